@@ -1,0 +1,95 @@
+/**
+ * Per-query and "all" values must equal trec_eval 10.0's printed output (`trec_eval -c -q`, 4 decimals)
+ * on committed fixtures; see __tests__/fixtures/trec/README.md for the exact commands. trec_eval itself is
+ * not needed here: its output is committed.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from '@jest/globals'
+import { metricsCommand } from '../../src/commands/metrics.js'
+
+const dir = join(process.cwd(), '__tests__', 'fixtures', 'trec')
+const qrels = join(dir, 'qrels.txt')
+
+/** trec_eval name → our name, for relevance level 1 and 2 (-l 2). */
+function nameMap(rel: 1 | 2): Map<string, string> {
+  const r = rel === 1 ? '' : '(rel=2)'
+  return new Map([
+    ['map', `AP${r}`],
+    ['P_5', `P${r}@5`],
+    ['P_10', `P${r}@10`],
+    ['recall_10', `R${r}@10`],
+    ['recall_100', `R${r}@100`],
+    ['ndcg', 'nDCG'],
+    ['ndcg_cut_10', 'nDCG@10'],
+    ['recip_rank', `RR${r}`],
+    ['Rprec', `Rprec${r}`],
+    ['success_1', `Success${r}@1`],
+    ['success_5', `Success${r}@5`],
+    ['success_10', `Success${r}@10`],
+    ['bpref', `Bpref${r}`],
+    ['num_ret', 'NumRet'],
+    ['num_rel', `NumRel${r}`]
+  ])
+}
+
+function parseOutput(text: string, rename?: Map<string, string>): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const line of text.split('\n')) {
+    if (!line) continue
+    const [name, qid, value] = line.split('\t')
+    const key = rename ? rename.get(name.trim()) : name
+    if (key === undefined) throw new Error(`unmapped measure ${name}`)
+    out.set(`${key}\t${qid}`, value)
+  }
+  return out
+}
+
+async function ours(run: string, measures: string[], extra: { depth?: number } = {}): Promise<Map<string, string>> {
+  let text = ''
+  await metricsCommand(
+    { qrels, run: join(dir, run), measures, perQuery: true, format: 'trec', noRelevant: 'zero', ...extra },
+    (chunk) => (text += chunk)
+  )
+  return parseOutput(text)
+}
+
+const cases: Array<{ expected: string; rel: 1 | 2; depth?: number }> = [
+  { expected: 'expected.txt', rel: 1 },
+  { expected: 'expected-M5.txt', rel: 1, depth: 5 },
+  { expected: 'expected-l2.txt', rel: 2 }
+]
+
+describe('trec_eval conformance', () => {
+  for (const c of cases) {
+    for (const run of ['run.txt', 'run-ungrouped.txt', 'run.jsonl']) {
+      test(`${c.expected} on ${run}`, async () => {
+        const names = nameMap(c.rel)
+        const expected = parseOutput(readFileSync(join(dir, c.expected), 'utf8'), names)
+        if (c.rel === 2) {
+          // trec_eval -c sums num_rel over the qrels at grade > 0 whatever -l says (m_num_rel.c); we sum rows.
+          expected.delete(`NumRel(rel=2)\tall`)
+        }
+        const got = await ours(run, [...new Set(names.values())], { depth: c.depth })
+        if (c.rel === 2) got.delete(`NumRel(rel=2)\tall`)
+        expect(got.size).toBe(expected.size)
+        const mismatches: string[] = []
+        for (const [key, value] of expected) if (got.get(key) !== value) mismatches.push(`${key}: expected ${value}, got ${got.get(key)}`)
+        expect(mismatches).toEqual([])
+      })
+    }
+  }
+
+  test('the fixtures exercise the cases they claim', () => {
+    const expected = parseOutput(readFileSync(join(dir, 'expected.txt'), 'utf8'), nameMap(1))
+    // exact printf tie: 1/32 printed as 0.0312 (round half even), not 0.0313
+    expect(expected.get('R@10\ttie32')).toBe('0.0312')
+    expect(expected.get('NumRel\tnorel')).toBe('0')
+    expect(expected.get('NumRet\tabsent')).toBe('0')
+    expect(expected.has('NumRet\trunonly')).toBe(false)
+    expect(expected.get('NumRet\tr03')).toBe('3')
+    const qrelsText = readFileSync(qrels, 'utf8')
+    expect(qrelsText).toMatch(/ -1\n/)
+    expect(readFileSync(join(dir, 'run.txt'), 'utf8')).toMatch(/ [0-9.]+e[-+]?[0-9]+ /)
+  })
+})

@@ -1,0 +1,19 @@
+/**
+ * The command line entry (dist/cli.js): the only place the CLI touches the process. All behaviour is in
+ * commands/cli-main.ts, which returns an exit code so tests can call it in-process.
+ */
+import { main } from './commands/cli-main.js'
+
+main(
+  process.argv.slice(2),
+  (text) => process.stdout.write(text),
+  (text) => process.stderr.write(text)
+).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    process.stderr.write(`retrieval-gate: ${String(error)}\n`)
+    process.exitCode = 3
+  }
+)

@@ -1,0 +1,66 @@
+import { aggregateRows, computeRunRows, formatValue, type NoRelevantPolicy } from '../metrics/index.js'
+
+/** Arguments of the `metrics` command, as the CLI parsed them. */
+export interface MetricsArgs {
+  qrels: string
+  run: string
+  /** Measure names as given with -m (repeatable); printed exactly as spelled. */
+  measures: string[]
+  /** Print one line (trec) or record (jsonl) per query before the summary. */
+  perQuery: boolean
+  format: 'trec' | 'jsonl'
+  /** -M: only the top `depth` documents of each ranking count. */
+  depth?: number
+  noRelevant?: NoRelevantPolicy
+}
+
+const CHUNK = 1 << 16
+
+/**
+ * `metrics`: a run and judgments in, trec_eval-compatible numbers out.
+ * `--format trec` prints `MEASURE\tQUERY_ID\tVALUE` (per query with --per-query, in trec_eval -q's order:
+ * queries in byte order of their ids, each with all its measures) and then `MEASURE\tall\tVALUE`;
+ * `--format jsonl` prints `{"query_id", <measure>: value, ...}` per query and then one summary record
+ * `{"all": {...}, "coverage": {...}}`. Output goes through `write` in large chunks.
+ * Throws InputError for unusable input (the CLI exits 2).
+ */
+export async function metricsCommand(args: MetricsArgs, write: (text: string) => void): Promise<void> {
+  const { side, coverage, measures } = await computeRunRows({
+    runFile: args.run,
+    qrelsFile: args.qrels,
+    measures: args.measures,
+    depth: args.depth,
+    noRelevant: args.noRelevant
+  })
+  let buffer = ''
+  const out = (text: string): void => {
+    buffer += text
+    if (buffer.length >= CHUNK) {
+      write(buffer)
+      buffer = ''
+    }
+  }
+  const all = aggregateRows(measures, side.rows)
+  if (args.format === 'trec') {
+    if (args.perQuery) {
+      for (const row of side.rows) {
+        for (const m of measures) out(`${m.name}\t${row.id}\t${formatValue(m, row.values.get(m.name) ?? 0)}\n`)
+      }
+    }
+    for (let i = 0; i < measures.length; i++) out(`${measures[i].name}\tall\t${formatValue(measures[i], all[i])}\n`)
+  } else {
+    if (args.perQuery) {
+      for (const row of side.rows) {
+        const record: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+        record.query_id = row.id
+        for (const [key, value] of row.values) record[key] = value
+        for (const [key, value] of row.attrs) if (!(key in record)) record[key] = value
+        out(JSON.stringify(record) + '\n')
+      }
+    }
+    const summary: Record<string, unknown> = { queries: side.rows.length }
+    measures.forEach((m, i) => (summary[m.name] = all[i]))
+    out(JSON.stringify({ all: summary, coverage }) + '\n')
+  }
+  if (buffer) write(buffer)
+}

@@ -1,0 +1,235 @@
+import { Ajv, type ErrorObject } from 'ajv'
+import { InputError } from '../errors.js'
+import { suggestion } from '../util/did-you-mean.js'
+import { sha256 } from '../util/hash.js'
+import { RULES_SCHEMA } from './schema.js'
+import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
+import { parseSource, type SourceDocument } from './yaml-source.js'
+
+/** Defaults for keys the rules may leave out; the report always states the values in force. */
+export const DEFAULTS = {
+  confidence: 0.95,
+  resamples: 10000,
+  seed: '1',
+  missing: 'error' as const,
+  minPerSlice: 30,
+  onInconclusive: 'fail' as const
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false })
+const validate = ajv.compile(RULES_SCHEMA)
+
+/**
+ * Reads a rules file (YAML or JSON text) into typed {@link Rules}: schema validation (ajv, against the
+ * published schema) first, then the checks a schema cannot express. Every refusal names the file, the line
+ * and the key, with a "did you mean" for misspelt keys and metric names.
+ */
+export function loadRules(text: string, file: string): Rules {
+  const source = parseSource(text, file, 'rules')
+  const data = source.data
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new InputError({ file, line: 1 }, 'the rules must be a mapping (key: value) at the top level', 'start from rules/presets/default.yml')
+  }
+  if (!validate(data)) throw schemaError(pickError(validate.errors ?? []), source, file)
+  return toRules(data as RawRules, source, file, sha256(text))
+}
+
+interface RawMetric {
+  better: 'higher' | 'lower'
+  binary?: boolean
+  range?: [number, number]
+  unit?: string
+  fill?: number
+}
+interface RawCheck {
+  name: string
+  metric: string
+  where?: Record<string, string>
+  per_slice?: string
+  non_inferior?: { margin: number | string }
+  superior?: { test?: 'bootstrap' | 'mcnemar'; alpha?: number; margin?: number | string }
+  max_regressions?: { count?: number; share?: number; threshold?: number }
+}
+interface RawRules {
+  version: 1
+  metrics: Record<string, RawMetric>
+  slices?: string[]
+  statistics?: { confidence?: number; resamples?: number; seed?: number | string }
+  queries?: { missing?: 'error' | 'zero'; min_per_slice?: number }
+  on_inconclusive?: 'fail' | 'pass'
+  checks: RawCheck[]
+}
+
+function toRules(raw: RawRules, source: SourceDocument, file: string, hash: string): Rules {
+  const fail = (path: Array<string | number>, message: string, hint?: string): never => {
+    throw new InputError({ file, line: source.lineOf(path), key: keyPath(path) }, message, hint)
+  }
+  const missing = raw.queries?.missing ?? DEFAULTS.missing
+  const metrics = new Map<string, MetricRule>()
+  for (const name of Object.keys(raw.metrics).sort()) {
+    const m = raw.metrics[name]
+    const binary = m.binary ?? false
+    let range = m.range ? ([m.range[0], m.range[1]] as [number, number]) : undefined
+    if (range && !(range[0] < range[1])) fail(['metrics', name, 'range'], `range [${range[0]}, ${range[1]}] is empty`, 'write [min, max] with min < max')
+    if (binary) {
+      if (range && (range[0] !== 0 || range[1] !== 1)) fail(['metrics', name, 'range'], 'a binary metric takes the values 0 and 1', 'drop range or make it [0, 1]')
+      range = [0, 1]
+    }
+    if (missing === 'zero' && m.better === 'lower' && m.fill === undefined) {
+      fail(['metrics', name], `queries.missing is "zero" but ${name} is better lower, so a 0 would look like the best possible value`, `give ${name} a "fill" value (e.g. the timeout) to score a missing query with`)
+    }
+    if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1])) fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range')
+    metrics.set(name, { name, better: m.better, binary, range, unit: m.unit ?? '', fill: m.fill ?? (m.better === 'higher' ? 0 : undefined) })
+  }
+  const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
+  const checks: CheckRule[] = []
+  const names = new Map<string, number>()
+  raw.checks.forEach((c, index) => {
+    const at = ['checks', index]
+    const metric = metrics.get(c.metric)
+    if (!metric) fail([...at, 'metric'], `check "${c.name}" names metric "${c.metric}", which is not under metrics${suggestion(c.metric, metrics.keys())}`, 'add it under metrics with its direction, or fix the name')
+    const previous = names.get(c.name)
+    if (previous !== undefined) fail([...at, 'name'], `two checks are named "${c.name}" (checks[${previous}] and checks[${index}])`, 'give each check its own name')
+    names.set(c.name, index)
+    const kinds = (['non_inferior', 'superior', 'max_regressions'] as const).filter((k) => c[k] !== undefined)
+    if (kinds.length !== 1) {
+      fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)')
+    }
+    checks.push({
+      index,
+      name: c.name,
+      metric: c.metric,
+      where: Object.keys(c.where ?? {}).sort().map((k) => [k, (c.where as Record<string, string>)[k]]),
+      perSlice: c.per_slice,
+      kind: toKind(c, metric as MetricRule, confidence, at, fail),
+      line: source.lineOf(at)
+    })
+  })
+  return {
+    version: 1,
+    metrics,
+    slices: raw.slices ?? [],
+    statistics: {
+      confidence,
+      resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
+      seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed)
+    },
+    queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
+    onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
+    checks,
+    source: { file, sha256: hash }
+  }
+}
+
+type Fail = (path: Array<string | number>, message: string, hint?: string) => never
+
+function toKind(c: RawCheck, metric: MetricRule, confidence: number, at: Array<string | number>, fail: Fail): CheckKind {
+  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, [...at, 'non_inferior', 'margin'], fail) }
+  if (c.superior) {
+    const test = c.superior.test ?? 'bootstrap'
+    if (test === 'mcnemar' && !metric.binary) {
+      fail([...at, 'superior', 'test'], `McNemar compares pass/fail outcomes, but ${metric.name} is not declared binary`, `mark ${metric.name} "binary: true" if its values are 0/1, or use test: bootstrap`)
+    }
+    if (test === 'mcnemar' && c.superior.margin !== undefined) fail([...at, 'superior', 'margin'], 'McNemar tests "no difference"; it takes no margin', 'drop margin, or use test: bootstrap')
+    return {
+      type: 'superior',
+      test,
+      alpha: c.superior.alpha ?? 1 - confidence,
+      margin: toMargin(c.superior.margin ?? 0, metric, [...at, 'superior', 'margin'], fail)
+    }
+  }
+  const r = c.max_regressions as NonNullable<RawCheck['max_regressions']>
+  if (r.count === undefined && r.share === undefined) fail([...at, 'max_regressions'], 'max_regressions needs count or share', 'e.g. max_regressions: { count: 10 }')
+  return { type: 'max_regressions', count: r.count, share: r.share, threshold: r.threshold ?? 0 }
+}
+
+function toMargin(value: number | string, metric: MetricRule, path: Array<string | number>, fail: Fail): Margin {
+  if (typeof value === 'string') {
+    const pct = Number(value.slice(0, -1))
+    return { value: pct / 100, relative: true, text: value }
+  }
+  if (metric.range && value > metric.range[1] - metric.range[0]) {
+    fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${metric.range[0]}, ${metric.range[1]}], so the check could never fail`, 'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric')
+  }
+  return { value, relative: false, text: String(value) }
+}
+
+/** ajv reports every branch of a failed oneOf; the most useful error is a typo, then the deepest path. */
+function pickError(errors: ErrorObject[]): ErrorObject {
+  const typo = errors.find((e) => e.keyword === 'additionalProperties')
+  if (typo) return typo
+  const meaningful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf')
+  const pool = meaningful.length > 0 ? meaningful : errors
+  return pool.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), pool[0])
+}
+
+function schemaError(error: ErrorObject, source: SourceDocument, file: string): InputError {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+  const where = { file, line: source.lineOf(path), key: keyPath(path) || '(top level)' }
+  const params = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty)
+      const allowed = allowedKeys(error.parentSchema)
+      return new InputError(
+        { file, line: source.keyLine(path, key) ?? where.line, key: keyPath([...path, key]) },
+        `unknown key "${key}"${suggestion(key, allowed)}`,
+        allowed.length > 0 ? `allowed here: ${allowed.join(', ')}` : undefined
+      )
+    }
+    case 'required':
+      return new InputError(where, `missing required key "${String(params.missingProperty)}"`, 'see the rules reference in the README')
+    case 'type': {
+      const actual = typeOfValue(source.data, path)
+      const hint = actual === 'string' && String(params.type).includes('number') ? 'write the number without quotes' : undefined
+      return new InputError(where, `must be ${article(String(params.type))}, not ${actual}`, hint)
+    }
+    case 'enum':
+      return new InputError(where, `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`)
+    case 'const':
+      return new InputError(where, `must be ${JSON.stringify(params.allowedValue)}`)
+    case 'pattern':
+      return new InputError(where, `"${String(readAt(source.data, path))}" is not a valid margin`, 'write a number in the metric\'s units (0.02) or a percentage of the baseline ("20%")')
+    default:
+      return new InputError(where, error.message ?? 'is not valid')
+  }
+}
+
+function allowedKeys(schema: unknown): string[] {
+  const props = (schema as { properties?: Record<string, unknown> } | undefined)?.properties
+  return props ? Object.keys(props).filter((k) => k !== '$schema') : []
+}
+
+function readAt(data: unknown, path: Array<string | number>): unknown {
+  let cur: unknown = data
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined
+    cur = (cur as Record<string | number, unknown>)[p]
+  }
+  return cur
+}
+
+function typeOfValue(data: unknown, path: Array<string | number>): string {
+  const v = readAt(data, path)
+  if (v === null) return 'empty'
+  if (Array.isArray(v)) return 'a list'
+  if (typeof v === 'object') return 'a mapping'
+  if (typeof v === 'string') return 'string'
+  return typeof v
+}
+
+function article(type: string): string {
+  const words = type.split(',').map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'integer' ? 'an integer' : `a ${t}`))
+  return words.join(' or ')
+}
+
+/** `checks[2].non_inferior.margin` from ['checks', 2, 'non_inferior', 'margin']. */
+export function keyPath(path: ReadonlyArray<string | number>): string {
+  let out = ''
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p
+  return out
+}

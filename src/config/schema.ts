@@ -1,0 +1,136 @@
+/**
+ * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
+ * (which editors use for autocompletion, via `# yaml-language-server: $schema=...`) can never disagree:
+ * `npm run schema` writes the file from this object and a test fails if they differ.
+ */
+const margin = {
+  description:
+    'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
+  oneOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
+  ]
+} as const
+
+const where = {
+  type: 'object',
+  description: 'Only the queries whose attributes have these values (e.g. { segment: new }).',
+  minProperties: 1,
+  additionalProperties: { type: 'string', minLength: 1 }
+} as const
+
+export const RULES_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://github.com/retrieval-gate/retrieval-gate/blob/v1/rules/schema.json',
+  title: 'retrieval-gate rules',
+  description: 'Guardrails written before anyone sees the results. The gate passes only if every check holds.',
+  type: 'object',
+  additionalProperties: false,
+  required: ['version', 'metrics', 'checks'],
+  properties: {
+    $schema: { type: 'string', description: 'Where editors find this schema.' },
+    version: { const: 1, description: 'Rules format version. Always 1.' },
+    metrics: {
+      type: 'object',
+      description: 'The metric fields of the per-query rows (or measures computed from runs) and which direction is better.',
+      minProperties: 1,
+      propertyNames: { minLength: 1 },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['better'],
+        properties: {
+          better: { enum: ['higher', 'lower'], description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.' },
+          binary: { type: 'boolean', description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.' },
+          range: {
+            type: 'array',
+            description: 'The values the metric can take, [min, max]; a value outside is refused. Defaults to [0, 1] for binary metrics.',
+            items: { type: 'number' },
+            minItems: 2,
+            maxItems: 2
+          },
+          unit: { type: 'string', maxLength: 16, description: 'Unit shown after values in the report, e.g. "ms".' },
+          fill: { type: 'number', description: 'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).' }
+        }
+      }
+    },
+    slices: {
+      type: 'array',
+      description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
+      items: { type: 'string', minLength: 1 },
+      uniqueItems: true,
+      maxItems: 20
+    },
+    statistics: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'How intervals and tests are computed.',
+      properties: {
+        confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
+        resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
+        seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' }
+      }
+    },
+    queries: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'What to do about queries that are not on both sides, and how many a check needs.',
+      properties: {
+        missing: {
+          enum: ['error', 'zero'],
+          description: '"error" (default): a query on one side only, or a missing value, stops the gate. "zero": it scores the metric\'s fill value (0) and is counted in the report.'
+        },
+        min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' }
+      }
+    },
+    on_inconclusive: {
+      enum: ['fail', 'pass'],
+      description: 'How an inconclusive check (too few queries, or an interval that neither proves nor refutes it) counts toward the verdict. Default "fail".'
+    },
+    checks: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      description: 'The guardrails, all of which must hold, evaluated and reported in this order.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'metric'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200, description: 'Shown in the report and the annotation.' },
+          metric: { type: 'string', minLength: 1, description: 'A key of `metrics`.' },
+          where: where,
+          per_slice: { type: 'string', minLength: 1, description: 'Evaluate the check separately for every value of this attribute; all must hold.' },
+          non_inferior: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['margin'],
+            description: 'Passes when the worse end of the interval of (candidate - baseline) is no worse than -margin.',
+            properties: { margin }
+          },
+          superior: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'Passes when the candidate is shown better: the interval excludes 0 (test: bootstrap), or McNemar p < alpha with more gains than losses (test: mcnemar, binary metrics).',
+            properties: {
+              test: { enum: ['bootstrap', 'mcnemar'], description: 'Default bootstrap.' },
+              alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar. Default 1 - confidence.' },
+              margin: { ...margin, description: 'For bootstrap: the better end must clear this improvement (default 0).' }
+            }
+          },
+          max_regressions: {
+            type: 'object',
+            additionalProperties: false,
+            minProperties: 1,
+            description: 'Caps how many queries may get worse (a count of queries, or a share of the compared queries).',
+            properties: {
+              count: { type: 'integer', minimum: 0, description: 'At most this many regressed queries.' },
+              share: { type: 'number', minimum: 0, maximum: 1, description: 'At most this share of the compared queries regressed.' },
+              threshold: { type: 'number', minimum: 0, description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).' }
+            }
+          }
+        }
+      }
+    }
+  }
+} as const

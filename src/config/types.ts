@@ -1,0 +1,57 @@
+/** The rules file read once into a typed object; every later stage takes this, never the raw text. */
+
+export type Direction = 'higher' | 'lower'
+
+export interface MetricRule {
+  name: string
+  better: Direction
+  binary: boolean
+  /** Allowed values [min, max], or undefined when any finite number is allowed. */
+  range: [number, number] | undefined
+  unit: string
+  /** Value given to a missing query when `queries.missing` is "zero". */
+  fill: number | undefined
+}
+
+/** A margin as written: absolute in metric units, or relative to the baseline mean. */
+export interface Margin {
+  value: number
+  relative: boolean
+  /** As the user wrote it, for the report ("20%", "0.005"). */
+  text: string
+}
+
+export type CheckKind =
+  | { type: 'non_inferior'; margin: Margin }
+  | { type: 'superior'; test: 'bootstrap' | 'mcnemar'; alpha: number; margin: Margin }
+  | { type: 'max_regressions'; count: number | undefined; share: number | undefined; threshold: number }
+
+export interface CheckRule {
+  /** Position in the rules file (0-based); checks are evaluated and reported in this order. */
+  index: number
+  name: string
+  metric: string
+  /** Attribute filters, sorted by attribute name. */
+  where: Array<[string, string]>
+  perSlice: string | undefined
+  kind: CheckKind
+  /** 1-based line of the check in the rules file, when known (for annotations). */
+  line: number | undefined
+}
+
+export interface StatisticsRules {
+  confidence: number
+  resamples: number
+  seed: string
+}
+
+export interface Rules {
+  version: 1
+  metrics: Map<string, MetricRule>
+  slices: string[]
+  statistics: StatisticsRules
+  queries: { missing: 'error' | 'zero'; minPerSlice: number }
+  onInconclusive: 'fail' | 'pass'
+  checks: CheckRule[]
+  source: { file: string; sha256: string }
+}

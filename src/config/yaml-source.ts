@@ -1,0 +1,55 @@
+import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document } from 'yaml'
+import { InputError } from '../errors.js'
+
+/** A parsed YAML/JSON document that can still say on which line each key stands. */
+export interface SourceDocument {
+  data: unknown
+  /** 1-based line of the value at a key path (or of the key itself for `keyLine`), when it exists. */
+  lineOf(path: ReadonlyArray<string | number>): number | undefined
+  keyLine(path: ReadonlyArray<string | number>, key: string): number | undefined
+}
+
+/**
+ * Parses a YAML (or JSON, which is YAML) configuration file strictly: duplicate keys are refused (the second
+ * would silently win), and aliases are refused outright (an alias bomb expands to gigabytes; rules never need
+ * them). Errors carry the file and line.
+ */
+export function parseSource(text: string, file: string, what: string): SourceDocument {
+  if (text.trim() === '') throw new InputError({ file }, `the ${what} file is empty`, 'write the rules (see rules/schema.json and the README)')
+  const lineCounter = new LineCounter()
+  let doc: Document
+  try {
+    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: false })
+  } catch (error) {
+    throw new InputError({ file }, `cannot be parsed: ${(error as Error).message}`)
+  }
+  const lineAt = (offset: number): number => lineCounter.linePos(offset).line
+  const first = doc.errors[0]
+  if (first) {
+    const message = /unique/i.test(first.message) ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0]
+    throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, /unique/i.test(first.message) ? 'remove or rename the repeated key' : undefined)
+  }
+  visit(doc, {
+    Alias(_key, node) {
+      throw new InputError({ file, line: node.range ? lineAt(node.range[0]) : undefined }, 'uses a YAML alias (*name)', 'aliases are not allowed in rules files: write the value out')
+    }
+  })
+  const data: unknown = doc.toJS({ maxAliasCount: 0 })
+  return {
+    data,
+    lineOf(path) {
+      const node = doc.getIn(path as Array<string | number>, true) as { range?: [number, number, number] } | undefined
+      if (node && typeof node === 'object' && node.range) return lineAt(node.range[0])
+      return undefined
+    },
+    keyLine(path, key) {
+      const parent = path.length === 0 ? doc.contents : doc.getIn(path as Array<string | number>, true)
+      if (!isMap(parent)) return undefined
+      for (const item of parent.items) {
+        if (isPair(item) && isScalar(item.key) && String(item.key.value) === key && item.key.range) return lineAt(item.key.range[0])
+      }
+      return undefined
+    }
+  }
+}
+

@@ -1,0 +1,46 @@
+/**
+ * Unusable input is the one thing the gate raises as an exception: a rule violation is a verdict (a value),
+ * but a file that cannot be read honestly cannot be gated. Every such error says where (file and line, or a
+ * rule key or query id) and what to do, so the CLI and the action can print it without a stack trace and
+ * exit with code 2.
+ */
+export interface Where {
+  /** The file as the user named it. */
+  file?: string
+  /** 1-based line number in that file. */
+  line?: number
+  /** A rule key path such as `checks[2].non_inferior.margin`. */
+  key?: string
+  /** A query id the problem is about. */
+  queryId?: string
+}
+
+/** Unusable input: the CLI exits 2 and the action fails, printing `toString()` and nothing else. */
+export class InputError extends Error {
+  readonly where: Where
+  readonly hint: string | undefined
+
+  constructor(where: Where, message: string, hint?: string) {
+    super(formatInputError(where, message, hint))
+    this.name = 'InputError'
+    this.where = where
+    this.hint = hint
+  }
+}
+
+/** `file:line: [key] message (query q7). hint` — the shape every refusal is printed in. */
+export function formatInputError(where: Where, message: string, hint?: string): string {
+  let place = ''
+  if (where.file !== undefined) place += where.file
+  if (where.line !== undefined) place += `:${where.line}`
+  if (where.key !== undefined) place += place ? ` (${where.key})` : where.key
+  let text = place ? `${place}: ${message}` : message
+  if (where.queryId !== undefined && !message.includes(where.queryId)) text += ` (query ${JSON.stringify(where.queryId)})`
+  if (hint) text += `. ${hint}`
+  return text
+}
+
+/** True for errors the user can act on (as opposed to a bug in the gate). */
+export function isInputError(error: unknown): error is InputError {
+  return error instanceof InputError
+}

@@ -1,0 +1,80 @@
+import { pairRows, type Coverage, type PairedTable } from './align/pair.js'
+import type { Rules } from './config/types.js'
+import { decide, type Decision } from './decide/evaluate.js'
+import type { SideRows } from './model.js'
+import { createStats, type Comparison, type StatsEngine } from './stats/compare.js'
+import { valuesOf } from './stats/subsets.js'
+
+/** How many regressed queries the report lists (the regression set file holds all of them). */
+export const TOP_REGRESSIONS = 10
+
+/** A query that got worse on the primary metric, with both values and its attributes. */
+export interface RegressedQuery {
+  id: string
+  baseline: number
+  candidate: number
+  delta: number
+  attrs: Array<[string, string]>
+}
+
+/** Everything the gate found, ready for any report format: a pure function of rules and inputs. */
+export interface GateResult {
+  rules: Rules
+  inputs: { baseline: string; candidate: string }
+  coverage: Coverage
+  decision: Decision
+  /** Every metric over all queries, then every metric for every value of every `slices` attribute. */
+  comparisons: Comparison[]
+  /** The metric of the first check: the one the regression list and pictures are about. */
+  primaryMetric: string
+  /** All queries that got worse on the primary metric, worst first (ties by id). */
+  regressions: RegressedQuery[]
+  /** Per-query differences of the primary metric, in the table's order (for histograms). */
+  primaryDifferences: Float64Array
+}
+
+/**
+ * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
+ * same result, to the bit.
+ */
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows): GateResult {
+  const table = pairRows(rules, baseline, candidate)
+  const stats = createStats(table, rules)
+  const decision = decide(rules, table, stats)
+  return {
+    rules,
+    inputs: { baseline: baseline.source, candidate: candidate.source },
+    coverage: table.coverage,
+    decision,
+    comparisons: allComparisons(rules, table, stats),
+    primaryMetric: rules.checks[0].metric,
+    regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
+    primaryDifferences: stats.differences(rules.checks[0].metric)
+  }
+}
+
+function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {
+  const out: Comparison[] = []
+  for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, []))
+  for (const attr of rules.slices) {
+    for (const value of valuesOf(table, attr, stats.members([]))) {
+      for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, [[attr, value]]))
+    }
+  }
+  return out
+}
+
+function regressedQueries(rules: Rules, table: PairedTable, stats: StatsEngine, metric: string): RegressedQuery[] {
+  const sign = rules.metrics.get(metric)?.better === 'lower' ? -1 : 1
+  const d = stats.differences(metric)
+  const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
+  const attrNames = [...table.attrs.keys()].sort()
+  const rows: RegressedQuery[] = []
+  for (let i = 0; i < d.length; i++) {
+    if (sign * d[i] < 0) {
+      rows.push({ id: table.ids[i], baseline: base[i], candidate: cand[i], delta: d[i], attrs: attrNames.map((a) => [a, (table.attrs.get(a) as string[])[i]]) })
+    }
+  }
+  rows.sort((a, b) => sign * a.delta - sign * b.delta || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return rows
+}

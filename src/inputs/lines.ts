@@ -1,0 +1,103 @@
+import { createReadStream } from 'node:fs'
+import { InputError } from '../errors.js'
+
+/**
+ * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
+ * megabyte; a line of hundreds of megabytes without a newline is a broken or hostile file, and buffering it
+ * would cost unbounded memory, so it is refused at this cap.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024
+
+export interface LineOptions {
+  /** Override {@link MAX_LINE_BYTES} (tests use a small cap). */
+  maxLineBytes?: number
+}
+
+/** Called once per line with its text (no line terminator, BOM removed) and its 1-based number. */
+export type LineHandler = (text: string, line: number) => void
+
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
+ * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
+ * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
+ * read buffer plus the longest line.
+ */
+export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
+  const cap = options.maxLineBytes ?? MAX_LINE_BYTES
+  let pending: Buffer | null = null
+  let lineNo = 0
+  const emit = (bytes: Buffer, start: number, end: number): void => {
+    lineNo++
+    if (end > start && bytes[end - 1] === 0x0d) end--
+    if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
+      start += 3
+    }
+    if (end - start > cap) tooLong(file, lineNo, cap)
+    onLine(decode(bytes, start, end, file, lineNo), lineNo)
+  }
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 })
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0
+      let nl = chunk.indexOf(0x0a, 0)
+      if (pending !== null) {
+        if (nl < 0) {
+          if (pending.length + chunk.length > cap + 1) tooLong(file, lineNo + 1, cap)
+          pending = Buffer.concat([pending, chunk])
+          continue
+        }
+        const joined: Buffer = Buffer.concat([pending, chunk.subarray(0, nl)])
+        pending = null
+        emit(joined, 0, joined.length)
+        start = nl + 1
+        nl = chunk.indexOf(0x0a, start)
+      }
+      while (nl >= 0) {
+        emit(chunk, start, nl)
+        start = nl + 1
+        nl = chunk.indexOf(0x0a, start)
+      }
+      if (start < chunk.length) {
+        if (chunk.length - start > cap + 1) tooLong(file, lineNo + 1, cap)
+        pending = Buffer.from(chunk.subarray(start))
+      }
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
+    if (code === 'EACCES') throw new InputError({ file }, 'permission denied', 'make the file readable')
+    throw new InputError({ file }, `cannot be read: ${(error as Error).message}`)
+  } finally {
+    stream.destroy()
+  }
+  if (pending !== null && pending.length > 0) emit(pending, 0, pending.length)
+  return lineNo
+}
+
+function decode(bytes: Buffer, start: number, end: number, file: string, line: number): string {
+  let ascii = true
+  for (let i = start; i < end; i++) {
+    if (bytes[i] >= 0x80) {
+      ascii = false
+      break
+    }
+  }
+  if (ascii) return bytes.toString("latin1", start, end)
+  try {
+    return fatalDecoder.decode(bytes.subarray(start, end))
+  } catch {
+    throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8')
+  }
+}
+
+function tooLong(file: string, line: number, cap: number): never {
+  throw new InputError(
+    { file, line },
+    `line is longer than ${cap} bytes (the line-length cap)`,
+    'the file is probably truncated, binary or missing newlines; per-query lines are far shorter'
+  )
+}

@@ -1,0 +1,184 @@
+import { InputError } from '../errors.js'
+import type { QueryRow, SideRows } from '../model.js'
+import { forEachCsvRecord } from './csv.js'
+import { forEachLine, type LineOptions } from './lines.js'
+import { describeBadNumber, parseDecimal } from './numbers.js'
+
+/** The field that names a query in every per-query rows file. */
+export const ID_FIELD = 'query_id'
+
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT = 20
+
+export interface RowsOptions extends LineOptions {
+  /** Fields to read as metric values (numbers); every other scalar field is an attribute. */
+  metricFields: ReadonlySet<string>
+  /** Force a format instead of going by the extension / first character. */
+  format?: 'jsonl' | 'csv'
+}
+
+/**
+ * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
+ * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
+ * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
+ * are collected and refused together, each with its lines.
+ */
+export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
+  const format = options.format ?? guessFormat(file)
+  const side: SideRows = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] }
+  const firstLine = new Map<string, number>()
+  const duplicates: string[] = []
+  const add = (row: QueryRow): void => {
+    const seen = firstLine.get(row.id)
+    if (seen !== undefined) {
+      if (duplicates.length < LIST_LIMIT) duplicates.push(`${JSON.stringify(row.id)} (lines ${seen} and ${row.line})`)
+      else duplicates.push('')
+      return
+    }
+    firstLine.set(row.id, row.line)
+    side.rows.push(row)
+  }
+  if (format === 'csv') await readCsv(file, options, side, add)
+  else await readJsonl(file, options, side, add)
+  if (duplicates.length > 0) {
+    const shown = duplicates.filter((d) => d !== '')
+    const more = duplicates.length - shown.length
+    throw new InputError(
+      { file },
+      `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      'each query must appear once per file; remove the repeats or give them distinct ids'
+    )
+  }
+  if (side.rows.length === 0) {
+    throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`)
+  }
+  return side
+}
+
+function guessFormat(file: string): 'jsonl' | 'csv' {
+  return /\.csv$/i.test(file) ? 'csv' : 'jsonl'
+}
+
+async function readJsonl(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {
+  await forEachLine(
+    file,
+    (text, line) => {
+      if (text.trim() === '') return
+      let record: unknown
+      try {
+        record = JSON.parse(text)
+      } catch (error) {
+        throw new InputError({ file, line }, `is not valid JSON (${(error as Error).message})`, 'write one JSON object per line (JSON Lines); a truncated last line is refused')
+      }
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+        throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`)
+      }
+      add(jsonRecordToRow(record as Record<string, unknown>, file, line, options.metricFields, side))
+    },
+    options
+  )
+}
+
+function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, metricFields: ReadonlySet<string>, side: SideRows): QueryRow {
+  const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line)
+  const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+  for (const key of Object.keys(record)) {
+    if (key === ID_FIELD) continue
+    const value = record[key]
+    if (metricFields.has(key)) {
+      if (value === null) row.values.set(key, null)
+      else if (typeof value === 'number') {
+        if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number')
+        row.values.set(key, value)
+      } else if (typeof value === 'string') {
+        throw new InputError({ file, line, queryId: id }, `"${key}" is a string (${JSON.stringify(truncate(value))}), not a number`, 'write metric values as JSON numbers without quotes')
+      } else {
+        throw new InputError({ file, line, queryId: id }, `"${key}" is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
+      }
+      side.numericFields.add(key)
+    } else if (typeof value === 'string') {
+      row.attrs.set(key, value)
+      side.attributeFields.add(key)
+    } else if (typeof value === 'number' || typeof value === 'boolean') {
+      row.attrs.set(key, String(value))
+      if (typeof value === 'number') side.numericFields.add(key)
+      else side.attributeFields.add(key)
+    }
+  }
+  return row
+}
+
+function readId(value: unknown, file: string, line: number): string {
+  if (typeof value === 'string') {
+    if (value === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+    return value
+  }
+  if (value === undefined) throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
+  if (typeof value === 'number') {
+    throw new InputError(
+      { file, line },
+      `"${ID_FIELD}" is a number (${String(value)}), not a string`,
+      'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1'
+    )
+  }
+  throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
+}
+
+async function readCsv(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {
+  let header: string[] | null = null
+  let idColumn = -1
+  await forEachCsvRecord(
+    file,
+    (fields, line) => {
+      if (header === null) {
+        header = fields.map((f) => f.trim())
+        const seen = new Set<string>()
+        for (const name of header) {
+          if (name === '') throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
+          if (seen.has(name)) throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique')
+          seen.add(name)
+        }
+        idColumn = header.indexOf(ID_FIELD)
+        if (idColumn < 0) {
+          throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`)
+        }
+        for (const name of header) {
+          if (name !== ID_FIELD) (options.metricFields.has(name) ? side.numericFields : side.attributeFields).add(name)
+        }
+        return
+      }
+      if (fields.length !== header.length) {
+        throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)')
+      }
+      const id = fields[idColumn]
+      if (id === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+      const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+      for (let c = 0; c < header.length; c++) {
+        if (c === idColumn) continue
+        const name = header[c]
+        const text = fields[c]
+        if (options.metricFields.has(name)) {
+          const trimmed = text.trim()
+          if (trimmed === '') {
+            row.values.set(name, null)
+            continue
+          }
+          const value = parseDecimal(trimmed)
+          if (value === undefined) {
+            throw new InputError({ file, line, queryId: id }, `column "${name}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)')
+          }
+          row.values.set(name, value)
+        } else {
+          row.attrs.set(name, text)
+        }
+      }
+      add(row)
+    },
+    options
+  )
+  if (header === null) throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`)
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? text.slice(0, 40) + '…' : text
+}

@@ -1,0 +1,148 @@
+import type { ParsedMeasure } from './measures.js'
+import { countRelevant, type JudgedQuery } from './qrels.js'
+
+/**
+ * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval
+ * 10.0 source of its counterpart line by line (same loops, same order of additions, same divisions), so
+ * values agree to the last printed digit, not just approximately.
+ */
+
+/** Rank value of a retrieved document that has no judgment (trec_eval RELVALUE_NONPOOL). */
+export const NOT_JUDGED = -1
+/** Rank value of a retrieved document judged with a negative grade (trec_eval RELVALUE_UNJUDGED). */
+export const POOLED_UNJUDGED = -2
+
+let log2Table = new Float64Array(0)
+
+/** log2(i + 2) for rank index i, cached (trec_eval divides gains by log2(rank + 1)). */
+function discounts(n: number): Float64Array {
+  if (log2Table.length < n) {
+    const size = Math.max(n, log2Table.length * 2, 1024)
+    const table = new Float64Array(size)
+    for (let i = 0; i < size; i++) table[i] = Math.log2(i + 2)
+    log2Table = table
+  }
+  return log2Table
+}
+
+function gainOf(grade: number, exp: boolean): number {
+  if (grade <= 0) return 0
+  return exp ? Math.pow(2, grade) - 1 : grade
+}
+
+/**
+ * Computes every measure for one query into `out` (one slot per measure, in order).
+ * `ranked[i]` is the grade of the document at rank i+1 after ranking and depth cut ({@link NOT_JUDGED} or
+ * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
+ * is simply n = 0, which gives trec_eval's `-c` zeros.
+ */
+export function computeQuery(measures: readonly ParsedMeasure[], ranked: Int32Array, n: number, judged: JudgedQuery, out: Float64Array): void {
+  for (let m = 0; m < measures.length; m++) out[m] = computeOne(measures[m], ranked, n, judged)
+}
+
+function computeOne(measure: ParsedMeasure, ranked: Int32Array, n: number, judged: JudgedQuery): number {
+  const rel = measure.rel
+  const k = measure.cutoff
+  switch (measure.kind) {
+    case 'P': {
+      // m_P.c: relevant in the top k over k (missing ranks count as non-relevant)
+      return relevantInTop(ranked, Math.min(n, k!), rel) / k!
+    }
+    case 'R': {
+      // m_recall.c: 0 without relevant documents
+      const numRel = countRelevant(judged, rel)
+      if (numRel === 0) return 0
+      return relevantInTop(ranked, Math.min(n, k!), rel) / numRel
+    }
+    case 'R_cap': {
+      // not in trec_eval: denominator min(|relevant|, k), so a perfect top k scores 1
+      const numRel = countRelevant(judged, rel)
+      if (numRel === 0) return 0
+      return relevantInTop(ranked, Math.min(n, k!), rel) / Math.min(numRel, k!)
+    }
+    case 'Success': {
+      // m_success.c
+      return relevantInTop(ranked, Math.min(n, k!), rel) > 0 ? 1 : 0
+    }
+    case 'RR': {
+      // m_recip_rank.c (with a cutoff: 0 when the first relevant document is below k)
+      const limit = k === null ? n : Math.min(n, k)
+      for (let i = 0; i < limit; i++) if (ranked[i] >= rel) return 1 / (i + 1)
+      return 0
+    }
+    case 'AP': {
+      // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
+      const numRel = countRelevant(judged, rel)
+      if (numRel === 0) return 0
+      const limit = k === null ? n : Math.min(n, k)
+      let relSoFar = 0
+      let sum = 0
+      for (let i = 0; i < limit; i++) {
+        if (ranked[i] >= rel) {
+          relSoFar++
+          sum += relSoFar / (i + 1)
+        }
+      }
+      return relSoFar ? sum / numRel : 0
+    }
+    case 'nDCG': {
+      // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
+      const exp = measure.gain === 'exp'
+      const limit = k === null ? n : Math.min(n, k)
+      const ideal = judged.gradesDesc
+      const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k)
+      const d = discounts(Math.max(limit, idealLimit))
+      let dcg = 0
+      for (let i = 0; i < limit; i++) {
+        const g = ranked[i]
+        if (g > 0) dcg += gainOf(g, exp) / d[i]
+      }
+      let idcg = 0
+      for (let i = 0; i < idealLimit; i++) {
+        const g = ideal[i]
+        if (g <= 0) break
+        idcg += gainOf(g, exp) / d[i]
+      }
+      return idcg > 0 ? dcg / idcg : 0
+    }
+    case 'Rprec': {
+      // m_Rprec.c
+      const numRel = countRelevant(judged, rel)
+      const look = Math.min(n, numRel)
+      if (look === 0) return 0
+      return relevantInTop(ranked, look, rel) / numRel
+    }
+    case 'Bpref': {
+      // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
+      const numRel = countRelevant(judged, rel)
+      const numNonrel = judged.gradesDesc.length - numRel
+      let nonrelSoFar = 0
+      let bpref = 0
+      for (let j = 0; j < n; j++) {
+        const g = ranked[j]
+        if (g < 0) continue
+        if (g < rel) nonrelSoFar++
+        else if (nonrelSoFar > 0) bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel)
+        else bpref += 1
+      }
+      return numRel ? bpref / numRel : bpref
+    }
+    case 'Judged': {
+      // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
+      const limit = Math.min(n, k!)
+      let judgedCount = 0
+      for (let i = 0; i < limit; i++) if (ranked[i] !== NOT_JUDGED) judgedCount++
+      return judgedCount / k!
+    }
+    case 'NumRet':
+      return n
+    case 'NumRel':
+      return countRelevant(judged, rel)
+  }
+}
+
+function relevantInTop(ranked: Int32Array, limit: number, rel: number): number {
+  let count = 0
+  for (let i = 0; i < limit; i++) if (ranked[i] >= rel) count++
+  return count
+}

@@ -1,0 +1,200 @@
+import { InputError } from '../errors.js'
+import type { QueryRow, SideRows } from '../model.js'
+import type { RunBlock } from './blocks.js'
+import { computeQuery } from './compute.js'
+import { parseMeasures, type ParsedMeasure } from './measures.js'
+import { countRelevant, readQrels, type Qrels } from './qrels.js'
+import { rankGrades } from './rank.js'
+import { readRun, type RunFormat } from './run.js'
+
+/**
+ * Run + judgments → per-query metric rows for the gate. The query set is the judgments' (trec_eval `-c`):
+ * a judged query missing from the run scores 0 and is counted; a run-only query is ignored and counted;
+ * a judged query with no relevant document follows the `noRelevant` policy. Every such decision is in the
+ * returned coverage, so the report can say what was done.
+ */
+
+/** What to do with judged queries that have no relevant judgment (no grade >= 1). */
+export type NoRelevantPolicy = 'exclude' | 'zero' | 'report'
+
+/** Options of {@link computeRunRows}. */
+export interface RunRowsOptions {
+  runFile: string
+  /** The judgments file, or judgments already read with readQrels (read once, used for both sides). */
+  qrelsFile?: string
+  qrels?: Qrels
+  /** Measure names as the user spelled them (keys of the row values). */
+  measures: readonly string[]
+  /** Depth cut M (trec_eval -M): only the top M documents of each ranking count. */
+  depth?: number
+  /**
+   * Judged queries without a relevant document: `exclude` (default) leaves them out of the rows and lists
+   * them; `zero` keeps them with 0 for every measure (this is what trec_eval -c averages over);
+   * `report` leaves them out of the rows and returns their rows separately.
+   */
+  noRelevant?: NoRelevantPolicy
+}
+
+/** How the query sets of the run and the judgments met, and what was done about each difference. */
+export interface MetricCoverage {
+  runFormat: RunFormat
+  /** False when the run was not grouped by query and was buffered whole (memory grew with the run). */
+  runGrouped: boolean
+  runLines: number
+  /** Queries in the judgments / in the run. */
+  judgedQueries: number
+  runQueries: number
+  /** Queries in the rows. */
+  scoredQueries: number
+  /** Judged queries (with a relevant document) absent from the run: in the rows with 0 for every measure. */
+  absentFromRun: string[]
+  /** Judged queries without a relevant document, and what was done with them. */
+  noRelevant: { policy: NoRelevantPolicy; ids: string[] }
+  /** Queries in the run but not in the judgments: ignored. `runOnlyIds` holds the first 20. */
+  runOnly: number
+  runOnlyIds: string[]
+  depth: number | null
+  /** Passthrough JSONL fields skipped because they were objects or arrays. */
+  skippedFields: string[]
+}
+
+/** Result of {@link computeRunRows}. */
+export interface RunRowsResult {
+  side: SideRows
+  coverage: MetricCoverage
+  measures: ParsedMeasure[]
+  /** With `noRelevant: 'report'`: the rows of the judged queries without relevant documents. */
+  noRelevantRows: QueryRow[]
+}
+
+interface Scored {
+  line: number
+  values: Float64Array
+  numRet: number
+  passValues: Map<string, number | null> | null
+  passAttrs: Map<string, string> | null
+}
+
+/**
+ * Computes one side's per-query rows from a run file and judgments. Values are keyed by the measure names
+ * as given, plus passthrough numeric fields of per-query JSONL records; `attrs` carries passthrough
+ * strings. Rows come in trec_eval's query order (UTF-8 byte order of the ids).
+ */
+export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsResult> {
+  const measures = parseMeasures(options.measures)
+  const depth = options.depth
+  if (depth !== undefined && (!Number.isSafeInteger(depth) || depth < 1)) {
+    throw new InputError({ key: 'depth' }, `depth ${depth} must be a whole number >= 1`, 'e.g. -M 1000')
+  }
+  const policy: NoRelevantPolicy = options.noRelevant ?? 'exclude'
+  let qrels = options.qrels
+  if (qrels === undefined) {
+    if (options.qrelsFile === undefined) throw new InputError({}, 'no judgments given', 'name the qrels file')
+    qrels = await readQrels(options.qrelsFile)
+  }
+  const judged = qrels.queries
+  const runFile = options.runFile
+
+  let scored = new Map<string, Scored>()
+  let runOnlyIds: string[] = []
+  let runOnly = 0
+  let runQueries = 0
+  let runLines = 0
+  const onBlock = (block: RunBlock): void => {
+    runQueries++
+    runLines += block.count
+    const query = judged.get(block.id)
+    if (query === undefined) {
+      runOnly++
+      if (runOnlyIds.length < 20) runOnlyIds.push(block.id)
+      return
+    }
+    const { grades, n } = rankGrades(block.docnos, block.scores, block.count, query, depth)
+    const values = new Float64Array(measures.length)
+    computeQuery(measures, grades, n, query, values)
+    scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs })
+  }
+  const info = await readRun(runFile, onBlock, () => {
+    scored = new Map()
+    runOnlyIds = []
+    runOnly = 0
+    runQueries = 0
+    runLines = 0
+  })
+
+  const measureNames = new Set(measures.map((m) => m.name))
+  const numericFields = new Set<string>(measureNames)
+  const attributeFields = new Set<string>()
+  const rows: QueryRow[] = []
+  const noRelevantRows: QueryRow[] = []
+  const absentFromRun: string[] = []
+  const noRelevantIds: string[] = []
+  const empty = new Int32Array(0)
+  for (const id of qrels.ids) {
+    const query = judged.get(id)!
+    let s = scored.get(id)
+    const hasRelevant = countRelevant(query, 1) > 0
+    if (s === undefined) {
+      const values = new Float64Array(measures.length)
+      computeQuery(measures, empty, 0, query, values)
+      s = { line: 0, values, numRet: 0, passValues: null, passAttrs: null }
+      if (hasRelevant || policy === 'zero') absentFromRun.push(id)
+    }
+    const row: QueryRow = { id, line: s.line, values: new Map(), attrs: new Map() }
+    for (let m = 0; m < measures.length; m++) {
+      row.values.set(measures[m].name, s.values[m])
+    }
+    if (s.passValues !== null) {
+      for (const [key, value] of s.passValues) {
+        if (measureNames.has(key)) {
+          throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${JSON.stringify(key)} has the name of a requested measure`, 'rename the field or the measure')
+        }
+        row.values.set(key, value)
+        numericFields.add(key)
+      }
+    }
+    if (s.passAttrs !== null) {
+      for (const [key, value] of s.passAttrs) {
+        row.attrs.set(key, value)
+        attributeFields.add(key)
+      }
+    }
+    if (hasRelevant) rows.push(row)
+    else {
+      noRelevantIds.push(id)
+      if (policy === 'zero') rows.push(row)
+      else if (policy === 'report') noRelevantRows.push(row)
+    }
+  }
+
+  const notes: string[] = []
+  if (absentFromRun.length) notes.push(`${absentFromRun.length} judged ${plural(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`)
+  if (noRelevantIds.length) {
+    const what = policy === 'zero' ? 'kept with 0 for every measure' : policy === 'report' ? 'left out of the rows and reported separately' : 'left out of the rows'
+    notes.push(`${noRelevantIds.length} judged ${plural(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`)
+  }
+  if (runOnly) notes.push(`${runOnly} run ${plural(runOnly, 'query', 'queries')} without judgments ignored`)
+  if (!info.grouped) notes.push('the run is not grouped by query, so it was held in memory whole')
+  if (depth !== undefined) notes.push(`rankings cut at depth ${depth}`)
+  if (info.skippedFields.length) notes.push(`fields skipped (objects or arrays): ${info.skippedFields.join(', ')}`)
+
+  const coverage: MetricCoverage = {
+    runFormat: info.format,
+    runGrouped: info.grouped,
+    runLines,
+    judgedQueries: qrels.ids.length,
+    runQueries,
+    scoredQueries: rows.length,
+    absentFromRun,
+    noRelevant: { policy, ids: noRelevantIds },
+    runOnly,
+    runOnlyIds,
+    depth: depth ?? null,
+    skippedFields: info.skippedFields
+  }
+  return { side: { source: runFile, rows, numericFields, attributeFields, notes }, coverage, measures, noRelevantRows }
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many
+}

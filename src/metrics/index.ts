@@ -1,0 +1,15 @@
+/**
+ * Ranking metrics from run files and judgments, computed as trec_eval 10.0 computes them. The gate calls
+ * {@link computeRunRows} once per side, with judgments read once by {@link readQrels}; the `metrics` CLI
+ * command prints the same numbers in trec_eval's or JSON Lines form.
+ */
+export { computeRunRows } from './evaluate.js'
+export type { MetricCoverage, NoRelevantPolicy, RunRowsOptions, RunRowsResult } from './evaluate.js'
+export { parseMeasure, parseMeasures, MEASURE_EXAMPLES } from './measures.js'
+export type { MeasureKind, ParsedMeasure } from './measures.js'
+export { readQrels, countRelevant } from './qrels.js'
+export type { JudgedQuery, Qrels } from './qrels.js'
+export { detectRunFormat } from './run.js'
+export type { RunFormat } from './run.js'
+export { aggregateRows, formatFixed4, formatValue } from './format.js'
+export { computeQuery } from './compute.js'

@@ -1,0 +1,105 @@
+import { InputError } from '../errors.js'
+import { forEachLine } from '../inputs/lines.js'
+import { compareCodePoints, fromByteString, toByteString } from './order.js'
+
+/**
+ * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
+ * Grades are kept as written; as in trec_eval, a negative grade marks a document that is in the pool but
+ * unjudged: it is neither relevant nor non-relevant (bpref skips it, nDCG gives it no gain) and it never
+ * counts as a relevant document of the query.
+ */
+
+/** The judgments of one query. */
+export interface JudgedQuery {
+  /** Query id exactly as written. */
+  id: string
+  /** Line of its first judgment. */
+  line: number
+  /** Document id (UTF-8 byte string, see order.ts) → grade as written (may be negative). */
+  grades: Map<string, number>
+  /** The grades >= 0, highest first: the ideal ranking for nDCG and the counts for rel thresholds. */
+  gradesDesc: Int32Array
+}
+
+/** All judgments of a file. */
+export interface Qrels {
+  /** The file as the user named it. */
+  source: string
+  queries: Map<string, JudgedQuery>
+  /** Query ids in trec_eval's order (UTF-8 byte order), the order rows are produced and summed in. */
+  ids: string[]
+  /** Number of judgment lines. */
+  judgments: number
+}
+
+const WS = /[ \t\v\f\r]+/
+
+/** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
+export function countRelevant(query: JudgedQuery, rel: number): number {
+  const g = query.gradesDesc
+  let n = 0
+  while (n < g.length && g[n] >= rel) n++
+  return n
+}
+
+/**
+ * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
+ * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
+ * trec_eval does).
+ */
+export async function readQrels(file: string): Promise<Qrels> {
+  const queries = new Map<string, JudgedQuery>()
+  const pendingGrades = new Map<string, number[]>()
+  const firstLines = new Map<string, Map<string, number>>()
+  let judgments = 0
+  await forEachLine(file, (text, line) => {
+    const trimmed = text.trim()
+    if (trimmed === '' || trimmed.startsWith('#')) return
+    const fields = trimmed.split(WS)
+    if (fields.length !== 4) {
+      throw new InputError(
+        { file, line },
+        `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`,
+        'fix or remove the line (qrels are whitespace-separated TREC judgments)'
+      )
+    }
+    const [id, , docText, gradeText] = fields
+    if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
+      throw new InputError({ file, line, queryId: id }, `grade ${JSON.stringify(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
+    }
+    const grade = Number(gradeText)
+    const docno = toByteString(docText)
+    let query = queries.get(id)
+    let lines = firstLines.get(id)
+    if (query === undefined || lines === undefined) {
+      query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) }
+      lines = new Map()
+      queries.set(id, query)
+      firstLines.set(id, lines)
+      pendingGrades.set(id, [])
+    }
+    const earlier = lines.get(docno)
+    if (earlier !== undefined) {
+      throw new InputError(
+        { file, line, queryId: id },
+        `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`,
+        'keep one judgment per query and document'
+      )
+    }
+    lines.set(docno, line)
+    query.grades.set(docno, grade)
+    if (grade >= 0) pendingGrades.get(id)!.push(grade)
+    judgments++
+  })
+  if (queries.size === 0) {
+    throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"')
+  }
+  for (const [id, query] of queries) {
+    const grades = Int32Array.from(pendingGrades.get(id)!)
+    grades.sort()
+    grades.reverse()
+    query.gradesDesc = grades
+  }
+  const ids = [...queries.keys()].sort(compareCodePoints)
+  return { source: file, queries, ids, judgments }
+}

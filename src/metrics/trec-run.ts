@@ -1,0 +1,139 @@
+import { createReadStream } from 'node:fs'
+import { InputError } from '../errors.js'
+import { MAX_LINE_BYTES } from '../inputs/lines.js'
+import { NotGroupedSignal, type BlockCollector } from './blocks.js'
+import { parseScoreBytes } from './score.js'
+
+/**
+ * TREC run reader (`qid Q0 docno rank score tag`, whitespace separated; Q0 and rank ignored, the tag
+ * optional). Runs are the one input with millions of lines, so lines are parsed straight from the read
+ * buffer: no per-line string, no split, no regex; the query id is decoded only when it changes, the
+ * document id is taken as a byte string (order.ts), and the score goes through a correctly rounded fast
+ * path (score.ts).
+ */
+
+const fatal = new TextDecoder('utf-8', { fatal: true })
+
+interface Latin1Buffer extends Buffer {
+  latin1Slice(start: number, end: number): string
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c
+}
+
+/** Streams a TREC run file into `collector`. Returns the number of lines. */
+export async function readTrecRun(file: string, collector: BlockCollector): Promise<number> {
+  let lineNo = 0
+  let pending: Buffer | null = null
+  // bytes of the current query id, to detect a change without decoding
+  let qidBuf = Buffer.alloc(256)
+  let qidLen = -1
+
+  const fieldStart = new Int32Array(6)
+  const fieldEnd = new Int32Array(6)
+
+  const parseLine = (buf: Latin1Buffer, start: number, end: number): void => {
+    lineNo++
+    if (end > start && buf[end - 1] === 0x0d) end--
+    if (lineNo === 1 && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3
+    if (end - start > MAX_LINE_BYTES) throw new InputError({ file, line: lineNo }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run')
+    // split into up to 6 fields
+    let nf = 0
+    let i = start
+    let high = 0
+    while (i < end) {
+      while (i < end && isSpace(buf[i])) i++
+      if (i >= end) break
+      if (nf === 6) break
+      fieldStart[nf] = i
+      while (i < end) {
+        const c = buf[i]
+        if (isSpace(c)) break
+        high |= c
+        i++
+      }
+      fieldEnd[nf++] = i
+    }
+    if (nf === 0) return
+    if (nf < 5) {
+      throw new InputError({ file, line: lineNo }, `a TREC run line needs the fields "query_id Q0 doc_id rank score [tag]", found ${nf}`, 'fix or remove the line')
+    }
+    if (high >= 0x80) {
+      // validate UTF-8 of the fields we use (rare path)
+      try {
+        fatal.decode(buf.subarray(fieldStart[0], fieldEnd[0]))
+        fatal.decode(buf.subarray(fieldStart[2], fieldEnd[2]))
+      } catch {
+        throw new InputError({ file, line: lineNo }, 'is not valid UTF-8', 'save the file as UTF-8')
+      }
+    }
+    // query id: decode only when it changes
+    const qs = fieldStart[0]
+    const ql = fieldEnd[0] - qs
+    let same = ql === qidLen
+    if (same) {
+      for (let j = 0; j < ql; j++) {
+        if (qidBuf[j] !== buf[qs + j]) {
+          same = false
+          break
+        }
+      }
+    }
+    if (!same) {
+      if (qidBuf.length < ql) qidBuf = Buffer.alloc(ql * 2)
+      buf.copy(qidBuf, 0, qs, qs + ql)
+      qidLen = ql
+      const id = high >= 0x80 ? buf.toString('utf8', qs, qs + ql) : buf.latin1Slice(qs, qs + ql)
+      collector.startQuery(id, lineNo)
+    }
+    const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4])
+    if (Number.isNaN(score)) {
+      const text = buf.toString('utf8', fieldStart[4], fieldEnd[4])
+      throw new InputError(
+        { file, line: lineNo },
+        `score ${JSON.stringify(text)} is not a finite decimal number`,
+        'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)'
+      )
+    }
+    collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo)
+  }
+
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 })
+  try {
+    for await (const raw of stream as AsyncIterable<Buffer>) {
+      const chunk = raw as Latin1Buffer
+      let start = 0
+      let nl = chunk.indexOf(0x0a, 0)
+      if (pending !== null) {
+        if (nl < 0) {
+          if (pending.length + chunk.length > MAX_LINE_BYTES + 1) throw new InputError({ file, line: lineNo + 1 }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run')
+          pending = Buffer.concat([pending, chunk])
+          continue
+        }
+        const joined = Buffer.concat([pending, chunk.subarray(0, nl)]) as Latin1Buffer
+        pending = null
+        parseLine(joined, 0, joined.length)
+        start = nl + 1
+        nl = chunk.indexOf(0x0a, start)
+      }
+      while (nl >= 0) {
+        parseLine(chunk, start, nl)
+        start = nl + 1
+        nl = chunk.indexOf(0x0a, start)
+      }
+      if (start < chunk.length) pending = Buffer.from(chunk.subarray(start))
+    }
+  } catch (error) {
+    if (error instanceof InputError || error instanceof NotGroupedSignal) throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
+    if (code === 'EACCES') throw new InputError({ file }, 'permission denied', 'make the file readable')
+    throw error
+  } finally {
+    stream.destroy()
+  }
+  if (pending !== null && pending.length > 0) parseLine(pending as Latin1Buffer, 0, pending.length)
+  return lineNo
+}
