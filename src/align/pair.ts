@@ -66,11 +66,11 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   const onlyInCandidate = [...candById.keys()].filter((id) => !baseById.has(id)).sort(compareIds)
   if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
     const parts: string[] = []
-    if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById)}`)
-    if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById)}`)
+    if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`)
+    if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`)
     throw new InputError(
-      { file: onlyInBaseline.length > 0 ? candidate.source : baseline.source },
-      `the two sides do not have the same queries: ${parts.join('; ')}`,
+      {},
+      `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}`,
       'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)'
     )
   }
@@ -194,8 +194,8 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
   return value
 }
 
-function listIds(ids: string[], rows: Map<string, QueryRow>): string {
-  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${JSON.stringify(id)} (line ${rows.get(id)?.line})`)
+function listIds(ids: string[], rows: Map<string, QueryRow>, file: string): string {
+  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
 

@@ -16,7 +16,7 @@ export const DEFAULTS = {
   onInconclusive: 'fail' as const
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false })
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true })
 const validate = ajv.compile(RULES_SCHEMA)
 
 /**
@@ -160,7 +160,9 @@ function pickError(errors: ErrorObject[]): ErrorObject {
   if (typo) return typo
   const meaningful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf')
   const pool = meaningful.length > 0 ? meaningful : errors
-  return pool.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), pool[0])
+  // Deepest path first; at equal depth, a branch that fits the value's type (pattern, minimum) explains more than "must be number".
+  const rank = (e: ErrorObject): number => e.instancePath.split('/').length * 2 + (e.keyword === 'type' ? 0 : 1)
+  return pool.reduce((best, e) => (rank(e) > rank(best) ? e : best), pool[0])
 }
 
 function schemaError(error: ErrorObject, source: SourceDocument, file: string): InputError {

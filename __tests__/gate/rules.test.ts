@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { loadRules } from '../../src/config/rules.js'
+import { RULES_SCHEMA } from '../../src/config/schema.js'
+import { InputError } from '../../src/errors.js'
+import { VERSION } from '../../src/version.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+const BASE = `version: 1
+metrics:
+  recall@10: { better: higher, range: [0, 1] }
+  hit@10: { better: higher, binary: true }
+  latency_ms: { better: lower, unit: ms }
+checks:
+  - name: recall does not drop
+    metric: recall@10
+    non_inferior: { margin: 0.005 }
+`
+
+function refusal(text: string): InputError {
+  try {
+    loadRules(text, 'rules.yml')
+  } catch (error) {
+    if (error instanceof InputError) return error
+    throw error
+  }
+  throw new Error('expected the rules to be refused')
+}
+
+describe('rules loading', () => {
+  it('reads the documented shape with defaults', () => {
+    const rules = loadRules(BASE, 'rules.yml')
+    expect(rules.statistics).toEqual({ confidence: 0.95, resamples: 10000, seed: '1' })
+    expect(rules.queries).toEqual({ missing: 'error', minPerSlice: 30 })
+    expect(rules.onInconclusive).toBe('fail')
+    expect(rules.checks[0]).toMatchObject({ name: 'recall does not drop', line: 7, kind: { type: 'non_inferior', margin: { value: 0.005, relative: false } } })
+    expect(rules.metrics.get('hit@10')?.range).toEqual([0, 1])
+  })
+
+  it('reads relative margins', () => {
+    const rules = loadRules(BASE + `  - name: latency\n    metric: latency_ms\n    non_inferior: { margin: 20% }\n`, 'rules.yml')
+    expect(rules.checks[1].kind).toEqual({ type: 'non_inferior', margin: { value: 0.2, relative: true, text: '20%' } })
+  })
+
+  it('suggests the right key for a typo, with its line', () => {
+    const e = refusal(BASE.replace('non_inferior:', 'non_inferiour:'))
+    expect(e.message).toMatch(/^rules\.yml:9 \(checks\[0\]\.non_inferiour\): unknown key "non_inferiour" \(did you mean "non_inferior"\?\)/)
+  })
+
+  it('suggests the right metric name', () => {
+    const e = refusal(BASE.replace('metric: recall@10', 'metric: recal@10'))
+    expect(e.message).toMatch(/rules\.yml:8 \(checks\[0\]\.metric\): .*"recal@10".*did you mean "recall@10"/)
+  })
+
+  it('refuses a number written as a string', () => {
+    const e = refusal(BASE + 'statistics: { confidence: "0.95" }\n')
+    expect(e.message).toMatch(/statistics\.confidence.*must be a number, not string.*without quotes/)
+  })
+
+  it('refuses an out-of-range confidence', () => {
+    expect(refusal(BASE + 'statistics: { confidence: 1.5 }\n').message).toMatch(/statistics\.confidence/)
+    expect(refusal(BASE + 'statistics: { confidence: 0.3 }\n').message).toMatch(/statistics\.confidence/)
+  })
+
+  it('refuses a margin larger than the metric range, and a negative margin', () => {
+    expect(refusal(BASE.replace('margin: 0.005', 'margin: 2')).message).toMatch(/checks\[0\]\.non_inferior\.margin.*could never fail/)
+    expect(refusal(BASE.replace('margin: 0.005', 'margin: -0.1')).message).toMatch(/checks\[0\]\.non_inferior\.margin/)
+    expect(refusal(BASE.replace('margin: 0.005', 'margin: 250%')).message).toMatch(/not a valid margin/)
+  })
+
+  it('refuses a check that demands nothing or two things', () => {
+    expect(refusal(BASE.replace('    non_inferior: { margin: 0.005 }\n', '')).message).toMatch(/says what to compare but not what to demand/)
+    expect(refusal(BASE + '    superior: {}\n').message).toMatch(/a check demands exactly one thing/)
+  })
+
+  it('refuses McNemar on a metric that is not binary', () => {
+    expect(refusal(BASE + '  - { name: x, metric: recall@10, superior: { test: mcnemar } }\n').message).toMatch(/not declared binary/)
+  })
+
+  it('refuses duplicate keys, aliases, empty files', () => {
+    expect(refusal(BASE + 'version: 1\n').message).toMatch(/rules\.yml:10: .*repeated/)
+    expect(refusal('a: &x [1]\nb: *x\n').message).toMatch(/rules\.yml:2: uses a YAML alias/)
+    expect(refusal('  \n').message).toMatch(/empty/)
+  })
+
+  it('refuses a YAML alias bomb quickly', () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`)
+    const start = Date.now()
+    expect(refusal(bomb.join('\n')).message).toMatch(/alias/)
+    expect(Date.now() - start).toBeLessThan(1000)
+  })
+
+  it('requires a fill value for lower-is-better metrics under missing: zero', () => {
+    expect(refusal(BASE + 'queries: { missing: zero }\n').message).toMatch(/metrics\.latency_ms.*give latency_ms a "fill" value/)
+  })
+
+  it('keeps rules/schema.json equal to the schema the loader uses (npm run schema)', () => {
+    const published = JSON.parse(readFileSync(path.join(root, 'rules/schema.json'), 'utf8'))
+    expect(published).toEqual(JSON.parse(JSON.stringify(RULES_SCHEMA)))
+  })
+
+  it('loads the shipped presets and the example rules', () => {
+    for (const f of ['rules/presets/default.yml', 'examples/rules.yml']) {
+      expect(() => loadRules(readFileSync(path.join(root, f), 'utf8'), f)).not.toThrow()
+    }
+  })
+
+  it('keeps the version equal to package.json', () => {
+    expect(VERSION).toBe(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version)
+  })
+})

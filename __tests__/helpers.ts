@@ -1,0 +1,47 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { main } from '../src/commands/cli-main.js'
+
+/** A fresh temporary folder for one test's files. */
+export function tempDir(prefix = 'rg-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix))
+}
+
+/** Writes files (name -> content) into a new temp folder and returns name -> full path. */
+export function writeFiles(files: Record<string, string | Buffer>): Record<string, string> {
+  const dir = tempDir()
+  const out: Record<string, string> = {}
+  for (const [name, content] of Object.entries(files)) {
+    const p = path.join(dir, name)
+    writeFileSync(p, content)
+    out[name] = p
+  }
+  return out
+}
+
+/** Runs the CLI in-process and captures its exit code, stdout and stderr. */
+export async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(
+    args,
+    (t) => {
+      stdout += t
+    },
+    (t) => {
+      stderr += t
+    }
+  )
+  return { code, stdout, stderr }
+}
+
+/** One JSON line per row. */
+export function jsonl(rows: Array<Record<string, unknown>>): string {
+  return rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
+}
+
+/** True when a message looks like a stack trace (which no refusal may print). */
+export function hasStackTrace(text: string): boolean {
+  return /\n\s+at .+\(.+:\d+:\d+\)/.test(text) || /\n\s+at file:/.test(text)
+}
