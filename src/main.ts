@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { isInputError } from './errors.js'
 import { runGate } from './gate.js'
-import { readRules, readSide } from './load.js'
+import { readRules, readSides } from './load.js'
 import { toJsonReport } from './report/json.js'
 import { toMarkdown } from './report/markdown.js'
 
@@ -22,8 +22,7 @@ export async function run(): Promise<void> {
     const candidateFile = core.getInput('candidate', { required: true })
     const reportDir = core.getInput('report-dir') || 'retrieval-gate-report'
     const rules = await readRules(rulesFile)
-    const baseline = await readSide(baselineFile, rules)
-    const candidate = await readSide(candidateFile, rules)
+    const { baseline, candidate } = await readSides(rules, baselineFile, candidateFile)
     const result = runGate(rules, baseline, candidate)
     const markdown = toMarkdown(result)
     await mkdir(reportDir, { recursive: true })

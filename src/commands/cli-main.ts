@@ -2,19 +2,23 @@ import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { isInputError } from '../errors.js'
 import { runGate } from '../gate.js'
-import { readRules, readSide } from '../load.js'
+import { readRules, readSides } from '../load.js'
 import { toJsonReport } from '../report/json.js'
 import { toMarkdown } from '../report/markdown.js'
 import { VERSION } from '../version.js'
+import { metricsCommand } from './metrics.js'
 
 const USAGE = `retrieval-gate ${VERSION}
 
 Usage:
-  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F]
-      Compare baseline and candidate per-query rows against the rules; print the report.
+  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
+      Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
+      given) against the rules; print the report.
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
-  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl] [-M DEPTH]
-      Compute ranking metrics from a run and judgments, as trec_eval -c does.
+  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
+                         [-M DEPTH] [--no-relevant exclude|zero|report]
+      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
+      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c).
   retrieval-gate --version | --help
 `
 
@@ -74,12 +78,12 @@ async function gateCommand(args: string[], out: Write): Promise<number> {
     baseline: { type: 'string' },
     candidate: { type: 'string' },
     markdown: { type: 'string' },
-    json: { type: 'string' }
+    json: { type: 'string' },
+    qrels: { type: 'string' }
   })
   required(v, ['rules', 'baseline', 'candidate'])
   const rules = await readRules(v.rules as string)
-  const baseline = await readSide(v.baseline as string, rules)
-  const candidate = await readSide(v.candidate as string, rules)
+  const { baseline, candidate } = await readSides(rules, v.baseline as string, v.candidate as string, v.qrels as string | undefined)
   const result = runGate(rules, baseline, candidate)
   const markdown = toMarkdown(result)
   if (v.markdown) await writeFile(v.markdown as string, markdown)
@@ -95,9 +99,22 @@ async function metricsCommandLine(args: string[], out: Write): Promise<number> {
     measure: { type: 'string', short: 'm', multiple: true },
     'per-query': { type: 'boolean' },
     format: { type: 'string' },
-    depth: { type: 'string', short: 'M' }
+    depth: { type: 'string', short: 'M' },
+    'no-relevant': { type: 'string' }
   })
   required(v, ['qrels', 'run', 'measure'])
-  void out
-  throw new UsageError('the metrics command is not available in this build')
+  const format = v.format ?? 'trec'
+  if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not "${format}"`)
+  const noRelevant = v['no-relevant'] ?? 'exclude'
+  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not "${noRelevant}"`)
+  let depth: number | undefined
+  if (v.depth !== undefined) {
+    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${v.depth}"`)
+    depth = Number(v.depth)
+  }
+  await metricsCommand(
+    { qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant },
+    out
+  )
+  return 0
 }

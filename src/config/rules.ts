@@ -53,6 +53,7 @@ interface RawCheck {
 interface RawRules {
   version: 1
   metrics: Record<string, RawMetric>
+  judgments?: { qrels: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
   slices?: string[]
   statistics?: { confidence?: number; resamples?: number; seed?: number | string }
   queries?: { missing?: 'error' | 'zero'; min_per_slice?: number }
@@ -108,6 +109,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   return {
     version: 1,
     metrics,
+    judgments: raw.judgments ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth } : undefined,
     slices: raw.slices ?? [],
     statistics: {
       confidence,

@@ -54,6 +54,21 @@ export const RULES_SCHEMA = {
         }
       }
     },
+    judgments: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['qrels'],
+      description:
+        'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
+      properties: {
+        qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory.' },
+        no_relevant: {
+          enum: ['exclude', 'zero', 'report'],
+          description: 'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
+        },
+        depth: { type: 'integer', minimum: 1, description: 'Only the top N documents of each ranking count (trec_eval -M).' }
+      }
+    },
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',

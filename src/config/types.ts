@@ -43,11 +43,32 @@ export interface StatisticsRules {
   confidence: number
   resamples: number
   seed: string
+  /** Bootstrap interval: percentile (default) or bias-corrected and accelerated. */
+  interval: 'percentile' | 'bca'
+  /** Sign flips of the paired randomization test (default: resamples). */
+  permutations: number
+  /** Attribute whose values are clusters resampled whole (users, conversations), or undefined. */
+  cluster: string | undefined
+  /** With clusters: every query counts once (query, default) or every cluster counts once (cluster). */
+  clusterWeighting: 'query' | 'cluster'
+  /** Target-population weights: the estimate is Σ weight · mean per value of `by`, sorted by value. */
+  weights: { by: string; target: Array<[string, number]> } | undefined
+  /** Adjustment over the family of statistical check units. */
+  multiplicity: 'none' | 'holm' | 'bonferroni'
+}
+
+/** Where the judgments are when the sides are runs rather than per-query rows. */
+export interface JudgmentsRules {
+  qrels: string
+  noRelevant: 'exclude' | 'zero' | 'report'
+  depth: number | undefined
 }
 
 export interface Rules {
   version: 1
   metrics: Map<string, MetricRule>
+  /** Present when baseline and candidate are runs: the gate computes the measures from these judgments. */
+  judgments: JudgmentsRules | undefined
   slices: string[]
   statistics: StatisticsRules
   queries: { missing: 'error' | 'zero'; minPerSlice: number }

@@ -10,15 +10,10 @@ import type { JudgedQuery } from './qrels.js'
 let order = new Uint32Array(1024)
 let ranked = new Int32Array(1024)
 
-/** True when document a (score sa) ranks above document b. */
-function above(sa: number, da: string, sb: number, db: string): boolean {
-  return sa > sb || (sa === sb && da > db)
-}
-
 /**
  * Ranks one query's documents and returns their grades in rank order (a shared buffer, valid until the
- * next call) and how many there are after the depth cut. Runs that are already in rank order (the usual
- * case) are detected in one pass and not sorted.
+ * next call) and how many there are after the depth cut. Runs already in score order (the usual case) are
+ * detected in one pass and only their runs of tied scores are ordered.
  */
 export function rankGrades(
   docnos: readonly string[],
@@ -31,16 +26,28 @@ export function rankGrades(
     order = new Uint32Array(Math.max(count, order.length * 2))
     ranked = new Int32Array(order.length)
   }
+  // Runs usually come in rank order; often only tied scores are out of docno order. Check for that.
+  let scoreSorted = true
   let sorted = true
+  let tieRun = 1
+  let longestTie = 1
   for (let i = 1; i < count; i++) {
-    if (!above(scores[i - 1], docnos[i - 1], scores[i], docnos[i])) {
-      sorted = false
+    const sa = scores[i - 1]
+    const sb = scores[i]
+    if (sa < sb) {
+      scoreSorted = false
       break
     }
+    if (sa === sb) {
+      if (!(docnos[i - 1] > docnos[i])) sorted = false
+      if (++tieRun > longestTie) longestTie = tieRun
+    } else tieRun = 1
   }
+  // long runs of ties would make the insertion sort quadratic: sort those rankings whole
+  if (!sorted && longestTie > 64) scoreSorted = false
   const idx = order.subarray(0, count)
   for (let i = 0; i < count; i++) idx[i] = i
-  if (!sorted) {
+  if (!scoreSorted) {
     idx.sort((a, b) => {
       const sa = scores[a]
       const sb = scores[b]
@@ -50,6 +57,23 @@ export function rankGrades(
       const db = docnos[b]
       return da > db ? -1 : da < db ? 1 : 0
     })
+  } else if (!sorted) {
+    // insertion sort inside each run of equal scores, docno descending
+    let runStart = 0
+    for (let i = 1; i <= count; i++) {
+      if (i < count && scores[i] === scores[runStart]) continue
+      for (let j = runStart + 1; j < i; j++) {
+        const v = idx[j]
+        const d = docnos[v]
+        let k = j - 1
+        while (k >= runStart && docnos[idx[k]] < d) {
+          idx[k + 1] = idx[k]
+          k--
+        }
+        idx[k + 1] = v
+      }
+      runStart = i
+    }
   }
   const n = depth !== undefined && depth < count ? depth : count
   const grades = judged.grades

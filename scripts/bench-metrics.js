@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+/**
+ * Benchmark of `metrics` against trec_eval on a 7,000-query x 1,000-document TREC run (7M lines).
+ *
+ *   node scripts/bench-metrics.js                    # uses dist/cli.js (after `npm run bundle`)
+ *   node scripts/bench-metrics.js --cli path/cli.js  # any CLI exposing `metrics`
+ *   node scripts/bench-metrics.js --build /tmp/rg    # tsc output dir (npx tsc -p tsconfig.build.json --outDir /tmp/rg)
+ *   options: --queries N --docs N --runs N (repeat each timing, best kept)  env TREC_EVAL=path
+ *
+ * Data is generated deterministically (seeded) into bench-data/ (gitignored) once and reused. Each tool is
+ * timed as a whole process: wall time and peak RSS (from /usr/bin/time -v when present, else /proc polling).
+ * The `all` values of both must agree to 4 decimals.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const argv = process.argv.slice(2)
+const opt = (name, fallback) => {
+  const i = argv.indexOf(name)
+  return i >= 0 ? argv[i + 1] : fallback
+}
+const QUERIES = Number(opt('--queries', 7000))
+const DOCS = Number(opt('--docs', 1000))
+const RUNS = Number(opt('--runs', 1))
+const dataDir = join(root, 'bench-data')
+const runFile = join(dataDir, `run-${QUERIES}x${DOCS}.txt`)
+const qrelsFile = join(dataDir, `qrels-${QUERIES}.txt`)
+const TREC_EVAL = process.env.TREC_EVAL ?? '/work/tools/trec_eval/trec_eval'
+
+/** mulberry32: small, fast, seeded. */
+function rng(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function generate() {
+  mkdirSync(dataDir, { recursive: true })
+  if (existsSync(runFile) && existsSync(qrelsFile)) return
+  const rand = rng(20240607)
+  const run = openSync(runFile + '.tmp', 'w')
+  const qrels = openSync(qrelsFile, 'w')
+  let buf = ''
+  let qbuf = ''
+  const pool = Math.floor(DOCS * 1.5)
+  const perm = new Uint32Array(pool)
+  for (let q = 0; q < QUERIES; q++) {
+    const qid = String(q + 1)
+    // this query's candidate documents d0..d(pool-1) in random order (Fisher-Yates)
+    for (let i = 0; i < pool; i++) perm[i] = i
+    for (let i = pool - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1))
+      const t = perm[i]
+      perm[i] = perm[j]
+      perm[j] = t
+    }
+    // 100 judgments from the pool (about two thirds of them retrieved); grades 0..3
+    for (let j = 0; j < 100; j++) {
+      const r = rand()
+      qbuf += `${qid} 0 d${perm[Math.floor(((j + rand()) * pool) / 100)]} ${r < 0.6 ? 0 : r < 0.8 ? 1 : r < 0.93 ? 2 : 3}\n`
+    }
+    // the run: the first DOCS of the permutation in score order; ~10% tie with their predecessor
+    let score = 30 + rand() * 10
+    for (let rank = 1; rank <= DOCS; rank++) {
+      if (rand() > 0.1) score -= 0.0001 + rand() * 0.02
+      buf += `${qid} Q0 d${perm[rank - 1]} ${rank} ${score.toFixed(4)} run\n`
+      if (buf.length > 1 << 20) {
+        writeSync(run, buf)
+        buf = ''
+      }
+    }
+    if (qbuf.length > 1 << 20) {
+      writeSync(qrels, qbuf)
+      qbuf = ''
+    }
+  }
+  writeSync(run, buf)
+  writeSync(qrels, qbuf)
+  closeSync(run)
+  closeSync(qrels)
+  // rename last, so an interrupted generation is not reused
+  return import('node:fs').then((fs) => fs.renameSync(runFile + '.tmp', runFile))
+}
+
+/** Runs a command, returning stdout, wall seconds and peak RSS in MiB. */
+function measure(cmd, args) {
+  const useTime = existsSync('/usr/bin/time')
+  return new Promise((resolvePromise, reject) => {
+    const start = process.hrtime.bigint()
+    const child = useTime ? spawn('/usr/bin/time', ['-v', cmd, ...args]) : spawn(cmd, args)
+    let out = ''
+    let err = ''
+    let peakKb = 0
+    const poll = useTime
+      ? null
+      : setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
+            if (m) peakKb = Math.max(peakKb, Number(m[1]))
+          } catch {}
+        }, 20)
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      const wall = Number(process.hrtime.bigint() - start) / 1e9
+      if (poll) clearInterval(poll)
+      if (useTime) {
+        const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(err)
+        if (m) peakKb = Number(m[1])
+        err = err.replace(/\n\tCommand being timed[\s\S]*$/, '')
+      }
+      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(0, 2000)}`))
+      resolvePromise({ out, wall, peakMiB: peakKb / 1024 })
+    })
+  })
+}
+
+async function best(cmd, args) {
+  let result
+  for (let i = 0; i < RUNS; i++) {
+    const r = await measure(cmd, args)
+    if (!result || r.wall < result.wall) result = { ...r, peakMiB: Math.max(r.peakMiB, result?.peakMiB ?? 0) }
+  }
+  return result
+}
+
+function allValues(text) {
+  const values = new Map()
+  for (const line of text.split('\n')) {
+    const [name, qid, value] = line.split('\t')
+    if (qid === 'all') values.set(name.trim(), value)
+  }
+  return values
+}
+
+await generate()
+const size = (statSync(runFile).size / 2 ** 20).toFixed(0)
+console.log(`run ${runFile} (${QUERIES} queries x ${DOCS} docs, ${size} MiB), qrels ${qrelsFile}`)
+
+const measures = ['AP', 'RR', 'P@10', 'R@10', 'R@100', 'nDCG@10']
+const trecNames = { map: 'AP', recip_rank: 'RR', P_10: 'P@10', recall_10: 'R@10', recall_100: 'R@100', ndcg_cut_10: 'nDCG@10' }
+const metricArgs = ['--qrels', qrelsFile, '--run', runFile, ...measures.flatMap((m) => ['-m', m])]
+
+let ourCmd
+const build = opt('--build')
+const cli = opt('--cli', existsSync(join(root, 'dist', 'cli.js')) ? join(root, 'dist', 'cli.js') : undefined)
+if (build) {
+  const mod = resolve(build, 'commands', 'metrics.js')
+  const driver =
+    `import { metricsCommand } from ${JSON.stringify(mod)};` +
+    `await metricsCommand({ qrels: ${JSON.stringify(qrelsFile)}, run: ${JSON.stringify(runFile)}, measures: ${JSON.stringify(measures)}, perQuery: false, format: 'trec', noRelevant: 'zero' }, (t) => process.stdout.write(t))`
+  ourCmd = [process.execPath, ['--input-type=module', '-e', driver]]
+} else if (cli) {
+  ourCmd = [process.execPath, [cli, 'metrics', ...metricArgs]]
+} else {
+  console.error('no CLI: run `npm run bundle` first, or pass --cli <path> or --build <tsc outDir>')
+  process.exit(2)
+}
+
+const ours = await best(...ourCmd)
+console.log(`retrieval-gate metrics: ${ours.wall.toFixed(2)} s wall, ${ours.peakMiB.toFixed(0)} MiB peak RSS`)
+
+if (!existsSync(TREC_EVAL)) {
+  console.log(`trec_eval not found at ${TREC_EVAL} (set TREC_EVAL): comparison skipped`)
+  process.stdout.write(ours.out)
+  process.exit(0)
+}
+const te = await best(TREC_EVAL, ['-c', '-m', 'map', '-m', 'recip_rank', '-m', 'P.10', '-m', 'recall.10,100', '-m', 'ndcg_cut.10', qrelsFile, runFile])
+console.log(`trec_eval:              ${te.wall.toFixed(2)} s wall, ${te.peakMiB.toFixed(0)} MiB peak RSS`)
+console.log(`ratio: ${(ours.wall / te.wall).toFixed(2)}x time, ${(ours.peakMiB / te.peakMiB).toFixed(2)}x memory`)
+
+const mine = allValues(ours.out)
+const theirs = allValues(te.out)
+let ok = true
+for (const [name, ourName] of Object.entries(trecNames)) {
+  const a = theirs.get(name)
+  const b = mine.get(ourName)
+  console.log(`  ${ourName.padEnd(8)} ours ${b}  trec_eval ${a}${a === b ? '' : '  MISMATCH'}`)
+  if (a !== b) ok = false
+}
+if (!ok) process.exit(1)
