@@ -1,51 +1,180 @@
 import * as core from '@actions/core'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
-import { isInputError } from './errors.js'
+import { loadRules } from './config/rules.js'
+import { InputError, isInputError } from './errors.js'
 import { runGate } from './gate.js'
-import { readRules, readSides } from './load.js'
+import { capAnnotations, checkAnnotations, type Annotation } from './github/annotations.js'
+import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
+import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
+import { contextFromEnv, type GateContext, type PullRequestRef } from './github/context.js'
+import { readInputs, type ActionInputs } from './github/inputs.js'
+import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
+import { resolvePullRequest } from './github/pull-request.js'
+import { readRulesText } from './github/rules-source.js'
+import { readSides, readSmallText } from './load.js'
+import { inline } from './report/escape.js'
+import { fitMarkdown } from './report/fit.js'
 import { toJsonReport } from './report/json.js'
-import { toMarkdown } from './report/markdown.js'
+import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
+import { toRegressionsJsonl } from './report/regressions.js'
+import type { BaselineProvenance, Provenance } from './report/provenance.js'
+import { TO_JUDGE_FILE, toJudgeFile } from './checks/to-judge.js'
 
-/** Largest job summary GitHub accepts is 1 MiB; stay well under it. */
-const SUMMARY_LIMIT = 1000 * 1024
+/** GitHub refuses a job summary over 1 MiB; keep a margin for the status lines added on top. */
+const SUMMARY_LIMIT = 1024 * 1024 - 4096
 
 /**
- * The action: reads inputs, runs the gate, writes the report files and the job summary, sets the outputs,
- * and fails the step when the verdict is fail. Unusable input fails the step with the file and line, and
- * no stack trace.
+ * The action. Reads the inputs, finds the pull request, reads the rules (at the PR's base commit by default)
+ * and the baseline (a file or an artifact of the base branch), runs the gate, writes the report files and
+ * outputs, annotates failed checks on the rules file, writes the job summary, and creates or updates the
+ * sticky PR comment. The verdict alone decides the step's status: a comment that cannot be written (fork PR,
+ * read-only token, rate limit) is a warning, never a failure. Unusable input fails the step with the file and
+ * line, and no stack trace.
  */
-export async function run(): Promise<void> {
+export async function run(env: Record<string, string | undefined> = process.env, now: () => Date = () => new Date()): Promise<void> {
   try {
-    const rulesFile = core.getInput('rules', { required: true })
-    const baselineFile = core.getInput('baseline', { required: true })
-    const candidateFile = core.getInput('candidate', { required: true })
-    const reportDir = core.getInput('report-dir') || 'retrieval-gate-report'
-    const rules = await readRules(rulesFile)
-    const { baseline, candidate } = await readSides(rules, baselineFile, candidateFile)
-    const result = runGate(rules, baseline, candidate)
+    const ctx = contextFromEnv(env)
+    const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
+    const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => core.info(m) }) : undefined
+    const pr = await findPullRequest(client, ctx, inputs)
+    const warnings: string[] = []
+
+    const rulesText = await readRulesText(client, ctx, pr, {
+      file: inputs.rules,
+      from: inputs.rulesFrom,
+      chosenBy: inputs.rulesFromChosenBy,
+      readLocal: (file) => readSmallText(path.resolve(ctx.workspace, file)).catch(async () => readSmallText(file))
+    })
+    const rules = loadRules(rulesText.text, rulesText.file)
+    const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
+    // Issue 5: snapshot manifests (comparability) -- inputs baseline-manifest / candidate-manifest
+    const trustFiles = { baselineManifest: core.getInput('baseline-manifest') || undefined, candidateManifest: core.getInput('candidate-manifest') || undefined }
+    const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles)
+    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, warnings }
+    const result = { ...runGate(rules, baseRows, candRows, trust), provenance }
+    const verdict = result.decision.verdict
+
     const markdown = toMarkdown(result)
-    await mkdir(reportDir, { recursive: true })
-    const jsonPath = path.join(reportDir, 'report.json')
-    const markdownPath = path.join(reportDir, 'report.md')
+    await mkdir(inputs.reportDir, { recursive: true })
+    const jsonPath = path.join(inputs.reportDir, 'report.json')
+    const markdownPath = path.join(inputs.reportDir, 'report.md')
     await writeFile(jsonPath, toJsonReport(result))
     await writeFile(markdownPath, markdown)
-    core.setOutput('verdict', result.decision.verdict)
+    // The regression set: every query that got worse on a gated metric, to keep as a regression suite.
+    await writeFile(path.join(inputs.reportDir, REGRESSIONS_FILE), toRegressionsJsonl(result))
+    // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
+    await writeFile(path.join(inputs.reportDir, TO_JUDGE_FILE), toJudgeFile(result))
+    core.setOutput('verdict', verdict)
     core.setOutput('report-json', jsonPath)
     core.setOutput('report-markdown', markdownPath)
-    try {
-      const summary = markdown.length > SUMMARY_LIMIT ? markdown.slice(0, SUMMARY_LIMIT) + '\n\n_(cut: the full report is in the report-markdown file)_\n' : markdown
-      await core.summary.addRaw(summary).write()
-    } catch (error) {
-      core.warning(`could not write the job summary: ${(error as Error).message}`)
-    }
-    if (result.decision.verdict === 'fail') {
-      core.setFailed(`retrieval-gate: fail, decided by "${result.decision.decidedBy?.rule.name}"`)
-    } else {
-      core.info('retrieval-gate: pass')
-    }
+    const whereFull = `the report-markdown file (${markdownPath})`
+
+    const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull)
+    core.setOutput('comment-status', comment.status)
+    core.setOutput('comment-url', 'url' in comment ? comment.url : '')
+    const status = commentStatusLine(comment)
+    if (comment.status === 'failed') core.warning(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
+    else core.info(`retrieval-gate: ${status}`)
+
+    const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
+    for (const a of capAnnotations(annotations, whereFull)) emit(a)
+
+    await writeSummary(markdown, comment, whereFull)
+    if (verdict === 'fail') core.setFailed(`retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}`)
+    else core.info('retrieval-gate: pass')
   } catch (error) {
     if (isInputError(error)) core.setFailed(`retrieval-gate: ${error.message}`)
     else core.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
+  }
+}
+
+async function findPullRequest(client: GitHubClient | undefined, ctx: GateContext, inputs: ActionInputs): Promise<PullRequestRef | undefined> {
+  if (!client) return inputs.prNumber === undefined ? ctx.pullRequest : undefined
+  try {
+    return await resolvePullRequest(client, ctx, inputs.prNumber)
+  } catch (error) {
+    // without the PR the gate can still judge (rules-from: base then fails closed with its own message)
+    core.warning(`retrieval-gate: ${describeApiError(error, 'finding the pull request')}`)
+    return ctx.pullRequest
+  }
+}
+
+async function resolveBaseline(
+  client: GitHubClient | undefined,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  inputs: ActionInputs,
+  env: Record<string, string | undefined>,
+  now: Date,
+  warnings: string[]
+): Promise<{ file: string; provenance: BaselineProvenance }> {
+  if (!inputs.baselineArtifact) return { file: inputs.baseline, provenance: { from: 'file', file: inputs.baseline } }
+  if (!client) throw new InputError({ key: 'input baseline-artifact' }, 'needs github-token to find and download the artifact', 'pass github-token with actions: read')
+  const branch = pr?.baseRef || inputs.baselineBranch || ctx.defaultBranch || 'main'
+  const tmpRoot = await mkdtemp(path.join(env.RUNNER_TEMP || os.tmpdir(), 'retrieval-gate-'))
+  const fetched = await fetchBaselineArtifact(client, ctx, pr, {
+    name: inputs.baselineArtifact,
+    fileInArtifact: inputs.baseline,
+    branch,
+    workflow: inputs.baselineWorkflow || undefined,
+    maxAgeSeconds: inputs.baselineMaxAgeSeconds,
+    tmpDir: tmpRoot,
+    now,
+    download: artifactClientDownloader(inputs.token, ctx)
+  })
+  warnings.push(...fetched.warnings)
+  return { file: fetched.file, provenance: fetched.provenance }
+}
+
+async function postComment(
+  client: GitHubClient | undefined,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  inputs: ActionInputs,
+  verdict: 'pass' | 'fail',
+  markdown: string,
+  whereFull: string
+): Promise<CommentOutcome> {
+  if (inputs.comment === 'never') return { status: 'skipped', reason: 'comment: never' }
+  if (!pr) return { status: 'skipped', reason: 'not a pull request' }
+  if (!client) return { status: 'failed', reason: 'no github-token was given' }
+  return upsertStickyComment(client, ctx, pr, {
+    name: inputs.commentName,
+    mode: inputs.comment,
+    verdict,
+    markdown,
+    runId: ctx.runId,
+    author: inputs.commentAuthor || undefined,
+    whereFull
+  })
+}
+
+function commentStatusLine(c: CommentOutcome): string {
+  switch (c.status) {
+    case 'created':
+    case 'updated':
+      return `PR comment ${c.status}: ${c.url}${c.dropped.length > 0 ? ` (shortened: ${c.dropped.length} sections left out)` : ''}`
+    case 'skipped':
+      return `PR comment skipped: ${c.reason}`
+    default:
+      return `PR comment not written: ${c.reason}`
+  }
+}
+
+function emit(a: Annotation): void {
+  const props = { title: a.title, file: a.file, startLine: a.line }
+  if (a.kind === 'error') core.error(a.message, props)
+  else if (a.kind === 'warning') core.warning(a.message, props)
+  else core.notice(a.message, props)
+}
+
+async function writeSummary(markdown: string, comment: CommentOutcome, whereFull: string): Promise<void> {
+  try {
+    const head = comment.status === 'failed' ? `> ⚠️ The PR comment could not be written (${inline(comment.reason, 600)}); the verdict below is unaffected.\n\n` : ''
+    await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
+  } catch (error) {
+    core.warning(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
   }
 }

@@ -1,0 +1,278 @@
+/**
+ * A small fake of the GitHub REST API on 127.0.0.1 (node:http, no extra packages): just the endpoints the
+ * action calls, with in-memory state, a request log, and programmable faults (status + headers, N times).
+ * Tests aim a real octokit (with the retry and throttling plugins) at it through baseUrl / GITHUB_API_URL.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { crc32, deflateRawSync } from 'node:zlib'
+
+export interface FakeComment {
+  id: number
+  body: string
+  user: { login: string }
+  html_url: string
+}
+
+export interface FakePull {
+  number: number
+  head: { sha: string; ref: string; repo: { full_name: string } | null }
+  base: { sha: string; ref: string }
+  state?: string
+}
+
+export interface FakeRun {
+  id: number
+  workflow_id: number
+  head_sha: string
+  head_branch: string
+  event: string
+  status: string
+  conclusion: string
+  created_at: string
+  html_url: string
+  head_repository: { full_name: string }
+}
+
+export interface FakeArtifact {
+  id: number
+  name: string
+  size_in_bytes: number
+  expired: boolean
+  created_at: string
+  runId: number
+  zip: Buffer
+}
+
+export interface Fault {
+  method: string
+  path: RegExp
+  status: number
+  headers?: Record<string, string>
+  body?: unknown
+  /** How many times the fault fires (then the route answers normally). */
+  times: number
+}
+
+export interface LoggedRequest {
+  method: string
+  path: string
+  status: number
+  token: string | undefined
+}
+
+export class FakeGitHub {
+  readonly owner = 'acme'
+  readonly repo = 'search'
+  /** token -> login; a token not listed is refused with 401. */
+  users = new Map<string, string>()
+  /** tokens for which GET /user answers 403 (like the Actions GITHUB_TOKEN) */
+  userForbidden = new Set<string>()
+  /** tokens that may only read (writes answer 403 "Resource not accessible by integration") */
+  readOnly = new Set<string>()
+  comments = new Map<number, FakeComment[]>()
+  pulls = new Map<number, FakePull>()
+  /** `${sha}:${path}` -> file text */
+  files = new Map<string, string>()
+  runs: FakeRun[] = []
+  artifacts: FakeArtifact[] = []
+  mergeBases = new Map<string, string>()
+  faults: Fault[] = []
+  log: LoggedRequest[] = []
+  private server: Server | undefined
+  private nextId = 1000
+  url = ''
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: Error) => this.send(req, res, 500, { message: error.message }))
+    })
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    return this
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()))
+  }
+
+  addComment(issue: number, login: string, body: string): FakeComment {
+    const id = this.nextId++
+    const c = { id, body, user: { login }, html_url: `https://github.com/${this.owner}/${this.repo}/pull/${issue}#issuecomment-${id}` }
+    const list = this.comments.get(issue) ?? []
+    list.push(c)
+    this.comments.set(issue, list)
+    return c
+  }
+
+  requests(method: string, path: RegExp): LoggedRequest[] {
+    return this.log.filter((r) => r.method === method && path.test(r.path.split('?')[0]))
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const auth = req.headers.authorization
+    this.log.push({ method: req.method ?? '', path: req.url ?? '', status, token: auth?.split(' ')[1] })
+    const isBuffer = Buffer.isBuffer(body)
+    const text = isBuffer ? body : typeof body === 'string' ? body : JSON.stringify(body)
+    res.writeHead(status, { 'content-type': isBuffer || typeof body === 'string' ? 'application/octet-stream' : 'application/json; charset=utf-8', ...headers })
+    res.end(text)
+  }
+
+  private async readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const chunks: Buffer[] = []
+    for await (const c of req) chunks.push(c as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {}
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET'
+    const url = new URL(req.url ?? '/', this.url)
+    const p = url.pathname
+    const fault = this.faults.find((f) => f.method === method && f.path.test(p) && f.times > 0)
+    if (fault) {
+      fault.times--
+      return this.send(req, res, fault.status, fault.body ?? { message: `fault ${fault.status}` }, fault.headers)
+    }
+    const blob = /^\/blobs\/(\d+)\.zip$/.exec(p)
+    if (blob) {
+      const a = this.artifacts.find((x) => x.id === Number(blob[1]))
+      if (!a) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, a.zip, { 'content-type': 'application/zip', 'content-disposition': `attachment; filename=${a.name}.zip` })
+    }
+    const token = req.headers.authorization?.split(' ')[1]
+    const login = token ? this.users.get(token) : undefined
+    if (!login) return this.send(req, res, 401, { message: 'Bad credentials' })
+    const writeDenied = (): void => this.send(req, res, 403, { message: 'Resource not accessible by integration' })
+    const base = `/repos/${this.owner}/${this.repo}`
+    let m: RegExpExecArray | null
+    if (method === 'GET' && p === '/user') {
+      if (token && this.userForbidden.has(token)) return this.send(req, res, 403, { message: 'Resource not accessible by integration' })
+      return this.send(req, res, 200, { login, type: 'User' })
+    }
+    if (!p.startsWith(base + '/')) return this.send(req, res, 404, { message: 'Not Found' })
+    const rest = p.slice(base.length)
+    if (method === 'GET' && (m = /^\/pulls\/(\d+)$/.exec(rest))) {
+      const pull = this.pulls.get(Number(m[1]))
+      return pull ? this.send(req, res, 200, pull) : this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if (method === 'GET' && rest === '/pulls') {
+      const head = url.searchParams.get('head') ?? ''
+      const [owner, ref] = head.split(':')
+      const list = [...this.pulls.values()].filter((x) => !head || (x.head.repo?.full_name.split('/')[0] === owner && x.head.ref === ref))
+      return this.send(req, res, 200, list)
+    }
+    if (method === 'GET' && (m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
+      const all = this.comments.get(Number(m[1])) ?? []
+      const perPage = Number(url.searchParams.get('per_page') ?? 30)
+      const page = Number(url.searchParams.get('page') ?? 1)
+      const slice = all.slice((page - 1) * perPage, page * perPage)
+      const headers: Record<string, string> = {}
+      if (page * perPage < all.length) {
+        const next = new URL(url)
+        next.searchParams.set('page', String(page + 1))
+        headers.link = `<${next.toString()}>; rel="next"`
+      }
+      return this.send(req, res, 200, slice, headers)
+    }
+    if (method === 'POST' && (m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
+      if (token && this.readOnly.has(token)) return writeDenied()
+      const body = await this.readBody(req)
+      return this.send(req, res, 201, this.addComment(Number(m[1]), login, String(body.body)))
+    }
+    if (method === 'PATCH' && (m = /^\/issues\/comments\/(\d+)$/.exec(rest))) {
+      if (token && this.readOnly.has(token)) return writeDenied()
+      const body = await this.readBody(req)
+      for (const list of this.comments.values()) {
+        const c = list.find((x) => x.id === Number(m?.[1]))
+        if (c) {
+          if (c.user.login !== login) return writeDenied()
+          c.body = String(body.body)
+          return this.send(req, res, 200, c)
+        }
+      }
+      return this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) {
+      const text = this.files.get(`${url.searchParams.get('ref')}:${decodeURIComponent(m[1])}`)
+      if (text === undefined) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, Buffer.from(text, 'utf8'), { 'content-type': 'application/vnd.github.raw' })
+    }
+    if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)$/.exec(rest))) {
+      const run = this.runs.find((r) => r.id === Number(m?.[1]))
+      return run ? this.send(req, res, 200, run) : this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if (method === 'GET' && (m = /^\/actions\/workflows\/([^/]+)\/runs$/.exec(rest))) {
+      const wf = m[1]
+      const branch = url.searchParams.get('branch')
+      const status = url.searchParams.get('status')
+      const list = this.runs
+        .filter((r) => String(r.workflow_id) === wf && (!branch || r.head_branch === branch) && (!status || r.conclusion === status))
+        .sort((a, b) => b.id - a.id)
+      return this.send(req, res, 200, { total_count: list.length, workflow_runs: list })
+    }
+    if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)\/artifacts$/.exec(rest))) {
+      const name = url.searchParams.get('name')
+      const list = this.artifacts.filter((a) => a.runId === Number(m?.[1]) && (!name || a.name === name)).map(({ zip: _zip, runId: _run, ...a }) => a)
+      return this.send(req, res, 200, { total_count: list.length, artifacts: list })
+    }
+    if (method === 'GET' && (m = /^\/actions\/artifacts\/(\d+)\/zip$/.exec(rest))) {
+      const a = this.artifacts.find((x) => x.id === Number(m?.[1]))
+      if (!a) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 302, '', { location: `${this.url}/blobs/${a.id}.zip` })
+    }
+    if (method === 'GET' && (m = /^\/compare\/(.+)$/.exec(rest))) {
+      const basehead = decodeURIComponent(m[1])
+      const mb = this.mergeBases.get(basehead)
+      if (!mb) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, { merge_base_commit: { sha: mb }, commits: [], files: [] })
+    }
+    return this.send(req, res, 404, { message: `no fake route for ${method} ${p}` })
+  }
+}
+
+/** A ZIP archive built by hand (stored or deflated entries), including hostile ones the reader must refuse. */
+export function makeZip(entries: Array<{ name: string; data: string | Buffer; deflate?: boolean; symlink?: boolean; declaredSize?: number }>): Buffer {
+  const locals: Buffer[] = []
+  const centrals: Buffer[] = []
+  let offset = 0
+  for (const e of entries) {
+    const data = Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data, 'utf8')
+    const packed = e.deflate ? deflateRawSync(data) : data
+    const name = Buffer.from(e.name, 'utf8')
+    const crc = crc32(data) >>> 0
+    const usize = e.declaredSize ?? data.length
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt16LE(0x800, 6)
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(packed.length, 18)
+    local.writeUInt32LE(usize, 22)
+    local.writeUInt16LE(name.length, 26)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE(0x031e, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt16LE(0x800, 8)
+    central.writeUInt16LE(e.deflate ? 8 : 0, 10)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(packed.length, 20)
+    central.writeUInt32LE(usize, 24)
+    central.writeUInt16LE(name.length, 28)
+    central.writeUInt32LE(((e.symlink ? 0o120777 : 0o100644) << 16) >>> 0, 38)
+    central.writeUInt32LE(offset, 42)
+    locals.push(local, name, packed)
+    centrals.push(central, name)
+    offset += 30 + name.length + packed.length
+  }
+  const dir = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(entries.length, 8)
+  end.writeUInt16LE(entries.length, 10)
+  end.writeUInt32LE(dir.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...locals, dir, end])
+}

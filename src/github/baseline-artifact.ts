@@ -1,0 +1,206 @@
+import { DefaultArtifactClient } from '@actions/artifact'
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { InputError } from '../errors.js'
+import { formatAge, type BaselineProvenance } from '../report/provenance.js'
+import type { GateContext, PullRequestRef } from './context.js'
+import { describeApiError, type GitHubClient } from './octokit.js'
+import { checkName, readZip, ZipRefusal } from './zip.js'
+
+/** Largest artifact (compressed, and unpacked) the gate accepts: per-query rows are megabytes, not gigabytes. */
+export const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
+/** Most files an artifact may hold. */
+export const ARTIFACT_MAX_ENTRIES = 10000
+/** How many recent successful runs are searched for the artifact. */
+export const RUNS_SEARCHED = 20
+
+/** Downloads artifact `artifactId` of run `runId` into `dir` without unpacking it. */
+export type ArtifactDownloader = (artifactId: number, runId: number, dir: string) => Promise<void>
+
+/**
+ * The real downloader: @actions/artifact's DefaultArtifactClient with `findBy` (an artifact of another run)
+ * and `skipDecompress`, so the archive lands on disk as one file and is unpacked by {@link readZip}, which
+ * checks every path and size first (the client's own extraction has no size cap).
+ */
+export function artifactClientDownloader(token: string, ctx: GateContext): ArtifactDownloader {
+  return async (artifactId, runId, dir) => {
+    await new DefaultArtifactClient().downloadArtifact(artifactId, {
+      path: dir,
+      skipDecompress: true,
+      findBy: { token, repositoryOwner: ctx.owner, repositoryName: ctx.repo, workflowRunId: runId }
+    })
+  }
+}
+
+export interface BaselineArtifactOptions {
+  /** Artifact name (input baseline-artifact). */
+  name: string
+  /** The file inside the artifact (input baseline); empty: the artifact's only file. */
+  fileInArtifact: string
+  /** The branch whose runs are searched (the PR's base branch, else the input or default branch). */
+  branch: string
+  /** Workflow id or file name whose runs are searched; default: the triggering (workflow_run) or this workflow. */
+  workflow?: string | number
+  /** Warn when the artifact is older than this many seconds (undefined: never). */
+  maxAgeSeconds?: number
+  /** A fresh folder of our own to download into. */
+  tmpDir: string
+  now: Date
+  download: ArtifactDownloader
+  maxBytes?: number
+}
+
+export interface BaselineFromArtifact {
+  /** The extracted rows file to read. */
+  file: string
+  provenance: BaselineProvenance
+  warnings: string[]
+}
+
+interface ApiRun {
+  id: number
+  head_sha: string
+  head_branch: string | null
+  event: string
+  html_url: string
+  created_at: string
+  head_repository?: { full_name: string } | null
+}
+
+interface ApiArtifact {
+  id: number
+  name: string
+  size_in_bytes: number
+  expired: boolean
+  created_at: string | null
+}
+
+/**
+ * The baseline rows from artifact `name` of the latest successful run of the same workflow on the base branch,
+ * with where it came from (run, commit, age) and warnings when it is older than allowed or was not built from
+ * the PR's merge base or base commit. Runs triggered by pull requests (including fork PRs whose branch happens
+ * to share the base branch's name) are never used: a baseline must come from the base branch itself.
+ */
+export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, options: BaselineArtifactOptions): Promise<BaselineFromArtifact> {
+  const label = `baseline-artifact “${options.name}”`
+  const maxBytes = options.maxBytes ?? ARTIFACT_MAX_BYTES
+  const workflow = options.workflow ?? ctx.workflowRun?.workflowId ?? (await thisWorkflowId(client, ctx))
+  const api = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call()
+    } catch (error) {
+      throw new InputError({ file: label }, describeApiError(error, what), 'the workflow needs permissions: actions: read to find and download artifacts of other runs')
+    }
+  }
+  const runs = await api(`listing successful runs of workflow ${workflow} on ${options.branch}`, async () => {
+    const { data } = await client.rest.actions.listWorkflowRuns({ owner: ctx.owner, repo: ctx.repo, workflow_id: workflow, branch: options.branch, status: 'success', per_page: 50 })
+    return data.workflow_runs as unknown as ApiRun[]
+  })
+  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  const eligible = runs
+    .filter((r) => r.id !== ctx.runId && r.head_branch === options.branch && !r.event.startsWith('pull_request') && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName)
+    .slice(0, RUNS_SEARCHED)
+  let found: { run: ApiRun; artifact: ApiArtifact } | undefined
+  for (const run of eligible) {
+    const artifacts = await api(`listing the artifacts of run ${run.id}`, async () => {
+      const { data } = await client.rest.actions.listWorkflowRunArtifacts({ owner: ctx.owner, repo: ctx.repo, run_id: run.id, name: options.name, per_page: 100 })
+      return data.artifacts as unknown as ApiArtifact[]
+    })
+    const artifact = artifacts.find((a) => a.name === options.name && !a.expired)
+    if (artifact) {
+      found = { run, artifact }
+      break
+    }
+  }
+  if (!found) {
+    throw new InputError(
+      { file: label },
+      `not found in the last ${eligible.length} successful non-PR runs of workflow ${workflow} on branch ${options.branch} (expired artifacts do not count)`,
+      `upload it on pushes to ${options.branch} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+    )
+  }
+  const { run, artifact } = found
+  if (artifact.size_in_bytes > maxBytes) throw new InputError({ file: label }, `is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`, 'upload only the per-query rows')
+  const downloadDir = await mkdtemp(path.join(options.tmpDir, 'artifact-'))
+  try {
+    await options.download(artifact.id, run.id, downloadDir)
+  } catch (error) {
+    throw new InputError({ file: label }, `download of artifact ${artifact.id} from run ${run.id} failed: ${(error as Error).message}`, 'the workflow needs permissions: actions: read')
+  }
+  const archive = await onlyFile(downloadDir, label, maxBytes)
+  const file = await extractOne(archive, options, label, maxBytes)
+  const createdAt = artifact.created_at ?? run.created_at
+  const ageSeconds = Math.max(0, Math.floor((options.now.getTime() - Date.parse(createdAt)) / 1000))
+  const provenance: BaselineProvenance = {
+    from: 'artifact',
+    file: file.inArtifact,
+    artifact: { name: options.name, id: artifact.id, runId: run.id, runUrl: run.html_url, branch: options.branch, commit: run.head_sha, createdAt, ageSeconds }
+  }
+  const warnings: string[] = []
+  if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {
+    warnings.push(`The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${options.branch}.`)
+  }
+  if (pr) warnings.push(...(await commitWarnings(client, ctx, pr, run.head_sha)))
+  return { file: file.path, provenance, warnings }
+}
+
+async function thisWorkflowId(client: GitHubClient, ctx: GateContext): Promise<number> {
+  if (ctx.runId === undefined) throw new InputError({ key: 'baseline-artifact' }, 'cannot tell which workflow to search: GITHUB_RUN_ID is not set', 'set baseline-workflow')
+  try {
+    const { data } = await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
+    return data.workflow_id
+  } catch (error) {
+    throw new InputError({ key: 'baseline-artifact' }, describeApiError(error, `reading run ${ctx.runId}`), 'the workflow needs permissions: actions: read, or set baseline-workflow')
+  }
+}
+
+/** The baseline should be the PR's merge base (what the PR branched from) or its base commit. */
+async function commitWarnings(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, commit: string): Promise<string[]> {
+  if (commit === pr.baseSha) return []
+  let mergeBase: string | undefined
+  try {
+    const { data } = await client.rest.repos.compareCommitsWithBasehead({ owner: ctx.owner, repo: ctx.repo, basehead: `${pr.baseSha}...${pr.runHeadSha}`, per_page: 1 })
+    mergeBase = data.merge_base_commit?.sha
+  } catch (error) {
+    return [`Could not check that the baseline commit ${commit.slice(0, 12)} is the PR's merge base (${describeApiError(error, 'comparing commits')}); it is not the base commit ${pr.baseSha.slice(0, 12)}.`]
+  }
+  if (commit === mergeBase) return []
+  return [
+    `The baseline was built from commit ${commit.slice(0, 12)}, which is neither the PR's merge base (${(mergeBase ?? 'unknown').slice(0, 12)}) nor its base commit (${pr.baseSha.slice(0, 12)}): the difference may include changes that are not this PR's. Re-run the baseline workflow on ${pr.baseRef || 'the base branch'} or update the PR branch.`
+  ]
+}
+
+async function onlyFile(dir: string, label: string, maxBytes: number): Promise<string> {
+  const entries = await readdir(dir, { withFileTypes: true })
+  const files = entries.filter((e) => e.isFile())
+  if (files.length !== 1 || entries.length !== 1) throw new InputError({ file: label }, `the download left ${entries.length} entries instead of one archive`, 'report this as a bug')
+  const file = path.join(dir, files[0].name)
+  const s = await stat(file)
+  if (s.size > maxBytes) throw new InputError({ file: label }, `is ${s.size} bytes; the cap is ${maxBytes}`, 'upload only the per-query rows')
+  return file
+}
+
+async function extractOne(archive: string, options: BaselineArtifactOptions, label: string, maxBytes: number): Promise<{ path: string; inArtifact: string }> {
+  try {
+    const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: ARTIFACT_MAX_ENTRIES })
+    const wanted = options.fileInArtifact.replace(/^\.\//, '')
+    if (wanted) checkName(wanted)
+    const chosen = wanted ? files.find((f) => f.name === wanted) : files.length === 1 ? files[0] : undefined
+    if (!chosen) {
+      const list = files.slice(0, 20).map((f) => f.name).join(', ') + (files.length > 20 ? `, and ${files.length - 20} more` : '')
+      throw new InputError(
+        { file: label },
+        wanted ? `holds no file ${JSON.stringify(wanted)} (it holds: ${list || 'nothing'})` : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
+        'set baseline to the file\'s path inside the artifact'
+      )
+    }
+    const outDir = await mkdtemp(path.join(options.tmpDir, 'baseline-'))
+    const target = path.join(outDir, path.posix.basename(chosen.name))
+    await mkdir(outDir, { recursive: true })
+    await writeFile(target, chosen.read(), { flag: 'wx' })
+    return { path: target, inArtifact: chosen.name }
+  } catch (error) {
+    if (error instanceof ZipRefusal) throw new InputError({ file: label }, `refused: the archive ${error.message}`, 'the gate only reads plain files from artifacts; upload the per-query rows as they are')
+    throw error
+  }
+}

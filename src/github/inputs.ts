@@ -1,0 +1,79 @@
+import { InputError } from '../errors.js'
+import type { CommentMode } from './comment.js'
+import { isPullRequestEvent } from './context.js'
+import type { RulesFrom } from './rules-source.js'
+
+/** The action's inputs, checked and typed (action.yml documents each one). */
+export interface ActionInputs {
+  rules: string
+  baseline: string
+  candidate: string
+  token: string
+  reportDir: string
+  comment: CommentMode
+  commentName: string
+  commentAuthor: string
+  rulesFrom: RulesFrom
+  rulesFromChosenBy: 'input' | 'default'
+  baselineArtifact: string
+  baselineWorkflow: string
+  baselineBranch: string
+  /** undefined: no age limit. */
+  baselineMaxAgeSeconds: number | undefined
+  prNumber: number | undefined
+}
+
+const where = (input: string): { key: string } => ({ key: `input ${input}` })
+
+/**
+ * Reads and checks the inputs through `get` (core.getInput in the action, a map in tests). Every refusal names
+ * the input and the accepted values.
+ */
+export function readInputs(get: (name: string) => string, eventName: string): ActionInputs {
+  const v = (name: string): string => get(name).trim()
+  const rules = v('rules')
+  if (!rules) throw new InputError(where('rules'), 'is required', 'name the rules file, e.g. .github/retrieval-gate.yml')
+  const candidate = v('candidate')
+  if (!candidate) throw new InputError(where('candidate'), 'is required', "name the candidate's per-query rows file")
+  const baselineArtifact = v('baseline-artifact')
+  const baseline = v('baseline')
+  if (!baseline && !baselineArtifact) throw new InputError(where('baseline'), 'is required (or baseline-artifact)', "name the baseline's per-query rows file, or the artifact that holds it")
+  const comment = oneOf(v('comment') || 'always', ['always', 'on-failure', 'never'] as const, 'comment')
+  const commentName = v('comment-name') || 'default'
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(commentName)) throw new InputError(where('comment-name'), `"${commentName}" is not a valid name`, 'use up to 64 letters, digits, ".", "_" or "-"')
+  const rawFrom = v('rules-from')
+  const rulesFrom = rawFrom ? oneOf(rawFrom, ['base', 'workspace'] as const, 'rules-from') : isPullRequestEvent(eventName) ? 'base' : 'workspace'
+  const rawPr = v('pr-number')
+  if (rawPr && !/^[1-9][0-9]{0,9}$/.test(rawPr)) throw new InputError(where('pr-number'), `"${rawPr}" is not a pull request number`, 'pass a positive integer, or leave it empty')
+  return {
+    rules,
+    baseline,
+    candidate,
+    token: v('github-token'),
+    reportDir: v('report-dir') || 'retrieval-gate-report',
+    comment,
+    commentName,
+    commentAuthor: v('comment-author'),
+    rulesFrom,
+    rulesFromChosenBy: rawFrom ? 'input' : 'default',
+    baselineArtifact,
+    baselineWorkflow: v('baseline-workflow'),
+    baselineBranch: v('baseline-branch'),
+    baselineMaxAgeSeconds: parseAge(v('baseline-max-age')),
+    prNumber: rawPr ? Number(rawPr) : undefined
+  }
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], input: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw new InputError(where(input), `"${value}" is not one of ${allowed.join(', ')}`)
+}
+
+/** "7d", "36h", "90m", "2w" -> seconds; "" or "0" -> no limit. */
+export function parseAge(text: string): number | undefined {
+  if (text === '' || text === '0') return undefined
+  const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/i.exec(text)
+  if (!m) throw new InputError(where('baseline-max-age'), `"${text}" is not an age`, 'write a number and a unit: 90m, 36h, 7d or 2w (or 0 for no limit)')
+  const unit = { m: 60, min: 60, h: 3600, d: 86400, w: 604800 }[m[2].toLowerCase() as 'm' | 'min' | 'h' | 'd' | 'w']
+  return Math.round(Number(m[1]) * unit)
+}
