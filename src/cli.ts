@@ -7,7 +7,9 @@ import { main } from './commands/cli-main.js'
 main(
   process.argv.slice(2),
   (text) => process.stdout.write(text),
-  (text) => process.stderr.write(text)
+  (text) => process.stderr.write(text),
+  // NO_COLOR (https://no-color.org): set and not empty means no colour.
+  { isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '' }
 ).then(
   (code) => {
     process.exitCode = code

@@ -1,9 +1,12 @@
 import { pairRows, type Coverage, type PairedTable } from './align/pair.js'
 import type { Rules } from './config/types.js'
+import type { Provenance } from './report/provenance.js'
 import { decide, type Decision } from './decide/evaluate.js'
 import type { SideRows } from './model.js'
 import { createStats, type Comparison, type StatsEngine } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
+import { comparabilityEntries } from './checks/report-lines.js'
+import { assessTrust, type TrustEvidence, type TrustResult } from './checks/trust.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
@@ -31,16 +34,33 @@ export interface GateResult {
   regressions: RegressedQuery[]
   /** Per-query differences of the primary metric, in the table's order (for histograms). */
   primaryDifferences: Float64Array
+  /** The paired per-query values and attributes (for the regression set file). */
+  table: PairedTable
+  /** Where the rules and the baseline came from (set by the action after runGate; the CLI leaves it out). */
+  provenance?: Provenance
+  /**
+   * Whether the two sides can be compared (corpus snapshot, judge, unjudged share, ...), one entry per aspect,
+   * filled by comparability checks when they run; the report's comparability section lists every entry.
+   */
+  comparability?: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }>
+  /**
+   * The trust checks (docs/trust.md): dataset summary, snapshot comparability, pooling bias, whole-class
+   * failures, two-stage diagnostics, publishable. A trust rule that counts as fail fails the verdict first
+   * (`trust.decidedBy` names it; `decision.decidedBy` stays the first failing statistical check, or null).
+   */
+  trust?: TrustResult
 }
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows): GateResult {
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence): GateResult {
   const table = pairRows(rules, baseline, candidate)
   const stats = createStats(table, rules)
-  const decision = decide(rules, table, stats)
+  const trust = assessTrust(rules, table, evidence)
+  const decided = decide(rules, table, stats)
+  const decision: Decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' }
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -49,7 +69,10 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows): 
     comparisons: allComparisons(rules, table, stats),
     primaryMetric: rules.checks[0].metric,
     regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
-    primaryDifferences: stats.differences(rules.checks[0].metric)
+    primaryDifferences: stats.differences(rules.checks[0].metric),
+    table,
+    comparability: comparabilityEntries(trust),
+    trust
   }
 }
 

@@ -2,6 +2,8 @@ import type { Comparison } from '../stats/compare.js'
 import type { GateResult } from '../gate.js'
 import type { UnitResult } from '../decide/evaluate.js'
 import { TOOL_NAME, VERSION } from '../version.js'
+import { trustJson } from '../checks/report-lines.js'
+import { provenanceJson } from './provenance.js'
 
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
 function num(x: number): number | null {
@@ -25,7 +27,24 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     lost: c.lost,
     wins: c.wins,
     losses: c.losses,
-    ties: c.ties
+    ties: c.ties,
+    // Issue 4: the interval actually used, the randomization test, the t cross-check, the design.
+    interval: c.interval,
+    interval_note: c.intervalNote,
+    randomization: { p_value: num(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
+    t_test: c.tTest === null ? null : { ci: [num(c.tTest.ci[0]), num(c.tTest.ci[1])], p_value: num(c.tTest.pValue), df: c.tTest.df, se: num(c.tTest.se) },
+    se: num(c.se),
+    clusters: c.clusters,
+    mix: c.mix === null ? null : mixJson(c.mix),
+    notes: c.notes
+  }
+}
+
+function mixJson(m: NonNullable<Comparison['mix']>): Record<string, unknown> {
+  return {
+    by: m.by,
+    strata: m.strata.map((s) => ({ value: s.value, queries: s.queries, observed_share: num(s.observed), target_share: num(s.target) })),
+    observed_mix: { baseline: num(m.observed.baseline), candidate: num(m.observed.candidate), delta: num(m.observed.delta) }
   }
 }
 
@@ -37,7 +56,11 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     margin: num(u.margin),
     regressions: u.regressions,
     regression_limit: u.regressionLimit,
-    comparison: comparisonJson(u.comparison)
+    comparison: comparisonJson(u.comparison),
+    p_value: u.pValue === null ? null : num(u.pValue),
+    p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
+    p_test: u.pTest,
+    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
   }
 }
 
@@ -51,7 +74,8 @@ export function toJsonReport(result: GateResult): string {
   const report = {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
-    decided_by: decision.decidedBy ? decision.decidedBy.rule.name : null,
+    decided_by: result.trust?.decidedBy ?? (decision.decidedBy ? decision.decidedBy.rule.name : null),
+    publishable: result.trust ? { value: result.trust.publishable.value, reasons: result.trust.publishable.reasons, unchecked: result.trust.publishable.unchecked } : null,
     rules: {
       file: rules.source.file,
       sha256: rules.source.sha256,
@@ -60,11 +84,17 @@ export function toJsonReport(result: GateResult): string {
         confidence: rules.statistics.confidence,
         resamples: rules.statistics.resamples,
         seed: rules.statistics.seed,
-        interval: 'percentile paired bootstrap'
+        interval: rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+        permutations: rules.statistics.permutations,
+        cluster: rules.statistics.cluster ?? null,
+        cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
+        weights: rules.statistics.weights ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) } : null,
+        multiplicity: { method: decision.family.method, family_size: decision.family.size, interval_confidence: decision.family.confidence }
       },
       queries: { missing: rules.queries.missing, min_per_slice: rules.queries.minPerSlice }
     },
     inputs: result.inputs,
+    ...(result.provenance ? { provenance: provenanceJson(result.provenance) } : {}),
     coverage: {
       baseline_rows: coverage.baselineRows,
       candidate_rows: coverage.candidateRows,
@@ -91,7 +121,9 @@ export function toJsonReport(result: GateResult): string {
       metric: result.primaryMetric,
       count: result.regressions.length,
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
-    }
+    },
+    // Issue 5: trust checks (src/checks/report-lines.ts)
+    trust: result.trust ? trustJson(result.trust) : null
   }
   return JSON.stringify(report, null, 2) + '\n'
 }

@@ -1,85 +1,119 @@
-import { markdownTable } from 'markdown-table'
 import type { MetricRule } from '../config/types.js'
-import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../gate.js'
-import type { Comparison } from '../stats/compare.js'
-import { TOOL_NAME, VERSION } from '../version.js'
-import { inline } from './escape.js'
-import { digitsFor, fixed, pValue, signed } from './format.js'
-import { explainUnit, sliceLabel } from './words.js'
+import { TOP_REGRESSIONS } from '../gate.js'
+import { TOOL_NAME } from '../version.js'
+import { intervalCharts, histogramChart } from './charts.js'
+import { htmlText, inline } from './escape.js'
+import { fixed } from './format.js'
+import { nextSteps } from './next-steps.js'
+import { provenanceLines } from './provenance.js'
+import { regressionRecords } from './regressions.js'
+import { checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
+import { summarize } from './verdict.js'
+import { trustBody, trustHeadLines } from '../checks/report-lines.js'
+import { statisticsSentences } from './words.js'
 
-const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
-
-const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
+/** The regression set's file name (written by the action into its report-dir; the CLI's --regressions). */
+export const REGRESSIONS_FILE = 'regressions.jsonl'
 
 /**
- * The Markdown report (PR comment and job summary): verdict and deciding check first, then the checks,
- * plain-words reasons, the most regressed queries, the exploratory slice breakdown, coverage and method.
- * Every piece of text that comes from the inputs goes through {@link inline}.
+ * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
+ *
+ * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, provenance;
+ * 2. `### Gated checks`: the table, and one sentence for every other unit that did not pass;
+ * 3. `### Pictures`: each gated metric's intervals against its limits, the histogram of per-query changes;
+ * 4. collapsible sections: per-slice breakdown, regressed queries, coverage, comparability, method, and
+ *    what to look at next (only when a pattern applies).
+ *
+ * Sections start at a `### ` heading or a top-level `<details>` line, the contract with fit.ts (which drops
+ * whole sections, collapsed ones first, from the end, when a comment is too long). Every piece of text from
+ * the inputs goes through escape.ts; the output is a pure function of the result (byte-deterministic).
  */
 export function toMarkdown(result: GateResult): string {
-  const { rules, decision } = result
+  const { rules } = result
+  const summary = summarize(result)
   const out: string[] = []
-  const metricOf = (name: string): MetricRule => rules.metrics.get(name) as MetricRule
-  const passed = decision.checks.filter((c) => c.status === 'pass').length
-  const failed = decision.checks.filter((c) => c.status === 'fail').length
-  const inconclusive = decision.checks.length - passed - failed
-  if (decision.verdict === 'pass') out.push(`## ✅ ${TOOL_NAME}: pass`)
-  else out.push(`## ❌ ${TOOL_NAME}: fail, decided by “${inline(decision.decidedBy?.rule.name ?? '')}”`)
+  const primary = rules.metrics.get(result.primaryMetric) as MetricRule
+
+  // 1. Head: never dropped by fit.ts.
+  const guard = result.trust?.guards.find((g) => g.rule === result.trust?.decidedBy)
+  if (summary.verdict === 'pass') out.push(`## ✅ ${TOOL_NAME}: pass`)
+  else if (guard) out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(guard.rule)}”`)
+  else {
+    const d = result.decision.decidedBy
+    out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${d ? d.rule.index + 1 : '?'} “${inline(d?.rule.name ?? '')}”`)
+  }
   out.push('')
+  if (summary.decidedBy) out.push(`**${inline(summary.decidedBy.sentence, 600)}**`, '')
+  const { total, pass, fail, inconclusive } = summary.counts
   const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : ''
-  out.push(`${passed} of ${decision.checks.length} checks pass, ${failed} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`)
+  const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
+  out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`)
   out.push('')
-  out.push('### Checks')
-  out.push('')
-  const conf = `${fixed(rules.statistics.confidence * 100, 0)}% CI`
-  const rows: string[][] = [['#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T', 'Status']]
-  for (const check of decision.checks) {
-    for (const unit of check.units) rows.push(checkRow(check, unit, metricOf(check.rule.metric)))
+  // Issue 5: trust rules that did not pass, and whether the result is publishable (src/checks/report-lines.ts).
+  if (result.trust) out.push(...trustHeadLines(result.trust), '')
+  const provenance = provenanceLines(result.provenance)
+  if (provenance.length > 0) out.push(...provenance, '')
+
+  // 2. Gated checks.
+  out.push('### Gated checks', '')
+  out.push(checksTable(result), '')
+  // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
+  const statistics = statisticsSentences(result)
+  if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
+  const others = summary.findings.filter((f) => f !== summary.decidedBy)
+  if (others.length > 0) {
+    for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
+    out.push('')
   }
-  out.push(table(rows))
-  out.push('')
-  const reasons: string[] = []
-  for (const check of decision.checks) {
-    for (const unit of check.units) {
-      if (unit.status !== 'pass') reasons.push(`- **${inline(check.rule.name)}** (${unit.status}): ${inline(explainUnit(check, unit, metricOf(check.rule.metric)), 600)}`)
+
+  // 3. Pictures.
+  const intervals = intervalCharts(result)
+  const hist = histogramChart(result)
+  if (intervals.length > 0 || hist) {
+    out.push('### Pictures', '')
+    if (intervals.length > 0) {
+      out.push(`Each bar is a check's ${confidenceWords(result)} interval for the change (red: fails, blue: inconclusive, grey: passes); ◆ marks the limit the rules allow and “no change”.`, '')
+      for (const chart of intervals) out.push('```mermaid', chart, '```', '')
+    }
+    if (hist) {
+      out.push(`How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries (the mean hides whether it is many small gains or a few large losses):`, '')
+      out.push('```mermaid', hist, '```', '')
     }
   }
-  if (reasons.length > 0) out.push(...reasons, '')
-  const primary = metricOf(result.primaryMetric)
-  if (result.regressions.length > 0) {
-    out.push(`### Most regressed queries (${inline(primary.name)})`)
-    out.push('')
-    const d = digitsFor(primary.range, result.regressions[0].baseline)
-    const attrNames = result.regressions[0].attrs.map(([k]) => k)
-    const rr: string[][] = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a))]]
-    for (const r of result.regressions.slice(0, 10)) {
-      rr.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v))])
-    }
-    out.push(table(rr))
-    out.push('')
-    out.push(`${result.regressions.length} of ${result.coverage.paired} queries got worse on ${inline(primary.name)}.`)
-    out.push('')
-  }
+
+  // 4. Collapsible sections, in a fixed order.
   const sliceRows = result.comparisons.filter((c) => c.slice.length > 0)
-  out.push('### All metrics')
-  out.push('')
-  out.push(table([['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'], ...result.comparisons.filter((c) => c.slice.length === 0).map((c) => comparisonRow(c, metricOf(c.metric)))]))
-  out.push('')
-  if (sliceRows.length > 0) {
-    out.push('<details><summary>Slices (exploratory: shown, never gating unless a check names them)</summary>')
-    out.push('')
-    out.push(table([['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'], ...sliceRows.map((c) => comparisonRow(c, metricOf(c.metric)))]))
-    out.push('')
-    out.push('</details>')
-    out.push('')
+  details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+    comparisonsTable(result, result.comparisons.filter((c) => c.slice.length === 0)),
+    '',
+    ...(sliceRows.length > 0 ? [comparisonsTable(result, sliceRows), ''] : ['_No slices are declared in the rules._', ''])
+  ])
+  const records = regressionRecords(result)
+  if (result.regressions.length > 0 || records.length > 0) {
+    const shown = Math.min(TOP_REGRESSIONS, result.regressions.length)
+    const body: string[] = []
+    if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable(result, TOP_REGRESSIONS), '')
+    body.push(
+      `The regression set \`${REGRESSIONS_FILE}\` lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`,
+      ''
+    )
+    details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)
   }
-  out.push('<details><summary>Coverage and method</summary>')
-  out.push('')
-  out.push(...coverageLines(result))
-  out.push('')
-  out.push('</details>')
-  out.push('')
+  details(out, 'Coverage: what happened to every query', coverageBody(result))
+  details(out, 'Comparability', comparabilityBody(result))
+  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', trustBody(result.trust))
+  details(out, 'Method', methodBody(result))
+  const steps = nextSteps(result)
+  if (steps.length > 0) {
+    const body: string[] = []
+    for (const s of steps) {
+      body.push(`- **${inline(s.pattern, 200)}** → ${inline(s.lookAt, 200)}.`)
+      for (const e of s.evidence) body.push(`  - ${inline(e, 300)}`)
+    }
+    body.push('')
+    details(out, 'What to look at next', body)
+  }
   out.push(
     `_This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name._`
   )
@@ -87,53 +121,11 @@ export function toMarkdown(result: GateResult): string {
   return out.join('\n')
 }
 
-function checkRow(check: CheckResult, unit: UnitResult, metric: MetricRule): string[] {
-  const c = unit.comparison
-  return [
-    String(check.rule.index + 1),
-    inline(check.rule.name),
-    inline(metric.name),
-    inline(sliceLabel(c.slice)),
-    String(c.n),
-    ...values(c, metric),
-    STATUS[unit.status]
-  ]
+function confidenceWords(result: GateResult): string {
+  return `${fixed(result.rules.statistics.confidence * 100, 0)}%`
 }
 
-function comparisonRow(c: Comparison, metric: MetricRule): string[] {
-  return [inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric)]
-}
-
-function values(c: Comparison, metric: MetricRule): string[] {
-  const d = digitsFor(metric.range, c.baseline)
-  const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`
-  const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : ''
-  return [
-    fixed(c.baseline, d) + unit,
-    fixed(c.candidate, d) + unit,
-    signed(c.delta, d) + unit + rel,
-    `[${signed(c.ci[0], d)}, ${signed(c.ci[1], d)}]`,
-    pValue(c.pValue),
-    `${c.wins}/${c.losses}/${c.ties}`
-  ]
-}
-
-function coverageLines(result: GateResult): string[] {
-  const { coverage, rules } = result
-  const lines = [
-    `- Baseline: ${inline(result.inputs.baseline, 200)} (${coverage.baselineRows} rows); candidate: ${inline(result.inputs.candidate, 200)} (${coverage.candidateRows} rows); ${coverage.paired} queries paired.`
-  ]
-  const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length
-  if (one > 0) {
-    lines.push(`- ${coverage.onlyInBaseline.length} queries only in the baseline and ${coverage.onlyInCandidate.length} only in the candidate; under \`missing: zero\` their absent side was filled with the metric's fill value.`)
-  }
-  for (const f of coverage.filled) {
-    if (f.baseline + f.candidate > 0) lines.push(`- ${inline(f.metric)}: ${f.baseline} baseline and ${f.candidate} candidate values filled (missing: zero).`)
-  }
-  for (const note of coverage.notes) lines.push(`- ${inline(note, 400)}`)
-  lines.push(
-    `- Method: paired differences (candidate − baseline) per query; ${fixed(rules.statistics.confidence * 100, 0)}% percentile bootstrap intervals of the mean difference, ${rules.statistics.resamples} resamples, seed ${inline(rules.statistics.seed, 40)}; exact two-sided McNemar test for binary metrics; a check with fewer than ${rules.queries.minPerSlice} queries is inconclusive; inconclusive counts as ${rules.onInconclusive}.`
-  )
-  lines.push(`- Rules: ${inline(rules.source.file, 200)} (sha256 ${rules.source.sha256}); ${TOOL_NAME} ${VERSION}.`)
-  return lines
+/** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
+function details(out: string[], summary: string, body: string[]): void {
+  out.push(`<details><summary>${summary}</summary>`, '', ...body, '</details>', '')
 }

@@ -1,58 +1,159 @@
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import type { GateResult } from '../gate.js'
+import { clean } from './escape.js'
 import { digitsFor, fixed, pValue, signed } from './format.js'
 
-/** "segment = new, category = faq" or "all queries". Untrusted values: callers escape the whole sentence. */
+/** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
+const NAME = 60
+
+/**
+ * Plain words for people who do not read intervals for a living. Every function here returns RAW text that
+ * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
+ * place it goes (escape.ts).
+ */
+
+/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
 export function sliceLabel(slice: ReadonlyArray<readonly [string, string]>): string {
-  return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k} = ${v}`).join(', ')
+  return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ')
 }
 
-/** A value in the metric's terms: points for 0..1 metrics, units otherwise. */
+/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
+export function inPoints(metric: MetricRule): boolean {
+  return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1
+}
+
+/** The unit word of a metric's changes: "points", the metric's unit, or "". */
+export function unitWord(metric: MetricRule): string {
+  return inPoints(metric) ? 'points' : metric.unit
+}
+
+/** A number in the metric's display terms: x100 with one decimal for shares, else the metric's digits. */
+export function displayNumber(x: number, metric: MetricRule, withSign = true, typical = x): string {
+  if (inPoints(metric)) return withSign ? signed(x * 100, 1) : fixed(x * 100, 1)
+  const d = digitsFor(metric.range, typical)
+  return withSign ? signed(x, d) : fixed(x, d)
+}
+
+/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms". */
 export function amount(x: number, metric: MetricRule, withSign = true): string {
-  if (metric.range && metric.range[1] - metric.range[0] <= 1) {
-    const pts = withSign ? signed(x * 100, 1) : fixed(x * 100, 1)
-    return `${pts} points`
+  const u = unitWord(metric)
+  const s = displayNumber(x, metric, withSign)
+  return u ? `${s} ${u}` : s
+}
+
+/**
+ * The effect beside its relative size, e.g. "+12 ms (+8%)" for a latency or cost metric, "+3.5 points
+ * (+4.6%)" for a share. Absolute changes of 10 units or more drop their decimals; the relative change keeps
+ * one decimal below 1% only.
+ */
+export function effect(delta: number, relativeDelta: number | null, metric: MetricRule): string {
+  const u = unitWord(metric)
+  const abs = inPoints(metric) ? signed(delta * 100, 1) : Math.abs(delta) >= 10 ? signed(delta, 0) : displayNumber(delta, metric)
+  const rel = relativeDelta === null || !Number.isFinite(relativeDelta) ? '' : ` (${signed(relativeDelta * 100, Math.abs(relativeDelta) < 0.01 ? 1 : 0)}%)`
+  return `${abs}${u ? ` ${u}` : ''}${rel}`
+}
+
+/**
+ * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
+ * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
+ */
+export function powerWords(unit: UnitResult, metric: MetricRule): string {
+  const p = unit.power
+  if (p === null || !Number.isFinite(p.mde)) return ''
+  const c = unit.comparison
+  const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`
+  let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`
+  if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
+    text += `; about ${p.moreQueries} more independent queries would likely settle it, if the true change is the one observed`
   }
-  const d = digitsFor(metric.range, x)
-  const s = withSign ? signed(x, d) : fixed(x, d)
-  return metric.unit ? `${s} ${metric.unit}` : s
+  return text
+}
+
+/** "95% interval -10.9 to -8.8 points, 40 queries" */
+function intervalWords(unit: UnitResult, metric: MetricRule): string {
+  const c = unit.comparison
+  const u = unitWord(metric)
+  const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]))
+  const lo = displayNumber(c.ci[0], metric, true, typical)
+  const hi = displayNumber(c.ci[1], metric, true, typical)
+  return `${fixed(c.confidence * 100, 0)}% interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`
 }
 
 /**
  * One sentence a product manager can read about a unit that did not pass, e.g. "recall@10 for segment = new
- * fell by 10.0 points (95% interval -16.0 to -5.0 points, 100 queries); the rules allow at most -2.0 points."
+ * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
+ * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
  */
-export function explainUnit(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
+export function explainUnit(check: CheckResult, unit: UnitResult, metric: MetricRule, minPerSlice?: number): string {
   const c = unit.comparison
   const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`
-  const conf = `${fixed(c.confidence * 100, 0)}%`
-  const sign = metric.better === 'higher' ? 1 : -1
-  const moved = sign * c.delta >= 0 ? (c.delta === 0 ? 'did not change' : 'improved') : metric.better === 'higher' ? 'fell' : 'rose'
-  const by = c.delta === 0 ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`
-  const interval = `${conf} interval ${amount(c.ci[0], metric)} to ${amount(c.ci[1], metric)}, ${c.n} queries`
-  const head = `${metric.name}${who} ${moved}${by} (${interval})`
+  const higher = metric.better === 'higher'
+  const moved = c.delta === 0 ? 'did not change' : c.delta > 0 ? 'rose' : 'fell'
+  const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`
+  const name = clean(metric.name, NAME)
+  const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`
+  const worseWord = higher ? 'drop' : 'rise'
   const kind = check.rule.kind
   switch (unit.reason) {
     case 'too_few_queries':
-      return `${metric.name}${who} has only ${c.n} queries; the rules need at least the min_per_slice to judge it, so the check is inconclusive.`
+      return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'non_finite':
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
-    case 'too_many_regressions':
-      return `${unit.regressions} of ${c.n} queries${who} got worse on ${metric.name}; the rules allow at most ${unit.regressionLimit}.`
+    case 'too_many_regressions': {
+      const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : ''
+      return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`
+    }
     default:
       break
   }
+  const marginWords = (m: number): string => {
+    const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : ''
+    return `${amount(m, metric, false)}${rel}`
+  }
   if (kind.type === 'non_inferior') {
-    const allowed = amount(-sign * unit.margin, metric)
-    if (unit.reason === 'shown_worse') return `${head}; the rules allow at most ${allowed}.`
-    const worst = sign > 0 ? c.ci[0] : c.ci[1]
-    return `${head}; the data cannot rule out a change of ${amount(worst, metric)}, beyond the ${allowed} the rules allow.`
+    const allowed = `a ${worseWord} of at most ${marginWords(unit.margin)}`
+    if (unit.reason === 'shown_worse') return `${head}; the rules allow ${allowed}.`
+    const worst = higher ? c.ci[0] : c.ci[1]
+    return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`
   }
   if (kind.type === 'superior') {
     if (kind.test === 'mcnemar') {
-      return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}); the rules ask for a significant gain at p < ${fixed(kind.alpha, 3)}.`
+      const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
+      return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
     }
-    return `${head}; the rules ask for an improvement the interval shows to exceed ${amount(sign * unit.margin, metric)}.`
+    return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
   }
   return head + '.'
+}
+
+/**
+ * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
+ * target weights, every metric over all queries with the observed and with the target mix (the table's
+ * numbers are the target's); under a multiplicity adjustment, the confidence every check's interval has.
+ * E.g. "Target mix by segment (established 50%, new 50%; observed 90%, 10%): recall@10 0.600 → 0.575
+ * (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix."
+ */
+export function statisticsSentences(result: GateResult): string[] {
+  const out: string[] = []
+  const { rules } = result
+  for (const c of result.comparisons) {
+    if (c.slice.length > 0 || c.mix === null) continue
+    const metric = rules.metrics.get(c.metric) as MetricRule
+    const pct = (x: number): string => `${fixed(x * 100, 0)}%`
+    const target = c.mix.strata.map((s) => `${s.value} ${pct(s.target)}`).join(', ')
+    const observed = c.mix.strata.map((s) => pct(s.observed)).join(', ')
+    const v = (x: number): string => (inPoints(metric) ? fixed(x, 3) : displayNumber(x, metric, false))
+    out.push(
+      `Target mix by ${c.mix.by} (${target}; observed ${observed}): ${metric.name} ${v(c.baseline)} → ${v(c.candidate)} (${amount(c.delta, metric)}) with the target mix, ` +
+        `${v(c.mix.observed.baseline)} → ${v(c.mix.observed.candidate)} (${amount(c.mix.observed.delta, metric)}) with the observed mix.`
+    )
+  }
+  const f = result.decision.family
+  if (f.method !== 'none' && f.size > 1) {
+    out.push(
+      `Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${fixed(f.confidence * 100, 2)}% (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`
+    )
+  }
+  return out
 }

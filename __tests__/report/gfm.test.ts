@@ -1,0 +1,138 @@
+/**
+ * The Markdown report rendered by GitHub's own parser: Debian's cmark-gfm (GitHub's fork of cmark) with
+ * the extensions github.com enables (table, autolink, strikethrough, tagfilter). The AST (-t xml) shows
+ * which raw HTML the report contains; --unsafe shows what raw HTML would reach GitHub's sanitizer; the
+ * default (safe) mode mirrors GitHub's parser. Untrusted text must stay text in all three.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
+import { toMarkdown } from '../../src/report/markdown.js'
+import type { GateResult } from '../../src/gate.js'
+import { HOSTILE, SCENARIOS } from './scenarios.js'
+
+const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
+const EXT = ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter']
+
+function cmark(markdown: string, extra: string[] = []): string {
+  const r = spawnSync(CMARK, [...EXT, ...extra], { input: markdown, encoding: 'utf8', timeout: 20000 })
+  if (r.error) throw r.error
+  expect(r.status).toBe(0)
+  return r.stdout
+}
+
+const decode = (s: string): string =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+
+/** Tags cmark-gfm itself writes for the Markdown the report uses, plus the two raw ones it may contain. */
+const ALLOWED_TAGS = new Set(['h2', 'h3', 'p', 'strong', 'em', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'ul', 'li', 'details', 'summary'])
+
+function tags(html: string): Set<string> {
+  return new Set([...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9-]*)/g)].map((m) => m[1].toLowerCase()))
+}
+
+/** Rendered tables as rows of cell texts (tags stripped, entities decoded). */
+function tables(html: string): string[][][] {
+  return [...html.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((t) =>
+    [...t[1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode(c[1].replace(/<[^>]+>/g, ''))))
+  )
+}
+
+/** Unescaped pipes of a Markdown table line (a `\|` is a literal pipe inside a cell). */
+function pipes(line: string): number {
+  return (line.replace(/\\\\/g, '').match(/(?<!\\)\|/g) ?? []).length
+}
+
+function visibleText(html: string): string {
+  return decode(html.replace(/<pre[\s\S]*?<\/pre>/g, '').replace(/<[^>]+>/g, ''))
+}
+
+const results = new Map<string, GateResult>(SCENARIOS.map(([name, make]) => [name, make()]))
+
+describe.each([...results.keys()])('%s report under cmark-gfm', (name) => {
+  const result = results.get(name) as GateResult
+  const markdown = toMarkdown(result)
+
+  it('contains no raw HTML but <details> and <summary>', () => {
+    const xml = cmark(markdown, ['-t', 'xml'])
+    const raw = [...xml.matchAll(/<html_(?:block|inline)[^>]*>([\s\S]*?)<\/html_(?:block|inline)>/g)].map((m) => decode(m[1]))
+    expect(raw.length).toBeGreaterThan(0)
+    for (const r of raw) {
+      const rest = r.replace(/<\/?(?:details|summary)>/g, '')
+      expect({ raw: r, rest: rest.includes('<') }).toEqual({ raw: r, rest: false })
+    }
+    // With --unsafe (what reaches GitHub's sanitizer) and in safe mode, only the known tags appear.
+    for (const html of [cmark(markdown, ['--unsafe']), cmark(markdown)]) {
+      expect([...tags(html)].filter((t) => !ALLOWED_TAGS.has(t))).toEqual([])
+      expect(html).not.toMatch(/<!--(?! raw HTML omitted -->)/)
+    }
+  })
+
+  it('fires no mention, issue reference or link', () => {
+    const html = cmark(markdown, ['--unsafe'])
+    expect(html).not.toMatch(/<a\s/)
+    const text = visibleText(html)
+    // GitHub links @name and #123 (also org/repo#123); a zero-width joiner after @ and # stops both.
+    expect(text.match(/@(?!\u200d)\w.{0,30}/g)).toBeNull()
+    expect(text.match(/#(?!\u200d)\d.{0,30}/g)).toBeNull()
+    expect(text).not.toMatch(/\bGH-\d/i)
+    expect(text).not.toMatch(/:\/\//)
+  })
+
+  it('keeps every table row to its header’s columns, and the checks table has one row per unit', () => {
+    const lines = markdown.split('\n')
+    let header = -1
+    for (const line of lines) {
+      if (!line.startsWith('|')) {
+        header = -1
+        continue
+      }
+      if (header < 0) header = pipes(line)
+      else expect({ line, pipes: pipes(line) }).toEqual({ line, pipes: header })
+    }
+    const html = cmark(markdown, ['--unsafe'])
+    const all = tables(html)
+    for (const t of all) for (const row of t) expect(row.length).toBe(t[0].length)
+    const checks = all[0]
+    expect(checks[0]).toEqual(['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', '95% CI', 'Needs', 'W/L/T'])
+    const units = result.decision.checks.reduce((n, c) => n + c.units.length, 0)
+    expect(checks.length).toBe(1 + units)
+    result.decision.checks.forEach((c, i) => expect(checks.some((row) => row[1] === String(i + 1) && row[2].replace(/\u200d/g, '') === c.rule.name.slice(0, 79).replace(/\s+/g, ' ') + (c.rule.name.length > 80 ? '…' : ''))).toBe(true))
+  })
+
+  it('removes bidi overrides and control characters', () => {
+    expect(markdown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+  })
+})
+
+describe('hostile text stays visible as text', () => {
+  const markdown = toMarkdown(results.get('hostile') as GateResult)
+  const text = visibleText(cmark(markdown, ['--unsafe'])).replace(/\u200d/g, '')
+
+  it('shows planted markers, HTML and pipes literally instead of obeying them', () => {
+    expect(markdown).not.toContain('<!-- retrieval-gate')
+    expect(text).toContain('<!-- retrieval-gate:sticky -->')
+    expect(text).toContain('<img src=x onerror=alert(1)>')
+    expect(text).toContain('a|b||c')
+    expect(text).toContain(HOSTILE.mention)
+    expect(text).toContain('[click](https://evil.example/x)')
+    expect(text).toContain('**bold** _em_ `code` ~~s~~ $x$')
+  })
+
+  it('cuts long cells', () => {
+    expect(markdown).not.toContain('L'.repeat(80))
+    expect(markdown).toContain('L'.repeat(60))
+  })
+
+  it('keeps the details sections balanced although a value tries to close one', () => {
+    const opens = markdown.match(/^<details>/gm)?.length ?? 0
+    const closes = markdown.match(/^<\/details>$/gm)?.length ?? 0
+    expect(opens).toBeGreaterThanOrEqual(5)
+    expect(closes).toBe(opens)
+    expect(text).toContain('</details><details><summary>fake</summary>')
+  })
+})

@@ -1,0 +1,58 @@
+/**
+ * The report's pictures render: every ```mermaid block of every example report is parsed and drawn by the
+ * real mermaid package in headless Chromium (no parse error, a non-empty SVG with shapes). Runs by default
+ * (CI installs chromium); skip only explicitly with RG_SKIP_BROWSER=1. RG_MERMAID_SHOT=file.png saves a
+ * screenshot of everything drawn, to look at.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { loadRules } from '../../src/config/rules.js'
+import { runGate } from '../../src/gate.js'
+import { readSides } from '../../src/load.js'
+import { toMarkdown } from '../../src/report/markdown.js'
+import { mermaidBlocks, openMermaid } from './mermaid-browser.js'
+import { SCENARIOS } from './scenarios.js'
+
+const skip = process.env.RG_SKIP_BROWSER === '1'
+const suite = skip ? describe.skip : describe
+
+suite('mermaid pictures render in headless chromium', () => {
+  let browser: Awaited<ReturnType<typeof openMermaid>> | undefined
+
+  beforeAll(async () => {
+    browser = await openMermaid()
+  }, 90000)
+
+  afterAll(async () => {
+    if (browser && process.env.RG_MERMAID_SHOT) await browser.screenshot(process.env.RG_MERMAID_SHOT)
+    await browser?.close()
+  }, 40000)
+
+  const reports: Array<[string, () => string]> = [
+    ...SCENARIOS.map(([name, make]): [string, () => string] => [name, () => toMarkdown(make())]),
+  ]
+  // The example evaluation of `npm run demo` (fewer resamples: the pictures' syntax is under test, not digits).
+  const example = async (): Promise<string> => {
+    const rules = loadRules(readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'), 'examples/rules.yml')
+    const { baseline, candidate } = await readSides(rules, 'examples/baseline.jsonl', 'examples/candidate.jsonl')
+    return toMarkdown(runGate(rules, baseline, candidate))
+  }
+  for (const [name, markdown] of [...reports, ['examples (npm run demo)', example] as const]) {
+    it(`${name}: every block parses and draws`, async () => {
+      const blocks = mermaidBlocks(await markdown())
+      expect(blocks.length).toBeGreaterThanOrEqual(2) // an interval chart and a histogram at least
+      for (const src of blocks) {
+        const r = await (browser as NonNullable<typeof browser>).render(src)
+        expect({ error: r.error, ok: r.ok }).toEqual({ error: '', ok: true })
+        expect(r.svgLength).toBeGreaterThan(1000)
+        expect(r.shapes).toBeGreaterThan(5)
+      }
+    }, 120000)
+  }
+
+  it('a broken diagram is reported as an error (the check can fail)', async () => {
+    const r = await (browser as NonNullable<typeof browser>).render('xychart-beta\n  bar [1, 2\n')
+    expect(r.ok).toBe(false)
+    expect(r.error).not.toBe('')
+  }, 60000)
+})

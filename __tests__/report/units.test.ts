@@ -1,0 +1,147 @@
+/** Unit tests of the report's pure pieces: escaping, metric families, histogram bins, next steps, regression set, words. */
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import type { MetricRule } from '../../src/config/types.js'
+import { clean, htmlText, inline, mermaidText, plain } from '../../src/report/escape.js'
+import { histogram, niceStep } from '../../src/report/histogram.js'
+import { metricFamily } from '../../src/report/metric-family.js'
+import { nextSteps } from '../../src/report/next-steps.js'
+import { regressionRecords, toRegressionsJsonl } from '../../src/report/regressions.js'
+import { summarize } from '../../src/report/verdict.js'
+import { failProtectedSliceScenario, hostileScenario, inconclusiveScenario, passScenario } from './scenarios.js'
+
+const ZWJ = '\u200d'
+const share: MetricRule = { name: 'recall@10', better: 'higher', binary: false, range: [0, 1], unit: '', fill: undefined }
+
+describe('escape', () => {
+  it('defuses mentions, issue links, GH- links and URLs', () => {
+    expect(inline('@octocat #12 GH-3 https://x.example www.x.example')).toBe(`@${ZWJ}octocat #${ZWJ}12 GH-${ZWJ}3 https:${ZWJ}//x.example www${ZWJ}.x.example`)
+  })
+  it('entity-escapes HTML and comments, escapes table and Markdown syntax', () => {
+    expect(inline('<!-- m --> a|b *c* `d` [e](f) $g$ \\')).toBe('&lt;\\!-- m --&gt; a\\|b \\*c\\* \\`d\\` \\[e\\](f) \\$g\\$ \\\\')
+    expect(htmlText(`<b>"x" & 'y'</b>`)).toBe('&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;')
+  })
+  it('removes bidi overrides and control characters, folds line breaks, cuts long text by code points', () => {
+    expect(clean('a\u202eb\u2066c\u2069\u0007\u001b[31md\r\ne\tf')).toBe('abc[31md e f')
+    expect(clean('x'.repeat(100), 10)).toBe('xxxxxxxxx…')
+    expect(clean('😀'.repeat(20), 5)).toBe('😀😀😀😀…')
+    expect(plain('\u001b]52;c;ZXZpbA==\u0007ok')).toBe(']52;c;ZXZpbA==ok')
+  })
+  it('leaves Mermaid only a safe set of characters', () => {
+    expect(mermaidText('a:b#c%%d"e;f<g>h`i\nj')).toBe('a_b_c__d_e_f_g_h_i j')
+    expect(mermaidText('')).toBe('_')
+  })
+  it('holds for any string (property): no raw <, no unescaped |, no line break, every @ and # defused, bounded length', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ maxLength: 200 }), (a, b) => {
+        for (const s of [a, b, a + '|@#<!--\n' + b]) {
+          const out = inline(s)
+          expect(out).not.toMatch(/[<>\n\r\u202a-\u202e\u2066-\u2069\u0000-\u001f]/)
+          expect(out.replace(/\\\\/g, '')).not.toMatch(/(?<!\\)\|/)
+          expect(out).not.toMatch(/[@#](?!\u200d)/)
+          expect(Array.from(clean(s)).length).toBeLessThanOrEqual(80)
+          expect(mermaidText(s)).toMatch(/^[\p{L}\p{N} _.,+\-/=()@…]+$/u)
+        }
+      }),
+      { numRuns: 300, seed: 42 }
+    )
+  })
+})
+
+describe('metricFamily', () => {
+  it.each([
+    ['hit@10', 'hit', 10],
+    ['Success@5', 'hit', 5],
+    ['success_10', 'hit', 10],
+    ['MRR@10', 'rr', 10],
+    ['recip_rank', 'rr', null],
+    ['recall_100', 'recall', 100],
+    ['R@20', 'recall', 20],
+    ['P_10', 'precision', 10],
+    ['precision@5', 'precision', 5],
+    ['ndcg_cut_10', 'ndcg', 10],
+    ['eval.nDCG@3', 'ndcg', 3]
+  ])('%s is %s (k %s)', (name, family, k) => {
+    expect(metricFamily(name)).toEqual({ family, k })
+  })
+  it.each(['latency_ms', 'map', 'bpref', 'rprecision', 'hits_per_second', 'cost'])('%s is not recognised', (name) => {
+    expect(metricFamily(name)).toBeNull()
+  })
+})
+
+describe('histogram', () => {
+  it('chooses 1, 2, 2.5, 5 x 10^k bin widths', () => {
+    expect([0.05, 0.051, 0.2, 0.24, 3, 7, 0].map(niceStep)).toEqual([0.05, 0.1, 0.2, 0.25, 5, 10, 1])
+  })
+  it('bins by hand-checked edges: losses [-jw, -(j-1)w), ties, gains ((j-1)w, jw]', () => {
+    // max |d| = 0.3 -> w = niceStep(0.3 / 6) = 0.05, 6 bins a side, labels in points.
+    const h = histogram(Float64Array.from([-0.3, -0.1, -0.05, 0, 0, 0.05, 0.1, 0.25, NaN]), share)
+    expect(h.step).toBe(0.05)
+    expect(h.nonFinite).toBe(1)
+    const got = Object.fromEntries(h.bins.filter((b) => b.count > 0).map((b) => [b.label, b.count]))
+    expect(got).toEqual({ '-30..-25': 1, '-10..-5': 1, '-5..0': 1, '0': 2, '0..5': 1, '5..10': 1, '20..25': 1 })
+    expect(h.bins.length).toBe(13)
+    expect(h.bins[0].side).toBe('worse')
+    expect(h.bins[12].side).toBe('better')
+  })
+  it('gives binary metrics three bins and a lower-is-better metric its sides', () => {
+    const h = histogram(Float64Array.from([-1, 0, 0, 1, 1, 1]), { ...share, binary: true })
+    expect(h.bins.map((b) => [b.label, b.count])).toEqual([['-1', 1], ['0', 2], ['+1', 3]])
+    const lat = histogram(Float64Array.from([5, -5]), { ...share, better: 'lower', range: undefined, unit: 'ms' })
+    expect(lat.bins[0].side).toBe('better')
+    expect(lat.bins[lat.bins.length - 1].side).toBe('worse')
+  })
+})
+
+describe('summary and plain words', () => {
+  it('names the deciding check with one product-manager sentence', () => {
+    const s = summarize(failProtectedSliceScenario())
+    expect(s.verdict).toBe('fail')
+    expect(s.decidedBy?.check.rule.name).toBe('new users are protected')
+    expect(s.decidedBy?.sentence).toBe('recall@10 for segment = new fell by 10.1 points (95% interval -10.9 to -9.4 points, 40 queries); the rules allow a drop of at most 2.0 points.')
+  })
+  it('explains an inconclusive check with too few queries', () => {
+    const s = summarize(inconclusiveScenario())
+    expect(s.findings.map((f) => f.sentence)).toEqual(['recall@10 for category = rare has only 12 queries; the rules need at least 30 to judge it, so the check is inconclusive.'])
+  })
+  it('has no finding when everything passes', () => {
+    expect(summarize(passScenario()).findings).toEqual([])
+  })
+})
+
+describe('what to look at next', () => {
+  it('shows first-stage retrieval for a slice whose hit rate collapsed, and hidden regressions', () => {
+    const steps = nextSteps(failProtectedSliceScenario())
+    expect(steps.map((s) => s.code)).toEqual(['first_stage', 'hidden_regressions'])
+    expect(steps[0].evidence).toEqual(['segment = new: hit@10 0.63 → 0.30'])
+  })
+  it('asks for more independent queries when a check is inconclusive', () => {
+    expect(nextSteps(inconclusiveScenario()).map((s) => s.code)).toContain('wide_interval')
+  })
+  it('shows nothing that does not apply', () => {
+    expect(nextSteps(passScenario()).map((s) => s.code)).not.toContain('first_stage')
+  })
+})
+
+describe('regression set', () => {
+  it('lists every query worse on a gated metric, in id order, with both values and attributes', () => {
+    const result = failProtectedSliceScenario()
+    const records = regressionRecords(result)
+    const { base, cand } = result.table.metrics.get('recall@10') as { base: Float64Array; cand: Float64Array }
+    const { base: hb, cand: hc } = result.table.metrics.get('hit@10') as { base: Float64Array; cand: Float64Array }
+    const expected = result.table.ids.filter((_, i) => cand[i] < base[i] || hc[i] < hb[i])
+    expect(records.map((r) => r.query_id)).toEqual(expected)
+    const first = records[0]
+    const i = result.table.ids.indexOf(first.query_id)
+    expect(first.metrics['recall@10']).toEqual({ baseline: base[i], candidate: cand[i], delta: cand[i] - base[i] })
+    expect(Object.keys(first.attributes)).toEqual(['category', 'segment'])
+    const text = toRegressionsJsonl(result)
+    expect(text.split('\n').length).toBe(records.length + 1)
+    expect(JSON.parse(text.split('\n')[0])).toEqual(first)
+  })
+  it('keeps hostile names as plain JSON data', () => {
+    const text = toRegressionsJsonl(hostileScenario())
+    for (const line of text.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow()
+    expect(text).toContain('"seg|@team <b>"')
+  })
+})

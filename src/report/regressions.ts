@@ -1,0 +1,65 @@
+import type { GateResult } from '../gate.js'
+
+/** One line of `regressions.jsonl`. */
+export interface RegressionRecord {
+  query_id: string
+  /** Gated metrics on which this query got worse (in each metric's direction), in rules order. */
+  worse_on: string[]
+  /** Every gated metric's values for this query, so a team sees what else moved. */
+  metrics: Record<string, { baseline: number; candidate: number; delta: number }>
+  /** The query's attributes used by the rules (slices, where, per_slice). */
+  attributes: Record<string, string>
+}
+
+/** Metrics named by at least one check, in the order the checks first name them. */
+export function gatedMetrics(result: GateResult): string[] {
+  return [...new Set(result.rules.checks.map((c) => c.metric))]
+}
+
+/**
+ * The gated quality metrics (better: higher). Cost metrics (better: lower: latency, tokens) are left out of
+ * the regression set: nearly every query moves on them, and a suite of "queries that got 3 ms slower" is
+ * not one a team can act on.
+ */
+export function regressionMetrics(result: GateResult): string[] {
+  return gatedMetrics(result).filter((m) => result.rules.metrics.get(m)?.better !== 'lower')
+}
+
+/**
+ * The regression set: every query that got worse on at least one gated quality metric (strictly, in the
+ * metric's direction), with both values of every gated metric and its attributes, as JSON Lines, one query per line
+ * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
+ * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
+ * properties, so the same inputs give the same bytes. An empty set is an empty file.
+ */
+export function toRegressionsJsonl(result: GateResult): string {
+  return regressionRecords(result)
+    .map((r) => JSON.stringify(r) + '\n')
+    .join('')
+}
+
+/** The records behind {@link toRegressionsJsonl}. */
+export function regressionRecords(result: GateResult): RegressionRecord[] {
+  const { table, rules } = result
+  const metrics = regressionMetrics(result).map((name) => {
+    const cols = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
+    return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols }
+  })
+  const attrNames = [...table.attrs.keys()].sort()
+  const out: RegressionRecord[] = []
+  for (let i = 0; i < table.ids.length; i++) {
+    const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name)
+    if (worse.length === 0) continue
+    const values: RegressionRecord['metrics'] = {}
+    for (const m of metrics) defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] })
+    const attributes: Record<string, string> = {}
+    for (const a of attrNames) defineKey(attributes, a, (table.attrs.get(a) as string[])[i])
+    out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes })
+  }
+  return out
+}
+
+/** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
+function defineKey<T>(obj: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+}

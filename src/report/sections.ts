@@ -1,0 +1,176 @@
+import { markdownTable } from 'markdown-table'
+import type { MetricRule } from '../config/types.js'
+import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import type { GateResult } from '../gate.js'
+import type { Comparison } from '../stats/compare.js'
+import { TOOL_NAME, VERSION } from '../version.js'
+import { inline } from './escape.js'
+import { digitsFor, fixed, pValue, signed } from './format.js'
+import { sliceLabel } from './words.js'
+
+/**
+ * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
+ * string from the inputs goes through {@link inline}; numbers through format.ts.
+ */
+
+/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
+export const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
+
+export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
+
+/** How many ids a coverage line lists before "and N more". */
+const LIST_IDS = 10
+
+const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
+
+function digits(metric: MetricRule, c: Comparison): number {
+  return digitsFor(metric.range, Math.abs(c.baseline))
+}
+
+/** Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. */
+function values(c: Comparison, metric: MetricRule): string[] {
+  const d = digits(metric, c)
+  const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`
+  const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : ''
+  return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, `[${signed(c.ci[0], d)}, ${signed(c.ci[1], d)}]`]
+}
+
+/** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
+export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
+  const d = digits(metric, unit.comparison)
+  const higher = metric.better === 'higher'
+  const kind = check.rule.kind
+  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`
+  const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : ''
+  if (kind.type === 'non_inferior') return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`
+  return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`
+}
+
+/** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
+export function checksTable(result: GateResult): string {
+  const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`
+  const rows: string[][] = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']]
+  for (const check of result.decision.checks) {
+    const metric = metricOf(result, check.rule.metric)
+    for (const unit of check.units) {
+      const c = unit.comparison
+      rows.push([
+        STATUS[unit.status],
+        String(check.rule.index + 1),
+        inline(check.rule.name),
+        inline(metric.name),
+        inline(sliceLabel(c.slice)),
+        String(c.n),
+        ...values(c, metric),
+        needs(check, unit, metric),
+        `${c.wins}/${c.losses}/${c.ties}`
+      ])
+    }
+  }
+  return table(rows)
+}
+
+/** Every metric over a set of comparisons (all queries, or the exploratory slices). */
+export function comparisonsTable(result: GateResult, comparisons: Comparison[]): string {
+  const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`
+  const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']]
+  for (const c of comparisons) {
+    const metric = metricOf(result, c.metric)
+    rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`])
+  }
+  return table(rows)
+}
+
+/** The most regressed queries on the primary metric, with their attributes. */
+export function regressedTable(result: GateResult, limit: number): string {
+  const primary = metricOf(result, result.primaryMetric)
+  const shown = result.regressions.slice(0, limit)
+  const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0)
+  const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
+  const rows = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
+  for (const r of shown) rows.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))])
+  return table(rows)
+}
+
+function ids(list: string[]): string {
+  const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40))
+  return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '')
+}
+
+/**
+ * What happened to every query between reading and comparing, as counts (nothing leaves without one),
+ * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
+ * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
+ */
+export function coverageBody(result: GateResult): string[] {
+  const { coverage } = result
+  const rows = [
+    ['Queries', 'Count'],
+    [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
+    [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
+    ['Paired and compared', String(coverage.paired)],
+    ['Only in the baseline', String(coverage.onlyInBaseline.length)],
+    ['Only in the candidate', String(coverage.onlyInCandidate.length)]
+  ]
+  for (const f of coverage.filled) {
+    if (f.baseline + f.candidate > 0) rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`])
+  }
+  const out = [table(rows), '']
+  if (coverage.onlyInBaseline.length > 0) out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`)
+  if (coverage.onlyInCandidate.length > 0) out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`)
+  if (coverage.onlyInBaseline.length + coverage.onlyInCandidate.length > 0) {
+    out.push(`- Under \`missing: ${coverage.missingPolicy}\` the absent side of these queries was filled with each metric's fill value.`)
+  }
+  for (const note of coverage.notes) out.push(`- ${inline(note, 400)}`)
+  if (out.length > 2) out.push('')
+  return out
+}
+
+/**
+ * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
+ * snapshot, judge, unjudged share... filled by comparability checks when they run).
+ */
+export function comparabilityBody(result: GateResult): string[] {
+  const { coverage } = result
+  const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length
+  const rows = [['Aspect', 'Status', 'Detail']]
+  rows.push(
+    one === 0
+      ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
+      : ['Query set', '⚠️ differs', `${coverage.onlyInBaseline.length} only in the baseline, ${coverage.onlyInCandidate.length} only in the candidate (filled: missing ${coverage.missingPolicy})`]
+  )
+  rows.push(['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)'])
+  const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
+  for (const c of result.comparability ?? []) rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
+  const out = [table(rows), '']
+  if (!result.comparability || result.comparability.length === 0) {
+    out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '')
+  }
+  return out
+}
+
+/** How the numbers were made: everything needed to reproduce them. */
+export function methodBody(result: GateResult): string[] {
+  const { rules } = result
+  const s = rules.statistics
+  const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'
+  const rows = [
+    ['Setting', 'Value'],
+    ['Differences', 'paired, candidate − baseline, per query'],
+    ['Intervals', `${fixed(s.confidence * 100, 0)}% ${interval} of the mean difference`],
+    ['Resamples', String(s.resamples)],
+    ['Seed', inline(s.seed, 40)],
+    ['Binary metrics', 'exact two-sided McNemar test'],
+    ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
+    ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
+    ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
+    ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
+    ['Inconclusive counts as', rules.onInconclusive],
+    ['Missing queries', rules.queries.missing],
+    ['Rules file', inline(rules.source.file, 200)],
+    ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
+    ['Tool', `${TOOL_NAME} ${VERSION}`]
+  ]
+  return [table(rows), '']
+}

@@ -1,0 +1,44 @@
+import type { MetricRule } from '../config/types.js'
+import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import type { GateResult } from '../gate.js'
+import { explainUnit } from './words.js'
+
+/** A unit that did not pass, with its plain-words sentence (RAW: escape it for where it goes). */
+export interface Finding {
+  check: CheckResult
+  unit: UnitResult
+  sentence: string
+}
+
+/** What the first lines of every report format say: the verdict, the check that decided it, the counts. */
+export interface VerdictSummary {
+  verdict: 'pass' | 'fail'
+  /** The first check (rules order) that made the verdict fail, with its first failing (else inconclusive) unit. */
+  decidedBy: Finding | null
+  counts: { total: number; pass: number; fail: number; inconclusive: number }
+  /** Every unit that did not pass, in rules order (the deciding one included). */
+  findings: Finding[]
+}
+
+/** The verdict, the deciding check and one sentence per unit that did not pass. */
+export function summarize(result: GateResult): VerdictSummary {
+  const { rules, decision } = result
+  const metricOf = (name: string): MetricRule => rules.metrics.get(name) as MetricRule
+  const findings: Finding[] = []
+  for (const check of decision.checks) {
+    for (const unit of check.units) {
+      if (unit.status !== 'pass') findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) })
+    }
+  }
+  const deciding = decision.decidedBy
+  const decidedBy = deciding
+    ? findings.find((f) => f.check === deciding && f.unit.status === 'fail') ?? findings.find((f) => f.check === deciding) ?? null
+    : null
+  const count = (s: string): number => decision.checks.filter((c) => c.status === s).length
+  return {
+    verdict: decision.verdict,
+    decidedBy,
+    counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
+    findings
+  }
+}
