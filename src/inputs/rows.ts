@@ -1,6 +1,8 @@
 import { InputError } from '../errors.js'
+import { importRows, type RowsFormat } from '../importers/index.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { forEachCsvRecord } from './csv.js'
+import { repeatedTopLevelKey } from './json-keys.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { describeBadNumber, parseDecimal } from './numbers.js'
 
@@ -13,8 +15,10 @@ const LIST_LIMIT = 20
 export interface RowsOptions extends LineOptions {
   /** Fields to read as metric values (numbers); every other scalar field is an attribute. */
   metricFields: ReadonlySet<string>
-  /** Force a format instead of going by the extension / first character. */
-  format?: 'jsonl' | 'csv'
+  /** Force a format instead of going by the extension / first character (importers: src/importers/). */
+  format?: RowsFormat
+  /** The field holding the query id in exports that have no `query_id` (ragas, deepeval; see importers). */
+  idField?: string
 }
 
 /**
@@ -24,7 +28,9 @@ export interface RowsOptions extends LineOptions {
  * are collected and refused together, each with its lines.
  */
 export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
-  const format = options.format ?? guessFormat(file)
+  const imported = await importRows(file, options)
+  if (imported !== undefined) return imported
+  const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessFormat(file)
   const side: SideRows = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] }
   const firstLine = new Map<string, number>()
   const duplicates: string[] = []
@@ -52,7 +58,31 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
   if (side.rows.length === 0) {
     throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`)
   }
+  const lookAlikes = normalizationTwins(side.rows)
+  if (lookAlikes.length > 0) {
+    side.notes.push(
+      `${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`
+    )
+  }
   return side
+}
+
+/**
+ * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
+ * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
+ * export bug, so they are named in the report instead of being merged or refused.
+ */
+function normalizationTwins(rows: readonly QueryRow[]): string[] {
+  const byNfc = new Map<string, string>()
+  const twins: string[] = []
+  for (const row of rows) {
+    if (/^[\x00-\x7f]*$/.test(row.id)) continue
+    const nfc = row.id.normalize('NFC')
+    const other = byNfc.get(nfc)
+    if (other === undefined) byNfc.set(nfc, row.id)
+    else twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`)
+  }
+  return twins
 }
 
 function guessFormat(file: string): 'jsonl' | 'csv' {
@@ -72,6 +102,10 @@ async function readJsonl(file: string, options: RowsOptions, side: SideRows, add
       }
       if (record === null || typeof record !== 'object' || Array.isArray(record)) {
         throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`)
+      }
+      const repeated = repeatedTopLevelKey(text)
+      if (repeated !== undefined) {
+        throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record')
       }
       add(jsonRecordToRow(record as Record<string, unknown>, file, line, options.metricFields, side))
     },
@@ -177,6 +211,11 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
     options
   )
   if (header === null) throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`)
+}
+
+/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ. */
+function escapeNonAscii(id: string): string {
+  return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function truncate(text: string): string {

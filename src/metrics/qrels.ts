@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js'
+import { importQrels } from '../importers/index.js'
 import { forEachLine } from '../inputs/lines.js'
 import { compareCodePoints, fromByteString, toByteString } from './order.js'
 
@@ -19,6 +20,11 @@ export interface JudgedQuery {
   grades: Map<string, number>
   /** The grades >= 0, highest first: the ideal ranking for nDCG and the counts for rel thresholds. */
   gradesDesc: Int32Array
+  /**
+   * Key facts (evaluation-set judgments only): per fact, the document ids (byte strings) that support it.
+   * FactRecall@k uses them; without them each relevant document counts as its own fact.
+   */
+  facts?: ReadonlyArray<readonly string[]>
 }
 
 /** All judgments of a file. */
@@ -45,9 +51,13 @@ export function countRelevant(query: JudgedQuery, rel: number): number {
 /**
  * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
  * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
- * trec_eval does).
+ * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/importers
+ * with the same semantics.
  */
 export async function readQrels(file: string): Promise<Qrels> {
+  // ranx / pytrec_eval JSON and BEIR TSV judgments (src/importers); TREC qrels below
+  const imported = await importQrels(file)
+  if (imported !== undefined) return imported
   const queries = new Map<string, JudgedQuery>()
   const pendingGrades = new Map<string, number[]>()
   const firstLines = new Map<string, Map<string, number>>()

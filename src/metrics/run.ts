@@ -1,15 +1,17 @@
 import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
+import { readRanxRun, sniffBraceRun } from '../importers/index.js'
 import { BlockCollector, NotGroupedSignal, type BlockHandler } from './blocks.js'
 import { readJsonlRun } from './jsonl-run.js'
 import { readTrecRun } from './trec-run.js'
 
-/** Run file formats: TREC whitespace columns or JSON Lines. */
-export type RunFormat = 'trec' | 'jsonl'
+/** Run file formats: TREC whitespace columns, JSON Lines, or one ranx / pytrec_eval JSON object. */
+export type RunFormat = 'trec' | 'jsonl' | 'json'
 
 /**
  * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
- * anything else TREC. Reads only the first 64 KiB.
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/importers), anything else TREC.
+ * Reads only the first 64 KiB.
  */
 export async function detectRunFormat(file: string): Promise<RunFormat> {
   let handle
@@ -26,7 +28,7 @@ export async function detectRunFormat(file: string): Promise<RunFormat> {
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0)
     let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
     while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++
-    return i < bytesRead && buf[i] === 0x7b ? 'jsonl' : 'trec'
+    return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec'
   } finally {
     await handle.close()
   }
@@ -52,6 +54,7 @@ export async function readRun(file: string, onBlock: BlockHandler, onRestart: ()
     const collector = new BlockCollector(file, mode, onBlock)
     let skipped: string[] = []
     if (format === 'trec') await readTrecRun(file, collector)
+    else if (format === 'json') readRanxRun(file, collector)
     else skipped = [...(await readJsonlRun(file, collector))]
     collector.finish()
     return skipped

@@ -1,0 +1,167 @@
+import type { CheckRule, MetricRule, Rules } from '../config/types.js'
+import { readRules } from '../load.js'
+import { fixed } from '../report/format.js'
+import { amount, inPoints, sliceLabel } from '../report/words.js'
+
+/**
+ * `explain`: what each check of a rules file will demand, in plain words, before any result exists. The
+ * sentences follow src/decide/evaluate.ts exactly (pass / fail / inconclusive per unit; a per_slice check
+ * fails when any slice fails; a statistic that is not finite fails; too few queries is inconclusive; the
+ * verdict passes only when every check counts as pass). Written for a reviewer of the rules file, who
+ * should be able to say "yes, that is the bar" without reading the statistics.
+ */
+
+/** "95%" or "97.5%": a confidence as a percentage with at most two decimals. */
+function pct(x: number): string {
+  return `${fixed(x * 100, 2).replace(/\.?0+$/, '')}%`
+}
+
+/** A number as the user would write it (no trailing zeros, at most 6 decimals). */
+function plain(x: number): string {
+  return fixed(x, 6).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')
+}
+
+/** The margin in words: "0.02 (2.0 points)", "20% of the baseline mean", "5 ms". */
+function marginWords(margin: { value: number; relative: boolean; text: string }, metric: MetricRule): string {
+  if (margin.relative) return `${margin.text} of the baseline mean`
+  const shown = inPoints(metric) || metric.unit ? ` (${amount(margin.value, metric, false)})` : ''
+  return `${plain(margin.value)}${shown}`
+}
+
+/** A signed margin for a bound: "-0.02 (2.0 points)", "+20% of the baseline mean". */
+function signedMargin(sign: '-' | '+', margin: { value: number; relative: boolean; text: string }, metric: MetricRule, short = false): string {
+  if (margin.value === 0) return '0'
+  if (margin.relative) return `${sign}${margin.text} of the baseline mean`
+  const shown = !short && (inPoints(metric) || metric.unit) ? ` (${sign}${amount(margin.value, metric, false)})` : ''
+  return `${sign}${plain(margin.value)}${shown}`
+}
+
+/** Which queries a check looks at, in words. */
+function scope(check: CheckRule): string {
+  const where = check.where.length > 0 ? `for ${sliceLabel(check.where)}` : 'over all queries'
+  if (check.perSlice === undefined) return where
+  const within = check.where.length > 0 ? ` (within ${sliceLabel(check.where)})` : ''
+  return `for every value of ${check.perSlice}${within}, each value judged on its own`
+}
+
+function direction(metric: MetricRule): string {
+  const kind = metric.binary ? ', 0/1' : metric.range ? `, ${plain(metric.range[0])} to ${plain(metric.range[1])}` : ''
+  return `${metric.better} is better${kind}${metric.unit ? `, in ${metric.unit}` : ''}`
+}
+
+/** How many statistical units the family has, when the rules alone determine it (no per_slice). */
+function familySize(rules: Rules): number | null {
+  const statistical = rules.checks.filter((c) => c.kind.type !== 'max_regressions')
+  return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length
+}
+
+/** The sentences about one check. */
+export function explainCheck(check: CheckRule, rules: Rules): string[] {
+  const metric = rules.metrics.get(check.metric) as MetricRule
+  const higher = metric.better === 'higher'
+  const stats = rules.statistics
+  const multiplicity = stats.multiplicity ?? 'none'
+  const m = familySize(rules)
+  const conf = multiplicity === 'none' ? pct(stats.confidence) : m !== null ? pct(1 - (1 - stats.confidence) / Math.max(1, m)) : 'family-adjusted'
+  const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`
+  const inconclusiveCounts = rules.onInconclusive === 'fail' ? 'counts as a fail (on_inconclusive: fail)' : 'counts as a pass (on_inconclusive: pass)'
+  const lines: string[] = []
+  const kind = check.kind
+  let head: string
+  if (kind.type === 'non_inferior') head = `non_inferior, margin ${kind.margin.text}`
+  else if (kind.type === 'superior') head = kind.test === 'mcnemar' ? `superior, exact McNemar test, alpha ${plain(kind.alpha)}` : `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
+  else head = 'max_regressions'
+  lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`)
+  if (kind.type === 'non_inferior') {
+    const worstBound = higher ? 'lower' : 'upper'
+    const otherBound = higher ? 'upper' : 'lower'
+    const bar = signedMargin(higher ? '-' : '+', kind.margin, metric)
+    const short = signedMargin(higher ? '-' : '+', kind.margin, metric, true)
+    const past = higher ? 'below' : 'above'
+    if (rules.onInconclusive === 'fail') {
+      lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`)
+      lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.)`)
+    } else {
+      lines.push(`   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`)
+      lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.`)
+    }
+  } else if (kind.type === 'superior' && kind.test === 'bootstrap') {
+    const goodBound = higher ? 'lower' : 'upper'
+    const bar = signedMargin(higher ? '+' : '-', kind.margin, metric)
+    const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
+    const beyond = higher ? 'above' : 'below'
+    lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`)
+    lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive, which ${inconclusiveCounts}.`)
+  } else if (kind.type === 'superior') {
+    const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
+    const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
+    const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
+    lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`)
+    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive, which ${inconclusiveCounts}.`)
+  } else {
+    const limits: string[] = []
+    if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
+    if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
+    const worse = higher ? 'dropped' : 'rose'
+    const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : ''
+    const among = check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : ''
+    lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`)
+    lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.')
+    return lines
+  }
+  if (check.perSlice !== undefined) lines.push(`   Judged separately for every value of ${check.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`)
+  lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries; fails if a statistic is not a finite number.`)
+  return lines
+}
+
+/** Every sentence `explain` prints for a rules file. Pure and deterministic. */
+export function explainRules(rules: Rules): string {
+  const stats = rules.statistics
+  const L: string[] = []
+  const n = rules.checks.length
+  L.push(`Rules: ${rules.source.file} (sha256 ${rules.source.sha256.slice(0, 12)})`)
+  if (rules.judgments !== undefined) {
+    const from = rules.judgments.qrels !== undefined ? `the judgments in ${rules.judgments.qrels}` : 'the judgments of the dataset'
+    const depth = rules.judgments.depth !== undefined ? `, rankings cut at depth ${rules.judgments.depth}` : ''
+    L.push(`Inputs: baseline and candidate are runs; ranking measures are computed per query from ${from}, as trec_eval does${depth}; judged queries without a relevant document: ${rules.judgments.noRelevant}.`)
+  } else {
+    L.push('Inputs: per-query rows (one record per query, paired by query id).')
+  }
+  L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`)
+  const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile'
+  L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`)
+  if (stats.cluster !== undefined) {
+    L.push(`  Clusters: queries with the same ${stats.cluster} are resampled together; ${stats.clusterWeighting === 'cluster' ? 'every cluster counts once (mean of cluster means)' : 'every query counts once'}.`)
+  }
+  if (stats.weights !== undefined) {
+    L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`)
+  }
+  const multiplicity = stats.multiplicity ?? 'none'
+  if (multiplicity !== 'none') {
+    const m = familySize(rules)
+    const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`
+    const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(1 - (1 - stats.confidence) / Math.max(1, m))
+    L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`)
+  }
+  L.push(
+    rules.queries.missing === 'error'
+      ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
+      : 'Queries: a query on one side only, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report (queries.missing: zero).'
+  )
+  if (rules.slices.length > 0) L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
+  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)
+  if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
+  L.push(`Verdict: pass only if all ${n} ${n === 1 ? 'check counts' : 'checks count'} as pass; an inconclusive check ${rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a check then passes unless the data show it was violated)'}.`)
+  L.push('')
+  for (const check of rules.checks) {
+    L.push(...explainCheck(check, rules))
+    L.push('')
+  }
+  L.push('A pass means: on these queries, every check above held. It says nothing about metrics, slices or queries the rules do not name.')
+  return L.join('\n') + '\n'
+}
+
+/** `explain --rules R`: loads the rules (refusing them as the gate would) and prints the explanation. */
+export async function explainCommand(file: string, write: (text: string) => void): Promise<void> {
+  write(explainRules(await readRules(file)))
+}

@@ -1,0 +1,361 @@
+import { writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { loadRules } from '../config/rules.js'
+import { InputError } from '../errors.js'
+import type { RowsFormat } from '../importers/index.js'
+import { firstContentLine, readHead } from '../importers/sniff.js'
+import { parseDecimal } from '../inputs/numbers.js'
+import { readRows } from '../inputs/rows.js'
+import { computeRunRows, readQrels } from '../metrics/index.js'
+import type { SideRows } from '../model.js'
+
+/**
+ * `init`: from zero to a first rules file. Reads the baseline and candidate once, lists the metric and
+ * attribute fields it finds, and writes a commented starter rules file that a person edits before the first
+ * PR. It guesses only what the field names and value ranges say (direction from the name, binary from 0/1
+ * values, a share from values in 0..1) and never looks at which side is better, so the starter rules are
+ * still written "before the results were seen" in the sense that matters: no margin is tuned to the data.
+ */
+
+/** Where editors fetch the published schema (the `v1` tag moves with every 1.x release; docs/releasing.md). */
+export const SCHEMA_URL = 'https://raw.githubusercontent.com/retrieval-gate/retrieval-gate/v1/rules/schema.json'
+
+/** Default output file of `init`. */
+export const DEFAULT_RULES_FILE = 'retrieval-gate.yml'
+
+/** Ranking measures proposed when the inputs are runs (computed from the judgments, as trec_eval does). */
+export const RUN_MEASURES = ['nDCG@10', 'R@100', 'RR'] as const
+
+/** Fewer numeric fields than this per file, or the "rows" are probably a run read as measures. */
+const MAX_METRICS = 50
+/** An attribute with more distinct values than this is free text or an id, not a slice. */
+const MAX_SLICE_VALUES = 20
+
+/** Arguments of `init`, as the CLI parsed them. */
+export interface InitArgs {
+  baseline: string
+  candidate: string
+  out: string
+  force: boolean
+  /** Judgments: the inputs are runs and the rules compute ranking measures. */
+  qrels?: string
+  format?: RowsFormat
+  idField?: string
+}
+
+/** What init found about one numeric field. */
+export interface MetricGuess {
+  name: string
+  better: 'higher' | 'lower'
+  /** Why the direction was chosen, in words. */
+  why: string
+  binary: boolean
+  /** [0, 1] when every value is a share and higher is better. */
+  range: [number, number] | undefined
+  unit: string
+  min: number
+  max: number
+  /** Values seen (both files). */
+  count: number
+}
+
+/** What init found about one string field. */
+export interface AttributeGuess {
+  name: string
+  values: string[]
+  /** True when it has few enough distinct values to be a slice. */
+  slice: boolean
+}
+
+/** Everything init found, and what it will write. */
+export interface Inspection {
+  baseline: { file: string; rows: number }
+  candidate: { file: string; rows: number }
+  /** Query ids on both sides. */
+  paired: number
+  onlyInBaseline: number
+  onlyInCandidate: number
+  metrics: MetricGuess[]
+  attributes: AttributeGuess[]
+  /** Numeric fields left out (ids), with the reason. */
+  ignored: Array<{ name: string; why: string }>
+  qrels: string | undefined
+  notes: string[]
+}
+
+const LOWER_WORDS = new Set(['latency', 'cost', 'time', 'duration', 'ms', 'sec', 'secs', 'seconds', 'price', 'error', 'errors', 'loss'])
+
+/** The words of a field name ("runDuration" -> run, duration; "latency_ms" -> latency, ms). */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '')
+}
+
+/** Direction and unit from the name alone: latency, cost, time, duration, ms... are better lower. */
+export function guessDirection(name: string): { better: 'higher' | 'lower'; why: string; unit: string } {
+  const w = words(name)
+  const hit = w.find((x) => LOWER_WORDS.has(x))
+  const unit = w.includes('ms') ? 'ms' : w.includes('seconds') || w.includes('sec') || w.includes('secs') ? 's' : ''
+  if (hit !== undefined) return { better: 'lower', why: `the name says "${hit}"`, unit }
+  return { better: 'higher', why: 'no cost or time word in the name', unit }
+}
+
+function numericValue(side: SideRows, row: SideRows['rows'][number], name: string): number | undefined {
+  const v = row.values.get(name)
+  if (typeof v === 'number') return v
+  if (v === null) return undefined
+  const text = row.attrs.get(name)
+  return text === undefined ? undefined : parseDecimal(text.trim())
+}
+
+/** Looks at both sides' fields and values (never at which side is better). Pure. */
+export function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string): Inspection {
+  const sides = [baseline, candidate]
+  const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields])
+  const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields])].filter((f) => !textFields.has(f)).sort()
+  const metrics: MetricGuess[] = []
+  const ignored: Inspection['ignored'] = []
+  for (const name of numeric) {
+    if (name === 'id' || /_id$/i.test(name) || /Id$/.test(name)) {
+      ignored.push({ name, why: 'a numeric id, not a metric' })
+      continue
+    }
+    let min = Infinity
+    let max = -Infinity
+    let count = 0
+    let binary = true
+    for (const side of sides) {
+      for (const row of side.rows) {
+        const v = numericValue(side, row, name)
+        if (v === undefined) continue
+        count++
+        if (v < min) min = v
+        if (v > max) max = v
+        if (v !== 0 && v !== 1) binary = false
+      }
+    }
+    if (count === 0) {
+      ignored.push({ name, why: 'no values' })
+      continue
+    }
+    const dir = guessDirection(name)
+    const share = min >= 0 && max <= 1 && dir.better === 'higher'
+    metrics.push({ name, better: dir.better, why: dir.why, binary, range: share && !binary ? [0, 1] : undefined, unit: dir.unit, min, max, count })
+  }
+  const attributes: AttributeGuess[] = []
+  for (const name of [...textFields].sort()) {
+    const values = new Set<string>()
+    for (const side of sides) {
+      for (const row of side.rows) {
+        const v = row.attrs.get(name)
+        if (v !== undefined && values.size <= MAX_SLICE_VALUES) values.add(v)
+      }
+    }
+    const rows = Math.max(baseline.rows.length, candidate.rows.length)
+    const slice = values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2))
+    attributes.push({ name, values: [...values].sort(), slice })
+  }
+  const baseIds = new Set(baseline.rows.map((r) => r.id))
+  const candIds = new Set(candidate.rows.map((r) => r.id))
+  let paired = 0
+  for (const id of baseIds) if (candIds.has(id)) paired++
+  return {
+    baseline: { file: baseline.source, rows: baseline.rows.length },
+    candidate: { file: candidate.source, rows: candidate.rows.length },
+    paired,
+    onlyInBaseline: baseIds.size - paired,
+    onlyInCandidate: candIds.size - paired,
+    metrics,
+    attributes,
+    ignored,
+    qrels,
+    notes: [...baseline.notes, ...candidate.notes]
+  }
+}
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.\-]*$/
+const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i
+
+/** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */
+export function yamlName(name: string): string {
+  return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : JSON.stringify(name)
+}
+
+function num(x: number): string {
+  if (Number.isInteger(x)) return String(x)
+  return String(Number(x.toPrecision(4)))
+}
+
+/** The default margin of a metric's starter check, with words for the comment. */
+function starterMargin(m: MetricGuess): { yaml: string; words: string } {
+  if (m.better === 'lower') return { yaml: '10%', words: 'may grow by at most 10% of the baseline mean' }
+  if (m.binary) return { yaml: '0.02', words: 'may drop by at most 2 points (0.02) of its rate' }
+  if (m.range) return { yaml: '0.01', words: 'may drop by at most 1 point (0.01)' }
+  return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean' }
+}
+
+/** The commented starter rules file. Deterministic: same inspection, same bytes. */
+export function starterRules(ins: Inspection): string {
+  const L: string[] = []
+  L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`)
+  L.push(`# Starter rules written by \`retrieval-gate init\` from ${ins.baseline.file} and ${ins.candidate.file}.`)
+  L.push('# Edit them BEFORE your first PR, and commit them: the gate is only as honest as rules written before')
+  L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it')
+  L.push('# did not look at which side is better. Check every guess marked "guessed", set the margins you can')
+  L.push('# live with, and delete the checks you do not want. `retrieval-gate explain --rules <this file>` says in')
+  L.push('# plain words what each check will demand. Reference: rules/schema.json, README "Rules reference".')
+  L.push('version: 1')
+  if (ins.qrels !== undefined) {
+    L.push('# The inputs are runs: the gate computes the ranking measures below from these judgments, as trec_eval does.')
+    L.push(`judgments: { qrels: ${JSON.stringify(ins.qrels)}, no_relevant: exclude }`)
+  }
+  L.push('metrics:')
+  const width = Math.max(...ins.metrics.map((m) => yamlName(m.name).length)) + 1
+  for (const m of ins.metrics) {
+    const parts = [`better: ${m.better}`]
+    if (m.binary) parts.push('binary: true')
+    if (m.range) parts.push(`range: [${m.range[0]}, ${m.range[1]}]`)
+    if (m.unit) parts.push(`unit: ${m.unit}`)
+    const seen = m.binary ? 'values 0/1' : `values ${num(m.min)} to ${num(m.max)}`
+    L.push(`  ${(yamlName(m.name) + ':').padEnd(width)} { ${parts.join(', ')} }  # guessed: ${m.better} is better (${m.why}); ${seen}`)
+  }
+  const slices = ins.attributes.filter((a) => a.slice)
+  if (slices.length > 0) {
+    L.push('# Attributes with few distinct values: every metric is also shown per value of these (exploratory).')
+    L.push(`slices: [${slices.map((a) => yamlName(a.name)).join(', ')}]`)
+  } else {
+    L.push('# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.')
+  }
+  L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }')
+  if (ins.paired < 30) {
+    L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`)
+    L.push('# (and counts as a fail). Evaluate on more queries rather than lowering min_per_slice.')
+  }
+  L.push('queries: { missing: error, min_per_slice: 30 }')
+  L.push('on_inconclusive: fail')
+  L.push('checks:')
+  // the first check's metric is the report's primary metric: a graded score before a 0/1 rate, costs last
+  const rank = (m: MetricGuess): number => (m.better === 'lower' ? 3 : m.binary ? 1 : m.range ? 0 : 2)
+  const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  for (const m of ordered) {
+    const margin = starterMargin(m)
+    L.push(`  # ${m.name} ${margin.words} (the worse end of the 95% interval of the change decides).`)
+    L.push(`  - name: ${JSON.stringify(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`)
+    L.push(`    metric: ${yamlName(m.name)}`)
+    L.push(`    non_inferior: { margin: ${margin.yaml} }`)
+  }
+  const primary = ordered[0]
+  const slice = slices[0]
+  if (slice !== undefined) {
+    L.push(`  # Protect every ${slice.name} (values: ${slice.values.slice(0, 8).join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`)
+    L.push(`  # - name: ${JSON.stringify(`${primary.name} holds for every ${slice.name}`)}`)
+    L.push(`  #   metric: ${yamlName(primary.name)}`)
+    L.push(`  #   per_slice: ${yamlName(slice.name)}`)
+    L.push(`  #   non_inferior: { margin: ${primary.range || primary.binary ? '0.02' : primary.better === 'lower' ? '15%' : '10%'} }`)
+  }
+  const binary = ordered.find((m) => m.binary && m.better === 'higher')
+  if (binary !== undefined) {
+    L.push(`  # Demand a proven gain on a 0/1 metric (exact McNemar test):`)
+    L.push(`  # - name: ${JSON.stringify(`${binary.name} improves`)}`)
+    L.push(`  #   metric: ${yamlName(binary.name)}`)
+    L.push('  #   superior: { test: mcnemar, alpha: 0.05 }')
+  }
+  if (primary !== undefined) {
+    L.push('  # Cap how many queries may get worse:')
+    L.push(`  # - name: ${JSON.stringify(`few ${primary.name} regressions`)}`)
+    L.push(`  #   metric: ${yamlName(primary.name)}`)
+    L.push(`  #   max_regressions: { share: 0.2 }`)
+  }
+  return L.join('\n') + '\n'
+}
+
+/** A plain-text summary of what init found, for the terminal. */
+export function describeInspection(ins: Inspection, out: string): string {
+  const L: string[] = []
+  L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
+  if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
+    L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this unless queries.missing is "zero".`)
+  }
+  L.push('Metrics (numeric fields):')
+  const w = Math.max(...ins.metrics.map((m) => m.name.length))
+  for (const m of ins.metrics) {
+    const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`
+    L.push(`  ${m.name.padEnd(w)}  ${m.better} is better (${m.why}); ${values}`)
+  }
+  L.push('Attributes (text fields):')
+  if (ins.attributes.length === 0) L.push('  none')
+  for (const a of ins.attributes) {
+    L.push(a.slice ? `  ${a.name}: ${a.values.length} values (${a.values.slice(0, 8).join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice` : `  ${a.name}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`)
+  }
+  for (const i of ins.ignored) L.push(`Ignored: ${i.name} (${i.why})`)
+  for (const n of ins.notes) L.push(`Note: ${n}`)
+  L.push('')
+  L.push(`Wrote ${out}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`)
+  L.push(`Then: retrieval-gate explain --rules ${out}`)
+  return L.join('\n') + '\n'
+}
+
+/** Reads one side as per-query rows, with a pointed refusal when the file is a run given without --qrels. */
+async function readSideForInit(file: string, args: InitArgs): Promise<SideRows> {
+  let side: SideRows
+  try {
+    side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField })
+  } catch (error) {
+    if (error instanceof InputError && (await looksLikeTrecRun(file))) throw runWithoutQrels(file)
+    throw error
+  }
+  if (side.numericFields.size > MAX_METRICS) throw runWithoutQrels(file, side.numericFields.size)
+  return side
+}
+
+async function looksLikeTrecRun(file: string): Promise<boolean> {
+  try {
+    const f = firstContentLine(await readHead(file)).text.trim().split(/\s+/)
+    return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined
+  } catch {
+    return false
+  }
+}
+
+function runWithoutQrels(file: string, fields?: number): InputError {
+  return new InputError(
+    { file },
+    fields === undefined ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows' : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`,
+    'pass --qrels with the judgments, and init proposes ranking measures computed from the runs'
+  )
+}
+
+/** `init`: inspects the inputs, writes the starter rules (refusing to overwrite without --force), prints a summary. */
+export async function initCommand(args: InitArgs, write: (text: string) => void): Promise<void> {
+  if (!args.force && existsSync(args.out)) {
+    throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it, or --out to write the starter rules elsewhere')
+  }
+  let baseline: SideRows
+  let candidate: SideRows
+  if (args.qrels !== undefined) {
+    const qrels = await readQrels(args.qrels)
+    baseline = (await computeRunRows({ runFile: args.baseline, qrels, measures: [...RUN_MEASURES] })).side
+    candidate = (await computeRunRows({ runFile: args.candidate, qrels, measures: [...RUN_MEASURES] })).side
+  } else {
+    baseline = await readSideForInit(args.baseline, args)
+    candidate = await readSideForInit(args.candidate, args)
+  }
+  const ins = inspectSides(baseline, candidate, args.qrels)
+  if (ins.metrics.length === 0) {
+    throw new InputError({ file: args.baseline }, 'has no numeric field to gate on', 'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5)')
+  }
+  const text = starterRules(ins)
+  // the starter file must load as it is: a file init writes and the gate refuses would be a bug
+  loadRules(text, args.out)
+  try {
+    await writeFile(args.out, text, { flag: args.force ? 'w' : 'wx' })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it')
+    throw new InputError({ file: args.out }, `cannot be written: ${(error as Error).message}`, 'check the folder exists and is writable')
+  }
+  write(describeInspection(ins, args.out))
+}
