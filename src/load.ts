@@ -2,8 +2,12 @@ import { readFile, stat } from 'node:fs/promises'
 import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
+import type { RowsFormat } from './importers/index.js'
 import { readRows } from './inputs/rows.js'
-import { computeRunRows, parseMeasure, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
+import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
+import { collectEvidence } from './checks/evidence.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, type TrustFiles } from './checks/load-trust.js'
+import type { TrustEvidence } from './checks/trust.js'
 import type { SideRows } from './model.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
@@ -34,9 +38,15 @@ export async function readRules(file: string): Promise<Rules> {
   return loadRules(await readSmallText(file), file)
 }
 
+/** How per-query rows files are read: a named format (src/importers) and the id field of exports without `query_id`. */
+export interface RowsInput {
+  format?: RowsFormat
+  idField?: string
+}
+
 /** Reads one side's per-query rows, with the metric fields the rules name. */
-export async function readSide(file: string, rules: Rules): Promise<SideRows> {
-  return readRows(file, { metricFields: new Set(rules.metrics.keys()) })
+export async function readSide(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
+  return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField })
 }
 
 /** Both sides, read once: per-query rows, or (when the rules name judgments) runs scored against them. */
@@ -45,6 +55,8 @@ export interface Sides {
   candidate: SideRows
   /** How each run met the judgments (runs only). */
   runs: { baseline: MetricCoverage; candidate: MetricCoverage } | undefined
+  /** What the trust checks need (rankings, dataset, manifests): pass it to runGate. */
+  trust: TrustEvidence
 }
 
 /**
@@ -52,9 +64,11 @@ export interface Sides {
  * once, and every metric name that is a measure (nDCG@10, R@100, ...) is computed per query exactly as
  * trec_eval does; other metric names (latency_ms) are taken from the run's per-query JSON fields.
  */
-export async function readSides(rules: Rules, baselineFile: string, candidateFile: string, qrelsOverride?: string): Promise<Sides> {
-  if (!rules.judgments && qrelsOverride === undefined) {
-    return { baseline: await readSide(baselineFile, rules), candidate: await readSide(candidateFile, rules), runs: undefined }
+export async function readSides(rules: Rules, baselineFile: string, candidateFile: string, qrelsOverride?: string, trustFiles: TrustFiles = {}, input: RowsInput = {}): Promise<Sides> {
+  const manifests = await readManifests(rules, trustFiles)
+  if (!rules.judgments && !rules.dataset && qrelsOverride === undefined) {
+    const trust: TrustEvidence = { runs: null, dataset: null, manifests }
+    return { baseline: await readSide(baselineFile, rules, input), candidate: await readSide(candidateFile, rules, input), runs: undefined, trust }
   }
   const measures: string[] = []
   const others: Array<[string, InputError]> = []
@@ -67,11 +81,16 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
       others.push([name, error])
     }
   }
-  const qrelsFile = qrelsOverride ?? (rules.judgments?.qrels as string)
-  const qrels: Qrels = await readQrels(qrelsFile)
+  const dataset = await loadDatasetJudgments(rules)
+  const qrels: Qrels = qrelsOverride !== undefined || dataset === null ? await readQrels(qrelsOverride ?? (rules.judgments?.qrels as string)) : dataset.qrels
   const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' }
-  const base = await computeRunRows({ ...options, runFile: baselineFile })
-  const cand = await computeRunRows({ ...options, runFile: candidateFile })
+  const parsed = measures.length > 0 ? parseMeasures(measures) : []
+  const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed)
+  const candEvidence = collectEvidence(candidateFile, evidenceDepth(rules), parsed)
+  const base = await computeRunRows({ ...options, runFile: baselineFile, observer: baseEvidence.observer })
+  const cand = await computeRunRows({ ...options, runFile: candidateFile, observer: candEvidence.observer })
+  await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset)
+  await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset)
   for (const [name, error] of others) {
     for (const side of [base.side, cand.side]) {
       if (!side.numericFields.has(name)) {
@@ -85,5 +104,7 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
   }
   base.side.notes = base.side.notes.map((n) => `baseline: ${n}`)
   cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`)
-  return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage } }
+  if (dataset !== null) base.side.notes.unshift(...datasetNotes(dataset))
+  const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests }
+  return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust }
 }

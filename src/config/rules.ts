@@ -3,6 +3,7 @@ import { InputError } from '../errors.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
+import { trustRules, type RawTrustRules } from '../checks/rules-read.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 
@@ -30,6 +31,7 @@ export function loadRules(text: string, file: string): Rules {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new InputError({ file, line: 1 }, 'the rules must be a mapping (key: value) at the top level', 'start from rules/presets/default.yml')
   }
+  refuseNonFinite(data, [], source, file)
   if (!validate(data)) throw schemaError(pickError(validate.errors ?? []), source, file)
   return toRules(data as RawRules, source, file, sha256(text))
 }
@@ -50,12 +52,22 @@ interface RawCheck {
   superior?: { test?: 'bootstrap' | 'mcnemar'; alpha?: number; margin?: number | string }
   max_regressions?: { count?: number; share?: number; threshold?: number }
 }
-interface RawRules {
+interface RawRules extends RawTrustRules {
   version: 1
   metrics: Record<string, RawMetric>
-  judgments?: { qrels: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
+  judgments?: { qrels?: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
   slices?: string[]
-  statistics?: { confidence?: number; resamples?: number; seed?: number | string }
+  statistics?: {
+    confidence?: number
+    resamples?: number
+    seed?: number | string
+    interval?: 'percentile' | 'bca'
+    permutations?: number
+    cluster?: string
+    cluster_weighting?: 'query' | 'cluster'
+    weights?: { by: string; target: Record<string, number> }
+    multiplicity?: 'none' | 'holm' | 'bonferroni'
+  }
   queries?: { missing?: 'error' | 'zero'; min_per_slice?: number }
   on_inconclusive?: 'fail' | 'pass'
   checks: RawCheck[]
@@ -106,6 +118,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       line: source.lineOf(at)
     })
   })
+  checkDesignTests(raw, checks, fail)
   return {
     version: 1,
     metrics,
@@ -114,16 +127,70 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     statistics: {
       confidence,
       resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
-      seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed)
+      seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
+      ...statisticsOptions(raw.statistics ?? {}, fail)
     },
     queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
     onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     checks,
-    source: { file, sha256: hash }
+    source: { file, sha256: hash },
+    ...trustRules(raw, fail)
   }
 }
 
 type Fail = (path: Array<string | number>, message: string, hint?: string) => never
+
+/**
+ * McNemar counts queries as independent and equally weighted: it cannot honour statistics.cluster or
+ * statistics.weights, so a McNemar check under either is refused rather than silently testing another
+ * population (the bootstrap and the randomization test use the design).
+ */
+function checkDesignTests(raw: RawRules, checks: CheckRule[], fail: Fail): void {
+  const design = raw.statistics?.cluster !== undefined ? 'statistics.cluster' : raw.statistics?.weights !== undefined ? 'statistics.weights' : undefined
+  if (design === undefined) return
+  for (const c of checks) {
+    if (c.kind.type === 'superior' && c.kind.test === 'mcnemar') {
+      fail(['checks', c.index, 'superior', 'test'], `McNemar treats queries as independent and unweighted, so it cannot apply ${design}`, 'use test: bootstrap, which resamples clusters and applies the target weights')
+    }
+  }
+}
+
+/**
+ * YAML reads `.inf`, `.nan` and `1e400` as numbers, and the JSON Schema's type "number" lets them through:
+ * an infinite margin could never fail and a NaN fill would poison every statistic, so any non-finite
+ * number anywhere in the rules is refused with its key and line before anything else.
+ */
+function refuseNonFinite(value: unknown, path: Array<string | number>, source: SourceDocument, file: string): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      throw new InputError({ file, line: source.lineOf(path), key: keyPath(path) || '(top level)' }, `${String(value)} is not a finite number`, 'write a plain decimal number (.inf, .nan and values beyond 1.8e308 are not allowed)')
+    }
+    return
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => refuseNonFinite(v, [...path, i], source, file))
+  else if (value !== null && typeof value === 'object') for (const k of Object.keys(value)) refuseNonFinite((value as Record<string, unknown>)[k], [...path, k], source, file)
+}
+
+/** The statistics keys beyond confidence/resamples/seed; target weights are checked here (that they name values present in the data is checked when the design is built). */
+function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail): Omit<Rules['statistics'], 'confidence' | 'resamples' | 'seed'> {
+  let weights: Rules['statistics']['weights']
+  if (raw.weights) {
+    const target = Object.keys(raw.weights.target).sort().map((k) => [k, raw.weights?.target[k] as number] as [string, number])
+    const total = target.reduce((s, [, w]) => s + w, 0)
+    if (Math.abs(total - 1) > 1e-9) {
+      fail(['statistics', 'weights', 'target'], `the target weights sum to ${total}, not 1`, 'give each value its share of the target population, e.g. { established: 0.5, new: 0.5 }')
+    }
+    weights = { by: raw.weights.by, target }
+  }
+  return {
+    interval: raw.interval ?? 'percentile',
+    permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
+    cluster: raw.cluster,
+    clusterWeighting: raw.cluster_weighting ?? 'query',
+    weights,
+    multiplicity: raw.multiplicity ?? 'none'
+  }
+}
 
 function toKind(c: RawCheck, metric: MetricRule, confidence: number, at: Array<string | number>, fail: Fail): CheckKind {
   if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, [...at, 'non_inferior', 'margin'], fail) }

@@ -1,3 +1,5 @@
+import { TRUST_RULES_PROPERTIES } from '../checks/rules-schema.js'
+
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
  * (which editors use for autocompletion, via `# yaml-language-server: $schema=...`) can never disagree:
@@ -57,11 +59,10 @@ export const RULES_SCHEMA = {
     judgments: {
       type: 'object',
       additionalProperties: false,
-      required: ['qrels'],
       description:
         'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
       properties: {
-        qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory.' },
+        qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.' },
         no_relevant: {
           enum: ['exclude', 'zero', 'report'],
           description: 'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
@@ -69,6 +70,7 @@ export const RULES_SCHEMA = {
         depth: { type: 'integer', minimum: 1, description: 'Only the top N documents of each ranking count (trec_eval -M).' }
       }
     },
+    ...TRUST_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
@@ -83,7 +85,30 @@ export const RULES_SCHEMA = {
       properties: {
         confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
         resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
-        seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' }
+        seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' },
+        interval: { enum: ['percentile', 'bca'], description: 'Bootstrap interval: "percentile" (default) or "bca" (bias-corrected and accelerated; falls back to percentile, with a note, where BCa is undefined).' },
+        permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
+        cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
+        cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },
+        weights: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['by', 'target'],
+          description: 'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value.',
+          properties: {
+            by: { type: 'string', minLength: 1, description: 'Attribute defining the strata (e.g. segment).' },
+            target: {
+              type: 'object',
+              minProperties: 1,
+              additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
+              description: 'Share of each value in the target population, e.g. { established: 0.5, new: 0.5 }; must sum to 1 and name every value present in the data.'
+            }
+          }
+        },
+        multiplicity: {
+          enum: ['none', 'holm', 'bonferroni'],
+          description: 'Adjustment over the family of statistical checks (one per check and slice): "bonferroni" and "holm" make every interval 1 - alpha/m; p-values are Bonferroni- or Holm-adjusted. Default "none" (see docs/statistics.md: the all-must-pass verdict already caps the false-pass rate at alpha).'
+        }
       }
     },
     queries: {

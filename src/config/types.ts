@@ -59,7 +59,8 @@ export interface StatisticsRules {
 
 /** Where the judgments are when the sides are runs rather than per-query rows. */
 export interface JudgmentsRules {
-  qrels: string
+  /** The TREC qrels file; undefined when the rules' `dataset` provides the judgments. */
+  qrels: string | undefined
   noRelevant: 'exclude' | 'zero' | 'report'
   depth: number | undefined
 }
@@ -75,4 +76,56 @@ export interface Rules {
   onInconclusive: 'fail' | 'pass'
   checks: CheckRule[]
   source: { file: string; sha256: string }
+  /** Trust checks (docs/trust.md): the evaluation set, snapshot comparability, pooling bias, whole-class failures. */
+  dataset?: DatasetRules
+  comparability?: ComparabilityRules
+  pooling?: PoolingRules
+  maxZeroHitShare?: ZeroHitRules
+  twoStage?: TwoStageRules
+}
+
+/** The evaluation set the runs are graded against (its gold and grades are the judgments). */
+export interface DatasetRules {
+  file: string
+  /** Frozen corpus listing: every referenced chunk must be in it. */
+  corpus: string | undefined
+  /** The split the gate grades on (default holdout). */
+  split: 'dev' | 'holdout' | 'all'
+  /** The dataset's snapshot manifest (compared with the runs' for the fields it has). */
+  manifest: string | undefined
+}
+
+/** Which snapshot fields must be equal between baseline, candidate (and dataset) manifests. */
+export interface ComparabilityRules {
+  /** Dotted paths (a path covers its subtree). A difference or an absent field: "not comparable", the gate fails. */
+  mustMatch: string[]
+  /** Fields expected to differ (default: embedding); any other difference is a comparability warning. */
+  mayDiffer: string[]
+}
+
+/** How a trust rule that is broken counts: the gate fails, or the comparison is inconclusive (then on_inconclusive decides). */
+export type GuardOutcome = 'fail' | 'inconclusive'
+
+/** A cap on a share, absolute (`share`) or as an increase over the baseline's (`increase`). */
+export interface ShareCap {
+  share: number | undefined
+  increase: number | undefined
+  outcome: GuardOutcome
+}
+
+/** Pooling bias: how deep the pool is (Judged@k, to-judge list, publishability) and the max_unjudged rule. */
+export interface PoolingRules {
+  depth: number
+  maxUnjudged: ShareCap | undefined
+}
+
+/** Whole-class failures: queries with no relevant document in the top `depth`, overall and per slice. */
+export interface ZeroHitRules extends ShareCap {
+  depth: number
+}
+
+/** Two-stage diagnostics: the cutoff and gain of the ranker's nDCG and the pool's ceiling. */
+export interface TwoStageRules {
+  k: number
+  gain: 'linear' | 'exp'
 }

@@ -32,6 +32,14 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
   visit(doc, {
     Alias(_key, node) {
       throw new InputError({ file, line: node.range ? lineAt(node.range[0]) : undefined }, 'uses a YAML alias (*name)', 'aliases are not allowed in rules files: write the value out')
+    },
+    Pair(_key, pair) {
+      // A list or mapping used as a key ("? [a, b]: 1", "{a: 1}: 2") has no meaning in rules; yaml would
+      // stringify it and print a process warning.
+      if (pair.key !== null && !isScalar(pair.key)) {
+        const range = (pair.key as { range?: [number, number, number] }).range
+        throw new InputError({ file, line: range ? lineAt(range[0]) : undefined }, 'uses a list or mapping as a key', 'keys are plain names such as checks or margin')
+      }
     }
   })
   const data: unknown = doc.toJS({ maxAliasCount: 0 })

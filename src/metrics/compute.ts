@@ -36,11 +36,20 @@ function gainOf(grade: number, exp: boolean): number {
  * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
  * is simply n = 0, which gives trec_eval's `-c` zeros.
  */
-export function computeQuery(measures: readonly ParsedMeasure[], ranked: Int32Array, n: number, judged: JudgedQuery, out: Float64Array): void {
-  for (let m = 0; m < measures.length; m++) out[m] = computeOne(measures[m], ranked, n, judged)
+export function computeQuery(measures: readonly ParsedMeasure[], ranked: Int32Array, n: number, judged: JudgedQuery, out: Float64Array, docs?: RankedDocs): void {
+  for (let m = 0; m < measures.length; m++) out[m] = computeOne(measures[m], ranked, n, judged, docs)
 }
 
-function computeOne(measure: ParsedMeasure, ranked: Int32Array, n: number, judged: JudgedQuery): number {
+/**
+ * The document ids behind `ranked` (rank i+1 is `docnos[order[i]]`, byte strings). Only FactRecall@k needs
+ * them; without them it scores 0 (a query absent from the run).
+ */
+export interface RankedDocs {
+  docnos: readonly string[]
+  order: ArrayLike<number>
+}
+
+function computeOne(measure: ParsedMeasure, ranked: Int32Array, n: number, judged: JudgedQuery, docs: RankedDocs | undefined): number {
   const rel = measure.rel
   const k = measure.cutoff
   switch (measure.kind) {
@@ -136,6 +145,8 @@ function computeOne(measure: ParsedMeasure, ranked: Int32Array, n: number, judge
     }
     case 'NumRet':
       return n
+    case 'FactRecall':
+      return factRecall(judged, Math.min(n, k!), rel, docs)
     case 'NumRel':
       return countRelevant(judged, rel)
   }
@@ -145,4 +156,31 @@ function relevantInTop(ranked: Int32Array, limit: number, rel: number): number {
   let count = 0
   for (let i = 0; i < limit; i++) if (ranked[i] >= rel) count++
   return count
+}
+
+/**
+ * Not in trec_eval: the share of the query's key facts with at least one supporting document in the top k.
+ * Without key facts (TREC judgments, or a question that lists none) every document graded >= rel is its own
+ * fact, so FactRecall@k equals R@k. A query with no fact at all scores 0, like R@k.
+ */
+function factRecall(judged: JudgedQuery, limit: number, rel: number, docs: RankedDocs | undefined): number {
+  let facts = judged.facts
+  if (facts === undefined || facts.length === 0) {
+    const own: string[][] = []
+    for (const [doc, g] of judged.grades) if (g >= rel) own.push([doc])
+    facts = own
+  }
+  if (facts.length === 0 || docs === undefined || limit === 0) return 0
+  const top = new Set<string>()
+  for (let i = 0; i < limit; i++) top.add(docs.docnos[docs.order[i]])
+  let found = 0
+  for (const fact of facts) {
+    for (const doc of fact) {
+      if (top.has(doc)) {
+        found++
+        break
+      }
+    }
+  }
+  return found / facts.length
 }

@@ -3,7 +3,7 @@ import type { QueryRow, SideRows } from '../model.js'
 import type { RunBlock } from './blocks.js'
 import { computeQuery } from './compute.js'
 import { parseMeasures, type ParsedMeasure } from './measures.js'
-import { countRelevant, readQrels, type Qrels } from './qrels.js'
+import { countRelevant, readQrels, type JudgedQuery, type Qrels } from './qrels.js'
 import { rankGrades } from './rank.js'
 import { readRun, type RunFormat } from './run.js'
 
@@ -33,6 +33,31 @@ export interface RunRowsOptions {
    * `report` leaves them out of the rows and returns their rows separately.
    */
   noRelevant?: NoRelevantPolicy
+  /** Sees every query as it is scored (the trust checks: pooling, condensed lists, abstention). */
+  observer?: RunObserver
+}
+
+/** One judged query's ranking after the depth cut, as scored. Buffers are valid during the call only. */
+export interface RankedView {
+  id: string
+  /** Grade at rank i+1 (NOT_JUDGED / POOLED_UNJUDGED when it has none), for i < n. */
+  grades: Int32Array
+  n: number
+  /** The document at rank i+1 is docnos[order[i]] (byte strings). */
+  docnos: readonly string[]
+  order: Uint32Array
+  judged: JudgedQuery
+  /** The run's block (passthrough attributes such as `abstained`). */
+  block: RunBlock
+}
+
+/** Hooks that let a caller look at the rankings without reading the run a second time. */
+export interface RunObserver {
+  ranked?(view: RankedView): void
+  /** A run query without judgments (ignored by the metrics), e.g. an unanswerable question. */
+  unjudged?(block: RunBlock): void
+  /** The run was not grouped by query and is read again: forget everything seen so far. */
+  restart?(): void
 }
 
 /** How the query sets of the run and the judgments met, and what was done about each difference. */
@@ -105,13 +130,15 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     runLines += block.count
     const query = judged.get(block.id)
     if (query === undefined) {
+      options.observer?.unjudged?.(block)
       runOnly++
       if (runOnlyIds.length < 20) runOnlyIds.push(block.id)
       return
     }
-    const { grades, n } = rankGrades(block.docnos, block.scores, block.count, query, depth)
+    const { grades, n, order } = rankGrades(block.docnos, block.scores, block.count, query, depth)
     const values = new Float64Array(measures.length)
-    computeQuery(measures, grades, n, query, values)
+    computeQuery(measures, grades, n, query, values, { docnos: block.docnos, order })
+    options.observer?.ranked?.({ id: block.id, grades, n, docnos: block.docnos, order, judged: query, block })
     scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs })
   }
   const info = await readRun(runFile, onBlock, () => {
@@ -120,8 +147,13 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     runOnly = 0
     runQueries = 0
     runLines = 0
+    options.observer?.restart?.()
   })
 
+  if (runQueries === 0) {
+    // An empty run would score every judged query 0: a broken build must not look like a (bad) system.
+    throw new InputError({ file: runFile }, 'holds no results (the file is empty or blank)', 'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])')
+  }
   const measureNames = new Set(measures.map((m) => m.name))
   const numericFields = new Set<string>(measureNames)
   const attributeFields = new Set<string>()

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js'
+import { repeatedTopLevelKey } from '../inputs/json-keys.js'
 import { forEachLine } from '../inputs/lines.js'
 import type { BlockCollector } from './blocks.js'
 import { toByteString } from './order.js'
@@ -30,6 +31,10 @@ export async function readJsonlRun(file: string, collector: BlockCollector): Pro
       throw new InputError({ file, line }, 'is not a JSON object', 'each line is {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}')
     }
     const obj = record as Record<string, unknown>
+    const repeated = repeatedTopLevelKey(text)
+    if (repeated !== undefined) {
+      throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record')
+    }
     const id = queryId(obj.query_id, file, line)
     if (Object.prototype.hasOwnProperty.call(obj, 'results')) {
       const results = obj.results
@@ -53,7 +58,10 @@ export async function readJsonlRun(file: string, collector: BlockCollector): Pro
       for (const key of Object.keys(obj)) {
         if (RESERVED.has(key)) continue
         const v = obj[key]
-        if (typeof v === 'number') values.set(key, v)
+        if (typeof v === 'number') {
+          if (!Number.isFinite(v)) throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)')
+          values.set(key, v)
+        }
         else if (v === null) values.set(key, null)
         else if (typeof v === 'string') attrs.set(key, v)
         else if (typeof v === 'boolean') attrs.set(key, String(v))

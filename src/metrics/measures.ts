@@ -21,6 +21,7 @@ export type MeasureKind =
   | 'Judged'
   | 'NumRet'
   | 'NumRel'
+  | 'FactRecall'
 
 /** A validated measure. */
 export interface ParsedMeasure {
@@ -58,7 +59,8 @@ const KINDS: Record<MeasureKind, KindInfo> = {
   Bpref: { kind: 'Bpref', cutoff: 'none', params: ['rel'] },
   Judged: { kind: 'Judged', cutoff: 'required', params: [] },
   NumRet: { kind: 'NumRet', cutoff: 'none', params: [] },
-  NumRel: { kind: 'NumRel', cutoff: 'none', params: ['rel'] }
+  NumRel: { kind: 'NumRel', cutoff: 'none', params: ['rel'] },
+  FactRecall: { kind: 'FactRecall', cutoff: 'required', params: ['rel'] }
 }
 
 /** Lower-cased base name → kind. Aliases included. */
@@ -81,7 +83,9 @@ const BASES: ReadonlyMap<string, MeasureKind> = new Map<string, MeasureKind>([
   ['numret', 'NumRet'],
   ['num_ret', 'NumRet'],
   ['numrel', 'NumRel'],
-  ['num_rel', 'NumRel']
+  ['num_rel', 'NumRel'],
+  ['factrecall', 'FactRecall'],
+  ['fact_recall', 'FactRecall']
 ])
 
 /** Names offered in "did you mean" suggestions and in the hint. */
@@ -101,6 +105,7 @@ export const MEASURE_EXAMPLES: readonly string[] = [
   'Rprec',
   'Bpref',
   'Judged@10',
+  'FactRecall@10',
   'NumRet',
   'NumRel',
   'map',
@@ -197,7 +202,7 @@ function unknown(name: string): InputError {
   return new InputError(
     { key: name },
     `unknown measure ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ''}`,
-    `known measures: ${MEASURE_EXAMPLES.slice(0, 17).join(', ')} (names are case-insensitive; parameters in brackets, cutoff after @)`
+    `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')} (names are case-insensitive; parameters in brackets, cutoff after @)`
   )
 }
 

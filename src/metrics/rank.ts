@@ -21,7 +21,7 @@ export function rankGrades(
   count: number,
   judged: JudgedQuery,
   depth: number | undefined
-): { grades: Int32Array; n: number } {
+): { grades: Int32Array; n: number; order: Uint32Array } {
   if (order.length < count) {
     order = new Uint32Array(Math.max(count, order.length * 2))
     ranked = new Int32Array(order.length)
@@ -81,5 +81,6 @@ export function rankGrades(
     const g = grades.get(docnos[idx[i]])
     ranked[i] = g === undefined ? NOT_JUDGED : g < 0 ? POOLED_UNJUDGED : g
   }
-  return { grades: ranked, n }
+  // order[i] is the index (into docnos) of the document at rank i+1: shared buffer, valid until the next call
+  return { grades: ranked, n, order: idx }
 }

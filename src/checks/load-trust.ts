@@ -1,0 +1,100 @@
+import type { Rules } from '../config/types.js'
+import { datasetJudgments, type DatasetJudgments } from '../dataset/judgments.js'
+import { datasetRefusal, loadCheckedDataset } from '../dataset/load.js'
+import type { SideRows } from '../model.js'
+import { readFile, stat } from 'node:fs/promises'
+import { InputError } from '../errors.js'
+import type { MetricCoverage } from '../metrics/evaluate.js'
+import { readCandidates, type SideEvidence } from './evidence.js'
+import { parseManifest, type Manifest } from './manifest.js'
+import { DEFAULT_POOL_DEPTH } from './rules-read.js'
+import type { TrustEvidence } from './trust.js'
+
+/**
+ * The reading side of the trust checks (files in, typed evidence out), called by load.ts so that the
+ * checks themselves stay pure.
+ */
+
+/** Manifest files named on the command line or as action inputs. */
+export interface TrustFiles {
+  baselineManifest?: string
+  candidateManifest?: string
+}
+
+/** Largest manifest read: a manifest is a page of JSON. */
+const MAX_MANIFEST_BYTES = 1024 * 1024
+
+async function readManifest(file: string | undefined): Promise<Manifest | null> {
+  if (file === undefined || file === '') return null
+  let size: number
+  try {
+    const s = await stat(file)
+    if (!s.isFile()) throw new InputError({ file }, 'is not a file', 'name the manifest JSON file itself')
+    size = s.size
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw new InputError({ file }, 'manifest file not found', 'check the path (it is read relative to the working directory)')
+  }
+  if (size > MAX_MANIFEST_BYTES) throw new InputError({ file }, `is ${size} bytes; a manifest is at most ${MAX_MANIFEST_BYTES}`, 'a manifest is a page of JSON')
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file))
+  } catch {
+    throw new InputError({ file }, 'is not valid UTF-8', 'save the manifest as UTF-8')
+  }
+  return parseManifest(text, file)
+}
+
+/** Reads the baseline, candidate and dataset manifests (each null when not given). */
+export async function readManifests(rules: Rules, files: TrustFiles): Promise<TrustEvidence['manifests']> {
+  return {
+    baseline: await readManifest(files.baselineManifest),
+    candidate: await readManifest(files.candidateManifest),
+    dataset: await readManifest(rules.dataset?.manifest)
+  }
+}
+
+/** Reads and checks the rules' dataset; refuses it (every violation listed) when it breaks its contract. */
+export async function loadDatasetJudgments(rules: Rules): Promise<DatasetJudgments | null> {
+  const d = rules.dataset
+  if (d === undefined) return null
+  const checked = await loadCheckedDataset(d.file, d.corpus)
+  if (checked.violations.length > 0) throw datasetRefusal(d.file, checked.violations)
+  return datasetJudgments(checked.dataset, d.split)
+}
+
+/** How many top documents per query the evidence keeps: the deepest the trust checks look. */
+export function evidenceDepth(rules: Rules): number {
+  return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH)
+}
+
+/**
+ * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
+ * array fields and names them), gives every row the dataset's attributes it lacks (category, difficulty,
+ * split: slices for the report), and notes what the dataset left out.
+ */
+export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null): Promise<void> {
+  if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
+    evidence.candidates = await readCandidates(side.source)
+    side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`)
+  }
+  if (dataset === null) return
+  for (const row of side.rows) {
+    const attrs = dataset.attrs.get(row.id)
+    if (attrs === undefined) continue
+    for (const [key, value] of attrs) {
+      if (row.attrs.has(key)) continue
+      row.attrs.set(key, value)
+      side.attributeFields.add(key)
+    }
+  }
+}
+
+/** Notes on what the dataset kept out of the gated metrics (each counted, never silent). */
+export function datasetNotes(d: DatasetJudgments): string[] {
+  const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`]
+  if (d.otherSplit > 0) notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`)
+  if (d.disputed.length > 0) notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
+  if (d.unanswerable.length > 0) notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`)
+  return notes
+}

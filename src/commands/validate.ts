@@ -1,0 +1,44 @@
+import { loadCheckedDataset } from '../dataset/load.js'
+import { formatViolation } from '../dataset/semantic.js'
+
+/** Options of the `validate` command. */
+export interface ValidateOptions {
+  dataset: string
+  corpus?: string
+  previous?: string
+}
+
+/**
+ * `validate`: checks an evaluation set against its contract (rules/dataset.schema.json plus the semantic
+ * rules in src/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
+ * violation as `file:line: [id] rule: message`. Returns the exit code: 0 valid, 2 with violations.
+ */
+export async function validateCommand(options: ValidateOptions, out: (t: string) => void, err: (t: string) => void): Promise<number> {
+  const checked = await loadCheckedDataset(options.dataset, options.corpus, options.previous)
+  const { dataset, violations } = checked
+  const questions = dataset.entries.length
+  const splits = new Map<string, number>()
+  let unanswerable = 0
+  let disputed = 0
+  for (const { q } of dataset.entries) {
+    splits.set(q.split, (splits.get(q.split) ?? 0) + 1)
+    if (!q.answerable) unanswerable++
+    if (q.review?.status === 'disputed') disputed++
+  }
+  const lines: string[] = []
+  const splitText = [...splits.keys()].sort().map((s) => `${splits.get(s)} ${s}`).join(', ')
+  lines.push(`${options.dataset}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`)
+  lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${options.corpus}: ${checked.corpusChunks} chunks`)
+  if (options.previous !== undefined) {
+    lines.push(`previous ${options.previous}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${checked.removed.slice(0, 20).join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`)
+  }
+  if (violations.length === 0) {
+    out(`${lines.join('\n')}\nvalid\n`)
+    return 0
+  }
+  const byRule = new Map<string, number>()
+  for (const v of violations) byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1)
+  const summary = [...byRule.keys()].sort().map((r) => `${r} ${byRule.get(r)}`).join(', ')
+  err(`${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`)
+  return 2
+}
