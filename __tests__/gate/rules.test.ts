@@ -32,7 +32,17 @@ function refusal(text: string): InputError {
 describe('rules loading', () => {
   it('reads the documented shape with defaults', () => {
     const rules = loadRules(BASE, 'rules.yml')
-    expect(rules.statistics).toEqual({ confidence: 0.95, resamples: 10000, seed: '1' })
+    expect(rules.statistics).toEqual({
+      confidence: 0.95,
+      resamples: 10000,
+      seed: '1',
+      interval: 'percentile',
+      permutations: 10000,
+      cluster: undefined,
+      clusterWeighting: 'query',
+      weights: undefined,
+      multiplicity: 'none'
+    })
     expect(rules.queries).toEqual({ missing: 'error', minPerSlice: 30 })
     expect(rules.onInconclusive).toBe('fail')
     expect(rules.checks[0]).toMatchObject({ name: 'recall does not drop', line: 7, kind: { type: 'non_inferior', margin: { value: 0.005, relative: false } } })

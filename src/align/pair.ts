@@ -147,6 +147,9 @@ function neededAttributes(rules: Rules): Map<string, string> {
     for (const [k] of c.where) if (!names.has(k)) names.set(k, `checks[${c.index}].where.${k}`)
     if (c.perSlice !== undefined && !names.has(c.perSlice)) names.set(c.perSlice, `checks[${c.index}].per_slice`)
   }
+  const { cluster, weights } = rules.statistics
+  if (cluster !== undefined && !names.has(cluster)) names.set(cluster, 'statistics.cluster')
+  if (weights !== undefined && !names.has(weights.by)) names.set(weights.by, 'statistics.weights.by')
   return names
 }
 

@@ -1,7 +1,9 @@
 import type { PairedTable } from '../align/pair.js'
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { Comparison, StatsEngine } from '../stats/compare.js'
-import { valuesOf, type Filters } from '../stats/subsets.js'
+import { adjustPValues, familyConfidence, type Multiplicity } from '../stats/multiplicity.js'
+import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
+import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
 
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
@@ -27,6 +29,24 @@ export interface UnitResult {
   /** For max_regressions: queries that got worse by more than the threshold, and the limit in force. */
   regressions: number | null
   regressionLimit: number | null
+  /**
+   * The unit's p-value in the family (McNemar for a McNemar check, else the randomization test of "no
+   * difference"), adjusted by statistics.multiplicity; null for max_regressions (not a statistical test).
+   */
+  pValue: number | null
+  pAdjusted: number | null
+  pTest: 'mcnemar' | 'randomization' | null
+  /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
+  power: { mde: number; moreQueries: number | null } | null
+}
+
+/** The family the multiplicity adjustment covers: every statistical unit of every check. */
+export interface Family {
+  method: Multiplicity
+  /** Number of statistical units (non_inferior and superior checks, one per slice of a per_slice check). */
+  size: number
+  /** Confidence of every interval of the family's units. */
+  confidence: number
 }
 
 export interface CheckResult {
@@ -42,6 +62,7 @@ export interface Decision {
   /** The first check (in rule order) that made the verdict fail, or null when it passed. */
   decidedBy: CheckResult | null
   checks: CheckResult[]
+  family: Family
 }
 
 /**
@@ -50,26 +71,47 @@ export interface Decision {
  * `non_finite`.
  */
 export function decide(rules: Rules, table: PairedTable, stats: StatsEngine): Decision {
-  const checks = rules.checks.map((rule) => evaluateCheck(rule, rules, table, stats))
+  // The family is known before any result: the statistical checks and, for per_slice, the slices present.
+  const members = rules.checks.flatMap((rule) => (rule.kind.type === 'max_regressions' ? [] : unitSets(rule, table, stats).map((filters) => ({ rule, filters }))))
+  const method = rules.statistics.multiplicity
+  const family: Family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) }
+  const raw = members.map(({ rule, filters }) => {
+    const c = stats.compare(rule.metric, filters, family.confidence)
+    return rule.kind.type === 'superior' && rule.kind.test === 'mcnemar' ? (c.pValue as number) : c.randomization.pValue
+  })
+  const adjusted = adjustPValues(raw, method)
+  const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
+  const checks = rules.checks.map((rule) => evaluateCheck(rule, rules, table, stats, family, pOf))
   const decidedBy = checks.find((c) => c.counts === 'fail') ?? null
-  return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks }
+  return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks, family }
 }
 
-function evaluateCheck(rule: CheckRule, rules: Rules, table: PairedTable, stats: StatsEngine): CheckResult {
-  const metric = rules.metrics.get(rule.metric) as MetricRule
+type POf = Map<string, { raw: number; adjusted: number }>
+
+const unitKey = (rule: CheckRule, filters: Filters): string => `${rule.index}\u0000${filterKey(filters)}`
+
+/** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
+function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filters[] {
   const base: Filters = rule.where
-  const sets: Filters[] =
-    rule.perSlice === undefined
-      ? [base]
-      : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
-  const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters))
+  return rule.perSlice === undefined
+    ? [base]
+    : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+}
+
+function evaluateCheck(rule: CheckRule, rules: Rules, table: PairedTable, stats: StatsEngine, family: Family, pOf: POf): CheckResult {
+  const metric = rules.metrics.get(rule.metric) as MetricRule
+  const units = unitSets(rule, table, stats).map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf))
   const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
   const counts = status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail'
   return { rule, status, counts, units }
 }
 
-function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters): UnitResult {
-  const comparison = stats.compare(rule.metric, filters)
+function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters, family: Family, pOf: POf): UnitResult {
+  const statistical = rule.kind.type !== 'max_regressions'
+  const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence)
+  const p = pOf.get(unitKey(rule, filters))
+  const sign = metric.better === 'higher' ? 1 : -1
+  const kind = rule.kind
   const unit = (status: Status, reason: Reason, margin = 0, regressions: number | null = null, regressionLimit: number | null = null): UnitResult => ({
     slice: comparison.slice,
     status,
@@ -77,22 +119,35 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     comparison,
     margin,
     regressions,
-    regressionLimit
+    regressionLimit,
+    pValue: p ? p.raw : null,
+    pAdjusted: p ? p.adjusted : null,
+    pTest: !statistical ? null : kind.type === 'superior' && kind.test === 'mcnemar' ? 'mcnemar' : 'randomization',
+    power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
   })
-  const sign = metric.better === 'higher' ? 1 : -1
-  const kind = rule.kind
   if (kind.type === 'max_regressions') {
     const d = stats.differences(rule.metric)
     let count = 0
-    for (const i of stats.members(filters)) if (sign * d[i] < -kind.threshold) count++
+    let nonFinite = 0
+    for (const i of stats.members(filters)) {
+      const worse = -sign * d[i]
+      if (!Number.isFinite(worse)) nonFinite++
+      else if (worse > kind.threshold) count++
+    }
     const n = comparison.n
     const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x): x is number => x !== undefined)
     const limit = Math.min(...limits)
+    // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
+    if (nonFinite > 0 || !Number.isFinite(limit)) return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null)
     return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit)
   }
   const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value
   const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]]
-  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin].every(Number.isFinite)
+  // McNemar decides on its (family-adjusted) p-value, so that is evidence to check too.
+  const mcnemarP = kind.type === 'superior' && kind.test === 'mcnemar' ? ((p?.adjusted ?? comparison.pValue) as number) : 0
+  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, mcnemarP].every(Number.isFinite)
+  // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
+  if (comparison.n > 0 && !finite) return unit('fail', 'non_finite', margin)
   if (comparison.n < rules.queries.minPerSlice) return unit('inconclusive', 'too_few_queries', margin)
   if (!finite) return unit('fail', 'non_finite', margin)
   if (kind.type === 'non_inferior') {
@@ -101,7 +156,8 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     return unit('inconclusive', 'interval_crosses_margin', margin)
   }
   if (kind.test === 'mcnemar') {
-    const p = comparison.pValue as number
+    // The family-adjusted p (equal to McNemar's own p without multiplicity).
+    const p = (pOf.get(unitKey(rule, filters))?.adjusted ?? comparison.pValue) as number
     if (!Number.isFinite(p)) return unit('fail', 'non_finite', margin)
     const gained = comparison.gained as number
     const lost = comparison.lost as number
@@ -114,4 +170,17 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
   if (lo > margin) return unit('pass', 'holds', margin)
   if (hi < margin) return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin)
   return unit('inconclusive', 'not_shown_better', margin)
+}
+
+/**
+ * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
+ * confidence and, when inconclusive, about how many more queries would settle it if the true difference
+ * were the observed one (at least enough to reach min_per_slice).
+ */
+function powerOf(status: Status, c: Comparison, rules: Rules, sign: number, boundary: number): { mde: number; moreQueries: number | null } {
+  const mde = minimumDetectable(c.se, c.confidence)
+  if (status !== 'inconclusive') return { mde, moreQueries: null }
+  const more = moreQueriesToSettle(c.n, c.se, Math.abs(sign * c.delta - boundary), c.confidence)
+  const floor = Math.max(0, rules.queries.minPerSlice - c.n)
+  return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) }
 }

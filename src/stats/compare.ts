@@ -1,11 +1,25 @@
 import type { PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
-import { bootstrapMeans } from './bootstrap.js'
+import { InputError } from '../errors.js'
+import { acceleration, bcaInterval, percentileInterval } from './bca.js'
+import { bootstrapDistribution } from './bootstrap.js'
+import { buildDesign, estimate, type Design } from './design.js'
+import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
-import { mean } from './mean.js'
-import { quantileSorted } from './quantile.js'
-import { streamRng } from './rng.js'
+import { signFlipTest, type Randomization } from './randomization.js'
 import { filterKey, membersOf, type Filters } from './subsets.js'
+
+/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
+export const FEW_CLUSTERS = 30
+
+/** Observed against target mix of a weighted comparison (statistics.weights). */
+export interface Mix {
+  by: string
+  /** Per stratum value (sorted): queries, observed share, target share in force (renormalised if some are absent). */
+  strata: Array<{ value: string; queries: number; observed: number; target: number }>
+  /** The same comparison with the observed mix (each stratum weighted by its share of the queries). */
+  observed: { baseline: number; candidate: number; delta: number }
+}
 
 /** One metric on one set of queries, baseline against candidate: the evidence every check and table row uses. */
 export interface Comparison {
@@ -15,11 +29,11 @@ export interface Comparison {
   n: number
   baseline: number
   candidate: number
-  /** Mean of the per-query differences candidate - baseline (equal to candidate - baseline means). */
+  /** Mean of the per-query differences candidate - baseline (the design's estimate: target-weighted, cluster-weighted when the rules say). */
   delta: number
   /** delta / |baseline|, or null when the baseline mean is 0. */
   relativeDelta: number | null
-  /** Percentile paired-bootstrap interval of delta at `confidence` (two-sided). */
+  /** Paired-bootstrap interval of delta at `confidence` (two-sided), by `interval`. */
   ci: [number, number]
   confidence: number
   /** Exact McNemar p-value for binary metrics, null otherwise. */
@@ -32,6 +46,27 @@ export interface Comparison {
   wins: number
   losses: number
   ties: number
+  /** Interval method actually used (BCa falls back to percentile where undefined, with `intervalNote`). */
+  interval: 'percentile' | 'bca'
+  intervalNote: string | null
+  /** Paired randomization (sign-flip) test of "no difference". */
+  randomization: Randomization1
+  /** Paired t interval and p (cluster-robust / stratified when the design is), the cross-check. */
+  tTest: TResult | null
+  /** Standard error of delta under the design (linearised), for power. */
+  se: number
+  /** Clusters resampled, or null when queries are resampled one by one. */
+  clusters: number | null
+  mix: Mix | null
+  /** Facts about the statistics of this comparison a reader must know. */
+  notes: string[]
+}
+
+/** The randomization test result of one column. */
+export interface Randomization1 {
+  pValue: number
+  permutations: number
+  exact: boolean
 }
 
 /** Statistics over a paired table, computed lazily and cached per subset; every subset shares one resampling plan across metrics. */
@@ -42,8 +77,18 @@ export interface StatsEngine {
   differences(metric: string): Float64Array
 }
 
+interface SubsetStats {
+  design: Design
+  /** The same design over [baseline columns..., candidate columns...]. */
+  levels: Design
+  sorted: Float64Array[]
+  randomization: Randomization | null
+}
+
 export function createStats(table: PairedTable, rules: Rules): StatsEngine {
   const metricNames = [...rules.metrics.keys()]
+  const statistics = rules.statistics
+  checkWeights(table, rules)
   const diffs = new Map<string, Float64Array>()
   for (const name of metricNames) {
     const { base, cand } = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
@@ -51,35 +96,48 @@ export function createStats(table: PairedTable, rules: Rules): StatsEngine {
     for (let i = 0; i < d.length; i++) d[i] = cand[i] - base[i]
     diffs.set(name, d)
   }
+  const diffColumns = metricNames.map((n) => diffs.get(n) as Float64Array)
+  const levelColumns = [
+    ...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base),
+    ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)
+  ]
   const membersCache = new Map<string, Int32Array>()
-  const bootCache = new Map<string, Map<string, Float64Array>>()
+  const subsetCache = new Map<string, SubsetStats>()
   const members = (filters: Filters): Int32Array => {
     const key = filterKey(filters)
     let m = membersCache.get(key)
     if (!m) membersCache.set(key, (m = membersOf(table, filters)))
     return m
   }
-  const distributions = (filters: Filters): Map<string, Float64Array> => {
+  const subset = (filters: Filters): SubsetStats => {
     const key = filterKey(filters)
-    let dist = bootCache.get(key)
-    if (!dist) {
-      const sorted = bootstrapMeans(
-        metricNames.map((n) => diffs.get(n) as Float64Array),
-        members(filters),
-        rules.statistics.resamples,
-        streamRng(rules.statistics.seed, key)
-      )
-      dist = new Map(metricNames.map((n, i) => [n, sorted[i]]))
-      bootCache.set(key, dist)
+    let s = subsetCache.get(key)
+    if (!s) {
+      const idx = members(filters)
+      const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
+      const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
+      s = {
+        design,
+        levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file),
+        // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+        sorted: bootstrapDistribution(design, statistics.resamples, statistics.seed, key),
+        randomization: null
+      }
+      subsetCache.set(key, s)
     }
-    return dist
+    return s
+  }
+  const randomization = (filters: Filters, s: SubsetStats): Randomization => {
+    if (!s.randomization) s.randomization = signFlipTest(s.design, statistics.permutations, statistics.seed, `${filterKey(filters)}\u0000flip`)
+    return s.randomization
   }
   return {
     members,
     differences: (metric) => diffs.get(metric) as Float64Array,
-    compare(metric, filters, confidence = rules.statistics.confidence) {
+    compare(metric, filters, confidence = statistics.confidence) {
       const rule = rules.metrics.get(metric)
       if (!rule) throw new Error(`unknown metric ${metric}`)
+      const col = metricNames.indexOf(metric)
       const idx = members(filters)
       const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
       const d = diffs.get(metric) as Float64Array
@@ -97,11 +155,25 @@ export function createStats(table: PairedTable, rules: Rules): StatsEngine {
           else if (base[i] === 1 && cand[i] === 0) lost++
         }
       }
-      const b = mean(base, idx)
-      const c = mean(cand, idx)
-      const delta = mean(d, idx)
-      const sorted = (distributions(filters).get(metric) as Float64Array)
-      const alpha = 1 - confidence
+      const s = subset(filters)
+      const { design, levels } = s
+      const b = estimate(levels, col)
+      const c = estimate(levels, metricNames.length + col)
+      const delta = estimate(design, col)
+      const sorted = s.sorted[col]
+      const interval =
+        statistics.interval === 'bca'
+          ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
+          : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
+      const r = randomization(filters, s)
+      const notes = [...design.notes]
+      if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
+        notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`)
+      }
+      if (interval.note) notes.push(interval.note)
+      // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
+      const mcnemar = rule.binary && design.clusters === null && !statistics.weights
+      if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
       return {
         metric,
         slice: filters.map(([k, v]) => [k, v]),
@@ -110,16 +182,65 @@ export function createStats(table: PairedTable, rules: Rules): StatsEngine {
         candidate: c,
         delta,
         relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
-        ci: [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)],
+        ci: interval.ci,
         confidence,
-        pValue: rule.binary ? mcnemarExact(gained, lost) : null,
-        test: rule.binary ? 'mcnemar' : null,
+        pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+        test: mcnemar ? 'mcnemar' : null,
         gained: rule.binary ? gained : null,
         lost: rule.binary ? lost : null,
         wins,
         losses,
-        ties: idx.length - wins - losses
+        ties: idx.length - wins - losses,
+        interval: interval.method,
+        intervalNote: interval.note,
+        randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
+        tTest: tInterval(design, col, confidence),
+        se: linearSe(design, col).se,
+        clusters: design.clusters,
+        mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
+        notes
       }
     }
+  }
+}
+
+function mixOf(by: string, design: Design, levels: Design, col: number, k: number): Mix {
+  const observed = design.strata.map((s) => s.observedShare)
+  const baseline = estimate(levels, col, observed)
+  const candidate = estimate(levels, k + col, observed)
+  return {
+    by,
+    strata: design.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),
+    observed: { baseline, candidate, delta: estimate(design, col, observed) }
+  }
+}
+
+/**
+ * Target weights must describe the data: every value they name occurs, and every value that occurs has a
+ * weight (a value without one would silently drop out of the statistic; give it 0 to mean that).
+ */
+function checkWeights(table: PairedTable, rules: Rules): void {
+  const weights = rules.statistics.weights
+  if (!weights) return
+  const column = table.attrs.get(weights.by) as string[]
+  const present = new Set(column)
+  const named = new Set(weights.target.map(([v]) => v))
+  const file = rules.source.file
+  for (const [v] of weights.target) {
+    if (!present.has(v)) {
+      throw new InputError(
+        { file, key: `statistics.weights.target.${v}` },
+        `no query has ${weights.by} = ${JSON.stringify(v)}`,
+        `values present: ${[...present].sort().slice(0, 20).map((x) => JSON.stringify(x)).join(', ')}`
+      )
+    }
+  }
+  const missing = [...present].filter((v) => !named.has(v)).sort()
+  if (missing.length > 0) {
+    throw new InputError(
+      { file, key: 'statistics.weights.target' },
+      `${weights.by} = ${missing.slice(0, 5).map((x) => JSON.stringify(x)).join(', ')} occurs in the data but has no target weight`,
+      'give every value its share of the target population (0 to leave it out on purpose)'
+    )
   }
 }

@@ -1,0 +1,38 @@
+/** Small builders shared by the statistics tests (not a test file itself). */
+import type { PairedTable } from '../../src/align/pair.js'
+import type { StatisticsRules } from '../../src/config/types.js'
+import type { QueryRow, SideRows } from '../../src/model.js'
+import { buildDesign, type Design } from '../../src/stats/design.js'
+
+export function statistics(over: Partial<StatisticsRules> = {}): StatisticsRules {
+  return { confidence: 0.95, resamples: 2000, seed: '1', interval: 'percentile', permutations: 2000, cluster: undefined, clusterWeighting: 'query', weights: undefined, multiplicity: 'none', ...over }
+}
+
+/** A paired table holding only attributes (buildDesign reads nothing else). */
+export function tableOf(n: number, attrs: Record<string, string[]> = {}): PairedTable {
+  return {
+    ids: Array.from({ length: n }, (_, i) => `q${String(i).padStart(5, '0')}`),
+    metrics: new Map(),
+    attrs: new Map(Object.entries(attrs)),
+    coverage: { baselineRows: n, candidateRows: n, paired: n, onlyInBaseline: [], onlyInCandidate: [], filled: [], missingPolicy: 'error', notes: [] }
+  }
+}
+
+/** The design of every query of the given columns. */
+export function designOf(columns: number[][], attrs: Record<string, string[]> = {}, over: Partial<StatisticsRules> = {}): Design {
+  const n = columns[0].length
+  const members = Int32Array.from({ length: n }, (_, i) => i)
+  return buildDesign(tableOf(n, attrs), members, columns.map((c) => Float64Array.from(c)), statistics(over))
+}
+
+/** One side's rows, as the readers would produce them. */
+export function sideOf(source: string, rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>): SideRows {
+  const out: QueryRow[] = rows.map((r, i) => ({ id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs ?? {})) }))
+  const numeric = new Set<string>()
+  const attributes = new Set<string>()
+  for (const r of rows) {
+    Object.keys(r.values).forEach((k) => numeric.add(k))
+    Object.keys(r.attrs ?? {}).forEach((k) => attributes.add(k))
+  }
+  return { source, rows: out, numericFields: numeric, attributeFields: attributes, notes: [] }
+}

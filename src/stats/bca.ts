@@ -1,0 +1,97 @@
+import { denominator, type Design } from './design.js'
+import { quantileSorted } from './quantile.js'
+import { normalCdf, normalQuantile } from './special.js'
+
+/** An interval with, when it is not what was asked for, the reason in plain words. */
+export interface Interval {
+  ci: [number, number]
+  method: 'percentile' | 'bca'
+  note: string | null
+}
+
+/**
+ * Acceleration of the BCa interval from the jackknife over the design's units (leave one query, or one
+ * cluster, out of its stratum): a = Σ D³ / (6 (Σ D²)^{3/2}), D = mean(θ₍·₎) − θ₍ᵤ₎ (Efron & Tibshirani
+ * 1993, eq. 14.15; scipy.stats.bootstrap computes the same). For the plain mean it is the sample skewness
+ * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
+ * stratum has a single unit (no leave-one-out estimate).
+ */
+export function acceleration(design: Design, c: number): number {
+  const { k, values, counts } = design
+  const theta = new Float64Array(design.units)
+  for (const s of design.strata) {
+    if (s.size < 2) return Number.NaN
+    let sum = 0
+    for (let u = s.start; u < s.start + s.size; u++) sum += values[u * k + c]
+    const den = denominator(design, s)
+    for (let u = s.start; u < s.start + s.size; u++) {
+      // Only this stratum's estimate changes; its change, weighted, is the change of the whole estimate.
+      const left = den - (counts ? counts[u] : 1)
+      theta[u] = s.weight * ((sum - values[u * k + c]) / left - sum / den)
+    }
+  }
+  let mean = 0
+  for (const t of theta) mean += t
+  mean /= theta.length
+  let num = 0
+  let den = 0
+  for (const t of theta) {
+    const d = mean - t
+    num += d * d * d
+    den += d * d
+  }
+  return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN
+}
+
+/** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the sorted resamples. */
+export function percentileInterval(sorted: Float64Array, confidence: number): [number, number] {
+  const alpha = 1 - confidence
+  return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)]
+}
+
+/** Number of sorted values below x and at most x (binary search). */
+function rank(sorted: Float64Array, x: number, strict: boolean): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (strict ? sorted[mid] < x : sorted[mid] <= x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Bias-corrected and accelerated bootstrap interval (Efron 1987), following scipy.stats.bootstrap exactly
+ * given the same resamples: z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B), ends at the quantiles
+ * Φ(z0 + (z0 + z)/(1 − a(z0 + z))) for z = Φ⁻¹(alpha/2) and Φ⁻¹(1 − alpha/2).
+ *
+ * Where BCa is undefined it does not return NaN: every difference equal (no acceleration; the interval is
+ * that single value), the estimate outside the resampled values (z0 infinite), or a correction that leaves
+ * [0, 1] — then it returns the percentile interval with a note saying why. This is the usual fate of hit@k
+ * comparisons where nearly every difference is 0.
+ */
+export function bcaInterval(sorted: Float64Array, theta: number, accel: number, confidence: number): Interval {
+  const fallback = (note: string): Interval => ({ ci: percentileInterval(sorted, confidence), method: 'percentile', note })
+  const B = sorted.length
+  if (B === 0 || !Number.isFinite(theta)) return fallback('no resamples')
+  if (sorted[0] === sorted[B - 1]) {
+    return { ci: [sorted[0], sorted[B - 1]], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' }
+  }
+  if (!Number.isFinite(accel)) return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown')
+  const share = (rank(sorted, theta, true) + rank(sorted, theta, false)) / (2 * B)
+  const z0 = normalQuantile(share)
+  if (!Number.isFinite(z0)) return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown')
+  const alpha = 1 - confidence
+  const za = normalQuantile(alpha / 2)
+  const ends: number[] = []
+  for (const z of [za, -za]) {
+    const num = z0 + z
+    const q = 1 - accel * num
+    if (!(q > 0)) return fallback('the BCa correction is out of range (extreme skew): percentile interval shown')
+    ends.push(normalCdf(z0 + num / q))
+  }
+  const [p1, p2] = ends
+  const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null
+  return { ci: [quantileSorted(sorted, p1), quantileSorted(sorted, p2)], method: 'bca', note }
+}

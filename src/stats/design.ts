@@ -1,0 +1,170 @@
+import type { PairedTable } from '../align/pair.js'
+import type { StatisticsRules } from '../config/types.js'
+import { InputError } from '../errors.js'
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { abs } = Math
+
+/** One stratum of a design: a contiguous run of units, resampled among themselves. */
+export interface Stratum {
+  /** The stratum's value of `statistics.weights.by`, or null when the design has no strata. */
+  value: string | null
+  /** First unit and number of units. */
+  start: number
+  size: number
+  /** Queries in the stratum. */
+  queries: number
+  /** Weight in the estimate (the target share, renormalised over the strata present; 1 without weights). */
+  weight: number
+  /** The stratum's share of the subset's queries (the observed mix). */
+  observedShare: number
+}
+
+/**
+ * How a subset of queries is resampled and summarised: the units drawn (clusters, or single queries),
+ * grouped by stratum, and per unit one value per column. The estimate of a column is
+ *
+ *   Σ_s weight_s · (Σ_{u in s} value_u) / denominator_s
+ *
+ * where value_u is the unit's sum and denominator_s the stratum's number of queries (query-weighted, the
+ * default), or value_u is the unit's mean and denominator_s its number of units (cluster-weighted).
+ * Without clusters or weights this is the plain mean over queries. Every method (bootstrap, BCa
+ * jackknife, randomization, t interval, power) reads this one structure, so they cannot disagree about
+ * what the statistic is.
+ */
+export interface Design {
+  /** Number of columns (metrics). */
+  k: number
+  /** Number of units. */
+  units: number
+  /** Row-major: values[u * k + c]. */
+  values: Float64Array
+  /** Queries per unit when the estimator is a ratio (query-weighted clusters); null when each unit counts once. */
+  counts: Float64Array | null
+  strata: Stratum[]
+  /** Number of clusters, or null when queries are resampled one by one. */
+  clusters: number | null
+  /** For each member (in the subset's order), the unit it belongs to. */
+  unitOfMember: Int32Array
+  /** Facts about the design the report must show (single-unit strata, renormalised weights). */
+  notes: string[]
+}
+
+const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
+ * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
+ * order, so the design depends on nothing but the data.
+ */
+export function buildDesign(table: PairedTable, members: Int32Array, columns: Float64Array[], statistics: StatisticsRules, subsetLabel = 'all queries', rulesFile?: string): Design {
+  const k = columns.length
+  const m = members.length
+  const weights = statistics.weights
+  const clusterAttr = statistics.cluster
+  const stratumCol = weights ? (table.attrs.get(weights.by) as string[]) : null
+  const clusterCol = clusterAttr !== undefined ? (table.attrs.get(clusterAttr) as string[]) : null
+  const clusterWeighted = clusterCol !== null && statistics.clusterWeighting === 'cluster'
+
+  // Group member positions by stratum, then by unit.
+  const strataMap = new Map<string, number[]>()
+  for (let j = 0; j < m; j++) {
+    const v = stratumCol ? stratumCol[members[j]] : ''
+    let list = strataMap.get(v)
+    if (!list) strataMap.set(v, (list = []))
+    list.push(j)
+  }
+  const strataValues = [...strataMap.keys()].sort(byCode)
+  const unitMembers: number[][] = []
+  const strata: Stratum[] = []
+  const clusterStratum = new Map<string, string>()
+  const targetOf = new Map(weights?.target ?? [])
+  let targetPresent = 0
+  for (const sv of strataValues) targetPresent += weights ? (targetOf.get(sv) as number) : 1
+  const notes: string[] = []
+  for (const sv of strataValues) {
+    const positions = strataMap.get(sv) as number[]
+    const start = unitMembers.length
+    if (clusterCol) {
+      const byCluster = new Map<string, number[]>()
+      for (const j of positions) {
+        const cv = clusterCol[members[j]]
+        const seen = clusterStratum.get(cv)
+        if (seen !== undefined && seen !== sv && weights) {
+          throw new InputError(
+            { file: rulesFile, key: 'statistics.cluster' },
+            `cluster ${clusterAttr} = ${JSON.stringify(cv)} has queries in ${weights.by} = ${JSON.stringify(seen)} and ${weights.by} = ${JSON.stringify(sv)}; clusters are resampled within strata, so each must lie in one stratum`,
+            `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`
+          )
+        }
+        clusterStratum.set(cv, sv)
+        let list = byCluster.get(cv)
+        if (!list) byCluster.set(cv, (list = []))
+        list.push(j)
+      }
+      for (const cv of [...byCluster.keys()].sort(byCode)) unitMembers.push(byCluster.get(cv) as number[])
+    } else {
+      for (const j of positions) unitMembers.push([j])
+    }
+    const size = unitMembers.length - start
+    const weight = weights ? (targetOf.get(sv) as number) / targetPresent : 1
+    strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m })
+    if (size === 1 && m > 1) {
+      notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`)
+    }
+  }
+  if (weights && strataValues.length < weights.target.length && m > 0) {
+    const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v)
+    notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`)
+  }
+  const units = unitMembers.length
+  const values = new Float64Array(units * k)
+  const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null
+  const unitOfMember = new Int32Array(m)
+  for (let u = 0; u < units; u++) {
+    const list = unitMembers[u]
+    for (const j of list) unitOfMember[j] = u
+    if (counts) counts[u] = list.length
+    for (let c = 0; c < k; c++) {
+      const col = columns[c]
+      let s = 0
+      let comp = 0
+      for (const j of list) {
+        const x = col[members[j]]
+        const t = s + x
+        comp += abs(s) >= abs(x) ? s - t + x : x - t + s
+        s = t
+      }
+      s += comp
+      values[u * k + c] = clusterWeighted ? s / list.length : s
+    }
+  }
+  return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes }
+}
+
+/** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
+export function denominator(design: Design, s: Stratum): number {
+  return design.counts ? s.queries : s.size
+}
+
+/**
+ * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
+ * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
+ */
+export function estimate(design: Design, c: number, weightsOverride?: number[]): number {
+  const { k, values } = design
+  let total = 0
+  design.strata.forEach((s, si) => {
+    let sum = 0
+    let comp = 0
+    for (let u = s.start; u < s.start + s.size; u++) {
+      const x = values[u * k + c]
+      const t = sum + x
+      comp += abs(sum) >= abs(x) ? sum - t + x : x - t + sum
+      sum = t
+    }
+    const w = weightsOverride ? weightsOverride[si] : s.weight
+    total += (w * (sum + comp)) / denominator(design, s)
+  })
+  return design.units === 0 ? Number.NaN : total
+}
