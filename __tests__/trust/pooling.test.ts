@@ -100,7 +100,8 @@ describe('pooling bias', () => {
     expect(r.json.publishable.reasons).toEqual(['24 of the 54 pooled top-10 documents (both systems) have no graded judgment, in 3 queries (listed in the to-judge file)'])
     const judged = await gate(['--qrels', `${P}/qrels-complete.txt`])
     expect(judged.code).toBe(0)
-    expect(judged.json.publishable).toEqual({ value: true, reasons: [], unchecked: ['snapshot comparability (no manifests given)'] })
+    // Nothing wrong any more, but without manifests comparability was not checked: not established, not "yes".
+    expect(judged.json.publishable).toEqual({ value: false, reasons: [], unchecked: ['snapshot comparability (no manifests given)'] })
     expect(judged.toJudge).toBe('')
     const p10 = judged.json.trust.pooling.condensed.find((c: { metric: string }) => c.metric === 'P@10')
     expect(p10.full.candidate).toBe(1) // the candidate's true precision

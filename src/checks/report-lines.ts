@@ -49,14 +49,13 @@ export function trustHeadLines(trust: TrustResult): string[] {
   return out
 }
 
-/** `**Publishable: no** — reasons` (or yes, with what could not be checked). */
+/** `**Publishable: no**: reasons`, `**Publishable: not established**: what could not be checked`, or yes. */
 export function publishableLine(trust: TrustResult): string {
   const p = trust.publishable
-  if (p.value) {
-    const unchecked = p.unchecked.length > 0 ? ` (not checked: ${inline(p.unchecked.join('; '), 400)})` : ''
-    return `**Publishable: yes**${unchecked}`
-  }
-  return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}`
+  if (p.value) return '**Publishable: yes** (judgments complete for the pooled top k, snapshots comparable, no disputed questions left out)'
+  const unchecked = p.unchecked.length > 0 ? `not checked: ${inline(p.unchecked.join('; '), 400)}` : ''
+  if (p.reasons.length === 0) return `**Publishable: not established**: ${unchecked}`
+  return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}${unchecked ? `; ${unchecked}` : ''}`
 }
 
 /** The body of the collapsible Trust section. */
@@ -133,10 +132,11 @@ export function trustBody(trust: TrustResult): string[] {
     }
     out.push(table(rows), '')
   }
-  if (trust.publishable.value) out.push(publishableLine(trust))
+  if (trust.publishable.reasons.length === 0) out.push(publishableLine(trust))
   else {
     out.push('**Publishable: no**, because:')
     for (const r of trust.publishable.reasons) out.push(`- ${inline(r, 600)}`)
+    for (const u of trust.publishable.unchecked) out.push(`- not checked: ${inline(u, 600)}`)
   }
   out.push('')
   return out

@@ -229,7 +229,8 @@ function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): Dat
 /**
  * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
  * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
- * exam was not the agreed one), or when a comparability warning or mismatch stands.
+ * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
+ * when one of these could not be checked.
  */
 function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary | null, comparability: ComparabilityResult | null): TrustResult['publishable'] {
   const reasons: string[] = []
@@ -248,5 +249,7 @@ function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary
     if (!comparability.comparable) reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`)
     if (comparability.warnings.length > 0) reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`)
   }
-  return { value: reasons.length === 0, reasons, unchecked }
+  // A result is publishable only when every condition was checked and held: what could not be checked
+  // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
+  return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked }
 }

@@ -33,6 +33,15 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
     Alias(_key, node) {
       throw new InputError({ file, line: node.range ? lineAt(node.range[0]) : undefined }, 'uses a YAML alias (*name)', 'aliases are not allowed in rules files: write the value out')
     },
+    Node(_key, node) {
+      // Explicit tags (!!binary, !!set, !!timestamp, custom !tags) turn text into other kinds of values;
+      // rules are plain names, numbers and strings, so a tag is refused rather than interpreted.
+      const tag = (node as { tag?: string }).tag
+      if (tag !== undefined && tag !== null) {
+        const range = (node as { range?: [number, number, number] }).range
+        throw new InputError({ file, line: range ? lineAt(range[0]) : undefined }, `uses a YAML tag (${tag})`, 'write the value plainly, without a !tag')
+      }
+    },
     Pair(_key, pair) {
       // A list or mapping used as a key ("? [a, b]: 1", "{a: 1}: 2") has no meaning in rules; yaml would
       // stringify it and print a process warning.

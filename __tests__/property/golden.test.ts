@@ -1,0 +1,127 @@
+/**
+ * Determinism across environments: the JSON and Markdown reports of the example scenarios are golden files,
+ * asserted byte for byte
+ * - in this process (the in-process CLI),
+ * - in a separate Node process with another time zone and locale (TZ=Pacific/Chatham, de_DE: a +12:45
+ *   offset and a decimal comma, so any Date or toLocaleString use would show),
+ * - under Node 24 when it can be had (`npx -y node@24`; RG_SKIP_NODE24=1 skips, and so does no network).
+ * The child processes run the sources compiled by tsc (not dist/, which may lag the sources while others
+ * work). Regenerate the golden files after an intended report change with UPDATE_GOLDEN=1.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { cli, tempDir } from '../helpers.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const goldenDir = path.join(import.meta.dirname, 'golden')
+const update = process.env.UPDATE_GOLDEN === '1'
+const build = path.join(root, 'node_modules/.cache/rg-golden-build')
+
+/** Scenarios: rules and inputs as relative paths (the reports name them), run from the repository root. */
+const SCENARIOS = {
+  rows: ['--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl'],
+  runs: ['--rules', 'examples/runs/rules.yml', '--baseline', 'examples/runs/baseline.jsonl', '--candidate', 'examples/runs/candidate.jsonl']
+} as const
+type Scenario = keyof typeof SCENARIOS
+
+interface Output {
+  code: number
+  json: string
+  markdown: string
+}
+
+function golden(name: Scenario): Output {
+  const read = (ext: string) => readFileSync(path.join(goldenDir, `${name}.${ext}`), 'utf8')
+  return { code: Number(read('code').trim()), json: read('json'), markdown: read('md') }
+}
+
+async function inProcess(name: Scenario): Promise<Output> {
+  const dir = tempDir('rg-golden-')
+  const cwd = process.cwd()
+  process.chdir(root)
+  try {
+    const r = await cli(['gate', ...SCENARIOS[name], '--json', path.join(dir, 'r.json'), '--markdown', path.join(dir, 'r.md')])
+    return { code: r.code, json: readFileSync(path.join(dir, 'r.json'), 'utf8'), markdown: readFileSync(path.join(dir, 'r.md'), 'utf8') }
+  } finally {
+    process.chdir(cwd)
+  }
+}
+
+function child(node: string[], name: Scenario, env: Record<string, string>): Output {
+  const dir = tempDir('rg-golden-')
+  const r = spawnSync(node[0], [...node.slice(1), path.join(build, 'cli.js'), 'gate', ...SCENARIOS[name], '--json', path.join(dir, 'r.json'), '--markdown', path.join(dir, 'r.md')], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120000
+  })
+  if (r.status !== 0 && r.status !== 1) throw new Error(`exit ${r.status}: ${r.stderr}`)
+  return { code: r.status, json: readFileSync(path.join(dir, 'r.json'), 'utf8'), markdown: readFileSync(path.join(dir, 'r.md'), 'utf8') }
+}
+
+const OTHER_PLACE = { TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8', LC_NUMERIC: 'de_DE.UTF-8' }
+
+/** `npx -y node@24` when it works here (the npm "node" package ships the binary), else null. */
+function node24(): string[] | null {
+  if (process.env.RG_SKIP_NODE24 === '1') return null
+  const r = spawnSync('npx', ['-y', 'node@24', '--version'], { encoding: 'utf8', timeout: 180000, cwd: tempDir() })
+  return r.status === 0 && /^v24\./.test(r.stdout.trim()) ? ['npx', '-y', 'node@24'] : null
+}
+
+describe('golden reports, byte for byte', () => {
+  beforeAll(async () => {
+    if (update) {
+      mkdirSync(goldenDir, { recursive: true })
+      for (const name of Object.keys(SCENARIOS) as Scenario[]) {
+        const out = await inProcess(name)
+        writeFileSync(path.join(goldenDir, `${name}.json`), out.json)
+        writeFileSync(path.join(goldenDir, `${name}.md`), out.markdown)
+        writeFileSync(path.join(goldenDir, `${name}.code`), `${out.code}\n`)
+      }
+    }
+    // tsc emits even when another engineer's file has a type error; the examples only need the gate.
+    try {
+      execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', build], { cwd: root, stdio: 'pipe' })
+    } catch {
+      if (!existsSync(path.join(build, 'cli.js'))) throw new Error('tsc produced no build')
+    }
+  }, 180000)
+
+  for (const name of Object.keys(SCENARIOS) as Scenario[]) {
+    it(`${name}: in this process`, async () => {
+      const out = await inProcess(name)
+      const want = golden(name)
+      expect(out.code).toBe(want.code)
+      expect(out.json).toBe(want.json)
+      expect(out.markdown).toBe(want.markdown)
+    })
+
+    it(`${name}: another process, TZ=Pacific/Chatham, de_DE locale`, () => {
+      // The environment really is different: a decimal comma and a +12:45 / +13:45 offset.
+      const probe = spawnSync(process.execPath, ['-e', 'process.stdout.write((1234.5).toLocaleString() + " " + new Date(0).getTimezoneOffset())'], { env: { ...process.env, ...OTHER_PLACE }, encoding: 'utf8' })
+      expect(probe.stdout).toMatch(/^1\.234,5 -7(65|05)$/)
+      const out = child([process.execPath], name, OTHER_PLACE)
+      const want = golden(name)
+      expect(out.code).toBe(want.code)
+      expect(out.json).toBe(want.json)
+      expect(out.markdown).toBe(want.markdown)
+    }, 120000)
+  }
+
+  it('under Node 24, when available (skipped with a note otherwise)', () => {
+    const node = node24()
+    if (node === null) {
+      process.stdout.write('golden: Node 24 not available (npx -y node@24 failed or RG_SKIP_NODE24=1); skipped\n')
+      return
+    }
+    for (const name of Object.keys(SCENARIOS) as Scenario[]) {
+      const out = child(node, name, OTHER_PLACE)
+      const want = golden(name)
+      expect(out.code).toBe(want.code)
+      expect(out.json).toBe(want.json)
+      expect(out.markdown).toBe(want.markdown)
+    }
+  }, 300000)
+})
