@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { stat, readFile, writeFile } from 'node:fs/promises';
+import { open, stat, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { createReadStream, openSync, closeSync, readSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
-import { createReadStream } from 'node:fs';
 
 /** Unusable input: the CLI exits 2 and the action fails, printing `toString()` and nothing else. */
 class InputError extends Error {
@@ -47,7 +47,7 @@ function didYouMean(word, known) {
     let bestDistance = Infinity;
     const lower = word.toLowerCase();
     for (const candidate of known) {
-        const d = editDistance(lower, candidate.toLowerCase());
+        const d = editDistance$1(lower, candidate.toLowerCase());
         if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
             best = candidate;
             bestDistance = d;
@@ -63,7 +63,7 @@ function suggestion(word, known) {
     return s === undefined ? '' : ` (did you mean "${s}"?)`;
 }
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
-function editDistance(a, b) {
+function editDistance$1(a, b) {
     const m = a.length;
     const n = b.length;
     let prev2 = new Array(n + 1).fill(0);
@@ -84,7 +84,7 @@ function editDistance(a, b) {
 }
 
 /** How many ids an error or a report line lists before "and N more". */
-const LIST_LIMIT$1 = 20;
+const LIST_LIMIT$3 = 20;
 /**
  * Pairs the two sides query by query. A query on one side only or a missing value stops the gate with
  * the ids and lines (or, under `missing: zero`, is filled with the metric's fill value and counted); a value
@@ -114,10 +114,10 @@ function pairRows(rules, baseline, candidate) {
     if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
         const parts = [];
         if (onlyInBaseline.length > 0)
-            parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById)}`);
+            parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`);
         if (onlyInCandidate.length > 0)
-            parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById)}`);
-        throw new InputError({ file: onlyInBaseline.length > 0 ? candidate.source : baseline.source }, `the two sides do not have the same queries: ${parts.join('; ')}`, 'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)');
+            parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`);
+        throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}`, 'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)');
     }
     const ids = [...new Set([...baseById.keys(), ...candById.keys()])].sort(compareIds);
     const n = ids.length;
@@ -147,8 +147,8 @@ function pairRows(rules, baseline, candidate) {
         filled.push({ metric: metric.name, ...count });
     }
     if (missingValues.length > 0) {
-        const more = missingValues.length - LIST_LIMIT$1;
-        throw new InputError({ file: baseline.source }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$1).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
+        const more = missingValues.length - LIST_LIMIT$3;
+        throw new InputError({ file: baseline.source }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$3).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
     }
     const attrs = new Map();
     for (const [name] of attrNames)
@@ -189,6 +189,11 @@ function neededAttributes(rules) {
         if (c.perSlice !== undefined && !names.has(c.perSlice))
             names.set(c.perSlice, `checks[${c.index}].per_slice`);
     }
+    const { cluster, weights } = rules.statistics;
+    if (cluster !== undefined && !names.has(cluster))
+        names.set(cluster, 'statistics.cluster');
+    if (weights !== undefined && !names.has(weights.by))
+        names.set(weights.by, 'statistics.weights.by');
     return names;
 }
 function indexRows(side) {
@@ -222,13 +227,317 @@ function attributeOf(id, name, base, cand, baseline, candidate) {
     }
     return value;
 }
-function listIds(ids, rows) {
-    const shown = ids.slice(0, LIST_LIMIT$1).map((id) => `${JSON.stringify(id)} (line ${rows.get(id)?.line})`);
-    return shown.join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : '');
+function listIds(ids, rows, file) {
+    const shown = ids.slice(0, LIST_LIMIT$3).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`);
+    return shown.join(', ') + (ids.length > LIST_LIMIT$3 ? ` and ${ids.length - LIST_LIMIT$3} more` : '');
 }
 /** Fixed id order: by UTF-16 code units, independent of locale. */
 function compareIds(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Confidence of every interval in a family of m units: 1 − alpha/m under Bonferroni and under Holm (Holm's
+ * step-down has no matching interval; its first step is Bonferroni's, so these intervals are valid but
+ * conservative), the nominal confidence otherwise.
+ */
+function familyConfidence(confidence, m, method) {
+    if (method === 'none' || m <= 1)
+        return confidence;
+    return 1 - (1 - confidence) / m;
+}
+/**
+ * Adjusted p-values, in the input order. Bonferroni: min(1, m·p). Holm (1979): sort ascending,
+ * p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) · p_(j)); ties keep input order. Equal to
+ * statsmodels.stats.multitest.multipletests(p, method='holm'/'bonferroni')[1].
+ */
+function adjustPValues(p, method) {
+    const m = p.length;
+    if (method === 'none')
+        return [...p];
+    if (method === 'bonferroni')
+        return p.map((x) => Math.min(1, m * x));
+    const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b);
+    const out = new Array(m);
+    let running = 0;
+    order.forEach((i, j) => {
+        running = Math.max(running, Math.min(1, (m - j) * p[i]));
+        out[i] = running;
+    });
+    return out;
+}
+
+/**
+ * The few special functions the statistics need (normal and Student t distributions), written out so the
+ * core has no numeric dependency and gives the same bits on every platform. Accuracy is checked against
+ * scipy.special / scipy.stats in __tests__/stats/special.test.ts (relative error below 1e-12 for the normal
+ * functions, 1e-10 for t).
+ */
+const LANCZOS = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905,
+    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7
+];
+/** ln Γ(x) for x > 0 (Lanczos, g = 7): relative error about 1e-15. */
+function lgamma(x) {
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - lgamma(1 - x);
+    const z = x - 1;
+    let a = LANCZOS[0];
+    const t = z + 7.5;
+    for (let i = 1; i < 9; i++)
+        a += LANCZOS[i] / (z + i);
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+/**
+ * ln Γ(a) − ln Γ(a + b) without the cancellation of two large logarithms when a is large (the t
+ * distribution with thousands of degrees of freedom): a Stirling-series difference above 20, plain
+ * differences below.
+ */
+function lgammaRatio(a, b) {
+    if (a < 20)
+        return lgamma(a) - lgamma(a + b);
+    // ln Γ(x) = (x − ½) ln x − x + ½ ln 2π + Σ B2k / (2k(2k−1) x^(2k−1))
+    const c = (x) => {
+        const x2 = x * x;
+        return (1 / 12 - (1 / 360 - (1 / 1260 - 1 / (1680 * x2)) / x2) / x2) / x;
+    };
+    const ab = a + b;
+    // (a − ½) ln a − (ab − ½) ln ab + b, written with log1p for the part that cancels.
+    const main = (a - 0.5) * -Math.log1p(b / a) - b * Math.log(ab) + b;
+    return main + c(a) - c(ab);
+}
+/** Continued fraction of the regularized incomplete beta function (modified Lentz). */
+function betaContinuedFraction(x, a, b) {
+    const TINY = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < TINY)
+        d = TINY;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 10000; m++) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (Math.abs(d) < TINY)
+            d = TINY;
+        c = 1 + aa / c;
+        if (Math.abs(c) < TINY)
+            c = TINY;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (Math.abs(d) < TINY)
+            d = TINY;
+        c = 1 + aa / c;
+        if (Math.abs(c) < TINY)
+            c = TINY;
+        d = 1 / d;
+        const del = d * c;
+        h *= del;
+        if (Math.abs(del - 1) < 1e-16)
+            break;
+    }
+    return h;
+}
+/** Regularized incomplete beta I_x(a, b). */
+function incompleteBeta(x, a, b) {
+    if (!(x >= 0 && x <= 1) || !(a > 0) || false)
+        return Number.NaN;
+    if (x === 0 || x === 1)
+        return x;
+    // ln of x^a (1−x)^b / B(a, b), with B(a, b) = Γ(a)Γ(b)/Γ(a+b): keep the large argument in lgammaRatio.
+    const front = (p, q, y) => {
+        const big = Math.max(p, q);
+        const small = Math.min(p, q);
+        const lnB = lgamma(small) + lgammaRatio(big, small);
+        return Math.exp(p * Math.log(y) + q * Math.log1p(-y) - lnB);
+    };
+    if (x < (a + 1) / (a + b + 2))
+        return (front(a, b, x) * betaContinuedFraction(x, a, b)) / a;
+    return 1 - (front(b, a, 1 - x) * betaContinuedFraction(1 - x, b, a)) / b;
+}
+/** Regularized upper incomplete gamma Q(a, x) (series below a + 1, continued fraction above). */
+function upperGamma(a, x) {
+    if (x <= 0)
+        return 1;
+    const lnFront = a * Math.log(x) - x - lgamma(a);
+    if (x < a + 1) {
+        let sum = 1 / a;
+        let term = sum;
+        for (let n = 1; n < 10000; n++) {
+            term *= x / (a + n);
+            sum += term;
+            if (Math.abs(term) < Math.abs(sum) * 1e-17)
+                break;
+        }
+        return 1 - sum * Math.exp(lnFront);
+    }
+    const TINY = 1e-300;
+    let b = x + 1 - a;
+    let c = 1 / TINY;
+    let d = 1 / b;
+    let h = d;
+    for (let i = 1; i < 10000; i++) {
+        const an = -i * (i - a);
+        b += 2;
+        d = an * d + b;
+        if (Math.abs(d) < TINY)
+            d = TINY;
+        c = b + an / c;
+        if (Math.abs(c) < TINY)
+            c = TINY;
+        d = 1 / d;
+        const del = d * c;
+        h *= del;
+        if (Math.abs(del - 1) < 1e-16)
+            break;
+    }
+    return Math.exp(lnFront) * h;
+}
+/** Standard normal distribution function Φ(z) (scipy.special.ndtr). */
+function normalCdf(z) {
+    if (Number.isNaN(z))
+        return Number.NaN;
+    if (z === Infinity)
+        return 1;
+    if (z === -Infinity)
+        return 0;
+    const q = 0.5 * upperGamma(0.5, (z * z) / 2);
+    return z < 0 ? q : 1 - q;
+}
+/**
+ * Standard normal quantile Φ⁻¹(p) (scipy.special.ndtri): Wichura's AS 241 (PPND16, relative error about
+ * 1e-16), which needs no refinement.
+ */
+function normalQuantile(p) {
+    if (!(p >= 0 && p <= 1))
+        return Number.NaN;
+    if (p === 0)
+        return -Infinity;
+    if (p === 1)
+        return Infinity;
+    const q = p - 0.5;
+    if (Math.abs(q) <= 0.425) {
+        const r = 0.180625 - q * q;
+        return ((q *
+            (((((((2509.0809287301226727 * r + 33430.575583588128105) * r + 67265.770927008700853) * r + 45921.953931549871457) * r + 13731.693765509461125) * r +
+                1971.5909503065514427) *
+                r +
+                133.14166789178437745) *
+                r +
+                3.387132872796366608)) /
+            (((((((5226.495278852854561 * r + 28729.085735721942674) * r + 39307.89580009271061) * r + 21213.794301586595867) * r + 5394.1960214247511077) * r +
+                687.1870074920579083) *
+                r +
+                42.313330701600911252) *
+                r +
+                1));
+    }
+    let r = q < 0 ? p : 1 - p;
+    r = Math.sqrt(-Math.log(r));
+    let x;
+    if (r <= 5) {
+        r -= 1.6;
+        x =
+            (((((((7.7454501427834140764e-4 * r + 0.0227238449892691845833) * r + 0.24178072517745061177) * r + 1.27045825245236838258) * r + 3.64784832476320460504) * r +
+                5.7694972214606914055) *
+                r +
+                4.6303378461565452959) *
+                r +
+                1.42343711074968357734) /
+                (((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r + 0.14810397642748007459) * r + 0.68976733498510000455) * r +
+                    1.6763848301838038494) *
+                    r +
+                    2.05319162663775882187) *
+                    r +
+                    1);
+    }
+    else {
+        r -= 5;
+        x =
+            (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r + 0.026532189526576123093) * r + 0.29656057182850489123) * r +
+                1.7848265399172913358) *
+                r +
+                5.4637849111641143699) *
+                r +
+                6.6579046435011037772) /
+                (((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r + 0.0148753612908506148525) * r +
+                    0.13692988092273580531) *
+                    r +
+                    0.59983220655588793769) *
+                    r +
+                    1);
+    }
+    return q < 0 ? -x : x;
+}
+/** Two-sided tail probability P(|T| >= |t|), computed directly (no 1 − cdf cancellation). */
+function tTwoSided(t, df) {
+    if (Number.isNaN(t) || !(df > 0))
+        return Number.NaN;
+    if (!Number.isFinite(t))
+        return 0;
+    return incompleteBeta(df / (df + t * t), df / 2, 0.5);
+}
+/** Student t quantile (scipy.stats.t.ppf): Newton's method on {@link tCdf} from the normal quantile. */
+function tQuantile(p, df) {
+    if (!(p > 0 && p < 1) || !(df > 0))
+        return p === 0 ? -Infinity : p === 1 ? Infinity : Number.NaN;
+    if (p === 0.5)
+        return 0;
+    if (p < 0.5)
+        return -tQuantile(1 - p, df);
+    // Upper tail: solve tail(x) = 1 − p with tail(x) = ½ I_{df/(df+x²)}(df/2, ½), monotone decreasing.
+    const target = 1 - p;
+    const tail = (x) => 0.5 * incompleteBeta(df / (df + x * x), df / 2, 0.5);
+    const lnC = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * Math.log(df * Math.PI);
+    const pdf = (x) => Math.exp(lnC - ((df + 1) / 2) * Math.log1p((x * x) / df));
+    let lo = 0;
+    let hi = Infinity;
+    let x = Math.max(normalQuantile(p), 1e-8);
+    if (df < 3)
+        x = Math.max(x, df === 1 ? Math.tan(Math.PI * (p - 0.5)) : x);
+    for (let i = 0; i < 200; i++) {
+        const f = tail(x) - target;
+        if (f > 0)
+            lo = x;
+        else
+            hi = x;
+        let next = x + f / pdf(x);
+        if (!(next > lo && next < hi))
+            next = hi === Infinity ? 2 * x + 1 : (lo + hi) / 2;
+        if (Math.abs(next - x) <= 1e-15 * Math.abs(x))
+            return next;
+        x = next;
+    }
+    return x;
+}
+
+/** Power the "smallest detectable difference" and "queries to settle it" figures are computed for. */
+const POWER = 0.8;
+/**
+ * Minimum detectable effect: the true difference this evaluation finds with 80% power by an interval at
+ * `confidence`, MDE = (z_{1−alpha/2} + z_{0.8}) · se. With se the design's standard error (cluster-robust
+ * when clustered) this is also the clustered equivalent. Example: se = 0.01 at 95% gives
+ * (1.959964 + 0.841621) · 0.01 = 0.028016.
+ */
+function minimumDetectable(se, confidence, power = POWER) {
+    return (normalQuantile(1 - (1 - confidence) / 2) + normalQuantile(power)) * se;
+}
+/**
+ * About how many more queries would settle an inconclusive check, if the true difference were the one
+ * observed: the interval must clear the boundary by `distance` (= |observed − boundary|), which needs
+ * se' = distance / (z_{1−alpha/2} + z_{0.8}); se shrinks as 1/√n at the same cluster sizes, so
+ * n' = n · (se / se')². Null when it cannot be settled (distance 0, or no spread).
+ */
+function moreQueriesToSettle(n, se, distance, confidence, power = POWER) {
+    if (!(distance > 0) || !(se > 0) || !(n > 0))
+        return null;
+    const needed = n * Math.pow(minimumDetectable(se, confidence, power) / distance, 2);
+    if (!Number.isFinite(needed))
+        return null;
+    return Math.max(0, Math.ceil(needed - n));
 }
 
 /** Canonical text of a filter set, e.g. `category=faq&segment=new` (`all` for no filter). Used as cache and seed key. */
@@ -267,23 +576,41 @@ function valuesOf(table, attr, members) {
  * `non_finite`.
  */
 function decide(rules, table, stats) {
-    const checks = rules.checks.map((rule) => evaluateCheck(rule, rules, table, stats));
+    // The family is known before any result: the statistical checks and, for per_slice, the slices present.
+    const members = rules.checks.flatMap((rule) => (rule.kind.type === 'max_regressions' ? [] : unitSets(rule, table, stats).map((filters) => ({ rule, filters }))));
+    const method = rules.statistics.multiplicity;
+    const family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) };
+    const raw = members.map(({ rule, filters }) => {
+        const c = stats.compare(rule.metric, filters, family.confidence);
+        return rule.kind.type === 'superior' && rule.kind.test === 'mcnemar' ? c.pValue : c.randomization.pValue;
+    });
+    const adjusted = adjustPValues(raw, method);
+    const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
+    const checks = rules.checks.map((rule) => evaluateCheck(rule, rules, table, stats, family, pOf));
     const decidedBy = checks.find((c) => c.counts === 'fail') ?? null;
-    return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks };
+    return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks, family };
 }
-function evaluateCheck(rule, rules, table, stats) {
-    const metric = rules.metrics.get(rule.metric);
+const unitKey = (rule, filters) => `${rule.index}\u0000${filterKey(filters)}`;
+/** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
+function unitSets(rule, table, stats) {
     const base = rule.where;
-    const sets = rule.perSlice === undefined
+    return rule.perSlice === undefined
         ? [base]
         : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
-    const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters));
+}
+function evaluateCheck(rule, rules, table, stats, family, pOf) {
+    const metric = rules.metrics.get(rule.metric);
+    const units = unitSets(rule, table, stats).map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf));
     const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
     const counts = status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail';
     return { rule, status, counts, units };
 }
-function evaluateUnit(rule, metric, rules, stats, filters) {
-    const comparison = stats.compare(rule.metric, filters);
+function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
+    const statistical = rule.kind.type !== 'max_regressions';
+    const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence);
+    const p = pOf.get(unitKey(rule, filters));
+    const sign = metric.better === 'higher' ? 1 : -1;
+    const kind = rule.kind;
     const unit = (status, reason, margin = 0, regressions = null, regressionLimit = null) => ({
         slice: comparison.slice,
         status,
@@ -291,24 +618,39 @@ function evaluateUnit(rule, metric, rules, stats, filters) {
         comparison,
         margin,
         regressions,
-        regressionLimit
+        regressionLimit,
+        pValue: p ? p.raw : null,
+        pAdjusted: p ? p.adjusted : null,
+        pTest: !statistical ? null : kind.type === 'superior' && kind.test === 'mcnemar' ? 'mcnemar' : 'randomization',
+        power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
     });
-    const sign = metric.better === 'higher' ? 1 : -1;
-    const kind = rule.kind;
     if (kind.type === 'max_regressions') {
         const d = stats.differences(rule.metric);
         let count = 0;
-        for (const i of stats.members(filters))
-            if (sign * d[i] < -kind.threshold)
+        let nonFinite = 0;
+        for (const i of stats.members(filters)) {
+            const worse = -sign * d[i];
+            if (!Number.isFinite(worse))
+                nonFinite++;
+            else if (worse > kind.threshold)
                 count++;
+        }
         const n = comparison.n;
         const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x) => x !== undefined);
         const limit = Math.min(...limits);
+        // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
+        if (nonFinite > 0 || !Number.isFinite(limit))
+            return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null);
         return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit);
     }
     const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value;
     const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]];
-    const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin].every(Number.isFinite);
+    // McNemar decides on its (family-adjusted) p-value, so that is evidence to check too.
+    const mcnemarP = kind.type === 'superior' && kind.test === 'mcnemar' ? (p?.adjusted ?? comparison.pValue) : 0;
+    const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, mcnemarP].every(Number.isFinite);
+    // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
+    if (comparison.n > 0 && !finite)
+        return unit('fail', 'non_finite', margin);
     if (comparison.n < rules.queries.minPerSlice)
         return unit('inconclusive', 'too_few_queries', margin);
     if (!finite)
@@ -321,7 +663,8 @@ function evaluateUnit(rule, metric, rules, stats, filters) {
         return unit('inconclusive', 'interval_crosses_margin', margin);
     }
     if (kind.test === 'mcnemar') {
-        const p = comparison.pValue;
+        // The family-adjusted p (equal to McNemar's own p without multiplicity).
+        const p = (pOf.get(unitKey(rule, filters))?.adjusted ?? comparison.pValue);
         if (!Number.isFinite(p))
             return unit('fail', 'non_finite', margin);
         const gained = comparison.gained;
@@ -340,105 +683,139 @@ function evaluateUnit(rule, metric, rules, stats, filters) {
         return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin);
     return unit('inconclusive', 'not_shown_better', margin);
 }
-
 /**
- * Paired percentile bootstrap with one resampling plan shared by every column: for each resample the
- * members of the subset are drawn once (with replacement) and the means of all columns (one per metric's
- * per-query differences) are accumulated in the same pass. Returns, per column, the resampled means sorted
- * ascending, from which any quantile (and so any confidence level) can be read.
- *
- * Drawing is index-by-index from the seeded stream, so the result depends only on the seed, the subset's
- * members (in the table's fixed order) and the column values.
+ * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
+ * confidence and, when inconclusive, about how many more queries would settle it if the true difference
+ * were the observed one (at least enough to reach min_per_slice).
  */
-function bootstrapMeans(columns, members, resamples, rng) {
-    const m = members.length;
+function powerOf(status, c, rules, sign, boundary) {
+    const mde = minimumDetectable(c.se, c.confidence);
+    if (status !== 'inconclusive')
+        return { mde, moreQueries: null };
+    const more = moreQueriesToSettle(c.n, c.se, Math.abs(sign * c.delta - boundary), c.confidence);
+    const floor = Math.max(0, rules.queries.minPerSlice - c.n);
+    return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) };
+}
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { abs: abs$1 } = Math;
+const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
+ * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
+ * order, so the design depends on nothing but the data.
+ */
+function buildDesign(table, members, columns, statistics, subsetLabel = 'all queries', rulesFile) {
     const k = columns.length;
-    const out = columns.map(() => new Float64Array(resamples));
-    if (m === 0) {
-        for (const o of out)
-            o.fill(Number.NaN);
-        return out;
+    const m = members.length;
+    const weights = statistics.weights;
+    const clusterAttr = statistics.cluster;
+    const stratumCol = weights ? table.attrs.get(weights.by) : null;
+    const clusterCol = clusterAttr !== undefined ? table.attrs.get(clusterAttr) : null;
+    const clusterWeighted = clusterCol !== null && statistics.clusterWeighting === 'cluster';
+    // Group member positions by stratum, then by unit.
+    const strataMap = new Map();
+    for (let j = 0; j < m; j++) {
+        const v = stratumCol ? stratumCol[members[j]] : '';
+        let list = strataMap.get(v);
+        if (!list)
+            strataMap.set(v, (list = []));
+        list.push(j);
     }
-    const sums = new Float64Array(k);
-    for (let b = 0; b < resamples; b++) {
-        sums.fill(0);
-        for (let j = 0; j < m; j++) {
-            const i = members[(rng() * m) | 0];
-            for (let c = 0; c < k; c++)
-                sums[c] += columns[c][i];
+    const strataValues = [...strataMap.keys()].sort(byCode);
+    const unitMembers = [];
+    const strata = [];
+    const clusterStratum = new Map();
+    const targetOf = new Map(weights?.target ?? []);
+    let targetPresent = 0;
+    for (const sv of strataValues)
+        targetPresent += weights ? targetOf.get(sv) : 1;
+    const notes = [];
+    for (const sv of strataValues) {
+        const positions = strataMap.get(sv);
+        const start = unitMembers.length;
+        if (clusterCol) {
+            const byCluster = new Map();
+            for (const j of positions) {
+                const cv = clusterCol[members[j]];
+                const seen = clusterStratum.get(cv);
+                if (seen !== undefined && seen !== sv && weights) {
+                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${JSON.stringify(cv)} has queries in ${weights.by} = ${JSON.stringify(seen)} and ${weights.by} = ${JSON.stringify(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
+                }
+                clusterStratum.set(cv, sv);
+                let list = byCluster.get(cv);
+                if (!list)
+                    byCluster.set(cv, (list = []));
+                list.push(j);
+            }
+            for (const cv of [...byCluster.keys()].sort(byCode))
+                unitMembers.push(byCluster.get(cv));
         }
-        for (let c = 0; c < k; c++)
-            out[c][b] = sums[c] / m;
+        else {
+            for (const j of positions)
+                unitMembers.push([j]);
+        }
+        const size = unitMembers.length - start;
+        const weight = weights ? targetOf.get(sv) / targetPresent : 1;
+        strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
+        if (size === 1 && m > 1) {
+            notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
+        }
     }
-    for (const o of out)
-        o.sort();
-    return out;
+    if (weights && strataValues.length < weights.target.length && m > 0) {
+        const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
+        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
+    }
+    const units = unitMembers.length;
+    const values = new Float64Array(units * k);
+    const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null;
+    const unitOfMember = new Int32Array(m);
+    for (let u = 0; u < units; u++) {
+        const list = unitMembers[u];
+        for (const j of list)
+            unitOfMember[j] = u;
+        if (counts)
+            counts[u] = list.length;
+        for (let c = 0; c < k; c++) {
+            const col = columns[c];
+            let s = 0;
+            let comp = 0;
+            for (const j of list) {
+                const x = col[members[j]];
+                const t = s + x;
+                comp += abs$1(s) >= abs$1(x) ? s - t + x : x - t + s;
+                s = t;
+            }
+            s += comp;
+            values[u * k + c] = clusterWeighted ? s / list.length : s;
+        }
+    }
+    return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes };
 }
-
+/** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
+function denominator(design, s) {
+    return design.counts ? s.queries : s.size;
+}
 /**
- * Exact two-sided McNemar test for paired pass/fail outcomes: under "no difference", each discordant pair
- * (gained: baseline failed and candidate passed; lost: the reverse) goes either way with probability 1/2,
- * so gained ~ Binomial(gained + lost, 1/2). p = min(1, 2 * P(X <= min(gained, lost))).
- * Reference: McNemar(60, 40) = 0.0568879336409808 (exact binomial sum, see the test), McNemar(20, 0) = 2/2^20.
+ * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
+ * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
  */
-function mcnemarExact(gained, lost) {
-    if (!Number.isInteger(gained) || !Number.isInteger(lost) || gained < 0 || lost < 0)
-        return Number.NaN;
-    const n = gained + lost;
-    if (n === 0)
-        return 1;
-    const k = Math.min(gained, lost);
-    let tail;
-    if (n <= 1000) {
-        // pmf(0) = 2^-n is exact in binary; pmf(j+1) = pmf(j) * (n - j) / (j + 1).
-        let term = Math.pow(2, -n);
-        tail = term;
-        for (let j = 0; j < k; j++) {
-            term = (term * (n - j)) / (j + 1);
-            tail += term;
+function estimate(design, c, weightsOverride) {
+    const { k, values } = design;
+    let total = 0;
+    design.strata.forEach((s, si) => {
+        let sum = 0;
+        let comp = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const x = values[u * k + c];
+            const t = sum + x;
+            comp += abs$1(sum) >= abs$1(x) ? sum - t + x : x - t + sum;
+            sum = t;
         }
-    }
-    else {
-        // Beyond 1000 discordant pairs 2^-n underflows: sum from the largest term downwards in log space.
-        let logTerm = logChoose(n, k) - n * Math.LN2;
-        tail = 0;
-        for (let j = k; j >= 0; j--) {
-            const t = Math.exp(logTerm);
-            tail += t;
-            if (t < tail * 1e-17)
-                break;
-            logTerm += Math.log(j) - Math.log(n - j + 1);
-        }
-    }
-    return Math.min(1, 2 * tail);
-}
-function logChoose(n, k) {
-    let s = 0;
-    for (let i = 1; i <= k; i++)
-        s += Math.log(n - k + i) - Math.log(i);
-    return s;
-}
-
-/**
- * Sums in a fixed order with Neumaier compensation: the result does not depend on the platform, and a mean
- * of many small values keeps its last digits (a plain running sum of 0.1s drifts).
- */
-function sum(values, members) {
-    let s = 0;
-    let c = 0;
-    const n = members ? members.length : values.length;
-    for (let k = 0; k < n; k++) {
-        const x = members ? values[members[k]] : values[k];
-        const t = s + x;
-        c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
-        s = t;
-    }
-    return s + c;
-}
-/** Mean over all values, or over the listed members; NaN for an empty set (callers check). */
-function mean(values, members) {
-    const n = members ? members.length : values.length;
-    return n === 0 ? Number.NaN : sum(values, members) / n;
+        const w = weightsOverride ? weightsOverride[si] : s.weight;
+        total += (w * (sum + comp)) / denominator(design, s);
+    });
+    return design.units === 0 ? Number.NaN : total;
 }
 
 /**
@@ -454,6 +831,99 @@ function quantileSorted(sorted, p) {
     const lo = Math.floor(h);
     const hi = Math.min(lo + 1, n - 1);
     return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * Acceleration of the BCa interval from the jackknife over the design's units (leave one query, or one
+ * cluster, out of its stratum): a = Σ D³ / (6 (Σ D²)^{3/2}), D = mean(θ₍·₎) − θ₍ᵤ₎ (Efron & Tibshirani
+ * 1993, eq. 14.15; scipy.stats.bootstrap computes the same). For the plain mean it is the sample skewness
+ * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
+ * stratum has a single unit (no leave-one-out estimate).
+ */
+function acceleration(design, c) {
+    const { k, values, counts } = design;
+    const theta = new Float64Array(design.units);
+    for (const s of design.strata) {
+        if (s.size < 2)
+            return Number.NaN;
+        let sum = 0;
+        for (let u = s.start; u < s.start + s.size; u++)
+            sum += values[u * k + c];
+        const den = denominator(design, s);
+        for (let u = s.start; u < s.start + s.size; u++) {
+            // Only this stratum's estimate changes; its change, weighted, is the change of the whole estimate.
+            const left = den - (counts ? counts[u] : 1);
+            theta[u] = s.weight * ((sum - values[u * k + c]) / left - sum / den);
+        }
+    }
+    let mean = 0;
+    for (const t of theta)
+        mean += t;
+    mean /= theta.length;
+    let num = 0;
+    let den = 0;
+    for (const t of theta) {
+        const d = mean - t;
+        num += d * d * d;
+        den += d * d;
+    }
+    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
+}
+/** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the sorted resamples. */
+function percentileInterval(sorted, confidence) {
+    const alpha = 1 - confidence;
+    return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)];
+}
+/** Number of sorted values below x and at most x (binary search). */
+function rank(sorted, x, strict) {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (strict ? sorted[mid] < x : sorted[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+/**
+ * Bias-corrected and accelerated bootstrap interval (Efron 1987), following scipy.stats.bootstrap exactly
+ * given the same resamples: z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B), ends at the quantiles
+ * Φ(z0 + (z0 + z)/(1 − a(z0 + z))) for z = Φ⁻¹(alpha/2) and Φ⁻¹(1 − alpha/2).
+ *
+ * Where BCa is undefined it does not return NaN: every difference equal (no acceleration; the interval is
+ * that single value), the estimate outside the resampled values (z0 infinite), or a correction that leaves
+ * [0, 1] — then it returns the percentile interval with a note saying why. This is the usual fate of hit@k
+ * comparisons where nearly every difference is 0.
+ */
+function bcaInterval(sorted, theta, accel, confidence) {
+    const fallback = (note) => ({ ci: percentileInterval(sorted, confidence), method: 'percentile', note });
+    const B = sorted.length;
+    if (B === 0 || !Number.isFinite(theta))
+        return fallback('no resamples');
+    if (sorted[0] === sorted[B - 1]) {
+        return { ci: [sorted[0], sorted[B - 1]], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' };
+    }
+    if (!Number.isFinite(accel))
+        return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown');
+    const share = (rank(sorted, theta, true) + rank(sorted, theta, false)) / (2 * B);
+    const z0 = normalQuantile(share);
+    if (!Number.isFinite(z0))
+        return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown');
+    const alpha = 1 - confidence;
+    const za = normalQuantile(alpha / 2);
+    const ends = [];
+    for (const z of [za, -za]) {
+        const num = z0 + z;
+        const q = 1 - accel * num;
+        if (!(q > 0))
+            return fallback('the BCa correction is out of range (extreme skew): percentile interval shown');
+        ends.push(normalCdf(z0 + num / q));
+    }
+    const [p1, p2] = ends;
+    const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null;
+    return { ci: [quantileSorted(sorted, p1), quantileSorted(sorted, p2)], method: 'bca', note };
 }
 
 function getDefaultExportFromCjs (x) {
@@ -1472,16 +1942,845 @@ var seedrandomExports = requireSeedrandom();
 var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
 
 /**
- * One seeded generator per named stream (e.g. a slice), derived from the rules' seed: a subset's interval
- * then depends only on the seed and that subset, not on which other checks or slices exist or the order in
- * which they are computed. Alea is seedrandom's fastest generator with good statistical quality.
+ * Resampling is done in fixed blocks of this many resamples, each block with its own stream. The result
+ * therefore does not depend on how blocks are scheduled (one thread or several), and raising `resamples`
+ * keeps the first resamples unchanged.
  */
-function streamRng(seed, stream) {
-    return seedrandom.alea(`${seed}\u0000${stream}`);
+const BLOCK$1 = 1000;
+/**
+ * The 128-bit state of a xoshiro128** generator for one block of one stream, seeded from seedrandom's
+ * Alea (so the rules' seed string keeps its meaning). xoshiro128** (Blackman & Vigna) produces a uint32
+ * per step with four xors, shifts and rotations: several times faster than a closure call per double,
+ * and the resampling kernels inline it. An all-zero state (the one state xoshiro cannot leave) is
+ * replaced by a fixed non-zero one.
+ */
+function blockState(seed, stream, block) {
+    const alea = seedrandom.alea(`${seed}\u0000${stream}\u0000${block}`);
+    const s = new Uint32Array(4);
+    for (let i = 0; i < 4; i++)
+        s[i] = alea.int32() >>> 0;
+    if ((s[0] | s[1] | s[2] | s[3]) === 0)
+        s[0] = 0x9e3779b9;
+    return s;
+}
+/** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
+const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { imul: imul$1 } = Math;
+/**
+ * The bootstrap distribution of every column's estimate under one shared resampling plan: per resample,
+ * units are drawn with replacement within each stratum (queries, or whole clusters) and every column is
+ * accumulated in the same pass over a row-major typed array, one local accumulator per column. Returns per column the resampled estimates
+ * sorted ascending (any quantile, hence any confidence level, is read from them).
+ *
+ * Speed: the generator (xoshiro128**) is inlined, indices come from one uint32 by multiply-shift
+ * (floor(r·size / 2^32); its bias is below size / 2^32, about 2e-6 for 7,000 queries), and nothing is
+ * allocated per resample. Resamples are made in blocks of {@link BLOCK}, each with its own stream derived
+ * from (seed, stream, block), so the bytes do not depend on scheduling.
+ */
+function bootstrapDistribution(design, resamples, seed, stream) {
+    const { k } = design;
+    const flat = new Float64Array(k * resamples);
+    if (design.units === 0)
+        flat.fill(Number.NaN);
+    else {
+        // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
+        for (let g = 0; g < k; g += 8) {
+            const width = Math.min(8, k - g);
+            const v = columnsOf(design, g, width);
+            const kernel = KERNELS[width];
+            for (let b0 = 0, block = 0; b0 < resamples; b0 += BLOCK$1, block++) {
+                kernel(v, design.counts, design.strata, blockState(seed, stream, block), b0, Math.min(resamples, b0 + BLOCK$1), resamples, flat, g);
+            }
+        }
+    }
+    const out = [];
+    for (let c = 0; c < k; c++)
+        out.push(flat.subarray(c * resamples, (c + 1) * resamples).sort());
+    return out;
+}
+/** Columns [g, g + width) of the design's row-major values as their own row-major array (one cache line per drawn unit). */
+function columnsOf(design, g, width) {
+    const { k, units, values } = design;
+    if (g === 0 && width === k)
+        return values;
+    const out = new Float64Array(units * width);
+    for (let u = 0; u < units; u++)
+        for (let c = 0; c < width; c++)
+            out[u * width + c] = values[u * k + g + c];
+    return out;
+}
+/** 1 column of a block (columns g .. g + 0), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel1(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u;
+                    a0 += v[base];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u;
+                    a0 += v[base];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+        }
+        flat[g * total + b] = e0;
+    }
+}
+/** 2 columns of a block (columns g .. g + 1), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel2(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 2;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 2;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+    }
+}
+/** 3 columns of a block (columns g .. g + 2), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel3(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0, e2 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0, a2 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 3;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 3;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+            e2 += (w * a2) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+        flat[(g + 2) * total + b] = e2;
+    }
+}
+/** 4 columns of a block (columns g .. g + 3), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel4(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 4;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 4;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+            e2 += (w * a2) / denom;
+            e3 += (w * a3) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+        flat[(g + 2) * total + b] = e2;
+        flat[(g + 3) * total + b] = e3;
+    }
+}
+/** 5 columns of a block (columns g .. g + 4), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel5(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 5;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 5;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+            e2 += (w * a2) / denom;
+            e3 += (w * a3) / denom;
+            e4 += (w * a4) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+        flat[(g + 2) * total + b] = e2;
+        flat[(g + 3) * total + b] = e3;
+        flat[(g + 4) * total + b] = e4;
+    }
+}
+/** 6 columns of a block (columns g .. g + 5), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel6(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 6;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    a5 += v[base + 5];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 6;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    a5 += v[base + 5];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+            e2 += (w * a2) / denom;
+            e3 += (w * a3) / denom;
+            e4 += (w * a4) / denom;
+            e5 += (w * a5) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+        flat[(g + 2) * total + b] = e2;
+        flat[(g + 3) * total + b] = e3;
+        flat[(g + 4) * total + b] = e4;
+        flat[(g + 5) * total + b] = e5;
+    }
+}
+/** 7 columns of a block (columns g .. g + 6), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel7(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 7;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    a5 += v[base + 5];
+                    a6 += v[base + 6];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 7;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    a5 += v[base + 5];
+                    a6 += v[base + 6];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+            e2 += (w * a2) / denom;
+            e3 += (w * a3) / denom;
+            e4 += (w * a4) / denom;
+            e5 += (w * a5) / denom;
+            e6 += (w * a6) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+        flat[(g + 2) * total + b] = e2;
+        flat[(g + 3) * total + b] = e3;
+        flat[(g + 4) * total + b] = e4;
+        flat[(g + 5) * total + b] = e5;
+        flat[(g + 6) * total + b] = e6;
+    }
+}
+/** 8 columns of a block (columns g .. g + 7), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+function kernel8(v, counts, strata, state, from, to, total, flat, g) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    for (let b = from; b < to; b++) {
+        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
+        for (let si = 0; si < strata.length; si++) {
+            const st = strata[si];
+            const size = st.size;
+            const start = st.start;
+            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+            let denom = size;
+            if (counts === null) {
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 8;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    a5 += v[base + 5];
+                    a6 += v[base + 6];
+                    a7 += v[base + 7];
+                }
+            }
+            else {
+                denom = 0;
+                for (let j = 0; j < size; j++) {
+                    const x = imul$1(s1, 5);
+                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
+                    const t = s1 << 9;
+                    s2 ^= s0;
+                    s3 ^= s1;
+                    s1 ^= s2;
+                    s0 ^= s3;
+                    s2 ^= t;
+                    s3 = (s3 << 11) | (s3 >>> 21);
+                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
+                    const base = u * 8;
+                    a0 += v[base];
+                    a1 += v[base + 1];
+                    a2 += v[base + 2];
+                    a3 += v[base + 3];
+                    a4 += v[base + 4];
+                    a5 += v[base + 5];
+                    a6 += v[base + 6];
+                    a7 += v[base + 7];
+                    denom += counts[u];
+                }
+            }
+            const w = st.weight;
+            e0 += (w * a0) / denom;
+            e1 += (w * a1) / denom;
+            e2 += (w * a2) / denom;
+            e3 += (w * a3) / denom;
+            e4 += (w * a4) / denom;
+            e5 += (w * a5) / denom;
+            e6 += (w * a6) / denom;
+            e7 += (w * a7) / denom;
+        }
+        flat[g * total + b] = e0;
+        flat[(g + 1) * total + b] = e1;
+        flat[(g + 2) * total + b] = e2;
+        flat[(g + 3) * total + b] = e3;
+        flat[(g + 4) * total + b] = e4;
+        flat[(g + 5) * total + b] = e5;
+        flat[(g + 6) * total + b] = e6;
+        flat[(g + 7) * total + b] = e7;
+    }
+}
+const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8];
+
+/**
+ * Standard error of a design's estimate by linearisation (the sandwich / cluster-robust variance):
+ * with e_u = weight_s · (value_u − est_s · count_u) / denominator_s for each unit,
+ * Var = Σ_s n_s / (n_s − 1) · Σ_{u in s} e_u², df = units − strata. For the plain mean this is sd / √n with
+ * n − 1 degrees of freedom, exactly the paired t test; with clusters it is the cluster-robust standard error
+ * (the design effect of the clusters included), with strata the stratified one. A stratum of one unit adds
+ * nothing (its variance cannot be estimated; the design notes say so).
+ */
+function linearSe(design, c) {
+    const { k, values, counts } = design;
+    let variance = 0;
+    for (const s of design.strata) {
+        if (s.size < 2)
+            continue;
+        const den = denominator(design, s);
+        let sum = 0;
+        for (let u = s.start; u < s.start + s.size; u++)
+            sum += values[u * k + c];
+        const est = sum / den;
+        let ss = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
+            ss += e * e;
+        }
+        variance += (s.size / (s.size - 1)) * ss;
+    }
+    return { se: Math.sqrt(variance), df: design.units - design.strata.length };
+}
+/**
+ * Student t interval estimate ± t(df, 1 − alpha/2) · se and the two-sided p of estimate / se, as
+ * scipy.stats.ttest_rel and scipy.stats.t.interval give for the plain paired case. Null when there is no
+ * spread (se = 0) or no degrees of freedom: a t statistic would be undefined.
+ */
+function tInterval(design, c, confidence) {
+    const { se, df } = linearSe(design, c);
+    const est = estimate(design, c);
+    if (!(se > 0) || !(df >= 1) || !Number.isFinite(est))
+        return null;
+    const q = tQuantile(1 - (1 - confidence) / 2, df);
+    return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se };
 }
 
+/**
+ * Exact two-sided McNemar test for paired pass/fail outcomes: under "no difference", each discordant pair
+ * (gained: baseline failed and candidate passed; lost: the reverse) goes either way with probability 1/2,
+ * so gained ~ Binomial(gained + lost, 1/2). p = min(1, 2 * P(X <= min(gained, lost))).
+ * Reference: McNemar(60, 40) = 0.0568879336409808 (exact binomial sum, see the test), McNemar(20, 0) = 2/2^20.
+ */
+function mcnemarExact(gained, lost) {
+    if (!Number.isInteger(gained) || !Number.isInteger(lost) || gained < 0 || lost < 0)
+        return Number.NaN;
+    const n = gained + lost;
+    if (n === 0)
+        return 1;
+    const k = Math.min(gained, lost);
+    let tail;
+    if (n <= 1000) {
+        // pmf(0) = 2^-n is exact in binary; pmf(j+1) = pmf(j) * (n - j) / (j + 1).
+        let term = Math.pow(2, -n);
+        tail = term;
+        for (let j = 0; j < k; j++) {
+            term = (term * (n - j)) / (j + 1);
+            tail += term;
+        }
+    }
+    else {
+        // Beyond 1000 discordant pairs 2^-n underflows: sum from the largest term downwards in log space.
+        let logTerm = logChoose(n, k) - n * Math.LN2;
+        tail = 0;
+        for (let j = k; j >= 0; j--) {
+            const t = Math.exp(logTerm);
+            tail += t;
+            if (t < tail * 1e-17)
+                break;
+            logTerm += Math.log(j) - Math.log(n - j + 1);
+        }
+    }
+    return Math.min(1, 2 * tail);
+}
+function logChoose(n, k) {
+    let s = 0;
+    for (let i = 1; i <= k; i++)
+        s += Math.log(n - k + i) - Math.log(i);
+    return s;
+}
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { imul, abs, min } = Math;
+/** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says. */
+const EXACT_UNITS = 20;
+/**
+ * Paired randomization test (Fisher's sign-flip test, the usual significance test in IR evaluation): under
+ * "no difference" every unit's difference is as likely to have the opposite sign, so the statistic
+ * T = Σ_u ± y_u, with y_u the unit's contribution to the estimate (see {@link Design}), is compared with
+ * its distribution under random signs. Clusters are flipped whole, strata keep their weights.
+ *
+ * Two-sided p = share of sign patterns with |T*| >= |T| (a tolerance of 1e-9 · Σ|y_u| absorbs rounding,
+ * so mathematically equal sums tie). When 2^units <= permutations every pattern is enumerated and the
+ * p-value is exact; otherwise p = (1 + hits) / (1 + permutations) over random patterns, which is never 0.
+ *
+ * Speed: one uint32 gives 32 signs; units are taken four at a time through a 16-entry table of the four
+ * signed partial sums (one table per column, small enough to stay in cache), so a flip costs a quarter of
+ * the additions. All columns share the signs.
+ */
+function signFlipTest(design, permutations, seed, stream) {
+    const { k, units } = design;
+    const y = contributions(design);
+    const observed = new Float64Array(k);
+    const tol = new Float64Array(k);
+    for (let c = 0; c < k; c++) {
+        let s = 0;
+        let a = 0;
+        for (let u = 0; u < units; u++) {
+            s += y[u * k + c];
+            a += abs(y[u * k + c]);
+        }
+        observed[c] = abs(s);
+        tol[c] = 1e-9 * a;
+    }
+    const hits = new Float64Array(k);
+    if (units === 0)
+        return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true };
+    const exact = units <= EXACT_UNITS && 2 ** units <= Math.max(permutations, 1);
+    if (exact) {
+        const patterns = 2 ** units;
+        const t = new Float64Array(k);
+        for (let mask = 0; mask < patterns; mask++) {
+            t.fill(0);
+            for (let u = 0; u < units; u++) {
+                const sign = (mask >>> u) & 1 ? -1 : 1;
+                for (let c = 0; c < k; c++)
+                    t[c] += sign * y[u * k + c];
+            }
+            for (let c = 0; c < k; c++)
+                if (abs(t[c]) >= observed[c] - tol[c])
+                    hits[c]++;
+        }
+        return { pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true };
+    }
+    const groups = Math.ceil(units / 4);
+    const tables = Array.from({ length: k }, (_, c) => nibbleTable(y, k, c, units, groups));
+    const words = Math.ceil(groups / 8);
+    const signs = new Int32Array(words);
+    const full = groups >>> 3;
+    for (let p0 = 0, block = 0; p0 < permutations; p0 += BLOCK$1, block++) {
+        const state = blockState(seed, stream, block);
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        const to = min(permutations, p0 + BLOCK$1);
+        for (let p = p0; p < to; p++) {
+            // One pattern: 32 signs per uint32, shared by every column.
+            for (let w = 0; w < words; w++) {
+                const x = imul(s1, 5);
+                signs[w] = imul((x << 7) | (x >>> 25), 9);
+                const tt = s1 << 9;
+                s2 ^= s0;
+                s3 ^= s1;
+                s1 ^= s2;
+                s0 ^= s3;
+                s2 ^= tt;
+                s3 = (s3 << 11) | (s3 >>> 21);
+            }
+            for (let c = 0; c < k; c++) {
+                // Column by column with a scalar accumulator: each column's table (16 entries per 4 units) stays in cache.
+                const table = tables[c];
+                let t = 0;
+                let g = 0;
+                for (let w = 0; w < full; w++, g += 8) {
+                    const bits = signs[w];
+                    t += table[(g << 4) | (bits & 15)];
+                    t += table[((g + 1) << 4) | ((bits >>> 4) & 15)];
+                    t += table[((g + 2) << 4) | ((bits >>> 8) & 15)];
+                    t += table[((g + 3) << 4) | ((bits >>> 12) & 15)];
+                    t += table[((g + 4) << 4) | ((bits >>> 16) & 15)];
+                    t += table[((g + 5) << 4) | ((bits >>> 20) & 15)];
+                    t += table[((g + 6) << 4) | ((bits >>> 24) & 15)];
+                    t += table[((g + 7) << 4) | (bits >>> 28)];
+                }
+                for (; g < groups; g++)
+                    t += table[(g << 4) | ((signs[g >>> 3] >>> ((g & 7) << 2)) & 15)];
+                if (abs(t) >= observed[c] - tol[c])
+                    hits[c]++;
+            }
+        }
+    }
+    return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false };
+}
+/** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
+function contributions(design) {
+    const { k, values } = design;
+    const y = new Float64Array(values.length);
+    for (const s of design.strata) {
+        const f = s.weight / denominator(design, s);
+        for (let u = s.start; u < s.start + s.size; u++)
+            for (let c = 0; c < k; c++)
+                y[u * k + c] = f * values[u * k + c];
+    }
+    return y;
+}
+/** table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c (absent units count 0). */
+function nibbleTable(y, k, c, units, groups) {
+    const table = new Float64Array(groups * 16);
+    for (let g = 0; g < groups; g++) {
+        for (let mask = 0; mask < 16; mask++) {
+            let s = 0;
+            for (let j = 0; j < 4; j++) {
+                const u = g * 4 + j;
+                if (u < units)
+                    s += ((mask >>> j) & 1 ? -1 : 1) * y[u * k + c];
+            }
+            table[(g << 4) | mask] = s;
+        }
+    }
+    return table;
+}
+
+/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
+const FEW_CLUSTERS = 30;
 function createStats(table, rules) {
     const metricNames = [...rules.metrics.keys()];
+    const statistics = rules.statistics;
+    checkWeights(table, rules);
     const diffs = new Map();
     for (const name of metricNames) {
         const { base, cand } = table.metrics.get(name);
@@ -1490,8 +2789,13 @@ function createStats(table, rules) {
             d[i] = cand[i] - base[i];
         diffs.set(name, d);
     }
+    const diffColumns = metricNames.map((n) => diffs.get(n));
+    const levelColumns = [
+        ...metricNames.map((n) => table.metrics.get(n).base),
+        ...metricNames.map((n) => table.metrics.get(n).cand)
+    ];
     const membersCache = new Map();
-    const bootCache = new Map();
+    const subsetCache = new Map();
     const members = (filters) => {
         const key = filterKey(filters);
         let m = membersCache.get(key);
@@ -1499,23 +2803,37 @@ function createStats(table, rules) {
             membersCache.set(key, (m = membersOf(table, filters)));
         return m;
     };
-    const distributions = (filters) => {
+    const subset = (filters) => {
         const key = filterKey(filters);
-        let dist = bootCache.get(key);
-        if (!dist) {
-            const sorted = bootstrapMeans(metricNames.map((n) => diffs.get(n)), members(filters), rules.statistics.resamples, streamRng(rules.statistics.seed, key));
-            dist = new Map(metricNames.map((n, i) => [n, sorted[i]]));
-            bootCache.set(key, dist);
+        let s = subsetCache.get(key);
+        if (!s) {
+            const idx = members(filters);
+            const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
+            const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file);
+            s = {
+                design,
+                levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file),
+                // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+                sorted: bootstrapDistribution(design, statistics.resamples, statistics.seed, key),
+                randomization: null
+            };
+            subsetCache.set(key, s);
         }
-        return dist;
+        return s;
+    };
+    const randomization = (filters, s) => {
+        if (!s.randomization)
+            s.randomization = signFlipTest(s.design, statistics.permutations, statistics.seed, `${filterKey(filters)}\u0000flip`);
+        return s.randomization;
     };
     return {
         members,
         differences: (metric) => diffs.get(metric),
-        compare(metric, filters, confidence = rules.statistics.confidence) {
+        compare(metric, filters, confidence = statistics.confidence) {
             const rule = rules.metrics.get(metric);
             if (!rule)
                 throw new Error(`unknown metric ${metric}`);
+            const col = metricNames.indexOf(metric);
             const idx = members(filters);
             const { base, cand } = table.metrics.get(metric);
             const d = diffs.get(metric);
@@ -1537,11 +2855,26 @@ function createStats(table, rules) {
                         lost++;
                 }
             }
-            const b = mean(base, idx);
-            const c = mean(cand, idx);
-            const delta = mean(d, idx);
-            const sorted = distributions(filters).get(metric);
-            const alpha = 1 - confidence;
+            const s = subset(filters);
+            const { design, levels } = s;
+            const b = estimate(levels, col);
+            const c = estimate(levels, metricNames.length + col);
+            const delta = estimate(design, col);
+            const sorted = s.sorted[col];
+            const interval = statistics.interval === 'bca'
+                ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
+                : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
+            const r = randomization(filters, s);
+            const notes = [...design.notes];
+            if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
+                notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
+            }
+            if (interval.note)
+                notes.push(interval.note);
+            // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
+            const mcnemar = rule.binary && design.clusters === null && !statistics.weights;
+            if (rule.binary && !mcnemar)
+                notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
             return {
                 metric,
                 slice: filters.map(([k, v]) => [k, v]),
@@ -1550,28 +2883,3155 @@ function createStats(table, rules) {
                 candidate: c,
                 delta,
                 relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
-                ci: [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)],
+                ci: interval.ci,
                 confidence,
-                pValue: rule.binary ? mcnemarExact(gained, lost) : null,
-                test: rule.binary ? 'mcnemar' : null,
+                pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+                test: mcnemar ? 'mcnemar' : null,
                 gained: rule.binary ? gained : null,
                 lost: rule.binary ? lost : null,
                 wins,
                 losses,
-                ties: idx.length - wins - losses
+                ties: idx.length - wins - losses,
+                interval: interval.method,
+                intervalNote: interval.note,
+                randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
+                tTest: tInterval(design, col, confidence),
+                se: linearSe(design, col).se,
+                clusters: design.clusters,
+                mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
+                notes
             };
         }
     };
 }
+function mixOf(by, design, levels, col, k) {
+    const observed = design.strata.map((s) => s.observedShare);
+    const baseline = estimate(levels, col, observed);
+    const candidate = estimate(levels, k + col, observed);
+    return {
+        by,
+        strata: design.strata.map((s) => ({ value: s.value, queries: s.queries, observed: s.observedShare, target: s.weight })),
+        observed: { baseline, candidate, delta: estimate(design, col, observed) }
+    };
+}
+/**
+ * Target weights must describe the data: every value they name occurs, and every value that occurs has a
+ * weight (a value without one would silently drop out of the statistic; give it 0 to mean that).
+ */
+function checkWeights(table, rules) {
+    const weights = rules.statistics.weights;
+    if (!weights)
+        return;
+    const column = table.attrs.get(weights.by);
+    const present = new Set(column);
+    const named = new Set(weights.target.map(([v]) => v));
+    const file = rules.source.file;
+    for (const [v] of weights.target) {
+        if (!present.has(v)) {
+            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${JSON.stringify(v)}`, `values present: ${[...present].sort().slice(0, 20).map((x) => JSON.stringify(x)).join(', ')}`);
+        }
+    }
+    const missing = [...present].filter((v) => !named.has(v)).sort();
+    if (missing.length > 0) {
+        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing.slice(0, 5).map((x) => JSON.stringify(x)).join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
+    }
+}
 
+// To do: next major: remove.
+/**
+ * @typedef {Options} MarkdownTableOptions
+ *   Configuration.
+ */
+
+/**
+ * @typedef Options
+ *   Configuration.
+ * @property {boolean | null | undefined} [alignDelimiters=true]
+ *   Whether to align the delimiters (default: `true`);
+ *   they are aligned by default:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   Pass `false` to make them staggered:
+ *
+ *   ```markdown
+ *   | Alpha | B |
+ *   | - | - |
+ *   | C | Delta |
+ *   ```
+ * @property {ReadonlyArray<string | null | undefined> | string | null | undefined} [align]
+ *   How to align columns (default: `''`);
+ *   one style for all columns or styles for their respective columns;
+ *   each style is either `'l'` (left), `'r'` (right), or `'c'` (center);
+ *   other values are treated as `''`, which doesn’t place the colon in the
+ *   alignment row but does align left;
+ *   *only the lowercased first character is used, so `Right` is fine.*
+ * @property {boolean | null | undefined} [delimiterEnd=true]
+ *   Whether to end each row with the delimiter (default: `true`).
+ *
+ *   > 👉 **Note**: please don’t use this: it could create fragile structures
+ *   > that aren’t understandable to some markdown parsers.
+ *
+ *   When `true`, there are ending delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there are no ending delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B
+ *   | ----- | -----
+ *   | C     | Delta
+ *   ```
+ * @property {boolean | null | undefined} [fillRows=true]
+ *   Whether to fill rows with empty cells up to the most cells in a row
+ *   (default: `true`).
+ *
+ *   When `true`, all rows have as many cells as the longest row:
+ *
+ *   ```markdown
+ *   | Alpha | B    |   |
+ *   | ----- | ---- | - |
+ *   | C     |      |   |
+ *   | D     | Echo | F |
+ *   ```
+ *
+ *   When `false`, rows keep their cells,
+ *   and the delimiter row has as many cells as the header row:
+ *
+ *   ```markdown
+ *   | Alpha | B    |
+ *   | ----- | ---- |
+ *   | C     |
+ *   | D     | Echo | F |
+ *   ```
+ * @property {boolean | null | undefined} [delimiterStart=true]
+ *   Whether to begin each row with the delimiter (default: `true`).
+ *
+ *   > 👉 **Note**: please don’t use this: it could create fragile structures
+ *   > that aren’t understandable to some markdown parsers.
+ *
+ *   When `true`, there are starting delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there are no starting delimiters:
+ *
+ *   ```markdown
+ *   Alpha | B     |
+ *   ----- | ----- |
+ *   C     | Delta |
+ *   ```
+ * @property {boolean | null | undefined} [padding=true]
+ *   Whether to add a space of padding between delimiters and cells
+ *   (default: `true`).
+ *
+ *   When `true`, there is padding:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there is no padding:
+ *
+ *   ```markdown
+ *   |Alpha|B    |
+ *   |-----|-----|
+ *   |C    |Delta|
+ *   ```
+ * @property {((value: string) => number) | null | undefined} [stringLength]
+ *   Function to detect the length of table cell content (optional);
+ *   this is used when aligning the delimiters (`|`) between table cells;
+ *   full-width characters and emoji mess up delimiter alignment when viewing
+ *   the markdown source;
+ *   to fix this, you can pass this function,
+ *   which receives the cell content and returns its “visible” size;
+ *   note that what is and isn’t visible depends on where the text is displayed.
+ *
+ *   Without such a function, the following:
+ *
+ *   ```js
+ *   markdownTable([
+ *     ['Alpha', 'Bravo'],
+ *     ['中文', 'Charlie'],
+ *     ['👩‍❤️‍👩', 'Delta']
+ *   ])
+ *   ```
+ *
+ *   Yields:
+ *
+ *   ```markdown
+ *   | Alpha | Bravo |
+ *   | - | - |
+ *   | 中文 | Charlie |
+ *   | 👩‍❤️‍👩 | Delta |
+ *   ```
+ *
+ *   With [`string-width`](https://github.com/sindresorhus/string-width):
+ *
+ *   ```js
+ *   import stringWidth from 'string-width'
+ *
+ *   markdownTable(
+ *     [
+ *       ['Alpha', 'Bravo'],
+ *       ['中文', 'Charlie'],
+ *       ['👩‍❤️‍👩', 'Delta']
+ *     ],
+ *     {stringLength: stringWidth}
+ *   )
+ *   ```
+ *
+ *   Yields:
+ *
+ *   ```markdown
+ *   | Alpha | Bravo   |
+ *   | ----- | ------- |
+ *   | 中文  | Charlie |
+ *   | 👩‍❤️‍👩    | Delta   |
+ *   ```
+ */
+
+/**
+ * Get the length of a cell.
+ *
+ * @param {string} value
+ *   Cell value.
+ * @returns {number}
+ *   Cell size.
+ */
+function defaultStringLength(value) {
+  return value.length
+}
+
+/**
+ * Generate a markdown
+ * ([GFM](https://docs.github.com/en/github/writing-on-github/working-with-advanced-formatting/organizing-information-with-tables))
+ * table.
+ *
+ * @param {ReadonlyArray<ReadonlyArray<string | null | undefined>>} table
+ *   Table data (matrix of strings).
+ * @param {Readonly<Options> | null | undefined} [options]
+ *   Configuration (optional).
+ * @returns {string}
+ *   Result.
+ */
+function markdownTable(table, options) {
+  const settings = options || {};
+  // To do: next major: change to spread.
+  // eslint-disable-next-line unicorn/prefer-spread -- `align` can be a string.
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  /** @type {Array<number>} Character codes as symbols for alignment per column. */
+  const alignments = [];
+  /** @type {Array<Array<string>>} Cells per row. */
+  const cellMatrix = [];
+  /** @type {Array<Array<number>>} Sizes of each cell per row. */
+  const sizeMatrix = [];
+  /** @type {Array<number>} */
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+
+  // This is a superfluous loop if we don’t align delimiters, but otherwise we’d
+  // do superfluous work when aligning, so optimize for aligning.
+  while (++rowIndex < table.length) {
+    /** @type {Array<string>} */
+    const row = [];
+    /** @type {Array<number>} */
+    const sizes = [];
+    let columnIndex = -1;
+
+    if (table[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table[rowIndex].length;
+    }
+
+    while (++columnIndex < table[rowIndex].length) {
+      const cell = serialize(table[rowIndex][columnIndex]);
+
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes[columnIndex] = size;
+
+        if (
+          longestCellByColumn[columnIndex] === undefined ||
+          size > longestCellByColumn[columnIndex]
+        ) {
+          longestCellByColumn[columnIndex] = size;
+        }
+      }
+
+      row.push(cell);
+    }
+
+    cellMatrix[rowIndex] = row;
+    sizeMatrix[rowIndex] = sizes;
+  }
+
+  // Figure out which alignments to use.
+  let columnIndex = -1;
+
+  if (typeof align === 'object' && 'length' in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code = toAlignment(align);
+
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code;
+    }
+  }
+
+  // Inject the alignment row.
+  columnIndex = -1;
+  /** @type {Array<string>} */
+  const row = [];
+  /** @type {Array<number>} */
+  const sizes = [];
+
+  while (++columnIndex < mostCellsPerRow) {
+    const code = alignments[columnIndex];
+    let before = '';
+    let after = '';
+
+    if (code === 99 /* `c` */) {
+      before = ':';
+      after = ':';
+    } else if (code === 108 /* `l` */) {
+      before = ':';
+    } else if (code === 114 /* `r` */) {
+      after = ':';
+    }
+
+    // There *must* be at least one hyphen-minus in each alignment cell.
+    let size =
+      settings.alignDelimiters === false
+        ? 1
+        : Math.max(
+            1,
+            longestCellByColumn[columnIndex] - before.length - after.length
+          );
+
+    const cell = before + '-'.repeat(size) + after;
+
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+
+      sizes[columnIndex] = size;
+    }
+
+    row[columnIndex] = cell;
+  }
+
+  // Inject the alignment row.
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+
+  rowIndex = -1;
+  /** @type {Array<string>} */
+  const lines = [];
+
+  while (++rowIndex < cellMatrix.length) {
+    const row = cellMatrix[rowIndex];
+    const sizes = sizeMatrix[rowIndex];
+    const cellsInRow =
+      settings.fillRows === false
+        ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length)
+        : mostCellsPerRow;
+    columnIndex = -1;
+    /** @type {Array<string>} */
+    const line = [];
+
+    while (++columnIndex < cellsInRow) {
+      const cell = row[columnIndex] || '';
+      let before = '';
+      let after = '';
+
+      if (settings.alignDelimiters !== false) {
+        const size =
+          longestCellByColumn[columnIndex] - (sizes[columnIndex] || 0);
+        const code = alignments[columnIndex];
+
+        if (code === 114 /* `r` */) {
+          before = ' '.repeat(size);
+        } else if (code === 99 /* `c` */) {
+          const half = size / 2;
+
+          if (size % 2) {
+            before = ' '.repeat(half + 0.5);
+            after = ' '.repeat(half - 0.5);
+          } else {
+            before = ' '.repeat(half);
+            after = before;
+          }
+        } else {
+          after = ' '.repeat(size);
+        }
+      }
+
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push('|');
+      }
+
+      if (
+        settings.padding !== false &&
+        // Don’t add the opening space if we’re not aligning and the cell is
+        // empty: there will be a closing space.
+        !(settings.alignDelimiters === false && cell === '') &&
+        (settings.delimiterStart !== false || columnIndex)
+      ) {
+        line.push(' ');
+      }
+
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+
+      line.push(cell);
+
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+
+      if (settings.padding !== false) {
+        line.push(' ');
+      }
+
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push('|');
+      }
+    }
+
+    lines.push(
+      settings.delimiterEnd === false
+        ? line.join('').replace(/ +$/, '')
+        : line.join('')
+    );
+  }
+
+  return lines.join('\n')
+}
+
+/**
+ * Serialize a cell value.
+ *
+ * @param {string | null | undefined} [value]
+ *   Value to serialize.
+ * @returns {string}
+ *   Result.
+ */
+function serialize(value) {
+  return value === null || value === undefined ? '' : String(value)
+}
+
+/**
+ * Get the alignment character code from a value.
+ *
+ * @param {string | null | undefined} value
+ *   Value.
+ * @returns {number}
+ *   Alignment.
+ */
+function toAlignment(value) {
+  const code = typeof value === 'string' ? value.codePointAt(0) : 0;
+
+  return code === 67 /* `C` */ || code === 99 /* `c` */
+    ? 99 /* `c` */
+    : code === 76 /* `L` */ || code === 108 /* `l` */
+      ? 108 /* `l` */
+      : code === 82 /* `R` */ || code === 114 /* `r` */
+        ? 114 /* `r` */
+        : 0
+}
+
+/**
+ * Untrusted text (query ids, query text, slice values, attribute names, metric and check names, file names:
+ * in a pull request they come from the PR) made inert for each place a report puts it. One function per
+ * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a Mermaid
+ * label, a terminal line.
+ */
+/** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
+const MAX_CELL = 80;
+const ZWJ = '\u200d';
+// C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
+// embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the
+// interlinear annotation and object replacement characters.
+const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffc]/g;
+const BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g;
+/**
+ * Removes what must never reach any output (control characters, including the terminal's ESC, and bidi
+ * overrides that reorder what a reviewer reads), folds line breaks into one space and cuts the text to
+ * `max` code points (never splitting a surrogate pair), marking the cut with an ellipsis.
+ */
+function clean(text, max = MAX_CELL) {
+    const s = String(text).replace(BREAKS, ' ').replace(UNSAFE, '');
+    const chars = Array.from(s);
+    return chars.length > max ? chars.slice(0, Math.max(0, max - 1)).join('') + '…' : s;
+}
+/** Breaks GitHub's autolinks: @mention, #123 / owner/repo#123, GH-123, bare URLs and www. links. */
+function defuseLinks(s) {
+    return s
+        .replace(/@/g, `@${ZWJ}`)
+        .replace(/#/g, `#${ZWJ}`)
+        .replace(/\b(gh)-(?=\d)/gi, `$1-${ZWJ}`)
+        .replace(/:\/\//g, `:${ZWJ}//`)
+        .replace(/\b(www)\./gi, `$1${ZWJ}.`);
+}
+/**
+ * Makes untrusted text inert in GitHub Markdown (a table cell or running text): no @mention, #123, GH-123
+ * or URL autolink fires (a zero-width joiner is put after `@`, `#`, `GH-`, `:` of `://` and `www`), no HTML
+ * or HTML comment survives (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->`
+ * marker is plain text), no `|` or newline breaks a table, no emphasis, code, link, strikethrough or math
+ * syntax applies, no bidi override reorders the text, and the cell is cut at `max` code points.
+ */
+function inline(text, max = MAX_CELL) {
+    return defuseLinks(clean(text, max)
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/([\\`*_~[\]|$!])/g, '\\$1'));
+}
+/**
+ * Untrusted text inside raw HTML (a `<summary>` line): GitHub does not parse Markdown there, so backslash
+ * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and mentions
+ * and autolinks are still defused (GitHub applies them to HTML text too).
+ */
+function htmlText(text, max = MAX_CELL) {
+    // Links are defused first: the entities written next contain '#', which must stay intact.
+    return defuseLinks(clean(text, max))
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;');
+}
+/**
+ * Untrusted text inside a Mermaid diagram (a label, a title, an axis category). Mermaid's own syntax
+ * (`:` ends a Gantt task name, `#` starts a comment, `%%` a directive, `"` ends a quoted string, `;` a
+ * statement) and HTML labels leave only a safe set: letters, digits, space and `_ . , + - / = ( ) @`;
+ * anything else becomes `_`. Code blocks are not scanned for mentions, so `@` may stay.
+ */
+function mermaidText(text, max = 48) {
+    const s = clean(text, max)
+        .replace(/[^\p{L}\p{N} _.,+\-/=()@…]/gu, '_')
+        .replace(/ {2,}/g, ' ')
+        .trim();
+    return s === '' ? '_' : s;
+}
+/**
+ * Untrusted text for a terminal: control characters (ESC sequences could rewrite the screen or the
+ * clipboard) and bidi overrides removed, line breaks folded, cut at `max` code points.
+ */
+function plain$1(text, max = MAX_CELL) {
+    return clean(text, max);
+}
+
+/**
+ * Fixed number formatting: toFixed is locale-independent, so the same value prints the same way whatever
+ * the machine's locale. -0 prints as 0; a non-finite value prints as "n/a" (and never passes a check).
+ */
+function fixed(x, digits) {
+    if (!Number.isFinite(x))
+        return 'n/a';
+    const s = x.toFixed(digits);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** Like {@link fixed} with an explicit + for positive values (differences). */
+function signed(x, digits) {
+    const s = fixed(x, digits);
+    return s === 'n/a' || s.startsWith('-') || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** Digits for a metric: 4 for values in 0..1, fewer for large units such as milliseconds. */
+function digitsFor(range, typical) {
+    if (range && range[1] - range[0] <= 1)
+        return 4;
+    const a = Math.abs(typical);
+    return a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 4;
+}
+/** p-values: 4 significant decimals, or "< 0.0001". */
+function pValue(p) {
+    if (p === null)
+        return '—';
+    if (!Number.isFinite(p))
+        return 'n/a';
+    return p < 0.0001 ? '< 0.0001' : fixed(p, 4);
+}
+/** 0.123 -> "12.3%". */
+function percent(x, digits = 1) {
+    return Number.isFinite(x) ? `${fixed(x * 100, digits)}%` : 'n/a';
+}
+
+/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
+const KNOWN = {
+    corpus: 'object',
+    chunker: 'object',
+    embedding: 'object',
+    judge: 'object',
+    metric_code_version: 'string'
+};
+/**
+ * Parses a manifest's text. Refuses non-JSON, a non-object, a known key of the wrong type and keys with a
+ * dot (they would make dotted paths ambiguous), naming the file and the key.
+ */
+function parseManifest(text, source) {
+    let data;
+    try {
+        data = JSON.parse(text.replace(/^\ufeff/, ''));
+    }
+    catch (error) {
+        throw new InputError({ file: source }, `is not valid JSON (${error.message})`, 'a manifest is one JSON object (see docs/trust.md)');
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
+    }
+    const obj = data;
+    for (const [key, type] of Object.entries(KNOWN)) {
+        if (!Object.prototype.hasOwnProperty.call(obj, key))
+            continue;
+        const v = obj[key];
+        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+        if (actual !== type)
+            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
+    }
+    const leaves = new Map();
+    flatten(obj, '', leaves, source);
+    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
+}
+function flatten(value, prefix, out, source) {
+    for (const key of Object.keys(value)) {
+        if (key.includes('.') || key === '') {
+            throw new InputError({ file: source, key: prefix + key }, `key ${JSON.stringify(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
+        }
+        const v = value[key];
+        const path = prefix + key;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+            const inner = v;
+            if (Object.keys(inner).length === 0)
+                out.set(path, '{}');
+            else
+                flatten(inner, `${path}.`, out, source);
+        }
+        else
+            out.set(path, canonicalJson(v));
+    }
+}
+/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
+function canonicalJson(v) {
+    if (Array.isArray(v))
+        return `[${v.map(canonicalJson).join(',')}]`;
+    if (v !== null && typeof v === 'object') {
+        const o = v;
+        return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+}
+/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
+function underPath(path, rule) {
+    return path === rule || path.startsWith(`${rule}.`);
+}
+
+/**
+ * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
+ * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
+ * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
+ * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
+ */
+function compareManifests(sides, mustMatch, mayDiffer) {
+    const paths = new Set();
+    for (const [, m] of sides)
+        for (const p of m.leaves.keys())
+            paths.add(p);
+    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const mismatches = [];
+    const warnings = [];
+    const allowed = [];
+    const required = (name) => name === 'baseline' || name === 'candidate';
+    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
+    for (const rule of mustMatch) {
+        const covered = sorted.filter((p) => underPath(p, rule));
+        if (covered.length === 0) {
+            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
+            continue;
+        }
+        for (const path of covered) {
+            const values = valuesAt(path);
+            const present = values.filter(([name, v]) => v !== null || required(name));
+            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
+            if (differs)
+                mismatches.push({ path, values });
+        }
+    }
+    for (const path of sorted) {
+        if (mustMatch.some((r) => underPath(path, r)))
+            continue;
+        const values = valuesAt(path);
+        const present = values.filter(([name, v]) => v !== null || required(name));
+        if (new Set(present.map(([, v]) => v)).size <= 1)
+            continue;
+        if (mayDiffer.some((r) => underPath(path, r)))
+            allowed.push({ path, values });
+        else
+            warnings.push({ path, values });
+    }
+    return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 };
+}
+/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
+function describeDifference(d) {
+    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
+}
+
+/**
+ * Whole-class failures. A mean can hold steady while one kind of question stops working altogether (the
+ * candidate finds nothing for every "billing" question and a little more for the rest). Per slice this
+ * reports the share of queries with zero hits (no relevant document in the top k) and the distribution of
+ * each gated metric (quantiles, not only the mean).
+ */
+/** The quantile levels reported (type 7, as numpy.percentile). */
+const QUANTILES = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
+/** True when the query has no document graded >= 1 in its top `depth` (or is absent from the run). */
+function zeroHit(ev, id, depth) {
+    const q = ev.queries.get(id);
+    if (q === undefined)
+        return true;
+    const limit = Math.min(depth, q.top.length);
+    for (let i = 0; i < limit; i++)
+        if (q.topGrades[i] >= 1)
+            return false;
+    return true;
+}
+/** Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute. */
+function analyseZeroHits(table, slices, metrics, depth, evidence) {
+    const groups = [{ slice: [], members: table.ids.map((_, i) => i) }];
+    for (const attr of slices) {
+        const column = table.attrs.get(attr);
+        if (column === undefined)
+            continue;
+        const byValue = new Map();
+        column.forEach((v, i) => {
+            const list = byValue.get(v) ?? [];
+            list.push(i);
+            byValue.set(v, list);
+        });
+        for (const value of [...byValue.keys()].sort())
+            groups.push({ slice: [[attr, value]], members: byValue.get(value) });
+    }
+    const share = (ev, members) => {
+        let zero = 0;
+        for (const i of members)
+            if (zeroHit(ev, table.ids[i], depth))
+                zero++;
+        return members.length > 0 ? zero / members.length : 0;
+    };
+    return {
+        depth,
+        fromRuns: evidence !== null,
+        slices: groups.map(({ slice, members }) => ({
+            slice,
+            n: members.length,
+            baseline: evidence ? share(evidence.baseline, members) : null,
+            candidate: evidence ? share(evidence.candidate, members) : null,
+            distributions: metrics
+                .filter((m) => table.metrics.has(m))
+                .map((metric) => {
+                const col = table.metrics.get(metric);
+                return { metric, baseline: quantilesOf(col.base, members), candidate: quantilesOf(col.cand, members) };
+            })
+        }))
+    };
+}
+function quantilesOf(values, members) {
+    const sorted = Float64Array.from(members, (i) => values[i]).sort();
+    return QUANTILES.map((p) => quantileSorted(sorted, p));
+}
+
+/**
+ * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
+ * megabyte; a line of hundreds of megabytes without a newline is a broken or hostile file, and buffering it
+ * would cost unbounded memory, so it is refused at this cap.
+ */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
+ * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
+ * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
+ * read buffer plus the longest line.
+ */
+async function forEachLine(file, onLine, options = {}) {
+    const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
+    let pending = null;
+    let lineNo = 0;
+    const emit = (bytes, start, end) => {
+        lineNo++;
+        if (end > start && bytes[end - 1] === 0x0d)
+            end--;
+        if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
+            start += 3;
+        }
+        if (end - start > cap)
+            tooLong(file, lineNo, cap);
+        onLine(decode(bytes, start, end, file, lineNo), lineNo);
+    };
+    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    try {
+        for await (const chunk of stream) {
+            let start = 0;
+            let nl = chunk.indexOf(0x0a, 0);
+            if (pending !== null) {
+                if (nl < 0) {
+                    if (pending.length + chunk.length > cap + 1)
+                        tooLong(file, lineNo + 1, cap);
+                    pending = Buffer.concat([pending, chunk]);
+                    continue;
+                }
+                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
+                pending = null;
+                emit(joined, 0, joined.length);
+                start = nl + 1;
+                nl = chunk.indexOf(0x0a, start);
+            }
+            while (nl >= 0) {
+                emit(chunk, start, nl);
+                start = nl + 1;
+                nl = chunk.indexOf(0x0a, start);
+            }
+            if (start < chunk.length) {
+                if (chunk.length - start > cap + 1)
+                    tooLong(file, lineNo + 1, cap);
+                pending = Buffer.from(chunk.subarray(start));
+            }
+        }
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const code = error.code;
+        if (code === 'ENOENT')
+            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        if (code === 'EACCES')
+            throw new InputError({ file }, 'permission denied', 'make the file readable');
+        throw new InputError({ file }, `cannot be read: ${error.message}`);
+    }
+    finally {
+        stream.destroy();
+    }
+    if (pending !== null && pending.length > 0)
+        emit(pending, 0, pending.length);
+    return lineNo;
+}
+function decode(bytes, start, end, file, line) {
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+        if (bytes[i] >= 0x80) {
+            ascii = false;
+            break;
+        }
+    }
+    if (ascii)
+        return bytes.toString("latin1", start, end);
+    try {
+        return fatalDecoder.decode(bytes.subarray(start, end));
+    }
+    catch {
+        throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+function tooLong(file, line, cap) {
+    throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter');
+}
+
+/**
+ * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
+ * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
+ * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
+ * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
+ */
+/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
+function compareCodePoints(a, b) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        let x = a.charCodeAt(i);
+        let y = b.charCodeAt(i);
+        if (x === y)
+            continue;
+        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
+        if (x >= 0xd800)
+            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+        if (y >= 0xd800)
+            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+        return x - y;
+    }
+    return a.length - b.length;
+}
+/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
+function toByteString(text) {
+    for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) >= 0x80)
+            return Buffer.from(text, 'utf8').toString('latin1');
+    }
+    return text;
+}
+/** The inverse of {@link toByteString}, for messages. */
+function fromByteString(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        if (bytes.charCodeAt(i) >= 0x80)
+            return Buffer.from(bytes, 'latin1').toString('utf8');
+    }
+    return bytes;
+}
+
+/**
+ * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
+ * the semantics of the TREC qrels reader (src/metrics/qrels.ts): grades are whole numbers kept as written
+ * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
+ * query ids are ordered by UTF-8 bytes as trec_eval orders them.
+ */
+class QrelsBuilder {
+    file;
+    queries = new Map();
+    pending = new Map();
+    lines = new Map();
+    judgments = 0;
+    constructor(file) {
+        this.file = file;
+    }
+    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
+    query(id, line) {
+        if (this.queries.has(id))
+            return;
+        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
+        this.pending.set(id, []);
+        this.lines.set(id, new Map());
+    }
+    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
+    add(id, doc, grade, line) {
+        if (!Number.isSafeInteger(grade)) {
+            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${JSON.stringify(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        this.query(id, line);
+        const query = this.queries.get(id);
+        const docLines = this.lines.get(id);
+        const docno = toByteString(doc);
+        const earlier = docLines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: id }, `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        docLines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            this.pending.get(id).push(grade);
+        this.judgments++;
+    }
+    /** The judgments, refused when there are none. */
+    finish(emptyHint) {
+        if (this.queries.size === 0)
+            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
+        for (const [id, query] of this.queries) {
+            const grades = Int32Array.from(this.pending.get(id));
+            grades.sort();
+            grades.reverse();
+            query.gradesDesc = grades;
+        }
+        const ids = [...this.queries.keys()].sort(compareCodePoints);
+        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
+    }
+}
+
+/**
+ * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
+ * `GenericDataLoader` have them:
+ *
+ *     query-id	corpus-id	score
+ *     1	31715818	1
+ *
+ * The header is recognised by its three columns with a third that is not a number (BEIR writes
+ * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
+ * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
+ */
+/** True when `line` is a BEIR-style header: three tab-separated names, the last not a number. */
+function isBeirHeader(line) {
+    const f = line.replace(/\r$/, '').split('\t');
+    return f.length === 3 && f.every((x) => x.trim() !== '') && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2].trim());
+}
+/** Reads BEIR-style TSV judgments. */
+async function readBeirQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let header = true;
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        if (header) {
+            header = false;
+            if (!isBeirHeader(text)) {
+                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', 'start the file with the header line, as BEIR\'s qrels/*.tsv do');
+            }
+            return;
+        }
+        const f = text.split('\t');
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
+        }
+        const [id, doc, scoreText] = f.map((x) => x.trim());
+        if (id === '' || doc === '')
+            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
+        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
+            throw new InputError({ file, line, queryId: id }, `score ${JSON.stringify(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
+        }
+        builder.add(id, doc, Number(scoreText), line);
+    });
+    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
+}
+
+/**
+ * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
+ * exponent. Hex ("0x10"), "NaN", "Infinity", "1_000", "" and padded text are not numbers here, because
+ * JavaScript's Number() would quietly accept some of them (Number("") is 0, Number("0x10") is 16).
+ */
+const DECIMAL$1 = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Parses a strict decimal; returns undefined for anything else, and for values that overflow to ±Infinity. */
+function parseDecimal(text) {
+    if (!DECIMAL$1.test(text))
+        return undefined;
+    const value = Number(text);
+    return Number.isFinite(value) ? value : undefined;
+}
+/** Why a text is not a usable number, for the error message. */
+function describeBadNumber(text) {
+    if (text === '')
+        return 'is empty';
+    if (DECIMAL$1.test(text))
+        return `${JSON.stringify(text)} overflows to infinity`;
+    return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
+}
+
+/**
+ * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
+ * reader (src/inputs/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
+ * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
+ * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ */
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT$2 = 20;
+class RowsSink {
+    file;
+    metricFields;
+    rows = [];
+    firstSeen = new Map();
+    duplicates = [];
+    duplicateCount = 0;
+    skipped = new Map();
+    numericFields = new Set();
+    attributeFields = new Set();
+    notes = [];
+    constructor(file, metricFields) {
+        this.file = file;
+        this.metricFields = metricFields;
+    }
+    /**
+     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
+     * returns undefined (and records the repeat) when the id was seen before.
+     */
+    start(id, line, label = `line ${line}`) {
+        if (id === '')
+            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
+        const seen = this.firstSeen.get(id);
+        if (seen !== undefined) {
+            this.duplicateCount++;
+            if (this.duplicates.length < LIST_LIMIT$2)
+                this.duplicates.push(`${JSON.stringify(id)} (${seen} and ${label})`);
+            return undefined;
+        }
+        this.firstSeen.set(id, label);
+        const row = { id, line, values: new Map(), attrs: new Map() };
+        this.rows.push(row);
+        return row;
+    }
+    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
+    value(row, key, value, where = {}) {
+        const at = { file: this.file, line: row.line || undefined, queryId: row.id, ...where };
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            if (value === null || value === undefined)
+                row.values.set(key, null);
+            else if (typeof value === 'number') {
+                if (!Number.isFinite(value))
+                    throw new InputError(at, `"${key}" is not a finite number`, 'write a finite decimal number');
+                row.values.set(key, value);
+            }
+            else if (typeof value === 'string') {
+                throw new InputError(at, `"${key}" is a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}), not a number`, 'metric values are numbers');
+            }
+            else {
+                throw new InputError(at, `"${key}" is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
+            }
+            return;
+        }
+        if (typeof value === 'string') {
+            row.attrs.set(key, value);
+            this.attributeFields.add(key);
+        }
+        else if (typeof value === 'number') {
+            row.attrs.set(key, String(value));
+            this.numericFields.add(key);
+        }
+        else if (typeof value === 'boolean') {
+            row.attrs.set(key, String(value));
+            this.attributeFields.add(key);
+        }
+        else if (value !== null && value !== undefined) {
+            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
+        }
+    }
+    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
+    cell(row, key, text) {
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            const trimmed = text.trim();
+            if (trimmed === '') {
+                row.values.set(key, null);
+                return;
+            }
+            const value = parseDecimal(trimmed);
+            if (value === undefined) {
+                throw new InputError({ file: this.file, line: row.line, queryId: row.id }, `column "${key}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
+            }
+            row.values.set(key, value);
+            return;
+        }
+        row.attrs.set(key, text);
+        const trimmed = text.trim();
+        // an empty cell (pandas' NaN) says nothing about the column's type
+        if (trimmed === '')
+            return;
+        if (parseDecimal(trimmed) !== undefined)
+            this.numericFields.add(key);
+        else
+            this.attributeFields.add(key);
+    }
+    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
+    finish(emptyHint) {
+        if (this.duplicateCount > 0) {
+            const more = this.duplicateCount - this.duplicates.length;
+            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+        }
+        if (this.rows.length === 0)
+            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
+        const notes = [...this.notes];
+        for (const key of [...this.skipped.keys()].sort()) {
+            const n = this.skipped.get(key);
+            notes.push(`${this.file}: field "${key}" skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
+        }
+        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
+        for (const key of this.attributeFields)
+            if (!this.metricFields.has(key))
+                this.numericFields.delete(key);
+        return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes };
+    }
+}
+
+/**
+ * Small helpers the importers share to recognise a file by its first bytes: formats are detected from the
+ * content (the first 64 KiB), never from the file name alone, so a run saved as `run.txt` or a qrels file
+ * without an extension is still read for what it is.
+ */
+/** How many bytes detection looks at. */
+const HEAD_BYTES = 65536;
+/** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/** The file-system error of opening `file`, as the refusal a user can act on. */
+function openError(file, error) {
+    const code = error.code;
+    if (code === 'ENOENT')
+        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+    if (code === 'EISDIR')
+        return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+    if (code === 'EACCES')
+        return new InputError({ file }, 'permission denied', 'make the file readable');
+    return new InputError({ file }, `cannot be read: ${error.message}`);
+}
+/** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
+async function readHead(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        let bytesRead;
+        try {
+            ;
+            ({ bytesRead } = await handle.read(buf, 0, buf.length, 0));
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        return buf.toString('utf8', 0, bytesRead).replace(/^\ufeff/, '');
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** The first line of `head` that is not blank, without its line terminator, or '' when there is none. */
+function firstContentLine(head) {
+    const lines = head.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const text = lines[i].replace(/\r$/, '');
+        if (text.trim() !== '')
+            return { text, line: i + 1 };
+    }
+    return { text: '', line: 0 };
+}
+/** The first non-blank character of `head`, or '' for an empty file. */
+function firstChar(head) {
+    const m = /\S/.exec(head);
+    return m ? m[0] : '';
+}
+/**
+ * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
+ * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
+ * parsing the whole document.
+ */
+function firstValueStart(head) {
+    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
+    return m ? m[1] : '';
+}
+/** Parses `text` as one JSON value, or returns undefined when it is not valid JSON. */
+function tryJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** A plain JSON object (not null, not an array). */
+function isObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/**
+ * Reads a whole JSON document (a ragas or deepeval export), refusing files over {@link MAX_DOCUMENT_BYTES}
+ * and invalid JSON with the position JSON.parse reports turned into a line number.
+ */
+async function readJsonDocument(file, what) {
+    let size;
+    try {
+        const s = await stat(file);
+        if (s.isDirectory())
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        size = s.size;
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw openError(file, error);
+    }
+    if (size > MAX_DOCUMENT_BYTES) {
+        throw new InputError({ file }, `is ${size} bytes; a ${what} is read whole and the limit is ${MAX_DOCUMENT_BYTES}`, 'write it as JSON Lines (one record per line) or CSV instead');
+    }
+    const bytes = await readFile(file);
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
+    }
+    catch {
+        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+    try {
+        return JSON.parse(text);
+    }
+    catch (error) {
+        const message = error.message;
+        const at = /position (\d+)/.exec(message);
+        const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
+        const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
+        throw new InputError({ file, line }, `is not valid JSON: ${message}${nan}`, `a ${what} is one JSON document`);
+    }
+}
+
+/**
+ * deepeval test results: one row per test case, one metric column per deepeval metric.
+ *
+ * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
+ * snake_case as the Python attributes are named):
+ * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
+ *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
+ *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
+ *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
+ *   "evaluationCost", "order", "metadata"}], ...}`;
+ * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
+ *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
+ *
+ * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
+ * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
+ * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
+ * (`runDuration`, `evaluationCost`, ...; not `order`, a position) are numeric fields; scalar entries of its metadata are fields
+ * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
+ *
+ * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
+ * default `test_case_<n>`, else the field named with `--id-field` (a test-case field such as `input`, or a
+ * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
+ * the two runs order their test cases differently.
+ */
+const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
+const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
+const METRIC_LISTS = ['metricsData', 'metrics_data'];
+const POSITIONAL_NAME = /^test_case_\d+$/;
+/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
+function looksLikeDeepeval(doc) {
+    if (isObject(doc))
+        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
+    return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
+}
+/** Reads a deepeval results file into per-query rows. */
+async function readDeepevalRows(file, metricFields, idField) {
+    return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField);
+}
+/** Rows from a parsed deepeval document (see the module comment). */
+function deepevalToRows(doc, file, metricFields, idField) {
+    let cases;
+    let listKey = '';
+    const sink = new RowsSink(file, metricFields);
+    if (Array.isArray(doc))
+        cases = doc;
+    else if (isObject(doc)) {
+        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
+        if (listKey === '')
+            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
+        cases = doc[listKey];
+        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
+            const conv = doc[k];
+            if (Array.isArray(conv) && conv.length > 0)
+                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
+        }
+    }
+    else
+        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
+    const prefix = listKey ? `${listKey}` : '';
+    cases.forEach((tc, i) => {
+        const label = `${prefix}[${i}]`;
+        if (!isObject(tc))
+            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
+        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
+        const id = caseId(tc, metadata, file, label, idField);
+        const row = sink.start(id, 0, label);
+        if (row === undefined)
+            return;
+        const used = new Map();
+        const claim = (key, from) => {
+            const earlier = used.get(key);
+            if (earlier !== undefined)
+                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field "${key}" comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
+            used.set(key, from);
+        };
+        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
+        const metrics = metricsKey ? tc[metricsKey] : [];
+        metrics.forEach((m, j) => {
+            const at = `${label}.${metricsKey}[${j}]`;
+            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
+                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
+            const name = m.name;
+            claim(name, `${at}.score`);
+            const errored = m.error !== undefined && m.error !== null;
+            const score = m.score === undefined || errored ? null : m.score;
+            sink.value(row, name, score, { key: `${at}.score` });
+            claim(`${name}.success`, `${at}.success`);
+            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
+            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
+        });
+        for (const key of Object.keys(tc)) {
+            const v = tc[key];
+            if (typeof v === 'number' && key !== 'order') {
+                claim(key, `${label}.${key}`);
+                sink.value(row, key, v, { key: `${label}.${key}` });
+            }
+        }
+        for (const key of Object.keys(metadata)) {
+            const v = metadata[key];
+            if (key === 'query_id' || v === null || typeof v === 'object')
+                continue;
+            claim(key, `${label}.metadata.${key}`);
+            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
+        }
+    });
+    return sink.finish('the list of test cases is empty');
+}
+function caseId(tc, metadata, file, label, idField) {
+    const text = (v, what) => {
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'number' && Number.isSafeInteger(v))
+            return String(v);
+        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : JSON.stringify(v)}`, 'every test case needs a non-empty id');
+    };
+    if (idField !== undefined) {
+        if (Object.prototype.hasOwnProperty.call(tc, idField))
+            return text(tc[idField], idField);
+        if (Object.prototype.hasOwnProperty.call(metadata, idField))
+            return text(metadata[idField], `metadata.${idField}`);
+        throw new InputError({ file, key: label }, `has no field "${idField}" (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).join(', ')}`);
+    }
+    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
+        return text(metadata.query_id, 'metadata.query_id');
+    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
+        return tc.name;
+    throw new InputError({ file, key: label }, `has no query id: its name ${JSON.stringify(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
+}
+
+/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
+const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
+/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
+const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
+function looksLikeMeasure(name) {
+    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
+}
+/**
+ * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
+ * third a decimal number (or the `runid all NAME` line of trec_eval).
+ */
+function isMeasureLine(line) {
+    const f = line.trim().split(/\s+/);
+    return f.length === 3 && (parseDecimal(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'));
+}
+/** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
+async function readMeasureRows(file, metricFields, layout) {
+    const triples = [];
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '')
+            return;
+        const f = trimmed.split(/\s+/);
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
+        }
+        triples.push({ a: f[0], b: f[1], value: f[2], line });
+    });
+    if (triples.length === 0)
+        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
+    const chosen = layout ?? detectLayout(triples, file);
+    const sink = new RowsSink(file, metricFields);
+    const rows = new Map();
+    let summaries = 0;
+    for (const t of triples) {
+        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
+        if (queryId === 'all') {
+            summaries++;
+            continue;
+        }
+        const value = parseDecimal(t.value);
+        if (value === undefined) {
+            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${JSON.stringify(queryId)} is ${JSON.stringify(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
+        }
+        let entry = rows.get(queryId);
+        if (entry === undefined) {
+            const row = sink.start(queryId, t.line);
+            if (row === undefined)
+                continue;
+            entry = { row, measures: new Map() };
+            rows.set(queryId, entry);
+        }
+        const earlier = entry.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${JSON.stringify(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
+        }
+        entry.measures.set(measure, t.line);
+        sink.value(entry.row, measure, value);
+    }
+    if (summaries > 0) {
+        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
+    }
+    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
+}
+function detectLayout(triples, file) {
+    let allFirst = 0;
+    let allSecond = 0;
+    const first = new Set();
+    const second = new Set();
+    for (const t of triples) {
+        if (t.a === 'all')
+            allFirst++;
+        else
+            first.add(t.a);
+        if (t.b === 'all')
+            allSecond++;
+        else
+            second.add(t.b);
+    }
+    if (allSecond > 0 && allFirst === 0)
+        return 'trec_eval';
+    if (allFirst > 0 && allSecond === 0)
+        return 'ir_measures';
+    const firstMeasures = [...first].every(looksLikeMeasure);
+    const secondMeasures = [...second].every(looksLikeMeasure);
+    if (firstMeasures && !secondMeasures)
+        return 'trec_eval';
+    if (secondMeasures && !firstMeasures)
+        return 'ir_measures';
+    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
+}
+
+const BLOCK = 1 << 20;
+const fatal$1 = new TextDecoder('utf-8', { fatal: true });
+/** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
+class Cursor {
+    fd;
+    buf = Buffer.allocUnsafe(BLOCK);
+    /** Bytes of the string being read (grown on demand, reused across strings). */
+    scratch = Buffer.allocUnsafe(256);
+    pos = 0;
+    end = 0;
+    eof = false;
+    line = 1;
+    constructor(fd) {
+        this.fd = fd;
+    }
+    peek() {
+        if (this.pos < this.end)
+            return this.buf[this.pos];
+        return this.fill() ? this.buf[this.pos] : -1;
+    }
+    next() {
+        const c = this.peek();
+        if (c >= 0)
+            this.pos++;
+        return c;
+    }
+    fill() {
+        if (this.eof)
+            return false;
+        const n = readSync(this.fd, this.buf, 0, BLOCK, null);
+        if (n === 0) {
+            this.eof = true;
+            return false;
+        }
+        this.pos = 0;
+        this.end = n;
+        return true;
+    }
+    skipSpace() {
+        for (;;) {
+            const c = this.peek();
+            if (c === 0x20 || c === 0x09 || c === 0x0d)
+                this.pos++;
+            else if (c === 0x0a) {
+                this.pos++;
+                this.line++;
+            }
+            else
+                return;
+        }
+    }
+}
+/**
+ * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
+ * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
+ * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
+ */
+function readNestedNumbers(file, handler, words) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        return parse$1(new Cursor(fd), file, handler, words);
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const code = error.code;
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        throw error;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function parse$1(cur, file, handler, words) {
+    const fail = (message, hint) => {
+        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
+    };
+    // UTF-8 byte order mark
+    if (cur.peek() === 0xef) {
+        cur.next();
+        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
+            fail('is not valid UTF-8', 'save the file as UTF-8');
+    }
+    cur.skipSpace();
+    if (cur.next() !== 0x7b)
+        fail(`is not ${words.what}: it does not start with "{"`);
+    const seen = new Map();
+    let entries = 0;
+    cur.skipSpace();
+    if (cur.peek() === 0x7d)
+        fail('is an empty JSON object (no queries)', 'write at least one query');
+    for (;;) {
+        cur.skipSpace();
+        const line = cur.line;
+        if (cur.peek() !== 0x22)
+            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
+        const key = readString(cur, file);
+        if (key === '')
+            fail('a query id is the empty string', 'every query needs a non-empty id');
+        const earlier = seen.get(key);
+        if (earlier !== undefined)
+            fail(`query ${JSON.stringify(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
+        seen.set(key, line);
+        cur.skipSpace();
+        if (cur.next() !== 0x3a)
+            fail(`expected ":" after ${JSON.stringify(key)}`);
+        cur.skipSpace();
+        if (cur.peek() !== 0x7b) {
+            fail(`the value of query ${JSON.stringify(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
+        }
+        cur.next();
+        handler.outer(key, line);
+        cur.skipSpace();
+        if (cur.peek() === 0x7d)
+            cur.next();
+        else {
+            for (;;) {
+                cur.skipSpace();
+                const innerLine = cur.line;
+                if (cur.peek() !== 0x22)
+                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
+                const inner = readString(cur, file);
+                if (inner === '')
+                    fail(`an empty ${words.innerKey} in query ${JSON.stringify(key)}`, `every ${words.innerKey} is a non-empty string`);
+                cur.skipSpace();
+                if (cur.next() !== 0x3a)
+                    fail(`expected ":" after ${JSON.stringify(inner)}`);
+                cur.skipSpace();
+                const value = readNumber(cur, file, `${words.value} of ${JSON.stringify(inner)} in query ${JSON.stringify(key)}`, words);
+                handler.entry(inner, value, innerLine);
+                entries++;
+                cur.skipSpace();
+                const c = cur.next();
+                if (c === 0x2c)
+                    continue;
+                if (c === 0x7d)
+                    break;
+                fail(`expected "," or "}" in query ${JSON.stringify(key)}, found ${describe$1(c)}`);
+            }
+        }
+        cur.skipSpace();
+        const c = cur.next();
+        if (c === 0x2c)
+            continue;
+        if (c === 0x7d)
+            break;
+        fail(`expected "," or "}" after query ${JSON.stringify(key)}, found ${describe$1(c)}`);
+    }
+    cur.skipSpace();
+    if (cur.peek() !== -1)
+        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
+    return { outerKeys: seen.size, entries };
+}
+function describe$1(c) {
+    if (c < 0)
+        return 'the end of the file';
+    if (c >= 0x20 && c < 0x7f)
+        return JSON.stringify(String.fromCharCode(c));
+    return `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+function valueKind(c) {
+    if (c === 0x5b)
+        return 'an array';
+    if (c === 0x22)
+        return 'a string';
+    if (c === 0x6e)
+        return 'null';
+    if (c === 0x74 || c === 0x66)
+        return 'a boolean';
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
+        return 'a number';
+    return describe$1(c);
+}
+/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
+function readString(cur, file) {
+    cur.next();
+    let n = 0;
+    let ascii = true;
+    const push = (b) => {
+        if (n === cur.scratch.length) {
+            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
+            cur.scratch.copy(grown, 0, 0, n);
+            cur.scratch = grown;
+        }
+        cur.scratch[n++] = b;
+    };
+    const pushText = (text) => {
+        for (const b of Buffer.from(text, 'utf8'))
+            push(b);
+        ascii = false;
+    };
+    const bad = (message) => {
+        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
+    };
+    for (;;) {
+        const c = cur.next();
+        if (c < 0)
+            bad('a string is never closed (the file ends inside quotes)');
+        if (c === 0x22)
+            break;
+        if (c < 0x20)
+            bad('a control character (such as a line break) inside a string');
+        if (c !== 0x5c) {
+            if (c >= 0x80)
+                ascii = false;
+            push(c);
+            continue;
+        }
+        const e = cur.next();
+        switch (e) {
+            case 0x22:
+                push(0x22);
+                break;
+            case 0x5c:
+                push(0x5c);
+                break;
+            case 0x2f:
+                push(0x2f);
+                break;
+            case 0x62:
+                push(0x08);
+                break;
+            case 0x66:
+                push(0x0c);
+                break;
+            case 0x6e:
+                push(0x0a);
+                break;
+            case 0x72:
+                push(0x0d);
+                break;
+            case 0x74:
+                push(0x09);
+                break;
+            case 0x75: {
+                let unit = readHex4(cur, bad);
+                if (unit >= 0xd800 && unit <= 0xdbff) {
+                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
+                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
+                    const low = readHex4(cur, bad);
+                    if (low < 0xdc00 || low > 0xdfff)
+                        bad('an unpaired surrogate escape in a string');
+                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                }
+                else if (unit >= 0xdc00 && unit <= 0xdfff)
+                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
+                if (unit < 0x80)
+                    push(unit);
+                else
+                    pushText(String.fromCodePoint(unit));
+                break;
+            }
+            default:
+                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
+        }
+    }
+    if (ascii)
+        return cur.scratch.toString('latin1', 0, n);
+    try {
+        return fatal$1.decode(cur.scratch.subarray(0, n));
+    }
+    catch {
+        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+function readHex4(cur, bad) {
+    let v = 0;
+    for (let i = 0; i < 4; i++) {
+        const c = cur.next();
+        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+        if (d < 0)
+            bad('an invalid \\u escape in a string');
+        v = v * 16 + d;
+    }
+    return v;
+}
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+/** Reads a bare token up to the next delimiter and requires a finite JSON number. */
+function readNumber(cur, file, what, words) {
+    const line = cur.line;
+    const first = cur.peek();
+    if (first === 0x22 || first === 0x7b || first === 0x5b) {
+        throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
+    }
+    let text = '';
+    for (;;) {
+        const c = cur.peek();
+        if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || text.length > 64)
+            break;
+        text += String.fromCharCode(c);
+        cur.next();
+    }
+    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
+        throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
+    }
+    if (text === 'null') {
+        throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
+    }
+    if (!JSON_NUMBER.test(text))
+        throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : JSON.stringify(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
+    const value = Number(text);
+    if (!Number.isFinite(value))
+        throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number');
+    return value;
+}
+
+/**
+ * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
+ * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
+ * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
+ * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
+ * into a dict of dicts. Read streaming, with line numbers.
+ */
+function readPytrecEvalRows(file, metricFields) {
+    const sink = new RowsSink(file, metricFields);
+    let row;
+    const measures = new Map();
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            row = sink.start(id, line);
+            measures.clear();
+        },
+        entry: (measure, value, line) => {
+            if (row === undefined)
+                return;
+            const earlier = measures.get(measure);
+            if (earlier !== undefined) {
+                throw new InputError({ file, line, queryId: row.id }, `measure ${JSON.stringify(measure)} appears twice for query ${JSON.stringify(row.id)} (also on line ${earlier})`, 'keep one value per query and measure');
+            }
+            measures.set(measure, line);
+            // every measure is a number: a metric when the rules name it, a numeric field otherwise
+            sink.value(row, measure, value);
+        }
+    }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
+    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
+}
+
+/**
+ * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
+ * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
+ * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
+ * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
+ */
+/** Streams a JSON-object run into `collector` (one block per query, in file order). */
+function readRanxRun(file, collector) {
+    const summary = readNestedNumbers(file, {
+        outer: (id, line) => collector.startQuery(id, line),
+        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
+    }, { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' });
+    return summary.entries;
+}
+/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
+function readRanxQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            current = id;
+            builder.query(id, line);
+        },
+        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
+    }, { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' });
+    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
+ * Streams an RFC 4180 CSV file record by record: quoted fields may hold commas, doubled quotes and line
+ * breaks (a record can span lines; it is reported at the line where it starts). An unterminated quote or
+ * text after a closing quote is refused with the line.
+ */
+async function forEachCsvRecord(file, onRecord, options = {}) {
+    let fields = [];
+    let field = '';
+    let inQuotes = false;
+    let afterQuote = false;
+    let startLine = 0;
+    await forEachLine(file, (text, line) => {
+        if (!inQuotes) {
+            startLine = line;
+            fields = [];
+            field = '';
+            afterQuote = false;
+            if (text === '')
+                return;
+        }
+        else {
+            field += '\n';
+        }
+        for (let i = 0; i < text.length; i++) {
+            const c = text.charCodeAt(i);
+            if (inQuotes) {
+                if (c === 0x22) {
+                    if (text.charCodeAt(i + 1) === 0x22) {
+                        field += '"';
+                        i++;
+                    }
+                    else {
+                        inQuotes = false;
+                        afterQuote = true;
+                    }
+                }
+                else {
+                    field += text[i];
+                }
+            }
+            else if (c === 0x2c) {
+                fields.push(field);
+                field = '';
+                afterQuote = false;
+            }
+            else if (afterQuote) {
+                throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")');
+            }
+            else if (c === 0x22) {
+                if (field !== '') {
+                    throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")');
+                }
+                inQuotes = true;
+            }
+            else {
+                field += text[i];
+            }
+        }
+        if (inQuotes)
+            return;
+        fields.push(field);
+        onRecord(fields, startLine);
+    }, options);
+    if (inQuotes) {
+        throw new InputError({ file, line: startLine }, 'a quoted CSV field is never closed (the file ends inside quotes)', 'the file is probably truncated');
+    }
+}
+
+/**
+ * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric
+ * columns). ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample: the inputs
+ * (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`, `answer`,
+ * `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
+ * `answer_relevancy`, ...). ragas itself writes no file; these are the ways pandas writes that frame:
+ * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
+ *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
+ * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
+ * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
+ * pandas' default `to_json` layout (orient="columns") is refused with the fix.
+ *
+ * Query ids: ragas rows carry none, yet the gate pairs baseline and candidate by id. The id is the
+ * `query_id` column, else an `id` column, else the column the user names (`--id-field user_input` makes the
+ * question text the id). Without any of these the file is refused: pairing by row position or by a hash
+ * would silently pair different questions when the two exports differ in order or content.
+ */
+/** Column names that mark a ragas export (current and 0.1 names). */
+const RAGAS_COLUMNS = new Set([
+    'user_input',
+    'retrieved_contexts',
+    'reference_contexts',
+    'response',
+    'reference',
+    'question',
+    'contexts',
+    'answer',
+    'ground_truth',
+    'ground_truths'
+]);
+/** Id columns tried in this order when the user names none. */
+const ID_COLUMNS = ['query_id', 'id'];
+/** True when the columns look like a ragas export. */
+function looksLikeRagas(columns) {
+    for (const c of columns)
+        if (RAGAS_COLUMNS.has(c))
+            return true;
+    return false;
+}
+/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
+async function readRagasRows(file, layout, options) {
+    if (layout === 'csv')
+        return readCsvRecords(file, options);
+    if (layout === 'jsonl')
+        return readJsonlRecords(file, options);
+    return readJsonRecords(file, options);
+}
+function chooseId(columns, file, idField, line) {
+    if (idField !== undefined) {
+        if (!columns.includes(idField)) {
+            throw new InputError({ file, line }, `has no column "${idField}" (named with --id-field)`, `columns: ${columns.slice(0, 30).join(', ')}`);
+        }
+        return idField;
+    }
+    const found = ID_COLUMNS.find((c) => columns.includes(c));
+    if (found !== undefined)
+        return found;
+    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
+    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
+}
+function idText(value, file, column, where) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value))
+        return String(value);
+    if (typeof value === 'number') {
+        throw new InputError({ file, ...where }, `"${column}" is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
+    }
+    throw new InputError({ file, ...where }, `"${column}" is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
+}
+async function readCsvRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields);
+    let header = null;
+    let idColumn = -1;
+    let indexColumn = -1;
+    await forEachCsvRecord(file, (fields, line) => {
+        if (header === null) {
+            header = fields.map((f) => f.trim());
+            const seen = new Set();
+            header.forEach((name, c) => {
+                if (name === '' && c === 0) {
+                    indexColumn = 0;
+                    return;
+                }
+                if (name === '')
+                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
+                if (seen.has(name))
+                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
+                seen.add(name);
+            });
+            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
+            if (indexColumn === 0)
+                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length !== header.length) {
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
+        }
+        const row = sink.start(fields[idColumn], line);
+        if (row === undefined)
+            return;
+        for (let c = 0; c < header.length; c++) {
+            if (c === idColumn || c === indexColumn)
+                continue;
+            sink.cell(row, header[c], fields[c]);
+        }
+    });
+    if (header === null)
+        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
+    return sink.finish('write one row per question after the header');
+}
+async function readJsonlRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields);
+    let idColumn;
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        let record;
+        try {
+            record = JSON.parse(text);
+        }
+        catch (error) {
+            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))');
+        }
+        if (!isObject(record))
+            throw new InputError({ file, line }, 'is not a JSON object', 'write one object per line');
+        idColumn ??= chooseId(Object.keys(record), file, options.idField, line);
+        addRecord(sink, record, idColumn, file, line, `line ${line}`);
+    });
+    return sink.finish('write one JSON object per question');
+}
+async function readJsonRecords(file, options) {
+    const doc = await readJsonDocument(file, 'per-sample export');
+    if (isObject(doc)) {
+        const keys = Object.keys(doc);
+        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
+            throw columnsOrient(file);
+        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
+    }
+    if (!Array.isArray(doc))
+        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
+    return recordsToRows(doc, file, options);
+}
+/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
+function recordsToRows(records, file, options) {
+    const sink = new RowsSink(file, options.metricFields);
+    let idColumn;
+    records.forEach((record, i) => {
+        if (!isObject(record))
+            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
+        idColumn ??= chooseId(Object.keys(record), file, options.idField);
+        addRecord(sink, record, idColumn, file, 0, `[${i}]`);
+    });
+    return sink.finish('the array is empty: write one record per question');
+}
+function addRecord(sink, record, idColumn, file, line, label) {
+    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
+    const row = sink.start(idText(Object.prototype.hasOwnProperty.call(record, idColumn) ? record[idColumn] : undefined, file, idColumn, where), line, label);
+    if (row === undefined)
+        return;
+    for (const key of Object.keys(record)) {
+        if (key === idColumn)
+            continue;
+        sink.value(row, key, record[key], line > 0 ? {} : { key: `${label}.${key}` });
+    }
+}
+/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
+function columnsOrient(file) {
+    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
+}
+
+/**
+ * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
+ * detected from the file's content (or named with `--format`) and turned into the same per-query rows,
+ * judgments or run blocks the built-in readers produce, so every later stage (pairing, statistics,
+ * reports) is unchanged. The built-in readers call in here first and fall back to their own formats when
+ * no importer claims the file.
+ */
+/** Per-query rows formats: the two built-in ones and the importers. */
+const ROW_FORMATS = ['jsonl', 'csv', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
+/** Checks a `--format` value, refusing an unknown one with the list. */
+function parseRowsFormat(text) {
+    const normalized = text.trim().toLowerCase().replace(/-/g, '_');
+    const found = ROW_FORMATS.find((f) => f === normalized);
+    if (found === undefined)
+        throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`);
+    return found;
+}
+/**
+ * Reads per-query rows through an importer when the format is named as one, or when the content is one
+ * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
+ */
+async function importRows(file, options) {
+    const { metricFields, format, idField } = options;
+    const csvName = /\.csv$/i.test(file);
+    switch (format) {
+        case 'ragas':
+            return readRagasRows(file, await recordsLayout(file), { metricFields, idField });
+        case 'deepeval':
+            return readDeepevalRows(file, metricFields, idField);
+        case 'pytrec_eval':
+            return readPytrecEvalRows(file, metricFields);
+        case 'ir_measures':
+        case 'trec_eval':
+            return readMeasureRows(file, metricFields, format);
+        case 'csv':
+            return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField }) : undefined;
+        case 'jsonl':
+            return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField }) : undefined;
+    }
+    const head = await readHead(file);
+    const first = firstChar(head);
+    if (first === '[') {
+        const doc = await readJsonDocument(file, 'JSON array of records');
+        if (!Array.isArray(doc))
+            return undefined;
+        if (looksLikeDeepeval(doc))
+            return deepevalToRows(doc, file, metricFields, idField);
+        return recordsToRows(doc, file, { metricFields, idField });
+    }
+    if (first === '{') {
+        const firstLine = firstContentLine(head).text;
+        const line = tryJson(firstLine);
+        if (isObject(line)) {
+            if (looksLikeDeepeval(line))
+                return readDeepevalRows(file, metricFields, idField);
+            const keys = Object.keys(line);
+            if (keys.includes('query_id') && idField === undefined)
+                return undefined;
+            if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
+                if (looksLikeRagas(keys))
+                    throw columnsOrient(file);
+                return readPytrecEvalRows(file, metricFields);
+            }
+            if (idField !== undefined || looksLikeRagas(keys))
+                return readRagasRows(file, 'jsonl', { metricFields, idField });
+            return undefined;
+        }
+        // not one JSON object on the first line: a document over several lines, a first line longer than the
+        // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
+        const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+        if (key === 'query_id')
+            return undefined;
+        if (firstValueStart(head) === '{') {
+            if (key !== undefined && RAGAS_COLUMNS.has(key))
+                throw columnsOrient(file);
+            return readPytrecEvalRows(file, metricFields);
+        }
+        if (firstLine.trim() === '{') {
+            const doc = await readJsonDocument(file, 'JSON document');
+            if (looksLikeDeepeval(doc))
+                return deepevalToRows(doc, file, metricFields, idField);
+            if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)))
+                throw columnsOrient(file);
+        }
+        return undefined;
+    }
+    const { text } = firstContentLine(head);
+    if (csvName) {
+        const header = csvHeader(text);
+        if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
+            return readRagasRows(file, 'csv', { metricFields, idField });
+        }
+        return undefined;
+    }
+    if (text !== '' && isMeasureLine(text))
+        return readMeasureRows(file, metricFields);
+    return undefined;
+}
+/** The layout of a records file named as ragas: by its first character, then its name. */
+async function recordsLayout(file) {
+    const head = await readHead(file);
+    const first = firstChar(head);
+    if (first === '[')
+        return 'json';
+    if (first === '{')
+        return 'jsonl';
+    return 'csv';
+}
+/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
+function csvHeader(line) {
+    const out = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quoted) {
+            if (c === '"' && line[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"')
+                quoted = false;
+            else
+                field += c;
+        }
+        else if (c === '"')
+            quoted = true;
+        else if (c === ',') {
+            out.push(field.trim());
+            field = '';
+        }
+        else
+            field += c;
+    }
+    out.push(field.trim());
+    return out;
+}
+/**
+ * Reads judgments through an importer when the content is ranx / pytrec_eval JSON or a BEIR TSV with its
+ * header; returns undefined for TREC qrels (the built-in reader).
+ */
+async function importQrels(file) {
+    const head = await readHead(file);
+    if (firstChar(head) === '{')
+        return readRanxQrels(file);
+    const { text } = firstContentLine(head);
+    if (isBeirHeader(text))
+        return readBeirQrels(file);
+    return undefined;
+}
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+function sniffBraceRun(head) {
+    const { text } = firstContentLine(head);
+    if (text.includes('"query_id"'))
+        return 'jsonl';
+    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
+}
+
+const WS = /[ \t\v\f\r]+/;
+/** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
+function countRelevant(query, rel) {
+    const g = query.gradesDesc;
+    let n = 0;
+    while (n < g.length && g[n] >= rel)
+        n++;
+    return n;
+}
+/**
+ * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
+ * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
+ * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/importers
+ * with the same semantics.
+ */
+async function readQrels(file) {
+    // ranx / pytrec_eval JSON and BEIR TSV judgments (src/importers); TREC qrels below
+    const imported = await importQrels(file);
+    if (imported !== undefined)
+        return imported;
+    const queries = new Map();
+    const pendingGrades = new Map();
+    const firstLines = new Map();
+    let judgments = 0;
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '' || trimmed.startsWith('#'))
+            return;
+        const fields = trimmed.split(WS);
+        if (fields.length !== 4) {
+            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
+        }
+        const [id, , docText, gradeText] = fields;
+        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
+            throw new InputError({ file, line, queryId: id }, `grade ${JSON.stringify(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        const grade = Number(gradeText);
+        const docno = toByteString(docText);
+        let query = queries.get(id);
+        let lines = firstLines.get(id);
+        if (query === undefined || lines === undefined) {
+            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
+            lines = new Map();
+            queries.set(id, query);
+            firstLines.set(id, lines);
+            pendingGrades.set(id, []);
+        }
+        const earlier = lines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line, queryId: id }, `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        lines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            pendingGrades.get(id).push(grade);
+        judgments++;
+    });
+    if (queries.size === 0) {
+        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
+    }
+    for (const [id, query] of queries) {
+        const grades = Int32Array.from(pendingGrades.get(id));
+        grades.sort();
+        grades.reverse();
+        query.gradesDesc = grades;
+    }
+    const ids = [...queries.keys()].sort(compareCodePoints);
+    return { source: file, queries, ids, judgments };
+}
+
+/**
+ * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval
+ * 10.0 source of its counterpart line by line (same loops, same order of additions, same divisions), so
+ * values agree to the last printed digit, not just approximately.
+ */
+/** Rank value of a retrieved document that has no judgment (trec_eval RELVALUE_NONPOOL). */
+const NOT_JUDGED = -1;
+/** Rank value of a retrieved document judged with a negative grade (trec_eval RELVALUE_UNJUDGED). */
+const POOLED_UNJUDGED = -2;
+let log2Table = new Float64Array(0);
+/** log2(i + 2) for rank index i, cached (trec_eval divides gains by log2(rank + 1)). */
+function discounts(n) {
+    if (log2Table.length < n) {
+        const size = Math.max(n, log2Table.length * 2, 1024);
+        const table = new Float64Array(size);
+        for (let i = 0; i < size; i++)
+            table[i] = Math.log2(i + 2);
+        log2Table = table;
+    }
+    return log2Table;
+}
+function gainOf(grade, exp) {
+    if (grade <= 0)
+        return 0;
+    return exp ? Math.pow(2, grade) - 1 : grade;
+}
+/**
+ * Computes every measure for one query into `out` (one slot per measure, in order).
+ * `ranked[i]` is the grade of the document at rank i+1 after ranking and depth cut ({@link NOT_JUDGED} or
+ * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
+ * is simply n = 0, which gives trec_eval's `-c` zeros.
+ */
+function computeQuery(measures, ranked, n, judged, out, docs) {
+    for (let m = 0; m < measures.length; m++)
+        out[m] = computeOne(measures[m], ranked, n, judged, docs);
+}
+function computeOne(measure, ranked, n, judged, docs) {
+    const rel = measure.rel;
+    const k = measure.cutoff;
+    switch (measure.kind) {
+        case 'P': {
+            // m_P.c: relevant in the top k over k (missing ranks count as non-relevant)
+            return relevantInTop(ranked, Math.min(n, k), rel) / k;
+        }
+        case 'R': {
+            // m_recall.c: 0 without relevant documents
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            return relevantInTop(ranked, Math.min(n, k), rel) / numRel;
+        }
+        case 'R_cap': {
+            // not in trec_eval: denominator min(|relevant|, k), so a perfect top k scores 1
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            return relevantInTop(ranked, Math.min(n, k), rel) / Math.min(numRel, k);
+        }
+        case 'Success': {
+            // m_success.c
+            return relevantInTop(ranked, Math.min(n, k), rel) > 0 ? 1 : 0;
+        }
+        case 'RR': {
+            // m_recip_rank.c (with a cutoff: 0 when the first relevant document is below k)
+            const limit = k === null ? n : Math.min(n, k);
+            for (let i = 0; i < limit; i++)
+                if (ranked[i] >= rel)
+                    return 1 / (i + 1);
+            return 0;
+        }
+        case 'AP': {
+            // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            const limit = k === null ? n : Math.min(n, k);
+            let relSoFar = 0;
+            let sum = 0;
+            for (let i = 0; i < limit; i++) {
+                if (ranked[i] >= rel) {
+                    relSoFar++;
+                    sum += relSoFar / (i + 1);
+                }
+            }
+            return relSoFar ? sum / numRel : 0;
+        }
+        case 'nDCG': {
+            // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
+            const exp = measure.gain === 'exp';
+            const limit = k === null ? n : Math.min(n, k);
+            const ideal = judged.gradesDesc;
+            const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k);
+            const d = discounts(Math.max(limit, idealLimit));
+            let dcg = 0;
+            for (let i = 0; i < limit; i++) {
+                const g = ranked[i];
+                if (g > 0)
+                    dcg += gainOf(g, exp) / d[i];
+            }
+            let idcg = 0;
+            for (let i = 0; i < idealLimit; i++) {
+                const g = ideal[i];
+                if (g <= 0)
+                    break;
+                idcg += gainOf(g, exp) / d[i];
+            }
+            return idcg > 0 ? dcg / idcg : 0;
+        }
+        case 'Rprec': {
+            // m_Rprec.c
+            const numRel = countRelevant(judged, rel);
+            const look = Math.min(n, numRel);
+            if (look === 0)
+                return 0;
+            return relevantInTop(ranked, look, rel) / numRel;
+        }
+        case 'Bpref': {
+            // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
+            const numRel = countRelevant(judged, rel);
+            const numNonrel = judged.gradesDesc.length - numRel;
+            let nonrelSoFar = 0;
+            let bpref = 0;
+            for (let j = 0; j < n; j++) {
+                const g = ranked[j];
+                if (g < 0)
+                    continue;
+                if (g < rel)
+                    nonrelSoFar++;
+                else if (nonrelSoFar > 0)
+                    bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel);
+                else
+                    bpref += 1;
+            }
+            return numRel ? bpref / numRel : bpref;
+        }
+        case 'Judged': {
+            // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
+            const limit = Math.min(n, k);
+            let judgedCount = 0;
+            for (let i = 0; i < limit; i++)
+                if (ranked[i] !== NOT_JUDGED)
+                    judgedCount++;
+            return judgedCount / k;
+        }
+        case 'NumRet':
+            return n;
+        case 'FactRecall':
+            return factRecall(judged, Math.min(n, k), rel, docs);
+        case 'NumRel':
+            return countRelevant(judged, rel);
+    }
+}
+function relevantInTop(ranked, limit, rel) {
+    let count = 0;
+    for (let i = 0; i < limit; i++)
+        if (ranked[i] >= rel)
+            count++;
+    return count;
+}
+/**
+ * Not in trec_eval: the share of the query's key facts with at least one supporting document in the top k.
+ * Without key facts (TREC judgments, or a question that lists none) every document graded >= rel is its own
+ * fact, so FactRecall@k equals R@k. A query with no fact at all scores 0, like R@k.
+ */
+function factRecall(judged, limit, rel, docs) {
+    let facts = judged.facts;
+    if (facts === undefined || facts.length === 0) {
+        const own = [];
+        for (const [doc, g] of judged.grades)
+            if (g >= rel)
+                own.push([doc]);
+        facts = own;
+    }
+    if (facts.length === 0 || docs === undefined || limit === 0)
+        return 0;
+    const top = new Set();
+    for (let i = 0; i < limit; i++)
+        top.add(docs.docnos[docs.order[i]]);
+    let found = 0;
+    for (const fact of facts) {
+        for (const doc of fact) {
+            if (top.has(doc)) {
+                found++;
+                break;
+            }
+        }
+    }
+    return found / facts.length;
+}
+
+const usable = (grade) => grade >= 0;
+/** Judged share of one query's top `depth`, or null when nothing was retrieved. */
+function judgedShare(ev, id, depth) {
+    const q = ev.queries.get(id);
+    if (q === undefined)
+        return { share: null, retrieved: 0, unjudged: 0 };
+    const limit = Math.min(depth, q.top.length);
+    let unjudged = 0;
+    for (let i = 0; i < limit; i++)
+        if (!usable(q.topGrades[i]))
+            unjudged++;
+    return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged };
+}
+/**
+ * Pooling analysis over the paired queries (table order: fixed summation order). `measures` are the
+ * gated measures whose condensed values the evidence holds, in evidence order.
+ */
+function analysePooling(table, base, cand, depth, measures) {
+    const perQuery = [];
+    const sums = { b: 0, c: 0 };
+    const sides = { b: emptySide(), c: emptySide() };
+    const toJudge = [];
+    let poolDocs = 0;
+    let poolUnjudged = 0;
+    for (const id of table.ids) {
+        const b = judgedShare(base, id, depth);
+        const c = judgedShare(cand, id, depth);
+        perQuery.push({ id, baseline: b.share, candidate: c.share });
+        for (const [key, r] of [['b', b], ['c', c]]) {
+            const s = sides[key];
+            s.retrievedDocs += r.retrieved;
+            s.unjudgedDocs += r.unjudged;
+            if (r.share === null)
+                s.emptyRankings++;
+            else {
+                s.queries++;
+                sums[key] += r.share;
+            }
+        }
+        const docs = new Map();
+        for (const [key, ev] of [['b', base], ['c', cand]]) {
+            const q = ev.queries.get(id);
+            if (q === undefined)
+                continue;
+            const limit = Math.min(depth, q.top.length);
+            for (let i = 0; i < limit; i++) {
+                const d = docs.get(q.top[i]) ?? { b: null, c: null, grade: q.topGrades[i] };
+                d[key] = i + 1;
+                docs.set(q.top[i], d);
+            }
+        }
+        poolDocs += docs.size;
+        const missing = [...docs].filter(([, d]) => !usable(d.grade));
+        if (missing.length > 0) {
+            poolUnjudged += missing.length;
+            missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+            toJudge.push({
+                queryId: id,
+                documents: missing.map(([doc, d]) => ({ docId: fromByteString(doc), baselineRank: d.b, candidateRank: d.c, pooledUnjudged: d.grade !== NOT_JUDGED }))
+            });
+        }
+    }
+    const finish = (s, sum) => {
+        s.meanJudged = s.queries > 0 ? sum / s.queries : 0;
+        s.meanUnjudged = s.queries > 0 ? 1 - s.meanJudged : 0;
+        return s;
+    };
+    return {
+        depth,
+        baseline: finish(sides.b, sums.b),
+        candidate: finish(sides.c, sums.c),
+        perQuery,
+        pool: { documents: poolDocs, unjudged: poolUnjudged, queriesWithUnjudged: toJudge.length },
+        toJudge,
+        condensed: condensedComparisons(table, base, cand, measures)
+    };
+}
+function emptySide() {
+    return { meanJudged: 0, meanUnjudged: 0, queries: 0, emptyRankings: 0, retrievedDocs: 0, unjudgedDocs: 0 };
+}
+function bestRank(d) {
+    return Math.min(d.b ?? Infinity, d.c ?? Infinity);
+}
+function condensedComparisons(table, base, cand, measures) {
+    const out = [];
+    measures.forEach((m, index) => {
+        const column = table.metrics.get(m.name);
+        if (column === undefined || m.kind === 'Judged' || m.kind === 'NumRet' || m.kind === 'NumRel')
+            return;
+        const n = table.ids.length;
+        let fb = 0;
+        let fc = 0;
+        let cb = 0;
+        let cc = 0;
+        for (let i = 0; i < n; i++) {
+            const id = table.ids[i];
+            fb += column.base[i];
+            fc += column.cand[i];
+            // a judged query absent from the run has no evidence: its value (no documents) is the same condensed
+            cb += base.queries.get(id)?.condensed[index] ?? column.base[i];
+            cc += cand.queries.get(id)?.condensed[index] ?? column.cand[i];
+        }
+        const mean = (x) => (n > 0 ? x / n : 0);
+        const full = { baseline: mean(fb), candidate: mean(fc), delta: mean(fc) - mean(fb) };
+        const condensed = { baseline: mean(cb), candidate: mean(cc), delta: mean(cc) - mean(cb) };
+        out.push({ metric: m.name, n, full, condensed, directionDiffers: full.delta * condensed.delta < 0 });
+    });
+    return out;
+}
+/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs). */
+function toJudgeJsonl(entries, depth) {
+    return entries
+        .map((e) => JSON.stringify({
+        query_id: e.queryId,
+        depth,
+        documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+    }) + '\n')
+        .join('');
+}
+
+/** Default depth of the pool (top k of each side) when the rules do not name one. */
+const DEFAULT_POOL_DEPTH = 10;
+/**
+ * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
+ * without a dataset, and a cap that names neither a share nor an increase.
+ */
+function trustRules(raw, fail) {
+    if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
+        fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments');
+    }
+    if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
+        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', 'keep one: the dataset\'s gold chunks and graded relevance are its judgments');
+    }
+    const cap = (c, path) => {
+        if (c.share === undefined && c.increase === undefined)
+            fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }');
+        return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' };
+    };
+    const dataset = raw.dataset && { file: raw.dataset.file, corpus: raw.dataset.corpus, split: raw.dataset.split ?? 'holdout', manifest: raw.dataset.manifest };
+    const comparability = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] };
+    const pooling = raw.pooling && {
+        depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
+        maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
+    };
+    const z = raw.max_zero_hit_share;
+    const maxZeroHitShare = z && { ...cap(z, ['max_zero_hit_share']), depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH };
+    const twoStage = raw.two_stage && { k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH, gain: raw.two_stage.gain ?? 'linear' };
+    return { dataset, comparability, pooling, maxZeroHitShare, twoStage };
+}
+
+function gain(grade, g) {
+    if (grade <= 0)
+        return 0;
+    return g === 'exp' ? Math.pow(2, grade) - 1 : grade;
+}
+/** DCG of grades in the given order, cut at k (discount log2(rank + 1), as trec_eval). */
+function dcg(grades, k, g) {
+    let sum = 0;
+    const limit = Math.min(k, grades.length);
+    for (let i = 0; i < limit; i++)
+        if (grades[i] > 0)
+            sum += gain(grades[i], g) / Math.log2(i + 2);
+    return sum;
+}
+/** Grades (>= 0) of a list of documents (byte strings); unjudged ones count 0. */
+function gradesOf$1(judged, docs) {
+    return docs.map((d) => Math.max(0, judged.grades.get(d) ?? 0));
+}
+/** nDCG@k of a ranking, with the ideal from all of the query's judgments. */
+function ndcgAt(judged, ranking, k, g) {
+    const ideal = dcg(judged.gradesDesc, k, g);
+    return ideal > 0 ? dcg(gradesOf$1(judged, ranking), k, g) / ideal : 0;
+}
+/** The best nDCG@k any ordering of `pool` can reach (ideal from all judgments). */
+function poolCeiling(judged, pool, k, g) {
+    const ideal = dcg(judged.gradesDesc, k, g);
+    const best = gradesOf$1(judged, pool).sort((a, b) => b - a);
+    return ideal > 0 ? dcg(best, k, g) / ideal : 0;
+}
+/** Share of the query's relevant documents (grade >= 1) that are in the pool: Recall@N of the pool. */
+function poolCoverage(judged, pool) {
+    const inPool = new Set(pool);
+    let relevant = 0;
+    let found = 0;
+    for (const [doc, grade] of judged.grades) {
+        if (grade < 1)
+            continue;
+        relevant++;
+        if (inPool.has(doc))
+            found++;
+    }
+    return relevant > 0 ? found / relevant : 0;
+}
+/** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
+function analyseTwoStage(ids, ev, judgments, k, g) {
+    if (ev.candidates === null)
+        return null;
+    let queries = 0;
+    let without = 0;
+    let size = 0;
+    let coverage = 0;
+    let ranker = 0;
+    let ceiling = 0;
+    let outside = 0;
+    for (const id of ids) {
+        const judged = judgments.get(id);
+        const pool = ev.candidates.get(id);
+        if (judged === undefined)
+            continue;
+        if (pool === undefined) {
+            without++;
+            continue;
+        }
+        const ranking = ev.queries.get(id)?.top.slice(0, k) ?? [];
+        queries++;
+        size += pool.length;
+        coverage += poolCoverage(judged, pool);
+        ranker += ndcgAt(judged, ranking, k, g);
+        ceiling += poolCeiling(judged, pool, k, g);
+        const inPool = new Set(pool);
+        if (ranking.some((d) => !inPool.has(d)))
+            outside++;
+    }
+    const mean = (x) => (queries > 0 ? x / queries : 0);
+    return { queries, withoutCandidates: without, meanPoolSize: mean(size), coverage: mean(coverage), ranker: mean(ranker), ceiling: mean(ceiling), rankedOutsidePool: outside };
+}
+
+const EPS = 1e-12;
+/** Runs every trust check the rules and evidence allow. Throws InputError when a rule needs evidence that is absent. */
+function assessTrust(rules, table, evidence) {
+    const ev = evidence ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } };
+    const guards = [];
+    const counts = (status) => (status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail');
+    // comparability
+    let comparability = null;
+    const { baseline: mb, candidate: mc, dataset: md } = ev.manifests;
+    if (rules.comparability !== undefined && (mb === null || mc === null)) {
+        throw new InputError({ file: rules.source.file, key: 'comparability' }, `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`, 'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)');
+    }
+    if (mb !== null && mc !== null) {
+        const sides = [['baseline', mb], ['candidate', mc]];
+        if (md !== null)
+            sides.push(['dataset', md]);
+        comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding']);
+        if (rules.comparability !== undefined) {
+            const status = comparability.comparable ? 'pass' : 'fail';
+            guards.push({
+                rule: 'comparability',
+                status,
+                counts: counts(status),
+                reason: comparability.comparable
+                    ? `${rules.comparability.mustMatch.join(', ')} match`
+                    : `not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`
+            });
+        }
+    }
+    // pooling
+    const depth = rules.pooling?.depth ?? DEFAULT_POOL_DEPTH;
+    const runs = ev.runs;
+    if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
+        throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
+    }
+    if (runs === null && rules.maxZeroHitShare !== undefined) {
+        throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
+    }
+    const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures);
+    const cap = rules.pooling?.maxUnjudged;
+    if (pooling !== null && cap !== undefined) {
+        const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged);
+        const status = breach === null ? 'pass' : cap.outcome;
+        const numbers = `the candidate's top ${depth} is ${pct$1(pooling.candidate.meanUnjudged)} unjudged on average, the baseline's ${pct$1(pooling.baseline.meanUnjudged)}`;
+        guards.push({
+            rule: 'pooling.max_unjudged',
+            status,
+            counts: counts(status),
+            reason: breach === null
+                ? `${numbers}; within ${limits(cap)}`
+                : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the documents in the to-judge list and rerun`
+        });
+    }
+    // whole-class failures
+    const zDepth = rules.maxZeroHitShare?.depth ?? depth;
+    const gated = [...new Set(rules.checks.map((c) => c.metric))];
+    const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate });
+    const z = rules.maxZeroHitShare;
+    if (z !== undefined) {
+        const breaches = [];
+        for (const s of zeroHits.slices) {
+            if (s.baseline === null || s.candidate === null)
+                continue;
+            const b = capBreach(z, s.baseline, s.candidate);
+            if (b !== null)
+                breaches.push(`${label$1(s.slice)}: ${pct$1(s.candidate)} of ${s.n} queries (baseline ${pct$1(s.baseline)}) above ${b}`);
+        }
+        const status = breaches.length === 0 ? 'pass' : z.outcome;
+        guards.push({
+            rule: 'max_zero_hit_share',
+            status,
+            counts: counts(status),
+            reason: breaches.length === 0
+                ? `no slice has more queries without a relevant document in the top ${zDepth} than ${limits(z)} (all queries: candidate ${pct$1(zeroHits.slices[0].candidate ?? 0)}, baseline ${pct$1(zeroHits.slices[0].baseline ?? 0)})`
+                : `queries with no relevant document in the top ${zDepth}: ${breaches.join('; ')}`
+        });
+    }
+    // two-stage
+    let twoStage = null;
+    if (runs !== null && (runs.baseline.candidates !== null || runs.candidate.candidates !== null)) {
+        const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH;
+        const gain = rules.twoStage?.gain ?? 'linear';
+        twoStage = {
+            k,
+            gain,
+            baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
+            candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
+        };
+    }
+    const dataset = ev.dataset === null ? null : summariseDataset(ev.dataset, runs);
+    const publishable = judgePublishable(pooling, dataset, comparability);
+    const decidedBy = guards.find((g) => g.counts === 'fail')?.rule ?? null;
+    return { guards, decidedBy, comparability, pooling, zeroHits, twoStage, dataset, publishable };
+}
+/** The limit a value breaks ("the cap of 20%", "the baseline's 5% + 10 points"), or null when within. */
+function capBreach(cap, baseline, candidate) {
+    if (cap.share !== undefined && candidate > cap.share + EPS)
+        return `the limit of ${pct$1(cap.share)}`;
+    if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
+        return `the baseline's ${pct$1(baseline)} + ${pct$1(cap.increase)} allowed`;
+    return null;
+}
+function limits(cap) {
+    const parts = [];
+    if (cap.share !== undefined)
+        parts.push(`${pct$1(cap.share)}`);
+    if (cap.increase !== undefined)
+        parts.push(`the baseline + ${pct$1(cap.increase)}`);
+    return parts.join(' and ');
+}
+/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
+function pct$1(x) {
+    return percent(x, 1);
+}
+function label$1(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
+}
+function summariseDataset(d, runs) {
+    const side = (ev) => {
+        const s = { abstained: 0, empty: 0, answered: 0, absent: 0 };
+        for (const id of d.unanswerable) {
+            const q = ev.unjudged.get(id);
+            if (q === undefined)
+                s.absent++;
+            else if (q.abstained)
+                s.abstained++;
+            else if (q.numRet === 0)
+                s.empty++;
+            else
+                s.answered++;
+        }
+        return s;
+    };
+    return {
+        file: d.qrels.source,
+        split: d.split,
+        gated: d.gated.length,
+        disputed: d.disputed,
+        unanswerable: { ids: d.unanswerable, baseline: runs && side(runs.baseline), candidate: runs && side(runs.candidate) },
+        otherSplit: d.otherSplit
+    };
+}
+/**
+ * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
+ * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
+ * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
+ * when one of these could not be checked.
+ */
+function judgePublishable(pooling, dataset, comparability) {
+    const reasons = [];
+    const unchecked = [];
+    if (pooling === null)
+        unchecked.push('judgment completeness (the sides are per-query rows, not runs)');
+    else if (pooling.pool.unjudged > 0) {
+        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries (listed in the to-judge file)`);
+    }
+    if (dataset !== null && dataset.disputed.length > 0) {
+        reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`);
+    }
+    if (comparability === null)
+        unchecked.push('snapshot comparability (no manifests given)');
+    else {
+        if (!comparability.comparable)
+            reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`);
+        if (comparability.warnings.length > 0)
+            reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`);
+    }
+    // A result is publishable only when every condition was checked and held: what could not be checked
+    // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
+    return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked };
+}
+
+/**
+ * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
+ * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
+ * comparability entries in the comparability table (GateResult.comparability).
+ */
+const table$1 = (rows) => markdownTable(rows, { alignDelimiters: false });
+const STATUS$1 = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
+/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
+function comparabilityEntries(trust) {
+    const out = [];
+    const c = trust.comparability;
+    if (c !== null) {
+        const failing = new Set(c.mismatches.map((m) => m.path));
+        for (const rule of c.mustMatch) {
+            if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
+                out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
+        }
+        for (const m of c.mismatches)
+            out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` });
+        for (const w of c.warnings)
+            out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
+        for (const a of c.allowed)
+            out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` });
+    }
+    const p = trust.pooling;
+    if (p !== null) {
+        out.push({
+            aspect: `Judged share of top ${p.depth}`,
+            status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
+            detail: `baseline ${pct$1(p.baseline.meanJudged)} judged, candidate ${pct$1(p.candidate.meanJudged)} judged (mean over queries)`
+        });
+    }
+    return out;
+}
+/** Lines for the head of the report: the trust rules that did not pass, and whether the result is publishable. */
+function trustHeadLines(trust) {
+    const out = [];
+    for (const g of trust.guards) {
+        if (g.status !== 'pass')
+            out.push(`- ${STATUS$1[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`);
+    }
+    if (out.length > 0)
+        out.push('');
+    out.push(publishableLine(trust));
+    return out;
+}
+/** `**Publishable: no**: reasons`, `**Publishable: not established**: what could not be checked`, or yes. */
+function publishableLine(trust) {
+    const p = trust.publishable;
+    if (p.value)
+        return '**Publishable: yes** (judgments complete for the pooled top k, snapshots comparable, no disputed questions left out)';
+    const unchecked = p.unchecked.length > 0 ? `not checked: ${inline(p.unchecked.join('; '), 400)}` : '';
+    if (p.reasons.length === 0)
+        return `**Publishable: not established**: ${unchecked}`;
+    return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}${unchecked ? `; ${unchecked}` : ''}`;
+}
+/** The body of the collapsible Trust section. */
+function trustBody(trust) {
+    const out = [];
+    if (trust.guards.length > 0) {
+        out.push(table$1([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(g.reason, 600)])]), '');
+    }
+    const d = trust.dataset;
+    if (d !== null) {
+        out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`);
+        const side = (name, s) => {
+            if (s !== null)
+                out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`);
+        };
+        if (d.unanswerable.ids.length > 0) {
+            side('baseline', d.unanswerable.baseline);
+            side('candidate', d.unanswerable.candidate);
+        }
+        out.push('');
+    }
+    const p = trust.pooling;
+    if (p !== null) {
+        out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '');
+        out.push(table$1([
+            ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
+            ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
+            ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
+        ]), '');
+        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries (the to-judge file lists them).`);
+        if (p.condensed.length > 0) {
+            out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
+            const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
+            for (const c of p.condensed) {
+                rows.push([
+                    inline(c.metric),
+                    String(c.n),
+                    fixed(c.full.baseline, 4),
+                    fixed(c.full.candidate, 4),
+                    signed(c.full.delta, 4),
+                    fixed(c.condensed.baseline, 4),
+                    fixed(c.condensed.candidate, 4),
+                    signed(c.condensed.delta, 4),
+                    c.directionDiffers ? '⚠️ reverses' : 'agrees'
+                ]);
+            }
+            out.push(table$1(rows));
+        }
+        out.push('');
+    }
+    const z = trust.zeroHits;
+    if (z.slices.length > 0) {
+        out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
+        const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
+        for (const s of z.slices) {
+            const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
+            const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
+            const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
+            if (s.distributions.length === 0)
+                rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
+            for (const d of s.distributions)
+                rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
+        }
+        out.push(table$1(rows), '');
+        if (!z.fromRuns)
+            out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '');
+    }
+    const t = trust.twoStage;
+    if (t !== null) {
+        out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '');
+        const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']];
+        for (const [name, s] of [['baseline', t.baseline], ['candidate', t.candidate]]) {
+            if (s === null)
+                rows.push([name, '0', 'no candidates', '', '', '', '', '']);
+            else
+                rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)]);
+        }
+        out.push(table$1(rows), '');
+    }
+    if (trust.publishable.reasons.length === 0)
+        out.push(publishableLine(trust));
+    else {
+        out.push('**Publishable: no**, because:');
+        for (const r of trust.publishable.reasons)
+            out.push(`- ${inline(r, 600)}`);
+        for (const u of trust.publishable.unchecked)
+            out.push(`- not checked: ${inline(u, 600)}`);
+    }
+    out.push('');
+    return out;
+}
+/** The trust part of the JSON report (snake_case keys, fixed order). */
+function trustJson(trust) {
+    const c = trust.comparability;
+    const diff = (d) => ({ field: d.path, values: Object.fromEntries(d.values) });
+    const p = trust.pooling;
+    const side = (s) => ({
+        mean_judged: s.meanJudged,
+        mean_unjudged: s.meanUnjudged,
+        queries: s.queries,
+        empty_rankings: s.emptyRankings,
+        retrieved_docs: s.retrievedDocs,
+        unjudged_docs: s.unjudgedDocs
+    });
+    return {
+        guards: trust.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: g.reason })),
+        decided_by: trust.decidedBy,
+        comparability: c === null
+            ? null
+            : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+        pooling: p === null
+            ? null
+            : {
+                depth: p.depth,
+                baseline: side(p.baseline),
+                candidate: side(p.candidate),
+                pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
+                judged_per_query: p.perQuery.map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
+                condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
+            },
+        zero_hits: {
+            depth: trust.zeroHits.depth,
+            from_runs: trust.zeroHits.fromRuns,
+            quantiles: [...QUANTILES],
+            slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
+        },
+        two_stage: trust.twoStage,
+        dataset: trust.dataset === null
+            ? null
+            : {
+                file: trust.dataset.file,
+                split: trust.dataset.split,
+                gated: trust.dataset.gated,
+                disputed_excluded: trust.dataset.disputed,
+                other_split: trust.dataset.otherSplit,
+                unanswerable: trust.dataset.unanswerable
+            }
+    };
+}
+
+/** How many regressed queries the report lists (the regression set file holds all of them). */
+const TOP_REGRESSIONS = 10;
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-function runGate(rules, baseline, candidate) {
+function runGate(rules, baseline, candidate, evidence) {
     const table = pairRows(rules, baseline, candidate);
     const stats = createStats(table, rules);
-    const decision = decide(rules, table, stats);
+    const trust = assessTrust(rules, table, evidence);
+    const decided = decide(rules, table, stats);
+    const decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' };
     return {
         rules,
         inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -1580,7 +6040,10 @@ function runGate(rules, baseline, candidate) {
         comparisons: allComparisons(rules, table, stats),
         primaryMetric: rules.checks[0].metric,
         regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
-        primaryDifferences: stats.differences(rules.checks[0].metric)
+        primaryDifferences: stats.differences(rules.checks[0].metric),
+        table,
+        comparability: comparabilityEntries(trust),
+        trust
     };
 }
 function allComparisons(rules, table, stats) {
@@ -1610,7 +6073,7 @@ function regressedQueries(rules, table, stats, metric) {
     return rows;
 }
 
-var ajv$1 = {exports: {}};
+var ajv$2 = {exports: {}};
 
 var core$1 = {};
 
@@ -1789,12 +6252,12 @@ function requireCode$1 () {
 	return code$1;
 }
 
-var scope = {};
+var scope$1 = {};
 
 var hasRequiredScope;
 
 function requireScope () {
-	if (hasRequiredScope) return scope;
+	if (hasRequiredScope) return scope$1;
 	hasRequiredScope = 1;
 	(function (exports) {
 		Object.defineProperty(exports, "__esModule", { value: true });
@@ -1939,8 +6402,8 @@ function requireScope () {
 		}
 		exports.ValueScope = ValueScope;
 		
-	} (scope));
-	return scope;
+	} (scope$1));
+	return scope$1;
 }
 
 var hasRequiredCodegen;
@@ -9642,7 +14105,7 @@ var require$$3 = {
 var hasRequiredAjv;
 
 function requireAjv () {
-	if (hasRequiredAjv) return ajv$1.exports;
+	if (hasRequiredAjv) return ajv$2.exports;
 	hasRequiredAjv = 1;
 	(function (module, exports) {
 		Object.defineProperty(exports, "__esModule", { value: true });
@@ -9694,8 +14157,8 @@ function requireAjv () {
 		var ref_error_1 = /*@__PURE__*/ requireRef_error();
 		Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function () { return ref_error_1.default; } });
 		
-	} (ajv$1, ajv$1.exports));
-	return ajv$1.exports;
+	} (ajv$2, ajv$2.exports));
+	return ajv$2.exports;
 }
 
 var ajvExports = /*@__PURE__*/ requireAjv();
@@ -9704,6 +14167,73 @@ var ajvExports = /*@__PURE__*/ requireAjv();
 function sha256(data) {
     return createHash('sha256').update(data).digest('hex');
 }
+
+/**
+ * The trust keys of the rules file's JSON Schema (dataset, comparability, pooling, max_zero_hit_share,
+ * two_stage), kept beside the checks they configure and spread into RULES_SCHEMA by src/config/schema.ts.
+ */
+const shareCap = (what) => ({
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+        share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
+        increase: { type: 'number', minimum: 0, maximum: 1, description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).` },
+        outcome: { enum: ['fail', 'inconclusive'], description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).' }
+    }
+});
+const TRUST_RULES_PROPERTIES = {
+    dataset: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file'],
+        description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
+        properties: {
+            file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
+            corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
+            split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
+            manifest: { type: 'string', minLength: 1, description: 'The dataset\'s snapshot manifest, compared with the runs\' for the fields it has.' }
+        }
+    },
+    comparability: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['must_match'],
+        description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
+        properties: {
+            must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
+            may_differ: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.' }
+        }
+    },
+    pooling: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Pooling bias: unjudged documents in each side\'s top k, the to-judge list, judged-only (condensed) metrics.',
+        properties: {
+            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k of the pool (each side\'s top k). Default 10.' },
+            max_unjudged: { ...shareCap('unjudged share of its top k'), description: 'Caps the candidate\'s mean share of unjudged documents in its top k.' }
+        }
+    },
+    max_zero_hit_share: {
+        ...shareCap('share of queries with no relevant document in the top k'),
+        description: 'Whole-class failures: caps the candidate\'s share of queries with no relevant document in its top k, overall and in every slice.',
+        properties: {
+            ...shareCap('').properties,
+            share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
+            increase: { type: 'number', minimum: 0, maximum: 1, description: 'Most the candidate\'s zero-hit share may exceed the baseline\'s, overall and in every slice.' },
+            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
+        }
+    },
+    two_stage: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
+        properties: {
+            k: { type: 'integer', minimum: 1, maximum: 1000, description: 'Cutoff of the ranker\'s nDCG and the pool\'s ceiling. Default 10.' },
+            gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
+        }
+    }
+};
 
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
@@ -9758,6 +14288,20 @@ const RULES_SCHEMA = {
                 }
             }
         },
+        judgments: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
+            properties: {
+                qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.' },
+                no_relevant: {
+                    enum: ['exclude', 'zero', 'report'],
+                    description: 'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
+                },
+                depth: { type: 'integer', minimum: 1, description: 'Only the top N documents of each ranking count (trec_eval -M).' }
+            }
+        },
+        ...TRUST_RULES_PROPERTIES,
         slices: {
             type: 'array',
             description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
@@ -9772,7 +14316,30 @@ const RULES_SCHEMA = {
             properties: {
                 confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
                 resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
-                seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' }
+                seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' },
+                interval: { enum: ['percentile', 'bca'], description: 'Bootstrap interval: "percentile" (default) or "bca" (bias-corrected and accelerated; falls back to percentile, with a note, where BCa is undefined).' },
+                permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
+                cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
+                cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },
+                weights: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['by', 'target'],
+                    description: 'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value.',
+                    properties: {
+                        by: { type: 'string', minLength: 1, description: 'Attribute defining the strata (e.g. segment).' },
+                        target: {
+                            type: 'object',
+                            minProperties: 1,
+                            additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
+                            description: 'Share of each value in the target population, e.g. { established: 0.5, new: 0.5 }; must sum to 1 and name every value present in the data.'
+                        }
+                    }
+                },
+                multiplicity: {
+                    enum: ['none', 'holm', 'bonferroni'],
+                    description: 'Adjustment over the family of statistical checks (one per check and slice): "bonferroni" and "holm" make every interval 1 - alpha/m; p-values are Bonferroni- or Holm-adjusted. Default "none" (see docs/statistics.md: the all-must-pass verdict already caps the false-pass rate at alpha).'
+                }
             }
         },
         queries: {
@@ -18576,6 +23143,23 @@ function parseSource(text, file, what) {
     distExports.visit(doc, {
         Alias(_key, node) {
             throw new InputError({ file, line: node.range ? lineAt(node.range[0]) : undefined }, 'uses a YAML alias (*name)', 'aliases are not allowed in rules files: write the value out');
+        },
+        Node(_key, node) {
+            // Explicit tags (!!binary, !!set, !!timestamp, custom !tags) turn text into other kinds of values;
+            // rules are plain names, numbers and strings, so a tag is refused rather than interpreted.
+            const tag = node.tag;
+            if (tag !== undefined && tag !== null) {
+                const range = node.range;
+                throw new InputError({ file, line: range ? lineAt(range[0]) : undefined }, `uses a YAML tag (${tag})`, 'write the value plainly, without a !tag');
+            }
+        },
+        Pair(_key, pair) {
+            // A list or mapping used as a key ("? [a, b]: 1", "{a: 1}: 2") has no meaning in rules; yaml would
+            // stringify it and print a process warning.
+            if (pair.key !== null && !distExports.isScalar(pair.key)) {
+                const range = pair.key.range;
+                throw new InputError({ file, line: range ? lineAt(range[0]) : undefined }, 'uses a list or mapping as a key', 'keys are plain names such as checks or margin');
+            }
         }
     });
     const data = doc.toJS({ maxAliasCount: 0 });
@@ -18609,8 +23193,8 @@ const DEFAULTS = {
     minPerSlice: 30,
     onInconclusive: 'fail'
 };
-const ajv = new ajvExports.Ajv({ allErrors: true, strict: false });
-const validate = ajv.compile(RULES_SCHEMA);
+const ajv$1 = new ajvExports.Ajv({ allErrors: true, strict: false, verbose: true });
+const validate = ajv$1.compile(RULES_SCHEMA);
 /**
  * Reads a rules file (YAML or JSON text) into typed {@link Rules}: schema validation (ajv, against the
  * published schema) first, then the checks a schema cannot express. Every refusal names the file, the line
@@ -18622,6 +23206,7 @@ function loadRules(text, file) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         throw new InputError({ file, line: 1 }, 'the rules must be a mapping (key: value) at the top level', 'start from rules/presets/default.yml');
     }
+    refuseNonFinite(data, [], source, file);
     if (!validate(data))
         throw schemaError(pickError(validate.errors ?? []), source, file);
     return toRules(data, source, file, sha256(text));
@@ -18676,19 +23261,76 @@ function toRules(raw, source, file, hash) {
             line: source.lineOf(at)
         });
     });
+    checkDesignTests(raw, checks, fail);
     return {
         version: 1,
         metrics,
+        judgments: raw.judgments ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth } : undefined,
         slices: raw.slices ?? [],
         statistics: {
             confidence,
             resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
-            seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed)
+            seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
+            ...statisticsOptions(raw.statistics ?? {}, fail)
         },
         queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
         onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
         checks,
-        source: { file, sha256: hash }
+        source: { file, sha256: hash },
+        ...trustRules(raw, fail)
+    };
+}
+/**
+ * McNemar counts queries as independent and equally weighted: it cannot honour statistics.cluster or
+ * statistics.weights, so a McNemar check under either is refused rather than silently testing another
+ * population (the bootstrap and the randomization test use the design).
+ */
+function checkDesignTests(raw, checks, fail) {
+    const design = raw.statistics?.cluster !== undefined ? 'statistics.cluster' : raw.statistics?.weights !== undefined ? 'statistics.weights' : undefined;
+    if (design === undefined)
+        return;
+    for (const c of checks) {
+        if (c.kind.type === 'superior' && c.kind.test === 'mcnemar') {
+            fail(['checks', c.index, 'superior', 'test'], `McNemar treats queries as independent and unweighted, so it cannot apply ${design}`, 'use test: bootstrap, which resamples clusters and applies the target weights');
+        }
+    }
+}
+/**
+ * YAML reads `.inf`, `.nan` and `1e400` as numbers, and the JSON Schema's type "number" lets them through:
+ * an infinite margin could never fail and a NaN fill would poison every statistic, so any non-finite
+ * number anywhere in the rules is refused with its key and line before anything else.
+ */
+function refuseNonFinite(value, path, source, file) {
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value)) {
+            throw new InputError({ file, line: source.lineOf(path), key: keyPath(path) || '(top level)' }, `${String(value)} is not a finite number`, 'write a plain decimal number (.inf, .nan and values beyond 1.8e308 are not allowed)');
+        }
+        return;
+    }
+    if (Array.isArray(value))
+        value.forEach((v, i) => refuseNonFinite(v, [...path, i], source, file));
+    else if (value !== null && typeof value === 'object')
+        for (const k of Object.keys(value))
+            refuseNonFinite(value[k], [...path, k], source, file);
+}
+/** The statistics keys beyond confidence/resamples/seed; target weights are checked here (that they name values present in the data is checked when the design is built). */
+function statisticsOptions(raw, fail) {
+    let weights;
+    if (raw.weights) {
+        const target = Object.keys(raw.weights.target).sort().map((k) => [k, raw.weights?.target[k]]);
+        const total = target.reduce((s, [, w]) => s + w, 0);
+        if (Math.abs(total - 1) > 1e-9) {
+            fail(['statistics', 'weights', 'target'], `the target weights sum to ${total}, not 1`, 'give each value its share of the target population, e.g. { established: 0.5, new: 0.5 }');
+        }
+        weights = { by: raw.weights.by, target };
+    }
+    return {
+        interval: raw.interval ?? 'percentile',
+        permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
+        cluster: raw.cluster,
+        clusterWeighting: raw.cluster_weighting ?? 'query',
+        weights,
+        multiplicity: raw.multiplicity ?? 'none'
     };
 }
 function toKind(c, metric, confidence, at, fail) {
@@ -18730,7 +23372,9 @@ function pickError(errors) {
         return typo;
     const meaningful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
     const pool = meaningful.length > 0 ? meaningful : errors;
-    return pool.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), pool[0]);
+    // Deepest path first; at equal depth, a branch that fits the value's type (pattern, minimum) explains more than "must be number".
+    const rank = (e) => e.instancePath.split('/').length * 2 + (e.keyword === 'type' ? 0 : 1);
+    return pool.reduce((best, e) => (rank(e) > rank(best) ? e : best), pool[0]);
 }
 function schemaError(error, source, file) {
     const path = error.instancePath
@@ -18801,197 +23445,65 @@ function keyPath(path) {
 }
 
 /**
- * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
- * megabyte; a line of hundreds of megabytes without a newline is a broken or hostile file, and buffering it
- * would cost unbounded memory, so it is refused at this cap.
+ * JSON.parse keeps the last of two equal keys in an object without a word, so `{"m": 0.1, "m": 0.9}` would
+ * silently be 0.9. A per-query record with a repeated key is ambiguous input, and the gate refuses it; this
+ * scanner finds the first repeated key of the top-level object of a line that JSON.parse already accepted
+ * (so the text is known to be valid JSON and the scan can be simple and linear).
  */
-const MAX_LINE_BYTES = 16 * 1024 * 1024;
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
-/**
- * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
- * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
- * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
- * read buffer plus the longest line.
- */
-async function forEachLine(file, onLine, options = {}) {
-    const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
-    let pending = null;
-    let lineNo = 0;
-    const emit = (bytes, start, end) => {
-        lineNo++;
-        if (end > start && bytes[end - 1] === 0x0d)
-            end--;
-        if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
-            start += 3;
-        }
-        if (end - start > cap)
-            tooLong(file, lineNo, cap);
-        onLine(decode(bytes, start, end, file, lineNo), lineNo);
-    };
-    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-    try {
-        for await (const chunk of stream) {
-            let start = 0;
-            let nl = chunk.indexOf(0x0a, 0);
-            if (pending !== null) {
-                if (nl < 0) {
-                    if (pending.length + chunk.length > cap + 1)
-                        tooLong(file, lineNo + 1, cap);
-                    pending = Buffer.concat([pending, chunk]);
-                    continue;
-                }
-                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
-                pending = null;
-                emit(joined, 0, joined.length);
-                start = nl + 1;
-                nl = chunk.indexOf(0x0a, start);
+/** The first key that appears twice at the top level of a JSON object text, or undefined. */
+function repeatedTopLevelKey(text) {
+    let depth = 0;
+    let seen = null;
+    let expectKey = false;
+    let topIsObject = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            // a string: find its end (skipping escapes)
+            const start = i;
+            let escaped = false;
+            i++;
+            for (; i < text.length; i++) {
+                const d = text.charCodeAt(i);
+                if (escaped)
+                    escaped = false;
+                else if (d === 0x5c)
+                    escaped = true;
+                else if (d === 0x22)
+                    break;
             }
-            while (nl >= 0) {
-                emit(chunk, start, nl);
-                start = nl + 1;
-                nl = chunk.indexOf(0x0a, start);
-            }
-            if (start < chunk.length) {
-                if (chunk.length - start > cap + 1)
-                    tooLong(file, lineNo + 1, cap);
-                pending = Buffer.from(chunk.subarray(start));
+            if (depth === 1 && expectKey) {
+                const raw = text.slice(start, i + 1);
+                const key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+                if (seen === null)
+                    seen = new Set();
+                if (seen.has(key))
+                    return key;
+                seen.add(key);
+                expectKey = false;
             }
         }
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        const code = error.code;
-        if (code === 'ENOENT')
-            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        if (code === 'EACCES')
-            throw new InputError({ file }, 'permission denied', 'make the file readable');
-        throw new InputError({ file }, `cannot be read: ${error.message}`);
-    }
-    finally {
-        stream.destroy();
-    }
-    if (pending !== null && pending.length > 0)
-        emit(pending, 0, pending.length);
-    return lineNo;
-}
-function decode(bytes, start, end, file, line) {
-    let ascii = true;
-    for (let i = start; i < end; i++) {
-        if (bytes[i] >= 0x80) {
-            ascii = false;
-            break;
-        }
-    }
-    if (ascii)
-        return bytes.toString("latin1", start, end);
-    try {
-        return fatalDecoder.decode(bytes.subarray(start, end));
-    }
-    catch {
-        throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
-}
-function tooLong(file, line, cap) {
-    throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter');
-}
-
-/**
- * Streams an RFC 4180 CSV file record by record: quoted fields may hold commas, doubled quotes and line
- * breaks (a record can span lines; it is reported at the line where it starts). An unterminated quote or
- * text after a closing quote is refused with the line.
- */
-async function forEachCsvRecord(file, onRecord, options = {}) {
-    let fields = [];
-    let field = '';
-    let inQuotes = false;
-    let afterQuote = false;
-    let startLine = 0;
-    await forEachLine(file, (text, line) => {
-        if (!inQuotes) {
-            startLine = line;
-            fields = [];
-            field = '';
-            afterQuote = false;
-            if (text === '')
-                return;
-        }
-        else {
-            field += '\n';
-        }
-        for (let i = 0; i < text.length; i++) {
-            const c = text.charCodeAt(i);
-            if (inQuotes) {
-                if (c === 0x22) {
-                    if (text.charCodeAt(i + 1) === 0x22) {
-                        field += '"';
-                        i++;
-                    }
-                    else {
-                        inQuotes = false;
-                        afterQuote = true;
-                    }
-                }
-                else {
-                    field += text[i];
-                }
-            }
-            else if (c === 0x2c) {
-                fields.push(field);
-                field = '';
-                afterQuote = false;
-            }
-            else if (afterQuote) {
-                throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")');
-            }
-            else if (c === 0x22) {
-                if (field !== '') {
-                    throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")');
-                }
-                inQuotes = true;
-            }
-            else {
-                field += text[i];
+        else if (c === 0x7b || c === 0x5b) {
+            depth++;
+            if (depth === 1 && c === 0x7b) {
+                topIsObject = true;
+                expectKey = true;
             }
         }
-        if (inQuotes)
-            return;
-        fields.push(field);
-        onRecord(fields, startLine);
-    }, options);
-    if (inQuotes) {
-        throw new InputError({ file, line: startLine }, 'a quoted CSV field is never closed (the file ends inside quotes)', 'the file is probably truncated');
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+        else if (c === 0x2c && depth === 1 && topIsObject) {
+            expectKey = true;
+        }
     }
-}
-
-/**
- * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
- * exponent. Hex ("0x10"), "NaN", "Infinity", "1_000", "" and padded text are not numbers here, because
- * JavaScript's Number() would quietly accept some of them (Number("") is 0, Number("0x10") is 16).
- */
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** Parses a strict decimal; returns undefined for anything else, and for values that overflow to ±Infinity. */
-function parseDecimal(text) {
-    if (!DECIMAL.test(text))
-        return undefined;
-    const value = Number(text);
-    return Number.isFinite(value) ? value : undefined;
-}
-/** Why a text is not a usable number, for the error message. */
-function describeBadNumber(text) {
-    if (text === '')
-        return 'is empty';
-    if (DECIMAL.test(text))
-        return `${JSON.stringify(text)} overflows to infinity`;
-    return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
+    return undefined;
 }
 
 /** The field that names a query in every per-query rows file. */
 const ID_FIELD = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT = 20;
+const LIST_LIMIT$1 = 20;
 /**
  * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
  * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
@@ -18999,14 +23511,17 @@ const LIST_LIMIT = 20;
  * are collected and refused together, each with its lines.
  */
 async function readRows(file, options) {
-    const format = options.format ?? guessFormat(file);
+    const imported = await importRows(file, options);
+    if (imported !== undefined)
+        return imported;
+    const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessFormat(file);
     const side = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] };
     const firstLine = new Map();
     const duplicates = [];
     const add = (row) => {
         const seen = firstLine.get(row.id);
         if (seen !== undefined) {
-            if (duplicates.length < LIST_LIMIT)
+            if (duplicates.length < LIST_LIMIT$1)
                 duplicates.push(`${JSON.stringify(row.id)} (lines ${seen} and ${row.line})`);
             else
                 duplicates.push('');
@@ -19027,7 +23542,31 @@ async function readRows(file, options) {
     if (side.rows.length === 0) {
         throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`);
     }
+    const lookAlikes = normalizationTwins(side.rows);
+    if (lookAlikes.length > 0) {
+        side.notes.push(`${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`);
+    }
     return side;
+}
+/**
+ * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
+ * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
+ * export bug, so they are named in the report instead of being merged or refused.
+ */
+function normalizationTwins(rows) {
+    const byNfc = new Map();
+    const twins = [];
+    for (const row of rows) {
+        if (/^[\x00-\x7f]*$/.test(row.id))
+            continue;
+        const nfc = row.id.normalize('NFC');
+        const other = byNfc.get(nfc);
+        if (other === undefined)
+            byNfc.set(nfc, row.id);
+        else
+            twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`);
+    }
+    return twins;
 }
 function guessFormat(file) {
     return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
@@ -19045,6 +23584,10 @@ async function readJsonl(file, options, side, add) {
         }
         if (record === null || typeof record !== 'object' || Array.isArray(record)) {
             throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`);
+        }
+        const repeated = repeatedTopLevelKey(text);
+        if (repeated !== undefined) {
+            throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record');
         }
         add(jsonRecordToRow(record, file, line, options.metricFields, side));
     }, options);
@@ -19156,8 +23699,1552 @@ async function readCsv(file, options, side, add) {
     if (header === null)
         throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`);
 }
+/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ. */
+function escapeNonAscii(id) {
+    return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 function truncate(text) {
     return text.length > 40 ? text.slice(0, 40) + '…' : text;
+}
+
+const KINDS = {
+    P: { kind: 'P', cutoff: 'required', params: ['rel'] },
+    R: { kind: 'R', cutoff: 'required', params: ['rel'] },
+    R_cap: { kind: 'R_cap', cutoff: 'required', params: ['rel'] },
+    Success: { kind: 'Success', cutoff: 'required', params: ['rel'] },
+    RR: { kind: 'RR', cutoff: 'optional', params: ['rel'] },
+    AP: { kind: 'AP', cutoff: 'optional', params: ['rel'] },
+    nDCG: { kind: 'nDCG', cutoff: 'optional', params: ['gain'] },
+    Rprec: { kind: 'Rprec', cutoff: 'none', params: ['rel'] },
+    Bpref: { kind: 'Bpref', cutoff: 'none', params: ['rel'] },
+    Judged: { kind: 'Judged', cutoff: 'required', params: [] },
+    NumRet: { kind: 'NumRet', cutoff: 'none', params: [] },
+    NumRel: { kind: 'NumRel', cutoff: 'none', params: ['rel'] },
+    FactRecall: { kind: 'FactRecall', cutoff: 'required', params: ['rel'] }
+};
+/** Lower-cased base name → kind. Aliases included. */
+const BASES = new Map([
+    ['p', 'P'],
+    ['precision', 'P'],
+    ['r', 'R'],
+    ['recall', 'R'],
+    ['r_cap', 'R_cap'],
+    ['success', 'Success'],
+    ['hit', 'Success'],
+    ['rr', 'RR'],
+    ['mrr', 'RR'],
+    ['ap', 'AP'],
+    ['map', 'AP'],
+    ['ndcg', 'nDCG'],
+    ['rprec', 'Rprec'],
+    ['bpref', 'Bpref'],
+    ['judged', 'Judged'],
+    ['numret', 'NumRet'],
+    ['num_ret', 'NumRet'],
+    ['numrel', 'NumRel'],
+    ['num_rel', 'NumRel'],
+    ['factrecall', 'FactRecall'],
+    ['fact_recall', 'FactRecall']
+]);
+/** Names offered in "did you mean" suggestions and in the hint. */
+const MEASURE_EXAMPLES = [
+    'P@10',
+    'R@100',
+    'R_cap@10',
+    'Success@1',
+    'RR',
+    'RR@10',
+    'AP',
+    'AP@100',
+    'nDCG',
+    'nDCG@10',
+    'nDCG(gain=exp)@10',
+    'P(rel=2)@10',
+    'Rprec',
+    'Bpref',
+    'Judged@10',
+    'FactRecall@10',
+    'NumRet',
+    'NumRel',
+    'map',
+    'mrr@10',
+    'recall@100',
+    'hit@10',
+    'ndcg@10'
+];
+const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/;
+/**
+ * Validates a measure name and returns its typed form. Throws InputError (with a "did you mean") for an
+ * unknown name, a missing or forbidden cutoff, an unknown parameter or an out-of-range value, so a typo in
+ * a rules file is refused before any file is read rather than silently producing a column of zeros.
+ */
+function parseMeasure(name) {
+    const where = { key: name };
+    const m = SHAPE.exec(name.trim());
+    if (m === null)
+        throw unknown(name);
+    const kind = BASES.get(m[1].toLowerCase());
+    if (kind === undefined)
+        throw unknown(name);
+    const info = KINDS[kind];
+    let cutoff = null;
+    if (m[3] !== undefined) {
+        if (info.cutoff === 'none') {
+            throw new InputError(where, `measure ${JSON.stringify(name)} takes no @k cutoff`, `write it as ${kind}`);
+        }
+        cutoff = Number(m[3]);
+        if (!Number.isSafeInteger(cutoff) || cutoff < 1) {
+            throw new InputError(where, `cutoff in ${JSON.stringify(name)} must be a whole number >= 1`, `e.g. ${kind}@10`);
+        }
+    }
+    else if (info.cutoff === 'required') {
+        throw new InputError(where, `measure ${JSON.stringify(name)} needs a cutoff`, `write it as ${kind}@k, e.g. ${kind}@10`);
+    }
+    let rel = 1;
+    let gain = 'linear';
+    if (m[2] !== undefined && m[2].trim() !== '') {
+        const seen = new Set();
+        for (const part of m[2].split(',')) {
+            const eq = part.indexOf('=');
+            const key = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
+            const value = eq < 0 ? '' : part.slice(eq + 1).trim();
+            if (seen.has(key))
+                throw new InputError(where, `parameter ${key} is given twice in ${JSON.stringify(name)}`);
+            seen.add(key);
+            if (key === 'rel' && info.params.includes('rel')) {
+                if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+                    throw new InputError(where, `rel in ${JSON.stringify(name)} must be a whole number >= 0`, 'e.g. P(rel=2)@10');
+                }
+                rel = Number(value);
+            }
+            else if (key === 'gain' && info.params.includes('gain')) {
+                const g = value.toLowerCase();
+                if (g !== 'linear' && g !== 'exp') {
+                    throw new InputError(where, `gain in ${JSON.stringify(name)} must be linear or exp`, 'e.g. nDCG(gain=exp)@10');
+                }
+                gain = g;
+            }
+            else if (key === 'rel' && kind === 'nDCG') {
+                throw new InputError(where, `nDCG uses the graded judgments, so rel= has no effect on it (${JSON.stringify(name)})`, 'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)');
+            }
+            else {
+                const allowed = info.params.length ? info.params.join(', ') : 'none';
+                throw new InputError(where, `unknown parameter ${JSON.stringify(key)} in ${JSON.stringify(name)}`, `parameters of ${kind}: ${allowed}`);
+            }
+        }
+    }
+    const params = [];
+    if (info.params.includes('gain') && gain !== 'linear')
+        params.push(`gain=${gain}`);
+    if (info.params.includes('rel') && rel !== 1)
+        params.push(`rel=${rel}`);
+    const canonical = `${kind}${params.length ? `(${params.join(',')})` : ''}${cutoff !== null ? `@${cutoff}` : ''}`;
+    return { name, kind, cutoff, rel, gain, canonical, aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean' };
+}
+/**
+ * Parses a list of names, keeping the first of exact repeats (asking twice for `P@10` yields one column).
+ * Different spellings of one measure (`map` and `AP`) stay separate columns, keyed as spelled.
+ */
+function parseMeasures(names) {
+    if (names.length === 0)
+        throw new InputError({}, 'no measure given', `name at least one, e.g. -m AP -m nDCG@10`);
+    const out = [];
+    const seen = new Set();
+    for (const name of names) {
+        if (seen.has(name))
+            continue;
+        seen.add(name);
+        out.push(parseMeasure(name));
+    }
+    return out;
+}
+function unknown(name) {
+    const suggestion = closest(name);
+    return new InputError({ key: name }, `unknown measure ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ''}`, `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')} (names are case-insensitive; parameters in brackets, cutoff after @)`);
+}
+/** The example closest to `name` by edit distance (case-insensitive), if reasonably close. */
+function closest(name) {
+    const target = name.toLowerCase();
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of MEASURE_EXAMPLES) {
+        const d = editDistance(target, candidate.toLowerCase());
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = candidate;
+        }
+    }
+    return bestDistance <= Math.max(2, Math.floor(target.length / 2)) ? best : undefined;
+}
+function editDistance(a, b) {
+    let prev = new Array(b.length + 1);
+    let cur = new Array(b.length + 1);
+    for (let j = 0; j <= b.length; j++)
+        prev[j] = j;
+    for (let i = 1; i <= a.length; i++) {
+        cur[0] = i;
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        [prev, cur] = [cur, prev];
+    }
+    return prev[b.length];
+}
+
+/**
+ * trec_eval's ranking: score descending, ties broken by document id descending in byte order (strcmp on
+ * the ids, reversed), then the optional depth cut. Ranks and the order of lines in the file are ignored.
+ * Document ids are byte strings (order.ts), so `<` on them is byte order.
+ */
+let order = new Uint32Array(1024);
+let ranked = new Int32Array(1024);
+/**
+ * Ranks one query's documents and returns their grades in rank order (a shared buffer, valid until the
+ * next call) and how many there are after the depth cut. Runs already in score order (the usual case) are
+ * detected in one pass and only their runs of tied scores are ordered.
+ */
+function rankGrades(docnos, scores, count, judged, depth) {
+    if (order.length < count) {
+        order = new Uint32Array(Math.max(count, order.length * 2));
+        ranked = new Int32Array(order.length);
+    }
+    // Runs usually come in rank order; often only tied scores are out of docno order. Check for that.
+    let scoreSorted = true;
+    let sorted = true;
+    let tieRun = 1;
+    let longestTie = 1;
+    for (let i = 1; i < count; i++) {
+        const sa = scores[i - 1];
+        const sb = scores[i];
+        if (sa < sb) {
+            scoreSorted = false;
+            break;
+        }
+        if (sa === sb) {
+            if (!(docnos[i - 1] > docnos[i]))
+                sorted = false;
+            if (++tieRun > longestTie)
+                longestTie = tieRun;
+        }
+        else
+            tieRun = 1;
+    }
+    // long runs of ties would make the insertion sort quadratic: sort those rankings whole
+    if (!sorted && longestTie > 64)
+        scoreSorted = false;
+    const idx = order.subarray(0, count);
+    for (let i = 0; i < count; i++)
+        idx[i] = i;
+    if (!scoreSorted) {
+        idx.sort((a, b) => {
+            const sa = scores[a];
+            const sb = scores[b];
+            if (sa > sb)
+                return -1;
+            if (sa < sb)
+                return 1;
+            const da = docnos[a];
+            const db = docnos[b];
+            return da > db ? -1 : da < db ? 1 : 0;
+        });
+    }
+    else if (!sorted) {
+        // insertion sort inside each run of equal scores, docno descending
+        let runStart = 0;
+        for (let i = 1; i <= count; i++) {
+            if (i < count && scores[i] === scores[runStart])
+                continue;
+            for (let j = runStart + 1; j < i; j++) {
+                const v = idx[j];
+                const d = docnos[v];
+                let k = j - 1;
+                while (k >= runStart && docnos[idx[k]] < d) {
+                    idx[k + 1] = idx[k];
+                    k--;
+                }
+                idx[k + 1] = v;
+            }
+            runStart = i;
+        }
+    }
+    const n = depth !== undefined && depth < count ? depth : count;
+    const grades = judged.grades;
+    for (let i = 0; i < n; i++) {
+        const g = grades.get(docnos[idx[i]]);
+        ranked[i] = g === undefined ? NOT_JUDGED : g < 0 ? POOLED_UNJUDGED : g;
+    }
+    // order[i] is the index (into docnos) of the document at rank i+1: shared buffer, valid until the next call
+    return { grades: ranked, n, order: idx };
+}
+
+/** Thrown (and caught by the run reader) when a stream-mode read finds the run is not grouped by query. */
+class NotGroupedSignal extends Error {
+    queryId;
+    line;
+    constructor(queryId, line) {
+        super(`query ${queryId} appears again on line ${line} after its block ended`);
+        this.queryId = queryId;
+        this.line = line;
+    }
+}
+function newBlock(id, line) {
+    return { block: { id, line, docnos: [], scores: new Float64Array(64), count: 0, values: null, attrs: null }, seen: new Map() };
+}
+/** Collects documents into query blocks; see the module comment for the two modes. */
+class BlockCollector {
+    file;
+    mode;
+    onBlock;
+    current = null;
+    finished = new Set();
+    buffered = new Map();
+    /** Reused in stream mode. */
+    spare = null;
+    lines = 0;
+    constructor(file, mode, onBlock) {
+        this.file = file;
+        this.mode = mode;
+        this.onBlock = onBlock;
+    }
+    /** Starts (or, in buffer mode, resumes) the block of query `id` at `line`. */
+    startQuery(id, line) {
+        if (this.current !== null && this.current.block.id === id)
+            return;
+        if (this.mode === 'buffer') {
+            let pending = this.buffered.get(id);
+            if (pending === undefined) {
+                pending = newBlock(id, line);
+                this.buffered.set(id, pending);
+            }
+            this.current = pending;
+            return;
+        }
+        this.flush();
+        if (this.finished.has(id))
+            throw new NotGroupedSignal(id, line);
+        let pending = this.spare;
+        if (pending === null)
+            pending = newBlock(id, line);
+        else {
+            this.spare = null;
+            const b = pending.block;
+            b.id = id;
+            b.line = line;
+            b.count = 0;
+            b.docnos.length = 0;
+            b.values = null;
+            b.attrs = null;
+            pending.seen.clear();
+        }
+        this.current = pending;
+    }
+    /** Adds a document (byte-string id) with its score to the current query. */
+    add(docno, score, line) {
+        const pending = this.current;
+        const b = pending.block;
+        const earlier = pending.seen.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: b.id }, `document ${JSON.stringify(fromByteString(docno))} appears twice for query ${JSON.stringify(b.id)} (also on line ${earlier})`, 'a run lists each document at most once per query; remove the duplicate');
+        }
+        pending.seen.set(docno, line);
+        if (b.count === b.scores.length) {
+            const grown = new Float64Array(b.scores.length * 2);
+            grown.set(b.scores);
+            b.scores = grown;
+        }
+        b.docnos.push(docno);
+        b.scores[b.count++] = score;
+    }
+    /** Attaches passthrough fields to the current query. */
+    setFields(values, attrs) {
+        const b = this.current.block;
+        b.values = values;
+        b.attrs = attrs;
+    }
+    /** Ends the read: hands over the last block (stream) or every block (buffer). */
+    finish() {
+        if (this.mode === 'buffer') {
+            for (const pending of this.buffered.values())
+                this.onBlock(pending.block);
+            this.buffered.clear();
+            this.current = null;
+            return;
+        }
+        this.flush();
+    }
+    flush() {
+        const pending = this.current;
+        if (pending === null)
+            return;
+        this.current = null;
+        this.finished.add(pending.block.id);
+        this.onBlock(pending.block);
+        this.spare = pending;
+    }
+}
+
+/**
+ * JSON Lines run reader. Two record shapes, freely mixed:
+ * - one document per line: `{"query_id": "q1", "doc_id": "d7", "score": 3.2}`;
+ * - one query per line: `{"query_id": "q1", "results": [{"doc_id": "d7", "score": 3.2}, ...], ...}`, whose
+ *   other top-level fields travel into the query's row: numbers (and null) as metric values, strings and
+ *   booleans as attributes (slices). Objects and arrays are skipped and named in a note.
+ * Query ids must be JSON strings: a numeric id would lose leading zeros and precision ("01" vs 1).
+ */
+const RESERVED = new Set(['query_id', 'results', 'doc_id', 'score']);
+/** Reads a JSON Lines run into `collector`; returns skipped (non-scalar) passthrough field names. */
+async function readJsonlRun(file, collector) {
+    const skipped = new Set();
+    const recordSeen = new Set();
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        let record;
+        try {
+            record = JSON.parse(text);
+        }
+        catch (error) {
+            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'each line of a JSON Lines run is one JSON object');
+        }
+        if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+            throw new InputError({ file, line }, 'is not a JSON object', 'each line is {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}');
+        }
+        const obj = record;
+        const repeated = repeatedTopLevelKey(text);
+        if (repeated !== undefined) {
+            throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record');
+        }
+        const id = queryId(obj.query_id, file, line);
+        if (Object.prototype.hasOwnProperty.call(obj, 'results')) {
+            const results = obj.results;
+            if (!Array.isArray(results)) {
+                throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]');
+            }
+            if (recordSeen.has(id)) {
+                throw new InputError({ file, line, queryId: id }, `query ${JSON.stringify(id)} has a second per-query record`, 'write one record per query');
+            }
+            recordSeen.add(id);
+            collector.startQuery(id, line);
+            for (let i = 0; i < results.length; i++) {
+                const r = results[i];
+                if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+                    throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}');
+                }
+                collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line);
+            }
+            const values = new Map();
+            const attrs = new Map();
+            for (const key of Object.keys(obj)) {
+                if (RESERVED.has(key))
+                    continue;
+                const v = obj[key];
+                if (typeof v === 'number') {
+                    if (!Number.isFinite(v))
+                        throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)');
+                    values.set(key, v);
+                }
+                else if (v === null)
+                    values.set(key, null);
+                else if (typeof v === 'string')
+                    attrs.set(key, v);
+                else if (typeof v === 'boolean')
+                    attrs.set(key, String(v));
+                else
+                    skipped.add(key);
+            }
+            collector.setFields(values, attrs);
+            return;
+        }
+        collector.startQuery(id, line);
+        collector.add(docId(obj.doc_id, file, line, 'doc_id'), score(obj.score, file, line, 'score'), line);
+    });
+    return skipped;
+}
+function queryId(value, file, line) {
+    if (typeof value === 'string' && value !== '')
+        return value;
+    if (typeof value === 'number') {
+        throw new InputError({ file, line }, `query_id ${String(value)} is a JSON number`, `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`);
+    }
+    throw new InputError({ file, line }, 'has no "query_id" string', 'every record names its query as "query_id": "..."');
+}
+function docId(value, file, line, key) {
+    if (typeof value === 'string' && value !== '')
+        return toByteString(value);
+    throw new InputError({ file, line, key }, `${key} is not a non-empty string`, 'document ids are JSON strings');
+}
+function score(value, file, line, key) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return value;
+    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${JSON.stringify(value) ?? String(value)})`, 'scores are JSON numbers such as 12.5');
+}
+
+/**
+ * Score parsing. Scores decide the ranking, so a score must parse to exactly the double C's strtod gives
+ * (trec_eval reads them with atof), and anything that is not a plain finite decimal number is refused
+ * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
+ */
+const DECIMAL = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+/** Exact powers of ten (all exactly representable up to 1e22). */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+/** Parses a decimal number from text; returns NaN when it is not a finite plain decimal. */
+function parseScoreText(text) {
+    if (!DECIMAL.test(text))
+        return NaN;
+    const value = Number(text);
+    return Number.isFinite(value) ? value : NaN;
+}
+/**
+ * Parses bytes[start, end) as a decimal number. Fast path (Clinger): at most 15 significant digits and a
+ * decimal exponent within ±22, where mantissa and power of ten are both exact doubles, so one IEEE
+ * multiplication or division gives the correctly rounded result — the same double strtod returns. Any other
+ * form goes through the text path. Returns NaN for anything that is not a finite plain decimal.
+ */
+function parseScoreBytes(bytes, start, end) {
+    let i = start;
+    let negative = false;
+    const first = bytes[i];
+    if (first === 0x2d || first === 0x2b) {
+        negative = first === 0x2d;
+        i++;
+    }
+    let mantissa = 0;
+    let digits = 0;
+    let exponent = 0;
+    let sawDigit = false;
+    let c = 0;
+    // integer part
+    while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
+        if (digits > 0 || c !== 0x30) {
+            mantissa = mantissa * 10 + (c - 0x30);
+            digits++;
+        }
+        sawDigit = true;
+        i++;
+    }
+    if (i < end && bytes[i] === 0x2e) {
+        i++;
+        while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
+            if (digits > 0 || c !== 0x30) {
+                mantissa = mantissa * 10 + (c - 0x30);
+                digits++;
+            }
+            exponent--;
+            sawDigit = true;
+            i++;
+        }
+    }
+    if (!sawDigit)
+        return slow(bytes, start, end);
+    if (i < end) {
+        c = bytes[i];
+        if (c !== 0x65 && c !== 0x45)
+            return slow(bytes, start, end);
+        i++;
+        let expNegative = false;
+        if (i < end && (bytes[i] === 0x2d || bytes[i] === 0x2b)) {
+            expNegative = bytes[i] === 0x2d;
+            i++;
+        }
+        if (i >= end)
+            return NaN;
+        let e = 0;
+        while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
+            if (e < 100000)
+                e = e * 10 + (c - 0x30);
+            i++;
+        }
+        if (i < end)
+            return NaN;
+        exponent += expNegative ? -e : e;
+    }
+    if (digits > 15 || exponent > 22 || exponent < -22)
+        return slow(bytes, start, end);
+    const value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
+    return negative ? -value : value;
+}
+function slow(bytes, start, end) {
+    return parseScoreText(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
+}
+
+/**
+ * TREC run reader (`qid Q0 docno rank score tag`, whitespace separated; Q0 and rank ignored, the tag
+ * optional). Runs are the one input with millions of lines, so lines are parsed straight from the read
+ * buffer: no per-line string, no split, no regex; the query id is decoded only when it changes, the
+ * document id is taken as a byte string (order.ts), and the score goes through a correctly rounded fast
+ * path (score.ts).
+ */
+const fatal = new TextDecoder('utf-8', { fatal: true });
+function isSpace(c) {
+    return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c;
+}
+/** Streams a TREC run file into `collector`. Returns the number of lines. */
+async function readTrecRun(file, collector) {
+    let lineNo = 0;
+    let pending = null;
+    // bytes of the current query id, to detect a change without decoding
+    let qidBuf = Buffer.alloc(256);
+    let qidLen = -1;
+    const fieldStart = new Int32Array(6);
+    const fieldEnd = new Int32Array(6);
+    const parseLine = (buf, start, end) => {
+        lineNo++;
+        if (end > start && buf[end - 1] === 0x0d)
+            end--;
+        if (lineNo === 1 && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf)
+            start += 3;
+        if (end - start > MAX_LINE_BYTES)
+            throw new InputError({ file, line: lineNo }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run');
+        // split into up to 6 fields
+        let nf = 0;
+        let i = start;
+        let high = 0;
+        while (i < end) {
+            while (i < end && isSpace(buf[i]))
+                i++;
+            if (i >= end)
+                break;
+            if (nf === 6)
+                break;
+            fieldStart[nf] = i;
+            while (i < end) {
+                const c = buf[i];
+                if (isSpace(c))
+                    break;
+                high |= c;
+                i++;
+            }
+            fieldEnd[nf++] = i;
+        }
+        if (nf === 0)
+            return;
+        if (nf < 5) {
+            throw new InputError({ file, line: lineNo }, `a TREC run line needs the fields "query_id Q0 doc_id rank score [tag]", found ${nf}`, 'fix or remove the line');
+        }
+        if (high >= 0x80) {
+            // validate UTF-8 of the fields we use (rare path)
+            try {
+                fatal.decode(buf.subarray(fieldStart[0], fieldEnd[0]));
+                fatal.decode(buf.subarray(fieldStart[2], fieldEnd[2]));
+            }
+            catch {
+                throw new InputError({ file, line: lineNo }, 'is not valid UTF-8', 'save the file as UTF-8');
+            }
+        }
+        // query id: decode only when it changes
+        const qs = fieldStart[0];
+        const ql = fieldEnd[0] - qs;
+        let same = ql === qidLen;
+        if (same) {
+            for (let j = 0; j < ql; j++) {
+                if (qidBuf[j] !== buf[qs + j]) {
+                    same = false;
+                    break;
+                }
+            }
+        }
+        if (!same) {
+            if (qidBuf.length < ql)
+                qidBuf = Buffer.alloc(ql * 2);
+            buf.copy(qidBuf, 0, qs, qs + ql);
+            qidLen = ql;
+            const id = high >= 0x80 ? buf.toString('utf8', qs, qs + ql) : buf.latin1Slice(qs, qs + ql);
+            collector.startQuery(id, lineNo);
+        }
+        const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4]);
+        if (Number.isNaN(score)) {
+            const text = buf.toString('utf8', fieldStart[4], fieldEnd[4]);
+            throw new InputError({ file, line: lineNo }, `score ${JSON.stringify(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)');
+        }
+        collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo);
+    };
+    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    try {
+        for await (const raw of stream) {
+            const chunk = raw;
+            let start = 0;
+            let nl = chunk.indexOf(0x0a, 0);
+            if (pending !== null) {
+                if (nl < 0) {
+                    if (pending.length + chunk.length > MAX_LINE_BYTES + 1)
+                        throw new InputError({ file, line: lineNo + 1 }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run');
+                    pending = Buffer.concat([pending, chunk]);
+                    continue;
+                }
+                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
+                pending = null;
+                parseLine(joined, 0, joined.length);
+                start = nl + 1;
+                nl = chunk.indexOf(0x0a, start);
+            }
+            while (nl >= 0) {
+                parseLine(chunk, start, nl);
+                start = nl + 1;
+                nl = chunk.indexOf(0x0a, start);
+            }
+            if (start < chunk.length)
+                pending = Buffer.from(chunk.subarray(start));
+        }
+    }
+    catch (error) {
+        if (error instanceof InputError || error instanceof NotGroupedSignal)
+            throw error;
+        const code = error.code;
+        if (code === 'ENOENT')
+            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        if (code === 'EACCES')
+            throw new InputError({ file }, 'permission denied', 'make the file readable');
+        throw error;
+    }
+    finally {
+        stream.destroy();
+    }
+    if (pending !== null && pending.length > 0)
+        parseLine(pending, 0, pending.length);
+    return lineNo;
+}
+
+/**
+ * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/importers), anything else TREC.
+ * Reads only the first 64 KiB.
+ */
+async function detectRunFormat(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        throw new InputError({ file }, `cannot be read: ${error.message}`);
+    }
+    try {
+        const buf = Buffer.alloc(65536);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+        let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+        while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
+            i++;
+        return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec';
+    }
+    finally {
+        await handle.close();
+    }
+}
+/**
+ * Reads a run, handing each query's block to `onBlock`. First streams (memory: one query); if the run
+ * turns out not to be grouped by query, calls `onRestart` (drop what was computed) and reads it again,
+ * buffering all queries (memory: the whole run).
+ */
+async function readRun(file, onBlock, onRestart) {
+    const format = await detectRunFormat(file);
+    const read = async (mode) => {
+        const collector = new BlockCollector(file, mode, onBlock);
+        let skipped = [];
+        if (format === 'trec')
+            await readTrecRun(file, collector);
+        else if (format === 'json')
+            readRanxRun(file, collector);
+        else
+            skipped = [...(await readJsonlRun(file, collector))];
+        collector.finish();
+        return skipped;
+    };
+    try {
+        return { format, grouped: true, skippedFields: await read('stream') };
+    }
+    catch (error) {
+        if (!(error instanceof NotGroupedSignal))
+            throw error;
+    }
+    onRestart();
+    return { format, grouped: false, skippedFields: await read('buffer') };
+}
+
+/**
+ * Computes one side's per-query rows from a run file and judgments. Values are keyed by the measure names
+ * as given, plus passthrough numeric fields of per-query JSONL records; `attrs` carries passthrough
+ * strings. Rows come in trec_eval's query order (UTF-8 byte order of the ids).
+ */
+async function computeRunRows(options) {
+    const measures = parseMeasures(options.measures);
+    const depth = options.depth;
+    if (depth !== undefined && (!Number.isSafeInteger(depth) || depth < 1)) {
+        throw new InputError({ key: 'depth' }, `depth ${depth} must be a whole number >= 1`, 'e.g. -M 1000');
+    }
+    const policy = options.noRelevant ?? 'exclude';
+    let qrels = options.qrels;
+    if (qrels === undefined) {
+        if (options.qrelsFile === undefined)
+            throw new InputError({}, 'no judgments given', 'name the qrels file');
+        qrels = await readQrels(options.qrelsFile);
+    }
+    const judged = qrels.queries;
+    const runFile = options.runFile;
+    let scored = new Map();
+    let runOnlyIds = [];
+    let runOnly = 0;
+    let runQueries = 0;
+    let runLines = 0;
+    const onBlock = (block) => {
+        runQueries++;
+        runLines += block.count;
+        const query = judged.get(block.id);
+        if (query === undefined) {
+            options.observer?.unjudged?.(block);
+            runOnly++;
+            if (runOnlyIds.length < 20)
+                runOnlyIds.push(block.id);
+            return;
+        }
+        const { grades, n, order } = rankGrades(block.docnos, block.scores, block.count, query, depth);
+        const values = new Float64Array(measures.length);
+        computeQuery(measures, grades, n, query, values, { docnos: block.docnos, order });
+        options.observer?.ranked?.({ id: block.id, grades, n, docnos: block.docnos, order, judged: query, block });
+        scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs });
+    };
+    const info = await readRun(runFile, onBlock, () => {
+        scored = new Map();
+        runOnlyIds = [];
+        runOnly = 0;
+        runQueries = 0;
+        runLines = 0;
+        options.observer?.restart?.();
+    });
+    if (runQueries === 0) {
+        // An empty run would score every judged query 0: a broken build must not look like a (bad) system.
+        throw new InputError({ file: runFile }, 'holds no results (the file is empty or blank)', 'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])');
+    }
+    const measureNames = new Set(measures.map((m) => m.name));
+    const numericFields = new Set(measureNames);
+    const attributeFields = new Set();
+    const rows = [];
+    const noRelevantRows = [];
+    const absentFromRun = [];
+    const noRelevantIds = [];
+    const empty = new Int32Array(0);
+    for (const id of qrels.ids) {
+        const query = judged.get(id);
+        let s = scored.get(id);
+        const hasRelevant = countRelevant(query, 1) > 0;
+        if (s === undefined) {
+            const values = new Float64Array(measures.length);
+            computeQuery(measures, empty, 0, query, values);
+            s = { line: 0, values, numRet: 0, passValues: null, passAttrs: null };
+            if (hasRelevant || policy === 'zero')
+                absentFromRun.push(id);
+        }
+        const row = { id, line: s.line, values: new Map(), attrs: new Map() };
+        for (let m = 0; m < measures.length; m++) {
+            row.values.set(measures[m].name, s.values[m]);
+        }
+        if (s.passValues !== null) {
+            for (const [key, value] of s.passValues) {
+                if (measureNames.has(key)) {
+                    throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${JSON.stringify(key)} has the name of a requested measure`, 'rename the field or the measure');
+                }
+                row.values.set(key, value);
+                numericFields.add(key);
+            }
+        }
+        if (s.passAttrs !== null) {
+            for (const [key, value] of s.passAttrs) {
+                row.attrs.set(key, value);
+                attributeFields.add(key);
+            }
+        }
+        if (hasRelevant)
+            rows.push(row);
+        else {
+            noRelevantIds.push(id);
+            if (policy === 'zero')
+                rows.push(row);
+            else if (policy === 'report')
+                noRelevantRows.push(row);
+        }
+    }
+    const notes = [];
+    if (absentFromRun.length)
+        notes.push(`${absentFromRun.length} judged ${plural(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`);
+    if (noRelevantIds.length) {
+        const what = policy === 'zero' ? 'kept with 0 for every measure' : policy === 'report' ? 'left out of the rows and reported separately' : 'left out of the rows';
+        notes.push(`${noRelevantIds.length} judged ${plural(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`);
+    }
+    if (runOnly)
+        notes.push(`${runOnly} run ${plural(runOnly, 'query', 'queries')} without judgments ignored`);
+    if (!info.grouped)
+        notes.push('the run is not grouped by query, so it was held in memory whole');
+    if (depth !== undefined)
+        notes.push(`rankings cut at depth ${depth}`);
+    if (info.skippedFields.length)
+        notes.push(`fields skipped (objects or arrays): ${info.skippedFields.join(', ')}`);
+    const coverage = {
+        runFormat: info.format,
+        runGrouped: info.grouped,
+        runLines,
+        judgedQueries: qrels.ids.length,
+        runQueries,
+        scoredQueries: rows.length,
+        absentFromRun,
+        noRelevant: { policy, ids: noRelevantIds },
+        runOnly,
+        runOnlyIds,
+        depth: depth ?? null,
+        skippedFields: info.skippedFields
+    };
+    return { side: { source: runFile, rows, numericFields, attributeFields, notes }, coverage, measures, noRelevantRows };
+}
+function plural(n, one, many) {
+    return n === 1 ? one : many;
+}
+
+/**
+ * Printing as trec_eval prints: 4 decimals with C printf's rounding (round half to even on the exact
+ * binary value; JavaScript's toFixed rounds exact ties up, e.g. 0.03125 → "0.0313" where trec_eval prints
+ * "0.0312"), counts as integers.
+ */
+/** `%.4f` as glibc prints it. */
+function formatFixed4(x) {
+    const fixed = x.toFixed(4);
+    // An exact tie needs x = m / 20000 to be a double, i.e. a short binary fraction: 30 digits show it whole.
+    const long = x.toFixed(30);
+    const dot = long.indexOf('.');
+    if (long.charCodeAt(dot + 5) !== 0x35 || !/^0*$/.test(long.slice(dot + 6)))
+        return fixed;
+    const truncated = long.slice(0, dot + 5);
+    const lastDigit = truncated.charCodeAt(truncated.length - 1) - 0x30;
+    return lastDigit % 2 === 0 ? truncated : fixed;
+}
+/** A measure value as trec_eval prints it: counts as integers, everything else with 4 decimals. */
+function formatValue(measure, value) {
+    return measure.aggregate === 'sum' ? String(Math.round(value)) : formatFixed4(value);
+}
+/**
+ * The "all" value of each measure: the mean over the rows (summed in row order), or the sum for counts.
+ * With no rows every mean is 0.
+ */
+function aggregateRows(measures, rows) {
+    return measures.map((m) => {
+        let sum = 0;
+        for (const row of rows)
+            sum += row.values.get(m.name) ?? 0;
+        if (m.aggregate === 'sum')
+            return sum;
+        return rows.length ? sum / rows.length : 0;
+    });
+}
+
+/** True when a per-query record marks abstention (`"abstained": true`). */
+function abstainedOf(block) {
+    return block.attrs?.get('abstained') === 'true';
+}
+/**
+ * An observer for computeRunRows that fills a {@link SideEvidence}. `keep` is how many top documents are
+ * kept per query (the pooling depth, or more for two-stage diagnostics); `measures` are the measures whose
+ * condensed values are computed.
+ */
+function collectEvidence(source, keep, measures) {
+    const evidence = { source, queries: new Map(), unjudged: new Map(), candidates: null };
+    let condensedGrades = new Int32Array(1024);
+    let condensedOrder = new Uint32Array(1024);
+    const observer = {
+        ranked(view) {
+            const limit = Math.min(view.n, keep);
+            const top = [];
+            for (let i = 0; i < limit; i++)
+                top.push(view.docnos[view.order[i]]);
+            if (condensedGrades.length < view.n) {
+                condensedGrades = new Int32Array(view.n * 2);
+                condensedOrder = new Uint32Array(view.n * 2);
+            }
+            let m = 0;
+            for (let i = 0; i < view.n; i++) {
+                if (view.grades[i] === NOT_JUDGED)
+                    continue;
+                condensedGrades[m] = view.grades[i];
+                condensedOrder[m++] = view.order[i];
+            }
+            const condensed = new Float64Array(measures.length);
+            computeQuery(measures, condensedGrades, m, view.judged, condensed, { docnos: view.docnos, order: condensedOrder });
+            evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) });
+        },
+        unjudged(block) {
+            evidence.unjudged.set(block.id, { numRet: block.count, abstained: abstainedOf(block) });
+        },
+        restart() {
+            evidence.queries.clear();
+            evidence.unjudged.clear();
+        }
+    };
+    return { observer, evidence };
+}
+/**
+ * Reads the first-stage candidates of a JSON Lines run: per-query records with `"candidates": [...]`, each
+ * a document id string or an object with `doc_id`. The metrics reader skips array fields, so this is a
+ * second, light pass made only when the run has them. Refuses a malformed list with file, line and query.
+ */
+async function readCandidates(file) {
+    const out = new Map();
+    await forEachLine(file, (text, line) => {
+        if (!text.includes('"candidates"'))
+            return;
+        let record;
+        try {
+            record = JSON.parse(text);
+        }
+        catch {
+            return; // the metrics reader already refused invalid JSON
+        }
+        const list = record.candidates;
+        const id = record.query_id;
+        if (typeof id !== 'string' || list === undefined)
+            return;
+        if (!Array.isArray(list))
+            throw new InputError({ file, line, queryId: id, key: 'candidates' }, '"candidates" is not an array', 'write "candidates": ["doc-1", "doc-2", ...] (the first-stage pool, before reranking)');
+        const docs = [];
+        list.forEach((c, i) => {
+            const doc = typeof c === 'string' ? c : c !== null && typeof c === 'object' ? c.doc_id : undefined;
+            if (typeof doc !== 'string' || doc === '') {
+                throw new InputError({ file, line, queryId: id, key: `candidates[${i}]` }, `candidates[${i}] is neither a document id string nor an object with "doc_id"`, 'list the first-stage documents as ids or {"doc_id": ...}');
+            }
+            docs.push(toByteString(doc));
+        });
+        out.set(id, docs);
+    });
+    return out;
+}
+
+/**
+ * The grade of every chunk a question names: `graded_relevance` when given, else 1 for a gold chunk and 0
+ * for a distractor. Exported for tests and for the docs' worked example.
+ */
+function gradesOf(q) {
+    const grades = new Map();
+    for (const c of q.distractors ?? [])
+        grades.set(c, 0);
+    for (const c of q.gold_chunk_ids)
+        grades.set(c, 1);
+    const graded = q.graded_relevance ?? {};
+    for (const c of Object.keys(graded).sort())
+        grades.set(c, graded[c]);
+    return grades;
+}
+/**
+ * Gold chunks and graded relevance act as judgments: builds the same {@link Qrels} a TREC qrels file gives,
+ * for the answerable, undisputed questions of the chosen split, so every measure is computed exactly as for
+ * TREC judgments. Key facts travel along for FactRecall@k. Call only on a dataset without violations.
+ */
+function datasetJudgments(dataset, split) {
+    const queries = new Map();
+    const disputed = [];
+    const unanswerable = [];
+    const attrs = new Map();
+    let otherSplit = 0;
+    let judgments = 0;
+    for (const { line, q } of dataset.entries) {
+        const a = new Map();
+        if (q.category !== undefined)
+            a.set('category', q.category);
+        if (q.difficulty !== undefined)
+            a.set('difficulty', q.difficulty);
+        a.set('split', q.split);
+        attrs.set(q.id, a);
+        if (split !== 'all' && q.split !== split) {
+            otherSplit++;
+            continue;
+        }
+        if (q.review?.status === 'disputed') {
+            disputed.push(q.id);
+            continue;
+        }
+        if (!q.answerable) {
+            unanswerable.push(q.id);
+            continue;
+        }
+        const grades = new Map();
+        const desc = [];
+        for (const [c, g] of gradesOf(q)) {
+            grades.set(toByteString(c), g);
+            if (g >= 0)
+                desc.push(g);
+            judgments++;
+        }
+        const gradesDesc = Int32Array.from(desc);
+        gradesDesc.sort();
+        gradesDesc.reverse();
+        const facts = (q.key_facts ?? []).map((f) => f.chunk_ids.map(toByteString));
+        queries.set(q.id, { id: q.id, line, grades, gradesDesc, facts: facts.length > 0 ? facts : undefined });
+    }
+    const ids = [...queries.keys()].sort(compareCodePoints);
+    disputed.sort(compareCodePoints);
+    unanswerable.sort(compareCodePoints);
+    return { qrels: { source: dataset.file, queries, ids, judgments }, split, gated: ids, disputed, unanswerable, otherSplit, attrs };
+}
+
+/**
+ * The JSON Schema of one line of an evaluation set (JSON Lines, one question per line). It lives in code so
+ * the validator and the published `rules/dataset.schema.json` can never disagree: `npm run schema` writes
+ * the file from this object. The schema checks shapes; the rules a schema cannot express (gold exists in the
+ * corpus, answerable has gold, ...) are in `semantic.ts`.
+ */
+/** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
+const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance'];
+const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' };
+const DATASET_SCHEMA = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://github.com/retrieval-gate/retrieval-gate/blob/v1/rules/dataset.schema.json',
+    title: 'retrieval-gate evaluation-set question',
+    description: 'One line of an evaluation set (JSON Lines): one question, its gold evidence, and how it was reviewed.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'question', 'answerable', 'gold_chunk_ids', 'split'],
+    properties: {
+        id: { type: 'string', minLength: 1, maxLength: 200, description: 'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.' },
+        question: { type: 'string', minLength: 1, description: 'The question as the system receives it.' },
+        answerable: { type: 'boolean', description: 'False when the corpus holds no answer: the right behaviour is to abstain.' },
+        gold_chunk_ids: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.' },
+        key_facts: {
+            type: 'array',
+            description: 'The facts a complete answer needs, each with the chunks that support it (FactRecall@k).',
+            items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['id', 'chunk_ids'],
+                properties: {
+                    id: { type: 'string', minLength: 1, description: 'Unique within the question.' },
+                    text: { type: 'string', description: 'The fact in words (for reviewers).' },
+                    chunk_ids: { type: 'array', items: chunkId, minItems: 1, uniqueItems: true, description: 'Gold chunks that support the fact.' }
+                }
+            }
+        },
+        graded_relevance: {
+            type: 'object',
+            description: 'Chunk id -> grade 0..3 (0 judged not relevant, 3 perfectly relevant). Gold chunks not listed count as grade 1.',
+            propertyNames: { minLength: 1 },
+            additionalProperties: { type: 'integer', minimum: 0, maximum: 3 }
+        },
+        distractors: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that look relevant but are not (judged grade 0 unless graded).' },
+        category: { type: 'string', minLength: 1, description: 'A slice of the report (e.g. billing, api).' },
+        tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+        difficulty: { enum: ['easy', 'medium', 'hard'] },
+        split: { enum: ['dev', 'holdout'], description: 'dev: tune on it; holdout: the gate grades on it (by default).' },
+        answer: { type: 'string', description: 'A reference answer (not used by the retrieval metrics).' },
+        review: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['status'],
+            description: 'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
+            properties: {
+                by: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] },
+                method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
+                status: { enum: ['pending', 'accepted', 'disputed'] },
+                note: { type: 'string' }
+            }
+        },
+        changelog: {
+            type: 'array',
+            description: 'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids or graded_relevance against the previous copy of the dataset needs a new entry naming the field.',
+            items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['changed', 'reason'],
+                properties: {
+                    changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'key_facts', 'distractors', 'category', 'tags', 'difficulty', 'split', 'review'] } },
+                    reason: { type: 'string', minLength: 1 },
+                    by: { type: 'string' },
+                    date: { type: 'string' }
+                }
+            }
+        },
+        meta: { type: 'object', description: 'Free-form fields of your own (ignored by the gate).' }
+    }
+};
+
+const ajv = new ajvExports.Ajv({ allErrors: true, strict: false });
+const validateQuestion = ajv.compile(DATASET_SCHEMA);
+/**
+ * Reads an evaluation set (JSON Lines, one question per line). Unlike a run, a dataset is read to the end
+ * even when lines are broken: `validate` must list every violation at once, not the first one, so a
+ * curator fixes the file in one pass. Lines that fail the schema are reported and left out of `entries`.
+ * Blank lines are skipped; a missing file is an InputError from the line reader.
+ */
+async function readDataset(file) {
+    const entries = [];
+    const violations = [];
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        let record;
+        try {
+            record = JSON.parse(text);
+        }
+        catch (error) {
+            violations.push({ file, line, id: null, rule: 'json', message: `is not valid JSON (${error.message}); each line is one JSON object` });
+            return;
+        }
+        const id = idOf(record);
+        if (!validateQuestion(record)) {
+            for (const e of usefulErrors(validateQuestion.errors ?? [])) {
+                violations.push({ file, line, id, rule: 'schema', message: describe(e) });
+            }
+            return;
+        }
+        entries.push({ line, q: record });
+    });
+    return { file, entries, violations };
+}
+/**
+ * Reads a frozen corpus listing: either one chunk id per line (blank lines and `#` comments skipped), or
+ * JSON Lines with a `chunk_id` string per line (other fields ignored), detected by a leading `{`.
+ */
+async function readCorpusListing(file) {
+    const chunks = new Set();
+    const firstLine = new Map();
+    const violations = [];
+    await forEachLine(file, (text, line) => {
+        const t = text.trim();
+        if (t === '' || t.startsWith('#'))
+            return;
+        let id;
+        if (t.startsWith('{')) {
+            let record;
+            try {
+                record = JSON.parse(t);
+            }
+            catch (error) {
+                violations.push({ file, line, id: null, rule: 'corpus_line', message: `is not valid JSON (${error.message})` });
+                return;
+            }
+            const c = record?.chunk_id;
+            if (typeof c !== 'string' || c === '') {
+                violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' });
+                return;
+            }
+            id = c;
+        }
+        else
+            id = t;
+        const earlier = firstLine.get(id);
+        if (earlier !== undefined) {
+            violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${JSON.stringify(id)} is listed twice (also on line ${earlier})` });
+            return;
+        }
+        firstLine.set(id, line);
+        chunks.add(id);
+    });
+    if (chunks.size === 0 && violations.length === 0) {
+        violations.push({ file, line: null, id: null, rule: 'corpus_empty', message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)' });
+    }
+    return { file, chunks, violations };
+}
+function idOf(record) {
+    if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
+        const id = record.id;
+        if (typeof id === 'string' && id !== '')
+            return id;
+    }
+    return null;
+}
+/** ajv repeats itself for oneOf branches; keep the errors a person can act on, in a fixed order. */
+function usefulErrors(errors) {
+    const seen = new Set();
+    const out = [];
+    for (const e of errors) {
+        if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if')
+            continue;
+        const key = `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push(e);
+    }
+    return out.length > 0 ? out : errors.slice(0, 1);
+}
+function describe(e) {
+    const at = e.instancePath === '' ? 'the record' : e.instancePath.slice(1).replace(/\//g, '.');
+    const p = e.params;
+    switch (e.keyword) {
+        case 'required':
+            return `missing required field "${String(p.missingProperty)}"`;
+        case 'additionalProperties':
+            return `unknown field "${String(p.additionalProperty)}" in ${at} (put your own fields under "meta")`;
+        case 'enum':
+            return `${at} must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+        case 'type':
+            return `${at} must be ${String(p.type)}`;
+        case 'minimum':
+        case 'maximum':
+            return `${at} must be ${e.keyword === 'minimum' ? '>=' : '<='} ${String(p.limit)} (grades are integers 0..3)`;
+        case 'uniqueItems':
+            return `${at} lists the same value twice (items ${String(p.j)} and ${String(p.i)})`;
+        default:
+            return `${at} ${e.message ?? 'is not valid'}`;
+    }
+}
+
+/**
+ * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
+ * (docs/trust.md lists them), so `validate` can refuse a dataset with every problem named at once:
+ *
+ * - `duplicate_id`: two questions share an id.
+ * - `answerable_without_gold` / `unanswerable_with_gold`: answerable needs >= 1 gold chunk; an unanswerable
+ *   question has no gold chunk, no key fact and no grade above 0.
+ * - `duplicate_fact_id`: key fact ids are unique within a question.
+ * - `fact_chunk_not_gold`: a chunk that supports a key fact is gold by definition.
+ * - `gold_graded_zero`, `distractor_is_gold`: the question contradicts itself.
+ * - `unknown_chunk`: every referenced chunk (gold, fact, graded, distractor) is in the frozen corpus listing.
+ * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold or
+ *   grades changed must carry a new changelog entry naming the field (or get a new id).
+ */
+function checkDataset(dataset, corpus, previous) {
+    const out = [];
+    const file = dataset.file;
+    const firstLine = new Map();
+    for (const { line, q } of dataset.entries) {
+        const v = (rule, message) => {
+            out.push({ file, line, id: q.id, rule, message });
+        };
+        const earlier = firstLine.get(q.id);
+        if (earlier !== undefined)
+            v('duplicate_id', `id ${JSON.stringify(q.id)} is used twice (also on line ${earlier}); every question needs its own id`);
+        else
+            firstLine.set(q.id, line);
+        const gold = new Set(q.gold_chunk_ids);
+        const grades = q.graded_relevance ?? {};
+        const facts = q.key_facts ?? [];
+        if (q.answerable && gold.size === 0)
+            v('answerable_without_gold', 'answerable is true but gold_chunk_ids is empty; list the chunks that contain the answer, or set answerable: false');
+        if (!q.answerable) {
+            const positive = Object.keys(grades).filter((c) => grades[c] > 0);
+            if (gold.size > 0)
+                v('unanswerable_with_gold', `answerable is false but gold_chunk_ids lists ${gold.size} chunk(s); an unanswerable question has no gold`);
+            if (facts.length > 0)
+                v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`);
+            if (positive.length > 0)
+                v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => JSON.stringify(c)).join(', ')} above 0`);
+        }
+        const factIds = new Map();
+        facts.forEach((f, i) => {
+            const j = factIds.get(f.id);
+            if (j !== undefined)
+                v('duplicate_fact_id', `key_facts[${i}].id ${JSON.stringify(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`);
+            else
+                factIds.set(f.id, i);
+            f.chunk_ids.forEach((c, k) => {
+                if (!gold.has(c))
+                    v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${JSON.stringify(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`);
+            });
+        });
+        for (const c of Object.keys(grades).sort()) {
+            if (grades[c] === 0 && gold.has(c))
+                v('gold_graded_zero', `gold chunk ${JSON.stringify(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`);
+        }
+        (q.distractors ?? []).forEach((c, i) => {
+            if (gold.has(c))
+                v('distractor_is_gold', `distractors[${i}] ${JSON.stringify(c)} is also a gold chunk`);
+            else if ((grades[c] ?? 0) > 0)
+                v('distractor_is_gold', `distractors[${i}] ${JSON.stringify(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`);
+        });
+        if (corpus !== undefined) {
+            for (const [where, c] of references(q)) {
+                if (!corpus.chunks.has(c))
+                    v('unknown_chunk', `${where} ${JSON.stringify(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`);
+            }
+        }
+    }
+    if (previous !== undefined)
+        out.push(...checkChanges(dataset, previous));
+    return out;
+}
+/** Every chunk id a question refers to, with the field path it sits at (in file order). */
+function references(q) {
+    const refs = [];
+    q.gold_chunk_ids.forEach((c, i) => refs.push([`gold_chunk_ids[${i}]`, c]));
+    (q.key_facts ?? []).forEach((f, i) => f.chunk_ids.forEach((c, k) => refs.push([`key_facts[${i}].chunk_ids[${k}]`, c])));
+    for (const c of Object.keys(q.graded_relevance ?? {}))
+        refs.push([`graded_relevance key`, c]);
+    (q.distractors ?? []).forEach((c, i) => refs.push([`distractors[${i}]`, c]));
+    return refs;
+}
+function checkChanges(dataset, previous) {
+    const out = [];
+    const before = new Map();
+    for (const e of previous.entries)
+        if (!before.has(e.q.id))
+            before.set(e.q.id, e);
+    for (const { line, q } of dataset.entries) {
+        const old = before.get(q.id);
+        if (old === undefined)
+            continue;
+        const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q));
+        if (changed.length === 0)
+            continue;
+        const oldLog = (old.q.changelog ?? []).map((e) => JSON.stringify(e));
+        const declared = new Set();
+        for (const entry of q.changelog ?? []) {
+            if (oldLog.includes(JSON.stringify(entry)))
+                continue;
+            for (const f of entry.changed)
+                declared.add(f);
+        }
+        const silent = changed.filter((f) => !declared.has(f));
+        for (const f of silent) {
+            out.push({
+                file: dataset.file,
+                line,
+                id: q.id,
+                rule: 'changed_without_changelog',
+                message: `${f} differs from ${previous.file}:${old.line} (was ${short$1(canonical(f, old.q))}, now ${short$1(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
+            });
+        }
+    }
+    return out;
+}
+/** A field in a form where order that carries no meaning (gold set, grade map) does not count as a change. */
+function canonical(field, q) {
+    switch (field) {
+        case 'question':
+            return JSON.stringify(q.question);
+        case 'answerable':
+            return JSON.stringify(q.answerable);
+        case 'gold_chunk_ids':
+            return JSON.stringify([...q.gold_chunk_ids].sort());
+        case 'graded_relevance': {
+            const g = q.graded_relevance ?? {};
+            return JSON.stringify(Object.keys(g).sort().map((k) => [k, g[k]]));
+        }
+    }
+}
+function short$1(text) {
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+/** `file:line: [id] rule: message`, the one shape every violation is printed in. */
+function formatViolation(v) {
+    const place = v.line === null ? v.file : `${v.file}:${v.line}`;
+    const id = v.id === null ? '' : ` [${v.id}]`;
+    return `${place}:${id} ${v.rule}: ${v.message}`;
+}
+
+/** How many violations an error message lists before "and N more" (`validate` lists them all). */
+const LIST_LIMIT = 30;
+/**
+ * Reads an evaluation set, the corpus listing and the previous copy when given, and runs every contract
+ * rule. Violations are returned, not thrown: `validate` prints them all, the gate refuses with them.
+ */
+async function loadCheckedDataset(file, corpusFile, previousFile) {
+    const dataset = await readDataset(file);
+    const corpus = corpusFile === undefined ? undefined : await readCorpusListing(corpusFile);
+    const previous = previousFile === undefined ? undefined : await readDataset(previousFile);
+    const violations = [...dataset.violations, ...(corpus?.violations ?? [])];
+    if (previous !== undefined)
+        violations.push(...previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })));
+    violations.push(...checkDataset(dataset, corpus, previous));
+    if (dataset.entries.length === 0 && dataset.violations.length === 0) {
+        violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' });
+    }
+    // file by file (dataset, corpus, previous) in line order; stable, so a line's violations keep their order
+    const fileOrder = [file, corpusFile, previousFile];
+    violations.sort((a, b) => fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0));
+    const now = new Set(dataset.entries.map((e) => e.q.id));
+    const removed = previous === undefined ? [] : [...new Set(previous.entries.map((e) => e.q.id))].filter((id) => !now.has(id)).sort();
+    return { dataset, violations, corpusChunks: corpus === undefined ? null : corpus.chunks.size, removed };
+}
+/** The refusal the gate raises for a dataset that breaks its contract: every violation, up to a limit. */
+function datasetRefusal(file, violations) {
+    const shown = violations.slice(0, LIST_LIMIT).map((v) => `  ${formatViolation(v)}`);
+    const more = violations.length > LIST_LIMIT ? [`  ... and ${violations.length - LIST_LIMIT} more`] : [];
+    return new InputError({ file }, `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`, `run \`retrieval-gate validate --dataset ${file}\` for the full list, fix the file, and rerun`);
+}
+
+/** Largest manifest read: a manifest is a page of JSON. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+async function readManifest(file) {
+    if (file === undefined || file === '')
+        return null;
+    let size;
+    try {
+        const s = await stat(file);
+        if (!s.isFile())
+            throw new InputError({ file }, 'is not a file', 'name the manifest JSON file itself');
+        size = s.size;
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw new InputError({ file }, 'manifest file not found', 'check the path (it is read relative to the working directory)');
+    }
+    if (size > MAX_MANIFEST_BYTES)
+        throw new InputError({ file }, `is ${size} bytes; a manifest is at most ${MAX_MANIFEST_BYTES}`, 'a manifest is a page of JSON');
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
+    }
+    catch {
+        throw new InputError({ file }, 'is not valid UTF-8', 'save the manifest as UTF-8');
+    }
+    return parseManifest(text, file);
+}
+/** Reads the baseline, candidate and dataset manifests (each null when not given). */
+async function readManifests(rules, files) {
+    return {
+        baseline: await readManifest(files.baselineManifest),
+        candidate: await readManifest(files.candidateManifest),
+        dataset: await readManifest(rules.dataset?.manifest)
+    };
+}
+/** Reads and checks the rules' dataset; refuses it (every violation listed) when it breaks its contract. */
+async function loadDatasetJudgments(rules) {
+    const d = rules.dataset;
+    if (d === undefined)
+        return null;
+    const checked = await loadCheckedDataset(d.file, d.corpus);
+    if (checked.violations.length > 0)
+        throw datasetRefusal(d.file, checked.violations);
+    return datasetJudgments(checked.dataset, d.split);
+}
+/** How many top documents per query the evidence keeps: the deepest the trust checks look. */
+function evidenceDepth(rules) {
+    return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH);
+}
+/**
+ * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
+ * array fields and names them), gives every row the dataset's attributes it lacks (category, difficulty,
+ * split: slices for the report), and notes what the dataset left out.
+ */
+async function finishSide(side, coverage, evidence, dataset) {
+    if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
+        evidence.candidates = await readCandidates(side.source);
+        side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`);
+    }
+    if (dataset === null)
+        return;
+    for (const row of side.rows) {
+        const attrs = dataset.attrs.get(row.id);
+        if (attrs === undefined)
+            continue;
+        for (const [key, value] of attrs) {
+            if (row.attrs.has(key))
+                continue;
+            row.attrs.set(key, value);
+            side.attributeFields.add(key);
+        }
+    }
+}
+/** Notes on what the dataset kept out of the gated metrics (each counted, never silent). */
+function datasetNotes(d) {
+    const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`];
+    if (d.otherSplit > 0)
+        notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`);
+    if (d.disputed.length > 0)
+        notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`);
+    if (d.unanswerable.length > 0)
+        notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`);
+    return notes;
 }
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
@@ -19191,16 +25278,125 @@ async function readRules(file) {
     return loadRules(await readSmallText(file), file);
 }
 /** Reads one side's per-query rows, with the metric fields the rules name. */
-async function readSide(file, rules) {
-    return readRows(file, { metricFields: new Set(rules.metrics.keys()) });
+async function readSide(file, rules, input = {}) {
+    return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField });
+}
+/**
+ * Reads baseline and candidate. With `judgments` in the rules both files are runs: the judgments are read
+ * once, and every metric name that is a measure (nDCG@10, R@100, ...) is computed per query exactly as
+ * trec_eval does; other metric names (latency_ms) are taken from the run's per-query JSON fields.
+ */
+async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trustFiles = {}, input = {}) {
+    const manifests = await readManifests(rules, trustFiles);
+    if (!rules.judgments && !rules.dataset && qrelsOverride === undefined) {
+        const trust = { runs: null, dataset: null, manifests };
+        return { baseline: await readSide(baselineFile, rules, input), candidate: await readSide(candidateFile, rules, input), runs: undefined, trust };
+    }
+    const measures = [];
+    const others = [];
+    for (const name of rules.metrics.keys()) {
+        try {
+            parseMeasure(name);
+            measures.push(name);
+        }
+        catch (error) {
+            if (!(error instanceof InputError))
+                throw error;
+            others.push([name, error]);
+        }
+    }
+    const dataset = await loadDatasetJudgments(rules);
+    const qrels = qrelsOverride !== undefined || dataset === null ? await readQrels(qrelsOverride ?? rules.judgments?.qrels) : dataset.qrels;
+    const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' };
+    const parsed = measures.length > 0 ? parseMeasures(measures) : [];
+    const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed);
+    const candEvidence = collectEvidence(candidateFile, evidenceDepth(rules), parsed);
+    const base = await computeRunRows({ ...options, runFile: baselineFile, observer: baseEvidence.observer });
+    const cand = await computeRunRows({ ...options, runFile: candidateFile, observer: candEvidence.observer });
+    await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset);
+    await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset);
+    for (const [name, error] of others) {
+        for (const side of [base.side, cand.side]) {
+            if (!side.numericFields.has(name)) {
+                throw new InputError({ file: rules.source.file, key: `metrics.${name}` }, `"${name}" is neither a ranking measure nor a numeric field of the run ${side.source} (${error.message.replace(/^[^:]*: /, '')})`, 'name a measure such as nDCG@10, R@100, P@5, RR, AP, or add the field to every per-query record of the JSON Lines run');
+            }
+        }
+    }
+    base.side.notes = base.side.notes.map((n) => `baseline: ${n}`);
+    cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`);
+    if (dataset !== null)
+        base.side.notes.unshift(...datasetNotes(dataset));
+    const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests };
+    return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust };
 }
 
 /** The tool's version, printed in every report (a test keeps it equal to package.json's). */
 const VERSION = '0.1.0';
 const TOOL_NAME = 'retrieval-gate';
 
+const short = (sha) => inline(sha.slice(0, 12), 12);
+/** Markdown lines for the provenance block (short: it sits under the verdict and is never dropped). */
+function provenanceLines(p) {
+    if (!p)
+        return [];
+    const out = [];
+    const r = p.rules;
+    if (r) {
+        const where = r.from === 'base' ? `the PR's base commit \`${short(r.commit ?? '')}\`` : 'the workspace';
+        out.push(`- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`);
+        if (r.workspaceSha256 !== undefined) {
+            out.push(`- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`);
+        }
+    }
+    const b = p.baseline;
+    if (b?.from === 'artifact' && b.artifact) {
+        const a = b.artifact;
+        out.push(`- Baseline: artifact “${inline(a.name, 100)}” (${inline(b.file, 200)}) from run [${a.runId}](${encodeURI(a.runUrl)}) on ${inline(a.branch, 100)}, commit \`${short(a.commit)}\`, built ${inline(a.createdAt, 40)} (${formatAge(a.ageSeconds)} before this run).`);
+    }
+    else if (b) {
+        out.push(`- Baseline: file ${inline(b.file, 200)} from the workspace.`);
+    }
+    for (const w of p.warnings)
+        out.push(`- ⚠️ ${inline(w, 600)}`);
+    return out;
+}
+/** The JSON report's `provenance` object (fixed key order). */
+function provenanceJson(p) {
+    const r = p.rules;
+    const b = p.baseline;
+    return {
+        rules: r
+            ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null }
+            : null,
+        baseline: b
+            ? {
+                from: b.from,
+                file: b.file,
+                artifact: b.artifact
+                    ? { name: b.artifact.name, id: b.artifact.id, run_id: b.artifact.runId, run_url: b.artifact.runUrl, branch: b.artifact.branch, commit: b.artifact.commit, created_at: b.artifact.createdAt, age_seconds: b.artifact.ageSeconds }
+                    : null
+            }
+            : null,
+        warnings: p.warnings
+    };
+}
+/** "3 d 4 h", "5 h 2 min", "40 min", "12 s": an age a reviewer reads at a glance. */
+function formatAge(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    const d = Math.floor(s / 86400);
+    const h = Math.floor((s % 86400) / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    if (d > 0)
+        return `${d} d ${h} h`;
+    if (h > 0)
+        return `${h} h ${m} min`;
+    if (m > 0)
+        return `${m} min`;
+    return `${s} s`;
+}
+
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
-function num(x) {
+function num$1(x) {
     return Number.isFinite(x) ? x : null;
 }
 function comparisonJson(c) {
@@ -19208,19 +25404,35 @@ function comparisonJson(c) {
         metric: c.metric,
         slice: Object.fromEntries(c.slice),
         n: c.n,
-        baseline: num(c.baseline),
-        candidate: num(c.candidate),
-        delta: num(c.delta),
-        relative_delta: c.relativeDelta === null ? null : num(c.relativeDelta),
-        ci: [num(c.ci[0]), num(c.ci[1])],
+        baseline: num$1(c.baseline),
+        candidate: num$1(c.candidate),
+        delta: num$1(c.delta),
+        relative_delta: c.relativeDelta === null ? null : num$1(c.relativeDelta),
+        ci: [num$1(c.ci[0]), num$1(c.ci[1])],
         confidence: c.confidence,
-        p_value: c.pValue === null ? null : num(c.pValue),
+        p_value: c.pValue === null ? null : num$1(c.pValue),
         test: c.test,
         gained: c.gained,
         lost: c.lost,
         wins: c.wins,
         losses: c.losses,
-        ties: c.ties
+        ties: c.ties,
+        // Issue 4: the interval actually used, the randomization test, the t cross-check, the design.
+        interval: c.interval,
+        interval_note: c.intervalNote,
+        randomization: { p_value: num$1(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
+        t_test: c.tTest === null ? null : { ci: [num$1(c.tTest.ci[0]), num$1(c.tTest.ci[1])], p_value: num$1(c.tTest.pValue), df: c.tTest.df, se: num$1(c.tTest.se) },
+        se: num$1(c.se),
+        clusters: c.clusters,
+        mix: c.mix === null ? null : mixJson(c.mix),
+        notes: c.notes
+    };
+}
+function mixJson(m) {
+    return {
+        by: m.by,
+        strata: m.strata.map((s) => ({ value: s.value, queries: s.queries, observed_share: num$1(s.observed), target_share: num$1(s.target) })),
+        observed_mix: { baseline: num$1(m.observed.baseline), candidate: num$1(m.observed.candidate), delta: num$1(m.observed.delta) }
     };
 }
 function unitJson(u) {
@@ -19228,10 +25440,14 @@ function unitJson(u) {
         slice: Object.fromEntries(u.slice),
         status: u.status,
         reason: u.reason,
-        margin: num(u.margin),
+        margin: num$1(u.margin),
         regressions: u.regressions,
         regression_limit: u.regressionLimit,
-        comparison: comparisonJson(u.comparison)
+        comparison: comparisonJson(u.comparison),
+        p_value: u.pValue === null ? null : num$1(u.pValue),
+        p_adjusted: u.pAdjusted === null ? null : num$1(u.pAdjusted),
+        p_test: u.pTest,
+        power: u.power === null ? null : { mde: num$1(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
     };
 }
 /**
@@ -19244,7 +25460,8 @@ function toJsonReport(result) {
     const report = {
         tool: { name: TOOL_NAME, version: VERSION },
         verdict: decision.verdict,
-        decided_by: decision.decidedBy ? decision.decidedBy.rule.name : null,
+        decided_by: result.trust?.decidedBy ?? (decision.decidedBy ? decision.decidedBy.rule.name : null),
+        publishable: result.trust ? { value: result.trust.publishable.value, reasons: result.trust.publishable.reasons, unchecked: result.trust.publishable.unchecked } : null,
         rules: {
             file: rules.source.file,
             sha256: rules.source.sha256,
@@ -19253,11 +25470,17 @@ function toJsonReport(result) {
                 confidence: rules.statistics.confidence,
                 resamples: rules.statistics.resamples,
                 seed: rules.statistics.seed,
-                interval: 'percentile paired bootstrap'
+                interval: rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+                permutations: rules.statistics.permutations,
+                cluster: rules.statistics.cluster ?? null,
+                cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
+                weights: rules.statistics.weights ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) } : null,
+                multiplicity: { method: decision.family.method, family_size: decision.family.size, interval_confidence: decision.family.confidence }
             },
             queries: { missing: rules.queries.missing, min_per_slice: rules.queries.minPerSlice }
         },
         inputs: result.inputs,
+        ...(result.provenance ? { provenance: provenanceJson(result.provenance) } : {}),
         coverage: {
             baseline_rows: coverage.baselineRows,
             candidate_rows: coverage.candidateRows,
@@ -19284,679 +25507,1512 @@ function toJsonReport(result) {
             metric: result.primaryMetric,
             count: result.regressions.length,
             queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
-        }
+        },
+        // Issue 5: trust checks (src/checks/report-lines.ts)
+        trust: result.trust ? trustJson(result.trust) : null
     };
     return JSON.stringify(report, null, 2) + '\n';
 }
 
-// To do: next major: remove.
+/** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
+const NAME = 60;
 /**
- * @typedef {Options} MarkdownTableOptions
- *   Configuration.
+ * Plain words for people who do not read intervals for a living. Every function here returns RAW text that
+ * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
+ * place it goes (escape.ts).
  */
-
-/**
- * @typedef Options
- *   Configuration.
- * @property {boolean | null | undefined} [alignDelimiters=true]
- *   Whether to align the delimiters (default: `true`);
- *   they are aligned by default:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   Pass `false` to make them staggered:
- *
- *   ```markdown
- *   | Alpha | B |
- *   | - | - |
- *   | C | Delta |
- *   ```
- * @property {ReadonlyArray<string | null | undefined> | string | null | undefined} [align]
- *   How to align columns (default: `''`);
- *   one style for all columns or styles for their respective columns;
- *   each style is either `'l'` (left), `'r'` (right), or `'c'` (center);
- *   other values are treated as `''`, which doesn’t place the colon in the
- *   alignment row but does align left;
- *   *only the lowercased first character is used, so `Right` is fine.*
- * @property {boolean | null | undefined} [delimiterEnd=true]
- *   Whether to end each row with the delimiter (default: `true`).
- *
- *   > 👉 **Note**: please don’t use this: it could create fragile structures
- *   > that aren’t understandable to some markdown parsers.
- *
- *   When `true`, there are ending delimiters:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there are no ending delimiters:
- *
- *   ```markdown
- *   | Alpha | B
- *   | ----- | -----
- *   | C     | Delta
- *   ```
- * @property {boolean | null | undefined} [fillRows=true]
- *   Whether to fill rows with empty cells up to the most cells in a row
- *   (default: `true`).
- *
- *   When `true`, all rows have as many cells as the longest row:
- *
- *   ```markdown
- *   | Alpha | B    |   |
- *   | ----- | ---- | - |
- *   | C     |      |   |
- *   | D     | Echo | F |
- *   ```
- *
- *   When `false`, rows keep their cells,
- *   and the delimiter row has as many cells as the header row:
- *
- *   ```markdown
- *   | Alpha | B    |
- *   | ----- | ---- |
- *   | C     |
- *   | D     | Echo | F |
- *   ```
- * @property {boolean | null | undefined} [delimiterStart=true]
- *   Whether to begin each row with the delimiter (default: `true`).
- *
- *   > 👉 **Note**: please don’t use this: it could create fragile structures
- *   > that aren’t understandable to some markdown parsers.
- *
- *   When `true`, there are starting delimiters:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there are no starting delimiters:
- *
- *   ```markdown
- *   Alpha | B     |
- *   ----- | ----- |
- *   C     | Delta |
- *   ```
- * @property {boolean | null | undefined} [padding=true]
- *   Whether to add a space of padding between delimiters and cells
- *   (default: `true`).
- *
- *   When `true`, there is padding:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there is no padding:
- *
- *   ```markdown
- *   |Alpha|B    |
- *   |-----|-----|
- *   |C    |Delta|
- *   ```
- * @property {((value: string) => number) | null | undefined} [stringLength]
- *   Function to detect the length of table cell content (optional);
- *   this is used when aligning the delimiters (`|`) between table cells;
- *   full-width characters and emoji mess up delimiter alignment when viewing
- *   the markdown source;
- *   to fix this, you can pass this function,
- *   which receives the cell content and returns its “visible” size;
- *   note that what is and isn’t visible depends on where the text is displayed.
- *
- *   Without such a function, the following:
- *
- *   ```js
- *   markdownTable([
- *     ['Alpha', 'Bravo'],
- *     ['中文', 'Charlie'],
- *     ['👩‍❤️‍👩', 'Delta']
- *   ])
- *   ```
- *
- *   Yields:
- *
- *   ```markdown
- *   | Alpha | Bravo |
- *   | - | - |
- *   | 中文 | Charlie |
- *   | 👩‍❤️‍👩 | Delta |
- *   ```
- *
- *   With [`string-width`](https://github.com/sindresorhus/string-width):
- *
- *   ```js
- *   import stringWidth from 'string-width'
- *
- *   markdownTable(
- *     [
- *       ['Alpha', 'Bravo'],
- *       ['中文', 'Charlie'],
- *       ['👩‍❤️‍👩', 'Delta']
- *     ],
- *     {stringLength: stringWidth}
- *   )
- *   ```
- *
- *   Yields:
- *
- *   ```markdown
- *   | Alpha | Bravo   |
- *   | ----- | ------- |
- *   | 中文  | Charlie |
- *   | 👩‍❤️‍👩    | Delta   |
- *   ```
- */
-
-/**
- * Get the length of a cell.
- *
- * @param {string} value
- *   Cell value.
- * @returns {number}
- *   Cell size.
- */
-function defaultStringLength(value) {
-  return value.length
-}
-
-/**
- * Generate a markdown
- * ([GFM](https://docs.github.com/en/github/writing-on-github/working-with-advanced-formatting/organizing-information-with-tables))
- * table.
- *
- * @param {ReadonlyArray<ReadonlyArray<string | null | undefined>>} table
- *   Table data (matrix of strings).
- * @param {Readonly<Options> | null | undefined} [options]
- *   Configuration (optional).
- * @returns {string}
- *   Result.
- */
-function markdownTable(table, options) {
-  const settings = options || {};
-  // To do: next major: change to spread.
-  // eslint-disable-next-line unicorn/prefer-spread -- `align` can be a string.
-  const align = (settings.align || []).concat();
-  const stringLength = settings.stringLength || defaultStringLength;
-  /** @type {Array<number>} Character codes as symbols for alignment per column. */
-  const alignments = [];
-  /** @type {Array<Array<string>>} Cells per row. */
-  const cellMatrix = [];
-  /** @type {Array<Array<number>>} Sizes of each cell per row. */
-  const sizeMatrix = [];
-  /** @type {Array<number>} */
-  const longestCellByColumn = [];
-  let mostCellsPerRow = 0;
-  let rowIndex = -1;
-
-  // This is a superfluous loop if we don’t align delimiters, but otherwise we’d
-  // do superfluous work when aligning, so optimize for aligning.
-  while (++rowIndex < table.length) {
-    /** @type {Array<string>} */
-    const row = [];
-    /** @type {Array<number>} */
-    const sizes = [];
-    let columnIndex = -1;
-
-    if (table[rowIndex].length > mostCellsPerRow) {
-      mostCellsPerRow = table[rowIndex].length;
-    }
-
-    while (++columnIndex < table[rowIndex].length) {
-      const cell = serialize(table[rowIndex][columnIndex]);
-
-      if (settings.alignDelimiters !== false) {
-        const size = stringLength(cell);
-        sizes[columnIndex] = size;
-
-        if (
-          longestCellByColumn[columnIndex] === undefined ||
-          size > longestCellByColumn[columnIndex]
-        ) {
-          longestCellByColumn[columnIndex] = size;
-        }
-      }
-
-      row.push(cell);
-    }
-
-    cellMatrix[rowIndex] = row;
-    sizeMatrix[rowIndex] = sizes;
-  }
-
-  // Figure out which alignments to use.
-  let columnIndex = -1;
-
-  if (typeof align === 'object' && 'length' in align) {
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = toAlignment(align[columnIndex]);
-    }
-  } else {
-    const code = toAlignment(align);
-
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = code;
-    }
-  }
-
-  // Inject the alignment row.
-  columnIndex = -1;
-  /** @type {Array<string>} */
-  const row = [];
-  /** @type {Array<number>} */
-  const sizes = [];
-
-  while (++columnIndex < mostCellsPerRow) {
-    const code = alignments[columnIndex];
-    let before = '';
-    let after = '';
-
-    if (code === 99 /* `c` */) {
-      before = ':';
-      after = ':';
-    } else if (code === 108 /* `l` */) {
-      before = ':';
-    } else if (code === 114 /* `r` */) {
-      after = ':';
-    }
-
-    // There *must* be at least one hyphen-minus in each alignment cell.
-    let size =
-      settings.alignDelimiters === false
-        ? 1
-        : Math.max(
-            1,
-            longestCellByColumn[columnIndex] - before.length - after.length
-          );
-
-    const cell = before + '-'.repeat(size) + after;
-
-    if (settings.alignDelimiters !== false) {
-      size = before.length + size + after.length;
-
-      if (size > longestCellByColumn[columnIndex]) {
-        longestCellByColumn[columnIndex] = size;
-      }
-
-      sizes[columnIndex] = size;
-    }
-
-    row[columnIndex] = cell;
-  }
-
-  // Inject the alignment row.
-  cellMatrix.splice(1, 0, row);
-  sizeMatrix.splice(1, 0, sizes);
-
-  rowIndex = -1;
-  /** @type {Array<string>} */
-  const lines = [];
-
-  while (++rowIndex < cellMatrix.length) {
-    const row = cellMatrix[rowIndex];
-    const sizes = sizeMatrix[rowIndex];
-    const cellsInRow =
-      settings.fillRows === false
-        ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length)
-        : mostCellsPerRow;
-    columnIndex = -1;
-    /** @type {Array<string>} */
-    const line = [];
-
-    while (++columnIndex < cellsInRow) {
-      const cell = row[columnIndex] || '';
-      let before = '';
-      let after = '';
-
-      if (settings.alignDelimiters !== false) {
-        const size =
-          longestCellByColumn[columnIndex] - (sizes[columnIndex] || 0);
-        const code = alignments[columnIndex];
-
-        if (code === 114 /* `r` */) {
-          before = ' '.repeat(size);
-        } else if (code === 99 /* `c` */) {
-          const half = size / 2;
-
-          if (size % 2) {
-            before = ' '.repeat(half + 0.5);
-            after = ' '.repeat(half - 0.5);
-          } else {
-            before = ' '.repeat(half);
-            after = before;
-          }
-        } else {
-          after = ' '.repeat(size);
-        }
-      }
-
-      if (settings.delimiterStart !== false && !columnIndex) {
-        line.push('|');
-      }
-
-      if (
-        settings.padding !== false &&
-        // Don’t add the opening space if we’re not aligning and the cell is
-        // empty: there will be a closing space.
-        !(settings.alignDelimiters === false && cell === '') &&
-        (settings.delimiterStart !== false || columnIndex)
-      ) {
-        line.push(' ');
-      }
-
-      if (settings.alignDelimiters !== false) {
-        line.push(before);
-      }
-
-      line.push(cell);
-
-      if (settings.alignDelimiters !== false) {
-        line.push(after);
-      }
-
-      if (settings.padding !== false) {
-        line.push(' ');
-      }
-
-      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push('|');
-      }
-    }
-
-    lines.push(
-      settings.delimiterEnd === false
-        ? line.join('').replace(/ +$/, '')
-        : line.join('')
-    );
-  }
-
-  return lines.join('\n')
-}
-
-/**
- * Serialize a cell value.
- *
- * @param {string | null | undefined} [value]
- *   Value to serialize.
- * @returns {string}
- *   Result.
- */
-function serialize(value) {
-  return value === null || value === undefined ? '' : String(value)
-}
-
-/**
- * Get the alignment character code from a value.
- *
- * @param {string | null | undefined} value
- *   Value.
- * @returns {number}
- *   Alignment.
- */
-function toAlignment(value) {
-  const code = typeof value === 'string' ? value.codePointAt(0) : 0;
-
-  return code === 67 /* `C` */ || code === 99 /* `c` */
-    ? 99 /* `c` */
-    : code === 76 /* `L` */ || code === 108 /* `l` */
-      ? 108 /* `l` */
-      : code === 82 /* `R` */ || code === 114 /* `r` */
-        ? 114 /* `r` */
-        : 0
-}
-
-/** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
-const MAX_CELL = 80;
-const ZWJ = '\u200d';
-// C0/C1 controls (but tab, turned into a space below), bidi embeddings/overrides/isolates, BOM.
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-/**
- * Makes untrusted text (query ids, slice values, file names: they come from the pull request) inert in
- * GitHub Markdown: no @mention or #123 autolink fires, no HTML or HTML comment (which could plant a fake
- * sticky-comment marker) survives, no bidi override reorders the text, and no `|` or newline breaks a table.
- */
-function inline(text, max = MAX_CELL) {
-    let s = text.replace(UNSAFE, '').replace(/[\t\r\n\u2028\u2029]+/g, ' ');
-    if (s.length > max)
-        s = s.slice(0, max - 1) + '…';
-    return s
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/\|/g, '\\|')
-        .replace(/([\\`*_~[\]])/g, (m) => (m === '\\' ? '\\\\' : `\\${m}`))
-        .replace(/@/g, `@${ZWJ}`)
-        .replace(/#/g, `#${ZWJ}`);
-}
-
-/**
- * Fixed number formatting: toFixed is locale-independent, so the same value prints the same way whatever
- * the machine's locale. -0 prints as 0; a non-finite value prints as "n/a" (and never passes a check).
- */
-function fixed(x, digits) {
-    if (!Number.isFinite(x))
-        return 'n/a';
-    const s = x.toFixed(digits);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** Like {@link fixed} with an explicit + for positive values (differences). */
-function signed(x, digits) {
-    const s = fixed(x, digits);
-    return s === 'n/a' || s.startsWith('-') || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** Digits for a metric: 4 for values in 0..1, fewer for large units such as milliseconds. */
-function digitsFor(range, typical) {
-    if (range && range[1] - range[0] <= 1)
-        return 4;
-    const a = Math.abs(typical);
-    return a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 4;
-}
-/** p-values: 4 significant decimals, or "< 0.0001". */
-function pValue(p) {
-    if (p === null)
-        return '—';
-    if (!Number.isFinite(p))
-        return 'n/a';
-    return p < 0.0001 ? '< 0.0001' : fixed(p, 4);
-}
-
-/** "segment = new, category = faq" or "all queries". Untrusted values: callers escape the whole sentence. */
+/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
 function sliceLabel(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k} = ${v}`).join(', ');
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ');
 }
-/** A value in the metric's terms: points for 0..1 metrics, units otherwise. */
+/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
+function inPoints(metric) {
+    return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1;
+}
+/** The unit word of a metric's changes: "points", the metric's unit, or "". */
+function unitWord(metric) {
+    return inPoints(metric) ? 'points' : metric.unit;
+}
+/** A number in the metric's display terms: x100 with one decimal for shares, else the metric's digits. */
+function displayNumber(x, metric, withSign = true, typical = x) {
+    if (inPoints(metric))
+        return withSign ? signed(x * 100, 1) : fixed(x * 100, 1);
+    const d = digitsFor(metric.range, typical);
+    return withSign ? signed(x, d) : fixed(x, d);
+}
+/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms". */
 function amount(x, metric, withSign = true) {
-    if (metric.range && metric.range[1] - metric.range[0] <= 1) {
-        const pts = withSign ? signed(x * 100, 1) : fixed(x * 100, 1);
-        return `${pts} points`;
+    const u = unitWord(metric);
+    const s = displayNumber(x, metric, withSign);
+    return u ? `${s} ${u}` : s;
+}
+/**
+ * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
+ * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
+ */
+function powerWords(unit, metric) {
+    const p = unit.power;
+    if (p === null || !Number.isFinite(p.mde))
+        return '';
+    const c = unit.comparison;
+    const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`;
+    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`;
+    if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
+        text += `; about ${p.moreQueries} more independent queries would likely settle it, if the true change is the one observed`;
     }
-    const d = digitsFor(metric.range, x);
-    const s = withSign ? signed(x, d) : fixed(x, d);
-    return metric.unit ? `${s} ${metric.unit}` : s;
+    return text;
+}
+/** "95% interval -10.9 to -8.8 points, 40 queries" */
+function intervalWords(unit, metric) {
+    const c = unit.comparison;
+    const u = unitWord(metric);
+    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
+    const lo = displayNumber(c.ci[0], metric, true, typical);
+    const hi = displayNumber(c.ci[1], metric, true, typical);
+    return `${fixed(c.confidence * 100, 0)}% interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`;
 }
 /**
  * One sentence a product manager can read about a unit that did not pass, e.g. "recall@10 for segment = new
- * fell by 10.0 points (95% interval -16.0 to -5.0 points, 100 queries); the rules allow at most -2.0 points."
+ * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
+ * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
  */
-function explainUnit(check, unit, metric) {
+function explainUnit(check, unit, metric, minPerSlice) {
     const c = unit.comparison;
     const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`;
-    const conf = `${fixed(c.confidence * 100, 0)}%`;
-    const sign = metric.better === 'higher' ? 1 : -1;
-    const moved = sign * c.delta >= 0 ? (c.delta === 0 ? 'did not change' : 'improved') : metric.better === 'higher' ? 'fell' : 'rose';
-    const by = c.delta === 0 ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`;
-    const interval = `${conf} interval ${amount(c.ci[0], metric)} to ${amount(c.ci[1], metric)}, ${c.n} queries`;
-    const head = `${metric.name}${who} ${moved}${by} (${interval})`;
+    const higher = metric.better === 'higher';
+    const moved = c.delta === 0 ? 'did not change' : c.delta > 0 ? 'rose' : 'fell';
+    const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`;
+    const name = clean(metric.name, NAME);
+    const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`;
+    const worseWord = higher ? 'drop' : 'rise';
     const kind = check.rule.kind;
     switch (unit.reason) {
         case 'too_few_queries':
-            return `${metric.name}${who} has only ${c.n} queries; the rules need at least the min_per_slice to judge it, so the check is inconclusive.`;
+            return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
         case 'non_finite':
             return `${head}; a statistic is not a finite number, so the check cannot pass.`;
-        case 'too_many_regressions':
-            return `${unit.regressions} of ${c.n} queries${who} got worse on ${metric.name}; the rules allow at most ${unit.regressionLimit}.`;
+        case 'too_many_regressions': {
+            const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : '';
+            return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
+        }
     }
+    const marginWords = (m) => {
+        const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : '';
+        return `${amount(m, metric, false)}${rel}`;
+    };
     if (kind.type === 'non_inferior') {
-        const allowed = amount(-sign * unit.margin, metric);
+        const allowed = `a ${worseWord} of at most ${marginWords(unit.margin)}`;
         if (unit.reason === 'shown_worse')
-            return `${head}; the rules allow at most ${allowed}.`;
-        const worst = sign > 0 ? c.ci[0] : c.ci[1];
-        return `${head}; the data cannot rule out a change of ${amount(worst, metric)}, beyond the ${allowed} the rules allow.`;
+            return `${head}; the rules allow ${allowed}.`;
+        const worst = higher ? c.ci[0] : c.ci[1];
+        return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`;
     }
     if (kind.type === 'superior') {
         if (kind.test === 'mcnemar') {
-            return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}); the rules ask for a significant gain at p < ${fixed(kind.alpha, 3)}.`;
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
+            return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
         }
-        return `${head}; the rules ask for an improvement the interval shows to exceed ${amount(sign * unit.margin, metric)}.`;
+        return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
     }
     return head + '.';
 }
+/**
+ * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
+ * target weights, every metric over all queries with the observed and with the target mix (the table's
+ * numbers are the target's); under a multiplicity adjustment, the confidence every check's interval has.
+ * E.g. "Target mix by segment (established 50%, new 50%; observed 90%, 10%): recall@10 0.600 → 0.575
+ * (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix."
+ */
+function statisticsSentences(result) {
+    const out = [];
+    const { rules } = result;
+    for (const c of result.comparisons) {
+        if (c.slice.length > 0 || c.mix === null)
+            continue;
+        const metric = rules.metrics.get(c.metric);
+        const pct = (x) => `${fixed(x * 100, 0)}%`;
+        const target = c.mix.strata.map((s) => `${s.value} ${pct(s.target)}`).join(', ');
+        const observed = c.mix.strata.map((s) => pct(s.observed)).join(', ');
+        const v = (x) => (inPoints(metric) ? fixed(x, 3) : displayNumber(x, metric, false));
+        out.push(`Target mix by ${c.mix.by} (${target}; observed ${observed}): ${metric.name} ${v(c.baseline)} → ${v(c.candidate)} (${amount(c.delta, metric)}) with the target mix, ` +
+            `${v(c.mix.observed.baseline)} → ${v(c.mix.observed.candidate)} (${amount(c.mix.observed.delta, metric)}) with the observed mix.`);
+    }
+    const f = result.decision.family;
+    if (f.method !== 'none' && f.size > 1) {
+        out.push(`Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${fixed(f.confidence * 100, 2)}% (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`);
+    }
+    return out;
+}
 
+/** Most bins on each side of zero. */
+const MAX_BINS_PER_SIDE = 6;
+/**
+ * The smallest of 1, 2, 2.5, 5 x 10^k at least x: a bin width a person reads at a glance. Powers of ten
+ * are stepped by multiplication (no logarithms), so the result is the same on every machine.
+ */
+function niceStep(x) {
+    if (!(x > 0) || !Number.isFinite(x))
+        return 1;
+    let p = 1;
+    while (p > x)
+        p /= 10;
+    while (p * 10 <= x)
+        p *= 10;
+    for (const f of [1, 2, 2.5, 5, 10])
+        if (f * p >= x)
+            return f * p;
+    return 10 * p;
+}
+function label(x, metric) {
+    const v = inPoints(metric) ? x * 100 : x;
+    const s = fixed(v, 3).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    return s === '-0' ? '0' : s;
+}
+/**
+ * Bins the per-query differences (candidate - baseline) of a metric with fixed, deterministic edges:
+ * symmetric around zero, width {@link niceStep}(max |difference| / 6), at most 6 bins a side, plus a bin of
+ * exact ties. Losses fall in [-k*w, -(k-1)*w), gains in ((k-1)*w, k*w]. A binary metric gets three bins
+ * (-1, 0, +1). Showing both sides even when one is empty is deliberate: the shape the mean hides (many
+ * small gains against a few large losses) is the point of the picture.
+ */
+function histogram(differences, metric) {
+    const up = metric.better === 'higher' ? 1 : -1;
+    const sideOf = (sign) => (sign === 0 ? 'same' : sign * up > 0 ? 'better' : 'worse');
+    let nonFinite = 0;
+    let maxAbs = 0;
+    for (let i = 0; i < differences.length; i++) {
+        const d = differences[i];
+        if (!Number.isFinite(d))
+            nonFinite++;
+        else if (Math.abs(d) > maxAbs)
+            maxAbs = Math.abs(d);
+    }
+    if (metric.binary) {
+        const counts = [0, 0, 0];
+        for (let i = 0; i < differences.length; i++) {
+            const d = differences[i];
+            if (Number.isFinite(d))
+                counts[d < 0 ? 0 : d > 0 ? 2 : 1]++;
+        }
+        return { step: 1, nonFinite, bins: [{ label: '-1', count: counts[0], side: sideOf(-1) }, { label: '0', count: counts[1], side: 'same' }, { label: '+1', count: counts[2], side: sideOf(1) }] };
+    }
+    if (maxAbs === 0) {
+        let ties = 0;
+        for (let i = 0; i < differences.length; i++)
+            if (differences[i] === 0)
+                ties++;
+        return { step: 0, nonFinite, bins: [{ label: '0', count: ties, side: 'same' }] };
+    }
+    const step = niceStep(maxAbs / MAX_BINS_PER_SIDE);
+    const k = Math.max(1, Math.min(MAX_BINS_PER_SIDE, Math.ceil(maxAbs / step)));
+    const neg = new Array(k).fill(0);
+    const pos = new Array(k).fill(0);
+    let ties = 0;
+    for (let i = 0; i < differences.length; i++) {
+        const d = differences[i];
+        if (!Number.isFinite(d))
+            continue;
+        if (d === 0)
+            ties++;
+        else {
+            // Bin j (1-based) holds (j-1)*w < |d| <= j*w: losses -j*w <= d < -(j-1)*w, gains (j-1)*w < d <= j*w.
+            const j = Math.ceil(Math.abs(d) / step);
+            const idx = Math.min(k, Math.max(1, j)) - 1;
+            if (d < 0)
+                neg[idx]++;
+            else
+                pos[idx]++;
+        }
+    }
+    const bins = [];
+    for (let j = k; j >= 1; j--)
+        bins.push({ label: `${label(-j * step, metric)}..${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) });
+    bins.push({ label: '0', count: ties, side: 'same' });
+    for (let j = 1; j <= k; j++)
+        bins.push({ label: `${label((j - 1) * step, metric)}..${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) });
+    return { step, nonFinite, bins };
+}
+
+/** Metrics named by at least one check, in the order the checks first name them. */
+function gatedMetrics(result) {
+    return [...new Set(result.rules.checks.map((c) => c.metric))];
+}
+/**
+ * The gated quality metrics (better: higher). Cost metrics (better: lower: latency, tokens) are left out of
+ * the regression set: nearly every query moves on them, and a suite of "queries that got 3 ms slower" is
+ * not one a team can act on.
+ */
+function regressionMetrics(result) {
+    return gatedMetrics(result).filter((m) => result.rules.metrics.get(m)?.better !== 'lower');
+}
+/**
+ * The regression set: every query that got worse on at least one gated quality metric (strictly, in the
+ * metric's direction), with both values of every gated metric and its attributes, as JSON Lines, one query per line
+ * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
+ * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
+ * properties, so the same inputs give the same bytes. An empty set is an empty file.
+ */
+function toRegressionsJsonl(result) {
+    return regressionRecords(result)
+        .map((r) => JSON.stringify(r) + '\n')
+        .join('');
+}
+/** The records behind {@link toRegressionsJsonl}. */
+function regressionRecords(result) {
+    const { table, rules } = result;
+    const metrics = regressionMetrics(result).map((name) => {
+        const cols = table.metrics.get(name);
+        return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
+    });
+    const attrNames = [...table.attrs.keys()].sort();
+    const out = [];
+    for (let i = 0; i < table.ids.length; i++) {
+        const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name);
+        if (worse.length === 0)
+            continue;
+        const values = {};
+        for (const m of metrics)
+            defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] });
+        const attributes = {};
+        for (const a of attrNames)
+            defineKey(attributes, a, table.attrs.get(a)[i]);
+        out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes });
+    }
+    return out;
+}
+/** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
+function defineKey(obj, key, value) {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Pictures as Mermaid source, which GitHub renders inside a ```mermaid fence. Only diagram types GitHub's
+ * Mermaid renders and mermaid 12 parses are used: `xychart-beta` (bar) for the histogram, `gantt` (with
+ * `dateFormat x`, i.e. plain numbers, and a hidden time axis) for intervals, because it is the one type
+ * that draws a bar from a start to an end, which an interval is. Every name from the inputs goes through
+ * {@link mermaidText}; numbers are formatted with fixed digits, so the source is byte-deterministic.
+ */
+/** Span of the interval chart's number line, in the Gantt's "milliseconds". */
+const SCALE = 1000;
+const ORIGIN = 1000;
+/** The histogram bar colour (GitHub honours the init directive; without it Mermaid's default is used). */
+const BAR_COLOUR = '#4c78a8';
+/** Histogram of the per-query differences of the primary metric, or null when there are no queries. */
+function histogramChart(result) {
+    const metric = result.rules.metrics.get(result.primaryMetric);
+    const d = result.primaryDifferences;
+    if (d.length === 0)
+        return null;
+    const h = histogram(d, metric);
+    const max = h.bins.reduce((m, b) => Math.max(m, b.count), 0);
+    const top = Math.max(1, Math.ceil(max * 1.1));
+    const u = unitWord(metric);
+    const worse = metric.better === 'higher' ? 'left of 0' : 'right of 0';
+    return [
+        `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${BAR_COLOUR}"}}}}%%`,
+        'xychart-beta',
+        `  title "${mermaidText(metric.name, 32)}: change per query, candidate minus baseline"`,
+        `  x-axis "change${u ? ` in ${mermaidText(u, 16)}` : ''} (${worse} is worse)" [${h.bins.map((b) => `"${b.label}"`).join(', ')}]`,
+        `  y-axis "queries" 0 --> ${top}`,
+        `  bar [${h.bins.map((b) => String(b.count)).join(', ')}]`
+    ].join('\n');
+}
+/** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (count rules). */
+function limitOf(check, unit, metric) {
+    const sign = metric.better === 'higher' ? 1 : -1;
+    const kind = check.rule.kind;
+    if (kind.type === 'non_inferior')
+        return -sign * unit.margin;
+    if (kind.type === 'superior')
+        return kind.test === 'mcnemar' ? 0 : sign * unit.margin;
+    return null;
+}
+const TAG = { fail: 'crit', inconclusive: 'active', pass: 'done' };
+/**
+ * One interval chart per gated metric: every unit of every check on that metric (a check, or one slice of
+ * a per_slice check) is a bar from the lower to the upper end of its interval, red when it fails, blue
+ * when inconclusive, grey when it passes; a diamond marks each check's limit and one marks "no change".
+ */
+function intervalCharts(result) {
+    const charts = [];
+    for (const name of gatedMetrics(result)) {
+        const metric = result.rules.metrics.get(name);
+        const rows = [];
+        for (const check of result.decision.checks) {
+            if (check.rule.metric !== name)
+                continue;
+            for (const unit of check.units)
+                rows.push({ check, unit, limit: limitOf(check, unit, metric) });
+        }
+        const finite = rows.filter((r) => r.unit.comparison.ci.every(Number.isFinite));
+        if (finite.length === 0)
+            continue;
+        const values = [0];
+        for (const r of finite)
+            values.push(r.unit.comparison.ci[0], r.unit.comparison.ci[1], ...(r.limit === null || !Number.isFinite(r.limit) ? [] : [r.limit]));
+        const min = Math.min(...values);
+        const span = Math.max(...values) - min || 1;
+        const at = (v) => ORIGIN + Math.round(((v - min) / span) * SCALE);
+        const num = (v) => displayNumber(v, metric);
+        const u = unitWord(metric);
+        const conf = fixed(finite[0].unit.comparison.confidence * 100, 0);
+        const lines = [
+            'gantt',
+            `  title ${mermaidText(name, 32)} - change with its ${conf}% interval${u ? ` in ${mermaidText(u, 16)}` : ''}, ${metric.better} is better`,
+            '  dateFormat x',
+            '  axisFormat .',
+            '  todayMarker off',
+            '  section reference',
+            `  no change 0 :milestone, z0, ${at(0)}, 0ms`
+        ];
+        let current = null;
+        let shownLimit = null;
+        finite.forEach((r, i) => {
+            const c = r.unit.comparison;
+            if (r.check !== current) {
+                current = r.check;
+                shownLimit = null;
+                lines.push(`  section ${r.check.rule.index + 1}. ${mermaidText(r.check.rule.name, 40)}`);
+            }
+            const start = at(c.ci[0]);
+            const end = Math.max(at(c.ci[1]), start + 2);
+            // The line starts with a number: a task name starting with a word such as "title" or "section" would be read as a keyword.
+            const label = `${num(c.delta)} (${num(c.ci[0])} to ${num(c.ci[1])}) ${mermaidText(sliceLabel(c.slice), 40)}`;
+            lines.push(`  ${label} :${TAG[r.unit.status]}, u${i}, ${start}, ${end}`);
+            if (r.limit !== null && Number.isFinite(r.limit) && r.limit !== shownLimit) {
+                shownLimit = r.limit;
+                lines.push(`  limit ${num(r.limit)} :milestone, m${i}, ${at(r.limit)}, 0ms`);
+            }
+        });
+        charts.push(lines.join('\n'));
+    }
+    return charts;
+}
+
+// A cut-off written as @10, _10, -10, _at_10 or nothing.
+const K = String.raw `(?:(?:@|_at_|_|-)?(\d+))?`;
+const FAMILIES = [
+    // hit@k, hits@k, success@k, success_10 (trec_eval), s@k
+    ['hit', new RegExp(String.raw `^(?:hits?|success|hit_rate|hitrate)${K}$|^s@(\d+)$`, 'i')],
+    // mrr, mrr@10, rr, recip_rank (trec_eval), reciprocal_rank
+    ['rr', new RegExp(String.raw `^(?:mrr|rr|recip_rank|reciprocal_rank|mean_reciprocal_rank)${K}$`, 'i')],
+    // recall, recall@10, recall_10 (trec_eval), r@10
+    ['recall', new RegExp(String.raw `^recall${K}$|^r@(\d+)$`, 'i')],
+    // precision, precision@10, P_10 (trec_eval), p@10
+    ['precision', new RegExp(String.raw `^precision${K}$|^p(?:@|_)(\d+)$`, 'i')],
+    // ndcg, ndcg@10, ndcg_cut_10 (trec_eval)
+    ['ndcg', new RegExp(String.raw `^ndcg(?:_cut)?${K}$`, 'i')]
+];
+/** The family of a metric name, and its cut-off k when the name has one; null when not recognised. */
+function metricFamily(name) {
+    const last = name.split(/[./]/).pop() ?? name;
+    for (const [family, re] of FAMILIES) {
+        const m = re.exec(last.trim());
+        if (m) {
+            const k = m.slice(1).find((g) => g !== undefined);
+            return { family, k: k === undefined ? null : Number(k) };
+        }
+    }
+    return null;
+}
+
+/**
+ * "What to look at next": observed patterns mapped to the layer of a retrieval system they usually point
+ * to. A pattern is shown only when the data shows it. The thresholds are fixed here (and documented in
+ * docs/report.md) so the advice never depends on anything but the numbers in the report.
+ */
+/** Hit@k below this (a share of queries) is low: 3 in 10 queries find nothing relevant in the top k. */
+const HIT_LOW = 0.7;
+/** MRR below this share of Hit@k: when something is found, the first relevant result sits below rank 2 on average. */
+const RR_TO_HIT = 0.5;
+/** Recall below this share of Hit@k: queries find one relevant document but miss most of the others. */
+const RECALL_TO_HIT = 0.6;
+/** Recall at or above this is high... */
+const RECALL_HIGH = 0.7;
+/** ...and precision below this is low: most of what is returned is noise. */
+const PRECISION_LOW = 0.3;
+/** Mean improved, yet at least this share of queries got worse: the average hides regressions. */
+const LOSS_SHARE = 0.1;
+const MAX_EVIDENCE = 3;
+const LOOK_AT = {
+    first_stage: ['Hit@k is low or fell: relevant documents are not retrieved at all', 'check the embeddings, hybrid (lexical + dense) search and chunk boundaries'],
+    ranking: ['Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low', 'check the reranker and exact-term weighting'],
+    evidence: ['Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed', 'try multi-evidence retrieval, query decomposition or a larger candidate set'],
+    precision: ['Recall is high but Precision is low or fell: the right documents come with a lot of noise', 'try context denoising or a dynamic k'],
+    hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries (regressions.jsonl) as a regression set'],
+    wide_interval: ['An interval is too wide to decide', 'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters']
+};
+const share = (x) => Number.isFinite(x) && x >= 0 && x <= 1;
+/** The change is shown to be in the worse direction: the whole interval is on the worse side of 0. */
+const shownWorse = (c, higher) => (c.ci[1] < 0 );
+const two = (x) => fixed(x, 2);
+/** The patterns that apply to this result, in a fixed order. */
+function nextSteps(result) {
+    const { rules } = result;
+    const found = new Map();
+    const add = (code, line) => {
+        const list = found.get(code) ?? [];
+        list.push(line);
+        found.set(code, list);
+    };
+    // Group comparisons by scope (all queries, then each slice value), keeping the first metric of each family.
+    const scopes = new Map();
+    for (const c of result.comparisons) {
+        const key = JSON.stringify(c.slice);
+        let scope = scopes.get(key);
+        if (!scope)
+            scopes.set(key, (scope = { label: sliceLabel(c.slice), byFamily: new Map() }));
+        const fam = metricFamily(c.metric);
+        const higher = rules.metrics.get(c.metric)?.better !== 'lower';
+        if (fam && higher && !scope.byFamily.has(fam.family) && share(c.baseline) && share(c.candidate))
+            scope.byFamily.set(fam.family, c);
+    }
+    for (const { label, byFamily } of scopes.values()) {
+        const hit = byFamily.get('hit');
+        const rank = byFamily.get('rr') ?? byFamily.get('ndcg');
+        const recall = byFamily.get('recall');
+        const precision = byFamily.get('precision');
+        const moved = (c) => `${clean(c.metric, 60)} ${two(c.baseline)} → ${two(c.candidate)}`;
+        const hitBad = hit !== undefined && (hit.candidate < HIT_LOW || shownWorse(hit));
+        if (hit && hitBad)
+            add('first_stage', `${label}: ${moved(hit)}`);
+        if (hit && !hitBad) {
+            if (rank && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank)))
+                add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`);
+            if (recall && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall)))
+                add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`);
+        }
+        if (recall && precision && !shownWorse(recall) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision))) {
+            add('precision', `${label}: ${moved(recall)}, ${moved(precision)}`);
+        }
+    }
+    for (const name of gatedMetrics(result)) {
+        const c = result.comparisons.find((x) => x.metric === name && x.slice.length === 0);
+        const higher = rules.metrics.get(name)?.better !== 'lower';
+        if (c && c.n > 0 && (higher ? c.delta > 0 : c.delta < 0) && c.losses > 0 && c.losses >= LOSS_SHARE * c.n) {
+            add('hidden_regressions', `${clean(name, 60)}: mean ${higher ? 'rose' : 'fell'}, yet ${c.losses} of ${c.n} queries got worse`);
+        }
+    }
+    for (const check of result.decision.checks) {
+        for (const unit of check.units) {
+            if (unit.status !== 'inconclusive')
+                continue;
+            const why = unit.reason === 'too_few_queries' ? `only ${unit.comparison.n} queries` : 'the interval straddles the limit';
+            add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`);
+        }
+    }
+    const out = [];
+    for (const code of Object.keys(LOOK_AT)) {
+        const lines = found.get(code);
+        if (!lines)
+            continue;
+        const evidence = lines.slice(0, MAX_EVIDENCE);
+        if (lines.length > MAX_EVIDENCE)
+            evidence.push(`and ${lines.length - MAX_EVIDENCE} more`);
+        out.push({ code, pattern: LOOK_AT[code][0], lookAt: LOOK_AT[code][1], evidence });
+    }
+    return out;
+}
+
+/**
+ * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
+ * string from the inputs goes through {@link inline}; numbers through format.ts.
+ */
+/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
 const table = (rows) => markdownTable(rows, { alignDelimiters: false });
 const STATUS = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
-/**
- * The Markdown report (PR comment and job summary): verdict and deciding check first, then the checks,
- * plain-words reasons, the most regressed queries, the exploratory slice breakdown, coverage and method.
- * Every piece of text that comes from the inputs goes through {@link inline}.
- */
-function toMarkdown(result) {
-    const { rules, decision } = result;
-    const out = [];
-    const metricOf = (name) => rules.metrics.get(name);
-    const passed = decision.checks.filter((c) => c.status === 'pass').length;
-    const failed = decision.checks.filter((c) => c.status === 'fail').length;
-    const inconclusive = decision.checks.length - passed - failed;
-    if (decision.verdict === 'pass')
-        out.push(`## ✅ ${TOOL_NAME}: pass`);
-    else
-        out.push(`## ❌ ${TOOL_NAME}: fail, decided by “${inline(decision.decidedBy?.rule.name ?? '')}”`);
-    out.push('');
-    const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : '';
-    out.push(`${passed} of ${decision.checks.length} checks pass, ${failed} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`);
-    out.push('');
-    out.push('### Checks');
-    out.push('');
-    const conf = `${fixed(rules.statistics.confidence * 100, 0)}% CI`;
-    const rows = [['#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T', 'Status']];
-    for (const check of decision.checks) {
-        for (const unit of check.units)
-            rows.push(checkRow(check, unit, metricOf(check.rule.metric)));
+/** How many ids a coverage line lists before "and N more". */
+const LIST_IDS = 10;
+const metricOf = (result, name) => result.rules.metrics.get(name);
+function digits(metric, c) {
+    return digitsFor(metric.range, Math.abs(c.baseline));
+}
+/** Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. */
+function values(c, metric) {
+    const d = digits(metric, c);
+    const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
+    const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
+    return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, `[${signed(c.ci[0], d)}, ${signed(c.ci[1], d)}]`];
+}
+/** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
+function needs(check, unit, metric) {
+    const d = digits(metric, unit.comparison);
+    const higher = metric.better === 'higher';
+    const kind = check.rule.kind;
+    if (kind.type === 'max_regressions')
+        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
+    if (kind.type === 'superior' && kind.test === 'mcnemar')
+        return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`;
+    const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : '';
+    if (kind.type === 'non_inferior')
+        return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`;
+    return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`;
+}
+/** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
+function checksTable(result) {
+    const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`;
+    const rows = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']];
+    for (const check of result.decision.checks) {
+        const metric = metricOf(result, check.rule.metric);
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            rows.push([
+                STATUS[unit.status],
+                String(check.rule.index + 1),
+                inline(check.rule.name),
+                inline(metric.name),
+                inline(sliceLabel(c.slice)),
+                String(c.n),
+                ...values(c, metric),
+                needs(check, unit, metric),
+                `${c.wins}/${c.losses}/${c.ties}`
+            ]);
+        }
     }
-    out.push(table(rows));
-    out.push('');
-    const reasons = [];
+    return table(rows);
+}
+/** Every metric over a set of comparisons (all queries, or the exploratory slices). */
+function comparisonsTable(result, comparisons) {
+    const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`;
+    const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']];
+    for (const c of comparisons) {
+        const metric = metricOf(result, c.metric);
+        rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`]);
+    }
+    return table(rows);
+}
+/** The most regressed queries on the primary metric, with their attributes. */
+function regressedTable(result, limit) {
+    const primary = metricOf(result, result.primaryMetric);
+    const shown = result.regressions.slice(0, limit);
+    const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0);
+    const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
+    const rows = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
+    for (const r of shown)
+        rows.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]);
+    return table(rows);
+}
+function ids(list) {
+    const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40));
+    return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '');
+}
+/**
+ * What happened to every query between reading and comparing, as counts (nothing leaves without one),
+ * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
+ * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
+ */
+function coverageBody(result) {
+    const { coverage } = result;
+    const rows = [
+        ['Queries', 'Count'],
+        [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
+        [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
+        ['Paired and compared', String(coverage.paired)],
+        ['Only in the baseline', String(coverage.onlyInBaseline.length)],
+        ['Only in the candidate', String(coverage.onlyInCandidate.length)]
+    ];
+    for (const f of coverage.filled) {
+        if (f.baseline + f.candidate > 0)
+            rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`]);
+    }
+    const out = [table(rows), ''];
+    if (coverage.onlyInBaseline.length > 0)
+        out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`);
+    if (coverage.onlyInCandidate.length > 0)
+        out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`);
+    if (coverage.onlyInBaseline.length + coverage.onlyInCandidate.length > 0) {
+        out.push(`- Under \`missing: ${coverage.missingPolicy}\` the absent side of these queries was filled with each metric's fill value.`);
+    }
+    for (const note of coverage.notes)
+        out.push(`- ${inline(note, 400)}`);
+    if (out.length > 2)
+        out.push('');
+    return out;
+}
+/**
+ * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
+ * snapshot, judge, unjudged share... filled by comparability checks when they run).
+ */
+function comparabilityBody(result) {
+    const { coverage } = result;
+    const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length;
+    const rows = [['Aspect', 'Status', 'Detail']];
+    rows.push(one === 0
+        ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
+        : ['Query set', '⚠️ differs', `${coverage.onlyInBaseline.length} only in the baseline, ${coverage.onlyInCandidate.length} only in the candidate (filled: missing ${coverage.missingPolicy})`]);
+    rows.push(['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']);
+    const mark = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' };
+    for (const c of result.comparability ?? [])
+        rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)]);
+    const out = [table(rows), ''];
+    if (!result.comparability || result.comparability.length === 0) {
+        out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '');
+    }
+    return out;
+}
+/** How the numbers were made: everything needed to reproduce them. */
+function methodBody(result) {
+    const { rules } = result;
+    const s = rules.statistics;
+    const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap';
+    const rows = [
+        ['Setting', 'Value'],
+        ['Differences', 'paired, candidate − baseline, per query'],
+        ['Intervals', `${fixed(s.confidence * 100, 0)}% ${interval} of the mean difference`],
+        ['Resamples', String(s.resamples)],
+        ['Seed', inline(s.seed, 40)],
+        ['Binary metrics', 'exact two-sided McNemar test'],
+        ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
+        ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
+        ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
+        ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
+        ['Inconclusive counts as', rules.onInconclusive],
+        ['Missing queries', rules.queries.missing],
+        ['Rules file', inline(rules.source.file, 200)],
+        ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
+        ['Tool', `${TOOL_NAME} ${VERSION}`]
+    ];
+    return [table(rows), ''];
+}
+
+/** The verdict, the deciding check and one sentence per unit that did not pass. */
+function summarize(result) {
+    const { rules, decision } = result;
+    const metricOf = (name) => rules.metrics.get(name);
+    const findings = [];
     for (const check of decision.checks) {
         for (const unit of check.units) {
             if (unit.status !== 'pass')
-                reasons.push(`- **${inline(check.rule.name)}** (${unit.status}): ${inline(explainUnit(check, unit, metricOf(check.rule.metric)), 600)}`);
+                findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) });
         }
     }
-    if (reasons.length > 0)
-        out.push(...reasons, '');
-    const primary = metricOf(result.primaryMetric);
-    if (result.regressions.length > 0) {
-        out.push(`### Most regressed queries (${inline(primary.name)})`);
-        out.push('');
-        const d = digitsFor(primary.range, result.regressions[0].baseline);
-        const attrNames = result.regressions[0].attrs.map(([k]) => k);
-        const rr = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a))]];
-        for (const r of result.regressions.slice(0, 10)) {
-            rr.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v))]);
-        }
-        out.push(table(rr));
-        out.push('');
-        out.push(`${result.regressions.length} of ${result.coverage.paired} queries got worse on ${inline(primary.name)}.`);
+    const deciding = decision.decidedBy;
+    const decidedBy = deciding
+        ? findings.find((f) => f.check === deciding && f.unit.status === 'fail') ?? findings.find((f) => f.check === deciding) ?? null
+        : null;
+    const count = (s) => decision.checks.filter((c) => c.status === s).length;
+    return {
+        verdict: decision.verdict,
+        decidedBy,
+        counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
+        findings
+    };
+}
+
+/** The regression set's file name (written by the action into its report-dir; the CLI's --regressions). */
+const REGRESSIONS_FILE = 'regressions.jsonl';
+/**
+ * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
+ *
+ * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, provenance;
+ * 2. `### Gated checks`: the table, and one sentence for every other unit that did not pass;
+ * 3. `### Pictures`: each gated metric's intervals against its limits, the histogram of per-query changes;
+ * 4. collapsible sections: per-slice breakdown, regressed queries, coverage, comparability, method, and
+ *    what to look at next (only when a pattern applies).
+ *
+ * Sections start at a `### ` heading or a top-level `<details>` line, the contract with fit.ts (which drops
+ * whole sections, collapsed ones first, from the end, when a comment is too long). Every piece of text from
+ * the inputs goes through escape.ts; the output is a pure function of the result (byte-deterministic).
+ */
+function toMarkdown(result) {
+    const { rules } = result;
+    const summary = summarize(result);
+    const out = [];
+    const primary = rules.metrics.get(result.primaryMetric);
+    // 1. Head: never dropped by fit.ts.
+    const guard = result.trust?.guards.find((g) => g.rule === result.trust?.decidedBy);
+    if (summary.verdict === 'pass')
+        out.push(`## ✅ ${TOOL_NAME}: pass`);
+    else if (guard)
+        out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(guard.rule)}”`);
+    else {
+        const d = result.decision.decidedBy;
+        out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${d ? d.rule.index + 1 : '?'} “${inline(d?.rule.name ?? '')}”`);
+    }
+    out.push('');
+    if (summary.decidedBy)
+        out.push(`**${inline(summary.decidedBy.sentence, 600)}**`, '');
+    const { total, pass, fail, inconclusive } = summary.counts;
+    const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : '';
+    const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : '';
+    out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`);
+    out.push('');
+    // Issue 5: trust rules that did not pass, and whether the result is publishable (src/checks/report-lines.ts).
+    if (result.trust)
+        out.push(...trustHeadLines(result.trust), '');
+    const provenance = provenanceLines(result.provenance);
+    if (provenance.length > 0)
+        out.push(...provenance, '');
+    // 2. Gated checks.
+    out.push('### Gated checks', '');
+    out.push(checksTable(result), '');
+    // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
+    const statistics = statisticsSentences(result);
+    if (statistics.length > 0)
+        out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '');
+    const others = summary.findings.filter((f) => f !== summary.decidedBy);
+    if (others.length > 0) {
+        for (const f of others)
+            out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`);
         out.push('');
     }
+    // 3. Pictures.
+    const intervals = intervalCharts(result);
+    const hist = histogramChart(result);
+    if (intervals.length > 0 || hist) {
+        out.push('### Pictures', '');
+        if (intervals.length > 0) {
+            out.push(`Each bar is a check's ${confidenceWords(result)} interval for the change (red: fails, blue: inconclusive, grey: passes); ◆ marks the limit the rules allow and “no change”.`, '');
+            for (const chart of intervals)
+                out.push('```mermaid', chart, '```', '');
+        }
+        if (hist) {
+            out.push(`How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries (the mean hides whether it is many small gains or a few large losses):`, '');
+            out.push('```mermaid', hist, '```', '');
+        }
+    }
+    // 4. Collapsible sections, in a fixed order.
     const sliceRows = result.comparisons.filter((c) => c.slice.length > 0);
-    out.push('### All metrics');
-    out.push('');
-    out.push(table([['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'], ...result.comparisons.filter((c) => c.slice.length === 0).map((c) => comparisonRow(c, metricOf(c.metric)))]));
-    out.push('');
-    if (sliceRows.length > 0) {
-        out.push('<details><summary>Slices (exploratory: shown, never gating unless a check names them)</summary>');
-        out.push('');
-        out.push(table([['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'], ...sliceRows.map((c) => comparisonRow(c, metricOf(c.metric)))]));
-        out.push('');
-        out.push('</details>');
-        out.push('');
+    details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+        comparisonsTable(result, result.comparisons.filter((c) => c.slice.length === 0)),
+        '',
+        ...(sliceRows.length > 0 ? [comparisonsTable(result, sliceRows), ''] : ['_No slices are declared in the rules._', ''])
+    ]);
+    const records = regressionRecords(result);
+    if (result.regressions.length > 0 || records.length > 0) {
+        const shown = Math.min(TOP_REGRESSIONS, result.regressions.length);
+        const body = [];
+        if (shown > 0)
+            body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable(result, TOP_REGRESSIONS), '');
+        body.push(`The regression set \`${REGRESSIONS_FILE}\` lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`, '');
+        details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body);
     }
-    out.push('<details><summary>Coverage and method</summary>');
-    out.push('');
-    out.push(...coverageLines(result));
-    out.push('');
-    out.push('</details>');
-    out.push('');
+    details(out, 'Coverage: what happened to every query', coverageBody(result));
+    details(out, 'Comparability', comparabilityBody(result));
+    if (result.trust)
+        details(out, 'Trust: evaluation set, pooling bias, whole-class failures', trustBody(result.trust));
+    details(out, 'Method', methodBody(result));
+    const steps = nextSteps(result);
+    if (steps.length > 0) {
+        const body = [];
+        for (const s of steps) {
+            body.push(`- **${inline(s.pattern, 200)}** → ${inline(s.lookAt, 200)}.`);
+            for (const e of s.evidence)
+                body.push(`  - ${inline(e, 300)}`);
+        }
+        body.push('');
+        details(out, 'What to look at next', body);
+    }
     out.push(`_This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name._`);
     out.push('');
     return out.join('\n');
 }
-function checkRow(check, unit, metric) {
-    const c = unit.comparison;
-    return [
-        String(check.rule.index + 1),
-        inline(check.rule.name),
-        inline(metric.name),
-        inline(sliceLabel(c.slice)),
-        String(c.n),
-        ...values(c, metric),
-        STATUS[unit.status]
-    ];
+function confidenceWords(result) {
+    return `${fixed(result.rules.statistics.confidence * 100, 0)}%`;
 }
-function comparisonRow(c, metric) {
-    return [inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric)];
+/** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
+function details(out, summary, body) {
+    out.push(`<details><summary>${summary}</summary>`, '', ...body, '</details>', '');
 }
-function values(c, metric) {
-    const d = digitsFor(metric.range, c.baseline);
-    const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
-    const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
-    return [
-        fixed(c.baseline, d) + unit,
-        fixed(c.candidate, d) + unit,
-        signed(c.delta, d) + unit + rel,
-        `[${signed(c.ci[0], d)}, ${signed(c.ci[1], d)}]`,
-        pValue(c.pValue),
-        `${c.wins}/${c.losses}/${c.ties}`
-    ];
-}
-function coverageLines(result) {
-    const { coverage, rules } = result;
-    const lines = [
-        `- Baseline: ${inline(result.inputs.baseline, 200)} (${coverage.baselineRows} rows); candidate: ${inline(result.inputs.candidate, 200)} (${coverage.candidateRows} rows); ${coverage.paired} queries paired.`
-    ];
-    const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length;
-    if (one > 0) {
-        lines.push(`- ${coverage.onlyInBaseline.length} queries only in the baseline and ${coverage.onlyInCandidate.length} only in the candidate; under \`missing: zero\` their absent side was filled with the metric's fill value.`);
+
+/** Regressed queries the terminal report lists. */
+const TOP = 5;
+const CODES = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 };
+const COLOUR = { pass: 'green', fail: 'red', inconclusive: 'yellow' };
+const wordOf = (status) => (status === '' ? '' : status.toUpperCase());
+/**
+ * The same report as the Markdown one, for a terminal: verdict and deciding sentence, the checks as aligned
+ * columns, the other findings, the worst queries, what to look at next, and the method in one line. Text
+ * from the inputs goes through {@link plain} (control characters, including ESC sequences that could rewrite
+ * the terminal, and bidi overrides are removed). Without colour the output is plain ASCII-and-UTF-8 text.
+ */
+function toText(result, options) {
+    const paint = (style, s) => (options.color ? `\u001b[${CODES[style]}m${s}\u001b[0m` : s);
+    const statusWord = (s) => paint(COLOUR[s], wordOf(s));
+    const { rules } = result;
+    const summary = summarize(result);
+    const primary = rules.metrics.get(result.primaryMetric);
+    const out = [];
+    const d = result.decision.decidedBy;
+    // A trust rule (issue 5) that fails decides the verdict before any statistical check.
+    const trustRule = result.trust?.decidedBy ?? null;
+    out.push(summary.verdict === 'pass'
+        ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
+        : trustRule !== null
+            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$1(String(trustRule))}"`
+            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${d ? d.rule.index + 1 : '?'} "${plain$1(d?.rule.name ?? '')}"`);
+    if (summary.decidedBy)
+        out.push(`  ${plain$1(summary.decidedBy.sentence, 600)}`);
+    const { total, pass, fail, inconclusive } = summary.counts;
+    const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : '';
+    out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`));
+    out.push('');
+    out.push(paint('bold', 'Gated checks'));
+    const conf = `${fixed(rules.statistics.confidence * 100, 0)}% CI`;
+    const rows = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']];
+    const statuses = [''];
+    for (const check of result.decision.checks) {
+        const metric = rules.metrics.get(check.rule.metric);
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            const dg = digitsFor(metric.range, Math.abs(c.baseline));
+            statuses.push(unit.status);
+            rows.push(['', String(check.rule.index + 1), plain$1(check.rule.name, 40), plain$1(metric.name, 24), plain$1(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), `[${signed(c.ci[0], dg)}, ${signed(c.ci[1], dg)}]`, needs(check, unit, metric)]);
+        }
     }
-    for (const f of coverage.filled) {
-        if (f.baseline + f.candidate > 0)
-            lines.push(`- ${inline(f.metric)}: ${f.baseline} baseline and ${f.candidate} candidate values filled (missing: zero).`);
+    const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => width(r[j]))));
+    widths[0] = 'INCONCLUSIVE'.length;
+    rows.forEach((r, i) => {
+        const cells = r.map((cell, j) => pad(j === 0 ? wordOf(statuses[i]) : cell, widths[j]));
+        if (i > 0)
+            cells[0] = paint(COLOUR[statuses[i]], cells[0]);
+        const line = '  ' + cells.join('  ').trimEnd();
+        out.push(i === 0 ? paint('dim', line) : line);
+    });
+    const others = summary.findings.filter((f) => f !== summary.decidedBy);
+    if (others.length > 0) {
+        out.push('');
+        for (const f of others)
+            out.push(`  ${statusWord(f.unit.status)} ${plain$1(f.check.rule.name, 80)}: ${plain$1(f.sentence, 600)}`);
     }
-    for (const note of coverage.notes)
-        lines.push(`- ${inline(note, 400)}`);
-    lines.push(`- Method: paired differences (candidate − baseline) per query; ${fixed(rules.statistics.confidence * 100, 0)}% percentile bootstrap intervals of the mean difference, ${rules.statistics.resamples} resamples, seed ${inline(rules.statistics.seed, 40)}; exact two-sided McNemar test for binary metrics; a check with fewer than ${rules.queries.minPerSlice} queries is inconclusive; inconclusive counts as ${rules.onInconclusive}.`);
-    lines.push(`- Rules: ${inline(rules.source.file, 200)} (sha256 ${rules.source.sha256}); ${TOOL_NAME} ${VERSION}.`);
+    if (result.regressions.length > 0) {
+        const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline));
+        out.push('');
+        out.push(paint('bold', `Most regressed on ${plain$1(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionRecords(result).length} worse on a gated metric)`));
+        for (const r of result.regressions.slice(0, TOP)) {
+            const attrs = r.attrs.map(([k, v]) => `${plain$1(k, 24)}=${plain$1(v, 32)}`).join(' ');
+            out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd());
+        }
+    }
+    const steps = nextSteps(result);
+    if (steps.length > 0) {
+        out.push('');
+        out.push(paint('bold', 'What to look at next'));
+        for (const s of steps) {
+            out.push(`  - ${s.pattern}: ${s.lookAt}.`);
+            for (const e of s.evidence)
+                out.push(paint('dim', `      ${plain$1(e, 200)}`));
+        }
+    }
+    const s = rules.statistics;
+    out.push('');
+    out.push(paint('dim', `Method: ${fixed(s.confidence * 100, 0)}% ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
+    out.push('');
+    return out.join('\n');
+}
+/** Display width, counting code points (the report avoids wide and combining characters of its own). */
+function width(s) {
+    return Array.from(s).length;
+}
+function pad(s, w) {
+    return s + ' '.repeat(Math.max(0, w - width(s)));
+}
+
+/**
+ * `explain`: what each check of a rules file will demand, in plain words, before any result exists. The
+ * sentences follow src/decide/evaluate.ts exactly (pass / fail / inconclusive per unit; a per_slice check
+ * fails when any slice fails; a statistic that is not finite fails; too few queries is inconclusive; the
+ * verdict passes only when every check counts as pass). Written for a reviewer of the rules file, who
+ * should be able to say "yes, that is the bar" without reading the statistics.
+ */
+/** "95%" or "97.5%": a confidence as a percentage with at most two decimals. */
+function pct(x) {
+    return `${fixed(x * 100, 2).replace(/\.?0+$/, '')}%`;
+}
+/** A number as the user would write it (no trailing zeros, at most 6 decimals). */
+function plain(x) {
+    return fixed(x, 6).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+/** The margin in words: "0.02 (2.0 points)", "20% of the baseline mean", "5 ms". */
+function marginWords(margin, metric) {
+    if (margin.relative)
+        return `${margin.text} of the baseline mean`;
+    const shown = inPoints(metric) || metric.unit ? ` (${amount(margin.value, metric, false)})` : '';
+    return `${plain(margin.value)}${shown}`;
+}
+/** A signed margin for a bound: "-0.02 (2.0 points)", "+20% of the baseline mean". */
+function signedMargin(sign, margin, metric, short = false) {
+    if (margin.value === 0)
+        return '0';
+    if (margin.relative)
+        return `${sign}${margin.text} of the baseline mean`;
+    const shown = !short && (inPoints(metric) || metric.unit) ? ` (${sign}${amount(margin.value, metric, false)})` : '';
+    return `${sign}${plain(margin.value)}${shown}`;
+}
+/** Which queries a check looks at, in words. */
+function scope(check) {
+    const where = check.where.length > 0 ? `for ${sliceLabel(check.where)}` : 'over all queries';
+    if (check.perSlice === undefined)
+        return where;
+    const within = check.where.length > 0 ? ` (within ${sliceLabel(check.where)})` : '';
+    return `for every value of ${check.perSlice}${within}, each value judged on its own`;
+}
+function direction(metric) {
+    const kind = metric.binary ? ', 0/1' : metric.range ? `, ${plain(metric.range[0])} to ${plain(metric.range[1])}` : '';
+    return `${metric.better} is better${kind}${metric.unit ? `, in ${metric.unit}` : ''}`;
+}
+/** How many statistical units the family has, when the rules alone determine it (no per_slice). */
+function familySize(rules) {
+    const statistical = rules.checks.filter((c) => c.kind.type !== 'max_regressions');
+    return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length;
+}
+/** The sentences about one check. */
+function explainCheck(check, rules) {
+    const metric = rules.metrics.get(check.metric);
+    const higher = metric.better === 'higher';
+    const stats = rules.statistics;
+    const multiplicity = stats.multiplicity ?? 'none';
+    const m = familySize(rules);
+    const conf = multiplicity === 'none' ? pct(stats.confidence) : m !== null ? pct(1 - (1 - stats.confidence) / Math.max(1, m)) : 'family-adjusted';
+    const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`;
+    const inconclusiveCounts = rules.onInconclusive === 'fail' ? 'counts as a fail (on_inconclusive: fail)' : 'counts as a pass (on_inconclusive: pass)';
+    const lines = [];
+    const kind = check.kind;
+    let head;
+    if (kind.type === 'non_inferior')
+        head = `non_inferior, margin ${kind.margin.text}`;
+    else if (kind.type === 'superior')
+        head = kind.test === 'mcnemar' ? `superior, exact McNemar test, alpha ${plain(kind.alpha)}` : `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`;
+    else
+        head = 'max_regressions';
+    lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`);
+    if (kind.type === 'non_inferior') {
+        const worstBound = higher ? 'lower' : 'upper';
+        const otherBound = higher ? 'upper' : 'lower';
+        const bar = signedMargin(higher ? '-' : '+', kind.margin, metric);
+        const short = signedMargin(higher ? '-' : '+', kind.margin, metric, true);
+        const past = higher ? 'below' : 'above';
+        if (rules.onInconclusive === 'fail') {
+            lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`);
+            lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.)`);
+        }
+        else {
+            lines.push(`   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`);
+            lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.`);
+        }
+    }
+    else if (kind.type === 'superior' && kind.test === 'bootstrap') {
+        const goodBound = higher ? 'lower' : 'upper';
+        const bar = signedMargin(higher ? '+' : '-', kind.margin, metric);
+        const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true);
+        const beyond = higher ? 'above' : 'below';
+        lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`);
+        lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive, which ${inconclusiveCounts}.`);
+    }
+    else if (kind.type === 'superior') {
+        const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`;
+        const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0';
+        const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1';
+        lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`);
+        lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive, which ${inconclusiveCounts}.`);
+    }
+    else {
+        const limits = [];
+        if (kind.count !== undefined)
+            limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`);
+        if (kind.share !== undefined)
+            limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`);
+        const worse = higher ? 'dropped' : 'rose';
+        const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : '';
+        const among = check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : '';
+        lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`);
+        lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.');
+        return lines;
+    }
+    if (check.perSlice !== undefined)
+        lines.push(`   Judged separately for every value of ${check.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`);
+    lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries; fails if a statistic is not a finite number.`);
     return lines;
+}
+/** Every sentence `explain` prints for a rules file. Pure and deterministic. */
+function explainRules(rules) {
+    const stats = rules.statistics;
+    const L = [];
+    const n = rules.checks.length;
+    L.push(`Rules: ${rules.source.file} (sha256 ${rules.source.sha256.slice(0, 12)})`);
+    if (rules.judgments !== undefined) {
+        const from = rules.judgments.qrels !== undefined ? `the judgments in ${rules.judgments.qrels}` : 'the judgments of the dataset';
+        const depth = rules.judgments.depth !== undefined ? `, rankings cut at depth ${rules.judgments.depth}` : '';
+        L.push(`Inputs: baseline and candidate are runs; ranking measures are computed per query from ${from}, as trec_eval does${depth}; judged queries without a relevant document: ${rules.judgments.noRelevant}.`);
+    }
+    else {
+        L.push('Inputs: per-query rows (one record per query, paired by query id).');
+    }
+    L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`);
+    const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile';
+    L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`);
+    if (stats.cluster !== undefined) {
+        L.push(`  Clusters: queries with the same ${stats.cluster} are resampled together; ${stats.clusterWeighting === 'cluster' ? 'every cluster counts once (mean of cluster means)' : 'every query counts once'}.`);
+    }
+    if (stats.weights !== undefined) {
+        L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`);
+    }
+    const multiplicity = stats.multiplicity ?? 'none';
+    if (multiplicity !== 'none') {
+        const m = familySize(rules);
+        const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`;
+        const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(1 - (1 - stats.confidence) / Math.max(1, m));
+        L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`);
+    }
+    L.push(rules.queries.missing === 'error'
+        ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
+        : 'Queries: a query on one side only, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report (queries.missing: zero).');
+    if (rules.slices.length > 0)
+        L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`);
+    const extras = ['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'].filter((k) => rules[k] !== undefined);
+    if (extras.length > 0)
+        L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`);
+    L.push(`Verdict: pass only if all ${n} ${n === 1 ? 'check counts' : 'checks count'} as pass; an inconclusive check ${rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a check then passes unless the data show it was violated)'}.`);
+    L.push('');
+    for (const check of rules.checks) {
+        L.push(...explainCheck(check, rules));
+        L.push('');
+    }
+    L.push('A pass means: on these queries, every check above held. It says nothing about metrics, slices or queries the rules do not name.');
+    return L.join('\n') + '\n';
+}
+/** `explain --rules R`: loads the rules (refusing them as the gate would) and prints the explanation. */
+async function explainCommand(file, write) {
+    write(explainRules(await readRules(file)));
+}
+
+/**
+ * `init`: from zero to a first rules file. Reads the baseline and candidate once, lists the metric and
+ * attribute fields it finds, and writes a commented starter rules file that a person edits before the first
+ * PR. It guesses only what the field names and value ranges say (direction from the name, binary from 0/1
+ * values, a share from values in 0..1) and never looks at which side is better, so the starter rules are
+ * still written "before the results were seen" in the sense that matters: no margin is tuned to the data.
+ */
+/** Where editors fetch the published schema (the `v1` tag moves with every 1.x release; docs/releasing.md). */
+const SCHEMA_URL = 'https://raw.githubusercontent.com/retrieval-gate/retrieval-gate/v1/rules/schema.json';
+/** Default output file of `init`. */
+const DEFAULT_RULES_FILE = 'retrieval-gate.yml';
+/** Ranking measures proposed when the inputs are runs (computed from the judgments, as trec_eval does). */
+const RUN_MEASURES = ['nDCG@10', 'R@100', 'RR'];
+/** Fewer numeric fields than this per file, or the "rows" are probably a run read as measures. */
+const MAX_METRICS = 50;
+/** An attribute with more distinct values than this is free text or an id, not a slice. */
+const MAX_SLICE_VALUES = 20;
+const LOWER_WORDS = new Set(['latency', 'cost', 'time', 'duration', 'ms', 'sec', 'secs', 'seconds', 'price', 'error', 'errors', 'loss']);
+/** The words of a field name ("runDuration" -> run, duration; "latency_ms" -> latency, ms). */
+function words(name) {
+    return name
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w !== '');
+}
+/** Direction and unit from the name alone: latency, cost, time, duration, ms... are better lower. */
+function guessDirection(name) {
+    const w = words(name);
+    const hit = w.find((x) => LOWER_WORDS.has(x));
+    const unit = w.includes('ms') ? 'ms' : w.includes('seconds') || w.includes('sec') || w.includes('secs') ? 's' : '';
+    if (hit !== undefined)
+        return { better: 'lower', why: `the name says "${hit}"`, unit };
+    return { better: 'higher', why: 'no cost or time word in the name', unit };
+}
+function numericValue(side, row, name) {
+    const v = row.values.get(name);
+    if (typeof v === 'number')
+        return v;
+    if (v === null)
+        return undefined;
+    const text = row.attrs.get(name);
+    return text === undefined ? undefined : parseDecimal(text.trim());
+}
+/** Looks at both sides' fields and values (never at which side is better). Pure. */
+function inspectSides(baseline, candidate, qrels) {
+    const sides = [baseline, candidate];
+    const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields]);
+    const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields])].filter((f) => !textFields.has(f)).sort();
+    const metrics = [];
+    const ignored = [];
+    for (const name of numeric) {
+        if (name === 'id' || /_id$/i.test(name) || /Id$/.test(name)) {
+            ignored.push({ name, why: 'a numeric id, not a metric' });
+            continue;
+        }
+        let min = Infinity;
+        let max = -Infinity;
+        let count = 0;
+        let binary = true;
+        for (const side of sides) {
+            for (const row of side.rows) {
+                const v = numericValue(side, row, name);
+                if (v === undefined)
+                    continue;
+                count++;
+                if (v < min)
+                    min = v;
+                if (v > max)
+                    max = v;
+                if (v !== 0 && v !== 1)
+                    binary = false;
+            }
+        }
+        if (count === 0) {
+            ignored.push({ name, why: 'no values' });
+            continue;
+        }
+        const dir = guessDirection(name);
+        const share = min >= 0 && max <= 1 && dir.better === 'higher';
+        metrics.push({ name, better: dir.better, why: dir.why, binary, range: share && !binary ? [0, 1] : undefined, unit: dir.unit, min, max, count });
+    }
+    const attributes = [];
+    for (const name of [...textFields].sort()) {
+        const values = new Set();
+        for (const side of sides) {
+            for (const row of side.rows) {
+                const v = row.attrs.get(name);
+                if (v !== undefined && values.size <= MAX_SLICE_VALUES)
+                    values.add(v);
+            }
+        }
+        const rows = Math.max(baseline.rows.length, candidate.rows.length);
+        const slice = values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2));
+        attributes.push({ name, values: [...values].sort(), slice });
+    }
+    const baseIds = new Set(baseline.rows.map((r) => r.id));
+    const candIds = new Set(candidate.rows.map((r) => r.id));
+    let paired = 0;
+    for (const id of baseIds)
+        if (candIds.has(id))
+            paired++;
+    return {
+        baseline: { file: baseline.source, rows: baseline.rows.length },
+        candidate: { file: candidate.source, rows: candidate.rows.length },
+        paired,
+        onlyInBaseline: baseIds.size - paired,
+        onlyInCandidate: candIds.size - paired,
+        metrics,
+        attributes,
+        ignored,
+        qrels,
+        notes: [...baseline.notes, ...candidate.notes]
+    };
+}
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.\-]*$/;
+const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i;
+/** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */
+function yamlName(name) {
+    return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : JSON.stringify(name);
+}
+function num(x) {
+    if (Number.isInteger(x))
+        return String(x);
+    return String(Number(x.toPrecision(4)));
+}
+/** The default margin of a metric's starter check, with words for the comment. */
+function starterMargin(m) {
+    if (m.better === 'lower')
+        return { yaml: '10%', words: 'may grow by at most 10% of the baseline mean' };
+    if (m.binary)
+        return { yaml: '0.02', words: 'may drop by at most 2 points (0.02) of its rate' };
+    if (m.range)
+        return { yaml: '0.01', words: 'may drop by at most 1 point (0.01)' };
+    return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean' };
+}
+/** The commented starter rules file. Deterministic: same inspection, same bytes. */
+function starterRules(ins) {
+    const L = [];
+    L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`);
+    L.push(`# Starter rules written by \`retrieval-gate init\` from ${ins.baseline.file} and ${ins.candidate.file}.`);
+    L.push('# Edit them BEFORE your first PR, and commit them: the gate is only as honest as rules written before');
+    L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it');
+    L.push('# did not look at which side is better. Check every guess marked "guessed", set the margins you can');
+    L.push('# live with, and delete the checks you do not want. `retrieval-gate explain --rules <this file>` says in');
+    L.push('# plain words what each check will demand. Reference: rules/schema.json, README "Rules reference".');
+    L.push('version: 1');
+    if (ins.qrels !== undefined) {
+        L.push('# The inputs are runs: the gate computes the ranking measures below from these judgments, as trec_eval does.');
+        L.push(`judgments: { qrels: ${JSON.stringify(ins.qrels)}, no_relevant: exclude }`);
+    }
+    L.push('metrics:');
+    const width = Math.max(...ins.metrics.map((m) => yamlName(m.name).length)) + 1;
+    for (const m of ins.metrics) {
+        const parts = [`better: ${m.better}`];
+        if (m.binary)
+            parts.push('binary: true');
+        if (m.range)
+            parts.push(`range: [${m.range[0]}, ${m.range[1]}]`);
+        if (m.unit)
+            parts.push(`unit: ${m.unit}`);
+        const seen = m.binary ? 'values 0/1' : `values ${num(m.min)} to ${num(m.max)}`;
+        L.push(`  ${(yamlName(m.name) + ':').padEnd(width)} { ${parts.join(', ')} }  # guessed: ${m.better} is better (${m.why}); ${seen}`);
+    }
+    const slices = ins.attributes.filter((a) => a.slice);
+    if (slices.length > 0) {
+        L.push('# Attributes with few distinct values: every metric is also shown per value of these (exploratory).');
+        L.push(`slices: [${slices.map((a) => yamlName(a.name)).join(', ')}]`);
+    }
+    else {
+        L.push('# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.');
+    }
+    L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }');
+    if (ins.paired < 30) {
+        L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`);
+        L.push('# (and counts as a fail). Evaluate on more queries rather than lowering min_per_slice.');
+    }
+    L.push('queries: { missing: error, min_per_slice: 30 }');
+    L.push('on_inconclusive: fail');
+    L.push('checks:');
+    // the first check's metric is the report's primary metric: a graded score before a 0/1 rate, costs last
+    const rank = (m) => (m.better === 'lower' ? 3 : m.binary ? 1 : m.range ? 0 : 2);
+    const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const m of ordered) {
+        const margin = starterMargin(m);
+        L.push(`  # ${m.name} ${margin.words} (the worse end of the 95% interval of the change decides).`);
+        L.push(`  - name: ${JSON.stringify(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`);
+        L.push(`    metric: ${yamlName(m.name)}`);
+        L.push(`    non_inferior: { margin: ${margin.yaml} }`);
+    }
+    const primary = ordered[0];
+    const slice = slices[0];
+    if (slice !== undefined) {
+        L.push(`  # Protect every ${slice.name} (values: ${slice.values.slice(0, 8).join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`);
+        L.push(`  # - name: ${JSON.stringify(`${primary.name} holds for every ${slice.name}`)}`);
+        L.push(`  #   metric: ${yamlName(primary.name)}`);
+        L.push(`  #   per_slice: ${yamlName(slice.name)}`);
+        L.push(`  #   non_inferior: { margin: ${primary.range || primary.binary ? '0.02' : primary.better === 'lower' ? '15%' : '10%'} }`);
+    }
+    const binary = ordered.find((m) => m.binary && m.better === 'higher');
+    if (binary !== undefined) {
+        L.push(`  # Demand a proven gain on a 0/1 metric (exact McNemar test):`);
+        L.push(`  # - name: ${JSON.stringify(`${binary.name} improves`)}`);
+        L.push(`  #   metric: ${yamlName(binary.name)}`);
+        L.push('  #   superior: { test: mcnemar, alpha: 0.05 }');
+    }
+    if (primary !== undefined) {
+        L.push('  # Cap how many queries may get worse:');
+        L.push(`  # - name: ${JSON.stringify(`few ${primary.name} regressions`)}`);
+        L.push(`  #   metric: ${yamlName(primary.name)}`);
+        L.push(`  #   max_regressions: { share: 0.2 }`);
+    }
+    return L.join('\n') + '\n';
+}
+/** A plain-text summary of what init found, for the terminal. */
+function describeInspection(ins, out) {
+    const L = [];
+    L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`);
+    if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
+        L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this unless queries.missing is "zero".`);
+    }
+    L.push('Metrics (numeric fields):');
+    const w = Math.max(...ins.metrics.map((m) => m.name.length));
+    for (const m of ins.metrics) {
+        const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`;
+        L.push(`  ${m.name.padEnd(w)}  ${m.better} is better (${m.why}); ${values}`);
+    }
+    L.push('Attributes (text fields):');
+    if (ins.attributes.length === 0)
+        L.push('  none');
+    for (const a of ins.attributes) {
+        L.push(a.slice ? `  ${a.name}: ${a.values.length} values (${a.values.slice(0, 8).join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice` : `  ${a.name}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`);
+    }
+    for (const i of ins.ignored)
+        L.push(`Ignored: ${i.name} (${i.why})`);
+    for (const n of ins.notes)
+        L.push(`Note: ${n}`);
+    L.push('');
+    L.push(`Wrote ${out}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`);
+    L.push(`Then: retrieval-gate explain --rules ${out}`);
+    return L.join('\n') + '\n';
+}
+/** Reads one side as per-query rows, with a pointed refusal when the file is a run given without --qrels. */
+async function readSideForInit(file, args) {
+    let side;
+    try {
+        side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField });
+    }
+    catch (error) {
+        if (error instanceof InputError && (await looksLikeTrecRun(file)))
+            throw runWithoutQrels(file);
+        throw error;
+    }
+    if (side.numericFields.size > MAX_METRICS)
+        throw runWithoutQrels(file, side.numericFields.size);
+    return side;
+}
+async function looksLikeTrecRun(file) {
+    try {
+        const f = firstContentLine(await readHead(file)).text.trim().split(/\s+/);
+        return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined;
+    }
+    catch {
+        return false;
+    }
+}
+function runWithoutQrels(file, fields) {
+    return new InputError({ file }, fields === undefined ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows' : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`, 'pass --qrels with the judgments, and init proposes ranking measures computed from the runs');
+}
+/** `init`: inspects the inputs, writes the starter rules (refusing to overwrite without --force), prints a summary. */
+async function initCommand(args, write) {
+    if (!args.force && existsSync(args.out)) {
+        throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it, or --out to write the starter rules elsewhere');
+    }
+    let baseline;
+    let candidate;
+    if (args.qrels !== undefined) {
+        const qrels = await readQrels(args.qrels);
+        baseline = (await computeRunRows({ runFile: args.baseline, qrels, measures: [...RUN_MEASURES] })).side;
+        candidate = (await computeRunRows({ runFile: args.candidate, qrels, measures: [...RUN_MEASURES] })).side;
+    }
+    else {
+        baseline = await readSideForInit(args.baseline, args);
+        candidate = await readSideForInit(args.candidate, args);
+    }
+    const ins = inspectSides(baseline, candidate, args.qrels);
+    if (ins.metrics.length === 0) {
+        throw new InputError({ file: args.baseline }, 'has no numeric field to gate on', 'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5)');
+    }
+    const text = starterRules(ins);
+    // the starter file must load as it is: a file init writes and the gate refuses would be a bug
+    loadRules(text, args.out);
+    try {
+        await writeFile(args.out, text, { flag: args.force ? 'w' : 'wx' });
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EEXIST')
+            throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it');
+        throw new InputError({ file: args.out }, `cannot be written: ${error.message}`, 'check the folder exists and is writable');
+    }
+    write(describeInspection(ins, args.out));
+}
+
+const CHUNK = 1 << 16;
+/**
+ * `metrics`: a run and judgments in, trec_eval-compatible numbers out.
+ * `--format trec` prints `MEASURE\tQUERY_ID\tVALUE` (per query with --per-query, in trec_eval -q's order:
+ * queries in byte order of their ids, each with all its measures) and then `MEASURE\tall\tVALUE`;
+ * `--format jsonl` prints `{"query_id", <measure>: value, ...}` per query and then one summary record
+ * `{"all": {...}, "coverage": {...}}`. Output goes through `write` in large chunks.
+ * Throws InputError for unusable input (the CLI exits 2).
+ */
+async function metricsCommand(args, write) {
+    const { side, coverage, measures } = await computeRunRows({
+        runFile: args.run,
+        qrelsFile: args.qrels,
+        measures: args.measures,
+        depth: args.depth,
+        noRelevant: args.noRelevant
+    });
+    let buffer = '';
+    const out = (text) => {
+        buffer += text;
+        if (buffer.length >= CHUNK) {
+            write(buffer);
+            buffer = '';
+        }
+    };
+    const all = aggregateRows(measures, side.rows);
+    if (args.format === 'trec') {
+        if (args.perQuery) {
+            for (const row of side.rows) {
+                for (const m of measures)
+                    out(`${m.name}\t${row.id}\t${formatValue(m, row.values.get(m.name) ?? 0)}\n`);
+            }
+        }
+        for (let i = 0; i < measures.length; i++)
+            out(`${measures[i].name}\tall\t${formatValue(measures[i], all[i])}\n`);
+    }
+    else {
+        if (args.perQuery) {
+            for (const row of side.rows) {
+                const record = Object.create(null);
+                record.query_id = row.id;
+                for (const [key, value] of row.values)
+                    record[key] = value;
+                for (const [key, value] of row.attrs)
+                    if (!(key in record))
+                        record[key] = value;
+                out(JSON.stringify(record) + '\n');
+            }
+        }
+        const summary = { queries: side.rows.length };
+        measures.forEach((m, i) => (summary[m.name] = all[i]));
+        out(JSON.stringify({ all: summary, coverage }) + '\n');
+    }
+    if (buffer)
+        write(buffer);
+}
+
+/**
+ * `validate`: checks an evaluation set against its contract (rules/dataset.schema.json plus the semantic
+ * rules in src/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
+ * violation as `file:line: [id] rule: message`. Returns the exit code: 0 valid, 2 with violations.
+ */
+async function validateCommand(options, out, err) {
+    const checked = await loadCheckedDataset(options.dataset, options.corpus, options.previous);
+    const { dataset, violations } = checked;
+    const questions = dataset.entries.length;
+    const splits = new Map();
+    let unanswerable = 0;
+    let disputed = 0;
+    for (const { q } of dataset.entries) {
+        splits.set(q.split, (splits.get(q.split) ?? 0) + 1);
+        if (!q.answerable)
+            unanswerable++;
+        if (q.review?.status === 'disputed')
+            disputed++;
+    }
+    const lines = [];
+    const splitText = [...splits.keys()].sort().map((s) => `${splits.get(s)} ${s}`).join(', ');
+    lines.push(`${options.dataset}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`);
+    lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${options.corpus}: ${checked.corpusChunks} chunks`);
+    if (options.previous !== undefined) {
+        lines.push(`previous ${options.previous}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${checked.removed.slice(0, 20).join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`);
+    }
+    if (violations.length === 0) {
+        out(`${lines.join('\n')}\nvalid\n`);
+        return 0;
+    }
+    const byRule = new Map();
+    for (const v of violations)
+        byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1);
+    const summary = [...byRule.keys()].sort().map((r) => `${r} ${byRule.get(r)}`).join(', ');
+    err(`${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`);
+    return 2;
+}
+
+/**
+ * The to-judge file of a gate result: the pooled top-k documents of both systems that have no graded
+ * judgment, one JSON object per query, ready to send for annotation. Empty (no lines) when the pool is
+ * fully judged or the sides were per-query rows.
+ */
+function toJudgeFile(result) {
+    const p = result.trust?.pooling;
+    return p ? toJudgeJsonl(p.toJudge, p.depth) : '';
 }
 
 const USAGE = `retrieval-gate ${VERSION}
 
 Usage:
-  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F]
-      Compare baseline and candidate per-query rows against the rules; print the report.
+  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
+                      [--regressions F] [--format markdown|json|text]
+                      [--baseline-manifest F] [--candidate-manifest F] [--to-judge F]
+      Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
+      given) against the rules; print the report (--format: text on a terminal, else markdown; text is
+      coloured on a terminal unless NO_COLOR is set). --regressions writes the queries that got worse on a
+      gated metric as JSON Lines.
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
-  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl] [-M DEPTH]
-      Compute ranking metrics from a run and judgments, as trec_eval -c does.
+  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
+                         [-M DEPTH] [--no-relevant exclude|zero|report]
+      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
+      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c).
+  retrieval-gate init --baseline B --candidate C [--out retrieval-gate.yml] [--force] [--qrels Q]
+                      [--input-format F] [--id-field NAME]
+      Inspect the two files and write a commented starter rules file to edit before the first PR.
+  retrieval-gate validate --dataset D [--corpus C] [--previous P]
+      Check an evaluation set (JSON Lines, rules/dataset.schema.json) against its contract: schema, gold vs
+      answerable, unique fact ids, every chunk in the corpus listing C, no silent change against the previous
+      copy P. Lists every violation as file:line: [id] rule: message. Exit 0 = valid, 2 = violations.
+  retrieval-gate explain --rules R
+      Say in plain words what each check of the rules will demand.
+  Inputs (gate, init): per-query rows are JSON Lines or CSV, or the output of ragas, deepeval, pytrec_eval,
+  ir_measures or trec_eval -q (detected, or named with --input-format jsonl|csv|ragas|deepeval|pytrec_eval|
+  ir_measures|trec_eval; --id-field names the query id column of exports without query_id). Runs may be
+  TREC, JSON Lines or ranx / pytrec_eval JSON; judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.
   retrieval-gate --version | --help
 `;
 /** Thrown for a wrong command line: printed with the usage, exit 2. */
@@ -19966,7 +27022,7 @@ class UsageError extends Error {
  * The command line. Returns the exit code instead of exiting, so tests can call it in-process; only the
  * entry point at the bottom touches `process`.
  */
-async function main(argv, out, err) {
+async function main(argv, out, err, terminal = { isTTY: false, noColor: false }) {
     try {
         const [command, ...rest] = argv;
         if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -19978,9 +27034,15 @@ async function main(argv, out, err) {
             return 0;
         }
         if (command === 'gate')
-            return await gateCommand(rest, out);
+            return await gateCommand(rest, out, terminal);
         if (command === 'metrics')
             return await metricsCommandLine(rest, out);
+        if (command === 'init')
+            return await initCommandLine(rest, out);
+        if (command === 'explain')
+            return await explainCommandLine(rest, out);
+        if (command === 'validate')
+            return await validateCommandLine(rest, out, err);
         throw new UsageError(`unknown command "${command}"`);
     }
     catch (error) {
@@ -20009,25 +27071,42 @@ function required(values, names) {
     if (absent.length > 0)
         throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`);
 }
-async function gateCommand(args, out) {
+async function gateCommand(args, out, terminal) {
     const v = parse(args, {
+        regressions: { type: 'string' },
+        format: { type: 'string' },
         rules: { type: 'string' },
         baseline: { type: 'string' },
         candidate: { type: 'string' },
         markdown: { type: 'string' },
-        json: { type: 'string' }
+        json: { type: 'string' },
+        qrels: { type: 'string' },
+        'input-format': { type: 'string' },
+        'id-field': { type: 'string' },
+        'baseline-manifest': { type: 'string' },
+        'candidate-manifest': { type: 'string' },
+        'to-judge': { type: 'string' }
     });
     required(v, ['rules', 'baseline', 'candidate']);
+    const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
+    if (!['markdown', 'json', 'text'].includes(format))
+        throw new UsageError(`--format must be markdown, json or text, not "${format}"`);
     const rules = await readRules(v.rules);
-    const baseline = await readSide(v.baseline, rules);
-    const candidate = await readSide(v.candidate, rules);
-    const result = runGate(rules, baseline, candidate);
+    const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
+    const manifests = { baselineManifest: v['baseline-manifest'], candidateManifest: v['candidate-manifest'] };
+    const { baseline, candidate, trust } = await readSides(rules, v.baseline, v.candidate, v.qrels, manifests, input);
+    const result = runGate(rules, baseline, candidate, trust);
+    if (v['to-judge'])
+        await writeOutput(v['to-judge'], toJudgeFile(result));
     const markdown = toMarkdown(result);
     if (v.markdown)
-        await writeFile(v.markdown, markdown);
+        await writeOutput(v.markdown, markdown);
+    const json = toJsonReport(result);
     if (v.json)
-        await writeFile(v.json, toJsonReport(result));
-    out(markdown);
+        await writeOutput(v.json, json);
+    if (v.regressions)
+        await writeOutput(v.regressions, toRegressionsJsonl(result));
+    out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor }) : markdown);
     return result.decision.verdict === 'pass' ? 0 : 1;
 }
 async function metricsCommandLine(args, out) {
@@ -20037,17 +27116,75 @@ async function metricsCommandLine(args, out) {
         measure: { type: 'string', short: 'm', multiple: true },
         'per-query': { type: 'boolean' },
         format: { type: 'string' },
-        depth: { type: 'string', short: 'M' }
+        depth: { type: 'string', short: 'M' },
+        'no-relevant': { type: 'string' }
     });
     required(v, ['qrels', 'run', 'measure']);
-    throw new UsageError('the metrics command is not available in this build');
+    const format = v.format ?? 'trec';
+    if (format !== 'trec' && format !== 'jsonl')
+        throw new UsageError(`--format must be trec or jsonl, not "${format}"`);
+    const noRelevant = v['no-relevant'] ?? 'exclude';
+    if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report')
+        throw new UsageError(`--no-relevant must be exclude, zero or report, not "${noRelevant}"`);
+    let depth;
+    if (v.depth !== undefined) {
+        if (!/^[1-9][0-9]{0,8}$/.test(v.depth))
+            throw new UsageError(`-M (depth) must be a positive integer, not "${v.depth}"`);
+        depth = Number(v.depth);
+    }
+    await metricsCommand({ qrels: v.qrels, run: v.run, measures: v.measure, perQuery: v['per-query'] === true, format, depth, noRelevant }, out);
+    return 0;
+}
+async function initCommandLine(args, out) {
+    const v = parse(args, {
+        baseline: { type: 'string' },
+        candidate: { type: 'string' },
+        out: { type: 'string' },
+        force: { type: 'boolean' },
+        qrels: { type: 'string' },
+        'input-format': { type: 'string' },
+        'id-field': { type: 'string' }
+    });
+    required(v, ['baseline', 'candidate']);
+    await initCommand({
+        baseline: v.baseline,
+        candidate: v.candidate,
+        out: v.out ?? DEFAULT_RULES_FILE,
+        force: v.force === true,
+        qrels: v.qrels,
+        format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']),
+        idField: v['id-field']
+    }, out);
+    return 0;
+}
+async function explainCommandLine(args, out) {
+    const v = parse(args, { rules: { type: 'string' } });
+    required(v, ['rules']);
+    await explainCommand(v.rules, out);
+    return 0;
+}
+async function validateCommandLine(args, out, err) {
+    const v = parse(args, { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } });
+    required(v, ['dataset']);
+    return validateCommand({ dataset: v.dataset, corpus: v.corpus, previous: v.previous }, out, err);
+}
+/** Writes a report file; a folder that does not exist or a read-only path is the user's to fix (exit 2), not a crash. */
+async function writeOutput(file, text) {
+    try {
+        await writeFile(file, text);
+    }
+    catch (error) {
+        throw new InputError({ file }, `cannot write the output file (${error.code ?? error.message})`, 'check that its folder exists and is writable');
+    }
 }
 
 /**
  * The command line entry (dist/cli.js): the only place the CLI touches the process. All behaviour is in
  * commands/cli-main.ts, which returns an exit code so tests can call it in-process.
  */
-main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text)).then((code) => {
+main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text), 
+// NO_COLOR (https://no-color.org): set and not empty means no colour.
+{ isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '' }).then((code) => {
     process.exitCode = code;
 }, (error) => {
     process.stderr.write(`retrieval-gate: ${String(error)}\n`);
