@@ -54,7 +54,7 @@ export function publishableLine(trust: TrustResult): string {
   const p = trust.publishable
   if (p.value) return '**Publishable: yes** (judgments complete for the pooled top k, snapshots comparable, no disputed questions left out)'
   const unchecked = p.unchecked.length > 0 ? `not checked: ${inline(p.unchecked.join('; '), 400)}` : ''
-  if (p.reasons.length === 0) return `**Publishable: not established**: ${unchecked}`
+  if (p.reasons.length === 0) return `**Publishable: not established** (${unchecked})`
   return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}${unchecked ? `; ${unchecked}` : ''}`
 }
 
