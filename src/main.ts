@@ -9,6 +9,7 @@ import { capAnnotations, checkAnnotations, type Annotation } from './github/anno
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
 import { contextFromEnv, type GateContext, type PullRequestRef } from './github/context.js'
+import { compareExamFiles, examFiles, hashLocalFile } from './github/exam-files.js'
 import { readInputs, type ActionInputs } from './github/inputs.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
@@ -39,7 +40,6 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
     const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => core.info(m) }) : undefined
     const pr = await findPullRequest(client, ctx, inputs)
-    const warnings: string[] = []
 
     const rulesText = await readRulesText(client, ctx, pr, {
       file: inputs.rules,
@@ -48,6 +48,10 @@ export async function run(env: Record<string, string | undefined> = process.env,
       readLocal: (file) => readSmallText(path.resolve(ctx.workspace, file)).catch(async () => readSmallText(file))
     })
     const rules = loadRules(rulesText.text, rulesText.file)
+    const warnings: string[] = []
+    if (client && pr && rulesText.provenance.from === 'base') {
+      warnings.push(...(await compareExamFiles(client, ctx, pr, examFiles(rules), (file) => hashLocalFile(path.resolve(ctx.workspace, file)))))
+    }
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
     // Issue 5: snapshot manifests (comparability) -- inputs baseline-manifest / candidate-manifest
     const trustFiles = { baselineManifest: core.getInput('baseline-manifest') || undefined, candidateManifest: core.getInput('candidate-manifest') || undefined }

@@ -118,3 +118,25 @@ describe('missing: zero fills and counts instead of refusing', () => {
     expect(r.stdout).toMatch(/Only in the baseline: q38, q39\./)
   })
 })
+
+describe('ids in two Unicode spellings', () => {
+  it('are not paired, and the refusal says they differ only in normalisation', async () => {
+    const nfc = 'caf\u00e9'
+    const nfd = 'cafe\u0301'
+    const base = [...rows(39), { query_id: nfc, 'recall@10': 0.5 }]
+    const cand = [...rows(39), { query_id: nfd, 'recall@10': 0.5 }]
+    const r = await gate(jsonl(base), jsonl(cand))
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('1 of them differ only in Unicode normalisation (e.g. baseline "caf\\u00e9" vs candidate "cafe\\u0301")')
+  })
+})
+
+describe('TREC qrels with mixed tabs and spaces', () => {
+  it('are read as TREC qrels, not as a BEIR file with a header', async () => {
+    const f = writeFiles({ 'q.txt': 'q1\t0\td1 1\nq1\t0\td2 0\n', 'r.txt': 'q1 Q0 d1 1 2.0 x\nq1 Q0 d2 2 1.0 x\n' })
+    const r = await cli(['metrics', '--qrels', f['q.txt'], '--run', f['r.txt'], '-m', 'P@1'])
+    expect(r.stderr).toBe('')
+    // Hand calculation: d1 (grade 1) is ranked first, so P@1 = 1.
+    expect(r.stdout).toBe('P@1\tall\t1.0000\n')
+  })
+})

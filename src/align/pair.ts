@@ -68,9 +68,14 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     const parts: string[] = []
     if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`)
     if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`)
+    const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate)
+    const twins =
+      spelled.length > 0
+        ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
+        : ''
     throw new InputError(
       {},
-      `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}`,
+      `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`,
       'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)'
     )
   }
@@ -200,6 +205,26 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
 function listIds(ids: string[], rows: Map<string, QueryRow>, file: string): string {
   const shown = ids.slice(0, LIST_LIMIT).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
+}
+
+/**
+ * Baseline-only ids whose NFC form equals a candidate-only id's: the same text in two Unicode spellings
+ * (NFC "café" vs NFD "cafe\u0301"). They stay two ids (normalising could merge queries a system tells
+ * apart), but the refusal says why they did not pair. Returned as escaped examples.
+ */
+function normalisationTwins(onlyInBaseline: string[], onlyInCandidate: string[]): string[] {
+  const byForm = new Map<string, string>()
+  for (const id of onlyInCandidate) byForm.set(id.normalize('NFC'), id)
+  const out: string[] = []
+  for (const id of onlyInBaseline) {
+    const twin = byForm.get(id.normalize('NFC'))
+    if (twin !== undefined) out.push(`baseline ${escapeId(id)} vs candidate ${escapeId(twin)}`)
+  }
+  return out
+}
+
+function escapeId(id: string): string {
+  return JSON.stringify(id).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Fixed id order: by UTF-16 code units, independent of locale. */

@@ -15,10 +15,14 @@ import { QrelsBuilder } from './qrels-builder.js'
  * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
  */
 
-/** True when `line` is a BEIR-style header: three tab-separated names, the last not a number. */
+/**
+ * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
+ * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
+ * for a header.
+ */
 export function isBeirHeader(line: string): boolean {
-  const f = line.replace(/\r$/, '').split('\t')
-  return f.length === 3 && f.every((x) => x.trim() !== '') && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2].trim())
+  const f = line.replace(/\r$/, '').split('\t').map((x) => x.trim())
+  return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2])
 }
 
 /** Reads BEIR-style TSV judgments. */
