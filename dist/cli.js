@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { open, stat, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import os from 'node:os';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { createReadStream, openSync, closeSync, readSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
@@ -117,7 +119,11 @@ function pairRows(rules, baseline, candidate) {
             parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`);
         if (onlyInCandidate.length > 0)
             parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`);
-        throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}`, 'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)');
+        const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate);
+        const twins = spelled.length > 0
+            ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
+            : '';
+        throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, 'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)');
     }
     const ids = [...new Set([...baseById.keys(), ...candById.keys()])].sort(compareIds);
     const n = ids.length;
@@ -230,6 +236,26 @@ function attributeOf(id, name, base, cand, baseline, candidate) {
 function listIds(ids, rows, file) {
     const shown = ids.slice(0, LIST_LIMIT$3).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`);
     return shown.join(', ') + (ids.length > LIST_LIMIT$3 ? ` and ${ids.length - LIST_LIMIT$3} more` : '');
+}
+/**
+ * Baseline-only ids whose NFC form equals a candidate-only id's: the same text in two Unicode spellings
+ * (NFC "café" vs NFD "cafe\u0301"). They stay two ids (normalising could merge queries a system tells
+ * apart), but the refusal says why they did not pair. Returned as escaped examples.
+ */
+function normalisationTwins(onlyInBaseline, onlyInCandidate) {
+    const byForm = new Map();
+    for (const id of onlyInCandidate)
+        byForm.set(id.normalize('NFC'), id);
+    const out = [];
+    for (const id of onlyInBaseline) {
+        const twin = byForm.get(id.normalize('NFC'));
+        if (twin !== undefined)
+            out.push(`baseline ${escapeId(id)} vs candidate ${escapeId(twin)}`);
+    }
+    return out;
+}
+function escapeId(id) {
+    return JSON.stringify(id).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /** Fixed id order: by UTF-16 code units, independent of locale. */
 function compareIds(a, b) {
@@ -1963,42 +1989,977 @@ function blockState(seed, stream, block) {
         s[0] = 0x9e3779b9;
     return s;
 }
-/** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
-const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
+/** The states of blocks 0 .. blocks - 1 of a stream (see {@link blockState}), 4 words per block, for the kernels. */
+function blockStates(seed, stream, blocks) {
+    const out = new Uint32Array(4 * blocks);
+    for (let b = 0; b < blocks; b++)
+        out.set(blockState(seed, stream, b), 4 * b);
+    return out;
+}
 
-/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { imul: imul$1 } = Math;
 /**
- * The bootstrap distribution of every column's estimate under one shared resampling plan: per resample,
- * units are drawn with replacement within each stratum (queries, or whole clusters) and every column is
- * accumulated in the same pass over a row-major typed array, one local accumulator per column. Returns per column the resampled estimates
- * sorted ascending (any quantile, hence any confidence level, is read from them).
+ * The numeric kernels that may run on worker threads: the bootstrap's resampling blocks and the sign-flip
+ * test's blocks of random sign patterns. {@link statsKernels} is self-contained on purpose (no import, no
+ * reference outside its own body, only the built-ins Math and typed arrays): its source text is what a
+ * worker thread evaluates (src/stats/threads.ts), so the main thread and every worker run the very same
+ * code, and a unit of work gives the same bits wherever it runs.
  *
- * Speed: the generator (xoshiro128**) is inlined, indices come from one uint32 by multiply-shift
- * (floor(r·size / 2^32); its bias is below size / 2^32, about 2e-6 for 7,000 queries), and nothing is
- * allocated per resample. Resamples are made in blocks of {@link BLOCK}, each with its own stream derived
- * from (seed, stream, block), so the bytes do not depend on scheduling.
+ * A job is cut into units; a unit writes only its own slots of `out`, so units may run in any order, on any
+ * thread, and the result is the same bytes.
  */
-function bootstrapDistribution(design, resamples, seed, stream) {
-    const { k } = design;
-    const flat = new Float64Array(k * resamples);
-    if (design.units === 0)
-        flat.fill(Number.NaN);
-    else {
-        // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
-        for (let g = 0; g < k; g += 8) {
-            const width = Math.min(8, k - g);
-            const v = columnsOf(design, g, width);
-            const kernel = KERNELS[width];
-            for (let b0 = 0, block = 0; b0 < resamples; b0 += BLOCK$1, block++) {
-                kernel(v, design.counts, design.strata, blockState(seed, stream, block), b0, Math.min(resamples, b0 + BLOCK$1), resamples, flat, g);
+/**
+ * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
+ * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
+ */
+function statsKernels() {
+    const imul = Math.imul;
+    const abs = Math.abs;
+    const min = Math.min;
+    /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
+    const twoPowMinus32 = 2.3283064365386963e-10;
+    /** 1 column of a block (columns g .. g + 0), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel1(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u;
+                        a0 += v[base];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u;
+                        a0 += v[base];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
             }
+            flat[g * total + b] = e0;
         }
     }
-    const out = [];
-    for (let c = 0; c < k; c++)
-        out.push(flat.subarray(c * resamples, (c + 1) * resamples).sort());
+    /** 2 columns of a block (columns g .. g + 1), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel2(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 2;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 2;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+        }
+    }
+    /** 3 columns of a block (columns g .. g + 2), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel3(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 3;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 3;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+        }
+    }
+    /** 4 columns of a block (columns g .. g + 3), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel4(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 4;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 4;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+        }
+    }
+    /** 5 columns of a block (columns g .. g + 4), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel5(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 5;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 5;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+        }
+    }
+    /** 6 columns of a block (columns g .. g + 5), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel6(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 6;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 6;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+                e5 += (w * a5) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+            flat[(g + 5) * total + b] = e5;
+        }
+    }
+    /** 7 columns of a block (columns g .. g + 6), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel7(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 7;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 7;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+                e5 += (w * a5) / denom;
+                e6 += (w * a6) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+            flat[(g + 5) * total + b] = e5;
+            flat[(g + 6) * total + b] = e6;
+        }
+    }
+    /** 8 columns of a block (columns g .. g + 7), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    function kernel8(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 8;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                        a7 += v[base + 7];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 8;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                        a7 += v[base + 7];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+                e5 += (w * a5) / denom;
+                e6 += (w * a6) / denom;
+                e7 += (w * a7) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+            flat[(g + 5) * total + b] = e5;
+            flat[(g + 6) * total + b] = e6;
+            flat[(g + 7) * total + b] = e7;
+        }
+    }
+    const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8];
+    function bootstrapUnit(job, unit) {
+        const gi = (unit / job.blocks) | 0;
+        const block = unit - gi * job.blocks;
+        const g = gi * 8;
+        const width = min(8, job.k - g);
+        const from = block * job.block;
+        const to = min(job.resamples, from + job.block);
+        const state = job.states.subarray(block * 4, block * 4 + 4);
+        KERNELS[width](job.vs[gi], job.counts, job.starts, job.sizes, job.weights, state, from, to, job.resamples, job.out, g);
+    }
+    /**
+     * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
+     * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
+     * summed side by side, each in its own scalar accumulator and in the same group order as one at a time:
+     * the same bits, but four independent chains of additions instead of one (a single chain waits on the
+     * latency of every addition).
+     */
+    function flipUnit(job, block) {
+        const { k, groups, observed, tol, out } = job;
+        const words = Math.ceil(groups / 8);
+        const full = groups >>> 3;
+        const signs = new Int32Array(4 * words);
+        const tables = [];
+        for (let c = 0; c < k; c++)
+            tables.push(job.tables.subarray(c * groups * 16, (c + 1) * groups * 16));
+        const hits = new Float64Array(k);
+        const state = job.states;
+        let s0 = state[block * 4] | 0;
+        let s1 = state[block * 4 + 1] | 0;
+        let s2 = state[block * 4 + 2] | 0;
+        let s3 = state[block * 4 + 3] | 0;
+        const p0 = block * job.block;
+        const to = min(job.permutations, p0 + job.block);
+        for (let p = p0; p < to; p += 4) {
+            const n = min(4, to - p);
+            // The signs of patterns p .. p + n - 1, in stream order.
+            for (let w = 0; w < n * words; w++) {
+                const x = imul(s1, 5);
+                signs[w] = imul((x << 7) | (x >>> 25), 9);
+                const tt = s1 << 9;
+                s2 ^= s0;
+                s3 ^= s1;
+                s1 ^= s2;
+                s0 ^= s3;
+                s2 ^= tt;
+                s3 = (s3 << 11) | (s3 >>> 21);
+            }
+            for (let c = 0; c < k; c++) {
+                const table = tables[c];
+                const limit = observed[c] - tol[c];
+                if (n === 4) {
+                    let t0 = 0;
+                    let t1 = 0;
+                    let t2 = 0;
+                    let t3 = 0;
+                    let g = 0;
+                    for (let w = 0; w < full; w++, g += 8) {
+                        const b0 = signs[w];
+                        const b1 = signs[words + w];
+                        const b2 = signs[2 * words + w];
+                        const b3 = signs[3 * words + w];
+                        for (let j = 0; j < 8; j++) {
+                            const row = (g + j) << 4;
+                            const sh = j << 2;
+                            t0 += table[row | ((b0 >>> sh) & 15)];
+                            t1 += table[row | ((b1 >>> sh) & 15)];
+                            t2 += table[row | ((b2 >>> sh) & 15)];
+                            t3 += table[row | ((b3 >>> sh) & 15)];
+                        }
+                    }
+                    for (; g < groups; g++) {
+                        const row = g << 4;
+                        const sh = (g & 7) << 2;
+                        const w = g >>> 3;
+                        t0 += table[row | ((signs[w] >>> sh) & 15)];
+                        t1 += table[row | ((signs[words + w] >>> sh) & 15)];
+                        t2 += table[row | ((signs[2 * words + w] >>> sh) & 15)];
+                        t3 += table[row | ((signs[3 * words + w] >>> sh) & 15)];
+                    }
+                    if (abs(t0) >= limit)
+                        hits[c]++;
+                    if (abs(t1) >= limit)
+                        hits[c]++;
+                    if (abs(t2) >= limit)
+                        hits[c]++;
+                    if (abs(t3) >= limit)
+                        hits[c]++;
+                }
+                else {
+                    for (let i = 0; i < n; i++) {
+                        let t = 0;
+                        for (let g = 0; g < groups; g++)
+                            t += table[(g << 4) | ((signs[i * words + (g >>> 3)] >>> ((g & 7) << 2)) & 15)];
+                        if (abs(t) >= limit)
+                            hits[c]++;
+                    }
+                }
+            }
+        }
+        for (let c = 0; c < k; c++)
+            out[block * k + c] = hits[c];
+    }
+    return {
+        runUnit(job, unit) {
+            if (job.kind === 'bootstrap')
+                bootstrapUnit(job, unit);
+            else
+                flipUnit(job, unit);
+        }
+    };
+}
+
+/**
+ * The thread pool of the statistics: the one module of the core that reaches outside (worker_threads, the
+ * number of cores, RG_THREADS). It runs the units of a kernel job (src/stats/kernels.ts) on the calling
+ * thread and on worker threads at once, and returns when every unit is done, synchronously, so the
+ * statistics keep their plain synchronous API.
+ *
+ * Why the result cannot depend on the number of threads: a unit writes only its own slots of the output,
+ * with its own random stream (fixed blocks, src/stats/rng.ts), and every thread runs the same source text
+ * ({@link statsKernels}). Threads only change who computes a unit, never what it computes.
+ *
+ * How: the job's arrays are copied into SharedArrayBuffers and posted to each worker's port; the workers,
+ * woken by Atomics.notify, read it with receiveMessageOnPort and claim units with Atomics.add, as does the
+ * calling thread. The caller then waits (Atomics.wait) for the units others claimed; if a worker fails or
+ * stalls, the caller computes the missing units itself, so a broken worker costs time, never a result.
+ * Workers are unref'd (they never keep the process alive) and are shut down at the next turn of the event
+ * loop after the synchronous work that used them.
+ */
+/** Most threads ever used, whatever the machine says: beyond this the copies and wake-ups cost more than they save. */
+const MAX_THREADS = 8;
+/**
+ * Least work (resampled units × columns, or flipped groups × columns; about a nanosecond each) for which
+ * workers are started: starting one costs 30-50 ms, so smaller jobs run on the calling thread alone.
+ */
+const MIN_WORK = 40_000_000;
+/** A worker that makes no progress for this long is given up on; the caller computes its units. */
+const STALL_MS = 2000;
+/**
+ * Threads to use from RG_THREADS (a positive integer; 1 = no worker threads) or else the machine's
+ * available parallelism, capped at {@link MAX_THREADS}. An unusable RG_THREADS is ignored (it cannot
+ * change a result, only the time).
+ */
+function threadsFrom(setting, cores) {
+    const asked = setting !== undefined && /^\s*\d+\s*$/.test(setting) ? Number(setting) : Number.NaN;
+    const n = asked >= 1 ? asked : cores;
+    return Math.max(1, Math.min(MAX_THREADS, Math.floor(n) || 1));
+}
+/** The machine's available parallelism (cores). */
+function availableCores() {
+    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
+/**
+ * The default number of threads: the setting (RG_THREADS, read by the entry points cli.ts and main.ts, which
+ * alone touch the environment), else os.availableParallelism(), capped.
+ */
+function defaultThreads(setting) {
+    return threadsFrom(setting, availableCores());
+}
+let mainKernels = null;
+const kernels = () => (mainKernels ??= statsKernels());
+/** Runs every unit on the calling thread. */
+function runAll(jobs) {
+    const k = kernels();
+    for (const job of jobs)
+        for (let u = 0; u < job.units; u++)
+            k.runUnit(job, u);
+}
+/** The runner that never starts a worker (RG_THREADS=1, tests, small inputs). */
+const SYNC_RUNNER = { threads: 1, run: runAll, prepare: () => undefined, unitsOnWorkers: 0 };
+/** The source a worker evaluates: the kernels' own source text, and a loop claiming units of posted jobs. */
+function workerSource() {
+    return `'use strict'
+const { workerData, receiveMessageOnPort } = require('node:worker_threads')
+const kernels = (${statsKernels.toString()})()
+const { port, wake } = workerData
+const work = (batch) => {
+  const { jobs, ctl, done, units } = batch
+  try {
+    for (;;) {
+      const u = Atomics.add(ctl, 0, 1)
+      if (u >= units) return
+      let i = 0
+      let v = u
+      while (v >= jobs[i].units) v -= jobs[i++].units
+      kernels.runUnit(jobs[i], v)
+      Atomics.store(done, u, 1)
+      Atomics.add(ctl, 1, 1)
+      Atomics.notify(ctl, 1)
+    }
+  } catch (e) {
+    Atomics.store(ctl, 2, 1)
+    Atomics.notify(ctl, 1)
+  }
+}
+for (;;) {
+  const seen = Atomics.load(wake, 0)
+  if (seen < 0) break
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) work(m.message)
+  Atomics.wait(wake, 0, seen)
+}
+port.close()
+`;
+}
+/** A shared copy of a typed array (same type, same contents). */
+function shared(a) {
+    const Ctor = a.constructor;
+    const out = new Ctor(new SharedArrayBuffer(a.byteLength));
+    out.set(a);
     return out;
+}
+/** The job with every array in shared memory (a worker sees the same memory, not a copy). */
+function sharedJob(job) {
+    const copy = {};
+    for (const [key, value] of Object.entries(job)) {
+        if (ArrayBuffer.isView(value))
+            copy[key] = shared(value);
+        else if (Array.isArray(value))
+            copy[key] = value.map((v) => (ArrayBuffer.isView(v) ? shared(v) : v));
+        else
+            copy[key] = value;
+    }
+    return copy;
+}
+function sharedBatch(jobs) {
+    const units = jobs.reduce((n, j) => n + j.units, 0);
+    return { jobs: jobs.map(sharedJob), units, ctl: new Int32Array(new SharedArrayBuffer(12)), done: new Int32Array(new SharedArrayBuffer(4 * units)) };
+}
+/** Unit u of a batch: its job and its index within the job. */
+function runUnit(k, jobs, u) {
+    let i = 0;
+    while (u >= jobs[i].units)
+        u -= jobs[i++].units;
+    k.runUnit(jobs[i], u);
+}
+/**
+ * A runner over `threads` threads (the caller and threads - 1 workers, started on the first job of at least
+ * {@link MIN_WORK}, or by {@link KernelRunner.prepare}). The result of every job is the same bytes as
+ * {@link SYNC_RUNNER}'s.
+ */
+function createRunner(threads, options = {}) {
+    if (threads <= 1)
+        return SYNC_RUNNER;
+    const minWork = options.minWork ?? MIN_WORK;
+    const callerWorks = options.callerWorks ?? true;
+    const stallMs = options.stallMs ?? STALL_MS;
+    let pool = null;
+    let unitsOnWorkers = 0;
+    let closing = false;
+    const close = () => {
+        const p = pool;
+        pool = null;
+        closing = false;
+        if (!p)
+            return;
+        Atomics.store(p.wake, 0, -1);
+        Atomics.notify(p.wake, 0);
+        for (const w of p.workers)
+            void w.terminate().catch(() => undefined);
+        for (const port of p.ports)
+            port.close();
+    };
+    /** Shut the workers down at the next turn of the event loop: every synchronous use of them is over by then. */
+    const closeSoon = () => {
+        if (closing)
+            return;
+        closing = true;
+        setTimeout(close, 0).unref();
+    };
+    const start = () => {
+        if (pool)
+            return pool;
+        try {
+            const wake = new Int32Array(new SharedArrayBuffer(4));
+            const p = { workers: [], ports: [], wake, broken: false };
+            const source = workerSource();
+            for (let i = 1; i < threads; i++) {
+                const { port1, port2 } = new MessageChannel();
+                const worker = new Worker(source, { eval: true, workerData: { port: port2, wake }, transferList: [port2] });
+                worker.unref();
+                // A worker that dies only costs time: the caller computes the units it did not finish.
+                worker.on('error', () => {
+                    p.broken = true;
+                });
+                port1.unref();
+                p.workers.push(worker);
+                p.ports.push(port1);
+            }
+            pool = p;
+        }
+        catch {
+            pool = null;
+        }
+        closeSoon();
+        return pool;
+    };
+    return {
+        threads,
+        get unitsOnWorkers() {
+            return unitsOnWorkers;
+        },
+        prepare(work) {
+            if (work >= minWork)
+                start();
+        },
+        run(jobs) {
+            const units = jobs.reduce((n, j) => n + j.units, 0);
+            const work = jobs.reduce((n, j) => n + j.work, 0);
+            const p = units >= 2 && (pool !== null || work >= minWork) ? start() : null;
+            if (!p || p.broken)
+                return runAll(jobs);
+            closeSoon();
+            const batch = sharedBatch(jobs);
+            for (const port of p.ports)
+                port.postMessage(batch);
+            Atomics.add(p.wake, 0, 1);
+            Atomics.notify(p.wake, 0);
+            const k = kernels();
+            const { ctl, done } = batch;
+            let mine = 0;
+            for (; callerWorks; mine++) {
+                const u = Atomics.add(ctl, 0, 1);
+                if (u >= units)
+                    break;
+                runUnit(k, batch.jobs, u);
+                Atomics.store(done, u, 1);
+                Atomics.add(ctl, 1, 1);
+            }
+            let seen = Atomics.load(ctl, 1);
+            while (seen < units && Atomics.load(ctl, 2) === 0) {
+                const outcome = Atomics.wait(ctl, 1, seen, stallMs);
+                const now = Atomics.load(ctl, 1);
+                if (outcome === 'timed-out' && now === seen)
+                    break;
+                seen = now;
+            }
+            if (Atomics.load(ctl, 2) !== 0)
+                p.broken = true;
+            unitsOnWorkers += Atomics.load(ctl, 1) - mine;
+            // Units a failed or stalled worker left: computed here (the same bits; a late worker writes the same values).
+            for (let u = 0; u < units; u++)
+                if (Atomics.load(done, u) !== 1)
+                    runUnit(k, batch.jobs, u);
+            jobs.forEach((job, i) => job.out.set(batch.jobs[i].out));
+        }
+    };
+}
+
+/**
+ * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
+ * reads the result once they have run: lets a caller run several plans' jobs as one batch of units.
+ */
+function bootstrapPlan(design, resamples, seed, stream) {
+    const { k } = design;
+    const out = new Float64Array(k * resamples);
+    const jobs = [];
+    if (design.units === 0)
+        out.fill(Number.NaN);
+    else {
+        // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
+        const vs = [];
+        for (let g = 0; g < k; g += 8)
+            vs.push(columnsOf(design, g, Math.min(8, k - g)));
+        const blocks = Math.ceil(resamples / BLOCK$1);
+        jobs.push({
+            kind: 'bootstrap',
+            units: vs.length * blocks,
+            work: resamples * design.units * k,
+            blocks,
+            block: BLOCK$1,
+            resamples,
+            k,
+            vs,
+            counts: design.counts,
+            starts: Int32Array.from(design.strata, (s) => s.start),
+            sizes: Int32Array.from(design.strata, (s) => s.size),
+            weights: Float64Array.from(design.strata, (s) => s.weight),
+            states: blockStates(seed, stream, blocks),
+            out
+        });
+    }
+    return {
+        jobs,
+        finish() {
+            const sorted = [];
+            for (let c = 0; c < k; c++)
+                sorted.push(out.subarray(c * resamples, (c + 1) * resamples).sort());
+            return sorted;
+        }
+    };
 }
 /** Columns [g, g + width) of the design's row-major values as their own row-major array (one cache line per drawn unit). */
 function columnsOf(design, g, width) {
@@ -2011,551 +2972,6 @@ function columnsOf(design, g, width) {
             out[u * width + c] = values[u * k + g + c];
     return out;
 }
-/** 1 column of a block (columns g .. g + 0), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel1(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u;
-                    a0 += v[base];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u;
-                    a0 += v[base];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-        }
-        flat[g * total + b] = e0;
-    }
-}
-/** 2 columns of a block (columns g .. g + 1), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel2(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 2;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 2;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-    }
-}
-/** 3 columns of a block (columns g .. g + 2), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel3(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0, e2 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0, a2 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 3;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 3;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-            e2 += (w * a2) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-        flat[(g + 2) * total + b] = e2;
-    }
-}
-/** 4 columns of a block (columns g .. g + 3), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel4(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0, e2 = 0, e3 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 4;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 4;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-            e2 += (w * a2) / denom;
-            e3 += (w * a3) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-        flat[(g + 2) * total + b] = e2;
-        flat[(g + 3) * total + b] = e3;
-    }
-}
-/** 5 columns of a block (columns g .. g + 4), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel5(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 5;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 5;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-            e2 += (w * a2) / denom;
-            e3 += (w * a3) / denom;
-            e4 += (w * a4) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-        flat[(g + 2) * total + b] = e2;
-        flat[(g + 3) * total + b] = e3;
-        flat[(g + 4) * total + b] = e4;
-    }
-}
-/** 6 columns of a block (columns g .. g + 5), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel6(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 6;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    a5 += v[base + 5];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 6;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    a5 += v[base + 5];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-            e2 += (w * a2) / denom;
-            e3 += (w * a3) / denom;
-            e4 += (w * a4) / denom;
-            e5 += (w * a5) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-        flat[(g + 2) * total + b] = e2;
-        flat[(g + 3) * total + b] = e3;
-        flat[(g + 4) * total + b] = e4;
-        flat[(g + 5) * total + b] = e5;
-    }
-}
-/** 7 columns of a block (columns g .. g + 6), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel7(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 7;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    a5 += v[base + 5];
-                    a6 += v[base + 6];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 7;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    a5 += v[base + 5];
-                    a6 += v[base + 6];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-            e2 += (w * a2) / denom;
-            e3 += (w * a3) / denom;
-            e4 += (w * a4) / denom;
-            e5 += (w * a5) / denom;
-            e6 += (w * a6) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-        flat[(g + 2) * total + b] = e2;
-        flat[(g + 3) * total + b] = e3;
-        flat[(g + 4) * total + b] = e4;
-        flat[(g + 5) * total + b] = e5;
-        flat[(g + 6) * total + b] = e6;
-    }
-}
-/** 8 columns of a block (columns g .. g + 7), accumulated in locals. Generated code: keep the kernels identical but for their width. */
-function kernel8(v, counts, strata, state, from, to, total, flat, g) {
-    let s0 = state[0] | 0;
-    let s1 = state[1] | 0;
-    let s2 = state[2] | 0;
-    let s3 = state[3] | 0;
-    for (let b = from; b < to; b++) {
-        let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
-        for (let si = 0; si < strata.length; si++) {
-            const st = strata[si];
-            const size = st.size;
-            const start = st.start;
-            let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-            let denom = size;
-            if (counts === null) {
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 8;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    a5 += v[base + 5];
-                    a6 += v[base + 6];
-                    a7 += v[base + 7];
-                }
-            }
-            else {
-                denom = 0;
-                for (let j = 0; j < size; j++) {
-                    const x = imul$1(s1, 5);
-                    const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
-                    const t = s1 << 9;
-                    s2 ^= s0;
-                    s3 ^= s1;
-                    s1 ^= s2;
-                    s0 ^= s3;
-                    s2 ^= t;
-                    s3 = (s3 << 11) | (s3 >>> 21);
-                    const u = start + ((r * size * TWO_POW_MINUS_32) | 0);
-                    const base = u * 8;
-                    a0 += v[base];
-                    a1 += v[base + 1];
-                    a2 += v[base + 2];
-                    a3 += v[base + 3];
-                    a4 += v[base + 4];
-                    a5 += v[base + 5];
-                    a6 += v[base + 6];
-                    a7 += v[base + 7];
-                    denom += counts[u];
-                }
-            }
-            const w = st.weight;
-            e0 += (w * a0) / denom;
-            e1 += (w * a1) / denom;
-            e2 += (w * a2) / denom;
-            e3 += (w * a3) / denom;
-            e4 += (w * a4) / denom;
-            e5 += (w * a5) / denom;
-            e6 += (w * a6) / denom;
-            e7 += (w * a7) / denom;
-        }
-        flat[g * total + b] = e0;
-        flat[(g + 1) * total + b] = e1;
-        flat[(g + 2) * total + b] = e2;
-        flat[(g + 3) * total + b] = e3;
-        flat[(g + 4) * total + b] = e4;
-        flat[(g + 5) * total + b] = e5;
-        flat[(g + 6) * total + b] = e6;
-        flat[(g + 7) * total + b] = e7;
-    }
-}
-const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8];
 
 /**
  * Standard error of a design's estimate by linearisation (the sandwich / cluster-robust variance):
@@ -2644,24 +3060,11 @@ function logChoose(n, k) {
 }
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { imul, abs, min } = Math;
+const { abs } = Math;
 /** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says. */
 const EXACT_UNITS = 20;
-/**
- * Paired randomization test (Fisher's sign-flip test, the usual significance test in IR evaluation): under
- * "no difference" every unit's difference is as likely to have the opposite sign, so the statistic
- * T = Σ_u ± y_u, with y_u the unit's contribution to the estimate (see {@link Design}), is compared with
- * its distribution under random signs. Clusters are flipped whole, strata keep their weights.
- *
- * Two-sided p = share of sign patterns with |T*| >= |T| (a tolerance of 1e-9 · Σ|y_u| absorbs rounding,
- * so mathematically equal sums tie). When 2^units <= permutations every pattern is enumerated and the
- * p-value is exact; otherwise p = (1 + hits) / (1 + permutations) over random patterns, which is never 0.
- *
- * Speed: one uint32 gives 32 signs; units are taken four at a time through a 16-entry table of the four
- * signed partial sums (one table per column, small enough to stay in cache), so a flip costs a quarter of
- * the additions. All columns share the signs.
- */
-function signFlipTest(design, permutations, seed, stream) {
+/** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
+function signFlipPlan(design, permutations, seed, stream) {
     const { k, units } = design;
     const y = contributions(design);
     const observed = new Float64Array(k);
@@ -2677,8 +3080,9 @@ function signFlipTest(design, permutations, seed, stream) {
         tol[c] = 1e-9 * a;
     }
     const hits = new Float64Array(k);
+    const done = (r) => ({ jobs: [], finish: () => r });
     if (units === 0)
-        return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true };
+        return done({ pValues: new Float64Array(k).fill(1), permutations: 0, exact: true });
     const exact = units <= EXACT_UNITS && 2 ** units <= Math.max(permutations, 1);
     if (exact) {
         const patterns = 2 ** units;
@@ -2694,57 +3098,37 @@ function signFlipTest(design, permutations, seed, stream) {
                 if (abs(t[c]) >= observed[c] - tol[c])
                     hits[c]++;
         }
-        return { pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true };
+        return done({ pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true });
     }
     const groups = Math.ceil(units / 4);
-    const tables = Array.from({ length: k }, (_, c) => nibbleTable(y, k, c, units, groups));
-    const words = Math.ceil(groups / 8);
-    const signs = new Int32Array(words);
-    const full = groups >>> 3;
-    for (let p0 = 0, block = 0; p0 < permutations; p0 += BLOCK$1, block++) {
-        const state = blockState(seed, stream, block);
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        const to = min(permutations, p0 + BLOCK$1);
-        for (let p = p0; p < to; p++) {
-            // One pattern: 32 signs per uint32, shared by every column.
-            for (let w = 0; w < words; w++) {
-                const x = imul(s1, 5);
-                signs[w] = imul((x << 7) | (x >>> 25), 9);
-                const tt = s1 << 9;
-                s2 ^= s0;
-                s3 ^= s1;
-                s1 ^= s2;
-                s0 ^= s3;
-                s2 ^= tt;
-                s3 = (s3 << 11) | (s3 >>> 21);
-            }
-            for (let c = 0; c < k; c++) {
-                // Column by column with a scalar accumulator: each column's table (16 entries per 4 units) stays in cache.
-                const table = tables[c];
-                let t = 0;
-                let g = 0;
-                for (let w = 0; w < full; w++, g += 8) {
-                    const bits = signs[w];
-                    t += table[(g << 4) | (bits & 15)];
-                    t += table[((g + 1) << 4) | ((bits >>> 4) & 15)];
-                    t += table[((g + 2) << 4) | ((bits >>> 8) & 15)];
-                    t += table[((g + 3) << 4) | ((bits >>> 12) & 15)];
-                    t += table[((g + 4) << 4) | ((bits >>> 16) & 15)];
-                    t += table[((g + 5) << 4) | ((bits >>> 20) & 15)];
-                    t += table[((g + 6) << 4) | ((bits >>> 24) & 15)];
-                    t += table[((g + 7) << 4) | (bits >>> 28)];
-                }
-                for (; g < groups; g++)
-                    t += table[(g << 4) | ((signs[g >>> 3] >>> ((g & 7) << 2)) & 15)];
-                if (abs(t) >= observed[c] - tol[c])
-                    hits[c]++;
-            }
+    const tables = new Float64Array(k * groups * 16);
+    for (let c = 0; c < k; c++)
+        nibbleTable(y, k, c, units, groups, tables.subarray(c * groups * 16, (c + 1) * groups * 16));
+    const blocks = Math.ceil(permutations / BLOCK$1);
+    const job = {
+        kind: 'flip',
+        units: blocks,
+        work: permutations * groups * k,
+        block: BLOCK$1,
+        permutations,
+        k,
+        groups,
+        tables,
+        observed,
+        tol,
+        states: blockStates(seed, stream, blocks),
+        out: new Float64Array(blocks * k)
+    };
+    return {
+        jobs: [job],
+        finish() {
+            // Hits are counts: their sum is exact in any order, but it is taken in block order anyway.
+            for (let b = 0; b < blocks; b++)
+                for (let c = 0; c < k; c++)
+                    hits[c] += job.out[b * k + c];
+            return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false };
         }
-    }
-    return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false };
+    };
 }
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
 function contributions(design) {
@@ -2759,8 +3143,7 @@ function contributions(design) {
     return y;
 }
 /** table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c (absent units count 0). */
-function nibbleTable(y, k, c, units, groups) {
-    const table = new Float64Array(groups * 16);
+function nibbleTable(y, k, c, units, groups, table) {
     for (let g = 0; g < groups; g++) {
         for (let mask = 0; mask < 16; mask++) {
             let s = 0;
@@ -2772,15 +3155,17 @@ function nibbleTable(y, k, c, units, groups) {
             table[(g << 4) | mask] = s;
         }
     }
-    return table;
 }
 
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
 const FEW_CLUSTERS = 30;
-function createStats(table, rules) {
+function createStats(table, rules, options = {}) {
     const metricNames = [...rules.metrics.keys()];
     const statistics = rules.statistics;
     checkWeights(table, rules);
+    const runner = createRunner(options.threads ?? defaultThreads());
+    // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
+    runner.prepare((statistics.resamples + statistics.permutations / 4) * table.ids.length * metricNames.length);
     const diffs = new Map();
     for (const name of metricNames) {
         const { base, cand } = table.metrics.get(name);
@@ -2810,21 +3195,20 @@ function createStats(table, rules) {
             const idx = members(filters);
             const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
             const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file);
+            // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+            const boot = bootstrapPlan(design, statistics.resamples, statistics.seed, key);
+            const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`);
+            // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
+            runner.run([...boot.jobs, ...flip.jobs]);
             s = {
                 design,
                 levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file),
-                // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-                sorted: bootstrapDistribution(design, statistics.resamples, statistics.seed, key),
-                randomization: null
+                sorted: boot.finish(),
+                randomization: flip.finish()
             };
             subsetCache.set(key, s);
         }
         return s;
-    };
-    const randomization = (filters, s) => {
-        if (!s.randomization)
-            s.randomization = signFlipTest(s.design, statistics.permutations, statistics.seed, `${filterKey(filters)}\u0000flip`);
-        return s.randomization;
     };
     return {
         members,
@@ -2864,7 +3248,7 @@ function createStats(table, rules) {
             const interval = statistics.interval === 'bca'
                 ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
                 : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
-            const r = randomization(filters, s);
+            const r = s.randomization;
             const notes = [...design.notes];
             if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
                 notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
@@ -3869,10 +4253,14 @@ class QrelsBuilder {
  * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
  * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
  */
-/** True when `line` is a BEIR-style header: three tab-separated names, the last not a number. */
+/**
+ * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
+ * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
+ * for a header.
+ */
 function isBeirHeader(line) {
-    const f = line.replace(/\r$/, '').split('\t');
-    return f.length === 3 && f.every((x) => x.trim() !== '') && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2].trim());
+    const f = line.replace(/\r$/, '').split('\t').map((x) => x.trim());
+    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
 }
 /** Reads BEIR-style TSV judgments. */
 async function readBeirQrels(file) {
@@ -5879,7 +6267,7 @@ function publishableLine(trust) {
         return '**Publishable: yes** (judgments complete for the pooled top k, snapshots comparable, no disputed questions left out)';
     const unchecked = p.unchecked.length > 0 ? `not checked: ${inline(p.unchecked.join('; '), 400)}` : '';
     if (p.reasons.length === 0)
-        return `**Publishable: not established**: ${unchecked}`;
+        return `**Publishable: not established** (${unchecked})`;
     return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}${unchecked ? `; ${unchecked}` : ''}`;
 }
 /** The body of the collapsible Trust section. */
@@ -6026,9 +6414,9 @@ const TOP_REGRESSIONS = 10;
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-function runGate(rules, baseline, candidate, evidence) {
+function runGate(rules, baseline, candidate, evidence, options = {}) {
     const table = pairRows(rules, baseline, candidate);
-    const stats = createStats(table, rules);
+    const stats = createStats(table, rules, options);
     const trust = assessTrust(rules, table, evidence);
     const decided = decide(rules, table, stats);
     const decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' };
@@ -27095,7 +27483,7 @@ async function gateCommand(args, out, terminal) {
     const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
     const manifests = { baselineManifest: v['baseline-manifest'], candidateManifest: v['candidate-manifest'] };
     const { baseline, candidate, trust } = await readSides(rules, v.baseline, v.candidate, v.qrels, manifests, input);
-    const result = runGate(rules, baseline, candidate, trust);
+    const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads });
     if (v['to-judge'])
         await writeOutput(v['to-judge'], toJudgeFile(result));
     const markdown = toMarkdown(result);
@@ -27184,7 +27572,8 @@ async function writeOutput(file, text) {
  */
 main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text), 
 // NO_COLOR (https://no-color.org): set and not empty means no colour.
-{ isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '' }).then((code) => {
+// RG_THREADS: threads for the resampling (1 = none); changes the time, never a byte of the report.
+{ isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '', threads: defaultThreads(process.env.RG_THREADS) }).then((code) => {
     process.exitCode = code;
 }, (error) => {
     process.stderr.write(`retrieval-gate: ${String(error)}\n`);

@@ -3,7 +3,7 @@ import type { Rules } from './config/types.js'
 import type { Provenance } from './report/provenance.js'
 import { decide, type Decision } from './decide/evaluate.js'
 import type { SideRows } from './model.js'
-import { createStats, type Comparison, type StatsEngine } from './stats/compare.js'
+import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './checks/report-lines.js'
 import { assessTrust, type TrustEvidence, type TrustResult } from './checks/trust.js'
@@ -55,9 +55,9 @@ export interface GateResult {
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence): GateResult {
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}): GateResult {
   const table = pairRows(rules, baseline, candidate)
-  const stats = createStats(table, rules)
+  const stats = createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
   const decided = decide(rules, table, stats)
   const decision: Decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' }

@@ -15,6 +15,7 @@ import { createClient, describeApiError, type GitHubClient } from './github/octo
 import { resolvePullRequest } from './github/pull-request.js'
 import { readRulesText } from './github/rules-source.js'
 import { readSides, readSmallText } from './load.js'
+import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
 import { fitMarkdown } from './report/fit.js'
 import { toJsonReport } from './report/json.js'
@@ -57,7 +58,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const trustFiles = { baselineManifest: core.getInput('baseline-manifest') || undefined, candidateManifest: core.getInput('candidate-manifest') || undefined }
     const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles)
     const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, warnings }
-    const result = { ...runGate(rules, baseRows, candRows, trust), provenance }
+    const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }), provenance }
     const verdict = result.decision.verdict
 
     const markdown = toMarkdown(result)

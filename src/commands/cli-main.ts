@@ -51,12 +51,14 @@ class UsageError extends Error {}
 
 type Write = (text: string) => void
 
-/** What the entry point knows about the terminal (only src/cli.ts reads the process). */
+/** What the entry point knows about the terminal and the process (only src/cli.ts reads the process). */
 export interface Terminal {
   /** stdout is a terminal: the default format is text, and text may be coloured. */
   isTTY: boolean
   /** NO_COLOR is set (https://no-color.org): never colour. */
   noColor: boolean
+  /** Threads for the resampling (RG_THREADS, else the cores); changes the time, never a byte. */
+  threads?: number
 }
 
 /**
@@ -130,7 +132,7 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
   const manifests = { baselineManifest: v['baseline-manifest'] as string | undefined, candidateManifest: v['candidate-manifest'] as string | undefined }
   const { baseline, candidate, trust } = await readSides(rules, v.baseline as string, v.candidate as string, v.qrels as string | undefined, manifests, input)
-  const result = runGate(rules, baseline, candidate, trust)
+  const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads })
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
   const markdown = toMarkdown(result)
   if (v.markdown) await writeOutput(v.markdown as string, markdown)

@@ -2,12 +2,13 @@ import type { PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { acceleration, bcaInterval, percentileInterval } from './bca.js'
-import { bootstrapDistribution } from './bootstrap.js'
+import { bootstrapPlan } from './bootstrap.js'
 import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
-import { signFlipTest, type Randomization } from './randomization.js'
+import { signFlipPlan, type Randomization } from './randomization.js'
 import { filterKey, membersOf, type Filters } from './subsets.js'
+import { createRunner, defaultThreads } from './threads.js'
 
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
 export const FEW_CLUSTERS = 30
@@ -82,13 +83,21 @@ interface SubsetStats {
   /** The same design over [baseline columns..., candidate columns...]. */
   levels: Design
   sorted: Float64Array[]
-  randomization: Randomization | null
+  randomization: Randomization
 }
 
-export function createStats(table: PairedTable, rules: Rules): StatsEngine {
+/** How the engine may compute: `threads` (default: the machine's cores, capped; the entry points pass RG_THREADS) changes the time, never a byte. */
+export interface StatsOptions {
+  threads?: number
+}
+
+export function createStats(table: PairedTable, rules: Rules, options: StatsOptions = {}): StatsEngine {
   const metricNames = [...rules.metrics.keys()]
   const statistics = rules.statistics
   checkWeights(table, rules)
+  const runner = createRunner(options.threads ?? defaultThreads())
+  // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
+  runner.prepare((statistics.resamples + statistics.permutations / 4) * table.ids.length * metricNames.length)
   const diffs = new Map<string, Float64Array>()
   for (const name of metricNames) {
     const { base, cand } = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
@@ -116,20 +125,20 @@ export function createStats(table: PairedTable, rules: Rules): StatsEngine {
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
       const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
+      // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+      const boot = bootstrapPlan(design, statistics.resamples, statistics.seed, key)
+      const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`)
+      // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
+      runner.run([...boot.jobs, ...flip.jobs])
       s = {
         design,
         levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file),
-        // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-        sorted: bootstrapDistribution(design, statistics.resamples, statistics.seed, key),
-        randomization: null
+        sorted: boot.finish(),
+        randomization: flip.finish()
       }
       subsetCache.set(key, s)
     }
     return s
-  }
-  const randomization = (filters: Filters, s: SubsetStats): Randomization => {
-    if (!s.randomization) s.randomization = signFlipTest(s.design, statistics.permutations, statistics.seed, `${filterKey(filters)}\u0000flip`)
-    return s.randomization
   }
   return {
     members,
@@ -165,7 +174,7 @@ export function createStats(table: PairedTable, rules: Rules): StatsEngine {
         statistics.interval === 'bca'
           ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
           : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
-      const r = randomization(filters, s)
+      const r = s.randomization
       const notes = [...design.notes]
       if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
         notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`)

@@ -1,8 +1,10 @@
 import { denominator, type Design } from './design.js'
-import { BLOCK, blockState } from './rng.js'
+import type { FlipJob } from './kernels.js'
+import { BLOCK, blockStates } from './rng.js'
+import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { imul, abs, min } = Math
+const { abs } = Math
 
 /** Result of the paired randomization (sign-flip) test of "no difference" for every column of a design. */
 export interface Randomization {
@@ -29,9 +31,17 @@ const EXACT_UNITS = 20
  *
  * Speed: one uint32 gives 32 signs; units are taken four at a time through a 16-entry table of the four
  * signed partial sums (one table per column, small enough to stay in cache), so a flip costs a quarter of
- * the additions. All columns share the signs.
+ * the additions. All columns share the signs. Patterns come in blocks of {@link BLOCK}, each with its own
+ * stream (src/stats/kernels.ts), so the `runner` may spread the blocks over threads with the same result.
  */
-export function signFlipTest(design: Design, permutations: number, seed: string, stream: string): Randomization {
+export function signFlipTest(design: Design, permutations: number, seed: string, stream: string, runner: KernelRunner = SYNC_RUNNER): Randomization {
+  const plan = signFlipPlan(design, permutations, seed, stream)
+  runner.run(plan.jobs)
+  return plan.finish()
+}
+
+/** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
+export function signFlipPlan(design: Design, permutations: number, seed: string, stream: string): KernelPlan<Randomization> {
   const { k, units } = design
   const y = contributions(design)
   const observed = new Float64Array(k)
@@ -47,7 +57,8 @@ export function signFlipTest(design: Design, permutations: number, seed: string,
     tol[c] = 1e-9 * a
   }
   const hits = new Float64Array(k)
-  if (units === 0) return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true }
+  const done = (r: Randomization): KernelPlan<Randomization> => ({ jobs: [], finish: () => r })
+  if (units === 0) return done({ pValues: new Float64Array(k).fill(1), permutations: 0, exact: true })
   const exact = units <= EXACT_UNITS && 2 ** units <= Math.max(permutations, 1)
   if (exact) {
     const patterns = 2 ** units
@@ -60,55 +71,34 @@ export function signFlipTest(design: Design, permutations: number, seed: string,
       }
       for (let c = 0; c < k; c++) if (abs(t[c]) >= observed[c] - tol[c]) hits[c]++
     }
-    return { pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true }
+    return done({ pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true })
   }
   const groups = Math.ceil(units / 4)
-  const tables = Array.from({ length: k }, (_, c) => nibbleTable(y, k, c, units, groups))
-  const words = Math.ceil(groups / 8)
-  const signs = new Int32Array(words)
-  const full = groups >>> 3
-  for (let p0 = 0, block = 0; p0 < permutations; p0 += BLOCK, block++) {
-    const state = blockState(seed, stream, block)
-    let s0 = state[0] | 0
-    let s1 = state[1] | 0
-    let s2 = state[2] | 0
-    let s3 = state[3] | 0
-    const to = min(permutations, p0 + BLOCK)
-    for (let p = p0; p < to; p++) {
-      // One pattern: 32 signs per uint32, shared by every column.
-      for (let w = 0; w < words; w++) {
-        const x = imul(s1, 5)
-        signs[w] = imul((x << 7) | (x >>> 25), 9)
-        const tt = s1 << 9
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= tt
-        s3 = (s3 << 11) | (s3 >>> 21)
-      }
-      for (let c = 0; c < k; c++) {
-        // Column by column with a scalar accumulator: each column's table (16 entries per 4 units) stays in cache.
-        const table = tables[c]
-        let t = 0
-        let g = 0
-        for (let w = 0; w < full; w++, g += 8) {
-          const bits = signs[w]
-          t += table[(g << 4) | (bits & 15)]
-          t += table[((g + 1) << 4) | ((bits >>> 4) & 15)]
-          t += table[((g + 2) << 4) | ((bits >>> 8) & 15)]
-          t += table[((g + 3) << 4) | ((bits >>> 12) & 15)]
-          t += table[((g + 4) << 4) | ((bits >>> 16) & 15)]
-          t += table[((g + 5) << 4) | ((bits >>> 20) & 15)]
-          t += table[((g + 6) << 4) | ((bits >>> 24) & 15)]
-          t += table[((g + 7) << 4) | (bits >>> 28)]
-        }
-        for (; g < groups; g++) t += table[(g << 4) | ((signs[g >>> 3] >>> ((g & 7) << 2)) & 15)]
-        if (abs(t) >= observed[c] - tol[c]) hits[c]++
-      }
+  const tables = new Float64Array(k * groups * 16)
+  for (let c = 0; c < k; c++) nibbleTable(y, k, c, units, groups, tables.subarray(c * groups * 16, (c + 1) * groups * 16))
+  const blocks = Math.ceil(permutations / BLOCK)
+  const job: FlipJob = {
+    kind: 'flip',
+    units: blocks,
+    work: permutations * groups * k,
+    block: BLOCK,
+    permutations,
+    k,
+    groups,
+    tables,
+    observed,
+    tol,
+    states: blockStates(seed, stream, blocks),
+    out: new Float64Array(blocks * k)
+  }
+  return {
+    jobs: [job],
+    finish() {
+      // Hits are counts: their sum is exact in any order, but it is taken in block order anyway.
+      for (let b = 0; b < blocks; b++) for (let c = 0; c < k; c++) hits[c] += job.out[b * k + c]
+      return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false }
     }
   }
-  return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false }
 }
 
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
@@ -123,8 +113,7 @@ export function contributions(design: Design): Float64Array {
 }
 
 /** table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c (absent units count 0). */
-function nibbleTable(y: Float64Array, k: number, c: number, units: number, groups: number): Float64Array {
-  const table = new Float64Array(groups * 16)
+function nibbleTable(y: Float64Array, k: number, c: number, units: number, groups: number, table: Float64Array): void {
   for (let g = 0; g < groups; g++) {
     for (let mask = 0; mask < 16; mask++) {
       let s = 0
@@ -135,5 +124,4 @@ function nibbleTable(y: Float64Array, k: number, c: number, units: number, group
       table[(g << 4) | mask] = s
     }
   }
-  return table
 }

@@ -64,3 +64,10 @@ export function xoshiro128ss(state: Uint32Array): () => number {
 
 /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
 export const TWO_POW_MINUS_32 = 2.3283064365386963e-10
+
+/** The states of blocks 0 .. blocks - 1 of a stream (see {@link blockState}), 4 words per block, for the kernels. */
+export function blockStates(seed: string, stream: string, blocks: number): Uint32Array {
+  const out = new Uint32Array(4 * blocks)
+  for (let b = 0; b < blocks; b++) out.set(blockState(seed, stream, b), 4 * b)
+  return out
+}

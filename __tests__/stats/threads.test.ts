@@ -1,0 +1,105 @@
+/**
+ * Worker threads change the time, never a byte: the same jobs on the calling thread alone, on workers alone,
+ * and on both give the same bits, and a whole gate gives the same JSON report with RG_THREADS=1 and 2.
+ * The worker-only runs also prove the worker path ran (the units computed on workers are counted), so these
+ * tests cannot pass by silently falling back to one thread.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
+import { signFlipTest } from '../../src/stats/randomization.js'
+import { createRunner, MAX_THREADS, SYNC_RUNNER, threadsFrom } from '../../src/stats/threads.js'
+import { loadRules } from '../../src/config/rules.js'
+import { runGate } from '../../src/gate.js'
+import { toJsonReport } from '../../src/report/json.js'
+import { designOf, sideOf } from './helpers.js'
+
+/** Deterministic pseudo-data (no Math.random): mulberry32. */
+function rand(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const bits = (a: Float64Array): number[] => Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))
+
+describe('threads setting', () => {
+  it('RG_THREADS wins when it is a positive integer; else the cores; capped', () => {
+    expect(threadsFrom('1', 16)).toBe(1)
+    expect(threadsFrom(' 3 ', 2)).toBe(3)
+    expect(threadsFrom(undefined, 2)).toBe(2)
+    expect(threadsFrom('0', 4)).toBe(4)
+    expect(threadsFrom('two', 4)).toBe(4)
+    expect(threadsFrom('-2', 4)).toBe(4)
+    expect(threadsFrom('64', 4)).toBe(MAX_THREADS)
+    expect(threadsFrom(undefined, 0)).toBe(1)
+  })
+})
+
+describe('kernel jobs on worker threads give the same bits', () => {
+  const r = rand(11)
+  const n = 509
+  const cols = Array.from({ length: 9 }, (_, c) => Array.from({ length: n }, () => (c % 3 === 0 ? (r() < 0.5 ? 1 : 0) - (r() < 0.5 ? 1 : 0) : r() - 0.45)))
+  const seg = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? 'new' : 'old'))
+  const user = Array.from({ length: n }, (_, i) => `u${(i * 37) % 97}`)
+  const designs = {
+    plain: designOf(cols),
+    weighted: designOf(cols.slice(0, 5), { seg }, { weights: { by: 'seg', target: [['new', 0.5], ['old', 0.5]] } }),
+    clustered: designOf(cols.slice(0, 3), { user }, { cluster: 'user' })
+  }
+  for (const [name, design] of Object.entries(designs)) {
+    it(`${name}: bootstrap (2,500 resamples) and sign flips (3,300 patterns), workers only and both`, () => {
+      const sync = bootstrapDistribution(design, 2500, '5', name)
+      const flips = signFlipTest(design, 3300, '5', name)
+      for (const options of [{ callerWorks: false }, { callerWorks: true }]) {
+        const runner = createRunner(2, { minWork: 0, stallMs: 60000, ...options })
+        const threaded = bootstrapDistribution(design, 2500, '5', name, runner)
+        threaded.forEach((col, c) => expect(bits(col)).toEqual(bits(sync[c])))
+        const tf = signFlipTest(design, 3300, '5', name, runner)
+        expect(Array.from(tf.pValues)).toEqual(Array.from(flips.pValues))
+        if (!options.callerWorks) expect(runner.unitsOnWorkers).toBe(Math.ceil(design.k / 8) * 3 + 4)
+      }
+    })
+  }
+  it('one thread never starts a worker', () => {
+    expect(createRunner(1)).toBe(SYNC_RUNNER)
+  })
+})
+
+describe('a whole gate is byte-identical whatever the number of threads', () => {
+  it('1 and 2 threads (RG_THREADS=1 and 2 at the entry points) give the same JSON report (3,000 queries x 3 metrics x 10,000 resamples, slices)', () => {
+    const rows = (shift: number, rr: () => number) =>
+      Array.from({ length: 3000 }, (_, i) => {
+        const skill = rr()
+        return {
+          id: `q${String(i).padStart(5, '0')}`,
+          values: { hit: rr() < skill + shift ? 1 : 0, ndcg: Math.min(1, Math.max(0, skill + shift + (rr() - 0.5) * 0.3)), latency: 40 + rr() * 30 },
+          attrs: { segment: skill < 0.3 ? 'new' : 'established' }
+        }
+      })
+    const base = sideOf('baseline.jsonl', rows(0, rand(7)))
+    const cand = sideOf('candidate.jsonl', rows(0.01, rand(7)))
+    const rules = loadRules(
+      [
+        'version: 1',
+        'metrics:',
+        '  hit: { better: higher, binary: true }',
+        '  ndcg: { better: higher, range: [0, 1] }',
+        '  latency: { better: lower, unit: ms }',
+        'slices: [segment]',
+        'statistics: { confidence: 0.95, resamples: 10000, seed: 1 }',
+        'checks:',
+        '  - { name: ndcg holds, metric: ndcg, non_inferior: { margin: 0.01 } }',
+        '  - { name: new users, metric: hit, where: { segment: new }, non_inferior: { margin: 0.02 } }'
+      ].join('\n'),
+      'rules.yml'
+    )
+    const one = toJsonReport(runGate(rules, base, cand, undefined, { threads: 1 }))
+    const two = toJsonReport(runGate(rules, base, cand, undefined, { threads: 2 }))
+    expect(two).toBe(one)
+    expect(one).toContain('"randomization"')
+  })
+})
