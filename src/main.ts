@@ -54,9 +54,9 @@ export async function run(env: Record<string, string | undefined> = process.env,
       warnings.push(...(await compareExamFiles(client, ctx, pr, examFiles(rules), (file) => hashLocalFile(path.resolve(ctx.workspace, file)))))
     }
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
-    // Issue 5: snapshot manifests (comparability) -- inputs baseline-manifest / candidate-manifest
-    const trustFiles = { baselineManifest: core.getInput('baseline-manifest') || undefined, candidateManifest: core.getInput('candidate-manifest') || undefined }
-    const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles)
+    const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest }
+    const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
+    const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles, rowsInput)
     const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, warnings }
     const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }), provenance }
     const verdict = result.decision.verdict

@@ -113,6 +113,13 @@ describe('inputs and context', () => {
     expect(readInputs(get({ rules: 'r.yml', candidate: 'c', 'baseline-artifact': 'rows' }), 'push').baseline).toBe('')
   })
 
+  it('reads the rows format and id field of evaluator exports, refusing an unknown format by input name', () => {
+    const i = readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'ragas', 'id-field': 'user_input' }), 'push')
+    expect([i.inputFormat, i.idField]).toEqual(['ragas', 'user_input'])
+    expect(readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c' }), 'push').inputFormat).toBeUndefined()
+    expect(() => readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'parquet' }), 'push')).toThrow(/input input-format.*unknown format "parquet"/)
+  })
+
   it('parses ages', () => {
     expect([parseAge('7d'), parseAge('36h'), parseAge('90m'), parseAge('2w'), parseAge('0'), parseAge('')]).toEqual([604800, 129600, 5400, 1209600, undefined, undefined])
     expect(() => parseAge('7 days')).toThrow(/baseline-max-age/)

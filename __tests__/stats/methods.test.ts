@@ -139,6 +139,13 @@ describe('multiplicity', () => {
     const h = adjustPValues(P, 'holm')
     ;[0.04, 0.09, 0.09, 0.025, 0.2].forEach((e, i) => close(h[i], e, 1e-15))
   })
+  it('Holm with a p-value that is not a number: it stays NaN and does not poison the others', () => {
+    // Hand calculation with m = 3: sorted finite p 0.01, 0.04 -> 3*0.01 = 0.03, max(0.03, 2*0.04) = 0.08; NaN last.
+    const h = adjustPValues([0.04, Number.NaN, 0.01], 'holm')
+    close(h[0], 0.08, 1e-15)
+    expect(h[1]).toBeNaN()
+    close(h[2], 0.03, 1e-15)
+  })
   it('Bonferroni', () => {
     const b = adjustPValues(P, 'bonferroni')
     ;[0.05, 0.2, 0.15, 0.025, 1].forEach((e, i) => close(b[i], e, 1e-15))

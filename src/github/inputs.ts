@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js'
+import { parseRowsFormat, type RowsFormat } from '../importers/index.js'
 import type { CommentMode } from './comment.js'
 import { isPullRequestEvent } from './context.js'
 import type { RulesFrom } from './rules-source.js'
@@ -21,6 +22,13 @@ export interface ActionInputs {
   /** undefined: no age limit. */
   baselineMaxAgeSeconds: number | undefined
   prNumber: number | undefined
+  /** Per-query rows format (jsonl, csv, ragas, deepeval, ...); undefined: detected from the content. */
+  inputFormat: RowsFormat | undefined
+  /** The query id field of exports without query_id (ragas, deepeval). */
+  idField: string | undefined
+  /** Snapshot manifests of the two sides (comparability). */
+  baselineManifest: string | undefined
+  candidateManifest: string | undefined
 }
 
 const where = (input: string): { key: string } => ({ key: `input ${input}` })
@@ -60,7 +68,19 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     baselineWorkflow: v('baseline-workflow'),
     baselineBranch: v('baseline-branch'),
     baselineMaxAgeSeconds: parseAge(v('baseline-max-age')),
-    prNumber: rawPr ? Number(rawPr) : undefined
+    prNumber: rawPr ? Number(rawPr) : undefined,
+    inputFormat: v('input-format') ? parseFormat(v('input-format')) : undefined,
+    idField: v('id-field') || undefined,
+    baselineManifest: v('baseline-manifest') || undefined,
+    candidateManifest: v('candidate-manifest') || undefined
+  }
+}
+
+function parseFormat(text: string): RowsFormat {
+  try {
+    return parseRowsFormat(text)
+  } catch (error) {
+    throw new InputError(where('input-format'), (error as InputError).message.replace(/^format: /, ''))
   }
 }
 

@@ -20,10 +20,18 @@ export function adjustPValues(p: readonly number[], method: Multiplicity): numbe
   const m = p.length
   if (method === 'none') return [...p]
   if (method === 'bonferroni') return p.map((x) => Math.min(1, m * x))
-  const order = p.map((_, i) => i).sort((a, b) => p[a] - p[b] || a - b)
+  // A p-value that is not a number stays NaN (its own unit then fails as non_finite) and is ordered last, so it
+  // neither poisons the running maximum of the others nor makes the sort order undefined; m stays the whole
+  // family, which keeps every other adjustment at least as strict as with a finite p in its place.
+  const rank = (x: number): number => (Number.isNaN(x) ? Infinity : x)
+  const order = p.map((_, i) => i).sort((a, b) => rank(p[a]) - rank(p[b]) || a - b)
   const out = new Array<number>(m)
   let running = 0
   order.forEach((i, j) => {
+    if (Number.isNaN(p[i])) {
+      out[i] = Number.NaN
+      return
+    }
     running = Math.max(running, Math.min(1, (m - j) * p[i]))
     out[i] = running
   })
