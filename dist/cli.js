@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { open, stat, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { createReadStream, openSync, closeSync, readSync, existsSync } from 'node:fs';
+import { open, stat, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { createReadStream, openSync, closeSync, readSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
@@ -38,6 +38,1779 @@ function formatInputError(where, message, hint) {
 /** True for errors the user can act on (as opposed to a bug in the gate). */
 function isInputError(error) {
     return error instanceof InputError;
+}
+
+/**
+ * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
+ * megabyte; a line of hundreds of megabytes without a newline is a broken or hostile file, and buffering it
+ * would cost unbounded memory, so it is refused at this cap.
+ */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
+ * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
+ * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
+ * read buffer plus the longest line.
+ */
+async function forEachLine(file, onLine, options = {}) {
+    const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
+    let pending = null;
+    let lineNo = 0;
+    const emit = (bytes, start, end) => {
+        lineNo++;
+        if (end > start && bytes[end - 1] === 0x0d)
+            end--;
+        if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
+            start += 3;
+        }
+        if (end - start > cap)
+            tooLong(file, lineNo, cap);
+        onLine(decode(bytes, start, end, file, lineNo), lineNo);
+    };
+    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    try {
+        for await (const chunk of stream) {
+            let start = 0;
+            let nl = chunk.indexOf(0x0a, 0);
+            if (pending !== null) {
+                if (nl < 0) {
+                    if (pending.length + chunk.length > cap + 1)
+                        tooLong(file, lineNo + 1, cap);
+                    pending = Buffer.concat([pending, chunk]);
+                    continue;
+                }
+                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
+                pending = null;
+                emit(joined, 0, joined.length);
+                start = nl + 1;
+                nl = chunk.indexOf(0x0a, start);
+            }
+            while (nl >= 0) {
+                emit(chunk, start, nl);
+                start = nl + 1;
+                nl = chunk.indexOf(0x0a, start);
+            }
+            if (start < chunk.length) {
+                if (chunk.length - start > cap + 1)
+                    tooLong(file, lineNo + 1, cap);
+                pending = Buffer.from(chunk.subarray(start));
+            }
+        }
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const code = error.code;
+        if (code === 'ENOENT')
+            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        if (code === 'EACCES')
+            throw new InputError({ file }, 'permission denied', 'make the file readable');
+        throw new InputError({ file }, `cannot be read: ${error.message}`);
+    }
+    finally {
+        stream.destroy();
+    }
+    if (pending !== null && pending.length > 0)
+        emit(pending, 0, pending.length);
+    return lineNo;
+}
+function decode(bytes, start, end, file, line) {
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+        if (bytes[i] >= 0x80) {
+            ascii = false;
+            break;
+        }
+    }
+    if (ascii)
+        return bytes.toString("latin1", start, end);
+    try {
+        return fatalDecoder.decode(bytes.subarray(start, end));
+    }
+    catch {
+        throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+function tooLong(file, line, cap) {
+    throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter');
+}
+
+/**
+ * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
+ * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
+ * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
+ * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
+ */
+/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
+function compareCodePoints(a, b) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        let x = a.charCodeAt(i);
+        let y = b.charCodeAt(i);
+        if (x === y)
+            continue;
+        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
+        if (x >= 0xd800)
+            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+        if (y >= 0xd800)
+            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+        return x - y;
+    }
+    return a.length - b.length;
+}
+/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
+function toByteString(text) {
+    for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) >= 0x80)
+            return Buffer.from(text, 'utf8').toString('latin1');
+    }
+    return text;
+}
+/** The inverse of {@link toByteString}, for messages. */
+function fromByteString(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        if (bytes.charCodeAt(i) >= 0x80)
+            return Buffer.from(bytes, 'latin1').toString('utf8');
+    }
+    return bytes;
+}
+
+/**
+ * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
+ * the semantics of the TREC qrels reader (src/metrics/qrels.ts): grades are whole numbers kept as written
+ * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
+ * query ids are ordered by UTF-8 bytes as trec_eval orders them.
+ */
+class QrelsBuilder {
+    file;
+    queries = new Map();
+    pending = new Map();
+    lines = new Map();
+    judgments = 0;
+    constructor(file) {
+        this.file = file;
+    }
+    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
+    query(id, line) {
+        if (this.queries.has(id))
+            return;
+        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
+        this.pending.set(id, []);
+        this.lines.set(id, new Map());
+    }
+    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
+    add(id, doc, grade, line) {
+        if (!Number.isSafeInteger(grade)) {
+            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${JSON.stringify(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        this.query(id, line);
+        const query = this.queries.get(id);
+        const docLines = this.lines.get(id);
+        const docno = toByteString(doc);
+        const earlier = docLines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: id }, `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        docLines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            this.pending.get(id).push(grade);
+        this.judgments++;
+    }
+    /** The judgments, refused when there are none. */
+    finish(emptyHint) {
+        if (this.queries.size === 0)
+            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
+        for (const [id, query] of this.queries) {
+            const grades = Int32Array.from(this.pending.get(id));
+            grades.sort();
+            grades.reverse();
+            query.gradesDesc = grades;
+        }
+        const ids = [...this.queries.keys()].sort(compareCodePoints);
+        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
+    }
+}
+
+/**
+ * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
+ * `GenericDataLoader` have them:
+ *
+ *     query-id	corpus-id	score
+ *     1	31715818	1
+ *
+ * The header is recognised by its three columns with a third that is not a number (BEIR writes
+ * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
+ * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
+ */
+/**
+ * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
+ * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
+ * for a header.
+ */
+function isBeirHeader(line) {
+    const f = line.replace(/\r$/, '').split('\t').map((x) => x.trim());
+    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
+}
+/** Reads BEIR-style TSV judgments. */
+async function readBeirQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let header = true;
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        if (header) {
+            header = false;
+            if (!isBeirHeader(text)) {
+                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', 'start the file with the header line, as BEIR\'s qrels/*.tsv do');
+            }
+            return;
+        }
+        const f = text.split('\t');
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
+        }
+        const [id, doc, scoreText] = f.map((x) => x.trim());
+        if (id === '' || doc === '')
+            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
+        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
+            throw new InputError({ file, line, queryId: id }, `score ${JSON.stringify(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
+        }
+        builder.add(id, doc, Number(scoreText), line);
+    });
+    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
+}
+
+/**
+ * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
+ * exponent. Hex ("0x10"), "NaN", "Infinity", "1_000", "" and padded text are not numbers here, because
+ * JavaScript's Number() would quietly accept some of them (Number("") is 0, Number("0x10") is 16).
+ */
+const DECIMAL$1 = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Parses a strict decimal; returns undefined for anything else, and for values that overflow to ±Infinity. */
+function parseDecimal(text) {
+    if (!DECIMAL$1.test(text))
+        return undefined;
+    const value = Number(text);
+    return Number.isFinite(value) ? value : undefined;
+}
+/** Why a text is not a usable number, for the error message. */
+function describeBadNumber(text) {
+    if (text === '')
+        return 'is empty';
+    if (DECIMAL$1.test(text))
+        return `${JSON.stringify(text)} overflows to infinity`;
+    return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
+}
+
+/**
+ * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
+ * reader (src/inputs/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
+ * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
+ * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ */
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT$3 = 20;
+class RowsSink {
+    file;
+    metricFields;
+    rows = [];
+    firstSeen = new Map();
+    duplicates = [];
+    duplicateCount = 0;
+    skipped = new Map();
+    numericFields = new Set();
+    attributeFields = new Set();
+    notes = [];
+    constructor(file, metricFields) {
+        this.file = file;
+        this.metricFields = metricFields;
+    }
+    /**
+     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
+     * returns undefined (and records the repeat) when the id was seen before.
+     */
+    start(id, line, label = `line ${line}`) {
+        if (id === '')
+            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
+        const seen = this.firstSeen.get(id);
+        if (seen !== undefined) {
+            this.duplicateCount++;
+            if (this.duplicates.length < LIST_LIMIT$3)
+                this.duplicates.push(`${JSON.stringify(id)} (${seen} and ${label})`);
+            return undefined;
+        }
+        this.firstSeen.set(id, label);
+        const row = { id, line, values: new Map(), attrs: new Map() };
+        this.rows.push(row);
+        return row;
+    }
+    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
+    value(row, key, value, where = {}) {
+        const at = { file: this.file, line: row.line || undefined, queryId: row.id, ...where };
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            if (value === null || value === undefined)
+                row.values.set(key, null);
+            else if (typeof value === 'number') {
+                if (!Number.isFinite(value))
+                    throw new InputError(at, `"${key}" is not a finite number`, 'write a finite decimal number');
+                row.values.set(key, value);
+            }
+            else if (typeof value === 'string') {
+                throw new InputError(at, `"${key}" is a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}), not a number`, 'metric values are numbers');
+            }
+            else {
+                throw new InputError(at, `"${key}" is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
+            }
+            return;
+        }
+        if (typeof value === 'string') {
+            row.attrs.set(key, value);
+            this.attributeFields.add(key);
+        }
+        else if (typeof value === 'number') {
+            row.attrs.set(key, String(value));
+            this.numericFields.add(key);
+        }
+        else if (typeof value === 'boolean') {
+            row.attrs.set(key, String(value));
+            this.attributeFields.add(key);
+        }
+        else if (value !== null && value !== undefined) {
+            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
+        }
+    }
+    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
+    cell(row, key, text) {
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            const trimmed = text.trim();
+            if (trimmed === '') {
+                row.values.set(key, null);
+                return;
+            }
+            const value = parseDecimal(trimmed);
+            if (value === undefined) {
+                throw new InputError({ file: this.file, line: row.line, queryId: row.id }, `column "${key}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
+            }
+            row.values.set(key, value);
+            return;
+        }
+        row.attrs.set(key, text);
+        const trimmed = text.trim();
+        // an empty cell (pandas' NaN) says nothing about the column's type
+        if (trimmed === '')
+            return;
+        if (parseDecimal(trimmed) !== undefined)
+            this.numericFields.add(key);
+        else
+            this.attributeFields.add(key);
+    }
+    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
+    finish(emptyHint) {
+        if (this.duplicateCount > 0) {
+            const more = this.duplicateCount - this.duplicates.length;
+            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+        }
+        if (this.rows.length === 0)
+            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
+        const notes = [...this.notes];
+        for (const key of [...this.skipped.keys()].sort()) {
+            const n = this.skipped.get(key);
+            notes.push(`${this.file}: field "${key}" skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
+        }
+        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
+        for (const key of this.attributeFields)
+            if (!this.metricFields.has(key))
+                this.numericFields.delete(key);
+        return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes };
+    }
+}
+
+/**
+ * Small helpers the importers share to recognise a file by its first bytes: formats are detected from the
+ * content (the first 64 KiB), never from the file name alone, so a run saved as `run.txt` or a qrels file
+ * without an extension is still read for what it is.
+ */
+/** How many bytes detection looks at. */
+const HEAD_BYTES = 65536;
+/** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/** The file-system error of opening `file`, as the refusal a user can act on. */
+function openError(file, error) {
+    const code = error.code;
+    if (code === 'ENOENT')
+        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+    if (code === 'EISDIR')
+        return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+    if (code === 'EACCES')
+        return new InputError({ file }, 'permission denied', 'make the file readable');
+    return new InputError({ file }, `cannot be read: ${error.message}`);
+}
+/** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
+async function readHead(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        let bytesRead;
+        try {
+            ;
+            ({ bytesRead } = await handle.read(buf, 0, buf.length, 0));
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        return buf.toString('utf8', 0, bytesRead).replace(/^\ufeff/, '');
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** The first line of `head` that is not blank, without its line terminator, or '' when there is none. */
+function firstContentLine(head) {
+    const lines = head.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const text = lines[i].replace(/\r$/, '');
+        if (text.trim() !== '')
+            return { text, line: i + 1 };
+    }
+    return { text: '', line: 0 };
+}
+/** The first non-blank character of `head`, or '' for an empty file. */
+function firstChar(head) {
+    const m = /\S/.exec(head);
+    return m ? m[0] : '';
+}
+/**
+ * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
+ * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
+ * parsing the whole document.
+ */
+function firstValueStart(head) {
+    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
+    return m ? m[1] : '';
+}
+/** Parses `text` as one JSON value, or returns undefined when it is not valid JSON. */
+function tryJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** A plain JSON object (not null, not an array). */
+function isObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/**
+ * Reads a whole JSON document (a ragas or deepeval export), refusing files over {@link MAX_DOCUMENT_BYTES}
+ * and invalid JSON with the position JSON.parse reports turned into a line number.
+ */
+async function readJsonDocument(file, what) {
+    let size;
+    try {
+        const s = await stat(file);
+        if (s.isDirectory())
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        size = s.size;
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw openError(file, error);
+    }
+    if (size > MAX_DOCUMENT_BYTES) {
+        throw new InputError({ file }, `is ${size} bytes; a ${what} is read whole and the limit is ${MAX_DOCUMENT_BYTES}`, 'write it as JSON Lines (one record per line) or CSV instead');
+    }
+    const bytes = await readFile(file).catch((error) => {
+        throw openError(file, error);
+    });
+    let text;
+    try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
+    }
+    catch {
+        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+    try {
+        return JSON.parse(text);
+    }
+    catch (error) {
+        const message = error.message;
+        const at = /position (\d+)/.exec(message);
+        const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
+        const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
+        throw new InputError({ file, line }, `is not valid JSON: ${message}${nan}`, `a ${what} is one JSON document`);
+    }
+}
+
+/**
+ * deepeval test results: one row per test case, one metric column per deepeval metric.
+ *
+ * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
+ * snake_case as the Python attributes are named):
+ * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
+ *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
+ *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
+ *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
+ *   "evaluationCost", "order", "metadata"}], ...}`;
+ * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
+ *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
+ *
+ * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
+ * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
+ * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
+ * (`runDuration`, `evaluationCost`, ...; not `order`, a position) are numeric fields; scalar entries of its metadata are fields
+ * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
+ *
+ * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
+ * default `test_case_<n>`, else the field named with `--id-field` (a test-case field such as `input`, or a
+ * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
+ * the two runs order their test cases differently.
+ */
+const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
+const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
+const METRIC_LISTS = ['metricsData', 'metrics_data'];
+const POSITIONAL_NAME = /^test_case_\d+$/;
+/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
+function looksLikeDeepeval(doc) {
+    if (isObject(doc))
+        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
+    return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
+}
+/** Reads a deepeval results file into per-query rows. */
+async function readDeepevalRows(file, metricFields, idField) {
+    return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField);
+}
+/** Rows from a parsed deepeval document (see the module comment). */
+function deepevalToRows(doc, file, metricFields, idField) {
+    let cases;
+    let listKey = '';
+    const sink = new RowsSink(file, metricFields);
+    if (Array.isArray(doc))
+        cases = doc;
+    else if (isObject(doc)) {
+        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
+        if (listKey === '')
+            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
+        cases = doc[listKey];
+        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
+            const conv = doc[k];
+            if (Array.isArray(conv) && conv.length > 0)
+                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
+        }
+    }
+    else
+        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
+    const prefix = listKey ? `${listKey}` : '';
+    cases.forEach((tc, i) => {
+        const label = `${prefix}[${i}]`;
+        if (!isObject(tc))
+            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
+        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
+        const id = caseId(tc, metadata, file, label, idField);
+        const row = sink.start(id, 0, label);
+        if (row === undefined)
+            return;
+        const used = new Map();
+        const claim = (key, from) => {
+            const earlier = used.get(key);
+            if (earlier !== undefined)
+                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field "${key}" comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
+            used.set(key, from);
+        };
+        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
+        const metrics = metricsKey ? tc[metricsKey] : [];
+        metrics.forEach((m, j) => {
+            const at = `${label}.${metricsKey}[${j}]`;
+            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
+                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
+            const name = m.name;
+            claim(name, `${at}.score`);
+            const errored = m.error !== undefined && m.error !== null;
+            const score = m.score === undefined || errored ? null : m.score;
+            sink.value(row, name, score, { key: `${at}.score` });
+            claim(`${name}.success`, `${at}.success`);
+            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
+            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
+        });
+        for (const key of Object.keys(tc)) {
+            const v = tc[key];
+            if (typeof v === 'number' && key !== 'order') {
+                claim(key, `${label}.${key}`);
+                sink.value(row, key, v, { key: `${label}.${key}` });
+            }
+        }
+        for (const key of Object.keys(metadata)) {
+            const v = metadata[key];
+            if (key === 'query_id' || v === null || typeof v === 'object')
+                continue;
+            claim(key, `${label}.metadata.${key}`);
+            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
+        }
+    });
+    return sink.finish('the list of test cases is empty');
+}
+function caseId(tc, metadata, file, label, idField) {
+    const text = (v, what) => {
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'number' && Number.isSafeInteger(v))
+            return String(v);
+        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : JSON.stringify(v)}`, 'every test case needs a non-empty id');
+    };
+    if (idField !== undefined) {
+        if (Object.prototype.hasOwnProperty.call(tc, idField))
+            return text(tc[idField], idField);
+        if (Object.prototype.hasOwnProperty.call(metadata, idField))
+            return text(metadata[idField], `metadata.${idField}`);
+        throw new InputError({ file, key: label }, `has no field "${idField}" (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).join(', ')}`);
+    }
+    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
+        return text(metadata.query_id, 'metadata.query_id');
+    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
+        return tc.name;
+    throw new InputError({ file, key: label }, `has no query id: its name ${JSON.stringify(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
+}
+
+/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
+const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
+/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
+const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
+function looksLikeMeasure(name) {
+    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
+}
+/**
+ * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
+ * third a decimal number (or the `runid all NAME` line of trec_eval).
+ */
+function isMeasureLine(line) {
+    const f = line.trim().split(/\s+/);
+    return f.length === 3 && (parseDecimal(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'));
+}
+/** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
+async function readMeasureRows(file, metricFields, layout) {
+    const triples = [];
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '')
+            return;
+        const f = trimmed.split(/\s+/);
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
+        }
+        triples.push({ a: f[0], b: f[1], value: f[2], line });
+    });
+    if (triples.length === 0)
+        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
+    const chosen = layout ?? detectLayout(triples, file);
+    const sink = new RowsSink(file, metricFields);
+    const rows = new Map();
+    let summaries = 0;
+    for (const t of triples) {
+        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
+        if (queryId === 'all') {
+            summaries++;
+            continue;
+        }
+        const value = parseDecimal(t.value);
+        if (value === undefined) {
+            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${JSON.stringify(queryId)} is ${JSON.stringify(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
+        }
+        let entry = rows.get(queryId);
+        if (entry === undefined) {
+            const row = sink.start(queryId, t.line);
+            if (row === undefined)
+                continue;
+            entry = { row, measures: new Map() };
+            rows.set(queryId, entry);
+        }
+        const earlier = entry.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${JSON.stringify(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
+        }
+        entry.measures.set(measure, t.line);
+        sink.value(entry.row, measure, value);
+    }
+    if (summaries > 0) {
+        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
+    }
+    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
+}
+function detectLayout(triples, file) {
+    let allFirst = 0;
+    let allSecond = 0;
+    const first = new Set();
+    const second = new Set();
+    for (const t of triples) {
+        if (t.a === 'all')
+            allFirst++;
+        else
+            first.add(t.a);
+        if (t.b === 'all')
+            allSecond++;
+        else
+            second.add(t.b);
+    }
+    if (allSecond > 0 && allFirst === 0)
+        return 'trec_eval';
+    if (allFirst > 0 && allSecond === 0)
+        return 'ir_measures';
+    const firstMeasures = [...first].every(looksLikeMeasure);
+    const secondMeasures = [...second].every(looksLikeMeasure);
+    if (firstMeasures && !secondMeasures)
+        return 'trec_eval';
+    if (secondMeasures && !firstMeasures)
+        return 'ir_measures';
+    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
+}
+
+const BLOCK$1 = 1 << 20;
+const fatal$1 = new TextDecoder('utf-8', { fatal: true });
+/** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
+class Cursor {
+    fd;
+    buf = Buffer.allocUnsafe(BLOCK$1);
+    /** Bytes of the string being read (grown on demand, reused across strings). */
+    scratch = Buffer.allocUnsafe(256);
+    pos = 0;
+    end = 0;
+    eof = false;
+    line = 1;
+    constructor(fd) {
+        this.fd = fd;
+    }
+    peek() {
+        if (this.pos < this.end)
+            return this.buf[this.pos];
+        return this.fill() ? this.buf[this.pos] : -1;
+    }
+    next() {
+        const c = this.peek();
+        if (c >= 0)
+            this.pos++;
+        return c;
+    }
+    fill() {
+        if (this.eof)
+            return false;
+        const n = readSync(this.fd, this.buf, 0, BLOCK$1, null);
+        if (n === 0) {
+            this.eof = true;
+            return false;
+        }
+        this.pos = 0;
+        this.end = n;
+        return true;
+    }
+    skipSpace() {
+        for (;;) {
+            const c = this.peek();
+            if (c === 0x20 || c === 0x09 || c === 0x0d)
+                this.pos++;
+            else if (c === 0x0a) {
+                this.pos++;
+                this.line++;
+            }
+            else
+                return;
+        }
+    }
+}
+/**
+ * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
+ * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
+ * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
+ */
+function readNestedNumbers(file, handler, words) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        return parse$1(new Cursor(fd), file, handler, words);
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const code = error.code;
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        throw error;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function parse$1(cur, file, handler, words) {
+    const fail = (message, hint) => {
+        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
+    };
+    // UTF-8 byte order mark
+    if (cur.peek() === 0xef) {
+        cur.next();
+        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
+            fail('is not valid UTF-8', 'save the file as UTF-8');
+    }
+    cur.skipSpace();
+    if (cur.next() !== 0x7b)
+        fail(`is not ${words.what}: it does not start with "{"`);
+    const seen = new Map();
+    let entries = 0;
+    cur.skipSpace();
+    if (cur.peek() === 0x7d)
+        fail('is an empty JSON object (no queries)', 'write at least one query');
+    for (;;) {
+        cur.skipSpace();
+        const line = cur.line;
+        if (cur.peek() !== 0x22)
+            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
+        const key = readString(cur, file);
+        if (key === '')
+            fail('a query id is the empty string', 'every query needs a non-empty id');
+        const earlier = seen.get(key);
+        if (earlier !== undefined)
+            fail(`query ${JSON.stringify(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
+        seen.set(key, line);
+        cur.skipSpace();
+        if (cur.next() !== 0x3a)
+            fail(`expected ":" after ${JSON.stringify(key)}`);
+        cur.skipSpace();
+        if (cur.peek() !== 0x7b) {
+            fail(`the value of query ${JSON.stringify(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
+        }
+        cur.next();
+        handler.outer(key, line);
+        cur.skipSpace();
+        if (cur.peek() === 0x7d)
+            cur.next();
+        else {
+            for (;;) {
+                cur.skipSpace();
+                const innerLine = cur.line;
+                if (cur.peek() !== 0x22)
+                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
+                const inner = readString(cur, file);
+                if (inner === '')
+                    fail(`an empty ${words.innerKey} in query ${JSON.stringify(key)}`, `every ${words.innerKey} is a non-empty string`);
+                cur.skipSpace();
+                if (cur.next() !== 0x3a)
+                    fail(`expected ":" after ${JSON.stringify(inner)}`);
+                cur.skipSpace();
+                const value = readNumber(cur, file, `${words.value} of ${JSON.stringify(inner)} in query ${JSON.stringify(key)}`, words);
+                handler.entry(inner, value, innerLine);
+                entries++;
+                cur.skipSpace();
+                const c = cur.next();
+                if (c === 0x2c)
+                    continue;
+                if (c === 0x7d)
+                    break;
+                fail(`expected "," or "}" in query ${JSON.stringify(key)}, found ${describe$1(c)}`);
+            }
+        }
+        cur.skipSpace();
+        const c = cur.next();
+        if (c === 0x2c)
+            continue;
+        if (c === 0x7d)
+            break;
+        fail(`expected "," or "}" after query ${JSON.stringify(key)}, found ${describe$1(c)}`);
+    }
+    cur.skipSpace();
+    if (cur.peek() !== -1)
+        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
+    return { outerKeys: seen.size, entries };
+}
+function describe$1(c) {
+    if (c < 0)
+        return 'the end of the file';
+    if (c >= 0x20 && c < 0x7f)
+        return JSON.stringify(String.fromCharCode(c));
+    return `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+function valueKind(c) {
+    if (c === 0x5b)
+        return 'an array';
+    if (c === 0x22)
+        return 'a string';
+    if (c === 0x6e)
+        return 'null';
+    if (c === 0x74 || c === 0x66)
+        return 'a boolean';
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
+        return 'a number';
+    return describe$1(c);
+}
+/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
+function readString(cur, file) {
+    cur.next();
+    let n = 0;
+    let ascii = true;
+    const push = (b) => {
+        if (n === cur.scratch.length) {
+            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
+            cur.scratch.copy(grown, 0, 0, n);
+            cur.scratch = grown;
+        }
+        cur.scratch[n++] = b;
+    };
+    const pushText = (text) => {
+        for (const b of Buffer.from(text, 'utf8'))
+            push(b);
+        ascii = false;
+    };
+    const bad = (message) => {
+        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
+    };
+    for (;;) {
+        const c = cur.next();
+        if (c < 0)
+            bad('a string is never closed (the file ends inside quotes)');
+        if (c === 0x22)
+            break;
+        if (c < 0x20)
+            bad('a control character (such as a line break) inside a string');
+        if (c !== 0x5c) {
+            if (c >= 0x80)
+                ascii = false;
+            push(c);
+            continue;
+        }
+        const e = cur.next();
+        switch (e) {
+            case 0x22:
+                push(0x22);
+                break;
+            case 0x5c:
+                push(0x5c);
+                break;
+            case 0x2f:
+                push(0x2f);
+                break;
+            case 0x62:
+                push(0x08);
+                break;
+            case 0x66:
+                push(0x0c);
+                break;
+            case 0x6e:
+                push(0x0a);
+                break;
+            case 0x72:
+                push(0x0d);
+                break;
+            case 0x74:
+                push(0x09);
+                break;
+            case 0x75: {
+                let unit = readHex4(cur, bad);
+                if (unit >= 0xd800 && unit <= 0xdbff) {
+                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
+                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
+                    const low = readHex4(cur, bad);
+                    if (low < 0xdc00 || low > 0xdfff)
+                        bad('an unpaired surrogate escape in a string');
+                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                }
+                else if (unit >= 0xdc00 && unit <= 0xdfff)
+                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
+                if (unit < 0x80)
+                    push(unit);
+                else
+                    pushText(String.fromCodePoint(unit));
+                break;
+            }
+            default:
+                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
+        }
+    }
+    if (ascii)
+        return cur.scratch.toString('latin1', 0, n);
+    try {
+        return fatal$1.decode(cur.scratch.subarray(0, n));
+    }
+    catch {
+        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+function readHex4(cur, bad) {
+    let v = 0;
+    for (let i = 0; i < 4; i++) {
+        const c = cur.next();
+        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+        if (d < 0)
+            bad('an invalid \\u escape in a string');
+        v = v * 16 + d;
+    }
+    return v;
+}
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+/** Reads a bare token up to the next delimiter and requires a finite JSON number. */
+function readNumber(cur, file, what, words) {
+    const line = cur.line;
+    const first = cur.peek();
+    if (first === 0x22 || first === 0x7b || first === 0x5b) {
+        throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
+    }
+    let text = '';
+    for (;;) {
+        const c = cur.peek();
+        if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || text.length > 64)
+            break;
+        text += String.fromCharCode(c);
+        cur.next();
+    }
+    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
+        throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
+    }
+    if (text === 'null') {
+        throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
+    }
+    if (!JSON_NUMBER.test(text))
+        throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : JSON.stringify(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
+    const value = Number(text);
+    if (!Number.isFinite(value))
+        throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number');
+    return value;
+}
+
+/**
+ * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
+ * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
+ * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
+ * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
+ * into a dict of dicts. Read streaming, with line numbers.
+ */
+function readPytrecEvalRows(file, metricFields) {
+    const sink = new RowsSink(file, metricFields);
+    let row;
+    const measures = new Map();
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            row = sink.start(id, line);
+            measures.clear();
+        },
+        entry: (measure, value, line) => {
+            if (row === undefined)
+                return;
+            const earlier = measures.get(measure);
+            if (earlier !== undefined) {
+                throw new InputError({ file, line, queryId: row.id }, `measure ${JSON.stringify(measure)} appears twice for query ${JSON.stringify(row.id)} (also on line ${earlier})`, 'keep one value per query and measure');
+            }
+            measures.set(measure, line);
+            // every measure is a number: a metric when the rules name it, a numeric field otherwise
+            sink.value(row, measure, value);
+        }
+    }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
+    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
+}
+
+/**
+ * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
+ * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
+ * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
+ * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
+ */
+/** Streams a JSON-object run into `collector` (one block per query, in file order). */
+function readRanxRun(file, collector) {
+    const summary = readNestedNumbers(file, {
+        outer: (id, line) => collector.startQuery(id, line),
+        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
+    }, { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' });
+    return summary.entries;
+}
+/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
+function readRanxQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            current = id;
+            builder.query(id, line);
+        },
+        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
+    }, { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' });
+    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
+ * Streams an RFC 4180 CSV file record by record: quoted fields may hold commas, doubled quotes and line
+ * breaks (a record can span lines; it is reported at the line where it starts). An unterminated quote or
+ * text after a closing quote is refused with the line.
+ */
+async function forEachCsvRecord(file, onRecord, options = {}) {
+    let fields = [];
+    let field = '';
+    let inQuotes = false;
+    let afterQuote = false;
+    let startLine = 0;
+    await forEachLine(file, (text, line) => {
+        if (!inQuotes) {
+            startLine = line;
+            fields = [];
+            field = '';
+            afterQuote = false;
+            if (text === '')
+                return;
+        }
+        else {
+            field += '\n';
+        }
+        for (let i = 0; i < text.length; i++) {
+            const c = text.charCodeAt(i);
+            if (inQuotes) {
+                if (c === 0x22) {
+                    if (text.charCodeAt(i + 1) === 0x22) {
+                        field += '"';
+                        i++;
+                    }
+                    else {
+                        inQuotes = false;
+                        afterQuote = true;
+                    }
+                }
+                else {
+                    field += text[i];
+                }
+            }
+            else if (c === 0x2c) {
+                fields.push(field);
+                field = '';
+                afterQuote = false;
+            }
+            else if (afterQuote) {
+                throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")');
+            }
+            else if (c === 0x22) {
+                if (field !== '') {
+                    throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")');
+                }
+                inQuotes = true;
+            }
+            else {
+                field += text[i];
+            }
+        }
+        if (inQuotes)
+            return;
+        fields.push(field);
+        onRecord(fields, startLine);
+    }, options);
+    if (inQuotes) {
+        throw new InputError({ file, line: startLine }, 'a quoted CSV field is never closed (the file ends inside quotes)', 'the file is probably truncated');
+    }
+}
+
+/**
+ * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric
+ * columns). ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample: the inputs
+ * (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`, `answer`,
+ * `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
+ * `answer_relevancy`, ...). ragas itself writes no file; these are the ways pandas writes that frame:
+ * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
+ *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
+ * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
+ * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
+ * pandas' default `to_json` layout (orient="columns") is refused with the fix.
+ *
+ * Query ids: ragas rows carry none, yet the gate pairs baseline and candidate by id. The id is the
+ * `query_id` column, else an `id` column, else the column the user names (`--id-field user_input` makes the
+ * question text the id). Without any of these the file is refused: pairing by row position or by a hash
+ * would silently pair different questions when the two exports differ in order or content.
+ */
+/** Column names that mark a ragas export (current and 0.1 names). */
+const RAGAS_COLUMNS = new Set([
+    'user_input',
+    'retrieved_contexts',
+    'reference_contexts',
+    'response',
+    'reference',
+    'question',
+    'contexts',
+    'answer',
+    'ground_truth',
+    'ground_truths'
+]);
+/** Id columns tried in this order when the user names none. */
+const ID_COLUMNS = ['query_id', 'id'];
+/** True when the columns look like a ragas export. */
+function looksLikeRagas(columns) {
+    for (const c of columns)
+        if (RAGAS_COLUMNS.has(c))
+            return true;
+    return false;
+}
+/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
+async function readRagasRows(file, layout, options) {
+    if (layout === 'csv')
+        return readCsvRecords(file, options);
+    if (layout === 'jsonl')
+        return readJsonlRecords(file, options);
+    return readJsonRecords(file, options);
+}
+function chooseId(columns, file, idField, line) {
+    if (idField !== undefined) {
+        if (!columns.includes(idField)) {
+            throw new InputError({ file, line }, `has no column "${idField}" (named with --id-field)`, `columns: ${columns.slice(0, 30).join(', ')}`);
+        }
+        return idField;
+    }
+    const found = ID_COLUMNS.find((c) => columns.includes(c));
+    if (found !== undefined)
+        return found;
+    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
+    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
+}
+function idText(value, file, column, where) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value))
+        return String(value);
+    if (typeof value === 'number') {
+        throw new InputError({ file, ...where }, `"${column}" is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
+    }
+    throw new InputError({ file, ...where }, `"${column}" is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
+}
+async function readCsvRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields);
+    let header = null;
+    let idColumn = -1;
+    let indexColumn = -1;
+    await forEachCsvRecord(file, (fields, line) => {
+        if (header === null) {
+            header = fields.map((f) => f.trim());
+            const seen = new Set();
+            header.forEach((name, c) => {
+                if (name === '' && c === 0) {
+                    indexColumn = 0;
+                    return;
+                }
+                if (name === '')
+                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
+                if (seen.has(name))
+                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
+                seen.add(name);
+            });
+            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
+            if (indexColumn === 0)
+                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length !== header.length) {
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
+        }
+        const row = sink.start(fields[idColumn], line);
+        if (row === undefined)
+            return;
+        for (let c = 0; c < header.length; c++) {
+            if (c === idColumn || c === indexColumn)
+                continue;
+            sink.cell(row, header[c], fields[c]);
+        }
+    });
+    if (header === null)
+        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
+    return sink.finish('write one row per question after the header');
+}
+async function readJsonlRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields);
+    let idColumn;
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        let record;
+        try {
+            record = JSON.parse(text);
+        }
+        catch (error) {
+            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))');
+        }
+        if (!isObject(record))
+            throw new InputError({ file, line }, 'is not a JSON object', 'write one object per line');
+        idColumn ??= chooseId(Object.keys(record), file, options.idField, line);
+        addRecord(sink, record, idColumn, file, line, `line ${line}`);
+    });
+    return sink.finish('write one JSON object per question');
+}
+async function readJsonRecords(file, options) {
+    const doc = await readJsonDocument(file, 'per-sample export');
+    if (isObject(doc)) {
+        const keys = Object.keys(doc);
+        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
+            throw columnsOrient(file);
+        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
+    }
+    if (!Array.isArray(doc))
+        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
+    return recordsToRows(doc, file, options);
+}
+/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
+function recordsToRows(records, file, options) {
+    const sink = new RowsSink(file, options.metricFields);
+    let idColumn;
+    records.forEach((record, i) => {
+        if (!isObject(record))
+            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
+        idColumn ??= chooseId(Object.keys(record), file, options.idField);
+        addRecord(sink, record, idColumn, file, 0, `[${i}]`);
+    });
+    return sink.finish('the array is empty: write one record per question');
+}
+function addRecord(sink, record, idColumn, file, line, label) {
+    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
+    const row = sink.start(idText(Object.prototype.hasOwnProperty.call(record, idColumn) ? record[idColumn] : undefined, file, idColumn, where), line, label);
+    if (row === undefined)
+        return;
+    for (const key of Object.keys(record)) {
+        if (key === idColumn)
+            continue;
+        sink.value(row, key, record[key], line > 0 ? {} : { key: `${label}.${key}` });
+    }
+}
+/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
+function columnsOrient(file) {
+    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
+}
+
+/**
+ * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
+ * detected from the file's content (or named with `--format`) and turned into the same per-query rows,
+ * judgments or run blocks the built-in readers produce, so every later stage (pairing, statistics,
+ * reports) is unchanged. The built-in readers call in here first and fall back to their own formats when
+ * no importer claims the file.
+ */
+/** Per-query rows formats: the two built-in ones and the importers. */
+const ROW_FORMATS = ['jsonl', 'csv', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
+/** Checks a `--format` value, refusing an unknown one with the list. */
+function parseRowsFormat(text) {
+    const normalized = text.trim().toLowerCase().replace(/-/g, '_');
+    const found = ROW_FORMATS.find((f) => f === normalized);
+    if (found === undefined)
+        throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`);
+    return found;
+}
+/**
+ * Reads per-query rows through an importer when the format is named as one, or when the content is one
+ * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
+ */
+async function importRows(file, options) {
+    const { metricFields, format, idField } = options;
+    const csvName = /\.csv$/i.test(file);
+    switch (format) {
+        case 'ragas':
+            return readRagasRows(file, await recordsLayout(file), { metricFields, idField });
+        case 'deepeval':
+            return readDeepevalRows(file, metricFields, idField);
+        case 'pytrec_eval':
+            return readPytrecEvalRows(file, metricFields);
+        case 'ir_measures':
+        case 'trec_eval':
+            return readMeasureRows(file, metricFields, format);
+        case 'csv':
+            return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField }) : undefined;
+        case 'jsonl':
+            return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField }) : undefined;
+    }
+    const head = await readHead(file);
+    const first = firstChar(head);
+    if (first === '[') {
+        const doc = await readJsonDocument(file, 'JSON array of records');
+        if (!Array.isArray(doc))
+            return undefined;
+        if (looksLikeDeepeval(doc))
+            return deepevalToRows(doc, file, metricFields, idField);
+        return recordsToRows(doc, file, { metricFields, idField });
+    }
+    if (first === '{') {
+        const firstLine = firstContentLine(head).text;
+        const line = tryJson(firstLine);
+        if (isObject(line)) {
+            if (looksLikeDeepeval(line))
+                return readDeepevalRows(file, metricFields, idField);
+            const keys = Object.keys(line);
+            if (keys.includes('query_id') && idField === undefined)
+                return undefined;
+            if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
+                if (looksLikeRagas(keys))
+                    throw columnsOrient(file);
+                return readPytrecEvalRows(file, metricFields);
+            }
+            if (idField !== undefined || looksLikeRagas(keys))
+                return readRagasRows(file, 'jsonl', { metricFields, idField });
+            return undefined;
+        }
+        // not one JSON object on the first line: a document over several lines, a first line longer than the
+        // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
+        const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+        if (key === 'query_id')
+            return undefined;
+        if (firstValueStart(head) === '{') {
+            if (key !== undefined && RAGAS_COLUMNS.has(key))
+                throw columnsOrient(file);
+            return readPytrecEvalRows(file, metricFields);
+        }
+        if (firstLine.trim() === '{') {
+            const doc = await readJsonDocument(file, 'JSON document');
+            if (looksLikeDeepeval(doc))
+                return deepevalToRows(doc, file, metricFields, idField);
+            if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)))
+                throw columnsOrient(file);
+        }
+        return undefined;
+    }
+    const { text } = firstContentLine(head);
+    if (csvName) {
+        const header = csvHeader(text);
+        if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
+            return readRagasRows(file, 'csv', { metricFields, idField });
+        }
+        return undefined;
+    }
+    if (text !== '' && isMeasureLine(text))
+        return readMeasureRows(file, metricFields);
+    return undefined;
+}
+/** The layout of a records file named as ragas: by its first character, then its name. */
+async function recordsLayout(file) {
+    const head = await readHead(file);
+    const first = firstChar(head);
+    if (first === '[')
+        return 'json';
+    if (first === '{')
+        return 'jsonl';
+    return 'csv';
+}
+/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
+function csvHeader(line) {
+    const out = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quoted) {
+            if (c === '"' && line[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"')
+                quoted = false;
+            else
+                field += c;
+        }
+        else if (c === '"')
+            quoted = true;
+        else if (c === ',') {
+            out.push(field.trim());
+            field = '';
+        }
+        else
+            field += c;
+    }
+    out.push(field.trim());
+    return out;
+}
+/**
+ * Reads judgments through an importer when the content is ranx / pytrec_eval JSON or a BEIR TSV with its
+ * header; returns undefined for TREC qrels (the built-in reader).
+ */
+async function importQrels(file) {
+    const head = await readHead(file);
+    if (firstChar(head) === '{')
+        return readRanxQrels(file);
+    const { text } = firstContentLine(head);
+    if (isBeirHeader(text))
+        return readBeirQrels(file);
+    return undefined;
+}
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+function sniffBraceRun(head) {
+    const { text } = firstContentLine(head);
+    if (text.includes('"query_id"'))
+        return 'jsonl';
+    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
+}
+
+/**
+ * JSON.parse keeps the last of two equal keys in an object without a word, so `{"m": 0.1, "m": 0.9}` would
+ * silently be 0.9. A per-query record with a repeated key is ambiguous input, and the gate refuses it; this
+ * scanner finds the first repeated key of the top-level object of a line that JSON.parse already accepted
+ * (so the text is known to be valid JSON and the scan can be simple and linear).
+ */
+/** The first key that appears twice at the top level of a JSON object text, or undefined. */
+function repeatedTopLevelKey(text) {
+    let depth = 0;
+    let seen = null;
+    let expectKey = false;
+    let topIsObject = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            // a string: find its end (skipping escapes)
+            const start = i;
+            let escaped = false;
+            i++;
+            for (; i < text.length; i++) {
+                const d = text.charCodeAt(i);
+                if (escaped)
+                    escaped = false;
+                else if (d === 0x5c)
+                    escaped = true;
+                else if (d === 0x22)
+                    break;
+            }
+            if (depth === 1 && expectKey) {
+                const raw = text.slice(start, i + 1);
+                const key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+                if (seen === null)
+                    seen = new Set();
+                if (seen.has(key))
+                    return key;
+                seen.add(key);
+                expectKey = false;
+            }
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            depth++;
+            if (depth === 1 && c === 0x7b) {
+                topIsObject = true;
+                expectKey = true;
+            }
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+        else if (c === 0x2c && depth === 1 && topIsObject) {
+            expectKey = true;
+        }
+    }
+    return undefined;
+}
+
+/** The field that names a query in every per-query rows file. */
+const ID_FIELD = 'query_id';
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT$2 = 20;
+/**
+ * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
+ * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
+ * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
+ * are collected and refused together, each with its lines.
+ */
+async function readRows(file, options) {
+    const imported = await importRows(file, options);
+    if (imported !== undefined)
+        return imported;
+    const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessFormat(file);
+    const side = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] };
+    const firstLine = new Map();
+    const duplicates = [];
+    const add = (row) => {
+        const seen = firstLine.get(row.id);
+        if (seen !== undefined) {
+            if (duplicates.length < LIST_LIMIT$2)
+                duplicates.push(`${JSON.stringify(row.id)} (lines ${seen} and ${row.line})`);
+            else
+                duplicates.push('');
+            return;
+        }
+        firstLine.set(row.id, row.line);
+        side.rows.push(row);
+    };
+    if (format === 'csv')
+        await readCsv(file, options, side, add);
+    else
+        await readJsonl(file, options, side, add);
+    if (duplicates.length > 0) {
+        const shown = duplicates.filter((d) => d !== '');
+        const more = duplicates.length - shown.length;
+        throw new InputError({ file }, `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+    }
+    if (side.rows.length === 0) {
+        throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`);
+    }
+    const lookAlikes = normalizationTwins(side.rows);
+    if (lookAlikes.length > 0) {
+        side.notes.push(`${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`);
+    }
+    return side;
+}
+/**
+ * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
+ * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
+ * export bug, so they are named in the report instead of being merged or refused.
+ */
+function normalizationTwins(rows) {
+    const byNfc = new Map();
+    const twins = [];
+    for (const row of rows) {
+        if (/^[\x00-\x7f]*$/.test(row.id))
+            continue;
+        const nfc = row.id.normalize('NFC');
+        const other = byNfc.get(nfc);
+        if (other === undefined)
+            byNfc.set(nfc, row.id);
+        else
+            twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`);
+    }
+    return twins;
+}
+function guessFormat(file) {
+    return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
+}
+async function readJsonl(file, options, side, add) {
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        let record;
+        try {
+            record = JSON.parse(text);
+        }
+        catch (error) {
+            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (JSON Lines); a truncated last line is refused');
+        }
+        if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+            throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`);
+        }
+        const repeated = repeatedTopLevelKey(text);
+        if (repeated !== undefined) {
+            throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record');
+        }
+        add(jsonRecordToRow(record, file, line, options.metricFields, side));
+    }, options);
+}
+function jsonRecordToRow(record, file, line, metricFields, side) {
+    const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line);
+    const row = { id, line, values: new Map(), attrs: new Map() };
+    for (const key of Object.keys(record)) {
+        if (key === ID_FIELD)
+            continue;
+        const value = record[key];
+        if (metricFields.has(key)) {
+            if (value === null)
+                row.values.set(key, null);
+            else if (typeof value === 'number') {
+                if (!Number.isFinite(value))
+                    throw new InputError({ file, line, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number');
+                row.values.set(key, value);
+            }
+            else if (typeof value === 'string') {
+                throw new InputError({ file, line, queryId: id }, `"${key}" is a string (${JSON.stringify(truncate(value))}), not a number`, 'write metric values as JSON numbers without quotes');
+            }
+            else {
+                throw new InputError({ file, line, queryId: id }, `"${key}" is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers');
+            }
+            side.numericFields.add(key);
+        }
+        else if (typeof value === 'string') {
+            row.attrs.set(key, value);
+            side.attributeFields.add(key);
+        }
+        else if (typeof value === 'number' || typeof value === 'boolean') {
+            row.attrs.set(key, String(value));
+            if (typeof value === 'number')
+                side.numericFields.add(key);
+            else
+                side.attributeFields.add(key);
+        }
+    }
+    return row;
+}
+function readId(value, file, line) {
+    if (typeof value === 'string') {
+        if (value === '')
+            throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
+        return value;
+    }
+    if (value === undefined)
+        throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`);
+    if (typeof value === 'number') {
+        throw new InputError({ file, line }, `"${ID_FIELD}" is a number (${String(value)}), not a string`, 'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1');
+    }
+    throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings');
+}
+async function readCsv(file, options, side, add) {
+    let header = null;
+    let idColumn = -1;
+    await forEachCsvRecord(file, (fields, line) => {
+        if (header === null) {
+            header = fields.map((f) => f.trim());
+            const seen = new Set();
+            for (const name of header) {
+                if (name === '')
+                    throw new InputError({ file, line }, 'the header has an empty column name', 'name every column');
+                if (seen.has(name))
+                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
+                seen.add(name);
+            }
+            idColumn = header.indexOf(ID_FIELD);
+            if (idColumn < 0) {
+                throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`);
+            }
+            for (const name of header) {
+                if (name !== ID_FIELD)
+                    (options.metricFields.has(name) ? side.numericFields : side.attributeFields).add(name);
+            }
+            return;
+        }
+        if (fields.length !== header.length) {
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
+        }
+        const id = fields[idColumn];
+        if (id === '')
+            throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
+        const row = { id, line, values: new Map(), attrs: new Map() };
+        for (let c = 0; c < header.length; c++) {
+            if (c === idColumn)
+                continue;
+            const name = header[c];
+            const text = fields[c];
+            if (options.metricFields.has(name)) {
+                const trimmed = text.trim();
+                if (trimmed === '') {
+                    row.values.set(name, null);
+                    continue;
+                }
+                const value = parseDecimal(trimmed);
+                if (value === undefined) {
+                    throw new InputError({ file, line, queryId: id }, `column "${name}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
+                }
+                row.values.set(name, value);
+            }
+            else {
+                row.attrs.set(name, text);
+            }
+        }
+        add(row);
+    }, options);
+    if (header === null)
+        throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`);
+}
+/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ (here and in the pairing's refusal). */
+function escapeNonAscii(id) {
+    return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+function truncate(text) {
+    return text.length > 40 ? text.slice(0, 40) + '…' : text;
 }
 
 /**
@@ -86,7 +1859,7 @@ function editDistance$1(a, b) {
 }
 
 /** How many ids an error or a report line lists before "and N more". */
-const LIST_LIMIT$3 = 20;
+const LIST_LIMIT$1 = 20;
 /**
  * Pairs the two sides query by query. A query on one side only or a missing value stops the gate with
  * the ids and lines (or, under `missing: zero`, is filled with the metric's fill value and counted); a value
@@ -153,8 +1926,8 @@ function pairRows(rules, baseline, candidate) {
         filled.push({ metric: metric.name, ...count });
     }
     if (missingValues.length > 0) {
-        const more = missingValues.length - LIST_LIMIT$3;
-        throw new InputError({ file: baseline.source }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$3).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
+        const more = missingValues.length - LIST_LIMIT$1;
+        throw new InputError({ file: baseline.source }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$1).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
     }
     const attrs = new Map();
     for (const [name] of attrNames)
@@ -234,8 +2007,8 @@ function attributeOf(id, name, base, cand, baseline, candidate) {
     return value;
 }
 function listIds(ids, rows, file) {
-    const shown = ids.slice(0, LIST_LIMIT$3).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`);
-    return shown.join(', ') + (ids.length > LIST_LIMIT$3 ? ` and ${ids.length - LIST_LIMIT$3} more` : '');
+    const shown = ids.slice(0, LIST_LIMIT$1).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`);
+    return shown.join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : '');
 }
 /**
  * Baseline-only ids whose NFC form equals a candidate-only id's: the same text in two Unicode spellings
@@ -250,12 +2023,9 @@ function normalisationTwins(onlyInBaseline, onlyInCandidate) {
     for (const id of onlyInBaseline) {
         const twin = byForm.get(id.normalize('NFC'));
         if (twin !== undefined)
-            out.push(`baseline ${escapeId(id)} vs candidate ${escapeId(twin)}`);
+            out.push(`baseline ${escapeNonAscii(id)} vs candidate ${escapeNonAscii(twin)}`);
     }
     return out;
-}
-function escapeId(id) {
-    return JSON.stringify(id).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /** Fixed id order: by UTF-16 code units, independent of locale. */
 function compareIds(a, b) {
@@ -697,17 +2467,14 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
         return unit('inconclusive', 'interval_crosses_margin', margin);
     }
     if (kind.test === 'mcnemar') {
-        // The family-adjusted p (equal to McNemar's own p without multiplicity).
-        const p = (pOf.get(unitKey(rule, filters))?.adjusted ?? comparison.pValue);
-        if (!Number.isFinite(p))
-            return unit('fail', 'non_finite', margin);
+        // mcnemarP is the family-adjusted p (McNemar's own p without multiplicity), already checked finite above.
         const gained = comparison.gained;
         const lost = comparison.lost;
         const better = sign > 0 ? gained > lost : lost > gained;
         const worse = sign > 0 ? lost > gained : gained > lost;
-        if (p < kind.alpha && better)
+        if (mcnemarP < kind.alpha && better)
             return unit('pass', 'holds', margin);
-        if (p < kind.alpha && worse)
+        if (mcnemarP < kind.alpha && worse)
             return unit('fail', 'shown_worse', margin);
         return unit('inconclusive', 'not_shown_better', margin);
     }
@@ -796,7 +2563,12 @@ function buildDesign(table, members, columns, statistics, subsetLabel = 'all que
             notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
         }
     }
-    if (weights && strataValues.length < weights.target.length && m > 0) {
+    if (weights && m > 0 && targetPresent === 0) {
+        // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
+        // reader must learn why rather than see a bare non_finite.
+        notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
+    }
+    else if (weights && strataValues.length < weights.target.length && m > 0) {
         const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
         notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
     }
@@ -1980,7 +3752,7 @@ var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
  * therefore does not depend on how blocks are scheduled (one thread or several), and raising `resamples`
  * keeps the first resamples unchanged.
  */
-const BLOCK$1 = 1000;
+const BLOCK = 1000;
 /**
  * The 128-bit state of a xoshiro128** generator for one block of one stream, seeded from seedrandom's
  * Alea (so the rules' seed string keeps its meaning). xoshiro128** (Blackman & Vigna) produces a uint32
@@ -2941,13 +4713,13 @@ function bootstrapPlan(design, resamples, seed, stream) {
         const vs = [];
         for (let g = 0; g < k; g += 8)
             vs.push(columnsOf(design, g, Math.min(8, k - g)));
-        const blocks = Math.ceil(resamples / BLOCK$1);
+        const blocks = Math.ceil(resamples / BLOCK);
         jobs.push({
             kind: 'bootstrap',
             units: vs.length * blocks,
             work: resamples * design.units * k,
             blocks,
-            block: BLOCK$1,
+            block: BLOCK,
             resamples,
             k,
             vs,
@@ -3112,12 +4884,12 @@ function signFlipPlan(design, permutations, seed, stream) {
     const tables = new Float64Array(k * groups * 16);
     for (let c = 0; c < k; c++)
         nibbleTable(y, k, c, units, groups, tables.subarray(c * groups * 16, (c + 1) * groups * 16));
-    const blocks = Math.ceil(permutations / BLOCK$1);
+    const blocks = Math.ceil(permutations / BLOCK);
     const job = {
         kind: 'flip',
         units: blocks,
         work: permutations * groups * k,
-        block: BLOCK$1,
+        block: BLOCK,
         permutations,
         k,
         groups,
@@ -3218,83 +4990,95 @@ function createStats(table, rules, options = {}) {
         }
         return s;
     };
+    // decide() asks for each unit's comparison twice (the family's p-values, then the unit) and the report asks
+    // again for the whole-set rows: answer repeats from the cache instead of recomputing intervals and tests.
+    const comparisonCache = new Map();
     return {
         members,
         differences: (metric) => diffs.get(metric),
         compare(metric, filters, confidence = statistics.confidence) {
-            const rule = rules.metrics.get(metric);
-            if (!rule)
-                throw new Error(`unknown metric ${metric}`);
-            const col = metricNames.indexOf(metric);
-            const idx = members(filters);
-            const { base, cand } = table.metrics.get(metric);
-            const d = diffs.get(metric);
-            const sign = rule.better === 'higher' ? 1 : -1;
-            let wins = 0;
-            let losses = 0;
-            let gained = 0;
-            let lost = 0;
-            for (const i of idx) {
-                const o = sign * d[i];
-                if (o > 0)
-                    wins++;
-                else if (o < 0)
-                    losses++;
-                if (rule.binary) {
-                    if (base[i] === 0 && cand[i] === 1)
-                        gained++;
-                    else if (base[i] === 1 && cand[i] === 0)
-                        lost++;
-                }
-            }
-            const s = subset(filters);
-            const { design, levels } = s;
-            const b = estimate(levels, col);
-            const c = estimate(levels, metricNames.length + col);
-            const delta = estimate(design, col);
-            const sorted = s.sorted[col];
-            const interval = statistics.interval === 'bca'
-                ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
-                : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
-            const r = s.randomization;
-            const notes = [...design.notes];
-            if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
-                notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
-            }
-            if (interval.note)
-                notes.push(interval.note);
-            // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
-            const mcnemar = rule.binary && design.clusters === null && !statistics.weights;
-            if (rule.binary && !mcnemar)
-                notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
-            return {
-                metric,
-                slice: filters.map(([k, v]) => [k, v]),
-                n: idx.length,
-                baseline: b,
-                candidate: c,
-                delta,
-                relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
-                ci: interval.ci,
-                confidence,
-                pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-                test: mcnemar ? 'mcnemar' : null,
-                gained: rule.binary ? gained : null,
-                lost: rule.binary ? lost : null,
-                wins,
-                losses,
-                ties: idx.length - wins - losses,
-                interval: interval.method,
-                intervalNote: interval.note,
-                randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
-                tTest: tInterval(design, col, confidence),
-                se: linearSe(design, col).se,
-                clusters: design.clusters,
-                mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
-                notes
-            };
+            const cacheKey = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
+            const cached = comparisonCache.get(cacheKey);
+            if (cached)
+                return cached;
+            const computed = compareUncached(metric, filters, confidence);
+            comparisonCache.set(cacheKey, computed);
+            return computed;
         }
     };
+    function compareUncached(metric, filters, confidence) {
+        const rule = rules.metrics.get(metric);
+        if (!rule)
+            throw new Error(`unknown metric ${metric}`);
+        const col = metricNames.indexOf(metric);
+        const idx = members(filters);
+        const { base, cand } = table.metrics.get(metric);
+        const d = diffs.get(metric);
+        const sign = rule.better === 'higher' ? 1 : -1;
+        let wins = 0;
+        let losses = 0;
+        let gained = 0;
+        let lost = 0;
+        for (const i of idx) {
+            const o = sign * d[i];
+            if (o > 0)
+                wins++;
+            else if (o < 0)
+                losses++;
+            if (rule.binary) {
+                if (base[i] === 0 && cand[i] === 1)
+                    gained++;
+                else if (base[i] === 1 && cand[i] === 0)
+                    lost++;
+            }
+        }
+        const s = subset(filters);
+        const { design, levels } = s;
+        const b = estimate(levels, col);
+        const c = estimate(levels, metricNames.length + col);
+        const delta = estimate(design, col);
+        const sorted = s.sorted[col];
+        const interval = statistics.interval === 'bca'
+            ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
+            : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
+        const r = s.randomization;
+        const notes = [...design.notes];
+        if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
+            notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
+        }
+        if (interval.note)
+            notes.push(interval.note);
+        // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
+        const mcnemar = rule.binary && design.clusters === null && !statistics.weights;
+        if (rule.binary && !mcnemar)
+            notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
+        return {
+            metric,
+            slice: filters.map(([k, v]) => [k, v]),
+            n: idx.length,
+            baseline: b,
+            candidate: c,
+            delta,
+            relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+            ci: interval.ci,
+            confidence,
+            pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+            test: mcnemar ? 'mcnemar' : null,
+            gained: rule.binary ? gained : null,
+            lost: rule.binary ? lost : null,
+            wins,
+            losses,
+            ties: idx.length - wins - losses,
+            interval: interval.method,
+            intervalNote: interval.note,
+            randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
+            tTest: tInterval(design, col, confidence),
+            se: linearSe(design, col).se,
+            clusters: design.clusters,
+            mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
+            notes
+        };
+    }
 }
 function mixOf(by, design, levels, col, k) {
     const observed = design.strata.map((s) => s.observedShare);
@@ -4053,1514 +5837,6 @@ function analyseZeroHits(table, slices, metrics, depth, evidence) {
 function quantilesOf(values, members) {
     const sorted = Float64Array.from(members, (i) => values[i]).sort();
     return QUANTILES.map((p) => quantileSorted(sorted, p));
-}
-
-/**
- * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
- * megabyte; a line of hundreds of megabytes without a newline is a broken or hostile file, and buffering it
- * would cost unbounded memory, so it is refused at this cap.
- */
-const MAX_LINE_BYTES = 16 * 1024 * 1024;
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
-/**
- * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
- * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
- * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
- * read buffer plus the longest line.
- */
-async function forEachLine(file, onLine, options = {}) {
-    const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
-    let pending = null;
-    let lineNo = 0;
-    const emit = (bytes, start, end) => {
-        lineNo++;
-        if (end > start && bytes[end - 1] === 0x0d)
-            end--;
-        if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
-            start += 3;
-        }
-        if (end - start > cap)
-            tooLong(file, lineNo, cap);
-        onLine(decode(bytes, start, end, file, lineNo), lineNo);
-    };
-    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-    try {
-        for await (const chunk of stream) {
-            let start = 0;
-            let nl = chunk.indexOf(0x0a, 0);
-            if (pending !== null) {
-                if (nl < 0) {
-                    if (pending.length + chunk.length > cap + 1)
-                        tooLong(file, lineNo + 1, cap);
-                    pending = Buffer.concat([pending, chunk]);
-                    continue;
-                }
-                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
-                pending = null;
-                emit(joined, 0, joined.length);
-                start = nl + 1;
-                nl = chunk.indexOf(0x0a, start);
-            }
-            while (nl >= 0) {
-                emit(chunk, start, nl);
-                start = nl + 1;
-                nl = chunk.indexOf(0x0a, start);
-            }
-            if (start < chunk.length) {
-                if (chunk.length - start > cap + 1)
-                    tooLong(file, lineNo + 1, cap);
-                pending = Buffer.from(chunk.subarray(start));
-            }
-        }
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        const code = error.code;
-        if (code === 'ENOENT')
-            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        if (code === 'EACCES')
-            throw new InputError({ file }, 'permission denied', 'make the file readable');
-        throw new InputError({ file }, `cannot be read: ${error.message}`);
-    }
-    finally {
-        stream.destroy();
-    }
-    if (pending !== null && pending.length > 0)
-        emit(pending, 0, pending.length);
-    return lineNo;
-}
-function decode(bytes, start, end, file, line) {
-    let ascii = true;
-    for (let i = start; i < end; i++) {
-        if (bytes[i] >= 0x80) {
-            ascii = false;
-            break;
-        }
-    }
-    if (ascii)
-        return bytes.toString("latin1", start, end);
-    try {
-        return fatalDecoder.decode(bytes.subarray(start, end));
-    }
-    catch {
-        throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
-}
-function tooLong(file, line, cap) {
-    throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter');
-}
-
-/**
- * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
- * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
- * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
- * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
- */
-/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
-function compareCodePoints(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-        let x = a.charCodeAt(i);
-        let y = b.charCodeAt(i);
-        if (x === y)
-            continue;
-        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
-        if (x >= 0xd800)
-            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
-        if (y >= 0xd800)
-            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
-        return x - y;
-    }
-    return a.length - b.length;
-}
-/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
-function toByteString(text) {
-    for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) >= 0x80)
-            return Buffer.from(text, 'utf8').toString('latin1');
-    }
-    return text;
-}
-/** The inverse of {@link toByteString}, for messages. */
-function fromByteString(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        if (bytes.charCodeAt(i) >= 0x80)
-            return Buffer.from(bytes, 'latin1').toString('utf8');
-    }
-    return bytes;
-}
-
-/**
- * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/metrics/qrels.ts): grades are whole numbers kept as written
- * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
- * query ids are ordered by UTF-8 bytes as trec_eval orders them.
- */
-class QrelsBuilder {
-    file;
-    queries = new Map();
-    pending = new Map();
-    lines = new Map();
-    judgments = 0;
-    constructor(file) {
-        this.file = file;
-    }
-    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
-    query(id, line) {
-        if (this.queries.has(id))
-            return;
-        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
-        this.pending.set(id, []);
-        this.lines.set(id, new Map());
-    }
-    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
-    add(id, doc, grade, line) {
-        if (!Number.isSafeInteger(grade)) {
-            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${JSON.stringify(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        this.query(id, line);
-        const query = this.queries.get(id);
-        const docLines = this.lines.get(id);
-        const docno = toByteString(doc);
-        const earlier = docLines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: id }, `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        docLines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            this.pending.get(id).push(grade);
-        this.judgments++;
-    }
-    /** The judgments, refused when there are none. */
-    finish(emptyHint) {
-        if (this.queries.size === 0)
-            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
-        for (const [id, query] of this.queries) {
-            const grades = Int32Array.from(this.pending.get(id));
-            grades.sort();
-            grades.reverse();
-            query.gradesDesc = grades;
-        }
-        const ids = [...this.queries.keys()].sort(compareCodePoints);
-        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
-    }
-}
-
-/**
- * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
- * `GenericDataLoader` have them:
- *
- *     query-id	corpus-id	score
- *     1	31715818	1
- *
- * The header is recognised by its three columns with a third that is not a number (BEIR writes
- * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
- * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
- */
-/**
- * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
- * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
- * for a header.
- */
-function isBeirHeader(line) {
-    const f = line.replace(/\r$/, '').split('\t').map((x) => x.trim());
-    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
-}
-/** Reads BEIR-style TSV judgments. */
-async function readBeirQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let header = true;
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        if (header) {
-            header = false;
-            if (!isBeirHeader(text)) {
-                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', 'start the file with the header line, as BEIR\'s qrels/*.tsv do');
-            }
-            return;
-        }
-        const f = text.split('\t');
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
-        }
-        const [id, doc, scoreText] = f.map((x) => x.trim());
-        if (id === '' || doc === '')
-            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
-        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-            throw new InputError({ file, line, queryId: id }, `score ${JSON.stringify(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
-        }
-        builder.add(id, doc, Number(scoreText), line);
-    });
-    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
-}
-
-/**
- * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
- * exponent. Hex ("0x10"), "NaN", "Infinity", "1_000", "" and padded text are not numbers here, because
- * JavaScript's Number() would quietly accept some of them (Number("") is 0, Number("0x10") is 16).
- */
-const DECIMAL$1 = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** Parses a strict decimal; returns undefined for anything else, and for values that overflow to ±Infinity. */
-function parseDecimal(text) {
-    if (!DECIMAL$1.test(text))
-        return undefined;
-    const value = Number(text);
-    return Number.isFinite(value) ? value : undefined;
-}
-/** Why a text is not a usable number, for the error message. */
-function describeBadNumber(text) {
-    if (text === '')
-        return 'is empty';
-    if (DECIMAL$1.test(text))
-        return `${JSON.stringify(text)} overflows to infinity`;
-    return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
-}
-
-/**
- * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/inputs/rows.ts): a field the rules name as a metric must be a finite number (null or an
- * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
- * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
- * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
- * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
- */
-/** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$2 = 20;
-class RowsSink {
-    file;
-    metricFields;
-    rows = [];
-    firstSeen = new Map();
-    duplicates = [];
-    duplicateCount = 0;
-    skipped = new Map();
-    numericFields = new Set();
-    attributeFields = new Set();
-    notes = [];
-    constructor(file, metricFields) {
-        this.file = file;
-        this.metricFields = metricFields;
-    }
-    /**
-     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
-     * returns undefined (and records the repeat) when the id was seen before.
-     */
-    start(id, line, label = `line ${line}`) {
-        if (id === '')
-            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
-        const seen = this.firstSeen.get(id);
-        if (seen !== undefined) {
-            this.duplicateCount++;
-            if (this.duplicates.length < LIST_LIMIT$2)
-                this.duplicates.push(`${JSON.stringify(id)} (${seen} and ${label})`);
-            return undefined;
-        }
-        this.firstSeen.set(id, label);
-        const row = { id, line, values: new Map(), attrs: new Map() };
-        this.rows.push(row);
-        return row;
-    }
-    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
-    value(row, key, value, where = {}) {
-        const at = { file: this.file, line: row.line || undefined, queryId: row.id, ...where };
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            if (value === null || value === undefined)
-                row.values.set(key, null);
-            else if (typeof value === 'number') {
-                if (!Number.isFinite(value))
-                    throw new InputError(at, `"${key}" is not a finite number`, 'write a finite decimal number');
-                row.values.set(key, value);
-            }
-            else if (typeof value === 'string') {
-                throw new InputError(at, `"${key}" is a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}), not a number`, 'metric values are numbers');
-            }
-            else {
-                throw new InputError(at, `"${key}" is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
-            }
-            return;
-        }
-        if (typeof value === 'string') {
-            row.attrs.set(key, value);
-            this.attributeFields.add(key);
-        }
-        else if (typeof value === 'number') {
-            row.attrs.set(key, String(value));
-            this.numericFields.add(key);
-        }
-        else if (typeof value === 'boolean') {
-            row.attrs.set(key, String(value));
-            this.attributeFields.add(key);
-        }
-        else if (value !== null && value !== undefined) {
-            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
-        }
-    }
-    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
-    cell(row, key, text) {
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            const trimmed = text.trim();
-            if (trimmed === '') {
-                row.values.set(key, null);
-                return;
-            }
-            const value = parseDecimal(trimmed);
-            if (value === undefined) {
-                throw new InputError({ file: this.file, line: row.line, queryId: row.id }, `column "${key}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
-            }
-            row.values.set(key, value);
-            return;
-        }
-        row.attrs.set(key, text);
-        const trimmed = text.trim();
-        // an empty cell (pandas' NaN) says nothing about the column's type
-        if (trimmed === '')
-            return;
-        if (parseDecimal(trimmed) !== undefined)
-            this.numericFields.add(key);
-        else
-            this.attributeFields.add(key);
-    }
-    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
-    finish(emptyHint) {
-        if (this.duplicateCount > 0) {
-            const more = this.duplicateCount - this.duplicates.length;
-            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
-        }
-        if (this.rows.length === 0)
-            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
-        const notes = [...this.notes];
-        for (const key of [...this.skipped.keys()].sort()) {
-            const n = this.skipped.get(key);
-            notes.push(`${this.file}: field "${key}" skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
-        }
-        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
-        for (const key of this.attributeFields)
-            if (!this.metricFields.has(key))
-                this.numericFields.delete(key);
-        return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes };
-    }
-}
-
-/**
- * Small helpers the importers share to recognise a file by its first bytes: formats are detected from the
- * content (the first 64 KiB), never from the file name alone, so a run saved as `run.txt` or a qrels file
- * without an extension is still read for what it is.
- */
-/** How many bytes detection looks at. */
-const HEAD_BYTES = 65536;
-/** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-/** The file-system error of opening `file`, as the refusal a user can act on. */
-function openError(file, error) {
-    const code = error.code;
-    if (code === 'ENOENT')
-        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-    if (code === 'EISDIR')
-        return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-    if (code === 'EACCES')
-        return new InputError({ file }, 'permission denied', 'make the file readable');
-    return new InputError({ file }, `cannot be read: ${error.message}`);
-}
-/** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
-async function readHead(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        const buf = Buffer.alloc(HEAD_BYTES);
-        let bytesRead;
-        try {
-            ;
-            ({ bytesRead } = await handle.read(buf, 0, buf.length, 0));
-        }
-        catch (error) {
-            throw openError(file, error);
-        }
-        return buf.toString('utf8', 0, bytesRead).replace(/^\ufeff/, '');
-    }
-    finally {
-        await handle.close();
-    }
-}
-/** The first line of `head` that is not blank, without its line terminator, or '' when there is none. */
-function firstContentLine(head) {
-    const lines = head.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const text = lines[i].replace(/\r$/, '');
-        if (text.trim() !== '')
-            return { text, line: i + 1 };
-    }
-    return { text: '', line: 0 };
-}
-/** The first non-blank character of `head`, or '' for an empty file. */
-function firstChar(head) {
-    const m = /\S/.exec(head);
-    return m ? m[0] : '';
-}
-/**
- * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
- * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
- * parsing the whole document.
- */
-function firstValueStart(head) {
-    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
-    return m ? m[1] : '';
-}
-/** Parses `text` as one JSON value, or returns undefined when it is not valid JSON. */
-function tryJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** A plain JSON object (not null, not an array). */
-function isObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-/**
- * Reads a whole JSON document (a ragas or deepeval export), refusing files over {@link MAX_DOCUMENT_BYTES}
- * and invalid JSON with the position JSON.parse reports turned into a line number.
- */
-async function readJsonDocument(file, what) {
-    let size;
-    try {
-        const s = await stat(file);
-        if (s.isDirectory())
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        size = s.size;
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        throw openError(file, error);
-    }
-    if (size > MAX_DOCUMENT_BYTES) {
-        throw new InputError({ file }, `is ${size} bytes; a ${what} is read whole and the limit is ${MAX_DOCUMENT_BYTES}`, 'write it as JSON Lines (one record per line) or CSV instead');
-    }
-    const bytes = await readFile(file);
-    let text;
-    try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
-    }
-    catch {
-        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
-    try {
-        return JSON.parse(text);
-    }
-    catch (error) {
-        const message = error.message;
-        const at = /position (\d+)/.exec(message);
-        const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
-        const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
-        throw new InputError({ file, line }, `is not valid JSON: ${message}${nan}`, `a ${what} is one JSON document`);
-    }
-}
-
-/**
- * deepeval test results: one row per test case, one metric column per deepeval metric.
- *
- * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
- * snake_case as the Python attributes are named):
- * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
- *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
- *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
- *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
- *   "evaluationCost", "order", "metadata"}], ...}`;
- * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
- *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
- *
- * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
- * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
- * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
- * (`runDuration`, `evaluationCost`, ...; not `order`, a position) are numeric fields; scalar entries of its metadata are fields
- * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
- *
- * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
- * default `test_case_<n>`, else the field named with `--id-field` (a test-case field such as `input`, or a
- * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
- * the two runs order their test cases differently.
- */
-const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
-const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
-const METRIC_LISTS = ['metricsData', 'metrics_data'];
-const POSITIONAL_NAME = /^test_case_\d+$/;
-/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
-function looksLikeDeepeval(doc) {
-    if (isObject(doc))
-        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
-    return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
-}
-/** Reads a deepeval results file into per-query rows. */
-async function readDeepevalRows(file, metricFields, idField) {
-    return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField);
-}
-/** Rows from a parsed deepeval document (see the module comment). */
-function deepevalToRows(doc, file, metricFields, idField) {
-    let cases;
-    let listKey = '';
-    const sink = new RowsSink(file, metricFields);
-    if (Array.isArray(doc))
-        cases = doc;
-    else if (isObject(doc)) {
-        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
-        if (listKey === '')
-            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
-        cases = doc[listKey];
-        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
-            const conv = doc[k];
-            if (Array.isArray(conv) && conv.length > 0)
-                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
-        }
-    }
-    else
-        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
-    const prefix = listKey ? `${listKey}` : '';
-    cases.forEach((tc, i) => {
-        const label = `${prefix}[${i}]`;
-        if (!isObject(tc))
-            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
-        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
-        const id = caseId(tc, metadata, file, label, idField);
-        const row = sink.start(id, 0, label);
-        if (row === undefined)
-            return;
-        const used = new Map();
-        const claim = (key, from) => {
-            const earlier = used.get(key);
-            if (earlier !== undefined)
-                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field "${key}" comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
-            used.set(key, from);
-        };
-        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
-        const metrics = metricsKey ? tc[metricsKey] : [];
-        metrics.forEach((m, j) => {
-            const at = `${label}.${metricsKey}[${j}]`;
-            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
-                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
-            const name = m.name;
-            claim(name, `${at}.score`);
-            const errored = m.error !== undefined && m.error !== null;
-            const score = m.score === undefined || errored ? null : m.score;
-            sink.value(row, name, score, { key: `${at}.score` });
-            claim(`${name}.success`, `${at}.success`);
-            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
-            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
-        });
-        for (const key of Object.keys(tc)) {
-            const v = tc[key];
-            if (typeof v === 'number' && key !== 'order') {
-                claim(key, `${label}.${key}`);
-                sink.value(row, key, v, { key: `${label}.${key}` });
-            }
-        }
-        for (const key of Object.keys(metadata)) {
-            const v = metadata[key];
-            if (key === 'query_id' || v === null || typeof v === 'object')
-                continue;
-            claim(key, `${label}.metadata.${key}`);
-            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
-        }
-    });
-    return sink.finish('the list of test cases is empty');
-}
-function caseId(tc, metadata, file, label, idField) {
-    const text = (v, what) => {
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'number' && Number.isSafeInteger(v))
-            return String(v);
-        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : JSON.stringify(v)}`, 'every test case needs a non-empty id');
-    };
-    if (idField !== undefined) {
-        if (Object.prototype.hasOwnProperty.call(tc, idField))
-            return text(tc[idField], idField);
-        if (Object.prototype.hasOwnProperty.call(metadata, idField))
-            return text(metadata[idField], `metadata.${idField}`);
-        throw new InputError({ file, key: label }, `has no field "${idField}" (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).join(', ')}`);
-    }
-    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
-        return text(metadata.query_id, 'metadata.query_id');
-    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
-        return tc.name;
-    throw new InputError({ file, key: label }, `has no query id: its name ${JSON.stringify(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
-}
-
-/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
-const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
-/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
-const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
-function looksLikeMeasure(name) {
-    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
-}
-/**
- * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
- * third a decimal number (or the `runid all NAME` line of trec_eval).
- */
-function isMeasureLine(line) {
-    const f = line.trim().split(/\s+/);
-    return f.length === 3 && (parseDecimal(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'));
-}
-/** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
-async function readMeasureRows(file, metricFields, layout) {
-    const triples = [];
-    await forEachLine(file, (text, line) => {
-        const trimmed = text.trim();
-        if (trimmed === '')
-            return;
-        const f = trimmed.split(/\s+/);
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
-        }
-        triples.push({ a: f[0], b: f[1], value: f[2], line });
-    });
-    if (triples.length === 0)
-        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
-    const chosen = layout ?? detectLayout(triples, file);
-    const sink = new RowsSink(file, metricFields);
-    const rows = new Map();
-    let summaries = 0;
-    for (const t of triples) {
-        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
-        if (queryId === 'all') {
-            summaries++;
-            continue;
-        }
-        const value = parseDecimal(t.value);
-        if (value === undefined) {
-            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${JSON.stringify(queryId)} is ${JSON.stringify(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
-        }
-        let entry = rows.get(queryId);
-        if (entry === undefined) {
-            const row = sink.start(queryId, t.line);
-            if (row === undefined)
-                continue;
-            entry = { row, measures: new Map() };
-            rows.set(queryId, entry);
-        }
-        const earlier = entry.measures.get(measure);
-        if (earlier !== undefined) {
-            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${JSON.stringify(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
-        }
-        entry.measures.set(measure, t.line);
-        sink.value(entry.row, measure, value);
-    }
-    if (summaries > 0) {
-        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
-    }
-    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
-}
-function detectLayout(triples, file) {
-    let allFirst = 0;
-    let allSecond = 0;
-    const first = new Set();
-    const second = new Set();
-    for (const t of triples) {
-        if (t.a === 'all')
-            allFirst++;
-        else
-            first.add(t.a);
-        if (t.b === 'all')
-            allSecond++;
-        else
-            second.add(t.b);
-    }
-    if (allSecond > 0 && allFirst === 0)
-        return 'trec_eval';
-    if (allFirst > 0 && allSecond === 0)
-        return 'ir_measures';
-    const firstMeasures = [...first].every(looksLikeMeasure);
-    const secondMeasures = [...second].every(looksLikeMeasure);
-    if (firstMeasures && !secondMeasures)
-        return 'trec_eval';
-    if (secondMeasures && !firstMeasures)
-        return 'ir_measures';
-    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
-}
-
-const BLOCK = 1 << 20;
-const fatal$1 = new TextDecoder('utf-8', { fatal: true });
-/** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
-class Cursor {
-    fd;
-    buf = Buffer.allocUnsafe(BLOCK);
-    /** Bytes of the string being read (grown on demand, reused across strings). */
-    scratch = Buffer.allocUnsafe(256);
-    pos = 0;
-    end = 0;
-    eof = false;
-    line = 1;
-    constructor(fd) {
-        this.fd = fd;
-    }
-    peek() {
-        if (this.pos < this.end)
-            return this.buf[this.pos];
-        return this.fill() ? this.buf[this.pos] : -1;
-    }
-    next() {
-        const c = this.peek();
-        if (c >= 0)
-            this.pos++;
-        return c;
-    }
-    fill() {
-        if (this.eof)
-            return false;
-        const n = readSync(this.fd, this.buf, 0, BLOCK, null);
-        if (n === 0) {
-            this.eof = true;
-            return false;
-        }
-        this.pos = 0;
-        this.end = n;
-        return true;
-    }
-    skipSpace() {
-        for (;;) {
-            const c = this.peek();
-            if (c === 0x20 || c === 0x09 || c === 0x0d)
-                this.pos++;
-            else if (c === 0x0a) {
-                this.pos++;
-                this.line++;
-            }
-            else
-                return;
-        }
-    }
-}
-/**
- * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
- * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
- * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
- */
-function readNestedNumbers(file, handler, words) {
-    let fd;
-    try {
-        fd = openSync(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        return parse$1(new Cursor(fd), file, handler, words);
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        const code = error.code;
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        throw error;
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function parse$1(cur, file, handler, words) {
-    const fail = (message, hint) => {
-        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
-    };
-    // UTF-8 byte order mark
-    if (cur.peek() === 0xef) {
-        cur.next();
-        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
-            fail('is not valid UTF-8', 'save the file as UTF-8');
-    }
-    cur.skipSpace();
-    if (cur.next() !== 0x7b)
-        fail(`is not ${words.what}: it does not start with "{"`);
-    const seen = new Map();
-    let entries = 0;
-    cur.skipSpace();
-    if (cur.peek() === 0x7d)
-        fail('is an empty JSON object (no queries)', 'write at least one query');
-    for (;;) {
-        cur.skipSpace();
-        const line = cur.line;
-        if (cur.peek() !== 0x22)
-            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
-        const key = readString(cur, file);
-        if (key === '')
-            fail('a query id is the empty string', 'every query needs a non-empty id');
-        const earlier = seen.get(key);
-        if (earlier !== undefined)
-            fail(`query ${JSON.stringify(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
-        seen.set(key, line);
-        cur.skipSpace();
-        if (cur.next() !== 0x3a)
-            fail(`expected ":" after ${JSON.stringify(key)}`);
-        cur.skipSpace();
-        if (cur.peek() !== 0x7b) {
-            fail(`the value of query ${JSON.stringify(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
-        }
-        cur.next();
-        handler.outer(key, line);
-        cur.skipSpace();
-        if (cur.peek() === 0x7d)
-            cur.next();
-        else {
-            for (;;) {
-                cur.skipSpace();
-                const innerLine = cur.line;
-                if (cur.peek() !== 0x22)
-                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
-                const inner = readString(cur, file);
-                if (inner === '')
-                    fail(`an empty ${words.innerKey} in query ${JSON.stringify(key)}`, `every ${words.innerKey} is a non-empty string`);
-                cur.skipSpace();
-                if (cur.next() !== 0x3a)
-                    fail(`expected ":" after ${JSON.stringify(inner)}`);
-                cur.skipSpace();
-                const value = readNumber(cur, file, `${words.value} of ${JSON.stringify(inner)} in query ${JSON.stringify(key)}`, words);
-                handler.entry(inner, value, innerLine);
-                entries++;
-                cur.skipSpace();
-                const c = cur.next();
-                if (c === 0x2c)
-                    continue;
-                if (c === 0x7d)
-                    break;
-                fail(`expected "," or "}" in query ${JSON.stringify(key)}, found ${describe$1(c)}`);
-            }
-        }
-        cur.skipSpace();
-        const c = cur.next();
-        if (c === 0x2c)
-            continue;
-        if (c === 0x7d)
-            break;
-        fail(`expected "," or "}" after query ${JSON.stringify(key)}, found ${describe$1(c)}`);
-    }
-    cur.skipSpace();
-    if (cur.peek() !== -1)
-        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
-    return { outerKeys: seen.size, entries };
-}
-function describe$1(c) {
-    if (c < 0)
-        return 'the end of the file';
-    if (c >= 0x20 && c < 0x7f)
-        return JSON.stringify(String.fromCharCode(c));
-    return `byte 0x${c.toString(16).padStart(2, '0')}`;
-}
-function valueKind(c) {
-    if (c === 0x5b)
-        return 'an array';
-    if (c === 0x22)
-        return 'a string';
-    if (c === 0x6e)
-        return 'null';
-    if (c === 0x74 || c === 0x66)
-        return 'a boolean';
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
-        return 'a number';
-    return describe$1(c);
-}
-/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
-function readString(cur, file) {
-    cur.next();
-    let n = 0;
-    let ascii = true;
-    const push = (b) => {
-        if (n === cur.scratch.length) {
-            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
-            cur.scratch.copy(grown, 0, 0, n);
-            cur.scratch = grown;
-        }
-        cur.scratch[n++] = b;
-    };
-    const pushText = (text) => {
-        for (const b of Buffer.from(text, 'utf8'))
-            push(b);
-        ascii = false;
-    };
-    const bad = (message) => {
-        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
-    };
-    for (;;) {
-        const c = cur.next();
-        if (c < 0)
-            bad('a string is never closed (the file ends inside quotes)');
-        if (c === 0x22)
-            break;
-        if (c < 0x20)
-            bad('a control character (such as a line break) inside a string');
-        if (c !== 0x5c) {
-            if (c >= 0x80)
-                ascii = false;
-            push(c);
-            continue;
-        }
-        const e = cur.next();
-        switch (e) {
-            case 0x22:
-                push(0x22);
-                break;
-            case 0x5c:
-                push(0x5c);
-                break;
-            case 0x2f:
-                push(0x2f);
-                break;
-            case 0x62:
-                push(0x08);
-                break;
-            case 0x66:
-                push(0x0c);
-                break;
-            case 0x6e:
-                push(0x0a);
-                break;
-            case 0x72:
-                push(0x0d);
-                break;
-            case 0x74:
-                push(0x09);
-                break;
-            case 0x75: {
-                let unit = readHex4(cur, bad);
-                if (unit >= 0xd800 && unit <= 0xdbff) {
-                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
-                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
-                    const low = readHex4(cur, bad);
-                    if (low < 0xdc00 || low > 0xdfff)
-                        bad('an unpaired surrogate escape in a string');
-                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
-                }
-                else if (unit >= 0xdc00 && unit <= 0xdfff)
-                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
-                if (unit < 0x80)
-                    push(unit);
-                else
-                    pushText(String.fromCodePoint(unit));
-                break;
-            }
-            default:
-                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
-        }
-    }
-    if (ascii)
-        return cur.scratch.toString('latin1', 0, n);
-    try {
-        return fatal$1.decode(cur.scratch.subarray(0, n));
-    }
-    catch {
-        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
-}
-function readHex4(cur, bad) {
-    let v = 0;
-    for (let i = 0; i < 4; i++) {
-        const c = cur.next();
-        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
-        if (d < 0)
-            bad('an invalid \\u escape in a string');
-        v = v * 16 + d;
-    }
-    return v;
-}
-const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-/** Reads a bare token up to the next delimiter and requires a finite JSON number. */
-function readNumber(cur, file, what, words) {
-    const line = cur.line;
-    const first = cur.peek();
-    if (first === 0x22 || first === 0x7b || first === 0x5b) {
-        throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
-    }
-    let text = '';
-    for (;;) {
-        const c = cur.peek();
-        if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || text.length > 64)
-            break;
-        text += String.fromCharCode(c);
-        cur.next();
-    }
-    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
-        throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
-    }
-    if (text === 'null') {
-        throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
-    }
-    if (!JSON_NUMBER.test(text))
-        throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : JSON.stringify(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
-    const value = Number(text);
-    if (!Number.isFinite(value))
-        throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number');
-    return value;
-}
-
-/**
- * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
- * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
- * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
- * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
- * into a dict of dicts. Read streaming, with line numbers.
- */
-function readPytrecEvalRows(file, metricFields) {
-    const sink = new RowsSink(file, metricFields);
-    let row;
-    const measures = new Map();
-    readNestedNumbers(file, {
-        outer: (id, line) => {
-            row = sink.start(id, line);
-            measures.clear();
-        },
-        entry: (measure, value, line) => {
-            if (row === undefined)
-                return;
-            const earlier = measures.get(measure);
-            if (earlier !== undefined) {
-                throw new InputError({ file, line, queryId: row.id }, `measure ${JSON.stringify(measure)} appears twice for query ${JSON.stringify(row.id)} (also on line ${earlier})`, 'keep one value per query and measure');
-            }
-            measures.set(measure, line);
-            // every measure is a number: a metric when the rules name it, a numeric field otherwise
-            sink.value(row, measure, value);
-        }
-    }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
-    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
-}
-
-/**
- * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
- * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
- * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
- * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
- */
-/** Streams a JSON-object run into `collector` (one block per query, in file order). */
-function readRanxRun(file, collector) {
-    const summary = readNestedNumbers(file, {
-        outer: (id, line) => collector.startQuery(id, line),
-        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
-    }, { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' });
-    return summary.entries;
-}
-/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
-function readRanxQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let current = '';
-    readNestedNumbers(file, {
-        outer: (id, line) => {
-            current = id;
-            builder.query(id, line);
-        },
-        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
-    }, { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' });
-    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
-}
-
-/**
- * Streams an RFC 4180 CSV file record by record: quoted fields may hold commas, doubled quotes and line
- * breaks (a record can span lines; it is reported at the line where it starts). An unterminated quote or
- * text after a closing quote is refused with the line.
- */
-async function forEachCsvRecord(file, onRecord, options = {}) {
-    let fields = [];
-    let field = '';
-    let inQuotes = false;
-    let afterQuote = false;
-    let startLine = 0;
-    await forEachLine(file, (text, line) => {
-        if (!inQuotes) {
-            startLine = line;
-            fields = [];
-            field = '';
-            afterQuote = false;
-            if (text === '')
-                return;
-        }
-        else {
-            field += '\n';
-        }
-        for (let i = 0; i < text.length; i++) {
-            const c = text.charCodeAt(i);
-            if (inQuotes) {
-                if (c === 0x22) {
-                    if (text.charCodeAt(i + 1) === 0x22) {
-                        field += '"';
-                        i++;
-                    }
-                    else {
-                        inQuotes = false;
-                        afterQuote = true;
-                    }
-                }
-                else {
-                    field += text[i];
-                }
-            }
-            else if (c === 0x2c) {
-                fields.push(field);
-                field = '';
-                afterQuote = false;
-            }
-            else if (afterQuote) {
-                throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")');
-            }
-            else if (c === 0x22) {
-                if (field !== '') {
-                    throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")');
-                }
-                inQuotes = true;
-            }
-            else {
-                field += text[i];
-            }
-        }
-        if (inQuotes)
-            return;
-        fields.push(field);
-        onRecord(fields, startLine);
-    }, options);
-    if (inQuotes) {
-        throw new InputError({ file, line: startLine }, 'a quoted CSV field is never closed (the file ends inside quotes)', 'the file is probably truncated');
-    }
-}
-
-/**
- * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric
- * columns). ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample: the inputs
- * (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`, `answer`,
- * `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
- * `answer_relevancy`, ...). ragas itself writes no file; these are the ways pandas writes that frame:
- * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
- *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
- * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
- * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
- * pandas' default `to_json` layout (orient="columns") is refused with the fix.
- *
- * Query ids: ragas rows carry none, yet the gate pairs baseline and candidate by id. The id is the
- * `query_id` column, else an `id` column, else the column the user names (`--id-field user_input` makes the
- * question text the id). Without any of these the file is refused: pairing by row position or by a hash
- * would silently pair different questions when the two exports differ in order or content.
- */
-/** Column names that mark a ragas export (current and 0.1 names). */
-const RAGAS_COLUMNS = new Set([
-    'user_input',
-    'retrieved_contexts',
-    'reference_contexts',
-    'response',
-    'reference',
-    'question',
-    'contexts',
-    'answer',
-    'ground_truth',
-    'ground_truths'
-]);
-/** Id columns tried in this order when the user names none. */
-const ID_COLUMNS = ['query_id', 'id'];
-/** True when the columns look like a ragas export. */
-function looksLikeRagas(columns) {
-    for (const c of columns)
-        if (RAGAS_COLUMNS.has(c))
-            return true;
-    return false;
-}
-/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
-async function readRagasRows(file, layout, options) {
-    if (layout === 'csv')
-        return readCsvRecords(file, options);
-    if (layout === 'jsonl')
-        return readJsonlRecords(file, options);
-    return readJsonRecords(file, options);
-}
-function chooseId(columns, file, idField, line) {
-    if (idField !== undefined) {
-        if (!columns.includes(idField)) {
-            throw new InputError({ file, line }, `has no column "${idField}" (named with --id-field)`, `columns: ${columns.slice(0, 30).join(', ')}`);
-        }
-        return idField;
-    }
-    const found = ID_COLUMNS.find((c) => columns.includes(c));
-    if (found !== undefined)
-        return found;
-    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
-    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
-}
-function idText(value, file, column, where) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' && Number.isSafeInteger(value))
-        return String(value);
-    if (typeof value === 'number') {
-        throw new InputError({ file, ...where }, `"${column}" is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
-    }
-    throw new InputError({ file, ...where }, `"${column}" is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
-}
-async function readCsvRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields);
-    let header = null;
-    let idColumn = -1;
-    let indexColumn = -1;
-    await forEachCsvRecord(file, (fields, line) => {
-        if (header === null) {
-            header = fields.map((f) => f.trim());
-            const seen = new Set();
-            header.forEach((name, c) => {
-                if (name === '' && c === 0) {
-                    indexColumn = 0;
-                    return;
-                }
-                if (name === '')
-                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
-                if (seen.has(name))
-                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
-                seen.add(name);
-            });
-            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
-            if (indexColumn === 0)
-                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
-            return;
-        }
-        if (fields.length !== header.length) {
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
-        }
-        const row = sink.start(fields[idColumn], line);
-        if (row === undefined)
-            return;
-        for (let c = 0; c < header.length; c++) {
-            if (c === idColumn || c === indexColumn)
-                continue;
-            sink.cell(row, header[c], fields[c]);
-        }
-    });
-    if (header === null)
-        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
-    return sink.finish('write one row per question after the header');
-}
-async function readJsonlRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields);
-    let idColumn;
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch (error) {
-            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))');
-        }
-        if (!isObject(record))
-            throw new InputError({ file, line }, 'is not a JSON object', 'write one object per line');
-        idColumn ??= chooseId(Object.keys(record), file, options.idField, line);
-        addRecord(sink, record, idColumn, file, line, `line ${line}`);
-    });
-    return sink.finish('write one JSON object per question');
-}
-async function readJsonRecords(file, options) {
-    const doc = await readJsonDocument(file, 'per-sample export');
-    if (isObject(doc)) {
-        const keys = Object.keys(doc);
-        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
-            throw columnsOrient(file);
-        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
-    }
-    if (!Array.isArray(doc))
-        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
-    return recordsToRows(doc, file, options);
-}
-/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
-function recordsToRows(records, file, options) {
-    const sink = new RowsSink(file, options.metricFields);
-    let idColumn;
-    records.forEach((record, i) => {
-        if (!isObject(record))
-            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
-        idColumn ??= chooseId(Object.keys(record), file, options.idField);
-        addRecord(sink, record, idColumn, file, 0, `[${i}]`);
-    });
-    return sink.finish('the array is empty: write one record per question');
-}
-function addRecord(sink, record, idColumn, file, line, label) {
-    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
-    const row = sink.start(idText(Object.prototype.hasOwnProperty.call(record, idColumn) ? record[idColumn] : undefined, file, idColumn, where), line, label);
-    if (row === undefined)
-        return;
-    for (const key of Object.keys(record)) {
-        if (key === idColumn)
-            continue;
-        sink.value(row, key, record[key], line > 0 ? {} : { key: `${label}.${key}` });
-    }
-}
-/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
-function columnsOrient(file) {
-    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
-}
-
-/**
- * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
- * detected from the file's content (or named with `--format`) and turned into the same per-query rows,
- * judgments or run blocks the built-in readers produce, so every later stage (pairing, statistics,
- * reports) is unchanged. The built-in readers call in here first and fall back to their own formats when
- * no importer claims the file.
- */
-/** Per-query rows formats: the two built-in ones and the importers. */
-const ROW_FORMATS = ['jsonl', 'csv', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
-/** Checks a `--format` value, refusing an unknown one with the list. */
-function parseRowsFormat(text) {
-    const normalized = text.trim().toLowerCase().replace(/-/g, '_');
-    const found = ROW_FORMATS.find((f) => f === normalized);
-    if (found === undefined)
-        throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`);
-    return found;
-}
-/**
- * Reads per-query rows through an importer when the format is named as one, or when the content is one
- * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
- */
-async function importRows(file, options) {
-    const { metricFields, format, idField } = options;
-    const csvName = /\.csv$/i.test(file);
-    switch (format) {
-        case 'ragas':
-            return readRagasRows(file, await recordsLayout(file), { metricFields, idField });
-        case 'deepeval':
-            return readDeepevalRows(file, metricFields, idField);
-        case 'pytrec_eval':
-            return readPytrecEvalRows(file, metricFields);
-        case 'ir_measures':
-        case 'trec_eval':
-            return readMeasureRows(file, metricFields, format);
-        case 'csv':
-            return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField }) : undefined;
-        case 'jsonl':
-            return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField }) : undefined;
-    }
-    const head = await readHead(file);
-    const first = firstChar(head);
-    if (first === '[') {
-        const doc = await readJsonDocument(file, 'JSON array of records');
-        if (!Array.isArray(doc))
-            return undefined;
-        if (looksLikeDeepeval(doc))
-            return deepevalToRows(doc, file, metricFields, idField);
-        return recordsToRows(doc, file, { metricFields, idField });
-    }
-    if (first === '{') {
-        const firstLine = firstContentLine(head).text;
-        const line = tryJson(firstLine);
-        if (isObject(line)) {
-            if (looksLikeDeepeval(line))
-                return readDeepevalRows(file, metricFields, idField);
-            const keys = Object.keys(line);
-            if (keys.includes('query_id') && idField === undefined)
-                return undefined;
-            if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
-                if (looksLikeRagas(keys))
-                    throw columnsOrient(file);
-                return readPytrecEvalRows(file, metricFields);
-            }
-            if (idField !== undefined || looksLikeRagas(keys))
-                return readRagasRows(file, 'jsonl', { metricFields, idField });
-            return undefined;
-        }
-        // not one JSON object on the first line: a document over several lines, a first line longer than the
-        // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
-        const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
-        if (key === 'query_id')
-            return undefined;
-        if (firstValueStart(head) === '{') {
-            if (key !== undefined && RAGAS_COLUMNS.has(key))
-                throw columnsOrient(file);
-            return readPytrecEvalRows(file, metricFields);
-        }
-        if (firstLine.trim() === '{') {
-            const doc = await readJsonDocument(file, 'JSON document');
-            if (looksLikeDeepeval(doc))
-                return deepevalToRows(doc, file, metricFields, idField);
-            if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)))
-                throw columnsOrient(file);
-        }
-        return undefined;
-    }
-    const { text } = firstContentLine(head);
-    if (csvName) {
-        const header = csvHeader(text);
-        if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
-            return readRagasRows(file, 'csv', { metricFields, idField });
-        }
-        return undefined;
-    }
-    if (text !== '' && isMeasureLine(text))
-        return readMeasureRows(file, metricFields);
-    return undefined;
-}
-/** The layout of a records file named as ragas: by its first character, then its name. */
-async function recordsLayout(file) {
-    const head = await readHead(file);
-    const first = firstChar(head);
-    if (first === '[')
-        return 'json';
-    if (first === '{')
-        return 'jsonl';
-    return 'csv';
-}
-/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
-function csvHeader(line) {
-    const out = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-        const c = line[i];
-        if (quoted) {
-            if (c === '"' && line[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"')
-                quoted = false;
-            else
-                field += c;
-        }
-        else if (c === '"')
-            quoted = true;
-        else if (c === ',') {
-            out.push(field.trim());
-            field = '';
-        }
-        else
-            field += c;
-    }
-    out.push(field.trim());
-    return out;
-}
-/**
- * Reads judgments through an importer when the content is ranx / pytrec_eval JSON or a BEIR TSV with its
- * header; returns undefined for TREC qrels (the built-in reader).
- */
-async function importQrels(file) {
-    const head = await readHead(file);
-    if (firstChar(head) === '{')
-        return readRanxQrels(file);
-    const { text } = firstContentLine(head);
-    if (isBeirHeader(text))
-        return readBeirQrels(file);
-    return undefined;
-}
-/**
- * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
- * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
- */
-function sniffBraceRun(head) {
-    const { text } = firstContentLine(head);
-    if (text.includes('"query_id"'))
-        return 'jsonl';
-    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
 }
 
 const WS = /[ \t\v\f\r]+/;
@@ -23840,269 +24116,6 @@ function keyPath(path) {
     return out;
 }
 
-/**
- * JSON.parse keeps the last of two equal keys in an object without a word, so `{"m": 0.1, "m": 0.9}` would
- * silently be 0.9. A per-query record with a repeated key is ambiguous input, and the gate refuses it; this
- * scanner finds the first repeated key of the top-level object of a line that JSON.parse already accepted
- * (so the text is known to be valid JSON and the scan can be simple and linear).
- */
-/** The first key that appears twice at the top level of a JSON object text, or undefined. */
-function repeatedTopLevelKey(text) {
-    let depth = 0;
-    let seen = null;
-    let expectKey = false;
-    let topIsObject = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            // a string: find its end (skipping escapes)
-            const start = i;
-            let escaped = false;
-            i++;
-            for (; i < text.length; i++) {
-                const d = text.charCodeAt(i);
-                if (escaped)
-                    escaped = false;
-                else if (d === 0x5c)
-                    escaped = true;
-                else if (d === 0x22)
-                    break;
-            }
-            if (depth === 1 && expectKey) {
-                const raw = text.slice(start, i + 1);
-                const key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-                if (seen === null)
-                    seen = new Set();
-                if (seen.has(key))
-                    return key;
-                seen.add(key);
-                expectKey = false;
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1 && c === 0x7b) {
-                topIsObject = true;
-                expectKey = true;
-            }
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1 && topIsObject) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
-
-/** The field that names a query in every per-query rows file. */
-const ID_FIELD = 'query_id';
-/** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$1 = 20;
-/**
- * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
- * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
- * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
- * are collected and refused together, each with its lines.
- */
-async function readRows(file, options) {
-    const imported = await importRows(file, options);
-    if (imported !== undefined)
-        return imported;
-    const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessFormat(file);
-    const side = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] };
-    const firstLine = new Map();
-    const duplicates = [];
-    const add = (row) => {
-        const seen = firstLine.get(row.id);
-        if (seen !== undefined) {
-            if (duplicates.length < LIST_LIMIT$1)
-                duplicates.push(`${JSON.stringify(row.id)} (lines ${seen} and ${row.line})`);
-            else
-                duplicates.push('');
-            return;
-        }
-        firstLine.set(row.id, row.line);
-        side.rows.push(row);
-    };
-    if (format === 'csv')
-        await readCsv(file, options, side, add);
-    else
-        await readJsonl(file, options, side, add);
-    if (duplicates.length > 0) {
-        const shown = duplicates.filter((d) => d !== '');
-        const more = duplicates.length - shown.length;
-        throw new InputError({ file }, `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
-    }
-    if (side.rows.length === 0) {
-        throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`);
-    }
-    const lookAlikes = normalizationTwins(side.rows);
-    if (lookAlikes.length > 0) {
-        side.notes.push(`${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`);
-    }
-    return side;
-}
-/**
- * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
- * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
- * export bug, so they are named in the report instead of being merged or refused.
- */
-function normalizationTwins(rows) {
-    const byNfc = new Map();
-    const twins = [];
-    for (const row of rows) {
-        if (/^[\x00-\x7f]*$/.test(row.id))
-            continue;
-        const nfc = row.id.normalize('NFC');
-        const other = byNfc.get(nfc);
-        if (other === undefined)
-            byNfc.set(nfc, row.id);
-        else
-            twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`);
-    }
-    return twins;
-}
-function guessFormat(file) {
-    return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
-}
-async function readJsonl(file, options, side, add) {
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch (error) {
-            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (JSON Lines); a truncated last line is refused');
-        }
-        if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-            throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`);
-        }
-        const repeated = repeatedTopLevelKey(text);
-        if (repeated !== undefined) {
-            throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record');
-        }
-        add(jsonRecordToRow(record, file, line, options.metricFields, side));
-    }, options);
-}
-function jsonRecordToRow(record, file, line, metricFields, side) {
-    const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line);
-    const row = { id, line, values: new Map(), attrs: new Map() };
-    for (const key of Object.keys(record)) {
-        if (key === ID_FIELD)
-            continue;
-        const value = record[key];
-        if (metricFields.has(key)) {
-            if (value === null)
-                row.values.set(key, null);
-            else if (typeof value === 'number') {
-                if (!Number.isFinite(value))
-                    throw new InputError({ file, line, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number');
-                row.values.set(key, value);
-            }
-            else if (typeof value === 'string') {
-                throw new InputError({ file, line, queryId: id }, `"${key}" is a string (${JSON.stringify(truncate(value))}), not a number`, 'write metric values as JSON numbers without quotes');
-            }
-            else {
-                throw new InputError({ file, line, queryId: id }, `"${key}" is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers');
-            }
-            side.numericFields.add(key);
-        }
-        else if (typeof value === 'string') {
-            row.attrs.set(key, value);
-            side.attributeFields.add(key);
-        }
-        else if (typeof value === 'number' || typeof value === 'boolean') {
-            row.attrs.set(key, String(value));
-            if (typeof value === 'number')
-                side.numericFields.add(key);
-            else
-                side.attributeFields.add(key);
-        }
-    }
-    return row;
-}
-function readId(value, file, line) {
-    if (typeof value === 'string') {
-        if (value === '')
-            throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
-        return value;
-    }
-    if (value === undefined)
-        throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`);
-    if (typeof value === 'number') {
-        throw new InputError({ file, line }, `"${ID_FIELD}" is a number (${String(value)}), not a string`, 'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1');
-    }
-    throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings');
-}
-async function readCsv(file, options, side, add) {
-    let header = null;
-    let idColumn = -1;
-    await forEachCsvRecord(file, (fields, line) => {
-        if (header === null) {
-            header = fields.map((f) => f.trim());
-            const seen = new Set();
-            for (const name of header) {
-                if (name === '')
-                    throw new InputError({ file, line }, 'the header has an empty column name', 'name every column');
-                if (seen.has(name))
-                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
-                seen.add(name);
-            }
-            idColumn = header.indexOf(ID_FIELD);
-            if (idColumn < 0) {
-                throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`);
-            }
-            for (const name of header) {
-                if (name !== ID_FIELD)
-                    (options.metricFields.has(name) ? side.numericFields : side.attributeFields).add(name);
-            }
-            return;
-        }
-        if (fields.length !== header.length) {
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
-        }
-        const id = fields[idColumn];
-        if (id === '')
-            throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
-        const row = { id, line, values: new Map(), attrs: new Map() };
-        for (let c = 0; c < header.length; c++) {
-            if (c === idColumn)
-                continue;
-            const name = header[c];
-            const text = fields[c];
-            if (options.metricFields.has(name)) {
-                const trimmed = text.trim();
-                if (trimmed === '') {
-                    row.values.set(name, null);
-                    continue;
-                }
-                const value = parseDecimal(trimmed);
-                if (value === undefined) {
-                    throw new InputError({ file, line, queryId: id }, `column "${name}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
-                }
-                row.values.set(name, value);
-            }
-            else {
-                row.attrs.set(name, text);
-            }
-        }
-        add(row);
-    }, options);
-    if (header === null)
-        throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`);
-}
-/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ. */
-function escapeNonAscii(id) {
-    return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-function truncate(text) {
-    return text.length > 40 ? text.slice(0, 40) + '…' : text;
-}
-
 const KINDS = {
     P: { kind: 'P', cutoff: 'required', params: ['rel'] },
     R: { kind: 'R', cutoff: 'required', params: ['rel'] },
@@ -25657,11 +25670,14 @@ async function readSmallText(file, limit = MAX_RULES_BYTES) {
     catch (error) {
         if (error instanceof InputError)
             throw error;
-        throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+        throw openError(file, error);
     }
     if (size > limit)
         throw new InputError({ file }, `is ${size} bytes; the limit is ${limit}`, 'a rules file is a page of YAML');
-    const bytes = await readFile(file);
+    // stat needs no read permission: an unreadable file fails here, and must say so by name (not exit 3).
+    const bytes = await readFile(file).catch((error) => {
+        throw openError(file, error);
+    });
     try {
         return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
     }
@@ -25724,6 +25740,20 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
         base.side.notes.unshift(...datasetNotes(dataset));
     const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests };
     return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust };
+}
+
+/**
+ * Writes a report file. The path is the user's (a CLI flag, the action's report-dir), so a folder that does
+ * not exist or a read-only path is an input error naming the file (exit 2 / a failed step without a stack
+ * trace), not an internal error.
+ */
+async function writeOutput(file, text) {
+    try {
+        await writeFile(file, text);
+    }
+    catch (error) {
+        throw new InputError({ file }, `cannot write the output file (${error.code ?? error.message})`, 'check that its folder exists and is writable');
+    }
 }
 
 /** The tool's version, printed in every report (a test keeps it equal to package.json's). */
@@ -27563,15 +27593,6 @@ async function validateCommandLine(args, out, err) {
     const v = parse(args, { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } });
     required(v, ['dataset']);
     return validateCommand({ dataset: v.dataset, corpus: v.corpus, previous: v.previous }, out, err);
-}
-/** Writes a report file; a folder that does not exist or a read-only path is the user's to fix (exit 2), not a crash. */
-async function writeOutput(file, text) {
-    try {
-        await writeFile(file, text);
-    }
-    catch (error) {
-        throw new InputError({ file }, `cannot write the output file (${error.code ?? error.message})`, 'check that its folder exists and is writable');
-    }
 }
 
 /**

@@ -3,6 +3,7 @@ import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
 import type { RowsFormat } from './importers/index.js'
+import { openError } from './importers/sniff.js'
 import { readRows } from './inputs/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
 import { collectEvidence } from './checks/evidence.js'
@@ -22,10 +23,13 @@ export async function readSmallText(file: string, limit = MAX_RULES_BYTES): Prom
     size = s.size
   } catch (error) {
     if (error instanceof InputError) throw error
-    throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+    throw openError(file, error)
   }
   if (size > limit) throw new InputError({ file }, `is ${size} bytes; the limit is ${limit}`, 'a rules file is a page of YAML')
-  const bytes = await readFile(file)
+  // stat needs no read permission: an unreadable file fails here, and must say so by name (not exit 3).
+  const bytes = await readFile(file).catch((error: unknown) => {
+    throw openError(file, error)
+  })
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
   } catch {

@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { loadRules } from './config/rules.js'
@@ -15,6 +15,7 @@ import { createClient, describeApiError, type GitHubClient } from './github/octo
 import { resolvePullRequest } from './github/pull-request.js'
 import { readRulesText } from './github/rules-source.js'
 import { readSides, readSmallText } from './load.js'
+import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
 import { fitMarkdown } from './report/fit.js'
@@ -62,15 +63,17 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const verdict = result.decision.verdict
 
     const markdown = toMarkdown(result)
-    await mkdir(inputs.reportDir, { recursive: true })
+    await mkdir(inputs.reportDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      throw new InputError({ key: 'input report-dir' }, `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`, 'name a writable folder (a path inside the workspace or RUNNER_TEMP)')
+    })
     const jsonPath = path.join(inputs.reportDir, 'report.json')
     const markdownPath = path.join(inputs.reportDir, 'report.md')
-    await writeFile(jsonPath, toJsonReport(result))
-    await writeFile(markdownPath, markdown)
+    await writeOutput(jsonPath, toJsonReport(result))
+    await writeOutput(markdownPath, markdown)
     // The regression set: every query that got worse on a gated metric, to keep as a regression suite.
-    await writeFile(path.join(inputs.reportDir, REGRESSIONS_FILE), toRegressionsJsonl(result))
+    await writeOutput(path.join(inputs.reportDir, REGRESSIONS_FILE), toRegressionsJsonl(result))
     // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
-    await writeFile(path.join(inputs.reportDir, TO_JUDGE_FILE), toJudgeFile(result))
+    await writeOutput(path.join(inputs.reportDir, TO_JUDGE_FILE), toJudgeFile(result))
     core.setOutput('verdict', verdict)
     core.setOutput('report-json', jsonPath)
     core.setOutput('report-markdown', markdownPath)

@@ -100,6 +100,15 @@ describe('gate refuses unusable pairings (exit 2, file and line, no stack trace)
     expectRefusal(r, 'nope.jsonl', /file not found/)
   })
 
+  it('a rules path that is missing, or runs through a regular file, is named with what went wrong', async () => {
+    const f = writeFiles({ 'rules.yml': RULES, 'base.jsonl': jsonl(rows(40)) })
+    const missing = await cli(['gate', '--rules', 'nope.yml', '--baseline', f['base.jsonl'], '--candidate', f['base.jsonl']])
+    expectRefusal(missing, 'nope.yml', /file not found/)
+    // ENOTDIR is not "file not found" (the load.ts reader used to say so for every failure of stat)
+    const through = await cli(['gate', '--rules', `${f['rules.yml']}/x.yml`, '--baseline', f['base.jsonl'], '--candidate', f['base.jsonl']])
+    expectRefusal(through, 'rules.yml/x.yml', /cannot be read: ENOTDIR/)
+  })
+
   it('usage errors exit 2 with the usage', async () => {
     const r = await cli(['gate', '--rules', 'x'])
     expect(r.code).toBe(2)

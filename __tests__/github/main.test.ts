@@ -227,4 +227,12 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(await runAction()).toBe(1)
     expect(stdout.join('')).toContain('::error::retrieval-gate: input comment: "sometimes" is not one of always, on-failure, never')
   })
+
+  it('a report-dir that cannot be created fails the step by input name, without a stack trace', async () => {
+    await setup(prEvent(), { 'report-dir': path.join(dir, RULES, 'report') }) // below a regular file
+    expect(await runAction()).toBe(1)
+    const log = stdout.join('')
+    expect(log).toContain(`::error::retrieval-gate: input report-dir: cannot create the folder ${path.join(dir, RULES, 'report')} (ENOTDIR)`)
+    expect(log).not.toContain('internal error')
+  })
 })

@@ -105,6 +105,20 @@ describe('target-population weights (the issue\'s reference check)', () => {
     expect(unit.comparison.delta).toBeCloseTo(-0.1, 12)
     expect(unit.comparison.notes.join(' ')).toMatch(/renormalised/)
   })
+  it('a slice whose only stratum has target weight 0 fails non_finite and says why (0/0, not "renormalised")', () => {
+    const rows = reference()
+    const r = gate(', weights: { by: segment, target: { established: 1, new: 0 } }', rows, `  - name: new users
+    metric: hit
+    where: { segment: new }
+    non_inferior: { margin: 0.2 }
+`)
+    const unit = r.decision.checks[2].units[0]
+    expect(unit.status).toBe('fail')
+    expect(unit.reason).toBe('non_finite')
+    const notes = unit.comparison.notes.join(' ')
+    expect(notes).toMatch(/every query here has a target weight of 0 for segment \(new\)/)
+    expect(notes).not.toMatch(/renormalised/)
+  })
   it('refuses targets that do not sum to 1, name absent values, or leave values out', () => {
     const sum = refusal(() => gate(', weights: { by: segment, target: { established: 0.5, new: 0.4 } }'))
     expect(sum.where.key).toBe('statistics.weights.target')

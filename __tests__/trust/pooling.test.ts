@@ -81,6 +81,9 @@ describe('pooling bias', () => {
   it('reports judged-only (condensed) metrics as a second opinion, and flags the reversal', async () => {
     const r = await gate()
     const ndcg = r.json.trust.pooling.condensed.find((c: { metric: string }) => c.metric === 'nDCG@10')
+    // Reference: trec_eval 10.0 on the fixture converted to TREC runs (rank order = the JSON order), comment
+    // lines dropped from qrels.txt: `trec_eval -c -m ndcg_cut.10 qrels run` -> baseline 0.6509, candidate
+    // 0.3618; with `-J` (judged only) -> baseline 0.6509, candidate 1.0000.
     expect(ndcg.full.baseline).toBeCloseTo(0.650921, 6)
     expect(ndcg.full.candidate).toBeCloseTo(0.36181, 5)
     expect(ndcg.condensed.baseline).toBeCloseTo(0.650921, 6)

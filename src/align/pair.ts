@@ -1,5 +1,6 @@
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
+import { escapeNonAscii } from '../inputs/rows.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { suggestion } from '../util/did-you-mean.js'
 
@@ -218,13 +219,9 @@ function normalisationTwins(onlyInBaseline: string[], onlyInCandidate: string[])
   const out: string[] = []
   for (const id of onlyInBaseline) {
     const twin = byForm.get(id.normalize('NFC'))
-    if (twin !== undefined) out.push(`baseline ${escapeId(id)} vs candidate ${escapeId(twin)}`)
+    if (twin !== undefined) out.push(`baseline ${escapeNonAscii(id)} vs candidate ${escapeNonAscii(twin)}`)
   }
   return out
-}
-
-function escapeId(id: string): string {
-  return JSON.stringify(id).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Fixed id order: by UTF-16 code units, independent of locale. */

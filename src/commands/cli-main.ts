@@ -1,8 +1,8 @@
-import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { InputError, isInputError } from '../errors.js'
+import { isInputError } from '../errors.js'
 import { runGate } from '../gate.js'
 import { readRules, readSides } from '../load.js'
+import { writeOutput } from '../output.js'
 import { toJsonReport } from '../report/json.js'
 import { toMarkdown } from '../report/markdown.js'
 import { toRegressionsJsonl } from '../report/regressions.js'
@@ -207,13 +207,4 @@ async function validateCommandLine(args: string[], out: Write, err: Write): Prom
   const v = parse(args, { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } })
   required(v, ['dataset'])
   return validateCommand({ dataset: v.dataset as string, corpus: v.corpus as string | undefined, previous: v.previous as string | undefined }, out, err)
-}
-
-/** Writes a report file; a folder that does not exist or a read-only path is the user's to fix (exit 2), not a crash. */
-async function writeOutput(file: string, text: string): Promise<void> {
-  try {
-    await writeFile(file, text)
-  } catch (error) {
-    throw new InputError({ file }, `cannot write the output file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'check that its folder exists and is writable')
-  }
 }

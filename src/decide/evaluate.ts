@@ -156,15 +156,13 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     return unit('inconclusive', 'interval_crosses_margin', margin)
   }
   if (kind.test === 'mcnemar') {
-    // The family-adjusted p (equal to McNemar's own p without multiplicity).
-    const p = (pOf.get(unitKey(rule, filters))?.adjusted ?? comparison.pValue) as number
-    if (!Number.isFinite(p)) return unit('fail', 'non_finite', margin)
+    // mcnemarP is the family-adjusted p (McNemar's own p without multiplicity), already checked finite above.
     const gained = comparison.gained as number
     const lost = comparison.lost as number
     const better = sign > 0 ? gained > lost : lost > gained
     const worse = sign > 0 ? lost > gained : gained > lost
-    if (p < kind.alpha && better) return unit('pass', 'holds', margin)
-    if (p < kind.alpha && worse) return unit('fail', 'shown_worse', margin)
+    if (mcnemarP < kind.alpha && better) return unit('pass', 'holds', margin)
+    if (mcnemarP < kind.alpha && worse) return unit('fail', 'shown_worse', margin)
     return unit('inconclusive', 'not_shown_better', margin)
   }
   if (lo > margin) return unit('pass', 'holds', margin)

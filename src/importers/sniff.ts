@@ -101,7 +101,9 @@ export async function readJsonDocument(file: string, what: string): Promise<unkn
   if (size > MAX_DOCUMENT_BYTES) {
     throw new InputError({ file }, `is ${size} bytes; a ${what} is read whole and the limit is ${MAX_DOCUMENT_BYTES}`, 'write it as JSON Lines (one record per line) or CSV instead')
   }
-  const bytes = await readFile(file)
+  const bytes = await readFile(file).catch((error: unknown) => {
+    throw openError(file, error)
+  })
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')

@@ -213,8 +213,8 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
   if (header === null) throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`)
 }
 
-/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ. */
-function escapeNonAscii(id: string): string {
+/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ (here and in the pairing's refusal). */
+export function escapeNonAscii(id: string): string {
   return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 

@@ -140,75 +140,87 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     }
     return s
   }
+  // decide() asks for each unit's comparison twice (the family's p-values, then the unit) and the report asks
+  // again for the whole-set rows: answer repeats from the cache instead of recomputing intervals and tests.
+  const comparisonCache = new Map<string, Comparison>()
   return {
     members,
     differences: (metric) => diffs.get(metric) as Float64Array,
     compare(metric, filters, confidence = statistics.confidence) {
-      const rule = rules.metrics.get(metric)
-      if (!rule) throw new Error(`unknown metric ${metric}`)
-      const col = metricNames.indexOf(metric)
-      const idx = members(filters)
-      const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
-      const d = diffs.get(metric) as Float64Array
-      const sign = rule.better === 'higher' ? 1 : -1
-      let wins = 0
-      let losses = 0
-      let gained = 0
-      let lost = 0
-      for (const i of idx) {
-        const o = sign * d[i]
-        if (o > 0) wins++
-        else if (o < 0) losses++
-        if (rule.binary) {
-          if (base[i] === 0 && cand[i] === 1) gained++
-          else if (base[i] === 1 && cand[i] === 0) lost++
-        }
+      const cacheKey = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
+      const cached = comparisonCache.get(cacheKey)
+      if (cached) return cached
+      const computed = compareUncached(metric, filters, confidence)
+      comparisonCache.set(cacheKey, computed)
+      return computed
+    }
+  }
+
+  function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
+    const rule = rules.metrics.get(metric)
+    if (!rule) throw new Error(`unknown metric ${metric}`)
+    const col = metricNames.indexOf(metric)
+    const idx = members(filters)
+    const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
+    const d = diffs.get(metric) as Float64Array
+    const sign = rule.better === 'higher' ? 1 : -1
+    let wins = 0
+    let losses = 0
+    let gained = 0
+    let lost = 0
+    for (const i of idx) {
+      const o = sign * d[i]
+      if (o > 0) wins++
+      else if (o < 0) losses++
+      if (rule.binary) {
+        if (base[i] === 0 && cand[i] === 1) gained++
+        else if (base[i] === 1 && cand[i] === 0) lost++
       }
-      const s = subset(filters)
-      const { design, levels } = s
-      const b = estimate(levels, col)
-      const c = estimate(levels, metricNames.length + col)
-      const delta = estimate(design, col)
-      const sorted = s.sorted[col]
-      const interval =
-        statistics.interval === 'bca'
-          ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
-          : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
-      const r = s.randomization
-      const notes = [...design.notes]
-      if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
-        notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`)
-      }
-      if (interval.note) notes.push(interval.note)
-      // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
-      const mcnemar = rule.binary && design.clusters === null && !statistics.weights
-      if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
-      return {
-        metric,
-        slice: filters.map(([k, v]) => [k, v]),
-        n: idx.length,
-        baseline: b,
-        candidate: c,
-        delta,
-        relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
-        ci: interval.ci,
-        confidence,
-        pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-        test: mcnemar ? 'mcnemar' : null,
-        gained: rule.binary ? gained : null,
-        lost: rule.binary ? lost : null,
-        wins,
-        losses,
-        ties: idx.length - wins - losses,
-        interval: interval.method,
-        intervalNote: interval.note,
-        randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
-        tTest: tInterval(design, col, confidence),
-        se: linearSe(design, col).se,
-        clusters: design.clusters,
-        mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
-        notes
-      }
+    }
+    const s = subset(filters)
+    const { design, levels } = s
+    const b = estimate(levels, col)
+    const c = estimate(levels, metricNames.length + col)
+    const delta = estimate(design, col)
+    const sorted = s.sorted[col]
+    const interval =
+      statistics.interval === 'bca'
+        ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
+        : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
+    const r = s.randomization
+    const notes = [...design.notes]
+    if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
+      notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`)
+    }
+    if (interval.note) notes.push(interval.note)
+    // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
+    const mcnemar = rule.binary && design.clusters === null && !statistics.weights
+    if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+    return {
+      metric,
+      slice: filters.map(([k, v]) => [k, v]),
+      n: idx.length,
+      baseline: b,
+      candidate: c,
+      delta,
+      relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+      ci: interval.ci,
+      confidence,
+      pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+      test: mcnemar ? 'mcnemar' : null,
+      gained: rule.binary ? gained : null,
+      lost: rule.binary ? lost : null,
+      wins,
+      losses,
+      ties: idx.length - wins - losses,
+      interval: interval.method,
+      intervalNote: interval.note,
+      randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
+      tTest: tInterval(design, col, confidence),
+      se: linearSe(design, col).se,
+      clusters: design.clusters,
+      mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
+      notes
     }
   }
 }

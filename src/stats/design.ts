@@ -113,7 +113,11 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
       notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`)
     }
   }
-  if (weights && strataValues.length < weights.target.length && m > 0) {
+  if (weights && m > 0 && targetPresent === 0) {
+    // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
+    // reader must learn why rather than see a bare non_finite.
+    notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`)
+  } else if (weights && strataValues.length < weights.target.length && m > 0) {
     const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v)
     notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`)
   }
