@@ -47,7 +47,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
       file: inputs.rules,
       from: inputs.rulesFrom,
       chosenBy: inputs.rulesFromChosenBy,
-      readLocal: (file) => readSmallText(path.resolve(ctx.workspace, file)).catch(async () => readSmallText(file))
+      readLocal: (file) => readLocalRules(ctx.workspace, file)
     })
     const rules = loadRules(rulesText.text, rulesText.file)
     const warnings: string[] = []
@@ -184,5 +184,20 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
     await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
   } catch (error) {
     core.warning(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * The checked-out rules: relative to the workspace, else as given (a runner whose working directory is not the
+ * workspace). Only a missing file falls back to the second path; any other refusal (too large, not UTF-8) is the
+ * workspace file's own and is reported as it is.
+ */
+async function readLocalRules(workspace: string, file: string): Promise<string> {
+  const inWorkspace = path.resolve(workspace, file)
+  try {
+    return await readSmallText(inWorkspace)
+  } catch (error) {
+    if (inWorkspace === path.resolve(file) || !(isInputError(error) && /file not found/.test(error.message))) throw error
+    return readSmallText(file)
   }
 }
