@@ -27,9 +27,22 @@ describe('init', () => {
     expect(rules.metrics.get('recall@10')).toMatchObject({ better: 'higher', range: [0, 1] })
     expect(rules.slices).toEqual(['category', 'segment'])
     expect(rules.checks.map((c) => c.metric)).toEqual(['mrr@10', 'recall@10', 'hit@10', 'latency_ms'])
-    expect(r.stdout).toMatch(/user_id: more than 20 distinct values: free text or ids, not a slice/)
+    expect(r.stdout).toMatch(/user_id: 100 distinct values shared by several queries each: not a slice; a cluster candidate/)
     const gate = await cli(['gate', '--rules', out, '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--format', 'json'])
     expect([0, 1]).toContain(gate.code)
+  })
+
+  it('proposes (commented) a cluster bootstrap over an attribute that many queries share, and the proposal loads', async () => {
+    const out = join(tempDir(), 'rules.yml')
+    const r = await cli(['init', '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--out', out])
+    expect(r.code).toBe(0)
+    // The example has 400 queries from 100 users (4 each): user_id is not a slice but a cluster candidate.
+    expect(r.stdout).toContain('user_id: 100 distinct values shared by several queries each')
+    const text = readFileSync(out, 'utf8')
+    const proposal = text.split('\n').find((l) => l.startsWith('# statistics:')) as string
+    expect(proposal).toBe('# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: user_id }')
+    const enabled = text.replace(/^statistics: .*$/m, '').replace(proposal, proposal.slice(2))
+    expect(loadRules(enabled, 'rules.yml').statistics.cluster).toBe('user_id')
   })
 
   it('refuses to overwrite an existing file unless --force, and writes the same bytes every time', async () => {

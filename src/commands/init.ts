@@ -65,6 +65,10 @@ export interface AttributeGuess {
   values: string[]
   /** True when it has few enough distinct values to be a slice. */
   slice: boolean
+  /** Distinct values over both files. */
+  distinct: number
+  /** True when too many values for a slice but shared by two or more queries each on average (user, session): a cluster candidate. */
+  cluster: boolean
 }
 
 /** Everything init found, and what it will write. */
@@ -148,15 +152,19 @@ export function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: st
   const attributes: AttributeGuess[] = []
   for (const name of [...textFields].sort()) {
     const values = new Set<string>()
+    const all = new Set<string>()
     for (const side of sides) {
       for (const row of side.rows) {
         const v = row.attrs.get(name)
-        if (v !== undefined && values.size <= MAX_SLICE_VALUES) values.add(v)
+        if (v === undefined) continue
+        all.add(v)
+        if (values.size <= MAX_SLICE_VALUES) values.add(v)
       }
     }
     const rows = Math.max(baseline.rows.length, candidate.rows.length)
     const slice = values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2))
-    attributes.push({ name, values: [...values].sort(), slice })
+    const cluster = !slice && all.size >= 2 && all.size <= Math.floor(rows / 2)
+    attributes.push({ name, values: [...values].sort(), slice, distinct: all.size, cluster })
   }
   const baseIds = new Set(baseline.rows.map((r) => r.id))
   const candIds = new Set(candidate.rows.map((r) => r.id))
@@ -229,6 +237,13 @@ export function starterRules(ins: Inspection): string {
   } else {
     L.push('# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.')
   }
+  const clusterCandidate = ins.attributes.find((a) => a.cluster)
+  if (clusterCandidate !== undefined) {
+    const c = clusterCandidate
+    L.push(`# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${c.distinct} values of ${c.name}: if the queries of one ${c.name} are alike`)
+    L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${c.name} values instead:`)
+    L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(c.name)} }`)
+  }
   L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }')
   if (ins.paired < 30) {
     L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`)
@@ -288,7 +303,9 @@ export function describeInspection(ins: Inspection, out: string): string {
   L.push('Attributes (text fields):')
   if (ins.attributes.length === 0) L.push('  none')
   for (const a of ins.attributes) {
-    L.push(a.slice ? `  ${a.name}: ${a.values.length} values (${a.values.slice(0, 8).join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice` : `  ${a.name}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`)
+    if (a.slice) L.push(`  ${a.name}: ${a.values.length} values (${a.values.slice(0, 8).join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`)
+    else if (a.cluster) L.push(`  ${a.name}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`)
+    else L.push(`  ${a.name}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`)
   }
   for (const i of ins.ignored) L.push(`Ignored: ${i.name} (${i.why})`)
   for (const n of ins.notes) L.push(`Note: ${n}`)
