@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { Ajv } from 'ajv'
 import { loadRules } from '../../src/config/rules.js'
 import { RULES_SCHEMA } from '../../src/config/schema.js'
 import { InputError } from '../../src/errors.js'
@@ -110,6 +111,12 @@ describe('rules loading', () => {
   it('keeps rules/schema.json equal to the schema the loader uses (npm run schema)', () => {
     const published = JSON.parse(readFileSync(path.join(root, 'rules/schema.json'), 'utf8'))
     expect(published).toEqual(JSON.parse(JSON.stringify(RULES_SCHEMA)))
+  })
+
+  it('publishes a schema that is itself valid draft-07 (the loader skips this check at start-up)', () => {
+    const ajv = new Ajv({ strict: false })
+    expect(ajv.validateSchema(RULES_SCHEMA)).toBe(true)
+    expect(ajv.errors ?? null).toBeNull()
   })
 
   it('loads the shipped presets and the example rules', () => {

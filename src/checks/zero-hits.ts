@@ -83,6 +83,9 @@ export function analyseZeroHits(
 }
 
 function quantilesOf(values: Float64Array, members: number[]): number[] {
-  const sorted = Float64Array.from(members, (i) => values[i]).sort()
+  // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
+  const sorted = new Float64Array(members.length)
+  for (let k = 0; k < members.length; k++) sorted[k] = values[members[k]]
+  sorted.sort()
   return QUANTILES.map((p) => quantileSorted(sorted, p))
 }
