@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { parseObjectLine } from '../inputs/json-line.js'
 import { forEachLine } from '../inputs/lines.js'
 import { DATASET_SCHEMA } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
@@ -18,13 +19,12 @@ export async function readDataset(file: string): Promise<Dataset> {
   const violations: Violation[] = []
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return
-    let record: unknown
-    try {
-      record = JSON.parse(text)
-    } catch (error) {
-      violations.push({ file, line, id: null, rule: 'json', message: `is not valid JSON (${(error as Error).message}); each line is one JSON object` })
+    const parsed = parseObjectLine(text)
+    if (parsed.problem !== undefined) {
+      violations.push({ file, line, id: null, rule: 'json', message: `${parsed.problem}; each line is one JSON object, each field once` })
       return
     }
+    const record = parsed.record
     const id = idOf(record)
     const validateQuestion = questionValidator()
     if (!validateQuestion(record)) {

@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js'
 import { forEachCsvRecord } from '../inputs/csv.js'
+import { readObjectLine } from '../inputs/json-line.js'
 import { forEachLine } from '../inputs/lines.js'
 import type { SideRows } from '../model.js'
 import { RowsSink } from './rows-sink.js'
@@ -130,13 +131,7 @@ async function readJsonlRecords(file: string, options: RecordsOptions): Promise<
   let idColumn: string | undefined
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return
-    let record: unknown
-    try {
-      record = JSON.parse(text)
-    } catch (error) {
-      throw new InputError({ file, line }, `is not valid JSON (${(error as Error).message})`, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))')
-    }
-    if (!isObject(record)) throw new InputError({ file, line }, 'is not a JSON object', 'write one object per line')
+    const record = readObjectLine(text, file, line, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))')
     idColumn ??= chooseId(Object.keys(record), file, options.idField, line)
     addRecord(sink, record, idColumn, file, line, `line ${line}`)
   })

@@ -2,7 +2,7 @@ import { InputError } from '../errors.js'
 import { importRows, type RowsFormat } from '../importers/index.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { forEachCsvRecord } from './csv.js'
-import { repeatedTopLevelKey } from './json-keys.js'
+import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { describeBadNumber, parseDecimal } from './numbers.js'
 
@@ -94,20 +94,8 @@ async function readJsonl(file: string, options: RowsOptions, side: SideRows, add
     file,
     (text, line) => {
       if (text.trim() === '') return
-      let record: unknown
-      try {
-        record = JSON.parse(text)
-      } catch (error) {
-        throw new InputError({ file, line }, `is not valid JSON (${(error as Error).message})`, 'write one JSON object per line (JSON Lines); a truncated last line is refused')
-      }
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-        throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`)
-      }
-      const repeated = repeatedTopLevelKey(text)
-      if (repeated !== undefined) {
-        throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record')
-      }
-      add(jsonRecordToRow(record as Record<string, unknown>, file, line, options.metricFields, side))
+      const record = readObjectLine(text, file, line, `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`)
+      add(jsonRecordToRow(record, file, line, options.metricFields, side))
     },
     options
   )

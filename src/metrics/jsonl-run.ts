@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { repeatedTopLevelKey } from '../inputs/json-keys.js'
+import { readObjectLine } from '../inputs/json-line.js'
 import { forEachLine } from '../inputs/lines.js'
 import type { BlockCollector } from './blocks.js'
 import { toByteString } from './order.js'
@@ -21,20 +21,7 @@ export async function readJsonlRun(file: string, collector: BlockCollector): Pro
   const recordSeen = new Set<string>()
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return
-    let record: unknown
-    try {
-      record = JSON.parse(text)
-    } catch (error) {
-      throw new InputError({ file, line }, `is not valid JSON (${(error as Error).message})`, 'each line of a JSON Lines run is one JSON object')
-    }
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-      throw new InputError({ file, line }, 'is not a JSON object', 'each line is {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}')
-    }
-    const obj = record as Record<string, unknown>
-    const repeated = repeatedTopLevelKey(text)
-    if (repeated !== undefined) {
-      throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record')
-    }
+    const obj = readObjectLine(text, file, line, 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}')
     const id = queryId(obj.query_id, file, line)
     if (Object.prototype.hasOwnProperty.call(obj, 'results')) {
       const results = obj.results
