@@ -1,9 +1,8 @@
-import { readFile, stat } from 'node:fs/promises'
 import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
 import type { RowsFormat } from './importers/index.js'
-import { openError } from './importers/sniff.js'
+import { readWholeText } from './inputs/whole-file.js'
 import { readRows } from './inputs/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
 import { collectEvidence } from './checks/evidence.js'
@@ -14,27 +13,9 @@ import type { SideRows } from './model.js'
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024
 
-/** Reads a small text file (rules) whole, refusing directories, missing files and oversized ones by name. */
+/** Reads the rules text whole (capped at {@link MAX_RULES_BYTES}; see readWholeText). */
 export async function readSmallText(file: string, limit = MAX_RULES_BYTES): Promise<string> {
-  let size: number
-  try {
-    const s = await stat(file)
-    if (s.isDirectory()) throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-    size = s.size
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw openError(file, error)
-  }
-  if (size > limit) throw new InputError({ file }, `is ${size} bytes; the limit is ${limit}`, 'a rules file is a page of YAML')
-  // stat needs no read permission: an unreadable file fails here, and must say so by name (not exit 3).
-  const bytes = await readFile(file).catch((error: unknown) => {
-    throw openError(file, error)
-  })
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
-  } catch {
-    throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8')
-  }
+  return readWholeText(file, { limit, what: 'a rules file', hint: 'a rules file is a page of YAML' })
 }
 
 /** Reads the rules file into typed rules. */

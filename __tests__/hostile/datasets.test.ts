@@ -46,7 +46,7 @@ export const DATASET_CASES: HostileCase[] = [
   mf('manifest key with a dot', JSON.stringify({ chunker: { 'chunk.size': 512 } }), 2, 'bm.json (chunker.chunk.size)', /contains a dot/),
   mf('manifest with a BOM is accepted', '\ufeff' + MANIFEST, 0),
   mf('manifest with invalid UTF-8', Buffer.concat([Buffer.from('{"judge": {"model": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]), 2, 'bm.json', /not valid UTF-8/),
-  mf('manifest over 1 MiB', JSON.stringify({ notes: 'x'.repeat(1024 * 1024) }), 2, 'bm.json', /is \d+ bytes; a manifest is at most 1048576/),
+  mf('manifest over 1 MiB', JSON.stringify({ notes: 'x'.repeat(1024 * 1024) }), 2, 'bm.json', /is \d+ bytes; a manifest is read whole and the limit is 1048576/),
   {
     ...mf('__proto__ keys in a manifest are plain data', '{"__proto__": {"polluted": 1}, "corpus": {"constructor": "x"}}', 0),
     check: () => expectNoPollution()

@@ -64,7 +64,7 @@ export const RULES_CASES: HostileCase[] = [
   refuse('a list used as a key', RULES + '? [a, b]\n: 2\n', 'rules.yml:10', /uses a list or mapping as a key/),
   refuse('YAML syntax error (tab indentation)', 'version: 1\nmetrics:\n\tm: { better: higher }\n', 'rules.yml:3', /not valid YAML/),
   refuse('invalid UTF-8 in the rules', Buffer.concat([Buffer.from(RULES), Buffer.from([0x23, 0x20, 0xff, 0x0a])]), 'rules.yml', /not valid UTF-8/),
-  refuse('a rules file over the 1 MiB cap', RULES + '#' + 'x'.repeat(1024 * 1024) + '\n', 'rules.yml', /is \d+ bytes; the limit is 1048576/),
+  refuse('a rules file over the 1 MiB cap', RULES + '#' + 'x'.repeat(1024 * 1024) + '\n', 'rules.yml', /is \d+ bytes; a rules file is read whole and the limit is 1048576/),
   refuse('__proto__ as a rules key', RULES + '__proto__: { polluted: 1 }\n', 'rules.yml', /unknown key "__proto__"/),
   refuse('constructor as a check key', check('  - { name: x, metric: m, constructor: 1, non_inferior: { margin: 0.1 } }\n'), 'checks[1].constructor', /unknown key "constructor"/),
   refuse('McNemar on a metric not declared binary', check('  - { name: x, metric: m, superior: { test: mcnemar } }\n'), 'checks[1].superior.test', /not declared binary/),

@@ -2,7 +2,7 @@ import type { Rules } from '../config/types.js'
 import { datasetJudgments, type DatasetJudgments } from '../dataset/judgments.js'
 import { datasetRefusal, loadCheckedDataset } from '../dataset/load.js'
 import type { SideRows } from '../model.js'
-import { readFile, stat } from 'node:fs/promises'
+import { readWholeText } from '../inputs/whole-file.js'
 import { InputError } from '../errors.js'
 import type { MetricCoverage } from '../metrics/evaluate.js'
 import { readCandidates, type SideEvidence } from './evidence.js'
@@ -26,22 +26,7 @@ const MAX_MANIFEST_BYTES = 1024 * 1024
 
 async function readManifest(file: string | undefined): Promise<Manifest | null> {
   if (file === undefined || file === '') return null
-  let size: number
-  try {
-    const s = await stat(file)
-    if (!s.isFile()) throw new InputError({ file }, 'is not a file', 'name the manifest JSON file itself')
-    size = s.size
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError({ file }, 'manifest file not found', 'check the path (it is read relative to the working directory)')
-  }
-  if (size > MAX_MANIFEST_BYTES) throw new InputError({ file }, `is ${size} bytes; a manifest is at most ${MAX_MANIFEST_BYTES}`, 'a manifest is a page of JSON')
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file))
-  } catch {
-    throw new InputError({ file }, 'is not valid UTF-8', 'save the manifest as UTF-8')
-  }
+  const text = await readWholeText(file, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })
   return parseManifest(text, file)
 }
 

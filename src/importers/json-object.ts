@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { InputError } from '../errors.js'
-import { openError } from './sniff.js'
+import { openError } from '../inputs/whole-file.js'
 
 /**
  * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,

@@ -1,5 +1,9 @@
-import { open, readFile, stat } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
+import { openError, readWholeText } from '../inputs/whole-file.js'
+
+/** Re-exported for the importers that open files themselves. */
+export { openError }
 
 /**
  * Small helpers the importers share to recognise a file by its first bytes: formats are detected from the
@@ -13,14 +17,6 @@ export const HEAD_BYTES = 65536
 /** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
-/** The file-system error of opening `file`, as the refusal a user can act on. */
-export function openError(file: string, error: unknown): InputError {
-  const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
-  if (code === 'EISDIR') return new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-  if (code === 'EACCES') return new InputError({ file }, 'permission denied', 'make the file readable')
-  return new InputError({ file }, `cannot be read: ${(error as Error).message}`)
-}
 
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 export async function readHead(file: string): Promise<string> {
@@ -89,27 +85,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * and invalid JSON with the position JSON.parse reports turned into a line number.
  */
 export async function readJsonDocument(file: string, what: string): Promise<unknown> {
-  let size: number
-  try {
-    const s = await stat(file)
-    if (s.isDirectory()) throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-    size = s.size
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw openError(file, error)
-  }
-  if (size > MAX_DOCUMENT_BYTES) {
-    throw new InputError({ file }, `is ${size} bytes; a ${what} is read whole and the limit is ${MAX_DOCUMENT_BYTES}`, 'write it as JSON Lines (one record per line) or CSV instead')
-  }
-  const bytes = await readFile(file).catch((error: unknown) => {
-    throw openError(file, error)
-  })
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
-  } catch {
-    throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8')
-  }
+  const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' })
   try {
     return JSON.parse(text) as unknown
   } catch (error) {

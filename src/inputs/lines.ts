@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { InputError } from '../errors.js'
+import { openError } from './whole-file.js'
 
 /**
  * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
@@ -66,11 +67,7 @@ export async function forEachLine(file: string, onLine: LineHandler, options: Li
     }
   } catch (error) {
     if (error instanceof InputError) throw error
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
-    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-    if (code === 'EACCES') throw new InputError({ file }, 'permission denied', 'make the file readable')
-    throw new InputError({ file }, `cannot be read: ${(error as Error).message}`)
+    throw openError(file, error)
   } finally {
     stream.destroy()
   }
