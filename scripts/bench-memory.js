@@ -15,29 +15,12 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { once } from 'node:events'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { opt, rng, root } from './bench-common.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const argv = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = argv.indexOf(name)
-  return i >= 0 ? argv[i + 1] : fallback
-}
 const GB = Number(opt('--gb', 1))
 const data = join(root, 'bench-data')
 mkdirSync(data, { recursive: true })
-
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 async function writeLines(file, count, line) {
   const out = createWriteStream(file)

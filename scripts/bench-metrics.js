@@ -11,17 +11,10 @@
  * timed as a whole process: wall time and peak RSS (from /usr/bin/time -v when present, else /proc polling).
  * The `all` values of both must agree to 4 decimals.
  */
-import { spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { best as bestOf, opt, rng, root } from './bench-common.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const argv = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = argv.indexOf(name)
-  return i >= 0 ? argv[i + 1] : fallback
-}
 const QUERIES = Number(opt('--queries', 7000))
 const DOCS = Number(opt('--docs', 1000))
 const RUNS = Number(opt('--runs', 1))
@@ -29,18 +22,6 @@ const dataDir = join(root, 'bench-data')
 const runFile = join(dataDir, `run-${QUERIES}x${DOCS}.txt`)
 const qrelsFile = join(dataDir, `qrels-${QUERIES}.txt`)
 const TREC_EVAL = process.env.TREC_EVAL ?? '/work/tools/trec_eval/trec_eval'
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function generate() {
   mkdirSync(dataDir, { recursive: true })
@@ -90,48 +71,7 @@ function generate() {
   return import('node:fs').then((fs) => fs.renameSync(runFile + '.tmp', runFile))
 }
 
-/** Runs a command, returning stdout, wall seconds and peak RSS in MiB. */
-function measure(cmd, args) {
-  const useTime = existsSync('/usr/bin/time')
-  return new Promise((resolvePromise, reject) => {
-    const start = process.hrtime.bigint()
-    const child = useTime ? spawn('/usr/bin/time', ['-v', cmd, ...args]) : spawn(cmd, args)
-    let out = ''
-    let err = ''
-    let peakKb = 0
-    const poll = useTime
-      ? null
-      : setInterval(() => {
-          try {
-            const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
-            if (m) peakKb = Math.max(peakKb, Number(m[1]))
-          } catch {}
-        }, 20)
-    child.stdout.on('data', (d) => (out += d))
-    child.stderr.on('data', (d) => (err += d))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const wall = Number(process.hrtime.bigint() - start) / 1e9
-      if (poll) clearInterval(poll)
-      if (useTime) {
-        const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(err)
-        if (m) peakKb = Number(m[1])
-        err = err.replace(/\n\tCommand being timed[\s\S]*$/, '')
-      }
-      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(0, 2000)}`))
-      resolvePromise({ out, wall, peakMiB: peakKb / 1024 })
-    })
-  })
-}
-
-async function best(cmd, args) {
-  let result
-  for (let i = 0; i < RUNS; i++) {
-    const r = await measure(cmd, args)
-    if (!result || r.wall < result.wall) result = { ...r, peakMiB: Math.max(r.peakMiB, result?.peakMiB ?? 0) }
-  }
-  return result
-}
+const best = (cmd, args) => bestOf(cmd, args, RUNS).then((r) => ({ ...r, out: r.stdout }))
 
 function allValues(text) {
   const values = new Map()

@@ -15,35 +15,16 @@
  *          vectorized=True, method='percentile', n_resamples=10000, confidence_level=0.95).
  * The two sets of intervals must agree within Monte Carlo error (0.1 of the interval width).
  */
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { best as bestOf, opt, rng, root } from './bench-common.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const argv = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = argv.indexOf(name)
-  return i >= 0 ? argv[i + 1] : fallback
-}
 const QUERIES = Number(opt('--queries', 7000))
 const RESAMPLES = Number(opt('--resamples', 10000))
 const RUNS = Number(opt('--runs', 3))
 const CLI = opt('--cli', join(root, 'dist/cli.js'))
 const dir = join(root, 'bench-data', `stats-${QUERIES}`)
 const METRICS = ['hit@10', 'hit@3', 'recall@10', 'ndcg@10', 'latency_ms']
-
-/** mulberry32: small, fast, seeded (data generation only). */
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function generate() {
   mkdirSync(dir, { recursive: true })
@@ -109,36 +90,7 @@ print(json.dumps(out))
   )
 }
 
-/** CPU seconds (user + sys) from /usr/bin/time when present: less sensitive than wall time to other load on the machine. */
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
-
-function measure(cmd, args) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint()
-    const cpuFile = join(dir, 'cpu.txt')
-    const child = TIME ? spawn(TIME, ['-f', '%U %S', '-o', cpuFile, cmd, ...args], { cwd: root }) : spawn(cmd, args, { cwd: root })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const seconds = Number(process.hrtime.bigint() - t0) / 1e9
-      const cpu = TIME ? readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((a, x) => a + Number(x), 0) : null
-      resolve({ code, seconds, cpu, stdout, stderr })
-    })
-  })
-}
-
-async function best(cmd, args) {
-  let top = null
-  for (let i = 0; i < RUNS; i++) {
-    const r = await measure(cmd, args)
-    if (r.code !== 0 && r.code !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.code}: ${r.stderr}`)
-    if (!top || r.seconds < top.seconds) top = r
-  }
-  return top
-}
+const best = (cmd, args) => bestOf(cmd, args, RUNS).then((r) => ({ ...r, seconds: r.wall }))
 
 if (!existsSync(join(dir, 'rules.yml'))) generate()
 if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
