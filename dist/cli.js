@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { createReadStream, openSync, closeSync, readSync, existsSync } from 'node:fs';
-import { open, stat, readFile, writeFile } from 'node:fs/promises';
+import { stat, readFile, open, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
@@ -40,6 +40,50 @@ function isInputError(error) {
     return error instanceof InputError;
 }
 
+/** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
+function openError(file, error) {
+    const code = error.code;
+    if (code === 'ENOENT')
+        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+    if (code === 'EISDIR')
+        return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+    if (code === 'EACCES')
+        return new InputError({ file }, 'permission denied', 'make the file readable');
+    return new InputError({ file }, `cannot be read: ${error.message}`);
+}
+/**
+ * Reads a small file whole as UTF-8 text (byte order mark removed): the one way the gate reads the files it
+ * does not stream (rules, manifests, whole-JSON evaluator exports). The size is checked before reading, so an
+ * enormous file costs nothing; a missing, unreadable or directory path, an oversized file and invalid UTF-8
+ * are refused by name. Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
+ */
+async function readWholeText(file, cap) {
+    let size;
+    try {
+        const s = await stat(file);
+        if (s.isDirectory())
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        size = s.size;
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw openError(file, error);
+    }
+    if (size > cap.limit)
+        throw new InputError({ file }, `is ${size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
+    // stat needs no read permission: an unreadable file fails here, and must say so by name.
+    const bytes = await readFile(file).catch((error) => {
+        throw openError(file, error);
+    });
+    try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
+    }
+    catch {
+        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+
 /**
  * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
  * megabyte; a line of hundreds of megabytes without a newline is a broken or hostile file, and buffering it
@@ -48,12 +92,14 @@ function isInputError(error) {
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
 /**
- * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
- * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
- * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
- * read buffer plus the longest line.
+ * Streams a file line by line as byte ranges of the read buffer, calling `onLine` synchronously so that the
+ * hot path has no per-line promise, string or copy (the TREC run reader parses straight from these bytes;
+ * {@link forEachLine} decodes them). Accepts LF and CRLF, a UTF-8 byte order mark on the first line and a
+ * last line without a newline; refuses over-long lines with the file and line number. Memory is bounded by
+ * the read buffer plus the longest line. Errors thrown by `onLine` pass through unchanged; errors of the file
+ * itself become refusals naming it.
  */
-async function forEachLine(file, onLine, options = {}) {
+async function forEachLineBytes(file, onLine, options = {}) {
     const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
     let pending = null;
     let lineNo = 0;
@@ -66,7 +112,7 @@ async function forEachLine(file, onLine, options = {}) {
         }
         if (end - start > cap)
             tooLong(file, lineNo, cap);
-        onLine(decode(bytes, start, end, file, lineNo), lineNo);
+        onLine(bytes, start, end, lineNo);
     };
     const stream = createReadStream(file, { highWaterMark: 1 << 20 });
     try {
@@ -99,16 +145,10 @@ async function forEachLine(file, onLine, options = {}) {
         }
     }
     catch (error) {
-        if (error instanceof InputError)
+        // Only the file's own errors (open, read) carry a syscall; anything else came from onLine.
+        if (error?.syscall === undefined)
             throw error;
-        const code = error.code;
-        if (code === 'ENOENT')
-            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        if (code === 'EACCES')
-            throw new InputError({ file }, 'permission denied', 'make the file readable');
-        throw new InputError({ file }, `cannot be read: ${error.message}`);
+        throw openError(file, error);
     }
     finally {
         stream.destroy();
@@ -116,6 +156,13 @@ async function forEachLine(file, onLine, options = {}) {
     if (pending !== null && pending.length > 0)
         emit(pending, 0, pending.length);
     return lineNo;
+}
+/**
+ * Streams a file line by line as text ({@link forEachLineBytes}, each line decoded): ASCII lines take a fast
+ * path; invalid UTF-8 is refused with the file and line.
+ */
+async function forEachLine(file, onLine, options = {}) {
+    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line), options);
 }
 function decode(bytes, start, end, file, line) {
     let ascii = true;
@@ -442,17 +489,6 @@ class RowsSink {
 const HEAD_BYTES = 65536;
 /** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-/** The file-system error of opening `file`, as the refusal a user can act on. */
-function openError(file, error) {
-    const code = error.code;
-    if (code === 'ENOENT')
-        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-    if (code === 'EISDIR')
-        return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-    if (code === 'EACCES')
-        return new InputError({ file }, 'permission denied', 'make the file readable');
-    return new InputError({ file }, `cannot be read: ${error.message}`);
-}
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 async function readHead(file) {
     let handle;
@@ -520,31 +556,7 @@ function isObject(value) {
  * and invalid JSON with the position JSON.parse reports turned into a line number.
  */
 async function readJsonDocument(file, what) {
-    let size;
-    try {
-        const s = await stat(file);
-        if (s.isDirectory())
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        size = s.size;
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        throw openError(file, error);
-    }
-    if (size > MAX_DOCUMENT_BYTES) {
-        throw new InputError({ file }, `is ${size} bytes; a ${what} is read whole and the limit is ${MAX_DOCUMENT_BYTES}`, 'write it as JSON Lines (one record per line) or CSV instead');
-    }
-    const bytes = await readFile(file).catch((error) => {
-        throw openError(file, error);
-    });
-    let text;
-    try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
-    }
-    catch {
-        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
+    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
     try {
         return JSON.parse(text);
     }
@@ -1219,6 +1231,92 @@ async function forEachCsvRecord(file, onRecord, options = {}) {
 }
 
 /**
+ * JSON.parse keeps the last of two equal keys in an object without a word, so `{"m": 0.1, "m": 0.9}` would
+ * silently be 0.9. A per-query record with a repeated key is ambiguous input, and the gate refuses it; this
+ * scanner finds the first repeated key of the top-level object of a line that JSON.parse already accepted
+ * (so the text is known to be valid JSON and the scan can be simple and linear).
+ */
+/** The first key that appears twice at the top level of a JSON object text, or undefined. */
+function repeatedTopLevelKey(text) {
+    let depth = 0;
+    let seen = null;
+    let expectKey = false;
+    let topIsObject = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            // a string: find its end (skipping escapes)
+            const start = i;
+            let escaped = false;
+            i++;
+            for (; i < text.length; i++) {
+                const d = text.charCodeAt(i);
+                if (escaped)
+                    escaped = false;
+                else if (d === 0x5c)
+                    escaped = true;
+                else if (d === 0x22)
+                    break;
+            }
+            if (depth === 1 && expectKey) {
+                const raw = text.slice(start, i + 1);
+                const key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+                if (seen === null)
+                    seen = new Set();
+                if (seen.has(key))
+                    return key;
+                seen.add(key);
+                expectKey = false;
+            }
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            depth++;
+            if (depth === 1 && c === 0x7b) {
+                topIsObject = true;
+                expectKey = true;
+            }
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+        else if (c === 0x2c && depth === 1 && topIsObject) {
+            expectKey = true;
+        }
+    }
+    return undefined;
+}
+
+/**
+ * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
+ * runs, evaluator exports, evaluation sets): valid JSON, an object (not an array or a scalar), and no key
+ * twice at the top level, since JSON.parse would silently keep the last of `{"m": 0.1, "m": 0.9}`.
+ * Returns the problem as a value so a reader that lists every violation (validate) can go on.
+ */
+function parseObjectLine(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        return { problem: `is not valid JSON (${error.message})` };
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return { problem: 'is not a JSON object' };
+    const repeated = repeatedTopLevelKey(text);
+    if (repeated !== undefined)
+        return { problem: `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)` };
+    return { record: value };
+}
+/** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
+function readObjectLine(text, file, line, hint) {
+    const parsed = parseObjectLine(text);
+    if (parsed.problem !== undefined) {
+        throw new InputError({ file, line }, parsed.problem, parsed.problem.startsWith('key ') ? 'write each field once per record' : hint);
+    }
+    return parsed.record;
+}
+
+/**
  * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric
  * columns). ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample: the inputs
  * (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`, `answer`,
@@ -1335,15 +1433,7 @@ async function readJsonlRecords(file, options) {
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
             return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch (error) {
-            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))');
-        }
-        if (!isObject(record))
-            throw new InputError({ file, line }, 'is not a JSON object', 'write one object per line');
+        const record = readObjectLine(text, file, line, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))');
         idColumn ??= chooseId(Object.keys(record), file, options.idField, line);
         addRecord(sink, record, idColumn, file, line, `line ${line}`);
     });
@@ -1550,62 +1640,6 @@ function sniffBraceRun(head) {
     return firstValueStart(head) === '{' ? 'json' : 'jsonl';
 }
 
-/**
- * JSON.parse keeps the last of two equal keys in an object without a word, so `{"m": 0.1, "m": 0.9}` would
- * silently be 0.9. A per-query record with a repeated key is ambiguous input, and the gate refuses it; this
- * scanner finds the first repeated key of the top-level object of a line that JSON.parse already accepted
- * (so the text is known to be valid JSON and the scan can be simple and linear).
- */
-/** The first key that appears twice at the top level of a JSON object text, or undefined. */
-function repeatedTopLevelKey(text) {
-    let depth = 0;
-    let seen = null;
-    let expectKey = false;
-    let topIsObject = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            // a string: find its end (skipping escapes)
-            const start = i;
-            let escaped = false;
-            i++;
-            for (; i < text.length; i++) {
-                const d = text.charCodeAt(i);
-                if (escaped)
-                    escaped = false;
-                else if (d === 0x5c)
-                    escaped = true;
-                else if (d === 0x22)
-                    break;
-            }
-            if (depth === 1 && expectKey) {
-                const raw = text.slice(start, i + 1);
-                const key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-                if (seen === null)
-                    seen = new Set();
-                if (seen.has(key))
-                    return key;
-                seen.add(key);
-                expectKey = false;
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1 && c === 0x7b) {
-                topIsObject = true;
-                expectKey = true;
-            }
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1 && topIsObject) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
-
 /** The field that names a query in every per-query rows file. */
 const ID_FIELD = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
@@ -1681,20 +1715,7 @@ async function readJsonl(file, options, side, add) {
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
             return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch (error) {
-            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'write one JSON object per line (JSON Lines); a truncated last line is refused');
-        }
-        if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-            throw new InputError({ file, line }, 'is not a JSON object', `write one object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}`);
-        }
-        const repeated = repeatedTopLevelKey(text);
-        if (repeated !== undefined) {
-            throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record');
-        }
+        const record = readObjectLine(text, file, line, `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`);
         add(jsonRecordToRow(record, file, line, options.metricFields, side));
     }, options);
 }
@@ -24513,21 +24534,7 @@ async function readJsonlRun(file, collector) {
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
             return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch (error) {
-            throw new InputError({ file, line }, `is not valid JSON (${error.message})`, 'each line of a JSON Lines run is one JSON object');
-        }
-        if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-            throw new InputError({ file, line }, 'is not a JSON object', 'each line is {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}');
-        }
-        const obj = record;
-        const repeated = repeatedTopLevelKey(text);
-        if (repeated !== undefined) {
-            throw new InputError({ file, line }, `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)`, 'write each field once per record');
-        }
+        const obj = readObjectLine(text, file, line, 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}');
         const id = queryId(obj.query_id, file, line);
         if (Object.prototype.hasOwnProperty.call(obj, 'results')) {
             const results = obj.results;
@@ -24694,21 +24701,13 @@ function isSpace(c) {
 }
 /** Streams a TREC run file into `collector`. Returns the number of lines. */
 async function readTrecRun(file, collector) {
-    let lineNo = 0;
-    let pending = null;
     // bytes of the current query id, to detect a change without decoding
     let qidBuf = Buffer.alloc(256);
     let qidLen = -1;
     const fieldStart = new Int32Array(6);
     const fieldEnd = new Int32Array(6);
-    const parseLine = (buf, start, end) => {
-        lineNo++;
-        if (end > start && buf[end - 1] === 0x0d)
-            end--;
-        if (lineNo === 1 && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf)
-            start += 3;
-        if (end - start > MAX_LINE_BYTES)
-            throw new InputError({ file, line: lineNo }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run');
+    const parseLine = (bytes, start, end, lineNo) => {
+        const buf = bytes;
         // split into up to 6 fields
         let nf = 0;
         let i = start;
@@ -24772,52 +24771,7 @@ async function readTrecRun(file, collector) {
         }
         collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo);
     };
-    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-    try {
-        for await (const raw of stream) {
-            const chunk = raw;
-            let start = 0;
-            let nl = chunk.indexOf(0x0a, 0);
-            if (pending !== null) {
-                if (nl < 0) {
-                    if (pending.length + chunk.length > MAX_LINE_BYTES + 1)
-                        throw new InputError({ file, line: lineNo + 1 }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run');
-                    pending = Buffer.concat([pending, chunk]);
-                    continue;
-                }
-                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
-                pending = null;
-                parseLine(joined, 0, joined.length);
-                start = nl + 1;
-                nl = chunk.indexOf(0x0a, start);
-            }
-            while (nl >= 0) {
-                parseLine(chunk, start, nl);
-                start = nl + 1;
-                nl = chunk.indexOf(0x0a, start);
-            }
-            if (start < chunk.length)
-                pending = Buffer.from(chunk.subarray(start));
-        }
-    }
-    catch (error) {
-        if (error instanceof InputError || error instanceof NotGroupedSignal)
-            throw error;
-        const code = error.code;
-        if (code === 'ENOENT')
-            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        if (code === 'EACCES')
-            throw new InputError({ file }, 'permission denied', 'make the file readable');
-        throw error;
-    }
-    finally {
-        stream.destroy();
-    }
-    if (pending !== null && pending.length > 0)
-        parseLine(pending, 0, pending.length);
-    return lineNo;
+    return forEachLineBytes(file, parseLine);
 }
 
 /**
@@ -25294,14 +25248,12 @@ async function readDataset(file) {
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
             return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch (error) {
-            violations.push({ file, line, id: null, rule: 'json', message: `is not valid JSON (${error.message}); each line is one JSON object` });
+        const parsed = parseObjectLine(text);
+        if (parsed.problem !== undefined) {
+            violations.push({ file, line, id: null, rule: 'json', message: `${parsed.problem}; each line is one JSON object, each field once` });
             return;
         }
+        const record = parsed.record;
         const id = idOf(record);
         const validateQuestion = questionValidator();
         if (!validateQuestion(record)) {
@@ -25582,27 +25534,7 @@ const MAX_MANIFEST_BYTES = 1024 * 1024;
 async function readManifest(file) {
     if (file === undefined || file === '')
         return null;
-    let size;
-    try {
-        const s = await stat(file);
-        if (!s.isFile())
-            throw new InputError({ file }, 'is not a file', 'name the manifest JSON file itself');
-        size = s.size;
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        throw new InputError({ file }, 'manifest file not found', 'check the path (it is read relative to the working directory)');
-    }
-    if (size > MAX_MANIFEST_BYTES)
-        throw new InputError({ file }, `is ${size} bytes; a manifest is at most ${MAX_MANIFEST_BYTES}`, 'a manifest is a page of JSON');
-    let text;
-    try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(file));
-    }
-    catch {
-        throw new InputError({ file }, 'is not valid UTF-8', 'save the manifest as UTF-8');
-    }
+    const text = await readWholeText(file, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' });
     return parseManifest(text, file);
 }
 /** Reads the baseline, candidate and dataset manifests (each null when not given). */
@@ -25665,32 +25597,9 @@ function datasetNotes(d) {
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 const MAX_RULES_BYTES = 1024 * 1024;
-/** Reads a small text file (rules) whole, refusing directories, missing files and oversized ones by name. */
+/** Reads the rules text whole (capped at {@link MAX_RULES_BYTES}; see readWholeText). */
 async function readSmallText(file, limit = MAX_RULES_BYTES) {
-    let size;
-    try {
-        const s = await stat(file);
-        if (s.isDirectory())
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        size = s.size;
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        throw openError(file, error);
-    }
-    if (size > limit)
-        throw new InputError({ file }, `is ${size} bytes; the limit is ${limit}`, 'a rules file is a page of YAML');
-    // stat needs no read permission: an unreadable file fails here, and must say so by name (not exit 3).
-    const bytes = await readFile(file).catch((error) => {
-        throw openError(file, error);
-    });
-    try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
-    }
-    catch {
-        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
+    return readWholeText(file, { limit, what: 'a rules file', hint: 'a rules file is a page of YAML' });
 }
 /** Reads the rules file into typed rules. */
 async function readRules(file) {

@@ -29,3 +29,25 @@ describe('readWholeText: the one capped whole-file read (rules, manifests, evalu
     expect(hasStackTrace(r.stderr)).toBe(false)
   })
 })
+
+describe('forEachLineBytes: one line splitter for every line-based reader', () => {
+  it('passes a bug in the line handler through as it is, instead of calling it a file that "cannot be read"', async () => {
+    const { forEachLine } = await import('../../src/inputs/lines.js')
+    const f = writeFiles({ 'a.txt': 'x\n' })
+    const bug = new TypeError('handler bug')
+    await expect(
+      forEachLine(f['a.txt'], () => {
+        throw bug
+      })
+    ).rejects.toBe(bug)
+  })
+
+  it('gives byte ranges without CR or BOM, numbered from 1, the last line without a newline included', async () => {
+    const { forEachLineBytes } = await import('../../src/inputs/lines.js')
+    const f = writeFiles({ 'a.txt': Buffer.from('\ufeffq1 a\r\n\nq2 b', 'utf8') })
+    const seen: Array<[number, string]> = []
+    const n = await forEachLineBytes(f['a.txt'], (bytes, start, end, line) => seen.push([line, bytes.toString('utf8', start, end)]))
+    expect(n).toBe(3)
+    expect(seen).toEqual([[1, 'q1 a'], [2, ''], [3, 'q2 b']])
+  })
+})

@@ -19,13 +19,18 @@ export type LineHandler = (text: string, line: number) => void
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true })
 
+/** Called once per line with the line's bytes, `bytes[start..end)` (terminator and BOM removed), and its 1-based number. */
+export type LineBytesHandler = (bytes: Buffer, start: number, end: number, line: number) => void
+
 /**
- * Streams a file line by line, synchronously calling `onLine` for each line so that the hot path has no
- * per-line promise. Accepts LF and CRLF, a UTF-8 byte order mark and a last line without a newline;
- * refuses invalid UTF-8 and over-long lines with the file and line number. Memory is bounded by the
- * read buffer plus the longest line.
+ * Streams a file line by line as byte ranges of the read buffer, calling `onLine` synchronously so that the
+ * hot path has no per-line promise, string or copy (the TREC run reader parses straight from these bytes;
+ * {@link forEachLine} decodes them). Accepts LF and CRLF, a UTF-8 byte order mark on the first line and a
+ * last line without a newline; refuses over-long lines with the file and line number. Memory is bounded by
+ * the read buffer plus the longest line. Errors thrown by `onLine` pass through unchanged; errors of the file
+ * itself become refusals naming it.
  */
-export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
+export async function forEachLineBytes(file: string, onLine: LineBytesHandler, options: LineOptions = {}): Promise<number> {
   const cap = options.maxLineBytes ?? MAX_LINE_BYTES
   let pending: Buffer | null = null
   let lineNo = 0
@@ -36,7 +41,7 @@ export async function forEachLine(file: string, onLine: LineHandler, options: Li
       start += 3
     }
     if (end - start > cap) tooLong(file, lineNo, cap)
-    onLine(decode(bytes, start, end, file, lineNo), lineNo)
+    onLine(bytes, start, end, lineNo)
   }
   const stream = createReadStream(file, { highWaterMark: 1 << 20 })
   try {
@@ -66,13 +71,22 @@ export async function forEachLine(file: string, onLine: LineHandler, options: Li
       }
     }
   } catch (error) {
-    if (error instanceof InputError) throw error
+    // Only the file's own errors (open, read) carry a syscall; anything else came from onLine.
+    if ((error as NodeJS.ErrnoException)?.syscall === undefined) throw error
     throw openError(file, error)
   } finally {
     stream.destroy()
   }
   if (pending !== null && pending.length > 0) emit(pending, 0, pending.length)
   return lineNo
+}
+
+/**
+ * Streams a file line by line as text ({@link forEachLineBytes}, each line decoded): ASCII lines take a fast
+ * path; invalid UTF-8 is refused with the file and line.
+ */
+export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
+  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line), options)
 }
 
 function decode(bytes: Buffer, start: number, end: number, file: string, line: number): string {

@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs'
 import { InputError } from '../errors.js'
-import { MAX_LINE_BYTES } from '../inputs/lines.js'
-import { NotGroupedSignal, type BlockCollector } from './blocks.js'
+import { forEachLineBytes } from '../inputs/lines.js'
+import type { BlockCollector } from './blocks.js'
 import { parseScoreBytes } from './score.js'
 
 /**
@@ -24,8 +23,6 @@ function isSpace(c: number): boolean {
 
 /** Streams a TREC run file into `collector`. Returns the number of lines. */
 export async function readTrecRun(file: string, collector: BlockCollector): Promise<number> {
-  let lineNo = 0
-  let pending: Buffer | null = null
   // bytes of the current query id, to detect a change without decoding
   let qidBuf = Buffer.alloc(256)
   let qidLen = -1
@@ -33,11 +30,8 @@ export async function readTrecRun(file: string, collector: BlockCollector): Prom
   const fieldStart = new Int32Array(6)
   const fieldEnd = new Int32Array(6)
 
-  const parseLine = (buf: Latin1Buffer, start: number, end: number): void => {
-    lineNo++
-    if (end > start && buf[end - 1] === 0x0d) end--
-    if (lineNo === 1 && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3
-    if (end - start > MAX_LINE_BYTES) throw new InputError({ file, line: lineNo }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run')
+  const parseLine = (bytes: Buffer, start: number, end: number, lineNo: number): void => {
+    const buf = bytes as Latin1Buffer
     // split into up to 6 fields
     let nf = 0
     let i = start
@@ -99,41 +93,5 @@ export async function readTrecRun(file: string, collector: BlockCollector): Prom
     collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo)
   }
 
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 })
-  try {
-    for await (const raw of stream as AsyncIterable<Buffer>) {
-      const chunk = raw as Latin1Buffer
-      let start = 0
-      let nl = chunk.indexOf(0x0a, 0)
-      if (pending !== null) {
-        if (nl < 0) {
-          if (pending.length + chunk.length > MAX_LINE_BYTES + 1) throw new InputError({ file, line: lineNo + 1 }, `line is longer than ${MAX_LINE_BYTES} bytes`, 'the file is probably not a TREC run')
-          pending = Buffer.concat([pending, chunk])
-          continue
-        }
-        const joined = Buffer.concat([pending, chunk.subarray(0, nl)]) as Latin1Buffer
-        pending = null
-        parseLine(joined, 0, joined.length)
-        start = nl + 1
-        nl = chunk.indexOf(0x0a, start)
-      }
-      while (nl >= 0) {
-        parseLine(chunk, start, nl)
-        start = nl + 1
-        nl = chunk.indexOf(0x0a, start)
-      }
-      if (start < chunk.length) pending = Buffer.from(chunk.subarray(start))
-    }
-  } catch (error) {
-    if (error instanceof InputError || error instanceof NotGroupedSignal) throw error
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
-    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-    if (code === 'EACCES') throw new InputError({ file }, 'permission denied', 'make the file readable')
-    throw error
-  } finally {
-    stream.destroy()
-  }
-  if (pending !== null && pending.length > 0) parseLine(pending as Latin1Buffer, 0, pending.length)
-  return lineNo
+  return forEachLineBytes(file, parseLine)
 }
