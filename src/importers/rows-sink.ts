@@ -1,6 +1,6 @@
 import { InputError, type Where } from '../errors.js'
 import type { QueryRow, SideRows } from '../model.js'
-import { describeBadNumber, parseDecimal } from '../inputs/numbers.js'
+import { parseDecimal, parseMetricCell } from '../inputs/numbers.js'
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
@@ -81,16 +81,7 @@ export class RowsSink {
   cell(row: QueryRow, key: string, text: string): void {
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      const trimmed = text.trim()
-      if (trimmed === '') {
-        row.values.set(key, null)
-        return
-      }
-      const value = parseDecimal(trimmed)
-      if (value === undefined) {
-        throw new InputError({ file: this.file, line: row.line, queryId: row.id }, `column "${key}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)')
-      }
-      row.values.set(key, value)
+      row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }))
       return
     }
     row.attrs.set(key, text)

@@ -4,7 +4,7 @@ import type { QueryRow, SideRows } from '../model.js'
 import { forEachCsvRecord } from './csv.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
-import { describeBadNumber, parseDecimal } from './numbers.js'
+import { parseMetricCell } from './numbers.js'
 
 /** The field that names a query in every per-query rows file. */
 export const ID_FIELD = 'query_id'
@@ -180,16 +180,7 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
         const name = header[c]
         const text = fields[c]
         if (options.metricFields.has(name)) {
-          const trimmed = text.trim()
-          if (trimmed === '') {
-            row.values.set(name, null)
-            continue
-          }
-          const value = parseDecimal(trimmed)
-          if (value === undefined) {
-            throw new InputError({ file, line, queryId: id }, `column "${name}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)')
-          }
-          row.values.set(name, value)
+          row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }))
         } else {
           row.attrs.set(name, text)
         }
