@@ -352,6 +352,21 @@ function describeBadNumber(text) {
         return `${JSON.stringify(text)} overflows to infinity`;
     return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
 }
+/**
+ * A metric value written as text (a CSV cell): an empty cell is a missing value (null, for the pairing stage
+ * to refuse or fill as the rules say); anything that is not a strict finite decimal is refused with the
+ * file, line, query and column.
+ */
+function parseMetricCell(text, column, where) {
+    const trimmed = text.trim();
+    if (trimmed === '')
+        return null;
+    const value = parseDecimal(trimmed);
+    if (value === undefined) {
+        throw new InputError(where, `column "${column}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
+    }
+    return value;
+}
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
@@ -437,16 +452,7 @@ class RowsSink {
     cell(row, key, text) {
         if (this.metricFields.has(key)) {
             this.numericFields.add(key);
-            const trimmed = text.trim();
-            if (trimmed === '') {
-                row.values.set(key, null);
-                return;
-            }
-            const value = parseDecimal(trimmed);
-            if (value === undefined) {
-                throw new InputError({ file: this.file, line: row.line, queryId: row.id }, `column "${key}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
-            }
-            row.values.set(key, value);
+            row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }));
             return;
         }
         row.attrs.set(key, text);
@@ -1806,16 +1812,7 @@ async function readCsv(file, options, side, add) {
             const name = header[c];
             const text = fields[c];
             if (options.metricFields.has(name)) {
-                const trimmed = text.trim();
-                if (trimmed === '') {
-                    row.values.set(name, null);
-                    continue;
-                }
-                const value = parseDecimal(trimmed);
-                if (value === undefined) {
-                    throw new InputError({ file, line, queryId: id }, `column "${name}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
-                }
-                row.values.set(name, value);
+                row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }));
             }
             else {
                 row.attrs.set(name, text);
@@ -2402,7 +2399,8 @@ function valuesOf(table, attr, members) {
  */
 function decide(rules, table, stats) {
     // The family is known before any result: the statistical checks and, for per_slice, the slices present.
-    const members = rules.checks.flatMap((rule) => (rule.kind.type === 'max_regressions' ? [] : unitSets(rule, table, stats).map((filters) => ({ rule, filters }))));
+    const sets = rules.checks.map((rule) => unitSets(rule, table, stats));
+    const members = rules.checks.flatMap((rule, i) => (rule.kind.type === 'max_regressions' ? [] : sets[i].map((filters) => ({ rule, filters }))));
     const method = rules.statistics.multiplicity;
     const family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) };
     const raw = members.map(({ rule, filters }) => {
@@ -2411,7 +2409,7 @@ function decide(rules, table, stats) {
     });
     const adjusted = adjustPValues(raw, method);
     const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
-    const checks = rules.checks.map((rule) => evaluateCheck(rule, rules, table, stats, family, pOf));
+    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf));
     const decidedBy = checks.find((c) => c.counts === 'fail') ?? null;
     return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks, family };
 }
@@ -2423,9 +2421,9 @@ function unitSets(rule, table, stats) {
         ? [base]
         : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
-function evaluateCheck(rule, rules, table, stats, family, pOf) {
+function evaluateCheck(rule, sets, rules, stats, family, pOf) {
     const metric = rules.metrics.get(rule.metric);
-    const units = unitSets(rule, table, stats).map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf));
+    const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf));
     const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
     const counts = status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail';
     return { rule, status, counts, units };

@@ -72,7 +72,8 @@ export interface Decision {
  */
 export function decide(rules: Rules, table: PairedTable, stats: StatsEngine): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
-  const members = rules.checks.flatMap((rule) => (rule.kind.type === 'max_regressions' ? [] : unitSets(rule, table, stats).map((filters) => ({ rule, filters }))))
+  const sets = rules.checks.map((rule) => unitSets(rule, table, stats))
+  const members = rules.checks.flatMap((rule, i) => (rule.kind.type === 'max_regressions' ? [] : sets[i].map((filters) => ({ rule, filters }))))
   const method = rules.statistics.multiplicity
   const family: Family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) }
   const raw = members.map(({ rule, filters }) => {
@@ -81,7 +82,7 @@ export function decide(rules: Rules, table: PairedTable, stats: StatsEngine): De
   })
   const adjusted = adjustPValues(raw, method)
   const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
-  const checks = rules.checks.map((rule) => evaluateCheck(rule, rules, table, stats, family, pOf))
+  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf))
   const decidedBy = checks.find((c) => c.counts === 'fail') ?? null
   return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks, family }
 }
@@ -98,9 +99,9 @@ function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filt
     : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
 }
 
-function evaluateCheck(rule: CheckRule, rules: Rules, table: PairedTable, stats: StatsEngine, family: Family, pOf: POf): CheckResult {
+function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf): CheckResult {
   const metric = rules.metrics.get(rule.metric) as MetricRule
-  const units = unitSets(rule, table, stats).map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf))
+  const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf))
   const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
   const counts = status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail'
   return { rule, status, counts, units }
