@@ -1,10 +1,12 @@
 import { InputError } from '../errors.js'
+import { didYouMean, splitCutoff } from '../util/did-you-mean.js'
 
 /**
  * Measure names, ir_measures style (`P@10`, `nDCG(gain=exp)@10`, `AP`), parsed once into a typed record so
  * the per-query computation never looks at a string. Names are case-insensitive and a few common aliases
- * (`map`, `mrr@10`, `recall@100`, `hit@5`, `ndcg@10`) are accepted, but the row key is always the name
- * exactly as the user spelled it, so the rules file and the report use the user's own words.
+ * (`map`, `mrr@10`, `recall@100`, `hit@5`, `ndcg@10`) are accepted, as are trec_eval's names (`ndcg_cut_10`,
+ * `P_5`, `recip_rank`, `recall_100`, `success_10`, `map_cut_100`: what pytrec_eval writes), but the row key is
+ * always the name exactly as the user spelled it, so the rules file and the report use the user's own words.
  */
 
 /** The measure families this module computes, each as trec_eval 10.0 computes its counterpart. */
@@ -74,6 +76,7 @@ const BASES: ReadonlyMap<string, MeasureKind> = new Map<string, MeasureKind>([
   ['hit', 'Success'],
   ['rr', 'RR'],
   ['mrr', 'RR'],
+  ['recip_rank', 'RR'],
   ['ap', 'AP'],
   ['map', 'AP'],
   ['ndcg', 'nDCG'],
@@ -86,6 +89,18 @@ const BASES: ReadonlyMap<string, MeasureKind> = new Map<string, MeasureKind>([
   ['num_rel', 'NumRel'],
   ['factrecall', 'FactRecall'],
   ['fact_recall', 'FactRecall']
+])
+
+/**
+ * trec_eval's cutoff measures, written `<name>_<k>` (`P_5`, `ndcg_cut_10`), lower-cased → kind. trec_eval's
+ * `recall_k` divides by all relevant documents, so it is `R@k`, never `R_cap@k`; `map_cut_k` is `AP@k`.
+ */
+const TREC_CUTOFF_NAMES: ReadonlyMap<string, MeasureKind> = new Map<string, MeasureKind>([
+  ['p', 'P'],
+  ['recall', 'R'],
+  ['success', 'Success'],
+  ['ndcg_cut', 'nDCG'],
+  ['map_cut', 'AP']
 ])
 
 /** Names offered in "did you mean" suggestions and in the hint. */
@@ -112,7 +127,12 @@ export const MEASURE_EXAMPLES: readonly string[] = [
   'mrr@10',
   'recall@100',
   'hit@10',
-  'ndcg@10'
+  'ndcg@10',
+  'ndcg_cut_10',
+  'P_5',
+  'recall_100',
+  'success_10',
+  'recip_rank'
 ]
 
 const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/
@@ -123,6 +143,8 @@ const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/
  * a rules file is refused before any file is read rather than silently producing a column of zeros.
  */
 export function parseMeasure(name: string): ParsedMeasure {
+  const trec = trecEvalSpelling(name.trim())
+  if (trec !== undefined) return { ...parseMeasure(trec), name }
   const where = { key: name }
   const m = SHAPE.exec(name.trim())
   if (m === null) throw unknown(name)
@@ -197,40 +219,54 @@ export function parseMeasures(names: readonly string[]): ParsedMeasure[] {
   return out
 }
 
+/**
+ * The ir_measures spelling of a trec_eval cutoff name (`ndcg_cut_10` → `nDCG@10`, `P_5` → `P@5`), or
+ * undefined when `name` is not one. The other trec_eval names (`map`, `recip_rank`, `ndcg`, `Rprec`, `bpref`,
+ * `num_ret`, `num_rel`) are plain aliases in BASES.
+ */
+function trecEvalSpelling(name: string): string | undefined {
+  const { stem, cutoff } = splitCutoff(name)
+  if (cutoff === null || name[stem.length] !== '_') return undefined
+  const kind = TREC_CUTOFF_NAMES.get(stem.toLowerCase())
+  return kind === undefined ? undefined : `${kind}@${cutoff}`
+}
+
+/**
+ * Measures other tools compute that retrieval-gate does not, spelt close to one it does: refused with what
+ * to write instead rather than with a near miss that measures something else.
+ */
+const FOREIGN_MEASURES: ReadonlyMap<string, string> = new Map([
+  ['hits', 'ranx hits@k counts the relevant documents in the top k and is not computed here: P@k is hits@k / k, Success@k (hit@k) is 1 when hits@k > 0'],
+  ['dcg', 'unnormalised DCG is not computed here: nDCG@k divides it by the ideal DCG'],
+  ['err', 'expected reciprocal rank (ERR) is not computed here: RR@k is the reciprocal rank of the first relevant document']
+])
+
 function unknown(name: string): InputError {
-  const suggestion = closest(name)
+  const stem = splitCutoff(name.trim()).stem.toLowerCase()
+  const foreign = FOREIGN_MEASURES.get(stem)
+  if (foreign !== undefined) return new InputError({ key: name }, `unknown measure ${JSON.stringify(name)}`, foreign)
+  const suggestion = closest(name.trim())
   return new InputError(
     { key: name },
     `unknown measure ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ''}`,
-    `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')} (names are case-insensitive; parameters in brackets, cutoff after @)`
+    `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')}; trec_eval names such as ndcg_cut_10, P_5, recip_rank, map (names are case-insensitive; parameters in brackets, cutoff after @)`
   )
 }
 
-/** The example closest to `name` by edit distance (case-insensitive), if reasonably close. */
+/**
+ * The known spelling closest to `name`, with the user's own cutoff: `sucess@10` → `Success@10`, never
+ * `Success@1` (see didYouMean). Candidates are every base and alias written with that cutoff the way the
+ * user wrote it (`@k` or trec_eval's `_k`), or the names without a cutoff.
+ */
 function closest(name: string): string | undefined {
-  const target = name.toLowerCase()
-  let best: string | undefined
-  let bestDistance = Infinity
-  for (const candidate of MEASURE_EXAMPLES) {
-    const d = editDistance(target, candidate.toLowerCase())
-    if (d < bestDistance) {
-      bestDistance = d
-      best = candidate
-    }
+  const { stem, cutoff } = splitCutoff(name)
+  const candidates: string[] = []
+  if (cutoff === null) {
+    for (const [base, kind] of BASES) if (KINDS[kind].cutoff !== 'required') candidates.push(base, kind)
+  } else if (name[stem.length] === '_') {
+    for (const base of TREC_CUTOFF_NAMES.keys()) candidates.push(`${base === 'p' ? 'P' : base}_${cutoff}`)
+  } else {
+    for (const [base, kind] of BASES) if (KINDS[kind].cutoff !== 'none') candidates.push(`${base}@${cutoff}`, `${kind}@${cutoff}`)
   }
-  return bestDistance <= Math.max(2, Math.floor(target.length / 2)) ? best : undefined
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = new Array<number>(b.length + 1)
-  let cur = new Array<number>(b.length + 1)
-  for (let j = 0; j <= b.length; j++) prev[j] = j
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    ;[prev, cur] = [cur, prev]
-  }
-  return prev[b.length]
+  return didYouMean(name, candidates)
 }

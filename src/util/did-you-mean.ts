@@ -1,12 +1,18 @@
 /**
  * Suggests the closest known name for a misspelt one ("recal@10" -> "recall@10"), because a typo in a rules
- * key or metric name should cost the user seconds, not a debugging session.
+ * key or metric name should cost the user seconds, not a debugging session. Two guards keep the suggestion
+ * from changing what is measured: it never proposes another cutoff (`success_10` is never answered with
+ * `Success@1`: the number is the user's choice, not a typo), and never one of {@link DISTINCT_STEMS} for the
+ * other (ranx `hits@10` counts relevant documents, `hit@10` is 0 or 1).
  */
 export function didYouMean(word: string, known: Iterable<string>): string | undefined {
   let best: string | undefined
   let bestDistance = Infinity
   const lower = word.toLowerCase()
+  const cut = splitCutoff(lower)
   for (const candidate of known) {
+    const other = splitCutoff(candidate.toLowerCase())
+    if (!sameCutoff(cut.cutoff, other.cutoff) || distinctStems(cut.stem, other.stem)) continue
     const d = editDistance(lower, candidate.toLowerCase())
     if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
       best = candidate
@@ -15,6 +21,41 @@ export function didYouMean(word: string, known: Iterable<string>): string | unde
   }
   if (best === undefined) return undefined
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined
+}
+
+/**
+ * Measure stems that are spelt alike but measure different things, so one is never offered for the other:
+ * ranx `hits` (a count) vs `hit` (0/1), `dcg` (unnormalised) vs `ndcg`, `err` (expected reciprocal rank)
+ * vs `rr` / `mrr`.
+ */
+const DISTINCT_STEMS: ReadonlyArray<readonly [string, string]> = [
+  ['hits', 'hit'],
+  ['dcg', 'ndcg'],
+  ['err', 'rr'],
+  ['err', 'mrr']
+]
+
+function distinctStems(a: string, b: string): boolean {
+  return DISTINCT_STEMS.some(([x, y]) => (a === x && b === y) || (a === y && b === x))
+}
+
+/**
+ * A name split into its stem and trailing cutoff: `recall@10`, `success_10`, `P.5` → stem `recall` /
+ * `success` / `P` and cutoff `10` / `10` / `5`; a name without one has cutoff null. Scans from the end (no
+ * regex), so a hostile name costs linear time.
+ */
+export function splitCutoff(name: string): { stem: string; cutoff: string | null } {
+  let i = name.length
+  while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57) i--
+  if (i === name.length || i < 2) return { stem: name, cutoff: null }
+  const sep = name[i - 1]
+  if (sep !== '@' && sep !== '_' && sep !== '.') return { stem: name, cutoff: null }
+  return { stem: name.slice(0, i - 1), cutoff: name.slice(i) }
+}
+
+function sameCutoff(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b
+  return Number(a) === Number(b)
 }
 
 /** ` (did you mean "x"?)` or the empty string. */
