@@ -1,5 +1,6 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
+import { policyCounts } from '../decide/counts.js'
 import { fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 
@@ -64,7 +65,8 @@ export function explainCheck(check: CheckRule, rules: Rules): string[] {
   const m = familySize(rules)
   const conf = multiplicity === 'none' ? pct(stats.confidence) : m !== null ? pct(1 - (1 - stats.confidence) / Math.max(1, m)) : 'family-adjusted'
   const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`
-  const inconclusiveCounts = rules.onInconclusive === 'fail' ? 'counts as a fail (on_inconclusive: fail)' : 'counts as a pass (on_inconclusive: pass)'
+  const inconclusiveCounts = `counts as a ${policyCounts('on_inconclusive', rules)} (on_inconclusive: ${rules.onInconclusive})`
+  const notShown = `which always counts as a fail: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
   const lines: string[] = []
   const kind = check.kind
   let head: string
@@ -91,13 +93,13 @@ export function explainCheck(check: CheckRule, rules: Rules): string[] {
     const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
     const beyond = higher ? 'above' : 'below'
     lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`)
-    lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive, which ${inconclusiveCounts}.`)
+    lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown}.`)
   } else if (kind.type === 'superior') {
     const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
     const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
     const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
     lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`)
-    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive, which ${inconclusiveCounts}.`)
+    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown}.`)
   } else {
     const limits: string[] = []
     if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
@@ -110,8 +112,13 @@ export function explainCheck(check: CheckRule, rules: Rules): string[] {
     return lines
   }
   if (check.perSlice !== undefined) lines.push(`   Judged separately for every value of ${check.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`)
-  lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries; fails if a statistic is not a finite number.`)
+  lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries${check.perSlice !== undefined ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`)
   return lines
+}
+
+/** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
+function tooFewWords(rules: Rules): string {
+  return `counts as a ${policyCounts('on_too_few', rules)} (on_too_few: ${rules.onTooFew})`
 }
 
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
@@ -151,7 +158,17 @@ export function explainRules(rules: Rules): string {
   if (rules.slices.length > 0) L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
   const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)
   if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
-  L.push(`Verdict: pass only if all ${n} ${n === 1 ? 'check counts' : 'checks count'} as pass; an inconclusive check ${rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a check then passes unless the data show it was violated)'}.`)
+  const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`
+  if (rules.onInconclusive === 'fail' && rules.onTooFew === 'fail') {
+    L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`)
+  } else {
+    const superior = rules.checks.some((c) => c.kind.type === 'superior') ? '; a superior check not shown better always counts as a fail (it must be shown)' : ''
+    const open = rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)'
+    L.push(
+      `Verdict: pass only if all ${checks} as pass. A check the data neither prove nor refute ${open} (on_inconclusive: ${rules.onInconclusive})${superior}; ` +
+        `a check with fewer than ${rules.queries.minPerSlice} queries ${tooFewWords(rules)}.`
+    )
+  }
   L.push('')
   for (const check of rules.checks) {
     L.push(...explainCheck(check, rules))

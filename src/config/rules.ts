@@ -71,6 +71,7 @@ interface RawRules extends RawTrustRules {
   }
   queries?: { missing?: 'error' | 'zero'; min_per_slice?: number }
   on_inconclusive?: 'fail' | 'pass'
+  on_too_few?: 'fail' | 'pass'
   checks: RawCheck[]
 }
 
@@ -133,6 +134,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     },
     queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
     onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
+    // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
+    onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     checks,
     source: { file, sha256: hash },
     ...trustRules(raw, fail)

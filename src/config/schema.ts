@@ -125,7 +125,11 @@ export const RULES_SCHEMA = {
     },
     on_inconclusive: {
       enum: ['fail', 'pass'],
-      description: 'How an inconclusive check (too few queries, or an interval that neither proves nor refutes it) counts toward the verdict. Default "fail".'
+      description: 'How a check counts toward the verdict when the data neither prove nor refute it (a non_inferior interval straddling the margin; a trust rule with outcome inconclusive). A superior check that was not shown better always fails: it must be shown. Too few queries is on_too_few. Default "fail".'
+    },
+    on_too_few: {
+      enum: ['fail', 'pass'],
+      description: 'How a statistical check (or one slice of a per_slice check) with fewer than queries.min_per_slice queries counts toward the verdict. Default: the value of on_inconclusive.'
     },
     checks: {
       type: 'array',

@@ -73,7 +73,10 @@ export interface Rules {
   slices: string[]
   statistics: StatisticsRules
   queries: { missing: 'error' | 'zero'; minPerSlice: number }
+  /** How an inconclusive unit counts when the data do not show it (see decide/counts.ts). */
   onInconclusive: 'fail' | 'pass'
+  /** How a unit with fewer than min_per_slice queries counts (`on_too_few`; defaults to on_inconclusive). */
+  onTooFew: 'fail' | 'pass'
   checks: CheckRule[]
   source: { file: string; sha256: string }
   /** Trust checks (docs/trust.md): the evaluation set, snapshot comparability, pooling bias, whole-class failures. */

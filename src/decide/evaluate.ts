@@ -4,6 +4,7 @@ import type { Comparison, StatsEngine } from '../stats/compare.js'
 import { adjustPValues, familyConfidence, type Multiplicity } from '../stats/multiplicity.js'
 import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
+import { unitCounts } from './counts.js'
 
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
@@ -52,7 +53,7 @@ export interface Family {
 export interface CheckResult {
   rule: CheckRule
   status: Status
-  /** How the status counts toward the verdict (inconclusive resolved by on_inconclusive). */
+  /** How the status counts toward the verdict: fail when any unit counts as fail (inconclusive units: see decide/counts.ts). */
   counts: 'pass' | 'fail'
   units: UnitResult[]
 }
@@ -103,7 +104,7 @@ function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: St
   const metric = rules.metrics.get(rule.metric) as MetricRule
   const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf))
   const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
-  const counts = status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail'
+  const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass'
   return { rule, status, counts, units }
 }
 

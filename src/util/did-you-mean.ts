@@ -53,8 +53,9 @@ export function splitCutoff(name: string): { stem: string; cutoff: string | null
   return { stem: name.slice(0, i - 1), cutoff: name.slice(i) }
 }
 
+/** Two cutoffs that are both written must be the same number; a name without one (`recall@1O`) may still be a typo of one with. */
 function sameCutoff(a: string | null, b: string | null): boolean {
-  if (a === null || b === null) return a === b
+  if (a === null || b === null) return true
   return Number(a) === Number(b)
 }
 

@@ -1,0 +1,33 @@
+import type { CheckRule, Rules } from '../config/types.js'
+import type { Reason, Status } from './evaluate.js'
+
+/**
+ * Which rules key decides how an inconclusive unit counts toward the verdict. "Too few queries" and "the data
+ * do not show it" are different questions, so each has its own answer:
+ * - `on_too_few`: the unit had fewer than `queries.min_per_slice` queries (nothing was measured);
+ * - `superior_must_be_shown`: a `superior` check whose gain was not shown always counts as a fail, because
+ *   the rule demands that the candidate be shown better, and `on_inconclusive: pass` cannot turn "nothing
+ *   was shown" into "shown";
+ * - `on_inconclusive`: any other inconclusive unit (a `non_inferior` interval straddling the margin).
+ */
+export type InconclusivePolicy = 'on_too_few' | 'superior_must_be_shown' | 'on_inconclusive'
+
+/** The policy that applies to an inconclusive unit of `rule` with this reason. */
+export function inconclusivePolicy(reason: Reason, rule: CheckRule): InconclusivePolicy {
+  if (reason === 'too_few_queries') return 'on_too_few'
+  if (rule.kind.type === 'superior') return 'superior_must_be_shown'
+  return 'on_inconclusive'
+}
+
+/** How the policy resolves under these rules. */
+export function policyCounts(policy: InconclusivePolicy, rules: Rules): 'pass' | 'fail' {
+  if (policy === 'on_too_few') return rules.onTooFew
+  if (policy === 'superior_must_be_shown') return 'fail'
+  return rules.onInconclusive
+}
+
+/** How one unit counts toward the verdict: pass and fail as they are; inconclusive as its policy says. */
+export function unitCounts(unit: { status: Status; reason: Reason }, rule: CheckRule, rules: Rules): 'pass' | 'fail' {
+  if (unit.status !== 'inconclusive') return unit.status
+  return policyCounts(inconclusivePolicy(unit.reason, rule), rules)
+}
