@@ -3,6 +3,7 @@ import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../inputs/rows.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { suggestion } from '../util/did-you-mean.js'
+import { attributeRefusal, missingMetricHint } from './attribute-hint.js'
 
 /** How many ids an error or a report line lists before "and N more". */
 const LIST_LIMIT = 20
@@ -49,17 +50,15 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
         throw new InputError(
           { file: side.source, key: `metrics.${name}` },
           `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`,
-          `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`
+          missingMetricHint(name, side, rules)
         )
       }
     }
   }
   const attrNames = neededAttributes(rules)
   for (const [name, key] of attrNames) {
-    const known = new Set([...baseline.attributeFields, ...candidate.attributeFields, ...baseline.numericFields, ...candidate.numericFields])
-    if (!known.has(name)) {
-      throw new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${suggestion(name, known)}`, 'slices, where and per_slice name string fields of the rows')
-    }
+    const refusal = attributeRefusal(name, key, rules, baseline, candidate)
+    if (refusal !== undefined) throw refusal
   }
   const baseById = indexRows(baseline)
   const candById = indexRows(candidate)

@@ -115,16 +115,79 @@ function numericValue(side: SideRows, row: SideRows['rows'][number], name: strin
   return text === undefined ? undefined : parseDecimal(text.trim())
 }
 
-/** Looks at both sides' fields and values (never at which side is better). Pure. */
-export function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string): Inspection {
+/**
+ * Names of fields that hold a position or an id, never a measurement: pandas' and deepeval's row positions
+ * (`index`, `order`, `Unnamed: 0`, `level_0`), and ids (`id`, `*_id`, `*Id`, `*_idx`). A check on them would
+ * gate on the order the rows were written in.
+ */
+const POSITION_NAMES = new Set(['id', 'index', 'idx', 'order', 'position', 'pos', 'row', 'rownum', 'row_number', 'level_0', 'unnamed: 0', '#'])
+
+/** Fewest values before "0, 1, 2, ... in some order" is taken as a position rather than a coincidence. */
+const MIN_POSITION_ROWS = 8
+
+/** Why a numeric field is a position or an id (by its name, or by values 0..n-1 / 1..n on each side), or undefined. */
+function positionOrId(name: string, sides: readonly SideRows[]): string | undefined {
+  const lower = name.trim().toLowerCase()
+  if (/_id$/i.test(name) || /Id$/.test(name) || /_idx$/i.test(name) || lower === 'id') return 'a numeric id, not a metric'
+  if (POSITION_NAMES.has(lower)) return 'a row position, not a metric'
+  const consecutive = sides.every((side) => {
+    const seen = new Set<number>()
+    for (const row of side.rows) {
+      const v = numericValue(side, row, name)
+      if (v === undefined) continue
+      if (!Number.isInteger(v) || seen.has(v)) return false
+      seen.add(v)
+    }
+    if (seen.size < MIN_POSITION_ROWS) return false
+    const min = Math.min(...seen)
+    return (min === 0 || min === 1) && Math.max(...seen) - min + 1 === seen.size
+  })
+  return consecutive ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric' : undefined
+}
+
+/**
+ * Text fields whose every value is a plain decimal: the metric columns of a CSV, which the rows reader keeps
+ * as text until the rules name them (a CSV has no number type). Only for CSV input (`textNumbers`): in JSON a
+ * quoted "0.5" is text, and the gate refuses it as a metric.
+ */
+function numericTextFields(sides: readonly SideRows[], textNumbers: boolean): Set<string> {
+  const out = new Set<string>()
+  if (!textNumbers) return out
+  for (const name of new Set(sides.flatMap((s) => [...s.attributeFields]))) {
+    let count = 0
+    let all = true
+    for (const side of sides) {
+      for (const row of side.rows) {
+        const text = row.attrs.get(name)
+        if (text === undefined || text.trim() === '') continue
+        if (parseDecimal(text.trim()) === undefined) {
+          all = false
+          break
+        }
+        count++
+      }
+      if (!all) break
+    }
+    if (all && count > 0) out.add(name)
+  }
+  return out
+}
+
+/**
+ * Looks at both sides' fields and values (never at which side is better). Pure. `textNumbers`: the sides
+ * were read from CSV, so a text column whose every cell is a decimal is a numeric field.
+ */
+export function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, textNumbers = false): Inspection {
   const sides = [baseline, candidate]
-  const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields])
-  const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields])].filter((f) => !textFields.has(f)).sort()
+  const numericText = numericTextFields(sides, textNumbers)
+  const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields].filter((f) => !numericText.has(f)))
+  const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields, ...numericText])].filter((f) => !textFields.has(f)).sort()
   const metrics: MetricGuess[] = []
   const ignored: Inspection['ignored'] = []
   for (const name of numeric) {
-    if (name === 'id' || /_id$/i.test(name) || /Id$/.test(name)) {
-      ignored.push({ name, why: 'a numeric id, not a metric' })
+    const position = positionOrId(name, sides)
+    if (position !== undefined) {
+      ignored.push({ name, why: position })
       continue
     }
     let min = Infinity
@@ -360,9 +423,15 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
     baseline = await readSideForInit(args.baseline, args)
     candidate = await readSideForInit(args.candidate, args)
   }
-  const ins = inspectSides(baseline, candidate, args.qrels)
+  const csv = (file: string): boolean => args.format === 'csv' || (args.format === undefined && /\.csv$/i.test(file))
+  const ins = inspectSides(baseline, candidate, args.qrels, args.qrels === undefined && (csv(args.baseline) || csv(args.candidate)))
   if (ins.metrics.length === 0) {
-    throw new InputError({ file: args.baseline }, 'has no numeric field to gate on', 'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5)')
+    const ignored = ins.ignored.length > 0 ? ` (ignored: ${ins.ignored.map((i) => `${i.name}, ${i.why}`).join('; ')})` : ''
+    throw new InputError(
+      { file: args.baseline },
+      `has no numeric field to gate on${ignored}`,
+      'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5); a CSV whose name does not end in .csv needs --input-format csv'
+    )
   }
   const text = starterRules(ins)
   // the starter file must load as it is: a file init writes and the gate refuses would be a bug

@@ -5,6 +5,7 @@ import { forEachCsvRecord } from './csv.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { parseMetricCell } from './numbers.js'
+import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
 
 /** The field that names a query in every per-query rows file. */
 export const ID_FIELD = 'query_id'
@@ -52,7 +53,7 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
     throw new InputError(
       { file },
       `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
-      'each query must appear once per file; remove the repeats or give them distinct ids'
+      duplicateIdsHint(side.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids')
     )
   }
   if (side.rows.length === 0) {
@@ -94,7 +95,8 @@ async function readJsonl(file: string, options: RowsOptions, side: SideRows, add
     file,
     (text, line) => {
       if (text.trim() === '') return
-      const record = readObjectLine(text, file, line, `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`)
+      const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
+      const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
       add(jsonRecordToRow(record, file, line, options.metricFields, side))
     },
     options

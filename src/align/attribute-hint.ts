@@ -1,0 +1,76 @@
+import type { Rules } from '../config/types.js'
+import { InputError } from '../errors.js'
+import { parseMeasure } from '../metrics/measures.js'
+import type { SideRows } from '../model.js'
+import { didYouMean } from '../util/did-you-mean.js'
+
+/**
+ * The refusal for an attribute the rules name (slices, where, per_slice, cluster, weights.by) that the rows
+ * cannot group by, or undefined when they can. Two mistakes get their own words: a name the rows spell
+ * differently (`language` for `lang`: a prefix or a containment, which an edit distance misses, or a typo),
+ * and a metric used as a group (a number per query: every query would be its own group).
+ */
+export function attributeRefusal(name: string, key: string, rules: Rules, baseline: SideRows, candidate: SideRows): InputError | undefined {
+  const labels = new Set([...baseline.attributeFields, ...candidate.attributeFields])
+  const numbers = new Set([...baseline.numericFields, ...candidate.numericFields])
+  const groupWords = 'slices, where, per_slice, statistics.cluster and statistics.weights.by group queries by a label field of the rows'
+  const present = `label fields in the rows: ${[...labels].sort().join(', ') || 'none'}`
+  if (rules.metrics.has(name)) {
+    return new InputError(
+      { file: rules.source.file, key },
+      `"${name}" is a metric (a number per query), not a label to group queries by`,
+      `${groupWords} (${present}); to compare by ranges of a number, add a label field to the rows (e.g. "latency_band": "fast")`
+    )
+  }
+  if (labels.has(name) || numbers.has(name)) return undefined
+  const near = nearName(name, [...labels, ...numbers])
+  return new InputError(
+    { file: baseline.source, key },
+    `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`,
+    `${groupWords}; ${present}`
+  )
+}
+
+/**
+ * The field the user probably meant: a typo (didYouMean), else the same name in another case, else one name
+ * inside the other (`lang` / `language`, `segment` / `user_segment`, at least 3 characters), the closest in
+ * length first and then alphabetically, so the answer does not depend on field order.
+ */
+export function nearName(name: string, fields: readonly string[]): string | undefined {
+  const typo = didYouMean(name, fields)
+  if (typo !== undefined) return typo
+  const lower = name.toLowerCase()
+  let best: string | undefined
+  let bestGap = Infinity
+  for (const field of [...fields].sort()) {
+    const f = field.toLowerCase()
+    const shorter = Math.min(f.length, lower.length)
+    const related = f === lower || (shorter >= 3 && (f.includes(lower) || lower.includes(f)))
+    const gap = Math.abs(f.length - lower.length)
+    if (related && gap < bestGap) {
+      best = field
+      bestGap = gap
+    }
+  }
+  return best
+}
+
+/**
+ * The hint for a metric the rows of `side` do not have. A ranking measure name (nDCG@10, recall_100) in
+ * rules without judgments usually means the files are runs: say so and name `judgments:` / `--qrels`;
+ * otherwise list the numeric fields the file does have.
+ */
+export function missingMetricHint(name: string, side: SideRows, rules: Rules): string {
+  const fields = `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`
+  if (rules.judgments !== undefined || !isMeasure(name)) return fields
+  return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`
+}
+
+function isMeasure(name: string): boolean {
+  try {
+    parseMeasure(name)
+    return true
+  } catch {
+    return false
+  }
+}
