@@ -48,6 +48,13 @@ describe('<command> --help', () => {
     expect(r.stderr).toContain('unknown command "gat" (did you mean "gate"?)')
   })
 
+  it('a misspelt option gets a "did you mean" and the command usage', async () => {
+    const r = await cli(['gate', '--rules', 'r.yml', '--baseline-manfest', 'm.json'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/Unknown option '--baseline-manfest'.* \(did you mean "--baseline-manifest"\?\)/)
+    expect(r.stderr).toContain('retrieval-gate gate --rules')
+  })
+
   it('the full --help lists every command', async () => {
     const r = await cli(['--help'])
     expect(r.code).toBe(0)

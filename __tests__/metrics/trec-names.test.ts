@@ -139,4 +139,12 @@ describe('did you mean never changes what is measured', () => {
     expect(r.stderr).toMatch(/no row has the metric "success_10"/)
     expect(r.stderr).not.toMatch(/did you mean/)
   })
+
+  it('rules naming nDCG@10 on pytrec_eval rows (ndcg_cut_10) are told the rows have the same measure', async () => {
+    const results = join(process.cwd(), '__tests__', 'fixtures', 'importers', 'pytrec_eval', 'results.json')
+    const f = writeFiles({ 'rules.yml': 'version: 1\nmetrics:\n  nDCG@10: { better: higher }\nchecks:\n  - name: n\n    metric: nDCG@10\n    non_inferior: { margin: 0.01 }\n' })
+    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', results, '--candidate', results])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('The rows have "ndcg_cut_10", the same measure (nDCG@10) under another name: name the metric "ndcg_cut_10" in the rules')
+  })
 })

@@ -62,15 +62,19 @@ export function nearName(name: string, fields: readonly string[]): string | unde
  */
 export function missingMetricHint(name: string, side: SideRows, rules: Rules): string {
   const fields = `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`
-  if (rules.judgments !== undefined || !isMeasure(name)) return fields
+  const measure = canonical(name)
+  if (measure === undefined) return fields
+  const twin = [...side.numericFields].sort().find((f) => canonical(f) === measure)
+  if (twin !== undefined) return `${fields}. The rows have "${twin}", the same measure (${measure}) under another name: name the metric "${twin}" in the rules`
+  if (rules.judgments !== undefined) return fields
   return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`
 }
 
-function isMeasure(name: string): boolean {
+/** The canonical spelling of a measure name (`ndcg_cut_10` and `nDCG@10` → `nDCG@10`), or undefined. */
+function canonical(name: string): string | undefined {
   try {
-    parseMeasure(name)
-    return true
+    return parseMeasure(name).canonical
   } catch {
-    return false
+    return undefined
   }
 }

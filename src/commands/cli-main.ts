@@ -86,8 +86,17 @@ function parse(command: CommandName, args: string[]) {
   try {
     return parseArgs({ args, options: COMMANDS[command].options as Record<string, OptionSpec>, allowPositionals: false, strict: true }).values
   } catch (error) {
-    throw new UsageError((error as Error).message, command)
+    throw new UsageError(`${(error as Error).message}${optionSuggestion(command, error)}`, command)
   }
+}
+
+/** ` (did you mean "--baseline-manifest"?)` for a misspelt option of `command`, else the empty string. */
+function optionSuggestion(command: CommandName, error: unknown): string {
+  if ((error as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return ''
+  const given = /'(--?[^']*)'/.exec((error as Error).message)?.[1]
+  if (given === undefined || !given.startsWith('--')) return ''
+  const names = Object.keys(COMMANDS[command].options).map((n) => `--${n}`)
+  return suggestion(given.split('=')[0], names)
 }
 
 function required(command: CommandName, values: Record<string, unknown>, names: string[]): void {
