@@ -62,7 +62,7 @@ describe('init', () => {
   it('quotes field names YAML would misread, so the file loads with the same names', async () => {
     const rows = (shift: number) =>
       jsonl(
-        Array.from({ length: 40 }, (_, i) => ({ query_id: `q${i}`, yes: (i % 3) / 3 + shift, 'P(rel=2)@10': i % 2, 'cost usd': 0.001 * i, null: i, group: i % 2 ? 'a' : 'b' }))
+        Array.from({ length: 40 }, (_, i) => ({ query_id: `q${i}`, yes: (i % 3) / 3 + shift, 'P(rel=2)@10': i % 2, 'cost usd': 0.001 * i, null: i / 2, group: i % 2 ? 'a' : 'b' }))
       )
     const f = writeFiles({ 'b.jsonl': rows(0), 'c.jsonl': rows(0.01) })
     const out = join(tempDir(), 'r.yml')
