@@ -66,6 +66,14 @@ describe('exam files read at the base commit', () => {
     expect(fake.log[0].path).toBe(`/repos/acme/search/contents/eval%2Fqrels.txt?ref=${BASE}`)
   })
 
+  it('the same file named twice (./a and a) is read once', async () => {
+    fake.files.set(`${BASE}:eval/qrels.txt`, QRELS)
+    const exam = await read(['./eval/qrels.txt', 'eval/qrels.txt'])
+    expect(exam.copies.get('./eval/qrels.txt')).toEqual(exam.copies.get('eval/qrels.txt'))
+    expect(exam.provenance).toHaveLength(1)
+    expect(fake.requests('GET', /\/contents\//)).toHaveLength(1)
+  })
+
   it('the PR edits the judgments: the copy is still the base one, and the provenance has both sha256 sums', async () => {
     fake.files.set(`${BASE}:eval/qrels.txt`, QRELS)
     const edited = QRELS.replace('d2 0', 'd2 1')

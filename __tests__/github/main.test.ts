@@ -291,6 +291,7 @@ describe('the exam is read at the base commit, like the rules', () => {
       `This pull request changes ${file}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${sha(base)}\`, PR sha256 \`${sha(pr)}\`)`
     )
     expect(md).not.toContain('retrieval-gate-exam-') // the private copy is never named, only path@commit
+    expect(JSON.stringify(report)).not.toContain('retrieval-gate-exam-')
     if (file.endsWith('.jsonl')) expect(md).toContain(`Evaluation set ${file}@\u200dcccccccccccc: split holdout, 30 answerable questions gated`) // @ escaped: not a mention
     expect(fake.requests('GET', new RegExp(`/contents/${encodeURIComponent(file)}$`))).toHaveLength(1)
     // proof that the edit mattered: graded with the PR's own copy, the same change passes
@@ -320,6 +321,30 @@ describe('the exam is read at the base commit, like the rules', () => {
     const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
     expect(report.provenance.exam_files).toEqual([{ file: 'eval/questions.jsonl', commit: BASE, sha256: sha(baseDataset), bytes: Buffer.byteLength(baseDataset), changed_in_pr: false, workspace_sha256: null }])
     expect(await readFile(out['report-markdown'], 'utf8')).toContain(`- Exam file eval/questions.jsonl read from the PR's base commit \`cccccccccccc\`; sha256 \`${sha(baseDataset)}\`.`)
+  })
+
+  it('the corpus listing and the dataset manifest the rules name are read at the base commit too', async () => {
+    const corpus = ids.flatMap((id) => [`g-${id}`, `x-${id}`, `y-${id}`]).join('\n') + '\n'
+    const manifest = JSON.stringify({ corpus: { documents: 90, content_hash: 'sha256:1111' } }) + '\n'
+    const withAll = rules('dataset: { file: eval/questions.jsonl, corpus: eval/corpus.txt, manifest: eval/manifest.json, split: holdout }')
+    await scenario(withAll, 'eval/questions.jsonl', baseDataset, baseDataset)
+    fake.files.set(`${BASE}:eval/corpus.txt`, corpus)
+    // the PR drops its own documents from the corpus listing's copy in the workspace: not what is read
+    await writeFile(path.join(dir, 'eval/corpus.txt'), 'nothing\n')
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    expect(stdout.join('')).toContain("::error::retrieval-gate: eval/manifest.json: is not at the PR's base commit cccccccccccc (main): the gate fails closed")
+    fake.files.set(`${BASE}:eval/manifest.json`, manifest)
+    await writeFile(path.join(dir, 'eval/manifest.json'), manifest)
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.verdict).toBe('fail')
+    expect(report.provenance.exam_files.map((e: Record<string, unknown>) => [e.file, e.changed_in_pr])).toEqual([
+      ['eval/questions.jsonl', false],
+      ['eval/corpus.txt', true],
+      ['eval/manifest.json', false]
+    ])
   })
 
   it('an exam file the base commit does not have fails the step closed, with the file and what to do', async () => {

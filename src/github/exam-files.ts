@@ -56,8 +56,14 @@ export async function readExamAtBase(client: GitHubClient, ctx: GateContext, pr:
   if (files.length === 0) return { copies, provenance }
   const dir = await mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-exam-'))
   const base = describeBase(pr)
+  const byRepoPath = new Map<string, ExamCopy>()
   for (const file of files) {
     const repoPath = repositoryPath(file, 'every exam file the rules name (judgments, dataset, corpus, manifest)', 'commit the file and name it by its path in the repository, so that it can be read at the base commit')
+    const done = byRepoPath.get(repoPath)
+    if (done !== undefined) {
+      copies.set(file, done) // the same file named twice (`./a` and `a`): read once
+      continue
+    }
     const local = path.join(dir, ...repoPath.split('/'))
     await mkdir(path.dirname(local), { recursive: true, mode: 0o700 })
     const handle = await open(local, 'wx', 0o600)
@@ -79,7 +85,9 @@ export async function readExamAtBase(client: GitHubClient, ctx: GateContext, pr:
     } finally {
       await handle.close()
     }
-    copies.set(file, { path: local, name: `${repoPath}@${pr.baseSha.slice(0, 12)}` })
+    const copy = { path: local, name: `${repoPath}@${pr.baseSha.slice(0, 12)}` }
+    copies.set(file, copy)
+    byRepoPath.set(repoPath, copy)
     const workspace = await hashLocalFile(path.resolve(options.workspace, file), options.limit)
     const entry: ExamFileProvenance = { file: repoPath, commit: pr.baseSha, sha256: read.sha256, bytes: read.bytes }
     if (workspace !== undefined && workspace !== read.sha256) entry.workspaceSha256 = workspace
