@@ -6,7 +6,7 @@ import { readWholeText } from './inputs/whole-file.js'
 import { readRows } from './inputs/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
 import { collectEvidence } from './checks/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, type TrustFiles } from './checks/load-trust.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './checks/load-trust.js'
 import type { TrustEvidence } from './checks/trust.js'
 import type { SideRows } from './model.js'
 
@@ -66,8 +66,9 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
       others.push([name, error])
     }
   }
-  const dataset = await loadDatasetJudgments(rules)
-  const qrels: Qrels = qrelsOverride !== undefined || dataset === null ? await readQrels(qrelsOverride ?? (rules.judgments?.qrels as string)) : dataset.qrels
+  const dataset = await loadDatasetJudgments(rules, trustFiles.examCopies)
+  const qrels: Qrels =
+    qrelsOverride !== undefined ? await readQrels(qrelsOverride) : dataset === null ? await readRulesQrels(rules.judgments?.qrels as string, trustFiles.examCopies) : dataset.qrels
   const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' }
   const parsed = measures.length > 0 ? parseMeasures(measures) : []
   const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed)

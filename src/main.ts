@@ -9,7 +9,7 @@ import { capAnnotations, checkAnnotations, type Annotation } from './github/anno
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
 import { contextFromEnv, type GateContext, type PullRequestRef } from './github/context.js'
-import { compareExamFiles, examFiles, hashLocalFile } from './github/exam-files.js'
+import { examFiles, readExamAtBase } from './github/exam-files.js'
 import { readInputs, type ActionInputs } from './github/inputs.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
@@ -51,14 +51,13 @@ export async function run(env: Record<string, string | undefined> = process.env,
     })
     const rules = loadRules(rulesText.text, rulesText.file)
     const warnings: string[] = []
-    if (client && pr && rulesText.provenance.from === 'base') {
-      warnings.push(...(await compareExamFiles(client, ctx, pr, examFiles(rules), (file) => hashLocalFile(path.resolve(ctx.workspace, file)))))
-    }
+    // the exam (judgments, evaluation set, ...) comes from where the rules came from: in a PR, the base commit
+    const exam = client && pr && rulesText.provenance.from === 'base' ? await readExamAtBase(client, ctx, pr, examFiles(rules), { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), workspace: ctx.workspace }) : undefined
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
-    const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest }
+    const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
     const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles, rowsInput)
-    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, warnings }
+    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings }
     const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }), provenance }
     const verdict = result.decision.verdict
 

@@ -72,8 +72,10 @@ export class FakeGitHub {
   readOnly = new Set<string>()
   comments = new Map<number, FakeComment[]>()
   pulls = new Map<number, FakePull>()
-  /** `${sha}:${path}` -> file text */
-  files = new Map<string, string>()
+  /** `${sha}:${path}` -> file text or bytes; a path that is a prefix of others (`dir/`) answers with a listing */
+  files = new Map<string, string | Buffer>()
+  /** `${sha}:${path}` of files served without a Content-Length (chunked), as a proxy might */
+  unsized = new Set<string>()
   runs: FakeRun[] = []
   artifacts: FakeArtifact[] = []
   mergeBases = new Map<string, string>()
@@ -194,9 +196,16 @@ export class FakeGitHub {
       return this.send(req, res, 404, { message: 'Not Found' })
     }
     if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) {
-      const text = this.files.get(`${url.searchParams.get('ref')}:${decodeURIComponent(m[1])}`)
-      if (text === undefined) return this.send(req, res, 404, { message: 'Not Found' })
-      return this.send(req, res, 200, Buffer.from(text, 'utf8'), { 'content-type': 'application/vnd.github.raw' })
+      const key = `${url.searchParams.get('ref')}:${decodeURIComponent(m[1])}`
+      const data = this.files.get(key)
+      if (data === undefined) {
+        // like GitHub: a directory answers with a JSON listing, even with the raw media type
+        const inside = [...this.files.keys()].filter((k) => k.startsWith(`${key}/`))
+        if (inside.length > 0) return this.send(req, res, 200, inside.map((k) => ({ type: 'file', path: k.slice(k.indexOf(':') + 1) })))
+        return this.send(req, res, 404, { message: 'Not Found' })
+      }
+      const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8')
+      return this.send(req, res, 200, bytes, { 'content-type': 'application/vnd.github.raw', ...(this.unsized.has(key) ? {} : { 'content-length': String(bytes.length) }) })
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)$/.exec(rest))) {
       const run = this.runs.find((r) => r.id === Number(m?.[1]))

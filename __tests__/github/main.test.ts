@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FakeGitHub, makeZip } from './fake-github.js'
@@ -234,5 +234,155 @@ describe('the action, end to end against a fake GitHub', () => {
     const log = stdout.join('')
     expect(log).toContain(`::error::retrieval-gate: input report-dir: cannot create the folder ${path.join(dir, RULES, 'report')} (ENOTDIR)`)
     expect(log).not.toContain('internal error')
+  })
+})
+
+/**
+ * The exam the rules name is read at the base commit (issue 12 item 3): a PR that re-splits the evaluation set,
+ * disputes the questions it regresses or edits the judgments is still graded with the base commit's copy, so a
+ * fail stays a fail; the report says the PR changes the exam, with both sha256 sums. 30 holdout questions; the
+ * candidate loses the gold chunk on q01..q10 (10 regressions, the rule allows 3).
+ */
+describe('the exam is read at the base commit, like the rules', () => {
+  const ids = Array.from({ length: 30 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`)
+  const regressed = new Set(ids.slice(0, 10))
+  const question = (id: string, over: Record<string, unknown> = {}): string =>
+    JSON.stringify({ id, question: `question ${id}?`, answerable: true, gold_chunk_ids: [`g-${id}`], split: 'holdout', review: { status: 'accepted' }, ...over })
+  const baseDataset = ids.map((id) => question(id)).join('\n') + '\n'
+  const baseQrels = ids.map((id) => `${id} 0 g-${id} 1`).join('\n') + '\n'
+  const run = (candidate: boolean): string =>
+    ids.map((id) => JSON.stringify({ query_id: id, results: [{ doc_id: candidate && regressed.has(id) ? `y-${id}` : `g-${id}`, score: 2 }, { doc_id: `x-${id}`, score: 1 }] })).join('\n') + '\n'
+  const rules = (exam: string): string =>
+    `version: 1\n${exam}\nmetrics:\n  nDCG@3: { better: higher, range: [0, 1] }\nstatistics: { resamples: 1000, seed: 1 }\nchecks:\n  - name: few regressions\n    metric: nDCG@3\n    max_regressions: { count: 3 }\n`
+  const datasetRules = rules('dataset: { file: eval/questions.jsonl, split: holdout }')
+  const qrelsRules = rules('judgments: { qrels: eval/qrels.txt }')
+
+  /** Base commit: rules + exam; workspace: the same rules and the PR's copy of the exam file. */
+  async function scenario(rulesText: string, file: string, base: string | undefined, pr: string): Promise<void> {
+    fake.files.set(`${BASE}:${RULES}`, rulesText)
+    if (base !== undefined) fake.files.set(`${BASE}:${file}`, base)
+    await writeFile(path.join(dir, RULES), rulesText)
+    await mkdir(path.join(dir, 'eval'), { recursive: true })
+    await writeFile(path.join(dir, file), pr)
+    await writeFile(path.join(dir, 'runs-base.jsonl'), run(false))
+    await writeFile(path.join(dir, 'runs-cand.jsonl'), run(true))
+  }
+  const runInputs = (over: Record<string, string> = {}): Record<string, string> => ({ baseline: path.join(dir, 'runs-base.jsonl'), candidate: path.join(dir, 'runs-cand.jsonl'), comment: 'never', ...over })
+
+  /** The same gate over the PR's copy, read from the workspace: what the PR's edit would have earned. */
+  async function verdictWithPrCopy(rulesText: string, file: string): Promise<string | undefined> {
+    await writeFile(path.join(dir, 'gate-ws.yml'), rulesText.replace(file, path.join(dir, file)))
+    await setup(prEvent(), runInputs({ rules: 'gate-ws.yml', 'rules-from': 'workspace' }))
+    await runAction()
+    return (await outputs()).verdict
+  }
+
+  async function expectBaseCopyGraded(rulesText: string, file: string, base: string, pr: string): Promise<void> {
+    await scenario(rulesText, file, base, pr)
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    const out = await outputs()
+    expect(out.verdict).toBe('fail')
+    const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
+    expect(report.provenance.exam_files).toEqual([{ file, commit: BASE, sha256: sha(base), bytes: Buffer.byteLength(base), changed_in_pr: true, workspace_sha256: sha(pr) }])
+    expect(report.provenance.warnings).toEqual([])
+    const md = await readFile(out['report-markdown'], 'utf8')
+    expect(md).toContain(
+      `This pull request changes ${file}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${sha(base)}\`, PR sha256 \`${sha(pr)}\`)`
+    )
+    expect(md).not.toContain('retrieval-gate-exam-') // the private copy is never named, only path@commit
+    expect(JSON.stringify(report)).not.toContain('retrieval-gate-exam-')
+    if (file.endsWith('.jsonl')) expect(md).toContain(`Evaluation set ${file}@\u200dcccccccccccc: split holdout, 30 answerable questions gated`) // @ escaped: not a mention
+    expect(fake.requests('GET', new RegExp(`/contents/${encodeURIComponent(file)}$`))).toHaveLength(1)
+    // proof that the edit mattered: graded with the PR's own copy, the same change passes
+    expect(await verdictWithPrCopy(rulesText, file)).toBe('pass')
+  }
+
+  it('a PR that moves its regressed holdout questions to split: dev is graded with the base split: the fail stays', async () => {
+    const resplit = ids.map((id) => question(id, regressed.has(id) ? { split: 'dev' } : {})).join('\n') + '\n'
+    await expectBaseCopyGraded(datasetRules, 'eval/questions.jsonl', baseDataset, resplit)
+  })
+
+  it('a PR that marks its regressed questions review.status: disputed is graded with the base copy: the fail stays', async () => {
+    const disputed = ids.map((id) => question(id, regressed.has(id) ? { review: { status: 'disputed' } } : {})).join('\n') + '\n'
+    await expectBaseCopyGraded(datasetRules, 'eval/questions.jsonl', baseDataset, disputed)
+  })
+
+  it('a PR that edits the qrels to call its own documents relevant is graded with the base judgments: the fail stays', async () => {
+    const relabelled = baseQrels + [...regressed].map((id) => `${id} 0 y-${id} 1`).join('\n') + '\n'
+    await expectBaseCopyGraded(qrelsRules, 'eval/qrels.txt', baseQrels, relabelled)
+  })
+
+  it('an unchanged exam: one provenance line per file, nothing flagged', async () => {
+    await scenario(datasetRules, 'eval/questions.jsonl', baseDataset, baseDataset)
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    const out = await outputs()
+    const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
+    expect(report.provenance.exam_files).toEqual([{ file: 'eval/questions.jsonl', commit: BASE, sha256: sha(baseDataset), bytes: Buffer.byteLength(baseDataset), changed_in_pr: false, workspace_sha256: null }])
+    expect(await readFile(out['report-markdown'], 'utf8')).toContain(`- Exam file eval/questions.jsonl read from the PR's base commit \`cccccccccccc\`; sha256 \`${sha(baseDataset)}\`.`)
+  })
+
+  it('the corpus listing and the dataset manifest the rules name are read at the base commit too', async () => {
+    const corpus = ids.flatMap((id) => [`g-${id}`, `x-${id}`, `y-${id}`]).join('\n') + '\n'
+    const manifest = JSON.stringify({ corpus: { documents: 90, content_hash: 'sha256:1111' } }) + '\n'
+    const withAll = rules('dataset: { file: eval/questions.jsonl, corpus: eval/corpus.txt, manifest: eval/manifest.json, split: holdout }')
+    await scenario(withAll, 'eval/questions.jsonl', baseDataset, baseDataset)
+    fake.files.set(`${BASE}:eval/corpus.txt`, corpus)
+    // the PR drops its own documents from the corpus listing's copy in the workspace: not what is read
+    await writeFile(path.join(dir, 'eval/corpus.txt'), 'nothing\n')
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    expect(stdout.join('')).toContain("::error::retrieval-gate: eval/manifest.json: is not at the PR's base commit cccccccccccc (main): the gate fails closed")
+    fake.files.set(`${BASE}:eval/manifest.json`, manifest)
+    await writeFile(path.join(dir, 'eval/manifest.json'), manifest)
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.verdict).toBe('fail')
+    expect(report.provenance.exam_files.map((e: Record<string, unknown>) => [e.file, e.changed_in_pr])).toEqual([
+      ['eval/questions.jsonl', false],
+      ['eval/corpus.txt', true],
+      ['eval/manifest.json', false]
+    ])
+  })
+
+  it('an exam file the base commit does not have fails the step closed, with the file and what to do', async () => {
+    await scenario(datasetRules, 'eval/questions.jsonl', undefined, baseDataset)
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    const log = stdout.join('')
+    expect(log).toContain("::error::retrieval-gate: eval/questions.jsonl: is not at the PR's base commit cccccccccccc (main): the gate fails closed")
+    expect(log).toContain('merge the file into main first (in its own reviewed PR), then re-run')
+    expect((await outputs()).verdict).toBeUndefined()
+  })
+
+  it('a broken base copy is refused under its repository name and commit, with the line', async () => {
+    await scenario(datasetRules, 'eval/questions.jsonl', baseDataset.replace(question('q03'), '{"id": "q03"'), baseDataset)
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    const log = stdout.join('')
+    expect(log).toContain('eval/questions.jsonl@cccccccccccc:3: json:')
+    expect(log).not.toContain('retrieval-gate-exam-')
+  })
+
+  it('an exam file over the cap at the base commit is refused, not truncated', async () => {
+    const { MAX_EXAM_FILE_BYTES } = await import('../../src/github/exam-files.js')
+    await scenario(qrelsRules, 'eval/qrels.txt', undefined, baseQrels)
+    fake.files.set(`${BASE}:eval/qrels.txt`, Buffer.alloc(MAX_EXAM_FILE_BYTES + 1, 0x20))
+    await setup(prEvent(), runInputs())
+    expect(await runAction()).toBe(1)
+    expect(stdout.join('')).toContain(`::error::retrieval-gate: eval/qrels.txt: is ${MAX_EXAM_FILE_BYTES + 1} bytes at the PR's base commit cccccccccccc (main); the limit for an exam file is ${MAX_EXAM_FILE_BYTES} bytes`)
+    fake.files.clear()
+  })
+
+  it('rules-from: workspace is unchanged: the exam is read where the rules say, nothing is asked of the API', async () => {
+    const resplit = ids.map((id) => question(id, regressed.has(id) ? { split: 'dev' } : {})).join('\n') + '\n'
+    await scenario(datasetRules, 'eval/questions.jsonl', baseDataset, resplit)
+    fake.log = []
+    expect(await verdictWithPrCopy(datasetRules, 'eval/questions.jsonl')).toBe('pass')
+    expect(fake.requests('GET', /\/contents\//)).toHaveLength(0)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.provenance.exam_files).toBeNull()
   })
 })

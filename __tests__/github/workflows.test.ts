@@ -10,8 +10,8 @@ import { parse } from 'yaml'
  */
 const root = path.resolve(import.meta.dirname, '../..')
 const dir = path.join(root, 'docs/workflows')
-type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string }
-type Workflow = { name: string; on: Record<string, any>; permissions: Record<string, string>; jobs: Record<string, { steps: Step[]; permissions?: unknown; if?: string }> }
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; 'working-directory'?: string }
+type Workflow = { name: string; on: Record<string, any>; permissions: Record<string, string>; jobs: Record<string, { steps: Step[]; permissions?: unknown; if?: string; needs?: string[] }> }
 const load = (file: string): { text: string; wf: Workflow } => {
   const text = readFileSync(path.join(dir, file), 'utf8')
   return { text, wf: parse(text) as Workflow }
@@ -24,8 +24,8 @@ const WRITE_ALLOWED = new Set(['pull-requests'])
 describe('example workflows (docs/workflows)', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort()
 
-  it('are the documented three', () => {
-    expect(files).toEqual(['fork-build.yml', 'fork-gate.yml', 'same-repo.yml'])
+  it('are the documented four', () => {
+    expect(files).toEqual(['base-harness.yml', 'fork-build.yml', 'fork-gate.yml', 'same-repo.yml'])
     const doc = readFileSync(path.join(root, 'docs/github.md'), 'utf8')
     for (const f of files) expect(doc).toContain(`docs/workflows/${f}`)
   })
@@ -40,7 +40,7 @@ describe('example workflows (docs/workflows)', () => {
     for (const job of Object.values(wf.jobs)) expect(job.permissions).toBeUndefined()
   })
 
-  it.each(['fork-gate.yml', 'same-repo.yml'])('%s uses the gate with declared inputs only', (file) => {
+  it.each(['base-harness.yml', 'fork-gate.yml', 'same-repo.yml'])('%s uses the gate with declared inputs only', (file) => {
     const { wf } = load(file)
     const gates = gateSteps(wf)
     expect(gates).toHaveLength(1)
@@ -80,5 +80,41 @@ describe('example workflows (docs/workflows)', () => {
     expect(download?.with).toMatchObject({ name: 'candidate-rows', 'run-id': '${{ github.event.workflow_run.id }}' })
     expect(gateSteps(wf)[0].with?.['baseline-artifact']).toBe('baseline-rows')
     expect(Object.values(wf.jobs)[0].if).toContain("github.event.workflow_run.event == 'pull_request'")
+  })
+
+  it('base-harness.yml evaluates the PR\'s system with the base commit\'s harness, runs PR code only without secrets or write access, and gates in a job that runs nothing', () => {
+    const { text, wf } = load('base-harness.yml')
+    expect(Object.keys(wf.on)).toEqual(['pull_request'])
+    expect(text).not.toMatch(/secrets\./)
+    expect(wf.permissions).toEqual({ contents: 'read' })
+    expect(Object.keys(wf.jobs)).toEqual(['baseline', 'candidate', 'gate'])
+    const { baseline, candidate, gate } = wf.jobs
+    // the jobs that run code can only read; only the gate job, which runs nothing, may comment
+    expect(baseline.permissions).toEqual({ contents: 'read' })
+    expect(candidate.permissions).toEqual({ contents: 'read' })
+    expect(gate.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' })
+    const checkouts = (steps: Step[]): Step[] => steps.filter((s) => s.uses?.startsWith('actions/checkout@'))
+    for (const s of [...checkouts(baseline.steps), ...checkouts(candidate.steps)]) expect(s.with?.['persist-credentials']).toBe(false)
+    // harness (and exam) from the base commit, the system under test from the PR head, in separate folders
+    expect(checkouts(baseline.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([['${{ github.event.pull_request.base.sha }}', 'harness']])
+    expect(checkouts(candidate.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([
+      ['${{ github.event.pull_request.base.sha }}', 'harness'],
+      ['${{ github.event.pull_request.head.sha }}', 'system']
+    ])
+    // every command runs from the base harness; the PR's folder is only ever an argument
+    const runs = [...baseline.steps, ...candidate.steps].filter((s) => s.run !== undefined)
+    expect(runs).toHaveLength(2)
+    for (const s of runs) {
+      expect(s['working-directory']).toBe('harness')
+      expect(s.run).toMatch(/^\.\/eval\/run\.sh "\$GITHUB_WORKSPACE\/(harness|system)" > "\$RUNNER_TEMP\/rows\.jsonl"$/)
+    }
+    expect(runs[1].run).toContain('$GITHUB_WORKSPACE/system')
+    // the gate job: after both, no checkout, no run step; it reads the two rows files it downloaded
+    expect(gate.needs).toEqual(['baseline', 'candidate'])
+    expect(gate.steps.every((s) => s.run === undefined)).toBe(true)
+    expect(checkouts(gate.steps)).toHaveLength(0)
+    expect(gate.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@')).map((s) => s.with?.name)).toEqual(['baseline-rows', 'candidate-rows'])
+    expect(gateSteps(wf)[0].with).toMatchObject({ baseline: 'baseline/rows.jsonl', candidate: 'candidate/rows.jsonl' })
+    expect(gateSteps(wf)[0].with?.['rules-from']).toBeUndefined() // the default in PRs: rules and exam from the base commit
   })
 })

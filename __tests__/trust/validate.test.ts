@@ -58,8 +58,58 @@ describe('validate: the evaluation-set contract', () => {
     )
     expect(lines[1]).toContain(`${D}/changed.jsonl:4: [h4] changed_without_changelog: graded_relevance differs from ${D}/previous.jsonl:4 (was [["c08",2]], now [])`)
     expect(r.stderr).not.toContain('[h2]')
+    // a removed question leaves the graded set: listed, at its line in the previous copy
+    expect(lines[2]).toBe(
+      `${D}/previous.jsonl:5: [gone] question_removed: is gone from ${D}/changed.jsonl (split "holdout"); removing a question takes it out of the graded set; an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)`
+    )
     expect(r.stderr).toContain('1 ids removed: gone')
-    expect(r.stderr).toContain('invalid: 2 violations (changed_without_changelog 2)')
+    expect(r.stderr).toContain('invalid: 3 violations (changed_without_changelog 2, question_removed 1)')
+  })
+
+  it('against --previous, every split, review status and slice change is listed item by item (id, line, from -> to), even with a changelog entry', async () => {
+    // the hostile re-split of issue 12: regressed holdout questions moved to dev, or disputed; "valid" before
+    const q = (id: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({ id, question: `${id}?`, answerable: true, gold_chunk_ids: ['c1'], split: 'holdout', category: 'billing', review: { status: 'accepted' }, ...over })
+    const f = writeFiles({
+      'prev.jsonl': jsonl([q('a'), q('b'), q('c'), q('d'), q('e', { review: undefined })]),
+      'now.jsonl': jsonl([
+        q('a', { split: 'dev', changelog: [{ changed: ['split'], reason: 'moved to dev' }] }),
+        q('b', { review: { status: 'disputed', note: 'gold looks wrong' } }),
+        q('c', { category: 'account', difficulty: 'hard' }),
+        q('d'),
+        q('e', { review: { status: 'pending' } })
+      ])
+    })
+    const r = await cli(['validate', '--dataset', f['now.jsonl'], '--previous', f['prev.jsonl']])
+    expect(r.code).toBe(2)
+    const hint = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)"
+    expect(r.stderr.split('\n').slice(0, 5)).toEqual([
+      `${f['now.jsonl']}:1: [a] split_changed: split "holdout" -> "dev" (was ${f['prev.jsonl']}:1); ${hint}`,
+      `${f['now.jsonl']}:2: [b] review_status_changed: review.status "accepted" -> "disputed" (was ${f['prev.jsonl']}:2); ${hint}`,
+      `${f['now.jsonl']}:3: [c] slice_changed: category "billing" -> "account" (was ${f['prev.jsonl']}:3); ${hint}`,
+      `${f['now.jsonl']}:3: [c] slice_changed: difficulty (none) -> "hard" (was ${f['prev.jsonl']}:3); ${hint}`,
+      `${f['now.jsonl']}:5: [e] review_status_changed: review.status (none) -> "pending" (was ${f['prev.jsonl']}:5); ${hint}`
+    ])
+    expect(r.stderr).toContain('invalid: 5 violations (review_status_changed 2, slice_changed 2, split_changed 1)')
+    // the same file against itself: nothing changed, valid
+    expect((await cli(['validate', '--dataset', f['now.jsonl'], '--previous', f['now.jsonl']])).code).toBe(0)
+  })
+
+  it('against --previous, key facts and distractors are judgments too: a change needs a changelog entry', async () => {
+    const q = { id: 'a', question: 'q?', answerable: true, gold_chunk_ids: ['c1', 'c2'], key_facts: [{ id: 'f1', text: 'x', chunk_ids: ['c1'] }], distractors: ['c3'], split: 'holdout' }
+    const f = writeFiles({
+      'prev.jsonl': jsonl([q]),
+      'facts.jsonl': jsonl([{ ...q, key_facts: [{ id: 'f1', text: 'x', chunk_ids: ['c1', 'c2'] }] }]),
+      'text-only.jsonl': jsonl([{ ...q, key_facts: [{ id: 'f1', text: 'reworded', chunk_ids: ['c1'] }], distractors: ['c3'] }]),
+      'distractors.jsonl': jsonl([{ ...q, distractors: ['c3', 'c4'] }]),
+      'declared.jsonl': jsonl([{ ...q, distractors: ['c3', 'c4'], changelog: [{ changed: ['distractors'], reason: 'judged c4' }] }])
+    })
+    const facts = await cli(['validate', '--dataset', f['facts.jsonl'], '--previous', f['prev.jsonl']])
+    expect(facts.code).toBe(2)
+    expect(facts.stderr).toContain('[a] changed_without_changelog: key_facts differs from')
+    expect((await cli(['validate', '--dataset', f['text-only.jsonl'], '--previous', f['prev.jsonl']])).code).toBe(0) // a fact's text is for reviewers
+    const distractors = await cli(['validate', '--dataset', f['distractors.jsonl'], '--previous', f['prev.jsonl']])
+    expect(distractors.stderr).toContain('[a] changed_without_changelog: distractors differs from')
+    expect((await cli(['validate', '--dataset', f['declared.jsonl'], '--previous', f['prev.jsonl']])).code).toBe(0)
   })
 
   it('an old changelog entry does not cover a new change; a new entry naming the field does', async () => {

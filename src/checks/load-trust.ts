@@ -5,6 +5,8 @@ import type { SideRows } from '../model.js'
 import { readWholeText } from '../inputs/whole-file.js'
 import { InputError } from '../errors.js'
 import type { MetricCoverage } from '../metrics/evaluate.js'
+import { readQrels, type Qrels } from '../metrics/qrels.js'
+import { examPath, readExamFile, type ExamCopies } from './exam-copies.js'
 import { readCandidates, type SideEvidence } from './evidence.js'
 import { parseManifest, type Manifest } from './manifest.js'
 import { DEFAULT_POOL_DEPTH } from './rules-read.js'
@@ -15,19 +17,27 @@ import type { TrustEvidence } from './trust.js'
  * checks themselves stay pure.
  */
 
-/** Manifest files named on the command line or as action inputs. */
+/** Manifest files named on the command line or as action inputs, and where the exam files are read from. */
 export interface TrustFiles {
   baselineManifest?: string
   candidateManifest?: string
+  /**
+   * Copies of the exam files the rules name (judgments, evaluation set, corpus listing, dataset manifest), read
+   * instead of the paths the rules give and shown under their own names: in a pull request the action passes
+   * the base commit's copies, so the PR under judgment cannot edit its own exam. Absent: the paths as written.
+   */
+  examCopies?: ExamCopies
 }
 
 /** Largest manifest read: a manifest is a page of JSON. */
 const MAX_MANIFEST_BYTES = 1024 * 1024
 
-async function readManifest(file: string | undefined): Promise<Manifest | null> {
+async function readManifest(file: string | undefined, copies?: ExamCopies): Promise<Manifest | null> {
   if (file === undefined || file === '') return null
-  const text = await readWholeText(file, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })
-  return parseManifest(text, file)
+  return readExamFile(file, copies, async (path, name) => {
+    const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })
+    return parseManifest(text, name)
+  })
 }
 
 /** Reads the baseline, candidate and dataset manifests (each null when not given). */
@@ -35,17 +45,27 @@ export async function readManifests(rules: Rules, files: TrustFiles): Promise<Tr
   return {
     baseline: await readManifest(files.baselineManifest),
     candidate: await readManifest(files.candidateManifest),
-    dataset: await readManifest(rules.dataset?.manifest)
+    dataset: await readManifest(rules.dataset?.manifest, files.examCopies)
   }
 }
 
-/** Reads and checks the rules' dataset; refuses it (every violation listed) when it breaks its contract. */
-export async function loadDatasetJudgments(rules: Rules): Promise<DatasetJudgments | null> {
+/**
+ * Reads and checks the rules' dataset (and its corpus listing, from their copies when given); refuses it (every
+ * violation listed) when it breaks its contract.
+ */
+export async function loadDatasetJudgments(rules: Rules, copies?: ExamCopies): Promise<DatasetJudgments | null> {
   const d = rules.dataset
   if (d === undefined) return null
-  const checked = await loadCheckedDataset(d.file, d.corpus)
-  if (checked.violations.length > 0) throw datasetRefusal(d.file, checked.violations)
-  return datasetJudgments(checked.dataset, d.split)
+  return readExamFile(d.file, copies, async (path, name) => {
+    const checked = await loadCheckedDataset(path, d.corpus === undefined ? undefined : examPath(d.corpus, copies))
+    if (checked.violations.length > 0) throw datasetRefusal(path, checked.violations)
+    return datasetJudgments({ ...checked.dataset, file: name }, d.split)
+  })
+}
+
+/** Reads the judgments file the rules name (from its copy when given), under the name it is shown by. */
+export async function readRulesQrels(file: string, copies?: ExamCopies): Promise<Qrels> {
+  return readExamFile(file, copies, async (path, name) => ({ ...(await readQrels(path)), source: name }))
 }
 
 /** How many top documents per query the evidence keeps: the deepest the trust checks look. */

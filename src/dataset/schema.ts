@@ -6,7 +6,7 @@
  */
 
 /** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
-export const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance'] as const
+export const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance', 'key_facts', 'distractors'] as const
 
 const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' } as const
 
@@ -64,13 +64,13 @@ export const DATASET_SCHEMA = {
     changelog: {
       type: 'array',
       description:
-        'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids or graded_relevance against the previous copy of the dataset needs a new entry naming the field.',
+        'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids, graded_relevance, key_facts or distractors against the previous copy of the dataset needs a new entry naming the field. A change of split, review status, category or difficulty, or a removed question, is listed by `validate --previous` even with an entry: it changes the exam.',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['changed', 'reason'],
         properties: {
-          changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'key_facts', 'distractors', 'category', 'tags', 'difficulty', 'split', 'review'] } },
+          changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] } },
           reason: { type: 'string', minLength: 1 },
           by: { type: 'string' },
           date: { type: 'string' }

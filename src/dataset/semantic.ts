@@ -12,8 +12,10 @@ import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from '
  * - `fact_chunk_not_gold`: a chunk that supports a key fact is gold by definition.
  * - `gold_graded_zero`, `distractor_is_gold`: the question contradicts itself.
  * - `unknown_chunk`: every referenced chunk (gold, fact, graded, distractor) is in the frozen corpus listing.
- * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold or
- *   grades changed must carry a new changelog entry naming the field (or get a new id).
+ * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold,
+ *   grades, key facts or distractors changed must carry a new changelog entry naming the field (or get a new id).
+ * - `split_changed`, `review_status_changed`, `slice_changed`, `question_removed`: against the previous copy,
+ *   every change of which questions are graded or of the slice they fall in, listed one by one (see EXAM_FIELDS).
  */
 export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?: Dataset): Violation[] {
   const out: Violation[] = []
@@ -73,13 +75,37 @@ export function references(q: Question): Array<[string, string]> {
   return refs
 }
 
+/**
+ * What defines the exam beyond the judgments: which questions the gate grades (split, review status, presence)
+ * and the slices they fall in (category, difficulty). A change here moves questions in or out of a gated set or a
+ * protected slice, which is exactly how a regression is hidden, so every one is a violation, listed item by item,
+ * even with a changelog entry: it must be made deliberately, in its own reviewed change (a pull request is graded
+ * with the base commit's copy anyway). Values as printed: a field a question lacks is `(none)`.
+ */
+const EXAM_FIELDS: ReadonlyArray<{ field: string; rule: string; value: (q: Question) => string | undefined }> = [
+  { field: 'split', rule: 'split_changed', value: (q) => q.split },
+  { field: 'review.status', rule: 'review_status_changed', value: (q) => q.review?.status },
+  { field: 'category', rule: 'slice_changed', value: (q) => q.category },
+  { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
+]
+
+const EXAM_CHANGE_HINT = 'an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit\'s copy)'
+
 function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
   const out: Violation[] = []
   const before = new Map<string, DatasetEntry>()
   for (const e of previous.entries) if (!before.has(e.q.id)) before.set(e.q.id, e)
+  const now = new Set<string>()
   for (const { line, q } of dataset.entries) {
+    now.add(q.id)
     const old = before.get(q.id)
     if (old === undefined) continue
+    for (const { field, rule, value } of EXAM_FIELDS) {
+      const was = value(old.q)
+      const is = value(q)
+      if (was === is) continue
+      out.push({ file: dataset.file, line, id: q.id, rule, message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}` })
+    }
     const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q))
     if (changed.length === 0) continue
     const oldLog = (old.q.changelog ?? []).map((e) => JSON.stringify(e))
@@ -99,7 +125,16 @@ function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
       })
     }
   }
+  for (const [id, old] of before) {
+    if (now.has(id)) continue
+    out.push({ file: previous.file, line: old.line, id, rule: 'question_removed', message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}` })
+  }
   return out
+}
+
+/** A value as the change list prints it. */
+function show(value: string | undefined): string {
+  return value === undefined ? '(none)' : JSON.stringify(value)
 }
 
 /** A field in a form where order that carries no meaning (gold set, grade map) does not count as a change. */
@@ -115,6 +150,12 @@ function canonical(field: (typeof GUARDED_FIELDS)[number], q: Question): string 
       const g = q.graded_relevance ?? {}
       return JSON.stringify(Object.keys(g).sort().map((k) => [k, g[k]]))
     }
+    case 'key_facts':
+      // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
+      return JSON.stringify((q.key_facts ?? []).map((f) => [f.id, [...f.chunk_ids].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+    case 'distractors':
+      // judged grade 0: a judgment like any other (Judged@k, bpref, the unjudged share)
+      return JSON.stringify([...(q.distractors ?? [])].sort())
   }
 }
 

@@ -1,10 +1,12 @@
-import path from 'node:path'
 import { InputError } from '../errors.js'
 import { MAX_RULES_BYTES } from '../load.js'
 import type { RulesProvenance } from '../report/provenance.js'
 import { sha256 } from '../util/hash.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import type { GitHubClient } from './octokit.js'
+import { describeBase, readAtCommit, repositoryPath } from './read-at-commit.js'
+
+export { repositoryPath }
 
 export type RulesFrom = 'base' | 'workspace'
 
@@ -41,7 +43,7 @@ export async function readRulesText(client: GitHubClient | undefined, ctx: GateC
   }
   if (!client) throw new InputError({ file }, 'rules-from: base reads the rules through the GitHub API, but no github-token was given', 'pass github-token (the default ${{ github.token }} is enough, with contents: read)')
   const repoPath = repositoryPath(file)
-  const text = await readAtCommit(client, ctx, repoPath, pr, file)
+  const text = await readRulesAtBase(client, ctx, pr, repoPath, file)
   let local: string | undefined
   try {
     local = await options.readLocal(file)
@@ -54,37 +56,25 @@ export async function readRulesText(client: GitHubClient | undefined, ctx: GateC
   return { text, file, provenance }
 }
 
-/** `./rules/gate.yml` -> `rules/gate.yml`; refuses paths that leave the repository. */
-export function repositoryPath(file: string): string {
-  const p = path.posix.normalize(file.replace(/\\/g, '/'))
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p === '..' || p.startsWith('../') || p === '.' || p === '') {
-    throw new InputError({ file }, 'with rules-from: base the rules path must be inside the repository, relative to its root', 'write it as in the repository, e.g. .github/retrieval-gate.yml')
-  }
-  return p.replace(/^\.\//, '')
-}
-
-async function readAtCommit(client: GitHubClient, ctx: GateContext, repoPath: string, pr: PullRequestRef, file: string): Promise<string> {
-  const base = `the PR's base commit ${pr.baseSha.slice(0, 12)}${pr.baseRef ? ` (${pr.baseRef})` : ''}`
-  let data: unknown
-  try {
-    const response = await client.rest.repos.getContent({ owner: ctx.owner, repo: ctx.repo, path: repoPath, ref: pr.baseSha, mediaType: { format: 'raw' } })
-    data = response.data
-  } catch (error) {
-    if (statusOf(error) === 404) {
-      throw new InputError(
-        { file },
-        `no rules file at ${base}: the gate fails closed, because rules a pull request brings with it are not rules written before the results were seen`,
-        `merge the rules file into ${pr.baseRef || 'the base branch'} first (in its own reviewed PR), then re-run; or, outside pull requests, use rules-from: workspace`
-      )
+/** The rules file at the base commit, as text (UTF-8, a leading byte order mark dropped). */
+async function readRulesAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, repoPath: string, file: string): Promise<string> {
+  const chunks: Uint8Array[] = []
+  await readAtCommit(client, ctx, pr, repoPath, {
+    file,
+    what: 'the rules file',
+    limit: MAX_RULES_BYTES,
+    tooLargeHint: 'a rules file is a page of YAML',
+    missing: {
+      message: `no rules file at ${describeBase(pr)}: the gate fails closed, because rules a pull request brings with it are not rules written before the results were seen`,
+      hint: `merge the rules file into ${pr.baseRef || 'the base branch'} first (in its own reviewed PR), then re-run; or, outside pull requests, use rules-from: workspace`
+    },
+    onChunk: (chunk) => {
+      chunks.push(chunk)
     }
-    throw new InputError({ file }, `${describeApiError(error, `reading the rules at ${base}`)}`, 'the rules could not be read, so the gate fails closed; the workflow needs permissions: contents: read')
-  }
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data instanceof ArrayBuffer ? new Uint8Array(data) : data instanceof Uint8Array ? data : undefined
-  if (bytes === undefined) throw new InputError({ file }, `is not a file at ${base} (GitHub answered with a listing: a directory?)`, 'name the rules file itself')
-  if (bytes.byteLength > MAX_RULES_BYTES) throw new InputError({ file }, `is ${bytes.byteLength} bytes at ${base}; the limit is ${MAX_RULES_BYTES}`, 'a rules file is a page of YAML')
+  })
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)).replace(/^\ufeff/, '')
   } catch {
-    throw new InputError({ file }, `is not valid UTF-8 at ${base}`, 'save the file as UTF-8')
+    throw new InputError({ file }, `is not valid UTF-8 at ${describeBase(pr)}`, 'save the file as UTF-8')
   }
 }

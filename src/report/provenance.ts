@@ -9,6 +9,8 @@ import { inline } from './escape.js'
 export interface Provenance {
   rules?: RulesProvenance
   baseline?: BaselineProvenance
+  /** The exam files the rules name, when they were read at the base commit (rules-from: base); else absent. */
+  exam?: ExamFileProvenance[]
   /** Plain-words warnings shown near the verdict (never change the verdict). */
   warnings: string[]
 }
@@ -24,6 +26,22 @@ export interface RulesProvenance {
   /** The commit the rules were read at (base mode). */
   commit?: string
   /** sha256 of the workspace copy when it differs from the enforced one (the PR changes the rules). */
+  workspaceSha256?: string
+}
+
+/**
+ * One exam file (judgments, evaluation set, corpus listing, dataset manifest) read at the PR's base commit: the
+ * copy that graded the PR, and whether the PR's own copy differs (its change applies after merge).
+ */
+export interface ExamFileProvenance {
+  /** The path in the repository. */
+  file: string
+  /** The commit it was read at. */
+  commit: string
+  /** sha256 of the base copy, the one the gate read. */
+  sha256: string
+  bytes: number
+  /** sha256 of the workspace copy when it differs (the PR changes the file). */
   workspaceSha256?: string
 }
 
@@ -61,6 +79,15 @@ export function provenanceLines(p: Provenance | undefined): string[] {
       )
     }
   }
+  for (const e of p.exam ?? []) {
+    if (e.workspaceSha256 === undefined) {
+      out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`)
+    } else {
+      out.push(
+        `- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`
+      )
+    }
+  }
   const b = p.baseline
   if (b?.from === 'artifact' && b.artifact) {
     const a = b.artifact
@@ -90,6 +117,9 @@ export function provenanceJson(p: Provenance): Record<string, unknown> {
             ? { name: b.artifact.name, id: b.artifact.id, run_id: b.artifact.runId, run_url: b.artifact.runUrl, branch: b.artifact.branch, commit: b.artifact.commit, created_at: b.artifact.createdAt, age_seconds: b.artifact.ageSeconds }
             : null
         }
+      : null,
+    exam_files: p.exam
+      ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null }))
       : null,
     warnings: p.warnings
   }
