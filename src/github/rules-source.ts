@@ -4,7 +4,7 @@ import { MAX_RULES_BYTES } from '../load.js'
 import type { RulesProvenance } from '../report/provenance.js'
 import { sha256 } from '../util/hash.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './octokit.js'
 
 export type RulesFrom = 'base' | 'workspace'
 
@@ -77,7 +77,7 @@ async function readAtCommit(client: GitHubClient, ctx: GateContext, repoPath: st
         `merge the rules file into ${pr.baseRef || 'the base branch'} first (in its own reviewed PR), then re-run; or, outside pull requests, use rules-from: workspace`
       )
     }
-    throw new InputError({ file }, `${describeApiError(error, `reading the rules at ${base}`)}`, 'the rules could not be read, so the gate fails closed; the workflow needs permissions: contents: read')
+    throw new InputError({ file }, `${describeApiError(error, `reading the rules at ${base}`)}`, `the rules could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`)
   }
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data instanceof ArrayBuffer ? new Uint8Array(data) : data instanceof Uint8Array ? data : undefined
   if (bytes === undefined) throw new InputError({ file }, `is not a file at ${base} (GitHub answered with a listing: a directory?)`, 'name the rules file itself')
