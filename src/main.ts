@@ -35,7 +35,7 @@ const SUMMARY_LIMIT = 1024 * 1024 - 4096
  * outputs, annotates failed checks on the rules file, writes the job summary, and creates or updates the
  * sticky PR comment. The verdict alone decides the step's status: a comment that cannot be written (fork PR,
  * read-only token, rate limit) is a warning, never a failure. Unusable input fails the step with the file and
- * line, and no stack trace.
+ * line, and no stack trace, sets `verdict` to `error` and says in the job summary what to do.
  */
 export async function run(env: Record<string, string | undefined> = process.env, now: () => Date = () => new Date()): Promise<void> {
   // The step's own warnings (PR not found, comment or summary not written) are counted: they share GitHub's
