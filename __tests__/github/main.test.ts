@@ -295,7 +295,7 @@ describe('no verdict: unusable input is not a failed rule', () => {
     const line = bad.split('\n').findIndex((l) => l.includes('"much"')) + 1
     expect(summary).toContain(`- **Where:** gate.yml, line ${line}`)
     expect(summary).toMatch(/- \*\*What is wrong:\*\* .+/)
-    expect(summary).toMatch(/- \*\*What to do:\*\* .+, then re-run the job\./)
+    expect(summary).toMatch(/- \*\*What to do:\*\* .+[^.], then re-run the job\./)
     expect(fake.comments.get(7) ?? []).toHaveLength(0)
   })
 

@@ -27,7 +27,8 @@ export function noVerdictSummary(error: unknown): string {
     ]
     if (place.length > 0) lines.push(`- **Where:** ${place.join(', ')}`)
     lines.push(`- **What is wrong:** ${inline(error.problem, MAX_PART)}`)
-    lines.push(`- **What to do:** ${error.hint ? inline(error.hint, MAX_PART) : 'correct the input named above'}, then re-run the job.`)
+    const todo = error.hint ? inline(withoutFinalStop(error.hint), MAX_PART) : 'correct the input named above'
+    lines.push(`- **What to do:** ${todo}, then re-run the job.`)
     return lines.join('\n') + '\n'
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
@@ -40,4 +41,11 @@ export function noVerdictSummary(error: unknown): string {
     "- **What to do:** re-run the job; if it fails again, report it with the step's log (it holds the stack trace).",
     ''
   ].join('\n')
+}
+
+/** The hint without its closing full stop and spaces (the sentence goes on), in one pass from the end. */
+function withoutFinalStop(text: string): string {
+  let end = text.length
+  while (end > 0 && (text[end - 1] === '.' || text[end - 1] === ' ')) end--
+  return text.slice(0, end)
 }
