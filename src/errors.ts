@@ -18,12 +18,15 @@ export interface Where {
 /** Unusable input: the CLI exits 2 and the action fails, printing `toString()` and nothing else. */
 export class InputError extends Error {
   readonly where: Where
+  /** What is wrong, without the place and the hint (a job summary shows the three apart). */
+  readonly problem: string
   readonly hint: string | undefined
 
   constructor(where: Where, message: string, hint?: string) {
     super(formatInputError(where, message, hint))
     this.name = 'InputError'
     this.where = where
+    this.problem = message
     this.hint = hint
   }
 }

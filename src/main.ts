@@ -5,12 +5,13 @@ import path from 'node:path'
 import { loadRules } from './config/rules.js'
 import { InputError, isInputError } from './errors.js'
 import { runGate } from './gate.js'
-import { capAnnotations, checkAnnotations, type Annotation } from './github/annotations.js'
+import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
 import { contextFromEnv, type GateContext, type PullRequestRef } from './github/context.js'
 import { examFiles, readExamAtBase } from './github/exam-files.js'
 import { readInputs, type ActionInputs } from './github/inputs.js'
+import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
 import { readRulesText } from './github/rules-source.js'
@@ -34,14 +35,21 @@ const SUMMARY_LIMIT = 1024 * 1024 - 4096
  * outputs, annotates failed checks on the rules file, writes the job summary, and creates or updates the
  * sticky PR comment. The verdict alone decides the step's status: a comment that cannot be written (fork PR,
  * read-only token, rate limit) is a warning, never a failure. Unusable input fails the step with the file and
- * line, and no stack trace.
+ * line, and no stack trace, sets `verdict` to `error` and says in the job summary what to do.
  */
 export async function run(env: Record<string, string | undefined> = process.env, now: () => Date = () => new Date()): Promise<void> {
+  // The step's own warnings (PR not found, comment or summary not written) are counted: they share GitHub's
+  // 10 warnings per step with the checks' annotations, and must never push one out unannounced.
+  const own: Required<AnnotationCounts> = { error: 0, warning: 0, notice: 0 }
+  const warn = (message: string): void => {
+    own.warning++
+    core.warning(message)
+  }
   try {
     const ctx = contextFromEnv(env)
     const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
     const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => core.info(m) }) : undefined
-    const pr = await findPullRequest(client, ctx, inputs)
+    const pr = await findPullRequest(client, ctx, inputs, warn)
 
     const rulesText = await readRulesText(client, ctx, pr, {
       file: inputs.rules,
@@ -82,28 +90,44 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('comment-status', comment.status)
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
-    if (comment.status === 'failed') core.warning(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
+    if (comment.status === 'failed') warn(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
     else core.info(`retrieval-gate: ${status}`)
 
+    await writeSummary(markdown, comment, whereFull, warn)
+    const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}` : undefined
     const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
-    for (const a of capAnnotations(annotations, whereFull)) emit(a)
-
-    await writeSummary(markdown, comment, whereFull)
-    if (verdict === 'fail') core.setFailed(`retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}`)
+    // setFailed writes an error annotation too: it is the step's own reason and keeps its place
+    for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
+    if (failure) core.setFailed(failure)
     else core.info('retrieval-gate: pass')
   } catch (error) {
-    if (isInputError(error)) core.setFailed(`retrieval-gate: ${error.message}`)
-    else core.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
+    await failWithoutVerdict(error, warn)
   }
 }
 
-async function findPullRequest(client: GitHubClient | undefined, ctx: GateContext, inputs: ActionInputs): Promise<PullRequestRef | undefined> {
+/**
+ * No verdict was reached: unusable input (an InputError, printed without a stack trace) or a bug. The step fails
+ * as it does for a failed rule, but the output `verdict` is `error` and the job summary says what was wrong and
+ * what to do, so that a workflow (and a reader) can tell "a rule was not met" from "the gate could not judge".
+ */
+async function failWithoutVerdict(error: unknown, warn: (message: string) => void): Promise<void> {
+  core.setOutput('verdict', NO_VERDICT)
+  try {
+    await core.summary.addRaw(noVerdictSummary(error)).write()
+  } catch (summaryError) {
+    warn(`retrieval-gate: could not write the job summary: ${(summaryError as Error).message}`)
+  }
+  if (isInputError(error)) core.setFailed(`retrieval-gate: ${error.message}`)
+  else core.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
+}
+
+async function findPullRequest(client: GitHubClient | undefined, ctx: GateContext, inputs: ActionInputs, warn: (message: string) => void): Promise<PullRequestRef | undefined> {
   if (!client) return inputs.prNumber === undefined ? ctx.pullRequest : undefined
   try {
     return await resolvePullRequest(client, ctx, inputs.prNumber)
   } catch (error) {
     // without the PR the gate can still judge (rules-from: base then fails closed with its own message)
-    core.warning(`retrieval-gate: ${describeApiError(error, 'finding the pull request')}`)
+    warn(`retrieval-gate: ${describeApiError(error, 'finding the pull request')}`)
     return ctx.pullRequest
   }
 }
@@ -177,12 +201,12 @@ function emit(a: Annotation): void {
   else core.notice(a.message, props)
 }
 
-async function writeSummary(markdown: string, comment: CommentOutcome, whereFull: string): Promise<void> {
+async function writeSummary(markdown: string, comment: CommentOutcome, whereFull: string, warn: (message: string) => void): Promise<void> {
   try {
     const head = comment.status === 'failed' ? `> ⚠️ The PR comment could not be written (${inline(comment.reason, 600)}); the verdict below is unaffected.\n\n` : ''
     await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
   } catch (error) {
-    core.warning(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
+    warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
   }
 }
 

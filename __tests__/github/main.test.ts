@@ -179,7 +179,7 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(await runAction()).toBe(1)
     const log = stdout.join('')
     expect(log).toMatch(/::error::retrieval-gate: gate\.yml: no rules file at the PR's base commit cccccccccccc \(main\): the gate fails closed/)
-    expect((await outputs()).verdict).toBeUndefined()
+    expect((await outputs()).verdict).toBe('error') // no verdict was reached
     expect(fake.comments.get(7) ?? []).toHaveLength(0)
   })
 
@@ -384,5 +384,77 @@ describe('the exam is read at the base commit, like the rules', () => {
     expect(fake.requests('GET', /\/contents\//)).toHaveLength(0)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
     expect(report.provenance.exam_files).toBeNull()
+  })
+})
+
+/** `extra` more copies of check 2 ("new users are protected", which fails on the example data), appended to the rules. */
+const withCopies = (rules: string, extra: number): string => rules.replace(/\n*$/, '\n') + Array.from({ length: extra }, (_, i) => `  - name: new users are protected ${i + 2}\n    metric: recall@10\n    where: { segment: new }\n    non_inferior: { margin: 0.02 }\n`).join('')
+const commandsOf = (kind: string): string[] => stdout.join('').split('\n').filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`))
+
+describe('annotations: GitHub shows 10 of each kind per step, and every one the step writes counts', () => {
+  it('10 failing checks: the failure message keeps its place, 9 check errors, a notice saying exactly 1 was left out', async () => {
+    const rules = withCopies(baseRules, 9)
+    fake.files.set(`${BASE}:${RULES}`, rules)
+    await setup(prEvent(), { comment: 'never' })
+    expect(await runAction()).toBe(1)
+    const errors = commandsOf('error')
+    expect(errors).toHaveLength(10)
+    expect(errors.at(-1)).toMatch(/^::error::retrieval-gate: fail, decided by "new users are protected"/)
+    expect(errors.filter((l) => l.includes('title=retrieval-gate%3A check'))).toHaveLength(9)
+    expect(commandsOf('notice')).toEqual([expect.stringContaining('::1 more error not shown as annotations (GitHub shows at most 10 of each kind per step)')])
+  })
+
+  it('12 failing checks: the notice counts the 3 check errors that did not fit', async () => {
+    fake.files.set(`${BASE}:${RULES}`, withCopies(baseRules, 11))
+    await setup(prEvent(), { comment: 'never' })
+    expect(await runAction()).toBe(1)
+    expect(commandsOf('error')).toHaveLength(10)
+    expect(commandsOf('notice')).toEqual([expect.stringContaining('::3 more errors not shown as annotations')])
+  })
+
+  it('fork PR, 10 check warnings: the comment warning keeps its place and the notice counts the check warning it displaced', async () => {
+    // every statistical check inconclusive (fewer than 1000 queries; max_regressions still passes), and
+    // inconclusive passes: 10 check warnings, verdict pass
+    const rules = withCopies(baseRules, 6).replace('min_per_slice: 30', 'min_per_slice: 1000').replace('on_inconclusive: fail', 'on_inconclusive: pass')
+    fake.files.set(`${BASE}:${RULES}`, rules)
+    await setup(prEvent(true), {}, 't-fork')
+    expect(await runAction()).toBe(0)
+    expect((await outputs()).verdict).toBe('pass')
+    const warnings = commandsOf('warning')
+    expect(warnings).toHaveLength(10)
+    expect(warnings.filter((l) => l.startsWith('::warning::retrieval-gate: the PR comment was not written'))).toHaveLength(1)
+    expect(warnings.filter((l) => l.includes('title=retrieval-gate%3A check'))).toHaveLength(9)
+    expect(commandsOf('error')).toHaveLength(0)
+    expect(commandsOf('notice')).toEqual([expect.stringContaining('::1 more warning not shown as annotations')])
+  })
+})
+
+describe('no verdict: unusable input is not a failed rule', () => {
+  it('a bad rules file: verdict "error", a job summary with the file, line, problem and what to do, and a failed step', async () => {
+    const bad = baseRules.replace('margin: 0.005', 'margin: "much"')
+    fake.files.set(`${BASE}:${RULES}`, bad)
+    await setup(prEvent(), {})
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    const log = stdout.join('')
+    const failed = log.split('\n').filter((l) => l.startsWith('::error::retrieval-gate: gate.yml:'))
+    expect(failed).toHaveLength(1)
+    const summary = await readFile(path.join(dir, 'summary.md'), 'utf8')
+    expect(summary).toContain('## ⚠️ retrieval-gate: error, no verdict (unusable input)')
+    expect(summary).toContain('The output `verdict` is `error`')
+    const line = bad.split('\n').findIndex((l) => l.includes('"much"')) + 1
+    expect(summary).toContain(`- **Where:** gate.yml, line ${line}`)
+    expect(summary).toMatch(/- \*\*What is wrong:\*\* .+/)
+    expect(summary).toMatch(/- \*\*What to do:\*\* .+[^.], then re-run the job\./)
+    expect(fake.comments.get(7) ?? []).toHaveLength(0)
+  })
+
+  it('a candidate file that does not exist: the summary names it and escapes it', async () => {
+    await setup(prEvent(), { candidate: path.join(dir, 'no such <b>file</b>.jsonl') })
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    const summary = await readFile(path.join(dir, 'summary.md'), 'utf8')
+    expect(summary).toContain('no such &lt;b&gt;file&lt;/b&gt;.jsonl')
+    expect(summary).not.toContain('<b>')
   })
 })

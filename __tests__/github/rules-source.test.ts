@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
+import net from 'node:net'
 import { InputError } from '../../src/errors.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { createClient } from '../../src/github/octokit.js'
@@ -58,6 +59,27 @@ describe('rules from the base commit', () => {
   it('fails closed, plainly, when the API refuses (no contents: read)', async () => {
     fake.faults.push({ method: 'GET', path: /\/contents\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 })
     await expect(readRulesText(createClient('t', { baseUrl: fake.url }), ctx, pr, { file: 'gate.yml', from: 'base', chosenBy: 'input', readLocal: local(PR_RULES) })).rejects.toThrow(/HTTP 403.*fails closed/)
+  })
+
+  it('a network error is called one, with its code, and gets no permission hint', async () => {
+    // a port nothing listens on: the request never reaches GitHub (octokit reports it as a made-up HTTP 500)
+    const server = net.createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as net.AddressInfo).port
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    const client = createClient('t', { baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 })
+    const error = await readRulesText(client, ctx, pr, { file: 'gate.yml', from: 'base', chosenBy: 'input', readLocal: local(PR_RULES) }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InputError)
+    const message = (error as InputError).message
+    expect(message).toMatch(/^gate\.yml: reading the rules at the PR's base commit cccccccccccc \(main\) failed: network error ECONNREFUSED, GitHub did not answer/)
+    expect(message).toContain('GitHub could not be reached from the runner')
+    expect(message).not.toMatch(/HTTP 500|permissions/)
+  })
+
+  it('a real HTTP 500 from GitHub keeps its status and the permission hint', async () => {
+    fake.faults.push({ method: 'GET', path: /\/contents\//, status: 500, body: { message: 'Server Error' }, times: 5 })
+    const client = createClient('t', { baseUrl: fake.url, maxRetries: 0 })
+    await expect(readRulesText(client, ctx, pr, { file: 'gate.yml', from: 'base', chosenBy: 'input', readLocal: local(PR_RULES) })).rejects.toThrow(/failed \(HTTP 500\): Server Error.*contents: read/)
   })
 
   it('reads the workspace file with rules-from: workspace', async () => {

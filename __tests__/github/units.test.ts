@@ -94,10 +94,23 @@ describe('annotations', () => {
     const kept = capAnnotations(many, 'the report')
     expect(kept.filter((a) => a.kind === 'error').map((a) => a.title)).toEqual(Array.from({ length: MAX_ANNOTATIONS_PER_KIND }, (_, i) => `e${i}`))
     expect(kept.filter((a) => a.kind === 'warning')).toHaveLength(2)
-    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual(['3 more errors not shown as annotations (GitHub shows at most 10 of each kind); all are in the report.'])
+    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual(['3 more errors not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'])
     const notices = capAnnotations(Array.from({ length: 12 }, (_, i): Annotation => ({ kind: 'notice', title: `n${i}`, message: 'm' })), 'r')
     expect(notices).toHaveLength(10)
     expect(notices[9].title).toBe('retrieval-gate: annotations capped')
+    // 12 notices, 8 kept: the two that did not fit and the one the note replaced
+    expect(notices[9].message).toMatch(/^3 more notices not shown/)
+  })
+
+  it("leaves room for the step's own annotations (its failure message, a comment warning) and counts what it left out", () => {
+    const errors = Array.from({ length: 10 }, (_, i): Annotation => ({ kind: 'error', title: `e${i}`, message: 'm' }))
+    const warnings = Array.from({ length: 10 }, (_, i): Annotation => ({ kind: 'warning', title: `w${i}`, message: 'm' }))
+    const kept = capAnnotations([...errors, ...warnings], 'the report', { error: 1, warning: 2 })
+    expect(kept.filter((a) => a.kind === 'error').map((a) => a.title)).toEqual(errors.slice(0, 9).map((a) => a.title))
+    expect(kept.filter((a) => a.kind === 'warning').map((a) => a.title)).toEqual(warnings.slice(0, 8).map((a) => a.title))
+    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual(['1 more error, 2 more warnings not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'])
+    // nothing over: no note; the step's own failure alone never produces one
+    expect(capAnnotations(errors.slice(0, 9), 'r', { error: 1 })).toHaveLength(9)
   })
 })
 

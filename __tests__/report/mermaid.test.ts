@@ -1,20 +1,21 @@
 /**
  * The report's pictures render: every ```mermaid block of every example report is parsed and drawn by the
- * real mermaid package in headless Chromium (no parse error, a non-empty SVG with shapes). Runs by default
- * (CI installs chromium); skip only explicitly with RG_SKIP_BROWSER=1. RG_MERMAID_SHOT=file.png saves a
- * screenshot of everything drawn, to look at.
+ * real mermaid package in headless Chromium (no parse error, a non-empty SVG with shapes). Runs whenever
+ * chromium is installed; without it the tests are skipped with one line saying what to install, except on CI
+ * (CI=true), where that is a failure (see ../programs.ts). RG_SKIP_BROWSER=1 skips explicitly.
+ * RG_MERMAID_SHOT=file.png saves a screenshot of everything drawn, to look at.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
 import { readSides } from '../../src/load.js'
 import { toMarkdown } from '../../src/report/markdown.js'
-import { mermaidBlocks, openMermaid } from './mermaid-browser.js'
+import { executableAt, needing, skippedBy } from '../programs.js'
+import { CHROMIUM, mermaidBlocks, openMermaid } from './mermaid-browser.js'
 import { SCENARIOS } from './scenarios.js'
 
-const skip = process.env.RG_SKIP_BROWSER === '1'
-const suite = skip ? describe.skip : describe
+const suite = needing('the Mermaid rendering tests (chromium)', skippedBy('RG_SKIP_BROWSER') ?? executableAt(CHROMIUM, 'CHROMIUM_PATH')).describe
 
 suite('mermaid pictures render in headless chromium', () => {
   let browser: Awaited<ReturnType<typeof openMermaid>> | undefined

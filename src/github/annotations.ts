@@ -40,27 +40,35 @@ export function checkAnnotations(result: GateResult, file: string): Annotation[]
   return out
 }
 
+/** How many annotations of each kind the step writes itself, outside the capped list. */
+export type AnnotationCounts = Partial<Record<AnnotationKind, number>>
+
 /**
- * Keeps the first {@link MAX_ANNOTATIONS_PER_KIND} of each kind (in the given order, which is rule order) and
- * adds, per kind that overflowed, a notice saying how many were left out and where they are.
+ * Fits the step's annotations into GitHub's {@link MAX_ANNOTATIONS_PER_KIND} per kind. `own` counts what the step
+ * writes itself and must never lose: its failure message (`setFailed` is an error annotation), a comment or job
+ * summary that could not be written (each a warning). Those take their places first; `list` (checks in rule order,
+ * then provenance warnings) fills what is left of each kind, in order. Per kind that overflowed, one notice says
+ * exactly how many of `list` were left out and where they all are; the notice itself takes a notice's place.
  */
-export function capAnnotations(list: Annotation[], whereFull: string): Annotation[] {
+export function capAnnotations(list: Annotation[], whereFull: string, own: AnnotationCounts = {}): Annotation[] {
+  const room = (k: AnnotationKind): number => Math.max(0, MAX_ANNOTATIONS_PER_KIND - (own[k] ?? 0))
   const seen: Record<AnnotationKind, number> = { error: 0, warning: 0, notice: 0 }
   const kept: Annotation[] = []
   for (const a of list) {
     seen[a.kind]++
-    if (seen[a.kind] <= MAX_ANNOTATIONS_PER_KIND) kept.push(a)
+    if (seen[a.kind] <= room(a.kind)) kept.push(a)
   }
-  const overflow = (Object.keys(seen) as AnnotationKind[]).filter((k) => seen[k] > MAX_ANNOTATIONS_PER_KIND)
-  if (overflow.length === 0) return kept
-  const message = overflow.map((k) => `${seen[k] - MAX_ANNOTATIONS_PER_KIND} more ${k}s`).join(', ')
-  // the note itself is a notice: if notices overflowed, it replaces the last one so the cap still holds
-  const note: Annotation = { kind: 'notice', title: 'retrieval-gate: annotations capped', message: `${message} not shown as annotations (GitHub shows at most ${MAX_ANNOTATIONS_PER_KIND} of each kind); all are in ${whereFull}.` }
-  const notices = kept.filter((a) => a.kind === 'notice').length
-  if (notices >= MAX_ANNOTATIONS_PER_KIND) {
-    const last = kept.map((a) => a.kind).lastIndexOf('notice')
-    kept.splice(last, 1)
+  const kinds: AnnotationKind[] = ['error', 'warning', 'notice']
+  const left = kinds.map((k): [AnnotationKind, number] => [k, seen[k] - room(k)]).filter(([, n]) => n > 0)
+  if (left.length === 0 || room('notice') === 0) return kept
+  // no place left for the note: it replaces the last kept notice, which then counts as left out too
+  if (kept.filter((a) => a.kind === 'notice').length >= room('notice')) {
+    kept.splice(kept.map((a) => a.kind).lastIndexOf('notice'), 1)
+    const n = left.find(([k]) => k === 'notice')
+    if (n) n[1]++
+    else left.push(['notice', 1])
   }
-  kept.push(note)
+  const message = left.map(([k, n]) => `${n} more ${k}${n === 1 ? '' : 's'}`).join(', ')
+  kept.push({ kind: 'notice', title: 'retrieval-gate: annotations capped', message: `${message} not shown as annotations (GitHub shows at most ${MAX_ANNOTATIONS_PER_KIND} of each kind per step); all are in ${whereFull}.` })
   return kept
 }

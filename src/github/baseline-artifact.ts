@@ -4,7 +4,7 @@ import path from 'node:path'
 import { InputError } from '../errors.js'
 import { formatAge, type BaselineProvenance } from '../report/provenance.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { describeApiError, type GitHubClient } from './octokit.js'
+import { apiErrorHint, describeApiError, type GitHubClient } from './octokit.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
 
 /** Largest artifact (compressed, and unpacked) the gate accepts: per-query rows are megabytes, not gigabytes. */
@@ -89,7 +89,7 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
     try {
       return await call()
     } catch (error) {
-      throw new InputError({ file: label }, describeApiError(error, what), 'the workflow needs permissions: actions: read to find and download artifacts of other runs')
+      throw new InputError({ file: label }, describeApiError(error, what), apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs'))
     }
   }
   const runs = await api(`listing successful runs of workflow ${workflow} on ${options.branch}`, async () => {
@@ -150,7 +150,7 @@ async function thisWorkflowId(client: GitHubClient, ctx: GateContext): Promise<n
     const { data } = await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
     return data.workflow_id
   } catch (error) {
-    throw new InputError({ key: 'baseline-artifact' }, describeApiError(error, `reading run ${ctx.runId}`), 'the workflow needs permissions: actions: read, or set baseline-workflow')
+    throw new InputError({ key: 'baseline-artifact' }, describeApiError(error, `reading run ${ctx.runId}`), apiErrorHint(error, 'the workflow needs permissions: actions: read, or set baseline-workflow'))
   }
 }
 

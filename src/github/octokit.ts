@@ -85,8 +85,47 @@ export function retryAfterSeconds(header: string | undefined, attempt: number, n
   return 2 ** attempt
 }
 
-/** What an API error means for the user, in one line: status, GitHub's message, and what to do. */
+/** An errno-style code: ECONNREFUSED, ETIMEDOUT, ENOTFOUND, EAI_AGAIN, or undici's UND_ERR_CONNECT_TIMEOUT. */
+const NETWORK_CODE = /^(E[A-Z_]{2,30}|UND_ERR_[A-Z_]{1,40})$/
+
+/**
+ * The network error code when a request got no answer from GitHub at all (connection refused, timed out, name not
+ * resolved), else undefined. Octokit reports such a failure as a made-up HTTP 500 whose `cause` chain
+ * (fetch's TypeError, then the socket error) holds the code; a real 500 has a response and no such code.
+ */
+export function networkErrorCode(error: unknown): string | undefined {
+  let e = error as { code?: unknown; cause?: unknown; response?: unknown } | undefined
+  if (e && typeof e === 'object' && e.response !== undefined) return undefined
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    if (typeof e.code === 'string' && NETWORK_CODE.test(e.code)) return e.code
+    const errors = (e as { errors?: unknown }).errors // AggregateError: one per address tried
+    if (Array.isArray(errors) && errors.length > 0) {
+      const inner = networkErrorCode(errors[0])
+      if (inner) return inner
+    }
+    e = e.cause as typeof e
+  }
+  return undefined
+}
+
+/**
+ * The hint for an InputError built from an API error: `permissionHint` (the permission the call needs) when GitHub
+ * answered, but a network hint when GitHub was never reached: a permission would not help then.
+ */
+export function apiErrorHint(error: unknown, permissionHint: string): string {
+  return networkErrorCode(error) ? 'GitHub could not be reached from the runner: check its network (proxy, firewall, GITHUB_API_URL) and re-run' : permissionHint
+}
+
+/**
+ * What an API error means for the user, in one line: status, GitHub's message, and what to do. A request that
+ * never reached GitHub is called a network error with its code (ECONNREFUSED...), not an HTTP status it never had.
+ */
 export function describeApiError(error: unknown, action: string): string {
+  const code = networkErrorCode(error)
+  if (code) {
+    const detail = String((error as { message?: unknown })?.message ?? '').split('\n')[0].slice(0, 300)
+    return `${action} failed: network error ${code}, GitHub did not answer${detail ? ` (${detail})` : ''}`
+  }
   const e = error as { status?: number; message?: string; response?: { data?: { message?: string } } }
   const status = typeof e?.status === 'number' ? e.status : undefined
   const message = (e?.response?.data?.message ?? e?.message ?? String(error)).split('\n')[0].slice(0, 300)

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { InputError } from '../errors.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './octokit.js'
 
 /** What a file read at the base commit is, for messages and for what to do when it is not there. */
 export interface ReadAtCommitOptions {
@@ -54,7 +54,7 @@ export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: P
     })) as unknown as typeof response
   } catch (error) {
     if (statusOf(error) === 404) throw new InputError({ file }, options.missing.message, options.missing.hint)
-    throw new InputError({ file }, describeApiError(error, `reading ${what} at ${base}`), `${what} could not be read, so the gate fails closed; the workflow needs permissions: contents: read`)
+    throw new InputError({ file }, describeApiError(error, `reading ${what} at ${base}`), `${what} could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`)
   }
   const contentType = String(response.headers['content-type'] ?? '')
   if (/^application\/json\b/i.test(contentType) || !isBody(response.data)) {
