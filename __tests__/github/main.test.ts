@@ -354,7 +354,7 @@ describe('the exam is read at the base commit, like the rules', () => {
     const log = stdout.join('')
     expect(log).toContain("::error::retrieval-gate: eval/questions.jsonl: is not at the PR's base commit cccccccccccc (main): the gate fails closed")
     expect(log).toContain('merge the file into main first (in its own reviewed PR), then re-run')
-    expect((await outputs()).verdict).toBeUndefined()
+    expect((await outputs()).verdict).toBe('error')
   })
 
   it('a broken base copy is refused under its repository name and commit, with the line', async () => {

@@ -71,7 +71,7 @@ describe('rules from the base commit', () => {
     const error = await readRulesText(client, ctx, pr, { file: 'gate.yml', from: 'base', chosenBy: 'input', readLocal: local(PR_RULES) }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InputError)
     const message = (error as InputError).message
-    expect(message).toMatch(/^gate\.yml: reading the rules at the PR's base commit cccccccccccc \(main\) failed: network error ECONNREFUSED, GitHub did not answer/)
+    expect(message).toMatch(/^gate\.yml: reading the rules file at the PR's base commit cccccccccccc \(main\) failed: network error ECONNREFUSED, GitHub did not answer/)
     expect(message).toContain('GitHub could not be reached from the runner')
     expect(message).not.toMatch(/HTTP 500|permissions/)
   })
