@@ -55,8 +55,9 @@ export function evidenceDepth(rules: Rules): number {
 
 /**
  * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
- * array fields and names them), gives every row the dataset's attributes it lacks (category, difficulty,
- * split: slices for the report), and notes what the dataset left out.
+ * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
+ * slices for the report; the dataset's value is the exam's, a run that contradicts it is refused), and notes
+ * what the dataset left out.
  */
 export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null): Promise<void> {
   if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
@@ -68,7 +69,16 @@ export async function finishSide(side: SideRows, coverage: MetricCoverage, evide
     const attrs = dataset.attrs.get(row.id)
     if (attrs === undefined) continue
     for (const [key, value] of attrs) {
-      if (row.attrs.has(key)) continue
+      // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
+      // (a candidate run cannot move a query to another slice by labelling it itself).
+      const own = row.attrs.get(key)
+      if (own !== undefined && own !== value) {
+        throw new InputError(
+          { file: side.source, line: row.line, key, queryId: row.id },
+          `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`,
+          `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`
+        )
+      }
       row.attrs.set(key, value)
       side.attributeFields.add(key)
     }
