@@ -190,6 +190,14 @@ export const EXAM_CASES: HostileCase[] = [
     message: /the run says category = "billing", but the evaluation set .*dataset\.jsonl says "account"/
   },
 
+  {
+    name: 'runs: the evaluation set gives the attributes, and the report does not call them checked on the candidate',
+    files: { 'c.jsonl': readFileSync(`${D}/candidate.jsonl`, 'utf8') },
+    args: ['gate', '--rules', `${D}/rules.yml`, '--baseline', `${D}/baseline.jsonl`, '--candidate', '{c.jsonl}', '--json', '{report.json}'],
+    code: 1,
+    check: (r) => expect(r.report?.coverage?.attributes).toEqual({ from: 'baseline', names: ['category'], candidate_values_compared: 0 })
+  },
+
   // --- a missing value is blamed on the file that lacks it
   {
     name: 'a missing candidate value is reported against the candidate file',

@@ -56,10 +56,11 @@ export function evidenceDepth(rules: Rules): number {
 /**
  * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
  * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
- * slices for the report; the dataset's value is the exam's, a run that contradicts it is refused), and notes
+ * slices for the report; the dataset's value is the exam's, set on the baseline's rows only, and a run of
+ * either side that contradicts it is refused), and notes
  * what the dataset left out.
  */
-export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null): Promise<void> {
+export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null, role: 'baseline' | 'candidate' = 'baseline'): Promise<void> {
   if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
     evidence.candidates = await readCandidates(side.source)
     side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`)
@@ -79,6 +80,9 @@ export async function finishSide(side: SideRows, coverage: MetricCoverage, evide
           `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`
         )
       }
+      // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
+      // too would let the report call them "checked on both sides" when nothing of the candidate's was.
+      if (role === 'candidate') continue
       row.attrs.set(key, value)
       side.attributeFields.add(key)
     }
