@@ -171,7 +171,26 @@ export const EXAM_CASES: HostileCase[] = [
     name: 'a candidate that gives no attributes is accepted, and the report does not claim it checked them',
     files: { 'rules.yml': SEGMENT_RULES, 'b.jsonl': jsonl(users('b')), 'c.jsonl': jsonl(users('c', () => undefined)) },
     code: 1,
-    check: (r) => expect(r.report?.coverage?.attributes).toEqual({ from: 'baseline', names: ['segment'], candidate_values_compared: 0 })
+    check: (r) => {
+      expect(r.report?.coverage?.attributes).toEqual({ from: 'baseline', names: ['segment'], candidate_values_compared: 0 })
+      expect(r.stdout).toContain('| Query attributes | ✅ from the exam | segment taken from the baseline; the candidate gives none, so nothing was compared |')
+    }
+  },
+  {
+    name: 'a candidate that gives some attributes: the report says how many were checked, not "every"',
+    files: { 'rules.yml': SEGMENT_RULES, 'b.jsonl': jsonl(users('b')), 'c.jsonl': jsonl(users('c', (i, s) => (i % 2 === 0 ? s : undefined))) },
+    code: 1,
+    check: (r) => {
+      expect(r.report?.coverage?.attributes?.candidate_values_compared).toBe(50)
+      expect(r.stdout).toContain('segment taken from the baseline; the candidate gives 50 of the 100 values, all equal (checked)')
+      expect(r.stdout).not.toContain('every paired query has the same slice attributes')
+    }
+  },
+  {
+    name: 'rules without attributes: the report does not claim attributes were checked',
+    files: { 'rules.yml': RULES, 'b.jsonl': ok, 'c.jsonl': ok },
+    code: 0,
+    check: (r) => expect(r.stdout).toContain('| Query attributes | — not used | the rules use no slice attributes |')
   },
   {
     name: 'runs: a TREC baseline without attributes and a JSON Lines candidate naming its own segment is refused',

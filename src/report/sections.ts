@@ -145,7 +145,11 @@ export function candidateOnlyLine(coverage: GateResult['coverage']): string | nu
 function attributesRow(coverage: GateResult['coverage']): string[] {
   const a = coverage.attributes
   if (a.names.length === 0) return ['Query attributes', '— not used', 'the rules use no slice attributes']
-  if (a.candidateValuesCompared > 0) return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
+  const total = a.names.length * coverage.paired
+  if (a.candidateValuesCompared === total) return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
+  if (a.candidateValuesCompared > 0) {
+    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`]
+  }
   return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`]
 }
 
