@@ -201,6 +201,19 @@ export const EXAM_CASES: HostileCase[] = [
     message: /the baseline has no attribute "segment" \(only the candidate names it/
   },
   {
+    name: 'runs: a judged query absent from the labelled baseline run takes no label from the candidate',
+    files: {
+      'rules.yml': RUN_RULES,
+      'qrels.txt': QRELS,
+      'b.jsonl': '{"query_id":"q1","segment":"established","results":[{"doc_id":"d1","score":2}]}\n',
+      'c.jsonl': JRUN_SEGMENT
+    },
+    args: ['gate', '--rules', '{rules.yml}', '--baseline', '{b.jsonl}', '--candidate', '{c.jsonl}', '--qrels', '{qrels.txt}', '--json', '{report.json}'],
+    code: 2,
+    where: 'b.jsonl: query has no value for the attribute "segment"',
+    message: /\(query "q2"\).*this query is absent from the baseline run/
+  },
+  {
     name: 'runs: a candidate run that relabels a question of the evaluation set is refused',
     files: { 'c.jsonl': relabelled },
     args: ['gate', '--rules', `${D}/rules.yml`, '--baseline', `${D}/baseline.jsonl`, '--candidate', '{c.jsonl}', '--json', '{report.json}'],

@@ -226,7 +226,8 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
       c !== undefined && c !== ''
         ? `the candidate gives ${JSON.stringify(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
         : 'give every baseline row a value for each slice / where / per_slice attribute'
-    throw new InputError({ file: baseline.source, line: base?.line, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
+    // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
+    throw new InputError({ file: baseline.source, line: base?.line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
   }
   return b
 }
