@@ -259,6 +259,18 @@ export const EXAM_CASES: HostileCase[] = [
     where: 'checks[0].max_regressions.count',
     message: /count 3 allows every one of the 3 queries of the check to regress/
   },
+  {
+    name: 'a per_slice max_regressions count as large as the largest slice is refused',
+    files: { 'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 2 }'), 'b.jsonl': COMBO, 'c.jsonl': COMBO },
+    code: 2,
+    where: 'checks[0].max_regressions.count',
+    message: /count 2 allows every query of every segment to regress \(the largest has 2 queries\)/
+  },
+  {
+    name: 'a per_slice max_regressions count below the largest slice is accepted',
+    files: { 'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 1 }'), 'b.jsonl': COMBO, 'c.jsonl': COMBO },
+    code: 0
+  },
   { name: 'relative margin "100%" on a 0..1 metric', files: { 'rules.yml': swap('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 2, where: 'rules.yml:9 (checks[0].non_inferior.margin)', message: /margin 100% allows m to fall to 0.*could never fail/ },
   { name: 'absolute margin equal to the range width', files: { 'rules.yml': swap('margin: 0.1', 'margin: 1'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 2, where: 'checks[0].non_inferior.margin', message: /or equal to it, so the check could never fail/ },
   {

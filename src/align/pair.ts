@@ -247,15 +247,31 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
     }
   }
   let members = 0
-  for (let i = 0; i < n; i++) if (check.where.every(([name, value]) => (attrs.get(name) as string[])[i] === value)) members++
+  // Queries per value of per_slice within the where set: the largest slice bounds what a count can catch.
+  const perSlice = check.perSlice === undefined ? undefined : (attrs.get(check.perSlice) as string[])
+  const sliceSizes = new Map<string, number>()
+  for (let i = 0; i < n; i++) {
+    if (!check.where.every(([name, value]) => (attrs.get(name) as string[])[i] === value)) continue
+    members++
+    if (perSlice !== undefined) sliceSizes.set(perSlice[i], (sliceSizes.get(perSlice[i]) ?? 0) + 1)
+  }
   if (check.where.length > 1 && members === 0) {
     const together = check.where.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' and ')
     throw new InputError(at('where'), `no query has ${together} together (each value exists alone), so the check would be evaluated over zero queries`, 'fix the combination, or split the check into one check per attribute')
   }
   const kind = check.kind
-  if (kind.type === 'max_regressions' && kind.count !== undefined && check.perSlice === undefined) {
-    if (kind.count >= members && members > 0) {
+  if (kind.type === 'max_regressions' && kind.count !== undefined && members > 0) {
+    if (check.perSlice === undefined && kind.count >= members) {
       throw new InputError(at('max_regressions.count'), `count ${kind.count} allows every one of the ${members} queries of the check to regress, so it can never fail`, `choose a count below ${members}, or a share`)
+    }
+    let largest = 0
+    for (const size of sliceSizes.values()) largest = Math.max(largest, size)
+    if (check.perSlice !== undefined && kind.count >= largest) {
+      throw new InputError(
+        at('max_regressions.count'),
+        `count ${kind.count} allows every query of every ${check.perSlice} to regress (the largest has ${largest} queries), so it can never fail`,
+        `choose a count below ${largest}, or a share`
+      )
     }
   }
 }
