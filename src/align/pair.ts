@@ -51,10 +51,12 @@ export interface PairedTable {
 }
 
 /**
- * Pairs the two sides query by query. A query on one side only or a missing value stops the gate with
- * the ids and lines (or, under `missing: zero`, is filled with the metric's fill value and counted); a value
- * outside a metric's range, a metric or attribute the rows do not have, and an attribute that differs
- * between the sides always stop it.
+ * Pairs the two sides query by query over the exam: the baseline's queries and the baseline's attributes
+ * (the candidate's answers only fill them in). A query on one side only or a missing value stops the gate
+ * with the ids and lines; under `missing: zero` a query the candidate dropped (or a missing value) is filled
+ * with the metric's fill value and counted, and a candidate-only query is ignored and counted, never
+ * compared. A value outside a metric's range, a metric or attribute the rows do not have, an attribute the
+ * baseline lacks or the candidate contradicts, and a `where` no query satisfies always stop it.
  */
 export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows): PairedTable {
   const zero = rules.queries.missing === 'zero'
