@@ -76,7 +76,7 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
   const base = await computeRunRows({ ...options, runFile: baselineFile, observer: baseEvidence.observer })
   const cand = await computeRunRows({ ...options, runFile: candidateFile, observer: candEvidence.observer })
   await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset)
-  await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset)
+  await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset, 'candidate')
   for (const [name, error] of others) {
     for (const side of [base.side, cand.side]) {
       if (!side.numericFields.has(name)) {

@@ -168,6 +168,9 @@ describe('gating imported exports', () => {
     const r = await cli(['gate', '--rules', ragasRules('error'), '--baseline', join(fx, 'ragas/baseline.csv'), '--candidate', join(fx, 'ragas/candidate.csv'), '--id-field', 'user_input'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/missing metric values: "Why was my card declined\?" \(.*candidate\.csv:7, faithfulness\)/)
+    // The file blamed is the one without the value (the candidate), not the baseline.
+    expect(r.stderr).toMatch(/candidate\.csv: missing metric values/)
+    expect(r.stderr).not.toMatch(/baseline\.csv: missing metric values/)
   })
 
   it('with queries.missing: zero the same files gate, and the filled value is counted', async () => {

@@ -14,7 +14,7 @@ export function tableOf(n: number, attrs: Record<string, string[]> = {}): Paired
     ids: Array.from({ length: n }, (_, i) => `q${String(i).padStart(5, '0')}`),
     metrics: new Map(),
     attrs: new Map(Object.entries(attrs)),
-    coverage: { baselineRows: n, candidateRows: n, paired: n, onlyInBaseline: [], onlyInCandidate: [], filled: [], missingPolicy: 'error', notes: [] }
+    coverage: { baselineRows: n, candidateRows: n, paired: n, onlyInBaseline: [], onlyInCandidate: [], candidateOnlyIgnored: 0, attributes: { names: Object.keys(attrs).sort(), candidateValuesCompared: 0 }, filled: [], missingPolicy: 'error', notes: [] }
   }
 }
 

@@ -11,8 +11,9 @@ import { didYouMean } from '../util/did-you-mean.js'
  * and a metric used as a group (a number per query: every query would be its own group).
  */
 export function attributeRefusal(name: string, key: string, rules: Rules, baseline: SideRows, candidate: SideRows): InputError | undefined {
-  const labels = new Set([...baseline.attributeFields, ...candidate.attributeFields])
-  const numbers = new Set([...baseline.numericFields, ...candidate.numericFields])
+  // Only the exam's (the baseline's) fields define groups: the candidate's own labels never decide a slice.
+  const labels = new Set(baseline.attributeFields)
+  const numbers = new Set(baseline.numericFields)
   const groupWords = 'slices, where, per_slice, statistics.cluster and statistics.weights.by group queries by a label field of the rows'
   const present = `label fields in the rows: ${[...labels].sort().join(', ') || 'none'}`
   if (rules.metrics.has(name)) {
@@ -23,6 +24,13 @@ export function attributeRefusal(name: string, key: string, rules: Rules, baseli
     )
   }
   if (labels.has(name) || numbers.has(name)) return undefined
+  if (candidate.attributeFields.has(name) || candidate.numericFields.has(name)) {
+    return new InputError(
+      { file: baseline.source, key },
+      `the baseline has no attribute "${name}" (only the candidate names it, and the candidate's labels never decide which queries a slice holds)`,
+      `give "${name}" in the baseline rows (or, for runs, in the evaluation set named by dataset:): slice attributes are part of the exam`
+    )
+  }
   const near = nearName(name, [...labels, ...numbers])
   return new InputError(
     { file: baseline.source, key },

@@ -14,9 +14,24 @@ export interface Coverage {
   candidateRows: number
   /** Queries compared (on both sides, or filled). */
   paired: number
-  /** Ids on one side only (sorted); with `missing: zero` the other side was filled, otherwise the gate stopped. */
+  /**
+   * Ids on one side only (sorted). The baseline's ids are the exam: a baseline-only query (one the candidate
+   * dropped) is filled under `missing: zero`; a candidate-only query is never compared (see
+   * `candidateOnlyIgnored`). Under `missing: error` either stops the gate.
+   */
   onlyInBaseline: string[]
   onlyInCandidate: string[]
+  /**
+   * Candidate-only queries left out of every comparison under `missing: zero` (0 under `missing: error`,
+   * which refuses them): they are not part of the exam, so the candidate cannot add gains or dilute a share.
+   */
+  candidateOnlyIgnored: number
+  /**
+   * Where the slice attributes came from: always the exam (baseline rows, which carry the evaluation set's
+   * attributes in runs mode), never the candidate. `candidateValuesCompared` counts candidate values that
+   * were checked equal to the exam's (0 when the candidate gives none, then nothing was compared).
+   */
+  attributes: { names: string[]; candidateValuesCompared: number }
   /** Values filled under `missing: zero`, per metric and side. */
   filled: Array<{ metric: string; baseline: number; candidate: number }>
   missingPolicy: 'error' | 'zero'
@@ -37,10 +52,12 @@ export interface PairedTable {
 }
 
 /**
- * Pairs the two sides query by query. A query on one side only or a missing value stops the gate with
- * the ids and lines (or, under `missing: zero`, is filled with the metric's fill value and counted); a value
- * outside a metric's range, a metric or attribute the rows do not have, and an attribute that differs
- * between the sides always stop it.
+ * Pairs the two sides query by query over the exam: the baseline's queries and the baseline's attributes
+ * (the candidate's answers only fill them in). A query on one side only or a missing value stops the gate
+ * with the ids and lines; under `missing: zero` a query the candidate dropped (or a missing value) is filled
+ * with the metric's fill value and counted, and a candidate-only query is ignored and counted, never
+ * compared. A value outside a metric's range, a metric or attribute the rows do not have, an attribute the
+ * baseline lacks or the candidate contradicts, and a `where` no query satisfies always stop it.
  */
 export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows): PairedTable {
   const zero = rules.queries.missing === 'zero'
@@ -56,6 +73,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     }
   }
   const attrNames = neededAttributes(rules)
+  // The exam's attributes are the baseline's (the evaluation set's, in runs mode): a candidate's own labels never define a slice.
   for (const [name, key] of attrNames) {
     const refusal = attributeRefusal(name, key, rules, baseline, candidate)
     if (refusal !== undefined) throw refusal
@@ -65,6 +83,9 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   const onlyInBaseline = [...baseById.keys()].filter((id) => !candById.has(id)).sort(compareIds)
   const onlyInCandidate = [...candById.keys()].filter((id) => !baseById.has(id)).sort(compareIds)
   if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
+    const hints: string[] = []
+    if (onlyInCandidate.length > 0) hints.push("evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing")
+    if (onlyInBaseline.length > 0) hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)')
     const parts: string[] = []
     if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`)
     if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`)
@@ -76,14 +97,15 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     throw new InputError(
       {},
       `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`,
-      'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)'
+      hints.join('; ')
     )
   }
-  const ids = [...new Set([...baseById.keys(), ...candById.keys()])].sort(compareIds)
+  // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
+  const ids = [...baseById.keys()].sort(compareIds)
   const n = ids.length
   const metrics = new Map<string, { base: Float64Array; cand: Float64Array }>()
   const filled: Coverage['filled'] = []
-  const missingValues: string[] = []
+  const missingValues: Array<{ file: string; text: string }> = []
   for (const metric of rules.metrics.values()) {
     const base = new Float64Array(n)
     const cand = new Float64Array(n)
@@ -92,12 +114,12 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       const id = ids[i]
       base[i] = valueOf(baseById.get(id), baseline.source, metric.name, metric.range, metric.binary, () => {
         count.baseline++
-        if (!zero) missingValues.push(`${JSON.stringify(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})`)
+        if (!zero) missingValues.push({ file: baseline.source, text: `${JSON.stringify(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})` })
         return metric.fill ?? 0
       })
       cand[i] = valueOf(candById.get(id), candidate.source, metric.name, metric.range, metric.binary, () => {
         count.candidate++
-        if (!zero) missingValues.push(`${JSON.stringify(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})`)
+        if (!zero) missingValues.push({ file: candidate.source, text: `${JSON.stringify(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})` })
         return metric.fill ?? 0
       })
     }
@@ -105,28 +127,19 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     filled.push({ metric: metric.name, ...count })
   }
   if (missingValues.length > 0) {
+    // The file blamed is the one holding the first missing value listed (baseline values are listed first).
+    missingValues.sort((a, b) => (a.file === b.file ? 0 : a.file === baseline.source ? -1 : 1))
     const more = missingValues.length - LIST_LIMIT
     throw new InputError(
-      { file: baseline.source },
-      `missing metric values: ${missingValues.slice(0, LIST_LIMIT).join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      { file: missingValues[0].file },
+      `missing metric values: ${missingValues.slice(0, LIST_LIMIT).map((m) => m.text).join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
       'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)'
     )
   }
   const attrs = new Map<string, string[]>()
-  for (const [name] of attrNames) attrs.set(name, ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate)))
-  for (const check of rules.checks) {
-    for (const [name, value] of check.where) {
-      const column = attrs.get(name) as string[]
-      if (!column.includes(value)) {
-        const values = [...new Set(column)].sort()
-        throw new InputError(
-          { file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` },
-          `no query has ${name} = ${JSON.stringify(value)}${suggestion(value, values)}`,
-          `values present: ${values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}`
-        )
-      }
-    }
-  }
+  const compared = { count: 0 }
+  for (const [name] of attrNames) attrs.set(name, ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate, compared)))
+  for (const check of rules.checks) refuseVacuousWhere(rules, check, attrs, n)
   return {
     ids,
     metrics,
@@ -137,6 +150,8 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       paired: n,
       onlyInBaseline,
       onlyInCandidate,
+      candidateOnlyIgnored: zero ? onlyInCandidate.length : 0,
+      attributes: { names: [...attrNames.keys()].sort(), candidateValuesCompared: compared.count },
       filled,
       missingPolicy: rules.queries.missing,
       notes: [...baseline.notes, ...candidate.notes]
@@ -180,26 +195,77 @@ function valueOf(row: QueryRow | undefined, file: string, metric: string, range:
   return v
 }
 
-function attributeOf(id: string, name: string, base: QueryRow | undefined, cand: QueryRow | undefined, baseline: SideRows, candidate: SideRows): string {
+/**
+ * A query's attribute, from the exam (the baseline row) only. The candidate may repeat it (then it must be
+ * equal, and the comparison is counted) but never supply or change it: a candidate that relabels a
+ * regressed query would otherwise move it out of the slice a rule protects.
+ */
+function attributeOf(id: string, name: string, base: QueryRow | undefined, cand: QueryRow | undefined, baseline: SideRows, candidate: SideRows, compared: { count: number }): string {
   const b = base?.attrs.get(name)
   const c = cand?.attrs.get(name)
-  if (b !== undefined && c !== undefined && b !== c) {
-    throw new InputError(
-      { file: candidate.source, line: cand?.line, queryId: id },
-      `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${JSON.stringify(b)}, candidate says ${JSON.stringify(c)})`,
-      'both sides must describe the same query the same way'
-    )
+  if (b !== undefined && c !== undefined) {
+    if (b !== c) {
+      throw new InputError(
+        { file: candidate.source, line: cand?.line, queryId: id },
+        `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${JSON.stringify(b)}, candidate says ${JSON.stringify(c)})`,
+        "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
+      )
+    }
+    compared.count++
   }
-  const value = b ?? c
-  if (value === undefined || value === '') {
-    const row = base ?? cand
-    throw new InputError(
-      { file: base ? baseline.source : candidate.source, line: row?.line, queryId: id },
-      `query has no value for the attribute "${name}" used by the rules`,
-      'give every row a value for each slice / where / per_slice attribute'
-    )
+  if (b === undefined || b === '') {
+    const hint =
+      c !== undefined && c !== ''
+        ? `the candidate gives ${JSON.stringify(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
+        : 'give every baseline row a value for each slice / where / per_slice attribute'
+    // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
+    throw new InputError({ file: baseline.source, line: base?.line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
   }
-  return value
+  return b
+}
+
+/**
+ * Refuses a `where` that no query satisfies (each value alone, then the values together) and a
+ * max_regressions count that every query of the check could regress under: a check over zero queries, or
+ * one that can never fail, is a rule that protects nothing.
+ */
+function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs: Map<string, string[]>, n: number): void {
+  const at = (key: string) => ({ file: rules.source.file, line: check.line, key: `checks[${check.index}].${key}` })
+  for (const [name, value] of check.where) {
+    const column = attrs.get(name) as string[]
+    if (!column.includes(value)) {
+      const values = [...new Set(column)].sort()
+      throw new InputError(at(`where.${name}`), `no query has ${name} = ${JSON.stringify(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}`)
+    }
+  }
+  let members = 0
+  // Queries per value of per_slice within the where set: the largest slice bounds what a count can catch.
+  const perSlice = check.perSlice === undefined ? undefined : (attrs.get(check.perSlice) as string[])
+  const sliceSizes = new Map<string, number>()
+  for (let i = 0; i < n; i++) {
+    if (!check.where.every(([name, value]) => (attrs.get(name) as string[])[i] === value)) continue
+    members++
+    if (perSlice !== undefined) sliceSizes.set(perSlice[i], (sliceSizes.get(perSlice[i]) ?? 0) + 1)
+  }
+  if (check.where.length > 1 && members === 0) {
+    const together = check.where.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' and ')
+    throw new InputError(at('where'), `no query has ${together} together (each value exists alone), so the check would be evaluated over zero queries`, 'fix the combination, or split the check into one check per attribute')
+  }
+  const kind = check.kind
+  if (kind.type === 'max_regressions' && kind.count !== undefined && members > 0) {
+    if (check.perSlice === undefined && kind.count >= members) {
+      throw new InputError(at('max_regressions.count'), `count ${kind.count} allows every one of the ${members} queries of the check to regress, so it can never fail`, `choose a count below ${members}, or a share`)
+    }
+    let largest = 0
+    for (const size of sliceSizes.values()) largest = Math.max(largest, size)
+    if (check.perSlice !== undefined && kind.count >= largest) {
+      throw new InputError(
+        at('max_regressions.count'),
+        `count ${kind.count} allows every query of every ${check.perSlice} to regress (the largest has ${largest} queries), so it can never fail`,
+        `choose a count below ${largest}, or a share`
+      )
+    }
+  }
 }
 
 function listIds(ids: string[], rows: Map<string, QueryRow>, file: string): string {

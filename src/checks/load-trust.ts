@@ -75,10 +75,12 @@ export function evidenceDepth(rules: Rules): number {
 
 /**
  * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
- * array fields and names them), gives every row the dataset's attributes it lacks (category, difficulty,
- * split: slices for the report), and notes what the dataset left out.
+ * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
+ * slices for the report; the dataset's value is the exam's, set on the baseline's rows only, and a run of
+ * either side that contradicts it is refused), and notes
+ * what the dataset left out.
  */
-export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null): Promise<void> {
+export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null, role: 'baseline' | 'candidate' = 'baseline'): Promise<void> {
   if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
     evidence.candidates = await readCandidates(side.source)
     side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`)
@@ -88,7 +90,19 @@ export async function finishSide(side: SideRows, coverage: MetricCoverage, evide
     const attrs = dataset.attrs.get(row.id)
     if (attrs === undefined) continue
     for (const [key, value] of attrs) {
-      if (row.attrs.has(key)) continue
+      // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
+      // (a candidate run cannot move a query to another slice by labelling it itself).
+      const own = row.attrs.get(key)
+      if (own !== undefined && own !== value) {
+        throw new InputError(
+          { file: side.source, line: row.line, key, queryId: row.id },
+          `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`,
+          `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`
+        )
+      }
+      // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
+      // too would let the report call them "checked on both sides" when nothing of the candidate's was.
+      if (role === 'candidate') continue
       row.attrs.set(key, value)
       side.attributeFields.add(key)
     }

@@ -153,7 +153,7 @@ export function explainRules(rules: Rules): string {
   L.push(
     rules.queries.missing === 'error'
       ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
-      : 'Queries: a query on one side only, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report (queries.missing: zero).'
+      : 'Queries: the baseline\'s are the exam. A query the candidate dropped, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).'
   )
   if (rules.slices.length > 0) L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
   const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)

@@ -355,7 +355,7 @@ export function describeInspection(ins: Inspection, out: string): string {
   const L: string[] = []
   L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
   if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
-    L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this unless queries.missing is "zero".`)
+    L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`)
   }
   L.push('Metrics (numeric fields):')
   const w = Math.max(...ins.metrics.map((m) => m.name.length))

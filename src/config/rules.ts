@@ -6,6 +6,7 @@ import { RULES_SCHEMA } from './schema.js'
 import { trustRules, type RawTrustRules } from '../checks/rules-read.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
+import { measureRange } from '../metrics/measures.js'
 
 /** Defaults for keys the rules may leave out; the report always states the values in force. */
 export const DEFAULTS = {
@@ -96,6 +97,9 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1])) fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range')
     metrics.set(name, { name, better: m.better, binary, range, unit: m.unit ?? '', fill: m.fill ?? (m.better === 'higher' ? 0 : undefined) })
   }
+  // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
+  const runs = raw.judgments !== undefined || raw.dataset !== undefined
+  const boundsOf = (m: MetricRule): [number, number] | undefined => m.range ?? (runs ? measureRange(m.name) : undefined)
   const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
   const checks: CheckRule[] = []
   const names = new Map<string, number>()
@@ -116,7 +120,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       metric: c.metric,
       where: Object.keys(c.where ?? {}).sort().map((k) => [k, (c.where as Record<string, string>)[k]]),
       perSlice: c.per_slice,
-      kind: toKind(c, metric as MetricRule, confidence, at, fail),
+      kind: toKind(c, metric as MetricRule, boundsOf(metric as MetricRule), confidence, at, fail),
       line: source.lineOf(at)
     })
   })
@@ -196,8 +200,14 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
   }
 }
 
-function toKind(c: RawCheck, metric: MetricRule, confidence: number, at: Array<string | number>, fail: Fail): CheckKind {
-  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, [...at, 'non_inferior', 'margin'], fail) }
+/**
+ * The demand of one check, refusing the ones that could never fail (vacuous: they pass whatever the
+ * candidate does) or never pass: a margin as wide as the metric's range, a relative non-inferiority margin
+ * of 100% or more on a metric that cannot go below 0, a regression threshold no query can exceed, a share
+ * of 1. `bounds` is the metric's declared range, or a ranking measure's own in runs mode.
+ */
+function toKind(c: RawCheck, metric: MetricRule, bounds: [number, number] | undefined, confidence: number, at: Array<string | number>, fail: Fail): CheckKind {
+  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, bounds, 'non_inferior', [...at, 'non_inferior', 'margin'], fail) }
   if (c.superior) {
     const test = c.superior.test ?? 'bootstrap'
     if (test === 'mcnemar' && !metric.binary) {
@@ -208,21 +218,41 @@ function toKind(c: RawCheck, metric: MetricRule, confidence: number, at: Array<s
       type: 'superior',
       test,
       alpha: c.superior.alpha ?? 1 - confidence,
-      margin: toMargin(c.superior.margin ?? 0, metric, [...at, 'superior', 'margin'], fail)
+      margin: toMargin(c.superior.margin ?? 0, metric, bounds, 'superior', [...at, 'superior', 'margin'], fail)
     }
   }
   const r = c.max_regressions as NonNullable<RawCheck['max_regressions']>
   if (r.count === undefined && r.share === undefined) fail([...at, 'max_regressions'], 'max_regressions needs count or share', 'e.g. max_regressions: { count: 10 }')
-  return { type: 'max_regressions', count: r.count, share: r.share, threshold: r.threshold ?? 0 }
+  if (r.share !== undefined && r.share >= 1) {
+    fail([...at, 'max_regressions', 'share'], `share ${r.share} allows every query to regress, so the check could never fail`, 'write the largest share of queries allowed to get worse, below 1 (e.g. 0.1)')
+  }
+  const threshold = r.threshold ?? 0
+  if (bounds && threshold >= bounds[1] - bounds[0]) {
+    fail(
+      [...at, 'max_regressions', 'threshold'],
+      `threshold ${threshold} is not below the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}]: no query can get worse by more than that, so the check could never fail`,
+      "the threshold is a drop in the metric's units (0.1 = ten points of a 0..1 metric); leave it out to count any drop"
+    )
+  }
+  return { type: 'max_regressions', count: r.count, share: r.share, threshold }
 }
 
-function toMargin(value: number | string, metric: MetricRule, path: Array<string | number>, fail: Fail): Margin {
+function toMargin(value: number | string, metric: MetricRule, bounds: [number, number] | undefined, kind: 'non_inferior' | 'superior', path: Array<string | number>, fail: Fail): Margin {
+  const never = kind === 'non_inferior' ? 'fail' : 'pass'
   if (typeof value === 'string') {
     const pct = Number(value.slice(0, -1))
+    // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
+    if (kind === 'non_inferior' && pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+      fail(path, `margin ${value} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units')
+    }
     return { value: pct / 100, relative: true, text: value }
   }
-  if (metric.range && value > metric.range[1] - metric.range[0]) {
-    fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${metric.range[0]}, ${metric.range[1]}], so the check could never fail`, 'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric')
+  if (bounds && value >= bounds[1] - bounds[0]) {
+    fail(
+      path,
+      `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`,
+      'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric'
+    )
   }
   return { value, relative: false, text: String(value) }
 }

@@ -118,7 +118,7 @@ export const RULES_SCHEMA = {
       properties: {
         missing: {
           enum: ['error', 'zero'],
-          description: '"error" (default): a query on one side only, or a missing value, stops the gate. "zero": it scores the metric\'s fill value (0) and is counted in the report.'
+          description: 'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
         },
         min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' }
       }

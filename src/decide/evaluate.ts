@@ -18,6 +18,7 @@ export type Reason =
   | 'shown_not_better'
   | 'too_many_regressions'
   | 'non_finite'
+  | 'no_queries'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {
@@ -69,7 +70,8 @@ export interface Decision {
 /**
  * Applies every check to its queries and turns the evidence into pass / fail / inconclusive, strictly as the
  * rules say. A statistic that is not a finite number can never pass: the unit fails with reason
- * `non_finite`.
+ * `non_finite`. A unit over zero queries can never pass either (whatever on_inconclusive says): it fails
+ * with reason `no_queries`, since a rule that tested nothing protected nothing.
  */
 export function decide(rules: Rules, table: PairedTable, stats: StatsEngine): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
@@ -127,6 +129,8 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     pTest: !statistical ? null : kind.type === 'superior' && kind.test === 'mcnemar' ? 'mcnemar' : 'randomization',
     power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
   })
+  // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
+  if (comparison.n === 0) return unit('fail', 'no_queries')
   if (kind.type === 'max_regressions') {
     const d = stats.differences(rule.metric)
     let count = 0

@@ -270,3 +270,17 @@ function closest(name: string): string | undefined {
   }
   return didYouMean(name, candidates)
 }
+
+/**
+ * The values a ranking measure can take, when the name is one: every mean-aggregated measure lies in [0, 1]
+ * (a share, a reciprocal rank, a normalised gain); the counts NumRet and NumRel have no upper bound. The
+ * rules use it to refuse margins and thresholds that could never fail on a measure computed from runs.
+ */
+export function measureRange(name: string): [number, number] | undefined {
+  try {
+    return parseMeasure(name).aggregate === 'mean' ? [0, 1] : undefined
+  } catch (error) {
+    if (error instanceof InputError) return undefined
+    throw error
+  }
+}

@@ -4,6 +4,7 @@ import type { UnitResult } from '../decide/evaluate.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from '../checks/report-lines.js'
 import { provenanceJson } from './provenance.js'
+import { candidateOnlyLine } from './sections.js'
 
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
 function num(x: number): number | null {
@@ -101,9 +102,11 @@ export function toJsonReport(result: GateResult): string {
       paired: coverage.paired,
       only_in_baseline: coverage.onlyInBaseline,
       only_in_candidate: coverage.onlyInCandidate,
+      candidate_only_ignored: coverage.candidateOnlyIgnored,
+      attributes: { from: 'baseline', names: coverage.attributes.names, candidate_values_compared: coverage.attributes.candidateValuesCompared },
       missing_policy: coverage.missingPolicy,
       filled: coverage.filled,
-      notes: coverage.notes
+      notes: candidateOnlyLine(coverage) === null ? coverage.notes : [...coverage.notes, candidateOnlyLine(coverage) as string]
     },
     checks: decision.checks.map((c) => ({
       rule: c.rule.name,

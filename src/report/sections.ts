@@ -117,14 +117,40 @@ export function coverageBody(result: GateResult): string[] {
     if (f.baseline + f.candidate > 0) rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`])
   }
   const out = [table(rows), '']
-  if (coverage.onlyInBaseline.length > 0) out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`)
-  if (coverage.onlyInCandidate.length > 0) out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`)
-  if (coverage.onlyInBaseline.length + coverage.onlyInCandidate.length > 0) {
-    out.push(`- Under \`missing: ${coverage.missingPolicy}\` the absent side of these queries was filled with each metric's fill value.`)
+  if (coverage.onlyInBaseline.length > 0) {
+    out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`)
+    out.push(`- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`)
   }
+  if (coverage.onlyInCandidate.length > 0) out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`)
+  const ignored = candidateOnlyLine(coverage)
+  if (ignored !== null) out.push(`- ${ignored}.`)
   for (const note of coverage.notes) out.push(`- ${inline(note, 400)}`)
   if (out.length > 2) out.push('')
   return out
+}
+
+/**
+ * The sentence every report format gives when candidate-only queries were left out (null when none were):
+ * the exam is the baseline's query set, so the candidate cannot add queries to a comparison.
+ */
+export function candidateOnlyLine(coverage: GateResult['coverage']): string | null {
+  const n = coverage.candidateOnlyIgnored
+  return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null
+}
+
+/**
+ * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
+ * a check of the candidate's only when candidate values were compared.
+ */
+function attributesRow(coverage: GateResult['coverage']): string[] {
+  const a = coverage.attributes
+  if (a.names.length === 0) return ['Query attributes', '— not used', 'the rules use no slice attributes']
+  const total = a.names.length * coverage.paired
+  if (a.candidateValuesCompared === total) return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
+  if (a.candidateValuesCompared > 0) {
+    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`]
+  }
+  return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`]
 }
 
 /**
@@ -138,9 +164,13 @@ export function comparabilityBody(result: GateResult): string[] {
   rows.push(
     one === 0
       ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
-      : ['Query set', '⚠️ differs', `${coverage.onlyInBaseline.length} only in the baseline, ${coverage.onlyInCandidate.length} only in the candidate (filled: missing ${coverage.missingPolicy})`]
+      : [
+          'Query set',
+          '⚠️ differs',
+          `${coverage.onlyInBaseline.length} only in the baseline (filled: missing ${coverage.missingPolicy}), ${coverage.onlyInCandidate.length} only in the candidate (ignored: not part of the exam)`
+        ]
   )
-  rows.push(['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)'])
+  rows.push(attributesRow(coverage))
   const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
   for (const c of result.comparability ?? []) rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
   const out = [table(rows), '']

@@ -5,7 +5,7 @@ import { plain } from './escape.js'
 import { digitsFor, fixed, signed } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { regressionRecords } from './regressions.js'
-import { needs } from './sections.js'
+import { candidateOnlyLine, needs } from './sections.js'
 import { summarize } from './verdict.js'
 import { sliceLabel } from './words.js'
 
@@ -50,6 +50,8 @@ export function toText(result: GateResult, options: TextOptions): string {
   const { total, pass, fail, inconclusive } = summary.counts
   const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : ''
   out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`))
+  const ignored = candidateOnlyLine(result.coverage)
+  if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = `${fixed(rules.statistics.confidence * 100, 0)}% CI`

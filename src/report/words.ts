@@ -100,6 +100,8 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'non_finite':
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
+    case 'no_queries':
+      return `${name}${who} has no queries to compare; a check over zero queries never passes.`
     case 'too_many_regressions': {
       const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : ''
       return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`
