@@ -24,6 +24,20 @@ import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
 import { toRegressionsJsonl } from './report/regressions.js'
 import type { BaselineProvenance, Provenance } from './report/provenance.js'
 import { TO_JUDGE_FILE, toJudgeFile } from './checks/to-judge.js'
+import { logText } from './util/show.js'
+
+/**
+ * The action's log calls through the output boundary (src/util/show.ts): `core.info` writes its text raw to
+ * stdout, where a line starting `::` or holding `##[` is a workflow command, so every text that may hold
+ * input is made safe line by line and cut before it reaches the runner.
+ */
+const log = {
+  info: (m: string): void => core.info(logText(m)),
+  warning: (m: string, p?: core.AnnotationProperties): void => core.warning(logText(m), p),
+  error: (m: string, p?: core.AnnotationProperties): void => core.error(logText(m), p),
+  notice: (m: string, p?: core.AnnotationProperties): void => core.notice(logText(m), p),
+  setFailed: (m: string): void => core.setFailed(logText(m))
+}
 
 /** GitHub refuses a job summary over 1 MiB; keep a margin for the status lines added on top. */
 const SUMMARY_LIMIT = 1024 * 1024 - 4096
@@ -40,7 +54,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
   try {
     const ctx = contextFromEnv(env)
     const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
-    const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => core.info(m) }) : undefined
+    const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) }) : undefined
     const pr = await findPullRequest(client, ctx, inputs)
 
     const rulesText = await readRulesText(client, ctx, pr, {
@@ -83,18 +97,18 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('comment-status', comment.status)
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
-    if (comment.status === 'failed') core.warning(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
-    else core.info(`retrieval-gate: ${status}`)
+    if (comment.status === 'failed') log.warning(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
+    else log.info(`retrieval-gate: ${status}`)
 
     const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
     for (const a of capAnnotations(annotations, whereFull)) emit(a)
 
     await writeSummary(markdown, comment, whereFull)
-    if (verdict === 'fail') core.setFailed(`retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}`)
-    else core.info('retrieval-gate: pass')
+    if (verdict === 'fail') log.setFailed(`retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}`)
+    else log.info('retrieval-gate: pass')
   } catch (error) {
-    if (isInputError(error)) core.setFailed(`retrieval-gate: ${error.message}`)
-    else core.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
+    if (isInputError(error)) log.setFailed(`retrieval-gate: ${error.message}`)
+    else log.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
   }
 }
 
@@ -104,7 +118,7 @@ async function findPullRequest(client: GitHubClient | undefined, ctx: GateContex
     return await resolvePullRequest(client, ctx, inputs.prNumber)
   } catch (error) {
     // without the PR the gate can still judge (rules-from: base then fails closed with its own message)
-    core.warning(`retrieval-gate: ${describeApiError(error, 'finding the pull request')}`)
+    log.warning(`retrieval-gate: ${describeApiError(error, 'finding the pull request')}`)
     return ctx.pullRequest
   }
 }
@@ -173,9 +187,9 @@ function commentStatusLine(c: CommentOutcome): string {
 
 function emit(a: Annotation): void {
   const props = { title: a.title, file: a.file, startLine: a.line }
-  if (a.kind === 'error') core.error(a.message, props)
-  else if (a.kind === 'warning') core.warning(a.message, props)
-  else core.notice(a.message, props)
+  if (a.kind === 'error') log.error(a.message, props)
+  else if (a.kind === 'warning') log.warning(a.message, props)
+  else log.notice(a.message, props)
 }
 
 async function writeSummary(markdown: string, comment: CommentOutcome, whereFull: string): Promise<void> {
@@ -183,7 +197,7 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
     const head = comment.status === 'failed' ? `> ⚠️ The PR comment could not be written (${inline(comment.reason, 600)}); the verdict below is unaffected.\n\n` : ''
     await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
   } catch (error) {
-    core.warning(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
+    log.warning(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
   }
 }
 
