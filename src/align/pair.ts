@@ -3,6 +3,7 @@ import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../inputs/rows.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { suggestion } from '../util/did-you-mean.js'
+import { quote } from '../util/show.js'
 
 /** How many ids an error or a report line lists before "and N more". */
 const LIST_LIMIT = 20
@@ -48,7 +49,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       if (!side.numericFields.has(name)) {
         throw new InputError(
           { file: side.source, key: `metrics.${name}` },
-          `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`,
+          `no row has the metric ${quote(name)} named in the rules${suggestion(name, side.numericFields)}`,
           `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`
         )
       }
@@ -58,7 +59,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   for (const [name, key] of attrNames) {
     const known = new Set([...baseline.attributeFields, ...candidate.attributeFields, ...baseline.numericFields, ...candidate.numericFields])
     if (!known.has(name)) {
-      throw new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${suggestion(name, known)}`, 'slices, where and per_slice name string fields of the rows')
+      throw new InputError({ file: baseline.source, key }, `no row has the attribute ${quote(name)}${suggestion(name, known)}`, 'slices, where and per_slice name string fields of the rows')
     }
   }
   const baseById = indexRows(baseline)
@@ -93,12 +94,12 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       const id = ids[i]
       base[i] = valueOf(baseById.get(id), baseline.source, metric.name, metric.range, metric.binary, () => {
         count.baseline++
-        if (!zero) missingValues.push(`${JSON.stringify(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})`)
+        if (!zero) missingValues.push(`${quote(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})`)
         return metric.fill ?? 0
       })
       cand[i] = valueOf(candById.get(id), candidate.source, metric.name, metric.range, metric.binary, () => {
         count.candidate++
-        if (!zero) missingValues.push(`${JSON.stringify(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})`)
+        if (!zero) missingValues.push(`${quote(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})`)
         return metric.fill ?? 0
       })
     }
@@ -122,8 +123,8 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
         const values = [...new Set(column)].sort()
         throw new InputError(
           { file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` },
-          `no query has ${name} = ${JSON.stringify(value)}${suggestion(value, values)}`,
-          `values present: ${values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}`
+          `no query has ${name} = ${quote(value)}${suggestion(value, values)}`,
+          `values present: ${values.slice(0, 20).map((v) => quote(v)).join(', ')}`
         )
       }
     }
@@ -187,7 +188,7 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
   if (b !== undefined && c !== undefined && b !== c) {
     throw new InputError(
       { file: candidate.source, line: cand?.line, queryId: id },
-      `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${JSON.stringify(b)}, candidate says ${JSON.stringify(c)})`,
+      `attribute ${quote(name)} differs between the sides (baseline ${baseline.source}:${base?.line} says ${quote(b)}, candidate says ${quote(c)})`,
       'both sides must describe the same query the same way'
     )
   }
@@ -196,7 +197,7 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
     const row = base ?? cand
     throw new InputError(
       { file: base ? baseline.source : candidate.source, line: row?.line, queryId: id },
-      `query has no value for the attribute "${name}" used by the rules`,
+      `query has no value for the attribute ${quote(name)} used by the rules`,
       'give every row a value for each slice / where / per_slice attribute'
     )
   }
@@ -204,7 +205,7 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
 }
 
 function listIds(ids: string[], rows: Map<string, QueryRow>, file: string): string {
-  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`)
+  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
 
