@@ -1,3 +1,5 @@
+import { MAX_ERROR_CHARS, MAX_SHOWN_CHARS, quote, sanitizeText } from './util/show.js'
+
 /**
  * Unusable input is the one thing the gate raises as an exception: a rule violation is a verdict (a value),
  * but a file that cannot be read honestly cannot be gated. Every such error says where (file and line, or a
@@ -31,16 +33,26 @@ export class InputError extends Error {
   }
 }
 
-/** `file:line: [key] message (query q7). hint` — the shape every refusal is printed in. */
+/** Longest file name or rule key shown in a refusal (characters; the rest is cut with its length). */
+const MAX_PLACE_CHARS = 240
+
+/**
+ * `file:line: [key] message (query q7). hint` — the shape every refusal is printed in. Every part may hold
+ * input (a file name, a key or id from the PR's files), so each is escaped and cut here whatever the caller
+ * did (src/util/show.ts): the refusal is one line, holds no control character, never starts a workflow
+ * command, and is at most {@link MAX_ERROR_CHARS} characters.
+ */
 export function formatInputError(where: Where, message: string, hint?: string): string {
   let place = ''
-  if (where.file !== undefined) place += where.file
+  if (where.file !== undefined) place += sanitizeText(where.file, MAX_PLACE_CHARS)
   if (where.line !== undefined) place += `:${where.line}`
-  if (where.key !== undefined) place += place ? ` (${where.key})` : where.key
+  if (where.key !== undefined) place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS)})` : sanitizeText(where.key, MAX_PLACE_CHARS)
   let text = place ? `${place}: ${message}` : message
-  if (where.queryId !== undefined && !message.includes(where.queryId)) text += ` (query ${JSON.stringify(where.queryId)})`
+  if (where.queryId !== undefined && !message.includes(quote(where.queryId)) && !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))) {
+    text += ` (query ${quote(where.queryId)})`
+  }
   if (hint) text += `. ${hint}`
-  return text
+  return sanitizeText(text, MAX_ERROR_CHARS)
 }
 
 /** True for errors the user can act on (as opposed to a bug in the gate). */

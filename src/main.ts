@@ -25,6 +25,20 @@ import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
 import { toRegressionsJsonl } from './report/regressions.js'
 import type { BaselineProvenance, Provenance } from './report/provenance.js'
 import { TO_JUDGE_FILE, toJudgeFile } from './checks/to-judge.js'
+import { logText } from './util/show.js'
+
+/**
+ * The action's log calls through the output boundary (src/util/show.ts): `core.info` writes its text raw to
+ * stdout, where a line starting `::` or holding `##[` is a workflow command, so every text that may hold
+ * input is made safe line by line and cut before it reaches the runner.
+ */
+const log = {
+  info: (m: string): void => core.info(logText(m)),
+  warning: (m: string, p?: core.AnnotationProperties): void => core.warning(logText(m), p),
+  error: (m: string, p?: core.AnnotationProperties): void => core.error(logText(m), p),
+  notice: (m: string, p?: core.AnnotationProperties): void => core.notice(logText(m), p),
+  setFailed: (m: string): void => core.setFailed(logText(m))
+}
 
 /** GitHub refuses a job summary over 1 MiB; keep a margin for the status lines added on top. */
 const SUMMARY_LIMIT = 1024 * 1024 - 4096
@@ -43,12 +57,12 @@ export async function run(env: Record<string, string | undefined> = process.env,
   const own: Required<AnnotationCounts> = { error: 0, warning: 0, notice: 0 }
   const warn = (message: string): void => {
     own.warning++
-    core.warning(message)
+    log.warning(message)
   }
   try {
     const ctx = contextFromEnv(env)
     const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
-    const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => core.info(m) }) : undefined
+    const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) }) : undefined
     const pr = await findPullRequest(client, ctx, inputs, warn)
 
     const rulesText = await readRulesText(client, ctx, pr, {
@@ -91,15 +105,15 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
     if (comment.status === 'failed') warn(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
-    else core.info(`retrieval-gate: ${status}`)
+    else log.info(`retrieval-gate: ${status}`)
 
     await writeSummary(markdown, comment, whereFull, warn)
     const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}` : undefined
     const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
     // setFailed writes an error annotation too: it is the step's own reason and keeps its place
     for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
-    if (failure) core.setFailed(failure)
-    else core.info('retrieval-gate: pass')
+    if (failure) log.setFailed(failure)
+    else log.info('retrieval-gate: pass')
   } catch (error) {
     await failWithoutVerdict(error, warn)
   }
@@ -117,8 +131,8 @@ async function failWithoutVerdict(error: unknown, warn: (message: string) => voi
   } catch (summaryError) {
     warn(`retrieval-gate: could not write the job summary: ${(summaryError as Error).message}`)
   }
-  if (isInputError(error)) core.setFailed(`retrieval-gate: ${error.message}`)
-  else core.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
+  if (isInputError(error)) log.setFailed(`retrieval-gate: ${error.message}`)
+  else log.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
 }
 
 async function findPullRequest(client: GitHubClient | undefined, ctx: GateContext, inputs: ActionInputs, warn: (message: string) => void): Promise<PullRequestRef | undefined> {
@@ -196,9 +210,9 @@ function commentStatusLine(c: CommentOutcome): string {
 
 function emit(a: Annotation): void {
   const props = { title: a.title, file: a.file, startLine: a.line }
-  if (a.kind === 'error') core.error(a.message, props)
-  else if (a.kind === 'warning') core.warning(a.message, props)
-  else core.notice(a.message, props)
+  if (a.kind === 'error') log.error(a.message, props)
+  else if (a.kind === 'warning') log.warning(a.message, props)
+  else log.notice(a.message, props)
 }
 
 async function writeSummary(markdown: string, comment: CommentOutcome, whereFull: string, warn: (message: string) => void): Promise<void> {

@@ -228,6 +228,19 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(stdout.join('')).toContain('::error::retrieval-gate: input comment: "sometimes" is not one of always, on-failure, never')
   })
 
+  it('input text in a refusal reaches the log escaped: no ##[ command, no line starting with ::, short', async () => {
+    const hostile = 'q ##[warning]INJECTED\n::warning::INJECTED ' + 'x'.repeat(1_000_000)
+    const candidate = path.join(dir, 'hostile-candidate.jsonl')
+    await writeFile(candidate, [hostile, hostile].map((id) => JSON.stringify({ query_id: id, 'recall@10': 0.5 })).join('\n') + '\n')
+    await setup(prEvent(), { candidate })
+    expect(await runAction()).toBe(1)
+    const log = stdout.join('')
+    expect(log).toMatch(/^::error::retrieval-gate: .*hostile-candidate\.jsonl/m)
+    expect(log).not.toContain('##[')
+    expect(log).not.toMatch(/^\s*::warning::INJECTED/m)
+    for (const line of log.split('\n')) expect(line.length).toBeLessThan(4200)
+  })
+
   it('a report-dir that cannot be created fails the step by input name, without a stack trace', async () => {
     await setup(prEvent(), { 'report-dir': path.join(dir, RULES, 'report') }) // below a regular file
     expect(await runAction()).toBe(1)

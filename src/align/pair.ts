@@ -4,6 +4,7 @@ import { escapeNonAscii } from '../inputs/rows.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { attributeRefusal, missingMetricHint } from './attribute-hint.js'
+import { quote } from '../util/show.js'
 
 /** How many ids an error or a report line lists before "and N more". */
 const LIST_LIMIT = 20
@@ -114,12 +115,12 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       const id = ids[i]
       base[i] = valueOf(baseById.get(id), baseline.source, metric.name, metric.range, metric.binary, () => {
         count.baseline++
-        if (!zero) missingValues.push({ file: baseline.source, text: `${JSON.stringify(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})` })
+        if (!zero) missingValues.push({ file: baseline.source, text: `${quote(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})` })
         return metric.fill ?? 0
       })
       cand[i] = valueOf(candById.get(id), candidate.source, metric.name, metric.range, metric.binary, () => {
         count.candidate++
-        if (!zero) missingValues.push({ file: candidate.source, text: `${JSON.stringify(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})` })
+        if (!zero) missingValues.push({ file: candidate.source, text: `${quote(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})` })
         return metric.fill ?? 0
       })
     }
@@ -207,7 +208,7 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
     if (b !== c) {
       throw new InputError(
         { file: candidate.source, line: cand?.line, queryId: id },
-        `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${JSON.stringify(b)}, candidate says ${JSON.stringify(c)})`,
+        `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${quote(b)}, candidate says ${quote(c)})`,
         "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
       )
     }
@@ -216,7 +217,7 @@ function attributeOf(id: string, name: string, base: QueryRow | undefined, cand:
   if (b === undefined || b === '') {
     const hint =
       c !== undefined && c !== ''
-        ? `the candidate gives ${JSON.stringify(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
+        ? `the candidate gives ${quote(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
         : 'give every baseline row a value for each slice / where / per_slice attribute'
     // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
     throw new InputError({ file: baseline.source, line: base?.line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
@@ -235,7 +236,7 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
     const column = attrs.get(name) as string[]
     if (!column.includes(value)) {
       const values = [...new Set(column)].sort()
-      throw new InputError(at(`where.${name}`), `no query has ${name} = ${JSON.stringify(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}`)
+      throw new InputError(at(`where.${name}`), `no query has ${name} = ${quote(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => quote(v)).join(', ')}`)
     }
   }
   let members = 0
@@ -248,7 +249,7 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
     if (perSlice !== undefined) sliceSizes.set(perSlice[i], (sliceSizes.get(perSlice[i]) ?? 0) + 1)
   }
   if (check.where.length > 1 && members === 0) {
-    const together = check.where.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' and ')
+    const together = check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ')
     throw new InputError(at('where'), `no query has ${together} together (each value exists alone), so the check would be evaluated over zero queries`, 'fix the combination, or split the check into one check per attribute')
   }
   const kind = check.kind
@@ -269,7 +270,7 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
 }
 
 function listIds(ids: string[], rows: Map<string, QueryRow>, file: string): string {
-  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`)
+  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
 

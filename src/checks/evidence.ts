@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js'
 import { forEachLine } from '../inputs/lines.js'
+import { parseObjectLine } from '../inputs/json-line.js'
 import { computeQuery, NOT_JUDGED } from '../metrics/compute.js'
 import type { RankedView, RunObserver } from '../metrics/evaluate.js'
 import type { ParsedMeasure } from '../metrics/measures.js'
@@ -93,12 +94,9 @@ export async function readCandidates(file: string): Promise<Map<string, string[]
   const out = new Map<string, string[]>()
   await forEachLine(file, (text, line) => {
     if (!text.includes('"candidates"')) return
-    let record: Record<string, unknown>
-    try {
-      record = JSON.parse(text) as Record<string, unknown>
-    } catch {
-      return // the metrics reader already refused invalid JSON
-    }
+    const parsed = parseObjectLine(text)
+    if (parsed.problem !== undefined) return // the metrics reader already refused this line (invalid JSON, a repeated key)
+    const record = parsed.record
     const list = record.candidates
     const id = record.query_id
     if (typeof id !== 'string' || list === undefined) return

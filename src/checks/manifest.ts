@@ -1,4 +1,6 @@
 import { InputError } from '../errors.js'
+import { readStrictJson } from '../inputs/json-strict.js'
+import { quote } from '../util/show.js'
 
 /**
  * A snapshot manifest: what a run was made from (corpus, chunker, embedding, judge, metric code). Two runs
@@ -31,16 +33,12 @@ const KNOWN: Record<string, 'object' | 'string'> = {
 }
 
 /**
- * Parses a manifest's text. Refuses non-JSON, a non-object, a known key of the wrong type and keys with a
+ * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
  * dot (they would make dotted paths ambiguous), naming the file and the key.
  */
 export function parseManifest(text: string, source: string): Manifest {
-  let data: unknown
-  try {
-    data = JSON.parse(text.replace(/^\ufeff/, ''))
-  } catch (error) {
-    throw new InputError({ file: source }, `is not valid JSON (${(error as Error).message})`, 'a manifest is one JSON object (see docs/trust.md)')
-  }
+  // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
+  const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)')
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version')
   }
@@ -59,7 +57,7 @@ export function parseManifest(text: string, source: string): Manifest {
 function flatten(value: Record<string, unknown>, prefix: string, out: Map<string, string>, source: string): void {
   for (const key of Object.keys(value)) {
     if (key.includes('.') || key === '') {
-      throw new InputError({ file: source, key: prefix + key }, `key ${JSON.stringify(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)')
+      throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)')
     }
     const v = value[key]
     const path = prefix + key

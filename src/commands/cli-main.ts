@@ -16,6 +16,7 @@ import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
 import { toJudgeFile } from '../checks/to-judge.js'
 import { parseRowsFormat } from '../importers/index.js'
+import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
 
 
 /** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
@@ -41,7 +42,12 @@ export interface Terminal {
  * The command line. Returns the exit code instead of exiting, so tests can call it in-process; only the
  * entry point at the bottom touches `process`.
  */
-export async function main(argv: string[], out: Write, err: Write, terminal: Terminal = { isTTY: false, noColor: false }): Promise<number> {
+export async function main(argv: string[], rawOut: Write, rawErr: Write, terminal: Terminal = { isTTY: false, noColor: false }): Promise<number> {
+  // The output boundary: in a workflow's `run:` step every line the CLI prints is read by the runner, so no
+  // line may start a workflow command or carry a raw control character, whatever an input smuggled into a
+  // message or a report (src/util/show.ts). Clean text passes byte-identical.
+  const out: Write = (text) => rawOut(safeLines(text, { colour: terminal.isTTY && !terminal.noColor }))
+  const err: Write = (text) => rawErr(safeLines(text, { maxLine: MAX_LOG_LINE_CHARS }))
   try {
     const [command, ...rest] = argv
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {

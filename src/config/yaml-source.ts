@@ -10,7 +10,20 @@ export interface SourceDocument {
 }
 
 /**
- * Parses a YAML (or JSON, which is YAML) configuration file strictly: duplicate keys are refused (the second
+ * Two map keys are the same when they become the same JavaScript property: yaml's own `uniqueKeys: true`
+ * compares parsed values, so `"1"` and `1` (or `"true"` and `true`) passed as two keys, and the second
+ * silently won in the object the rules are read from. Mirrors yaml's stringifyKey (null becomes '').
+ */
+function sameJsKey(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (!isScalar(a) || !isScalar(b)) return false
+  const js = (v: unknown): string => (v === null ? '' : String(v))
+  return js(a.value) === js(b.value)
+}
+
+/**
+ * Parses a YAML (or JSON, which is YAML) configuration file strictly: at any depth, in block and flow
+ * (JSON) mappings alike, duplicate keys are refused (the second
  * would silently win), and aliases are refused outright (an alias bomb expands to gigabytes; rules never need
  * them). Errors carry the file and line.
  */
@@ -19,7 +32,7 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
   const lineCounter = new LineCounter()
   let doc: Document
   try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: false })
+    doc = parseDocument(text, { lineCounter, uniqueKeys: sameJsKey, prettyErrors: false, strict: true, merge: false })
   } catch (error) {
     throw new InputError({ file }, `cannot be parsed: ${(error as Error).message}`)
   }

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { parseObjectLine } from '../inputs/json-line.js'
+import { quote } from '../util/show.js'
 import { forEachLine } from '../inputs/lines.js'
 import { DATASET_SCHEMA } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
@@ -51,14 +52,12 @@ export async function readCorpusListing(file: string): Promise<CorpusListing> {
     if (t === '' || t.startsWith('#')) return
     let id: string
     if (t.startsWith('{')) {
-      let record: unknown
-      try {
-        record = JSON.parse(t)
-      } catch (error) {
-        violations.push({ file, line, id: null, rule: 'corpus_line', message: `is not valid JSON (${(error as Error).message})` })
+      const parsed = parseObjectLine(t)
+      if (parsed.problem !== undefined) {
+        violations.push({ file, line, id: null, rule: 'corpus_line', message: parsed.problem })
         return
       }
-      const c = (record as Record<string, unknown>)?.chunk_id
+      const c = parsed.record.chunk_id
       if (typeof c !== 'string' || c === '') {
         violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' })
         return
@@ -67,7 +66,7 @@ export async function readCorpusListing(file: string): Promise<CorpusListing> {
     } else id = t
     const earlier = firstLine.get(id)
     if (earlier !== undefined) {
-      violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${JSON.stringify(id)} is listed twice (also on line ${earlier})` })
+      violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${quote(id)} is listed twice (also on line ${earlier})` })
       return
     }
     firstLine.set(id, line)

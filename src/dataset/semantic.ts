@@ -1,5 +1,6 @@
 import { GUARDED_FIELDS } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
+import { quote } from '../util/show.js'
 
 /**
  * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
@@ -26,7 +27,7 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
       out.push({ file, line, id: q.id, rule, message })
     }
     const earlier = firstLine.get(q.id)
-    if (earlier !== undefined) v('duplicate_id', `id ${JSON.stringify(q.id)} is used twice (also on line ${earlier}); every question needs its own id`)
+    if (earlier !== undefined) v('duplicate_id', `id ${quote(q.id)} is used twice (also on line ${earlier}); every question needs its own id`)
     else firstLine.set(q.id, line)
 
     const gold = new Set(q.gold_chunk_ids)
@@ -37,27 +38,27 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
       const positive = Object.keys(grades).filter((c) => grades[c] > 0)
       if (gold.size > 0) v('unanswerable_with_gold', `answerable is false but gold_chunk_ids lists ${gold.size} chunk(s); an unanswerable question has no gold`)
       if (facts.length > 0) v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`)
-      if (positive.length > 0) v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => JSON.stringify(c)).join(', ')} above 0`)
+      if (positive.length > 0) v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => quote(c)).join(', ')} above 0`)
     }
     const factIds = new Map<string, number>()
     facts.forEach((f, i) => {
       const j = factIds.get(f.id)
-      if (j !== undefined) v('duplicate_fact_id', `key_facts[${i}].id ${JSON.stringify(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`)
+      if (j !== undefined) v('duplicate_fact_id', `key_facts[${i}].id ${quote(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`)
       else factIds.set(f.id, i)
       f.chunk_ids.forEach((c, k) => {
-        if (!gold.has(c)) v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${JSON.stringify(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`)
+        if (!gold.has(c)) v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${quote(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`)
       })
     })
     for (const c of Object.keys(grades).sort()) {
-      if (grades[c] === 0 && gold.has(c)) v('gold_graded_zero', `gold chunk ${JSON.stringify(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`)
+      if (grades[c] === 0 && gold.has(c)) v('gold_graded_zero', `gold chunk ${quote(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`)
     }
     ;(q.distractors ?? []).forEach((c, i) => {
-      if (gold.has(c)) v('distractor_is_gold', `distractors[${i}] ${JSON.stringify(c)} is also a gold chunk`)
-      else if ((grades[c] ?? 0) > 0) v('distractor_is_gold', `distractors[${i}] ${JSON.stringify(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`)
+      if (gold.has(c)) v('distractor_is_gold', `distractors[${i}] ${quote(c)} is also a gold chunk`)
+      else if ((grades[c] ?? 0) > 0) v('distractor_is_gold', `distractors[${i}] ${quote(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`)
     })
     if (corpus !== undefined) {
       for (const [where, c] of references(q)) {
-        if (!corpus.chunks.has(c)) v('unknown_chunk', `${where} ${JSON.stringify(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`)
+        if (!corpus.chunks.has(c)) v('unknown_chunk', `${where} ${quote(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`)
       }
     }
   }

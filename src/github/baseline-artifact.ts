@@ -6,6 +6,7 @@ import { formatAge, type BaselineProvenance } from '../report/provenance.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { apiErrorHint, describeApiError, type GitHubClient } from './octokit.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
+import { quote } from '../util/show.js'
 
 /** Largest artifact (compressed, and unpacked) the gate accepts: per-query rows are megabytes, not gigabytes. */
 export const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
@@ -190,7 +191,7 @@ async function extractOne(archive: string, options: BaselineArtifactOptions, lab
       const list = files.slice(0, 20).map((f) => f.name).join(', ') + (files.length > 20 ? `, and ${files.length - 20} more` : '')
       throw new InputError(
         { file: label },
-        wanted ? `holds no file ${JSON.stringify(wanted)} (it holds: ${list || 'nothing'})` : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
+        wanted ? `holds no file ${quote(wanted)} (it holds: ${list || 'nothing'})` : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
         'set baseline to the file\'s path inside the artifact'
       )
     }

@@ -1,4 +1,5 @@
 import { crc32, inflateRawSync } from 'node:zlib'
+import { quote } from '../util/show.js'
 
 /** Limits for reading an untrusted archive. */
 export interface ZipLimits {
@@ -61,11 +62,11 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     p += 46 + nameLen + extraLen + commentLen
     checkName(name)
     const mode = (external >>> 16) & 0o170000
-    if (mode === 0o120000) throw new ZipRefusal(`entry ${JSON.stringify(name)} is a symbolic link`)
+    if (mode === 0o120000) throw new ZipRefusal(`entry ${quote(name)} is a symbolic link`)
     if (name.endsWith('/')) continue
-    if ((flags & 0x1) !== 0) throw new ZipRefusal(`entry ${JSON.stringify(name)} is encrypted`)
-    if (method !== 0 && method !== 8) throw new ZipRefusal(`entry ${JSON.stringify(name)} uses compression method ${method} (only stored and deflate are accepted)`)
-    if (csize === 0xffffffff || usize === 0xffffffff || local === 0xffffffff) throw new ZipRefusal(`entry ${JSON.stringify(name)} uses ZIP64`)
+    if ((flags & 0x1) !== 0) throw new ZipRefusal(`entry ${quote(name)} is encrypted`)
+    if (method !== 0 && method !== 8) throw new ZipRefusal(`entry ${quote(name)} uses compression method ${method} (only stored and deflate are accepted)`)
+    if (csize === 0xffffffff || usize === 0xffffffff || local === 0xffffffff) throw new ZipRefusal(`entry ${quote(name)} uses ZIP64`)
     total += usize
     if (total > limits.maxTotalBytes) throw new ZipRefusal(`unpacks to more than ${limits.maxTotalBytes} bytes (the size cap)`)
     files.push({ name, size: usize, read: () => readEntry(buf, { name, method, crc, csize, usize, local }) })
@@ -73,7 +74,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
   const names = new Set<string>()
   for (const f of files) {
     const key = f.name.toLowerCase()
-    if (names.has(key)) throw new ZipRefusal(`has two entries named ${JSON.stringify(f.name)}`)
+    if (names.has(key)) throw new ZipRefusal(`has two entries named ${quote(f.name)}`)
     names.add(key)
   }
   return files
@@ -88,7 +89,7 @@ export function checkName(name: string): void {
     name.startsWith('/') ||
     /^[A-Za-z]:/.test(name) ||
     name.split('/').some((part, i, all) => part === '..' || part === '.' || (part === '' && i < all.length - 1))
-  if (bad) throw new ZipRefusal(`entry ${JSON.stringify(name)} would be written outside the target folder`)
+  if (bad) throw new ZipRefusal(`entry ${quote(name)} would be written outside the target folder`)
 }
 
 function findEocd(buf: Buffer): number {
@@ -109,9 +110,9 @@ interface EntryInfo {
 }
 
 function readEntry(buf: Buffer, e: EntryInfo): Uint8Array {
-  if (e.local + 30 > buf.length || buf.readUInt32LE(e.local) !== LOCAL) throw new ZipRefusal(`entry ${JSON.stringify(e.name)} has a damaged local header`)
+  if (e.local + 30 > buf.length || buf.readUInt32LE(e.local) !== LOCAL) throw new ZipRefusal(`entry ${quote(e.name)} has a damaged local header`)
   const start = e.local + 30 + buf.readUInt16LE(e.local + 26) + buf.readUInt16LE(e.local + 28)
-  if (start + e.csize > buf.length) throw new ZipRefusal(`entry ${JSON.stringify(e.name)} runs past the end of the archive`)
+  if (start + e.csize > buf.length) throw new ZipRefusal(`entry ${quote(e.name)} runs past the end of the archive`)
   const data = buf.subarray(start, start + e.csize)
   let out: Buffer
   if (e.method === 0) out = data
@@ -119,10 +120,10 @@ function readEntry(buf: Buffer, e: EntryInfo): Uint8Array {
     try {
       out = inflateRawSync(data, { maxOutputLength: Math.max(1, e.usize) })
     } catch {
-      throw new ZipRefusal(`entry ${JSON.stringify(e.name)} does not inflate to its declared ${e.usize} bytes`)
+      throw new ZipRefusal(`entry ${quote(e.name)} does not inflate to its declared ${e.usize} bytes`)
     }
   }
-  if (out.length !== e.usize) throw new ZipRefusal(`entry ${JSON.stringify(e.name)} is ${out.length} bytes, not the declared ${e.usize}`)
-  if (crc32(out) >>> 0 !== e.crc >>> 0) throw new ZipRefusal(`entry ${JSON.stringify(e.name)} fails its CRC check`)
+  if (out.length !== e.usize) throw new ZipRefusal(`entry ${quote(e.name)} is ${out.length} bytes, not the declared ${e.usize}`)
+  if (crc32(out) >>> 0 !== e.crc >>> 0) throw new ZipRefusal(`entry ${quote(e.name)} fails its CRC check`)
   return out
 }

@@ -2,6 +2,7 @@ import { InputError } from '../errors.js'
 import { forEachLine } from '../inputs/lines.js'
 import type { Qrels } from '../metrics/qrels.js'
 import { QrelsBuilder } from './qrels-builder.js'
+import { quote } from '../util/show.js'
 
 /**
  * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
@@ -45,7 +46,7 @@ export async function readBeirQrels(file: string): Promise<Qrels> {
     const [id, doc, scoreText] = f.map((x) => x.trim())
     if (id === '' || doc === '') throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document')
     if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-      throw new InputError({ file, line, queryId: id }, `score ${JSON.stringify(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)')
+      throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)')
     }
     builder.add(id, doc, Number(scoreText), line)
   })

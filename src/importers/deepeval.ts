@@ -2,6 +2,7 @@ import { InputError } from '../errors.js'
 import type { SideRows } from '../model.js'
 import { RowsSink } from './rows-sink.js'
 import { isObject, readJsonDocument } from './sniff.js'
+import { quote } from '../util/show.js'
 
 /**
  * deepeval test results: one row per test case, one metric column per deepeval metric.
@@ -70,7 +71,7 @@ export function deepevalToRows(doc: unknown, file: string, metricFields: Readonl
     const used = new Map<string, string>()
     const claim = (key: string, from: string): void => {
       const earlier = used.get(key)
-      if (earlier !== undefined) throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field "${key}" comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names')
+      if (earlier !== undefined) throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names')
       used.set(key, from)
     }
     const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]))
@@ -108,18 +109,18 @@ function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, 
   const text = (v: unknown, what: string): string => {
     if (typeof v === 'string' && v !== '') return v
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
-    throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : JSON.stringify(v)}`, 'every test case needs a non-empty id')
+    throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id')
   }
   if (idField !== undefined) {
     if (Object.prototype.hasOwnProperty.call(tc, idField)) return text(tc[idField], idField)
     if (Object.prototype.hasOwnProperty.call(metadata, idField)) return text(metadata[idField], `metadata.${idField}`)
-    throw new InputError({ file, key: label }, `has no field "${idField}" (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).join(', ')}`)
+    throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).slice(0, 30).map((k) => quote(k, 40)).join(', ')}`)
   }
   if (Object.prototype.hasOwnProperty.call(metadata, 'query_id')) return text(metadata.query_id, 'metadata.query_id')
   if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name)) return tc.name
   throw new InputError(
     { file, key: label },
-    `has no query id: its name ${JSON.stringify(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`,
+    `has no query id: its name ${quote(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`,
     'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id'
   )
 }

@@ -3,6 +3,7 @@ import { forEachLine } from '../inputs/lines.js'
 import { parseDecimal } from '../inputs/numbers.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { RowsSink } from './rows-sink.js'
+import { quote } from '../util/show.js'
 
 /**
  * Per-query measure listings, pivoted into one row per query:
@@ -75,7 +76,7 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
     }
     const value = parseDecimal(t.value)
     if (value === undefined) {
-      throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${JSON.stringify(queryId)} is ${JSON.stringify(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text')
+      throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text')
     }
     let entry = rows.get(queryId)
     if (entry === undefined) {
@@ -86,7 +87,7 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
     }
     const earlier = entry.measures.get(measure)
     if (earlier !== undefined) {
-      throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${JSON.stringify(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)')
+      throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)')
     }
     entry.measures.set(measure, t.line)
     sink.value(entry.row, measure, value)

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { InputError } from '../errors.js'
 import { openError } from '../inputs/whole-file.js'
+import { quote } from '../util/show.js'
 
 /**
  * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
@@ -8,9 +9,22 @@ import { openError } from '../inputs/whole-file.js'
  * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
  * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
  * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
- * with its line. Duplicate outer keys are refused here (Python cannot write them; a hand-made file that
- * repeats a query would otherwise be merged or overwritten silently).
+ * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
+ * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
+ * overwritten silently), as in every JSON the gate reads (src/inputs/json-strict.ts). Every token is capped
+ * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
+ * bounded memory, instead of being collected whole.
  */
+
+/**
+ * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
+ * room for ids that are whole question texts and bounds the memory one string can take (the only strings
+ * of this format are keys).
+ */
+export const MAX_KEY_BYTES = 64 * 1024
+
+/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
+export const MAX_NUMBER_CHARS = 64
 
 /** Receives the entries in file order. */
 export interface NestedHandler {
@@ -124,6 +138,8 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
   cur.skipSpace()
   if (cur.next() !== 0x7b) fail(`is not ${words.what}: it does not start with "{"`)
   const seen = new Map<string, number>()
+  // the inner keys of the current query, with their lines (cleared for each query)
+  const innerSeen = new Map<string, number>()
   let entries = 0
   cur.skipSpace()
   if (cur.peek() === 0x7d) fail('is an empty JSON object (no queries)', 'write at least one query')
@@ -134,13 +150,14 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
     const key = readString(cur, file)
     if (key === '') fail('a query id is the empty string', 'every query needs a non-empty id')
     const earlier = seen.get(key)
-    if (earlier !== undefined) fail(`query ${JSON.stringify(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats')
+    if (earlier !== undefined) fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats')
     seen.set(key, line)
+    innerSeen.clear()
     cur.skipSpace()
-    if (cur.next() !== 0x3a) fail(`expected ":" after ${JSON.stringify(key)}`)
+    if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(key)}`)
     cur.skipSpace()
     if (cur.peek() !== 0x7b) {
-      fail(`the value of query ${JSON.stringify(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`)
+      fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`)
     }
     cur.next()
     handler.outer(key, line)
@@ -152,25 +169,30 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
         const innerLine = cur.line
         if (cur.peek() !== 0x22) fail(`expected a ${words.innerKey} in double quotes, found ${describe(cur.peek())}`)
         const inner = readString(cur, file)
-        if (inner === '') fail(`an empty ${words.innerKey} in query ${JSON.stringify(key)}`, `every ${words.innerKey} is a non-empty string`)
+        if (inner === '') fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`)
+        const innerEarlier = innerSeen.get(inner)
+        if (innerEarlier !== undefined) {
+          fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`)
+        }
+        innerSeen.set(inner, innerLine)
         cur.skipSpace()
-        if (cur.next() !== 0x3a) fail(`expected ":" after ${JSON.stringify(inner)}`)
+        if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(inner)}`)
         cur.skipSpace()
-        const value = readNumber(cur, file, `${words.value} of ${JSON.stringify(inner)} in query ${JSON.stringify(key)}`, words)
+        const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words)
         handler.entry(inner, value, innerLine)
         entries++
         cur.skipSpace()
         const c = cur.next()
         if (c === 0x2c) continue
         if (c === 0x7d) break
-        fail(`expected "," or "}" in query ${JSON.stringify(key)}, found ${describe(c)}`)
+        fail(`expected "," or "}" in query ${quote(key)}, found ${describe(c)}`)
       }
     }
     cur.skipSpace()
     const c = cur.next()
     if (c === 0x2c) continue
     if (c === 0x7d) break
-    fail(`expected "," or "}" after query ${JSON.stringify(key)}, found ${describe(c)}`)
+    fail(`expected "," or "}" after query ${quote(key)}, found ${describe(c)}`)
   }
   cur.skipSpace()
   if (cur.peek() !== -1) fail(`text after the end of the JSON object (${describe(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?')
@@ -198,6 +220,9 @@ function readString(cur: Cursor, file: string): string {
   let n = 0
   let ascii = true
   const push = (b: number): void => {
+    if (n === MAX_KEY_BYTES) {
+      throw new InputError({ file, line: cur.line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`, 'query ids, document ids and measure names are short strings; is this the right file?')
+    }
     if (n === cur.scratch.length) {
       const grown = Buffer.allocUnsafe(cur.scratch.length * 2)
       cur.scratch.copy(grown, 0, 0, n)
@@ -279,7 +304,10 @@ function readNumber(cur: Cursor, file: string, what: string, words: NestedWords)
   let text = ''
   for (;;) {
     const c = cur.peek()
-    if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || text.length > 64) break
+    if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) break
+    if (text.length === MAX_NUMBER_CHARS) {
+      throw new InputError({ file, line }, `the ${what} is longer than ${MAX_NUMBER_CHARS} characters (${quote(text, 20)})`, `write each ${words.value} as a JSON number such as 12.5`)
+    }
     text += String.fromCharCode(c)
     cur.next()
   }
@@ -289,7 +317,7 @@ function readNumber(cur: Cursor, file: string, what: string, words: NestedWords)
   if (text === 'null') {
     throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
   }
-  if (!JSON_NUMBER.test(text)) throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : JSON.stringify(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
+  if (!JSON_NUMBER.test(text)) throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
   const value = Number(text)
   if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number')
   return value

@@ -1,4 +1,3 @@
-import { InputError } from '../errors.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { readNestedNumbers } from './json-object.js'
 import { RowsSink } from './rows-sink.js'
@@ -13,21 +12,15 @@ import { RowsSink } from './rows-sink.js'
 export function readPytrecEvalRows(file: string, metricFields: ReadonlySet<string>): SideRows {
   const sink = new RowsSink(file, metricFields)
   let row: QueryRow | undefined
-  const measures = new Map<string, number>()
   readNestedNumbers(
     file,
     {
       outer: (id, line) => {
         row = sink.start(id, line)
-        measures.clear()
       },
-      entry: (measure, value, line) => {
+      entry: (measure, value) => {
         if (row === undefined) return
-        const earlier = measures.get(measure)
-        if (earlier !== undefined) {
-          throw new InputError({ file, line, queryId: row.id }, `measure ${JSON.stringify(measure)} appears twice for query ${JSON.stringify(row.id)} (also on line ${earlier})`, 'keep one value per query and measure')
-        }
-        measures.set(measure, line)
+        // a measure twice in a query is refused by the reader (like every repeated JSON key)
         // every measure is a number: a metric when the rules name it, a numeric field otherwise
         sink.value(row, measure, value)
       }

@@ -1,6 +1,7 @@
 import { InputError } from '../errors.js'
 import type { JudgedQuery, Qrels } from '../metrics/qrels.js'
 import { compareCodePoints, fromByteString, toByteString } from '../metrics/order.js'
+import { quote } from '../util/show.js'
 
 /**
  * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
@@ -27,7 +28,7 @@ export class QrelsBuilder {
   /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
   add(id: string, doc: string, grade: number, line: number): void {
     if (!Number.isSafeInteger(grade)) {
-      throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${JSON.stringify(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
+      throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
     }
     this.query(id, line)
     const query = this.queries.get(id) as JudgedQuery
@@ -37,7 +38,7 @@ export class QrelsBuilder {
     if (earlier !== undefined) {
       throw new InputError(
         { file: this.file, line, queryId: id },
-        `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`,
+        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
         'keep one judgment per query and document'
       )
     }

@@ -5,6 +5,7 @@ import { forEachLine } from '../inputs/lines.js'
 import type { SideRows } from '../model.js'
 import { RowsSink } from './rows-sink.js'
 import { isObject, readJsonDocument } from './sniff.js'
+import { quote } from '../util/show.js'
 
 /**
  * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric
@@ -67,7 +68,7 @@ export async function readRagasRows(file: string, layout: RecordsLayout, options
 function chooseId(columns: readonly string[], file: string, idField: string | undefined, line?: number): string {
   if (idField !== undefined) {
     if (!columns.includes(idField)) {
-      throw new InputError({ file, line }, `has no column "${idField}" (named with --id-field)`, `columns: ${columns.slice(0, 30).join(', ')}`)
+      throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns.slice(0, 30).map((c) => quote(c, 40)).join(', ')}`)
     }
     return idField
   }
@@ -85,9 +86,9 @@ function idText(value: unknown, file: string, column: string, where: { line?: nu
   if (typeof value === 'string') return value
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
   if (typeof value === 'number') {
-    throw new InputError({ file, ...where }, `"${column}" is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings')
+    throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings')
   }
-  throw new InputError({ file, ...where }, `"${column}" is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)')
+  throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)')
 }
 
 async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
@@ -105,7 +106,7 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
           return
         }
         if (name === '') throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column')
-        if (seen.has(name)) throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique')
+        if (seen.has(name)) throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique')
         seen.add(name)
       })
       idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line))

@@ -1,6 +1,7 @@
 import { InputError, type Where } from '../errors.js'
 import type { QueryRow, SideRows } from '../model.js'
 import { parseDecimal, parseMetricCell } from '../inputs/numbers.js'
+import { quote } from '../util/show.js'
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
@@ -38,7 +39,7 @@ export class RowsSink {
     const seen = this.firstSeen.get(id)
     if (seen !== undefined) {
       this.duplicateCount++
-      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${JSON.stringify(id)} (${seen} and ${label})`)
+      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${seen} and ${label})`)
       return undefined
     }
     this.firstSeen.set(id, label)
@@ -54,12 +55,12 @@ export class RowsSink {
       this.numericFields.add(key)
       if (value === null || value === undefined) row.values.set(key, null)
       else if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw new InputError(at, `"${key}" is not a finite number`, 'write a finite decimal number')
+        if (!Number.isFinite(value)) throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number')
         row.values.set(key, value)
       } else if (typeof value === 'string') {
-        throw new InputError(at, `"${key}" is a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}), not a number`, 'metric values are numbers')
+        throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers')
       } else {
-        throw new InputError(at, `"${key}" is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers')
+        throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers')
       }
       return
     }
@@ -106,7 +107,7 @@ export class RowsSink {
     const notes = [...this.notes]
     for (const key of [...this.skipped.keys()].sort()) {
       const n = this.skipped.get(key) as number
-      notes.push(`${this.file}: field "${key}" skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`)
+      notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`)
     }
     // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
     for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
 import { openError, readWholeText } from '../inputs/whole-file.js'
+import { parseStrictJson, REPEATED_KEY_HINT } from '../inputs/json-strict.js'
 
 /** Re-exported for the importers that open files themselves. */
 export { openError }
@@ -66,7 +67,10 @@ export function firstValueStart(head: string): string {
   return m ? m[1] : ''
 }
 
-/** Parses `text` as one JSON value, or returns undefined when it is not valid JSON. */
+/**
+ * Parses `text` as one JSON value, or returns undefined when it is not valid JSON. For format detection
+ * only: the reader the detection picks parses the file again strictly (repeated keys refused).
+ */
 export function tryJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
@@ -81,18 +85,15 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Reads a whole JSON document (a ragas or deepeval export), refusing files over {@link MAX_DOCUMENT_BYTES}
- * and invalid JSON with the position JSON.parse reports turned into a line number.
+ * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
+ * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
+ * object (src/inputs/json-strict.ts), with its line.
  */
 export async function readJsonDocument(file: string, what: string): Promise<unknown> {
   const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' })
-  try {
-    return JSON.parse(text) as unknown
-  } catch (error) {
-    const message = (error as Error).message
-    const at = /position (\d+)/.exec(message)
-    const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined
-    const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
-    throw new InputError({ file, line }, `is not valid JSON: ${message}${nan}`, `a ${what} is one JSON document`)
-  }
+  const parsed = parseStrictJson(text)
+  if (parsed.problem === undefined) return parsed.value
+  if (parsed.repeated) throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT)
+  const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
+  throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
 }

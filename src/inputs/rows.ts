@@ -6,6 +6,7 @@ import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { parseMetricCell } from './numbers.js'
 import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
+import { quote } from '../util/show.js'
 
 /** The field that names a query in every per-query rows file. */
 export const ID_FIELD = 'query_id'
@@ -38,7 +39,7 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
   const add = (row: QueryRow): void => {
     const seen = firstLine.get(row.id)
     if (seen !== undefined) {
-      if (duplicates.length < LIST_LIMIT) duplicates.push(`${JSON.stringify(row.id)} (lines ${seen} and ${row.line})`)
+      if (duplicates.length < LIST_LIMIT) duplicates.push(`${quote(row.id)} (lines ${seen} and ${row.line})`)
       else duplicates.push('')
       return
     }
@@ -112,12 +113,12 @@ function jsonRecordToRow(record: Record<string, unknown>, file: string, line: nu
     if (metricFields.has(key)) {
       if (value === null) row.values.set(key, null)
       else if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number')
+        if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number')
         row.values.set(key, value)
       } else if (typeof value === 'string') {
-        throw new InputError({ file, line, queryId: id }, `"${key}" is a string (${JSON.stringify(truncate(value))}), not a number`, 'write metric values as JSON numbers without quotes')
+        throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes')
       } else {
-        throw new InputError({ file, line, queryId: id }, `"${key}" is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
+        throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
       }
       side.numericFields.add(key)
     } else if (typeof value === 'string') {
@@ -159,7 +160,7 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
         const seen = new Set<string>()
         for (const name of header) {
           if (name === '') throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
-          if (seen.has(name)) throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique')
+          if (seen.has(name)) throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique')
           seen.add(name)
         }
         idColumn = header.indexOf(ID_FIELD)
@@ -199,6 +200,3 @@ export function escapeNonAscii(id: string): string {
   return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-function truncate(text: string): string {
-  return text.length > 40 ? text.slice(0, 40) + '…' : text
-}

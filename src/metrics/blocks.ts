@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js'
 import { fromByteString } from './order.js'
+import { quote } from '../util/show.js'
 
 /**
  * Turns a run's lines into per-query blocks. In `stream` mode a query is handed over as soon as its block of
@@ -94,7 +95,7 @@ export class BlockCollector {
     if (earlier !== undefined) {
       throw new InputError(
         { file: this.file, line, queryId: b.id },
-        `document ${JSON.stringify(fromByteString(docno))} appears twice for query ${JSON.stringify(b.id)} (also on line ${earlier})`,
+        `document ${quote(fromByteString(docno))} appears twice for query ${quote(b.id)} (also on line ${earlier})`,
         'a run lists each document at most once per query; remove the duplicate'
       )
     }

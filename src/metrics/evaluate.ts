@@ -6,6 +6,7 @@ import { parseMeasures, type ParsedMeasure } from './measures.js'
 import { countRelevant, readQrels, type JudgedQuery, type Qrels } from './qrels.js'
 import { rankGrades } from './rank.js'
 import { readRun, type RunFormat } from './run.js'
+import { quote } from '../util/show.js'
 
 /**
  * Run + judgments → per-query metric rows for the gate. The query set is the judgments' (trec_eval `-c`):
@@ -179,7 +180,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     if (s.passValues !== null) {
       for (const [key, value] of s.passValues) {
         if (measureNames.has(key)) {
-          throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${JSON.stringify(key)} has the name of a requested measure`, 'rename the field or the measure')
+          throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${quote(key)} has the name of a requested measure`, 'rename the field or the measure')
         }
         row.values.set(key, value)
         numericFields.add(key)

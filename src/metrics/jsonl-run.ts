@@ -3,6 +3,7 @@ import { readObjectLine } from '../inputs/json-line.js'
 import { forEachLine } from '../inputs/lines.js'
 import type { BlockCollector } from './blocks.js'
 import { toByteString } from './order.js'
+import { quote } from '../util/show.js'
 
 /**
  * JSON Lines run reader. Two record shapes, freely mixed:
@@ -29,7 +30,7 @@ export async function readJsonlRun(file: string, collector: BlockCollector): Pro
         throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]')
       }
       if (recordSeen.has(id)) {
-        throw new InputError({ file, line, queryId: id }, `query ${JSON.stringify(id)} has a second per-query record`, 'write one record per query')
+        throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query')
       }
       recordSeen.add(id)
       collector.startQuery(id, line)
@@ -82,5 +83,5 @@ function docId(value: unknown, file: string, line: number, key: string): string 
 
 function score(value: unknown, file: string, line: number, key: string): number {
   if (typeof value === 'number' && Number.isFinite(value)) return value
-  throw new InputError({ file, line, key }, `${key} is not a finite number (found ${JSON.stringify(value) ?? String(value)})`, 'scores are JSON numbers such as 12.5')
+  throw new InputError({ file, line, key }, `${key} is not a finite number (found ${quote(value)})`, 'scores are JSON numbers such as 12.5')
 }

@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js'
 import { didYouMean, splitCutoff } from '../util/did-you-mean.js'
+import { quote } from '../util/show.js'
 
 /**
  * Measure names, ir_measures style (`P@10`, `nDCG(gain=exp)@10`, `AP`), parsed once into a typed record so
@@ -154,14 +155,14 @@ export function parseMeasure(name: string): ParsedMeasure {
   let cutoff: number | null = null
   if (m[3] !== undefined) {
     if (info.cutoff === 'none') {
-      throw new InputError(where, `measure ${JSON.stringify(name)} takes no @k cutoff`, `write it as ${kind}`)
+      throw new InputError(where, `measure ${quote(name)} takes no @k cutoff`, `write it as ${kind}`)
     }
     cutoff = Number(m[3])
     if (!Number.isSafeInteger(cutoff) || cutoff < 1) {
-      throw new InputError(where, `cutoff in ${JSON.stringify(name)} must be a whole number >= 1`, `e.g. ${kind}@10`)
+      throw new InputError(where, `cutoff in ${quote(name)} must be a whole number >= 1`, `e.g. ${kind}@10`)
     }
   } else if (info.cutoff === 'required') {
-    throw new InputError(where, `measure ${JSON.stringify(name)} needs a cutoff`, `write it as ${kind}@k, e.g. ${kind}@10`)
+    throw new InputError(where, `measure ${quote(name)} needs a cutoff`, `write it as ${kind}@k, e.g. ${kind}@10`)
   }
   let rel = 1
   let gain: 'linear' | 'exp' = 'linear'
@@ -171,28 +172,28 @@ export function parseMeasure(name: string): ParsedMeasure {
       const eq = part.indexOf('=')
       const key = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase()
       const value = eq < 0 ? '' : part.slice(eq + 1).trim()
-      if (seen.has(key)) throw new InputError(where, `parameter ${key} is given twice in ${JSON.stringify(name)}`)
+      if (seen.has(key)) throw new InputError(where, `parameter ${key} is given twice in ${quote(name)}`)
       seen.add(key)
       if (key === 'rel' && info.params.includes('rel')) {
         if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-          throw new InputError(where, `rel in ${JSON.stringify(name)} must be a whole number >= 0`, 'e.g. P(rel=2)@10')
+          throw new InputError(where, `rel in ${quote(name)} must be a whole number >= 0`, 'e.g. P(rel=2)@10')
         }
         rel = Number(value)
       } else if (key === 'gain' && info.params.includes('gain')) {
         const g = value.toLowerCase()
         if (g !== 'linear' && g !== 'exp') {
-          throw new InputError(where, `gain in ${JSON.stringify(name)} must be linear or exp`, 'e.g. nDCG(gain=exp)@10')
+          throw new InputError(where, `gain in ${quote(name)} must be linear or exp`, 'e.g. nDCG(gain=exp)@10')
         }
         gain = g
       } else if (key === 'rel' && kind === 'nDCG') {
         throw new InputError(
           where,
-          `nDCG uses the graded judgments, so rel= has no effect on it (${JSON.stringify(name)})`,
+          `nDCG uses the graded judgments, so rel= has no effect on it (${quote(name)})`,
           'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)'
         )
       } else {
         const allowed = info.params.length ? info.params.join(', ') : 'none'
-        throw new InputError(where, `unknown parameter ${JSON.stringify(key)} in ${JSON.stringify(name)}`, `parameters of ${kind}: ${allowed}`)
+        throw new InputError(where, `unknown parameter ${quote(key)} in ${quote(name)}`, `parameters of ${kind}: ${allowed}`)
       }
     }
   }
@@ -248,7 +249,7 @@ function unknown(name: string): InputError {
   const suggestion = closest(name.trim())
   return new InputError(
     { key: name },
-    `unknown measure ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ''}`,
+    `unknown measure ${quote(name)}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ''}`,
     `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')}; trec_eval names such as ndcg_cut_10, P_5, recip_rank, map (names are case-insensitive; parameters in brackets, cutoff after @)`
   )
 }

@@ -2,6 +2,7 @@ import { InputError } from '../errors.js'
 import { importQrels } from '../importers/index.js'
 import { forEachLine } from '../inputs/lines.js'
 import { compareCodePoints, fromByteString, toByteString } from './order.js'
+import { quote } from '../util/show.js'
 
 /**
  * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
@@ -75,7 +76,7 @@ export async function readQrels(file: string): Promise<Qrels> {
     }
     const [id, , docText, gradeText] = fields
     if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
-      throw new InputError({ file, line, queryId: id }, `grade ${JSON.stringify(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
+      throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
     }
     const grade = Number(gradeText)
     const docno = toByteString(docText)
@@ -92,7 +93,7 @@ export async function readQrels(file: string): Promise<Qrels> {
     if (earlier !== undefined) {
       throw new InputError(
         { file, line, queryId: id },
-        `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`,
+        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
         'keep one judgment per query and document'
       )
     }

@@ -2,6 +2,7 @@ import { InputError } from '../errors.js'
 import { forEachLineBytes } from '../inputs/lines.js'
 import type { BlockCollector } from './blocks.js'
 import { parseScoreBytes } from './score.js'
+import { quote } from '../util/show.js'
 
 /**
  * TREC run reader (`qid Q0 docno rank score tag`, whitespace separated; Q0 and rank ignored, the tag
@@ -86,7 +87,7 @@ export async function readTrecRun(file: string, collector: BlockCollector): Prom
       const text = buf.toString('utf8', fieldStart[4], fieldEnd[4])
       throw new InputError(
         { file, line: lineNo },
-        `score ${JSON.stringify(text)} is not a finite decimal number`,
+        `score ${quote(text)} is not a finite decimal number`,
         'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)'
       )
     }

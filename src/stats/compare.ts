@@ -9,6 +9,7 @@ import { mcnemarExact } from './mcnemar.js'
 import { signFlipPlan, type Randomization } from './randomization.js'
 import { filterKey, membersOf, type Filters } from './subsets.js'
 import { createRunner, defaultThreads } from './threads.js'
+import { quote } from '../util/show.js'
 
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
 export const FEW_CLUSTERS = 30
@@ -251,8 +252,8 @@ function checkWeights(table: PairedTable, rules: Rules): void {
     if (!present.has(v)) {
       throw new InputError(
         { file, key: `statistics.weights.target.${v}` },
-        `no query has ${weights.by} = ${JSON.stringify(v)}`,
-        `values present: ${[...present].sort().slice(0, 20).map((x) => JSON.stringify(x)).join(', ')}`
+        `no query has ${weights.by} = ${quote(v)}`,
+        `values present: ${[...present].sort().slice(0, 20).map((x) => quote(x)).join(', ')}`
       )
     }
   }
@@ -260,7 +261,7 @@ function checkWeights(table: PairedTable, rules: Rules): void {
   if (missing.length > 0) {
     throw new InputError(
       { file, key: 'statistics.weights.target' },
-      `${weights.by} = ${missing.slice(0, 5).map((x) => JSON.stringify(x)).join(', ')} occurs in the data but has no target weight`,
+      `${weights.by} = ${missing.slice(0, 5).map((x) => quote(x)).join(', ')} occurs in the data but has no target weight`,
       'give every value its share of the target population (0 to leave it out on purpose)'
     )
   }

@@ -1,6 +1,7 @@
 import type { PairedTable } from '../align/pair.js'
 import type { StatisticsRules } from '../config/types.js'
 import { InputError } from '../errors.js'
+import { quote } from '../util/show.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { abs } = Math
@@ -93,7 +94,7 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
         if (seen !== undefined && seen !== sv && weights) {
           throw new InputError(
             { file: rulesFile, key: 'statistics.cluster' },
-            `cluster ${clusterAttr} = ${JSON.stringify(cv)} has queries in ${weights.by} = ${JSON.stringify(seen)} and ${weights.by} = ${JSON.stringify(sv)}; clusters are resampled within strata, so each must lie in one stratum`,
+            `cluster ${clusterAttr} = ${quote(cv)} has queries in ${weights.by} = ${quote(seen)} and ${weights.by} = ${quote(sv)}; clusters are resampled within strata, so each must lie in one stratum`,
             `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`
           )
         }

@@ -1,3 +1,5 @@
+import { quote } from './show.js'
+
 /**
  * Suggests the closest known name for a misspelt one ("recal@10" -> "recall@10"), because a typo in a rules
  * key or metric name should cost the user seconds, not a debugging session. Two guards keep the suggestion
@@ -9,8 +11,12 @@ export function didYouMean(word: string, known: Iterable<string>): string | unde
   let best: string | undefined
   let bestDistance = Infinity
   const lower = word.toLowerCase()
+  const limit = Math.max(2, Math.floor(word.length / 3))
   const cut = splitCutoff(lower)
   for (const candidate of known) {
+    // the distance is at least the difference in length: a name that far off is never suggested, and
+    // skipping it keeps a 10 MB field value from costing seconds of edit distance
+    if (Math.abs(candidate.length - word.length) > limit) continue
     const other = splitCutoff(candidate.toLowerCase())
     if (!sameCutoff(cut.cutoff, other.cutoff) || distinctStems(cut.stem, other.stem)) continue
     const d = editDistance(lower, candidate.toLowerCase())
@@ -20,7 +26,7 @@ export function didYouMean(word: string, known: Iterable<string>): string | unde
     }
   }
   if (best === undefined) return undefined
-  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined
+  return bestDistance <= limit ? best : undefined
 }
 
 /**
@@ -62,7 +68,7 @@ function sameCutoff(a: string | null, b: string | null): boolean {
 /** ` (did you mean "x"?)` or the empty string. */
 export function suggestion(word: string, known: Iterable<string>): string {
   const s = didYouMean(word, known)
-  return s === undefined ? '' : ` (did you mean "${s}"?)`
+  return s === undefined ? '' : ` (did you mean ${quote(s)}?)`
 }
 
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
