@@ -31,6 +31,7 @@ describe('escape', () => {
     // What a reader copies is what was written: recall@10, not recall@<ZWJ>10.
     expect(inline('recall@10 fell; see org/repo#45|a_b')).toBe('`recall@10` fell; see `org/repo#45`\\|a\\_b')
     expect(inline('a`@b`c')).toBe('a\\``@b`\\`c')
+    expect(inline('recall@10: see #12.')).toBe('`recall@10`: see `#12`.')
     expect(htmlText('recall@10 <b>')).toBe('<code>recall@10</code> &lt;b&gt;')
     expect(inline('recall@10')).not.toContain(ZWJ)
   })

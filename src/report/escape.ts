@@ -34,6 +34,15 @@ export function clean(text: string, max = MAX_CELL): string {
  */
 const WORD = /[^\s`|<>&]+/g
 const LINKISH = /[@#]|gh-\d|:\/\/|www\./i
+/** Sentence punctuation that ends a word without being part of the name. */
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')'])
+
+/** `word` without its trailing sentence punctuation (a loop: linear in the word's length). */
+function trimTrailing(word: string): string {
+  let end = word.length
+  while (end > 0 && TRAILING.has(word[end - 1])) end--
+  return word.slice(0, end)
+}
 
 /** Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). */
 function escapeMarkdown(s: string): string {
@@ -55,9 +64,12 @@ function byWord(s: string, code: (word: string) => string, other: (text: string)
   let last = 0
   for (const m of s.matchAll(WORD)) {
     if (!LINKISH.test(m[0])) continue
+    // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
+    const core = trimTrailing(m[0])
+    const word = LINKISH.test(core) ? core : m[0]
     const at = m.index ?? 0
-    out += other(s.slice(last, at)) + code(m[0])
-    last = at + m[0].length
+    out += other(s.slice(last, at)) + code(word)
+    last = at + word.length
   }
   return out + other(s.slice(last))
 }
