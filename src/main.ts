@@ -83,7 +83,9 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }), provenance }
     const verdict = result.decision.verdict
 
-    const markdown = toMarkdown(result)
+    // The regression set and the to-judge list are always written into report-dir: the report names them.
+    const files = { regressions: path.join(inputs.reportDir, REGRESSIONS_FILE), toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE) }
+    const markdown = toMarkdown(result, { files })
     await mkdir(inputs.reportDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
       throw new InputError({ key: 'input report-dir' }, `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`, 'name a writable folder (a path inside the workspace or RUNNER_TEMP)')
     })
@@ -92,9 +94,9 @@ export async function run(env: Record<string, string | undefined> = process.env,
     await writeOutput(jsonPath, toJsonReport(result))
     await writeOutput(markdownPath, markdown)
     // The regression set: every query that got worse on a gated metric, to keep as a regression suite.
-    await writeOutput(path.join(inputs.reportDir, REGRESSIONS_FILE), toRegressionsJsonl(result))
+    await writeOutput(files.regressions, toRegressionsJsonl(result))
     // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
-    await writeOutput(path.join(inputs.reportDir, TO_JUDGE_FILE), toJudgeFile(result))
+    await writeOutput(files.toJudge, toJudgeFile(result))
     core.setOutput('verdict', verdict)
     core.setOutput('report-json', jsonPath)
     core.setOutput('report-markdown', markdownPath)

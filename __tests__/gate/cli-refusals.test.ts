@@ -123,7 +123,7 @@ describe('missing: zero fills and counts instead of refusing', () => {
     const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--json', f['rules.yml'] + '.json'])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/2 only in the baseline \(filled: missing zero\), 0 only in the candidate/)
-    expect(r.stdout).toMatch(/\| recall@\u200d10: values filled \(missing: zero\) \| 0 baseline, 2 candidate \|/)
+    expect(r.stdout).toMatch(/\| `recall@10`: values filled \(missing: zero\) \| 0 baseline, 2 candidate \|/)
     expect(r.stdout).toMatch(/Only in the baseline: q38, q39\./)
   })
 })

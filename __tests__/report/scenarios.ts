@@ -8,7 +8,7 @@ import { loadRules } from '../../src/config/rules.js'
 import { runGate, type GateResult } from '../../src/gate.js'
 import type { QueryRow, SideRows } from '../../src/model.js'
 
-type Row = { id: string; values: Record<string, number>; attrs: Record<string, string> }
+export type Row = { id: string; values: Record<string, number>; attrs: Record<string, string> }
 
 function side(source: string, rows: Row[], notes: string[] = []): SideRows {
   const numericFields = new Set<string>()
@@ -25,7 +25,7 @@ const round = (x: number): number => Math.round(x * 10000) / 10000
 const clamp = (x: number): number => Math.min(1, Math.max(0, x))
 
 /** Rows for both sides: `shift(segment)` moves recall; hit and mrr follow it. */
-function makeRows(n: number, seed: string, segmentOf: (q: number) => string, categoryOf: (q: number) => string, shift: (segment: string, r: () => number) => number, idOf = (q: number) => `q${String(q + 1).padStart(3, '0')}`) {
+export function makeRows(n: number, seed: string, segmentOf: (q: number) => string, categoryOf: (q: number) => string, shift: (segment: string, r: () => number) => number, idOf = (q: number) => `q${String(q + 1).padStart(3, '0')}`) {
   const rng = seedrandom(seed)
   const base: Row[] = []
   const cand: Row[] = []
@@ -51,7 +51,7 @@ const METRICS = `metrics:
   mrr@10: { better: higher, range: [0, 1] }
 `
 
-function gate(rulesText: string, rows: { base: Row[]; cand: Row[] }, files = ['baseline.jsonl', 'candidate.jsonl'], notes: string[] = []): GateResult {
+export function gate(rulesText: string, rows: { base: Row[]; cand: Row[] }, files = ['baseline.jsonl', 'candidate.jsonl'], notes: string[] = []): GateResult {
   const rules = loadRules(rulesText, 'rules.yml')
   return runGate(rules, side(files[0], rows.base, notes), side(files[1], [...rows.cand].reverse()))
 }

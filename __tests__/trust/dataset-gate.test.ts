@@ -76,7 +76,7 @@ describe('metrics from the evaluation-set contract', () => {
     const r = await gate()
     expect(r.json.publishable.value).toBe(false)
     expect(r.json.publishable.reasons).toEqual([
-      '10 of the 17 pooled top-10 documents (both systems) have no graded judgment, in 4 queries (listed in the to-judge file)',
+      '10 of the 17 pooled top-10 documents (both systems) have no graded judgment, in 4 queries',
       '1 disputed question was excluded from the gated metrics'
     ])
     expect(r.stdout).toContain('**Publishable: no**: 10 of the 17 pooled top-10 documents')

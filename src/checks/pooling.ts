@@ -3,6 +3,7 @@ import type { ParsedMeasure } from '../metrics/measures.js'
 import { NOT_JUDGED } from '../metrics/compute.js'
 import { fromByteString } from '../metrics/order.js'
 import type { SideEvidence } from './evidence.js'
+import { jsonNumbers } from '../util/json-number.js'
 
 /**
  * Pooling bias. Judgments made from the old system's results cover what the old system found; a new
@@ -164,7 +165,7 @@ function condensedComparisons(table: PairedTable, base: SideEvidence, cand: Side
   return out
 }
 
-/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs). */
+/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
 export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): string {
   return entries
     .map(
@@ -173,7 +174,7 @@ export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): s
           query_id: e.queryId,
           depth,
           documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-        }) + '\n'
+        }, jsonNumbers) + '\n'
     )
     .join('')
 }

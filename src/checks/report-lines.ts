@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table'
 import { inline } from '../report/escape.js'
 import { fixed, signed } from '../report/format.js'
+import { publishableWords } from '../report/head.js'
 import { describeDifference } from './comparability.js'
 import { QUANTILES } from './zero-hits.js'
 import { pct, type TrustResult, type UnanswerableSide } from './trust.js'
@@ -38,24 +39,12 @@ export function comparabilityEntries(trust: TrustResult): Array<{ aspect: string
   return out
 }
 
-/** Lines for the head of the report: the trust rules that did not pass, and whether the result is publishable. */
-export function trustHeadLines(trust: TrustResult): string[] {
-  const out: string[] = []
-  for (const g of trust.guards) {
-    if (g.status !== 'pass') out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
-  }
-  if (out.length > 0) out.push('')
-  out.push(publishableLine(trust))
-  return out
-}
-
-/** `**Publishable: no**: reasons`, `**Publishable: not established**: what could not be checked`, or yes. */
+/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
 export function publishableLine(trust: TrustResult): string {
-  const p = trust.publishable
-  if (p.value) return '**Publishable: yes** (judgments complete for the pooled top k, snapshots comparable, no disputed questions left out)'
-  const unchecked = p.unchecked.length > 0 ? `not checked: ${inline(p.unchecked.join('; '), 400)}` : ''
-  if (p.reasons.length === 0) return `**Publishable: not established** (${unchecked})`
-  return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}${unchecked ? `; ${unchecked}` : ''}`
+  const p = publishableWords(trust)
+  if (p.label === 'yes') return `**Publishable: yes** (${inline(p.detail, 400)})`
+  if (p.label === 'not established') return `**Publishable: not established** (${inline(p.detail, 400)})`
+  return `**Publishable: no**: ${inline(p.detail, 1300)}`
 }
 
 /** The body of the collapsible Trust section. */
@@ -87,7 +76,7 @@ export function trustBody(trust: TrustResult): string[] {
       ]),
       ''
     )
-    out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries (the to-judge file lists them).`)
+    out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`)
     if (p.condensed.length > 0) {
       out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '')
       const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']]

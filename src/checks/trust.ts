@@ -134,7 +134,7 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
       reason:
         breach === null
           ? `${numbers}; within ${limits(cap)}`
-          : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the documents in the to-judge list and rerun`
+          : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`
     })
   }
 
@@ -238,7 +238,7 @@ function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary
   if (pooling === null) unchecked.push('judgment completeness (the sides are per-query rows, not runs)')
   else if (pooling.pool.unjudged > 0) {
     reasons.push(
-      `${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries (listed in the to-judge file)`
+      `${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`
     )
   }
   if (dataset !== null && dataset.disputed.length > 0) {

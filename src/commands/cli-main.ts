@@ -121,12 +121,14 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const { baseline, candidate, trust } = await readSides(rules, v.baseline as string, v.candidate as string, v.qrels as string | undefined, manifests, input)
   const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads })
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
-  const markdown = toMarkdown(result)
+  if (v.regressions) await writeOutput(v.regressions as string, toRegressionsJsonl(result))
+  // The reports name an output file only when it was written (otherwise they say which option writes it).
+  const files = { regressions: v.regressions as string | undefined, toJudge: v['to-judge'] as string | undefined }
+  const markdown = toMarkdown(result, { files })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   const json = toJsonReport(result)
   if (v.json) await writeOutput(v.json as string, json)
-  if (v.regressions) await writeOutput(v.regressions as string, toRegressionsJsonl(result))
-  out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor }) : markdown)
+  out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 

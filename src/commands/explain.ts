@@ -1,7 +1,7 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
 import { policyCounts } from '../decide/counts.js'
-import { fixed } from '../report/format.js'
+import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 
 /**
@@ -12,10 +12,8 @@ import { amount, inPoints, sliceLabel } from '../report/words.js'
  * should be able to say "yes, that is the bar" without reading the statistics.
  */
 
-/** "95%" or "97.5%": a confidence as a percentage with at most two decimals. */
-function pct(x: number): string {
-  return `${fixed(x * 100, 2).replace(/\.?0+$/, '')}%`
-}
+/** "95%" or "97.5%": the reports' one confidence label (src/report/format.ts). */
+const pct = confidenceLabel
 
 /** A number as the user would write it (no trailing zeros, at most 6 decimals). */
 function plain(x: number): string {

@@ -2,7 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../gate.js'
 import { mermaidText } from './escape.js'
-import { fixed } from './format.js'
+import { confidenceLabels } from './format.js'
 import { histogram } from './histogram.js'
 import { gatedMetrics } from './regressions.js'
 import { displayNumber, sliceLabel, unitWord } from './words.js'
@@ -82,10 +82,10 @@ export function intervalCharts(result: GateResult): string[] {
     const at = (v: number): number => ORIGIN + Math.round(((v - min) / span) * SCALE)
     const num = (v: number): string => displayNumber(v, metric)
     const u = unitWord(metric)
-    const conf = fixed(finite[0].unit.comparison.confidence * 100, 0)
+    const conf = confidenceLabels(finite.map((r) => r.unit.comparison.confidence))
     const lines = [
       'gantt',
-      `  title ${mermaidText(name, 32)} - change with its ${conf}% interval${u ? ` in ${mermaidText(u, 16)}` : ''}, ${metric.better} is better`,
+      `  title ${mermaidText(name, 32)} - change with its ${conf} interval${u ? ` in ${mermaidText(u, 16)}` : ''}, ${metric.better} is better`,
       '  dateFormat x',
       '  axisFormat .',
       '  todayMarker off',

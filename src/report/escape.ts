@@ -8,7 +8,6 @@
 /** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
 export const MAX_CELL = 80
 
-const ZWJ = '\u200d'
 // C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
 // embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the
 // interlinear annotation and object replacement characters.
@@ -26,46 +25,74 @@ export function clean(text: string, max = MAX_CELL): string {
   return chars.length > max ? chars.slice(0, Math.max(0, max - 1)).join('') + '…' : s
 }
 
-/** Breaks GitHub's autolinks: @mention, #123 / owner/repo#123, GH-123, bare URLs and www. links. */
-function defuseLinks(s: string): string {
+/**
+ * A word GitHub could turn into a link: an @mention (also `org/team`, an e-mail address), a #123 or
+ * owner/repo#123 reference, GH-123, a URL (`://`) or a www. link. Words are maximal runs of characters other
+ * than white space and ` | < > & (those are escaped on their own), so a linkish word can be shown as a code
+ * span with a single-backtick fence: GitHub neither autolinks nor mentions inside code, and the text a
+ * reader copies is exactly the text given (no invisible character is inserted).
+ */
+const WORD = /[^\s`|<>&]+/g
+const LINKISH = /[@#]|gh-\d|:\/\/|www\./i
+/** Sentence punctuation that ends a word without being part of the name. */
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')'])
+
+/** `word` without its trailing sentence punctuation (a loop: linear in the word's length). */
+function trimTrailing(word: string): string {
+  let end = word.length
+  while (end > 0 && TRAILING.has(word[end - 1])) end--
+  return word.slice(0, end)
+}
+
+/** Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). */
+function escapeMarkdown(s: string): string {
   return s
-    .replace(/@/g, `@${ZWJ}`)
-    .replace(/#/g, `#${ZWJ}`)
-    .replace(/\b(gh)-(?=\d)/gi, `$1-${ZWJ}`)
-    .replace(/:\/\//g, `:${ZWJ}//`)
-    .replace(/\b(www)\./gi, `$1${ZWJ}.`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_~[\]|$!])/g, '\\$1')
+}
+
+/** Entity-escapes text for raw HTML. */
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+/** Applies `code` to every linkish word of `s` and `other` to the text between them. */
+function byWord(s: string, code: (word: string) => string, other: (text: string) => string): string {
+  let out = ''
+  let last = 0
+  for (const m of s.matchAll(WORD)) {
+    if (!LINKISH.test(m[0])) continue
+    // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
+    const core = trimTrailing(m[0])
+    const word = LINKISH.test(core) ? core : m[0]
+    const at = m.index ?? 0
+    out += other(s.slice(last, at)) + code(word)
+    last = at + word.length
+  }
+  return out + other(s.slice(last))
 }
 
 /**
- * Makes untrusted text inert in GitHub Markdown (a table cell or running text): no @mention, #123, GH-123
- * or URL autolink fires (a zero-width joiner is put after `@`, `#`, `GH-`, `:` of `://` and `www`), no HTML
- * or HTML comment survives (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->`
- * marker is plain text), no `|` or newline breaks a table, no emphasis, code, link, strikethrough or math
- * syntax applies, no bidi override reorders the text, and the cell is cut at `max` code points.
+ * Makes untrusted text inert in GitHub Markdown (a table cell or running text): every word that could fire
+ * an @mention, #123 / owner/repo#123 / GH-123 reference or URL autolink is a code span (`recall@10`,
+ * `@octocat`: shown and copied exactly as given, linked by nothing), no HTML or HTML comment survives
+ * (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->` marker is plain text), no `|` or
+ * newline breaks a table, no emphasis, code, link, strikethrough or math syntax applies, no bidi override
+ * reorders the text, and the text is cut at `max` code points.
  */
 export function inline(text: string, max = MAX_CELL): string {
-  return defuseLinks(
-    clean(text, max)
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/([\\`*_~[\]|$!])/g, '\\$1')
-  )
+  return byWord(clean(text, max), (w) => `\`${w}\``, escapeMarkdown)
 }
 
 /**
  * Untrusted text inside raw HTML (a `<summary>` line): GitHub does not parse Markdown there, so backslash
- * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and mentions
- * and autolinks are still defused (GitHub applies them to HTML text too).
+ * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and linkish
+ * words are put in `<code>` (GitHub applies mentions and autolinks to HTML text too, but not inside code).
  */
 export function htmlText(text: string, max = MAX_CELL): string {
-  // Links are defused first: the entities written next contain '#', which must stay intact.
-  return defuseLinks(clean(text, max))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
+  return byWord(clean(text, max), (w) => `<code>${escapeHtml(w)}</code>`, escapeHtml)
 }
 
 /**

@@ -32,3 +32,38 @@ export function pValue(p: number | null): string {
 export function percent(x: number, digits = 1): string {
   return Number.isFinite(x) ? `${fixed(x * 100, digits)}%` : 'n/a'
 }
+
+/**
+ * The one label of an interval's confidence, used by every report format, chart and sentence, so a label
+ * always names the confidence its interval was computed at (under a multiplicity adjustment, the family's:
+ * 0.98333… -> "98.33%", not the rules' 95%). Two decimals with trailing zeros dropped: 0.95 -> "95%",
+ * 0.975 -> "97.5%", 1 − 0.05/3 -> "98.33%". A confidence below 1 that would round to "100%" keeps up to six
+ * decimals (0.99999 -> "99.999%"), so a label never claims certainty.
+ */
+export function confidenceLabel(confidence: number): string {
+  if (!Number.isFinite(confidence)) return 'n/a'
+  const pct = confidence * 100
+  let digits = 2
+  let s = fixed(pct, digits)
+  while (confidence < 1 && Number(s) >= 100 && digits < 6) s = fixed(pct, ++digits)
+  return `${s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s}%`
+}
+
+/**
+ * The heading of an interval column for rows at the given confidences: "95% CI" when they share one, else
+ * "CI" (each cell then names its own, see {@link intervalCell}).
+ */
+export function intervalHeading(confidences: number[]): string {
+  const labels = new Set(confidences.map(confidenceLabel))
+  return labels.size === 1 ? `${[...labels][0]} CI` : 'CI'
+}
+
+/** An interval cell, "[-0.0100, +0.0200]", with " at 98.33%" when the column mixes confidences. */
+export function intervalCell(lo: string, hi: string, confidence: number, mixed: boolean): string {
+  return `[${lo}, ${hi}]${mixed ? ` at ${confidenceLabel(confidence)}` : ''}`
+}
+
+/** The distinct labels of some confidences, in increasing order: "95%", or "95% or 98.33%". */
+export function confidenceLabels(confidences: number[]): string {
+  return [...new Set([...confidences].sort((a, b) => a - b).map(confidenceLabel))].join(' or ')
+}

@@ -5,6 +5,7 @@ import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from '../checks/report-lines.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
+import { jsonNumbers } from '../util/json-number.js'
 
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
 function num(x: number): number | null {
@@ -68,7 +69,8 @@ function unitJson(u: UnitResult): Record<string, unknown> {
 /**
  * The JSON report: a stable contract for other tools (top-level `verdict`, `checks` in rule order with
  * `rule`, `status` and evidence, `comparisons`). Keys are written in a fixed order and nothing depends on
- * time or environment, so the same inputs give the same bytes.
+ * time or environment, so the same inputs give the same bytes; every number is written by
+ * {@link jsonNumbers} (12 significant digits, docs/report.md).
  */
 export function toJsonReport(result: GateResult): string {
   const { rules, decision, coverage } = result
@@ -128,5 +130,5 @@ export function toJsonReport(result: GateResult): string {
     // Issue 5: trust checks (src/checks/report-lines.ts)
     trust: result.trust ? trustJson(result.trust) : null
   }
-  return JSON.stringify(report, null, 2) + '\n'
+  return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }

@@ -4,17 +4,23 @@ import { TOP_REGRESSIONS } from '../gate.js'
 import { TOOL_NAME } from '../version.js'
 import { intervalCharts, histogramChart } from './charts.js'
 import { htmlText, inline } from './escape.js'
-import { fixed } from './format.js'
+import { confidenceLabels } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { regressionRecords } from './regressions.js'
 import { checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
-import { summarize } from './verdict.js'
-import { trustBody, trustHeadLines } from '../checks/report-lines.js'
+import { reportHead } from './head.js'
+import { fileOrHow, type WrittenFiles } from './files.js'
+import { publishableLine, trustBody } from '../checks/report-lines.js'
 import { statisticsSentences } from './words.js'
 
-/** The regression set's file name (written by the action into its report-dir; the CLI's --regressions). */
-export const REGRESSIONS_FILE = 'regressions.jsonl'
+export { REGRESSIONS_FILE } from './files.js'
+
+/** What the Markdown report knows besides the result. */
+export interface MarkdownOptions {
+  /** The output files written beside the report (named only when written; otherwise the report says how). */
+  files?: WrittenFiles
+}
 
 /**
  * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
@@ -29,29 +35,31 @@ export const REGRESSIONS_FILE = 'regressions.jsonl'
  * whole sections, collapsed ones first, from the end, when a comment is too long). Every piece of text from
  * the inputs goes through escape.ts; the output is a pure function of the result (byte-deterministic).
  */
-export function toMarkdown(result: GateResult): string {
+export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
   const { rules } = result
-  const summary = summarize(result)
+  const head = reportHead(result, options.files)
   const out: string[] = []
   const primary = rules.metrics.get(result.primaryMetric) as MetricRule
 
-  // 1. Head: never dropped by fit.ts.
-  const guard = result.trust?.guards.find((g) => g.rule === result.trust?.decidedBy)
-  if (summary.verdict === 'pass') out.push(`## ✅ ${TOOL_NAME}: pass`)
-  else if (guard) out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(guard.rule)}”`)
-  else {
-    const d = result.decision.decidedBy
-    out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${d ? d.rule.index + 1 : '?'} “${inline(d?.rule.name ?? '')}”`)
-  }
+  // 1. Head: never dropped by fit.ts. The same reasons as the terminal report (head.ts).
+  const by = head.decidedBy
+  if (by === null) out.push(`## ✅ ${TOOL_NAME}: pass`)
+  else if (by.kind === 'trust') out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`)
+  else out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.number ?? '?'} “${inline(by.name)}”`)
   out.push('')
-  if (summary.decidedBy) out.push(`**${inline(summary.decidedBy.sentence, 600)}**`, '')
-  const { total, pass, fail, inconclusive } = summary.counts
+  if (head.sentence !== null) out.push(`**${inline(head.sentence, 800)}**`, '')
+  const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : ''
   const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
   out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`)
   out.push('')
-  // Issue 5: trust rules that did not pass, and whether the result is publishable (src/checks/report-lines.ts).
-  if (result.trust) out.push(...trustHeadLines(result.trust), '')
+  // Trust rules that did not pass (other than the deciding one), whether the result is publishable, the to-judge list.
+  if (result.trust) {
+    for (const g of head.trust) out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
+    if (head.trust.length > 0) out.push('')
+    out.push(publishableLine(result.trust), '')
+    if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
+  }
   const provenance = provenanceLines(result.provenance)
   if (provenance.length > 0) out.push(...provenance, '')
 
@@ -61,7 +69,7 @@ export function toMarkdown(result: GateResult): string {
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
-  const others = summary.findings.filter((f) => f !== summary.decidedBy)
+  const others = head.findings
   if (others.length > 0) {
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
     out.push('')
@@ -94,8 +102,11 @@ export function toMarkdown(result: GateResult): string {
     const shown = Math.min(TOP_REGRESSIONS, result.regressions.length)
     const body: string[] = []
     if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable(result, TOP_REGRESSIONS), '')
+    const where = fileOrHow(options.files, 'regressions')
     body.push(
-      `The regression set \`${REGRESSIONS_FILE}\` lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`,
+      where.file !== undefined
+        ? `The regression set ${inline(where.file, 200)} lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
+        : `${records.length} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`,
       ''
     )
     details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)
@@ -104,7 +115,7 @@ export function toMarkdown(result: GateResult): string {
   details(out, 'Comparability', comparabilityBody(result))
   if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', trustBody(result.trust))
   details(out, 'Method', methodBody(result))
-  const steps = nextSteps(result)
+  const steps = nextSteps(result, options.files)
   if (steps.length > 0) {
     const body: string[] = []
     for (const s of steps) {
@@ -121,8 +132,9 @@ export function toMarkdown(result: GateResult): string {
   return out.join('\n')
 }
 
+/** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result: GateResult): string {
-  return `${fixed(result.rules.statistics.confidence * 100, 0)}%`
+  return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
 }
 
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */

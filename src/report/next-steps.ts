@@ -5,6 +5,7 @@ import { gatedMetrics } from './regressions.js'
 import { clean } from './escape.js'
 import { fixed } from './format.js'
 import { sliceLabel } from './words.js'
+import { fileOrHow, type WrittenFiles } from './files.js'
 
 /**
  * "What to look at next": observed patterns mapped to the layer of a retrieval system they usually point
@@ -43,7 +44,8 @@ const LOOK_AT: Record<NextStep['code'], [string, string]> = {
   ranking: ['Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low', 'check the reranker and exact-term weighting'],
   evidence: ['Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed', 'try multi-evidence retrieval, query decomposition or a larger candidate set'],
   precision: ['Recall is high but Precision is low or fell: the right documents come with a lot of noise', 'try context denoising or a dynamic k'],
-  hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries (regressions.jsonl) as a regression set'],
+  // The look-at of hidden_regressions names the regression set's file, or how to write it (nextSteps).
+  hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries as a regression set'],
   wide_interval: ['An interval is too wide to decide', 'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters']
 }
 
@@ -52,8 +54,16 @@ const share = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1
 const shownWorse = (c: Comparison, higher: boolean): boolean => (higher ? c.ci[1] < 0 : c.ci[0] > 0)
 const two = (x: number): string => fixed(x, 2)
 
-/** The patterns that apply to this result, in a fixed order. */
-export function nextSteps(result: GateResult): NextStep[] {
+/** The change did not improve the metric (an improvement is never listed under a "low or fell" pattern). */
+const notImproved = (c: Comparison, higher: boolean): boolean => (higher ? !(c.delta > 0) : !(c.delta < 0))
+
+/**
+ * The patterns that apply to this result, in a fixed order. A pattern lists only what matches it: a
+ * "low or fell" pattern lists a metric that is low and did not improve, or that was shown worse; never a
+ * metric the change improved. `files`: the output files written beside the report (the regression set is
+ * named only when written).
+ */
+export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] {
   const { rules } = result
   const found = new Map<NextStep['code'], string[]>()
   const add = (code: NextStep['code'], line: string): void => {
@@ -78,12 +88,12 @@ export function nextSteps(result: GateResult): NextStep[] {
     const precision = byFamily.get('precision')
     const moved = (c: Comparison): string => `${clean(c.metric, 60)} ${two(c.baseline)} → ${two(c.candidate)}`
     const hitBad = hit !== undefined && (hit.candidate < HIT_LOW || shownWorse(hit, true))
-    if (hit && hitBad) add('first_stage', `${label}: ${moved(hit)}`)
+    if (hit && hitBad && notImproved(hit, true)) add('first_stage', `${label}: ${moved(hit)}`)
     if (hit && !hitBad) {
-      if (rank && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank, true))) add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`)
-      if (recall && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall, true))) add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`)
+      if (rank && notImproved(rank, true) && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank, true))) add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`)
+      if (recall && notImproved(recall, true) && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall, true))) add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`)
     }
-    if (recall && precision && !shownWorse(recall, true) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision, true))) {
+    if (recall && precision && notImproved(precision, true) && !shownWorse(recall, true) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision, true))) {
       add('precision', `${label}: ${moved(recall)}, ${moved(precision)}`)
     }
   }
@@ -107,7 +117,12 @@ export function nextSteps(result: GateResult): NextStep[] {
     if (!lines) continue
     const evidence = lines.slice(0, MAX_EVIDENCE)
     if (lines.length > MAX_EVIDENCE) evidence.push(`and ${lines.length - MAX_EVIDENCE} more`)
-    out.push({ code, pattern: LOOK_AT[code][0], lookAt: LOOK_AT[code][1], evidence })
+    let lookAt = LOOK_AT[code][1]
+    if (code === 'hidden_regressions') {
+      const where = fileOrHow(files, 'regressions')
+      lookAt += where.file !== undefined ? ` (${where.file})` : ` (to write it, ${where.how})`
+    }
+    out.push({ code, pattern: LOOK_AT[code][0], lookAt, evidence })
   }
   return out
 }

@@ -1,4 +1,5 @@
 import type { GateResult } from '../gate.js'
+import { jsonNumbers } from '../util/json-number.js'
 
 /** One line of `regressions.jsonl`. */
 export interface RegressionRecord {
@@ -17,24 +18,25 @@ export function gatedMetrics(result: GateResult): string[] {
 }
 
 /**
- * The gated quality metrics (better: higher). Cost metrics (better: lower: latency, tokens) are left out of
- * the regression set: nearly every query moves on them, and a suite of "queries that got 3 ms slower" is
- * not one a team can act on.
+ * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
+ * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
+ * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
  */
 export function regressionMetrics(result: GateResult): string[] {
-  return gatedMetrics(result).filter((m) => result.rules.metrics.get(m)?.better !== 'lower')
+  return gatedMetrics(result)
 }
 
 /**
- * The regression set: every query that got worse on at least one gated quality metric (strictly, in the
- * metric's direction), with both values of every gated metric and its attributes, as JSON Lines, one query per line
+ * The regression set: every query that got worse on at least one gated metric (strictly, in the metric's
+ * direction: lower for `better: higher`, higher for `better: lower`), with both values of every gated metric and its attributes, as JSON Lines, one query per line
  * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
  * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
- * properties, so the same inputs give the same bytes. An empty set is an empty file.
+ * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
+ * digits, as in every JSON output). An empty set is an empty file.
  */
 export function toRegressionsJsonl(result: GateResult): string {
   return regressionRecords(result)
-    .map((r) => JSON.stringify(r) + '\n')
+    .map((r) => JSON.stringify(r, jsonNumbers) + '\n')
     .join('')
 }
 

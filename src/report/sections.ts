@@ -5,7 +5,7 @@ import type { GateResult } from '../gate.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
-import { digitsFor, fixed, pValue, signed } from './format.js'
+import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { sliceLabel } from './words.js'
 
 /**
@@ -27,12 +27,15 @@ function digits(metric: MetricRule, c: Comparison): number {
   return digitsFor(metric.range, Math.abs(c.baseline))
 }
 
-/** Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. */
-function values(c: Comparison, metric: MetricRule): string[] {
+/**
+ * Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. `mixed`: the
+ * column holds intervals at more than one confidence, so the cell names its own.
+ */
+function values(c: Comparison, metric: MetricRule, mixed: boolean): string[] {
   const d = digits(metric, c)
   const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`
   const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : ''
-  return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, `[${signed(c.ci[0], d)}, ${signed(c.ci[1], d)}]`]
+  return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)]
 }
 
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
@@ -49,7 +52,9 @@ export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule):
 
 /** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
 export function checksTable(result: GateResult): string {
-  const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`
+  const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
+  const conf = intervalHeading(confidences)
+  const mixed = conf === 'CI'
   const rows: string[][] = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']]
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
@@ -62,7 +67,7 @@ export function checksTable(result: GateResult): string {
         inline(metric.name),
         inline(sliceLabel(c.slice)),
         String(c.n),
-        ...values(c, metric),
+        ...values(c, metric, mixed),
         needs(check, unit, metric),
         `${c.wins}/${c.losses}/${c.ties}`
       ])
@@ -73,11 +78,12 @@ export function checksTable(result: GateResult): string {
 
 /** Every metric over a set of comparisons (all queries, or the exploratory slices). */
 export function comparisonsTable(result: GateResult, comparisons: Comparison[]): string {
-  const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`
+  const conf = intervalHeading(comparisons.map((c) => c.confidence))
+  const mixed = conf === 'CI'
   const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']]
   for (const c of comparisons) {
     const metric = metricOf(result, c.metric)
-    rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`])
+    rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric, mixed), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`])
   }
   return table(rows)
 }
@@ -180,6 +186,12 @@ export function comparabilityBody(result: GateResult): string[] {
   return out
 }
 
+/** ", gated statistical checks at 98.33% (bonferroni over 3)" when a multiplicity adjustment changes the confidence. */
+export function familyWords(result: GateResult): string {
+  const f = result.decision.family
+  return f.confidence === result.rules.statistics.confidence ? '' : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`
+}
+
 /** How the numbers were made: everything needed to reproduce them. */
 export function methodBody(result: GateResult): string[] {
   const { rules } = result
@@ -188,7 +200,7 @@ export function methodBody(result: GateResult): string[] {
   const rows = [
     ['Setting', 'Value'],
     ['Differences', 'paired, candidate − baseline, per query'],
-    ['Intervals', `${fixed(s.confidence * 100, 0)}% ${interval} of the mean difference`],
+    ['Intervals', `${confidenceLabel(s.confidence)} ${interval} of the mean difference${familyWords(result)}`],
     ['Resamples', String(s.resamples)],
     ['Seed', inline(s.seed, 40)],
     ['Binary metrics', 'exact two-sided McNemar test'],

@@ -2,17 +2,20 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../gate.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
-import { digitsFor, fixed, signed } from './format.js'
+import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { regressionRecords } from './regressions.js'
-import { candidateOnlyLine, needs } from './sections.js'
-import { summarize } from './verdict.js'
+import { candidateOnlyLine, familyWords, needs } from './sections.js'
+import { reportHead } from './head.js'
+import type { WrittenFiles } from './files.js'
 import { sliceLabel } from './words.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
   /** ANSI colours (only for a terminal, and never when NO_COLOR is set). */
   color: boolean
+  /** The output files written beside the report (named only when written; otherwise the report says how). */
+  files?: WrittenFiles
 }
 
 /** Regressed queries the terminal report lists. */
@@ -33,28 +36,32 @@ export function toText(result: GateResult, options: TextOptions): string {
   const paint = (style: Style, s: string): string => (options.color ? `\u001b[${CODES[style]}m${s}\u001b[0m` : s)
   const statusWord = (s: string): string => paint(COLOUR[s], wordOf(s))
   const { rules } = result
-  const summary = summarize(result)
+  const head = reportHead(result, options.files)
   const primary = rules.metrics.get(result.primaryMetric) as MetricRule
   const out: string[] = []
-  const d = result.decision.decidedBy
-  // A trust rule (issue 5) that fails decides the verdict before any statistical check.
-  const trustRule = result.trust?.decidedBy ?? null
+  // The same reasons as the Markdown report (head.ts): a trust rule's own reason when one decides.
+  const by = head.decidedBy
   out.push(
-    summary.verdict === 'pass'
+    by === null
       ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
-      : trustRule !== null
-        ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain(String(trustRule))}"`
-        : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${d ? d.rule.index + 1 : '?'} "${plain(d?.rule.name ?? '')}"`
+      : by.kind === 'trust'
+        ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain(by.rule)}"`
+        : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.number ?? '?'} "${plain(by.name)}"`
   )
-  if (summary.decidedBy) out.push(`  ${plain(summary.decidedBy.sentence, 600)}`)
-  const { total, pass, fail, inconclusive } = summary.counts
+  if (head.sentence !== null) out.push(`  ${plain(head.sentence, 800)}`)
+  const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : ''
   out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`))
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
+  for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
+  const pub = head.publishable
+  if (pub !== null) out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
+  if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
-  const conf = `${fixed(rules.statistics.confidence * 100, 0)}% CI`
+  const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
+  const mixed = conf === 'CI'
   const rows: string[][] = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
   const statuses: string[] = ['']
   for (const check of result.decision.checks) {
@@ -63,7 +70,7 @@ export function toText(result: GateResult, options: TextOptions): string {
       const c = unit.comparison
       const dg = digitsFor(metric.range, Math.abs(c.baseline))
       statuses.push(unit.status)
-      rows.push(['', String(check.rule.index + 1), plain(check.rule.name, 40), plain(metric.name, 24), plain(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), `[${signed(c.ci[0], dg)}, ${signed(c.ci[1], dg)}]`, needs(check, unit, metric)])
+      rows.push(['', String(check.rule.index + 1), plain(check.rule.name, 40), plain(metric.name, 24), plain(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed), needs(check, unit, metric)])
     }
   }
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => width(r[j]))))
@@ -74,7 +81,7 @@ export function toText(result: GateResult, options: TextOptions): string {
     const line = '  ' + cells.join('  ').trimEnd()
     out.push(i === 0 ? paint('dim', line) : line)
   })
-  const others = summary.findings.filter((f) => f !== summary.decidedBy)
+  const others = head.findings
   if (others.length > 0) {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
@@ -88,12 +95,12 @@ export function toText(result: GateResult, options: TextOptions): string {
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())
     }
   }
-  const steps = nextSteps(result)
+  const steps = nextSteps(result, options.files)
   if (steps.length > 0) {
     out.push('')
     out.push(paint('bold', 'What to look at next'))
     for (const s of steps) {
-      out.push(`  - ${s.pattern}: ${s.lookAt}.`)
+      out.push(`  - ${s.pattern}: ${plain(s.lookAt, 400)}.`)
       for (const e of s.evidence) out.push(paint('dim', `      ${plain(e, 200)}`))
     }
   }
@@ -102,7 +109,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   out.push(
     paint(
       'dim',
-      `Method: ${fixed(s.confidence * 100, 0)}% ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
+      `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${familyWords(result)}, ${s.resamples} resamples, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
     )
   )
   out.push('')

@@ -2,7 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../gate.js'
 import { clean } from './escape.js'
-import { digitsFor, fixed, pValue, signed } from './format.js'
+import { confidenceLabel, digitsFor, fixed, pValue, signed } from './format.js'
 
 /** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
 const NAME = 60
@@ -77,7 +77,7 @@ function intervalWords(unit: UnitResult, metric: MetricRule): string {
   const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]))
   const lo = displayNumber(c.ci[0], metric, true, typical)
   const hi = displayNumber(c.ci[1], metric, true, typical)
-  return `${fixed(c.confidence * 100, 0)}% interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`
+  return `${confidenceLabel(c.confidence)} interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`
 }
 
 /**
@@ -154,7 +154,7 @@ export function statisticsSentences(result: GateResult): string[] {
   const f = result.decision.family
   if (f.method !== 'none' && f.size > 1) {
     out.push(
-      `Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${fixed(f.confidence * 100, 2)}% (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`
+      `Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${confidenceLabel(f.confidence)} (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`
     )
   }
   return out

@@ -1,0 +1,54 @@
+/**
+ * Issue 13 item 8: every figure of the README's worked example is one the demo prints (the same gate run as
+ * scripts/demo.js, in-process), and the README's claim about cluster calibration matches the table in
+ * docs/statistics.md (BCa with 50 clusters of binary outcomes: coverage 0.939, false pass 0.038).
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { fixed, signed } from '../../src/report/format.js'
+import { cli, writeFiles } from '../helpers.js'
+
+const README = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ')
+
+interface JsonComparison {
+  metric: string
+  slice: Record<string, string>
+  n: number
+  baseline: number
+  candidate: number
+  delta: number
+}
+
+describe("the README's worked example", () => {
+  it('quotes the figures the demo prints (recall@10 by segment and over all queries)', async () => {
+    const f = writeFiles({ 'report.json': '' })
+    const r = await cli(['gate', '--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl', '--json', f['report.json'], '--format', 'markdown'])
+    expect(r.code).toBe(1)
+    const comparisons = JSON.parse(readFileSync(f['report.json'], 'utf8')).comparisons as JsonComparison[]
+    const recall = (segment?: string): JsonComparison =>
+      comparisons.find((c) => c.metric === 'recall@10' && (segment === undefined ? Object.keys(c.slice).length === 0 : c.slice.segment === segment && Object.keys(c.slice).length === 1)) as JsonComparison
+    const established = recall('established')
+    const fresh = recall('new')
+    const all = recall()
+    // The figures as the report prints them: 4 decimals in the tables, points (x100, 1 decimal) in the sentences.
+    const v = (x: number): string => fixed(x, 4)
+    const points = (x: number): string => signed(x * 100, 1)
+    const sentence =
+      `the ${established.n} queries of established users (${fixed((established.n / all.n) * 100, 0)}%) go from ${v(established.baseline)} to ${v(established.candidate)} recall@10, ` +
+      `the ${fresh.n} queries of new users (${fixed((fresh.n / all.n) * 100, 0)}%) from ${v(fresh.baseline)} to ${v(fresh.candidate)}. ` +
+      `The average rises from ${v(all.baseline)} to ${v(all.candidate)} (${points(all.delta)} points) while the new users lose ${fixed(-fresh.delta * 100, 1)} points.`
+    expect(README).toContain(sentence)
+    // And the report itself prints them.
+    expect(r.stdout).toContain(`| \`recall@10\` | segment = new | ${fresh.n} | ${v(fresh.baseline)} | ${v(fresh.candidate)} |`)
+    expect(r.stdout).toContain(`fell by ${fixed(-fresh.delta * 100, 1)} points`)
+  })
+
+  it('states the cluster calibration as docs/statistics.md measured it', () => {
+    const stats = readFileSync('docs/statistics.md', 'utf8')
+    const row = stats.match(/^\| binary \| 500 \| 50 of 10 \| bca \| ([\d.]+) \| ([\d.]+) \| \*\*no\*\* \|$/m)
+    expect(row).not.toBeNull()
+    const [, coverage, falsePass] = row as RegExpMatchArray
+    expect(README).toContain(`the cluster BCa is not with 50 clusters of binary outcomes (coverage ${coverage}, false pass ${falsePass})`)
+    expect(README).not.toContain('cluster bootstrap is within the targets with 50–100 clusters')
+  })
+})

@@ -1,0 +1,80 @@
+import type { GateResult } from '../gate.js'
+import type { TrustResult } from '../checks/trust.js'
+import { fileOrHow, type WrittenFiles } from './files.js'
+import { summarize, type Finding } from './verdict.js'
+
+/**
+ * What the head of every report format says, built once so the Markdown and the terminal report give the
+ * same reasons: the verdict, what decided it (a trust rule or a check) with that rule's OWN sentence (a trust
+ * rule's reason, never a check's sentence under a trust rule's name), the other trust rules that did not
+ * pass, whether the result is publishable, and every other unit that did not pass. All text is RAW: each
+ * renderer escapes it for where it goes.
+ */
+export interface ReportHead {
+  verdict: 'pass' | 'fail'
+  /** What decided a failing verdict: a trust rule (key), or a check (1-based number and name); null on pass. */
+  decidedBy: { kind: 'trust'; rule: string } | { kind: 'check'; number: number | null; name: string } | null
+  /** The deciding rule's sentence, or null (pass, or nothing to say). */
+  sentence: string | null
+  counts: { total: number; pass: number; fail: number; inconclusive: number }
+  /** Trust rules that did not pass, except the deciding one (its reason is {@link sentence}). */
+  trust: Array<{ rule: string; status: 'fail' | 'inconclusive'; reason: string }>
+  /** "Publishable: …" as a label and its detail, or null without trust checks. */
+  publishable: { label: 'yes' | 'no' | 'not established'; detail: string } | null
+  /** Where the unjudged pooled documents are listed (or how to list them), when there are any. */
+  toJudge: string | null
+  /** Every unit that did not pass, except the one whose sentence is {@link sentence}. */
+  findings: Finding[]
+}
+
+/** The head of the report of `result`; `files` are the output files written beside it. */
+export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead {
+  const summary = summarize(result)
+  const trust = result.trust
+  const guard = trust?.guards.find((g) => g.rule === trust.decidedBy && g.status !== 'pass')
+  const d = result.decision.decidedBy
+  let decidedBy: ReportHead['decidedBy'] = null
+  let sentence: string | null = null
+  let shown: Finding | null = null
+  if (summary.verdict === 'fail' && guard) {
+    decidedBy = { kind: 'trust', rule: guard.rule }
+    sentence = guard.reason
+  } else if (summary.verdict === 'fail') {
+    decidedBy = { kind: 'check', number: d ? d.rule.index + 1 : null, name: d?.rule.name ?? '' }
+    shown = summary.decidedBy
+    sentence = shown?.sentence ?? null
+  }
+  const others = (trust?.guards ?? []).filter((g) => g !== guard && g.status !== 'pass')
+  return {
+    verdict: summary.verdict,
+    decidedBy,
+    sentence,
+    counts: summary.counts,
+    trust: others.map((g) => ({ rule: g.rule, status: g.status as 'fail' | 'inconclusive', reason: g.reason })),
+    publishable: trust ? publishableWords(trust) : null,
+    toJudge: toJudgeSentence(trust, files),
+    findings: summary.findings.filter((f) => f !== shown)
+  }
+}
+
+/**
+ * Whether the result is publishable, as a label and its RAW detail: "yes" (judgments complete, snapshots
+ * comparable, nothing disputed left out), "no" with the reasons, or "not established" with what could not be
+ * checked.
+ */
+export function publishableWords(trust: TrustResult): NonNullable<ReportHead['publishable']> {
+  const p = trust.publishable
+  if (p.value) return { label: 'yes', detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out' }
+  const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : ''
+  if (p.reasons.length === 0) return { label: 'not established', detail: unchecked }
+  return { label: 'no', detail: `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}` }
+}
+
+/** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */
+function toJudgeSentence(trust: TrustResult | undefined, files: WrittenFiles | undefined): string | null {
+  const p = trust?.pooling
+  if (!p || p.pool.unjudged === 0) return null
+  const where = fileOrHow(files, 'toJudge')
+  const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`
+  return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`
+}
