@@ -169,3 +169,16 @@ describe('regression set', () => {
     expect(text).toContain('"seg|@team <b>"')
   })
 })
+
+describe('inconclusiveCounting: the counts line says how each inconclusive check counted', () => {
+  it('names one outcome when they agree, both when on_too_few, on_inconclusive and superior differ', async () => {
+    const { inconclusiveCounting } = await import('../../src/report/format.js')
+    expect(inconclusiveCounting([{ status: 'pass', counts: 'pass' }])).toBe('')
+    expect(inconclusiveCounting([{ status: 'inconclusive', counts: 'fail' }, { status: 'fail', counts: 'fail' }])).toBe(' (inconclusive counts as fail)')
+    expect(inconclusiveCounting([{ status: 'inconclusive', counts: 'pass' }])).toBe(' (inconclusive counts as pass)')
+    // on_inconclusive: pass, and a superior check not shown better (always fail): the old line said "counts as pass" for both
+    expect(inconclusiveCounting([{ status: 'inconclusive', counts: 'pass' }, { status: 'inconclusive', counts: 'fail' }, { status: 'inconclusive', counts: 'fail' }])).toBe(
+      ' (1 inconclusive counts as pass, 2 as fail)'
+    )
+  })
+})

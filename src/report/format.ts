@@ -67,3 +67,23 @@ export function intervalCell(lo: string, hi: string, confidence: number, mixed: 
 export function confidenceLabels(confidences: number[]): string {
   return [...new Set([...confidences].sort((a, b) => a - b).map(confidenceLabel))].join(' or ')
 }
+
+/**
+ * How the inconclusive checks counted, in words for the counts line: " (inconclusive counts as fail)" when they
+ * all counted alike, " (1 inconclusive counts as pass, 2 as fail)" otherwise, "" when there is none. Read from
+ * each check's own resolution, because too few queries (`on_too_few`), a `superior` check not shown better
+ * (always fail) and an unsettled interval (`on_inconclusive`) can count differently in one report.
+ */
+export function inconclusiveCounting(checks: ReadonlyArray<{ status: string; counts: 'pass' | 'fail' }>): string {
+  let pass = 0
+  let fail = 0
+  for (const c of checks) {
+    if (c.status !== 'inconclusive') continue
+    if (c.counts === 'pass') pass++
+    else fail++
+  }
+  if (pass + fail === 0) return ''
+  if (pass === 0) return ' (inconclusive counts as fail)'
+  if (fail === 0) return ' (inconclusive counts as pass)'
+  return ` (${pass} inconclusive ${pass === 1 ? 'counts' : 'count'} as pass, ${fail} as fail)`
+}

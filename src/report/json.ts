@@ -83,6 +83,7 @@ export function toJsonReport(result: GateResult): string {
       file: rules.source.file,
       sha256: rules.source.sha256,
       on_inconclusive: rules.onInconclusive,
+      on_too_few: rules.onTooFew,
       statistics: {
         confidence: rules.statistics.confidence,
         resamples: rules.statistics.resamples,

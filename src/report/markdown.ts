@@ -4,7 +4,7 @@ import { TOP_REGRESSIONS } from '../gate.js'
 import { TOOL_NAME } from '../version.js'
 import { intervalCharts, histogramChart } from './charts.js'
 import { htmlText, inline } from './escape.js'
-import { confidenceLabels } from './format.js'
+import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { regressionRecords } from './regressions.js'
@@ -49,7 +49,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   out.push('')
   if (head.sentence !== null) out.push(`**${inline(head.sentence, 800)}**`, '')
   const { total, pass, fail, inconclusive } = head.counts
-  const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : ''
+  const counted = inconclusiveCounting(result.decision.checks)
   const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
   out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`)
   out.push('')

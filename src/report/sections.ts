@@ -208,7 +208,7 @@ export function methodBody(result: GateResult): string[] {
     ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
     ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
     ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-    ['Inconclusive counts as', rules.onInconclusive],
+    ['Inconclusive counts as', `${rules.onInconclusive} (on_inconclusive); with too few queries ${rules.onTooFew} (on_too_few); a superior check not shown better: fail`],
     ['Missing queries', rules.queries.missing],
     ['Rules file', inline(rules.source.file, 200)],
     ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],

@@ -2,7 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../gate.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
-import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed } from './format.js'
+import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { regressionRecords } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
@@ -50,7 +50,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   )
   if (head.sentence !== null) out.push(`  ${plain(head.sentence, 800)}`)
   const { total, pass, fail, inconclusive } = head.counts
-  const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : ''
+  const counted = inconclusiveCounting(result.decision.checks)
   out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`))
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
