@@ -1,5 +1,6 @@
 import { GUARDED_FIELDS } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
+import { pushAll } from '../util/extent.js'
 
 /**
  * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
@@ -59,7 +60,7 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
       }
     }
   }
-  if (previous !== undefined) out.push(...checkChanges(dataset, previous))
+  if (previous !== undefined) pushAll(out, checkChanges(dataset, previous))
   return out
 }
 

@@ -12,6 +12,7 @@ import { checksTable, comparabilityBody, comparisonsTable, coverageBody, methodB
 import { summarize } from './verdict.js'
 import { trustBody, trustHeadLines } from '../checks/report-lines.js'
 import { statisticsSentences } from './words.js'
+import { pushAll } from '../util/extent.js'
 
 /** The regression set's file name (written by the action into its report-dir; the CLI's --regressions). */
 export const REGRESSIONS_FILE = 'regressions.jsonl'
@@ -127,5 +128,7 @@ function confidenceWords(result: GateResult): string {
 
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
 function details(out: string[], summary: string, body: string[]): void {
-  out.push(`<details><summary>${summary}</summary>`, '', ...body, '</details>', '')
+  out.push(`<details><summary>${summary}</summary>`, '')
+  pushAll(out, body)
+  out.push('</details>', '')
 }
