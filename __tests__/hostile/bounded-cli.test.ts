@@ -160,3 +160,12 @@ describe('pipes (FIFO, process substitution) are read under the same cap', () =>
     expect(r.stderr).toMatch(/rules\.fifo: is larger than 1048576 bytes; a rules file is read whole and the limit is 1048576/)
   })
 })
+
+describe('runs: query and document ids are capped like rows', () => {
+  const run = (): string[] => ['metrics', '--qrels', '{qrels.txt}', '--run', '{run.txt}', '-m', 'P@5']
+  const cases: HostileCase[] = [
+    { name: 'a 2,000-character query id in a TREC run', files: { 'qrels.txt': 'q1 0 d1 1\n', 'run.txt': 'q1 Q0 d1 1 2.0 t\n' + 'x'.repeat(2000) + ' Q0 d1 1 1.0 t\n' }, args: run(), code: 2, where: 'run.txt:2', message: /the query id "x{40}"… is 2000 characters long/ },
+    { name: 'a 2,000-byte document id in a TREC run', files: { 'qrels.txt': 'q1 0 d1 1\n', 'run.txt': 'q1 Q0 d1 1 2.0 t\nq1 Q0 ' + 'd'.repeat(2000) + ' 2 1.0 t\n' }, args: run(), code: 2, where: 'run.txt:2', message: /a document id is 2000 bytes long; the limit is 1024/ }
+  ]
+  for (const c of cases) it(c.name, async () => void (await runCase(c)))
+})

@@ -47,3 +47,17 @@ export function checkAttributeLength(name: string, value: string, where: Where):
 export function rememberField(names: Set<string>, name: string): void {
   if (names.size < MAX_HINT_FIELDS || names.has(name)) names.add(name)
 }
+
+/**
+ * Longest document id in a run, in bytes. Ids are kept for every document of the query being scored (and,
+ * for a run not grouped by query, for the whole run); TREC and MS MARCO ids are tens of bytes, URLs a few
+ * hundred. A longer one is a broken line or a file built to make each kept id cost megabytes.
+ */
+export const MAX_DOC_ID_BYTES = 1024
+
+/** Refuses a run's document id (a byte string) longer than {@link MAX_DOC_ID_BYTES}. */
+export function checkDocIdLength(docno: string, where: Where): void {
+  if (docno.length > MAX_DOC_ID_BYTES) {
+    throw new InputError(where, `a document id is ${docno.length} bytes long; the limit is ${MAX_DOC_ID_BYTES}`, 'document ids are short keys; the line is probably broken (missing separators)')
+  }
+}
