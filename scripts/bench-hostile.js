@@ -66,6 +66,8 @@ function slicesRules(values, perSlice) {
 
 /** Each case: a name, what it shows, and a setup that writes its files and returns the CLI arguments. */
 const CASES = [
+  // Node and the CLI alone: the floor under every figure below, on a machine shared with other work
+  ['version', '--version (Node and the CLI alone)', async () => ['--version']],
   ['csv-number-100k', 'a CSV metric cell of 100,000 digits then "x"', async () => {
     writeFileSync(f('rules.yml'), RULES)
     writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
@@ -128,12 +130,17 @@ function run(args) {
   const timeFile = join(dir, 'time.txt')
   rmSync(timeFile, { force: true })
   const inner = ['/usr/bin/time', '-f', '%e %M', '-o', timeFile, process.execPath, cli, ...args].map((a) => `'${a}'`).join(' ')
-  const child = spawn('bash', ['-c', `${limitMb ? `ulimit -v ${Number(limitMb) * 1024}; ` : ''}exec ${inner}`], { cwd: dir })
+  const child = spawn('bash', ['-c', `${limitMb ? `ulimit -v ${Number(limitMb) * 1024}; ` : ''}exec ${inner}`], { cwd: dir, detached: true })
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d.toString().slice(0, 4000)))
   child.stdout.resume()
   const start = Date.now()
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeout * 1000)
+  // the whole process group: /usr/bin/time and the CLI under it
+  let killed = false
+  const timer = setTimeout(() => {
+    killed = true
+    process.kill(-child.pid, 'SIGKILL')
+  }, timeout * 1000)
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer)
@@ -141,7 +148,7 @@ function run(args) {
       let peak = null
       if (existsSync(timeFile)) peak = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(/\s+/)[1]) / 1024
       const first = stderr.split('\n').find((l) => l.trim() !== '' && !l.startsWith('Command ')) ?? ''
-      resolve({ code: signal ? `killed (${signal}, ${timeout} s)` : code, wall, peak, first })
+      resolve({ code: killed ? `stopped at ${timeout} s` : signal ? `killed (${signal})` : code, wall, peak: Number.isFinite(peak) ? peak : null, first })
     })
   })
 }
@@ -152,5 +159,5 @@ for (const [name, what, setup] of CASES) {
   const args = await setup()
   const r = await run(args)
   const msg = r.first.replaceAll(dir + '/', '').replaceAll('|', '\\|').slice(0, 140)
-  console.log(`| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |`)
+  process.stdout.write(`| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |\n`)
 }
