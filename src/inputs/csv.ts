@@ -19,6 +19,38 @@ export interface CsvOptions extends LineOptions {
 
 const QUOTE = 0x22
 const COMMA = 0x2c
+/** Pieces joined into one string at a time: a field of 16 million empty lines is 4,096 strings, not 16 million. */
+const RUN = 4096
+
+/**
+ * The text of one field, appended in slices: a run of up to {@link RUN} pieces is joined into one flat string,
+ * so memory stays near the field's size even when it is made of millions of tiny pieces, and no piece is
+ * copied more than twice (linear time, unlike appending a character at a time).
+ */
+class FieldText {
+  private readonly runs: string[] = []
+  private readonly run: string[] = []
+
+  push(piece: string): void {
+    this.run.push(piece)
+    if (this.run.length === RUN) {
+      this.runs.push(this.run.join(''))
+      this.run.length = 0
+    }
+  }
+
+  /** The field so far, and a fresh start. */
+  take(): string {
+    const text = this.runs.length === 0 ? (this.run.length === 1 ? this.run[0] : this.run.join('')) : this.runs.join('') + this.run.join('')
+    this.clear()
+    return text
+  }
+
+  clear(): void {
+    this.runs.length = 0
+    this.run.length = 0
+  }
+}
 
 /**
  * Streams an RFC 4180 CSV file record by record: quoted fields may hold commas, doubled quotes and line
@@ -30,14 +62,13 @@ const COMMA = 0x2c
 export async function forEachCsvRecord(file: string, onRecord: CsvRecordHandler, options: CsvOptions = {}): Promise<void> {
   const cap = options.maxRecordBytes ?? options.maxLineBytes ?? MAX_RECORD_BYTES
   let fields: string[] = []
-  const pieces: string[] = []
+  const pieces = new FieldText()
   let inQuotes = false
   let afterQuote = false
   let startLine = 0
   let recordBytes = 0
   const endField = (): void => {
-    fields.push(pieces.length === 1 ? pieces[0] : pieces.join(''))
-    pieces.length = 0
+    fields.push(pieces.take())
   }
   await forEachLine(
     file,
@@ -45,7 +76,7 @@ export async function forEachCsvRecord(file: string, onRecord: CsvRecordHandler,
       if (!inQuotes) {
         startLine = line
         fields = []
-        pieces.length = 0
+        pieces.clear()
         afterQuote = false
         recordBytes = 0
         if (text === '') return
