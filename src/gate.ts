@@ -1,4 +1,5 @@
 import { pairRows, type Coverage, type PairedTable } from './align/pair.js'
+import { refuseTooManySliceValues } from './align/slice-values.js'
 import type { Rules } from './config/types.js'
 import type { Provenance } from './report/provenance.js'
 import { decide, type Decision } from './decide/evaluate.js'
@@ -57,6 +58,7 @@ export interface GateResult {
  */
 export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}): GateResult {
   const table = pairRows(rules, baseline, candidate)
+  refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
   const decided = decide(rules, table, stats)

@@ -1,3 +1,4 @@
+import { neededAttributes } from './config/attributes.js'
 import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
@@ -31,7 +32,8 @@ export interface RowsInput {
 
 /** Reads one side's per-query rows, with the metric fields the rules name. */
 export async function readSide(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
-  return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField })
+  const keepAttributes = new Set(neededAttributes(rules).keys())
+  return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField, keepAttributes })
 }
 
 /** Both sides, read once: per-query rows, or (when the rules name judgments) runs scored against them. */

@@ -1,3 +1,4 @@
+import { neededAttributes } from '../config/attributes.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../inputs/rows.js'
@@ -158,20 +159,6 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       notes: [...baseline.notes, ...candidate.notes]
     }
   }
-}
-
-/** Attribute names the rules use, each with the rules key that needs it (for errors). */
-function neededAttributes(rules: Rules): Map<string, string> {
-  const names = new Map<string, string>()
-  rules.slices.forEach((s, i) => names.has(s) || names.set(s, `slices[${i}]`))
-  for (const c of rules.checks) {
-    for (const [k] of c.where) if (!names.has(k)) names.set(k, `checks[${c.index}].where.${k}`)
-    if (c.perSlice !== undefined && !names.has(c.perSlice)) names.set(c.perSlice, `checks[${c.index}].per_slice`)
-  }
-  const { cluster, weights } = rules.statistics
-  if (cluster !== undefined && !names.has(cluster)) names.set(cluster, 'statistics.cluster')
-  if (weights !== undefined && !names.has(weights.by)) names.set(weights.by, 'statistics.weights.by')
-  return names
 }
 
 function indexRows(side: SideRows): Map<string, QueryRow> {

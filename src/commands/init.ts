@@ -8,6 +8,7 @@ import { parseDecimal } from '../inputs/numbers.js'
 import { readRows } from '../inputs/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
 import type { SideRows } from '../model.js'
+import { maxOf } from '../util/extent.js'
 
 /**
  * `init`: from zero to a first rules file. Reads the baseline and candidate once, lists the metric and
@@ -284,7 +285,7 @@ export function starterRules(ins: Inspection): string {
     L.push(`judgments: { qrels: ${JSON.stringify(ins.qrels)}, no_relevant: exclude }`)
   }
   L.push('metrics:')
-  const width = Math.max(...ins.metrics.map((m) => yamlName(m.name).length)) + 1
+  const width = maxOf(ins.metrics.map((m) => yamlName(m.name).length)) + 1
   for (const m of ins.metrics) {
     const parts = [`better: ${m.better}`]
     if (m.binary) parts.push('binary: true')
@@ -358,7 +359,7 @@ export function describeInspection(ins: Inspection, out: string): string {
     L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`)
   }
   L.push('Metrics (numeric fields):')
-  const w = Math.max(...ins.metrics.map((m) => m.name.length))
+  const w = maxOf(ins.metrics.map((m) => m.name.length))
   for (const m of ins.metrics) {
     const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`
     L.push(`  ${m.name.padEnd(w)}  ${m.better} is better (${m.why}); ${values}`)

@@ -2,6 +2,7 @@ import { InputError } from '../errors.js'
 import { readCorpusListing, readDataset } from './read.js'
 import { checkDataset, formatViolation } from './semantic.js'
 import type { Dataset, Violation } from './types.js'
+import { pushAll } from '../util/extent.js'
 
 /** How many violations an error message lists before "and N more" (`validate` lists them all). */
 const LIST_LIMIT = 30
@@ -25,8 +26,8 @@ export async function loadCheckedDataset(file: string, corpusFile?: string, prev
   const corpus = corpusFile === undefined ? undefined : await readCorpusListing(corpusFile)
   const previous = previousFile === undefined ? undefined : await readDataset(previousFile)
   const violations = [...dataset.violations, ...(corpus?.violations ?? [])]
-  if (previous !== undefined) violations.push(...previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })))
-  violations.push(...checkDataset(dataset, corpus, previous))
+  if (previous !== undefined) pushAll(violations, previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })))
+  pushAll(violations, checkDataset(dataset, corpus, previous))
   if (dataset.entries.length === 0 && dataset.violations.length === 0) {
     violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' })
   }

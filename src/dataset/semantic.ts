@@ -1,6 +1,7 @@
 import { GUARDED_FIELDS } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
 import { quote } from '../util/show.js'
+import { pushAll } from '../util/extent.js'
 
 /**
  * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
@@ -62,7 +63,7 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
       }
     }
   }
-  if (previous !== undefined) out.push(...checkChanges(dataset, previous))
+  if (previous !== undefined) pushAll(out, checkChanges(dataset, previous))
   return out
 }
 

@@ -5,6 +5,7 @@ import { adjustPValues, familyConfidence, type Multiplicity } from '../stats/mul
 import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
 import { unitCounts } from './counts.js'
+import { minOf } from '../util/extent.js'
 
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
@@ -142,7 +143,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     }
     const n = comparison.n
     const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x): x is number => x !== undefined)
-    const limit = Math.min(...limits)
+    const limit = minOf(limits)
     // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
     if (nonFinite > 0 || !Number.isFinite(limit)) return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null)
     return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit)

@@ -27,6 +27,8 @@ export interface ImportRowsOptions {
   format?: RowsFormat
   /** The field that holds the query id, for exports that have no `query_id` (ragas, deepeval). */
   idField?: string
+  /** Attributes to keep (those the rules use); undefined keeps all (see RowsSink). */
+  keepAttributes?: ReadonlySet<string>
 }
 
 /** Checks a `--format` value, refusing an unknown one with the list. */
@@ -42,11 +44,11 @@ export function parseRowsFormat(text: string): RowsFormat {
  * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
  */
 export async function importRows(file: string, options: ImportRowsOptions): Promise<SideRows | undefined> {
-  const { metricFields, format, idField } = options
+  const { metricFields, format, idField, keepAttributes } = options
   const csvName = /\.csv$/i.test(file)
   switch (format) {
     case 'ragas':
-      return readRagasRows(file, await recordsLayout(file), { metricFields, idField })
+      return readRagasRows(file, await recordsLayout(file), { metricFields, idField, keepAttributes })
     case 'deepeval':
       return readDeepevalRows(file, metricFields, idField)
     case 'pytrec_eval':
@@ -55,9 +57,9 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     case 'trec_eval':
       return readMeasureRows(file, metricFields, format)
     case 'csv':
-      return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField }) : undefined
+      return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined
     case 'jsonl':
-      return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField }) : undefined
+      return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined
     default:
       break
   }
@@ -67,7 +69,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     const doc = await readJsonDocument(file, 'JSON array of records')
     if (!Array.isArray(doc)) return undefined
     if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
-    return recordsToRows(doc, file, { metricFields, idField })
+    return recordsToRows(doc, file, { metricFields, idField, keepAttributes })
   }
   if (first === '{') {
     const firstLine = firstContentLine(head).text
@@ -80,7 +82,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
         if (looksLikeRagas(keys)) throw columnsOrient(file)
         return readPytrecEvalRows(file, metricFields)
       }
-      if (idField !== undefined || looksLikeRagas(keys)) return readRagasRows(file, 'jsonl', { metricFields, idField })
+      if (idField !== undefined || looksLikeRagas(keys)) return readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes })
       return undefined
     }
     // not one JSON object on the first line: a document over several lines, a first line longer than the
@@ -102,7 +104,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   if (csvName) {
     const header = csvHeader(text)
     if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
-      return readRagasRows(file, 'csv', { metricFields, idField })
+      return readRagasRows(file, 'csv', { metricFields, idField, keepAttributes })
     }
     return undefined
   }

@@ -53,6 +53,8 @@ export interface RecordsOptions {
   metricFields: ReadonlySet<string>
   /** The column holding the query id (default: query_id, else id). */
   idField?: string
+  /** Attributes to keep (those the rules use); undefined keeps all (see RowsSink). */
+  keepAttributes?: ReadonlySet<string>
 }
 
 /** The layout a records file is in. */
@@ -92,7 +94,7 @@ function idText(value: unknown, file: string, column: string, where: { line?: nu
 }
 
 async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
-  const sink = new RowsSink(file, options.metricFields)
+  const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let header: string[] | null = null
   let idColumn = -1
   let indexColumn = -1
@@ -128,7 +130,7 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
 }
 
 async function readJsonlRecords(file: string, options: RecordsOptions): Promise<SideRows> {
-  const sink = new RowsSink(file, options.metricFields)
+  const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let idColumn: string | undefined
   await forEachLine(file, (text, line) => {
     if (text.trim() === '') return
@@ -152,7 +154,7 @@ async function readJsonRecords(file: string, options: RecordsOptions): Promise<S
 
 /** Rows from an already parsed array of records (also used for single-line JSON arrays). */
 export function recordsToRows(records: unknown[], file: string, options: RecordsOptions): SideRows {
-  const sink = new RowsSink(file, options.metricFields)
+  const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let idColumn: string | undefined
   records.forEach((record, i) => {
     if (!isObject(record)) throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}')

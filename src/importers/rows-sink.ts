@@ -1,5 +1,6 @@
 import { InputError, type Where } from '../errors.js'
 import type { QueryRow, SideRows } from '../model.js'
+import { checkAttributeLength, checkQueryIdLength, rememberField } from '../inputs/field-caps.js'
 import { parseDecimal, parseMetricCell } from '../inputs/numbers.js'
 import { quote } from '../util/show.js'
 
@@ -27,8 +28,21 @@ export class RowsSink {
 
   constructor(
     readonly file: string,
-    private readonly metricFields: ReadonlySet<string>
+    private readonly metricFields: ReadonlySet<string>,
+    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
+    private readonly keepAttributes?: ReadonlySet<string>
   ) {}
+
+  /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
+  private attribute(row: QueryRow, key: string, text: string, names: Set<string>): void {
+    if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+      if (this.keepAttributes !== undefined) checkAttributeLength(key, text, { file: this.file, line: row.line || undefined, queryId: row.id })
+      row.attrs.set(key, text)
+      names.add(key)
+    } else {
+      rememberField(names, key)
+    }
+  }
 
   /**
    * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
@@ -36,6 +50,7 @@ export class RowsSink {
    */
   start(id: string, line: number, label = `line ${line}`): QueryRow | undefined {
     if (id === '') throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id')
+    checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label })
     const seen = this.firstSeen.get(id)
     if (seen !== undefined) {
       this.duplicateCount++
@@ -65,14 +80,11 @@ export class RowsSink {
       return
     }
     if (typeof value === 'string') {
-      row.attrs.set(key, value)
-      this.attributeFields.add(key)
+      this.attribute(row, key, value, this.attributeFields)
     } else if (typeof value === 'number') {
-      row.attrs.set(key, String(value))
-      this.numericFields.add(key)
+      this.attribute(row, key, String(value), this.numericFields)
     } else if (typeof value === 'boolean') {
-      row.attrs.set(key, String(value))
-      this.attributeFields.add(key)
+      this.attribute(row, key, String(value), this.attributeFields)
     } else if (value !== null && value !== undefined) {
       this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1)
     }
@@ -85,12 +97,11 @@ export class RowsSink {
       row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }))
       return
     }
-    row.attrs.set(key, text)
     const trimmed = text.trim()
     // an empty cell (pandas' NaN) says nothing about the column's type
-    if (trimmed === '') return
-    if (parseDecimal(trimmed) !== undefined) this.numericFields.add(key)
-    else this.attributeFields.add(key)
+    const names = trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
+    if (names !== undefined) this.attribute(row, key, text, names)
+    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) row.attrs.set(key, text)
   }
 
   /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */

@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from '../errors.js'
-import { openError } from './whole-file.js'
+import { openError, refuseSpecialFile } from './whole-file.js'
 
 /**
  * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
@@ -14,8 +14,8 @@ export interface LineOptions {
   maxLineBytes?: number
 }
 
-/** Called once per line with its text (no line terminator, BOM removed) and its 1-based number. */
-export type LineHandler = (text: string, line: number) => void
+/** Called once per line with its text (no line terminator, BOM removed), its 1-based number and its length in bytes. */
+export type LineHandler = (text: string, line: number, bytes: number) => void
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true })
 
@@ -27,7 +27,7 @@ export type LineBytesHandler = (bytes: Buffer, start: number, end: number, line:
  * hot path has no per-line promise, string or copy (the TREC run reader parses straight from these bytes;
  * {@link forEachLine} decodes them). Accepts LF and CRLF, a UTF-8 byte order mark on the first line and a
  * last line without a newline; refuses over-long lines with the file and line number. Memory is bounded by
- * the read buffer plus the longest line. Errors thrown by `onLine` pass through unchanged; errors of the file
+ * the read buffer plus the longest line. Devices and sockets are refused (openStreamable). Errors thrown by `onLine` pass through unchanged; errors of the file
  * itself become refusals naming it.
  */
 export async function forEachLineBytes(file: string, onLine: LineBytesHandler, options: LineOptions = {}): Promise<number> {
@@ -43,7 +43,7 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
     if (end - start > cap) tooLong(file, lineNo, cap)
     onLine(bytes, start, end, lineNo)
   }
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 })
+  const stream = (await openStreamable(file)).createReadStream({ highWaterMark: 1 << 20 })
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0
@@ -82,11 +82,31 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
 }
 
 /**
+ * Opens a file to stream it: a device (`/dev/zero` never ends and has no newline), a socket and a directory
+ * are refused by name before a byte is read; a regular file or a pipe (`<(...)`) is returned.
+ */
+async function openStreamable(file: string): Promise<FileHandle> {
+  let handle: FileHandle
+  try {
+    handle = await open(file, 'r')
+  } catch (error) {
+    throw openError(file, error)
+  }
+  try {
+    refuseSpecialFile(file, await handle.stat())
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    throw error instanceof InputError ? error : openError(file, error)
+  }
+  return handle
+}
+
+/**
  * Streams a file line by line as text ({@link forEachLineBytes}, each line decoded): ASCII lines take a fast
  * path; invalid UTF-8 is refused with the file and line.
  */
 export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
-  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line), options)
+  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line, end - start), options)
 }
 
 function decode(bytes: Buffer, start: number, end: number, file: string, line: number): string {

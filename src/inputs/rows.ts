@@ -4,6 +4,7 @@ import type { QueryRow, SideRows } from '../model.js'
 import { forEachCsvRecord } from './csv.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
+import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
 import { parseMetricCell } from './numbers.js'
 import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
 import { quote } from '../util/show.js'
@@ -21,6 +22,11 @@ export interface RowsOptions extends LineOptions {
   format?: RowsFormat
   /** The field holding the query id in exports that have no `query_id` (ragas, deepeval; see importers). */
   idField?: string
+  /**
+   * Attributes to keep (the ones the rules use: src/config/attributes.ts); other fields are only named in
+   * the hints. Kept values are capped at MAX_ATTRIBUTE_CHARS. Undefined keeps every attribute (`init`).
+   */
+  keepAttributes?: ReadonlySet<string>
 }
 
 /**
@@ -98,14 +104,16 @@ async function readJsonl(file: string, options: RowsOptions, side: SideRows, add
       if (text.trim() === '') return
       const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
       const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
-      add(jsonRecordToRow(record, file, line, options.metricFields, side))
+      add(jsonRecordToRow(record, file, line, options, side))
     },
     options
   )
 }
 
-function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, metricFields: ReadonlySet<string>, side: SideRows): QueryRow {
+function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, options: RowsOptions, side: SideRows): QueryRow {
+  const { metricFields, keepAttributes } = options
   const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line)
+  checkQueryIdLength(id, { file, line })
   const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
   for (const key of Object.keys(record)) {
     if (key === ID_FIELD) continue
@@ -121,13 +129,16 @@ function jsonRecordToRow(record: Record<string, unknown>, file: string, line: nu
         throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
       }
       side.numericFields.add(key)
-    } else if (typeof value === 'string') {
-      row.attrs.set(key, value)
-      side.attributeFields.add(key)
-    } else if (typeof value === 'number' || typeof value === 'boolean') {
-      row.attrs.set(key, String(value))
-      if (typeof value === 'number') side.numericFields.add(key)
-      else side.attributeFields.add(key)
+    } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      const names = typeof value === 'number' ? side.numericFields : side.attributeFields
+      if (keepAttributes === undefined || keepAttributes.has(key)) {
+        const text = String(value)
+        if (keepAttributes !== undefined) checkAttributeLength(key, text, { file, line, queryId: id })
+        row.attrs.set(key, text)
+        names.add(key)
+      } else {
+        rememberField(names, key)
+      }
     }
   }
   return row
@@ -177,6 +188,7 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
       }
       const id = fields[idColumn]
       if (id === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+      checkQueryIdLength(id, { file, line })
       const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
       for (let c = 0; c < header.length; c++) {
         if (c === idColumn) continue
@@ -184,7 +196,8 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
         const text = fields[c]
         if (options.metricFields.has(name)) {
           row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }))
-        } else {
+        } else if (options.keepAttributes === undefined || options.keepAttributes.has(name)) {
+          if (options.keepAttributes !== undefined) checkAttributeLength(name, text, { file, line, queryId: id })
           row.attrs.set(name, text)
         }
       }

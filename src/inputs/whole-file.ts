@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises'
+import type { Stats } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from '../errors.js'
 
 /** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
@@ -7,6 +8,7 @@ export function openError(file: string, error: unknown): InputError {
   if (code === 'ENOENT') return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
   if (code === 'EISDIR') return new InputError({ file }, 'is a directory, not a file', 'name the file itself')
   if (code === 'EACCES') return new InputError({ file }, 'permission denied', 'make the file readable')
+  if (code === 'ESPIPE') return new InputError({ file }, 'is a pipe, and this input is read twice (its format is detected first)', 'write it to a regular file first')
   return new InputError({ file }, `cannot be read: ${(error as Error).message}`)
 }
 
@@ -22,28 +24,69 @@ export interface WholeFileLimit {
 
 /**
  * Reads a small file whole as UTF-8 text (byte order mark removed): the one way the gate reads the files it
- * does not stream (rules, manifests, whole-JSON evaluator exports). The size is checked before reading, so an
- * enormous file costs nothing; a missing, unreadable or directory path, an oversized file and invalid UTF-8
- * are refused by name. Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
+ * does not stream (rules, manifests, whole-JSON evaluator exports). A regular file larger than the cap is
+ * refused from its size before anything is read; whatever the size says, at most `limit + 1` bytes are ever
+ * read, because devices report a size of 0 (`--rules /dev/zero` grew to 14.8 GB before). Pipes (a FIFO, a
+ * shell's `<(...)`) are read under the same cap; character and block devices and sockets are refused
+ * ({@link refuseSpecialFile}). A missing, unreadable or directory path and invalid UTF-8 are refused by name.
+ * Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
  */
 export async function readWholeText(file: string, cap: WholeFileLimit): Promise<string> {
-  let size: number
+  let handle: FileHandle
   try {
-    const s = await stat(file)
-    if (s.isDirectory()) throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-    size = s.size
+    handle = await open(file, 'r')
   } catch (error) {
-    if (error instanceof InputError) throw error
     throw openError(file, error)
   }
-  if (size > cap.limit) throw new InputError({ file }, `is ${size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
-  // stat needs no read permission: an unreadable file fails here, and must say so by name.
-  const bytes = await readFile(file).catch((error: unknown) => {
-    throw openError(file, error)
-  })
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
-  } catch {
-    throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8')
+    let s: Stats
+    try {
+      s = await handle.stat()
+    } catch (error) {
+      throw openError(file, error)
+    }
+    refuseSpecialFile(file, s)
+    if (s.size > cap.limit) throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
+    const bytes = await readAtMost(handle, file, cap.limit + 1)
+    if (bytes.length > cap.limit) throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
+    } catch {
+      throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8')
+    }
+  } finally {
+    await handle.close().catch(() => undefined)
   }
+}
+
+/**
+ * Refuses what is not a file the gate can read to its end: a directory, a character or block device
+ * (`/dev/zero`, `/dev/urandom` never end, and report a size of 0 so a size cap cannot see them) and a socket.
+ * A FIFO is allowed: a shell's process substitution (`--rules <(git show base:rules.yml)`) is a legitimate
+ * way to pass an input, and every reader stops at its cap whatever a pipe delivers.
+ */
+export function refuseSpecialFile(file: string, s: Stats): void {
+  if (s.isDirectory()) throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
+  if (s.isCharacterDevice() || s.isBlockDevice() || s.isSocket()) {
+    throw new InputError({ file }, `is a ${s.isSocket() ? 'socket' : 'device'}, not a regular file`, 'name a regular file (a pipe such as <(...) is accepted too)')
+  }
+}
+
+/** Reads from `handle` until its end or until `most` bytes are read, whichever comes first. */
+async function readAtMost(handle: FileHandle, file: string, most: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let total = 0
+  while (total < most) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, most - total))
+    let bytesRead: number
+    try {
+      ;({ bytesRead } = await handle.read(chunk, 0, chunk.length, null))
+    } catch (error) {
+      throw openError(file, error)
+    }
+    if (bytesRead === 0) break
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))
+    total += bytesRead
+  }
+  return Buffer.concat(chunks, total)
 }

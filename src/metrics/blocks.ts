@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js'
+import { checkDocIdLength, checkQueryIdLength } from '../inputs/field-caps.js'
 import { fromByteString } from './order.js'
 import { quote } from '../util/show.js'
 
@@ -60,6 +61,7 @@ export class BlockCollector {
   /** Starts (or, in buffer mode, resumes) the block of query `id` at `line`. */
   startQuery(id: string, line: number): void {
     if (this.current !== null && this.current.block.id === id) return
+    checkQueryIdLength(id, { file: this.file, line })
     if (this.mode === 'buffer') {
       let pending = this.buffered.get(id)
       if (pending === undefined) {
@@ -91,6 +93,7 @@ export class BlockCollector {
   add(docno: string, score: number, line: number): void {
     const pending = this.current!
     const b = pending.block
+    checkDocIdLength(docno, { file: this.file, line, queryId: b.id })
     const earlier = pending.seen.get(docno)
     if (earlier !== undefined) {
       throw new InputError(

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises'
+import { openError } from '../inputs/whole-file.js'
 import { InputError } from '../errors.js'
 import { readRanxRun, sniffBraceRun } from '../importers/index.js'
 import { BlockCollector, NotGroupedSignal, type BlockHandler } from './blocks.js'
@@ -25,7 +26,9 @@ export async function detectRunFormat(file: string): Promise<RunFormat> {
   }
   try {
     const buf = Buffer.alloc(65536)
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0)
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error: unknown) => {
+      throw openError(file, error)
+    })
     let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
     while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++
     return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec'

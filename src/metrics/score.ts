@@ -4,14 +4,17 @@
  * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
  */
 
-const DECIMAL = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/
+import { isDecimalText, MAX_NUMBER_CHARS } from '../inputs/numbers.js'
 
 /** Exact powers of ten (all exactly representable up to 1e22). */
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
-/** Parses a decimal number from text; returns NaN when it is not a finite plain decimal. */
+/**
+ * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
+ * MAX_NUMBER_CHARS (one linear scan: src/inputs/numbers.ts).
+ */
 export function parseScoreText(text: string): number {
-  if (!DECIMAL.test(text)) return NaN
+  if (text.length > MAX_NUMBER_CHARS || !isDecimalText(text)) return NaN
   const value = Number(text)
   return Number.isFinite(value) ? value : NaN
 }

@@ -6,6 +6,7 @@ import { confidenceLabels } from './format.js'
 import { histogram } from './histogram.js'
 import { gatedMetrics } from './regressions.js'
 import { displayNumber, sliceLabel, unitWord } from './words.js'
+import { maxOf, minOf } from '../util/extent.js'
 
 /**
  * Pictures as Mermaid source, which GitHub renders inside a ```mermaid fence. Only diagram types GitHub's
@@ -77,8 +78,8 @@ export function intervalCharts(result: GateResult): string[] {
     if (finite.length === 0) continue
     const values = [0]
     for (const r of finite) values.push(r.unit.comparison.ci[0], r.unit.comparison.ci[1], ...(r.limit === null || !Number.isFinite(r.limit) ? [] : [r.limit]))
-    const min = Math.min(...values)
-    const span = Math.max(...values) - min || 1
+    const min = minOf(values)
+    const span = maxOf(values) - min || 1
     const at = (v: number): number => ORIGIN + Math.round(((v - min) / span) * SCALE)
     const num = (v: number): string => displayNumber(v, metric)
     const u = unitWord(metric)

@@ -13,6 +13,7 @@ import { reportHead } from './head.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from '../checks/report-lines.js'
 import { statisticsSentences } from './words.js'
+import { pushAll } from '../util/extent.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -139,5 +140,7 @@ function confidenceWords(result: GateResult): string {
 
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
 function details(out: string[], summary: string, body: string[]): void {
-  out.push(`<details><summary>${summary}</summary>`, '', ...body, '</details>', '')
+  out.push(`<details><summary>${summary}</summary>`, '')
+  pushAll(out, body)
+  out.push('</details>', '')
 }

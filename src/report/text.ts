@@ -9,6 +9,7 @@ import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
 import { sliceLabel } from './words.js'
+import { maxOf } from '../util/extent.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -73,7 +74,7 @@ export function toText(result: GateResult, options: TextOptions): string {
       rows.push(['', String(check.rule.index + 1), plain(check.rule.name, 40), plain(metric.name, 24), plain(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed), needs(check, unit, metric)])
     }
   }
-  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => width(r[j]))))
+  const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))))
   widths[0] = 'INCONCLUSIVE'.length
   rows.forEach((r, i) => {
     const cells = r.map((cell, j) => pad(j === 0 ? wordOf(statuses[i]) : cell, widths[j]))
