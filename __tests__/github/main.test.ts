@@ -305,7 +305,7 @@ describe('the exam is read at the base commit, like the rules', () => {
     )
     expect(md).not.toContain('retrieval-gate-exam-') // the private copy is never named, only path@commit
     expect(JSON.stringify(report)).not.toContain('retrieval-gate-exam-')
-    if (file.endsWith('.jsonl')) expect(md).toContain(`Evaluation set ${file}@\u200dcccccccccccc: split holdout, 30 answerable questions gated`) // @ escaped: not a mention
+    if (file.endsWith('.jsonl')) expect(md).toContain(`Evaluation set \`${file}@cccccccccccc\`: split holdout, 30 answerable questions gated`) // @ in a code span: not a mention, and copies as written
     expect(fake.requests('GET', new RegExp(`/contents/${encodeURIComponent(file)}$`))).toHaveLength(1)
     // proof that the edit mattered: graded with the PR's own copy, the same change passes
     expect(await verdictWithPrCopy(rulesText, file)).toBe('pass')

@@ -23,7 +23,7 @@ checks:
     metric: m
     where: { segment: new }
     per_slice: user
-    max_regressions: { count: 100000, threshold: 0.5 }
+    max_regressions: { count: 1, threshold: 0.5 }
 `
 const CLUSTERED = RULES.replace('statistics: { resamples: 200, seed: 3 }', 'statistics: { resamples: 200, seed: 3, cluster: user }')
 

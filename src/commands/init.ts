@@ -8,7 +8,7 @@ import { parseDecimal } from '../inputs/numbers.js'
 import { readRows } from '../inputs/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
 import type { SideRows } from '../model.js'
-import { maxOf } from '../util/extent.js'
+import { maxOf, minOf } from '../util/extent.js'
 
 /**
  * `init`: from zero to a first rules file. Reads the baseline and candidate once, lists the metric and
@@ -140,8 +140,8 @@ function positionOrId(name: string, sides: readonly SideRows[]): string | undefi
       seen.add(v)
     }
     if (seen.size < MIN_POSITION_ROWS) return false
-    const min = Math.min(...seen)
-    return (min === 0 || min === 1) && Math.max(...seen) - min + 1 === seen.size
+    const min = minOf(seen)
+    return (min === 0 || min === 1) && maxOf(seen) - min + 1 === seen.size
   })
   return consecutive ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric' : undefined
 }
