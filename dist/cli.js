@@ -1,43 +1,193 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { createReadStream, openSync, closeSync, readSync, existsSync } from 'node:fs';
-import { stat, readFile, open, writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
+import { openSync, closeSync, readSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
 
+/**
+ * Input values shown in messages and logs. Every byte of a file the pull request controls can reach a
+ * refusal message, and the CLI's stderr / the action's log is read by the GitHub runner line by line: a
+ * line that starts with `::` (after blanks) or holds `##[` anywhere is a workflow command (`::warning::`,
+ * `::add-mask::`, `::stop-commands::`...). So a value is never printed raw: it is quoted, its control
+ * characters, line separators and bidi marks are escaped (no raw newline or carriage return can start a new
+ * line), `##[` is broken up, and it is cut to {@link MAX_SHOWN_CHARS} characters with an ellipsis and its
+ * full length, so a 10 MB attribute value costs a short line, not a 10 MB message.
+ *
+ * Three layers use this module: {@link quote} where a message interpolates one input value, the
+ * {@link sanitizeText} backstop on every field of an `InputError` (src/errors.ts), and {@link safeLines}
+ * at the output boundaries (the CLI's stdout/stderr, the action's log calls).
+ */
+/** Longest part of an input value a message shows (characters, before escaping). */
+const MAX_SHOWN_CHARS = 100;
+/** Longest refusal (file, line, key, message and hint together) printed; the rest is cut with its length. */
+const MAX_ERROR_CHARS = 2000;
+/** Longest line the CLI writes to stderr or the action writes to its log (characters). */
+const MAX_LOG_LINE_CHARS = 4000;
+// One escape per character that may not appear raw in a log line: C0 controls (newline, carriage return,
+// tab inside a value, ESC), DEL and C1 controls (U+0085 is a line break for some readers), U+2028/U+2029,
+// the bidi marks, embeddings, overrides and isolates that reorder what a reviewer reads, and BOM.
+// Tab and ESC are allowed by safeLines (reports are tab-separated or coloured), never inside a value.
+const ESCAPED_IN_VALUE = /[\u0000-\u001f"\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ESCAPED_IN_TEXT = /[\u0000-\u0008\u000a-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const SHORT = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '"': '\\"', '\\': '\\\\' };
+function unicodeEscape(c) {
+    return SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+/** `s` cut to `max` UTF-16 units without splitting a surrogate pair. */
+function cut(s, max) {
+    let end = Math.min(s.length, max);
+    if (end < s.length && end > 0) {
+        const last = s.charCodeAt(end - 1);
+        if (last >= 0xd800 && last <= 0xdbff)
+            end--;
+    }
+    return s.slice(0, end);
+}
+/** A runner command prefix (`##[`) broken so the runner does not see it; the text still reads as `##[`. */
+function breakCommandPrefix(s) {
+    return s.includes('##[') ? s.split('##[').join('#\\u0023[') : s;
+}
+/**
+ * One input value for a message: a JSON-style quoted string (`"q7"`, exactly what JSON.stringify gives for a
+ * plain value), with control characters, line separators, bidi marks and lone surrogates escaped and `##[`
+ * written `#\u0023[`; a longer value is cut at `max` characters and followed by its full length:
+ * `"aaaa…" (10485760 characters)`. Non-strings are shown as JSON (numbers, booleans, null) under the same
+ * rules. Linear in `max`, whatever the value's length.
+ */
+function quote(value, max = MAX_SHOWN_CHARS) {
+    const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    const shown = cut(s, max);
+    const body = breakCommandPrefix(shown.replace(ESCAPED_IN_VALUE, unicodeEscape));
+    const text = typeof value === 'string' ? `"${body}"` : body;
+    return shown.length < s.length ? `${typeof value === 'string' ? text.slice(0, -1) + '…"' : text + '…'} (${s.length} characters)` : text;
+}
+/**
+ * The backstop for text that may hold input (a message, a hint, a file name, a rule key): control
+ * characters (newline and carriage return included) and bidi marks escaped as `\n`, `\u001b`..., `##[`
+ * broken, a `::` at the start cut off from it, and the whole cut to `max` characters with its full length.
+ * Text that is already clean and short comes back unchanged.
+ */
+function sanitizeText(text, max = MAX_ERROR_CHARS) {
+    const shown = cut(text, max);
+    let s = breakCommandPrefix(shown.replace(ESCAPED_IN_TEXT, unicodeEscape).replace(/\u001b/g, '\\u001b'));
+    s = s.replace(/^(\s*):(?=:)/, '$1\\u003a');
+    return shown.length < text.length ? `${s}… (${text.length} characters)` : s;
+}
+/**
+ * Text about to be written to a log, made safe line by line: no line starts (after blanks) with `::`, none
+ * holds `##[`, no carriage return or other control character survives except tab (and ESC when `colour`, for
+ * the coloured terminal report), and with `maxLine` each line is cut with its full length. Line breaks the
+ * gate wrote itself are kept. Clean text comes back byte-identical.
+ */
+function safeLines(text, options = {}) {
+    const { maxLine, colour = false } = options;
+    if (!needsWork(text, maxLine))
+        return text;
+    return text
+        .split('\n')
+        .map((line) => {
+        const shown = maxLine !== undefined ? cut(line, maxLine) : line;
+        let s = shown.replace(ESCAPED_IN_TEXT, unicodeEscape);
+        if (!colour)
+            s = s.replace(/\u001b/g, '\\u001b');
+        s = breakCommandPrefix(s).replace(/^(\s*):(?=:)/, '$1\\u003a');
+        return shown.length < line.length ? `${s}… (${line.length} characters)` : s;
+    })
+        .join('\n');
+}
+/** A fast path: most output has nothing to escape, and reports can be megabytes. */
+function needsWork(text, maxLine) {
+    if (text.includes('##[') || text.includes('::'))
+        return true;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if ((c < 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x1b) || (c >= 0x7f && c <= 0x9f) || c === 0x061c || c === 0x200e || c === 0x200f || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0xfeff)
+            return true;
+    }
+    if (maxLine !== undefined) {
+        let start = 0;
+        for (;;) {
+            const nl = text.indexOf('\n', start);
+            const end = nl < 0 ? text.length : nl;
+            if (end - start > maxLine)
+                return true;
+            if (nl < 0)
+                return false;
+            start = nl + 1;
+        }
+    }
+    return /\u001b/.test(text);
+}
+
 /** Unusable input: the CLI exits 2 and the action fails, printing `toString()` and nothing else. */
 class InputError extends Error {
     where;
+    /** What is wrong, without the place and the hint (a job summary shows the three apart). */
+    problem;
     hint;
     constructor(where, message, hint) {
         super(formatInputError(where, message, hint));
         this.name = 'InputError';
         this.where = where;
+        this.problem = message;
         this.hint = hint;
     }
 }
-/** `file:line: [key] message (query q7). hint` — the shape every refusal is printed in. */
+/** Longest file name or rule key shown in a refusal (characters; the rest is cut with its length). */
+const MAX_PLACE_CHARS = 240;
+/**
+ * `file:line: [key] message (query q7). hint` — the shape every refusal is printed in. Every part may hold
+ * input (a file name, a key or id from the PR's files), so each is escaped and cut here whatever the caller
+ * did (src/util/show.ts): the refusal is one line, holds no control character, never starts a workflow
+ * command, and is at most {@link MAX_ERROR_CHARS} characters.
+ */
 function formatInputError(where, message, hint) {
     let place = '';
     if (where.file !== undefined)
-        place += where.file;
+        place += sanitizeText(where.file, MAX_PLACE_CHARS);
     if (where.line !== undefined)
         place += `:${where.line}`;
     if (where.key !== undefined)
-        place += place ? ` (${where.key})` : where.key;
+        place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS)})` : sanitizeText(where.key, MAX_PLACE_CHARS);
     let text = place ? `${place}: ${message}` : message;
-    if (where.queryId !== undefined && !message.includes(where.queryId))
-        text += ` (query ${JSON.stringify(where.queryId)})`;
+    if (where.queryId !== undefined && !message.includes(quote(where.queryId)) && !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))) {
+        text += ` (query ${quote(where.queryId)})`;
+    }
     if (hint)
         text += `. ${hint}`;
-    return text;
+    return sanitizeText(text, MAX_ERROR_CHARS);
 }
 /** True for errors the user can act on (as opposed to a bug in the gate). */
 function isInputError(error) {
     return error instanceof InputError;
+}
+
+/**
+ * Attribute names the rules use (slices, where, per_slice, statistics.cluster, statistics.weights.by), each
+ * with the rules key that needs it (for errors). The pairing stage reads these columns; the rows readers
+ * keep only these values, so memory grows with what the rules use and not with the other fields of a file
+ * (a long unused string per row cost 3.6 GB for a 2 GB file when every field was kept).
+ */
+function neededAttributes(rules) {
+    const names = new Map();
+    rules.slices.forEach((s, i) => names.has(s) || names.set(s, `slices[${i}]`));
+    for (const c of rules.checks) {
+        for (const [k] of c.where)
+            if (!names.has(k))
+                names.set(k, `checks[${c.index}].where.${k}`);
+        if (c.perSlice !== undefined && !names.has(c.perSlice))
+            names.set(c.perSlice, `checks[${c.index}].per_slice`);
+    }
+    const { cluster, weights } = rules.statistics;
+    if (cluster !== undefined && !names.has(cluster))
+        names.set(cluster, 'statistics.cluster');
+    if (weights !== undefined && !names.has(weights.by))
+        names.set(weights.by, 'statistics.weights.by');
+    return names;
 }
 
 /** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
@@ -49,39 +199,85 @@ function openError(file, error) {
         return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
     if (code === 'EACCES')
         return new InputError({ file }, 'permission denied', 'make the file readable');
+    if (code === 'ESPIPE')
+        return new InputError({ file }, 'is a pipe, and this input is read twice (its format is detected first)', 'write it to a regular file first');
     return new InputError({ file }, `cannot be read: ${error.message}`);
 }
 /**
  * Reads a small file whole as UTF-8 text (byte order mark removed): the one way the gate reads the files it
- * does not stream (rules, manifests, whole-JSON evaluator exports). The size is checked before reading, so an
- * enormous file costs nothing; a missing, unreadable or directory path, an oversized file and invalid UTF-8
- * are refused by name. Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
+ * does not stream (rules, manifests, whole-JSON evaluator exports). A regular file larger than the cap is
+ * refused from its size before anything is read; whatever the size says, at most `limit + 1` bytes are ever
+ * read, because devices report a size of 0 (`--rules /dev/zero` grew to 14.8 GB before). Pipes (a FIFO, a
+ * shell's `<(...)`) are read under the same cap; character and block devices and sockets are refused
+ * ({@link refuseSpecialFile}). A missing, unreadable or directory path and invalid UTF-8 are refused by name.
+ * Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
  */
 async function readWholeText(file, cap) {
-    let size;
+    let handle;
     try {
-        const s = await stat(file);
-        if (s.isDirectory())
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        size = s.size;
+        handle = await open(file, 'r');
     }
     catch (error) {
-        if (error instanceof InputError)
-            throw error;
         throw openError(file, error);
     }
-    if (size > cap.limit)
-        throw new InputError({ file }, `is ${size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
-    // stat needs no read permission: an unreadable file fails here, and must say so by name.
-    const bytes = await readFile(file).catch((error) => {
-        throw openError(file, error);
-    });
     try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
+        let s;
+        try {
+            s = await handle.stat();
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        refuseSpecialFile(file, s);
+        if (s.size > cap.limit)
+            throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
+        const bytes = await readAtMost(handle, file, cap.limit + 1);
+        if (bytes.length > cap.limit)
+            throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
+        try {
+            return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
+        }
+        catch {
+            throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
+        }
     }
-    catch {
-        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
+    finally {
+        await handle.close().catch(() => undefined);
     }
+}
+/**
+ * Refuses what is not a file the gate can read to its end: a directory, a character or block device
+ * (`/dev/zero`, `/dev/urandom` never end, and report a size of 0 so a size cap cannot see them) and a socket.
+ * A FIFO is allowed: a shell's process substitution (`--rules <(git show base:rules.yml)`) is a legitimate
+ * way to pass an input, and every reader stops at its cap whatever a pipe delivers.
+ */
+function refuseSpecialFile(file, s) {
+    if (s.isDirectory())
+        throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+    if (s.isCharacterDevice() || s.isBlockDevice() || s.isSocket()) {
+        throw new InputError({ file }, `is a ${s.isSocket() ? 'socket' : 'device'}, not a regular file`, 'name a regular file (a pipe such as <(...) is accepted too)');
+    }
+}
+/** Reads from `handle` until its end or until `most` bytes are read, whichever comes first. */
+async function readAtMost(handle, file, most) {
+    const chunks = [];
+    let total = 0;
+    while (total < most) {
+        const chunk = Buffer.allocUnsafe(Math.min(1 << 20, most - total));
+        let bytesRead;
+        try {
+            ;
+            ({ bytesRead } = await handle.read(chunk, 0, chunk.length, null));
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        if (bytesRead === 0)
+            break;
+        chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+        total += bytesRead;
+    }
+    return Buffer.concat(chunks, total);
 }
 
 /**
@@ -96,7 +292,7 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
  * hot path has no per-line promise, string or copy (the TREC run reader parses straight from these bytes;
  * {@link forEachLine} decodes them). Accepts LF and CRLF, a UTF-8 byte order mark on the first line and a
  * last line without a newline; refuses over-long lines with the file and line number. Memory is bounded by
- * the read buffer plus the longest line. Errors thrown by `onLine` pass through unchanged; errors of the file
+ * the read buffer plus the longest line. Devices and sockets are refused (openStreamable). Errors thrown by `onLine` pass through unchanged; errors of the file
  * itself become refusals naming it.
  */
 async function forEachLineBytes(file, onLine, options = {}) {
@@ -114,7 +310,7 @@ async function forEachLineBytes(file, onLine, options = {}) {
             tooLong(file, lineNo, cap);
         onLine(bytes, start, end, lineNo);
     };
-    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    const stream = (await openStreamable(file)).createReadStream({ highWaterMark: 1 << 20 });
     try {
         for await (const chunk of stream) {
             let start = 0;
@@ -158,11 +354,32 @@ async function forEachLineBytes(file, onLine, options = {}) {
     return lineNo;
 }
 /**
+ * Opens a file to stream it: a device (`/dev/zero` never ends and has no newline), a socket and a directory
+ * are refused by name before a byte is read; a regular file or a pipe (`<(...)`) is returned.
+ */
+async function openStreamable(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        refuseSpecialFile(file, await handle.stat());
+    }
+    catch (error) {
+        await handle.close().catch(() => undefined);
+        throw error instanceof InputError ? error : openError(file, error);
+    }
+    return handle;
+}
+/**
  * Streams a file line by line as text ({@link forEachLineBytes}, each line decoded): ASCII lines take a fast
  * path; invalid UTF-8 is refused with the file and line.
  */
 async function forEachLine(file, onLine, options = {}) {
-    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line), options);
+    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line, end - start), options);
 }
 function decode(bytes, start, end, file, line) {
     let ascii = true;
@@ -251,7 +468,7 @@ class QrelsBuilder {
     /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
     add(id, doc, grade, line) {
         if (!Number.isSafeInteger(grade)) {
-            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${JSON.stringify(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
         }
         this.query(id, line);
         const query = this.queries.get(id);
@@ -259,7 +476,7 @@ class QrelsBuilder {
         const docno = toByteString(doc);
         const earlier = docLines.get(docno);
         if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: id }, `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
         }
         docLines.set(docno, line);
         query.grades.set(docno, grade);
@@ -324,7 +541,7 @@ async function readBeirQrels(file) {
         if (id === '' || doc === '')
             throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
         if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-            throw new InputError({ file, line, queryId: id }, `score ${JSON.stringify(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
+            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
         }
         builder.add(id, doc, Number(scoreText), line);
     });
@@ -332,14 +549,102 @@ async function readBeirQrels(file) {
 }
 
 /**
- * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
- * exponent. Hex ("0x10"), "NaN", "Infinity", "1_000", "" and padded text are not numbers here, because
- * JavaScript's Number() would quietly accept some of them (Number("") is 0, Number("0x10") is 16).
+ * Longest query id, in characters (UTF-16 code units). An id is a key, kept once per query and side and
+ * printed in reports; even a question text used as the id (`--id-field user_input`) fits. A longer one is a
+ * whole document in the id column, or a file built to make every kept id cost megabytes.
  */
-const DECIMAL$1 = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** Parses a strict decimal; returns undefined for anything else, and for values that overflow to ±Infinity. */
+const MAX_QUERY_ID_CHARS = 1024;
+/**
+ * Longest value of an attribute the rules use (slices, where, per_slice, cluster, weights.by), in
+ * characters. These are labels (a segment, a category, a user id), kept per query and printed as slice
+ * names. Attributes the rules do not use are not kept at all, so they have no cap beyond the line's.
+ */
+const MAX_ATTRIBUTE_CHARS = 256;
+/**
+ * How many distinct field names a rows reader remembers beyond the metrics and the attributes it keeps.
+ * They only feed hints ("did you mean", `init`); a file whose every line invents new field names must not
+ * make that list grow with the file.
+ */
+const MAX_HINT_FIELDS = 1000;
+/** Refuses a query id longer than {@link MAX_QUERY_ID_CHARS}, showing only its beginning. */
+function checkQueryIdLength(id, where) {
+    if (id.length > MAX_QUERY_ID_CHARS) {
+        throw new InputError(where, `the query id ${JSON.stringify(id.slice(0, 40))}… is ${id.length} characters long; the limit is ${MAX_QUERY_ID_CHARS}`, 'query ids are short keys: write an id column (query_id) instead of the question or document text');
+    }
+}
+/** Refuses a kept attribute value longer than {@link MAX_ATTRIBUTE_CHARS}, naming the attribute. */
+function checkAttributeLength(name, value, where) {
+    if (value.length > MAX_ATTRIBUTE_CHARS) {
+        throw new InputError(where, `attribute "${name.slice(0, 80)}" is ${value.length} characters long (${JSON.stringify(value.slice(0, 40))}…); the limit for an attribute the rules use is ${MAX_ATTRIBUTE_CHARS}`, 'slice, cluster and weight attributes are short labels (a segment, a category, a user id)');
+    }
+}
+/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names. */
+function rememberField(names, name) {
+    if (names.size < MAX_HINT_FIELDS || names.has(name))
+        names.add(name);
+}
+/**
+ * Longest document id in a run, in bytes. Ids are kept for every document of the query being scored (and,
+ * for a run not grouped by query, for the whole run); TREC and MS MARCO ids are tens of bytes, URLs a few
+ * hundred. A longer one is a broken line or a file built to make each kept id cost megabytes.
+ */
+const MAX_DOC_ID_BYTES = 1024;
+/** Refuses a run's document id (a byte string) longer than {@link MAX_DOC_ID_BYTES}. */
+function checkDocIdLength(docno, where) {
+    if (docno.length > MAX_DOC_ID_BYTES) {
+        throw new InputError(where, `a document id is ${docno.length} bytes long; the limit is ${MAX_DOC_ID_BYTES}`, 'document ids are short keys; the line is probably broken (missing separators)');
+    }
+}
+
+/**
+ * Longest number written as text that the gate reads (a CSV cell, a score in a run). A double needs at most
+ * 17 significant digits, so even a long fixed-point export (`format(x, '.50f')`) stays far below this; a
+ * longer "number" is a broken or hostile file, and refusing it keeps messages short and parsing cheap.
+ */
+const MAX_NUMBER_CHARS$1 = 1000;
+/**
+ * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
+ * exponent (`[+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?`). Hex ("0x10"), "NaN", "Infinity",
+ * "1_000", "" and padded text are not numbers here, because JavaScript's Number() would quietly accept some
+ * of them (Number("") is 0, Number("0x10") is 16). A hand scanner, one pass, no regex: the regex it replaces
+ * (`\d+\.?\d*`) backtracked quadratically on a long run of digits followed by a letter (17 s for 100,000
+ * digits), and every byte of a cell comes from the pull request.
+ */
+function isDecimalText(text) {
+    const n = text.length;
+    let i = 0;
+    let c = text.charCodeAt(0);
+    if (c === 0x2b || c === 0x2d)
+        i++;
+    let digits = 0;
+    while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39) {
+        i++;
+        digits++;
+    }
+    if (i < n && text.charCodeAt(i) === 0x2e) {
+        i++;
+        while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39) {
+            i++;
+            digits++;
+        }
+    }
+    if (digits === 0)
+        return false;
+    if (i < n && ((c = text.charCodeAt(i)) === 0x65 || c === 0x45)) {
+        i++;
+        if (i < n && ((c = text.charCodeAt(i)) === 0x2b || c === 0x2d))
+            i++;
+        const start = i;
+        while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39)
+            i++;
+        if (i === start)
+            return false;
+    }
+    return i === n;
+}
+/** Parses a strict decimal; returns undefined for anything else, for values that overflow to ±Infinity, and beyond {@link MAX_NUMBER_CHARS}. */
 function parseDecimal(text) {
-    if (!DECIMAL$1.test(text))
+    if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
         return undefined;
     const value = Number(text);
     return Number.isFinite(value) ? value : undefined;
@@ -348,7 +653,9 @@ function parseDecimal(text) {
 function describeBadNumber(text) {
     if (text === '')
         return 'is empty';
-    if (DECIMAL$1.test(text))
+    if (text.length > MAX_NUMBER_CHARS$1)
+        return `is ${text.length} characters long; a number is at most ${MAX_NUMBER_CHARS$1}`;
+    if (isDecimalText(text))
         return `${JSON.stringify(text)} overflows to infinity`;
     return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
 }
@@ -381,6 +688,7 @@ const LIST_LIMIT$3 = 20;
 class RowsSink {
     file;
     metricFields;
+    keepAttributes;
     rows = [];
     firstSeen = new Map();
     duplicates = [];
@@ -389,9 +697,24 @@ class RowsSink {
     numericFields = new Set();
     attributeFields = new Set();
     notes = [];
-    constructor(file, metricFields) {
+    constructor(file, metricFields, 
+    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
+    keepAttributes) {
         this.file = file;
         this.metricFields = metricFields;
+        this.keepAttributes = keepAttributes;
+    }
+    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
+    attribute(row, key, text, names) {
+        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+            if (this.keepAttributes !== undefined)
+                checkAttributeLength(key, text, { file: this.file, line: row.line || undefined, queryId: row.id });
+            row.attrs.set(key, text);
+            names.add(key);
+        }
+        else {
+            rememberField(names, key);
+        }
     }
     /**
      * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
@@ -400,11 +723,12 @@ class RowsSink {
     start(id, line, label = `line ${line}`) {
         if (id === '')
             throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
+        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
         const seen = this.firstSeen.get(id);
         if (seen !== undefined) {
             this.duplicateCount++;
             if (this.duplicates.length < LIST_LIMIT$3)
-                this.duplicates.push(`${JSON.stringify(id)} (${seen} and ${label})`);
+                this.duplicates.push(`${quote(id)} (${seen} and ${label})`);
             return undefined;
         }
         this.firstSeen.set(id, label);
@@ -421,28 +745,25 @@ class RowsSink {
                 row.values.set(key, null);
             else if (typeof value === 'number') {
                 if (!Number.isFinite(value))
-                    throw new InputError(at, `"${key}" is not a finite number`, 'write a finite decimal number');
+                    throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number');
                 row.values.set(key, value);
             }
             else if (typeof value === 'string') {
-                throw new InputError(at, `"${key}" is a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}), not a number`, 'metric values are numbers');
+                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
             }
             else {
-                throw new InputError(at, `"${key}" is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
+                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
             }
             return;
         }
         if (typeof value === 'string') {
-            row.attrs.set(key, value);
-            this.attributeFields.add(key);
+            this.attribute(row, key, value, this.attributeFields);
         }
         else if (typeof value === 'number') {
-            row.attrs.set(key, String(value));
-            this.numericFields.add(key);
+            this.attribute(row, key, String(value), this.numericFields);
         }
         else if (typeof value === 'boolean') {
-            row.attrs.set(key, String(value));
-            this.attributeFields.add(key);
+            this.attribute(row, key, String(value), this.attributeFields);
         }
         else if (value !== null && value !== undefined) {
             this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
@@ -455,15 +776,13 @@ class RowsSink {
             row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }));
             return;
         }
-        row.attrs.set(key, text);
         const trimmed = text.trim();
         // an empty cell (pandas' NaN) says nothing about the column's type
-        if (trimmed === '')
-            return;
-        if (parseDecimal(trimmed) !== undefined)
-            this.numericFields.add(key);
-        else
-            this.attributeFields.add(key);
+        const names = trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields;
+        if (names !== undefined)
+            this.attribute(row, key, text, names);
+        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
+            row.attrs.set(key, text);
     }
     /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
     finish(emptyHint) {
@@ -476,7 +795,7 @@ class RowsSink {
         const notes = [...this.notes];
         for (const key of [...this.skipped.keys()].sort()) {
             const n = this.skipped.get(key);
-            notes.push(`${this.file}: field "${key}" skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
+            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
         }
         // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
         for (const key of this.attributeFields)
@@ -484,6 +803,114 @@ class RowsSink {
                 this.numericFields.delete(key);
         return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes };
     }
+}
+
+/**
+ * The first key repeated within one object of a JSON text that JSON.parse accepted, at any depth, or
+ * undefined. Linear in the text's length (each string is scanned once; keys are hashed once).
+ */
+function findRepeatedKey(text) {
+    const stack = [];
+    let line = 1;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            const start = i;
+            let escaped = false;
+            for (i++; i < text.length; i++) {
+                const d = text.charCodeAt(i);
+                if (escaped)
+                    escaped = false;
+                else if (d === 0x5c)
+                    escaped = true;
+                else if (d === 0x22)
+                    break;
+            }
+            const top = stack[stack.length - 1];
+            if (top !== undefined && top.isObject && top.expectKey) {
+                const raw = text.slice(start + 1, i);
+                const key = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
+                top.seen ??= new Set();
+                if (top.seen.has(key))
+                    return { key, line, path: pathOf(stack.slice(0, -1)) };
+                top.seen.add(key);
+                top.key = key;
+                top.expectKey = false;
+            }
+        }
+        else if (c === 0x7b)
+            stack.push({ isObject: true, seen: undefined, key: '', index: 0, expectKey: true });
+        else if (c === 0x5b)
+            stack.push({ isObject: false, seen: undefined, key: '', index: 0, expectKey: false });
+        else if (c === 0x7d || c === 0x5d)
+            stack.pop();
+        else if (c === 0x2c) {
+            const top = stack[stack.length - 1];
+            if (top?.isObject)
+                top.expectKey = true;
+            else if (top !== undefined)
+                top.index++;
+        }
+        else if (c === 0x0a)
+            line++;
+    }
+    return undefined;
+}
+/** `a.b[2].c` for the open containers (each frame names the member its child is in). */
+function pathOf(frames) {
+    let path = '';
+    for (const f of frames) {
+        if (f.isObject)
+            path += path === '' ? f.key : `.${f.key}`;
+        else
+            path += `[${f.index}]`;
+    }
+    return path;
+}
+/** The words of a repeated-key refusal: `key "m" appears twice in [3] (JSON would silently keep the last)`. */
+function repeatedKeyProblem(r) {
+    return `key ${quote(r.key)} appears twice in ${r.path === '' ? 'the record' : `the object at ${quote(r.path)}`} (JSON would silently keep the last)`;
+}
+/** The hint of every repeated-key refusal. */
+const REPEATED_KEY_HINT = 'write each key once per object';
+/**
+ * Parses `text` as one JSON value and refuses a repeated key at any depth. Returns the problem as a value
+ * (with the line in `text`, when known) so a reader that lists every violation (validate) can go on.
+ */
+function parseStrictJson(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        const message = error.message;
+        const at = /position (\d+)/.exec(message);
+        return { problem: `is not valid JSON (${message})`, line: at ? lineAt(text, Number(at[1])) : undefined, repeated: false };
+    }
+    if (value !== null && typeof value === 'object') {
+        const repeated = findRepeatedKey(text);
+        if (repeated !== undefined)
+            return { problem: repeatedKeyProblem(repeated), line: repeated.line, repeated: true };
+    }
+    return { value };
+}
+/** The 1-based line of `offset` in `text` (linear; no array of lines is built). */
+function lineAt(text, offset) {
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
+        line++;
+    return line;
+}
+/**
+ * {@link parseStrictJson} for a whole file: refuses with the file and the line (offset by `firstLine - 1`
+ * when the text is one line of a file), and `hint` for invalid JSON.
+ */
+function readStrictJson(text, file, hint, firstLine = 1) {
+    const parsed = parseStrictJson(text);
+    if (parsed.problem === undefined)
+        return parsed.value;
+    const line = parsed.line === undefined ? undefined : parsed.line + firstLine - 1;
+    throw new InputError({ file, line }, parsed.problem, parsed.repeated ? REPEATED_KEY_HINT : hint);
 }
 
 /**
@@ -544,7 +971,10 @@ function firstValueStart(head) {
     const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
     return m ? m[1] : '';
 }
-/** Parses `text` as one JSON value, or returns undefined when it is not valid JSON. */
+/**
+ * Parses `text` as one JSON value, or returns undefined when it is not valid JSON. For format detection
+ * only: the reader the detection picks parses the file again strictly (repeated keys refused).
+ */
 function tryJson(text) {
     try {
         return JSON.parse(text);
@@ -558,21 +988,19 @@ function isObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 /**
- * Reads a whole JSON document (a ragas or deepeval export), refusing files over {@link MAX_DOCUMENT_BYTES}
- * and invalid JSON with the position JSON.parse reports turned into a line number.
+ * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
+ * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
+ * object (src/inputs/json-strict.ts), with its line.
  */
 async function readJsonDocument(file, what) {
     const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
-    try {
-        return JSON.parse(text);
-    }
-    catch (error) {
-        const message = error.message;
-        const at = /position (\d+)/.exec(message);
-        const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
-        const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
-        throw new InputError({ file, line }, `is not valid JSON: ${message}${nan}`, `a ${what} is one JSON document`);
-    }
+    const parsed = parseStrictJson(text);
+    if (parsed.problem === undefined)
+        return parsed.value;
+    if (parsed.repeated)
+        throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT);
+    const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
+    throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
 }
 
 /**
@@ -647,7 +1075,7 @@ function deepevalToRows(doc, file, metricFields, idField) {
         const claim = (key, from) => {
             const earlier = used.get(key);
             if (earlier !== undefined)
-                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field "${key}" comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
+                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
             used.set(key, from);
         };
         const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
@@ -688,20 +1116,20 @@ function caseId(tc, metadata, file, label, idField) {
             return v;
         if (typeof v === 'number' && Number.isSafeInteger(v))
             return String(v);
-        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : JSON.stringify(v)}`, 'every test case needs a non-empty id');
+        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id');
     };
     if (idField !== undefined) {
         if (Object.prototype.hasOwnProperty.call(tc, idField))
             return text(tc[idField], idField);
         if (Object.prototype.hasOwnProperty.call(metadata, idField))
             return text(metadata[idField], `metadata.${idField}`);
-        throw new InputError({ file, key: label }, `has no field "${idField}" (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).join(', ')}`);
+        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).slice(0, 30).map((k) => quote(k, 40)).join(', ')}`);
     }
     if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
         return text(metadata.query_id, 'metadata.query_id');
     if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
         return tc.name;
-    throw new InputError({ file, key: label }, `has no query id: its name ${JSON.stringify(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
+    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
 }
 
 /** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
@@ -746,7 +1174,7 @@ async function readMeasureRows(file, metricFields, layout) {
         }
         const value = parseDecimal(t.value);
         if (value === undefined) {
-            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${JSON.stringify(queryId)} is ${JSON.stringify(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
+            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
         }
         let entry = rows.get(queryId);
         if (entry === undefined) {
@@ -758,7 +1186,7 @@ async function readMeasureRows(file, metricFields, layout) {
         }
         const earlier = entry.measures.get(measure);
         if (earlier !== undefined) {
-            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${JSON.stringify(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
+            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
         }
         entry.measures.set(measure, t.line);
         sink.value(entry.row, measure, value);
@@ -796,6 +1224,26 @@ function detectLayout(triples, file) {
     throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
 }
 
+/**
+ * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
+ * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
+ * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
+ * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
+ * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
+ * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
+ * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
+ * overwritten silently), as in every JSON the gate reads (src/inputs/json-strict.ts). Every token is capped
+ * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
+ * bounded memory, instead of being collected whole.
+ */
+/**
+ * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
+ * room for ids that are whole question texts and bounds the memory one string can take (the only strings
+ * of this format are keys).
+ */
+const MAX_KEY_BYTES = 64 * 1024;
+/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
+const MAX_NUMBER_CHARS = 64;
 const BLOCK$1 = 1 << 20;
 const fatal$1 = new TextDecoder('utf-8', { fatal: true });
 /** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
@@ -890,6 +1338,8 @@ function parse$1(cur, file, handler, words) {
     if (cur.next() !== 0x7b)
         fail(`is not ${words.what}: it does not start with "{"`);
     const seen = new Map();
+    // the inner keys of the current query, with their lines (cleared for each query)
+    const innerSeen = new Map();
     let entries = 0;
     cur.skipSpace();
     if (cur.peek() === 0x7d)
@@ -904,14 +1354,15 @@ function parse$1(cur, file, handler, words) {
             fail('a query id is the empty string', 'every query needs a non-empty id');
         const earlier = seen.get(key);
         if (earlier !== undefined)
-            fail(`query ${JSON.stringify(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
+            fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
         seen.set(key, line);
+        innerSeen.clear();
         cur.skipSpace();
         if (cur.next() !== 0x3a)
-            fail(`expected ":" after ${JSON.stringify(key)}`);
+            fail(`expected ":" after ${quote(key)}`);
         cur.skipSpace();
         if (cur.peek() !== 0x7b) {
-            fail(`the value of query ${JSON.stringify(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
+            fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
         }
         cur.next();
         handler.outer(key, line);
@@ -926,12 +1377,17 @@ function parse$1(cur, file, handler, words) {
                     fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
                 const inner = readString(cur, file);
                 if (inner === '')
-                    fail(`an empty ${words.innerKey} in query ${JSON.stringify(key)}`, `every ${words.innerKey} is a non-empty string`);
+                    fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`);
+                const innerEarlier = innerSeen.get(inner);
+                if (innerEarlier !== undefined) {
+                    fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`);
+                }
+                innerSeen.set(inner, innerLine);
                 cur.skipSpace();
                 if (cur.next() !== 0x3a)
-                    fail(`expected ":" after ${JSON.stringify(inner)}`);
+                    fail(`expected ":" after ${quote(inner)}`);
                 cur.skipSpace();
-                const value = readNumber(cur, file, `${words.value} of ${JSON.stringify(inner)} in query ${JSON.stringify(key)}`, words);
+                const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words);
                 handler.entry(inner, value, innerLine);
                 entries++;
                 cur.skipSpace();
@@ -940,7 +1396,7 @@ function parse$1(cur, file, handler, words) {
                     continue;
                 if (c === 0x7d)
                     break;
-                fail(`expected "," or "}" in query ${JSON.stringify(key)}, found ${describe$1(c)}`);
+                fail(`expected "," or "}" in query ${quote(key)}, found ${describe$1(c)}`);
             }
         }
         cur.skipSpace();
@@ -949,7 +1405,7 @@ function parse$1(cur, file, handler, words) {
             continue;
         if (c === 0x7d)
             break;
-        fail(`expected "," or "}" after query ${JSON.stringify(key)}, found ${describe$1(c)}`);
+        fail(`expected "," or "}" after query ${quote(key)}, found ${describe$1(c)}`);
     }
     cur.skipSpace();
     if (cur.peek() !== -1)
@@ -982,6 +1438,9 @@ function readString(cur, file) {
     let n = 0;
     let ascii = true;
     const push = (b) => {
+        if (n === MAX_KEY_BYTES) {
+            throw new InputError({ file, line: cur.line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`, 'query ids, document ids and measure names are short strings; is this the right file?');
+        }
         if (n === cur.scratch.length) {
             const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
             cur.scratch.copy(grown, 0, 0, n);
@@ -1090,8 +1549,11 @@ function readNumber(cur, file, what, words) {
     let text = '';
     for (;;) {
         const c = cur.peek();
-        if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || text.length > 64)
+        if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
             break;
+        if (text.length === MAX_NUMBER_CHARS) {
+            throw new InputError({ file, line }, `the ${what} is longer than ${MAX_NUMBER_CHARS} characters (${quote(text, 20)})`, `write each ${words.value} as a JSON number such as 12.5`);
+        }
         text += String.fromCharCode(c);
         cur.next();
     }
@@ -1102,7 +1564,7 @@ function readNumber(cur, file, what, words) {
         throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
     }
     if (!JSON_NUMBER.test(text))
-        throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : JSON.stringify(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
+        throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
     const value = Number(text);
     if (!Number.isFinite(value))
         throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number');
@@ -1119,20 +1581,14 @@ function readNumber(cur, file, what, words) {
 function readPytrecEvalRows(file, metricFields) {
     const sink = new RowsSink(file, metricFields);
     let row;
-    const measures = new Map();
     readNestedNumbers(file, {
         outer: (id, line) => {
             row = sink.start(id, line);
-            measures.clear();
         },
-        entry: (measure, value, line) => {
+        entry: (measure, value) => {
             if (row === undefined)
                 return;
-            const earlier = measures.get(measure);
-            if (earlier !== undefined) {
-                throw new InputError({ file, line, queryId: row.id }, `measure ${JSON.stringify(measure)} appears twice for query ${JSON.stringify(row.id)} (also on line ${earlier})`, 'keep one value per query and measure');
-            }
-            measures.set(measure, line);
+            // a measure twice in a query is refused by the reader (like every repeated JSON key)
             // every measure is a number: a metric when the rules name it, a numeric field otherwise
             sink.value(row, measure, value);
         }
@@ -1169,66 +1625,137 @@ function readRanxQrels(file) {
 }
 
 /**
+ * Longest CSV record, in bytes, line breaks inside quoted fields included. A record spanning lines would
+ * otherwise escape the line-length cap: a quote left open at line 2 of a 600 MB file made the reader keep
+ * the whole rest of the file as one field (V8 aborted at 4.3 GB). Same figure as the line cap, since a
+ * record is what a line is for the other readers.
+ */
+const MAX_RECORD_BYTES = MAX_LINE_BYTES;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+/** Pieces joined into one string at a time: a field of 16 million empty lines is 4,096 strings, not 16 million. */
+const RUN = 4096;
+/**
+ * The text of one field, appended in slices: a run of up to {@link RUN} pieces is joined into one flat string,
+ * so memory stays near the field's size even when it is made of millions of tiny pieces, and no piece is
+ * copied more than twice (linear time, unlike appending a character at a time).
+ */
+class FieldText {
+    runs = [];
+    run = [];
+    push(piece) {
+        this.run.push(piece);
+        if (this.run.length === RUN) {
+            this.runs.push(this.run.join(''));
+            this.run.length = 0;
+        }
+    }
+    /** The field so far, and a fresh start. */
+    take() {
+        const text = this.runs.length === 0 ? (this.run.length === 1 ? this.run[0] : this.run.join('')) : this.runs.join('') + this.run.join('');
+        this.clear();
+        return text;
+    }
+    clear() {
+        this.runs.length = 0;
+        this.run.length = 0;
+    }
+}
+/**
  * Streams an RFC 4180 CSV file record by record: quoted fields may hold commas, doubled quotes and line
  * breaks (a record can span lines; it is reported at the line where it starts). An unterminated quote or
- * text after a closing quote is refused with the line.
+ * text after a closing quote is refused with the line, and a record longer than {@link MAX_RECORD_BYTES}
+ * at the line where it starts. Fields are built from slices of each line (joined once per field), never a
+ * character at a time, so the cost is linear in the record and memory about twice its size.
  */
 async function forEachCsvRecord(file, onRecord, options = {}) {
+    const cap = options.maxRecordBytes ?? options.maxLineBytes ?? MAX_RECORD_BYTES;
     let fields = [];
-    let field = '';
+    const pieces = new FieldText();
     let inQuotes = false;
     let afterQuote = false;
     let startLine = 0;
-    await forEachLine(file, (text, line) => {
+    let recordBytes = 0;
+    const endField = () => {
+        fields.push(pieces.take());
+    };
+    await forEachLine(file, (text, line, bytes) => {
         if (!inQuotes) {
             startLine = line;
             fields = [];
-            field = '';
+            pieces.clear();
             afterQuote = false;
+            recordBytes = 0;
             if (text === '')
                 return;
         }
         else {
-            field += '\n';
+            pieces.push('\n');
         }
-        for (let i = 0; i < text.length; i++) {
-            const c = text.charCodeAt(i);
+        recordBytes += bytes + 1;
+        if (recordBytes > cap + 1) {
+            throw new InputError({ file, line: startLine }, `a CSV record (a quoted field spanning lines) is longer than ${cap} bytes (the record cap)`, 'a quote is probably left open: close it, or double any quote inside a quoted field ("")');
+        }
+        const n = text.length;
+        // the first quote at or after i (-1: none left on this line), advanced lazily so the scan stays linear
+        let quoteAt = text.indexOf('"');
+        const nextQuote = (i) => {
+            if (quoteAt >= 0 && quoteAt < i)
+                quoteAt = text.indexOf('"', i);
+            return quoteAt;
+        };
+        let i = 0;
+        for (;;) {
             if (inQuotes) {
-                if (c === 0x22) {
-                    if (text.charCodeAt(i + 1) === 0x22) {
-                        field += '"';
-                        i++;
-                    }
-                    else {
-                        inQuotes = false;
-                        afterQuote = true;
-                    }
+                const q = nextQuote(i);
+                if (q < 0) {
+                    if (i < n)
+                        pieces.push(text.slice(i));
+                    return; // the field goes on at the next line
+                }
+                if (q > i)
+                    pieces.push(text.slice(i, q));
+                if (text.charCodeAt(q + 1) === QUOTE) {
+                    pieces.push('"');
+                    i = q + 2;
                 }
                 else {
-                    field += text[i];
+                    inQuotes = false;
+                    afterQuote = true;
+                    i = q + 1;
                 }
+                continue;
             }
-            else if (c === 0x2c) {
-                fields.push(field);
-                field = '';
+            if (afterQuote) {
+                if (i === n)
+                    break;
+                if (text.charCodeAt(i) !== COMMA) {
+                    throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")');
+                }
+                endField();
                 afterQuote = false;
+                i++;
+                continue;
             }
-            else if (afterQuote) {
-                throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")');
-            }
-            else if (c === 0x22) {
-                if (field !== '') {
-                    throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")');
-                }
+            // at the start of a field
+            if (i < n && text.charCodeAt(i) === QUOTE) {
                 inQuotes = true;
+                i++;
+                continue;
             }
-            else {
-                field += text[i];
+            const comma = text.indexOf(',', i);
+            const stop = comma < 0 ? n : comma;
+            const q = nextQuote(i);
+            if (q >= 0 && q < stop) {
+                throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")');
             }
+            pieces.push(text.slice(i, stop));
+            if (comma < 0)
+                break;
+            endField();
+            i = comma + 1;
         }
-        if (inQuotes)
-            return;
-        fields.push(field);
+        endField();
         onRecord(fields, startLine);
     }, options);
     if (inQuotes) {
@@ -1237,88 +1764,26 @@ async function forEachCsvRecord(file, onRecord, options = {}) {
 }
 
 /**
- * JSON.parse keeps the last of two equal keys in an object without a word, so `{"m": 0.1, "m": 0.9}` would
- * silently be 0.9. A per-query record with a repeated key is ambiguous input, and the gate refuses it; this
- * scanner finds the first repeated key of the top-level object of a line that JSON.parse already accepted
- * (so the text is known to be valid JSON and the scan can be simple and linear).
- */
-/** The first key that appears twice at the top level of a JSON object text, or undefined. */
-function repeatedTopLevelKey(text) {
-    let depth = 0;
-    let seen = null;
-    let expectKey = false;
-    let topIsObject = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            // a string: find its end (skipping escapes)
-            const start = i;
-            let escaped = false;
-            i++;
-            for (; i < text.length; i++) {
-                const d = text.charCodeAt(i);
-                if (escaped)
-                    escaped = false;
-                else if (d === 0x5c)
-                    escaped = true;
-                else if (d === 0x22)
-                    break;
-            }
-            if (depth === 1 && expectKey) {
-                const raw = text.slice(start, i + 1);
-                const key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-                if (seen === null)
-                    seen = new Set();
-                if (seen.has(key))
-                    return key;
-                seen.add(key);
-                expectKey = false;
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1 && c === 0x7b) {
-                topIsObject = true;
-                expectKey = true;
-            }
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1 && topIsObject) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
-
-/**
  * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
  * runs, evaluator exports, evaluation sets): valid JSON, an object (not an array or a scalar), and no key
- * twice at the top level, since JSON.parse would silently keep the last of `{"m": 0.1, "m": 0.9}`.
- * Returns the problem as a value so a reader that lists every violation (validate) can go on.
+ * twice in any object of the line (src/inputs/json-strict.ts), since JSON.parse would silently keep the last
+ * of `{"m": 0.1, "m": 0.9}`. Returns the problem as a value so a reader that lists every violation
+ * (validate) can go on.
  */
 function parseObjectLine(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        return { problem: `is not valid JSON (${error.message})` };
-    }
+    const parsed = parseStrictJson(text);
+    if (parsed.problem !== undefined)
+        return { problem: parsed.problem, repeated: parsed.repeated };
+    const value = parsed.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value))
         return { problem: 'is not a JSON object' };
-    const repeated = repeatedTopLevelKey(text);
-    if (repeated !== undefined)
-        return { problem: `key ${JSON.stringify(repeated)} appears twice in the record (JSON would silently keep the last)` };
     return { record: value };
 }
 /** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
 function readObjectLine(text, file, line, hint) {
     const parsed = parseObjectLine(text);
-    if (parsed.problem !== undefined) {
-        throw new InputError({ file, line }, parsed.problem, parsed.problem.startsWith('key ') ? 'write each field once per record' : hint);
-    }
+    if (parsed.problem !== undefined)
+        throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint);
     return parsed.record;
 }
 
@@ -1372,7 +1837,7 @@ async function readRagasRows(file, layout, options) {
 function chooseId(columns, file, idField, line) {
     if (idField !== undefined) {
         if (!columns.includes(idField)) {
-            throw new InputError({ file, line }, `has no column "${idField}" (named with --id-field)`, `columns: ${columns.slice(0, 30).join(', ')}`);
+            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns.slice(0, 30).map((c) => quote(c, 40)).join(', ')}`);
         }
         return idField;
     }
@@ -1388,12 +1853,12 @@ function idText(value, file, column, where) {
     if (typeof value === 'number' && Number.isSafeInteger(value))
         return String(value);
     if (typeof value === 'number') {
-        throw new InputError({ file, ...where }, `"${column}" is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
+        throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
     }
-    throw new InputError({ file, ...where }, `"${column}" is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
+    throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
 }
 async function readCsvRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields);
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
     let header = null;
     let idColumn = -1;
     let indexColumn = -1;
@@ -1409,7 +1874,7 @@ async function readCsvRecords(file, options) {
                 if (name === '')
                     throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
                 if (seen.has(name))
-                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
+                    throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
                 seen.add(name);
             });
             idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
@@ -1434,7 +1899,7 @@ async function readCsvRecords(file, options) {
     return sink.finish('write one row per question after the header');
 }
 async function readJsonlRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields);
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
     let idColumn;
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
@@ -1459,7 +1924,7 @@ async function readJsonRecords(file, options) {
 }
 /** Rows from an already parsed array of records (also used for single-line JSON arrays). */
 function recordsToRows(records, file, options) {
-    const sink = new RowsSink(file, options.metricFields);
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
     let idColumn;
     records.forEach((record, i) => {
         if (!isObject(record))
@@ -1507,11 +1972,11 @@ function parseRowsFormat(text) {
  * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
  */
 async function importRows(file, options) {
-    const { metricFields, format, idField } = options;
+    const { metricFields, format, idField, keepAttributes } = options;
     const csvName = /\.csv$/i.test(file);
     switch (format) {
         case 'ragas':
-            return readRagasRows(file, await recordsLayout(file), { metricFields, idField });
+            return readRagasRows(file, await recordsLayout(file), { metricFields, idField, keepAttributes });
         case 'deepeval':
             return readDeepevalRows(file, metricFields, idField);
         case 'pytrec_eval':
@@ -1520,9 +1985,9 @@ async function importRows(file, options) {
         case 'trec_eval':
             return readMeasureRows(file, metricFields, format);
         case 'csv':
-            return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField }) : undefined;
+            return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined;
         case 'jsonl':
-            return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField }) : undefined;
+            return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined;
     }
     const head = await readHead(file);
     const first = firstChar(head);
@@ -1532,7 +1997,7 @@ async function importRows(file, options) {
             return undefined;
         if (looksLikeDeepeval(doc))
             return deepevalToRows(doc, file, metricFields, idField);
-        return recordsToRows(doc, file, { metricFields, idField });
+        return recordsToRows(doc, file, { metricFields, idField, keepAttributes });
     }
     if (first === '{') {
         const firstLine = firstContentLine(head).text;
@@ -1549,7 +2014,7 @@ async function importRows(file, options) {
                 return readPytrecEvalRows(file, metricFields);
             }
             if (idField !== undefined || looksLikeRagas(keys))
-                return readRagasRows(file, 'jsonl', { metricFields, idField });
+                return readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes });
             return undefined;
         }
         // not one JSON object on the first line: a document over several lines, a first line longer than the
@@ -1575,7 +2040,7 @@ async function importRows(file, options) {
     if (csvName) {
         const header = csvHeader(text);
         if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
-            return readRagasRows(file, 'csv', { metricFields, idField });
+            return readRagasRows(file, 'csv', { metricFields, idField, keepAttributes });
         }
         return undefined;
     }
@@ -1646,6 +2111,54 @@ function sniffBraceRun(head) {
     return firstValueStart(head) === '{' ? 'json' : 'jsonl';
 }
 
+/**
+ * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
+ * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
+ * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
+ * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
+ */
+/** How much of a first line the guesses look at (a line may be up to 16 MiB; a guess needs a few fields). */
+const HEAD_CHARS = 1000;
+/** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
+const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id'];
+/** What to do with a run that was given without judgments (also used for the judgments-shaped guesses). */
+const RUN_WITHOUT_JUDGMENTS = 'a run (what the retriever returned) is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate';
+/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
+function headFields(text) {
+    return text.slice(0, HEAD_CHARS).trim().split(/[ \t]+/);
+}
+function isNumber(s) {
+    return s !== undefined && s !== '' && Number.isFinite(Number(s));
+}
+/**
+ * The hint for the first line of a JSON Lines rows file that does not parse: a TREC run line
+ * (`q1 Q0 doc7 1 12.5 tag`), a TREC qrels line (`q1 0 doc7 1`), or a CSV header (`query_id,recall@10`).
+ * Returns `fallback` otherwise.
+ */
+function firstLineHint(text, fallback) {
+    const head = text.slice(0, HEAD_CHARS).trimStart();
+    if (head.startsWith('{') || head.startsWith('['))
+        return fallback;
+    const f = headFields(head);
+    if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
+        return `this looks like a TREC run (query Q0 doc rank score tag), not per-query rows: ${RUN_WITHOUT_JUDGMENTS}`;
+    if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
+        return 'this looks like TREC judgments (query iter doc grade), not per-query rows: pass it with --qrels (or judgments: in the rules) and give the runs as --baseline / --candidate';
+    }
+    if (head.includes(',') || head.includes(';') || head.includes('\t')) {
+        return 'this looks like CSV: name the file with a .csv extension or pass --input-format csv (JSON Lines is assumed for any other name)';
+    }
+    return fallback;
+}
+/** The hint for repeated query ids: a file with a document field is a JSON Lines run, else `fallback`. */
+function duplicateIdsHint(fields, fallback) {
+    for (const field of fields) {
+        if (DOC_FIELDS.includes(field.toLowerCase()))
+            return `this looks like a run (one line per retrieved document, field "${field}"), not per-query rows: ${RUN_WITHOUT_JUDGMENTS}`;
+    }
+    return fallback;
+}
+
 /** The field that names a query in every per-query rows file. */
 const ID_FIELD = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
@@ -1668,7 +2181,7 @@ async function readRows(file, options) {
         const seen = firstLine.get(row.id);
         if (seen !== undefined) {
             if (duplicates.length < LIST_LIMIT$2)
-                duplicates.push(`${JSON.stringify(row.id)} (lines ${seen} and ${row.line})`);
+                duplicates.push(`${quote(row.id)} (lines ${seen} and ${row.line})`);
             else
                 duplicates.push('');
             return;
@@ -1683,7 +2196,7 @@ async function readRows(file, options) {
     if (duplicates.length > 0) {
         const shown = duplicates.filter((d) => d !== '');
         const more = duplicates.length - shown.length;
-        throw new InputError({ file }, `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+        throw new InputError({ file }, `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, duplicateIdsHint(side.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids'));
     }
     if (side.rows.length === 0) {
         throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`);
@@ -1721,12 +2234,15 @@ async function readJsonl(file, options, side, add) {
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
             return;
-        const record = readObjectLine(text, file, line, `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`);
-        add(jsonRecordToRow(record, file, line, options.metricFields, side));
+        const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`;
+        const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint);
+        add(jsonRecordToRow(record, file, line, options, side));
     }, options);
 }
-function jsonRecordToRow(record, file, line, metricFields, side) {
+function jsonRecordToRow(record, file, line, options, side) {
+    const { metricFields, keepAttributes } = options;
     const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line);
+    checkQueryIdLength(id, { file, line });
     const row = { id, line, values: new Map(), attrs: new Map() };
     for (const key of Object.keys(record)) {
         if (key === ID_FIELD)
@@ -1737,27 +2253,29 @@ function jsonRecordToRow(record, file, line, metricFields, side) {
                 row.values.set(key, null);
             else if (typeof value === 'number') {
                 if (!Number.isFinite(value))
-                    throw new InputError({ file, line, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number');
+                    throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number');
                 row.values.set(key, value);
             }
             else if (typeof value === 'string') {
-                throw new InputError({ file, line, queryId: id }, `"${key}" is a string (${JSON.stringify(truncate(value))}), not a number`, 'write metric values as JSON numbers without quotes');
+                throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes');
             }
             else {
-                throw new InputError({ file, line, queryId: id }, `"${key}" is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers');
+                throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers');
             }
             side.numericFields.add(key);
         }
-        else if (typeof value === 'string') {
-            row.attrs.set(key, value);
-            side.attributeFields.add(key);
-        }
-        else if (typeof value === 'number' || typeof value === 'boolean') {
-            row.attrs.set(key, String(value));
-            if (typeof value === 'number')
-                side.numericFields.add(key);
-            else
-                side.attributeFields.add(key);
+        else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+            const names = typeof value === 'number' ? side.numericFields : side.attributeFields;
+            if (keepAttributes === undefined || keepAttributes.has(key)) {
+                const text = String(value);
+                if (keepAttributes !== undefined)
+                    checkAttributeLength(key, text, { file, line, queryId: id });
+                row.attrs.set(key, text);
+                names.add(key);
+            }
+            else {
+                rememberField(names, key);
+            }
         }
     }
     return row;
@@ -1786,7 +2304,7 @@ async function readCsv(file, options, side, add) {
                 if (name === '')
                     throw new InputError({ file, line }, 'the header has an empty column name', 'name every column');
                 if (seen.has(name))
-                    throw new InputError({ file, line }, `the header names column "${name}" twice`, 'column names must be unique');
+                    throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
                 seen.add(name);
             }
             idColumn = header.indexOf(ID_FIELD);
@@ -1805,6 +2323,7 @@ async function readCsv(file, options, side, add) {
         const id = fields[idColumn];
         if (id === '')
             throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
+        checkQueryIdLength(id, { file, line });
         const row = { id, line, values: new Map(), attrs: new Map() };
         for (let c = 0; c < header.length; c++) {
             if (c === idColumn)
@@ -1814,7 +2333,9 @@ async function readCsv(file, options, side, add) {
             if (options.metricFields.has(name)) {
                 row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }));
             }
-            else {
+            else if (options.keepAttributes === undefined || options.keepAttributes.has(name)) {
+                if (options.keepAttributes !== undefined)
+                    checkAttributeLength(name, text, { file, line, queryId: id });
                 row.attrs.set(name, text);
             }
         }
@@ -1827,20 +2348,29 @@ async function readCsv(file, options, side, add) {
 function escapeNonAscii(id) {
     return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-function truncate(text) {
-    return text.length > 40 ? text.slice(0, 40) + '…' : text;
-}
 
 /**
  * Suggests the closest known name for a misspelt one ("recal@10" -> "recall@10"), because a typo in a rules
- * key or metric name should cost the user seconds, not a debugging session.
+ * key or metric name should cost the user seconds, not a debugging session. Two guards keep the suggestion
+ * from changing what is measured: it never proposes another cutoff (`success_10` is never answered with
+ * `Success@1`: the number is the user's choice, not a typo), and never one of {@link DISTINCT_STEMS} for the
+ * other (ranx `hits@10` counts relevant documents, `hit@10` is 0 or 1).
  */
 function didYouMean(word, known) {
     let best;
     let bestDistance = Infinity;
     const lower = word.toLowerCase();
+    const limit = Math.max(2, Math.floor(word.length / 3));
+    const cut = splitCutoff(lower);
     for (const candidate of known) {
-        const d = editDistance$1(lower, candidate.toLowerCase());
+        // the distance is at least the difference in length: a name that far off is never suggested, and
+        // skipping it keeps a 10 MB field value from costing seconds of edit distance
+        if (Math.abs(candidate.length - word.length) > limit)
+            continue;
+        const other = splitCutoff(candidate.toLowerCase());
+        if (!sameCutoff(cut.cutoff, other.cutoff) || distinctStems(cut.stem, other.stem))
+            continue;
+        const d = editDistance(lower, candidate.toLowerCase());
         if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
             best = candidate;
             bestDistance = d;
@@ -1848,15 +2378,51 @@ function didYouMean(word, known) {
     }
     if (best === undefined)
         return undefined;
-    return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+    return bestDistance <= limit ? best : undefined;
+}
+/**
+ * Measure stems that are spelt alike but measure different things, so one is never offered for the other:
+ * ranx `hits` (a count) vs `hit` (0/1), `dcg` (unnormalised) vs `ndcg`, `err` (expected reciprocal rank)
+ * vs `rr` / `mrr`.
+ */
+const DISTINCT_STEMS = [
+    ['hits', 'hit'],
+    ['dcg', 'ndcg'],
+    ['err', 'rr'],
+    ['err', 'mrr']
+];
+function distinctStems(a, b) {
+    return DISTINCT_STEMS.some(([x, y]) => (a === x && b === y) || (a === y && b === x));
+}
+/**
+ * A name split into its stem and trailing cutoff: `recall@10`, `success_10`, `P.5` → stem `recall` /
+ * `success` / `P` and cutoff `10` / `10` / `5`; a name without one has cutoff null. Scans from the end (no
+ * regex), so a hostile name costs linear time.
+ */
+function splitCutoff(name) {
+    let i = name.length;
+    while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57)
+        i--;
+    if (i === name.length || i < 2)
+        return { stem: name, cutoff: null };
+    const sep = name[i - 1];
+    if (sep !== '@' && sep !== '_' && sep !== '.')
+        return { stem: name, cutoff: null };
+    return { stem: name.slice(0, i - 1), cutoff: name.slice(i) };
+}
+/** Two cutoffs that are both written must be the same number; a name without one (`recall@1O`) may still be a typo of one with. */
+function sameCutoff(a, b) {
+    if (a === null || b === null)
+        return true;
+    return Number(a) === Number(b);
 }
 /** ` (did you mean "x"?)` or the empty string. */
 function suggestion(word, known) {
     const s = didYouMean(word, known);
-    return s === undefined ? '' : ` (did you mean "${s}"?)`;
+    return s === undefined ? '' : ` (did you mean ${quote(s)}?)`;
 }
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
-function editDistance$1(a, b) {
+function editDistance(a, b) {
     const m = a.length;
     const n = b.length;
     let prev2 = new Array(n + 1).fill(0);
@@ -1876,35 +2442,356 @@ function editDistance$1(a, b) {
     return prev[n];
 }
 
+const KINDS = {
+    P: { kind: 'P', cutoff: 'required', params: ['rel'] },
+    R: { kind: 'R', cutoff: 'required', params: ['rel'] },
+    R_cap: { kind: 'R_cap', cutoff: 'required', params: ['rel'] },
+    Success: { kind: 'Success', cutoff: 'required', params: ['rel'] },
+    RR: { kind: 'RR', cutoff: 'optional', params: ['rel'] },
+    AP: { kind: 'AP', cutoff: 'optional', params: ['rel'] },
+    nDCG: { kind: 'nDCG', cutoff: 'optional', params: ['gain'] },
+    Rprec: { kind: 'Rprec', cutoff: 'none', params: ['rel'] },
+    Bpref: { kind: 'Bpref', cutoff: 'none', params: ['rel'] },
+    Judged: { kind: 'Judged', cutoff: 'required', params: [] },
+    NumRet: { kind: 'NumRet', cutoff: 'none', params: [] },
+    NumRel: { kind: 'NumRel', cutoff: 'none', params: ['rel'] },
+    FactRecall: { kind: 'FactRecall', cutoff: 'required', params: ['rel'] }
+};
+/** Lower-cased base name → kind. Aliases included. */
+const BASES = new Map([
+    ['p', 'P'],
+    ['precision', 'P'],
+    ['r', 'R'],
+    ['recall', 'R'],
+    ['r_cap', 'R_cap'],
+    ['success', 'Success'],
+    ['hit', 'Success'],
+    ['rr', 'RR'],
+    ['mrr', 'RR'],
+    ['recip_rank', 'RR'],
+    ['ap', 'AP'],
+    ['map', 'AP'],
+    ['ndcg', 'nDCG'],
+    ['rprec', 'Rprec'],
+    ['bpref', 'Bpref'],
+    ['judged', 'Judged'],
+    ['numret', 'NumRet'],
+    ['num_ret', 'NumRet'],
+    ['numrel', 'NumRel'],
+    ['num_rel', 'NumRel'],
+    ['factrecall', 'FactRecall'],
+    ['fact_recall', 'FactRecall']
+]);
+/**
+ * trec_eval's cutoff measures, written `<name>_<k>` (`P_5`, `ndcg_cut_10`), lower-cased → kind. trec_eval's
+ * `recall_k` divides by all relevant documents, so it is `R@k`, never `R_cap@k`; `map_cut_k` is `AP@k`.
+ */
+const TREC_CUTOFF_NAMES = new Map([
+    ['p', 'P'],
+    ['recall', 'R'],
+    ['success', 'Success'],
+    ['ndcg_cut', 'nDCG'],
+    ['map_cut', 'AP']
+]);
+/** Names offered in "did you mean" suggestions and in the hint. */
+const MEASURE_EXAMPLES = [
+    'P@10',
+    'R@100',
+    'R_cap@10',
+    'Success@1',
+    'RR',
+    'RR@10',
+    'AP',
+    'AP@100',
+    'nDCG',
+    'nDCG@10',
+    'nDCG(gain=exp)@10',
+    'P(rel=2)@10',
+    'Rprec',
+    'Bpref',
+    'Judged@10',
+    'FactRecall@10',
+    'NumRet',
+    'NumRel',
+    'map',
+    'mrr@10',
+    'recall@100',
+    'hit@10',
+    'ndcg@10',
+    'ndcg_cut_10',
+    'P_5',
+    'recall_100',
+    'success_10',
+    'recip_rank'
+];
+const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/;
+/**
+ * Validates a measure name and returns its typed form. Throws InputError (with a "did you mean") for an
+ * unknown name, a missing or forbidden cutoff, an unknown parameter or an out-of-range value, so a typo in
+ * a rules file is refused before any file is read rather than silently producing a column of zeros.
+ */
+function parseMeasure(name) {
+    const trec = trecEvalSpelling(name.trim());
+    if (trec !== undefined)
+        return { ...parseMeasure(trec), name };
+    const where = { key: name };
+    const m = SHAPE.exec(name.trim());
+    if (m === null)
+        throw unknown(name);
+    const kind = BASES.get(m[1].toLowerCase());
+    if (kind === undefined)
+        throw unknown(name);
+    const info = KINDS[kind];
+    let cutoff = null;
+    if (m[3] !== undefined) {
+        if (info.cutoff === 'none') {
+            throw new InputError(where, `measure ${quote(name)} takes no @k cutoff`, `write it as ${kind}`);
+        }
+        cutoff = Number(m[3]);
+        if (!Number.isSafeInteger(cutoff) || cutoff < 1) {
+            throw new InputError(where, `cutoff in ${quote(name)} must be a whole number >= 1`, `e.g. ${kind}@10`);
+        }
+    }
+    else if (info.cutoff === 'required') {
+        throw new InputError(where, `measure ${quote(name)} needs a cutoff`, `write it as ${kind}@k, e.g. ${kind}@10`);
+    }
+    let rel = 1;
+    let gain = 'linear';
+    if (m[2] !== undefined && m[2].trim() !== '') {
+        const seen = new Set();
+        for (const part of m[2].split(',')) {
+            const eq = part.indexOf('=');
+            const key = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
+            const value = eq < 0 ? '' : part.slice(eq + 1).trim();
+            if (seen.has(key))
+                throw new InputError(where, `parameter ${key} is given twice in ${quote(name)}`);
+            seen.add(key);
+            if (key === 'rel' && info.params.includes('rel')) {
+                if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+                    throw new InputError(where, `rel in ${quote(name)} must be a whole number >= 0`, 'e.g. P(rel=2)@10');
+                }
+                rel = Number(value);
+            }
+            else if (key === 'gain' && info.params.includes('gain')) {
+                const g = value.toLowerCase();
+                if (g !== 'linear' && g !== 'exp') {
+                    throw new InputError(where, `gain in ${quote(name)} must be linear or exp`, 'e.g. nDCG(gain=exp)@10');
+                }
+                gain = g;
+            }
+            else if (key === 'rel' && kind === 'nDCG') {
+                throw new InputError(where, `nDCG uses the graded judgments, so rel= has no effect on it (${quote(name)})`, 'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)');
+            }
+            else {
+                const allowed = info.params.length ? info.params.join(', ') : 'none';
+                throw new InputError(where, `unknown parameter ${quote(key)} in ${quote(name)}`, `parameters of ${kind}: ${allowed}`);
+            }
+        }
+    }
+    const params = [];
+    if (info.params.includes('gain') && gain !== 'linear')
+        params.push(`gain=${gain}`);
+    if (info.params.includes('rel') && rel !== 1)
+        params.push(`rel=${rel}`);
+    const canonical = `${kind}${params.length ? `(${params.join(',')})` : ''}${cutoff !== null ? `@${cutoff}` : ''}`;
+    return { name, kind, cutoff, rel, gain, canonical, aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean' };
+}
+/**
+ * Parses a list of names, keeping the first of exact repeats (asking twice for `P@10` yields one column).
+ * Different spellings of one measure (`map` and `AP`) stay separate columns, keyed as spelled.
+ */
+function parseMeasures(names) {
+    if (names.length === 0)
+        throw new InputError({}, 'no measure given', `name at least one, e.g. -m AP -m nDCG@10`);
+    const out = [];
+    const seen = new Set();
+    for (const name of names) {
+        if (seen.has(name))
+            continue;
+        seen.add(name);
+        out.push(parseMeasure(name));
+    }
+    return out;
+}
+/**
+ * The ir_measures spelling of a trec_eval cutoff name (`ndcg_cut_10` → `nDCG@10`, `P_5` → `P@5`), or
+ * undefined when `name` is not one. The other trec_eval names (`map`, `recip_rank`, `ndcg`, `Rprec`, `bpref`,
+ * `num_ret`, `num_rel`) are plain aliases in BASES.
+ */
+function trecEvalSpelling(name) {
+    const { stem, cutoff } = splitCutoff(name);
+    if (cutoff === null || name[stem.length] !== '_')
+        return undefined;
+    const kind = TREC_CUTOFF_NAMES.get(stem.toLowerCase());
+    return kind === undefined ? undefined : `${kind}@${cutoff}`;
+}
+/**
+ * Measures other tools compute that retrieval-gate does not, spelt close to one it does: refused with what
+ * to write instead rather than with a near miss that measures something else.
+ */
+const FOREIGN_MEASURES = new Map([
+    ['hits', 'ranx hits@k counts the relevant documents in the top k and is not computed here: P@k is hits@k / k, Success@k (hit@k) is 1 when hits@k > 0'],
+    ['dcg', 'unnormalised DCG is not computed here: nDCG@k divides it by the ideal DCG'],
+    ['err', 'expected reciprocal rank (ERR) is not computed here: RR@k is the reciprocal rank of the first relevant document']
+]);
+function unknown(name) {
+    const stem = splitCutoff(name.trim()).stem.toLowerCase();
+    const foreign = FOREIGN_MEASURES.get(stem);
+    if (foreign !== undefined)
+        return new InputError({ key: name }, `unknown measure ${JSON.stringify(name)}`, foreign);
+    const suggestion = closest(name.trim());
+    return new InputError({ key: name }, `unknown measure ${quote(name)}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ''}`, `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')}; trec_eval names such as ndcg_cut_10, P_5, recip_rank, map (names are case-insensitive; parameters in brackets, cutoff after @)`);
+}
+/**
+ * The known spelling closest to `name`, with the user's own cutoff: `sucess@10` → `Success@10`, never
+ * `Success@1` (see didYouMean). Candidates are every base and alias written with that cutoff the way the
+ * user wrote it (`@k` or trec_eval's `_k`), or the names without a cutoff.
+ */
+function closest(name) {
+    const { stem, cutoff } = splitCutoff(name);
+    const candidates = [];
+    if (cutoff === null) {
+        for (const [base, kind] of BASES)
+            if (KINDS[kind].cutoff !== 'required')
+                candidates.push(base, kind);
+    }
+    else if (name[stem.length] === '_') {
+        for (const base of TREC_CUTOFF_NAMES.keys())
+            candidates.push(`${base === 'p' ? 'P' : base}_${cutoff}`);
+    }
+    else {
+        for (const [base, kind] of BASES)
+            if (KINDS[kind].cutoff !== 'none')
+                candidates.push(`${base}@${cutoff}`, `${kind}@${cutoff}`);
+    }
+    return didYouMean(name, candidates);
+}
+/**
+ * The values a ranking measure can take, when the name is one: every mean-aggregated measure lies in [0, 1]
+ * (a share, a reciprocal rank, a normalised gain); the counts NumRet and NumRel have no upper bound. The
+ * rules use it to refuse margins and thresholds that could never fail on a measure computed from runs.
+ */
+function measureRange(name) {
+    try {
+        return parseMeasure(name).aggregate === 'mean' ? [0, 1] : undefined;
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            return undefined;
+        throw error;
+    }
+}
+
+/**
+ * The refusal for an attribute the rules name (slices, where, per_slice, cluster, weights.by) that the rows
+ * cannot group by, or undefined when they can. Two mistakes get their own words: a name the rows spell
+ * differently (`language` for `lang`: a prefix or a containment, which an edit distance misses, or a typo),
+ * and a metric used as a group (a number per query: every query would be its own group).
+ */
+function attributeRefusal(name, key, rules, baseline, candidate) {
+    // Only the exam's (the baseline's) fields define groups: the candidate's own labels never decide a slice.
+    const labels = new Set(baseline.attributeFields);
+    const numbers = new Set(baseline.numericFields);
+    const groupWords = 'slices, where, per_slice, statistics.cluster and statistics.weights.by group queries by a label field of the rows';
+    const present = `label fields in the rows: ${[...labels].sort().join(', ') || 'none'}`;
+    if (rules.metrics.has(name)) {
+        return new InputError({ file: rules.source.file, key }, `"${name}" is a metric (a number per query), not a label to group queries by`, `${groupWords} (${present}); to compare by ranges of a number, add a label field to the rows (e.g. "latency_band": "fast")`);
+    }
+    if (labels.has(name) || numbers.has(name))
+        return undefined;
+    if (candidate.attributeFields.has(name) || candidate.numericFields.has(name)) {
+        return new InputError({ file: baseline.source, key }, `the baseline has no attribute "${name}" (only the candidate names it, and the candidate's labels never decide which queries a slice holds)`, `give "${name}" in the baseline rows (or, for runs, in the evaluation set named by dataset:): slice attributes are part of the exam`);
+    }
+    const near = nearName(name, [...labels, ...numbers]);
+    return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}`);
+}
+/**
+ * The field the user probably meant: a typo (didYouMean), else the same name in another case, else one name
+ * inside the other (`lang` / `language`, `segment` / `user_segment`, at least 3 characters), the closest in
+ * length first and then alphabetically, so the answer does not depend on field order.
+ */
+function nearName(name, fields) {
+    const typo = didYouMean(name, fields);
+    if (typo !== undefined)
+        return typo;
+    const lower = name.toLowerCase();
+    let best;
+    let bestGap = Infinity;
+    for (const field of [...fields].sort()) {
+        const f = field.toLowerCase();
+        const shorter = Math.min(f.length, lower.length);
+        const related = f === lower || (shorter >= 3 && (f.includes(lower) || lower.includes(f)));
+        const gap = Math.abs(f.length - lower.length);
+        if (related && gap < bestGap) {
+            best = field;
+            bestGap = gap;
+        }
+    }
+    return best;
+}
+/**
+ * The hint for a metric the rows of `side` do not have. A ranking measure name (nDCG@10, recall_100) in
+ * rules without judgments usually means the files are runs: say so and name `judgments:` / `--qrels`;
+ * otherwise list the numeric fields the file does have.
+ */
+function missingMetricHint(name, side, rules) {
+    const fields = `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`;
+    const measure = canonical$1(name);
+    if (measure === undefined)
+        return fields;
+    const twin = [...side.numericFields].sort().find((f) => canonical$1(f) === measure);
+    if (twin !== undefined)
+        return `${fields}. The rows have "${twin}", the same measure (${measure}) under another name: name the metric "${twin}" in the rules`;
+    if (rules.judgments !== undefined)
+        return fields;
+    return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`;
+}
+/** The canonical spelling of a measure name (`ndcg_cut_10` and `nDCG@10` → `nDCG@10`), or undefined. */
+function canonical$1(name) {
+    try {
+        return parseMeasure(name).canonical;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 /** How many ids an error or a report line lists before "and N more". */
 const LIST_LIMIT$1 = 20;
 /**
- * Pairs the two sides query by query. A query on one side only or a missing value stops the gate with
- * the ids and lines (or, under `missing: zero`, is filled with the metric's fill value and counted); a value
- * outside a metric's range, a metric or attribute the rows do not have, and an attribute that differs
- * between the sides always stop it.
+ * Pairs the two sides query by query over the exam: the baseline's queries and the baseline's attributes
+ * (the candidate's answers only fill them in). A query on one side only or a missing value stops the gate
+ * with the ids and lines; under `missing: zero` a query the candidate dropped (or a missing value) is filled
+ * with the metric's fill value and counted, and a candidate-only query is ignored and counted, never
+ * compared. A value outside a metric's range, a metric or attribute the rows do not have, an attribute the
+ * baseline lacks or the candidate contradicts, and a `where` no query satisfies always stop it.
  */
 function pairRows(rules, baseline, candidate) {
     const zero = rules.queries.missing === 'zero';
     for (const name of rules.metrics.keys()) {
         for (const side of [baseline, candidate]) {
             if (!side.numericFields.has(name)) {
-                throw new InputError({ file: side.source, key: `metrics.${name}` }, `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`, `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`);
+                throw new InputError({ file: side.source, key: `metrics.${name}` }, `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`, missingMetricHint(name, side, rules));
             }
         }
     }
     const attrNames = neededAttributes(rules);
+    // The exam's attributes are the baseline's (the evaluation set's, in runs mode): a candidate's own labels never define a slice.
     for (const [name, key] of attrNames) {
-        const known = new Set([...baseline.attributeFields, ...candidate.attributeFields, ...baseline.numericFields, ...candidate.numericFields]);
-        if (!known.has(name)) {
-            throw new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${suggestion(name, known)}`, 'slices, where and per_slice name string fields of the rows');
-        }
+        const refusal = attributeRefusal(name, key, rules, baseline, candidate);
+        if (refusal !== undefined)
+            throw refusal;
     }
     const baseById = indexRows(baseline);
     const candById = indexRows(candidate);
     const onlyInBaseline = [...baseById.keys()].filter((id) => !candById.has(id)).sort(compareIds);
     const onlyInCandidate = [...candById.keys()].filter((id) => !baseById.has(id)).sort(compareIds);
     if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
+        const hints = [];
+        if (onlyInCandidate.length > 0)
+            hints.push("evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing");
+        if (onlyInBaseline.length > 0)
+            hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)');
         const parts = [];
         if (onlyInBaseline.length > 0)
             parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`);
@@ -1914,9 +2801,10 @@ function pairRows(rules, baseline, candidate) {
         const twins = spelled.length > 0
             ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
             : '';
-        throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, 'evaluate both systems on the same query set, or set queries.missing: zero in the rules to score absent queries as 0 (counted in the report)');
+        throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '));
     }
-    const ids = [...new Set([...baseById.keys(), ...candById.keys()])].sort(compareIds);
+    // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
+    const ids = [...baseById.keys()].sort(compareIds);
     const n = ids.length;
     const metrics = new Map();
     const filled = [];
@@ -1930,13 +2818,13 @@ function pairRows(rules, baseline, candidate) {
             base[i] = valueOf(baseById.get(id), baseline.source, metric.name, metric.range, metric.binary, () => {
                 count.baseline++;
                 if (!zero)
-                    missingValues.push(`${JSON.stringify(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})`);
+                    missingValues.push({ file: baseline.source, text: `${quote(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})` });
                 return metric.fill ?? 0;
             });
             cand[i] = valueOf(candById.get(id), candidate.source, metric.name, metric.range, metric.binary, () => {
                 count.candidate++;
                 if (!zero)
-                    missingValues.push(`${JSON.stringify(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})`);
+                    missingValues.push({ file: candidate.source, text: `${quote(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})` });
                 return metric.fill ?? 0;
             });
         }
@@ -1944,21 +2832,17 @@ function pairRows(rules, baseline, candidate) {
         filled.push({ metric: metric.name, ...count });
     }
     if (missingValues.length > 0) {
+        // The file blamed is the one holding the first missing value listed (baseline values are listed first).
+        missingValues.sort((a, b) => (a.file === b.file ? 0 : a.file === baseline.source ? -1 : 1));
         const more = missingValues.length - LIST_LIMIT$1;
-        throw new InputError({ file: baseline.source }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$1).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
+        throw new InputError({ file: missingValues[0].file }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$1).map((m) => m.text).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
     }
     const attrs = new Map();
+    const compared = { count: 0 };
     for (const [name] of attrNames)
-        attrs.set(name, ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate)));
-    for (const check of rules.checks) {
-        for (const [name, value] of check.where) {
-            const column = attrs.get(name);
-            if (!column.includes(value)) {
-                const values = [...new Set(column)].sort();
-                throw new InputError({ file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` }, `no query has ${name} = ${JSON.stringify(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}`);
-            }
-        }
-    }
+        attrs.set(name, ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate, compared)));
+    for (const check of rules.checks)
+        refuseVacuousWhere(rules, check, attrs, n);
     return {
         ids,
         metrics,
@@ -1969,29 +2853,13 @@ function pairRows(rules, baseline, candidate) {
             paired: n,
             onlyInBaseline,
             onlyInCandidate,
+            candidateOnlyIgnored: zero ? onlyInCandidate.length : 0,
+            attributes: { names: [...attrNames.keys()].sort(), candidateValuesCompared: compared.count },
             filled,
             missingPolicy: rules.queries.missing,
             notes: [...baseline.notes, ...candidate.notes]
         }
     };
-}
-/** Attribute names the rules use, each with the rules key that needs it (for errors). */
-function neededAttributes(rules) {
-    const names = new Map();
-    rules.slices.forEach((s, i) => names.has(s) || names.set(s, `slices[${i}]`));
-    for (const c of rules.checks) {
-        for (const [k] of c.where)
-            if (!names.has(k))
-                names.set(k, `checks[${c.index}].where.${k}`);
-        if (c.perSlice !== undefined && !names.has(c.perSlice))
-            names.set(c.perSlice, `checks[${c.index}].per_slice`);
-    }
-    const { cluster, weights } = rules.statistics;
-    if (cluster !== undefined && !names.has(cluster))
-        names.set(cluster, 'statistics.cluster');
-    if (weights !== undefined && !names.has(weights.by))
-        names.set(weights.by, 'statistics.weights.by');
-    return names;
 }
 function indexRows(side) {
     const map = new Map();
@@ -2011,21 +2879,73 @@ function valueOf(row, file, metric, range, binary, onMissing) {
     }
     return v;
 }
-function attributeOf(id, name, base, cand, baseline, candidate) {
+/**
+ * A query's attribute, from the exam (the baseline row) only. The candidate may repeat it (then it must be
+ * equal, and the comparison is counted) but never supply or change it: a candidate that relabels a
+ * regressed query would otherwise move it out of the slice a rule protects.
+ */
+function attributeOf(id, name, base, cand, baseline, candidate, compared) {
     const b = base?.attrs.get(name);
     const c = cand?.attrs.get(name);
-    if (b !== undefined && c !== undefined && b !== c) {
-        throw new InputError({ file: candidate.source, line: cand?.line, queryId: id }, `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${JSON.stringify(b)}, candidate says ${JSON.stringify(c)})`, 'both sides must describe the same query the same way');
+    if (b !== undefined && c !== undefined) {
+        if (b !== c) {
+            throw new InputError({ file: candidate.source, line: cand?.line, queryId: id }, `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${quote(b)}, candidate says ${quote(c)})`, "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)");
+        }
+        compared.count++;
     }
-    const value = b ?? c;
-    if (value === undefined || value === '') {
-        const row = base ?? cand;
-        throw new InputError({ file: base ? baseline.source : candidate.source, line: row?.line, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, 'give every row a value for each slice / where / per_slice attribute');
+    if (b === undefined || b === '') {
+        const hint = c !== undefined && c !== ''
+            ? `the candidate gives ${quote(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
+            : 'give every baseline row a value for each slice / where / per_slice attribute';
+        // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
+        throw new InputError({ file: baseline.source, line: base?.line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint);
     }
-    return value;
+    return b;
+}
+/**
+ * Refuses a `where` that no query satisfies (each value alone, then the values together) and a
+ * max_regressions count that every query of the check could regress under: a check over zero queries, or
+ * one that can never fail, is a rule that protects nothing.
+ */
+function refuseVacuousWhere(rules, check, attrs, n) {
+    const at = (key) => ({ file: rules.source.file, line: check.line, key: `checks[${check.index}].${key}` });
+    for (const [name, value] of check.where) {
+        const column = attrs.get(name);
+        if (!column.includes(value)) {
+            const values = [...new Set(column)].sort();
+            throw new InputError(at(`where.${name}`), `no query has ${name} = ${quote(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => quote(v)).join(', ')}`);
+        }
+    }
+    let members = 0;
+    // Queries per value of per_slice within the where set: the largest slice bounds what a count can catch.
+    const perSlice = check.perSlice === undefined ? undefined : attrs.get(check.perSlice);
+    const sliceSizes = new Map();
+    for (let i = 0; i < n; i++) {
+        if (!check.where.every(([name, value]) => attrs.get(name)[i] === value))
+            continue;
+        members++;
+        if (perSlice !== undefined)
+            sliceSizes.set(perSlice[i], (sliceSizes.get(perSlice[i]) ?? 0) + 1);
+    }
+    if (check.where.length > 1 && members === 0) {
+        const together = check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ');
+        throw new InputError(at('where'), `no query has ${together} together (each value exists alone), so the check would be evaluated over zero queries`, 'fix the combination, or split the check into one check per attribute');
+    }
+    const kind = check.kind;
+    if (kind.type === 'max_regressions' && kind.count !== undefined && members > 0) {
+        if (check.perSlice === undefined && kind.count >= members) {
+            throw new InputError(at('max_regressions.count'), `count ${kind.count} allows every one of the ${members} queries of the check to regress, so it can never fail`, `choose a count below ${members}, or a share`);
+        }
+        let largest = 0;
+        for (const size of sliceSizes.values())
+            largest = Math.max(largest, size);
+        if (check.perSlice !== undefined && kind.count >= largest) {
+            throw new InputError(at('max_regressions.count'), `count ${kind.count} allows every query of every ${check.perSlice} to regress (the largest has ${largest} queries), so it can never fail`, `choose a count below ${largest}, or a share`);
+        }
+    }
 }
 function listIds(ids, rows, file) {
-    const shown = ids.slice(0, LIST_LIMIT$1).map((id) => `${JSON.stringify(id)} (${file}:${rows.get(id)?.line})`);
+    const shown = ids.slice(0, LIST_LIMIT$1).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`);
     return shown.join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : '');
 }
 /**
@@ -2048,6 +2968,54 @@ function normalisationTwins(onlyInBaseline, onlyInCandidate) {
 /** Fixed id order: by UTF-16 code units, independent of locale. */
 function compareIds(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Most distinct values an attribute may have when the rules slice by it (`slices:` or a check's
+ * `per_slice`). Each value is a comparison of its own (a bootstrap per metric, a row of the report, a unit
+ * of a per_slice check), so the cost grows with the number of values times the queries: measured on the
+ * bundled CLI (docs/limits.md, "Measured on hostile input"), 1,000 values take about 1.4 s and write a 1.5 MB
+ * JSON report; before the cap 2,000 took 6.7 s and 20,000 took 26-38 s, up to 2 GB and a 57 MB report. A slice attribute with more values than this is an identifier (a
+ * user, a query), not a segment. `statistics.cluster` is not capped: it can legitimately name every user.
+ */
+const MAX_SLICE_VALUES$1 = 1000;
+/**
+ * Refuses, with the rules key and the count, a `slices` or `per_slice` attribute with more than
+ * {@link MAX_SLICE_VALUES} distinct values (a per_slice attribute counted among the queries its check's
+ * `where` selects), before any statistic is computed.
+ */
+function refuseTooManySliceValues(rules, table, cap = MAX_SLICE_VALUES$1) {
+    rules.slices.forEach((attr, i) => {
+        const count = distinctValues(table, attr, []);
+        if (count > cap)
+            tooMany(rules, `slices[${i}]`, undefined, attr, count, cap);
+    });
+    for (const check of rules.checks) {
+        if (check.perSlice === undefined)
+            continue;
+        const count = distinctValues(table, check.perSlice, [...check.where]);
+        if (count > cap)
+            tooMany(rules, `checks[${check.index}].per_slice`, check.line, check.perSlice, count, cap);
+    }
+}
+function distinctValues(table, attr, where) {
+    const column = table.attrs.get(attr);
+    if (column === undefined)
+        return 0;
+    const filters = where.map(([k, v]) => [table.attrs.get(k), v]);
+    const seen = new Set();
+    for (let i = 0; i < column.length; i++) {
+        let selected = true;
+        for (const [col, v] of filters)
+            if (col[i] !== v)
+                selected = false;
+        if (selected)
+            seen.add(column[i]);
+    }
+    return seen.size;
+}
+function tooMany(rules, key, line, attr, count, cap) {
+    throw new InputError({ file: rules.source.file, line, key }, `attribute "${attr.slice(0, 80)}" has ${count} distinct values; a slice attribute may have at most ${cap} (each value is a comparison of its own)`, 'slice by a coarser attribute (a segment, a bucket); to account for many users, name the attribute as statistics.cluster instead');
 }
 
 /**
@@ -2392,10 +3360,67 @@ function valuesOf(table, attr, members) {
     return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** The policy that applies to an inconclusive unit of `rule` with this reason. */
+function inconclusivePolicy(reason, rule) {
+    if (reason === 'too_few_queries')
+        return 'on_too_few';
+    if (rule.kind.type === 'superior')
+        return 'superior_must_be_shown';
+    return 'on_inconclusive';
+}
+/** How the policy resolves under these rules. */
+function policyCounts(policy, rules) {
+    if (policy === 'on_too_few')
+        return rules.onTooFew;
+    if (policy === 'superior_must_be_shown')
+        return 'fail';
+    return rules.onInconclusive;
+}
+/** How one unit counts toward the verdict: pass and fail as they are; inconclusive as its policy says. */
+function unitCounts(unit, rule, rules) {
+    if (unit.status !== 'inconclusive')
+        return unit.status;
+    return policyCounts(inconclusivePolicy(unit.reason, rule), rules);
+}
+
+/**
+ * Smallest / largest of a list, in a loop. `Math.min(...values)` passes every element as an argument, and
+ * V8 runs out of stack at around 45,000 of them ("Maximum call stack size exceeded"): the per_slice path
+ * died that way on a slice attribute with many values. Use these for any list whose length the input sets.
+ */
+/** The smallest value (Infinity for an empty list, as Math.min() gives); NaN if any value is NaN. */
+function minOf(values) {
+    let min = Infinity;
+    for (const v of values) {
+        if (Number.isNaN(v))
+            return NaN;
+        if (v < min)
+            min = v;
+    }
+    return min;
+}
+/** The largest value (-Infinity for an empty list, as Math.max() gives); NaN if any value is NaN. */
+function maxOf(values) {
+    let max = -Infinity;
+    for (const v of values) {
+        if (Number.isNaN(v))
+            return NaN;
+        if (v > max)
+            max = v;
+    }
+    return max;
+}
+/** Appends every item to `target` one by one (`target.push(...items)` has the same argument limit). */
+function pushAll(target, items) {
+    for (const item of items)
+        target.push(item);
+}
+
 /**
  * Applies every check to its queries and turns the evidence into pass / fail / inconclusive, strictly as the
  * rules say. A statistic that is not a finite number can never pass: the unit fails with reason
- * `non_finite`.
+ * `non_finite`. A unit over zero queries can never pass either (whatever on_inconclusive says): it fails
+ * with reason `no_queries`, since a rule that tested nothing protected nothing.
  */
 function decide(rules, table, stats) {
     // The family is known before any result: the statistical checks and, for per_slice, the slices present.
@@ -2425,7 +3450,7 @@ function evaluateCheck(rule, sets, rules, stats, family, pOf) {
     const metric = rules.metrics.get(rule.metric);
     const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf));
     const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
-    const counts = status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail';
+    const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass';
     return { rule, status, counts, units };
 }
 function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
@@ -2447,6 +3472,9 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
         pTest: !statistical ? null : kind.type === 'superior' && kind.test === 'mcnemar' ? 'mcnemar' : 'randomization',
         power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
     });
+    // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
+    if (comparison.n === 0)
+        return unit('fail', 'no_queries');
     if (kind.type === 'max_regressions') {
         const d = stats.differences(rule.metric);
         let count = 0;
@@ -2460,7 +3488,7 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
         }
         const n = comparison.n;
         const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x) => x !== undefined);
-        const limit = Math.min(...limits);
+        const limit = minOf(limits);
         // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
         if (nonFinite > 0 || !Number.isFinite(limit))
             return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null);
@@ -2560,7 +3588,7 @@ function buildDesign(table, members, columns, statistics, subsetLabel = 'all que
                 const cv = clusterCol[members[j]];
                 const seen = clusterStratum.get(cv);
                 if (seen !== undefined && seen !== sv && weights) {
-                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${JSON.stringify(cv)} has queries in ${weights.by} = ${JSON.stringify(seen)} and ${weights.by} = ${JSON.stringify(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
+                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${quote(cv)} has queries in ${weights.by} = ${quote(seen)} and ${weights.by} = ${quote(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
                 }
                 clusterStratum.set(cv, sv);
                 let list = byCluster.get(cv);
@@ -5123,12 +6151,12 @@ function checkWeights(table, rules) {
     const file = rules.source.file;
     for (const [v] of weights.target) {
         if (!present.has(v)) {
-            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${JSON.stringify(v)}`, `values present: ${[...present].sort().slice(0, 20).map((x) => JSON.stringify(x)).join(', ')}`);
+            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${quote(v)}`, `values present: ${[...present].sort().slice(0, 20).map((x) => quote(x)).join(', ')}`);
         }
     }
     const missing = [...present].filter((v) => !named.has(v)).sort();
     if (missing.length > 0) {
-        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing.slice(0, 5).map((x) => JSON.stringify(x)).join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
+        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing.slice(0, 5).map((x) => quote(x)).join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
     }
 }
 
@@ -5566,7 +6594,6 @@ function toAlignment(value) {
  */
 /** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
 const MAX_CELL = 80;
-const ZWJ = '\u200d';
 // C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
 // embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the
 // interlinear annotation and object replacement characters.
@@ -5582,42 +6609,70 @@ function clean(text, max = MAX_CELL) {
     const chars = Array.from(s);
     return chars.length > max ? chars.slice(0, Math.max(0, max - 1)).join('') + '…' : s;
 }
-/** Breaks GitHub's autolinks: @mention, #123 / owner/repo#123, GH-123, bare URLs and www. links. */
-function defuseLinks(s) {
-    return s
-        .replace(/@/g, `@${ZWJ}`)
-        .replace(/#/g, `#${ZWJ}`)
-        .replace(/\b(gh)-(?=\d)/gi, `$1-${ZWJ}`)
-        .replace(/:\/\//g, `:${ZWJ}//`)
-        .replace(/\b(www)\./gi, `$1${ZWJ}.`);
-}
 /**
- * Makes untrusted text inert in GitHub Markdown (a table cell or running text): no @mention, #123, GH-123
- * or URL autolink fires (a zero-width joiner is put after `@`, `#`, `GH-`, `:` of `://` and `www`), no HTML
- * or HTML comment survives (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->`
- * marker is plain text), no `|` or newline breaks a table, no emphasis, code, link, strikethrough or math
- * syntax applies, no bidi override reorders the text, and the cell is cut at `max` code points.
+ * A word GitHub could turn into a link: an @mention (also `org/team`, an e-mail address), a #123 or
+ * owner/repo#123 reference, GH-123, a URL (`://`) or a www. link. Words are maximal runs of characters other
+ * than white space and ` | < > & (those are escaped on their own), so a linkish word can be shown as a code
+ * span with a single-backtick fence: GitHub neither autolinks nor mentions inside code, and the text a
+ * reader copies is exactly the text given (no invisible character is inserted).
  */
-function inline(text, max = MAX_CELL) {
-    return defuseLinks(clean(text, max)
+const WORD = /[^\s`|<>&]+/g;
+const LINKISH = /[@#]|gh-\d|:\/\/|www\./i;
+/** Sentence punctuation that ends a word without being part of the name. */
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')']);
+/** `word` without its trailing sentence punctuation (a loop: linear in the word's length). */
+function trimTrailing(word) {
+    let end = word.length;
+    while (end > 0 && TRAILING.has(word[end - 1]))
+        end--;
+    return word.slice(0, end);
+}
+/** Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). */
+function escapeMarkdown(s) {
+    return s
         .replace(/&/g, '&amp;')
         .replace(/</g, '&lt;')
         .replace(/>/g, '&gt;')
-        .replace(/([\\`*_~[\]|$!])/g, '\\$1'));
+        .replace(/([\\`*_~[\]|$!])/g, '\\$1');
+}
+/** Entity-escapes text for raw HTML. */
+function escapeHtml(s) {
+    return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+/** Applies `code` to every linkish word of `s` and `other` to the text between them. */
+function byWord(s, code, other) {
+    let out = '';
+    let last = 0;
+    for (const m of s.matchAll(WORD)) {
+        if (!LINKISH.test(m[0]))
+            continue;
+        // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
+        const core = trimTrailing(m[0]);
+        const word = LINKISH.test(core) ? core : m[0];
+        const at = m.index ?? 0;
+        out += other(s.slice(last, at)) + code(word);
+        last = at + word.length;
+    }
+    return out + other(s.slice(last));
+}
+/**
+ * Makes untrusted text inert in GitHub Markdown (a table cell or running text): every word that could fire
+ * an @mention, #123 / owner/repo#123 / GH-123 reference or URL autolink is a code span (`recall@10`,
+ * `@octocat`: shown and copied exactly as given, linked by nothing), no HTML or HTML comment survives
+ * (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->` marker is plain text), no `|` or
+ * newline breaks a table, no emphasis, code, link, strikethrough or math syntax applies, no bidi override
+ * reorders the text, and the text is cut at `max` code points.
+ */
+function inline(text, max = MAX_CELL) {
+    return byWord(clean(text, max), (w) => `\`${w}\``, escapeMarkdown);
 }
 /**
  * Untrusted text inside raw HTML (a `<summary>` line): GitHub does not parse Markdown there, so backslash
- * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and mentions
- * and autolinks are still defused (GitHub applies them to HTML text too).
+ * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and linkish
+ * words are put in `<code>` (GitHub applies mentions and autolinks to HTML text too, but not inside code).
  */
 function htmlText(text, max = MAX_CELL) {
-    // Links are defused first: the entities written next contain '#', which must stay intact.
-    return defuseLinks(clean(text, max))
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/"/g, '&quot;')
-        .replace(/'/g, '&#39;');
+    return byWord(clean(text, max), (w) => `<code>${escapeHtml(w)}</code>`, escapeHtml);
 }
 /**
  * Untrusted text inside a Mermaid diagram (a label, a title, an axis category). Mermaid's own syntax
@@ -5674,6 +6729,290 @@ function pValue(p) {
 function percent(x, digits = 1) {
     return Number.isFinite(x) ? `${fixed(x * 100, digits)}%` : 'n/a';
 }
+/**
+ * The one label of an interval's confidence, used by every report format, chart and sentence, so a label
+ * always names the confidence its interval was computed at (under a multiplicity adjustment, the family's:
+ * 0.98333… -> "98.33%", not the rules' 95%). Two decimals with trailing zeros dropped: 0.95 -> "95%",
+ * 0.975 -> "97.5%", 1 − 0.05/3 -> "98.33%". A confidence below 1 that would round to "100%" keeps up to six
+ * decimals (0.99999 -> "99.999%"), so a label never claims certainty.
+ */
+function confidenceLabel(confidence) {
+    if (!Number.isFinite(confidence))
+        return 'n/a';
+    const pct = confidence * 100;
+    let digits = 2;
+    let s = fixed(pct, digits);
+    while (confidence < 1 && Number(s) >= 100 && digits < 6)
+        s = fixed(pct, ++digits);
+    return `${s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s}%`;
+}
+/**
+ * The heading of an interval column for rows at the given confidences: "95% CI" when they share one, else
+ * "CI" (each cell then names its own, see {@link intervalCell}).
+ */
+function intervalHeading(confidences) {
+    const labels = new Set(confidences.map(confidenceLabel));
+    return labels.size === 1 ? `${[...labels][0]} CI` : 'CI';
+}
+/** An interval cell, "[-0.0100, +0.0200]", with " at 98.33%" when the column mixes confidences. */
+function intervalCell(lo, hi, confidence, mixed) {
+    return `[${lo}, ${hi}]${mixed ? ` at ${confidenceLabel(confidence)}` : ''}`;
+}
+/** The distinct labels of some confidences, in increasing order: "95%", or "95% or 98.33%". */
+function confidenceLabels(confidences) {
+    return [...new Set([...confidences].sort((a, b) => a - b).map(confidenceLabel))].join(' or ');
+}
+/**
+ * How the inconclusive checks counted, in words for the counts line: " (inconclusive counts as fail)" when they
+ * all counted alike, " (1 inconclusive counts as pass, 2 as fail)" otherwise, "" when there is none. Read from
+ * each check's own resolution, because too few queries (`on_too_few`), a `superior` check not shown better
+ * (always fail) and an unsettled interval (`on_inconclusive`) can count differently in one report.
+ */
+function inconclusiveCounting(checks) {
+    let pass = 0;
+    let fail = 0;
+    for (const c of checks) {
+        if (c.status !== 'inconclusive')
+            continue;
+        if (c.counts === 'pass')
+            pass++;
+        else
+            fail++;
+    }
+    if (pass + fail === 0)
+        return '';
+    if (pass === 0)
+        return ' (inconclusive counts as fail)';
+    if (fail === 0)
+        return ' (inconclusive counts as pass)';
+    return ` (${pass} inconclusive ${pass === 1 ? 'counts' : 'count'} as pass, ${fail} as fail)`;
+}
+
+/**
+ * The output files written beside a report, and how the report names them: a file only when it was written,
+ * otherwise how to get it (docs/report.md, "Files the report names").
+ */
+/** The regression set's file name in the action's report-dir (the CLI writes it where --regressions says). */
+/** The option of the gate command that writes each file (the action always writes both). */
+const FLAG = { regressions: '--regressions FILE', toJudge: '--to-judge FILE' };
+/**
+ * Where an output file is: `{ file }` when it was written, else `{ how }`, RAW words saying how to get it
+ * ("add --regressions FILE to the gate command").
+ */
+function fileOrHow(files, kind) {
+    const file = files?.[kind];
+    return file !== undefined ? { file } : { how: `add ${FLAG[kind]} to the gate command` };
+}
+
+/** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
+const NAME = 60;
+/**
+ * Plain words for people who do not read intervals for a living. Every function here returns RAW text that
+ * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
+ * place it goes (escape.ts).
+ */
+/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
+function sliceLabel(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ');
+}
+/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
+function inPoints(metric) {
+    return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1;
+}
+/** The unit word of a metric's changes: "points", the metric's unit, or "". */
+function unitWord(metric) {
+    return inPoints(metric) ? 'points' : metric.unit;
+}
+/** A number in the metric's display terms: x100 with one decimal for shares, else the metric's digits. */
+function displayNumber(x, metric, withSign = true, typical = x) {
+    if (inPoints(metric))
+        return withSign ? signed(x * 100, 1) : fixed(x * 100, 1);
+    const d = digitsFor(metric.range, typical);
+    return withSign ? signed(x, d) : fixed(x, d);
+}
+/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms". */
+function amount(x, metric, withSign = true) {
+    const u = unitWord(metric);
+    const s = displayNumber(x, metric, withSign);
+    return u ? `${s} ${u}` : s;
+}
+/**
+ * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
+ * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
+ */
+function powerWords(unit, metric) {
+    const p = unit.power;
+    if (p === null || !Number.isFinite(p.mde))
+        return '';
+    const c = unit.comparison;
+    const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`;
+    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`;
+    if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
+        text += `; about ${p.moreQueries} more independent queries would likely settle it, if the true change is the one observed`;
+    }
+    return text;
+}
+/** "95% interval -10.9 to -8.8 points, 40 queries" */
+function intervalWords(unit, metric) {
+    const c = unit.comparison;
+    const u = unitWord(metric);
+    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
+    const lo = displayNumber(c.ci[0], metric, true, typical);
+    const hi = displayNumber(c.ci[1], metric, true, typical);
+    return `${confidenceLabel(c.confidence)} interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`;
+}
+/**
+ * One sentence a product manager can read about a unit that did not pass, e.g. "recall@10 for segment = new
+ * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
+ * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
+ */
+function explainUnit(check, unit, metric, minPerSlice) {
+    const c = unit.comparison;
+    const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`;
+    const higher = metric.better === 'higher';
+    const moved = c.delta === 0 ? 'did not change' : c.delta > 0 ? 'rose' : 'fell';
+    const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`;
+    const name = clean(metric.name, NAME);
+    const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`;
+    const worseWord = higher ? 'drop' : 'rise';
+    const kind = check.rule.kind;
+    switch (unit.reason) {
+        case 'too_few_queries':
+            return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
+        case 'non_finite':
+            return `${head}; a statistic is not a finite number, so the check cannot pass.`;
+        case 'no_queries':
+            return `${name}${who} has no queries to compare; a check over zero queries never passes.`;
+        case 'too_many_regressions': {
+            const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : '';
+            return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
+        }
+    }
+    const marginWords = (m) => {
+        const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : '';
+        return `${amount(m, metric, false)}${rel}`;
+    };
+    if (kind.type === 'non_inferior') {
+        const allowed = `a ${worseWord} of at most ${marginWords(unit.margin)}`;
+        if (unit.reason === 'shown_worse')
+            return `${head}; the rules allow ${allowed}.`;
+        const worst = higher ? c.ci[0] : c.ci[1];
+        return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`;
+    }
+    if (kind.type === 'superior') {
+        if (kind.test === 'mcnemar') {
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
+            return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
+        }
+        return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
+    }
+    return head + '.';
+}
+/**
+ * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
+ * target weights, every metric over all queries with the observed and with the target mix (the table's
+ * numbers are the target's); under a multiplicity adjustment, the confidence every check's interval has.
+ * E.g. "Target mix by segment (established 50%, new 50%; observed 90%, 10%): recall@10 0.600 → 0.575
+ * (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix."
+ */
+function statisticsSentences(result) {
+    const out = [];
+    const { rules } = result;
+    for (const c of result.comparisons) {
+        if (c.slice.length > 0 || c.mix === null)
+            continue;
+        const metric = rules.metrics.get(c.metric);
+        const pct = (x) => `${fixed(x * 100, 0)}%`;
+        const target = c.mix.strata.map((s) => `${s.value} ${pct(s.target)}`).join(', ');
+        const observed = c.mix.strata.map((s) => pct(s.observed)).join(', ');
+        const v = (x) => (inPoints(metric) ? fixed(x, 3) : displayNumber(x, metric, false));
+        out.push(`Target mix by ${c.mix.by} (${target}; observed ${observed}): ${metric.name} ${v(c.baseline)} → ${v(c.candidate)} (${amount(c.delta, metric)}) with the target mix, ` +
+            `${v(c.mix.observed.baseline)} → ${v(c.mix.observed.candidate)} (${amount(c.mix.observed.delta, metric)}) with the observed mix.`);
+    }
+    const f = result.decision.family;
+    if (f.method !== 'none' && f.size > 1) {
+        out.push(`Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${confidenceLabel(f.confidence)} (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`);
+    }
+    return out;
+}
+
+/** The verdict, the deciding check and one sentence per unit that did not pass. */
+function summarize(result) {
+    const { rules, decision } = result;
+    const metricOf = (name) => rules.metrics.get(name);
+    const findings = [];
+    for (const check of decision.checks) {
+        for (const unit of check.units) {
+            if (unit.status !== 'pass')
+                findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) });
+        }
+    }
+    const deciding = decision.decidedBy;
+    const decidedBy = deciding
+        ? findings.find((f) => f.check === deciding && f.unit.status === 'fail') ?? findings.find((f) => f.check === deciding) ?? null
+        : null;
+    const count = (s) => decision.checks.filter((c) => c.status === s).length;
+    return {
+        verdict: decision.verdict,
+        decidedBy,
+        counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
+        findings
+    };
+}
+
+/** The head of the report of `result`; `files` are the output files written beside it. */
+function reportHead(result, files) {
+    const summary = summarize(result);
+    const trust = result.trust;
+    const guard = trust?.guards.find((g) => g.rule === trust.decidedBy && g.status !== 'pass');
+    const d = result.decision.decidedBy;
+    let decidedBy = null;
+    let sentence = null;
+    let shown = null;
+    if (summary.verdict === 'fail' && guard) {
+        decidedBy = { kind: 'trust', rule: guard.rule };
+        sentence = guard.reason;
+    }
+    else if (summary.verdict === 'fail') {
+        decidedBy = { kind: 'check', number: d ? d.rule.index + 1 : null, name: d?.rule.name ?? '' };
+        shown = summary.decidedBy;
+        sentence = shown?.sentence ?? null;
+    }
+    const others = (trust?.guards ?? []).filter((g) => g !== guard && g.status !== 'pass');
+    return {
+        verdict: summary.verdict,
+        decidedBy,
+        sentence,
+        counts: summary.counts,
+        trust: others.map((g) => ({ rule: g.rule, status: g.status, reason: g.reason })),
+        publishable: trust ? publishableWords(trust) : null,
+        toJudge: toJudgeSentence(trust, files),
+        findings: summary.findings.filter((f) => f !== shown)
+    };
+}
+/**
+ * Whether the result is publishable, as a label and its RAW detail: "yes" (judgments complete, snapshots
+ * comparable, nothing disputed left out), "no" with the reasons, or "not established" with what could not be
+ * checked.
+ */
+function publishableWords(trust) {
+    const p = trust.publishable;
+    if (p.value)
+        return { label: 'yes', detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out' };
+    const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : '';
+    if (p.reasons.length === 0)
+        return { label: 'not established', detail: unchecked };
+    return { label: 'no', detail: `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}` };
+}
+/** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */
+function toJudgeSentence(trust, files) {
+    const p = trust?.pooling;
+    if (!p || p.pool.unjudged === 0)
+        return null;
+    const where = fileOrHow(files, 'toJudge');
+    const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`;
+    return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`;
+}
 
 /** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
 const KNOWN = {
@@ -5684,17 +7023,12 @@ const KNOWN = {
     metric_code_version: 'string'
 };
 /**
- * Parses a manifest's text. Refuses non-JSON, a non-object, a known key of the wrong type and keys with a
+ * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
  * dot (they would make dotted paths ambiguous), naming the file and the key.
  */
 function parseManifest(text, source) {
-    let data;
-    try {
-        data = JSON.parse(text.replace(/^\ufeff/, ''));
-    }
-    catch (error) {
-        throw new InputError({ file: source }, `is not valid JSON (${error.message})`, 'a manifest is one JSON object (see docs/trust.md)');
-    }
+    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
+    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
     }
@@ -5714,7 +7048,7 @@ function parseManifest(text, source) {
 function flatten(value, prefix, out, source) {
     for (const key of Object.keys(value)) {
         if (key.includes('.') || key === '') {
-            throw new InputError({ file: source, key: prefix + key }, `key ${JSON.stringify(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
+            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
         }
         const v = value[key];
         const path = prefix + key;
@@ -5896,7 +7230,7 @@ async function readQrels(file) {
         }
         const [id, , docText, gradeText] = fields;
         if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
-            throw new InputError({ file, line, queryId: id }, `grade ${JSON.stringify(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
         }
         const grade = Number(gradeText);
         const docno = toByteString(docText);
@@ -5911,7 +7245,7 @@ async function readQrels(file) {
         }
         const earlier = lines.get(docno);
         if (earlier !== undefined) {
-            throw new InputError({ file, line, queryId: id }, `document ${JSON.stringify(fromByteString(docno))} is judged twice for query ${JSON.stringify(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
         }
         lines.set(docno, line);
         query.grades.set(docno, grade);
@@ -6122,6 +7456,32 @@ function factRecall(judged, limit, rel, docs) {
     return found / facts.length;
 }
 
+/**
+ * The one number format of every JSON output (the JSON report, the regression set, the to-judge file), so the
+ * same value is written as the same bytes everywhere and a reader never sees floating-point noise such as
+ * `-0.050000000000000044` (0.35 − 0.4). Documented in docs/report.md ("Numbers in the JSON outputs").
+ */
+/** Significant digits a non-integer keeps: far finer than any metric, bootstrap or p-value resolution. */
+const JSON_SIGNIFICANT_DIGITS = 12;
+/**
+ * A number as the JSON outputs write it: integers unchanged (counts, ranks, sizes), other finite values
+ * rounded to {@link JSON_SIGNIFICANT_DIGITS} significant digits (then written by JSON.stringify's shortest
+ * round-trip form: -0.05, 0.3, 1.23456789012e-7), -0 as 0, and a non-finite value as null (JSON has no NaN;
+ * never a silent 0).
+ */
+function jsonNumber(x) {
+    if (!Number.isFinite(x))
+        return null;
+    if (Number.isInteger(x))
+        return x === 0 ? 0 : x;
+    const r = Number(x.toPrecision(JSON_SIGNIFICANT_DIGITS));
+    return r === 0 ? 0 : r;
+}
+/** A JSON.stringify replacer applying {@link jsonNumber} to every number of the value written. */
+function jsonNumbers(_key, value) {
+    return typeof value === 'number' ? jsonNumber(value) : value;
+}
+
 const usable = (grade) => grade >= 0;
 /** Judged share of one query's top `depth`, or null when nothing was retrieved. */
 function judgedShare(ev, id, depth) {
@@ -6231,14 +7591,14 @@ function condensedComparisons(table, base, cand, measures) {
     });
     return out;
 }
-/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs). */
+/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
 function toJudgeJsonl(entries, depth) {
     return entries
         .map((e) => JSON.stringify({
         query_id: e.queryId,
         depth,
         documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-    }) + '\n')
+    }, jsonNumbers) + '\n')
         .join('');
 }
 
@@ -6399,7 +7759,7 @@ function assessTrust(rules, table, evidence) {
             counts: counts(status),
             reason: breach === null
                 ? `${numbers}; within ${limits(cap)}`
-                : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the documents in the to-judge list and rerun`
+                : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`
         });
     }
     // whole-class failures
@@ -6503,7 +7863,7 @@ function judgePublishable(pooling, dataset, comparability) {
     if (pooling === null)
         unchecked.push('judgment completeness (the sides are per-query rows, not runs)');
     else if (pooling.pool.unjudged > 0) {
-        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries (listed in the to-judge file)`);
+        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`);
     }
     if (dataset !== null && dataset.disputed.length > 0) {
         reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`);
@@ -6555,27 +7915,14 @@ function comparabilityEntries(trust) {
     }
     return out;
 }
-/** Lines for the head of the report: the trust rules that did not pass, and whether the result is publishable. */
-function trustHeadLines(trust) {
-    const out = [];
-    for (const g of trust.guards) {
-        if (g.status !== 'pass')
-            out.push(`- ${STATUS$1[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`);
-    }
-    if (out.length > 0)
-        out.push('');
-    out.push(publishableLine(trust));
-    return out;
-}
-/** `**Publishable: no**: reasons`, `**Publishable: not established**: what could not be checked`, or yes. */
+/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
 function publishableLine(trust) {
-    const p = trust.publishable;
-    if (p.value)
-        return '**Publishable: yes** (judgments complete for the pooled top k, snapshots comparable, no disputed questions left out)';
-    const unchecked = p.unchecked.length > 0 ? `not checked: ${inline(p.unchecked.join('; '), 400)}` : '';
-    if (p.reasons.length === 0)
-        return `**Publishable: not established** (${unchecked})`;
-    return `**Publishable: no**: ${inline(p.reasons.join('; '), 900)}${unchecked ? `; ${unchecked}` : ''}`;
+    const p = publishableWords(trust);
+    if (p.label === 'yes')
+        return `**Publishable: yes** (${inline(p.detail, 400)})`;
+    if (p.label === 'not established')
+        return `**Publishable: not established** (${inline(p.detail, 400)})`;
+    return `**Publishable: no**: ${inline(p.detail, 1300)}`;
 }
 /** The body of the collapsible Trust section. */
 function trustBody(trust) {
@@ -6604,7 +7951,7 @@ function trustBody(trust) {
             ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
             ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
         ]), '');
-        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries (the to-judge file lists them).`);
+        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`);
         if (p.condensed.length > 0) {
             out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
             const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
@@ -6723,6 +8070,7 @@ const TOP_REGRESSIONS = 10;
  */
 function runGate(rules, baseline, candidate, evidence, options = {}) {
     const table = pairRows(rules, baseline, candidate);
+    refuseTooManySliceValues(rules, table);
     const stats = createStats(table, rules, options);
     const trust = assessTrust(rules, table, evidence);
     const decided = decide(rules, table, stats);
@@ -15044,14 +16392,18 @@ const RULES_SCHEMA = {
             properties: {
                 missing: {
                     enum: ['error', 'zero'],
-                    description: '"error" (default): a query on one side only, or a missing value, stops the gate. "zero": it scores the metric\'s fill value (0) and is counted in the report.'
+                    description: 'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
                 },
                 min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' }
             }
         },
         on_inconclusive: {
             enum: ['fail', 'pass'],
-            description: 'How an inconclusive check (too few queries, or an interval that neither proves nor refutes it) counts toward the verdict. Default "fail".'
+            description: 'How a check counts toward the verdict when the data neither prove nor refute it (a non_inferior interval straddling the margin; a trust rule with outcome inconclusive). A superior check that was not shown better always fails: it must be shown. Too few queries is on_too_few. Default "fail".'
+        },
+        on_too_few: {
+            enum: ['fail', 'pass'],
+            description: 'How a statistical check (or one slice of a per_slice check) with fewer than queries.min_per_slice queries counts toward the verdict. Default: the value of on_inconclusive.'
         },
         checks: {
             type: 'array',
@@ -23814,7 +25166,21 @@ function requireDist () {
 var distExports = requireDist();
 
 /**
- * Parses a YAML (or JSON, which is YAML) configuration file strictly: duplicate keys are refused (the second
+ * Two map keys are the same when they become the same JavaScript property: yaml's own `uniqueKeys: true`
+ * compares parsed values, so `"1"` and `1` (or `"true"` and `true`) passed as two keys, and the second
+ * silently won in the object the rules are read from. Mirrors yaml's stringifyKey (null becomes '').
+ */
+function sameJsKey(a, b) {
+    if (a === b)
+        return true;
+    if (!distExports.isScalar(a) || !distExports.isScalar(b))
+        return false;
+    const js = (v) => (v === null ? '' : String(v));
+    return js(a.value) === js(b.value);
+}
+/**
+ * Parses a YAML (or JSON, which is YAML) configuration file strictly: at any depth, in block and flow
+ * (JSON) mappings alike, duplicate keys are refused (the second
  * would silently win), and aliases are refused outright (an alias bomb expands to gigabytes; rules never need
  * them). Errors carry the file and line.
  */
@@ -23824,7 +25190,7 @@ function parseSource(text, file, what) {
     const lineCounter = new distExports.LineCounter();
     let doc;
     try {
-        doc = distExports.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: false });
+        doc = distExports.parseDocument(text, { lineCounter, uniqueKeys: sameJsKey, prettyErrors: false, strict: true, merge: false });
     }
     catch (error) {
         throw new InputError({ file }, `cannot be parsed: ${error.message}`);
@@ -23931,6 +25297,9 @@ function toRules(raw, source, file, hash) {
             fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range');
         metrics.set(name, { name, better: m.better, binary, range, unit: m.unit ?? '', fill: m.fill ?? (m.better === 'higher' ? 0 : undefined) });
     }
+    // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
+    const runs = raw.judgments !== undefined || raw.dataset !== undefined;
+    const boundsOf = (m) => m.range ?? (runs ? measureRange(m.name) : undefined);
     const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence;
     const checks = [];
     const names = new Map();
@@ -23953,7 +25322,7 @@ function toRules(raw, source, file, hash) {
             metric: c.metric,
             where: Object.keys(c.where ?? {}).sort().map((k) => [k, c.where[k]]),
             perSlice: c.per_slice,
-            kind: toKind(c, metric, confidence, at, fail),
+            kind: toKind(c, metric, boundsOf(metric), confidence, at, fail),
             line: source.lineOf(at)
         });
     });
@@ -23971,6 +25340,8 @@ function toRules(raw, source, file, hash) {
         },
         queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
         onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
+        // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
+        onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
         checks,
         source: { file, sha256: hash },
         ...trustRules(raw, fail)
@@ -24029,9 +25400,15 @@ function statisticsOptions(raw, fail) {
         multiplicity: raw.multiplicity ?? 'none'
     };
 }
-function toKind(c, metric, confidence, at, fail) {
+/**
+ * The demand of one check, refusing the ones that could never fail (vacuous: they pass whatever the
+ * candidate does) or never pass: a margin as wide as the metric's range, a relative non-inferiority margin
+ * of 100% or more on a metric that cannot go below 0, a regression threshold no query can exceed, a share
+ * of 1. `bounds` is the metric's declared range, or a ranking measure's own in runs mode.
+ */
+function toKind(c, metric, bounds, confidence, at, fail) {
     if (c.non_inferior)
-        return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, [...at, 'non_inferior', 'margin'], fail) };
+        return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, bounds, 'non_inferior', [...at, 'non_inferior', 'margin'], fail) };
     if (c.superior) {
         const test = c.superior.test ?? 'bootstrap';
         if (test === 'mcnemar' && !metric.binary) {
@@ -24043,21 +25420,33 @@ function toKind(c, metric, confidence, at, fail) {
             type: 'superior',
             test,
             alpha: c.superior.alpha ?? 1 - confidence,
-            margin: toMargin(c.superior.margin ?? 0, metric, [...at, 'superior', 'margin'], fail)
+            margin: toMargin(c.superior.margin ?? 0, metric, bounds, 'superior', [...at, 'superior', 'margin'], fail)
         };
     }
     const r = c.max_regressions;
     if (r.count === undefined && r.share === undefined)
         fail([...at, 'max_regressions'], 'max_regressions needs count or share', 'e.g. max_regressions: { count: 10 }');
-    return { type: 'max_regressions', count: r.count, share: r.share, threshold: r.threshold ?? 0 };
+    if (r.share !== undefined && r.share >= 1) {
+        fail([...at, 'max_regressions', 'share'], `share ${r.share} allows every query to regress, so the check could never fail`, 'write the largest share of queries allowed to get worse, below 1 (e.g. 0.1)');
+    }
+    const threshold = r.threshold ?? 0;
+    if (bounds && threshold >= bounds[1] - bounds[0]) {
+        fail([...at, 'max_regressions', 'threshold'], `threshold ${threshold} is not below the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}]: no query can get worse by more than that, so the check could never fail`, "the threshold is a drop in the metric's units (0.1 = ten points of a 0..1 metric); leave it out to count any drop");
+    }
+    return { type: 'max_regressions', count: r.count, share: r.share, threshold };
 }
-function toMargin(value, metric, path, fail) {
+function toMargin(value, metric, bounds, kind, path, fail) {
+    const never = kind === 'non_inferior' ? 'fail' : 'pass';
     if (typeof value === 'string') {
         const pct = Number(value.slice(0, -1));
+        // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
+        if (kind === 'non_inferior' && pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+            fail(path, `margin ${value} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
+        }
         return { value: pct / 100, relative: true, text: value };
     }
-    if (metric.range && value > metric.range[1] - metric.range[0]) {
-        fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${metric.range[0]}, ${metric.range[1]}], so the check could never fail`, 'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric');
+    if (bounds && value >= bounds[1] - bounds[0]) {
+        fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`, 'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric');
     }
     return { value, relative: false, text: String(value) };
 }
@@ -24138,190 +25527,6 @@ function keyPath(path) {
     for (const p of path)
         out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
     return out;
-}
-
-const KINDS = {
-    P: { kind: 'P', cutoff: 'required', params: ['rel'] },
-    R: { kind: 'R', cutoff: 'required', params: ['rel'] },
-    R_cap: { kind: 'R_cap', cutoff: 'required', params: ['rel'] },
-    Success: { kind: 'Success', cutoff: 'required', params: ['rel'] },
-    RR: { kind: 'RR', cutoff: 'optional', params: ['rel'] },
-    AP: { kind: 'AP', cutoff: 'optional', params: ['rel'] },
-    nDCG: { kind: 'nDCG', cutoff: 'optional', params: ['gain'] },
-    Rprec: { kind: 'Rprec', cutoff: 'none', params: ['rel'] },
-    Bpref: { kind: 'Bpref', cutoff: 'none', params: ['rel'] },
-    Judged: { kind: 'Judged', cutoff: 'required', params: [] },
-    NumRet: { kind: 'NumRet', cutoff: 'none', params: [] },
-    NumRel: { kind: 'NumRel', cutoff: 'none', params: ['rel'] },
-    FactRecall: { kind: 'FactRecall', cutoff: 'required', params: ['rel'] }
-};
-/** Lower-cased base name → kind. Aliases included. */
-const BASES = new Map([
-    ['p', 'P'],
-    ['precision', 'P'],
-    ['r', 'R'],
-    ['recall', 'R'],
-    ['r_cap', 'R_cap'],
-    ['success', 'Success'],
-    ['hit', 'Success'],
-    ['rr', 'RR'],
-    ['mrr', 'RR'],
-    ['ap', 'AP'],
-    ['map', 'AP'],
-    ['ndcg', 'nDCG'],
-    ['rprec', 'Rprec'],
-    ['bpref', 'Bpref'],
-    ['judged', 'Judged'],
-    ['numret', 'NumRet'],
-    ['num_ret', 'NumRet'],
-    ['numrel', 'NumRel'],
-    ['num_rel', 'NumRel'],
-    ['factrecall', 'FactRecall'],
-    ['fact_recall', 'FactRecall']
-]);
-/** Names offered in "did you mean" suggestions and in the hint. */
-const MEASURE_EXAMPLES = [
-    'P@10',
-    'R@100',
-    'R_cap@10',
-    'Success@1',
-    'RR',
-    'RR@10',
-    'AP',
-    'AP@100',
-    'nDCG',
-    'nDCG@10',
-    'nDCG(gain=exp)@10',
-    'P(rel=2)@10',
-    'Rprec',
-    'Bpref',
-    'Judged@10',
-    'FactRecall@10',
-    'NumRet',
-    'NumRel',
-    'map',
-    'mrr@10',
-    'recall@100',
-    'hit@10',
-    'ndcg@10'
-];
-const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/;
-/**
- * Validates a measure name and returns its typed form. Throws InputError (with a "did you mean") for an
- * unknown name, a missing or forbidden cutoff, an unknown parameter or an out-of-range value, so a typo in
- * a rules file is refused before any file is read rather than silently producing a column of zeros.
- */
-function parseMeasure(name) {
-    const where = { key: name };
-    const m = SHAPE.exec(name.trim());
-    if (m === null)
-        throw unknown(name);
-    const kind = BASES.get(m[1].toLowerCase());
-    if (kind === undefined)
-        throw unknown(name);
-    const info = KINDS[kind];
-    let cutoff = null;
-    if (m[3] !== undefined) {
-        if (info.cutoff === 'none') {
-            throw new InputError(where, `measure ${JSON.stringify(name)} takes no @k cutoff`, `write it as ${kind}`);
-        }
-        cutoff = Number(m[3]);
-        if (!Number.isSafeInteger(cutoff) || cutoff < 1) {
-            throw new InputError(where, `cutoff in ${JSON.stringify(name)} must be a whole number >= 1`, `e.g. ${kind}@10`);
-        }
-    }
-    else if (info.cutoff === 'required') {
-        throw new InputError(where, `measure ${JSON.stringify(name)} needs a cutoff`, `write it as ${kind}@k, e.g. ${kind}@10`);
-    }
-    let rel = 1;
-    let gain = 'linear';
-    if (m[2] !== undefined && m[2].trim() !== '') {
-        const seen = new Set();
-        for (const part of m[2].split(',')) {
-            const eq = part.indexOf('=');
-            const key = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
-            const value = eq < 0 ? '' : part.slice(eq + 1).trim();
-            if (seen.has(key))
-                throw new InputError(where, `parameter ${key} is given twice in ${JSON.stringify(name)}`);
-            seen.add(key);
-            if (key === 'rel' && info.params.includes('rel')) {
-                if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-                    throw new InputError(where, `rel in ${JSON.stringify(name)} must be a whole number >= 0`, 'e.g. P(rel=2)@10');
-                }
-                rel = Number(value);
-            }
-            else if (key === 'gain' && info.params.includes('gain')) {
-                const g = value.toLowerCase();
-                if (g !== 'linear' && g !== 'exp') {
-                    throw new InputError(where, `gain in ${JSON.stringify(name)} must be linear or exp`, 'e.g. nDCG(gain=exp)@10');
-                }
-                gain = g;
-            }
-            else if (key === 'rel' && kind === 'nDCG') {
-                throw new InputError(where, `nDCG uses the graded judgments, so rel= has no effect on it (${JSON.stringify(name)})`, 'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)');
-            }
-            else {
-                const allowed = info.params.length ? info.params.join(', ') : 'none';
-                throw new InputError(where, `unknown parameter ${JSON.stringify(key)} in ${JSON.stringify(name)}`, `parameters of ${kind}: ${allowed}`);
-            }
-        }
-    }
-    const params = [];
-    if (info.params.includes('gain') && gain !== 'linear')
-        params.push(`gain=${gain}`);
-    if (info.params.includes('rel') && rel !== 1)
-        params.push(`rel=${rel}`);
-    const canonical = `${kind}${params.length ? `(${params.join(',')})` : ''}${cutoff !== null ? `@${cutoff}` : ''}`;
-    return { name, kind, cutoff, rel, gain, canonical, aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean' };
-}
-/**
- * Parses a list of names, keeping the first of exact repeats (asking twice for `P@10` yields one column).
- * Different spellings of one measure (`map` and `AP`) stay separate columns, keyed as spelled.
- */
-function parseMeasures(names) {
-    if (names.length === 0)
-        throw new InputError({}, 'no measure given', `name at least one, e.g. -m AP -m nDCG@10`);
-    const out = [];
-    const seen = new Set();
-    for (const name of names) {
-        if (seen.has(name))
-            continue;
-        seen.add(name);
-        out.push(parseMeasure(name));
-    }
-    return out;
-}
-function unknown(name) {
-    const suggestion = closest(name);
-    return new InputError({ key: name }, `unknown measure ${JSON.stringify(name)}${suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : ''}`, `known measures: ${MEASURE_EXAMPLES.slice(0, 18).join(', ')} (names are case-insensitive; parameters in brackets, cutoff after @)`);
-}
-/** The example closest to `name` by edit distance (case-insensitive), if reasonably close. */
-function closest(name) {
-    const target = name.toLowerCase();
-    let best;
-    let bestDistance = Infinity;
-    for (const candidate of MEASURE_EXAMPLES) {
-        const d = editDistance(target, candidate.toLowerCase());
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = candidate;
-        }
-    }
-    return bestDistance <= Math.max(2, Math.floor(target.length / 2)) ? best : undefined;
-}
-function editDistance(a, b) {
-    let prev = new Array(b.length + 1);
-    let cur = new Array(b.length + 1);
-    for (let j = 0; j <= b.length; j++)
-        prev[j] = j;
-    for (let i = 1; i <= a.length; i++) {
-        cur[0] = i;
-        for (let j = 1; j <= b.length; j++) {
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        }
-        [prev, cur] = [cur, prev];
-    }
-    return prev[b.length];
 }
 
 /**
@@ -24443,6 +25648,7 @@ class BlockCollector {
     startQuery(id, line) {
         if (this.current !== null && this.current.block.id === id)
             return;
+        checkQueryIdLength(id, { file: this.file, line });
         if (this.mode === 'buffer') {
             let pending = this.buffered.get(id);
             if (pending === undefined) {
@@ -24475,9 +25681,10 @@ class BlockCollector {
     add(docno, score, line) {
         const pending = this.current;
         const b = pending.block;
+        checkDocIdLength(docno, { file: this.file, line, queryId: b.id });
         const earlier = pending.seen.get(docno);
         if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: b.id }, `document ${JSON.stringify(fromByteString(docno))} appears twice for query ${JSON.stringify(b.id)} (also on line ${earlier})`, 'a run lists each document at most once per query; remove the duplicate');
+            throw new InputError({ file: this.file, line, queryId: b.id }, `document ${quote(fromByteString(docno))} appears twice for query ${quote(b.id)} (also on line ${earlier})`, 'a run lists each document at most once per query; remove the duplicate');
         }
         pending.seen.set(docno, line);
         if (b.count === b.scores.length) {
@@ -24540,7 +25747,7 @@ async function readJsonlRun(file, collector) {
                 throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]');
             }
             if (recordSeen.has(id)) {
-                throw new InputError({ file, line, queryId: id }, `query ${JSON.stringify(id)} has a second per-query record`, 'write one record per query');
+                throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query');
             }
             recordSeen.add(id);
             collector.startQuery(id, line);
@@ -24595,7 +25802,7 @@ function docId(value, file, line, key) {
 function score(value, file, line, key) {
     if (typeof value === 'number' && Number.isFinite(value))
         return value;
-    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${JSON.stringify(value) ?? String(value)})`, 'scores are JSON numbers such as 12.5');
+    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${quote(value)})`, 'scores are JSON numbers such as 12.5');
 }
 
 /**
@@ -24603,12 +25810,14 @@ function score(value, file, line, key) {
  * (trec_eval reads them with atof), and anything that is not a plain finite decimal number is refused
  * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
  */
-const DECIMAL = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 /** Exact powers of ten (all exactly representable up to 1e22). */
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-/** Parses a decimal number from text; returns NaN when it is not a finite plain decimal. */
+/**
+ * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
+ * MAX_NUMBER_CHARS (one linear scan: src/inputs/numbers.ts).
+ */
 function parseScoreText(text) {
-    if (!DECIMAL.test(text))
+    if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
         return NaN;
     const value = Number(text);
     return Number.isFinite(value) ? value : NaN;
@@ -24765,7 +25974,7 @@ async function readTrecRun(file, collector) {
         const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4]);
         if (Number.isNaN(score)) {
             const text = buf.toString('utf8', fieldStart[4], fieldEnd[4]);
-            throw new InputError({ file, line: lineNo }, `score ${JSON.stringify(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)');
+            throw new InputError({ file, line: lineNo }, `score ${quote(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)');
         }
         collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo);
     };
@@ -24792,7 +26001,9 @@ async function detectRunFormat(file) {
     }
     try {
         const buf = Buffer.alloc(65536);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error) => {
+            throw openError(file, error);
+        });
         let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
         while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
             i++;
@@ -24912,7 +26123,7 @@ async function computeRunRows(options) {
         if (s.passValues !== null) {
             for (const [key, value] of s.passValues) {
                 if (measureNames.has(key)) {
-                    throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${JSON.stringify(key)} has the name of a requested measure`, 'rename the field or the measure');
+                    throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${quote(key)} has the name of a requested measure`, 'rename the field or the measure');
                 }
                 row.values.set(key, value);
                 numericFields.add(key);
@@ -25059,13 +26270,10 @@ async function readCandidates(file) {
     await forEachLine(file, (text, line) => {
         if (!text.includes('"candidates"'))
             return;
-        let record;
-        try {
-            record = JSON.parse(text);
-        }
-        catch {
-            return; // the metrics reader already refused invalid JSON
-        }
+        const parsed = parseObjectLine(text);
+        if (parsed.problem !== undefined)
+            return; // the metrics reader already refused this line (invalid JSON, a repeated key)
+        const record = parsed.record;
         const list = record.candidates;
         const id = record.query_id;
         if (typeof id !== 'string' || list === undefined)
@@ -25159,7 +26367,7 @@ function datasetJudgments(dataset, split) {
  * corpus, answerable has gold, ...) are in `semantic.ts`.
  */
 /** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
-const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance'];
+const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance', 'key_facts', 'distractors'];
 const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' };
 const DATASET_SCHEMA = {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -25214,13 +26422,13 @@ const DATASET_SCHEMA = {
         },
         changelog: {
             type: 'array',
-            description: 'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids or graded_relevance against the previous copy of the dataset needs a new entry naming the field.',
+            description: 'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids, graded_relevance, key_facts or distractors against the previous copy of the dataset needs a new entry naming the field. A change of split, review status, category or difficulty, or a removed question, is listed by `validate --previous` even with an entry: it changes the exam.',
             items: {
                 type: 'object',
                 additionalProperties: false,
                 required: ['changed', 'reason'],
                 properties: {
-                    changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'key_facts', 'distractors', 'category', 'tags', 'difficulty', 'split', 'review'] } },
+                    changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] } },
                     reason: { type: 'string', minLength: 1 },
                     by: { type: 'string' },
                     date: { type: 'string' }
@@ -25278,15 +26486,12 @@ async function readCorpusListing(file) {
             return;
         let id;
         if (t.startsWith('{')) {
-            let record;
-            try {
-                record = JSON.parse(t);
-            }
-            catch (error) {
-                violations.push({ file, line, id: null, rule: 'corpus_line', message: `is not valid JSON (${error.message})` });
+            const parsed = parseObjectLine(t);
+            if (parsed.problem !== undefined) {
+                violations.push({ file, line, id: null, rule: 'corpus_line', message: parsed.problem });
                 return;
             }
-            const c = record?.chunk_id;
+            const c = parsed.record.chunk_id;
             if (typeof c !== 'string' || c === '') {
                 violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' });
                 return;
@@ -25297,7 +26502,7 @@ async function readCorpusListing(file) {
             id = t;
         const earlier = firstLine.get(id);
         if (earlier !== undefined) {
-            violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${JSON.stringify(id)} is listed twice (also on line ${earlier})` });
+            violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${quote(id)} is listed twice (also on line ${earlier})` });
             return;
         }
         firstLine.set(id, line);
@@ -25364,8 +26569,10 @@ function describe(e) {
  * - `fact_chunk_not_gold`: a chunk that supports a key fact is gold by definition.
  * - `gold_graded_zero`, `distractor_is_gold`: the question contradicts itself.
  * - `unknown_chunk`: every referenced chunk (gold, fact, graded, distractor) is in the frozen corpus listing.
- * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold or
- *   grades changed must carry a new changelog entry naming the field (or get a new id).
+ * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold,
+ *   grades, key facts or distractors changed must carry a new changelog entry naming the field (or get a new id).
+ * - `split_changed`, `review_status_changed`, `slice_changed`, `question_removed`: against the previous copy,
+ *   every change of which questions are graded or of the slice they fall in, listed one by one (see EXAM_FIELDS).
  */
 function checkDataset(dataset, corpus, previous) {
     const out = [];
@@ -25377,7 +26584,7 @@ function checkDataset(dataset, corpus, previous) {
         };
         const earlier = firstLine.get(q.id);
         if (earlier !== undefined)
-            v('duplicate_id', `id ${JSON.stringify(q.id)} is used twice (also on line ${earlier}); every question needs its own id`);
+            v('duplicate_id', `id ${quote(q.id)} is used twice (also on line ${earlier}); every question needs its own id`);
         else
             firstLine.set(q.id, line);
         const gold = new Set(q.gold_chunk_ids);
@@ -25392,39 +26599,39 @@ function checkDataset(dataset, corpus, previous) {
             if (facts.length > 0)
                 v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`);
             if (positive.length > 0)
-                v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => JSON.stringify(c)).join(', ')} above 0`);
+                v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => quote(c)).join(', ')} above 0`);
         }
         const factIds = new Map();
         facts.forEach((f, i) => {
             const j = factIds.get(f.id);
             if (j !== undefined)
-                v('duplicate_fact_id', `key_facts[${i}].id ${JSON.stringify(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`);
+                v('duplicate_fact_id', `key_facts[${i}].id ${quote(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`);
             else
                 factIds.set(f.id, i);
             f.chunk_ids.forEach((c, k) => {
                 if (!gold.has(c))
-                    v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${JSON.stringify(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`);
+                    v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${quote(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`);
             });
         });
         for (const c of Object.keys(grades).sort()) {
             if (grades[c] === 0 && gold.has(c))
-                v('gold_graded_zero', `gold chunk ${JSON.stringify(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`);
+                v('gold_graded_zero', `gold chunk ${quote(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`);
         }
         (q.distractors ?? []).forEach((c, i) => {
             if (gold.has(c))
-                v('distractor_is_gold', `distractors[${i}] ${JSON.stringify(c)} is also a gold chunk`);
+                v('distractor_is_gold', `distractors[${i}] ${quote(c)} is also a gold chunk`);
             else if ((grades[c] ?? 0) > 0)
-                v('distractor_is_gold', `distractors[${i}] ${JSON.stringify(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`);
+                v('distractor_is_gold', `distractors[${i}] ${quote(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`);
         });
         if (corpus !== undefined) {
             for (const [where, c] of references(q)) {
                 if (!corpus.chunks.has(c))
-                    v('unknown_chunk', `${where} ${JSON.stringify(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`);
+                    v('unknown_chunk', `${where} ${quote(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`);
             }
         }
     }
     if (previous !== undefined)
-        out.push(...checkChanges(dataset, previous));
+        pushAll(out, checkChanges(dataset, previous));
     return out;
 }
 /** Every chunk id a question refers to, with the field path it sits at (in file order). */
@@ -25437,16 +26644,39 @@ function references(q) {
     (q.distractors ?? []).forEach((c, i) => refs.push([`distractors[${i}]`, c]));
     return refs;
 }
+/**
+ * What defines the exam beyond the judgments: which questions the gate grades (split, review status, presence)
+ * and the slices they fall in (category, difficulty). A change here moves questions in or out of a gated set or a
+ * protected slice, which is exactly how a regression is hidden, so every one is a violation, listed item by item,
+ * even with a changelog entry: it must be made deliberately, in its own reviewed change (a pull request is graded
+ * with the base commit's copy anyway). Values as printed: a field a question lacks is `(none)`.
+ */
+const EXAM_FIELDS = [
+    { field: 'split', rule: 'split_changed', value: (q) => q.split },
+    { field: 'review.status', rule: 'review_status_changed', value: (q) => q.review?.status },
+    { field: 'category', rule: 'slice_changed', value: (q) => q.category },
+    { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
+];
+const EXAM_CHANGE_HINT = 'an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit\'s copy)';
 function checkChanges(dataset, previous) {
     const out = [];
     const before = new Map();
     for (const e of previous.entries)
         if (!before.has(e.q.id))
             before.set(e.q.id, e);
+    const now = new Set();
     for (const { line, q } of dataset.entries) {
+        now.add(q.id);
         const old = before.get(q.id);
         if (old === undefined)
             continue;
+        for (const { field, rule, value } of EXAM_FIELDS) {
+            const was = value(old.q);
+            const is = value(q);
+            if (was === is)
+                continue;
+            out.push({ file: dataset.file, line, id: q.id, rule, message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}` });
+        }
         const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q));
         if (changed.length === 0)
             continue;
@@ -25469,7 +26699,16 @@ function checkChanges(dataset, previous) {
             });
         }
     }
+    for (const [id, old] of before) {
+        if (now.has(id))
+            continue;
+        out.push({ file: previous.file, line: old.line, id, rule: 'question_removed', message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}` });
+    }
     return out;
+}
+/** A value as the change list prints it. */
+function show(value) {
+    return value === undefined ? '(none)' : JSON.stringify(value);
 }
 /** A field in a form where order that carries no meaning (gold set, grade map) does not count as a change. */
 function canonical(field, q) {
@@ -25484,6 +26723,12 @@ function canonical(field, q) {
             const g = q.graded_relevance ?? {};
             return JSON.stringify(Object.keys(g).sort().map((k) => [k, g[k]]));
         }
+        case 'key_facts':
+            // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
+            return JSON.stringify((q.key_facts ?? []).map((f) => [f.id, [...f.chunk_ids].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+        case 'distractors':
+            // judged grade 0: a judgment like any other (Judged@k, bpref, the unjudged share)
+            return JSON.stringify([...(q.distractors ?? [])].sort());
     }
 }
 function short$1(text) {
@@ -25508,8 +26753,8 @@ async function loadCheckedDataset(file, corpusFile, previousFile) {
     const previous = previousFile === undefined ? undefined : await readDataset(previousFile);
     const violations = [...dataset.violations, ...(corpus?.violations ?? [])];
     if (previous !== undefined)
-        violations.push(...previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })));
-    violations.push(...checkDataset(dataset, corpus, previous));
+        pushAll(violations, previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })));
+    pushAll(violations, checkDataset(dataset, corpus, previous));
     if (dataset.entries.length === 0 && dataset.violations.length === 0) {
         violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' });
     }
@@ -25527,31 +26772,80 @@ function datasetRefusal(file, violations) {
     return new InputError({ file }, `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`, `run \`retrieval-gate validate --dataset ${file}\` for the full list, fix the file, and rerun`);
 }
 
+/** Where to open a file the rules name. */
+function examPath(file, copies) {
+    return copies?.get(file)?.path ?? file;
+}
+/**
+ * Reads one exam file (and the files read with it, such as the corpus listing of a dataset) from its copy:
+ * `read` gets the path to open and the name to give the result; a refusal it raises names every copy by its
+ * shown name instead of its temporary path. Without a copy, the file is read where the rules say, as is.
+ */
+async function readExamFile(file, copies, read) {
+    const copy = copies?.get(file);
+    if (copy === undefined || copies === undefined)
+        return read(file, file);
+    try {
+        return await read(copy.path, copy.name);
+    }
+    catch (error) {
+        throw isInputError(error) ? renameCopies(error, copies) : error;
+    }
+}
+/**
+ * The same refusal with each copy's path replaced by its name, in the message, the hint and `where.file`.
+ * Plain text replacement is exact here: a copy's path is a fresh temporary folder (mkdtemp's random suffix),
+ * so it appears in a message only where a reader named that file.
+ */
+function renameCopies(error, copies) {
+    const rename = (text) => {
+        let out = text;
+        for (const { path, name } of copies.values())
+            out = out.split(path).join(name);
+        return out;
+    };
+    const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
+    const renamed = new InputError(where, '', error.hint === undefined ? undefined : rename(error.hint));
+    renamed.message = rename(error.message);
+    return renamed;
+}
+
 /** Largest manifest read: a manifest is a page of JSON. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
-async function readManifest(file) {
+async function readManifest(file, copies) {
     if (file === undefined || file === '')
         return null;
-    const text = await readWholeText(file, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' });
-    return parseManifest(text, file);
+    return readExamFile(file, copies, async (path, name) => {
+        const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' });
+        return parseManifest(text, name);
+    });
 }
 /** Reads the baseline, candidate and dataset manifests (each null when not given). */
 async function readManifests(rules, files) {
     return {
         baseline: await readManifest(files.baselineManifest),
         candidate: await readManifest(files.candidateManifest),
-        dataset: await readManifest(rules.dataset?.manifest)
+        dataset: await readManifest(rules.dataset?.manifest, files.examCopies)
     };
 }
-/** Reads and checks the rules' dataset; refuses it (every violation listed) when it breaks its contract. */
-async function loadDatasetJudgments(rules) {
+/**
+ * Reads and checks the rules' dataset (and its corpus listing, from their copies when given); refuses it (every
+ * violation listed) when it breaks its contract.
+ */
+async function loadDatasetJudgments(rules, copies) {
     const d = rules.dataset;
     if (d === undefined)
         return null;
-    const checked = await loadCheckedDataset(d.file, d.corpus);
-    if (checked.violations.length > 0)
-        throw datasetRefusal(d.file, checked.violations);
-    return datasetJudgments(checked.dataset, d.split);
+    return readExamFile(d.file, copies, async (path, name) => {
+        const checked = await loadCheckedDataset(path, d.corpus === undefined ? undefined : examPath(d.corpus, copies));
+        if (checked.violations.length > 0)
+            throw datasetRefusal(path, checked.violations);
+        return datasetJudgments({ ...checked.dataset, file: name }, d.split);
+    });
+}
+/** Reads the judgments file the rules name (from its copy when given), under the name it is shown by. */
+async function readRulesQrels(file, copies) {
+    return readExamFile(file, copies, async (path, name) => ({ ...(await readQrels(path)), source: name }));
 }
 /** How many top documents per query the evidence keeps: the deepest the trust checks look. */
 function evidenceDepth(rules) {
@@ -25559,10 +26853,12 @@ function evidenceDepth(rules) {
 }
 /**
  * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
- * array fields and names them), gives every row the dataset's attributes it lacks (category, difficulty,
- * split: slices for the report), and notes what the dataset left out.
+ * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
+ * slices for the report; the dataset's value is the exam's, set on the baseline's rows only, and a run of
+ * either side that contradicts it is refused), and notes
+ * what the dataset left out.
  */
-async function finishSide(side, coverage, evidence, dataset) {
+async function finishSide(side, coverage, evidence, dataset, role = 'baseline') {
     if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
         evidence.candidates = await readCandidates(side.source);
         side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`);
@@ -25574,7 +26870,15 @@ async function finishSide(side, coverage, evidence, dataset) {
         if (attrs === undefined)
             continue;
         for (const [key, value] of attrs) {
-            if (row.attrs.has(key))
+            // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
+            // (a candidate run cannot move a query to another slice by labelling it itself).
+            const own = row.attrs.get(key);
+            if (own !== undefined && own !== value) {
+                throw new InputError({ file: side.source, line: row.line, key, queryId: row.id }, `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`, `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`);
+            }
+            // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
+            // too would let the report call them "checked on both sides" when nothing of the candidate's was.
+            if (role === 'candidate')
                 continue;
             row.attrs.set(key, value);
             side.attributeFields.add(key);
@@ -25605,7 +26909,8 @@ async function readRules(file) {
 }
 /** Reads one side's per-query rows, with the metric fields the rules name. */
 async function readSide(file, rules, input = {}) {
-    return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField });
+    const keepAttributes = new Set(neededAttributes(rules).keys());
+    return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField, keepAttributes });
 }
 /**
  * Reads baseline and candidate. With `judgments` in the rules both files are runs: the judgments are read
@@ -25631,8 +26936,8 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
             others.push([name, error]);
         }
     }
-    const dataset = await loadDatasetJudgments(rules);
-    const qrels = qrelsOverride !== undefined || dataset === null ? await readQrels(qrelsOverride ?? rules.judgments?.qrels) : dataset.qrels;
+    const dataset = await loadDatasetJudgments(rules, trustFiles.examCopies);
+    const qrels = qrelsOverride !== undefined ? await readQrels(qrelsOverride) : dataset === null ? await readRulesQrels(rules.judgments?.qrels, trustFiles.examCopies) : dataset.qrels;
     const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' };
     const parsed = measures.length > 0 ? parseMeasures(measures) : [];
     const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed);
@@ -25640,7 +26945,7 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
     const base = await computeRunRows({ ...options, runFile: baselineFile, observer: baseEvidence.observer });
     const cand = await computeRunRows({ ...options, runFile: candidateFile, observer: candEvidence.observer });
     await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset);
-    await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset);
+    await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset, 'candidate');
     for (const [name, error] of others) {
         for (const side of [base.side, cand.side]) {
             if (!side.numericFields.has(name)) {
@@ -25688,6 +26993,14 @@ function provenanceLines(p) {
             out.push(`- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`);
         }
     }
+    for (const e of p.exam ?? []) {
+        if (e.workspaceSha256 === undefined) {
+            out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`);
+        }
+        else {
+            out.push(`- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`);
+        }
+    }
     const b = p.baseline;
     if (b?.from === 'artifact' && b.artifact) {
         const a = b.artifact;
@@ -25717,6 +27030,9 @@ function provenanceJson(p) {
                     : null
             }
             : null,
+        exam_files: p.exam
+            ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null }))
+            : null,
         warnings: p.warnings
     };
 }
@@ -25733,6 +27049,208 @@ function formatAge(seconds) {
     if (m > 0)
         return `${m} min`;
     return `${s} s`;
+}
+
+/**
+ * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
+ * string from the inputs goes through {@link inline}; numbers through format.ts.
+ */
+/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
+const table = (rows) => markdownTable(rows, { alignDelimiters: false });
+const STATUS = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
+/** How many ids a coverage line lists before "and N more". */
+const LIST_IDS = 10;
+const metricOf = (result, name) => result.rules.metrics.get(name);
+function digits(metric, c) {
+    return digitsFor(metric.range, Math.abs(c.baseline));
+}
+/**
+ * Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. `mixed`: the
+ * column holds intervals at more than one confidence, so the cell names its own.
+ */
+function values(c, metric, mixed) {
+    const d = digits(metric, c);
+    const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
+    const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
+    return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)];
+}
+/** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
+function needs(check, unit, metric) {
+    const d = digits(metric, unit.comparison);
+    const higher = metric.better === 'higher';
+    const kind = check.rule.kind;
+    if (kind.type === 'max_regressions')
+        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
+    if (kind.type === 'superior' && kind.test === 'mcnemar')
+        return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`;
+    const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : '';
+    if (kind.type === 'non_inferior')
+        return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`;
+    return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`;
+}
+/** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
+function checksTable(result) {
+    const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence));
+    const conf = intervalHeading(confidences);
+    const mixed = conf === 'CI';
+    const rows = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']];
+    for (const check of result.decision.checks) {
+        const metric = metricOf(result, check.rule.metric);
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            rows.push([
+                STATUS[unit.status],
+                String(check.rule.index + 1),
+                inline(check.rule.name),
+                inline(metric.name),
+                inline(sliceLabel(c.slice)),
+                String(c.n),
+                ...values(c, metric, mixed),
+                needs(check, unit, metric),
+                `${c.wins}/${c.losses}/${c.ties}`
+            ]);
+        }
+    }
+    return table(rows);
+}
+/** Every metric over a set of comparisons (all queries, or the exploratory slices). */
+function comparisonsTable(result, comparisons) {
+    const conf = intervalHeading(comparisons.map((c) => c.confidence));
+    const mixed = conf === 'CI';
+    const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']];
+    for (const c of comparisons) {
+        const metric = metricOf(result, c.metric);
+        rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric, mixed), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`]);
+    }
+    return table(rows);
+}
+/** The most regressed queries on the primary metric, with their attributes. */
+function regressedTable(result, limit) {
+    const primary = metricOf(result, result.primaryMetric);
+    const shown = result.regressions.slice(0, limit);
+    const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0);
+    const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
+    const rows = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
+    for (const r of shown)
+        rows.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]);
+    return table(rows);
+}
+function ids(list) {
+    const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40));
+    return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '');
+}
+/**
+ * What happened to every query between reading and comparing, as counts (nothing leaves without one),
+ * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
+ * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
+ */
+function coverageBody(result) {
+    const { coverage } = result;
+    const rows = [
+        ['Queries', 'Count'],
+        [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
+        [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
+        ['Paired and compared', String(coverage.paired)],
+        ['Only in the baseline', String(coverage.onlyInBaseline.length)],
+        ['Only in the candidate', String(coverage.onlyInCandidate.length)]
+    ];
+    for (const f of coverage.filled) {
+        if (f.baseline + f.candidate > 0)
+            rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`]);
+    }
+    const out = [table(rows), ''];
+    if (coverage.onlyInBaseline.length > 0) {
+        out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`);
+        out.push(`- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`);
+    }
+    if (coverage.onlyInCandidate.length > 0)
+        out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`);
+    const ignored = candidateOnlyLine(coverage);
+    if (ignored !== null)
+        out.push(`- ${ignored}.`);
+    for (const note of coverage.notes)
+        out.push(`- ${inline(note, 400)}`);
+    if (out.length > 2)
+        out.push('');
+    return out;
+}
+/**
+ * The sentence every report format gives when candidate-only queries were left out (null when none were):
+ * the exam is the baseline's query set, so the candidate cannot add queries to a comparison.
+ */
+function candidateOnlyLine(coverage) {
+    const n = coverage.candidateOnlyIgnored;
+    return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null;
+}
+/**
+ * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
+ * a check of the candidate's only when candidate values were compared.
+ */
+function attributesRow(coverage) {
+    const a = coverage.attributes;
+    if (a.names.length === 0)
+        return ['Query attributes', '— not used', 'the rules use no slice attributes'];
+    const total = a.names.length * coverage.paired;
+    if (a.candidateValuesCompared === total)
+        return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)'];
+    if (a.candidateValuesCompared > 0) {
+        return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`];
+    }
+    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`];
+}
+/**
+ * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
+ * snapshot, judge, unjudged share... filled by comparability checks when they run).
+ */
+function comparabilityBody(result) {
+    const { coverage } = result;
+    const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length;
+    const rows = [['Aspect', 'Status', 'Detail']];
+    rows.push(one === 0
+        ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
+        : [
+            'Query set',
+            '⚠️ differs',
+            `${coverage.onlyInBaseline.length} only in the baseline (filled: missing ${coverage.missingPolicy}), ${coverage.onlyInCandidate.length} only in the candidate (ignored: not part of the exam)`
+        ]);
+    rows.push(attributesRow(coverage));
+    const mark = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' };
+    for (const c of result.comparability ?? [])
+        rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)]);
+    const out = [table(rows), ''];
+    if (!result.comparability || result.comparability.length === 0) {
+        out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '');
+    }
+    return out;
+}
+/** ", gated statistical checks at 98.33% (bonferroni over 3)" when a multiplicity adjustment changes the confidence. */
+function familyWords(result) {
+    const f = result.decision.family;
+    return f.confidence === result.rules.statistics.confidence ? '' : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`;
+}
+/** How the numbers were made: everything needed to reproduce them. */
+function methodBody(result) {
+    const { rules } = result;
+    const s = rules.statistics;
+    const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap';
+    const rows = [
+        ['Setting', 'Value'],
+        ['Differences', 'paired, candidate − baseline, per query'],
+        ['Intervals', `${confidenceLabel(s.confidence)} ${interval} of the mean difference${familyWords(result)}`],
+        ['Resamples', String(s.resamples)],
+        ['Seed', inline(s.seed, 40)],
+        ['Binary metrics', 'exact two-sided McNemar test'],
+        ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
+        ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
+        ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
+        ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
+        ['Inconclusive counts as', `${rules.onInconclusive} (on_inconclusive); with too few queries ${rules.onTooFew} (on_too_few); a superior check not shown better: fail`],
+        ['Missing queries', rules.queries.missing],
+        ['Rules file', inline(rules.source.file, 200)],
+        ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
+        ['Tool', `${TOOL_NAME} ${VERSION}`]
+    ];
+    return [table(rows), ''];
 }
 
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
@@ -25793,7 +27311,8 @@ function unitJson(u) {
 /**
  * The JSON report: a stable contract for other tools (top-level `verdict`, `checks` in rule order with
  * `rule`, `status` and evidence, `comparisons`). Keys are written in a fixed order and nothing depends on
- * time or environment, so the same inputs give the same bytes.
+ * time or environment, so the same inputs give the same bytes; every number is written by
+ * {@link jsonNumbers} (12 significant digits, docs/report.md).
  */
 function toJsonReport(result) {
     const { rules, decision, coverage } = result;
@@ -25806,6 +27325,7 @@ function toJsonReport(result) {
             file: rules.source.file,
             sha256: rules.source.sha256,
             on_inconclusive: rules.onInconclusive,
+            on_too_few: rules.onTooFew,
             statistics: {
                 confidence: rules.statistics.confidence,
                 resamples: rules.statistics.resamples,
@@ -25827,9 +27347,11 @@ function toJsonReport(result) {
             paired: coverage.paired,
             only_in_baseline: coverage.onlyInBaseline,
             only_in_candidate: coverage.onlyInCandidate,
+            candidate_only_ignored: coverage.candidateOnlyIgnored,
+            attributes: { from: 'baseline', names: coverage.attributes.names, candidate_values_compared: coverage.attributes.candidateValuesCompared },
             missing_policy: coverage.missingPolicy,
             filled: coverage.filled,
-            notes: coverage.notes
+            notes: candidateOnlyLine(coverage) === null ? coverage.notes : [...coverage.notes, candidateOnlyLine(coverage)]
         },
         checks: decision.checks.map((c) => ({
             rule: c.rule.name,
@@ -25851,137 +27373,7 @@ function toJsonReport(result) {
         // Issue 5: trust checks (src/checks/report-lines.ts)
         trust: result.trust ? trustJson(result.trust) : null
     };
-    return JSON.stringify(report, null, 2) + '\n';
-}
-
-/** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
-const NAME = 60;
-/**
- * Plain words for people who do not read intervals for a living. Every function here returns RAW text that
- * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
- * place it goes (escape.ts).
- */
-/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
-function sliceLabel(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ');
-}
-/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
-function inPoints(metric) {
-    return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1;
-}
-/** The unit word of a metric's changes: "points", the metric's unit, or "". */
-function unitWord(metric) {
-    return inPoints(metric) ? 'points' : metric.unit;
-}
-/** A number in the metric's display terms: x100 with one decimal for shares, else the metric's digits. */
-function displayNumber(x, metric, withSign = true, typical = x) {
-    if (inPoints(metric))
-        return withSign ? signed(x * 100, 1) : fixed(x * 100, 1);
-    const d = digitsFor(metric.range, typical);
-    return withSign ? signed(x, d) : fixed(x, d);
-}
-/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms". */
-function amount(x, metric, withSign = true) {
-    const u = unitWord(metric);
-    const s = displayNumber(x, metric, withSign);
-    return u ? `${s} ${u}` : s;
-}
-/**
- * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
- * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
- */
-function powerWords(unit, metric) {
-    const p = unit.power;
-    if (p === null || !Number.isFinite(p.mde))
-        return '';
-    const c = unit.comparison;
-    const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`;
-    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`;
-    if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
-        text += `; about ${p.moreQueries} more independent queries would likely settle it, if the true change is the one observed`;
-    }
-    return text;
-}
-/** "95% interval -10.9 to -8.8 points, 40 queries" */
-function intervalWords(unit, metric) {
-    const c = unit.comparison;
-    const u = unitWord(metric);
-    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
-    const lo = displayNumber(c.ci[0], metric, true, typical);
-    const hi = displayNumber(c.ci[1], metric, true, typical);
-    return `${fixed(c.confidence * 100, 0)}% interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`;
-}
-/**
- * One sentence a product manager can read about a unit that did not pass, e.g. "recall@10 for segment = new
- * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
- * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
- */
-function explainUnit(check, unit, metric, minPerSlice) {
-    const c = unit.comparison;
-    const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`;
-    const higher = metric.better === 'higher';
-    const moved = c.delta === 0 ? 'did not change' : c.delta > 0 ? 'rose' : 'fell';
-    const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`;
-    const name = clean(metric.name, NAME);
-    const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`;
-    const worseWord = higher ? 'drop' : 'rise';
-    const kind = check.rule.kind;
-    switch (unit.reason) {
-        case 'too_few_queries':
-            return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
-        case 'non_finite':
-            return `${head}; a statistic is not a finite number, so the check cannot pass.`;
-        case 'too_many_regressions': {
-            const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : '';
-            return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
-        }
-    }
-    const marginWords = (m) => {
-        const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : '';
-        return `${amount(m, metric, false)}${rel}`;
-    };
-    if (kind.type === 'non_inferior') {
-        const allowed = `a ${worseWord} of at most ${marginWords(unit.margin)}`;
-        if (unit.reason === 'shown_worse')
-            return `${head}; the rules allow ${allowed}.`;
-        const worst = higher ? c.ci[0] : c.ci[1];
-        return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`;
-    }
-    if (kind.type === 'superior') {
-        if (kind.test === 'mcnemar') {
-            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
-            return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
-        }
-        return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
-    }
-    return head + '.';
-}
-/**
- * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
- * target weights, every metric over all queries with the observed and with the target mix (the table's
- * numbers are the target's); under a multiplicity adjustment, the confidence every check's interval has.
- * E.g. "Target mix by segment (established 50%, new 50%; observed 90%, 10%): recall@10 0.600 → 0.575
- * (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix."
- */
-function statisticsSentences(result) {
-    const out = [];
-    const { rules } = result;
-    for (const c of result.comparisons) {
-        if (c.slice.length > 0 || c.mix === null)
-            continue;
-        const metric = rules.metrics.get(c.metric);
-        const pct = (x) => `${fixed(x * 100, 0)}%`;
-        const target = c.mix.strata.map((s) => `${s.value} ${pct(s.target)}`).join(', ');
-        const observed = c.mix.strata.map((s) => pct(s.observed)).join(', ');
-        const v = (x) => (inPoints(metric) ? fixed(x, 3) : displayNumber(x, metric, false));
-        out.push(`Target mix by ${c.mix.by} (${target}; observed ${observed}): ${metric.name} ${v(c.baseline)} → ${v(c.candidate)} (${amount(c.delta, metric)}) with the target mix, ` +
-            `${v(c.mix.observed.baseline)} → ${v(c.mix.observed.candidate)} (${amount(c.mix.observed.delta, metric)}) with the observed mix.`);
-    }
-    const f = result.decision.family;
-    if (f.method !== 'none' && f.size > 1) {
-        out.push(`Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${fixed(f.confidence * 100, 2)}% (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`);
-    }
-    return out;
+    return JSON.stringify(report, jsonNumbers, 2) + '\n';
 }
 
 /** Most bins on each side of zero. */
@@ -26078,23 +27470,24 @@ function gatedMetrics(result) {
     return [...new Set(result.rules.checks.map((c) => c.metric))];
 }
 /**
- * The gated quality metrics (better: higher). Cost metrics (better: lower: latency, tokens) are left out of
- * the regression set: nearly every query moves on them, and a suite of "queries that got 3 ms slower" is
- * not one a team can act on.
+ * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
+ * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
+ * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
  */
 function regressionMetrics(result) {
-    return gatedMetrics(result).filter((m) => result.rules.metrics.get(m)?.better !== 'lower');
+    return gatedMetrics(result);
 }
 /**
- * The regression set: every query that got worse on at least one gated quality metric (strictly, in the
- * metric's direction), with both values of every gated metric and its attributes, as JSON Lines, one query per line
+ * The regression set: every query that got worse on at least one gated metric (strictly, in the metric's
+ * direction: lower for `better: higher`, higher for `better: lower`), with both values of every gated metric and its attributes, as JSON Lines, one query per line
  * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
  * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
- * properties, so the same inputs give the same bytes. An empty set is an empty file.
+ * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
+ * digits, as in every JSON output). An empty set is an empty file.
  */
 function toRegressionsJsonl(result) {
     return regressionRecords(result)
-        .map((r) => JSON.stringify(r) + '\n')
+        .map((r) => JSON.stringify(r, jsonNumbers) + '\n')
         .join('');
 }
 /** The records behind {@link toRegressionsJsonl}. */
@@ -26190,15 +27583,15 @@ function intervalCharts(result) {
         const values = [0];
         for (const r of finite)
             values.push(r.unit.comparison.ci[0], r.unit.comparison.ci[1], ...(r.limit === null || !Number.isFinite(r.limit) ? [] : [r.limit]));
-        const min = Math.min(...values);
-        const span = Math.max(...values) - min || 1;
+        const min = minOf(values);
+        const span = maxOf(values) - min || 1;
         const at = (v) => ORIGIN + Math.round(((v - min) / span) * SCALE);
         const num = (v) => displayNumber(v, metric);
         const u = unitWord(metric);
-        const conf = fixed(finite[0].unit.comparison.confidence * 100, 0);
+        const conf = confidenceLabels(finite.map((r) => r.unit.comparison.confidence));
         const lines = [
             'gantt',
-            `  title ${mermaidText(name, 32)} - change with its ${conf}% interval${u ? ` in ${mermaidText(u, 16)}` : ''}, ${metric.better} is better`,
+            `  title ${mermaidText(name, 32)} - change with its ${conf} interval${u ? ` in ${mermaidText(u, 16)}` : ''}, ${metric.better} is better`,
             '  dateFormat x',
             '  axisFormat .',
             '  todayMarker off',
@@ -26279,15 +27672,23 @@ const LOOK_AT = {
     ranking: ['Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low', 'check the reranker and exact-term weighting'],
     evidence: ['Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed', 'try multi-evidence retrieval, query decomposition or a larger candidate set'],
     precision: ['Recall is high but Precision is low or fell: the right documents come with a lot of noise', 'try context denoising or a dynamic k'],
-    hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries (regressions.jsonl) as a regression set'],
+    // The look-at of hidden_regressions names the regression set's file, or how to write it (nextSteps).
+    hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries as a regression set'],
     wide_interval: ['An interval is too wide to decide', 'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters']
 };
 const share = (x) => Number.isFinite(x) && x >= 0 && x <= 1;
 /** The change is shown to be in the worse direction: the whole interval is on the worse side of 0. */
 const shownWorse = (c, higher) => (c.ci[1] < 0 );
 const two = (x) => fixed(x, 2);
-/** The patterns that apply to this result, in a fixed order. */
-function nextSteps(result) {
+/** The change did not improve the metric (an improvement is never listed under a "low or fell" pattern). */
+const notImproved = (c, higher) => (!(c.delta > 0) );
+/**
+ * The patterns that apply to this result, in a fixed order. A pattern lists only what matches it: a
+ * "low or fell" pattern lists a metric that is low and did not improve, or that was shown worse; never a
+ * metric the change improved. `files`: the output files written beside the report (the regression set is
+ * named only when written).
+ */
+function nextSteps(result, files) {
     const { rules } = result;
     const found = new Map();
     const add = (code, line) => {
@@ -26314,15 +27715,15 @@ function nextSteps(result) {
         const precision = byFamily.get('precision');
         const moved = (c) => `${clean(c.metric, 60)} ${two(c.baseline)} → ${two(c.candidate)}`;
         const hitBad = hit !== undefined && (hit.candidate < HIT_LOW || shownWorse(hit));
-        if (hit && hitBad)
+        if (hit && hitBad && notImproved(hit))
             add('first_stage', `${label}: ${moved(hit)}`);
         if (hit && !hitBad) {
-            if (rank && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank)))
+            if (rank && notImproved(rank) && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank)))
                 add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`);
-            if (recall && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall)))
+            if (recall && notImproved(recall) && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall)))
                 add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`);
         }
-        if (recall && precision && !shownWorse(recall) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision))) {
+        if (recall && precision && notImproved(precision) && !shownWorse(recall) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision))) {
             add('precision', `${label}: ${moved(recall)}, ${moved(precision)}`);
         }
     }
@@ -26349,198 +27750,16 @@ function nextSteps(result) {
         const evidence = lines.slice(0, MAX_EVIDENCE);
         if (lines.length > MAX_EVIDENCE)
             evidence.push(`and ${lines.length - MAX_EVIDENCE} more`);
-        out.push({ code, pattern: LOOK_AT[code][0], lookAt: LOOK_AT[code][1], evidence });
-    }
-    return out;
-}
-
-/**
- * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
- * string from the inputs goes through {@link inline}; numbers through format.ts.
- */
-/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
-const table = (rows) => markdownTable(rows, { alignDelimiters: false });
-const STATUS = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
-/** How many ids a coverage line lists before "and N more". */
-const LIST_IDS = 10;
-const metricOf = (result, name) => result.rules.metrics.get(name);
-function digits(metric, c) {
-    return digitsFor(metric.range, Math.abs(c.baseline));
-}
-/** Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. */
-function values(c, metric) {
-    const d = digits(metric, c);
-    const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
-    const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
-    return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, `[${signed(c.ci[0], d)}, ${signed(c.ci[1], d)}]`];
-}
-/** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
-function needs(check, unit, metric) {
-    const d = digits(metric, unit.comparison);
-    const higher = metric.better === 'higher';
-    const kind = check.rule.kind;
-    if (kind.type === 'max_regressions')
-        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
-    if (kind.type === 'superior' && kind.test === 'mcnemar')
-        return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`;
-    const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : '';
-    if (kind.type === 'non_inferior')
-        return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`;
-    return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`;
-}
-/** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
-function checksTable(result) {
-    const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`;
-    const rows = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']];
-    for (const check of result.decision.checks) {
-        const metric = metricOf(result, check.rule.metric);
-        for (const unit of check.units) {
-            const c = unit.comparison;
-            rows.push([
-                STATUS[unit.status],
-                String(check.rule.index + 1),
-                inline(check.rule.name),
-                inline(metric.name),
-                inline(sliceLabel(c.slice)),
-                String(c.n),
-                ...values(c, metric),
-                needs(check, unit, metric),
-                `${c.wins}/${c.losses}/${c.ties}`
-            ]);
+        let lookAt = LOOK_AT[code][1];
+        if (code === 'hidden_regressions') {
+            const where = fileOrHow(files, 'regressions');
+            lookAt += where.file !== undefined ? ` (${where.file})` : ` (to write it, ${where.how})`;
         }
-    }
-    return table(rows);
-}
-/** Every metric over a set of comparisons (all queries, or the exploratory slices). */
-function comparisonsTable(result, comparisons) {
-    const conf = `${fixed(result.rules.statistics.confidence * 100, 0)}% CI`;
-    const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']];
-    for (const c of comparisons) {
-        const metric = metricOf(result, c.metric);
-        rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`]);
-    }
-    return table(rows);
-}
-/** The most regressed queries on the primary metric, with their attributes. */
-function regressedTable(result, limit) {
-    const primary = metricOf(result, result.primaryMetric);
-    const shown = result.regressions.slice(0, limit);
-    const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0);
-    const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
-    const rows = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
-    for (const r of shown)
-        rows.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]);
-    return table(rows);
-}
-function ids(list) {
-    const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40));
-    return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '');
-}
-/**
- * What happened to every query between reading and comparing, as counts (nothing leaves without one),
- * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
- * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
- */
-function coverageBody(result) {
-    const { coverage } = result;
-    const rows = [
-        ['Queries', 'Count'],
-        [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
-        [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
-        ['Paired and compared', String(coverage.paired)],
-        ['Only in the baseline', String(coverage.onlyInBaseline.length)],
-        ['Only in the candidate', String(coverage.onlyInCandidate.length)]
-    ];
-    for (const f of coverage.filled) {
-        if (f.baseline + f.candidate > 0)
-            rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`]);
-    }
-    const out = [table(rows), ''];
-    if (coverage.onlyInBaseline.length > 0)
-        out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`);
-    if (coverage.onlyInCandidate.length > 0)
-        out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`);
-    if (coverage.onlyInBaseline.length + coverage.onlyInCandidate.length > 0) {
-        out.push(`- Under \`missing: ${coverage.missingPolicy}\` the absent side of these queries was filled with each metric's fill value.`);
-    }
-    for (const note of coverage.notes)
-        out.push(`- ${inline(note, 400)}`);
-    if (out.length > 2)
-        out.push('');
-    return out;
-}
-/**
- * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
- * snapshot, judge, unjudged share... filled by comparability checks when they run).
- */
-function comparabilityBody(result) {
-    const { coverage } = result;
-    const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length;
-    const rows = [['Aspect', 'Status', 'Detail']];
-    rows.push(one === 0
-        ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
-        : ['Query set', '⚠️ differs', `${coverage.onlyInBaseline.length} only in the baseline, ${coverage.onlyInCandidate.length} only in the candidate (filled: missing ${coverage.missingPolicy})`]);
-    rows.push(['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']);
-    const mark = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' };
-    for (const c of result.comparability ?? [])
-        rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)]);
-    const out = [table(rows), ''];
-    if (!result.comparability || result.comparability.length === 0) {
-        out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '');
+        out.push({ code, pattern: LOOK_AT[code][0], lookAt, evidence });
     }
     return out;
 }
-/** How the numbers were made: everything needed to reproduce them. */
-function methodBody(result) {
-    const { rules } = result;
-    const s = rules.statistics;
-    const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap';
-    const rows = [
-        ['Setting', 'Value'],
-        ['Differences', 'paired, candidate − baseline, per query'],
-        ['Intervals', `${fixed(s.confidence * 100, 0)}% ${interval} of the mean difference`],
-        ['Resamples', String(s.resamples)],
-        ['Seed', inline(s.seed, 40)],
-        ['Binary metrics', 'exact two-sided McNemar test'],
-        ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
-        ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
-        ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
-        ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-        ['Inconclusive counts as', rules.onInconclusive],
-        ['Missing queries', rules.queries.missing],
-        ['Rules file', inline(rules.source.file, 200)],
-        ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
-        ['Tool', `${TOOL_NAME} ${VERSION}`]
-    ];
-    return [table(rows), ''];
-}
 
-/** The verdict, the deciding check and one sentence per unit that did not pass. */
-function summarize(result) {
-    const { rules, decision } = result;
-    const metricOf = (name) => rules.metrics.get(name);
-    const findings = [];
-    for (const check of decision.checks) {
-        for (const unit of check.units) {
-            if (unit.status !== 'pass')
-                findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) });
-        }
-    }
-    const deciding = decision.decidedBy;
-    const decidedBy = deciding
-        ? findings.find((f) => f.check === deciding && f.unit.status === 'fail') ?? findings.find((f) => f.check === deciding) ?? null
-        : null;
-    const count = (s) => decision.checks.filter((c) => c.status === s).length;
-    return {
-        verdict: decision.verdict,
-        decidedBy,
-        counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
-        findings
-    };
-}
-
-/** The regression set's file name (written by the action into its report-dir; the CLI's --regressions). */
-const REGRESSIONS_FILE = 'regressions.jsonl';
 /**
  * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
  *
@@ -26554,32 +27773,37 @@ const REGRESSIONS_FILE = 'regressions.jsonl';
  * whole sections, collapsed ones first, from the end, when a comment is too long). Every piece of text from
  * the inputs goes through escape.ts; the output is a pure function of the result (byte-deterministic).
  */
-function toMarkdown(result) {
+function toMarkdown(result, options = {}) {
     const { rules } = result;
-    const summary = summarize(result);
+    const head = reportHead(result, options.files);
     const out = [];
     const primary = rules.metrics.get(result.primaryMetric);
-    // 1. Head: never dropped by fit.ts.
-    const guard = result.trust?.guards.find((g) => g.rule === result.trust?.decidedBy);
-    if (summary.verdict === 'pass')
+    // 1. Head: never dropped by fit.ts. The same reasons as the terminal report (head.ts).
+    const by = head.decidedBy;
+    if (by === null)
         out.push(`## ✅ ${TOOL_NAME}: pass`);
-    else if (guard)
-        out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(guard.rule)}”`);
-    else {
-        const d = result.decision.decidedBy;
-        out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${d ? d.rule.index + 1 : '?'} “${inline(d?.rule.name ?? '')}”`);
-    }
+    else if (by.kind === 'trust')
+        out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`);
+    else
+        out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.number ?? '?'} “${inline(by.name)}”`);
     out.push('');
-    if (summary.decidedBy)
-        out.push(`**${inline(summary.decidedBy.sentence, 600)}**`, '');
-    const { total, pass, fail, inconclusive } = summary.counts;
-    const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : '';
+    if (head.sentence !== null)
+        out.push(`**${inline(head.sentence, 800)}**`, '');
+    const { total, pass, fail, inconclusive } = head.counts;
+    const counted = inconclusiveCounting(result.decision.checks);
     const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : '';
     out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`);
     out.push('');
-    // Issue 5: trust rules that did not pass, and whether the result is publishable (src/checks/report-lines.ts).
-    if (result.trust)
-        out.push(...trustHeadLines(result.trust), '');
+    // Trust rules that did not pass (other than the deciding one), whether the result is publishable, the to-judge list.
+    if (result.trust) {
+        for (const g of head.trust)
+            out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`);
+        if (head.trust.length > 0)
+            out.push('');
+        out.push(publishableLine(result.trust), '');
+        if (head.toJudge !== null)
+            out.push(inline(head.toJudge, 400), '');
+    }
     const provenance = provenanceLines(result.provenance);
     if (provenance.length > 0)
         out.push(...provenance, '');
@@ -26590,7 +27814,7 @@ function toMarkdown(result) {
     const statistics = statisticsSentences(result);
     if (statistics.length > 0)
         out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '');
-    const others = summary.findings.filter((f) => f !== summary.decidedBy);
+    const others = head.findings;
     if (others.length > 0) {
         for (const f of others)
             out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`);
@@ -26624,7 +27848,10 @@ function toMarkdown(result) {
         const body = [];
         if (shown > 0)
             body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable(result, TOP_REGRESSIONS), '');
-        body.push(`The regression set \`${REGRESSIONS_FILE}\` lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`, '');
+        const where = fileOrHow(options.files, 'regressions');
+        body.push(where.file !== undefined
+            ? `The regression set ${inline(where.file, 200)} lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
+            : `${records.length} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`, '');
         details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body);
     }
     details(out, 'Coverage: what happened to every query', coverageBody(result));
@@ -26632,7 +27859,7 @@ function toMarkdown(result) {
     if (result.trust)
         details(out, 'Trust: evaluation set, pooling bias, whole-class failures', trustBody(result.trust));
     details(out, 'Method', methodBody(result));
-    const steps = nextSteps(result);
+    const steps = nextSteps(result, options.files);
     if (steps.length > 0) {
         const body = [];
         for (const s of steps) {
@@ -26647,12 +27874,15 @@ function toMarkdown(result) {
     out.push('');
     return out.join('\n');
 }
+/** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result) {
-    return `${fixed(result.rules.statistics.confidence * 100, 0)}%`;
+    return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)));
 }
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
 function details(out, summary, body) {
-    out.push(`<details><summary>${summary}</summary>`, '', ...body, '</details>', '');
+    out.push(`<details><summary>${summary}</summary>`, '');
+    pushAll(out, body);
+    out.push('</details>', '');
 }
 
 /** Regressed queries the terminal report lists. */
@@ -26670,25 +27900,35 @@ function toText(result, options) {
     const paint = (style, s) => (options.color ? `\u001b[${CODES[style]}m${s}\u001b[0m` : s);
     const statusWord = (s) => paint(COLOUR[s], wordOf(s));
     const { rules } = result;
-    const summary = summarize(result);
+    const head = reportHead(result, options.files);
     const primary = rules.metrics.get(result.primaryMetric);
     const out = [];
-    const d = result.decision.decidedBy;
-    // A trust rule (issue 5) that fails decides the verdict before any statistical check.
-    const trustRule = result.trust?.decidedBy ?? null;
-    out.push(summary.verdict === 'pass'
+    // The same reasons as the Markdown report (head.ts): a trust rule's own reason when one decides.
+    const by = head.decidedBy;
+    out.push(by === null
         ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
-        : trustRule !== null
-            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$1(String(trustRule))}"`
-            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${d ? d.rule.index + 1 : '?'} "${plain$1(d?.rule.name ?? '')}"`);
-    if (summary.decidedBy)
-        out.push(`  ${plain$1(summary.decidedBy.sentence, 600)}`);
-    const { total, pass, fail, inconclusive } = summary.counts;
-    const counted = inconclusive > 0 ? ` (inconclusive counts as ${rules.onInconclusive})` : '';
+        : by.kind === 'trust'
+            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$1(by.rule)}"`
+            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.number ?? '?'} "${plain$1(by.name)}"`);
+    if (head.sentence !== null)
+        out.push(`  ${plain$1(head.sentence, 800)}`);
+    const { total, pass, fail, inconclusive } = head.counts;
+    const counted = inconclusiveCounting(result.decision.checks);
     out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`));
+    const ignored = candidateOnlyLine(result.coverage);
+    if (ignored !== null)
+        out.push(paint('dim', `  ${ignored}.`));
+    for (const g of head.trust)
+        out.push(`  ${statusWord(g.status)} trust rule ${plain$1(g.rule)}: ${plain$1(g.reason, 800)}`);
+    const pub = head.publishable;
+    if (pub !== null)
+        out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$1(pub.detail, 1300)}` : ` (${plain$1(pub.detail, 400)})`}`);
+    if (head.toJudge !== null)
+        out.push(`  ${plain$1(head.toJudge, 400)}`);
     out.push('');
     out.push(paint('bold', 'Gated checks'));
-    const conf = `${fixed(rules.statistics.confidence * 100, 0)}% CI`;
+    const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
+    const mixed = conf === 'CI';
     const rows = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']];
     const statuses = [''];
     for (const check of result.decision.checks) {
@@ -26697,10 +27937,10 @@ function toText(result, options) {
             const c = unit.comparison;
             const dg = digitsFor(metric.range, Math.abs(c.baseline));
             statuses.push(unit.status);
-            rows.push(['', String(check.rule.index + 1), plain$1(check.rule.name, 40), plain$1(metric.name, 24), plain$1(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), `[${signed(c.ci[0], dg)}, ${signed(c.ci[1], dg)}]`, needs(check, unit, metric)]);
+            rows.push(['', String(check.rule.index + 1), plain$1(check.rule.name, 40), plain$1(metric.name, 24), plain$1(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed), needs(check, unit, metric)]);
         }
     }
-    const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => width(r[j]))));
+    const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))));
     widths[0] = 'INCONCLUSIVE'.length;
     rows.forEach((r, i) => {
         const cells = r.map((cell, j) => pad(j === 0 ? wordOf(statuses[i]) : cell, widths[j]));
@@ -26709,7 +27949,7 @@ function toText(result, options) {
         const line = '  ' + cells.join('  ').trimEnd();
         out.push(i === 0 ? paint('dim', line) : line);
     });
-    const others = summary.findings.filter((f) => f !== summary.decidedBy);
+    const others = head.findings;
     if (others.length > 0) {
         out.push('');
         for (const f of others)
@@ -26724,19 +27964,19 @@ function toText(result, options) {
             out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd());
         }
     }
-    const steps = nextSteps(result);
+    const steps = nextSteps(result, options.files);
     if (steps.length > 0) {
         out.push('');
         out.push(paint('bold', 'What to look at next'));
         for (const s of steps) {
-            out.push(`  - ${s.pattern}: ${s.lookAt}.`);
+            out.push(`  - ${s.pattern}: ${plain$1(s.lookAt, 400)}.`);
             for (const e of s.evidence)
                 out.push(paint('dim', `      ${plain$1(e, 200)}`));
         }
     }
     const s = rules.statistics;
     out.push('');
-    out.push(paint('dim', `Method: ${fixed(s.confidence * 100, 0)}% ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
+    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${familyWords(result)}, ${s.resamples} resamples, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
     out.push('');
     return out.join('\n');
 }
@@ -26748,6 +27988,123 @@ function pad(s, w) {
     return s + ' '.repeat(Math.max(0, w - width(s)));
 }
 
+const INPUTS = `  Inputs: per-query rows are JSON Lines or CSV, or the output of ragas, deepeval, pytrec_eval, ir_measures
+  or trec_eval -q (detected, or named with --input-format jsonl|csv|ragas|deepeval|pytrec_eval|ir_measures|
+  trec_eval; a CSV whose name does not end in .csv needs --input-format csv; --id-field names the query id
+  column of exports without query_id). Runs may be TREC, JSON Lines or ranx / pytrec_eval JSON; judgments
+  TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.
+`;
+/**
+ * Every command the CLI accepts: the options its parser is given and the usage `<command> --help` prints.
+ * Kept in one table because a usage written apart from the parser forgets options (`--input-format` was
+ * accepted by gate for a release before its usage said so).
+ */
+const COMMANDS = {
+    gate: {
+        options: {
+            rules: { type: 'string' },
+            baseline: { type: 'string' },
+            candidate: { type: 'string' },
+            markdown: { type: 'string' },
+            json: { type: 'string' },
+            qrels: { type: 'string' },
+            regressions: { type: 'string' },
+            format: { type: 'string' },
+            'input-format': { type: 'string' },
+            'id-field': { type: 'string' },
+            'baseline-manifest': { type: 'string' },
+            'candidate-manifest': { type: 'string' },
+            'to-judge': { type: 'string' }
+        },
+        usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
+                      [--regressions F] [--to-judge F] [--format markdown|json|text]
+                      [--input-format F] [--id-field NAME]
+                      [--baseline-manifest F] [--candidate-manifest F]
+      Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
+      given) against the rules; print the report (--format: text on a terminal, else markdown; text is
+      coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
+      --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
+      unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
+      for the comparability checks.
+      Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
+${INPUTS}`
+    },
+    metrics: {
+        options: {
+            qrels: { type: 'string' },
+            run: { type: 'string' },
+            measure: { type: 'string', short: 'm', multiple: true },
+            'per-query': { type: 'boolean' },
+            format: { type: 'string' },
+            depth: { type: 'string', short: 'M' },
+            'no-relevant': { type: 'string' }
+        },
+        usage: `  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
+                         [-M DEPTH] [--no-relevant exclude|zero|report]
+      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
+      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c). -m (--measure)
+      takes ir_measures names (nDCG@10, P@5, RR, AP) or trec_eval names (ndcg_cut_10, P_5, recip_rank, map);
+      -M (--depth) keeps the top DEPTH documents of each ranking.
+`
+    },
+    init: {
+        options: {
+            baseline: { type: 'string' },
+            candidate: { type: 'string' },
+            out: { type: 'string' },
+            force: { type: 'boolean' },
+            qrels: { type: 'string' },
+            'input-format': { type: 'string' },
+            'id-field': { type: 'string' }
+        },
+        usage: `  retrieval-gate init --baseline B --candidate C [--out retrieval-gate.yml] [--force] [--qrels Q]
+                      [--input-format F] [--id-field NAME]
+      Inspect the two files and write a commented starter rules file to edit before the first PR
+      (--force overwrites an existing one).
+${INPUTS}`
+    },
+    validate: {
+        options: { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } },
+        usage: `  retrieval-gate validate --dataset D [--corpus C] [--previous P]
+      Check an evaluation set (JSON Lines, rules/dataset.schema.json) against its contract: schema, gold vs
+      answerable, unique fact ids, every chunk in the corpus listing C, no silent change against the previous
+      copy P. Lists every violation as file:line: [id] rule: message. Exit 0 = valid, 2 = violations.
+`
+    },
+    explain: {
+        options: { rules: { type: 'string' } },
+        usage: `  retrieval-gate explain --rules R
+      Say in plain words what each check of the rules will demand.
+`
+    }
+};
+/** True for a name {@link COMMANDS} knows. */
+function isCommand(name) {
+    return Object.prototype.hasOwnProperty.call(COMMANDS, name);
+}
+/** What `<command> --help` prints: the version line, then that command's usage. */
+function commandUsage(name) {
+    return `retrieval-gate ${VERSION}\n\nUsage:\n${COMMANDS[name].usage}  Every command takes --help (-h).\n`;
+}
+/** What `retrieval-gate --help` prints: every command's usage. */
+function fullUsage() {
+    const inputs = Object.values(COMMANDS).map((c) => c.usage.replace(INPUTS, '')).join('');
+    return `retrieval-gate ${VERSION}\n\nUsage:\n${inputs}${INPUTS}  retrieval-gate --version | --help | <command> --help\n`;
+}
+/**
+ * True when the arguments ask for help (`--help` or `-h` anywhere before a `--`): checked before parsing, so
+ * `gate --help` answers with the usage even when the other arguments are incomplete.
+ */
+function asksForHelp(args) {
+    for (const a of args) {
+        if (a === '--')
+            return false;
+        if (a === '--help' || a === '-h')
+            return true;
+    }
+    return false;
+}
+
 /**
  * `explain`: what each check of a rules file will demand, in plain words, before any result exists. The
  * sentences follow src/decide/evaluate.ts exactly (pass / fail / inconclusive per unit; a per_slice check
@@ -26755,10 +28112,8 @@ function pad(s, w) {
  * verdict passes only when every check counts as pass). Written for a reviewer of the rules file, who
  * should be able to say "yes, that is the bar" without reading the statistics.
  */
-/** "95%" or "97.5%": a confidence as a percentage with at most two decimals. */
-function pct(x) {
-    return `${fixed(x * 100, 2).replace(/\.?0+$/, '')}%`;
-}
+/** "95%" or "97.5%": the reports' one confidence label (src/report/format.ts). */
+const pct = confidenceLabel;
 /** A number as the user would write it (no trailing zeros, at most 6 decimals). */
 function plain(x) {
     return fixed(x, 6).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
@@ -26805,7 +28160,8 @@ function explainCheck(check, rules) {
     const m = familySize(rules);
     const conf = multiplicity === 'none' ? pct(stats.confidence) : m !== null ? pct(1 - (1 - stats.confidence) / Math.max(1, m)) : 'family-adjusted';
     const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`;
-    const inconclusiveCounts = rules.onInconclusive === 'fail' ? 'counts as a fail (on_inconclusive: fail)' : 'counts as a pass (on_inconclusive: pass)';
+    const inconclusiveCounts = `counts as a ${policyCounts('on_inconclusive', rules)} (on_inconclusive: ${rules.onInconclusive})`;
+    const notShown = `which always counts as a fail: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`;
     const lines = [];
     const kind = check.kind;
     let head;
@@ -26837,14 +28193,14 @@ function explainCheck(check, rules) {
         const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true);
         const beyond = higher ? 'above' : 'below';
         lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`);
-        lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive, which ${inconclusiveCounts}.`);
+        lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown}.`);
     }
     else if (kind.type === 'superior') {
         const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`;
         const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0';
         const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1';
         lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`);
-        lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive, which ${inconclusiveCounts}.`);
+        lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown}.`);
     }
     else {
         const limits = [];
@@ -26861,8 +28217,12 @@ function explainCheck(check, rules) {
     }
     if (check.perSlice !== undefined)
         lines.push(`   Judged separately for every value of ${check.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`);
-    lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries; fails if a statistic is not a finite number.`);
+    lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries${check.perSlice !== undefined ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`);
     return lines;
+}
+/** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
+function tooFewWords(rules) {
+    return `counts as a ${policyCounts('on_too_few', rules)} (on_too_few: ${rules.onTooFew})`;
 }
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
 function explainRules(rules) {
@@ -26896,13 +28256,22 @@ function explainRules(rules) {
     }
     L.push(rules.queries.missing === 'error'
         ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
-        : 'Queries: a query on one side only, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report (queries.missing: zero).');
+        : 'Queries: the baseline\'s are the exam. A query the candidate dropped, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).');
     if (rules.slices.length > 0)
         L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`);
     const extras = ['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'].filter((k) => rules[k] !== undefined);
     if (extras.length > 0)
         L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`);
-    L.push(`Verdict: pass only if all ${n} ${n === 1 ? 'check counts' : 'checks count'} as pass; an inconclusive check ${rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a check then passes unless the data show it was violated)'}.`);
+    const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`;
+    if (rules.onInconclusive === 'fail' && rules.onTooFew === 'fail') {
+        L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`);
+    }
+    else {
+        const superior = rules.checks.some((c) => c.kind.type === 'superior') ? '; a superior check not shown better always counts as a fail (it must be shown)' : '';
+        const open = rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)';
+        L.push(`Verdict: pass only if all ${checks} as pass. A check the data neither prove nor refute ${open} (on_inconclusive: ${rules.onInconclusive})${superior}; ` +
+            `a check with fewer than ${rules.queries.minPerSlice} queries ${tooFewWords(rules)}.`);
+    }
     L.push('');
     for (const check of rules.checks) {
         L.push(...explainCheck(check, rules));
@@ -26960,16 +28329,84 @@ function numericValue(side, row, name) {
     const text = row.attrs.get(name);
     return text === undefined ? undefined : parseDecimal(text.trim());
 }
-/** Looks at both sides' fields and values (never at which side is better). Pure. */
-function inspectSides(baseline, candidate, qrels) {
+/**
+ * Names of fields that hold a position or an id, never a measurement: pandas' and deepeval's row positions
+ * (`index`, `order`, `Unnamed: 0`, `level_0`), and ids (`id`, `*_id`, `*Id`, `*_idx`). A check on them would
+ * gate on the order the rows were written in.
+ */
+const POSITION_NAMES = new Set(['id', 'index', 'idx', 'order', 'position', 'pos', 'row', 'rownum', 'row_number', 'level_0', 'unnamed: 0', '#']);
+/** Fewest values before "0, 1, 2, ... in some order" is taken as a position rather than a coincidence. */
+const MIN_POSITION_ROWS = 8;
+/** Why a numeric field is a position or an id (by its name, or by values 0..n-1 / 1..n on each side), or undefined. */
+function positionOrId(name, sides) {
+    const lower = name.trim().toLowerCase();
+    if (/_id$/i.test(name) || /Id$/.test(name) || /_idx$/i.test(name) || lower === 'id')
+        return 'a numeric id, not a metric';
+    if (POSITION_NAMES.has(lower))
+        return 'a row position, not a metric';
+    const consecutive = sides.every((side) => {
+        const seen = new Set();
+        for (const row of side.rows) {
+            const v = numericValue(side, row, name);
+            if (v === undefined)
+                continue;
+            if (!Number.isInteger(v) || seen.has(v))
+                return false;
+            seen.add(v);
+        }
+        if (seen.size < MIN_POSITION_ROWS)
+            return false;
+        const min = minOf(seen);
+        return (min === 0 || min === 1) && maxOf(seen) - min + 1 === seen.size;
+    });
+    return consecutive ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric' : undefined;
+}
+/**
+ * Text fields whose every value is a plain decimal: the metric columns of a CSV, which the rows reader keeps
+ * as text until the rules name them (a CSV has no number type). Only for CSV input (`textNumbers`): in JSON a
+ * quoted "0.5" is text, and the gate refuses it as a metric.
+ */
+function numericTextFields(sides, textNumbers) {
+    const out = new Set();
+    if (!textNumbers)
+        return out;
+    for (const name of new Set(sides.flatMap((s) => [...s.attributeFields]))) {
+        let count = 0;
+        let all = true;
+        for (const side of sides) {
+            for (const row of side.rows) {
+                const text = row.attrs.get(name);
+                if (text === undefined || text.trim() === '')
+                    continue;
+                if (parseDecimal(text.trim()) === undefined) {
+                    all = false;
+                    break;
+                }
+                count++;
+            }
+            if (!all)
+                break;
+        }
+        if (all && count > 0)
+            out.add(name);
+    }
+    return out;
+}
+/**
+ * Looks at both sides' fields and values (never at which side is better). Pure. `textNumbers`: the sides
+ * were read from CSV, so a text column whose every cell is a decimal is a numeric field.
+ */
+function inspectSides(baseline, candidate, qrels, textNumbers = false) {
     const sides = [baseline, candidate];
-    const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields]);
-    const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields])].filter((f) => !textFields.has(f)).sort();
+    const numericText = numericTextFields(sides, textNumbers);
+    const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields].filter((f) => !numericText.has(f)));
+    const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields, ...numericText])].filter((f) => !textFields.has(f)).sort();
     const metrics = [];
     const ignored = [];
     for (const name of numeric) {
-        if (name === 'id' || /_id$/i.test(name) || /Id$/.test(name)) {
-            ignored.push({ name, why: 'a numeric id, not a metric' });
+        const position = positionOrId(name, sides);
+        if (position !== undefined) {
+            ignored.push({ name, why: position });
             continue;
         }
         let min = Infinity;
@@ -27073,7 +28510,7 @@ function starterRules(ins) {
         L.push(`judgments: { qrels: ${JSON.stringify(ins.qrels)}, no_relevant: exclude }`);
     }
     L.push('metrics:');
-    const width = Math.max(...ins.metrics.map((m) => yamlName(m.name).length)) + 1;
+    const width = maxOf(ins.metrics.map((m) => yamlName(m.name).length)) + 1;
     for (const m of ins.metrics) {
         const parts = [`better: ${m.better}`];
         if (m.binary)
@@ -27147,10 +28584,10 @@ function describeInspection(ins, out) {
     const L = [];
     L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`);
     if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
-        L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this unless queries.missing is "zero".`);
+        L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`);
     }
     L.push('Metrics (numeric fields):');
-    const w = Math.max(...ins.metrics.map((m) => m.name.length));
+    const w = maxOf(ins.metrics.map((m) => m.name.length));
     for (const m of ins.metrics) {
         const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`;
         L.push(`  ${m.name.padEnd(w)}  ${m.better} is better (${m.why}); ${values}`);
@@ -27218,9 +28655,11 @@ async function initCommand(args, write) {
         baseline = await readSideForInit(args.baseline, args);
         candidate = await readSideForInit(args.candidate, args);
     }
-    const ins = inspectSides(baseline, candidate, args.qrels);
+    const csv = (file) => args.format === 'csv' || (args.format === undefined && /\.csv$/i.test(file));
+    const ins = inspectSides(baseline, candidate, args.qrels, args.qrels === undefined && (csv(args.baseline) || csv(args.candidate)));
     if (ins.metrics.length === 0) {
-        throw new InputError({ file: args.baseline }, 'has no numeric field to gate on', 'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5)');
+        const ignored = ins.ignored.length > 0 ? ` (ignored: ${ins.ignored.map((i) => `${i.name}, ${i.why}`).join('; ')})` : '';
+        throw new InputError({ file: args.baseline }, `has no numeric field to gate on${ignored}`, 'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5); a CSV whose name does not end in .csv needs --input-format csv');
     }
     const text = starterRules(ins);
     // the starter file must load as it is: a file init writes and the gate refuses would be a bug
@@ -27342,52 +28781,41 @@ function toJudgeFile(result) {
     return p ? toJudgeJsonl(p.toJudge, p.depth) : '';
 }
 
-const USAGE = `retrieval-gate ${VERSION}
-
-Usage:
-  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
-                      [--regressions F] [--format markdown|json|text]
-                      [--baseline-manifest F] [--candidate-manifest F] [--to-judge F]
-      Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
-      given) against the rules; print the report (--format: text on a terminal, else markdown; text is
-      coloured on a terminal unless NO_COLOR is set). --regressions writes the queries that got worse on a
-      gated metric as JSON Lines.
-      Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
-  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
-                         [-M DEPTH] [--no-relevant exclude|zero|report]
-      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
-      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c).
-  retrieval-gate init --baseline B --candidate C [--out retrieval-gate.yml] [--force] [--qrels Q]
-                      [--input-format F] [--id-field NAME]
-      Inspect the two files and write a commented starter rules file to edit before the first PR.
-  retrieval-gate validate --dataset D [--corpus C] [--previous P]
-      Check an evaluation set (JSON Lines, rules/dataset.schema.json) against its contract: schema, gold vs
-      answerable, unique fact ids, every chunk in the corpus listing C, no silent change against the previous
-      copy P. Lists every violation as file:line: [id] rule: message. Exit 0 = valid, 2 = violations.
-  retrieval-gate explain --rules R
-      Say in plain words what each check of the rules will demand.
-  Inputs (gate, init): per-query rows are JSON Lines or CSV, or the output of ragas, deepeval, pytrec_eval,
-  ir_measures or trec_eval -q (detected, or named with --input-format jsonl|csv|ragas|deepeval|pytrec_eval|
-  ir_measures|trec_eval; --id-field names the query id column of exports without query_id). Runs may be
-  TREC, JSON Lines or ranx / pytrec_eval JSON; judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.
-  retrieval-gate --version | --help
-`;
-/** Thrown for a wrong command line: printed with the usage, exit 2. */
+/** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
 class UsageError extends Error {
+    command;
+    constructor(message, command) {
+        super(message);
+        this.command = command;
+    }
 }
 /**
  * The command line. Returns the exit code instead of exiting, so tests can call it in-process; only the
  * entry point at the bottom touches `process`.
  */
-async function main(argv, out, err, terminal = { isTTY: false, noColor: false }) {
+async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: false }) {
+    // The output boundary: in a workflow's `run:` step every line the CLI prints is read by the runner, so no
+    // line may start a workflow command or carry a raw control character, whatever an input smuggled into a
+    // message or a report (src/util/show.ts). Clean text passes byte-identical.
+    const out = (text) => rawOut(safeLines(text, { colour: terminal.isTTY && !terminal.noColor }));
+    const err = (text) => rawErr(safeLines(text, { maxLine: MAX_LOG_LINE_CHARS }));
     try {
         const [command, ...rest] = argv;
         if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-            out(USAGE);
+            const about = rest[0];
+            if (command === 'help' && about !== undefined && isCommand(about)) {
+                out(commandUsage(about));
+                return 0;
+            }
+            out(fullUsage());
             return command === undefined ? 2 : 0;
         }
         if (command === '--version' || command === '-v') {
             out(`${VERSION}\n`);
+            return 0;
+        }
+        if (isCommand(command) && asksForHelp(rest)) {
+            out(commandUsage(command));
             return 0;
         }
         if (command === 'gate')
@@ -27400,11 +28828,11 @@ async function main(argv, out, err, terminal = { isTTY: false, noColor: false })
             return await explainCommandLine(rest, out);
         if (command === 'validate')
             return await validateCommandLine(rest, out, err);
-        throw new UsageError(`unknown command "${command}"`);
+        throw new UsageError(`unknown command "${command}"${suggestion(command, Object.keys(COMMANDS))}`);
     }
     catch (error) {
         if (error instanceof UsageError) {
-            err(`retrieval-gate: ${error.message}\n\n${USAGE}`);
+            err(`retrieval-gate: ${error.message}\n\n${error.command === undefined ? fullUsage() : commandUsage(error.command)}`);
             return 2;
         }
         if (isInputError(error)) {
@@ -27415,39 +28843,36 @@ async function main(argv, out, err, terminal = { isTTY: false, noColor: false })
         return 3;
     }
 }
-function parse(args, options) {
+/** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
+function parse(command, args) {
     try {
-        return parseArgs({ args, options, allowPositionals: false, strict: true }).values;
+        return parseArgs({ args, options: COMMANDS[command].options, allowPositionals: false, strict: true }).values;
     }
     catch (error) {
-        throw new UsageError(error.message);
+        throw new UsageError(`${error.message}${optionSuggestion(command, error)}`, command);
     }
 }
-function required(values, names) {
+/** ` (did you mean "--baseline-manifest"?)` for a misspelt option of `command`, else the empty string. */
+function optionSuggestion(command, error) {
+    if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+        return '';
+    const given = /'(--?[^']*)'/.exec(error.message)?.[1];
+    if (given === undefined || !given.startsWith('--'))
+        return '';
+    const names = Object.keys(COMMANDS[command].options).map((n) => `--${n}`);
+    return suggestion(given.split('=')[0], names);
+}
+function required(command, values, names) {
     const absent = names.filter((n) => values[n] === undefined);
     if (absent.length > 0)
-        throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`);
+        throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`, command);
 }
 async function gateCommand(args, out, terminal) {
-    const v = parse(args, {
-        regressions: { type: 'string' },
-        format: { type: 'string' },
-        rules: { type: 'string' },
-        baseline: { type: 'string' },
-        candidate: { type: 'string' },
-        markdown: { type: 'string' },
-        json: { type: 'string' },
-        qrels: { type: 'string' },
-        'input-format': { type: 'string' },
-        'id-field': { type: 'string' },
-        'baseline-manifest': { type: 'string' },
-        'candidate-manifest': { type: 'string' },
-        'to-judge': { type: 'string' }
-    });
-    required(v, ['rules', 'baseline', 'candidate']);
+    const v = parse('gate', args);
+    required('gate', v, ['rules', 'baseline', 'candidate']);
     const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
     if (!['markdown', 'json', 'text'].includes(format))
-        throw new UsageError(`--format must be markdown, json or text, not "${format}"`);
+        throw new UsageError(`--format must be markdown, json or text, not "${format}"`, 'gate');
     const rules = await readRules(v.rules);
     const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
     const manifests = { baselineManifest: v['baseline-manifest'], candidateManifest: v['candidate-manifest'] };
@@ -27455,54 +28880,40 @@ async function gateCommand(args, out, terminal) {
     const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads });
     if (v['to-judge'])
         await writeOutput(v['to-judge'], toJudgeFile(result));
-    const markdown = toMarkdown(result);
+    if (v.regressions)
+        await writeOutput(v.regressions, toRegressionsJsonl(result));
+    // The reports name an output file only when it was written (otherwise they say which option writes it).
+    const files = { regressions: v.regressions, toJudge: v['to-judge'] };
+    const markdown = toMarkdown(result, { files });
     if (v.markdown)
         await writeOutput(v.markdown, markdown);
     const json = toJsonReport(result);
     if (v.json)
         await writeOutput(v.json, json);
-    if (v.regressions)
-        await writeOutput(v.regressions, toRegressionsJsonl(result));
-    out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor }) : markdown);
+    out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown);
     return result.decision.verdict === 'pass' ? 0 : 1;
 }
 async function metricsCommandLine(args, out) {
-    const v = parse(args, {
-        qrels: { type: 'string' },
-        run: { type: 'string' },
-        measure: { type: 'string', short: 'm', multiple: true },
-        'per-query': { type: 'boolean' },
-        format: { type: 'string' },
-        depth: { type: 'string', short: 'M' },
-        'no-relevant': { type: 'string' }
-    });
-    required(v, ['qrels', 'run', 'measure']);
+    const v = parse('metrics', args);
+    required('metrics', v, ['qrels', 'run', 'measure']);
     const format = v.format ?? 'trec';
     if (format !== 'trec' && format !== 'jsonl')
-        throw new UsageError(`--format must be trec or jsonl, not "${format}"`);
+        throw new UsageError(`--format must be trec or jsonl, not "${format}"`, 'metrics');
     const noRelevant = v['no-relevant'] ?? 'exclude';
     if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report')
-        throw new UsageError(`--no-relevant must be exclude, zero or report, not "${noRelevant}"`);
+        throw new UsageError(`--no-relevant must be exclude, zero or report, not "${noRelevant}"`, 'metrics');
     let depth;
     if (v.depth !== undefined) {
         if (!/^[1-9][0-9]{0,8}$/.test(v.depth))
-            throw new UsageError(`-M (depth) must be a positive integer, not "${v.depth}"`);
+            throw new UsageError(`-M (depth) must be a positive integer, not "${v.depth}"`, 'metrics');
         depth = Number(v.depth);
     }
     await metricsCommand({ qrels: v.qrels, run: v.run, measures: v.measure, perQuery: v['per-query'] === true, format, depth, noRelevant }, out);
     return 0;
 }
 async function initCommandLine(args, out) {
-    const v = parse(args, {
-        baseline: { type: 'string' },
-        candidate: { type: 'string' },
-        out: { type: 'string' },
-        force: { type: 'boolean' },
-        qrels: { type: 'string' },
-        'input-format': { type: 'string' },
-        'id-field': { type: 'string' }
-    });
-    required(v, ['baseline', 'candidate']);
+    const v = parse('init', args);
+    required('init', v, ['baseline', 'candidate']);
     await initCommand({
         baseline: v.baseline,
         candidate: v.candidate,
@@ -27515,14 +28926,14 @@ async function initCommandLine(args, out) {
     return 0;
 }
 async function explainCommandLine(args, out) {
-    const v = parse(args, { rules: { type: 'string' } });
-    required(v, ['rules']);
+    const v = parse('explain', args);
+    required('explain', v, ['rules']);
     await explainCommand(v.rules, out);
     return 0;
 }
 async function validateCommandLine(args, out, err) {
-    const v = parse(args, { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } });
-    required(v, ['dataset']);
+    const v = parse('validate', args);
+    required('validate', v, ['dataset']);
     return validateCommand({ dataset: v.dataset, corpus: v.corpus, previous: v.previous }, out, err);
 }
 
