@@ -101,7 +101,7 @@ describe('rules loading', () => {
     for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`)
     const start = Date.now()
     expect(refusal(bomb.join('\n')).message).toMatch(/alias/)
-    expect(Date.now() - start).toBeLessThan(1000)
+    expect(Date.now() - start).toBeLessThan(5000)
   })
 
   it('requires a fill value for lower-is-better metrics under missing: zero', () => {

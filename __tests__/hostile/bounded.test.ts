@@ -49,7 +49,7 @@ describe('numbers: one linear scan, no backtracking, a length cap', () => {
     expect(parseDecimal(hostile)).toBeUndefined()
     expect(parseScoreText(hostile)).toBeNaN()
     expect(parseScoreBytes(Buffer.from(hostile), 0, hostile.length)).toBeNaN()
-    expect(Date.now() - start).toBeLessThan(500)
+    expect(Date.now() - start).toBeLessThan(5000) // quadratic backtracking took 17 s; generous for a loaded CI machine
   })
 
   it(`a number is at most MAX_NUMBER_CHARS (${MAX_NUMBER_CHARS}) characters`, () => {

@@ -177,12 +177,12 @@ describe('a repeated key is refused in every JSON the gate reads, at any depth, 
     expect(parseStrictJson('{"a": {"b": 1, "b": 1}}').problem).toBe('key "b" appears twice in the object at "a" (JSON would silently keep the last)')
   })
 
-  it('the scan is linear: 200,000 keys in one object and 100,000 nested levels take well under a second', () => {
+  it('the scan is linear: 200,000 keys in one object and 100,000 nested levels take seconds, not minutes', () => {
     const wide = '{' + Array.from({ length: 200_000 }, (_, i) => `"k${i}": ${i}`).join(',') + ', "k7": 0}'
     const deep = '['.repeat(100_000) + ']'.repeat(100_000)
     const start = Date.now()
     expect(findRepeatedKey(wide)?.key).toBe('k7')
     expect(findRepeatedKey(deep)).toBeUndefined()
-    expect(Date.now() - start).toBeLessThan(1500)
+    expect(Date.now() - start).toBeLessThan(8000) // a quadratic scan would take minutes; generous for a loaded CI machine
   })
 })

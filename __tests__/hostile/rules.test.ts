@@ -82,7 +82,7 @@ describe('hostile rules', () => {
     const start = process.hrtime.bigint()
     await runCase({ name: 'alias bomb', files: withRules(aliasBomb()), code: 2, where: 'rules.yml:3', message: /uses a YAML alias/ })
     const ms = Number(process.hrtime.bigint() - start) / 1e6
-    expect(ms).toBeLessThan(1000)
+    expect(ms).toBeLessThan(5000)
   })
 
   afterAll(() => {
