@@ -9,7 +9,7 @@ import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCove
 import { collectEvidence } from './checks/evidence.js'
 import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './checks/load-trust.js'
 import type { TrustEvidence } from './checks/trust.js'
-import type { SideRows } from './model.js'
+import type { SideRows } from './model/rows.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/inputs/rows.js'
 import { computeRunRows, detectRunFormat, readQrels, type Qrels } from '../../src/metrics/index.js'
-import type { SideRows } from '../../src/model.js'
+import type { SideRows } from '../../src/model/rows.js'
 import { sniffBraceRun } from '../../src/importers/index.js'
 import { writeFiles } from '../helpers.js'
 

@@ -1,7 +1,7 @@
 import type { Rules } from '../config/types.js'
 import { datasetJudgments, type DatasetJudgments } from '../dataset/judgments.js'
 import { datasetRefusal, loadCheckedDataset } from '../dataset/load.js'
-import type { SideRows } from '../model.js'
+import type { SideRows } from '../model/rows.js'
 import { readWholeText } from '../inputs/whole-file.js'
 import { InputError } from '../errors.js'
 import type { MetricCoverage } from '../metrics/evaluate.js'

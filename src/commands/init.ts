@@ -7,7 +7,7 @@ import { firstContentLine, readHead } from '../importers/sniff.js'
 import { parseDecimal } from '../inputs/numbers.js'
 import { readRows } from '../inputs/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
-import type { SideRows } from '../model.js'
+import type { SideRows } from '../model/rows.js'
 import { maxOf, minOf } from '../util/extent.js'
 
 /**

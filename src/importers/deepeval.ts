@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import type { SideRows } from '../model.js'
+import type { SideRows } from '../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { isObject, readJsonDocument } from './sniff.js'
 import { quote } from '../util/show.js'

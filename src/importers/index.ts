@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import type { Qrels } from '../metrics/qrels.js'
-import type { SideRows } from '../model.js'
+import type { SideRows } from '../model/rows.js'
 import { isBeirHeader, readBeirQrels } from './beir.js'
 import { deepevalToRows, looksLikeDeepeval, readDeepevalRows } from './deepeval.js'
 import { isMeasureLine, readMeasureRows } from './ir-measures.js'

@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js'
 import { forEachLine } from '../inputs/lines.js'
 import { parseDecimal } from '../inputs/numbers.js'
-import type { QueryRow, SideRows } from '../model.js'
+import type { QueryRow, SideRows } from '../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { quote } from '../util/show.js'
 

@@ -1,5 +1,5 @@
 import { InputError, type Where } from '../errors.js'
-import type { QueryRow, SideRows } from '../model.js'
+import type { QueryRow, SideRows } from '../model/rows.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from '../inputs/field-caps.js'
 import { parseDecimal, parseMetricCell } from '../inputs/numbers.js'
 import { quote } from '../util/show.js'

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { importRows, type RowsFormat } from '../importers/index.js'
-import type { QueryRow, SideRows } from '../model.js'
+import type { QueryRow, SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import type { QueryRow, SideRows } from '../model.js'
+import type { QueryRow, SideRows } from '../model/rows.js'
 import type { RunBlock } from './blocks.js'
 import { computeQuery } from './compute.js'
 import { parseMeasures, type ParsedMeasure } from './measures.js'

@@ -1,4 +1,4 @@
-import type { QueryRow } from '../model.js'
+import type { QueryRow } from '../model/rows.js'
 import type { ParsedMeasure } from './measures.js'
 
 /**

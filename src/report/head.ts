@@ -1,4 +1,4 @@
-import type { GateResult } from '../gate.js'
+import type { GateResult } from '../model/result.js'
 import type { TrustResult } from '../checks/trust.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { summarize, type Finding } from './verdict.js'

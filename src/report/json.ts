@@ -1,5 +1,5 @@
 import type { Comparison } from '../stats/compare.js'
-import type { GateResult } from '../gate.js'
+import type { GateResult } from '../model/result.js'
 import type { UnitResult } from '../decide/evaluate.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from '../checks/report-lines.js'
