@@ -1,6 +1,6 @@
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { parseMeasure } from '../metrics/measures.js'
+import { parseMeasure } from '../config/measures.js'
 import type { SideRows } from '../model/rows.js'
 import { didYouMean } from '../util/did-you-mean.js'
 

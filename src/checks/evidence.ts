@@ -3,7 +3,7 @@ import { forEachLine } from '../inputs/lines.js'
 import { parseObjectLine } from '../inputs/json-line.js'
 import { computeQuery, NOT_JUDGED } from '../metrics/compute.js'
 import type { RankedView, RunObserver } from '../metrics/evaluate.js'
-import type { ParsedMeasure } from '../metrics/measures.js'
+import type { ParsedMeasure } from '../config/measures.js'
 import { toByteString } from '../metrics/order.js'
 import type { RunBlock } from '../metrics/blocks.js'
 

@@ -9,7 +9,7 @@ import { readQrels, type Qrels } from '../metrics/qrels.js'
 import { examPath, readExamFile, type ExamCopies } from './exam-copies.js'
 import { readCandidates, type SideEvidence } from './evidence.js'
 import { parseManifest, type Manifest } from './manifest.js'
-import { DEFAULT_POOL_DEPTH } from './rules-read.js'
+import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
 import type { TrustEvidence } from './trust.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { PairedTable } from '../align/pair.js'
-import type { ParsedMeasure } from '../metrics/measures.js'
+import type { ParsedMeasure } from '../config/measures.js'
 import { NOT_JUDGED } from '../metrics/compute.js'
 import { fromByteString } from '../metrics/order.js'
 import type { SideEvidence } from './evidence.js'

@@ -1,4 +1,4 @@
-import type { ParsedMeasure } from './measures.js'
+import type { ParsedMeasure } from '../config/measures.js'
 import { countRelevant, type JudgedQuery } from './qrels.js'
 
 /**

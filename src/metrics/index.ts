@@ -5,8 +5,8 @@
  */
 export { computeRunRows } from './evaluate.js'
 export type { MetricCoverage, NoRelevantPolicy, RunRowsOptions, RunRowsResult } from './evaluate.js'
-export { parseMeasure, parseMeasures, MEASURE_EXAMPLES } from './measures.js'
-export type { MeasureKind, ParsedMeasure } from './measures.js'
+export { parseMeasure, parseMeasures, MEASURE_EXAMPLES } from '../config/measures.js'
+export type { MeasureKind, ParsedMeasure } from '../config/measures.js'
 export { readQrels, countRelevant } from './qrels.js'
 export type { JudgedQuery, Qrels } from './qrels.js'
 export { detectRunFormat } from './run.js'

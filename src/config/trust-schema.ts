@@ -1,6 +1,6 @@
 /**
  * The trust keys of the rules file's JSON Schema (dataset, comparability, pooling, max_zero_hit_share,
- * two_stage), kept beside the checks they configure and spread into RULES_SCHEMA by src/config/schema.ts.
+ * two_stage), kept with the rest of the rules schema and spread into RULES_SCHEMA by src/config/schema.ts.
  */
 const shareCap = (what: string) =>
   ({

@@ -1,4 +1,4 @@
-import type { ComparabilityRules, DatasetRules, PoolingRules, Rules, ShareCap, TwoStageRules, ZeroHitRules } from '../config/types.js'
+import type { ComparabilityRules, DatasetRules, PoolingRules, Rules, ShareCap, TwoStageRules, ZeroHitRules } from './types.js'
 
 /** Default depth of the pool (top k of each side) when the rules do not name one. */
 export const DEFAULT_POOL_DEPTH = 10
