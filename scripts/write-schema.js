@@ -9,12 +9,12 @@ import path from 'node:path'
 const out = mkdtempSync(path.join(tmpdir(), 'rg-schema-'))
 execFileSync(
   process.execPath,
-  ['node_modules/typescript/bin/tsc', 'src/config/schema.ts', 'src/dataset/schema.ts', '--rootDir', 'src', '--outDir', out, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022'],
+  ['node_modules/typescript/bin/tsc', 'src/config/schema.ts', 'src/readers/dataset/schema.ts', '--rootDir', 'src', '--outDir', out, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022'],
   { stdio: 'inherit' }
 )
 writeFileSync(path.join(out, 'package.json'), '{"type":"module"}\n')
 const { RULES_SCHEMA } = await import(path.join(out, 'config', 'schema.js'))
-const { DATASET_SCHEMA } = await import(path.join(out, 'dataset', 'schema.js'))
+const { DATASET_SCHEMA } = await import(path.join(out, 'readers', 'dataset', 'schema.js'))
 for (const [file, schema] of [
   ['rules/schema.json', RULES_SCHEMA],
   ['rules/dataset.schema.json', DATASET_SCHEMA]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { parseObjectLine } from '../../src/inputs/json-line.js'
+import { parseObjectLine } from '../../src/readers/json-line.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
 
 describe('every JSON Lines reader reads a line the same way (src/inputs/json-line.ts)', () => {

@@ -6,7 +6,7 @@
  * `must_match`.
  */
 import { describe, expect, it } from '@jest/globals'
-import { findRepeatedKey, parseStrictJson } from '../../src/inputs/json-strict.js'
+import { findRepeatedKey, parseStrictJson } from '../../src/readers/json-strict.js'
 import { RULES, rowsJsonl, runCase, type HostileCase } from './harness.js'
 
 const rows = rowsJsonl()

@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { readRows } from '../../src/inputs/rows.js'
+import { readRows } from '../../src/readers/rows.js'
 import { readQrels } from '../../src/metrics/index.js'
 import { tempDir } from '../helpers.js'
 

@@ -1,4 +1,4 @@
-import { underPath, type Manifest } from './manifest.js'
+import { underPath, type Manifest } from '../readers/manifest.js'
 
 /** One field that is not the same on every side: its dotted path and each side's value (null = absent). */
 export interface FieldDifference {

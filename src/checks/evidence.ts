@@ -1,11 +1,11 @@
 import { InputError } from '../errors.js'
-import { forEachLine } from '../inputs/lines.js'
-import { parseObjectLine } from '../inputs/json-line.js'
+import { forEachLine } from '../readers/lines.js'
+import { parseObjectLine } from '../readers/json-line.js'
 import { computeQuery, NOT_JUDGED } from '../metrics/compute.js'
 import type { RankedView, RunObserver } from '../metrics/evaluate.js'
 import type { ParsedMeasure } from '../config/measures.js'
-import { toByteString } from '../metrics/order.js'
-import type { RunBlock } from '../metrics/blocks.js'
+import { toByteString } from '../util/order.js'
+import type { RunBlock } from '../readers/run-blocks.js'
 
 /**
  * What the trust checks need from one run, gathered while the metrics read it (no second read): the top

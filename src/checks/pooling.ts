@@ -1,7 +1,7 @@
 import type { PairedTable } from '../align/pair.js'
 import type { ParsedMeasure } from '../config/measures.js'
 import { NOT_JUDGED } from '../metrics/compute.js'
-import { fromByteString } from '../metrics/order.js'
+import { fromByteString } from '../util/order.js'
 import type { SideEvidence } from './evidence.js'
 import { jsonNumbers } from '../util/json-number.js'
 

@@ -1,4 +1,4 @@
-import type { JudgedQuery } from '../metrics/qrels.js'
+import type { JudgedQuery } from '../model/qrels.js'
 import type { SideEvidence } from './evidence.js'
 
 /**

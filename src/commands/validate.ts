@@ -1,5 +1,5 @@
-import { loadCheckedDataset } from '../dataset/load.js'
-import { formatViolation } from '../dataset/semantic.js'
+import { loadCheckedDataset } from '../readers/dataset/load.js'
+import { formatViolation } from '../readers/dataset/semantic.js'
 
 /** Options of the `validate` command. */
 export interface ValidateOptions {

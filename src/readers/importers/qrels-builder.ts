@@ -1,7 +1,7 @@
-import { InputError } from '../errors.js'
-import type { JudgedQuery, Qrels } from '../metrics/qrels.js'
-import { compareCodePoints, fromByteString, toByteString } from '../metrics/order.js'
-import { quote } from '../util/show.js'
+import { InputError } from '../../errors.js'
+import type { JudgedQuery, Qrels } from '../../model/qrels.js'
+import { compareCodePoints, fromByteString, toByteString } from '../../util/order.js'
+import { quote } from '../../util/show.js'
 
 /**
  * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly

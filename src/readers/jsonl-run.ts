@@ -1,8 +1,8 @@
 import { InputError } from '../errors.js'
-import { readObjectLine } from '../inputs/json-line.js'
-import { forEachLine } from '../inputs/lines.js'
-import type { BlockCollector } from './blocks.js'
-import { toByteString } from './order.js'
+import { readObjectLine } from './json-line.js'
+import { forEachLine } from './lines.js'
+import type { BlockCollector } from './run-blocks.js'
+import { toByteString } from '../util/order.js'
 import { quote } from '../util/show.js'
 
 /**

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
-import { openError, readWholeText } from '../inputs/whole-file.js'
-import { parseStrictJson, REPEATED_KEY_HINT } from '../inputs/json-strict.js'
+import { openError, readWholeText } from './whole-file.js'
+import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
 
 /** Re-exported for the importers that open files themselves. */
 export { openError }
@@ -96,4 +96,59 @@ export async function readJsonDocument(file: string, what: string): Promise<unkn
   if (parsed.repeated) throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT)
   const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
   throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
+}
+
+/** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
+export function guessRowsFormat(file: string): 'jsonl' | 'csv' {
+  return /\.csv$/i.test(file) ? 'csv' : 'jsonl'
+}
+
+/** The layout of a records file named as ragas: by its first character, then its name. */
+export async function recordsLayout(file: string): Promise<'csv' | 'jsonl' | 'json'> {
+  const head = await readHead(file)
+  const first = firstChar(head)
+  if (first === '[') return 'json'
+  if (first === '{') return 'jsonl'
+  return 'csv'
+}
+
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+export function sniffBraceRun(head: string): 'jsonl' | 'json' {
+  const { text } = firstContentLine(head)
+  if (text.includes('"query_id"')) return 'jsonl'
+  return firstValueStart(head) === '{' ? 'json' : 'jsonl'
+}
+
+/** Run file formats: TREC whitespace columns, JSON Lines, or one ranx / pytrec_eval JSON object. */
+export type RunFormat = 'trec' | 'jsonl' | 'json'
+
+/**
+ * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/importers), anything else TREC.
+ * Reads only the first 64 KiB.
+ */
+export async function detectRunFormat(file: string): Promise<RunFormat> {
+  let handle
+  try {
+    handle = await open(file, 'r')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
+    throw new InputError({ file }, `cannot be read: ${(error as Error).message}`)
+  }
+  try {
+    const buf = Buffer.alloc(65536)
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error: unknown) => {
+      throw openError(file, error)
+    })
+    let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
+    while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++
+    return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec'
+  } finally {
+    await handle.close()
+  }
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
-import { forEachLineBytes } from '../inputs/lines.js'
-import type { BlockCollector } from './blocks.js'
+import { forEachLineBytes } from './lines.js'
+import type { BlockCollector } from './run-blocks.js'
 import { parseScoreBytes } from './score.js'
 import { quote } from '../util/show.js'
 

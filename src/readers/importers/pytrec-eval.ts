@@ -1,4 +1,4 @@
-import type { QueryRow, SideRows } from '../model/rows.js'
+import type { QueryRow, SideRows } from '../../model/rows.js'
 import { readNestedNumbers } from './json-object.js'
 import { RowsSink } from './rows-sink.js'
 

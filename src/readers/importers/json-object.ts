@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
-import { InputError } from '../errors.js'
-import { openError } from '../inputs/whole-file.js'
-import { quote } from '../util/show.js'
+import { InputError } from '../../errors.js'
+import { openError } from '../whole-file.js'
+import { quote } from '../../util/show.js'
 
 /**
  * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,

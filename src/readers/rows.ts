@@ -1,7 +1,8 @@
 import { InputError } from '../errors.js'
-import { importRows, type RowsFormat } from '../importers/index.js'
+import { importRows, type RowsFormat } from './importers/index.js'
 import type { QueryRow, SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
+import { guessRowsFormat } from './sniff.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
@@ -38,7 +39,7 @@ export interface RowsOptions extends LineOptions {
 export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
   const imported = await importRows(file, options)
   if (imported !== undefined) return imported
-  const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessFormat(file)
+  const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file)
   const side: SideRows = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] }
   const firstLine = new Map<string, number>()
   const duplicates: string[] = []
@@ -91,10 +92,6 @@ function normalizationTwins(rows: readonly QueryRow[]): string[] {
     else twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`)
   }
   return twins
-}
-
-function guessFormat(file: string): 'jsonl' | 'csv' {
-  return /\.csv$/i.test(file) ? 'csv' : 'jsonl'
 }
 
 async function readJsonl(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {

@@ -1,8 +1,8 @@
-import { InputError, type Where } from '../errors.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
-import { checkAttributeLength, checkQueryIdLength, rememberField } from '../inputs/field-caps.js'
-import { parseDecimal, parseMetricCell } from '../inputs/numbers.js'
-import { quote } from '../util/show.js'
+import { InputError, type Where } from '../../errors.js'
+import type { QueryRow, SideRows } from '../../model/rows.js'
+import { checkAttributeLength, checkQueryIdLength, rememberField } from '../field-caps.js'
+import { parseDecimal, parseMetricCell } from '../numbers.js'
+import { quote } from '../../util/show.js'
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV

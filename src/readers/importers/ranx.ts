@@ -1,6 +1,6 @@
-import type { BlockCollector } from '../metrics/blocks.js'
-import { toByteString } from '../metrics/order.js'
-import type { Qrels } from '../metrics/qrels.js'
+import type { BlockCollector } from '../run-blocks.js'
+import { toByteString } from '../../util/order.js'
+import type { Qrels } from '../../model/qrels.js'
 import { readNestedNumbers } from './json-object.js'
 import { QrelsBuilder } from './qrels-builder.js'
 

@@ -1,8 +1,8 @@
-import { InputError } from '../errors.js'
-import type { SideRows } from '../model/rows.js'
+import { InputError } from '../../errors.js'
+import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
-import { isObject, readJsonDocument } from './sniff.js'
-import { quote } from '../util/show.js'
+import { isObject, readJsonDocument } from '../sniff.js'
+import { quote } from '../../util/show.js'
 
 /**
  * deepeval test results: one row per test case, one metric column per deepeval metric.

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { parseObjectLine } from '../inputs/json-line.js'
-import { quote } from '../util/show.js'
-import { forEachLine } from '../inputs/lines.js'
+import { parseObjectLine } from '../json-line.js'
+import { quote } from '../../util/show.js'
+import { forEachLine } from '../lines.js'
 import { DATASET_SCHEMA } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
 

@@ -1,8 +1,8 @@
-import { InputError } from '../errors.js'
+import { InputError } from '../../errors.js'
 import { readCorpusListing, readDataset } from './read.js'
 import { checkDataset, formatViolation } from './semantic.js'
 import type { Dataset, Violation } from './types.js'
-import { pushAll } from '../util/extent.js'
+import { pushAll } from '../../util/extent.js'
 
 /** How many violations an error message lists before "and N more" (`validate` lists them all). */
 const LIST_LIMIT = 30

@@ -1,5 +1,5 @@
-import type { JudgedQuery, Qrels } from '../metrics/qrels.js'
-import { compareCodePoints, toByteString } from '../metrics/order.js'
+import type { JudgedQuery, Qrels } from '../../model/qrels.js'
+import { compareCodePoints, toByteString } from '../../util/order.js'
 import type { Dataset, Question, Split } from './types.js'
 
 /** Which split the gate grades on: one of the dataset's, or every question. */

@@ -1,11 +1,11 @@
-import { InputError } from '../errors.js'
-import { forEachCsvRecord } from '../inputs/csv.js'
-import { readObjectLine } from '../inputs/json-line.js'
-import { forEachLine } from '../inputs/lines.js'
-import type { SideRows } from '../model/rows.js'
+import { InputError } from '../../errors.js'
+import { forEachCsvRecord } from '../csv.js'
+import { readObjectLine } from '../json-line.js'
+import { forEachLine } from '../lines.js'
+import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
-import { isObject, readJsonDocument } from './sniff.js'
-import { quote } from '../util/show.js'
+import { isObject, readJsonDocument } from '../sniff.js'
+import { quote } from '../../util/show.js'
 
 /**
  * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric

@@ -1,8 +1,8 @@
-import { InputError } from '../errors.js'
-import { forEachLine } from '../inputs/lines.js'
-import type { Qrels } from '../metrics/qrels.js'
+import { InputError } from '../../errors.js'
+import { forEachLine } from '../lines.js'
+import type { Qrels } from '../../model/qrels.js'
 import { QrelsBuilder } from './qrels-builder.js'
-import { quote } from '../util/show.js'
+import { quote } from '../../util/show.js'
 
 /**
  * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and

@@ -1,9 +1,9 @@
-import { InputError } from '../errors.js'
-import { forEachLine } from '../inputs/lines.js'
-import { parseDecimal } from '../inputs/numbers.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
+import { InputError } from '../../errors.js'
+import { forEachLine } from '../lines.js'
+import { parseDecimal } from '../numbers.js'
+import type { QueryRow, SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
-import { quote } from '../util/show.js'
+import { quote } from '../../util/show.js'
 
 /**
  * Per-query measure listings, pivoted into one row per query:

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { readStrictJson } from '../inputs/json-strict.js'
+import { readStrictJson } from './json-strict.js'
 import { quote } from '../util/show.js'
 
 /**

@@ -1,13 +1,13 @@
-import { InputError } from '../errors.js'
-import type { Qrels } from '../metrics/qrels.js'
-import type { SideRows } from '../model/rows.js'
+import { InputError } from '../../errors.js'
+import type { Qrels } from '../../model/qrels.js'
+import type { SideRows } from '../../model/rows.js'
 import { isBeirHeader, readBeirQrels } from './beir.js'
 import { deepevalToRows, looksLikeDeepeval, readDeepevalRows } from './deepeval.js'
 import { isMeasureLine, readMeasureRows } from './ir-measures.js'
 import { readPytrecEvalRows } from './pytrec-eval.js'
 import { readRanxQrels } from './ranx.js'
 import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
-import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, tryJson } from './sniff.js'
+import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
 /**
  * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
@@ -112,15 +112,6 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   return undefined
 }
 
-/** The layout of a records file named as ragas: by its first character, then its name. */
-async function recordsLayout(file: string): Promise<'csv' | 'jsonl' | 'json'> {
-  const head = await readHead(file)
-  const first = firstChar(head)
-  if (first === '[') return 'json'
-  if (first === '{') return 'jsonl'
-  return 'csv'
-}
-
 /** The column names of a CSV header line (quotes removed; enough to recognise an export). */
 function csvHeader(line: string): string[] {
   const out: string[] = []
@@ -154,16 +145,6 @@ export async function importQrels(file: string): Promise<Qrels | undefined> {
   const { text } = firstContentLine(head)
   if (isBeirHeader(text)) return readBeirQrels(file)
   return undefined
-}
-
-/**
- * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
- * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
- */
-export function sniffBraceRun(head: string): 'jsonl' | 'json' {
-  const { text } = firstContentLine(head)
-  if (text.includes('"query_id"')) return 'jsonl'
-  return firstValueStart(head) === '{' ? 'json' : 'jsonl'
 }
 
 export { readRanxRun } from './ranx.js'

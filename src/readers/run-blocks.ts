@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
-import { checkDocIdLength, checkQueryIdLength } from '../inputs/field-caps.js'
-import { fromByteString } from './order.js'
+import { checkDocIdLength, checkQueryIdLength } from './field-caps.js'
+import { fromByteString } from '../util/order.js'
 import { quote } from '../util/show.js'
 
 /**

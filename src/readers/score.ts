@@ -4,7 +4,7 @@
  * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
  */
 
-import { isDecimalText, MAX_NUMBER_CHARS } from '../inputs/numbers.js'
+import { isDecimalText, MAX_NUMBER_CHARS } from './numbers.js'
 
 /** Exact powers of ten (all exactly representable up to 1e22). */
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]

@@ -1,7 +1,7 @@
 import { GUARDED_FIELDS } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
-import { quote } from '../util/show.js'
-import { pushAll } from '../util/extent.js'
+import { quote } from '../../util/show.js'
+import { pushAll } from '../../util/extent.js'
 
 /**
  * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
