@@ -6,9 +6,9 @@ import type { RowsFormat } from './readers/importers/index.js'
 import { readWholeText } from './readers/whole-file.js'
 import { readRows } from './readers/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
-import { collectEvidence } from './checks/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './checks/load-trust.js'
-import type { TrustEvidence } from './checks/trust.js'
+import { collectEvidence } from './trust/evidence.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
+import type { TrustEvidence } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { compareManifests } from '../../src/checks/comparability.js'
+import { compareManifests } from '../../src/trust/comparability.js'
 import { parseManifest } from '../../src/readers/manifest.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
 

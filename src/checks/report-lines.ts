@@ -2,9 +2,9 @@ import { markdownTable } from 'markdown-table'
 import { inline } from '../report/escape.js'
 import { fixed, signed } from '../report/format.js'
 import { publishableWords } from '../report/head.js'
-import { describeDifference } from './comparability.js'
-import { QUANTILES } from './zero-hits.js'
-import { pct, type TrustResult, type UnanswerableSide } from './trust.js'
+import { describeDifference } from '../trust/comparability.js'
+import { QUANTILES } from '../trust/zero-hits.js'
+import { pct, type TrustResult, type UnanswerableSide } from '../trust/trust.js'
 
 /**
  * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report

@@ -1,5 +1,5 @@
 import type { GateResult } from '../model/result.js'
-import { toJudgeJsonl } from './pooling.js'
+import { toJudgeJsonl } from '../trust/pooling.js'
 
 /** The file name the action writes the to-judge list under (in its report-dir). */
 export const TO_JUDGE_FILE = 'to-judge.jsonl'

@@ -6,7 +6,7 @@ import type { Coverage, PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
 import type { Decision } from '../decide/evaluate.js'
 import type { Comparison } from '../stats/compare.js'
-import type { TrustResult } from '../checks/trust.js'
+import type { TrustResult } from '../trust/trust.js'
 import type { Provenance } from './provenance.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */

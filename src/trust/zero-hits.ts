@@ -1,5 +1,5 @@
 import type { PairedTable } from '../align/pair.js'
-import { quantileSorted } from '../stats/quantile.js'
+import { quantileSorted } from '../util/quantile.js'
 import type { SideEvidence } from './evidence.js'
 
 /**
