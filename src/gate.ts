@@ -5,7 +5,7 @@ import { decide, type Decision } from './decide/evaluate.js'
 import type { SideRows } from './model/rows.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
-import { comparabilityEntries } from './checks/report-lines.js'
+import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
 import type { GateResult, RegressedQuery } from './model/result.js'
 

@@ -24,7 +24,7 @@ import { toJsonReport } from './report/json.js'
 import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
 import { toRegressionsJsonl } from './report/regressions.js'
 import type { BaselineProvenance, Provenance } from './model/provenance.js'
-import { TO_JUDGE_FILE, toJudgeFile } from './checks/to-judge.js'
+import { TO_JUDGE_FILE, toJudgeFile } from './report/to-judge.js'
 import { logText } from './util/show.js'
 
 /**

@@ -11,7 +11,7 @@ import { regressionRecords } from './regressions.js'
 import { checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
 import { reportHead } from './head.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
-import { publishableLine, trustBody } from '../checks/report-lines.js'
+import { publishableLine, trustBody } from './trust-lines.js'
 import { statisticsSentences } from './words.js'
 import { pushAll } from '../util/extent.js'
 
