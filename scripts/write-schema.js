@@ -1,5 +1,5 @@
 // Writes the published JSON Schemas from the validators' own copies, so they never differ:
-// rules/schema.json from src/config/schema.ts and rules/dataset.schema.json from src/dataset/schema.ts.
+// rules/schema.json from src/config/schema.ts and rules/dataset.schema.json from src/readers/dataset/schema.ts.
 // Run through `npm run schema` (`npm run bundle` is not needed: it compiles those files with TypeScript).
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'

@@ -24,7 +24,7 @@ export async function readRules(file: string): Promise<Rules> {
   return loadRules(await readSmallText(file), file)
 }
 
-/** How per-query rows files are read: a named format (src/importers) and the id field of exports without `query_id`. */
+/** How per-query rows files are read: a named format (src/readers/importers) and the id field of exports without `query_id`. */
 export interface RowsInput {
   format?: RowsFormat
   idField?: string

@@ -7,7 +7,7 @@ export type ObjectLine = { record: Record<string, unknown>; problem?: undefined 
 /**
  * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
  * runs, evaluator exports, evaluation sets): valid JSON, an object (not an array or a scalar), and no key
- * twice in any object of the line (src/inputs/json-strict.ts), since JSON.parse would silently keep the last
+ * twice in any object of the line (src/readers/json-strict.ts), since JSON.parse would silently keep the last
  * of `{"m": 0.1, "m": 0.9}`. Returns the problem as a value so a reader that lists every violation
  * (validate) can go on.
  */

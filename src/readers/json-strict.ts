@@ -7,7 +7,7 @@ import { quote } from '../util/show.js'
  * 0.99}` would silently be 0.99 and a repeated `content_hash` would satisfy `must_match`: a repeated key at
  * ANY depth is ambiguous input and is refused with its line and key path. JSON.parse checks the syntax;
  * then one linear scan of the (now known valid) text finds the first repeated key, keeping one set of keys
- * per open object. The streaming reader of big ranx / pytrec_eval objects (src/importers/json-object.ts)
+ * per open object. The streaming reader of big ranx / pytrec_eval objects (src/readers/importers/json-object.ts)
  * applies the same rule to its own two levels; YAML/JSON rules files use the YAML parser's uniqueKeys.
  */
 

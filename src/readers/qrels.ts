@@ -17,11 +17,11 @@ const WS = /[ \t\v\f\r]+/
 /**
  * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
  * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
- * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/importers
+ * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/readers/importers
  * with the same semantics.
  */
 export async function readQrels(file: string): Promise<Qrels> {
-  // ranx / pytrec_eval JSON and BEIR TSV judgments (src/importers); TREC qrels below
+  // ranx / pytrec_eval JSON and BEIR TSV judgments (src/readers/importers); TREC qrels below
   const imported = await importQrels(file)
   if (imported !== undefined) return imported
   const queries = new Map<string, JudgedQuery>()

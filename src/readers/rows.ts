@@ -19,7 +19,7 @@ const LIST_LIMIT = 20
 export interface RowsOptions extends LineOptions {
   /** Fields to read as metric values (numbers); every other scalar field is an attribute. */
   metricFields: ReadonlySet<string>
-  /** Force a format instead of going by the extension / first character (importers: src/importers/). */
+  /** Force a format instead of going by the extension / first character (importers: src/readers/importers/). */
   format?: RowsFormat
   /** The field holding the query id in exports that have no `query_id` (ragas, deepeval; see importers). */
   idField?: string

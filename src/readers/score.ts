@@ -11,7 +11,7 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 
 /**
  * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
- * MAX_NUMBER_CHARS (one linear scan: src/inputs/numbers.ts).
+ * MAX_NUMBER_CHARS (one linear scan: src/readers/numbers.ts).
  */
 export function parseScoreText(text: string): number {
   if (text.length > MAX_NUMBER_CHARS || !isDecimalText(text)) return NaN

@@ -87,7 +87,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
  * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
- * object (src/inputs/json-strict.ts), with its line.
+ * object (src/readers/json-strict.ts), with its line.
  */
 export async function readJsonDocument(file: string, what: string): Promise<unknown> {
   const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' })
@@ -127,7 +127,7 @@ export type RunFormat = 'trec' | 'jsonl' | 'json'
 
 /**
  * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
- * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/importers), anything else TREC.
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), anything else TREC.
  * Reads only the first 64 KiB.
  */
 export async function detectRunFormat(file: string): Promise<RunFormat> {

@@ -29,7 +29,7 @@ export interface WholeFileLimit {
  * read, because devices report a size of 0 (`--rules /dev/zero` grew to 14.8 GB before). Pipes (a FIFO, a
  * shell's `<(...)`) are read under the same cap; character and block devices and sockets are refused
  * ({@link refuseSpecialFile}). A missing, unreadable or directory path and invalid UTF-8 are refused by name.
- * Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
+ * Everything per-query or per-document is streamed instead (src/readers/lines.ts).
  */
 export async function readWholeText(file: string, cap: WholeFileLimit): Promise<string> {
   let handle: FileHandle

@@ -11,7 +11,7 @@ import { quote } from '../../util/show.js'
  * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
  * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
  * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
- * overwritten silently), as in every JSON the gate reads (src/inputs/json-strict.ts). Every token is capped
+ * overwritten silently), as in every JSON the gate reads (src/readers/json-strict.ts). Every token is capped
  * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
  * bounded memory, instead of being collected whole.
  */

@@ -6,7 +6,7 @@ import { quote } from '../../util/show.js'
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/inputs/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
  * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
  * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
  * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
