@@ -7,9 +7,10 @@ import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
 export { openError }
 
 /**
- * Small helpers the importers share to recognise a file by its first bytes: formats are detected from the
- * content (the first 64 KiB), never from the file name alone, so a run saved as `run.txt` or a qrels file
- * without an extension is still read for what it is.
+ * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
+ * share to recognise an export by its first bytes. Formats are detected from the content (the first 64 KiB),
+ * not from the file name alone, so a run saved as `run.txt` or a qrels file without an extension is still read
+ * for what it is (the one exception: a rows file not named by --format is CSV when it is called `*.csv`).
  */
 
 /** How many bytes detection looks at. */
