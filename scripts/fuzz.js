@@ -198,7 +198,7 @@ async function loadBuild() {
   const out = BUILD
   const imp = (p) => import(pathToFileURL(join(out, p)).href)
   const [{ readRows }, { readQrels, computeRunRows }, { readRules }, { InputError }, { main }] = await Promise.all([
-    imp('inputs/rows.js'),
+    imp('readers/rows.js'),
     imp('metrics/index.js'),
     imp('load.js'),
     imp('errors.js'),

@@ -1,56 +1,13 @@
-import { pairRows, type Coverage, type PairedTable } from './align/pair.js'
+import { pairRows, type PairedTable } from './align/pair.js'
 import { refuseTooManySliceValues } from './align/slice-values.js'
 import type { Rules } from './config/types.js'
-import type { Provenance } from './report/provenance.js'
 import { decide, type Decision } from './decide/evaluate.js'
-import type { SideRows } from './model.js'
+import type { SideRows } from './model/rows.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
-import { comparabilityEntries } from './checks/report-lines.js'
-import { assessTrust, type TrustEvidence, type TrustResult } from './checks/trust.js'
-
-/** How many regressed queries the report lists (the regression set file holds all of them). */
-export const TOP_REGRESSIONS = 10
-
-/** A query that got worse on the primary metric, with both values and its attributes. */
-export interface RegressedQuery {
-  id: string
-  baseline: number
-  candidate: number
-  delta: number
-  attrs: Array<[string, string]>
-}
-
-/** Everything the gate found, ready for any report format: a pure function of rules and inputs. */
-export interface GateResult {
-  rules: Rules
-  inputs: { baseline: string; candidate: string }
-  coverage: Coverage
-  decision: Decision
-  /** Every metric over all queries, then every metric for every value of every `slices` attribute. */
-  comparisons: Comparison[]
-  /** The metric of the first check: the one the regression list and pictures are about. */
-  primaryMetric: string
-  /** All queries that got worse on the primary metric, worst first (ties by id). */
-  regressions: RegressedQuery[]
-  /** Per-query differences of the primary metric, in the table's order (for histograms). */
-  primaryDifferences: Float64Array
-  /** The paired per-query values and attributes (for the regression set file). */
-  table: PairedTable
-  /** Where the rules and the baseline came from (set by the action after runGate; the CLI leaves it out). */
-  provenance?: Provenance
-  /**
-   * Whether the two sides can be compared (corpus snapshot, judge, unjudged share, ...), one entry per aspect,
-   * filled by comparability checks when they run; the report's comparability section lists every entry.
-   */
-  comparability?: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }>
-  /**
-   * The trust checks (docs/trust.md): dataset summary, snapshot comparability, pooling bias, whole-class
-   * failures, two-stage diagnostics, publishable. A trust rule that counts as fail fails the verdict first
-   * (`trust.decidedBy` names it; `decision.decidedBy` stays the first failing statistical check, or null).
-   */
-  trust?: TrustResult
-}
+import { comparabilityEntries } from './report/trust-lines.js'
+import { assessTrust, type TrustEvidence } from './trust/trust.js'
+import type { GateResult, RegressedQuery } from './model/result.js'
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the

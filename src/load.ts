@@ -2,14 +2,14 @@ import { neededAttributes } from './config/attributes.js'
 import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
-import type { RowsFormat } from './importers/index.js'
-import { readWholeText } from './inputs/whole-file.js'
-import { readRows } from './inputs/rows.js'
+import type { RowsFormat } from './readers/importers/index.js'
+import { readWholeText } from './readers/whole-file.js'
+import { readRows } from './readers/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
-import { collectEvidence } from './checks/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './checks/load-trust.js'
-import type { TrustEvidence } from './checks/trust.js'
-import type { SideRows } from './model.js'
+import { collectEvidence } from './trust/evidence.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
+import type { TrustEvidence } from './trust/trust.js'
+import type { SideRows } from './model/rows.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024
@@ -24,7 +24,7 @@ export async function readRules(file: string): Promise<Rules> {
   return loadRules(await readSmallText(file), file)
 }
 
-/** How per-query rows files are read: a named format (src/importers) and the id field of exports without `query_id`. */
+/** How per-query rows files are read: a named format (src/readers/importers) and the id field of exports without `query_id`. */
 export interface RowsInput {
   format?: RowsFormat
   idField?: string

@@ -23,8 +23,8 @@ import { fitMarkdown } from './report/fit.js'
 import { toJsonReport } from './report/json.js'
 import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
 import { toRegressionsJsonl } from './report/regressions.js'
-import type { BaselineProvenance, Provenance } from './report/provenance.js'
-import { TO_JUDGE_FILE, toJudgeFile } from './checks/to-judge.js'
+import type { BaselineProvenance, Provenance } from './model/provenance.js'
+import { TO_JUDGE_FILE, toJudgeFile } from './report/to-judge.js'
 import { logText } from './util/show.js'
 
 /**

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { readRows } from '../../src/inputs/rows.js'
+import { readRows } from '../../src/readers/rows.js'
 import { computeRunRows, detectRunFormat, readQrels, type Qrels } from '../../src/metrics/index.js'
-import type { SideRows } from '../../src/model.js'
-import { sniffBraceRun } from '../../src/importers/index.js'
+import type { SideRows } from '../../src/model/rows.js'
+import { sniffBraceRun } from '../../src/readers/sniff.js'
 import { writeFiles } from '../helpers.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'importers')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
-import type { QueryRow, SideRows } from '../../src/model.js'
+import type { QueryRow, SideRows } from '../../src/model/rows.js'
 
 function side(source: string, rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>): SideRows {
   const out: QueryRow[] = rows.map((r, i) => ({ id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs ?? {})) }))

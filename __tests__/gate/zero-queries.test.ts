@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { decide } from '../../src/decide/evaluate.js'
-import type { SideRows } from '../../src/model.js'
+import type { SideRows } from '../../src/model/rows.js'
 import { explainUnit } from '../../src/report/words.js'
 import { createStats } from '../../src/stats/compare.js'
 

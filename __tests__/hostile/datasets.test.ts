@@ -1,5 +1,5 @@
 /**
- * Hostile evaluation sets (src/dataset, `validate`) and snapshot manifests (src/checks/manifest.ts, `gate
+ * Hostile evaluation sets (src/readers/dataset, `validate`) and snapshot manifests (src/readers/manifest.ts, `gate
  * --baseline-manifest / --candidate-manifest`), through the in-process CLI.
  */
 import { afterAll, describe, it } from '@jest/globals'

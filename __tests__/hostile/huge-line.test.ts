@@ -1,6 +1,6 @@
 /**
  * A line of hundreds of megabytes without a newline is refused at the documented line-length cap
- * (MAX_LINE_BYTES, 16 MiB, src/inputs/lines.ts), by every line reader, with memory bounded by the cap and
+ * (MAX_LINE_BYTES, 16 MiB, src/readers/lines.ts), by every line reader, with memory bounded by the cap and
  * not by the file. The real case streams a 300 MB file to disk and runs the bundled CLI (dist/cli.js) in a
  * child process, reading its peak RSS (process.resourceUsage().maxRSS at exit). Skip it with
  * RG_SKIP_LARGE=1; the small-cap cases below always run.
@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process'
 import { createWriteStream, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { once } from 'node:events'
-import { forEachCsvRecord } from '../../src/inputs/csv.js'
-import { forEachLine, MAX_LINE_BYTES } from '../../src/inputs/lines.js'
-import { readRows } from '../../src/inputs/rows.js'
+import { forEachCsvRecord } from '../../src/readers/csv.js'
+import { forEachLine, MAX_LINE_BYTES } from '../../src/readers/lines.js'
+import { readRows } from '../../src/readers/rows.js'
 import { InputError } from '../../src/errors.js'
 import { tempDir } from '../helpers.js'
 import { needing, skippedBy } from '../programs.js'

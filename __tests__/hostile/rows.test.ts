@@ -1,5 +1,5 @@
 /**
- * Hostile per-query rows (src/inputs/rows.ts, csv.ts, lines.ts), through the in-process CLI. Refusals name
+ * Hostile per-query rows (src/readers/rows.ts, csv.ts, lines.ts), through the in-process CLI. Refusals name
  * the file and line (or query id); accepted oddities (BOM, CRLF, quoted CSV, look-alike ids) are read
  * exactly, which the JSON report's paired count proves.
  */
@@ -80,7 +80,7 @@ export const ROWS_CASES: HostileCase[] = [
   { name: 'truncated CSV: last row cut inside quotes', files: { 'rules.yml': RULES, 'b.csv': okCsv + '"q4,0.5\n', 'c.csv': okCsv }, args: csvArgs, code: 2, where: 'b.csv:5', message: /never closed.*truncated/ },
   { name: 'truncated CSV: last row without its value column', files: { 'rules.yml': RULES, 'b.csv': okCsv + 'q4', 'c.csv': okCsv }, args: csvArgs, code: 2, where: 'b.csv:5', message: /has 1 fields but the header has 2/ },
   { name: 'a JSON array line instead of an object', files: { 'rules.yml': RULES, 'b.jsonl': ok + '["q4", 0.5]\n', 'c.jsonl': ok }, code: 2, where: 'b.jsonl:4', message: /is not a JSON object/ },
-  { name: 'a JSON array of rows is read as one document (src/importers), not line by line', files: { 'rules.yml': RULES, 'b.jsonl': JSON.stringify([{ query_id: 'q1', m: 0.5 }, { query_id: 'q2', m: 0.5 }], null, 2), 'c.jsonl': idsJsonl(['q2', 'q1']) }, code: 0, check: paired(2) },
+  { name: 'a JSON array of rows is read as one document (src/readers/importers), not line by line', files: { 'rules.yml': RULES, 'b.jsonl': JSON.stringify([{ query_id: 'q1', m: 0.5 }, { query_id: 'q2', m: 0.5 }], null, 2), 'c.jsonl': idsJsonl(['q2', 'q1']) }, code: 0, check: paired(2) },
   { name: 'a JSON array with a bad element names its line', files: { 'rules.yml': RULES, 'b.jsonl': JSON.stringify([{ query_id: 'q1', m: 0.5 }, { query_id: 'q2', m: 'x' }], null, 2), 'c.jsonl': idsJsonl(['q2', 'q1']) }, code: 2, where: 'b.jsonl', message: /"m"|m/ },
 
   // --- CSV shape

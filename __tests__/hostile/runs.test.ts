@@ -1,5 +1,5 @@
 /**
- * Hostile runs and judgments (src/metrics/trec-run.ts, jsonl-run.ts, qrels.ts), through the in-process CLI:
+ * Hostile runs and judgments (src/readers/trec-run.ts, jsonl-run.ts, qrels.ts), through the in-process CLI:
  * the gate with --qrels (runs scored against judgments) and the metrics command.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'

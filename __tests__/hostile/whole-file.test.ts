@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import path from 'node:path'
-import { readWholeText } from '../../src/inputs/whole-file.js'
+import { readWholeText } from '../../src/readers/whole-file.js'
 import { cli, hasStackTrace, jsonl, tempDir, writeFiles } from '../helpers.js'
 
 const CAP = { limit: 16, what: 'a test file', hint: 'keep it short' }
@@ -32,7 +32,7 @@ describe('readWholeText: the one capped whole-file read (rules, manifests, evalu
 
 describe('forEachLineBytes: one line splitter for every line-based reader', () => {
   it('passes a bug in the line handler through as it is, instead of calling it a file that "cannot be read"', async () => {
-    const { forEachLine } = await import('../../src/inputs/lines.js')
+    const { forEachLine } = await import('../../src/readers/lines.js')
     const f = writeFiles({ 'a.txt': 'x\n' })
     const bug = new TypeError('handler bug')
     await expect(
@@ -43,7 +43,7 @@ describe('forEachLineBytes: one line splitter for every line-based reader', () =
   })
 
   it('gives byte ranges without CR or BOM, numbered from 1, the last line without a newline included', async () => {
-    const { forEachLineBytes } = await import('../../src/inputs/lines.js')
+    const { forEachLineBytes } = await import('../../src/readers/lines.js')
     const f = writeFiles({ 'a.txt': Buffer.from('\ufeffq1 a\r\n\nq2 b', 'utf8') })
     const seen: Array<[number, string]> = []
     const n = await forEachLineBytes(f['a.txt'], (bytes, start, end, line) => seen.push([line, bytes.toString('utf8', start, end)]))

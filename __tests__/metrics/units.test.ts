@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { describe, expect, test } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
 import { computeRunRows, formatFixed4, parseMeasure, readQrels } from '../../src/metrics/index.js'
-import { compareCodePoints } from '../../src/metrics/order.js'
-import { parseScoreBytes } from '../../src/metrics/score.js'
+import { compareCodePoints } from '../../src/util/order.js'
+import { parseScoreBytes } from '../../src/readers/score.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'rg-metrics-'))
 let n = 0

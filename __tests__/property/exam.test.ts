@@ -13,8 +13,9 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
-import { runGate, type GateResult } from '../../src/gate.js'
-import type { QueryRow, SideRows } from '../../src/model.js'
+import { runGate } from '../../src/gate.js'
+import type { GateResult } from '../../src/model/result.js'
+import type { QueryRow, SideRows } from '../../src/model/rows.js'
 import { cli, writeFiles } from '../helpers.js'
 
 const RUNS = Number(process.env.RG_PROPERTY_RUNS ?? 15)

@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { readRows } from '../../src/inputs/rows.js'
+import { readRows } from '../../src/readers/rows.js'
 import { readQrels } from '../../src/metrics/index.js'
 import { tempDir } from '../helpers.js'
 
@@ -64,9 +64,9 @@ describe('parser round trips (fast-check)', () => {
     const judgment = fc.record({ q: fc.stringMatching(/^[!-~]{1,8}$/).filter((s) => !s.startsWith('#') && !s.startsWith('{')), d: fc.stringMatching(/^[!-~]{1,8}$/), g: fc.integer({ min: -1, max: 4 }) })
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(judgment, { minLength: 1, maxLength: 30, selector: (j) => `${j.q} ${j.d}` }), fc.array(ws, { minLength: 90, maxLength: 90 }), async (js, spaces) => {
-        // Ids starting with "{" make the file look like ranx JSON (format sniffing, src/importers).
+        // Ids starting with "{" make the file look like ranx JSON (format sniffing, src/readers/importers).
         // The first line uses plain spaces: a first line that splits on tabs into exactly three fields
-        // ("q1<TAB>0<TAB>d1 1") is taken for a BEIR header by src/importers (reported, not silently read).
+        // ("q1<TAB>0<TAB>d1 1") is taken for a BEIR header by src/readers/importers (reported, not silently read).
         const sp = (k: number) => (k < 3 ? ' ' : spaces[k % 90])
         const lines = js.map((j, i) => `${j.q}${sp(3 * i)}0${sp(3 * i + 1)}${j.d}${sp(3 * i + 2)}${j.g}`)
         const qrels = await readQrels(write('qrels.txt', lines.join('\n')))

@@ -5,8 +5,9 @@
  */
 import seedrandom from 'seedrandom'
 import { loadRules } from '../../src/config/rules.js'
-import { runGate, type GateResult } from '../../src/gate.js'
-import type { QueryRow, SideRows } from '../../src/model.js'
+import { runGate } from '../../src/gate.js'
+import type { GateResult } from '../../src/model/result.js'
+import type { QueryRow, SideRows } from '../../src/model/rows.js'
 
 export type Row = { id: string; values: Record<string, number>; attrs: Record<string, string> }
 

@@ -1,7 +1,7 @@
 /** Small builders shared by the statistics tests (not a test file itself). */
 import type { PairedTable } from '../../src/align/pair.js'
 import type { StatisticsRules } from '../../src/config/types.js'
-import type { QueryRow, SideRows } from '../../src/model.js'
+import type { QueryRow, SideRows } from '../../src/model/rows.js'
 import { buildDesign, type Design } from '../../src/stats/design.js'
 
 export function statistics(over: Partial<StatisticsRules> = {}): StatisticsRules {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { compareManifests } from '../../src/checks/comparability.js'
-import { parseManifest } from '../../src/checks/manifest.js'
+import { compareManifests } from '../../src/trust/comparability.js'
+import { parseManifest } from '../../src/readers/manifest.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
 
 // Fixtures: __tests__/fixtures/trust/manifests/. The candidates differ from baseline.json in:

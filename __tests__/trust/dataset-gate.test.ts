@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { datasetJudgments } from '../../src/dataset/judgments.js'
-import { readDataset } from '../../src/dataset/read.js'
+import { datasetJudgments } from '../../src/readers/dataset/judgments.js'
+import { readDataset } from '../../src/readers/dataset/read.js'
 import { computeRunRows } from '../../src/metrics/index.js'
 import { cli, jsonl, writeFiles } from '../helpers.js'
 

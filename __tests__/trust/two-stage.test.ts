@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { dcg, ndcgAt, poolCeiling, poolCoverage } from '../../src/checks/two-stage.js'
-import type { JudgedQuery } from '../../src/metrics/qrels.js'
+import { dcg, ndcgAt, poolCeiling, poolCoverage } from '../../src/trust/two-stage.js'
+import type { JudgedQuery } from '../../src/model/qrels.js'
 import { cli, writeFiles } from '../helpers.js'
 
 /*

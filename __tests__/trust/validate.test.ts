@@ -154,7 +154,7 @@ describe('validate: the evaluation-set contract', () => {
 describe('published dataset schema', () => {
   it('rules/dataset.schema.json is exactly the validator\'s schema (npm run schema writes it)', async () => {
     const { readFileSync } = await import('node:fs')
-    const { DATASET_SCHEMA } = await import('../../src/dataset/schema.js')
+    const { DATASET_SCHEMA } = await import('../../src/readers/dataset/schema.js')
     expect(JSON.parse(readFileSync('rules/dataset.schema.json', 'utf8'))).toEqual(JSON.parse(JSON.stringify(DATASET_SCHEMA)))
   })
 })

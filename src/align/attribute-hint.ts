@@ -1,7 +1,7 @@
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { parseMeasure } from '../metrics/measures.js'
-import type { SideRows } from '../model.js'
+import { parseMeasure } from '../config/measures.js'
+import type { SideRows } from '../model/rows.js'
 import { didYouMean } from '../util/did-you-mean.js'
 
 /**

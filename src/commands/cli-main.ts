@@ -14,8 +14,8 @@ import { explainCommand } from './explain.js'
 import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
-import { toJudgeFile } from '../checks/to-judge.js'
-import { parseRowsFormat } from '../importers/index.js'
+import { toJudgeFile } from '../report/to-judge.js'
+import { parseRowsFormat } from '../readers/importers/index.js'
 import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
 
 

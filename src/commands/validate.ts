@@ -1,5 +1,5 @@
-import { loadCheckedDataset } from '../dataset/load.js'
-import { formatViolation } from '../dataset/semantic.js'
+import { loadCheckedDataset } from '../readers/dataset/load.js'
+import { formatViolation } from '../readers/dataset/semantic.js'
 
 /** Options of the `validate` command. */
 export interface ValidateOptions {
@@ -10,7 +10,7 @@ export interface ValidateOptions {
 
 /**
  * `validate`: checks an evaluation set against its contract (rules/dataset.schema.json plus the semantic
- * rules in src/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
+ * rules in src/readers/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
  * violation as `file:line: [id] rule: message`. Returns the exit code: 0 valid, 2 with violations.
  */
 export async function validateCommand(options: ValidateOptions, out: (t: string) => void, err: (t: string) => void): Promise<number> {

@@ -3,10 +3,10 @@ import { InputError } from '../errors.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
-import { trustRules, type RawTrustRules } from '../checks/rules-read.js'
+import { trustRules, type RawTrustRules } from './trust-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
-import { measureRange } from '../metrics/measures.js'
+import { measureRange } from './measures.js'
 
 /** Defaults for keys the rules may leave out; the report always states the values in force. */
 export const DEFAULTS = {

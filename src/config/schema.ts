@@ -1,4 +1,4 @@
-import { TRUST_RULES_PROPERTIES } from '../checks/rules-schema.js'
+import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
 
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`

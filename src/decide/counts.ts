@@ -1,5 +1,5 @@
 import type { CheckRule, Rules } from '../config/types.js'
-import type { Reason, Status } from './evaluate.js'
+import type { Reason, Status } from './types.js'
 
 /**
  * Which rules key decides how an inconclusive unit counts toward the verdict. "Too few queries" and "the data

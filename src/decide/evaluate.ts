@@ -5,21 +5,11 @@ import { adjustPValues, familyConfidence, type Multiplicity } from '../stats/mul
 import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
 import { unitCounts } from './counts.js'
+import type { Reason, Status } from './types.js'
 import { minOf } from '../util/extent.js'
 
-export type Status = 'pass' | 'fail' | 'inconclusive'
-
-/** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
-export type Reason =
-  | 'holds'
-  | 'too_few_queries'
-  | 'interval_crosses_margin'
-  | 'shown_worse'
-  | 'not_shown_better'
-  | 'shown_not_better'
-  | 'too_many_regressions'
-  | 'non_finite'
-  | 'no_queries'
+/** Re-exported: the codes are part of this module's results (UnitResult). */
+export type { Reason, Status } from './types.js'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { parseRowsFormat, type RowsFormat } from '../importers/index.js'
+import { parseRowsFormat, type RowsFormat } from '../readers/importers/index.js'
 import type { CommentMode } from './comment.js'
 import { isPullRequestEvent } from './context.js'
 import type { RulesFrom } from './rules-source.js'

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { MAX_RULES_BYTES } from '../load.js'
-import type { RulesProvenance } from '../report/provenance.js'
+import type { RulesProvenance } from '../model/provenance.js'
 import { sha256 } from '../util/hash.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import type { GitHubClient } from './octokit.js'

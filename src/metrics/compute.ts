@@ -1,5 +1,5 @@
-import type { ParsedMeasure } from './measures.js'
-import { countRelevant, type JudgedQuery } from './qrels.js'
+import type { ParsedMeasure } from '../config/measures.js'
+import { countRelevant, type JudgedQuery } from '../model/qrels.js'
 
 /**
  * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval

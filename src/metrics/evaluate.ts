@@ -1,11 +1,13 @@
 import { InputError } from '../errors.js'
-import type { QueryRow, SideRows } from '../model.js'
-import type { RunBlock } from './blocks.js'
+import type { QueryRow, SideRows } from '../model/rows.js'
+import type { RunBlock } from '../readers/run-blocks.js'
 import { computeQuery } from './compute.js'
-import { parseMeasures, type ParsedMeasure } from './measures.js'
-import { countRelevant, readQrels, type JudgedQuery, type Qrels } from './qrels.js'
+import { parseMeasures, type ParsedMeasure } from '../config/measures.js'
+import { countRelevant, type JudgedQuery, type Qrels } from '../model/qrels.js'
+import { readQrels } from '../readers/qrels.js'
 import { rankGrades } from './rank.js'
-import { readRun, type RunFormat } from './run.js'
+import { readRun } from '../readers/run.js'
+import type { RunFormat } from '../readers/sniff.js'
 import { quote } from '../util/show.js'
 
 /**

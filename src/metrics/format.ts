@@ -1,5 +1,5 @@
-import type { QueryRow } from '../model.js'
-import type { ParsedMeasure } from './measures.js'
+import type { QueryRow } from '../model/rows.js'
+import type { ParsedMeasure } from '../config/measures.js'
 
 /**
  * Printing as trec_eval prints: 4 decimals with C printf's rounding (round half to even on the exact

@@ -1,5 +1,5 @@
 import { NOT_JUDGED, POOLED_UNJUDGED } from './compute.js'
-import type { JudgedQuery } from './qrels.js'
+import type { JudgedQuery } from '../model/qrels.js'
 
 /**
  * trec_eval's ranking: score descending, ties broken by document id descending in byte order (strcmp on

@@ -1,5 +1,5 @@
-import type { GateResult } from '../gate.js'
-import type { TrustResult } from '../checks/trust.js'
+import type { GateResult } from '../model/result.js'
+import type { TrustResult } from '../trust/trust.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { summarize, type Finding } from './verdict.js'
 

@@ -1,8 +1,8 @@
 import type { Comparison } from '../stats/compare.js'
-import type { GateResult } from '../gate.js'
+import type { GateResult } from '../model/result.js'
 import type { UnitResult } from '../decide/evaluate.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { trustJson } from '../checks/report-lines.js'
+import { trustJson } from './trust-lines.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
@@ -128,7 +128,7 @@ export function toJsonReport(result: GateResult): string {
       count: result.regressions.length,
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
-    // Issue 5: trust checks (src/checks/report-lines.ts)
+    // Issue 5: trust checks (src/report/trust-lines.ts)
     trust: result.trust ? trustJson(result.trust) : null
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'

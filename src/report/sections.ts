@@ -1,7 +1,7 @@
 import { markdownTable } from 'markdown-table'
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
-import type { GateResult } from '../gate.js'
+import type { GateResult } from '../model/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'

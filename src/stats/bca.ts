@@ -1,5 +1,5 @@
 import { denominator, type Design } from './design.js'
-import { quantileSorted } from './quantile.js'
+import { quantileSorted } from '../util/quantile.js'
 import { normalCdf, normalQuantile } from './special.js'
 
 /** An interval with, when it is not what was asked for, the reason in plain words. */

@@ -1,0 +1,53 @@
+/**
+ * The gate's result: what decide hands to the report. It sits in model/ (not in gate.ts) so that report/ and
+ * trust/ read the shape without importing the pipeline runner; it imports only types from the rooms that fill it.
+ */
+import type { Coverage, PairedTable } from '../align/pair.js'
+import type { Rules } from '../config/types.js'
+import type { Decision } from '../decide/evaluate.js'
+import type { Comparison } from '../stats/compare.js'
+import type { TrustResult } from '../trust/trust.js'
+import type { Provenance } from './provenance.js'
+
+/** How many regressed queries the report lists (the regression set file holds all of them). */
+export const TOP_REGRESSIONS = 10
+
+/** A query that got worse on the primary metric, with both values and its attributes. */
+export interface RegressedQuery {
+  id: string
+  baseline: number
+  candidate: number
+  delta: number
+  attrs: Array<[string, string]>
+}
+
+/** Everything the gate found, ready for any report format: a pure function of rules and inputs. */
+export interface GateResult {
+  rules: Rules
+  inputs: { baseline: string; candidate: string }
+  coverage: Coverage
+  decision: Decision
+  /** Every metric over all queries, then every metric for every value of every `slices` attribute. */
+  comparisons: Comparison[]
+  /** The metric of the first check: the one the regression list and pictures are about. */
+  primaryMetric: string
+  /** All queries that got worse on the primary metric, worst first (ties by id). */
+  regressions: RegressedQuery[]
+  /** Per-query differences of the primary metric, in the table's order (for histograms). */
+  primaryDifferences: Float64Array
+  /** The paired per-query values and attributes (for the regression set file). */
+  table: PairedTable
+  /** Where the rules and the baseline came from (set by the action after runGate; the CLI leaves it out). */
+  provenance?: Provenance
+  /**
+   * Whether the two sides can be compared (corpus snapshot, judge, unjudged share, ...), one entry per aspect,
+   * filled by comparability checks when they run; the report's comparability section lists every entry.
+   */
+  comparability?: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }>
+  /**
+   * The trust checks (docs/trust.md): dataset summary, snapshot comparability, pooling bias, whole-class
+   * failures, two-stage diagnostics, publishable. A trust rule that counts as fail fails the verdict first
+   * (`trust.decidedBy` names it; `decision.decidedBy` stays the first failing statistical check, or null).
+   */
+  trust?: TrustResult
+}

@@ -1,0 +1,150 @@
+import { InputError } from '../../errors.js'
+import type { Qrels } from '../../model/qrels.js'
+import type { SideRows } from '../../model/rows.js'
+import { isBeirHeader, readBeirQrels } from './beir.js'
+import { deepevalToRows, looksLikeDeepeval, readDeepevalRows } from './deepeval.js'
+import { isMeasureLine, readMeasureRows } from './ir-measures.js'
+import { readPytrecEvalRows } from './pytrec-eval.js'
+import { readRanxQrels } from './ranx.js'
+import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
+import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
+
+/**
+ * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
+ * detected from the file's content (or named with `--format`) and turned into the same per-query rows,
+ * judgments or run blocks the built-in readers produce, so every later stage (pairing, statistics,
+ * reports) is unchanged. The built-in readers call in here first and fall back to their own formats when
+ * no importer claims the file.
+ */
+
+/** Per-query rows formats: the two built-in ones and the importers. */
+export const ROW_FORMATS = ['jsonl', 'csv', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'] as const
+export type RowsFormat = (typeof ROW_FORMATS)[number]
+
+/** What the rows importers need from the reader's options. */
+export interface ImportRowsOptions {
+  metricFields: ReadonlySet<string>
+  format?: RowsFormat
+  /** The field that holds the query id, for exports that have no `query_id` (ragas, deepeval). */
+  idField?: string
+  /** Attributes to keep (those the rules use); undefined keeps all (see RowsSink). */
+  keepAttributes?: ReadonlySet<string>
+}
+
+/** Checks a `--format` value, refusing an unknown one with the list. */
+export function parseRowsFormat(text: string): RowsFormat {
+  const normalized = text.trim().toLowerCase().replace(/-/g, '_')
+  const found = ROW_FORMATS.find((f) => f === normalized)
+  if (found === undefined) throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`)
+  return found
+}
+
+/**
+ * Reads per-query rows through an importer when the format is named as one, or when the content is one
+ * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
+ */
+export async function importRows(file: string, options: ImportRowsOptions): Promise<SideRows | undefined> {
+  const { metricFields, format, idField, keepAttributes } = options
+  const csvName = /\.csv$/i.test(file)
+  switch (format) {
+    case 'ragas':
+      return readRagasRows(file, await recordsLayout(file), { metricFields, idField, keepAttributes })
+    case 'deepeval':
+      return readDeepevalRows(file, metricFields, idField)
+    case 'pytrec_eval':
+      return readPytrecEvalRows(file, metricFields)
+    case 'ir_measures':
+    case 'trec_eval':
+      return readMeasureRows(file, metricFields, format)
+    case 'csv':
+      return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined
+    case 'jsonl':
+      return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined
+    default:
+      break
+  }
+  const head = await readHead(file)
+  const first = firstChar(head)
+  if (first === '[') {
+    const doc = await readJsonDocument(file, 'JSON array of records')
+    if (!Array.isArray(doc)) return undefined
+    if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
+    return recordsToRows(doc, file, { metricFields, idField, keepAttributes })
+  }
+  if (first === '{') {
+    const firstLine = firstContentLine(head).text
+    const line = tryJson(firstLine)
+    if (isObject(line)) {
+      if (looksLikeDeepeval(line)) return readDeepevalRows(file, metricFields, idField)
+      const keys = Object.keys(line)
+      if (keys.includes('query_id') && idField === undefined) return undefined
+      if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
+        if (looksLikeRagas(keys)) throw columnsOrient(file)
+        return readPytrecEvalRows(file, metricFields)
+      }
+      if (idField !== undefined || looksLikeRagas(keys)) return readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes })
+      return undefined
+    }
+    // not one JSON object on the first line: a document over several lines, a first line longer than the
+    // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
+    const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1]
+    if (key === 'query_id') return undefined
+    if (firstValueStart(head) === '{') {
+      if (key !== undefined && RAGAS_COLUMNS.has(key)) throw columnsOrient(file)
+      return readPytrecEvalRows(file, metricFields)
+    }
+    if (firstLine.trim() === '{') {
+      const doc = await readJsonDocument(file, 'JSON document')
+      if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
+      if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k))) throw columnsOrient(file)
+    }
+    return undefined
+  }
+  const { text } = firstContentLine(head)
+  if (csvName) {
+    const header = csvHeader(text)
+    if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
+      return readRagasRows(file, 'csv', { metricFields, idField, keepAttributes })
+    }
+    return undefined
+  }
+  if (text !== '' && isMeasureLine(text)) return readMeasureRows(file, metricFields)
+  return undefined
+}
+
+/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
+function csvHeader(line: string): string[] {
+  const out: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') {
+      out.push(field.trim())
+      field = ''
+    } else field += c
+  }
+  out.push(field.trim())
+  return out
+}
+
+/**
+ * Reads judgments through an importer when the content is ranx / pytrec_eval JSON or a BEIR TSV with its
+ * header; returns undefined for TREC qrels (the built-in reader).
+ */
+export async function importQrels(file: string): Promise<Qrels | undefined> {
+  const head = await readHead(file)
+  if (firstChar(head) === '{') return readRanxQrels(file)
+  const { text } = firstContentLine(head)
+  if (isBeirHeader(text)) return readBeirQrels(file)
+  return undefined
+}
+
+export { readRanxRun } from './ranx.js'

@@ -1,0 +1,324 @@
+import { closeSync, openSync, readSync } from 'node:fs'
+import { InputError } from '../../errors.js'
+import { openError } from '../whole-file.js'
+import { quote } from '../../util/show.js'
+
+/**
+ * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
+ * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
+ * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
+ * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
+ * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
+ * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
+ * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
+ * overwritten silently), as in every JSON the gate reads (src/readers/json-strict.ts). Every token is capped
+ * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
+ * bounded memory, instead of being collected whole.
+ */
+
+/**
+ * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
+ * room for ids that are whole question texts and bounds the memory one string can take (the only strings
+ * of this format are keys).
+ */
+export const MAX_KEY_BYTES = 64 * 1024
+
+/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
+export const MAX_NUMBER_CHARS = 64
+
+/** Receives the entries in file order. */
+export interface NestedHandler {
+  /** A new outer key (query id) on `line`. */
+  outer(key: string, line: number): void
+  /** One inner key (document id or measure name) with its number, on `line`. */
+  entry(key: string, value: number, line: number): void
+}
+
+/** Words for the messages: what the file is and what its values are. */
+export interface NestedWords {
+  /** e.g. "a ranx / pytrec_eval run". */
+  what: string
+  /** e.g. `{"q1": {"doc7": 12.5}}` */
+  example: string
+  /** e.g. "document id", "measure". */
+  innerKey: string
+  /** e.g. "score", "grade". */
+  value: string
+}
+
+/** What a read found. */
+export interface NestedSummary {
+  outerKeys: number
+  entries: number
+}
+
+const BLOCK = 1 << 20
+const fatal = new TextDecoder('utf-8', { fatal: true })
+
+/** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
+class Cursor {
+  private readonly buf = Buffer.allocUnsafe(BLOCK)
+  /** Bytes of the string being read (grown on demand, reused across strings). */
+  scratch = Buffer.allocUnsafe(256)
+  private pos = 0
+  private end = 0
+  private eof = false
+  line = 1
+
+  constructor(private readonly fd: number) {}
+
+  peek(): number {
+    if (this.pos < this.end) return this.buf[this.pos]
+    return this.fill() ? this.buf[this.pos] : -1
+  }
+
+  next(): number {
+    const c = this.peek()
+    if (c >= 0) this.pos++
+    return c
+  }
+
+  private fill(): boolean {
+    if (this.eof) return false
+    const n = readSync(this.fd, this.buf, 0, BLOCK, null)
+    if (n === 0) {
+      this.eof = true
+      return false
+    }
+    this.pos = 0
+    this.end = n
+    return true
+  }
+
+  skipSpace(): void {
+    for (;;) {
+      const c = this.peek()
+      if (c === 0x20 || c === 0x09 || c === 0x0d) this.pos++
+      else if (c === 0x0a) {
+        this.pos++
+        this.line++
+      } else return
+    }
+  }
+}
+
+/**
+ * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
+ * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
+ * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
+ */
+export function readNestedNumbers(file: string, handler: NestedHandler, words: NestedWords): NestedSummary {
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch (error) {
+    throw openError(file, error)
+  }
+  try {
+    return parse(new Cursor(fd), file, handler, words)
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
+    throw error
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedWords): NestedSummary {
+  const fail = (message: string, hint?: string): never => {
+    throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`)
+  }
+  // UTF-8 byte order mark
+  if (cur.peek() === 0xef) {
+    cur.next()
+    if (cur.next() !== 0xbb || cur.next() !== 0xbf) fail('is not valid UTF-8', 'save the file as UTF-8')
+  }
+  cur.skipSpace()
+  if (cur.next() !== 0x7b) fail(`is not ${words.what}: it does not start with "{"`)
+  const seen = new Map<string, number>()
+  // the inner keys of the current query, with their lines (cleared for each query)
+  const innerSeen = new Map<string, number>()
+  let entries = 0
+  cur.skipSpace()
+  if (cur.peek() === 0x7d) fail('is an empty JSON object (no queries)', 'write at least one query')
+  for (;;) {
+    cur.skipSpace()
+    const line = cur.line
+    if (cur.peek() !== 0x22) fail(`expected a query id in double quotes, found ${describe(cur.peek())}`)
+    const key = readString(cur, file)
+    if (key === '') fail('a query id is the empty string', 'every query needs a non-empty id')
+    const earlier = seen.get(key)
+    if (earlier !== undefined) fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats')
+    seen.set(key, line)
+    innerSeen.clear()
+    cur.skipSpace()
+    if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(key)}`)
+    cur.skipSpace()
+    if (cur.peek() !== 0x7b) {
+      fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`)
+    }
+    cur.next()
+    handler.outer(key, line)
+    cur.skipSpace()
+    if (cur.peek() === 0x7d) cur.next()
+    else {
+      for (;;) {
+        cur.skipSpace()
+        const innerLine = cur.line
+        if (cur.peek() !== 0x22) fail(`expected a ${words.innerKey} in double quotes, found ${describe(cur.peek())}`)
+        const inner = readString(cur, file)
+        if (inner === '') fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`)
+        const innerEarlier = innerSeen.get(inner)
+        if (innerEarlier !== undefined) {
+          fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`)
+        }
+        innerSeen.set(inner, innerLine)
+        cur.skipSpace()
+        if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(inner)}`)
+        cur.skipSpace()
+        const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words)
+        handler.entry(inner, value, innerLine)
+        entries++
+        cur.skipSpace()
+        const c = cur.next()
+        if (c === 0x2c) continue
+        if (c === 0x7d) break
+        fail(`expected "," or "}" in query ${quote(key)}, found ${describe(c)}`)
+      }
+    }
+    cur.skipSpace()
+    const c = cur.next()
+    if (c === 0x2c) continue
+    if (c === 0x7d) break
+    fail(`expected "," or "}" after query ${quote(key)}, found ${describe(c)}`)
+  }
+  cur.skipSpace()
+  if (cur.peek() !== -1) fail(`text after the end of the JSON object (${describe(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?')
+  return { outerKeys: seen.size, entries }
+}
+
+function describe(c: number): string {
+  if (c < 0) return 'the end of the file'
+  if (c >= 0x20 && c < 0x7f) return JSON.stringify(String.fromCharCode(c))
+  return `byte 0x${c.toString(16).padStart(2, '0')}`
+}
+
+function valueKind(c: number): string {
+  if (c === 0x5b) return 'an array'
+  if (c === 0x22) return 'a string'
+  if (c === 0x6e) return 'null'
+  if (c === 0x74 || c === 0x66) return 'a boolean'
+  if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return 'a number'
+  return describe(c)
+}
+
+/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
+function readString(cur: Cursor, file: string): string {
+  cur.next()
+  let n = 0
+  let ascii = true
+  const push = (b: number): void => {
+    if (n === MAX_KEY_BYTES) {
+      throw new InputError({ file, line: cur.line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`, 'query ids, document ids and measure names are short strings; is this the right file?')
+    }
+    if (n === cur.scratch.length) {
+      const grown = Buffer.allocUnsafe(cur.scratch.length * 2)
+      cur.scratch.copy(grown, 0, 0, n)
+      cur.scratch = grown
+    }
+    cur.scratch[n++] = b
+  }
+  const pushText = (text: string): void => {
+    for (const b of Buffer.from(text, 'utf8')) push(b)
+    ascii = false
+  }
+  const bad = (message: string): never => {
+    throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON')
+  }
+  for (;;) {
+    const c = cur.next()
+    if (c < 0) bad('a string is never closed (the file ends inside quotes)')
+    if (c === 0x22) break
+    if (c < 0x20) bad('a control character (such as a line break) inside a string')
+    if (c !== 0x5c) {
+      if (c >= 0x80) ascii = false
+      push(c)
+      continue
+    }
+    const e = cur.next()
+    switch (e) {
+      case 0x22: push(0x22); break
+      case 0x5c: push(0x5c); break
+      case 0x2f: push(0x2f); break
+      case 0x62: push(0x08); break
+      case 0x66: push(0x0c); break
+      case 0x6e: push(0x0a); break
+      case 0x72: push(0x0d); break
+      case 0x74: push(0x09); break
+      case 0x75: {
+        let unit = readHex4(cur, bad)
+        if (unit >= 0xd800 && unit <= 0xdbff) {
+          if (cur.next() !== 0x5c || cur.next() !== 0x75) bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string')
+          const low = readHex4(cur, bad)
+          if (low < 0xdc00 || low > 0xdfff) bad('an unpaired surrogate escape in a string')
+          unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
+        } else if (unit >= 0xdc00 && unit <= 0xdfff) bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string')
+        if (unit < 0x80) push(unit)
+        else pushText(String.fromCodePoint(unit))
+        break
+      }
+      default:
+        bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`)
+    }
+  }
+  if (ascii) return cur.scratch.toString('latin1', 0, n)
+  try {
+    return fatal.decode(cur.scratch.subarray(0, n))
+  } catch {
+    throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8')
+  }
+}
+
+function readHex4(cur: Cursor, bad: (m: string) => never): number {
+  let v = 0
+  for (let i = 0; i < 4; i++) {
+    const c = cur.next()
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1
+    if (d < 0) bad('an invalid \\u escape in a string')
+    v = v * 16 + d
+  }
+  return v
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/
+
+/** Reads a bare token up to the next delimiter and requires a finite JSON number. */
+function readNumber(cur: Cursor, file: string, what: string, words: NestedWords): number {
+  const line = cur.line
+  const first = cur.peek()
+  if (first === 0x22 || first === 0x7b || first === 0x5b) {
+    throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`)
+  }
+  let text = ''
+  for (;;) {
+    const c = cur.peek()
+    if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) break
+    if (text.length === MAX_NUMBER_CHARS) {
+      throw new InputError({ file, line }, `the ${what} is longer than ${MAX_NUMBER_CHARS} characters (${quote(text, 20)})`, `write each ${words.value} as a JSON number such as 12.5`)
+    }
+    text += String.fromCharCode(c)
+    cur.next()
+  }
+  if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
+    throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
+  }
+  if (text === 'null') {
+    throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
+  }
+  if (!JSON_NUMBER.test(text)) throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
+  const value = Number(text)
+  if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number')
+  return value
+}

@@ -1,0 +1,63 @@
+import { InputError } from '../../errors.js'
+import type { JudgedQuery, Qrels } from '../../model/qrels.js'
+import { compareCodePoints, fromByteString, toByteString } from '../../util/order.js'
+import { quote } from '../../util/show.js'
+
+/**
+ * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
+ * the semantics of the TREC qrels reader (src/readers/qrels.ts): grades are whole numbers kept as written
+ * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
+ * query ids are ordered by UTF-8 bytes as trec_eval orders them.
+ */
+export class QrelsBuilder {
+  private readonly queries = new Map<string, JudgedQuery>()
+  private readonly pending = new Map<string, number[]>()
+  private readonly lines = new Map<string, Map<string, number>>()
+  private judgments = 0
+
+  constructor(private readonly file: string) {}
+
+  /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
+  query(id: string, line: number): void {
+    if (this.queries.has(id)) return
+    this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) })
+    this.pending.set(id, [])
+    this.lines.set(id, new Map())
+  }
+
+  /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
+  add(id: string, doc: string, grade: number, line: number): void {
+    if (!Number.isSafeInteger(grade)) {
+      throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
+    }
+    this.query(id, line)
+    const query = this.queries.get(id) as JudgedQuery
+    const docLines = this.lines.get(id) as Map<string, number>
+    const docno = toByteString(doc)
+    const earlier = docLines.get(docno)
+    if (earlier !== undefined) {
+      throw new InputError(
+        { file: this.file, line, queryId: id },
+        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
+        'keep one judgment per query and document'
+      )
+    }
+    docLines.set(docno, line)
+    query.grades.set(docno, grade)
+    if (grade >= 0) (this.pending.get(id) as number[]).push(grade)
+    this.judgments++
+  }
+
+  /** The judgments, refused when there are none. */
+  finish(emptyHint: string): Qrels {
+    if (this.queries.size === 0) throw new InputError({ file: this.file }, 'holds no judgments', emptyHint)
+    for (const [id, query] of this.queries) {
+      const grades = Int32Array.from(this.pending.get(id) as number[])
+      grades.sort()
+      grades.reverse()
+      query.gradesDesc = grades
+    }
+    const ids = [...this.queries.keys()].sort(compareCodePoints)
+    return { source: this.file, queries: this.queries, ids, judgments: this.judgments }
+  }
+}

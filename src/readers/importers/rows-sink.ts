@@ -1,0 +1,127 @@
+import { InputError, type Where } from '../../errors.js'
+import type { QueryRow, SideRows } from '../../model/rows.js'
+import { checkAttributeLength, checkQueryIdLength, rememberField } from '../field-caps.js'
+import { parseDecimal, parseMetricCell } from '../numbers.js'
+import { quote } from '../../util/show.js'
+
+/**
+ * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
+ * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
+ * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
+ * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ */
+
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT = 20
+
+export class RowsSink {
+  private readonly rows: QueryRow[] = []
+  private readonly firstSeen = new Map<string, string>()
+  private readonly duplicates: string[] = []
+  private duplicateCount = 0
+  private readonly skipped = new Map<string, number>()
+  readonly numericFields = new Set<string>()
+  readonly attributeFields = new Set<string>()
+  readonly notes: string[] = []
+
+  constructor(
+    readonly file: string,
+    private readonly metricFields: ReadonlySet<string>,
+    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
+    private readonly keepAttributes?: ReadonlySet<string>
+  ) {}
+
+  /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
+  private attribute(row: QueryRow, key: string, text: string, names: Set<string>): void {
+    if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+      if (this.keepAttributes !== undefined) checkAttributeLength(key, text, { file: this.file, line: row.line || undefined, queryId: row.id })
+      row.attrs.set(key, text)
+      names.add(key)
+    } else {
+      rememberField(names, key)
+    }
+  }
+
+  /**
+   * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
+   * returns undefined (and records the repeat) when the id was seen before.
+   */
+  start(id: string, line: number, label = `line ${line}`): QueryRow | undefined {
+    if (id === '') throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id')
+    checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label })
+    const seen = this.firstSeen.get(id)
+    if (seen !== undefined) {
+      this.duplicateCount++
+      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${seen} and ${label})`)
+      return undefined
+    }
+    this.firstSeen.set(id, label)
+    const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+    this.rows.push(row)
+    return row
+  }
+
+  /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
+  value(row: QueryRow, key: string, value: unknown, where: Where = {}): void {
+    const at = { file: this.file, line: row.line || undefined, queryId: row.id, ...where }
+    if (this.metricFields.has(key)) {
+      this.numericFields.add(key)
+      if (value === null || value === undefined) row.values.set(key, null)
+      else if (typeof value === 'number') {
+        if (!Number.isFinite(value)) throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number')
+        row.values.set(key, value)
+      } else if (typeof value === 'string') {
+        throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers')
+      } else {
+        throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers')
+      }
+      return
+    }
+    if (typeof value === 'string') {
+      this.attribute(row, key, value, this.attributeFields)
+    } else if (typeof value === 'number') {
+      this.attribute(row, key, String(value), this.numericFields)
+    } else if (typeof value === 'boolean') {
+      this.attribute(row, key, String(value), this.attributeFields)
+    } else if (value !== null && value !== undefined) {
+      this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1)
+    }
+  }
+
+  /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
+  cell(row: QueryRow, key: string, text: string): void {
+    if (this.metricFields.has(key)) {
+      this.numericFields.add(key)
+      row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }))
+      return
+    }
+    const trimmed = text.trim()
+    // an empty cell (pandas' NaN) says nothing about the column's type
+    const names = trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
+    if (names !== undefined) this.attribute(row, key, text, names)
+    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) row.attrs.set(key, text)
+  }
+
+  /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
+  finish(emptyHint: string): SideRows {
+    if (this.duplicateCount > 0) {
+      const more = this.duplicateCount - this.duplicates.length
+      throw new InputError(
+        { file: this.file },
+        `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+        'each query must appear once per file; remove the repeats or give them distinct ids'
+      )
+    }
+    if (this.rows.length === 0) throw new InputError({ file: this.file }, 'has no rows', emptyHint)
+    const notes = [...this.notes]
+    for (const key of [...this.skipped.keys()].sort()) {
+      const n = this.skipped.get(key) as number
+      notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`)
+    }
+    // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
+    for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)
+    return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes }
+  }
+}

@@ -1,0 +1,212 @@
+import { InputError } from '../errors.js'
+import { importRows, type RowsFormat } from './importers/index.js'
+import type { QueryRow, SideRows } from '../model/rows.js'
+import { forEachCsvRecord } from './csv.js'
+import { guessRowsFormat } from './sniff.js'
+import { readObjectLine } from './json-line.js'
+import { forEachLine, type LineOptions } from './lines.js'
+import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
+import { parseMetricCell } from './numbers.js'
+import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
+import { quote } from '../util/show.js'
+
+/** The field that names a query in every per-query rows file. */
+export const ID_FIELD = 'query_id'
+
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT = 20
+
+export interface RowsOptions extends LineOptions {
+  /** Fields to read as metric values (numbers); every other scalar field is an attribute. */
+  metricFields: ReadonlySet<string>
+  /** Force a format instead of going by the extension / first character (importers: src/readers/importers/). */
+  format?: RowsFormat
+  /** The field holding the query id in exports that have no `query_id` (ragas, deepeval; see importers). */
+  idField?: string
+  /**
+   * Attributes to keep (the ones the rules use: src/config/attributes.ts); other fields are only named in
+   * the hints. Kept values are capped at MAX_ATTRIBUTE_CHARS. Undefined keeps every attribute (`init`).
+   */
+  keepAttributes?: ReadonlySet<string>
+}
+
+/**
+ * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
+ * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
+ * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
+ * are collected and refused together, each with its lines.
+ */
+export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
+  const imported = await importRows(file, options)
+  if (imported !== undefined) return imported
+  const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file)
+  const side: SideRows = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] }
+  const firstLine = new Map<string, number>()
+  const duplicates: string[] = []
+  const add = (row: QueryRow): void => {
+    const seen = firstLine.get(row.id)
+    if (seen !== undefined) {
+      if (duplicates.length < LIST_LIMIT) duplicates.push(`${quote(row.id)} (lines ${seen} and ${row.line})`)
+      else duplicates.push('')
+      return
+    }
+    firstLine.set(row.id, row.line)
+    side.rows.push(row)
+  }
+  if (format === 'csv') await readCsv(file, options, side, add)
+  else await readJsonl(file, options, side, add)
+  if (duplicates.length > 0) {
+    const shown = duplicates.filter((d) => d !== '')
+    const more = duplicates.length - shown.length
+    throw new InputError(
+      { file },
+      `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      duplicateIdsHint(side.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids')
+    )
+  }
+  if (side.rows.length === 0) {
+    throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`)
+  }
+  const lookAlikes = normalizationTwins(side.rows)
+  if (lookAlikes.length > 0) {
+    side.notes.push(
+      `${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`
+    )
+  }
+  return side
+}
+
+/**
+ * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
+ * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
+ * export bug, so they are named in the report instead of being merged or refused.
+ */
+function normalizationTwins(rows: readonly QueryRow[]): string[] {
+  const byNfc = new Map<string, string>()
+  const twins: string[] = []
+  for (const row of rows) {
+    if (/^[\x00-\x7f]*$/.test(row.id)) continue
+    const nfc = row.id.normalize('NFC')
+    const other = byNfc.get(nfc)
+    if (other === undefined) byNfc.set(nfc, row.id)
+    else twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`)
+  }
+  return twins
+}
+
+async function readJsonl(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {
+  await forEachLine(
+    file,
+    (text, line) => {
+      if (text.trim() === '') return
+      const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
+      const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
+      add(jsonRecordToRow(record, file, line, options, side))
+    },
+    options
+  )
+}
+
+function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, options: RowsOptions, side: SideRows): QueryRow {
+  const { metricFields, keepAttributes } = options
+  const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line)
+  checkQueryIdLength(id, { file, line })
+  const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+  for (const key of Object.keys(record)) {
+    if (key === ID_FIELD) continue
+    const value = record[key]
+    if (metricFields.has(key)) {
+      if (value === null) row.values.set(key, null)
+      else if (typeof value === 'number') {
+        if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number')
+        row.values.set(key, value)
+      } else if (typeof value === 'string') {
+        throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes')
+      } else {
+        throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
+      }
+      side.numericFields.add(key)
+    } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      const names = typeof value === 'number' ? side.numericFields : side.attributeFields
+      if (keepAttributes === undefined || keepAttributes.has(key)) {
+        const text = String(value)
+        if (keepAttributes !== undefined) checkAttributeLength(key, text, { file, line, queryId: id })
+        row.attrs.set(key, text)
+        names.add(key)
+      } else {
+        rememberField(names, key)
+      }
+    }
+  }
+  return row
+}
+
+function readId(value: unknown, file: string, line: number): string {
+  if (typeof value === 'string') {
+    if (value === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+    return value
+  }
+  if (value === undefined) throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
+  if (typeof value === 'number') {
+    throw new InputError(
+      { file, line },
+      `"${ID_FIELD}" is a number (${String(value)}), not a string`,
+      'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1'
+    )
+  }
+  throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
+}
+
+async function readCsv(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {
+  let header: string[] | null = null
+  let idColumn = -1
+  await forEachCsvRecord(
+    file,
+    (fields, line) => {
+      if (header === null) {
+        header = fields.map((f) => f.trim())
+        const seen = new Set<string>()
+        for (const name of header) {
+          if (name === '') throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
+          if (seen.has(name)) throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique')
+          seen.add(name)
+        }
+        idColumn = header.indexOf(ID_FIELD)
+        if (idColumn < 0) {
+          throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`)
+        }
+        for (const name of header) {
+          if (name !== ID_FIELD) (options.metricFields.has(name) ? side.numericFields : side.attributeFields).add(name)
+        }
+        return
+      }
+      if (fields.length !== header.length) {
+        throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)')
+      }
+      const id = fields[idColumn]
+      if (id === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+      checkQueryIdLength(id, { file, line })
+      const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+      for (let c = 0; c < header.length; c++) {
+        if (c === idColumn) continue
+        const name = header[c]
+        const text = fields[c]
+        if (options.metricFields.has(name)) {
+          row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }))
+        } else if (options.keepAttributes === undefined || options.keepAttributes.has(name)) {
+          if (options.keepAttributes !== undefined) checkAttributeLength(name, text, { file, line, queryId: id })
+          row.attrs.set(name, text)
+        }
+      }
+      add(row)
+    },
+    options
+  )
+  if (header === null) throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`)
+}
+
+/** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ (here and in the pairing's refusal). */
+export function escapeNonAscii(id: string): string {
+  return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+

@@ -1,0 +1,155 @@
+import { open } from 'node:fs/promises'
+import { InputError } from '../errors.js'
+import { openError, readWholeText } from './whole-file.js'
+import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
+
+/** Re-exported for the importers that open files themselves. */
+export { openError }
+
+/**
+ * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
+ * share to recognise an export by its first bytes. Formats are detected from the content (the first 64 KiB),
+ * not from the file name alone, so a run saved as `run.txt` or a qrels file without an extension is still read
+ * for what it is (the one exception: a rows file not named by --format is CSV when it is called `*.csv`).
+ */
+
+/** How many bytes detection looks at. */
+export const HEAD_BYTES = 65536
+
+/** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+
+/** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
+export async function readHead(file: string): Promise<string> {
+  let handle
+  try {
+    handle = await open(file, 'r')
+  } catch (error) {
+    throw openError(file, error)
+  }
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES)
+    let bytesRead: number
+    try {
+      ;({ bytesRead } = await handle.read(buf, 0, buf.length, 0))
+    } catch (error) {
+      throw openError(file, error)
+    }
+    return buf.toString('utf8', 0, bytesRead).replace(/^\ufeff/, '')
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The first line of `head` that is not blank, without its line terminator, or '' when there is none. */
+export function firstContentLine(head: string): { text: string; line: number } {
+  const lines = head.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i].replace(/\r$/, '')
+    if (text.trim() !== '') return { text, line: i + 1 }
+  }
+  return { text: '', line: 0 }
+}
+
+/** The first non-blank character of `head`, or '' for an empty file. */
+export function firstChar(head: string): string {
+  const m = /\S/.exec(head)
+  return m ? m[0] : ''
+}
+
+/**
+ * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
+ * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
+ * parsing the whole document.
+ */
+export function firstValueStart(head: string): string {
+  const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head)
+  return m ? m[1] : ''
+}
+
+/**
+ * Parses `text` as one JSON value, or returns undefined when it is not valid JSON. For format detection
+ * only: the reader the detection picks parses the file again strictly (repeated keys refused).
+ */
+export function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** A plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/**
+ * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
+ * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
+ * object (src/readers/json-strict.ts), with its line.
+ */
+export async function readJsonDocument(file: string, what: string): Promise<unknown> {
+  const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' })
+  const parsed = parseStrictJson(text)
+  if (parsed.problem === undefined) return parsed.value
+  if (parsed.repeated) throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT)
+  const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
+  throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
+}
+
+/** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
+export function guessRowsFormat(file: string): 'jsonl' | 'csv' {
+  return /\.csv$/i.test(file) ? 'csv' : 'jsonl'
+}
+
+/** The layout of a records file named as ragas: by its first character, then its name. */
+export async function recordsLayout(file: string): Promise<'csv' | 'jsonl' | 'json'> {
+  const head = await readHead(file)
+  const first = firstChar(head)
+  if (first === '[') return 'json'
+  if (first === '{') return 'jsonl'
+  return 'csv'
+}
+
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+export function sniffBraceRun(head: string): 'jsonl' | 'json' {
+  const { text } = firstContentLine(head)
+  if (text.includes('"query_id"')) return 'jsonl'
+  return firstValueStart(head) === '{' ? 'json' : 'jsonl'
+}
+
+/** Run file formats: TREC whitespace columns, JSON Lines, or one ranx / pytrec_eval JSON object. */
+export type RunFormat = 'trec' | 'jsonl' | 'json'
+
+/**
+ * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), anything else TREC.
+ * Reads only the first 64 KiB.
+ */
+export async function detectRunFormat(file: string): Promise<RunFormat> {
+  let handle
+  try {
+    handle = await open(file, 'r')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
+    throw new InputError({ file }, `cannot be read: ${(error as Error).message}`)
+  }
+  try {
+    const buf = Buffer.alloc(65536)
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error: unknown) => {
+      throw openError(file, error)
+    })
+    let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
+    while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++
+    return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec'
+  } finally {
+    await handle.close()
+  }
+}

@@ -1,0 +1,184 @@
+import { markdownTable } from 'markdown-table'
+import { inline } from './escape.js'
+import { fixed, signed } from './format.js'
+import { publishableWords } from './head.js'
+import { describeDifference } from '../trust/comparability.js'
+import { QUANTILES } from '../trust/zero-hits.js'
+import { pct, type TrustResult, type UnanswerableSide } from '../trust/trust.js'
+
+/**
+ * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
+ * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
+ * comparability entries in the comparability table (GateResult.comparability).
+ */
+
+const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
+const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
+
+/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
+export function comparabilityEntries(trust: TrustResult): Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> {
+  const out: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> = []
+  const c = trust.comparability
+  if (c !== null) {
+    const failing = new Set(c.mismatches.map((m) => m.path))
+    for (const rule of c.mustMatch) {
+      if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`))) out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' })
+    }
+    for (const m of c.mismatches) out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` })
+    for (const w of c.warnings) out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` })
+    for (const a of c.allowed) out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` })
+  }
+  const p = trust.pooling
+  if (p !== null) {
+    out.push({
+      aspect: `Judged share of top ${p.depth}`,
+      status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
+      detail: `baseline ${pct(p.baseline.meanJudged)} judged, candidate ${pct(p.candidate.meanJudged)} judged (mean over queries)`
+    })
+  }
+  return out
+}
+
+/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
+export function publishableLine(trust: TrustResult): string {
+  const p = publishableWords(trust)
+  if (p.label === 'yes') return `**Publishable: yes** (${inline(p.detail, 400)})`
+  if (p.label === 'not established') return `**Publishable: not established** (${inline(p.detail, 400)})`
+  return `**Publishable: no**: ${inline(p.detail, 1300)}`
+}
+
+/** The body of the collapsible Trust section. */
+export function trustBody(trust: TrustResult): string[] {
+  const out: string[] = []
+  if (trust.guards.length > 0) {
+    out.push(table([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(g.reason, 600)])]), '')
+  }
+  const d = trust.dataset
+  if (d !== null) {
+    out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`)
+    const side = (name: string, s: UnanswerableSide | null): void => {
+      if (s !== null) out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`)
+    }
+    if (d.unanswerable.ids.length > 0) {
+      side('baseline', d.unanswerable.baseline)
+      side('candidate', d.unanswerable.candidate)
+    }
+    out.push('')
+  }
+  const p = trust.pooling
+  if (p !== null) {
+    out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '')
+    out.push(
+      table([
+        ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
+        ['baseline', pct(p.baseline.meanJudged), pct(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
+        ['candidate', pct(p.candidate.meanJudged), pct(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
+      ]),
+      ''
+    )
+    out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`)
+    if (p.condensed.length > 0) {
+      out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '')
+      const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']]
+      for (const c of p.condensed) {
+        rows.push([
+          inline(c.metric),
+          String(c.n),
+          fixed(c.full.baseline, 4),
+          fixed(c.full.candidate, 4),
+          signed(c.full.delta, 4),
+          fixed(c.condensed.baseline, 4),
+          fixed(c.condensed.candidate, 4),
+          signed(c.condensed.delta, 4),
+          c.directionDiffers ? '⚠️ reverses' : 'agrees'
+        ])
+      }
+      out.push(table(rows))
+    }
+    out.push('')
+  }
+  const z = trust.zeroHits
+  if (z.slices.length > 0) {
+    out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '')
+    const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']]
+    for (const s of z.slices) {
+      const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ')
+      const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
+      const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
+      if (s.distributions.length === 0) rows.push([inline(label), String(s.n), zb, zc, '', '', ''])
+      for (const d of s.distributions) rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')])
+    }
+    out.push(table(rows), '')
+    if (!z.fromRuns) out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '')
+  }
+  const t = trust.twoStage
+  if (t !== null) {
+    out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '')
+    const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']]
+    for (const [name, s] of [['baseline', t.baseline], ['candidate', t.candidate]] as const) {
+      if (s === null) rows.push([name, '0', 'no candidates', '', '', '', '', ''])
+      else rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)])
+    }
+    out.push(table(rows), '')
+  }
+  if (trust.publishable.reasons.length === 0) out.push(publishableLine(trust))
+  else {
+    out.push('**Publishable: no**, because:')
+    for (const r of trust.publishable.reasons) out.push(`- ${inline(r, 600)}`)
+    for (const u of trust.publishable.unchecked) out.push(`- not checked: ${inline(u, 600)}`)
+  }
+  out.push('')
+  return out
+}
+
+/** The trust part of the JSON report (snake_case keys, fixed order). */
+export function trustJson(trust: TrustResult): Record<string, unknown> {
+  const c = trust.comparability
+  const diff = (d: { path: string; values: Array<[string, string | null]> }): Record<string, unknown> => ({ field: d.path, values: Object.fromEntries(d.values) })
+  const p = trust.pooling
+  const side = (s: NonNullable<typeof p>['baseline']): Record<string, unknown> => ({
+    mean_judged: s.meanJudged,
+    mean_unjudged: s.meanUnjudged,
+    queries: s.queries,
+    empty_rankings: s.emptyRankings,
+    retrieved_docs: s.retrievedDocs,
+    unjudged_docs: s.unjudgedDocs
+  })
+  return {
+    guards: trust.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: g.reason })),
+    decided_by: trust.decidedBy,
+    comparability:
+      c === null
+        ? null
+        : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+    pooling:
+      p === null
+        ? null
+        : {
+            depth: p.depth,
+            baseline: side(p.baseline),
+            candidate: side(p.candidate),
+            pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
+            judged_per_query: p.perQuery.map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
+            condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
+          },
+    zero_hits: {
+      depth: trust.zeroHits.depth,
+      from_runs: trust.zeroHits.fromRuns,
+      quantiles: [...QUANTILES],
+      slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
+    },
+    two_stage: trust.twoStage,
+    dataset:
+      trust.dataset === null
+        ? null
+        : {
+            file: trust.dataset.file,
+            split: trust.dataset.split,
+            gated: trust.dataset.gated,
+            disputed_excluded: trust.dataset.disputed,
+            other_split: trust.dataset.otherSplit,
+            unanswerable: trust.dataset.unanswerable
+          }
+  }
+}

@@ -1,0 +1,120 @@
+import type { Rules } from '../config/types.js'
+import { datasetJudgments, type DatasetJudgments } from '../readers/dataset/judgments.js'
+import { datasetRefusal, loadCheckedDataset } from '../readers/dataset/load.js'
+import type { SideRows } from '../model/rows.js'
+import { readWholeText } from '../readers/whole-file.js'
+import { InputError } from '../errors.js'
+import type { MetricCoverage } from '../metrics/evaluate.js'
+import type { Qrels } from '../model/qrels.js'
+import { readQrels } from '../readers/qrels.js'
+import { examPath, readExamFile, type ExamCopies } from '../readers/exam-copies.js'
+import { readCandidates, type SideEvidence } from './evidence.js'
+import { parseManifest, type Manifest } from '../readers/manifest.js'
+import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
+import type { TrustEvidence } from './trust.js'
+
+/**
+ * The reading side of the trust checks (files in, typed evidence out), called by load.ts so that the
+ * checks themselves stay pure.
+ */
+
+/** Manifest files named on the command line or as action inputs, and where the exam files are read from. */
+export interface TrustFiles {
+  baselineManifest?: string
+  candidateManifest?: string
+  /**
+   * Copies of the exam files the rules name (judgments, evaluation set, corpus listing, dataset manifest), read
+   * instead of the paths the rules give and shown under their own names: in a pull request the action passes
+   * the base commit's copies, so the PR under judgment cannot edit its own exam. Absent: the paths as written.
+   */
+  examCopies?: ExamCopies
+}
+
+/** Largest manifest read: a manifest is a page of JSON. */
+const MAX_MANIFEST_BYTES = 1024 * 1024
+
+async function readManifest(file: string | undefined, copies?: ExamCopies): Promise<Manifest | null> {
+  if (file === undefined || file === '') return null
+  return readExamFile(file, copies, async (path, name) => {
+    const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })
+    return parseManifest(text, name)
+  })
+}
+
+/** Reads the baseline, candidate and dataset manifests (each null when not given). */
+export async function readManifests(rules: Rules, files: TrustFiles): Promise<TrustEvidence['manifests']> {
+  return {
+    baseline: await readManifest(files.baselineManifest),
+    candidate: await readManifest(files.candidateManifest),
+    dataset: await readManifest(rules.dataset?.manifest, files.examCopies)
+  }
+}
+
+/**
+ * Reads and checks the rules' dataset (and its corpus listing, from their copies when given); refuses it (every
+ * violation listed) when it breaks its contract.
+ */
+export async function loadDatasetJudgments(rules: Rules, copies?: ExamCopies): Promise<DatasetJudgments | null> {
+  const d = rules.dataset
+  if (d === undefined) return null
+  return readExamFile(d.file, copies, async (path, name) => {
+    const checked = await loadCheckedDataset(path, d.corpus === undefined ? undefined : examPath(d.corpus, copies))
+    if (checked.violations.length > 0) throw datasetRefusal(path, checked.violations)
+    return datasetJudgments({ ...checked.dataset, file: name }, d.split)
+  })
+}
+
+/** Reads the judgments file the rules name (from its copy when given), under the name it is shown by. */
+export async function readRulesQrels(file: string, copies?: ExamCopies): Promise<Qrels> {
+  return readExamFile(file, copies, async (path, name) => ({ ...(await readQrels(path)), source: name }))
+}
+
+/** How many top documents per query the evidence keeps: the deepest the trust checks look. */
+export function evidenceDepth(rules: Rules): number {
+  return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH)
+}
+
+/**
+ * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
+ * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
+ * slices for the report; the dataset's value is the exam's, set on the baseline's rows only, and a run of
+ * either side that contradicts it is refused), and notes
+ * what the dataset left out.
+ */
+export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null, role: 'baseline' | 'candidate' = 'baseline'): Promise<void> {
+  if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
+    evidence.candidates = await readCandidates(side.source)
+    side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`)
+  }
+  if (dataset === null) return
+  for (const row of side.rows) {
+    const attrs = dataset.attrs.get(row.id)
+    if (attrs === undefined) continue
+    for (const [key, value] of attrs) {
+      // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
+      // (a candidate run cannot move a query to another slice by labelling it itself).
+      const own = row.attrs.get(key)
+      if (own !== undefined && own !== value) {
+        throw new InputError(
+          { file: side.source, line: row.line, key, queryId: row.id },
+          `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`,
+          `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`
+        )
+      }
+      // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
+      // too would let the report call them "checked on both sides" when nothing of the candidate's was.
+      if (role === 'candidate') continue
+      row.attrs.set(key, value)
+      side.attributeFields.add(key)
+    }
+  }
+}
+
+/** Notes on what the dataset kept out of the gated metrics (each counted, never silent). */
+export function datasetNotes(d: DatasetJudgments): string[] {
+  const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`]
+  if (d.otherSplit > 0) notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`)
+  if (d.disputed.length > 0) notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
+  if (d.unanswerable.length > 0) notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`)
+  return notes
+}

@@ -1,0 +1,255 @@
+import type { PairedTable } from '../align/pair.js'
+import type { Rules, ShareCap } from '../config/types.js'
+import type { DatasetJudgments } from '../readers/dataset/judgments.js'
+import { InputError } from '../errors.js'
+import { percent } from '../report/format.js'
+import type { ParsedMeasure } from '../config/measures.js'
+import type { Qrels } from '../model/qrels.js'
+import { compareManifests, describeDifference, type ComparabilityResult } from './comparability.js'
+import type { SideEvidence } from './evidence.js'
+import type { Manifest } from '../readers/manifest.js'
+import { analysePooling, type PoolingResult } from './pooling.js'
+import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
+import { analyseTwoStage, type TwoStageResult } from './two-stage.js'
+import { analyseZeroHits, type ZeroHitResult } from './zero-hits.js'
+
+/**
+ * The trust checks: can this comparison be believed at all? They run beside the statistics and come first
+ * in the verdict: a comparison that is "not comparable" (different corpus, chunker or judge) fails whatever
+ * its intervals say. Pure: everything read from files arrives in {@link TrustEvidence}.
+ */
+
+/** What the readers gathered for the trust checks (load.ts). */
+export interface TrustEvidence {
+  /** Present when the sides are runs scored against judgments. */
+  runs: {
+    qrels: Qrels
+    /** The measures computed (condensed values in the evidence follow this order). */
+    measures: ParsedMeasure[]
+    baseline: SideEvidence
+    candidate: SideEvidence
+  } | null
+  dataset: DatasetJudgments | null
+  manifests: { baseline: Manifest | null; candidate: Manifest | null; dataset: Manifest | null }
+}
+
+/** A trust rule's outcome, shown before the statistical checks. */
+export interface GuardResult {
+  /** The rules key: comparability, pooling.max_unjudged, max_zero_hit_share. */
+  rule: string
+  status: 'pass' | 'fail' | 'inconclusive'
+  /** How it counts toward the verdict (inconclusive resolved by on_inconclusive). */
+  counts: 'pass' | 'fail'
+  /** Plain words: the numbers and the limit, or the fields and both values. */
+  reason: string
+}
+
+/** Unanswerable questions of the gated split, and what each side did with them. */
+export interface UnanswerableSide {
+  /** Flagged `"abstained": true`. */
+  abstained: number
+  /** Not flagged, returned nothing. */
+  empty: number
+  /** Not flagged, returned documents: the system answered a question it should have declined. */
+  answered: number
+  /** Not in the run at all. */
+  absent: number
+}
+
+export interface DatasetSummary {
+  file: string
+  split: string
+  gated: number
+  disputed: string[]
+  unanswerable: { ids: string[]; baseline: UnanswerableSide | null; candidate: UnanswerableSide | null }
+  otherSplit: number
+}
+
+export interface TrustResult {
+  guards: GuardResult[]
+  /** The first guard that counts as fail: it decides a failing verdict before any statistical check. */
+  decidedBy: string | null
+  comparability: ComparabilityResult | null
+  pooling: PoolingResult | null
+  zeroHits: ZeroHitResult
+  twoStage: TwoStageResult | null
+  dataset: DatasetSummary | null
+  publishable: { value: boolean; reasons: string[]; unchecked: string[] }
+}
+
+const EPS = 1e-12
+
+/** Runs every trust check the rules and evidence allow. Throws InputError when a rule needs evidence that is absent. */
+export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvidence | undefined): TrustResult {
+  const ev: TrustEvidence = evidence ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }
+  const guards: GuardResult[] = []
+  const counts = (status: GuardResult['status']): 'pass' | 'fail' => (status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail')
+
+  // comparability
+  let comparability: ComparabilityResult | null = null
+  const { baseline: mb, candidate: mc, dataset: md } = ev.manifests
+  if (rules.comparability !== undefined && (mb === null || mc === null)) {
+    throw new InputError(
+      { file: rules.source.file, key: 'comparability' },
+      `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`,
+      'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)'
+    )
+  }
+  if (mb !== null && mc !== null) {
+    const sides: Array<[string, Manifest]> = [['baseline', mb], ['candidate', mc]]
+    if (md !== null) sides.push(['dataset', md])
+    comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding'])
+    if (rules.comparability !== undefined) {
+      const status = comparability.comparable ? 'pass' : 'fail'
+      guards.push({
+        rule: 'comparability',
+        status,
+        counts: counts(status),
+        reason: comparability.comparable
+          ? `${rules.comparability.mustMatch.join(', ')} match`
+          : `not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`
+      })
+    }
+  }
+
+  // pooling
+  const depth = rules.pooling?.depth ?? DEFAULT_POOL_DEPTH
+  const runs = ev.runs
+  if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
+    throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
+  }
+  if (runs === null && rules.maxZeroHitShare !== undefined) {
+    throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
+  }
+  const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures)
+  const cap = rules.pooling?.maxUnjudged
+  if (pooling !== null && cap !== undefined) {
+    const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged)
+    const status = breach === null ? 'pass' : cap.outcome
+    const numbers = `the candidate's top ${depth} is ${pct(pooling.candidate.meanUnjudged)} unjudged on average, the baseline's ${pct(pooling.baseline.meanUnjudged)}`
+    guards.push({
+      rule: 'pooling.max_unjudged',
+      status,
+      counts: counts(status),
+      reason:
+        breach === null
+          ? `${numbers}; within ${limits(cap)}`
+          : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`
+    })
+  }
+
+  // whole-class failures
+  const zDepth = rules.maxZeroHitShare?.depth ?? depth
+  const gated = [...new Set(rules.checks.map((c) => c.metric))]
+  const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate })
+  const z = rules.maxZeroHitShare
+  if (z !== undefined) {
+    const breaches: string[] = []
+    for (const s of zeroHits.slices) {
+      if (s.baseline === null || s.candidate === null) continue
+      const b = capBreach(z, s.baseline, s.candidate)
+      if (b !== null) breaches.push(`${label(s.slice)}: ${pct(s.candidate)} of ${s.n} queries (baseline ${pct(s.baseline)}) above ${b}`)
+    }
+    const status = breaches.length === 0 ? 'pass' : z.outcome
+    guards.push({
+      rule: 'max_zero_hit_share',
+      status,
+      counts: counts(status),
+      reason:
+        breaches.length === 0
+          ? `no slice has more queries without a relevant document in the top ${zDepth} than ${limits(z)} (all queries: candidate ${pct(zeroHits.slices[0].candidate ?? 0)}, baseline ${pct(zeroHits.slices[0].baseline ?? 0)})`
+          : `queries with no relevant document in the top ${zDepth}: ${breaches.join('; ')}`
+    })
+  }
+
+  // two-stage
+  let twoStage: TwoStageResult | null = null
+  if (runs !== null && (runs.baseline.candidates !== null || runs.candidate.candidates !== null)) {
+    const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH
+    const gain = rules.twoStage?.gain ?? 'linear'
+    twoStage = {
+      k,
+      gain,
+      baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
+      candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
+    }
+  }
+
+  const dataset = ev.dataset === null ? null : summariseDataset(ev.dataset, runs)
+  const publishable = judgePublishable(pooling, dataset, comparability)
+  const decidedBy = guards.find((g) => g.counts === 'fail')?.rule ?? null
+  return { guards, decidedBy, comparability, pooling, zeroHits, twoStage, dataset, publishable }
+}
+
+/** The limit a value breaks ("the cap of 20%", "the baseline's 5% + 10 points"), or null when within. */
+function capBreach(cap: ShareCap, baseline: number, candidate: number): string | null {
+  if (cap.share !== undefined && candidate > cap.share + EPS) return `the limit of ${pct(cap.share)}`
+  if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS) return `the baseline's ${pct(baseline)} + ${pct(cap.increase)} allowed`
+  return null
+}
+
+function limits(cap: ShareCap): string {
+  const parts: string[] = []
+  if (cap.share !== undefined) parts.push(`${pct(cap.share)}`)
+  if (cap.increase !== undefined) parts.push(`the baseline + ${pct(cap.increase)}`)
+  return parts.join(' and ')
+}
+
+/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
+export function pct(x: number): string {
+  return percent(x, 1)
+}
+
+function label(slice: Array<[string, string]>): string {
+  return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ')
+}
+
+function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): DatasetSummary {
+  const side = (ev: SideEvidence): UnanswerableSide => {
+    const s: UnanswerableSide = { abstained: 0, empty: 0, answered: 0, absent: 0 }
+    for (const id of d.unanswerable) {
+      const q = ev.unjudged.get(id)
+      if (q === undefined) s.absent++
+      else if (q.abstained) s.abstained++
+      else if (q.numRet === 0) s.empty++
+      else s.answered++
+    }
+    return s
+  }
+  return {
+    file: d.qrels.source,
+    split: d.split,
+    gated: d.gated.length,
+    disputed: d.disputed,
+    unanswerable: { ids: d.unanswerable, baseline: runs && side(runs.baseline), candidate: runs && side(runs.candidate) },
+    otherSplit: d.otherSplit
+  }
+}
+
+/**
+ * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
+ * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
+ * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
+ * when one of these could not be checked.
+ */
+function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary | null, comparability: ComparabilityResult | null): TrustResult['publishable'] {
+  const reasons: string[] = []
+  const unchecked: string[] = []
+  if (pooling === null) unchecked.push('judgment completeness (the sides are per-query rows, not runs)')
+  else if (pooling.pool.unjudged > 0) {
+    reasons.push(
+      `${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`
+    )
+  }
+  if (dataset !== null && dataset.disputed.length > 0) {
+    reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`)
+  }
+  if (comparability === null) unchecked.push('snapshot comparability (no manifests given)')
+  else {
+    if (!comparability.comparable) reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`)
+    if (comparability.warnings.length > 0) reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`)
+  }
+  // A result is publishable only when every condition was checked and held: what could not be checked
+  // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
+  return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked }
+}
