@@ -14,8 +14,9 @@ import { readInputs, type ActionInputs } from './github/inputs.js'
 import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
+import { readLocalRules } from './github/local-rules.js'
 import { readRulesText } from './github/rules-source.js'
-import { readSides, readSmallText } from './load.js'
+import { readSides } from './load.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
@@ -223,20 +224,5 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
     await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
   } catch (error) {
     warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
-  }
-}
-
-/**
- * The checked-out rules: relative to the workspace, else as given (a runner whose working directory is not the
- * workspace). Only a missing file falls back to the second path; any other refusal (too large, not UTF-8) is the
- * workspace file's own and is reported as it is.
- */
-async function readLocalRules(workspace: string, file: string): Promise<string> {
-  const inWorkspace = path.resolve(workspace, file)
-  try {
-    return await readSmallText(inWorkspace)
-  } catch (error) {
-    if (inWorkspace === path.resolve(file) || !(isInputError(error) && /file not found/.test(error.message))) throw error
-    return readSmallText(file)
   }
 }
