@@ -47,7 +47,7 @@ export interface GateResult {
   /**
    * The trust checks (docs/trust.md): dataset summary, snapshot comparability, pooling bias, whole-class
    * failures, two-stage diagnostics, publishable. A trust rule that counts as fail fails the verdict first
-   * (`trust.decidedBy` names it; `decision.decidedBy` stays the first failing statistical check, or null).
+   * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
    */
   trust?: TrustResult
 }
@@ -61,8 +61,7 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
   refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
-  const decided = decide(rules, table, stats)
-  const decision: Decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' }
+  const decision = decide(rules, table, stats, trust.guards)
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },

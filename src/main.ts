@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { loadRules } from './config/rules.js'
 import { InputError, isInputError } from './errors.js'
+import type { DecidedBy } from './decide/decided-by.js'
 import { runGate } from './gate.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
@@ -111,7 +112,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     else log.info(`retrieval-gate: ${status}`)
 
     await writeSummary(markdown, comment, whereFull, warn)
-    const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}` : undefined
+    const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
     const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
     // setFailed writes an error annotation too: it is the step's own reason and keeps its place
     for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
@@ -225,4 +226,10 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
   } catch (error) {
     warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
   }
+}
+
+/** What decided a failing verdict, for the action's failure message: `trust rule "pooling.max_unjudged"` or `"check name"`. */
+function failureName(decidedBy: DecidedBy): string {
+  if (decidedBy === null) return '""'
+  return decidedBy.kind === 'trust' ? `trust rule "${decidedBy.rule}"` : `"${decidedBy.check.rule.name}"`
 }

@@ -1,5 +1,5 @@
 import type { CheckRule, Rules } from '../config/types.js'
-import type { Reason, Status } from './evaluate.js'
+import type { Reason, Status } from './types.js'
 
 /**
  * Which rules key decides how an inconclusive unit counts toward the verdict. "Too few queries" and "the data
@@ -30,4 +30,13 @@ export function policyCounts(policy: InconclusivePolicy, rules: Rules): 'pass' |
 export function unitCounts(unit: { status: Status; reason: Reason }, rule: CheckRule, rules: Rules): 'pass' | 'fail' {
   if (unit.status !== 'inconclusive') return unit.status
   return policyCounts(inconclusivePolicy(unit.reason, rule), rules)
+}
+
+/**
+ * How a trust guard counts toward the verdict: an inconclusive guard (a cap whose outcome is `inconclusive`)
+ * resolves by `on_inconclusive`, the same policy as an inconclusive non_inferior unit.
+ */
+export function guardCounts(status: Status, rules: Rules): 'pass' | 'fail' {
+  if (status !== 'inconclusive') return status
+  return policyCounts('on_inconclusive', rules)
 }
