@@ -5,6 +5,7 @@ import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
 import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
 import { unitCounts } from './counts.js'
+import { isStatistical } from './describe.js'
 import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.js'
 import type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
 import type { GuardResult } from '../checks/trust.js'
@@ -37,7 +38,7 @@ export interface Decision {
 export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, guards: readonly GuardResult[] = []): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
   const sets = rules.checks.map((rule) => unitSets(rule, table, stats))
-  const members = rules.checks.flatMap((rule, i) => (rule.kind.type === 'max_regressions' ? [] : sets[i].map((filters) => ({ rule, filters }))))
+  const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []))
   const method = rules.statistics.multiplicity
   const family: Family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) }
   const raw = members.map(({ rule, filters }) => {
@@ -72,7 +73,7 @@ function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: St
 }
 
 function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters, family: Family, pOf: POf): UnitResult {
-  const statistical = rule.kind.type !== 'max_regressions'
+  const statistical = isStatistical(rule)
   const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence)
   const p = pOf.get(unitKey(rule, filters))
   const sign = metric.better === 'higher' ? 1 : -1
