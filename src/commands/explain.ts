@@ -1,6 +1,6 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
-import { describeCheck, describePolicies, familySizeFromRules, type CheckDescription } from '../decide/describe.js'
+import { describeCheck, describePolicies, familyConfidenceFromRules, familySizeFromRules, type CheckDescription } from '../decide/describe.js'
 import type { Reason } from '../decide/types.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
@@ -145,7 +145,7 @@ export function explainRules(rules: Rules): string {
   if (multiplicity !== 'none') {
     const m = familySizeFromRules(rules)
     const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`
-    const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(1 - (1 - stats.confidence) / Math.max(1, m))
+    const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(familyConfidenceFromRules(rules) as number)
     L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`)
   }
   L.push(
