@@ -7,6 +7,7 @@ import type { Multiplicity } from '../stats/multiplicity.js'
  * (counts, decided-by, describe) and the reports can share them without importing each other in a circle.
  */
 
+/** A unit's or a check's outcome; inconclusive is resolved toward the verdict by src/decide/counts.ts. */
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
 /** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
@@ -52,6 +53,7 @@ export interface Family {
   confidence: number
 }
 
+/** One check of the rules, evaluated: its units, its status, and how it counts toward the verdict. */
 export interface CheckResult {
   rule: CheckRule
   status: Status
