@@ -17,19 +17,34 @@ export interface Where {
   queryId?: string
 }
 
+/**
+ * What kind of refusal an error is, for the few callers that act on it (a missing workspace file falls back to
+ * the working directory): a caller branches on this code, never on the message text, which is for people and
+ * may be reworded.
+ */
+export type InputErrorCode = 'not_found'
+
 /** Unusable input: the CLI exits 2 and the action fails, printing `toString()` and nothing else. */
 export class InputError extends Error {
   readonly where: Where
   /** What is wrong, without the place and the hint (a job summary shows the three apart). */
   readonly problem: string
   readonly hint: string | undefined
+  /** Set where a caller may need to branch on the kind of refusal; undefined for every other refusal. */
+  readonly code: InputErrorCode | undefined
 
-  constructor(where: Where, message: string, hint?: string) {
+  constructor(where: Where, message: string, hint?: string, options: { code?: InputErrorCode } = {}) {
     super(formatInputError(where, message, hint))
     this.name = 'InputError'
     this.where = where
     this.problem = message
     this.hint = hint
+    this.code = options.code
+  }
+
+  /** The problem and the hint without the place: the refusal as another refusal's detail or under another place. */
+  get detail(): string {
+    return this.hint ? `${this.problem}. ${this.hint}` : this.problem
   }
 }
 

@@ -18,8 +18,7 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
   refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
-  const decided = decide(rules, table, stats)
-  const decision: Decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' }
+  const decision = decide(rules, table, stats, trust.guards)
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },

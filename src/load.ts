@@ -84,7 +84,7 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
       if (!side.numericFields.has(name)) {
         throw new InputError(
           { file: rules.source.file, key: `metrics.${name}` },
-          `"${name}" is neither a ranking measure nor a numeric field of the run ${side.source} (${error.message.replace(/^[^:]*: /, '')})`,
+          `"${name}" is neither a ranking measure nor a numeric field of the run ${side.source} (${error.detail})`,
           'name a measure such as nDCG@10, R@100, P@5, RR, AP, or add the field to every per-query record of the JSON Lines run'
         )
       }

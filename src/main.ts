@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { loadRules } from './config/rules.js'
 import { InputError, isInputError } from './errors.js'
+import type { DecidedBy } from './decide/decided-by.js'
 import { runGate } from './gate.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
@@ -14,8 +15,9 @@ import { readInputs, type ActionInputs } from './github/inputs.js'
 import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
+import { readLocalRules } from './github/local-rules.js'
 import { readRulesText } from './github/rules-source.js'
-import { readSides, readSmallText } from './load.js'
+import { readSides } from './load.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
@@ -110,7 +112,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     else log.info(`retrieval-gate: ${status}`)
 
     await writeSummary(markdown, comment, whereFull, warn)
-    const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${result.trust?.decidedBy ? `trust rule "${result.trust.decidedBy}"` : `"${result.decision.decidedBy?.rule.name}"`}` : undefined
+    const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
     const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
     // setFailed writes an error annotation too: it is the step's own reason and keeps its place
     for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
@@ -226,17 +228,8 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
   }
 }
 
-/**
- * The checked-out rules: relative to the workspace, else as given (a runner whose working directory is not the
- * workspace). Only a missing file falls back to the second path; any other refusal (too large, not UTF-8) is the
- * workspace file's own and is reported as it is.
- */
-async function readLocalRules(workspace: string, file: string): Promise<string> {
-  const inWorkspace = path.resolve(workspace, file)
-  try {
-    return await readSmallText(inWorkspace)
-  } catch (error) {
-    if (inWorkspace === path.resolve(file) || !(isInputError(error) && /file not found/.test(error.message))) throw error
-    return readSmallText(file)
-  }
+/** What decided a failing verdict, for the action's failure message: `trust rule "pooling.max_unjudged"` or `"check name"`. */
+function failureName(decidedBy: DecidedBy): string {
+  if (decidedBy === null) return '""'
+  return decidedBy.kind === 'trust' ? `trust rule "${decidedBy.rule}"` : `"${decidedBy.check.rule.name}"`
 }

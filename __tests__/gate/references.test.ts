@@ -98,7 +98,8 @@ checks:
     expect(newUsers.delta).toBeCloseTo(-0.1, 12)
     expect(result.decision.checks[1].status).toBe('fail')
     expect(result.decision.verdict).toBe('fail')
-    expect(result.decision.decidedBy?.rule.name).toBe('new users are protected')
+    const by = result.decision.decidedBy
+    expect(by?.kind === 'check' ? by.check.rule.name : by?.kind).toBe('new users are protected')
   })
 
   it('reports McNemar on the gained / lost counts', () => {

@@ -1,15 +1,16 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
-import { policyCounts } from '../decide/counts.js'
+import { describeCheck, describePolicies, familyConfidenceFromRules, familySizeFromRules, type CheckDescription } from '../decide/describe.js'
+import type { Reason } from '../decide/types.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 
 /**
  * `explain`: what each check of a rules file will demand, in plain words, before any result exists. The
- * sentences follow src/decide/evaluate.ts exactly (pass / fail / inconclusive per unit; a per_slice check
- * fails when any slice fails; a statistic that is not finite fails; too few queries is inconclusive; the
- * verdict passes only when every check counts as pass). Written for a reviewer of the rules file, who
- * should be able to say "yes, that is the bar" without reading the statistics.
+ * sentences word decide's own description of each check (src/decide/describe.ts: which reasons pass, fail or
+ * are inconclusive, how each inconclusive one counts, the intervals' confidence), so they cannot drift from
+ * src/decide/evaluate.ts. Written for a reviewer of the rules file, who should be able to say "yes, that is the
+ * bar" without reading the statistics.
  */
 
 /** "95%" or "97.5%": the reports' one confidence label (src/report/format.ts). */
@@ -48,23 +49,22 @@ function direction(metric: MetricRule): string {
   return `${metric.better} is better${kind}${metric.unit ? `, in ${metric.unit}` : ''}`
 }
 
-/** How many statistical units the family has, when the rules alone determine it (no per_slice). */
-function familySize(rules: Rules): number | null {
-  const statistical = rules.checks.filter((c) => c.kind.type !== 'max_regressions')
-  return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length
+/** How an inconclusive unit with `reason` counts under the description (it must be one the check can have). */
+function countsOf(d: CheckDescription, reason: Reason): 'pass' | 'fail' {
+  return (d.inconclusive.find((i) => i.reason === reason) as CheckDescription['inconclusive'][number]).counts
 }
 
 /** The sentences about one check. */
 export function explainCheck(check: CheckRule, rules: Rules): string[] {
   const metric = rules.metrics.get(check.metric) as MetricRule
   const higher = metric.better === 'higher'
-  const stats = rules.statistics
-  const multiplicity = stats.multiplicity ?? 'none'
-  const m = familySize(rules)
-  const conf = multiplicity === 'none' ? pct(stats.confidence) : m !== null ? pct(1 - (1 - stats.confidence) / Math.max(1, m)) : 'family-adjusted'
+  const multiplicity = rules.statistics.multiplicity
+  const d = describeCheck(check, rules)
+  const conf = d.confidence === null ? 'family-adjusted' : pct(d.confidence)
   const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`
-  const inconclusiveCounts = `counts as a ${policyCounts('on_inconclusive', rules)} (on_inconclusive: ${rules.onInconclusive})`
-  const notShown = `which always counts as a fail: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
+  // How the check's inconclusive units count, as decide resolves them (asked only of a check that has that reason).
+  const inconclusiveCounts = (): string => `counts as a ${countsOf(d, 'interval_crosses_margin')} (on_inconclusive: ${rules.onInconclusive})`
+  const notShown = (): string => `which always counts as a ${countsOf(d, 'not_shown_better')}: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
   const lines: string[] = []
   const kind = check.kind
   let head: string
@@ -72,33 +72,33 @@ export function explainCheck(check: CheckRule, rules: Rules): string[] {
   else if (kind.type === 'superior') head = kind.test === 'mcnemar' ? `superior, exact McNemar test, alpha ${plain(kind.alpha)}` : `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
   else head = 'max_regressions'
   lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`)
-  if (kind.type === 'non_inferior') {
+  if (d.test === 'non_inferior' && kind.type === 'non_inferior') {
     const worstBound = higher ? 'lower' : 'upper'
     const otherBound = higher ? 'upper' : 'lower'
     const bar = signedMargin(higher ? '-' : '+', kind.margin, metric)
     const short = signedMargin(higher ? '-' : '+', kind.margin, metric, true)
     const past = higher ? 'below' : 'above'
-    if (rules.onInconclusive === 'fail') {
+    if (countsOf(d, 'interval_crosses_margin') === 'fail') {
       lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`)
-      lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.)`)
+      lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.)`)
     } else {
       lines.push(`   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`)
-      lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.`)
+      lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.`)
     }
-  } else if (kind.type === 'superior' && kind.test === 'bootstrap') {
+  } else if (d.test === 'superior_bootstrap' && kind.type === 'superior') {
     const goodBound = higher ? 'lower' : 'upper'
     const bar = signedMargin(higher ? '+' : '-', kind.margin, metric)
     const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
     const beyond = higher ? 'above' : 'below'
     lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`)
-    lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown}.`)
-  } else if (kind.type === 'superior') {
+    lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown()}.`)
+  } else if (d.test === 'superior_mcnemar' && kind.type === 'superior') {
     const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
     const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
     const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
     lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`)
-    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown}.`)
-  } else {
+    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`)
+  } else if (kind.type === 'max_regressions') {
     const limits: string[] = []
     if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
     if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
@@ -106,17 +106,17 @@ export function explainCheck(check: CheckRule, rules: Rules): string[] {
     const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : ''
     const among = check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : ''
     lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`)
-    lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.')
+    if (d.inconclusive.length === 0 && d.minQueries === null) lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.')
     return lines
   }
-  if (check.perSlice !== undefined) lines.push(`   Judged separately for every value of ${check.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`)
-  lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries${check.perSlice !== undefined ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`)
+  if (d.perSlice !== null) lines.push(`   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`)
+  lines.push(`   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`)
   return lines
 }
 
 /** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
 function tooFewWords(rules: Rules): string {
-  return `counts as a ${policyCounts('on_too_few', rules)} (on_too_few: ${rules.onTooFew})`
+  return `counts as a ${describePolicies(rules).on_too_few} (on_too_few: ${rules.onTooFew})`
 }
 
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
@@ -141,11 +141,11 @@ export function explainRules(rules: Rules): string {
   if (stats.weights !== undefined) {
     L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`)
   }
-  const multiplicity = stats.multiplicity ?? 'none'
+  const multiplicity = stats.multiplicity
   if (multiplicity !== 'none') {
-    const m = familySize(rules)
+    const m = familySizeFromRules(rules)
     const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`
-    const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(1 - (1 - stats.confidence) / Math.max(1, m))
+    const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(familyConfidenceFromRules(rules) as number)
     L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`)
   }
   L.push(
@@ -157,11 +157,12 @@ export function explainRules(rules: Rules): string {
   const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)
   if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
   const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`
-  if (rules.onInconclusive === 'fail' && rules.onTooFew === 'fail') {
+  const policies = describePolicies(rules)
+  if (policies.on_inconclusive === 'fail' && policies.on_too_few === 'fail') {
     L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`)
   } else {
-    const superior = rules.checks.some((c) => c.kind.type === 'superior') ? '; a superior check not shown better always counts as a fail (it must be shown)' : ''
-    const open = rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)'
+    const superior = rules.checks.some((c) => c.kind.type === 'superior') ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)` : ''
+    const open = policies.on_inconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)'
     L.push(
       `Verdict: pass only if all ${checks} as pass. A check the data neither prove nor refute ${open} (on_inconclusive: ${rules.onInconclusive})${superior}; ` +
         `a check with fewer than ${rules.queries.minPerSlice} queries ${tooFewWords(rules)}.`

@@ -39,8 +39,10 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line
   const first = doc.errors[0]
   if (first) {
-    const message = /unique/i.test(first.message) ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0]
-    throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, /unique/i.test(first.message) ? 'remove or rename the repeated key' : undefined)
+    // The parser's error code, not its wording, says a key is repeated (the only error whose message says "unique").
+    const repeated = first.code === 'DUPLICATE_KEY'
+    const message = repeated ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0]
+    throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, repeated ? 'remove or rename the repeated key' : undefined)
   }
   visit(doc, {
     Alias(_key, node) {

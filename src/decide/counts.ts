@@ -31,3 +31,12 @@ export function unitCounts(unit: { status: Status; reason: Reason }, rule: Check
   if (unit.status !== 'inconclusive') return unit.status
   return policyCounts(inconclusivePolicy(unit.reason, rule), rules)
 }
+
+/**
+ * How a trust guard counts toward the verdict: an inconclusive guard (a cap whose outcome is `inconclusive`)
+ * resolves by `on_inconclusive`, the same policy as an inconclusive non_inferior unit.
+ */
+export function guardCounts(status: Status, rules: Rules): 'pass' | 'fail' {
+  if (status !== 'inconclusive') return status
+  return policyCounts('on_inconclusive', rules)
+}

@@ -1,60 +1,30 @@
 import type { PairedTable } from '../align/pair.js'
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { Comparison, StatsEngine } from '../stats/compare.js'
-import { adjustPValues, familyConfidence, type Multiplicity } from '../stats/multiplicity.js'
+import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
 import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
 import { unitCounts } from './counts.js'
-import type { Reason, Status } from './types.js'
+import { isStatistical } from './describe.js'
+import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.js'
+import type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
+import type { GuardResult } from '../trust/trust.js'
 import { minOf } from '../util/extent.js'
 
-/** Re-exported: the codes are part of this module's results (UnitResult). */
-export type { Reason, Status } from './types.js'
+export type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
 
-/** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
-export interface UnitResult {
-  slice: Array<[string, string]>
-  status: Status
-  reason: Reason
-  comparison: Comparison
-  /** The margin in metric units after resolving a relative margin (0 for max_regressions). */
-  margin: number
-  /** For max_regressions: queries that got worse by more than the threshold, and the limit in force. */
-  regressions: number | null
-  regressionLimit: number | null
-  /**
-   * The unit's p-value in the family (McNemar for a McNemar check, else the randomization test of "no
-   * difference"), adjusted by statistics.multiplicity; null for max_regressions (not a statistical test).
-   */
-  pValue: number | null
-  pAdjusted: number | null
-  pTest: 'mcnemar' | 'randomization' | null
-  /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
-  power: { mde: number; moreQueries: number | null } | null
-}
-
-/** The family the multiplicity adjustment covers: every statistical unit of every check. */
-export interface Family {
-  method: Multiplicity
-  /** Number of statistical units (non_inferior and superior checks, one per slice of a per_slice check). */
-  size: number
-  /** Confidence of every interval of the family's units. */
-  confidence: number
-}
-
-export interface CheckResult {
-  rule: CheckRule
-  status: Status
-  /** How the status counts toward the verdict: fail when any unit counts as fail (inconclusive units: see decide/counts.ts). */
-  counts: 'pass' | 'fail'
-  units: UnitResult[]
-}
-
+/**
+ * The gate's one decision: every check's result, the trust guards as they count, the verdict and the one thing
+ * that decided it (src/decide/decided-by.ts). Every report and the action's failure message read `decidedBy`
+ * from here and derive nothing themselves.
+ */
 export interface Decision {
   verdict: 'pass' | 'fail'
-  /** The first check (in rule order) that made the verdict fail, or null when it passed. */
-  decidedBy: CheckResult | null
+  /** A trust guard, else the first check (rules order) that counts as fail, with its unit; null when the verdict passed. */
+  decidedBy: DecidedBy
   checks: CheckResult[]
+  /** The trust guards (docs/trust.md) with how each counts; empty without trust rules. */
+  guards: CountedGuard[]
   family: Family
 }
 
@@ -62,12 +32,13 @@ export interface Decision {
  * Applies every check to its queries and turns the evidence into pass / fail / inconclusive, strictly as the
  * rules say. A statistic that is not a finite number can never pass: the unit fails with reason
  * `non_finite`. A unit over zero queries can never pass either (whatever on_inconclusive says): it fails
- * with reason `no_queries`, since a rule that tested nothing protected nothing.
+ * with reason `no_queries`, since a rule that tested nothing protected nothing. The trust `guards` (already
+ * analysed) come first in the verdict: see {@link decideVerdict}.
  */
-export function decide(rules: Rules, table: PairedTable, stats: StatsEngine): Decision {
+export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, guards: readonly GuardResult[] = []): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
   const sets = rules.checks.map((rule) => unitSets(rule, table, stats))
-  const members = rules.checks.flatMap((rule, i) => (rule.kind.type === 'max_regressions' ? [] : sets[i].map((filters) => ({ rule, filters }))))
+  const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []))
   const method = rules.statistics.multiplicity
   const family: Family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) }
   const raw = members.map(({ rule, filters }) => {
@@ -77,8 +48,8 @@ export function decide(rules: Rules, table: PairedTable, stats: StatsEngine): De
   const adjusted = adjustPValues(raw, method)
   const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
   const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf))
-  const decidedBy = checks.find((c) => c.counts === 'fail') ?? null
-  return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks, family }
+  const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks)
+  return { verdict, decidedBy, checks, guards: counted, family }
 }
 
 type POf = Map<string, { raw: number; adjusted: number }>
@@ -102,7 +73,7 @@ function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: St
 }
 
 function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters, family: Family, pOf: POf): UnitResult {
-  const statistical = rule.kind.type !== 'max_regressions'
+  const statistical = isStatistical(rule)
   const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence)
   const p = pOf.get(unitKey(rule, filters))
   const sign = metric.better === 'higher' ? 1 : -1

@@ -1,7 +1,13 @@
-/**
- * The status and reason codes of a rule's unit, in their own file so that evaluate.ts (which decides them) and
- * counts.ts (which says how an inconclusive one counts) both import them without importing each other.
+import type { CheckRule } from '../config/types.js'
+import type { Comparison } from '../stats/compare.js'
+import type { Multiplicity } from '../stats/multiplicity.js'
+
+/*
+ * The shapes of decide's results, apart from the code that computes them so that decide's small modules
+ * (counts, decided-by, describe) and the reports can share them without importing each other in a circle.
  */
+
+/** A unit's or a check's outcome; inconclusive is resolved toward the verdict by src/decide/counts.ts. */
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
 /** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
@@ -15,3 +21,44 @@ export type Reason =
   | 'too_many_regressions'
   | 'non_finite'
   | 'no_queries'
+
+/** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
+export interface UnitResult {
+  slice: Array<[string, string]>
+  status: Status
+  reason: Reason
+  comparison: Comparison
+  /** The margin in metric units after resolving a relative margin (0 for max_regressions). */
+  margin: number
+  /** For max_regressions: queries that got worse by more than the threshold, and the limit in force. */
+  regressions: number | null
+  regressionLimit: number | null
+  /**
+   * The unit's p-value in the family (McNemar for a McNemar check, else the randomization test of "no
+   * difference"), adjusted by statistics.multiplicity; null for max_regressions (not a statistical test).
+   */
+  pValue: number | null
+  pAdjusted: number | null
+  pTest: 'mcnemar' | 'randomization' | null
+  /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
+  power: { mde: number; moreQueries: number | null } | null
+}
+
+/** The family the multiplicity adjustment covers: every statistical unit of every check. */
+export interface Family {
+  method: Multiplicity
+  /** Number of statistical units (non_inferior and superior checks, one per slice of a per_slice check). */
+  size: number
+  /** Confidence of every interval of the family's units. */
+  confidence: number
+}
+
+/** One check of the rules, evaluated: its units, its status, and how it counts toward the verdict. */
+export interface CheckResult {
+  rule: CheckRule
+  status: Status
+  /** How the status counts toward the verdict: fail when any unit counts as fail (inconclusive units: see decide/counts.ts). */
+  counts: 'pass' | 'fail'
+  units: UnitResult[]
+}
+

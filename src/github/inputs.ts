@@ -80,7 +80,9 @@ function parseFormat(text: string): RowsFormat {
   try {
     return parseRowsFormat(text)
   } catch (error) {
-    throw new InputError(where('input-format'), (error as InputError).message.replace(/^format: /, ''))
+    if (!(error instanceof InputError)) throw error
+    // The same refusal under the action input's name: its problem and hint, not its place ("format").
+    throw new InputError(where('input-format'), error.detail)
   }
 }
 

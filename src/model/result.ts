@@ -47,7 +47,7 @@ export interface GateResult {
   /**
    * The trust checks (docs/trust.md): dataset summary, snapshot comparability, pooling bias, whole-class
    * failures, two-stage diagnostics, publishable. A trust rule that counts as fail fails the verdict first
-   * (`trust.decidedBy` names it; `decision.decidedBy` stays the first failing statistical check, or null).
+   * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
    */
   trust?: TrustResult
 }

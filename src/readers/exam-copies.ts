@@ -49,7 +49,7 @@ export function renameCopies(error: InputError, copies: ExamCopies): InputError 
     return out
   }
   const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) }
-  const renamed = new InputError(where, '', error.hint === undefined ? undefined : rename(error.hint))
+  const renamed = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), { code: error.code })
   renamed.message = rename(error.message)
   return renamed
 }

@@ -137,7 +137,7 @@ export async function detectRunFormat(file: string): Promise<RunFormat> {
     handle = await open(file, 'r')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+    if (code === 'ENOENT') throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' })
     if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
     throw new InputError({ file }, `cannot be read: ${(error as Error).message}`)
   }

@@ -5,7 +5,7 @@ import { InputError } from '../errors.js'
 /** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
 export function openError(file: string, error: unknown): InputError {
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)')
+  if (code === 'ENOENT') return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' })
   if (code === 'EISDIR') return new InputError({ file }, 'is a directory, not a file', 'name the file itself')
   if (code === 'EACCES') return new InputError({ file }, 'permission denied', 'make the file readable')
   if (code === 'ESPIPE') return new InputError({ file }, 'is a pipe, and this input is read twice (its format is detected first)', 'write it to a regular file first')

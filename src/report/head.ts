@@ -1,5 +1,7 @@
 import type { GateResult } from '../model/result.js'
 import type { TrustResult } from '../trust/trust.js'
+import type { DecidedBy } from '../decide/decided-by.js'
+import { guardSentence } from './guard-words.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { summarize, type Finding } from './verdict.js'
 
@@ -12,8 +14,8 @@ import { summarize, type Finding } from './verdict.js'
  */
 export interface ReportHead {
   verdict: 'pass' | 'fail'
-  /** What decided a failing verdict: a trust rule (key), or a check (1-based number and name); null on pass. */
-  decidedBy: { kind: 'trust'; rule: string } | { kind: 'check'; number: number | null; name: string } | null
+  /** What decided a failing verdict, as the decision says (a trust guard or a check); null on pass. */
+  decidedBy: DecidedBy
   /** The deciding rule's sentence, or null (pass, or nothing to say). */
   sentence: string | null
   counts: { total: number; pass: number; fail: number; inconclusive: number }
@@ -31,26 +33,18 @@ export interface ReportHead {
 export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead {
   const summary = summarize(result)
   const trust = result.trust
-  const guard = trust?.guards.find((g) => g.rule === trust.decidedBy && g.status !== 'pass')
-  const d = result.decision.decidedBy
-  let decidedBy: ReportHead['decidedBy'] = null
-  let sentence: string | null = null
-  let shown: Finding | null = null
-  if (summary.verdict === 'fail' && guard) {
-    decidedBy = { kind: 'trust', rule: guard.rule }
-    sentence = guard.reason
-  } else if (summary.verdict === 'fail') {
-    decidedBy = { kind: 'check', number: d ? d.rule.index + 1 : null, name: d?.rule.name ?? '' }
-    shown = summary.decidedBy
-    sentence = shown?.sentence ?? null
-  }
-  const others = (trust?.guards ?? []).filter((g) => g !== guard && g.status !== 'pass')
+  const { decidedBy, guards } = result.decision
+  // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
+  const shown: Finding | null = decidedBy?.kind === 'check' ? summary.decidedBy : null
+  const sentence = decidedBy?.kind === 'trust' ? guardSentence(decidedBy.reason) : (shown?.sentence ?? null)
+  const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null
+  const others = guards.filter((g) => g !== deciding && g.status !== 'pass')
   return {
     verdict: summary.verdict,
     decidedBy,
     sentence,
     counts: summary.counts,
-    trust: others.map((g) => ({ rule: g.rule, status: g.status as 'fail' | 'inconclusive', reason: g.reason })),
+    trust: others.map((g) => ({ rule: g.rule, status: g.status as 'fail' | 'inconclusive', reason: guardSentence(g.reason) })),
     publishable: trust ? publishableWords(trust) : null,
     toJudge: toJudgeSentence(trust, files),
     findings: summary.findings.filter((f) => f !== shown)

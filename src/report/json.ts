@@ -1,6 +1,7 @@
 import type { Comparison } from '../stats/compare.js'
 import type { GateResult } from '../model/result.js'
 import type { UnitResult } from '../decide/evaluate.js'
+import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
 import { provenanceJson } from './provenance.js'
@@ -77,7 +78,7 @@ export function toJsonReport(result: GateResult): string {
   const report = {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
-    decided_by: result.trust?.decidedBy ?? (decision.decidedBy ? decision.decidedBy.rule.name : null),
+    decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
     publishable: result.trust ? { value: result.trust.publishable.value, reasons: result.trust.publishable.reasons, unchecked: result.trust.publishable.unchecked } : null,
     rules: {
       file: rules.source.file,
@@ -129,7 +130,7 @@ export function toJsonReport(result: GateResult): string {
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust) : null
+    trust: result.trust ? trustJson(result.trust, decision) : null
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }

@@ -46,7 +46,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   const by = head.decidedBy
   if (by === null) out.push(`## ✅ ${TOOL_NAME}: pass`)
   else if (by.kind === 'trust') out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`)
-  else out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.number ?? '?'} “${inline(by.name)}”`)
+  else out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “${inline(by.check.rule.name)}”`)
   out.push('')
   if (head.sentence !== null) out.push(`**${inline(head.sentence, 800)}**`, '')
   const { total, pass, fail, inconclusive } = head.counts

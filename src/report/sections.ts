@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table'
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import { describePolicies } from '../decide/describe.js'
 import type { GateResult } from '../model/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
@@ -196,6 +197,7 @@ export function familyWords(result: GateResult): string {
 export function methodBody(result: GateResult): string[] {
   const { rules } = result
   const s = rules.statistics
+  const policies = describePolicies(rules)
   const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'
   const rows = [
     ['Setting', 'Value'],
@@ -208,7 +210,7 @@ export function methodBody(result: GateResult): string[] {
     ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
     ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
     ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-    ['Inconclusive counts as', `${rules.onInconclusive} (on_inconclusive); with too few queries ${rules.onTooFew} (on_too_few); a superior check not shown better: fail`],
+    ['Inconclusive counts as', `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`],
     ['Missing queries', rules.queries.missing],
     ['Rules file', inline(rules.source.file, 200)],
     ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],

@@ -47,7 +47,7 @@ export function toText(result: GateResult, options: TextOptions): string {
       ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
       : by.kind === 'trust'
         ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain(by.rule)}"`
-        : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.number ?? '?'} "${plain(by.name)}"`
+        : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain(by.check.rule.name)}"`
   )
   if (head.sentence !== null) out.push(`  ${plain(head.sentence, 800)}`)
   const { total, pass, fail, inconclusive } = head.counts

@@ -4,6 +4,8 @@ import { fixed, signed } from './format.js'
 import { publishableWords } from './head.js'
 import { describeDifference } from '../trust/comparability.js'
 import { QUANTILES } from '../trust/zero-hits.js'
+import type { Decision } from '../decide/evaluate.js'
+import { guardSentence } from './guard-words.js'
 import { pct, type TrustResult, type UnanswerableSide } from '../trust/trust.js'
 
 /**
@@ -51,7 +53,7 @@ export function publishableLine(trust: TrustResult): string {
 export function trustBody(trust: TrustResult): string[] {
   const out: string[] = []
   if (trust.guards.length > 0) {
-    out.push(table([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(g.reason, 600)])]), '')
+    out.push(table([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(guardSentence(g.reason), 600)])]), '')
   }
   const d = trust.dataset
   if (d !== null) {
@@ -131,8 +133,8 @@ export function trustBody(trust: TrustResult): string[] {
   return out
 }
 
-/** The trust part of the JSON report (snake_case keys, fixed order). */
-export function trustJson(trust: TrustResult): Record<string, unknown> {
+/** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
+export function trustJson(trust: TrustResult, decision: Decision): Record<string, unknown> {
   const c = trust.comparability
   const diff = (d: { path: string; values: Array<[string, string | null]> }): Record<string, unknown> => ({ field: d.path, values: Object.fromEntries(d.values) })
   const p = trust.pooling
@@ -145,8 +147,8 @@ export function trustJson(trust: TrustResult): Record<string, unknown> {
     unjudged_docs: s.unjudgedDocs
   })
   return {
-    guards: trust.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: g.reason })),
-    decided_by: trust.decidedBy,
+    guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
+    decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
     comparability:
       c === null
         ? null

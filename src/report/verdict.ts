@@ -13,7 +13,7 @@ export interface Finding {
 /** What the first lines of every report format say: the verdict, the check that decided it, the counts. */
 export interface VerdictSummary {
   verdict: 'pass' | 'fail'
-  /** The first check (rules order) that made the verdict fail, with its first failing (else inconclusive) unit. */
+  /** The finding of the check that decided a failing verdict (decision.decidedBy); null on pass or when a trust rule decided. */
   decidedBy: Finding | null
   counts: { total: number; pass: number; fail: number; inconclusive: number }
   /** Every unit that did not pass, in rules order (the deciding one included). */
@@ -31,9 +31,7 @@ export function summarize(result: GateResult): VerdictSummary {
     }
   }
   const deciding = decision.decidedBy
-  const decidedBy = deciding
-    ? findings.find((f) => f.check === deciding && f.unit.status === 'fail') ?? findings.find((f) => f.check === deciding) ?? null
-    : null
+  const decidedBy = deciding?.kind === 'check' ? findings.find((f) => f.unit === deciding.unit) ?? null : null
   const count = (s: string): number => decision.checks.filter((c) => c.status === s).length
   return {
     verdict: decision.verdict,

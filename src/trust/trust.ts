@@ -5,7 +5,7 @@ import { InputError } from '../errors.js'
 import { percent } from '../report/format.js'
 import type { ParsedMeasure } from '../config/measures.js'
 import type { Qrels } from '../model/qrels.js'
-import { compareManifests, describeDifference, type ComparabilityResult } from './comparability.js'
+import { compareManifests, describeDifference, type ComparabilityResult, type FieldDifference } from './comparability.js'
 import type { SideEvidence } from './evidence.js'
 import type { Manifest } from '../readers/manifest.js'
 import { analysePooling, type PoolingResult } from './pooling.js'
@@ -33,15 +33,43 @@ export interface TrustEvidence {
   manifests: { baseline: Manifest | null; candidate: Manifest | null; dataset: Manifest | null }
 }
 
-/** A trust rule's outcome, shown before the statistical checks. */
+/** The rules key of a trust rule that can decide the verdict (a guard). */
+export type TrustRuleName = 'comparability' | 'pooling.max_unjudged' | 'max_zero_hit_share'
+
+/** Which limit of a share cap a value broke: the absolute share, or the baseline's share plus the increase allowed. */
+export type CapBreach = { kind: 'share'; share: number } | { kind: 'increase'; baseline: number; increase: number }
+
+/**
+ * Why a guard has its status, as a stable code and the numbers behind it; src/report/guard-words.ts turns it into
+ * the sentence every report shows, so the analysis holds no wording.
+ */
+export type GuardReason =
+  | { code: 'comparable'; mustMatch: string[] }
+  | { code: 'not_comparable'; mismatches: FieldDifference[] }
+  /** Mean unjudged shares of the top `depth`, within the cap. */
+  | { code: 'unjudged_within'; depth: number; baseline: number; candidate: number; cap: ShareCap }
+  | { code: 'unjudged_above'; depth: number; baseline: number; candidate: number; breach: CapBreach }
+  /** No slice breaks the cap; `baseline`/`candidate` are the shares over all queries. */
+  | { code: 'zero_hits_within'; depth: number; cap: ShareCap; baseline: number; candidate: number }
+  | { code: 'zero_hits_above'; depth: number; breaches: ZeroHitBreach[] }
+
+/** One slice whose share of queries without a relevant document in the top k breaks the cap. */
+export interface ZeroHitBreach {
+  slice: Array<[string, string]>
+  n: number
+  baseline: number
+  candidate: number
+  breach: CapBreach
+}
+
+/**
+ * A trust rule's outcome, shown before the statistical checks. How it counts toward the verdict (an
+ * inconclusive guard resolved by on_inconclusive) is decided in src/decide/, with the checks.
+ */
 export interface GuardResult {
-  /** The rules key: comparability, pooling.max_unjudged, max_zero_hit_share. */
-  rule: string
+  rule: TrustRuleName
   status: 'pass' | 'fail' | 'inconclusive'
-  /** How it counts toward the verdict (inconclusive resolved by on_inconclusive). */
-  counts: 'pass' | 'fail'
-  /** Plain words: the numbers and the limit, or the fields and both values. */
-  reason: string
+  reason: GuardReason
 }
 
 /** Unanswerable questions of the gated split, and what each side did with them. */
@@ -66,9 +94,8 @@ export interface DatasetSummary {
 }
 
 export interface TrustResult {
+  /** The guards in a fixed order (comparability, pooling, zero hits); src/decide/ counts them toward the verdict. */
   guards: GuardResult[]
-  /** The first guard that counts as fail: it decides a failing verdict before any statistical check. */
-  decidedBy: string | null
   comparability: ComparabilityResult | null
   pooling: PoolingResult | null
   zeroHits: ZeroHitResult
@@ -83,7 +110,6 @@ const EPS = 1e-12
 export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvidence | undefined): TrustResult {
   const ev: TrustEvidence = evidence ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }
   const guards: GuardResult[] = []
-  const counts = (status: GuardResult['status']): 'pass' | 'fail' => (status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail')
 
   // comparability
   let comparability: ComparabilityResult | null = null
@@ -104,10 +130,7 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
       guards.push({
         rule: 'comparability',
         status,
-        counts: counts(status),
-        reason: comparability.comparable
-          ? `${rules.comparability.mustMatch.join(', ')} match`
-          : `not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`
+        reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
       })
     }
   }
@@ -126,15 +149,11 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
   if (pooling !== null && cap !== undefined) {
     const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged)
     const status = breach === null ? 'pass' : cap.outcome
-    const numbers = `the candidate's top ${depth} is ${pct(pooling.candidate.meanUnjudged)} unjudged on average, the baseline's ${pct(pooling.baseline.meanUnjudged)}`
+    const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged }
     guards.push({
       rule: 'pooling.max_unjudged',
       status,
-      counts: counts(status),
-      reason:
-        breach === null
-          ? `${numbers}; within ${limits(cap)}`
-          : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`
+      reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
     })
   }
 
@@ -144,21 +163,20 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
   const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate })
   const z = rules.maxZeroHitShare
   if (z !== undefined) {
-    const breaches: string[] = []
+    const breaches: ZeroHitBreach[] = []
     for (const s of zeroHits.slices) {
       if (s.baseline === null || s.candidate === null) continue
       const b = capBreach(z, s.baseline, s.candidate)
-      if (b !== null) breaches.push(`${label(s.slice)}: ${pct(s.candidate)} of ${s.n} queries (baseline ${pct(s.baseline)}) above ${b}`)
+      if (b !== null) breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b })
     }
     const status = breaches.length === 0 ? 'pass' : z.outcome
     guards.push({
       rule: 'max_zero_hit_share',
       status,
-      counts: counts(status),
       reason:
         breaches.length === 0
-          ? `no slice has more queries without a relevant document in the top ${zDepth} than ${limits(z)} (all queries: candidate ${pct(zeroHits.slices[0].candidate ?? 0)}, baseline ${pct(zeroHits.slices[0].baseline ?? 0)})`
-          : `queries with no relevant document in the top ${zDepth}: ${breaches.join('; ')}`
+          ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
+          : { code: 'zero_hits_above', depth: zDepth, breaches }
     })
   }
 
@@ -177,31 +195,19 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
 
   const dataset = ev.dataset === null ? null : summariseDataset(ev.dataset, runs)
   const publishable = judgePublishable(pooling, dataset, comparability)
-  const decidedBy = guards.find((g) => g.counts === 'fail')?.rule ?? null
-  return { guards, decidedBy, comparability, pooling, zeroHits, twoStage, dataset, publishable }
+  return { guards, comparability, pooling, zeroHits, twoStage, dataset, publishable }
 }
 
-/** The limit a value breaks ("the cap of 20%", "the baseline's 5% + 10 points"), or null when within. */
-function capBreach(cap: ShareCap, baseline: number, candidate: number): string | null {
-  if (cap.share !== undefined && candidate > cap.share + EPS) return `the limit of ${pct(cap.share)}`
-  if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS) return `the baseline's ${pct(baseline)} + ${pct(cap.increase)} allowed`
+/** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
+function capBreach(cap: ShareCap, baseline: number, candidate: number): CapBreach | null {
+  if (cap.share !== undefined && candidate > cap.share + EPS) return { kind: 'share', share: cap.share }
+  if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS) return { kind: 'increase', baseline, increase: cap.increase }
   return null
-}
-
-function limits(cap: ShareCap): string {
-  const parts: string[] = []
-  if (cap.share !== undefined) parts.push(`${pct(cap.share)}`)
-  if (cap.increase !== undefined) parts.push(`the baseline + ${pct(cap.increase)}`)
-  return parts.join(' and ')
 }
 
 /** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
 export function pct(x: number): string {
   return percent(x, 1)
-}
-
-function label(slice: Array<[string, string]>): string {
-  return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ')
 }
 
 function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): DatasetSummary {
