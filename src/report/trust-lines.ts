@@ -1,12 +1,16 @@
 import { markdownTable } from 'markdown-table'
 import { inline } from './escape.js'
-import { fixed, signed } from './format.js'
+import { fixed, percent, signed } from './format.js'
+
 import { publishableWords } from './head.js'
 import { describeDifference } from '../trust/comparability.js'
 import { QUANTILES } from '../trust/zero-hits.js'
 import type { Decision } from '../decide/evaluate.js'
 import { guardSentence } from './guard-words.js'
-import { pct, type TrustResult, type UnanswerableSide } from '../trust/trust.js'
+import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
+
+/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
+const pct = (x: number): string => percent(x, 1)
 
 /**
  * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report

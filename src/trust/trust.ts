@@ -2,7 +2,6 @@ import type { PairedTable } from '../align/pair.js'
 import type { Rules, ShareCap } from '../config/types.js'
 import type { DatasetJudgments } from '../readers/dataset/judgments.js'
 import { InputError } from '../errors.js'
-import { percent } from '../report/format.js'
 import type { ParsedMeasure } from '../config/measures.js'
 import type { Qrels } from '../model/qrels.js'
 import { compareManifests, describeDifference, type ComparabilityResult, type FieldDifference } from './comparability.js'
@@ -203,11 +202,6 @@ function capBreach(cap: ShareCap, baseline: number, candidate: number): CapBreac
   if (cap.share !== undefined && candidate > cap.share + EPS) return { kind: 'share', share: cap.share }
   if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS) return { kind: 'increase', baseline, increase: cap.increase }
   return null
-}
-
-/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
-export function pct(x: number): string {
-  return percent(x, 1)
 }
 
 function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): DatasetSummary {
