@@ -1,7 +1,6 @@
 import { markdownTable } from 'markdown-table'
 import { inline } from './escape.js'
 import { fixed, percent, signed } from './format.js'
-
 import { publishableWords } from './head.js'
 import { describeDifference } from '../trust/comparability.js'
 import { QUANTILES } from '../trust/zero-hits.js'
