@@ -1,16 +1,17 @@
 // Writes src/stats/kernels.ts, the numeric kernels of the statistics, from the templates below.
 //
 // Why generated: the bootstrap's inner loop keeps one local accumulator variable per column (a0, a1, ...),
-// which V8 can keep in registers (an array of accumulators costs a load and a store per addition; see
-// docs/statistics.md). So there is one kernel per column-group width 1 .. MAX_WIDTH, identical but for their
-// width, and writing them by hand lets one width drift from the others. Everything else in the file (the job types, the
-// dispatch, the sign-flip kernel) is written out here once, as it appears in the output.
+// chosen for speed over an array of accumulators (docs/statistics.md). So there is one kernel per
+// column-group width 1 .. MAX_WIDTH, identical but for their width, and writing them by hand lets one width
+// drift from the others. Everything else in the file (the job types, the dispatch, the sign-flip kernel) is
+// written out here once, as it appears in the output.
 //
 // Usage: `npm run generate:kernels` (writes the file) or `node scripts/generate-kernels.js --stdout` (prints
 // it; the test __tests__/stats/kernels-generated.test.ts compares that with the committed file, so a hand
 // edit of src/stats/kernels.ts, or a generator change without regenerating, fails `npm test`).
 // Plain Node, no dependency. The output follows the repository's style (2 spaces, single quotes, no
-// semicolons), so a formatter has nothing to change.
+// semicolons, long lines as in the rest of src/). A formatter must either leave the file alone (list it in
+// its ignore file) or the templates here must emit its style: otherwise the two undo each other.
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
