@@ -159,7 +159,7 @@ export async function fuzzTarget(api, target, { runs, seed, slowMs = 2000, dir =
         await target.run(file)
       } catch (error) {
         if (!(error instanceof api.InputError)) throw error
-        if (/\n\s+at /.test(error.message)) throw new Error(`an InputError message holds a stack trace: ${error.message}`)
+        if (/\n\s+at /.test(error.message)) throw new Error(`an InputError message holds a stack trace: ${error.message}`, { cause: error })
       }
       const ms = performance.now() - start
       if (ms > slowMs) throw new Error(`took ${ms.toFixed(0)} ms (limit ${slowMs})`)

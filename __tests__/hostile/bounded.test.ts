@@ -22,7 +22,7 @@ import { writeFiles } from '../helpers.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-async function refusal(run: () => Promise<unknown> | unknown): Promise<InputError> {
+async function refusal(run: () => unknown): Promise<InputError> {
   try {
     await run()
   } catch (error) {

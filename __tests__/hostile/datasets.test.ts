@@ -30,6 +30,8 @@ export const DATASET_CASES: HostileCase[] = [
   ds('BOM and CRLF are accepted', '\ufeff' + DATASET.replace(/\n/g, '\r\n'), 0),
   ds('truncated last line', DATASET + q('h3').slice(0, 40), 2, 'd.jsonl:3', /is not valid JSON/),
   ds('NaN grade is not JSON', DATASET + q('h3').replace('"split"', '"graded_relevance":{"c01":NaN},"split"') + '\n', 2, 'd.jsonl:3', /not valid JSON/),
+  // 1e400 overflows to Infinity on purpose: the file must hold a number JSON.parse cannot represent.
+  // eslint-disable-next-line no-loss-of-precision
   ds('grade 1e400 is not an integer 0..3', DATASET + q('h3', { graded_relevance: { c01: 1e400 } }).replace('null', '1e400') + '\n', 2, 'd.jsonl:3', /graded_relevance\.c01/),
   ds('grade "2" written as a string', DATASET + q('h3', { graded_relevance: { c01: '2' } }) + '\n', 2, 'd.jsonl:3', /graded_relevance\.c01 must be integer/),
   ds('numeric question id', DATASET + q('h3').replace('"id":"h3"', '"id":3') + '\n', 2, 'd.jsonl:3', /id/),

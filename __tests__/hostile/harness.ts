@@ -53,7 +53,7 @@ export async function runCase(c: HostileCase): Promise<CliResult> {
   try {
     expect(r.code).toBe(c.code)
   } catch (error) {
-    throw new Error(`${c.name}: expected exit ${c.code}, got ${r.code}\nstderr: ${stderr.slice(0, 2000)}`)
+    throw new Error(`${c.name}: expected exit ${c.code}, got ${r.code}\nstderr: ${stderr.slice(0, 2000)}`, { cause: error })
   }
   expect(hasStackTrace(r.stderr)).toBe(false)
   expect(stderr).not.toMatch(/internal error/)

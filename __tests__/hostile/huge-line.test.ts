@@ -99,7 +99,7 @@ large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
           expect(message).not.toMatch(/\n\s+at /)
           expect(rssMb).toBeLessThan(RSS_LIMIT_MB)
         } catch (error) {
-          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS, ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`)
+          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS, ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`, { cause: error })
         }
         process.stdout.write(`huge line, ${what}: refused in ${ms} ms, peak RSS ${rssMb.toFixed(0)} MB\n`)
       }

@@ -109,7 +109,7 @@ describe('a non-finite statistic always fails the check, with the reason', () =>
                 expect(failed.length).toBeGreaterThan(0)
                 for (const u of failed) expect(u.reason).toBe('non_finite')
               } catch (error) {
-                throw new Error(`${name}: ${(error as Error).message}`)
+                throw new Error(`${name}: ${(error as Error).message}`, { cause: error })
               }
             }
           })

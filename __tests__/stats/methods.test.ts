@@ -162,6 +162,7 @@ describe('multiplicity', () => {
 describe('power', () => {
   it('minimum detectable effect = (z_0.975 + z_0.8) * se', () => {
     // (1.959963984540054 + 0.8416212335729143) * 0.01 = 0.028015852181129683 (scipy.special.ndtri values)
+    // eslint-disable-next-line no-loss-of-precision -- the reference is written as Python printed it
     close(minimumDetectable(0.01, 0.95), 0.028015852181129683, 1e-15)
   })
   it('queries to settle: n * (mde / distance)^2 - n', () => {

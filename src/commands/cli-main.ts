@@ -90,6 +90,8 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
 /** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
 function parse(command: CommandName, args: string[]) {
   try {
+    // The cast is needed: without it parseArgs infers a union of every command's values and no option can be read.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     return parseArgs({ args, options: COMMANDS[command].options as Record<string, OptionSpec>, allowPositionals: false, strict: true }).values
   } catch (error) {
     throw new UsageError(`${(error as Error).message}${optionSuggestion(command, error)}`, command)
@@ -114,7 +116,7 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const v = parse('gate', args)
   required('gate', v, ['rules', 'baseline', 'candidate'])
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
-  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${format}"`, 'gate')
+  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
   const rules = await readRules(v.rules as string)
   const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
   const manifests = { baselineManifest: v['baseline-manifest'] as string | undefined, candidateManifest: v['candidate-manifest'] as string | undefined }
@@ -136,12 +138,12 @@ async function metricsCommandLine(args: string[], out: Write): Promise<number> {
   const v = parse('metrics', args)
   required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
-  if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not "${format}"`, 'metrics')
+  if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not "${String(format)}"`, 'metrics')
   const noRelevant = v['no-relevant'] ?? 'exclude'
-  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not "${noRelevant}"`, 'metrics')
+  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not "${String(noRelevant)}"`, 'metrics')
   let depth: number | undefined
   if (v.depth !== undefined) {
-    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${v.depth}"`, 'metrics')
+    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics')
     depth = Number(v.depth)
   }
   await metricsCommand(

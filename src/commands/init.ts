@@ -248,7 +248,7 @@ export function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: st
   }
 }
 
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.\-]*$/
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.-]*$/
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i
 
 /** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */

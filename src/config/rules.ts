@@ -35,7 +35,7 @@ export function loadRules(text: string, file: string): Rules {
   }
   refuseNonFinite(data, [], source, file)
   if (!validate(data)) throw schemaError(pickError(validate.errors ?? []), source, file)
-  return toRules(data as RawRules, source, file, sha256(text))
+  return toRules(data, source, file, sha256(text))
 }
 
 interface RawMetric {

@@ -17,6 +17,8 @@ export interface SourceDocument {
 function sameJsKey(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (!isScalar(a) || !isScalar(b)) return false
+  // A scalar's value is a primitive (string, number, boolean, bigint or null), never an object.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   const js = (v: unknown): string => (v === null ? '' : String(v))
   return js(a.value) === js(b.value)
 }

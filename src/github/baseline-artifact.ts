@@ -96,7 +96,7 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   }
   const runs = await api(`listing successful runs of workflow ${workflow} on ${options.branch}`, async () => {
     const { data } = await client.rest.actions.listWorkflowRuns({ owner: ctx.owner, repo: ctx.repo, workflow_id: workflow, branch: options.branch, status: 'success', per_page: 50 })
-    return data.workflow_runs as unknown as ApiRun[]
+    return data.workflow_runs
   })
   const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
   const eligible = runs
@@ -106,7 +106,7 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   for (const run of eligible) {
     const artifacts = await api(`listing the artifacts of run ${run.id}`, async () => {
       const { data } = await client.rest.actions.listWorkflowRunArtifacts({ owner: ctx.owner, repo: ctx.repo, run_id: run.id, name: options.name, per_page: 100 })
-      return data.artifacts as unknown as ApiArtifact[]
+      return data.artifacts
     })
     const artifact = artifacts.find((a) => a.name === options.name && !a.expired)
     if (artifact) {

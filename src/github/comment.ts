@@ -57,7 +57,7 @@ export function parseMetadata(body: string): CommentMetadata | undefined {
   try {
     const v = JSON.parse(line.slice(META_PREFIX.length, -4)) as Record<string, unknown>
     if (typeof v.head_sha !== 'string') return undefined
-    return { head_sha: v.head_sha, run_id: typeof v.run_id === 'number' ? v.run_id : null, verdict: String(v.verdict ?? '') }
+    return { head_sha: v.head_sha, run_id: typeof v.run_id === 'number' ? v.run_id : null, verdict: typeof v.verdict === 'string' ? v.verdict : '' }
   } catch {
     return undefined
   }

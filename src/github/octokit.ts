@@ -123,7 +123,8 @@ export function apiErrorHint(error: unknown, permissionHint: string): string {
 export function describeApiError(error: unknown, action: string): string {
   const code = networkErrorCode(error)
   if (code) {
-    const detail = String((error as { message?: unknown })?.message ?? '').split('\n')[0].slice(0, 300)
+    const message = (error as { message?: unknown })?.message
+    const detail = (typeof message === 'string' ? message : '').split('\n')[0].slice(0, 300)
     return `${action} failed: network error ${code}, GitHub did not answer${detail ? ` (${detail})` : ''}`
   }
   const e = error as { status?: number; message?: string; response?: { data?: { message?: string } } }

@@ -39,7 +39,7 @@ export async function resolvePullRequest(client: GitHubClient, ctx: GateContext,
     if (ctx.eventName !== 'workflow_run') return ctx.pullRequest
     // workflow_run lists the PR without telling whether it still exists: read its base from the API
     const { data } = await client.rest.pulls.get({ owner, repo, pull_number: ctx.pullRequest.number })
-    return fromApi(ctx, data as unknown as ApiPull, ctx.pullRequest.runHeadSha)
+    return fromApi(ctx, data, ctx.pullRequest.runHeadSha)
   }
   const run = ctx.workflowRun
   if (!run || !run.headBranch) return undefined

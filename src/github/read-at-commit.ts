@@ -44,14 +44,14 @@ export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: P
   const base = describeBase(pr)
   let response: { data: unknown; headers: Record<string, string | number | undefined> }
   try {
-    response = (await client.rest.repos.getContent({
+    response = await client.rest.repos.getContent({
       owner: ctx.owner,
       repo: ctx.repo,
       path: repoPath,
       ref: pr.baseSha,
       mediaType: { format: 'raw' },
       request: { parseSuccessResponseBody: false }
-    })) as unknown as typeof response
+    })
   } catch (error) {
     if (statusOf(error) === 404) throw new InputError({ file }, options.missing.message, options.missing.hint)
     throw new InputError({ file }, describeApiError(error, `reading ${what} at ${base}`), `${what} could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`)

@@ -37,7 +37,7 @@ export function parseScoreBytes(bytes: Uint8Array, start: number, end: number): 
   let digits = 0
   let exponent = 0
   let sawDigit = false
-  let c = 0
+  let c: number
   // integer part
   while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
     if (digits > 0 || c !== 0x30) {

@@ -136,7 +136,7 @@ interface Pool {
 function shared<T extends Float64Array | Int32Array | Uint32Array>(a: T): T {
   const Ctor = a.constructor as new (buffer: SharedArrayBuffer) => T
   const out = new Ctor(new SharedArrayBuffer(a.byteLength))
-  out.set(a as never)
+  out.set(a)
   return out
 }
 
@@ -153,7 +153,7 @@ function sharedJob(job: KernelJob): KernelJob {
   const copy: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(job)) {
     if (ArrayBuffer.isView(value)) copy[key] = shared(value as Float64Array)
-    else if (Array.isArray(value)) copy[key] = value.map((v) => (ArrayBuffer.isView(v) ? shared(v as Float64Array) : v))
+    else if (Array.isArray(value)) copy[key] = (value as unknown[]).map((v) => (ArrayBuffer.isView(v) ? shared(v as Float64Array) : v))
     else copy[key] = value
   }
   return copy as unknown as KernelJob
