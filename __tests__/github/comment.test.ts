@@ -108,21 +108,21 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('retries a 429 after its retry-after', async () => {
-    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' }, times: 1 })
+    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 429, headers: { 'retry-after': '5' }, body: { message: 'Too Many Requests' }, times: 1 })
     // real seconds on a fake clock: the wait is what GitHub asked, and takes no real time
     const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
     expect(out.status).toBe('created')
-    expect(fakeMs).toBeGreaterThanOrEqual(1000)
+    expect(fakeMs).toBeGreaterThanOrEqual(5000)
     const gets = fake.requests('GET', /\/issues\/7\/comments$/)
     expect(gets.map((r) => r.status)).toEqual([429, 200])
-    expect(logs.some((l) => l.includes('429') && l.includes('retrying in 1 s'))).toBe(true)
+    expect(logs.some((l) => l.includes('429') && l.includes('retrying in 5 s'))).toBe(true)
   })
 
   it('waits out a secondary rate limit (403 with the message and retry-after)', async () => {
-    fake.faults.push({ method: 'POST', path: /\/issues\/7\/comments$/, status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, times: 1 })
+    fake.faults.push({ method: 'POST', path: /\/issues\/7\/comments$/, status: 403, headers: { 'retry-after': '5' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, times: 1 })
     const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
     expect(out.status).toBe('created')
-    expect(fakeMs).toBeGreaterThanOrEqual(1000)
+    expect(fakeMs).toBeGreaterThanOrEqual(5000)
     expect(fake.requests('POST', /comments$/).map((r) => r.status)).toEqual([403, 201])
     expect(logs.some((l) => l.includes('secondary rate limit'))).toBe(true)
   })
