@@ -55,7 +55,7 @@ describe('example workflows (docs/workflows)', () => {
     expect(Object.keys(wf.on)).toEqual(['pull_request'])
     expect(Object.keys(wf.jobs)).toHaveLength(1)
     expect(wf.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' })
-    expect(steps(wf)[0].uses).toMatch(/^actions\/checkout@v\d+$/)
+    expect(steps(wf)[0].uses).toMatch(/^actions\/checkout@[0-9a-f]{40}$/)
     expect(steps(wf).some((s) => s.run?.includes('git worktree add'))).toBe(true)
   })
 
