@@ -3,6 +3,7 @@ import { ACTIONS_BOT_LOGIN, markerFor, metadataLine, parseMetadata, upsertSticky
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { createClient, retryAfterSeconds } from '../../src/github/octokit.js'
 import { FakeGitHub } from './fake-github.js'
+import { withFakeTime } from './fake-time.js'
 
 const HEAD = 'a'.repeat(40)
 const NEWER = 'b'.repeat(40)
@@ -14,7 +15,7 @@ const pr: PullRequestRef = { number: 7, runHeadSha: HEAD, baseSha: BASE, baseRef
 const request = (over: Partial<CommentRequest> = {}): CommentRequest => ({ name: 'default', mode: 'always', verdict: 'fail', markdown: '## ❌ retrieval-gate: fail\n\nbody\n', runId: 50, whereFull: 'the report-markdown file', ...over })
 const logs: string[] = []
 let clients = 0
-const client = (token: string) => createClient(token, { baseUrl: fake.url, secondMs: 20, log: (m) => logs.push(m), throttleId: `test-${clients++}` })
+const client = (token: string, secondMs = 20) => createClient(token, { baseUrl: fake.url, secondMs, log: (m) => logs.push(m), throttleId: `test-${clients++}` })
 
 beforeAll(async () => {
   fake = await new FakeGitHub().start()
@@ -107,18 +108,21 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('retries a 429 after its retry-after', async () => {
-    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' }, times: 1 })
-    const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request())
+    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 429, headers: { 'retry-after': '5' }, body: { message: 'Too Many Requests' }, times: 1 })
+    // real seconds on a fake clock: the wait is what GitHub asked, and takes no real time
+    const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
     expect(out.status).toBe('created')
+    expect(fakeMs).toBeGreaterThanOrEqual(5000)
     const gets = fake.requests('GET', /\/issues\/7\/comments$/)
     expect(gets.map((r) => r.status)).toEqual([429, 200])
-    expect(logs.some((l) => l.includes('429') && l.includes('retrying in 1 s'))).toBe(true)
+    expect(logs.some((l) => l.includes('429') && l.includes('retrying in 5 s'))).toBe(true)
   })
 
   it('waits out a secondary rate limit (403 with the message and retry-after)', async () => {
-    fake.faults.push({ method: 'POST', path: /\/issues\/7\/comments$/, status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, times: 1 })
-    const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request())
+    fake.faults.push({ method: 'POST', path: /\/issues\/7\/comments$/, status: 403, headers: { 'retry-after': '5' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, times: 1 })
+    const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
     expect(out.status).toBe('created')
+    expect(fakeMs).toBeGreaterThanOrEqual(5000)
     expect(fake.requests('POST', /comments$/).map((r) => r.status)).toEqual([403, 201])
     expect(logs.some((l) => l.includes('secondary rate limit'))).toBe(true)
   })

@@ -2,30 +2,15 @@
  * Logs are data, never commands. In a workflow's `run:` step every line the CLI prints is read by the GitHub
  * runner: a line that starts with `::` (after blanks) or holds `##[` is a workflow command. Whatever an input
  * holds (a CSV header with a line break, a JSON key with a newline, a 10 MB value), no printed line may start
- * a command, carry a raw carriage return or other control character, or be long (src/util/show.ts).
+ * a command, carry a raw carriage return or other control character, or be long (src/util/show.ts). The 10 MB
+ * cases are in logs.slow.test.ts.
  */
 import { describe, expect, it } from '@jest/globals'
 import { formatInputError } from '../../src/errors.js'
 import { MAX_ERROR_CHARS, MAX_SHOWN_CHARS, quote, safeLines, sanitizeText } from '../../src/util/show.js'
-import { cli, hasStackTrace, writeFiles } from '../helpers.js'
+import { cli, writeFiles } from '../helpers.js'
 import { RULES, rowsJsonl } from './harness.js'
-
-/** The longest stderr line a refusal may print: the tool's name plus one capped refusal. */
-const MAX_LINE = MAX_ERROR_CHARS + 100
-
-/** What every refusal's stderr must satisfy, whatever the input held. */
-function expectInertLog(stderr: string): void {
-  for (const line of stderr.split('\n')) {
-    expect(line).not.toMatch(/^\s*::/)
-    expect(line).not.toContain('##[')
-    expect(line.length).toBeLessThanOrEqual(MAX_LINE)
-  }
-  // no raw control character other than the line breaks between lines
-  expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/)
-  expect(hasStackTrace(stderr)).toBe(false)
-}
-
-const TEN_MB = 10 * 1024 * 1024
+import { expectInertLog } from './inert-log.js'
 
 describe('what reaches a message or a log is escaped and cut', () => {
   it('a quoted CSV header "x\\n::warning::INJECTED" (named twice) starts no stderr line with ::', async () => {
@@ -44,28 +29,6 @@ describe('what reaches a message or a log is escaped and cut', () => {
     const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.json'], '--candidate', f['c.json']])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('field "x\\r\\n::warning::INJECTED #\\u0023[error]TOO" comes twice')
-    expectInertLog(r.stderr)
-  })
-
-  it('a 10 MB query id repeated in a rows file is cut in the message, with its length', async () => {
-    const id = 'q'.repeat(TEN_MB)
-    const rows = rowsJsonl() + JSON.stringify({ query_id: id, m: 0.5 }) + '\n' + JSON.stringify({ query_id: id, m: 0.5 }) + '\n'
-    const f = writeFiles({ 'rules.yml': RULES, 'b.jsonl': rowsJsonl(), 'c.jsonl': rows })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl']])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toContain(`${TEN_MB} characters`)
-    expect(r.stderr.length).toBeLessThan(MAX_LINE)
-    expectInertLog(r.stderr)
-  })
-
-  it('a 10 MB attribute value is cut in the message, with its length', async () => {
-    const rules = RULES.replace('    non_inferior: { margin: 0.1 }\n', '    where: { segment: new }\n    non_inferior: { margin: 0.1 }\n')
-    const rows = rowsJsonl(3, 0.5, { segment: 's'.repeat(TEN_MB) + '\n::warning::INJECTED' })
-    const f = writeFiles({ 'rules.yml': rules, 'b.jsonl': rows, 'c.jsonl': rows })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl']])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/\d{8} characters/)
-    expect(r.stderr.length).toBeLessThan(MAX_LINE)
     expectInertLog(r.stderr)
   })
 

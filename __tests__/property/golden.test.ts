@@ -1,44 +1,16 @@
 /**
- * Determinism across environments: the JSON and Markdown reports of the example scenarios are golden files,
- * asserted byte for byte
- * - in this process (the in-process CLI),
- * - in a separate Node process with another time zone and locale (TZ=Pacific/Chatham, de_DE: a +12:45
- *   offset and a decimal comma, so any Date or toLocaleString use would show),
- * - under Node 24 (`npx -y node@24`, probed once when this file loads). When it cannot be had (no network) the
- *   test is skipped with one line saying why, never passed; on CI (CI=true) that is a failure, since CI must run
- *   every test. RG_SKIP_NODE24=1 skips explicitly.
- * The child processes run the sources compiled by tsc (not dist/, which may lag the sources while others
- * work). Regenerate the golden files after an intended report change with UPDATE_GOLDEN=1.
+ * Determinism: the JSON and Markdown reports of the example scenarios are golden files, asserted byte for byte in
+ * this process (the in-process CLI). The same files are asserted in another process with another time zone and
+ * locale, and under Node 24, by golden-environments.slow.test.ts (`npm run test:slow`). Regenerate the golden
+ * files after an intended report change with `UPDATE_GOLDEN=1 npm test -- __tests__/property/golden`.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { cli, tempDir } from '../helpers.js'
-import { answers, needing, skippedBy } from '../programs.js'
+import { golden, goldenDir, root, SCENARIO_NAMES, SCENARIOS, type Output, type Scenario } from './golden-cases.js'
 
-const root = path.resolve(import.meta.dirname, '../..')
-const goldenDir = path.join(import.meta.dirname, 'golden')
 const update = process.env.UPDATE_GOLDEN === '1'
-const build = path.join(root, 'node_modules/.cache/rg-golden-build')
-
-/** Scenarios: rules and inputs as relative paths (the reports name them), run from the repository root. */
-const SCENARIOS = {
-  rows: ['--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl'],
-  runs: ['--rules', 'examples/runs/rules.yml', '--baseline', 'examples/runs/baseline.jsonl', '--candidate', 'examples/runs/candidate.jsonl']
-} as const
-type Scenario = keyof typeof SCENARIOS
-
-interface Output {
-  code: number
-  json: string
-  markdown: string
-}
-
-function golden(name: Scenario): Output {
-  const read = (ext: string) => readFileSync(path.join(goldenDir, `${name}.${ext}`), 'utf8')
-  return { code: Number(read('code').trim()), json: read('json'), markdown: read('md') }
-}
 
 async function inProcess(name: Scenario): Promise<Output> {
   const dir = tempDir('rg-golden-')
@@ -52,48 +24,19 @@ async function inProcess(name: Scenario): Promise<Output> {
   }
 }
 
-function child(node: string[], name: Scenario, env: Record<string, string>): Output {
-  const dir = tempDir('rg-golden-')
-  const r = spawnSync(node[0], [...node.slice(1), path.join(build, 'cli.js'), 'gate', ...SCENARIOS[name], '--json', path.join(dir, 'r.json'), '--markdown', path.join(dir, 'r.md')], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120000
-  })
-  if (r.status !== 0 && r.status !== 1) throw new Error(`exit ${r.status}: ${r.stderr}`)
-  return { code: r.status, json: readFileSync(path.join(dir, 'r.json'), 'utf8'), markdown: readFileSync(path.join(dir, 'r.md'), 'utf8') }
-}
-
-const OTHER_PLACE = { TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8', LC_NUMERIC: 'de_DE.UTF-8' }
-
-/** Node 24 from npm (the npm "node" package ships the binary); the test below runs only if this answers. */
-const NODE24 = ['npx', '-y', 'node@24']
-const node24 = needing(
-  'the golden test under Node 24',
-  skippedBy('RG_SKIP_NODE24') ?? answers(NODE24[0], [...NODE24.slice(1), '--version'], (out) => /^v24\./.test(out), 180000, tempDir()),
-  'network access to the npm registry, which `npx -y node@24` downloads Node 24 from'
-)
-
 describe('golden reports, byte for byte', () => {
   beforeAll(async () => {
-    if (update) {
-      mkdirSync(goldenDir, { recursive: true })
-      for (const name of Object.keys(SCENARIOS) as Scenario[]) {
-        const out = await inProcess(name)
-        writeFileSync(path.join(goldenDir, `${name}.json`), out.json)
-        writeFileSync(path.join(goldenDir, `${name}.md`), out.markdown)
-        writeFileSync(path.join(goldenDir, `${name}.code`), `${out.code}\n`)
-      }
+    if (!update) return
+    mkdirSync(goldenDir, { recursive: true })
+    for (const name of SCENARIO_NAMES) {
+      const out = await inProcess(name)
+      writeFileSync(path.join(goldenDir, `${name}.json`), out.json)
+      writeFileSync(path.join(goldenDir, `${name}.md`), out.markdown)
+      writeFileSync(path.join(goldenDir, `${name}.code`), `${out.code}\n`)
     }
-    // tsc emits even when another engineer's file has a type error; the examples only need the gate.
-    try {
-      execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', build], { cwd: root, stdio: 'pipe' })
-    } catch {
-      if (!existsSync(path.join(build, 'cli.js'))) throw new Error('tsc produced no build')
-    }
-  }, 180000)
+  })
 
-  for (const name of Object.keys(SCENARIOS) as Scenario[]) {
+  for (const name of SCENARIO_NAMES) {
     it(`${name}: in this process`, async () => {
       const out = await inProcess(name)
       const want = golden(name)
@@ -101,26 +44,5 @@ describe('golden reports, byte for byte', () => {
       expect(out.json).toBe(want.json)
       expect(out.markdown).toBe(want.markdown)
     })
-
-    it(`${name}: another process, TZ=Pacific/Chatham, de_DE locale`, () => {
-      // The environment really is different: a decimal comma and a +12:45 / +13:45 offset.
-      const probe = spawnSync(process.execPath, ['-e', 'process.stdout.write((1234.5).toLocaleString() + " " + new Date(0).getTimezoneOffset())'], { env: { ...process.env, ...OTHER_PLACE }, encoding: 'utf8' })
-      expect(probe.stdout).toMatch(/^1\.234,5 -7(65|05)$/)
-      const out = child([process.execPath], name, OTHER_PLACE)
-      const want = golden(name)
-      expect(out.code).toBe(want.code)
-      expect(out.json).toBe(want.json)
-      expect(out.markdown).toBe(want.markdown)
-    }, 120000)
   }
-
-  node24.it('under Node 24 (skipped with its reason when npx cannot get it)', () => {
-    for (const name of Object.keys(SCENARIOS) as Scenario[]) {
-      const out = child(NODE24, name, OTHER_PLACE)
-      const want = golden(name)
-      expect(out.code).toBe(want.code)
-      expect(out.json).toBe(want.json)
-      expect(out.markdown).toBe(want.markdown)
-    }
-  }, 300000)
 })

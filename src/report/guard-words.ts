@@ -5,7 +5,7 @@ import { percent } from './format.js'
 
 /**
  * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
- * codes and numbers (src/checks/trust.ts); the sentence is written here once, so the Markdown, terminal and
+ * codes and numbers (src/trust/trust.ts); the sentence is written here once, so the Markdown, terminal and
  * JSON reports give the same words and the analysis holds none.
  */
 export function guardSentence(reason: GuardReason): string {

