@@ -62,7 +62,10 @@ function importGraph(): Map<string, string[]> {
     for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"\n]*(?:\n[^'"\n]*)*?from\s+'(\.[^']+)'/gm)) {
       targets.add(path.resolve(path.dirname(file), m[1].replace(/\.js$/, '.ts')))
     }
-    graph.set(file, [...targets].filter((t) => known.has(t)))
+    graph.set(
+      file,
+      [...targets].filter((t) => known.has(t))
+    )
   }
   return graph
 }

@@ -26,7 +26,8 @@ const limitMb = opt('--limit-mb', undefined)
 const only = opt('--only', undefined)?.split(',')
 mkdirSync(dir, { recursive: true })
 
-const RULES = 'version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: m holds, metric: m, non_inferior: { margin: 0.1 } }\n'
+const RULES =
+  'version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: m holds, metric: m, non_inferior: { margin: 0.1 } }\n'
 
 async function writeBig(file, head, fill, bytes, tail = '') {
   if (existsSync(file)) return
@@ -68,62 +69,102 @@ function slicesRules(values, perSlice) {
 const CASES = [
   // Node and the CLI alone: the floor under every figure below, on a machine shared with other work
   ['version', '--version (Node and the CLI alone)', async () => ['--version']],
-  ['csv-number-100k', 'a CSV metric cell of 100,000 digits then "x"', async () => {
-    writeFileSync(f('rules.yml'), RULES)
-    writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
-    writeFileSync(f('num.csv'), 'query_id,m\nq1,' + '1'.repeat(100000) + 'x\n')
-    return gate('rules.yml', 'ok.csv', 'num.csv')
-  }],
-  ['run-score-100k', 'a TREC run score of 100,000 digits then "x"', async () => {
-    writeFileSync(f('qrels.txt'), 'q1 0 d1 1\n')
-    writeFileSync(f('score.run'), 'q1 Q0 d1 1 ' + '1'.repeat(100000) + 'x t\n')
-    return ['metrics', '--qrels', f('qrels.txt'), '--run', f('score.run'), '-m', 'P@5']
-  }],
-  ['csv-open-quote-600mb', 'a CSV quote left open at line 2, then 600 MB of lines', async () => {
-    writeFileSync(f('rules.yml'), RULES)
-    writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
-    await writeBig(f('open.csv'), 'query_id,m\n"q1,', 0x0a, 600 * 1024 * 1024)
-    return gate('rules.yml', 'ok.csv', 'open.csv')
-  }],
-  ['csv-field-24mib', 'a closed quoted CSV field of 24 MiB spanning lines', async () => {
-    writeFileSync(f('rules.yml'), RULES)
-    writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
-    await writeBig(f('field.csv'), 'query_id,m,note\nq1,0.5,"', 0x0a, 24 * 1024 * 1024, '"\n')
-    return gate('rules.yml', 'ok.csv', 'field.csv')
-  }],
-  ['rules-dev-zero', '--rules /dev/zero', async () => {
-    writeFileSync(f('ok.jsonl'), '{"query_id":"q1","m":0.5}\n')
-    return ['gate', '--rules', '/dev/zero', '--baseline', f('ok.jsonl'), '--candidate', f('ok.jsonl')]
-  }],
-  ['rows-dev-zero', '--candidate /dev/zero', async () => {
-    writeFileSync(f('rules.yml'), RULES)
-    writeFileSync(f('ok.jsonl'), '{"query_id":"q1","m":0.5}\n')
-    return gate('rules.yml', 'ok.jsonl', '/dev/zero')
-  }],
-  ...[1000, 2000, 20000].map((n) => [`slices-${n}`, `slices: [seg] with ${n} values (2 queries each)`, async () => {
-    writeFileSync(f(`slices-${n}.yml`), slicesRules(n, false))
-    await writeLines(f(`slices-b-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`)
-    await writeLines(f(`slices-c-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`)
-    return gate(`slices-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, ['--json', f(`slices-${n}.report.json`), '--markdown', f(`slices-${n}.md`)])
-  }]),
-  ...[1000, 45000].map((n) => [`per-slice-${n}`, `per_slice over ${n} values (2 queries each)`, async () => {
-    writeFileSync(f(`per-slice-${n}.yml`), slicesRules(n, true))
-    await writeLines(f(`slices-b-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`)
-    await writeLines(f(`slices-c-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`)
-    return gate(`per-slice-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, ['--json', f(`per-slice-${n}.report.json`)])
-  }]),
-  ['rows-unused-string-1gb', '1 GiB of rows (JSON Lines), each with an unused 10 KB string, both sides', async () => {
-    writeFileSync(f('rules.yml'), RULES)
-    const pad = 'x'.repeat(10000)
-    await writeLines(f('unused.jsonl'), 105000, (i) => `{"query_id":"q${i}","m":0.5,"answer":"${pad}${i}"}\n`)
-    return gate('rules.yml', 'unused.jsonl', 'unused.jsonl')
-  }],
-  ['long-query-id', 'a 10 MB query id', async () => {
-    writeFileSync(f('rules.yml'), RULES)
-    writeFileSync(f('ok.jsonl'), '{"query_id":"q1","m":0.5}\n')
-    await writeBig(f('longid.jsonl'), '{"query_id":"', 0x71, 10 * 1024 * 1024, '","m":0.5}\n')
-    return gate('rules.yml', 'ok.jsonl', 'longid.jsonl')
-  }]
+  [
+    'csv-number-100k',
+    'a CSV metric cell of 100,000 digits then "x"',
+    async () => {
+      writeFileSync(f('rules.yml'), RULES)
+      writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
+      writeFileSync(f('num.csv'), 'query_id,m\nq1,' + '1'.repeat(100000) + 'x\n')
+      return gate('rules.yml', 'ok.csv', 'num.csv')
+    }
+  ],
+  [
+    'run-score-100k',
+    'a TREC run score of 100,000 digits then "x"',
+    async () => {
+      writeFileSync(f('qrels.txt'), 'q1 0 d1 1\n')
+      writeFileSync(f('score.run'), 'q1 Q0 d1 1 ' + '1'.repeat(100000) + 'x t\n')
+      return ['metrics', '--qrels', f('qrels.txt'), '--run', f('score.run'), '-m', 'P@5']
+    }
+  ],
+  [
+    'csv-open-quote-600mb',
+    'a CSV quote left open at line 2, then 600 MB of lines',
+    async () => {
+      writeFileSync(f('rules.yml'), RULES)
+      writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
+      await writeBig(f('open.csv'), 'query_id,m\n"q1,', 0x0a, 600 * 1024 * 1024)
+      return gate('rules.yml', 'ok.csv', 'open.csv')
+    }
+  ],
+  [
+    'csv-field-24mib',
+    'a closed quoted CSV field of 24 MiB spanning lines',
+    async () => {
+      writeFileSync(f('rules.yml'), RULES)
+      writeFileSync(f('ok.csv'), 'query_id,m\nq1,0.5\n')
+      await writeBig(f('field.csv'), 'query_id,m,note\nq1,0.5,"', 0x0a, 24 * 1024 * 1024, '"\n')
+      return gate('rules.yml', 'ok.csv', 'field.csv')
+    }
+  ],
+  [
+    'rules-dev-zero',
+    '--rules /dev/zero',
+    async () => {
+      writeFileSync(f('ok.jsonl'), '{"query_id":"q1","m":0.5}\n')
+      return ['gate', '--rules', '/dev/zero', '--baseline', f('ok.jsonl'), '--candidate', f('ok.jsonl')]
+    }
+  ],
+  [
+    'rows-dev-zero',
+    '--candidate /dev/zero',
+    async () => {
+      writeFileSync(f('rules.yml'), RULES)
+      writeFileSync(f('ok.jsonl'), '{"query_id":"q1","m":0.5}\n')
+      return gate('rules.yml', 'ok.jsonl', '/dev/zero')
+    }
+  ],
+  ...[1000, 2000, 20000].map((n) => [
+    `slices-${n}`,
+    `slices: [seg] with ${n} values (2 queries each)`,
+    async () => {
+      writeFileSync(f(`slices-${n}.yml`), slicesRules(n, false))
+      await writeLines(f(`slices-b-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`)
+      await writeLines(f(`slices-c-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`)
+      return gate(`slices-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, ['--json', f(`slices-${n}.report.json`), '--markdown', f(`slices-${n}.md`)])
+    }
+  ]),
+  ...[1000, 45000].map((n) => [
+    `per-slice-${n}`,
+    `per_slice over ${n} values (2 queries each)`,
+    async () => {
+      writeFileSync(f(`per-slice-${n}.yml`), slicesRules(n, true))
+      await writeLines(f(`slices-b-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`)
+      await writeLines(f(`slices-c-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`)
+      return gate(`per-slice-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, ['--json', f(`per-slice-${n}.report.json`)])
+    }
+  ]),
+  [
+    'rows-unused-string-1gb',
+    '1 GiB of rows (JSON Lines), each with an unused 10 KB string, both sides',
+    async () => {
+      writeFileSync(f('rules.yml'), RULES)
+      const pad = 'x'.repeat(10000)
+      await writeLines(f('unused.jsonl'), 105000, (i) => `{"query_id":"q${i}","m":0.5,"answer":"${pad}${i}"}\n`)
+      return gate('rules.yml', 'unused.jsonl', 'unused.jsonl')
+    }
+  ],
+  [
+    'long-query-id',
+    'a 10 MB query id',
+    async () => {
+      writeFileSync(f('rules.yml'), RULES)
+      writeFileSync(f('ok.jsonl'), '{"query_id":"q1","m":0.5}\n')
+      await writeBig(f('longid.jsonl'), '{"query_id":"', 0x71, 10 * 1024 * 1024, '","m":0.5}\n')
+      return gate('rules.yml', 'ok.jsonl', 'longid.jsonl')
+    }
+  ]
 ]
 
 function run(args) {
@@ -158,6 +199,9 @@ for (const [name, what, setup] of CASES) {
   if (only && !only.includes(name)) continue
   const args = await setup()
   const r = await run(args)
-  const msg = r.first.replaceAll(dir + '/', '').replaceAll('|', '\\|').slice(0, 140)
+  const msg = r.first
+    .replaceAll(dir + '/', '')
+    .replaceAll('|', '\\|')
+    .slice(0, 140)
   process.stdout.write(`| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |\n`)
 }

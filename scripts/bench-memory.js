@@ -78,7 +78,11 @@ function cliPath() {
 
 function measure(label, cli, args, inputs) {
   const start = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))', cli, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 })
+  const r = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))', cli, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28
+  })
   const secs = Number(process.hrtime.bigint() - start) / 1e9
   const rss = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1]) / 1024
   const bytes = inputs.reduce((s, f) => s + statSync(f).size, 0)
@@ -94,5 +98,8 @@ measure('metrics on a TREC run', cli, ['metrics', '--qrels', qrels, '--run', run
 const b = await makeRows('baseline', 2)
 const c = await makeRows('candidate', 3)
 const rules = join(data, 'mem-rules.yml')
-writeFileSync(rules, 'version: 1\nmetrics:\n  recall@10: { better: higher, range: [0, 1] }\n  latency_ms: { better: lower, unit: ms }\nslices: [segment]\nstatistics: { resamples: 2000 }\nchecks:\n  - { name: recall, metric: recall@10, non_inferior: { margin: 0.01 } }\n  - { name: latency, metric: latency_ms, non_inferior: { margin: "10%" } }\n')
+writeFileSync(
+  rules,
+  'version: 1\nmetrics:\n  recall@10: { better: higher, range: [0, 1] }\n  latency_ms: { better: lower, unit: ms }\nslices: [segment]\nstatistics: { resamples: 2000 }\nchecks:\n  - { name: recall, metric: recall@10, non_inferior: { margin: 0.01 } }\n  - { name: latency, metric: latency_ms, non_inferior: { margin: "10%" } }\n'
+)
 measure('gate on per-query rows (JSON Lines)', cli, ['gate', '--rules', rules, '--baseline', b, '--candidate', c, '--json', join(data, 'mem-report.json')], [b, c])

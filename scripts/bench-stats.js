@@ -119,5 +119,7 @@ console.log(`| - | - | - |`)
 console.log(`| retrieval-gate gate (node ${process.version}) | ${gate.seconds.toFixed(2)} | ${cpu(gate)} |`)
 console.log(`| scipy.stats.bootstrap (${python}) | ${scipy.seconds.toFixed(2)} | ${cpu(scipy)} |`)
 console.log('')
-console.log(`ratio gate / scipy: ${(gate.seconds / scipy.seconds).toFixed(3)} wall (goal <= 0.100)${gate.cpu !== null ? `, ${(gate.cpu / scipy.cpu).toFixed(3)} CPU` : ''}; intervals ${agree ? 'agree' : 'DISAGREE'} within 0.1 of their width`)
+console.log(
+  `ratio gate / scipy: ${(gate.seconds / scipy.seconds).toFixed(3)} wall (goal <= 0.100)${gate.cpu !== null ? `, ${(gate.cpu / scipy.cpu).toFixed(3)} CPU` : ''}; intervals ${agree ? 'agree' : 'DISAGREE'} within 0.1 of their width`
+)
 if (!agree) process.exitCode = 1

@@ -9,4 +9,4 @@ const r = spawnSync(
 )
 const words = { 0: 'pass (exit 0)', 1: 'fail (exit 1): a rule was not met', 2: 'unusable input (exit 2)' }
 console.log(`\nverdict: ${words[r.status] ?? `exit ${r.status}`}; reports written to examples/report.md and examples/report.json`)
-process.exit(r.status === 0 || r.status === 1 ? 0 : r.status ?? 1)
+process.exit(r.status === 0 || r.status === 1 ? 0 : (r.status ?? 1))

@@ -32,10 +32,7 @@ const enc = (s) => Buffer.from(s, 'utf8')
 
 /** Valid inputs of every format: the fuzzer mutates these. */
 export const SEEDS = {
-  rowsJsonl: [
-    '{"query_id":"q1","m":0.5,"n":1,"seg":"a"}\n{"query_id":"q2","m":0.25,"n":0,"seg":"b"}\n',
-    '{"query_id":"01","m":1e-3,"n":null}\r\n{"query_id":"caf\u00e9","m":0,"n":1,"__proto__":{"x":1}}\r\n'
-  ],
+  rowsJsonl: ['{"query_id":"q1","m":0.5,"n":1,"seg":"a"}\n{"query_id":"q2","m":0.25,"n":0,"seg":"b"}\n', '{"query_id":"01","m":1e-3,"n":null}\r\n{"query_id":"caf\u00e9","m":0,"n":1,"__proto__":{"x":1}}\r\n'],
   rowsCsv: ['query_id,m,n,seg\nq1,0.5,1,a\n"q,2",0.25,0,"b\nc"\n', '\ufeffseg,query_id,m,n\r\n"say ""hi""",q1,1e-3,\r\nz,q2,0,1\r\n'],
   qrels: ['q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n', '# comment\nq1\t0\td1\t3\r\nq2 0 d9 -1\n', 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td 3\t2\n', '{"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}}\n'],
   run: [
@@ -51,11 +48,63 @@ export const SEEDS = {
 
 /** Text that breaks parsers: delimiters, line ends, encodings, non-numbers, prototype keys, YAML features. */
 const TOKENS = [
-  '"', '""', ',', '\n', '\r\n', '\r', '\t', ' ', '\ufeff', '{', '}', '[', ']', ':', '\\', '\\u0000', '\\ud800',
-  'NaN', 'Infinity', '-inf', '1e400', '-1e400', '0x10', '1_000', '', 'null', 'true', '9007199254740993', '-0', '1e-400',
-  '__proto__', 'constructor', 'prototype', '"__proto__":{"polluted":1}', 'query_id', '"query_id":1', '"results":{}',
-  '&a ', '*a', '<<: *a', '!!js/function', '!!binary', '? ', '---\n', '...\n', '%YAML 1.1\n', '.inf', '.nan', '~', "'",
-  '#', 'Q0', '\u0301', '\u00e9', '\u2028', '\u0000', '\x7f'
+  '"',
+  '""',
+  ',',
+  '\n',
+  '\r\n',
+  '\r',
+  '\t',
+  ' ',
+  '\ufeff',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  '\\',
+  '\\u0000',
+  '\\ud800',
+  'NaN',
+  'Infinity',
+  '-inf',
+  '1e400',
+  '-1e400',
+  '0x10',
+  '1_000',
+  '',
+  'null',
+  'true',
+  '9007199254740993',
+  '-0',
+  '1e-400',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '"__proto__":{"polluted":1}',
+  'query_id',
+  '"query_id":1',
+  '"results":{}',
+  '&a ',
+  '*a',
+  '<<: *a',
+  '!!js/function',
+  '!!binary',
+  '? ',
+  '---\n',
+  '...\n',
+  '%YAML 1.1\n',
+  '.inf',
+  '.nan',
+  '~',
+  "'",
+  '#',
+  'Q0',
+  '\u0301',
+  '\u00e9',
+  '\u2028',
+  '\u0000',
+  '\x7f'
 ].map(enc)
 const BYTES = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xe2, 0x82])]
 
@@ -131,7 +180,11 @@ export function makeTargets(api) {
       run: async (file) => {
         const { rules, other } = gateFiles(dirname(file))
         let err = ''
-        const code = await api.main(['gate', '--rules', rules, '--baseline', file, '--candidate', other], () => {}, (t) => (err += t))
+        const code = await api.main(
+          ['gate', '--rules', rules, '--baseline', file, '--candidate', other],
+          () => {},
+          (t) => (err += t)
+        )
         if (code === 3) throw new Error(`internal error (exit 3): ${err}`)
         if (/\n\s+at /.test(err)) throw new Error(`stack trace printed: ${err}`)
       }
@@ -234,7 +287,9 @@ async function cliMain() {
   const hangMs = Number(option(argv, '--hang-ms', 30000))
   const only = option(argv, '--target', undefined)
   const save = argv.includes('--save')
-  const names = makeTargets({}).map((t) => t.name).filter((n) => only === undefined || n === only)
+  const names = makeTargets({})
+    .map((t) => t.name)
+    .filter((n) => only === undefined || n === only)
   try {
     await compile()
   } catch {

@@ -35,17 +35,9 @@ const slot = (c) => (c === 0 ? 'g * total + b' : `(g + ${c}) * total + b`)
 
 /** One xoshiro128** step, inlined: r is the output, the state (s0 .. s3) advances. Indented by `pad`. */
 function xoshiroStep(pad) {
-  return [
-    'const x = imul(s1, 5)',
-    'const r = imul((x << 7) | (x >>> 25), 9) >>> 0',
-    'const t = s1 << 9',
-    's2 ^= s0',
-    's3 ^= s1',
-    's1 ^= s2',
-    's0 ^= s3',
-    's2 ^= t',
-    's3 = (s3 << 11) | (s3 >>> 21)'
-  ].map((line) => pad + line)
+  return ['const x = imul(s1, 5)', 'const r = imul((x << 7) | (x >>> 25), 9) >>> 0', 'const t = s1 << 9', 's2 ^= s0', 's3 ^= s1', 's1 ^= s2', 's0 ^= s3', 's2 ^= t', 's3 = (s3 << 11) | (s3 >>> 21)'].map(
+    (line) => pad + line
+  )
 }
 
 /**

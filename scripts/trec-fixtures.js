@@ -84,7 +84,9 @@ run.push(['utf', 'da', '1.0'], ['utf', 'dz', '1.0'], ['utf', 'd\u00e9', '1'], ['
 qrels.push(['neg', 'm1', -1], ['neg', 'm2', 3], ['neg', 'm3', 0], ['neg', 'm4', 2], ['neg', 'm5', 1])
 run.push(['neg', 'm1', '5'], ['neg', 'm3', '4'], ['neg', 'm5', '3'], ['neg', 'mx', '2'])
 
-const qrelsText = shuffle(qrels.slice()).map(([q, d, g]) => `${q} 0 ${d} ${g}\n`).join('')
+const qrelsText = shuffle(qrels.slice())
+  .map(([q, d, g]) => `${q} 0 ${d} ${g}\n`)
+  .join('')
 const trecLine = ([q, d, s], i) => `${q} Q0 ${d} ${i + 1} ${s} fixture\n`
 const runText = run.map(trecLine).join('')
 const ungroupedText = shuffle(run.slice()).map(trecLine).join('')

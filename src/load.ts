@@ -69,8 +69,7 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
     }
   }
   const dataset = await loadDatasetJudgments(rules, trustFiles.examCopies)
-  const qrels: Qrels =
-    qrelsOverride !== undefined ? await readQrels(qrelsOverride) : dataset === null ? await readRulesQrels(rules.judgments?.qrels as string, trustFiles.examCopies) : dataset.qrels
+  const qrels: Qrels = qrelsOverride !== undefined ? await readQrels(qrelsOverride) : dataset === null ? await readRulesQrels(rules.judgments?.qrels as string, trustFiles.examCopies) : dataset.qrels
   const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' }
   const parsed = measures.length > 0 ? parseMeasures(measures) : []
   const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed)

@@ -113,7 +113,10 @@ export async function run(env: Record<string, string | undefined> = process.env,
 
     await writeSummary(markdown, comment, whereFull, warn)
     const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
-    const annotations = [...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')), ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))]
+    const annotations = [
+      ...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')),
+      ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))
+    ]
     // setFailed writes an error annotation too: it is the step's own reason and keeps its place
     for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
     if (failure) log.setFailed(failure)

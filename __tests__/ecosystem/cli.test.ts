@@ -60,10 +60,7 @@ describe('init', () => {
   })
 
   it('quotes field names YAML would misread, so the file loads with the same names', async () => {
-    const rows = (shift: number) =>
-      jsonl(
-        Array.from({ length: 40 }, (_, i) => ({ query_id: `q${i}`, yes: (i % 3) / 3 + shift, 'P(rel=2)@10': i % 2, 'cost usd': 0.001 * i, null: i / 2, group: i % 2 ? 'a' : 'b' }))
-      )
+    const rows = (shift: number) => jsonl(Array.from({ length: 40 }, (_, i) => ({ query_id: `q${i}`, yes: (i % 3) / 3 + shift, 'P(rel=2)@10': i % 2, 'cost usd': 0.001 * i, null: i / 2, group: i % 2 ? 'a' : 'b' })))
     const f = writeFiles({ 'b.jsonl': rows(0), 'c.jsonl': rows(0.01) })
     const out = join(tempDir(), 'r.yml')
     const r = await cli(['init', '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--out', out])
@@ -183,7 +180,8 @@ describe('gating imported exports', () => {
 
   it('gates deepeval test runs and ranx runs scored against JSON judgments', async () => {
     const de = writeFiles({
-      'r.yml': 'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 5 }\nstatistics: { resamples: 1000 }\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.01 } }\n'
+      'r.yml':
+        'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 5 }\nstatistics: { resamples: 1000 }\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.01 } }\n'
     })
     const r1 = await cli(['gate', '--rules', de['r.yml'], '--baseline', join(fx, 'deepeval/baseline.json'), '--candidate', join(fx, 'deepeval/candidate.json'), '--format', 'json'])
     expect(r1.code).toBe(0)

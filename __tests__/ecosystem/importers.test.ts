@@ -87,12 +87,16 @@ describe('runs', () => {
     }
   })
 
-  it('matches trec_eval\'s own per-query output on the ranx run (AP, nDCG@10, RR to 4 decimals)', async () => {
+  it("matches trec_eval's own per-query output on the ranx run (AP, nDCG@10, RR to 4 decimals)", async () => {
     const got = await computeRunRows({ runFile: join(fx, 'ranx/run.json'), qrelsFile: join(fx, 'ranx/qrels.json'), measures: ['AP', 'nDCG@10', 'RR'], noRelevant: 'zero' })
     const expected = trecEvalValues()
     let compared = 0
     for (const row of got.side.rows) {
-      for (const [ours, theirs] of [['AP', 'map'], ['nDCG@10', 'ndcg_cut_10'], ['RR', 'recip_rank']] as const) {
+      for (const [ours, theirs] of [
+        ['AP', 'map'],
+        ['nDCG@10', 'ndcg_cut_10'],
+        ['RR', 'recip_rank']
+      ] as const) {
         const want = expected.get(theirs)!.get(row.id)
         if (want === undefined) continue
         expect((row.values.get(ours) as number).toFixed(4)).toBe(want.toFixed(4))
@@ -149,9 +153,15 @@ describe('per-query measure files', () => {
       'dup.tsv': 'q1\tAP\t0.5\nq1\tAP\t0.25\n'
     })
     const irm = await readRows(f['irm.tsv'], { metricFields: new Set(['nDCG@10']) })
-    expect(irm.rows.map((r) => [r.id, r.values.get('nDCG@10')])).toEqual([['q1', 0.5], ['q2', 0.25]])
+    expect(irm.rows.map((r) => [r.id, r.values.get('nDCG@10')])).toEqual([
+      ['q1', 0.5],
+      ['q2', 0.25]
+    ])
     const te = await readRows(f['te.txt'], { metricFields: new Set(['ndcg_cut_10']) })
-    expect(te.rows.map((r) => [r.id, r.values.get('ndcg_cut_10')])).toEqual([['q1', 0.5], ['q2', 0.25]])
+    expect(te.rows.map((r) => [r.id, r.values.get('ndcg_cut_10')])).toEqual([
+      ['q1', 0.5],
+      ['q2', 0.25]
+    ])
     await expect(readRows(f['odd.tsv'], { metricFields: new Set() })).rejects.toThrow(/odd\.tsv: cannot tell which column .*--format ir_measures/)
     const named = await readRows(f['odd.tsv'], { metricFields: new Set(['b']), format: 'ir_measures' })
     expect(named.rows.map((r) => r.id)).toEqual(['a', 'c'])
@@ -172,9 +182,7 @@ describe('ragas exports', () => {
   const metrics = new Set(['context_precision', 'faithfulness'])
 
   it('refuses a ragas CSV without a query id, naming --id-field', async () => {
-    await expect(readRows(join(fx, 'ragas/baseline.csv'), { metricFields: metrics })).rejects.toThrow(
-      /baseline\.csv:1: has no query id column .*--id-field user_input/
-    )
+    await expect(readRows(join(fx, 'ragas/baseline.csv'), { metricFields: metrics })).rejects.toThrow(/baseline\.csv:1: has no query id column .*--id-field user_input/)
   })
 
   it('reads a ragas CSV with --id-field user_input: NaN cells are missing values, list columns are text', async () => {
@@ -203,7 +211,7 @@ describe('ragas exports', () => {
     expect(json.notes.join('\n')).toMatch(/field "retrieved_contexts" skipped in 8 rows/)
   })
 
-  it('refuses pandas\' default to_json layout with the fix', async () => {
+  it("refuses pandas' default to_json layout with the fix", async () => {
     await expect(readRows(join(fx, 'ragas/columns.json'), { metricFields: metrics })).rejects.toThrow(/orient="columns".*orient="records"/)
   })
 
@@ -228,10 +236,8 @@ describe('deepeval results', () => {
     expect(side.numericFields.has('order')).toBe(false)
   })
 
-  it('refuses deepeval\'s positional names (test_case_<n>) without a query id, and accepts --id-field input', async () => {
-    await expect(readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics })).rejects.toThrow(
-      /positional\.json \(testCases\[0\]\): has no query id: .*"test_case_0".*additional_metadata/
-    )
+  it("refuses deepeval's positional names (test_case_<n>) without a query id, and accepts --id-field input", async () => {
+    await expect(readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics })).rejects.toThrow(/positional\.json \(testCases\[0\]\): has no query id: .*"test_case_0".*additional_metadata/)
     const side = await readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics, idField: 'input' })
     expect(side.rows[0].id).toBe('How do I reset my password?')
   })
@@ -251,7 +257,10 @@ describe('built-in formats are untouched', () => {
     const long = 'x'.repeat(70000)
     const f = writeFiles({ 'long.jsonl': `{"query_id": "q1", "note": "${long}", "m": 0.25}\n{"query_id": "q2", "m": 0.5}\n`, 'bad.jsonl': `{"query_id": "q1", "m": 0.25\n` })
     const side = await readRows(f['long.jsonl'], { metricFields: new Set(['m']) })
-    expect(side.rows.map((r) => [r.id, r.values.get('m')])).toEqual([['q1', 0.25], ['q2', 0.5]])
+    expect(side.rows.map((r) => [r.id, r.values.get('m')])).toEqual([
+      ['q1', 0.25],
+      ['q2', 0.5]
+    ])
     await expect(readRows(f['bad.jsonl'], { metricFields: new Set(['m']) })).rejects.toThrow(/bad\.jsonl:1: is not valid JSON/)
   })
 

@@ -69,8 +69,7 @@ describe('init never proposes a check on a position or an id', () => {
   })
 
   it('any column counting the rows 0..n-1 or 1..n, whatever its name, and pandas index columns', async () => {
-    const rows = (shift: number) =>
-      Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, n: i, 'Unnamed: 0': i, position_1: i + 1, 'recall@10': 0.5 + shift, user_id: 1000 + i }))
+    const rows = (shift: number) => Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, n: i, 'Unnamed: 0': i, position_1: i + 1, 'recall@10': 0.5 + shift, user_id: 1000 + i }))
     const r = await init({ 'b.jsonl': jsonl(rows(0)), 'c.jsonl': jsonl(rows(0.1)) }, 'b.jsonl', 'c.jsonl')
     expect(r.stderr).toBe('')
     const rules = loadRules(r.rules, r.out)

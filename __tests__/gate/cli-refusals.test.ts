@@ -59,15 +59,20 @@ describe('gate refuses unusable pairings (exit 2, file and line, no stack trace)
   })
 
   it('a non-finite value in CSV (1e400 overflows)', async () => {
-    const csv = 'query_id,recall@10\n' + rows(40).map((r, i) => `${r.query_id},${i === 9 ? '1e400' : '0.5'}`).join('\n') + '\n'
+    const csv =
+      'query_id,recall@10\n' +
+      rows(40)
+        .map((r, i) => `${r.query_id},${i === 9 ? '1e400' : '0.5'}`)
+        .join('\n') +
+      '\n'
     const r = await gate(csv, csv, RULES, { b: 'base.csv', c: 'cand.csv' })
     expectRefusal(r, 'base.csv:11', /"1e400" overflows to infinity/)
   })
 
   it('NaN in CSV, and hex', async () => {
     const csv = (v: string) => 'query_id,recall@10\nq0,0.5\nq1,' + v + '\n'
-    expectRefusal((await gate(csv('NaN'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' })), 'b.csv:3', /"NaN" is not a decimal number/)
-    expectRefusal((await gate(csv('0x10'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' })), 'b.csv:3', /"0x10" is not a decimal number/)
+    expectRefusal(await gate(csv('NaN'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' }), 'b.csv:3', /"NaN" is not a decimal number/)
+    expectRefusal(await gate(csv('0x10'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' }), 'b.csv:3', /"0x10" is not a decimal number/)
   })
 
   it('a value outside the declared range', async () => {

@@ -50,7 +50,10 @@ describe('same inputs give byte-identical reports', () => {
   it('as CSV instead of JSON Lines', async () => {
     const a = await gateReports(baseline, candidate)
     const toCsv = (t: string) => {
-      const rows = t.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+      const rows = t
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
       const cols = Object.keys(rows[0])
       return [cols.join(','), ...rows.map((r) => cols.map((c) => String(r[c])).join(','))].join('\r\n') + '\r\n'
     }

@@ -34,7 +34,8 @@ async function gate(rules: string) {
 
 const superior = 'checks:\n  - name: better\n    metric: recall@10\n    where: { segment: big }\n    superior: { margin: 0 }\n'
 const nonInferior = 'checks:\n  - name: holds\n    metric: recall@10\n    where: { segment: big }\n    non_inferior: { margin: 0.01 }\n'
-const perSlice = 'checks:\n  - name: holds per segment\n    metric: recall@10\n    per_slice: segment\n    max_regressions: { count: 50 }\n  - name: no drop per segment\n    metric: recall@10\n    where: { segment: small }\n    non_inferior: { margin: 0.01 }\n'
+const perSlice =
+  'checks:\n  - name: holds per segment\n    metric: recall@10\n    per_slice: segment\n    max_regressions: { count: 50 }\n  - name: no drop per segment\n    metric: recall@10\n    where: { segment: small }\n    non_inferior: { margin: 0.01 }\n'
 
 describe('a superior check must be shown', () => {
   it('not shown better fails even under on_inconclusive: pass', async () => {

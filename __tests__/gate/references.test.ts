@@ -28,8 +28,14 @@ checks:
   )
   const result = runGate(
     rules,
-    side('old', old.map((v, i) => ({ id: `q${i}`, values: { score: v } }))),
-    side('new', neu.map((v, i) => ({ id: `q${i}`, values: { score: v } })))
+    side(
+      'old',
+      old.map((v, i) => ({ id: `q${i}`, values: { score: v } }))
+    ),
+    side(
+      'new',
+      neu.map((v, i) => ({ id: `q${i}`, values: { score: v } }))
+    )
   )
   const c = result.decision.checks[0].units[0].comparison
 

@@ -98,7 +98,12 @@ describe('rules loading', () => {
 
   it('refuses a YAML alias bomb quickly', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
-    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`)
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill('*' + String.fromCharCode(96 + i))
+          .join(',')}]`
+      )
     const start = Date.now()
     expect(refusal(bomb.join('\n')).message).toMatch(/alias/)
     expect(Date.now() - start).toBeLessThan(5000)

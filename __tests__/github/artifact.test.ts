@@ -67,7 +67,7 @@ const options = async (over: Partial<import('../../src/github/baseline-artifact.
 })
 
 describe('baseline from an artifact of the base branch', () => {
-  it('downloads the latest successful base-branch run\'s artifact with @actions/artifact and states its provenance', async () => {
+  it("downloads the latest successful base-branch run's artifact with @actions/artifact and states its provenance", async () => {
     fake.runs.push(run(800, { head_sha: 'e'.repeat(40), created_at: '2025-06-01T00:00:00Z' }), run(850))
     // a fork PR whose branch is also called main must never be taken for the base branch
     fake.runs.push(run(870, { event: 'pull_request', head_repository: { full_name: 'eve/search' } }))
@@ -96,7 +96,7 @@ describe('baseline from an artifact of the base branch', () => {
     expect(out.provenance.artifact?.ageSeconds).toBe(40 * 86400)
     expect(out.warnings).toHaveLength(2)
     expect(out.warnings[0]).toBe('The baseline is 40 d 0 h old, older than baseline-max-age (7 d 0 h): re-run the baseline workflow on main.')
-    expect(out.warnings[1]).toContain('built from commit ffffffffffff, which is neither the PR\'s merge base (dddddddddddd) nor its base commit (cccccccccccc)')
+    expect(out.warnings[1]).toContain("built from commit ffffffffffff, which is neither the PR's merge base (dddddddddddd) nor its base commit (cccccccccccc)")
   })
 
   it('accepts a baseline built from the merge base without a warning', async () => {
@@ -118,10 +118,38 @@ describe('baseline from an artifact of the base branch', () => {
 
   it('refuses an artifact with an entry escaping the target folder, and asks which file when there are several', async () => {
     fake.runs.push(run(730))
-    fake.artifacts.push({ id: 8, name: 'baseline-rows', size_in_bytes: 300, expired: false, created_at: '2025-06-10T11:00:00Z', runId: 730, zip: makeZip([{ name: 'ok.jsonl', data: ROWS }, { name: '../../escape.sh', data: 'rm -rf /' }]) })
-    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(/refused: the archive entry "..\/..\/escape.sh" would be written outside the target folder/)
-    fake.artifacts = [{ id: 9, name: 'baseline-rows', size_in_bytes: 300, expired: false, created_at: '2025-06-10T11:00:00Z', runId: 730, zip: makeZip([{ name: 'a.jsonl', data: ROWS }, { name: 'b.jsonl', data: ROWS }]) }]
-    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(/holds 2 files \(a.jsonl, b.jsonl\), so baseline must name the one to use/)
+    fake.artifacts.push({
+      id: 8,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-10T11:00:00Z',
+      runId: 730,
+      zip: makeZip([
+        { name: 'ok.jsonl', data: ROWS },
+        { name: '../../escape.sh', data: 'rm -rf /' }
+      ])
+    })
+    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(
+      /refused: the archive entry "..\/..\/escape.sh" would be written outside the target folder/
+    )
+    fake.artifacts = [
+      {
+        id: 9,
+        name: 'baseline-rows',
+        size_in_bytes: 300,
+        expired: false,
+        created_at: '2025-06-10T11:00:00Z',
+        runId: 730,
+        zip: makeZip([
+          { name: 'a.jsonl', data: ROWS },
+          { name: 'b.jsonl', data: ROWS }
+        ])
+      }
+    ]
+    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(
+      /holds 2 files \(a.jsonl, b.jsonl\), so baseline must name the one to use/
+    )
     const out = await mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11, fileInArtifact: 'b.jsonl' }))
     expect(out.provenance.file).toBe('b.jsonl')
   })
@@ -130,7 +158,13 @@ describe('baseline from an artifact of the base branch', () => {
 describe('zip reader for untrusted archives', () => {
   const limits = { maxTotalBytes: 1000, maxEntries: 10 }
   it('reads stored and deflated entries and checks their CRC', () => {
-    const files = zip.readZip(makeZip([{ name: 'a.txt', data: 'hello' }, { name: 'dir/b.txt', data: 'x'.repeat(500), deflate: true }]), limits)
+    const files = zip.readZip(
+      makeZip([
+        { name: 'a.txt', data: 'hello' },
+        { name: 'dir/b.txt', data: 'x'.repeat(500), deflate: true }
+      ]),
+      limits
+    )
     expect(files.map((f) => [f.name, f.size, Buffer.from(f.read()).toString('utf8').length])).toEqual([
       ['a.txt', 5, 5],
       ['dir/b.txt', 500, 500]

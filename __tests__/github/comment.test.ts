@@ -10,9 +10,27 @@ const NEWER = 'b'.repeat(40)
 const BASE = 'c'.repeat(40)
 
 let fake: FakeGitHub
-const ctxFor = (f: FakeGitHub): GateContext => ({ eventName: 'pull_request', owner: f.owner, repo: f.repo, apiUrl: f.url, serverUrl: 'https://github.com', runId: 50, sha: 'm'.repeat(40), workspace: '/tmp', defaultBranch: 'main' })
+const ctxFor = (f: FakeGitHub): GateContext => ({
+  eventName: 'pull_request',
+  owner: f.owner,
+  repo: f.repo,
+  apiUrl: f.url,
+  serverUrl: 'https://github.com',
+  runId: 50,
+  sha: 'm'.repeat(40),
+  workspace: '/tmp',
+  defaultBranch: 'main'
+})
 const pr: PullRequestRef = { number: 7, runHeadSha: HEAD, baseSha: BASE, baseRef: 'main', headRepo: 'acme/search', isFork: false }
-const request = (over: Partial<CommentRequest> = {}): CommentRequest => ({ name: 'default', mode: 'always', verdict: 'fail', markdown: '## ❌ retrieval-gate: fail\n\nbody\n', runId: 50, whereFull: 'the report-markdown file', ...over })
+const request = (over: Partial<CommentRequest> = {}): CommentRequest => ({
+  name: 'default',
+  mode: 'always',
+  verdict: 'fail',
+  markdown: '## ❌ retrieval-gate: fail\n\nbody\n',
+  runId: 50,
+  whereFull: 'the report-markdown file',
+  ...over
+})
 const logs: string[] = []
 let clients = 0
 const client = (token: string, secondMs = 20) => createClient(token, { baseUrl: fake.url, secondMs, log: (m) => logs.push(m), throttleId: `test-${clients++}` })
@@ -119,7 +137,14 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('waits out a secondary rate limit (403 with the message and retry-after)', async () => {
-    fake.faults.push({ method: 'POST', path: /\/issues\/7\/comments$/, status: 403, headers: { 'retry-after': '5' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, times: 1 })
+    fake.faults.push({
+      method: 'POST',
+      path: /\/issues\/7\/comments$/,
+      status: 403,
+      headers: { 'retry-after': '5' },
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+      times: 1
+    })
     const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
     expect(out.status).toBe('created')
     expect(fakeMs).toBeGreaterThanOrEqual(5000)

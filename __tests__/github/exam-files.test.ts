@@ -86,9 +86,7 @@ describe('exam files read at the base commit', () => {
   it('a file the base commit does not have fails closed: a PR cannot bring its own exam', async () => {
     const call = read(['eval/qrels.txt'])
     await expect(call).rejects.toThrow(InputError)
-    await expect(read(['eval/qrels.txt'])).rejects.toThrow(
-      /^eval\/qrels\.txt: is not at the PR's base commit bbbbbbbbbbbb \(main\): the gate fails closed.*merge the file into main first \(in its own reviewed PR\)/
-    )
+    await expect(read(['eval/qrels.txt'])).rejects.toThrow(/^eval\/qrels\.txt: is not at the PR's base commit bbbbbbbbbbbb \(main\): the gate fails closed.*merge the file into main first \(in its own reviewed PR\)/)
   })
 
   it('refuses a directory, a Git LFS pointer and a path outside the repository', async () => {
@@ -104,7 +102,9 @@ describe('exam files read at the base commit', () => {
     fake.files.set(`${BASE}:eval/qrels.txt`, Buffer.alloc(MAX_EXAM_FILE_BYTES + 1, 0x20))
     const started = Date.now()
     await expect(read(['eval/qrels.txt'])).rejects.toThrow(
-      new RegExp(`^eval/qrels\\.txt: is ${MAX_EXAM_FILE_BYTES + 1} bytes at the PR's base commit bbbbbbbbbbbb \\(main\\); the limit for an exam file is ${MAX_EXAM_FILE_BYTES} bytes\\. the contents API serves files up to 100 MiB`)
+      new RegExp(
+        `^eval/qrels\\.txt: is ${MAX_EXAM_FILE_BYTES + 1} bytes at the PR's base commit bbbbbbbbbbbb \\(main\\); the limit for an exam file is ${MAX_EXAM_FILE_BYTES} bytes\\. the contents API serves files up to 100 MiB`
+      )
     )
     expect(Date.now() - started).toBeLessThan(20_000)
     fake.files.clear()

@@ -201,7 +201,13 @@ export class FakeGitHub {
       if (data === undefined) {
         // like GitHub: a directory answers with a JSON listing, even with the raw media type
         const inside = [...this.files.keys()].filter((k) => k.startsWith(`${key}/`))
-        if (inside.length > 0) return this.send(req, res, 200, inside.map((k) => ({ type: 'file', path: k.slice(k.indexOf(':') + 1) })))
+        if (inside.length > 0)
+          return this.send(
+            req,
+            res,
+            200,
+            inside.map((k) => ({ type: 'file', path: k.slice(k.indexOf(':') + 1) }))
+          )
         return this.send(req, res, 404, { message: 'Not Found' })
       }
       const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8')
@@ -215,9 +221,7 @@ export class FakeGitHub {
       const wf = m[1]
       const branch = url.searchParams.get('branch')
       const status = url.searchParams.get('status')
-      const list = this.runs
-        .filter((r) => String(r.workflow_id) === wf && (!branch || r.head_branch === branch) && (!status || r.conclusion === status))
-        .sort((a, b) => b.id - a.id)
+      const list = this.runs.filter((r) => String(r.workflow_id) === wf && (!branch || r.head_branch === branch) && (!status || r.conclusion === status)).sort((a, b) => b.id - a.id)
       return this.send(req, res, 200, { total_count: list.length, workflow_runs: list })
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)\/artifacts$/.exec(rest))) {

@@ -266,7 +266,17 @@ describe('the exam is read at the base commit, like the rules', () => {
   const baseDataset = ids.map((id) => question(id)).join('\n') + '\n'
   const baseQrels = ids.map((id) => `${id} 0 g-${id} 1`).join('\n') + '\n'
   const run = (candidate: boolean): string =>
-    ids.map((id) => JSON.stringify({ query_id: id, results: [{ doc_id: candidate && regressed.has(id) ? `y-${id}` : `g-${id}`, score: 2 }, { doc_id: `x-${id}`, score: 1 }] })).join('\n') + '\n'
+    ids
+      .map((id) =>
+        JSON.stringify({
+          query_id: id,
+          results: [
+            { doc_id: candidate && regressed.has(id) ? `y-${id}` : `g-${id}`, score: 2 },
+            { doc_id: `x-${id}`, score: 1 }
+          ]
+        })
+      )
+      .join('\n') + '\n'
   const rules = (exam: string): string =>
     `version: 1\n${exam}\nmetrics:\n  nDCG@3: { better: higher, range: [0, 1] }\nstatistics: { resamples: 1000, seed: 1 }\nchecks:\n  - name: few regressions\n    metric: nDCG@3\n    max_regressions: { count: 3 }\n`
   const datasetRules = rules('dataset: { file: eval/questions.jsonl, split: holdout }')
@@ -387,7 +397,9 @@ describe('the exam is read at the base commit, like the rules', () => {
     fake.files.set(`${BASE}:eval/qrels.txt`, Buffer.alloc(MAX_EXAM_FILE_BYTES + 1, 0x20))
     await setup(prEvent(), runInputs())
     expect(await runAction()).toBe(1)
-    expect(stdout.join('')).toContain(`::error::retrieval-gate: eval/qrels.txt: is ${MAX_EXAM_FILE_BYTES + 1} bytes at the PR's base commit cccccccccccc (main); the limit for an exam file is ${MAX_EXAM_FILE_BYTES} bytes`)
+    expect(stdout.join('')).toContain(
+      `::error::retrieval-gate: eval/qrels.txt: is ${MAX_EXAM_FILE_BYTES + 1} bytes at the PR's base commit cccccccccccc (main); the limit for an exam file is ${MAX_EXAM_FILE_BYTES} bytes`
+    )
     fake.files.clear()
   })
 
@@ -403,8 +415,13 @@ describe('the exam is read at the base commit, like the rules', () => {
 })
 
 /** `extra` more copies of check 2 ("new users are protected", which fails on the example data), appended to the rules. */
-const withCopies = (rules: string, extra: number): string => rules.replace(/\n*$/, '\n') + Array.from({ length: extra }, (_, i) => `  - name: new users are protected ${i + 2}\n    metric: recall@10\n    where: { segment: new }\n    non_inferior: { margin: 0.02 }\n`).join('')
-const commandsOf = (kind: string): string[] => stdout.join('').split('\n').filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`))
+const withCopies = (rules: string, extra: number): string =>
+  rules.replace(/\n*$/, '\n') + Array.from({ length: extra }, (_, i) => `  - name: new users are protected ${i + 2}\n    metric: recall@10\n    where: { segment: new }\n    non_inferior: { margin: 0.02 }\n`).join('')
+const commandsOf = (kind: string): string[] =>
+  stdout
+    .join('')
+    .split('\n')
+    .filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`))
 
 describe('annotations: GitHub shows 10 of each kind per step, and every one the step writes counts', () => {
   it('10 failing checks: the failure message keeps its place, 9 check errors, a notice saying exactly 1 was left out', async () => {

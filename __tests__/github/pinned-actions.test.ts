@@ -66,12 +66,12 @@ describe('third-party actions are pinned by commit sha', () => {
       `| \`uses: octo/thing@v2\` | a table cell |`
     ].join('\n')
     expect(unpinned('w.yml', text)).toEqual([
-      'w.yml:1: uses: actions/checkout@v4 (a tag or branch: pin it by the release\'s full commit sha)',
-      'w.yml:2: uses: actions/setup-node@main (a tag or branch: pin it by the release\'s full commit sha)',
-      'w.yml:3: uses: actions/cache@d632683 (a tag or branch: pin it by the release\'s full commit sha)',
+      "w.yml:1: uses: actions/checkout@v4 (a tag or branch: pin it by the release's full commit sha)",
+      "w.yml:2: uses: actions/setup-node@main (a tag or branch: pin it by the release's full commit sha)",
+      "w.yml:3: uses: actions/cache@d632683 (a tag or branch: pin it by the release's full commit sha)",
       `w.yml:4: uses: actions/upload-artifact@${sha} (pinned, but no "# vX.Y.Z" comment saying which release)`,
       'w.yml:9: uses: docker://alpine:3.20 (a docker image by tag: pin it by @sha256: digest)',
-      'w.yml:10: uses: octo/thing@v2 (a tag or branch: pin it by the release\'s full commit sha)'
+      "w.yml:10: uses: octo/thing@v2 (a tag or branch: pin it by the release's full commit sha)"
     ])
   })
 

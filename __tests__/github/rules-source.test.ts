@@ -15,10 +15,12 @@ const hash = (t: string): string => createHash('sha256').update(t).digest('hex')
 let fake: FakeGitHub
 let ctx: GateContext
 const pr: PullRequestRef = { number: 7, runHeadSha: 'a'.repeat(40), baseSha: BASE, baseRef: 'main', isFork: false }
-const local = (text: string | undefined) => async (file: string): Promise<string> => {
-  if (text === undefined) throw new InputError({ file }, 'file not found')
-  return text
-}
+const local =
+  (text: string | undefined) =>
+  async (file: string): Promise<string> => {
+    if (text === undefined) throw new InputError({ file }, 'file not found')
+    return text
+  }
 
 beforeAll(async () => {
   fake = await new FakeGitHub().start()
@@ -90,7 +92,9 @@ describe('rules from the base commit', () => {
   })
 
   it('refuses rules-from: base without a pull request, and paths outside the repository', async () => {
-    await expect(readRulesText(undefined, { ...ctx, eventName: 'push' }, undefined, { file: 'gate.yml', from: 'base', chosenBy: 'input', readLocal: local(PR_RULES) })).rejects.toThrow(/needs a pull request.*rules-from: workspace/)
+    await expect(readRulesText(undefined, { ...ctx, eventName: 'push' }, undefined, { file: 'gate.yml', from: 'base', chosenBy: 'input', readLocal: local(PR_RULES) })).rejects.toThrow(
+      /needs a pull request.*rules-from: workspace/
+    )
     expect(() => repositoryPath('../outside.yml')).toThrow(InputError)
     expect(() => repositoryPath('/etc/passwd')).toThrow(InputError)
     expect(repositoryPath('./a/../rules.yml')).toBe('rules.yml')

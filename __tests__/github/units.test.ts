@@ -95,7 +95,10 @@ describe('annotations', () => {
     expect(kept.filter((a) => a.kind === 'error').map((a) => a.title)).toEqual(Array.from({ length: MAX_ANNOTATIONS_PER_KIND }, (_, i) => `e${i}`))
     expect(kept.filter((a) => a.kind === 'warning')).toHaveLength(2)
     expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual(['3 more errors not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'])
-    const notices = capAnnotations(Array.from({ length: 12 }, (_, i): Annotation => ({ kind: 'notice', title: `n${i}`, message: 'm' })), 'r')
+    const notices = capAnnotations(
+      Array.from({ length: 12 }, (_, i): Annotation => ({ kind: 'notice', title: `n${i}`, message: 'm' })),
+      'r'
+    )
     expect(notices).toHaveLength(10)
     expect(notices[9].title).toBe('retrieval-gate: annotations capped')
     // 12 notices, 8 kept: the two that did not fit and the one the note replaced
@@ -115,7 +118,10 @@ describe('annotations', () => {
 })
 
 describe('inputs and context', () => {
-  const get = (map: Record<string, string>) => (name: string): string => map[name] ?? ''
+  const get =
+    (map: Record<string, string>) =>
+    (name: string): string =>
+      map[name] ?? ''
   it('defaults rules-from to base in PR events and to workspace otherwise, naming who chose', () => {
     const pr = readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c' }), 'pull_request')
     expect([pr.rulesFrom, pr.rulesFromChosenBy, pr.comment, pr.commentName, pr.baselineMaxAgeSeconds]).toEqual(['base', 'default', 'always', 'default', undefined])
@@ -145,7 +151,10 @@ describe('inputs and context', () => {
     const ctx = contextFromPayload(env, { pull_request: { number: 3, head: { sha: 'h', repo: { full_name: 'eve/search' } }, base: { sha: 'b', ref: 'main' } } })
     expect(ctx.pullRequest).toEqual({ number: 3, runHeadSha: 'h', baseSha: 'b', baseRef: 'main', headRepo: 'eve/search', isFork: true })
     expect(ctx.runId).toBe(12)
-    const wr = contextFromPayload({ ...env, GITHUB_EVENT_NAME: 'workflow_run' }, { workflow_run: { id: 5, workflow_id: 9, head_sha: 'h2', head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', conclusion: 'success', pull_requests: [] } })
+    const wr = contextFromPayload(
+      { ...env, GITHUB_EVENT_NAME: 'workflow_run' },
+      { workflow_run: { id: 5, workflow_id: 9, head_sha: 'h2', head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', conclusion: 'success', pull_requests: [] } }
+    )
     expect(wr.pullRequest).toBeUndefined()
     expect(wr.workflowRun).toEqual({ id: 5, workflowId: 9, headSha: 'h2', headBranch: 'patch-1', headRepo: 'eve/search', event: 'pull_request', conclusion: 'success' })
   })
@@ -159,7 +168,7 @@ describe('finding the PR of a workflow_run from a fork', () => {
   })
   afterAll(async () => fake.stop())
 
-  it('looks the PR up by the fork owner and branch, keeping the run\'s head sha for the staleness check', async () => {
+  it("looks the PR up by the fork owner and branch, keeping the run's head sha for the staleness check", async () => {
     fake.pulls.set(4, { number: 4, head: { sha: 'other', ref: 'patch-1', repo: { full_name: 'bob/search' } }, base: { sha: 'b', ref: 'main' } })
     fake.pulls.set(5, { number: 5, head: { sha: 'h3', ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: 'b', ref: 'main' } })
     const ctx = contextFromPayload(

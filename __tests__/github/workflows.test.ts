@@ -22,7 +22,9 @@ const actionInputs = Object.keys((parse(readFileSync(path.join(root, 'action.yml
 const WRITE_ALLOWED = new Set(['pull-requests'])
 
 describe('example workflows (docs/workflows)', () => {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort()
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yml'))
+    .sort()
 
   it('are the documented four', () => {
     expect(files).toEqual(['base-harness.yml', 'fork-build.yml', 'fork-gate.yml', 'same-repo.yml'])
@@ -82,7 +84,7 @@ describe('example workflows (docs/workflows)', () => {
     expect(Object.values(wf.jobs)[0].if).toContain("github.event.workflow_run.event == 'pull_request'")
   })
 
-  it('base-harness.yml evaluates the PR\'s system with the base commit\'s harness, runs PR code only without secrets or write access, and gates in a job that runs nothing', () => {
+  it("base-harness.yml evaluates the PR's system with the base commit's harness, runs PR code only without secrets or write access, and gates in a job that runs nothing", () => {
     const { text, wf } = load('base-harness.yml')
     expect(Object.keys(wf.on)).toEqual(['pull_request'])
     expect(text).not.toMatch(/secrets\./)

@@ -126,11 +126,15 @@ const BOUNDED_CASES: HostileCase[] = [
 
 describe('bounded in time and memory: hostile inputs end in seconds with exit 2 and the place', () => {
   for (const c of BOUNDED_CASES) {
-    it(c.name, async () => {
-      const start = Date.now()
-      await runCase(c)
-      expect(Date.now() - start).toBeLessThan(15000)
-    }, 30000)
+    it(
+      c.name,
+      async () => {
+        const start = Date.now()
+        await runCase(c)
+        expect(Date.now() - start).toBeLessThan(15000)
+      },
+      30000
+    )
   }
 })
 
@@ -164,8 +168,22 @@ describe('pipes (FIFO, process substitution) are read under the same cap', () =>
 describe('runs: query and document ids are capped like rows', () => {
   const run = (): string[] => ['metrics', '--qrels', '{qrels.txt}', '--run', '{run.txt}', '-m', 'P@5']
   const cases: HostileCase[] = [
-    { name: 'a 2,000-character query id in a TREC run', files: { 'qrels.txt': 'q1 0 d1 1\n', 'run.txt': 'q1 Q0 d1 1 2.0 t\n' + 'x'.repeat(2000) + ' Q0 d1 1 1.0 t\n' }, args: run(), code: 2, where: 'run.txt:2', message: /the query id "x{40}"… is 2000 characters long/ },
-    { name: 'a 2,000-byte document id in a TREC run', files: { 'qrels.txt': 'q1 0 d1 1\n', 'run.txt': 'q1 Q0 d1 1 2.0 t\nq1 Q0 ' + 'd'.repeat(2000) + ' 2 1.0 t\n' }, args: run(), code: 2, where: 'run.txt:2', message: /a document id is 2000 bytes long; the limit is 1024/ }
+    {
+      name: 'a 2,000-character query id in a TREC run',
+      files: { 'qrels.txt': 'q1 0 d1 1\n', 'run.txt': 'q1 Q0 d1 1 2.0 t\n' + 'x'.repeat(2000) + ' Q0 d1 1 1.0 t\n' },
+      args: run(),
+      code: 2,
+      where: 'run.txt:2',
+      message: /the query id "x{40}"… is 2000 characters long/
+    },
+    {
+      name: 'a 2,000-byte document id in a TREC run',
+      files: { 'qrels.txt': 'q1 0 d1 1\n', 'run.txt': 'q1 Q0 d1 1 2.0 t\nq1 Q0 ' + 'd'.repeat(2000) + ' 2 1.0 t\n' },
+      args: run(),
+      code: 2,
+      where: 'run.txt:2',
+      message: /a document id is 2000 bytes long; the limit is 1024/
+    }
   ]
   for (const c of cases) it(c.name, async () => void (await runCase(c)))
 })

@@ -38,7 +38,10 @@ describe('numbers: one linear scan, no backtracking, a length cap', () => {
 
   it('accepts exactly what the old regex accepted', () => {
     const text = fc.string({ unit: fc.constantFrom('0', '1', '9', '.', '+', '-', 'e', 'E', 'x', ' ', '٣'), maxLength: 12 })
-    fc.assert(fc.property(text, (s) => isDecimalText(s) === OLD.test(s)), { numRuns: 3000 })
+    fc.assert(
+      fc.property(text, (s) => isDecimalText(s) === OLD.test(s)),
+      { numRuns: 3000 }
+    )
     for (const s of ['1', '-1.', '.5', '+0.5e-3', '1E+10', '', '.', '-', 'e5', '1e', '1e+', '1.2.3', '0x10', ' 1', '1 ']) expect(isDecimalText(s)).toBe(OLD.test(s))
   })
 
@@ -143,7 +146,9 @@ describe('rows keep only the attributes the rules use', () => {
 
   it(`a kept attribute value over ${MAX_ATTRIBUTE_CHARS} characters and a query id over ${MAX_QUERY_ID_CHARS} are refused with file and line`, async () => {
     const longSeg = rows.replace('"seg":"b"', `"seg":"${'b'.repeat(MAX_ATTRIBUTE_CHARS + 1)}"`)
-    expect((await refusal(() => readRows(write('r.jsonl', longSeg), { metricFields: new Set(['m']), keepAttributes: new Set(['seg']) }))).message).toMatch(/r\.jsonl:2: attribute "seg" is 257 characters long .*\(query "q2"\)/)
+    expect((await refusal(() => readRows(write('r.jsonl', longSeg), { metricFields: new Set(['m']), keepAttributes: new Set(['seg']) }))).message).toMatch(
+      /r\.jsonl:2: attribute "seg" is 257 characters long .*\(query "q2"\)/
+    )
     const longId = rows.replace('"q2"', `"${'q'.repeat(MAX_QUERY_ID_CHARS + 1)}"`)
     expect((await refusal(() => readRows(write('r.jsonl', longId), { metricFields: new Set(['m']), keepAttributes: new Set() }))).message).toMatch(/r\.jsonl:2: the query id "q+"… is 1025 characters long/)
     const csv = `query_id,m\nq1,0.5\n${'q'.repeat(MAX_QUERY_ID_CHARS + 1)},0.5\n`
@@ -209,9 +214,11 @@ describe('no spread of an input-sized array into a call', () => {
         const p = path.join(dir, entry.name)
         if (entry.isDirectory()) walk(p)
         else if (p.endsWith('.ts')) {
-          readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
-            if (/(Math\.(min|max)|String\.fromCharCode|fromCodePoint)\(\s*\.\.\./.test(line) && !line.trim().startsWith('*')) offenders.push(`${path.relative(root, p)}:${i + 1}`)
-          })
+          readFileSync(p, 'utf8')
+            .split('\n')
+            .forEach((line, i) => {
+              if (/(Math\.(min|max)|String\.fromCharCode|fromCodePoint)\(\s*\.\.\./.test(line) && !line.trim().startsWith('*')) offenders.push(`${path.relative(root, p)}:${i + 1}`)
+            })
         }
       }
     }

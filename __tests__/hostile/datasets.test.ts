@@ -37,7 +37,13 @@ export const DATASET_CASES: HostileCase[] = [
   ds('numeric question id', DATASET + q('h3').replace('"id":"h3"', '"id":3') + '\n', 2, 'd.jsonl:3', /id/),
   ds('invalid UTF-8', Buffer.concat([Buffer.from(DATASET + '{"id":"h'), Buffer.from([0xff]), Buffer.from('"}\n')]), 2, 'd.jsonl:3', /not valid UTF-8/),
   ds('a gold chunk missing from the corpus listing', DATASET + q('h3', { gold_chunk_ids: ['c99'] }) + '\n', 2, 'd.jsonl:3', /unknown_chunk/),
-  ds('__proto__ as id and as a graded_relevance key', DATASET + q('__proto__', { graded_relevance: JSON.parse('{"__proto__": 2, "c01": 3}') }).replace('"graded_relevance":{"c01":3}', '"graded_relevance":{"__proto__":2,"c01":3}') + '\n', 2, 'd.jsonl:3', /__proto__/),
+  ds(
+    '__proto__ as id and as a graded_relevance key',
+    DATASET + q('__proto__', { graded_relevance: JSON.parse('{"__proto__": 2, "c01": 3}') }).replace('"graded_relevance":{"c01":3}', '"graded_relevance":{"__proto__":2,"c01":3}') + '\n',
+    2,
+    'd.jsonl:3',
+    /__proto__/
+  ),
   ds('empty dataset', '', 2, 'd.jsonl', /empty|no questions|holds no/),
   // --- manifests
   mf('a valid manifest (sanity)', MANIFEST, 0),

@@ -53,10 +53,12 @@ const users = (side: 'b' | 'c', label: (i: number, segment: string) => string | 
   return rows
 }
 const invented = Array.from({ length: 400 }, (_, i) => ({ query_id: `fake${i}`, m: 1, segment: 'new' }))
-const failedChecks = (...names: string[]) => (r: CliResult) => {
-  const failing = (r.report?.checks as Array<{ rule: string; counts_as: string }>).filter((c) => c.counts_as === 'fail').map((c) => c.rule)
-  expect(failing).toEqual(names)
-}
+const failedChecks =
+  (...names: string[]) =>
+  (r: CliResult) => {
+    const failing = (r.report?.checks as Array<{ rule: string; counts_as: string }>).filter((c) => c.counts_as === 'fail').map((c) => c.rule)
+    expect(failing).toEqual(names)
+  }
 
 /* Two attributes whose values each exist but never together: segment new only in billing, code only in established. */
 const COMBO = jsonl([
@@ -130,7 +132,11 @@ export const EXAM_CASES: HostileCase[] = [
   },
   {
     name: 'missing: zero still fills a query the candidate dropped, and ignores one it invented',
-    files: { 'rules.yml': RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }'), 'b.jsonl': rowsJsonl(4), 'c.jsonl': rowsJsonl(3) + JSON.stringify({ query_id: 'q9', m: 1 }) + '\n' },
+    files: {
+      'rules.yml': RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }'),
+      'b.jsonl': rowsJsonl(4),
+      'c.jsonl': rowsJsonl(3) + JSON.stringify({ query_id: 'q9', m: 1 }) + '\n'
+    },
     code: 1,
     check: (r) => {
       paired(4)(r)
@@ -247,7 +253,11 @@ export const EXAM_CASES: HostileCase[] = [
   // --- rules that could never fail
   {
     name: 'a where combination no query satisfies is refused like an absent value',
-    files: { 'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: new code\n    metric: m\n    where: { segment: new, category: code }\n    max_regressions: { count: 0 }'), 'b.jsonl': COMBO, 'c.jsonl': COMBO },
+    files: {
+      'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: new code\n    metric: m\n    where: { segment: new, category: code }\n    max_regressions: { count: 0 }'),
+      'b.jsonl': COMBO,
+      'c.jsonl': COMBO
+    },
     code: 2,
     where: 'rules.yml:7 (checks[0].where)',
     message: /no query has category = "code" and segment = "new" together/
@@ -261,18 +271,38 @@ export const EXAM_CASES: HostileCase[] = [
   },
   {
     name: 'a per_slice max_regressions count as large as the largest slice is refused',
-    files: { 'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 2 }'), 'b.jsonl': COMBO, 'c.jsonl': COMBO },
+    files: {
+      'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 2 }'),
+      'b.jsonl': COMBO,
+      'c.jsonl': COMBO
+    },
     code: 2,
     where: 'checks[0].max_regressions.count',
     message: /count 2 allows every query of every segment to regress \(the largest has 2 queries\)/
   },
   {
     name: 'a per_slice max_regressions count below the largest slice is accepted',
-    files: { 'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 1 }'), 'b.jsonl': COMBO, 'c.jsonl': COMBO },
+    files: {
+      'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 1 }'),
+      'b.jsonl': COMBO,
+      'c.jsonl': COMBO
+    },
     code: 0
   },
-  { name: 'relative margin "100%" on a 0..1 metric', files: { 'rules.yml': swap('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 2, where: 'rules.yml:9 (checks[0].non_inferior.margin)', message: /margin 100% allows m to fall to 0.*could never fail/ },
-  { name: 'absolute margin equal to the range width', files: { 'rules.yml': swap('margin: 0.1', 'margin: 1'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 2, where: 'checks[0].non_inferior.margin', message: /or equal to it, so the check could never fail/ },
+  {
+    name: 'relative margin "100%" on a 0..1 metric',
+    files: { 'rules.yml': swap('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok },
+    code: 2,
+    where: 'rules.yml:9 (checks[0].non_inferior.margin)',
+    message: /margin 100% allows m to fall to 0.*could never fail/
+  },
+  {
+    name: 'absolute margin equal to the range width',
+    files: { 'rules.yml': swap('margin: 0.1', 'margin: 1'), 'b.jsonl': ok, 'c.jsonl': ok },
+    code: 2,
+    where: 'checks[0].non_inferior.margin',
+    message: /or equal to it, so the check could never fail/
+  },
   {
     name: 'absolute margin equal to the range of a binary metric',
     files: { 'rules.yml': swap('  m: { better: higher, range: [0, 1] }', '  m: { better: higher, binary: true }').replace('margin: 0.1', 'margin: 1'), 'b.jsonl': ok, 'c.jsonl': ok },
@@ -294,9 +324,25 @@ export const EXAM_CASES: HostileCase[] = [
     where: 'checks[0].max_regressions.threshold',
     message: /no query can get worse by more than that/
   },
-  { name: 'a max_regressions share of 1', files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { share: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 2, where: 'checks[0].max_regressions.share', message: /share 1 allows every query to regress/ },
-  { name: 'a superior margin as wide as the range could never pass', files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'superior: { margin: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 2, where: 'checks[0].superior.margin', message: /could never pass/ },
-  { name: 'a relative margin of 100% on a better-lower metric stays allowed (the candidate may double)', files: { 'rules.yml': swap('m: { better: higher, range: [0, 1] }', 'm: { better: lower }').replace('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok }, code: 0 }
+  {
+    name: 'a max_regressions share of 1',
+    files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { share: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok },
+    code: 2,
+    where: 'checks[0].max_regressions.share',
+    message: /share 1 allows every query to regress/
+  },
+  {
+    name: 'a superior margin as wide as the range could never pass',
+    files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'superior: { margin: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok },
+    code: 2,
+    where: 'checks[0].superior.margin',
+    message: /could never pass/
+  },
+  {
+    name: 'a relative margin of 100% on a better-lower metric stays allowed (the candidate may double)',
+    files: { 'rules.yml': swap('m: { better: higher, range: [0, 1] }', 'm: { better: lower }').replace('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok },
+    code: 0
+  }
 ]
 
 describe('hostile candidates and vacuous rules: the exam is the base side', () => {

@@ -55,7 +55,11 @@ large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
       ]
       for (const [what, args, where] of runs) {
         const start = Date.now()
-        const r = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))', cliJs, ...args], { cwd: dir, encoding: 'utf8', timeout: 60000 })
+        const r = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))', cliJs, ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 60000
+        })
         const ms = Date.now() - start
         const rssMb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1]) / 1024
         const message = r.stderr.replace(/MAXRSS_KB=\d+\n/, '')

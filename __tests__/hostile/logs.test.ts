@@ -24,7 +24,15 @@ describe('what reaches a message or a log is escaped and cut', () => {
   it('a JSON key with a newline and a carriage return is shown escaped, never raw', async () => {
     const de = 'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.1 } }\n'
     const key = 'x\r\n::warning::INJECTED ##[error]TOO'
-    const tc = (id: string) => ({ name: id, success: true, metrics_data: [{ name: 'Contextual Precision', success: true, score: 0.5 }, { name: key, success: true, score: 0.5 }], additional_metadata: { [key]: 1 } })
+    const tc = (id: string) => ({
+      name: id,
+      success: true,
+      metrics_data: [
+        { name: 'Contextual Precision', success: true, score: 0.5 },
+        { name: key, success: true, score: 0.5 }
+      ],
+      additional_metadata: { [key]: 1 }
+    })
     const f = writeFiles({ 'rules.yml': de, 'b.json': JSON.stringify({ test_results: [tc('a'), tc('b')] }), 'c.json': JSON.stringify({ test_results: [tc('a'), tc('b')] }) })
     const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.json'], '--candidate', f['c.json']])
     expect(r.code).toBe(2)

@@ -19,7 +19,15 @@ const N = 40
 function side(source: string, value: (i: number) => number, extra: (i: number) => number = () => 0): SideRows {
   return {
     source,
-    rows: Array.from({ length: N }, (_, i) => ({ id: `q${i}`, line: i + 1, values: new Map([['m', value(i)], ['hit', extra(i)]]), attrs: new Map([['seg', i % 2 ? 'a' : 'b']]) })),
+    rows: Array.from({ length: N }, (_, i) => ({
+      id: `q${i}`,
+      line: i + 1,
+      values: new Map([
+        ['m', value(i)],
+        ['hit', extra(i)]
+      ]),
+      attrs: new Map([['seg', i % 2 ? 'a' : 'b']])
+    })),
     numericFields: new Set(['m', 'hit']),
     attributeFields: new Set(['seg']),
     notes: []
@@ -80,14 +88,34 @@ function poisoned(engine: StatsEngine, poison: Poison, badDifference: number | n
 
 describe('a non-finite statistic always fails the check, with the reason', () => {
   // Baseline 0.4, candidate 0.6 everywhere: every check would pass on the real numbers.
-  const base = side('b', () => 0.4, (i) => (i < 20 ? 0 : 1))
-  const cand = side('c', () => 0.6, () => 1)
-  const baseLow = side('b', () => 0.6, () => 1)
-  const candLow = side('c', () => 0.4, (i) => (i < 20 ? 0 : 1))
+  const base = side(
+    'b',
+    () => 0.4,
+    (i) => (i < 20 ? 0 : 1)
+  )
+  const cand = side(
+    'c',
+    () => 0.6,
+    () => 1
+  )
+  const baseLow = side(
+    'b',
+    () => 0.6,
+    () => 1
+  )
+  const candLow = side(
+    'c',
+    () => 0.4,
+    (i) => (i < 20 ? 0 : 1)
+  )
 
   for (const check of Object.keys(CHECKS)) {
     for (const better of ['higher', 'lower'] as const) {
-      for (const [onInconclusive, minPerSlice] of [['fail', 1], ['pass', 1], ['pass', 1000]] as const) {
+      for (const [onInconclusive, minPerSlice] of [
+        ['fail', 1],
+        ['pass', 1],
+        ['pass', 1000]
+      ] as const) {
         for (const perSlice of [false, true]) {
           it(`${check}, better ${better}, on_inconclusive ${onInconclusive}, min_per_slice ${minPerSlice}${perSlice ? ', per_slice' : ''}`, () => {
             const rules = rulesFor(check, better, onInconclusive, minPerSlice, perSlice)
@@ -123,10 +151,18 @@ describe('relative margins with a baseline mean of 0', () => {
   it('"20%" of 0 is 0: the candidate may not be worse at all (and a flat 0 = 0 holds)', () => {
     const rules = rulesFor('non_inferior_relative', 'lower', 'fail', 1)
     const zero = side('b', () => 0)
-    const table = pairRows(rules, zero, side('c', () => 0))
+    const table = pairRows(
+      rules,
+      zero,
+      side('c', () => 0)
+    )
     const d = decide(rules, table, createStats(table, rules))
     expect(d.checks[0].units[0]).toMatchObject({ status: 'pass', reason: 'holds', margin: 0 })
-    const worse = pairRows(rules, zero, side('c', (i) => (i % 4 === 0 ? 1 : 0)))
+    const worse = pairRows(
+      rules,
+      zero,
+      side('c', (i) => (i % 4 === 0 ? 1 : 0))
+    )
     const w = decide(rules, worse, createStats(worse, rules))
     expect(w.checks[0].units[0].margin).toBe(0)
     expect(w.checks[0].status).not.toBe('pass')

@@ -15,9 +15,11 @@ const MANIFEST = '{\n  "corpus": {"documents": 3, "content_hash": "sha256:1"},\n
 const MANIFEST_RULES = RULES + 'comparability:\n  must_match: [corpus.content_hash]\n'
 const withManifests = ['gate', '--rules', '{rules.yml}', '--baseline', '{b.jsonl}', '--candidate', '{c.jsonl}', '--baseline-manifest', '{bm.json}', '--candidate-manifest', '{cm.json}']
 const QRELS = 'q1 0 d1 1\nq1 0 d2 0\n'
-const RAGAS_RULES = 'version: 1\nmetrics: { context_recall: { better: higher, range: [0, 1] } }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: r, metric: context_recall, non_inferior: { margin: 0.1 } }\n'
+const RAGAS_RULES =
+  'version: 1\nmetrics: { context_recall: { better: higher, range: [0, 1] } }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: r, metric: context_recall, non_inferior: { margin: 0.1 } }\n'
 const ragasRecord = (id: string, extra = '') => `{"query_id": "${id}", "user_input": "q ${id}", "context_recall": 0.5${extra}}`
-const DEEPEVAL_RULES = 'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.1 } }\n'
+const DEEPEVAL_RULES =
+  'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.1 } }\n'
 const deepevalCase = (id: string, scores: string) => `    {"name": "${id}", "success": true, "metrics_data": [{"name": "Contextual Precision", "success": true, ${scores}}]}`
 const deepevalDoc = (cases: string[]) => `{\n  "test_results": [\n${cases.join(',\n')}\n  ]\n}\n`
 
@@ -70,7 +72,13 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   },
   {
     name: 'manifest: a repeated content_hash (one matching, one not) is refused, not read as the last',
-    files: { 'rules.yml': MANIFEST_RULES, 'b.jsonl': rows, 'c.jsonl': rows, 'bm.json': MANIFEST, 'cm.json': '{\n  "corpus": {"documents": 3, "content_hash": "sha256:2",\n    "content_hash": "sha256:1"},\n  "judge": {"model": "j"}\n}\n' },
+    files: {
+      'rules.yml': MANIFEST_RULES,
+      'b.jsonl': rows,
+      'c.jsonl': rows,
+      'bm.json': MANIFEST,
+      'cm.json': '{\n  "corpus": {"documents": 3, "content_hash": "sha256:2",\n    "content_hash": "sha256:1"},\n  "judge": {"model": "j"}\n}\n'
+    },
     args: withManifests,
     code: 2,
     where: 'cm.json:3',
@@ -87,7 +95,8 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   {
     name: 'rules written as JSON: a key repeated in a nested object is refused at its line',
     files: {
-      'rules.json': '{\n"version": 1,\n"metrics": {"m": {"better": "higher", "range": [0, 1]}},\n"queries": {"min_per_slice": 1},\n"checks": [{"name": "m holds", "metric": "m",\n  "non_inferior": {"margin": 0.1, "margin": 1}}]\n}\n',
+      'rules.json':
+        '{\n"version": 1,\n"metrics": {"m": {"better": "higher", "range": [0, 1]}},\n"queries": {"min_per_slice": 1},\n"checks": [{"name": "m holds", "metric": "m",\n  "non_inferior": {"margin": 0.1, "margin": 1}}]\n}\n',
       'b.jsonl': rows,
       'c.jsonl': rows
     },
@@ -126,7 +135,8 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   {
     name: 'evaluation set: a key repeated in a nested object (graded_relevance) is a violation at its line',
     files: {
-      'd.jsonl': '{"id": "h1", "question": "q?", "answerable": true, "gold_chunk_ids": ["c1"], "graded_relevance": {"c1": 3, "c1": 0}, "split": "holdout", "review": {"by": "a", "method": "double-annotated", "status": "accepted"}}\n'
+      'd.jsonl':
+        '{"id": "h1", "question": "q?", "answerable": true, "gold_chunk_ids": ["c1"], "graded_relevance": {"c1": 3, "c1": 0}, "split": "holdout", "review": {"by": "a", "method": "double-annotated", "status": "accepted"}}\n'
     },
     args: ['validate', '--dataset', '{d.jsonl}'],
     code: 2,

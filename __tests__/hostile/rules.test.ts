@@ -20,7 +20,11 @@ function aliasBomb(): string {
   for (let i = 1; i < 9; i++) {
     const name = String.fromCharCode(97 + i)
     const prev = String.fromCharCode(96 + i)
-    lines.push(`${name}: &${name} [${Array(9).fill('*' + prev).join(',')}]`)
+    lines.push(
+      `${name}: &${name} [${Array(9)
+        .fill('*' + prev)
+        .join(',')}]`
+    )
   }
   return lines.join('\n') + '\n'
 }
@@ -36,7 +40,12 @@ export const RULES_CASES: HostileCase[] = [
   refuse('typo in a statistics key', swap('resamples: 200', 'resample: 200'), 'statistics.resample', /did you mean "resamples"/),
   refuse('typo in the metric a check names', swap('metric: m', 'metric: n'), 'checks[0].metric', /names metric "n", which is not under metrics/),
   refuse('an unknown direction', swap('better: higher', 'better: up'), 'metrics.m.better', /must be one of "higher", "lower"/),
-  refuse('a number written as a string (confidence)', check('') .replace('statistics: { resamples: 200, seed: 3 }', 'statistics: { resamples: 200, seed: 3, confidence: "0.9" }'), 'statistics.confidence', /must be a number, not string.*without quotes/),
+  refuse(
+    'a number written as a string (confidence)',
+    check('').replace('statistics: { resamples: 200, seed: 3 }', 'statistics: { resamples: 200, seed: 3, confidence: "0.9" }'),
+    'statistics.confidence',
+    /must be a number, not string.*without quotes/
+  ),
   refuse('a number written as a string (resamples)', swap('resamples: 200', 'resamples: "200"'), 'statistics.resamples', /must be an integer, not string/),
   refuse('a margin written as a plain string', swap('margin: 0.1', 'margin: "0.1"'), 'checks[0].non_inferior.margin', /"0\.1" is not a valid margin/),
   refuse('confidence 1.5', swap('seed: 3 }', 'seed: 3, confidence: 1.5 }'), 'statistics.confidence', /must be < 1/),
@@ -70,7 +79,16 @@ export const RULES_CASES: HostileCase[] = [
   refuse('McNemar on a metric not declared binary', check('  - { name: x, metric: m, superior: { test: mcnemar } }\n'), 'checks[1].superior.test', /not declared binary/),
   refuse('version 2', swap('version: 1', 'version: 2'), 'version', /must be 1/),
   { name: 'BOM and CRLF in the rules are accepted', files: withRules('\ufeff' + RULES.replace(/\n/g, '\r\n')), code: 0 },
-  { name: 'a metric named constructor, and a check named __proto__', files: { 'rules.yml': RULES.replace(/\bm\b/g, 'constructor').replace('name: constructor holds', 'name: __proto__'), 'b.jsonl': rowsJsonl().replace(/"m"/g, '"constructor"'), 'c.jsonl': rowsJsonl().replace(/"m"/g, '"constructor"') }, code: 0, check: () => expectNoPollution() }
+  {
+    name: 'a metric named constructor, and a check named __proto__',
+    files: {
+      'rules.yml': RULES.replace(/\bm\b/g, 'constructor').replace('name: constructor holds', 'name: __proto__'),
+      'b.jsonl': rowsJsonl().replace(/"m"/g, '"constructor"'),
+      'c.jsonl': rowsJsonl().replace(/"m"/g, '"constructor"')
+    },
+    code: 0,
+    check: () => expectNoPollution()
+  }
 ]
 
 describe('hostile rules', () => {

@@ -27,7 +27,11 @@ const runCaseT = (name: string, run: string | Buffer, where: string, message: Re
 const qrelsCase = (name: string, qrels: string | Buffer, where: string, message: RegExp): HostileCase => ({ name, files: { 'qrels.txt': qrels, 'run.txt': RUN }, args: metrics(), code: 2, where, message })
 const notes = (r: CliResult) => (r.report?.coverage?.notes as string[]).join('\n')
 /** metrics --per-query prints `P@2<TAB>qid<TAB>value` lines. */
-const perQuery = (r: CliResult) => r.stdout.trim().split('\n').map((l) => l.split('\t'))
+const perQuery = (r: CliResult) =>
+  r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
 
 export const RUN_CASES: HostileCase[] = [
   // --- TREC runs
@@ -46,7 +50,12 @@ export const RUN_CASES: HostileCase[] = [
     files: { 'qrels.txt': QRELS, 'run.txt': '\ufeff' + RUN.replace(/\n/g, '\r\n') },
     args: metrics(),
     code: 0,
-    check: (r) => expect(perQuery(r)).toEqual([['P@2', 'q1', '0.5000'], ['P@2', 'q2', '1.0000'], ['P@2', 'all', '0.7500']])
+    check: (r) =>
+      expect(perQuery(r)).toEqual([
+        ['P@2', 'q1', '0.5000'],
+        ['P@2', 'q2', '1.0000'],
+        ['P@2', 'all', '0.7500']
+      ])
   },
   {
     name: 'run ids "01" and "q1" vs judgments "1"/"q1": exact match only, the rest counted',
@@ -91,18 +100,102 @@ export const RUN_CASES: HostileCase[] = [
   },
 
   // --- JSON Lines runs
-  { name: 'JSONL run: numeric query_id', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id": 1, "doc_id": "d1", "score": 1}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /query_id 1 is a JSON number/ },
-  { name: 'JSONL run: results is not an array', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id": "q1", "results": {"doc_id": "d1"}}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /"results" is not an array/ },
-  { name: 'JSONL run: score written as a string', files: { 'qrels.txt': QRELS, 'run.jsonl': JRUN + '{"query_id":"q3","results":[{"doc_id":"d1","score":"1.5"}]}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:3', message: /results\[0\]\.score is not a finite number \(found "1\.5"\)/ },
-  { name: 'JSONL run: score null', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","doc_id":"d1","score":null}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /score is not a finite number \(found null\)/ },
-  { name: 'JSONL run: score 1e400', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","doc_id":"d1","score":1e400}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /score is not a finite number/ },
-  { name: 'JSONL run: passthrough field 1e400', files: { 'rules.yml': RULES, 'qrels.txt': QRELS, 'b.jsonl': JRUN.replace('{"query_id":"q2",', '{"query_id":"q2","latency":1e400,'), 'c.jsonl': JRUN }, args: gate('b.jsonl', 'c.jsonl'), code: 2, where: 'b.jsonl:2', message: /"latency" is not a finite number/ },
-  { name: 'JSONL run: a repeated key in a record', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","results":[],"results":[{"doc_id":"d1","score":1}]}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /key "results" appears twice/ },
-  { name: 'JSONL run: a second per-query record', files: { 'qrels.txt': QRELS, 'run.jsonl': JRUN + '{"query_id":"q1","results":[]}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:3', message: /has a second per-query record/ },
-  { name: 'JSONL run: empty doc_id', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","results":[{"doc_id":"","score":1}]}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /results\[0\]\.doc_id is not a non-empty string/ },
-  { name: 'JSONL run: NaN is not JSON', files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","doc_id":"d1","score":NaN}\n' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /is not valid JSON/ },
-  { name: 'JSONL run: truncated last line', files: { 'qrels.txt': QRELS, 'run.jsonl': JRUN + '{"query_id":"q3","results":[{"doc_id":"d1","sc' }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:3', message: /is not valid JSON/ },
-  { name: 'JSONL run: invalid UTF-8', files: { 'qrels.txt': QRELS, 'run.jsonl': Buffer.concat([Buffer.from('{"query_id":"q1","doc_id":"d'), Buffer.from([0xc0, 0xaf]), Buffer.from('","score":1}\n')]) }, args: metrics('run.jsonl'), code: 2, where: 'run.jsonl:1', message: /not valid UTF-8/ },
+  {
+    name: 'JSONL run: numeric query_id',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id": 1, "doc_id": "d1", "score": 1}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /query_id 1 is a JSON number/
+  },
+  {
+    name: 'JSONL run: results is not an array',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id": "q1", "results": {"doc_id": "d1"}}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /"results" is not an array/
+  },
+  {
+    name: 'JSONL run: score written as a string',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': JRUN + '{"query_id":"q3","results":[{"doc_id":"d1","score":"1.5"}]}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:3',
+    message: /results\[0\]\.score is not a finite number \(found "1\.5"\)/
+  },
+  {
+    name: 'JSONL run: score null',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","doc_id":"d1","score":null}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /score is not a finite number \(found null\)/
+  },
+  {
+    name: 'JSONL run: score 1e400',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","doc_id":"d1","score":1e400}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /score is not a finite number/
+  },
+  {
+    name: 'JSONL run: passthrough field 1e400',
+    files: { 'rules.yml': RULES, 'qrels.txt': QRELS, 'b.jsonl': JRUN.replace('{"query_id":"q2",', '{"query_id":"q2","latency":1e400,'), 'c.jsonl': JRUN },
+    args: gate('b.jsonl', 'c.jsonl'),
+    code: 2,
+    where: 'b.jsonl:2',
+    message: /"latency" is not a finite number/
+  },
+  {
+    name: 'JSONL run: a repeated key in a record',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","results":[],"results":[{"doc_id":"d1","score":1}]}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /key "results" appears twice/
+  },
+  {
+    name: 'JSONL run: a second per-query record',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': JRUN + '{"query_id":"q1","results":[]}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:3',
+    message: /has a second per-query record/
+  },
+  {
+    name: 'JSONL run: empty doc_id',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","results":[{"doc_id":"","score":1}]}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /results\[0\]\.doc_id is not a non-empty string/
+  },
+  {
+    name: 'JSONL run: NaN is not JSON',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","doc_id":"d1","score":NaN}\n' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /is not valid JSON/
+  },
+  {
+    name: 'JSONL run: truncated last line',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': JRUN + '{"query_id":"q3","results":[{"doc_id":"d1","sc' },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:3',
+    message: /is not valid JSON/
+  },
+  {
+    name: 'JSONL run: invalid UTF-8',
+    files: { 'qrels.txt': QRELS, 'run.jsonl': Buffer.concat([Buffer.from('{"query_id":"q1","doc_id":"d'), Buffer.from([0xc0, 0xaf]), Buffer.from('","score":1}\n')]) },
+    args: metrics('run.jsonl'),
+    code: 2,
+    where: 'run.jsonl:1',
+    message: /not valid UTF-8/
+  },
   {
     name: 'JSONL run: __proto__ fields and ids are plain data',
     files: { 'qrels.txt': '__proto__ 0 d1 1\n', 'run.jsonl': '{"query_id":"__proto__","__proto__":{"polluted":1},"constructor":"x","results":[{"doc_id":"d1","score":1,"__proto__":{"polluted":2}}]}\n' },
@@ -130,7 +223,12 @@ export const RUN_CASES: HostileCase[] = [
     files: { 'qrels.txt': '\ufeff' + QRELS.replace(/\n/g, '\r\n'), 'run.txt': RUN },
     args: metrics(),
     code: 0,
-    check: (r) => expect(perQuery(r)).toEqual([['P@2', 'q1', '0.5000'], ['P@2', 'q2', '1.0000'], ['P@2', 'all', '0.7500']])
+    check: (r) =>
+      expect(perQuery(r)).toEqual([
+        ['P@2', 'q1', '0.5000'],
+        ['P@2', 'q2', '1.0000'],
+        ['P@2', 'all', '0.7500']
+      ])
   }
 ]
 

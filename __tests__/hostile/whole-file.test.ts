@@ -48,6 +48,10 @@ describe('forEachLineBytes: one line splitter for every line-based reader', () =
     const seen: Array<[number, string]> = []
     const n = await forEachLineBytes(f['a.txt'], (bytes, start, end, line) => seen.push([line, bytes.toString('utf8', start, end)]))
     expect(n).toBe(3)
-    expect(seen).toEqual([[1, 'q1 a'], [2, ''], [3, 'q2 b']])
+    expect(seen).toEqual([
+      [1, 'q1 a'],
+      [2, ''],
+      [3, 'q2 b']
+    ])
   })
 })

@@ -47,10 +47,7 @@ function parseOutput(text: string, rename?: Map<string, string>): Map<string, st
 
 async function ours(run: string, measures: string[], extra: { depth?: number } = {}): Promise<Map<string, string>> {
   let text = ''
-  await metricsCommand(
-    { qrels, run: join(dir, run), measures, perQuery: true, format: 'trec', noRelevant: 'zero', ...extra },
-    (chunk) => (text += chunk)
-  )
+  await metricsCommand({ qrels, run: join(dir, run), measures, perQuery: true, format: 'trec', noRelevant: 'zero', ...extra }, (chunk) => (text += chunk))
   return parseOutput(text)
 }
 

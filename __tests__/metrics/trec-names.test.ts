@@ -57,7 +57,7 @@ describe('trec_eval measure names', () => {
     const r = await cli(['metrics', '--qrels', join(dir, 'qrels.txt'), '--run', join(dir, 'run.txt'), '--per-query', '--no-relevant', 'zero', ...measures.flatMap((m) => ['-m', m])])
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
-    expect(lines.length).toBe(expected.size / 15 * measures.length)
+    expect(lines.length).toBe((expected.size / 15) * measures.length)
     const differ = lines.filter((line) => {
       const [name, qid, value] = line.split('\t')
       return expected.get(`${name}\t${qid}`) !== value

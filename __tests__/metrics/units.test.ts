@@ -36,7 +36,13 @@ async function refusal(promise: Promise<unknown>): Promise<InputError> {
 describe('hand-computed measures', () => {
   // q: 8 relevant documents r1..r8; the run retrieves r1, x, r2 (x unjudged), then nothing else.
   const qrels = file(qrelsLines([1, 2, 3, 4, 5, 6, 7, 8].map((i) => ['q', `r${i}`, 1] as [string, string, number])))
-  const run = file(runLines([['q', 'r1', 3], ['q', 'x', 2], ['q', 'r2', 1]]))
+  const run = file(
+    runLines([
+      ['q', 'r1', 3],
+      ['q', 'x', 2],
+      ['q', 'r2', 1]
+    ])
+  )
 
   test('R@3 = 2/8 but R_cap@3 = 2/min(8,3) = 2/3; P@3 = 2/3, P@10 = 2/10', async () => {
     const v = (await values(qrels, run, ['R@3', 'R_cap@3', 'P@3', 'P@10'])).get('q')!
@@ -47,7 +53,13 @@ describe('hand-computed measures', () => {
   })
 
   test('R@3 = 3/8 vs R_cap@3 = 1 when the top 3 are all relevant', async () => {
-    const full = file(runLines([['q', 'r1', 3], ['q', 'r2', 2], ['q', 'r3', 1]]))
+    const full = file(
+      runLines([
+        ['q', 'r1', 3],
+        ['q', 'r2', 2],
+        ['q', 'r3', 1]
+      ])
+    )
     const v = (await values(qrels, full, ['R@3', 'recall@3', 'R_cap@3'])).get('q')!
     expect(v.get('R@3')).toBe(3 / 8)
     expect(v.get('recall@3')).toBe(3 / 8)
@@ -68,8 +80,19 @@ describe('hand-computed measures', () => {
     // DCG = 2/log2(2) + 3/log2(3) = 2 + 1.892789 = 3.892789
     // IDCG (all judgments) = 3/1 + 2/log2(3) + 1/log2(4) = 3 + 1.261860 + 0.5 = 4.761860  → 0.817493
     // (an ideal from retrieved docs only would be 3 + 2/log2(3) = 4.261860 → 0.913402)
-    const q = file(qrelsLines([['g', 'a', 3], ['g', 'b', 2], ['g', 'c', 1]]))
-    const r = file(runLines([['g', 'b', 2], ['g', 'a', 1]]))
+    const q = file(
+      qrelsLines([
+        ['g', 'a', 3],
+        ['g', 'b', 2],
+        ['g', 'c', 1]
+      ])
+    )
+    const r = file(
+      runLines([
+        ['g', 'b', 2],
+        ['g', 'a', 1]
+      ])
+    )
     const v = (await values(q, r, ['nDCG', 'ndcg@2', 'nDCG(gain=exp)@2'])).get('g')!
     expect(v.get('nDCG')).toBeCloseTo((2 + 3 / Math.log2(3)) / (3 + 2 / Math.log2(3) + 0.5), 12)
     expect(v.get('nDCG')).toBeCloseTo(0.817493, 5)
@@ -81,8 +104,23 @@ describe('hand-computed measures', () => {
 
   test('Success, Judged, rel threshold, NumRet, NumRel', async () => {
     // judgments: a=1, b=2, c=0, d=-1. Run: c, a, d, b, e (e unjudged).
-    const q = file(qrelsLines([['s', 'a', 1], ['s', 'b', 2], ['s', 'c', 0], ['s', 'd', -1]]))
-    const r = file(runLines([['s', 'c', 5], ['s', 'a', 4], ['s', 'd', 3], ['s', 'b', 2], ['s', 'e', 1]]))
+    const q = file(
+      qrelsLines([
+        ['s', 'a', 1],
+        ['s', 'b', 2],
+        ['s', 'c', 0],
+        ['s', 'd', -1]
+      ])
+    )
+    const r = file(
+      runLines([
+        ['s', 'c', 5],
+        ['s', 'a', 4],
+        ['s', 'd', 3],
+        ['s', 'b', 2],
+        ['s', 'e', 1]
+      ])
+    )
     const v = (await values(q, r, ['Success@1', 'hit@2', 'Judged@5', 'Judged@10', 'P(rel=2)@4', 'P@4', 'NumRet', 'NumRel', 'NumRel(rel=2)', 'RR(rel=2)'])).get('s')!
     expect(v.get('Success@1')).toBe(0) // c has grade 0
     expect(v.get('hit@2')).toBe(1) // a at rank 2
@@ -100,9 +138,30 @@ describe('hand-computed measures', () => {
     // judgments: a=1, b=1, c=0, d=-1. Run: d, x, c, a, b. num_rel 2, num_nonrel 1.
     // a: nonrel_so_far 1 → 1 - min(1,2)/min(1,2) = 0; b: also 0 → bpref 0.
     // Run a, c, b: a → 1, b → 0 → (1 + 0)/2 = 0.5
-    const q = file(qrelsLines([['b', 'a', 1], ['b', 'b', 1], ['b', 'c', 0], ['b', 'd', -1]]))
-    const r1 = file(runLines([['b', 'd', 5], ['b', 'x', 4], ['b', 'c', 3], ['b', 'a', 2], ['b', 'b', 1]]))
-    const r2 = file(runLines([['b', 'a', 3], ['b', 'c', 2], ['b', 'b', 1]]))
+    const q = file(
+      qrelsLines([
+        ['b', 'a', 1],
+        ['b', 'b', 1],
+        ['b', 'c', 0],
+        ['b', 'd', -1]
+      ])
+    )
+    const r1 = file(
+      runLines([
+        ['b', 'd', 5],
+        ['b', 'x', 4],
+        ['b', 'c', 3],
+        ['b', 'a', 2],
+        ['b', 'b', 1]
+      ])
+    )
+    const r2 = file(
+      runLines([
+        ['b', 'a', 3],
+        ['b', 'c', 2],
+        ['b', 'b', 1]
+      ])
+    )
     expect((await values(q, r1, ['Bpref'])).get('b')!.get('Bpref')).toBe(0)
     expect((await values(q, r2, ['Bpref'])).get('b')!.get('Bpref')).toBe(0.5)
   })
@@ -110,8 +169,20 @@ describe('hand-computed measures', () => {
   test('ties: score descending, then doc id descending in byte order (astral above U+FF21)', async () => {
     // Same score; byte order descending: "\u{1d538}" (F0 9D..) before "\uff21" (EF BC..) before "b".
     // Only the astral id is relevant: RR = 1 in byte order (it would be 1/2 in UTF-16 order).
-    const q = file(qrelsLines([['t', '\u{1d538}', 1], ['t', '\uff21', 0], ['t', 'b', 0]]))
-    const r = file(runLines([['t', 'b', 1], ['t', '\uff21', 1], ['t', '\u{1d538}', 1]]))
+    const q = file(
+      qrelsLines([
+        ['t', '\u{1d538}', 1],
+        ['t', '\uff21', 0],
+        ['t', 'b', 0]
+      ])
+    )
+    const r = file(
+      runLines([
+        ['t', 'b', 1],
+        ['t', '\uff21', 1],
+        ['t', '\u{1d538}', 1]
+      ])
+    )
     expect((await values(q, r, ['RR'])).get('t')!.get('RR')).toBe(1)
     expect(compareCodePoints('\u{1d538}', '\uff21')).toBeGreaterThan(0)
     expect('\u{1d538}' < '\uff21').toBe(true) // what plain JS comparison would (wrongly) say
@@ -125,8 +196,22 @@ describe('hand-computed measures', () => {
 })
 
 describe('query set and coverage', () => {
-  const q = file(qrelsLines([['a', 'd1', 1], ['b', 'd1', 0], ['c', 'd1', 1], ['01', 'd1', 1]]))
-  const r = file(runLines([['a', 'd1', 1], ['b', 'd1', 1], ['x', 'd1', 1], ['1', 'd1', 1]]))
+  const q = file(
+    qrelsLines([
+      ['a', 'd1', 1],
+      ['b', 'd1', 0],
+      ['c', 'd1', 1],
+      ['01', 'd1', 1]
+    ])
+  )
+  const r = file(
+    runLines([
+      ['a', 'd1', 1],
+      ['b', 'd1', 1],
+      ['x', 'd1', 1],
+      ['1', 'd1', 1]
+    ])
+  )
 
   test('exclude (default): no-relevant query out of rows but counted; absent scored 0; run-only counted', async () => {
     const { side, coverage } = await computeRunRows({ qrelsFile: q, runFile: r, measures: ['P@1'] })
@@ -157,10 +242,7 @@ describe('query set and coverage', () => {
   })
 
   test('JSONL passthrough fields travel into the rows', async () => {
-    const j = file(
-      '{"query_id":"a","results":[{"doc_id":"d1","score":1}],"latency_ms":12.5,"segment":"head","meta":{"x":1}}\n{"query_id":"c","doc_id":"d1","score":2}\n',
-      'jsonl'
-    )
+    const j = file('{"query_id":"a","results":[{"doc_id":"d1","score":1}],"latency_ms":12.5,"segment":"head","meta":{"x":1}}\n{"query_id":"c","doc_id":"d1","score":2}\n', 'jsonl')
     const { side, coverage } = await computeRunRows({ qrelsFile: q, runFile: j, measures: ['P@1'] })
     const a = side.rows.find((row) => row.id === 'a')!
     expect(a.values.get('latency_ms')).toBe(12.5)
@@ -253,7 +335,14 @@ describe('ranking paths', () => {
     const r = file(runLines(ids.map((d) => ['L', d, 1] as [string, string, number])))
     expect((await values(q, r, ['RR'])).get('L')!.get('RR')).toBe(1 / 58)
     // short tie runs inside a score-ordered ranking take the insertion-sort path: same answer
-    const r2 = file(runLines([['L', 'd000', 2], ['L', 'd042', 1], ['L', 'd050', 1], ['L', 'd001', 0]]))
+    const r2 = file(
+      runLines([
+        ['L', 'd000', 2],
+        ['L', 'd042', 1],
+        ['L', 'd050', 1],
+        ['L', 'd001', 0]
+      ])
+    )
     expect((await values(q, r2, ['RR'])).get('L')!.get('RR')).toBe(1 / 3)
   })
 })

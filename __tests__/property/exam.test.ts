@@ -46,21 +46,40 @@ interface Query {
   c: [number, number]
 }
 const SEGMENTS = ['a', 'b', 'c'] as const
-const valueArb = fc.tuple(fc.integer({ min: 0, max: 100 }).map((x) => x / 100), fc.integer({ min: 0, max: 1 }))
+const valueArb = fc.tuple(
+  fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+  fc.integer({ min: 0, max: 1 })
+)
 // Every segment present, so `where: { seg: a }` always has queries (an absent value is refused, tested elsewhere).
 const dataArb = fc
   .uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), seg: fc.constantFrom(...SEGMENTS), b: valueArb, c: valueArb }), { minLength: 20, maxLength: 60, selector: (q) => q.id })
   .filter((qs) => SEGMENTS.every((s) => qs.some((q) => q.seg === s)))
 
 function row(id: string, line: number, values: [number, number], seg: string | undefined): QueryRow {
-  return { id, line, values: new Map([['m', values[0]], ['hit', values[1]]]), attrs: seg === undefined ? new Map() : new Map([['seg', seg]]) }
+  return {
+    id,
+    line,
+    values: new Map([
+      ['m', values[0]],
+      ['hit', values[1]]
+    ]),
+    attrs: seg === undefined ? new Map() : new Map([['seg', seg]])
+  }
 }
 function side(source: string, rows: QueryRow[]): SideRows {
   const attributeFields = new Set<string>(rows.some((r) => r.attrs.has('seg')) ? ['seg'] : [])
   return { source, rows, numericFields: new Set(['m', 'hit']), attributeFields, notes: [] }
 }
-const baseline = (data: Query[], seg: (q: Query, i: number) => string | undefined = (q) => q.seg) => side('b.jsonl', data.map((q, i) => row(q.id, i + 1, q.b, seg(q, i))))
-const candidate = (data: Query[], seg: (q: Query, i: number) => string | undefined = (q) => q.seg) => side('c.jsonl', data.map((q, i) => row(q.id, i + 1, q.c, seg(q, i))))
+const baseline = (data: Query[], seg: (q: Query, i: number) => string | undefined = (q) => q.seg) =>
+  side(
+    'b.jsonl',
+    data.map((q, i) => row(q.id, i + 1, q.b, seg(q, i)))
+  )
+const candidate = (data: Query[], seg: (q: Query, i: number) => string | undefined = (q) => q.seg) =>
+  side(
+    'c.jsonl',
+    data.map((q, i) => row(q.id, i + 1, q.c, seg(q, i)))
+  )
 
 /** Each check's status, reason and evidence per unit: what the verdict is made of. */
 const decisionOf = (r: GateResult) => ({
@@ -107,7 +126,11 @@ describe('the candidate cannot change the exam (fast-check)', () => {
     fc.assert(
       fc.property(dataArb, planArb, fc.boolean(), fc.boolean(), (data, plan, baselineComplete, honest) => {
         const r = rules('error')
-        const unlabelled = runGate(r, baseline(data), candidate(data, () => undefined))
+        const unlabelled = runGate(
+          r,
+          baseline(data),
+          candidate(data, () => undefined)
+        )
         const baseSeg = (q: Query, i: number) => (!baselineComplete && plan[i].baseMissing ? undefined : q.seg)
         // An honest candidate only repeats or leaves out labels (so the accepted branch is reached often).
         const candSeg = (q: Query, i: number) => (plan[i].cand === 'none' ? undefined : plan[i].cand === 'same' || honest ? q.seg : plan[i].cand)

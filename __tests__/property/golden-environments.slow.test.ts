@@ -63,13 +63,17 @@ describe('golden reports, byte for byte, in other environments', () => {
     }, 120000)
   }
 
-  node24.it('under Node 24 (skipped with its reason when npx cannot get it)', () => {
-    for (const name of SCENARIO_NAMES) {
-      const out = child(NODE24, name, OTHER_PLACE)
-      const want = golden(name)
-      expect(out.code).toBe(want.code)
-      expect(out.json).toBe(want.json)
-      expect(out.markdown).toBe(want.markdown)
-    }
-  }, 300000)
+  node24.it(
+    'under Node 24 (skipped with its reason when npx cannot get it)',
+    () => {
+      for (const name of SCENARIO_NAMES) {
+        const out = child(NODE24, name, OTHER_PLACE)
+        const want = golden(name)
+        expect(out.code).toBe(want.code)
+        expect(out.json).toBe(want.json)
+        expect(out.markdown).toBe(want.markdown)
+      }
+    },
+    300000
+  )
 })

@@ -26,10 +26,11 @@ type Query = { id: string; docs: Doc[] }
 /** One query: up to 25 documents, distinct ids, grades 0..3 or unjudged, scores with deliberate ties. */
 const queryArb = (id: string) =>
   fc
-    .uniqueArray(
-      fc.record({ doc: fc.stringMatching(/^d[0-9a-z]{1,3}$/), grade: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }), score: fc.integer({ min: -20, max: 20 }).map((x) => x / 4) }),
-      { minLength: 1, maxLength: 25, selector: (d) => d.doc }
-    )
+    .uniqueArray(fc.record({ doc: fc.stringMatching(/^d[0-9a-z]{1,3}$/), grade: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }), score: fc.integer({ min: -20, max: 20 }).map((x) => x / 4) }), {
+      minLength: 1,
+      maxLength: 25,
+      selector: (d) => d.doc
+    })
     .map((docs): Query => ({ id, docs }))
 const queriesArb = fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => queryArb(`q${i + 1}`))))
 

@@ -10,7 +10,8 @@ import fc from 'fast-check'
 import { cli, writeFiles } from '../helpers.js'
 
 const RUNS = Math.min(Number(process.env.RG_PROPERTY_RUNS ?? 100), 60)
-const RULES = 'version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }\n'
+const RULES =
+  'version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }\n'
 const N = 6
 
 /** Record `i` as JSON object members (without braces), each a `"key": value` text. */

@@ -46,14 +46,22 @@ interface Pair {
   b: [number, number, number]
   c: [number, number, number]
 }
-const valueArb = fc.tuple(fc.integer({ min: 0, max: 100 }).map((x) => x / 100), fc.integer({ min: 0, max: 1 }), fc.integer({ min: 1, max: 5000 }).map((x) => x / 10))
+const valueArb = fc.tuple(
+  fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+  fc.integer({ min: 0, max: 1 }),
+  fc.integer({ min: 1, max: 5000 }).map((x) => x / 10)
+)
 const dataArb = fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), seg: fc.constantFrom('a', 'b', 'c'), b: valueArb, c: valueArb }), { minLength: 20, maxLength: 60, selector: (p) => p.id })
 
 function side(source: string, data: Pair[], which: 'b' | 'c'): SideRows {
   const rows: QueryRow[] = data.map((p, i) => ({
     id: p.id,
     line: i + 1,
-    values: new Map([['m', p[which][0]], ['hit', p[which][1]], ['lat', p[which][2]]]),
+    values: new Map([
+      ['m', p[which][0]],
+      ['hit', p[which][1]],
+      ['lat', p[which][2]]
+    ]),
     attrs: new Map([['seg', p.seg]])
   }))
   return { source, rows, numericFields: new Set(['m', 'hit', 'lat']), attributeFields: new Set(['seg']), notes: [] }

@@ -13,7 +13,12 @@ const ARGS = ['gate', '--rules', RULES, '--baseline', 'examples/baseline.jsonl',
 async function run(extra: string[], terminal?: Terminal): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const code = await main([...ARGS, ...extra], (t) => void (stdout += t), (t) => void (stderr += t), terminal)
+  const code = await main(
+    [...ARGS, ...extra],
+    (t) => void (stdout += t),
+    (t) => void (stderr += t),
+    terminal
+  )
   return { code, stdout, stderr }
 }
 
@@ -55,7 +60,10 @@ describe('gate --format', () => {
     const file = path.join(dir, 'regressions.jsonl')
     const r = await run(['--regressions', file])
     expect(r.code).toBe(1)
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l))
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.length).toBeGreaterThan(77) // at least the 77 queries worse on recall@10
     for (const l of lines) {
       expect(Object.keys(l)).toEqual(['query_id', 'worse_on', 'metrics', 'attributes'])

@@ -44,11 +44,14 @@ describe('one decision', () => {
     // on_inconclusive defaults to fail, so the inconclusive zero-hit guard counts as fail and comes first.
     expect(d.decidedBy).toMatchObject({ kind: 'trust', rule: 'max_zero_hit_share', reason: { code: 'zero_hits_above' } })
     expect(d.guards.map((g) => g.counts)).toEqual(['fail', 'fail'])
-    const lenient = loadRules(`version: 1
+    const lenient = loadRules(
+      `version: 1
 metrics: { recall@10: { better: higher } }
 on_inconclusive: pass
 checks: [{ name: c, metric: recall@10, non_inferior: { margin: 0.01 } }]
-`, 'rules.yml')
+`,
+      'rules.yml'
+    )
     const d2 = decideVerdict(lenient, [zeroHitsInconclusive, unjudged], [])
     expect(d2.guards.map((g) => g.counts)).toEqual(['pass', 'fail'])
     expect(d2.decidedBy).toMatchObject({ kind: 'trust', rule: 'pooling.max_unjudged' })
@@ -85,7 +88,20 @@ describe('guard reasons in words', () => {
     )
     expect(guardSentence(zeroHitsInconclusive.reason)).toBe("queries with no relevant document in the top 10: segment=new: 30.0% of 40 queries (baseline 10.0%) above the baseline's 10.0% + 10.0% allowed")
     expect(guardSentence({ code: 'comparable', mustMatch: ['corpus', 'judge.model'] })).toBe('corpus, judge.model match')
-    expect(guardSentence({ code: 'not_comparable', mismatches: [{ path: 'chunker.size', values: [['baseline', '512'], ['candidate', null]] }] })).toBe('not comparable: chunker.size: baseline 512, candidate (absent)')
+    expect(
+      guardSentence({
+        code: 'not_comparable',
+        mismatches: [
+          {
+            path: 'chunker.size',
+            values: [
+              ['baseline', '512'],
+              ['candidate', null]
+            ]
+          }
+        ]
+      })
+    ).toBe('not comparable: chunker.size: baseline 512, candidate (absent)')
   })
 })
 

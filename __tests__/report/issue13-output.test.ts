@@ -28,7 +28,13 @@ const METRICS = `metrics:
 
 /** The protected-slice scenario under Bonferroni over its 3 checks: every check's interval is at 1 − 0.05/3. */
 function bonferroniScenario(): GateResult {
-  const rows = makeRows(200, 'protected', (q) => (q % 5 === 4 ? 'new' : 'established'), () => 'c', (s, r) => (s === 'new' ? -0.1 + 0.08 * (r() - 0.5) : 0.05 + 0.08 * (r() - 0.5)))
+  const rows = makeRows(
+    200,
+    'protected',
+    (q) => (q % 5 === 4 ? 'new' : 'established'),
+    () => 'c',
+    (s, r) => (s === 'new' ? -0.1 + 0.08 * (r() - 0.5) : 0.05 + 0.08 * (r() - 0.5))
+  )
   return gate(
     `version: 1
 ${METRICS}slices: [segment]
@@ -73,12 +79,12 @@ describe('item 2: an interval is labelled with its own confidence', () => {
   })
 })
 
-describe('item 3: the terminal report gives the Markdown report\'s reasons', () => {
+describe("item 3: the terminal report gives the Markdown report's reasons", () => {
   const P = '__tests__/fixtures/trust/pooling'
   const pooling = (format: string, ...more: string[]) => cli(['gate', '--rules', `${P}/rules.yml`, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--format', format, ...more])
   const REASON = "the candidate's top 10 is 80.0% unjudged on average, the baseline's 0.0%, above the limit of 50.0%"
 
-  it('a failing trust rule is followed by its own reason (not check 1\'s sentence), in both formats', async () => {
+  it("a failing trust rule is followed by its own reason (not check 1's sentence), in both formats", async () => {
     const text = (await pooling('text')).stdout.split('\n')
     expect(text[0]).toBe('FAIL  retrieval-gate, decided by trust rule "pooling.max_unjudged"')
     expect(text[1]).toContain(REASON)
@@ -97,7 +103,21 @@ describe('item 3: the terminal report gives the Markdown report\'s reasons', () 
     const rules = writeFiles({
       'rules.yml': `version: 1\njudgments: { qrels: ${P}/qrels-complete.txt }\nmetrics:\n  nDCG@10: { better: higher }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200 }\nchecks:\n  - { name: n, metric: nDCG@10, non_inferior: { margin: 0.05 } }\ncomparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n`
     })['rules.yml']
-    const r = await cli(['gate', '--rules', rules, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--baseline-manifest', `${M}/baseline.json`, '--candidate-manifest', `${M}/candidate-rechunked.json`, '--format', 'text'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      rules,
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      `${P}/candidate.jsonl`,
+      '--baseline-manifest',
+      `${M}/baseline.json`,
+      '--candidate-manifest',
+      `${M}/candidate-rechunked.json`,
+      '--format',
+      'text'
+    ])
     const lines = r.stdout.split('\n')
     expect(lines[0]).toBe('FAIL  retrieval-gate, decided by trust rule "comparability"')
     expect(lines[1]).toBe('  not comparable: chunker.params.size: baseline 512, candidate 256')
@@ -204,7 +224,9 @@ checks:
     const result = latencyScenario()
     expect(0.35 - 0.4).toBe(-0.050000000000000044)
     const jsonl = toRegressionsJsonl(result)
-    expect(jsonl.split('\n')[0]).toBe('{"query_id":"q01","worse_on":["recall@10"],"metrics":{"recall@10":{"baseline":0.4,"candidate":0.35,"delta":-0.05},"latency_ms":{"baseline":50,"candidate":50,"delta":0}},"attributes":{}}')
+    expect(jsonl.split('\n')[0]).toBe(
+      '{"query_id":"q01","worse_on":["recall@10"],"metrics":{"recall@10":{"baseline":0.4,"candidate":0.35,"delta":-0.05},"latency_ms":{"baseline":50,"candidate":50,"delta":0}},"attributes":{}}'
+    )
     const json = toJsonReport(result)
     expect(numbersBeyond12Digits(JSON.parse(json))).toEqual([])
     expect(JSON.parse(json).regressions.queries[0]).toEqual({ query_id: 'q01', baseline: 0.4, candidate: 0.35, delta: -0.05, attributes: {} })

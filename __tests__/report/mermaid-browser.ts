@@ -52,7 +52,8 @@ export async function openMermaid(): Promise<{ render: (src: string) => Promise<
               await m.parse(src)
               const { svg } = await m.render(id, src)
               // Runs in the page: the test's TypeScript has no DOM types, so the document is reached untyped.
-              const doc = (globalThis as unknown as { document: { createElement: (t: string) => { innerHTML: string; querySelectorAll: (q: string) => { length: number } }; body: { appendChild: (n: unknown) => void } } }).document
+              const doc = (globalThis as unknown as { document: { createElement: (t: string) => { innerHTML: string; querySelectorAll: (q: string) => { length: number } }; body: { appendChild: (n: unknown) => void } } })
+                .document
               const holder = doc.createElement('div')
               holder.innerHTML = svg
               doc.body.appendChild(holder)

@@ -29,9 +29,7 @@ suite('mermaid pictures render in headless chromium', () => {
     await browser?.close()
   }, 40000)
 
-  const reports: Array<[string, () => string]> = [
-    ...SCENARIOS.map(([name, make]): [string, () => string] => [name, () => toMarkdown(make())]),
-  ]
+  const reports: Array<[string, () => string]> = [...SCENARIOS.map(([name, make]): [string, () => string] => [name, () => toMarkdown(make())])]
   // The example evaluation of `npm run demo` (fewer resamples: the pictures' syntax is under test, not digits).
   const example = async (): Promise<string> => {
     const rules = loadRules(readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'), 'examples/rules.yml')

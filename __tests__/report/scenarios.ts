@@ -26,7 +26,14 @@ const round = (x: number): number => Math.round(x * 10000) / 10000
 const clamp = (x: number): number => Math.min(1, Math.max(0, x))
 
 /** Rows for both sides: `shift(segment)` moves recall; hit and mrr follow it. */
-export function makeRows(n: number, seed: string, segmentOf: (q: number) => string, categoryOf: (q: number) => string, shift: (segment: string, r: () => number) => number, idOf = (q: number) => `q${String(q + 1).padStart(3, '0')}`) {
+export function makeRows(
+  n: number,
+  seed: string,
+  segmentOf: (q: number) => string,
+  categoryOf: (q: number) => string,
+  shift: (segment: string, r: () => number) => number,
+  idOf = (q: number) => `q${String(q + 1).padStart(3, '0')}`
+) {
   const rng = seedrandom(seed)
   const base: Row[] = []
   const cand: Row[] = []
@@ -60,7 +67,13 @@ export function gate(rulesText: string, rows: { base: Row[]; cand: Row[] }, file
 const CATS = ['billing', 'how-to', 'policy']
 
 export function passScenario(): GateResult {
-  const rows = makeRows(160, 'pass', (q) => (q % 4 === 3 ? 'new' : 'established'), (q) => CATS[q % 3], (_s, r) => 0.03 + 0.04 * (r() - 0.5))
+  const rows = makeRows(
+    160,
+    'pass',
+    (q) => (q % 4 === 3 ? 'new' : 'established'),
+    (q) => CATS[q % 3],
+    (_s, r) => 0.03 + 0.04 * (r() - 0.5)
+  )
   return gate(
     `version: 1
 ${METRICS}slices: [segment]
@@ -80,7 +93,13 @@ checks:
 }
 
 export function failProtectedSliceScenario(): GateResult {
-  const rows = makeRows(200, 'protected', (q) => (q % 5 === 4 ? 'new' : 'established'), (q) => CATS[q % 3], (s, r) => (s === 'new' ? -0.1 + 0.08 * (r() - 0.5) : 0.05 + 0.08 * (r() - 0.5)))
+  const rows = makeRows(
+    200,
+    'protected',
+    (q) => (q % 5 === 4 ? 'new' : 'established'),
+    (q) => CATS[q % 3],
+    (s, r) => (s === 'new' ? -0.1 + 0.08 * (r() - 0.5) : 0.05 + 0.08 * (r() - 0.5))
+  )
   return gate(
     `version: 1
 ${METRICS}slices: [segment, category]
@@ -104,7 +123,13 @@ checks:
 
 export function inconclusiveScenario(): GateResult {
   // 'rare' has 12 queries, under min_per_slice 30.
-  const rows = makeRows(132, 'few', () => 'all', (q) => (q < 12 ? 'rare' : CATS[q % 3]), (_s, r) => 0.02 + 0.1 * (r() - 0.5))
+  const rows = makeRows(
+    132,
+    'few',
+    () => 'all',
+    (q) => (q < 12 ? 'rare' : CATS[q % 3]),
+    (_s, r) => 0.02 + 0.1 * (r() - 0.5)
+  )
   return gate(
     `version: 1
 ${METRICS}slices: [category]

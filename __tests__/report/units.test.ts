@@ -106,7 +106,11 @@ describe('histogram', () => {
   })
   it('gives binary metrics three bins and a lower-is-better metric its sides', () => {
     const h = histogram(Float64Array.from([-1, 0, 0, 1, 1, 1]), { ...share, binary: true })
-    expect(h.bins.map((b) => [b.label, b.count])).toEqual([['-1', 1], ['0', 2], ['+1', 3]])
+    expect(h.bins.map((b) => [b.label, b.count])).toEqual([
+      ['-1', 1],
+      ['0', 2],
+      ['+1', 3]
+    ])
     const lat = histogram(Float64Array.from([5, -5]), { ...share, better: 'lower', range: undefined, unit: 'ms' })
     expect(lat.bins[0].side).toBe('better')
     expect(lat.bins[lat.bins.length - 1].side).toBe('worse')
@@ -174,11 +178,20 @@ describe('inconclusiveCounting: the counts line says how each inconclusive check
   it('names one outcome when they agree, both when on_too_few, on_inconclusive and superior differ', async () => {
     const { inconclusiveCounting } = await import('../../src/report/format.js')
     expect(inconclusiveCounting([{ status: 'pass', counts: 'pass' }])).toBe('')
-    expect(inconclusiveCounting([{ status: 'inconclusive', counts: 'fail' }, { status: 'fail', counts: 'fail' }])).toBe(' (inconclusive counts as fail)')
+    expect(
+      inconclusiveCounting([
+        { status: 'inconclusive', counts: 'fail' },
+        { status: 'fail', counts: 'fail' }
+      ])
+    ).toBe(' (inconclusive counts as fail)')
     expect(inconclusiveCounting([{ status: 'inconclusive', counts: 'pass' }])).toBe(' (inconclusive counts as pass)')
     // on_inconclusive: pass, and a superior check not shown better (always fail): the old line said "counts as pass" for both
-    expect(inconclusiveCounting([{ status: 'inconclusive', counts: 'pass' }, { status: 'inconclusive', counts: 'fail' }, { status: 'inconclusive', counts: 'fail' }])).toBe(
-      ' (1 inconclusive counts as pass, 2 as fail)'
-    )
+    expect(
+      inconclusiveCounting([
+        { status: 'inconclusive', counts: 'pass' },
+        { status: 'inconclusive', counts: 'fail' },
+        { status: 'inconclusive', counts: 'fail' }
+      ])
+    ).toBe(' (1 inconclusive counts as pass, 2 as fail)')
   })
 })

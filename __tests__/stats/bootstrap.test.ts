@@ -58,8 +58,23 @@ describe('bootstrap kernels equal the naive plan bit for bit', () => {
   }
   it('strata with target weights', () => {
     const seg = column(120, (i) => (i % 3 === 0 ? 'new' : 'old'))
-    const design = designOf([column(120, (i) => (i % 5) / 5), column(120, (i) => Math.cos(i))], { seg }, { weights: { by: 'seg', target: [['new', 0.5], ['old', 0.5]] as Array<[string, number]> } })
-    expect(design.strata.map((s) => [s.value, s.size, s.weight])).toEqual([['new', 40, 0.5], ['old', 80, 0.5]])
+    const design = designOf(
+      [column(120, (i) => (i % 5) / 5), column(120, (i) => Math.cos(i))],
+      { seg },
+      {
+        weights: {
+          by: 'seg',
+          target: [
+            ['new', 0.5],
+            ['old', 0.5]
+          ] as Array<[string, number]>
+        }
+      }
+    )
+    expect(design.strata.map((s) => [s.value, s.size, s.weight])).toEqual([
+      ['new', 40, 0.5],
+      ['old', 80, 0.5]
+    ])
     const fast = bootstrapDistribution(design, 1500, '1', 'x')
     const slow = naive(design, 1500, '1', 'x')
     expect(Array.from(fast[1])).toEqual(Array.from(slow[1]))

@@ -14,10 +14,11 @@ describe('calibration (reduced)', () => {
     for (const kind of ['binary', 'continuous'] as const) {
       let s = 0
       let n = 0
-      for (let i = 0; i < 20; i++) for (const x of simulate({ kind, queries: 5000, clusterSize: 10 }, 'check', i).d) {
-        s += x
-        n++
-      }
+      for (let i = 0; i < 20; i++)
+        for (const x of simulate({ kind, queries: 5000, clusterSize: 10 }, 'check', i).d) {
+          s += x
+          n++
+        }
       expect(Math.abs(s / n + MARGIN)).toBeLessThan(0.01)
     }
   })

@@ -60,7 +60,7 @@ function refusal(f: () => unknown): InputError {
   throw new Error('expected an InputError')
 }
 
-describe('target-population weights (the issue\'s reference check)', () => {
+describe("target-population weights (the issue's reference check)", () => {
   const weighted = gate(', weights: { by: segment, target: { established: 0.5, new: 0.5 } }')
   const hit = weighted.comparisons.find((c) => c.metric === 'hit' && c.slice.length === 0)!
   it('target mix: 60% -> 57.5% (-2.5 points)', () => {
@@ -93,13 +93,17 @@ describe('target-population weights (the issue\'s reference check)', () => {
     const md = toMarkdown(weighted)
     expect(md).toContain('Target mix by segment (established 50%, new 50%; observed 90%, 10%): hit 0.600 → 0.575 (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix.')
   })
-  it('a slice holding one stratum is that stratum\'s plain mean', () => {
+  it("a slice holding one stratum is that stratum's plain mean", () => {
     const rows = reference()
-    const r = gate(', weights: { by: segment, target: { established: 0.5, new: 0.5 } }', rows, `  - name: new users
+    const r = gate(
+      ', weights: { by: segment, target: { established: 0.5, new: 0.5 } }',
+      rows,
+      `  - name: new users
     metric: hit
     where: { segment: new }
     non_inferior: { margin: 0.2 }
-`)
+`
+    )
     const unit = r.decision.checks[2].units[0]
     expect(unit.comparison.baseline).toBeCloseTo(0.4, 12)
     expect(unit.comparison.delta).toBeCloseTo(-0.1, 12)
@@ -107,11 +111,15 @@ describe('target-population weights (the issue\'s reference check)', () => {
   })
   it('a slice whose only stratum has target weight 0 fails non_finite and says why (0/0, not "renormalised")', () => {
     const rows = reference()
-    const r = gate(', weights: { by: segment, target: { established: 1, new: 0 } }', rows, `  - name: new users
+    const r = gate(
+      ', weights: { by: segment, target: { established: 1, new: 0 } }',
+      rows,
+      `  - name: new users
     metric: hit
     where: { segment: new }
     non_inferior: { margin: 0.2 }
-`)
+`
+    )
     const unit = r.decision.checks[2].units[0]
     expect(unit.status).toBe('fail')
     expect(unit.reason).toBe('non_finite')
@@ -184,16 +192,20 @@ describe('multiplicity, power, randomization and t in the decision and reports',
     expect(r.comparisons[0].confidence).toBe(0.95)
   })
   it('every statistical unit reports its minimum detectable effect; an inconclusive one the queries to settle it', () => {
-    const r = gate('', reference(), `  - name: hit of new users
+    const r = gate(
+      '',
+      reference(),
+      `  - name: hit of new users
     metric: hit
     where: { segment: new }
     non_inferior: { margin: 0.12 }
-`)
+`
+    )
     const unit = r.decision.checks[2].units[0]
     expect(unit.status).toBe('inconclusive')
     // se of the new users' hit difference: 10 of 100 differences are -1, the rest 0: sd = sqrt(0.1 * 0.9 * 100 / 99),
     // se = sd / 10 = 0.030151; MDE = 2.801585 * 0.030151 = 0.084471.
-    expect(unit.power!.mde).toBeCloseTo(2.8015852181129683 * Math.sqrt((0.09 * 100) / 99) / 10, 12)
+    expect(unit.power!.mde).toBeCloseTo((2.8015852181129683 * Math.sqrt((0.09 * 100) / 99)) / 10, 12)
     // Needs the interval to clear -0.12 from the observed -0.10: distance 0.02: 100 * (0.084471 / 0.02)^2 = 1783.8 -> 1684 more.
     expect(unit.power!.moreQueries).toBe(1684)
     const md = toMarkdown(r)

@@ -14,7 +14,18 @@ export function tableOf(n: number, attrs: Record<string, string[]> = {}): Paired
     ids: Array.from({ length: n }, (_, i) => `q${String(i).padStart(5, '0')}`),
     metrics: new Map(),
     attrs: new Map(Object.entries(attrs)),
-    coverage: { baselineRows: n, candidateRows: n, paired: n, onlyInBaseline: [], onlyInCandidate: [], candidateOnlyIgnored: 0, attributes: { names: Object.keys(attrs).sort(), candidateValuesCompared: 0 }, filled: [], missingPolicy: 'error', notes: [] }
+    coverage: {
+      baselineRows: n,
+      candidateRows: n,
+      paired: n,
+      onlyInBaseline: [],
+      onlyInCandidate: [],
+      candidateOnlyIgnored: 0,
+      attributes: { names: Object.keys(attrs).sort(), candidateValuesCompared: 0 },
+      filled: [],
+      missingPolicy: 'error',
+      notes: []
+    }
   }
 }
 
@@ -22,7 +33,12 @@ export function tableOf(n: number, attrs: Record<string, string[]> = {}): Paired
 export function designOf(columns: number[][], attrs: Record<string, string[]> = {}, over: Partial<StatisticsRules> = {}): Design {
   const n = columns[0].length
   const members = Int32Array.from({ length: n }, (_, i) => i)
-  return buildDesign(tableOf(n, attrs), members, columns.map((c) => Float64Array.from(c)), statistics(over))
+  return buildDesign(
+    tableOf(n, attrs),
+    members,
+    columns.map((c) => Float64Array.from(c)),
+    statistics(over)
+  )
 }
 
 /** One side's rows, as the readers would produce them. */

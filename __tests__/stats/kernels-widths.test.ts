@@ -69,13 +69,17 @@ const N = 47
 /** Two blocks, the second short: the block streams and the bounds of a short block are exercised too. */
 const RESAMPLES = BLOCK + 237
 const r = rand(20261201)
-const allColumns = Array.from({ length: 17 }, (_, c) =>
-  Array.from({ length: N }, () => (c % 4 === 0 ? (r() < 0.5 ? 1 : 0) : (r() - 0.4) * 10 ** Math.floor(r() * 6 - 3)))
-)
+const allColumns = Array.from({ length: 17 }, (_, c) => Array.from({ length: N }, () => (c % 4 === 0 ? (r() < 0.5 ? 1 : 0) : (r() - 0.4) * 10 ** Math.floor(r() * 6 - 3))))
 const seg = Array.from({ length: N }, () => (r() < 0.3 ? 'new' : 'old'))
 // Clusters of unequal sizes (1 to about 12 queries), each inside one segment (cluster ids carry the segment).
 const user = Array.from({ length: N }, (_, i) => `${seg[i]}-u${Math.floor(r() * r() * 14)}`)
-const target = { by: 'seg', target: [['new', 0.6], ['old', 0.4]] as Array<[string, number]> }
+const target = {
+  by: 'seg',
+  target: [
+    ['new', 0.6],
+    ['old', 0.4]
+  ] as Array<[string, number]>
+}
 
 const designs: Record<string, (cols: number[][]) => Design> = {
   'queries one by one': (cols) => designOf(cols),

@@ -47,7 +47,19 @@ describe('kernel jobs on worker threads give the same bits', () => {
   const user = Array.from({ length: n }, (_, i) => `u${(i * 37) % 97}`)
   const designs = {
     plain: designOf(cols),
-    weighted: designOf(cols.slice(0, 5), { seg }, { weights: { by: 'seg', target: [['new', 0.5], ['old', 0.5]] } }),
+    weighted: designOf(
+      cols.slice(0, 5),
+      { seg },
+      {
+        weights: {
+          by: 'seg',
+          target: [
+            ['new', 0.5],
+            ['old', 0.5]
+          ]
+        }
+      }
+    ),
     clustered: designOf(cols.slice(0, 3), { user }, { cluster: 'user' })
   }
   for (const [name, design] of Object.entries(designs)) {

@@ -15,7 +15,14 @@ const MUST = ['corpus.content_hash', 'chunker', 'judge.model']
 
 describe('snapshot comparability (pure)', () => {
   it('a new embedding model is allowed; nothing else differs: comparable', () => {
-    const r = compareManifests([['baseline', manifest('baseline')], ['candidate', manifest('candidate-new-embedding')]], MUST, ['embedding'])
+    const r = compareManifests(
+      [
+        ['baseline', manifest('baseline')],
+        ['candidate', manifest('candidate-new-embedding')]
+      ],
+      MUST,
+      ['embedding']
+    )
     expect(r.comparable).toBe(true)
     expect(r.mismatches).toEqual([])
     expect(r.warnings).toEqual([])
@@ -23,24 +30,79 @@ describe('snapshot comparability (pure)', () => {
   })
 
   it('a different chunker is named with both values; corpus.chunks is a warning', () => {
-    const r = compareManifests([['baseline', manifest('baseline')], ['candidate', manifest('candidate-rechunked')]], MUST, ['embedding'])
+    const r = compareManifests(
+      [
+        ['baseline', manifest('baseline')],
+        ['candidate', manifest('candidate-rechunked')]
+      ],
+      MUST,
+      ['embedding']
+    )
     expect(r.comparable).toBe(false)
-    expect(r.mismatches).toEqual([{ path: 'chunker.params.size', values: [['baseline', '512'], ['candidate', '256']] }])
-    expect(r.warnings).toEqual([{ path: 'corpus.chunks', values: [['baseline', '5400'], ['candidate', '10800']] }])
+    expect(r.mismatches).toEqual([
+      {
+        path: 'chunker.params.size',
+        values: [
+          ['baseline', '512'],
+          ['candidate', '256']
+        ]
+      }
+    ])
+    expect(r.warnings).toEqual([
+      {
+        path: 'corpus.chunks',
+        values: [
+          ['baseline', '5400'],
+          ['candidate', '10800']
+        ]
+      }
+    ])
   })
 
   it('a must_match field absent on one side cannot be confirmed: not comparable', () => {
-    const r = compareManifests([['baseline', manifest('baseline')], ['candidate', manifest('candidate-no-judge')]], MUST, ['embedding'])
+    const r = compareManifests(
+      [
+        ['baseline', manifest('baseline')],
+        ['candidate', manifest('candidate-no-judge')]
+      ],
+      MUST,
+      ['embedding']
+    )
     expect(r.comparable).toBe(false)
-    expect(r.mismatches).toEqual([{ path: 'judge.model', values: [['baseline', '"judge-a"'], ['candidate', null]] }])
+    expect(r.mismatches).toEqual([
+      {
+        path: 'judge.model',
+        values: [
+          ['baseline', '"judge-a"'],
+          ['candidate', null]
+        ]
+      }
+    ])
     // judge.prompt_hash is not in must_match: its absence is a warning
     expect(r.warnings.map((w) => w.path)).toEqual(['judge.prompt_hash'])
   })
 
   it('a dataset manifest speaks only for the fields it has', () => {
     const dataset = parseManifest(JSON.stringify({ corpus: { content_hash: 'sha256:2222' } }), 'dataset.json')
-    const r = compareManifests([['baseline', manifest('baseline')], ['candidate', manifest('candidate-new-embedding')], ['dataset', dataset]], MUST, ['embedding'])
-    expect(r.mismatches).toEqual([{ path: 'corpus.content_hash', values: [['baseline', '"sha256:1111"'], ['candidate', '"sha256:1111"'], ['dataset', '"sha256:2222"']] }])
+    const r = compareManifests(
+      [
+        ['baseline', manifest('baseline')],
+        ['candidate', manifest('candidate-new-embedding')],
+        ['dataset', dataset]
+      ],
+      MUST,
+      ['embedding']
+    )
+    expect(r.mismatches).toEqual([
+      {
+        path: 'corpus.content_hash',
+        values: [
+          ['baseline', '"sha256:1111"'],
+          ['candidate', '"sha256:1111"'],
+          ['dataset', '"sha256:2222"']
+        ]
+      }
+    ])
   })
 
   it('refuses a manifest that is not a JSON object, or has a known key of the wrong type', () => {
@@ -58,7 +120,24 @@ describe('snapshot comparability in the gate', () => {
     })['rules.yml']
   const gate = async (rulesFile: string, cand: string, ...more: string[]) => {
     const out = writeFiles({ 'r.json': '' })['r.json']
-    const r = await cli(['gate', '--rules', rulesFile, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--baseline-manifest', `${M}/baseline.json`, '--candidate-manifest', `${M}/${cand}.json`, '--json', out, '--format', 'markdown', ...more])
+    const r = await cli([
+      'gate',
+      '--rules',
+      rulesFile,
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      `${P}/candidate.jsonl`,
+      '--baseline-manifest',
+      `${M}/baseline.json`,
+      '--candidate-manifest',
+      `${M}/${cand}.json`,
+      '--json',
+      out,
+      '--format',
+      'markdown',
+      ...more
+    ])
     return { ...r, json: JSON.parse(readFileSync(out, 'utf8')) }
   }
 

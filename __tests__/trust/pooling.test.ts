@@ -25,7 +25,7 @@ async function gate(args: string[] = [], rules = `${P}/rules.yml`) {
 }
 
 describe('pooling bias', () => {
-  it('measures each side\'s judged share of the top k, per query and on average', async () => {
+  it("measures each side's judged share of the top k, per query and on average", async () => {
     const r = await gate()
     const p = r.json.trust.pooling
     expect(p.depth).toBe(10)
@@ -67,9 +67,12 @@ describe('pooling bias', () => {
     expect(ok.json.trust.guards[0].status).toBe('pass') // 80% is not above 80%
   })
 
-  it('writes the pooled unjudged documents per query, with each side\'s rank, ready for annotation', async () => {
+  it("writes the pooled unjudged documents per query, with each side's rank, ready for annotation", async () => {
     const r = await gate()
-    const lines = r.toJudge.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = r.toJudge
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((l) => l.query_id)).toEqual(['q1', 'q2', 'q3'])
     expect(lines[0]).toEqual({
       query_id: 'q1',

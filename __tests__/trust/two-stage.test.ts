@@ -16,7 +16,13 @@ import { cli, writeFiles } from '../helpers.js'
 const judged: JudgedQuery = {
   id: 'q',
   line: 1,
-  grades: new Map([['a', 0], ['b', 1], ['c', 3], ['d', 2], ['e', 0]]),
+  grades: new Map([
+    ['a', 0],
+    ['b', 1],
+    ['c', 3],
+    ['d', 2],
+    ['e', 0]
+  ]),
   gradesDesc: Int32Array.from([3, 2, 1, 0, 0])
 }
 

@@ -37,7 +37,9 @@ describe('validate: the evaluation-set contract', () => {
     ]
     const lines = r.stderr.split('\n')
     expected.forEach((text, i) => expect(lines[i].startsWith(text)).toBe(true))
-    expect(r.stderr).toContain('invalid: 14 violations (answerable_without_gold 1, distractor_is_gold 1, duplicate_fact_id 1, duplicate_id 1, fact_chunk_not_gold 1, gold_graded_zero 1, json 1, schema 4, unanswerable_with_gold 1, unknown_chunk 2)')
+    expect(r.stderr).toContain(
+      'invalid: 14 violations (answerable_without_gold 1, distractor_is_gold 1, duplicate_fact_id 1, duplicate_id 1, fact_chunk_not_gold 1, gold_graded_zero 1, json 1, schema 4, unanswerable_with_gold 1, unknown_chunk 2)'
+    )
   })
 
   it('without --corpus, chunk existence is not checked and says so', async () => {
@@ -68,7 +70,16 @@ describe('validate: the evaluation-set contract', () => {
 
   it('against --previous, every split, review status and slice change is listed item by item (id, line, from -> to), even with a changelog entry', async () => {
     // the hostile re-split of issue 12: regressed holdout questions moved to dev, or disputed; "valid" before
-    const q = (id: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({ id, question: `${id}?`, answerable: true, gold_chunk_ids: ['c1'], split: 'holdout', category: 'billing', review: { status: 'accepted' }, ...over })
+    const q = (id: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({
+      id,
+      question: `${id}?`,
+      answerable: true,
+      gold_chunk_ids: ['c1'],
+      split: 'holdout',
+      category: 'billing',
+      review: { status: 'accepted' },
+      ...over
+    })
     const f = writeFiles({
       'prev.jsonl': jsonl([q('a'), q('b'), q('c'), q('d'), q('e', { review: undefined })]),
       'now.jsonl': jsonl([
@@ -152,7 +163,7 @@ describe('validate: the evaluation-set contract', () => {
 })
 
 describe('published dataset schema', () => {
-  it('rules/dataset.schema.json is exactly the validator\'s schema (npm run schema writes it)', async () => {
+  it("rules/dataset.schema.json is exactly the validator's schema (npm run schema writes it)", async () => {
     const { readFileSync } = await import('node:fs')
     const { DATASET_SCHEMA } = await import('../../src/readers/dataset/schema.js')
     expect(JSON.parse(readFileSync('rules/dataset.schema.json', 'utf8'))).toEqual(JSON.parse(JSON.stringify(DATASET_SCHEMA)))

@@ -32,11 +32,7 @@ export function attributeRefusal(name: string, key: string, rules: Rules, baseli
     )
   }
   const near = nearName(name, [...labels, ...numbers])
-  return new InputError(
-    { file: baseline.source, key },
-    `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`,
-    `${groupWords}; ${present}`
-  )
+  return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}`)
 }
 
 /**

@@ -66,11 +66,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   for (const name of rules.metrics.keys()) {
     for (const side of [baseline, candidate]) {
       if (!side.numericFields.has(name)) {
-        throw new InputError(
-          { file: side.source, key: `metrics.${name}` },
-          `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`,
-          missingMetricHint(name, side, rules)
-        )
+        throw new InputError({ file: side.source, key: `metrics.${name}` }, `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`, missingMetricHint(name, side, rules))
       }
     }
   }
@@ -87,20 +83,14 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
     const hints: string[] = []
     if (onlyInCandidate.length > 0) hints.push("evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing")
-    if (onlyInBaseline.length > 0) hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)')
+    if (onlyInBaseline.length > 0)
+      hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)')
     const parts: string[] = []
     if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`)
     if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`)
     const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate)
-    const twins =
-      spelled.length > 0
-        ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
-        : ''
-    throw new InputError(
-      {},
-      `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`,
-      hints.join('; ')
-    )
+    const twins = spelled.length > 0 ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides` : ''
+    throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '))
   }
   // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
   const ids = [...baseById.keys()].sort(compareIds)
@@ -134,13 +124,20 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     const more = missingValues.length - LIST_LIMIT
     throw new InputError(
       { file: missingValues[0].file },
-      `missing metric values: ${missingValues.slice(0, LIST_LIMIT).map((m) => m.text).join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      `missing metric values: ${missingValues
+        .slice(0, LIST_LIMIT)
+        .map((m) => m.text)
+        .join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
       'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)'
     )
   }
   const attrs = new Map<string, string[]>()
   const compared = { count: 0 }
-  for (const [name] of attrNames) attrs.set(name, ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate, compared)))
+  for (const [name] of attrNames)
+    attrs.set(
+      name,
+      ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate, compared))
+    )
   for (const check of rules.checks) refuseVacuousWhere(rules, check, attrs, n)
   return {
     ids,
@@ -174,11 +171,7 @@ function valueOf(row: QueryRow | undefined, file: string, metric: string, range:
     throw new InputError({ file, line: row?.line, queryId: row?.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
   }
   if (range && (v < range[0] || v > range[1])) {
-    throw new InputError(
-      { file, line: row?.line, queryId: row?.id },
-      `${metric} = ${v} is outside its range [${range[0]}, ${range[1]}]`,
-      'fix the value, or the range declared under metrics in the rules'
-    )
+    throw new InputError({ file, line: row?.line, queryId: row?.id }, `${metric} = ${v} is outside its range [${range[0]}, ${range[1]}]`, 'fix the value, or the range declared under metrics in the rules')
   }
   return v
 }
@@ -223,7 +216,14 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
     const column = attrs.get(name) as string[]
     if (!column.includes(value)) {
       const values = [...new Set(column)].sort()
-      throw new InputError(at(`where.${name}`), `no query has ${name} = ${quote(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => quote(v)).join(', ')}`)
+      throw new InputError(
+        at(`where.${name}`),
+        `no query has ${name} = ${quote(value)}${suggestion(value, values)}`,
+        `values present: ${values
+          .slice(0, 20)
+          .map((v) => quote(v))
+          .join(', ')}`
+      )
     }
   }
   let members = 0
@@ -237,7 +237,11 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
   }
   if (check.where.length > 1 && members === 0) {
     const together = check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ')
-    throw new InputError(at('where'), `no query has ${together} together (each value exists alone), so the check would be evaluated over zero queries`, 'fix the combination, or split the check into one check per attribute')
+    throw new InputError(
+      at('where'),
+      `no query has ${together} together (each value exists alone), so the check would be evaluated over zero queries`,
+      'fix the combination, or split the check into one check per attribute'
+    )
   }
   const kind = check.kind
   if (kind.type === 'max_regressions' && kind.count !== undefined && members > 0) {

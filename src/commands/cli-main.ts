@@ -18,10 +18,12 @@ import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/importers/index.js'
 import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
 
-
 /** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
 class UsageError extends Error {
-  constructor(message: string, readonly command?: CommandName) {
+  constructor(
+    message: string,
+    readonly command?: CommandName
+  ) {
     super(message)
   }
 }
@@ -146,10 +148,7 @@ async function metricsCommandLine(args: string[], out: Write): Promise<number> {
     if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics')
     depth = Number(v.depth)
   }
-  await metricsCommand(
-    { qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant },
-    out
-  )
+  await metricsCommand({ qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant }, out)
   return 0
 }
 

@@ -18,7 +18,9 @@ const pct = confidenceLabel
 
 /** A number as the user would write it (no trailing zeros, at most 6 decimals). */
 function plain(x: number): string {
-  return fixed(x, 6).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')
+  return fixed(x, 6)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '')
 }
 
 /** The margin in words: "0.02 (2.0 points)", "20% of the baseline mean", "5 ms". */
@@ -104,7 +106,8 @@ export function explainCheck(check: CheckRule, rules: Rules): string[] {
     if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
     const worse = higher ? 'dropped' : 'rose'
     const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : ''
-    const among = check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : ''
+    const among =
+      check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : ''
     lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`)
     if (d.inconclusive.length === 0 && d.minQueries === null) lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.')
     return lines
@@ -151,7 +154,7 @@ export function explainRules(rules: Rules): string {
   L.push(
     rules.queries.missing === 'error'
       ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
-      : 'Queries: the baseline\'s are the exam. A query the candidate dropped, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).'
+      : "Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero)."
   )
   if (rules.slices.length > 0) L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
   const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)

@@ -356,7 +356,9 @@ export function describeInspection(ins: Inspection, out: string): string {
   const L: string[] = []
   L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
   if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
-    L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`)
+    L.push(
+      `  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`
+    )
   }
   L.push('Metrics (numeric fields):')
   const w = maxOf(ins.metrics.map((m) => m.name.length))
@@ -394,7 +396,9 @@ async function readSideForInit(file: string, args: InitArgs): Promise<SideRows> 
 
 async function looksLikeTrecRun(file: string): Promise<boolean> {
   try {
-    const f = firstContentLine(await readHead(file)).text.trim().split(/\s+/)
+    const f = firstContentLine(await readHead(file))
+      .text.trim()
+      .split(/\s+/)
     return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined
   } catch {
     return false

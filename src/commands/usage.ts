@@ -120,7 +120,9 @@ export function commandUsage(name: CommandName): string {
 
 /** What `retrieval-gate --help` prints: every command's usage. */
 export function fullUsage(): string {
-  const inputs = Object.values(COMMANDS).map((c) => c.usage.replace(INPUTS, '')).join('')
+  const inputs = Object.values(COMMANDS)
+    .map((c) => c.usage.replace(INPUTS, ''))
+    .join('')
   return `retrieval-gate ${VERSION}\n\nUsage:\n${inputs}${INPUTS}  retrieval-gate --version | --help | <command> --help\n`
 }
 

@@ -26,7 +26,10 @@ export async function validateCommand(options: ValidateOptions, out: (t: string)
     if (q.review?.status === 'disputed') disputed++
   }
   const lines: string[] = []
-  const splitText = [...splits.keys()].sort().map((s) => `${splits.get(s)} ${s}`).join(', ')
+  const splitText = [...splits.keys()]
+    .sort()
+    .map((s) => `${splits.get(s)} ${s}`)
+    .join(', ')
   lines.push(`${options.dataset}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`)
   lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${options.corpus}: ${checked.corpusChunks} chunks`)
   if (options.previous !== undefined) {
@@ -38,7 +41,10 @@ export async function validateCommand(options: ValidateOptions, out: (t: string)
   }
   const byRule = new Map<string, number>()
   for (const v of violations) byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1)
-  const summary = [...byRule.keys()].sort().map((r) => `${r} ${byRule.get(r)}`).join(', ')
+  const summary = [...byRule.keys()]
+    .sort()
+    .map((r) => `${r} ${byRule.get(r)}`)
+    .join(', ')
   err(`${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`)
   return 2
 }

@@ -11,20 +11,7 @@ import { quote } from '../util/show.js'
  */
 
 /** The measure families this module computes, each as trec_eval 10.0 computes its counterpart. */
-export type MeasureKind =
-  | 'P'
-  | 'R'
-  | 'R_cap'
-  | 'Success'
-  | 'RR'
-  | 'AP'
-  | 'nDCG'
-  | 'Rprec'
-  | 'Bpref'
-  | 'Judged'
-  | 'NumRet'
-  | 'NumRel'
-  | 'FactRecall'
+export type MeasureKind = 'P' | 'R' | 'R_cap' | 'Success' | 'RR' | 'AP' | 'nDCG' | 'Rprec' | 'Bpref' | 'Judged' | 'NumRet' | 'NumRel' | 'FactRecall'
 
 /** A validated measure. */
 export interface ParsedMeasure {
@@ -186,11 +173,7 @@ export function parseMeasure(name: string): ParsedMeasure {
         }
         gain = g
       } else if (key === 'rel' && kind === 'nDCG') {
-        throw new InputError(
-          where,
-          `nDCG uses the graded judgments, so rel= has no effect on it (${quote(name)})`,
-          'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)'
-        )
+        throw new InputError(where, `nDCG uses the graded judgments, so rel= has no effect on it (${quote(name)})`, 'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)')
       } else {
         const allowed = info.params.length ? info.params.join(', ') : 'none'
         throw new InputError(where, `unknown parameter ${quote(key)} in ${quote(name)}`, `parameters of ${kind}: ${allowed}`)

@@ -112,13 +112,19 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     names.set(c.name, index)
     const kinds = (['non_inferior', 'superior', 'max_regressions'] as const).filter((k) => c[k] !== undefined)
     if (kinds.length !== 1) {
-      fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)')
+      fail(
+        at,
+        kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`,
+        'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)'
+      )
     }
     checks.push({
       index,
       name: c.name,
       metric: c.metric,
-      where: Object.keys(c.where ?? {}).sort().map((k) => [k, (c.where as Record<string, string>)[k]]),
+      where: Object.keys(c.where ?? {})
+        .sort()
+        .map((k) => [k, (c.where as Record<string, string>)[k]]),
       perSlice: c.per_slice,
       kind: toKind(c, metric as MetricRule, boundsOf(metric as MetricRule), confidence, at, fail),
       line: source.lineOf(at)
@@ -171,7 +177,11 @@ function checkDesignTests(raw: RawRules, checks: CheckRule[], fail: Fail): void 
 function refuseNonFinite(value: unknown, path: Array<string | number>, source: SourceDocument, file: string): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) {
-      throw new InputError({ file, line: source.lineOf(path), key: keyPath(path) || '(top level)' }, `${String(value)} is not a finite number`, 'write a plain decimal number (.inf, .nan and values beyond 1.8e308 are not allowed)')
+      throw new InputError(
+        { file, line: source.lineOf(path), key: keyPath(path) || '(top level)' },
+        `${String(value)} is not a finite number`,
+        'write a plain decimal number (.inf, .nan and values beyond 1.8e308 are not allowed)'
+      )
     }
     return
   }
@@ -183,7 +193,9 @@ function refuseNonFinite(value: unknown, path: Array<string | number>, source: S
 function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail): Omit<Rules['statistics'], 'confidence' | 'resamples' | 'seed'> {
   let weights: Rules['statistics']['weights']
   if (raw.weights) {
-    const target = Object.keys(raw.weights.target).sort().map((k) => [k, raw.weights?.target[k] as number] as [string, number])
+    const target = Object.keys(raw.weights.target)
+      .sort()
+      .map((k) => [k, raw.weights?.target[k] as number] as [string, number])
     const total = target.reduce((s, [, w]) => s + w, 0)
     if (Math.abs(total - 1) > 1e-9) {
       fail(['statistics', 'weights', 'target'], `the target weights sum to ${total}, not 1`, 'give each value its share of the target population, e.g. { established: 0.5, new: 0.5 }')
@@ -251,7 +263,7 @@ function toMargin(value: number | string, metric: MetricRule, bounds: [number, n
     fail(
       path,
       `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`,
-      'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric'
+      "margins are in the metric's units: 0.02 is two points of a 0..1 metric"
     )
   }
   return { value, relative: false, text: String(value) }

@@ -6,8 +6,7 @@ import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
  * `npm run schema` writes the file from this object and a test fails if they differ.
  */
 const margin = {
-  description:
-    'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
+  description: 'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
   oneOf: [
     { type: 'number', minimum: 0 },
     { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
@@ -59,8 +58,7 @@ export const RULES_SCHEMA = {
     judgments: {
       type: 'object',
       additionalProperties: false,
-      description:
-        'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
+      description: 'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
       properties: {
         qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.' },
         no_relevant: {
@@ -107,7 +105,8 @@ export const RULES_SCHEMA = {
         },
         multiplicity: {
           enum: ['none', 'holm', 'bonferroni'],
-          description: 'Adjustment over the family of statistical checks (one per check and slice): "bonferroni" and "holm" make every interval 1 - alpha/m; p-values are Bonferroni- or Holm-adjusted. Default "none" (see docs/statistics.md: the all-must-pass verdict already caps the false-pass rate at alpha).'
+          description:
+            'Adjustment over the family of statistical checks (one per check and slice): "bonferroni" and "holm" make every interval 1 - alpha/m; p-values are Bonferroni- or Holm-adjusted. Default "none" (see docs/statistics.md: the all-must-pass verdict already caps the false-pass rate at alpha).'
         }
       }
     },
@@ -118,14 +117,16 @@ export const RULES_SCHEMA = {
       properties: {
         missing: {
           enum: ['error', 'zero'],
-          description: 'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
+          description:
+            'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
         },
         min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' }
       }
     },
     on_inconclusive: {
       enum: ['fail', 'pass'],
-      description: 'How a check counts toward the verdict when the data neither prove nor refute it (a non_inferior interval straddling the margin; a trust rule with outcome inconclusive). A superior check that was not shown better always fails: it must be shown. Too few queries is on_too_few. Default "fail".'
+      description:
+        'How a check counts toward the verdict when the data neither prove nor refute it (a non_inferior interval straddling the margin; a trust rule with outcome inconclusive). A superior check that was not shown better always fails: it must be shown. Too few queries is on_too_few. Default "fail".'
     },
     on_too_few: {
       enum: ['fail', 'pass'],

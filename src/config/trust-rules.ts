@@ -26,7 +26,7 @@ export function trustRules(raw: RawTrustRules, fail: Fail): Pick<Rules, 'dataset
     fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments')
   }
   if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
-    fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', 'keep one: the dataset\'s gold chunks and graded relevance are its judgments')
+    fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments")
   }
   const cap = (c: RawCap, path: Array<string | number>): ShareCap => {
     if (c.share === undefined && c.increase === undefined) fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }')

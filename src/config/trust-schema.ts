@@ -24,7 +24,7 @@ export const TRUST_RULES_PROPERTIES = {
       file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
       corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
       split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-      manifest: { type: 'string', minLength: 1, description: 'The dataset\'s snapshot manifest, compared with the runs\' for the fields it has.' }
+      manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." }
     }
   },
   comparability: {
@@ -34,25 +34,30 @@ export const TRUST_RULES_PROPERTIES = {
     description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
     properties: {
       must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
-      may_differ: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.' }
+      may_differ: {
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+        description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.'
+      }
     }
   },
   pooling: {
     type: 'object',
     additionalProperties: false,
-    description: 'Pooling bias: unjudged documents in each side\'s top k, the to-judge list, judged-only (condensed) metrics.',
+    description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
     properties: {
-      depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k of the pool (each side\'s top k). Default 10.' },
-      max_unjudged: { ...shareCap('unjudged share of its top k'), description: 'Caps the candidate\'s mean share of unjudged documents in its top k.' }
+      depth: { type: 'integer', minimum: 1, maximum: 1000, description: "k of the pool (each side's top k). Default 10." },
+      max_unjudged: { ...shareCap('unjudged share of its top k'), description: "Caps the candidate's mean share of unjudged documents in its top k." }
     }
   },
   max_zero_hit_share: {
     ...shareCap('share of queries with no relevant document in the top k'),
-    description: 'Whole-class failures: caps the candidate\'s share of queries with no relevant document in its top k, overall and in every slice.',
+    description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
     properties: {
       ...shareCap('').properties,
       share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
-      increase: { type: 'number', minimum: 0, maximum: 1, description: 'Most the candidate\'s zero-hit share may exceed the baseline\'s, overall and in every slice.' },
+      increase: { type: 'number', minimum: 0, maximum: 1, description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice." },
       depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
     }
   },
@@ -61,7 +66,7 @@ export const TRUST_RULES_PROPERTIES = {
     additionalProperties: false,
     description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
     properties: {
-      k: { type: 'integer', minimum: 1, maximum: 1000, description: 'Cutoff of the ranker\'s nDCG and the pool\'s ceiling. Default 10.' },
+      k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
       gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
     }
   }

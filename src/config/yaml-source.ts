@@ -86,4 +86,3 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
     }
   }
 }
-

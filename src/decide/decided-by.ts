@@ -16,10 +16,7 @@ export interface CountedGuard extends GuardResult {
  *   failing unit, else its first unit that did not pass);
  * - null: the verdict passed.
  */
-export type DecidedBy =
-  | { kind: 'trust'; rule: TrustRuleName; reason: GuardReason; guard: CountedGuard }
-  | { kind: 'check'; check: CheckResult; unit: UnitResult }
-  | null
+export type DecidedBy = { kind: 'trust'; rule: TrustRuleName; reason: GuardReason; guard: CountedGuard } | { kind: 'check'; check: CheckResult; unit: UnitResult } | null
 
 /** The verdict and what decided it, from the trust guards and the evaluated checks. Pure. */
 export function decideVerdict(rules: Rules, guards: readonly GuardResult[], checks: readonly CheckResult[]): { verdict: 'pass' | 'fail'; decidedBy: DecidedBy; guards: CountedGuard[] } {

@@ -59,9 +59,7 @@ const unitKey = (rule: CheckRule, filters: Filters): string => `${rule.index}\u0
 /** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
 function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filters[] {
   const base: Filters = rule.where
-  return rule.perSlice === undefined
-    ? [base]
-    : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+  return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
 }
 
 function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf): CheckResult {

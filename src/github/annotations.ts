@@ -69,6 +69,10 @@ export function capAnnotations(list: Annotation[], whereFull: string, own: Annot
     else left.push(['notice', 1])
   }
   const message = left.map(([k, n]) => `${n} more ${k}${n === 1 ? '' : 's'}`).join(', ')
-  kept.push({ kind: 'notice', title: 'retrieval-gate: annotations capped', message: `${message} not shown as annotations (GitHub shows at most ${MAX_ANNOTATIONS_PER_KIND} of each kind per step); all are in ${whereFull}.` })
+  kept.push({
+    kind: 'notice',
+    title: 'retrieval-gate: annotations capped',
+    message: `${message} not shown as annotations (GitHub shows at most ${MAX_ANNOTATIONS_PER_KIND} of each kind per step); all are in ${whereFull}.`
+  })
   return kept
 }

@@ -189,11 +189,15 @@ async function extractOne(archive: string, options: BaselineArtifactOptions, lab
     if (wanted) checkName(wanted)
     const chosen = wanted ? files.find((f) => f.name === wanted) : files.length === 1 ? files[0] : undefined
     if (!chosen) {
-      const list = files.slice(0, 20).map((f) => f.name).join(', ') + (files.length > 20 ? `, and ${files.length - 20} more` : '')
+      const list =
+        files
+          .slice(0, 20)
+          .map((f) => f.name)
+          .join(', ') + (files.length > 20 ? `, and ${files.length - 20} more` : '')
       throw new InputError(
         { file: label },
         wanted ? `holds no file ${quote(wanted)} (it holds: ${list || 'nothing'})` : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
-        'set baseline to the file\'s path inside the artifact'
+        "set baseline to the file's path inside the artifact"
       )
     }
     const outDir = await mkdtemp(path.join(options.tmpDir, 'baseline-'))

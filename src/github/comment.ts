@@ -26,9 +26,7 @@ export interface CommentRequest {
 }
 
 export type CommentOutcome =
-  | { status: 'created' | 'updated'; id: number; url: string; author: string; dropped: string[] }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; reason: string; httpStatus?: number }
+  { status: 'created' | 'updated'; id: number; url: string; author: string; dropped: string[] } | { status: 'skipped'; reason: string } | { status: 'failed'; reason: string; httpStatus?: number }
 
 /** Hidden first line of the sticky comment: `<!-- retrieval-gate:NAME -->`. */
 export function markerFor(name: string): string {
@@ -112,7 +110,7 @@ export async function upsertStickyComment(client: GitHubClient, ctx: GateContext
     if (head !== pr.runHeadSha) {
       return { status: 'skipped', reason: `stale run: this run evaluated ${pr.runHeadSha.slice(0, 12)} but the PR's head is now ${head.slice(0, 12)}; the newer run writes the comment` }
     }
-    step = 'finding the token\'s user'
+    step = "finding the token's user"
     const { login } = await ownLogin(client, req.author)
     step = 'listing the PR comments'
     const existing = await findStickyComment(client, ctx, pr.number, req.name, login)

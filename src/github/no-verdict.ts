@@ -18,13 +18,13 @@ export function noVerdictSummary(error: unknown): string {
   const lead = `The output \`verdict\` is \`${NO_VERDICT}\` (\`fail\` means a rule was not met; here no rule was judged).`
   if (isInputError(error)) {
     const w = error.where
-    const place = [w.file !== undefined ? inline(w.file, MAX_PART) : '', w.line !== undefined ? `line ${w.line}` : '', w.key !== undefined ? `key ${inline(w.key, MAX_PART)}` : '', w.queryId !== undefined ? `query ${inline(JSON.stringify(w.queryId), MAX_PART)}` : ''].filter((p) => p !== '')
-    const lines = [
-      '## ⚠️ retrieval-gate: error, no verdict (unusable input)',
-      '',
-      `The gate could not use its input, so it did not judge this change. ${lead}`,
-      ''
-    ]
+    const place = [
+      w.file !== undefined ? inline(w.file, MAX_PART) : '',
+      w.line !== undefined ? `line ${w.line}` : '',
+      w.key !== undefined ? `key ${inline(w.key, MAX_PART)}` : '',
+      w.queryId !== undefined ? `query ${inline(JSON.stringify(w.queryId), MAX_PART)}` : ''
+    ].filter((p) => p !== '')
+    const lines = ['## ⚠️ retrieval-gate: error, no verdict (unusable input)', '', `The gate could not use its input, so it did not judge this change. ${lead}`, '']
     if (place.length > 0) lines.push(`- **Where:** ${place.join(', ')}`)
     lines.push(`- **What is wrong:** ${inline(error.problem, MAX_PART)}`)
     const todo = error.hint ? inline(withoutFinalStop(error.hint), MAX_PART) : 'correct the input named above'

@@ -38,11 +38,13 @@ export function createClient(token: string, options: ClientOptions): GitHubClien
   const maxRetries = options.maxRetries ?? 3
   const maxWait = options.maxWaitSeconds ?? 120
   const unit = options.secondMs ?? 1000
-  const decide = (kind: string) => (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
-    const ok = retryCount < maxRetries && retryAfter <= maxWait
-    log(`GitHub ${kind} on ${request.method} ${request.url}: ${ok ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${maxRetries})` : `giving up (waited ${retryCount} times; next wait ${retryAfter} s)`}`)
-    return ok
-  }
+  const decide =
+    (kind: string) =>
+    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
+      const ok = retryCount < maxRetries && retryAfter <= maxWait
+      log(`GitHub ${kind} on ${request.method} ${request.url}: ${ok ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${maxRetries})` : `giving up (waited ${retryCount} times; next wait ${retryAfter} s)`}`)
+      return ok
+    }
   const octokit = getOctokit(
     token,
     {
@@ -136,7 +138,7 @@ export function describeApiError(error: unknown, action: string): string {
       : status === 403
         ? /rate limit/i.test(message)
           ? 'GitHub rate limit; retried with backoff and still refused'
-          : 'the token lacks a permission: pull requests from forks get a read-only GITHUB_TOKEN; otherwise grant it in the workflow\'s permissions: block'
+          : "the token lacks a permission: pull requests from forks get a read-only GITHUB_TOKEN; otherwise grant it in the workflow's permissions: block"
         : status === 404
           ? 'not found, or the token cannot see it (private repository, or a permission such as contents: read or actions: read is missing)'
           : status === 422

@@ -41,7 +41,8 @@ export async function readRulesText(client: GitHubClient | undefined, ctx: GateC
   if (!pr) {
     throw new InputError({ file }, `rules-from: base needs a pull request, but this ${ctx.eventName || 'run'} event has none`, 'use rules-from: workspace for push, schedule and manual runs (or pass pr-number)')
   }
-  if (!client) throw new InputError({ file }, 'rules-from: base reads the rules through the GitHub API, but no github-token was given', 'pass github-token (the default ${{ github.token }} is enough, with contents: read)')
+  if (!client)
+    throw new InputError({ file }, 'rules-from: base reads the rules through the GitHub API, but no github-token was given', 'pass github-token (the default ${{ github.token }} is enough, with contents: read)')
   const repoPath = repositoryPath(file)
   const text = await readRulesAtBase(client, ctx, pr, repoPath, file)
   let local: string | undefined

@@ -15,13 +15,7 @@ let ranked = new Int32Array(1024)
  * next call) and how many there are after the depth cut. Runs already in score order (the usual case) are
  * detected in one pass and only their runs of tied scores are ordered.
  */
-export function rankGrades(
-  docnos: readonly string[],
-  scores: Float64Array,
-  count: number,
-  judged: JudgedQuery,
-  depth: number | undefined
-): { grades: Int32Array; n: number; order: Uint32Array } {
+export function rankGrades(docnos: readonly string[], scores: Float64Array, count: number, judged: JudgedQuery, depth: number | undefined): { grades: Int32Array; n: number; order: Uint32Array } {
   if (order.length < count) {
     order = new Uint32Array(Math.max(count, order.length * 2))
     ranked = new Int32Array(order.length)

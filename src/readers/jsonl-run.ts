@@ -49,8 +49,7 @@ export async function readJsonlRun(file: string, collector: BlockCollector): Pro
         if (typeof v === 'number') {
           if (!Number.isFinite(v)) throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)')
           values.set(key, v)
-        }
-        else if (v === null) values.set(key, null)
+        } else if (v === null) values.set(key, null)
         else if (typeof v === 'string') attrs.set(key, v)
         else if (typeof v === 'boolean') attrs.set(key, String(v))
         else skipped.add(key)
@@ -67,11 +66,7 @@ export async function readJsonlRun(file: string, collector: BlockCollector): Pro
 function queryId(value: unknown, file: string, line: number): string {
   if (typeof value === 'string' && value !== '') return value
   if (typeof value === 'number') {
-    throw new InputError(
-      { file, line },
-      `query_id ${String(value)} is a JSON number`,
-      `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`
-    )
+    throw new InputError({ file, line }, `query_id ${String(value)} is a JSON number`, `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`)
   }
   throw new InputError({ file, line }, 'has no "query_id" string', 'every record names its query as "query_id": "..."')
 }

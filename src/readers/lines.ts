@@ -117,7 +117,7 @@ function decode(bytes: Buffer, start: number, end: number, file: string, line: n
       break
     }
   }
-  if (ascii) return bytes.toString("latin1", start, end)
+  if (ascii) return bytes.toString('latin1', start, end)
   try {
     return fatalDecoder.decode(bytes.subarray(start, end))
   } catch {
@@ -126,9 +126,5 @@ function decode(bytes: Buffer, start: number, end: number, file: string, line: n
 }
 
 function tooLong(file: string, line: number, cap: number): never {
-  throw new InputError(
-    { file, line },
-    `line is longer than ${cap} bytes (the line-length cap)`,
-    'the file is probably truncated, binary or missing newlines; per-query lines are far shorter'
-  )
+  throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter')
 }

@@ -148,11 +148,7 @@ function readId(value: unknown, file: string, line: number): string {
   }
   if (value === undefined) throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
   if (typeof value === 'number') {
-    throw new InputError(
-      { file, line },
-      `"${ID_FIELD}" is a number (${String(value)}), not a string`,
-      'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1'
-    )
+    throw new InputError({ file, line }, `"${ID_FIELD}" is a number (${String(value)}), not a string`, 'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1')
   }
   throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
 }
@@ -209,4 +205,3 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
 export function escapeNonAscii(id: string): string {
   return JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
-

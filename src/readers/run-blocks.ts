@@ -29,7 +29,10 @@ export type BlockHandler = (block: RunBlock) => void
 
 /** Thrown (and caught by the run reader) when a stream-mode read finds the run is not grouped by query. */
 export class NotGroupedSignal extends Error {
-  constructor(readonly queryId: string, readonly line: number) {
+  constructor(
+    readonly queryId: string,
+    readonly line: number
+  ) {
     super(`query ${queryId} appears again on line ${line} after its block ended`)
   }
 }

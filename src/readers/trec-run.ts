@@ -85,11 +85,7 @@ export async function readTrecRun(file: string, collector: BlockCollector): Prom
     const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4])
     if (Number.isNaN(score)) {
       const text = buf.toString('utf8', fieldStart[4], fieldEnd[4])
-      throw new InputError(
-        { file, line: lineNo },
-        `score ${quote(text)} is not a finite decimal number`,
-        'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)'
-      )
+      throw new InputError({ file, line: lineNo }, `score ${quote(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)')
     }
     collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo)
   }

@@ -41,8 +41,20 @@ export function fitMarkdown(markdown: string, limit: number, whereFull: string):
   const order = dropOrder(sections)
   const dropped: number[] = []
   const render = (): string => {
-    const body = sections.filter((_, i) => keep[i]).map((s) => s.text).join('')
-    return body + noteFor(dropped.slice().sort((a, b) => a - b).map((i) => sections[i].title), whereFull)
+    const body = sections
+      .filter((_, i) => keep[i])
+      .map((s) => s.text)
+      .join('')
+    return (
+      body +
+      noteFor(
+        dropped
+          .slice()
+          .sort((a, b) => a - b)
+          .map((i) => sections[i].title),
+        whereFull
+      )
+    )
   }
   let text = render()
   for (const i of order) {
@@ -51,7 +63,10 @@ export function fitMarkdown(markdown: string, limit: number, whereFull: string):
     dropped.push(i)
     text = render()
   }
-  const titles = dropped.slice().sort((a, b) => a - b).map((i) => sections[i].title)
+  const titles = dropped
+    .slice()
+    .sort((a, b) => a - b)
+    .map((i) => sections[i].title)
   if (sizeOf(text) <= limit) return { text, dropped: titles, cut: false }
   const note = noteFor(titles.length > 0 ? titles : ['(all sections)'], whereFull) + '\n_(the head of the report was cut to fit)_\n'
   const room = Math.max(0, limit - sizeOf(note))
@@ -65,7 +80,11 @@ function noteFor(titles: string[], whereFull: string): string {
 }
 
 function dropOrder(sections: Section[]): number[] {
-  const idx = (kind: Section['kind']): number[] => sections.map((s, i) => (s.kind === kind ? i : -1)).filter((i) => i >= 0).reverse()
+  const idx = (kind: Section['kind']): number[] =>
+    sections
+      .map((s, i) => (s.kind === kind ? i : -1))
+      .filter((i) => i >= 0)
+      .reverse()
   return [...idx('details'), ...idx('heading'), ...idx('text')]
 }
 
@@ -114,7 +133,12 @@ export function splitSections(markdown: string): Section[] {
 
 function summaryOf(text: string): string | undefined {
   const m = /<summary>([\s\S]*?)<\/summary>/i.exec(text)
-  return m ? m[1].replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim() : undefined
+  return m
+    ? m[1]
+        .replace(/<[^>]*>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : undefined
 }
 
 /** The longest prefix of `text` with at most `bytes` UTF-8 bytes, cut at a line end when one is near. */

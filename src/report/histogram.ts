@@ -37,7 +37,9 @@ export function niceStep(x: number): number {
 
 function label(x: number, metric: MetricRule): string {
   const v = inPoints(metric) ? x * 100 : x
-  const s = fixed(v, 3).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')
+  const s = fixed(v, 3)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '')
   return s === '-0' ? '0' : s
 }
 
@@ -64,7 +66,15 @@ export function histogram(differences: ArrayLike<number>, metric: MetricRule): H
       const d = differences[i]
       if (Number.isFinite(d)) counts[d < 0 ? 0 : d > 0 ? 2 : 1]++
     }
-    return { step: 1, nonFinite, bins: [{ label: '-1', count: counts[0], side: sideOf(-1) }, { label: '0', count: counts[1], side: 'same' }, { label: '+1', count: counts[2], side: sideOf(1) }] }
+    return {
+      step: 1,
+      nonFinite,
+      bins: [
+        { label: '-1', count: counts[0], side: sideOf(-1) },
+        { label: '0', count: counts[1], side: 'same' },
+        { label: '+1', count: counts[2], side: sideOf(1) }
+      ]
+    }
   }
   if (maxAbs === 0) {
     let ties = 0

@@ -94,7 +94,10 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   // 4. Collapsible sections, in a fixed order.
   const sliceRows = result.comparisons.filter((c) => c.slice.length > 0)
   details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
-    comparisonsTable(result, result.comparisons.filter((c) => c.slice.length === 0)),
+    comparisonsTable(
+      result,
+      result.comparisons.filter((c) => c.slice.length === 0)
+    ),
     '',
     ...(sliceRows.length > 0 ? [comparisonsTable(result, sliceRows), ''] : ['_No slices are declared in the rules._', ''])
   ])

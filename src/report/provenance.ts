@@ -44,21 +44,26 @@ export function provenanceJson(p: Provenance): Record<string, unknown> {
   const r = p.rules
   const b = p.baseline
   return {
-    rules: r
-      ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null }
-      : null,
+    rules: r ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null } : null,
     baseline: b
       ? {
           from: b.from,
           file: b.file,
           artifact: b.artifact
-            ? { name: b.artifact.name, id: b.artifact.id, run_id: b.artifact.runId, run_url: b.artifact.runUrl, branch: b.artifact.branch, commit: b.artifact.commit, created_at: b.artifact.createdAt, age_seconds: b.artifact.ageSeconds }
+            ? {
+                name: b.artifact.name,
+                id: b.artifact.id,
+                run_id: b.artifact.runId,
+                run_url: b.artifact.runUrl,
+                branch: b.artifact.branch,
+                commit: b.artifact.commit,
+                created_at: b.artifact.createdAt,
+                age_seconds: b.artifact.ageSeconds
+              }
             : null
         }
       : null,
-    exam_files: p.exam
-      ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null }))
-      : null,
+    exam_files: p.exam ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null })) : null,
     warnings: p.warnings
   }
 }

@@ -71,7 +71,17 @@ export function toText(result: GateResult, options: TextOptions): string {
       const c = unit.comparison
       const dg = digitsFor(metric.range, Math.abs(c.baseline))
       statuses.push(unit.status)
-      rows.push(['', String(check.rule.index + 1), plain(check.rule.name, 40), plain(metric.name, 24), plain(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed), needs(check, unit, metric)])
+      rows.push([
+        '',
+        String(check.rule.index + 1),
+        plain(check.rule.name, 40),
+        plain(metric.name, 24),
+        plain(sliceLabel(c.slice), 32),
+        String(c.n),
+        signed(c.delta, dg),
+        intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed),
+        needs(check, unit, metric)
+      ])
     }
   }
   const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))))
@@ -90,7 +100,9 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')
-    out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionRecords(result).length} worse on a gated metric)`))
+    out.push(
+      paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionRecords(result).length} worse on a gated metric)`)
+    )
     for (const r of result.regressions.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())

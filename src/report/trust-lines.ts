@@ -60,7 +60,9 @@ export function trustBody(trust: TrustResult): string[] {
   }
   const d = trust.dataset
   if (d !== null) {
-    out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`)
+    out.push(
+      `- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`
+    )
     const side = (name: string, s: UnanswerableSide | null): void => {
       if (s !== null) out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`)
     }
@@ -120,7 +122,10 @@ export function trustBody(trust: TrustResult): string[] {
   if (t !== null) {
     out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '')
     const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']]
-    for (const [name, s] of [['baseline', t.baseline], ['candidate', t.candidate]] as const) {
+    for (const [name, s] of [
+      ['baseline', t.baseline],
+      ['candidate', t.candidate]
+    ] as const) {
       if (s === null) rows.push([name, '0', 'no candidates', '', '', '', '', ''])
       else rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)])
     }
@@ -153,9 +158,7 @@ export function trustJson(trust: TrustResult, decision: Decision): Record<string
     guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
     decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
     comparability:
-      c === null
-        ? null
-        : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+      c === null ? null : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
     pooling:
       p === null
         ? null

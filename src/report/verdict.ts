@@ -31,7 +31,7 @@ export function summarize(result: GateResult): VerdictSummary {
     }
   }
   const deciding = decision.decidedBy
-  const decidedBy = deciding?.kind === 'check' ? findings.find((f) => f.unit === deciding.unit) ?? null : null
+  const decidedBy = deciding?.kind === 'check' ? (findings.find((f) => f.unit === deciding.unit) ?? null) : null
   const count = (s: string): number => decision.checks.filter((c) => c.status === s).length
   return {
     verdict: decision.verdict,

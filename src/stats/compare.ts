@@ -107,10 +107,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     diffs.set(name, d)
   }
   const diffColumns = metricNames.map((n) => diffs.get(n) as Float64Array)
-  const levelColumns = [
-    ...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base),
-    ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)
-  ]
+  const levelColumns = [...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base), ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)]
   const membersCache = new Map<string, Int32Array>()
   const subsetCache = new Map<string, SubsetStats>()
   const members = (filters: Filters): Int32Array => {
@@ -184,10 +181,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     const c = estimate(levels, metricNames.length + col)
     const delta = estimate(design, col)
     const sorted = s.sorted[col]
-    const interval =
-      statistics.interval === 'bca'
-        ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
-        : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
+    const interval = statistics.interval === 'bca' ? bcaInterval(sorted, delta, acceleration(design, col), confidence) : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
     const r = s.randomization
     const notes = [...design.notes]
     if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
@@ -253,7 +247,11 @@ function checkWeights(table: PairedTable, rules: Rules): void {
       throw new InputError(
         { file, key: `statistics.weights.target.${v}` },
         `no query has ${weights.by} = ${quote(v)}`,
-        `values present: ${[...present].sort().slice(0, 20).map((x) => quote(x)).join(', ')}`
+        `values present: ${[...present]
+          .sort()
+          .slice(0, 20)
+          .map((x) => quote(x))
+          .join(', ')}`
       )
     }
   }
@@ -261,7 +259,10 @@ function checkWeights(table: PairedTable, rules: Rules): void {
   if (missing.length > 0) {
     throw new InputError(
       { file, key: 'statistics.weights.target' },
-      `${weights.by} = ${missing.slice(0, 5).map((x) => quote(x)).join(', ')} occurs in the data but has no target weight`,
+      `${weights.by} = ${missing
+        .slice(0, 5)
+        .map((x) => quote(x))
+        .join(', ')} occurs in the data but has no target weight`,
       'give every value its share of the target population (0 to leave it out on purpose)'
     )
   }

@@ -105,7 +105,11 @@ export async function readCandidates(file: string): Promise<Map<string, string[]
     list.forEach((c, i) => {
       const doc = typeof c === 'string' ? c : c !== null && typeof c === 'object' ? (c as Record<string, unknown>).doc_id : undefined
       if (typeof doc !== 'string' || doc === '') {
-        throw new InputError({ file, line, queryId: id, key: `candidates[${i}]` }, `candidates[${i}] is neither a document id string nor an object with "doc_id"`, 'list the first-stage documents as ids or {"doc_id": ...}')
+        throw new InputError(
+          { file, line, queryId: id, key: `candidates[${i}]` },
+          `candidates[${i}] is neither a document id string nor an object with "doc_id"`,
+          'list the first-stage documents as ids or {"doc_id": ...}'
+        )
       }
       docs.push(toByteString(doc))
     })

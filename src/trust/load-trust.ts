@@ -114,7 +114,8 @@ export async function finishSide(side: SideRows, coverage: MetricCoverage, evide
 export function datasetNotes(d: DatasetJudgments): string[] {
   const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`]
   if (d.otherSplit > 0) notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`)
-  if (d.disputed.length > 0) notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
+  if (d.disputed.length > 0)
+    notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
   if (d.unanswerable.length > 0) notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`)
   return notes
 }

@@ -83,7 +83,10 @@ export function analysePooling(table: PairedTable, base: SideEvidence, cand: Sid
     const b = judgedShare(base, id, depth)
     const c = judgedShare(cand, id, depth)
     perQuery.push({ id, baseline: b.share, candidate: c.share })
-    for (const [key, r] of [['b', b], ['c', c]] as const) {
+    for (const [key, r] of [
+      ['b', b],
+      ['c', c]
+    ] as const) {
       const s = sides[key]
       s.retrievedDocs += r.retrieved
       s.unjudgedDocs += r.unjudged
@@ -94,7 +97,10 @@ export function analysePooling(table: PairedTable, base: SideEvidence, cand: Sid
       }
     }
     const docs = new Map<string, { b: number | null; c: number | null; grade: number }>()
-    for (const [key, ev] of [['b', base], ['c', cand]] as const) {
+    for (const [key, ev] of [
+      ['b', base],
+      ['c', cand]
+    ] as const) {
       const q = ev.queries.get(id)
       if (q === undefined) continue
       const limit = Math.min(depth, q.top.length)
@@ -170,11 +176,14 @@ export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): s
   return entries
     .map(
       (e) =>
-        JSON.stringify({
-          query_id: e.queryId,
-          depth,
-          documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-        }, jsonNumbers) + '\n'
+        JSON.stringify(
+          {
+            query_id: e.queryId,
+            depth,
+            documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+          },
+          jsonNumbers
+        ) + '\n'
     )
     .join('')
 }

@@ -121,7 +121,10 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
     )
   }
   if (mb !== null && mc !== null) {
-    const sides: Array<[string, Manifest]> = [['baseline', mb], ['candidate', mc]]
+    const sides: Array<[string, Manifest]> = [
+      ['baseline', mb],
+      ['candidate', mc]
+    ]
     if (md !== null) sides.push(['dataset', md])
     comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding'])
     if (rules.comparability !== undefined) {
@@ -237,9 +240,7 @@ function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary
   const unchecked: string[] = []
   if (pooling === null) unchecked.push('judgment completeness (the sides are per-query rows, not runs)')
   else if (pooling.pool.unjudged > 0) {
-    reasons.push(
-      `${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`
-    )
+    reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`)
   }
   if (dataset !== null && dataset.disputed.length > 0) {
     reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`)

@@ -40,13 +40,7 @@ function zeroHit(ev: SideEvidence, id: string, depth: number): boolean {
 }
 
 /** Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute. */
-export function analyseZeroHits(
-  table: PairedTable,
-  slices: readonly string[],
-  metrics: readonly string[],
-  depth: number,
-  evidence: { baseline: SideEvidence; candidate: SideEvidence } | null
-): ZeroHitResult {
+export function analyseZeroHits(table: PairedTable, slices: readonly string[], metrics: readonly string[], depth: number, evidence: { baseline: SideEvidence; candidate: SideEvidence } | null): ZeroHitResult {
   const groups: Array<{ slice: Array<[string, string]>; members: number[] }> = [{ slice: [], members: table.ids.map((_, i) => i) }]
   for (const attr of slices) {
     const column = table.attrs.get(attr)

@@ -17,7 +17,10 @@ export const RUN_WITHOUT_JUDGMENTS =
 
 /** The whitespace-separated fields of the head of a line (no regex over the whole line). */
 function headFields(text: string): string[] {
-  return text.slice(0, HEAD_CHARS).trim().split(/[ \t]+/)
+  return text
+    .slice(0, HEAD_CHARS)
+    .trim()
+    .split(/[ \t]+/)
 }
 
 function isNumber(s: string | undefined): boolean {

@@ -102,7 +102,19 @@ function needsWork(text: string, maxLine: number | undefined): boolean {
   if (text.includes('##[') || text.includes('::')) return true
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if ((c < 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x1b) || (c >= 0x7f && c <= 0x9f) || c === 0x061c || c === 0x200e || c === 0x200f || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0xfeff) return true
+    if (
+      (c < 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x1b) ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0x061c ||
+      c === 0x200e ||
+      c === 0x200f ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069) ||
+      c === 0xfeff
+    )
+      return true
   }
   if (maxLine !== undefined) {
     let start = 0

@@ -26,7 +26,11 @@ export async function loadCheckedDataset(file: string, corpusFile?: string, prev
   const corpus = corpusFile === undefined ? undefined : await readCorpusListing(corpusFile)
   const previous = previousFile === undefined ? undefined : await readDataset(previousFile)
   const violations = [...dataset.violations, ...(corpus?.violations ?? [])]
-  if (previous !== undefined) pushAll(violations, previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })))
+  if (previous !== undefined)
+    pushAll(
+      violations,
+      previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` }))
+    )
   pushAll(violations, checkDataset(dataset, corpus, previous))
   if (dataset.entries.length === 0 && dataset.violations.length === 0) {
     violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' })

@@ -55,7 +55,12 @@ export const DATASET_SCHEMA = {
       required: ['status'],
       description: 'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
       properties: {
-        by: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] },
+        by: {
+          oneOf: [
+            { type: 'string', minLength: 1 },
+            { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }
+          ]
+        },
         method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
         status: { enum: ['pending', 'accepted', 'disputed'] },
         note: { type: 'string' }

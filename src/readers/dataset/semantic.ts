@@ -91,7 +91,7 @@ const EXAM_FIELDS: ReadonlyArray<{ field: string; rule: string; value: (q: Quest
   { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
 ]
 
-const EXAM_CHANGE_HINT = 'an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit\'s copy)'
+const EXAM_CHANGE_HINT = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)"
 
 function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
   const out: Violation[] = []
@@ -129,7 +129,13 @@ function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
   }
   for (const [id, old] of before) {
     if (now.has(id)) continue
-    out.push({ file: previous.file, line: old.line, id, rule: 'question_removed', message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}` })
+    out.push({
+      file: previous.file,
+      line: old.line,
+      id,
+      rule: 'question_removed',
+      message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}`
+    })
   }
   return out
 }
@@ -150,7 +156,11 @@ function canonical(field: (typeof GUARDED_FIELDS)[number], q: Question): string 
       return JSON.stringify([...q.gold_chunk_ids].sort())
     case 'graded_relevance': {
       const g = q.graded_relevance ?? {}
-      return JSON.stringify(Object.keys(g).sort().map((k) => [k, g[k]]))
+      return JSON.stringify(
+        Object.keys(g)
+          .sort()
+          .map((k) => [k, g[k]])
+      )
     }
     case 'key_facts':
       // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)

@@ -22,7 +22,10 @@ import { quote } from '../../util/show.js'
  * for a header.
  */
 export function isBeirHeader(line: string): boolean {
-  const f = line.replace(/\r$/, '').split('\t').map((x) => x.trim())
+  const f = line
+    .replace(/\r$/, '')
+    .split('\t')
+    .map((x) => x.trim())
   return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2])
 }
 
@@ -35,7 +38,7 @@ export async function readBeirQrels(file: string): Promise<Qrels> {
     if (header) {
       header = false
       if (!isBeirHeader(text)) {
-        throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', 'start the file with the header line, as BEIR\'s qrels/*.tsv do')
+        throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do")
       }
       return
     }

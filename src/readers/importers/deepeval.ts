@@ -71,14 +71,20 @@ export function deepevalToRows(doc: unknown, file: string, metricFields: Readonl
     const used = new Map<string, string>()
     const claim = (key: string, from: string): void => {
       const earlier = used.get(key)
-      if (earlier !== undefined) throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names')
+      if (earlier !== undefined)
+        throw new InputError(
+          { file, key: `${label}.${from}`, queryId: id },
+          `field ${quote(key)} comes twice (also from ${earlier})`,
+          'give each metric a distinct name, and rename metadata keys that clash with metric names'
+        )
       used.set(key, from)
     }
     const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]))
     const metrics = metricsKey ? (tc[metricsKey] as unknown[]) : []
     metrics.forEach((m, j) => {
       const at = `${label}.${metricsKey}[${j}]`
-      if (!isObject(m) || typeof m.name !== 'string' || m.name === '') throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}')
+      if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
+        throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}')
       const name = m.name
       claim(name, `${at}.score`)
       const errored = m.error !== undefined && m.error !== null
@@ -114,7 +120,14 @@ function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, 
   if (idField !== undefined) {
     if (Object.prototype.hasOwnProperty.call(tc, idField)) return text(tc[idField], idField)
     if (Object.prototype.hasOwnProperty.call(metadata, idField)) return text(metadata[idField], `metadata.${idField}`)
-    throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).slice(0, 30).map((k) => quote(k, 40)).join(', ')}`)
+    throw new InputError(
+      { file, key: label },
+      `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`,
+      `test-case fields: ${Object.keys(tc)
+        .slice(0, 30)
+        .map((k) => quote(k, 40))
+        .join(', ')}`
+    )
   }
   if (Object.prototype.hasOwnProperty.call(metadata, 'query_id')) return text(metadata.query_id, 'metadata.query_id')
   if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name)) return tc.name

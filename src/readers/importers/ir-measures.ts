@@ -29,10 +29,12 @@ interface Triple {
 }
 
 /** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
-const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/
+const TREC_EVAL_MEASURE =
+  /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/
 
 /** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
-const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/
+const IR_MEASURES_MEASURE =
+  /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/
 
 function looksLikeMeasure(name: string): boolean {
   return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name)
@@ -55,11 +57,7 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
     if (trimmed === '') return
     const f = trimmed.split(/\s+/)
     if (f.length !== 3) {
-      throw new InputError(
-        { file, line },
-        `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`,
-        'fix or remove the line'
-      )
+      throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line')
     }
     triples.push({ a: f[0], b: f[1], value: f[2], line })
   })

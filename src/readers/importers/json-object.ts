@@ -221,7 +221,11 @@ function readString(cur: Cursor, file: string): string {
   let ascii = true
   const push = (b: number): void => {
     if (n === MAX_KEY_BYTES) {
-      throw new InputError({ file, line: cur.line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`, 'query ids, document ids and measure names are short strings; is this the right file?')
+      throw new InputError(
+        { file, line: cur.line },
+        `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`,
+        'query ids, document ids and measure names are short strings; is this the right file?'
+      )
     }
     if (n === cur.scratch.length) {
       const grown = Buffer.allocUnsafe(cur.scratch.length * 2)
@@ -249,14 +253,30 @@ function readString(cur: Cursor, file: string): string {
     }
     const e = cur.next()
     switch (e) {
-      case 0x22: push(0x22); break
-      case 0x5c: push(0x5c); break
-      case 0x2f: push(0x2f); break
-      case 0x62: push(0x08); break
-      case 0x66: push(0x0c); break
-      case 0x6e: push(0x0a); break
-      case 0x72: push(0x0d); break
-      case 0x74: push(0x09); break
+      case 0x22:
+        push(0x22)
+        break
+      case 0x5c:
+        push(0x5c)
+        break
+      case 0x2f:
+        push(0x2f)
+        break
+      case 0x62:
+        push(0x08)
+        break
+      case 0x66:
+        push(0x0c)
+        break
+      case 0x6e:
+        push(0x0a)
+        break
+      case 0x72:
+        push(0x0d)
+        break
+      case 0x74:
+        push(0x09)
+        break
       case 0x75: {
         let unit = readHex4(cur, bad)
         if (unit >= 0xd800 && unit <= 0xdbff) {

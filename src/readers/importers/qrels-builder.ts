@@ -28,7 +28,11 @@ export class QrelsBuilder {
   /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
   add(id: string, doc: string, grade: number, line: number): void {
     if (!Number.isSafeInteger(grade)) {
-      throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
+      throw new InputError(
+        { file: this.file, line, queryId: id },
+        `grade ${String(grade)} of document ${quote(doc)} is not a whole number`,
+        'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)'
+      )
     }
     this.query(id, line)
     const query = this.queries.get(id) as JudgedQuery
@@ -36,11 +40,7 @@ export class QrelsBuilder {
     const docno = toByteString(doc)
     const earlier = docLines.get(docno)
     if (earlier !== undefined) {
-      throw new InputError(
-        { file: this.file, line, queryId: id },
-        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
-        'keep one judgment per query and document'
-      )
+      throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document')
     }
     docLines.set(docno, line)
     query.grades.set(docno, grade)

@@ -26,18 +26,7 @@ import { quote } from '../../util/show.js'
  */
 
 /** Column names that mark a ragas export (current and 0.1 names). */
-export const RAGAS_COLUMNS: ReadonlySet<string> = new Set([
-  'user_input',
-  'retrieved_contexts',
-  'reference_contexts',
-  'response',
-  'reference',
-  'question',
-  'contexts',
-  'answer',
-  'ground_truth',
-  'ground_truths'
-])
+export const RAGAS_COLUMNS: ReadonlySet<string> = new Set(['user_input', 'retrieved_contexts', 'reference_contexts', 'response', 'reference', 'question', 'contexts', 'answer', 'ground_truth', 'ground_truths'])
 
 /** Id columns tried in this order when the user names none. */
 const ID_COLUMNS = ['query_id', 'id']
@@ -70,7 +59,14 @@ export async function readRagasRows(file: string, layout: RecordsLayout, options
 function chooseId(columns: readonly string[], file: string, idField: string | undefined, line?: number): string {
   if (idField !== undefined) {
     if (!columns.includes(idField)) {
-      throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns.slice(0, 30).map((c) => quote(c, 40)).join(', ')}`)
+      throw new InputError(
+        { file, line },
+        `has no column ${quote(idField)} (named with --id-field)`,
+        `columns: ${columns
+          .slice(0, 30)
+          .map((c) => quote(c, 40))
+          .join(', ')}`
+      )
     }
     return idField
   }
@@ -111,7 +107,14 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
         if (seen.has(name)) throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique')
         seen.add(name)
       })
-      idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line))
+      idColumn = header.indexOf(
+        chooseId(
+          header.filter((_, c) => c !== indexColumn),
+          file,
+          options.idField,
+          line
+        )
+      )
       if (indexColumn === 0) sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`)
       return
     }
