@@ -1,7 +1,7 @@
 import { pairRows, type PairedTable } from './align/pair.js'
 import { refuseTooManySliceValues } from './align/slice-values.js'
 import type { Rules } from './config/types.js'
-import { decide, type Decision } from './decide/evaluate.js'
+import { decide } from './decide/evaluate.js'
 import type { SideRows } from './model/rows.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'

@@ -4,7 +4,7 @@
  * file. It streams a 300 MB file to disk and runs the bundled CLI (dist/cli.js) in a child process, reading its
  * peak RSS (process.resourceUsage().maxRSS at exit). Skip it with RG_SKIP_LARGE=1.
  */
-import { describe, expect, it } from '@jest/globals'
+import { expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import { createWriteStream, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -69,7 +69,7 @@ large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
           expect(message).not.toMatch(/\n\s+at /)
           expect(rssMb).toBeLessThan(RSS_LIMIT_MB)
         } catch (error) {
-          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS, ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`)
+          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS, ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`, { cause: error })
         }
         process.stdout.write(`huge line, ${what}: refused in ${ms} ms, peak RSS ${rssMb.toFixed(0)} MB\n`)
       }
