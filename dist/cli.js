@@ -105,7 +105,16 @@ function needsWork(text, maxLine) {
         return true;
     for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        if ((c < 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x1b) || (c >= 0x7f && c <= 0x9f) || c === 0x061c || c === 0x200e || c === 0x200f || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0xfeff)
+        if ((c < 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x1b) ||
+            (c >= 0x7f && c <= 0x9f) ||
+            c === 0x061c ||
+            c === 0x200e ||
+            c === 0x200f ||
+            c === 0x2028 ||
+            c === 0x2029 ||
+            (c >= 0x202a && c <= 0x202e) ||
+            (c >= 0x2066 && c <= 0x2069) ||
+            c === 0xfeff)
             return true;
     }
     if (maxLine !== undefined) {
@@ -129,12 +138,19 @@ class InputError extends Error {
     /** What is wrong, without the place and the hint (a job summary shows the three apart). */
     problem;
     hint;
-    constructor(where, message, hint) {
+    /** Set where a caller may need to branch on the kind of refusal; undefined for every other refusal. */
+    code;
+    constructor(where, message, hint, options = {}) {
         super(formatInputError(where, message, hint));
         this.name = 'InputError';
         this.where = where;
         this.problem = message;
         this.hint = hint;
+        this.code = options.code;
+    }
+    /** The problem and the hint without the place: the refusal as another refusal's detail or under another place. */
+    get detail() {
+        return this.hint ? `${this.problem}. ${this.hint}` : this.problem;
     }
 }
 /** Longest file name or rule key shown in a refusal (characters; the rest is cut with its length). */
@@ -194,7 +210,7 @@ function neededAttributes(rules) {
 function openError(file, error) {
     const code = error.code;
     if (code === 'ENOENT')
-        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
+        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' });
     if (code === 'EISDIR')
         return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
     if (code === 'EACCES')
@@ -210,7 +226,7 @@ function openError(file, error) {
  * read, because devices report a size of 0 (`--rules /dev/zero` grew to 14.8 GB before). Pipes (a FIFO, a
  * shell's `<(...)`) are read under the same cap; character and block devices and sockets are refused
  * ({@link refuseSpecialFile}). A missing, unreadable or directory path and invalid UTF-8 are refused by name.
- * Everything per-query or per-document is streamed instead (src/inputs/lines.ts).
+ * Everything per-query or per-document is streamed instead (src/readers/lines.ts).
  */
 async function readWholeText(file, cap) {
     let handle;
@@ -390,7 +406,7 @@ function decode(bytes, start, end, file, line) {
         }
     }
     if (ascii)
-        return bytes.toString("latin1", start, end);
+        return bytes.toString('latin1', start, end);
     try {
         return fatalDecoder.decode(bytes.subarray(start, end));
     }
@@ -444,7 +460,7 @@ function fromByteString(bytes) {
 
 /**
  * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/metrics/qrels.ts): grades are whole numbers kept as written
+ * the semantics of the TREC qrels reader (src/readers/qrels.ts): grades are whole numbers kept as written
  * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
  * query ids are ordered by UTF-8 bytes as trec_eval orders them.
  */
@@ -516,7 +532,10 @@ class QrelsBuilder {
  * for a header.
  */
 function isBeirHeader(line) {
-    const f = line.replace(/\r$/, '').split('\t').map((x) => x.trim());
+    const f = line
+        .replace(/\r$/, '')
+        .split('\t')
+        .map((x) => x.trim());
     return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
 }
 /** Reads BEIR-style TSV judgments. */
@@ -529,7 +548,7 @@ async function readBeirQrels(file) {
         if (header) {
             header = false;
             if (!isBeirHeader(text)) {
-                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', 'start the file with the header line, as BEIR\'s qrels/*.tsv do');
+                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
             }
             return;
         }
@@ -677,7 +696,7 @@ function parseMetricCell(text, column, where) {
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/inputs/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
  * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
  * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
  * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
@@ -914,9 +933,10 @@ function readStrictJson(text, file, hint, firstLine = 1) {
 }
 
 /**
- * Small helpers the importers share to recognise a file by its first bytes: formats are detected from the
- * content (the first 64 KiB), never from the file name alone, so a run saved as `run.txt` or a qrels file
- * without an extension is still read for what it is.
+ * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
+ * share to recognise an export by its first bytes. Formats are detected from the content (the first 64 KiB),
+ * not from the file name alone, so a run saved as `run.txt` or a qrels file without an extension is still read
+ * for what it is (the one exception: a rows file not named by --format is CSV when it is called `*.csv`).
  */
 /** How many bytes detection looks at. */
 const HEAD_BYTES = 65536;
@@ -990,7 +1010,7 @@ function isObject(value) {
 /**
  * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
  * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
- * object (src/inputs/json-strict.ts), with its line.
+ * object (src/readers/json-strict.ts), with its line.
  */
 async function readJsonDocument(file, what) {
     const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
@@ -1001,6 +1021,62 @@ async function readJsonDocument(file, what) {
         throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT);
     const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
     throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
+}
+/** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
+function guessRowsFormat(file) {
+    return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
+}
+/** The layout of a records file named as ragas: by its first character, then its name. */
+async function recordsLayout(file) {
+    const head = await readHead(file);
+    const first = firstChar(head);
+    if (first === '[')
+        return 'json';
+    if (first === '{')
+        return 'jsonl';
+    return 'csv';
+}
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+function sniffBraceRun(head) {
+    const { text } = firstContentLine(head);
+    if (text.includes('"query_id"'))
+        return 'jsonl';
+    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
+}
+/**
+ * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), anything else TREC.
+ * Reads only the first 64 KiB.
+ */
+async function detectRunFormat(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' });
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        throw new InputError({ file }, `cannot be read: ${error.message}`);
+    }
+    try {
+        const buf = Buffer.alloc(65536);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error) => {
+            throw openError(file, error);
+        });
+        let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+        while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
+            i++;
+        return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec';
+    }
+    finally {
+        await handle.close();
+    }
 }
 
 /**
@@ -1123,7 +1199,10 @@ function caseId(tc, metadata, file, label, idField) {
             return text(tc[idField], idField);
         if (Object.prototype.hasOwnProperty.call(metadata, idField))
             return text(metadata[idField], `metadata.${idField}`);
-        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc).slice(0, 30).map((k) => quote(k, 40)).join(', ')}`);
+        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc)
+            .slice(0, 30)
+            .map((k) => quote(k, 40))
+            .join(', ')}`);
     }
     if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
         return text(metadata.query_id, 'metadata.query_id');
@@ -1232,7 +1311,7 @@ function detectLayout(triples, file) {
  * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
  * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
  * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
- * overwritten silently), as in every JSON the gate reads (src/inputs/json-strict.ts). Every token is capped
+ * overwritten silently), as in every JSON the gate reads (src/readers/json-strict.ts). Every token is capped
  * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
  * bounded memory, instead of being collected whole.
  */
@@ -1766,7 +1845,7 @@ async function forEachCsvRecord(file, onRecord, options = {}) {
 /**
  * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
  * runs, evaluator exports, evaluation sets): valid JSON, an object (not an array or a scalar), and no key
- * twice in any object of the line (src/inputs/json-strict.ts), since JSON.parse would silently keep the last
+ * twice in any object of the line (src/readers/json-strict.ts), since JSON.parse would silently keep the last
  * of `{"m": 0.1, "m": 0.9}`. Returns the problem as a value so a reader that lists every violation
  * (validate) can go on.
  */
@@ -1805,18 +1884,7 @@ function readObjectLine(text, file, line, hint) {
  * would silently pair different questions when the two exports differ in order or content.
  */
 /** Column names that mark a ragas export (current and 0.1 names). */
-const RAGAS_COLUMNS = new Set([
-    'user_input',
-    'retrieved_contexts',
-    'reference_contexts',
-    'response',
-    'reference',
-    'question',
-    'contexts',
-    'answer',
-    'ground_truth',
-    'ground_truths'
-]);
+const RAGAS_COLUMNS = new Set(['user_input', 'retrieved_contexts', 'reference_contexts', 'response', 'reference', 'question', 'contexts', 'answer', 'ground_truth', 'ground_truths']);
 /** Id columns tried in this order when the user names none. */
 const ID_COLUMNS = ['query_id', 'id'];
 /** True when the columns look like a ragas export. */
@@ -1837,7 +1905,10 @@ async function readRagasRows(file, layout, options) {
 function chooseId(columns, file, idField, line) {
     if (idField !== undefined) {
         if (!columns.includes(idField)) {
-            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns.slice(0, 30).map((c) => quote(c, 40)).join(', ')}`);
+            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns
+                .slice(0, 30)
+                .map((c) => quote(c, 40))
+                .join(', ')}`);
         }
         return idField;
     }
@@ -2048,16 +2119,6 @@ async function importRows(file, options) {
         return readMeasureRows(file, metricFields);
     return undefined;
 }
-/** The layout of a records file named as ragas: by its first character, then its name. */
-async function recordsLayout(file) {
-    const head = await readHead(file);
-    const first = firstChar(head);
-    if (first === '[')
-        return 'json';
-    if (first === '{')
-        return 'jsonl';
-    return 'csv';
-}
 /** The column names of a CSV header line (quotes removed; enough to recognise an export). */
 function csvHeader(line) {
     const out = [];
@@ -2100,16 +2161,6 @@ async function importQrels(file) {
         return readBeirQrels(file);
     return undefined;
 }
-/**
- * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
- * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
- */
-function sniffBraceRun(head) {
-    const { text } = firstContentLine(head);
-    if (text.includes('"query_id"'))
-        return 'jsonl';
-    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
-}
 
 /**
  * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
@@ -2125,7 +2176,10 @@ const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id
 const RUN_WITHOUT_JUDGMENTS = 'a run (what the retriever returned) is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate';
 /** The whitespace-separated fields of the head of a line (no regex over the whole line). */
 function headFields(text) {
-    return text.slice(0, HEAD_CHARS).trim().split(/[ \t]+/);
+    return text
+        .slice(0, HEAD_CHARS)
+        .trim()
+        .split(/[ \t]+/);
 }
 function isNumber(s) {
     return s !== undefined && s !== '' && Number.isFinite(Number(s));
@@ -2173,7 +2227,7 @@ async function readRows(file, options) {
     const imported = await importRows(file, options);
     if (imported !== undefined)
         return imported;
-    const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessFormat(file);
+    const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file);
     const side = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] };
     const firstLine = new Map();
     const duplicates = [];
@@ -2226,9 +2280,6 @@ function normalizationTwins(rows) {
             twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`);
     }
     return twins;
-}
-function guessFormat(file) {
-    return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
 }
 async function readJsonl(file, options, side, add) {
     await forEachLine(file, (text, line) => {
@@ -2798,9 +2849,7 @@ function pairRows(rules, baseline, candidate) {
         if (onlyInCandidate.length > 0)
             parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`);
         const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate);
-        const twins = spelled.length > 0
-            ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
-            : '';
+        const twins = spelled.length > 0 ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides` : '';
         throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '));
     }
     // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
@@ -2835,7 +2884,10 @@ function pairRows(rules, baseline, candidate) {
         // The file blamed is the one holding the first missing value listed (baseline values are listed first).
         missingValues.sort((a, b) => (a.file === b.file ? 0 : a.file === baseline.source ? -1 : 1));
         const more = missingValues.length - LIST_LIMIT$1;
-        throw new InputError({ file: missingValues[0].file }, `missing metric values: ${missingValues.slice(0, LIST_LIMIT$1).map((m) => m.text).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
+        throw new InputError({ file: missingValues[0].file }, `missing metric values: ${missingValues
+            .slice(0, LIST_LIMIT$1)
+            .map((m) => m.text)
+            .join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
     }
     const attrs = new Map();
     const compared = { count: 0 };
@@ -2913,7 +2965,10 @@ function refuseVacuousWhere(rules, check, attrs, n) {
         const column = attrs.get(name);
         if (!column.includes(value)) {
             const values = [...new Set(column)].sort();
-            throw new InputError(at(`where.${name}`), `no query has ${name} = ${quote(value)}${suggestion(value, values)}`, `values present: ${values.slice(0, 20).map((v) => quote(v)).join(', ')}`);
+            throw new InputError(at(`where.${name}`), `no query has ${name} = ${quote(value)}${suggestion(value, values)}`, `values present: ${values
+                .slice(0, 20)
+                .map((v) => quote(v))
+                .join(', ')}`);
         }
     }
     let members = 0;
@@ -3063,10 +3118,7 @@ function adjustPValues(p, method) {
  * scipy.special / scipy.stats in __tests__/stats/special.test.ts (relative error below 1e-12 for the normal
  * functions, 1e-10 for t).
  */
-const LANCZOS = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905,
-    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7
-];
+const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
 /** ln Γ(x) for x > 0 (Lanczos, g = 7): relative error about 1e-15. */
 function lgamma(x) {
     if (x < 0.5)
@@ -3212,18 +3264,9 @@ function normalQuantile(p) {
     if (Math.abs(q) <= 0.425) {
         const r = 0.180625 - q * q;
         return ((q *
-            (((((((2509.0809287301226727 * r + 33430.575583588128105) * r + 67265.770927008700853) * r + 45921.953931549871457) * r + 13731.693765509461125) * r +
-                1971.5909503065514427) *
-                r +
-                133.14166789178437745) *
-                r +
+            (((((((2509.0809287301226727 * r + 33430.575583588128105) * r + 67265.770927008700853) * r + 45921.953931549871457) * r + 13731.693765509461125) * r + 1971.5909503065514427) * r + 133.14166789178437745) * r +
                 3.387132872796366608)) /
-            (((((((5226.495278852854561 * r + 28729.085735721942674) * r + 39307.89580009271061) * r + 21213.794301586595867) * r + 5394.1960214247511077) * r +
-                687.1870074920579083) *
-                r +
-                42.313330701600911252) *
-                r +
-                1));
+            (((((((5226.495278852854561 * r + 28729.085735721942674) * r + 39307.89580009271061) * r + 21213.794301586595867) * r + 5394.1960214247511077) * r + 687.1870074920579083) * r + 42.313330701600911252) * r + 1));
     }
     let r = q < 0 ? p : 1 - p;
     r = Math.sqrt(-Math.log(r));
@@ -3231,15 +3274,10 @@ function normalQuantile(p) {
     if (r <= 5) {
         r -= 1.6;
         x =
-            (((((((7.7454501427834140764e-4 * r + 0.0227238449892691845833) * r + 0.24178072517745061177) * r + 1.27045825245236838258) * r + 3.64784832476320460504) * r +
-                5.7694972214606914055) *
-                r +
-                4.6303378461565452959) *
+            (((((((7.7454501427834140764e-4 * r + 0.0227238449892691845833) * r + 0.24178072517745061177) * r + 1.27045825245236838258) * r + 3.64784832476320460504) * r + 5.7694972214606914055) * r + 4.6303378461565452959) *
                 r +
                 1.42343711074968357734) /
-                (((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r + 0.14810397642748007459) * r + 0.68976733498510000455) * r +
-                    1.6763848301838038494) *
-                    r +
+                (((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r + 0.14810397642748007459) * r + 0.68976733498510000455) * r + 1.6763848301838038494) * r +
                     2.05319162663775882187) *
                     r +
                     1);
@@ -3247,15 +3285,11 @@ function normalQuantile(p) {
     else {
         r -= 5;
         x =
-            (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r + 0.026532189526576123093) * r + 0.29656057182850489123) * r +
-                1.7848265399172913358) *
-                r +
+            (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r + 0.026532189526576123093) * r + 0.29656057182850489123) * r + 1.7848265399172913358) * r +
                 5.4637849111641143699) *
                 r +
                 6.6579046435011037772) /
-                (((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r + 0.0148753612908506148525) * r +
-                    0.13692988092273580531) *
-                    r +
+                (((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r + 0.0148753612908506148525) * r + 0.13692988092273580531) * r +
                     0.59983220655588793769) *
                     r +
                     1);
@@ -3382,6 +3416,79 @@ function unitCounts(unit, rule, rules) {
         return unit.status;
     return policyCounts(inconclusivePolicy(unit.reason, rule), rules);
 }
+/**
+ * How a trust guard counts toward the verdict: an inconclusive guard (a cap whose outcome is `inconclusive`)
+ * resolves by `on_inconclusive`, the same policy as an inconclusive non_inferior unit.
+ */
+function guardCounts(status, rules) {
+    if (status !== 'inconclusive')
+        return status;
+    return policyCounts('on_inconclusive', rules);
+}
+
+/** Whether a check is a statistical test, and so a member of the multiplicity family. */
+function isStatistical(rule) {
+    return rule.kind.type !== 'max_regressions';
+}
+/** How many statistical units the family has when the rules alone determine it (no statistical per_slice check), else null. */
+function familySizeFromRules(rules) {
+    const statistical = rules.checks.filter(isStatistical);
+    return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length;
+}
+/** The confidence of every statistical interval when the rules alone fix it, else null (a per_slice check makes the family size depend on the data). */
+function familyConfidenceFromRules(rules) {
+    const m = familySizeFromRules(rules);
+    const { confidence, multiplicity } = rules.statistics;
+    if (multiplicity === 'none')
+        return confidence;
+    return m === null ? null : familyConfidence(confidence, m, multiplicity);
+}
+/** What `rule` demands, under `rules` (see {@link CheckDescription}). Pure. */
+function describeCheck(rule, rules) {
+    const kind = rule.kind;
+    const perSlice = rule.perSlice ?? null;
+    const always = ['no_queries', 'non_finite'];
+    const inconclusive = (reasons) => reasons.map((reason) => {
+        const policy = inconclusivePolicy(reason, rule);
+        return { reason, policy, counts: policyCounts(policy, rules) };
+    });
+    if (kind.type === 'max_regressions') {
+        return { test: 'max_regressions', statistical: false, pass: ['holds'], fail: ['too_many_regressions', ...always], inconclusive: [], minQueries: null, perSlice, confidence: rules.statistics.confidence };
+    }
+    const confidence = familyConfidenceFromRules(rules);
+    const base = { statistical: true, pass: ['holds'], minQueries: rules.queries.minPerSlice, perSlice, confidence };
+    if (kind.type === 'non_inferior')
+        return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries']) };
+    if (kind.test === 'mcnemar')
+        return { ...base, test: 'superior_mcnemar', fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) };
+    return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) };
+}
+/** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */
+function describePolicies(rules) {
+    return {
+        on_inconclusive: policyCounts('on_inconclusive', rules),
+        on_too_few: policyCounts('on_too_few', rules),
+        superior_must_be_shown: policyCounts('superior_must_be_shown', rules)
+    };
+}
+
+/** The verdict and what decided it, from the trust guards and the evaluated checks. Pure. */
+function decideVerdict(rules, guards, checks) {
+    const counted = guards.map((g) => ({ ...g, counts: guardCounts(g.status, rules) }));
+    const guard = counted.find((g) => g.counts === 'fail');
+    if (guard !== undefined)
+        return { verdict: 'fail', decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard }, guards: counted };
+    const check = checks.find((c) => c.counts === 'fail');
+    if (check === undefined)
+        return { verdict: 'pass', decidedBy: null, guards: counted };
+    // A check counts as fail only through a unit that did not pass, so one is always found.
+    const unit = (check.units.find((u) => u.status === 'fail') ?? check.units.find((u) => u.status !== 'pass'));
+    return { verdict: 'fail', decidedBy: { kind: 'check', check, unit }, guards: counted };
+}
+/** The name a failure message gives what decided it: `trust rule "pooling.max_unjudged"` or `"check name"`. */
+function decidedByName(decidedBy) {
+    return decidedBy.kind === 'trust' ? decidedBy.rule : decidedBy.check.rule.name;
+}
 
 /**
  * Smallest / largest of a list, in a loop. `Math.min(...values)` passes every element as an argument, and
@@ -3420,12 +3527,13 @@ function pushAll(target, items) {
  * Applies every check to its queries and turns the evidence into pass / fail / inconclusive, strictly as the
  * rules say. A statistic that is not a finite number can never pass: the unit fails with reason
  * `non_finite`. A unit over zero queries can never pass either (whatever on_inconclusive says): it fails
- * with reason `no_queries`, since a rule that tested nothing protected nothing.
+ * with reason `no_queries`, since a rule that tested nothing protected nothing. The trust `guards` (already
+ * analysed) come first in the verdict: see {@link decideVerdict}.
  */
-function decide(rules, table, stats) {
+function decide(rules, table, stats, guards = []) {
     // The family is known before any result: the statistical checks and, for per_slice, the slices present.
     const sets = rules.checks.map((rule) => unitSets(rule, table, stats));
-    const members = rules.checks.flatMap((rule, i) => (rule.kind.type === 'max_regressions' ? [] : sets[i].map((filters) => ({ rule, filters }))));
+    const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []));
     const method = rules.statistics.multiplicity;
     const family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) };
     const raw = members.map(({ rule, filters }) => {
@@ -3435,16 +3543,14 @@ function decide(rules, table, stats) {
     const adjusted = adjustPValues(raw, method);
     const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
     const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf));
-    const decidedBy = checks.find((c) => c.counts === 'fail') ?? null;
-    return { verdict: decidedBy ? 'fail' : 'pass', decidedBy, checks, family };
+    const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks);
+    return { verdict, decidedBy, checks, guards: counted, family };
 }
 const unitKey = (rule, filters) => `${rule.index}\u0000${filterKey(filters)}`;
 /** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
 function unitSets(rule, table, stats) {
     const base = rule.where;
-    return rule.perSlice === undefined
-        ? [base]
-        : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 function evaluateCheck(rule, sets, rules, stats, family, pOf) {
     const metric = rules.metrics.get(rule.metric);
@@ -3454,7 +3560,7 @@ function evaluateCheck(rule, sets, rules, stats, family, pOf) {
     return { rule, status, counts, units };
 }
 function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
-    const statistical = rule.kind.type !== 'max_regressions';
+    const statistical = isStatistical(rule);
     const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence);
     const p = pOf.get(unitKey(rule, filters));
     const sign = metric.better === 'higher' ? 1 : -1;
@@ -4825,6 +4931,9 @@ function blockStates(seed, stream, blocks) {
 }
 
 /**
+ * GENERATED by scripts/generate-kernels.js (npm run generate:kernels): do not edit by hand. Change the
+ * generator and regenerate; npm test fails when this file differs from the generator's output.
+ *
  * The numeric kernels that may run on worker threads: the bootstrap's resampling blocks and the sign-flip
  * test's blocks of random sign patterns. {@link statsKernels} is self-contained on purpose (no import, no
  * reference outside its own body, only the built-ins Math and typed arrays): its source text is what a
@@ -4844,7 +4953,7 @@ function statsKernels() {
     const min = Math.min;
     /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
     const twoPowMinus32 = 2.3283064365386963e-10;
-    /** 1 column of a block (columns g .. g + 0), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 1 column of a block (columns g .. g + 0), one local accumulator per column. */
     function kernel1(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -4899,7 +5008,7 @@ function statsKernels() {
             flat[g * total + b] = e0;
         }
     }
-    /** 2 columns of a block (columns g .. g + 1), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 2 columns of a block (columns g .. g + 1), one local accumulator per column. */
     function kernel2(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -4958,7 +5067,7 @@ function statsKernels() {
             flat[(g + 1) * total + b] = e1;
         }
     }
-    /** 3 columns of a block (columns g .. g + 2), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 3 columns of a block (columns g .. g + 2), one local accumulator per column. */
     function kernel3(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -5021,7 +5130,7 @@ function statsKernels() {
             flat[(g + 2) * total + b] = e2;
         }
     }
-    /** 4 columns of a block (columns g .. g + 3), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 4 columns of a block (columns g .. g + 3), one local accumulator per column. */
     function kernel4(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -5088,7 +5197,7 @@ function statsKernels() {
             flat[(g + 3) * total + b] = e3;
         }
     }
-    /** 5 columns of a block (columns g .. g + 4), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 5 columns of a block (columns g .. g + 4), one local accumulator per column. */
     function kernel5(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -5159,7 +5268,7 @@ function statsKernels() {
             flat[(g + 4) * total + b] = e4;
         }
     }
-    /** 6 columns of a block (columns g .. g + 5), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 6 columns of a block (columns g .. g + 5), one local accumulator per column. */
     function kernel6(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -5234,7 +5343,7 @@ function statsKernels() {
             flat[(g + 5) * total + b] = e5;
         }
     }
-    /** 7 columns of a block (columns g .. g + 6), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 7 columns of a block (columns g .. g + 6), one local accumulator per column. */
     function kernel7(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -5313,7 +5422,7 @@ function statsKernels() {
             flat[(g + 6) * total + b] = e6;
         }
     }
-    /** 8 columns of a block (columns g .. g + 7), accumulated in locals. Generated code: keep the kernels identical but for their width. */
+    /** 8 columns of a block (columns g .. g + 7), one local accumulator per column. */
     function kernel8(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
         let s0 = state[0] | 0;
         let s1 = state[1] | 0;
@@ -5396,6 +5505,7 @@ function statsKernels() {
             flat[(g + 7) * total + b] = e7;
         }
     }
+    /** By width: KERNELS[w] accumulates w columns (index 0 is never used: a group has at least one column). */
     const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8];
     function bootstrapUnit(job, unit) {
         const gi = (unit / job.blocks) | 0;
@@ -6002,10 +6112,7 @@ function createStats(table, rules, options = {}) {
         diffs.set(name, d);
     }
     const diffColumns = metricNames.map((n) => diffs.get(n));
-    const levelColumns = [
-        ...metricNames.map((n) => table.metrics.get(n).base),
-        ...metricNames.map((n) => table.metrics.get(n).cand)
-    ];
+    const levelColumns = [...metricNames.map((n) => table.metrics.get(n).base), ...metricNames.map((n) => table.metrics.get(n).cand)];
     const membersCache = new Map();
     const subsetCache = new Map();
     const members = (filters) => {
@@ -6085,9 +6192,7 @@ function createStats(table, rules, options = {}) {
         const c = estimate(levels, metricNames.length + col);
         const delta = estimate(design, col);
         const sorted = s.sorted[col];
-        const interval = statistics.interval === 'bca'
-            ? bcaInterval(sorted, delta, acceleration(design, col), confidence)
-            : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
+        const interval = statistics.interval === 'bca' ? bcaInterval(sorted, delta, acceleration(design, col), confidence) : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
         const r = s.randomization;
         const notes = [...design.notes];
         if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
@@ -6151,12 +6256,19 @@ function checkWeights(table, rules) {
     const file = rules.source.file;
     for (const [v] of weights.target) {
         if (!present.has(v)) {
-            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${quote(v)}`, `values present: ${[...present].sort().slice(0, 20).map((x) => quote(x)).join(', ')}`);
+            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${quote(v)}`, `values present: ${[...present]
+                .sort()
+                .slice(0, 20)
+                .map((x) => quote(x))
+                .join(', ')}`);
         }
     }
     const missing = [...present].filter((v) => !named.has(v)).sort();
     if (missing.length > 0) {
-        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing.slice(0, 5).map((x) => quote(x)).join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
+        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing
+            .slice(0, 5)
+            .map((x) => quote(x))
+            .join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
     }
 }
 
@@ -6788,6 +6900,168 @@ function inconclusiveCounting(checks) {
     return ` (${pass} inconclusive ${pass === 1 ? 'counts' : 'count'} as pass, ${fail} as fail)`;
 }
 
+/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
+const KNOWN = {
+    corpus: 'object',
+    chunker: 'object',
+    embedding: 'object',
+    judge: 'object',
+    metric_code_version: 'string'
+};
+/**
+ * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
+ * dot (they would make dotted paths ambiguous), naming the file and the key.
+ */
+function parseManifest(text, source) {
+    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
+    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
+    }
+    const obj = data;
+    for (const [key, type] of Object.entries(KNOWN)) {
+        if (!Object.prototype.hasOwnProperty.call(obj, key))
+            continue;
+        const v = obj[key];
+        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+        if (actual !== type)
+            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
+    }
+    const leaves = new Map();
+    flatten(obj, '', leaves, source);
+    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
+}
+function flatten(value, prefix, out, source) {
+    for (const key of Object.keys(value)) {
+        if (key.includes('.') || key === '') {
+            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
+        }
+        const v = value[key];
+        const path = prefix + key;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+            const inner = v;
+            if (Object.keys(inner).length === 0)
+                out.set(path, '{}');
+            else
+                flatten(inner, `${path}.`, out, source);
+        }
+        else
+            out.set(path, canonicalJson(v));
+    }
+}
+/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
+function canonicalJson(v) {
+    if (Array.isArray(v))
+        return `[${v.map(canonicalJson).join(',')}]`;
+    if (v !== null && typeof v === 'object') {
+        const o = v;
+        return `{${Object.keys(o)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+}
+/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
+function underPath(path, rule) {
+    return path === rule || path.startsWith(`${rule}.`);
+}
+
+/**
+ * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
+ * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
+ * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
+ * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
+ */
+function compareManifests(sides, mustMatch, mayDiffer) {
+    const paths = new Set();
+    for (const [, m] of sides)
+        for (const p of m.leaves.keys())
+            paths.add(p);
+    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const mismatches = [];
+    const warnings = [];
+    const allowed = [];
+    const required = (name) => name === 'baseline' || name === 'candidate';
+    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
+    for (const rule of mustMatch) {
+        const covered = sorted.filter((p) => underPath(p, rule));
+        if (covered.length === 0) {
+            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
+            continue;
+        }
+        for (const path of covered) {
+            const values = valuesAt(path);
+            const present = values.filter(([name, v]) => v !== null || required(name));
+            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
+            if (differs)
+                mismatches.push({ path, values });
+        }
+    }
+    for (const path of sorted) {
+        if (mustMatch.some((r) => underPath(path, r)))
+            continue;
+        const values = valuesAt(path);
+        const present = values.filter(([name, v]) => v !== null || required(name));
+        if (new Set(present.map(([, v]) => v)).size <= 1)
+            continue;
+        if (mayDiffer.some((r) => underPath(path, r)))
+            allowed.push({ path, values });
+        else
+            warnings.push({ path, values });
+    }
+    return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 };
+}
+/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
+function describeDifference(d) {
+    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
+}
+
+/**
+ * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
+ * codes and numbers (src/trust/trust.ts); the sentence is written here once, so the Markdown, terminal and
+ * JSON reports give the same words and the analysis holds none.
+ */
+function guardSentence(reason) {
+    switch (reason.code) {
+        case 'comparable':
+            return `${reason.mustMatch.join(', ')} match`;
+        case 'not_comparable':
+            return `not comparable: ${reason.mismatches.map(describeDifference).join('; ')}`;
+        case 'unjudged_within':
+            return `${unjudgedNumbers(reason)}; within ${limits(reason.cap)}`;
+        case 'unjudged_above':
+            return `${unjudgedNumbers(reason)}, above ${breachWords(reason.breach)}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`;
+        case 'zero_hits_within':
+            return `no slice has more queries without a relevant document in the top ${reason.depth} than ${limits(reason.cap)} (all queries: candidate ${pct$2(reason.candidate)}, baseline ${pct$2(reason.baseline)})`;
+        case 'zero_hits_above':
+            return `queries with no relevant document in the top ${reason.depth}: ${reason.breaches.map((b) => `${label$1(b.slice)}: ${pct$2(b.candidate)} of ${b.n} queries (baseline ${pct$2(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`;
+    }
+}
+/** A share as a percentage with one decimal (the trust checks' one format). */
+function pct$2(x) {
+    return percent(x, 1);
+}
+function unjudgedNumbers(r) {
+    return `the candidate's top ${r.depth} is ${pct$2(r.candidate)} unjudged on average, the baseline's ${pct$2(r.baseline)}`;
+}
+/** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
+function breachWords(b) {
+    return b.kind === 'share' ? `the limit of ${pct$2(b.share)}` : `the baseline's ${pct$2(b.baseline)} + ${pct$2(b.increase)} allowed`;
+}
+/** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */
+function limits(cap) {
+    const parts = [];
+    if (cap.share !== undefined)
+        parts.push(`${pct$2(cap.share)}`);
+    if (cap.increase !== undefined)
+        parts.push(`the baseline + ${pct$2(cap.increase)}`);
+    return parts.join(' and ');
+}
+function label$1(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
+}
+
 /**
  * The output files written beside a report, and how the report names them: a file only when it was written,
  * otherwise how to get it (docs/report.md, "Files the report names").
@@ -6948,9 +7222,7 @@ function summarize(result) {
         }
     }
     const deciding = decision.decidedBy;
-    const decidedBy = deciding
-        ? findings.find((f) => f.check === deciding && f.unit.status === 'fail') ?? findings.find((f) => f.check === deciding) ?? null
-        : null;
+    const decidedBy = deciding?.kind === 'check' ? (findings.find((f) => f.unit === deciding.unit) ?? null) : null;
     const count = (s) => decision.checks.filter((c) => c.status === s).length;
     return {
         verdict: decision.verdict,
@@ -6964,27 +7236,18 @@ function summarize(result) {
 function reportHead(result, files) {
     const summary = summarize(result);
     const trust = result.trust;
-    const guard = trust?.guards.find((g) => g.rule === trust.decidedBy && g.status !== 'pass');
-    const d = result.decision.decidedBy;
-    let decidedBy = null;
-    let sentence = null;
-    let shown = null;
-    if (summary.verdict === 'fail' && guard) {
-        decidedBy = { kind: 'trust', rule: guard.rule };
-        sentence = guard.reason;
-    }
-    else if (summary.verdict === 'fail') {
-        decidedBy = { kind: 'check', number: d ? d.rule.index + 1 : null, name: d?.rule.name ?? '' };
-        shown = summary.decidedBy;
-        sentence = shown?.sentence ?? null;
-    }
-    const others = (trust?.guards ?? []).filter((g) => g !== guard && g.status !== 'pass');
+    const { decidedBy, guards } = result.decision;
+    // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
+    const shown = decidedBy?.kind === 'check' ? summary.decidedBy : null;
+    const sentence = decidedBy?.kind === 'trust' ? guardSentence(decidedBy.reason) : (shown?.sentence ?? null);
+    const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null;
+    const others = guards.filter((g) => g !== deciding && g.status !== 'pass');
     return {
         verdict: summary.verdict,
         decidedBy,
         sentence,
         counts: summary.counts,
-        trust: others.map((g) => ({ rule: g.rule, status: g.status, reason: g.reason })),
+        trust: others.map((g) => ({ rule: g.rule, status: g.status, reason: guardSentence(g.reason) })),
         publishable: trust ? publishableWords(trust) : null,
         toJudge: toJudgeSentence(trust, files),
         findings: summary.findings.filter((f) => f !== shown)
@@ -7012,120 +7275,6 @@ function toJudgeSentence(trust, files) {
     const where = fileOrHow(files, 'toJudge');
     const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`;
     return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`;
-}
-
-/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
-const KNOWN = {
-    corpus: 'object',
-    chunker: 'object',
-    embedding: 'object',
-    judge: 'object',
-    metric_code_version: 'string'
-};
-/**
- * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
- * dot (they would make dotted paths ambiguous), naming the file and the key.
- */
-function parseManifest(text, source) {
-    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
-    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
-    }
-    const obj = data;
-    for (const [key, type] of Object.entries(KNOWN)) {
-        if (!Object.prototype.hasOwnProperty.call(obj, key))
-            continue;
-        const v = obj[key];
-        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-        if (actual !== type)
-            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
-    }
-    const leaves = new Map();
-    flatten(obj, '', leaves, source);
-    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
-}
-function flatten(value, prefix, out, source) {
-    for (const key of Object.keys(value)) {
-        if (key.includes('.') || key === '') {
-            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
-        }
-        const v = value[key];
-        const path = prefix + key;
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-            const inner = v;
-            if (Object.keys(inner).length === 0)
-                out.set(path, '{}');
-            else
-                flatten(inner, `${path}.`, out, source);
-        }
-        else
-            out.set(path, canonicalJson(v));
-    }
-}
-/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
-function canonicalJson(v) {
-    if (Array.isArray(v))
-        return `[${v.map(canonicalJson).join(',')}]`;
-    if (v !== null && typeof v === 'object') {
-        const o = v;
-        return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-    }
-    return JSON.stringify(v) ?? 'null';
-}
-/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
-function underPath(path, rule) {
-    return path === rule || path.startsWith(`${rule}.`);
-}
-
-/**
- * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
- * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
- * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
- * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
- */
-function compareManifests(sides, mustMatch, mayDiffer) {
-    const paths = new Set();
-    for (const [, m] of sides)
-        for (const p of m.leaves.keys())
-            paths.add(p);
-    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const mismatches = [];
-    const warnings = [];
-    const allowed = [];
-    const required = (name) => name === 'baseline' || name === 'candidate';
-    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
-    for (const rule of mustMatch) {
-        const covered = sorted.filter((p) => underPath(p, rule));
-        if (covered.length === 0) {
-            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
-            continue;
-        }
-        for (const path of covered) {
-            const values = valuesAt(path);
-            const present = values.filter(([name, v]) => v !== null || required(name));
-            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
-            if (differs)
-                mismatches.push({ path, values });
-        }
-    }
-    for (const path of sorted) {
-        if (mustMatch.some((r) => underPath(path, r)))
-            continue;
-        const values = valuesAt(path);
-        const present = values.filter(([name, v]) => v !== null || required(name));
-        if (new Set(present.map(([, v]) => v)).size <= 1)
-            continue;
-        if (mayDiffer.some((r) => underPath(path, r)))
-            allowed.push({ path, values });
-        else
-            warnings.push({ path, values });
-    }
-    return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 };
-}
-/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
-function describeDifference(d) {
-    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
 }
 
 /**
@@ -7196,7 +7345,195 @@ function quantilesOf(values, members) {
     return QUANTILES.map((p) => quantileSorted(sorted, p));
 }
 
-const WS = /[ \t\v\f\r]+/;
+/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
+const pct$1 = (x) => percent(x, 1);
+/**
+ * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
+ * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
+ * comparability entries in the comparability table (GateResult.comparability).
+ */
+const table$1 = (rows) => markdownTable(rows, { alignDelimiters: false });
+const STATUS$1 = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
+/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
+function comparabilityEntries(trust) {
+    const out = [];
+    const c = trust.comparability;
+    if (c !== null) {
+        const failing = new Set(c.mismatches.map((m) => m.path));
+        for (const rule of c.mustMatch) {
+            if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
+                out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
+        }
+        for (const m of c.mismatches)
+            out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` });
+        for (const w of c.warnings)
+            out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
+        for (const a of c.allowed)
+            out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` });
+    }
+    const p = trust.pooling;
+    if (p !== null) {
+        out.push({
+            aspect: `Judged share of top ${p.depth}`,
+            status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
+            detail: `baseline ${pct$1(p.baseline.meanJudged)} judged, candidate ${pct$1(p.candidate.meanJudged)} judged (mean over queries)`
+        });
+    }
+    return out;
+}
+/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
+function publishableLine(trust) {
+    const p = publishableWords(trust);
+    if (p.label === 'yes')
+        return `**Publishable: yes** (${inline(p.detail, 400)})`;
+    if (p.label === 'not established')
+        return `**Publishable: not established** (${inline(p.detail, 400)})`;
+    return `**Publishable: no**: ${inline(p.detail, 1300)}`;
+}
+/** The body of the collapsible Trust section. */
+function trustBody(trust) {
+    const out = [];
+    if (trust.guards.length > 0) {
+        out.push(table$1([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(guardSentence(g.reason), 600)])]), '');
+    }
+    const d = trust.dataset;
+    if (d !== null) {
+        out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`);
+        const side = (name, s) => {
+            if (s !== null)
+                out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`);
+        };
+        if (d.unanswerable.ids.length > 0) {
+            side('baseline', d.unanswerable.baseline);
+            side('candidate', d.unanswerable.candidate);
+        }
+        out.push('');
+    }
+    const p = trust.pooling;
+    if (p !== null) {
+        out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '');
+        out.push(table$1([
+            ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
+            ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
+            ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
+        ]), '');
+        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`);
+        if (p.condensed.length > 0) {
+            out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
+            const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
+            for (const c of p.condensed) {
+                rows.push([
+                    inline(c.metric),
+                    String(c.n),
+                    fixed(c.full.baseline, 4),
+                    fixed(c.full.candidate, 4),
+                    signed(c.full.delta, 4),
+                    fixed(c.condensed.baseline, 4),
+                    fixed(c.condensed.candidate, 4),
+                    signed(c.condensed.delta, 4),
+                    c.directionDiffers ? '⚠️ reverses' : 'agrees'
+                ]);
+            }
+            out.push(table$1(rows));
+        }
+        out.push('');
+    }
+    const z = trust.zeroHits;
+    if (z.slices.length > 0) {
+        out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
+        const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
+        for (const s of z.slices) {
+            const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
+            const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
+            const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
+            if (s.distributions.length === 0)
+                rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
+            for (const d of s.distributions)
+                rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
+        }
+        out.push(table$1(rows), '');
+        if (!z.fromRuns)
+            out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '');
+    }
+    const t = trust.twoStage;
+    if (t !== null) {
+        out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '');
+        const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']];
+        for (const [name, s] of [
+            ['baseline', t.baseline],
+            ['candidate', t.candidate]
+        ]) {
+            if (s === null)
+                rows.push([name, '0', 'no candidates', '', '', '', '', '']);
+            else
+                rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)]);
+        }
+        out.push(table$1(rows), '');
+    }
+    if (trust.publishable.reasons.length === 0)
+        out.push(publishableLine(trust));
+    else {
+        out.push('**Publishable: no**, because:');
+        for (const r of trust.publishable.reasons)
+            out.push(`- ${inline(r, 600)}`);
+        for (const u of trust.publishable.unchecked)
+            out.push(`- not checked: ${inline(u, 600)}`);
+    }
+    out.push('');
+    return out;
+}
+/** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
+function trustJson(trust, decision) {
+    const c = trust.comparability;
+    const diff = (d) => ({ field: d.path, values: Object.fromEntries(d.values) });
+    const p = trust.pooling;
+    const side = (s) => ({
+        mean_judged: s.meanJudged,
+        mean_unjudged: s.meanUnjudged,
+        queries: s.queries,
+        empty_rankings: s.emptyRankings,
+        retrieved_docs: s.retrievedDocs,
+        unjudged_docs: s.unjudgedDocs
+    });
+    return {
+        guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
+        decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
+        comparability: c === null ? null : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+        pooling: p === null
+            ? null
+            : {
+                depth: p.depth,
+                baseline: side(p.baseline),
+                candidate: side(p.candidate),
+                pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
+                judged_per_query: p.perQuery.map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
+                condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
+            },
+        zero_hits: {
+            depth: trust.zeroHits.depth,
+            from_runs: trust.zeroHits.fromRuns,
+            quantiles: [...QUANTILES],
+            slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
+        },
+        two_stage: trust.twoStage,
+        dataset: trust.dataset === null
+            ? null
+            : {
+                file: trust.dataset.file,
+                split: trust.dataset.split,
+                gated: trust.dataset.gated,
+                disputed_excluded: trust.dataset.disputed,
+                other_split: trust.dataset.otherSplit,
+                unanswerable: trust.dataset.unanswerable
+            }
+    };
+}
+
+/**
+ * Parsed judgments: the shape every judgments reader (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, an
+ * evaluation set) produces and the metrics read. It lives in model/ so readers and metrics share it without
+ * importing each other's files.
+ */
 /** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
 function countRelevant(query, rel) {
     const g = query.gradesDesc;
@@ -7204,66 +7541,6 @@ function countRelevant(query, rel) {
     while (n < g.length && g[n] >= rel)
         n++;
     return n;
-}
-/**
- * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
- * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
- * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/importers
- * with the same semantics.
- */
-async function readQrels(file) {
-    // ranx / pytrec_eval JSON and BEIR TSV judgments (src/importers); TREC qrels below
-    const imported = await importQrels(file);
-    if (imported !== undefined)
-        return imported;
-    const queries = new Map();
-    const pendingGrades = new Map();
-    const firstLines = new Map();
-    let judgments = 0;
-    await forEachLine(file, (text, line) => {
-        const trimmed = text.trim();
-        if (trimmed === '' || trimmed.startsWith('#'))
-            return;
-        const fields = trimmed.split(WS);
-        if (fields.length !== 4) {
-            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
-        }
-        const [id, , docText, gradeText] = fields;
-        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
-            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        const grade = Number(gradeText);
-        const docno = toByteString(docText);
-        let query = queries.get(id);
-        let lines = firstLines.get(id);
-        if (query === undefined || lines === undefined) {
-            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
-            lines = new Map();
-            queries.set(id, query);
-            firstLines.set(id, lines);
-            pendingGrades.set(id, []);
-        }
-        const earlier = lines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        lines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            pendingGrades.get(id).push(grade);
-        judgments++;
-    });
-    if (queries.size === 0) {
-        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
-    }
-    for (const [id, query] of queries) {
-        const grades = Int32Array.from(pendingGrades.get(id));
-        grades.sort();
-        grades.reverse();
-        query.gradesDesc = grades;
-    }
-    const ids = [...queries.keys()].sort(compareCodePoints);
-    return { source: file, queries, ids, judgments };
 }
 
 /**
@@ -7510,7 +7787,10 @@ function analysePooling(table, base, cand, depth, measures) {
         const b = judgedShare(base, id, depth);
         const c = judgedShare(cand, id, depth);
         perQuery.push({ id, baseline: b.share, candidate: c.share });
-        for (const [key, r] of [['b', b], ['c', c]]) {
+        for (const [key, r] of [
+            ['b', b],
+            ['c', c]
+        ]) {
             const s = sides[key];
             s.retrievedDocs += r.retrieved;
             s.unjudgedDocs += r.unjudged;
@@ -7522,7 +7802,10 @@ function analysePooling(table, base, cand, depth, measures) {
             }
         }
         const docs = new Map();
-        for (const [key, ev] of [['b', base], ['c', cand]]) {
+        for (const [key, ev] of [
+            ['b', base],
+            ['c', cand]
+        ]) {
             const q = ev.queries.get(id);
             if (q === undefined)
                 continue;
@@ -7613,7 +7896,7 @@ function trustRules(raw, fail) {
         fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments');
     }
     if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
-        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', 'keep one: the dataset\'s gold chunks and graded relevance are its judgments');
+        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments");
     }
     const cap = (c, path) => {
         if (c.share === undefined && c.increase === undefined)
@@ -7714,7 +7997,6 @@ const EPS = 1e-12;
 function assessTrust(rules, table, evidence) {
     const ev = evidence ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } };
     const guards = [];
-    const counts = (status) => (status === 'pass' || (status === 'inconclusive' && rules.onInconclusive === 'pass') ? 'pass' : 'fail');
     // comparability
     let comparability = null;
     const { baseline: mb, candidate: mc, dataset: md } = ev.manifests;
@@ -7722,7 +8004,10 @@ function assessTrust(rules, table, evidence) {
         throw new InputError({ file: rules.source.file, key: 'comparability' }, `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`, 'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)');
     }
     if (mb !== null && mc !== null) {
-        const sides = [['baseline', mb], ['candidate', mc]];
+        const sides = [
+            ['baseline', mb],
+            ['candidate', mc]
+        ];
         if (md !== null)
             sides.push(['dataset', md]);
         comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding']);
@@ -7731,10 +8016,7 @@ function assessTrust(rules, table, evidence) {
             guards.push({
                 rule: 'comparability',
                 status,
-                counts: counts(status),
-                reason: comparability.comparable
-                    ? `${rules.comparability.mustMatch.join(', ')} match`
-                    : `not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`
+                reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
             });
         }
     }
@@ -7752,14 +8034,11 @@ function assessTrust(rules, table, evidence) {
     if (pooling !== null && cap !== undefined) {
         const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged);
         const status = breach === null ? 'pass' : cap.outcome;
-        const numbers = `the candidate's top ${depth} is ${pct$1(pooling.candidate.meanUnjudged)} unjudged on average, the baseline's ${pct$1(pooling.baseline.meanUnjudged)}`;
+        const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged };
         guards.push({
             rule: 'pooling.max_unjudged',
             status,
-            counts: counts(status),
-            reason: breach === null
-                ? `${numbers}; within ${limits(cap)}`
-                : `${numbers}, above ${breach}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`
+            reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
         });
     }
     // whole-class failures
@@ -7774,16 +8053,15 @@ function assessTrust(rules, table, evidence) {
                 continue;
             const b = capBreach(z, s.baseline, s.candidate);
             if (b !== null)
-                breaches.push(`${label$1(s.slice)}: ${pct$1(s.candidate)} of ${s.n} queries (baseline ${pct$1(s.baseline)}) above ${b}`);
+                breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b });
         }
         const status = breaches.length === 0 ? 'pass' : z.outcome;
         guards.push({
             rule: 'max_zero_hit_share',
             status,
-            counts: counts(status),
             reason: breaches.length === 0
-                ? `no slice has more queries without a relevant document in the top ${zDepth} than ${limits(z)} (all queries: candidate ${pct$1(zeroHits.slices[0].candidate ?? 0)}, baseline ${pct$1(zeroHits.slices[0].baseline ?? 0)})`
-                : `queries with no relevant document in the top ${zDepth}: ${breaches.join('; ')}`
+                ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
+                : { code: 'zero_hits_above', depth: zDepth, breaches }
         });
     }
     // two-stage
@@ -7800,31 +8078,15 @@ function assessTrust(rules, table, evidence) {
     }
     const dataset = ev.dataset === null ? null : summariseDataset(ev.dataset, runs);
     const publishable = judgePublishable(pooling, dataset, comparability);
-    const decidedBy = guards.find((g) => g.counts === 'fail')?.rule ?? null;
-    return { guards, decidedBy, comparability, pooling, zeroHits, twoStage, dataset, publishable };
+    return { guards, comparability, pooling, zeroHits, twoStage, dataset, publishable };
 }
-/** The limit a value breaks ("the cap of 20%", "the baseline's 5% + 10 points"), or null when within. */
+/** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
 function capBreach(cap, baseline, candidate) {
     if (cap.share !== undefined && candidate > cap.share + EPS)
-        return `the limit of ${pct$1(cap.share)}`;
+        return { kind: 'share', share: cap.share };
     if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
-        return `the baseline's ${pct$1(baseline)} + ${pct$1(cap.increase)} allowed`;
+        return { kind: 'increase', baseline, increase: cap.increase };
     return null;
-}
-function limits(cap) {
-    const parts = [];
-    if (cap.share !== undefined)
-        parts.push(`${pct$1(cap.share)}`);
-    if (cap.increase !== undefined)
-        parts.push(`the baseline + ${pct$1(cap.increase)}`);
-    return parts.join(' and ');
-}
-/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
-function pct$1(x) {
-    return percent(x, 1);
-}
-function label$1(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 function summariseDataset(d, runs) {
     const side = (ev) => {
@@ -7882,189 +8144,6 @@ function judgePublishable(pooling, dataset, comparability) {
 }
 
 /**
- * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
- * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
- * comparability entries in the comparability table (GateResult.comparability).
- */
-const table$1 = (rows) => markdownTable(rows, { alignDelimiters: false });
-const STATUS$1 = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
-/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
-function comparabilityEntries(trust) {
-    const out = [];
-    const c = trust.comparability;
-    if (c !== null) {
-        const failing = new Set(c.mismatches.map((m) => m.path));
-        for (const rule of c.mustMatch) {
-            if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
-                out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
-        }
-        for (const m of c.mismatches)
-            out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` });
-        for (const w of c.warnings)
-            out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
-        for (const a of c.allowed)
-            out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` });
-    }
-    const p = trust.pooling;
-    if (p !== null) {
-        out.push({
-            aspect: `Judged share of top ${p.depth}`,
-            status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
-            detail: `baseline ${pct$1(p.baseline.meanJudged)} judged, candidate ${pct$1(p.candidate.meanJudged)} judged (mean over queries)`
-        });
-    }
-    return out;
-}
-/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
-function publishableLine(trust) {
-    const p = publishableWords(trust);
-    if (p.label === 'yes')
-        return `**Publishable: yes** (${inline(p.detail, 400)})`;
-    if (p.label === 'not established')
-        return `**Publishable: not established** (${inline(p.detail, 400)})`;
-    return `**Publishable: no**: ${inline(p.detail, 1300)}`;
-}
-/** The body of the collapsible Trust section. */
-function trustBody(trust) {
-    const out = [];
-    if (trust.guards.length > 0) {
-        out.push(table$1([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(g.reason, 600)])]), '');
-    }
-    const d = trust.dataset;
-    if (d !== null) {
-        out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`);
-        const side = (name, s) => {
-            if (s !== null)
-                out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`);
-        };
-        if (d.unanswerable.ids.length > 0) {
-            side('baseline', d.unanswerable.baseline);
-            side('candidate', d.unanswerable.candidate);
-        }
-        out.push('');
-    }
-    const p = trust.pooling;
-    if (p !== null) {
-        out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '');
-        out.push(table$1([
-            ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
-            ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
-            ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
-        ]), '');
-        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`);
-        if (p.condensed.length > 0) {
-            out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
-            const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
-            for (const c of p.condensed) {
-                rows.push([
-                    inline(c.metric),
-                    String(c.n),
-                    fixed(c.full.baseline, 4),
-                    fixed(c.full.candidate, 4),
-                    signed(c.full.delta, 4),
-                    fixed(c.condensed.baseline, 4),
-                    fixed(c.condensed.candidate, 4),
-                    signed(c.condensed.delta, 4),
-                    c.directionDiffers ? '⚠️ reverses' : 'agrees'
-                ]);
-            }
-            out.push(table$1(rows));
-        }
-        out.push('');
-    }
-    const z = trust.zeroHits;
-    if (z.slices.length > 0) {
-        out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
-        const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
-        for (const s of z.slices) {
-            const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
-            const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
-            const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
-            if (s.distributions.length === 0)
-                rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
-            for (const d of s.distributions)
-                rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
-        }
-        out.push(table$1(rows), '');
-        if (!z.fromRuns)
-            out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '');
-    }
-    const t = trust.twoStage;
-    if (t !== null) {
-        out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '');
-        const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']];
-        for (const [name, s] of [['baseline', t.baseline], ['candidate', t.candidate]]) {
-            if (s === null)
-                rows.push([name, '0', 'no candidates', '', '', '', '', '']);
-            else
-                rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)]);
-        }
-        out.push(table$1(rows), '');
-    }
-    if (trust.publishable.reasons.length === 0)
-        out.push(publishableLine(trust));
-    else {
-        out.push('**Publishable: no**, because:');
-        for (const r of trust.publishable.reasons)
-            out.push(`- ${inline(r, 600)}`);
-        for (const u of trust.publishable.unchecked)
-            out.push(`- not checked: ${inline(u, 600)}`);
-    }
-    out.push('');
-    return out;
-}
-/** The trust part of the JSON report (snake_case keys, fixed order). */
-function trustJson(trust) {
-    const c = trust.comparability;
-    const diff = (d) => ({ field: d.path, values: Object.fromEntries(d.values) });
-    const p = trust.pooling;
-    const side = (s) => ({
-        mean_judged: s.meanJudged,
-        mean_unjudged: s.meanUnjudged,
-        queries: s.queries,
-        empty_rankings: s.emptyRankings,
-        retrieved_docs: s.retrievedDocs,
-        unjudged_docs: s.unjudgedDocs
-    });
-    return {
-        guards: trust.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: g.reason })),
-        decided_by: trust.decidedBy,
-        comparability: c === null
-            ? null
-            : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
-        pooling: p === null
-            ? null
-            : {
-                depth: p.depth,
-                baseline: side(p.baseline),
-                candidate: side(p.candidate),
-                pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
-                judged_per_query: p.perQuery.map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
-                condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
-            },
-        zero_hits: {
-            depth: trust.zeroHits.depth,
-            from_runs: trust.zeroHits.fromRuns,
-            quantiles: [...QUANTILES],
-            slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
-        },
-        two_stage: trust.twoStage,
-        dataset: trust.dataset === null
-            ? null
-            : {
-                file: trust.dataset.file,
-                split: trust.dataset.split,
-                gated: trust.dataset.gated,
-                disputed_excluded: trust.dataset.disputed,
-                other_split: trust.dataset.otherSplit,
-                unanswerable: trust.dataset.unanswerable
-            }
-    };
-}
-
-/** How many regressed queries the report lists (the regression set file holds all of them). */
-const TOP_REGRESSIONS = 10;
-/**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
@@ -8073,8 +8152,7 @@ function runGate(rules, baseline, candidate, evidence, options = {}) {
     refuseTooManySliceValues(rules, table);
     const stats = createStats(table, rules, options);
     const trust = assessTrust(rules, table, evidence);
-    const decided = decide(rules, table, stats);
-    const decision = trust.decidedBy === null ? decided : { ...decided, verdict: 'fail' };
+    const decision = decide(rules, table, stats, trust.guards);
     return {
         rules,
         inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -16213,7 +16291,7 @@ function sha256(data) {
 
 /**
  * The trust keys of the rules file's JSON Schema (dataset, comparability, pooling, max_zero_hit_share,
- * two_stage), kept beside the checks they configure and spread into RULES_SCHEMA by src/config/schema.ts.
+ * two_stage), kept with the rest of the rules schema and spread into RULES_SCHEMA by src/config/schema.ts.
  */
 const shareCap = (what) => ({
     type: 'object',
@@ -16235,7 +16313,7 @@ const TRUST_RULES_PROPERTIES = {
             file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
             corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
             split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-            manifest: { type: 'string', minLength: 1, description: 'The dataset\'s snapshot manifest, compared with the runs\' for the fields it has.' }
+            manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." }
         }
     },
     comparability: {
@@ -16245,25 +16323,30 @@ const TRUST_RULES_PROPERTIES = {
         description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
         properties: {
             must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
-            may_differ: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.' }
+            may_differ: {
+                type: 'array',
+                uniqueItems: true,
+                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+                description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.'
+            }
         }
     },
     pooling: {
         type: 'object',
         additionalProperties: false,
-        description: 'Pooling bias: unjudged documents in each side\'s top k, the to-judge list, judged-only (condensed) metrics.',
+        description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
         properties: {
-            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k of the pool (each side\'s top k). Default 10.' },
-            max_unjudged: { ...shareCap('unjudged share of its top k'), description: 'Caps the candidate\'s mean share of unjudged documents in its top k.' }
+            depth: { type: 'integer', minimum: 1, maximum: 1000, description: "k of the pool (each side's top k). Default 10." },
+            max_unjudged: { ...shareCap('unjudged share of its top k'), description: "Caps the candidate's mean share of unjudged documents in its top k." }
         }
     },
     max_zero_hit_share: {
         ...shareCap('share of queries with no relevant document in the top k'),
-        description: 'Whole-class failures: caps the candidate\'s share of queries with no relevant document in its top k, overall and in every slice.',
+        description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
         properties: {
             ...shareCap('').properties,
             share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
-            increase: { type: 'number', minimum: 0, maximum: 1, description: 'Most the candidate\'s zero-hit share may exceed the baseline\'s, overall and in every slice.' },
+            increase: { type: 'number', minimum: 0, maximum: 1, description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice." },
             depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
         }
     },
@@ -16272,7 +16355,7 @@ const TRUST_RULES_PROPERTIES = {
         additionalProperties: false,
         description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
         properties: {
-            k: { type: 'integer', minimum: 1, maximum: 1000, description: 'Cutoff of the ranker\'s nDCG and the pool\'s ceiling. Default 10.' },
+            k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
             gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
         }
     }
@@ -25175,6 +25258,8 @@ function sameJsKey(a, b) {
         return true;
     if (!distExports.isScalar(a) || !distExports.isScalar(b))
         return false;
+    // A scalar's value is a primitive (string, number, boolean, bigint or null), never an object.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     const js = (v) => (v === null ? '' : String(v));
     return js(a.value) === js(b.value);
 }
@@ -25198,8 +25283,10 @@ function parseSource(text, file, what) {
     const lineAt = (offset) => lineCounter.linePos(offset).line;
     const first = doc.errors[0];
     if (first) {
-        const message = /unique/i.test(first.message) ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0];
-        throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, /unique/i.test(first.message) ? 'remove or rename the repeated key' : undefined);
+        // The parser's error code, not its wording, says a key is repeated (the only error whose message says "unique").
+        const repeated = first.code === 'DUPLICATE_KEY';
+        const message = repeated ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0];
+        throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, repeated ? 'remove or rename the repeated key' : undefined);
     }
     distExports.visit(doc, {
         Alias(_key, node) {
@@ -25320,7 +25407,9 @@ function toRules(raw, source, file, hash) {
             index,
             name: c.name,
             metric: c.metric,
-            where: Object.keys(c.where ?? {}).sort().map((k) => [k, c.where[k]]),
+            where: Object.keys(c.where ?? {})
+                .sort()
+                .map((k) => [k, c.where[k]]),
             perSlice: c.per_slice,
             kind: toKind(c, metric, boundsOf(metric), confidence, at, fail),
             line: source.lineOf(at)
@@ -25384,7 +25473,9 @@ function refuseNonFinite(value, path, source, file) {
 function statisticsOptions(raw, fail) {
     let weights;
     if (raw.weights) {
-        const target = Object.keys(raw.weights.target).sort().map((k) => [k, raw.weights?.target[k]]);
+        const target = Object.keys(raw.weights.target)
+            .sort()
+            .map((k) => [k, raw.weights?.target[k]]);
         const total = target.reduce((s, [, w]) => s + w, 0);
         if (Math.abs(total - 1) > 1e-9) {
             fail(['statistics', 'weights', 'target'], `the target weights sum to ${total}, not 1`, 'give each value its share of the target population, e.g. { established: 0.5, new: 0.5 }');
@@ -25446,7 +25537,7 @@ function toMargin(value, metric, bounds, kind, path, fail) {
         return { value: pct / 100, relative: true, text: value };
     }
     if (bounds && value >= bounds[1] - bounds[0]) {
-        fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`, 'margins are in the metric\'s units: 0.02 is two points of a 0..1 metric');
+        fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`, "margins are in the metric's units: 0.02 is two points of a 0..1 metric");
     }
     return { value, relative: false, text: String(value) };
 }
@@ -25527,6 +25618,74 @@ function keyPath(path) {
     for (const p of path)
         out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
     return out;
+}
+
+/**
+ * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
+ * Grades are kept as written; as in trec_eval, a negative grade marks a document that is in the pool but
+ * unjudged: it is neither relevant nor non-relevant (bpref skips it, nDCG gives it no gain) and it never
+ * counts as a relevant document of the query.
+ */
+const WS = /[ \t\v\f\r]+/;
+/**
+ * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
+ * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
+ * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/readers/importers
+ * with the same semantics.
+ */
+async function readQrels(file) {
+    // ranx / pytrec_eval JSON and BEIR TSV judgments (src/readers/importers); TREC qrels below
+    const imported = await importQrels(file);
+    if (imported !== undefined)
+        return imported;
+    const queries = new Map();
+    const pendingGrades = new Map();
+    const firstLines = new Map();
+    let judgments = 0;
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '' || trimmed.startsWith('#'))
+            return;
+        const fields = trimmed.split(WS);
+        if (fields.length !== 4) {
+            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
+        }
+        const [id, , docText, gradeText] = fields;
+        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
+            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        const grade = Number(gradeText);
+        const docno = toByteString(docText);
+        let query = queries.get(id);
+        let lines = firstLines.get(id);
+        if (query === undefined || lines === undefined) {
+            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
+            lines = new Map();
+            queries.set(id, query);
+            firstLines.set(id, lines);
+            pendingGrades.set(id, []);
+        }
+        const earlier = lines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        lines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            pendingGrades.get(id).push(grade);
+        judgments++;
+    });
+    if (queries.size === 0) {
+        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
+    }
+    for (const [id, query] of queries) {
+        const grades = Int32Array.from(pendingGrades.get(id));
+        grades.sort();
+        grades.reverse();
+        query.gradesDesc = grades;
+    }
+    const ids = [...queries.keys()].sort(compareCodePoints);
+    return { source: file, queries, ids, judgments };
 }
 
 /**
@@ -25814,7 +25973,7 @@ function score(value, file, line, key) {
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 /**
  * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
- * MAX_NUMBER_CHARS (one linear scan: src/inputs/numbers.ts).
+ * MAX_NUMBER_CHARS (one linear scan: src/readers/numbers.ts).
  */
 function parseScoreText(text) {
     if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
@@ -25840,7 +25999,7 @@ function parseScoreBytes(bytes, start, end) {
     let digits = 0;
     let exponent = 0;
     let sawDigit = false;
-    let c = 0;
+    let c;
     // integer part
     while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
         if (digits > 0 || c !== 0x30) {
@@ -25981,38 +26140,6 @@ async function readTrecRun(file, collector) {
     return forEachLineBytes(file, parseLine);
 }
 
-/**
- * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
- * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/importers), anything else TREC.
- * Reads only the first 64 KiB.
- */
-async function detectRunFormat(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT')
-            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)');
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        throw new InputError({ file }, `cannot be read: ${error.message}`);
-    }
-    try {
-        const buf = Buffer.alloc(65536);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error) => {
-            throw openError(file, error);
-        });
-        let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-        while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
-            i++;
-        return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec';
-    }
-    finally {
-        await handle.close();
-    }
-}
 /**
  * Reads a run, handing each query's block to `onBlock`. First streams (memory: one query); if the run
  * turns out not to be grouped by query, calls `onRestart` (drop what was computed) and reads it again,
@@ -26414,7 +26541,12 @@ const DATASET_SCHEMA = {
             required: ['status'],
             description: 'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
             properties: {
-                by: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] },
+                by: {
+                    oneOf: [
+                        { type: 'string', minLength: 1 },
+                        { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }
+                    ]
+                },
                 method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
                 status: { enum: ['pending', 'accepted', 'disputed'] },
                 note: { type: 'string' }
@@ -26657,7 +26789,7 @@ const EXAM_FIELDS = [
     { field: 'category', rule: 'slice_changed', value: (q) => q.category },
     { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
 ];
-const EXAM_CHANGE_HINT = 'an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit\'s copy)';
+const EXAM_CHANGE_HINT = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)";
 function checkChanges(dataset, previous) {
     const out = [];
     const before = new Map();
@@ -26702,7 +26834,13 @@ function checkChanges(dataset, previous) {
     for (const [id, old] of before) {
         if (now.has(id))
             continue;
-        out.push({ file: previous.file, line: old.line, id, rule: 'question_removed', message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}` });
+        out.push({
+            file: previous.file,
+            line: old.line,
+            id,
+            rule: 'question_removed',
+            message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}`
+        });
     }
     return out;
 }
@@ -26721,7 +26859,9 @@ function canonical(field, q) {
             return JSON.stringify([...q.gold_chunk_ids].sort());
         case 'graded_relevance': {
             const g = q.graded_relevance ?? {};
-            return JSON.stringify(Object.keys(g).sort().map((k) => [k, g[k]]));
+            return JSON.stringify(Object.keys(g)
+                .sort()
+                .map((k) => [k, g[k]]));
         }
         case 'key_facts':
             // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
@@ -26805,7 +26945,7 @@ function renameCopies(error, copies) {
         return out;
     };
     const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
-    const renamed = new InputError(where, '', error.hint === undefined ? undefined : rename(error.hint));
+    const renamed = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), { code: error.code });
     renamed.message = rename(error.message);
     return renamed;
 }
@@ -26949,7 +27089,7 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
     for (const [name, error] of others) {
         for (const side of [base.side, cand.side]) {
             if (!side.numericFields.has(name)) {
-                throw new InputError({ file: rules.source.file, key: `metrics.${name}` }, `"${name}" is neither a ranking measure nor a numeric field of the run ${side.source} (${error.message.replace(/^[^:]*: /, '')})`, 'name a measure such as nDCG@10, R@100, P@5, RR, AP, or add the field to every per-query record of the JSON Lines run');
+                throw new InputError({ file: rules.source.file, key: `metrics.${name}` }, `"${name}" is neither a ranking measure nor a numeric field of the run ${side.source} (${error.detail})`, 'name a measure such as nDCG@10, R@100, P@5, RR, AP, or add the field to every per-query record of the JSON Lines run');
             }
         }
     }
@@ -27018,21 +27158,26 @@ function provenanceJson(p) {
     const r = p.rules;
     const b = p.baseline;
     return {
-        rules: r
-            ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null }
-            : null,
+        rules: r ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null } : null,
         baseline: b
             ? {
                 from: b.from,
                 file: b.file,
                 artifact: b.artifact
-                    ? { name: b.artifact.name, id: b.artifact.id, run_id: b.artifact.runId, run_url: b.artifact.runUrl, branch: b.artifact.branch, commit: b.artifact.commit, created_at: b.artifact.createdAt, age_seconds: b.artifact.ageSeconds }
+                    ? {
+                        name: b.artifact.name,
+                        id: b.artifact.id,
+                        run_id: b.artifact.runId,
+                        run_url: b.artifact.runUrl,
+                        branch: b.artifact.branch,
+                        commit: b.artifact.commit,
+                        created_at: b.artifact.createdAt,
+                        age_seconds: b.artifact.ageSeconds
+                    }
                     : null
             }
             : null,
-        exam_files: p.exam
-            ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null }))
-            : null,
+        exam_files: p.exam ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null })) : null,
         warnings: p.warnings
     };
 }
@@ -27232,6 +27377,7 @@ function familyWords(result) {
 function methodBody(result) {
     const { rules } = result;
     const s = rules.statistics;
+    const policies = describePolicies(rules);
     const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap';
     const rows = [
         ['Setting', 'Value'],
@@ -27244,7 +27390,7 @@ function methodBody(result) {
         ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
         ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
         ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-        ['Inconclusive counts as', `${rules.onInconclusive} (on_inconclusive); with too few queries ${rules.onTooFew} (on_too_few); a superior check not shown better: fail`],
+        ['Inconclusive counts as', `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`],
         ['Missing queries', rules.queries.missing],
         ['Rules file', inline(rules.source.file, 200)],
         ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
@@ -27319,7 +27465,7 @@ function toJsonReport(result) {
     const report = {
         tool: { name: TOOL_NAME, version: VERSION },
         verdict: decision.verdict,
-        decided_by: result.trust?.decidedBy ?? (decision.decidedBy ? decision.decidedBy.rule.name : null),
+        decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
         publishable: result.trust ? { value: result.trust.publishable.value, reasons: result.trust.publishable.reasons, unchecked: result.trust.publishable.unchecked } : null,
         rules: {
             file: rules.source.file,
@@ -27370,11 +27516,14 @@ function toJsonReport(result) {
             count: result.regressions.length,
             queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
         },
-        // Issue 5: trust checks (src/checks/report-lines.ts)
-        trust: result.trust ? trustJson(result.trust) : null
+        // Issue 5: trust checks (src/report/trust-lines.ts)
+        trust: result.trust ? trustJson(result.trust, decision) : null
     };
     return JSON.stringify(report, jsonNumbers, 2) + '\n';
 }
+
+/** How many regressed queries the report lists (the regression set file holds all of them). */
+const TOP_REGRESSIONS = 10;
 
 /** Most bins on each side of zero. */
 const MAX_BINS_PER_SIDE = 6;
@@ -27397,7 +27546,9 @@ function niceStep(x) {
 }
 function label(x, metric) {
     const v = inPoints(metric) ? x * 100 : x;
-    const s = fixed(v, 3).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    const s = fixed(v, 3)
+        .replace(/(\.\d*?)0+$/, '$1')
+        .replace(/\.$/, '');
     return s === '-0' ? '0' : s;
 }
 /**
@@ -27426,7 +27577,15 @@ function histogram(differences, metric) {
             if (Number.isFinite(d))
                 counts[d < 0 ? 0 : d > 0 ? 2 : 1]++;
         }
-        return { step: 1, nonFinite, bins: [{ label: '-1', count: counts[0], side: sideOf(-1) }, { label: '0', count: counts[1], side: 'same' }, { label: '+1', count: counts[2], side: sideOf(1) }] };
+        return {
+            step: 1,
+            nonFinite,
+            bins: [
+                { label: '-1', count: counts[0], side: sideOf(-1) },
+                { label: '0', count: counts[1], side: 'same' },
+                { label: '+1', count: counts[2], side: sideOf(1) }
+            ]
+        };
     }
     if (maxAbs === 0) {
         let ties = 0;
@@ -27785,7 +27944,7 @@ function toMarkdown(result, options = {}) {
     else if (by.kind === 'trust')
         out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`);
     else
-        out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.number ?? '?'} “${inline(by.name)}”`);
+        out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “${inline(by.check.rule.name)}”`);
     out.push('');
     if (head.sentence !== null)
         out.push(`**${inline(head.sentence, 800)}**`, '');
@@ -27909,7 +28068,7 @@ function toText(result, options) {
         ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
         : by.kind === 'trust'
             ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$1(by.rule)}"`
-            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.number ?? '?'} "${plain$1(by.name)}"`);
+            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain$1(by.check.rule.name)}"`);
     if (head.sentence !== null)
         out.push(`  ${plain$1(head.sentence, 800)}`);
     const { total, pass, fail, inconclusive } = head.counts;
@@ -27937,7 +28096,17 @@ function toText(result, options) {
             const c = unit.comparison;
             const dg = digitsFor(metric.range, Math.abs(c.baseline));
             statuses.push(unit.status);
-            rows.push(['', String(check.rule.index + 1), plain$1(check.rule.name, 40), plain$1(metric.name, 24), plain$1(sliceLabel(c.slice), 32), String(c.n), signed(c.delta, dg), intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed), needs(check, unit, metric)]);
+            rows.push([
+                '',
+                String(check.rule.index + 1),
+                plain$1(check.rule.name, 40),
+                plain$1(metric.name, 24),
+                plain$1(sliceLabel(c.slice), 32),
+                String(c.n),
+                signed(c.delta, dg),
+                intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed),
+                needs(check, unit, metric)
+            ]);
         }
     }
     const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))));
@@ -28088,7 +28257,9 @@ function commandUsage(name) {
 }
 /** What `retrieval-gate --help` prints: every command's usage. */
 function fullUsage() {
-    const inputs = Object.values(COMMANDS).map((c) => c.usage.replace(INPUTS, '')).join('');
+    const inputs = Object.values(COMMANDS)
+        .map((c) => c.usage.replace(INPUTS, ''))
+        .join('');
     return `retrieval-gate ${VERSION}\n\nUsage:\n${inputs}${INPUTS}  retrieval-gate --version | --help | <command> --help\n`;
 }
 /**
@@ -28107,16 +28278,18 @@ function asksForHelp(args) {
 
 /**
  * `explain`: what each check of a rules file will demand, in plain words, before any result exists. The
- * sentences follow src/decide/evaluate.ts exactly (pass / fail / inconclusive per unit; a per_slice check
- * fails when any slice fails; a statistic that is not finite fails; too few queries is inconclusive; the
- * verdict passes only when every check counts as pass). Written for a reviewer of the rules file, who
- * should be able to say "yes, that is the bar" without reading the statistics.
+ * sentences word decide's own description of each check (src/decide/describe.ts: which reasons pass, fail or
+ * are inconclusive, how each inconclusive one counts, the intervals' confidence), so they cannot drift from
+ * src/decide/evaluate.ts. Written for a reviewer of the rules file, who should be able to say "yes, that is the
+ * bar" without reading the statistics.
  */
 /** "95%" or "97.5%": the reports' one confidence label (src/report/format.ts). */
 const pct = confidenceLabel;
 /** A number as the user would write it (no trailing zeros, at most 6 decimals). */
 function plain(x) {
-    return fixed(x, 6).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    return fixed(x, 6)
+        .replace(/(\.\d*?)0+$/, '$1')
+        .replace(/\.$/, '');
 }
 /** The margin in words: "0.02 (2.0 points)", "20% of the baseline mean", "5 ms". */
 function marginWords(margin, metric) {
@@ -28146,22 +28319,21 @@ function direction(metric) {
     const kind = metric.binary ? ', 0/1' : metric.range ? `, ${plain(metric.range[0])} to ${plain(metric.range[1])}` : '';
     return `${metric.better} is better${kind}${metric.unit ? `, in ${metric.unit}` : ''}`;
 }
-/** How many statistical units the family has, when the rules alone determine it (no per_slice). */
-function familySize(rules) {
-    const statistical = rules.checks.filter((c) => c.kind.type !== 'max_regressions');
-    return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length;
+/** How an inconclusive unit with `reason` counts under the description (it must be one the check can have). */
+function countsOf(d, reason) {
+    return d.inconclusive.find((i) => i.reason === reason).counts;
 }
 /** The sentences about one check. */
 function explainCheck(check, rules) {
     const metric = rules.metrics.get(check.metric);
     const higher = metric.better === 'higher';
-    const stats = rules.statistics;
-    const multiplicity = stats.multiplicity ?? 'none';
-    const m = familySize(rules);
-    const conf = multiplicity === 'none' ? pct(stats.confidence) : m !== null ? pct(1 - (1 - stats.confidence) / Math.max(1, m)) : 'family-adjusted';
+    const multiplicity = rules.statistics.multiplicity;
+    const d = describeCheck(check, rules);
+    const conf = d.confidence === null ? 'family-adjusted' : pct(d.confidence);
     const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`;
-    const inconclusiveCounts = `counts as a ${policyCounts('on_inconclusive', rules)} (on_inconclusive: ${rules.onInconclusive})`;
-    const notShown = `which always counts as a fail: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`;
+    // How the check's inconclusive units count, as decide resolves them (asked only of a check that has that reason).
+    const inconclusiveCounts = () => `counts as a ${countsOf(d, 'interval_crosses_margin')} (on_inconclusive: ${rules.onInconclusive})`;
+    const notShown = () => `which always counts as a ${countsOf(d, 'not_shown_better')}: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`;
     const lines = [];
     const kind = check.kind;
     let head;
@@ -28172,37 +28344,37 @@ function explainCheck(check, rules) {
     else
         head = 'max_regressions';
     lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`);
-    if (kind.type === 'non_inferior') {
+    if (d.test === 'non_inferior' && kind.type === 'non_inferior') {
         const worstBound = higher ? 'lower' : 'upper';
         const otherBound = higher ? 'upper' : 'lower';
         const bar = signedMargin(higher ? '-' : '+', kind.margin, metric);
         const short = signedMargin(higher ? '-' : '+', kind.margin, metric, true);
         const past = higher ? 'below' : 'above';
-        if (rules.onInconclusive === 'fail') {
+        if (countsOf(d, 'interval_crosses_margin') === 'fail') {
             lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`);
-            lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.)`);
+            lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.)`);
         }
         else {
             lines.push(`   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`);
-            lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts}.`);
+            lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.`);
         }
     }
-    else if (kind.type === 'superior' && kind.test === 'bootstrap') {
+    else if (d.test === 'superior_bootstrap' && kind.type === 'superior') {
         const goodBound = higher ? 'lower' : 'upper';
         const bar = signedMargin(higher ? '+' : '-', kind.margin, metric);
         const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true);
         const beyond = higher ? 'above' : 'below';
         lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`);
-        lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown}.`);
+        lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown()}.`);
     }
-    else if (kind.type === 'superior') {
+    else if (d.test === 'superior_mcnemar' && kind.type === 'superior') {
         const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`;
         const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0';
         const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1';
         lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`);
-        lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown}.`);
+        lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`);
     }
-    else {
+    else if (kind.type === 'max_regressions') {
         const limits = [];
         if (kind.count !== undefined)
             limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`);
@@ -28212,17 +28384,18 @@ function explainCheck(check, rules) {
         const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : '';
         const among = check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : '';
         lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`);
-        lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.');
+        if (d.inconclusive.length === 0 && d.minQueries === null)
+            lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.');
         return lines;
     }
-    if (check.perSlice !== undefined)
-        lines.push(`   Judged separately for every value of ${check.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`);
-    lines.push(`   Inconclusive with fewer than ${rules.queries.minPerSlice} queries${check.perSlice !== undefined ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`);
+    if (d.perSlice !== null)
+        lines.push(`   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`);
+    lines.push(`   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`);
     return lines;
 }
 /** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
 function tooFewWords(rules) {
-    return `counts as a ${policyCounts('on_too_few', rules)} (on_too_few: ${rules.onTooFew})`;
+    return `counts as a ${describePolicies(rules).on_too_few} (on_too_few: ${rules.onTooFew})`;
 }
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
 function explainRules(rules) {
@@ -28247,28 +28420,29 @@ function explainRules(rules) {
     if (stats.weights !== undefined) {
         L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`);
     }
-    const multiplicity = stats.multiplicity ?? 'none';
+    const multiplicity = stats.multiplicity;
     if (multiplicity !== 'none') {
-        const m = familySize(rules);
+        const m = familySizeFromRules(rules);
         const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`;
-        const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(1 - (1 - stats.confidence) / Math.max(1, m));
+        const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(familyConfidenceFromRules(rules));
         L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`);
     }
     L.push(rules.queries.missing === 'error'
         ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
-        : 'Queries: the baseline\'s are the exam. A query the candidate dropped, or a missing value, scores the metric\'s fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).');
+        : "Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).");
     if (rules.slices.length > 0)
         L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`);
     const extras = ['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'].filter((k) => rules[k] !== undefined);
     if (extras.length > 0)
         L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`);
     const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`;
-    if (rules.onInconclusive === 'fail' && rules.onTooFew === 'fail') {
+    const policies = describePolicies(rules);
+    if (policies.on_inconclusive === 'fail' && policies.on_too_few === 'fail') {
         L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`);
     }
     else {
-        const superior = rules.checks.some((c) => c.kind.type === 'superior') ? '; a superior check not shown better always counts as a fail (it must be shown)' : '';
-        const open = rules.onInconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)';
+        const superior = rules.checks.some((c) => c.kind.type === 'superior') ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)` : '';
+        const open = policies.on_inconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)';
         L.push(`Verdict: pass only if all ${checks} as pass. A check the data neither prove nor refute ${open} (on_inconclusive: ${rules.onInconclusive})${superior}; ` +
             `a check with fewer than ${rules.queries.minPerSlice} queries ${tooFewWords(rules)}.`);
     }
@@ -28473,7 +28647,7 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
         notes: [...baseline.notes, ...candidate.notes]
     };
 }
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.\-]*$/;
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.-]*$/;
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i;
 /** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */
 function yamlName(name) {
@@ -28629,7 +28803,9 @@ async function readSideForInit(file, args) {
 }
 async function looksLikeTrecRun(file) {
     try {
-        const f = firstContentLine(await readHead(file)).text.trim().split(/\s+/);
+        const f = firstContentLine(await readHead(file))
+            .text.trim()
+            .split(/\s+/);
         return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined;
     }
     catch {
@@ -28735,7 +28911,7 @@ async function metricsCommand(args, write) {
 
 /**
  * `validate`: checks an evaluation set against its contract (rules/dataset.schema.json plus the semantic
- * rules in src/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
+ * rules in src/readers/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
  * violation as `file:line: [id] rule: message`. Returns the exit code: 0 valid, 2 with violations.
  */
 async function validateCommand(options, out, err) {
@@ -28753,7 +28929,10 @@ async function validateCommand(options, out, err) {
             disputed++;
     }
     const lines = [];
-    const splitText = [...splits.keys()].sort().map((s) => `${splits.get(s)} ${s}`).join(', ');
+    const splitText = [...splits.keys()]
+        .sort()
+        .map((s) => `${splits.get(s)} ${s}`)
+        .join(', ');
     lines.push(`${options.dataset}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`);
     lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${options.corpus}: ${checked.corpusChunks} chunks`);
     if (options.previous !== undefined) {
@@ -28766,7 +28945,10 @@ async function validateCommand(options, out, err) {
     const byRule = new Map();
     for (const v of violations)
         byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1);
-    const summary = [...byRule.keys()].sort().map((r) => `${r} ${byRule.get(r)}`).join(', ');
+    const summary = [...byRule.keys()]
+        .sort()
+        .map((r) => `${r} ${byRule.get(r)}`)
+        .join(', ');
     err(`${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`);
     return 2;
 }
@@ -28846,6 +29028,8 @@ async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: fa
 /** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
 function parse(command, args) {
     try {
+        // The cast is needed: without it parseArgs infers a union of every command's values and no option can be read.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
         return parseArgs({ args, options: COMMANDS[command].options, allowPositionals: false, strict: true }).values;
     }
     catch (error) {
@@ -28872,7 +29056,7 @@ async function gateCommand(args, out, terminal) {
     required('gate', v, ['rules', 'baseline', 'candidate']);
     const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
     if (!['markdown', 'json', 'text'].includes(format))
-        throw new UsageError(`--format must be markdown, json or text, not "${format}"`, 'gate');
+        throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate');
     const rules = await readRules(v.rules);
     const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
     const manifests = { baselineManifest: v['baseline-manifest'], candidateManifest: v['candidate-manifest'] };
@@ -28898,14 +29082,14 @@ async function metricsCommandLine(args, out) {
     required('metrics', v, ['qrels', 'run', 'measure']);
     const format = v.format ?? 'trec';
     if (format !== 'trec' && format !== 'jsonl')
-        throw new UsageError(`--format must be trec or jsonl, not "${format}"`, 'metrics');
+        throw new UsageError(`--format must be trec or jsonl, not "${String(format)}"`, 'metrics');
     const noRelevant = v['no-relevant'] ?? 'exclude';
     if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report')
-        throw new UsageError(`--no-relevant must be exclude, zero or report, not "${noRelevant}"`, 'metrics');
+        throw new UsageError(`--no-relevant must be exclude, zero or report, not "${String(noRelevant)}"`, 'metrics');
     let depth;
     if (v.depth !== undefined) {
         if (!/^[1-9][0-9]{0,8}$/.test(v.depth))
-            throw new UsageError(`-M (depth) must be a positive integer, not "${v.depth}"`, 'metrics');
+            throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics');
         depth = Number(v.depth);
     }
     await metricsCommand({ qrels: v.qrels, run: v.run, measures: v.measure, perQuery: v['per-query'] === true, format, depth, noRelevant }, out);
