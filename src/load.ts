@@ -31,7 +31,7 @@ export interface RowsInput {
 }
 
 /** Reads one side's per-query rows, with the metric fields the rules name. */
-export async function readSide(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
+async function readSide(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
   const keepAttributes = new Set(neededAttributes(rules).keys())
   return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField, keepAttributes })
 }

@@ -282,6 +282,6 @@ function normalisationTwins(onlyInBaseline: string[], onlyInCandidate: string[])
 }
 
 /** Fixed id order: by UTF-16 code units, independent of locale. */
-export function compareIds(a: string, b: string): number {
+function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }

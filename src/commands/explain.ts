@@ -57,7 +57,7 @@ function countsOf(d: CheckDescription, reason: Reason): 'pass' | 'fail' {
 }
 
 /** The sentences about one check. */
-export function explainCheck(check: CheckRule, rules: Rules): string[] {
+function explainCheck(check: CheckRule, rules: Rules): string[] {
   const metric = rules.metrics.get(check.metric) as MetricRule
   const higher = metric.better === 'higher'
   const multiplicity = rules.statistics.multiplicity
@@ -123,7 +123,7 @@ function tooFewWords(rules: Rules): string {
 }
 
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
-export function explainRules(rules: Rules): string {
+function explainRules(rules: Rules): string {
   const stats = rules.statistics
   const L: string[] = []
   const n = rules.checks.length

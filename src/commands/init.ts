@@ -25,7 +25,7 @@ export const SCHEMA_URL = 'https://raw.githubusercontent.com/retrieval-gate/retr
 export const DEFAULT_RULES_FILE = 'retrieval-gate.yml'
 
 /** Ranking measures proposed when the inputs are runs (computed from the judgments, as trec_eval does). */
-export const RUN_MEASURES = ['nDCG@10', 'R@100', 'RR'] as const
+const RUN_MEASURES = ['nDCG@10', 'R@100', 'RR'] as const
 
 /** Fewer numeric fields than this per file, or the "rows" are probably a run read as measures. */
 const MAX_METRICS = 50
@@ -100,7 +100,7 @@ function words(name: string): string[] {
 }
 
 /** Direction and unit from the name alone: latency, cost, time, duration, ms... are better lower. */
-export function guessDirection(name: string): { better: 'higher' | 'lower'; why: string; unit: string } {
+function guessDirection(name: string): { better: 'higher' | 'lower'; why: string; unit: string } {
   const w = words(name)
   const hit = w.find((x) => LOWER_WORDS.has(x))
   const unit = w.includes('ms') ? 'ms' : w.includes('seconds') || w.includes('sec') || w.includes('secs') ? 's' : ''
@@ -178,7 +178,7 @@ function numericTextFields(sides: readonly SideRows[], textNumbers: boolean): Se
  * Looks at both sides' fields and values (never at which side is better). Pure. `textNumbers`: the sides
  * were read from CSV, so a text column whose every cell is a decimal is a numeric field.
  */
-export function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, textNumbers = false): Inspection {
+function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, textNumbers = false): Inspection {
   const sides = [baseline, candidate]
   const numericText = numericTextFields(sides, textNumbers)
   const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields].filter((f) => !numericText.has(f)))
@@ -252,7 +252,7 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.-]*$/
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i
 
 /** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */
-export function yamlName(name: string): string {
+function yamlName(name: string): string {
   return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : JSON.stringify(name)
 }
 
@@ -270,7 +270,7 @@ function starterMargin(m: MetricGuess): { yaml: string; words: string } {
 }
 
 /** The commented starter rules file. Deterministic: same inspection, same bytes. */
-export function starterRules(ins: Inspection): string {
+function starterRules(ins: Inspection): string {
   const L: string[] = []
   L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`)
   L.push(`# Starter rules written by \`retrieval-gate init\` from ${ins.baseline.file} and ${ins.candidate.file}.`)
@@ -352,7 +352,7 @@ export function starterRules(ins: Inspection): string {
 }
 
 /** A plain-text summary of what init found, for the terminal. */
-export function describeInspection(ins: Inspection, out: string): string {
+function describeInspection(ins: Inspection, out: string): string {
   const L: string[] = []
   L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
   if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {

@@ -92,7 +92,7 @@ const TREC_CUTOFF_NAMES: ReadonlyMap<string, MeasureKind> = new Map<string, Meas
 ])
 
 /** Names offered in "did you mean" suggestions and in the hint. */
-export const MEASURE_EXAMPLES: readonly string[] = [
+const MEASURE_EXAMPLES: readonly string[] = [
   'P@10',
   'R@100',
   'R_cap@10',

@@ -9,7 +9,7 @@ import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
 
 /** Defaults for keys the rules may leave out; the report always states the values in force. */
-export const DEFAULTS = {
+const DEFAULTS = {
   confidence: 0.95,
   resamples: 10000,
   seed: '1',
@@ -345,7 +345,7 @@ function article(type: string): string {
 }
 
 /** `checks[2].non_inferior.margin` from ['checks', 2, 'non_inferior', 'margin']. */
-export function keyPath(path: ReadonlyArray<string | number>): string {
+function keyPath(path: ReadonlyArray<string | number>): string {
   let out = ''
   for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p
   return out

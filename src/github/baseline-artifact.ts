@@ -10,11 +10,11 @@ import { checkName, readZip, ZipRefusal } from './zip.js'
 import { quote } from '../util/show.js'
 
 /** Largest artifact (compressed, and unpacked) the gate accepts: per-query rows are megabytes, not gigabytes. */
-export const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
+const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
 /** Most files an artifact may hold. */
-export const ARTIFACT_MAX_ENTRIES = 10000
+const ARTIFACT_MAX_ENTRIES = 10000
 /** How many recent successful runs are searched for the artifact. */
-export const RUNS_SEARCHED = 20
+const RUNS_SEARCHED = 20
 
 /** Downloads artifact `artifactId` of run `runId` into `dir` without unpacking it. */
 export type ArtifactDownloader = (artifactId: number, runId: number, dir: string) => Promise<void>

@@ -4,7 +4,7 @@ import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
 import { currentHeadSha } from './pull-request.js'
 
 /** GitHub refuses an issue comment body over 65,536 characters; we count UTF-8 bytes, which is stricter. */
-export const COMMENT_LIMIT = 65536
+const COMMENT_LIMIT = 65536
 
 /** The login comments made with the Actions GITHUB_TOKEN carry (GET /user is forbidden for that token). */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]'
@@ -67,7 +67,7 @@ export function parseMetadata(body: string): CommentMetadata | undefined {
  * `github-actions[bot]`, which is the fallback. A token of another GitHub App writes as `<app-slug>[bot]`:
  * name it with the input comment-author.
  */
-export async function ownLogin(client: GitHubClient, override?: string): Promise<{ login: string; how: string }> {
+async function ownLogin(client: GitHubClient, override?: string): Promise<{ login: string; how: string }> {
   if (override) return { login: override, how: 'input comment-author' }
   try {
     const { data } = await client.rest.users.getAuthenticated()
@@ -90,7 +90,7 @@ interface ApiComment {
  * The first comment on the PR that starts with this gate's marker AND was written by `login`, reading every
  * page. A marker planted by someone else (in a comment, or quoted in text) is never matched.
  */
-export async function findStickyComment(client: GitHubClient, ctx: GateContext, number: number, name: string, login: string): Promise<ApiComment | undefined> {
+async function findStickyComment(client: GitHubClient, ctx: GateContext, number: number, name: string, login: string): Promise<ApiComment | undefined> {
   const marker = markerFor(name)
   const comments = (await client.paginate(client.rest.issues.listComments, { owner: ctx.owner, repo: ctx.repo, issue_number: number, per_page: 100 })) as unknown as ApiComment[]
   return comments.find((c) => (c.body ?? '').startsWith(marker) && (c.user?.login ?? '').toLowerCase() === login.toLowerCase())

@@ -101,7 +101,7 @@ export async function readExamAtBase(client: GitHubClient, ctx: GateContext, pr:
  * checked out, unreadable, not a regular file (a PR can commit a symbolic link to /dev/zero or a FIFO, which
  * would never end), or over `limit` bytes (never the base copy, which is at most that).
  */
-export async function hashLocalFile(file: string, limit = MAX_EXAM_FILE_BYTES): Promise<string | undefined> {
+async function hashLocalFile(file: string, limit = MAX_EXAM_FILE_BYTES): Promise<string | undefined> {
   try {
     const info = await stat(file)
     if (!info.isFile() || info.size > limit) return undefined

@@ -95,7 +95,7 @@ const NETWORK_CODE = /^(E[A-Z_]{2,30}|UND_ERR_[A-Z_]{1,40})$/
  * resolved), else undefined. Octokit reports such a failure as a made-up HTTP 500 whose `cause` chain
  * (fetch's TypeError, then the socket error) holds the code; a real 500 has a response and no such code.
  */
-export function networkErrorCode(error: unknown): string | undefined {
+function networkErrorCode(error: unknown): string | undefined {
   let e = error as { code?: unknown; cause?: unknown; response?: unknown } | undefined
   if (e && typeof e === 'object' && e.response !== undefined) return undefined
   for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {

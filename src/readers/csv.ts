@@ -10,7 +10,7 @@ export type CsvRecordHandler = (fields: string[], line: number) => void
  * the whole rest of the file as one field (V8 aborted at 4.3 GB). Same figure as the line cap, since a
  * record is what a line is for the other readers.
  */
-export const MAX_RECORD_BYTES = MAX_LINE_BYTES
+const MAX_RECORD_BYTES = MAX_LINE_BYTES
 
 export interface CsvOptions extends LineOptions {
   /** Override {@link MAX_RECORD_BYTES} (tests use a small cap); defaults to `maxLineBytes` when that is given. */

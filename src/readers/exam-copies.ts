@@ -42,7 +42,7 @@ export async function readExamFile<T>(file: string, copies: ExamCopies | undefin
  * Plain text replacement is exact here: a copy's path is a fresh temporary folder (mkdtemp's random suffix),
  * so it appears in a message only where a reader named that file.
  */
-export function renameCopies(error: InputError, copies: ExamCopies): InputError {
+function renameCopies(error: InputError, copies: ExamCopies): InputError {
   const rename = (text: string): string => {
     let out = text
     for (const { path, name } of copies.values()) out = out.split(path).join(name)

@@ -53,7 +53,7 @@ export function rememberField(names: Set<string>, name: string): void {
  * for a run not grouped by query, for the whole run); TREC and MS MARCO ids are tens of bytes, URLs a few
  * hundred. A longer one is a broken line or a file built to make each kept id cost megabytes.
  */
-export const MAX_DOC_ID_BYTES = 1024
+const MAX_DOC_ID_BYTES = 1024
 
 /** Refuses a run's document id (a byte string) longer than {@link MAX_DOC_ID_BYTES}. */
 export function checkDocIdLength(docno: string, where: Where): void {

@@ -81,7 +81,7 @@ function pathOf(frames: Frame[]): string {
 }
 
 /** The words of a repeated-key refusal: `key "m" appears twice in [3] (JSON would silently keep the last)`. */
-export function repeatedKeyProblem(r: RepeatedKey): string {
+function repeatedKeyProblem(r: RepeatedKey): string {
   return `key ${quote(r.key)} appears twice in ${r.path === '' ? 'the record' : `the object at ${quote(r.path)}`} (JSON would silently keep the last)`
 }
 

@@ -70,7 +70,7 @@ function flatten(value: Record<string, unknown>, prefix: string, out: Map<string
 }
 
 /** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>

@@ -51,7 +51,7 @@ export function parseDecimal(text: string): number | undefined {
 }
 
 /** Why a text is not a usable number, for the error message. */
-export function describeBadNumber(text: string): string {
+function describeBadNumber(text: string): string {
   if (text === '') return 'is empty'
   if (text.length > MAX_NUMBER_CHARS) return `is ${text.length} characters long; a number is at most ${MAX_NUMBER_CHARS}`
   if (isDecimalText(text)) return `${JSON.stringify(text)} overflows to infinity`

@@ -11,7 +11,7 @@ import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
 import { quote } from '../util/show.js'
 
 /** The field that names a query in every per-query rows file. */
-export const ID_FIELD = 'query_id'
+const ID_FIELD = 'query_id'
 
 /** How many offending ids an error lists before it says "and N more". */
 const LIST_LIMIT = 20

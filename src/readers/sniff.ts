@@ -3,9 +3,6 @@ import { InputError } from '../errors.js'
 import { openError, readWholeText } from './whole-file.js'
 import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
 
-/** Re-exported for the importers that open files themselves. */
-export { openError }
-
 /**
  * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
  * share to recognise an export by its first bytes. Formats are detected from the content (the first 64 KiB),
@@ -14,10 +11,10 @@ export { openError }
  */
 
 /** How many bytes detection looks at. */
-export const HEAD_BYTES = 65536
+const HEAD_BYTES = 65536
 
 /** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
-export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 export async function readHead(file: string): Promise<string> {

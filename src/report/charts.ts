@@ -50,7 +50,7 @@ interface Row {
 }
 
 /** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (count rules). */
-export function limitOf(check: CheckResult, unit: UnitResult, metric: MetricRule): number | null {
+function limitOf(check: CheckResult, unit: UnitResult, metric: MetricRule): number | null {
   const sign = metric.better === 'higher' ? 1 : -1
   const kind = check.rule.kind
   if (kind.type === 'non_inferior') return -sign * unit.margin

@@ -6,7 +6,7 @@
  */
 
 /** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
-export const MAX_CELL = 80
+const MAX_CELL = 80
 
 // C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
 // embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the

@@ -3,7 +3,7 @@ import { fixed } from './format.js'
 import { inPoints } from './words.js'
 
 /** Most bins on each side of zero. */
-export const MAX_BINS_PER_SIDE = 6
+const MAX_BINS_PER_SIDE = 6
 
 /** One bar of the histogram of per-query differences. */
 export interface Bin {

@@ -14,17 +14,17 @@ import { fileOrHow, type WrittenFiles } from './files.js'
  */
 
 /** Hit@k below this (a share of queries) is low: 3 in 10 queries find nothing relevant in the top k. */
-export const HIT_LOW = 0.7
+const HIT_LOW = 0.7
 /** MRR below this share of Hit@k: when something is found, the first relevant result sits below rank 2 on average. */
-export const RR_TO_HIT = 0.5
+const RR_TO_HIT = 0.5
 /** Recall below this share of Hit@k: queries find one relevant document but miss most of the others. */
-export const RECALL_TO_HIT = 0.6
+const RECALL_TO_HIT = 0.6
 /** Recall at or above this is high... */
-export const RECALL_HIGH = 0.7
+const RECALL_HIGH = 0.7
 /** ...and precision below this is low: most of what is returned is noise. */
-export const PRECISION_LOW = 0.3
+const PRECISION_LOW = 0.3
 /** Mean improved, yet at least this share of queries got worse: the average hides regressions. */
-export const LOSS_SHARE = 0.1
+const LOSS_SHARE = 0.1
 
 /** One pattern that applies: raw text (callers escape it), with where it was seen. */
 export interface NextStep {

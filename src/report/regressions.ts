@@ -22,7 +22,7 @@ export function gatedMetrics(result: GateResult): string[] {
  * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
  * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
  */
-export function regressionMetrics(result: GateResult): string[] {
+function regressionMetrics(result: GateResult): string[] {
   return gatedMetrics(result)
 }
 

@@ -15,7 +15,7 @@ import { sliceLabel } from './words.js'
  */
 
 /** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
-export const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
+const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
 
 export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 

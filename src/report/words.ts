@@ -43,22 +43,10 @@ export function amount(x: number, metric: MetricRule, withSign = true): string {
 }
 
 /**
- * The effect beside its relative size, e.g. "+12 ms (+8%)" for a latency or cost metric, "+3.5 points
- * (+4.6%)" for a share. Absolute changes of 10 units or more drop their decimals; the relative change keeps
- * one decimal below 1% only.
- */
-export function effect(delta: number, relativeDelta: number | null, metric: MetricRule): string {
-  const u = unitWord(metric)
-  const abs = inPoints(metric) ? signed(delta * 100, 1) : Math.abs(delta) >= 10 ? signed(delta, 0) : displayNumber(delta, metric)
-  const rel = relativeDelta === null || !Number.isFinite(relativeDelta) ? '' : ` (${signed(relativeDelta * 100, Math.abs(relativeDelta) < 0.01 ? 1 : 0)}%)`
-  return `${abs}${u ? ` ${u}` : ''}${rel}`
-}
-
-/**
  * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
  * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
  */
-export function powerWords(unit: UnitResult, metric: MetricRule): string {
+function powerWords(unit: UnitResult, metric: MetricRule): string {
   const p = unit.power
   if (p === null || !Number.isFinite(p.mde)) return ''
   const c = unit.comparison

@@ -12,7 +12,7 @@ import { createRunner, defaultThreads } from './threads.js'
 import { quote } from '../util/show.js'
 
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
-export const FEW_CLUSTERS = 30
+const FEW_CLUSTERS = 30
 
 /** Observed against target mix of a weighted comparison (statistics.weights). */
 export interface Mix {

@@ -1,7 +1,7 @@
 import { normalQuantile } from './special.js'
 
 /** Power the "smallest detectable difference" and "queries to settle it" figures are computed for. */
-export const POWER = 0.8
+const POWER = 0.8
 
 /**
  * Minimum detectable effect: the true difference this evaluation finds with 80% power by an interval at

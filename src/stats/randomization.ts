@@ -102,7 +102,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
 }
 
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
-export function contributions(design: Design): Float64Array {
+function contributions(design: Design): Float64Array {
   const { k, values } = design
   const y = new Float64Array(values.length)
   for (const s of design.strata) {

@@ -3,18 +3,6 @@ import seedrandom from 'seedrandom'
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { imul } = Math
 
-/** A uniform generator on [0, 1). */
-export type Rng = () => number
-
-/**
- * One seeded generator per named stream (e.g. a slice), derived from the rules' seed: a subset's interval
- * then depends only on the seed and that subset, not on which other checks or slices exist or the order in
- * which they are computed. Alea is seedrandom's fastest generator with good statistical quality.
- */
-export function streamRng(seed: string, stream: string): Rng {
-  return seedrandom.alea(`${seed}\u0000${stream}`)
-}
-
 /**
  * Resampling is done in fixed blocks of this many resamples, each block with its own stream. The result
  * therefore does not depend on how blocks are scheduled (one thread or several), and raising `resamples`
@@ -61,9 +49,6 @@ export function xoshiro128ss(state: Uint32Array): () => number {
     return r
   }
 }
-
-/** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
-export const TWO_POW_MINUS_32 = 2.3283064365386963e-10
 
 /** The states of blocks 0 .. blocks - 1 of a stream (see {@link blockState}), 4 words per block, for the kernels. */
 export function blockStates(seed: string, stream: string, blocks: number): Uint32Array {

@@ -8,7 +8,7 @@
 const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7]
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7): relative error about 1e-15. */
-export function lgamma(x: number): number {
+function lgamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lgamma(1 - x)
   const z = x - 1
   let a = LANCZOS[0]
@@ -66,7 +66,7 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
 }
 
 /** Regularized incomplete beta I_x(a, b). */
-export function incompleteBeta(x: number, a: number, b: number): number {
+function incompleteBeta(x: number, a: number, b: number): number {
   if (!(x >= 0 && x <= 1) || !(a > 0) || !(b > 0)) return Number.NaN
   if (x === 0 || x === 1) return x
   // ln of x^a (1−x)^b / B(a, b), with B(a, b) = Γ(a)Γ(b)/Γ(a+b): keep the large argument in lgammaRatio.
@@ -169,15 +169,6 @@ export function normalQuantile(p: number): number {
   return q < 0 ? -x : x
 }
 
-/** Student t distribution function with `df` degrees of freedom (scipy.stats.t.cdf). */
-export function tCdf(t: number, df: number): number {
-  if (Number.isNaN(t) || !(df > 0)) return Number.NaN
-  if (t === Infinity) return 1
-  if (t === -Infinity) return 0
-  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5)
-  return t < 0 ? tail : 1 - tail
-}
-
 /** Two-sided tail probability P(|T| >= |t|), computed directly (no 1 − cdf cancellation). */
 export function tTwoSided(t: number, df: number): number {
   if (Number.isNaN(t) || !(df > 0)) return Number.NaN
@@ -185,7 +176,7 @@ export function tTwoSided(t: number, df: number): number {
   return incompleteBeta(df / (df + t * t), df / 2, 0.5)
 }
 
-/** Student t quantile (scipy.stats.t.ppf): Newton's method on {@link tCdf} from the normal quantile. */
+/** Student t quantile (scipy.stats.t.ppf): Newton's method on the upper tail ½ I_{df/(df+x²)}(df/2, ½), started from the normal quantile. */
 export function tQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1) || !(df > 0)) return p === 0 ? -Infinity : p === 1 ? Infinity : Number.NaN
   if (p === 0.5) return 0

@@ -26,7 +26,7 @@ export const MAX_THREADS = 8
  * Least work (resampled units × columns, or flipped groups × columns; about a nanosecond each) for which
  * workers are started: starting one costs 30-50 ms, so smaller jobs run on the calling thread alone.
  */
-export const MIN_WORK = 40_000_000
+const MIN_WORK = 40_000_000
 
 /** A worker that makes no progress for this long is given up on; the caller computes its units. */
 const STALL_MS = 2000
@@ -66,7 +66,7 @@ export function threadsFrom(setting: string | undefined, cores: number): number 
 }
 
 /** The machine's available parallelism (cores). */
-export function availableCores(): number {
+function availableCores(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length
 }
 

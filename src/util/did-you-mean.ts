@@ -72,7 +72,7 @@ export function suggestion(word: string, known: Iterable<string>): string {
 }
 
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const m = a.length
   const n = b.length
   let prev2 = new Array<number>(n + 1).fill(0)

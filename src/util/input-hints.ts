@@ -12,7 +12,7 @@ const HEAD_CHARS = 1000
 const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id']
 
 /** What to do with a run that was given without judgments (also used for the judgments-shaped guesses). */
-export const RUN_WITHOUT_JUDGMENTS =
+const RUN_WITHOUT_JUDGMENTS =
   'a run (what the retriever returned) is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate'
 
 /** The whitespace-separated fields of the head of a line (no regex over the whole line). */

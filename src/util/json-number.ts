@@ -5,7 +5,7 @@
  */
 
 /** Significant digits a non-integer keeps: far finer than any metric, bootstrap or p-value resolution. */
-export const JSON_SIGNIFICANT_DIGITS = 12
+const JSON_SIGNIFICANT_DIGITS = 12
 
 /**
  * A number as the JSON outputs write it: integers unchanged (counts, ranks, sizes), other finite values

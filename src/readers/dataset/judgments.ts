@@ -25,7 +25,7 @@ export interface DatasetJudgments {
  * The grade of every chunk a question names: `graded_relevance` when given, else 1 for a gold chunk and 0
  * for a distractor. Exported for tests and for the docs' worked example.
  */
-export function gradesOf(q: Question): Map<string, number> {
+function gradesOf(q: Question): Map<string, number> {
   const grades = new Map<string, number>()
   for (const c of q.distractors ?? []) grades.set(c, 0)
   for (const c of q.gold_chunk_ids) grades.set(c, 1)

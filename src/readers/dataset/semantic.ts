@@ -68,7 +68,7 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
 }
 
 /** Every chunk id a question refers to, with the field path it sits at (in file order). */
-export function references(q: Question): Array<[string, string]> {
+function references(q: Question): Array<[string, string]> {
   const refs: Array<[string, string]> = []
   q.gold_chunk_ids.forEach((c, i) => refs.push([`gold_chunk_ids[${i}]`, c]))
   ;(q.key_facts ?? []).forEach((f, i) => f.chunk_ids.forEach((c, k) => refs.push([`key_facts[${i}].chunk_ids[${k}]`, c])))

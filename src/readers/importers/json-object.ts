@@ -21,10 +21,10 @@ import { quote } from '../../util/show.js'
  * room for ids that are whole question texts and bounds the memory one string can take (the only strings
  * of this format are keys).
  */
-export const MAX_KEY_BYTES = 64 * 1024
+const MAX_KEY_BYTES = 64 * 1024
 
 /** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
-export const MAX_NUMBER_CHARS = 64
+const MAX_NUMBER_CHARS = 64
 
 /** Receives the entries in file order. */
 export interface NestedHandler {
