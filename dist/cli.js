@@ -3304,7 +3304,7 @@ function tTwoSided(t, df) {
         return 0;
     return incompleteBeta(df / (df + t * t), df / 2, 0.5);
 }
-/** Student t quantile (scipy.stats.t.ppf): Newton's method on {@link tCdf} from the normal quantile. */
+/** Student t quantile (scipy.stats.t.ppf): Newton's method on the upper tail ½ I_{df/(df+x²)}(df/2, ½), started from the normal quantile. */
 function tQuantile(p, df) {
     if (!(p > 0 && p < 1) || !(df > 0))
         return p === 0 ? -Infinity : p === 1 ? Infinity : Number.NaN;
