@@ -21,7 +21,6 @@ const ROOMS: readonly string[][] = [
   ['trust'],
   ['stats'],
   ['decide'],
-  ['model/result'],
   ['report'],
   ['load', 'gate'],
   ['output', 'commands', 'github', 'main', 'cli', 'index']
@@ -42,7 +41,6 @@ function sourceFiles(dir: string): string[] {
 
 function roomOf(file: string): string {
   const rel = path.relative(src, file).split(path.sep).join('/').replace(/\.ts$/, '')
-  if (rel === 'model/result') return rel
   return rel.split('/')[0]
 }
 

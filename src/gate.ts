@@ -7,7 +7,7 @@ import { createStats, type Comparison, type StatsEngine, type StatsOptions } fro
 import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
-import type { GateResult, RegressedQuery } from './model/result.js'
+import type { GateResult, RegressedQuery } from './decide/result.js'
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the

@@ -14,7 +14,7 @@ import fc from 'fast-check'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
 import { runGate } from '../../src/gate.js'
-import type { GateResult } from '../../src/model/result.js'
+import type { GateResult } from '../../src/decide/result.js'
 import type { QueryRow, SideRows } from '../../src/model/rows.js'
 import { cli, writeFiles } from '../helpers.js'
 

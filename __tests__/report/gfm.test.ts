@@ -8,7 +8,7 @@ import { beforeAll, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import { executableAt, needing } from '../programs.js'
 import { toMarkdown } from '../../src/report/markdown.js'
-import type { GateResult } from '../../src/model/result.js'
+import type { GateResult } from '../../src/decide/result.js'
 import { HOSTILE, SCENARIOS } from './scenarios.js'
 
 const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'

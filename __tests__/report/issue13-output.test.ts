@@ -16,7 +16,7 @@ import { nextSteps } from '../../src/report/next-steps.js'
 import { regressionRecords, toRegressionsJsonl } from '../../src/report/regressions.js'
 import { toText } from '../../src/report/text.js'
 import { jsonNumber } from '../../src/util/json-number.js'
-import type { GateResult } from '../../src/model/result.js'
+import type { GateResult } from '../../src/decide/result.js'
 import { cli, writeFiles } from '../helpers.js'
 import { failProtectedSliceScenario, gate, makeRows, passScenario, type Row } from './scenarios.js'
 

@@ -6,7 +6,7 @@
 import seedrandom from 'seedrandom'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
-import type { GateResult } from '../../src/model/result.js'
+import type { GateResult } from '../../src/decide/result.js'
 import type { QueryRow, SideRows } from '../../src/model/rows.js'
 
 export type Row = { id: string; values: Record<string, number>; attrs: Record<string, string> }

@@ -1,5 +1,5 @@
 import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import { explainUnit } from '../report/words.js'
 
 /** GitHub shows at most 10 annotations of each kind per step; more are silently lost, so we cap and say so. */

@@ -1,6 +1,6 @@
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import { mermaidText } from './escape.js'
 import { confidenceLabels } from './format.js'
 import { histogram } from './histogram.js'

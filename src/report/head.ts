@@ -1,4 +1,4 @@
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import type { TrustResult } from '../trust/trust.js'
 import type { DecidedBy } from '../decide/decided-by.js'
 import { guardSentence } from './guard-words.js'

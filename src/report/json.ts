@@ -1,5 +1,5 @@
 import type { Comparison } from '../stats/compare.js'
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import type { UnitResult } from '../decide/evaluate.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'

@@ -1,6 +1,6 @@
 import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../model/result.js'
-import { TOP_REGRESSIONS } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
+import { TOP_REGRESSIONS } from '../decide/result.js'
 import { TOOL_NAME } from '../version.js'
 import { intervalCharts, histogramChart } from './charts.js'
 import { htmlText, inline } from './escape.js'

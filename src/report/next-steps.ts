@@ -1,4 +1,4 @@
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { metricFamily, type MetricFamily } from './metric-family.js'
 import { gatedMetrics } from './regressions.js'

@@ -1,4 +1,4 @@
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import { jsonNumbers } from '../util/json-number.js'
 
 /** One line of `regressions.jsonl`. */

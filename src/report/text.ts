@@ -1,5 +1,5 @@
 import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'

@@ -1,4 +1,4 @@
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import { toJudgeJsonl } from '../trust/pooling.js'
 
 /** The file name the action writes the to-judge list under (in its report-dir). */

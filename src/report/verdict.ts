@@ -1,6 +1,6 @@
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
-import type { GateResult } from '../model/result.js'
+import type { GateResult } from '../decide/result.js'
 import { explainUnit } from './words.js'
 
 /** A unit that did not pass, with its plain-words sentence (RAW: escape it for where it goes). */

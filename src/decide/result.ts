@@ -1,13 +1,14 @@
 /**
- * The gate's result: what decide hands to the report. It sits in model/ (not in gate.ts) so that report/ and
- * trust/ read the shape without importing the pipeline runner; it imports only types from the rooms that fill it.
+ * The gate's result: the decision with the evidence behind it, what decide hands to the report. It sits in
+ * decide/ (not in gate.ts, and not in model/) so that report/ reads the shape without importing the pipeline
+ * runner, and every type it gathers comes from a room below it: it imports only types, and only downward.
  */
 import type { Coverage, PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
-import type { Decision } from '../decide/evaluate.js'
+import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
-import type { Provenance } from './provenance.js'
+import type { Provenance } from '../model/provenance.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
