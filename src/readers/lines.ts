@@ -1,6 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from '../errors.js'
-import { openError, refuseSpecialFile } from './whole-file.js'
+import { openError, openReadable } from './whole-file.js'
 
 /**
  * Longest line any reader accepts, in bytes. A per-query JSON line with a long result list is well under a
@@ -27,7 +26,7 @@ export type LineBytesHandler = (bytes: Buffer, start: number, end: number, line:
  * hot path has no per-line promise, string or copy (the TREC run reader parses straight from these bytes;
  * {@link forEachLine} decodes them). Accepts LF and CRLF, a UTF-8 byte order mark on the first line and a
  * last line without a newline; refuses over-long lines with the file and line number. Memory is bounded by
- * the read buffer plus the longest line. Devices and sockets are refused (openStreamable). Errors thrown by `onLine` pass through unchanged; errors of the file
+ * the read buffer plus the longest line. Devices and sockets are refused (openReadable). Errors thrown by `onLine` pass through unchanged; errors of the file
  * itself become refusals naming it.
  */
 export async function forEachLineBytes(file: string, onLine: LineBytesHandler, options: LineOptions = {}): Promise<number> {
@@ -43,7 +42,7 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
     if (end - start > cap) tooLong(file, lineNo, cap)
     onLine(bytes, start, end, lineNo)
   }
-  const stream = (await openStreamable(file)).createReadStream({ highWaterMark: 1 << 20 })
+  const stream = (await openReadable(file)).handle.createReadStream({ highWaterMark: 1 << 20 })
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0
@@ -79,26 +78,6 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
   }
   if (pending !== null && pending.length > 0) emit(pending, 0, pending.length)
   return lineNo
-}
-
-/**
- * Opens a file to stream it: a device (`/dev/zero` never ends and has no newline), a socket and a directory
- * are refused by name before a byte is read; a regular file or a pipe (`<(...)`) is returned.
- */
-async function openStreamable(file: string): Promise<FileHandle> {
-  let handle: FileHandle
-  try {
-    handle = await open(file, 'r')
-  } catch (error) {
-    throw openError(file, error)
-  }
-  try {
-    refuseSpecialFile(file, await handle.stat())
-  } catch (error) {
-    await handle.close().catch(() => undefined)
-    throw error instanceof InputError ? error : openError(file, error)
-  }
-  return handle
 }
 
 /**

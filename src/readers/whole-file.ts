@@ -32,20 +32,8 @@ export interface WholeFileLimit {
  * Everything per-query or per-document is streamed instead (src/readers/lines.ts).
  */
 export async function readWholeText(file: string, cap: WholeFileLimit): Promise<string> {
-  let handle: FileHandle
+  const { handle, stats: s } = await openReadable(file)
   try {
-    handle = await open(file, 'r')
-  } catch (error) {
-    throw openError(file, error)
-  }
-  try {
-    let s: Stats
-    try {
-      s = await handle.stat()
-    } catch (error) {
-      throw openError(file, error)
-    }
-    refuseSpecialFile(file, s)
     if (s.size > cap.limit) throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
     const bytes = await readAtMost(handle, file, cap.limit + 1)
     if (bytes.length > cap.limit) throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
@@ -56,6 +44,29 @@ export async function readWholeText(file: string, cap: WholeFileLimit): Promise<
     }
   } finally {
     await handle.close().catch(() => undefined)
+  }
+}
+
+/**
+ * Opens a file to read it to its end, the one way every reader opens a file: a directory, a device
+ * (`/dev/zero` never ends and has no newline) and a socket are refused by name before a byte is read
+ * ({@link refuseSpecialFile}); a regular file or a pipe (`<(...)`) is returned open, with its stats. The
+ * caller closes the handle.
+ */
+export async function openReadable(file: string): Promise<{ handle: FileHandle; stats: Stats }> {
+  let handle: FileHandle
+  try {
+    handle = await open(file, 'r')
+  } catch (error) {
+    throw openError(file, error)
+  }
+  try {
+    const stats = await handle.stat()
+    refuseSpecialFile(file, stats)
+    return { handle, stats }
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    throw error instanceof InputError ? error : openError(file, error)
   }
 }
 
