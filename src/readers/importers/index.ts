@@ -7,6 +7,7 @@ import { isMeasureLine, readMeasureRows } from './ir-measures.js'
 import { readPytrecEvalRows } from './pytrec-eval.js'
 import { readRanxQrels } from './ranx.js'
 import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
+import { refuseNotPerQuery } from './not-per-query.js'
 import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
 /**
@@ -52,6 +53,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     case 'deepeval':
       return readDeepevalRows(file, metricFields, idField)
     case 'pytrec_eval':
+      refuseNotPerQuery(file, await readHead(file))
       return readPytrecEvalRows(file, metricFields)
     case 'ir_measures':
     case 'trec_eval':
@@ -72,6 +74,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     return recordsToRows(doc, file, { metricFields, idField, keepAttributes })
   }
   if (first === '{') {
+    refuseNotPerQuery(file, head)
     const firstLine = firstContentLine(head).text
     const line = tryJson(firstLine)
     if (isObject(line)) {
@@ -89,6 +92,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
     const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1]
     if (key === 'query_id') return undefined
+    if (key === 'testRunData') return readDeepevalRows(file, metricFields, idField)
     if (firstValueStart(head) === '{') {
       if (key !== undefined && RAGAS_COLUMNS.has(key)) throw columnsOrient(file)
       return readPytrecEvalRows(file, metricFields)
