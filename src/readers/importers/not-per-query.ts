@@ -28,7 +28,7 @@ const METRIC_NAME =
   /^(?:ndcg|ndcg_burges|dcg|dcg_burges|map|mrr|precision|recall|f1|hits|hit_rate|r-precision|rprec|bpref|rbp|ap|rr|p|r|err|judged|recip_rank|p_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|success|accuracy)(?:@\d+)?$/i
 
 /** The first key of a JSON object given as text (`{"a": ...` gives "a"), and the first key of its first value when that is an object. */
-export function firstKeys(head: string): { outer?: string; inner?: string } {
+function firstKeys(head: string): { outer?: string; inner?: string } {
   const outer = /^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*/.exec(head)
   if (outer === null) return {}
   const inner = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(head.slice(outer[0].length))
