@@ -14,17 +14,18 @@ import { quote } from '../../util/show.js'
  *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
  *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
  *   "evaluationCost", "order", "metadata"}], ...}`;
+ * - `.deepeval/.latest_test_run.json`, the same test run wrapped as `{"testRunData": {...}, "link": ...}`;
  * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
  *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
  *
  * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
  * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
  * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
- * (`runDuration`, `evaluationCost`, ...; not `order`, a position) are numeric fields; scalar entries of its metadata are fields
+ * (`runDuration`, `evaluationCost`, ...; not `order` or `index`, positions) are numeric fields; scalar entries of its metadata are fields
  * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
  *
  * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
- * default `test_case_<n>`, else the field named with `--id-field` (a test-case field such as `input`, or a
+ * default `test_case_<n>` or a pytest parametrize id such as `test_rag[test_case0]`, else the field named with `--id-field` (a test-case field such as `input`, or a
  * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
  * the two runs order their test cases differently.
  */
@@ -32,10 +33,27 @@ import { quote } from '../../util/show.js'
 const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata']
 const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults']
 const METRIC_LISTS = ['metricsData', 'metrics_data']
-const POSITIONAL_NAME = /^test_case_\d+$/
+/**
+ * Positional names: deepeval's default `test_case_<n>`, and pytest's parametrize ids for objects,
+ * `<test>[<argname><n>]` (`test_rag[test_case0]`, `test_rag[test_case0-golden3]`): both count test cases,
+ * so they pair different questions as soon as two runs order them differently. Linear (disjoint classes).
+ */
+const POSITIONAL_NAME = /^(?:test_case_\d+|[^[]*\[[A-Za-z_]+\d+(?:-[A-Za-z_]+\d+)*\])$/
+
+/** `order`: a test run's position of the test case, never read. `index`: an EvaluationResult's position, kept as a field (so `init` names it as ignored) and refused as a metric. */
+const POSITION_FIELDS = new Set(['order'])
+
+/** The wrapper key of `.deepeval/.latest_test_run.json` (deepeval `test_run.py`: `{"testRunData": TestRun, "link": ...}`). */
+const WRAPPER_KEY = 'testRunData'
+
+/** The test run inside `.deepeval/.latest_test_run.json`'s wrapper, or the document itself. */
+function unwrap(doc: unknown): unknown {
+  return isObject(doc) && isObject(doc[WRAPPER_KEY]) ? doc[WRAPPER_KEY] : doc
+}
 
 /** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
-export function looksLikeDeepeval(doc: unknown): boolean {
+export function looksLikeDeepeval(wrapped: unknown): boolean {
+  const doc = unwrap(wrapped)
   if (isObject(doc)) return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]))
   return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray((doc[0] as Record<string, unknown>)[k]))
 }
@@ -46,7 +64,8 @@ export async function readDeepevalRows(file: string, metricFields: ReadonlySet<s
 }
 
 /** Rows from a parsed deepeval document (see the module comment). */
-export function deepevalToRows(doc: unknown, file: string, metricFields: ReadonlySet<string>, idField?: string): SideRows {
+export function deepevalToRows(wrapped: unknown, file: string, metricFields: ReadonlySet<string>, idField?: string): SideRows {
+  const doc = unwrap(wrapped)
   let cases: unknown[]
   let listKey = ''
   const sink = new RowsSink(file, metricFields)
@@ -96,7 +115,13 @@ export function deepevalToRows(doc: unknown, file: string, metricFields: Readonl
     })
     for (const key of Object.keys(tc)) {
       const v = tc[key]
-      if (typeof v === 'number' && key !== 'order') {
+      if (typeof v === 'number' && !POSITION_FIELDS.has(key)) {
+        if (key === 'index' && metricFields.has(key))
+          throw new InputError(
+            { file, key: `${label}.index`, queryId: id },
+            'the rules name "index" as a metric, but in deepeval output it is the test case\'s position',
+            'remove the index metric from the rules: a position is never a measure of quality'
+          )
         claim(key, `${label}.${key}`)
         sink.value(row, key, v, { key: `${label}.${key}` })
       }
@@ -133,7 +158,7 @@ function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, 
   if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name)) return tc.name
   throw new InputError(
     { file, key: label },
-    `has no query id: its name ${quote(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`,
+    `has no query id: its name ${quote(tc.name)} is a position (deepeval's default or a pytest parametrize index), and its metadata has no "query_id"`,
     'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id'
   )
 }

@@ -7,6 +7,8 @@ import { isMeasureLine, readMeasureRows } from './ir-measures.js'
 import { readPytrecEvalRows } from './pytrec-eval.js'
 import { readRanxQrels } from './ranx.js'
 import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
+import { refuseNotPerQuery } from './not-per-query.js'
+import { longColumns, readLongRows, type LongLayout } from './long-form.js'
 import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
 /**
@@ -18,7 +20,7 @@ import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJ
  */
 
 /** Per-query rows formats: the two built-in ones and the importers. */
-export const ROW_FORMATS = ['jsonl', 'csv', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'] as const
+export const ROW_FORMATS = ['jsonl', 'csv', 'long', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'] as const
 export type RowsFormat = (typeof ROW_FORMATS)[number]
 
 /** What the rows importers need from the reader's options. */
@@ -52,10 +54,13 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     case 'deepeval':
       return readDeepevalRows(file, metricFields, idField)
     case 'pytrec_eval':
+      refuseNotPerQuery(file, await readHead(file))
       return readPytrecEvalRows(file, metricFields)
     case 'ir_measures':
     case 'trec_eval':
       return readMeasureRows(file, metricFields, format)
+    case 'long':
+      return readLongRows(file, await longLayout(file), { metricFields, idField, keepAttributes })
     case 'csv':
       return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined
     case 'jsonl':
@@ -72,11 +77,13 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     return recordsToRows(doc, file, { metricFields, idField, keepAttributes })
   }
   if (first === '{') {
+    refuseNotPerQuery(file, head)
     const firstLine = firstContentLine(head).text
     const line = tryJson(firstLine)
     if (isObject(line)) {
       if (looksLikeDeepeval(line)) return readDeepevalRows(file, metricFields, idField)
       const keys = Object.keys(line)
+      if (longColumns(keys, metricFields, idField) !== undefined) return readLongRows(file, 'jsonl', { metricFields, idField, keepAttributes })
       if (keys.includes('query_id') && idField === undefined) return undefined
       if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
         if (looksLikeRagas(keys)) throw columnsOrient(file)
@@ -89,6 +96,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
     const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1]
     if (key === 'query_id') return undefined
+    if (key === 'testRunData') return readDeepevalRows(file, metricFields, idField)
     if (firstValueStart(head) === '{') {
       if (key !== undefined && RAGAS_COLUMNS.has(key)) throw columnsOrient(file)
       return readPytrecEvalRows(file, metricFields)
@@ -101,6 +109,9 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     return undefined
   }
   const { text } = firstContentLine(head)
+  const tabbed = text.split('\t').map((h) => h.trim())
+  if (tabbed.length >= 3 && longColumns(tabbed, metricFields, idField) !== undefined) return readLongRows(file, 'tsv', { metricFields, idField, keepAttributes })
+  if (csvName && longColumns(csvHeader(text), metricFields, idField) !== undefined) return readLongRows(file, 'csv', { metricFields, idField, keepAttributes })
   if (csvName) {
     const header = csvHeader(text)
     if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
@@ -110,6 +121,14 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   }
   if (text !== '' && isMeasureLine(text)) return readMeasureRows(file, metricFields)
   return undefined
+}
+
+/** The layout of a file named as long form: JSON Lines by its first character, TSV by its name or a tab in its header, else CSV. */
+async function longLayout(file: string): Promise<LongLayout> {
+  const head = await readHead(file)
+  if (firstChar(head) === '{') return 'jsonl'
+  if (/\.tsv$/i.test(file) || firstContentLine(head).text.includes('\t')) return 'tsv'
+  return 'csv'
 }
 
 /** The column names of a CSV header line (quotes removed; enough to recognise an export). */

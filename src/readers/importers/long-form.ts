@@ -1,0 +1,180 @@
+import { InputError } from '../../errors.js'
+import type { QueryRow, SideRows } from '../../model/rows.js'
+import { forEachCsvRecord } from '../csv.js'
+import { readObjectLine } from '../json-line.js'
+import { forEachLine } from '../lines.js'
+import { RowsSink } from './rows-sink.js'
+import { quote } from '../../util/show.js'
+
+/**
+ * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
+ * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
+ * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
+ * metric field per measure), so pairing, statistics and reports are byte-identical. A measure repeated for
+ * one query is refused with both lines (two runs concatenated, or a missing grouping column). Other columns
+ * are attributes of the query: they must hold one value per query (a slice is a property of the query, not
+ * of one measure line), else the file is refused with both lines. pandas' unnamed index column (`to_csv` with
+ * its default `index=True`) is ignored and noted, as in the ragas reader.
+ */
+
+/** Query id column names, in order of preference (`--id-field` overrides). */
+const ID_NAMES = ['query_id', 'qid']
+/** Measure column names (`name`: PyTerrier's per-query frame). */
+const MEASURE_NAMES = ['measure', 'metric', 'name']
+/** Value column names. */
+const VALUE_NAMES = ['value', 'score']
+
+/** Where the three long-form columns are in a header (indices, or keys for JSON Lines). */
+export interface LongColumns {
+  id: string
+  measure: string
+  value: string
+}
+
+/**
+ * The long-form columns of a header, or undefined when it is not long form. Detected only when a query id,
+ * a measure and a value column are all present and the rules do not name the measure or value column as a
+ * metric (then the file is wide: `query_id,name,score` with a metric `score`).
+ */
+export function longColumns(header: readonly string[], metricFields: ReadonlySet<string>, idField?: string): LongColumns | undefined {
+  const pick = (names: readonly string[]): string | undefined => names.find((n) => header.includes(n))
+  const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES)
+  const measure = pick(MEASURE_NAMES)
+  const value = pick(VALUE_NAMES)
+  if (id === undefined || measure === undefined || value === undefined) return undefined
+  if (metricFields.has(measure) || metricFields.has(value)) return undefined
+  return { id, measure, value }
+}
+
+/** The layout of a long-form file: by `.tsv` / `.csv` name or first character (`{` JSON Lines), else a tab in the header. */
+export type LongLayout = 'csv' | 'tsv' | 'jsonl'
+
+interface Entry {
+  row: QueryRow
+  measures: Map<string, number>
+  attrs: Map<string, { text: string; line: number }>
+}
+
+class Pivot {
+  readonly sink: RowsSink
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(
+    readonly file: string,
+    metricFields: ReadonlySet<string>,
+    keepAttributes: ReadonlySet<string> | undefined
+  ) {
+    this.sink = new RowsSink(file, metricFields, keepAttributes)
+  }
+
+  entry(id: string, line: number): Entry {
+    let e = this.entries.get(id)
+    if (e === undefined) {
+      const row = this.sink.start(id, line) as QueryRow
+      e = { row, measures: new Map(), attrs: new Map() }
+      this.entries.set(id, e)
+    }
+    return e
+  }
+
+  measure(e: Entry, measure: string, line: number, put: () => void): void {
+    if (measure === '') throw new InputError({ file: this.file, line, queryId: e.row.id }, 'the measure name is empty', 'every line names its measure')
+    const earlier = e.measures.get(measure)
+    if (earlier !== undefined) {
+      throw new InputError(
+        { file: this.file, line, queryId: e.row.id },
+        `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (lines ${earlier} and ${line})`,
+        'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)'
+      )
+    }
+    e.measures.set(measure, line)
+    put()
+  }
+
+  attribute(e: Entry, key: string, text: string, line: number, put: () => void): void {
+    const earlier = e.attrs.get(key)
+    if (earlier === undefined) {
+      e.attrs.set(key, { text, line })
+      put()
+    } else if (earlier.text !== text) {
+      throw new InputError(
+        { file: this.file, line, queryId: e.row.id },
+        `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on line ${earlier.line} and ${quote(text, 40)} on line ${line}`,
+        'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column'
+      )
+    }
+  }
+
+  finish(): SideRows {
+    return this.sink.finish('write one line per query and measure: query_id,measure,value')
+  }
+}
+
+/** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
+export async function readLongRows(file: string, layout: LongLayout, options: { metricFields: ReadonlySet<string>; idField?: string; keepAttributes?: ReadonlySet<string> }): Promise<SideRows> {
+  const pivot = new Pivot(file, options.metricFields, options.keepAttributes)
+  const noColumns = (line: number, header: readonly string[]): InputError =>
+    new InputError(
+      { file, line },
+      `is not long form: it needs a query id (${options.idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${header
+        .slice(0, 20)
+        .map((h) => quote(h, 40))
+        .join(', ')}`,
+      'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide file (one column per metric)'
+    )
+  // long form names the measures in its data, so the metric columns are never those of the header
+  const forced = new Set<string>()
+  if (layout === 'jsonl') {
+    let columns: LongColumns | undefined
+    await forEachLine(file, (text, line) => {
+      if (text.trim() === '') return
+      const record = readObjectLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}')
+      if (columns === undefined) {
+        columns = longColumns(Object.keys(record), forced, options.idField)
+        if (columns === undefined) throw noColumns(line, Object.keys(record))
+      }
+      const { id: idKey, measure: mKey, value: vKey } = columns
+      const id = record[idKey]
+      const measure = record[mKey]
+      if (typeof id !== 'string' || id === '')
+        throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)')
+      if (typeof measure !== 'string') throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string')
+      const e = pivot.entry(id, line)
+      pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, record[vKey], { line }))
+      for (const key of Object.keys(record)) {
+        if (key === idKey || key === mKey || key === vKey) continue
+        const v = record[key]
+        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') pivot.attribute(e, key, String(v), line, () => pivot.sink.value(e.row, key, v, { line }))
+      }
+    })
+    return pivot.finish()
+  }
+  let header: string[] | undefined
+  let cols: { id: number; measure: number; value: number } | undefined
+  const onRecord = (fields: string[], line: number): void => {
+    if (header === undefined) {
+      header = fields.map((f) => f.trim())
+      const found = longColumns(header, forced, options.idField)
+      if (found === undefined) throw noColumns(line, header)
+      cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) }
+      if (header[0] === '') pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`)
+      return
+    }
+    if (fields.length === 1 && fields[0].trim() === '') return
+    const c = cols as { id: number; measure: number; value: number }
+    if (fields.length !== header.length) throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column')
+    const id = fields[c.id]
+    const measure = fields[c.measure].trim()
+    const e = pivot.entry(id, line)
+    pivot.measure(e, measure, line, () => pivot.sink.cell(e.row, measure, fields[c.value]))
+    for (let k = 0; k < header.length; k++) {
+      const key = header[k]
+      if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === '')) continue
+      pivot.attribute(e, key, fields[k], line, () => pivot.sink.cell(e.row, key, fields[k]))
+    }
+  }
+  if (layout === 'csv') await forEachCsvRecord(file, onRecord)
+  else await forEachLine(file, (text, line) => onRecord(text.split('\t'), line))
+  if (header === undefined) throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure')
+  return pivot.finish()
+}
