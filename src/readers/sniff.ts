@@ -95,6 +95,14 @@ export async function readJsonDocument(file: string, what: string): Promise<unkn
   throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
 }
 
+/** The four bytes every Parquet file starts (and ends) with. */
+const PARQUET_MAGIC = 'PAR1'
+
+/** True when the file starts with the Parquet magic `PAR1` (pandas, pyarrow, Spark, DuckDB all write it). */
+export async function isParquet(file: string): Promise<boolean> {
+  return (await readHead(file)).startsWith(PARQUET_MAGIC)
+}
+
 /** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
 export function guessRowsFormat(file: string): 'jsonl' | 'csv' {
   return /\.csv$/i.test(file) ? 'csv' : 'jsonl'
