@@ -107,7 +107,10 @@ export async function readParquetRows(file: string, options: ParquetRowsOptions)
     throw openError(file, error)
   }
   try {
-    const size = (await handle.stat()).size
+    const stat = await handle.stat()
+    // positioned reads need a regular file: a pipe or a device has no footer to read first
+    if (!stat.isFile()) throw new InputError({ file }, 'is not a regular file (a pipe or a device)', 'write the Parquet file to disk first')
+    const size = stat.size
     const buffer = fileBuffer(handle, size, file)
     await checkFrame(buffer, file)
     let metadata: FileMetaData
