@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { readRows } from '../../src/readers/rows.js'
+import { computeRunRows, detectRunFormat, readQrels } from '../../src/metrics/index.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'parquet')
@@ -123,5 +124,30 @@ describe('Parquet per-query rows', () => {
     expect((await readRows(f['noid.parquet'], { metricFields: new Set(), idField: 'qid' })).rows[0].id).toBe('q1')
     await expect(readRows(f['nullid.parquet'], { metricFields: new Set() })).rejects.toThrow(/nullid\.parquet.*row 2.*"query_id" is null/)
     await expect(readRows(f['text.parquet'], { metricFields: new Set(['m']) })).rejects.toThrow(/text\.parquet.*"m" is a string \("high"\), not a number/)
+  })
+
+  it('reads a run table (q_id, doc_id, score, as ranx Run.to_dataframe names them) exactly as the TREC run', async () => {
+    const trec = join(process.cwd(), '__tests__', 'fixtures', 'trec')
+    const lines = readFileSync(join(trec, 'run.txt'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => l.trim().split(/\s+/))
+    const table = parquetWriteBuffer({
+      columnData: [
+        { name: 'q_id', type: 'STRING', data: lines.map((f) => f[0]) },
+        { name: 'doc_id', type: 'STRING', data: lines.map((f) => f[2]) },
+        { name: 'score', type: 'DOUBLE', data: lines.map((f) => Number(f[4])) }
+      ],
+      rowGroupSize: 1000
+    })
+    const f = writeFiles({ 'run.parquet': Buffer.from(table), 'bad.parquet': parquet([{ name: 'q_id', type: 'STRING', data: ['q1'] }]) })
+    expect(await detectRunFormat(f['run.parquet'])).toBe('parquet')
+    const qrels = await readQrels(join(trec, 'qrels.txt'))
+    const measures = ['AP', 'nDCG@10', 'P@5', 'RR', 'NumRet']
+    const reference = await computeRunRows({ runFile: join(trec, 'run.txt'), qrels, measures, noRelevant: 'zero' })
+    const fromParquet = await computeRunRows({ runFile: f['run.parquet'], qrels, measures, noRelevant: 'zero' })
+    expect(reference.side.rows.length).toBeGreaterThan(10)
+    expect(fromParquet.side.rows.map((r) => [r.id, [...r.values]])).toEqual(reference.side.rows.map((r) => [r.id, [...r.values]]))
+    await expect(computeRunRows({ runFile: f['bad.parquet'], qrels, measures, noRelevant: 'zero' })).rejects.toThrow(/bad\.parquet: has no "doc_id" column/)
   })
 })
