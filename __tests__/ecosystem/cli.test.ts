@@ -198,8 +198,8 @@ describe('gating imported exports', () => {
   })
 
   it('refuses an unknown --input-format with the list', async () => {
-    const r = await cli(['gate', '--rules', ragasRules('error'), '--baseline', 'b', '--candidate', 'c', '--input-format', 'parquet'])
+    const r = await cli(['gate', '--rules', ragasRules('error'), '--baseline', 'b', '--candidate', 'c', '--input-format', 'xlsx'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/unknown format "parquet".*ragas, deepeval, pytrec_eval, ir_measures, trec_eval/)
+    expect(r.stderr).toMatch(/unknown format "xlsx".*parquet, ragas, deepeval, pytrec_eval, ir_measures, trec_eval/)
   })
 })

@@ -136,7 +136,7 @@ describe('inputs and context', () => {
     const i = readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'ragas', 'id-field': 'user_input' }), 'push')
     expect([i.inputFormat, i.idField]).toEqual(['ragas', 'user_input'])
     expect(readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c' }), 'push').inputFormat).toBeUndefined()
-    expect(() => readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'parquet' }), 'push')).toThrow(/input input-format.*unknown format "parquet"/)
+    expect(() => readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'xlsx' }), 'push')).toThrow(/input input-format.*unknown format "xlsx"/)
   })
 
   it('parses ages', () => {

@@ -13,11 +13,12 @@ export interface CommandSpec {
   usage: string
 }
 
-const INPUTS = `  Inputs: per-query rows are JSON Lines or CSV, wide (a column per metric) or long (query_id/qid, measure,
-  value; also TSV), or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected, or
-  named with --input-format jsonl|csv|long|ragas|deepeval|pytrec_eval|ir_measures|trec_eval; a CSV whose name does not end in .csv needs --input-format csv; --id-field names the query id
-  column of exports without query_id). Runs may be TREC, JSON Lines or ranx / pytrec_eval JSON; judgments
-  TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.
+const INPUTS = `  Inputs: per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id/qid,
+  measure, value; also TSV), or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected,
+  or named with --input-format jsonl|csv|long|parquet|ragas|deepeval|pytrec_eval|ir_measures|trec_eval; a CSV
+  whose name does not end in .csv needs --input-format csv; --id-field names the query id column of exports
+  without query_id). Runs may be TREC, JSON Lines, ranx / pytrec_eval JSON or Parquet; judgments TREC qrels,
+  ranx / pytrec_eval JSON or BEIR TSV.
 `
 
 /**

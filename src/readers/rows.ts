@@ -2,7 +2,8 @@ import { InputError } from '../errors.js'
 import { importRows, type RowsFormat } from './importers/index.js'
 import type { QueryRow, SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
-import { guessRowsFormat } from './sniff.js'
+import { guessRowsFormat, isParquet } from './sniff.js'
+import { readParquetRows } from './parquet.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
@@ -31,12 +32,16 @@ export interface RowsOptions extends LineOptions {
 }
 
 /**
- * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
+ * Reads per-query rows (JSON Lines, CSV with a header, or Parquet: src/readers/parquet.ts) in one streaming pass into {@link SideRows}.
  * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
  * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
  * are collected and refused together, each with its lines.
  */
 export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
+  if (options.format === 'parquet' || (options.format === undefined && (await isParquet(file)))) {
+    if (!(await isParquet(file))) throw new InputError({ file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in')
+    return readParquetRows(file, options)
+  }
   const imported = await importRows(file, options)
   if (imported !== undefined) return imported
   const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file)

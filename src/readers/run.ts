@@ -3,6 +3,7 @@ import { detectRunFormat, type RunFormat } from './sniff.js'
 import { BlockCollector, NotGroupedSignal, type BlockHandler } from './run-blocks.js'
 import { readJsonlRun } from './jsonl-run.js'
 import { readTrecRun } from './trec-run.js'
+import { readParquetRun } from './parquet.js'
 
 /** What reading a run found. */
 export interface RunReadInfo {
@@ -25,6 +26,7 @@ export async function readRun(file: string, onBlock: BlockHandler, onRestart: ()
     let skipped: string[] = []
     if (format === 'trec') await readTrecRun(file, collector)
     else if (format === 'json') readRanxRun(file, collector)
+    else if (format === 'parquet') await readParquetRun(file, collector)
     else skipped = [...(await readJsonlRun(file, collector))]
     collector.finish()
     return skipped

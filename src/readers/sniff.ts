@@ -95,6 +95,14 @@ export async function readJsonDocument(file: string, what: string): Promise<unkn
   throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
 }
 
+/** The four bytes every Parquet file starts (and ends) with. */
+const PARQUET_MAGIC = 'PAR1'
+
+/** True when the file starts with the Parquet magic `PAR1` (pandas, pyarrow, Spark, DuckDB all write it). */
+export async function isParquet(file: string): Promise<boolean> {
+  return (await readHead(file)).startsWith(PARQUET_MAGIC)
+}
+
 /** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
 export function guessRowsFormat(file: string): 'jsonl' | 'csv' {
   return /\.csv$/i.test(file) ? 'csv' : 'jsonl'
@@ -119,12 +127,13 @@ export function sniffBraceRun(head: string): 'jsonl' | 'json' {
   return firstValueStart(head) === '{' ? 'json' : 'jsonl'
 }
 
-/** Run file formats: TREC whitespace columns, JSON Lines, or one ranx / pytrec_eval JSON object. */
-export type RunFormat = 'trec' | 'jsonl' | 'json'
+/** Run file formats: TREC whitespace columns, JSON Lines, one ranx / pytrec_eval JSON object, or a Parquet table. */
+export type RunFormat = 'trec' | 'jsonl' | 'json' | 'parquet'
 
 /**
  * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
- * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), anything else TREC.
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), `PAR1` a Parquet table
+ * (src/readers/parquet.ts), anything else TREC.
  * Reads only the first 64 KiB.
  */
 export async function detectRunFormat(file: string): Promise<RunFormat> {
@@ -142,6 +151,7 @@ export async function detectRunFormat(file: string): Promise<RunFormat> {
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error: unknown) => {
       throw openError(file, error)
     })
+    if (buf.toString('latin1', 0, Math.min(4, bytesRead)) === PARQUET_MAGIC) return 'parquet'
     let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
     while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++
     return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec'

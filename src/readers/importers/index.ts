@@ -20,7 +20,7 @@ import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJ
  */
 
 /** Per-query rows formats: the two built-in ones and the importers. */
-export const ROW_FORMATS = ['jsonl', 'csv', 'long', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'] as const
+export const ROW_FORMATS = ['jsonl', 'csv', 'long', 'parquet', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'] as const
 export type RowsFormat = (typeof ROW_FORMATS)[number]
 
 /** What the rows importers need from the reader's options. */
