@@ -229,22 +229,8 @@ function openError(file, error) {
  * Everything per-query or per-document is streamed instead (src/readers/lines.ts).
  */
 async function readWholeText(file, cap) {
-    let handle;
+    const { handle, stats: s } = await openReadable(file);
     try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        let s;
-        try {
-            s = await handle.stat();
-        }
-        catch (error) {
-            throw openError(file, error);
-        }
-        refuseSpecialFile(file, s);
         if (s.size > cap.limit)
             throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
         const bytes = await readAtMost(handle, file, cap.limit + 1);
@@ -259,6 +245,30 @@ async function readWholeText(file, cap) {
     }
     finally {
         await handle.close().catch(() => undefined);
+    }
+}
+/**
+ * Opens a file to read it to its end, the one way every reader opens a file: a directory, a device
+ * (`/dev/zero` never ends and has no newline) and a socket are refused by name before a byte is read
+ * ({@link refuseSpecialFile}); a regular file or a pipe (`<(...)`) is returned open, with its stats. The
+ * caller closes the handle.
+ */
+async function openReadable(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const stats = await handle.stat();
+        refuseSpecialFile(file, stats);
+        return { handle, stats };
+    }
+    catch (error) {
+        await handle.close().catch(() => undefined);
+        throw error instanceof InputError ? error : openError(file, error);
     }
 }
 /**
@@ -308,7 +318,7 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
  * hot path has no per-line promise, string or copy (the TREC run reader parses straight from these bytes;
  * {@link forEachLine} decodes them). Accepts LF and CRLF, a UTF-8 byte order mark on the first line and a
  * last line without a newline; refuses over-long lines with the file and line number. Memory is bounded by
- * the read buffer plus the longest line. Devices and sockets are refused (openStreamable). Errors thrown by `onLine` pass through unchanged; errors of the file
+ * the read buffer plus the longest line. Devices and sockets are refused (openReadable). Errors thrown by `onLine` pass through unchanged; errors of the file
  * itself become refusals naming it.
  */
 async function forEachLineBytes(file, onLine, options = {}) {
@@ -326,7 +336,7 @@ async function forEachLineBytes(file, onLine, options = {}) {
             tooLong(file, lineNo, cap);
         onLine(bytes, start, end, lineNo);
     };
-    const stream = (await openStreamable(file)).createReadStream({ highWaterMark: 1 << 20 });
+    const stream = (await openReadable(file)).handle.createReadStream({ highWaterMark: 1 << 20 });
     try {
         for await (const chunk of stream) {
             let start = 0;
@@ -370,34 +380,13 @@ async function forEachLineBytes(file, onLine, options = {}) {
     return lineNo;
 }
 /**
- * Opens a file to stream it: a device (`/dev/zero` never ends and has no newline), a socket and a directory
- * are refused by name before a byte is read; a regular file or a pipe (`<(...)`) is returned.
- */
-async function openStreamable(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        refuseSpecialFile(file, await handle.stat());
-    }
-    catch (error) {
-        await handle.close().catch(() => undefined);
-        throw error instanceof InputError ? error : openError(file, error);
-    }
-    return handle;
-}
-/**
  * Streams a file line by line as text ({@link forEachLineBytes}, each line decoded): ASCII lines take a fast
  * path; invalid UTF-8 is refused with the file and line.
  */
 async function forEachLine(file, onLine, options = {}) {
-    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line, end - start), options);
+    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode$1(bytes, start, end, file, line), line, end - start), options);
 }
-function decode(bytes, start, end, file, line) {
+function decode$1(bytes, start, end, file, line) {
     let ascii = true;
     for (let i = start; i < end; i++) {
         if (bytes[i] >= 0x80) {
@@ -662,7 +651,7 @@ function isDecimalText(text) {
     return i === n;
 }
 /** Parses a strict decimal; returns undefined for anything else, for values that overflow to ±Infinity, and beyond {@link MAX_NUMBER_CHARS}. */
-function parseDecimal(text) {
+function parseDecimal$1(text) {
     if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
         return undefined;
     const value = Number(text);
@@ -687,7 +676,7 @@ function parseMetricCell(text, column, where) {
     const trimmed = text.trim();
     if (trimmed === '')
         return null;
-    const value = parseDecimal(trimmed);
+    const value = parseDecimal$1(trimmed);
     if (value === undefined) {
         throw new InputError(where, `column "${column}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
     }
@@ -797,7 +786,7 @@ class RowsSink {
         }
         const trimmed = text.trim();
         // an empty cell (pandas' NaN) says nothing about the column's type
-        const names = trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields;
+        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
         if (names !== undefined)
             this.attribute(row, key, text, names);
         else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
@@ -1022,6 +1011,12 @@ async function readJsonDocument(file, what) {
     const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
     throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
 }
+/** The four bytes every Parquet file starts (and ends) with. */
+const PARQUET_MAGIC = 'PAR1';
+/** True when the file starts with the Parquet magic `PAR1` (pandas, pyarrow, Spark, DuckDB all write it). */
+async function isParquet(file) {
+    return (await readHead(file)).startsWith(PARQUET_MAGIC);
+}
 /** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
 function guessRowsFormat(file) {
     return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
@@ -1048,7 +1043,8 @@ function sniffBraceRun(head) {
 }
 /**
  * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
- * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), anything else TREC.
+ * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), `PAR1` a Parquet table
+ * (src/readers/parquet.ts), anything else TREC.
  * Reads only the first 64 KiB.
  */
 async function detectRunFormat(file) {
@@ -1069,6 +1065,8 @@ async function detectRunFormat(file) {
         const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error) => {
             throw openError(file, error);
         });
+        if (buf.toString('latin1', 0, Math.min(4, bytesRead)) === PARQUET_MAGIC)
+            return 'parquet';
         let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
         while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
             i++;
@@ -1089,26 +1087,41 @@ async function detectRunFormat(file) {
  *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
  *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
  *   "evaluationCost", "order", "metadata"}], ...}`;
+ * - `.deepeval/.latest_test_run.json`, the same test run wrapped as `{"testRunData": {...}, "link": ...}`;
  * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
  *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
  *
  * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
  * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
  * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
- * (`runDuration`, `evaluationCost`, ...; not `order`, a position) are numeric fields; scalar entries of its metadata are fields
+ * (`runDuration`, `evaluationCost`, ...; not `order` or `index`, positions) are numeric fields; scalar entries of its metadata are fields
  * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
  *
  * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
- * default `test_case_<n>`, else the field named with `--id-field` (a test-case field such as `input`, or a
+ * default `test_case_<n>` or a pytest parametrize id such as `test_rag[test_case0]`, else the field named with `--id-field` (a test-case field such as `input`, or a
  * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
  * the two runs order their test cases differently.
  */
 const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
 const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
 const METRIC_LISTS = ['metricsData', 'metrics_data'];
-const POSITIONAL_NAME = /^test_case_\d+$/;
+/**
+ * Positional names: deepeval's default `test_case_<n>`, and pytest's parametrize ids for objects,
+ * `<test>[<argname><n>]` (`test_rag[test_case0]`, `test_rag[test_case0-golden3]`): both count test cases,
+ * so they pair different questions as soon as two runs order them differently. Linear (disjoint classes).
+ */
+const POSITIONAL_NAME = /^(?:test_case_\d+|[^[]*\[[A-Za-z_]+\d+(?:-[A-Za-z_]+\d+)*\])$/;
+/** `order`: a test run's position of the test case, never read. `index`: an EvaluationResult's position, kept as a field (so `init` names it as ignored) and refused as a metric. */
+const POSITION_FIELDS = new Set(['order']);
+/** The wrapper key of `.deepeval/.latest_test_run.json` (deepeval `test_run.py`: `{"testRunData": TestRun, "link": ...}`). */
+const WRAPPER_KEY = 'testRunData';
+/** The test run inside `.deepeval/.latest_test_run.json`'s wrapper, or the document itself. */
+function unwrap(doc) {
+    return isObject(doc) && isObject(doc[WRAPPER_KEY]) ? doc[WRAPPER_KEY] : doc;
+}
 /** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
-function looksLikeDeepeval(doc) {
+function looksLikeDeepeval(wrapped) {
+    const doc = unwrap(wrapped);
     if (isObject(doc))
         return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
     return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
@@ -1118,7 +1131,8 @@ async function readDeepevalRows(file, metricFields, idField) {
     return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField);
 }
 /** Rows from a parsed deepeval document (see the module comment). */
-function deepevalToRows(doc, file, metricFields, idField) {
+function deepevalToRows(wrapped, file, metricFields, idField) {
+    const doc = unwrap(wrapped);
     let cases;
     let listKey = '';
     const sink = new RowsSink(file, metricFields);
@@ -1171,7 +1185,9 @@ function deepevalToRows(doc, file, metricFields, idField) {
         });
         for (const key of Object.keys(tc)) {
             const v = tc[key];
-            if (typeof v === 'number' && key !== 'order') {
+            if (typeof v === 'number' && !POSITION_FIELDS.has(key)) {
+                if (key === 'index' && metricFields.has(key))
+                    throw new InputError({ file, key: `${label}.index`, queryId: id }, 'the rules name "index" as a metric, but in deepeval output it is the test case\'s position', 'remove the index metric from the rules: a position is never a measure of quality');
                 claim(key, `${label}.${key}`);
                 sink.value(row, key, v, { key: `${label}.${key}` });
             }
@@ -1208,7 +1224,7 @@ function caseId(tc, metadata, file, label, idField) {
         return text(metadata.query_id, 'metadata.query_id');
     if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
         return tc.name;
-    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is deepeval's positional default, and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
+    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is a position (deepeval's default or a pytest parametrize index), and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
 }
 
 /** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
@@ -1224,7 +1240,7 @@ function looksLikeMeasure(name) {
  */
 function isMeasureLine(line) {
     const f = line.trim().split(/\s+/);
-    return f.length === 3 && (parseDecimal(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'));
+    return f.length === 3 && (parseDecimal$1(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'));
 }
 /** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
 async function readMeasureRows(file, metricFields, layout) {
@@ -1251,7 +1267,7 @@ async function readMeasureRows(file, metricFields, layout) {
             summaries++;
             continue;
         }
-        const value = parseDecimal(t.value);
+        const value = parseDecimal$1(t.value);
         if (value === undefined) {
             throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
         }
@@ -2022,6 +2038,206 @@ function columnsOrient(file) {
 }
 
 /**
+ * JSON shapes that hold aggregates, or per-query values the wrong way round, and would otherwise be read as
+ * per-query rows with made-up "queries" (BEIR's `ndcg`, `map`, ...) or refused with a misleading message.
+ * Each is recognised from the first keys of the document and refused by name, saying what to export instead:
+ * the gate needs one value per query and system, and recomputes every aggregate itself.
+ *
+ * A metric-major dump `{metric: {query_id: value}}` (ranx `run.scores`) is refused rather than read
+ * transposed: its outer keys are told from query ids only by their names, and a wrong guess would pair
+ * metrics as queries; the fix (transpose before dumping) is one line of Python.
+ */
+/** Keys of ranx `Report.to_dict()` (ranx 0.3 `report.py`, written by `Report.save` with `json.dumps(indent=4)`). */
+const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test']);
+/** Keys of each model's entry in a ranx Report (`{"bm25": {"scores": {...}, "comparisons": {...}, "win_tie_loss": {...}}}`). */
+const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss']);
+/** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
+const BEIR_KEYS = new Set(['ndcg', 'map', 'recall', 'precision', 'mrr', 'r_cap', 'recall_cap', 'hole', 'accuracy', 'top_k_accuracy']);
+/** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
+const BEIR_INNER = /^[A-Za-z_]+@\d+$/;
+/** Metric names as ranx, ir_measures, pytrec_eval and trec_eval spell them (lower or mixed case, optional @k or _k). */
+const METRIC_NAME = /^(?:ndcg|ndcg_burges|dcg|dcg_burges|map|mrr|precision|recall|f1|hits|hit_rate|r-precision|rprec|bpref|rbp|ap|rr|p|r|err|judged|recip_rank|p_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|success|accuracy)(?:@\d+)?$/i;
+/** The first key of a JSON object given as text (`{"a": ...` gives "a"), and the first key of its first value when that is an object. */
+function firstKeys(head) {
+    const outer = /^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*/.exec(head);
+    if (outer === null)
+        return {};
+    const inner = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(head.slice(outer[0].length));
+    return { outer: outer[1], inner: inner?.[1] };
+}
+/**
+ * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
+ * aggregate results or a metric-major dump; returns normally for anything else.
+ */
+function refuseNotPerQuery(file, head) {
+    const { outer, inner } = firstKeys(head);
+    if (outer === undefined)
+        return;
+    const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head);
+    if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner))) {
+        throw new InputError({ file, line: 1 }, 'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data', 'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself');
+    }
+    if (inner === undefined)
+        return;
+    if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner)) {
+        throw new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: "${outer}": {"${inner}": ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
+    }
+    if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner)) {
+        throw new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key "${outer}" is a metric name, its first key "${inner}" a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
+    }
+}
+
+/**
+ * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
+ * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
+ * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
+ * metric field per measure), so pairing, statistics and reports are byte-identical. A measure repeated for
+ * one query is refused with both lines (two runs concatenated, or a missing grouping column). Other columns
+ * are attributes of the query: they must hold one value per query (a slice is a property of the query, not
+ * of one measure line), else the file is refused with both lines. pandas' unnamed index column (`to_csv` with
+ * its default `index=True`) is ignored and noted, as in the ragas reader.
+ */
+/** Query id column names, in order of preference (`--id-field` overrides). */
+const ID_NAMES = ['query_id', 'qid'];
+/** Measure column names (`name`: PyTerrier's per-query frame). */
+const MEASURE_NAMES = ['measure', 'metric', 'name'];
+/** Value column names. */
+const VALUE_NAMES = ['value', 'score'];
+/**
+ * The long-form columns of a header, or undefined when it is not long form. Detected only when a query id,
+ * a measure and a value column are all present and the rules do not name the measure or value column as a
+ * metric (then the file is wide: `query_id,name,score` with a metric `score`).
+ */
+function longColumns(header, metricFields, idField) {
+    const pick = (names) => names.find((n) => header.includes(n));
+    const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES);
+    const measure = pick(MEASURE_NAMES);
+    const value = pick(VALUE_NAMES);
+    if (id === undefined || measure === undefined || value === undefined)
+        return undefined;
+    if (metricFields.has(measure) || metricFields.has(value))
+        return undefined;
+    return { id, measure, value };
+}
+class Pivot {
+    file;
+    sink;
+    entries = new Map();
+    constructor(file, metricFields, keepAttributes) {
+        this.file = file;
+        this.sink = new RowsSink(file, metricFields, keepAttributes);
+    }
+    entry(id, line) {
+        let e = this.entries.get(id);
+        if (e === undefined) {
+            const row = this.sink.start(id, line);
+            e = { row, measures: new Map(), attrs: new Map() };
+            this.entries.set(id, e);
+        }
+        return e;
+    }
+    measure(e, measure, line, put) {
+        if (measure === '')
+            throw new InputError({ file: this.file, line, queryId: e.row.id }, 'the measure name is empty', 'every line names its measure');
+        const earlier = e.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: e.row.id }, `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (lines ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
+        }
+        e.measures.set(measure, line);
+        put();
+    }
+    attribute(e, key, text, line, put) {
+        const earlier = e.attrs.get(key);
+        if (earlier === undefined) {
+            e.attrs.set(key, { text, line });
+            put();
+        }
+        else if (earlier.text !== text) {
+            throw new InputError({ file: this.file, line, queryId: e.row.id }, `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on line ${earlier.line} and ${quote(text, 40)} on line ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
+        }
+    }
+    finish() {
+        return this.sink.finish('write one line per query and measure: query_id,measure,value');
+    }
+}
+/** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
+async function readLongRows(file, layout, options) {
+    const pivot = new Pivot(file, options.metricFields, options.keepAttributes);
+    const noColumns = (line, header) => new InputError({ file, line }, `is not long form: it needs a query id (${options.idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${header
+        .slice(0, 20)
+        .map((h) => quote(h, 40))
+        .join(', ')}`, 'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide file (one column per metric)');
+    // long form names the measures in its data, so the metric columns are never those of the header
+    const forced = new Set();
+    if (layout === 'jsonl') {
+        let columns;
+        await forEachLine(file, (text, line) => {
+            if (text.trim() === '')
+                return;
+            const record = readObjectLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}');
+            if (columns === undefined) {
+                columns = longColumns(Object.keys(record), forced, options.idField);
+                if (columns === undefined)
+                    throw noColumns(line, Object.keys(record));
+            }
+            const { id: idKey, measure: mKey, value: vKey } = columns;
+            const id = record[idKey];
+            const measure = record[mKey];
+            if (typeof id !== 'string' || id === '')
+                throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)');
+            if (typeof measure !== 'string')
+                throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string');
+            const e = pivot.entry(id, line);
+            pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, record[vKey], { line }));
+            for (const key of Object.keys(record)) {
+                if (key === idKey || key === mKey || key === vKey)
+                    continue;
+                const v = record[key];
+                if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+                    pivot.attribute(e, key, String(v), line, () => pivot.sink.value(e.row, key, v, { line }));
+            }
+        });
+        return pivot.finish();
+    }
+    let header;
+    let cols;
+    const onRecord = (fields, line) => {
+        if (header === undefined) {
+            header = fields.map((f) => f.trim());
+            const found = longColumns(header, forced, options.idField);
+            if (found === undefined)
+                throw noColumns(line, header);
+            cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) };
+            if (header[0] === '')
+                pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length === 1 && fields[0].trim() === '')
+            return;
+        const c = cols;
+        if (fields.length !== header.length)
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column');
+        const id = fields[c.id];
+        const measure = fields[c.measure].trim();
+        const e = pivot.entry(id, line);
+        pivot.measure(e, measure, line, () => pivot.sink.cell(e.row, measure, fields[c.value]));
+        for (let k = 0; k < header.length; k++) {
+            const key = header[k];
+            if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === ''))
+                continue;
+            pivot.attribute(e, key, fields[k], line, () => pivot.sink.cell(e.row, key, fields[k]));
+        }
+    };
+    if (layout === 'csv')
+        await forEachCsvRecord(file, onRecord);
+    else
+        await forEachLine(file, (text, line) => onRecord(text.split('\t'), line));
+    if (header === undefined)
+        throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure');
+    return pivot.finish();
+}
+
+/**
  * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
  * detected from the file's content (or named with `--format`) and turned into the same per-query rows,
  * judgments or run blocks the built-in readers produce, so every later stage (pairing, statistics,
@@ -2029,7 +2245,7 @@ function columnsOrient(file) {
  * no importer claims the file.
  */
 /** Per-query rows formats: the two built-in ones and the importers. */
-const ROW_FORMATS = ['jsonl', 'csv', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
+const ROW_FORMATS = ['jsonl', 'csv', 'long', 'parquet', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
 /** Checks a `--format` value, refusing an unknown one with the list. */
 function parseRowsFormat(text) {
     const normalized = text.trim().toLowerCase().replace(/-/g, '_');
@@ -2051,10 +2267,13 @@ async function importRows(file, options) {
         case 'deepeval':
             return readDeepevalRows(file, metricFields, idField);
         case 'pytrec_eval':
+            refuseNotPerQuery(file, await readHead(file));
             return readPytrecEvalRows(file, metricFields);
         case 'ir_measures':
         case 'trec_eval':
             return readMeasureRows(file, metricFields, format);
+        case 'long':
+            return readLongRows(file, await longLayout(file), { metricFields, idField, keepAttributes });
         case 'csv':
             return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined;
         case 'jsonl':
@@ -2071,12 +2290,15 @@ async function importRows(file, options) {
         return recordsToRows(doc, file, { metricFields, idField, keepAttributes });
     }
     if (first === '{') {
+        refuseNotPerQuery(file, head);
         const firstLine = firstContentLine(head).text;
         const line = tryJson(firstLine);
         if (isObject(line)) {
             if (looksLikeDeepeval(line))
                 return readDeepevalRows(file, metricFields, idField);
             const keys = Object.keys(line);
+            if (longColumns(keys, metricFields, idField) !== undefined)
+                return readLongRows(file, 'jsonl', { metricFields, idField, keepAttributes });
             if (keys.includes('query_id') && idField === undefined)
                 return undefined;
             if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
@@ -2093,6 +2315,8 @@ async function importRows(file, options) {
         const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
         if (key === 'query_id')
             return undefined;
+        if (key === 'testRunData')
+            return readDeepevalRows(file, metricFields, idField);
         if (firstValueStart(head) === '{') {
             if (key !== undefined && RAGAS_COLUMNS.has(key))
                 throw columnsOrient(file);
@@ -2108,6 +2332,11 @@ async function importRows(file, options) {
         return undefined;
     }
     const { text } = firstContentLine(head);
+    const tabbed = text.split('\t').map((h) => h.trim());
+    if (tabbed.length >= 3 && longColumns(tabbed, metricFields, idField) !== undefined)
+        return readLongRows(file, 'tsv', { metricFields, idField, keepAttributes });
+    if (csvName && longColumns(csvHeader(text), metricFields, idField) !== undefined)
+        return readLongRows(file, 'csv', { metricFields, idField, keepAttributes });
     if (csvName) {
         const header = csvHeader(text);
         if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
@@ -2118,6 +2347,15 @@ async function importRows(file, options) {
     if (text !== '' && isMeasureLine(text))
         return readMeasureRows(file, metricFields);
     return undefined;
+}
+/** The layout of a file named as long form: JSON Lines by its first character, TSV by its name or a tab in its header, else CSV. */
+async function longLayout(file) {
+    const head = await readHead(file);
+    if (firstChar(head) === '{')
+        return 'jsonl';
+    if (/\.tsv$/i.test(file) || firstContentLine(head).text.includes('\t'))
+        return 'tsv';
+    return 'csv';
 }
 /** The column names of a CSV header line (quotes removed; enough to recognise an export). */
 function csvHeader(line) {
@@ -2160,6 +2398,5239 @@ async function importQrels(file) {
     if (isBeirHeader(text))
         return readBeirQrels(file);
     return undefined;
+}
+
+/** @type {import('../src/types.d.ts').ParquetType[]} */
+const ParquetTypes = [
+  'BOOLEAN',
+  'INT32',
+  'INT64',
+  'INT96', // deprecated
+  'FLOAT',
+  'DOUBLE',
+  'BYTE_ARRAY',
+  'FIXED_LEN_BYTE_ARRAY',
+];
+
+/** @type {import('../src/types.d.ts').Encoding[]} */
+const Encodings = [
+  'PLAIN',
+  'GROUP_VAR_INT', // deprecated
+  'PLAIN_DICTIONARY',
+  'RLE',
+  'BIT_PACKED', // deprecated
+  'DELTA_BINARY_PACKED',
+  'DELTA_LENGTH_BYTE_ARRAY',
+  'DELTA_BYTE_ARRAY',
+  'RLE_DICTIONARY',
+  'BYTE_STREAM_SPLIT',
+  'ALP',
+];
+
+/** @type {import('../src/types.d.ts').FieldRepetitionType[]} */
+const FieldRepetitionTypes = [
+  'REQUIRED',
+  'OPTIONAL',
+  'REPEATED',
+];
+
+/** @type {import('../src/types.d.ts').ConvertedType[]} */
+const ConvertedTypes = [
+  'UTF8',
+  'MAP',
+  'MAP_KEY_VALUE',
+  'LIST',
+  'ENUM',
+  'DECIMAL',
+  'DATE',
+  'TIME_MILLIS',
+  'TIME_MICROS',
+  'TIMESTAMP_MILLIS',
+  'TIMESTAMP_MICROS',
+  'UINT_8',
+  'UINT_16',
+  'UINT_32',
+  'UINT_64',
+  'INT_8',
+  'INT_16',
+  'INT_32',
+  'INT_64',
+  'JSON',
+  'BSON',
+  'INTERVAL',
+];
+
+/** @type {import('../src/types.d.ts').CompressionCodec[]} */
+const CompressionCodecs = [
+  'UNCOMPRESSED',
+  'SNAPPY',
+  'GZIP',
+  'LZO',
+  'BROTLI',
+  'LZ4',
+  'ZSTD',
+  'LZ4_RAW',
+];
+
+/** @type {import('../src/types.d.ts').PageType[]} */
+const PageTypes = [
+  'DATA_PAGE',
+  'INDEX_PAGE',
+  'DICTIONARY_PAGE',
+  'DATA_PAGE_V2',
+];
+
+/** @type {import('../src/types.d.ts').BoundaryOrder[]} */
+const BoundaryOrders = [
+  'UNORDERED',
+  'ASCENDING',
+  'DESCENDING',
+];
+
+/** @type {import('../src/types.d.ts').EdgeInterpolationAlgorithm[]} */
+const EdgeInterpolationAlgorithms = [
+  'SPHERICAL',
+  'VINCENTY',
+  'THOMAS',
+  'ANDOYER',
+  'KARNEY',
+];
+
+/**
+ * WKB (Well-Known Binary) decoder for geometry objects.
+ *
+ * @param {DataReader} reader
+ * @returns {Geometry} geometry object
+ */
+function wkbToGeojson(reader) {
+  const flags = getFlags(reader);
+
+  if (flags.type === 1) { // Point
+    return { type: 'Point', coordinates: readPosition(reader, flags) }
+  } else if (flags.type === 2) { // LineString
+    return { type: 'LineString', coordinates: readLine(reader, flags) }
+  } else if (flags.type === 3) { // Polygon
+    return { type: 'Polygon', coordinates: readPolygon(reader, flags) }
+  } else if (flags.type === 4) { // MultiPoint
+    const points = [];
+    for (let i = 0; i < flags.count; i++) {
+      points.push(readPosition(reader, getFlags(reader)));
+    }
+    return { type: 'MultiPoint', coordinates: points }
+  } else if (flags.type === 5) { // MultiLineString
+    const lines = [];
+    for (let i = 0; i < flags.count; i++) {
+      lines.push(readLine(reader, getFlags(reader)));
+    }
+    return { type: 'MultiLineString', coordinates: lines }
+  } else if (flags.type === 6) { // MultiPolygon
+    const polygons = [];
+    for (let i = 0; i < flags.count; i++) {
+      polygons.push(readPolygon(reader, getFlags(reader)));
+    }
+    return { type: 'MultiPolygon', coordinates: polygons }
+  } else if (flags.type === 7) { // GeometryCollection
+    const geometries = [];
+    for (let i = 0; i < flags.count; i++) {
+      geometries.push(wkbToGeojson(reader));
+    }
+    return { type: 'GeometryCollection', geometries }
+  } else {
+    throw new Error(`Unsupported geometry type: ${flags.type}`)
+  }
+}
+
+/**
+ * Extract ISO WKB flags and base geometry type.
+ *
+ * @param {DataReader} reader
+ * @returns {WkbFlags}
+ */
+function getFlags(reader) {
+  const { view } = reader;
+  const littleEndian = view.getUint8(reader.offset++) === 1;
+  const rawType = view.getUint32(reader.offset, littleEndian);
+  reader.offset += 4;
+
+  const type = rawType % 1000;
+  const flags = Math.floor(rawType / 1000);
+
+  let count = 0;
+  if (type > 1 && type <= 7) {
+    count = view.getUint32(reader.offset, littleEndian);
+    reader.offset += 4;
+  }
+
+  // XY, XYZ, XYM, XYZM
+  let dim = 2;
+  if (flags) dim++;
+  if (flags === 3) dim++;
+
+  return { littleEndian, type, dim, count }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {WkbFlags} flags
+ * @returns {number[]}
+ */
+function readPosition(reader, flags) {
+  const points = [];
+  for (let i = 0; i < flags.dim; i++) {
+    const coord = reader.view.getFloat64(reader.offset, flags.littleEndian);
+    reader.offset += 8;
+    points.push(coord);
+  }
+  return points
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {WkbFlags} flags
+ * @returns {number[][]}
+ */
+function readLine(reader, flags) {
+  const points = [];
+  for (let i = 0; i < flags.count; i++) {
+    points.push(readPosition(reader, flags));
+  }
+  return points
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {WkbFlags} flags
+ * @returns {number[][][]}
+ */
+function readPolygon(reader, flags) {
+  const { view } = reader;
+  const rings = [];
+  for (let r = 0; r < flags.count; r++) {
+    const count = view.getUint32(reader.offset, flags.littleEndian);
+    reader.offset += 4;
+    rings.push(readLine(reader, { ...flags, count }));
+  }
+  return rings
+}
+
+/**
+ * @typedef {object} WkbFlags
+ * @property {boolean} littleEndian
+ * @property {number} type
+ * @property {number} dim
+ * @property {number} count
+ */
+
+/**
+ * @import {DataReader, Geometry} from '../src/types.js'
+ */
+
+/**
+ * @import {ColumnDecoder, DecodedArray, Encoding, ParquetParsers} from '../src/types.js'
+ */
+
+const decoder$2 = new TextDecoder();
+
+/**
+ * Default type parsers when no custom ones are given
+ * @type ParquetParsers
+ */
+const DEFAULT_PARSERS = {
+  timestampFromMilliseconds(millis) {
+    return new Date(Number(millis))
+  },
+  timestampFromMicroseconds(micros) {
+    return new Date(Number(micros / 1000n))
+  },
+  timestampFromNanoseconds(nanos) {
+    return new Date(Number(nanos / 1000000n))
+  },
+  dateFromDays(days) {
+    return new Date(days * 86400000)
+  },
+  stringFromBytes(bytes) {
+    return bytes && decoder$2.decode(bytes)
+  },
+  jsonFromBytes(bytes) {
+    return bytes && JSON.parse(decoder$2.decode(bytes))
+  },
+  geometryFromBytes(bytes) {
+    return bytes && wkbToGeojson({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 })
+  },
+  geographyFromBytes(bytes) {
+    return bytes && wkbToGeojson({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 })
+  },
+  uuidFromBytes(bytes) {
+    if (!bytes) return undefined
+    const hex = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+    return hex.slice(0, 8) + '-' + hex.slice(8, 12) + '-' + hex.slice(12, 16) + '-' + hex.slice(16, 20) + '-' + hex.slice(20, 32)
+  },
+};
+
+/**
+ * Convert known types from primitive to rich, and dereference dictionary.
+ *
+ * @param {DecodedArray} data series of primitive types
+ * @param {DecodedArray | undefined} dictionary
+ * @param {Encoding} encoding
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DecodedArray} series of rich types
+ */
+function convertWithDictionary(data, dictionary, encoding, columnDecoder) {
+  if (dictionary && encoding.endsWith('_DICTIONARY')) {
+    let output = data;
+    if (data instanceof Uint8Array && !(dictionary instanceof Uint8Array)) {
+      // @ts-expect-error upgrade data to match dictionary type with fancy constructor
+      output = new dictionary.constructor(data.length);
+    }
+    for (let i = 0; i < data.length; i++) {
+      output[i] = dictionary[data[i]];
+    }
+    return output
+  } else {
+    return convert(data, columnDecoder)
+  }
+}
+
+/**
+ * Convert known types from primitive to rich.
+ *
+ * @param {DecodedArray} data series of primitive types
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DecodedArray} series of rich types
+ */
+function convert(data, columnDecoder) {
+  const { element, parsers, utf8 = true, schemaPath } = columnDecoder;
+  const { type, converted_type: ctype, logical_type: ltype } = element;
+  const nullable = element.repetition_type !== 'REQUIRED';
+
+  // FILE inline data is binary, even when utf8 conversion is enabled.
+  if (type === 'BYTE_ARRAY' && element.name === 'inline' && schemaPath?.at(-2)?.element.logical_type?.type === 'FILE') {
+    return data
+  }
+
+  // Skip utf8 conversion for plain BYTE_ARRAY inside VARIANT
+  const isVariant = schemaPath?.some(s => s.element.logical_type?.type === 'VARIANT');
+  if (isVariant && type === 'BYTE_ARRAY' && ctype !== 'UTF8' && ltype?.type !== 'STRING') {
+    return data
+  }
+  if (ctype === 'DECIMAL') {
+    const scale = element.scale || 0;
+    // divide rather than multiply by 10 ** -scale, which is inexact
+    // (3 * 10 ** -1 is 0.30000000000000004, 3 / 10 ** 1 is 0.3)
+    const factor = 10 ** scale;
+    const arr = new Array(data.length);
+    for (let i = 0; i < arr.length; i++) {
+      if (data[i] instanceof Uint8Array) {
+        // Large scales can overflow the divisor while the result is still representable.
+        arr[i] = scale > 308 ? parseDecimal(data[i]) * 10 ** -scale : parseDecimal(data[i]) / factor;
+      } else {
+        arr[i] = Number(data[i]) / factor;
+      }
+    }
+    return arr
+  }
+  if (!ctype && type === 'INT96') {
+    return Array.from(data).map(v => parsers.timestampFromNanoseconds(parseInt96Nanos(v)))
+  }
+  if (ctype === 'DATE') {
+    return Array.from(data).map(v => parsers.dateFromDays(v))
+  }
+  if (ctype === 'TIMESTAMP_MILLIS') {
+    return Array.from(data).map(v => parsers.timestampFromMilliseconds(v))
+  }
+  if (ctype === 'TIMESTAMP_MICROS') {
+    return Array.from(data).map(v => parsers.timestampFromMicroseconds(v))
+  }
+  if (ctype === 'JSON') {
+    return data.map(v => parsers.jsonFromBytes(v))
+  }
+  if (ctype === 'BSON') {
+    throw new Error('parquet bson not supported')
+  }
+  if (ctype === 'INTERVAL') {
+    throw new Error('parquet interval not supported')
+  }
+  if (ltype?.type === 'GEOMETRY') {
+    return data.map(v => parsers.geometryFromBytes(v))
+  }
+  if (ltype?.type === 'GEOGRAPHY') {
+    return data.map(v => parsers.geographyFromBytes(v))
+  }
+  if (ltype?.type === 'UUID') {
+    return data.map(v => parsers.uuidFromBytes(v))
+  }
+  if (ctype === 'UTF8' || ltype?.type === 'STRING' || utf8 && type === 'BYTE_ARRAY') {
+    return data.map(v => parsers.stringFromBytes(v))
+  }
+  if (ctype === 'UINT_64' || ltype?.type === 'INTEGER' && ltype.bitWidth === 64 && !ltype.isSigned) {
+    if (data instanceof BigInt64Array) return new BigUint64Array(data.buffer, data.byteOffset, data.length)
+    const arr = nullable ? new Array(data.length) : new BigUint64Array(data.length);
+    for (let i = 0; i < arr.length; i++) arr[i] = data[i];
+    return arr
+  }
+  if (ctype === 'UINT_32' || ltype?.type === 'INTEGER' && ltype.bitWidth === 32 && !ltype.isSigned) {
+    if (data instanceof Int32Array) return new Uint32Array(data.buffer, data.byteOffset, data.length)
+    const arr = nullable ? new Array(data.length) : new Uint32Array(data.length);
+    for (let i = 0; i < arr.length; i++) {
+      arr[i] = data[i] < 0 ? 4294967296 + data[i] : data[i];
+    }
+    return arr
+  }
+  if (ltype?.type === 'FLOAT16') {
+    return Array.from(data).map(parseFloat16)
+  }
+  if (ltype?.type === 'TIMESTAMP') {
+    const { unit } = ltype;
+    /** @type {ParquetParsers[keyof ParquetParsers]} */
+    let parser = parsers.timestampFromMilliseconds;
+    if (unit === 'MICROS') parser = parsers.timestampFromMicroseconds;
+    if (unit === 'NANOS') parser = parsers.timestampFromNanoseconds;
+    const arr = new Array(data.length);
+    for (let i = 0; i < arr.length; i++) {
+      arr[i] = parser(data[i]);
+    }
+    return arr
+  }
+  return data
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {number}
+ */
+function parseDecimal(bytes) {
+  if (!bytes.length) return 0
+
+  let value = 0n;
+  for (const byte of bytes) {
+    value = value * 256n + BigInt(byte);
+  }
+
+  // handle signed
+  const bits = bytes.length * 8;
+  if (value >= 2n ** BigInt(bits - 1)) {
+    value -= 2n ** BigInt(bits);
+  }
+
+  return Number(value)
+}
+
+/**
+ * Converts INT96 date format (hi 32bit days, lo 64bit nanos) to nanos since epoch
+ * @param {bigint} value
+ * @returns {bigint}
+ */
+function parseInt96Nanos(value) {
+  const days = (value >> 64n) - 2440588n;
+  const nano = value & 0xffffffffffffffffn;
+  return days * 86400000000000n + nano
+}
+
+/**
+ * @param {Uint8Array | undefined} bytes
+ * @returns {number | undefined}
+ */
+function parseFloat16(bytes) {
+  if (!bytes) return undefined
+  const int16 = bytes[1] << 8 | bytes[0];
+  const sign = int16 >> 15 ? -1 : 1;
+  const exp = int16 >> 10 & 0x1f;
+  const frac = int16 & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024) // subnormals
+  if (exp === 0x1f) return frac ? NaN : sign * Infinity
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024)
+}
+
+/**
+ * Build a tree from the schema elements.
+ *
+ * @param {SchemaElement[]} schema
+ * @param {number} rootIndex index of the root element
+ * @param {string[]} path path to the element
+ * @returns {SchemaTree} tree of schema elements
+ */
+function schemaTree(schema, rootIndex, path) {
+  const element = schema[rootIndex];
+  const children = [];
+  let count = 1;
+
+  // Read the specified number of children
+  if (element.num_children) {
+    while (children.length < element.num_children) {
+      const childElement = schema[rootIndex + count];
+      const child = schemaTree(schema, rootIndex + count, [...path, childElement.name]);
+      count += child.count;
+      children.push(child);
+    }
+  }
+
+  return { count, element, children, path }
+}
+
+/**
+ * Get schema elements from the root to the given element name.
+ *
+ * @param {SchemaElement[]} schema
+ * @param {string[]} name path to the element
+ * @returns {SchemaTree[]} list of schema elements
+ */
+function getSchemaPath(schema, name) {
+  return getTreePath(schemaTree(schema, 0, []), name)
+}
+
+/**
+ * Get schema tree nodes from the root of a prebuilt tree to the given element name.
+ *
+ * @param {SchemaTree} tree root of the schema tree
+ * @param {string[]} name path to the element
+ * @returns {SchemaTree[]} list of schema elements
+ */
+function getTreePath(tree, name) {
+  const path = [tree];
+  for (const part of name) {
+    const child = tree.children.find(child => child.element.name === part);
+    if (!child) throw new Error(`parquet schema element not found: ${name}`)
+    path.push(child);
+    tree = child;
+  }
+  return path
+}
+
+/**
+ * Get all physical (leaf) column names.
+ *
+ * @param {SchemaTree} schemaTree
+ * @returns {string[]} list of physical column names
+ */
+function getPhysicalColumns(schemaTree) {
+  /** @type {string[]} */
+  const columns = [];
+  /** @param {SchemaTree} node */
+  function traverse(node) {
+    if (node.children.length) {
+      for (const child of node.children) {
+        traverse(child);
+      }
+    } else {
+      columns.push(node.path.join('.'));
+    }
+  }
+  traverse(schemaTree);
+  return columns
+}
+
+/**
+ * Get the max repetition level for a given schema path.
+ *
+ * @param {SchemaTree[]} schemaPath
+ * @returns {number} max repetition level
+ */
+function getMaxRepetitionLevel(schemaPath) {
+  let maxLevel = 0;
+  for (const { element } of schemaPath) {
+    if (element.repetition_type === 'REPEATED') {
+      maxLevel++;
+    }
+  }
+  return maxLevel
+}
+
+/**
+ * Get the max definition level for a given schema path.
+ *
+ * @param {SchemaTree[]} schemaPath
+ * @returns {number} max definition level
+ */
+function getMaxDefinitionLevel(schemaPath) {
+  let maxLevel = 0;
+  for (const { element } of schemaPath.slice(1)) {
+    if (element.repetition_type !== 'REQUIRED') {
+      maxLevel++;
+    }
+  }
+  return maxLevel
+}
+
+/**
+ * Check if a column is list-like.
+ *
+ * @param {SchemaTree} schema
+ * @returns {boolean} true if list-like
+ */
+function isListLike(schema) {
+  if (!schema) return false
+  if (schema.element.converted_type !== 'LIST') return false
+  if (schema.children.length > 1) return false
+
+  const firstChild = schema.children[0];
+  if (firstChild.children.length > 1) return false
+  if (firstChild.element.repetition_type !== 'REPEATED') return false
+
+  return true
+}
+
+/**
+ * Check if a column is map-like.
+ *
+ * @param {SchemaTree} schema
+ * @returns {boolean} true if map-like
+ */
+function isMapLike(schema) {
+  if (!schema) return false
+  if (schema.element.converted_type !== 'MAP') return false
+  if (schema.children.length > 1) return false
+
+  const firstChild = schema.children[0];
+  if (firstChild.children.length !== 2) return false
+  if (firstChild.element.repetition_type !== 'REPEATED') return false
+
+  const keyChild = firstChild.children.find(child => child.element.name === 'key');
+  if (keyChild?.element.repetition_type === 'REPEATED') return false
+
+  const valueChild = firstChild.children.find(child => child.element.name === 'value');
+  if (valueChild?.element.repetition_type === 'REPEATED') return false
+
+  return true
+}
+
+/**
+ * Returns true if a column is non-nested.
+ *
+ * @param {SchemaTree[]} schemaPath
+ * @returns {boolean}
+ */
+function isFlatColumn(schemaPath) {
+  if (schemaPath.length !== 2) return false
+  const [, column] = schemaPath;
+  if (column.element.repetition_type === 'REPEATED') return false
+  if (column.children.length) return false
+  return true
+}
+
+/**
+ * @import {SchemaElement, SchemaTree} from '../src/types.js'
+ */
+
+/**
+ * @import {DataReader, ThriftObject, ThriftType} from '../src/types.js'
+ */
+
+// TCompactProtocol types
+const STOP = 0;
+const TRUE = 1;
+const FALSE = 2;
+const BYTE = 3;
+const I16 = 4;
+const I32 = 5;
+const I64 = 6;
+const DOUBLE = 7;
+const BINARY = 8;
+const LIST = 9;
+const STRUCT = 12;
+
+/**
+ * Parse TCompactProtocol
+ *
+ * @param {DataReader} reader
+ * @returns {{ [key: `field_${number}`]: any }}
+ */
+function deserializeTCompactProtocol(reader) {
+  /** @type {ThriftObject} */
+  const value = {};
+  let fid = 0;
+
+  while (true) {
+    if (reader.offset >= reader.view.byteLength) throw new Error('thrift struct ended without STOP')
+    // Parse each field based on its type and add to the result object
+    const byte = reader.view.getUint8(reader.offset++);
+    const type = byte & 0x0f;
+    if (type === STOP) break
+    const delta = byte >> 4;
+    fid = delta ? fid + delta : readZigZag(reader);
+    value[`field_${fid}`] = readElement(reader, type);
+  }
+
+  return value
+}
+
+/**
+ * Read a single element based on its type
+ *
+ * @param {DataReader} reader
+ * @param {number} type
+ * @returns {ThriftType}
+ */
+function readElement(reader, type) {
+  switch (type) {
+  case TRUE:
+    return true
+  case FALSE:
+    return false
+  case BYTE:
+    return reader.view.getInt8(reader.offset++)
+  case I16:
+  case I32:
+    return readZigZag(reader)
+  case I64:
+    return readZigZagBigInt(reader)
+  case DOUBLE: {
+    const value = reader.view.getFloat64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case BINARY: {
+    const stringLength = readVarInt(reader);
+    if (reader.offset + stringLength > reader.view.byteLength) {
+      throw new Error(`thrift binary length ${stringLength} exceeds remaining ${reader.view.byteLength - reader.offset} bytes`)
+    }
+    const strBytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, stringLength);
+    reader.offset += stringLength;
+    return strBytes
+  }
+  case LIST: {
+    const byte = reader.view.getUint8(reader.offset++);
+    const elemType = byte & 0x0f;
+    let listSize = byte >> 4;
+    if (listSize === 15) {
+      listSize = readVarInt(reader);
+    }
+    const boolType = elemType === TRUE || elemType === FALSE;
+    const values = new Array(listSize);
+    for (let i = 0; i < listSize; i++) {
+      values[i] = boolType ? readElement(reader, BYTE) === 1 : readElement(reader, elemType);
+    }
+    return values
+  }
+  case STRUCT:
+    // main function handles struct parsing
+    return deserializeTCompactProtocol(reader)
+  default:
+    // MAP, SET, UUID not used by parquet
+    throw new Error(`thrift unhandled type: ${type}`)
+  }
+}
+
+/**
+ * Read varint aka Unsigned LEB128.
+ *
+ * @param {DataReader} reader
+ * @returns {number}
+ */
+function readVarInt(reader) {
+  let result = 0;
+  let shift = 0;
+  while (true) {
+    // Read groups of 7 low bits until high bit is 0
+    const byte = reader.view.getUint8(reader.offset++);
+    result |= (byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      return result
+    }
+    shift += 7;
+  }
+}
+
+/**
+ * Read a varint as a bigint.
+ *
+ * @param {DataReader} reader
+ * @returns {bigint}
+ */
+function readVarBigInt(reader) {
+  let result = 0n;
+  let shift = 0n;
+  while (true) {
+    const byte = reader.view.getUint8(reader.offset++);
+    result |= BigInt(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      return result
+    }
+    shift += 7n;
+  }
+}
+
+/**
+ * Read a zigzag number.
+ * Zigzag folds positive and negative numbers into the positive number space.
+ *
+ * @param {DataReader} reader
+ * @returns {number}
+ */
+function readZigZag(reader) {
+  const zigzag = readVarInt(reader);
+  return zigzag >>> 1 ^ -(zigzag & 1)
+}
+
+/**
+ * Read a zigzag bigint.
+ *
+ * @param {DataReader} reader
+ * @returns {bigint}
+ */
+function readZigZagBigInt(reader) {
+  const zigzag = readVarBigInt(reader);
+  return zigzag >> 1n ^ -(zigzag & 1n)
+}
+
+/**
+ * @param {SchemaElement[]} schema
+ * @param {KeyValue[] | undefined} key_value_metadata
+ * @returns {void}
+ */
+function markGeoColumns(schema, key_value_metadata) {
+  // Prepare the list of GeoParquet columns
+  /** @type {Map<string, LogicalType>} */
+  const columns = new Map();
+  const geo = key_value_metadata?.find(({ key }) => key === 'geo')?.value;
+  const decodedColumns = (geo && JSON.parse(geo)?.columns) ?? {};
+  for (const [name, column] of Object.entries(decodedColumns)) {
+    if (column.encoding !== 'WKB') continue
+
+    const type = column.edges === 'spherical' ? 'GEOGRAPHY' : 'GEOMETRY';
+    const id = column.crs?.id ?? column.crs?.ids?.[0];
+    const crs = id ? `${id.authority}:${id.code.toString()}` : undefined;
+    // Note: we can't infer GEOGRAPHY's algorithm from GeoParquet
+    columns.set(name, { type, crs });
+  }
+
+  // Mark schema elements with logical type
+  // Only look at root-level columns of type BYTE_ARRAY without existing logical_type
+  for (let i = 1; i < schema.length; i++) { // skip root
+    const { logical_type, name, num_children, type } = schema[i];
+    if (num_children) {
+      i += num_children;
+      continue // skip the element and its children
+    }
+    if (type === 'BYTE_ARRAY' && !logical_type) {
+      schema[i].logical_type = columns.get(name);
+    }
+  }
+}
+
+/**
+ * @import {KeyValue, LogicalType, SchemaElement} from '../src/types.js'
+ */
+
+/**
+ * @import {AsyncBuffer, FileMetaData, KeyValue, LogicalType, MetadataOptions, MinMaxType, ParquetParsers, SchemaElement, SchemaTree, Statistics, TimeUnit} from '../src/types.js'
+ */
+
+const defaultInitialFetchSize = 1 << 19; // 512kb
+
+const decoder$1 = new TextDecoder();
+function decode(/** @type {Uint8Array} */ value) {
+  return value && decoder$1.decode(value)
+}
+
+/**
+ * Read parquet metadata from an async buffer.
+ *
+ * An AsyncBuffer is like an ArrayBuffer, but the slices are loaded
+ * asynchronously, possibly over the network.
+ *
+ * You must provide the byteLength of the buffer, typically from a HEAD request.
+ *
+ * In theory, you could use suffix-range requests to fetch the end of the file,
+ * and save a round trip. But in practice, this doesn't work because chrome
+ * deems suffix-range requests as a not-safe-listed header, and will require
+ * a pre-flight. So the byteLength is required.
+ *
+ * To make this efficient, we initially request the last 512kb of the file,
+ * which is likely to contain the metadata. If the metadata length exceeds the
+ * initial fetch, 512kb, we request the rest of the metadata from the AsyncBuffer.
+ *
+ * This ensures that we either make one 512kb initial request for the metadata,
+ * or a second request for up to the metadata size.
+ *
+ * @param {AsyncBuffer} asyncBuffer parquet file contents
+ * @param {MetadataOptions & { initialFetchSize?: number }} options initial fetch size in bytes (default 512kb)
+ * @returns {Promise<FileMetaData>} parquet metadata object
+ */
+async function parquetMetadataAsync(asyncBuffer, { parsers, initialFetchSize = defaultInitialFetchSize, geoparquet = true } = {}) {
+  if (!asyncBuffer || !(asyncBuffer.byteLength >= 0)) throw new Error('parquet expected AsyncBuffer')
+
+  // fetch last bytes (footer) of the file
+  const footerOffset = Math.max(0, asyncBuffer.byteLength - initialFetchSize);
+  const footerBuffer = await asyncBuffer.slice(footerOffset, asyncBuffer.byteLength);
+
+  // Check for parquet magic number "PAR1"
+  const footerView = new DataView(footerBuffer);
+  if (footerView.getUint32(footerBuffer.byteLength - 4, true) !== 0x31524150) {
+    throw new Error('parquet file invalid (footer != PAR1)')
+  }
+
+  // Parquet files store metadata at the end of the file
+  // Metadata length is 4 bytes before the last PAR1
+  const metadataLength = footerView.getUint32(footerBuffer.byteLength - 8, true);
+  if (metadataLength > asyncBuffer.byteLength - 8) {
+    throw new Error(`parquet metadata length ${metadataLength} exceeds available buffer ${asyncBuffer.byteLength - 8}`)
+  }
+
+  // check if metadata size fits inside the initial fetch
+  if (metadataLength + 8 > initialFetchSize) {
+    // fetch the rest of the metadata
+    const metadataOffset = asyncBuffer.byteLength - metadataLength - 8;
+    const metadataBuffer = await asyncBuffer.slice(metadataOffset, footerOffset);
+    // combine initial fetch with the new slice
+    const combinedBuffer = new ArrayBuffer(metadataLength + 8);
+    const combinedView = new Uint8Array(combinedBuffer);
+    combinedView.set(new Uint8Array(metadataBuffer));
+    combinedView.set(new Uint8Array(footerBuffer), footerOffset - metadataOffset);
+    return parquetMetadata(combinedBuffer, { parsers, geoparquet })
+  } else {
+    // parse metadata from the footer
+    return parquetMetadata(footerBuffer, { parsers, geoparquet })
+  }
+}
+
+/**
+ * Read parquet metadata from a buffer synchronously.
+ *
+ * @param {ArrayBuffer | Uint8Array} arrayBuffer parquet file footer
+ * @param {MetadataOptions} options metadata parsing options
+ * @returns {FileMetaData} parquet metadata object
+ */
+function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
+  let view;
+  if (arrayBuffer instanceof ArrayBuffer) {
+    view = new DataView(arrayBuffer);
+  } else if (arrayBuffer instanceof Uint8Array) {
+    view = new DataView(arrayBuffer.buffer, arrayBuffer.byteOffset, arrayBuffer.byteLength);
+  } else {
+    throw new Error('parquet expected ArrayBuffer or Uint8Array')
+  }
+
+  // Use default parsers if not given
+  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
+
+  // Validate footer magic number "PAR1"
+  if (view.byteLength < 8) {
+    throw new Error('parquet file is too short')
+  }
+  if (view.getUint32(view.byteLength - 4, true) !== 0x31524150) {
+    throw new Error('parquet file invalid (footer != PAR1)')
+  }
+
+  // Parquet files store metadata at the end of the file
+  // Metadata length is 4 bytes before the last PAR1
+  const metadataLengthOffset = view.byteLength - 8;
+  const metadataLength = view.getUint32(metadataLengthOffset, true);
+  if (metadataLength > view.byteLength - 8) {
+    // {metadata}, metadata_length, PAR1
+    throw new Error(`parquet metadata length ${metadataLength} exceeds available buffer ${view.byteLength - 8}`)
+  }
+
+  const metadataOffset = metadataLengthOffset - metadataLength;
+  const reader = { view, offset: metadataOffset };
+  const metadata = deserializeTCompactProtocol(reader);
+
+  // Parse metadata from thrift data
+  const version = metadata.field_1;
+  /** @type {SchemaElement[]} */
+  const schema = metadata.field_2.map((/** @type {any} */ field) => ({
+    type: ParquetTypes[field.field_1],
+    type_length: field.field_2,
+    repetition_type: FieldRepetitionTypes[field.field_3],
+    name: decode(field.field_4),
+    num_children: field.field_5,
+    converted_type: ConvertedTypes[field.field_6],
+    scale: field.field_7,
+    precision: field.field_8,
+    field_id: field.field_9,
+    logical_type: logicalType(field.field_10),
+  }));
+  // schema element per column index
+  const columnSchema = schema.filter(e => e.type);
+  const num_rows = metadata.field_3;
+  const row_groups = metadata.field_4.map((/** @type {any} */ rowGroup) => ({
+    columns: rowGroup.field_1.map((/** @type {any} */ column, /** @type {number} */ columnIndex) => ({
+      file_path: decode(column.field_1),
+      file_offset: column.field_2,
+      meta_data: column.field_3 && {
+        type: ParquetTypes[column.field_3.field_1],
+        encodings: column.field_3.field_2?.map((/** @type {number} */ e) => Encodings[e]),
+        path_in_schema: column.field_3.field_3.map(decode),
+        codec: CompressionCodecs[column.field_3.field_4],
+        num_values: column.field_3.field_5,
+        total_uncompressed_size: column.field_3.field_6,
+        total_compressed_size: column.field_3.field_7,
+        key_value_metadata: column.field_3.field_8?.map((/** @type {any} */ kv) => ({
+          key: decode(kv.field_1),
+          value: decode(kv.field_2),
+        })),
+        data_page_offset: column.field_3.field_9,
+        index_page_offset: column.field_3.field_10,
+        dictionary_page_offset: column.field_3.field_11,
+        statistics: convertStats(column.field_3.field_12, columnSchema[columnIndex], allParsers),
+        encoding_stats: column.field_3.field_13?.map((/** @type {any} */ encodingStat) => ({
+          page_type: PageTypes[encodingStat.field_1],
+          encoding: Encodings[encodingStat.field_2],
+          count: encodingStat.field_3,
+        })),
+        bloom_filter_offset: column.field_3.field_14,
+        bloom_filter_length: column.field_3.field_15,
+        size_statistics: column.field_3.field_16 && {
+          unencoded_byte_array_data_bytes: column.field_3.field_16.field_1,
+          repetition_level_histogram: column.field_3.field_16.field_2,
+          definition_level_histogram: column.field_3.field_16.field_3,
+        },
+        geospatial_statistics: column.field_3.field_17 && {
+          bbox: column.field_3.field_17.field_1 && {
+            xmin: column.field_3.field_17.field_1.field_1,
+            xmax: column.field_3.field_17.field_1.field_2,
+            ymin: column.field_3.field_17.field_1.field_3,
+            ymax: column.field_3.field_17.field_1.field_4,
+            zmin: column.field_3.field_17.field_1.field_5,
+            zmax: column.field_3.field_17.field_1.field_6,
+            mmin: column.field_3.field_17.field_1.field_7,
+            mmax: column.field_3.field_17.field_1.field_8,
+          },
+          geospatial_types: column.field_3.field_17.field_2,
+        },
+      },
+      offset_index_offset: column.field_4,
+      offset_index_length: column.field_5,
+      column_index_offset: column.field_6,
+      column_index_length: column.field_7,
+      crypto_metadata: column.field_8,
+      encrypted_column_metadata: column.field_9,
+    })),
+    total_byte_size: rowGroup.field_2,
+    num_rows: rowGroup.field_3,
+    sorting_columns: rowGroup.field_4?.map((/** @type {any} */ sortingColumn) => ({
+      column_idx: sortingColumn.field_1,
+      descending: sortingColumn.field_2,
+      nulls_first: sortingColumn.field_3,
+    })),
+    file_offset: rowGroup.field_5,
+    total_compressed_size: rowGroup.field_6,
+    ordinal: rowGroup.field_7,
+  }));
+  /** @type {KeyValue[] | undefined} */
+  const key_value_metadata = metadata.field_5?.map((/** @type {any} */ kv) => ({
+    key: decode(kv.field_1),
+    value: decode(kv.field_2),
+  }));
+  const created_by = decode(metadata.field_6);
+
+  if (geoparquet) {
+    markGeoColumns(schema, key_value_metadata);
+  }
+
+  return {
+    version,
+    schema,
+    num_rows,
+    row_groups,
+    key_value_metadata,
+    created_by,
+    metadata_length: metadataLength,
+  }
+}
+
+/**
+ * Return a tree of schema elements from parquet metadata.
+ *
+ * @param {{schema: SchemaElement[]}} metadata parquet metadata object
+ * @returns {SchemaTree} tree of schema elements
+ */
+function parquetSchema({ schema }) {
+  return getSchemaPath(schema, [])[0]
+}
+
+/**
+ * @param {any} logicalType
+ * @returns {LogicalType | undefined}
+ */
+function logicalType(logicalType) {
+  if (logicalType?.field_1) return { type: 'STRING' }
+  if (logicalType?.field_2) return { type: 'MAP' }
+  if (logicalType?.field_3) return { type: 'LIST' }
+  if (logicalType?.field_4) return { type: 'ENUM' }
+  if (logicalType?.field_5) return {
+    type: 'DECIMAL',
+    scale: logicalType.field_5.field_1,
+    precision: logicalType.field_5.field_2,
+  }
+  if (logicalType?.field_6) return { type: 'DATE' }
+  if (logicalType?.field_7) return {
+    type: 'TIME',
+    isAdjustedToUTC: logicalType.field_7.field_1,
+    unit: timeUnit(logicalType.field_7.field_2),
+  }
+  if (logicalType?.field_8) return {
+    type: 'TIMESTAMP',
+    isAdjustedToUTC: logicalType.field_8.field_1,
+    unit: timeUnit(logicalType.field_8.field_2),
+  }
+  if (logicalType?.field_10) return {
+    type: 'INTEGER',
+    bitWidth: logicalType.field_10.field_1,
+    isSigned: logicalType.field_10.field_2,
+  }
+  if (logicalType?.field_11) return { type: 'NULL' }
+  if (logicalType?.field_12) return { type: 'JSON' }
+  if (logicalType?.field_13) return { type: 'BSON' }
+  if (logicalType?.field_14) return { type: 'UUID' }
+  if (logicalType?.field_15) return { type: 'FLOAT16' }
+  if (logicalType?.field_16) return {
+    type: 'VARIANT',
+    specification_version: logicalType.field_16.field_1,
+  }
+  if (logicalType?.field_17) return {
+    type: 'GEOMETRY',
+    crs: decode(logicalType.field_17.field_1),
+  }
+  if (logicalType?.field_18) return {
+    type: 'GEOGRAPHY',
+    crs: decode(logicalType.field_18.field_1),
+    algorithm: EdgeInterpolationAlgorithms[logicalType.field_18.field_2],
+  }
+  if (logicalType?.field_19) return { type: 'FILE' }
+  return logicalType
+}
+
+/**
+ * @param {any} unit
+ * @returns {TimeUnit}
+ */
+function timeUnit(unit) {
+  if (unit.field_1) return 'MILLIS'
+  if (unit.field_2) return 'MICROS'
+  if (unit.field_3) return 'NANOS'
+  throw new Error('parquet time unit required')
+}
+
+/**
+ * Convert column statistics based on column type.
+ *
+ * @param {any} stats
+ * @param {SchemaElement} schema
+ * @param {ParquetParsers} parsers
+ * @returns {Statistics}
+ */
+function convertStats(stats, schema, parsers) {
+  return stats && {
+    max: convertMetadata(stats.field_1, schema, parsers),
+    min: convertMetadata(stats.field_2, schema, parsers),
+    null_count: stats.field_3,
+    distinct_count: stats.field_4,
+    max_value: convertMetadata(stats.field_5, schema, parsers),
+    min_value: convertMetadata(stats.field_6, schema, parsers),
+    is_max_value_exact: stats.field_7,
+    is_min_value_exact: stats.field_8,
+  }
+}
+
+/**
+ * @param {Uint8Array | undefined} value
+ * @param {SchemaElement} schema
+ * @param {ParquetParsers} parsers
+ * @returns {MinMaxType | undefined}
+ */
+function convertMetadata(value, schema, parsers) {
+  const { type, converted_type, logical_type } = schema;
+  if (value === undefined) return value
+  if (type === 'BOOLEAN') return value[0] === 1
+  if (type === 'BYTE_ARRAY') return parsers.stringFromBytes(value)
+  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+  if (type === 'FLOAT' && view.byteLength === 4) return view.getFloat32(0, true)
+  if (type === 'DOUBLE' && view.byteLength === 8) return view.getFloat64(0, true)
+  if (type === 'INT32' && converted_type === 'DECIMAL' && view.byteLength === 4) {
+    return view.getInt32(0, true) / 10 ** (schema.scale || 0)
+  }
+  if (type === 'INT64' && converted_type === 'DECIMAL' && view.byteLength === 8) {
+    return Number(view.getBigInt64(0, true)) / 10 ** (schema.scale || 0)
+  }
+  if (type === 'INT32' && converted_type === 'DATE') return parsers.dateFromDays(view.getInt32(0, true))
+  if (type === 'INT64' && converted_type === 'TIMESTAMP_MILLIS') return parsers.timestampFromMilliseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && converted_type === 'TIMESTAMP_MICROS') return parsers.timestampFromMicroseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP' && logical_type?.unit === 'NANOS') return parsers.timestampFromNanoseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP' && logical_type?.unit === 'MICROS') return parsers.timestampFromMicroseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP') return parsers.timestampFromMilliseconds(view.getBigInt64(0, true))
+  const unsigned = converted_type?.startsWith('UINT_') ||
+    logical_type?.type === 'INTEGER' && !logical_type.isSigned;
+  if (type === 'INT32' && unsigned && view.byteLength === 4) return view.getUint32(0, true)
+  if (type === 'INT64' && unsigned && view.byteLength === 8) return view.getBigUint64(0, true)
+  if (type === 'INT32' && view.byteLength === 4) return view.getInt32(0, true)
+  if (type === 'INT64' && view.byteLength === 8) return view.getBigInt64(0, true)
+  if (converted_type === 'DECIMAL') {
+    const scale = schema.scale || 0;
+    return scale > 308 ? parseDecimal(value) * 10 ** -scale : parseDecimal(value) / 10 ** scale
+  }
+  if (logical_type?.type === 'FLOAT16') return parseFloat16(value)
+  if (logical_type?.type === 'UUID') return parsers.uuidFromBytes(value)
+  if (type === 'FIXED_LEN_BYTE_ARRAY') return value
+  // assert(false)
+  return value
+}
+
+/**
+ * @import {ColumnIndex, DataReader, OffsetIndex, PageLocation, ParquetParsers, SchemaElement} from '../src/types.js'
+ */
+
+
+/**
+ * @param {DataReader} reader
+ * @param {SchemaElement} schema
+ * @param {Partial<ParquetParsers> | undefined} parsers
+ * @returns {ColumnIndex}
+ */
+function readColumnIndex(reader, schema, parsers = undefined) {
+  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
+
+  const thrift = deserializeTCompactProtocol(reader);
+  return {
+    null_pages: thrift.field_1,
+    min_values: thrift.field_2.map((/** @type {any} */ m) => convertMetadata(m, schema, allParsers)),
+    max_values: thrift.field_3.map((/** @type {any} */ m) => convertMetadata(m, schema, allParsers)),
+    boundary_order: BoundaryOrders[thrift.field_4],
+    null_counts: thrift.field_5,
+    repetition_level_histograms: thrift.field_6,
+    definition_level_histograms: thrift.field_7,
+  }
+}
+
+/**
+ * @param {DataReader} reader
+ * @returns {OffsetIndex}
+ */
+function readOffsetIndex(reader) {
+  const thrift = deserializeTCompactProtocol(reader);
+  return {
+    // @ts-ignore
+    page_locations: thrift.field_1.map(loc => ({
+      offset: loc.field_1,
+      compressed_page_size: loc.field_2,
+      first_row_index: loc.field_3,
+    })),
+    unencoded_byte_array_data_bytes: thrift.field_2,
+  }
+}
+
+// XxHash64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md)
+// Used by parquet bloom filters: hashes the PLAIN encoding of column values with seed 0.
+
+const MASK = 0xffffffffffffffffn;
+const PRIME1 = 0x9e3779b185ebca87n;
+const PRIME2 = 0xc2b2ae3d27d4eb4fn;
+const PRIME3 = 0x165667b19e3779f9n;
+const PRIME4 = 0x85ebca77c2b2ae63n;
+const PRIME5 = 0x27d4eb2f165667c5n;
+
+/**
+ * @param {bigint} x
+ * @param {bigint} r rotation amount in bits (1..63)
+ * @returns {bigint}
+ */
+function rotl64(x, r) {
+  return (x << r | x >> 64n - r) & MASK
+}
+
+/**
+ * @param {bigint} acc
+ * @param {bigint} val
+ * @returns {bigint}
+ */
+function round(acc, val) {
+  acc = acc + val * PRIME2 & MASK;
+  acc = rotl64(acc, 31n);
+  return acc * PRIME1 & MASK
+}
+
+/**
+ * @param {bigint} acc
+ * @param {bigint} val
+ * @returns {bigint}
+ */
+function mergeRound(acc, val) {
+  acc ^= round(0n, val);
+  return acc * PRIME1 + PRIME4 & MASK
+}
+
+/**
+ * Compute the 64-bit xxHash of a byte buffer.
+ *
+ * @param {Uint8Array} input
+ * @param {bigint} [seed]
+ * @returns {bigint} 64-bit hash
+ */
+function xxhash64(input, seed = 0n) {
+  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  const len = input.byteLength;
+  let offset = 0;
+  let h64;
+
+  if (len >= 32) {
+    let v1 = seed + PRIME1 + PRIME2 & MASK;
+    let v2 = seed + PRIME2 & MASK;
+    let v3 = seed;
+    let v4 = seed - PRIME1 & MASK;
+
+    while (offset + 32 <= len) {
+      v1 = round(v1, view.getBigUint64(offset, true)); offset += 8;
+      v2 = round(v2, view.getBigUint64(offset, true)); offset += 8;
+      v3 = round(v3, view.getBigUint64(offset, true)); offset += 8;
+      v4 = round(v4, view.getBigUint64(offset, true)); offset += 8;
+    }
+
+    h64 = rotl64(v1, 1n) + rotl64(v2, 7n) + rotl64(v3, 12n) + rotl64(v4, 18n) & MASK;
+    h64 = mergeRound(h64, v1);
+    h64 = mergeRound(h64, v2);
+    h64 = mergeRound(h64, v3);
+    h64 = mergeRound(h64, v4);
+  } else {
+    h64 = seed + PRIME5 & MASK;
+  }
+
+  h64 = h64 + BigInt(len) & MASK;
+
+  while (offset + 8 <= len) {
+    h64 ^= round(0n, view.getBigUint64(offset, true));
+    h64 = rotl64(h64, 27n) * PRIME1 + PRIME4 & MASK;
+    offset += 8;
+  }
+
+  if (offset + 4 <= len) {
+    h64 ^= BigInt(view.getUint32(offset, true)) * PRIME1 & MASK;
+    h64 = rotl64(h64, 23n) * PRIME2 + PRIME3 & MASK;
+    offset += 4;
+  }
+
+  while (offset < len) {
+    h64 ^= BigInt(view.getUint8(offset)) * PRIME5 & MASK;
+    h64 = rotl64(h64, 11n) * PRIME1 & MASK;
+    offset += 1;
+  }
+
+  h64 ^= h64 >> 33n;
+  h64 = h64 * PRIME2 & MASK;
+  h64 ^= h64 >> 29n;
+  h64 = h64 * PRIME3 & MASK;
+  h64 ^= h64 >> 32n;
+  return h64
+}
+
+// Split Block Bloom Filter (https://github.com/apache/parquet-format/blob/master/BloomFilter.md)
+// A bloom filter is a sequence of 32-byte blocks. Each block holds 8 little-endian uint32 words.
+// Insertion sets one bit per word, chosen by salting the low 32 bits of an xxhash64.
+// Membership requires all 8 bits to be set; misses are exact, hits are probabilistic.
+
+
+/**
+ * @import {BloomFilter, DataReader, ParquetQueryFilter, SchemaElement} from '../src/types.js'
+ */
+
+const textEncoder = new TextEncoder();
+
+const SALT = new Uint32Array([
+  0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
+  0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
+]);
+
+/**
+ * Map the high 32 bits of a hash to a block index in [0, numBlocks).
+ *
+ * @param {bigint} hash
+ * @param {number} numBlocks
+ * @returns {number}
+ */
+function blockIndex(hash, numBlocks) {
+  return Number((hash >> 32n) * BigInt(numBlocks) >> 32n)
+}
+
+/**
+ * Per-block mask: 8 uint32 words, each with a single bit set at position `(low32 * SALT[i]) >> 27`.
+ *
+ * @param {bigint} hash
+ * @returns {Uint32Array}
+ */
+function blockMask(hash) {
+  const m = new Uint32Array(8);
+  const low = Number(hash & 0xffffffffn) | 0;
+  for (let i = 0; i < 8; i++) {
+    m[i] = 1 << (Math.imul(low, SALT[i]) >>> 27);
+  }
+  return m
+}
+
+/**
+ * Test whether a hash might be present in a Split Block Bloom Filter.
+ * False positives are possible; false negatives are not.
+ *
+ * @param {Uint32Array} blocks bloom filter words (8 * numBlocks long)
+ * @param {bigint} hash 64-bit xxhash of the parquet-plain-encoded value
+ * @returns {boolean}
+ */
+function sbbfContains(blocks, hash) {
+  const offset = blockIndex(hash, blocks.length >> 3) << 3;
+  const m = blockMask(hash);
+  for (let i = 0; i < 8; i++) {
+    if ((blocks[offset + i] & m[i]) === 0) return false
+  }
+  return true
+}
+
+/**
+ * Parse a Split Block Bloom Filter from a reader positioned at the BloomFilterHeader.
+ * Returns undefined when the header advertises an unsupported algorithm, hash, or
+ * compression — callers should treat that as "cannot use this bloom filter."
+ *
+ * @param {DataReader} reader
+ * @returns {BloomFilter | undefined}
+ */
+function readBloomFilter(reader) {
+  const header = deserializeTCompactProtocol(reader);
+  const numBytes = header.field_1;
+  if (typeof numBytes !== 'number' || numBytes <= 0 || numBytes % 32 !== 0) return undefined
+  // BloomFilterAlgorithm / Hash / Compression are unions with a single supported variant each.
+  if (!header.field_2?.field_1) return undefined // algorithm must be BLOCK
+  if (!header.field_3?.field_1) return undefined // hash must be XXHASH
+  if (!header.field_4?.field_1) return undefined // compression must be UNCOMPRESSED
+
+  const { view, offset } = reader;
+  if (offset + numBytes > view.byteLength) {
+    throw new Error(`parquet bloom filter truncated: need ${numBytes} bytes, have ${view.byteLength - offset}`)
+  }
+  // Reader offset is not 4-aligned in general, and we want endian-portable reads.
+  const blocks = new Uint32Array(numBytes >> 2);
+  for (let i = 0; i < blocks.length; i++) {
+    blocks[i] = view.getUint32(offset + i * 4, true);
+  }
+  reader.offset = offset + numBytes;
+  return { numBytes, blocks }
+}
+
+/**
+ * Hash a JS filter value as its parquet PLAIN-encoded bytes, suitable for a
+ * bloom filter lookup. Returns undefined when the column's parser is lossy or
+ * ambiguous (DATE, TIMESTAMP_*, DECIMAL, JSON, BSON, INT96, FLOAT16, UUID,
+ * GEOMETRY, GEOGRAPHY, INTERVAL) or when the JS value type doesn't match the
+ * column. Callers must treat undefined as "bloom filter cannot help."
+ *
+ * @param {any} value
+ * @param {SchemaElement} element
+ * @returns {bigint | undefined}
+ */
+function hashParquetValue(value, element) {
+  if (value === null || value === undefined) return undefined
+  const { type, converted_type, logical_type } = element;
+
+  if (type === 'BOOLEAN') {
+    if (typeof value !== 'boolean') return undefined
+    return xxhash64(new Uint8Array([value ? 1 : 0]))
+  }
+
+  if (type === 'FLOAT') {
+    if (typeof value !== 'number') return undefined
+    const buf = new ArrayBuffer(4);
+    new DataView(buf).setFloat32(0, value, true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'DOUBLE') {
+    if (typeof value !== 'number') return undefined
+    const buf = new ArrayBuffer(8);
+    new DataView(buf).setFloat64(0, value, true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'INT32') {
+    if (converted_type === 'DATE' || converted_type === 'DECIMAL' || converted_type === 'TIME_MILLIS') return undefined
+    if (logical_type?.type === 'DATE' || logical_type?.type === 'TIME' || logical_type?.type === 'DECIMAL') return undefined
+    if (typeof value !== 'number' || !Number.isInteger(value)) return undefined
+    const buf = new ArrayBuffer(4);
+    new DataView(buf).setInt32(0, value | 0, true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'INT64') {
+    if (converted_type === 'TIMESTAMP_MILLIS' || converted_type === 'TIMESTAMP_MICROS') return undefined
+    if (converted_type === 'TIME_MICROS' || converted_type === 'DECIMAL') return undefined
+    if (logical_type?.type === 'TIMESTAMP' || logical_type?.type === 'TIME' || logical_type?.type === 'DECIMAL') return undefined
+    let bigValue;
+    if (typeof value === 'bigint') bigValue = value;
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) bigValue = BigInt(value);
+    else return undefined
+    const buf = new ArrayBuffer(8);
+    new DataView(buf).setBigUint64(0, BigInt.asUintN(64, bigValue), true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'BYTE_ARRAY') {
+    if (converted_type === 'JSON' || converted_type === 'BSON' || converted_type === 'DECIMAL') return undefined
+    if (logical_type?.type === 'JSON' || logical_type?.type === 'BSON' || logical_type?.type === 'VARIANT') return undefined
+    if (logical_type?.type === 'GEOMETRY' || logical_type?.type === 'GEOGRAPHY') return undefined
+    if (typeof value === 'string') return xxhash64(textEncoder.encode(value))
+    if (value instanceof Uint8Array) return xxhash64(value)
+    return undefined
+  }
+
+  if (type === 'FIXED_LEN_BYTE_ARRAY') {
+    if (converted_type === 'DECIMAL' || converted_type === 'INTERVAL') return undefined
+    if (logical_type?.type === 'DECIMAL' || logical_type?.type === 'UUID' || logical_type?.type === 'FLOAT16') return undefined
+    if (logical_type?.type === 'GEOMETRY' || logical_type?.type === 'GEOGRAPHY') return undefined
+    if (value instanceof Uint8Array) return xxhash64(value)
+    return undefined
+  }
+
+  // INT96 deprecated, or type missing on group columns
+  return undefined
+}
+
+/**
+ * Top-level column names that appear in $eq or $in predicates within a filter.
+ * These are the only columns where a bloom filter can prove a value's absence
+ * and let us skip a row group; any other operator can't be helped by a bloom.
+ *
+ * @param {ParquetQueryFilter | undefined} filter
+ * @returns {Set<string>}
+ */
+function bloomEligibleColumns(filter) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  walkBloomEligible(filter, out);
+  return out
+}
+
+/**
+ * @param {ParquetQueryFilter | undefined} filter
+ * @param {Set<string>} out
+ */
+function walkBloomEligible(filter, out) {
+  if (!filter) return
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    for (const sub of filter.$and) walkBloomEligible(sub, out);
+    return
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    for (const sub of filter.$or) walkBloomEligible(sub, out);
+    return
+  }
+  // $nor would need to prove presence, not absence — bloom can't help.
+  if ('$nor' in filter) return
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field.startsWith('$')) continue
+    if (typeof condition === 'object' && condition !== null && !Array.isArray(condition)) {
+      if ('$eq' in condition || '$in' in condition) out.add(field);
+    } else {
+      // primitive / null / array condition is an implicit $eq
+      out.add(field);
+    }
+  }
+}
+
+/**
+ * @import {AsyncBuffer, Awaitable, DecodedArray} from '../src/types.js'
+ */
+
+
+/**
+ * Concatenate two arrays fast.
+ *
+ * @param {any[]} aaa
+ * @param {DecodedArray} bbb
+ */
+function concat(aaa, bbb) {
+  const chunk = 10000;
+  for (let i = 0; i < bbb.length; i += chunk) {
+    aaa.push(...bbb.slice(i, i + chunk));
+  }
+}
+
+/**
+ * Deep equality.
+ *
+ * @param {any} a
+ * @param {any} b
+ * @param {boolean} [strict]
+ * @returns {boolean}
+ */
+function equals(a, b, strict = true) {
+  // eslint-disable-next-line eqeqeq
+  if (strict ? a === b : a == b) return true
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false
+
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] !== b[i]) return false
+    }
+    return true
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) {
+      if (!equals(a[i], b[i], strict)) return false
+    }
+    return true
+  }
+
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false
+  for (const k of aKeys) {
+    if (!equals(a[k], b[k], strict)) return false
+  }
+  return true
+}
+
+/**
+ * Flatten a list of lists into a single list.
+ *
+ * @param {DecodedArray[]} [chunks]
+ * @returns {DecodedArray}
+ */
+function flatten$1(chunks) {
+  if (!chunks) return []
+  if (chunks.length === 1) return chunks[0]
+  /** @type {any[]} */
+  const output = [];
+  for (const chunk of chunks) {
+    concat(output, chunk);
+  }
+  return output
+}
+
+/**
+ * @import {BloomFilter, ColumnPageStats, PageRanges, ParquetQueryFilter, RowGroup, SchemaElement} from '../src/types.js'
+ */
+
+
+const encoder = new TextEncoder();
+
+/**
+ * Returns the physical leaf paths referenced by a filter.
+ *
+ * @param {ParquetQueryFilter} [filter]
+ * @returns {string[]}
+ */
+function pathsNeededForFilter(filter) {
+  if (!filter) return []
+  /** @type {string[]} */
+  const paths = [];
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    paths.push(...filter.$and.flatMap(pathsNeededForFilter));
+  } else if ('$or' in filter && Array.isArray(filter.$or)) {
+    paths.push(...filter.$or.flatMap(pathsNeededForFilter));
+  } else if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    paths.push(...filter.$nor.flatMap(pathsNeededForFilter));
+  } else {
+    paths.push(...Object.keys(filter));
+  }
+  return [...new Set(paths)]
+}
+
+/**
+ * Returns an array of top-level column names needed to evaluate the filter.
+ *
+ * @param {ParquetQueryFilter} [filter]
+ * @returns {string[]}
+ */
+function columnsNeededForFilter(filter) {
+  return [...new Set(pathsNeededForFilter(filter).map(path => path.split('.')[0]))]
+}
+
+/**
+ * Match a record against a query filter
+ *
+ * @param {Record<string, any>} record
+ * @param {ParquetQueryFilter} filter
+ * @param {boolean} [strict]
+ * @returns {boolean}
+ */
+function matchFilter(record, filter, strict = true) {
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    return filter.$and.every(subQuery => matchFilter(record, subQuery, strict))
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    return filter.$or.some(subQuery => matchFilter(record, subQuery, strict))
+  }
+  if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    return !filter.$nor.some(subQuery => matchFilter(record, subQuery, strict))
+  }
+
+  return Object.entries(filter).every(([field, condition]) => {
+    const value = resolve$1(record, field);
+
+    // implicit $eq for non-object conditions
+    if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) {
+      return equals(value, condition, strict)
+    }
+
+    return Object.entries(condition || {}).every(([operator, target]) => {
+      if (operator === '$gt') return value !== null && value !== undefined && value > target
+      if (operator === '$gte') return value !== null && value !== undefined && value >= target
+      if (operator === '$lt') return value !== null && value !== undefined && value < target
+      if (operator === '$lte') return value !== null && value !== undefined && value <= target
+      if (operator === '$eq') return equals(value, target, strict)
+      if (operator === '$ne') return !equals(value, target, strict)
+      if (operator === '$in') return Array.isArray(target) && matchesIn(value, target, strict)
+      if (operator === '$nin') return Array.isArray(target) && !matchesIn(value, target, strict)
+      // value is already resolved, so re-wrap it under a plain key. Reusing
+      // field would send a dotted path back through resolve and lose the value.
+      if (operator === '$not') return !matchFilter({ value }, { value: target }, strict)
+      return true
+    })
+  })
+}
+
+/**
+ * Match a value or one of its immediate array elements against a list.
+ *
+ * @param {any} value
+ * @param {any[]} targets
+ * @param {boolean} strict
+ * @returns {boolean}
+ */
+function matchesIn(value, targets, strict) {
+  return targets.some(target =>
+    equals(value, target, strict) ||
+    Array.isArray(value) && value.some(element => equals(element, target, strict)))
+}
+
+/**
+ * Check if a row group can be skipped based on filter and column statistics,
+ * optionally consulting per-column bloom filters for equality predicates that
+ * statistics can't decide.
+ *
+ * @param {object} options
+ * @param {RowGroup} options.rowGroup
+ * @param {string[]} options.physicalColumns
+ * @param {ParquetQueryFilter | undefined} options.filter
+ * @param {boolean} [options.strict]
+ * @param {Record<string, BloomFilter>} [options.bloomFilters] keyed by filter path
+ * @param {Record<string, SchemaElement>} [options.schemaElements] keyed by physical leaf path
+ * @returns {boolean} true if the row group can be skipped
+ */
+function canSkipRowGroup({ rowGroup, physicalColumns, filter, strict = true, bloomFilters, schemaElements }) {
+  if (!filter) return false
+
+  // Handle logical operators
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    // For AND, we can skip if ANY condition allows skipping
+    return filter.$and.some(subFilter => canSkipRowGroup({ rowGroup, physicalColumns, filter: subFilter, strict, bloomFilters, schemaElements }))
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    // For OR, we can skip only if ALL conditions allow skipping
+    return filter.$or.every(subFilter => canSkipRowGroup({ rowGroup, physicalColumns, filter: subFilter, strict, bloomFilters, schemaElements }))
+  }
+  if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    // For NOR, we can skip if none of the conditions allow skipping
+    // This is complex, so we'll be conservative and not skip
+    return false
+  }
+
+  // Check column filters
+  for (const [field, condition] of Object.entries(filter)) {
+    // Find the column chunk for this field
+    const columnIndex = physicalColumns.indexOf(field);
+    if (columnIndex === -1) continue
+
+    const stats = rowGroup.columns[columnIndex].meta_data?.statistics;
+    const { min, max, min_value, max_value, null_count: nullCount } = stats || {};
+    const minVal = min_value !== undefined ? min_value : min;
+    const maxVal = max_value !== undefined ? max_value : max;
+    const haveStats = minVal !== undefined && maxVal !== undefined;
+
+    const bloom = bloomFilters?.[field];
+    const element = schemaElements?.[field];
+    const matchingNulls = matchFilter({ value: null }, { value: condition }, strict) &&
+      (nullCount === undefined || nullCount > 0);
+
+    if (haveStats && !matchingNulls && canSkipStats(condition, minVal, maxVal, strict, element)) {
+      return true
+    }
+
+    // Handle operators
+    for (const [operator, target] of Object.entries(condition || {})) {
+      // Bloom-filter skipping for equality predicates (proves absence, never presence)
+      if (bloom && element) {
+        if (operator === '$eq') {
+          const hash = hashParquetValue(target, element);
+          if (hash !== undefined && !sbbfContains(bloom.blocks, hash)) return true
+        }
+        if (operator === '$in' && Array.isArray(target) && target.length > 0) {
+          let allAbsent = true;
+          for (const v of target) {
+            const h = hashParquetValue(v, element);
+            if (h === undefined || sbbfContains(bloom.blocks, h)) {
+              allAbsent = false;
+              break
+            }
+          }
+          if (allAbsent) return true
+        }
+      }
+    }
+  }
+
+  return false
+}
+
+/**
+ * Check if a page value range [minVal, maxVal] provably contains no value
+ * matching the operator conditions.
+ *
+ * @param {any} condition operator object like { $gt: 5 }
+ * @param {any} minVal lower bound (may be truncated, still a valid bound)
+ * @param {any} maxVal upper bound (may be truncated, still a valid bound)
+ * @param {boolean} strict
+ * @param {SchemaElement} [element] physical schema element for the bounds
+ * @returns {boolean} true if no value in the range can match
+ */
+function canSkipStats(condition, minVal, maxVal, strict, element) {
+  if (minVal === undefined || maxVal === undefined) return false
+  const mayContainNaN = element?.type === 'FLOAT' || element?.type === 'DOUBLE' || element?.logical_type?.type === 'FLOAT16';
+  for (const [operator, target] of Object.entries(condition || {})) {
+    const minComparison = compareParquetValues(minVal, target, strict, element);
+    const maxComparison = compareParquetValues(maxVal, target, strict, element);
+    // Row filtering uses JavaScript relational operators. For non-ASCII
+    // strings their UTF-16 order can differ from Parquet's UTF-8 index order,
+    // and binary values are string-coerced rather than byte-compared, so those
+    // min/max bounds cannot safely prove a relational predicate impossible.
+    const binaryBounds = minVal instanceof Uint8Array || maxVal instanceof Uint8Array;
+    const relationalBoundsAreSafe = !binaryBounds && (element?.type !== 'BYTE_ARRAY' ||
+      typeof target === 'string' && [...target].every(character => character.charCodeAt(0) <= 0x7f));
+    if (operator === '$gt' && relationalBoundsAreSafe && maxComparison !== undefined && maxComparison <= 0) return true
+    if (operator === '$gte' && relationalBoundsAreSafe && maxComparison !== undefined && maxComparison < 0) return true
+    if (operator === '$lt' && relationalBoundsAreSafe && minComparison !== undefined && minComparison >= 0) return true
+    if (operator === '$lte' && relationalBoundsAreSafe && minComparison !== undefined && minComparison > 0) return true
+    if (operator === '$eq') {
+      const targetMinComparison = compareParquetValues(target, minVal, strict, element);
+      const targetMaxComparison = compareParquetValues(target, maxVal, strict, element);
+      if (targetMinComparison !== undefined && targetMinComparison < 0 ||
+          targetMaxComparison !== undefined && targetMaxComparison > 0) return true
+    }
+    if (operator === '$ne' && !mayContainNaN && equals(minVal, maxVal, strict) && equals(minVal, target, strict)) return true
+    if (operator === '$in' && Array.isArray(target) && target.every(value => {
+      const valueMinComparison = compareParquetValues(value, minVal, strict, element);
+      const valueMaxComparison = compareParquetValues(value, maxVal, strict, element);
+      return valueMinComparison !== undefined && valueMinComparison < 0 ||
+        valueMaxComparison !== undefined && valueMaxComparison > 0
+    })) return true
+    if (operator === '$nin' && !mayContainNaN && Array.isArray(target) && equals(minVal, maxVal, strict) && target.some(value => equals(minVal, value, strict))) return true
+  }
+  return false
+}
+
+/**
+ * Compare values using Parquet's unsigned lexicographic ordering for binary
+ * values. Returns undefined when values do not have a safely comparable order.
+ *
+ * @param {any} a
+ * @param {any} b
+ * @param {boolean} strict
+ * @param {SchemaElement} [element]
+ * @returns {-1 | 0 | 1 | undefined}
+ */
+function compareParquetValues(a, b, strict, element) {
+  // BYTE_ARRAY values are decoded as UTF-8 strings by the default parser even
+  // without an explicit UTF8/STRING annotation.
+  if (element?.type === 'BYTE_ARRAY') {
+    if (typeof a !== 'string' || typeof b !== 'string') return undefined
+    return compareBytes(encoder.encode(a), encoder.encode(b))
+  }
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) return undefined
+    return compareBytes(a, b)
+  }
+  if (a < b) return -1
+  if (a > b) return 1
+  if (equals(a, b, strict)) return 0
+  return undefined
+}
+
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {-1 | 0 | 1}
+ */
+function compareBytes(a, b) {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    if (a[i] < b[i]) return -1
+    if (a[i] > b[i]) return 1
+  }
+  if (a.length < b.length) return -1
+  if (a.length > b.length) return 1
+  return 0
+}
+
+/**
+ * Check whether the filter condition accepts a null value.
+ *
+ * @param {any} condition
+ * @param {boolean} strict
+ * @returns {boolean}
+ */
+function matchesNull(condition, strict) {
+  return matchFilter({ value: null }, { value: condition }, strict)
+}
+
+/**
+ * Compute candidate row ranges within a row group that could match the filter,
+ * based on per-page column index statistics.
+ *
+ * Returns sorted disjoint [start, end) row ranges relative to the group.
+ * An empty array means the filter provably matches no rows in the group.
+ * Returns undefined when the page statistics give no pruning information
+ * (the caller must read the whole selection).
+ *
+ * @param {ParquetQueryFilter | undefined} filter
+ * @param {Record<string, ColumnPageStats>} columnPages keyed by physical leaf path
+ * @param {number} groupRows number of rows in the row group
+ * @param {boolean} [strict]
+ * @returns {PageRanges | undefined}
+ */
+function filterPageRanges(filter, columnPages, groupRows, strict = true) {
+  if (!filter) return undefined
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    /** @type {PageRanges | undefined} */
+    let ranges;
+    for (const subFilter of filter.$and) {
+      ranges = intersectRanges(ranges, filterPageRanges(subFilter, columnPages, groupRows, strict));
+    }
+    return ranges
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    /** @type {PageRanges} */
+    let ranges = [];
+    for (const subFilter of filter.$or) {
+      const subRanges = filterPageRanges(subFilter, columnPages, groupRows, strict);
+      // any un-prunable branch could match anywhere
+      if (!subRanges) return undefined
+      ranges = unionRanges(ranges, subRanges);
+    }
+    return ranges
+  }
+  if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    // Conservative: negations cannot be pruned by min/max bounds
+    return undefined
+  }
+
+  // Column conditions: all fields must match, so intersect their ranges
+  /** @type {PageRanges | undefined} */
+  let result;
+  for (const [field, condition] of Object.entries(filter)) {
+    const pages = columnPages[field];
+    if (!pages) continue
+    const nullCanMatch = matchesNull(condition, strict);
+    /** @type {PageRanges} */
+    const keep = [];
+    for (let i = 0; i < pages.pageStarts.length; i++) {
+      const start = pages.pageStarts[i];
+      const end = i + 1 < pages.pageStarts.length ? pages.pageStarts[i + 1] : groupRows;
+      const nullCount = pages.nullCounts?.[i];
+      // Keep pages with matching nulls, including pages whose null presence is
+      // unknown because the optional null_counts index field was omitted.
+      const matchingNulls = nullCanMatch && (nullCount === undefined || nullCount > 0);
+      const skip = !pages.nullPages[i] && !matchingNulls &&
+        canSkipStats(condition, pages.minValues[i], pages.maxValues[i], strict, pages.element);
+      if (!skip) {
+        const last = keep[keep.length - 1];
+        if (last && last[1] === start) last[1] = end;
+        else keep.push([start, end]);
+      }
+    }
+    result = intersectRanges(result, keep);
+  }
+  return result
+}
+
+/**
+ * Intersect two sets of sorted disjoint ranges. Undefined means "everything".
+ *
+ * @param {PageRanges | undefined} a
+ * @param {PageRanges | undefined} b
+ * @returns {PageRanges | undefined}
+ */
+function intersectRanges(a, b) {
+  if (!a) return b
+  if (!b) return a
+  /** @type {PageRanges} */
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const start = Math.max(a[i][0], b[j][0]);
+    const end = Math.min(a[i][1], b[j][1]);
+    if (start < end) out.push([start, end]);
+    if (a[i][1] < b[j][1]) i++;
+    else j++;
+  }
+  return out
+}
+
+/**
+ * Union two sets of sorted disjoint ranges.
+ *
+ * @param {PageRanges} a
+ * @param {PageRanges} b
+ * @returns {PageRanges}
+ */
+function unionRanges(a, b) {
+  /** @type {PageRanges} */
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || i < a.length && a[i][0] <= b[j][0] ? a[i++] : b[j++];
+    const last = out[out.length - 1];
+    if (last && next[0] <= last[1]) last[1] = Math.max(last[1], next[1]);
+    else out.push([next[0], next[1]]);
+  }
+  return out
+}
+
+/**
+ * Resolve a dot-notation path to a value in a nested object.
+ *
+ * @param {Record<string, any>} record
+ * @param {string} path
+ * @returns {any}
+ */
+function resolve$1(record, path) {
+  let value = record;
+  for (const part of path.split('.')) {
+    value = value?.[part];
+  }
+  return value
+}
+
+/**
+ * @import {AsyncBuffer, BloomFilter, ByteRange, ChunkPlan, ColumnPageStats, FileMetaData, GroupPlan, PageLocation, PageRanges, ParquetParsers, ParquetQueryFilter, ParquetReadOptions, QueryPlan, RowGroup, SchemaElement, SchemaTree} from '../src/types.js'
+ */
+
+// Combine column chunks if less than 2mb
+const runLimit = 1 << 21; // 2mb
+// When reading selected columns, combine chunks separated by at most this many unrequested bytes.
+// Arrow C++ before 18 and Polars write a copy of each column's metadata after its chunk, leaving small gaps.
+// Same default as Arrow's CacheOptions hole_size_limit.
+const columnGapLimit = 1 << 13; // 8kb
+
+/**
+ * Plan which byte ranges to read to satisfy a read request.
+ * Metadata must be non-null.
+ *
+ * @param {ParquetReadOptions & { bloomFiltersByGroup?: Record<string, BloomFilter>[], schemaElements?: Record<string, SchemaElement>, pageRangesByGroup?: (PageRanges | undefined)[], pageLocationsByGroup?: Record<string, PageLocation[]>[] }} options
+ * @returns {QueryPlan}
+ */
+function parquetPlan(options) {
+  const { metadata, rowStart = 0, columns, useOffsetIndex = false } = options;
+  if (!metadata) throw new Error('parquetPlan requires metadata')
+  /** @type {GroupPlan[]} */
+  const groups = [];
+  /** @type {ByteRange[]} */
+  const fetches = [];
+  /** @type {ByteRange[]} */
+  const indexes = [];
+  const scanPlan = parquetPlanGroups(options);
+  for (const group of scanPlan.groups) {
+    const groupPlan = parquetPlanGroup({ ...group, columns, useOffsetIndex });
+    groups.push(...groupPlan.groups);
+    fetches.push(...groupPlan.fetches);
+    indexes.push(...groupPlan.indexes);
+  }
+  fetches.push(...indexes);
+
+  return { metadata, rowStart, rowEnd: scanPlan.rowEnd, columns, fetches, groups }
+}
+
+/**
+ * Select physical row-group ranges without planning column reads.
+ *
+ * @param {ParquetReadOptions & { bloomFiltersByGroup?: Record<string, BloomFilter>[], schemaElements?: Record<string, SchemaElement>, pageRangesByGroup?: (PageRanges | undefined)[], pageLocationsByGroup?: Record<string, PageLocation[]>[] }} options
+ * @returns {{groups: {rowGroup: RowGroup, groupIndex: number, groupStart: number, groupRows: number, ranges: PageRanges, pageRanges?: PageRanges, pageLocations?: Record<string, PageLocation[]>}[], rowEnd: number}}
+ */
+function parquetPlanGroups({ metadata, rowStart = 0, rowEnd = Infinity, columns, filter, filterStrict = true, bloomFiltersByGroup, schemaElements, pageRangesByGroup, pageLocationsByGroup }) {
+  if (!metadata) throw new Error('parquetPlan requires metadata')
+  const schemaTree = parquetSchema(metadata);
+  const physicalColumns = getPhysicalColumns(schemaTree);
+  const elementsByPath = filter ? {
+    ...physicalSchemaElements(schemaTree),
+    ...schemaElements,
+  } : schemaElements;
+  const groups = [];
+  let groupStart = 0;
+  for (let groupIndex = 0; groupIndex < metadata.row_groups.length; groupIndex++) {
+    const rowGroup = metadata.row_groups[groupIndex];
+    const groupRows = Number(rowGroup.num_rows);
+    const groupEnd = groupStart + groupRows;
+    if (groupRows > 0 && groupEnd > rowStart && groupStart < rowEnd && !canSkipRowGroup({
+      rowGroup,
+      physicalColumns,
+      filter,
+      strict: filterStrict,
+      bloomFilters: bloomFiltersByGroup?.[groupIndex],
+      schemaElements: elementsByPath,
+    })) {
+      const selectStart = Math.max(rowStart - groupStart, 0);
+      const selectEnd = Math.min(rowEnd - groupStart, groupRows);
+      const pageRanges = pageRangesByGroup?.[groupIndex];
+      const pageLocations = pageLocationsByGroup?.[groupIndex];
+      /** @type {PageRanges} */
+      let ranges = pageRanges
+        ? pageRanges
+          .map(([start, end]) => {
+            /** @type {[number, number]} */
+            const range = [Math.max(start, selectStart), Math.min(end, selectEnd)];
+            return range
+          })
+          .filter(([start, end]) => start < end)
+        : [[selectStart, selectEnd]];
+
+      if (ranges.length > 1) {
+        const canSplit = rowGroup.columns.every(chunk => {
+          const columnName = chunk.meta_data?.path_in_schema[0];
+          const columnPath = chunk.meta_data?.path_in_schema.join('.');
+          if (columns && columnName && !columns.includes(columnName)) return true
+          return !!(chunk.offset_index_offset && chunk.offset_index_length) || !!(columnPath && pageLocations?.[columnPath])
+        });
+        ranges = canSplit
+          ? coalesceOverlappingPageRanges(ranges, rowGroup, columns, pageLocations)
+          : [[ranges[0][0], ranges[ranges.length - 1][1]]];
+      }
+      if (ranges.length) {
+        groups.push({ rowGroup, groupIndex, groupStart, groupRows, ranges, pageRanges, pageLocations });
+      }
+    }
+    groupStart = groupEnd;
+  }
+  return { groups, rowEnd: isFinite(rowEnd) ? rowEnd : groupStart }
+}
+
+/**
+ * Build byte plans for retained ranges in one row group.
+ *
+ * @param {object} options
+ * @param {RowGroup} options.rowGroup
+ * @param {number} options.groupStart
+ * @param {number} options.groupRows
+ * @param {PageRanges} options.ranges
+ * @param {string[]} [options.columns]
+ * @param {boolean} [options.useOffsetIndex]
+ * @param {PageRanges} [options.pageRanges]
+ * @param {Record<string, PageLocation[]>} [options.pageLocations]
+ * @returns {{groups: GroupPlan[], fetches: ByteRange[], indexes: ByteRange[]}}
+ */
+function parquetPlanGroup({ rowGroup, groupStart, groupRows, ranges, columns, useOffsetIndex = false, pageRanges, pageLocations }) {
+  /** @type {ChunkPlan[]} */
+  const chunks = [];
+  /** @type {ByteRange[]} */
+  const fetches = [];
+  /** @type {ByteRange[]} */
+  const indexes = [];
+  const narrowed = ranges.length > 1 || ranges[0][0] > 0 || ranges[0][1] < groupRows;
+  for (const chunk of rowGroup.columns) {
+    const meta = chunk.meta_data;
+    if (chunk.file_path) throw new Error('parquet file_path not supported')
+    if (!meta) throw new Error('parquet column metadata is undefined')
+    if (columns && !columns.includes(meta.path_in_schema[0])) continue
+    const columnOffset = meta.dictionary_page_offset || meta.data_page_offset;
+    const startByte = Number(columnOffset);
+    const endByte = Number(columnOffset + meta.total_compressed_size);
+    const chunkPageLocations = pageLocations?.[meta.path_in_schema.join('.')];
+
+    if (chunkPageLocations && narrowed) {
+      chunks.push({ columnMetadata: meta, pageLocations: chunkPageLocations, range: { startByte, endByte } });
+    } else if ((useOffsetIndex || pageRanges) && chunk.offset_index_offset && chunk.offset_index_length && narrowed) {
+      const startByte = Number(chunk.offset_index_offset);
+      chunks.push({
+        columnMetadata: meta,
+        offsetIndex: { startByte, endByte: startByte + chunk.offset_index_length },
+        range: { startByte: Number(columnOffset), endByte },
+      });
+    } else {
+      chunks.push({ columnMetadata: meta, range: { startByte, endByte } });
+    }
+  }
+
+  /** @type {ByteRange[]} */
+  const columnRanges = [];
+  /** @type {ByteRange | undefined} */
+  let run;
+  for (const chunk of chunks) {
+    if ('pageLocations' in chunk) continue
+    if ('offsetIndex' in chunk) {
+      indexes.push(chunk.offsetIndex);
+    } else if (columns) {
+      columnRanges.push(chunk.range);
+    } else if (run && chunk.range.endByte - run.startByte <= runLimit) {
+      run.endByte = chunk.range.endByte;
+    } else {
+      if (run) fetches.push(run);
+      run = { ...chunk.range };
+    }
+  }
+  if (run) fetches.push(run);
+  // selected chunks are combined in file order, skipping only small gaps
+  fetches.push(...coalesceByteRanges(columnRanges, columnGapLimit, runLimit));
+  const groups = ranges.map(([selectStart, selectEnd]) => ({
+    chunks,
+    rowGroup,
+    groupStart,
+    groupRows,
+    selectStart,
+    selectEnd,
+  }));
+  return { groups, fetches, indexes }
+}
+
+/**
+ * Merge candidate ranges when any selected column would read an overlapping
+ * data page for both ranges. Unknown page layouts are merged conservatively.
+ *
+ * @param {PageRanges} ranges
+ * @param {RowGroup} rowGroup
+ * @param {string[] | undefined} columns
+ * @param {Record<string, PageLocation[]> | undefined} pageLocations
+ * @returns {PageRanges}
+ */
+function coalesceOverlappingPageRanges(ranges, rowGroup, columns, pageLocations) {
+  const selectedPageLayouts = rowGroup.columns
+    .filter(chunk => !columns || columns.includes(chunk.meta_data?.path_in_schema[0] || ''))
+    .map(chunk => pageLocations?.[chunk.meta_data?.path_in_schema.join('.') || '']);
+
+  /** @type {PageRanges} */
+  const merged = [];
+  for (const range of ranges) {
+    const last = merged[merged.length - 1];
+    const overlapsPage = last && selectedPageLayouts.some(pages => {
+      if (!pages) return true
+      const lastPages = pagesForRange(last, pages, Number(rowGroup.num_rows));
+      const rangePages = pagesForRange(range, pages, Number(rowGroup.num_rows));
+      return lastPages[0] <= rangePages[1] && rangePages[0] <= lastPages[1]
+    });
+    if (last && overlapsPage) last[1] = range[1];
+    else merged.push([...range]);
+  }
+  return merged
+}
+
+/**
+ * Return the inclusive indexes of the first and last pages overlapping a row
+ * range. Offset indexes cover every row, so a valid range always finds a page.
+ *
+ * @param {[number, number]} range
+ * @param {PageLocation[]} pages
+ * @param {number} groupRows
+ * @returns {[number, number]}
+ */
+function pagesForRange([rangeStart, rangeEnd], pages, groupRows) {
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < pages.length; i++) {
+    const pageStart = Number(pages[i].first_row_index);
+    const pageEnd = i + 1 < pages.length ? Number(pages[i + 1].first_row_index) : groupRows;
+    if (pageEnd > rangeStart && pageStart < rangeEnd) {
+      first = Math.min(first, i);
+      last = i;
+    }
+  }
+  return [first, last]
+}
+
+/**
+ * Fetch bloom filters for $eq / $in columns of row groups not already provably
+ * skippable by statistics alone. Returns an array indexed by row-group ordinal;
+ * each entry maps top-level column name → BloomFilter for any chunk whose
+ * bloom filter we were able to parse. Adds one round-trip when at least one
+ * bloom filter is fetched; otherwise returns synchronously.
+ *
+ * @param {object} options
+ * @param {AsyncBuffer} options.file
+ * @param {FileMetaData} options.metadata
+ * @param {ParquetQueryFilter} options.filter
+ * @param {boolean} [options.filterStrict]
+ * @returns {Promise<Record<string, BloomFilter>[]>}
+ */
+async function prefetchBloomFilters({ file, metadata, filter, filterStrict = true }) {
+  const result = metadata.row_groups.map(() => /** @type {Record<string, BloomFilter>} */ ({}));
+  const eligibleCols = bloomEligibleColumns(filter);
+  if (eligibleCols.size === 0) return result
+  const physicalColumns = getPhysicalColumns(parquetSchema(metadata));
+
+  /** @type {Promise<void>[]} */
+  const tasks = [];
+  metadata.row_groups.forEach((rowGroup, rgIdx) => {
+    if (canSkipRowGroup({ rowGroup, physicalColumns, filter, strict: filterStrict })) return
+    for (const colName of eligibleCols) {
+      const columnIdx = physicalColumns.indexOf(colName);
+      if (columnIdx === -1) continue
+      const meta = rowGroup.columns[columnIdx]?.meta_data;
+      if (!meta?.bloom_filter_offset || !meta.bloom_filter_length) continue
+      const start = Number(meta.bloom_filter_offset);
+      const end = start + meta.bloom_filter_length;
+      tasks.push((async () => {
+        const buffer = await file.slice(start, end);
+        const bloom = readBloomFilter({ view: new DataView(buffer), offset: 0 });
+        if (bloom) result[rgIdx][colName] = bloom;
+      })());
+    }
+  });
+
+  if (tasks.length) await Promise.all(tasks);
+  return result
+}
+
+/**
+ * Fetch page indexes (column index + offset index) for filter columns of row
+ * groups that survive row-group-level pruning, and compute candidate row
+ * ranges per group from the per-page min/max statistics.
+ *
+ * Returns pageRangesByGroup indexed by row-group ordinal: sorted disjoint
+ * [start, end) row ranges (relative to the group) that could match the filter.
+ * An empty array means the group provably contains no matching rows; undefined
+ * means no page-level information was available for that group.
+ * Also returns pageLocationsByGroup, mapping row-group ordinals and physical
+ * leaf paths to page locations, so the read path can reuse the parsed offset
+ * indexes without refetching them.
+ *
+ * @param {object} options
+ * @param {AsyncBuffer} options.file
+ * @param {FileMetaData} options.metadata
+ * @param {ParquetQueryFilter} [options.filter]
+ * @param {boolean} [options.filterStrict]
+ * @param {number} [options.rowStart]
+ * @param {number} [options.rowEnd]
+ * @param {string[]} [options.columns]
+ * @param {Record<string, BloomFilter>[]} [options.bloomFiltersByGroup]
+ * @param {Record<string, SchemaElement>} [options.schemaElements]
+ * @param {Partial<ParquetParsers>} [options.parsers]
+ * @returns {Promise<{pageRangesByGroup: (PageRanges | undefined)[], pageLocationsByGroup: Record<string, PageLocation[]>[]}>}
+ */
+async function prefetchPageIndexes({ file, metadata, filter, filterStrict = true, rowStart = 0, rowEnd = Infinity, columns, bloomFiltersByGroup, schemaElements, parsers }) {
+  /** @type {(PageRanges | undefined)[]} */
+  const pageRangesByGroup = metadata.row_groups.map(() => undefined);
+  const pageLocationsByGroup = metadata.row_groups.map(() => /** @type {Record<string, PageLocation[]>} */ ({}));
+  if (filter && '$nor' in filter && Array.isArray(filter.$nor)) {
+    return { pageRangesByGroup, pageLocationsByGroup }
+  }
+  const filterColumns = pathsNeededForFilter(filter);
+  if (!filterColumns.length) return { pageRangesByGroup, pageLocationsByGroup }
+  const schemaTree = parquetSchema(metadata);
+  const physicalColumns = getPhysicalColumns(schemaTree);
+  const elementsByPath = {
+    ...physicalSchemaElements(schemaTree),
+    ...schemaElements,
+  };
+
+  /** @type {ByteRange[]} */
+  const indexRanges = [];
+  /** @type {((file: AsyncBuffer) => Promise<void>)[]} */
+  const indexTasks = [];
+  /** @type {{rgIdx: number, groupRows: number, columnPages: Record<string, ColumnPageStats>}[]} */
+  const candidateGroups = [];
+  let groupStart = 0;
+  metadata.row_groups.forEach((rowGroup, rgIdx) => {
+    const groupRows = Number(rowGroup.num_rows);
+    const groupEnd = groupStart + groupRows;
+    const overlaps = groupRows > 0 && groupEnd > rowStart && groupStart < rowEnd;
+    groupStart = groupEnd;
+    if (!overlaps) return
+    if (canSkipRowGroup({ rowGroup, physicalColumns, filter, strict: filterStrict, bloomFilters: bloomFiltersByGroup?.[rgIdx], schemaElements: elementsByPath })) return
+
+    /** @type {Record<string, ColumnPageStats>} */
+    const columnPages = {};
+    let columnTaskCount = 0;
+    const scheduledOffsetPaths = new Set();
+    let hasFilterIndex = false;
+    for (const columnName of filterColumns) {
+      const columnIdx = physicalColumns.indexOf(columnName);
+      if (columnIdx === -1) continue
+      const chunk = rowGroup.columns[columnIdx];
+      const meta = chunk?.meta_data;
+      if (!meta) continue
+      if (!chunk.column_index_offset || !chunk.column_index_length) continue
+      if (!chunk.offset_index_offset || !chunk.offset_index_length) continue
+      const element = elementsByPath[columnName];
+      if (!element) continue
+      hasFilterIndex = true;
+      scheduledOffsetPaths.add(columnName);
+      const columnIndexStart = Number(chunk.column_index_offset);
+      const offsetIndexStart = Number(chunk.offset_index_offset);
+      const columnIndexEnd = columnIndexStart + chunk.column_index_length;
+      const offsetIndexEnd = offsetIndexStart + chunk.offset_index_length;
+      indexRanges.push(
+        { startByte: columnIndexStart, endByte: columnIndexEnd },
+        { startByte: offsetIndexStart, endByte: offsetIndexEnd }
+      );
+      columnTaskCount++;
+      indexTasks.push(async prefetchedFile => {
+        const [columnIndexBuffer, offsetIndexBuffer] = await Promise.all([
+          prefetchedFile.slice(columnIndexStart, columnIndexEnd),
+          prefetchedFile.slice(offsetIndexStart, offsetIndexEnd),
+        ]);
+        const columnIndex = readColumnIndex({ view: new DataView(columnIndexBuffer), offset: 0 }, element, parsers);
+        const offsetIndex = readOffsetIndex({ view: new DataView(offsetIndexBuffer), offset: 0 });
+        pageLocationsByGroup[rgIdx][columnName] = offsetIndex.page_locations;
+        columnPages[columnName] = {
+          minValues: columnIndex.min_values,
+          maxValues: columnIndex.max_values,
+          nullPages: columnIndex.null_pages,
+          nullCounts: columnIndex.null_counts,
+          pageStarts: offsetIndex.page_locations.map(page => Number(page.first_row_index)),
+          element,
+        };
+      });
+    }
+    // Candidate ranges are shared by every selected column. Load their offset
+    // indexes too so the planner can merge ranges that map to the same coarse
+    // page instead of fetching and decoding that page more than once.
+    if (hasFilterIndex) {
+      for (const chunk of rowGroup.columns) {
+        const meta = chunk.meta_data;
+        if (!meta) continue
+        const columnName = meta.path_in_schema[0];
+        const columnPath = meta.path_in_schema.join('.');
+        if (columns && !columns.includes(columnName)) continue
+        if (scheduledOffsetPaths.has(columnPath)) continue
+        if (!chunk.offset_index_offset || !chunk.offset_index_length) continue
+        scheduledOffsetPaths.add(columnPath);
+        const offsetIndexStart = Number(chunk.offset_index_offset);
+        const offsetIndexEnd = offsetIndexStart + chunk.offset_index_length;
+        indexRanges.push({ startByte: offsetIndexStart, endByte: offsetIndexEnd });
+        columnTaskCount++;
+        indexTasks.push(async prefetchedFile => {
+          const offsetIndexBuffer = await prefetchedFile.slice(offsetIndexStart, offsetIndexEnd);
+          const offsetIndex = readOffsetIndex({ view: new DataView(offsetIndexBuffer), offset: 0 });
+          pageLocationsByGroup[rgIdx][columnPath] = offsetIndex.page_locations;
+        });
+      }
+    }
+    if (columnTaskCount) {
+      candidateGroups.push({ rgIdx, groupRows, columnPages });
+    }
+  });
+
+  if (indexTasks.length) {
+    const prefetchedFile = prefetchAsyncBuffer(file, { fetches: coalesceByteRanges(indexRanges) });
+    await Promise.all(indexTasks.map(task => task(prefetchedFile)));
+    for (const { rgIdx, groupRows, columnPages } of candidateGroups) {
+      pageRangesByGroup[rgIdx] = filterPageRanges(filter, columnPages, groupRows, filterStrict);
+    }
+  }
+  return { pageRangesByGroup, pageLocationsByGroup }
+}
+
+/**
+ * Merge overlapping or touching byte ranges. By default no bytes are added;
+ * pass maxGap to also merge ranges separated by up to maxGap unrequested bytes,
+ * as long as the merged range stays within maxSize.
+ *
+ * @param {ByteRange[]} ranges
+ * @param {number} [maxGap]
+ * @param {number} [maxSize]
+ * @returns {ByteRange[]}
+ */
+function coalesceByteRanges(ranges, maxGap = 0, maxSize = Infinity) {
+  const sorted = ranges
+    .map(range => ({ ...range }))
+    .sort((a, b) => a.startByte - b.startByte || a.endByte - b.endByte);
+  /** @type {ByteRange[]} */
+  const merged = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && range.startByte <= last.endByte + maxGap && Math.max(last.endByte, range.endByte) - last.startByte <= maxSize) {
+      last.endByte = Math.max(last.endByte, range.endByte);
+    } else {
+      merged.push(range);
+    }
+  }
+  return merged
+}
+
+/**
+ * Build a lookup from physical paths to leaf schema elements.
+ *
+ * @param {SchemaTree} schemaTree
+ * @returns {Record<string, SchemaElement>}
+ */
+function physicalSchemaElements(schemaTree) {
+  /** @type {Record<string, SchemaElement>} */
+  const elements = {};
+  /** @param {SchemaTree} node */
+  function traverse(node) {
+    if (node.children.length) {
+      for (const child of node.children) traverse(child);
+    } else {
+      elements[node.path.join('.')] = node.element;
+    }
+  }
+  traverse(schemaTree);
+  return elements
+}
+
+/**
+ * Prefetch byte ranges from an AsyncBuffer.
+ *
+ * @param {AsyncBuffer} file
+ * @param {{fetches: ByteRange[]}} options
+ * @returns {AsyncBuffer}
+ */
+function prefetchAsyncBuffer(file, { fetches }) {
+  // fetch byte ranges from the file
+  const promises = fetches.map(({ startByte, endByte }) => file.slice(startByte, endByte));
+  return {
+    byteLength: file.byteLength,
+    slice(start, end = file.byteLength) {
+      // find matching slice
+      const index = fetches.findIndex(({ startByte, endByte }) => startByte <= start && end <= endByte);
+      if (index < 0) {
+        // fallback to direct read
+        return file.slice(start, end)
+      }
+      if (fetches[index].startByte !== start || fetches[index].endByte !== end) {
+        // slice a subrange of the prefetch
+        const startOffset = start - fetches[index].startByte;
+        const endOffset = end - fetches[index].startByte;
+        if (promises[index] instanceof Promise) {
+          return promises[index].then(buffer => buffer.slice(startOffset, endOffset))
+        } else {
+          return promises[index].slice(startOffset, endOffset)
+        }
+      } else {
+        return promises[index]
+      }
+    },
+  }
+}
+
+/**
+ * @import {DataReader, ParquetParsers, VariantMetadata} from '../src/types.js'
+ */
+
+const decoder = new TextDecoder();
+/** @type {WeakMap<object, Map<string, VariantMetadata>>} */
+const metadataCache = new WeakMap();
+
+/**
+ * Recursively decode variant structs into native values.
+ *
+ * @param {any} value
+ * @param {ParquetParsers} [parsers]
+ * @returns {any}
+ */
+function decodeVariantColumn(value, parsers = DEFAULT_PARSERS) {
+  if (Array.isArray(value)) {
+    return value.map(entry => decodeVariantColumn(entry, parsers))
+  }
+  if (typeof value !== 'object') return value
+
+  if ('metadata' in value) {
+    const metadata = parseVariantMetadata(value.metadata);
+
+    // Decode shredded fields from typed_value
+    const shreddedFields = value.typed_value && decodeTypedValue(value.typed_value, metadata, parsers);
+
+    // Decode binary value (may contain additional fields for partially shredded objects)
+    const binaryValue = value.value && readVariant(makeReader(value.value), metadata, parsers);
+
+    // Merge shredded and binary values for partially shredded objects
+    if (shreddedFields && binaryValue) {
+      return { ...binaryValue, ...shreddedFields }
+    }
+    return shreddedFields ?? binaryValue
+  }
+
+  return value
+}
+
+/**
+ * Decode a shredded variant typed_value field.
+ *
+ * @param {any} typedValue
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {any}
+ */
+function decodeTypedValue(typedValue, metadata, parsers) {
+  if (typedValue instanceof Date) return typedValue
+
+  // Handle {typed_value, value} wrapper - unwrap and recurse
+  if (typedValue && typeof typedValue === 'object' && !Array.isArray(typedValue) && !(typedValue instanceof Uint8Array)) {
+    if ('typed_value' in typedValue && typedValue.typed_value !== null && typedValue.typed_value !== undefined) {
+      return decodeTypedValue(typedValue.typed_value, metadata, parsers)
+    }
+    if ('value' in typedValue && typedValue.value instanceof Uint8Array) {
+      return readVariant(makeReader(typedValue.value), metadata, parsers)
+    }
+    if ('typed_value' in typedValue || 'value' in typedValue) {
+      // both null/missing → field is null
+      return null
+    }
+    // Shredded object: each field value gets decoded
+    /** @type {Record<string, any>} */
+    const result = {};
+    for (const [key, field] of Object.entries(typedValue)) {
+      if (!metadata.dictionary.includes(key)) continue
+      result[key] = decodeTypedValue(field, metadata, parsers);
+    }
+    return result
+  }
+
+  // Uint8Array: decode as binary variant
+  if (typedValue instanceof Uint8Array) {
+    return readVariant(makeReader(typedValue), metadata, parsers)
+  }
+
+  // Arrays
+  if (Array.isArray(typedValue)) {
+    return typedValue.map(element => decodeTypedValue(element, metadata, parsers))
+  }
+
+  return typedValue
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {DataReader}
+ */
+function makeReader(bytes) {
+  return { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }
+}
+
+/**
+ * Parse and cache variant metadata dictionary.
+ *
+ * @param {Uint8Array} bytes
+ * @returns {VariantMetadata}
+ */
+function parseVariantMetadata(bytes) {
+  let bufferCache = metadataCache.get(bytes.buffer);
+  if (!bufferCache) {
+    bufferCache = new Map();
+    metadataCache.set(bytes.buffer, bufferCache);
+  }
+  const key = `${bytes.byteOffset}:${bytes.byteLength}`;
+  const cached = bufferCache.get(key);
+  if (cached) return cached
+
+  const reader = makeReader(bytes);
+  const header = reader.view.getUint8(reader.offset++);
+  const version = header & 0x0f;
+  if (version !== 1) throw new Error(`parquet unsupported variant metadata version: ${version}`)
+  const sorted = (header >> 4 & 0x1) === 1;
+  const offsetSize = (header >> 6 & 0x3) + 1;
+
+  const dictionarySize = readUnsigned(reader, offsetSize);
+
+  const offsets = new Array(dictionarySize + 1);
+  for (let i = 0; i < offsets.length; i++) {
+    offsets[i] = readUnsigned(reader, offsetSize);
+  }
+
+  const base = reader.offset;
+  const dictionary = new Array(dictionarySize);
+  for (let i = 0; i < dictionarySize; i++) {
+    const start = offsets[i];
+    const end = offsets[i + 1];
+    const strBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + base + start, end - start);
+    dictionary[i] = decoder.decode(strBytes);
+  }
+
+  const metadata = { dictionary, sorted };
+  bufferCache.set(key, metadata);
+  return metadata
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} byteWidth
+ * @returns {number}
+ */
+function readUnsigned(reader, byteWidth) {
+  let value = 0;
+  for (let i = 0; i < byteWidth; i++) {
+    value |= reader.view.getUint8(reader.offset + i) << i * 8;
+  }
+  reader.offset += byteWidth;
+  return value
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {any}
+ */
+function readVariant(reader, metadata, parsers) {
+  const typeByte = reader.view.getUint8(reader.offset++);
+  const basicType = typeByte & 0x3;
+  const header = typeByte >> 2;
+  if (basicType === 0) return readVariantPrimitive(reader, header, parsers)
+  if (basicType === 2) return readVariantObject(reader, header, metadata, parsers)
+  if (basicType === 3) return readVariantArray(reader, header, metadata, parsers)
+  // else short string
+  const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, header);
+  reader.offset += header;
+  return decoder.decode(bytes)
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} typeId
+ * @param {ParquetParsers} parsers
+ * @returns {any}
+ */
+function readVariantPrimitive(reader, typeId, parsers) {
+  switch (typeId) {
+  case 0: return null
+  case 1: return true
+  case 2: return false
+  case 3: {
+    const value = reader.view.getInt8(reader.offset);
+    reader.offset += 1;
+    return value
+  }
+  case 4: {
+    const value = reader.view.getInt16(reader.offset, true);
+    reader.offset += 2;
+    return value
+  }
+  case 5: {
+    const value = reader.view.getInt32(reader.offset, true);
+    reader.offset += 4;
+    return value
+  }
+  case 6: {
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case 7: {
+    const value = reader.view.getFloat64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case 8:
+    return readVariantDecimal(reader, 4)
+  case 9:
+    return readVariantDecimal(reader, 8)
+  case 10:
+    return readVariantDecimal(reader, 16)
+  case 11: {
+    const value = reader.view.getInt32(reader.offset, true);
+    reader.offset += 4;
+    return parsers.dateFromDays(value)
+  }
+  case 12: // timestamp_micros (utc)
+  case 13: { // timestamp_micros_ntz (no timezone)
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return parsers.timestampFromMicroseconds(value)
+  }
+  case 14: {
+    const value = reader.view.getFloat32(reader.offset, true);
+    reader.offset += 4;
+    return value
+  }
+  case 15:
+    return readVariantBinary(reader)
+  case 16: {
+    const bytes = readVariantBinary(reader);
+    return decoder.decode(bytes)
+  }
+  case 17: {
+    // time: microseconds since midnight
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case 18: // timestamp_nanos (utc)
+  case 19: { // timestamp_nanos_ntz (no timezone)
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return parsers.timestampFromNanoseconds(value)
+  }
+  case 20: {
+    const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, 16);
+    reader.offset += 16;
+    const hex = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  }
+  default:
+    throw new Error(`parquet unsupported variant primitive type: ${typeId}`)
+  }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} header
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {Record<string, any>}
+ */
+function readVariantObject(reader, header, metadata, parsers) {
+  const offsetWidth = (header & 0x3) + 1;
+  const idWidth = (header >> 2 & 0x3) + 1;
+  const isLarge = header >> 4 & 0x1;
+  const numElements = isLarge ? readUnsigned(reader, 4) : reader.view.getUint8(reader.offset++);
+
+  /** @type {number[]} */
+  const fieldIds = new Array(numElements);
+  for (let i = 0; i < numElements; i++) {
+    fieldIds[i] = readUnsigned(reader, idWidth);
+  }
+
+  const offsets = new Array(numElements + 1);
+  for (let i = 0; i < offsets.length; i++) {
+    offsets[i] = readUnsigned(reader, offsetWidth);
+  }
+
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (let i = 0; i < numElements; i++) {
+    const key = metadata.dictionary[fieldIds[i]];
+    // Read value at the given offset
+    const valueReader = {
+      view: reader.view,
+      offset: reader.offset + offsets[i],
+    };
+    out[key] = readVariant(valueReader, metadata, parsers);
+  }
+  reader.offset += offsets[offsets.length - 1];
+  return out
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} header
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {any[]}
+ */
+function readVariantArray(reader, header, metadata, parsers) {
+  const fieldOffsetSize = header & 0x3;
+  const isLarge = header >> 2 & 0x1;
+  const offsetWidth = fieldOffsetSize + 1;
+  const numElements = readUnsigned(reader, isLarge ? 4 : 1);
+
+  const offsets = new Array(numElements + 1);
+  for (let i = 0; i < offsets.length; i++) {
+    offsets[i] = readUnsigned(reader, offsetWidth);
+  }
+
+  const valuesStart = reader.offset;
+  const result = new Array(numElements);
+  for (let i = 0; i < numElements; i++) {
+    const valueReader = {
+      view: reader.view,
+      offset: valuesStart + offsets[i],
+    };
+    result[i] = readVariant(valueReader, metadata, parsers);
+  }
+  reader.offset = valuesStart + offsets[offsets.length - 1];
+  return result
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} width
+ * @returns {number}
+ */
+function readVariantDecimal(reader, width) {
+  const scale = reader.view.getUint8(reader.offset);
+  reader.offset += 1;
+  let unscaled;
+  if (width === 4) {
+    unscaled = BigInt(reader.view.getInt32(reader.offset, true));
+    reader.offset += 4;
+  } else if (width === 8) {
+    unscaled = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+  } else {
+    const low = reader.view.getBigUint64(reader.offset, true);
+    const high = reader.view.getBigInt64(reader.offset + 8, true);
+    unscaled = high << 64n | low;
+    reader.offset += 16;
+  }
+
+  return Number(unscaled) / 10 ** scale
+}
+
+/**
+ * @param {DataReader} reader
+ * @returns {Uint8Array}
+ */
+function readVariantBinary(reader) {
+  const length = reader.view.getUint32(reader.offset, true);
+  reader.offset += 4;
+  const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, length);
+  reader.offset += length;
+  return bytes
+}
+
+/**
+ * Reconstructs a complex nested structure from flat arrays of values and
+ * definition and repetition levels, according to Dremel encoding.
+ *
+ * @param {any[]} output
+ * @param {number[] | undefined} definitionLevels
+ * @param {number[]} repetitionLevels
+ * @param {DecodedArray} values
+ * @param {SchemaTree[]} schemaPath
+ * @returns {DecodedArray}
+ */
+function assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath) {
+  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
+  // If no def/rep levels, synthesize def levels at max
+  if (!definitionLevels?.length && !repetitionLevels.length) {
+    if (!maxDefinitionLevel || !values.length) return values
+    definitionLevels = new Array(values.length).fill(maxDefinitionLevel);
+  }
+  const n = definitionLevels?.length || repetitionLevels.length;
+  const repetitionPath = schemaPath.map(({ element }) => element.repetition_type);
+  let valueIndex = 0;
+
+  // Track state of nested structures
+  const containerStack = [output];
+  let currentContainer = output;
+  let currentDepth = 0; // schema depth
+  let currentDefLevel = 0; // list depth
+  let currentRepLevel = 0;
+
+  if (repetitionLevels[0]) {
+    // continue previous row
+    while (currentDepth < repetitionPath.length - 2 && currentRepLevel < repetitionLevels[0]) {
+      currentDepth++;
+      if (repetitionPath[currentDepth] !== 'REQUIRED') {
+        // go into last list
+        currentContainer = currentContainer.at(-1);
+        containerStack.push(currentContainer);
+        currentDefLevel++;
+      }
+      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel++;
+    }
+  }
+
+  for (let i = 0; i < n; i++) {
+    // assert(currentDefLevel === containerStack.length - 1)
+    const def = definitionLevels?.length ? definitionLevels[i] : maxDefinitionLevel;
+    const rep = repetitionLevels[i];
+
+    // Pop up to start of rep level
+    while (currentDepth && (rep < currentRepLevel || repetitionPath[currentDepth] !== 'REPEATED')) {
+      if (repetitionPath[currentDepth] !== 'REQUIRED') {
+        containerStack.pop();
+        currentDefLevel--;
+      }
+      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel--;
+      currentDepth--;
+    }
+    // @ts-expect-error won't be empty
+    currentContainer = containerStack.at(-1);
+
+    // Go deeper to end of definition level
+    while (
+      (currentDepth < repetitionPath.length - 2 || repetitionPath[currentDepth + 1] === 'REPEATED') &&
+      (currentDefLevel < def || repetitionPath[currentDepth + 1] === 'REQUIRED')
+    ) {
+      currentDepth++;
+      if (repetitionPath[currentDepth] !== 'REQUIRED') {
+        /** @type {any[]} */
+        const newList = [];
+        currentContainer.push(newList);
+        currentContainer = newList;
+        containerStack.push(newList);
+        currentDefLevel++;
+      }
+      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel++;
+    }
+
+    // Add value or null based on definition level
+    if (def === maxDefinitionLevel) {
+      // assert(currentDepth === maxDefinitionLevel || currentDepth === repetitionPath.length - 2)
+      currentContainer.push(values[valueIndex++]);
+    } else if (currentDepth === repetitionPath.length - 2) {
+      // an undefined repeated leaf is an empty list, not a null value
+      currentContainer.push(repetitionPath[currentDepth + 1] === 'REPEATED' ? [] : null);
+    } else {
+      currentContainer.push([]);
+    }
+  }
+
+  // Handle edge cases for empty inputs or single-level data
+  if (!output.length) {
+    // return max definition level of nested lists
+    for (let i = 0; i < maxDefinitionLevel; i++) {
+      /** @type {any[]} */
+      const newList = [];
+      currentContainer.push(newList);
+      currentContainer = newList;
+    }
+  }
+
+  return output
+}
+
+/**
+ * Assemble a nested structure from subcolumn data.
+ *
+ * @param {Map<string, DecodedArray>} subcolumnData
+ * @param {SchemaTree} schema top-level schema element
+ * @param {ParquetParsers} parsers
+ * @param {number} [depth] depth of nested structure
+ */
+function assembleNested(subcolumnData, schema, parsers, depth = 0) {
+  const path = schema.path.join('.');
+  const optional = schema.element.repetition_type === 'OPTIONAL';
+  const nextDepth = optional ? depth + 1 : depth;
+
+  if (isListLike(schema)) {
+    let sublist = schema.children[0];
+    let subDepth = nextDepth;
+    if (sublist.children.length === 1) {
+      sublist = sublist.children[0];
+      subDepth++;
+    }
+    assembleNested(subcolumnData, sublist, parsers, subDepth);
+
+    const subcolumn = sublist.path.join('.');
+    const values = subcolumnData.get(subcolumn);
+    if (!values) throw new Error('parquet list column missing values')
+    if (optional) flattenAtDepth(values, depth);
+    subcolumnData.set(path, values);
+    subcolumnData.delete(subcolumn);
+    return
+  }
+
+  if (isMapLike(schema)) {
+    const mapName = schema.children[0].element.name;
+
+    // Assemble keys and values
+    assembleNested(subcolumnData, schema.children[0].children[0], parsers, nextDepth + 1);
+    assembleNested(subcolumnData, schema.children[0].children[1], parsers, nextDepth + 1);
+
+    const keys = subcolumnData.get(`${path}.${mapName}.key`);
+    const values = subcolumnData.get(`${path}.${mapName}.value`);
+
+    if (!keys) throw new Error('parquet map column missing keys')
+    if (!values) throw new Error('parquet map column missing values')
+    if (keys.length !== values.length) {
+      throw new Error('parquet map column key/value length mismatch')
+    }
+
+    const out = assembleMaps(keys, values, nextDepth);
+    if (optional) flattenAtDepth(out, depth);
+
+    subcolumnData.delete(`${path}.${mapName}.key`);
+    subcolumnData.delete(`${path}.${mapName}.value`);
+    subcolumnData.set(path, out);
+    return
+  }
+
+  // Struct-like column
+  if (schema.children.length) {
+    // construct a meta struct and then invert
+    const invertDepth = schema.element.repetition_type === 'REQUIRED' ? depth : depth + 1;
+    /** @type {Record<string, any>} */
+    const struct = {};
+    for (const child of schema.children) {
+      assembleNested(subcolumnData, child, parsers, invertDepth);
+      const childData = subcolumnData.get(child.path.join('.'));
+      if (!childData) throw new Error('parquet struct missing child data')
+      struct[child.element.name] = childData;
+    }
+    // remove children
+    for (const child of schema.children) {
+      subcolumnData.delete(child.path.join('.'));
+    }
+
+    // invert struct by depth
+    let inverted = invertStruct(struct, invertDepth);
+    if (schema.element.logical_type?.type === 'VARIANT') {
+      inverted = decodeVariantColumn(inverted, parsers);
+    }
+    if (optional) flattenAtDepth(inverted, depth);
+    subcolumnData.set(path, inverted);
+  }
+}
+
+/**
+ * @import {DecodedArray, ParquetParsers, SchemaTree} from '../src/types.js'
+ * @param {DecodedArray} arr
+ * @param {number} depth
+ */
+function flattenAtDepth(arr, depth) {
+  for (let i = 0; i < arr.length; i++) {
+    if (depth) {
+      flattenAtDepth(arr[i], depth - 1);
+    } else {
+      arr[i] = arr[i].length ? arr[i][0] : null;
+    }
+  }
+}
+
+/**
+ * @param {DecodedArray} keys
+ * @param {DecodedArray} values
+ * @param {number} depth
+ * @returns {any[]}
+ */
+function assembleMaps(keys, values, depth) {
+  const out = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (depth) {
+      out.push(assembleMaps(keys[i], values[i], depth - 1)); // go deeper
+    } else {
+      if (keys[i]) {
+        /** @type {Record<string, any>} */
+        const obj = {};
+        for (let j = 0; j < keys[i].length; j++) {
+          const value = values[i][j];
+          obj[keys[i][j]] = value === undefined ? null : value;
+        }
+        out.push(obj);
+      } else {
+        out.push(undefined);
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * Invert a struct-like object by depth.
+ *
+ * @param {Record<string, any[]>} struct
+ * @param {number} depth
+ * @returns {any[]}
+ */
+function invertStruct(struct, depth) {
+  const keys = Object.keys(struct);
+  const length = struct[keys[0]]?.length;
+  const out = [];
+  for (let i = 0; i < length; i++) {
+    /** @type {Record<string, any>} */
+    const obj = {};
+    for (const key of keys) {
+      if (struct[key].length !== length) throw new Error('parquet struct parsing error')
+      obj[key] = struct[key][i];
+    }
+    if (depth) {
+      out.push(invertStruct(obj, depth - 1)); // deeper
+    } else {
+      out.push(obj);
+    }
+  }
+  return out
+}
+
+/**
+ * ALP (Adaptive Lossless floating-Point) encoding decoder.
+ * Supports FLOAT and DOUBLE types.
+ *
+ * ALP encodes floating-point values by converting them to integers using
+ * decimal scaling, then applying frame of reference (FOR) encoding and
+ * bit-packing. Values that cannot be losslessly converted are stored as exceptions.
+ *
+ * See https://github.com/apache/parquet-format/blob/master/AlpEncoding.md
+ */
+
+// Correctly-rounded powers of ten (all exactly representable as doubles)
+const POW10$1 = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+  1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+];
+const POW10_NEG = [
+  1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9,
+  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18,
+];
+// float32 versions for FLOAT decoding (exponent range [0, 10])
+const POW10F = POW10$1.slice(0, 11).map(Math.fround);
+const POW10F_NEG = POW10_NEG.slice(0, 11).map(Math.fround);
+
+/**
+ * Decode ALP encoded data.
+ *
+ * @import {DataReader, DecodedArray, ParquetType} from '../src/types.d.ts'
+ * @param {DataReader} reader - data reader positioned at start of ALP data
+ * @param {number} count - number of values to decode
+ * @param {ParquetType} type - FLOAT or DOUBLE
+ * @returns {DecodedArray} decoded float or double array
+ */
+function alpDecode(reader, count, type) {
+  if (type === 'FLOAT') {
+    return alpDecodeFloat(reader, count)
+  } else if (type === 'DOUBLE') {
+    return alpDecodeDouble(reader, count)
+  } else {
+    throw new Error(`ALP encoding unsupported type: ${type}`)
+  }
+}
+
+/**
+ * Read the ALP page header and offset array, returning vector layout info.
+ *
+ * @param {DataReader} reader
+ * @returns {{ vectorSize: number, numElements: number, numVectors: number, offsetArrayStart: number }}
+ */
+function readAlpHeader(reader) {
+  const { view } = reader;
+  const compressionMode = view.getUint8(reader.offset++);
+  if (compressionMode !== 0) {
+    throw new Error(`ALP unsupported compression mode: ${compressionMode}`)
+  }
+  const integerEncoding = view.getUint8(reader.offset++);
+  if (integerEncoding !== 0) {
+    throw new Error(`ALP unsupported integer encoding: ${integerEncoding}`)
+  }
+  const logVectorSize = view.getUint8(reader.offset++);
+  if (logVectorSize < 3 || logVectorSize > 15) {
+    throw new Error(`ALP invalid log_vector_size: ${logVectorSize}`)
+  }
+  const vectorSize = 1 << logVectorSize;
+  const numElements = view.getInt32(reader.offset, true);
+  reader.offset += 4;
+  const numVectors = Math.ceil(numElements / vectorSize);
+  const offsetArrayStart = reader.offset;
+  reader.offset += numVectors * 4;
+  return { vectorSize, numElements, numVectors, offsetArrayStart }
+}
+
+/**
+ * Decode ALP encoded float data.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float32Array}
+ */
+function alpDecodeFloat(reader, count) {
+  const { view } = reader;
+  const { vectorSize, numElements, numVectors, offsetArrayStart } = readAlpHeader(reader);
+  if (numElements !== count) {
+    throw new Error(`ALP num_elements ${numElements} does not match expected ${count}`)
+  }
+
+  const output = new Float32Array(count);
+  const outputBytes = new Uint8Array(output.buffer);
+
+  for (let v = 0; v < numVectors; v++) {
+    reader.offset = offsetArrayStart + view.getUint32(offsetArrayStart + v * 4, true);
+    const outputOffset = v * vectorSize;
+    const n = Math.min(vectorSize, numElements - outputOffset);
+
+    // AlpInfo (4 bytes)
+    const exponent = view.getUint8(reader.offset++);
+    const factor = view.getUint8(reader.offset++);
+    const numExceptions = view.getUint16(reader.offset, true);
+    reader.offset += 2;
+
+    // ForInfo (5 bytes)
+    const frameOfReference = view.getInt32(reader.offset, true);
+    reader.offset += 4;
+    const bitWidth = view.getUint8(reader.offset++);
+
+    // PackedValues
+    const deltas = unpackBits(reader, n, bitWidth);
+
+    // Reverse FOR (wrapping int32) and decimal decode in float32 arithmetic
+    const mulFactor = POW10F[factor];
+    const mulExponent = POW10F_NEG[exponent];
+    for (let i = 0; i < n; i++) {
+      const encoded = deltas[i] + frameOfReference | 0;
+      output[outputOffset + i] = Math.fround(Math.fround(encoded) * mulFactor) * mulExponent;
+    }
+
+    patchExceptions(reader, numExceptions, 4, outputBytes, outputOffset);
+  }
+
+  return output
+}
+
+/**
+ * Decode ALP encoded double data.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float64Array}
+ */
+function alpDecodeDouble(reader, count) {
+  const { view } = reader;
+  const { vectorSize, numElements, numVectors, offsetArrayStart } = readAlpHeader(reader);
+  if (numElements !== count) {
+    throw new Error(`ALP num_elements ${numElements} does not match expected ${count}`)
+  }
+
+  const output = new Float64Array(count);
+  const outputBytes = new Uint8Array(output.buffer);
+
+  for (let v = 0; v < numVectors; v++) {
+    reader.offset = offsetArrayStart + view.getUint32(offsetArrayStart + v * 4, true);
+    const outputOffset = v * vectorSize;
+    const n = Math.min(vectorSize, numElements - outputOffset);
+
+    // AlpInfo (4 bytes)
+    const exponent = view.getUint8(reader.offset++);
+    const factor = view.getUint8(reader.offset++);
+    const numExceptions = view.getUint16(reader.offset, true);
+    reader.offset += 2;
+
+    // ForInfo (9 bytes)
+    const frameOfReference = view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    const bitWidth = view.getUint8(reader.offset++);
+
+    const mulFactor = POW10$1[factor];
+    const mulExponent = POW10_NEG[exponent];
+    const forNumber = Number(frameOfReference);
+    if (bitWidth <= 32 && Number.isSafeInteger(forNumber)) {
+      // Fast path: deltas and frame of reference are exact as doubles,
+      // so delta + FOR rounds identically to an int64 -> double cast.
+      const deltas = unpackBits(reader, n, bitWidth);
+      for (let i = 0; i < n; i++) {
+        output[outputOffset + i] = (deltas[i] + forNumber) * mulFactor * mulExponent;
+      }
+    } else {
+      // Wide values: use BigInt for exact wrapping int64 arithmetic
+      const deltas = unpackBitsBig(reader, n, bitWidth);
+      for (let i = 0; i < n; i++) {
+        const encoded = BigInt.asIntN(64, deltas[i] + frameOfReference);
+        output[outputOffset + i] = Number(encoded) * mulFactor * mulExponent;
+      }
+    }
+
+    patchExceptions(reader, numExceptions, 8, outputBytes, outputOffset);
+  }
+
+  return output
+}
+
+/**
+ * Read exception positions and values, and copy the raw IEEE-754 bytes
+ * into the output (preserving NaN payloads bit-for-bit).
+ *
+ * @param {DataReader} reader
+ * @param {number} numExceptions
+ * @param {number} byteSize - 4 for float, 8 for double
+ * @param {Uint8Array} outputBytes - byte view of the output array
+ * @param {number} outputOffset - element index of the current vector
+ */
+function patchExceptions(reader, numExceptions, byteSize, outputBytes, outputOffset) {
+  if (!numExceptions) return
+  const { view } = reader;
+  const positionsStart = reader.offset;
+  const valuesStart = positionsStart + numExceptions * 2;
+  const source = new Uint8Array(view.buffer, view.byteOffset + valuesStart, numExceptions * byteSize);
+  for (let e = 0; e < numExceptions; e++) {
+    const pos = view.getUint16(positionsStart + e * 2, true);
+    const dest = (outputOffset + pos) * byteSize;
+    outputBytes.set(source.subarray(e * byteSize, (e + 1) * byteSize), dest);
+  }
+  reader.offset = valuesStart + numExceptions * byteSize;
+}
+
+/**
+ * Unpack LSB-first bit-packed unsigned values with bitWidth <= 32.
+ * Consumes ceil(count * bitWidth / 8) bytes from the reader.
+ *
+ * @param {DataReader} reader
+ * @param {number} count - number of values to unpack
+ * @param {number} bitWidth - bits per value
+ * @returns {Uint32Array}
+ */
+function unpackBits(reader, count, bitWidth) {
+  const output = new Uint32Array(count);
+  if (!bitWidth) return output
+  const { view } = reader;
+  const start = reader.offset;
+  const modulus = 2 ** bitWidth;
+  let bitPos = 0;
+  for (let i = 0; i < count; i++) {
+    let byteIndex = start + (bitPos >>> 3);
+    const shift = bitPos & 7;
+    // accumulate as a double to avoid 32-bit overflow (at most 40 bits needed)
+    let value = view.getUint8(byteIndex++) >>> shift;
+    let bits = 8 - shift;
+    while (bits < bitWidth) {
+      value += view.getUint8(byteIndex++) * 2 ** bits;
+      bits += 8;
+    }
+    output[i] = value % modulus;
+    bitPos += bitWidth;
+  }
+  reader.offset = start + Math.ceil(count * bitWidth / 8);
+  return output
+}
+
+/**
+ * Unpack LSB-first bit-packed unsigned values with bitWidth <= 64 as BigInts.
+ * Consumes ceil(count * bitWidth / 8) bytes from the reader.
+ *
+ * @param {DataReader} reader
+ * @param {number} count - number of values to unpack
+ * @param {number} bitWidth - bits per value
+ * @returns {BigUint64Array}
+ */
+function unpackBitsBig(reader, count, bitWidth) {
+  const output = new BigUint64Array(count);
+  if (!bitWidth) return output
+  const { view } = reader;
+  const start = reader.offset;
+  const mask = (1n << BigInt(bitWidth)) - 1n;
+  let buffer = 0n;
+  let bitsInBuffer = 0;
+  let byteIndex = start;
+  for (let i = 0; i < count; i++) {
+    while (bitsInBuffer < bitWidth) {
+      buffer |= BigInt(view.getUint8(byteIndex++)) << BigInt(bitsInBuffer);
+      bitsInBuffer += 8;
+    }
+    output[i] = buffer & mask;
+    buffer >>= BigInt(bitWidth);
+    bitsInBuffer -= bitWidth;
+  }
+  reader.offset = start + Math.ceil(count * bitWidth / 8);
+  return output
+}
+
+/**
+ * @import {DataReader} from '../src/types.js'
+ */
+
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count number of values to read
+ * @param {Int32Array | BigInt64Array} output
+ */
+function deltaBinaryUnpack(reader, count, output) {
+  if (output instanceof Int32Array) {
+    deltaBinaryUnpackInt32(reader, count, output);
+    return
+  }
+  const blockSize = readVarInt(reader);
+  const miniblockPerBlock = readVarInt(reader);
+  readVarInt(reader); // assert(=== count)
+  let value = readZigZagBigInt(reader); // first value
+  let outputIndex = 0;
+  output[outputIndex++] = value;
+
+  const valuesPerMiniblock = blockSize / miniblockPerBlock;
+
+  while (outputIndex < count) {
+    // new block
+    const minDelta = readZigZagBigInt(reader);
+    const bitWidths = new Uint8Array(miniblockPerBlock);
+    for (let i = 0; i < miniblockPerBlock; i++) {
+      bitWidths[i] = reader.view.getUint8(reader.offset++);
+    }
+
+    for (let i = 0; i < miniblockPerBlock && outputIndex < count; i++) {
+      // new miniblock
+      const bitWidth = bitWidths[i];
+      if (bitWidth) {
+        // Miniblock data lengths are multiples of four bytes.
+        let bitpackPos = 0;
+        let miniblockCount = valuesPerMiniblock;
+        const mask = (1n << BigInt(bitWidth)) - 1n;
+        while (miniblockCount && outputIndex < count) {
+          let bits = BigInt(reader.view.getUint32(reader.offset, true) >>> bitpackPos) & mask; // TODO: don't re-read value every time
+          bitpackPos += bitWidth;
+          while (bitpackPos >= 32) {
+            bitpackPos -= 32;
+            reader.offset += 4;
+            if (bitpackPos) {
+              bits |= BigInt(reader.view.getUint32(reader.offset, true)) << BigInt(bitWidth - bitpackPos) & mask;
+            }
+          }
+          const delta = minDelta + bits;
+          value += delta;
+          output[outputIndex++] = value;
+          miniblockCount--;
+        }
+        if (miniblockCount) {
+          // consume leftover miniblock
+          reader.offset += Math.ceil((miniblockCount * bitWidth + bitpackPos) / 8);
+        }
+      } else {
+        for (let j = 0; j < valuesPerMiniblock && outputIndex < count; j++) {
+          value += minDelta;
+          output[outputIndex++] = value;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Decode INT32 without BigInt arithmetic in the per-value loop.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {Int32Array} output
+ */
+function deltaBinaryUnpackInt32(reader, count, output) {
+  const blockSize = readVarInt(reader);
+  const miniblockPerBlock = readVarInt(reader);
+  readVarInt(reader);
+  let value = readZigZag(reader);
+  let outputIndex = 0;
+  output[outputIndex++] = value;
+  const valuesPerMiniblock = blockSize / miniblockPerBlock;
+  const { view } = reader;
+  while (outputIndex < count) {
+    const minDelta = readZigZagInt33(reader);
+    const bitWidthsOffset = reader.offset;
+    let offset = bitWidthsOffset + miniblockPerBlock;
+    for (let i = 0; i < miniblockPerBlock && outputIndex < count; i++) {
+      const bitWidth = view.getUint8(bitWidthsOffset + i);
+      const end = offset + valuesPerMiniblock * bitWidth / 8;
+      let bitOffset = 0;
+      for (let j = 0; j < valuesPerMiniblock && outputIndex < count; j++) {
+        let residual = 0;
+        let bitsRead = 0;
+        while (bitsRead < bitWidth) {
+          const bitsToRead = Math.min(8 - bitOffset, bitWidth - bitsRead);
+          // Residual bits at 32 and above vanish modulo 2^32.
+          if (bitsRead < 32) {
+            residual |= (view.getUint8(offset) >>> bitOffset & (1 << bitsToRead) - 1) << bitsRead;
+          }
+          bitsRead += bitsToRead;
+          bitOffset += bitsToRead;
+          if (bitOffset === 8) {
+            bitOffset = 0;
+            offset++;
+          }
+        }
+        // Parquet INT32 delta arithmetic wraps in two's complement.
+        value = value + minDelta + residual | 0;
+        output[outputIndex++] = value;
+      }
+      // Consume the entire padded miniblock, but not unused miniblock bodies.
+      offset = end;
+    }
+    reader.offset = offset;
+  }
+}
+
+/**
+ * Read a zigzag varint modulo 2^32. INT32 deltas can need 33 bits, which
+ * readZigZag truncates, but only the low 32 bits of the decoded value matter.
+ * readVarInt keeps the low 32 zigzag bits of a 5-byte varint; bit 32 is bit 4
+ * of the fifth byte. Reusing readVarInt keeps the caller's hot loop fast.
+ *
+ * @param {DataReader} reader
+ * @returns {number}
+ */
+function readZigZagInt33(reader) {
+  const start = reader.offset;
+  const low = readVarInt(reader);
+  const high = reader.offset - start === 5 ? reader.view.getUint8(start + 4) >>> 4 & 1 : 0;
+  return (low >>> 1 | high << 31) ^ -(low & 1)
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {Uint8Array[]} output
+ */
+function deltaLengthByteArray(reader, count, output) {
+  const lengths = new Int32Array(count);
+  deltaBinaryUnpack(reader, count, lengths);
+  for (let i = 0; i < count; i++) {
+    output[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, lengths[i]);
+    reader.offset += lengths[i];
+  }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {Uint8Array[]} output
+ */
+function deltaByteArray(reader, count, output) {
+  const prefixData = new Int32Array(count);
+  deltaBinaryUnpack(reader, count, prefixData);
+  const suffixData = new Int32Array(count);
+  deltaBinaryUnpack(reader, count, suffixData);
+
+  for (let i = 0; i < count; i++) {
+    const suffix = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, suffixData[i]);
+    if (prefixData[i]) {
+      // copy from previous value
+      output[i] = new Uint8Array(prefixData[i] + suffixData[i]);
+      output[i].set(output[i - 1].subarray(0, prefixData[i]));
+      output[i].set(suffix, prefixData[i]);
+    } else {
+      output[i] = suffix;
+    }
+    reader.offset += suffixData[i];
+  }
+}
+
+/**
+ * @import {DataReader, DecodedArray, ParquetType} from '../src/types.js'
+ */
+
+
+/**
+ * Read values from a run-length encoded/bit-packed hybrid encoding.
+ *
+ * If length is zero, then read int32 length at the start.
+ *
+ * @param {DataReader} reader
+ * @param {number} width - bitwidth
+ * @param {DecodedArray} output
+ * @param {number} [length] - length of the encoded data
+ */
+function readRleBitPackedHybrid(reader, width, output, length) {
+  if (length === undefined) {
+    length = reader.view.getUint32(reader.offset, true);
+    reader.offset += 4;
+  }
+  const startOffset = reader.offset;
+  let seen = 0;
+  while (seen < output.length) {
+    const header = readVarInt(reader);
+    if (header & 1) {
+      // bit-packed
+      seen = readBitPacked(reader, header, width, output, seen);
+    } else {
+      // rle
+      const count = header >>> 1;
+      readRle(reader, count, width, output, seen);
+      seen += count;
+    }
+  }
+  reader.offset = startOffset + length; // duckdb writes an empty block
+}
+
+/**
+ * Run-length encoding: read value with bitWidth and repeat it count times.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {number} bitWidth
+ * @param {DecodedArray} output
+ * @param {number} seen
+ */
+function readRle(reader, count, bitWidth, output, seen) {
+  const width = bitWidth + 7 >> 3;
+  let value = 0;
+  for (let i = 0; i < width; i++) {
+    value |= reader.view.getUint8(reader.offset++) << (i << 3);
+  }
+  // assert(value < 1 << bitWidth)
+
+  // repeat value count times
+  for (let i = 0; i < count; i++) {
+    output[seen + i] = value;
+  }
+}
+
+/**
+ * Read a bit-packed run of the rle/bitpack hybrid.
+ * Supports width > 8 (crossing bytes).
+ *
+ * @param {DataReader} reader
+ * @param {number} header - bit-pack header
+ * @param {number} bitWidth
+ * @param {DecodedArray} output
+ * @param {number} seen
+ * @returns {number} total output values so far
+ */
+function readBitPacked(reader, header, bitWidth, output, seen) {
+  let count = header >> 1 << 3; // values to read
+  const mask = (1 << bitWidth) - 1;
+
+  let data = 0;
+  if (reader.offset < reader.view.byteLength) {
+    data = reader.view.getUint8(reader.offset++);
+  } else if (mask) {
+    // sometimes out-of-bounds reads are masked out
+    throw new Error(`parquet bitpack offset ${reader.offset} out of range`)
+  }
+  let left = 8;
+  let right = 0;
+
+  // read values
+  while (count) {
+    // if we have crossed a byte boundary, shift the data
+    if (right > 8) {
+      right -= 8;
+      left -= 8;
+      data >>>= 8;
+    } else if (left - right < bitWidth) {
+      // if we don't have bitWidth number of bits to read, read next byte
+      data |= reader.view.getUint8(reader.offset) << left;
+      reader.offset++;
+      left += 8;
+    } else {
+      if (seen < output.length) {
+        // emit value
+        output[seen++] = data >> right & mask;
+      }
+      count--;
+      right += bitWidth;
+    }
+  }
+
+  return seen
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {ParquetType} type
+ * @param {number | undefined} typeLength
+ * @returns {DecodedArray}
+ */
+function byteStreamSplit(reader, count, type, typeLength) {
+  const width = byteWidth(type, typeLength);
+  const bytes = new Uint8Array(count * width);
+  for (let b = 0; b < width; b++) {
+    for (let i = 0; i < count; i++) {
+      bytes[i * width + b] = reader.view.getUint8(reader.offset++);
+    }
+  }
+  // interpret bytes as typed array
+  if (type === 'FLOAT') return new Float32Array(bytes.buffer)
+  else if (type === 'DOUBLE') return new Float64Array(bytes.buffer)
+  else if (type === 'INT32') return new Int32Array(bytes.buffer)
+  else if (type === 'INT64') return new BigInt64Array(bytes.buffer)
+  else if (type === 'FIXED_LEN_BYTE_ARRAY') {
+    // split into arrays of typeLength
+    const split = new Array(count);
+    for (let i = 0; i < count; i++) {
+      split[i] = bytes.subarray(i * width, (i + 1) * width);
+    }
+    return split
+  }
+  throw new Error(`parquet byte_stream_split unsupported type: ${type}`)
+}
+
+/**
+ * @param {ParquetType} type
+ * @param {number | undefined} typeLength
+ * @returns {number}
+ */
+function byteWidth(type, typeLength) {
+  switch (type) {
+  case 'INT32':
+  case 'FLOAT':
+    return 4
+  case 'INT64':
+  case 'DOUBLE':
+    return 8
+  case 'FIXED_LEN_BYTE_ARRAY':
+    if (!typeLength) throw new Error('parquet byteWidth missing type_length')
+    return typeLength
+  default:
+    throw new Error(`parquet unsupported type: ${type}`)
+  }
+}
+
+/**
+ * Read `count` values of the given type from the reader.view.
+ *
+ * @param {DataReader} reader - buffer to read data from
+ * @param {ParquetType} type - parquet type of the data
+ * @param {number} count - number of values to read
+ * @param {number | undefined} fixedLength - length of each fixed length byte array
+ * @returns {DecodedArray} array of values
+ */
+function readPlain(reader, type, count, fixedLength) {
+  if (count === 0) return []
+  if (type === 'BOOLEAN') {
+    return readPlainBoolean(reader, count)
+  } else if (type === 'INT32') {
+    return readPlainInt32(reader, count)
+  } else if (type === 'INT64') {
+    return readPlainInt64(reader, count)
+  } else if (type === 'INT96') {
+    return readPlainInt96(reader, count)
+  } else if (type === 'FLOAT') {
+    return readPlainFloat(reader, count)
+  } else if (type === 'DOUBLE') {
+    return readPlainDouble(reader, count)
+  } else if (type === 'BYTE_ARRAY') {
+    return readPlainByteArray(reader, count)
+  } else if (type === 'FIXED_LEN_BYTE_ARRAY') {
+    if (!fixedLength) throw new Error('parquet missing fixed length')
+    return readPlainByteArrayFixed(reader, count, fixedLength)
+  } else {
+    throw new Error(`parquet unhandled type: ${type}`)
+  }
+}
+
+/**
+ * Read `count` boolean values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {boolean[]}
+ */
+function readPlainBoolean(reader, count) {
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const byteOffset = reader.offset + (i / 8 | 0);
+    const bitOffset = i % 8;
+    const byte = reader.view.getUint8(byteOffset);
+    values[i] = (byte & 1 << bitOffset) !== 0;
+  }
+  reader.offset += Math.ceil(count / 8);
+  return values
+}
+
+/**
+ * Read `count` int32 values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Int32Array}
+ */
+function readPlainInt32(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 4
+    ? new Int32Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 4))
+    : new Int32Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 4;
+  return values
+}
+
+/**
+ * Read `count` int64 values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {BigInt64Array}
+ */
+function readPlainInt64(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 8
+    ? new BigInt64Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 8))
+    : new BigInt64Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 8;
+  return values
+}
+
+/**
+ * Read `count` int96 values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {bigint[]}
+ */
+function readPlainInt96(reader, count) {
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const low = reader.view.getBigInt64(reader.offset + i * 12, true);
+    const high = reader.view.getInt32(reader.offset + i * 12 + 8, true);
+    values[i] = BigInt(high) << 64n | low;
+  }
+  reader.offset += count * 12;
+  return values
+}
+
+/**
+ * Read `count` float values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float32Array}
+ */
+function readPlainFloat(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 4
+    ? new Float32Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 4))
+    : new Float32Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 4;
+  return values
+}
+
+/**
+ * Read `count` double values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float64Array}
+ */
+function readPlainDouble(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 8
+    ? new Float64Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 8))
+    : new Float64Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 8;
+  return values
+}
+
+/**
+ * Read `count` byte array values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Uint8Array[]}
+ */
+function readPlainByteArray(reader, count) {
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const length = reader.view.getUint32(reader.offset, true);
+    reader.offset += 4;
+    values[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, length);
+    reader.offset += length;
+  }
+  return values
+}
+
+/**
+ * Read a fixed length byte array.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {number} fixedLength
+ * @returns {Uint8Array[]}
+ */
+function readPlainByteArrayFixed(reader, count, fixedLength) {
+  // assert(reader.view.byteLength - reader.offset >= count * fixedLength)
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    values[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, fixedLength);
+    reader.offset += fixedLength;
+  }
+  return values
+}
+
+/**
+ * Create a new buffer with the offset and size.
+ *
+ * @import {DataReader, DecodedArray, ParquetType} from '../src/types.js'
+ * @param {ArrayBufferLike} buffer
+ * @param {number} offset
+ * @param {number} size
+ * @returns {ArrayBuffer}
+ */
+function align(buffer, offset, size) {
+  const aligned = new ArrayBuffer(size);
+  new Uint8Array(aligned).set(new Uint8Array(buffer, offset, size));
+  return aligned
+}
+
+/**
+ * The MIT License (MIT)
+ * Copyright (c) 2016 Zhipeng Jia
+ * https://github.com/zhipeng-jia/snappyjs
+ */
+
+const WORD_MASK = [0, 0xff, 0xffff, 0xffffff, 0xffffffff];
+
+/**
+ * Copy bytes from one array to another
+ *
+ * @param {Uint8Array} fromArray source array
+ * @param {number} fromPos source position
+ * @param {Uint8Array} toArray destination array
+ * @param {number} toPos destination position
+ * @param {number} length number of bytes to copy
+ */
+function copyBytes(fromArray, fromPos, toArray, toPos, length) {
+  for (let i = 0; i < length; i++) {
+    toArray[toPos + i] = fromArray[fromPos + i];
+  }
+}
+
+/**
+ * Decompress snappy data.
+ * Accepts an output buffer to avoid allocating a new buffer for each call.
+ *
+ * @param {Uint8Array} input compressed data
+ * @param {Uint8Array} output output buffer
+ */
+function snappyUncompress(input, output) {
+  const inputLength = input.byteLength;
+  const outputLength = output.byteLength;
+  let pos = 0;
+  let outPos = 0;
+
+  // skip preamble (contains uncompressed length as varint)
+  while (pos < inputLength) {
+    const c = input[pos];
+    pos++;
+    if (c < 128) {
+      break
+    }
+  }
+  if (outputLength && pos >= inputLength) {
+    throw new Error('invalid snappy length header')
+  }
+
+  while (pos < inputLength) {
+    const c = input[pos];
+    let len = 0;
+    pos++;
+
+    if (pos >= inputLength) {
+      throw new Error('missing eof marker')
+    }
+
+    // There are two types of elements, literals and copies (back references)
+    if ((c & 0x3) === 0) {
+      // Literals are uncompressed data stored directly in the byte stream
+      let len = (c >>> 2) + 1;
+      // Longer literal length is encoded in multiple bytes
+      if (len > 60) {
+        if (pos + 3 >= inputLength) {
+          throw new Error('snappy error literal pos + 3 >= inputLength')
+        }
+        const lengthSize = len - 60; // length bytes - 1
+        len = input[pos]
+          + (input[pos + 1] << 8)
+          + (input[pos + 2] << 16)
+          + (input[pos + 3] << 24);
+        len = (len & WORD_MASK[lengthSize]) + 1;
+        pos += lengthSize;
+      }
+      if (pos + len > inputLength) {
+        throw new Error('snappy error literal exceeds input length')
+      }
+      copyBytes(input, pos, output, outPos, len);
+      pos += len;
+      outPos += len;
+    } else {
+      // Copy elements
+      let offset = 0; // offset back from current position to read
+      switch (c & 0x3) {
+      case 1:
+        // Copy with 1-byte offset
+        len = (c >>> 2 & 0x7) + 4;
+        offset = input[pos] + (c >>> 5 << 8);
+        pos++;
+        break
+      case 2:
+        // Copy with 2-byte offset
+        if (inputLength <= pos + 1) {
+          throw new Error('snappy error end of input')
+        }
+        len = (c >>> 2) + 1;
+        offset = input[pos] + (input[pos + 1] << 8);
+        pos += 2;
+        break
+      case 3:
+        // Copy with 4-byte offset
+        if (inputLength <= pos + 3) {
+          throw new Error('snappy error end of input')
+        }
+        len = (c >>> 2) + 1;
+        offset = input[pos]
+          + (input[pos + 1] << 8)
+          + (input[pos + 2] << 16)
+          + (input[pos + 3] << 24);
+        pos += 4;
+        break
+      }
+      if (offset === 0 || isNaN(offset)) {
+        throw new Error(`invalid offset ${offset} pos ${pos} inputLength ${inputLength}`)
+      }
+      if (offset > outPos) {
+        throw new Error('cannot copy from before start of buffer')
+      }
+      copyBytes(output, outPos - offset, output, outPos, len);
+      outPos += len;
+    }
+  }
+
+  if (outPos !== outputLength) throw new Error('premature end of input')
+}
+
+/**
+ * @import {ColumnDecoder, CompressionCodec, Compressors, DataPage, DataPageHeader, DataPageHeaderV2, DataReader, DecodedArray, PageHeader, SchemaTree} from '../src/types.js'
+ */
+
+
+/**
+ * Read a data page from uncompressed reader.
+ *
+ * @param {Uint8Array} bytes raw page data (should already be decompressed)
+ * @param {DataPageHeader} daph data page header
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DataPage} definition levels, repetition levels, and array of values
+ */
+function readDataPage(bytes, daph, { type, element, schemaPath }) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const reader = { view, offset: 0 };
+  /** @type {DecodedArray} */
+  let dataPage;
+
+  // repetition and definition levels
+  const repetitionLevels = readRepetitionLevels(reader, daph, schemaPath);
+  // assert(!repetitionLevels.length || repetitionLevels.length === daph.num_values)
+  const { definitionLevels, numNulls } = readDefinitionLevels(reader, daph, schemaPath);
+  // assert(!definitionLevels.length || definitionLevels.length === daph.num_values)
+
+  // read values based on encoding
+  const nValues = daph.num_values - numNulls;
+  if (daph.encoding === 'PLAIN') {
+    dataPage = readPlain(reader, type, nValues, element.type_length);
+  } else if (
+    daph.encoding === 'PLAIN_DICTIONARY' ||
+    daph.encoding === 'RLE_DICTIONARY' ||
+    daph.encoding === 'RLE'
+  ) {
+    const bitWidth = type === 'BOOLEAN' ? 1 : view.getUint8(reader.offset++);
+    if (bitWidth) {
+      dataPage = new Array(nValues);
+      if (type === 'BOOLEAN') {
+        readRleBitPackedHybrid(reader, bitWidth, dataPage);
+        dataPage = dataPage.map(x => !!x); // convert to boolean
+      } else {
+        // assert(daph.encoding.endsWith('_DICTIONARY'))
+        readRleBitPackedHybrid(reader, bitWidth, dataPage, view.byteLength - reader.offset);
+      }
+    } else {
+      dataPage = new Uint8Array(nValues); // nValue zeroes
+    }
+  } else if (daph.encoding === 'BYTE_STREAM_SPLIT') {
+    dataPage = byteStreamSplit(reader, nValues, type, element.type_length);
+  } else if (daph.encoding === 'ALP') {
+    dataPage = alpDecode(reader, nValues, type);
+  } else if (daph.encoding === 'DELTA_BINARY_PACKED') {
+    const int32 = type === 'INT32';
+    dataPage = int32 ? new Int32Array(nValues) : new BigInt64Array(nValues);
+    deltaBinaryUnpack(reader, nValues, dataPage);
+  } else if (daph.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaLengthByteArray(reader, nValues, dataPage);
+  } else if (daph.encoding === 'DELTA_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaByteArray(reader, nValues, dataPage);
+  } else {
+    throw new Error(`parquet unsupported encoding: ${daph.encoding}`)
+  }
+
+  return { definitionLevels, repetitionLevels, dataPage }
+}
+
+/**
+ * @param {DataReader} reader data view for the page
+ * @param {DataPageHeader} daph data page header
+ * @param {SchemaTree[]} schemaPath
+ * @returns {any[]} repetition levels and number of bytes read
+ */
+function readRepetitionLevels(reader, daph, schemaPath) {
+  if (schemaPath.length > 1) {
+    const maxRepetitionLevel = getMaxRepetitionLevel(schemaPath);
+    if (maxRepetitionLevel) {
+      const values = new Array(daph.num_values);
+      readRleBitPackedHybrid(reader, bitWidth(maxRepetitionLevel), values);
+      return values
+    }
+  }
+  return []
+}
+
+/**
+ * @param {DataReader} reader data view for the page
+ * @param {DataPageHeader} daph data page header
+ * @param {SchemaTree[]} schemaPath
+ * @returns {{ definitionLevels: number[], numNulls: number }} definition levels
+ */
+function readDefinitionLevels(reader, daph, schemaPath) {
+  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
+  if (!maxDefinitionLevel) return { definitionLevels: [], numNulls: 0 }
+
+  const definitionLevels = new Array(daph.num_values);
+  readRleBitPackedHybrid(reader, bitWidth(maxDefinitionLevel), definitionLevels);
+
+  // count nulls
+  let numNulls = daph.num_values;
+  for (const def of definitionLevels) {
+    if (def === maxDefinitionLevel) numNulls--;
+  }
+  if (numNulls === 0) definitionLevels.length = 0;
+
+  return { definitionLevels, numNulls }
+}
+
+/**
+ * @param {Uint8Array} compressedBytes
+ * @param {number} uncompressed_page_size
+ * @param {CompressionCodec} codec
+ * @param {Compressors | undefined} compressors
+ * @returns {Uint8Array}
+ */
+function decompressPage(compressedBytes, uncompressed_page_size, codec, compressors) {
+  /** @type {Uint8Array} */
+  let page;
+  const customDecompressor = compressors?.[codec];
+  if (codec === 'UNCOMPRESSED') {
+    page = compressedBytes;
+  } else if (customDecompressor) {
+    page = customDecompressor(compressedBytes, uncompressed_page_size);
+  } else if (codec === 'SNAPPY') {
+    page = new Uint8Array(uncompressed_page_size);
+    snappyUncompress(compressedBytes, page);
+  } else {
+    throw new Error(`parquet unsupported compression codec: ${codec}`)
+  }
+  if (page?.length !== uncompressed_page_size) {
+    throw new Error(`parquet decompressed page length ${page?.length} does not match header ${uncompressed_page_size}`)
+  }
+  return page
+}
+
+
+/**
+ * Read a data page from the given Uint8Array.
+ *
+ * @param {Uint8Array} compressedBytes raw page data
+ * @param {PageHeader} ph page header
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DataPage} definition levels, repetition levels, and array of values
+ */
+function readDataPageV2(compressedBytes, ph, columnDecoder) {
+  const view = new DataView(compressedBytes.buffer, compressedBytes.byteOffset, compressedBytes.byteLength);
+  const reader = { view, offset: 0 };
+  const { type, element, schemaPath, codec, compressors } = columnDecoder;
+  const daph2 = ph.data_page_header_v2;
+  if (!daph2) throw new Error('parquet data page header v2 is undefined')
+
+  // repetition levels
+  const repetitionLevels = readRepetitionLevelsV2(reader, daph2, schemaPath);
+  reader.offset = daph2.repetition_levels_byte_length; // readVarInt() => len for boolean v2?
+
+  // definition levels
+  const definitionLevels = readDefinitionLevelsV2(reader, daph2, schemaPath);
+  // assert(reader.offset === daph2.repetition_levels_byte_length + daph2.definition_levels_byte_length)
+
+  const uncompressedPageSize = ph.uncompressed_page_size - daph2.definition_levels_byte_length - daph2.repetition_levels_byte_length;
+
+  let page = compressedBytes.subarray(reader.offset);
+  // a page with no values may have zero compressed bytes, which is not a valid stream
+  if (daph2.is_compressed !== false && uncompressedPageSize) {
+    page = decompressPage(page, uncompressedPageSize, codec, compressors);
+  }
+  const pageView = new DataView(page.buffer, page.byteOffset, page.byteLength);
+  const pageReader = { view: pageView, offset: 0 };
+
+  // read values based on encoding
+  /** @type {DecodedArray} */
+  let dataPage;
+  const nValues = daph2.num_values - daph2.num_nulls;
+  if (daph2.encoding === 'PLAIN') {
+    dataPage = readPlain(pageReader, type, nValues, element.type_length);
+  } else if (daph2.encoding === 'RLE') {
+    // assert(type === 'BOOLEAN')
+    dataPage = new Array(nValues);
+    readRleBitPackedHybrid(pageReader, 1, dataPage);
+    dataPage = dataPage.map(x => !!x);
+  } else if (
+    daph2.encoding === 'PLAIN_DICTIONARY' ||
+    daph2.encoding === 'RLE_DICTIONARY'
+  ) {
+    const bitWidth = pageView.getUint8(pageReader.offset++);
+    dataPage = new Array(nValues);
+    readRleBitPackedHybrid(pageReader, bitWidth, dataPage, uncompressedPageSize - 1);
+  } else if (daph2.encoding === 'DELTA_BINARY_PACKED') {
+    const int32 = type === 'INT32';
+    dataPage = int32 ? new Int32Array(nValues) : new BigInt64Array(nValues);
+    deltaBinaryUnpack(pageReader, nValues, dataPage);
+  } else if (daph2.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaLengthByteArray(pageReader, nValues, dataPage);
+  } else if (daph2.encoding === 'DELTA_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaByteArray(pageReader, nValues, dataPage);
+  } else if (daph2.encoding === 'BYTE_STREAM_SPLIT') {
+    dataPage = byteStreamSplit(pageReader, nValues, type, element.type_length);
+  } else if (daph2.encoding === 'ALP') {
+    dataPage = alpDecode(pageReader, nValues, type);
+  } else {
+    throw new Error(`parquet unsupported encoding: ${daph2.encoding}`)
+  }
+
+  return { definitionLevels, repetitionLevels, dataPage }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {DataPageHeaderV2} daph2 data page header v2
+ * @param {SchemaTree[]} schemaPath
+ * @returns {any[]} repetition levels
+ */
+function readRepetitionLevelsV2(reader, daph2, schemaPath) {
+  const maxRepetitionLevel = getMaxRepetitionLevel(schemaPath);
+  if (!maxRepetitionLevel) return []
+
+  const values = new Array(daph2.num_values);
+  readRleBitPackedHybrid(reader, bitWidth(maxRepetitionLevel), values, daph2.repetition_levels_byte_length);
+  return values
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {DataPageHeaderV2} daph2 data page header v2
+ * @param {SchemaTree[]} schemaPath
+ * @returns {number[] | undefined} definition levels
+ */
+function readDefinitionLevelsV2(reader, daph2, schemaPath) {
+  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
+  if (maxDefinitionLevel) {
+    // V2 we know the length
+    const values = new Array(daph2.num_values);
+    readRleBitPackedHybrid(reader, bitWidth(maxDefinitionLevel), values, daph2.definition_levels_byte_length);
+    return values
+  }
+}
+
+/**
+ * Minimum bits needed to store value.
+ *
+ * @param {number} value
+ * @returns {number}
+ */
+function bitWidth(value) {
+  return 32 - Math.clz32(value)
+}
+
+/**
+ * @import {ColumnDecoder, DataReader, DecodedArray, PageHeader, PageResult, RowGroupSelect, Statistics, SubColumnData} from '../src/types.js'
+ */
+
+
+/**
+ * Parse column data from a buffer.
+ *
+ * @param {DataReader} reader
+ * @param {RowGroupSelect} rowGroupSelect row group selection
+ * @param {ColumnDecoder} columnDecoder column decoder params
+ * @param {(chunk: SubColumnData) => void} [onPage] callback for each page
+ * @returns {{ data: DecodedArray[], skipped: number }}
+ */
+function readColumn(reader, { groupStart, selectStart, selectEnd }, columnDecoder, onPage) {
+  const { pathInSchema, schemaPath } = columnDecoder;
+  const isFlat = isFlatColumn(schemaPath);
+  /** @type {DecodedArray[]} */
+  const chunks = [];
+  /** @type {DecodedArray | undefined} */
+  let dictionary = undefined;
+  /** @type {DecodedArray | undefined} */
+  let lastChunk = undefined;
+  let rowCount = 0;
+  let skipped = 0;
+
+  const emitLastChunk = onPage && (() => {
+    lastChunk && onPage({
+      pathInSchema,
+      columnData: lastChunk,
+      rowStart: groupStart + rowCount - lastChunk.length,
+      rowEnd: groupStart + rowCount,
+    });
+  });
+
+  while (isFlat ? rowCount < selectEnd : reader.offset < reader.view.byteLength - 1) {
+    if (reader.offset >= reader.view.byteLength - 1) break // end of reader
+
+    // read page header
+    const header = parquetHeader(reader);
+    if (header.type === 'DICTIONARY_PAGE') {
+      const { data } = readPage(reader, header, columnDecoder, dictionary, undefined, 0);
+      if (data) dictionary = convert(data, columnDecoder);
+    } else {
+      const lastChunkLength = lastChunk?.length || 0;
+      const result = readPage(reader, header, columnDecoder, dictionary, lastChunk, selectStart - rowCount);
+      if (result.skipped) {
+        // skipped page - just advance row count, don't add to chunks
+        if (!chunks.length) {
+          skipped += result.skipped;
+        }
+        rowCount += result.skipped;
+      } else if (result.data && lastChunk === result.data) {
+        // continued from previous page
+        rowCount += result.data.length - lastChunkLength;
+      } else if (result.data && result.data.length) {
+        emitLastChunk?.();
+        chunks.push(result.data);
+        rowCount += result.data.length;
+        lastChunk = result.data;
+      }
+    }
+  }
+  emitLastChunk?.();
+
+  return { data: chunks, skipped }
+}
+
+/**
+ * Read a page (data or dictionary) from a buffer.
+ *
+ * @param {DataReader} reader
+ * @param {PageHeader} header
+ * @param {ColumnDecoder} columnDecoder
+ * @param {DecodedArray | undefined} dictionary
+ * @param {DecodedArray | undefined} previousChunk
+ * @param {number} pageStart skip this many rows in the page
+ * @returns {PageResult}
+ */
+function readPage(reader, header, columnDecoder, dictionary, previousChunk, pageStart) {
+  const { type, element, schemaPath, codec, compressors } = columnDecoder;
+  // read compressed_page_size bytes
+  const compressedBytes = new Uint8Array(
+    reader.view.buffer, reader.view.byteOffset + reader.offset, header.compressed_page_size
+  );
+  reader.offset += header.compressed_page_size;
+
+  // parse page data by type
+  if (header.type === 'DATA_PAGE') {
+    const daph = header.data_page_header;
+    if (!daph) throw new Error('parquet data page header is undefined')
+
+    // skip unnecessary non-nested pages
+    if (pageStart > daph.num_values && isFlatColumn(schemaPath)) {
+      return { skipped: daph.num_values }
+    }
+
+    const page = decompressPage(compressedBytes, Number(header.uncompressed_page_size), codec, compressors);
+    const { definitionLevels, repetitionLevels, dataPage } = readDataPage(page, daph, columnDecoder);
+    // assert(!daph.statistics?.null_count || daph.statistics.null_count === BigInt(daph.num_values - dataPage.length))
+
+    // convert types, dereference dictionary, and assemble lists
+    const values = convertWithDictionary(dataPage, dictionary, daph.encoding, columnDecoder);
+    const output = Array.isArray(previousChunk) ? previousChunk : [];
+    const assembled = assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath);
+    return { skipped: 0, data: assembled }
+  } else if (header.type === 'DATA_PAGE_V2') {
+    const daph2 = header.data_page_header_v2;
+    if (!daph2) throw new Error('parquet data page header v2 is undefined')
+
+    // skip unnecessary pages
+    if (pageStart > daph2.num_rows) {
+      return { skipped: daph2.num_rows }
+    }
+
+    const { definitionLevels, repetitionLevels, dataPage } =
+      readDataPageV2(compressedBytes, header, columnDecoder);
+
+    // convert types, dereference dictionary, and assemble lists
+    const values = convertWithDictionary(dataPage, dictionary, daph2.encoding, columnDecoder);
+    const output = Array.isArray(previousChunk) ? previousChunk : [];
+    const assembled = assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath);
+    return { skipped: 0, data: assembled }
+  } else if (header.type === 'DICTIONARY_PAGE') {
+    const diph = header.dictionary_page_header;
+    if (!diph) throw new Error('parquet dictionary page header is undefined')
+
+    const page = decompressPage(
+      compressedBytes, Number(header.uncompressed_page_size), codec, compressors
+    );
+
+    const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
+    const dictArray = readPlain(reader, type, diph.num_values, element.type_length);
+    return { skipped: 0, data: dictArray }
+  } else {
+    throw new Error(`parquet unsupported page type: ${header.type}`)
+  }
+}
+
+/**
+ * Read a page header from a buffer, leaving the reader at the start of the page data.
+ *
+ * @param {DataReader} reader
+ * @returns {PageHeader}
+ */
+function parquetHeader(reader) {
+  const header = deserializeTCompactProtocol(reader);
+
+  // Parse parquet header from thrift data
+  const type = PageTypes[header.field_1];
+  const uncompressed_page_size = header.field_2;
+  const compressed_page_size = header.field_3;
+  const crc = header.field_4;
+  const data_page_header = header.field_5 && {
+    num_values: header.field_5.field_1,
+    encoding: Encodings[header.field_5.field_2],
+    definition_level_encoding: Encodings[header.field_5.field_3],
+    repetition_level_encoding: Encodings[header.field_5.field_4],
+    statistics: pageStatistics(header.field_5.field_5),
+  };
+  const index_page_header = header.field_6;
+  const dictionary_page_header = header.field_7 && {
+    num_values: header.field_7.field_1,
+    encoding: Encodings[header.field_7.field_2],
+    is_sorted: header.field_7.field_3,
+  };
+  const data_page_header_v2 = header.field_8 && {
+    num_values: header.field_8.field_1,
+    num_nulls: header.field_8.field_2,
+    num_rows: header.field_8.field_3,
+    encoding: Encodings[header.field_8.field_4],
+    definition_levels_byte_length: header.field_8.field_5,
+    repetition_levels_byte_length: header.field_8.field_6,
+    is_compressed: header.field_8.field_7 === undefined ? true : header.field_8.field_7, // default true
+    statistics: pageStatistics(header.field_8.field_8),
+  };
+
+  return {
+    type,
+    uncompressed_page_size,
+    compressed_page_size,
+    crc,
+    data_page_header,
+    index_page_header,
+    dictionary_page_header,
+    data_page_header_v2,
+  }
+}
+
+/**
+ * @param {any} stats thrift Statistics struct
+ * @returns {Statistics | undefined}
+ */
+function pageStatistics(stats) {
+  return stats && {
+    max: stats.field_1,
+    min: stats.field_2,
+    null_count: stats.field_3,
+    distinct_count: stats.field_4,
+    max_value: stats.field_5,
+    min_value: stats.field_6,
+    is_max_value_exact: stats.field_7,
+    is_min_value_exact: stats.field_8,
+  }
+}
+
+/**
+ * @import {AsyncColumn, AsyncRowGroup, ChunkPlan, ColumnDecoder, DecodedArray, GroupPlan, PageLocation, ParquetParsers, ParquetReadOptions, QueryPlan, SchemaTree} from '../src/types.js'
+ */
+
+
+/**
+ * Read a row group from a file-like object.
+ *
+ * @param {ParquetReadOptions} options
+ * @param {QueryPlan} plan
+ * @param {GroupPlan} groupPlan
+ * @returns {AsyncRowGroup} resolves to column data
+ */
+function readRowGroup(options, { metadata }, groupPlan) {
+  /** @type {AsyncColumn[]} */
+  const asyncColumns = [];
+  // build the schema tree once, not per column chunk
+  const schemaTree = parquetSchema(metadata);
+
+  // read column data
+  for (const chunk of groupPlan.chunks) {
+    const { path_in_schema: pathInSchema } = chunk.columnMetadata;
+    const schemaPath = getTreePath(schemaTree, pathInSchema);
+    const columnDecoder = {
+      pathInSchema,
+      element: schemaPath[schemaPath.length - 1].element,
+      schemaPath,
+      ...options,
+      ...chunk.columnMetadata,
+      // merge after options, so a partial parsers object keeps the defaults
+      parsers: { ...DEFAULT_PARSERS, ...options.parsers },
+    };
+    const { startByte, endByte } = chunk.range;
+
+    if ('pageLocations' in chunk) {
+      // page locations already parsed from the offset index
+      asyncColumns.push({
+        pathInSchema,
+        data: readSelectedPages(options, groupPlan, chunk, chunk.pageLocations, columnDecoder),
+      });
+    } else if ('offsetIndex' in chunk) {
+      asyncColumns.push({
+        pathInSchema,
+        // fetch offset index
+        data: Promise.resolve(options.file.slice(chunk.offsetIndex.startByte, chunk.offsetIndex.endByte))
+          .then(arrayBuffer => {
+            const pages = readOffsetIndex({ view: new DataView(arrayBuffer), offset: 0 }).page_locations;
+            return readSelectedPages(options, groupPlan, chunk, pages, columnDecoder)
+          }),
+      });
+    } else {
+      // full column chunk
+      asyncColumns.push({
+        pathInSchema,
+        data: Promise.resolve(options.file.slice(startByte, endByte))
+          .then(buffer => {
+            const reader = { view: new DataView(buffer), offset: 0 };
+            return readColumn(reader, groupPlan, columnDecoder, options.onPage)
+          }),
+      });
+    }
+  }
+
+  return {
+    groupStart: groupPlan.groupStart,
+    groupRows: groupPlan.groupRows,
+    selectStart: groupPlan.selectStart,
+    selectEnd: groupPlan.selectEnd,
+    asyncColumns,
+  }
+}
+
+/**
+ * Read only the pages of a column chunk that overlap the group plan's select
+ * range [selectStart, selectEnd), using page locations from the offset index.
+ *
+ * @param {ParquetReadOptions} options
+ * @param {GroupPlan} groupPlan
+ * @param {ChunkPlan} chunk
+ * @param {PageLocation[]} pages
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {Promise<{data: DecodedArray[], skipped: number}>}
+ */
+async function readSelectedPages(options, groupPlan, chunk, pages, columnDecoder) {
+  const { data_page_offset, dictionary_page_offset } = chunk.columnMetadata;
+  const { selectStart, selectEnd } = groupPlan;
+  let { startByte, endByte } = chunk.range;
+  let skipped = -1;
+  // include dictionary if present, handle polars missing dictionary_page_offset
+  const hasDict = dictionary_page_offset || data_page_offset < pages[0].offset;
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i];
+    const pageStart = Number(page.first_row_index);
+    const pageEnd = i + 1 < pages.length
+      ? Number(pages[i + 1].first_row_index)
+      : groupPlan.groupRows; // last page extends to end of row group
+    // check if page overlaps with [selectStart, selectEnd)
+    if (skipped < 0 && pageEnd > selectStart) {
+      startByte = Number(page.offset);
+      skipped = pageStart;
+    }
+    if (pageStart < selectEnd) {
+      endByte = Number(page.offset) + page.compressed_page_size;
+    }
+  }
+  if (skipped < 0) skipped = 0;
+  /** @type {DataView} */
+  let view;
+  if (hasDict && skipped) {
+    // fetch the dictionary page separately from the selected data pages so
+    // the skipped leading pages are not transferred
+    const dictLength = Number(pages[0].offset) - chunk.range.startByte;
+    const [dictBuffer, dataBuffer] = await Promise.all([
+      options.file.slice(chunk.range.startByte, Number(pages[0].offset)),
+      options.file.slice(startByte, endByte),
+    ]);
+    // clamp in case the AsyncBuffer returned more bytes than requested
+    const combined = new Uint8Array(dictLength + dataBuffer.byteLength);
+    combined.set(new Uint8Array(dictBuffer, 0, dictLength));
+    combined.set(new Uint8Array(dataBuffer), dictLength);
+    view = new DataView(combined.buffer);
+  } else if (hasDict) {
+    // dictionary page is contiguous with the first selected page
+    view = new DataView(await options.file.slice(chunk.range.startByte, endByte));
+  } else {
+    view = new DataView(await options.file.slice(startByte, endByte));
+  }
+  const reader = { view, offset: 0 };
+  // adjust row selection for skipped pages
+  const adjustedGroupPlan = skipped ? {
+    ...groupPlan,
+    groupStart: groupPlan.groupStart + skipped,
+    selectStart: groupPlan.selectStart - skipped,
+    selectEnd: groupPlan.selectEnd - skipped,
+  } : groupPlan;
+  const { data, skipped: columnSkipped } = readColumn(reader, adjustedGroupPlan, columnDecoder, options.onPage);
+  return {
+    data,
+    skipped: skipped + columnSkipped,
+  }
+}
+
+/**
+ * @overload
+ * @param {AsyncRowGroup} asyncGroup
+ * @param {number} selectStart
+ * @param {number} selectEnd
+ * @param {string[] | undefined} columns
+ * @param {'object'} rowFormat
+ * @returns {Promise<Record<string, any>[]>} resolves to row data
+ */
+/**
+ * @overload
+ * @param {AsyncRowGroup} asyncGroup
+ * @param {number} selectStart
+ * @param {number} selectEnd
+ * @param {string[] | undefined} columns
+ * @param {'array'} [rowFormat]
+ * @returns {Promise<any[][]>} resolves to row data
+ */
+/**
+ * @param {AsyncRowGroup} asyncGroup
+ * @param {number} selectStart
+ * @param {number} selectEnd
+ * @param {string[] | undefined} columns
+ * @param {'object' | 'array'} [rowFormat]
+ * @returns {Promise<Record<string, any>[] | any[][]>} resolves to row data
+ */
+async function asyncGroupToRows({ asyncColumns }, selectStart, selectEnd, columns, rowFormat) {
+  // TODO: do it without flatten
+  const asyncPages = await Promise.all(asyncColumns.map(column =>
+    column.data.then(({ skipped, data }) => ({ skipped, data: flatten$1(data) }))
+  ));
+
+  // transpose columns into rows
+  const selectCount = selectEnd - selectStart;
+  if (rowFormat === 'object') {
+    /** @type {Record<string, any>[]} */
+    const groupData = Array(selectCount);
+    for (let selectRow = 0; selectRow < selectCount; selectRow++) {
+      // return each row as an object
+      /** @type {Record<string, any>} */
+      const rowData = {};
+      for (let i = 0; i < asyncColumns.length; i++) {
+        const { data, skipped } = asyncPages[i];
+        rowData[asyncColumns[i].pathInSchema[0]] = data[selectStart + selectRow - skipped];
+      }
+      groupData[selectRow] = rowData;
+    }
+    return groupData
+  }
+
+  // careful mapping of column order for rowFormat: array
+  const includedColumnNames = asyncColumns
+    .map(child => child.pathInSchema[0])
+    .filter(name => !columns || columns.includes(name));
+  const columnOrder = columns ?? includedColumnNames;
+  const columnIndexes = columnOrder.map(name => asyncColumns.findIndex(column => column.pathInSchema[0] === name));
+
+  /** @type {any[][]} */
+  const groupData = Array(selectCount);
+  for (let selectRow = 0; selectRow < selectCount; selectRow++) {
+    // return each row as an array
+    const rowData = Array(asyncColumns.length);
+    for (let i = 0; i < columnOrder.length; i++) {
+      const colIdx = columnIndexes[i];
+      if (colIdx < 0) throw new Error(`parquet column not found: ${columnOrder[i]}`)
+      const { data, skipped } = asyncPages[colIdx];
+      rowData[i] = data[selectStart + selectRow - skipped];
+    }
+    groupData[selectRow] = rowData;
+  }
+  return groupData
+}
+
+/**
+ * Assemble physical columns into top-level columns asynchronously.
+ *
+ * @param {AsyncRowGroup} asyncRowGroup
+ * @param {SchemaTree} schemaTree
+ * @param {Partial<ParquetParsers>} [parsers]
+ * @returns {AsyncRowGroup}
+ */
+function assembleAsync(asyncRowGroup, schemaTree, parsers) {
+  const { asyncColumns } = asyncRowGroup;
+  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
+  /** @type {AsyncColumn[]} */
+  const assembled = [];
+  for (const child of schemaTree.children) {
+    if (child.children.length) {
+      const childColumns = asyncColumns.filter(column => column.pathInSchema[0] === child.element.name);
+      if (!childColumns.length) continue
+
+      assembled.push({
+        pathInSchema: child.path,
+        data: (async () => {
+          // collect subcolumn data — Promise.all observes every rejection so
+          // a sibling failure cannot leak as an unhandledRejection
+          const resolved = await Promise.all(childColumns.map(c => c.data));
+          /** @type {Map<string, DecodedArray>} */
+          const subcolumnData = new Map();
+          const flattened = resolved.map(({ data }) => flatten$1(data));
+          // Physical pages can cover far more rows than the requested range.
+          // Clip before nested/VARIANT assembly, which expands compact binary
+          // values into independent object graphs and strings for every row.
+          const skipped = Math.max(asyncRowGroup.selectStart ?? 0, ...resolved.map(result => result.skipped));
+          const end = Math.min(asyncRowGroup.selectEnd ?? Infinity, ...resolved.map((result, i) => result.skipped + flattened[i].length));
+          for (let i = 0; i < childColumns.length; i++) {
+            // Offset-index reads may start each physical child at a different
+            // page boundary. Align them to their common absolute row range.
+            const start = skipped - resolved[i].skipped;
+            const length = Math.max(0, end - skipped);
+            subcolumnData.set(
+              childColumns[i].pathInSchema.join('.'),
+              flattened[i].slice(start, start + length)
+            );
+          }
+          // assemble the column
+          assembleNested(subcolumnData, child, allParsers);
+          const assembled = subcolumnData.get(child.element.name);
+          if (!assembled) throw new Error('parquet column data not assembled')
+          return { data: [assembled], skipped }
+        })(),
+      });
+    } else {
+      // leaf node, return the column
+      const asyncColumn = asyncColumns.find(column => column.pathInSchema[0] === child.element.name);
+      if (asyncColumn) assembled.push(asyncColumn);
+    }
+  }
+  return { ...asyncRowGroup, asyncColumns: assembled }
+}
+
+/**
+ * @import {AsyncRowGroup, BaseParquetReadOptions, BloomFilter, DecodedArray, PageLocation, PageRanges, ParquetScan, ParquetScanOptions, QueryPlan, SchemaElement} from '../src/types.js'
+ */
+
+
+/**
+ * Load optional indexes and build the canonical physical read plan.
+ * Shared by row-oriented reads and lazy scans so pruning behavior cannot
+ * diverge between APIs.
+ *
+ * @param {BaseParquetReadOptions} options
+ * @returns {Promise<{options: PreparedParquetReadOptions, plan: QueryPlan}>}
+ */
+async function prepareParquetRead(options) {
+  const prepared = await prepareParquetOptions(options);
+  return {
+    options: prepared,
+    plan: parquetPlan(prepared),
+  }
+}
+
+/**
+ * Load optional indexes and validate read options without planning data reads.
+ *
+ * @param {BaseParquetReadOptions} options
+ * @returns {Promise<PreparedParquetReadOptions>}
+ */
+async function prepareParquetOptions(options) {
+  const metadata = options.metadata ?? await parquetMetadataAsync(options.file, options);
+  const schemaColumns = parquetSchema(metadata).children.map(child => child.element.name);
+  const filterColumns = columnsNeededForFilter(options.filter);
+  const missingFilterColumns = filterColumns.filter(column => !schemaColumns.includes(column));
+  if (missingFilterColumns.length) {
+    throw new Error(`parquet filter columns not found: ${missingFilterColumns.join(', ')}`)
+  }
+
+  if (options.columns) {
+    const missingColumns = options.columns.filter(column => !schemaColumns.includes(column));
+    if (missingColumns.length) throw new Error(`parquet column not found: ${missingColumns[0]}`)
+  }
+
+  /** @type {PreparedParquetReadOptions} */
+  let prepared = { ...options, metadata };
+  prepared = await withBloomFilters(prepared);
+  prepared = await withPageIndexes(prepared);
+  return prepared
+}
+
+/**
+ * Read all planned row groups, prefetching their coalesced byte ranges.
+ *
+ * @param {BaseParquetReadOptions} options
+ * @param {QueryPlan} plan
+ * @returns {AsyncRowGroup[]}
+ */
+function readParquetPlan(options, plan) {
+  const readOptions = { ...options, file: prefetchAsyncBuffer(options.file, plan) };
+  return plan.groups.map(group => readRowGroup(readOptions, plan, group))
+}
+
+/**
+ * Conditionally fetch bloom filters and attach them to planner options.
+ *
+ * @param {PreparedParquetReadOptions} options
+ * @returns {Promise<PreparedParquetReadOptions>}
+ */
+async function withBloomFilters(options) {
+  if (!options.useBloomFilters || !options.filter || !options.metadata) return options
+  const schemaTree = parquetSchema(options.metadata);
+  /** @type {Record<string, SchemaElement>} */
+  const schemaElements = {};
+  for (const child of schemaTree.children) schemaElements[child.element.name] = child.element;
+  const bloomFiltersByGroup = await prefetchBloomFilters({
+    file: options.file,
+    metadata: options.metadata,
+    filter: options.filter,
+    filterStrict: options.filterStrict,
+  });
+  return { ...options, bloomFiltersByGroup, schemaElements }
+}
+
+/**
+ * Conditionally fetch page indexes and attach candidate ranges and layouts.
+ *
+ * @param {PreparedParquetReadOptions} options
+ * @returns {Promise<PreparedParquetReadOptions>}
+ */
+async function withPageIndexes(options) {
+  if (!options.usePageIndex || !options.filter || !options.metadata) return options
+  const { pageRangesByGroup, pageLocationsByGroup } = await prefetchPageIndexes({
+    file: options.file,
+    metadata: options.metadata,
+    filter: options.filter,
+    filterStrict: options.filterStrict,
+    rowStart: options.rowStart,
+    rowEnd: options.rowEnd,
+    columns: options.columns,
+    bloomFiltersByGroup: options.bloomFiltersByGroup,
+    schemaElements: options.schemaElements,
+    parsers: options.parsers,
+  });
+  return { ...options, pageRangesByGroup, pageLocationsByGroup }
+}
+
+/**
+ * @import {AsyncRowGroup, BaseParquetReadOptions, DecodedArray, ParquetReadOptions, ParquetRow} from '../src/types.js'
+ */
+
+
+/**
+ * Symbol for the absolute, zero-based physical position of an object row.
+ * @type {typeof import('../src/types.js').rowIndex}
+ */
+// eslint-disable-next-line no-extra-parens
+const rowIndex = /** @type {typeof import('../src/types.js').rowIndex} */ (Symbol('rowIndex'));
+
+/**
+ * Read parquet data rows from a file-like object.
+ * Reads the minimal number of row groups and columns to satisfy the request.
+ *
+ * Returns a void promise when complete.
+ * Errors are thrown on the returned promise.
+ * Data is returned in callbacks onComplete, onChunk, onPage, NOT the return promise.
+ * See parquetReadObjects for a more convenient API.
+ *
+ * @param {ParquetReadOptions} options read options
+ * @returns {Promise<void>} resolves when all requested rows and columns are parsed, all errors are thrown here
+ */
+async function parquetRead(options) {
+  // load metadata if not provided
+  options.metadata ??= await parquetMetadataAsync(options.file, options);
+
+  const { rowStart = 0, rowEnd, columns, onChunk, onComplete, rowFormat, filter, filterStrict = true } = options;
+
+  // Filter requires object format to match column names
+  if (filter && rowFormat !== 'object') {
+    throw new Error('parquet filter requires rowFormat: "object"')
+  }
+
+  if (options.includeRowIndex && rowFormat !== 'object') {
+    throw new Error('parquet includeRowIndex requires rowFormat: "object"')
+  }
+
+  const filterColumns = columnsNeededForFilter(filter);
+  let readColumns = columns;
+  if (columns && filterColumns.length) {
+    const selectedColumns = new Set(columns);
+    const extraColumns = filterColumns.filter(column => !selectedColumns.has(column));
+    if (extraColumns.length) readColumns = [...columns, ...extraColumns];
+  }
+  const readOptions = readColumns === columns ? options : { ...options, columns: readColumns };
+  const prepared = await prepareParquetRead(readOptions);
+  const preparedOptions = prepared.options;
+  const requiresProjection = readColumns !== columns;
+  const asyncGroups = readParquetPlan(preparedOptions, prepared.plan);
+
+  // skip assembly if no onComplete or onChunk, but wait for reading to finish
+  if (!onComplete && !onChunk) {
+    await awaitAllColumns(asyncGroups);
+    return
+  }
+
+  // assemble struct columns
+  if (!preparedOptions.metadata) throw new Error('parquet requires metadata')
+  const schemaTree = parquetSchema(preparedOptions.metadata);
+  const assembled = asyncGroups.map(arg => assembleAsync(arg, schemaTree, options.parsers));
+
+  // onChunk emit all chunks (don't await). Rejection is surfaced by awaitAllColumns below.
+  if (onChunk) {
+    for (const asyncGroup of assembled) {
+      for (const asyncColumn of asyncGroup.asyncColumns) {
+        asyncColumn.data.then(({ data, skipped }) => {
+          let rowStart = asyncGroup.groupStart + skipped;
+          for (const columnData of data) {
+            onChunk({
+              columnName: asyncColumn.pathInSchema[0],
+              columnData,
+              rowStart,
+              rowEnd: rowStart + columnData.length,
+            });
+            rowStart += columnData.length;
+          }
+        }, () => {});
+      }
+    }
+  }
+
+  // onComplete transpose column chunks to rows
+  if (onComplete) {
+    // wait for all reads to settle so a sibling rejection cannot leak
+    await awaitAllColumns(assembled);
+    // loosen the types to avoid duplicate code
+    /** @type {any[]} */
+    const rows = [];
+    for (const asyncGroup of assembled) {
+      // filter to rows in range (the plan may have narrowed the selection to
+      // a sub-range of the group via page index pushdown)
+      const selectStart = asyncGroup.selectStart ?? Math.max(rowStart - asyncGroup.groupStart, 0);
+      const selectEnd = asyncGroup.selectEnd ?? Math.min((rowEnd ?? Infinity) - asyncGroup.groupStart, asyncGroup.groupRows);
+      // transpose column chunks to rows in output
+      const groupData = rowFormat === 'object' ?
+        await asyncGroupToRows(asyncGroup, selectStart, selectEnd, readColumns, 'object') :
+        await asyncGroupToRows(asyncGroup, selectStart, selectEnd, columns, 'array');
+
+      // Attach positions before filtering compacts rows. selectStart accounts
+      // for both requested ranges and page-index pruning within the group.
+      if (options.includeRowIndex) {
+        for (let i = 0; i < groupData.length; i++) {
+          Object.defineProperty(groupData[i], rowIndex, {
+            value: asyncGroup.groupStart + selectStart + i,
+          });
+        }
+      }
+
+      // Apply filter and projection
+      if (filter) {
+        // eslint-disable-next-line no-extra-parens
+        for (const row of /** @type {Record<string, any>[]} */ (groupData)) {
+          if (matchFilter(row, filter, filterStrict)) {
+            if (requiresProjection && columns) {
+              for (const col of filterColumns) {
+                if (!columns.includes(col)) delete row[col];
+              }
+            }
+            rows.push(row);
+          }
+        }
+      } else {
+        concat(rows, groupData);
+      }
+    }
+    onComplete(rows);
+  } else {
+    // wait for all async groups to finish (complete takes care of this)
+    await awaitAllColumns(assembled);
+  }
+}
+
+/**
+ * Await every column promise across the given row groups via Promise.allSettled
+ * so no rejection escapes as an unhandledRejection. Throws the first rejection.
+ *
+ * @param {AsyncRowGroup[]} asyncGroups
+ * @returns {Promise<void>}
+ */
+async function awaitAllColumns(asyncGroups) {
+  const all = asyncGroups.flatMap(g => g.asyncColumns.map(c => c.data));
+  const results = await Promise.allSettled(all);
+  const failed = results.find(r => r.status === 'rejected');
+  if (failed) throw failed.reason
+}
+
+/**
+ * This is a helper function to read parquet row data as a promise.
+ * It is a wrapper around the more configurable parquetRead function.
+ *
+ * @param {Omit<ParquetReadOptions, 'onComplete'>} options
+ * @returns {Promise<ParquetRow[]>} resolves when all requested rows and columns are parsed
+ */
+function parquetReadObjects(options) {
+  return new Promise((onComplete, reject) => {
+    parquetRead({
+      ...options,
+      rowFormat: 'object', // force object output
+      onComplete,
+    }).catch(reject);
+  })
+}
+
+/**
+ * Per-query rows in Parquet (wide form: one row per query, a query id column, one numeric column per
+ * metric, string attribute columns), as pandas `to_parquet`, pyarrow and Spark write them. Read with
+ * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads: the footer
+ * first, then one row group at a time and only the columns the rules use, so memory follows the largest
+ * row group, not the file. Rows go through the same {@link RowsSink} as the CSV / JSON importers, so ids,
+ * metrics and attributes obey the same caps (src/readers/field-caps.ts) and the same refusals.
+ */
+/** Largest footer (schema + row group index) read; a per-query table's footer is a few KiB. */
+const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest row group, uncompressed, decoded at once. pyarrow writes up to 1 Mi rows per group: a per-query
+ * table of a million queries and a dozen metrics is ~100 MiB. Bigger groups are a file that is not
+ * per-query rows, or one built to exhaust memory.
+ */
+const MAX_ROW_GROUP_BYTES = 256 * 1024 * 1024;
+const HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV';
+/** The file seen by hyparquet: positioned reads through one open handle. */
+function fileBuffer(handle, size, file) {
+    return {
+        byteLength: size,
+        async slice(start, end) {
+            const stop = Math.min(end ?? size, size);
+            const length = Math.max(0, stop - start);
+            const buf = Buffer.alloc(length);
+            let done = 0;
+            while (done < length) {
+                const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error) => {
+                    throw openError(file, error);
+                });
+                if (bytesRead === 0)
+                    break;
+                done += bytesRead;
+            }
+            return buf.buffer.slice(buf.byteOffset, buf.byteOffset + done);
+        }
+    };
+}
+/** A Parquet library failure (a truncated or corrupt file, an unsupported codec) as a refusal naming the file. */
+function corrupt(file, error) {
+    if (error instanceof InputError)
+        return error;
+    const message = error instanceof Error ? error.message : String(error);
+    const codec = /unsupported compression codec: (\w+)/.exec(message);
+    if (codec)
+        return new InputError({ file }, `is Parquet compressed with ${codec[1]}, which is not read`, `${HINT}: pandas and pyarrow use snappy by default`);
+    return new InputError({ file }, `is not a readable Parquet file (${message.slice(0, 200)})`, `the file is truncated or corrupt; ${HINT}`);
+}
+/** Checks both magic numbers and the footer length before the library parses anything. */
+async function checkFrame(buffer, file) {
+    const size = buffer.byteLength;
+    if (size < 12)
+        throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${HINT}`);
+    const tail = new Uint8Array(await buffer.slice(size - 8, size));
+    const magic = String.fromCharCode(tail[4], tail[5], tail[6], tail[7]);
+    if (magic !== 'PAR1')
+        throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${HINT}`);
+    const footer = new DataView(tail.buffer, tail.byteOffset).getUint32(0, true);
+    if (footer > MAX_FOOTER_BYTES || footer > size - 12) {
+        throw new InputError({ file }, `has a Parquet footer of ${footer} bytes in a file of ${size} bytes`, `the file is corrupt; ${HINT}`);
+    }
+}
+/** The top-level columns: name, and whether values are numbers (for the hint lists of columns not read). */
+function topColumns(metadata) {
+    return parquetSchema(metadata).children.map((c) => ({
+        name: c.element.name,
+        numeric: c.children.length === 0 && ['INT32', 'INT64', 'FLOAT', 'DOUBLE'].includes(c.element.type ?? ''),
+        nested: c.children.length > 0
+    }));
+}
+/** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
+function plain$2(value) {
+    if (typeof value === 'bigint')
+        return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+    return value;
+}
+/** Opens `file`, checks its frame and reads its footer, runs `use`, and closes the file whatever happens. */
+async function withParquet(file, use) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const stat = await handle.stat();
+        // positioned reads need a regular file: a pipe or a device has no footer to read first
+        if (!stat.isFile())
+            throw new InputError({ file }, 'is not a regular file (a pipe or a device)', 'write the Parquet file to disk first');
+        const buffer = fileBuffer(handle, stat.size, file);
+        await checkFrame(buffer, file);
+        let metadata;
+        try {
+            metadata = await parquetMetadataAsync(buffer, { initialFetchSize: 64 * 1024 });
+        }
+        catch (error) {
+            throw corrupt(file, error);
+        }
+        return await use({ buffer, metadata, columns: topColumns(metadata) });
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** Decodes the `read` columns one row group at a time (capped), handing each row with its 1-based number. */
+async function forEachParquetRow(file, pq, read, onRow) {
+    let offset = 0;
+    for (const [index, group] of pq.metadata.row_groups.entries()) {
+        const rows = Number(group.num_rows);
+        const bytes = Number(group.total_byte_size);
+        if (bytes > MAX_ROW_GROUP_BYTES) {
+            throw new InputError({ file }, `row group ${index + 1} holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
+        }
+        let objects;
+        try {
+            objects = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, columns: read, rowStart: offset, rowEnd: offset + rows });
+        }
+        catch (error) {
+            throw corrupt(file, error);
+        }
+        for (let i = 0; i < objects.length; i++)
+            onRow(objects[i], offset + i + 1);
+        offset += rows;
+    }
+}
+/** Refuses a file without column `name`, listing the columns it has. */
+function requireColumn(file, pq, name, hint) {
+    if (pq.columns.some((c) => c.name === name))
+        return;
+    const shown = pq.columns
+        .slice(0, 20)
+        .map((c) => quote(c.name))
+        .join(', ');
+    throw new InputError({ file }, `has no ${quote(name)} column (columns: ${shown}${pq.columns.length > 20 ? ', …' : ''})`, hint);
+}
+/**
+ * Reads a Parquet file of per-query rows into {@link SideRows}. The query id column is `query_id` (or
+ * `idField`): strings, or integers (written in decimal, as a CSV export of the same table would). Errors
+ * name the file and the row (1-based, in file order) or the query id.
+ */
+async function readParquetRows(file, options) {
+    const idField = options.idField ?? 'query_id';
+    return withParquet(file, async (pq) => {
+        requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column');
+        const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+        const read = [];
+        for (const c of pq.columns) {
+            const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name);
+            if (wanted)
+                read.push(c.name);
+            else if (!c.nested)
+                rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name);
+        }
+        await forEachParquetRow(file, pq, read, (record, n) => {
+            const label = `row ${n}`;
+            const id = plain$2(record[idField]);
+            if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
+                throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)');
+            }
+            const row = sink.start(String(id), 0, label);
+            if (row === undefined)
+                return;
+            for (const name of read)
+                if (name !== idField)
+                    sink.value(row, name, plain$2(record[name]), { key: label });
+        });
+        return sink.finish(`write one row per query with a ${quote(idField)} column`);
+    });
+}
+/** Query id column names of a run table: ranx `Run.to_dataframe()` writes `q_id`; others `query_id` or `qid`. */
+const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid'];
+/**
+ * Reads a run stored as a Parquet table with one row per (query, document): a query id column (`q_id`, as
+ * ranx's `Run.to_dataframe()` names it, or `query_id` / `qid`), `doc_id` and `score`, into `collector`.
+ * Row numbers (1-based) stand where a text run has line numbers.
+ */
+async function readParquetRun(file, collector) {
+    await withParquet(file, async (pq) => {
+        const idColumn = RUN_ID_COLUMNS.find((name) => pq.columns.some((c) => c.name === name)) ?? 'q_id';
+        const hint = 'a run table has columns q_id (or query_id), doc_id and score, one row per retrieved document (ranx: run.to_dataframe().to_parquet(...))';
+        for (const name of [idColumn, 'doc_id', 'score'])
+            requireColumn(file, pq, name, hint);
+        await forEachParquetRow(file, pq, [idColumn, 'doc_id', 'score'], (record, n) => {
+            const id = plain$2(record[idColumn]);
+            if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
+                throw new InputError({ file, line: n }, `${quote(idColumn)} is not a query id (found ${quote(id)})`, hint);
+            }
+            const doc = plain$2(record.doc_id);
+            if (!(typeof doc === 'string' && doc !== '') && !(typeof doc === 'number' && Number.isInteger(doc))) {
+                throw new InputError({ file, line: n, queryId: String(id) }, `"doc_id" is not a document id (found ${quote(doc)})`, hint);
+            }
+            const score = plain$2(record.score);
+            if (typeof score !== 'number' || !Number.isFinite(score)) {
+                throw new InputError({ file, line: n, queryId: String(id) }, `"score" is not a finite number (found ${quote(score)})`, hint);
+            }
+            collector.startQuery(String(id), n);
+            collector.add(toByteString(String(doc)), score, n);
+        });
+    });
 }
 
 /**
@@ -2218,12 +7689,17 @@ const ID_FIELD = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
 const LIST_LIMIT$2 = 20;
 /**
- * Reads per-query rows (JSON Lines or CSV with a header) in one streaming pass into {@link SideRows}.
+ * Reads per-query rows (JSON Lines, CSV with a header, or Parquet: src/readers/parquet.ts) in one streaming pass into {@link SideRows}.
  * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
  * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
  * are collected and refused together, each with its lines.
  */
 async function readRows(file, options) {
+    if (options.format === 'parquet' || (options.format === undefined && (await isParquet(file)))) {
+        if (!(await isParquet(file)))
+            throw new InputError({ file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in');
+        return readParquetRows(file, options);
+    }
     const imported = await importRows(file, options);
     if (imported !== undefined)
         return imported;
@@ -26154,6 +31630,8 @@ async function readRun(file, onBlock, onRestart) {
             await readTrecRun(file, collector);
         else if (format === 'json')
             readRanxRun(file, collector);
+        else if (format === 'parquet')
+            await readParquetRun(file, collector);
         else
             skipped = [...(await readJsonlRun(file, collector))];
         collector.finish();
@@ -28157,11 +33635,12 @@ function pad(s, w) {
     return s + ' '.repeat(Math.max(0, w - width(s)));
 }
 
-const INPUTS = `  Inputs: per-query rows are JSON Lines or CSV, or the output of ragas, deepeval, pytrec_eval, ir_measures
-  or trec_eval -q (detected, or named with --input-format jsonl|csv|ragas|deepeval|pytrec_eval|ir_measures|
-  trec_eval; a CSV whose name does not end in .csv needs --input-format csv; --id-field names the query id
-  column of exports without query_id). Runs may be TREC, JSON Lines or ranx / pytrec_eval JSON; judgments
-  TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.
+const INPUTS = `  Inputs: per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id/qid,
+  measure, value; also TSV), or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected,
+  or named with --input-format jsonl|csv|long|parquet|ragas|deepeval|pytrec_eval|ir_measures|trec_eval; a CSV
+  whose name does not end in .csv needs --input-format csv; --id-field names the query id column of exports
+  without query_id). Runs may be TREC, JSON Lines, ranx / pytrec_eval JSON or Parquet; judgments TREC qrels,
+  ranx / pytrec_eval JSON or BEIR TSV.
 `;
 /**
  * Every command the CLI accepts: the options its parser is given and the usage `<command> --help` prints.
@@ -28501,7 +33980,7 @@ function numericValue(side, row, name) {
     if (v === null)
         return undefined;
     const text = row.attrs.get(name);
-    return text === undefined ? undefined : parseDecimal(text.trim());
+    return text === undefined ? undefined : parseDecimal$1(text.trim());
 }
 /**
  * Names of fields that hold a position or an id, never a measurement: pandas' and deepeval's row positions
@@ -28552,7 +34031,7 @@ function numericTextFields(sides, textNumbers) {
                 const text = row.attrs.get(name);
                 if (text === undefined || text.trim() === '')
                     continue;
-                if (parseDecimal(text.trim()) === undefined) {
+                if (parseDecimal$1(text.trim()) === undefined) {
                     all = false;
                     break;
                 }
@@ -28806,7 +34285,7 @@ async function looksLikeTrecRun(file) {
         const f = firstContentLine(await readHead(file))
             .text.trim()
             .split(/\s+/);
-        return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined;
+        return (f.length === 5 || f.length === 6) && parseDecimal$1(f[4]) !== undefined;
     }
     catch {
         return false;
