@@ -2,7 +2,8 @@
 // and timing a whole process (wall seconds, CPU seconds and peak RSS through /usr/bin/time when present, so
 // our CLI and the reference tool are measured the same way, in the same run).
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { once } from 'node:events'
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -70,4 +71,24 @@ export async function best(cmd, args, runs, options = {}) {
     if (!top || r.wall < top.wall) top = r
   }
   return { ...top, peakMiB: peak }
+}
+
+/**
+ * Writes `count` generated lines to `file` in 1 MiB writes, honouring back-pressure, so a multi-gigabyte input
+ * costs a buffer, not its size; an existing file is kept (generated data is reused between runs).
+ */
+export async function writeLines(file, count, line) {
+  if (existsSync(file)) return
+  const out = createWriteStream(file)
+  let buf = ''
+  for (let i = 0; i < count; i++) {
+    buf += line(i)
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain')
+      buf = ''
+    }
+  }
+  out.write(buf)
+  out.end()
+  await once(out, 'finish')
 }

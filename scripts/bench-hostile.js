@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { opt } from './bench-common.js'
+import { opt, writeLines } from './bench-common.js'
 
 const cli = opt('--cli', undefined)
 if (!cli) throw new Error('--cli path/to/cli.js is required')
@@ -36,22 +36,6 @@ async function writeBig(file, head, fill, bytes, tail = '') {
   const chunk = Buffer.alloc(1 << 20, fill)
   for (let n = head.length; n < bytes; n += chunk.length) if (!out.write(chunk)) await once(out, 'drain')
   out.write(tail)
-  out.end()
-  await once(out, 'finish')
-}
-
-async function writeLines(file, count, line) {
-  if (existsSync(file)) return
-  const out = createWriteStream(file)
-  let buf = ''
-  for (let i = 0; i < count; i++) {
-    buf += line(i)
-    if (buf.length > 1 << 20) {
-      if (!out.write(buf)) await once(out, 'drain')
-      buf = ''
-    }
-  }
-  out.write(buf)
   out.end()
   await once(out, 'finish')
 }

@@ -13,29 +13,13 @@
  * Default CLI: a tsc build of src/ in node_modules/.cache/rg-bench-build (dist/cli.js with --cli dist/cli.js).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { once } from 'node:events'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { opt, rng, root } from './bench-common.js'
+import { opt, rng, root, writeLines } from './bench-common.js'
 
 const GB = Number(opt('--gb', 1))
 const data = join(root, 'bench-data')
 mkdirSync(data, { recursive: true })
-
-async function writeLines(file, count, line) {
-  const out = createWriteStream(file)
-  let buf = ''
-  for (let i = 0; i < count; i++) {
-    buf += line(i)
-    if (buf.length > 1 << 20) {
-      if (!out.write(buf)) await once(out, 'drain')
-      buf = ''
-    }
-  }
-  out.write(buf)
-  out.end()
-  await once(out, 'finish')
-}
 
 async function makeRun() {
   const queries = Math.round(28000 * GB)
