@@ -1,3 +1,4 @@
+import { InputError } from '../src/errors.js'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -44,4 +45,15 @@ export function jsonl(rows: Array<Record<string, unknown>>): string {
 /** True when a message looks like a stack trace (which no refusal may print). */
 export function hasStackTrace(text: string): boolean {
   return /\n\s+at .+\(.+:\d+:\d+\)/.test(text) || /\n\s+at file:/.test(text)
+}
+
+/** The InputError that `run` throws (sync or async); fails the test when it returns or throws anything else. */
+export async function refusal(run: () => unknown): Promise<InputError> {
+  try {
+    await run()
+  } catch (error) {
+    if (error instanceof InputError) return error
+    throw error
+  }
+  throw new Error('expected a refusal')
 }

@@ -9,7 +9,6 @@ import path from 'node:path'
 import { refuseTooManySliceValues, MAX_SLICE_VALUES } from '../../src/align/slice-values.js'
 import type { PairedTable } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
-import { InputError } from '../../src/errors.js'
 import { forEachCsvRecord } from '../../src/readers/csv.js'
 import { MAX_ATTRIBUTE_CHARS, MAX_HINT_FIELDS, MAX_QUERY_ID_CHARS } from '../../src/readers/field-caps.js'
 import { forEachLine } from '../../src/readers/lines.js'
@@ -18,19 +17,9 @@ import { readRows } from '../../src/readers/rows.js'
 import { readWholeText } from '../../src/readers/whole-file.js'
 import { parseScoreBytes, parseScoreText } from '../../src/readers/score.js'
 import { maxOf, minOf, pushAll } from '../../src/util/extent.js'
-import { writeFiles } from '../helpers.js'
+import { refusal, writeFiles } from '../helpers.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
-
-async function refusal(run: () => unknown): Promise<InputError> {
-  try {
-    await run()
-  } catch (error) {
-    if (error instanceof InputError) return error
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
 
 describe('numbers: one linear scan, no backtracking, a length cap', () => {
   // The regex the scanner replaced, as the reference for the syntax (on short strings only: it backtracks).

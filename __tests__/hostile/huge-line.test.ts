@@ -9,18 +9,7 @@ import path from 'node:path'
 import { forEachCsvRecord } from '../../src/readers/csv.js'
 import { forEachLine, MAX_LINE_BYTES } from '../../src/readers/lines.js'
 import { readRows } from '../../src/readers/rows.js'
-import { InputError } from '../../src/errors.js'
-import { tempDir } from '../helpers.js'
-
-async function refusal(run: () => Promise<unknown>): Promise<InputError> {
-  try {
-    await run()
-  } catch (error) {
-    if (error instanceof InputError) return error
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
+import { refusal, tempDir } from '../helpers.js'
 
 describe('line-length cap, small cap injected', () => {
   it('lines, CSV and rows readers refuse a line over the cap with its number', async () => {
