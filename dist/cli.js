@@ -2080,10 +2080,10 @@ function refuseNotPerQuery(file, head) {
     if (inner === undefined)
         return;
     if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner)) {
-        throw new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: "${outer}": {"${inner}": ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
+        throw new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: ${quote(outer)}: {${quote(inner)}: ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
     }
     if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner)) {
-        throw new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key "${outer}" is a metric name, its first key "${inner}" a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
+        throw new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
     }
 }
 
