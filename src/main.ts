@@ -9,9 +9,11 @@ import { runGate } from './gate.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
+import { reportCommitStatus, type CommitStatusOutcome, type StatusRoute } from './github/commit-status.js'
+import type { StatusSubject } from './github/status-description.js'
 import { contextFromEnv, type GateContext, type PullRequestRef } from './github/context.js'
 import { examFiles, readExamAtBase } from './github/exam-files.js'
-import { readInputs, type ActionInputs } from './github/inputs.js'
+import { readInputs, readStatusInputs, type ActionInputs } from './github/inputs.js'
 import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
@@ -61,11 +63,14 @@ export async function run(env: Record<string, string | undefined> = process.env,
     own.warning++
     log.warning(message)
   }
+  // where the commit status goes, once the inputs and the PR are known; the error path falls back to raw inputs
+  let statusRoute: StatusRoute | undefined
   try {
     const ctx = contextFromEnv(env)
     const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
     const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) }) : undefined
     const pr = await findPullRequest(client, ctx, inputs, warn)
+    statusRoute = { client, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
 
     const rulesText = await readRulesText(client, ctx, pr, {
       file: inputs.rules,
@@ -110,6 +115,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const status = commentStatusLine(comment)
     if (comment.status === 'failed') warn(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
     else log.info(`retrieval-gate: ${status}`)
+    await publishCommitStatus(statusRoute, { verdict, decision: result.decision }, warn)
 
     await writeSummary(markdown, comment, whereFull, warn)
     const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
@@ -122,7 +128,39 @@ export async function run(env: Record<string, string | undefined> = process.env,
     if (failure) log.setFailed(failure)
     else log.info('retrieval-gate: pass')
   } catch (error) {
+    await publishCommitStatus(statusRoute ?? fallbackStatusRoute(env), { verdict: 'error', error }, warn)
     await failWithoutVerdict(error, warn)
+  }
+}
+
+/**
+ * Creates the commit status on the PR's head (src/github/commit-status.ts) and says what happened: an info line
+ * when created or skipped, a warning when it failed (a 403 names `statuses: write`). The step's result never
+ * depends on it. Output `commit-status-outcome`: created, skipped or failed.
+ */
+async function publishCommitStatus(route: StatusRoute | undefined, subject: StatusSubject, warn: (message: string) => void): Promise<void> {
+  let outcome: CommitStatusOutcome
+  try {
+    outcome = route ? await reportCommitStatus(route, subject) : { status: 'skipped', reason: 'commit-status or comment-name is not a valid value' }
+  } catch (error) {
+    outcome = { status: 'failed', reason: (error as Error)?.message ?? String(error) }
+  }
+  core.setOutput('commit-status-outcome', outcome.status)
+  if (outcome.status === 'created') log.info(`retrieval-gate: commit status ${outcome.state} created on ${outcome.sha} (${outcome.context})`)
+  else if (outcome.status === 'skipped') log.info(`retrieval-gate: no commit status: ${outcome.reason}`)
+  else warn(`retrieval-gate: the commit status was not created: ${outcome.reason}. The verdict is unaffected.`)
+}
+
+/** The route when the inputs could not be read: the raw commit-status, comment-name and token, no PR lookup. */
+function fallbackStatusRoute(env: Record<string, string | undefined>): StatusRoute | undefined {
+  try {
+    const raw = readStatusInputs((name) => core.getInput(name))
+    if (!raw) return undefined
+    const ctx = contextFromEnv(env)
+    const client = raw.token ? createClient(raw.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) }) : undefined
+    return { client, ctx, pr: ctx.pullRequest, mode: raw.commitStatus, commentName: raw.commentName }
+  } catch {
+    return undefined
   }
 }
 

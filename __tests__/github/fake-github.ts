@@ -44,6 +44,15 @@ export interface FakeArtifact {
   zip: Buffer
 }
 
+/** A commit status as POST /repos/{owner}/{repo}/statuses/{sha} received it. */
+export interface FakeStatus {
+  sha: string
+  state: string
+  context: string
+  description: string | undefined
+  target_url: string | undefined
+}
+
 export interface Fault {
   method: string
   path: RegExp
@@ -79,6 +88,8 @@ export class FakeGitHub {
   runs: FakeRun[] = []
   artifacts: FakeArtifact[] = []
   mergeBases = new Map<string, string>()
+  /** commit statuses created, in order */
+  statuses: FakeStatus[] = []
   faults: Fault[] = []
   log: LoggedRequest[] = []
   private server: Server | undefined
@@ -194,6 +205,23 @@ export class FakeGitHub {
         }
       }
       return this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if (method === 'POST' && (m = /^\/statuses\/([^/]+)$/.exec(rest))) {
+      if (token && this.readOnly.has(token)) return writeDenied()
+      const body = await this.readBody(req)
+      const sha = decodeURIComponent(m[1])
+      // like GitHub: the state must be one of four, and a description over 140 characters is refused
+      if (!['error', 'failure', 'pending', 'success'].includes(String(body.state))) return this.send(req, res, 422, { message: 'Validation Failed' })
+      if (typeof body.description === 'string' && body.description.length > 140) return this.send(req, res, 422, { message: 'Validation Failed: description is too long (maximum is 140 characters)' })
+      const status: FakeStatus = {
+        sha,
+        state: String(body.state),
+        context: typeof body.context === 'string' ? body.context : 'default',
+        description: typeof body.description === 'string' ? body.description : undefined,
+        target_url: typeof body.target_url === 'string' ? body.target_url : undefined
+      }
+      this.statuses.push(status)
+      return this.send(req, res, 201, { id: this.nextId++, ...status })
     }
     if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) {
       const key = `${url.searchParams.get('ref')}:${decodeURIComponent(m[1])}`

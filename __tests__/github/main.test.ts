@@ -107,6 +107,7 @@ beforeEach(async () => {
   fake.files.clear()
   fake.faults = []
   fake.log = []
+  fake.statuses = []
   fake.users.set('t-actions', 'github-actions[bot]')
   fake.userForbidden.add('t-actions')
   fake.users.set('t-fork', 'github-actions[bot]')
@@ -249,6 +250,136 @@ describe('the action, end to end against a fake GitHub', () => {
     const log = stdout.join('')
     expect(log).toContain(`::error::retrieval-gate: input report-dir: cannot create the folder ${path.join(dir, RULES, 'report')} (ENOTDIR)`)
     expect(log).not.toContain('internal error')
+  })
+})
+
+/**
+ * Commit status on the PR's head (issue 16 item 1). In the fork pattern the gate runs in a workflow_run event
+ * whose GITHUB_SHA is the default branch's head: a check there is never on the PR, so no rule could require it.
+ * The status goes on the fork's head commit, which the event carries as workflow_run.head_sha while
+ * workflow_run.pull_requests is empty (as GitHub sends it for forks).
+ */
+describe('commit status on the pull request head', () => {
+  const MAIN_HEAD = 'd'.repeat(40)
+  const forkRunEvent = (): Record<string, unknown> => ({
+    repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
+    workflow_run: { id: 880, workflow_id: 11, head_sha: HEAD, head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', conclusion: 'success', pull_requests: [] }
+  })
+  /** The fork pattern's gate run: base rules through the API, the baseline as a file, GITHUB_SHA on main. */
+  async function forkGate(inputs: Record<string, string> = {}, envOver: Record<string, string> = {}): Promise<number> {
+    fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: BASE, ref: 'main' } })
+    await setup(forkRunEvent(), { comment: 'never', ...inputs }, 't-actions', { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: MAIN_HEAD, GITHUB_SERVER_URL: 'https://ghe.example.com', ...envOver })
+    return runAction()
+  }
+  const loosened = (): string => baseRules.replace(/ {2}- name: new users are protected[\s\S]*?margin: 0\.02 \}\n/, '')
+
+  it('fork PR via workflow_run, fail: a failure status on the fork head sha (not main), linked to this run', async () => {
+    expect(await forkGate()).toBe(1)
+    expect((await outputs())['commit-status-outcome']).toBe('created')
+    expect(fake.statuses).toEqual([
+      {
+        sha: HEAD,
+        state: 'failure',
+        context: 'retrieval-gate',
+        description: 'fail: "new users are protected" not met (1 of 5 checks failed)',
+        target_url: 'https://ghe.example.com/acme/search/actions/runs/900'
+      }
+    ])
+    expect(fake.requests('POST', /\/statuses\//).map((r) => r.path)).toEqual([`/repos/acme/search/statuses/${HEAD}`])
+    expect(stdout.join('')).toContain(`retrieval-gate: commit status failure created on ${HEAD} (retrieval-gate)`)
+  })
+
+  it('fork PR via workflow_run, pass: a success status', async () => {
+    fake.files.set(`${BASE}:${RULES}`, loosened())
+    expect(await forkGate()).toBe(0)
+    expect((await outputs()).verdict).toBe('pass')
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'success', 'pass: 4 of 4 checks passed']])
+  })
+
+  it('no verdict (a broken base rules file): an error status that names the file and line', async () => {
+    const bad = baseRules.replace('margin: 0.005', 'margin: "much"')
+    fake.files.set(`${BASE}:${RULES}`, bad)
+    expect(await forkGate()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    const line = bad.split('\n').findIndex((l) => l.includes('"much"')) + 1
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'error', `error: no verdict, unusable input in "gate.yml" line ${line} key "checks[0].non_inferior.margin"; see the run`]])
+  })
+
+  it('an unusable action input still reports error on the head, so a required check does not wait forever', async () => {
+    expect(await forkGate({ comment: 'sometimes' })).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'error', 'error: no verdict, unusable input in key "input comment"; see the run']])
+  })
+
+  it('403 on statuses: a warning naming statuses: write; the verdict and the exit code are unchanged', async () => {
+    fake.faults.push({ method: 'POST', path: /\/statuses\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 })
+    expect(await forkGate()).toBe(1)
+    expect((await outputs()).verdict).toBe('fail')
+    expect((await outputs())['commit-status-outcome']).toBe('failed')
+    const warnings = stdout
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('::warning::retrieval-gate: the commit status was not created'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('(HTTP 403)')
+    expect(warnings[0]).toContain('`statuses: write`')
+    expect(fake.requests('POST', /\/statuses\//)).toHaveLength(1) // a 403 is an answer, not retried
+    // a passing gate stays green
+    fake.files.set(`${BASE}:${RULES}`, loosened())
+    fake.faults.push({ method: 'POST', path: /\/statuses\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 })
+    expect(await forkGate()).toBe(0)
+    expect((await outputs()).verdict).toBe('pass')
+  })
+
+  it('another API error (422) is a warning too, never the step result', async () => {
+    fake.files.set(`${BASE}:${RULES}`, loosened())
+    fake.faults.push({ method: 'POST', path: /\/statuses\//, status: 422, body: { message: 'No commit found for SHA' }, times: 5 })
+    expect(await forkGate()).toBe(0)
+    expect(stdout.join('')).toMatch(/::warning::retrieval-gate: the commit status was not created: creating the commit status on aaaaaaaaaaaa failed \(HTTP 422\): No commit found for SHA/)
+  })
+
+  it('plain pull_request: no status unless commit-status: true, which posts on the head sha (not the merge commit)', async () => {
+    await setup(prEvent(), { comment: 'never' })
+    expect(await runAction()).toBe(1)
+    expect(fake.statuses).toEqual([])
+    expect((await outputs())['commit-status-outcome']).toBe('skipped')
+    expect(fake.requests('POST', /\/statuses\//)).toHaveLength(0)
+    await setup(prEvent(), { comment: 'never', 'commit-status': 'true' })
+    expect(await runAction()).toBe(1)
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.target_url])).toEqual([[HEAD, 'failure', 'https://github.com/acme/search/actions/runs/900']])
+  })
+
+  it('commit-status: false posts nothing, even in workflow_run; an invalid value is refused by name', async () => {
+    expect(await forkGate({ 'commit-status': 'false' })).toBe(1)
+    expect(fake.statuses).toEqual([])
+    expect(await forkGate({ 'commit-status': 'yes' })).toBe(1)
+    expect(stdout.join('')).toContain('::error::retrieval-gate: input commit-status: "yes" is not one of auto, true, false')
+    expect(fake.statuses).toEqual([]) // its wish is unknown: no status
+  })
+
+  it('a workflow_run about a push (not a pull request) posts nothing under auto', async () => {
+    const event = forkRunEvent()
+    Object.assign(event.workflow_run as Record<string, unknown>, { event: 'push', head_branch: 'main', head_repository: { full_name: 'acme/search' }, head_sha: MAIN_HEAD })
+    await setup(event, { comment: 'never', 'rules-from': 'workspace' }, 't-actions', { GITHUB_EVENT_NAME: 'workflow_run' })
+    expect(await runAction()).toBe(1)
+    expect(fake.statuses).toEqual([])
+  })
+
+  it('comment-name NAME gives the context "retrieval-gate / NAME"', async () => {
+    expect(await forkGate({ 'comment-name': 'nightly' })).toBe(1)
+    expect(fake.statuses.map((x) => x.context)).toEqual(['retrieval-gate / nightly'])
+  })
+
+  it('the description is at most 140 characters, starts with the verdict and carries no raw control or bidi character', async () => {
+    const hostile = 'new users\\u202e are protected\\n::warning::INJECTED ' + '\\u0007'.repeat(80)
+    fake.files.set(`${BASE}:${RULES}`, baseRules.replace('name: new users are protected', `name: "${hostile}"`))
+    expect(await forkGate()).toBe(1)
+    expect(fake.statuses).toHaveLength(1)
+    const d = fake.statuses[0].description ?? ''
+    expect(d.length).toBeLessThanOrEqual(140)
+    expect(d.startsWith('fail: "new users\\u202e are protected\\n::warning::INJECTED ')).toBe(true)
+    expect(d.endsWith('…')).toBe(true)
+    expect(d).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/)
   })
 })
 

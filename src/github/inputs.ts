@@ -1,6 +1,7 @@
 import { InputError } from '../errors.js'
 import { parseRowsFormat, type RowsFormat } from '../readers/importers/index.js'
 import type { CommentMode } from './comment.js'
+import { COMMIT_STATUS_MODES, type CommitStatusMode } from './commit-status.js'
 import { isPullRequestEvent } from './context.js'
 import type { RulesFrom } from './rules-source.js'
 
@@ -29,7 +30,12 @@ export interface ActionInputs {
   /** Snapshot manifests of the two sides (comparability). */
   baselineManifest: string | undefined
   candidateManifest: string | undefined
+  /** When to create a commit status on the PR's head (src/github/commit-status.ts). */
+  commitStatus: CommitStatusMode
 }
+
+/** Input comment-name: it is a marker in a comment and part of the commit status context. */
+const COMMENT_NAME = /^[A-Za-z0-9._-]{1,64}$/
 
 const where = (input: string): { key: string } => ({ key: `input ${input}` })
 
@@ -48,7 +54,7 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
   if (!baseline && !baselineArtifact) throw new InputError(where('baseline'), 'is required (or baseline-artifact)', "name the baseline's per-query rows file, or the artifact that holds it")
   const comment = oneOf(v('comment') || 'always', ['always', 'on-failure', 'never'] as const, 'comment')
   const commentName = v('comment-name') || 'default'
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(commentName)) throw new InputError(where('comment-name'), `"${commentName}" is not a valid name`, 'use up to 64 letters, digits, ".", "_" or "-"')
+  if (!COMMENT_NAME.test(commentName)) throw new InputError(where('comment-name'), `"${commentName}" is not a valid name`, 'use up to 64 letters, digits, ".", "_" or "-"')
   const rawFrom = v('rules-from')
   const rulesFrom = rawFrom ? oneOf(rawFrom, ['base', 'workspace'] as const, 'rules-from') : isPullRequestEvent(eventName) ? 'base' : 'workspace'
   const rawPr = v('pr-number')
@@ -72,8 +78,21 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     inputFormat: v('input-format') ? parseFormat(v('input-format')) : undefined,
     idField: v('id-field') || undefined,
     baselineManifest: v('baseline-manifest') || undefined,
-    candidateManifest: v('candidate-manifest') || undefined
+    candidateManifest: v('candidate-manifest') || undefined,
+    commitStatus: oneOf(v('commit-status') || 'auto', COMMIT_STATUS_MODES, 'commit-status')
   }
+}
+
+/**
+ * The two inputs a commit status needs, read without refusing anything: when another input is unusable the
+ * run still reports `error` on the PR's head, so a required check does not wait forever. An invalid value of
+ * either gives undefined (no status: its context or its wish is unknown).
+ */
+export function readStatusInputs(get: (name: string) => string): { commitStatus: CommitStatusMode; commentName: string; token: string } | undefined {
+  const mode = get('commit-status').trim() || 'auto'
+  const commentName = get('comment-name').trim() || 'default'
+  if (!(COMMIT_STATUS_MODES as readonly string[]).includes(mode) || !COMMENT_NAME.test(commentName)) return undefined
+  return { commitStatus: mode as CommitStatusMode, commentName, token: get('github-token').trim() }
 }
 
 function parseFormat(text: string): RowsFormat {
