@@ -27,8 +27,8 @@ function filesToCheck(): string[] {
   return [...inDir('.github/workflows', ['.yml', '.yaml']), ...inDir('docs/workflows', ['.yml', '.yaml']), 'action.yml', 'README.md', ...inDir('docs', ['.md'])]
 }
 
-/** A `uses:` value and what follows it on the line (where the version comment is). */
-const USES = /uses:\s*['"]?([^\s'"`|]+)['"]?([^\n]*)/g
+/** A `uses:` key (not the end of another word: `statuses: write` is a permission) and what follows it on the line. */
+const USES = /(?<![\w-])uses:\s*['"]?([^\s'"`|]+)['"]?([^\n]*)/g
 const SHA = /@[0-9a-f]{40}$/
 const VERSION_COMMENT = /^\s*#\s*v\d+(\.\d+)*\b/
 const DOCKER_DIGEST = /^docker:\/\/[^@\s]+@sha256:[0-9a-f]{64}$/
@@ -63,7 +63,8 @@ describe('third-party actions are pinned by commit sha', () => {
       '      - uses: ./',
       '      - uses: retrieval-gate/retrieval-gate@v1',
       '      - uses: docker://alpine:3.20',
-      `| \`uses: octo/thing@v2\` | a table cell |`
+      `| \`uses: octo/thing@v2\` | a table cell |`,
+      '  statuses: write # a permission whose name ends in "uses", not an action'
     ].join('\n')
     expect(unpinned('w.yml', text)).toEqual([
       "w.yml:1: uses: actions/checkout@v4 (a tag or branch: pin it by the release's full commit sha)",

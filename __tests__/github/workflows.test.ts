@@ -10,7 +10,7 @@ import { parse } from 'yaml'
  */
 const root = path.resolve(import.meta.dirname, '../..')
 const dir = path.join(root, 'docs/workflows')
-type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; 'working-directory'?: string }
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; 'working-directory'?: string; 'continue-on-error'?: boolean }
 type Workflow = { name: string; on: Record<string, any>; permissions: Record<string, string>; jobs: Record<string, { steps: Step[]; permissions?: unknown; if?: string; needs?: string[] }> }
 const load = (file: string): { text: string; wf: Workflow } => {
   const text = readFileSync(path.join(dir, file), 'utf8')
@@ -19,15 +19,52 @@ const load = (file: string): { text: string; wf: Workflow } => {
 const steps = (wf: Workflow): Step[] => Object.values(wf.jobs).flatMap((j) => j.steps)
 const gateSteps = (wf: Workflow): Step[] => steps(wf).filter((s) => s.uses?.startsWith('retrieval-gate/retrieval-gate@'))
 const actionInputs = Object.keys((parse(readFileSync(path.join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs)
-const WRITE_ALLOWED = new Set(['pull-requests'])
+const WRITE_ALLOWED = new Set(['pull-requests', 'statuses'])
+const checkouts = (steps: Step[]): Step[] => steps.filter((s) => s.uses?.startsWith('actions/checkout@'))
+
+/**
+ * The base-harness shape (base-harness.yml, release-gate.yml): the base commit's harness evaluates both systems,
+ * each in its own read-only job without stored credentials; the gate job runs nothing from the PR and reads the
+ * two rows files it downloaded. `gatePermissions`: what the gate job may do, and nothing more.
+ */
+function expectBaseHarness(wf: Workflow, gatePermissions: Record<string, string>): void {
+  expect(Object.keys(wf.jobs)).toEqual(['baseline', 'candidate', 'gate'])
+  const { baseline, candidate, gate } = wf.jobs
+  // the jobs that run code can only read; only the gate job, which runs nothing, may write
+  expect(baseline.permissions).toEqual({ contents: 'read' })
+  expect(candidate.permissions).toEqual({ contents: 'read' })
+  expect(gate.permissions).toEqual(gatePermissions)
+  for (const s of [...checkouts(baseline.steps), ...checkouts(candidate.steps)]) expect(s.with?.['persist-credentials']).toBe(false)
+  // harness (and exam) from the base commit, the system under test from the PR head, in separate folders
+  expect(checkouts(baseline.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([['${{ github.event.pull_request.base.sha }}', 'harness']])
+  expect(checkouts(candidate.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([
+    ['${{ github.event.pull_request.base.sha }}', 'harness'],
+    ['${{ github.event.pull_request.head.sha }}', 'system']
+  ])
+  // every command runs from the base harness; the PR's folder is only ever an argument
+  const runs = [...baseline.steps, ...candidate.steps].filter((s) => s.run !== undefined)
+  expect(runs).toHaveLength(2)
+  for (const s of runs) {
+    expect(s['working-directory']).toBe('harness')
+    expect(s.run).toMatch(/^\.\/eval\/run\.sh "\$GITHUB_WORKSPACE\/(harness|system)" > "\$RUNNER_TEMP\/rows\.jsonl"$/)
+  }
+  expect(runs[1].run).toContain('$GITHUB_WORKSPACE/system')
+  // the gate job: after both, no checkout, no run step; it reads the two rows files it downloaded
+  expect(gate.needs).toEqual(['baseline', 'candidate'])
+  expect(gate.steps.every((s) => s.run === undefined)).toBe(true)
+  expect(checkouts(gate.steps)).toHaveLength(0)
+  expect(gate.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@')).map((s) => s.with?.name)).toEqual(['baseline-rows', 'candidate-rows'])
+  expect(gateSteps(wf)[0].with).toMatchObject({ baseline: 'baseline/rows.jsonl', candidate: 'candidate/rows.jsonl' })
+  expect(gateSteps(wf)[0].with?.['rules-from']).toBeUndefined() // the default in PRs: rules and exam from the base commit
+}
 
 describe('example workflows (docs/workflows)', () => {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.yml'))
     .sort()
 
-  it('are the documented four', () => {
-    expect(files).toEqual(['base-harness.yml', 'fork-build.yml', 'fork-gate.yml', 'same-repo.yml'])
+  it('are the documented six', () => {
+    expect(files).toEqual(['base-harness.yml', 'fork-build.yml', 'fork-gate.yml', 'main-history.yml', 'release-gate.yml', 'same-repo.yml'])
     const doc = readFileSync(path.join(root, 'docs/github.md'), 'utf8')
     for (const f of files) expect(doc).toContain(`docs/workflows/${f}`)
   })
@@ -42,7 +79,7 @@ describe('example workflows (docs/workflows)', () => {
     for (const job of Object.values(wf.jobs)) expect(job.permissions).toBeUndefined()
   })
 
-  it.each(['base-harness.yml', 'fork-gate.yml', 'same-repo.yml'])('%s uses the gate with declared inputs only', (file) => {
+  it.each(['base-harness.yml', 'fork-gate.yml', 'same-repo.yml', 'release-gate.yml', 'main-history.yml'])('%s uses the gate with declared inputs only', (file) => {
     const { wf } = load(file)
     const gates = gateSteps(wf)
     expect(gates).toHaveLength(1)
@@ -50,6 +87,17 @@ describe('example workflows (docs/workflows)', () => {
     expect(gates[0].with?.rules).toBeTruthy()
     expect(gates[0].with?.candidate).toBeTruthy()
     expect(gates[0].with?.baseline ?? gates[0].with?.['baseline-artifact']).toBeTruthy()
+  })
+
+  it('statuses: write is granted exactly where the gate creates a commit status (workflow_run under auto, or commit-status: true)', () => {
+    for (const file of files) {
+      const { wf } = load(file)
+      const grants = [wf.permissions, ...Object.values(wf.jobs).map((j) => j.permissions as Record<string, string> | undefined)].some((p) => p?.statuses === 'write')
+      const gate = gateSteps(wf)[0]
+      const mode = (gate?.with?.['commit-status'] as string | undefined) ?? 'auto'
+      const posts = gate !== undefined && (mode === 'true' || (mode === 'auto' && 'workflow_run' in wf.on))
+      expect([file, grants]).toEqual([file, posts])
+    }
   })
 
   it('same-repo.yml evaluates base and head in one pull_request job and may comment', () => {
@@ -74,7 +122,8 @@ describe('example workflows (docs/workflows)', () => {
     const { wf } = load('fork-gate.yml')
     const build = load('fork-build.yml').wf
     expect(wf.on.workflow_run).toEqual({ workflows: [build.name], types: ['completed'] })
-    expect(wf.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' })
+    expect(wf.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write', statuses: 'write' }) // statuses: the commit status on the PR head
+    expect(gateSteps(wf)[0].with?.['commit-status']).toBeUndefined() // auto: posts in workflow_run events
     const all = steps(wf)
     expect(all.every((s) => s.run === undefined)).toBe(true) // nothing from the PR or an artifact is executed
     expect(all.some((s) => s.uses?.startsWith('actions/checkout@'))).toBe(false)
@@ -89,34 +138,33 @@ describe('example workflows (docs/workflows)', () => {
     expect(Object.keys(wf.on)).toEqual(['pull_request'])
     expect(text).not.toMatch(/secrets\./)
     expect(wf.permissions).toEqual({ contents: 'read' })
-    expect(Object.keys(wf.jobs)).toEqual(['baseline', 'candidate', 'gate'])
-    const { baseline, candidate, gate } = wf.jobs
-    // the jobs that run code can only read; only the gate job, which runs nothing, may comment
-    expect(baseline.permissions).toEqual({ contents: 'read' })
-    expect(candidate.permissions).toEqual({ contents: 'read' })
-    expect(gate.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' })
-    const checkouts = (steps: Step[]): Step[] => steps.filter((s) => s.uses?.startsWith('actions/checkout@'))
-    for (const s of [...checkouts(baseline.steps), ...checkouts(candidate.steps)]) expect(s.with?.['persist-credentials']).toBe(false)
-    // harness (and exam) from the base commit, the system under test from the PR head, in separate folders
-    expect(checkouts(baseline.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([['${{ github.event.pull_request.base.sha }}', 'harness']])
-    expect(checkouts(candidate.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([
-      ['${{ github.event.pull_request.base.sha }}', 'harness'],
-      ['${{ github.event.pull_request.head.sha }}', 'system']
-    ])
-    // every command runs from the base harness; the PR's folder is only ever an argument
-    const runs = [...baseline.steps, ...candidate.steps].filter((s) => s.run !== undefined)
-    expect(runs).toHaveLength(2)
-    for (const s of runs) {
-      expect(s['working-directory']).toBe('harness')
-      expect(s.run).toMatch(/^\.\/eval\/run\.sh "\$GITHUB_WORKSPACE\/(harness|system)" > "\$RUNNER_TEMP\/rows\.jsonl"$/)
-    }
-    expect(runs[1].run).toContain('$GITHUB_WORKSPACE/system')
-    // the gate job: after both, no checkout, no run step; it reads the two rows files it downloaded
-    expect(gate.needs).toEqual(['baseline', 'candidate'])
-    expect(gate.steps.every((s) => s.run === undefined)).toBe(true)
-    expect(checkouts(gate.steps)).toHaveLength(0)
-    expect(gate.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@')).map((s) => s.with?.name)).toEqual(['baseline-rows', 'candidate-rows'])
-    expect(gateSteps(wf)[0].with).toMatchObject({ baseline: 'baseline/rows.jsonl', candidate: 'candidate/rows.jsonl' })
-    expect(gateSteps(wf)[0].with?.['rules-from']).toBeUndefined() // the default in PRs: rules and exam from the base commit
+    expectBaseHarness(wf, { contents: 'read', 'pull-requests': 'write' })
+  })
+
+  it('release-gate.yml gates PRs into release/* against the release rules with the base harness, and posts a status a ruleset can require', () => {
+    const { text, wf } = load('release-gate.yml')
+    expect(wf.on).toEqual({ pull_request: { branches: ['release/**'] } })
+    expect(text).not.toMatch(/secrets\./)
+    expect(wf.permissions).toEqual({ contents: 'read' })
+    expectBaseHarness(wf, { contents: 'read', actions: 'read', 'pull-requests': 'write', statuses: 'write' })
+    expect(gateSteps(wf)[0].with).toMatchObject({ rules: '.github/retrieval-gate-release.yml', 'comment-name': 'release', 'commit-status': 'true' })
+  })
+
+  it('main-history.yml evaluates each push to main read-only and records it in a job that runs nothing and never fails the run', () => {
+    const { text, wf } = load('main-history.yml')
+    expect(wf.on).toEqual({ push: { branches: ['main'] } })
+    expect(text).not.toMatch(/secrets\./)
+    expect(wf.permissions).toEqual({ contents: 'read' })
+    expect(Object.keys(wf.jobs)).toEqual(['evaluate', 'record'])
+    const { evaluate, record } = wf.jobs
+    expect(evaluate.permissions).toEqual({ contents: 'read' })
+    expect(record.permissions).toEqual({ contents: 'read', actions: 'read' }) // no write: no comment, no status on a push
+    for (const s of [...checkouts(evaluate.steps), ...checkouts(record.steps)]) expect(s.with?.['persist-credentials']).toBe(false)
+    expect(evaluate.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => s.with?.name)).toEqual(['baseline-rows'])
+    expect(record.needs).toEqual(['evaluate'])
+    expect(record.steps.every((s) => s.run === undefined)).toBe(true)
+    const gate = gateSteps(wf)[0]
+    expect(gate['continue-on-error']).toBe(true)
+    expect(gate.with).toMatchObject({ 'baseline-artifact': 'baseline-rows', candidate: 'candidate/rows.jsonl', comment: 'never', 'commit-status': 'false' })
   })
 })
