@@ -1,4 +1,4 @@
-import { readRanxRun } from './importers/index.js'
+import { readRanxLz4Run, readRanxRun } from './importers/index.js'
 import { detectRunFormat, type RunFormat } from './sniff.js'
 import { BlockCollector, NotGroupedSignal, type BlockHandler } from './run-blocks.js'
 import { readJsonlRun } from './jsonl-run.js'
@@ -27,6 +27,7 @@ export async function readRun(file: string, onBlock: BlockHandler, onRestart: ()
     if (format === 'trec') await readTrecRun(file, collector)
     else if (format === 'json') readRanxRun(file, collector)
     else if (format === 'parquet') await readParquetRun(file, collector)
+    else if (format === 'lz4') await readRanxLz4Run(file, collector)
     else skipped = [...(await readJsonlRun(file, collector))]
     collector.finish()
     return skipped

@@ -6,6 +6,7 @@ import { deepevalToRows, looksLikeDeepeval, readDeepevalRows } from './deepeval.
 import { isMeasureLine, readMeasureRows } from './ir-measures.js'
 import { readPytrecEvalRows } from './pytrec-eval.js'
 import { readRanxQrels } from './ranx.js'
+import { isLz4Head, readRanxLz4Qrels } from './ranx-lz4.js'
 import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
 import { refuseNotPerQuery } from './not-per-query.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
@@ -160,6 +161,7 @@ function csvHeader(line: string): string[] {
  */
 export async function importQrels(file: string): Promise<Qrels | undefined> {
   const head = await readHead(file)
+  if (isLz4Head(head)) return readRanxLz4Qrels(file)
   if (firstChar(head) === '{') return readRanxQrels(file)
   const { text } = firstContentLine(head)
   if (isBeirHeader(text)) return readBeirQrels(file)
@@ -167,3 +169,4 @@ export async function importQrels(file: string): Promise<Qrels | undefined> {
 }
 
 export { readRanxRun } from './ranx.js'
+export { readRanxLz4Run } from './ranx-lz4.js'
