@@ -9,6 +9,7 @@ import { readRanxQrels } from './ranx.js'
 import { isLz4Head, readRanxLz4Qrels } from './ranx-lz4.js'
 import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
 import { refuseNotPerQuery } from './not-per-query.js'
+import { refuseUnrecognisedJson, refuseWholeJsonDocument, ROWS_JSON_SHAPES } from './unrecognised-json.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
 import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
@@ -75,6 +76,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     const doc = await readJsonDocument(file, 'JSON array of records')
     if (!Array.isArray(doc)) return undefined
     if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
+    if (doc.length > 0 && !isObject(doc[0])) refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES)
     return recordsToRows(doc, file, { metricFields, idField, keepAttributes })
   }
   if (first === '{') {
@@ -96,7 +98,10 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     // not one JSON object on the first line: a document over several lines, a first line longer than the
     // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
     const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1]
-    if (key === 'query_id') return undefined
+    if (key === 'query_id') {
+      await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES) // one record pretty-printed over several lines
+      return undefined
+    }
     if (key === 'testRunData') return readDeepevalRows(file, metricFields, idField)
     if (firstValueStart(head) === '{') {
       if (key !== undefined && RAGAS_COLUMNS.has(key)) throw columnsOrient(file)
@@ -106,7 +111,9 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
       const doc = await readJsonDocument(file, 'JSON document')
       if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
       if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k))) throw columnsOrient(file)
+      refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES)
     }
+    await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES)
     return undefined
   }
   const { text } = firstContentLine(head)
