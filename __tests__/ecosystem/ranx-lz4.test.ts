@@ -153,4 +153,9 @@ describe('ranx .lz4', () => {
     const badOffset = Buffer.concat([Buffer.from([0x04, 0x22, 0x4d, 0x18]), descriptor, Buffer.from([(xxhash32(descriptor) >>> 8) & 0xff]), Buffer.from([4, 0, 0, 0, 0x10, 0x61, 0x05, 0x00]), Buffer.alloc(4)])
     expect(() => decompressLz4Frames(badOffset, 1 << 20)).toThrow(/match offset 5 before the start of the data/)
   })
+
+  it('judgments in Parquet (ranx Qrels.save("qrels.parquet")) are refused by name, not as "invalid UTF-8"', async () => {
+    const message = (await refusal(() => readQrels(join(process.cwd(), '__tests__', 'fixtures', 'parquet', 'baseline.parquet')))).message
+    expect(message).toMatch(/baseline\.parquet: is a Parquet table \(ranx Qrels\.save\("qrels\.parquet"\)\?\); judgments are read from TREC qrels, .*\. save them with qrels\.save\("qrels\.json"\)/)
+  })
 })

@@ -169,6 +169,13 @@ function csvHeader(line: string): string[] {
 export async function importQrels(file: string): Promise<Qrels | undefined> {
   const head = await readHead(file)
   if (isLz4Head(head)) return readRanxLz4Qrels(file)
+  if (head.startsWith('PAR1')) {
+    throw new InputError(
+      { file },
+      'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file',
+      'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")'
+    )
+  }
   if (firstChar(head) === '{') return readRanxQrels(file)
   const { text } = firstContentLine(head)
   if (isBeirHeader(text)) return readBeirQrels(file)
