@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { computeRunRows, detectRunFormat, readQrels } from '../../src/metrics/index.js'
 import { readRun } from '../../src/readers/run.js'
+import { readRows } from '../../src/readers/rows.js'
 import { xxhash32 } from '../../src/readers/binary/xxhash32.js'
 import { decompressLz4Frames, Lz4FrameError } from '../../src/readers/binary/lz4-frame.js'
 import { refusal, tempDir, writeFiles } from '../helpers.js'
@@ -157,5 +158,10 @@ describe('ranx .lz4', () => {
   it('judgments in Parquet (ranx Qrels.save("qrels.parquet")) are refused by name, not as "invalid UTF-8"', async () => {
     const message = (await refusal(() => readQrels(join(process.cwd(), '__tests__', 'fixtures', 'parquet', 'baseline.parquet')))).message
     expect(message).toMatch(/baseline\.parquet: is a Parquet table \(ranx Qrels\.save\("qrels\.parquet"\)\?\); judgments are read from TREC qrels, .*\. save them with qrels\.save\("qrels\.json"\)/)
+  })
+
+  it('given where per-query rows are expected, a .lz4 run is named as a run and the judgments are asked for', async () => {
+    const message = (await refusal(() => readRows(join(fx, 'ranx/run.lz4'), { metricFields: new Set(['AP']) }))).message
+    expect(message).toMatch(/run\.lz4: is a ranx \.lz4 run \(an LZ4 frame\), not per-query rows\. a run is scored against judgments: .*--qrels/)
   })
 })

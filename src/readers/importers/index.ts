@@ -71,6 +71,13 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
       break
   }
   const head = await readHead(file)
+  if (isLz4Head(head)) {
+    throw new InputError(
+      { file },
+      'is a ranx .lz4 run (an LZ4 frame), not per-query rows',
+      'a run is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate'
+    )
+  }
   const first = firstChar(head)
   if (first === '[') {
     const doc = await readJsonDocument(file, 'JSON array of records')
