@@ -83,20 +83,20 @@ function topColumns(metadata: FileMetaData): Array<{ name: string; numeric: bool
 }
 
 /** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
-function plain(value: unknown): unknown {
+export function plain(value: unknown): unknown {
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()
   return value
 }
 
 /** An open Parquet file: its positioned-read buffer, footer and top-level columns. */
-interface OpenParquet {
+export interface OpenParquet {
   buffer: AsyncBuffer
   metadata: FileMetaData
   columns: Array<{ name: string; numeric: boolean; nested: boolean }>
 }
 
 /** Opens `file`, checks its frame and reads its footer, runs `use`, and closes the file whatever happens. */
-async function withParquet<T>(file: string, use: (pq: OpenParquet) => Promise<T>): Promise<T> {
+export async function withParquet<T>(file: string, use: (pq: OpenParquet) => Promise<T>): Promise<T> {
   let handle: FileHandle
   try {
     handle = await open(file, 'r')
@@ -122,7 +122,7 @@ async function withParquet<T>(file: string, use: (pq: OpenParquet) => Promise<T>
 }
 
 /** Decodes the `read` columns one row group at a time (capped), handing each row with its 1-based number. */
-async function forEachParquetRow(file: string, pq: OpenParquet, read: string[], onRow: (record: Record<string, unknown>, row: number) => void): Promise<void> {
+export async function forEachParquetRow(file: string, pq: OpenParquet, read: string[], onRow: (record: Record<string, unknown>, row: number) => void): Promise<void> {
   let offset = 0
   for (const [index, group] of pq.metadata.row_groups.entries()) {
     const rows = Number(group.num_rows)
@@ -163,33 +163,32 @@ export interface ParquetRowsOptions {
 }
 
 /**
- * Reads a Parquet file of per-query rows into {@link SideRows}. The query id column is `query_id` (or
- * `idField`): strings, or integers (written in decimal, as a CSV export of the same table would). Errors
- * name the file and the row (1-based, in file order) or the query id.
+ * Reads an open Parquet table of per-query rows in wide form into {@link SideRows} (the long form and the choice
+ * between them: src/readers/parquet-long.ts). The query id column is `query_id` (or `idField`): strings, or
+ * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
+ * (1-based, in file order) or the query id.
  */
-export async function readParquetRows(file: string, options: ParquetRowsOptions): Promise<SideRows> {
+export async function readWideParquetRows(file: string, pq: OpenParquet, options: ParquetRowsOptions): Promise<SideRows> {
   const idField = options.idField ?? 'query_id'
-  return withParquet(file, async (pq) => {
-    requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column')
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
-    const read: string[] = []
-    for (const c of pq.columns) {
-      const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name)
-      if (wanted) read.push(c.name)
-      else if (!c.nested) rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name)
+  requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column')
+  const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
+  const read: string[] = []
+  for (const c of pq.columns) {
+    const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name)
+    if (wanted) read.push(c.name)
+    else if (!c.nested) rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name)
+  }
+  await forEachParquetRow(file, pq, read, (record, n) => {
+    const label = `row ${n}`
+    const id = plain(record[idField])
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
+      throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)')
     }
-    await forEachParquetRow(file, pq, read, (record, n) => {
-      const label = `row ${n}`
-      const id = plain(record[idField])
-      if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
-        throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)')
-      }
-      const row = sink.start(String(id), 0, label)
-      if (row === undefined) return
-      for (const name of read) if (name !== idField) sink.value(row, name, plain(record[name]), { key: label })
-    })
-    return sink.finish(`write one row per query with a ${quote(idField)} column`)
+    const row = sink.start(String(id), 0, label)
+    if (row === undefined) return
+    for (const name of read) if (name !== idField) sink.value(row, name, plain(record[name]), { key: label })
   })
+  return sink.finish(`write one row per query with a ${quote(idField)} column`)
 }
 
 /** Query id column names of a run table: ranx `Run.to_dataframe()` writes `q_id`; others `query_id` or `qid`. */

@@ -3,7 +3,7 @@ import { importRows, type RowsFormat } from './importers/index.js'
 import type { QueryRow, SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { guessRowsFormat, isParquet } from './sniff.js'
-import { readParquetRows } from './parquet.js'
+import { readParquetRows } from './parquet-long.js'
 import { readObjectLine } from './json-line.js'
 import { forEachLine, type LineOptions } from './lines.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
@@ -38,9 +38,9 @@ export interface RowsOptions extends LineOptions {
  * are collected and refused together, each with its lines.
  */
 export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
-  if (options.format === 'parquet' || (options.format === undefined && (await isParquet(file)))) {
+  if (options.format === 'parquet' || ((options.format === undefined || options.format === 'long') && (await isParquet(file)))) {
     if (!(await isParquet(file))) throw new InputError({ file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in')
-    return readParquetRows(file, options)
+    return readParquetRows(file, { ...options, long: options.format === 'long' })
   }
   const imported = await importRows(file, options)
   if (imported !== undefined) return imported

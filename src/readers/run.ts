@@ -1,4 +1,5 @@
-import { readRanxRun } from './importers/index.js'
+import { readRanxLz4Run, readRanxRun } from './importers/index.js'
+import { refuseWholeJsonDocument, RUN_JSON_SHAPES } from './importers/unrecognised-json.js'
 import { detectRunFormat, type RunFormat } from './sniff.js'
 import { BlockCollector, NotGroupedSignal, type BlockHandler } from './run-blocks.js'
 import { readJsonlRun } from './jsonl-run.js'
@@ -21,12 +22,14 @@ export interface RunReadInfo {
  */
 export async function readRun(file: string, onBlock: BlockHandler, onRestart: () => void): Promise<RunReadInfo> {
   const format = await detectRunFormat(file)
+  if (format === 'jsonl') await refuseWholeJsonDocument(file, RUN_JSON_SHAPES)
   const read = async (mode: 'stream' | 'buffer'): Promise<string[]> => {
     const collector = new BlockCollector(file, mode, onBlock)
     let skipped: string[] = []
     if (format === 'trec') await readTrecRun(file, collector)
     else if (format === 'json') readRanxRun(file, collector)
     else if (format === 'parquet') await readParquetRun(file, collector)
+    else if (format === 'lz4') await readRanxLz4Run(file, collector)
     else skipped = [...(await readJsonlRun(file, collector))]
     collector.finish()
     return skipped

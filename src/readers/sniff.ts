@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
 import { openError, readWholeText } from './whole-file.js'
 import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
+import { startsWithLz4Magic } from './binary/lz4-frame.js'
 
 /**
  * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
@@ -128,12 +129,13 @@ export function sniffBraceRun(head: string): 'jsonl' | 'json' {
 }
 
 /** Run file formats: TREC whitespace columns, JSON Lines, one ranx / pytrec_eval JSON object, or a Parquet table. */
-export type RunFormat = 'trec' | 'jsonl' | 'json' | 'parquet'
+export type RunFormat = 'trec' | 'jsonl' | 'json' | 'parquet' | 'lz4'
 
 /**
  * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
  * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), `PAR1` a Parquet table
- * (src/readers/parquet.ts), anything else TREC.
+ * (src/readers/parquet.ts), the LZ4 frame magic `04 22 4D 18` a ranx `.lz4` run (src/readers/importers/ranx-lz4.ts),
+ * anything else TREC.
  * Reads only the first 64 KiB.
  */
 export async function detectRunFormat(file: string): Promise<RunFormat> {
@@ -152,6 +154,7 @@ export async function detectRunFormat(file: string): Promise<RunFormat> {
       throw openError(file, error)
     })
     if (buf.toString('latin1', 0, Math.min(4, bytesRead)) === PARQUET_MAGIC) return 'parquet'
+    if (startsWithLz4Magic(buf.subarray(0, bytesRead))) return 'lz4'
     let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
     while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++
     return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec'

@@ -48,6 +48,22 @@ export async function readWholeText(file: string, cap: WholeFileLimit): Promise<
 }
 
 /**
+ * Reads a binary file whole (a ranx `.lz4` run), under the same size rules as {@link readWholeText}: a regular
+ * file over `cap.limit` is refused from its size, and at most `limit + 1` bytes are ever read.
+ */
+export async function readWholeBytes(file: string, cap: WholeFileLimit): Promise<Uint8Array> {
+  const { handle, stats: s } = await openReadable(file)
+  try {
+    if (s.size > cap.limit) throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
+    const bytes = await readAtMost(handle, file, cap.limit + 1)
+    if (bytes.length > cap.limit) throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
+    return bytes
+  } finally {
+    await handle.close().catch(() => undefined)
+  }
+}
+
+/**
  * Opens a file to read it to its end, the one way every reader opens a file: a directory, a device
  * (`/dev/zero` never ends and has no newline) and a socket are refused by name before a byte is read
  * ({@link refuseSpecialFile}); a regular file or a pipe (`<(...)`) is returned open, with its stats. The

@@ -6,8 +6,10 @@ import { deepevalToRows, looksLikeDeepeval, readDeepevalRows } from './deepeval.
 import { isMeasureLine, readMeasureRows } from './ir-measures.js'
 import { readPytrecEvalRows } from './pytrec-eval.js'
 import { readRanxQrels } from './ranx.js'
+import { isLz4Head, readRanxLz4Qrels } from './ranx-lz4.js'
 import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
 import { refuseNotPerQuery } from './not-per-query.js'
+import { refuseUnrecognisedJson, refuseWholeJsonDocument, ROWS_JSON_SHAPES } from './unrecognised-json.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
 import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
@@ -69,11 +71,19 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
       break
   }
   const head = await readHead(file)
+  if (isLz4Head(head)) {
+    throw new InputError(
+      { file },
+      'is a ranx .lz4 run (an LZ4 frame), not per-query rows',
+      'a run is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate'
+    )
+  }
   const first = firstChar(head)
   if (first === '[') {
     const doc = await readJsonDocument(file, 'JSON array of records')
     if (!Array.isArray(doc)) return undefined
     if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
+    if (doc.length > 0 && !isObject(doc[0])) refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES)
     return recordsToRows(doc, file, { metricFields, idField, keepAttributes })
   }
   if (first === '{') {
@@ -95,7 +105,10 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     // not one JSON object on the first line: a document over several lines, a first line longer than the
     // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
     const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1]
-    if (key === 'query_id') return undefined
+    if (key === 'query_id') {
+      await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES) // one record pretty-printed over several lines
+      return undefined
+    }
     if (key === 'testRunData') return readDeepevalRows(file, metricFields, idField)
     if (firstValueStart(head) === '{') {
       if (key !== undefined && RAGAS_COLUMNS.has(key)) throw columnsOrient(file)
@@ -105,7 +118,9 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
       const doc = await readJsonDocument(file, 'JSON document')
       if (looksLikeDeepeval(doc)) return deepevalToRows(doc, file, metricFields, idField)
       if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k))) throw columnsOrient(file)
+      refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES)
     }
+    await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES)
     return undefined
   }
   const { text } = firstContentLine(head)
@@ -160,6 +175,14 @@ function csvHeader(line: string): string[] {
  */
 export async function importQrels(file: string): Promise<Qrels | undefined> {
   const head = await readHead(file)
+  if (isLz4Head(head)) return readRanxLz4Qrels(file)
+  if (head.startsWith('PAR1')) {
+    throw new InputError(
+      { file },
+      'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file',
+      'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")'
+    )
+  }
   if (firstChar(head) === '{') return readRanxQrels(file)
   const { text } = firstContentLine(head)
   if (isBeirHeader(text)) return readBeirQrels(file)
@@ -167,3 +190,4 @@ export async function importQrels(file: string): Promise<Qrels | undefined> {
 }
 
 export { readRanxRun } from './ranx.js'
+export { readRanxLz4Run } from './ranx-lz4.js'

@@ -21,7 +21,7 @@ import { quote } from '../../util/show.js'
  * room for ids that are whole question texts and bounds the memory one string can take (the only strings
  * of this format are keys).
  */
-const MAX_KEY_BYTES = 64 * 1024
+export const MAX_KEY_BYTES = 64 * 1024
 
 /** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
 const MAX_NUMBER_CHARS = 64

@@ -18,11 +18,11 @@ import { quote } from '../../util/show.js'
  */
 
 /** Query id column names, in order of preference (`--id-field` overrides). */
-const ID_NAMES = ['query_id', 'qid']
+export const ID_NAMES = ['query_id', 'qid']
 /** Measure column names (`name`: PyTerrier's per-query frame). */
-const MEASURE_NAMES = ['measure', 'metric', 'name']
+export const MEASURE_NAMES = ['measure', 'metric', 'name']
 /** Value column names. */
-const VALUE_NAMES = ['value', 'score']
+export const VALUE_NAMES = ['value', 'score']
 
 /** Where the three long-form columns are in a header (indices, or keys for JSON Lines). */
 export interface LongColumns {
@@ -49,24 +49,32 @@ export function longColumns(header: readonly string[], metricFields: ReadonlySet
 /** The layout of a long-form file: by `.tsv` / `.csv` name or first character (`{` JSON Lines), else a tab in the header. */
 export type LongLayout = 'csv' | 'tsv' | 'jsonl'
 
+/** One query being pivoted: its row and the lines of its measures and attributes. */
 interface Entry {
   row: QueryRow
   measures: Map<string, number>
   attrs: Map<string, { text: string; line: number }>
 }
 
-class Pivot {
+/**
+ * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
+ * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
+ * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
+ */
+export class Pivot {
   readonly sink: RowsSink
   private readonly entries = new Map<string, Entry>()
 
   constructor(
     readonly file: string,
     metricFields: ReadonlySet<string>,
-    keepAttributes: ReadonlySet<string> | undefined
+    keepAttributes: ReadonlySet<string> | undefined,
+    private readonly unit: 'line' | 'row' = 'line'
   ) {
     this.sink = new RowsSink(file, metricFields, keepAttributes)
   }
 
+  /** The query's entry, started at `line` the first time the id is seen. */
   entry(id: string, line: number): Entry {
     let e = this.entries.get(id)
     if (e === undefined) {
@@ -77,13 +85,14 @@ class Pivot {
     return e
   }
 
+  /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
   measure(e: Entry, measure: string, line: number, put: () => void): void {
     if (measure === '') throw new InputError({ file: this.file, line, queryId: e.row.id }, 'the measure name is empty', 'every line names its measure')
     const earlier = e.measures.get(measure)
     if (earlier !== undefined) {
       throw new InputError(
         { file: this.file, line, queryId: e.row.id },
-        `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (lines ${earlier} and ${line})`,
+        `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (${this.unit}s ${earlier} and ${line})`,
         'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)'
       )
     }
@@ -91,6 +100,7 @@ class Pivot {
     put()
   }
 
+  /** Records an attribute of the query: stored once with `put`; a different value on a later line is refused. */
   attribute(e: Entry, key: string, text: string, line: number, put: () => void): void {
     const earlier = e.attrs.get(key)
     if (earlier === undefined) {
@@ -99,12 +109,13 @@ class Pivot {
     } else if (earlier.text !== text) {
       throw new InputError(
         { file: this.file, line, queryId: e.row.id },
-        `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on line ${earlier.line} and ${quote(text, 40)} on line ${line}`,
+        `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`,
         'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column'
       )
     }
   }
 
+  /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
   finish(): SideRows {
     return this.sink.finish('write one line per query and measure: query_id,measure,value')
   }

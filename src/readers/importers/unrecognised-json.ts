@@ -1,0 +1,86 @@
+import { InputError } from '../../errors.js'
+import { quote } from '../../util/show.js'
+import { firstContentLine, isObject, readHead, tryJson } from '../sniff.js'
+import { readWholeText } from '../whole-file.js'
+
+/**
+ * A file that is valid JSON but none of the shapes the gate reads (a results summary, a config, a list of
+ * numbers) used to reach the JSON Lines reader, which said its first line "is not valid JSON" and asked for one
+ * object per line: wrong on both counts for a pretty-printed document. This module recognises that case and says
+ * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
+ * which JSON shapes are read.
+ */
+
+/** Largest document parsed to tell "valid JSON of another shape" from "broken JSON Lines": the whole-document cap. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+/** A head this long may be cut (src/readers/sniff.ts reads 64 KiB; a cut character or a byte order mark costs up to 3). */
+const HEAD_BYTES_SEEN = 65536 - 3
+
+/** How many keys of an object the message names. */
+const SHOWN_KEYS = 5
+
+/** Longest key shown (characters). */
+const SHOWN_KEY_CHARS = 40
+
+/** The JSON shapes read as per-query rows (docs/importers.md). */
+export const ROWS_JSON_SHAPES =
+  'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md'
+
+/** The JSON shapes read as a run. */
+export const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md'
+
+/** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
+function kind(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return `an array of ${value.length}`
+  if (isObject(value)) return `an object of ${Object.keys(value).length} keys`
+  if (typeof value === 'string') return 'text'
+  return typeof value
+}
+
+/**
+ * The top-level shape of a parsed JSON document, for a message: `an object with 2 keys: "experiment" (text),
+ * "results" (an array of 2)`, `an array of 3 items, the first a number`, `a single number`.
+ */
+export function describeJsonShape(value: unknown): string {
+  if (isObject(value)) {
+    const keys = Object.keys(value)
+    if (keys.length === 0) return 'an empty object {}'
+    const shown = keys.slice(0, SHOWN_KEYS).map((k) => `${quote(k, SHOWN_KEY_CHARS)} (${kind(value[k])})`)
+    const more = keys.length > SHOWN_KEYS ? `, and ${keys.length - SHOWN_KEYS} more` : ''
+    return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'an empty array []'
+    const first = kind(value[0])
+    return `an array of ${value.length} item${value.length === 1 ? '' : 's'}, the first ${first === 'text' || first === 'null' || first === 'number' || first === 'boolean' ? `a ${first === 'text' ? 'string' : first}` : first}`
+  }
+  return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`
+}
+
+/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
+export function refuseUnrecognisedJson(file: string, value: unknown, read: string): never {
+  throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`)
+}
+
+/**
+ * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
+ * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, refuses it with
+ * its shape; returns normally otherwise (the JSON Lines reader then names the broken line). Reads the whole
+ * file only in that case, and only under the whole-document cap.
+ */
+export async function refuseWholeJsonDocument(file: string, read: string): Promise<void> {
+  const head = await readHead(file)
+  const { text, line } = firstContentLine(head)
+  if (line === 0 || tryJson(text) !== undefined) return
+  if (head.split('\n').length <= line && Buffer.byteLength(head) >= HEAD_BYTES_SEEN) return // the first line may go on past the head
+  let whole: string
+  try {
+    whole = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' })
+  } catch {
+    return
+  }
+  const value = tryJson(whole)
+  if (value !== undefined) refuseUnrecognisedJson(file, value, read)
+}
