@@ -29,6 +29,8 @@ export interface ActionInputs {
   /** Snapshot manifests of the two sides (comparability). */
   baselineManifest: string | undefined
   candidateManifest: string | undefined
+  /** Snapshot manifest of the rules' reference (regression budget). */
+  referenceManifest: string | undefined
 }
 
 const where = (input: string): { key: string } => ({ key: `input ${input}` })
@@ -72,7 +74,8 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     inputFormat: v('input-format') ? parseFormat(v('input-format')) : undefined,
     idField: v('id-field') || undefined,
     baselineManifest: v('baseline-manifest') || undefined,
-    candidateManifest: v('candidate-manifest') || undefined
+    candidateManifest: v('candidate-manifest') || undefined,
+    referenceManifest: v('reference-manifest') || undefined
   }
 }
 
