@@ -64,7 +64,11 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     p_value: u.pValue === null ? null : num(u.pValue),
     p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
     p_test: u.pTest,
-    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
+    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
+    // Regression budget against the rules' reference (only budgeted units; the same figures as `budgets`).
+    ...(u.budget
+      ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num(u.budget.budget), used: num(u.budget.used), used_ci: [num(u.budget.usedCi[0]), num(u.budget.usedCi[1])] } }
+      : {})
   }
 }
 
