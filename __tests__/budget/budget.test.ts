@@ -202,3 +202,25 @@ describe('the CLI and the rules', () => {
     expect(rules.reference).toEqual({ label: 'v1.4', path: 'eval/release/rows.jsonl', ref: 'v1.4', artifact: undefined })
   })
 })
+
+describe('explain', () => {
+  test('says what the budget demands, for non_inferior and superior checks', async () => {
+    const f = writeFiles({ 'rules.yml': RULES('  - name: better on new\n    metric: recall@10\n    where: { segment: new }\n    superior: {}\n    budget: "2%"\n') })
+    const r = await cli(['explain', '--rules', f['rules.yml']])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(
+      '   Budget: also fails when the drop of recall@10 since the reference v1.4 (candidate - reference, same statistics) is shown beyond 0.01; when its interval straddles the budget it counts as a fail (on_inconclusive: fail).'
+    )
+    expect(r.stdout).toContain('is shown beyond 2% of the reference mean;')
+  })
+})
+
+describe('determinism', () => {
+  test('the same inputs and reference give the same bytes', async () => {
+    const a = await gate(3)
+    const b = await gate(3)
+    expect(a.stdout.replace(/"[^"]*ref\.jsonl"/g, '"ref"').replace(/"[^"]*(base|cand|rules)\.(jsonl|yml)"/g, '"f"')).toBe(
+      b.stdout.replace(/"[^"]*ref\.jsonl"/g, '"ref"').replace(/"[^"]*(base|cand|rules)\.(jsonl|yml)"/g, '"f"')
+    )
+  })
+})
