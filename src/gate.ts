@@ -8,17 +8,34 @@ import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
+import { pairReference } from './align/reference.js'
+import { InputError } from './errors.js'
+import { quote } from './util/show.js'
+import type { Manifest } from './readers/manifest.js'
+import { checkReferenceSnapshot } from './trust/reference-snapshot.js'
+
+/** The reference rows the checks' budgets are spent against (rules `reference`), as read, with its label. */
+export interface ReferenceInput {
+  rows: SideRows
+  label: string
+  /** Its snapshot manifest, compared with the exam's on comparability.must_match; null when none was given. */
+  manifest: Manifest | null
+}
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}): GateResult {
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}, reference?: ReferenceInput): GateResult {
+  refuseMissingReference(rules, reference)
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
-  const decision = decide(rules, table, stats, trust.guards)
+  // The budget: the candidate against the reference on the same table layout, so the same plan per subset.
+  const snapshot = reference && checkReferenceSnapshot(rules, reference.manifest, { baseline: evidence?.manifests.baseline ?? null, dataset: evidence?.manifests.dataset ?? null }, reference.label)
+  const refStats = reference && { stats: createStats(pairReference(rules, table, reference.rows, reference.label), rules, options), label: reference.label }
+  const decision = decide(rules, table, stats, trust.guards, refStats)
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -30,7 +47,31 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
     comparability: comparabilityEntries(trust),
-    trust
+    trust,
+    ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {})
+  }
+}
+
+/**
+ * Budgets are never skipped silently: rules that name a reference need its rows, and rows given for a
+ * reference the rules do not name have no budget to be spent against.
+ */
+function refuseMissingReference(rules: Rules, reference: ReferenceInput | undefined): void {
+  if (rules.reference !== undefined && reference === undefined) {
+    throw new InputError(
+      { file: rules.source.file, key: 'reference' },
+      `the rules spend budgets against the reference ${quote(rules.reference.label)}, but its rows were not read`,
+      rules.reference.path !== undefined && rules.reference.ref === undefined
+        ? `pass --reference ${rules.reference.path}`
+        : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)"
+    )
+  }
+  if (rules.reference === undefined && reference !== undefined) {
+    throw new InputError(
+      { file: reference.rows.source },
+      'a reference was given, but the rules name none, so no check has a budget to spend against it',
+      'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
+    )
   }
 }
 

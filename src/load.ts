@@ -7,7 +7,8 @@ import { readWholeText } from './readers/whole-file.js'
 import { readRows } from './readers/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
 import { collectEvidence } from './trust/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifest, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
+import type { ReferenceInput } from './gate.js'
 import type { TrustEvidence } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
 
@@ -94,4 +95,20 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
   if (dataset !== null) base.side.notes.unshift(...datasetNotes(dataset))
   const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests }
   return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust }
+}
+
+/**
+ * Reads the reference rows (rules `reference`: the last release's per-query rows, always rows, also when the
+ * sides are runs) and its snapshot manifest. Which file is read is the caller's to say: the CLI's --reference
+ * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact.
+ */
+export async function readReference(rules: Rules, file: string, manifest?: string, input: RowsInput = {}): Promise<ReferenceInput> {
+  if (rules.reference === undefined) {
+    throw new InputError(
+      { file },
+      'a reference was given, but the rules name none, so no check has a budget to spend against it',
+      'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
+    )
+  }
+  return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest) }
 }

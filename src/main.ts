@@ -19,7 +19,8 @@ import { createClient, describeApiError, type GitHubClient } from './github/octo
 import { resolvePullRequest } from './github/pull-request.js'
 import { readLocalRules } from './github/local-rules.js'
 import { readRulesText } from './github/rules-source.js'
-import { readSides } from './load.js'
+import { readReference, readSides } from './load.js'
+import { readReferenceRows } from './github/reference.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
@@ -86,8 +87,12 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
     const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles, rowsInput)
-    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings }
-    const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }), provenance }
+    // The regression budget's reference (the last release's rows): read like the exam, at its tag, or from its artifact.
+    const referenceCopy = rules.reference && (await readReferenceRows(client, ctx, pr, rules, { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), now: now(), download: artifactClientDownloader(inputs.token, ctx) }))
+    const reference = referenceCopy && { ...(await readReference(rules, referenceCopy.file, inputs.referenceManifest, rowsInput)) }
+    if (reference && referenceCopy) reference.rows.source = referenceCopy.name
+    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings, ...(referenceCopy ? { reference: referenceCopy.provenance } : {}) }
+    const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }, reference), provenance }
     const verdict = result.decision.verdict
 
     // The regression set and the to-judge list are always written into report-dir: the report names them.

@@ -90,6 +90,8 @@ export class FakeGitHub {
   mergeBases = new Map<string, string>()
   /** commit statuses created, in order */
   statuses: FakeStatus[] = []
+  /** ref (tag, branch or sha) -> the commit it names and its committer date (GET /commits/{ref}) */
+  commits = new Map<string, { sha: string; date: string }>()
   faults: Fault[] = []
   log: LoggedRequest[] = []
   private server: Server | undefined
@@ -261,6 +263,11 @@ export class FakeGitHub {
       const a = this.artifacts.find((x) => x.id === Number(m?.[1]))
       if (!a) return this.send(req, res, 404, { message: 'Not Found' })
       return this.send(req, res, 302, '', { location: `${this.url}/blobs/${a.id}.zip` })
+    }
+    if (method === 'GET' && (m = /^\/commits\/([^/]+)$/.exec(rest))) {
+      const c = this.commits.get(decodeURIComponent(m[1]))
+      if (!c) return this.send(req, res, 422, { message: `No commit found for SHA: ${decodeURIComponent(m[1])}` })
+      return this.send(req, res, 200, { sha: c.sha, commit: { committer: { date: c.date }, author: { date: c.date } } })
     }
     if (method === 'GET' && (m = /^\/compare\/(.+)$/.exec(rest))) {
       const basehead = decodeURIComponent(m[1])

@@ -114,6 +114,12 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   }
   if (d.perSlice !== null) lines.push(`   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`)
   lines.push(`   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`)
+  if (check.budget !== undefined && rules.reference !== undefined) {
+    const drop = higher ? 'drop' : 'rise'
+    lines.push(
+      `   Budget: also fails when the ${drop} of ${metric.name} since the reference ${rules.reference.label} (candidate - reference, same statistics${d.perSlice !== null ? ', per value' : ''}) is shown beyond ${check.budget.relative ? `${check.budget.text} of the reference mean` : plain(check.budget.value)}; when its interval straddles the budget it counts as a ${rules.onInconclusive} (on_inconclusive: ${rules.onInconclusive}).`
+    )
+  }
   return lines
 }
 

@@ -41,18 +41,23 @@ export const COMMANDS = {
       'id-field': { type: 'string' },
       'baseline-manifest': { type: 'string' },
       'candidate-manifest': { type: 'string' },
+      reference: { type: 'string' },
+      'reference-manifest': { type: 'string' },
       'to-judge': { type: 'string' }
     },
     usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
                       [--regressions F] [--to-judge F] [--format markdown|json|text]
                       [--input-format F] [--id-field NAME]
                       [--baseline-manifest F] [--candidate-manifest F]
+                      [--reference F] [--reference-manifest F]
       Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
       given) against the rules; print the report (--format: text on a terminal, else markdown; text is
       coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
       --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
       unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
-      for the comparability checks.
+      for the comparability checks. --reference gives the rows of the rules' reference (the last release)
+      that the checks' budgets are spent against (default: the rules' reference path, when it names no ref);
+      --reference-manifest its snapshot manifest.
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
 ${INPUTS}`
   },

@@ -4,6 +4,7 @@ import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import { trustRules, type RawTrustRules } from './trust-rules.js'
+import { referenceRules, toBudget, type RawReferenceRules } from './reference-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -53,8 +54,9 @@ interface RawCheck {
   non_inferior?: { margin: number | string }
   superior?: { test?: 'bootstrap' | 'mcnemar'; alpha?: number; margin?: number | string }
   max_regressions?: { count?: number; share?: number; threshold?: number }
+  budget?: number | string
 }
-interface RawRules extends RawTrustRules {
+interface RawRules extends RawTrustRules, RawReferenceRules {
   version: 1
   metrics: Record<string, RawMetric>
   judgments?: { qrels?: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
@@ -118,6 +120,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
         'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)'
       )
     }
+    const kind = toKind(c, metric as MetricRule, boundsOf(metric as MetricRule), confidence, at, fail)
     checks.push({
       index,
       name: c.name,
@@ -126,8 +129,9 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
         .sort()
         .map((k) => [k, (c.where as Record<string, string>)[k]]),
       perSlice: c.per_slice,
-      kind: toKind(c, metric as MetricRule, boundsOf(metric as MetricRule), confidence, at, fail),
-      line: source.lineOf(at)
+      kind,
+      line: source.lineOf(at),
+      budget: toBudget(c.budget, kind, metric as MetricRule, boundsOf(metric as MetricRule), raw.reference !== undefined, at, fail)
     })
   })
   checkDesignTests(raw, checks, fail)
@@ -148,7 +152,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     checks,
     source: { file, sha256: hash },
-    ...trustRules(raw, fail)
+    ...trustRules(raw, fail),
+    ...referenceRules(raw, checks, fail)
   }
 }
 

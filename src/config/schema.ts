@@ -1,3 +1,4 @@
+import { BUDGET_PROPERTY, REFERENCE_RULES_PROPERTIES } from './reference-schema.js'
 import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
 
 /**
@@ -69,6 +70,7 @@ export const RULES_SCHEMA = {
       }
     },
     ...TRUST_RULES_PROPERTIES,
+    ...REFERENCE_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
@@ -173,7 +175,8 @@ export const RULES_SCHEMA = {
               share: { type: 'number', minimum: 0, maximum: 1, description: 'At most this share of the compared queries regressed.' },
               threshold: { type: 'number', minimum: 0, description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).' }
             }
-          }
+          },
+          ...BUDGET_PROPERTY
         }
       }
     }

@@ -35,6 +35,8 @@ export interface CheckRule {
   where: Array<[string, string]>
   perSlice: string | undefined
   kind: CheckKind
+  /** Cumulative drop allowed since the rules' reference (src/config/reference-rules.ts), or undefined. */
+  budget?: Margin
   /** 1-based line of the check in the rules file, when known (for annotations). */
   line: number | undefined
 }
@@ -85,6 +87,18 @@ export interface Rules {
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
+  /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */
+  reference?: ReferenceRules
+}
+
+/** Where the reference rows are: a file in the repository (at a ref) or a workflow's artifact. */
+export interface ReferenceRules {
+  /** Label in the report: name, else ref, else path (else the artifact's name). */
+  label: string
+  path: string | undefined
+  /** Tag/branch/commit to read `path` at; undefined: the base commit. */
+  ref: string | undefined
+  artifact: { name: string; workflow: string | undefined; file: string | undefined } | undefined
 }
 
 /** The evaluation set the runs are graded against (its gold and grades are the judgments). */

@@ -51,4 +51,10 @@ export interface GateResult {
    * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
    */
   trust?: TrustResult
+  /**
+   * The reference the checks' budgets were spent against (rules `reference`), when one was read: its label,
+   * the rows file as read, its row count, and what its snapshot check found (null: no comparability rules).
+   * Each budgeted unit's figures are its `budget` (decision.checks[].units[].budget).
+   */
+  reference?: { label: string; file: string; rows: number; snapshot: string | null }
 }

@@ -11,7 +11,20 @@ import type { Multiplicity } from '../stats/multiplicity.js'
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
 /** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
-export type Reason = 'holds' | 'too_few_queries' | 'interval_crosses_margin' | 'shown_worse' | 'not_shown_better' | 'shown_not_better' | 'too_many_regressions' | 'non_finite' | 'no_queries'
+export type Reason =
+  | 'holds'
+  | 'too_few_queries'
+  | 'interval_crosses_margin'
+  | 'shown_worse'
+  | 'not_shown_better'
+  | 'shown_not_better'
+  | 'too_many_regressions'
+  | 'non_finite'
+  | 'no_queries'
+  /** The drop since the rules' reference is shown beyond the check's budget (src/decide/budget.ts). */
+  | 'budget_exceeded'
+  /** The interval of the drop since the reference straddles the budget. */
+  | 'budget_crosses'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {
@@ -33,6 +46,26 @@ export interface UnitResult {
   pTest: 'mcnemar' | 'randomization' | null
   /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
   power: { mde: number; moreQueries: number | null } | null
+  /** The unit's regression budget against the rules' reference, when the check has a budget and a reference was read. */
+  budget?: BudgetResult
+}
+
+/**
+ * A unit's regression budget (src/decide/budget.ts): the candidate against the rules' reference (the last
+ * release) on the unit's queries, at the unit's confidence. `used` and `usedCi` are the drop since the
+ * reference in the metric's bad direction (positive = worse than the reference, negative = better), in metric
+ * units; `budget` is the allowed drop in metric units (a relative budget resolved on the reference mean).
+ */
+export interface BudgetResult {
+  /** The reference's label ("v1.4"). */
+  reference: string
+  status: Status
+  reason: Extract<Reason, 'holds' | 'budget_exceeded' | 'budget_crosses' | 'too_few_queries' | 'non_finite' | 'no_queries'>
+  budget: number
+  used: number
+  usedCi: [number, number]
+  /** Reference (as `baseline`) against candidate on the unit's queries. */
+  comparison: Comparison
 }
 
 /** The family the multiplicity adjustment covers: every statistical unit of every check. */

@@ -39,8 +39,8 @@ export interface BaselineArtifactOptions {
   name: string
   /** The file inside the artifact (input baseline); empty: the artifact's only file. */
   fileInArtifact: string
-  /** The branch whose runs are searched (the PR's base branch, else the input or default branch). */
-  branch: string
+  /** The branch whose runs are searched (the PR's base branch, else the input or default branch); undefined: any branch or tag (a release workflow's runs on tags). */
+  branch?: string
   /** Workflow id or file name whose runs are searched; default: the triggering (workflow_run) or this workflow. */
   workflow?: string | number
   /** Warn when the artifact is older than this many seconds (undefined: never). */
@@ -94,13 +94,14 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
       throw new InputError({ file: label }, describeApiError(error, what), apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs'))
     }
   }
-  const runs = await api(`listing successful runs of workflow ${workflow} on ${options.branch}`, async () => {
+  const on = options.branch === undefined ? '' : ` on branch ${options.branch}`
+  const runs = await api(`listing successful runs of workflow ${workflow}${on}`, async () => {
     const { data } = await client.rest.actions.listWorkflowRuns({ owner: ctx.owner, repo: ctx.repo, workflow_id: workflow, branch: options.branch, status: 'success', per_page: 50 })
     return data.workflow_runs
   })
   const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
   const eligible = runs
-    .filter((r) => r.id !== ctx.runId && r.head_branch === options.branch && !r.event.startsWith('pull_request') && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName)
+    .filter((r) => r.id !== ctx.runId && (options.branch === undefined || r.head_branch === options.branch) && !r.event.startsWith('pull_request') && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName)
     .slice(0, RUNS_SEARCHED)
   let found: { run: ApiRun; artifact: ApiArtifact } | undefined
   for (const run of eligible) {
@@ -117,8 +118,8 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   if (!found) {
     throw new InputError(
       { file: label },
-      `not found in the last ${eligible.length} successful non-PR runs of workflow ${workflow} on branch ${options.branch} (expired artifacts do not count)`,
-      `upload it on pushes to ${options.branch} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+      `not found in the last ${eligible.length} successful non-PR runs of workflow ${workflow}${on} (expired artifacts do not count)`,
+      `upload it on pushes to ${options.branch ?? 'the branch or tag it is built from'} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
     )
   }
   const { run, artifact } = found
@@ -136,7 +137,7 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   const provenance: BaselineProvenance = {
     from: 'artifact',
     file: file.inArtifact,
-    artifact: { name: options.name, id: artifact.id, runId: run.id, runUrl: run.html_url, branch: options.branch, commit: run.head_sha, createdAt, ageSeconds }
+    artifact: { name: options.name, id: artifact.id, runId: run.id, runUrl: run.html_url, branch: options.branch ?? run.head_branch ?? '', commit: run.head_sha, createdAt, ageSeconds }
   }
   const warnings: string[] = []
   if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {

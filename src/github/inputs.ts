@@ -32,6 +32,8 @@ export interface ActionInputs {
   candidateManifest: string | undefined
   /** When to create a commit status on the PR's head (src/github/commit-status.ts). */
   commitStatus: CommitStatusMode
+  /** Snapshot manifest of the rules' reference (regression budget). */
+  referenceManifest: string | undefined
 }
 
 /** Input comment-name: it is a marker in a comment and part of the commit status context. */
@@ -79,7 +81,8 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     idField: v('id-field') || undefined,
     baselineManifest: v('baseline-manifest') || undefined,
     candidateManifest: v('candidate-manifest') || undefined,
-    commitStatus: oneOf(v('commit-status') || 'auto', COMMIT_STATUS_MODES, 'commit-status')
+    commitStatus: oneOf(v('commit-status') || 'auto', COMMIT_STATUS_MODES, 'commit-status'),
+    referenceManifest: v('reference-manifest') || undefined
   }
 }
 

@@ -16,6 +16,8 @@ export interface ReadAtCommitOptions {
   tooLargeHint: string
   /** The refusal when the base commit has no such file (the gate fails closed); the message names the commit. */
   missing: { message: string; hint: string }
+  /** Read at this commit instead of the PR's base commit, named `label` in messages (a reference read at its tag). */
+  at?: { sha: string; label: string }
   /** Receives the file's bytes in order as they arrive (written to a file, or collected). */
   onChunk: (chunk: Uint8Array) => void | Promise<void>
 }
@@ -41,14 +43,14 @@ const LFS_POINTER_MAX_BYTES = 1024
  */
 export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, repoPath: string, options: ReadAtCommitOptions): Promise<ReadAtCommitResult> {
   const { file, what, limit } = options
-  const base = describeBase(pr)
+  const base = options.at?.label ?? describeBase(pr)
   let response: { data: unknown; headers: Record<string, string | number | undefined> }
   try {
     response = await client.rest.repos.getContent({
       owner: ctx.owner,
       repo: ctx.repo,
       path: repoPath,
-      ref: pr.baseSha,
+      ref: options.at?.sha ?? pr.baseSha,
       mediaType: { format: 'raw' },
       request: { parseSuccessResponseBody: false }
     })

@@ -9,6 +9,8 @@ export interface Provenance {
   baseline?: BaselineProvenance
   /** The exam files the rules name, when they were read at the base commit (rules-from: base); else absent. */
   exam?: ExamFileProvenance[]
+  /** The reference rows the budgets were spent against (rules `reference`), when read by the action. */
+  reference?: ReferenceProvenance
   /** Plain-words warnings shown near the verdict (never change the verdict). */
   warnings: string[]
 }
@@ -59,4 +61,22 @@ export interface BaselineProvenance {
     /** Whole seconds between the artifact's creation and the gate's run. */
     ageSeconds: number
   }
+}
+
+/**
+ * Where the reference rows (rules `reference`, the last release) came from, stated like the baseline's: a
+ * file read at a tag/ref (with the commit it resolved to and that commit's age), or an artifact of a run.
+ */
+export interface ReferenceProvenance {
+  from: 'ref' | 'artifact' | 'file'
+  /** The rows file as named (the path in the repository, or the file inside the artifact). */
+  file: string
+  /** The tag, branch or commit read (from: ref). */
+  ref?: string
+  /** The commit the rows were read at, or the artifact's run was built from. */
+  commit?: string
+  /** When that commit was made (ref) or the artifact created, and whole seconds before the gate's run. */
+  date?: string
+  ageSeconds?: number
+  artifact?: { name: string; id: number; runId: number; runUrl: string }
 }

@@ -5,6 +5,7 @@ import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
 import { provenanceJson } from './provenance.js'
+import { budgetsJson } from './budget.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
 
@@ -63,7 +64,11 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     p_value: u.pValue === null ? null : num(u.pValue),
     p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
     p_test: u.pTest,
-    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
+    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
+    // Regression budget against the rules' reference (only budgeted units; the same figures as `budgets`).
+    ...(u.budget
+      ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num(u.budget.budget), used: num(u.budget.used), used_ci: [num(u.budget.usedCi[0]), num(u.budget.usedCi[1])] } }
+      : {})
   }
 }
 
@@ -130,7 +135,9 @@ export function toJsonReport(result: GateResult): string {
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision) : null
+    trust: result.trust ? trustJson(result.trust, decision) : null,
+    // Regression budget against the rules' reference (src/report/budget.ts); only when the rules name one.
+    ...(result.reference ? { budgets: budgetsJson(result, num) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }

@@ -5,6 +5,7 @@ import { TOOL_NAME } from '../version.js'
 import { intervalCharts, histogramChart } from './charts.js'
 import { htmlText, inline } from './escape.js'
 import { confidenceLabels, inconclusiveCounting } from './format.js'
+import { budgetSection } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { regressionRecords } from './regressions.js'
@@ -75,6 +76,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
     out.push('')
   }
+
+  out.push(...budgetSection(result))
 
   // 3. Pictures.
   const intervals = intervalCharts(result)

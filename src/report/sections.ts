@@ -7,7 +7,7 @@ import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { sliceLabel } from './words.js'
+import { amount, displayNumber, sliceLabel } from './words.js'
 
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
@@ -41,6 +41,14 @@ function values(c: Comparison, metric: MetricRule, mixed: boolean): string[] {
 
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
 export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
+  const b = unit.budget
+  // A budgeted unit also needs its drop since the reference within the budget: "…; ≤ 1.0 points since v1.4 (1.2 used)".
+  return b === undefined
+    ? ownNeeds(check, unit, metric)
+    : `${ownNeeds(check, unit, metric)}; ≤ ${amount(b.budget, metric, false)} since ${inline(b.reference, 60)} (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`
+}
+
+function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
   const d = digits(metric, unit.comparison)
   const higher = metric.better === 'higher'
   const kind = check.rule.kind

@@ -3,6 +3,7 @@ import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
+import { budgetTextLines } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { regressionRecords } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
@@ -97,6 +98,8 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
+  const budget = budgetTextLines(result, plain)
+  if (budget.length > 0) out.push('', ...budget)
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')

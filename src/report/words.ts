@@ -90,6 +90,11 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
     case 'no_queries':
       return `${name}${who} has no queries to compare; a check over zero queries never passes.`
+    case 'budget_exceeded':
+    case 'budget_crosses': {
+      const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget'
+      return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`
+    }
     case 'too_many_regressions': {
       const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : ''
       return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`
@@ -115,6 +120,21 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
     return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
   }
   return head + '.'
+}
+
+/**
+ * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
+ * to 1.3 points)", or "0.0 of 1.0 points used since v1.4 (the candidate is 0.4 points better; ...)". RAW text.
+ */
+export function budgetWords(unit: UnitResult, metric: MetricRule): string {
+  const b = unit.budget
+  if (b === undefined) return ''
+  const u = unitWord(metric)
+  const typical = Math.max(Math.abs(b.usedCi[0]), Math.abs(b.usedCi[1]), b.budget)
+  const used = displayNumber(Math.max(0, b.used), metric, false, typical)
+  const better = b.used < 0 ? `the candidate is ${amount(-b.used, metric, false)} better; ` : ''
+  const ci = `${displayNumber(b.usedCi[0], metric, true, typical)} to ${displayNumber(b.usedCi[1], metric, true, typical)}${u ? ` ${u}` : ''}`
+  return `${used} of ${displayNumber(b.budget, metric, false, typical)}${u ? ` ${u}` : ''} used since ${clean(b.reference, NAME)} (${better}${confidenceLabel(b.comparison.confidence)} interval of the drop ${ci}, ${b.comparison.n} ${b.comparison.n === 1 ? 'query' : 'queries'})`
 }
 
 /**

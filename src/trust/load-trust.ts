@@ -33,7 +33,8 @@ export interface TrustFiles {
 /** Largest manifest read: a manifest is a page of JSON. */
 const MAX_MANIFEST_BYTES = 1024 * 1024
 
-async function readManifest(file: string | undefined, copies?: ExamCopies): Promise<Manifest | null> {
+/** Reads one snapshot manifest (null when no file is named), from its exam copy when there is one. */
+export async function readManifest(file: string | undefined, copies?: ExamCopies): Promise<Manifest | null> {
   if (file === undefined || file === '') return null
   return readExamFile(file, copies, async (path, name) => {
     const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { FakeGitHub, makeZip } from './fake-github.js'
+import { withFakeTime } from './fake-time.js'
+
+/**
+ * The regression budget in the action, against the local fake GitHub API: the rules (read at the PR's base
+ * commit) name the last release's rows at tag v1.4; the action resolves the tag to its commit, reads the file
+ * at that commit through the contents API (like the exam), and states the reference's provenance (tag,
+ * commit, age). The PR under test is the third of a series that each lose 0.4 points (each within its 0.5-point
+ * margin): 1.2 of 1.0 points used since v1.4, so the gate fails on the budget.
+ */
+const BASE = 'c'.repeat(40)
+const HEAD = 'a'.repeat(40)
+const TAGGED = 'e'.repeat(40)
+const RULES_FILE = 'gate.yml'
+const REF_PATH = 'eval/release/rows.jsonl'
+
+const ids = Array.from({ length: 40 }, (_, i) => `q${String(i).padStart(2, '0')}`)
+const release = ids.map((_, i) => 0.3 + ((i * 7) % 40) * 0.015)
+const after = (k: number): number[] => release.map((v) => v - 0.004 * k)
+const rows = (values: number[]): string => ids.map((id, i) => JSON.stringify({ query_id: id, 'recall@10': values[i] })).join('\n') + '\n'
+const rules = (reference: string): string => `version: 1
+metrics:
+  recall@10: { better: higher, range: [0, 1] }
+statistics: { resamples: 1000, seed: 7 }
+queries: { min_per_slice: 10 }
+reference:
+${reference}
+checks:
+  - name: recall does not drop
+    metric: recall@10
+    non_inferior: { margin: 0.005 }
+    budget: 0.01
+`
+const AT_TAG = `  name: v1.4\n  path: ${REF_PATH}\n  ref: v1.4`
+
+let fake: FakeGitHub
+let dir: string
+let run: typeof import('../../src/main.js').run
+const saved = { ...process.env }
+let stdout: string[] = []
+
+async function setup(rulesText: string, envOver: Record<string, string> = {}): Promise<void> {
+  const eventPath = path.join(dir, 'event.json')
+  await writeFile(
+    eventPath,
+    JSON.stringify({
+      repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
+      pull_request: { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main', repo: { full_name: 'acme/search' } } }
+    })
+  )
+  await writeFile(path.join(dir, 'output.txt'), '')
+  await writeFile(path.join(dir, 'summary.md'), '')
+  fake.files.set(`${BASE}:${RULES_FILE}`, rulesText)
+  await writeFile(path.join(dir, RULES_FILE), rulesText)
+  for (const k of Object.keys(process.env)) if (k.startsWith('INPUT_') || k.startsWith('GITHUB_')) delete process.env[k]
+  Object.assign(process.env, {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: 'acme/search',
+    GITHUB_API_URL: fake.url,
+    GITHUB_RUN_ID: '900',
+    GITHUB_SHA: 'm'.repeat(40),
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: path.join(dir, 'output.txt'),
+    GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+    RUNNER_TEMP: dir,
+    'INPUT_GITHUB-TOKEN': 't-actions',
+    INPUT_RULES: RULES_FILE,
+    INPUT_BASELINE: path.join(dir, 'baseline.jsonl'),
+    INPUT_CANDIDATE: path.join(dir, 'candidate.jsonl'),
+    'INPUT_REPORT-DIR': path.join(dir, 'report'),
+    INPUT_COMMENT: 'never',
+    ...envOver
+  })
+}
+
+async function outputs(): Promise<Record<string, string>> {
+  const text = await readFile(path.join(dir, 'output.txt'), 'utf8')
+  const out: Record<string, string> = {}
+  for (const m of text.matchAll(/^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm)) out[m[1]] = m[3]
+  return out
+}
+
+async function runAction(): Promise<number> {
+  process.exitCode = undefined
+  stdout = []
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout.push(String(chunk))
+    return true
+  })
+  try {
+    await withFakeTime(() => run(process.env, () => new Date('2025-06-10T12:00:00Z')))
+  } finally {
+    spy.mockRestore()
+  }
+  const code = Number(process.exitCode ?? 0)
+  process.exitCode = undefined
+  return code
+}
+
+beforeAll(async () => {
+  fake = await new FakeGitHub().start()
+  dir = await mkdtemp(path.join(os.tmpdir(), 'rg-reference-test-'))
+  await writeFile(path.join(dir, 'baseline.jsonl'), rows(after(2)))
+  await writeFile(path.join(dir, 'candidate.jsonl'), rows(after(3)))
+  process.env.GITHUB_API_URL = fake.url
+  delete process.env.GITHUB_SERVER_URL
+  ;({ run } = await import('../../src/main.js'))
+})
+afterAll(async () => {
+  await fake.stop()
+  process.env = saved
+})
+beforeEach(() => {
+  fake.files.clear()
+  fake.commits.clear()
+  fake.runs = []
+  fake.artifacts = []
+  fake.log = []
+  fake.users.set('t-actions', 'github-actions[bot]')
+  fake.userForbidden.add('t-actions')
+  fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+})
+
+describe('the reference read by the action', () => {
+  it('reads path at the tag (resolved to its commit), fails on the budget and states tag, commit and age', async () => {
+    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
+    await setup(rules(AT_TAG))
+    expect(await runAction()).toBe(1)
+    const out = await outputs()
+    expect(out.verdict).toBe('fail')
+    // The file is read at the tag's commit, not at the base commit.
+    expect(fake.requests('GET', /\/contents\//).map((r) => r.path)).toContain(`/repos/acme/search/contents/eval%2Frelease%2Frows.jsonl?ref=${TAGGED}`)
+    const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
+    expect(report.decided_by).toBe('recall does not drop')
+    // 40 days between the tagged commit (2025-05-01T12:00Z) and this run (2025-06-10T12:00Z): 40 x 86400 s.
+    expect(report.budgets.reference).toEqual({
+      label: 'v1.4',
+      file: `${REF_PATH}@eeeeeeeeeeee`,
+      rows: 40,
+      snapshot: null,
+      from: 'ref',
+      ref: 'v1.4',
+      commit: TAGGED,
+      date: '2025-05-01T12:00:00Z',
+      age_seconds: 3456000,
+      artifact: null
+    })
+    expect(report.budgets.units[0]).toMatchObject({ status: 'fail', reason: 'budget_exceeded', budget: 0.01 })
+    const md = await readFile(out['report-markdown'], 'utf8')
+    expect(md).toContain(`Reference v1.4: ${REF_PATH} at v1.4 (commit \`eeeeeeeeeeee\`, 2025-05-01T12:00:00Z, 40 d 0 h before this run); 40 rows`)
+    expect(md).toContain('1.2 of 1.0 points used since v1.4')
+    expect(stdout.join('')).toContain('retrieval-gate: fail, decided by "recall does not drop"')
+  })
+
+  it('a tag that does not exist fails closed (verdict error) naming reference.ref', async () => {
+    await setup(rules(AT_TAG))
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    expect(stdout.join('')).toContain('gate.yml (reference.ref): "v1.4" is not a tag, branch or commit of acme/search')
+  })
+
+  it('a file missing at the tag fails closed: the budget is never skipped', async () => {
+    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    await setup(rules(AT_TAG))
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    expect(stdout.join('')).toContain('is not at v1.4 (commit eeeeeeeeeeee), so the budget against the reference')
+  })
+
+  it('without ref, path is read at the base commit', async () => {
+    fake.commits.set(BASE, { sha: BASE, date: '2025-06-09T12:00:00Z' })
+    fake.files.set(`${BASE}:${REF_PATH}`, rows(after(2)))
+    await setup(rules(`  path: ${REF_PATH}`))
+    expect(await runAction()).toBe(0)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.budgets.reference).toMatchObject({ label: REF_PATH, ref: 'the base commit', commit: BASE, age_seconds: 86400 })
+  })
+
+  it('reads the artifact of the release workflow (any branch or tag) and states its run, commit and age', async () => {
+    const common = {
+      workflow_id: 55,
+      status: 'completed',
+      conclusion: 'success',
+      created_at: '2025-05-01T12:00:00Z',
+      html_url: 'https://github.com/acme/search/actions/runs/700',
+      head_repository: { full_name: 'acme/search' }
+    }
+    fake.runs = [{ ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push' }]
+    const data = Buffer.from(rows(release))
+    fake.artifacts = [{ id: 41, name: 'release-rows', size_in_bytes: data.length, expired: false, created_at: '2025-05-01T12:00:00Z', runId: 700, zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }]) }]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.budgets.reference).toMatchObject({
+      label: 'v1.4',
+      from: 'artifact',
+      commit: TAGGED,
+      age_seconds: 3456000,
+      artifact: { name: 'release-rows', id: 41, run_id: 700, run_url: 'https://github.com/acme/search/actions/runs/700' }
+    })
+    expect(report.budgets.units[0].reason).toBe('budget_exceeded')
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * The regression-budget keys of the rules file's JSON Schema: the top-level `reference` (the rows of the last
+ * release, read exam-side) and a check's `budget` (the cumulative drop allowed since that reference). Kept
+ * apart from schema.ts so the feature reads in one place; spread into RULES_SCHEMA.
+ */
+
+/** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
+export const BUDGET_PROPERTY = {
+  budget: {
+    description:
+      'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. Needs `reference`; non_inferior and superior checks only.',
+    oneOf: [
+      { type: 'number', minimum: 0 },
+      { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
+    ]
+  }
+} as const
+
+export const REFERENCE_RULES_PROPERTIES = {
+  reference: {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 100, description: 'Label in the report ("used since v1.4"). Default: ref, else path.' },
+      path: { type: 'string', minLength: 1, description: 'The rows file in the repository (per-query rows, JSONL or CSV).' },
+      ref: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+      },
+      artifact: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        description: 'Instead of path/ref: an artifact of a workflow (the release workflow uploads its rows).',
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'Artifact name.' },
+          workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful run holds the artifact (default: this workflow).' },
+          file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
+        }
+      }
+    }
+  }
+} as const

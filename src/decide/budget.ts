@@ -1,0 +1,53 @@
+import type { CheckRule, MetricRule, Rules } from '../config/types.js'
+import type { StatsEngine } from '../stats/compare.js'
+import type { Filters } from '../stats/subsets.js'
+import type { BudgetResult, Status, UnitResult } from './types.js'
+
+/** The candidate against the reference: its statistics engine (same rules, seed and slices) and its label. */
+export interface ReferenceStats {
+  stats: StatsEngine
+  label: string
+}
+
+/**
+ * A check unit's regression budget: the candidate against the reference on the unit's queries, at the unit's
+ * confidence, read exactly as non_inferior reads the PR against its base, with the budget as the margin:
+ *
+ * | interval of (candidate - reference), in the better direction | status       | reason            |
+ * | worse end within the budget (lo >= -budget)                    | pass         | holds             |
+ * | better end beyond the budget (hi < -budget)                    | fail         | budget_exceeded   |
+ * | straddles -budget                                              | inconclusive | budget_crosses    |
+ *
+ * An inconclusive budget counts by `on_inconclusive` (default fail: a drop the data cannot rule out is not
+ * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
+ * relative budget ("2%") is taken of the reference mean of the unit's queries.
+ */
+export function evaluateBudget(rule: CheckRule, metric: MetricRule, rules: Rules, reference: ReferenceStats, filters: Filters, confidence: number): BudgetResult | undefined {
+  const spec = rule.budget
+  if (spec === undefined) return undefined
+  const c = reference.stats.compare(rule.metric, filters, confidence)
+  const sign = metric.better === 'higher' ? 1 : -1
+  const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value
+  const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]]
+  const result = (status: Status, reason: BudgetResult['reason']): BudgetResult => ({ reference: reference.label, status, reason, budget, used: -sign * c.delta, usedCi: [-hi, -lo], comparison: c })
+  if (c.n === 0) return result('fail', 'no_queries')
+  if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite)) return result('fail', 'non_finite')
+  if (c.n < rules.queries.minPerSlice) return result('inconclusive', 'too_few_queries')
+  if (lo >= -budget) return result('pass', 'holds')
+  if (hi < -budget) return result('fail', 'budget_exceeded')
+  return result('inconclusive', 'budget_crosses')
+}
+
+const RANK: Record<Status, number> = { pass: 0, inconclusive: 1, fail: 2 }
+
+/**
+ * The unit with its budget: the worse of the two outcomes decides the unit's status. When the budget is what
+ * makes it worse, the unit takes the budget's reason (`budget_exceeded`, `budget_crosses`), so the verdict's
+ * "decided by" names the check and says the budget was spent; when the PR alone already fails (or both are
+ * equally bad), the PR's own reason stays: it is the more direct finding.
+ */
+export function withBudget(unit: UnitResult, budget: BudgetResult | undefined): UnitResult {
+  if (budget === undefined) return unit
+  if (RANK[budget.status] <= RANK[unit.status]) return { ...unit, budget }
+  return { ...unit, budget, status: budget.status, reason: budget.reason }
+}

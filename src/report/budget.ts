@@ -1,0 +1,110 @@
+import type { MetricRule } from '../config/types.js'
+import type { GateResult } from '../decide/result.js'
+import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import type { ReferenceProvenance } from '../model/provenance.js'
+import { inline } from './escape.js'
+import { formatAge } from './provenance.js'
+import { budgetWords, sliceLabel } from './words.js'
+
+/** A budgeted unit: its check and the unit carrying the budget figures. */
+interface BudgetedUnit {
+  check: CheckResult
+  unit: UnitResult & { budget: NonNullable<UnitResult['budget']> }
+}
+
+const WORD: Record<string, string> = { pass: '✅ within budget', fail: '❌ budget exceeded', inconclusive: '⚠️ cannot tell' }
+
+function budgeted(result: GateResult): BudgetedUnit[] {
+  const out: BudgetedUnit[] = []
+  for (const check of result.decision.checks) for (const unit of check.units) if (unit.budget !== undefined) out.push({ check, unit: unit as BudgetedUnit['unit'] })
+  return out
+}
+
+/**
+ * The "Regression budget" section of the Markdown report: where the reference came from (tag, commit, age,
+ * like the baseline's provenance), then one line per budgeted check and slice, e.g. "✅ within budget
+ * **recall does not drop** (all queries): 0.8 of 1.0 points used since v1.4 (95% interval of the drop 0.3 to
+ * 1.3 points, 400 queries)". Empty when the rules name no reference. A `### ` section (fit.ts keeps it whole).
+ */
+export function budgetSection(result: GateResult): string[] {
+  const ref = result.reference
+  if (ref === undefined) return []
+  const out = [`### Regression budget since ${inline(ref.label, 100)}`, '']
+  out.push(
+    `Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`
+  )
+  if (ref.snapshot !== null) out.push(`Snapshot: ${inline(ref.snapshot, 400)}.`)
+  out.push('')
+  for (const { check, unit } of budgeted(result)) {
+    const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
+    const budget = check.rule.budget
+    const rel = budget?.relative ? ` (budget ${inline(budget.text, 12)} of the reference mean)` : ''
+    out.push(`- ${WORD[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`)
+  }
+  out.push('')
+  return out
+}
+
+/** The same lines for the terminal report (plain text, no Markdown). */
+export function budgetTextLines(result: GateResult, plain: (s: string, max?: number) => string): string[] {
+  const ref = result.reference
+  if (ref === undefined) return []
+  const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`]
+  for (const { check, unit } of budgeted(result)) {
+    const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
+    out.push(`  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`)
+  }
+  return out
+}
+
+/** "eval/release/rows.csv at tag v1.4 (commit `0123456789ab`, 2026-10-01, 61 d 2 h before this run)". */
+function referenceSource(p: ReferenceProvenance | undefined, file: string): string {
+  if (p === undefined) return `file ${inline(file, 200)}`
+  const age = p.ageSeconds === undefined ? '' : `, ${formatAge(p.ageSeconds)} before this run`
+  const date = p.date === undefined ? '' : `, ${inline(p.date, 40)}`
+  const commit = p.commit === undefined ? '' : `commit \`${inline(p.commit.slice(0, 12), 12)}\``
+  if (p.from === 'artifact' && p.artifact) {
+    return `artifact “${inline(p.artifact.name, 100)}” (${inline(p.file, 200)}) from run [${p.artifact.runId}](${encodeURI(p.artifact.runUrl)}), ${commit}${date}${age}`
+  }
+  if (p.from === 'ref') return `${inline(p.file, 200)} at ${inline(p.ref ?? '', 100)} (${commit}${date}${age})`
+  return `file ${inline(p.file, 200)}`
+}
+
+/** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
+export function budgetsJson(result: GateResult, num: (x: number) => number | null): Record<string, unknown> | null {
+  const ref = result.reference
+  if (ref === undefined) return null
+  const p = result.provenance?.reference
+  return {
+    reference: {
+      label: ref.label,
+      file: ref.file,
+      rows: ref.rows,
+      snapshot: ref.snapshot,
+      from: p?.from ?? 'file',
+      ref: p?.ref ?? null,
+      commit: p?.commit ?? null,
+      date: p?.date ?? null,
+      age_seconds: p?.ageSeconds ?? null,
+      artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null
+    },
+    units: budgeted(result).map(({ check, unit }) => {
+      const b = unit.budget
+      return {
+        rule: check.rule.name,
+        metric: check.rule.metric,
+        slice: Object.fromEntries(unit.slice),
+        status: b.status,
+        reason: b.reason,
+        budget: num(b.budget),
+        budget_text: check.rule.budget?.text ?? null,
+        used: num(b.used),
+        used_ci: [num(b.usedCi[0]), num(b.usedCi[1])],
+        confidence: b.comparison.confidence,
+        n: b.comparison.n,
+        reference_mean: num(b.comparison.baseline),
+        candidate_mean: num(b.comparison.candidate)
+      }
+    })
+  }
+}
