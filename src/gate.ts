@@ -8,6 +8,7 @@ import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
+import { assessJudge } from './stats/judge.js'
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
@@ -17,7 +18,10 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
-  const trust = assessTrust(rules, table, evidence)
+  const assessed = assessTrust(rules, table, evidence)
+  // The judge guards (the ruler) follow the other trust guards; they count toward the verdict like them.
+  const judge = assessJudge(rules, { table, baseline, candidate, anchors: evidence?.anchors ?? null })
+  const trust = judge === null ? assessed : { ...assessed, guards: [...assessed.guards, ...judge.guards] }
   const decision = decide(rules, table, stats, trust.guards)
   return {
     rules,
@@ -30,7 +34,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
     comparability: comparabilityEntries(trust),
-    trust
+    trust,
+    ...(judge === null ? {} : { judge })
   }
 }
 

@@ -4,6 +4,7 @@ import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import { trustRules, type RawTrustRules } from './trust-rules.js'
+import { judgeRules, type RawJudgeRules } from './judge-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -74,6 +75,7 @@ interface RawRules extends RawTrustRules {
   on_inconclusive?: 'fail' | 'pass'
   on_too_few?: 'fail' | 'pass'
   checks: RawCheck[]
+  judge?: RawJudgeRules
 }
 
 function toRules(raw: RawRules, source: SourceDocument, file: string, hash: string): Rules {
@@ -148,7 +150,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     checks,
     source: { file, sha256: hash },
-    ...trustRules(raw, fail)
+    ...trustRules(raw, fail),
+    judge: judgeRules(raw.judge, new Set(metrics.keys()), fail)
   }
 }
 

@@ -1,4 +1,5 @@
 import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
+import { JUDGE_RULES_PROPERTIES } from './judge-schema.js'
 
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
@@ -69,6 +70,7 @@ export const RULES_SCHEMA = {
       }
     },
     ...TRUST_RULES_PROPERTIES,
+    ...JUDGE_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',

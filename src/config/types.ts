@@ -1,3 +1,5 @@
+import type { JudgeRules } from './judge-rules.js'
+
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
 
 export type Direction = 'higher' | 'lower'
@@ -85,6 +87,8 @@ export interface Rules {
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
+  /** The LLM judge checked against human anchors, and its diagnostics (docs/trust.md, "Judge anchors"). */
+  judge?: JudgeRules
 }
 
 /** The evaluation set the runs are graded against (its gold and grades are the judgments). */

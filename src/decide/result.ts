@@ -8,6 +8,7 @@ import type { Rules } from '../config/types.js'
 import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
+import type { JudgeResult } from '../stats/judge.js'
 import type { Provenance } from '../model/provenance.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
@@ -51,4 +52,6 @@ export interface GateResult {
    * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
    */
   trust?: TrustResult
+  /** The judge against its human anchors and its diagnostics (rules `judge`); its guards are among the trust guards. */
+  judge?: JudgeResult | null
 }

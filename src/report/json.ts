@@ -4,6 +4,7 @@ import type { UnitResult } from '../decide/evaluate.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
+import { judgeJson } from './judge.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
@@ -130,7 +131,9 @@ export function toJsonReport(result: GateResult): string {
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision) : null
+    trust: result.trust ? trustJson(result.trust, decision) : null,
+    // Only with `judge` rules, so reports without them keep their bytes (src/report/judge.ts, docs/report.md).
+    ...(result.judge ? { judge: judgeJson(result.judge) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }
