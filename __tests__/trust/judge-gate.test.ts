@@ -58,6 +58,10 @@ describe('judge.min_kappa', () => {
     expect(guard.reason).toMatch(/^the ruler changed: .*task=chat, the candidate's judge: kappa /)
     expect(guard.reason).not.toMatch(/task=qa/)
     expect(r.md).toContain('decided by trust rule “judge.min\\_kappa”')
+    // chat, candidate's judge: human x judge table [[2,2,0],[0,2,2],[2,0,2]] (hand, from anchors() above).
+    // /usr/bin/python3 -c "from statsmodels.stats.inter_rater import cohens_kappa; print(cohens_kappa([[2,2,0],[0,2,2],[2,0,2]]).kappa)" -> 0.25
+    expect(r.json?.judge.agreement[1]).toMatchObject({ slice: { task: 'chat' }, items: 12, candidate: { raw_agreement: 0.5 } })
+    expect(r.json?.judge.agreement[1].candidate.kappa).toBeCloseTo(0.25, 12)
     // Every unit is in the JSON: the baseline's judge agrees perfectly in both tasks, the candidate's in qa.
     const units = r.json?.judge.guards[0].units.map((u: Record<string, unknown>) => [u.slice, u.side, u.status])
     expect(units).toEqual([
