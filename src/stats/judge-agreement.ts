@@ -4,7 +4,7 @@ import type { AnchorItem, JudgeAnchors } from '../readers/anchors.js'
 import { compareCodePoints } from '../util/order.js'
 import { quantileSorted } from '../util/quantile.js'
 import { quote } from '../util/show.js'
-import { kappaOfTable, rawAgreement } from './kappa.js'
+import { kappaWeighted, rawAgreement, weightMatrix } from './kappa.js'
 import { BLOCK, blockState, xoshiro128ss } from './rng.js'
 
 /**
@@ -76,9 +76,13 @@ export function labelScale(anchors: JudgeAnchors, labels: readonly string[] | un
   return seen.sort(compareCodePoints)
 }
 
-/** Per item, the contingency cells (human row x judge column) of each scoring, for one side. */
-function cellsOf(items: readonly AnchorItem[], scale: ReadonlyMap<string, number>, k: number, side: 'baseline' | 'candidate'): Int32Array[] {
-  return items.map((item) => Int32Array.from(item.scorings, (s) => (scale.get(item.human) as number) * k + (scale.get(s[side]) as number)))
+/** The contingency cells (human row x judge column) of every scoring, for one side: item p's are cells[starts[p] .. starts[p + 1]). */
+function cellsOf(items: readonly AnchorItem[], scale: ReadonlyMap<string, number>, k: number, side: 'baseline' | 'candidate'): { starts: Int32Array; cells: Int32Array } {
+  const starts = new Int32Array(items.length + 1)
+  items.forEach((item, p) => (starts[p + 1] = starts[p] + item.scorings.length))
+  const cells = new Int32Array(starts[items.length])
+  items.forEach((item, p) => item.scorings.forEach((s, t) => (cells[starts[p] + t] = (scale.get(item.human) as number) * k + (scale.get(s[side]) as number))))
+  return { starts, cells }
 }
 
 /** Agreement over one slice's items. */
@@ -88,15 +92,23 @@ export function sliceAgreement(slice: Array<[string, string]>, items: readonly A
   const sides: Array<'baseline' | 'candidate'> = sameJudge ? ['baseline'] : ['baseline', 'candidate']
   const cells = sides.map((s) => cellsOf(items, index, k, s))
   const tables = cells.map(() => new Float64Array(k * k))
-  const fill = (picks: ArrayLike<number>): Array<number | null> =>
-    cells.map((perItem, c) => {
+  const w = weightMatrix(k, options.weights)
+  const rowsBuf = new Float64Array(k)
+  const colsBuf = new Float64Array(k)
+  const ks: Array<number | null> = sides.map(() => null)
+  // Fills each side's table from the picked items and returns the kappas (reused array: nothing allocated per resample).
+  const fill = (picks: ArrayLike<number>): Array<number | null> => {
+    for (let c = 0; c < cells.length; c++) {
       const t = tables[c]
+      const { starts, cells: flat } = cells[c]
       t.fill(0)
-      for (let p = 0; p < picks.length; p++) for (const cell of perItem[picks[p]]) t[cell]++
-      return kappaOfTable(t, k, options.weights).kappa
-    })
+      for (let p = 0; p < picks.length; p++) for (let x = starts[picks[p]]; x < starts[picks[p] + 1]; x++) t[flat[x]]++
+      ks[c] = kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa
+    }
+    return ks
+  }
   const all = Array.from({ length: items.length }, (_, i) => i)
-  const point = fill(all)
+  const point = [...fill(all)]
   const raws = cells.map((_, c) => rawAgreement(tables[c], k) ?? 0)
   // Resample items with replacement, in blocks with their own streams (src/stats/rng.ts): same seed, same bytes.
   const draws: number[][] = sides.map(() => [])
@@ -109,9 +121,9 @@ export function sliceAgreement(slice: Array<[string, string]>, items: readonly A
     const next = xoshiro128ss(blockState(options.seed, stream, b0 / BLOCK))
     for (let b = b0; b < Math.min(options.resamples, b0 + BLOCK); b++) {
       for (let p = 0; p < m; p++) picks[p] = Math.floor((next() * m) / 4294967296)
-      const ks = fill(picks)
-      ks.forEach((v, c) => (v === null ? undefinedCounts[c]++ : draws[c].push(v)))
-      if (!sameJudge && ks[0] !== null && ks[1] !== null) diffs.push(ks[1] - ks[0])
+      const drawn = fill(picks)
+      drawn.forEach((v, c) => (v === null ? undefinedCounts[c]++ : draws[c].push(v)))
+      if (!sameJudge && drawn[0] !== null && drawn[1] !== null) diffs.push(drawn[1] - drawn[0])
     }
   }
   const alpha = 1 - options.confidence

@@ -25,33 +25,47 @@ export interface KappaValue {
   expected: number | null
 }
 
+/** The k x k agreement weights (row-major), computed once per scale rather than per cell of every resample. */
+export function weightMatrix(k: number, weights: KappaWeights): Float64Array {
+  const w = new Float64Array(k * k)
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) w[i * k + j] = agreementWeight(i, j, k, weights)
+  return w
+}
+
 /**
  * Kappa from a contingency table `counts` (row-major k x k; may hold fractional or resampled counts).
  * Undefined (null, never NaN) when the table is empty or chance agreement reaches 1.
  */
 export function kappaOfTable(counts: ArrayLike<number>, k: number, weights: KappaWeights): KappaValue {
+  return kappaWeighted(counts, k, weightMatrix(k, weights), new Float64Array(k), new Float64Array(k))
+}
+
+/**
+ * {@link kappaOfTable} with the weights from {@link weightMatrix} and two scratch arrays of length k (the
+ * bootstrap calls it once per resample and allocates nothing).
+ */
+export function kappaWeighted(counts: ArrayLike<number>, k: number, w: Float64Array, rows: Float64Array, cols: Float64Array): KappaValue {
+  rows.fill(0)
+  cols.fill(0)
   let n = 0
-  const rows = new Float64Array(k)
-  const cols = new Float64Array(k)
+  let po = 0
   for (let i = 0; i < k; i++) {
     for (let j = 0; j < k; j++) {
       const c = counts[i * k + j]
       n += c
       rows[i] += c
       cols[j] += c
+      po += w[i * k + j] * c
     }
   }
   if (n === 0) return { kappa: null, observed: null, expected: null }
-  let po = 0
   let pe = 0
   for (let i = 0; i < k; i++) {
-    for (let j = 0; j < k; j++) {
-      const w = agreementWeight(i, j, k, weights)
-      if (w === 0) continue
-      po += (w * counts[i * k + j]) / n
-      pe += (w * rows[i] * cols[j]) / (n * n)
-    }
+    if (rows[i] === 0) continue
+    for (let j = 0; j < k; j++) pe += w[i * k + j] * rows[i] * cols[j]
   }
+  po /= n
+  pe /= n * n
   // Chance agreement of 1 (to rounding): every item got one same label from both raters; kappa is 0/0.
   const kappa = 1 - pe <= 1e-12 ? null : (po - pe) / (1 - pe)
   return { kappa, observed: po, expected: pe }
