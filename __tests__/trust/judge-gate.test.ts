@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { readAnchors } from '../../src/readers/anchors.js'
 import { loadRules } from '../../src/config/rules.js'
 import { examFiles } from '../../src/github/exam-files.js'
+import { readJudgeAnchors } from '../../src/trust/load-trust.js'
 import { cli, hasStackTrace, jsonl, refusal, writeFiles } from '../helpers.js'
 
 const HEAD = `version: 1
@@ -212,6 +213,24 @@ describe('anchors are exam files, read strictly', () => {
     expect(relabel.problem).toContain('at line 1')
     const noslice = await refusal(() => readAnchors(f['noslice.jsonl'], 'noslice.jsonl', 'task'))
     expect(noslice.where).toMatchObject({ line: 1, key: 'task' })
+  })
+
+  it("in a pull request the base commit's copy is read, and a refusal names it by path@commit, never the temporary path", async () => {
+    const f = writeFiles({ 'copy.jsonl': jsonl([{ id: 'a', human: 1 }]) })
+    const copies = new Map([['eval/anchors.jsonl', { path: f['copy.jsonl'], name: 'eval/anchors.jsonl@0123456789ab' }]])
+    const e = await refusal(() => readJudgeAnchors(rules('judge: { anchors: eval/anchors.jsonl, min_kappa: 0.6 }\n'), copies))
+    expect(e.where).toMatchObject({ file: 'eval/anchors.jsonl@0123456789ab', line: 1 })
+    expect(e.message).not.toContain(f['copy.jsonl'])
+  })
+
+  it('weighted kappa over text labels needs the scale in order (judge.labels); a label off the scale is refused', async () => {
+    const words = jsonl(Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, human: i % 2 ? 'good' : 'bad', judge: 'good' })))
+    const unordered = await gate('judge: { anchors: ANCHORS, weights: linear, min_kappa: 0.5 }\n', { 'anchors.jsonl': words })
+    expect(unordered.code).toBe(2)
+    expect(unordered.stderr).toContain('judge.weights')
+    const offScale = await gate('judge: { anchors: ANCHORS, weights: linear, labels: [bad, fair], min_kappa: 0.5 }\n', { 'anchors.jsonl': words })
+    expect(offScale.code).toBe(2)
+    expect(offScale.stderr).toContain('"good" is not on the scale judge.labels')
   })
 
   it('2, 2.0 and "2" are one label', async () => {
