@@ -68,9 +68,13 @@ export function judgeRepeatability(anchors: JudgeAnchors, scale: readonly string
     for (const item of anchors.items) {
       if (item.scorings.length < 2) continue
       repeated++
-      const positions = item.scorings.map((s) => index.get(s[key]) as number)
-      const lo = Math.min(...positions)
-      const hi = Math.max(...positions)
+      let lo = Infinity
+      let hi = -Infinity
+      for (const s of item.scorings) {
+        const at = index.get(s[key]) as number
+        if (at < lo) lo = at
+        if (at > hi) hi = at
+      }
       if (hi > lo) flips++
       range += hi - lo
     }
