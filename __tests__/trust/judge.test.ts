@@ -5,8 +5,9 @@
 import { describe, expect, it } from '@jest/globals'
 import { kappaOfTable } from '../../src/stats/kappa.js'
 import { pearson, slope, spearman } from '../../src/stats/correlation.js'
-import { sliceAgreement } from '../../src/stats/judge-agreement.js'
+import { judgeAgreement, sliceAgreement } from '../../src/stats/judge-agreement.js'
 import type { AnchorItem } from '../../src/readers/anchors.js'
+import { refusal } from '../helpers.js'
 
 // Two 0..2 and 0..3 graded tables (rows: human, columns: judge).
 const T3 = [5, 2, 0, 1, 6, 2, 0, 1, 3]
@@ -75,6 +76,18 @@ describe('agreement over anchor items', () => {
     expect(hi).toBeGreaterThan(0.620253164556962)
     expect(sliceAgreement([], itemsOf(T3, 3), ['0', '1', '2'], true, options)).toEqual(a)
     expect(sliceAgreement([], itemsOf(T3, 3), ['0', '1', '2'], true, { ...options, seed: '8' }).baseline.interval).not.toEqual(a.baseline.interval)
+  })
+
+  it('a per_slice attribute with more than 1000 values (an id, not a task) is refused before any resampling', async () => {
+    const items = Array.from({ length: 1001 }, (_, i): AnchorItem => ({
+      id: `a${i}`,
+      line: i + 1,
+      human: '1',
+      attrs: new Map([['task', `t${i}`]]),
+      scorings: [{ line: i + 1, baseline: '1', candidate: '1', baselineSwapped: null, candidateSwapped: null }]
+    }))
+    const e = await refusal(() => judgeAgreement({ source: 'anchors.jsonl', sameJudge: true, items, labels: new Set(['1']) }, ['1'], 'task', options))
+    expect(e.where).toMatchObject({ file: 'anchors.jsonl', key: 'judge.per_slice' })
   })
 
   it('the same labels on both sides: drift 0 with the paired interval [0, 0]', () => {

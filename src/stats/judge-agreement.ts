@@ -6,6 +6,7 @@ import { quantileSorted } from '../util/quantile.js'
 import { quote } from '../util/show.js'
 import { kappaWeighted, rawAgreement, weightMatrix } from './kappa.js'
 import { BLOCK, blockState, xoshiro128ss } from './rng.js'
+import { MAX_SLICE_VALUES } from '../align/slice-values.js'
 
 /**
  * Agreement of the judge with the human anchors, per slice: Cohen's kappa (weighted for graded labels), raw
@@ -141,15 +142,25 @@ export function sliceAgreement(slice: Array<[string, string]>, items: readonly A
 
 /** Agreement over all anchors and, with `perSlice`, over every value of that attribute (values sorted). */
 export function judgeAgreement(anchors: JudgeAnchors, scale: readonly string[], perSlice: string | undefined, options: AgreementOptions): SliceAgreement[] {
-  const out = [sliceAgreement([], anchors.items, scale, anchors.sameJudge, options)]
-  if (perSlice === undefined) return out
   const groups = new Map<string, AnchorItem[]>()
-  for (const item of anchors.items) {
-    const v = item.attrs.get(perSlice) as string
-    const list = groups.get(v) ?? []
-    list.push(item)
-    groups.set(v, list)
+  if (perSlice !== undefined) {
+    for (const item of anchors.items) {
+      const v = item.attrs.get(perSlice) as string
+      const list = groups.get(v) ?? []
+      list.push(item)
+      groups.set(v, list)
+    }
   }
-  for (const value of [...groups.keys()].sort(compareCodePoints)) out.push(sliceAgreement([[perSlice, value]], groups.get(value) as AnchorItem[], scale, anchors.sameJudge, options))
+  // Every slice is bootstrapped on its own: a per_slice attribute with an id-like value per item is refused (before any
+  // resampling), as for queries.
+  if (groups.size > MAX_SLICE_VALUES) {
+    throw new InputError(
+      { file: anchors.source, key: 'judge.per_slice' },
+      `"${perSlice}" has ${groups.size} distinct values among the anchors; the limit is ${MAX_SLICE_VALUES}`,
+      'per_slice names a short list of tasks or categories, not an id'
+    )
+  }
+  const out = [sliceAgreement([], anchors.items, scale, anchors.sameJudge, options)]
+  for (const value of [...groups.keys()].sort(compareCodePoints)) out.push(sliceAgreement([[perSlice as string, value]], groups.get(value) as AnchorItem[], scale, anchors.sameJudge, options))
   return out
 }
