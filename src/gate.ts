@@ -21,6 +21,7 @@ export interface ReferenceInput {
   /** Its snapshot manifest, compared with the exam's on comparability.must_match; null when none was given. */
   manifest: Manifest | null
 }
+import { assessJudge } from './stats/judge.js'
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
@@ -31,7 +32,10 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
-  const trust = assessTrust(rules, table, evidence)
+  const assessed = assessTrust(rules, table, evidence)
+  // The judge guards (the ruler) follow the other trust guards; they count toward the verdict like them.
+  const judge = assessJudge(rules, { table, baseline, candidate, anchors: evidence?.anchors ?? null })
+  const trust = judge === null ? assessed : { ...assessed, guards: [...assessed.guards, ...judge.guards] }
   // The budget: the candidate against the reference on the same table layout, so the same plan per subset.
   const snapshot = reference && checkReferenceSnapshot(rules, reference.manifest, { baseline: evidence?.manifests.baseline ?? null, dataset: evidence?.manifests.dataset ?? null }, reference.label)
   const refStats = reference && { stats: createStats(pairReference(rules, table, reference.rows, reference.label), rules, options), label: reference.label }
@@ -48,7 +52,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     table,
     comparability: comparabilityEntries(trust),
     trust,
-    ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {})
+    ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {}),
+    ...(judge === null ? {} : { judge })
   }
 }
 

@@ -7,7 +7,7 @@ import { readWholeText } from './readers/whole-file.js'
 import { readRows } from './readers/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
 import { collectEvidence } from './trust/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifest, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readJudgeAnchors, readManifest, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
 import type { ReferenceInput } from './gate.js'
 import type { TrustEvidence } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
@@ -34,7 +34,11 @@ export interface RowsInput {
 /** Reads one side's per-query rows, with the metric fields the rules name. */
 async function readSide(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
   const keepAttributes = new Set(neededAttributes(rules).keys())
-  return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField, keepAttributes })
+  // The judge's length-bias diagnostic reads the answer length like a metric field (never gated by itself).
+  const length = rules.judge?.lengthBias?.length
+  const metricFields = new Set(rules.metrics.keys())
+  if (length !== undefined) metricFields.add(length)
+  return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes })
 }
 
 /** Both sides, read once: per-query rows, or (when the rules name judgments) runs scored against them. */
@@ -54,8 +58,9 @@ export interface Sides {
  */
 export async function readSides(rules: Rules, baselineFile: string, candidateFile: string, qrelsOverride?: string, trustFiles: TrustFiles = {}, input: RowsInput = {}): Promise<Sides> {
   const manifests = await readManifests(rules, trustFiles)
+  const anchors = await readJudgeAnchors(rules, trustFiles.examCopies)
   if (!rules.judgments && !rules.dataset && qrelsOverride === undefined) {
-    const trust: TrustEvidence = { runs: null, dataset: null, manifests }
+    const trust: TrustEvidence = { runs: null, dataset: null, manifests, anchors }
     return { baseline: await readSide(baselineFile, rules, input), candidate: await readSide(candidateFile, rules, input), runs: undefined, trust }
   }
   const measures: string[] = []
@@ -93,7 +98,7 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
   base.side.notes = base.side.notes.map((n) => `baseline: ${n}`)
   cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`)
   if (dataset !== null) base.side.notes.unshift(...datasetNotes(dataset))
-  const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests }
+  const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests, anchors }
   return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust }
 }
 

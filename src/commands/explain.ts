@@ -163,7 +163,7 @@ function explainRules(rules: Rules): string {
       : "Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero)."
   )
   if (rules.slices.length > 0) L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
-  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)
+  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage', 'judge'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)
   if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
   const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`
   const policies = describePolicies(rules)

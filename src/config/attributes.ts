@@ -16,5 +16,7 @@ export function neededAttributes(rules: Rules): Map<string, string> {
   const { cluster, weights } = rules.statistics
   if (cluster !== undefined && !names.has(cluster)) names.set(cluster, 'statistics.cluster')
   if (weights !== undefined && !names.has(weights.by)) names.set(weights.by, 'statistics.weights.by')
+  const lengthSlice = rules.judge?.lengthBias?.perSlice
+  if (lengthSlice !== undefined && !names.has(lengthSlice)) names.set(lengthSlice, 'judge.length_bias.per_slice')
   return names
 }

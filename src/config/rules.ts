@@ -5,6 +5,7 @@ import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import { trustRules, type RawTrustRules } from './trust-rules.js'
 import { referenceRules, toBudget, type RawReferenceRules } from './reference-rules.js'
+import { judgeRules, type RawJudgeRules } from './judge-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -76,6 +77,7 @@ interface RawRules extends RawTrustRules, RawReferenceRules {
   on_inconclusive?: 'fail' | 'pass'
   on_too_few?: 'fail' | 'pass'
   checks: RawCheck[]
+  judge?: RawJudgeRules
 }
 
 function toRules(raw: RawRules, source: SourceDocument, file: string, hash: string): Rules {
@@ -153,7 +155,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     checks,
     source: { file, sha256: hash },
     ...trustRules(raw, fail),
-    ...referenceRules(raw, checks, fail)
+    ...referenceRules(raw, checks, fail),
+    judge: judgeRules(raw.judge, new Set(metrics.keys()), fail)
   }
 }
 

@@ -1,5 +1,6 @@
 import { BUDGET_PROPERTY, REFERENCE_RULES_PROPERTIES } from './reference-schema.js'
 import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
+import { JUDGE_RULES_PROPERTIES } from './judge-schema.js'
 
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
@@ -71,6 +72,7 @@ export const RULES_SCHEMA = {
     },
     ...TRUST_RULES_PROPERTIES,
     ...REFERENCE_RULES_PROPERTIES,
+    ...JUDGE_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',

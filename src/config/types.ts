@@ -1,3 +1,5 @@
+import type { JudgeRules } from './judge-rules.js'
+
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
 
 export type Direction = 'higher' | 'lower'
@@ -87,6 +89,8 @@ export interface Rules {
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
+  /** The LLM judge checked against human anchors, and its diagnostics (docs/trust.md, "Judge anchors"). */
+  judge?: JudgeRules
   /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */
   reference?: ReferenceRules
 }

@@ -8,6 +8,7 @@ import type { Rules } from '../config/types.js'
 import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
+import type { JudgeResult } from '../stats/judge.js'
 import type { Provenance } from '../model/provenance.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
@@ -57,4 +58,6 @@ export interface GateResult {
    * Each budgeted unit's figures are its `budget` (decision.checks[].units[].budget).
    */
   reference?: { label: string; file: string; rows: number; snapshot: string | null }
+  /** The judge against its human anchors and its diagnostics (rules `judge`); its guards are among the trust guards. */
+  judge?: JudgeResult | null
 }

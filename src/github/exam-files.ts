@@ -17,13 +17,13 @@ import { describeBase, readAtCommit, repositoryPath } from './read-at-commit.js'
 export const MAX_EXAM_FILE_BYTES = 100 * 1024 * 1024
 
 /**
- * The files the rules name that define the exam: judgments, the evaluation set, its corpus listing and its
- * snapshot manifest. In a pull request the PR under judgment must not be able to edit them (re-split the
+ * The files the rules name that define the exam: judgments, the evaluation set, its corpus listing, its
+ * snapshot manifest and the judge anchors (human labels the judge is checked against). In a pull request the PR under judgment must not be able to edit them (re-split the
  * evaluation set, dispute the questions it regresses, relabel the judgments), so with `rules-from: base` they
  * are read at the base commit like the rules. In the order the rules list them, each once.
  */
 export function examFiles(rules: Rules): string[] {
-  const files = [rules.judgments?.qrels, rules.dataset?.file, rules.dataset?.corpus, rules.dataset?.manifest].filter((f): f is string => typeof f === 'string' && f !== '')
+  const files = [rules.judgments?.qrels, rules.dataset?.file, rules.dataset?.corpus, rules.dataset?.manifest, rules.judge?.anchors].filter((f): f is string => typeof f === 'string' && f !== '')
   return [...new Set(files)]
 }
 

@@ -2,6 +2,7 @@ import type { ShareCap } from '../config/types.js'
 import { describeDifference } from '../trust/comparability.js'
 import type { CapBreach, GuardReason } from '../trust/trust.js'
 import { percent } from './format.js'
+import { judgeGuardSentence } from './judge.js'
 
 /**
  * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
@@ -22,6 +23,8 @@ export function guardSentence(reason: GuardReason): string {
       return `no slice has more queries without a relevant document in the top ${reason.depth} than ${limits(reason.cap)} (all queries: candidate ${pct(reason.candidate)}, baseline ${pct(reason.baseline)})`
     case 'zero_hits_above':
       return `queries with no relevant document in the top ${reason.depth}: ${reason.breaches.map((b) => `${label(b.slice)}: ${pct(b.candidate)} of ${b.n} queries (baseline ${pct(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`
+    case 'judge':
+      return judgeGuardSentence(reason)
   }
 }
 

@@ -4,6 +4,7 @@ import type { UnitResult } from '../decide/evaluate.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
+import { judgeJson } from './judge.js'
 import { provenanceJson } from './provenance.js'
 import { budgetsJson } from './budget.js'
 import { candidateOnlyLine } from './sections.js'
@@ -137,7 +138,9 @@ export function toJsonReport(result: GateResult): string {
     // Issue 5: trust checks (src/report/trust-lines.ts)
     trust: result.trust ? trustJson(result.trust, decision) : null,
     // Regression budget against the rules' reference (src/report/budget.ts); only when the rules name one.
-    ...(result.reference ? { budgets: budgetsJson(result, num) } : {})
+    ...(result.reference ? { budgets: budgetsJson(result, num) } : {}),
+    // Only with `judge` rules, so reports without them keep their bytes (src/report/judge.ts, docs/report.md).
+    ...(result.judge ? { judge: judgeJson(result.judge) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }

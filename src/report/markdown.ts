@@ -13,6 +13,7 @@ import { checksTable, comparabilityBody, comparisonsTable, coverageBody, methodB
 import { reportHead } from './head.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
+import { judgeBody } from './judge.js'
 import { statisticsSentences } from './words.js'
 import { pushAll } from '../util/extent.js'
 
@@ -120,7 +121,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
   details(out, 'Coverage: what happened to every query', coverageBody(result))
   details(out, 'Comparability', comparabilityBody(result))
-  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', trustBody(result.trust))
+  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...judgeBody(result.judge), ...trustBody(result.trust)])
   details(out, 'Method', methodBody(result))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {

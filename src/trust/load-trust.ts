@@ -12,6 +12,7 @@ import { readCandidates, type SideEvidence } from './evidence.js'
 import { parseManifest, type Manifest } from '../readers/manifest.js'
 import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
 import type { TrustEvidence } from './trust.js'
+import { readAnchors, type JudgeAnchors } from '../readers/anchors.js'
 
 /**
  * The reading side of the trust checks (files in, typed evidence out), called by load.ts so that the
@@ -119,4 +120,14 @@ export function datasetNotes(d: DatasetJudgments): string[] {
     notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
   if (d.unanswerable.length > 0) notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`)
   return notes
+}
+
+/**
+ * Reads the judge anchors the rules name (from their copy when given: in a pull request the base commit's, since
+ * the anchors are part of the exam and the PR under judgment must not relabel them), or null without them.
+ */
+export async function readJudgeAnchors(rules: Rules, copies?: ExamCopies): Promise<JudgeAnchors | null> {
+  const file = rules.judge?.anchors
+  if (file === undefined) return null
+  return readExamFile(file, copies, (path, name) => readAnchors(path, name, rules.judge?.perSlice))
 }

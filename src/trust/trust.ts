@@ -11,6 +11,8 @@ import { analysePooling, type PoolingResult } from './pooling.js'
 import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
 import { analyseTwoStage, type TwoStageResult } from './two-stage.js'
 import { analyseZeroHits, type ZeroHitResult } from './zero-hits.js'
+import type { JudgeReason, JudgeRuleName } from './judge-reasons.js'
+import type { JudgeAnchors } from '../readers/anchors.js'
 
 /**
  * The trust checks: can this comparison be believed at all? They run beside the statistics and come first
@@ -30,10 +32,12 @@ export interface TrustEvidence {
   } | null
   dataset: DatasetJudgments | null
   manifests: { baseline: Manifest | null; candidate: Manifest | null; dataset: Manifest | null }
+  /** The judge anchors the rules name (judge.anchors), read from the exam's copy; absent or null without them. */
+  anchors?: JudgeAnchors | null
 }
 
 /** The rules key of a trust rule that can decide the verdict (a guard). */
-export type TrustRuleName = 'comparability' | 'pooling.max_unjudged' | 'max_zero_hit_share'
+export type TrustRuleName = 'comparability' | 'pooling.max_unjudged' | 'max_zero_hit_share' | JudgeRuleName
 
 /** Which limit of a share cap a value broke: the absolute share, or the baseline's share plus the increase allowed. */
 export type CapBreach = { kind: 'share'; share: number } | { kind: 'increase'; baseline: number; increase: number }
@@ -51,6 +55,8 @@ export type GuardReason =
   /** No slice breaks the cap; `baseline`/`candidate` are the shares over all queries. */
   | { code: 'zero_hits_within'; depth: number; cap: ShareCap; baseline: number; candidate: number }
   | { code: 'zero_hits_above'; depth: number; breaches: ZeroHitBreach[] }
+  /** The LLM judge against its human anchors, and its diagnostics (src/stats/judge.ts). */
+  | JudgeReason
 
 /** One slice whose share of queries without a relevant document in the top k breaks the cap. */
 export interface ZeroHitBreach {
