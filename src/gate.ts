@@ -2,6 +2,7 @@ import { pairRows, type PairedTable } from './align/pair.js'
 import { refuseTooManySliceValues } from './align/slice-values.js'
 import type { Rules } from './config/types.js'
 import { decide } from './decide/evaluate.js'
+import { capHoldoutLooks, countHoldoutLooks, type PriorLooks } from './decide/holdout.js'
 import type { SideRows } from './model/rows.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
@@ -9,16 +10,23 @@ import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
 
+/** What the gate knows besides rules and rows: statistics options, and the holdout looks counted before this run. */
+export interface GateOptions extends StatsOptions {
+  /** Earlier looks at the holdout (the action reads them from the PR comment and history); default: none known, not a PR. */
+  holdoutLooks?: PriorLooks
+}
+
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}): GateResult {
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: GateOptions = {}): GateResult {
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   const stats = createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
-  const decision = decide(rules, table, stats, trust.guards)
+  const holdout = countHoldoutLooks(rules, table, options.holdoutLooks ?? { thisPr: null })
+  const decision = capHoldoutLooks(rules, table, stats, decide(rules, table, stats, trust.guards), holdout)
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -30,7 +38,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
     comparability: comparabilityEntries(trust),
-    trust
+    trust,
+    holdout
   }
 }
 

@@ -16,5 +16,7 @@ export function neededAttributes(rules: Rules): Map<string, string> {
   const { cluster, weights } = rules.statistics
   if (cluster !== undefined && !names.has(cluster)) names.set(cluster, 'statistics.cluster')
   if (weights !== undefined && !names.has(weights.by)) names.set(weights.by, 'statistics.weights.by')
+  // Grading both splits: the holdout accounting tells holdout queries apart by the evaluation set's `split`.
+  if (rules.dataset?.split === 'all' && !names.has('split')) names.set('split', 'dataset.split')
   return names
 }

@@ -4,6 +4,7 @@ import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import { trustRules, type RawTrustRules } from './trust-rules.js'
+import { historyRules, type RawHistoryRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -54,7 +55,7 @@ interface RawCheck {
   superior?: { test?: 'bootstrap' | 'mcnemar'; alpha?: number; margin?: number | string }
   max_regressions?: { count?: number; share?: number; threshold?: number }
 }
-interface RawRules extends RawTrustRules {
+interface RawRules extends RawTrustRules, RawHistoryRules {
   version: 1
   metrics: Record<string, RawMetric>
   judgments?: { qrels?: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
@@ -148,7 +149,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     checks,
     source: { file, sha256: hash },
-    ...trustRules(raw, fail)
+    ...trustRules(raw, fail),
+    history: historyRules(raw)
   }
 }
 

@@ -1,3 +1,4 @@
+import { HISTORY_RULES_PROPERTIES } from './history-rules.js'
 import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
 
 /**
@@ -69,6 +70,7 @@ export const RULES_SCHEMA = {
       }
     },
     ...TRUST_RULES_PROPERTIES,
+    ...HISTORY_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',

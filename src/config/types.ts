@@ -1,4 +1,5 @@
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
+import type { HistoryRules } from './history-rules.js'
 
 export type Direction = 'higher' | 'lower'
 
@@ -85,6 +86,8 @@ export interface Rules {
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
+  /** Metrics over the last gate runs on the default branch (src/config/history-rules.ts). */
+  history?: HistoryRules
 }
 
 /** The evaluation set the runs are graded against (its gold and grades are the judgments). */
@@ -96,6 +99,8 @@ export interface DatasetRules {
   split: 'dev' | 'holdout' | 'all'
   /** The dataset's snapshot manifest (compared with the runs' for the fields it has). */
   manifest: string | undefined
+  /** Most gate runs per PR that may grade the holdout (`holdout_looks.max_per_pr`); undefined: no cap. */
+  holdoutMaxPerPr?: number
 }
 
 /** Which snapshot fields must be equal between baseline, candidate (and dataset) manifests. */

@@ -9,6 +9,8 @@ import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
 import type { Provenance } from '../model/provenance.js'
+import type { HoldoutAccount } from './holdout.js'
+import type { HistoryInput } from '../model/history.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
@@ -51,4 +53,8 @@ export interface GateResult {
    * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
    */
   trust?: TrustResult
+  /** How often the holdout has been graded (this run, this PR, in total); undefined without an evaluation set. */
+  holdout?: HoldoutAccount
+  /** The gated metrics over the last gate runs on the default branch (set by the action when the rules ask for history). */
+  history?: HistoryInput
 }

@@ -11,7 +11,7 @@ import type { Multiplicity } from '../stats/multiplicity.js'
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
 /** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
-export type Reason = 'holds' | 'too_few_queries' | 'interval_crosses_margin' | 'shown_worse' | 'not_shown_better' | 'shown_not_better' | 'too_many_regressions' | 'non_finite' | 'no_queries'
+export type Reason = 'holds' | 'too_few_queries' | 'interval_crosses_margin' | 'shown_worse' | 'not_shown_better' | 'shown_not_better' | 'too_many_regressions' | 'non_finite' | 'no_queries' | 'holdout_looks_exceeded'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {
@@ -33,6 +33,8 @@ export interface UnitResult {
   pTest: 'mcnemar' | 'randomization' | null
   /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
   power: { mde: number; moreQueries: number | null } | null
+  /** Set when the unit was made inconclusive because the holdout was graded too often in this PR (decide/holdout.ts). */
+  holdoutLooks?: { thisPr: number; maxPerPr: number }
 }
 
 /** The family the multiplicity adjustment covers: every statistical unit of every check. */

@@ -7,6 +7,8 @@ import { trustJson } from './trust-lines.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { holdoutJson } from './holdout.js'
+import { historyJson } from './history-json.js'
 
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
 function num(x: number): number | null {
@@ -63,7 +65,8 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     p_value: u.pValue === null ? null : num(u.pValue),
     p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
     p_test: u.pTest,
-    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
+    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
+    ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {})
   }
 }
 
@@ -130,7 +133,10 @@ export function toJsonReport(result: GateResult): string {
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision) : null
+    trust: result.trust ? trustJson(result.trust, decision) : null,
+    // Additive: present only with an evaluation set (holdout accounting) and with history (PR runs).
+    ...(result.holdout ? { holdout: holdoutJson(result.holdout) } : {}),
+    ...(result.history ? { history: historyJson(result.history) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }
