@@ -16,6 +16,7 @@ import { runGate } from '../../src/gate.js'
 import { readSides } from '../../src/load.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
+import { toText } from '../../src/report/text.js'
 import { refusal } from '../helpers.js'
 
 const D = '__tests__/fixtures/trust/dataset'
@@ -40,6 +41,11 @@ describe('holdout looks are counted', () => {
     expect(json.holdout).toEqual({ split: 'holdout', graded: true, queries: 4, looks: { this_run: 1, this_pr: 3, total: null, history_reports: null }, max_per_pr: null, exceeded: false })
     expect(markdown).toContain('Holdout: graded by this run (4 queries); looked at 3 times in this PR, this run included.')
     expect(json.verdict).toBe('pass')
+  })
+
+  it('the terminal report says it too', async () => {
+    const { result } = await gate(rulesWith(''), { thisPr: 2 })
+    expect(toText(result, { color: false })).toContain('Holdout: graded by this run (4 queries); looked at 3 times in this PR, this run included.')
   })
 
   it('in total: the looks of the history reports plus this PR', async () => {
