@@ -87,6 +87,8 @@ describe('dataset.holdout_looks.max_per_pr caps the looks per PR', () => {
     expect(json.decided_by).toBe('nDCG@3 does not drop')
     expect(markdown).toContain('the holdout has been graded 3 times in this PR, more than dataset.holdout\\_looks.max\\_per\\_pr (2) allows')
     expect(markdown).toContain('That is more than allowed: the checks on holdout queries are inconclusive.')
+    // not an interval too wide to decide: more queries would settle nothing
+    expect(markdown).not.toContain('An interval is too wide to decide')
   })
 
   it('on_inconclusive: pass lets it pass, as for any other inconclusive check', async () => {
@@ -109,6 +111,13 @@ describe('per-query details: the dev split only', () => {
     expect(markdown).toContain('2 holdout queries that got worse are not listed: the holdout is reported in aggregates only.')
     expect(markdown).not.toMatch(/\| h3 \|/)
     expect(markdown).not.toMatch(/\| h4 \|/)
+  })
+
+  it('grading both splits (all), the holdout queries are counted as the look and withheld from the list', async () => {
+    const { json, markdown } = await gate(rulesWith('', 'all'), { thisPr: 0 })
+    expect(json.holdout).toMatchObject({ split: 'all', graded: true, queries: 4 })
+    expect(json.coverage.paired).toBe(5) // h1..h4 and d1
+    expect(markdown).toContain('2 holdout queries that got worse are not listed')
   })
 
   it('grading the dev split, they are listed as before', async () => {

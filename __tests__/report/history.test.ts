@@ -51,6 +51,12 @@ it('the JSON report names the runs read and counts the ones left out (additive)'
   expect(json.history.runs[0]).toEqual({ run_id: 800, commit: '0'.repeat(40), date: '2025-06-01T10:00:00Z', holdout_looks: 1 })
 })
 
+it('two runs of one commit keep two points (a shared category would hide one)', () => {
+  const twice = { ...HISTORY, reports: [HISTORY.reports[0], { ...HISTORY.reports[1], commit: HISTORY.reports[0].commit }] }
+  const md = section(toMarkdown({ ...passScenario(), history: twice }))
+  expect(md).toContain('x-axis ["0000000", "0000000 run 801", "this PR"]')
+})
+
 it('no past report: a note, no chart', () => {
   const md = section(toMarkdown({ ...passScenario(), history: { ...HISTORY, reports: [], skipped: { ...HISTORY.skipped, missing: 7, expired: 0 } } }))
   expect(md).toContain('0 read; left out (never a failure): 7 no report artifact.')

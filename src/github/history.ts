@@ -78,7 +78,7 @@ export async function fetchHistory(client: GitHubClient, ctx: GateContext, optio
       branch: options.branch,
       event: 'push',
       status: 'success',
-      per_page: Math.min(100, options.runs + 1)
+      per_page: Math.min(100, options.runs * 2 + 5)
     })
     runs = data.workflow_runs
   } catch (error) {

@@ -31,7 +31,8 @@ export async function readPast(
   options: PastOptions
 ): Promise<{ history?: HistoryInput; prior: PriorLooks; warnings: string[] }> {
   const warnings: string[] = []
-  if (!client || !pr) return { prior: { thisPr: pr ? 0 : null }, warnings }
+  // Without a token the comment cannot be read: this PR's count is unknown (null), never guessed as 0.
+  if (!client || !pr) return { prior: { thisPr: null }, warnings }
   let history: HistoryInput | undefined
   if (rules.history) {
     const branch = ctx.defaultBranch || pr.baseRef || 'main'

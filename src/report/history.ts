@@ -6,6 +6,7 @@ import { inline, mermaidText } from './escape.js'
 import { digitsFor, fixed } from './format.js'
 import { gatedMetrics } from './regressions.js'
 import { sliceLabel } from './words.js'
+import { maxOf, minOf } from '../util/extent.js'
 
 /**
  * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check
@@ -75,8 +76,8 @@ function readLine(h: HistoryInput): string {
 /** One xychart-beta line chart of a series: past points that have it, then this PR. */
 function chart(series: Series, metric: MetricRule, points: Array<{ label: string; value: number }>): string {
   const values = points.map((p) => p.value)
-  const lo = Math.min(...values)
-  const hi = Math.max(...values)
+  const lo = minOf(values)
+  const hi = maxOf(values)
   const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01
   const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)))
   const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad
@@ -110,9 +111,14 @@ export function historySection(result: GateResult): string[] {
   const drawn = series.slice(0, MAX_CHARTS)
   out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '')
   for (const s of drawn) {
+    const labels = new Set<string>()
     const points = h.reports.flatMap((r) => {
       const v = valueIn(r, s.key)
-      return v === undefined ? [] : [{ label: short(r.commit), value: v }]
+      if (v === undefined) return []
+      // Two runs of one commit would share a category (and one point would hide the other): add the run.
+      const label = labels.has(short(r.commit)) ? `${short(r.commit)} run ${r.runId}` : short(r.commit)
+      labels.add(label)
+      return [{ label, value: v }]
     })
     points.push({ label: 'this PR', value: s.current })
     out.push('```mermaid', chart(s, metricOf(s.metric), points), '```', '')
