@@ -2,6 +2,7 @@ import { pairRows, type PairedTable } from './align/pair.js'
 import { refuseTooManySliceValues } from './align/slice-values.js'
 import type { Rules } from './config/types.js'
 import { decide } from './decide/evaluate.js'
+import { capHoldoutLooks, countHoldoutLooks, type PriorLooks } from './decide/holdout.js'
 import type { SideRows } from './model/rows.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
@@ -23,11 +24,17 @@ export interface ReferenceInput {
 }
 import { assessJudge } from './stats/judge.js'
 
+/** What the gate knows besides rules and rows: statistics options, and the holdout looks counted before this run. */
+export interface GateOptions extends StatsOptions {
+  /** Earlier looks at the holdout (the action reads them from the PR comment and history); default: none known, not a PR. */
+  holdoutLooks?: PriorLooks
+}
+
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}, reference?: ReferenceInput): GateResult {
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: GateOptions = {}, reference?: ReferenceInput): GateResult {
   refuseMissingReference(rules, reference)
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
@@ -39,7 +46,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
   // The budget: the candidate against the reference on the same table layout, so the same plan per subset.
   const snapshot = reference && checkReferenceSnapshot(rules, reference.manifest, { baseline: evidence?.manifests.baseline ?? null, dataset: evidence?.manifests.dataset ?? null }, reference.label)
   const refStats = reference && { stats: createStats(pairReference(rules, table, reference.rows, reference.label), rules, options), label: reference.label }
-  const decision = decide(rules, table, stats, trust.guards, refStats)
+  const holdout = countHoldoutLooks(rules, table, options.holdoutLooks ?? { thisPr: null })
+  const decision = capHoldoutLooks(rules, table, stats, decide(rules, table, stats, trust.guards, refStats), holdout)
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -53,7 +61,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     comparability: comparabilityEntries(trust),
     trust,
     ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {}),
-    ...(judge === null ? {} : { judge })
+    ...(judge === null ? {} : { judge }),
+    holdout
   }
 }
 

@@ -18,6 +18,8 @@ import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
 import { readLocalRules } from './github/local-rules.js'
+import { readPast } from './github/past-looks.js'
+import { artifactClientUploader, reportArtifactName, uploadReportArtifact } from './github/report-artifact.js'
 import { readRulesText } from './github/rules-source.js'
 import { readReference, readSides } from './load.js'
 import { readReferenceRows } from './github/reference.js'
@@ -92,7 +94,18 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const reference = referenceCopy && { ...(await readReference(rules, referenceCopy.file, inputs.referenceManifest, rowsInput)) }
     if (reference && referenceCopy) reference.rows.source = referenceCopy.name
     const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings, ...(referenceCopy ? { reference: referenceCopy.provenance } : {}) }
-    const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }, reference), provenance }
+    // Earlier runs (PR runs only): the default branch's history when the rules ask, the holdout looks so far.
+    const pastDir = client && pr && rules.history ? await mkdtemp(path.join(env.RUNNER_TEMP || os.tmpdir(), 'retrieval-gate-history-')) : ''
+    const past = await readPast(client, ctx, pr, rules, {
+      commentName: inputs.commentName,
+      commentAuthor: inputs.commentAuthor || undefined,
+      tmpDir: pastDir,
+      now: now(),
+      download: artifactClientDownloader(inputs.token, ctx)
+    })
+    past.warnings.forEach(warn)
+    const gated = runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS), holdoutLooks: past.prior }, reference)
+    const result = { ...gated, provenance, ...(past.history ? { history: past.history } : {}) }
     const verdict = result.decision.verdict
 
     // The regression set and the to-judge list are always written into report-dir: the report names them.
@@ -109,12 +122,18 @@ export async function run(env: Record<string, string | undefined> = process.env,
     await writeOutput(files.regressions, toRegressionsJsonl(result))
     // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
     await writeOutput(files.toJudge, toJudgeFile(result))
+    // Push runs keep their JSON report as an artifact: the history later pull requests draw (src/github/history.ts).
+    if (ctx.eventName === 'push') {
+      const upload = await uploadReportArtifact(artifactClientUploader, reportArtifactName(inputs.commentName), jsonPath, env)
+      if (upload.uploaded || !env.ACTIONS_RUNTIME_TOKEN) log.info(`retrieval-gate: ${upload.message}`)
+      else warn(`retrieval-gate: ${upload.message}`)
+    }
     core.setOutput('verdict', verdict)
     core.setOutput('report-json', jsonPath)
     core.setOutput('report-markdown', markdownPath)
     const whereFull = `the report-markdown file (${markdownPath})`
 
-    const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull)
+    const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull, result.holdout?.thisPr ?? undefined)
     core.setOutput('comment-status', comment.status)
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
@@ -230,7 +249,8 @@ async function postComment(
   inputs: ActionInputs,
   verdict: 'pass' | 'fail',
   markdown: string,
-  whereFull: string
+  whereFull: string,
+  holdoutLooks: number | undefined
 ): Promise<CommentOutcome> {
   if (inputs.comment === 'never') return { status: 'skipped', reason: 'comment: never' }
   if (!pr) return { status: 'skipped', reason: 'not a pull request' }
@@ -242,7 +262,8 @@ async function postComment(
     markdown,
     runId: ctx.runId,
     author: inputs.commentAuthor || undefined,
-    whereFull
+    whereFull,
+    holdoutLooks
   })
 }
 

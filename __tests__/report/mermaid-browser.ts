@@ -17,6 +17,8 @@ export interface Rendered {
   /** Length of the SVG markup, and how many drawn shapes it holds. */
   svgLength: number
   shapes: number
+  /** Line plots an xychart drew (`g.line-plot-N > path` with a drawn path). */
+  linePlots: number
   error: string
 }
 
@@ -58,11 +60,12 @@ export async function openMermaid(): Promise<{ render: (src: string) => Promise<
               holder.innerHTML = svg
               doc.body.appendChild(holder)
               const shapes = holder.querySelectorAll('rect, path, polygon, line, circle, text').length
+              const linePlots = holder.querySelectorAll('g[class^="line-plot-"] > path[d^="M"]').length
               // Mermaid's error picture says so in its root's aria-roledescription.
               const failed = /aria-roledescription="error"/.test(svg)
-              return { ok: !failed, svgLength: svg.length, shapes, error: failed ? 'mermaid drew its error picture' : '' }
+              return { ok: !failed, svgLength: svg.length, shapes, linePlots, error: failed ? 'mermaid drew its error picture' : '' }
             } catch (e) {
-              return { ok: false, svgLength: 0, shapes: 0, error: String((e as Error)?.message ?? e) }
+              return { ok: false, svgLength: 0, shapes: 0, linePlots: 0, error: String((e as Error)?.message ?? e) }
             }
           },
           { src, id: `m${n++}` }

@@ -14,6 +14,7 @@ import { toMarkdown } from '../../src/report/markdown.js'
 import { executableAt, needing, skippedBy } from '../programs.js'
 import { CHROMIUM, mermaidBlocks, openMermaid } from './mermaid-browser.js'
 import { SCENARIOS } from './scenarios.js'
+import { historyScenario } from './history-scenario.js'
 
 const suite = needing('the Mermaid rendering tests (chromium)', skippedBy('RG_SKIP_BROWSER') ?? executableAt(CHROMIUM, 'CHROMIUM_PATH')).describe
 
@@ -48,6 +49,24 @@ suite('mermaid pictures render in headless chromium', () => {
       }
     }, 120000)
   }
+
+  it('history: every line chart of a PR with history renders with its line', async () => {
+    const md = toMarkdown(historyScenario())
+    const blocks = mermaidBlocks(md.slice(md.indexOf('### History')))
+    const charts = blocks.filter((b) => b.startsWith('xychart-beta') && b.includes('  line ['))
+    expect(charts.length).toBe(4)
+    for (const src of charts) {
+      const r = await (browser as NonNullable<typeof browser>).render(src)
+      expect({ error: r.error, ok: r.ok }).toEqual({ error: '', ok: true })
+      expect(r.linePlots).toBe(1)
+    }
+  }, 120000)
+
+  it('a line chart without its line draws no line plot (the check can fail)', async () => {
+    const r = await (browser as NonNullable<typeof browser>).render('xychart-beta\n  x-axis ["a", "b"]\n  y-axis "m" 0 --> 1\n  bar [0.2, 0.4]')
+    expect(r.ok).toBe(true)
+    expect(r.linePlots).toBe(0)
+  }, 60000)
 
   it('a broken diagram is reported as an error (the check can fail)', async () => {
     const r = await (browser as NonNullable<typeof browser>).render('xychart-beta\n  bar [1, 2\n')

@@ -18,5 +18,7 @@ export function neededAttributes(rules: Rules): Map<string, string> {
   if (weights !== undefined && !names.has(weights.by)) names.set(weights.by, 'statistics.weights.by')
   const lengthSlice = rules.judge?.lengthBias?.perSlice
   if (lengthSlice !== undefined && !names.has(lengthSlice)) names.set(lengthSlice, 'judge.length_bias.per_slice')
+  // Grading both splits: the holdout accounting tells holdout queries apart by the evaluation set's `split`.
+  if (rules.dataset?.split === 'all' && !names.has('split')) names.set('split', 'dataset.split')
   return names
 }

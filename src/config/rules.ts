@@ -6,6 +6,7 @@ import { RULES_SCHEMA } from './schema.js'
 import { trustRules, type RawTrustRules } from './trust-rules.js'
 import { referenceRules, toBudget, type RawReferenceRules } from './reference-rules.js'
 import { judgeRules, type RawJudgeRules } from './judge-rules.js'
+import { historyRules, type RawHistoryRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -57,7 +58,7 @@ interface RawCheck {
   max_regressions?: { count?: number; share?: number; threshold?: number }
   budget?: number | string
 }
-interface RawRules extends RawTrustRules, RawReferenceRules {
+interface RawRules extends RawTrustRules, RawReferenceRules, RawHistoryRules {
   version: 1
   metrics: Record<string, RawMetric>
   judgments?: { qrels?: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
@@ -156,7 +157,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     source: { file, sha256: hash },
     ...trustRules(raw, fail),
     ...referenceRules(raw, checks, fail),
-    judge: judgeRules(raw.judge, new Set(metrics.keys()), fail)
+    judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
+    history: historyRules(raw)
   }
 }
 

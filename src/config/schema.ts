@@ -1,4 +1,5 @@
 import { BUDGET_PROPERTY, REFERENCE_RULES_PROPERTIES } from './reference-schema.js'
+import { HISTORY_RULES_PROPERTIES } from './history-rules.js'
 import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
 import { JUDGE_RULES_PROPERTIES } from './judge-schema.js'
 
@@ -73,6 +74,7 @@ export const RULES_SCHEMA = {
     ...TRUST_RULES_PROPERTIES,
     ...REFERENCE_RULES_PROPERTIES,
     ...JUDGE_RULES_PROPERTIES,
+    ...HISTORY_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',

@@ -8,7 +8,7 @@ type RawCap = { share?: number; increase?: number; outcome?: 'fail' | 'inconclus
 /** The trust keys as written in the rules file (already validated against the schema). */
 export interface RawTrustRules {
   judgments?: { qrels?: string }
-  dataset?: { file: string; corpus?: string; split?: 'dev' | 'holdout' | 'all'; manifest?: string }
+  dataset?: { file: string; corpus?: string; split?: 'dev' | 'holdout' | 'all'; manifest?: string; holdout_looks?: { max_per_pr: number } }
   comparability?: { must_match: string[]; may_differ?: string[] }
   pooling?: { depth?: number; max_unjudged?: RawCap }
   max_zero_hit_share?: RawCap & { depth?: number }
@@ -28,11 +28,20 @@ export function trustRules(raw: RawTrustRules, fail: Fail): Pick<Rules, 'dataset
   if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
     fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments")
   }
+  if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
+    fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)')
+  }
   const cap = (c: RawCap, path: Array<string | number>): ShareCap => {
     if (c.share === undefined && c.increase === undefined) fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }')
     return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' }
   }
-  const dataset: DatasetRules | undefined = raw.dataset && { file: raw.dataset.file, corpus: raw.dataset.corpus, split: raw.dataset.split ?? 'holdout', manifest: raw.dataset.manifest }
+  const dataset: DatasetRules | undefined = raw.dataset && {
+    file: raw.dataset.file,
+    corpus: raw.dataset.corpus,
+    split: raw.dataset.split ?? 'holdout',
+    manifest: raw.dataset.manifest,
+    holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr
+  }
   const comparability: ComparabilityRules | undefined = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] }
   const pooling: PoolingRules | undefined = raw.pooling && {
     depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,

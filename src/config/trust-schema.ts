@@ -24,7 +24,14 @@ export const TRUST_RULES_PROPERTIES = {
       file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
       corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
       split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-      manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." }
+      manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." },
+      holdout_looks: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['max_per_pr'],
+        description: 'Counts every gate run that grades the holdout (per PR in the sticky comment, in total over history) and caps the looks per PR: beyond the cap the checks on holdout queries are inconclusive.',
+        properties: { max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' } }
+      }
     }
   },
   comparability: {

@@ -1,6 +1,7 @@
 import type { JudgeRules } from './judge-rules.js'
 
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
+import type { HistoryRules } from './history-rules.js'
 
 export type Direction = 'higher' | 'lower'
 
@@ -89,6 +90,8 @@ export interface Rules {
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
+  /** Metrics over the last gate runs on the default branch (src/config/history-rules.ts). */
+  history?: HistoryRules
   /** The LLM judge checked against human anchors, and its diagnostics (docs/trust.md, "Judge anchors"). */
   judge?: JudgeRules
   /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */
@@ -114,6 +117,8 @@ export interface DatasetRules {
   split: 'dev' | 'holdout' | 'all'
   /** The dataset's snapshot manifest (compared with the runs' for the fields it has). */
   manifest: string | undefined
+  /** Most gate runs per PR that may grade the holdout (`holdout_looks.max_per_pr`); undefined: no cap. */
+  holdoutMaxPerPr?: number
 }
 
 /** Which snapshot fields must be equal between baseline, candidate (and dataset) manifests. */

@@ -10,6 +10,8 @@ import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
 import type { JudgeResult } from '../stats/judge.js'
 import type { Provenance } from '../model/provenance.js'
+import type { HoldoutAccount } from './holdout.js'
+import type { HistoryInput } from '../model/history.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
@@ -60,4 +62,8 @@ export interface GateResult {
   reference?: { label: string; file: string; rows: number; snapshot: string | null }
   /** The judge against its human anchors and its diagnostics (rules `judge`); its guards are among the trust guards. */
   judge?: JudgeResult | null
+  /** How often the holdout has been graded (this run, this PR, in total); undefined without an evaluation set. */
+  holdout?: HoldoutAccount
+  /** The gated metrics over the last gate runs on the default branch (set by the action when the rules ask for history). */
+  history?: HistoryInput
 }

@@ -25,6 +25,8 @@ export type Reason =
   | 'budget_exceeded'
   /** The interval of the drop since the reference straddles the budget. */
   | 'budget_crosses'
+  /** The holdout was graded more often in this PR than the rules allow (src/decide/holdout.ts). */
+  | 'holdout_looks_exceeded'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {
@@ -46,6 +48,8 @@ export interface UnitResult {
   pTest: 'mcnemar' | 'randomization' | null
   /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
   power: { mde: number; moreQueries: number | null } | null
+  /** Set when the unit was made inconclusive because the holdout was graded too often in this PR (decide/holdout.ts). */
+  holdoutLooks?: { thisPr: number; maxPerPr: number }
   /** The unit's regression budget against the rules' reference, when the check has a budget and a reference was read. */
   budget?: BudgetResult
 }

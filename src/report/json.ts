@@ -9,6 +9,8 @@ import { provenanceJson } from './provenance.js'
 import { budgetsJson } from './budget.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { holdoutJson } from './holdout.js'
+import { historyJson } from './history-json.js'
 
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
 function num(x: number): number | null {
@@ -69,7 +71,8 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     // Regression budget against the rules' reference (only budgeted units; the same figures as `budgets`).
     ...(u.budget
       ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num(u.budget.budget), used: num(u.budget.used), used_ci: [num(u.budget.usedCi[0]), num(u.budget.usedCi[1])] } }
-      : {})
+      : {}),
+    ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {})
   }
 }
 
@@ -140,7 +143,10 @@ export function toJsonReport(result: GateResult): string {
     // Regression budget against the rules' reference (src/report/budget.ts); only when the rules name one.
     ...(result.reference ? { budgets: budgetsJson(result, num) } : {}),
     // Only with `judge` rules, so reports without them keep their bytes (src/report/judge.ts, docs/report.md).
-    ...(result.judge ? { judge: judgeJson(result.judge) } : {})
+    ...(result.judge ? { judge: judgeJson(result.judge) } : {}),
+    // Additive: present only with an evaluation set (holdout accounting) and with history (PR runs).
+    ...(result.holdout ? { holdout: holdoutJson(result.holdout) } : {}),
+    ...(result.history ? { history: historyJson(result.history) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }

@@ -16,6 +16,8 @@ import { publishableLine, trustBody } from './trust-lines.js'
 import { judgeBody } from './judge.js'
 import { statisticsSentences } from './words.js'
 import { pushAll } from '../util/extent.js'
+import { historySection } from './history.js'
+import { holdoutSentence, listableRegressions } from './holdout.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -65,6 +67,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
   const provenance = provenanceLines(result.provenance)
   if (provenance.length > 0) out.push(...provenance, '')
+  const holdout = holdoutSentence(result)
+  if (holdout !== null) out.push(inline(holdout, 800), '')
 
   // 2. Gated checks.
   out.push('### Gated checks', '')
@@ -95,6 +99,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     }
   }
 
+  pushAll(out, historySection(result))
+
   // 4. Collapsible sections, in a fixed order.
   const sliceRows = result.comparisons.filter((c) => c.slice.length > 0)
   details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
@@ -107,9 +113,13 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   ])
   const records = regressionRecords(result)
   if (result.regressions.length > 0 || records.length > 0) {
-    const shown = Math.min(TOP_REGRESSIONS, result.regressions.length)
+    // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
+    const listable = listableRegressions(result)
+    const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
     const body: string[] = []
-    if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable(result, TOP_REGRESSIONS), '')
+    if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '')
+    if (listable.withheld > 0)
+      body.push(`${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`, '')
     const where = fileOrHow(options.files, 'regressions')
     body.push(
       where.file !== undefined

@@ -11,6 +11,7 @@ import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
 import { sliceLabel } from './words.js'
 import { maxOf } from '../util/extent.js'
+import { holdoutSentence } from './holdout.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -60,6 +61,8 @@ export function toText(result: GateResult, options: TextOptions): string {
   const pub = head.publishable
   if (pub !== null) out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
   if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
+  const holdout = holdoutSentence(result)
+  if (holdout !== null) out.push(`  ${plain(holdout, 800)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))

@@ -88,6 +88,11 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'non_finite':
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
+    case 'holdout_looks_exceeded': {
+      const looks = unit.holdoutLooks
+      const count = looks ? `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows` : 'more often in this PR than dataset.holdout_looks.max_per_pr allows'
+      return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`
+    }
     case 'no_queries':
       return `${name}${who} has no queries to compare; a check over zero queries never passes.`
     case 'budget_exceeded':

@@ -1,0 +1,194 @@
+/**
+ * The action end to end (src/main.ts against the local fake GitHub API) for what earlier runs leave behind:
+ * the holdout looks kept in the sticky comment's hidden metadata (one more per PR run that grades the holdout,
+ * capped by dataset.holdout_looks), and the history chart drawn from the reports of push runs on main.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { FakeGitHub, makeZip, type FakeRun } from './fake-github.js'
+import { withFakeTime } from './fake-time.js'
+
+const BASE = 'c'.repeat(40)
+const HEAD = 'a'.repeat(40)
+const D = '__tests__/fixtures/trust/dataset'
+const repoRoot = path.resolve(import.meta.dirname, '../..')
+// The evaluation-set gate of __tests__/trust/dataset-gate.test.ts, with a check that holds (2 of 4 holdout
+// queries got worse; the limit is floor(0.5 x 4) = 2) and no zero-hit cap.
+const RULES = (extra: string): string =>
+  `version: 1
+dataset: { file: ${D}/dataset.jsonl, corpus: ${D}/corpus.txt, split: holdout${extra} }
+metrics:
+  nDCG@3: { better: higher, range: [0, 1] }
+queries: { min_per_slice: 1 }
+statistics: { resamples: 200, seed: 5 }
+checks:
+  - name: few regressions
+    metric: nDCG@3
+    max_regressions: { share: 0.5 }
+`
+
+let fake: FakeGitHub
+let dir: string
+let run: typeof import('../../src/main.js').run
+const saved = { ...process.env }
+let stdout: string[] = []
+
+async function setup(rules: string, envOver: Record<string, string> = {}, event: Record<string, unknown> = prEvent): Promise<void> {
+  fake.files.set(`${BASE}:gate.yml`, rules)
+  await writeFile(path.join(dir, 'gate.yml'), rules)
+  await writeFile(path.join(dir, 'event.json'), JSON.stringify(event))
+  await writeFile(path.join(dir, 'output.txt'), '')
+  await writeFile(path.join(dir, 'summary.md'), '')
+  for (const k of Object.keys(process.env)) if (k.startsWith('INPUT_') || k.startsWith('GITHUB_') || k.startsWith('ACTIONS_')) delete process.env[k]
+  Object.assign(process.env, {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
+    GITHUB_REPOSITORY: 'acme/search',
+    GITHUB_API_URL: fake.url,
+    GITHUB_RUN_ID: '900',
+    GITHUB_SHA: 'm'.repeat(40),
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: path.join(dir, 'output.txt'),
+    GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+    RUNNER_TEMP: dir,
+    'INPUT_GITHUB-TOKEN': 't-actions',
+    INPUT_RULES: 'gate.yml',
+    INPUT_BASELINE: path.join(dir, 'baseline.jsonl'),
+    INPUT_CANDIDATE: path.join(dir, 'candidate.jsonl'),
+    'INPUT_REPORT-DIR': path.join(dir, 'report'),
+    ...envOver
+  })
+}
+
+const prEvent = {
+  repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
+  pull_request: { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main', repo: { full_name: 'acme/search' } } }
+}
+
+async function runAction(): Promise<{ code: number; report: Record<string, any> }> {
+  process.exitCode = undefined
+  stdout = []
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout.push(String(chunk))
+    return true
+  })
+  try {
+    await withFakeTime(() => run(process.env, () => new Date('2025-06-10T12:00:00Z')))
+  } finally {
+    spy.mockRestore()
+  }
+  const code = Number(process.exitCode ?? 0)
+  process.exitCode = undefined
+  return { code, report: JSON.parse(await readFile(path.join(dir, 'report', 'report.json'), 'utf8')) as Record<string, any> }
+}
+
+const pushRun = (id: number, over: Partial<FakeRun> = {}): FakeRun => ({
+  id,
+  workflow_id: 11,
+  head_sha: String(id % 10).repeat(40),
+  head_branch: 'main',
+  event: 'push',
+  status: 'completed',
+  conclusion: 'success',
+  created_at: `2025-06-0${id % 10}T12:00:00Z`,
+  html_url: `https://github.com/acme/search/actions/runs/${id}`,
+  head_repository: { full_name: 'acme/search' },
+  ...over
+})
+
+beforeAll(async () => {
+  fake = await new FakeGitHub().start()
+  dir = await mkdtemp(path.join(os.tmpdir(), 'rg-main-history-'))
+  await copyFile(path.join(repoRoot, D, 'baseline.jsonl'), path.join(dir, 'baseline.jsonl'))
+  await copyFile(path.join(repoRoot, D, 'candidate.jsonl'), path.join(dir, 'candidate.jsonl'))
+  // the exam (evaluation set, corpus) is read at the base commit, as in a real PR
+  for (const f of ['dataset.jsonl', 'corpus.txt']) fake.files.set(`${BASE}:${D}/${f}`, await readFile(path.join(repoRoot, D, f)))
+  await mkdir(path.join(dir, D), { recursive: true })
+  process.env.GITHUB_API_URL = fake.url
+  delete process.env.GITHUB_SERVER_URL
+  ;({ run } = await import('../../src/main.js'))
+})
+afterAll(async () => {
+  await fake.stop()
+  process.env = saved
+})
+beforeEach(() => {
+  fake.comments.clear()
+  fake.faults = []
+  fake.log = []
+  fake.artifacts = []
+  fake.runs = [pushRun(900, { event: 'pull_request', head_branch: 'feature', conclusion: '' })]
+  fake.users.set('t-actions', 'github-actions[bot]')
+  fake.userForbidden.add('t-actions')
+  fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+})
+
+const meta = (): Record<string, unknown> => {
+  const body = fake.comments.get(7)?.[0].body ?? ''
+  const line = body.split('\n')[1]
+  return JSON.parse(line.slice('<!-- retrieval-gate-meta '.length, -4)) as Record<string, unknown>
+}
+
+describe('holdout looks across the runs of one PR', () => {
+  it('each PR run that grades the holdout adds one look, kept in the comment; beyond the cap the check is inconclusive', async () => {
+    await setup(RULES(', holdout_looks: { max_per_pr: 2 }'))
+    const first = await runAction()
+    expect(first.code).toBe(0)
+    expect(first.report.holdout.looks).toEqual({ this_run: 1, this_pr: 1, total: null, history_reports: null })
+    expect(meta().holdout_looks).toBe(1)
+    const second = await runAction()
+    expect(second.code).toBe(0)
+    expect(meta().holdout_looks).toBe(2)
+    const third = await runAction()
+    expect(third.report.holdout).toMatchObject({ looks: { this_pr: 3 }, exceeded: true })
+    expect(third.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
+    expect(third.code).toBe(1) // on_inconclusive defaults to fail
+    expect(meta().holdout_looks).toBe(3)
+    const body = fake.comments.get(7)?.[0].body ?? ''
+    expect(body).toContain('looked at 3 times in this PR, this run included')
+    expect(fake.comments.get(7)).toHaveLength(1)
+  })
+})
+
+describe('history in the PR comment', () => {
+  const report = (ndcg: number, looks: number): string =>
+    JSON.stringify({
+      tool: { name: 'retrieval-gate', version: '0.1.0' },
+      checks: [{ metric: 'nDCG@3', units: [{ slice: {}, comparison: { candidate: ndcg } }] }],
+      comparisons: [{ metric: 'nDCG@3', slice: {}, candidate: ndcg }],
+      holdout: { looks: { this_run: looks } }
+    })
+
+  it('draws nDCG@3 over the push runs on main, notes the missing one, and sums the holdout looks in total', async () => {
+    fake.runs.push(pushRun(801), pushRun(802), pushRun(803))
+    fake.artifacts.push({ id: 1, name: 'retrieval-gate-report', size_in_bytes: 400, expired: false, created_at: '2025-06-01T12:05:00Z', runId: 801, zip: makeZip([{ name: 'report.json', data: report(0.9, 1) }]) })
+    fake.artifacts.push({
+      id: 2,
+      name: 'retrieval-gate-report',
+      size_in_bytes: 400,
+      expired: false,
+      created_at: '2025-06-03T12:05:00Z',
+      runId: 803,
+      zip: makeZip([{ name: 'report.json', data: report(0.8, 1), deflate: true }])
+    })
+    await setup(RULES('') + 'history: { runs: 5 }\n')
+    const { code, report: json } = await runAction()
+    expect(code).toBe(0)
+    expect(json.history).toMatchObject({ branch: 'main', requested: 5, read: 2, skipped: { missing: 1 } })
+    expect(json.holdout.looks).toEqual({ this_run: 1, this_pr: 1, total: 3, history_reports: 2 })
+    const body = fake.comments.get(7)?.[0].body ?? ''
+    expect(body).toContain('### History')
+    expect(body).toContain('x-axis ["1111111", "3333333", "this PR"]')
+    expect(body).toContain('line [0.9000, 0.8000, 0.5000]')
+    expect(body).toContain('Run 802 (commit 2222222): no artifact')
+  })
+
+  it('a push run uploads its report only on a runner; off a runner it says so and nothing fails', async () => {
+    await setup(RULES(''), { GITHUB_EVENT_NAME: 'push' }, { repository: prEvent.repository })
+    const { code } = await runAction()
+    expect(code).toBe(0)
+    expect(stdout.join('')).toContain('the report was not uploaded as artifact retrieval-gate-report for history: not on a GitHub runner')
+  })
+})

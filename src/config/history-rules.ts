@@ -1,0 +1,40 @@
+/**
+ * The `history` key: how many past gate runs on the default branch a PR report draws its metrics over. Kept
+ * apart from the rest of the rules (schema and typed form together) so the feature is one file in config/.
+ */
+
+/** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
+export const DEFAULT_HISTORY_MAX_AGE_DAYS = 90
+
+/** The typed `history` rules. */
+export interface HistoryRules {
+  /** How many of the latest successful push runs on the default branch are read. */
+  runs: number
+  /** A past report older than this many days is left out as stale (a note, never a failure). */
+  maxAgeDays: number
+}
+
+/** The rules file's `history` key as written (already validated against the schema). */
+export interface RawHistoryRules {
+  history?: { runs: number; max_age_days?: number }
+}
+
+/** The JSON Schema of the `history` key, spread into RULES_SCHEMA by src/config/schema.ts. */
+export const HISTORY_RULES_PROPERTIES = {
+  history: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['runs'],
+    description:
+      'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
+    properties: {
+      runs: { type: 'integer', minimum: 1, maximum: 50, description: 'How many of the latest successful push runs on the default branch to read (1..50).' },
+      max_age_days: { type: 'integer', minimum: 1, maximum: 3650, description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).` }
+    }
+  }
+} as const
+
+/** The typed `history` rules, or undefined when the rules have none. */
+export function historyRules(raw: RawHistoryRules): HistoryRules | undefined {
+  return raw.history && { runs: raw.history.runs, maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS }
+}

@@ -1,0 +1,205 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/history.js'
+import { parseStrictJson } from '../readers/json-strict.js'
+import { TOOL_NAME, VERSION } from '../version.js'
+import type { ArtifactDownloader } from './baseline-artifact.js'
+import type { GateContext } from './context.js'
+import { describeApiError, type GitHubClient } from './octokit.js'
+import { readZip, ZipRefusal } from './zip.js'
+import { quote } from '../util/show.js'
+
+/** Largest report artifact read (compressed, and the report unpacked): a report is kilobytes to a few megabytes. */
+const REPORT_MAX_BYTES = 32 * 1024 * 1024
+/** Most files a report artifact may hold (the action uploads one). */
+const REPORT_MAX_ENTRIES = 16
+/** The report's file name inside the artifact (report-dir/report.json). */
+const REPORT_FILE = 'report.json'
+/** Most gated values taken from one past report (series beyond the report's reach are not drawn anyway). */
+const MAX_VALUES = 2000
+
+const DAY_MS = 86400 * 1000
+
+export interface HistoryOptions {
+  /** history.runs */
+  runs: number
+  /** history.max_age_days: an older run is stale. */
+  maxAgeDays: number
+  /** The default branch, whose push runs are read. */
+  branch: string
+  /** The report artifact's name (retrieval-gate-report, suffixed with the comment-name). */
+  artifactName: string
+  /** A fresh folder of our own to download into. */
+  tmpDir: string
+  now: Date
+  download: ArtifactDownloader
+  maxBytes?: number
+}
+
+interface ApiRun {
+  id: number
+  head_sha: string
+  head_branch: string | null
+  event: string
+  html_url: string
+  created_at: string
+  head_repository?: { full_name: string } | null
+}
+
+const emptySkips = (): Record<SkipReason, number> => ({ missing: 0, expired: 0, unreadable: 0, wrong_version: 0, stale: 0 })
+
+/** A reason a past run gave no point, with the note's words. */
+class Skip extends Error {
+  constructor(
+    readonly reason: SkipReason,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The JSON reports of the last `runs` successful push runs of this workflow on the default branch (the reports
+ * the action uploads on push, src/github/report-artifact.ts), reduced to their gated values with the run's
+ * commit and date. Never throws: history is context, not evidence, so a run whose artifact is missing, expired,
+ * too old (stale), unreadable or from another report version is counted and named in a note, and an API
+ * failure leaves the history empty with a note saying why.
+ */
+export async function fetchHistory(client: GitHubClient, ctx: GateContext, options: HistoryOptions): Promise<HistoryInput> {
+  const history: HistoryInput = { branch: options.branch, requested: options.runs, reports: [], skipped: emptySkips(), notes: [] }
+  let runs: ApiRun[]
+  try {
+    if (ctx.runId === undefined) throw new Error('GITHUB_RUN_ID is not set, so the workflow is unknown')
+    const { data: self } = await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
+    const { data } = await client.rest.actions.listWorkflowRuns({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      workflow_id: self.workflow_id,
+      branch: options.branch,
+      event: 'push',
+      status: 'success',
+      per_page: Math.min(100, options.runs * 2 + 5)
+    })
+    runs = data.workflow_runs
+  } catch (error) {
+    history.notes.push(`History could not be listed (${describeApiError(error, 'listing the push runs of this workflow')}); the workflow needs permissions: actions: read.`)
+    return history
+  }
+  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  const eligible = runs.filter((r) => r.id !== ctx.runId && r.head_branch === options.branch && r.event === 'push' && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName).slice(0, options.runs)
+  const read: PastReport[] = []
+  for (const run of eligible) {
+    try {
+      read.push(await readRun(client, ctx, run, options))
+    } catch (error) {
+      if (!(error instanceof Skip)) throw error
+      history.skipped[error.reason]++
+      history.notes.push(`Run ${run.id} (commit ${run.head_sha.slice(0, 7)}): ${error.message}.`)
+    }
+  }
+  // The API lists newest first; the chart reads left to right, oldest first.
+  history.reports = read.reverse()
+  return history
+}
+
+async function readRun(client: GitHubClient, ctx: GateContext, run: ApiRun, options: HistoryOptions): Promise<PastReport> {
+  const maxBytes = options.maxBytes ?? REPORT_MAX_BYTES
+  let artifacts: Array<{ id: number; name: string; size_in_bytes: number; expired: boolean; created_at: string | null }>
+  try {
+    const { data } = await client.rest.actions.listWorkflowRunArtifacts({ owner: ctx.owner, repo: ctx.repo, run_id: run.id, name: options.artifactName, per_page: 100 })
+    artifacts = data.artifacts
+  } catch (error) {
+    throw new Skip('unreadable', `its artifacts could not be listed (${describeApiError(error, 'listing artifacts')})`)
+  }
+  const named = artifacts.filter((a) => a.name === options.artifactName)
+  if (named.length === 0) throw new Skip('missing', `no artifact ${quote(options.artifactName)}`)
+  const artifact = named.find((a) => !a.expired)
+  if (!artifact) throw new Skip('expired', `artifact ${quote(options.artifactName)} has expired`)
+  const date = artifact.created_at ?? run.created_at
+  const age = options.now.getTime() - Date.parse(date)
+  if (!(age <= options.maxAgeDays * DAY_MS)) throw new Skip('stale', `the report is older than history.max_age_days (${options.maxAgeDays})`)
+  if (artifact.size_in_bytes > maxBytes) throw new Skip('unreadable', `the artifact is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`)
+  const text = await download(artifact.id, run.id, options, maxBytes)
+  return { runId: run.id, runUrl: run.html_url, commit: run.head_sha, date, ...parseReport(text) }
+}
+
+/** Downloads the artifact and returns its report.json as text, size-capped and strictly UTF-8. */
+async function download(artifactId: number, runId: number, options: HistoryOptions, maxBytes: number): Promise<string> {
+  const dir = await mkdtemp(path.join(options.tmpDir, 'history-'))
+  try {
+    try {
+      await options.download(artifactId, runId, dir)
+    } catch (error) {
+      throw new Skip('unreadable', `the download failed (${(error as Error).message})`)
+    }
+    const entries = await readdir(dir)
+    if (entries.length !== 1) throw new Skip('unreadable', `the download left ${entries.length} files instead of one archive`)
+    const archive = path.join(dir, entries[0])
+    if ((await stat(archive)).size > maxBytes) throw new Skip('unreadable', `the archive is larger than ${maxBytes} bytes`)
+    let bytes: Uint8Array
+    try {
+      const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: REPORT_MAX_ENTRIES })
+      const report = files.find((f) => f.name === REPORT_FILE) ?? (files.length === 1 ? files[0] : undefined)
+      if (!report) throw new Skip('unreadable', `the artifact holds no ${REPORT_FILE}`)
+      bytes = report.read()
+    } catch (error) {
+      if (error instanceof ZipRefusal) throw new Skip('unreadable', `the archive ${error.message}`)
+      throw error
+    }
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    } catch {
+      throw new Skip('unreadable', `${REPORT_FILE} is not UTF-8 text`)
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** A slice object of a report ({"segment": "new"}) as sorted pairs, or undefined when it is not one. */
+function sliceOf(v: unknown): Array<[string, string]> | undefined {
+  if (!isObject(v)) return undefined
+  const pairs: Array<[string, string]> = []
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string') return undefined
+    pairs.push([k, x])
+  }
+  return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+}
+
+/**
+ * The gated values of a past JSON report: each metric's candidate mean over all queries (`comparisons` with an
+ * empty slice) and each check unit's (`checks[].units[].comparison`). A report of another tool or another
+ * major version is `wrong_version`; text that is not strict JSON of the report's shape is `unreadable`.
+ */
+function parseReport(text: string): { values: PastValue[]; holdoutLooks: number | null } {
+  const parsed = parseStrictJson(text)
+  if (parsed.problem !== undefined) throw new Skip('unreadable', `${REPORT_FILE} ${parsed.problem}`)
+  const report = parsed.value
+  if (!isObject(report) || !isObject(report.tool)) throw new Skip('unreadable', `${REPORT_FILE} is not a gate report`)
+  const major = (v: unknown): string => (typeof v === 'string' ? v.split('.')[0] : '')
+  if (report.tool.name !== TOOL_NAME || major(report.tool.version) !== major(VERSION)) {
+    throw new Skip('wrong_version', `the report was written by ${quote(String(report.tool.name))} ${quote(String(report.tool.version))}, not ${TOOL_NAME} ${major(VERSION)}.x`)
+  }
+  if (!Array.isArray(report.comparisons) || !Array.isArray(report.checks)) throw new Skip('unreadable', `${REPORT_FILE} has no comparisons or checks`)
+  const values: PastValue[] = []
+  const add = (metric: unknown, slice: unknown, value: unknown): void => {
+    const s = sliceOf(slice)
+    if (values.length < MAX_VALUES && typeof metric === 'string' && s && typeof value === 'number' && Number.isFinite(value)) values.push({ metric, slice: s, value })
+  }
+  for (const c of report.comparisons) if (isObject(c) && isObject(c.slice) && Object.keys(c.slice).length === 0) add(c.metric, c.slice, c.candidate)
+  for (const check of report.checks) {
+    if (!isObject(check) || !Array.isArray(check.units)) continue
+    for (const u of check.units) if (isObject(u) && isObject(u.comparison)) add(check.metric, u.slice, u.comparison.candidate)
+  }
+  const looks = isObject(report.holdout) && isObject(report.holdout.looks) ? report.holdout.looks.this_run : undefined
+  return { values, holdoutLooks: looks === 0 || looks === 1 ? looks : null }
+}
+
+/** The holdout looks the history records: the sum of the past reports' `holdout.looks.this_run`, and how many reports had one. */
+export function historyLooks(history: HistoryInput): { looks: number; reports: number } {
+  const counted = history.reports.filter((r) => r.holdoutLooks !== null)
+  return { looks: counted.reduce((n, r) => n + (r.holdoutLooks ?? 0), 0), reports: counted.length }
+}
