@@ -8,7 +8,11 @@ import { regressionRecords } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
-import { sliceLabel } from './words.js'
+import { sliceLabel, unitWord } from './words.js'
+import { histogramLines } from './charts.js'
+import { countBars } from './count-bars.js'
+import { gatedForests } from './forest.js'
+import { leftTail, leftTailSentence } from './left-tail.js'
 import { maxOf } from '../util/extent.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
@@ -96,6 +100,16 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (others.length > 0) {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
+  }
+  // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
+  for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
+  for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
+  const hist = histogramLines(result, (side, line) => paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line))
+  if (hist.length > 0) {
+    out.push('', `  ${plain(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`)
+    out.push(...hist.map((l) => `  ${l}`))
+    const tail = leftTail(result)
+    if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
   }
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
