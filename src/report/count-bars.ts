@@ -2,6 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { cutToWidth, padEnd, padStart } from './columns.js'
 import { codeText } from './escape.js'
+import { LINE } from './forest.js'
 import { gatedMetrics } from './regressions.js'
 import { maxOf } from '../util/extent.js'
 import { displayNumber, sliceLabel, unitWord } from './words.js'
@@ -15,7 +16,7 @@ import { displayNumber, sliceLabel, unitWord } from './words.js'
  */
 
 /** Columns of each half of the bar, of the slice label, of a count. */
-const HALF = 20
+const HALF = 15
 const SLICE = 28
 const COUNT = 5
 
@@ -39,11 +40,11 @@ function drawRow(row: BarRow, scale: number, metric: MetricRule): string {
   for (let i = HALF - cells(row.losses, scale); i < HALF; i++) left[i] = '▒'
   if (row.limit !== null) left[Math.max(0, HALF - Math.max(1, cells(row.limit.count, scale)))] = '║'
   const right = '█'.repeat(cells(row.wins, scale))
-  let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF)} ${padEnd(String(row.wins), COUNT)} ties ${row.ties}`
+  let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF)} ${padEnd(String(row.wins), COUNT)} ${padStart(String(row.ties), COUNT)}`
   if (row.limit !== null) {
     const l = row.limit
     const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : ''
-    line += `   ║ at most ${l.count} worse${by}: ${l.worse} (${l.status === 'fail' ? 'FAIL' : l.status})`
+    line += `  ║ limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`
   }
   return line
 }
@@ -76,8 +77,8 @@ function barsFor(result: GateResult, name: string): string[] {
   }
   if (rows.length === 0) return []
   const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))))
-  const title = `${codeText(metric.name, 60)}: queries worse (▒, left) and better (█, right) than the baseline, per slice; one scale, up to ${scale} queries a side`
-  const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} better`
+  const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`, LINE)
+  const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`
   return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric))]
 }
 

@@ -48,12 +48,17 @@ const GLYPHS: Record<RowStatus, { left: string; line: string; right: string; mar
   exploratory: { left: '├', line: '─', right: '┤', mark: '○' }
 }
 
-/** Columns of the plot area, of the slice label, of the status word. */
-const PLOT = 36
-const SLICE = 28
+/**
+ * Columns of the plot area, of the slice label, of the status word. A row is at most about 110 columns (a PR
+ * comment's code block shows about 113 in GitHub's monospace font at 880 px; the browser test measures it).
+ */
+const PLOT = 34
+const SLICE = 26
 const WORD = 7
 /** Columns before the plot area: status word, check number, slice label, with single spaces between. */
 const CHECK = 3
+/** Longest title or key line, in columns. */
+export const LINE = 110
 
 /** Values of a picture in display units (points for shares), as every other number of the report. */
 const toDisplay = (metric: MetricRule, v: number): number => (inPoints(metric) ? v * 100 : v)
@@ -94,7 +99,7 @@ export function drawForest(options: { metric: MetricRule; title: string; rows: F
   for (const r of rows) if (r.comparison.ci.every(Number.isFinite)) values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
   const axis = numberAxis(values, PLOT)
   const indent = ' '.repeat(WORD + 1 + CHECK + 1 + SLICE + 1)
-  const out = [options.title, '']
+  const out = [cutToWidth(options.title, LINE), '']
   for (const r of rows) {
     const head = `${padEnd(STATUS_WORD[r.status], WORD)} ${padStart(r.check, CHECK - 1)}  ${padEnd(cutToWidth(codeText(r.slice, 200), SLICE), SLICE)} `
     const note = r.note === '' ? '' : `  ${codeText(r.note, 120)}`
@@ -108,7 +113,7 @@ export function drawForest(options: { metric: MetricRule; title: string; rows: F
   const other = `${higher ? 'better →' : 'worse →'}`
   out.push(indent + dir + ' '.repeat(Math.max(1, PLOT - displayWidth(dir) - displayWidth(other))) + other)
   out.push('')
-  for (const k of options.keys) out.push(k)
+  for (const k of options.keys) out.push(cutToWidth(k, LINE))
   const used = new Set(rows.map((r) => r.status))
   const legend = (['pass', 'fail', 'inconclusive', 'exploratory'] as RowStatus[]).filter((s) => used.has(s)).map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`)
   out.push(`${legend.join('  ')}   │ no change${limits.length > 0 ? '   ¦ limit' : ''}`)
@@ -124,10 +129,10 @@ export function limitOf(check: CheckResult, unit: UnitResult, metric: MetricRule
   return null
 }
 
-/** "19 worse, limit 40" for a max_regressions unit; "" otherwise. */
+/** "19 worse ≤ 40" for a max_regressions unit (the count against its limit); "" otherwise. */
 function countNote(check: CheckResult, unit: UnitResult): string {
   if (check.rule.kind.type !== 'max_regressions' || unit.regressions === null) return ''
-  return `${unit.regressions} worse, limit ${unit.regressionLimit ?? 'n/a'}`
+  return `${unit.regressions} worse ≤ ${unit.regressionLimit ?? 'n/a'}`
 }
 
 /** The title line: metric, what is drawn, units, confidence, direction. */

@@ -72,12 +72,20 @@ export function checksTable(result: GateResult): string {
         inline(sliceLabel(c.slice), 32),
         String(c.n),
         signed(c.delta, d),
-        intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed),
-        shortNeeds(check, unit, metric)
+        keepTogether(intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)),
+        keepTogether(shortNeeds(check, unit, metric))
       ])
     }
   }
   return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'] })
+}
+
+/**
+ * A number cell that must not wrap in a narrow comment ("[+0.0278,\n+0.0396]" reads as two values): its spaces
+ * become no-break spaces, so a narrow table wraps the text columns (check names) instead.
+ */
+function keepTogether(cell: string): string {
+  return cell.replace(/ /g, '\u00a0')
 }
 
 /** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
