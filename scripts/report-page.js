@@ -80,7 +80,7 @@ export async function openReportBrowser() {
     const show = async (markdown, theme = 'light') => {
       const html = renderGfm(markdown)
       await page.setContent(`<!doctype html><html><head><meta charset="utf-8"><style>${css(theme)}</style></head><body><div class="comment"><article class="markdown-body">${html}</article></div></body></html>`)
-      await withTimeout(page.addScriptTag({ path: MERMAID_JS }), 20000, 'loading mermaid.min.js')
+      await withTimeout(page.addScriptTag({ path: MERMAID_JS }), 60000, 'loading mermaid.min.js')
       return withTimeout(
         page.evaluate(async (theme) => {
           const doc = globalThis.document

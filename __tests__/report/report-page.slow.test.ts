@@ -70,6 +70,8 @@ suite('the report in a browser, as GitHub shows it', () => {
         expect(checks.header).toEqual(['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', expect.stringMatching(/CI$/), 'Needs'])
         expect({ name, scrollWidth: checks.scrollWidth, clientWidth: checks.clientWidth }).toEqual({ name, scrollWidth: checks.clientWidth, clientWidth: checks.clientWidth })
         expect(drawn.pageWidth).toBeLessThanOrEqual(page.COMMENT_WIDTH + 16)
+        // Nor does any code block shown open (the pictures): no horizontal scroll bar either.
+        for (const blk of drawn.blocks) expect({ block: blk.text.slice(0, 80), over: blk.scrollWidth - blk.clientWidth }).toEqual({ block: blk.text.slice(0, 80), over: 0 })
         // Every forest plot has numbers under its tick rule, and there is one per gated metric at least.
         const forests = drawn.blocks.filter((blk) => blk.text.includes('┴'))
         expect(forests.length).toBeGreaterThanOrEqual(1)

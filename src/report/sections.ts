@@ -73,7 +73,9 @@ export function checksTable(result: GateResult): string {
         String(c.n),
         signed(c.delta, d),
         keepTogether(intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)),
-        keepTogether(shortNeeds(check, unit, metric))
+        shortNeeds(check, unit, metric)
+          .replace(/([<>≤≥]) /g, '$1\u00a0')
+          .replace(/^p /, 'p\u00a0')
       ])
     }
   }
@@ -82,7 +84,8 @@ export function checksTable(result: GateResult): string {
 
 /**
  * A number cell that must not wrap in a narrow comment ("[+0.0278,\n+0.0396]" reads as two values): its spaces
- * become no-break spaces, so a narrow table wraps the text columns (check names) instead.
+ * become no-break spaces, so a narrow table wraps the text columns (check names) instead. (The Needs cell keeps
+ * only each comparison sign with its number, "≥ -0.0050", so it may still wrap between words.)
  */
 function keepTogether(cell: string): string {
   return cell.replace(/ /g, '\u00a0')
