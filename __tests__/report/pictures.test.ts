@@ -12,7 +12,7 @@ import { gatedForests, sliceForest } from '../../src/report/forest.js'
 import { leftTail, leftTailSentence } from '../../src/report/left-tail.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
-import { failProtectedSliceScenario, inconclusiveScenario, namesScenario, SCENARIOS, TYPED } from './scenarios.js'
+import { failProtectedSliceScenario, gate, inconclusiveScenario, makeRows, namesScenario, SCENARIOS, TYPED } from './scenarios.js'
 
 /** The bodies of the ```text blocks of a Markdown report. */
 function textBlocks(markdown: string): string[] {
@@ -153,6 +153,34 @@ describe('every picture', () => {
     for (const s of slices) expect(countBars(result)[0].lines.some((l) => l.startsWith(s))).toBe(true)
     const text = toText(result, { color: false })
     for (const typed of [TYPED.metric, TYPED.check, ...slices]) expect(text).toContain(typed)
+  })
+
+  it('makes a fence longer than any backtick run in a name, so the name cannot close it', () => {
+    const rows = makeRows(
+      60,
+      'ticks',
+      () => 'all',
+      () => 'all',
+      (_s, r) => 0.02 * (r() - 0.5)
+    )
+    const md = toMarkdown(
+      gate(
+        `version: 1
+metrics:
+  recall@10: { better: higher, range: [0, 1] }
+statistics: { resamples: 200, seed: 1 }
+queries: { min_per_slice: 10 }
+checks:
+  - name: "a \`\`\`\` b"
+    metric: recall@10
+    non_inferior: { margin: 0.01 }
+`,
+        rows
+      )
+    )
+    expect(md).toContain('`````text\nrecall@10: change')
+    const block = textBlocks(md)[0]
+    expect(block).toContain('  1  a ```` b: ¦ limit -1.0 points')
   })
 
   it('never carries an HTML comment opener, and no name closes its fence', () => {
