@@ -66,8 +66,8 @@ describe('item 2: an interval is labelled with its own confidence', () => {
     const checksHeader = md.split('\n').find((l) => l.startsWith('| Status |')) as string
     expect(checksHeader).toContain('| 98.33% CI |')
     expect(md).toMatch(/^\*\*`recall@10` for segment = new fell by [\d.]+ points \(98\.33% interval /m)
-    expect(md).toContain("Each bar is a check's 98.33% interval")
-    expect(md).toMatch(/title recall@10 - change with its 98\.33% interval/)
+    expect(md).toContain('its change (●) and 98.33% interval')
+    expect(md).toContain('recall@10: change, candidate − baseline in points, 98.33% intervals')
     expect(md).not.toMatch(/95% (?:CI|interval)[^\n]*\n[^\n]*\| ✅ pass \| 1 \|/)
     const text = toText(result, { color: false })
     expect(text).toMatch(/^ {2}\s*#\s+Check[^\n]*98\.33% CI/m)

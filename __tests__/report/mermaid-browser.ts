@@ -40,7 +40,7 @@ export async function openMermaid(): Promise<{ render: (src: string) => Promise<
     const page = await withTimeout(context.newPage(), 15000, 'opening a page')
     page.setDefaultTimeout(15000)
     await withTimeout(page.goto('about:blank'), 15000, 'about:blank')
-    await withTimeout(page.addScriptTag({ path: MERMAID_JS }), 20000, 'loading mermaid.min.js')
+    await withTimeout(page.addScriptTag({ path: MERMAID_JS }), 60000, 'loading mermaid.min.js')
     await page.evaluate(() => {
       ;(globalThis as unknown as { mermaid: { initialize: (c: object) => void } }).mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' })
     })

@@ -40,7 +40,7 @@ suite('mermaid pictures render in headless chromium', () => {
   for (const [name, markdown] of [...reports, ['examples (npm run demo)', example] as const]) {
     it(`${name}: every block parses and draws`, async () => {
       const blocks = mermaidBlocks(await markdown())
-      expect(blocks.length).toBeGreaterThanOrEqual(2) // an interval chart and a histogram at least
+      expect(blocks.length).toBeGreaterThanOrEqual(1) // the histogram (the interval pictures are Unicode: forest.ts)
       for (const src of blocks) {
         const r = await (browser as NonNullable<typeof browser>).render(src)
         expect({ error: r.error, ok: r.ok }).toEqual({ error: '', ok: true })

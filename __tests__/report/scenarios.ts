@@ -207,9 +207,49 @@ checks:
   )
 }
 
+/** Names as people type them: `%`, `_`, `*`, `@`, `#` and non-ASCII, which every picture must show as typed. */
+export const TYPED = {
+  metric: 'ndcg_10*@k #2 — größe%',
+  check: 'latency within 20% *new* @edge #3 — naïve_ü',
+  attribute: 'région_%',
+  slices: ['nouveau*@#1 — ß', 'établi_%']
+}
+
+export function namesScenario(): GateResult {
+  const rows = makeRows(
+    120,
+    'names',
+    (q) => TYPED.slices[q % 3 === 2 ? 0 : 1],
+    (q) => CATS[q % 3],
+    (s, r) => (s === TYPED.slices[0] ? -0.05 : 0.03) + 0.06 * (r() - 0.5)
+  )
+  const rename = (r: Row): Row => ({ id: r.id, values: { [TYPED.metric]: r.values['recall@10'], 'recall@10': r.values['recall@10'] }, attrs: { [TYPED.attribute]: r.attrs.segment } })
+  return gate(
+    `version: 1
+metrics:
+  ${JSON.stringify(TYPED.metric)}: { better: higher, range: [0, 1] }
+  recall@10: { better: higher, range: [0, 1] }
+slices: [${JSON.stringify(TYPED.attribute)}]
+statistics: { confidence: 0.95, resamples: 1000, seed: 13 }
+queries: { min_per_slice: 20 }
+checks:
+  - name: ${JSON.stringify(TYPED.check)}
+    metric: ${JSON.stringify(TYPED.metric)}
+    per_slice: ${JSON.stringify(TYPED.attribute)}
+    non_inferior: { margin: 0.01 }
+  - name: ${JSON.stringify(TYPED.check + ' · count')}
+    metric: ${JSON.stringify(TYPED.metric)}
+    per_slice: ${JSON.stringify(TYPED.attribute)}
+    max_regressions: { count: 30 }
+`,
+    { base: rows.base.map(rename), cand: rows.cand.map(rename) }
+  )
+}
+
 export const SCENARIOS: Array<[string, () => GateResult]> = [
   ['pass', passScenario],
   ['fail-protected-slice', failProtectedSliceScenario],
   ['inconclusive-too-few', inconclusiveScenario],
-  ['hostile', hostileScenario]
+  ['hostile', hostileScenario],
+  ['names', namesScenario]
 ]

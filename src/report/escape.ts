@@ -1,8 +1,9 @@
 /**
  * Untrusted text (query ids, query text, slice values, attribute names, metric and check names, file names:
  * in a pull request they come from the PR) made inert for each place a report puts it. One function per
- * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a Mermaid
- * label, a terminal line.
+ * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a terminal
+ * line. (Pictures take no escaping of their own: the Unicode ones sit in code blocks, which parse nothing, and
+ * the Mermaid one carries no name from the inputs.)
  */
 
 /** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
@@ -96,17 +97,14 @@ export function htmlText(text: string, max = MAX_CELL): string {
 }
 
 /**
- * Untrusted text inside a Mermaid diagram (a label, a title, an axis category). Mermaid's own syntax
- * (`:` ends a Gantt task name, `#` starts a comment, `%%` a directive, `"` ends a quoted string, `;` a
- * statement) and HTML labels leave only a safe set: letters, digits, space and `_ . , + - / = ( ) @`;
- * anything else becomes `_`. Code blocks are not scanned for mentions, so `@` may stay.
+ * Untrusted text inside a fenced code block (the Unicode pictures): a code block parses nothing (no Markdown,
+ * no HTML, no mention, no link), so the text stays as typed (`%`, `_`, `*`, `@`, `#`, any script), after
+ * {@link clean}. One exception: an HTML comment opener `<!--` becomes `<!- -`, because the sticky comment is
+ * found by its `<!-- retrieval-gate:... -->` marker in the raw body, and no input may plant one, even in code.
+ * (A fence cannot be closed from inside: the renderer makes each fence longer than any backtick run.)
  */
-export function mermaidText(text: string, max = 48): string {
-  const s = clean(text, max)
-    .replace(/[^\p{L}\p{N} _.,+\-/=()@…]/gu, '_')
-    .replace(/ {2,}/g, ' ')
-    .trim()
-  return s === '' ? '_' : s
+export function codeText(text: string, max = MAX_CELL): string {
+  return clean(text, max).replace(/<!--/g, '<!- -')
 }
 
 /**

@@ -7,7 +7,7 @@ const MAX_BINS_PER_SIDE = 6
 
 /** One bar of the histogram of per-query differences. */
 export interface Bin {
-  /** Axis label in display units ("-10..-5", "0", "+1"). */
+  /** Axis label in display units ("-10 to -5", "0", "+1"): words, not "..", so neighbouring labels never run together. */
   label: string
   count: number
   /** Which way the queries in this bin moved, in the metric's direction. */
@@ -99,8 +99,8 @@ export function histogram(differences: ArrayLike<number>, metric: MetricRule): H
     }
   }
   const bins: Bin[] = []
-  for (let j = k; j >= 1; j--) bins.push({ label: `${label(-j * step, metric)}..${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) })
+  for (let j = k; j >= 1; j--) bins.push({ label: `${label(-j * step, metric)} to ${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) })
   bins.push({ label: '0', count: ties, side: 'same' })
-  for (let j = 1; j <= k; j++) bins.push({ label: `${label((j - 1) * step, metric)}..${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) })
+  for (let j = 1; j <= k; j++) bins.push({ label: `${label((j - 1) * step, metric)} to ${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) })
   return { step, nonFinite, bins }
 }

@@ -2,7 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import type { HistoryInput, PastReport, SkipReason } from '../model/history.js'
 import { markdownTable } from 'markdown-table'
-import { inline, mermaidText } from './escape.js'
+import { inline } from './escape.js'
 import { digitsFor, fixed } from './format.js'
 import { gatedMetrics } from './regressions.js'
 import { sliceLabel } from './words.js'
@@ -74,7 +74,7 @@ function readLine(h: HistoryInput): string {
 }
 
 /** One xychart-beta line chart of a series: past points that have it, then this PR. */
-function chart(series: Series, metric: MetricRule, points: Array<{ label: string; value: number }>): string {
+function chart(metric: MetricRule, points: Array<{ label: string; value: number }>): string {
   const values = points.map((p) => p.value)
   const lo = minOf(values)
   const hi = maxOf(values)
@@ -82,12 +82,12 @@ function chart(series: Series, metric: MetricRule, points: Array<{ label: string
   const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)))
   const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad
   const top = metric.range ? Math.min(metric.range[1], hi + pad) : hi + pad
-  const where = series.slice.length === 0 ? '' : `, ${mermaidText(sliceLabel(series.slice), 40)}`
+  // No input name goes into Mermaid source (it would be mangled or break the chart): the sentence above names it.
   return [
     'xychart-beta',
-    `  title "${mermaidText(series.metric, 32)}${where}: past runs, then this PR"`,
+    `  title "past runs, then this PR"`,
     `  x-axis [${points.map((p) => `"${p.label}"`).join(', ')}]`,
-    `  y-axis "${mermaidText(series.metric, 32)}" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
+    `  y-axis "candidate mean" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
     `  line [${values.map((v) => fixed(v, d)).join(', ')}]`
   ].join('\n')
 }
@@ -121,7 +121,8 @@ export function historySection(result: GateResult): string[] {
       return [{ label, value: v }]
     })
     points.push({ label: 'this PR', value: s.current })
-    out.push('```mermaid', chart(s, metricOf(s.metric), points), '```', '')
+    const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`
+    out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '')
   }
   if (series.length > MAX_CHARTS) out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '')
   const columns = series.slice(0, MAX_COLUMNS)

@@ -2,19 +2,22 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { TOP_REGRESSIONS } from '../decide/result.js'
 import { TOOL_NAME } from '../version.js'
-import { intervalCharts, histogramChart } from './charts.js'
+import { histogramChart } from './charts.js'
+import { countBars } from './count-bars.js'
+import { gatedForests, sliceForest } from './forest.js'
+import { leftTail, leftTailSentence } from './left-tail.js'
 import { htmlText, inline } from './escape.js'
 import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { budgetSection } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
-import { regressionRecords } from './regressions.js'
-import { checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
+import { gatedMetrics, regressionRecords } from './regressions.js'
+import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
 import { reportHead } from './head.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { judgeBody } from './judge.js'
-import { statisticsSentences } from './words.js'
+import { statisticsSentences, unitWord } from './words.js'
 import { pushAll } from '../util/extent.js'
 import { historySection } from './history.js'
 import { holdoutSentence, listableRegressions } from './holdout.js'
@@ -32,7 +35,8 @@ export interface MarkdownOptions {
  *
  * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, provenance;
  * 2. `### Gated checks`: the table, and one sentence for every other unit that did not pass;
- * 3. `### Pictures`: each gated metric's intervals against its limits, the histogram of per-query changes;
+ * 3. `### Pictures`: each gated metric's forest plot (intervals against its limits on one numeric axis), wins and
+ *    losses per slice, the histogram of per-query changes and the slice its tail of losses comes from;
  * 4. collapsible sections: per-slice breakdown, regressed queries, coverage, comparability, method, and
  *    what to look at next (only when a pattern applies).
  *
@@ -84,18 +88,31 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
 
   out.push(...budgetSection(result))
 
-  // 3. Pictures.
-  const intervals = intervalCharts(result)
+  // 3. Pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram.
+  const forests = gatedForests(result)
+  const bars = countBars(result)
   const hist = histogramChart(result)
-  if (intervals.length > 0 || hist) {
+  if (forests.length > 0 || bars.length > 0 || hist) {
     out.push('### Pictures', '')
-    if (intervals.length > 0) {
-      out.push(`Each bar is a check's ${confidenceWords(result)} interval for the change (red: fails, blue: inconclusive, grey: passes); ◆ marks the limit the rules allow and “no change”.`, '')
-      for (const chart of intervals) out.push('```mermaid', chart, '```', '')
+    if (forests.length > 0) {
+      out.push(
+        `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`,
+        ''
+      )
+      for (const f of forests) fence(out, f.lines)
+    }
+    if (bars.length > 0) {
+      out.push('How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):', '')
+      for (const b of bars) fence(out, b.lines)
     }
     if (hist) {
-      out.push(`How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries (the mean hides whether it is many small gains or a few large losses):`, '')
+      out.push(
+        `How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries, in ${inline(unitWord(primary) || 'its units')} (the mean hides whether it is many small gains or a few large losses):`,
+        ''
+      )
       out.push('```mermaid', hist, '```', '')
+      const tail = leftTail(result)
+      if (tail !== null) out.push(inline(leftTailSentence(tail), 400), '')
     }
   }
 
@@ -103,7 +120,14 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
 
   // 4. Collapsible sections, in a fixed order.
   const sliceRows = result.comparisons.filter((c) => c.slice.length > 0)
+  details(out, 'Check details: baseline, candidate, relative change, wins / losses / ties', [checkDetailsTable(result), ''])
+  const sliceForests: string[] = []
+  for (const name of gatedMetrics(result)) {
+    const lines = sliceForest(result, name)
+    if (lines !== null) fence(sliceForests, lines)
+  }
   details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+    ...sliceForests,
     comparisonsTable(
       result,
       result.comparisons.filter((c) => c.slice.length === 0)
@@ -153,6 +177,17 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result: GateResult): string {
   return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
+}
+
+/**
+ * A fenced block of Unicode picture lines. The fence is one backtick longer than the longest run of backticks
+ * in the lines, so no name can close it (every line also starts with a word or a space, never a fence).
+ */
+function fence(out: string[], lines: string[]): void {
+  let longest = 0
+  for (const line of lines) for (const m of line.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  const mark = '`'.repeat(Math.max(3, longest + 1))
+  out.push(mark + 'text', ...lines, mark, '')
 }
 
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */

@@ -59,8 +59,59 @@ function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): str
   return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`
 }
 
-/** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
+/**
+ * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
+ * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
+ * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report.
+ */
 export function checksTable(result: GateResult): string {
+  const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
+  const mixed = conf === 'CI'
+  const rows: string[][] = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
+  for (const check of result.decision.checks) {
+    const metric = metricOf(result, check.rule.metric)
+    for (const unit of check.units) {
+      const c = unit.comparison
+      const d = digits(metric, c)
+      rows.push([
+        STATUS[unit.status],
+        `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`,
+        inline(metric.name, 24),
+        inline(sliceLabel(c.slice), 32),
+        String(c.n),
+        signed(c.delta, d),
+        keepTogether(intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)),
+        shortNeeds(check, unit, metric)
+          .replace(/([<>≤≥]) /g, '$1\u00a0')
+          .replace(/^p /, 'p\u00a0')
+      ])
+    }
+  }
+  return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'] })
+}
+
+/**
+ * A number cell that must not wrap in a narrow comment ("[+0.0278,\n+0.0396]" reads as two values): its spaces
+ * become no-break spaces, so a narrow table wraps the text columns (check names) instead. (The Needs cell keeps
+ * only each comparison sign with its number, "≥ -0.0050", so it may still wrap between words.)
+ */
+function keepTogether(cell: string): string {
+  return cell.replace(/ /g, '\u00a0')
+}
+
+/** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
+function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
+  const d = digits(metric, unit.comparison)
+  const higher = metric.better === 'higher'
+  const kind = check.rule.kind
+  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
+  if (kind.type === 'non_inferior') return higher ? `low ≥ ${signed(-unit.margin, d)}` : `high ≤ ${signed(unit.margin, d)}`
+  return higher ? `low > ${signed(unit.margin, d)}` : `high < ${signed(-unit.margin, d)}`
+}
+
+/** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
+export function checkDetailsTable(result: GateResult): string {
   const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   const conf = intervalHeading(confidences)
   const mixed = conf === 'CI'

@@ -9,7 +9,11 @@ import { regressionRecords } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
-import { sliceLabel } from './words.js'
+import { sliceLabel, unitWord } from './words.js'
+import { histogramLines } from './charts.js'
+import { countBars } from './count-bars.js'
+import { gatedForests } from './forest.js'
+import { leftTail, leftTailSentence } from './left-tail.js'
 import { maxOf } from '../util/extent.js'
 import { holdoutSentence } from './holdout.js'
 
@@ -103,6 +107,16 @@ export function toText(result: GateResult, options: TextOptions): string {
   }
   const budget = budgetTextLines(result, plain)
   if (budget.length > 0) out.push('', ...budget)
+  // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
+  for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
+  for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
+  const hist = histogramLines(result, (side, line) => paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line))
+  if (hist.length > 0) {
+    out.push('', `  ${plain(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`)
+    out.push(...hist.map((l) => `  ${l}`))
+    const tail = leftTail(result)
+    if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
+  }
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')

@@ -1,0 +1,202 @@
+import type { MetricRule } from '../config/types.js'
+import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import type { GateResult } from '../decide/result.js'
+import type { Comparison } from '../stats/compare.js'
+import { axisLines, columnOf, numberAxis, type NumberAxis } from './axis.js'
+import { cutToWidth, displayWidth, padEnd, padStart } from './columns.js'
+import { codeText } from './escape.js'
+import { confidenceLabels } from './format.js'
+import { gatedMetrics } from './regressions.js'
+import { displayNumber, inPoints, sliceLabel, unitWord } from './words.js'
+
+/**
+ * The forest plot: one row per check and slice, each a point estimate inside its interval, on ONE numeric
+ * axis in the metric's display units with labelled ticks, a vertical line at 0 and one at every check's
+ * limit. It is drawn with Unicode characters for a fenced code block, because that is the one medium that
+ * renders the same in a PR comment, a job summary, a terminal and a Markdown file, needs no renderer version
+ * and shows names exactly as typed (a code block parses nothing). Only characters of WGL4 (the set
+ * Consolas, Menlo, DejaVu Sans Mono and SF Mono all carry) are used, so no glyph falls back to a font of
+ * another width. Status is told apart by word, marker and line, never by colour alone:
+ * pass `├──●──┤`, FAIL `╞══■══╡`, inconclusive `├··□··┤`, exploratory `├──○──┤`.
+ */
+
+/** A row's status; `exploratory` rows (the per-slice breakdown) gate nothing. */
+export type RowStatus = 'pass' | 'fail' | 'inconclusive' | 'exploratory'
+
+export interface ForestRow {
+  status: RowStatus
+  /** Check number ("2") or "" for exploratory rows. */
+  check: string
+  /** RAW slice label ("segment = new"); cleaned and cut here. */
+  slice: string
+  comparison: Comparison
+  /** RAW text after the numbers ("19 worse, limit 40"), or "". */
+  note: string
+}
+
+/** A limit line: its value in metric units and the RAW words of the key line ("1  recall does not drop"). */
+export interface ForestLimit {
+  value: number
+  check: string
+}
+
+const STATUS_WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', inconclusive: 'INCONCL', exploratory: '' }
+const GLYPHS: Record<RowStatus, { left: string; line: string; right: string; mark: string }> = {
+  pass: { left: '├', line: '─', right: '┤', mark: '●' },
+  fail: { left: '╞', line: '═', right: '╡', mark: '■' },
+  inconclusive: { left: '├', line: '·', right: '┤', mark: '□' },
+  exploratory: { left: '├', line: '─', right: '┤', mark: '○' }
+}
+
+/**
+ * Columns of the plot area, of the slice label, of the status word. A row is at most about 110 columns (a PR
+ * comment's code block shows about 113 in GitHub's monospace font at 880 px; the browser test measures it).
+ */
+const PLOT = 34
+const SLICE = 26
+const WORD = 7
+/** Columns before the plot area: status word, check number, slice label, with single spaces between. */
+const CHECK = 3
+/** Longest title or key line, in columns. */
+export const LINE = 110
+
+/** Values of a picture in display units (points for shares), as every other number of the report. */
+const toDisplay = (metric: MetricRule, v: number): number => (inPoints(metric) ? v * 100 : v)
+
+/** One row of the plot area: the reference lines, then the interval and its point estimate over them. */
+function plotCells(axis: NumberAxis, metric: MetricRule, row: ForestRow, limits: number[]): string {
+  const cells = Array.from({ length: PLOT }, () => ' ')
+  for (const l of limits) cells[columnOf(axis, l)] = '¦'
+  if (axis.lo <= 0 && axis.hi >= 0) cells[columnOf(axis, 0)] = '│'
+  const c = row.comparison
+  if (!c.ci.every(Number.isFinite) || !Number.isFinite(c.delta)) return cells.join('')
+  const g = GLYPHS[row.status]
+  const lo = columnOf(axis, toDisplay(metric, c.ci[0]))
+  const hi = columnOf(axis, toDisplay(metric, c.ci[1]))
+  for (let i = lo; i <= hi; i++) cells[i] = g.line
+  if (hi > lo) {
+    cells[lo] = g.left
+    cells[hi] = g.right
+  }
+  cells[columnOf(axis, toDisplay(metric, c.delta))] = g.mark
+  return cells.join('')
+}
+
+/** "-10.1 [-10.9, -9.4]" in display units. */
+function numbers(metric: MetricRule, c: Comparison): string {
+  const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]), Math.abs(c.delta))
+  return `${displayNumber(c.delta, metric, true, typical)} [${displayNumber(c.ci[0], metric, true, typical)}, ${displayNumber(c.ci[1], metric, true, typical)}]`
+}
+
+/**
+ * The lines of one forest plot (RAW text for a fenced block or a terminal; names are cleaned of control
+ * characters and bidi marks, nothing else, so they read as typed). `keys` are the key lines under the axis.
+ */
+export function drawForest(options: { metric: MetricRule; title: string; rows: ForestRow[]; limits: ForestLimit[]; keys: string[] }): string[] {
+  const { metric, rows } = options
+  const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => toDisplay(metric, l.value))
+  const values = [0, ...limits]
+  for (const r of rows) if (r.comparison.ci.every(Number.isFinite)) values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
+  const axis = numberAxis(values, PLOT)
+  const indent = ' '.repeat(WORD + 1 + CHECK + 1 + SLICE + 1)
+  const out = [cutToWidth(options.title, LINE), '']
+  for (const r of rows) {
+    const head = `${padEnd(STATUS_WORD[r.status], WORD)} ${padStart(r.check, CHECK - 1)}  ${padEnd(cutToWidth(codeText(r.slice, 200), SLICE), SLICE)} `
+    const note = r.note === '' ? '' : `  ${codeText(r.note, 120)}`
+    out.push(`${head}${plotCells(axis, metric, r, limits)}  ${numbers(metric, r.comparison)}${note}`.trimEnd())
+  }
+  const [rule, labels] = axisLines(axis)
+  const u = unitWord(metric)
+  out.push(indent + rule, indent + labels + (u ? `  ${codeText(u, 16)}` : ''))
+  const higher = metric.better === 'higher'
+  const dir = `${higher ? '← worse' : '← better'}`
+  const other = `${higher ? 'better →' : 'worse →'}`
+  out.push(indent + dir + ' '.repeat(Math.max(1, PLOT - displayWidth(dir) - displayWidth(other))) + other)
+  out.push('')
+  for (const k of options.keys) out.push(cutToWidth(k, LINE))
+  const used = new Set(rows.map((r) => r.status))
+  const legend = (['pass', 'fail', 'inconclusive', 'exploratory'] as RowStatus[]).filter((s) => used.has(s)).map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`)
+  out.push(`${legend.join('  ')}   │ no change${limits.length > 0 ? '   ¦ limit' : ''}`)
+  return out
+}
+
+/** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (count rules). */
+export function limitOf(check: CheckResult, unit: UnitResult, metric: MetricRule): number | null {
+  const sign = metric.better === 'higher' ? 1 : -1
+  const kind = check.rule.kind
+  if (kind.type === 'non_inferior') return -sign * unit.margin
+  if (kind.type === 'superior') return kind.test === 'mcnemar' ? 0 : sign * unit.margin
+  return null
+}
+
+/** "19 worse ≤ 40" for a max_regressions unit (the count against its limit); "" otherwise. */
+function countNote(check: CheckResult, unit: UnitResult): string {
+  if (check.rule.kind.type !== 'max_regressions' || unit.regressions === null) return ''
+  return `${unit.regressions} worse ≤ ${unit.regressionLimit ?? 'n/a'}`
+}
+
+/** The title line: metric, what is drawn, units, confidence, direction. */
+function titleOf(metric: MetricRule, comparisons: Comparison[], what: string): string {
+  const u = unitWord(metric)
+  return `${codeText(metric.name, 60)}: ${what}, candidate − baseline${u ? ` in ${codeText(u, 16)}` : ''}, ${confidenceLabels(comparisons.map((c) => c.confidence))} intervals (${metric.better} is better)`
+}
+
+/** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
+export function gatedForests(result: GateResult): Array<{ metric: string; lines: string[] }> {
+  const out: Array<{ metric: string; lines: string[] }> = []
+  for (const name of gatedMetrics(result)) {
+    const metric = result.rules.metrics.get(name) as MetricRule
+    const rows: ForestRow[] = []
+    const limits: ForestLimit[] = []
+    const keys: string[] = []
+    const checks = result.decision.checks.filter((c) => c.rule.metric === name)
+    for (const check of checks) {
+      const n = String(check.rule.index + 1)
+      const own: number[] = []
+      for (const unit of check.units) {
+        rows.push({ status: unit.status, check: n, slice: sliceLabel(unit.comparison.slice), comparison: unit.comparison, note: countNote(check, unit) })
+        const l = limitOf(check, unit, metric)
+        if (l !== null && Number.isFinite(l) && !own.includes(l)) own.push(l)
+      }
+      for (const l of own) limits.push({ value: l, check: n })
+      keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, own, metric)}`)
+    }
+    if (rows.length === 0) continue
+    out.push({
+      metric: name,
+      lines: drawForest({
+        metric,
+        title: titleOf(
+          metric,
+          rows.map((r) => r.comparison),
+          'change'
+        ),
+        rows,
+        limits,
+        keys
+      })
+    })
+  }
+  return out
+}
+
+/** What the key says about a check's limit: "¦ limit -2.0 points", "at most 40 queries worse". */
+function keyWords(check: CheckResult, limits: number[], metric: MetricRule): string {
+  const kind = check.rule.kind
+  if (kind.type === 'max_regressions') {
+    const n = check.units.map((u) => u.regressionLimit)
+    return `a count, not an interval: at most ${n[0] ?? 'n/a'} queries worse${check.units.length > 1 ? ' per slice' : ''}`
+  }
+  const u = unitWord(metric)
+  const words = limits.map((l) => displayNumber(l, metric)).join(', ')
+  return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`
+}
+
+/** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */
+export function sliceForest(result: GateResult, name: string): string[] | null {
+  const metric = result.rules.metrics.get(name) as MetricRule
+  const comparisons = result.comparisons.filter((c) => c.metric === name)
+  if (comparisons.length < 2) return null
+  const rows: ForestRow[] = comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }))
+  return drawForest({ metric, title: titleOf(metric, comparisons, 'change per slice (exploratory)'), rows, limits: [], keys: [] })
+}
