@@ -29,7 +29,10 @@ it('draws each gated series over the past runs, this PR last, and counts what wa
   expect(md).toContain('- Run 791 (commit 89abcde): artifact "retrieval-gate-report" has expired.')
   const charts = [...md.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1])
   // recall@10 overall, mrr@10 overall, then one per segment of the per_slice check
-  expect(charts[0]).toContain('title "recall@10: past runs, then this PR"')
+  expect(charts[0]).toContain('title "past runs, then this PR"')
+  // the series is named in Markdown above its chart, never inside the Mermaid source (issue 19: names as typed)
+  expect(md).toMatch(/^`recall@10`:\n\n```mermaid\n/m)
+  expect(md).toMatch(/^`mrr@10`:\n\n```mermaid\n/m)
   expect(charts[0]).toMatch(/x-axis \["0000000", "1111111", "2222222", "3333333", "4444444", "this PR"\]/)
   expect(charts[0]).toMatch(/line \[0\.7000, 0\.6960, 0\.6920, 0\.6880, 0\.6840, \d\.\d{4}\]/)
   // run 2 gated no mrr@10: that chart has one point fewer
