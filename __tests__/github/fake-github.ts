@@ -24,6 +24,8 @@ export interface FakePull {
 export interface FakeRun {
   id: number
   workflow_id: number
+  /** .github/workflows/FILE: the API also takes the file name where it takes a workflow id */
+  path?: string
   head_sha: string
   head_branch: string
   event: string
@@ -251,7 +253,9 @@ export class FakeGitHub {
       const wf = m[1]
       const branch = url.searchParams.get('branch')
       const status = url.searchParams.get('status')
-      const list = this.runs.filter((r) => String(r.workflow_id) === wf && (!branch || r.head_branch === branch) && (!status || r.conclusion === status)).sort((a, b) => b.id - a.id)
+      const list = this.runs
+        .filter((r) => (String(r.workflow_id) === wf || (r.path !== undefined && r.path.split('/').pop() === wf)) && (!branch || r.head_branch === branch) && (!status || r.conclusion === status))
+        .sort((a, b) => b.id - a.id)
       return this.send(req, res, 200, { total_count: list.length, workflow_runs: list })
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)\/artifacts$/.exec(rest))) {

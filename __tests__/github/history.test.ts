@@ -125,6 +125,20 @@ describe('history of the default branch', () => {
     expect(listing).toContain('status=success')
   })
 
+  it('history.workflow reads the reports another workflow recorded (the release recipe)', async () => {
+    // the recording workflow (main-history.yml copied as retrieval-history.yml) is not the gating one (WF)
+    for (const id of [811, 812]) {
+      fake.runs.push(run(id, { workflow_id: 77, path: '.github/workflows/retrieval-history.yml' }))
+      upload(id, zipOf(report(0.6 + id / 10000)), { name: 'retrieval-gate-report' })
+    }
+    const other = await fetch(5, { workflow: 'retrieval-history.yml' })
+    expect(other.reports.map((r) => r.runId)).toEqual([811, 812])
+    expect(fake.requests('GET', /\/actions\/workflows\/retrieval-history\.yml\/runs$/)).toHaveLength(1)
+    // without it, this run's own workflow is listed, and its push runs hold none of them
+    const own = await fetch(5)
+    expect(own.reports).toEqual([])
+  })
+
   it('missing, expired, stale, unreadable and wrong-version reports are counted notes, never failures', async () => {
     fake.runs.push(run(811), run(812), run(813), run(814), run(815), run(816), run(817), run(818))
     upload(811, zipOf(report(0.6)))

@@ -27,8 +27,10 @@ export interface HistoryOptions {
   maxAgeDays: number
   /** The default branch, whose push runs are read. */
   branch: string
-  /** The report artifact's name (retrieval-gate-report, suffixed with the comment-name). */
+  /** The report artifact's name (retrieval-gate-report, suffixed with the comment-name, or history.artifact). */
   artifactName: string
+  /** history.workflow: the recording workflow's file name; undefined: this run's workflow. */
+  workflow?: string
   /** A fresh folder of our own to download into. */
   tmpDir: string
   now: Date
@@ -69,12 +71,15 @@ export async function fetchHistory(client: GitHubClient, ctx: GateContext, optio
   const history: HistoryInput = { branch: options.branch, requested: options.runs, reports: [], skipped: emptySkips(), notes: [] }
   let runs: ApiRun[]
   try {
-    if (ctx.runId === undefined) throw new Error('GITHUB_RUN_ID is not set, so the workflow is unknown')
-    const { data: self } = await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
+    let workflowId: number | string | undefined = options.workflow
+    if (workflowId === undefined) {
+      if (ctx.runId === undefined) throw new Error('GITHUB_RUN_ID is not set, so the workflow is unknown')
+      workflowId = (await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })).data.workflow_id
+    }
     const { data } = await client.rest.actions.listWorkflowRuns({
       owner: ctx.owner,
       repo: ctx.repo,
-      workflow_id: self.workflow_id,
+      workflow_id: workflowId,
       branch: options.branch,
       event: 'push',
       status: 'success',

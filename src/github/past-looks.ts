@@ -40,7 +40,8 @@ export async function readPast(
       runs: rules.history.runs,
       maxAgeDays: rules.history.maxAgeDays,
       branch,
-      artifactName: reportArtifactName(options.commentName),
+      artifactName: rules.history.artifact ?? reportArtifactName(options.commentName),
+      workflow: rules.history.workflow,
       tmpDir: options.tmpDir,
       now: options.now,
       download: options.download
