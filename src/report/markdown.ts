@@ -14,6 +14,7 @@ import { fileOrHow, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { statisticsSentences } from './words.js'
 import { pushAll } from '../util/extent.js'
+import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -92,14 +93,17 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
 
   // 4. Collapsible sections, in a fixed order.
-  const sliceRows = result.comparisons.filter((c) => c.slice.length > 0)
+  const sliceRows = shownSliceRows(
+    result.comparisons.filter((c) => c.slice.length > 0),
+    'comparisons'
+  )
   details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
     comparisonsTable(
       result,
       result.comparisons.filter((c) => c.slice.length === 0)
     ),
     '',
-    ...(sliceRows.length > 0 ? [comparisonsTable(result, sliceRows), ''] : ['_No slices are declared in the rules._', ''])
+    ...(sliceRows.shown.length > 0 ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])] : ['_No slices are declared in the rules._', ''])
   ])
   const records = regressionRecords(result)
   if (result.regressions.length > 0 || records.length > 0) {
