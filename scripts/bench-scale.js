@@ -34,7 +34,7 @@ const ROWS = opt('--rows', '1e3,1e4,7e3,1e5,1e6')
 const SLICES = opt('--slices', '1,100,1000,7000,20000')
   .split(',')
   .map((x) => Math.round(Number(x)))
-const SCIPY_MAX = Number(opt('--scipy-max', 100000))
+const SCIPY_MAX = Number(opt('--scipy-max', 10000))
 const METRICS = ['hit@10', 'hit@3', 'recall@10', 'ndcg@10', 'latency_ms']
 const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
 
