@@ -7,7 +7,9 @@
 import { describe, expect, it } from '@jest/globals'
 import { bootstrapDistribution, bootstrapPlan, COUNTS_PER_GROUP } from '../../src/stats/bootstrap.js'
 import { statsKernels } from '../../src/stats/kernels.js'
+import { estimate } from '../../src/stats/design.js'
 import { blockState } from '../../src/stats/rng.js'
+import { createRunner } from '../../src/stats/threads.js'
 import { designOf } from './helpers.js'
 
 /** log(m!): exact sum below 20, else Stirling's series m log m − m + ½ log 2πm + 1/12m − 1/360m³ + 1/1260m⁵ (error below 1e-12). */
@@ -112,26 +114,36 @@ describe('bootstrap by counts', () => {
     expect(sorted.every((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-9)).toBe(true)
   })
 
-  it('keeps strata and query-weighted clusters: the estimate of every resample stays a weighted ratio', () => {
-    const seg = binary.map((_, i) => (i % 4 === 0 ? 'new' : 'old'))
-    const user = binary.map((_, i) => `u${i % 200}`)
+  it('keeps strata and query-weighted clusters: drawn by counts, the same bits on worker threads, centred on the estimate', () => {
+    // 2,000 queries in 1,000 users of two, two segments: per stratum at most 5 distinct (sum, 2) groups, so by counts.
+    const d = Array.from({ length: 2000 }, (_, i) => (i % 7 === 0 ? 1 : i % 11 === 0 ? -1 : 0))
+    const seg = d.map((_, i) => (i % 4 < 2 ? 'new' : 'old'))
+    const user = d.map((_, i) => `u${i >> 1}`)
     const design = designOf(
-      [binary],
+      [d],
       { seg, user },
       {
         cluster: 'user',
         weights: {
           by: 'seg',
           target: [
-            ['new', 0.5],
-            ['old', 0.5]
+            ['new', 0.3],
+            ['old', 0.7]
           ]
         }
       }
     )
+    expect(design.counts).not.toBeNull()
+    expect(bootstrapPlan(design, 3000, '3', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
     const [sorted] = bootstrapDistribution(design, 3000, '3', 'all')
-    expect(sorted.length).toBe(3000)
-    expect(sorted.every((v) => Number.isFinite(v) && v >= -1 && v <= 1)).toBe(true)
+    const threaded = bootstrapDistribution(design, 3000, '3', 'all', createRunner(2, { minWork: 0 }))[0]
+    expect(Array.from(threaded)).toEqual(Array.from(sorted))
+    let mean = 0
+    for (const v of sorted) mean += v
+    mean /= sorted.length
+    // The bootstrap mean of a weighted ratio is within a few standard errors of the estimate (spread: the resamples' own).
+    const sd = Math.sqrt(sorted.reduce((a, v) => a + (v - mean) ** 2, 0) / (sorted.length - 1))
+    expect(Math.abs(mean - estimate(design, 0))).toBeLessThan(5 * (sd / Math.sqrt(sorted.length)) + 0.1 * sd)
   })
 
   it('one unit per stratum: no drawing, one value per column, whatever the resamples', () => {
