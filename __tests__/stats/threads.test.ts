@@ -5,7 +5,7 @@
  * tests cannot pass by silently falling back to one thread.
  */
 import { describe, expect, it } from '@jest/globals'
-import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
+import { bootstrapDistribution, bootstrapPlan } from '../../src/stats/bootstrap.js'
 import { signFlipTest } from '../../src/stats/randomization.js'
 import { createRunner, MAX_THREADS, SYNC_RUNNER, threadsFrom } from '../../src/stats/threads.js'
 import { loadRules } from '../../src/config/rules.js'
@@ -62,6 +62,10 @@ describe('kernel jobs on worker threads give the same bits', () => {
     ),
     clustered: designOf(cols.slice(0, 3), { user }, { cluster: 'user' })
   }
+  it('the designs exercise both ways of drawing (by index and by counts)', () => {
+    // The clustered design (97 clusters of many distinct sums) is drawn by index only; counts with clusters: counts.test.ts.
+    for (const design of [designs.plain, designs.weighted]) expect(new Set(bootstrapPlan(design, 2500, '5', 'x').jobs.map((j) => j.kind))).toEqual(new Set(['bootstrap', 'multinomial']))
+  })
   for (const [name, design] of Object.entries(designs)) {
     it(`${name}: bootstrap (2,500 resamples) and sign flips (3,300 patterns), workers only and both`, () => {
       const sync = bootstrapDistribution(design, 2500, '5', name)
@@ -72,7 +76,9 @@ describe('kernel jobs on worker threads give the same bits', () => {
         threaded.forEach((col, c) => expect(bits(col)).toEqual(bits(sync[c])))
         const tf = signFlipTest(design, 3300, '5', name, runner)
         expect(Array.from(tf.pValues)).toEqual(Array.from(flips.pValues))
-        if (!options.callerWorks) expect(runner.unitsOnWorkers).toBe(Math.ceil(design.k / 8) * 3 + 4)
+        // Every unit of the bootstrap (columns drawn by index and by counts alike) and of the 4 flip blocks ran on a worker.
+        const bootUnits = bootstrapPlan(design, 2500, '5', name).jobs.reduce((n, j) => n + j.units, 0)
+        if (!options.callerWorks) expect(runner.unitsOnWorkers).toBe(bootUnits + 4)
       }
     })
   }

@@ -4,13 +4,14 @@ import type { PairedTable } from './pair.js'
 
 /**
  * Most distinct values an attribute may have when the rules slice by it (`slices:` or a check's
- * `per_slice`). Each value is a comparison of its own (a bootstrap per metric, a row of the report, a unit
- * of a per_slice check), so the cost grows with the number of values times the queries: measured on the
- * bundled CLI (docs/limits.md, "Measured on hostile input"), 1,000 values take about 1.4 s and write a 1.5 MB
- * JSON report; before the cap 2,000 took 6.7 s and 20,000 took 26-38 s, up to 2 GB and a 57 MB report. A slice attribute with more values than this is an identifier (a
- * user, a query), not a segment. `statistics.cluster` is not capped: it can legitimately name every user.
+ * `per_slice`). Each value is a comparison of its own (a row of the JSON report per metric, a unit of a
+ * per_slice check). Since the members of every value are found in one pass and a one-query slice is one
+ * value per metric (no resampling), the cost is linear in queries and values: `npm run bench:scale`
+ * measures 20,000 one-query values (README "Performance"). The cap bounds the JSON report (about 0.6 KB per
+ * value and metric); the Markdown shows at most MARKDOWN_SLICE_ROWS rows (src/report/slice-rows.ts).
+ * `statistics.cluster` is not capped: it can legitimately name every user.
  */
-export const MAX_SLICE_VALUES = 1000
+export const MAX_SLICE_VALUES = 20000
 
 /**
  * Refuses, with the rules key and the count, a `slices` or `per_slice` attribute with more than

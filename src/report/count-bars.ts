@@ -1,3 +1,4 @@
+import { hiddenRowsLine, pictureRows } from './slice-rows.js'
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { cutToWidth, padEnd, padStart } from './columns.js'
@@ -52,7 +53,7 @@ function drawRow(row: BarRow, scale: number, metric: MetricRule): string {
 /** The diverging bars of one metric: all queries, then every slice compared on it, then gated slices not among them. */
 function barsFor(result: GateResult, name: string): string[] {
   const metric = result.rules.metrics.get(name) as MetricRule
-  const rows: BarRow[] = []
+  const all: BarRow[] = []
   const bySlice = new Map<string, BarRow>()
   const add = (slice: Array<[string, string]>, c: { wins: number; losses: number; ties: number }): BarRow => {
     const key = JSON.stringify(slice)
@@ -60,7 +61,7 @@ function barsFor(result: GateResult, name: string): string[] {
     if (row === undefined) {
       row = { slice: sliceLabel(slice), wins: c.wins, losses: c.losses, ties: c.ties, limit: null }
       bySlice.set(key, row)
-      rows.push(row)
+      all.push(row)
     }
     return row
   }
@@ -75,11 +76,12 @@ function barsFor(result: GateResult, name: string): string[] {
       }
     }
   }
-  if (rows.length === 0) return []
+  if (all.length === 0) return []
+  const { shown: rows, hidden } = pictureRows(all, (r) => r.limit !== null && r.limit.status !== 'pass')
   const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))))
   const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`, LINE)
   const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`
-  return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric))]
+  return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric)), ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])]
 }
 
 /** One block of diverging bars per gated metric, in the order the checks name the metrics. */

@@ -1,3 +1,4 @@
+import { hiddenRowsLine, pictureRows } from './slice-rows.js'
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../decide/result.js'
@@ -93,7 +94,8 @@ function numbers(metric: MetricRule, c: Comparison): string {
  * characters and bidi marks, nothing else, so they read as typed). `keys` are the key lines under the axis.
  */
 export function drawForest(options: { metric: MetricRule; title: string; rows: ForestRow[]; limits: ForestLimit[]; keys: string[] }): string[] {
-  const { metric, rows } = options
+  const { metric } = options
+  const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
   const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => toDisplay(metric, l.value))
   const values = [0, ...limits]
   for (const r of rows) if (r.comparison.ci.every(Number.isFinite)) values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
@@ -105,6 +107,7 @@ export function drawForest(options: { metric: MetricRule; title: string; rows: F
     const note = r.note === '' ? '' : `  ${codeText(r.note, 120)}`
     out.push(`${head}${plotCells(axis, metric, r, limits)}  ${numbers(metric, r.comparison)}${note}`.trimEnd())
   }
+  if (hidden > 0) out.push(hiddenRowsLine(hidden))
   const [rule, labels] = axisLines(axis)
   const u = unitWord(metric)
   out.push(indent + rule, indent + labels + (u ? `  ${codeText(u, 16)}` : ''))

@@ -21,6 +21,7 @@ import { statisticsSentences, unitWord } from './words.js'
 import { pushAll } from '../util/extent.js'
 import { historySection } from './history.js'
 import { holdoutSentence, listableRegressions } from './holdout.js'
+import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -119,7 +120,10 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   pushAll(out, historySection(result))
 
   // 4. Collapsible sections, in a fixed order.
-  const sliceRows = result.comparisons.filter((c) => c.slice.length > 0)
+  const sliceRows = shownSliceRows(
+    result.comparisons.filter((c) => c.slice.length > 0),
+    'comparisons'
+  )
   details(out, 'Check details: baseline, candidate, relative change, wins / losses / ties', [checkDetailsTable(result), ''])
   const sliceForests: string[] = []
   for (const name of gatedMetrics(result)) {
@@ -133,7 +137,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       result.comparisons.filter((c) => c.slice.length === 0)
     ),
     '',
-    ...(sliceRows.length > 0 ? [comparisonsTable(result, sliceRows), ''] : ['_No slices are declared in the rules._', ''])
+    ...(sliceRows.shown.length > 0 ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])] : ['_No slices are declared in the rules._', ''])
   ])
   const records = regressionRecords(result)
   if (result.regressions.length > 0 || records.length > 0) {

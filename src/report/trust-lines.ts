@@ -7,6 +7,7 @@ import { QUANTILES } from '../trust/zero-hits.js'
 import type { Decision } from '../decide/evaluate.js'
 import { guardSentence } from './guard-words.js'
 import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
+import { shownSliceRows } from './slice-rows.js'
 
 /** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
 const pct = (x: number): string => percent(x, 1)
@@ -108,7 +109,9 @@ export function trustBody(trust: TrustResult): string[] {
   if (z.slices.length > 0) {
     out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '')
     const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']]
-    for (const s of z.slices) {
+    // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
+    const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices')
+    for (const s of bounded.shown) {
       const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ')
       const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
       const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
@@ -116,6 +119,7 @@ export function trustBody(trust: TrustResult): string[] {
       for (const d of s.distributions) rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')])
     }
     out.push(table(rows), '')
+    if (bounded.note) out.push(bounded.note, '')
     if (!z.fromRuns) out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '')
   }
   const t = trust.twoStage

@@ -1,5 +1,5 @@
 import type { Design } from './design.js'
-import type { BootstrapJob } from './kernels.js'
+import type { BootstrapJob, KernelJob, MultinomialJob } from './kernels.js'
 import { BLOCK, blockStates } from './rng.js'
 import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
 
@@ -22,51 +22,163 @@ export function bootstrapDistribution(design: Design, resamples: number, seed: s
 }
 
 /**
+ * A column resampled by counts when its distinct (value, queries) groups, over all strata, are at most
+ * its units / this: a binomial draw (BTRD) costs as much as some tens of indexed draws (measured: 100–230 ns
+ * against 1.5–3 ns a column on the shared 2-core machine, docs/scale.md). Binary metrics have at most three distinct
+ * differences, so from about a hundred queries on they are resampled by counts.
+ */
+export const COUNTS_PER_GROUP = 32
+
+/**
  * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
  * reads the result once they have run: lets a caller run several plans' jobs as one batch of units.
+ *
+ * Two ways to draw, chosen per column from the data alone (so the bytes depend on the data and the seed
+ * only), with the same law: drawing `size` units with replacement per stratum (an index per draw), or, for
+ * a column with few distinct values, drawing how many times each distinct value is drawn — one multinomial
+ * per stratum, as conditional binomials ({@link COUNTS_PER_GROUP}). A design with one unit per stratum has
+ * a single possible resample: no drawing at all, one value per column.
  */
 export function bootstrapPlan(design: Design, resamples: number, seed: string, stream: string): KernelPlan<Float64Array[]> {
   const { k } = design
-  const out = new Float64Array(k * resamples)
-  const jobs: BootstrapJob[] = []
-  if (design.units === 0) out.fill(Number.NaN)
-  else {
+  if (design.units === 0) return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)))
+  if (design.units === design.strata.length) return done(constantResamples(design))
+  const byCounts: number[] = []
+  const byIndex: number[] = []
+  const grouped: Groups[] = []
+  for (let c = 0; c < k; c++) {
+    const g = groupsOf(design, c)
+    if (g.values.length * COUNTS_PER_GROUP <= design.units) {
+      byCounts.push(c)
+      grouped.push(g)
+    } else byIndex.push(c)
+  }
+  const blocks = Math.ceil(resamples / BLOCK)
+  const jobs: KernelJob[] = []
+  const indexOut = byIndex.length > 0 ? new Float64Array(byIndex.length * resamples) : null
+  if (indexOut) {
+    const ki = byIndex.length
     // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
     const vs: Float64Array[] = []
-    for (let g = 0; g < k; g += 8) vs.push(columnsOf(design, g, Math.min(8, k - g)))
-    const blocks = Math.ceil(resamples / BLOCK)
-    jobs.push({
+    for (let g = 0; g < ki; g += 8) vs.push(columnsOf(design, byIndex.slice(g, Math.min(ki, g + 8))))
+    const job: BootstrapJob = {
       kind: 'bootstrap',
       units: vs.length * blocks,
-      work: resamples * design.units * k,
+      work: resamples * design.units * ki,
       blocks,
       block: BLOCK,
       resamples,
-      k,
+      k: ki,
       vs,
       counts: design.counts,
       starts: Int32Array.from(design.strata, (s) => s.start),
       sizes: Int32Array.from(design.strata, (s) => s.size),
       weights: Float64Array.from(design.strata, (s) => s.weight),
       states: blockStates(seed, stream, blocks),
-      out
-    })
+      out: indexOut
+    }
+    jobs.push(job)
+  }
+  const countsOut = byCounts.length > 0 ? new Float64Array(byCounts.length * resamples) : null
+  if (countsOut) {
+    const states = new Uint32Array(4 * blocks * byCounts.length)
+    // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
+    byCounts.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
+    const job: MultinomialJob = {
+      kind: 'multinomial',
+      units: byCounts.length * blocks,
+      work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
+      blocks,
+      block: BLOCK,
+      resamples,
+      k: byCounts.length,
+      values: grouped.map((g) => g.values),
+      multiplicity: grouped.map((g) => g.multiplicity),
+      queries: grouped.map((g) => g.queries),
+      offsets: grouped.map((g) => g.offsets),
+      sizes: Int32Array.from(design.strata, (s) => s.size),
+      weights: Float64Array.from(design.strata, (s) => s.weight),
+      ratio: design.counts !== null,
+      states,
+      out: countsOut
+    }
+    jobs.push(job)
   }
   return {
     jobs,
     finish() {
-      const sorted: Float64Array[] = []
-      for (let c = 0; c < k; c++) sorted.push(out.subarray(c * resamples, (c + 1) * resamples).sort())
+      const sorted: Float64Array[] = new Array<Float64Array>(k)
+      byIndex.forEach((c, i) => (sorted[c] = (indexOut as Float64Array).subarray(i * resamples, (i + 1) * resamples).sort()))
+      byCounts.forEach((c, i) => (sorted[c] = (countsOut as Float64Array).subarray(i * resamples, (i + 1) * resamples).sort()))
       return sorted
     }
   }
 }
 
-/** Columns [g, g + width) of the design's row-major values as their own row-major array (one cache line per drawn unit). */
-function columnsOf(design: Design, g: number, width: number): Float64Array {
+const done = (sorted: Float64Array[]): KernelPlan<Float64Array[]> => ({ jobs: [], finish: () => sorted })
+
+/**
+ * One unit per stratum: every resample draws each stratum's one unit, so every resample is the estimate.
+ * One value per column stands for all of them (every quantile of B equal values is that value), computed
+ * in the kernel's order of operations (so the bytes equal those the kernel would give), and memory stays
+ * constant however many resamples are asked for — what makes thousands of one-query slices cheap.
+ */
+function constantResamples(design: Design): Float64Array[] {
+  const { k, values, counts } = design
+  const out: Float64Array[] = []
+  for (let c = 0; c < k; c++) {
+    let e = 0
+    for (const s of design.strata) {
+      const a = 0 + values[s.start * k + c]
+      const denom = counts ? counts[s.start] : s.size
+      e += (s.weight * a) / denom
+    }
+    out.push(Float64Array.of(e))
+  }
+  return out
+}
+
+/** A column's distinct (value, queries per unit) groups, stratum by stratum, in ascending order. */
+interface Groups {
+  values: Float64Array
+  multiplicity: Float64Array
+  queries: Float64Array
+  offsets: Int32Array
+}
+
+function groupsOf(design: Design, c: number): Groups {
+  const { k, values, counts } = design
+  const outValues: number[] = []
+  const outMult: number[] = []
+  const outQueries: number[] = []
+  const offsets = new Int32Array(design.strata.length + 1)
+  design.strata.forEach((s, si) => {
+    offsets[si] = outValues.length
+    const order = Array.from({ length: s.size }, (_, i) => s.start + i)
+    const q = (u: number): number => (counts ? counts[u] : 1)
+    order.sort((a, b) => values[a * k + c] - values[b * k + c] || q(a) - q(b))
+    for (const u of order) {
+      const v = values[u * k + c]
+      const last = outValues.length - 1
+      // Object.is: -0 and 0 are kept apart (the kernel adds the drawn values themselves), NaN joins NaN.
+      if (last >= offsets[si] && Object.is(outValues[last], v) && outQueries[last] === q(u)) outMult[last]++
+      else {
+        outValues.push(v)
+        outMult.push(1)
+        outQueries.push(q(u))
+      }
+    }
+  })
+  offsets[design.strata.length] = outValues.length
+  return { values: Float64Array.from(outValues), multiplicity: Float64Array.from(outMult), queries: Float64Array.from(outQueries), offsets }
+}
+
+/** The given columns of the design's row-major values as their own row-major array (one cache line per drawn unit). */
+function columnsOf(design: Design, columns: number[]): Float64Array {
   const { k, units, values } = design
-  if (g === 0 && width === k) return values
+  const width = columns.length
+  if (width === k && columns.every((c, i) => c === i)) return values
   const out = new Float64Array(units * width)
-  for (let u = 0; u < units; u++) for (let c = 0; c < width; c++) out[u * width + c] = values[u * k + g + c]
+  for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) out[u * width + i] = values[u * k + columns[i]]
   return out
 }

@@ -7,7 +7,7 @@ import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
 import { signFlipPlan, type Randomization } from './randomization.js'
-import { filterKey, membersOf, type Filters } from './subsets.js'
+import { filterKey, membersByValue, membersOf, type Filters } from './subsets.js'
 import { createRunner, defaultThreads } from './threads.js'
 import { quote } from '../util/show.js'
 
@@ -110,10 +110,20 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   const levelColumns = [...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base), ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)]
   const membersCache = new Map<string, Int32Array>()
   const subsetCache = new Map<string, SubsetStats>()
+  const byValue = new Map<string, Map<string, Int32Array>>()
   const members = (filters: Filters): Int32Array => {
     const key = filterKey(filters)
     let m = membersCache.get(key)
-    if (!m) membersCache.set(key, (m = membersOf(table, filters)))
+    if (!m) {
+      if (filters.length === 1 && table.attrs.has(filters[0][0])) {
+        // One attribute: all its values' members at once (one pass), the same indices membersOf would give.
+        const [attr, value] = filters[0]
+        let index = byValue.get(attr)
+        if (!index) byValue.set(attr, (index = membersByValue(table, attr)))
+        m = index.get(value) ?? new Int32Array(0)
+      } else m = membersOf(table, filters)
+      membersCache.set(key, m)
+    }
     return m
   }
   const subset = (filters: Filters): SubsetStats => {

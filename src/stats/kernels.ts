@@ -58,11 +58,44 @@ export interface FlipJob {
   out: Float64Array
 }
 
-export type KernelJob = BootstrapJob | FlipJob
+/**
+ * Resampling blocks of the bootstrap for columns with few distinct values (src/stats/bootstrap.ts): per
+ * resample and stratum, the counts of the distinct values are one multinomial draw (conditional binomials),
+ * the exact law of the drawn units' counts. Unit u = column floor(u / blocks), block u % blocks.
+ */
+export interface MultinomialJob {
+  kind: 'multinomial'
+  units: number
+  work: number
+  blocks: number
+  block: number
+  resamples: number
+  /** Number of columns in the job. */
+  k: number
+  /** Per column, its distinct groups (stratum by stratum): value, units holding it, queries per unit (or 1). */
+  values: Float64Array[]
+  multiplicity: Float64Array[]
+  queries: Float64Array[]
+  /** Per column, the first group of each stratum and one past the last (strata + 1 entries). */
+  offsets: Int32Array[]
+  /** Per stratum: number of units and weight. */
+  sizes: Int32Array
+  weights: Float64Array
+  /** True when the denominator is the drawn queries (query-weighted clusters), else the stratum's size. */
+  ratio: boolean
+  /** xoshiro128** state of each block of each column, 4 words per block: column c's block b at (c * blocks + b) * 4. */
+  states: Uint32Array
+  /** out[c * resamples + b] (unsorted). */
+  out: Float64Array
+}
+
+export type KernelJob = BootstrapJob | FlipJob | MultinomialJob
 
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
   runUnit(job: KernelJob, unit: number): void
+  /** `count` binomial(n, p) variates from a xoshiro128** state (tests check the sampler against the exact law). */
+  binomials(state: Uint32Array, n: number, p: number, count: number): Float64Array
 }
 
 /**
@@ -73,6 +106,10 @@ export function statsKernels(): Kernels {
   const imul = Math.imul
   const abs = Math.abs
   const min = Math.min
+  const floor = Math.floor
+  const sqrt = Math.sqrt
+  const log = Math.log
+  const pow = Math.pow
   /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
   const twoPowMinus32 = 2.3283064365386963e-10
 
@@ -643,6 +680,165 @@ export function statsKernels(): Kernels {
   }
 
   /**
+   * The generator state of the binomial sampler: a unit loads its block's state here, draws, and is done
+   * (units run one at a time on a thread, and each thread has its own copy of these kernels).
+   */
+  let g0 = 0
+  let g1 = 0
+  let g2 = 0
+  let g3 = 0
+  function next(): number {
+    const x = imul(g1, 5)
+    const r = imul((x << 7) | (x >>> 25), 9) >>> 0
+    const t = g1 << 9
+    g2 ^= g0
+    g3 ^= g1
+    g1 ^= g2
+    g0 ^= g3
+    g2 ^= t
+    g3 = (g3 << 11) | (g3 >>> 21)
+    return r
+  }
+  /** A uniform double in [0, 1) with 53 random bits (two steps). */
+  function uniform(): number {
+    return ((next() >>> 5) * 67108864 + (next() >>> 6)) * 1.1102230246251565e-16
+  }
+  /** Stirling's series correction log(k!) − [(k + ½) log(k + 1) − (k + 1) + ½ log 2π], exact values below 10 (Hörmann 1993). */
+  const FC = [0.08106146679532726, 0.04134069595540929, 0.02767792568499834, 0.02079067210376509, 0.01664469118982119, 0.01387612882307075, 0.01189670994589177, 0.01041126526197209, 0.009255462182712733, 0.008330563433362871]
+  function fc(k: number): number {
+    if (k < 10) return FC[k]
+    const r = 1 / (k + 1)
+    const rr = r * r
+    return (1 / 12 - (1 / 360 - rr / 1260) * rr) * r
+  }
+  /**
+   * A binomial(n, p) variate, p <= 0.5: inversion (sequential search from 0) when n·p < 10, else BTRD,
+   * Hörmann's transformed rejection with decomposition ("The generation of binomial random variates",
+   * J. Statist. Comput. Simul. 46, 1993; the algorithm of Boost's binomial_distribution), O(1) per draw.
+   */
+  function binomialLow(n: number, p: number): number {
+    const q = 1 - p
+    if (n * p < 10) {
+      const s = p / q
+      const a = (n + 1) * s
+      const r0 = pow(q, n)
+      for (;;) {
+        let u = uniform()
+        let r = r0
+        let x = 0
+        while (u > r) {
+          u -= r
+          x++
+          if (x > n) break
+          r *= a / x - s
+        }
+        if (x <= n) return x
+      }
+    }
+    const spq = sqrt(n * p * q)
+    const b = 1.15 + 2.53 * spq
+    const a = -0.0873 + 0.0248 * b + 0.01 * p
+    const c = n * p + 0.5
+    const alpha = (2.83 + 5.1 / b) * spq
+    const vr = 0.92 - 4.2 / b
+    const urvr = 0.86 * vr
+    const m = floor((n + 1) * p)
+    const r = p / q
+    const nr = (n + 1) * r
+    const npq = n * p * q
+    for (;;) {
+      let v = uniform()
+      let u: number
+      if (v <= urvr) {
+        u = v / vr - 0.43
+        return floor(((2 * a) / (0.5 - abs(u)) + b) * u + c)
+      }
+      if (v >= vr) {
+        u = uniform() - 0.5
+      } else {
+        u = v / vr - 0.93
+        u = (u < 0 ? -0.5 : 0.5) - u
+        v = uniform() * vr
+      }
+      const us = 0.5 - abs(u)
+      const k = floor(((2 * a) / us + b) * u + c)
+      if (k < 0 || k > n) continue
+      v = (v * alpha) / (a / (us * us) + b)
+      const km = abs(k - m)
+      if (km <= 15) {
+        let f = 1
+        if (m < k) {
+          for (let i = m + 1; i <= k; i++) f *= nr / i - r
+        } else if (m > k) {
+          for (let i = k + 1; i <= m; i++) v *= nr / i - r
+        }
+        if (v <= f) return k
+        continue
+      }
+      v = log(v)
+      const rho = (km / npq) * (((km / 3 + 0.625) * km + 1 / 6) / npq + 0.5)
+      const t = (-km * km) / (2 * npq)
+      if (v < t - rho) return k
+      if (v > t + rho) continue
+      const nm = n - m + 1
+      const h = (m + 0.5) * log((m + 1) / (r * nm)) + fc(m) + fc(n - m)
+      const nk = n - k + 1
+      if (v <= h + (n + 1) * log(nm / nk) + (k + 0.5) * log((nk * r) / (k + 1)) - fc(k) - fc(n - k)) return k
+    }
+  }
+  /** A binomial(n, p) variate for any p in [0, 1] (p > 0.5 by symmetry). */
+  function binomial(n: number, p: number): number {
+    if (n <= 0 || p <= 0) return 0
+    if (p >= 1) return n
+    return p > 0.5 ? n - binomialLow(n, 1 - p) : binomialLow(n, p)
+  }
+  function load(states: Uint32Array, at: number): void {
+    g0 = states[at] | 0
+    g1 = states[at + 1] | 0
+    g2 = states[at + 2] | 0
+    g3 = states[at + 3] | 0
+  }
+
+  /**
+   * One block of one column of a multinomial job: per resample, per stratum, the counts of its distinct
+   * groups by conditional binomials (group j gets binomial(units left, its share of the groups left)), and
+   * the stratum's term weight · Σ count · value / denominator, summed in group order.
+   */
+  function multinomialUnit(job: MultinomialJob, unit: number): void {
+    const c = (unit / job.blocks) | 0
+    const block = unit - c * job.blocks
+    load(job.states, (c * job.blocks + block) * 4)
+    const values = job.values[c]
+    const mult = job.multiplicity[c]
+    const queries = job.queries[c]
+    const offsets = job.offsets[c]
+    const { sizes, weights, ratio, out } = job
+    const from = block * job.block
+    const to = min(job.resamples, from + job.block)
+    for (let b = from; b < to; b++) {
+      let e = 0
+      for (let si = 0; si < sizes.length; si++) {
+        const size = sizes[si]
+        let left = size
+        let groupsLeft = size
+        let a = 0
+        let denom = ratio ? 0 : size
+        const end = offsets[si + 1]
+        for (let j = offsets[si]; j < end && left > 0; j++) {
+          const m = mult[j]
+          const drawn = j === end - 1 ? left : binomial(left, m / groupsLeft)
+          groupsLeft -= m
+          left -= drawn
+          a += drawn * values[j]
+          if (ratio) denom += drawn * queries[j]
+        }
+        e += (weights[si] * a) / denom
+      }
+      out[c * job.resamples + b] = e
+    }
+  }
+
+  /**
    * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
    * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
    * summed side by side, each in its own scalar accumulator and in the same group order as one at a time:
@@ -729,7 +925,14 @@ export function statsKernels(): Kernels {
   return {
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
+      else if (job.kind === 'multinomial') multinomialUnit(job, unit)
       else flipUnit(job, unit)
+    },
+    binomials(state: Uint32Array, n: number, p: number, count: number): Float64Array {
+      load(state, 0)
+      const out = new Float64Array(count)
+      for (let i = 0; i < count; i++) out[i] = binomial(n, p)
+      return out
     }
   }
 }

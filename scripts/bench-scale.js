@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+/**
+ * npm run bench:scale — how the whole gate CLI grows with the number of queries and of slice values.
+ *
+ *   node scripts/bench-scale.js [--cli dist/cli.js] [--runs 3] [--resamples 10000] [--rows 1e3,1e4,1e5,1e6]
+ *                               [--slices 1,1000,7000,20000] [--scipy-max 100000]
+ *
+ * Data (generated once, seeded, into bench-data/scale-*; gitignored): the five metrics of bench-stats.js
+ * (hit@10, hit@3 binary; recall@10, ndcg@10 in 0..1 rounded to 1e-4; latency_ms rounded to 0.1 ms), plus an
+ * attribute `bucket` with S distinct values (query i has value i mod S). Rules: five non_inferior checks,
+ * 10,000 resamples, 10,000 sign flips, percentile; the slice rows add `slices: [bucket]`.
+ *
+ * Rows:
+ *   queries N = 10^3 .. 10^6, no slices;
+ *   7,000 queries with S = 1 .. 20,000 slice values (S = N: every slice holds one query; the 20,000 row has
+ *   20,000 queries, one per value). "slices add" = that row minus the same data without slices.
+ * Each row is the whole CLI as a child process (node dist/cli.js gate ... --json F --markdown F), wall clock
+ * and peak RSS from /usr/bin/time (median of --runs), and, where it can run (N <= --scipy-max), scipy's paired
+ * bootstrap of the same five metrics on the same files in the same run (scripts/bench-stats.js's script:
+ * scipy.stats.bootstrap((base, cand), mean-of-difference, paired=True, vectorized=True, method='percentile',
+ * n_resamples=10000)). The machine may be shared: every figure is the median of --runs, the spread is printed.
+ */
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { measure, opt, rng, root, writeLines } from './bench-common.js'
+
+const RUNS = Number(opt('--runs', 3))
+const RESAMPLES = Number(opt('--resamples', 10000))
+const CLI = opt('--cli', join(root, 'dist/cli.js'))
+const ROWS = opt('--rows', '1e3,1e4,7e3,1e5,1e6')
+  .split(',')
+  .map((x) => Math.round(Number(x)))
+const SLICES = opt('--slices', '1,100,1000,7000,20000')
+  .split(',')
+  .map((x) => Math.round(Number(x)))
+const SCIPY_MAX = Number(opt('--scipy-max', 10000))
+const METRICS = ['hit@10', 'hit@3', 'recall@10', 'ndcg@10', 'latency_ms']
+const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
+
+/** Writes baseline/candidate JSONL (N queries, `slices` distinct bucket values) and the rules, once. */
+async function dataset(n, slices) {
+  const dir = join(root, 'bench-data', `scale-${n}-${slices}`)
+  mkdirSync(dir, { recursive: true })
+  const clip = (x) => Math.min(1, Math.max(0, Math.round(x * 10000) / 10000))
+  for (const [side, shift, seed] of [
+    ['baseline', 0, 4],
+    ['candidate', 0.01, 4]
+  ]) {
+    // The same skill per query on both sides (same seed for it), independent noise per side.
+    const skillOf = rng(seed)
+    const r = rng(side === 'baseline' ? 5 : 6)
+    await writeLines(join(dir, `${side}.jsonl`), n, (i) => {
+      const skill = skillOf()
+      return (
+        JSON.stringify({
+          query_id: `q${String(i).padStart(7, '0')}`,
+          'hit@10': r() < skill + shift ? 1 : 0,
+          'hit@3': r() < skill * 0.8 + shift ? 1 : 0,
+          'recall@10': clip(skill + shift + (r() - 0.5) * 0.3),
+          'ndcg@10': clip(skill * 0.9 + shift + (r() - 0.5) * 0.3),
+          latency_ms: Math.round((40 + r() * 30 + shift * 100) * 10) / 10,
+          bucket: `b${i % slices}`
+        }) + '\n'
+      )
+    })
+  }
+  const rules = (withSlices) =>
+    [
+      'version: 1',
+      'metrics:',
+      '  hit@10: { better: higher, binary: true }',
+      '  hit@3: { better: higher, binary: true }',
+      '  recall@10: { better: higher, range: [0, 1] }',
+      '  ndcg@10: { better: higher, range: [0, 1] }',
+      '  latency_ms: { better: lower, unit: ms }',
+      `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1 }`,
+      ...(withSlices ? ['slices: [bucket]'] : []),
+      'checks:',
+      ...METRICS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`)
+    ].join('\n') + '\n'
+  writeFileSync(join(dir, 'rules.yml'), rules(false))
+  writeFileSync(join(dir, 'rules-slices.yml'), rules(true))
+  writeFileSync(
+    join(dir, 'scipy_bootstrap.py'),
+    `import json, sys
+import numpy as np
+from scipy import stats
+metrics = ${JSON.stringify(METRICS)}
+def load(path):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            rows[r['query_id']] = r
+    return rows
+b, c = load(sys.argv[1]), load(sys.argv[2])
+ids = sorted(b)
+out = {}
+for m in metrics:
+    x = np.array([b[i][m] for i in ids], dtype=float)
+    y = np.array([c[i][m] for i in ids], dtype=float)
+    res = stats.bootstrap((x, y), lambda p, q, axis: np.mean(q - p, axis=axis), paired=True, vectorized=True,
+                          method='percentile', n_resamples=${RESAMPLES}, confidence_level=0.95,
+                          random_state=np.random.default_rng(1))
+    out[m] = [float(res.confidence_interval.low), float(res.confidence_interval.high)]
+print(json.dumps(out))
+`
+  )
+  return dir
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/** Median wall seconds and peak MiB of `runs` runs, with the spread (min..max wall). */
+async function timed(cmd, args) {
+  const walls = []
+  const peaks = []
+  const cpus = []
+  for (let i = 0; i < RUNS; i++) {
+    const r = await measure(cmd, args)
+    walls.push(r.wall)
+    if (r.peakMiB !== null) peaks.push(r.peakMiB)
+    if (r.cpu !== null) cpus.push(r.cpu)
+  }
+  return { wall: median(walls), min: Math.min(...walls), max: Math.max(...walls), peak: peaks.length ? median(peaks) : null, cpu: cpus.length ? median(cpus) : null }
+}
+
+async function gate(dir, rulesFile) {
+  const json = join(dir, `report-${rulesFile}.json`)
+  const md = join(dir, `report-${rulesFile}.md`)
+  const t = await timed(process.execPath, [CLI, 'gate', '--rules', join(dir, rulesFile), '--baseline', join(dir, 'baseline.jsonl'), '--candidate', join(dir, 'candidate.jsonl'), '--json', json, '--markdown', md])
+  return { ...t, jsonMiB: statSync(json).size / 2 ** 20, mdKiB: statSync(md).size / 1024 }
+}
+
+const fmt = (t) => `${t.wall.toFixed(2)} (${t.min.toFixed(2)}-${t.max.toFixed(2)})`
+const cpu = (t) => (t.cpu === null ? 'n/a' : t.cpu.toFixed(2))
+const mib = (x) => (x === null ? 'n/a' : x.toFixed(0))
+
+if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first (or pass --cli)`)
+console.log(`retrieval-gate ${CLI} on node ${process.version}; ${METRICS.length} metrics x ${RESAMPLES} resamples; median of ${RUNS} runs (min-max), whole process`)
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ')} at the start (a loaded machine stretches wall time; CPU time less so)`
+)
+console.log('')
+console.log('| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
+console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
+for (const n of ROWS) {
+  const dir = await dataset(n, 1)
+  const g = await gate(dir, 'rules.yml')
+  let s = null
+  if (n <= SCIPY_MAX) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')])
+  console.log(
+    `| ${n} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${s ? fmt(s) : 'not run'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${s ? (g.wall / s.wall).toFixed(3) : ''} |`
+  )
+}
+console.log('')
+console.log('| queries | slice values | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | without slices: wall s | CPU s | peak MiB | slices add: wall s | CPU s | MiB |')
+console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
+for (const s of SLICES) {
+  const n = Math.max(7000, s)
+  const dir = await dataset(n, s)
+  const plain = await gate(dir, 'rules.yml')
+  const g = await gate(dir, 'rules-slices.yml')
+  const addMiB = g.peak !== null && plain.peak !== null ? (g.peak - plain.peak).toFixed(0) : 'n/a'
+  const addCpu = g.cpu !== null && plain.cpu !== null ? (g.cpu - plain.cpu).toFixed(2) : 'n/a'
+  console.log(
+    `| ${n} | ${s} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${fmt(plain)} | ${cpu(plain)} | ${mib(plain.peak)} | ${(g.wall - plain.wall).toFixed(2)} | ${addCpu} | ${addMiB} |`
+  )
+}
