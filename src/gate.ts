@@ -7,16 +7,20 @@ import { createStats, type Comparison, type StatsEngine, type StatsOptions } fro
 import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
+import type { SeedSides } from './align/seeds.js'
+import { withSeeds } from './stats/seeds.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions = {}): GateResult {
+export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions & { seeds?: SeedSides } = {}): GateResult {
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
-  const stats = createStats(table, rules, options)
+  // Seed replicates (several files per side, already averaged into baseline/candidate): intervals over seeds and queries.
+  const seeded = options.seeds === undefined ? undefined : withSeeds(createStats(table, rules, options), table, rules, options.seeds)
+  const stats = seeded?.stats ?? createStats(table, rules, options)
   const trust = assessTrust(rules, table, evidence)
   const decision = decide(rules, table, stats, trust.guards)
   return {
@@ -30,7 +34,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
     comparability: comparabilityEntries(trust),
-    trust
+    trust,
+    ...(seeded === undefined ? {} : { seeds: seeded.summary })
   }
 }
 

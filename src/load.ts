@@ -10,6 +10,7 @@ import { collectEvidence } from './trust/evidence.js'
 import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
 import type { TrustEvidence } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
+import { averageSeeds, type SeedSides } from './align/seeds.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024
@@ -94,4 +95,38 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
   if (dataset !== null) base.side.notes.unshift(...datasetNotes(dataset))
   const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests }
   return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust }
+}
+
+/**
+ * Reads each side from one file or several, one per independently trained seed (docs/statistics.md, "Seed
+ * replicates"). One file per side is exactly {@link readSides}. Several: every file is read as per-query rows
+ * and each side's seeds are averaged per query (src/align/seeds.ts); `seeds` keeps them for the two-level
+ * bootstrap. `seeds` is also set with one file per side when the rules ask for statistics.min_seeds, so the
+ * checks know how many seeds they were given.
+ */
+export async function readSeedSides(
+  rules: Rules,
+  baselineFiles: string[],
+  candidateFiles: string[],
+  qrelsOverride?: string,
+  trustFiles: TrustFiles = {},
+  input: RowsInput = {}
+): Promise<Sides & { seeds: SeedSides | undefined }> {
+  if (baselineFiles.length === 1 && candidateFiles.length === 1) {
+    const sides = await readSides(rules, baselineFiles[0], candidateFiles[0], qrelsOverride, trustFiles, input)
+    return { ...sides, seeds: rules.statistics.minSeeds === undefined ? undefined : { baseline: [sides.baseline], candidate: [sides.candidate] } }
+  }
+  if (rules.judgments || rules.dataset || qrelsOverride !== undefined) {
+    throw new InputError(
+      { file: baselineFiles.length > 1 ? baselineFiles[1] : candidateFiles[1], key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
+      'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files"
+    )
+  }
+  const manifests = await readManifests(rules, trustFiles)
+  const seeds: SeedSides = { baseline: [], candidate: [] }
+  for (const file of baselineFiles) seeds.baseline.push(await readSide(file, rules, input))
+  for (const file of candidateFiles) seeds.candidate.push(await readSide(file, rules, input))
+  const trust: TrustEvidence = { runs: null, dataset: null, manifests }
+  return { baseline: averageSeeds(seeds.baseline, 'baseline'), candidate: averageSeeds(seeds.candidate, 'candidate'), runs: undefined, trust, seeds }
 }

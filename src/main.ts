@@ -17,7 +17,7 @@ import { createClient, describeApiError, type GitHubClient } from './github/octo
 import { resolvePullRequest } from './github/pull-request.js'
 import { readLocalRules } from './github/local-rules.js'
 import { readRulesText } from './github/rules-source.js'
-import { readSides } from './load.js'
+import { readSeedSides } from './load.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
@@ -80,9 +80,12 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
     const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
-    const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles, rowsInput)
+    // Several files per side: one per independently trained seed (the inputs' lines), read and averaged per query.
+    const baselineFiles = inputs.baselineSeeds ?? [baseline.file]
+    const candidateFiles = inputs.candidateSeeds ?? [inputs.candidate]
+    const { baseline: baseRows, candidate: candRows, trust, seeds } = await readSeedSides(rules, baselineFiles, candidateFiles, undefined, trustFiles, rowsInput)
     const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings }
-    const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS) }), provenance }
+    const result = { ...runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS), seeds }), provenance }
     const verdict = result.decision.verdict
 
     // The regression set and the to-judge list are always written into report-dir: the report names them.

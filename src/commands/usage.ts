@@ -30,8 +30,8 @@ export const COMMANDS = {
   gate: {
     options: {
       rules: { type: 'string' },
-      baseline: { type: 'string' },
-      candidate: { type: 'string' },
+      baseline: { type: 'string', multiple: true },
+      candidate: { type: 'string', multiple: true },
       markdown: { type: 'string' },
       json: { type: 'string' },
       qrels: { type: 'string' },
@@ -52,7 +52,9 @@ export const COMMANDS = {
       coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
       --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
       unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
-      for the comparability checks.
+      for the comparability checks. Repeat --baseline / --candidate to give one per-query rows file per
+      independently trained seed: the gate compares seed-averaged means with an interval over seeds and
+      queries (docs/statistics.md, "Seed replicates").
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
 ${INPUTS}`
   },

@@ -9,6 +9,7 @@ import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
 import type { Provenance } from '../model/provenance.js'
+import type { SeedsSummary } from '../stats/seeds.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
@@ -51,4 +52,6 @@ export interface GateResult {
    * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
    */
   trust?: TrustResult
+  /** Seed replicates (several files per side, or statistics.min_seeds): the files, the spread between seeds per metric (src/stats/seeds.ts). */
+  seeds?: SeedsSummary
 }

@@ -11,7 +11,7 @@ import type { Multiplicity } from '../stats/multiplicity.js'
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
 /** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
-export type Reason = 'holds' | 'too_few_queries' | 'interval_crosses_margin' | 'shown_worse' | 'not_shown_better' | 'shown_not_better' | 'too_many_regressions' | 'non_finite' | 'no_queries'
+export type Reason = 'holds' | 'too_few_queries' | 'interval_crosses_margin' | 'shown_worse' | 'not_shown_better' | 'shown_not_better' | 'too_many_regressions' | 'non_finite' | 'no_queries' | 'too_few_seeds'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {

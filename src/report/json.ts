@@ -4,6 +4,7 @@ import type { UnitResult } from '../decide/evaluate.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
+import { seedsJson } from './seeds.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
@@ -130,7 +131,9 @@ export function toJsonReport(result: GateResult): string {
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision) : null
+    trust: result.trust ? trustJson(result.trust, decision) : null,
+    // Seed replicates (src/report/seeds.ts): only when several seed files or statistics.min_seeds were given.
+    ...(result.seeds ? { seeds: seedsJson(result.seeds) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }
