@@ -8,14 +8,15 @@ import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
 import type { SeedSides } from './align/seeds.js'
-import { withSeeds } from './stats/seeds.js'
+import { seedRules, withSeeds } from './stats/seeds.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions & { seeds?: SeedSides } = {}): GateResult {
+export function runGate(givenRules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: StatsOptions & { seeds?: SeedSides } = {}): GateResult {
+  const rules = options.seeds === undefined ? givenRules : seedRules(givenRules, options.seeds)
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   // Seed replicates (several files per side, already averaged into baseline/candidate): intervals over seeds and queries.

@@ -128,5 +128,6 @@ export async function readSeedSides(
   for (const file of baselineFiles) seeds.baseline.push(await readSide(file, rules, input))
   for (const file of candidateFiles) seeds.candidate.push(await readSide(file, rules, input))
   const trust: TrustEvidence = { runs: null, dataset: null, manifests }
-  return { baseline: averageSeeds(seeds.baseline, 'baseline'), candidate: averageSeeds(seeds.candidate, 'candidate'), runs: undefined, trust, seeds }
+  const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name))
+  return { baseline: averageSeeds(seeds.baseline, 'baseline', binary), candidate: averageSeeds(seeds.candidate, 'candidate', binary), runs: undefined, trust, seeds }
 }

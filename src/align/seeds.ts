@@ -19,11 +19,13 @@ export interface SeedSides {
  * (queries.missing decides what happens to it, as for one file).
  *
  * Refuses (InputError naming the file and query id) a seed file that repeats a query id or does not cover
- * exactly the first file's queries: seeds over different queries cannot be averaged query by query.
+ * exactly the first file's queries: seeds over different queries cannot be averaged query by query. The
+ * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
  */
-export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate'): SideRows {
+export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', binary: ReadonlySet<string> = new Set()): SideRows {
   if (files.length === 1) return files[0]
   const byId = files.map(indexById)
+  for (const file of files) refuseNonBinary(file, binary)
   const first = files[0]
   for (let f = 1; f < files.length; f++) {
     for (const row of first.rows) {
@@ -79,4 +81,16 @@ function indexById(file: SideRows): Map<string, QueryRow> {
     index.set(row.id, row)
   }
   return index
+}
+
+/** A metric the rules declare binary must be 0 or 1 in each seed (its seed average is then a share). */
+function refuseNonBinary(file: SideRows, binary: ReadonlySet<string>): void {
+  for (const row of file.rows) {
+    for (const metric of binary) {
+      const v = row.values.get(metric)
+      if (v !== null && v !== undefined && v !== 0 && v !== 1) {
+        throw new InputError({ file: file.source, line: row.line, queryId: row.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
+      }
+    }
+  }
 }

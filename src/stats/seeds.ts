@@ -7,7 +7,7 @@ import type { SideRows } from '../model/rows.js'
 import { percentileInterval } from './bca.js'
 import type { Comparison, StatsEngine } from './compare.js'
 import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
-import { filterKey, type Filters } from './subsets.js'
+import { filterKey } from './subsets.js'
 
 /** One metric's spread between seeds over all queries, and whether the gain is within it. */
 export interface SeedMetricSummary {
@@ -44,9 +44,8 @@ export interface SeedsSummary {
  * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
  */
 export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): { stats: StatsEngine; summary: SeedsSummary } {
-  const twoLevel = seeds.baseline.length > 1 || seeds.candidate.length > 1
+  const twoLevel = isTwoLevel(seeds)
   const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
-  if (twoLevel) refuseUnmodelled(rules)
   const all = engine.members([])
   const metrics = [...rules.metrics.keys()].map((metric) => {
     const cols = seedColumns(table, seeds, metric, all)
@@ -68,8 +67,8 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
   const distributions = new Map<string, Float64Array>()
   const cache = new Map<string, Comparison>()
   const stats: StatsEngine = {
-    members: engine.members,
-    differences: engine.differences,
+    members: (filters) => engine.members(filters),
+    differences: (metric) => engine.differences(metric),
     seeds: count,
     compare(metric, filters, confidence = rules.statistics.confidence) {
       const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
@@ -93,6 +92,20 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
   return { stats, summary }
 }
 
+const isTwoLevel = (seeds: SeedSides): boolean => seeds.baseline.length > 1 || seeds.candidate.length > 1
+
+/**
+ * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
+ * two-level bootstrap does not model (clusters, target weights, McNemar checks), then declares every metric
+ * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
+ * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
+ */
+export function seedRules(rules: Rules, seeds: SeedSides): Rules {
+  if (!isTwoLevel(seeds)) return rules
+  refuseUnmodelled(rules)
+  return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) }
+}
+
 /** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
 export function seedColumns(table: PairedTable, seeds: SeedSides, metric: string, members: Int32Array): SeedColumns {
   const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
@@ -111,8 +124,11 @@ function sideColumns(files: SideRows[], table: PairedTable, metric: string, memb
     const i = members[j]
     const id = table.ids[i]
     const values = indexes.map((index) => index.get(id))
-    const complete = values.every((v) => typeof v === 'number')
-    for (let s = 0; s < files.length; s++) out[s][j] = complete && files.length > 1 ? (values[s] as number) : filled[i]
+    const complete = files.length > 1 && values.every((v) => typeof v === 'number')
+    for (let s = 0; s < files.length; s++) {
+      const v = values[s]
+      out[s][j] = complete && typeof v === 'number' ? v : filled[i]
+    }
   }
   return out
 }
