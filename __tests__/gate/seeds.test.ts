@@ -135,6 +135,7 @@ describe('refusals', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(`${f['extra.jsonl']}:${N + 1}`)
     expect(r.stderr).toContain('"zz"')
+    expect(r.stderr).toContain('is not in the first baseline seed file')
   })
 
   it('McNemar with several seeds is refused (a seed-averaged hit is a share, not 0 or 1)', async () => {
@@ -153,7 +154,10 @@ describe('refusals', () => {
     const f = writeFiles({ 'rules.yml': rules, 'b0.jsonl': hit(0), 'b1.jsonl': hit(1), 'c0.jsonl': hit(2), 'bad.jsonl': hit(1).replace('"hit":0', '"hit":0.5') })
     const ok = await gate(f, ['b0.jsonl', 'b1.jsonl'], ['c0.jsonl'])
     expect(ok.stderr).toBe('')
-    expect((JSON.parse(ok.stdout) as Report).checks[0].status).toBe('pass')
+    const report = JSON.parse(ok.stdout) as Report
+    expect(report.checks[0].status).toBe('pass')
+    // Baseline seed shares: seed 0 misses q % 3 = 0, seed 1 misses q % 3 = 2; 40 queries -> means 26/40 and 27/40.
+    expect(report.seeds?.metrics[0].baseline.means).toEqual([26 / 40, 27 / 40])
     const bad = await gate(f, ['b0.jsonl', 'bad.jsonl'], ['c0.jsonl'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain(`${f['bad.jsonl']}:3`) // q02, the first 0 of seed 1
