@@ -102,6 +102,13 @@ describe('several seed files per side', () => {
     expect(r.stdout).toMatch(/\| score \| baseline \| 3 \| [0-9.]+, [0-9.]+, [0-9.]+ \| 0\.05/)
   })
 
+  it('the terminal report says it too', async () => {
+    const f = files({ 'rules.yml': METRICS + SUPERIOR })
+    const r = await gate(f, ALL_B, ALL_C, 'text')
+    expect(r.stdout).toContain('  Seed replicates: 3 baseline and 3 candidate seeds')
+    expect(r.stdout).toContain('is smaller than the spread between seeds (standard deviation of the seed means up to 0.0500)')
+  })
+
   it('is deterministic: the same files give the same bytes', async () => {
     const f = files({ 'rules.yml': METRICS + SUPERIOR })
     const a = await gate(f, ALL_B, ALL_C)

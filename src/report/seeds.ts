@@ -12,7 +12,7 @@ import { digitsFor, fixed, signed } from './format.js'
  * (a difference one lucky seed could produce). Absent from every report without seed files or min_seeds.
  */
 
-/** The sentences shown under the gated checks: how the intervals were made, and every gain within the seed spread. */
+/** The sentences shown under the gated checks (plain text: the caller escapes for its format): how the intervals were made, and every gain within the seed spread. */
 export function seedSentences(result: GateResult): string[] {
   const seeds = result.seeds
   if (seeds === undefined) return []
@@ -29,7 +29,7 @@ export function seedSentences(result: GateResult): string[] {
 
 function withinSpreadSentence(result: GateResult, m: SeedMetricSummary): string {
   const d = digitsOf(result, m)
-  const name = inline(metricOf(result, m.metric).name)
+  const name = metricOf(result, m.metric).name
   return `The change of ${name} (${signed(m.delta, d)}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed(m.spread as number, d)}): one lucky or unlucky training run could produce a difference this size.`
 }
 

@@ -9,6 +9,7 @@ import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
 import { sliceLabel } from './words.js'
+import { seedSentences } from './seeds.js'
 import { maxOf } from '../util/extent.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
@@ -97,6 +98,8 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
+  const seedWords = seedSentences(result)
+  if (seedWords.length > 0) out.push('', ...seedWords.map((t) => `  ${plain(t, 600)}`))
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')

@@ -82,7 +82,7 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
         dist = seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`)
         distributions.set(distKey, dist)
       }
-      const notes = c.notes.filter((n) => !n.startsWith('McNemar'))
+      const notes = [...c.notes]
       notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`)
       const out: Comparison = { ...c, ci: percentileInterval(dist, confidence), interval: 'percentile', intervalNote: null, pValue: null, test: null, gained: null, lost: null, notes }
       cache.set(key, out)
