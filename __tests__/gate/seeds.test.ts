@@ -193,6 +193,8 @@ describe('statistics.min_seeds', () => {
     const md = await gate(f, ['b0.jsonl', 'b1.jsonl'], ALL_C, 'markdown')
     expect(md.stdout).toContain('The rules ask for at least 3 seeds per side (statistics.min\\_seeds) and 2 baseline and 3 candidate seeds were given: every check is inconclusive.')
     expect(md.stdout).toContain('fewer independently trained seeds than statistics.min\\_seeds asks for')
+    const explain = await cli(['explain', '--rules', f['rules.yml']])
+    expect(explain.stdout).toContain('Seeds: each side must give at least 3 independently trained seeds')
   })
 
   it('enough seeds: the check is judged (here it holds: the margin is wide)', async () => {
