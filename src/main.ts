@@ -81,7 +81,8 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
     // Several files per side: one per independently trained seed (the inputs' lines), read and averaged per query.
-    const baselineFiles = inputs.baselineSeeds ?? [baseline.file]
+    // (With baseline-artifact the one baseline file is the one fetched from the artifact.)
+    const baselineFiles = inputs.baselineArtifact || inputs.baselineSeeds === undefined ? [baseline.file] : inputs.baselineSeeds
     const candidateFiles = inputs.candidateSeeds ?? [inputs.candidate]
     const { baseline: baseRows, candidate: candRows, trust, seeds } = await readSeedSides(rules, baselineFiles, candidateFiles, undefined, trustFiles, rowsInput)
     const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings }

@@ -1,4 +1,5 @@
 import { BLOCK, blockState, xoshiro128ss } from './rng.js'
+import { maxOf, minOf } from '../util/extent.js'
 
 /**
  * Seed replicates: the same exam scored for several independently trained seeds of each side. A bootstrap
@@ -97,5 +98,5 @@ export function seedSpread(rows: Float64Array[]): SeedSpread {
   const k = means.length
   const mean = means.reduce((a, b) => a + b, 0) / k
   const sd = k < 2 ? null : Math.sqrt(means.reduce((a, m) => a + (m - mean) ** 2, 0) / (k - 1))
-  return { means, sd, min: Math.min(...means), max: Math.max(...means) }
+  return { means, sd, min: minOf(means), max: maxOf(means) }
 }

@@ -8,6 +8,7 @@ import { percentileInterval } from './bca.js'
 import type { Comparison, StatsEngine } from './compare.js'
 import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
 import { filterKey } from './subsets.js'
+import { maxOf } from '../util/extent.js'
 
 /** One metric's spread between seeds over all queries, and whether the gain is within it. */
 export interface SeedMetricSummary {
@@ -53,7 +54,7 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
     const candidate = seedSpread(cols.cand)
     const delta = engine.compare(metric, []).delta
     const sds = [baseline.sd, candidate.sd].filter((x): x is number => x !== null)
-    const spread = sds.length === 0 ? null : Math.max(...sds)
+    const spread = sds.length === 0 ? null : maxOf(sds)
     return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && Math.abs(delta) < spread }
   })
   const summary: SeedsSummary = {
