@@ -116,6 +116,15 @@ describe('several seed files per side', () => {
     expect(a.stdout).toBe(b.stdout)
   })
 
+  it('identical seeds have no spread: the gain is never called smaller than it (rounding is not a spread)', async () => {
+    const f = files({ 'rules.yml': METRICS + SUPERIOR })
+    const r = await gate(f, ['b1.jsonl', 'b1.jsonl', 'b1.jsonl'], ['c1.jsonl', 'c1.jsonl'])
+    const report = JSON.parse(r.stdout) as Report
+    expect(report.seeds?.metrics[0].baseline.sd ?? 1).toBeLessThan(1e-12)
+    expect(report.seeds?.metrics[0].within_spread).toBe(false)
+    expect((await gate(f, ['b1.jsonl', 'b1.jsonl', 'b1.jsonl'], ['c1.jsonl', 'c1.jsonl'], 'markdown')).stdout).not.toContain('smaller than the spread')
+  })
+
   it('different numbers of seeds per side are allowed', async () => {
     const f = files({ 'rules.yml': METRICS + SUPERIOR })
     const r = await gate(f, ['b0.jsonl', 'b1.jsonl'], ALL_C)

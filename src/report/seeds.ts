@@ -59,7 +59,12 @@ export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
 }
 
 const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
-const digitsOf = (result: GateResult, m: SeedMetricSummary): number => digitsFor(metricOf(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0))
+/** The metric's usual digits, or more when the spread between seeds would otherwise print as 0 (at most 8). */
+function digitsOf(result: GateResult, m: SeedMetricSummary): number {
+  const d = digitsFor(metricOf(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0))
+  if (m.spread === null || !(m.spread > 0) || !Number.isFinite(m.spread)) return d
+  return Math.min(8, Math.max(d, Math.ceil(-Math.log10(m.spread)) + 1))
+}
 const meansCell = (s: SeedSpread, d: number): string => s.means.map((x) => fixed(x, d)).join(', ')
 const sdCell = (s: SeedSpread, d: number): string => (s.sd === null ? '–' : fixed(s.sd, d))
 const rangeCell = (s: SeedSpread, d: number): string => `${fixed(s.min, d)} to ${fixed(s.max, d)}`

@@ -10,6 +10,9 @@ import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './
 import { filterKey } from './subsets.js'
 import { maxOf } from '../util/extent.js'
 
+/** A seed SD at or below this is rounding error of equal seed means (sums of doubles), not a spread. */
+const NO_SPREAD = 1e-12
+
 /** One metric's spread between seeds over all queries, and whether the gain is within it. */
 export interface SeedMetricSummary {
   metric: string
@@ -55,7 +58,7 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
     const delta = engine.compare(metric, []).delta
     const sds = [baseline.sd, candidate.sd].filter((x): x is number => x !== null)
     const spread = sds.length === 0 ? null : maxOf(sds)
-    return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && Math.abs(delta) < spread }
+    return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread }
   })
   const summary: SeedsSummary = {
     baseline: seeds.baseline.map((s) => s.source),
