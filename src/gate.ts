@@ -8,6 +8,8 @@ import { createStats, type Comparison, type StatsEngine, type StatsOptions } fro
 import { valuesOf } from './stats/subsets.js'
 import { comparabilityEntries } from './report/trust-lines.js'
 import { assessTrust, type TrustEvidence } from './trust/trust.js'
+import type { SeedSides } from './align/seeds.js'
+import { seedRules, withSeeds } from './stats/seeds.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
 import { pairReference } from './align/reference.js'
 import { InputError } from './errors.js'
@@ -28,17 +30,22 @@ import { assessJudge } from './stats/judge.js'
 export interface GateOptions extends StatsOptions {
   /** Earlier looks at the holdout (the action reads them from the PR comment and history); default: none known, not a PR. */
   holdoutLooks?: PriorLooks
+  /** Seed replicates: every seed file per side (baseline/candidate are their per-query averages). */
+  seeds?: SeedSides
 }
 
 /**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: GateOptions = {}, reference?: ReferenceInput): GateResult {
+export function runGate(givenRules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: GateOptions = {}, reference?: ReferenceInput): GateResult {
+  const rules = options.seeds === undefined ? givenRules : seedRules(givenRules, options.seeds)
   refuseMissingReference(rules, reference)
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
-  const stats = createStats(table, rules, options)
+  // Seed replicates (several files per side, already averaged into baseline/candidate): intervals over seeds and queries.
+  const seeded = options.seeds === undefined ? undefined : withSeeds(createStats(table, rules, options), table, rules, options.seeds)
+  const stats = seeded?.stats ?? createStats(table, rules, options)
   const assessed = assessTrust(rules, table, evidence)
   // The judge guards (the ruler) follow the other trust guards; they count toward the verdict like them.
   const judge = assessJudge(rules, { table, baseline, candidate, anchors: evidence?.anchors ?? null })
@@ -62,7 +69,8 @@ export function runGate(rules: Rules, baseline: SideRows, candidate: SideRows, e
     trust,
     ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {}),
     ...(judge === null ? {} : { judge }),
-    holdout
+    holdout,
+    ...(seeded === undefined ? {} : { seeds: seeded.summary })
   }
 }
 

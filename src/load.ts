@@ -11,6 +11,7 @@ import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readJudg
 import type { ReferenceInput } from './gate.js'
 import type { TrustEvidence } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
+import { averageSeeds, type SeedSides } from './align/seeds.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024
@@ -116,4 +117,40 @@ export async function readReference(rules: Rules, file: string, manifest?: strin
     )
   }
   return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest) }
+}
+
+/**
+ * Reads each side from one file or several, one per independently trained seed (docs/statistics.md, "Seed
+ * replicates"). One file per side is exactly {@link readSides}. Several: every file is read as per-query rows
+ * and each side's seeds are averaged per query (src/align/seeds.ts); `seeds` keeps them for the two-level
+ * bootstrap. `seeds` is also set with one file per side when the rules ask for statistics.min_seeds, so the
+ * checks know how many seeds they were given.
+ */
+export async function readSeedSides(
+  rules: Rules,
+  baselineFiles: string[],
+  candidateFiles: string[],
+  qrelsOverride?: string,
+  trustFiles: TrustFiles = {},
+  input: RowsInput = {}
+): Promise<Sides & { seeds: SeedSides | undefined }> {
+  if (baselineFiles.length === 1 && candidateFiles.length === 1) {
+    const sides = await readSides(rules, baselineFiles[0], candidateFiles[0], qrelsOverride, trustFiles, input)
+    return { ...sides, seeds: rules.statistics.minSeeds === undefined ? undefined : { baseline: [sides.baseline], candidate: [sides.candidate] } }
+  }
+  if (rules.judgments || rules.dataset || qrelsOverride !== undefined) {
+    throw new InputError(
+      { file: baselineFiles.length > 1 ? baselineFiles[1] : candidateFiles[1], key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
+      'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files"
+    )
+  }
+  const manifests = await readManifests(rules, trustFiles)
+  const seeds: SeedSides = { baseline: [], candidate: [] }
+  for (const file of baselineFiles) seeds.baseline.push(await readSide(file, rules, input))
+  for (const file of candidateFiles) seeds.candidate.push(await readSide(file, rules, input))
+  // The judge's anchors are exam files like the manifests: read (at the base commit in a PR) whatever the seeds.
+  const trust: TrustEvidence = { runs: null, dataset: null, manifests, anchors: await readJudgeAnchors(rules, trustFiles.examCopies) }
+  const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name))
+  return { baseline: averageSeeds(seeds.baseline, 'baseline', binary), candidate: averageSeeds(seeds.candidate, 'candidate', binary), runs: undefined, trust, seeds }
 }

@@ -21,7 +21,7 @@ import { readLocalRules } from './github/local-rules.js'
 import { readPast } from './github/past-looks.js'
 import { artifactClientUploader, reportArtifactName, uploadReportArtifact } from './github/report-artifact.js'
 import { readRulesText } from './github/rules-source.js'
-import { readReference, readSides } from './load.js'
+import { readReference, readSeedSides } from './load.js'
 import { readReferenceRows } from './github/reference.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
@@ -88,7 +88,11 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
     const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
-    const { baseline: baseRows, candidate: candRows, trust } = await readSides(rules, baseline.file, inputs.candidate, undefined, trustFiles, rowsInput)
+    // Several files per side: one per independently trained seed (the inputs' lines), read and averaged per query.
+    // (With baseline-artifact the one baseline file is the one fetched from the artifact.)
+    const baselineFiles = inputs.baselineArtifact || inputs.baselineSeeds === undefined ? [baseline.file] : inputs.baselineSeeds
+    const candidateFiles = inputs.candidateSeeds ?? [inputs.candidate]
+    const { baseline: baseRows, candidate: candRows, trust, seeds } = await readSeedSides(rules, baselineFiles, candidateFiles, undefined, trustFiles, rowsInput)
     // The regression budget's reference (the last release's rows): read like the exam, at its tag, or from its artifact.
     const referenceCopy = rules.reference && (await readReferenceRows(client, ctx, pr, rules, { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), now: now(), download: artifactClientDownloader(inputs.token, ctx) }))
     const reference = referenceCopy && { ...(await readReference(rules, referenceCopy.file, inputs.referenceManifest, rowsInput)) }
@@ -104,7 +108,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
       download: artifactClientDownloader(inputs.token, ctx)
     })
     past.warnings.forEach(warn)
-    const gated = runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS), holdoutLooks: past.prior }, reference)
+    const gated = runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS), holdoutLooks: past.prior, seeds }, reference)
     const result = { ...gated, provenance, ...(past.history ? { history: past.history } : {}) }
     const verdict = result.decision.verdict
 

@@ -225,6 +225,21 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(fake.comments.get(7)?.[0].body).toContain('Baseline: artifact “baseline-rows” (rows.jsonl) from run [850]')
   })
 
+  it('seed replicates: baseline and candidate name one file per line, and the report carries the seeds', async () => {
+    const mcnemar = '  - name: hit rate improves\n    metric: hit@10\n    superior: { test: mcnemar, alpha: 0.05 }\n'
+    expect(baseRules).toContain(mcnemar)
+    // McNemar is refused with several seeds (a seed-averaged hit is a share): the base rules without that check.
+    fake.files.set(`${BASE}:${RULES}`, baseRules.replace(mcnemar, ''))
+    const b = path.join(dir, 'baseline.jsonl')
+    const c = path.join(dir, 'candidate.jsonl')
+    await setup(prEvent(), { baseline: `${b}\n${b}\n`, candidate: `${c}\n${c}\n${c}`, comment: 'never' })
+    await runAction()
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as { seeds: { baseline_files: string[]; candidate_files: string[]; interval: string } }
+    expect(report.seeds.baseline_files).toEqual([b, b])
+    expect(report.seeds.candidate_files).toEqual([c, c, c])
+    expect(report.seeds.interval).toBe('two-level bootstrap: seeds within each side, then queries (shared)')
+  })
+
   it('refuses an invalid input by name', async () => {
     await setup(prEvent(), { comment: 'sometimes' })
     expect(await runAction()).toBe(1)

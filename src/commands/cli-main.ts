@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { isInputError } from '../errors.js'
 import { runGate } from '../gate.js'
-import { readReference, readRules, readSides } from '../load.js'
+import { readReference, readRules, readSeedSides } from '../load.js'
 import { cliReferenceFile } from './reference-file.js'
 import { writeOutput } from '../output.js'
 import { toJsonReport } from '../report/json.js'
@@ -123,10 +123,10 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const rules = await readRules(v.rules as string)
   const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
   const manifests = { baselineManifest: v['baseline-manifest'] as string | undefined, candidateManifest: v['candidate-manifest'] as string | undefined }
-  const { baseline, candidate, trust } = await readSides(rules, v.baseline as string, v.candidate as string, v.qrels as string | undefined, manifests, input)
+  const { baseline, candidate, trust, seeds } = await readSeedSides(rules, v.baseline as string[], v.candidate as string[], v.qrels as string | undefined, manifests, input)
   const referenceFile = cliReferenceFile(rules, v.reference as string | undefined)
   const reference = referenceFile === undefined ? undefined : await readReference(rules, referenceFile, v['reference-manifest'] as string | undefined, input)
-  const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads }, reference)
+  const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads, seeds }, reference)
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
   if (v.regressions) await writeOutput(v.regressions as string, toRegressionsJsonl(result))
   // The reports name an output file only when it was written (otherwise they say which option writes it).

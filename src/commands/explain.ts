@@ -150,6 +150,11 @@ function explainRules(rules: Rules): string {
   if (stats.weights !== undefined) {
     L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`)
   }
+  if (stats.minSeeds !== undefined) {
+    L.push(
+      `  Seeds: each side must give at least ${stats.minSeeds} independently trained ${stats.minSeeds === 1 ? 'seed' : 'seeds'} (one file each); with fewer every check is inconclusive (too_few_seeds). With several seeds per side the intervals resample seeds, then queries.`
+    )
+  }
   const multiplicity = stats.multiplicity
   if (multiplicity !== 'none') {
     const m = familySizeFromRules(rules)

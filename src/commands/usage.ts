@@ -30,8 +30,8 @@ export const COMMANDS = {
   gate: {
     options: {
       rules: { type: 'string' },
-      baseline: { type: 'string' },
-      candidate: { type: 'string' },
+      baseline: { type: 'string', multiple: true },
+      candidate: { type: 'string', multiple: true },
       markdown: { type: 'string' },
       json: { type: 'string' },
       qrels: { type: 'string' },
@@ -58,6 +58,9 @@ export const COMMANDS = {
       for the comparability checks. --reference gives the rows of the rules' reference (the last release)
       that the checks' budgets are spent against (default: the rules' reference path, when it names no ref);
       --reference-manifest its snapshot manifest.
+      Repeat --baseline / --candidate to give one per-query rows file per
+      independently trained seed: the gate compares seed-averaged means with an interval over seeds and
+      queries (docs/statistics.md, "Seed replicates").
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
 ${INPUTS}`
   },

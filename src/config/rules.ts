@@ -73,6 +73,7 @@ interface RawRules extends RawTrustRules, RawReferenceRules, RawHistoryRules {
     cluster_weighting?: 'query' | 'cluster'
     weights?: { by: string; target: Record<string, number> }
     multiplicity?: 'none' | 'holm' | 'bonferroni'
+    min_seeds?: number
   }
   queries?: { missing?: 'error' | 'zero'; min_per_slice?: number }
   on_inconclusive?: 'fail' | 'pass'
@@ -147,7 +148,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       confidence,
       resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
       seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
-      ...statisticsOptions(raw.statistics ?? {}, fail)
+      ...statisticsOptions(raw.statistics ?? {}, fail),
+      ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
     },
     queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
     onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,

@@ -109,6 +109,13 @@ export const RULES_SCHEMA = {
             }
           }
         },
+        min_seeds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 1000,
+          description:
+            'Fewest independently trained seeds (one --baseline / --candidate file each) every side must give; with fewer every check is inconclusive (reason too_few_seeds). Several seeds per side make every interval a two-level bootstrap over seeds, then queries (docs/statistics.md).'
+        },
         multiplicity: {
           enum: ['none', 'holm', 'bonferroni'],
           description:

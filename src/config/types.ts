@@ -60,6 +60,8 @@ export interface StatisticsRules {
   weights: { by: string; target: Array<[string, number]> } | undefined
   /** Adjustment over the family of statistical check units. */
   multiplicity: 'none' | 'holm' | 'bonferroni'
+  /** Fewest seed files (independently trained seeds) each side must give; with fewer every check is inconclusive (`too_few_seeds`). */
+  minSeeds?: number
 }
 
 /** Where the judgments are when the sides are runs rather than per-query rows. */

@@ -110,6 +110,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     const limit = minOf(limits)
     // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
     if (nonFinite > 0 || !Number.isFinite(limit)) return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null)
+    if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', 0, count, limit)
     return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit)
   }
   const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value
@@ -119,6 +120,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
   const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, mcnemarP].every(Number.isFinite)
   // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
   if (comparison.n > 0 && !finite) return unit('fail', 'non_finite', margin)
+  if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', margin)
   if (comparison.n < rules.queries.minPerSlice) return unit('inconclusive', 'too_few_queries', margin)
   if (!finite) return unit('fail', 'non_finite', margin)
   if (kind.type === 'non_inferior') {
@@ -139,6 +141,17 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
   if (lo > margin) return unit('pass', 'holds', margin)
   if (hi < margin) return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin)
   return unit('inconclusive', 'not_shown_better', margin)
+}
+
+/**
+ * statistics.min_seeds: a side with fewer seed files than the rules ask has not measured training noise, so
+ * no check can be judged on it (an engine that does not count seeds has one file per side).
+ */
+function tooFewSeeds(rules: Rules, stats: StatsEngine): boolean {
+  const min = rules.statistics.minSeeds
+  if (min === undefined) return false
+  const seeds = stats.seeds ?? { baseline: 1, candidate: 1 }
+  return Math.min(seeds.baseline, seeds.candidate) < min
 }
 
 /**

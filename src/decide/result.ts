@@ -12,6 +12,7 @@ import type { JudgeResult } from '../stats/judge.js'
 import type { Provenance } from '../model/provenance.js'
 import type { HoldoutAccount } from './holdout.js'
 import type { HistoryInput } from '../model/history.js'
+import type { SeedsSummary } from '../stats/seeds.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
@@ -66,4 +67,6 @@ export interface GateResult {
   holdout?: HoldoutAccount
   /** The gated metrics over the last gate runs on the default branch (set by the action when the rules ask for history). */
   history?: HistoryInput
+  /** Seed replicates (several files per side, or statistics.min_seeds): the files, the spread between seeds per metric (src/stats/seeds.ts). */
+  seeds?: SeedsSummary
 }

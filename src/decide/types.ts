@@ -27,6 +27,8 @@ export type Reason =
   | 'budget_crosses'
   /** The holdout was graded more often in this PR than the rules allow (src/decide/holdout.ts). */
   | 'holdout_looks_exceeded'
+  /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
+  | 'too_few_seeds'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {

@@ -34,6 +34,12 @@ export interface ActionInputs {
   commitStatus: CommitStatusMode
   /** Snapshot manifest of the rules' reference (regression budget). */
   referenceManifest: string | undefined
+  /**
+   * Several files per side, one per independently trained seed (the input's non-empty lines); absent with one
+   * line, when `baseline` / `candidate` is the file. See docs/statistics.md, "Seed replicates".
+   */
+  baselineSeeds?: string[]
+  candidateSeeds?: string[]
 }
 
 /** Input comment-name: it is a marker in a comment and part of the commit status context. */
@@ -54,6 +60,10 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
   const baselineArtifact = v('baseline-artifact')
   const baseline = v('baseline')
   if (!baseline && !baselineArtifact) throw new InputError(where('baseline'), 'is required (or baseline-artifact)', "name the baseline's per-query rows file, or the artifact that holds it")
+  const baselineSeeds = lines(baseline)
+  const candidateSeeds = lines(candidate)
+  if (baselineSeeds.length > 1 && baselineArtifact)
+    throw new InputError(where('baseline'), 'names several seed files, but baseline-artifact reads one file from the artifact', 'give one baseline file with baseline-artifact, or list the seed files without it')
   const comment = oneOf(v('comment') || 'always', ['always', 'on-failure', 'never'] as const, 'comment')
   const commentName = v('comment-name') || 'default'
   if (!COMMENT_NAME.test(commentName)) throw new InputError(where('comment-name'), `"${commentName}" is not a valid name`, 'use up to 64 letters, digits, ".", "_" or "-"')
@@ -63,8 +73,8 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
   if (rawPr && !/^[1-9][0-9]{0,9}$/.test(rawPr)) throw new InputError(where('pr-number'), `"${rawPr}" is not a pull request number`, 'pass a positive integer, or leave it empty')
   return {
     rules,
-    baseline,
-    candidate,
+    baseline: baselineSeeds[0] ?? baseline,
+    candidate: candidateSeeds[0],
     token: v('github-token'),
     reportDir: v('report-dir') || 'retrieval-gate-report',
     comment,
@@ -82,7 +92,8 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     baselineManifest: v('baseline-manifest') || undefined,
     candidateManifest: v('candidate-manifest') || undefined,
     commitStatus: oneOf(v('commit-status') || 'auto', COMMIT_STATUS_MODES, 'commit-status'),
-    referenceManifest: v('reference-manifest') || undefined
+    referenceManifest: v('reference-manifest') || undefined,
+    ...(baselineSeeds.length > 1 || candidateSeeds.length > 1 ? { baselineSeeds, candidateSeeds } : {})
   }
 }
 
@@ -96,6 +107,14 @@ export function readStatusInputs(get: (name: string) => string): { commitStatus:
   const commentName = get('comment-name').trim() || 'default'
   if (!(COMMIT_STATUS_MODES as readonly string[]).includes(mode) || !COMMENT_NAME.test(commentName)) return undefined
   return { commitStatus: mode as CommitStatusMode, commentName, token: get('github-token').trim() }
+}
+
+/** The non-empty lines of a newline-separated input (one file per seed), trimmed. */
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
 }
 
 function parseFormat(text: string): RowsFormat {

@@ -5,6 +5,7 @@ import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
 import { judgeJson } from './judge.js'
+import { seedsJson } from './seeds.js'
 import { provenanceJson } from './provenance.js'
 import { budgetsJson } from './budget.js'
 import { candidateOnlyLine } from './sections.js'
@@ -146,7 +147,9 @@ export function toJsonReport(result: GateResult): string {
     ...(result.judge ? { judge: judgeJson(result.judge) } : {}),
     // Additive: present only with an evaluation set (holdout accounting) and with history (PR runs).
     ...(result.holdout ? { holdout: holdoutJson(result.holdout) } : {}),
-    ...(result.history ? { history: historyJson(result.history) } : {})
+    ...(result.history ? { history: historyJson(result.history) } : {}),
+    // Seed replicates (src/report/seeds.ts): only when several seed files or statistics.min_seeds were given.
+    ...(result.seeds ? { seeds: seedsJson(result.seeds) } : {})
   }
   return JSON.stringify(report, jsonNumbers, 2) + '\n'
 }

@@ -22,6 +22,7 @@ import { pushAll } from '../util/extent.js'
 import { historySection } from './history.js'
 import { holdoutSentence, listableRegressions } from './holdout.js'
 import { shownSliceRows } from './slice-rows.js'
+import { seedSentences, seedsBody } from './seeds.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -81,6 +82,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
+  const seedWords = seedSentences(result)
+  if (seedWords.length > 0) out.push(...seedWords.map((t) => `_${inline(t, 600)}_`), '')
   const others = head.findings
   if (others.length > 0) {
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
@@ -160,6 +163,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   details(out, 'Coverage: what happened to every query', coverageBody(result))
   details(out, 'Comparability', comparabilityBody(result))
   if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...judgeBody(result.judge), ...trustBody(result.trust)])
+  if (result.seeds) details(out, 'Seeds: the spread between independently trained seeds', seedsBody(result.seeds, result))
   details(out, 'Method', methodBody(result))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {

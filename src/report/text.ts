@@ -10,6 +10,7 @@ import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
+import { seedSentences } from './seeds.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
@@ -105,6 +106,8 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
+  const seedWords = seedSentences(result)
+  if (seedWords.length > 0) out.push('', ...seedWords.map((t) => `  ${plain(t, 600)}`))
   const budget = budgetTextLines(result, plain)
   if (budget.length > 0) out.push('', ...budget)
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).

@@ -86,6 +86,8 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
   switch (unit.reason) {
     case 'too_few_queries':
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
+    case 'too_few_seeds':
+      return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`
     case 'non_finite':
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
     case 'holdout_looks_exceeded': {

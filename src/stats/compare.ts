@@ -77,6 +77,8 @@ export interface StatsEngine {
   members(filters: Filters): Int32Array
   /** Per-query differences candidate - baseline of a metric, aligned with the table's ids. */
   differences(metric: string): Float64Array
+  /** Seed files per side when the gate knows them (src/stats/seeds.ts); undefined = one per side. */
+  seeds?: { baseline: number; candidate: number }
 }
 
 interface SubsetStats {

@@ -1,0 +1,70 @@
+import { markdownTable } from 'markdown-table'
+import type { MetricRule } from '../config/types.js'
+import type { GateResult } from '../decide/result.js'
+import type { SeedMetricSummary, SeedsSummary } from '../stats/seeds.js'
+import type { SeedSpread } from '../stats/seed-bootstrap.js'
+import { inline } from './escape.js'
+import { digitsFor, fixed, signed } from './format.js'
+
+/**
+ * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's
+ * independently trained seeds, and one plain sentence per metric whose gain is smaller than that spread
+ * (a difference one lucky seed could produce). Absent from every report without seed files or min_seeds.
+ */
+
+/** The sentences shown under the gated checks (plain text: the caller escapes for its format): how the intervals were made, and every gain within the seed spread. */
+export function seedSentences(result: GateResult): string[] {
+  const seeds = result.seeds
+  if (seeds === undefined) return []
+  const out: string[] = []
+  const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`
+  if (seeds.twoLevel) out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`)
+  else out.push(`One seed per side: the intervals cover query variance only, not training noise.`)
+  if (seeds.minSeeds !== null && Math.min(seeds.baseline.length, seeds.candidate.length) < seeds.minSeeds) {
+    out.push(`The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`)
+  }
+  for (const m of seeds.metrics) if (m.withinSpread) out.push(withinSpreadSentence(result, m))
+  return out
+}
+
+function withinSpreadSentence(result: GateResult, m: SeedMetricSummary): string {
+  const d = digitsOf(result, m)
+  const name = metricOf(result, m.metric).name
+  return `The change of ${name} (${signed(m.delta, d)}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed(m.spread as number, d)}): one lucky or unlucky training run could produce a difference this size.`
+}
+
+/** The collapsible section's body: per metric, each side's seed means, their SD and range. */
+export function seedsBody(seeds: SeedsSummary, result: GateResult): string[] {
+  const rows: string[][] = [['Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range']]
+  for (const m of seeds.metrics) {
+    const d = digitsOf(result, m)
+    const name = inline(metricOf(result, m.metric).name)
+    rows.push([name, 'baseline', String(m.baseline.means.length), meansCell(m.baseline, d), sdCell(m.baseline, d), rangeCell(m.baseline, d)])
+    rows.push([name, 'candidate', String(m.candidate.means.length), meansCell(m.candidate, d), sdCell(m.candidate, d), rangeCell(m.candidate, d)])
+  }
+  const files = (side: string, list: string[]): string => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`
+  return [markdownTable(rows, { alignDelimiters: false }), '', `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`, '']
+}
+
+/** The JSON report's `seeds` field (docs/report.md). */
+export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
+  const side = (s: SeedSpread): Record<string, unknown> => ({ means: s.means, sd: s.sd, min: s.min, max: s.max })
+  return {
+    baseline_files: seeds.baseline,
+    candidate_files: seeds.candidate,
+    min_seeds: seeds.minSeeds,
+    interval: seeds.twoLevel ? 'two-level bootstrap: seeds within each side, then queries (shared)' : 'queries only (one seed per side)',
+    metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
+  }
+}
+
+const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
+/** The metric's usual digits, or more when the spread between seeds would otherwise print as 0 (at most 8). */
+function digitsOf(result: GateResult, m: SeedMetricSummary): number {
+  const d = digitsFor(metricOf(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0))
+  if (m.spread === null || !(m.spread > 0) || !Number.isFinite(m.spread)) return d
+  return Math.min(8, Math.max(d, Math.ceil(-Math.log10(m.spread)) + 1))
+}
+const meansCell = (s: SeedSpread, d: number): string => s.means.map((x) => fixed(x, d)).join(', ')
+const sdCell = (s: SeedSpread, d: number): string => (s.sd === null ? '–' : fixed(s.sd, d))
+const rangeCell = (s: SeedSpread, d: number): string => `${fixed(s.min, d)} to ${fixed(s.max, d)}`

@@ -1,0 +1,156 @@
+import type { PairedTable } from '../align/pair.js'
+import type { SeedSides } from '../align/seeds.js'
+import type { Rules } from '../config/types.js'
+import { InputError } from '../errors.js'
+import { quote } from '../util/show.js'
+import type { SideRows } from '../model/rows.js'
+import { percentileInterval } from './bca.js'
+import type { Comparison, StatsEngine } from './compare.js'
+import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
+import { filterKey } from './subsets.js'
+import { maxOf } from '../util/extent.js'
+
+/** A seed SD at or below this is rounding error of equal seed means (sums of doubles), not a spread. */
+const NO_SPREAD = 1e-12
+
+/** One metric's spread between seeds over all queries, and whether the gain is within it. */
+export interface SeedMetricSummary {
+  metric: string
+  baseline: SeedSpread
+  candidate: SeedSpread
+  /** The difference of seed-averaged means over all queries (the comparisons' delta). */
+  delta: number
+  /** The larger of the two sides' seed SDs; null when neither side has two seeds. */
+  spread: number | null
+  /** |delta| is smaller than `spread`: one lucky (or unlucky) seed could make a difference this size. */
+  withinSpread: boolean
+}
+
+/** What the report says about seeds: the files per side, the rule's minimum, and the spread per metric. */
+export interface SeedsSummary {
+  baseline: string[]
+  candidate: string[]
+  /** statistics.min_seeds, or null when the rules set none. */
+  minSeeds: number | null
+  /** True when one side has more than one seed: the intervals are the two-level (seeds, then queries) bootstrap. */
+  twoLevel: boolean
+  metrics: SeedMetricSummary[]
+}
+
+/**
+ * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval is the
+ * two-level bootstrap over seeds and queries (src/stats/seed-bootstrap.ts). Estimates, W/L/T and regressions
+ * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
+ * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
+ * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
+ *
+ * Refuses (InputError at the rule key) what the two-level bootstrap does not model: clusters, target
+ * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
+ */
+export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): { stats: StatsEngine; summary: SeedsSummary } {
+  const twoLevel = isTwoLevel(seeds)
+  const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
+  const all = engine.members([])
+  const metrics = [...rules.metrics.keys()].map((metric) => {
+    const cols = seedColumns(table, seeds, metric, all)
+    const baseline = seedSpread(cols.base)
+    const candidate = seedSpread(cols.cand)
+    const delta = engine.compare(metric, []).delta
+    const sds = [baseline.sd, candidate.sd].filter((x): x is number => x !== null)
+    const spread = sds.length === 0 ? null : maxOf(sds)
+    return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread }
+  })
+  const summary: SeedsSummary = {
+    baseline: seeds.baseline.map((s) => s.source),
+    candidate: seeds.candidate.map((s) => s.source),
+    minSeeds: rules.statistics.minSeeds ?? null,
+    twoLevel,
+    metrics
+  }
+  if (!twoLevel) return { stats: { ...engine, seeds: count }, summary }
+  const distributions = new Map<string, Float64Array>()
+  const cache = new Map<string, Comparison>()
+  const stats: StatsEngine = {
+    members: (filters) => engine.members(filters),
+    differences: (metric) => engine.differences(metric),
+    seeds: count,
+    compare(metric, filters, confidence = rules.statistics.confidence) {
+      const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
+      const cached = cache.get(key)
+      if (cached) return cached
+      const c = engine.compare(metric, filters, confidence)
+      const distKey = `${metric}\u0000${filterKey(filters)}`
+      let dist = distributions.get(distKey)
+      if (!dist) {
+        const cols = seedColumns(table, seeds, metric, engine.members(filters))
+        dist = seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`)
+        distributions.set(distKey, dist)
+      }
+      const notes = [...c.notes]
+      notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`)
+      const out: Comparison = { ...c, ci: percentileInterval(dist, confidence), interval: 'percentile', intervalNote: null, pValue: null, test: null, gained: null, lost: null, notes }
+      cache.set(key, out)
+      return out
+    }
+  }
+  return { stats, summary }
+}
+
+const isTwoLevel = (seeds: SeedSides): boolean => seeds.baseline.length > 1 || seeds.candidate.length > 1
+
+/**
+ * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
+ * two-level bootstrap does not model (clusters, target weights, McNemar checks), then declares every metric
+ * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
+ * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
+ */
+export function seedRules(rules: Rules, seeds: SeedSides): Rules {
+  if (!isTwoLevel(seeds)) return rules
+  refuseUnmodelled(rules)
+  return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) }
+}
+
+/** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
+export function seedColumns(table: PairedTable, seeds: SeedSides, metric: string, members: Int32Array): SeedColumns {
+  const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
+  return { base: sideColumns(seeds.baseline, table, metric, members, base), cand: sideColumns(seeds.candidate, table, metric, members, cand) }
+}
+
+/**
+ * A query whose value is missing in a seed (or, under queries.missing: zero, absent from the whole side) takes
+ * the paired table's value for every seed of the side: the filled value the averaged rows were given, so the
+ * seed columns average to exactly the table's column.
+ */
+function sideColumns(files: SideRows[], table: PairedTable, metric: string, members: Int32Array, filled: Float64Array): Float64Array[] {
+  const indexes = files.map((f) => new Map(f.rows.map((r) => [r.id, r.values.get(metric)])))
+  const out = files.map(() => new Float64Array(members.length))
+  for (let j = 0; j < members.length; j++) {
+    const i = members[j]
+    const id = table.ids[i]
+    const values = indexes.map((index) => index.get(id))
+    const complete = files.length > 1 && values.every((v) => typeof v === 'number')
+    for (let s = 0; s < files.length; s++) {
+      const v = values[s]
+      out[s][j] = complete && typeof v === 'number' ? v : filled[i]
+    }
+  }
+  return out
+}
+
+function refuseUnmodelled(rules: Rules): void {
+  const file = rules.source.file
+  const hint = 'with several seed files per side the interval is a two-level bootstrap over seeds and independent queries'
+  if (rules.statistics.cluster !== undefined)
+    throw new InputError({ file, key: 'statistics.cluster' }, 'clusters are not resampled together with seed replicates', `${hint}: drop statistics.cluster, or gate one seed per side`)
+  if (rules.statistics.weights !== undefined)
+    throw new InputError({ file, key: 'statistics.weights' }, 'target weights are not applied together with seed replicates', `${hint}: drop statistics.weights, or gate one seed per side`)
+  for (const check of rules.checks) {
+    if (check.kind.type === 'superior' && check.kind.test === 'mcnemar') {
+      throw new InputError(
+        { file, key: `checks[${check.index}].superior.test` },
+        `check ${quote(check.name)} uses McNemar, which needs one 0/1 outcome per query; averaged over seeds a hit is a share`,
+        'use superior: { test: bootstrap } with seed replicates (its interval covers seeds and queries), or gate one seed per side'
+      )
+    }
+  }
+}
