@@ -2,6 +2,7 @@
  * Judge anchors and diagnostics (rules `judge:`, docs/trust.md "Judge anchors"). Reference values come from
  * statsmodels 0.13.5 and scipy 1.10.1 (Debian's /usr/bin/python3), each with its exact call beside it.
  */
+import { MAX_SLICE_VALUES } from '../../src/align/slice-values.js'
 import { describe, expect, it } from '@jest/globals'
 import { kappaOfTable } from '../../src/stats/kappa.js'
 import { pearson, slope, spearman } from '../../src/stats/correlation.js'
@@ -78,8 +79,8 @@ describe('agreement over anchor items', () => {
     expect(sliceAgreement([], itemsOf(T3, 3), ['0', '1', '2'], true, { ...options, seed: '8' }).baseline.interval).not.toEqual(a.baseline.interval)
   })
 
-  it('a per_slice attribute with more than 1000 values (an id, not a task) is refused before any resampling', async () => {
-    const items = Array.from({ length: 1001 }, (_, i): AnchorItem => ({
+  it('a per_slice attribute with more than MAX_SLICE_VALUES values (an id, not a task) is refused before any resampling', async () => {
+    const items = Array.from({ length: MAX_SLICE_VALUES + 1 }, (_, i): AnchorItem => ({
       id: `a${i}`,
       line: i + 1,
       human: '1',
