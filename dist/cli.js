@@ -203,6 +203,12 @@ function neededAttributes(rules) {
         names.set(cluster, 'statistics.cluster');
     if (weights !== undefined && !names.has(weights.by))
         names.set(weights.by, 'statistics.weights.by');
+    const lengthSlice = rules.judge?.lengthBias?.perSlice;
+    if (lengthSlice !== undefined && !names.has(lengthSlice))
+        names.set(lengthSlice, 'judge.length_bias.per_slice');
+    // Grading both splits: the holdout accounting tells holdout queries apart by the evaluation set's `split`.
+    if (rules.dataset?.split === 'all' && !names.has('split'))
+        names.set('split', 'dataset.split');
     return names;
 }
 
@@ -242,6 +248,24 @@ async function readWholeText(file, cap) {
         catch {
             throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
         }
+    }
+    finally {
+        await handle.close().catch(() => undefined);
+    }
+}
+/**
+ * Reads a binary file whole (a ranx `.lz4` run), under the same size rules as {@link readWholeText}: a regular
+ * file over `cap.limit` is refused from its size, and at most `limit + 1` bytes are ever read.
+ */
+async function readWholeBytes(file, cap) {
+    const { handle, stats: s } = await openReadable(file);
+    try {
+        if (s.size > cap.limit)
+            throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
+        const bytes = await readAtMost(handle, file, cap.limit + 1);
+        if (bytes.length > cap.limit)
+            throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
+        return bytes;
     }
     finally {
         await handle.close().catch(() => undefined);
@@ -384,9 +408,9 @@ async function forEachLineBytes(file, onLine, options = {}) {
  * path; invalid UTF-8 is refused with the file and line.
  */
 async function forEachLine(file, onLine, options = {}) {
-    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode$1(bytes, start, end, file, line), line, end - start), options);
+    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode$2(bytes, start, end, file, line), line, end - start), options);
 }
-function decode$1(bytes, start, end, file, line) {
+function decode$2(bytes, start, end, file, line) {
     let ascii = true;
     for (let i = start; i < end; i++) {
         if (bytes[i] >= 0x80) {
@@ -692,7 +716,7 @@ function parseMetricCell(text, column, where) {
  * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
  */
 /** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$3 = 20;
+const LIST_LIMIT$4 = 20;
 class RowsSink {
     file;
     metricFields;
@@ -735,7 +759,7 @@ class RowsSink {
         const seen = this.firstSeen.get(id);
         if (seen !== undefined) {
             this.duplicateCount++;
-            if (this.duplicates.length < LIST_LIMIT$3)
+            if (this.duplicates.length < LIST_LIMIT$4)
                 this.duplicates.push(`${quote(id)} (${seen} and ${label})`);
             return undefined;
         }
@@ -922,6 +946,272 @@ function readStrictJson(text, file, hint, firstLine = 1) {
 }
 
 /**
+ * xxHash32 (Yann Collet's reference algorithm, seed 0 unless given): the checksum the LZ4 frame format puts on its
+ * header, and optionally on each block and on the whole content. Checked so that a damaged or cut `.lz4` file is
+ * refused by name instead of decoding to plausible-looking wrong scores.
+ */
+const P1 = 0x9e3779b1;
+const P2 = 0x85ebca77;
+const P3 = 0xc2b2ae3d;
+const P4 = 0x27d4eb2f;
+const P5 = 0x165667b1;
+function rotl(x, r) {
+    return (x << r) | (x >>> (32 - r));
+}
+function lane(b, i) {
+    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+function round$1(acc, input) {
+    return Math.imul(rotl((acc + Math.imul(input, P2)) | 0, 13), P1);
+}
+/** The 32-bit xxHash of `bytes[start, end)` as an unsigned number. */
+function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
+    let i = start;
+    const len = end - start;
+    let h;
+    if (len >= 16) {
+        let v1 = (seed + P1 + P2) | 0;
+        let v2 = (seed + P2) | 0;
+        let v3 = seed | 0;
+        let v4 = (seed - P1) | 0;
+        const limit = end - 16;
+        while (i <= limit) {
+            v1 = round$1(v1, lane(bytes, i));
+            v2 = round$1(v2, lane(bytes, i + 4));
+            v3 = round$1(v3, lane(bytes, i + 8));
+            v4 = round$1(v4, lane(bytes, i + 12));
+            i += 16;
+        }
+        h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
+    }
+    else {
+        h = (seed + P5) | 0;
+    }
+    h = (h + len) | 0;
+    while (i + 4 <= end) {
+        h = Math.imul(rotl((h + Math.imul(lane(bytes, i), P3)) | 0, 17), P4);
+        i += 4;
+    }
+    while (i < end) {
+        h = Math.imul(rotl((h + Math.imul(bytes[i], P5)) | 0, 11), P1);
+        i++;
+    }
+    h ^= h >>> 15;
+    h = Math.imul(h, P2);
+    h ^= h >>> 13;
+    h = Math.imul(h, P3);
+    h ^= h >>> 16;
+    return h >>> 0;
+}
+
+/**
+ * A bounded decoder of the LZ4 frame format (lz4 `doc/lz4_Frame_format.md` v1.6.x, and the block format of
+ * `doc/lz4_Block_format.md`), for ranx's `.lz4` runs: `lz4.frame.open(path, "wb")` around
+ * `lz4.frame.compress(cbor2.dumps(run))`. Written here rather than taken from npm because the need is small
+ * (decode only, no dictionaries) and every limit must be ours: the output never grows past `cap` bytes (a
+ * 1 KiB frame can claim gigabytes), every length and match offset is checked against what has been read, and
+ * the header, block and content checksums (xxHash32) are verified, so a damaged file is refused, never decoded
+ * into other numbers. Concatenated frames are decoded one after the other (the format allows it); skippable
+ * frames are skipped. Iterative throughout: no input can make it recurse.
+ */
+/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
+const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
+/** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
+class Lz4FrameError extends Error {
+}
+/** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
+const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
+/** True when `bytes` starts with the LZ4 frame magic. */
+function startsWithLz4Magic(bytes) {
+    return bytes.length >= 4 && LZ4_MAGIC.every((b, i) => bytes[i] === b);
+}
+/** A growable output that refuses to grow past its cap. */
+class Output {
+    cap;
+    buf = new Uint8Array(1 << 16);
+    length = 0;
+    constructor(cap) {
+        this.cap = cap;
+    }
+    ensure(extra) {
+        const need = this.length + extra;
+        if (need > this.cap)
+            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`);
+        if (need <= this.buf.length)
+            return;
+        let size = this.buf.length;
+        while (size < need)
+            size *= 2;
+        const grown = new Uint8Array(Math.min(size, this.cap));
+        grown.set(this.buf.subarray(0, this.length));
+        this.buf = grown;
+    }
+}
+function u32(b, i) {
+    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+/**
+ * Decodes one LZ4 block `src[start, end)` into `out`. Matches may reach back to `windowStart` (the start of
+ * the frame's output for linked blocks, of the block for independent ones), never before.
+ */
+function decodeBlock(src, start, end, out, windowStart) {
+    let ip = start;
+    for (;;) {
+        if (ip >= end)
+            throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`);
+        const token = src[ip++];
+        let literals = token >>> 4;
+        if (literals === 15) {
+            let b;
+            do {
+                if (ip >= end)
+                    throw new Lz4FrameError(`block at byte ${start} ends inside a literal length`);
+                b = src[ip++];
+                literals += b;
+            } while (b === 255);
+        }
+        if (ip + literals > end)
+            throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`);
+        out.ensure(literals);
+        out.buf.set(src.subarray(ip, ip + literals), out.length);
+        out.length += literals;
+        ip += literals;
+        if (ip === end)
+            return; // the last sequence holds literals only
+        if (ip + 2 > end)
+            throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`);
+        const offset = src[ip] | (src[ip + 1] << 8);
+        ip += 2;
+        if (offset === 0 || offset > out.length - windowStart)
+            throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`);
+        let match = (token & 15) + 4;
+        if ((token & 15) === 15) {
+            let b;
+            do {
+                if (ip >= end)
+                    throw new Lz4FrameError(`block at byte ${start} ends inside a match length`);
+                b = src[ip++];
+                match += b;
+            } while (b === 255);
+        }
+        out.ensure(match);
+        const buf = out.buf;
+        let from = out.length - offset;
+        let to = out.length;
+        if (offset >= match)
+            buf.copyWithin(to, from, from + match);
+        else
+            for (const stop = to + match; to < stop;)
+                buf[to++] = buf[from++];
+        out.length += match;
+    }
+}
+/** Decodes the frame starting at `pos`; returns where the next frame starts. */
+function decodeFrame(src, pos, out) {
+    const headerStart = pos + 4;
+    if (src.length < headerStart + 3)
+        throw new Lz4FrameError('is cut short inside the frame header');
+    const flg = src[headerStart];
+    const bd = src[headerStart + 1];
+    if (flg >>> 6 !== 1)
+        throw new Lz4FrameError(`has frame version ${flg >>> 6}, not 1`);
+    if ((flg & 0x02) !== 0 || (bd & 0x8f) !== 0)
+        throw new Lz4FrameError('sets reserved bits of the frame header');
+    const independent = (flg & 0x20) !== 0;
+    const blockChecksum = (flg & 0x10) !== 0;
+    const hasSize = (flg & 0x08) !== 0;
+    const contentChecksum = (flg & 0x04) !== 0;
+    if ((flg & 0x01) !== 0)
+        throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have');
+    const blockMax = BLOCK_MAX[(bd >>> 4) & 7];
+    if (blockMax === undefined)
+        throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`);
+    let i = headerStart + 2;
+    let declared;
+    if (hasSize) {
+        if (src.length < i + 9)
+            throw new Lz4FrameError('is cut short inside the frame header');
+        const low = u32(src, i);
+        const high = u32(src, i + 4);
+        declared = high * 2 ** 32 + low;
+        i += 8;
+    }
+    if (src.length < i + 1)
+        throw new Lz4FrameError('is cut short inside the frame header');
+    if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
+        throw new Lz4FrameError('has a wrong header checksum (the file is damaged)');
+    i++;
+    const frameOut = out.length;
+    if (declared !== undefined && frameOut + declared > out.cap)
+        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`);
+    for (;;) {
+        if (src.length < i + 4)
+            throw new Lz4FrameError('is cut short: the frame has no end mark');
+        const word = u32(src, i);
+        i += 4;
+        if (word === 0)
+            break;
+        const raw = (word & 0x80000000) !== 0;
+        const size = word & 0x7fffffff;
+        if (size > blockMax)
+            throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`);
+        if (src.length < i + size + (blockChecksum ? 4 : 0))
+            throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`);
+        if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
+            throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`);
+        if (raw) {
+            out.ensure(size);
+            out.buf.set(src.subarray(i, i + size), out.length);
+            out.length += size;
+        }
+        else {
+            decodeBlock(src, i, i + size, out, independent ? out.length : frameOut);
+        }
+        i += size + (blockChecksum ? 4 : 0);
+    }
+    if (contentChecksum) {
+        if (src.length < i + 4)
+            throw new Lz4FrameError('is cut short inside the content checksum');
+        if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
+            throw new Lz4FrameError('has a wrong content checksum (the file is damaged)');
+        i += 4;
+    }
+    if (declared !== undefined && out.length - frameOut !== declared)
+        throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`);
+    return i;
+}
+/**
+ * Decompresses every frame of `src` (an LZ4 frame file, or a buffer that `lz4.frame.compress` returned) into
+ * one buffer of at most `cap` bytes; throws {@link Lz4FrameError} on anything malformed.
+ */
+function decompressLz4Frames(src, cap) {
+    const out = new Output(cap);
+    let pos = 0;
+    let frames = 0;
+    while (pos < src.length) {
+        if (src.length - pos < 4)
+            throw new Lz4FrameError(`has ${src.length - pos} stray bytes after the last frame`);
+        const magic = u32(src, pos);
+        if (magic >>> 4 === 0x184d2a5) {
+            // a skippable frame: magic, 4-byte size, data (carries nothing to decode)
+            if (src.length - pos < 8)
+                throw new Lz4FrameError('is cut short inside a skippable frame');
+            pos += 8 + u32(src, pos + 4);
+            if (pos > src.length)
+                throw new Lz4FrameError('is cut short inside a skippable frame');
+            continue;
+        }
+        if (magic !== 0x184d2204)
+            throw new Lz4FrameError(frames === 0 ? 'does not start with the LZ4 frame magic 04 22 4D 18' : `has bytes that are not an LZ4 frame at byte ${pos}`);
+        pos = decodeFrame(src, pos, out);
+        frames++;
+    }
+    if (frames === 0)
+        throw new Lz4FrameError('holds no LZ4 frame');
+    return out.buf.subarray(0, out.length);
+}
+
+/**
  * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
  * share to recognise an export by its first bytes. Formats are detected from the content (the first 64 KiB),
  * not from the file name alone, so a run saved as `run.txt` or a qrels file without an extension is still read
@@ -930,7 +1220,7 @@ function readStrictJson(text, file, hint, firstLine = 1) {
 /** How many bytes detection looks at. */
 const HEAD_BYTES = 65536;
 /** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES$1 = 256 * 1024 * 1024;
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 async function readHead(file) {
     let handle;
@@ -1002,7 +1292,7 @@ function isObject(value) {
  * object (src/readers/json-strict.ts), with its line.
  */
 async function readJsonDocument(file, what) {
-    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
+    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES$1, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
     const parsed = parseStrictJson(text);
     if (parsed.problem === undefined)
         return parsed.value;
@@ -1044,7 +1334,8 @@ function sniffBraceRun(head) {
 /**
  * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
  * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), `PAR1` a Parquet table
- * (src/readers/parquet.ts), anything else TREC.
+ * (src/readers/parquet.ts), the LZ4 frame magic `04 22 4D 18` a ranx `.lz4` run (src/readers/importers/ranx-lz4.ts),
+ * anything else TREC.
  * Reads only the first 64 KiB.
  */
 async function detectRunFormat(file) {
@@ -1067,6 +1358,8 @@ async function detectRunFormat(file) {
         });
         if (buf.toString('latin1', 0, Math.min(4, bytesRead)) === PARQUET_MAGIC)
             return 'parquet';
+        if (startsWithLz4Magic(buf.subarray(0, bytesRead)))
+            return 'lz4';
         let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
         while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
             i++;
@@ -1720,6 +2013,235 @@ function readRanxQrels(file) {
 }
 
 /**
+ * A CBOR (RFC 8949) decoder for exactly one shape: a map of text keys to maps of text keys to numbers,
+ * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
+ * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
+ * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
+ * Keys are capped like the JSON reader's (src/readers/importers/json-object.ts) and repeated keys are refused at
+ * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
+ * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
+ */
+/** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
+class CborShapeError extends Error {
+}
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const MAJOR_NAMES = ['an unsigned integer', 'a negative integer', 'a byte string', 'a text string', 'an array', 'a map', 'a tag', 'a simple value or float'];
+/** Decodes an IEEE 754 half-precision float. */
+function half(bits) {
+    const exp = (bits >>> 10) & 0x1f;
+    const mant = bits & 0x3ff;
+    const sign = bits & 0x8000 ? -1 : 1;
+    if (exp === 0)
+        return sign * mant * 2 ** -24;
+    if (exp === 31)
+        return mant === 0 ? sign * Infinity : NaN;
+    return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+class Reader {
+    b;
+    pos = 0;
+    view;
+    constructor(b) {
+        this.b = b;
+        this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    need(n) {
+        if (this.pos + n > this.b.length)
+            throw new CborShapeError(`is cut short at byte ${this.pos}`);
+    }
+    /** Reads an item head: its major type and argument (lengths and integers; float bits for major 7). */
+    head() {
+        const at = this.pos;
+        this.need(1);
+        const first = this.b[this.pos++];
+        const major = first >>> 5;
+        const info = first & 31;
+        let arg;
+        if (info < 24)
+            arg = info;
+        else if (info === 24) {
+            this.need(1);
+            arg = this.b[this.pos];
+            this.pos += 1;
+        }
+        else if (info === 25) {
+            this.need(2);
+            arg = this.view.getUint16(this.pos);
+            this.pos += 2;
+        }
+        else if (info === 26) {
+            this.need(4);
+            arg = this.view.getUint32(this.pos);
+            this.pos += 4;
+        }
+        else if (info === 27) {
+            this.need(8);
+            arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4);
+            this.pos += 8;
+        }
+        else if (info === 31)
+            throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`);
+        else
+            throw new CborShapeError(`has a malformed item head at byte ${at}`);
+        return { major, info, arg, at };
+    }
+    mapLength(what) {
+        const h = this.head();
+        if (h.major !== 5)
+            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`);
+        return h.arg;
+    }
+    text(maxBytes, what) {
+        const h = this.head();
+        if (h.major !== 3)
+            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`);
+        if (h.arg > maxBytes)
+            throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`);
+        this.need(h.arg);
+        let s;
+        try {
+            s = utf8.decode(this.b.subarray(this.pos, this.pos + h.arg));
+        }
+        catch {
+            throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
+        }
+        this.pos += h.arg;
+        return s;
+    }
+    number(what) {
+        const at = this.pos;
+        this.need(1);
+        const first = this.b[this.pos];
+        const h = this.head();
+        if (h.major === 0)
+            return h.arg;
+        if (h.major === 1)
+            return -1 - h.arg;
+        if (h.major === 7) {
+            if (h.info === 25)
+                return half(h.arg);
+            if (h.info === 26)
+                return this.view.getFloat32(this.pos - 4);
+            if (h.info === 27)
+                return this.view.getFloat64(this.pos - 8);
+            if (first === 0xf6 || first === 0xf7)
+                throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`);
+            if (first === 0xf4 || first === 0xf5)
+                throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`);
+        }
+        throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`);
+    }
+    done() {
+        return this.pos >= this.b.length;
+    }
+}
+/**
+ * Decodes `bytes` as `{outer: {inner: number}}`, handing each entry to `handler` in stored order; returns the
+ * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
+ * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
+ */
+function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
+    const r = new Reader(bytes);
+    const outerCount = r.mapLength('the whole file');
+    const seenOuter = new Map();
+    let ordinal = 0;
+    for (let q = 0; q < outerCount; q++) {
+        const key = r.text(maxKeyBytes, words.outerKey);
+        const earlier = seenOuter.get(key);
+        if (earlier !== undefined)
+            throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`);
+        seenOuter.set(key, q + 1);
+        handler.outer(key, ordinal + 1);
+        const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`);
+        const seenInner = new Set();
+        for (let d = 0; d < innerCount; d++) {
+            const inner = r.text(maxKeyBytes, words.innerKey);
+            if (seenInner.has(inner))
+                throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`);
+            seenInner.add(inner);
+            ordinal++;
+            handler.entry(inner, r.number(words.value), ordinal);
+        }
+    }
+    if (!r.done())
+        throw new CborShapeError(`has ${bytes.length - r.pos} bytes after the map (at byte ${r.pos})`);
+    return ordinal;
+}
+
+/**
+ * ranx's `.lz4` runs: `Run.save("run.lz4")` calls `save_lz4(self.to_dict(), path)` (ranx 0.3.20 `ranx/io.py`),
+ * which writes `lz4.frame.compress(cbor2.dumps(run), compression_level=16)` through `lz4.frame.open(path, "wb")`:
+ * an LZ4 frame whose content is itself an LZ4 frame whose content is the CBOR of `{query_id: {doc_id: score}}`.
+ * (ranx 0.3.20's `Qrels.save` has no lz4 kind, but `load_lz4` reads qrels from ranxhub in the same layout, so
+ * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
+ *
+ * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
+ * decompressed layer and the CBOR are capped at {@link MAX_LZ4_BYTES}, the limit for every document the gate
+ * reads whole; a larger run is refused with the formats that stream.
+ */
+/** Largest `.lz4` file and largest decompressed layer: the cap on whole-read documents (src/readers/sniff.ts). */
+const MAX_LZ4_BYTES = 256 * 1024 * 1024;
+const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
+const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
+/** True when `head` (the file's first bytes as text) starts with the LZ4 frame magic. */
+function isLz4Head(head) {
+    return head.startsWith('\u0004"M\u0018');
+}
+/** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
+async function cborOf(file, what) {
+    const bytes = await readWholeBytes(file, { limit: MAX_LZ4_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
+    try {
+        const outer = decompressLz4Frames(bytes, MAX_LZ4_BYTES);
+        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_LZ4_BYTES) : outer;
+    }
+    catch (error) {
+        if (error instanceof Lz4FrameError)
+            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, `${/limit/.test(error.message) ? TOO_LARGE_HINT : DAMAGED_HINT}`);
+        throw error;
+    }
+}
+function decode$1(file, cbor, handler, words, example) {
+    try {
+        decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES);
+    }
+    catch (error) {
+        if (error instanceof CborShapeError)
+            throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`);
+        throw error;
+    }
+}
+/** Reads a ranx `.lz4` run into `collector` (one block per query, in stored order). Errors give the entry number (from 1) as the line. */
+async function readRanxLz4Run(file, collector) {
+    const cbor = await cborOf(file, 'run');
+    let current = '';
+    decode$1(file, cbor, {
+        outer: (id, ordinal) => {
+            current = id;
+            collector.startQuery(id, ordinal);
+        },
+        entry: (doc, score, ordinal) => {
+            if (!Number.isFinite(score))
+                throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)');
+            collector.add(toByteString(doc), score, ordinal);
+        }
+    }, { outerKey: 'query id', innerKey: 'document id', value: 'score' }, '{"q1": {"doc7": 12.5}}');
+}
+/** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
+async function readRanxLz4Qrels(file) {
+    const cbor = await cborOf(file, 'judgments file');
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    decode$1(file, cbor, {
+        outer: (id, ordinal) => {
+            current = id;
+            builder.query(id, ordinal);
+        },
+        entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
+    }, { outerKey: 'query id', innerKey: 'document id', value: 'grade' }, '{"q1": {"doc7": 1}}');
+    return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
  * Longest CSV record, in bytes, line breaks inside quoted fields included. A record spanning lines would
  * otherwise escape the line-length cap: a quote left open at line 2 of a 600 MB file made the reader keep
  * the whole rest of the file as one field (V8 aborted at 4.3 GB). Same figure as the line cap, since a
@@ -2088,6 +2610,87 @@ function refuseNotPerQuery(file, head) {
 }
 
 /**
+ * A file that is valid JSON but none of the shapes the gate reads (a results summary, a config, a list of
+ * numbers) used to reach the JSON Lines reader, which said its first line "is not valid JSON" and asked for one
+ * object per line: wrong on both counts for a pretty-printed document. This module recognises that case and says
+ * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
+ * which JSON shapes are read.
+ */
+/** Largest document parsed to tell "valid JSON of another shape" from "broken JSON Lines": the whole-document cap. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/** A head this long may be cut (src/readers/sniff.ts reads 64 KiB; a cut character or a byte order mark costs up to 3). */
+const HEAD_BYTES_SEEN = 65536 - 3;
+/** How many keys of an object the message names. */
+const SHOWN_KEYS = 5;
+/** Longest key shown (characters). */
+const SHOWN_KEY_CHARS = 40;
+/** The JSON shapes read as per-query rows (docs/importers.md). */
+const ROWS_JSON_SHAPES = 'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md';
+/** The JSON shapes read as a run. */
+const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md';
+/** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
+function kind(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return `an array of ${value.length}`;
+    if (isObject(value))
+        return `an object of ${Object.keys(value).length} keys`;
+    if (typeof value === 'string')
+        return 'text';
+    return typeof value;
+}
+/**
+ * The top-level shape of a parsed JSON document, for a message: `an object with 2 keys: "experiment" (text),
+ * "results" (an array of 2)`, `an array of 3 items, the first a number`, `a single number`.
+ */
+function describeJsonShape(value) {
+    if (isObject(value)) {
+        const keys = Object.keys(value);
+        if (keys.length === 0)
+            return 'an empty object {}';
+        const shown = keys.slice(0, SHOWN_KEYS).map((k) => `${quote(k, SHOWN_KEY_CHARS)} (${kind(value[k])})`);
+        const more = keys.length > SHOWN_KEYS ? `, and ${keys.length - SHOWN_KEYS} more` : '';
+        return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`;
+    }
+    if (Array.isArray(value)) {
+        if (value.length === 0)
+            return 'an empty array []';
+        const first = kind(value[0]);
+        return `an array of ${value.length} item${value.length === 1 ? '' : 's'}, the first ${first === 'text' || first === 'null' || first === 'number' || first === 'boolean' ? `a ${first === 'text' ? 'string' : first}` : first}`;
+    }
+    return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`;
+}
+/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
+function refuseUnrecognisedJson(file, value, read) {
+    throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`);
+}
+/**
+ * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
+ * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, refuses it with
+ * its shape; returns normally otherwise (the JSON Lines reader then names the broken line). Reads the whole
+ * file only in that case, and only under the whole-document cap.
+ */
+async function refuseWholeJsonDocument(file, read) {
+    const head = await readHead(file);
+    const { text, line } = firstContentLine(head);
+    if (line === 0 || tryJson(text) !== undefined)
+        return;
+    if (head.split('\n').length <= line && Buffer.byteLength(head) >= HEAD_BYTES_SEEN)
+        return; // the first line may go on past the head
+    let whole;
+    try {
+        whole = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' });
+    }
+    catch {
+        return;
+    }
+    const value = tryJson(whole);
+    if (value !== undefined)
+        refuseUnrecognisedJson(file, value, read);
+}
+
+/**
  * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
  * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
  * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
@@ -2119,14 +2722,22 @@ function longColumns(header, metricFields, idField) {
         return undefined;
     return { id, measure, value };
 }
+/**
+ * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
+ * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
+ * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
+ */
 class Pivot {
     file;
+    unit;
     sink;
     entries = new Map();
-    constructor(file, metricFields, keepAttributes) {
+    constructor(file, metricFields, keepAttributes, unit = 'line') {
         this.file = file;
+        this.unit = unit;
         this.sink = new RowsSink(file, metricFields, keepAttributes);
     }
+    /** The query's entry, started at `line` the first time the id is seen. */
     entry(id, line) {
         let e = this.entries.get(id);
         if (e === undefined) {
@@ -2136,16 +2747,18 @@ class Pivot {
         }
         return e;
     }
+    /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
     measure(e, measure, line, put) {
         if (measure === '')
             throw new InputError({ file: this.file, line, queryId: e.row.id }, 'the measure name is empty', 'every line names its measure');
         const earlier = e.measures.get(measure);
         if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: e.row.id }, `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (lines ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
+            throw new InputError({ file: this.file, line, queryId: e.row.id }, `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
         }
         e.measures.set(measure, line);
         put();
     }
+    /** Records an attribute of the query: stored once with `put`; a different value on a later line is refused. */
     attribute(e, key, text, line, put) {
         const earlier = e.attrs.get(key);
         if (earlier === undefined) {
@@ -2153,9 +2766,10 @@ class Pivot {
             put();
         }
         else if (earlier.text !== text) {
-            throw new InputError({ file: this.file, line, queryId: e.row.id }, `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on line ${earlier.line} and ${quote(text, 40)} on line ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
+            throw new InputError({ file: this.file, line, queryId: e.row.id }, `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
         }
     }
+    /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
     finish() {
         return this.sink.finish('write one line per query and measure: query_id,measure,value');
     }
@@ -2280,6 +2894,9 @@ async function importRows(file, options) {
             return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined;
     }
     const head = await readHead(file);
+    if (isLz4Head(head)) {
+        throw new InputError({ file }, 'is a ranx .lz4 run (an LZ4 frame), not per-query rows', 'a run is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate');
+    }
     const first = firstChar(head);
     if (first === '[') {
         const doc = await readJsonDocument(file, 'JSON array of records');
@@ -2287,6 +2904,8 @@ async function importRows(file, options) {
             return undefined;
         if (looksLikeDeepeval(doc))
             return deepevalToRows(doc, file, metricFields, idField);
+        if (doc.length > 0 && !isObject(doc[0]))
+            refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES);
         return recordsToRows(doc, file, { metricFields, idField, keepAttributes });
     }
     if (first === '{') {
@@ -2313,8 +2932,10 @@ async function importRows(file, options) {
         // not one JSON object on the first line: a document over several lines, a first line longer than the
         // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
         const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
-        if (key === 'query_id')
+        if (key === 'query_id') {
+            await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES); // one record pretty-printed over several lines
             return undefined;
+        }
         if (key === 'testRunData')
             return readDeepevalRows(file, metricFields, idField);
         if (firstValueStart(head) === '{') {
@@ -2328,7 +2949,9 @@ async function importRows(file, options) {
                 return deepevalToRows(doc, file, metricFields, idField);
             if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)))
                 throw columnsOrient(file);
+            refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES);
         }
+        await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES);
         return undefined;
     }
     const { text } = firstContentLine(head);
@@ -2392,6 +3015,11 @@ function csvHeader(line) {
  */
 async function importQrels(file) {
     const head = await readHead(file);
+    if (isLz4Head(head))
+        return readRanxLz4Qrels(file);
+    if (head.startsWith('PAR1')) {
+        throw new InputError({ file }, 'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file', 'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")');
+    }
     if (firstChar(head) === '{')
         return readRanxQrels(file);
     const { text } = firstContentLine(head);
@@ -2508,7 +3136,7 @@ function wkbToGeojson(reader) {
   if (flags.type === 1) { // Point
     return { type: 'Point', coordinates: readPosition(reader, flags) }
   } else if (flags.type === 2) { // LineString
-    return { type: 'LineString', coordinates: readLine(reader, flags) }
+    return { type: 'LineString', coordinates: readLine$1(reader, flags) }
   } else if (flags.type === 3) { // Polygon
     return { type: 'Polygon', coordinates: readPolygon(reader, flags) }
   } else if (flags.type === 4) { // MultiPoint
@@ -2520,7 +3148,7 @@ function wkbToGeojson(reader) {
   } else if (flags.type === 5) { // MultiLineString
     const lines = [];
     for (let i = 0; i < flags.count; i++) {
-      lines.push(readLine(reader, getFlags(reader)));
+      lines.push(readLine$1(reader, getFlags(reader)));
     }
     return { type: 'MultiLineString', coordinates: lines }
   } else if (flags.type === 6) { // MultiPolygon
@@ -2589,7 +3217,7 @@ function readPosition(reader, flags) {
  * @param {WkbFlags} flags
  * @returns {number[][]}
  */
-function readLine(reader, flags) {
+function readLine$1(reader, flags) {
   const points = [];
   for (let i = 0; i < flags.count; i++) {
     points.push(readPosition(reader, flags));
@@ -2608,7 +3236,7 @@ function readPolygon(reader, flags) {
   for (let r = 0; r < flags.count; r++) {
     const count = view.getUint32(reader.offset, flags.littleEndian);
     reader.offset += 4;
-    rings.push(readLine(reader, { ...flags, count }));
+    rings.push(readLine$1(reader, { ...flags, count }));
   }
   return rings
 }
@@ -7568,38 +8196,37 @@ function requireColumn(file, pq, name, hint) {
     throw new InputError({ file }, `has no ${quote(name)} column (columns: ${shown}${pq.columns.length > 20 ? ', …' : ''})`, hint);
 }
 /**
- * Reads a Parquet file of per-query rows into {@link SideRows}. The query id column is `query_id` (or
- * `idField`): strings, or integers (written in decimal, as a CSV export of the same table would). Errors
- * name the file and the row (1-based, in file order) or the query id.
+ * Reads an open Parquet table of per-query rows in wide form into {@link SideRows} (the long form and the choice
+ * between them: src/readers/parquet-long.ts). The query id column is `query_id` (or `idField`): strings, or
+ * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
+ * (1-based, in file order) or the query id.
  */
-async function readParquetRows(file, options) {
+async function readWideParquetRows(file, pq, options) {
     const idField = options.idField ?? 'query_id';
-    return withParquet(file, async (pq) => {
-        requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column');
-        const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-        const read = [];
-        for (const c of pq.columns) {
-            const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name);
-            if (wanted)
-                read.push(c.name);
-            else if (!c.nested)
-                rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name);
+    requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column');
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    const read = [];
+    for (const c of pq.columns) {
+        const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name);
+        if (wanted)
+            read.push(c.name);
+        else if (!c.nested)
+            rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name);
+    }
+    await forEachParquetRow(file, pq, read, (record, n) => {
+        const label = `row ${n}`;
+        const id = plain$2(record[idField]);
+        if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
+            throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)');
         }
-        await forEachParquetRow(file, pq, read, (record, n) => {
-            const label = `row ${n}`;
-            const id = plain$2(record[idField]);
-            if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
-                throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)');
-            }
-            const row = sink.start(String(id), 0, label);
-            if (row === undefined)
-                return;
-            for (const name of read)
-                if (name !== idField)
-                    sink.value(row, name, plain$2(record[name]), { key: label });
-        });
-        return sink.finish(`write one row per query with a ${quote(idField)} column`);
+        const row = sink.start(String(id), 0, label);
+        if (row === undefined)
+            return;
+        for (const name of read)
+            if (name !== idField)
+                sink.value(row, name, plain$2(record[name]), { key: label });
     });
+    return sink.finish(`write one row per query with a ${quote(idField)} column`);
 }
 /** Query id column names of a run table: ranx `Run.to_dataframe()` writes `q_id`; others `query_id` or `qid`. */
 const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid'];
@@ -7631,6 +8258,63 @@ async function readParquetRun(file, collector) {
             collector.add(toByteString(String(doc)), score, n);
         });
     });
+}
+
+/**
+ * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
+ * query and measure, as `df.melt(...)`, an ir_measures `iter_calc` frame or PyTerrier's per-query frame give them
+ * with `to_parquet`. Pivoted by the same {@link Pivot} as the CSV / TSV / JSON Lines long form, so the rows (and
+ * every report) are the same as for the wide table; the Parquet reader's caps apply (row groups one at a time,
+ * only the columns the rules use). Row numbers (from 1) stand where a text file has line numbers.
+ */
+/**
+ * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
+ * the column names as for CSV, or named with `long`: `--input-format long`).
+ */
+async function readParquetRows(file, options) {
+    return withParquet(file, async (pq) => {
+        const names = pq.columns.map((c) => c.name);
+        const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField);
+        if (long !== undefined)
+            return readParquetLongRows(file, pq, long, options);
+        if (options.long === true)
+            refuseNotLong(file, names, options.idField);
+        return readWideParquetRows(file, pq, options);
+    });
+}
+/** Reads the long-form table `pq` (columns found by {@link longColumns}) into rows. */
+async function readParquetLongRows(file, pq, columns, options) {
+    const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row');
+    const attributes = pq.columns.filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value).map((c) => c.name);
+    const kept = attributes.filter((name) => options.keepAttributes === undefined || options.keepAttributes.has(name));
+    for (const c of pq.columns)
+        if (attributes.includes(c.name) && !kept.includes(c.name))
+            rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name);
+    await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
+        const id = plain$2(record[columns.id]);
+        if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
+            throw new InputError({ file, line: n }, `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`, 'every row needs a query id (text, or a whole number)');
+        }
+        const qid = String(id);
+        const measure = plain$2(record[columns.measure]);
+        if (typeof measure !== 'string')
+            throw new InputError({ file, line: n, queryId: qid }, `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`, 'name the measure as text');
+        const e = pivot.entry(qid, n);
+        pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain$2(record[columns.value]), { line: n }));
+        for (const key of kept) {
+            const v = plain$2(record[key]);
+            if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+                pivot.attribute(e, key, String(v), n, () => pivot.sink.value(e.row, key, v, { line: n }));
+        }
+    });
+    return pivot.finish();
+}
+/** Refuses a table named as long form (`--input-format long`) that lacks the three columns, listing those it has. */
+function refuseNotLong(file, names, idField) {
+    throw new InputError({ file }, `is not long form: it needs a query id (${idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${names
+        .slice(0, 20)
+        .map((h) => quote(h, 40))
+        .join(', ')}`, 'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide table (one column per metric)');
 }
 
 /**
@@ -7687,7 +8371,7 @@ function duplicateIdsHint(fields, fallback) {
 /** The field that names a query in every per-query rows file. */
 const ID_FIELD = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$2 = 20;
+const LIST_LIMIT$3 = 20;
 /**
  * Reads per-query rows (JSON Lines, CSV with a header, or Parquet: src/readers/parquet.ts) in one streaming pass into {@link SideRows}.
  * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
@@ -7695,10 +8379,10 @@ const LIST_LIMIT$2 = 20;
  * are collected and refused together, each with its lines.
  */
 async function readRows(file, options) {
-    if (options.format === 'parquet' || (options.format === undefined && (await isParquet(file)))) {
+    if (options.format === 'parquet' || ((options.format === undefined || options.format === 'long') && (await isParquet(file)))) {
         if (!(await isParquet(file)))
             throw new InputError({ file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in');
-        return readParquetRows(file, options);
+        return readParquetRows(file, { ...options, long: options.format === 'long' });
     }
     const imported = await importRows(file, options);
     if (imported !== undefined)
@@ -7710,7 +8394,7 @@ async function readRows(file, options) {
     const add = (row) => {
         const seen = firstLine.get(row.id);
         if (seen !== undefined) {
-            if (duplicates.length < LIST_LIMIT$2)
+            if (duplicates.length < LIST_LIMIT$3)
                 duplicates.push(`${quote(row.id)} (lines ${seen} and ${row.line})`);
             else
                 duplicates.push('');
@@ -8284,7 +8968,7 @@ function canonical$1(name) {
 }
 
 /** How many ids an error or a report line lists before "and N more". */
-const LIST_LIMIT$1 = 20;
+const LIST_LIMIT$2 = 20;
 /**
  * Pairs the two sides query by query over the exam: the baseline's queries and the baseline's attributes
  * (the candidate's answers only fill them in). A query on one side only or a missing value stops the gate
@@ -8359,9 +9043,9 @@ function pairRows(rules, baseline, candidate) {
     if (missingValues.length > 0) {
         // The file blamed is the one holding the first missing value listed (baseline values are listed first).
         missingValues.sort((a, b) => (a.file === b.file ? 0 : a.file === baseline.source ? -1 : 1));
-        const more = missingValues.length - LIST_LIMIT$1;
+        const more = missingValues.length - LIST_LIMIT$2;
         throw new InputError({ file: missingValues[0].file }, `missing metric values: ${missingValues
-            .slice(0, LIST_LIMIT$1)
+            .slice(0, LIST_LIMIT$2)
             .map((m) => m.text)
             .join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
     }
@@ -8476,8 +9160,8 @@ function refuseVacuousWhere(rules, check, attrs, n) {
     }
 }
 function listIds(ids, rows, file) {
-    const shown = ids.slice(0, LIST_LIMIT$1).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`);
-    return shown.join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : '');
+    const shown = ids.slice(0, LIST_LIMIT$2).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`);
+    return shown.join(', ') + (ids.length > LIST_LIMIT$2 ? ` and ${ids.length - LIST_LIMIT$2} more` : '');
 }
 /**
  * Baseline-only ids whose NFC form equals a candidate-only id's: the same text in two Unicode spellings
@@ -8503,13 +9187,14 @@ function compareIds(a, b) {
 
 /**
  * Most distinct values an attribute may have when the rules slice by it (`slices:` or a check's
- * `per_slice`). Each value is a comparison of its own (a bootstrap per metric, a row of the report, a unit
- * of a per_slice check), so the cost grows with the number of values times the queries: measured on the
- * bundled CLI (docs/limits.md, "Measured on hostile input"), 1,000 values take about 1.4 s and write a 1.5 MB
- * JSON report; before the cap 2,000 took 6.7 s and 20,000 took 26-38 s, up to 2 GB and a 57 MB report. A slice attribute with more values than this is an identifier (a
- * user, a query), not a segment. `statistics.cluster` is not capped: it can legitimately name every user.
+ * `per_slice`). Each value is a comparison of its own (a row of the JSON report per metric, a unit of a
+ * per_slice check). Since the members of every value are found in one pass and a one-query slice is one
+ * value per metric (no resampling), the cost is linear in queries and values: `npm run bench:scale`
+ * measures 20,000 one-query values (README "Performance"). The cap bounds the JSON report (about 0.6 KB per
+ * value and metric); the Markdown shows at most MARKDOWN_SLICE_ROWS rows (src/report/slice-rows.ts).
+ * `statistics.cluster` is not capped: it can legitimately name every user.
  */
-const MAX_SLICE_VALUES$1 = 1000;
+const MAX_SLICE_VALUES$1 = 20000;
 /**
  * Refuses, with the rules key and the count, a `slices` or `per_slice` attribute with more than
  * {@link MAX_SLICE_VALUES} distinct values (a per_slice attribute counted among the queries its check's
@@ -8869,11 +9554,81 @@ function valuesOf(table, attr, members) {
         set.add(column[i]);
     return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+/**
+ * Every value's members of one attribute in one pass (value -> indices in the table's order): what makes
+ * thousands of slice values cost one pass over the queries instead of one pass per value.
+ */
+function membersByValue(table, attr) {
+    const column = table.attrs.get(attr);
+    const lists = new Map();
+    for (let i = 0; i < column.length; i++) {
+        let list = lists.get(column[i]);
+        if (!list)
+            lists.set(column[i], (list = []));
+        list.push(i);
+    }
+    const out = new Map();
+    for (const [v, list] of lists)
+        out.set(v, Int32Array.from(list));
+    return out;
+}
+
+/**
+ * A check unit's regression budget: the candidate against the reference on the unit's queries, at the unit's
+ * confidence, read exactly as non_inferior reads the PR against its base, with the budget as the margin:
+ *
+ * | interval of (candidate - reference), in the better direction | status       | reason            |
+ * | worse end within the budget (lo >= -budget)                    | pass         | holds             |
+ * | better end beyond the budget (hi < -budget)                    | fail         | budget_exceeded   |
+ * | straddles -budget                                              | inconclusive | budget_crosses    |
+ *
+ * An inconclusive budget counts by `on_inconclusive` (default fail: a drop the data cannot rule out is not
+ * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
+ * relative budget ("2%") is taken of the reference mean of the unit's queries.
+ */
+function evaluateBudget(rule, metric, rules, reference, filters, confidence) {
+    const spec = rule.budget;
+    if (spec === undefined)
+        return undefined;
+    const c = reference.stats.compare(rule.metric, filters, confidence);
+    const sign = metric.better === 'higher' ? 1 : -1;
+    const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value;
+    const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]];
+    const result = (status, reason) => ({ reference: reference.label, status, reason, budget, used: -sign * c.delta, usedCi: [-hi, -lo], comparison: c });
+    if (c.n === 0)
+        return result('fail', 'no_queries');
+    if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite))
+        return result('fail', 'non_finite');
+    if (c.n < rules.queries.minPerSlice)
+        return result('inconclusive', 'too_few_queries');
+    if (lo >= -budget)
+        return result('pass', 'holds');
+    if (hi < -budget)
+        return result('fail', 'budget_exceeded');
+    return result('inconclusive', 'budget_crosses');
+}
+const RANK = { pass: 0, inconclusive: 1, fail: 2 };
+/**
+ * The unit with its budget: the worse of the two outcomes decides the unit's status. When the budget is what
+ * makes it worse, the unit takes the budget's reason (`budget_exceeded`, `budget_crosses`), so the verdict's
+ * "decided by" names the check and says the budget was spent; when the PR alone already fails (or both are
+ * equally bad), the PR's own reason stays: it is the more direct finding.
+ */
+function withBudget(unit, budget) {
+    if (budget === undefined)
+        return unit;
+    if (RANK[budget.status] <= RANK[unit.status])
+        return { ...unit, budget };
+    return { ...unit, budget, status: budget.status, reason: budget.reason };
+}
 
 /** The policy that applies to an inconclusive unit of `rule` with this reason. */
 function inconclusivePolicy(reason, rule) {
     if (reason === 'too_few_queries')
         return 'on_too_few';
+    // A budget whose interval straddles it: the data neither show it spent nor kept, whatever the check's kind.
+    if (reason === 'budget_crosses')
+        return 'on_inconclusive';
     if (rule.kind.type === 'superior')
         return 'superior_must_be_shown';
     return 'on_inconclusive';
@@ -9006,7 +9761,7 @@ function pushAll(target, items) {
  * with reason `no_queries`, since a rule that tested nothing protected nothing. The trust `guards` (already
  * analysed) come first in the verdict: see {@link decideVerdict}.
  */
-function decide(rules, table, stats, guards = []) {
+function decide(rules, table, stats, guards = [], reference) {
     // The family is known before any result: the statistical checks and, for per_slice, the slices present.
     const sets = rules.checks.map((rule) => unitSets(rule, table, stats));
     const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []));
@@ -9018,7 +9773,7 @@ function decide(rules, table, stats, guards = []) {
     });
     const adjusted = adjustPValues(raw, method);
     const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
-    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf));
+    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, reference));
     const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks);
     return { verdict, decidedBy, checks, guards: counted, family };
 }
@@ -9028,9 +9783,13 @@ function unitSets(rule, table, stats) {
     const base = rule.where;
     return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
-function evaluateCheck(rule, sets, rules, stats, family, pOf) {
+function evaluateCheck(rule, sets, rules, stats, family, pOf, reference) {
     const metric = rules.metrics.get(rule.metric);
-    const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf));
+    // A budgeted unit is also judged against the reference (same queries, same confidence); the worse outcome stands.
+    const units = sets.map((filters) => {
+        const unit = evaluateUnit(rule, metric, rules, stats, filters, family, pOf);
+        return reference === undefined ? unit : withBudget(unit, evaluateBudget(rule, metric, rules, reference, filters, unit.comparison.confidence));
+    });
     const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
     const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass';
     return { rule, status, counts, units };
@@ -9074,6 +9833,8 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
         // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
         if (nonFinite > 0 || !Number.isFinite(limit))
             return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null);
+        if (tooFewSeeds(rules, stats))
+            return unit('inconclusive', 'too_few_seeds', 0, count, limit);
         return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit);
     }
     const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value;
@@ -9084,6 +9845,8 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
     // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
     if (comparison.n > 0 && !finite)
         return unit('fail', 'non_finite', margin);
+    if (tooFewSeeds(rules, stats))
+        return unit('inconclusive', 'too_few_seeds', margin);
     if (comparison.n < rules.queries.minPerSlice)
         return unit('inconclusive', 'too_few_queries', margin);
     if (!finite)
@@ -9114,6 +9877,17 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
     return unit('inconclusive', 'not_shown_better', margin);
 }
 /**
+ * statistics.min_seeds: a side with fewer seed files than the rules ask has not measured training noise, so
+ * no check can be judged on it (an engine that does not count seeds has one file per side).
+ */
+function tooFewSeeds(rules, stats) {
+    const min = rules.statistics.minSeeds;
+    if (min === undefined)
+        return false;
+    const seeds = stats.seeds ?? { baseline: 1, candidate: 1 };
+    return Math.min(seeds.baseline, seeds.candidate) < min;
+}
+/**
  * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
  * confidence and, when inconclusive, about how many more queries would settle it if the true difference
  * were the observed one (at least enough to reach min_per_slice).
@@ -9125,6 +9899,82 @@ function powerOf(status, c, rules, sign, boundary) {
     const more = moreQueriesToSettle(c.n, c.se, Math.abs(sign * c.delta - boundary), c.confidence);
     const floor = Math.max(0, rules.queries.minPerSlice - c.n);
     return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) };
+}
+
+/** Indices (into the table) of the holdout's queries: all of them when the rules grade the holdout, the `split` = holdout ones under `all`. */
+function holdoutMask(rules, table) {
+    const n = table.ids.length;
+    const mask = new Uint8Array(n);
+    const split = rules.dataset?.split;
+    if (split === 'holdout')
+        mask.fill(1);
+    else if (split === 'all') {
+        const column = table.attrs.get('split');
+        if (column)
+            for (let i = 0; i < n; i++)
+                mask[i] = column[i] === 'holdout' ? 1 : 0;
+    }
+    return mask;
+}
+/**
+ * Counts this run's look at the holdout (when it grades any holdout query) on top of `prior`. Undefined when
+ * the rules name no evaluation set: without splits there is no holdout to account for.
+ */
+function countHoldoutLooks(rules, table, prior) {
+    if (!rules.dataset)
+        return undefined;
+    const mask = holdoutMask(rules, table);
+    let queries = 0;
+    for (const m of mask)
+        queries += m;
+    const thisRun = queries > 0 ? 1 : 0;
+    const thisPr = prior.thisPr === null ? null : prior.thisPr + thisRun;
+    const maxPerPr = rules.dataset.holdoutMaxPerPr ?? null;
+    return {
+        split: rules.dataset.split,
+        queries,
+        thisRun,
+        thisPr,
+        total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
+        historyReports: prior.history === undefined ? null : prior.history.reports,
+        maxPerPr,
+        exceeded: thisRun === 1 && maxPerPr !== null && thisPr !== null && thisPr > maxPerPr
+    };
+}
+/** Whether the query at index `i` is of the holdout (for reports that show per-query details of the dev split only). */
+function holdoutQueries(rules, table) {
+    const mask = holdoutMask(rules, table);
+    return (i) => mask[i] === 1;
+}
+/**
+ * Beyond the cap, the checks on holdout queries are inconclusive: a unit that passed, or was inconclusive, on
+ * queries that include the holdout becomes inconclusive with reason `holdout_looks_exceeded` (how it counts:
+ * on_inconclusive, or fail for a superior check, as for any inconclusive unit). A unit that failed stays failed:
+ * looking too often makes a pass untrustworthy (the change may be fitted to the holdout), not a shown loss.
+ * The verdict and what decided it are decided again from the new statuses.
+ */
+function capHoldoutLooks(rules, table, stats, decision, account) {
+    if (!account?.exceeded || account.thisPr === null || account.maxPerPr === null)
+        return decision;
+    const mask = holdoutMask(rules, table);
+    const looks = { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
+    // A unit's slice is its query set's filters (the check's where, plus its per_slice value).
+    const touchesHoldout = (unit) => {
+        for (const i of stats.members(unit.slice))
+            if (mask[i] === 1)
+                return true;
+        return false;
+    };
+    const checks = decision.checks.map((check) => {
+        const units = check.units.map((u) => (u.status !== 'fail' && touchesHoldout(u) ? { ...u, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks } : u));
+        if (units.every((u, i) => u === check.units[i]))
+            return check;
+        const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
+        const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass';
+        return { ...check, status, counts, units };
+    });
+    const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks);
+    return { ...decision, verdict, decidedBy, checks, guards };
 }
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -9310,7 +10160,7 @@ function percentileInterval(sorted, confidence) {
     return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)];
 }
 /** Number of sorted values below x and at most x (binary search). */
-function rank(sorted, x, strict) {
+function rank$1(sorted, x, strict) {
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
@@ -9342,7 +10192,7 @@ function bcaInterval(sorted, theta, accel, confidence) {
     }
     if (!Number.isFinite(accel))
         return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown');
-    const share = (rank(sorted, theta, true) + rank(sorted, theta, false)) / (2 * B);
+    const share = (rank$1(sorted, theta, true) + rank$1(sorted, theta, false)) / (2 * B);
     const z0 = normalQuantile(share);
     if (!Number.isFinite(z0))
         return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown');
@@ -10376,6 +11226,8 @@ function requireSeedrandom () {
 var seedrandomExports = requireSeedrandom();
 var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
 
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { imul } = Math;
 /**
  * Resampling is done in fixed blocks of this many resamples, each block with its own stream. The result
  * therefore does not depend on how blocks are scheduled (one thread or several), and raising `resamples`
@@ -10397,6 +11249,30 @@ function blockState(seed, stream, block) {
     if ((s[0] | s[1] | s[2] | s[3]) === 0)
         s[0] = 0x9e3779b9;
     return s;
+}
+/**
+ * A stand-alone xoshiro128** generator over a state from {@link blockState}, returning uint32 values. The
+ * hot loops inline the same steps instead of calling this; it exists for the rarer uses and for tests
+ * (reference sequence: xoshiro128** of state [1, 2, 3, 4] begins 11520, 0, 5927040, 70819200, the values
+ * of the authors' C reference implementation).
+ */
+function xoshiro128ss(state) {
+    let s0 = state[0] | 0;
+    let s1 = state[1] | 0;
+    let s2 = state[2] | 0;
+    let s3 = state[3] | 0;
+    return () => {
+        const x = imul(s1, 5);
+        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+        const t = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = (s3 << 11) | (s3 >>> 21);
+        return r;
+    };
 }
 /** The states of blocks 0 .. blocks - 1 of a stream (see {@link blockState}), 4 words per block, for the kernels. */
 function blockStates(seed, stream, blocks) {
@@ -10427,6 +11303,10 @@ function statsKernels() {
     const imul = Math.imul;
     const abs = Math.abs;
     const min = Math.min;
+    const floor = Math.floor;
+    const sqrt = Math.sqrt;
+    const log = Math.log;
+    const pow = Math.pow;
     /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
     const twoPowMinus32 = 2.3283064365386963e-10;
     /** 1 column of a block (columns g .. g + 0), one local accumulator per column. */
@@ -10994,6 +11874,178 @@ function statsKernels() {
         KERNELS[width](job.vs[gi], job.counts, job.starts, job.sizes, job.weights, state, from, to, job.resamples, job.out, g);
     }
     /**
+     * The generator state of the binomial sampler: a unit loads its block's state here, draws, and is done
+     * (units run one at a time on a thread, and each thread has its own copy of these kernels).
+     */
+    let g0 = 0;
+    let g1 = 0;
+    let g2 = 0;
+    let g3 = 0;
+    function next() {
+        const x = imul(g1, 5);
+        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+        const t = g1 << 9;
+        g2 ^= g0;
+        g3 ^= g1;
+        g1 ^= g2;
+        g0 ^= g3;
+        g2 ^= t;
+        g3 = (g3 << 11) | (g3 >>> 21);
+        return r;
+    }
+    /** A uniform double in [0, 1) with 53 random bits (two steps). */
+    function uniform() {
+        return ((next() >>> 5) * 67108864 + (next() >>> 6)) * 1.1102230246251565e-16;
+    }
+    /** Stirling's series correction log(k!) − [(k + ½) log(k + 1) − (k + 1) + ½ log 2π], exact values below 10 (Hörmann 1993). */
+    const FC = [0.08106146679532726, 0.04134069595540929, 0.02767792568499834, 0.02079067210376509, 0.01664469118982119, 0.01387612882307075, 0.01189670994589177, 0.01041126526197209, 0.009255462182712733, 0.008330563433362871];
+    function fc(k) {
+        if (k < 10)
+            return FC[k];
+        const r = 1 / (k + 1);
+        const rr = r * r;
+        return (1 / 12 - (1 / 360 - rr / 1260) * rr) * r;
+    }
+    /**
+     * A binomial(n, p) variate, p <= 0.5: inversion (sequential search from 0) when n·p < 10, else BTRD,
+     * Hörmann's transformed rejection with decomposition ("The generation of binomial random variates",
+     * J. Statist. Comput. Simul. 46, 1993; the algorithm of Boost's binomial_distribution), O(1) per draw.
+     */
+    function binomialLow(n, p) {
+        const q = 1 - p;
+        if (n * p < 10) {
+            const s = p / q;
+            const a = (n + 1) * s;
+            const r0 = pow(q, n);
+            for (;;) {
+                let u = uniform();
+                let r = r0;
+                let x = 0;
+                while (u > r) {
+                    u -= r;
+                    x++;
+                    if (x > n)
+                        break;
+                    r *= a / x - s;
+                }
+                if (x <= n)
+                    return x;
+            }
+        }
+        const spq = sqrt(n * p * q);
+        const b = 1.15 + 2.53 * spq;
+        const a = -0.0873 + 0.0248 * b + 0.01 * p;
+        const c = n * p + 0.5;
+        const alpha = (2.83 + 5.1 / b) * spq;
+        const vr = 0.92 - 4.2 / b;
+        const urvr = 0.86 * vr;
+        const m = floor((n + 1) * p);
+        const r = p / q;
+        const nr = (n + 1) * r;
+        const npq = n * p * q;
+        for (;;) {
+            let v = uniform();
+            let u;
+            if (v <= urvr) {
+                u = v / vr - 0.43;
+                return floor(((2 * a) / (0.5 - abs(u)) + b) * u + c);
+            }
+            if (v >= vr) {
+                u = uniform() - 0.5;
+            }
+            else {
+                u = v / vr - 0.93;
+                u = (u < 0 ? -0.5 : 0.5) - u;
+                v = uniform() * vr;
+            }
+            const us = 0.5 - abs(u);
+            const k = floor(((2 * a) / us + b) * u + c);
+            if (k < 0 || k > n)
+                continue;
+            v = (v * alpha) / (a / (us * us) + b);
+            const km = abs(k - m);
+            if (km <= 15) {
+                let f = 1;
+                if (m < k) {
+                    for (let i = m + 1; i <= k; i++)
+                        f *= nr / i - r;
+                }
+                else if (m > k) {
+                    for (let i = k + 1; i <= m; i++)
+                        v *= nr / i - r;
+                }
+                if (v <= f)
+                    return k;
+                continue;
+            }
+            v = log(v);
+            const rho = (km / npq) * (((km / 3 + 0.625) * km + 1 / 6) / npq + 0.5);
+            const t = (-km * km) / (2 * npq);
+            if (v < t - rho)
+                return k;
+            if (v > t + rho)
+                continue;
+            const nm = n - m + 1;
+            const h = (m + 0.5) * log((m + 1) / (r * nm)) + fc(m) + fc(n - m);
+            const nk = n - k + 1;
+            if (v <= h + (n + 1) * log(nm / nk) + (k + 0.5) * log((nk * r) / (k + 1)) - fc(k) - fc(n - k))
+                return k;
+        }
+    }
+    /** A binomial(n, p) variate for any p in [0, 1] (p > 0.5 by symmetry). */
+    function binomial(n, p) {
+        if (n <= 0 || p <= 0)
+            return 0;
+        if (p >= 1)
+            return n;
+        return p > 0.5 ? n - binomialLow(n, 1 - p) : binomialLow(n, p);
+    }
+    function load(states, at) {
+        g0 = states[at] | 0;
+        g1 = states[at + 1] | 0;
+        g2 = states[at + 2] | 0;
+        g3 = states[at + 3] | 0;
+    }
+    /**
+     * One block of one column of a multinomial job: per resample, per stratum, the counts of its distinct
+     * groups by conditional binomials (group j gets binomial(units left, its share of the groups left)), and
+     * the stratum's term weight · Σ count · value / denominator, summed in group order.
+     */
+    function multinomialUnit(job, unit) {
+        const c = (unit / job.blocks) | 0;
+        const block = unit - c * job.blocks;
+        load(job.states, (c * job.blocks + block) * 4);
+        const values = job.values[c];
+        const mult = job.multiplicity[c];
+        const queries = job.queries[c];
+        const offsets = job.offsets[c];
+        const { sizes, weights, ratio, out } = job;
+        const from = block * job.block;
+        const to = min(job.resamples, from + job.block);
+        for (let b = from; b < to; b++) {
+            let e = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                let left = size;
+                let groupsLeft = size;
+                let a = 0;
+                let denom = ratio ? 0 : size;
+                const end = offsets[si + 1];
+                for (let j = offsets[si]; j < end && left > 0; j++) {
+                    const m = mult[j];
+                    const drawn = j === end - 1 ? left : binomial(left, m / groupsLeft);
+                    groupsLeft -= m;
+                    left -= drawn;
+                    a += drawn * values[j];
+                    if (ratio)
+                        denom += drawn * queries[j];
+                }
+                e += (weights[si] * a) / denom;
+            }
+            out[c * job.resamples + b] = e;
+        }
+    }
+    /**
      * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
      * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
      * summed side by side, each in its own scalar accumulator and in the same group order as one at a time:
@@ -11089,8 +12141,17 @@ function statsKernels() {
         runUnit(job, unit) {
             if (job.kind === 'bootstrap')
                 bootstrapUnit(job, unit);
+            else if (job.kind === 'multinomial')
+                multinomialUnit(job, unit);
             else
                 flipUnit(job, unit);
+        },
+        binomials(state, n, p, count) {
+            load(state, 0);
+            const out = new Float64Array(count);
+            for (let i = 0; i < count; i++)
+                out[i] = binomial(n, p);
+            return out;
         }
     };
 }
@@ -11332,57 +12393,160 @@ function createRunner(threads, options = {}) {
 }
 
 /**
+ * A column resampled by counts when its distinct (value, queries) groups, over all strata, are at most
+ * its units / this: a binomial draw (BTRD) costs as much as some tens of indexed draws (measured: 100–230 ns
+ * against 1.5–3 ns a column on the shared 2-core machine, docs/scale.md). Binary metrics have at most three distinct
+ * differences, so from about a hundred queries on they are resampled by counts.
+ */
+const COUNTS_PER_GROUP = 32;
+/**
  * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
  * reads the result once they have run: lets a caller run several plans' jobs as one batch of units.
+ *
+ * Two ways to draw, chosen per column from the data alone (so the bytes depend on the data and the seed
+ * only), with the same law: drawing `size` units with replacement per stratum (an index per draw), or, for
+ * a column with few distinct values, drawing how many times each distinct value is drawn — one multinomial
+ * per stratum, as conditional binomials ({@link COUNTS_PER_GROUP}). A design with one unit per stratum has
+ * a single possible resample: no drawing at all, one value per column.
  */
 function bootstrapPlan(design, resamples, seed, stream) {
     const { k } = design;
-    const out = new Float64Array(k * resamples);
-    const jobs = [];
     if (design.units === 0)
-        out.fill(Number.NaN);
-    else {
+        return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)));
+    if (design.units === design.strata.length)
+        return done(constantResamples(design));
+    const byCounts = [];
+    const byIndex = [];
+    const grouped = [];
+    for (let c = 0; c < k; c++) {
+        const g = groupsOf(design, c);
+        if (g.values.length * COUNTS_PER_GROUP <= design.units) {
+            byCounts.push(c);
+            grouped.push(g);
+        }
+        else
+            byIndex.push(c);
+    }
+    const blocks = Math.ceil(resamples / BLOCK);
+    const jobs = [];
+    const indexOut = byIndex.length > 0 ? new Float64Array(byIndex.length * resamples) : null;
+    if (indexOut) {
+        const ki = byIndex.length;
         // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
         const vs = [];
-        for (let g = 0; g < k; g += 8)
-            vs.push(columnsOf(design, g, Math.min(8, k - g)));
-        const blocks = Math.ceil(resamples / BLOCK);
-        jobs.push({
+        for (let g = 0; g < ki; g += 8)
+            vs.push(columnsOf(design, byIndex.slice(g, Math.min(ki, g + 8))));
+        const job = {
             kind: 'bootstrap',
             units: vs.length * blocks,
-            work: resamples * design.units * k,
+            work: resamples * design.units * ki,
             blocks,
             block: BLOCK,
             resamples,
-            k,
+            k: ki,
             vs,
             counts: design.counts,
             starts: Int32Array.from(design.strata, (s) => s.start),
             sizes: Int32Array.from(design.strata, (s) => s.size),
             weights: Float64Array.from(design.strata, (s) => s.weight),
             states: blockStates(seed, stream, blocks),
-            out
-        });
+            out: indexOut
+        };
+        jobs.push(job);
+    }
+    const countsOut = byCounts.length > 0 ? new Float64Array(byCounts.length * resamples) : null;
+    if (countsOut) {
+        const states = new Uint32Array(4 * blocks * byCounts.length);
+        // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
+        byCounts.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i));
+        const job = {
+            kind: 'multinomial',
+            units: byCounts.length * blocks,
+            work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
+            blocks,
+            block: BLOCK,
+            resamples,
+            k: byCounts.length,
+            values: grouped.map((g) => g.values),
+            multiplicity: grouped.map((g) => g.multiplicity),
+            queries: grouped.map((g) => g.queries),
+            offsets: grouped.map((g) => g.offsets),
+            sizes: Int32Array.from(design.strata, (s) => s.size),
+            weights: Float64Array.from(design.strata, (s) => s.weight),
+            ratio: design.counts !== null,
+            states,
+            out: countsOut
+        };
+        jobs.push(job);
     }
     return {
         jobs,
         finish() {
-            const sorted = [];
-            for (let c = 0; c < k; c++)
-                sorted.push(out.subarray(c * resamples, (c + 1) * resamples).sort());
+            const sorted = new Array(k);
+            byIndex.forEach((c, i) => (sorted[c] = indexOut.subarray(i * resamples, (i + 1) * resamples).sort()));
+            byCounts.forEach((c, i) => (sorted[c] = countsOut.subarray(i * resamples, (i + 1) * resamples).sort()));
             return sorted;
         }
     };
 }
-/** Columns [g, g + width) of the design's row-major values as their own row-major array (one cache line per drawn unit). */
-function columnsOf(design, g, width) {
+const done = (sorted) => ({ jobs: [], finish: () => sorted });
+/**
+ * One unit per stratum: every resample draws each stratum's one unit, so every resample is the estimate.
+ * One value per column stands for all of them (every quantile of B equal values is that value), computed
+ * in the kernel's order of operations (so the bytes equal those the kernel would give), and memory stays
+ * constant however many resamples are asked for — what makes thousands of one-query slices cheap.
+ */
+function constantResamples(design) {
+    const { k, values, counts } = design;
+    const out = [];
+    for (let c = 0; c < k; c++) {
+        let e = 0;
+        for (const s of design.strata) {
+            const a = 0 + values[s.start * k + c];
+            const denom = counts ? counts[s.start] : s.size;
+            e += (s.weight * a) / denom;
+        }
+        out.push(Float64Array.of(e));
+    }
+    return out;
+}
+function groupsOf(design, c) {
+    const { k, values, counts } = design;
+    const outValues = [];
+    const outMult = [];
+    const outQueries = [];
+    const offsets = new Int32Array(design.strata.length + 1);
+    design.strata.forEach((s, si) => {
+        offsets[si] = outValues.length;
+        const order = Array.from({ length: s.size }, (_, i) => s.start + i);
+        const q = (u) => (counts ? counts[u] : 1);
+        order.sort((a, b) => values[a * k + c] - values[b * k + c] || q(a) - q(b));
+        for (const u of order) {
+            const v = values[u * k + c];
+            const last = outValues.length - 1;
+            // Object.is: -0 and 0 are kept apart (the kernel adds the drawn values themselves), NaN joins NaN.
+            if (last >= offsets[si] && Object.is(outValues[last], v) && outQueries[last] === q(u))
+                outMult[last]++;
+            else {
+                outValues.push(v);
+                outMult.push(1);
+                outQueries.push(q(u));
+            }
+        }
+    });
+    offsets[design.strata.length] = outValues.length;
+    return { values: Float64Array.from(outValues), multiplicity: Float64Array.from(outMult), queries: Float64Array.from(outQueries), offsets };
+}
+/** The given columns of the design's row-major values as their own row-major array (one cache line per drawn unit). */
+function columnsOf(design, columns) {
     const { k, units, values } = design;
-    if (g === 0 && width === k)
+    const width = columns.length;
+    if (width === k && columns.every((c, i) => c === i))
         return values;
     const out = new Float64Array(units * width);
     for (let u = 0; u < units; u++)
-        for (let c = 0; c < width; c++)
-            out[u * width + c] = values[u * k + g + c];
+        for (let i = 0; i < width; i++)
+            out[u * width + i] = values[u * k + columns[i]];
     return out;
 }
 
@@ -11591,11 +12755,23 @@ function createStats(table, rules, options = {}) {
     const levelColumns = [...metricNames.map((n) => table.metrics.get(n).base), ...metricNames.map((n) => table.metrics.get(n).cand)];
     const membersCache = new Map();
     const subsetCache = new Map();
+    const byValue = new Map();
     const members = (filters) => {
         const key = filterKey(filters);
         let m = membersCache.get(key);
-        if (!m)
-            membersCache.set(key, (m = membersOf(table, filters)));
+        if (!m) {
+            if (filters.length === 1 && table.attrs.has(filters[0][0])) {
+                // One attribute: all its values' members at once (one pass), the same indices membersOf would give.
+                const [attr, value] = filters[0];
+                let index = byValue.get(attr);
+                if (!index)
+                    byValue.set(attr, (index = membersByValue(table, attr)));
+                m = index.get(value) ?? new Int32Array(0);
+            }
+            else
+                m = membersOf(table, filters);
+            membersCache.set(key, m);
+        }
         return m;
     };
     const subset = (filters) => {
@@ -12177,8 +13353,9 @@ function toAlignment(value) {
 /**
  * Untrusted text (query ids, query text, slice values, attribute names, metric and check names, file names:
  * in a pull request they come from the PR) made inert for each place a report puts it. One function per
- * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a Mermaid
- * label, a terminal line.
+ * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a terminal
+ * line. (Pictures take no escaping of their own: the Unicode ones sit in code blocks, which parse nothing, and
+ * the Mermaid one carries no name from the inputs.)
  */
 /** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
 const MAX_CELL = 80;
@@ -12204,7 +13381,7 @@ function clean(text, max = MAX_CELL) {
  * span with a single-backtick fence: GitHub neither autolinks nor mentions inside code, and the text a
  * reader copies is exactly the text given (no invisible character is inserted).
  */
-const WORD = /[^\s`|<>&]+/g;
+const WORD$2 = /[^\s`|<>&]+/g;
 const LINKISH = /[@#]|gh-\d|:\/\/|www\./i;
 /** Sentence punctuation that ends a word without being part of the name. */
 const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')']);
@@ -12231,7 +13408,7 @@ function escapeHtml(s) {
 function byWord(s, code, other) {
     let out = '';
     let last = 0;
-    for (const m of s.matchAll(WORD)) {
+    for (const m of s.matchAll(WORD$2)) {
         if (!LINKISH.test(m[0]))
             continue;
         // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
@@ -12263,17 +13440,14 @@ function htmlText(text, max = MAX_CELL) {
     return byWord(clean(text, max), (w) => `<code>${escapeHtml(w)}</code>`, escapeHtml);
 }
 /**
- * Untrusted text inside a Mermaid diagram (a label, a title, an axis category). Mermaid's own syntax
- * (`:` ends a Gantt task name, `#` starts a comment, `%%` a directive, `"` ends a quoted string, `;` a
- * statement) and HTML labels leave only a safe set: letters, digits, space and `_ . , + - / = ( ) @`;
- * anything else becomes `_`. Code blocks are not scanned for mentions, so `@` may stay.
+ * Untrusted text inside a fenced code block (the Unicode pictures): a code block parses nothing (no Markdown,
+ * no HTML, no mention, no link), so the text stays as typed (`%`, `_`, `*`, `@`, `#`, any script), after
+ * {@link clean}. One exception: an HTML comment opener `<!--` becomes `<!- -`, because the sticky comment is
+ * found by its `<!-- retrieval-gate:... -->` marker in the raw body, and no input may plant one, even in code.
+ * (A fence cannot be closed from inside: the renderer makes each fence longer than any backtick run.)
  */
-function mermaidText(text, max = 48) {
-    const s = clean(text, max)
-        .replace(/[^\p{L}\p{N} _.,+\-/=()@…]/gu, '_')
-        .replace(/ {2,}/g, ' ')
-        .trim();
-    return s === '' ? '_' : s;
+function codeText(text, max = MAX_CELL) {
+    return clean(text, max).replace(/<!--/g, '<!- -');
 }
 /**
  * Untrusted text for a terminal: control characters (ESC sequences could rewrite the screen or the
@@ -12377,7 +13551,7 @@ function inconclusiveCounting(checks) {
 }
 
 /** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
-const KNOWN = {
+const KNOWN$1 = {
     corpus: 'object',
     chunker: 'object',
     embedding: 'object',
@@ -12395,7 +13569,7 @@ function parseManifest(text, source) {
         throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
     }
     const obj = data;
-    for (const [key, type] of Object.entries(KNOWN)) {
+    for (const [key, type] of Object.entries(KNOWN$1)) {
         if (!Object.prototype.hasOwnProperty.call(obj, key))
             continue;
         const v = obj[key];
@@ -12494,6 +13668,156 @@ function describeDifference(d) {
 }
 
 /**
+ * The judge in the report: its guards' sentences ("the ruler changed"), the Markdown lines of the Trust section
+ * (agreement per slice, drift, repeatability, position consistency, length bias) and the `judge` field of the
+ * JSON report. Sentences are RAW (each renderer escapes them); Markdown lines are escaped here.
+ */
+const table$2 = (rows) => markdownTable(rows, { alignDelimiters: false });
+const num$2 = (x, digits = 3) => (x === null ? 'undefined' : fixed(x, digits));
+const label$2 = (slice) => (slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', '));
+const sideWords = (side) => (side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`);
+const UNDECIDED = {
+    too_few: 'too few items',
+    undefined: 'undefined (every item has one same label, or the interval could not be formed)',
+    straddles: 'the interval straddles the limit',
+    no_data: 'nothing to measure'
+};
+/** What one unit says: "task=qa, the candidate's judge: kappa 0.412 (25 items)". */
+function unitWords(r, u) {
+    const who = sideWords(u.side);
+    const where = `${label$2(u.slice)}${who ? `, ${who}` : ''}`;
+    const interval = u.interval === null ? '' : ` [${fixed(u.interval[0], 3)}, ${fixed(u.interval[1], 3)}]`;
+    switch (r.rule) {
+        case 'judge.min_kappa':
+            return `${where}: kappa ${num$2(u.value)}${interval} over ${u.n} items`;
+        case 'judge.max_drop':
+            return `${where}: kappa change ${u.value === null ? 'undefined' : signed(u.value, 3)}${interval} over ${u.n} items`;
+        case 'judge.repeatability':
+            return `${who || 'the judge'}: ${u.value === null ? 'no item' : percent(u.value)} of ${u.n} repeated items flip`;
+        case 'judge.position':
+            return `${who || 'the judge'}: ${u.value === null ? 'no item' : percent(u.value)} of ${u.n} scorings consistent in both orders`;
+        case 'judge.length_bias':
+            return `${label$2(u.slice) === 'all anchors' ? 'all queries' : label$2(u.slice)}: Spearman rho ${num$2(u.value)} over ${u.n} queries`;
+    }
+}
+const LIMIT_WORDS = {
+    'judge.min_kappa': (l) => `kappa at least ${fixed(l, 3)}`,
+    'judge.max_drop': (l) => `the candidate's judge's kappa at most ${fixed(l, 3)} below the baseline's`,
+    'judge.repeatability': (l) => `at most ${percent(l)} of repeated items flipping`,
+    'judge.position': (l) => `at least ${percent(l)} consistent in both orders`,
+    'judge.length_bias': (l) => `Spearman rho of score change vs length change at most ${fixed(l, 3)}`
+};
+/** A judge guard's reason in plain words (RAW), naming every failing (else undecided) unit. */
+function judgeGuardSentence(r) {
+    const failing = r.units.filter((u) => u.status === 'fail');
+    const undecided = r.units.filter((u) => u.status === 'inconclusive');
+    const limit = LIMIT_WORDS[r.rule](r.limit);
+    if (failing.length > 0) {
+        const lead = r.rule === 'judge.length_bias' ? 'the score follows answer length' : 'the ruler changed';
+        return `${lead}: ${limit} is not met in ${failing.map((u) => unitWords(r, u)).join('; ')}`;
+    }
+    if (undecided.length > 0 || r.units.length === 0) {
+        if (r.units.length === 0)
+            return `${limit} could not be checked: no unit to decide`;
+        return `${limit} could not be decided in ${undecided.map((u) => `${unitWords(r, u)} (${UNDECIDED[u.undecided ?? 'no_data']})`).join('; ')}`;
+    }
+    return `${limit} holds in every unit (${r.units.length})`;
+}
+function agreementCells(a) {
+    if (a === null)
+        return ['', '', ''];
+    const interval = a.interval === null ? 'n/a' : `[${fixed(a.interval[0], 3)}, ${fixed(a.interval[1], 3)}]`;
+    return [num$2(a.kappa), interval, percent(a.raw)];
+}
+/** The judge part of the Trust section (Markdown lines), empty without `judge` rules. */
+function judgeBody(judge) {
+    if (judge === null || judge === undefined)
+        return [];
+    const out = [];
+    if (judge.anchors !== null) {
+        const weights = judge.weights === 'none' ? 'unweighted' : `${judge.weights} weights`;
+        out.push(`**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} percentile bootstrap over anchor items, ${judge.resamples} resamples):`, '');
+        const head = judge.sameJudge
+            ? ['Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement']
+            : ['Slice', 'Items', 'Baseline kappa', 'Interval', 'Raw', 'Candidate kappa', 'Interval', 'Raw', 'Change', 'Change interval'];
+        const rows = [head];
+        for (const s of judge.agreement) {
+            if (judge.sameJudge)
+                rows.push([inline(label$2(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline)]);
+            else {
+                const d = s.drift;
+                const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3);
+                const ci = d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`;
+                rows.push([inline(label$2(s.slice)), String(s.items), ...agreementCells(s.baseline), ...agreementCells(s.candidate), change, ci]);
+            }
+        }
+        out.push(table$2(rows), '');
+        const undefinedKappa = judge.agreement.filter((s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null));
+        if (undefinedKappa.length > 0)
+            out.push(`_Kappa is undefined where every item got one same label from both raters (agreement cannot be told from chance): ${inline(undefinedKappa.map((s) => label$2(s.slice)).join(', '), 400)}. A floor there is inconclusive, never a pass._`, '');
+        for (const r of judge.repeatability) {
+            if (r.repeatedItems === 0)
+                continue;
+            const range = r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`;
+            out.push(`- Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`);
+        }
+        for (const p of judge.position) {
+            if (p.scorings === 0)
+                continue;
+            out.push(`- Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`);
+        }
+        if (judge.repeatability.some((r) => r.repeatedItems > 0) || judge.position.some((p) => p.scorings > 0))
+            out.push('');
+    }
+    const lb = judge.lengthBias;
+    if (lb !== null) {
+        out.push(`**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`, '');
+        const rows = [['Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)']];
+        for (const s of lb.slices)
+            rows.push([inline(s.slice.length === 0 ? 'all queries' : label$2(s.slice)), String(s.n), num$2(s.spearman), num$2(s.pearson), s.slope === null ? 'undefined' : fixed(s.slope, 6)]);
+        out.push(table$2(rows), '');
+        if (lb.withoutLength > 0)
+            out.push(`_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`, '');
+    }
+    return out;
+}
+/** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */
+function judgeJson(judge) {
+    const side = (a) => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_resamples: a.undefinedResamples });
+    return {
+        anchors: judge.anchors,
+        same_judge: judge.sameJudge,
+        weights: judge.weights,
+        labels: judge.labels,
+        confidence: judge.confidence,
+        resamples: judge.resamples,
+        agreement: judge.agreement.map((s) => ({
+            slice: Object.fromEntries(s.slice),
+            items: s.items,
+            scorings: s.scorings,
+            baseline: side(s.baseline),
+            candidate: side(s.candidate),
+            drift: s.drift
+        })),
+        repeatability: judge.repeatability.map((r) => ({ side: r.side, repeated_items: r.repeatedItems, flip_share: r.flipShare, mean_range: r.meanRange })),
+        position: judge.position.map((p) => ({ side: p.side, scorings: p.scorings, consistent: p.consistent })),
+        length_bias: judge.lengthBias === null
+            ? null
+            : {
+                score: judge.lengthBias.score,
+                length: judge.lengthBias.length,
+                without_length: judge.lengthBias.withoutLength,
+                slices: judge.lengthBias.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, spearman: s.spearman, pearson: s.pearson, slope: s.slope }))
+            },
+        guards: judge.guards.map((g) => ({
+            rule: g.rule,
+            status: g.status,
+            units: g.reason.code === 'judge' ? g.reason.units.map((u) => ({ slice: Object.fromEntries(u.slice), side: u.side, n: u.n, value: u.value, interval: u.interval, status: u.status, undecided: u.undecided })) : []
+        }))
+    };
+}
+
+/**
  * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
  * codes and numbers (src/trust/trust.ts); the sentence is written here once, so the Markdown, terminal and
  * JSON reports give the same words and the analysis holds none.
@@ -12512,6 +13836,8 @@ function guardSentence(reason) {
             return `no slice has more queries without a relevant document in the top ${reason.depth} than ${limits(reason.cap)} (all queries: candidate ${pct$2(reason.candidate)}, baseline ${pct$2(reason.baseline)})`;
         case 'zero_hits_above':
             return `queries with no relevant document in the top ${reason.depth}: ${reason.breaches.map((b) => `${label$1(b.slice)}: ${pct$2(b.candidate)} of ${b.n} queries (baseline ${pct$2(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`;
+        case 'judge':
+            return judgeGuardSentence(reason);
     }
 }
 /** A share as a percentage with one decimal (the trust checks' one format). */
@@ -12629,10 +13955,22 @@ function explainUnit(check, unit, metric, minPerSlice) {
     switch (unit.reason) {
         case 'too_few_queries':
             return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
+        case 'too_few_seeds':
+            return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`;
         case 'non_finite':
             return `${head}; a statistic is not a finite number, so the check cannot pass.`;
+        case 'holdout_looks_exceeded': {
+            const looks = unit.holdoutLooks;
+            const count = looks ? `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows` : 'more often in this PR than dataset.holdout_looks.max_per_pr allows';
+            return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`;
+        }
         case 'no_queries':
             return `${name}${who} has no queries to compare; a check over zero queries never passes.`;
+        case 'budget_exceeded':
+        case 'budget_crosses': {
+            const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget';
+            return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`;
+        }
         case 'too_many_regressions': {
             const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : '';
             return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
@@ -12657,6 +13995,21 @@ function explainUnit(check, unit, metric, minPerSlice) {
         return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
     }
     return head + '.';
+}
+/**
+ * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
+ * to 1.3 points)", or "0.0 of 1.0 points used since v1.4 (the candidate is 0.4 points better; ...)". RAW text.
+ */
+function budgetWords(unit, metric) {
+    const b = unit.budget;
+    if (b === undefined)
+        return '';
+    const u = unitWord(metric);
+    const typical = Math.max(Math.abs(b.usedCi[0]), Math.abs(b.usedCi[1]), b.budget);
+    const used = displayNumber(Math.max(0, b.used), metric, false, typical);
+    const better = b.used < 0 ? `the candidate is ${amount(-b.used, metric, false)} better; ` : '';
+    const ci = `${displayNumber(b.usedCi[0], metric, true, typical)} to ${displayNumber(b.usedCi[1], metric, true, typical)}${u ? ` ${u}` : ''}`;
+    return `${used} of ${displayNumber(b.budget, metric, false, typical)}${u ? ` ${u}` : ''} used since ${clean(b.reference, NAME)} (${better}${confidenceLabel(b.comparison.confidence)} interval of the drop ${ci}, ${b.comparison.n} ${b.comparison.n === 1 ? 'query' : 'queries'})`;
 }
 /**
  * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
@@ -12821,6 +14174,50 @@ function quantilesOf(values, members) {
     return QUANTILES.map((p) => quantileSorted(sorted, p));
 }
 
+/**
+ * Most per-slice rows a Markdown table shows (the first ones, in the report's fixed order: attribute, value,
+ * metric). A pull-request comment is read by people and capped by GitHub; with up to 20,000 slice values
+ * (MAX_SLICE_VALUES) the rest goes to the JSON report only, and the Markdown says so under the table.
+ */
+const MARKDOWN_SLICE_ROWS = 200;
+/** The rows a Markdown table shows, and a note naming how many are in the JSON report only (null when none). */
+function shownSliceRows(rows, where) {
+    if (rows.length <= MARKDOWN_SLICE_ROWS)
+        return { shown: rows, note: null };
+    const rest = rows.length - MARKDOWN_SLICE_ROWS;
+    return {
+        shown: rows.slice(0, MARKDOWN_SLICE_ROWS),
+        note: `_The first ${MARKDOWN_SLICE_ROWS} of ${rows.length} slice rows are shown; the other ${rest} are in the JSON report only (\`${where}\`, written with --json)._`
+    };
+}
+/**
+ * The rows a picture draws when there are more than MARKDOWN_SLICE_ROWS (a per_slice check over 20,000 values
+ * would draw 20,000 lines): every row `first` marks (failing, inconclusive, a limit exceeded) comes before the
+ * others, up to the cap; the kept rows stay in the report's order. `hidden` says how many are left to the JSON.
+ */
+function pictureRows(rows, first) {
+    if (rows.length <= MARKDOWN_SLICE_ROWS)
+        return { shown: rows, hidden: 0 };
+    const keep = new Uint8Array(rows.length);
+    let room = MARKDOWN_SLICE_ROWS;
+    const take = (i) => {
+        keep[i] = 1;
+        room--;
+    };
+    for (let i = 0; i < rows.length && room > 0; i++)
+        if (first(rows[i]))
+            take(i);
+    for (let i = 0; i < rows.length && room > 0; i++)
+        if (keep[i] === 0)
+            take(i);
+    const shown = rows.filter((_, i) => keep[i] === 1);
+    return { shown, hidden: rows.length - shown.length };
+}
+/** The line under a picture that left rows out. */
+function hiddenRowsLine(hidden) {
+    return `… ${hidden} more ${hidden === 1 ? 'row is' : 'rows are'} in the JSON report only (failing and inconclusive rows are drawn first).`;
+}
+
 /** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
 const pct$1 = (x) => percent(x, 1);
 /**
@@ -12918,7 +14315,9 @@ function trustBody(trust) {
     if (z.slices.length > 0) {
         out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
         const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
-        for (const s of z.slices) {
+        // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
+        const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices');
+        for (const s of bounded.shown) {
             const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
             const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
             const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
@@ -12928,6 +14327,8 @@ function trustBody(trust) {
                 rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
         }
         out.push(table$1(rows), '');
+        if (bounded.note)
+            out.push(bounded.note, '');
         if (!z.fromRuns)
             out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '');
     }
@@ -13374,12 +14775,21 @@ function trustRules(raw, fail) {
     if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
         fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments");
     }
+    if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
+        fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)');
+    }
     const cap = (c, path) => {
         if (c.share === undefined && c.increase === undefined)
             fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }');
         return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' };
     };
-    const dataset = raw.dataset && { file: raw.dataset.file, corpus: raw.dataset.corpus, split: raw.dataset.split ?? 'holdout', manifest: raw.dataset.manifest };
+    const dataset = raw.dataset && {
+        file: raw.dataset.file,
+        corpus: raw.dataset.corpus,
+        split: raw.dataset.split ?? 'holdout',
+        manifest: raw.dataset.manifest,
+        holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr
+    };
     const comparability = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] };
     const pooling = raw.pooling && {
         depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
@@ -13620,15 +15030,796 @@ function judgePublishable(pooling, dataset, comparability) {
 }
 
 /**
+ * The two-level bootstrap distribution of {@link seedAveragedDelta}, sorted ascending. Per resample: each side's
+ * seeds are drawn with replacement (as many as it has, independently per side: the two trainings are
+ * independent), then the queries are drawn with replacement once, shared by both sides and every seed (the
+ * pairing by query is kept). The statistic is recomputed on the drawn seeds and queries.
+ *
+ * Cost O(resamples · (seeds_b + seeds_c) · n): per resample each drawn query's seed-weighted difference is
+ * summed. Blocks of {@link BLOCK} resamples each have their own stream from (seed, stream, block), as the
+ * query bootstrap does, so raising `resamples` keeps the first ones. Indices come from one uint32 by
+ * multiply-shift (floor(r · size / 2^32), by `| 0`: no global Math lookup in the loop).
+ */
+function seedBootstrap(columns, resamples, seed, stream) {
+    const out = new Float64Array(resamples);
+    const sb = columns.base.length;
+    const sc = columns.cand.length;
+    const n = columns.base[0]?.length ?? 0;
+    if (n === 0 || sb === 0 || sc === 0)
+        return out.fill(Number.NaN);
+    const wb = new Float64Array(sb);
+    const wc = new Float64Array(sc);
+    // Per query: the drawn seeds' weighted difference; recomputed once per resample (seeds first, then queries).
+    const y = new Float64Array(n);
+    const TWO32 = 4294967296;
+    for (let start = 0, block = 0; start < resamples; start += BLOCK, block++) {
+        const next = xoshiro128ss(blockState(seed, stream, block));
+        const end = Math.min(resamples, start + BLOCK);
+        for (let r = start; r < end; r++) {
+            wb.fill(0);
+            wc.fill(0);
+            for (let k = 0; k < sb; k++)
+                wb[((next() * sb) / TWO32) | 0] += 1 / sb;
+            for (let k = 0; k < sc; k++)
+                wc[((next() * sc) / TWO32) | 0] += 1 / sc;
+            y.fill(0);
+            for (let s = 0; s < sc; s++)
+                if (wc[s] !== 0)
+                    addScaled(y, columns.cand[s], wc[s]);
+            for (let s = 0; s < sb; s++)
+                if (wb[s] !== 0)
+                    addScaled(y, columns.base[s], -wb[s]);
+            let sum = 0;
+            for (let j = 0; j < n; j++)
+                sum += y[((next() * n) / TWO32) | 0];
+            out[r] = sum / n;
+        }
+    }
+    return out.sort();
+}
+function addScaled(y, row, w) {
+    for (let q = 0; q < y.length; q++)
+        y[q] += w * row[q];
+}
+/** The spread between one side's seeds (the seed means over the same queries). */
+function seedSpread(rows) {
+    const means = rows.map((row) => {
+        let s = 0;
+        for (const v of row)
+            s += v;
+        return row.length === 0 ? Number.NaN : s / row.length;
+    });
+    const k = means.length;
+    const mean = means.reduce((a, b) => a + b, 0) / k;
+    const sd = k < 2 ? null : Math.sqrt(means.reduce((a, m) => a + (m - mean) ** 2, 0) / (k - 1));
+    return { means, sd, min: minOf(means), max: maxOf(means) };
+}
+
+/** A seed SD at or below this is rounding error of equal seed means (sums of doubles), not a spread. */
+const NO_SPREAD = 1e-12;
+/**
+ * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval is the
+ * two-level bootstrap over seeds and queries (src/stats/seed-bootstrap.ts). Estimates, W/L/T and regressions
+ * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
+ * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
+ * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
+ *
+ * Refuses (InputError at the rule key) what the two-level bootstrap does not model: clusters, target
+ * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
+ */
+function withSeeds(engine, table, rules, seeds) {
+    const twoLevel = isTwoLevel(seeds);
+    const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length };
+    const all = engine.members([]);
+    const metrics = [...rules.metrics.keys()].map((metric) => {
+        const cols = seedColumns(table, seeds, metric, all);
+        const baseline = seedSpread(cols.base);
+        const candidate = seedSpread(cols.cand);
+        const delta = engine.compare(metric, []).delta;
+        const sds = [baseline.sd, candidate.sd].filter((x) => x !== null);
+        const spread = sds.length === 0 ? null : maxOf(sds);
+        return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread };
+    });
+    const summary = {
+        baseline: seeds.baseline.map((s) => s.source),
+        candidate: seeds.candidate.map((s) => s.source),
+        minSeeds: rules.statistics.minSeeds ?? null,
+        twoLevel,
+        metrics
+    };
+    if (!twoLevel)
+        return { stats: { ...engine, seeds: count }, summary };
+    const distributions = new Map();
+    const cache = new Map();
+    const stats = {
+        members: (filters) => engine.members(filters),
+        differences: (metric) => engine.differences(metric),
+        seeds: count,
+        compare(metric, filters, confidence = rules.statistics.confidence) {
+            const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
+            const cached = cache.get(key);
+            if (cached)
+                return cached;
+            const c = engine.compare(metric, filters, confidence);
+            const distKey = `${metric}\u0000${filterKey(filters)}`;
+            let dist = distributions.get(distKey);
+            if (!dist) {
+                const cols = seedColumns(table, seeds, metric, engine.members(filters));
+                dist = seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`);
+                distributions.set(distKey, dist);
+            }
+            const notes = [...c.notes];
+            notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`);
+            const out = { ...c, ci: percentileInterval(dist, confidence), interval: 'percentile', intervalNote: null, pValue: null, test: null, gained: null, lost: null, notes };
+            cache.set(key, out);
+            return out;
+        }
+    };
+    return { stats, summary };
+}
+const isTwoLevel = (seeds) => seeds.baseline.length > 1 || seeds.candidate.length > 1;
+/**
+ * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
+ * two-level bootstrap does not model (clusters, target weights, McNemar checks), then declares every metric
+ * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
+ * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
+ */
+function seedRules(rules, seeds) {
+    if (!isTwoLevel(seeds))
+        return rules;
+    refuseUnmodelled(rules);
+    return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) };
+}
+/** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
+function seedColumns(table, seeds, metric, members) {
+    const { base, cand } = table.metrics.get(metric);
+    return { base: sideColumns(seeds.baseline, table, metric, members, base), cand: sideColumns(seeds.candidate, table, metric, members, cand) };
+}
+/**
+ * A query whose value is missing in a seed (or, under queries.missing: zero, absent from the whole side) takes
+ * the paired table's value for every seed of the side: the filled value the averaged rows were given, so the
+ * seed columns average to exactly the table's column.
+ */
+function sideColumns(files, table, metric, members, filled) {
+    const indexes = files.map((f) => new Map(f.rows.map((r) => [r.id, r.values.get(metric)])));
+    const out = files.map(() => new Float64Array(members.length));
+    for (let j = 0; j < members.length; j++) {
+        const i = members[j];
+        const id = table.ids[i];
+        const values = indexes.map((index) => index.get(id));
+        const complete = files.length > 1 && values.every((v) => typeof v === 'number');
+        for (let s = 0; s < files.length; s++) {
+            const v = values[s];
+            out[s][j] = complete && typeof v === 'number' ? v : filled[i];
+        }
+    }
+    return out;
+}
+function refuseUnmodelled(rules) {
+    const file = rules.source.file;
+    const hint = 'with several seed files per side the interval is a two-level bootstrap over seeds and independent queries';
+    if (rules.statistics.cluster !== undefined)
+        throw new InputError({ file, key: 'statistics.cluster' }, 'clusters are not resampled together with seed replicates', `${hint}: drop statistics.cluster, or gate one seed per side`);
+    if (rules.statistics.weights !== undefined)
+        throw new InputError({ file, key: 'statistics.weights' }, 'target weights are not applied together with seed replicates', `${hint}: drop statistics.weights, or gate one seed per side`);
+    for (const check of rules.checks) {
+        if (check.kind.type === 'superior' && check.kind.test === 'mcnemar') {
+            throw new InputError({ file, key: `checks[${check.index}].superior.test` }, `check ${quote(check.name)} uses McNemar, which needs one 0/1 outcome per query; averaged over seeds a hit is a share`, 'use superior: { test: bootstrap } with seed replicates (its interval covers seeds and queries), or gate one seed per side');
+        }
+    }
+}
+
+/** How many ids a refusal lists before "and N more". */
+const LIST_LIMIT$1 = 10;
+/**
+ * The candidate paired with the reference (the last release's rows) on the exam: the SAME ids in the same
+ * order, the same attribute columns (the exam's, so every slice and `where` selects the same queries) and the
+ * same candidate column as the gate's own table (already checked and filled), with the reference's values in
+ * place of the baseline's. The statistics run on it exactly as on the gate's table (same seed derivation per
+ * subset, so the same resampling plan).
+ *
+ * The reference must describe the exam, or its budget means nothing: a reference whose queries are not
+ * exactly the exam's, that lacks a value, holds one outside the metric's range, or labels a query with another
+ * slice value than the exam does is refused as not comparable, never re-paired on the queries both happen to
+ * have. A refusal is unusable input (exit 2), not a failed rule: the reference is exam-side, written by the
+ * release, and the PR cannot fix it; the fix is to cut a new reference on the current exam.
+ */
+function pairReference(rules, table, reference, label) {
+    const notComparable = (what, extra = {}) => new InputError({ file: reference.source, ...extra }, `the reference ${quote(label)} is not comparable with the exam: ${what}`, "a budget is only meaningful on the exam's queries: regenerate the reference rows on the current exam (the rows of the last release, evaluated on today's queries and judgments), or move reference to the release that used this exam");
+    const byId = new Map();
+    for (const row of reference.rows) {
+        if (byId.has(row.id))
+            throw notComparable(`query ${quote(row.id)} appears twice`, { line: row.line, queryId: row.id });
+        byId.set(row.id, row);
+    }
+    const exam = new Set(table.ids);
+    const missing = table.ids.filter((id) => !byId.has(id));
+    const extra = [...byId.keys()].filter((id) => !exam.has(id)).sort();
+    if (missing.length > 0 || extra.length > 0) {
+        const parts = [];
+        if (missing.length > 0)
+            parts.push(`${missing.length} exam ${missing.length === 1 ? 'query is' : 'queries are'} not in it (${list(missing)})`);
+        if (extra.length > 0)
+            parts.push(`${extra.length} of its ${extra.length === 1 ? 'queries is' : 'queries are'} not in the exam (${list(extra)})`);
+        throw notComparable(`a different query set: ${parts.join('; ')}`);
+    }
+    const metrics = new Map();
+    for (const metric of rules.metrics.values()) {
+        const cand = table.metrics.get(metric.name).cand;
+        const base = new Float64Array(table.ids.length);
+        table.ids.forEach((id, i) => {
+            const row = byId.get(id);
+            const v = row.values.get(metric.name);
+            if (v === undefined || v === null)
+                throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line: row.line, queryId: id });
+            if (metric.binary && v !== 0 && v !== 1)
+                throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line: row.line, queryId: id });
+            if (metric.range && (v < metric.range[0] || v > metric.range[1]))
+                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line: row.line, queryId: id });
+            base[i] = v;
+        });
+        metrics.set(metric.name, { base, cand });
+    }
+    for (const [name, column] of table.attrs) {
+        table.ids.forEach((id, i) => {
+            const row = byId.get(id);
+            const value = row.attrs.get(name);
+            if (value !== undefined && value !== '' && value !== column[i]) {
+                throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: row.line, queryId: id });
+            }
+        });
+    }
+    return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.rows.length } };
+}
+function list(ids) {
+    return (ids
+        .slice(0, LIST_LIMIT$1)
+        .map((id) => quote(id))
+        .join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : ''));
+}
+
+/**
+ * Whether the reference was made on the exam's snapshot: its manifest against the baseline's (else the
+ * dataset's) on the rules' `comparability.must_match` fields. A budget spent across two snapshots (another
+ * corpus, another judge) would measure the snapshot change, not the system, so a difference (or a field one
+ * side lacks) is refused as not comparable, never re-paired. Returns the note the report shows: what was
+ * compared, or why nothing was. Refuses a reference manifest the rules give no fields to compare on, and one
+ * with nothing exam-side to compare it with: a file that is read and never used is a mistake.
+ */
+function checkReferenceSnapshot(rules, reference, exam, label) {
+    const mustMatch = rules.comparability?.mustMatch;
+    if (reference === null)
+        return mustMatch === undefined ? null : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`;
+    if (mustMatch === undefined) {
+        throw new InputError({ file: reference.source }, 'a reference manifest was given, but the rules name no comparability.must_match fields to compare it on', 'add comparability: { must_match: [corpus.content_hash, judge.model] } to the rules, or leave the reference manifest out');
+    }
+    const examSide = exam.baseline ?? exam.dataset;
+    if (examSide === null) {
+        throw new InputError({ file: reference.source }, "a reference manifest was given, but there is no exam-side manifest (baseline's or dataset's) to compare it with", 'give the baseline manifest too (--baseline-manifest / input baseline-manifest)');
+    }
+    for (const rule of mustMatch) {
+        const paths = new Set([...examSide.leaves.keys(), ...reference.leaves.keys()].filter((p) => underPath(p, rule)));
+        if (paths.size === 0)
+            throw notComparable(reference, label, `neither it nor ${examSide.source} has ${rule}`);
+        for (const p of [...paths].sort()) {
+            const a = examSide.leaves.get(p);
+            const b = reference.leaves.get(p);
+            if (a !== b)
+                throw notComparable(reference, label, `${p} is ${b === undefined ? '(absent)' : quote(b)} in it and ${a === undefined ? '(absent)' : quote(a)} in ${examSide.source}`);
+        }
+    }
+    return `the reference's snapshot matches ${examSide.source} on ${mustMatch.join(', ')}`;
+}
+function notComparable(reference, label, what) {
+    return new InputError({ file: reference.source }, `the reference ${quote(label)} was made on another snapshot than the exam: ${what}`, 'a budget across two snapshots measures the snapshot change, not the system: regenerate the reference rows on the current snapshot, or cut a new reference');
+}
+
+/**
+ * Cohen's kappa: agreement between two raters beyond what their label frequencies give by chance,
+ * (p_o - p_e) / (1 - p_e). Weighted kappa counts near misses of graded labels partly, with agreement weights
+ * 1 - |i - j| / (k - 1) (linear) or 1 - (i - j)^2 / (k - 1)^2 (quadratic) over positions on the scale; this is
+ * the same kappa as statsmodels' `cohens_kappa(table, wt='linear'|'quadratic')`, which writes the disagreement
+ * weights |i - j| and (i - j)^2 (kappa does not change when the weights are rescaled).
+ */
+/** Agreement weight of positions i and j on a scale of k labels (1 on the diagonal). */
+function agreementWeight(i, j, k, weights) {
+    if (i === j)
+        return 1;
+    if (weights === 'none' || k < 2)
+        return 0;
+    const d = Math.abs(i - j) / (k - 1);
+    return weights === 'linear' ? 1 - d : 1 - d * d;
+}
+/** The k x k agreement weights (row-major), computed once per scale rather than per cell of every resample. */
+function weightMatrix(k, weights) {
+    const w = new Float64Array(k * k);
+    for (let i = 0; i < k; i++)
+        for (let j = 0; j < k; j++)
+            w[i * k + j] = agreementWeight(i, j, k, weights);
+    return w;
+}
+/**
+ * {@link kappaOfTable} with the weights from {@link weightMatrix} and two scratch arrays of length k (the
+ * bootstrap calls it once per resample and allocates nothing).
+ */
+function kappaWeighted(counts, k, w, rows, cols) {
+    rows.fill(0);
+    cols.fill(0);
+    let n = 0;
+    let po = 0;
+    for (let i = 0; i < k; i++) {
+        for (let j = 0; j < k; j++) {
+            const c = counts[i * k + j];
+            n += c;
+            rows[i] += c;
+            cols[j] += c;
+            po += w[i * k + j] * c;
+        }
+    }
+    if (n === 0)
+        return { kappa: null, observed: null, expected: null };
+    let pe = 0;
+    for (let i = 0; i < k; i++) {
+        if (rows[i] === 0)
+            continue;
+        for (let j = 0; j < k; j++)
+            pe += w[i * k + j] * rows[i] * cols[j];
+    }
+    po /= n;
+    pe /= n * n;
+    // Chance agreement of 1 (to rounding): every item got one same label from both raters; kappa is 0/0.
+    const kappa = 1 - pe <= 1e-12 ? null : (po - pe) / (1 - pe);
+    return { kappa, observed: po, expected: pe };
+}
+/** Raw agreement (share of exact matches) of a contingency table, or null when empty. */
+function rawAgreement(counts, k) {
+    let n = 0;
+    let same = 0;
+    for (let i = 0; i < k; i++) {
+        for (let j = 0; j < k; j++) {
+            n += counts[i * k + j];
+            if (i === j)
+                same += counts[i * k + j];
+        }
+    }
+    return n === 0 ? null : same / n;
+}
+
+/** At least this share of resamples must have a defined kappa for an interval to be read from them. */
+const MIN_DEFINED_SHARE = 0.5;
+/**
+ * The label scale in order: the rules' `labels`, or the labels seen (numerically sorted when all are numbers,
+ * else by code points). Weighted kappa needs an order, so text labels with weights need `labels` in the rules.
+ */
+function labelScale(anchors, labels, weights) {
+    if (labels !== undefined) {
+        const scale = new Set(labels);
+        for (const l of [...anchors.labels].sort(compareCodePoints)) {
+            if (!scale.has(l))
+                throw new InputError({ file: anchors.source, key: 'judge.labels' }, `the label ${quote(l)} is not on the scale judge.labels`, 'add it to judge.labels, or fix the anchor');
+        }
+        return [...labels];
+    }
+    const seen = [...anchors.labels];
+    const numeric = seen.every((l) => Number.isFinite(Number(l)) && String(Number(l)) === l);
+    if (numeric)
+        return seen.sort((a, b) => Number(a) - Number(b));
+    if (weights !== 'none') {
+        throw new InputError({ file: anchors.source, key: 'judge.weights' }, `${weights} weights need ordered labels, but the labels are text (${seen
+            .sort(compareCodePoints)
+            .slice(0, 5)
+            .map((l) => quote(l))
+            .join(', ')})`, 'name the scale in order under judge.labels, or use weights: none');
+    }
+    return seen.sort(compareCodePoints);
+}
+/** The contingency cells (human row x judge column) of every scoring, for one side: item p's are cells[starts[p] .. starts[p + 1]). */
+function cellsOf(items, scale, k, side) {
+    const starts = new Int32Array(items.length + 1);
+    items.forEach((item, p) => (starts[p + 1] = starts[p] + item.scorings.length));
+    const cells = new Int32Array(starts[items.length]);
+    items.forEach((item, p) => item.scorings.forEach((s, t) => (cells[starts[p] + t] = scale.get(item.human) * k + scale.get(s[side]))));
+    return { starts, cells };
+}
+/** Agreement over one slice's items. */
+function sliceAgreement(slice, items, scale, sameJudge, options) {
+    const k = scale.length;
+    const index = new Map(scale.map((l, i) => [l, i]));
+    const sides = sameJudge ? ['baseline'] : ['baseline', 'candidate'];
+    const cells = sides.map((s) => cellsOf(items, index, k, s));
+    const tables = cells.map(() => new Float64Array(k * k));
+    const w = weightMatrix(k, options.weights);
+    const rowsBuf = new Float64Array(k);
+    const colsBuf = new Float64Array(k);
+    const ks = sides.map(() => null);
+    // Fills each side's table from the picked items and returns the kappas (reused array: nothing allocated per resample).
+    const fill = (picks) => {
+        for (let c = 0; c < cells.length; c++) {
+            const t = tables[c];
+            const { starts, cells: flat } = cells[c];
+            t.fill(0);
+            for (let p = 0; p < picks.length; p++)
+                for (let x = starts[picks[p]]; x < starts[picks[p] + 1]; x++)
+                    t[flat[x]]++;
+            ks[c] = kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa;
+        }
+        return ks;
+    };
+    const all = Array.from({ length: items.length }, (_, i) => i);
+    const point = [...fill(all)];
+    const raws = cells.map((_, c) => rawAgreement(tables[c], k) ?? 0);
+    // Resample items with replacement, in blocks with their own streams (src/stats/rng.ts): same seed, same bytes.
+    const draws = sides.map(() => []);
+    const diffs = [];
+    const undefinedCounts = sides.map(() => 0);
+    const m = items.length;
+    const picks = new Int32Array(m);
+    const stream = `judge-anchors\u0000${slice.map(([a, v]) => `${a}=${v}`).join('\u0000')}`;
+    for (let b0 = 0; b0 < options.resamples; b0 += BLOCK) {
+        const next = xoshiro128ss(blockState(options.seed, stream, b0 / BLOCK));
+        for (let b = b0; b < Math.min(options.resamples, b0 + BLOCK); b++) {
+            for (let p = 0; p < m; p++)
+                picks[p] = Math.floor((next() * m) / 4294967296);
+            const drawn = fill(picks);
+            drawn.forEach((v, c) => (v === null ? undefinedCounts[c]++ : draws[c].push(v)));
+            if (!sameJudge && drawn[0] !== null && drawn[1] !== null)
+                diffs.push(drawn[1] - drawn[0]);
+        }
+    }
+    const alpha = 1 - options.confidence;
+    const interval = (values) => {
+        if (values.length < MIN_DEFINED_SHARE * options.resamples)
+            return null;
+        const sorted = Float64Array.from(values).sort();
+        return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)];
+    };
+    const side = (c) => ({ kappa: point[c], raw: raws[c], interval: interval(draws[c]), undefinedResamples: undefinedCounts[c] });
+    const scorings = items.reduce((s, i) => s + i.scorings.length, 0);
+    if (sameJudge)
+        return { slice, items: m, scorings, baseline: side(0), candidate: null, drift: null };
+    const delta = point[0] === null || point[1] === null ? null : point[1] - point[0];
+    return { slice, items: m, scorings, baseline: side(0), candidate: side(1), drift: { delta, interval: interval(diffs) } };
+}
+/** Agreement over all anchors and, with `perSlice`, over every value of that attribute (values sorted). */
+function judgeAgreement(anchors, scale, perSlice, options) {
+    const groups = new Map();
+    if (perSlice !== undefined) {
+        for (const item of anchors.items) {
+            const v = item.attrs.get(perSlice);
+            const list = groups.get(v) ?? [];
+            list.push(item);
+            groups.set(v, list);
+        }
+    }
+    // Every slice is bootstrapped on its own: a per_slice attribute with an id-like value per item is refused (before any
+    // resampling), as for queries.
+    if (groups.size > MAX_SLICE_VALUES$1) {
+        throw new InputError({ file: anchors.source, key: 'judge.per_slice' }, `"${perSlice}" has ${groups.size} distinct values among the anchors; the limit is ${MAX_SLICE_VALUES$1}`, 'per_slice names a short list of tasks or categories, not an id');
+    }
+    const out = [sliceAgreement([], anchors.items, scale, anchors.sameJudge, options)];
+    for (const value of [...groups.keys()].sort(compareCodePoints))
+        out.push(sliceAgreement([[perSlice, value]], groups.get(value), scale, anchors.sameJudge, options));
+    return out;
+}
+
+/**
+ * Correlation of two paired columns, for the judge's length-bias diagnostic: does the change of score follow the
+ * change of answer length? Spearman's rho (Pearson on mid-ranks, so ties share their average rank, as
+ * scipy.stats.spearmanr) is robust to a few very long answers; the least-squares slope says how much score one
+ * unit of length buys. Each is null (never NaN) when undefined: fewer than 3 pairs, or a constant column.
+ */
+/** Pearson's r of x and y, or null when fewer than 3 pairs or either column is constant. */
+function pearson(x, y) {
+    const n = x.length;
+    if (n < 3)
+        return null;
+    let mx = 0;
+    let my = 0;
+    for (let i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= n;
+    my /= n;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    for (let i = 0; i < n; i++) {
+        const dx = x[i] - mx;
+        const dy = y[i] - my;
+        sxy += dx * dy;
+        sxx += dx * dx;
+        syy += dy * dy;
+    }
+    if (sxx === 0 || syy === 0)
+        return null;
+    return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+}
+/** Mid-ranks (1-based; ties get the mean of the ranks they span). */
+function midRanks(x) {
+    const n = x.length;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || a - b);
+    const ranks = new Float64Array(n);
+    let i = 0;
+    while (i < n) {
+        let j = i;
+        while (j + 1 < n && x[order[j + 1]] === x[order[i]])
+            j++;
+        const r = (i + j) / 2 + 1;
+        for (let t = i; t <= j; t++)
+            ranks[order[t]] = r;
+        i = j + 1;
+    }
+    return ranks;
+}
+/** Spearman's rho (scipy.stats.spearmanr), or null when undefined. */
+function spearman(x, y) {
+    return pearson(midRanks(x), midRanks(y));
+}
+/** Least-squares slope of y on x (scipy.stats.linregress(x, y).slope), or null when x is constant or n < 3. */
+function slope(x, y) {
+    const n = x.length;
+    if (n < 3)
+        return null;
+    let mx = 0;
+    let my = 0;
+    for (let i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= n;
+    my /= n;
+    let sxy = 0;
+    let sxx = 0;
+    for (let i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    return sxx === 0 ? null : sxy / sxx;
+}
+
+const sidesOf = (anchors) => anchors.sameJudge
+    ? [['baseline', 'both']]
+    : [
+        ['baseline', 'baseline'],
+        ['candidate', 'candidate']
+    ];
+/** Repeatability of each judge over the items scored more than once; `graded` gives the range in scale steps. */
+function judgeRepeatability(anchors, scale, graded) {
+    const index = new Map(scale.map((l, i) => [l, i]));
+    return sidesOf(anchors).map(([key, side]) => {
+        let repeated = 0;
+        let flips = 0;
+        let range = 0;
+        for (const item of anchors.items) {
+            if (item.scorings.length < 2)
+                continue;
+            repeated++;
+            let lo = Infinity;
+            let hi = -Infinity;
+            for (const s of item.scorings) {
+                const at = index.get(s[key]);
+                if (at < lo)
+                    lo = at;
+                if (at > hi)
+                    hi = at;
+            }
+            if (hi > lo)
+                flips++;
+            range += hi - lo;
+        }
+        return { side, repeatedItems: repeated, flipShare: repeated > 0 ? flips / repeated : null, meanRange: repeated > 0 && graded ? range / repeated : null };
+    });
+}
+/** Position consistency of each judge over the scorings that carry a swapped-order label. */
+function judgePosition(anchors) {
+    return sidesOf(anchors).map(([key, side]) => {
+        const swappedKey = key === 'baseline' ? 'baselineSwapped' : 'candidateSwapped';
+        let scorings = 0;
+        let same = 0;
+        for (const item of anchors.items) {
+            for (const s of item.scorings) {
+                const swapped = s[swappedKey];
+                if (swapped === null)
+                    continue;
+                scorings++;
+                if (swapped === s[key])
+                    same++;
+            }
+        }
+        return { side, scorings, consistent: scorings > 0 ? same / scorings : null };
+    });
+}
+/** The length field of every row by query id (null when the row has none). */
+function lengthsOf(side, field) {
+    const out = new Map();
+    for (const row of side.rows)
+        out.set(row.id, row.values.get(field) ?? null);
+    return out;
+}
+/**
+ * Length bias over the paired queries: per query d_score = candidate - baseline of `score` and d_length the same
+ * for `length`, then their rank correlation overall and per value of `perSlice`. Refuses when either side's rows
+ * never carry the length field (the diagnostic the rules ask for could not be computed: never a silent pass).
+ */
+function lengthBias(table, baseline, candidate, options) {
+    for (const side of [baseline, candidate]) {
+        if (!side.numericFields.has(options.length)) {
+            throw new InputError({ file: side.source, key: 'judge.length_bias.length' }, `no row has the answer length field "${options.length}" named by judge.length_bias`, 'write the answer length (characters or tokens) on every per-query row of both sides, or drop judge.length_bias');
+        }
+    }
+    const col = table.metrics.get(options.score);
+    const lb = lengthsOf(baseline, options.length);
+    const lc = lengthsOf(candidate, options.length);
+    const members = [];
+    const dScore = [];
+    const dLength = [];
+    table.ids.forEach((id, i) => {
+        const b = lb.get(id);
+        const c = lc.get(id);
+        if (b === undefined || b === null || c === undefined || c === null)
+            return;
+        members.push(i);
+        dScore.push(col.cand[i] - col.base[i]);
+        dLength.push(c - b);
+    });
+    const sliceOf = (slice, keep) => {
+        const x = [];
+        const y = [];
+        members.forEach((row, k) => {
+            if (!keep(row))
+                return;
+            x.push(dLength[k]);
+            y.push(dScore[k]);
+        });
+        return { slice, n: x.length, spearman: spearman(x, y), pearson: pearson(x, y), slope: slope(x, y) };
+    };
+    const slices = [sliceOf([], () => true)];
+    const attr = options.perSlice === undefined ? undefined : table.attrs.get(options.perSlice);
+    if (options.perSlice !== undefined && attr !== undefined) {
+        const name = options.perSlice;
+        for (const value of [...new Set(members.map((i) => attr[i]))].sort(compareCodePoints))
+            slices.push(sliceOf([[name, value]], (i) => attr[i] === value));
+    }
+    return { score: options.score, length: options.length, withoutLength: table.ids.length - members.length, slices };
+}
+
+/** The judge assessment, or null when the rules have no `judge` key. */
+function assessJudge(rules, inputs) {
+    const j = rules.judge;
+    if (j === undefined)
+        return null;
+    const { anchors } = inputs;
+    if (j.anchors !== undefined && anchors === null) {
+        throw new InputError({ file: rules.source.file, key: 'judge.anchors' }, 'the rules name an anchor file but it was not read', 'pass the anchors through the loader (readSides reads judge.anchors)');
+    }
+    const { confidence, resamples, seed } = rules.statistics;
+    const guards = [];
+    let agreement = [];
+    let repeatability = [];
+    let position = [];
+    let labels = [];
+    if (anchors !== null) {
+        labels = labelScale(anchors, j.labels, j.weights);
+        agreement = judgeAgreement(anchors, labels, j.perSlice, { weights: j.weights, confidence, resamples, seed });
+        repeatability = judgeRepeatability(anchors, labels, j.weights !== 'none');
+        position = judgePosition(anchors);
+        const gated = j.perSlice === undefined ? agreement : agreement.slice(1);
+        if (j.minKappa !== undefined)
+            guards.push(guard('judge.min_kappa', j.minKappa, floorUnits(gated, j, j.minKappa)));
+        if (j.maxDrop !== undefined) {
+            if (anchors.sameJudge) {
+                throw new InputError({ file: rules.source.file, key: 'judge.max_drop' }, `judge.max_drop compares the baseline's judge with the candidate's, but ${anchors.source} has one judge column`, 'write baseline_judge and candidate_judge in the anchor file, or drop max_drop (one judge cannot drift from itself)');
+            }
+            guards.push(guard('judge.max_drop', j.maxDrop, driftUnits(gated, j, j.maxDrop)));
+        }
+        if (j.maxFlipShare !== undefined) {
+            const max = j.maxFlipShare;
+            guards.push(guard('judge.repeatability', max, repeatability.map((r) => shareUnit(r.side, r.repeatedItems, r.flipShare, (v) => v <= max))));
+        }
+        if (j.minConsistent !== undefined) {
+            const min = j.minConsistent;
+            guards.push(guard('judge.position', min, position.map((p) => shareUnit(p.side, p.scorings, p.consistent, (v) => v >= min))));
+        }
+    }
+    let bias = null;
+    if (j.lengthBias !== undefined) {
+        bias = lengthBias(inputs.table, inputs.baseline, inputs.candidate, j.lengthBias);
+        const max = j.lengthBias.maxCorrelation;
+        if (max !== undefined) {
+            const units = bias.slices.map((s) => {
+                const base = { slice: s.slice, side: null, n: s.n, value: s.spearman, interval: null };
+                if (s.n < j.minItems)
+                    return { ...base, status: 'inconclusive', undecided: s.n === 0 ? 'no_data' : 'too_few' };
+                if (s.spearman === null)
+                    return { ...base, status: 'inconclusive', undecided: 'undefined' };
+                return { ...base, status: s.spearman > max ? 'fail' : 'pass', undecided: null };
+            });
+            guards.push(guard('judge.length_bias', max, units));
+        }
+    }
+    return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, resamples, agreement, repeatability, position, lengthBias: bias, guards };
+}
+/** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
+function guard(rule, limit, units) {
+    const status = units.some((u) => u.status === 'fail') ? 'fail' : units.length === 0 || units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
+    return { rule, status, reason: { code: 'judge', rule, limit, units } };
+}
+/**
+ * The kappa floor for every judge in use and every gated slice, on the point estimate (like the other trust caps;
+ * the interval is shown beside it). Too few items, or a kappa that is undefined (one label everywhere: agreement
+ * cannot be told from chance), is inconclusive, never a pass.
+ */
+function floorUnits(slices, j, floor) {
+    const units = [];
+    for (const s of slices) {
+        const sides = s.candidate === null
+            ? [['both', s.baseline]]
+            : [
+                ['baseline', s.baseline],
+                ['candidate', s.candidate]
+            ];
+        for (const [side, a] of sides) {
+            const base = { slice: s.slice, side, n: s.items, value: a.kappa, interval: a.interval };
+            if (s.items < j.minItems)
+                units.push({ ...base, status: 'inconclusive', undecided: 'too_few' });
+            else if (a.kappa === null)
+                units.push({ ...base, status: 'inconclusive', undecided: 'undefined' });
+            else
+                units.push({ ...base, status: a.kappa >= floor ? 'pass' : 'fail', undecided: null });
+        }
+    }
+    return units;
+}
+/**
+ * Judge drift as non-inferiority of the candidate's judge, on the paired bootstrap interval of kappa(candidate)
+ * - kappa(baseline): pass when its low end is at or above -max_drop, fail when its high end is below it (shown
+ * to agree less than allowed), inconclusive when it straddles -max_drop (then on_inconclusive decides).
+ */
+function driftUnits(slices, j, maxDrop) {
+    return slices.map((s) => {
+        const d = s.drift;
+        const base = { slice: s.slice, side: null, n: s.items, value: d?.delta ?? null, interval: d?.interval ?? null };
+        if (s.items < j.minItems)
+            return { ...base, status: 'inconclusive', undecided: 'too_few' };
+        if (d === null || d.delta === null || d.interval === null)
+            return { ...base, status: 'inconclusive', undecided: 'undefined' };
+        if (d.interval[0] >= -maxDrop)
+            return { ...base, status: 'pass', undecided: null };
+        if (d.interval[1] < -maxDrop)
+            return { ...base, status: 'fail', undecided: null };
+        return { ...base, status: 'inconclusive', undecided: 'straddles' };
+    });
+}
+/** A share held against a limit; no data (no repeats, no swapped scorings) is inconclusive, never a pass. */
+function shareUnit(side, n, value, ok) {
+    const base = { slice: [], side, n, value, interval: null };
+    if (value === null)
+        return { ...base, status: 'inconclusive', undecided: 'no_data' };
+    return { ...base, status: ok(value) ? 'pass' : 'fail', undecided: null };
+}
+
+/**
  * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
  * same result, to the bit.
  */
-function runGate(rules, baseline, candidate, evidence, options = {}) {
+function runGate(givenRules, baseline, candidate, evidence, options = {}, reference) {
+    const rules = options.seeds === undefined ? givenRules : seedRules(givenRules, options.seeds);
+    refuseMissingReference(rules, reference);
     const table = pairRows(rules, baseline, candidate);
     refuseTooManySliceValues(rules, table);
-    const stats = createStats(table, rules, options);
-    const trust = assessTrust(rules, table, evidence);
-    const decision = decide(rules, table, stats, trust.guards);
+    // Seed replicates (several files per side, already averaged into baseline/candidate): intervals over seeds and queries.
+    const seeded = options.seeds === undefined ? undefined : withSeeds(createStats(table, rules, options), table, rules, options.seeds);
+    const stats = seeded?.stats ?? createStats(table, rules, options);
+    const assessed = assessTrust(rules, table, evidence);
+    // The judge guards (the ruler) follow the other trust guards; they count toward the verdict like them.
+    const judge = assessJudge(rules, { table, baseline, candidate, anchors: evidence?.anchors ?? null });
+    const trust = judge === null ? assessed : { ...assessed, guards: [...assessed.guards, ...judge.guards] };
+    // The budget: the candidate against the reference on the same table layout, so the same plan per subset.
+    const snapshot = reference && checkReferenceSnapshot(rules, reference.manifest, { baseline: evidence?.manifests.baseline ?? null, dataset: evidence?.manifests.dataset ?? null }, reference.label);
+    const refStats = reference && { stats: createStats(pairReference(rules, table, reference.rows, reference.label), rules, options), label: reference.label };
+    const holdout = countHoldoutLooks(rules, table, options.holdoutLooks ?? { thisPr: null });
+    const decision = capHoldoutLooks(rules, table, stats, decide(rules, table, stats, trust.guards, refStats), holdout);
     return {
         rules,
         inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -13640,8 +15831,26 @@ function runGate(rules, baseline, candidate, evidence, options = {}) {
         primaryDifferences: stats.differences(rules.checks[0].metric),
         table,
         comparability: comparabilityEntries(trust),
-        trust
+        trust,
+        ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {}),
+        ...(judge === null ? {} : { judge }),
+        holdout,
+        ...(seeded === undefined ? {} : { seeds: seeded.summary })
     };
+}
+/**
+ * Budgets are never skipped silently: rules that name a reference need its rows, and rows given for a
+ * reference the rules do not name have no budget to be spent against.
+ */
+function refuseMissingReference(rules, reference) {
+    if (rules.reference !== undefined && reference === undefined) {
+        throw new InputError({ file: rules.source.file, key: 'reference' }, `the rules spend budgets against the reference ${quote(rules.reference.label)}, but its rows were not read`, rules.reference.path !== undefined && rules.reference.ref === undefined
+            ? `pass --reference ${rules.reference.path}`
+            : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)");
+    }
+    if (rules.reference === undefined && reference !== undefined) {
+        throw new InputError({ file: reference.rows.source }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
+    }
 }
 function allComparisons(rules, table, stats) {
     const out = [];
@@ -21766,6 +23975,84 @@ function sha256(data) {
 }
 
 /**
+ * The regression-budget keys of the rules file's JSON Schema: the top-level `reference` (the rows of the last
+ * release, read exam-side) and a check's `budget` (the cumulative drop allowed since that reference). Kept
+ * apart from schema.ts so the feature reads in one place; spread into RULES_SCHEMA.
+ */
+/** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
+const BUDGET_PROPERTY = {
+    budget: {
+        description: 'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. Needs `reference`; non_inferior and superior checks only.',
+        oneOf: [
+            { type: 'number', minimum: 0 },
+            { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
+        ]
+    }
+};
+const REFERENCE_RULES_PROPERTIES = {
+    reference: {
+        type: 'object',
+        additionalProperties: false,
+        description: "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
+        properties: {
+            name: { type: 'string', minLength: 1, maxLength: 100, description: 'Label in the report ("used since v1.4"). Default: ref, else path.' },
+            path: { type: 'string', minLength: 1, description: 'The rows file in the repository (per-query rows, JSONL or CSV).' },
+            ref: {
+                type: 'string',
+                minLength: 1,
+                maxLength: 255,
+                description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+            },
+            artifact: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name'],
+                description: 'Instead of path/ref: an artifact of a workflow (the release workflow uploads its rows).',
+                properties: {
+                    name: { type: 'string', minLength: 1, description: 'Artifact name.' },
+                    workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful run holds the artifact (default: this workflow).' },
+                    file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
+                }
+            }
+        }
+    }
+};
+
+/**
+ * The `history` key: how many past gate runs on the default branch a PR report draws its metrics over. Kept
+ * apart from the rest of the rules (schema and typed form together) so the feature is one file in config/.
+ */
+/** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
+const DEFAULT_HISTORY_MAX_AGE_DAYS = 90;
+/** The JSON Schema of the `history` key, spread into RULES_SCHEMA by src/config/schema.ts. */
+const HISTORY_RULES_PROPERTIES = {
+    history: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['runs'],
+        description: 'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
+        properties: {
+            runs: { type: 'integer', minimum: 1, maximum: 50, description: 'How many of the latest successful push runs on the default branch to read (1..50).' },
+            max_age_days: { type: 'integer', minimum: 1, maximum: 3650, description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).` },
+            workflow: {
+                type: 'string',
+                pattern: '^[A-Za-z0-9._-]{1,100}\\.ya?ml$',
+                description: "The workflow file (in .github/workflows) whose push runs recorded the reports, e.g. retrieval-history.yml when another workflow gates the pull requests (default: this run's workflow)."
+            },
+            artifact: {
+                type: 'string',
+                pattern: '^[A-Za-z0-9._-]{1,100}$',
+                description: "The report artifact's name in those runs (default: this run's own, retrieval-gate-report or retrieval-gate-report-NAME)."
+            }
+        }
+    }
+};
+/** The typed `history` rules, or undefined when the rules have none. */
+function historyRules(raw) {
+    return raw.history && { runs: raw.history.runs, maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS, workflow: raw.history.workflow, artifact: raw.history.artifact };
+}
+
+/**
  * The trust keys of the rules file's JSON Schema (dataset, comparability, pooling, max_zero_hit_share,
  * two_stage), kept with the rest of the rules schema and spread into RULES_SCHEMA by src/config/schema.ts.
  */
@@ -21789,7 +24076,14 @@ const TRUST_RULES_PROPERTIES = {
             file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
             corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
             split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-            manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." }
+            manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." },
+            holdout_looks: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['max_per_pr'],
+                description: 'Counts every gate run that grades the holdout (per PR in the sticky comment, in total over history) and caps the looks per PR: beyond the cap the checks on holdout queries are inconclusive.',
+                properties: { max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' } }
+            }
         }
     },
     comparability: {
@@ -21833,6 +24127,72 @@ const TRUST_RULES_PROPERTIES = {
         properties: {
             k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
             gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
+        }
+    }
+};
+
+/**
+ * The `judge` key of the rules file's JSON Schema: human-labelled anchors that check the LLM judge (agreement,
+ * drift between the sides' judges, repeatability, position consistency) and the length-bias diagnostic. Kept in
+ * its own file and spread into RULES_SCHEMA by src/config/schema.ts, beside the other trust keys.
+ */
+const share$1 = (description) => ({ type: 'number', minimum: 0, maximum: 1, description });
+const JUDGE_RULES_PROPERTIES = {
+    judge: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'Is the ruler still the same? Checks the LLM judge against human-labelled anchors (docs/trust.md, "Judge anchors") and shows its diagnostics.',
+        properties: {
+            anchors: {
+                type: 'string',
+                minLength: 1,
+                description: 'Anchor file (JSON Lines, or CSV by its .csv name): one scoring per record with id, human, judge (or baseline_judge and candidate_judge when the sides use different judges), optional *_swapped labels and attributes. Part of the exam: read at the base commit in a pull request.'
+            },
+            weights: { enum: ['none', 'linear', 'quadratic'], description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)." },
+            labels: {
+                type: 'array',
+                minItems: 2,
+                maxItems: 100,
+                uniqueItems: true,
+                items: { type: ['string', 'number'] },
+                description: 'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
+            },
+            per_slice: { type: 'string', minLength: 1, description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.' },
+            min_items: { type: 'integer', minimum: 2, description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 10.' },
+            min_kappa: { type: 'number', minimum: -1, maximum: 1, description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice." },
+            max_drop: share$1("Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs baseline_judge and candidate_judge."),
+            repeatability: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['max_flip_share'],
+                description: 'Anchors scored more than once (the same id on several records).',
+                properties: { max_flip_share: share$1('Most share of repeated items whose judge label is not the same every time.') }
+            },
+            position: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['min_consistent'],
+                description: 'Pairwise judges scored in both orders (judge_swapped: the label with the answers shown the other way round, written in the same terms).',
+                properties: { min_consistent: share$1('Fewest share of items whose label is the same in both orders.') }
+            },
+            length_bias: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['score', 'length'],
+                description: "How the change of a judge score relates to the change of answer length, query by query (Spearman's rho of the two changes), overall and per slice.",
+                properties: {
+                    score: { type: 'string', minLength: 1, description: 'The judge-scored metric (a key of metrics).' },
+                    length: { type: 'string', minLength: 1, description: 'The numeric per-query field holding the answer length (characters or tokens) on both sides.' },
+                    per_slice: { type: 'string', minLength: 1, description: 'Query attribute to break the diagnostic down by.' },
+                    max_correlation: {
+                        type: 'number',
+                        minimum: -1,
+                        maximum: 1,
+                        description: "Most Spearman's rho of d_score vs d_length allowed in any slice: above it, the score rewards longer answers more than the rules accept."
+                    }
+                }
+            }
         }
     }
 };
@@ -21904,6 +24264,9 @@ const RULES_SCHEMA = {
             }
         },
         ...TRUST_RULES_PROPERTIES,
+        ...REFERENCE_RULES_PROPERTIES,
+        ...JUDGE_RULES_PROPERTIES,
+        ...HISTORY_RULES_PROPERTIES,
         slices: {
             type: 'array',
             description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
@@ -21937,6 +24300,12 @@ const RULES_SCHEMA = {
                             description: 'Share of each value in the target population, e.g. { established: 0.5, new: 0.5 }; must sum to 1 and name every value present in the data.'
                         }
                     }
+                },
+                min_seeds: {
+                    type: 'integer',
+                    minimum: 1,
+                    maximum: 1000,
+                    description: 'Fewest independently trained seeds (one --baseline / --candidate file each) every side must give; with fewer every check is inconclusive (reason too_few_seeds). Several seeds per side make every interval a two-level bootstrap over seeds, then queries (docs/statistics.md).'
                 },
                 multiplicity: {
                     enum: ['none', 'holm', 'bonferroni'],
@@ -22005,12 +24374,98 @@ const RULES_SCHEMA = {
                             share: { type: 'number', minimum: 0, maximum: 1, description: 'At most this share of the compared queries regressed.' },
                             threshold: { type: 'number', minimum: 0, description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).' }
                         }
-                    }
+                    },
+                    ...BUDGET_PROPERTY
                 }
             }
         }
     }
 };
+
+/**
+ * The typed reference, refusing what the schema cannot express: a reference that names neither a path nor
+ * an artifact (or both), `ref` with an artifact, and a reference no check spends a budget against (it would
+ * be read and never used: a rule that protects nothing).
+ */
+function referenceRules(raw, checks, fail) {
+    const r = raw.reference;
+    if (r === undefined)
+        return {};
+    if ((r.path === undefined) === (r.artifact === undefined)) {
+        fail(['reference'], r.path === undefined ? 'reference names neither a path nor an artifact' : 'reference names both a path and an artifact', 'give path (with ref: the tag of the last release) or artifact: { name, workflow }, not both');
+    }
+    if (r.artifact !== undefined && r.ref !== undefined)
+        fail(['reference', 'ref'], 'ref applies to path, not to an artifact', 'drop ref, or name the file with path and ref');
+    if (!checks.some((c) => c.budget !== undefined)) {
+        fail(['reference'], 'no check has a budget, so the reference would be read and never used', 'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference');
+    }
+    const label = r.name ?? r.ref ?? r.path ?? r.artifact.name;
+    return { reference: { label, path: r.path, ref: r.ref, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file } } };
+}
+/**
+ * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
+ * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
+ * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
+ * higher-is-better metric that cannot go below 0. `bounds` as for margins.
+ */
+function toBudget(value, check, metric, bounds, hasReference, at, fail) {
+    if (value === undefined)
+        return undefined;
+    const path = [...at, 'budget'];
+    if (!hasReference)
+        fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget");
+    if (check.type === 'max_regressions')
+        fail(path, 'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference', 'put the budget on a non_inferior (or superior) check of the same metric');
+    if (typeof value === 'string') {
+        const pct = Number(value.slice(0, -1));
+        if (pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+            fail(path, `budget ${value} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`, 'write a relative budget below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
+        }
+        return { value: pct / 100, relative: true, text: value };
+    }
+    if (bounds && value >= bounds[1] - bounds[0]) {
+        fail(path, `budget ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`, "budgets are in the metric's units: 0.01 is one point of a 0..1 metric");
+    }
+    return { value, relative: false, text: String(value) };
+}
+
+/**
+ * The `judge` rules as the gate uses them (src/config/judge-schema.ts is their schema). Anchors are part of the
+ * exam: human labels written before the results, read at the base commit in a pull request.
+ */
+/** Fewest anchor items per slice for a rule to be decided: a kappa over a handful of items is noise. */
+const DEFAULT_MIN_ANCHOR_ITEMS = 10;
+/**
+ * Turns the `judge` key into typed rules, refusing what the schema cannot: a rule over anchors without an anchor
+ * file, a length-bias score that is not a metric, and a label scale with two spellings of one label.
+ */
+function judgeRules(raw, metrics, fail) {
+    if (raw === undefined)
+        return undefined;
+    if (raw.anchors === undefined) {
+        const needs = ['weights', 'labels', 'per_slice', 'min_items', 'min_kappa', 'max_drop', 'repeatability', 'position'].find((k) => raw[k] !== undefined);
+        if (needs !== undefined)
+            fail(['judge', needs], `judge.${needs} is about the anchors, but judge names no anchor file`, "add judge.anchors: the file of human-labelled items with the judge's labels");
+    }
+    const labels = raw.labels?.map(String);
+    if (labels !== undefined && new Set(labels).size !== labels.length)
+        fail(['judge', 'labels'], 'two labels of the scale are the same once written as text (e.g. 1 and "1")', 'write every label once');
+    const lb = raw.length_bias;
+    if (lb !== undefined && !metrics.has(lb.score))
+        fail(['judge', 'length_bias', 'score'], `"${lb.score}" is not under metrics`, 'name the judge-scored metric, declared under metrics');
+    return {
+        anchors: raw.anchors,
+        weights: raw.weights ?? 'none',
+        labels,
+        perSlice: raw.per_slice,
+        minItems: raw.min_items ?? DEFAULT_MIN_ANCHOR_ITEMS,
+        minKappa: raw.min_kappa,
+        maxDrop: raw.max_drop,
+        maxFlipShare: raw.repeatability?.max_flip_share,
+        minConsistent: raw.position?.min_consistent,
+        lengthBias: lb && { score: lb.score, length: lb.length, perSlice: lb.per_slice, maxCorrelation: lb.max_correlation }
+    };
+}
 
 var dist = {};
 
@@ -30879,6 +33334,7 @@ function toRules(raw, source, file, hash) {
         if (kinds.length !== 1) {
             fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)');
         }
+        const kind = toKind(c, metric, boundsOf(metric), confidence, at, fail);
         checks.push({
             index,
             name: c.name,
@@ -30887,8 +33343,9 @@ function toRules(raw, source, file, hash) {
                 .sort()
                 .map((k) => [k, c.where[k]]),
             perSlice: c.per_slice,
-            kind: toKind(c, metric, boundsOf(metric), confidence, at, fail),
-            line: source.lineOf(at)
+            kind,
+            line: source.lineOf(at),
+            budget: toBudget(c.budget, kind, metric, boundsOf(metric), raw.reference !== undefined, at, fail)
         });
     });
     checkDesignTests(raw, checks, fail);
@@ -30901,7 +33358,8 @@ function toRules(raw, source, file, hash) {
             confidence,
             resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
             seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
-            ...statisticsOptions(raw.statistics ?? {}, fail)
+            ...statisticsOptions(raw.statistics ?? {}, fail),
+            ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
         },
         queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
         onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
@@ -30909,7 +33367,10 @@ function toRules(raw, source, file, hash) {
         onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
         checks,
         source: { file, sha256: hash },
-        ...trustRules(raw, fail)
+        ...trustRules(raw, fail),
+        ...referenceRules(raw, checks, fail),
+        judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
+        history: historyRules(raw)
     };
 }
 /**
@@ -31623,6 +34084,8 @@ async function readTrecRun(file, collector) {
  */
 async function readRun(file, onBlock, onRestart) {
     const format = await detectRunFormat(file);
+    if (format === 'jsonl')
+        await refuseWholeJsonDocument(file, RUN_JSON_SHAPES);
     const read = async (mode) => {
         const collector = new BlockCollector(file, mode, onBlock);
         let skipped = [];
@@ -31632,6 +34095,8 @@ async function readRun(file, onBlock, onRestart) {
             readRanxRun(file, collector);
         else if (format === 'parquet')
             await readParquetRun(file, collector);
+        else if (format === 'lz4')
+            await readRanxLz4Run(file, collector);
         else
             skipped = [...(await readJsonlRun(file, collector))];
         collector.finish();
@@ -32305,7 +34770,7 @@ function checkChanges(dataset, previous) {
                 line,
                 id: q.id,
                 rule: 'changed_without_changelog',
-                message: `${f} differs from ${previous.file}:${old.line} (was ${short$1(canonical(f, old.q))}, now ${short$1(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
+                message: `${f} differs from ${previous.file}:${old.line} (was ${short$2(canonical(f, old.q))}, now ${short$2(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
             });
         }
     }
@@ -32349,7 +34814,7 @@ function canonical(field, q) {
             return JSON.stringify([...(q.distractors ?? [])].sort());
     }
 }
-function short$1(text) {
+function short$2(text) {
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 /** `file:line: [id] rule: message`, the one shape every violation is printed in. */
@@ -32428,8 +34893,135 @@ function renameCopies(error, copies) {
     return renamed;
 }
 
+/** Most distinct labels: kappa builds a k x k table, and more labels than this are free text, not a scale. */
+const MAX_ANCHOR_LABELS = 100;
+const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'candidate_judge', 'judge_swapped', 'baseline_judge_swapped', 'candidate_judge_swapped']);
+const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (or baseline_judge and candidate_judge instead of judge)';
+/** A plain decimal number (no backtracking: each part is a single run of one character class). */
+const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
+/** A label as text: numbers in one spelling (2, 2.0 and "2" are one label), strings as written. */
+function labelText(value, where, key) {
+    if (value === undefined || value === null || value === '')
+        return null;
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value))
+            throw new InputError({ ...where, key }, `${key} is not a finite number`, RECORD_HINT);
+        return String(value);
+    }
+    if (typeof value !== 'string')
+        throw new InputError({ ...where, key }, `${key} is neither a label string nor a number`, RECORD_HINT);
+    if (value.length > 200)
+        throw new InputError({ ...where, key }, `${key} is ${value.length} characters long; a label is a short word or a grade`, RECORD_HINT);
+    return DECIMAL.test(value) ? String(Number(value)) : value;
+}
+/**
+ * Reads an anchor file: JSON Lines, or CSV with a header when its name ends in `.csv`. Refuses, with the line:
+ * a record without id or human label, a file mixing `judge` with `baseline_judge`/`candidate_judge`, a repeated id whose human label or attributes differ, a missing `per_slice`
+ * attribute, more than {@link MAX_ANCHOR_LABELS} labels, and an empty file.
+ */
+async function readAnchors(file, name, perSlice) {
+    const byId = new Map();
+    const labels = new Set();
+    let layout;
+    const onRecord = (record, line) => {
+        const where = { file: name, line };
+        const rawId = record.get('id');
+        if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+            throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', RECORD_HINT);
+        const id = String(rawId);
+        if (id === '')
+            throw new InputError({ ...where, key: 'id' }, 'the id is empty', RECORD_HINT);
+        checkQueryIdLength(id, where);
+        const human = labelText(record.get('human'), where, 'human');
+        if (human === null)
+            throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT);
+        const same = record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null;
+        const split = record.has('baseline_judge') || record.has('candidate_judge');
+        if (same === split) {
+            throw new InputError({ ...where, queryId: id }, same ? 'the record has judge and also baseline_judge/candidate_judge' : 'the record has no judge label', 'write judge when one judge scores both sides, or baseline_judge and candidate_judge when they differ (the same layout on every record)');
+        }
+        if (layout === undefined)
+            layout = { same, line };
+        else if (layout.same !== same) {
+            throw new InputError({ ...where, queryId: id }, `this record uses ${same ? 'judge' : 'baseline_judge/candidate_judge'}, but line ${layout.line} uses ${layout.same ? 'judge' : 'baseline_judge/candidate_judge'}`, 'one layout for the whole file: the same judge on both sides, or one column per side');
+        }
+        const side = (key) => {
+            const v = labelText(record.get(key), where, key);
+            if (v === null)
+                throw new InputError({ ...where, queryId: id, key }, `the record has no ${key} label`, RECORD_HINT);
+            return v;
+        };
+        const baseline = side(same ? 'judge' : 'baseline_judge');
+        const candidate = same ? baseline : side('candidate_judge');
+        const baselineSwapped = labelText(record.get(same ? 'judge_swapped' : 'baseline_judge_swapped'), where, same ? 'judge_swapped' : 'baseline_judge_swapped');
+        const candidateSwapped = same ? baselineSwapped : labelText(record.get('candidate_judge_swapped'), where, 'candidate_judge_swapped');
+        for (const l of [human, baseline, candidate, baselineSwapped, candidateSwapped])
+            if (l !== null)
+                labels.add(l);
+        if (labels.size > MAX_ANCHOR_LABELS) {
+            throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text');
+        }
+        const attrs = new Map();
+        for (const [key, value] of record) {
+            if (KNOWN.has(key) || typeof value !== 'string' || value === '')
+                continue;
+            checkAttributeLength(key, value, where);
+            attrs.set(key, value);
+        }
+        if (perSlice !== undefined && !attrs.has(perSlice)) {
+            throw new InputError({ ...where, queryId: id, key: perSlice }, `the record has no "${perSlice}" (judge.per_slice)`, `give every anchor its ${perSlice}, or drop judge.per_slice`);
+        }
+        const scoring = { line, baseline, candidate, baselineSwapped, candidateSwapped };
+        const known = byId.get(id);
+        if (known === undefined) {
+            byId.set(id, { id, line, human, attrs, scorings: [scoring] });
+            return;
+        }
+        // The same id again is the judge scoring the item again (repeatability): the item itself must not change.
+        if (known.human !== human) {
+            throw new InputError({ ...where, queryId: id, key: 'human' }, `item ${quote(id)} has human label ${quote(human)} here but ${quote(known.human)} at line ${known.line}`, 'an item scored again keeps its human label');
+        }
+        const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])].sort(compareCodePoints).find((k) => attrs.get(k) !== known.attrs.get(k));
+        if (differs !== undefined) {
+            throw new InputError({ ...where, queryId: id, key: differs }, `item ${quote(id)} has ${differs} = ${quote(attrs.get(differs) ?? '')} here but ${quote(known.attrs.get(differs) ?? '')} at line ${known.line}`, 'an item scored again keeps its attributes');
+        }
+        known.scorings.push(scoring);
+    };
+    if (guessRowsFormat(file) === 'csv') {
+        let header;
+        await forEachCsvRecord(file, (fields, line) => {
+            if (header === undefined) {
+                header = fields.map((f) => f.trim());
+                const twice = header.find((h, i) => header?.indexOf(h) !== i);
+                if (twice !== undefined)
+                    throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once');
+                return;
+            }
+            if (fields.length === 1 && fields[0].trim() === '')
+                return;
+            if (fields.length !== header.length)
+                throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column');
+            const record = new Map();
+            header.forEach((h, i) => record.set(h, fields[i]));
+            onRecord(record, line);
+        });
+    }
+    else {
+        await forEachLine(file, (text, line) => {
+            if (text.trim() === '')
+                return;
+            onRecord(new Map(Object.entries(readObjectLine(text, name, line, RECORD_HINT))), line);
+        });
+    }
+    if (byId.size === 0)
+        throw new InputError({ file: name }, 'the anchor file has no items', RECORD_HINT);
+    const items = [...byId.values()].sort((a, b) => compareCodePoints(a.id, b.id));
+    return { source: name, sameJudge: layout?.same ?? true, items, labels };
+}
+
 /** Largest manifest read: a manifest is a page of JSON. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Reads one snapshot manifest (null when no file is named), from its exam copy when there is one. */
 async function readManifest(file, copies) {
     if (file === undefined || file === '')
         return null;
@@ -32514,6 +35106,90 @@ function datasetNotes(d) {
         notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`);
     return notes;
 }
+/**
+ * Reads the judge anchors the rules name (from their copy when given: in a pull request the base commit's, since
+ * the anchors are part of the exam and the PR under judgment must not relabel them), or null without them.
+ */
+async function readJudgeAnchors(rules, copies) {
+    const file = rules.judge?.anchors;
+    if (file === undefined)
+        return null;
+    return readExamFile(file, copies, (path, name) => readAnchors(path, name, rules.judge?.perSlice));
+}
+
+/**
+ * One side's seed files averaged into the rows the pipeline pairs: per query, each metric is the mean over
+ * the seeds (summed in file order, as src/stats/seed-bootstrap.ts sums them, so the two agree to the bit).
+ * Query ids, lines and attributes come from the side's first file (the exam is the baseline's: the
+ * candidate's attributes are never used for slices). A value missing in any seed is missing in the average
+ * (queries.missing decides what happens to it, as for one file).
+ *
+ * Refuses (InputError naming the file and query id) a seed file that repeats a query id or does not cover
+ * exactly the first file's queries: seeds over different queries cannot be averaged query by query. The
+ * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
+ */
+function averageSeeds(files, side, binary = new Set()) {
+    if (files.length === 1)
+        return files[0];
+    const byId = files.map(indexById);
+    for (const file of files)
+        refuseNonBinary(file, binary);
+    const first = files[0];
+    for (let f = 1; f < files.length; f++) {
+        for (const row of first.rows) {
+            if (!byId[f].has(row.id)) {
+                throw new InputError({ file: files[f].source, queryId: row.id }, `this ${side} seed has no row for query ${quote(row.id)}, which ${first.source}:${row.line} has`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
+            }
+        }
+        for (const row of files[f].rows) {
+            if (!byId[0].has(row.id)) {
+                throw new InputError({ file: files[f].source, line: row.line, queryId: row.id }, `query ${quote(row.id)} is not in the first ${side} seed file ${first.source}`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
+            }
+        }
+    }
+    const rows = first.rows.map((row) => {
+        const values = new Map();
+        for (const name of row.values.keys()) {
+            let sum = 0;
+            let missing = false;
+            for (const index of byId) {
+                const v = index.get(row.id).values.get(name);
+                if (v === null || v === undefined)
+                    missing = true;
+                else
+                    sum += v;
+            }
+            values.set(name, missing ? null : sum / files.length);
+        }
+        return { id: row.id, line: row.line, values, attrs: row.attrs };
+    });
+    const numericFields = new Set(files.flatMap((f) => [...f.numericFields]));
+    const notes = files.flatMap((f) => f.notes);
+    notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`);
+    return { source: first.source, rows, numericFields, attributeFields: first.attributeFields, notes };
+}
+function indexById(file) {
+    const index = new Map();
+    for (const row of file.rows) {
+        const earlier = index.get(row.id);
+        if (earlier !== undefined) {
+            throw new InputError({ file: file.source, line: row.line, queryId: row.id }, `query ${quote(row.id)} appears twice in a seed file (first at line ${earlier.line})`, 'a seed file holds one row per query: remove the repeated row');
+        }
+        index.set(row.id, row);
+    }
+    return index;
+}
+/** A metric the rules declare binary must be 0 or 1 in each seed (its seed average is then a share). */
+function refuseNonBinary(file, binary) {
+    for (const row of file.rows) {
+        for (const metric of binary) {
+            const v = row.values.get(metric);
+            if (v !== null && v !== undefined && v !== 0 && v !== 1) {
+                throw new InputError({ file: file.source, line: row.line, queryId: row.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
+            }
+        }
+    }
+}
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 const MAX_RULES_BYTES = 1024 * 1024;
@@ -32528,7 +35204,12 @@ async function readRules(file) {
 /** Reads one side's per-query rows, with the metric fields the rules name. */
 async function readSide(file, rules, input = {}) {
     const keepAttributes = new Set(neededAttributes(rules).keys());
-    return readRows(file, { metricFields: new Set(rules.metrics.keys()), format: input.format, idField: input.idField, keepAttributes });
+    // The judge's length-bias diagnostic reads the answer length like a metric field (never gated by itself).
+    const length = rules.judge?.lengthBias?.length;
+    const metricFields = new Set(rules.metrics.keys());
+    if (length !== undefined)
+        metricFields.add(length);
+    return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
 }
 /**
  * Reads baseline and candidate. With `judgments` in the rules both files are runs: the judgments are read
@@ -32537,8 +35218,9 @@ async function readSide(file, rules, input = {}) {
  */
 async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trustFiles = {}, input = {}) {
     const manifests = await readManifests(rules, trustFiles);
+    const anchors = await readJudgeAnchors(rules, trustFiles.examCopies);
     if (!rules.judgments && !rules.dataset && qrelsOverride === undefined) {
-        const trust = { runs: null, dataset: null, manifests };
+        const trust = { runs: null, dataset: null, manifests, anchors };
         return { baseline: await readSide(baselineFile, rules, input), candidate: await readSide(candidateFile, rules, input), runs: undefined, trust };
     }
     const measures = [];
@@ -32575,8 +35257,65 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
     cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`);
     if (dataset !== null)
         base.side.notes.unshift(...datasetNotes(dataset));
-    const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests };
+    const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests, anchors };
     return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust };
+}
+/**
+ * Reads the reference rows (rules `reference`: the last release's per-query rows, always rows, also when the
+ * sides are runs) and its snapshot manifest. Which file is read is the caller's to say: the CLI's --reference
+ * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact.
+ */
+async function readReference(rules, file, manifest, input = {}) {
+    if (rules.reference === undefined) {
+        throw new InputError({ file }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
+    }
+    return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest) };
+}
+/**
+ * Reads each side from one file or several, one per independently trained seed (docs/statistics.md, "Seed
+ * replicates"). One file per side is exactly {@link readSides}. Several: every file is read as per-query rows
+ * and each side's seeds are averaged per query (src/align/seeds.ts); `seeds` keeps them for the two-level
+ * bootstrap. `seeds` is also set with one file per side when the rules ask for statistics.min_seeds, so the
+ * checks know how many seeds they were given.
+ */
+async function readSeedSides(rules, baselineFiles, candidateFiles, qrelsOverride, trustFiles = {}, input = {}) {
+    if (baselineFiles.length === 1 && candidateFiles.length === 1) {
+        const sides = await readSides(rules, baselineFiles[0], candidateFiles[0], qrelsOverride, trustFiles, input);
+        return { ...sides, seeds: rules.statistics.minSeeds === undefined ? undefined : { baseline: [sides.baseline], candidate: [sides.candidate] } };
+    }
+    if (rules.judgments || rules.dataset || qrelsOverride !== undefined) {
+        throw new InputError({ file: baselineFiles.length > 1 ? baselineFiles[1] : candidateFiles[1], key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files");
+    }
+    const manifests = await readManifests(rules, trustFiles);
+    const seeds = { baseline: [], candidate: [] };
+    for (const file of baselineFiles)
+        seeds.baseline.push(await readSide(file, rules, input));
+    for (const file of candidateFiles)
+        seeds.candidate.push(await readSide(file, rules, input));
+    // The judge's anchors are exam files like the manifests: read (at the base commit in a PR) whatever the seeds.
+    const trust = { runs: null, dataset: null, manifests, anchors: await readJudgeAnchors(rules, trustFiles.examCopies) };
+    const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name));
+    return { baseline: averageSeeds(seeds.baseline, 'baseline', binary), candidate: averageSeeds(seeds.candidate, 'candidate', binary), runs: undefined, trust, seeds };
+}
+
+/**
+ * The reference rows file the CLI reads: --reference when given (it supplies or overrides the rules' path),
+ * else the rules' `reference.path` in the working directory when the rules name no `ref`. The CLI does not
+ * check out tags or download artifacts, so a reference at a ref or in an artifact needs --reference (reading
+ * the working directory's copy instead of the tagged one would spend the budget against the wrong rows).
+ * Undefined when the rules name no reference (runGate then refuses a stray --reference).
+ */
+function cliReferenceFile(rules, given) {
+    if (given !== undefined)
+        return given;
+    const r = rules.reference;
+    if (r === undefined)
+        return undefined;
+    if (r.path !== undefined && r.ref === undefined)
+        return r.path;
+    const where = r.path !== undefined ? `${r.path} at ${r.ref}` : `the artifact ${r.artifact?.name ?? ''}`;
+    const how = r.path !== undefined ? `e.g. git show ${r.ref}:${r.path} > reference.csv, then --reference reference.csv` : 'download it (gh run download --name ...), then --reference FILE';
+    throw new InputError({ file: rules.source.file, key: 'reference' }, `the reference is ${where}, which the command line does not fetch`, `pass the rows with --reference FILE: ${how}`);
 }
 
 /**
@@ -32597,7 +35336,71 @@ async function writeOutput(file, text) {
 const VERSION = '0.1.0';
 const TOOL_NAME = 'retrieval-gate';
 
-const short = (sha) => inline(sha.slice(0, 12), 12);
+/**
+ * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's
+ * independently trained seeds, and one plain sentence per metric whose gain is smaller than that spread
+ * (a difference one lucky seed could produce). Absent from every report without seed files or min_seeds.
+ */
+/** The sentences shown under the gated checks (plain text: the caller escapes for its format): how the intervals were made, and every gain within the seed spread. */
+function seedSentences(result) {
+    const seeds = result.seeds;
+    if (seeds === undefined)
+        return [];
+    const out = [];
+    const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`;
+    if (seeds.twoLevel)
+        out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`);
+    else
+        out.push(`One seed per side: the intervals cover query variance only, not training noise.`);
+    if (seeds.minSeeds !== null && Math.min(seeds.baseline.length, seeds.candidate.length) < seeds.minSeeds) {
+        out.push(`The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`);
+    }
+    for (const m of seeds.metrics)
+        if (m.withinSpread)
+            out.push(withinSpreadSentence(result, m));
+    return out;
+}
+function withinSpreadSentence(result, m) {
+    const d = digitsOf(result, m);
+    const name = metricOf$1(result, m.metric).name;
+    return `The change of ${name} (${signed(m.delta, d)}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed(m.spread, d)}): one lucky or unlucky training run could produce a difference this size.`;
+}
+/** The collapsible section's body: per metric, each side's seed means, their SD and range. */
+function seedsBody(seeds, result) {
+    const rows = [['Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range']];
+    for (const m of seeds.metrics) {
+        const d = digitsOf(result, m);
+        const name = inline(metricOf$1(result, m.metric).name);
+        rows.push([name, 'baseline', String(m.baseline.means.length), meansCell(m.baseline, d), sdCell(m.baseline, d), rangeCell(m.baseline, d)]);
+        rows.push([name, 'candidate', String(m.candidate.means.length), meansCell(m.candidate, d), sdCell(m.candidate, d), rangeCell(m.candidate, d)]);
+    }
+    const files = (side, list) => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`;
+    return [markdownTable(rows, { alignDelimiters: false }), '', `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`, ''];
+}
+/** The JSON report's `seeds` field (docs/report.md). */
+function seedsJson(seeds) {
+    const side = (s) => ({ means: s.means, sd: s.sd, min: s.min, max: s.max });
+    return {
+        baseline_files: seeds.baseline,
+        candidate_files: seeds.candidate,
+        min_seeds: seeds.minSeeds,
+        interval: seeds.twoLevel ? 'two-level bootstrap: seeds within each side, then queries (shared)' : 'queries only (one seed per side)',
+        metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
+    };
+}
+const metricOf$1 = (result, name) => result.rules.metrics.get(name);
+/** The metric's usual digits, or more when the spread between seeds would otherwise print as 0 (at most 8). */
+function digitsOf(result, m) {
+    const d = digitsFor(metricOf$1(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0));
+    if (m.spread === null || !(m.spread > 0) || !Number.isFinite(m.spread))
+        return d;
+    return Math.min(8, Math.max(d, Math.ceil(-Math.log10(m.spread)) + 1));
+}
+const meansCell = (s, d) => s.means.map((x) => fixed(x, d)).join(', ');
+const sdCell = (s, d) => (s.sd === null ? '–' : fixed(s.sd, d));
+const rangeCell = (s, d) => `${fixed(s.min, d)} to ${fixed(s.max, d)}`;
+
+const short$1 = (sha) => inline(sha.slice(0, 12), 12);
 /** Markdown lines for the provenance block (short: it sits under the verdict and is never dropped). */
 function provenanceLines(p) {
     if (!p)
@@ -32605,7 +35408,7 @@ function provenanceLines(p) {
     const out = [];
     const r = p.rules;
     if (r) {
-        const where = r.from === 'base' ? `the PR's base commit \`${short(r.commit ?? '')}\`` : 'the workspace';
+        const where = r.from === 'base' ? `the PR's base commit \`${short$1(r.commit ?? '')}\`` : 'the workspace';
         out.push(`- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`);
         if (r.workspaceSha256 !== undefined) {
             out.push(`- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`);
@@ -32613,7 +35416,7 @@ function provenanceLines(p) {
     }
     for (const e of p.exam ?? []) {
         if (e.workspaceSha256 === undefined) {
-            out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`);
+            out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short$1(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`);
         }
         else {
             out.push(`- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`);
@@ -32622,7 +35425,7 @@ function provenanceLines(p) {
     const b = p.baseline;
     if (b?.from === 'artifact' && b.artifact) {
         const a = b.artifact;
-        out.push(`- Baseline: artifact “${inline(a.name, 100)}” (${inline(b.file, 200)}) from run [${a.runId}](${encodeURI(a.runUrl)}) on ${inline(a.branch, 100)}, commit \`${short(a.commit)}\`, built ${inline(a.createdAt, 40)} (${formatAge(a.ageSeconds)} before this run).`);
+        out.push(`- Baseline: artifact “${inline(a.name, 100)}” (${inline(b.file, 200)}) from run [${a.runId}](${encodeURI(a.runUrl)}) on ${inline(a.branch, 100)}, commit \`${short$1(a.commit)}\`, built ${inline(a.createdAt, 40)} (${formatAge(a.ageSeconds)} before this run).`);
     }
     else if (b) {
         out.push(`- Baseline: file ${inline(b.file, 200)} from the workspace.`);
@@ -32674,6 +35477,105 @@ function formatAge(seconds) {
     return `${s} s`;
 }
 
+const WORD$1 = { pass: '✅ within budget', fail: '❌ budget exceeded', inconclusive: '⚠️ cannot tell' };
+function budgeted(result) {
+    const out = [];
+    for (const check of result.decision.checks)
+        for (const unit of check.units)
+            if (unit.budget !== undefined)
+                out.push({ check, unit: unit });
+    return out;
+}
+/**
+ * The "Regression budget" section of the Markdown report: where the reference came from (tag, commit, age,
+ * like the baseline's provenance), then one line per budgeted check and slice, e.g. "✅ within budget
+ * **recall does not drop** (all queries): 0.8 of 1.0 points used since v1.4 (95% interval of the drop 0.3 to
+ * 1.3 points, 400 queries)". Empty when the rules name no reference. A `### ` section (fit.ts keeps it whole).
+ */
+function budgetSection(result) {
+    const ref = result.reference;
+    if (ref === undefined)
+        return [];
+    const out = [`### Regression budget since ${inline(ref.label, 100)}`, ''];
+    out.push(`Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`);
+    if (ref.snapshot !== null)
+        out.push(`Snapshot: ${inline(ref.snapshot, 400)}.`);
+    out.push('');
+    for (const { check, unit } of budgeted(result)) {
+        const metric = result.rules.metrics.get(check.rule.metric);
+        const budget = check.rule.budget;
+        const rel = budget?.relative ? ` (budget ${inline(budget.text, 12)} of the reference mean)` : '';
+        out.push(`- ${WORD$1[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`);
+    }
+    out.push('');
+    return out;
+}
+/** The same lines for the terminal report (plain text, no Markdown). */
+function budgetTextLines(result, plain) {
+    const ref = result.reference;
+    if (ref === undefined)
+        return [];
+    const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`];
+    for (const { check, unit } of budgeted(result)) {
+        const metric = result.rules.metrics.get(check.rule.metric);
+        out.push(`  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`);
+    }
+    return out;
+}
+/** "eval/release/rows.csv at tag v1.4 (commit `0123456789ab`, 2026-10-01, 61 d 2 h before this run)". */
+function referenceSource(p, file) {
+    if (p === undefined)
+        return `file ${inline(file, 200)}`;
+    const age = p.ageSeconds === undefined ? '' : `, ${formatAge(p.ageSeconds)} before this run`;
+    const date = p.date === undefined ? '' : `, ${inline(p.date, 40)}`;
+    const commit = p.commit === undefined ? '' : `commit \`${inline(p.commit.slice(0, 12), 12)}\``;
+    if (p.from === 'artifact' && p.artifact) {
+        return `artifact “${inline(p.artifact.name, 100)}” (${inline(p.file, 200)}) from run [${p.artifact.runId}](${encodeURI(p.artifact.runUrl)}), ${commit}${date}${age}`;
+    }
+    if (p.from === 'ref')
+        return `${inline(p.file, 200)} at ${inline(p.ref ?? '', 100)} (${commit}${date}${age})`;
+    return `file ${inline(p.file, 200)}`;
+}
+/** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
+function budgetsJson(result, num) {
+    const ref = result.reference;
+    if (ref === undefined)
+        return null;
+    const p = result.provenance?.reference;
+    return {
+        reference: {
+            label: ref.label,
+            file: ref.file,
+            rows: ref.rows,
+            snapshot: ref.snapshot,
+            from: p?.from ?? 'file',
+            ref: p?.ref ?? null,
+            commit: p?.commit ?? null,
+            date: p?.date ?? null,
+            age_seconds: p?.ageSeconds ?? null,
+            artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null
+        },
+        units: budgeted(result).map(({ check, unit }) => {
+            const b = unit.budget;
+            return {
+                rule: check.rule.name,
+                metric: check.rule.metric,
+                slice: Object.fromEntries(unit.slice),
+                status: b.status,
+                reason: b.reason,
+                budget: num(b.budget),
+                budget_text: check.rule.budget?.text ?? null,
+                used: num(b.used),
+                used_ci: [num(b.usedCi[0]), num(b.usedCi[1])],
+                confidence: b.comparison.confidence,
+                n: b.comparison.n,
+                reference_mean: num(b.comparison.baseline),
+                candidate_mean: num(b.comparison.candidate)
+            };
+        })
+    };
+}
+
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
  * string from the inputs goes through {@link inline}; numbers through format.ts.
@@ -32699,6 +35601,13 @@ function values(c, metric, mixed) {
 }
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
 function needs(check, unit, metric) {
+    const b = unit.budget;
+    // A budgeted unit also needs its drop since the reference within the budget: "…; ≤ 1.0 points since v1.4 (1.2 used)".
+    return b === undefined
+        ? ownNeeds(check, unit, metric)
+        : `${ownNeeds(check, unit, metric)}; ≤ ${amount(b.budget, metric, false)} since ${inline(b.reference, 60)} (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`;
+}
+function ownNeeds(check, unit, metric) {
     const d = digits(metric, unit.comparison);
     const higher = metric.better === 'higher';
     const kind = check.rule.kind;
@@ -32711,8 +35620,59 @@ function needs(check, unit, metric) {
         return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`;
     return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`;
 }
-/** The gated checks: one row per unit (a check, or one slice of a per_slice check). */
+/**
+ * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
+ * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
+ * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report.
+ */
 function checksTable(result) {
+    const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
+    const mixed = conf === 'CI';
+    const rows = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']];
+    for (const check of result.decision.checks) {
+        const metric = metricOf(result, check.rule.metric);
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            const d = digits(metric, c);
+            rows.push([
+                STATUS[unit.status],
+                `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`,
+                inline(metric.name, 24),
+                inline(sliceLabel(c.slice), 32),
+                String(c.n),
+                signed(c.delta, d),
+                keepTogether(intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)),
+                shortNeeds(check, unit, metric)
+                    .replace(/([<>≤≥]) /g, '$1\u00a0')
+                    .replace(/^p /, 'p\u00a0')
+            ]);
+        }
+    }
+    return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'] });
+}
+/**
+ * A number cell that must not wrap in a narrow comment ("[+0.0278,\n+0.0396]" reads as two values): its spaces
+ * become no-break spaces, so a narrow table wraps the text columns (check names) instead. (The Needs cell keeps
+ * only each comparison sign with its number, "≥ -0.0050", so it may still wrap between words.)
+ */
+function keepTogether(cell) {
+    return cell.replace(/ /g, '\u00a0');
+}
+/** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
+function shortNeeds(check, unit, metric) {
+    const d = digits(metric, unit.comparison);
+    const higher = metric.better === 'higher';
+    const kind = check.rule.kind;
+    if (kind.type === 'max_regressions')
+        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
+    if (kind.type === 'superior' && kind.test === 'mcnemar')
+        return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`;
+    if (kind.type === 'non_inferior')
+        return higher ? `low ≥ ${signed(-unit.margin, d)}` : `high ≤ ${signed(unit.margin, d)}`;
+    return higher ? `low > ${signed(unit.margin, d)}` : `high < ${signed(-unit.margin, d)}`;
+}
+/** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
+function checkDetailsTable(result) {
     const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence));
     const conf = intervalHeading(confidences);
     const mixed = conf === 'CI';
@@ -32877,6 +35837,68 @@ function methodBody(result) {
     return [table(rows), ''];
 }
 
+/**
+ * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
+ * per-query details a report may show. An exam whose questions a PR author can read query by query becomes
+ * development data, so the Markdown report (PR comment, job summary) lists regressed queries of the dev split
+ * only and gives the holdout as aggregates.
+ */
+const times = (n) => (n === 1 ? 'once' : `${n} times`);
+/** The report's sentence about the holdout (RAW: numbers and fixed words only), or null without an evaluation set. */
+function holdoutSentence(result) {
+    const h = result.holdout;
+    if (!h)
+        return null;
+    if (h.thisRun === 0) {
+        const pr = h.thisPr !== null && h.thisPr > 0 ? ` It has been looked at ${times(h.thisPr)} in this PR.` : '';
+        return `Holdout: not graded by this run (split ${h.split}).${pr}`;
+    }
+    const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`;
+    const pr = h.thisPr === null ? 'once by this run (outside a pull request, where the count per PR is kept in the PR comment)' : `${times(h.thisPr)} in this PR, this run included${cap}`;
+    const total = h.total === null ? '' : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
+    const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : '';
+    return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
+}
+/**
+ * The regressed queries a report may list one by one (the dev split's), and how many holdout queries were
+ * withheld from the list (0 when the holdout is not graded).
+ */
+function listableRegressions(result) {
+    if (!result.holdout || result.holdout.queries === 0)
+        return { shown: result.regressions, withheld: 0 };
+    const isHoldout = holdoutQueries(result.rules, result.table);
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    const shown = result.regressions.filter((r) => !isHoldout(index.get(r.id) ?? -1));
+    return { shown, withheld: result.regressions.length - shown.length };
+}
+/** The JSON report's `holdout` object (docs/report.md): additive, present only with an evaluation set. */
+function holdoutJson(h) {
+    return {
+        split: h.split,
+        graded: h.thisRun === 1,
+        queries: h.queries,
+        looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
+        max_per_pr: h.maxPerPr,
+        exceeded: h.exceeded
+    };
+}
+
+/**
+ * The JSON report's `history` object (docs/report.md): which past gate runs were read and what was left out.
+ * Additive, present only when the rules ask for history. The values themselves are in the past runs' own
+ * reports; this names them (run, commit, date) so a reader can fetch them.
+ */
+function historyJson(h) {
+    return {
+        branch: h.branch,
+        requested: h.requested,
+        read: h.reports.length,
+        skipped: { ...h.skipped },
+        runs: h.reports.map((r) => ({ run_id: r.runId, commit: r.commit, date: r.date, holdout_looks: r.holdoutLooks })),
+        notes: h.notes
+    };
+}
+
 /** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
 function num$1(x) {
     return Number.isFinite(x) ? x : null;
@@ -32929,7 +35951,12 @@ function unitJson(u) {
         p_value: u.pValue === null ? null : num$1(u.pValue),
         p_adjusted: u.pAdjusted === null ? null : num$1(u.pAdjusted),
         p_test: u.pTest,
-        power: u.power === null ? null : { mde: num$1(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
+        power: u.power === null ? null : { mde: num$1(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
+        // Regression budget against the rules' reference (only budgeted units; the same figures as `budgets`).
+        ...(u.budget
+            ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num$1(u.budget.budget), used: num$1(u.budget.used), used_ci: [num$1(u.budget.usedCi[0]), num$1(u.budget.usedCi[1])] } }
+            : {}),
+        ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {})
     };
 }
 /**
@@ -32995,13 +36022,87 @@ function toJsonReport(result) {
             queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
         },
         // Issue 5: trust checks (src/report/trust-lines.ts)
-        trust: result.trust ? trustJson(result.trust, decision) : null
+        trust: result.trust ? trustJson(result.trust, decision) : null,
+        // Regression budget against the rules' reference (src/report/budget.ts); only when the rules name one.
+        ...(result.reference ? { budgets: budgetsJson(result, num$1) } : {}),
+        // Only with `judge` rules, so reports without them keep their bytes (src/report/judge.ts, docs/report.md).
+        ...(result.judge ? { judge: judgeJson(result.judge) } : {}),
+        // Additive: present only with an evaluation set (holdout accounting) and with history (PR runs).
+        ...(result.holdout ? { holdout: holdoutJson(result.holdout) } : {}),
+        ...(result.history ? { history: historyJson(result.history) } : {}),
+        // Seed replicates (src/report/seeds.ts): only when several seed files or statistics.min_seeds were given.
+        ...(result.seeds ? { seeds: seedsJson(result.seeds) } : {})
     };
     return JSON.stringify(report, jsonNumbers, 2) + '\n';
 }
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 const TOP_REGRESSIONS = 10;
+
+/**
+ * Terminal-column arithmetic for the Unicode pictures (forest plot, count bars, terminal histogram): a picture
+ * in a fenced block lines up only if every label takes the columns it is counted for. East Asian wide and
+ * fullwidth characters and most emoji take two columns in a monospace font, combining marks none; everything
+ * else one. The ranges are a deliberately small, fixed subset of Unicode's East_Asian_Width=W/F (no table, no
+ * dependency), so the same label is cut and padded the same way on every machine.
+ */
+const WIDE = [
+    [0x1100, 0x115f],
+    [0x2e80, 0x303e],
+    [0x3041, 0x33ff],
+    [0x3400, 0x4dbf],
+    [0x4e00, 0x9fff],
+    [0xa000, 0xa4cf],
+    [0xac00, 0xd7a3],
+    [0xf900, 0xfaff],
+    [0xfe30, 0xfe4f],
+    [0xff00, 0xff60],
+    [0xffe0, 0xffe6],
+    [0x1f300, 0x1f64f],
+    [0x1f900, 0x1f9ff],
+    [0x20000, 0x3fffd]
+];
+const COMBINING = /^[\p{Mn}\p{Me}\u200b-\u200d\u2060]$/u;
+/** Columns one code point takes: 0 (combining mark, zero-width), 2 (wide) or 1. */
+function charWidth(ch) {
+    if (COMBINING.test(ch))
+        return 0;
+    const cp = ch.codePointAt(0);
+    for (const [lo, hi] of WIDE)
+        if (cp >= lo && cp <= hi)
+            return 2;
+    return 1;
+}
+/** Columns `s` takes in a monospace font. */
+function displayWidth(s) {
+    let w = 0;
+    for (const ch of s)
+        w += charWidth(ch);
+    return w;
+}
+/** `s` cut to at most `width` columns, the cut marked with an ellipsis (never splitting a surrogate pair). */
+function cutToWidth(s, width) {
+    if (displayWidth(s) <= width)
+        return s;
+    let out = '';
+    let w = 0;
+    for (const ch of s) {
+        const cw = charWidth(ch);
+        if (w + cw > width - 1)
+            break;
+        out += ch;
+        w += cw;
+    }
+    return out + '…';
+}
+/** `s` padded with spaces on the right to `width` columns (unchanged when already as wide). */
+function padEnd(s, width) {
+    return s + ' '.repeat(Math.max(0, width - displayWidth(s)));
+}
+/** `s` padded with spaces on the left to `width` columns: numbers line up on their last digit. */
+function padStart(s, width) {
+    return ' '.repeat(Math.max(0, width - displayWidth(s))) + s;
+}
 
 /** Most bins on each side of zero. */
 const MAX_BINS_PER_SIDE = 6;
@@ -33095,11 +36196,148 @@ function histogram(differences, metric) {
     }
     const bins = [];
     for (let j = k; j >= 1; j--)
-        bins.push({ label: `${label(-j * step, metric)}..${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) });
+        bins.push({ label: `${label(-j * step, metric)} to ${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) });
     bins.push({ label: '0', count: ties, side: 'same' });
     for (let j = 1; j <= k; j++)
-        bins.push({ label: `${label((j - 1) * step, metric)}..${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) });
+        bins.push({ label: `${label((j - 1) * step, metric)} to ${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) });
     return { step, nonFinite, bins };
+}
+
+/**
+ * The histogram of per-query changes of the primary metric, twice: as Mermaid source (GitHub draws it, in
+ * colour, with a numeric count axis) and as Unicode lines (the terminal report). Mermaid is used only here,
+ * where it draws honestly: `xychart-beta horizontal` puts the bins on the vertical axis, one label per row, so
+ * labels cannot run together, and the count axis is numeric. The interval pictures are Unicode (forest.ts):
+ * no Mermaid chart draws an interval on a numeric axis. No name from the inputs goes into the Mermaid source
+ * (the title and axis words are our own; the metric is named in the Markdown around it, where it renders as
+ * typed), so Mermaid's syntax never has to be escaped. Gains and losses differ in colour AND symbol: each
+ * side is its own series (its own colour) and each label starts with ▼ (worse), = (no change) or ▲ (better).
+ */
+/** Colours of the worse, unchanged and better series (a red-grey-blue diverging scheme, readable in light and dark). */
+const COLOURS = { worse: '#d6604d', same: '#8c8c8c', better: '#4393c3' };
+const SYMBOL = { worse: '▼', same: '=', better: '▲' };
+/** The histogram of the primary metric's differences, or null when there are no queries. */
+function primaryHistogram(result) {
+    const metric = result.rules.metrics.get(result.primaryMetric);
+    if (result.primaryDifferences.length === 0)
+        return null;
+    return { h: histogram(result.primaryDifferences, metric), metric };
+}
+/** Mermaid source of the histogram (horizontal bars, one series per side), or null when there are no queries. */
+function histogramChart(result) {
+    const p = primaryHistogram(result);
+    if (p === null)
+        return null;
+    const { h } = p;
+    const top = Math.max(1, Math.ceil(maxOf(h.bins.map((b) => b.count)) * 1.1));
+    const series = (side) => `  bar [${h.bins.map((b) => (b.side === side ? String(b.count) : '0')).join(', ')}]`;
+    return [
+        `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${COLOURS.worse}, ${COLOURS.same}, ${COLOURS.better}"}}}}%%`,
+        'xychart-beta horizontal',
+        '  title "Change per query, candidate minus baseline"',
+        `  x-axis "change (▼ worse, ▲ better)" [${h.bins.map((b) => `"${SYMBOL[b.side]} ${b.label}"`).join(', ')}]`,
+        `  y-axis "queries" 0 --> ${top}`,
+        series('worse'),
+        series('same'),
+        series('better')
+    ].join('\n');
+}
+/** Longest bar of the Unicode histogram, in columns. */
+const BAR = 40;
+/**
+ * The histogram as Unicode lines for the terminal: one row per bin, `▼ ▒▒▒` for losses, `= ░░` for ties,
+ * `▲ ███` for gains, the count after each bar. `paint` colours a whole row by its side.
+ */
+function histogramLines(result, paint = (_s, s) => s) {
+    const p = primaryHistogram(result);
+    if (p === null)
+        return [];
+    const { h } = p;
+    const max = Math.max(1, maxOf(h.bins.map((b) => b.count)));
+    const fill = { worse: '▒', same: '░', better: '█' };
+    const width = maxOf(h.bins.map((b) => b.label.length));
+    return h.bins.map((b) => {
+        const n = b.count === 0 ? 0 : Math.max(1, Math.round((b.count / max) * BAR));
+        return paint(b.side, `${SYMBOL[b.side]} ${padStart(b.label, width)} ${padEnd(fill[b.side].repeat(n), BAR)} ${b.count}`.trimEnd());
+    });
+}
+
+/** Aim for about this many intervals between ticks. */
+const TICK_INTERVALS = 4;
+/** Decimals needed to write `step` exactly (at most 6). */
+function decimalsOf(step) {
+    for (let d = 0; d < 6; d++) {
+        const scaled = step * 10 ** d;
+        if (Math.abs(scaled - Math.round(scaled)) < 1e-9 * Math.max(1, scaled))
+            return d;
+    }
+    return 6;
+}
+/** The axis spanning every finite value of `values` (callers include 0 and the limits), `width` columns wide. */
+function numberAxis(values, width) {
+    const finite = values.filter(Number.isFinite);
+    let min = finite.length > 0 ? finite.reduce((a, b) => Math.min(a, b)) : 0;
+    let max = finite.length > 0 ? finite.reduce((a, b) => Math.max(a, b)) : 0;
+    if (min === max) {
+        min -= 1;
+        max += 1;
+    }
+    const step = niceStep((max - min) / TICK_INTERVALS);
+    const kLo = Math.floor(min / step + 1e-9);
+    const kHi = Math.ceil(max / step - 1e-9);
+    const ticks = [];
+    for (let k = kLo; k <= kHi; k++)
+        ticks.push(k * step);
+    return { lo: kLo * step, hi: kHi * step, step, ticks, width, digits: decimalsOf(step) };
+}
+/** The column (0-based) of value `v` on the axis (clamped to the plot). */
+function columnOf(axis, v) {
+    const c = Math.round(((v - axis.lo) / (axis.hi - axis.lo)) * (axis.width - 1));
+    return Math.min(axis.width - 1, Math.max(0, c));
+}
+/** A tick's label: fixed decimals, an explicit sign for positive values (the axis is a change). */
+function tickLabel(axis, v) {
+    const s = fixed(v, axis.digits);
+    return /^0(?:\.0*)?$/.test(s) ? '0' : v > 0 ? `+${s}` : s;
+}
+/**
+ * The axis drawn under the rows: a rule with `┴` at every tick, then the labels centred under their ticks
+ * (a label that would touch its neighbour is left out; the first, the last and 0 are placed first).
+ */
+function axisLines(axis) {
+    const rule = Array.from({ length: axis.width }, () => '─');
+    for (const t of axis.ticks)
+        rule[columnOf(axis, t)] = '┴';
+    const labels = Array.from({ length: axis.width + 8 }, () => ' ');
+    const taken = labels.map(() => false);
+    const order = axis.ticks
+        .map((t, i) => ({ t, i }))
+        .sort((a, b) => rank(a, axis) - rank(b, axis) || a.i - b.i)
+        .map((x) => x.t);
+    for (const t of order) {
+        const text = tickLabel(axis, t);
+        const w = displayWidth(text);
+        const start = Math.min(labels.length - w, Math.max(0, columnOf(axis, t) - Math.floor(w / 2)));
+        let free = true;
+        for (let c = Math.max(0, start - 1); c < Math.min(labels.length, start + w + 1); c++)
+            if (taken[c])
+                free = false;
+        if (!free)
+            continue;
+        Array.from(text).forEach((ch, j) => {
+            labels[start + j] = ch;
+            taken[start + j] = true;
+        });
+    }
+    return [rule.join(''), labels.join('').trimEnd()];
+}
+/** Placement priority of a tick: 0 first, then the two ends, then the rest left to right. */
+function rank(x, axis) {
+    if (Math.abs(x.t) < axis.step * 1e-9)
+        return 0;
+    if (x.i === 0 || x.i === axis.ticks.length - 1)
+        return 1;
+    return 2;
 }
 
 /** Metrics named by at least one check, in the order the checks first name them. */
@@ -33155,37 +36393,89 @@ function defineKey(obj, key, value) {
     Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+const STATUS_WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'INCONCL', exploratory: '' };
+const GLYPHS = {
+    pass: { left: '├', line: '─', right: '┤', mark: '●' },
+    fail: { left: '╞', line: '═', right: '╡', mark: '■' },
+    inconclusive: { left: '├', line: '·', right: '┤', mark: '□' },
+    exploratory: { left: '├', line: '─', right: '┤', mark: '○' }
+};
 /**
- * Pictures as Mermaid source, which GitHub renders inside a ```mermaid fence. Only diagram types GitHub's
- * Mermaid renders and mermaid 12 parses are used: `xychart-beta` (bar) for the histogram, `gantt` (with
- * `dateFormat x`, i.e. plain numbers, and a hidden time axis) for intervals, because it is the one type
- * that draws a bar from a start to an end, which an interval is. Every name from the inputs goes through
- * {@link mermaidText}; numbers are formatted with fixed digits, so the source is byte-deterministic.
+ * Columns of the plot area, of the slice label, of the status word. A row is at most about 110 columns (a PR
+ * comment's code block shows about 113 in GitHub's monospace font at 880 px; the browser test measures it).
  */
-/** Span of the interval chart's number line, in the Gantt's "milliseconds". */
-const SCALE = 1000;
-const ORIGIN = 1000;
-/** The histogram bar colour (GitHub honours the init directive; without it Mermaid's default is used). */
-const BAR_COLOUR = '#4c78a8';
-/** Histogram of the per-query differences of the primary metric, or null when there are no queries. */
-function histogramChart(result) {
-    const metric = result.rules.metrics.get(result.primaryMetric);
-    const d = result.primaryDifferences;
-    if (d.length === 0)
-        return null;
-    const h = histogram(d, metric);
-    const max = h.bins.reduce((m, b) => Math.max(m, b.count), 0);
-    const top = Math.max(1, Math.ceil(max * 1.1));
+const PLOT = 34;
+const SLICE$1 = 26;
+const WORD = 7;
+/** Columns before the plot area: status word, check number, slice label, with single spaces between. */
+const CHECK = 3;
+/** Longest title or key line, in columns. */
+const LINE = 110;
+/** Values of a picture in display units (points for shares), as every other number of the report. */
+const toDisplay = (metric, v) => (inPoints(metric) ? v * 100 : v);
+/** One row of the plot area: the reference lines, then the interval and its point estimate over them. */
+function plotCells(axis, metric, row, limits) {
+    const cells = Array.from({ length: PLOT }, () => ' ');
+    for (const l of limits)
+        cells[columnOf(axis, l)] = '¦';
+    if (axis.lo <= 0 && axis.hi >= 0)
+        cells[columnOf(axis, 0)] = '│';
+    const c = row.comparison;
+    if (!c.ci.every(Number.isFinite) || !Number.isFinite(c.delta))
+        return cells.join('');
+    const g = GLYPHS[row.status];
+    const lo = columnOf(axis, toDisplay(metric, c.ci[0]));
+    const hi = columnOf(axis, toDisplay(metric, c.ci[1]));
+    for (let i = lo; i <= hi; i++)
+        cells[i] = g.line;
+    if (hi > lo) {
+        cells[lo] = g.left;
+        cells[hi] = g.right;
+    }
+    cells[columnOf(axis, toDisplay(metric, c.delta))] = g.mark;
+    return cells.join('');
+}
+/** "-10.1 [-10.9, -9.4]" in display units. */
+function numbers(metric, c) {
+    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]), Math.abs(c.delta));
+    return `${displayNumber(c.delta, metric, true, typical)} [${displayNumber(c.ci[0], metric, true, typical)}, ${displayNumber(c.ci[1], metric, true, typical)}]`;
+}
+/**
+ * The lines of one forest plot (RAW text for a fenced block or a terminal; names are cleaned of control
+ * characters and bidi marks, nothing else, so they read as typed). `keys` are the key lines under the axis.
+ */
+function drawForest(options) {
+    const { metric } = options;
+    const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive');
+    const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => toDisplay(metric, l.value));
+    const values = [0, ...limits];
+    for (const r of rows)
+        if (r.comparison.ci.every(Number.isFinite))
+            values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]));
+    const axis = numberAxis(values, PLOT);
+    const indent = ' '.repeat(WORD + 1 + CHECK + 1 + SLICE$1 + 1);
+    const out = [cutToWidth(options.title, LINE), ''];
+    for (const r of rows) {
+        const head = `${padEnd(STATUS_WORD[r.status], WORD)} ${padStart(r.check, CHECK - 1)}  ${padEnd(cutToWidth(codeText(r.slice, 200), SLICE$1), SLICE$1)} `;
+        const note = r.note === '' ? '' : `  ${codeText(r.note, 120)}`;
+        out.push(`${head}${plotCells(axis, metric, r, limits)}  ${numbers(metric, r.comparison)}${note}`.trimEnd());
+    }
+    if (hidden > 0)
+        out.push(hiddenRowsLine(hidden));
+    const [rule, labels] = axisLines(axis);
     const u = unitWord(metric);
-    const worse = metric.better === 'higher' ? 'left of 0' : 'right of 0';
-    return [
-        `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${BAR_COLOUR}"}}}}%%`,
-        'xychart-beta',
-        `  title "${mermaidText(metric.name, 32)}: change per query, candidate minus baseline"`,
-        `  x-axis "change${u ? ` in ${mermaidText(u, 16)}` : ''} (${worse} is worse)" [${h.bins.map((b) => `"${b.label}"`).join(', ')}]`,
-        `  y-axis "queries" 0 --> ${top}`,
-        `  bar [${h.bins.map((b) => String(b.count)).join(', ')}]`
-    ].join('\n');
+    out.push(indent + rule, indent + labels + (u ? `  ${codeText(u, 16)}` : ''));
+    const higher = metric.better === 'higher';
+    const dir = `${higher ? '← worse' : '← better'}`;
+    const other = `${higher ? 'better →' : 'worse →'}`;
+    out.push(indent + dir + ' '.repeat(Math.max(1, PLOT - displayWidth(dir) - displayWidth(other))) + other);
+    out.push('');
+    for (const k of options.keys)
+        out.push(cutToWidth(k, LINE));
+    const used = new Set(rows.map((r) => r.status));
+    const legend = ['pass', 'fail', 'inconclusive', 'exploratory'].filter((s) => used.has(s)).map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`);
+    out.push(`${legend.join('  ')}   │ no change${limits.length > 0 ? '   ¦ limit' : ''}`);
+    return out;
 }
 /** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (count rules). */
 function limitOf(check, unit, metric) {
@@ -33197,66 +36487,188 @@ function limitOf(check, unit, metric) {
         return kind.test === 'mcnemar' ? 0 : sign * unit.margin;
     return null;
 }
-const TAG = { fail: 'crit', inconclusive: 'active', pass: 'done' };
-/**
- * One interval chart per gated metric: every unit of every check on that metric (a check, or one slice of
- * a per_slice check) is a bar from the lower to the upper end of its interval, red when it fails, blue
- * when inconclusive, grey when it passes; a diamond marks each check's limit and one marks "no change".
- */
-function intervalCharts(result) {
-    const charts = [];
+/** "19 worse ≤ 40" for a max_regressions unit (the count against its limit); "" otherwise. */
+function countNote(check, unit) {
+    if (check.rule.kind.type !== 'max_regressions' || unit.regressions === null)
+        return '';
+    return `${unit.regressions} worse ≤ ${unit.regressionLimit ?? 'n/a'}`;
+}
+/** The title line: metric, what is drawn, units, confidence, direction. */
+function titleOf(metric, comparisons, what) {
+    const u = unitWord(metric);
+    return `${codeText(metric.name, 60)}: ${what}, candidate − baseline${u ? ` in ${codeText(u, 16)}` : ''}, ${confidenceLabels(comparisons.map((c) => c.confidence))} intervals (${metric.better} is better)`;
+}
+/** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
+function gatedForests(result) {
+    const out = [];
     for (const name of gatedMetrics(result)) {
         const metric = result.rules.metrics.get(name);
         const rows = [];
-        for (const check of result.decision.checks) {
-            if (check.rule.metric !== name)
-                continue;
-            for (const unit of check.units)
-                rows.push({ check, unit, limit: limitOf(check, unit, metric) });
+        const limits = [];
+        const keys = [];
+        const checks = result.decision.checks.filter((c) => c.rule.metric === name);
+        for (const check of checks) {
+            const n = String(check.rule.index + 1);
+            const own = [];
+            for (const unit of check.units) {
+                rows.push({ status: unit.status, check: n, slice: sliceLabel(unit.comparison.slice), comparison: unit.comparison, note: countNote(check, unit) });
+                const l = limitOf(check, unit, metric);
+                if (l !== null && Number.isFinite(l) && !own.includes(l))
+                    own.push(l);
+            }
+            for (const l of own)
+                limits.push({ value: l, check: n });
+            keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, own, metric)}`);
         }
-        const finite = rows.filter((r) => r.unit.comparison.ci.every(Number.isFinite));
-        if (finite.length === 0)
+        if (rows.length === 0)
             continue;
-        const values = [0];
-        for (const r of finite)
-            values.push(r.unit.comparison.ci[0], r.unit.comparison.ci[1], ...(r.limit === null || !Number.isFinite(r.limit) ? [] : [r.limit]));
-        const min = minOf(values);
-        const span = maxOf(values) - min || 1;
-        const at = (v) => ORIGIN + Math.round(((v - min) / span) * SCALE);
-        const num = (v) => displayNumber(v, metric);
-        const u = unitWord(metric);
-        const conf = confidenceLabels(finite.map((r) => r.unit.comparison.confidence));
-        const lines = [
-            'gantt',
-            `  title ${mermaidText(name, 32)} - change with its ${conf} interval${u ? ` in ${mermaidText(u, 16)}` : ''}, ${metric.better} is better`,
-            '  dateFormat x',
-            '  axisFormat .',
-            '  todayMarker off',
-            '  section reference',
-            `  no change 0 :milestone, z0, ${at(0)}, 0ms`
-        ];
-        let current = null;
-        let shownLimit = null;
-        finite.forEach((r, i) => {
-            const c = r.unit.comparison;
-            if (r.check !== current) {
-                current = r.check;
-                shownLimit = null;
-                lines.push(`  section ${r.check.rule.index + 1}. ${mermaidText(r.check.rule.name, 40)}`);
-            }
-            const start = at(c.ci[0]);
-            const end = Math.max(at(c.ci[1]), start + 2);
-            // The line starts with a number: a task name starting with a word such as "title" or "section" would be read as a keyword.
-            const label = `${num(c.delta)} (${num(c.ci[0])} to ${num(c.ci[1])}) ${mermaidText(sliceLabel(c.slice), 40)}`;
-            lines.push(`  ${label} :${TAG[r.unit.status]}, u${i}, ${start}, ${end}`);
-            if (r.limit !== null && Number.isFinite(r.limit) && r.limit !== shownLimit) {
-                shownLimit = r.limit;
-                lines.push(`  limit ${num(r.limit)} :milestone, m${i}, ${at(r.limit)}, 0ms`);
-            }
+        out.push({
+            metric: name,
+            lines: drawForest({
+                metric,
+                title: titleOf(metric, rows.map((r) => r.comparison), 'change'),
+                rows,
+                limits,
+                keys
+            })
         });
-        charts.push(lines.join('\n'));
     }
-    return charts;
+    return out;
+}
+/** What the key says about a check's limit: "¦ limit -2.0 points", "at most 40 queries worse". */
+function keyWords(check, limits, metric) {
+    const kind = check.rule.kind;
+    if (kind.type === 'max_regressions') {
+        const n = check.units.map((u) => u.regressionLimit);
+        return `a count, not an interval: at most ${n[0] ?? 'n/a'} queries worse${check.units.length > 1 ? ' per slice' : ''}`;
+    }
+    const u = unitWord(metric);
+    const words = limits.map((l) => displayNumber(l, metric)).join(', ');
+    return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`;
+}
+/** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */
+function sliceForest(result, name) {
+    const metric = result.rules.metrics.get(name);
+    const comparisons = result.comparisons.filter((c) => c.metric === name);
+    if (comparisons.length < 2)
+        return null;
+    const rows = comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }));
+    return drawForest({ metric, title: titleOf(metric, comparisons, 'change per slice (exploratory)'), rows, limits: [], keys: [] });
+}
+
+/**
+ * Wins and losses per slice as a diverging bar: queries that got worse to the left of the centre line (`▒`),
+ * queries that got better to the right (`█`), ties as a number, all on one count scale, so a slice where a
+ * few queries lose a lot (a mixture the mean hides) stands out next to the others. A `max_regressions` limit is
+ * a count, so it is drawn as a count: `║` at the limit on the worse side, and the count against it in words.
+ * Unicode in a fenced block, like the forest plot (forest.ts), for the same reasons.
+ */
+/** Columns of each half of the bar, of the slice label, of a count. */
+const HALF = 15;
+const SLICE = 28;
+const COUNT = 5;
+/** Cells of a bar of `n` on a scale of `scale` counts over `HALF` columns (a non-zero count gets a cell). */
+function cells(n, scale) {
+    if (n <= 0)
+        return 0;
+    return Math.min(HALF, Math.max(1, Math.round((n / scale) * HALF)));
+}
+function drawRow(row, scale, metric) {
+    const left = Array.from({ length: HALF }, () => ' ');
+    for (let i = HALF - cells(row.losses, scale); i < HALF; i++)
+        left[i] = '▒';
+    if (row.limit !== null)
+        left[Math.max(0, HALF - Math.max(1, cells(row.limit.count, scale)))] = '║';
+    const right = '█'.repeat(cells(row.wins, scale));
+    let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF)} ${padEnd(String(row.wins), COUNT)} ${padStart(String(row.ties), COUNT)}`;
+    if (row.limit !== null) {
+        const l = row.limit;
+        const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : '';
+        line += `  ║ limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`;
+    }
+    return line;
+}
+/** The diverging bars of one metric: all queries, then every slice compared on it, then gated slices not among them. */
+function barsFor(result, name) {
+    const metric = result.rules.metrics.get(name);
+    const all = [];
+    const bySlice = new Map();
+    const add = (slice, c) => {
+        const key = JSON.stringify(slice);
+        let row = bySlice.get(key);
+        if (row === undefined) {
+            row = { slice: sliceLabel(slice), wins: c.wins, losses: c.losses, ties: c.ties, limit: null };
+            bySlice.set(key, row);
+            all.push(row);
+        }
+        return row;
+    };
+    for (const c of result.comparisons)
+        if (c.metric === name)
+            add(c.slice, c);
+    for (const check of result.decision.checks) {
+        if (check.rule.metric !== name)
+            continue;
+        const kind = check.rule.kind;
+        for (const unit of check.units) {
+            const row = add(unit.comparison.slice, unit.comparison);
+            if (kind.type === 'max_regressions' && unit.regressionLimit !== null && unit.regressions !== null) {
+                row.limit = { count: unit.regressionLimit, worse: unit.regressions, status: unit.status, threshold: kind.threshold };
+            }
+        }
+    }
+    if (all.length === 0)
+        return [];
+    const { shown: rows, hidden } = pictureRows(all, (r) => r.limit !== null && r.limit.status !== 'pass');
+    const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))));
+    const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`, LINE);
+    const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`;
+    return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric)), ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])];
+}
+/** One block of diverging bars per gated metric, in the order the checks name the metrics. */
+function countBars(result) {
+    return gatedMetrics(result)
+        .map((name) => ({ metric: name, lines: barsFor(result, name) }))
+        .filter((b) => b.lines.length > 0);
+}
+
+/** Share of the paired queries that makes the tail. */
+const TAIL_SHARE = 0.1;
+/**
+ * The declared slice value (rules `slices`) with the most tail queries; a tie goes to the slice that is more
+ * over-represented in the tail (the smaller slice), then to rules order and value order. Null without
+ * losses or without declared slices.
+ */
+function leftTail(result) {
+    const paired = result.coverage.paired;
+    const worse = result.regressions;
+    if (worse.length === 0 || result.rules.slices.length === 0)
+        return null;
+    const size = Math.min(worse.length, Math.max(1, Math.ceil(paired * TAIL_SHARE)));
+    const tail = worse.slice(0, size);
+    const metric = result.rules.metrics.get(result.primaryMetric);
+    let best = null;
+    for (const attribute of result.rules.slices) {
+        const counts = new Map();
+        for (const q of tail) {
+            const v = q.attrs.find(([k]) => k === attribute)?.[1];
+            if (v !== undefined)
+                counts.set(v, (counts.get(v) ?? 0) + 1);
+        }
+        for (const value of [...counts.keys()].sort()) {
+            const inTail = counts.get(value);
+            const c = result.comparisons.find((x) => x.metric === metric.name && x.slice.length === 1 && x.slice[0][0] === attribute && x.slice[0][1] === value);
+            const n = c?.n ?? 0;
+            const candidate = { size, attribute, value, inTail, n, paired };
+            if (best === null || inTail > best.inTail || (inTail === best.inTail && n > 0 && best.n > 0 && n < best.n))
+                best = candidate;
+        }
+    }
+    return best;
+}
+/** "Tail of losses: 18 of the 20 queries that lost most are segment = new (40 of all 200 queries)." RAW text. */
+function leftTailSentence(t) {
+    return `Tail of losses: ${t.inTail} of the ${t.size} ${t.size === 1 ? 'query' : 'queries'} that lost most ${t.inTail === 1 ? 'is' : 'are'} ${sliceLabel([[t.attribute, t.value]])} (a slice of ${t.n} of all ${t.paired} queries).`;
 }
 
 // A cut-off written as @10, _10, -10, _at_10 or nothing.
@@ -33373,7 +36785,8 @@ function nextSteps(result, files) {
     }
     for (const check of result.decision.checks) {
         for (const unit of check.units) {
-            if (unit.status !== 'inconclusive')
+            // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
+            if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded')
                 continue;
             const why = unit.reason === 'too_few_queries' ? `only ${unit.comparison.n} queries` : 'the interval straddles the limit';
             add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`);
@@ -33398,11 +36811,139 @@ function nextSteps(result, files) {
 }
 
 /**
+ * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check
+ * gates) drawn over the last gate runs on the default branch, with this PR's candidate as the last point: a
+ * Mermaid `xychart-beta` line chart GitHub renders, and a table of the numbers. Pure: the past reports were
+ * read by src/github/history.ts; what could not be read is counted in a note and never fails anything.
+ */
+/** Most charts drawn (the table holds every series up to {@link MAX_COLUMNS}). */
+const MAX_CHARTS = 6;
+/** Most series the table shows as columns. */
+const MAX_COLUMNS = 8;
+const keyOf = (metric, slice) => JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))]);
+/** The series of this result: each gated metric over all queries, then every non-empty slice a check gates it on. */
+function seriesOf(result) {
+    const out = [];
+    const seen = new Set();
+    const add = (metric, slice, current) => {
+        const key = keyOf(metric, slice);
+        if (seen.has(key) || !Number.isFinite(current))
+            return;
+        seen.add(key);
+        out.push({ metric, slice, key, current });
+    };
+    for (const metric of gatedMetrics(result)) {
+        const overall = result.comparisons.find((c) => c.metric === metric && c.slice.length === 0);
+        if (overall)
+            add(metric, [], overall.candidate);
+        for (const check of result.decision.checks) {
+            if (check.rule.metric !== metric)
+                continue;
+            for (const unit of check.units)
+                add(metric, unit.slice, unit.comparison.candidate);
+        }
+    }
+    return out;
+}
+/** A past report's value of a series, or undefined when that run did not gate it. */
+function valueIn(report, key) {
+    const v = report.values.find((x) => keyOf(x.metric, x.slice) === key);
+    return v !== undefined && Number.isFinite(v.value) ? v.value : undefined;
+}
+/** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
+const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
+const short = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
+const WORDS = { missing: 'no report artifact', expired: 'expired', unreadable: 'unreadable', wrong_version: 'from another report version', stale: 'stale (too old)' };
+/** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
+function readLine(h) {
+    const skipped = Object.keys(WORDS).filter((r) => h.skipped[r] > 0).map((r) => `${h.skipped[r]} ${WORDS[r]}`);
+    const asked = `history.runs is ${h.requested}`;
+    const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
+    return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`;
+}
+/** One xychart-beta line chart of a series: past points that have it, then this PR. */
+function chart(metric, points) {
+    const values = points.map((p) => p.value);
+    const lo = minOf(values);
+    const hi = maxOf(values);
+    const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
+    const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)));
+    const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad;
+    const top = metric.range ? Math.min(metric.range[1], hi + pad) : hi + pad;
+    // No input name goes into Mermaid source (it would be mangled or break the chart): the sentence above names it.
+    return [
+        'xychart-beta',
+        `  title "past runs, then this PR"`,
+        `  x-axis [${points.map((p) => `"${p.label}"`).join(', ')}]`,
+        `  y-axis "candidate mean" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
+        `  line [${values.map((v) => fixed(v, d)).join(', ')}]`
+    ].join('\n');
+}
+/**
+ * The History section's lines (empty when the result carries no history). Every past run that gave a report is
+ * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
+ * simply has no point on the series it lacks.
+ */
+function historySection(result) {
+    const h = result.history;
+    if (!h)
+        return [];
+    const out = ['### History', '', readLine(h), ''];
+    if (h.notes.length > 0)
+        out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '');
+    const series = seriesOf(result);
+    if (h.reports.length === 0 || series.length === 0) {
+        out.push('_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._', '');
+        return out;
+    }
+    const metricOf = (name) => result.rules.metrics.get(name);
+    const drawn = series.slice(0, MAX_CHARTS);
+    out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '');
+    for (const s of drawn) {
+        const labels = new Set();
+        const points = h.reports.flatMap((r) => {
+            const v = valueIn(r, s.key);
+            if (v === undefined)
+                return [];
+            // Two runs of one commit would share a category (and one point would hide the other): add the run.
+            const label = labels.has(short(r.commit)) ? `${short(r.commit)} run ${r.runId}` : short(r.commit);
+            labels.add(label);
+            return [{ label, value: v }];
+        });
+        points.push({ label: 'this PR', value: s.current });
+        const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`;
+        out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '');
+    }
+    if (series.length > MAX_CHARTS)
+        out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '');
+    const columns = series.slice(0, MAX_COLUMNS);
+    const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
+    const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]];
+    for (const r of h.reports) {
+        rows.push([
+            SAFE_URL.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
+            `\`${short(r.commit)}\``,
+            inline(r.date.slice(0, 10), 10),
+            ...columns.map((s) => {
+                const v = valueIn(r, s.key);
+                return v === undefined ? '—' : fixed(v, digits(s));
+            })
+        ]);
+    }
+    rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)]);
+    out.push(markdownTable(rows, { alignDelimiters: false }), '');
+    if (series.length > MAX_COLUMNS)
+        out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '');
+    return out;
+}
+
+/**
  * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
  *
  * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, provenance;
  * 2. `### Gated checks`: the table, and one sentence for every other unit that did not pass;
- * 3. `### Pictures`: each gated metric's intervals against its limits, the histogram of per-query changes;
+ * 3. `### Pictures`: each gated metric's forest plot (intervals against its limits on one numeric axis), wins and
+ *    losses per slice, the histogram of per-query changes and the slice its tail of losses comes from;
  * 4. collapsible sections: per-slice breakdown, regressed queries, coverage, comparability, method, and
  *    what to look at next (only when a pattern applies).
  *
@@ -33444,6 +36985,9 @@ function toMarkdown(result, options = {}) {
     const provenance = provenanceLines(result.provenance);
     if (provenance.length > 0)
         out.push(...provenance, '');
+    const holdout = holdoutSentence(result);
+    if (holdout !== null)
+        out.push(inline(holdout, 800), '');
     // 2. Gated checks.
     out.push('### Gated checks', '');
     out.push(checksTable(result), '');
@@ -33451,40 +36995,66 @@ function toMarkdown(result, options = {}) {
     const statistics = statisticsSentences(result);
     if (statistics.length > 0)
         out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '');
+    const seedWords = seedSentences(result);
+    if (seedWords.length > 0)
+        out.push(...seedWords.map((t) => `_${inline(t, 600)}_`), '');
     const others = head.findings;
     if (others.length > 0) {
         for (const f of others)
             out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`);
         out.push('');
     }
-    // 3. Pictures.
-    const intervals = intervalCharts(result);
+    out.push(...budgetSection(result));
+    // 3. Pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram.
+    const forests = gatedForests(result);
+    const bars = countBars(result);
     const hist = histogramChart(result);
-    if (intervals.length > 0 || hist) {
+    if (forests.length > 0 || bars.length > 0 || hist) {
         out.push('### Pictures', '');
-        if (intervals.length > 0) {
-            out.push(`Each bar is a check's ${confidenceWords(result)} interval for the change (red: fails, blue: inconclusive, grey: passes); ◆ marks the limit the rules allow and “no change”.`, '');
-            for (const chart of intervals)
-                out.push('```mermaid', chart, '```', '');
+        if (forests.length > 0) {
+            out.push(`Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`, '');
+            for (const f of forests)
+                fence(out, f.lines);
+        }
+        if (bars.length > 0) {
+            out.push('How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):', '');
+            for (const b of bars)
+                fence(out, b.lines);
         }
         if (hist) {
-            out.push(`How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries (the mean hides whether it is many small gains or a few large losses):`, '');
+            out.push(`How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries, in ${inline(unitWord(primary) || 'its units')} (the mean hides whether it is many small gains or a few large losses):`, '');
             out.push('```mermaid', hist, '```', '');
+            const tail = leftTail(result);
+            if (tail !== null)
+                out.push(inline(leftTailSentence(tail), 400), '');
         }
     }
+    pushAll(out, historySection(result));
     // 4. Collapsible sections, in a fixed order.
-    const sliceRows = result.comparisons.filter((c) => c.slice.length > 0);
+    const sliceRows = shownSliceRows(result.comparisons.filter((c) => c.slice.length > 0), 'comparisons');
+    details(out, 'Check details: baseline, candidate, relative change, wins / losses / ties', [checkDetailsTable(result), '']);
+    const sliceForests = [];
+    for (const name of gatedMetrics(result)) {
+        const lines = sliceForest(result, name);
+        if (lines !== null)
+            fence(sliceForests, lines);
+    }
     details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+        ...sliceForests,
         comparisonsTable(result, result.comparisons.filter((c) => c.slice.length === 0)),
         '',
-        ...(sliceRows.length > 0 ? [comparisonsTable(result, sliceRows), ''] : ['_No slices are declared in the rules._', ''])
+        ...(sliceRows.shown.length > 0 ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])] : ['_No slices are declared in the rules._', ''])
     ]);
     const records = regressionRecords(result);
     if (result.regressions.length > 0 || records.length > 0) {
-        const shown = Math.min(TOP_REGRESSIONS, result.regressions.length);
+        // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
+        const listable = listableRegressions(result);
+        const shown = Math.min(TOP_REGRESSIONS, listable.shown.length);
         const body = [];
         if (shown > 0)
-            body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable(result, TOP_REGRESSIONS), '');
+            body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '');
+        if (listable.withheld > 0)
+            body.push(`${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`, '');
         const where = fileOrHow(options.files, 'regressions');
         body.push(where.file !== undefined
             ? `The regression set ${inline(where.file, 200)} lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
@@ -33494,7 +37064,9 @@ function toMarkdown(result, options = {}) {
     details(out, 'Coverage: what happened to every query', coverageBody(result));
     details(out, 'Comparability', comparabilityBody(result));
     if (result.trust)
-        details(out, 'Trust: evaluation set, pooling bias, whole-class failures', trustBody(result.trust));
+        details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...judgeBody(result.judge), ...trustBody(result.trust)]);
+    if (result.seeds)
+        details(out, 'Seeds: the spread between independently trained seeds', seedsBody(result.seeds, result));
     details(out, 'Method', methodBody(result));
     const steps = nextSteps(result, options.files);
     if (steps.length > 0) {
@@ -33514,6 +37086,18 @@ function toMarkdown(result, options = {}) {
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result) {
     return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)));
+}
+/**
+ * A fenced block of Unicode picture lines. The fence is one backtick longer than the longest run of backticks
+ * in the lines, so no name can close it (every line also starts with a word or a space, never a fence).
+ */
+function fence(out, lines) {
+    let longest = 0;
+    for (const line of lines)
+        for (const m of line.matchAll(/`+/g))
+            longest = Math.max(longest, m[0].length);
+    const mark = '`'.repeat(Math.max(3, longest + 1));
+    out.push(mark + 'text', ...lines, mark, '');
 }
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
 function details(out, summary, body) {
@@ -33562,6 +37146,9 @@ function toText(result, options) {
         out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$1(pub.detail, 1300)}` : ` (${plain$1(pub.detail, 400)})`}`);
     if (head.toJudge !== null)
         out.push(`  ${plain$1(head.toJudge, 400)}`);
+    const holdout = holdoutSentence(result);
+    if (holdout !== null)
+        out.push(`  ${plain$1(holdout, 800)}`);
     out.push('');
     out.push(paint('bold', 'Gated checks'));
     const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
@@ -33601,6 +37188,25 @@ function toText(result, options) {
         out.push('');
         for (const f of others)
             out.push(`  ${statusWord(f.unit.status)} ${plain$1(f.check.rule.name, 80)}: ${plain$1(f.sentence, 600)}`);
+    }
+    const seedWords = seedSentences(result);
+    if (seedWords.length > 0)
+        out.push('', ...seedWords.map((t) => `  ${plain$1(t, 600)}`));
+    const budget = budgetTextLines(result, plain$1);
+    if (budget.length > 0)
+        out.push('', ...budget);
+    // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
+    for (const f of gatedForests(result))
+        out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()));
+    for (const b of countBars(result))
+        out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()));
+    const hist = histogramLines(result, (side, line) => paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line));
+    if (hist.length > 0) {
+        out.push('', `  ${plain$1(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain$1(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`);
+        out.push(...hist.map((l) => `  ${l}`));
+        const tail = leftTail(result);
+        if (tail !== null)
+            out.push(`  ${plain$1(leftTailSentence(tail), 400)}`);
     }
     if (result.regressions.length > 0) {
         const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline));
@@ -33651,8 +37257,8 @@ const COMMANDS = {
     gate: {
         options: {
             rules: { type: 'string' },
-            baseline: { type: 'string' },
-            candidate: { type: 'string' },
+            baseline: { type: 'string', multiple: true },
+            candidate: { type: 'string', multiple: true },
             markdown: { type: 'string' },
             json: { type: 'string' },
             qrels: { type: 'string' },
@@ -33662,18 +37268,26 @@ const COMMANDS = {
             'id-field': { type: 'string' },
             'baseline-manifest': { type: 'string' },
             'candidate-manifest': { type: 'string' },
+            reference: { type: 'string' },
+            'reference-manifest': { type: 'string' },
             'to-judge': { type: 'string' }
         },
         usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
                       [--regressions F] [--to-judge F] [--format markdown|json|text]
                       [--input-format F] [--id-field NAME]
                       [--baseline-manifest F] [--candidate-manifest F]
+                      [--reference F] [--reference-manifest F]
       Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
       given) against the rules; print the report (--format: text on a terminal, else markdown; text is
       coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
       --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
       unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
-      for the comparability checks.
+      for the comparability checks. --reference gives the rows of the rules' reference (the last release)
+      that the checks' budgets are spent against (default: the rules' reference path, when it names no ref);
+      --reference-manifest its snapshot manifest.
+      Repeat --baseline / --candidate to give one per-query rows file per
+      independently trained seed: the gate compares seed-averaged means with an interval over seeds and
+      queries (docs/statistics.md, "Seed replicates").
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
 ${INPUTS}`
     },
@@ -33870,6 +37484,10 @@ function explainCheck(check, rules) {
     if (d.perSlice !== null)
         lines.push(`   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`);
     lines.push(`   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`);
+    if (check.budget !== undefined && rules.reference !== undefined) {
+        const drop = higher ? 'drop' : 'rise';
+        lines.push(`   Budget: also fails when the ${drop} of ${metric.name} since the reference ${rules.reference.label} (candidate - reference, same statistics${d.perSlice !== null ? ', per value' : ''}) is shown beyond ${check.budget.relative ? `${check.budget.text} of the reference mean` : plain(check.budget.value)}; when its interval straddles the budget it counts as a ${rules.onInconclusive} (on_inconclusive: ${rules.onInconclusive}).`);
+    }
     return lines;
 }
 /** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
@@ -33899,6 +37517,9 @@ function explainRules(rules) {
     if (stats.weights !== undefined) {
         L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`);
     }
+    if (stats.minSeeds !== undefined) {
+        L.push(`  Seeds: each side must give at least ${stats.minSeeds} independently trained ${stats.minSeeds === 1 ? 'seed' : 'seeds'} (one file each); with fewer every check is inconclusive (too_few_seeds). With several seeds per side the intervals resample seeds, then queries.`);
+    }
     const multiplicity = stats.multiplicity;
     if (multiplicity !== 'none') {
         const m = familySizeFromRules(rules);
@@ -33911,7 +37532,7 @@ function explainRules(rules) {
         : "Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).");
     if (rules.slices.length > 0)
         L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`);
-    const extras = ['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage'].filter((k) => rules[k] !== undefined);
+    const extras = ['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage', 'judge'].filter((k) => rules[k] !== undefined);
     if (extras.length > 0)
         L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`);
     const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`;
@@ -34539,8 +38160,10 @@ async function gateCommand(args, out, terminal) {
     const rules = await readRules(v.rules);
     const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
     const manifests = { baselineManifest: v['baseline-manifest'], candidateManifest: v['candidate-manifest'] };
-    const { baseline, candidate, trust } = await readSides(rules, v.baseline, v.candidate, v.qrels, manifests, input);
-    const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads });
+    const { baseline, candidate, trust, seeds } = await readSeedSides(rules, v.baseline, v.candidate, v.qrels, manifests, input);
+    const referenceFile = cliReferenceFile(rules, v.reference);
+    const reference = referenceFile === undefined ? undefined : await readReference(rules, referenceFile, v['reference-manifest'], input);
+    const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads, seeds }, reference);
     if (v['to-judge'])
         await writeOutput(v['to-judge'], toJudgeFile(result));
     if (v.regressions)
