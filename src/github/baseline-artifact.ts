@@ -59,7 +59,8 @@ export interface BaselineFromArtifact {
   warnings: string[]
 }
 
-interface ApiRun {
+/** The fields of a workflow run (GET /actions/workflows/{id}/runs) the artifact searches read. */
+export interface ApiRun {
   id: number
   head_sha: string
   head_branch: string | null

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/history.js'
 import { parseStrictJson } from '../readers/json-strict.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import type { ArtifactDownloader } from './baseline-artifact.js'
+import type { ApiRun, ArtifactDownloader } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
 import { readZip, ZipRefusal } from './zip.js'
@@ -36,16 +36,6 @@ export interface HistoryOptions {
   now: Date
   download: ArtifactDownloader
   maxBytes?: number
-}
-
-interface ApiRun {
-  id: number
-  head_sha: string
-  head_branch: string | null
-  event: string
-  html_url: string
-  created_at: string
-  head_repository?: { full_name: string } | null
 }
 
 const emptySkips = (): Record<SkipReason, number> => ({ missing: 0, expired: 0, unreadable: 0, wrong_version: 0, stale: 0 })
