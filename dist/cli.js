@@ -15508,8 +15508,8 @@ function judgeAgreement(anchors, scale, perSlice, options) {
  * scipy.stats.spearmanr) is robust to a few very long answers; the least-squares slope says how much score one
  * unit of length buys. Each is null (never NaN) when undefined: fewer than 3 pairs, or a constant column.
  */
-/** Pearson's r of x and y, or null when fewer than 3 pairs or either column is constant. */
-function pearson(x, y) {
+/** Centred sums of squares and cross-products (one fixed summation order), or null with fewer than 3 pairs. */
+function moments(x, y) {
     const n = x.length;
     if (n < 3)
         return null;
@@ -15531,9 +15531,14 @@ function pearson(x, y) {
         sxx += dx * dx;
         syy += dy * dy;
     }
-    if (sxx === 0 || syy === 0)
+    return { sxx, syy, sxy };
+}
+/** Pearson's r of x and y, or null when fewer than 3 pairs or either column is constant. */
+function pearson(x, y) {
+    const m = moments(x, y);
+    if (m === null || m.sxx === 0 || m.syy === 0)
         return null;
-    return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+    return Math.max(-1, Math.min(1, m.sxy / Math.sqrt(m.sxx * m.syy)));
 }
 /** Mid-ranks (1-based; ties get the mean of the ranks they span). */
 function midRanks(x) {
@@ -15558,24 +15563,8 @@ function spearman(x, y) {
 }
 /** Least-squares slope of y on x (scipy.stats.linregress(x, y).slope), or null when x is constant or n < 3. */
 function slope(x, y) {
-    const n = x.length;
-    if (n < 3)
-        return null;
-    let mx = 0;
-    let my = 0;
-    for (let i = 0; i < n; i++) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= n;
-    my /= n;
-    let sxy = 0;
-    let sxx = 0;
-    for (let i = 0; i < n; i++) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-    }
-    return sxx === 0 ? null : sxy / sxx;
+    const m = moments(x, y);
+    return m === null || m.sxx === 0 ? null : m.sxy / m.sxx;
 }
 
 const sidesOf = (anchors) => anchors.sameJudge
