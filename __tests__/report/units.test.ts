@@ -6,7 +6,7 @@ import { clean, htmlText, inline, plain } from '../../src/report/escape.js'
 import { histogram, niceStep } from '../../src/report/histogram.js'
 import { metricFamily } from '../../src/report/metric-family.js'
 import { nextSteps } from '../../src/report/next-steps.js'
-import { regressionRecords, toRegressionsJsonl } from '../../src/report/regressions.js'
+import { regressionCount, regressionRecords, toRegressionsJsonl } from '../../src/report/regressions.js'
 import { summarize } from '../../src/report/verdict.js'
 import { failProtectedSliceScenario, hostileScenario, inconclusiveScenario, passScenario } from './scenarios.js'
 
@@ -150,6 +150,8 @@ describe('regression set', () => {
     const { base: hb, cand: hc } = result.table.metrics.get('hit@10') as { base: Float64Array; cand: Float64Array }
     const expected = result.table.ids.filter((_, i) => cand[i] < base[i] || hc[i] < hb[i])
     expect(records.map((r) => r.query_id)).toEqual(expected)
+    // The Markdown's count, computed without building the records, is the same number.
+    expect(regressionCount(result)).toBe(expected.length)
     const first = records[0]
     const i = result.table.ids.indexOf(first.query_id)
     expect(first.metrics['recall@10']).toEqual({ baseline: base[i], candidate: cand[i], delta: cand[i] - base[i] })

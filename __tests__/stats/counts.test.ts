@@ -154,3 +154,15 @@ describe('bootstrap by counts', () => {
     expect(sorted.map((s) => Array.from(s))).toEqual([[0.25], [-1]])
   })
 })
+
+describe('values a few ulps apart are drawn as one', () => {
+  it('64 doubles within 64 ulps of 0.3 (as subtraction on a decimal grid makes them) go by counts, each resample within 2^-46·0.3 of 0.3', () => {
+    // Before the merge these were 64 distinct values (64 · 32 > 1000 units): drawn by index.
+    const column = Array.from({ length: 1000 }, (_, i) => 0.3 + (i % 64) * 2 ** -54)
+    expect(new Set(column).size).toBe(64)
+    const design = designOf([column])
+    expect(bootstrapPlan(design, 100, '3', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    const [sorted] = bootstrapDistribution(design, 100, '3', 'all')
+    for (const v of sorted) expect(Math.abs(v - 0.3)).toBeLessThanOrEqual(0.3 * 2 ** -46)
+  })
+})

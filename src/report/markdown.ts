@@ -11,7 +11,7 @@ import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { budgetSection } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
-import { gatedMetrics, regressionRecords } from './regressions.js'
+import { gatedMetrics, regressionCount } from './regressions.js'
 import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
 import { reportHead } from './head.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
@@ -142,8 +142,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     '',
     ...(sliceRows.shown.length > 0 ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])] : ['_No slices are declared in the rules._', ''])
   ])
-  const records = regressionRecords(result)
-  if (result.regressions.length > 0 || records.length > 0) {
+  const worseOnGated = regressionCount(result)
+  if (result.regressions.length > 0 || worseOnGated > 0) {
     // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
     const listable = listableRegressions(result)
     const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
@@ -154,8 +154,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     const where = fileOrHow(options.files, 'regressions')
     body.push(
       where.file !== undefined
-        ? `The regression set ${inline(where.file, 200)} lists all ${records.length} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
-        : `${records.length} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`,
+        ? `The regression set ${inline(where.file, 200)} lists all ${worseOnGated} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
+        : `${worseOnGated} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`,
       ''
     )
     details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)

@@ -61,6 +61,21 @@ export function regressionRecords(result: GateResult): RegressionRecord[] {
   return out
 }
 
+/**
+ * How many records {@link regressionRecords} would give, without building them: the Markdown names the count
+ * only, and at 10^6 queries building 900,000 records to count them cost seconds and hundreds of MB.
+ */
+export function regressionCount(result: GateResult): number {
+  const { table, rules } = result
+  const metrics = regressionMetrics(result).map((name) => {
+    const cols = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
+    return { sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols }
+  })
+  let count = 0
+  for (let i = 0; i < table.ids.length; i++) if (metrics.some((m) => m.sign * (m.cand[i] - m.base[i]) < 0)) count++
+  return count
+}
+
 /** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
 function defineKey<T>(obj: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })

@@ -5,7 +5,7 @@ import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
 import { budgetTextLines } from './budget.js'
 import { nextSteps } from './next-steps.js'
-import { regressionRecords } from './regressions.js'
+import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
@@ -123,9 +123,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')
-    out.push(
-      paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionRecords(result).length} worse on a gated metric)`)
-    )
+    out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
     for (const r of result.regressions.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())

@@ -89,11 +89,39 @@ export interface MultinomialJob {
   out: Float64Array
 }
 
-export type KernelJob = BootstrapJob | FlipJob | MultinomialJob
+/**
+ * Blocks of random sign patterns of the sign-flip test for columns with few distinct |y| (src/stats/randomization.ts):
+ * the m units holding one distinct value v add v · (2 · plus − m) to T, plus ~ binomial(m, ½) (the number of
+ * plus signs among m fair, independent signs), so a pattern costs one draw per distinct value, exactly the law
+ * of flipping every unit. Unit u = column floor(u / blocks), block u % blocks.
+ */
+export interface SignCountJob {
+  kind: 'signcount'
+  units: number
+  work: number
+  blocks: number
+  block: number
+  permutations: number
+  k: number
+  /** Per column, its distinct nonzero |y| in ascending order, and how many units hold each. */
+  values: Float64Array[]
+  multiplicity: Float64Array[]
+  /** Per column, |T| observed and the tie tolerance. */
+  observed: Float64Array
+  tol: Float64Array
+  /** xoshiro128** state of each block of each column: column c's block b at (c * blocks + b) * 4. */
+  states: Uint32Array
+  /** out[c * blocks + block]: patterns of the block with |T*| >= |T| - tol. */
+  out: Float64Array
+}
+
+export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob
 
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
   runUnit(job: KernelJob, unit: number): void
+  /** `count` draws of the number of plus signs among m fair signs (tests check it against binomial(m, ½)). */
+  plusSigns(state: Uint32Array, m: number, count: number): Float64Array
   /** `count` binomial(n, p) variates from a xoshiro128** state (tests check the sampler against the exact law). */
   binomials(state: Uint32Array, n: number, p: number, count: number): Float64Array
 }
@@ -838,6 +866,45 @@ export function statsKernels(): Kernels {
     }
   }
 
+  /** Units above which the plus signs are one binomial(m, ½) draw (BTRD, ~150 ns) rather than m random bits counted (~3 ns a word). */
+  const BITS_MAX = 2048
+  function popcount(x: number): number {
+    x = x - ((x >>> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+    x = (x + (x >>> 4)) & 0x0f0f0f0f
+    return imul(x, 0x01010101) >>> 24
+  }
+  /** Plus signs among m units with fair, independent signs: binomial(m, ½) exactly (the bits of the generator counted, or BTRD). */
+  function plusSigns(m: number): number {
+    if (m > BITS_MAX) return binomialLow(m, 0.5)
+    let s = 0
+    let left = m
+    for (; left >= 32; left -= 32) s += popcount(next())
+    if (left > 0) s += popcount(next() >>> (32 - left))
+    return s
+  }
+  /** One block of one column of a sign-count job: per pattern, T = Σ_j v_j · (2 · plus_j − m_j) in value order. */
+  function signCountUnit(job: SignCountJob, unit: number): void {
+    const c = (unit / job.blocks) | 0
+    const block = unit - c * job.blocks
+    load(job.states, (c * job.blocks + block) * 4)
+    const values = job.values[c]
+    const mult = job.multiplicity[c]
+    const limit = job.observed[c] - job.tol[c]
+    const from = block * job.block
+    const to = min(job.permutations, from + job.block)
+    let hits = 0
+    for (let p = from; p < to; p++) {
+      let t = 0
+      for (let j = 0; j < values.length; j++) {
+        const m = mult[j]
+        t += values[j] * (2 * plusSigns(m) - m)
+      }
+      if (abs(t) >= limit) hits++
+    }
+    job.out[c * job.blocks + block] = hits
+  }
+
   /**
    * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
    * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
@@ -926,7 +993,14 @@ export function statsKernels(): Kernels {
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
       else if (job.kind === 'multinomial') multinomialUnit(job, unit)
+      else if (job.kind === 'signcount') signCountUnit(job, unit)
       else flipUnit(job, unit)
+    },
+    plusSigns(state: Uint32Array, m: number, count: number): Float64Array {
+      load(state, 0)
+      const out = new Float64Array(count)
+      for (let i = 0; i < count; i++) out[i] = plusSigns(m)
+      return out
     },
     binomials(state: Uint32Array, n: number, p: number, count: number): Float64Array {
       load(state, 0)
