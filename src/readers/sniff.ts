@@ -12,10 +12,10 @@ import { startsWithLz4Magic } from './binary/lz4-frame.js'
  */
 
 /** How many bytes detection looks at. */
-const HEAD_BYTES = 65536
+export const HEAD_BYTES = 65536
 
-/** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 export async function readHead(file: string): Promise<string> {

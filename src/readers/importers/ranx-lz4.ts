@@ -5,6 +5,7 @@ import { quote } from '../../util/show.js'
 import { decodeNestedNumbers, CborShapeError, type CborNestedHandler, type CborNestedWords } from '../binary/cbor-nested.js'
 import { decompressLz4Frames, Lz4FrameError, startsWithLz4Magic } from '../binary/lz4-frame.js'
 import type { BlockCollector } from '../run-blocks.js'
+import { MAX_DOCUMENT_BYTES } from '../sniff.js'
 import { readWholeBytes } from '../whole-file.js'
 import { MAX_KEY_BYTES } from './json-object.js'
 import { QrelsBuilder } from './qrels-builder.js'
@@ -17,12 +18,9 @@ import { QrelsBuilder } from './qrels-builder.js'
  * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
  *
  * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
- * decompressed layer and the CBOR are capped at {@link MAX_LZ4_BYTES}, the limit for every document the gate
+ * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
  * reads whole; a larger run is refused with the formats that stream.
  */
-
-/** Largest `.lz4` file and largest decompressed layer: the cap on whole-read documents (src/readers/sniff.ts). */
-const MAX_LZ4_BYTES = 256 * 1024 * 1024
 
 const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming'
 const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))'
@@ -34,10 +32,10 @@ export function isLz4Head(head: string): boolean {
 
 /** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
 async function cborOf(file: string, what: string): Promise<Uint8Array> {
-  const bytes = await readWholeBytes(file, { limit: MAX_LZ4_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT })
+  const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT })
   try {
-    const outer = decompressLz4Frames(bytes, MAX_LZ4_BYTES)
-    return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_LZ4_BYTES) : outer
+    const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES)
+    return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer
   } catch (error) {
     if (error instanceof Lz4FrameError) throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, `${/limit/.test(error.message) ? TOO_LARGE_HINT : DAMAGED_HINT}`)
     throw error

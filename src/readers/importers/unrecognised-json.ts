@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js'
 import { quote } from '../../util/show.js'
-import { firstContentLine, isObject, readHead, tryJson } from '../sniff.js'
+import { firstContentLine, HEAD_BYTES, isObject, MAX_DOCUMENT_BYTES, readHead, tryJson } from '../sniff.js'
 import { readWholeText } from '../whole-file.js'
 
 /**
@@ -11,11 +11,8 @@ import { readWholeText } from '../whole-file.js'
  * which JSON shapes are read.
  */
 
-/** Largest document parsed to tell "valid JSON of another shape" from "broken JSON Lines": the whole-document cap. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
-
-/** A head this long may be cut (src/readers/sniff.ts reads 64 KiB; a cut character or a byte order mark costs up to 3). */
-const HEAD_BYTES_SEEN = 65536 - 3
+/** A head this long may be cut (a cut character or a byte order mark costs up to 3 bytes of {@link HEAD_BYTES}). */
+const HEAD_BYTES_SEEN = HEAD_BYTES - 3
 
 /** How many keys of an object the message names. */
 const SHOWN_KEYS = 5
