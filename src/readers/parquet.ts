@@ -1,9 +1,9 @@
-import { open, type FileHandle } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet'
 import { InputError } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
 import { RowsSink } from './importers/rows-sink.js'
-import { openError } from './whole-file.js'
+import { openError, openReadable } from './whole-file.js'
 import { rememberField } from './field-caps.js'
 import { quote } from '../util/show.js'
 import { toByteString } from '../util/order.js'
@@ -97,17 +97,11 @@ export interface OpenParquet {
 
 /** Opens `file`, checks its frame and reads its footer, runs `use`, and closes the file whatever happens. */
 export async function withParquet<T>(file: string, use: (pq: OpenParquet) => Promise<T>): Promise<T> {
-  let handle: FileHandle
+  const { handle, stats } = await openReadable(file)
   try {
-    handle = await open(file, 'r')
-  } catch (error) {
-    throw openError(file, error)
-  }
-  try {
-    const stat = await handle.stat()
-    // positioned reads need a regular file: a pipe or a device has no footer to read first
-    if (!stat.isFile()) throw new InputError({ file }, 'is not a regular file (a pipe or a device)', 'write the Parquet file to disk first')
-    const buffer = fileBuffer(handle, stat.size, file)
+    // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
+    if (!stats.isFile()) throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first')
+    const buffer = fileBuffer(handle, stats.size, file)
     await checkFrame(buffer, file)
     let metadata: FileMetaData
     try {
