@@ -153,6 +153,16 @@ describe('ranx .lz4', () => {
     expect(() => decompressLz4Frames(big, 1 << 20)).toThrow(/declares 1099511627776 bytes of content, more than the limit/)
     const badOffset = Buffer.concat([Buffer.from([0x04, 0x22, 0x4d, 0x18]), descriptor, Buffer.from([(xxhash32(descriptor) >>> 8) & 0xff]), Buffer.from([4, 0, 0, 0, 0x10, 0x61, 0x05, 0x00]), Buffer.alloc(4)])
     expect(() => decompressLz4Frames(badOffset, 1 << 20)).toThrow(/match offset 5 before the start of the data/)
+    // the refusal's hint (save as TREC or JSON, or save again) follows this flag, not the message's wording
+    const caught = (decode: () => unknown): Lz4FrameError => {
+      try {
+        decode()
+      } catch (error) {
+        if (error instanceof Lz4FrameError) return error
+      }
+      throw new Error('no Lz4FrameError')
+    }
+    expect([frame, big, badOffset].map((f) => caught(() => decompressLz4Frames(f, 1000)).tooLarge)).toEqual([true, true, false])
   })
 
   it('judgments in Parquet (ranx Qrels.save("qrels.parquet")) are refused by name, not as "invalid UTF-8"', async () => {

@@ -15,7 +15,15 @@ import { xxhash32 } from './xxhash32.js'
 export const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18] as const
 
 /** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
-export class Lz4FrameError extends Error {}
+export class Lz4FrameError extends Error {
+  /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
+  constructor(
+    message: string,
+    readonly tooLarge = false
+  ) {
+    super(message)
+  }
+}
 
 /** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
 const BLOCK_MAX: Record<number, number> = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 }
@@ -34,7 +42,7 @@ class Output {
 
   ensure(extra: number): void {
     const need = this.length + extra
-    if (need > this.cap) throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`)
+    if (need > this.cap) throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true)
     if (need <= this.buf.length) return
     let size = this.buf.length
     while (size < need) size *= 2
@@ -123,7 +131,7 @@ function decodeFrame(src: Uint8Array, pos: number, out: Output): number {
   if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i]) throw new Lz4FrameError('has a wrong header checksum (the file is damaged)')
   i++
   const frameOut = out.length
-  if (declared !== undefined && frameOut + declared > out.cap) throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`)
+  if (declared !== undefined && frameOut + declared > out.cap) throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true)
   for (;;) {
     if (src.length < i + 4) throw new Lz4FrameError('is cut short: the frame has no end mark')
     const word = u32(src, i)

@@ -37,7 +37,7 @@ async function cborOf(file: string, what: string): Promise<Uint8Array> {
     const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES)
     return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer
   } catch (error) {
-    if (error instanceof Lz4FrameError) throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, `${/limit/.test(error.message) ? TOO_LARGE_HINT : DAMAGED_HINT}`)
+    if (error instanceof Lz4FrameError) throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT)
     throw error
   }
 }
