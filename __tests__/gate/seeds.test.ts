@@ -144,6 +144,15 @@ describe('refusals', () => {
     expect(r.stderr).toContain('every candidate seed file must cover the same queries')
   })
 
+  it('a metric one seed file has in no row is refused, naming that file (its average would be missing for every query)', async () => {
+    const rules = 'version: 1\nmetrics:\n  score: { better: higher }\n  other: { better: higher }\nstatistics: { resamples: 2000 }\n' + SUPERIOR
+    const withOther = jsonl(Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: queryEffect(q), other: 0.5, segment: 'a' })))
+    const f = files({ 'rules.yml': rules, 'b-other.jsonl': withOther, 'c-other.jsonl': withOther })
+    const r = await gate(f, ['b-other.jsonl', 'b1.jsonl'], ['c-other.jsonl', 'c1.jsonl'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`${f['b1.jsonl']} (metrics.other): this baseline seed has no row with the metric "other", which ${f['b-other.jsonl']} has`)
+  })
+
   it('a seed file with an extra query is refused at its line', async () => {
     const extra = seedRows(0, 0, 5) + jsonl([{ query_id: 'zz', score: 0.5, segment: 'a' }])
     const f = files({ 'rules.yml': METRICS + SUPERIOR, 'extra.jsonl': extra })

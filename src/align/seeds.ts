@@ -19,7 +19,9 @@ export interface SeedSides {
  * (queries.missing decides what happens to it, as for one file).
  *
  * Refuses (InputError naming the file and query id) a seed file that repeats a query id or does not cover
- * exactly the first file's queries: seeds over different queries cannot be averaged query by query. The
+ * exactly the first file's queries (seeds over different queries cannot be averaged query by query), and a
+ * metric some seed files have and another has in no row (its average would be missing for every query, yet the
+ * side would still list it, so the "no row has the metric" refusal would not see it). The
  * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
  */
 export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', binary: ReadonlySet<string> = new Set()): SideRows {
@@ -27,6 +29,7 @@ export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', 
   const byId = files.map(indexById)
   for (const file of files) refuseNonBinary(file, binary)
   const first = files[0]
+  refuseUnevenMetrics(files, side)
   for (let f = 1; f < files.length; f++) {
     for (const row of first.rows) {
       if (!byId[f].has(row.id)) {
@@ -65,6 +68,29 @@ export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', 
   const notes = files.flatMap((f) => f.notes)
   notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`)
   return { source: first.source, rows, numericFields, attributeFields: first.attributeFields, notes }
+}
+
+/** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
+function metricsOf(file: SideRows): Set<string> {
+  const names = new Set<string>()
+  for (const row of file.rows) for (const name of row.values.keys()) names.add(name)
+  return names
+}
+
+function refuseUnevenMetrics(files: SideRows[], side: 'baseline' | 'candidate'): void {
+  const each = files.map(metricsOf)
+  for (let f = 0; f < files.length; f++) {
+    for (let g = 0; g < files.length; g++) {
+      const lacking = [...each[g]].find((name) => !each[f].has(name))
+      if (lacking !== undefined) {
+        throw new InputError(
+          { file: files[f].source, key: `metrics.${lacking}` },
+          `this ${side} seed has no row with the metric "${lacking}", which ${files[g].source} has`,
+          `every ${side} seed file must hold the same metrics: score each seed with the same measures`
+        )
+      }
+    }
+  }
 }
 
 function indexById(file: SideRows): Map<string, QueryRow> {
