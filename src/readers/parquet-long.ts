@@ -1,10 +1,9 @@
 import { InputError } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
 import { quote } from '../util/show.js'
-import { ID_NAMES, MEASURE_NAMES, Pivot, VALUE_NAMES, type LongColumns } from './importers/long-form.js'
+import { longColumns, notLongForm, Pivot, type LongColumns } from './importers/long-form.js'
 import { rememberField } from './field-caps.js'
 import { forEachParquetRow, plain, readWideParquetRows, withParquet, type OpenParquet, type ParquetRowsOptions } from './parquet.js'
-import { longColumns } from './importers/long-form.js'
 
 /**
  * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
@@ -23,7 +22,7 @@ export async function readParquetRows(file: string, options: ParquetRowsOptions 
     const names = pq.columns.map((c) => c.name)
     const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField)
     if (long !== undefined) return readParquetLongRows(file, pq, long, options)
-    if (options.long === true) refuseNotLong(file, names, options.idField)
+    if (options.long === true) throw notLongForm({ file }, names, options.idField, 'table')
     return readWideParquetRows(file, pq, options)
   })
 }
@@ -50,16 +49,4 @@ async function readParquetLongRows(file: string, pq: OpenParquet, columns: LongC
     }
   })
   return pivot.finish()
-}
-
-/** Refuses a table named as long form (`--input-format long`) that lacks the three columns, listing those it has. */
-function refuseNotLong(file: string, names: readonly string[], idField: string | undefined): never {
-  throw new InputError(
-    { file },
-    `is not long form: it needs a query id (${idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${names
-      .slice(0, 20)
-      .map((h) => quote(h, 40))
-      .join(', ')}`,
-    'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide table (one column per metric)'
-  )
 }

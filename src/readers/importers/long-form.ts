@@ -121,18 +121,25 @@ export class Pivot {
   }
 }
 
+/**
+ * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
+ * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
+ */
+export function notLongForm(where: { file: string; line?: number }, names: readonly string[], idField: string | undefined, what: 'file' | 'table'): InputError {
+  const found = names
+    .slice(0, 20)
+    .map((h) => quote(h, 40))
+    .join(', ')
+  return new InputError(
+    where,
+    `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`,
+    `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`
+  )
+}
+
 /** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
 export async function readLongRows(file: string, layout: LongLayout, options: { metricFields: ReadonlySet<string>; idField?: string; keepAttributes?: ReadonlySet<string> }): Promise<SideRows> {
   const pivot = new Pivot(file, options.metricFields, options.keepAttributes)
-  const noColumns = (line: number, header: readonly string[]): InputError =>
-    new InputError(
-      { file, line },
-      `is not long form: it needs a query id (${options.idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${header
-        .slice(0, 20)
-        .map((h) => quote(h, 40))
-        .join(', ')}`,
-      'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide file (one column per metric)'
-    )
   // long form names the measures in its data, so the metric columns are never those of the header
   const forced = new Set<string>()
   if (layout === 'jsonl') {
@@ -142,7 +149,7 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
       const record = readObjectLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}')
       if (columns === undefined) {
         columns = longColumns(Object.keys(record), forced, options.idField)
-        if (columns === undefined) throw noColumns(line, Object.keys(record))
+        if (columns === undefined) throw notLongForm({ file, line }, Object.keys(record), options.idField, 'file')
       }
       const { id: idKey, measure: mKey, value: vKey } = columns
       const id = record[idKey]
@@ -166,7 +173,7 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
     if (header === undefined) {
       header = fields.map((f) => f.trim())
       const found = longColumns(header, forced, options.idField)
-      if (found === undefined) throw noColumns(line, header)
+      if (found === undefined) throw notLongForm({ file, line }, header, options.idField, 'file')
       cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) }
       if (header[0] === '') pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`)
       return
