@@ -1,4 +1,5 @@
-import { fixed } from './format.js'
+import { signed } from './format.js'
+import { maxOf, minOf } from '../util/extent.js'
 import { niceStep } from './histogram.js'
 import { displayWidth } from './columns.js'
 
@@ -35,8 +36,8 @@ function decimalsOf(step: number): number {
 /** The axis spanning every finite value of `values` (callers include 0 and the limits), `width` columns wide. */
 export function numberAxis(values: number[], width: number): NumberAxis {
   const finite = values.filter(Number.isFinite)
-  let min = finite.length > 0 ? finite.reduce((a, b) => Math.min(a, b)) : 0
-  let max = finite.length > 0 ? finite.reduce((a, b) => Math.max(a, b)) : 0
+  let min = finite.length > 0 ? minOf(finite) : 0
+  let max = finite.length > 0 ? maxOf(finite) : 0
   if (min === max) {
     min -= 1
     max += 1
@@ -57,8 +58,8 @@ export function columnOf(axis: NumberAxis, v: number): number {
 
 /** A tick's label: fixed decimals, an explicit sign for positive values (the axis is a change). */
 export function tickLabel(axis: NumberAxis, v: number): string {
-  const s = fixed(v, axis.digits)
-  return /^0(?:\.0*)?$/.test(s) ? '0' : v > 0 ? `+${s}` : s
+  const s = signed(v, axis.digits)
+  return /^0(?:\.0*)?$/.test(s) ? '0' : s
 }
 
 /**

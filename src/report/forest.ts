@@ -155,14 +155,15 @@ export function gatedForests(result: GateResult): Array<{ metric: string; lines:
     const checks = result.decision.checks.filter((c) => c.rule.metric === name)
     for (const check of checks) {
       const n = String(check.rule.index + 1)
-      const own: number[] = []
+      // A Set: a relative margin gives every slice its own limit, and a list lookup per unit is quadratic in slices.
+      const own = new Set<number>()
       for (const unit of check.units) {
         rows.push({ status: unit.status, check: n, slice: sliceLabel(unit.comparison.slice), comparison: unit.comparison, note: countNote(check, unit) })
         const l = limitOf(check, unit, metric)
-        if (l !== null && Number.isFinite(l) && !own.includes(l)) own.push(l)
+        if (l !== null && Number.isFinite(l)) own.add(l)
       }
       for (const l of own) limits.push({ value: l, check: n })
-      keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, own, metric)}`)
+      keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, [...own], metric)}`)
     }
     if (rows.length === 0) continue
     out.push({

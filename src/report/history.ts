@@ -52,10 +52,23 @@ function seriesOf(result: GateResult): Series[] {
   return out
 }
 
+/**
+ * A past report's values by series key, first value of a key kept (as a search would find it). Built once per
+ * report: a search per drawn series would key every value again (up to 50 runs x 2,000 values, twice per series).
+ */
+function valuesByKey(report: PastReport): Map<string, number> {
+  const index = new Map<string, number>()
+  for (const x of report.values) {
+    const k = keyOf(x.metric, x.slice)
+    if (!index.has(k)) index.set(k, x.value)
+  }
+  return index
+}
+
 /** A past report's value of a series, or undefined when that run did not gate it. */
-function valueIn(report: PastReport, key: string): number | undefined {
-  const v = report.values.find((x) => keyOf(x.metric, x.slice) === key)
-  return v !== undefined && Number.isFinite(v.value) ? v.value : undefined
+function valueIn(index: Map<string, number>, key: string): number | undefined {
+  const v = index.get(key)
+  return v !== undefined && Number.isFinite(v) ? v : undefined
 }
 
 /** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
@@ -108,12 +121,13 @@ export function historySection(result: GateResult): string[] {
     return out
   }
   const metricOf = (name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
+  const indexes = h.reports.map(valuesByKey)
   const drawn = series.slice(0, MAX_CHARTS)
   out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '')
   for (const s of drawn) {
     const labels = new Set<string>()
-    const points = h.reports.flatMap((r) => {
-      const v = valueIn(r, s.key)
+    const points = h.reports.flatMap((r, i) => {
+      const v = valueIn(indexes[i], s.key)
       if (v === undefined) return []
       // Two runs of one commit would share a category (and one point would hide the other): add the run.
       const label = labels.has(short(r.commit)) ? `${short(r.commit)} run ${r.runId}` : short(r.commit)
@@ -128,13 +142,13 @@ export function historySection(result: GateResult): string[] {
   const columns = series.slice(0, MAX_COLUMNS)
   const digits = (s: Series): number => digitsFor(metricOf(s.metric).range, Math.abs(s.current))
   const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]]
-  for (const r of h.reports) {
+  for (const [i, r] of h.reports.entries()) {
     rows.push([
       SAFE_URL.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
       `\`${short(r.commit)}\``,
       inline(r.date.slice(0, 10), 10),
       ...columns.map((s) => {
-        const v = valueIn(r, s.key)
+        const v = valueIn(indexes[i], s.key)
         return v === undefined ? '—' : fixed(v, digits(s))
       })
     ])

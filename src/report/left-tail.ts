@@ -34,6 +34,14 @@ export function leftTail(result: GateResult): LeftTail | null {
   const size = Math.min(worse.length, Math.max(1, Math.ceil(paired * TAIL_SHARE)))
   const tail = worse.slice(0, size)
   const metric = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  // Queries per single-attribute slice of the metric, indexed once: a lookup per tail value would scan every
+  // comparison (up to 20,000 slice values times the metrics) once per value.
+  const sliceN = new Map<string, number>()
+  for (const c of result.comparisons) {
+    if (c.metric !== metric.name || c.slice.length !== 1) continue
+    const key = JSON.stringify(c.slice[0])
+    if (!sliceN.has(key)) sliceN.set(key, c.n)
+  }
   let best: LeftTail | null = null
   for (const attribute of result.rules.slices) {
     const counts = new Map<string, number>()
@@ -43,8 +51,7 @@ export function leftTail(result: GateResult): LeftTail | null {
     }
     for (const value of [...counts.keys()].sort()) {
       const inTail = counts.get(value) as number
-      const c = result.comparisons.find((x) => x.metric === metric.name && x.slice.length === 1 && x.slice[0][0] === attribute && x.slice[0][1] === value)
-      const n = c?.n ?? 0
+      const n = sliceN.get(JSON.stringify([attribute, value])) ?? 0
       const candidate: LeftTail = { size, attribute, value, inTail, n, paired }
       if (best === null || inTail > best.inTail || (inTail === best.inTail && n > 0 && best.n > 0 && n < best.n)) best = candidate
     }
