@@ -206,4 +206,28 @@ describe('the reference read by the action', () => {
     })
     expect(report.budgets.units[0].reason).toBe('budget_exceeded')
   })
+
+  it("never takes the artifact from the PR's own pushes (its head branch or head commit), however recent", async () => {
+    const common = { workflow_id: 55, status: 'completed', conclusion: 'success', created_at: '2025-05-01T12:00:00Z', head_repository: { full_name: 'acme/search' } }
+    fake.runs = [
+      { ...common, id: 702, head_sha: 'f'.repeat(40), head_branch: 'feature', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/702' },
+      { ...common, id: 701, head_sha: HEAD, head_branch: 'v9.9', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/701' },
+      { ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/700' }
+    ]
+    const data = Buffer.from(rows(release))
+    const artifact = (id: number, runId: number) => ({
+      id,
+      name: 'release-rows',
+      size_in_bytes: data.length,
+      expired: false,
+      created_at: '2025-05-01T12:00:00Z',
+      runId,
+      zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }])
+    })
+    fake.artifacts = [artifact(43, 702), artifact(42, 701), artifact(41, 700)]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.budgets.reference).toMatchObject({ commit: TAGGED, artifact: { id: 41, run_id: 700 } })
+  })
 })
