@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FakeGitHub, makeZip } from './fake-github.js'
@@ -166,6 +166,24 @@ describe('the reference read by the action', () => {
     expect(await runAction()).toBe(0)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
     expect(report.budgets.reference).toMatchObject({ label: REF_PATH, ref: 'the base commit', commit: BASE, age_seconds: 86400 })
+  })
+
+  it("reads reference-manifest at the base commit: the PR's copy cannot make the snapshots agree", async () => {
+    const withSnapshot = rules(AT_TAG).replace('checks:', 'comparability: { must_match: [corpus.content_hash] }\nchecks:')
+    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
+    fake.files.set(`${BASE}:eval/release/manifest.json`, '{"corpus":{"content_hash":"sha256:old"}}')
+    await writeFile(path.join(dir, 'base-manifest.json'), '{"corpus":{"content_hash":"sha256:new"}}')
+    await mkdir(path.join(dir, 'eval/release'), { recursive: true })
+    await writeFile(path.join(dir, 'eval/release/manifest.json'), '{"corpus":{"content_hash":"sha256:new"}}') // the PR's edit
+    await setup(withSnapshot, {
+      'INPUT_BASELINE-MANIFEST': path.join(dir, 'base-manifest.json'),
+      'INPUT_CANDIDATE-MANIFEST': path.join(dir, 'base-manifest.json'),
+      'INPUT_REFERENCE-MANIFEST': 'eval/release/manifest.json'
+    })
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    expect(stdout.join('')).toContain('was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:old\\"" in it')
   })
 
   it('reads the artifact of the release workflow (any branch or tag) and states its run, commit and age', async () => {
