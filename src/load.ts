@@ -12,6 +12,7 @@ import type { ReferenceInput } from './gate.js'
 import type { TrustEvidence } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
 import { averageSeeds, type SeedSides } from './align/seeds.js'
+import type { ExamCopies } from './readers/exam-copies.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024
@@ -106,9 +107,10 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
 /**
  * Reads the reference rows (rules `reference`: the last release's per-query rows, always rows, also when the
  * sides are runs) and its snapshot manifest. Which file is read is the caller's to say: the CLI's --reference
- * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact.
+ * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact. The
+ * manifest is read from `copies` when it is there (in a PR, the action reads it at the base commit like the exam).
  */
-export async function readReference(rules: Rules, file: string, manifest?: string, input: RowsInput = {}): Promise<ReferenceInput> {
+export async function readReference(rules: Rules, file: string, manifest?: string, input: RowsInput = {}, copies?: ExamCopies): Promise<ReferenceInput> {
   if (rules.reference === undefined) {
     throw new InputError(
       { file },
@@ -116,7 +118,7 @@ export async function readReference(rules: Rules, file: string, manifest?: strin
       'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
     )
   }
-  return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest) }
+  return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest, copies) }
 }
 
 /**

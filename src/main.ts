@@ -84,7 +84,9 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const rules = loadRules(rulesText.text, rulesText.file)
     const warnings: string[] = []
     // the exam (judgments, evaluation set, ...) comes from where the rules came from: in a PR, the base commit
-    const exam = client && pr && rulesText.provenance.from === 'base' ? await readExamAtBase(client, ctx, pr, examFiles(rules), { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), workspace: ctx.workspace }) : undefined
+    // The reference's manifest describes the release, not this PR's run: it is read there too, or the PR could make it agree.
+    const atBase = [...new Set([...examFiles(rules), ...(rules.reference && inputs.referenceManifest ? [inputs.referenceManifest] : [])])]
+    const exam = client && pr && rulesText.provenance.from === 'base' ? await readExamAtBase(client, ctx, pr, atBase, { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), workspace: ctx.workspace }) : undefined
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
     const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
@@ -95,7 +97,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const { baseline: baseRows, candidate: candRows, trust, seeds } = await readSeedSides(rules, baselineFiles, candidateFiles, undefined, trustFiles, rowsInput)
     // The regression budget's reference (the last release's rows): read like the exam, at its tag, or from its artifact.
     const referenceCopy = rules.reference && (await readReferenceRows(client, ctx, pr, rules, { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), now: now(), download: artifactClientDownloader(inputs.token, ctx) }))
-    const reference = referenceCopy && { ...(await readReference(rules, referenceCopy.file, inputs.referenceManifest, rowsInput)) }
+    const reference = referenceCopy && { ...(await readReference(rules, referenceCopy.file, inputs.referenceManifest, rowsInput, exam?.copies)) }
     if (reference && referenceCopy) reference.rows.source = referenceCopy.name
     const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings, ...(referenceCopy ? { reference: referenceCopy.provenance } : {}) }
     // Earlier runs (PR runs only): the default branch's history when the rules ask, the holdout looks so far.

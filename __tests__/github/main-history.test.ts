@@ -3,12 +3,12 @@
  * the holdout looks kept in the sticky comment's hidden metadata (one more per PR run that grades the holdout,
  * capped by dataset.holdout_looks), and the history chart drawn from the reports of push runs on main.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FakeGitHub, makeZip, type FakeRun } from './fake-github.js'
-import { withFakeTime } from './fake-time.js'
+import { runCaptured } from './action-run.js'
 
 const BASE = 'c'.repeat(40)
 const HEAD = 'a'.repeat(40)
@@ -68,19 +68,8 @@ const prEvent = {
 }
 
 async function runAction(): Promise<{ code: number; report: Record<string, any> }> {
-  process.exitCode = undefined
-  stdout = []
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk))
-    return true
-  })
-  try {
-    await withFakeTime(() => run(process.env, () => new Date('2025-06-10T12:00:00Z')))
-  } finally {
-    spy.mockRestore()
-  }
-  const code = Number(process.exitCode ?? 0)
-  process.exitCode = undefined
+  let code: number
+  ;({ code, stdout } = await runCaptured(run))
   return { code, report: JSON.parse(await readFile(path.join(dir, 'report', 'report.json'), 'utf8')) as Record<string, any> }
 }
 

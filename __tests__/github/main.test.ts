@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FakeGitHub, makeZip } from './fake-github.js'
-import { withFakeTime } from './fake-time.js'
+import { runCaptured, readOutputs } from './action-run.js'
 
 /**
  * The action end to end: environment variables, an event file and INPUT_* variables as GitHub sets them, a
@@ -62,27 +62,12 @@ const prEvent = (fork = false): Record<string, unknown> => ({
 })
 
 async function outputs(): Promise<Record<string, string>> {
-  const text = await readFile(path.join(dir, 'output.txt'), 'utf8')
-  const out: Record<string, string> = {}
-  for (const m of text.matchAll(/^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm)) out[m[1]] = m[3]
-  return out
+  return readOutputs(path.join(dir, 'output.txt'))
 }
 
 async function runAction(): Promise<number> {
-  process.exitCode = undefined
-  stdout = []
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk))
-    return true
-  })
-  try {
-    // fake timers: the throttling plugin spaces comment writes 3 s apart, run after run
-    await withFakeTime(() => run(process.env, () => new Date('2025-06-10T12:00:00Z')))
-  } finally {
-    spy.mockRestore()
-  }
-  const code = Number(process.exitCode ?? 0)
-  process.exitCode = undefined
+  let code: number
+  ;({ code, stdout } = await runCaptured(run))
   return code
 }
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FakeGitHub, makeZip } from './fake-github.js'
-import { withFakeTime } from './fake-time.js'
+import { runCaptured, readOutputs } from './action-run.js'
 
 /**
  * The regression budget in the action, against the local fake GitHub API: the rules (read at the PR's base
@@ -79,26 +79,12 @@ async function setup(rulesText: string, envOver: Record<string, string> = {}): P
 }
 
 async function outputs(): Promise<Record<string, string>> {
-  const text = await readFile(path.join(dir, 'output.txt'), 'utf8')
-  const out: Record<string, string> = {}
-  for (const m of text.matchAll(/^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm)) out[m[1]] = m[3]
-  return out
+  return readOutputs(path.join(dir, 'output.txt'))
 }
 
 async function runAction(): Promise<number> {
-  process.exitCode = undefined
-  stdout = []
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk))
-    return true
-  })
-  try {
-    await withFakeTime(() => run(process.env, () => new Date('2025-06-10T12:00:00Z')))
-  } finally {
-    spy.mockRestore()
-  }
-  const code = Number(process.exitCode ?? 0)
-  process.exitCode = undefined
+  let code: number
+  ;({ code, stdout } = await runCaptured(run))
   return code
 }
 
@@ -182,6 +168,24 @@ describe('the reference read by the action', () => {
     expect(report.budgets.reference).toMatchObject({ label: REF_PATH, ref: 'the base commit', commit: BASE, age_seconds: 86400 })
   })
 
+  it("reads reference-manifest at the base commit: the PR's copy cannot make the snapshots agree", async () => {
+    const withSnapshot = rules(AT_TAG).replace('checks:', 'comparability: { must_match: [corpus.content_hash] }\nchecks:')
+    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
+    fake.files.set(`${BASE}:eval/release/manifest.json`, '{"corpus":{"content_hash":"sha256:old"}}')
+    await writeFile(path.join(dir, 'base-manifest.json'), '{"corpus":{"content_hash":"sha256:new"}}')
+    await mkdir(path.join(dir, 'eval/release'), { recursive: true })
+    await writeFile(path.join(dir, 'eval/release/manifest.json'), '{"corpus":{"content_hash":"sha256:new"}}') // the PR's edit
+    await setup(withSnapshot, {
+      'INPUT_BASELINE-MANIFEST': path.join(dir, 'base-manifest.json'),
+      'INPUT_CANDIDATE-MANIFEST': path.join(dir, 'base-manifest.json'),
+      'INPUT_REFERENCE-MANIFEST': 'eval/release/manifest.json'
+    })
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    expect(stdout.join('')).toContain('was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:old\\"" in it')
+  })
+
   it('reads the artifact of the release workflow (any branch or tag) and states its run, commit and age', async () => {
     const common = {
       workflow_id: 55,
@@ -205,5 +209,29 @@ describe('the reference read by the action', () => {
       artifact: { name: 'release-rows', id: 41, run_id: 700, run_url: 'https://github.com/acme/search/actions/runs/700' }
     })
     expect(report.budgets.units[0].reason).toBe('budget_exceeded')
+  })
+
+  it("never takes the artifact from the PR's own pushes (its head branch or head commit), however recent", async () => {
+    const common = { workflow_id: 55, status: 'completed', conclusion: 'success', created_at: '2025-05-01T12:00:00Z', head_repository: { full_name: 'acme/search' } }
+    fake.runs = [
+      { ...common, id: 702, head_sha: 'f'.repeat(40), head_branch: 'feature', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/702' },
+      { ...common, id: 701, head_sha: HEAD, head_branch: 'v9.9', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/701' },
+      { ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/700' }
+    ]
+    const data = Buffer.from(rows(release))
+    const artifact = (id: number, runId: number) => ({
+      id,
+      name: 'release-rows',
+      size_in_bytes: data.length,
+      expired: false,
+      created_at: '2025-05-01T12:00:00Z',
+      runId,
+      zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }])
+    })
+    fake.artifacts = [artifact(43, 702), artifact(42, 701), artifact(41, 700)]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.budgets.reference).toMatchObject({ commit: TAGGED, artifact: { id: 41, run_id: 700 } })
   })
 })

@@ -176,7 +176,7 @@ describe('finding the PR of a workflow_run from a fork', () => {
       { workflow_run: { id: 5, workflow_id: 9, head_sha: 'h2', head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', pull_requests: [] } }
     )
     const pr = await resolvePullRequest(createClient('t', { baseUrl: fake.url }), ctx)
-    expect(pr).toEqual({ number: 5, runHeadSha: 'h2', baseSha: 'b', baseRef: 'main', headRepo: 'eve/search', isFork: true })
+    expect(pr).toEqual({ number: 5, runHeadSha: 'h2', baseSha: 'b', baseRef: 'main', headRepo: 'eve/search', headRef: 'patch-1', isFork: true })
     expect(fake.log[0].path).toContain('head=eve%3Apatch-1')
   })
 })

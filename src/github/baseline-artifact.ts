@@ -41,6 +41,11 @@ export interface BaselineArtifactOptions {
   fileInArtifact: string
   /** The branch whose runs are searched (the PR's base branch, else the input or default branch); undefined: any branch or tag (a release workflow's runs on tags). */
   branch?: string
+  /**
+   * Runs that are the pull request's own, never searched: its head commit, and pushes to its head branch in
+   * this repository (a push to a PR branch runs that branch's workflow files, which may upload anything).
+   */
+  notFrom?: { sha: string; branch?: string }
   /** Workflow id or file name whose runs are searched; default: the triggering (workflow_run) or this workflow. */
   workflow?: string | number
   /** Warn when the artifact is older than this many seconds (undefined: never). */
@@ -103,6 +108,7 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
   const eligible = runs
     .filter((r) => r.id !== ctx.runId && (options.branch === undefined || r.head_branch === options.branch) && !r.event.startsWith('pull_request') && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName)
+    .filter((r) => options.notFrom === undefined || (r.head_sha !== options.notFrom.sha && (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
     .slice(0, RUNS_SEARCHED)
   let found: { run: ApiRun; artifact: ApiArtifact } | undefined
   for (const run of eligible) {

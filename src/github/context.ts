@@ -37,6 +37,8 @@ export interface PullRequestRef {
   baseRef: string
   /** owner/name of the head repository; differs from the base repository for forks. */
   headRepo?: string
+  /** The PR's head branch (in `headRepo`), when known: runs on it are the PR's own, never exam-side. */
+  headRef?: string
   isFork: boolean
 }
 
@@ -99,6 +101,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
       baseSha: str(obj(pr.base).sha) ?? '',
       baseRef: str(obj(pr.base).ref) ?? '',
       headRepo,
+      headRef: str(obj(pr.head).ref),
       isFork: headRepo !== undefined && headRepo.toLowerCase() !== fullName.toLowerCase()
     }
   }
@@ -122,6 +125,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
         baseSha: str(obj(first.base).sha) ?? '',
         baseRef: str(obj(first.base).ref) ?? '',
         headRepo: ctx.workflowRun.headRepo,
+        headRef: ctx.workflowRun.headBranch || undefined,
         isFork: ctx.workflowRun.headRepo.toLowerCase() !== fullName.toLowerCase()
       }
     }

@@ -16,6 +16,7 @@ function fromApi(ctx: GateContext, pull: ApiPull, runHeadSha: string): PullReque
     baseSha: pull.base.sha,
     baseRef: pull.base.ref,
     headRepo,
+    headRef: pull.head.ref,
     // a deleted fork shows as a null head repository: treat it as a fork (the safe reading)
     isFork: headRepo === undefined || headRepo.toLowerCase() !== `${ctx.owner}/${ctx.repo}`.toLowerCase()
   }

@@ -45,6 +45,8 @@ export async function readReferenceRows(client: GitHubClient | undefined, ctx: G
       name: r.artifact.name,
       fileInArtifact: r.artifact.file ?? '',
       workflow: r.artifact.workflow,
+      // any branch or tag is searched, but never the PR's own pushes: the PR must not supply its reference
+      notFrom: pr && { sha: pr.runHeadSha, branch: pr.isFork ? undefined : pr.headRef },
       tmpDir: dir,
       now: options.now,
       download: options.download
