@@ -112,4 +112,9 @@ describe('length bias against scipy', () => {
     expect(pearson([1, 2], [1, 2])).toBeNull()
     expect(slope([2, 2, 2], [1, 2, 3])).toBeNull()
   })
+  it('a non-finite value: null, never NaN', () => {
+    expect(pearson([1, 2, Number.NaN], [1, 2, 3])).toBeNull()
+    expect(pearson([1, 2, Infinity], [1, 2, 3])).toBeNull()
+    expect(slope([1, 2, 3], [1, Number.NaN, 3])).toBeNull()
+  })
 })

@@ -3,7 +3,7 @@ import { acceleration, bcaInterval, percentileInterval } from './bca.js'
 import { bootstrapDistribution } from './bootstrap.js'
 import { buildDesign, estimate } from './design.js'
 import { tInterval } from './linear.js'
-import { blockState, xoshiro128ss } from './rng.js'
+import { blockState, normalDraws, xoshiro128ss } from './rng.js'
 
 /**
  * The calibration study (npm run calibrate; a reduced run in __tests__/stats/calibration.test.ts):
@@ -39,7 +39,7 @@ export const MARGIN = 0.02
 export function simulate(cell: Cell, seed: string, index: number): { d: Float64Array; clusters: string[] } {
   const next = xoshiro128ss(blockState(seed, `${cell.kind}/${cell.queries}/${cell.clusterSize}`, index))
   const uniform = (): number => (next() + 0.5) / 4294967296
-  const normal = (): number => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
+  const normal = normalDraws(next)
   const n = cell.queries
   const d = new Float64Array(n)
   const clusters: string[] = []

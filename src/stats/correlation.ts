@@ -2,7 +2,7 @@
  * Correlation of two paired columns, for the judge's length-bias diagnostic: does the change of score follow the
  * change of answer length? Spearman's rho (Pearson on mid-ranks, so ties share their average rank, as
  * scipy.stats.spearmanr) is robust to a few very long answers; the least-squares slope says how much score one
- * unit of length buys. Each is null (never NaN) when undefined: fewer than 3 pairs, or a constant column.
+ * unit of length buys. Each is null (never NaN) when undefined: fewer than 3 pairs, a constant column, or a non-finite value.
  */
 
 /** Centred sums of squares and cross-products (one fixed summation order), or null with fewer than 3 pairs. */
@@ -34,7 +34,9 @@ function moments(x: ArrayLike<number>, y: ArrayLike<number>): { sxx: number; syy
 export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number | null {
   const m = moments(x, y)
   if (m === null || m.sxx === 0 || m.syy === 0) return null
-  return Math.max(-1, Math.min(1, m.sxy / Math.sqrt(m.sxx * m.syy)))
+  const r = m.sxy / Math.sqrt(m.sxx * m.syy)
+  // A non-finite input makes the sums NaN; Math.min/max would pass NaN through, so it is caught here.
+  return Number.isFinite(r) ? Math.max(-1, Math.min(1, r)) : null
 }
 
 /** Mid-ranks (1-based; ties get the mean of the ranks they span). */
@@ -61,5 +63,7 @@ export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number | n
 /** Least-squares slope of y on x (scipy.stats.linregress(x, y).slope), or null when x is constant or n < 3. */
 export function slope(x: ArrayLike<number>, y: ArrayLike<number>): number | null {
   const m = moments(x, y)
-  return m === null || m.sxx === 0 ? null : m.sxy / m.sxx
+  if (m === null || m.sxx === 0) return null
+  const b = m.sxy / m.sxx
+  return Number.isFinite(b) ? b : null
 }

@@ -56,3 +56,12 @@ export function blockStates(seed: string, stream: string, blocks: number): Uint3
   for (let b = 0; b < blocks; b++) out.set(blockState(seed, stream, b), 4 * b)
   return out
 }
+
+/**
+ * A standard normal draw per call from a 32-bit generator (Box-Muller, cosine branch only: two uniforms in
+ * (0, 1) per draw), for the calibration simulations.
+ */
+export function normalDraws(next: () => number): () => number {
+  const uniform = (): number => (next() + 0.5) / 4294967296
+  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
+}

@@ -1,5 +1,5 @@
 import { percentileInterval } from './bca.js'
-import { blockState, xoshiro128ss } from './rng.js'
+import { blockState, normalDraws, xoshiro128ss } from './rng.js'
 import { seedBootstrap, seedMean, type SeedColumns } from './seed-bootstrap.js'
 
 /**
@@ -35,8 +35,7 @@ export interface SeedCellResult {
 /** One simulated evaluation: the seed columns of both sides (true difference 0). */
 export function simulateSeeds(cell: SeedCell, seed: string, index: number): SeedColumns {
   const next = xoshiro128ss(blockState(seed, `seeds/${cell.seeds}/${cell.queries}/${cell.querySd}/${cell.seedSd}/${cell.noiseSd}`, index))
-  const uniform = (): number => (next() + 0.5) / 4294967296
-  const normal = (): number => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
+  const normal = normalDraws(next)
   const n = cell.queries
   const a = Float64Array.from({ length: n }, () => normal() * 0.2)
   const b = Float64Array.from({ length: n }, () => normal() * cell.querySd)
