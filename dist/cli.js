@@ -235,27 +235,17 @@ function openError(file, error) {
  * Everything per-query or per-document is streamed instead (src/readers/lines.ts).
  */
 async function readWholeText(file, cap) {
-    const { handle, stats: s } = await openReadable(file);
+    const bytes = await readWholeBytes(file, cap);
     try {
-        if (s.size > cap.limit)
-            throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
-        const bytes = await readAtMost(handle, file, cap.limit + 1);
-        if (bytes.length > cap.limit)
-            throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint);
-        try {
-            return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
-        }
-        catch {
-            throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
-        }
+        return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
     }
-    finally {
-        await handle.close().catch(() => undefined);
+    catch {
+        throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8');
     }
 }
 /**
- * Reads a binary file whole (a ranx `.lz4` run), under the same size rules as {@link readWholeText}: a regular
- * file over `cap.limit` is refused from its size, and at most `limit + 1` bytes are ever read.
+ * Reads a file whole as bytes (a ranx `.lz4` run; {@link readWholeText} decodes them): a regular file over
+ * `cap.limit` is refused from its size, and at most `limit + 1` bytes are ever read.
  */
 async function readWholeBytes(file, cap) {
     const { handle, stats: s } = await openReadable(file);
@@ -1018,6 +1008,12 @@ function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
 const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
 /** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
 class Lz4FrameError extends Error {
+    tooLarge;
+    /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
+    constructor(message, tooLarge = false) {
+        super(message);
+        this.tooLarge = tooLarge;
+    }
 }
 /** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
 const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
@@ -1036,7 +1032,7 @@ class Output {
     ensure(extra) {
         const need = this.length + extra;
         if (need > this.cap)
-            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`);
+            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true);
         if (need <= this.buf.length)
             return;
         let size = this.buf.length;
@@ -1143,7 +1139,7 @@ function decodeFrame(src, pos, out) {
     i++;
     const frameOut = out.length;
     if (declared !== undefined && frameOut + declared > out.cap)
-        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`);
+        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true);
     for (;;) {
         if (src.length < i + 4)
             throw new Lz4FrameError('is cut short: the frame has no end mark');
@@ -1219,8 +1215,8 @@ function decompressLz4Frames(src, cap) {
  */
 /** How many bytes detection looks at. */
 const HEAD_BYTES = 65536;
-/** Largest JSON document (ragas / deepeval exports) read whole; per-sample exports are far smaller. */
-const MAX_DOCUMENT_BYTES$1 = 256 * 1024 * 1024;
+/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 async function readHead(file) {
     let handle;
@@ -1292,7 +1288,7 @@ function isObject(value) {
  * object (src/readers/json-strict.ts), with its line.
  */
 async function readJsonDocument(file, what) {
-    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES$1, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
+    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
     const parsed = parseStrictJson(text);
     if (parsed.problem === undefined)
         return parsed.value;
@@ -2176,11 +2172,9 @@ function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
  * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
  *
  * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
- * decompressed layer and the CBOR are capped at {@link MAX_LZ4_BYTES}, the limit for every document the gate
+ * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
  * reads whole; a larger run is refused with the formats that stream.
  */
-/** Largest `.lz4` file and largest decompressed layer: the cap on whole-read documents (src/readers/sniff.ts). */
-const MAX_LZ4_BYTES = 256 * 1024 * 1024;
 const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
 const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
 /** True when `head` (the file's first bytes as text) starts with the LZ4 frame magic. */
@@ -2189,14 +2183,14 @@ function isLz4Head(head) {
 }
 /** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
 async function cborOf(file, what) {
-    const bytes = await readWholeBytes(file, { limit: MAX_LZ4_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
+    const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
     try {
-        const outer = decompressLz4Frames(bytes, MAX_LZ4_BYTES);
-        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_LZ4_BYTES) : outer;
+        const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES);
+        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer;
     }
     catch (error) {
         if (error instanceof Lz4FrameError)
-            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, `${/limit/.test(error.message) ? TOO_LARGE_HINT : DAMAGED_HINT}`);
+            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT);
         throw error;
     }
 }
@@ -2616,10 +2610,8 @@ function refuseNotPerQuery(file, head) {
  * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
  * which JSON shapes are read.
  */
-/** Largest document parsed to tell "valid JSON of another shape" from "broken JSON Lines": the whole-document cap. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-/** A head this long may be cut (src/readers/sniff.ts reads 64 KiB; a cut character or a byte order mark costs up to 3). */
-const HEAD_BYTES_SEEN = 65536 - 3;
+/** A head this long may be cut (a cut character or a byte order mark costs up to 3 bytes of {@link HEAD_BYTES}). */
+const HEAD_BYTES_SEEN = HEAD_BYTES - 3;
 /** How many keys of an object the message names. */
 const SHOWN_KEYS = 5;
 /** Longest key shown (characters). */
@@ -2774,13 +2766,20 @@ class Pivot {
         return this.sink.finish('write one line per query and measure: query_id,measure,value');
     }
 }
+/**
+ * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
+ * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
+ */
+function notLongForm(where, names, idField, what) {
+    const found = names
+        .slice(0, 20)
+        .map((h) => quote(h, 40))
+        .join(', ');
+    return new InputError(where, `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`, `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`);
+}
 /** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
 async function readLongRows(file, layout, options) {
     const pivot = new Pivot(file, options.metricFields, options.keepAttributes);
-    const noColumns = (line, header) => new InputError({ file, line }, `is not long form: it needs a query id (${options.idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${header
-        .slice(0, 20)
-        .map((h) => quote(h, 40))
-        .join(', ')}`, 'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide file (one column per metric)');
     // long form names the measures in its data, so the metric columns are never those of the header
     const forced = new Set();
     if (layout === 'jsonl') {
@@ -2792,7 +2791,7 @@ async function readLongRows(file, layout, options) {
             if (columns === undefined) {
                 columns = longColumns(Object.keys(record), forced, options.idField);
                 if (columns === undefined)
-                    throw noColumns(line, Object.keys(record));
+                    throw notLongForm({ file, line }, Object.keys(record), options.idField, 'file');
             }
             const { id: idKey, measure: mKey, value: vKey } = columns;
             const id = record[idKey];
@@ -2820,7 +2819,7 @@ async function readLongRows(file, layout, options) {
             header = fields.map((f) => f.trim());
             const found = longColumns(header, forced, options.idField);
             if (found === undefined)
-                throw noColumns(line, header);
+                throw notLongForm({ file, line }, header, options.idField, 'file');
             cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) };
             if (header[0] === '')
                 pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
@@ -8137,19 +8136,12 @@ function plain$2(value) {
 }
 /** Opens `file`, checks its frame and reads its footer, runs `use`, and closes the file whatever happens. */
 async function withParquet(file, use) {
-    let handle;
+    const { handle, stats } = await openReadable(file);
     try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        const stat = await handle.stat();
-        // positioned reads need a regular file: a pipe or a device has no footer to read first
-        if (!stat.isFile())
-            throw new InputError({ file }, 'is not a regular file (a pipe or a device)', 'write the Parquet file to disk first');
-        const buffer = fileBuffer(handle, stat.size, file);
+        // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
+        if (!stats.isFile())
+            throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first');
+        const buffer = fileBuffer(handle, stats.size, file);
         await checkFrame(buffer, file);
         let metadata;
         try {
@@ -8278,7 +8270,7 @@ async function readParquetRows(file, options) {
         if (long !== undefined)
             return readParquetLongRows(file, pq, long, options);
         if (options.long === true)
-            refuseNotLong(file, names, options.idField);
+            throw notLongForm({ file }, names, options.idField, 'table');
         return readWideParquetRows(file, pq, options);
     });
 }
@@ -8308,13 +8300,6 @@ async function readParquetLongRows(file, pq, columns, options) {
         }
     });
     return pivot.finish();
-}
-/** Refuses a table named as long form (`--input-format long`) that lacks the three columns, listing those it has. */
-function refuseNotLong(file, names, idField) {
-    throw new InputError({ file }, `is not long form: it needs a query id (${idField ?? ID_NAMES.join(' or ')}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${names
-        .slice(0, 20)
-        .map((h) => quote(h, 40))
-        .join(', ')}`, 'name the columns so, pass --id-field for the query id, or drop --input-format long for a wide table (one column per metric)');
 }
 
 /**
@@ -15674,7 +15659,7 @@ function judgeAgreement(anchors, scale, perSlice, options) {
  * Correlation of two paired columns, for the judge's length-bias diagnostic: does the change of score follow the
  * change of answer length? Spearman's rho (Pearson on mid-ranks, so ties share their average rank, as
  * scipy.stats.spearmanr) is robust to a few very long answers; the least-squares slope says how much score one
- * unit of length buys. Each is null (never NaN) when undefined: fewer than 3 pairs, or a constant column.
+ * unit of length buys. Each is null (never NaN) when undefined: fewer than 3 pairs, a constant column, or a non-finite value.
  */
 /** Centred sums of squares and cross-products (one fixed summation order), or null with fewer than 3 pairs. */
 function moments(x, y) {
@@ -15706,7 +15691,9 @@ function pearson(x, y) {
     const m = moments(x, y);
     if (m === null || m.sxx === 0 || m.syy === 0)
         return null;
-    return Math.max(-1, Math.min(1, m.sxy / Math.sqrt(m.sxx * m.syy)));
+    const r = m.sxy / Math.sqrt(m.sxx * m.syy);
+    // A non-finite input makes the sums NaN; Math.min/max would pass NaN through, so it is caught here.
+    return Number.isFinite(r) ? Math.max(-1, Math.min(1, r)) : null;
 }
 /** Mid-ranks (1-based; ties get the mean of the ranks they span). */
 function midRanks(x) {
@@ -15732,7 +15719,10 @@ function spearman(x, y) {
 /** Least-squares slope of y on x (scipy.stats.linregress(x, y).slope), or null when x is constant or n < 3. */
 function slope(x, y) {
     const m = moments(x, y);
-    return m === null || m.sxx === 0 ? null : m.sxy / m.sxx;
+    if (m === null || m.sxx === 0)
+        return null;
+    const b = m.sxy / m.sxx;
+    return Number.isFinite(b) ? b : null;
 }
 
 const sidesOf = (anchors) => anchors.sameJudge
@@ -35282,7 +35272,9 @@ async function readJudgeAnchors(rules, copies) {
  * (queries.missing decides what happens to it, as for one file).
  *
  * Refuses (InputError naming the file and query id) a seed file that repeats a query id or does not cover
- * exactly the first file's queries: seeds over different queries cannot be averaged query by query. The
+ * exactly the first file's queries (seeds over different queries cannot be averaged query by query), and a
+ * metric some seed files have and another has in no row (its average would be missing for every query, yet the
+ * side would still list it, so the "no row has the metric" refusal would not see it). The
  * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
  */
 function averageSeeds(files, side, binary = new Set()) {
@@ -35292,6 +35284,7 @@ function averageSeeds(files, side, binary = new Set()) {
     for (const file of files)
         refuseNonBinary(file, binary);
     const first = files[0];
+    refuseUnevenMetrics(files, side);
     for (let f = 1; f < files.length; f++) {
         for (const row of first.rows) {
             if (!byId[f].has(row.id)) {
@@ -35324,6 +35317,25 @@ function averageSeeds(files, side, binary = new Set()) {
     const notes = files.flatMap((f) => f.notes);
     notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`);
     return { source: first.source, rows, numericFields, attributeFields: first.attributeFields, notes };
+}
+/** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
+function metricsOf(file) {
+    const names = new Set();
+    for (const row of file.rows)
+        for (const name of row.values.keys())
+            names.add(name);
+    return names;
+}
+function refuseUnevenMetrics(files, side) {
+    const each = files.map(metricsOf);
+    for (let f = 0; f < files.length; f++) {
+        for (let g = 0; g < files.length; g++) {
+            const lacking = [...each[g]].find((name) => !each[f].has(name));
+            if (lacking !== undefined) {
+                throw new InputError({ file: files[f].source, key: `metrics.${lacking}` }, `this ${side} seed has no row with the metric "${lacking}", which ${files[g].source} has`, `every ${side} seed file must hold the same metrics: score each seed with the same measures`);
+            }
+        }
+    }
 }
 function indexById(file) {
     const index = new Map();
@@ -35420,13 +35432,14 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
 /**
  * Reads the reference rows (rules `reference`: the last release's per-query rows, always rows, also when the
  * sides are runs) and its snapshot manifest. Which file is read is the caller's to say: the CLI's --reference
- * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact.
+ * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact. The
+ * manifest is read from `copies` when it is there (in a PR, the action reads it at the base commit like the exam).
  */
-async function readReference(rules, file, manifest, input = {}) {
+async function readReference(rules, file, manifest, input = {}, copies) {
     if (rules.reference === undefined) {
         throw new InputError({ file }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
     }
-    return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest) };
+    return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest, copies) };
 }
 /**
  * Reads each side from one file or several, one per independently trained seed (docs/statistics.md, "Seed
@@ -36433,8 +36446,8 @@ function decimalsOf(step) {
 /** The axis spanning every finite value of `values` (callers include 0 and the limits), `width` columns wide. */
 function numberAxis(values, width) {
     const finite = values.filter(Number.isFinite);
-    let min = finite.length > 0 ? finite.reduce((a, b) => Math.min(a, b)) : 0;
-    let max = finite.length > 0 ? finite.reduce((a, b) => Math.max(a, b)) : 0;
+    let min = finite.length > 0 ? minOf(finite) : 0;
+    let max = finite.length > 0 ? maxOf(finite) : 0;
     if (min === max) {
         min -= 1;
         max += 1;
@@ -36454,8 +36467,8 @@ function columnOf(axis, v) {
 }
 /** A tick's label: fixed decimals, an explicit sign for positive values (the axis is a change). */
 function tickLabel(axis, v) {
-    const s = fixed(v, axis.digits);
-    return /^0(?:\.0*)?$/.test(s) ? '0' : v > 0 ? `+${s}` : s;
+    const s = signed(v, axis.digits);
+    return /^0(?:\.0*)?$/.test(s) ? '0' : s;
 }
 /**
  * The axis drawn under the rows: a rule with `┴` at every tick, then the labels centred under their ticks
@@ -36682,16 +36695,17 @@ function gatedForests(result) {
         const checks = result.decision.checks.filter((c) => c.rule.metric === name);
         for (const check of checks) {
             const n = String(check.rule.index + 1);
-            const own = [];
+            // A Set: a relative margin gives every slice its own limit, and a list lookup per unit is quadratic in slices.
+            const own = new Set();
             for (const unit of check.units) {
                 rows.push({ status: unit.status, check: n, slice: sliceLabel(unit.comparison.slice), comparison: unit.comparison, note: countNote(check, unit) });
                 const l = limitOf(check, unit, metric);
-                if (l !== null && Number.isFinite(l) && !own.includes(l))
-                    own.push(l);
+                if (l !== null && Number.isFinite(l))
+                    own.add(l);
             }
             for (const l of own)
                 limits.push({ value: l, check: n });
-            keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, own, metric)}`);
+            keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, [...own], metric)}`);
         }
         if (rows.length === 0)
             continue;
@@ -36820,6 +36834,16 @@ function leftTail(result) {
     const size = Math.min(worse.length, Math.max(1, Math.ceil(paired * TAIL_SHARE)));
     const tail = worse.slice(0, size);
     const metric = result.rules.metrics.get(result.primaryMetric);
+    // Queries per single-attribute slice of the metric, indexed once: a lookup per tail value would scan every
+    // comparison (up to 20,000 slice values times the metrics) once per value.
+    const sliceN = new Map();
+    for (const c of result.comparisons) {
+        if (c.metric !== metric.name || c.slice.length !== 1)
+            continue;
+        const key = JSON.stringify(c.slice[0]);
+        if (!sliceN.has(key))
+            sliceN.set(key, c.n);
+    }
     let best = null;
     for (const attribute of result.rules.slices) {
         const counts = new Map();
@@ -36830,8 +36854,7 @@ function leftTail(result) {
         }
         for (const value of [...counts.keys()].sort()) {
             const inTail = counts.get(value);
-            const c = result.comparisons.find((x) => x.metric === metric.name && x.slice.length === 1 && x.slice[0][0] === attribute && x.slice[0][1] === value);
-            const n = c?.n ?? 0;
+            const n = sliceN.get(JSON.stringify([attribute, value])) ?? 0;
             const candidate = { size, attribute, value, inTail, n, paired };
             if (best === null || inTail > best.inTail || (inTail === best.inTail && n > 0 && best.n > 0 && n < best.n))
                 best = candidate;
@@ -37018,10 +37041,23 @@ function seriesOf(result) {
     }
     return out;
 }
+/**
+ * A past report's values by series key, first value of a key kept (as a search would find it). Built once per
+ * report: a search per drawn series would key every value again (up to 50 runs x 2,000 values, twice per series).
+ */
+function valuesByKey(report) {
+    const index = new Map();
+    for (const x of report.values) {
+        const k = keyOf(x.metric, x.slice);
+        if (!index.has(k))
+            index.set(k, x.value);
+    }
+    return index;
+}
 /** A past report's value of a series, or undefined when that run did not gate it. */
-function valueIn(report, key) {
-    const v = report.values.find((x) => keyOf(x.metric, x.slice) === key);
-    return v !== undefined && Number.isFinite(v.value) ? v.value : undefined;
+function valueIn(index, key) {
+    const v = index.get(key);
+    return v !== undefined && Number.isFinite(v) ? v : undefined;
 }
 /** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
 const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
@@ -37070,12 +37106,13 @@ function historySection(result) {
         return out;
     }
     const metricOf = (name) => result.rules.metrics.get(name);
+    const indexes = h.reports.map(valuesByKey);
     const drawn = series.slice(0, MAX_CHARTS);
     out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '');
     for (const s of drawn) {
         const labels = new Set();
-        const points = h.reports.flatMap((r) => {
-            const v = valueIn(r, s.key);
+        const points = h.reports.flatMap((r, i) => {
+            const v = valueIn(indexes[i], s.key);
             if (v === undefined)
                 return [];
             // Two runs of one commit would share a category (and one point would hide the other): add the run.
@@ -37092,13 +37129,13 @@ function historySection(result) {
     const columns = series.slice(0, MAX_COLUMNS);
     const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
     const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]];
-    for (const r of h.reports) {
+    for (const [i, r] of h.reports.entries()) {
         rows.push([
             SAFE_URL.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
             `\`${short(r.commit)}\``,
             inline(r.date.slice(0, 10), 10),
             ...columns.map((s) => {
-                const v = valueIn(r, s.key);
+                const v = valueIn(indexes[i], s.key);
                 return v === undefined ? '—' : fixed(v, digits(s));
             })
         ]);
