@@ -67,7 +67,7 @@ export function runGate(givenRules: Rules, baseline: SideRows, candidate: SideRo
     table,
     comparability: comparabilityEntries(trust),
     trust,
-    ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {}),
+    ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.ids.length, snapshot: snapshot ?? null } } : {}),
     ...(judge === null ? {} : { judge }),
     holdout,
     ...(seeded === undefined ? {} : { seeds: seeded.summary })

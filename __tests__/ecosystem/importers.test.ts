@@ -11,6 +11,7 @@ import { computeRunRows, detectRunFormat, readQrels, type Qrels } from '../../sr
 import type { SideRows } from '../../src/model/rows.js'
 import { sniffBraceRun } from '../../src/readers/sniff.js'
 import { writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'importers')
 const trec = join(process.cwd(), '__tests__', 'fixtures', 'trec')
@@ -24,7 +25,7 @@ function qrelsShape(q: Qrels): Array<[string, Array<[string, number]>, number[]]
 }
 
 function valuesOf(side: SideRows): Array<[string, Array<[string, number | null]>]> {
-  return side.rows.map((r) => [r.id, [...r.values.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))])
+  return rowsOf(side).map((r) => [r.id, [...r.values.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))])
 }
 
 /** trec_eval's per-query output (the committed -q file): measure -> query id -> value. */
@@ -91,7 +92,7 @@ describe('runs', () => {
     const got = await computeRunRows({ runFile: join(fx, 'ranx/run.json'), qrelsFile: join(fx, 'ranx/qrels.json'), measures: ['AP', 'nDCG@10', 'RR'], noRelevant: 'zero' })
     const expected = trecEvalValues()
     let compared = 0
-    for (const row of got.side.rows) {
+    for (const row of rowsOf(got.side)) {
       for (const [ours, theirs] of [
         ['AP', 'map'],
         ['nDCG@10', 'ndcg_cut_10'],
@@ -128,8 +129,8 @@ describe('per-query measure files', () => {
   it('reads trec_eval -q output (the committed real output) into one row per query, the "all" lines counted', async () => {
     const side = await readRows(join(trec, 'expected.txt'), { metricFields: new Set(['map', 'ndcg_cut_10']) })
     const expected = trecEvalValues()
-    expect(side.rows.length).toBe(expected.get('map')!.size)
-    for (const row of side.rows) {
+    expect(rowsOf(side).length).toBe(expected.get('map')!.size)
+    for (const row of rowsOf(side)) {
       expect(row.values.get('map')).toBe(expected.get('map')!.get(row.id))
       expect(row.values.get('ndcg_cut_10')).toBe(expected.get('ndcg_cut_10')!.get(row.id))
     }
@@ -139,8 +140,8 @@ describe('per-query measure files', () => {
   it('reads ir_measures -q output (query, measure, value) and agrees with trec_eval', async () => {
     const side = await readRows(join(fx, 'ir_measures/run.tsv'), { metricFields: new Set(['AP', 'nDCG@10']) })
     const expected = trecEvalValues()
-    expect(side.rows.length).toBe(expected.get('map')!.size)
-    for (const row of side.rows) expect(row.values.get('AP')).toBe(expected.get('map')!.get(row.id))
+    expect(rowsOf(side).length).toBe(expected.get('map')!.size)
+    for (const row of rowsOf(side)) expect(row.values.get('AP')).toBe(expected.get('map')!.get(row.id))
     expect(side.notes.join('\n')).toMatch(/5 summary lines \("all"\) ignored/)
     expect([...side.numericFields].sort()).toEqual(['AP', 'P@5', 'R@100', 'RR', 'nDCG@10'])
   })
@@ -153,28 +154,28 @@ describe('per-query measure files', () => {
       'dup.tsv': 'q1\tAP\t0.5\nq1\tAP\t0.25\n'
     })
     const irm = await readRows(f['irm.tsv'], { metricFields: new Set(['nDCG@10']) })
-    expect(irm.rows.map((r) => [r.id, r.values.get('nDCG@10')])).toEqual([
+    expect(rowsOf(irm).map((r) => [r.id, r.values.get('nDCG@10')])).toEqual([
       ['q1', 0.5],
       ['q2', 0.25]
     ])
     const te = await readRows(f['te.txt'], { metricFields: new Set(['ndcg_cut_10']) })
-    expect(te.rows.map((r) => [r.id, r.values.get('ndcg_cut_10')])).toEqual([
+    expect(rowsOf(te).map((r) => [r.id, r.values.get('ndcg_cut_10')])).toEqual([
       ['q1', 0.5],
       ['q2', 0.25]
     ])
     await expect(readRows(f['odd.tsv'], { metricFields: new Set() })).rejects.toThrow(/odd\.tsv: cannot tell which column .*--format ir_measures/)
     const named = await readRows(f['odd.tsv'], { metricFields: new Set(['b']), format: 'ir_measures' })
-    expect(named.rows.map((r) => r.id)).toEqual(['a', 'c'])
+    expect(rowsOf(named).map((r) => r.id)).toEqual(['a', 'c'])
     await expect(readRows(f['dup.tsv'], { metricFields: new Set(['AP']) })).rejects.toThrow(/dup\.tsv:2: AP appears twice for query "q1" \(also on line 1\)/)
   })
 
   it('reads pytrec_eval per-query results (json.dump of evaluate()) as rows', async () => {
     const side = await readRows(join(fx, 'pytrec_eval/results.json'), { metricFields: new Set(['map', 'P_5']) })
     const expected = trecEvalValues()
-    expect(side.rows.length).toBe(expected.get('map')!.size)
-    for (const row of side.rows) expect(row.values.get('P_5')).toBe(expected.get('P_5')!.get(row.id))
-    expect(side.rows.find((r) => r.id === '01')).toBeDefined()
-    expect(side.rows.find((r) => r.id === '1')).toBeDefined()
+    expect(rowsOf(side).length).toBe(expected.get('map')!.size)
+    for (const row of rowsOf(side)) expect(row.values.get('P_5')).toBe(expected.get('P_5')!.get(row.id))
+    expect(rowsOf(side).find((r) => r.id === '01')).toBeDefined()
+    expect(rowsOf(side).find((r) => r.id === '1')).toBeDefined()
   })
 })
 
@@ -187,8 +188,8 @@ describe('ragas exports', () => {
 
   it('reads a ragas CSV with --id-field user_input: NaN cells are missing values, list columns are text', async () => {
     const side = await readRows(join(fx, 'ragas/candidate.csv'), { metricFields: metrics, idField: 'user_input' })
-    expect(side.rows.length).toBe(8)
-    const declined = side.rows.find((r) => r.id === 'Why was my card declined?')!
+    expect(rowsOf(side).length).toBe(8)
+    const declined = rowsOf(side).find((r) => r.id === 'Why was my card declined?')!
     expect(declined.values.get('faithfulness')).toBeNull()
     expect(declined.values.get('context_precision')).toBe(0.59)
     expect(declined.attrs.get('retrieved_contexts')).toBe("['Help article 5: why was my card declined?', 'FAQ/billing/5']")
@@ -197,17 +198,21 @@ describe('ragas exports', () => {
 
   it('reads pandas to_csv with its index column (ignored, noted) and a query_id column', async () => {
     const side = await readRows(join(fx, 'ragas/baseline-with-index.csv'), { metricFields: metrics })
-    expect(side.rows.map((r) => r.id).slice(0, 2)).toEqual(['faq-00', 'faq-01'])
+    expect(
+      rowsOf(side)
+        .map((r) => r.id)
+        .slice(0, 2)
+    ).toEqual(['faq-00', 'faq-01'])
     expect(side.notes.join('\n')).toMatch(/unnamed first column \(pandas' row index\) was ignored/)
   })
 
   it('reads to_json(orient="records") and lines=True alike, ids from the "id" column', async () => {
     const json = await readRows(join(fx, 'ragas/baseline.json'), { metricFields: metrics })
     const jsonl = await readRows(join(fx, 'ragas/candidate.jsonl'), { metricFields: metrics })
-    expect(json.rows.map((r) => r.id)).toEqual(['101', '102', '103', '104', '105', '106', '107', '108'])
-    expect(jsonl.rows.map((r) => r.id)).toEqual(json.rows.map((r) => r.id))
-    expect(json.rows[0].attrs.get('user_input')).toBe('How do I reset my password?')
-    expect(jsonl.rows[5].values.get('faithfulness')).toBeNull()
+    expect(rowsOf(json).map((r) => r.id)).toEqual(['101', '102', '103', '104', '105', '106', '107', '108'])
+    expect(rowsOf(jsonl).map((r) => r.id)).toEqual(rowsOf(json).map((r) => r.id))
+    expect(rowsOf(json)[0].attrs.get('user_input')).toBe('How do I reset my password?')
+    expect(rowsOf(jsonl)[5].values.get('faithfulness')).toBeNull()
     expect(json.notes.join('\n')).toMatch(/field "retrieved_contexts" skipped in 8 rows/)
   })
 
@@ -226,12 +231,12 @@ describe('deepeval results', () => {
 
   it('reads the test-run file: one row per test case, score and .success per metric, metadata as fields', async () => {
     const side = await readRows(join(fx, 'deepeval/candidate.json'), { metricFields: metrics })
-    expect(side.rows.map((r) => r.id)).toEqual(['faq-00', 'faq-01', 'faq-02', 'faq-03', 'faq-04', 'faq-05', 'faq-06', 'faq-07'])
-    const errored = side.rows[3]
+    expect(rowsOf(side).map((r) => r.id)).toEqual(['faq-00', 'faq-01', 'faq-02', 'faq-03', 'faq-04', 'faq-05', 'faq-06', 'faq-07'])
+    const errored = rowsOf(side)[3]
     expect(errored.values.get('Faithfulness')).toBeNull()
     expect(errored.values.get('Faithfulness.success')).toBe(0)
-    expect(side.rows[0].values.get('Contextual Precision')).toBe(0.63)
-    expect(side.rows[0].attrs.get('topic')).toBe('account')
+    expect(rowsOf(side)[0].values.get('Contextual Precision')).toBe(0.63)
+    expect(rowsOf(side)[0].attrs.get('topic')).toBe('account')
     expect(side.numericFields.has('runDuration')).toBe(true)
     expect(side.numericFields.has('order')).toBe(false)
   })
@@ -239,12 +244,12 @@ describe('deepeval results', () => {
   it("refuses deepeval's positional names (test_case_<n>) without a query id, and accepts --id-field input", async () => {
     await expect(readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics })).rejects.toThrow(/positional\.json \(testCases\[0\]\): has no query id: .*"test_case_0".*additional_metadata/)
     const side = await readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics, idField: 'input' })
-    expect(side.rows[0].id).toBe('How do I reset my password?')
+    expect(rowsOf(side)[0].id).toBe('How do I reset my password?')
   })
 
   it('reads an EvaluationResult dumped with snake_case fields', async () => {
     const side = await readRows(join(fx, 'deepeval/evaluation-result.json'), { metricFields: new Set(['Answer Relevancy']) })
-    expect(side.rows.map((r) => [r.id, r.values.get('Answer Relevancy')])).toEqual([
+    expect(rowsOf(side).map((r) => [r.id, r.values.get('Answer Relevancy')])).toEqual([
       ['faq-00', 0.9],
       ['faq-01', 0.8],
       ['faq-02', 0.7]
@@ -257,7 +262,7 @@ describe('built-in formats are untouched', () => {
     const long = 'x'.repeat(70000)
     const f = writeFiles({ 'long.jsonl': `{"query_id": "q1", "note": "${long}", "m": 0.25}\n{"query_id": "q2", "m": 0.5}\n`, 'bad.jsonl': `{"query_id": "q1", "m": 0.25\n` })
     const side = await readRows(f['long.jsonl'], { metricFields: new Set(['m']) })
-    expect(side.rows.map((r) => [r.id, r.values.get('m')])).toEqual([
+    expect(rowsOf(side).map((r) => [r.id, r.values.get('m')])).toEqual([
       ['q1', 0.25],
       ['q2', 0.5]
     ])
@@ -268,7 +273,7 @@ describe('built-in formats are untouched', () => {
     const f = writeFiles({ 'a.jsonl': '{"query_id": "q1", "m": 0.5}\n', 'b.csv': 'query_id,m\nq1,0.5\n' })
     for (const file of [f['a.jsonl'], f['b.csv']]) {
       const side = await readRows(file, { metricFields: new Set(['m']) })
-      expect(side.rows.map((r) => [r.id, r.values.get('m')])).toEqual([['q1', 0.5]])
+      expect(rowsOf(side).map((r) => [r.id, r.values.get('m')])).toEqual([['q1', 0.5]])
     }
   })
 })

@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/readers/rows.js'
 import { InputError } from '../../src/errors.js'
 import { writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const metricFields = new Set(['Faithfulness', 'nDCG@10', 'ndcg@10'])
 
@@ -21,7 +22,7 @@ describe('deepeval', () => {
     const f = writeFiles({ 'compact.json': JSON.stringify(data), 'indented.json': JSON.stringify(data, null, 2) })
     for (const file of [f['compact.json'], f['indented.json']]) {
       const side = await readRows(file, { metricFields })
-      expect(side.rows.map((r) => [r.id, r.values.get('Faithfulness')])).toEqual([
+      expect(rowsOf(side).map((r) => [r.id, r.values.get('Faithfulness')])).toEqual([
         ['faq-01', 0.5],
         ['faq-02', 0.75]
       ])
@@ -32,14 +33,14 @@ describe('deepeval', () => {
     const f = writeFiles({ 'p.json': JSON.stringify({ testCases: [testCase('test_rag[test_case0]', 0.5), testCase('test_rag[test_case1]', 0.6)] }) })
     await expect(readRows(f['p.json'], { metricFields })).rejects.toThrow(/p\.json \(testCases\[0\]\): has no query id: .*"test_rag\[test_case0\]".*position/)
     const side = await readRows(f['p.json'], { metricFields, idField: 'input' })
-    expect(side.rows.map((r) => r.id)).toEqual(['question test_rag[test_case0]', 'question test_rag[test_case1]'])
+    expect(rowsOf(side).map((r) => r.id)).toEqual(['question test_rag[test_case0]', 'question test_rag[test_case1]'])
   })
 
   it('refuses rules that read deepeval\'s positional "index" as a metric', async () => {
     const f = writeFiles({ 'e.json': JSON.stringify({ test_results: [testCase('faq-01', 0.5, { index: 0 }), testCase('faq-02', 0.6, { index: 1 })] }) })
     await expect(readRows(f['e.json'], { metricFields: new Set(['Faithfulness', 'index']) })).rejects.toThrow(/e\.json \(test_results\[0\]\.index\): .*"index".*position/)
     const side = await readRows(f['e.json'], { metricFields: new Set(['Faithfulness']) })
-    expect(side.rows[0].values.has('index')).toBe(false)
+    expect(rowsOf(side)[0].values.has('index')).toBe(false)
   })
 })
 
@@ -75,7 +76,7 @@ describe('aggregate-only shapes are refused by name, with what to export instead
   it('still reads pytrec_eval per-query results {qid: {measure: value}}', async () => {
     const f = writeFiles({ 'pt.json': JSON.stringify({ q1: { 'ndcg@10': 0.5 }, q2: { 'ndcg@10': 0.25 } }) })
     const side = await readRows(f['pt.json'], { metricFields })
-    expect(side.rows.map((r) => [r.id, r.values.get('ndcg@10')])).toEqual([
+    expect(rowsOf(side).map((r) => [r.id, r.values.get('ndcg@10')])).toEqual([
       ['q1', 0.5],
       ['q2', 0.25]
     ])

@@ -10,12 +10,13 @@ import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/readers/rows.js'
 import { cli, hasStackTrace, tempDir, writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const examples = join(process.cwd(), 'examples')
 const METRICS = ['recall@10', 'hit@10', 'mrr@10', 'latency_ms']
 
 type Row = Record<string, unknown>
-const rowsOf = (side: string): Row[] =>
+const fixtureRows = (side: string): Row[] =>
   readFileSync(join(examples, `${side}.jsonl`), 'utf8')
     .split('\n')
     .filter((l) => l !== '')
@@ -72,8 +73,8 @@ async function reports(dir: string, ext: string, extra: string[] = []): Promise<
 }
 
 describe('long (tidy) form', () => {
-  const base = rowsOf('baseline')
-  const cand = rowsOf('candidate')
+  const base = fixtureRows('baseline')
+  const cand = fixtureRows('candidate')
 
   it('gives the same JSON and Markdown reports, byte for byte, as the wide form (CSV, TSV, JSON Lines)', async () => {
     const wide = tempDir()
@@ -101,12 +102,12 @@ describe('long (tidy) form', () => {
       'irm.csv': 'query_id,measure,value\nq1,nDCG@10,0.5\nq2,nDCG@10,0.125\n'
     })
     const side = await readRows(f['pt.csv'], { metricFields: new Set(['nDCG@10', 'AP']) })
-    expect(side.rows.map((r) => [r.id, r.values.get('nDCG@10'), r.values.get('AP'), r.attrs.get('name')])).toEqual([
+    expect(rowsOf(side).map((r) => [r.id, r.values.get('nDCG@10'), r.values.get('AP'), r.attrs.get('name')])).toEqual([
       ['q1', 0.5, 0.25, 'BM25'],
       ['q2', 0.125, 0, 'BM25']
     ])
     const irm = await readRows(f['irm.csv'], { metricFields: new Set(['nDCG@10']) })
-    expect(irm.rows.map((r) => [r.id, r.values.get('nDCG@10')])).toEqual([
+    expect(rowsOf(irm).map((r) => [r.id, r.values.get('nDCG@10')])).toEqual([
       ['q1', 0.5],
       ['q2', 0.125]
     ])
@@ -130,7 +131,7 @@ describe('long (tidy) form', () => {
   it('is not taken for wide form when the rules name the value column as a metric', async () => {
     const f = writeFiles({ 'w.csv': 'query_id,name,score\nq1,alice,0.5\nq2,bob,0.25\n' })
     const side = await readRows(f['w.csv'], { metricFields: new Set(['score']) })
-    expect(side.rows.map((r) => [r.id, r.values.get('score')])).toEqual([
+    expect(rowsOf(side).map((r) => [r.id, r.values.get('score')])).toEqual([
       ['q1', 0.5],
       ['q2', 0.25]
     ])

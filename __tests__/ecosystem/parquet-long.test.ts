@@ -10,6 +10,7 @@ import { describe, expect, it } from '@jest/globals'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { readRows } from '../../src/readers/rows.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'parquet')
 const rules = join(process.cwd(), 'examples', 'rules.yml')
@@ -45,8 +46,8 @@ describe('long-form Parquet', () => {
 
   it('pivots rows in order of first appearance, measures from row groups apart', async () => {
     const side = await readRows(join(fx, 'baseline-long.parquet'), { metricFields: new Set(['recall@10', 'hit@10']), keepAttributes: new Set(['segment']) })
-    expect(side.rows.length).toBe(400)
-    expect([side.rows[0].id, side.rows[0].values.get('recall@10'), side.rows[0].values.get('hit@10'), side.rows[0].attrs.get('segment')]).toEqual(['q0001', 0.7423, 1, 'established'])
+    expect(rowsOf(side).length).toBe(400)
+    expect([rowsOf(side)[0].id, rowsOf(side)[0].values.get('recall@10'), rowsOf(side)[0].values.get('hit@10'), rowsOf(side)[0].attrs.get('segment')]).toEqual(['q0001', 0.7423, 1, 'established'])
   })
 
   it('refuses a measure repeated for a query and an attribute that varies within one, with both rows', async () => {

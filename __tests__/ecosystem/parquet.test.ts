@@ -11,6 +11,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { readRows } from '../../src/readers/rows.js'
 import { computeRunRows, detectRunFormat, readQrels } from '../../src/metrics/index.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'parquet')
 const examples = join(process.cwd(), 'examples')
@@ -60,18 +61,18 @@ describe('Parquet per-query rows', () => {
 
   it('reads every row group, INT64 metrics as numbers, and only the columns the rules use', async () => {
     const side = await readRows(join(fx, 'baseline.parquet'), { metricFields: new Set(['recall@10', 'hit@10']), keepAttributes: new Set(['segment']) })
-    expect(side.rows).toHaveLength(400)
-    expect(side.rows[399].id).toBe('q0400')
-    expect(side.rows[0].values.get('hit@10')).toBe(1)
-    expect(side.rows[0].values.has('mrr@10')).toBe(false)
-    expect([...side.rows[0].attrs.keys()]).toEqual(['segment'])
+    expect(rowsOf(side)).toHaveLength(400)
+    expect(rowsOf(side)[399].id).toBe('q0400')
+    expect(rowsOf(side)[0].values.get('hit@10')).toBe(1)
+    expect(rowsOf(side)[0].values.has('mrr@10')).toBe(false)
+    expect([...rowsOf(side)[0].attrs.keys()]).toEqual(['segment'])
     expect(side.numericFields).toEqual(new Set(['recall@10', 'hit@10', 'mrr@10', 'latency_ms']))
   })
 
   it('is detected by its PAR1 magic whatever the name, and named with --input-format parquet', async () => {
     const f = writeFiles({ 'rows.dat': readFileSync(join(fx, 'baseline.parquet')), 'rows.csv': 'query_id,m\nq1,1\n' })
-    expect((await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']) })).rows).toHaveLength(400)
-    expect((await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']), format: 'parquet' })).rows).toHaveLength(400)
+    expect(rowsOf(await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']) }))).toHaveLength(400)
+    expect(rowsOf(await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']), format: 'parquet' }))).toHaveLength(400)
     await expect(readRows(f['rows.csv'], { metricFields: new Set(['m']), format: 'parquet' })).rejects.toThrow(/rows\.csv: does not start with PAR1/)
   })
 
@@ -121,7 +122,7 @@ describe('Parquet per-query rows', () => {
     expect(dup.stderr).toMatch(/dup\.parquet: duplicate query ids: "q1" \(row 1 and row 3\)/)
     expect(hasStackTrace(dup.stderr)).toBe(false)
     await expect(readRows(f['noid.parquet'], { metricFields: new Set() })).rejects.toThrow(/noid\.parquet: has no "query_id" column \(columns: "qid"\).*--id-field/)
-    expect((await readRows(f['noid.parquet'], { metricFields: new Set(), idField: 'qid' })).rows[0].id).toBe('q1')
+    expect(rowsOf(await readRows(f['noid.parquet'], { metricFields: new Set(), idField: 'qid' }))[0].id).toBe('q1')
     await expect(readRows(f['nullid.parquet'], { metricFields: new Set() })).rejects.toThrow(/nullid\.parquet.*row 2.*"query_id" is null/)
     await expect(readRows(f['text.parquet'], { metricFields: new Set(['m']) })).rejects.toThrow(/text\.parquet.*"m" is a string \("high"\), not a number/)
   })
@@ -146,8 +147,8 @@ describe('Parquet per-query rows', () => {
     const measures = ['AP', 'nDCG@10', 'P@5', 'RR', 'NumRet']
     const reference = await computeRunRows({ runFile: join(trec, 'run.txt'), qrels, measures, noRelevant: 'zero' })
     const fromParquet = await computeRunRows({ runFile: f['run.parquet'], qrels, measures, noRelevant: 'zero' })
-    expect(reference.side.rows.length).toBeGreaterThan(10)
-    expect(fromParquet.side.rows.map((r) => [r.id, [...r.values]])).toEqual(reference.side.rows.map((r) => [r.id, [...r.values]]))
+    expect(rowsOf(reference.side).length).toBeGreaterThan(10)
+    expect(rowsOf(fromParquet.side).map((r) => [r.id, [...r.values]])).toEqual(rowsOf(reference.side).map((r) => [r.id, [...r.values]]))
     await expect(computeRunRows({ runFile: f['bad.parquet'], qrels, measures, noRelevant: 'zero' })).rejects.toThrow(/bad\.parquet: has no "doc_id" column/)
   })
 })

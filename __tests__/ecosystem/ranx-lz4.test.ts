@@ -14,6 +14,7 @@ import { readRows } from '../../src/readers/rows.js'
 import { xxhash32 } from '../../src/readers/binary/xxhash32.js'
 import { decompressLz4Frames, Lz4FrameError } from '../../src/readers/binary/lz4-frame.js'
 import { refusal, tempDir, writeFiles } from '../helpers.js'
+import { rowsOf, type SideRows } from '../../src/model/rows.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'importers')
 const trec = join(process.cwd(), '__tests__', 'fixtures', 'trec')
@@ -42,8 +43,8 @@ function f64(x: number): Buffer {
   return b
 }
 
-function rowsOf(side: { rows: Array<{ id: string; values: Map<string, number | null> }> }): Array<[string, Array<[string, number | null]>]> {
-  return side.rows.map((r) => [r.id, [...r.values.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))])
+function valuesById(side: SideRows): Array<[string, Array<[string, number | null]>]> {
+  return rowsOf(side).map((r) => [r.id, [...r.values.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))])
 }
 
 describe('ranx .lz4', () => {
@@ -64,7 +65,7 @@ describe('ranx .lz4', () => {
     const reference = await computeRunRows({ runFile: join(trec, 'run.txt'), qrels, measures: MEASURES, noRelevant: 'zero' })
     for (const judgments of [qrels, await readQrels(join(fx, 'ranx/qrels.lz4'))]) {
       const got = await computeRunRows({ runFile: join(fx, 'ranx/run.lz4'), qrels: judgments, measures: MEASURES, noRelevant: 'zero' })
-      expect(rowsOf(got.side)).toEqual(rowsOf(reference.side))
+      expect(valuesById(got.side)).toEqual(valuesById(reference.side))
       expect(got.coverage.runFormat).toBe('lz4')
     }
   })

@@ -11,12 +11,13 @@ import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/readers/rows.js'
 import { readQrels } from '../../src/metrics/index.js'
 import type { SideRows } from '../../src/model/rows.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'importers')
 const trec = join(process.cwd(), '__tests__', 'fixtures', 'trec')
 
 function shape(side: SideRows): unknown {
-  return side.rows.map((r) => [r.id, [...r.values.entries()], [...r.attrs.entries()]])
+  return rowsOf(side).map((r) => [r.id, [...r.values.entries()], [...r.attrs.entries()]])
 }
 
 describe('fixtures written as the tools write them', () => {
@@ -45,7 +46,7 @@ describe('fixtures written as the tools write them', () => {
     const metricFields = new Set(['context_precision', 'faithfulness'])
     const a = await readRows(join(fx, 'ragas/baseline.csv'), { metricFields, idField: 'user_input' })
     const b = await readRows(join(fx, 'ragas/baseline-windows.csv'), { metricFields, idField: 'user_input' })
-    expect(b.rows.length).toBe(8)
+    expect(rowsOf(b).length).toBe(8)
     expect(shape(b)).toEqual(shape(a))
   })
 
@@ -55,14 +56,14 @@ describe('fixtures written as the tools write them', () => {
     const b = await readRows(join(fx, 'ir_measures/run-windows.tsv'), { metricFields })
     expect(readFileSync(join(fx, 'ir_measures/run-windows.tsv'), 'utf8')).toContain('\tAP\t0.')
     expect(shape(b)).toEqual(shape(a))
-    expect(b.rows.length).toBeGreaterThan(10)
+    expect(rowsOf(b).length).toBeGreaterThan(10)
   })
 
   it('deepeval\'s .latest_test_run.json ({"testRunData": ...}, TestRunManager.save_test_run) reads as the results-folder file', async () => {
     const metricFields = new Set(['Contextual Precision', 'Faithfulness'])
     const a = await readRows(join(fx, 'deepeval/baseline.json'), { metricFields })
     const b = await readRows(join(fx, 'deepeval/latest_test_run.json'), { metricFields })
-    expect(b.rows.length).toBe(8)
+    expect(rowsOf(b).length).toBe(8)
     expect(shape(b)).toEqual(shape(a))
   })
 })

@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
-import type { QueryRow, SideRows } from '../../src/model/rows.js'
+import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 
 function side(source: string, rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>): SideRows {
   const out: QueryRow[] = rows.map((r, i) => ({ id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs ?? {})) }))
   const numeric = new Set(rows.flatMap((r) => Object.keys(r.values)))
   const attrs = new Set(rows.flatMap((r) => Object.keys(r.attrs ?? {})))
-  return { source, rows: out, numericFields: numeric, attributeFields: attrs, notes: [] }
+  return sideFromRows(source, out, { numericFields: numeric, attributeFields: attrs, notes: [] })
 }
 
 describe('the eight-query example', () => {

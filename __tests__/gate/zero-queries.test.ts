@@ -7,17 +7,15 @@ import { describe, expect, it } from '@jest/globals'
 import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { decide } from '../../src/decide/evaluate.js'
-import type { SideRows } from '../../src/model/rows.js'
+import { sideFromRows, type SideRows } from '../../src/model/rows.js'
 import { explainUnit } from '../../src/report/words.js'
 import { createStats } from '../../src/stats/compare.js'
 
-const side = (source: string, value: number): SideRows => ({
-  source,
-  rows: Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, line: i + 1, values: new Map([['m', value]]), attrs: new Map([['segment', 'established']]) })),
-  numericFields: new Set(['m']),
-  attributeFields: new Set(['segment']),
-  notes: []
-})
+const side = (source: string, value: number): SideRows =>
+  sideFromRows(
+    source,
+    Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, line: i + 1, values: new Map([['m', value]]), attrs: new Map([['segment', 'established']]) }))
+  )
 
 const rules = (onInconclusive: 'pass' | 'fail', check: string) =>
   loadRules(

@@ -18,6 +18,7 @@ import { readWholeText } from '../../src/readers/whole-file.js'
 import { parseScoreBytes, parseScoreText } from '../../src/readers/score.js'
 import { maxOf, minOf, pushAll } from '../../src/util/extent.js'
 import { refusal, writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -114,7 +115,7 @@ describe('rows keep only the attributes the rules use', () => {
 
   it('JSON Lines: unused fields are named for hints but their values are not kept', async () => {
     const side = await readRows(write('r.jsonl', rows), { metricFields: new Set(['m']), keepAttributes: new Set(['seg']) })
-    expect(side.rows.map((r) => [...r.attrs])).toEqual([[['seg', 'a']], [['seg', 'b']]])
+    expect(rowsOf(side).map((r) => [...r.attrs])).toEqual([[['seg', 'a']], [['seg', 'b']]])
     expect([...side.attributeFields].sort()).toEqual(['answer', 'flag', 'seg'])
     expect([...side.numericFields].sort()).toEqual(['m', 'n'])
   })
@@ -122,15 +123,15 @@ describe('rows keep only the attributes the rules use', () => {
   it('CSV and the ragas importer: the same', async () => {
     const csv = 'query_id,m,seg,answer\nq1,0.5,a,long text\nq2,0.5,b,more\n'
     const side = await readRows(write('r.csv', csv), { metricFields: new Set(['m']), keepAttributes: new Set(['seg']) })
-    expect(side.rows.map((r) => [...r.attrs])).toEqual([[['seg', 'a']], [['seg', 'b']]])
+    expect(rowsOf(side).map((r) => [...r.attrs])).toEqual([[['seg', 'a']], [['seg', 'b']]])
     const ragas = await readRows(write('r2.csv', csv.replace('query_id', 'id')), { metricFields: new Set(['m']), keepAttributes: new Set(['seg']), format: 'ragas' })
-    expect(ragas.rows.map((r) => [...r.attrs])).toEqual([[['seg', 'a']], [['seg', 'b']]])
+    expect(rowsOf(ragas).map((r) => [...r.attrs])).toEqual([[['seg', 'a']], [['seg', 'b']]])
     expect(ragas.attributeFields.has('answer')).toBe(true)
   })
 
   it('without a list (init), every attribute is kept, uncapped', async () => {
     const side = await readRows(write('r.jsonl', rows.replace('long text', 'y'.repeat(MAX_ATTRIBUTE_CHARS + 1))), { metricFields: new Set(['m']) })
-    expect(side.rows[0].attrs.get('answer')).toHaveLength(MAX_ATTRIBUTE_CHARS + 1)
+    expect(rowsOf(side)[0].attrs.get('answer')).toHaveLength(MAX_ATTRIBUTE_CHARS + 1)
   })
 
   it(`a kept attribute value over ${MAX_ATTRIBUTE_CHARS} characters and a query id over ${MAX_QUERY_ID_CHARS} are refused with file and line`, async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals'
 import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { decide } from '../../src/decide/evaluate.js'
-import type { SideRows } from '../../src/model/rows.js'
+import { sideFromRows, type SideRows } from '../../src/model/rows.js'
 import { createStats, type Comparison, type StatsEngine } from '../../src/stats/compare.js'
 import { jsonl } from '../helpers.js'
 import { runCase } from './harness.js'
@@ -17,9 +17,9 @@ import { runCase } from './harness.js'
 const N = 40
 
 function side(source: string, value: (i: number) => number, extra: (i: number) => number = () => 0): SideRows {
-  return {
+  return sideFromRows(
     source,
-    rows: Array.from({ length: N }, (_, i) => ({
+    Array.from({ length: N }, (_, i) => ({
       id: `q${i}`,
       line: i + 1,
       values: new Map([
@@ -27,11 +27,8 @@ function side(source: string, value: (i: number) => number, extra: (i: number) =
         ['hit', extra(i)]
       ]),
       attrs: new Map([['seg', i % 2 ? 'a' : 'b']])
-    })),
-    numericFields: new Set(['m', 'hit']),
-    attributeFields: new Set(['seg']),
-    notes: []
-  }
+    }))
+  )
 }
 
 const CHECKS: Record<string, string> = {

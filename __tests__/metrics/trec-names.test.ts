@@ -10,6 +10,7 @@ import { describe, expect, it } from '@jest/globals'
 import { computeRunRows, parseMeasure } from '../../src/metrics/index.js'
 import { didYouMean } from '../../src/util/did-you-mean.js'
 import { cli, jsonl, writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const dir = join(process.cwd(), '__tests__', 'fixtures', 'trec')
 
@@ -34,9 +35,9 @@ describe('trec_eval measure names', () => {
   it('give exactly the values of their ir_measures counterparts, per query', async () => {
     const names = ALIASES.flatMap(([a, b]) => [a, b])
     const { side } = await computeRunRows({ runFile: join(dir, 'run.txt'), qrelsFile: join(dir, 'qrels.txt'), measures: names, noRelevant: 'zero' })
-    expect(side.rows.length).toBeGreaterThan(10)
+    expect(rowsOf(side).length).toBeGreaterThan(10)
     const differ: string[] = []
-    for (const row of side.rows) {
+    for (const row of rowsOf(side)) {
       for (const [trec, ours] of ALIASES) {
         const a = row.values.get(trec)
         const b = row.values.get(ours)

@@ -7,6 +7,7 @@ import { InputError } from '../../src/errors.js'
 import { computeRunRows, formatFixed4, parseMeasure, readQrels } from '../../src/metrics/index.js'
 import { compareCodePoints } from '../../src/util/order.js'
 import { parseScoreBytes } from '../../src/readers/score.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'rg-metrics-'))
 let n = 0
@@ -20,7 +21,7 @@ const runLines = (rows: Array<[string, string, number | string]>): string => row
 
 async function values(qrels: string, run: string, measures: string[], extra: object = {}): Promise<Map<string, Map<string, number | null>>> {
   const { side } = await computeRunRows({ qrelsFile: qrels, runFile: run, measures, ...extra })
-  return new Map(side.rows.map((r) => [r.id, r.values]))
+  return new Map(rowsOf(side).map((r) => [r.id, r.values]))
 }
 
 async function refusal(promise: Promise<unknown>): Promise<InputError> {
@@ -215,8 +216,8 @@ describe('query set and coverage', () => {
 
   test('exclude (default): no-relevant query out of rows but counted; absent scored 0; run-only counted', async () => {
     const { side, coverage } = await computeRunRows({ qrelsFile: q, runFile: r, measures: ['P@1'] })
-    expect(side.rows.map((row) => row.id)).toEqual(['01', 'a', 'c'])
-    expect(side.rows.map((row) => row.values.get('P@1'))).toEqual([0, 1, 0])
+    expect(rowsOf(side).map((row) => row.id)).toEqual(['01', 'a', 'c'])
+    expect(rowsOf(side).map((row) => row.values.get('P@1'))).toEqual([0, 1, 0])
     expect(coverage.absentFromRun).toEqual(['01', 'c']) // "1" in the run is not "01"
     expect(coverage.noRelevant).toEqual({ policy: 'exclude', ids: ['b'] })
     expect(coverage.runOnly).toBe(2)
@@ -227,10 +228,10 @@ describe('query set and coverage', () => {
 
   test('zero keeps it, report returns it separately', async () => {
     const zero = await computeRunRows({ qrelsFile: q, runFile: r, measures: ['P@1'], noRelevant: 'zero' })
-    expect(zero.side.rows.map((row) => row.id)).toEqual(['01', 'a', 'b', 'c'])
-    expect(zero.side.rows[2].values.get('P@1')).toBe(0)
+    expect(rowsOf(zero.side).map((row) => row.id)).toEqual(['01', 'a', 'b', 'c'])
+    expect(rowsOf(zero.side)[2].values.get('P@1')).toBe(0)
     const report = await computeRunRows({ qrelsFile: q, runFile: r, measures: ['P@1'], noRelevant: 'report' })
-    expect(report.side.rows.map((row) => row.id)).toEqual(['01', 'a', 'c'])
+    expect(rowsOf(report.side).map((row) => row.id)).toEqual(['01', 'a', 'c'])
     expect(report.noRelevantRows.map((row) => row.id)).toEqual(['b'])
   })
 
@@ -238,13 +239,13 @@ describe('query set and coverage', () => {
     const qrels = await readQrels(q)
     const one = await computeRunRows({ qrels, runFile: r, measures: ['P@1'] })
     const two = await computeRunRows({ qrels, runFile: r, measures: ['P@1'] })
-    expect(two.side.rows.map((x) => x.values.get('P@1'))).toEqual(one.side.rows.map((x) => x.values.get('P@1')))
+    expect(rowsOf(two.side).map((x) => x.values.get('P@1'))).toEqual(rowsOf(one.side).map((x) => x.values.get('P@1')))
   })
 
   test('JSONL passthrough fields travel into the rows', async () => {
     const j = file('{"query_id":"a","results":[{"doc_id":"d1","score":1}],"latency_ms":12.5,"segment":"head","meta":{"x":1}}\n{"query_id":"c","doc_id":"d1","score":2}\n', 'jsonl')
     const { side, coverage } = await computeRunRows({ qrelsFile: q, runFile: j, measures: ['P@1'] })
-    const a = side.rows.find((row) => row.id === 'a')!
+    const a = rowsOf(side).find((row) => row.id === 'a')!
     expect(a.values.get('latency_ms')).toBe(12.5)
     expect(a.attrs.get('segment')).toBe('head')
     expect(side.numericFields.has('latency_ms')).toBe(true)

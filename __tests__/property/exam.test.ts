@@ -15,7 +15,7 @@ import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
 import { runGate } from '../../src/gate.js'
 import type { GateResult } from '../../src/decide/result.js'
-import type { QueryRow, SideRows } from '../../src/model/rows.js'
+import { rowsOf, sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 import { cli, writeFiles } from '../helpers.js'
 
 const RUNS = Number(process.env.RG_PROPERTY_RUNS ?? 15)
@@ -68,7 +68,7 @@ function row(id: string, line: number, values: [number, number], seg: string | u
 }
 function side(source: string, rows: QueryRow[]): SideRows {
   const attributeFields = new Set<string>(rows.some((r) => r.attrs.has('seg')) ? ['seg'] : [])
-  return { source, rows, numericFields: new Set(['m', 'hit']), attributeFields, notes: [] }
+  return sideFromRows(source, rows, { numericFields: new Set(['m', 'hit']), attributeFields, notes: [] })
 }
 const baseline = (data: Query[], seg: (q: Query, i: number) => string | undefined = (q) => q.seg) =>
   side(
@@ -106,7 +106,7 @@ describe('the candidate cannot change the exam (fast-check)', () => {
         const before = runGate(zero, baseline(data), candidate(data))
         // Ids of 7+ characters cannot collide with the exam's (at most 6): these are candidate-only.
         const invented = extra.map((x, i) => row(x.id, data.length + i + 1, [1, 1], x.seg))
-        const padded = side('c.jsonl', [...candidate(data).rows, ...invented])
+        const padded = side('c.jsonl', [...rowsOf(candidate(data)), ...invented])
         const after = runGate(zero, baseline(data), padded)
         expect(decisionOf(after)).toEqual(decisionOf(before))
         if (before.decision.verdict === 'fail') expect(after.decision.verdict).toBe('fail')

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { computeRunRows } from '../../src/metrics/index.js'
 import { tempDir } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const RATIO = ['P@1', 'P@5', 'R@5', 'R@20', 'R_cap@5', 'Success@3', 'RR', 'RR@3', 'AP', 'AP@5', 'nDCG', 'nDCG@5', 'nDCG(gain=exp)@10', 'Rprec', 'Bpref', 'Judged@5']
 const RUNS = Number(process.env.RG_PROPERTY_RUNS ?? 60)
@@ -44,7 +45,7 @@ const runLines = (qs: Query[]) => qs.flatMap((q) => q.docs.map((d, i) => `${q.id
 
 async function score(qs: Query[], lines: string[], measures = RATIO): Promise<Map<string, Map<string, number | null>>> {
   const { side } = await computeRunRows({ runFile: write('run.txt', lines.join('\n') + '\n'), qrelsFile: write('qrels.txt', qrelsText(qs)), measures, noRelevant: 'zero' })
-  return new Map(side.rows.map((r) => [r.id, r.values]))
+  return new Map(rowsOf(side).map((r) => [r.id, r.values]))
 }
 
 describe('metric invariants (fast-check, temp files)', () => {
@@ -86,7 +87,7 @@ describe('metric invariants (fast-check, temp files)', () => {
         const qrelsFile = write('qrels.txt', qrelsText(extended))
         const run = async (lines: string[]) => {
           const { side } = await computeRunRows({ runFile: write('run.txt', lines.join('\n') + '\n'), qrelsFile, measures, noRelevant: 'zero' })
-          return new Map(side.rows.map((r) => [r.id, r.values]))
+          return new Map(rowsOf(side).map((r) => [r.id, r.values]))
         }
         expect(await run(runLines(extended))).toEqual(await run(runLines(qs)))
       }),

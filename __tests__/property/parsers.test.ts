@@ -10,6 +10,7 @@ import path from 'node:path'
 import { readRows } from '../../src/readers/rows.js'
 import { readQrels } from '../../src/metrics/index.js'
 import { tempDir } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 const RUNS = Number(process.env.RG_PROPERTY_RUNS ?? 100)
 const dir = tempDir('rg-prop-parsers-')
@@ -28,7 +29,7 @@ type Row = { id: string; m: number; n: number; note: string }
 
 const metricFields = new Set(['m', 'n'])
 const asRead = (rows: Row[]) => rows.map((r) => ({ id: r.id, values: { m: r.m, n: r.n }, attrs: { note: r.note } }))
-const simplify = (side: Awaited<ReturnType<typeof readRows>>) => side.rows.map((r) => ({ id: r.id, values: Object.fromEntries(r.values), attrs: Object.fromEntries(r.attrs) }))
+const simplify = (side: Awaited<ReturnType<typeof readRows>>) => rowsOf(side).map((r) => ({ id: r.id, values: Object.fromEntries(r.values), attrs: Object.fromEntries(r.attrs) }))
 
 function csvField(s: string, quoteAll: boolean): string {
   return quoteAll || /[",\n]/.test(s) || s !== s.trim() || s === '' ? `"${s.replace(/"/g, '""')}"` : s

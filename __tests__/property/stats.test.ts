@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
-import type { QueryRow, SideRows } from '../../src/model/rows.js'
+import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
@@ -64,7 +64,7 @@ function side(source: string, data: Pair[], which: 'b' | 'c'): SideRows {
     ]),
     attrs: new Map([['seg', p.seg]])
   }))
-  return { source, rows, numericFields: new Set(['m', 'hit', 'lat']), attributeFields: new Set(['seg']), notes: [] }
+  return sideFromRows(source, rows, { numericFields: new Set(['m', 'hit', 'lat']), attributeFields: new Set(['seg']), notes: [] })
 }
 const swapSides = (data: Pair[]): Pair[] => data.map((p) => ({ ...p, b: p.c, c: p.b }))
 

@@ -7,7 +7,7 @@ import seedrandom from 'seedrandom'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
 import type { GateResult } from '../../src/decide/result.js'
-import type { QueryRow, SideRows } from '../../src/model/rows.js'
+import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 
 export type Row = { id: string; values: Record<string, number>; attrs: Record<string, string> }
 
@@ -19,7 +19,7 @@ function side(source: string, rows: Row[], notes: string[] = []): SideRows {
     for (const k of Object.keys(r.attrs)) attributeFields.add(k)
     return { id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs)) }
   })
-  return { source, rows: out, numericFields, attributeFields, notes }
+  return sideFromRows(source, out, { numericFields, attributeFields, notes })
 }
 
 const round = (x: number): number => Math.round(x * 10000) / 10000

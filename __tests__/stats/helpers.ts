@@ -1,7 +1,7 @@
 /** Small builders shared by the statistics tests (not a test file itself). */
 import type { PairedTable } from '../../src/align/pair.js'
 import type { StatisticsRules } from '../../src/config/types.js'
-import type { QueryRow, SideRows } from '../../src/model/rows.js'
+import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 import { buildDesign, type Design } from '../../src/stats/design.js'
 
 export function statistics(over: Partial<StatisticsRules> = {}): StatisticsRules {
@@ -50,5 +50,5 @@ export function sideOf(source: string, rows: Array<{ id: string; values: Record<
     Object.keys(r.values).forEach((k) => numeric.add(k))
     Object.keys(r.attrs ?? {}).forEach((k) => attributes.add(k))
   }
-  return { source, rows: out, numericFields: numeric, attributeFields: attributes, notes: [] }
+  return sideFromRows(source, out, { numericFields: numeric, attributeFields: attributes, notes: [] })
 }

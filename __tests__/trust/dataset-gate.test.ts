@@ -4,6 +4,7 @@ import { datasetJudgments } from '../../src/readers/dataset/judgments.js'
 import { readDataset } from '../../src/readers/dataset/read.js'
 import { computeRunRows } from '../../src/metrics/index.js'
 import { cli, jsonl, writeFiles } from '../helpers.js'
+import { rowsOf } from '../../src/model/rows.js'
 
 /*
  * __tests__/fixtures/trust/dataset/: 8 questions. Holdout, answerable, undisputed (gated): h1 h2 (account),
@@ -115,7 +116,7 @@ describe('FactRecall@k', () => {
     const dataset = await readDataset(f['d.jsonl'])
     const { qrels } = datasetJudgments(dataset, 'holdout')
     const r = await computeRunRows({ runFile: f['run.jsonl'], qrels, measures: ['FactRecall@3', 'FactRecall@1', 'R@3'] })
-    const v = r.side.rows[0].values
+    const v = rowsOf(r.side)[0].values
     expect(v.get('FactRecall@3')).toBeCloseTo(2 / 3, 15)
     expect(v.get('FactRecall@1')).toBeCloseTo(1 / 3, 15)
     expect(v.get('R@3')).toBe(0.5)

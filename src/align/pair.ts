@@ -2,7 +2,7 @@ import { neededAttributes } from '../config/attributes.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../readers/rows.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
+import type { SideRows } from '../model/rows.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { attributeRefusal, missingMetricHint } from './attribute-hint.js'
 import { quote } from '../util/show.js'
@@ -76,45 +76,59 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     const refusal = attributeRefusal(name, key, rules, baseline, candidate)
     if (refusal !== undefined) throw refusal
   }
-  const baseById = indexRows(baseline)
-  const candById = indexRows(candidate)
-  const onlyInBaseline = [...baseById.keys()].filter((id) => !candById.has(id)).sort(compareIds)
-  const onlyInCandidate = [...candById.keys()].filter((id) => !baseById.has(id)).sort(compareIds)
+  const baseById = baseline.index
+  const candById = candidate.index
+  const onlyInBaseline = baseline.ids.filter((id) => !candById.has(id)).sort(compareIds)
+  const onlyInCandidate = candidate.ids.filter((id) => !baseById.has(id)).sort(compareIds)
   if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
     const hints: string[] = []
     if (onlyInCandidate.length > 0) hints.push("evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing")
     if (onlyInBaseline.length > 0)
       hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)')
     const parts: string[] = []
-    if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`)
-    if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`)
+    if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseline)}`)
+    if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`)
     const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate)
     const twins = spelled.length > 0 ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides` : ''
     throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '))
   }
   // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
-  const ids = [...baseById.keys()].sort(compareIds)
+  // The default sort compares UTF-16 code units, the order compareIds defines, without a call per comparison.
+  const ids = [...baseline.ids].sort()
   const n = ids.length
+  // Each paired query's row on each side (-1: the candidate dropped it, allowed under missing: zero).
+  const baseRow = new Int32Array(n)
+  const candRow = new Int32Array(n)
+  for (let i = 0; i < n; i++) {
+    baseRow[i] = baseById.get(ids[i]) as number
+    candRow[i] = candById.get(ids[i]) ?? -1
+  }
   const metrics = new Map<string, { base: Float64Array; cand: Float64Array }>()
   const filled: Coverage['filled'] = []
   const missingValues: Array<{ file: string; text: string }> = []
   for (const metric of rules.metrics.values()) {
-    const base = new Float64Array(n)
-    const cand = new Float64Array(n)
+    const fill = metric.fill ?? 0
     const count = { baseline: 0, candidate: 0 }
-    for (let i = 0; i < n; i++) {
-      const id = ids[i]
-      base[i] = valueOf(baseById.get(id), baseline.source, metric.name, metric.range, metric.binary, () => {
-        count.baseline++
-        if (!zero) missingValues.push({ file: baseline.source, text: `${quote(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})` })
-        return metric.fill ?? 0
-      })
-      cand[i] = valueOf(candById.get(id), candidate.source, metric.name, metric.range, metric.binary, () => {
-        count.candidate++
-        if (!zero) missingValues.push({ file: candidate.source, text: `${quote(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})` })
-        return metric.fill ?? 0
-      })
+    const column = (side: SideRows, rows: Int32Array, which: 'baseline' | 'candidate'): Float64Array => {
+      const out = new Float64Array(n)
+      // No column: the field is named but no row holds it (every value is missing).
+      const values = side.values.get(metric.name)
+      for (let i = 0; i < n; i++) {
+        const row = rows[i]
+        const v = row < 0 || values === undefined ? Number.NaN : values[row]
+        if (v === v) {
+          checkValue(v, side, row, metric.name, metric.range, metric.binary)
+          out[i] = v
+        } else {
+          count[which]++
+          if (!zero) missingValues.push({ file: side.source, text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})` })
+          out[i] = fill
+        }
+      }
+      return out
     }
+    const base = column(baseline, baseRow, 'baseline')
+    const cand = column(candidate, candRow, 'candidate')
     metrics.set(metric.name, { base, cand })
     filled.push({ metric: metric.name, ...count })
   }
@@ -133,19 +147,15 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   }
   const attrs = new Map<string, string[]>()
   const compared = { count: 0 }
-  for (const [name] of attrNames)
-    attrs.set(
-      name,
-      ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate, compared))
-    )
+  for (const [name] of attrNames) attrs.set(name, attributeColumn(name, ids, { side: baseline, rows: baseRow }, { side: candidate, rows: candRow }, compared))
   for (const check of rules.checks) refuseVacuousWhere(rules, check, attrs, n)
   return {
     ids,
     metrics,
     attrs,
     coverage: {
-      baselineRows: baseline.rows.length,
-      candidateRows: candidate.rows.length,
+      baselineRows: baseline.ids.length,
+      candidateRows: candidate.ids.length,
       paired: n,
       onlyInBaseline,
       onlyInCandidate,
@@ -158,51 +168,63 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   }
 }
 
-function indexRows(side: SideRows): Map<string, QueryRow> {
-  const map = new Map<string, QueryRow>()
-  for (const row of side.rows) map.set(row.id, row)
-  return map
-}
-
-function valueOf(row: QueryRow | undefined, file: string, metric: string, range: [number, number] | undefined, binary: boolean, onMissing: () => number): number {
-  const v = row?.values.get(metric)
-  if (v === undefined || v === null) return onMissing()
+/** A present value of `metric` checked against the rules: 0 or 1 when binary, inside the declared range. */
+function checkValue(v: number, side: SideRows, row: number, metric: string, range: [number, number] | undefined, binary: boolean): void {
   if (binary && v !== 0 && v !== 1) {
-    throw new InputError({ file, line: row?.line, queryId: row?.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
+    throw new InputError({ file: side.source, line: side.lines[row], queryId: side.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
   }
   if (range && (v < range[0] || v > range[1])) {
-    throw new InputError({ file, line: row?.line, queryId: row?.id }, `${metric} = ${v} is outside its range [${range[0]}, ${range[1]}]`, 'fix the value, or the range declared under metrics in the rules')
+    throw new InputError(
+      { file: side.source, line: side.lines[row], queryId: side.ids[row] },
+      `${metric} = ${v} is outside its range [${range[0]}, ${range[1]}]`,
+      'fix the value, or the range declared under metrics in the rules'
+    )
   }
-  return v
+}
+
+/** One side's rows of the paired queries (-1 where the side has none). */
+interface SideRowsOf {
+  side: SideRows
+  rows: Int32Array
 }
 
 /**
- * A query's attribute, from the exam (the baseline row) only. The candidate may repeat it (then it must be
- * equal, and the comparison is counted) but never supply or change it: a candidate that relabels a
- * regressed query would otherwise move it out of the slice a rule protects.
+ * An attribute column over the paired queries, from the exam (the baseline rows) only. The candidate may
+ * repeat a value (then it must be equal, and the comparison is counted) but never supply or change it: a
+ * candidate that relabels a regressed query would otherwise move it out of the slice a rule protects.
  */
-function attributeOf(id: string, name: string, base: QueryRow | undefined, cand: QueryRow | undefined, baseline: SideRows, candidate: SideRows, compared: { count: number }): string {
-  const b = base?.attrs.get(name)
-  const c = cand?.attrs.get(name)
-  if (b !== undefined && c !== undefined) {
-    if (b !== c) {
-      throw new InputError(
-        { file: candidate.source, line: cand?.line, queryId: id },
-        `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${quote(b)}, candidate says ${quote(c)})`,
-        "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
-      )
+function attributeColumn(name: string, ids: readonly string[], base: SideRowsOf, cand: SideRowsOf, compared: { count: number }): string[] {
+  const baseColumn = base.side.attrs.get(name)
+  const candColumn = cand.side.attrs.get(name)
+  const out = new Array<string>(ids.length)
+  for (let i = 0; i < ids.length; i++) {
+    const b = baseColumn?.[base.rows[i]]
+    const c = cand.rows[i] < 0 ? undefined : candColumn?.[cand.rows[i]]
+    if (b !== undefined && c !== undefined) {
+      if (b !== c) {
+        throw new InputError(
+          { file: cand.side.source, line: cand.side.lines[cand.rows[i]], queryId: ids[i] },
+          `attribute "${name}" differs between the sides (baseline ${base.side.source}:${base.side.lines[base.rows[i]]} says ${quote(b)}, candidate says ${quote(c)})`,
+          "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
+        )
+      }
+      compared.count++
     }
-    compared.count++
+    if (b === undefined || b === '') throw noAttribute(name, ids[i], base.side, base.rows[i], c)
+    out[i] = b
   }
-  if (b === undefined || b === '') {
-    const hint =
-      c !== undefined && c !== ''
-        ? `the candidate gives ${quote(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
-        : 'give every baseline row a value for each slice / where / per_slice attribute'
-    // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
-    throw new InputError({ file: baseline.source, line: base?.line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
-  }
-  return b
+  return out
+}
+
+/** The refusal of a paired query whose exam row has no value for an attribute the rules use. */
+function noAttribute(name: string, id: string, baseline: SideRows, row: number, candidateValue: string | undefined): InputError {
+  const line = baseline.lines[row]
+  const hint =
+    candidateValue !== undefined && candidateValue !== ''
+      ? `the candidate gives ${quote(candidateValue)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
+      : 'give every baseline row a value for each slice / where / per_slice attribute'
+  // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
+  return new InputError({ file: baseline.source, line: line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
 }
 
 /**
@@ -260,8 +282,8 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
   }
 }
 
-function listIds(ids: string[], rows: Map<string, QueryRow>, file: string): string {
-  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`)
+function listIds(ids: string[], side: SideRows): string {
+  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id) as number]})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
 

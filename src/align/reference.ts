@@ -1,6 +1,6 @@
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
+import type { SideRows } from '../model/rows.js'
 import { quote } from '../util/show.js'
 import type { PairedTable } from './pair.js'
 
@@ -27,11 +27,8 @@ export function pairReference(rules: Rules, table: PairedTable, reference: SideR
       `the reference ${quote(label)} is not comparable with the exam: ${what}`,
       "a budget is only meaningful on the exam's queries: regenerate the reference rows on the current exam (the rows of the last release, evaluated on today's queries and judgments), or move reference to the release that used this exam"
     )
-  const byId = new Map<string, QueryRow>()
-  for (const row of reference.rows) {
-    if (byId.has(row.id)) throw notComparable(`query ${quote(row.id)} appears twice`, { line: row.line, queryId: row.id })
-    byId.set(row.id, row)
-  }
+  // The reference is read like any rows file, which refuses a repeated id with both lines.
+  const byId = reference.index
   const exam = new Set(table.ids)
   const missing = table.ids.filter((id) => !byId.has(id))
   const extra = [...byId.keys()].filter((id) => !exam.has(id)).sort()
@@ -45,26 +42,29 @@ export function pairReference(rules: Rules, table: PairedTable, reference: SideR
   for (const metric of rules.metrics.values()) {
     const cand = (table.metrics.get(metric.name) as { cand: Float64Array }).cand
     const base = new Float64Array(table.ids.length)
+    const values = reference.values.get(metric.name)
     table.ids.forEach((id, i) => {
-      const row = byId.get(id) as QueryRow
-      const v = row.values.get(metric.name)
-      if (v === undefined || v === null) throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line: row.line, queryId: id })
-      if (metric.binary && v !== 0 && v !== 1) throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line: row.line, queryId: id })
-      if (metric.range && (v < metric.range[0] || v > metric.range[1])) throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line: row.line, queryId: id })
+      const row = byId.get(id) as number
+      const v = values === undefined ? Number.NaN : values[row]
+      const line = reference.lines[row]
+      if (Number.isNaN(v)) throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line, queryId: id })
+      if (metric.binary && v !== 0 && v !== 1) throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id })
+      if (metric.range && (v < metric.range[0] || v > metric.range[1])) throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line, queryId: id })
       base[i] = v
     })
     metrics.set(metric.name, { base, cand })
   }
   for (const [name, column] of table.attrs) {
+    const own = reference.attrs.get(name)
     table.ids.forEach((id, i) => {
-      const row = byId.get(id) as QueryRow
-      const value = row.attrs.get(name)
+      const row = byId.get(id) as number
+      const value = own?.[row]
       if (value !== undefined && value !== '' && value !== column[i]) {
-        throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: row.line, queryId: id })
+        throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: reference.lines[row], queryId: id })
       }
     })
   }
-  return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.rows.length } }
+  return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.ids.length } }
 }
 
 function list(ids: string[]): string {

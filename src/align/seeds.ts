@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
+import { SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { quote } from '../util/show.js'
 
 /**
@@ -18,63 +18,64 @@ export interface SeedSides {
  * candidate's attributes are never used for slices). A value missing in any seed is missing in the average
  * (queries.missing decides what happens to it, as for one file).
  *
- * Refuses (InputError naming the file and query id) a seed file that repeats a query id or does not cover
- * exactly the first file's queries (seeds over different queries cannot be averaged query by query), and a
+ * Refuses (InputError naming the file and query id) a seed file that does not cover exactly the first file's
+ * queries (a repeated id is refused by the reader, as in any rows file) (seeds over different queries cannot be averaged query by query), and a
  * metric some seed files have and another has in no row (its average would be missing for every query, yet the
  * side would still list it, so the "no row has the metric" refusal would not see it). The
  * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
  */
 export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', binary: ReadonlySet<string> = new Set()): SideRows {
   if (files.length === 1) return files[0]
-  const byId = files.map(indexById)
   for (const file of files) refuseNonBinary(file, binary)
   const first = files[0]
   refuseUnevenMetrics(files, side)
   for (let f = 1; f < files.length; f++) {
-    for (const row of first.rows) {
-      if (!byId[f].has(row.id)) {
+    for (let row = 0; row < first.ids.length; row++) {
+      const id = first.ids[row]
+      if (!files[f].index.has(id)) {
         throw new InputError(
-          { file: files[f].source, queryId: row.id },
-          `this ${side} seed has no row for query ${quote(row.id)}, which ${first.source}:${row.line} has`,
+          { file: files[f].source, queryId: id },
+          `this ${side} seed has no row for query ${quote(id)}, which ${first.source}:${first.lines[row]} has`,
           `every ${side} seed file must cover the same queries: score each seed on the whole exam`
         )
       }
     }
-    for (const row of files[f].rows) {
-      if (!byId[0].has(row.id)) {
+    files[f].ids.forEach((id, row) => {
+      if (!first.index.has(id)) {
         throw new InputError(
-          { file: files[f].source, line: row.line, queryId: row.id },
-          `query ${quote(row.id)} is not in the first ${side} seed file ${first.source}`,
+          { file: files[f].source, line: files[f].lines[row], queryId: id },
+          `query ${quote(id)} is not in the first ${side} seed file ${first.source}`,
           `every ${side} seed file must cover the same queries: score each seed on the whole exam`
         )
       }
-    }
+    })
   }
-  const rows: QueryRow[] = first.rows.map((row) => {
-    const values = new Map<string, number | null>()
-    for (const name of row.values.keys()) {
+  // Each file's row of each of the first file's queries (the files hold the same ids, checked above).
+  const rowsIn = files.map((file) => Int32Array.from(first.ids, (id) => file.index.get(id) as number))
+  const averaged = new SideRowsBuilder(first.source)
+  first.ids.forEach((id, row) => averaged.add(id, first.lines[row]))
+  for (const name of first.values.keys()) {
+    for (let row = 0; row < first.ids.length; row++) {
       let sum = 0
       let missing = false
-      for (const index of byId) {
-        const v = (index.get(row.id) as QueryRow).values.get(name)
-        if (v === null || v === undefined) missing = true
+      for (let f = 0; f < files.length; f++) {
+        const v = (files[f].values.get(name) as Float64Array)[rowsIn[f][row]]
+        if (Number.isNaN(v)) missing = true
         else sum += v
       }
-      values.set(name, missing ? null : sum / files.length)
+      averaged.setValue(row, name, missing ? null : sum / files.length)
     }
-    return { id: row.id, line: row.line, values, attrs: row.attrs }
-  })
+  }
+  for (const [name, column] of first.attrs) column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v))
   const numericFields = new Set(files.flatMap((f) => [...f.numericFields]))
   const notes = files.flatMap((f) => f.notes)
   notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`)
-  return { source: first.source, rows, numericFields, attributeFields: first.attributeFields, notes }
+  return averaged.build({ numericFields, attributeFields: first.attributeFields, notes })
 }
 
 /** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
 function metricsOf(file: SideRows): Set<string> {
-  const names = new Set<string>()
-  for (const row of file.rows) for (const name of row.values.keys()) names.add(name)
-  return names
+  return new Set(file.values.keys())
 }
 
 function refuseUnevenMetrics(files: SideRows[], side: 'baseline' | 'candidate'): void {
@@ -93,29 +94,13 @@ function refuseUnevenMetrics(files: SideRows[], side: 'baseline' | 'candidate'):
   }
 }
 
-function indexById(file: SideRows): Map<string, QueryRow> {
-  const index = new Map<string, QueryRow>()
-  for (const row of file.rows) {
-    const earlier = index.get(row.id)
-    if (earlier !== undefined) {
-      throw new InputError(
-        { file: file.source, line: row.line, queryId: row.id },
-        `query ${quote(row.id)} appears twice in a seed file (first at line ${earlier.line})`,
-        'a seed file holds one row per query: remove the repeated row'
-      )
-    }
-    index.set(row.id, row)
-  }
-  return index
-}
-
 /** A metric the rules declare binary must be 0 or 1 in each seed (its seed average is then a share). */
 function refuseNonBinary(file: SideRows, binary: ReadonlySet<string>): void {
-  for (const row of file.rows) {
+  for (let row = 0; row < file.ids.length; row++) {
     for (const metric of binary) {
-      const v = row.values.get(metric)
-      if (v !== null && v !== undefined && v !== 0 && v !== 1) {
-        throw new InputError({ file: file.source, line: row.line, queryId: row.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
+      const v = file.values.get(metric)?.[row]
+      if (v !== undefined && !Number.isNaN(v) && v !== 0 && v !== 1) {
+        throw new InputError({ file: file.source, line: file.lines[row], queryId: file.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
       }
     }
   }

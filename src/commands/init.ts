@@ -7,7 +7,7 @@ import { firstContentLine, readHead } from '../readers/sniff.js'
 import { parseDecimal } from '../readers/numbers.js'
 import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
-import type { SideRows } from '../model/rows.js'
+import { attrAt, rowCount, type SideRows } from '../model/rows.js'
 import { maxOf, minOf } from '../util/extent.js'
 
 /**
@@ -108,11 +108,10 @@ function guessDirection(name: string): { better: 'higher' | 'lower'; why: string
   return { better: 'higher', why: 'no cost or time word in the name', unit }
 }
 
-function numericValue(side: SideRows, row: SideRows['rows'][number], name: string): number | undefined {
-  const v = row.values.get(name)
-  if (typeof v === 'number') return v
-  if (v === null) return undefined
-  const text = row.attrs.get(name)
+function numericValue(side: SideRows, row: number, name: string): number | undefined {
+  const column = side.values.get(name)
+  if (column !== undefined) return Number.isNaN(column[row]) ? undefined : column[row]
+  const text = attrAt(side, name, row)
   return text === undefined ? undefined : parseDecimal(text.trim())
 }
 
@@ -133,7 +132,7 @@ function positionOrId(name: string, sides: readonly SideRows[]): string | undefi
   if (POSITION_NAMES.has(lower)) return 'a row position, not a metric'
   const consecutive = sides.every((side) => {
     const seen = new Set<number>()
-    for (const row of side.rows) {
+    for (let row = 0; row < rowCount(side); row++) {
       const v = numericValue(side, row, name)
       if (v === undefined) continue
       if (!Number.isInteger(v) || seen.has(v)) return false
@@ -158,8 +157,8 @@ function numericTextFields(sides: readonly SideRows[], textNumbers: boolean): Se
     let count = 0
     let all = true
     for (const side of sides) {
-      for (const row of side.rows) {
-        const text = row.attrs.get(name)
+      for (let row = 0; row < rowCount(side); row++) {
+        const text = attrAt(side, name, row)
         if (text === undefined || text.trim() === '') continue
         if (parseDecimal(text.trim()) === undefined) {
           all = false
@@ -196,7 +195,7 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
     let count = 0
     let binary = true
     for (const side of sides) {
-      for (const row of side.rows) {
+      for (let row = 0; row < rowCount(side); row++) {
         const v = numericValue(side, row, name)
         if (v === undefined) continue
         count++
@@ -218,28 +217,26 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
     const values = new Set<string>()
     const all = new Set<string>()
     for (const side of sides) {
-      for (const row of side.rows) {
-        const v = row.attrs.get(name)
+      for (let row = 0; row < rowCount(side); row++) {
+        const v = attrAt(side, name, row)
         if (v === undefined) continue
         all.add(v)
         if (values.size <= MAX_SLICE_VALUES) values.add(v)
       }
     }
-    const rows = Math.max(baseline.rows.length, candidate.rows.length)
+    const rows = Math.max(rowCount(baseline), rowCount(candidate))
     const slice = values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2))
     const cluster = !slice && all.size >= 2 && all.size <= Math.floor(rows / 2)
     attributes.push({ name, values: [...values].sort(), slice, distinct: all.size, cluster })
   }
-  const baseIds = new Set(baseline.rows.map((r) => r.id))
-  const candIds = new Set(candidate.rows.map((r) => r.id))
   let paired = 0
-  for (const id of baseIds) if (candIds.has(id)) paired++
+  for (const id of baseline.ids) if (candidate.index.has(id)) paired++
   return {
-    baseline: { file: baseline.source, rows: baseline.rows.length },
-    candidate: { file: candidate.source, rows: candidate.rows.length },
+    baseline: { file: baseline.source, rows: rowCount(baseline) },
+    candidate: { file: candidate.source, rows: rowCount(candidate) },
     paired,
-    onlyInBaseline: baseIds.size - paired,
-    onlyInCandidate: candIds.size - paired,
+    onlyInBaseline: rowCount(baseline) - paired,
+    onlyInCandidate: rowCount(candidate) - paired,
     metrics,
     attributes,
     ignored,

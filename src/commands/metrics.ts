@@ -1,3 +1,4 @@
+import { rowsOf } from '../model/rows.js'
 import { aggregateRows, computeRunRows, formatValue, type NoRelevantPolicy } from '../metrics/index.js'
 
 /** Arguments of the `metrics` command, as the CLI parsed them. */
@@ -40,17 +41,19 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
       buffer = ''
     }
   }
-  const all = aggregateRows(measures, side.rows)
+  // A few thousand judged queries: their rows as objects read best here.
+  const rows = rowsOf(side)
+  const all = aggregateRows(measures, rows)
   if (args.format === 'trec') {
     if (args.perQuery) {
-      for (const row of side.rows) {
+      for (const row of rows) {
         for (const m of measures) out(`${m.name}\t${row.id}\t${formatValue(m, row.values.get(m.name) ?? 0)}\n`)
       }
     }
     for (let i = 0; i < measures.length; i++) out(`${measures[i].name}\tall\t${formatValue(measures[i], all[i])}\n`)
   } else {
     if (args.perQuery) {
-      for (const row of side.rows) {
+      for (const row of rows) {
         const record: Record<string, unknown> = Object.create(null) as Record<string, unknown>
         record.query_id = row.id
         for (const [key, value] of row.values) record[key] = value
@@ -58,7 +61,7 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
         out(JSON.stringify(record) + '\n')
       }
     }
-    const summary: Record<string, unknown> = { queries: side.rows.length }
+    const summary: Record<string, unknown> = { queries: rows.length }
     measures.forEach((m, i) => (summary[m.name] = all[i]))
     out(JSON.stringify({ all: summary, coverage }) + '\n')
   }

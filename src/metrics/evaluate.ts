@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
+import { SideRowsBuilder, type QueryRow, type SideRows } from '../model/rows.js'
 import type { RunBlock } from '../readers/run-blocks.js'
 import { computeQuery } from './compute.js'
 import { parseMeasures, type ParsedMeasure } from '../config/measures.js'
@@ -160,7 +160,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
   const measureNames = new Set(measures.map((m) => m.name))
   const numericFields = new Set<string>(measureNames)
   const attributeFields = new Set<string>()
-  const rows: QueryRow[] = []
+  const rows = new SideRowsBuilder(runFile)
   const noRelevantRows: QueryRow[] = []
   const absentFromRun: string[] = []
   const noRelevantIds: string[] = []
@@ -194,11 +194,10 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
         attributeFields.add(key)
       }
     }
-    if (hasRelevant) rows.push(row)
-    else {
+    if (hasRelevant || policy === 'zero') addRow(rows, row)
+    if (!hasRelevant) {
       noRelevantIds.push(id)
-      if (policy === 'zero') rows.push(row)
-      else if (policy === 'report') noRelevantRows.push(row)
+      if (policy === 'report') noRelevantRows.push(row)
     }
   }
 
@@ -219,7 +218,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     runLines,
     judgedQueries: qrels.ids.length,
     runQueries,
-    scoredQueries: rows.length,
+    scoredQueries: rows.size,
     absentFromRun,
     noRelevant: { policy, ids: noRelevantIds },
     runOnly,
@@ -227,7 +226,14 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     depth: depth ?? null,
     skippedFields: info.skippedFields
   }
-  return { side: { source: runFile, rows, numericFields, attributeFields, notes }, coverage, measures, noRelevantRows }
+  return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows }
+}
+
+/** Appends one query's row (the judgments' ids are unique, so never a repeat). */
+function addRow(rows: SideRowsBuilder, row: QueryRow): void {
+  const r = rows.add(row.id, row.line)
+  for (const [key, value] of row.values) rows.setValue(r, key, value)
+  for (const [key, value] of row.attrs) rows.setAttr(r, key, value)
 }
 
 function plural(n: number, one: string, many: string): string {

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { importRows, type RowsFormat } from './importers/index.js'
-import type { QueryRow, SideRows } from '../model/rows.js'
+import { SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { guessRowsFormat, isParquet } from './sniff.js'
 import { readParquetRows } from './parquet-long.js'
@@ -45,34 +45,35 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
   const imported = await importRows(file, options)
   if (imported !== undefined) return imported
   const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file)
-  const side: SideRows = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] }
-  const firstLine = new Map<string, number>()
+  const rows = new SideRowsBuilder(file)
+  const fields: Fields = { numericFields: new Set(), attributeFields: new Set() }
   const duplicates: string[] = []
-  const add = (row: QueryRow): void => {
-    const seen = firstLine.get(row.id)
+  let duplicateCount = 0
+  /** The row for `id` at `line`, or undefined for a repeated id (collected, refused after the whole file). */
+  const start = (id: string, line: number): number | undefined => {
+    const seen = rows.rowOf(id)
     if (seen !== undefined) {
-      if (duplicates.length < LIST_LIMIT) duplicates.push(`${quote(row.id)} (lines ${seen} and ${row.line})`)
-      else duplicates.push('')
-      return
+      if (duplicates.length < LIST_LIMIT) duplicates.push(`${quote(id)} (lines ${rows.lineOf(seen)} and ${line})`)
+      duplicateCount++
+      return undefined
     }
-    firstLine.set(row.id, row.line)
-    side.rows.push(row)
+    return rows.add(id, line)
   }
-  if (format === 'csv') await readCsv(file, options, side, add)
-  else await readJsonl(file, options, side, add)
-  if (duplicates.length > 0) {
-    const shown = duplicates.filter((d) => d !== '')
-    const more = duplicates.length - shown.length
+  if (format === 'csv') await readCsv(file, options, fields, rows, start)
+  else await readJsonl(file, options, fields, rows, start)
+  if (duplicateCount > 0) {
+    const more = duplicateCount - duplicates.length
     throw new InputError(
       { file },
-      `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
-      duplicateIdsHint(side.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids')
+      `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      duplicateIdsHint(fields.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids')
     )
   }
-  if (side.rows.length === 0) {
+  if (rows.size === 0) {
     throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`)
   }
-  const lookAlikes = normalizationTwins(side.rows)
+  const side = rows.build({ ...fields, notes: [] })
+  const lookAlikes = normalizationTwins(side)
   if (lookAlikes.length > 0) {
     side.notes.push(
       `${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`
@@ -81,69 +82,76 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
   return side
 }
 
+/** The field names a reader has seen, by kind. */
+type Fields = Pick<SideRows, 'numericFields' | 'attributeFields'>
+
+/** Starts the row of a new id (undefined: a repeat, recorded by the caller). */
+type StartRow = (id: string, line: number) => number | undefined
+
 /**
  * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
  * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
  * export bug, so they are named in the report instead of being merged or refused.
  */
-function normalizationTwins(rows: readonly QueryRow[]): string[] {
+function normalizationTwins(side: SideRows): string[] {
   const byNfc = new Map<string, string>()
   const twins: string[] = []
-  for (const row of rows) {
-    if (/^[\x00-\x7f]*$/.test(row.id)) continue
-    const nfc = row.id.normalize('NFC')
+  side.ids.forEach((id, row) => {
+    if (/^[\x00-\x7f]*$/.test(id)) return
+    const nfc = id.normalize('NFC')
     const other = byNfc.get(nfc)
-    if (other === undefined) byNfc.set(nfc, row.id)
-    else twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`)
-  }
+    if (other === undefined) byNfc.set(nfc, id)
+    else twins.push(`${escapeNonAscii(id)} (line ${side.lines[row]}) ~ ${escapeNonAscii(other)}`)
+  })
   return twins
 }
 
-async function readJsonl(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {
+async function readJsonl(file: string, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): Promise<void> {
   await forEachLine(
     file,
     (text, line) => {
       if (text.trim() === '') return
       const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
       const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
-      add(jsonRecordToRow(record, file, line, options, side))
+      jsonRecordToRow(record, file, line, options, fields, rows, start)
     },
     options
   )
 }
 
-function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, options: RowsOptions, side: SideRows): QueryRow {
+function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): void {
   const { metricFields, keepAttributes } = options
   const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line)
   checkQueryIdLength(id, { file, line })
-  const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+  // A repeated id is refused with the others after the file; its values are still checked, as before.
+  const row = start(id, line)
   for (const key of Object.keys(record)) {
     if (key === ID_FIELD) continue
     const value = record[key]
     if (metricFields.has(key)) {
-      if (value === null) row.values.set(key, null)
-      else if (typeof value === 'number') {
+      if (value === null) {
+        if (row !== undefined) rows.setValue(row, key, null)
+      } else if (typeof value === 'number') {
         if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number')
-        row.values.set(key, value)
+        if (row !== undefined) rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
         throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes')
       } else {
         throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
       }
-      side.numericFields.add(key)
+      fields.numericFields.add(key)
     } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      const names = typeof value === 'number' ? side.numericFields : side.attributeFields
+      const names = typeof value === 'number' ? fields.numericFields : fields.attributeFields
       if (keepAttributes === undefined || keepAttributes.has(key)) {
         const text = String(value)
         if (keepAttributes !== undefined) checkAttributeLength(key, text, { file, line, queryId: id })
-        row.attrs.set(key, text)
+        if (row !== undefined) rows.setAttr(row, key, text)
         names.add(key)
       } else {
         rememberField(names, key)
       }
     }
   }
-  return row
 }
 
 function readId(value: unknown, file: string, line: number): string {
@@ -158,14 +166,14 @@ function readId(value: unknown, file: string, line: number): string {
   throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
 }
 
-async function readCsv(file: string, options: RowsOptions, side: SideRows, add: (row: QueryRow) => void): Promise<void> {
+async function readCsv(file: string, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): Promise<void> {
   let header: string[] | null = null
   let idColumn = -1
   await forEachCsvRecord(
     file,
-    (fields, line) => {
+    (cells, line) => {
       if (header === null) {
-        header = fields.map((f) => f.trim())
+        header = cells.map((f) => f.trim())
         const seen = new Set<string>()
         for (const name of header) {
           if (name === '') throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
@@ -177,29 +185,29 @@ async function readCsv(file: string, options: RowsOptions, side: SideRows, add: 
           throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`)
         }
         for (const name of header) {
-          if (name !== ID_FIELD) (options.metricFields.has(name) ? side.numericFields : side.attributeFields).add(name)
+          if (name !== ID_FIELD) (options.metricFields.has(name) ? fields.numericFields : fields.attributeFields).add(name)
         }
         return
       }
-      if (fields.length !== header.length) {
-        throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)')
+      if (cells.length !== header.length) {
+        throw new InputError({ file, line }, `has ${cells.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)')
       }
-      const id = fields[idColumn]
+      const id = cells[idColumn]
       if (id === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
       checkQueryIdLength(id, { file, line })
-      const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
+      const row = start(id, line)
       for (let c = 0; c < header.length; c++) {
         if (c === idColumn) continue
         const name = header[c]
-        const text = fields[c]
+        const text = cells[c]
         if (options.metricFields.has(name)) {
-          row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }))
+          const value = parseMetricCell(text, name, { file, line, queryId: id })
+          if (row !== undefined) rows.setValue(row, name, value)
         } else if (options.keepAttributes === undefined || options.keepAttributes.has(name)) {
           if (options.keepAttributes !== undefined) checkAttributeLength(name, text, { file, line, queryId: id })
-          row.attrs.set(name, text)
+          if (row !== undefined) rows.setAttr(row, name, text)
         }
       }
-      add(row)
     },
     options
   )

@@ -1,6 +1,6 @@
 import type { PairedTable } from '../align/pair.js'
 import { InputError } from '../errors.js'
-import type { SideRows } from '../model/rows.js'
+import { valueAt, type SideRows } from '../model/rows.js'
 import type { JudgeAnchors } from '../readers/anchors.js'
 import { compareCodePoints } from '../util/order.js'
 import { pearson, slope, spearman } from './correlation.js'
@@ -103,7 +103,7 @@ export function judgePosition(anchors: JudgeAnchors): PositionConsistency[] {
 /** The length field of every row by query id (null when the row has none). */
 function lengthsOf(side: SideRows, field: string): Map<string, number | null> {
   const out = new Map<string, number | null>()
-  for (const row of side.rows) out.set(row.id, row.values.get(field) ?? null)
+  side.ids.forEach((id, row) => out.set(id, valueAt(side, field, row)))
   return out
 }
 

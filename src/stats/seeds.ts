@@ -122,12 +122,16 @@ export function seedColumns(table: PairedTable, seeds: SeedSides, metric: string
  * seed columns average to exactly the table's column.
  */
 function sideColumns(files: SideRows[], table: PairedTable, metric: string, members: Int32Array, filled: Float64Array): Float64Array[] {
-  const indexes = files.map((f) => new Map(f.rows.map((r) => [r.id, r.values.get(metric)])))
+  const columns = files.map((f) => f.values.get(metric))
   const out = files.map(() => new Float64Array(members.length))
   for (let j = 0; j < members.length; j++) {
     const i = members[j]
     const id = table.ids[i]
-    const values = indexes.map((index) => index.get(id))
+    const values = files.map((f, s) => {
+      const row = f.index.get(id)
+      const v = row === undefined ? undefined : columns[s]?.[row]
+      return v === undefined || Number.isNaN(v) ? undefined : v
+    })
     const complete = files.length > 1 && values.every((v) => typeof v === 'number')
     for (let s = 0; s < files.length; s++) {
       const v = values[s]

@@ -1,7 +1,7 @@
 import type { Rules } from '../config/types.js'
 import { datasetJudgments, type DatasetJudgments } from '../readers/dataset/judgments.js'
 import { datasetRefusal, loadCheckedDataset } from '../readers/dataset/load.js'
-import type { SideRows } from '../model/rows.js'
+import { attrAt, setAttrAt, type SideRows } from '../model/rows.js'
 import { readWholeText } from '../readers/whole-file.js'
 import { InputError } from '../errors.js'
 import type { MetricCoverage } from '../metrics/evaluate.js'
@@ -89,16 +89,17 @@ export async function finishSide(side: SideRows, coverage: MetricCoverage, evide
     side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`)
   }
   if (dataset === null) return
-  for (const row of side.rows) {
-    const attrs = dataset.attrs.get(row.id)
+  for (let row = 0; row < side.ids.length; row++) {
+    const id = side.ids[row]
+    const attrs = dataset.attrs.get(id)
     if (attrs === undefined) continue
     for (const [key, value] of attrs) {
       // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
       // (a candidate run cannot move a query to another slice by labelling it itself).
-      const own = row.attrs.get(key)
+      const own = attrAt(side, key, row)
       if (own !== undefined && own !== value) {
         throw new InputError(
-          { file: side.source, line: row.line, key, queryId: row.id },
+          { file: side.source, line: side.lines[row], key, queryId: id },
           `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`,
           `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`
         )
@@ -106,7 +107,7 @@ export async function finishSide(side: SideRows, coverage: MetricCoverage, evide
       // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
       // too would let the report call them "checked on both sides" when nothing of the candidate's was.
       if (role === 'candidate') continue
-      row.attrs.set(key, value)
+      setAttrAt(side, key, row, value)
       side.attributeFields.add(key)
     }
   }

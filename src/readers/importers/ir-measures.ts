@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import { forEachLine } from '../lines.js'
 import { parseDecimal } from '../numbers.js'
-import type { QueryRow, SideRows } from '../../model/rows.js'
+import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { quote } from '../../util/show.js'
 
@@ -64,7 +64,7 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
   if (triples.length === 0) throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q')
   const chosen = layout ?? detectLayout(triples, file)
   const sink = new RowsSink(file, metricFields)
-  const rows = new Map<string, { row: QueryRow; measures: Map<string, number> }>()
+  const rows = new Map<string, { row: number; measures: Map<string, number> }>()
   let summaries = 0
   for (const t of triples) {
     const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a]

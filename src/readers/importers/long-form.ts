@@ -1,5 +1,5 @@
 import { InputError } from '../../errors.js'
-import type { QueryRow, SideRows } from '../../model/rows.js'
+import type { SideRows } from '../../model/rows.js'
 import { forEachCsvRecord } from '../csv.js'
 import { readObjectLine } from '../json-line.js'
 import { forEachLine } from '../lines.js'
@@ -51,7 +51,9 @@ export type LongLayout = 'csv' | 'tsv' | 'jsonl'
 
 /** One query being pivoted: its row and the lines of its measures and attributes. */
 interface Entry {
-  row: QueryRow
+  /** The query's row in the sink, and its id (for messages). */
+  row: number
+  id: string
   measures: Map<string, number>
   attrs: Map<string, { text: string; line: number }>
 }
@@ -78,8 +80,9 @@ export class Pivot {
   entry(id: string, line: number): Entry {
     let e = this.entries.get(id)
     if (e === undefined) {
-      const row = this.sink.start(id, line) as QueryRow
-      e = { row, measures: new Map(), attrs: new Map() }
+      // A new id (the entries are keyed by id, so the sink never sees a repeat).
+      const row = this.sink.start(id, line) as number
+      e = { row, id, measures: new Map(), attrs: new Map() }
       this.entries.set(id, e)
     }
     return e
@@ -87,12 +90,12 @@ export class Pivot {
 
   /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
   measure(e: Entry, measure: string, line: number, put: () => void): void {
-    if (measure === '') throw new InputError({ file: this.file, line, queryId: e.row.id }, 'the measure name is empty', 'every line names its measure')
+    if (measure === '') throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure')
     const earlier = e.measures.get(measure)
     if (earlier !== undefined) {
       throw new InputError(
-        { file: this.file, line, queryId: e.row.id },
-        `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (${this.unit}s ${earlier} and ${line})`,
+        { file: this.file, line, queryId: e.id },
+        `measure ${quote(measure)} appears twice for query ${quote(e.id)} (${this.unit}s ${earlier} and ${line})`,
         'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)'
       )
     }
@@ -108,8 +111,8 @@ export class Pivot {
       put()
     } else if (earlier.text !== text) {
       throw new InputError(
-        { file: this.file, line, queryId: e.row.id },
-        `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`,
+        { file: this.file, line, queryId: e.id },
+        `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`,
         'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column'
       )
     }

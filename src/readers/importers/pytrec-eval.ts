@@ -1,4 +1,4 @@
-import type { QueryRow, SideRows } from '../../model/rows.js'
+import type { SideRows } from '../../model/rows.js'
 import { readNestedNumbers } from './json-object.js'
 import { RowsSink } from './rows-sink.js'
 
@@ -11,7 +11,7 @@ import { RowsSink } from './rows-sink.js'
  */
 export function readPytrecEvalRows(file: string, metricFields: ReadonlySet<string>): SideRows {
   const sink = new RowsSink(file, metricFields)
-  let row: QueryRow | undefined
+  let row: number | undefined
   readNestedNumbers(
     file,
     {

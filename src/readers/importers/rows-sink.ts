@@ -1,5 +1,5 @@
 import { InputError, type Where } from '../../errors.js'
-import type { QueryRow, SideRows } from '../../model/rows.js'
+import { SideRowsBuilder, type SideRows } from '../../model/rows.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from '../field-caps.js'
 import { parseDecimal, parseMetricCell } from '../numbers.js'
 import { quote } from '../../util/show.js'
@@ -17,8 +17,9 @@ import { quote } from '../../util/show.js'
 const LIST_LIMIT = 20
 
 export class RowsSink {
-  private readonly rows: QueryRow[] = []
-  private readonly firstSeen = new Map<string, string>()
+  private readonly rows: SideRowsBuilder
+  /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
+  private readonly labels = new Map<number, string>()
   private readonly duplicates: string[] = []
   private duplicateCount = 0
   private readonly skipped = new Map<string, number>()
@@ -31,13 +32,25 @@ export class RowsSink {
     private readonly metricFields: ReadonlySet<string>,
     /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
     private readonly keepAttributes?: ReadonlySet<string>
-  ) {}
+  ) {
+    this.rows = new SideRowsBuilder(file)
+  }
+
+  /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
+  private lineOf(row: number): number | undefined {
+    return this.rows.lineOf(row) || undefined
+  }
+
+  /** The query id of row `row`. */
+  idOf(row: number): string {
+    return this.rows.idOf(row)
+  }
 
   /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
-  private attribute(row: QueryRow, key: string, text: string, names: Set<string>): void {
+  private attribute(row: number, key: string, text: string, names: Set<string>): void {
     if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-      if (this.keepAttributes !== undefined) checkAttributeLength(key, text, { file: this.file, line: row.line || undefined, queryId: row.id })
-      row.attrs.set(key, text)
+      if (this.keepAttributes !== undefined) checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) })
+      this.rows.setAttr(row, key, text)
       names.add(key)
     } else {
       rememberField(names, key)
@@ -46,32 +59,31 @@ export class RowsSink {
 
   /**
    * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
-   * returns undefined (and records the repeat) when the id was seen before.
+   * returns the row's number, or undefined (and records the repeat) when the id was seen before.
    */
-  start(id: string, line: number, label = `line ${line}`): QueryRow | undefined {
+  start(id: string, line: number, label = `line ${line}`): number | undefined {
     if (id === '') throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id')
     checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label })
-    const seen = this.firstSeen.get(id)
+    const seen = this.rows.rowOf(id)
     if (seen !== undefined) {
       this.duplicateCount++
-      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${seen} and ${label})`)
+      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`)
       return undefined
     }
-    this.firstSeen.set(id, label)
-    const row: QueryRow = { id, line, values: new Map(), attrs: new Map() }
-    this.rows.push(row)
+    const row = this.rows.add(id, line)
+    if (label !== `line ${line}`) this.labels.set(row, label)
     return row
   }
 
   /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
-  value(row: QueryRow, key: string, value: unknown, where: Where = {}): void {
-    const at = { file: this.file, line: row.line || undefined, queryId: row.id, ...where }
+  value(row: number, key: string, value: unknown, where: Where = {}): void {
+    const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      if (value === null || value === undefined) row.values.set(key, null)
+      if (value === null || value === undefined) this.rows.setValue(row, key, null)
       else if (typeof value === 'number') {
         if (!Number.isFinite(value)) throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number')
-        row.values.set(key, value)
+        this.rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
         throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers')
       } else {
@@ -91,17 +103,17 @@ export class RowsSink {
   }
 
   /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
-  cell(row: QueryRow, key: string, text: string): void {
+  cell(row: number, key: string, text: string): void {
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }))
+      this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }))
       return
     }
     const trimmed = text.trim()
     // an empty cell (pandas' NaN) says nothing about the column's type
     const names = trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
     if (names !== undefined) this.attribute(row, key, text, names)
-    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) row.attrs.set(key, text)
+    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) this.rows.setAttr(row, key, text)
   }
 
   /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
@@ -114,7 +126,7 @@ export class RowsSink {
         'each query must appear once per file; remove the repeats or give them distinct ids'
       )
     }
-    if (this.rows.length === 0) throw new InputError({ file: this.file }, 'has no rows', emptyHint)
+    if (this.rows.size === 0) throw new InputError({ file: this.file }, 'has no rows', emptyHint)
     const notes = [...this.notes]
     for (const key of [...this.skipped.keys()].sort()) {
       const n = this.skipped.get(key) as number
@@ -122,6 +134,6 @@ export class RowsSink {
     }
     // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
     for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)
-    return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes }
+    return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes })
   }
 }
