@@ -32,7 +32,9 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
 
 /**
  * Runs a command to its end: { code, stdout, stderr, wall, cpu, peakMiB } (cpu and peakMiB are null without
- * /usr/bin/time). Exit codes 0 and 1 (the gate's "fail") are results; any other code throws with stderr.
+ * /usr/bin/time). Exit codes in `options.ok` are results (default 0 and 1, the gate's "fail"); any other code
+ * throws with stderr. A reference tool passes ok: [0], so that its crash (python exits 1 on an exception)
+ * is never timed as a run.
  */
 export function measure(cmd, args, options = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rg-bench-'))
@@ -55,7 +57,7 @@ export function measure(cmd, args, options = {}) {
         peakMiB = maxKb / 1024
       }
       rmSync(dir, { recursive: true, force: true })
-      if (code !== 0 && code !== 1) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`))
+      if (!(options.ok ?? [0, 1]).includes(code)) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`))
       resolve({ code, stdout, stderr, wall, cpu, peakMiB })
     })
   })

@@ -117,12 +117,12 @@ const median = (xs) => {
 }
 
 /** Median wall seconds and peak MiB of `runs` runs, with the spread (min..max wall). */
-async function timed(cmd, args) {
+async function timed(cmd, args, options = {}) {
   const walls = []
   const peaks = []
   const cpus = []
   for (let i = 0; i < RUNS; i++) {
-    const r = await measure(cmd, args)
+    const r = await measure(cmd, args, options)
     walls.push(r.wall)
     if (r.peakMiB !== null) peaks.push(r.peakMiB)
     if (r.cpu !== null) cpus.push(r.cpu)
@@ -148,6 +148,12 @@ console.log(
     .map((x) => x.toFixed(1))
     .join(' / ')} at the start (a loaded machine stretches wall time; CPU time less so)`
 )
+// A python without scipy exits 1 on the import: say so once instead of timing a crash as scipy's run.
+const scipyMissing = await measure(PYTHON, ['-c', 'import scipy'], { ok: [0] }).then(
+  () => null,
+  (error) => error.message.split('\n').pop()
+)
+if (scipyMissing !== null) console.log(`scipy not run: ${PYTHON} -c 'import scipy' failed (${scipyMissing}); set PYTHON to a python3 with scipy`)
 console.log('')
 console.log('| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
 console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
@@ -155,9 +161,9 @@ for (const n of ROWS) {
   const dir = await dataset(n, 1)
   const g = await gate(dir, 'rules.yml')
   let s = null
-  if (n <= SCIPY_MAX) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')])
+  if (n <= SCIPY_MAX && scipyMissing === null) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')], { ok: [0] })
   console.log(
-    `| ${n} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${s ? fmt(s) : 'not run'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${s ? (g.wall / s.wall).toFixed(3) : ''} |`
+    `| ${n} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${s ? fmt(s) : scipyMissing === null ? 'not run' : 'no scipy'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${s ? (g.wall / s.wall).toFixed(3) : ''} |`
   )
 }
 console.log('')
