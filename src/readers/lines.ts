@@ -85,10 +85,11 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
  * path; invalid UTF-8 is refused with the file and line.
  */
 export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
-  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode(bytes, start, end, file, line), line, end - start), options)
+  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end, file, line), line, end - start), options)
 }
 
-function decode(bytes: Buffer, start: number, end: number, file: string, line: number): string {
+/** The text of line `line`, bytes [start, end): ASCII by a fast path, else strict UTF-8 (invalid UTF-8 is refused with the file and line). */
+export function decodeLine(bytes: Buffer, start: number, end: number, file: string, line: number): string {
   let ascii = true
   for (let i = start; i < end; i++) {
     if (bytes[i] >= 0x80) {

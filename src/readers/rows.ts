@@ -5,7 +5,8 @@ import { forEachCsvRecord } from './csv.js'
 import { guessRowsFormat, isParquet } from './sniff.js'
 import { readParquetRows } from './parquet-long.js'
 import { readObjectLine } from './json-line.js'
-import { forEachLine, type LineOptions } from './lines.js'
+import { decodeLine, forEachLineBytes, type LineOptions } from './lines.js'
+import { FlatRecord } from './flat-json.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
 import { parseMetricCell } from './numbers.js'
 import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
@@ -107,27 +108,46 @@ function normalizationTwins(side: SideRows): string[] {
 }
 
 async function readJsonl(file: string, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): Promise<void> {
-  await forEachLine(
+  const flat = new FlatRecord()
+  const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
+  await forEachLineBytes(
     file,
-    (text, line) => {
+    (bytes, from, to, line) => {
+      // A flat object of plain keys and scalars is read from the bytes; anything else (and every refusal) by the general path.
+      if (flat.parse(bytes, from, to)) return fieldsToRow(flat.keys, flat.values, flat.size, file, line, options, fields, rows, start)
+      const text = decodeLine(bytes, from, to, file, line)
       if (text.trim() === '') return
-      const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
       const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
-      jsonRecordToRow(record, file, line, options, fields, rows, start)
+      const keys = Object.keys(record)
+      fieldsToRow(
+        keys,
+        keys.map((k) => record[k]),
+        keys.length,
+        file,
+        line,
+        options,
+        fields,
+        rows,
+        start
+      )
     },
     options
   )
 }
 
-function jsonRecordToRow(record: Record<string, unknown>, file: string, line: number, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): void {
+/** One record's members (keys[0..size), values[0..size), in Object.keys order) into its row. */
+function fieldsToRow(keys: readonly string[], values: readonly unknown[], size: number, file: string, line: number, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): void {
   const { metricFields, keepAttributes } = options
-  const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line)
+  let at = -1
+  for (let k = 0; k < size && at < 0; k++) if (keys[k] === ID_FIELD) at = k
+  const id = readId(at < 0 ? undefined : values[at], file, line)
   checkQueryIdLength(id, { file, line })
   // A repeated id is refused with the others after the file; its values are still checked, as before.
   const row = start(id, line)
-  for (const key of Object.keys(record)) {
+  for (let k = 0; k < size; k++) {
+    const key = keys[k]
     if (key === ID_FIELD) continue
-    const value = record[key]
+    const value = values[k]
     if (metricFields.has(key)) {
       if (value === null) {
         if (row !== undefined) rows.setValue(row, key, null)
