@@ -18,7 +18,7 @@ import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
 export function bootstrapDistribution(design: Design, resamples: number, seed: string, stream: string, runner: KernelRunner = SYNC_RUNNER): Float64Array[] {
   const plan = bootstrapPlan(design, resamples, seed, stream)
   runner.run(plan.jobs)
-  return plan.finish()
+  return plan.finish().map((column) => column.sort())
 }
 
 /**
@@ -31,7 +31,9 @@ export const COUNTS_PER_GROUP = 32
 
 /**
  * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
- * reads the result once they have run: lets a caller run several plans' jobs as one batch of units.
+ * reads the result once they have run: lets a caller run several plans' jobs as one batch of units. The
+ * result is per column the resamples in the order drawn, not sorted: a caller that reads a few order
+ * statistics selects them (src/stats/order.ts) instead of paying for a sort.
  *
  * Two ways to draw, chosen per column from the data alone (so the bytes depend on the data and the seed
  * only), with the same law: drawing `size` units with replacement per stratum (an index per draw), or, for
@@ -107,15 +109,15 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
   return {
     jobs,
     finish() {
-      const sorted: Float64Array[] = new Array<Float64Array>(k)
-      byIndex.forEach((c, i) => (sorted[c] = (indexOut as Float64Array).subarray(i * resamples, (i + 1) * resamples).sort()))
-      byCounts.forEach((c, i) => (sorted[c] = (countsOut as Float64Array).subarray(i * resamples, (i + 1) * resamples).sort()))
-      return sorted
+      const columns: Float64Array[] = new Array<Float64Array>(k)
+      byIndex.forEach((c, i) => (columns[c] = (indexOut as Float64Array).subarray(i * resamples, (i + 1) * resamples)))
+      byCounts.forEach((c, i) => (columns[c] = (countsOut as Float64Array).subarray(i * resamples, (i + 1) * resamples)))
+      return columns
     }
   }
 }
 
-const done = (sorted: Float64Array[]): KernelPlan<Float64Array[]> => ({ jobs: [], finish: () => sorted })
+const done = (columns: Float64Array[]): KernelPlan<Float64Array[]> => ({ jobs: [], finish: () => columns })
 
 /**
  * One unit per stratum: every resample draws each stratum's one unit, so every resample is the estimate.
