@@ -7,7 +7,9 @@ import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
 import { signFlipPlan, type Randomization } from './randomization.js'
+import type { Resamples } from './order.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
+import type { KernelPlan } from './threads.js'
 import { filterKey, membersByValue, membersOf, type Filters } from './subsets.js'
 import { createRunner, defaultThreads } from './threads.js'
 import { quote } from '../util/show.js'
@@ -107,6 +109,12 @@ export interface StatsOptions {
 /** Confidences remembered besides the rules' own: each new subset computes its intervals at all of them at once. */
 const KNOWN_CONFIDENCES = 4
 
+/**
+ * Units from which a subset's resamples are kept (copied into the cache) for a confidence asked later: below,
+ * drawing them again (units x metrics x resamples draws) costs little more than copying them would.
+ */
+const KEEP_UNITS = 64
+
 export function createStats(table: PairedTable, rules: Rules, options: StatsOptions = {}): StatsEngine {
   const metricNames = [...rules.metrics.keys()]
   const statistics = rules.statistics
@@ -145,8 +153,22 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     return m
   }
   /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
-  const fill = (s: SubsetStats, columns: ReturnType<typeof resampleViews>): void => {
+  const fill = (s: SubsetStats, columns: Resamples[]): void => {
     for (const confidence of known) if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(s.design, columns, statistics.interval, confidence))
+  }
+  // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
+  let scratch: Float64Array | undefined
+  const plan = (design: Design, key: string): KernelPlan<Float64Array[]> => {
+    scratch ??= new Float64Array(metricNames.length * statistics.resamples)
+    // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+    return bootstrapPlan(design, statistics.resamples, statistics.seed, key, scratch)
+  }
+  /** The drawn resamples as views; a copy is kept in the cache when drawing them again would cost more. */
+  const keep = (key: string, design: Design, drawn: Float64Array[]): Resamples[] => {
+    if (design.units < KEEP_UNITS) return resampleViews(drawn)
+    const columns = resampleViews(drawn.map((c) => c.slice()))
+    resampleCache.set(key, columns)
+    return columns
   }
   const subset = (filters: Filters, confidence: number): SubsetStats => {
     const key = filterKey(filters)
@@ -156,24 +178,20 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
       const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
-      // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-      const boot = bootstrapPlan(design, statistics.resamples, statistics.seed, key)
+      const boot = plan(design, key)
       const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...boot.jobs, ...flip.jobs])
       s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() }
-      const columns = resampleViews(boot.finish())
-      fill(s, columns)
-      resampleCache.set(key, columns)
+      fill(s, keep(key, design, boot.finish()))
       subsetCache.set(key, s)
     } else if (!s.intervals.has(confidence)) {
       let columns = resampleCache.get(key)
       if (!columns) {
-        // Dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
-        const boot = bootstrapPlan(s.design, statistics.resamples, statistics.seed, key)
+        // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
+        const boot = plan(s.design, key)
         runner.run(boot.jobs)
-        columns = resampleViews(boot.finish())
-        resampleCache.set(key, columns)
+        columns = keep(key, s.design, boot.finish())
       }
       fill(s, columns)
     }

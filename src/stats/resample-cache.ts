@@ -3,11 +3,11 @@ import { estimate, type Design } from './design.js'
 import { selectableResamples, type Resamples } from './order.js'
 
 /**
- * Bytes of resamples kept for later confidences (32 MiB: the last few hundred subsets at 5 metrics x 10,000
+ * Bytes of resamples kept for later confidences (16 MiB: the last 40 subsets at 5 metrics x 10,000
  * resamples). Beyond it the least recently used subset's resamples are dropped and, if a confidence not yet
  * computed is asked of it, drawn again: the same bytes, since a subset's stream is named by its key.
  */
-export const RESAMPLE_CACHE_BYTES = 32 * 2 ** 20
+export const RESAMPLE_CACHE_BYTES = 16 * 2 ** 20
 
 /** The resamples of recent subsets, per column, least recently used first out (Map order is use order). */
 export interface ResampleCache {
