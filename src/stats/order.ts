@@ -35,38 +35,57 @@ export function sortedResamples(sorted: Float64Array): Resamples {
 }
 
 /**
- * A view of resamples in any order that finds a rank by selection (Floyd & Rivest 1975: a pivot chosen from a
- * sample lands next to the rank, so a selection costs about one pass), rearranging `values` in place (the
- * multiset, hence every answer, stays the same). Every position a partition settles is remembered, so the next
- * rank (the neighbour a type 7 quantile interpolates with, the other end of the interval, another confidence)
- * only partitions the gap between two settled positions. Resamples holding a NaN or a -0 (where `<` is not
- * the sort's order) are simply sorted first.
+ * A view of resamples in any order that finds a rank by selection, rearranging `values` in place (the
+ * multiset, hence every answer, stays the same). The first rank asked partitions the whole array once around
+ * two thresholds taken from a sample, one just beyond that rank and one at its mirror (n - 1 - r): an
+ * interval's two ends then lie in two small parts, each finished by Floyd-Rivest selection (a pivot from a
+ * sample lands next to the rank). Every boundary a partition settles is remembered, so the next rank (the
+ * neighbour a type 7 quantile interpolates with, the other end, another confidence) only partitions the gap
+ * between two of them. Resamples holding a NaN or a -0 (where `<` is not the sort's order) are sorted instead.
  */
 export function selectableResamples(values: Float64Array): Resamples {
   const n = values.length
-  for (let i = 0; i < n; i++) {
-    const v = values[i]
-    if (v !== v || (v === 0 && 1 / v < 0)) return sortedResamples(values.sort())
+  /** Cuts, ascending, 0 and n included: every value before a cut is at most every value from it on. */
+  const cuts = [0, n]
+  let sorted = false
+  let started = false
+  const cut = (c: number): void => {
+    const at = insertionPoint(cuts, c)
+    if (cuts[at] !== c) cuts.splice(at, 0, c)
   }
-  /** Settled positions, ascending: each holds the value of its rank, with every value before it at most that, every value after at least. */
-  const settled: number[] = []
   const settle = (j: number): void => {
-    const at = insertionPoint(settled, j)
-    if (settled[at] !== j) settled.splice(at, 0, j)
+    cut(j)
+    cut(j + 1)
+  }
+  const first = (r: number): void => {
+    started = true
+    const split = n > SAMPLE * 4 ? tails(values, r) : ordinary(values) ? [] : null
+    if (split === null) {
+      sorted = true
+      values.sort()
+    } else split.forEach(cut)
   }
   return {
     size: n,
     at(r) {
-      const next = insertionPoint(settled, r)
-      if (settled[next] === r) return values[r]
-      const lo = next > 0 ? settled[next - 1] + 1 : 0
-      const hi = next < settled.length ? settled[next] - 1 : n - 1
+      if (!started) first(r)
+      if (sorted) return values[r]
+      const next = insertionPoint(cuts, r + 1)
+      const lo = cuts[next - 1]
+      const hi = cuts[next] - 1
+      if (hi === lo) return values[r]
+      if (hi - lo < SMALL_GAP) {
+        insertionSort(values, lo, hi)
+        for (let c = lo + 1; c <= hi; c++) cut(c)
+        return values[r]
+      }
       if (r === lo || r === hi) extreme(values, lo, hi, r === lo)
       else select(values, r, lo, hi, settle)
       settle(r)
       return values[r]
     },
     rank(x, strict) {
+      // Counting needs no order: NaN is below nothing and -0 equals 0, in the array as in its sorted copy.
       let c = 0
       if (strict) for (let i = 0; i < n; i++) c += values[i] < x ? 1 : 0
       else for (let i = 0; i < n; i++) c += values[i] <= x ? 1 : 0
@@ -75,8 +94,77 @@ export function selectableResamples(values: Float64Array): Resamples {
   }
 }
 
+/** Sample drawn (by stride) to place the first partition's thresholds; arrays of at most 4 samples skip that partition. */
+const SAMPLE = 256
+
+/** Gaps shorter than this are sorted whole. */
+const SMALL_GAP = 16
+
+/** Sorts a[lo..hi] (no NaN in it): for a few values, faster than a typed array's sort. */
+function insertionSort(a: Float64Array, lo: number, hi: number): void {
+  for (let i = lo + 1; i <= hi; i++) {
+    const v = a[i]
+    let j = i - 1
+    while (j >= lo && a[j] > v) {
+      a[j + 1] = a[j]
+      j--
+    }
+    a[j + 1] = v
+  }
+}
+
+/** True when no value is NaN or -0. */
+function ordinary(a: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i]
+    if (v !== v || (v === 0 && 1 / v < 0)) return false
+  }
+  return true
+}
+
+/**
+ * One pass over the whole array: values at most a low threshold to the front, values at least a high one to
+ * the back, so that rank r and its mirror very likely fall in those two small parts. Returns the cuts made ([]
+ * when the thresholds do not separate: few distinct values, or r near the middle), or null when a NaN or -0 was
+ * met (the caller sorts).
+ */
+function tails(a: Float64Array, r: number): number[] | null {
+  const n = a.length
+  const sample = new Float64Array(SAMPLE)
+  const stride = n / SAMPLE
+  for (let i = 0; i < SAMPLE; i++) sample[i] = a[floor(i * stride)]
+  // A NaN in the sample would mislead the selection in it (and the array would be sorted anyway).
+  if (!ordinary(sample)) return null
+  const low = min(r, n - 1 - r)
+  const q = low / (n - 1)
+  // Three standard deviations of the sample rank beyond the rank's expected place: rarely short of it.
+  const index = min(SAMPLE - 1, ceil(q * (SAMPLE - 1) + 3 * sqrt(q * (1 - q) * SAMPLE) + 1))
+  select(sample, index, 0, SAMPLE - 1, ignore)
+  const tLow = sample[index]
+  select(sample, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1, ignore)
+  const tHigh = sample[SAMPLE - 1 - index]
+  if (!(tLow < tHigh)) return ordinary(a) ? [] : null
+  let lt = 0
+  let gt = n - 1
+  let i = 0
+  while (i <= gt) {
+    const v = a[i]
+    if (v <= tLow) {
+      if (v === 0 && 1 / v < 0) return null
+      a[i++] = a[lt]
+      a[lt++] = v
+    } else if (v >= tHigh) {
+      if (v === 0 && 1 / v < 0) return null
+      a[i] = a[gt]
+      a[gt--] = v
+    } else if (v !== v || (v === 0 && 1 / v < 0)) return null
+    else i++
+  }
+  return [lt, gt + 1].filter((c) => c > 0 && c < n)
+}
+
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context). */
-const { exp, floor, log, max, min, sqrt } = Math
+const { ceil, exp, floor, log, max, min, sqrt } = Math
 
 /** The first index of the ascending list whose value is at least x. */
 function insertionPoint(list: number[], x: number): number {
