@@ -50,6 +50,19 @@ describe('selection gives the sorted values', () => {
       })
     }
   }
+  it('the first rank asked in a tail (one partition around two sampled thresholds), then the others', () => {
+    const rr = rand(13)
+    for (const n of [1025, 1500, 10_000]) {
+      for (const column of Object.values(columns(n, rr))) {
+        for (const p of [0, 0.001, 0.025, 0.1, 0.9, 0.975, 1]) {
+          const sorted = column.slice().sort()
+          const view = selectableResamples(column.slice())
+          const k = Math.floor((n - 1) * p)
+          for (const j of [k, n - 1 - k, Math.min(n - 1, k + 1), 0, n - 1, Math.floor(n / 2), Math.floor(rr() * n)]) expect(bits(view.at(j))).toBe(bits(sorted[j]))
+        }
+      }
+    }
+  })
   it('intervals (percentile and BCa, several confidences on one view) equal those of the sorted resamples', () => {
     const rr = rand(11)
     for (const column of Object.values(columns(10_000, rr))) {
