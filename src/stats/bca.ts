@@ -1,5 +1,6 @@
 import { denominator, type Design } from './design.js'
-import { quantileSorted } from '../util/quantile.js'
+import { sortedResamples, type Resamples } from './order.js'
+import { quantileOfRanks } from '../util/quantile.js'
 import { normalCdf, normalQuantile } from './special.js'
 
 /** An interval with, when it is not what was asked for, the reason in plain words. */
@@ -43,22 +44,18 @@ export function acceleration(design: Design, c: number): number {
   return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN
 }
 
-/** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the sorted resamples. */
-export function percentileInterval(sorted: Float64Array, confidence: number): [number, number] {
-  const alpha = 1 - confidence
-  return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)]
-}
+/** Resamples as given to the intervals: sorted ascending (Float64Array.prototype.sort), or a view that finds ranks itself. */
+type Given = Float64Array | Resamples
 
-/** Number of sorted values below x and at most x (binary search). */
-function rank(sorted: Float64Array, x: number, strict: boolean): number {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (strict ? sorted[mid] < x : sorted[mid] <= x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+const view = (given: Given): Resamples => (given instanceof Float64Array ? sortedResamples(given) : given)
+
+const quantileOf = (resamples: Resamples, p: number): number => quantileOfRanks(resamples.size, resamples.at, p)
+
+/** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the resamples. */
+export function percentileInterval(given: Given, confidence: number): [number, number] {
+  const resamples = view(given)
+  const alpha = 1 - confidence
+  return [quantileOf(resamples, alpha / 2), quantileOf(resamples, 1 - alpha / 2)]
 }
 
 /**
@@ -71,15 +68,18 @@ function rank(sorted: Float64Array, x: number, strict: boolean): number {
  * [0, 1] — then it returns the percentile interval with a note saying why. This is the usual fate of hit@k
  * comparisons where nearly every difference is 0.
  */
-export function bcaInterval(sorted: Float64Array, theta: number, accel: number, confidence: number): Interval {
-  const fallback = (note: string): Interval => ({ ci: percentileInterval(sorted, confidence), method: 'percentile', note })
-  const B = sorted.length
+export function bcaInterval(given: Given, theta: number, accel: number, confidence: number): Interval {
+  const resamples = view(given)
+  const fallback = (note: string): Interval => ({ ci: percentileInterval(resamples, confidence), method: 'percentile', note })
+  const B = resamples.size
   if (B === 0 || !Number.isFinite(theta)) return fallback('no resamples')
-  if (sorted[0] === sorted[B - 1]) {
-    return { ci: [sorted[0], sorted[B - 1]], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' }
+  const first = resamples.at(0)
+  const last = resamples.at(B - 1)
+  if (first === last) {
+    return { ci: [first, last], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' }
   }
   if (!Number.isFinite(accel)) return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown')
-  const share = (rank(sorted, theta, true) + rank(sorted, theta, false)) / (2 * B)
+  const share = (resamples.rank(theta, true) + resamples.rank(theta, false)) / (2 * B)
   const z0 = normalQuantile(share)
   if (!Number.isFinite(z0)) return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown')
   const alpha = 1 - confidence
@@ -93,5 +93,5 @@ export function bcaInterval(sorted: Float64Array, theta: number, accel: number, 
   }
   const [p1, p2] = ends
   const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null
-  return { ci: [quantileSorted(sorted, p1), quantileSorted(sorted, p2)], method: 'bca', note }
+  return { ci: [quantileOf(resamples, p1), quantileOf(resamples, p2)], method: 'bca', note }
 }

@@ -1,12 +1,15 @@
 import type { PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { acceleration, bcaInterval, percentileInterval } from './bca.js'
+import type { Interval } from './bca.js'
 import { bootstrapPlan } from './bootstrap.js'
 import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
 import { signFlipPlan, type Randomization } from './randomization.js'
+import type { Resamples } from './order.js'
+import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
+import type { KernelPlan } from './threads.js'
 import { filterKey, membersByValue, membersOf, type Filters } from './subsets.js'
 import { createRunner, defaultThreads } from './threads.js'
 import { quote } from '../util/show.js'
@@ -81,18 +84,36 @@ export interface StatsEngine {
   seeds?: { baseline: number; candidate: number }
 }
 
+/**
+ * What a subset keeps for its comparisons: designs, test, and per confidence asked the intervals of every
+ * column, never its resamples (B doubles per column: 400 MB for 1,000 slice values x 5 metrics x 10,000).
+ */
 interface SubsetStats {
   design: Design
   /** The same design over [baseline columns..., candidate columns...]. */
   levels: Design
-  sorted: Float64Array[]
   randomization: Randomization
+  intervals: Map<number, Interval[]>
 }
 
-/** How the engine may compute: `threads` (default: the machine's cores, capped; the entry points pass RG_THREADS) changes the time, never a byte. */
+/**
+ * How the engine may compute: `threads` (default: the machine's cores, capped; the entry points pass
+ * RG_THREADS) and `cacheBytes` (resamples kept for later confidences, default {@link RESAMPLE_CACHE_BYTES})
+ * change the time and the memory, never a byte.
+ */
 export interface StatsOptions {
   threads?: number
+  cacheBytes?: number
 }
+
+/** Confidences remembered besides the rules' own: each new subset computes its intervals at all of them at once. */
+const KNOWN_CONFIDENCES = 4
+
+/**
+ * Units from which a subset's resamples are kept (copied into the cache) for a confidence asked later: below,
+ * drawing them again (units x metrics x resamples draws) costs little more than copying them would.
+ */
+const KEEP_UNITS = 64
 
 export function createStats(table: PairedTable, rules: Rules, options: StatsOptions = {}): StatsEngine {
   const metricNames = [...rules.metrics.keys()]
@@ -112,6 +133,9 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   const levelColumns = [...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base), ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)]
   const membersCache = new Map<string, Int32Array>()
   const subsetCache = new Map<string, SubsetStats>()
+  const resampleCache = createResampleCache(options.cacheBytes ?? RESAMPLE_CACHE_BYTES)
+  // The rules' confidence and the last others asked (decide asks the family's): a subset drawn once answers them all.
+  const known: number[] = [statistics.confidence]
   const byValue = new Map<string, Map<string, Int32Array>>()
   const members = (filters: Filters): Int32Array => {
     const key = filterKey(filters)
@@ -128,27 +152,55 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     }
     return m
   }
-  const subset = (filters: Filters): SubsetStats => {
+  /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
+  const fill = (s: SubsetStats, columns: Resamples[]): void => {
+    for (const confidence of known) if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(s.design, columns, statistics.interval, confidence))
+  }
+  // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
+  let scratch: Float64Array | undefined
+  const plan = (design: Design, key: string): KernelPlan<Float64Array[]> => {
+    scratch ??= new Float64Array(metricNames.length * statistics.resamples)
+    // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+    return bootstrapPlan(design, statistics.resamples, statistics.seed, key, scratch)
+  }
+  /** The drawn resamples as views; a copy is kept in the cache when drawing them again would cost more. */
+  const keep = (key: string, design: Design, drawn: Float64Array[]): Resamples[] => {
+    if (design.units < KEEP_UNITS) return resampleViews(drawn)
+    const columns = resampleViews(drawn.map((c) => c.slice()))
+    resampleCache.set(key, columns)
+    return columns
+  }
+  const subset = (filters: Filters, confidence: number): SubsetStats => {
     const key = filterKey(filters)
+    remember(confidence)
     let s = subsetCache.get(key)
     if (!s) {
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
       const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
-      // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-      const boot = bootstrapPlan(design, statistics.resamples, statistics.seed, key)
+      const boot = plan(design, key)
       const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...boot.jobs, ...flip.jobs])
-      s = {
-        design,
-        levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file),
-        sorted: boot.finish(),
-        randomization: flip.finish()
-      }
+      s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() }
+      fill(s, keep(key, design, boot.finish()))
       subsetCache.set(key, s)
+    } else if (!s.intervals.has(confidence)) {
+      let columns = resampleCache.get(key)
+      if (!columns) {
+        // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
+        const boot = plan(s.design, key)
+        runner.run(boot.jobs)
+        columns = keep(key, s.design, boot.finish())
+      }
+      fill(s, columns)
     }
     return s
+  }
+  function remember(confidence: number): void {
+    if (known.includes(confidence)) return
+    known.push(confidence)
+    if (known.length > KNOWN_CONFIDENCES) known.splice(1, 1)
   }
   // decide() asks for each unit's comparison twice (the family's p-values, then the unit) and the report asks
   // again for the whole-set rows: answer repeats from the cache instead of recomputing intervals and tests.
@@ -187,13 +239,12 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
         else if (base[i] === 1 && cand[i] === 0) lost++
       }
     }
-    const s = subset(filters)
+    const s = subset(filters, confidence)
     const { design, levels } = s
     const b = estimate(levels, col)
     const c = estimate(levels, metricNames.length + col)
     const delta = estimate(design, col)
-    const sorted = s.sorted[col]
-    const interval = statistics.interval === 'bca' ? bcaInterval(sorted, delta, acceleration(design, col), confidence) : { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
+    const interval = (s.intervals.get(confidence) as Interval[])[col]
     const r = s.randomization
     const notes = [...design.notes]
     if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {

@@ -5,6 +5,8 @@ import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import type { SideRows } from '../model/rows.js'
 import { percentileInterval } from './bca.js'
+import { sortedResamples } from './order.js'
+import { createResampleCache, RESAMPLE_CACHE_BYTES } from './resample-cache.js'
 import type { Comparison, StatsEngine } from './compare.js'
 import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
 import { filterKey } from './subsets.js'
@@ -68,7 +70,8 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
     metrics
   }
   if (!twoLevel) return { stats: { ...engine, seeds: count }, summary }
-  const distributions = new Map<string, Float64Array>()
+  // Bounded like the engine's resamples: one sorted distribution per metric and slice would grow with resamples x slices.
+  const distributions = createResampleCache(RESAMPLE_CACHE_BYTES)
   const cache = new Map<string, Comparison>()
   const stats: StatsEngine = {
     members: (filters) => engine.members(filters),
@@ -80,11 +83,12 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
       if (cached) return cached
       const c = engine.compare(metric, filters, confidence)
       const distKey = `${metric}\u0000${filterKey(filters)}`
-      let dist = distributions.get(distKey)
+      let dist = distributions.get(distKey)?.[0]
       if (!dist) {
+        // Dropped or never drawn: the stream is named by slice and metric, so a redraw gives the same bytes.
         const cols = seedColumns(table, seeds, metric, engine.members(filters))
-        dist = seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`)
-        distributions.set(distKey, dist)
+        dist = sortedResamples(seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`))
+        distributions.set(distKey, [dist])
       }
       const notes = [...c.notes]
       notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`)

@@ -28,6 +28,14 @@ export const MAX_THREADS = 8
  */
 const MIN_WORK = 40_000_000
 
+/**
+ * Least work of one batch sent to workers already started: below it (about 2 ms of work; a slice of a few
+ * dozen queries) the batch runs on the calling thread, since copying it to shared memory and waking the
+ * workers costs about as much, and the shared copies would live on in the workers' heaps until they collect
+ * garbage, which idle workers seldom do (measured: +250 MiB for 1,000 slice values of 7 queries, docs/scale.md).
+ */
+const MIN_BATCH_WORK = 2_000_000
+
 /** A worker that makes no progress for this long is given up on; the caller computes its units. */
 const STALL_MS = 2000
 
@@ -181,6 +189,7 @@ export function createRunner(threads: number, options: RunnerOptions = {}): Kern
   const minWork = options.minWork ?? MIN_WORK
   const callerWorks = options.callerWorks ?? true
   const stallMs = options.stallMs ?? STALL_MS
+  const batchWork = Math.min(minWork, MIN_BATCH_WORK)
   let pool: Pool | null = null
   let unitsOnWorkers = 0
   let closing = false
@@ -238,7 +247,7 @@ export function createRunner(threads: number, options: RunnerOptions = {}): Kern
     run(jobs) {
       const units = jobs.reduce((n, j) => n + j.units, 0)
       const work = jobs.reduce((n, j) => n + j.work, 0)
-      const p = units >= 2 && (pool !== null || work >= minWork) ? start() : null
+      const p = units >= 2 && work >= batchWork && (pool !== null || work >= minWork) ? start() : null
       if (!p || p.broken) return runAll(jobs)
       closeSoon()
       const batch = sharedBatch(jobs)
