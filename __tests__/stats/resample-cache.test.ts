@@ -8,7 +8,7 @@ import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { createResampleCache } from '../../src/stats/resample-cache.js'
 import { createStats, type StatsEngine } from '../../src/stats/compare.js'
-import { sortedResamples } from '../../src/stats/order.js'
+import { sortedResamples } from '../../src/util/order-statistics.js'
 import type { Filters } from '../../src/stats/subsets.js'
 import { sideOf } from './helpers.js'
 

@@ -1,5 +1,5 @@
 import { denominator, type Design } from './design.js'
-import { sortedResamples, type Resamples } from './order.js'
+import { sortedResamples, type Resamples } from '../util/order-statistics.js'
 import { quantileOfRanks } from '../util/quantile.js'
 import { normalCdf, normalQuantile } from './special.js'
 

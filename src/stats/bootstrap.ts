@@ -33,7 +33,7 @@ export const COUNTS_PER_GROUP = 32
  * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
  * reads the result once they have run: lets a caller run several plans' jobs as one batch of units. The
  * result is per column the resamples in the order drawn, not sorted: a caller that reads a few order
- * statistics selects them (src/stats/order.ts) instead of paying for a sort.
+ * statistics selects them (src/util/order-statistics.ts) instead of paying for a sort.
  *
  * Two ways to draw, chosen per column from the data alone (so the bytes depend on the data and the seed
  * only), with the same law: drawing `size` units with replacement per stratum (an index per draw), or, for

@@ -1,6 +1,6 @@
 import { acceleration, bcaInterval, percentileInterval, type Interval } from './bca.js'
 import { estimate, type Design } from './design.js'
-import { selectableResamples, type Resamples } from './order.js'
+import { selectableResamples, type Resamples } from '../util/order-statistics.js'
 
 /**
  * Bytes of resamples kept for later confidences (16 MiB: the last 40 subsets at 5 metrics x 10,000

@@ -1,5 +1,6 @@
 import type { PairedTable } from '../align/pair.js'
-import { quantileSorted } from '../util/quantile.js'
+import { quantileOfRanks } from '../util/quantile.js'
+import { selectableResamples } from '../util/order-statistics.js'
 import type { SideEvidence } from './evidence.js'
 
 /**
@@ -78,8 +79,9 @@ export function analyseZeroHits(table: PairedTable, slices: readonly string[], m
 
 function quantilesOf(values: Float64Array, members: number[]): number[] {
   // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
-  const sorted = new Float64Array(members.length)
-  for (let k = 0; k < members.length; k++) sorted[k] = values[members[k]]
-  sorted.sort()
-  return QUANTILES.map((p) => quantileSorted(sorted, p))
+  const picked = new Float64Array(members.length)
+  for (let k = 0; k < members.length; k++) picked[k] = values[members[k]]
+  // Seven quantiles by selection, the values a sort would give (a sort of 10^6 values per metric and side was 0.7 s).
+  const ranked = selectableResamples(picked)
+  return QUANTILES.map((p) => quantileOfRanks(ranked.size, ranked.at, p))
 }

@@ -9,7 +9,7 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
 
 /**
  * The same type 7 quantile of n values given by rank (`at(r)`: the value of rank r, 0-based, ascending): one
- * formula, so a quantile read by selection (src/stats/order.ts) equals the one read from the sorted values.
+ * formula, so a quantile read by selection (src/util/order-statistics.ts) equals the one read from the sorted values.
  */
 export function quantileOfRanks(n: number, at: (r: number) => number, p: number): number {
   if (n === 0 || !(p >= 0 && p <= 1)) return Number.NaN

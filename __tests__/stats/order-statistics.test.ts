@@ -1,11 +1,11 @@
 /**
- * Order statistics by selection (src/stats/order.ts) against the sorted resamples they replace: the same value
+ * Order statistics by selection (src/util/order-statistics.ts) against the sorted resamples they replace: the same value
  * at every rank, the same ranks, the same intervals, to the bit, whatever order the ranks are asked in and
  * whatever the values (ties, zeros of both signs, infinities, NaN).
  */
 import { describe, expect, it } from '@jest/globals'
 import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
-import { selectableResamples, sortedResamples } from '../../src/stats/order.js'
+import { selectableResamples, sortedResamples } from '../../src/util/order-statistics.js'
 import { quantileOfRanks, quantileSorted } from '../../src/util/quantile.js'
 
 function rand(seed: number): () => number {
