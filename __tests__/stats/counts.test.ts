@@ -7,9 +7,9 @@
 import { describe, expect, it } from '@jest/globals'
 import { bootstrapDistribution, bootstrapPlan, COUNTS_PER_GROUP } from '../../src/stats/bootstrap.js'
 import { statsKernels } from '../../src/stats/kernels.js'
-import { estimate } from '../../src/stats/design.js'
+import { estimate, type Design } from '../../src/stats/design.js'
 import { blockState } from '../../src/stats/rng.js'
-import { createRunner } from '../../src/stats/threads.js'
+import { createRunner, SYNC_RUNNER } from '../../src/stats/threads.js'
 import { designOf } from './helpers.js'
 
 /** log(m!): exact sum below 20, else Stirling's series m log m − m + ½ log 2πm + 1/12m − 1/360m³ + 1/1260m⁵ (error below 1e-12). */
@@ -164,5 +164,46 @@ describe('values a few ulps apart are drawn as one', () => {
     expect(bootstrapPlan(design, 100, '3', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
     const [sorted] = bootstrapDistribution(design, 100, '3', 'all')
     for (const v of sorted) expect(Math.abs(v - 0.3)).toBeLessThanOrEqual(0.3 * 2 ** -46)
+  })
+})
+
+describe('by counts, the resamples are a function of the histogram of each column', () => {
+  // docs/scale.md ("ship the histogram, not the rows"): a column drawn by counts is grouped from its sorted
+  // values, so which query holds which value cannot change a single resample. A warehouse can therefore send
+  // (value, count) per stratum instead of its rows and get the same intervals to the bit.
+  const n = 3000
+  const grid = Array.from({ length: n }, (_, i) => [-1, 0, 0, 0, 1, 0.25, -0.5][i % 7])
+  /** Resamples in draw order (not sorted: a sort could hide a difference of order). */
+  const drawn = (design: Design): Float64Array => {
+    const plan = bootstrapPlan(design, 500, '5', 'all')
+    SYNC_RUNNER.run(plan.jobs)
+    return Float64Array.from(plan.finish()[0])
+  }
+  const shuffled = (xs: number[], seed: number): number[] => {
+    const out = [...xs]
+    let s = seed
+    for (let i = out.length - 1; i > 0; i--) {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0
+      const j = s % (i + 1)
+      ;[out[i], out[j]] = [out[j], out[i]]
+    }
+    return out
+  }
+
+  it('the same values in another order give the same resamples, bit for bit', () => {
+    const design = designOf([grid])
+    expect(bootstrapPlan(design, 500, '5', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    const a = drawn(design)
+    const b = drawn(designOf([shuffled(grid, 9)]))
+    expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true)
+  })
+
+  it('a column drawn by index does depend on the order (the property is the counts path’s, not every column’s)', () => {
+    const continuous = Array.from({ length: n }, (_, i) => Math.sin(i) / 3)
+    const design = designOf([continuous])
+    expect(bootstrapPlan(design, 500, '5', 'all').jobs.map((j) => j.kind)).toEqual(['bootstrap'])
+    const a = drawn(design)
+    const b = drawn(designOf([shuffled(continuous, 9)]))
+    expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(false)
   })
 })
