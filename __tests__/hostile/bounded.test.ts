@@ -10,7 +10,7 @@ import { refuseTooManySliceValues, MAX_SLICE_VALUES } from '../../src/align/slic
 import type { PairedTable } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { forEachCsvRecord } from '../../src/readers/csv.js'
-import { MAX_ATTRIBUTE_CHARS, MAX_HINT_FIELDS, MAX_QUERY_ID_CHARS } from '../../src/readers/field-caps.js'
+import { MAX_ATTRIBUTE_CHARS, MAX_HINT_FIELD_CHARS, MAX_HINT_FIELDS, MAX_QUERY_ID_CHARS } from '../../src/readers/field-caps.js'
 import { forEachLine } from '../../src/readers/lines.js'
 import { isDecimalText, MAX_NUMBER_CHARS, parseDecimal, parseMetricCell } from '../../src/readers/numbers.js'
 import { readRows } from '../../src/readers/rows.js'
@@ -150,6 +150,15 @@ describe('rows keep only the attributes the rules use', () => {
     const side = await readRows(write('r.jsonl', lines.join('\n') + '\n'), { metricFields: new Set(['m']), keepAttributes: new Set(['seg']) })
     expect(side.attributeFields.size).toBe(MAX_HINT_FIELDS + 1)
     expect(side.attributeFields.has('seg')).toBe(true)
+  })
+
+  it(`a field name longer than MAX_HINT_FIELD_CHARS (${MAX_HINT_FIELD_CHARS}) is not kept for hints, by either JSON path`, async () => {
+    const long = 'k'.repeat(100_000)
+    // The first line takes the flat fast path, the second (a non-ASCII value) the general one.
+    const jsonl = [JSON.stringify({ query_id: 'q1', m: 0.5, [long]: 'x' }), JSON.stringify({ query_id: 'q2', m: 0.5, [long + 'y']: 'caf\u00e9' })].join('\n') + '\n'
+    const side = await readRows(write('r.jsonl', jsonl), { metricFields: new Set(['m']), keepAttributes: new Set() })
+    expect([...side.attributeFields].every((name) => name.length <= MAX_HINT_FIELD_CHARS)).toBe(true)
+    expect(side.ids).toEqual(['q1', 'q2'])
   })
 })
 

@@ -43,8 +43,16 @@ export function checkAttributeLength(name: string, value: string, where: Where):
   }
 }
 
-/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names. */
+/**
+ * Longest field name kept for hints, in characters. A hint names a field a person would type; a longer name is
+ * a broken export or a file built so that each remembered name costs megabytes (a 16 MiB line can hold one
+ * 16 MiB key, and {@link MAX_HINT_FIELDS} of them would be kept).
+ */
+export const MAX_HINT_FIELD_CHARS = 256
+
+/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names; longer names than {@link MAX_HINT_FIELD_CHARS} are not kept. */
 export function rememberField(names: Set<string>, name: string): void {
+  if (name.length > MAX_HINT_FIELD_CHARS) return
   if (names.size < MAX_HINT_FIELDS || names.has(name)) names.add(name)
 }
 

@@ -17,6 +17,9 @@ const MAX_MEMBERS = 64
 /** Most distinct key strings kept for reuse across lines (a file inventing keys on every line gets no more). */
 const MAX_CACHED_KEYS = 64
 
+/** Longest key kept for reuse, in bytes: field names are short, and a 16 MiB key must not be kept 64 times over. */
+const MAX_CACHED_KEY_BYTES = 256
+
 /** The members of one flat line, in the order of Object.keys on the parsed object (no array-index keys, so text order). */
 export class FlatRecord {
   /** Members read: keys[0..size) and values[0..size). */
@@ -93,7 +96,7 @@ export class FlatRecord {
     if (guess !== undefined && sameBytes(guess.bytes, bytes, from, to)) return guess.text
     for (const entry of this.cache) if (sameBytes(entry.bytes, bytes, from, to)) return entry.text
     const text = bytes.toString('latin1', from, to)
-    if (this.cache.length < MAX_CACHED_KEYS) this.cache.push({ bytes: Buffer.from(bytes.subarray(from, to)), text })
+    if (this.cache.length < MAX_CACHED_KEYS && to - from <= MAX_CACHED_KEY_BYTES) this.cache.push({ bytes: Buffer.from(bytes.subarray(from, to)), text })
     return text
   }
 }

@@ -42,16 +42,27 @@ export function sortedResamples(sorted: Float64Array): Resamples {
  * sample lands next to the rank). Every boundary a partition settles is remembered, so the next rank (the
  * neighbour a type 7 quantile interpolates with, the other end, another confidence) only partitions the gap
  * between two of them. Resamples holding a NaN or a -0 (where `<` is not the sort's order) are sorted instead.
+ *
+ * Selection is linear on average, but its pivots are taken at fixed places, so values arranged by an
+ * adversary (the zero-hit table selects quantiles of metric values in query order, which the candidate
+ * controls) could make it quadratic: after {@link STEPS_PER_VALUE} steps per value the view sorts the array
+ * instead (O(n log n) whatever the order; the values are the same). `stepsPerValue` is for tests.
  */
-export function selectableResamples(values: Float64Array): Resamples {
+export function selectableResamples(values: Float64Array, stepsPerValue = STEPS_PER_VALUE): Resamples {
   const n = values.length
   /** Cuts, ascending, 0 and n included: every value before a cut is at most every value from it on. */
   const cuts = [0, n]
   let sorted = false
   let started = false
+  const budget = { steps: stepsPerValue * n + 4 * MAX_CUTS }
   const cut = (c: number): void => {
     const at = insertionPoint(cuts, c)
-    if (cuts[at] !== c) cuts.splice(at, 0, c)
+    // Cuts only spare later ranks work (fewer cuts, larger gaps, the same values), so their number is capped.
+    if (cuts[at] !== c && cuts.length < MAX_CUTS) cuts.splice(at, 0, c)
+  }
+  const sortAll = (): void => {
+    sorted = true
+    values.sort()
   }
   const settle = (j: number): void => {
     cut(j)
@@ -60,10 +71,8 @@ export function selectableResamples(values: Float64Array): Resamples {
   const first = (r: number): void => {
     started = true
     const split = n > SAMPLE * 4 ? tails(values, r) : ordinary(values) ? [] : null
-    if (split === null) {
-      sorted = true
-      values.sort()
-    } else split.forEach(cut)
+    if (split === null) sortAll()
+    else split.forEach(cut)
   }
   return {
     size: n,
@@ -80,7 +89,11 @@ export function selectableResamples(values: Float64Array): Resamples {
         return values[r]
       }
       if (r === lo || r === hi) extreme(values, lo, hi, r === lo)
-      else select(values, r, lo, hi, settle)
+      else if (!select(values, r, lo, hi, settle, budget)) {
+        // Out of steps: the array is still the same values, rearranged; sorted, every rank is its position.
+        sortAll()
+        return values[r]
+      }
       settle(r)
       return values[r]
     },
@@ -99,6 +112,12 @@ const SAMPLE = 256
 
 /** Gaps shorter than this are sorted whole. */
 const SMALL_GAP = 16
+
+/** Steps (values a partition pass looks at) a view may spend per value before it sorts instead. */
+const STEPS_PER_VALUE = 32
+
+/** Most cuts a view remembers; a pass is charged this much on top of its length, for the cut it inserts. */
+const MAX_CUTS = 256
 
 /** Sorts a[lo..hi] (no NaN in it): for a few values, faster than a typed array's sort. */
 function insertionSort(a: Float64Array, lo: number, hi: number): void {
@@ -139,9 +158,11 @@ function tails(a: Float64Array, r: number): number[] | null {
   const q = low / (n - 1)
   // Three standard deviations of the sample rank beyond the rank's expected place: rarely short of it.
   const index = min(SAMPLE - 1, ceil(q * (SAMPLE - 1) + 3 * sqrt(q * (1 - q) * SAMPLE) + 1))
-  select(sample, index, 0, SAMPLE - 1, ignore)
+  // 256 values: even a quadratic selection is cheap here, so no budget.
+  const unbounded = { steps: Infinity }
+  select(sample, index, 0, SAMPLE - 1, ignore, unbounded)
   const tLow = sample[index]
-  select(sample, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1, ignore)
+  select(sample, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1, ignore, unbounded)
   const tHigh = sample[SAMPLE - 1 - index]
   if (!(tLow < tHigh)) return ordinary(a) ? [] : null
   let lt = 0
@@ -192,17 +213,20 @@ function extreme(a: Float64Array, lo: number, hi: number, smallest: boolean): vo
  * Floyd-Rivest selection (as in the `quickselect` package): rearranges a[left..right] so that position k holds
  * the value of its rank, smaller-or-equal values before it, larger-or-equal after. No NaN in the range. Each
  * partition's pivot position is reported to `settle` (the recursive call on a sample settles positions of the
- * sample only, so it reports nothing).
+ * sample only, so it reports nothing). Every pass is charged to `budget`; false when it ran out (the range is
+ * then rearranged but unfinished).
  */
-function select(a: Float64Array, k: number, left: number, right: number, settle: (j: number) => void): void {
+function select(a: Float64Array, k: number, left: number, right: number, settle: (j: number) => void, budget: { steps: number }): boolean {
   while (right > left) {
+    budget.steps -= right - left + 1 + MAX_CUTS
+    if (budget.steps < 0) return false
     if (right - left > 600) {
       const n = right - left + 1
       const m = k - left + 1
       const z = log(n)
       const s = 0.5 * exp((2 * z) / 3)
       const sd = 0.5 * sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1)
-      select(a, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)), ignore)
+      if (!select(a, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)), ignore, budget)) return false
     }
     const t = a[k]
     let i = left
@@ -222,6 +246,7 @@ function select(a: Float64Array, k: number, left: number, right: number, settle:
     if (j <= k) left = j + 1
     if (k <= j) right = j - 1
   }
+  return true
 }
 
 const ignore = (): void => undefined
