@@ -48,7 +48,7 @@ export function createResampleCache(budget: number): ResampleCache {
 
 /** Every column's resamples as a view that selects ranks (the arrays are rearranged in place, never copied). */
 export function resampleViews(columns: Float64Array[]): Resamples[] {
-  return columns.map(selectableResamples)
+  return columns.map((column) => selectableResamples(column))
 }
 
 /**
