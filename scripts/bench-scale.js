@@ -3,7 +3,7 @@
  * npm run bench:scale — how the whole gate CLI grows with the number of queries and of slice values.
  *
  *   node scripts/bench-scale.js [--cli dist/cli.js] [--runs 3] [--resamples 10000] [--rows 1e3,1e4,1e5,1e6]
- *                               [--slices 1,1000,7000,20000] [--scipy-max 100000]
+ *                               [--slices 1,1000,7000,20000] [--scipy-max 100000] [--formats csv,parquet]
  *
  * Data (generated once, seeded, into bench-data/scale-*; gitignored): the five metrics of bench-stats.js
  * (hit@10, hit@3 binary; recall@10, ndcg@10 in 0..1 rounded to 1e-4; latency_ms rounded to 0.1 ms), plus an
@@ -19,8 +19,10 @@
  * bootstrap of the same five metrics on the same files in the same run (scripts/bench-stats.js's script:
  * scipy.stats.bootstrap((base, cand), mean-of-difference, paired=True, vectorized=True, method='percentile',
  * n_resamples=10000)). The machine may be shared: every figure is the median of --runs, the spread is printed.
+ * --formats: the largest N of --rows again as CSV and as Parquet (hyparquet-writer, a dev dependency; one row
+ * group per 100,000 rows), each checked to give the JSON Lines run's checks and comparisons.
  */
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { measure, opt, rng, root, writeLines } from './bench-common.js'
@@ -35,6 +37,9 @@ const SLICES = opt('--slices', '1,100,1000,7000,20000')
   .split(',')
   .map((x) => Math.round(Number(x)))
 const SCIPY_MAX = Number(opt('--scipy-max', 10000))
+const FORMATS = opt('--formats', '')
+  .split(',')
+  .filter((f) => f !== '')
 const METRICS = ['hit@10', 'hit@3', 'recall@10', 'ndcg@10', 'latency_ms']
 const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
 
@@ -179,4 +184,46 @@ for (const s of SLICES) {
   console.log(
     `| ${n} | ${s} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${fmt(plain)} | ${cpu(plain)} | ${mib(plain.peak)} | ${(g.wall - plain.wall).toFixed(2)} | ${addCpu} | ${addMiB} |`
   )
+}
+
+/** The same rows as CSV and as Parquet next to the JSON Lines (written once): what users export as often. */
+async function otherFormat(dir, side, format) {
+  const file = join(dir, `${side}.${format}`)
+  if (existsSync(file)) return file
+  const records = readFileSync(join(dir, `${side}.jsonl`), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l))
+  const columns = ['query_id', ...METRICS, 'bucket']
+  if (format === 'csv') writeFileSync(file, [columns.join(','), ...records.map((r) => columns.map((c) => r[c]).join(','))].join('\n') + '\n')
+  else {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const columnData = [
+      { name: 'query_id', data: records.map((r) => r.query_id), type: 'STRING' },
+      ...METRICS.map((m) => ({ name: m, data: Float64Array.from(records, (r) => r[m]), type: 'DOUBLE' })),
+      { name: 'bucket', data: records.map((r) => r.bucket), type: 'STRING' }
+    ]
+    writeFileSync(file, Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: 100000 })))
+  }
+  return file
+}
+
+if (FORMATS.length > 0) {
+  const n = Math.max(...ROWS)
+  const dir = await dataset(n, 1)
+  const decisions = (file) => {
+    const r = JSON.parse(readFileSync(file, 'utf8'))
+    return JSON.stringify([r.checks, r.comparisons, r.regressions])
+  }
+  const reference = decisions(join(dir, 'report-rules.yml.json'))
+  console.log('')
+  console.log(`| ${n} queries as | gate wall s | gate CPU s | gate peak MiB | input MiB per side | same checks and comparisons as JSON Lines |`)
+  console.log('| - | -: | -: | -: | -: | - |')
+  for (const format of FORMATS) {
+    const b = await otherFormat(dir, 'baseline', format)
+    const c = await otherFormat(dir, 'candidate', format)
+    const json = join(dir, `report-${format}.json`)
+    const t = await timed(process.execPath, [CLI, 'gate', '--rules', join(dir, 'rules.yml'), '--baseline', b, '--candidate', c, '--json', json, '--markdown', join(dir, `report-${format}.md`)])
+    console.log(`| ${format} | ${fmt(t)} | ${cpu(t)} | ${mib(t.peak)} | ${(statSync(b).size / 2 ** 20).toFixed(0)} | ${decisions(json) === reference ? 'yes' : 'NO'} |`)
+  }
 }
