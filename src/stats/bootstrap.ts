@@ -88,30 +88,7 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
     jobs.push(job)
   }
   const countsOut = byCounts.length > 0 ? outOf(byIndex.length * resamples, byCounts.length * resamples) : null
-  if (countsOut) {
-    const states = new Uint32Array(4 * blocks * byCounts.length)
-    // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
-    byCounts.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
-    const job: MultinomialJob = {
-      kind: 'multinomial',
-      units: byCounts.length * blocks,
-      work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
-      blocks,
-      block: BLOCK,
-      resamples,
-      k: byCounts.length,
-      values: grouped.map((g) => g.values),
-      multiplicity: grouped.map((g) => g.multiplicity),
-      queries: grouped.map((g) => g.queries),
-      offsets: grouped.map((g) => g.offsets),
-      sizes: Int32Array.from(design.strata, (s) => s.size),
-      weights: Float64Array.from(design.strata, (s) => s.weight),
-      ratio: design.counts !== null,
-      states,
-      out: countsOut
-    }
-    jobs.push(job)
-  }
+  if (countsOut) jobs.push(multinomialJob({ grouped, columns: byCounts, strata: design.strata, ratio: design.counts !== null, resamples, seed, stream, out: countsOut }))
   return {
     jobs,
     finish() {
@@ -124,6 +101,52 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
 }
 
 const done = (columns: Float64Array[]): KernelPlan<Float64Array[]> => ({ jobs: [], finish: () => columns })
+
+/** What a multinomial job is made of: the columns drawn by counts, with their groups, and the design's strata. */
+export interface CountsInput {
+  grouped: readonly Groups[]
+  /** Each grouped column's index among the design's columns: it names the column's random streams. */
+  columns: readonly number[]
+  strata: ReadonlyArray<{ size: number; weight: number }>
+  /** Query-weighted clusters: the denominator is the drawn queries. */
+  ratio: boolean
+  resamples: number
+  seed: string
+  stream: string
+  /** columns.length x resamples, receives the resamples column after column. */
+  out: Float64Array
+}
+
+/**
+ * The multinomial job of the columns drawn by counts. One place builds it, for a design
+ * ({@link bootstrapPlan}) and for histograms (src/stats/histogram-bootstrap.ts), so both draw the same
+ * resamples from the same groups.
+ */
+export function multinomialJob(input: CountsInput): MultinomialJob {
+  const { grouped, columns, strata, resamples, seed, stream } = input
+  const blocks = Math.ceil(resamples / BLOCK)
+  const states = new Uint32Array(4 * blocks * columns.length)
+  // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
+  columns.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
+  return {
+    kind: 'multinomial',
+    units: columns.length * blocks,
+    work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
+    blocks,
+    block: BLOCK,
+    resamples,
+    k: columns.length,
+    values: grouped.map((g) => g.values),
+    multiplicity: grouped.map((g) => g.multiplicity),
+    queries: grouped.map((g) => g.queries),
+    offsets: grouped.map((g) => g.offsets),
+    sizes: Int32Array.from(strata, (s) => s.size),
+    weights: Float64Array.from(strata, (s) => s.weight),
+    ratio: input.ratio,
+    states,
+    out: input.out
+  }
+}
 
 /**
  * One unit per stratum: every resample draws each stratum's one unit, so every resample is the estimate.
@@ -147,48 +170,71 @@ function constantResamples(design: Design): Float64Array[] {
 }
 
 /** A column's distinct (value, queries per unit) groups, stratum by stratum, in ascending order. */
-interface Groups {
+export interface Groups {
   values: Float64Array
   multiplicity: Float64Array
   queries: Float64Array
   offsets: Int32Array
 }
 
+/**
+ * Builds a column's {@link Groups} from its values in ascending order, stratum by stratum: a value joins the
+ * current group when it equals the group's first value, or lies within `quantum` of it (zeros and
+ * non-finite values only when identical), with the same queries per unit. `units` copies of a value at once
+ * (a histogram's count) join exactly as that many single units would.
+ */
+export class GroupsBuilder {
+  private readonly values: number[] = []
+  private readonly mult: number[] = []
+  private readonly queries: number[] = []
+  private readonly offsets: number[] = []
+
+  constructor(private readonly quantum: number) {}
+
+  /** Starts the next stratum. */
+  stratum(): void {
+    this.offsets.push(this.values.length)
+  }
+
+  /** Adds `units` units holding value v (not below the last value added), each of `queries` queries. */
+  add(v: number, queries: number, units = 1): void {
+    const last = this.values.length - 1
+    if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries) this.mult[last] += units
+    else {
+      this.values.push(v)
+      this.mult.push(units)
+      this.queries.push(queries)
+    }
+  }
+
+  finish(): Groups {
+    return { values: Float64Array.from(this.values), multiplicity: Float64Array.from(this.mult), queries: Float64Array.from(this.queries), offsets: Int32Array.from([...this.offsets, this.values.length]) }
+  }
+
+  private joins(first: number, v: number): boolean {
+    return Object.is(first, v) || (first !== 0 && v !== 0 && v - first <= this.quantum)
+  }
+}
+
 function groupsOf(design: Design, c: number): Groups {
   const { k, values, counts } = design
-  const quantum = mergeQuantum(design, c)
-  const outValues: number[] = []
-  const outMult: number[] = []
-  const outQueries: number[] = []
-  const offsets = new Int32Array(design.strata.length + 1)
+  const groups = new GroupsBuilder(mergeQuantum(design, c))
   const q = (u: number): number => (counts ? counts[u] : 1)
-  /** Whether v (in ascending order) joins the group whose first value is `first`: equal, or within the quantum (zeros and non-finite values only when identical). */
-  const joins = (first: number, v: number): boolean => Object.is(first, v) || (first !== 0 && v !== 0 && v - first <= quantum)
-  design.strata.forEach((s, si) => {
-    offsets[si] = outValues.length
-    const add = (v: number, queries: number): void => {
-      const last = outValues.length - 1
-      if (last >= offsets[si] && joins(outValues[last], v) && outQueries[last] === queries) outMult[last]++
-      else {
-        outValues.push(v)
-        outMult.push(1)
-        outQueries.push(queries)
-      }
-    }
+  for (const s of design.strata) {
+    groups.stratum()
     if (!counts) {
       // One query per unit: the values alone, sorted as a typed array (numeric order, -0 before 0, NaN last).
       const sorted = new Float64Array(s.size)
       for (let i = 0; i < s.size; i++) sorted[i] = values[(s.start + i) * k + c]
       sorted.sort()
-      for (const v of sorted) add(v, 1)
-      return
+      for (const v of sorted) groups.add(v, 1)
+      continue
     }
     const order = Array.from({ length: s.size }, (_, i) => s.start + i)
     order.sort((a, b) => values[a * k + c] - values[b * k + c] || q(a) - q(b))
-    for (const u of order) add(values[u * k + c], q(u))
-  })
-  offsets[design.strata.length] = outValues.length
-  return { values: Float64Array.from(outValues), multiplicity: Float64Array.from(outMult), queries: Float64Array.from(outQueries), offsets }
+    for (const u of order) groups.add(values[u * k + c], q(u))
+  }
+  return groups.finish()
 }
 
 /**
