@@ -398,9 +398,10 @@ async function forEachLineBytes(file, onLine, options = {}) {
  * path; invalid UTF-8 is refused with the file and line.
  */
 async function forEachLine(file, onLine, options = {}) {
-    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decode$2(bytes, start, end, file, line), line, end - start), options);
+    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end, file, line), line, end - start), options);
 }
-function decode$2(bytes, start, end, file, line) {
+/** The text of line `line`, bytes [start, end): ASCII by a fast path, else strict UTF-8 (invalid UTF-8 is refused with the file and line). */
+function decodeLine(bytes, start, end, file, line) {
     let ascii = true;
     for (let i = start; i < end; i++) {
         if (bytes[i] >= 0x80) {
@@ -571,6 +572,149 @@ async function readBeirQrels(file) {
 }
 
 /**
+ * The typed shapes that flow through the pipeline. Inputs are read once into these; every later stage is a
+ * pure function of them. Maps (not plain objects) hold user-named keys, so an id or field called
+ * `__proto__` or `constructor` is plain data.
+ */
+/** Number of rows of a side. */
+function rowCount(side) {
+    return side.ids.length;
+}
+/** The value of metric `field` in row `row`, or null when missing (or when no row has the field). */
+function valueAt(side, field, row) {
+    const column = side.values.get(field);
+    if (column === undefined)
+        return null;
+    const v = column[row];
+    return Number.isNaN(v) ? null : v;
+}
+/** The attribute `field` of row `row`, or undefined when the row has none. */
+function attrAt(side, field, row) {
+    return side.attrs.get(field)?.[row];
+}
+/**
+ * Sets attribute `field` of row `row` on a side already built (the evaluation set's attributes are given to a
+ * run's rows after it was scored: src/trust/load-trust.ts).
+ */
+function setAttrAt(side, field, row, value) {
+    let column = side.attrs.get(field);
+    if (column === undefined)
+        side.attrs.set(field, (column = new Array(side.ids.length).fill(undefined)));
+    column[row] = value;
+}
+/**
+ * Every row as an object, in file order: for commands and tests that look at a few thousand rows. The
+ * pipeline reads the columns; this allocates two Maps a row.
+ */
+function rowsOf(side) {
+    const values = [...side.values];
+    const attrs = [...side.attrs];
+    return side.ids.map((id, i) => {
+        const row = { id, line: side.lines[i], values: new Map(), attrs: new Map() };
+        for (const [name, column] of values)
+            row.values.set(name, Number.isNaN(column[i]) ? null : column[i]);
+        for (const [name, column] of attrs) {
+            const v = column[i];
+            if (v !== undefined)
+                row.attrs.set(name, v);
+        }
+        return row;
+    });
+}
+/** First capacity of a builder's columns (they double as rows are added). */
+const FIRST_CAPACITY = 1024;
+/**
+ * Builds a {@link SideRows} row by row while a file is read: columns grow by doubling (amortised O(1) a value,
+ * no object per row), and the id index that finds a repeated id is the one the pairing uses. Readers check the
+ * values (finite, capped) before they set them; the builder only stores.
+ */
+class SideRowsBuilder {
+    source;
+    n = 0;
+    capacity = FIRST_CAPACITY;
+    ids = [];
+    lines = new Float64Array(FIRST_CAPACITY);
+    values = new Map();
+    attrs = new Map();
+    index = new Map();
+    constructor(source) {
+        this.source = source;
+    }
+    /** Rows added so far. */
+    get size() {
+        return this.n;
+    }
+    /** The row of `id`, or undefined when it was not added. */
+    rowOf(id) {
+        return this.index.get(id);
+    }
+    /** The query id of row `row`. */
+    idOf(row) {
+        return this.ids[row];
+    }
+    /** The line of row `row`. */
+    lineOf(row) {
+        return this.lines[row];
+    }
+    /** Appends a row for a new id (the caller has checked {@link rowOf}) and returns its number. */
+    add(id, line) {
+        if (this.n === this.capacity)
+            this.grow();
+        const row = this.n++;
+        this.ids.push(id);
+        this.lines[row] = line;
+        this.index.set(id, row);
+        return row;
+    }
+    /** Sets metric `field` of `row` (null = missing). */
+    setValue(row, field, value) {
+        let column = this.values.get(field);
+        if (column === undefined)
+            this.values.set(field, (column = new Float64Array(this.capacity).fill(Number.NaN)));
+        column[row] = value === null ? Number.NaN : value;
+    }
+    /** Sets attribute `field` of `row`. */
+    setAttr(row, field, text) {
+        let column = this.attrs.get(field);
+        if (column === undefined)
+            this.attrs.set(field, (column = []));
+        // Kept dense (no holes): rows without the attribute read undefined.
+        while (column.length < row)
+            column.push(undefined);
+        if (column.length === row)
+            column.push(text);
+        else
+            column[row] = text;
+    }
+    /** The attribute `field` of `row` set so far, or undefined. */
+    attr(row, field) {
+        return this.attrs.get(field)?.[row];
+    }
+    /** The side, with its field sets and notes; the columns are cut to the rows added. */
+    build(fields) {
+        const n = this.n;
+        const values = new Map();
+        for (const [name, column] of this.values)
+            values.set(name, column.slice(0, n));
+        for (const column of this.attrs.values())
+            while (column.length < n)
+                column.push(undefined);
+        return { source: this.source, ids: this.ids, lines: this.lines.slice(0, n), index: this.index, values, attrs: this.attrs, ...fields };
+    }
+    grow() {
+        this.capacity *= 2;
+        const lines = new Float64Array(this.capacity);
+        lines.set(this.lines);
+        this.lines = lines;
+        for (const [name, column] of this.values) {
+            const wider = new Float64Array(this.capacity).fill(Number.NaN);
+            wider.set(column);
+            this.values.set(name, wider);
+        }
+    }
+}
+
+/**
  * Longest query id, in characters (UTF-16 code units). An id is a key, kept once per query and side and
  * printed in reports; even a question text used as the id (`--id-field user_input`) fits. A longer one is a
  * whole document in the id column, or a file built to make every kept id cost megabytes.
@@ -600,8 +744,16 @@ function checkAttributeLength(name, value, where) {
         throw new InputError(where, `attribute "${name.slice(0, 80)}" is ${value.length} characters long (${JSON.stringify(value.slice(0, 40))}…); the limit for an attribute the rules use is ${MAX_ATTRIBUTE_CHARS}`, 'slice, cluster and weight attributes are short labels (a segment, a category, a user id)');
     }
 }
-/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names. */
+/**
+ * Longest field name kept for hints, in characters. A hint names a field a person would type; a longer name is
+ * a broken export or a file built so that each remembered name costs megabytes (a 16 MiB line can hold one
+ * 16 MiB key, and {@link MAX_HINT_FIELDS} of them would be kept).
+ */
+const MAX_HINT_FIELD_CHARS = 256;
+/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names; longer names than {@link MAX_HINT_FIELD_CHARS} are not kept. */
 function rememberField(names, name) {
+    if (name.length > MAX_HINT_FIELD_CHARS)
+        return;
     if (names.size < MAX_HINT_FIELDS || names.has(name))
         names.add(name);
 }
@@ -711,8 +863,9 @@ class RowsSink {
     file;
     metricFields;
     keepAttributes;
-    rows = [];
-    firstSeen = new Map();
+    rows;
+    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
+    labels = new Map();
     duplicates = [];
     duplicateCount = 0;
     skipped = new Map();
@@ -725,13 +878,22 @@ class RowsSink {
         this.file = file;
         this.metricFields = metricFields;
         this.keepAttributes = keepAttributes;
+        this.rows = new SideRowsBuilder(file);
+    }
+    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
+    lineOf(row) {
+        return this.rows.lineOf(row) || undefined;
+    }
+    /** The query id of row `row`. */
+    idOf(row) {
+        return this.rows.idOf(row);
     }
     /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
     attribute(row, key, text, names) {
         if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
             if (this.keepAttributes !== undefined)
-                checkAttributeLength(key, text, { file: this.file, line: row.line || undefined, queryId: row.id });
-            row.attrs.set(key, text);
+                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
+            this.rows.setAttr(row, key, text);
             names.add(key);
         }
         else {
@@ -740,35 +902,35 @@ class RowsSink {
     }
     /**
      * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
-     * returns undefined (and records the repeat) when the id was seen before.
+     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
      */
     start(id, line, label = `line ${line}`) {
         if (id === '')
             throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
         checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
-        const seen = this.firstSeen.get(id);
+        const seen = this.rows.rowOf(id);
         if (seen !== undefined) {
             this.duplicateCount++;
             if (this.duplicates.length < LIST_LIMIT$4)
-                this.duplicates.push(`${quote(id)} (${seen} and ${label})`);
+                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
             return undefined;
         }
-        this.firstSeen.set(id, label);
-        const row = { id, line, values: new Map(), attrs: new Map() };
-        this.rows.push(row);
+        const row = this.rows.add(id, line);
+        if (label !== `line ${line}`)
+            this.labels.set(row, label);
         return row;
     }
     /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
     value(row, key, value, where = {}) {
-        const at = { file: this.file, line: row.line || undefined, queryId: row.id, ...where };
+        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
         if (this.metricFields.has(key)) {
             this.numericFields.add(key);
             if (value === null || value === undefined)
-                row.values.set(key, null);
+                this.rows.setValue(row, key, null);
             else if (typeof value === 'number') {
                 if (!Number.isFinite(value))
                     throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number');
-                row.values.set(key, value);
+                this.rows.setValue(row, key, value);
             }
             else if (typeof value === 'string') {
                 throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
@@ -795,7 +957,7 @@ class RowsSink {
     cell(row, key, text) {
         if (this.metricFields.has(key)) {
             this.numericFields.add(key);
-            row.values.set(key, parseMetricCell(text, key, { file: this.file, line: row.line, queryId: row.id }));
+            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
             return;
         }
         const trimmed = text.trim();
@@ -804,7 +966,7 @@ class RowsSink {
         if (names !== undefined)
             this.attribute(row, key, text, names);
         else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
-            row.attrs.set(key, text);
+            this.rows.setAttr(row, key, text);
     }
     /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
     finish(emptyHint) {
@@ -812,7 +974,7 @@ class RowsSink {
             const more = this.duplicateCount - this.duplicates.length;
             throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
         }
-        if (this.rows.length === 0)
+        if (this.rows.size === 0)
             throw new InputError({ file: this.file }, 'has no rows', emptyHint);
         const notes = [...this.notes];
         for (const key of [...this.skipped.keys()].sort()) {
@@ -823,7 +985,7 @@ class RowsSink {
         for (const key of this.attributeFields)
             if (!this.metricFields.has(key))
                 this.numericFields.delete(key);
-        return { source: this.file, rows: this.rows, numericFields: this.numericFields, attributeFields: this.attributeFields, notes };
+        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
     }
 }
 
@@ -2733,8 +2895,9 @@ class Pivot {
     entry(id, line) {
         let e = this.entries.get(id);
         if (e === undefined) {
+            // A new id (the entries are keyed by id, so the sink never sees a repeat).
             const row = this.sink.start(id, line);
-            e = { row, measures: new Map(), attrs: new Map() };
+            e = { row, id, measures: new Map(), attrs: new Map() };
             this.entries.set(id, e);
         }
         return e;
@@ -2742,10 +2905,10 @@ class Pivot {
     /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
     measure(e, measure, line, put) {
         if (measure === '')
-            throw new InputError({ file: this.file, line, queryId: e.row.id }, 'the measure name is empty', 'every line names its measure');
+            throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure');
         const earlier = e.measures.get(measure);
         if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: e.row.id }, `measure ${quote(measure)} appears twice for query ${quote(e.row.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
+            throw new InputError({ file: this.file, line, queryId: e.id }, `measure ${quote(measure)} appears twice for query ${quote(e.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
         }
         e.measures.set(measure, line);
         put();
@@ -2758,7 +2921,7 @@ class Pivot {
             put();
         }
         else if (earlier.text !== text) {
-            throw new InputError({ file: this.file, line, queryId: e.row.id }, `attribute ${quote(key)} of query ${quote(e.row.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
+            throw new InputError({ file: this.file, line, queryId: e.id }, `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
         }
     }
     /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
@@ -3645,8 +3808,8 @@ function isFlatColumn(schemaPath) {
 
 // TCompactProtocol types
 const STOP = 0;
-const TRUE = 1;
-const FALSE = 2;
+const TRUE$1 = 1;
+const FALSE$1 = 2;
 const BYTE = 3;
 const I16 = 4;
 const I32 = 5;
@@ -3690,9 +3853,9 @@ function deserializeTCompactProtocol(reader) {
  */
 function readElement(reader, type) {
   switch (type) {
-  case TRUE:
+  case TRUE$1:
     return true
-  case FALSE:
+  case FALSE$1:
     return false
   case BYTE:
     return reader.view.getInt8(reader.offset++)
@@ -3722,7 +3885,7 @@ function readElement(reader, type) {
     if (listSize === 15) {
       listSize = readVarInt(reader);
     }
-    const boolType = elemType === TRUE || elemType === FALSE;
+    const boolType = elemType === TRUE$1 || elemType === FALSE$1;
     const values = new Array(listSize);
     for (let i = 0; i < listSize; i++) {
       values[i] = boolType ? readElement(reader, BYTE) === 1 : readElement(reader, elemType);
@@ -6160,7 +6323,7 @@ function invertStruct(struct, depth) {
  */
 
 // Correctly-rounded powers of ten (all exactly representable as doubles)
-const POW10$1 = [
+const POW10$2 = [
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
   1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
 ];
@@ -6169,7 +6332,7 @@ const POW10_NEG = [
   1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18,
 ];
 // float32 versions for FLOAT decoding (exponent range [0, 10])
-const POW10F = POW10$1.slice(0, 11).map(Math.fround);
+const POW10F = POW10$2.slice(0, 11).map(Math.fround);
 const POW10F_NEG = POW10_NEG.slice(0, 11).map(Math.fround);
 
 /**
@@ -6303,7 +6466,7 @@ function alpDecodeDouble(reader, count) {
     reader.offset += 8;
     const bitWidth = view.getUint8(reader.offset++);
 
-    const mulFactor = POW10$1[factor];
+    const mulFactor = POW10$2[factor];
     const mulExponent = POW10_NEG[exponent];
     const forNumber = Number(frameOfReference);
     if (bitWidth <= 32 && Number.isSafeInteger(forNumber)) {
@@ -8303,6 +8466,246 @@ async function readParquetLongRows(file, pq, columns, options) {
 }
 
 /**
+ * A fast path for the commonest JSON Lines record, a flat object of ASCII keys and scalar values
+ * (`{"query_id": "q1", "recall@10": 0.5, "segment": "new"}`), parsed straight from the line's bytes: no
+ * decoded line, no object per line, no second scan for repeated keys. At a million rows per side the general
+ * path (decode, JSON.parse, the repeated-key scan of json-strict.ts) was about 3 s of a 16 s run.
+ *
+ * It accepts only what it fully understands and what JSON.parse would accept with the same result, and
+ * returns false for anything else (an escape, a byte above 0x7f, a nested value, an array-index key, a
+ * repeated key, any syntax error), so the caller takes the general path, which gives the same values or
+ * the same refusal as before. Its acceptance is tested against JSON.parse on generated lines
+ * (__tests__/readers/flat-json.test.ts).
+ */
+/** Most members a line may have on the fast path (more: the general path). */
+const MAX_MEMBERS = 64;
+/** Most distinct key strings kept for reuse across lines (a file inventing keys on every line gets no more). */
+const MAX_CACHED_KEYS = 64;
+/** Longest key kept for reuse, in bytes: field names are short, and a 16 MiB key must not be kept 64 times over. */
+const MAX_CACHED_KEY_BYTES = 256;
+/** The members of one flat line, in the order of Object.keys on the parsed object (no array-index keys, so text order). */
+class FlatRecord {
+    /** Members read: keys[0..size) and values[0..size). */
+    size = 0;
+    keys = [];
+    values = [];
+    cache = [];
+    /**
+     * Parses `bytes[start..end)` as one flat JSON object into this record; false (the record's content then
+     * undefined) when the line is not one this path reads.
+     */
+    parse(bytes, start, end) {
+        this.size = 0;
+        let i = skipSpace(bytes, start, end);
+        if (i >= end || bytes[i] !== 0x7b)
+            return false;
+        i = skipSpace(bytes, i + 1, end);
+        if (i < end && bytes[i] === 0x7d)
+            return skipSpace(bytes, i + 1, end) === end;
+        for (;;) {
+            if (this.size === MAX_MEMBERS)
+                return false;
+            if (i >= end || bytes[i] !== 0x22)
+                return false;
+            const keyEnd = stringEnd(bytes, i + 1, end);
+            if (keyEnd < 0)
+                return false;
+            const key = this.keyOf(bytes, i + 1, keyEnd);
+            if (key === undefined)
+                return false;
+            i = skipSpace(bytes, keyEnd + 1, end);
+            if (i >= end || bytes[i] !== 0x3a)
+                return false;
+            i = skipSpace(bytes, i + 1, end);
+            if (i >= end)
+                return false;
+            const c = bytes[i];
+            let value;
+            if (c === 0x22) {
+                const valueEnd = stringEnd(bytes, i + 1, end);
+                if (valueEnd < 0)
+                    return false;
+                value = bytes.toString('latin1', i + 1, valueEnd);
+                i = valueEnd + 1;
+            }
+            else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+                const numberEnd = jsonNumberEnd(bytes, i, end);
+                if (numberEnd < 0)
+                    return false;
+                value = numberValue(bytes, i, numberEnd);
+                i = numberEnd;
+            }
+            else if (matches(bytes, i, end, TRUE)) {
+                value = true;
+                i += 4;
+            }
+            else if (matches(bytes, i, end, FALSE)) {
+                value = false;
+                i += 5;
+            }
+            else if (matches(bytes, i, end, NULL)) {
+                value = null;
+                i += 4;
+            }
+            else
+                return false;
+            for (let k = 0; k < this.size; k++)
+                if (this.keys[k] === key)
+                    return false;
+            this.keys[this.size] = key;
+            this.values[this.size] = value;
+            this.size++;
+            i = skipSpace(bytes, i, end);
+            if (i >= end)
+                return false;
+            if (bytes[i] === 0x2c) {
+                i = skipSpace(bytes, i + 1, end);
+                continue;
+            }
+            if (bytes[i] !== 0x7d)
+                return false;
+            return skipSpace(bytes, i + 1, end) === end;
+        }
+    }
+    /**
+     * The key of bytes [from, to), reusing the string of an earlier line with the same bytes (keys repeat on
+     * every line); undefined for an array-index key ("0", "17"), which Object.keys would put first.
+     */
+    keyOf(bytes, from, to) {
+        if (isArrayIndexLike(bytes, from, to))
+            return undefined;
+        const guess = this.cache[this.size];
+        if (guess !== undefined && sameBytes(guess.bytes, bytes, from, to))
+            return guess.text;
+        for (const entry of this.cache)
+            if (sameBytes(entry.bytes, bytes, from, to))
+                return entry.text;
+        const text = bytes.toString('latin1', from, to);
+        if (this.cache.length < MAX_CACHED_KEYS && to - from <= MAX_CACHED_KEY_BYTES)
+            this.cache.push({ bytes: Buffer.from(bytes.subarray(from, to)), text });
+        return text;
+    }
+}
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
+/** JSON's four white-space bytes. */
+function skipSpace(bytes, i, end) {
+    while (i < end) {
+        const c = bytes[i];
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)
+            break;
+        i++;
+    }
+    return i;
+}
+/** The index of the closing quote of a string starting at `i` (after its opening quote), or -1 for one this path does not read (an escape, a control or non-ASCII byte, no closing quote). */
+function stringEnd(bytes, i, end) {
+    for (; i < end; i++) {
+        const c = bytes[i];
+        if (c === 0x22)
+            return i;
+        if (c === 0x5c || c < 0x20 || c > 0x7e)
+            return -1;
+    }
+    return -1;
+}
+/** A key that is a canonical array index ("0", "42"): JSON.parse's object lists those first, so the general path keeps the order. */
+function isArrayIndexLike(bytes, from, to) {
+    if (to === from)
+        return false;
+    for (let i = from; i < to; i++)
+        if (bytes[i] < 0x30 || bytes[i] > 0x39)
+            return false;
+    return true;
+}
+function sameBytes(a, bytes, from, to) {
+    if (a.length !== to - from)
+        return false;
+    for (let i = 0; i < a.length; i++)
+        if (a[i] !== bytes[from + i])
+            return false;
+    return true;
+}
+function matches(bytes, i, end, word) {
+    if (end - i < word.length)
+        return false;
+    for (let k = 0; k < word.length; k++)
+        if (bytes[i + k] !== word[k])
+            return false;
+    return true;
+}
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+/** The end of a JSON number at `i` (RFC 8259: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?), or -1. */
+function jsonNumberEnd(bytes, i, end) {
+    if (bytes[i] === 0x2d)
+        i++;
+    if (i >= end)
+        return -1;
+    if (bytes[i] === 0x30)
+        i++;
+    else if (bytes[i] >= 0x31 && bytes[i] <= 0x39)
+        while (i < end && isDigit(bytes[i]))
+            i++;
+    else
+        return -1;
+    if (i < end && bytes[i] === 0x2e) {
+        i++;
+        if (i >= end || !isDigit(bytes[i]))
+            return -1;
+        while (i < end && isDigit(bytes[i]))
+            i++;
+    }
+    if (i < end && (bytes[i] === 0x65 || bytes[i] === 0x45)) {
+        i++;
+        if (i < end && (bytes[i] === 0x2b || bytes[i] === 0x2d))
+            i++;
+        if (i >= end || !isDigit(bytes[i]))
+            return -1;
+        while (i < end && isDigit(bytes[i]))
+            i++;
+    }
+    return i;
+}
+/** Powers of ten that are exact doubles (10^0 .. 10^22). */
+const POW10$1 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+/**
+ * The double of a JSON number already checked by {@link jsonNumberEnd}: the number JSON.parse gives.
+ * Decimals of at most 15 significant digits without an exponent (every per-query metric value) take the
+ * exact fast path: the digits as an integer below 2^53 divided by an exact power of ten is one correctly
+ * rounded operation (Clinger 1990), the same double as a correctly rounded parse. Anything else goes
+ * through Number(), which reads a JSON number as JSON.parse does.
+ */
+function numberValue(bytes, from, to) {
+    let i = from;
+    const negative = bytes[i] === 0x2d;
+    if (negative)
+        i++;
+    let digits = 0;
+    let mantissa = 0;
+    let scale = 0;
+    let afterPoint = false;
+    for (; i < to; i++) {
+        const c = bytes[i];
+        if (c === 0x2e) {
+            afterPoint = true;
+            continue;
+        }
+        if (!isDigit(c))
+            return Number(bytes.toString('latin1', from, to));
+        if (mantissa !== 0 || c !== 0x30)
+            digits++;
+        mantissa = mantissa * 10 + (c - 0x30);
+        if (afterPoint)
+            scale++;
+    }
+    if (digits > 15 || scale > 22)
+        return Number(bytes.toString('latin1', from, to));
+    const value = scale === 0 ? mantissa : mantissa / POW10$1[scale];
+    return negative ? -value : value;
+}
+
+/**
  * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
  * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
  * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
@@ -8373,34 +8776,34 @@ async function readRows(file, options) {
     if (imported !== undefined)
         return imported;
     const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file);
-    const side = { source: file, rows: [], numericFields: new Set(), attributeFields: new Set(), notes: [] };
-    const firstLine = new Map();
+    const rows = new SideRowsBuilder(file);
+    const fields = { numericFields: new Set(), attributeFields: new Set() };
     const duplicates = [];
-    const add = (row) => {
-        const seen = firstLine.get(row.id);
+    let duplicateCount = 0;
+    /** The row for `id` at `line`, or undefined for a repeated id (collected, refused after the whole file). */
+    const start = (id, line) => {
+        const seen = rows.rowOf(id);
         if (seen !== undefined) {
             if (duplicates.length < LIST_LIMIT$3)
-                duplicates.push(`${quote(row.id)} (lines ${seen} and ${row.line})`);
-            else
-                duplicates.push('');
-            return;
+                duplicates.push(`${quote(id)} (lines ${rows.lineOf(seen)} and ${line})`);
+            duplicateCount++;
+            return undefined;
         }
-        firstLine.set(row.id, row.line);
-        side.rows.push(row);
+        return rows.add(id, line);
     };
     if (format === 'csv')
-        await readCsv(file, options, side, add);
+        await readCsv(file, options, fields, rows, start);
     else
-        await readJsonl(file, options, side, add);
-    if (duplicates.length > 0) {
-        const shown = duplicates.filter((d) => d !== '');
-        const more = duplicates.length - shown.length;
-        throw new InputError({ file }, `duplicate query ids: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, duplicateIdsHint(side.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids'));
+        await readJsonl(file, options, fields, rows, start);
+    if (duplicateCount > 0) {
+        const more = duplicateCount - duplicates.length;
+        throw new InputError({ file }, `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, duplicateIdsHint(fields.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids'));
     }
-    if (side.rows.length === 0) {
+    if (rows.size === 0) {
         throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`);
     }
-    const lookAlikes = normalizationTwins(side.rows);
+    const side = rows.build({ ...fields, notes: [] });
+    const lookAlikes = normalizationTwins(side);
     if (lookAlikes.length > 0) {
         side.notes.push(`${file}: ${lookAlikes.length} query ${lookAlikes.length === 1 ? 'id differs' : 'ids differ'} from another only in Unicode normalisation (NFC/NFD), kept as distinct queries: ${lookAlikes.slice(0, 5).join(', ')}${lookAlikes.length > 5 ? ` and ${lookAlikes.length - 5} more` : ''}`);
     }
@@ -8411,46 +8814,62 @@ async function readRows(file, options) {
  * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
  * export bug, so they are named in the report instead of being merged or refused.
  */
-function normalizationTwins(rows) {
+function normalizationTwins(side) {
     const byNfc = new Map();
     const twins = [];
-    for (const row of rows) {
-        if (/^[\x00-\x7f]*$/.test(row.id))
-            continue;
-        const nfc = row.id.normalize('NFC');
+    side.ids.forEach((id, row) => {
+        if (/^[\x00-\x7f]*$/.test(id))
+            return;
+        const nfc = id.normalize('NFC');
         const other = byNfc.get(nfc);
         if (other === undefined)
-            byNfc.set(nfc, row.id);
+            byNfc.set(nfc, id);
         else
-            twins.push(`${escapeNonAscii(row.id)} (line ${row.line}) ~ ${escapeNonAscii(other)}`);
-    }
+            twins.push(`${escapeNonAscii(id)} (line ${side.lines[row]}) ~ ${escapeNonAscii(other)}`);
+    });
     return twins;
 }
-async function readJsonl(file, options, side, add) {
-    await forEachLine(file, (text, line) => {
+async function readJsonl(file, options, fields, rows, start) {
+    const flat = new FlatRecord();
+    const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`;
+    await forEachLineBytes(file, (bytes, from, to, line) => {
+        // A flat object of plain keys and scalars is read from the bytes; anything else (and every refusal) by the general path.
+        if (flat.parse(bytes, from, to))
+            return fieldsToRow(flat.keys, flat.values, flat.size, file, line, options, fields, rows, start);
+        const text = decodeLine(bytes, from, to, file, line);
         if (text.trim() === '')
             return;
-        const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`;
         const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint);
-        add(jsonRecordToRow(record, file, line, options, side));
+        const keys = Object.keys(record);
+        fieldsToRow(keys, keys.map((k) => record[k]), keys.length, file, line, options, fields, rows, start);
     }, options);
 }
-function jsonRecordToRow(record, file, line, options, side) {
+/** One record's members (keys[0..size), values[0..size), in Object.keys order) into its row. */
+function fieldsToRow(keys, values, size, file, line, options, fields, rows, start) {
     const { metricFields, keepAttributes } = options;
-    const id = readId(Object.prototype.hasOwnProperty.call(record, ID_FIELD) ? record[ID_FIELD] : undefined, file, line);
+    let at = -1;
+    for (let k = 0; k < size && at < 0; k++)
+        if (keys[k] === ID_FIELD)
+            at = k;
+    const id = readId(at < 0 ? undefined : values[at], file, line);
     checkQueryIdLength(id, { file, line });
-    const row = { id, line, values: new Map(), attrs: new Map() };
-    for (const key of Object.keys(record)) {
+    // A repeated id is refused with the others after the file; its values are still checked, as before.
+    const row = start(id, line);
+    for (let k = 0; k < size; k++) {
+        const key = keys[k];
         if (key === ID_FIELD)
             continue;
-        const value = record[key];
+        const value = values[k];
         if (metricFields.has(key)) {
-            if (value === null)
-                row.values.set(key, null);
+            if (value === null) {
+                if (row !== undefined)
+                    rows.setValue(row, key, null);
+            }
             else if (typeof value === 'number') {
                 if (!Number.isFinite(value))
                     throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number');
-                row.values.set(key, value);
+                if (row !== undefined)
+                    rows.setValue(row, key, value);
             }
             else if (typeof value === 'string') {
                 throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes');
@@ -8458,15 +8877,16 @@ function jsonRecordToRow(record, file, line, options, side) {
             else {
                 throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers');
             }
-            side.numericFields.add(key);
+            fields.numericFields.add(key);
         }
         else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-            const names = typeof value === 'number' ? side.numericFields : side.attributeFields;
+            const names = typeof value === 'number' ? fields.numericFields : fields.attributeFields;
             if (keepAttributes === undefined || keepAttributes.has(key)) {
                 const text = String(value);
                 if (keepAttributes !== undefined)
                     checkAttributeLength(key, text, { file, line, queryId: id });
-                row.attrs.set(key, text);
+                if (row !== undefined)
+                    rows.setAttr(row, key, text);
                 names.add(key);
             }
             else {
@@ -8474,7 +8894,6 @@ function jsonRecordToRow(record, file, line, options, side) {
             }
         }
     }
-    return row;
 }
 function readId(value, file, line) {
     if (typeof value === 'string') {
@@ -8489,12 +8908,12 @@ function readId(value, file, line) {
     }
     throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings');
 }
-async function readCsv(file, options, side, add) {
+async function readCsv(file, options, fields, rows, start) {
     let header = null;
     let idColumn = -1;
-    await forEachCsvRecord(file, (fields, line) => {
+    await forEachCsvRecord(file, (cells, line) => {
         if (header === null) {
-            header = fields.map((f) => f.trim());
+            header = cells.map((f) => f.trim());
             const seen = new Set();
             for (const name of header) {
                 if (name === '')
@@ -8509,33 +8928,35 @@ async function readCsv(file, options, side, add) {
             }
             for (const name of header) {
                 if (name !== ID_FIELD)
-                    (options.metricFields.has(name) ? side.numericFields : side.attributeFields).add(name);
+                    (options.metricFields.has(name) ? fields.numericFields : fields.attributeFields).add(name);
             }
             return;
         }
-        if (fields.length !== header.length) {
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
+        if (cells.length !== header.length) {
+            throw new InputError({ file, line }, `has ${cells.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
         }
-        const id = fields[idColumn];
+        const id = cells[idColumn];
         if (id === '')
             throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
         checkQueryIdLength(id, { file, line });
-        const row = { id, line, values: new Map(), attrs: new Map() };
+        const row = start(id, line);
         for (let c = 0; c < header.length; c++) {
             if (c === idColumn)
                 continue;
             const name = header[c];
-            const text = fields[c];
+            const text = cells[c];
             if (options.metricFields.has(name)) {
-                row.values.set(name, parseMetricCell(text, name, { file, line, queryId: id }));
+                const value = parseMetricCell(text, name, { file, line, queryId: id });
+                if (row !== undefined)
+                    rows.setValue(row, name, value);
             }
             else if (options.keepAttributes === undefined || options.keepAttributes.has(name)) {
                 if (options.keepAttributes !== undefined)
                     checkAttributeLength(name, text, { file, line, queryId: id });
-                row.attrs.set(name, text);
+                if (row !== undefined)
+                    rows.setAttr(row, name, text);
             }
         }
-        add(row);
     }, options);
     if (header === null)
         throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`);
@@ -8978,10 +9399,10 @@ function pairRows(rules, baseline, candidate) {
         if (refusal !== undefined)
             throw refusal;
     }
-    const baseById = indexRows(baseline);
-    const candById = indexRows(candidate);
-    const onlyInBaseline = [...baseById.keys()].filter((id) => !candById.has(id)).sort(compareIds);
-    const onlyInCandidate = [...candById.keys()].filter((id) => !baseById.has(id)).sort(compareIds);
+    const baseById = baseline.index;
+    const candById = candidate.index;
+    const onlyInBaseline = baseline.ids.filter((id) => !candById.has(id)).sort(compareIds);
+    const onlyInCandidate = candidate.ids.filter((id) => !baseById.has(id)).sort(compareIds);
     if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
         const hints = [];
         if (onlyInCandidate.length > 0)
@@ -8990,38 +9411,55 @@ function pairRows(rules, baseline, candidate) {
             hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)');
         const parts = [];
         if (onlyInBaseline.length > 0)
-            parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseById, baseline.source)}`);
+            parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseline)}`);
         if (onlyInCandidate.length > 0)
-            parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candById, candidate.source)}`);
+            parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`);
         const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate);
         const twins = spelled.length > 0 ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides` : '';
         throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '));
     }
     // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
-    const ids = [...baseById.keys()].sort(compareIds);
+    // Files are often written in id order, and both sides in the same order: then no sort and no look-up is needed.
+    const inOrder = isSorted(baseline.ids);
+    // The default sort compares UTF-16 code units, the order compareIds defines, without a call per comparison.
+    const ids = inOrder ? baseline.ids.slice() : [...baseline.ids].sort();
     const n = ids.length;
+    // Each paired query's row on each side (-1: the candidate dropped it, allowed under missing: zero).
+    const baseRow = new Int32Array(n);
+    const candRow = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+        const id = ids[i];
+        baseRow[i] = inOrder ? i : baseById.get(id);
+        candRow[i] = candidate.ids[i] === id ? i : (candById.get(id) ?? -1);
+    }
     const metrics = new Map();
     const filled = [];
     const missingValues = [];
     for (const metric of rules.metrics.values()) {
-        const base = new Float64Array(n);
-        const cand = new Float64Array(n);
+        const fill = metric.fill ?? 0;
         const count = { baseline: 0, candidate: 0 };
-        for (let i = 0; i < n; i++) {
-            const id = ids[i];
-            base[i] = valueOf(baseById.get(id), baseline.source, metric.name, metric.range, metric.binary, () => {
-                count.baseline++;
-                if (!zero)
-                    missingValues.push({ file: baseline.source, text: `${quote(id)} (${baseline.source}:${baseById.get(id)?.line}, ${metric.name})` });
-                return metric.fill ?? 0;
-            });
-            cand[i] = valueOf(candById.get(id), candidate.source, metric.name, metric.range, metric.binary, () => {
-                count.candidate++;
-                if (!zero)
-                    missingValues.push({ file: candidate.source, text: `${quote(id)} (${candidate.source}:${candById.get(id)?.line}, ${metric.name})` });
-                return metric.fill ?? 0;
-            });
-        }
+        const column = (side, rows, which) => {
+            const out = new Float64Array(n);
+            // No column: the field is named but no row holds it (every value is missing).
+            const values = side.values.get(metric.name);
+            for (let i = 0; i < n; i++) {
+                const row = rows[i];
+                const v = row < 0 || values === undefined ? Number.NaN : values[row];
+                if (v === v) {
+                    checkValue(v, side, row, metric.name, metric.range, metric.binary);
+                    out[i] = v;
+                }
+                else {
+                    count[which]++;
+                    if (!zero)
+                        missingValues.push({ file: side.source, text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})` });
+                    out[i] = fill;
+                }
+            }
+            return out;
+        };
+        const base = column(baseline, baseRow, 'baseline');
+        const cand = column(candidate, candRow, 'candidate');
         metrics.set(metric.name, { base, cand });
         filled.push({ metric: metric.name, ...count });
     }
@@ -9037,7 +9475,7 @@ function pairRows(rules, baseline, candidate) {
     const attrs = new Map();
     const compared = { count: 0 };
     for (const [name] of attrNames)
-        attrs.set(name, ids.map((id) => attributeOf(id, name, baseById.get(id), candById.get(id), baseline, candidate, compared)));
+        attrs.set(name, attributeColumn(name, ids, { side: baseline, rows: baseRow }, { side: candidate, rows: candRow }, compared));
     for (const check of rules.checks)
         refuseVacuousWhere(rules, check, attrs, n);
     return {
@@ -9045,8 +9483,8 @@ function pairRows(rules, baseline, candidate) {
         metrics,
         attrs,
         coverage: {
-            baselineRows: baseline.rows.length,
-            candidateRows: candidate.rows.length,
+            baselineRows: baseline.ids.length,
+            candidateRows: candidate.ids.length,
             paired: n,
             onlyInBaseline,
             onlyInCandidate,
@@ -9058,46 +9496,47 @@ function pairRows(rules, baseline, candidate) {
         }
     };
 }
-function indexRows(side) {
-    const map = new Map();
-    for (const row of side.rows)
-        map.set(row.id, row);
-    return map;
-}
-function valueOf(row, file, metric, range, binary, onMissing) {
-    const v = row?.values.get(metric);
-    if (v === undefined || v === null)
-        return onMissing();
+/** A present value of `metric` checked against the rules: 0 or 1 when binary, inside the declared range. */
+function checkValue(v, side, row, metric, range, binary) {
     if (binary && v !== 0 && v !== 1) {
-        throw new InputError({ file, line: row?.line, queryId: row?.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
+        throw new InputError({ file: side.source, line: side.lines[row], queryId: side.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
     }
     if (range && (v < range[0] || v > range[1])) {
-        throw new InputError({ file, line: row?.line, queryId: row?.id }, `${metric} = ${v} is outside its range [${range[0]}, ${range[1]}]`, 'fix the value, or the range declared under metrics in the rules');
+        throw new InputError({ file: side.source, line: side.lines[row], queryId: side.ids[row] }, `${metric} = ${v} is outside its range [${range[0]}, ${range[1]}]`, 'fix the value, or the range declared under metrics in the rules');
     }
-    return v;
 }
 /**
- * A query's attribute, from the exam (the baseline row) only. The candidate may repeat it (then it must be
- * equal, and the comparison is counted) but never supply or change it: a candidate that relabels a
- * regressed query would otherwise move it out of the slice a rule protects.
+ * An attribute column over the paired queries, from the exam (the baseline rows) only. The candidate may
+ * repeat a value (then it must be equal, and the comparison is counted) but never supply or change it: a
+ * candidate that relabels a regressed query would otherwise move it out of the slice a rule protects.
  */
-function attributeOf(id, name, base, cand, baseline, candidate, compared) {
-    const b = base?.attrs.get(name);
-    const c = cand?.attrs.get(name);
-    if (b !== undefined && c !== undefined) {
-        if (b !== c) {
-            throw new InputError({ file: candidate.source, line: cand?.line, queryId: id }, `attribute "${name}" differs between the sides (baseline ${baseline.source}:${base?.line} says ${quote(b)}, candidate says ${quote(c)})`, "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)");
+function attributeColumn(name, ids, base, cand, compared) {
+    const baseColumn = base.side.attrs.get(name);
+    const candColumn = cand.side.attrs.get(name);
+    const out = new Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+        const b = baseColumn?.[base.rows[i]];
+        const c = cand.rows[i] < 0 ? undefined : candColumn?.[cand.rows[i]];
+        if (b !== undefined && c !== undefined) {
+            if (b !== c) {
+                throw new InputError({ file: cand.side.source, line: cand.side.lines[cand.rows[i]], queryId: ids[i] }, `attribute "${name}" differs between the sides (baseline ${base.side.source}:${base.side.lines[base.rows[i]]} says ${quote(b)}, candidate says ${quote(c)})`, "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)");
+            }
+            compared.count++;
         }
-        compared.count++;
+        if (b === undefined || b === '')
+            throw noAttribute(name, ids[i], base.side, base.rows[i], c);
+        out[i] = b;
     }
-    if (b === undefined || b === '') {
-        const hint = c !== undefined && c !== ''
-            ? `the candidate gives ${quote(c)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${base?.line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
-            : 'give every baseline row a value for each slice / where / per_slice attribute';
-        // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
-        throw new InputError({ file: baseline.source, line: base?.line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint);
-    }
-    return b;
+    return out;
+}
+/** The refusal of a paired query whose exam row has no value for an attribute the rules use. */
+function noAttribute(name, id, baseline, row, candidateValue) {
+    const line = baseline.lines[row];
+    const hint = candidateValue !== undefined && candidateValue !== ''
+        ? `the candidate gives ${quote(candidateValue)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
+        : 'give every baseline row a value for each slice / where / per_slice attribute';
+    // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
+    return new InputError({ file: baseline.source, line: line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint);
 }
 /**
  * Refuses a `where` that no query satisfies (each value alone, then the values together) and a
@@ -9144,8 +9583,8 @@ function refuseVacuousWhere(rules, check, attrs, n) {
         }
     }
 }
-function listIds(ids, rows, file) {
-    const shown = ids.slice(0, LIST_LIMIT$2).map((id) => `${quote(id)} (${file}:${rows.get(id)?.line})`);
+function listIds(ids, side) {
+    const shown = ids.slice(0, LIST_LIMIT$2).map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id)]})`);
     return shown.join(', ') + (ids.length > LIST_LIMIT$2 ? ` and ${ids.length - LIST_LIMIT$2} more` : '');
 }
 /**
@@ -9164,6 +9603,13 @@ function normalisationTwins(onlyInBaseline, onlyInCandidate) {
             out.push(`baseline ${escapeNonAscii(id)} vs candidate ${escapeNonAscii(twin)}`);
     }
     return out;
+}
+/** Whether ids are in {@link compareIds} order already (one linear pass; ids are unique, so strictly ascending). */
+function isSorted(ids) {
+    for (let i = 1; i < ids.length; i++)
+        if (!(ids[i - 1] < ids[i]))
+            return false;
+    return true;
 }
 /** Fixed id order: by UTF-16 code units, independent of locale. */
 function compareIds(a, b) {
@@ -9960,240 +10406,6 @@ function capHoldoutLooks(rules, table, stats, decision, account) {
     });
     const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks);
     return { ...decision, verdict, decidedBy, checks, guards };
-}
-
-/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { abs: abs$1 } = Math;
-const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/**
- * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
- * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
- * order, so the design depends on nothing but the data.
- */
-function buildDesign(table, members, columns, statistics, subsetLabel = 'all queries', rulesFile) {
-    const k = columns.length;
-    const m = members.length;
-    const weights = statistics.weights;
-    const clusterAttr = statistics.cluster;
-    const stratumCol = weights ? table.attrs.get(weights.by) : null;
-    const clusterCol = clusterAttr !== undefined ? table.attrs.get(clusterAttr) : null;
-    const clusterWeighted = clusterCol !== null && statistics.clusterWeighting === 'cluster';
-    // Group member positions by stratum, then by unit.
-    const strataMap = new Map();
-    for (let j = 0; j < m; j++) {
-        const v = stratumCol ? stratumCol[members[j]] : '';
-        let list = strataMap.get(v);
-        if (!list)
-            strataMap.set(v, (list = []));
-        list.push(j);
-    }
-    const strataValues = [...strataMap.keys()].sort(byCode);
-    const unitMembers = [];
-    const strata = [];
-    const clusterStratum = new Map();
-    const targetOf = new Map(weights?.target ?? []);
-    let targetPresent = 0;
-    for (const sv of strataValues)
-        targetPresent += weights ? targetOf.get(sv) : 1;
-    const notes = [];
-    for (const sv of strataValues) {
-        const positions = strataMap.get(sv);
-        const start = unitMembers.length;
-        if (clusterCol) {
-            const byCluster = new Map();
-            for (const j of positions) {
-                const cv = clusterCol[members[j]];
-                const seen = clusterStratum.get(cv);
-                if (seen !== undefined && seen !== sv && weights) {
-                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${quote(cv)} has queries in ${weights.by} = ${quote(seen)} and ${weights.by} = ${quote(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
-                }
-                clusterStratum.set(cv, sv);
-                let list = byCluster.get(cv);
-                if (!list)
-                    byCluster.set(cv, (list = []));
-                list.push(j);
-            }
-            for (const cv of [...byCluster.keys()].sort(byCode))
-                unitMembers.push(byCluster.get(cv));
-        }
-        else {
-            for (const j of positions)
-                unitMembers.push([j]);
-        }
-        const size = unitMembers.length - start;
-        const weight = weights ? targetOf.get(sv) / targetPresent : 1;
-        strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
-        if (size === 1 && m > 1) {
-            notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
-        }
-    }
-    if (weights && m > 0 && targetPresent === 0) {
-        // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
-        // reader must learn why rather than see a bare non_finite.
-        notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
-    }
-    else if (weights && strataValues.length < weights.target.length && m > 0) {
-        const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
-        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
-    }
-    const units = unitMembers.length;
-    const values = new Float64Array(units * k);
-    const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null;
-    const unitOfMember = new Int32Array(m);
-    for (let u = 0; u < units; u++) {
-        const list = unitMembers[u];
-        for (const j of list)
-            unitOfMember[j] = u;
-        if (counts)
-            counts[u] = list.length;
-        for (let c = 0; c < k; c++) {
-            const col = columns[c];
-            let s = 0;
-            let comp = 0;
-            for (const j of list) {
-                const x = col[members[j]];
-                const t = s + x;
-                comp += abs$1(s) >= abs$1(x) ? s - t + x : x - t + s;
-                s = t;
-            }
-            s += comp;
-            values[u * k + c] = clusterWeighted ? s / list.length : s;
-        }
-    }
-    return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes };
-}
-/** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
-function denominator(design, s) {
-    return design.counts ? s.queries : s.size;
-}
-/**
- * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
- * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
- */
-function estimate(design, c, weightsOverride) {
-    const { k, values } = design;
-    let total = 0;
-    design.strata.forEach((s, si) => {
-        let sum = 0;
-        let comp = 0;
-        for (let u = s.start; u < s.start + s.size; u++) {
-            const x = values[u * k + c];
-            const t = sum + x;
-            comp += abs$1(sum) >= abs$1(x) ? sum - t + x : x - t + sum;
-            sum = t;
-        }
-        const w = weightsOverride ? weightsOverride[si] : s.weight;
-        total += (w * (sum + comp)) / denominator(design, s);
-    });
-    return design.units === 0 ? Number.NaN : total;
-}
-
-/**
- * Quantile of sorted values by linear interpolation between order statistics (Hyndman & Fan type 7), the
- * definition numpy.percentile and scipy.stats.bootstrap's percentile method use, so our intervals can be
- * compared with theirs.
- */
-function quantileSorted(sorted, p) {
-    const n = sorted.length;
-    if (n === 0 || !(p >= 0 && p <= 1))
-        return Number.NaN;
-    const h = (n - 1) * p;
-    const lo = Math.floor(h);
-    const hi = Math.min(lo + 1, n - 1);
-    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-
-/**
- * Acceleration of the BCa interval from the jackknife over the design's units (leave one query, or one
- * cluster, out of its stratum): a = Σ D³ / (6 (Σ D²)^{3/2}), D = mean(θ₍·₎) − θ₍ᵤ₎ (Efron & Tibshirani
- * 1993, eq. 14.15; scipy.stats.bootstrap computes the same). For the plain mean it is the sample skewness
- * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
- * stratum has a single unit (no leave-one-out estimate).
- */
-function acceleration(design, c) {
-    const { k, values, counts } = design;
-    const theta = new Float64Array(design.units);
-    for (const s of design.strata) {
-        if (s.size < 2)
-            return Number.NaN;
-        let sum = 0;
-        for (let u = s.start; u < s.start + s.size; u++)
-            sum += values[u * k + c];
-        const den = denominator(design, s);
-        for (let u = s.start; u < s.start + s.size; u++) {
-            // Only this stratum's estimate changes; its change, weighted, is the change of the whole estimate.
-            const left = den - (counts ? counts[u] : 1);
-            theta[u] = s.weight * ((sum - values[u * k + c]) / left - sum / den);
-        }
-    }
-    let mean = 0;
-    for (const t of theta)
-        mean += t;
-    mean /= theta.length;
-    let num = 0;
-    let den = 0;
-    for (const t of theta) {
-        const d = mean - t;
-        num += d * d * d;
-        den += d * d;
-    }
-    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
-}
-/** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the sorted resamples. */
-function percentileInterval(sorted, confidence) {
-    const alpha = 1 - confidence;
-    return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)];
-}
-/** Number of sorted values below x and at most x (binary search). */
-function rank$1(sorted, x, strict) {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (strict ? sorted[mid] < x : sorted[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-/**
- * Bias-corrected and accelerated bootstrap interval (Efron 1987), following scipy.stats.bootstrap exactly
- * given the same resamples: z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B), ends at the quantiles
- * Φ(z0 + (z0 + z)/(1 − a(z0 + z))) for z = Φ⁻¹(alpha/2) and Φ⁻¹(1 − alpha/2).
- *
- * Where BCa is undefined it does not return NaN: every difference equal (no acceleration; the interval is
- * that single value), the estimate outside the resampled values (z0 infinite), or a correction that leaves
- * [0, 1] — then it returns the percentile interval with a note saying why. This is the usual fate of hit@k
- * comparisons where nearly every difference is 0.
- */
-function bcaInterval(sorted, theta, accel, confidence) {
-    const fallback = (note) => ({ ci: percentileInterval(sorted, confidence), method: 'percentile', note });
-    const B = sorted.length;
-    if (B === 0 || !Number.isFinite(theta))
-        return fallback('no resamples');
-    if (sorted[0] === sorted[B - 1]) {
-        return { ci: [sorted[0], sorted[B - 1]], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' };
-    }
-    if (!Number.isFinite(accel))
-        return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown');
-    const share = (rank$1(sorted, theta, true) + rank$1(sorted, theta, false)) / (2 * B);
-    const z0 = normalQuantile(share);
-    if (!Number.isFinite(z0))
-        return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown');
-    const alpha = 1 - confidence;
-    const za = normalQuantile(alpha / 2);
-    const ends = [];
-    for (const z of [za, -za]) {
-        const num = z0 + z;
-        const q = 1 - accel * num;
-        if (!(q > 0))
-            return fallback('the BCa correction is out of range (extreme skew): percentile interval shown');
-        ends.push(normalCdf(z0 + num / q));
-    }
-    const [p1, p2] = ends;
-    const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null;
-    return { ci: [quantileSorted(sorted, p1), quantileSorted(sorted, p2)], method: 'bca', note };
 }
 
 function getDefaultExportFromCjs (x) {
@@ -12216,6 +12428,13 @@ const MAX_THREADS = 8;
  * workers are started: starting one costs 30-50 ms, so smaller jobs run on the calling thread alone.
  */
 const MIN_WORK = 40_000_000;
+/**
+ * Least work of one batch sent to workers already started: below it (about 2 ms of work; a slice of a few
+ * dozen queries) the batch runs on the calling thread, since copying it to shared memory and waking the
+ * workers costs about as much, and the shared copies would live on in the workers' heaps until they collect
+ * garbage, which idle workers seldom do (measured: +250 MiB for 1,000 slice values of 7 queries, docs/scale.md).
+ */
+const MIN_BATCH_WORK = 2_000_000;
 /** A worker that makes no progress for this long is given up on; the caller computes its units. */
 const STALL_MS = 2000;
 /**
@@ -12326,6 +12545,7 @@ function createRunner(threads, options = {}) {
     const minWork = options.minWork ?? MIN_WORK;
     const callerWorks = options.callerWorks ?? true;
     const stallMs = options.stallMs ?? STALL_MS;
+    const batchWork = Math.min(minWork, MIN_BATCH_WORK);
     let pool = null;
     let unitsOnWorkers = 0;
     let closing = false;
@@ -12388,7 +12608,7 @@ function createRunner(threads, options = {}) {
         run(jobs) {
             const units = jobs.reduce((n, j) => n + j.units, 0);
             const work = jobs.reduce((n, j) => n + j.work, 0);
-            const p = units >= 2 && (pool !== null || work >= minWork) ? start() : null;
+            const p = units >= 2 && work >= batchWork && (pool !== null || work >= minWork) ? start() : null;
             if (!p || p.broken)
                 return runAll(jobs);
             closeSoon();
@@ -12437,15 +12657,22 @@ function createRunner(threads, options = {}) {
 const COUNTS_PER_GROUP = 32;
 /**
  * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
- * reads the result once they have run: lets a caller run several plans' jobs as one batch of units.
+ * reads the result once they have run: lets a caller run several plans' jobs as one batch of units. The
+ * result is per column the resamples in the order drawn, not sorted: a caller that reads a few order
+ * statistics selects them (src/util/order-statistics.ts) instead of paying for a sort.
  *
  * Two ways to draw, chosen per column from the data alone (so the bytes depend on the data and the seed
  * only), with the same law: drawing `size` units with replacement per stratum (an index per draw), or, for
  * a column with few distinct values, drawing how many times each distinct value is drawn — one multinomial
  * per stratum, as conditional binomials ({@link COUNTS_PER_GROUP}). A design with one unit per stratum has
  * a single possible resample: no drawing at all, one value per column.
+ *
+ * `scratch` (at least columns x resamples long), when given, receives the resamples instead of a new array:
+ * a caller drawing thousands of subsets one after the other reuses one buffer rather than leaving the
+ * garbage collector 400 KB per subset (5 metrics x 10,000). The columns returned are then views of it,
+ * valid until it is written again.
  */
-function bootstrapPlan(design, resamples, seed, stream) {
+function bootstrapPlan(design, resamples, seed, stream, scratch) {
     const { k } = design;
     if (design.units === 0)
         return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)));
@@ -12465,7 +12692,8 @@ function bootstrapPlan(design, resamples, seed, stream) {
     }
     const blocks = Math.ceil(resamples / BLOCK);
     const jobs = [];
-    const indexOut = byIndex.length > 0 ? new Float64Array(byIndex.length * resamples) : null;
+    const outOf = (from, length) => (scratch ? scratch.subarray(from, from + length) : new Float64Array(length));
+    const indexOut = byIndex.length > 0 ? outOf(0, byIndex.length * resamples) : null;
     if (indexOut) {
         const ki = byIndex.length;
         // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
@@ -12490,42 +12718,50 @@ function bootstrapPlan(design, resamples, seed, stream) {
         };
         jobs.push(job);
     }
-    const countsOut = byCounts.length > 0 ? new Float64Array(byCounts.length * resamples) : null;
-    if (countsOut) {
-        const states = new Uint32Array(4 * blocks * byCounts.length);
-        // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
-        byCounts.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i));
-        const job = {
-            kind: 'multinomial',
-            units: byCounts.length * blocks,
-            work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
-            blocks,
-            block: BLOCK,
-            resamples,
-            k: byCounts.length,
-            values: grouped.map((g) => g.values),
-            multiplicity: grouped.map((g) => g.multiplicity),
-            queries: grouped.map((g) => g.queries),
-            offsets: grouped.map((g) => g.offsets),
-            sizes: Int32Array.from(design.strata, (s) => s.size),
-            weights: Float64Array.from(design.strata, (s) => s.weight),
-            ratio: design.counts !== null,
-            states,
-            out: countsOut
-        };
-        jobs.push(job);
-    }
+    const countsOut = byCounts.length > 0 ? outOf(byIndex.length * resamples, byCounts.length * resamples) : null;
+    if (countsOut)
+        jobs.push(multinomialJob({ grouped, columns: byCounts, strata: design.strata, ratio: design.counts !== null, resamples, seed, stream, out: countsOut }));
     return {
         jobs,
         finish() {
-            const sorted = new Array(k);
-            byIndex.forEach((c, i) => (sorted[c] = indexOut.subarray(i * resamples, (i + 1) * resamples).sort()));
-            byCounts.forEach((c, i) => (sorted[c] = countsOut.subarray(i * resamples, (i + 1) * resamples).sort()));
-            return sorted;
+            const columns = new Array(k);
+            byIndex.forEach((c, i) => (columns[c] = indexOut.subarray(i * resamples, (i + 1) * resamples)));
+            byCounts.forEach((c, i) => (columns[c] = countsOut.subarray(i * resamples, (i + 1) * resamples)));
+            return columns;
         }
     };
 }
-const done = (sorted) => ({ jobs: [], finish: () => sorted });
+const done = (columns) => ({ jobs: [], finish: () => columns });
+/**
+ * The multinomial job of the columns drawn by counts. One place builds it, for a design
+ * ({@link bootstrapPlan}) and for histograms (src/stats/histogram-bootstrap.ts), so both draw the same
+ * resamples from the same groups.
+ */
+function multinomialJob(input) {
+    const { grouped, columns, strata, resamples, seed, stream } = input;
+    const blocks = Math.ceil(resamples / BLOCK);
+    const states = new Uint32Array(4 * blocks * columns.length);
+    // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
+    columns.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i));
+    return {
+        kind: 'multinomial',
+        units: columns.length * blocks,
+        work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
+        blocks,
+        block: BLOCK,
+        resamples,
+        k: columns.length,
+        values: grouped.map((g) => g.values),
+        multiplicity: grouped.map((g) => g.multiplicity),
+        queries: grouped.map((g) => g.queries),
+        offsets: grouped.map((g) => g.offsets),
+        sizes: Int32Array.from(strata, (s) => s.size),
+        weights: Float64Array.from(strata, (s) => s.weight),
+        ratio: input.ratio,
+        states,
+        out: input.out
+    };
+}
 /**
  * One unit per stratum: every resample draws each stratum's one unit, so every resample is the estimate.
  * One value per column stands for all of them (every quantile of B equal values is that value), computed
@@ -12546,28 +12782,49 @@ function constantResamples(design) {
     }
     return out;
 }
+/**
+ * Builds a column's {@link Groups} from its values in ascending order, stratum by stratum: a value joins the
+ * current group when it equals the group's first value, or lies within `quantum` of it (zeros and
+ * non-finite values only when identical), with the same queries per unit. `units` copies of a value at once
+ * (a histogram's count) join exactly as that many single units would.
+ */
+class GroupsBuilder {
+    quantum;
+    values = [];
+    mult = [];
+    queries = [];
+    offsets = [];
+    constructor(quantum) {
+        this.quantum = quantum;
+    }
+    /** Starts the next stratum. */
+    stratum() {
+        this.offsets.push(this.values.length);
+    }
+    /** Adds `units` units holding value v (not below the last value added), each of `queries` queries. */
+    add(v, queries, units = 1) {
+        const last = this.values.length - 1;
+        if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries)
+            this.mult[last] += units;
+        else {
+            this.values.push(v);
+            this.mult.push(units);
+            this.queries.push(queries);
+        }
+    }
+    finish() {
+        return { values: Float64Array.from(this.values), multiplicity: Float64Array.from(this.mult), queries: Float64Array.from(this.queries), offsets: Int32Array.from([...this.offsets, this.values.length]) };
+    }
+    joins(first, v) {
+        return Object.is(first, v) || (first !== 0 && v !== 0 && v - first <= this.quantum);
+    }
+}
 function groupsOf(design, c) {
     const { k, values, counts } = design;
-    const quantum = mergeQuantum(design, c);
-    const outValues = [];
-    const outMult = [];
-    const outQueries = [];
-    const offsets = new Int32Array(design.strata.length + 1);
+    const groups = new GroupsBuilder(mergeQuantum(design, c));
     const q = (u) => (counts ? counts[u] : 1);
-    /** Whether v (in ascending order) joins the group whose first value is `first`: equal, or within the quantum (zeros and non-finite values only when identical). */
-    const joins = (first, v) => Object.is(first, v) || (first !== 0 && v !== 0 && v - first <= quantum);
-    design.strata.forEach((s, si) => {
-        offsets[si] = outValues.length;
-        const add = (v, queries) => {
-            const last = outValues.length - 1;
-            if (last >= offsets[si] && joins(outValues[last], v) && outQueries[last] === queries)
-                outMult[last]++;
-            else {
-                outValues.push(v);
-                outMult.push(1);
-                outQueries.push(queries);
-            }
-        };
+    for (const s of design.strata) {
+        groups.stratum();
         if (!counts) {
             // One query per unit: the values alone, sorted as a typed array (numeric order, -0 before 0, NaN last).
             const sorted = new Float64Array(s.size);
@@ -12575,16 +12832,15 @@ function groupsOf(design, c) {
                 sorted[i] = values[(s.start + i) * k + c];
             sorted.sort();
             for (const v of sorted)
-                add(v, 1);
-            return;
+                groups.add(v, 1);
+            continue;
         }
         const order = Array.from({ length: s.size }, (_, i) => s.start + i);
         order.sort((a, b) => values[a * k + c] - values[b * k + c] || q(a) - q(b));
         for (const u of order)
-            add(values[u * k + c], q(u));
-    });
-    offsets[design.strata.length] = outValues.length;
-    return { values: Float64Array.from(outValues), multiplicity: Float64Array.from(outMult), queries: Float64Array.from(outQueries), offsets };
+            groups.add(values[u * k + c], q(u));
+    }
+    return groups.finish();
 }
 /**
  * Values of a column closer than this (2^-46 of its largest finite |value|) are drawn as one value, the
@@ -12615,6 +12871,132 @@ function columnsOf(design, columns) {
         for (let i = 0; i < width; i++)
             out[u * width + i] = values[u * k + columns[i]];
     return out;
+}
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { abs: abs$1 } = Math;
+const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
+ * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
+ * order, so the design depends on nothing but the data.
+ */
+function buildDesign(table, members, columns, statistics, subsetLabel = 'all queries', rulesFile) {
+    const k = columns.length;
+    const m = members.length;
+    const weights = statistics.weights;
+    const clusterAttr = statistics.cluster;
+    const stratumCol = weights ? table.attrs.get(weights.by) : null;
+    const clusterCol = clusterAttr !== undefined ? table.attrs.get(clusterAttr) : null;
+    const clusterWeighted = clusterCol !== null && statistics.clusterWeighting === 'cluster';
+    // Group member positions by stratum, then by unit.
+    const strataMap = new Map();
+    for (let j = 0; j < m; j++) {
+        const v = stratumCol ? stratumCol[members[j]] : '';
+        let list = strataMap.get(v);
+        if (!list)
+            strataMap.set(v, (list = []));
+        list.push(j);
+    }
+    const strataValues = [...strataMap.keys()].sort(byCode);
+    const unitMembers = [];
+    const strata = [];
+    const clusterStratum = new Map();
+    const targetOf = new Map(weights?.target ?? []);
+    let targetPresent = 0;
+    for (const sv of strataValues)
+        targetPresent += weights ? targetOf.get(sv) : 1;
+    const notes = [];
+    for (const sv of strataValues) {
+        const positions = strataMap.get(sv);
+        const start = unitMembers.length;
+        if (clusterCol) {
+            const byCluster = new Map();
+            for (const j of positions) {
+                const cv = clusterCol[members[j]];
+                const seen = clusterStratum.get(cv);
+                if (seen !== undefined && seen !== sv && weights) {
+                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${quote(cv)} has queries in ${weights.by} = ${quote(seen)} and ${weights.by} = ${quote(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
+                }
+                clusterStratum.set(cv, sv);
+                let list = byCluster.get(cv);
+                if (!list)
+                    byCluster.set(cv, (list = []));
+                list.push(j);
+            }
+            for (const cv of [...byCluster.keys()].sort(byCode))
+                unitMembers.push(byCluster.get(cv));
+        }
+        else {
+            for (const j of positions)
+                unitMembers.push([j]);
+        }
+        const size = unitMembers.length - start;
+        const weight = weights ? targetOf.get(sv) / targetPresent : 1;
+        strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
+        if (size === 1 && m > 1) {
+            notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
+        }
+    }
+    if (weights && m > 0 && targetPresent === 0) {
+        // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
+        // reader must learn why rather than see a bare non_finite.
+        notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
+    }
+    else if (weights && strataValues.length < weights.target.length && m > 0) {
+        const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
+        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
+    }
+    const units = unitMembers.length;
+    const values = new Float64Array(units * k);
+    const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null;
+    const unitOfMember = new Int32Array(m);
+    for (let u = 0; u < units; u++) {
+        const list = unitMembers[u];
+        for (const j of list)
+            unitOfMember[j] = u;
+        if (counts)
+            counts[u] = list.length;
+        for (let c = 0; c < k; c++) {
+            const col = columns[c];
+            let s = 0;
+            let comp = 0;
+            for (const j of list) {
+                const x = col[members[j]];
+                const t = s + x;
+                comp += abs$1(s) >= abs$1(x) ? s - t + x : x - t + s;
+                s = t;
+            }
+            s += comp;
+            values[u * k + c] = clusterWeighted ? s / list.length : s;
+        }
+    }
+    return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes };
+}
+/** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
+function denominator(design, s) {
+    return design.counts ? s.queries : s.size;
+}
+/**
+ * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
+ * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
+ */
+function estimate(design, c, weightsOverride) {
+    const { k, values } = design;
+    let total = 0;
+    design.strata.forEach((s, si) => {
+        let sum = 0;
+        let comp = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const x = values[u * k + c];
+            const t = sum + x;
+            comp += abs$1(sum) >= abs$1(x) ? sum - t + x : x - t + sum;
+            sum = t;
+        }
+        const w = weightsOverride ? weightsOverride[si] : s.weight;
+        total += (w * (sum + comp)) / denominator(design, s);
+    });
+    return design.units === 0 ? Number.NaN : total;
 }
 
 /**
@@ -12887,8 +13269,446 @@ function nibbleTable(y, k, c, units, groups, table) {
     }
 }
 
+/**
+ * Order statistics of a bootstrap distribution, which is all an interval reads from it: a few quantiles, the
+ * smallest and largest value, and how many resamples lie below a point. Sorting 10,000 resamples to read four
+ * of them cost most of a gate with a thousand slice values (docs/scale.md); selecting them costs a few passes.
+ *
+ * Both views give the same numbers, to the bit: the value of a rank under the order Float64Array.prototype.sort
+ * uses (ascending, -0 before 0, NaN last) is one and the same whatever the arrangement it is selected from.
+ */
+/** A view of resamples already sorted ascending (Float64Array.prototype.sort): ranks are positions. */
+function sortedResamples(sorted) {
+    return {
+        size: sorted.length,
+        at: (r) => sorted[r],
+        rank(x, strict) {
+            let lo = 0;
+            let hi = sorted.length;
+            while (lo < hi) {
+                const mid = (lo + hi) >>> 1;
+                if (strict ? sorted[mid] < x : sorted[mid] <= x)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            return lo;
+        }
+    };
+}
+/**
+ * A view of resamples in any order that finds a rank by selection, rearranging `values` in place (the
+ * multiset, hence every answer, stays the same). The first rank asked partitions the whole array once around
+ * two thresholds taken from a sample, one just beyond that rank and one at its mirror (n - 1 - r): an
+ * interval's two ends then lie in two small parts, each finished by Floyd-Rivest selection (a pivot from a
+ * sample lands next to the rank). Every boundary a partition settles is remembered, so the next rank (the
+ * neighbour a type 7 quantile interpolates with, the other end, another confidence) only partitions the gap
+ * between two of them. Resamples holding a NaN or a -0 (where `<` is not the sort's order) are sorted instead.
+ *
+ * Selection is linear on average, but its pivots are taken at fixed places, so values arranged by an
+ * adversary (the zero-hit table selects quantiles of metric values in query order, which the candidate
+ * controls) could make it quadratic: after {@link STEPS_PER_VALUE} steps per value the view sorts the array
+ * instead (O(n log n) whatever the order; the values are the same). `stepsPerValue` is for tests.
+ */
+function selectableResamples(values, stepsPerValue = STEPS_PER_VALUE) {
+    const n = values.length;
+    /** Cuts, ascending, 0 and n included: every value before a cut is at most every value from it on. */
+    const cuts = [0, n];
+    let sorted = false;
+    let started = false;
+    const budget = { steps: stepsPerValue * n + 4 * MAX_CUTS };
+    const cut = (c) => {
+        const at = insertionPoint(cuts, c);
+        // Cuts only spare later ranks work (fewer cuts, larger gaps, the same values), so their number is capped.
+        if (cuts[at] !== c && cuts.length < MAX_CUTS)
+            cuts.splice(at, 0, c);
+    };
+    const sortAll = () => {
+        sorted = true;
+        values.sort();
+    };
+    const settle = (j) => {
+        cut(j);
+        cut(j + 1);
+    };
+    const first = (r) => {
+        started = true;
+        const split = n > SAMPLE * 4 ? tails(values, r) : ordinary(values) ? [] : null;
+        if (split === null)
+            sortAll();
+        else
+            split.forEach(cut);
+    };
+    return {
+        size: n,
+        at(r) {
+            if (!started)
+                first(r);
+            if (sorted)
+                return values[r];
+            const next = insertionPoint(cuts, r + 1);
+            const lo = cuts[next - 1];
+            const hi = cuts[next] - 1;
+            if (hi === lo)
+                return values[r];
+            if (hi - lo < SMALL_GAP) {
+                insertionSort(values, lo, hi);
+                for (let c = lo + 1; c <= hi; c++)
+                    cut(c);
+                return values[r];
+            }
+            if (r === lo || r === hi)
+                extreme(values, lo, hi, r === lo);
+            else if (!select(values, r, lo, hi, settle, budget)) {
+                // Out of steps: the array is still the same values, rearranged; sorted, every rank is its position.
+                sortAll();
+                return values[r];
+            }
+            settle(r);
+            return values[r];
+        },
+        rank(x, strict) {
+            // Counting needs no order: NaN is below nothing and -0 equals 0, in the array as in its sorted copy.
+            let c = 0;
+            if (strict)
+                for (let i = 0; i < n; i++)
+                    c += values[i] < x ? 1 : 0;
+            else
+                for (let i = 0; i < n; i++)
+                    c += values[i] <= x ? 1 : 0;
+            return c;
+        }
+    };
+}
+/** Sample drawn (by stride) to place the first partition's thresholds; arrays of at most 4 samples skip that partition. */
+const SAMPLE = 256;
+/** Gaps shorter than this are sorted whole. */
+const SMALL_GAP = 16;
+/** Steps (values a partition pass looks at) a view may spend per value before it sorts instead. */
+const STEPS_PER_VALUE = 32;
+/** Most cuts a view remembers; a pass is charged this much on top of its length, for the cut it inserts. */
+const MAX_CUTS = 256;
+/** Sorts a[lo..hi] (no NaN in it): for a few values, faster than a typed array's sort. */
+function insertionSort(a, lo, hi) {
+    for (let i = lo + 1; i <= hi; i++) {
+        const v = a[i];
+        let j = i - 1;
+        while (j >= lo && a[j] > v) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = v;
+    }
+}
+/** True when no value is NaN or -0. */
+function ordinary(a) {
+    for (let i = 0; i < a.length; i++) {
+        const v = a[i];
+        if (v !== v || (v === 0 && 1 / v < 0))
+            return false;
+    }
+    return true;
+}
+/**
+ * One pass over the whole array: values at most a low threshold to the front, values at least a high one to
+ * the back, so that rank r and its mirror very likely fall in those two small parts. Returns the cuts made ([]
+ * when the thresholds do not separate: few distinct values, or r near the middle), or null when a NaN or -0 was
+ * met (the caller sorts).
+ */
+function tails(a, r) {
+    const n = a.length;
+    const sample = new Float64Array(SAMPLE);
+    const stride = n / SAMPLE;
+    for (let i = 0; i < SAMPLE; i++)
+        sample[i] = a[floor(i * stride)];
+    // A NaN in the sample would mislead the selection in it (and the array would be sorted anyway).
+    if (!ordinary(sample))
+        return null;
+    const low = min(r, n - 1 - r);
+    const q = low / (n - 1);
+    // Three standard deviations of the sample rank beyond the rank's expected place: rarely short of it.
+    const index = min(SAMPLE - 1, ceil(q * (SAMPLE - 1) + 3 * sqrt(q * (1 - q) * SAMPLE) + 1));
+    // 256 values: even a quadratic selection is cheap here, so no budget.
+    const unbounded = { steps: Infinity };
+    select(sample, index, 0, SAMPLE - 1, ignore, unbounded);
+    const tLow = sample[index];
+    select(sample, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1, ignore, unbounded);
+    const tHigh = sample[SAMPLE - 1 - index];
+    if (!(tLow < tHigh))
+        return ordinary(a) ? [] : null;
+    let lt = 0;
+    let gt = n - 1;
+    let i = 0;
+    while (i <= gt) {
+        const v = a[i];
+        if (v <= tLow) {
+            if (v === 0 && 1 / v < 0)
+                return null;
+            a[i++] = a[lt];
+            a[lt++] = v;
+        }
+        else if (v >= tHigh) {
+            if (v === 0 && 1 / v < 0)
+                return null;
+            a[i] = a[gt];
+            a[gt--] = v;
+        }
+        else if (v !== v || (v === 0 && 1 / v < 0))
+            return null;
+        else
+            i++;
+    }
+    return [lt, gt + 1].filter((c) => c > 0 && c < n);
+}
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context). */
+const { ceil, exp, floor, log: log$1, max, min, sqrt } = Math;
+/** The first index of the ascending list whose value is at least x. */
+function insertionPoint(list, x) {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (list[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+/** Moves the smallest (or largest) value of a[lo..hi] to lo (or hi): one pass, for the ends BCa reads. */
+function extreme(a, lo, hi, smallest) {
+    let best = smallest ? lo : hi;
+    for (let i = lo; i <= hi; i++)
+        if (smallest ? a[i] < a[best] : a[i] > a[best])
+            best = i;
+    const to = smallest ? lo : hi;
+    const v = a[best];
+    a[best] = a[to];
+    a[to] = v;
+}
+/**
+ * Floyd-Rivest selection (as in the `quickselect` package): rearranges a[left..right] so that position k holds
+ * the value of its rank, smaller-or-equal values before it, larger-or-equal after. No NaN in the range. Each
+ * partition's pivot position is reported to `settle` (the recursive call on a sample settles positions of the
+ * sample only, so it reports nothing). Every pass is charged to `budget`; false when it ran out (the range is
+ * then rearranged but unfinished).
+ */
+function select(a, k, left, right, settle, budget) {
+    while (right > left) {
+        budget.steps -= right - left + 1 + MAX_CUTS;
+        if (budget.steps < 0)
+            return false;
+        if (right - left > 600) {
+            const n = right - left + 1;
+            const m = k - left + 1;
+            const z = log$1(n);
+            const s = 0.5 * exp((2 * z) / 3);
+            const sd = 0.5 * sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
+            if (!select(a, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)), ignore, budget))
+                return false;
+        }
+        const t = a[k];
+        let i = left;
+        let j = right;
+        swap(a, left, k);
+        if (a[right] > t)
+            swap(a, left, right);
+        while (i < j) {
+            swap(a, i, j);
+            i++;
+            j--;
+            while (a[i] < t)
+                i++;
+            while (a[j] > t)
+                j--;
+        }
+        if (a[left] === t)
+            swap(a, left, j);
+        else
+            swap(a, ++j, right);
+        settle(j);
+        if (j <= k)
+            left = j + 1;
+        if (k <= j)
+            right = j - 1;
+    }
+    return true;
+}
+const ignore = () => undefined;
+function swap(a, i, j) {
+    const v = a[i];
+    a[i] = a[j];
+    a[j] = v;
+}
+
+/**
+ * Quantile of sorted values by linear interpolation between order statistics (Hyndman & Fan type 7), the
+ * definition numpy.percentile and scipy.stats.bootstrap's percentile method use, so our intervals can be
+ * compared with theirs.
+ */
+function quantileSorted(sorted, p) {
+    return quantileOfRanks(sorted.length, (r) => sorted[r], p);
+}
+/**
+ * The same type 7 quantile of n values given by rank (`at(r)`: the value of rank r, 0-based, ascending): one
+ * formula, so a quantile read by selection (src/util/order-statistics.ts) equals the one read from the sorted values.
+ */
+function quantileOfRanks(n, at, p) {
+    if (n === 0 || !(p >= 0 && p <= 1))
+        return Number.NaN;
+    const h = (n - 1) * p;
+    const lo = Math.floor(h);
+    const hi = Math.min(lo + 1, n - 1);
+    const low = at(lo);
+    return low + (h - lo) * (at(hi) - low);
+}
+
+/**
+ * Acceleration of the BCa interval from the jackknife over the design's units (leave one query, or one
+ * cluster, out of its stratum): a = Σ D³ / (6 (Σ D²)^{3/2}), D = mean(θ₍·₎) − θ₍ᵤ₎ (Efron & Tibshirani
+ * 1993, eq. 14.15; scipy.stats.bootstrap computes the same). For the plain mean it is the sample skewness
+ * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
+ * stratum has a single unit (no leave-one-out estimate).
+ */
+function acceleration(design, c) {
+    const { k, values, counts } = design;
+    const theta = new Float64Array(design.units);
+    for (const s of design.strata) {
+        if (s.size < 2)
+            return Number.NaN;
+        let sum = 0;
+        for (let u = s.start; u < s.start + s.size; u++)
+            sum += values[u * k + c];
+        const den = denominator(design, s);
+        for (let u = s.start; u < s.start + s.size; u++) {
+            // Only this stratum's estimate changes; its change, weighted, is the change of the whole estimate.
+            const left = den - (counts ? counts[u] : 1);
+            theta[u] = s.weight * ((sum - values[u * k + c]) / left - sum / den);
+        }
+    }
+    let mean = 0;
+    for (const t of theta)
+        mean += t;
+    mean /= theta.length;
+    let num = 0;
+    let den = 0;
+    for (const t of theta) {
+        const d = mean - t;
+        num += d * d * d;
+        den += d * d;
+    }
+    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
+}
+const view = (given) => (given instanceof Float64Array ? sortedResamples(given) : given);
+const quantileOf = (resamples, p) => quantileOfRanks(resamples.size, resamples.at, p);
+/** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the resamples. */
+function percentileInterval(given, confidence) {
+    const resamples = view(given);
+    const alpha = 1 - confidence;
+    return [quantileOf(resamples, alpha / 2), quantileOf(resamples, 1 - alpha / 2)];
+}
+/**
+ * Bias-corrected and accelerated bootstrap interval (Efron 1987), following scipy.stats.bootstrap exactly
+ * given the same resamples: z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B), ends at the quantiles
+ * Φ(z0 + (z0 + z)/(1 − a(z0 + z))) for z = Φ⁻¹(alpha/2) and Φ⁻¹(1 − alpha/2).
+ *
+ * Where BCa is undefined it does not return NaN: every difference equal (no acceleration; the interval is
+ * that single value), the estimate outside the resampled values (z0 infinite), or a correction that leaves
+ * [0, 1] — then it returns the percentile interval with a note saying why. This is the usual fate of hit@k
+ * comparisons where nearly every difference is 0.
+ */
+function bcaInterval(given, theta, accel, confidence) {
+    const resamples = view(given);
+    const fallback = (note) => ({ ci: percentileInterval(resamples, confidence), method: 'percentile', note });
+    const B = resamples.size;
+    if (B === 0 || !Number.isFinite(theta))
+        return fallback('no resamples');
+    const first = resamples.at(0);
+    const last = resamples.at(B - 1);
+    if (first === last) {
+        return { ci: [first, last], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' };
+    }
+    if (!Number.isFinite(accel))
+        return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown');
+    const share = (resamples.rank(theta, true) + resamples.rank(theta, false)) / (2 * B);
+    const z0 = normalQuantile(share);
+    if (!Number.isFinite(z0))
+        return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown');
+    const alpha = 1 - confidence;
+    const za = normalQuantile(alpha / 2);
+    const ends = [];
+    for (const z of [za, -za]) {
+        const num = z0 + z;
+        const q = 1 - accel * num;
+        if (!(q > 0))
+            return fallback('the BCa correction is out of range (extreme skew): percentile interval shown');
+        ends.push(normalCdf(z0 + num / q));
+    }
+    const [p1, p2] = ends;
+    const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null;
+    return { ci: [quantileOf(resamples, p1), quantileOf(resamples, p2)], method: 'bca', note };
+}
+
+/**
+ * Bytes of resamples kept for later confidences (16 MiB: the last 40 subsets at 5 metrics x 10,000
+ * resamples). Beyond it the least recently used subset's resamples are dropped and, if a confidence not yet
+ * computed is asked of it, drawn again: the same bytes, since a subset's stream is named by its key.
+ */
+const RESAMPLE_CACHE_BYTES = 16 * 2 ** 20;
+/**
+ * A cache of at most `budget` bytes of resamples (the newest entry is kept even when it alone is larger): what
+ * keeps the memory of a gate with thousands of slice values from growing with resamples x slices.
+ */
+function createResampleCache(budget) {
+    const entries = new Map();
+    let total = 0;
+    return {
+        get(key) {
+            const e = entries.get(key);
+            if (!e)
+                return undefined;
+            entries.delete(key);
+            entries.set(key, e);
+            return e.columns;
+        },
+        set(key, columns) {
+            const old = entries.get(key);
+            if (old)
+                total -= old.bytes;
+            entries.delete(key);
+            const bytes = columns.reduce((n, c) => n + 8 * c.size, 0);
+            entries.set(key, { columns, bytes });
+            total += bytes;
+            for (const [k, e] of entries) {
+                if (total <= budget || k === key)
+                    break;
+                entries.delete(k);
+                total -= e.bytes;
+            }
+        }
+    };
+}
+/** Every column's resamples as a view that selects ranks (the arrays are rearranged in place, never copied). */
+function resampleViews(columns) {
+    return columns.map((column) => selectableResamples(column));
+}
+/**
+ * Every column's bootstrap interval at one confidence, by the rules' method: all a comparison reads of the
+ * resamples, so a subset keeps these few numbers per confidence instead of its resamples.
+ */
+function columnIntervals(design, resamples, method, confidence) {
+    return resamples.map((r, c) => (method === 'bca' ? bcaInterval(r, estimate(design, c), acceleration(design, c), confidence) : { ci: percentileInterval(r, confidence), method: 'percentile', note: null }));
+}
+
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
 const FEW_CLUSTERS = 30;
+/** Confidences remembered besides the rules' own: each new subset computes its intervals at all of them at once. */
+const KNOWN_CONFIDENCES = 4;
+/**
+ * Units from which a subset's resamples are kept (copied into the cache) for a confidence asked later: below,
+ * drawing them again (units x metrics x resamples draws) costs little more than copying them would.
+ */
+const KEEP_UNITS = 64;
 function createStats(table, rules, options = {}) {
     const metricNames = [...rules.metrics.keys()];
     const statistics = rules.statistics;
@@ -12908,6 +13728,9 @@ function createStats(table, rules, options = {}) {
     const levelColumns = [...metricNames.map((n) => table.metrics.get(n).base), ...metricNames.map((n) => table.metrics.get(n).cand)];
     const membersCache = new Map();
     const subsetCache = new Map();
+    const resampleCache = createResampleCache(options.cacheBytes ?? RESAMPLE_CACHE_BYTES);
+    // The rules' confidence and the last others asked (decide asks the family's): a subset drawn once answers them all.
+    const known = [statistics.confidence];
     const byValue = new Map();
     const members = (filters) => {
         const key = filterKey(filters);
@@ -12927,28 +13750,62 @@ function createStats(table, rules, options = {}) {
         }
         return m;
     };
-    const subset = (filters) => {
+    /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
+    const fill = (s, columns) => {
+        for (const confidence of known)
+            if (!s.intervals.has(confidence))
+                s.intervals.set(confidence, columnIntervals(s.design, columns, statistics.interval, confidence));
+    };
+    // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
+    let scratch;
+    const plan = (design, key) => {
+        scratch ??= new Float64Array(metricNames.length * statistics.resamples);
+        // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
+        return bootstrapPlan(design, statistics.resamples, statistics.seed, key, scratch);
+    };
+    /** The drawn resamples as views; a copy is kept in the cache when drawing them again would cost more. */
+    const keep = (key, design, drawn) => {
+        if (design.units < KEEP_UNITS)
+            return resampleViews(drawn);
+        const columns = resampleViews(drawn.map((c) => c.slice()));
+        resampleCache.set(key, columns);
+        return columns;
+    };
+    const subset = (filters, confidence) => {
         const key = filterKey(filters);
+        remember(confidence);
         let s = subsetCache.get(key);
         if (!s) {
             const idx = members(filters);
             const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
             const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file);
-            // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-            const boot = bootstrapPlan(design, statistics.resamples, statistics.seed, key);
+            const boot = plan(design, key);
             const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`);
             // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
             runner.run([...boot.jobs, ...flip.jobs]);
-            s = {
-                design,
-                levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file),
-                sorted: boot.finish(),
-                randomization: flip.finish()
-            };
+            s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() };
+            fill(s, keep(key, design, boot.finish()));
             subsetCache.set(key, s);
+        }
+        else if (!s.intervals.has(confidence)) {
+            let columns = resampleCache.get(key);
+            if (!columns) {
+                // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
+                const boot = plan(s.design, key);
+                runner.run(boot.jobs);
+                columns = keep(key, s.design, boot.finish());
+            }
+            fill(s, columns);
         }
         return s;
     };
+    function remember(confidence) {
+        if (known.includes(confidence))
+            return;
+        known.push(confidence);
+        if (known.length > KNOWN_CONFIDENCES)
+            known.splice(1, 1);
+    }
     // decide() asks for each unit's comparison twice (the family's p-values, then the unit) and the report asks
     // again for the whole-set rows: answer repeats from the cache instead of recomputing intervals and tests.
     const comparisonCache = new Map();
@@ -12991,13 +13848,12 @@ function createStats(table, rules, options = {}) {
                     lost++;
             }
         }
-        const s = subset(filters);
+        const s = subset(filters, confidence);
         const { design, levels } = s;
         const b = estimate(levels, col);
         const c = estimate(levels, metricNames.length + col);
         const delta = estimate(design, col);
-        const sorted = s.sorted[col];
-        const interval = statistics.interval === 'bca' ? bcaInterval(sorted, delta, acceleration(design, col), confidence) : { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
+        const interval = s.intervals.get(confidence)[col];
         const r = s.randomization;
         const notes = [...design.notes];
         if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
@@ -14320,11 +15176,12 @@ function analyseZeroHits(table, slices, metrics, depth, evidence) {
 }
 function quantilesOf(values, members) {
     // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
-    const sorted = new Float64Array(members.length);
+    const picked = new Float64Array(members.length);
     for (let k = 0; k < members.length; k++)
-        sorted[k] = values[members[k]];
-    sorted.sort();
-    return QUANTILES.map((p) => quantileSorted(sorted, p));
+        picked[k] = values[members[k]];
+    // Seven quantiles by selection, the values a sort would give (a sort of 10^6 values per metric and side was 0.7 s).
+    const ranked = selectableResamples(picked);
+    return QUANTILES.map((p) => quantileOfRanks(ranked.size, ranked.at, p));
 }
 
 /**
@@ -15282,7 +16139,8 @@ function withSeeds(engine, table, rules, seeds) {
     };
     if (!twoLevel)
         return { stats: { ...engine, seeds: count }, summary };
-    const distributions = new Map();
+    // Bounded like the engine's resamples: one sorted distribution per metric and slice would grow with resamples x slices.
+    const distributions = createResampleCache(RESAMPLE_CACHE_BYTES);
     const cache = new Map();
     const stats = {
         members: (filters) => engine.members(filters),
@@ -15295,11 +16153,12 @@ function withSeeds(engine, table, rules, seeds) {
                 return cached;
             const c = engine.compare(metric, filters, confidence);
             const distKey = `${metric}\u0000${filterKey(filters)}`;
-            let dist = distributions.get(distKey);
+            let dist = distributions.get(distKey)?.[0];
             if (!dist) {
+                // Dropped or never drawn: the stream is named by slice and metric, so a redraw gives the same bytes.
                 const cols = seedColumns(table, seeds, metric, engine.members(filters));
-                dist = seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`);
-                distributions.set(distKey, dist);
+                dist = sortedResamples(seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`));
+                distributions.set(distKey, [dist]);
             }
             const notes = [...c.notes];
             notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`);
@@ -15334,12 +16193,16 @@ function seedColumns(table, seeds, metric, members) {
  * seed columns average to exactly the table's column.
  */
 function sideColumns(files, table, metric, members, filled) {
-    const indexes = files.map((f) => new Map(f.rows.map((r) => [r.id, r.values.get(metric)])));
+    const columns = files.map((f) => f.values.get(metric));
     const out = files.map(() => new Float64Array(members.length));
     for (let j = 0; j < members.length; j++) {
         const i = members[j];
         const id = table.ids[i];
-        const values = indexes.map((index) => index.get(id));
+        const values = files.map((f, s) => {
+            const row = f.index.get(id);
+            const v = row === undefined ? undefined : columns[s]?.[row];
+            return v === undefined || Number.isNaN(v) ? undefined : v;
+        });
         const complete = files.length > 1 && values.every((v) => typeof v === 'number');
         for (let s = 0; s < files.length; s++) {
             const v = values[s];
@@ -15379,12 +16242,8 @@ const LIST_LIMIT$1 = 10;
  */
 function pairReference(rules, table, reference, label) {
     const notComparable = (what, extra = {}) => new InputError({ file: reference.source, ...extra }, `the reference ${quote(label)} is not comparable with the exam: ${what}`, "a budget is only meaningful on the exam's queries: regenerate the reference rows on the current exam (the rows of the last release, evaluated on today's queries and judgments), or move reference to the release that used this exam");
-    const byId = new Map();
-    for (const row of reference.rows) {
-        if (byId.has(row.id))
-            throw notComparable(`query ${quote(row.id)} appears twice`, { line: row.line, queryId: row.id });
-        byId.set(row.id, row);
-    }
+    // The reference is read like any rows file, which refuses a repeated id with both lines.
+    const byId = reference.index;
     const exam = new Set(table.ids);
     const missing = table.ids.filter((id) => !byId.has(id));
     const extra = [...byId.keys()].filter((id) => !exam.has(id)).sort();
@@ -15400,29 +16259,32 @@ function pairReference(rules, table, reference, label) {
     for (const metric of rules.metrics.values()) {
         const cand = table.metrics.get(metric.name).cand;
         const base = new Float64Array(table.ids.length);
+        const values = reference.values.get(metric.name);
         table.ids.forEach((id, i) => {
             const row = byId.get(id);
-            const v = row.values.get(metric.name);
-            if (v === undefined || v === null)
-                throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line: row.line, queryId: id });
+            const v = values === undefined ? Number.NaN : values[row];
+            const line = reference.lines[row];
+            if (Number.isNaN(v))
+                throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line, queryId: id });
             if (metric.binary && v !== 0 && v !== 1)
-                throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line: row.line, queryId: id });
+                throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id });
             if (metric.range && (v < metric.range[0] || v > metric.range[1]))
-                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line: row.line, queryId: id });
+                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line, queryId: id });
             base[i] = v;
         });
         metrics.set(metric.name, { base, cand });
     }
     for (const [name, column] of table.attrs) {
+        const own = reference.attrs.get(name);
         table.ids.forEach((id, i) => {
             const row = byId.get(id);
-            const value = row.attrs.get(name);
+            const value = own?.[row];
             if (value !== undefined && value !== '' && value !== column[i]) {
-                throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: row.line, queryId: id });
+                throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: reference.lines[row], queryId: id });
             }
         });
     }
-    return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.rows.length } };
+    return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.ids.length } };
 }
 function list(ids) {
     return (ids
@@ -15780,8 +16642,7 @@ function judgePosition(anchors) {
 /** The length field of every row by query id (null when the row has none). */
 function lengthsOf(side, field) {
     const out = new Map();
-    for (const row of side.rows)
-        out.set(row.id, row.values.get(field) ?? null);
+    side.ids.forEach((id, row) => out.set(id, valueAt(side, field, row)));
     return out;
 }
 /**
@@ -15979,7 +16840,7 @@ function runGate(givenRules, baseline, candidate, evidence, options = {}, refere
         table,
         comparability: comparabilityEntries(trust),
         trust,
-        ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.rows.length, snapshot: snapshot ?? null } } : {}),
+        ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.ids.length, snapshot: snapshot ?? null } } : {}),
         ...(judge === null ? {} : { judge }),
         holdout,
         ...(seeded === undefined ? {} : { seeds: seeded.summary })
@@ -34317,7 +35178,7 @@ async function computeRunRows(options) {
     const measureNames = new Set(measures.map((m) => m.name));
     const numericFields = new Set(measureNames);
     const attributeFields = new Set();
-    const rows = [];
+    const rows = new SideRowsBuilder(runFile);
     const noRelevantRows = [];
     const absentFromRun = [];
     const noRelevantIds = [];
@@ -34352,13 +35213,11 @@ async function computeRunRows(options) {
                 attributeFields.add(key);
             }
         }
-        if (hasRelevant)
-            rows.push(row);
-        else {
+        if (hasRelevant || policy === 'zero')
+            addRow(rows, row);
+        if (!hasRelevant) {
             noRelevantIds.push(id);
-            if (policy === 'zero')
-                rows.push(row);
-            else if (policy === 'report')
+            if (policy === 'report')
                 noRelevantRows.push(row);
         }
     }
@@ -34383,7 +35242,7 @@ async function computeRunRows(options) {
         runLines,
         judgedQueries: qrels.ids.length,
         runQueries,
-        scoredQueries: rows.length,
+        scoredQueries: rows.size,
         absentFromRun,
         noRelevant: { policy, ids: noRelevantIds },
         runOnly,
@@ -34391,7 +35250,15 @@ async function computeRunRows(options) {
         depth: depth ?? null,
         skippedFields: info.skippedFields
     };
-    return { side: { source: runFile, rows, numericFields, attributeFields, notes }, coverage, measures, noRelevantRows };
+    return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows };
+}
+/** Appends one query's row (the judgments' ids are unique, so never a repeat). */
+function addRow(rows, row) {
+    const r = rows.add(row.id, row.line);
+    for (const [key, value] of row.values)
+        rows.setValue(r, key, value);
+    for (const [key, value] of row.attrs)
+        rows.setAttr(r, key, value);
 }
 function plural(n, one, many) {
     return n === 1 ? one : many;
@@ -35222,22 +36089,23 @@ async function finishSide(side, coverage, evidence, dataset, role = 'baseline') 
     }
     if (dataset === null)
         return;
-    for (const row of side.rows) {
-        const attrs = dataset.attrs.get(row.id);
+    for (let row = 0; row < side.ids.length; row++) {
+        const id = side.ids[row];
+        const attrs = dataset.attrs.get(id);
         if (attrs === undefined)
             continue;
         for (const [key, value] of attrs) {
             // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
             // (a candidate run cannot move a query to another slice by labelling it itself).
-            const own = row.attrs.get(key);
+            const own = attrAt(side, key, row);
             if (own !== undefined && own !== value) {
-                throw new InputError({ file: side.source, line: row.line, key, queryId: row.id }, `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`, `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`);
+                throw new InputError({ file: side.source, line: side.lines[row], key, queryId: id }, `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`, `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`);
             }
             // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
             // too would let the report call them "checked on both sides" when nothing of the candidate's was.
             if (role === 'candidate')
                 continue;
-            row.attrs.set(key, value);
+            setAttrAt(side, key, row, value);
             side.attributeFields.add(key);
         }
     }
@@ -35271,8 +36139,8 @@ async function readJudgeAnchors(rules, copies) {
  * candidate's attributes are never used for slices). A value missing in any seed is missing in the average
  * (queries.missing decides what happens to it, as for one file).
  *
- * Refuses (InputError naming the file and query id) a seed file that repeats a query id or does not cover
- * exactly the first file's queries (seeds over different queries cannot be averaged query by query), and a
+ * Refuses (InputError naming the file and query id) a seed file that does not cover exactly the first file's
+ * queries (a repeated id is refused by the reader, as in any rows file) (seeds over different queries cannot be averaged query by query), and a
  * metric some seed files have and another has in no row (its average would be missing for every query, yet the
  * side would still list it, so the "no row has the metric" refusal would not see it). The
  * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
@@ -35280,51 +36148,51 @@ async function readJudgeAnchors(rules, copies) {
 function averageSeeds(files, side, binary = new Set()) {
     if (files.length === 1)
         return files[0];
-    const byId = files.map(indexById);
     for (const file of files)
         refuseNonBinary(file, binary);
     const first = files[0];
     refuseUnevenMetrics(files, side);
     for (let f = 1; f < files.length; f++) {
-        for (const row of first.rows) {
-            if (!byId[f].has(row.id)) {
-                throw new InputError({ file: files[f].source, queryId: row.id }, `this ${side} seed has no row for query ${quote(row.id)}, which ${first.source}:${row.line} has`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
+        for (let row = 0; row < first.ids.length; row++) {
+            const id = first.ids[row];
+            if (!files[f].index.has(id)) {
+                throw new InputError({ file: files[f].source, queryId: id }, `this ${side} seed has no row for query ${quote(id)}, which ${first.source}:${first.lines[row]} has`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
             }
         }
-        for (const row of files[f].rows) {
-            if (!byId[0].has(row.id)) {
-                throw new InputError({ file: files[f].source, line: row.line, queryId: row.id }, `query ${quote(row.id)} is not in the first ${side} seed file ${first.source}`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
+        files[f].ids.forEach((id, row) => {
+            if (!first.index.has(id)) {
+                throw new InputError({ file: files[f].source, line: files[f].lines[row], queryId: id }, `query ${quote(id)} is not in the first ${side} seed file ${first.source}`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
             }
-        }
+        });
     }
-    const rows = first.rows.map((row) => {
-        const values = new Map();
-        for (const name of row.values.keys()) {
+    // Each file's row of each of the first file's queries (the files hold the same ids, checked above).
+    const rowsIn = files.map((file) => Int32Array.from(first.ids, (id) => file.index.get(id)));
+    const averaged = new SideRowsBuilder(first.source);
+    first.ids.forEach((id, row) => averaged.add(id, first.lines[row]));
+    for (const name of first.values.keys()) {
+        for (let row = 0; row < first.ids.length; row++) {
             let sum = 0;
             let missing = false;
-            for (const index of byId) {
-                const v = index.get(row.id).values.get(name);
-                if (v === null || v === undefined)
+            for (let f = 0; f < files.length; f++) {
+                const v = files[f].values.get(name)[rowsIn[f][row]];
+                if (Number.isNaN(v))
                     missing = true;
                 else
                     sum += v;
             }
-            values.set(name, missing ? null : sum / files.length);
+            averaged.setValue(row, name, missing ? null : sum / files.length);
         }
-        return { id: row.id, line: row.line, values, attrs: row.attrs };
-    });
+    }
+    for (const [name, column] of first.attrs)
+        column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v));
     const numericFields = new Set(files.flatMap((f) => [...f.numericFields]));
     const notes = files.flatMap((f) => f.notes);
     notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`);
-    return { source: first.source, rows, numericFields, attributeFields: first.attributeFields, notes };
+    return averaged.build({ numericFields, attributeFields: first.attributeFields, notes });
 }
 /** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
 function metricsOf(file) {
-    const names = new Set();
-    for (const row of file.rows)
-        for (const name of row.values.keys())
-            names.add(name);
-    return names;
+    return new Set(file.values.keys());
 }
 function refuseUnevenMetrics(files, side) {
     const each = files.map(metricsOf);
@@ -35337,24 +36205,13 @@ function refuseUnevenMetrics(files, side) {
         }
     }
 }
-function indexById(file) {
-    const index = new Map();
-    for (const row of file.rows) {
-        const earlier = index.get(row.id);
-        if (earlier !== undefined) {
-            throw new InputError({ file: file.source, line: row.line, queryId: row.id }, `query ${quote(row.id)} appears twice in a seed file (first at line ${earlier.line})`, 'a seed file holds one row per query: remove the repeated row');
-        }
-        index.set(row.id, row);
-    }
-    return index;
-}
 /** A metric the rules declare binary must be 0 or 1 in each seed (its seed average is then a share). */
 function refuseNonBinary(file, binary) {
-    for (const row of file.rows) {
+    for (let row = 0; row < file.ids.length; row++) {
         for (const metric of binary) {
-            const v = row.values.get(metric);
-            if (v !== null && v !== undefined && v !== 0 && v !== 1) {
-                throw new InputError({ file: file.source, line: row.line, queryId: row.id }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
+            const v = file.values.get(metric)?.[row];
+            if (v !== undefined && !Number.isNaN(v) && v !== 0 && v !== 1) {
+                throw new InputError({ file: file.source, line: file.lines[row], queryId: file.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
             }
         }
     }
@@ -37805,12 +38662,10 @@ function guessDirection(name) {
     return { better: 'higher', why: 'no cost or time word in the name', unit };
 }
 function numericValue(side, row, name) {
-    const v = row.values.get(name);
-    if (typeof v === 'number')
-        return v;
-    if (v === null)
-        return undefined;
-    const text = row.attrs.get(name);
+    const column = side.values.get(name);
+    if (column !== undefined)
+        return Number.isNaN(column[row]) ? undefined : column[row];
+    const text = attrAt(side, name, row);
     return text === undefined ? undefined : parseDecimal$1(text.trim());
 }
 /**
@@ -37830,7 +38685,7 @@ function positionOrId(name, sides) {
         return 'a row position, not a metric';
     const consecutive = sides.every((side) => {
         const seen = new Set();
-        for (const row of side.rows) {
+        for (let row = 0; row < rowCount(side); row++) {
             const v = numericValue(side, row, name);
             if (v === undefined)
                 continue;
@@ -37858,8 +38713,8 @@ function numericTextFields(sides, textNumbers) {
         let count = 0;
         let all = true;
         for (const side of sides) {
-            for (const row of side.rows) {
-                const text = row.attrs.get(name);
+            for (let row = 0; row < rowCount(side); row++) {
+                const text = attrAt(side, name, row);
                 if (text === undefined || text.trim() === '')
                     continue;
                 if (parseDecimal$1(text.trim()) === undefined) {
@@ -37898,7 +38753,7 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
         let count = 0;
         let binary = true;
         for (const side of sides) {
-            for (const row of side.rows) {
+            for (let row = 0; row < rowCount(side); row++) {
                 const v = numericValue(side, row, name);
                 if (v === undefined)
                     continue;
@@ -37924,8 +38779,8 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
         const values = new Set();
         const all = new Set();
         for (const side of sides) {
-            for (const row of side.rows) {
-                const v = row.attrs.get(name);
+            for (let row = 0; row < rowCount(side); row++) {
+                const v = attrAt(side, name, row);
                 if (v === undefined)
                     continue;
                 all.add(v);
@@ -37933,23 +38788,21 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
                     values.add(v);
             }
         }
-        const rows = Math.max(baseline.rows.length, candidate.rows.length);
+        const rows = Math.max(rowCount(baseline), rowCount(candidate));
         const slice = values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2));
         const cluster = !slice && all.size >= 2 && all.size <= Math.floor(rows / 2);
         attributes.push({ name, values: [...values].sort(), slice, distinct: all.size, cluster });
     }
-    const baseIds = new Set(baseline.rows.map((r) => r.id));
-    const candIds = new Set(candidate.rows.map((r) => r.id));
     let paired = 0;
-    for (const id of baseIds)
-        if (candIds.has(id))
+    for (const id of baseline.ids)
+        if (candidate.index.has(id))
             paired++;
     return {
-        baseline: { file: baseline.source, rows: baseline.rows.length },
-        candidate: { file: candidate.source, rows: candidate.rows.length },
+        baseline: { file: baseline.source, rows: rowCount(baseline) },
+        candidate: { file: candidate.source, rows: rowCount(candidate) },
         paired,
-        onlyInBaseline: baseIds.size - paired,
-        onlyInCandidate: candIds.size - paired,
+        onlyInBaseline: rowCount(baseline) - paired,
+        onlyInCandidate: rowCount(candidate) - paired,
         metrics,
         attributes,
         ignored,
@@ -38187,10 +39040,12 @@ async function metricsCommand(args, write) {
             buffer = '';
         }
     };
-    const all = aggregateRows(measures, side.rows);
+    // A few thousand judged queries: their rows as objects read best here.
+    const rows = rowsOf(side);
+    const all = aggregateRows(measures, rows);
     if (args.format === 'trec') {
         if (args.perQuery) {
-            for (const row of side.rows) {
+            for (const row of rows) {
                 for (const m of measures)
                     out(`${m.name}\t${row.id}\t${formatValue(m, row.values.get(m.name) ?? 0)}\n`);
             }
@@ -38200,7 +39055,7 @@ async function metricsCommand(args, write) {
     }
     else {
         if (args.perQuery) {
-            for (const row of side.rows) {
+            for (const row of rows) {
                 const record = Object.create(null);
                 record.query_id = row.id;
                 for (const [key, value] of row.values)
@@ -38211,7 +39066,7 @@ async function metricsCommand(args, write) {
                 out(JSON.stringify(record) + '\n');
             }
         }
-        const summary = { queries: side.rows.length };
+        const summary = { queries: rows.length };
         measures.forEach((m, i) => (summary[m.name] = all[i]));
         out(JSON.stringify({ all: summary, coverage }) + '\n');
     }
