@@ -8,6 +8,7 @@ import { computeRunRows, formatFixed4, parseMeasure, readQrels } from '../../src
 import { compareCodePoints } from '../../src/util/order.js'
 import { parseScoreBytes } from '../../src/readers/score.js'
 import { rowsOf } from '../../src/model/rows.js'
+import { metricsCommand } from '../../src/commands/metrics.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'rg-metrics-'))
 let n = 0
@@ -345,5 +346,31 @@ describe('ranking paths', () => {
       ])
     )
     expect((await values(q, r2, ['RR'])).get('L')!.get('RR')).toBe(1 / 3)
+  })
+})
+
+describe('the metrics command prints every record as scored', () => {
+  test('passthrough fields in each record’s own order; a field the record lacks is absent, a null stays null', async () => {
+    const q = file(
+      qrelsLines([
+        ['a', 'd1', 1],
+        ['b', 'd1', 1],
+        ['c', 'd1', 1]
+      ])
+    )
+    const run = file(
+      [
+        { query_id: 'a', latency_ms: 12.5, cost: null, results: [{ doc_id: 'd1', score: 1 }] },
+        { query_id: 'b', cost: 1, latency_ms: null, results: [{ doc_id: 'd1', score: 1 }] },
+        { query_id: 'c', results: [{ doc_id: 'd1', score: 1 }] }
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+      'jsonl'
+    )
+    let printed = ''
+    await metricsCommand({ qrels: q, run, measures: ['P@1'], perQuery: true, format: 'jsonl' }, (text) => (printed += text))
+    // The columns the gate reads cannot tell these apart (NaN is missing either way), so the command prints the rows it kept.
+    expect(printed.split('\n').slice(0, 3)).toEqual(['{"query_id":"a","P@1":1,"latency_ms":12.5,"cost":null}', '{"query_id":"b","P@1":1,"cost":1,"latency_ms":null}', '{"query_id":"c","P@1":1}'])
   })
 })

@@ -1,4 +1,3 @@
-import { rowsOf } from '../model/rows.js'
 import { aggregateRows, computeRunRows, formatValue, type NoRelevantPolicy } from '../metrics/index.js'
 
 /** Arguments of the `metrics` command, as the CLI parsed them. */
@@ -26,12 +25,13 @@ const CHUNK = 1 << 16
  * Throws InputError for unusable input (the CLI exits 2).
  */
 export async function metricsCommand(args: MetricsArgs, write: (text: string) => void): Promise<void> {
-  const { side, coverage, measures } = await computeRunRows({
+  const scored = await computeRunRows({
     runFile: args.run,
     qrelsFile: args.qrels,
     measures: args.measures,
     depth: args.depth,
-    noRelevant: args.noRelevant
+    noRelevant: args.noRelevant,
+    keepRows: true
   })
   let buffer = ''
   const out = (text: string): void => {
@@ -41,8 +41,9 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
       buffer = ''
     }
   }
-  // A few thousand judged queries: their rows as objects read best here.
-  const rows = rowsOf(side)
+  const { coverage, measures } = scored
+  // The rows as scored (kept as objects for this command): each record's fields in its own order, null apart from absent.
+  const rows = scored.rows ?? []
   const all = aggregateRows(measures, rows)
   if (args.format === 'trec') {
     if (args.perQuery) {

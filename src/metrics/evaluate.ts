@@ -38,6 +38,11 @@ export interface RunRowsOptions {
   noRelevant?: NoRelevantPolicy
   /** Sees every query as it is scored (the trust checks: pooling, condensed lists, abstention). */
   observer?: RunObserver
+  /**
+   * Also return the rows as objects (`rows`), each with its fields in the run record's order and an absent
+   * field told from a null one: what the metrics command prints. The gate reads the columns only.
+   */
+  keepRows?: boolean
 }
 
 /** One judged query's ranking after the depth cut, as scored. Buffers are valid during the call only. */
@@ -93,6 +98,8 @@ export interface RunRowsResult {
   measures: ParsedMeasure[]
   /** With `noRelevant: 'report'`: the rows of the judged queries without relevant documents. */
   noRelevantRows: QueryRow[]
+  /** With `keepRows`: the rows of `side` as objects, in the same order; otherwise null. */
+  rows: QueryRow[] | null
 }
 
 interface Scored {
@@ -162,6 +169,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
   const attributeFields = new Set<string>()
   const rows = new SideRowsBuilder(runFile)
   const noRelevantRows: QueryRow[] = []
+  const objects: QueryRow[] = []
   const absentFromRun: string[] = []
   const noRelevantIds: string[] = []
   const empty = new Int32Array(0)
@@ -175,29 +183,41 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
       s = { line: 0, values, numRet: 0, passValues: null, passAttrs: null }
       if (hasRelevant || policy === 'zero') absentFromRun.push(id)
     }
-    const row: QueryRow = { id, line: s.line, values: new Map(), attrs: new Map() }
-    for (let m = 0; m < measures.length; m++) {
-      row.values.set(measures[m].name, s.values[m])
-    }
-    if (s.passValues !== null) {
-      for (const [key, value] of s.passValues) {
+    const kept = hasRelevant || policy === 'zero'
+    const scoredQuery = s
+    // Every field of the query to `value` / `attr` (a passthrough field named like a measure is refused for every judged query).
+    const fields = (value: (key: string, v: number | null) => void, attr: (key: string, v: string) => void): void => {
+      for (let m = 0; m < measures.length; m++) value(measures[m].name, scoredQuery.values[m])
+      for (const [key, v] of scoredQuery.passValues ?? []) {
         if (measureNames.has(key)) {
-          throw new InputError({ file: runFile, line: s.line, key, queryId: id }, `the run's field ${quote(key)} has the name of a requested measure`, 'rename the field or the measure')
+          throw new InputError({ file: runFile, line: scoredQuery.line, key, queryId: id }, `the run's field ${quote(key)} has the name of a requested measure`, 'rename the field or the measure')
         }
-        row.values.set(key, value)
+        value(key, v)
         numericFields.add(key)
       }
-    }
-    if (s.passAttrs !== null) {
-      for (const [key, value] of s.passAttrs) {
-        row.attrs.set(key, value)
+      for (const [key, v] of scoredQuery.passAttrs ?? []) {
+        attr(key, v)
         attributeFields.add(key)
       }
     }
-    if (hasRelevant || policy === 'zero') addRow(rows, row)
+    // The columns directly; an object only where one is returned (keepRows, or a reported query without relevant documents).
+    const asObject = (kept && options.keepRows === true) || (!hasRelevant && policy === 'report')
+    const object: QueryRow | null = asObject ? { id, line: s.line, values: new Map(), attrs: new Map() } : null
+    const r = kept ? rows.add(id, s.line) : -1
+    fields(
+      (key, v) => {
+        if (r >= 0) rows.setValue(r, key, v)
+        object?.values.set(key, v)
+      },
+      (key, v) => {
+        if (r >= 0) rows.setAttr(r, key, v)
+        object?.attrs.set(key, v)
+      }
+    )
+    if (object !== null && kept) objects.push(object)
     if (!hasRelevant) {
       noRelevantIds.push(id)
-      if (policy === 'report') noRelevantRows.push(row)
+      if (policy === 'report' && object !== null) noRelevantRows.push(object)
     }
   }
 
@@ -226,14 +246,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     depth: depth ?? null,
     skippedFields: info.skippedFields
   }
-  return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows }
-}
-
-/** Appends one query's row (the judgments' ids are unique, so never a repeat). */
-function addRow(rows: SideRowsBuilder, row: QueryRow): void {
-  const r = rows.add(row.id, row.line)
-  for (const [key, value] of row.values) rows.setValue(r, key, value)
-  for (const [key, value] of row.attrs) rows.setAttr(r, key, value)
+  return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null }
 }
 
 function plural(n: number, one: string, many: string): string {
