@@ -52,3 +52,14 @@ export function sideOf(source: string, rows: Array<{ id: string; values: Record<
   }
   return sideFromRows(source, out, { numericFields: numeric, attributeFields: attributes, notes: [] })
 }
+
+/** Deterministic pseudo-data for tests (no Math.random): mulberry32, uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

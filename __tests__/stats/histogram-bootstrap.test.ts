@@ -9,22 +9,10 @@ import { bootstrapPlan } from '../../src/stats/bootstrap.js'
 import type { Design } from '../../src/stats/design.js'
 import { histogramOf, histogramPlan, mergeHistograms, type HistogramColumn } from '../../src/stats/histogram-bootstrap.js'
 import { SYNC_RUNNER } from '../../src/stats/threads.js'
-import { designOf } from './helpers.js'
-
-/** mulberry32 (test data only). */
-function rand(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { designOf, mulberry32 } from './helpers.js'
 
 const n = 5000
-const r = rand(42)
+const r = mulberry32(42)
 const grid = (x: number): number => Math.round(x * 10) / 10
 // Per query: a binary difference, and a difference of two metrics on a 0.1 grid (subtraction leaves ulp noise: 0.3 - 0.1 = 0.19999999999999998).
 const queries = Array.from({ length: n }, () => {
@@ -46,7 +34,7 @@ function run(plan: { jobs: Parameters<typeof SYNC_RUNNER.run>[0]; finish: () => 
 
 /** The design's queries split into `shards` at random; per column and stratum, the shards' histograms merged in a shuffled order. */
 function fromShards(design: Design, values: number[][], strata: string[] | null, shards: number, seed: number): HistogramColumn[] {
-  const pick = rand(seed)
+  const pick = mulberry32(seed)
   const shardOf = Int32Array.from({ length: n }, () => Math.floor(pick() * shards))
   const order = Array.from({ length: shards }, (_, i) => i).sort(() => pick() - 0.5)
   return values.map((column, index) => ({

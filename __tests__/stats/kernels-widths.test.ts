@@ -17,18 +17,7 @@ import { bootstrapPlan } from '../../src/stats/bootstrap.js'
 import type { Design } from '../../src/stats/design.js'
 import { statsKernels, type BootstrapJob } from '../../src/stats/kernels.js'
 import { BLOCK, blockState, xoshiro128ss } from '../../src/stats/rng.js'
-import { designOf } from './helpers.js'
-
-/** Deterministic pseudo-data (no Math.random): mulberry32. */
-function rand(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { designOf, mulberry32 } from './helpers.js'
 
 /** Unsorted: out[c * resamples + b], as the kernels write it. */
 function reference(design: Design, resamples: number, seed: string, stream: string): Float64Array {
@@ -68,7 +57,7 @@ function kernelsOutput(design: Design, resamples: number, seed: string, stream: 
 const N = 47
 /** Two blocks, the second short: the block streams and the bounds of a short block are exercised too. */
 const RESAMPLES = BLOCK + 237
-const r = rand(20261201)
+const r = mulberry32(20261201)
 const allColumns = Array.from({ length: 17 }, (_, c) => Array.from({ length: N }, () => (c % 4 === 0 ? (r() < 0.5 ? 1 : 0) : (r() - 0.4) * 10 ** Math.floor(r() * 6 - 3))))
 const seg = Array.from({ length: N }, () => (r() < 0.3 ? 'new' : 'old'))
 // Clusters of unequal sizes (1 to about 12 queries), each inside one segment (cluster ids carry the segment).

@@ -7,17 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
 import { selectableResamples, sortedResamples } from '../../src/util/order-statistics.js'
 import { quantileOfRanks, quantileSorted } from '../../src/util/quantile.js'
-
-function rand(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { mulberry32 } from './helpers.js'
 
 const bits = (x: number): string => (Object.is(x, -0) ? '-0' : String(x))
 
@@ -34,7 +24,7 @@ function columns(n: number, r: () => number): Record<string, Float64Array> {
 }
 
 describe('selection gives the sorted values', () => {
-  const r = rand(7)
+  const r = mulberry32(7)
   for (const n of [1, 2, 5, 601, 10_000]) {
     for (const [name, column] of Object.entries(columns(n, r))) {
       it(`${name}, ${n} values: every rank asked in a random order, and the ranks of points`, () => {
@@ -51,7 +41,7 @@ describe('selection gives the sorted values', () => {
     }
   }
   it('the first rank asked in a tail (one partition around two sampled thresholds), then the others', () => {
-    const rr = rand(13)
+    const rr = mulberry32(13)
     for (const n of [1025, 1500, 10_000]) {
       for (const column of Object.values(columns(n, rr))) {
         for (const p of [0, 0.001, 0.025, 0.1, 0.9, 0.975, 1]) {
@@ -64,7 +54,7 @@ describe('selection gives the sorted values', () => {
     }
   })
   it('intervals (percentile and BCa, several confidences on one view) equal those of the sorted resamples', () => {
-    const rr = rand(11)
+    const rr = mulberry32(11)
     for (const column of Object.values(columns(10_000, rr))) {
       const sorted = column.slice().sort()
       const view = selectableResamples(column.slice())
@@ -93,7 +83,7 @@ describe('selection is bounded whatever the order of the values', () => {
   // a budget of steps per value the view sorts instead, so no order makes it quadratic, and the values are the same.
   const QUANTILES = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]
   const n = 200_000
-  const r = rand(11)
+  const r = mulberry32(11)
   const orders: Record<string, Float64Array> = {
     ascending: Float64Array.from({ length: n }, (_, i) => i / n),
     descending: Float64Array.from({ length: n }, (_, i) => 1 - i / n),

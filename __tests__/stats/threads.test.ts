@@ -11,18 +11,7 @@ import { createRunner, MAX_THREADS, SYNC_RUNNER, threadsFrom } from '../../src/s
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
 import { toJsonReport } from '../../src/report/json.js'
-import { designOf, sideOf } from './helpers.js'
-
-/** Deterministic pseudo-data (no Math.random): mulberry32. */
-function rand(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { designOf, mulberry32, sideOf } from './helpers.js'
 
 const bits = (a: Float64Array): number[] => Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))
 
@@ -40,7 +29,7 @@ describe('threads setting', () => {
 })
 
 describe('kernel jobs on worker threads give the same bits', () => {
-  const r = rand(11)
+  const r = mulberry32(11)
   const n = 509
   const cols = Array.from({ length: 9 }, (_, c) => Array.from({ length: n }, () => (c % 3 === 0 ? (r() < 0.5 ? 1 : 0) - (r() < 0.5 ? 1 : 0) : r() - 0.45)))
   const seg = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? 'new' : 'old'))
@@ -102,8 +91,8 @@ describe('a whole gate is byte-identical whatever the number of threads', () => 
           attrs: { segment: skill < 0.3 ? 'new' : 'established' }
         }
       })
-    const base = sideOf('baseline.jsonl', rows(0, rand(7)))
-    const cand = sideOf('candidate.jsonl', rows(0.01, rand(7)))
+    const base = sideOf('baseline.jsonl', rows(0, mulberry32(7)))
+    const cand = sideOf('candidate.jsonl', rows(0.01, mulberry32(7)))
     const rules = loadRules(
       [
         'version: 1',

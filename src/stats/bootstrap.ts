@@ -1,6 +1,6 @@
 import type { Design } from './design.js'
 import type { BootstrapJob, KernelJob, MultinomialJob } from './kernels.js'
-import { BLOCK, blockStates } from './rng.js'
+import { BLOCK, blockStates, countsStates } from './rng.js'
 import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
 
 /**
@@ -125,9 +125,7 @@ export interface CountsInput {
 export function multinomialJob(input: CountsInput): MultinomialJob {
   const { grouped, columns, strata, resamples, seed, stream } = input
   const blocks = Math.ceil(resamples / BLOCK)
-  const states = new Uint32Array(4 * blocks * columns.length)
-  // Each column its own streams (named by the column's index), so a column's resamples do not depend on which others are drawn by counts.
-  columns.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
+  const states = countsStates(seed, stream, columns, blocks)
   return {
     kind: 'multinomial',
     units: columns.length * blocks,

@@ -1,6 +1,6 @@
 import { denominator, type Design } from './design.js'
 import type { FlipJob, KernelJob, SignCountJob } from './kernels.js'
-import { BLOCK, blockStates } from './rng.js'
+import { BLOCK, blockStates, countsStates } from './rng.js'
 import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -109,9 +109,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   }
   let countJob: SignCountJob | null = null
   if (byCounts.length > 0) {
-    const states = new Uint32Array(4 * blocks * byCounts.length)
-    // Each column its own streams (named by the column's index), so its patterns do not depend on which other columns are counted.
-    byCounts.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
+    const states = countsStates(seed, stream, byCounts, blocks)
     countJob = {
       kind: 'signcount',
       units: blocks * byCounts.length,

@@ -58,6 +58,17 @@ export function blockStates(seed: string, stream: string, blocks: number): Uint3
 }
 
 /**
+ * The block streams of several columns drawn by counts, column after column: column c's stream is
+ * `${stream}\u0000counts\u0000${c}` (c its index among the design's columns), so a column's draws do not
+ * depend on which other columns are drawn by counts. Shared by the bootstrap and the sign-flip test.
+ */
+export function countsStates(seed: string, stream: string, columns: readonly number[], blocks: number): Uint32Array {
+  const states = new Uint32Array(4 * blocks * columns.length)
+  columns.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
+  return states
+}
+
+/**
  * A standard normal draw per call from a 32-bit generator (Box-Muller, cosine branch only: two uniforms in
  * (0, 1) per draw), for the calibration simulations.
  */
