@@ -94,3 +94,34 @@ export async function writeLines(file, count, line) {
   out.end()
   await once(out, 'finish')
 }
+
+/**
+ * The scipy reference both statistics benchmarks run (bench-stats.js, bench-scale.js): scipy.stats.bootstrap,
+ * paired, vectorized, percentile, of the mean difference of each metric over the queries in id order, seeded;
+ * prints {metric: [low, high]} as JSON.
+ */
+export function scipyBootstrapScript(metrics, resamples) {
+  return `import json, sys
+import numpy as np
+from scipy import stats
+metrics = ${JSON.stringify(metrics)}
+def load(path):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            rows[r['query_id']] = r
+    return rows
+b, c = load(sys.argv[1]), load(sys.argv[2])
+ids = sorted(b)
+out = {}
+for m in metrics:
+    x = np.array([b[i][m] for i in ids], dtype=float)
+    y = np.array([c[i][m] for i in ids], dtype=float)
+    res = stats.bootstrap((x, y), lambda p, q, axis: np.mean(q - p, axis=axis), paired=True, vectorized=True,
+                          method='percentile', n_resamples=${resamples}, confidence_level=0.95,
+                          random_state=np.random.default_rng(1))
+    out[m] = [float(res.confidence_interval.low), float(res.confidence_interval.high)]
+print(json.dumps(out))
+`
+}

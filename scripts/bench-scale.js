@@ -25,7 +25,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { measure, opt, rng, root, writeLines } from './bench-common.js'
+import { measure, opt, rng, root, scipyBootstrapScript, writeLines } from './bench-common.js'
 
 const RUNS = Number(opt('--runs', 3))
 const RESAMPLES = Number(opt('--resamples', 10000))
@@ -86,32 +86,7 @@ async function dataset(n, slices) {
     ].join('\n') + '\n'
   writeFileSync(join(dir, 'rules.yml'), rules(false))
   writeFileSync(join(dir, 'rules-slices.yml'), rules(true))
-  writeFileSync(
-    join(dir, 'scipy_bootstrap.py'),
-    `import json, sys
-import numpy as np
-from scipy import stats
-metrics = ${JSON.stringify(METRICS)}
-def load(path):
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            rows[r['query_id']] = r
-    return rows
-b, c = load(sys.argv[1]), load(sys.argv[2])
-ids = sorted(b)
-out = {}
-for m in metrics:
-    x = np.array([b[i][m] for i in ids], dtype=float)
-    y = np.array([c[i][m] for i in ids], dtype=float)
-    res = stats.bootstrap((x, y), lambda p, q, axis: np.mean(q - p, axis=axis), paired=True, vectorized=True,
-                          method='percentile', n_resamples=${RESAMPLES}, confidence_level=0.95,
-                          random_state=np.random.default_rng(1))
-    out[m] = [float(res.confidence_interval.low), float(res.confidence_interval.high)]
-print(json.dumps(out))
-`
-  )
+  writeFileSync(join(dir, 'scipy_bootstrap.py'), scipyBootstrapScript(METRICS, RESAMPLES))
   return dir
 }
 

@@ -17,7 +17,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { best as bestOf, opt, rng, root } from './bench-common.js'
+import { best as bestOf, opt, rng, root, scipyBootstrapScript } from './bench-common.js'
 
 const QUERIES = Number(opt('--queries', 7000))
 const RESAMPLES = Number(opt('--resamples', 10000))
@@ -62,32 +62,7 @@ function generate() {
     ...METRICS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`)
   ]
   writeFileSync(join(dir, 'rules.yml'), rules.join('\n') + '\n')
-  writeFileSync(
-    join(dir, 'scipy_bootstrap.py'),
-    `import json, sys
-import numpy as np
-from scipy import stats
-metrics = ${JSON.stringify(METRICS)}
-def load(path):
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            rows[r['query_id']] = r
-    return rows
-b, c = load(sys.argv[1]), load(sys.argv[2])
-ids = sorted(b)
-out = {}
-for m in metrics:
-    x = np.array([b[i][m] for i in ids], dtype=float)
-    y = np.array([c[i][m] for i in ids], dtype=float)
-    res = stats.bootstrap((x, y), lambda p, q, axis: np.mean(q - p, axis=axis), paired=True, vectorized=True,
-                          method='percentile', n_resamples=${RESAMPLES}, confidence_level=0.95,
-                          random_state=np.random.default_rng(1))
-    out[m] = [float(res.confidence_interval.low), float(res.confidence_interval.high)]
-print(json.dumps(out))
-`
-  )
+  writeFileSync(join(dir, 'scipy_bootstrap.py'), scipyBootstrapScript(METRICS, RESAMPLES))
 }
 
 const best = (cmd, args) => bestOf(cmd, args, RUNS).then((r) => ({ ...r, seconds: r.wall }))
