@@ -22,6 +22,7 @@ const ROOMS: readonly string[][] = [
   ['stats'],
   ['decide'],
   ['report'],
+  ['capabilities'],
   ['load', 'gate'],
   ['output', 'commands', 'github', 'main', 'cli', 'index']
 ]

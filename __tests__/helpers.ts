@@ -3,6 +3,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { main } from '../src/commands/cli-main.js'
+import { cliInputSource } from '../src/commands/cli-source.js'
+import type { Rules } from '../src/config/types.js'
+import type { GateResult } from '../src/decide/result.js'
+import { runGate, sidesInputs, type GateOptions } from '../src/gate.js'
+import { loadGateInputs, type LoadedInputs } from '../src/load.js'
+import type { SideRows } from '../src/model/rows.js'
 
 /** A fresh temporary folder for one test's files. */
 export function tempDir(prefix = 'rg-test-'): string {
@@ -56,4 +62,17 @@ export async function refusal(run: () => unknown): Promise<InputError> {
     throw error
   }
   throw new Error('expected a refusal')
+}
+
+/**
+ * Reads both sides (and every capability's inputs) the way the CLI does: files as named, given files from
+ * `given` (option name -> file or files; baseline and candidate are required).
+ */
+export async function loadFiles(rules: Rules, given: Record<string, string | string[] | undefined>, overrides: Record<string, string | undefined> = {}): Promise<LoadedInputs> {
+  return loadGateInputs(rules, cliInputSource({ given, overrides, rulesFile: rules.source.file }))
+}
+
+/** The gate on two sides in hand (see sidesInputs), with any evidence the capabilities would have read. */
+export function gateSides(rules: Rules, baseline: SideRows, candidate: SideRows, extra: Parameters<typeof sidesInputs>[3] = {}, options: GateOptions = {}): GateResult {
+  return runGate(sidesInputs(rules, baseline, candidate, extra), options)
 }

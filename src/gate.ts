@@ -1,60 +1,77 @@
 import { pairRows, type PairedTable } from './align/pair.js'
 import { refuseTooManySliceValues } from './align/slice-values.js'
 import type { Rules } from './config/types.js'
-import { decide } from './decide/evaluate.js'
-import { capHoldoutLooks, countHoldoutLooks, type PriorLooks } from './decide/holdout.js'
-import type { SideRows } from './model/rows.js'
+import { unitCounts } from './decide/counts.js'
+import { decideVerdict } from './decide/decided-by.js'
+import { decide, type Decision } from './decide/evaluate.js'
+import type { CheckResult, Status, UnitResult } from './decide/types.js'
+import type { GateResult, RegressedQuery } from './decide/result.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { valuesOf } from './stats/subsets.js'
-import { comparabilityEntries } from './report/trust-lines.js'
-import { assessTrust, type TrustEvidence } from './trust/trust.js'
+import { judgePublishable, type TrustEvidence, type TrustResult } from './trust/trust.js'
+import type { SideRows } from './model/rows.js'
 import type { SeedSides } from './align/seeds.js'
-import { seedRules, withSeeds } from './stats/seeds.js'
-import type { GateResult, RegressedQuery } from './decide/result.js'
-import { pairReference } from './align/reference.js'
-import { InputError } from './errors.js'
-import { quote } from './util/show.js'
-import type { Manifest } from './readers/manifest.js'
-import { checkReferenceSnapshot } from './trust/reference-snapshot.js'
+import { outcomeOf, type AssessContext, type Assessed, type Capability, type CoreSides } from './capabilities/contract.js'
+import { CAPABILITIES } from './capabilities/registry.js'
 
-/** The reference rows the checks' budgets are spent against (rules `reference`), as read, with its label. */
-export interface ReferenceInput {
-  rows: SideRows
-  label: string
-  /** Its snapshot manifest, compared with the exam's on comparability.must_match; null when none was given. */
-  manifest: Manifest | null
-}
-import { assessJudge } from './stats/judge.js'
-
-/** What the gate knows besides rules and rows: statistics options, and the holdout looks counted before this run. */
-export interface GateOptions extends StatsOptions {
-  /** Earlier looks at the holdout (the action reads them from the PR comment and history); default: none known, not a PR. */
-  holdoutLooks?: PriorLooks
-  /** Seed replicates: every seed file per side (baseline/candidate are their per-query averages). */
-  seeds?: SeedSides
+/** Everything the gate reads before it decides (src/load.ts): the rules, both sides, each capability's evidence. */
+export interface GateInputs {
+  rules: Rules
+  core: CoreSides
+  /** The evidence of every capability the rules switch on, by capability name (read by loadGateInputs). */
+  evidence: ReadonlyMap<string, unknown>
 }
 
 /**
- * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
- * same result, to the bit.
+ * Gate inputs from two sides already in hand (a library caller, a test): per-query rows, the trust evidence when
+ * they are runs, each side's seed files, and the evidence of any capability that reads files of its own (a
+ * reference's rows, judge anchors). A capability whose evidence is absent runs on none (no earlier holdout
+ * looks, one judge) or refuses as it does when its file was not read.
  */
-export function runGate(givenRules: Rules, baseline: SideRows, candidate: SideRows, evidence?: TrustEvidence, options: GateOptions = {}, reference?: ReferenceInput): GateResult {
-  const rules = options.seeds === undefined ? givenRules : seedRules(givenRules, options.seeds)
-  refuseMissingReference(rules, reference)
+export function sidesInputs(rules: Rules, baseline: SideRows, candidate: SideRows, extra: { trust?: TrustEvidence; seeds?: SeedSides; evidence?: Readonly<Record<string, unknown>> } = {}): GateInputs {
+  const trust = extra.trust ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }
+  const seeds = extra.seeds ?? { baseline: [baseline], candidate: [candidate] }
+  return { rules, core: { baseline, candidate, trust, seeds }, evidence: new Map(Object.entries(extra.evidence ?? {})) }
+}
+
+/** How the gate may compute (threads, cache): changes the time and the memory, never a byte. */
+export type GateOptions = StatsOptions
+
+/** A capability the rules switch on, with its typed rules. */
+interface Active {
+  capability: Capability
+  config: unknown
+}
+
+/** The capabilities the rules switch on, in registry order. */
+export function activeCapabilities(rules: Rules, registry: readonly Capability[] = CAPABILITIES): Active[] {
+  const out: Active[] = []
+  for (const capability of registry) {
+    const config = capability.config(rules)
+    if (config !== undefined) out.push({ capability, config })
+  }
+  return out
+}
+
+/**
+ * The pure pipeline after reading: pair -> statistics -> every capability's assessment -> decide -> every
+ * capability's unit adjustments -> one verdict. Same inputs (in any row order) give the same result, to the bit.
+ * No capability is named here: each plugs in through src/capabilities/contract.ts.
+ */
+export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResult {
+  const active = activeCapabilities(inputs.rules)
+  const evidenceOf = (a: Active): unknown => inputs.evidence.get(a.capability.name)
+  let rules = inputs.rules
+  for (const a of active) if (a.capability.prepare) rules = a.capability.prepare(rules, inputs.core)
+  const { baseline, candidate } = inputs.core
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
-  // Seed replicates (several files per side, already averaged into baseline/candidate): intervals over seeds and queries.
-  const seeded = options.seeds === undefined ? undefined : withSeeds(createStats(table, rules, options), table, rules, options.seeds)
-  const stats = seeded?.stats ?? createStats(table, rules, options)
-  const assessed = assessTrust(rules, table, evidence)
-  // The judge guards (the ruler) follow the other trust guards; they count toward the verdict like them.
-  const judge = assessJudge(rules, { table, baseline, candidate, anchors: evidence?.anchors ?? null })
-  const trust = judge === null ? assessed : { ...assessed, guards: [...assessed.guards, ...judge.guards] }
-  // The budget: the candidate against the reference on the same table layout, so the same plan per subset.
-  const snapshot = reference && checkReferenceSnapshot(rules, reference.manifest, { baseline: evidence?.manifests.baseline ?? null, dataset: evidence?.manifests.dataset ?? null }, reference.label)
-  const refStats = reference && { stats: createStats(pairReference(rules, table, reference.rows, reference.label), rules, options), label: reference.label }
-  const holdout = countHoldoutLooks(rules, table, options.holdoutLooks ?? { thisPr: null })
-  const decision = capHoldoutLooks(rules, table, stats, decide(rules, table, stats, trust.guards, refStats), holdout)
+  let stats = createStats(table, rules, options)
+  const contextOf = (a: Active, engine: StatsEngine): AssessContext<unknown, unknown> => ({ rules, config: a.config, evidence: evidenceOf(a), table, stats: engine, core: inputs.core, options })
+  for (const a of active) if (a.capability.stats) stats = a.capability.stats(stats, contextOf(a, stats))
+  const assessed: Assessed[] = active.map((a) => ({ ...a, evidence: evidenceOf(a), assessment: a.capability.assess(contextOf(a, stats)) }))
+  const guards = assessed.flatMap((a) => a.assessment.guards)
+  const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats))
   return {
     rules,
     inputs: { baseline: baseline.source, candidate: candidate.source },
@@ -65,36 +82,48 @@ export function runGate(givenRules: Rules, baseline: SideRows, candidate: SideRo
     regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
-    comparability: comparabilityEntries(trust),
-    trust,
-    ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.ids.length, snapshot: snapshot ?? null } } : {}),
-    ...(judge === null ? {} : { judge }),
-    holdout,
-    ...(seeded === undefined ? {} : { seeds: seeded.summary })
+    trust: assembleTrust(assessed, guards),
+    capabilities: assessed.map(outcomeOf)
   }
 }
 
+const RANK: Record<Status, number> = { pass: 0, inconclusive: 1, fail: 2 }
+
 /**
- * Budgets are never skipped silently: rules that name a reference need its rows, and rows given for a
- * reference the rules do not name have no budget to be spent against.
+ * Every unit through every capability's `adjust` (registry order), then every check and the verdict decided
+ * again, once. An adjustment may only make a unit worse (pass -> inconclusive -> fail), never better: a
+ * capability that tried would be a bug, and the gate stops rather than pass on it.
  */
-function refuseMissingReference(rules: Rules, reference: ReferenceInput | undefined): void {
-  if (rules.reference !== undefined && reference === undefined) {
-    throw new InputError(
-      { file: rules.source.file, key: 'reference' },
-      `the rules spend budgets against the reference ${quote(rules.reference.label)}, but its rows were not read`,
-      rules.reference.path !== undefined && rules.reference.ref === undefined
-        ? `pass --reference ${rules.reference.path}`
-        : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)"
-    )
-  }
-  if (rules.reference === undefined && reference !== undefined) {
-    throw new InputError(
-      { file: reference.rows.source },
-      'a reference was given, but the rules name none, so no check has a budget to spend against it',
-      'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
-    )
-  }
+function adjustUnits(decision: Decision, rules: Rules, assessed: readonly Assessed[], contextOf: (a: Assessed) => AssessContext<unknown, unknown>): Decision {
+  const adjusting = assessed.filter((a) => a.capability.adjust !== undefined)
+  if (adjusting.length === 0) return decision
+  let changed = false
+  const checks = decision.checks.map((check): CheckResult => {
+    const units = check.units.map((unit) => {
+      let out: UnitResult = unit
+      for (const a of adjusting) {
+        const next = (a.capability.adjust as NonNullable<Capability['adjust']>)(out, { ...contextOf(a), summary: a.assessment.summary, check })
+        if (RANK[next.status] < RANK[out.status]) throw new Error(`capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`)
+        out = next
+      }
+      return out
+    })
+    if (units.every((u, i) => u === check.units[i])) return check
+    changed = true
+    const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
+    const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass'
+    return { ...check, status, counts, units }
+  })
+  if (!changed) return decision
+  const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks)
+  return { ...decision, verdict, decidedBy, checks, guards }
+}
+
+/** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
+function assembleTrust(assessed: readonly Assessed[], guards: TrustResult['guards']): TrustResult {
+  const parts: Omit<TrustResult, 'guards' | 'publishable'> = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null }
+  for (const a of assessed) Object.assign(parts, a.assessment.trust ?? {})
+  return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
 }
 
 function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {

@@ -1,70 +1,178 @@
-import { neededAttributes } from './config/attributes.js'
+import { averageSeeds, type SeedSides } from './align/seeds.js'
 import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
-import type { RowsFormat } from './readers/importers/index.js'
-import { readWholeText } from './readers/whole-file.js'
-import { readRows } from './readers/rows.js'
 import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
+import type { FetchedFile } from './readers/fetched.js'
+import { readGatedRows } from './readers/gated-rows.js'
+import type { RowsInput } from './readers/rows-input.js'
+import { readWholeText } from './readers/whole-file.js'
 import { collectEvidence } from './trust/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readJudgeAnchors, readManifest, readManifests, readRulesQrels, type TrustFiles } from './trust/load-trust.js'
-import type { ReferenceInput } from './gate.js'
+import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifest, readRulesQrels } from './trust/load-trust.js'
 import type { TrustEvidence } from './trust/trust.js'
-import type { SideRows } from './model/rows.js'
-import { averageSeeds, type SeedSides } from './align/seeds.js'
-import type { ExamCopies } from './readers/exam-copies.js'
+import type { CoreSides, FetchedInputs, InputSource, InputSpec } from './capabilities/contract.js'
+import { fetchInputs } from './capabilities/inputs.js'
+import { activeCapabilities, type GateInputs } from './gate.js'
+
+export type { RowsInput } from './readers/rows-input.js'
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 export const MAX_RULES_BYTES = 1024 * 1024
 
-/** Reads the rules text whole (capped at {@link MAX_RULES_BYTES}; see readWholeText). */
-export async function readSmallText(file: string, limit = MAX_RULES_BYTES): Promise<string> {
+/** Reads a rules file whole (capped at {@link MAX_RULES_BYTES}; see readWholeText). */
+export async function readRulesFile(file: string, limit = MAX_RULES_BYTES): Promise<string> {
   return readWholeText(file, { limit, what: 'a rules file', hint: 'a rules file is a page of YAML' })
 }
 
 /** Reads the rules file into typed rules. */
 export async function readRules(file: string): Promise<Rules> {
-  return loadRules(await readSmallText(file), file)
+  return loadRules(await readRulesFile(file), file)
 }
 
-/** How per-query rows files are read: a named format (src/readers/importers) and the id field of exports without `query_id`. */
-export interface RowsInput {
-  format?: RowsFormat
-  idField?: string
-}
+/** The core's inputs' names (docs/architecture.md lists them with the capabilities'). */
+export const CORE = {
+  baseline: 'baseline',
+  candidate: 'candidate',
+  judgments: 'judgments',
+  dataset: 'evaluation set',
+  corpus: 'corpus listing',
+  datasetManifest: 'dataset manifest',
+  baselineManifest: 'baseline manifest',
+  candidateManifest: 'candidate manifest'
+} as const
 
-/** Reads one side's per-query rows, with the metric fields the rules name. */
-async function readSide(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
-  const keepAttributes = new Set(neededAttributes(rules).keys())
-  // The judge's length-bias diagnostic reads the answer length like a metric field (never gated by itself).
-  const length = rules.judge?.lengthBias?.length
-  const metricFields = new Set(rules.metrics.keys())
-  if (length !== undefined) metricFields.add(length)
-  return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes })
-}
-
-/** Both sides, read once: per-query rows, or (when the rules name judgments) runs scored against them. */
-export interface Sides {
-  baseline: SideRows
-  candidate: SideRows
-  /** How each run met the judgments (runs only). */
-  runs: { baseline: MetricCoverage; candidate: MetricCoverage } | undefined
-  /** What the trust checks need (rankings, dataset, manifests): pass it to runGate. */
-  trust: TrustEvidence
+/**
+ * The core's inputs: both sides (one file each, or one per seed), the judgments or evaluation set they are scored
+ * against (exam), and each side's snapshot manifest. Fetched by the same framework as every capability's.
+ */
+export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[] {
+  const specs: InputSpec[] = [
+    { role: 'baseline', kind: 'given', name: CORE.baseline, option: 'baseline', input: 'baseline', many: true, required: true },
+    { role: 'answer', kind: 'given', name: CORE.candidate, option: 'candidate', input: 'candidate', many: true, required: true },
+    { role: 'baseline', kind: 'given', name: CORE.baselineManifest, option: 'baseline-manifest', input: 'baseline-manifest', many: false, required: false },
+    { role: 'answer', kind: 'given', name: CORE.candidateManifest, option: 'candidate-manifest', input: 'candidate-manifest', many: false, required: false }
+  ]
+  const qrels = rules.judgments?.qrels
+  if (qrels !== undefined && options.qrels === undefined) specs.push({ role: 'exam', kind: 'file', name: CORE.judgments, path: qrels, key: 'judgments.qrels' })
+  const d = rules.dataset
+  if (d !== undefined) {
+    specs.push({ role: 'exam', kind: 'file', name: CORE.dataset, path: d.file, key: 'dataset.file' })
+    if (d.corpus !== undefined) specs.push({ role: 'exam', kind: 'file', name: CORE.corpus, path: d.corpus, key: 'dataset.corpus' })
+    if (d.manifest !== undefined) specs.push({ role: 'exam', kind: 'file', name: CORE.datasetManifest, path: d.manifest, key: 'dataset.manifest' })
+  }
+  return specs
 }
 
 /**
- * Reads baseline and candidate. With `judgments` in the rules both files are runs: the judgments are read
- * once, and every metric name that is a measure (nDCG@10, R@100, ...) is computed per query exactly as
- * trec_eval does; other metric names (latency_ms) are taken from the run's per-query JSON fields.
+ * Every exam input the rules declare (the core's and each active capability's), in the order they are fetched:
+ * what a pull request's run reads at the trusted source (docs/trust.md).
  */
-export async function readSides(rules: Rules, baselineFile: string, candidateFile: string, qrelsOverride?: string, trustFiles: TrustFiles = {}, input: RowsInput = {}): Promise<Sides> {
-  const manifests = await readManifests(rules, trustFiles)
-  const anchors = await readJudgeAnchors(rules, trustFiles.examCopies)
-  if (!rules.judgments && !rules.dataset && qrelsOverride === undefined) {
-    const trust: TrustEvidence = { runs: null, dataset: null, manifests, anchors }
-    return { baseline: await readSide(baselineFile, rules, input), candidate: await readSide(candidateFile, rules, input), runs: undefined, trust }
+export function examInputs(rules: Rules): InputSpec[] {
+  const all = [...coreInputs(rules), ...activeCapabilities(rules).flatMap(({ capability, config }) => capability.inputs(config, rules))]
+  return all.filter((spec) => spec.role === 'exam')
+}
+
+/** How the files are read, besides where they come from. */
+export interface LoadOptions {
+  rowsInput?: RowsInput
+  /** The CLI's --qrels: score both sides as runs against this file (instead of the rules' judgments). */
+  qrels?: string
+  /** Options (or action inputs) the invocation gave files with: each must be one an input of these rules reads. */
+  givenOptions?: readonly string[]
+}
+
+/** Every input of the gate, read: the core sides and each capability's evidence, ready for runGate. */
+export interface LoadedInputs extends GateInputs {
+  /** How each run met the judgments (runs only). */
+  runs: { baseline: MetricCoverage; candidate: MetricCoverage } | undefined
+}
+
+/**
+ * Reads everything the gate needs through `source` (src/capabilities/contract.ts): the core's inputs, then the
+ * inputs of every capability the rules switch on, in registry order, each fetched by the framework and read by
+ * the capability. Nothing here names a capability.
+ */
+export async function loadGateInputs(rules: Rules, source: InputSource, options: LoadOptions = {}): Promise<LoadedInputs> {
+  const rowsInput = options.rowsInput ?? {}
+  const active = activeCapabilities(rules).map((a) => ({ ...a, specs: a.capability.inputs(a.config, rules) }))
+  refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? [])
+  const fetched = await fetchInputs(coreInputs(rules, options), source, rules)
+  const { core, runs } = await readCore(rules, fetched, options)
+  const evidence = new Map<string, unknown>()
+  for (const { capability, config, specs } of active) {
+    const inputs = await fetchInputs(specs, source, rules)
+    evidence.set(capability.name, await capability.read(config, inputs, { rules, rowsInput, core }))
   }
+  return { rules, core, evidence, runs }
+}
+
+/**
+ * A file given for an input these rules never read is refused: it would be read by nothing, and the person who
+ * gave it would believe it was checked (candidate judge labels without judge anchors, a reference manifest
+ * without a reference).
+ */
+function refuseUnread(specs: readonly InputSpec[], given: readonly string[]): void {
+  const read = new Set<string>()
+  for (const spec of specs) {
+    if (spec.kind === 'given') read.add(spec.option)
+    if (spec.kind === 'file' && spec.givenBy !== undefined) read.add(spec.givenBy.option)
+  }
+  const unread = given.find((option) => !read.has(option))
+  if (unread !== undefined) {
+    throw new InputError(
+      { key: `--${unread}` },
+      `was given, but nothing in these rules reads it`,
+      `the rules switch on what reads it (${READ_BY[unread] ?? 'see docs/architecture.md'}); add that to the rules, or leave --${unread} out`
+    )
+  }
+}
+
+/** Which rules key reads an optional given file, for the refusal above. */
+const READ_BY: Record<string, string> = { 'candidate-judge-labels': 'judge.anchors', 'reference-manifest': 'reference' }
+
+/**
+ * The core sides. With one file per side: per-query rows, or (when the rules name judgments or a dataset, or
+ * --qrels is given) runs scored against them, every metric name that is a measure (nDCG@10, R@100, ...) computed
+ * per query exactly as trec_eval does, other names (latency_ms) taken from the run's per-query fields. With
+ * several files on a side: one per independently trained seed, each read as per-query rows and averaged per query
+ * (src/align/seeds.ts).
+ */
+async function readCore(rules: Rules, fetched: FetchedInputs, options: LoadOptions): Promise<{ core: CoreSides; runs: LoadedInputs['runs'] }> {
+  const rowsInput = options.rowsInput ?? {}
+  const manifests: TrustEvidence['manifests'] = {
+    baseline: await readManifest(fetched.file(CORE.baselineManifest)),
+    candidate: await readManifest(fetched.file(CORE.candidateManifest)),
+    dataset: await readManifest(fetched.file(CORE.datasetManifest))
+  }
+  const baselineFiles = fetched.files(CORE.baseline)
+  const candidateFiles = fetched.files(CORE.candidate)
+  const runsMode = rules.judgments !== undefined || rules.dataset !== undefined || options.qrels !== undefined
+  if (baselineFiles.length === 1 && candidateFiles.length === 1) {
+    if (!runsMode) {
+      const baseline = await readGatedRows(baselineFiles[0].path, rules, rowsInput)
+      const candidate = await readGatedRows(candidateFiles[0].path, rules, rowsInput)
+      return { core: { baseline, candidate, trust: { runs: null, dataset: null, manifests }, seeds: { baseline: [baseline], candidate: [candidate] } }, runs: undefined }
+    }
+    return readRuns(rules, fetched, options, manifests)
+  }
+  if (runsMode) {
+    throw new InputError(
+      { file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name, key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
+      'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files"
+    )
+  }
+  const seeds: SeedSides = { baseline: [], candidate: [] }
+  for (const file of baselineFiles) seeds.baseline.push(await readGatedRows(file.path, rules, rowsInput))
+  for (const file of candidateFiles) seeds.candidate.push(await readGatedRows(file.path, rules, rowsInput))
+  const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name))
+  const baseline = averageSeeds(seeds.baseline, 'baseline', binary)
+  const candidate = averageSeeds(seeds.candidate, 'candidate', binary)
+  return { core: { baseline, candidate, trust: { runs: null, dataset: null, manifests }, seeds }, runs: undefined }
+}
+
+/** Both sides as runs scored against the judgments (read once), with the evidence the trust checks read. */
+async function readRuns(rules: Rules, fetched: FetchedInputs, options: LoadOptions, manifests: TrustEvidence['manifests']): Promise<{ core: CoreSides; runs: LoadedInputs['runs'] }> {
   const measures: string[] = []
   const others: Array<[string, InputError]> = []
   for (const name of rules.metrics.keys()) {
@@ -76,14 +184,17 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
       others.push([name, error])
     }
   }
-  const dataset = await loadDatasetJudgments(rules, trustFiles.examCopies)
-  const qrels: Qrels = qrelsOverride !== undefined ? await readQrels(qrelsOverride) : dataset === null ? await readRulesQrels(rules.judgments?.qrels as string, trustFiles.examCopies) : dataset.qrels
-  const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' }
+  const datasetFile = fetched.file(CORE.dataset)
+  const dataset = datasetFile === undefined ? null : await loadDatasetJudgments(rules, datasetFile, fetched.file(CORE.corpus))
+  const qrels: Qrels = options.qrels !== undefined ? await readQrels(options.qrels) : dataset !== null ? dataset.qrels : await readRulesQrels(fetched.file(CORE.judgments) as FetchedFile)
+  const scoring = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' }
   const parsed = measures.length > 0 ? parseMeasures(measures) : []
+  const baselineFile = (fetched.file(CORE.baseline) as FetchedFile).path
+  const candidateFile = (fetched.file(CORE.candidate) as FetchedFile).path
   const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed)
   const candEvidence = collectEvidence(candidateFile, evidenceDepth(rules), parsed)
-  const base = await computeRunRows({ ...options, runFile: baselineFile, observer: baseEvidence.observer })
-  const cand = await computeRunRows({ ...options, runFile: candidateFile, observer: candEvidence.observer })
+  const base = await computeRunRows({ ...scoring, runFile: baselineFile, observer: baseEvidence.observer })
+  const cand = await computeRunRows({ ...scoring, runFile: candidateFile, observer: candEvidence.observer })
   await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset)
   await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset, 'candidate')
   for (const [name, error] of others) {
@@ -100,59 +211,7 @@ export async function readSides(rules: Rules, baselineFile: string, candidateFil
   base.side.notes = base.side.notes.map((n) => `baseline: ${n}`)
   cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`)
   if (dataset !== null) base.side.notes.unshift(...datasetNotes(dataset))
-  const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests, anchors }
-  return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust }
-}
-
-/**
- * Reads the reference rows (rules `reference`: the last release's per-query rows, always rows, also when the
- * sides are runs) and its snapshot manifest. Which file is read is the caller's to say: the CLI's --reference
- * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact. The
- * manifest is read from `copies` when it is there (in a PR, the action reads it at the base commit like the exam).
- */
-export async function readReference(rules: Rules, file: string, manifest?: string, input: RowsInput = {}, copies?: ExamCopies): Promise<ReferenceInput> {
-  if (rules.reference === undefined) {
-    throw new InputError(
-      { file },
-      'a reference was given, but the rules name none, so no check has a budget to spend against it',
-      'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
-    )
-  }
-  return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest, copies) }
-}
-
-/**
- * Reads each side from one file or several, one per independently trained seed (docs/statistics.md, "Seed
- * replicates"). One file per side is exactly {@link readSides}. Several: every file is read as per-query rows
- * and each side's seeds are averaged per query (src/align/seeds.ts); `seeds` keeps them for the two-level
- * bootstrap. `seeds` is also set with one file per side when the rules ask for statistics.min_seeds, so the
- * checks know how many seeds they were given.
- */
-export async function readSeedSides(
-  rules: Rules,
-  baselineFiles: string[],
-  candidateFiles: string[],
-  qrelsOverride?: string,
-  trustFiles: TrustFiles = {},
-  input: RowsInput = {}
-): Promise<Sides & { seeds: SeedSides | undefined }> {
-  if (baselineFiles.length === 1 && candidateFiles.length === 1) {
-    const sides = await readSides(rules, baselineFiles[0], candidateFiles[0], qrelsOverride, trustFiles, input)
-    return { ...sides, seeds: rules.statistics.minSeeds === undefined ? undefined : { baseline: [sides.baseline], candidate: [sides.candidate] } }
-  }
-  if (rules.judgments || rules.dataset || qrelsOverride !== undefined) {
-    throw new InputError(
-      { file: baselineFiles.length > 1 ? baselineFiles[1] : candidateFiles[1], key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
-      'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
-      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files"
-    )
-  }
-  const manifests = await readManifests(rules, trustFiles)
-  const seeds: SeedSides = { baseline: [], candidate: [] }
-  for (const file of baselineFiles) seeds.baseline.push(await readSide(file, rules, input))
-  for (const file of candidateFiles) seeds.candidate.push(await readSide(file, rules, input))
-  // The judge's anchors are exam files like the manifests: read (at the base commit in a PR) whatever the seeds.
-  const trust: TrustEvidence = { runs: null, dataset: null, manifests, anchors: await readJudgeAnchors(rules, trustFiles.examCopies) }
-  const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name))
-  return { baseline: averageSeeds(seeds.baseline, 'baseline', binary), candidate: averageSeeds(seeds.candidate, 'candidate', binary), runs: undefined, trust, seeds }
+  const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests }
+  const core: CoreSides = { baseline: base.side, candidate: cand.side, trust, seeds: { baseline: [base.side], candidate: [cand.side] } }
+  return { core, runs: { baseline: base.coverage, candidate: cand.coverage } }
 }

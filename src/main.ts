@@ -6,23 +6,21 @@ import { loadRules } from './config/rules.js'
 import { InputError, isInputError } from './errors.js'
 import type { DecidedBy } from './decide/decided-by.js'
 import { runGate } from './gate.js'
+import { loadGateInputs } from './load.js'
+import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
 import { reportCommitStatus, type CommitStatusOutcome, type StatusRoute } from './github/commit-status.js'
 import type { StatusSubject } from './github/status-description.js'
 import { contextFromEnv, type GateContext, type PullRequestRef } from './github/context.js'
-import { examFiles, readExamAtBase } from './github/exam-files.js'
 import { readInputs, readStatusInputs, type ActionInputs } from './github/inputs.js'
 import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
 import { readLocalRules } from './github/local-rules.js'
-import { readPast } from './github/past-looks.js'
 import { artifactClientUploader, reportArtifactName, uploadReportArtifact } from './github/report-artifact.js'
 import { readRulesText } from './github/rules-source.js'
-import { readReference, readSeedSides } from './load.js'
-import { readReferenceRows } from './github/reference.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
@@ -83,35 +81,29 @@ export async function run(env: Record<string, string | undefined> = process.env,
     })
     const rules = loadRules(rulesText.text, rulesText.file)
     const warnings: string[] = []
-    // the exam (judgments, evaluation set, ...) comes from where the rules came from: in a PR, the base commit
-    // The reference's manifest describes the release, not this PR's run: it is read there too, or the PR could make it agree.
-    const atBase = [...new Set([...examFiles(rules), ...(rules.reference && inputs.referenceManifest ? [inputs.referenceManifest] : [])])]
-    const exam = client && pr && rulesText.provenance.from === 'base' ? await readExamAtBase(client, ctx, pr, atBase, { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), workspace: ctx.workspace }) : undefined
     const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
-    const trustFiles = { baselineManifest: inputs.baselineManifest, candidateManifest: inputs.candidateManifest, examCopies: exam?.copies }
-    const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
-    // Several files per side: one per independently trained seed (the inputs' lines), read and averaged per query.
-    // (With baseline-artifact the one baseline file is the one fetched from the artifact.)
-    const baselineFiles = inputs.baselineArtifact || inputs.baselineSeeds === undefined ? [baseline.file] : inputs.baselineSeeds
-    const candidateFiles = inputs.candidateSeeds ?? [inputs.candidate]
-    const { baseline: baseRows, candidate: candRows, trust, seeds } = await readSeedSides(rules, baselineFiles, candidateFiles, undefined, trustFiles, rowsInput)
-    // The regression budget's reference (the last release's rows): read like the exam, at its tag, or from its artifact.
-    const referenceCopy = rules.reference && (await readReferenceRows(client, ctx, pr, rules, { tmpRoot: env.RUNNER_TEMP || os.tmpdir(), now: now(), download: artifactClientDownloader(inputs.token, ctx) }))
-    const reference = referenceCopy && { ...(await readReference(rules, referenceCopy.file, inputs.referenceManifest, rowsInput, exam?.copies)) }
-    if (reference && referenceCopy) reference.rows.source = referenceCopy.name
-    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: exam?.provenance, warnings, ...(referenceCopy ? { reference: referenceCopy.provenance } : {}) }
-    // Earlier runs (PR runs only): the default branch's history when the rules ask, the holdout looks so far.
-    const pastDir = client && pr && rules.history ? await mkdtemp(path.join(env.RUNNER_TEMP || os.tmpdir(), 'retrieval-gate-history-')) : ''
-    const past = await readPast(client, ctx, pr, rules, {
-      commentName: inputs.commentName,
-      commentAuthor: inputs.commentAuthor || undefined,
-      tmpDir: pastDir,
+    const tmpRoot = env.RUNNER_TEMP || os.tmpdir()
+    // One input source decides where every input comes from: the exam at the trusted source, answers from the workspace.
+    const source = actionInputSource({
+      client,
+      ctx,
+      pr,
+      rulesFrom: rulesText.provenance.from,
+      rulesFile: rulesText.file,
+      given: (input) => givenFiles(inputs, baseline.file, input),
+      tmpRoot,
+      historyDir: () => mkdtemp(path.join(tmpRoot, 'retrieval-gate-history-')),
       now: now(),
-      download: artifactClientDownloader(inputs.token, ctx)
+      download: artifactClientDownloader(inputs.token, ctx),
+      commentName: inputs.commentName,
+      warn
     })
-    past.warnings.forEach(warn)
-    const gated = runGate(rules, baseRows, candRows, trust, { threads: defaultThreads(env.RG_THREADS), holdoutLooks: past.prior, seeds }, reference)
-    const result = { ...gated, provenance, ...(past.history ? { history: past.history } : {}) }
+    const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
+    const loaded = await loadGateInputs(rules, source, { rowsInput, givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0) })
+    const fetched = source.provenance()
+    const referenceFrom = fetched.fetched.get('reference rows')
+    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: fetched.exam, warnings, ...(referenceFrom ? { reference: referenceFrom } : {}) }
+    const result = { ...runGate(loaded, { threads: defaultThreads(env.RG_THREADS) }), provenance }
     const verdict = result.decision.verdict
 
     // The regression set and the to-judge list are always written into report-dir: the report names them.
@@ -139,7 +131,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('report-markdown', markdownPath)
     const whereFull = `the report-markdown file (${markdownPath})`
 
-    const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull, result.holdout?.thisPr ?? undefined)
+    const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull)
     core.setOutput('comment-status', comment.status)
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
@@ -255,8 +247,7 @@ async function postComment(
   inputs: ActionInputs,
   verdict: 'pass' | 'fail',
   markdown: string,
-  whereFull: string,
-  holdoutLooks: number | undefined
+  whereFull: string
 ): Promise<CommentOutcome> {
   if (inputs.comment === 'never') return { status: 'skipped', reason: 'comment: never' }
   if (!pr) return { status: 'skipped', reason: 'not a pull request' }
@@ -268,8 +259,7 @@ async function postComment(
     markdown,
     runId: ctx.runId,
     author: inputs.commentAuthor || undefined,
-    whereFull,
-    holdoutLooks
+    whereFull
   })
 }
 
@@ -298,6 +288,29 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
     await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
   } catch (error) {
     warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
+  }
+}
+
+/** The action inputs that give optional files (each must be one an input of the rules reads). */
+const GIVEN_INPUTS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'] as const
+
+/** The files an action input gives: the baseline (its artifact's file, or one per seed), the candidate, the optional files. */
+function givenFiles(inputs: ActionInputs, baselineFile: string, input: string): string[] {
+  switch (input) {
+    case 'baseline':
+      return inputs.baselineArtifact || inputs.baselineSeeds === undefined ? [baselineFile] : inputs.baselineSeeds
+    case 'candidate':
+      return inputs.candidateSeeds ?? [inputs.candidate]
+    case 'baseline-manifest':
+      return inputs.baselineManifest === undefined ? [] : [inputs.baselineManifest]
+    case 'candidate-manifest':
+      return inputs.candidateManifest === undefined ? [] : [inputs.candidateManifest]
+    case 'reference-manifest':
+      return inputs.referenceManifest === undefined ? [] : [inputs.referenceManifest]
+    case 'candidate-judge-labels':
+      return inputs.candidateJudgeLabels === undefined ? [] : [inputs.candidateJudgeLabels]
+    default:
+      return []
   }
 }
 

@@ -13,11 +13,10 @@ import { readFileSync } from 'node:fs'
 import { loadRules } from '../../src/config/rules.js'
 import type { PriorLooks } from '../../src/decide/holdout.js'
 import { runGate } from '../../src/gate.js'
-import { readSides } from '../../src/load.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
-import { refusal } from '../helpers.js'
+import { refusal, loadFiles } from '../helpers.js'
 
 const D = '__tests__/fixtures/trust/dataset'
 const BASE_RULES = readFileSync(`${D}/rules.yml`, 'utf8')
@@ -30,8 +29,8 @@ function rulesWith(datasetExtra: string, split = 'holdout'): string {
 
 async function gate(rulesText: string, prior?: PriorLooks) {
   const rules = loadRules(rulesText, 'rules.yml')
-  const { baseline, candidate, trust } = await readSides(rules, `${D}/baseline.jsonl`, `${D}/candidate.jsonl`)
-  const result = runGate(rules, baseline, candidate, trust, { holdoutLooks: prior })
+  const loaded = await loadFiles(rules, { baseline: `${D}/baseline.jsonl`, candidate: `${D}/candidate.jsonl` })
+  const result = runGate({ ...loaded, evidence: new Map([...loaded.evidence, ['holdout', prior ?? { thisPr: null }]]) })
   return { result, json: JSON.parse(toJsonReport(result)) as Record<string, any>, markdown: toMarkdown(result) }
 }
 

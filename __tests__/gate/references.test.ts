@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
+import { gateSides } from '../helpers.js'
 import { loadRules } from '../../src/config/rules.js'
-import { runGate } from '../../src/gate.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 
 function side(source: string, rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>): SideRows {
@@ -26,7 +26,7 @@ checks:
 `,
     'rules.yml'
   )
-  const result = runGate(
+  const result = gateSides(
     rules,
     side(
       'old',
@@ -88,7 +88,7 @@ checks:
 `,
     'rules.yml'
   )
-  const result = runGate(rules, side('b', base), side('c', cand))
+  const result = gateSides(rules, side('b', base), side('c', cand))
 
   it('rises 3.5 points overall', () => {
     const overall = result.decision.checks[0].units[0].comparison
@@ -129,9 +129,9 @@ checks:
     )
     const rows = (k: number) => Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + k } }))
     // +10 ms on a 102 ms mean is +9.8%, inside a 20% margin (20.4 ms): passes.
-    expect(runGate(rules, side('b', rows(0)), side('c', rows(10))).decision.verdict).toBe('pass')
+    expect(gateSides(rules, side('b', rows(0)), side('c', rows(10))).decision.verdict).toBe('pass')
     // +30 ms is beyond 20.4 ms: shown worse.
-    const worse = runGate(rules, side('b', rows(0)), side('c', rows(30)))
+    const worse = gateSides(rules, side('b', rows(0)), side('c', rows(30)))
     expect(worse.decision.checks[0].units[0].reason).toBe('shown_worse')
     expect(worse.decision.checks[0].units[0].comparison.losses).toBe(40)
   })

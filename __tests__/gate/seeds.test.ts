@@ -116,13 +116,45 @@ describe('several seed files per side', () => {
     expect(a.stdout).toBe(b.stdout)
   })
 
-  it('identical seeds have no spread: the gain is never called smaller than it (rounding is not a spread)', async () => {
-    const f = files({ 'rules.yml': METRICS + SUPERIOR })
-    const r = await gate(f, ['b1.jsonl', 'b1.jsonl', 'b1.jsonl'], ['c1.jsonl', 'c1.jsonl'])
+  it('equal seed means are no spread: the gain is never called smaller than it (rounding is not a spread)', async () => {
+    // Two baseline seeds whose per-query values are the same numbers on other queries: equal means, different seeds.
+    const rows = (perm: (q: number) => number, gain: number): string => jsonl(Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: queryEffect(perm(q)) + gain, segment: q % 2 === 0 ? 'a' : 'b' })))
+    const seeds = { 'p0.jsonl': rows((q) => q, 0), 'p1.jsonl': rows((q) => N - 1 - q, 0), 'g0.jsonl': rows((q) => q, GAIN), 'g1.jsonl': rows((q) => N - 1 - q, GAIN) }
+    const f = files({ 'rules.yml': METRICS + SUPERIOR, ...seeds })
+    const r = await gate(f, ['p0.jsonl', 'p1.jsonl'], ['g0.jsonl', 'g1.jsonl'])
     const report = JSON.parse(r.stdout) as Report
     expect(report.seeds?.metrics[0].baseline.sd ?? 1).toBeLessThan(1e-12)
     expect(report.seeds?.metrics[0].within_spread).toBe(false)
-    expect((await gate(f, ['b1.jsonl', 'b1.jsonl', 'b1.jsonl'], ['c1.jsonl', 'c1.jsonl'], 'markdown')).stdout).not.toContain('smaller than the spread')
+    expect((await gate(f, ['p0.jsonl', 'p1.jsonl'], ['g0.jsonl', 'g1.jsonl'], 'markdown')).stdout).not.toContain('smaller than the spread')
+  })
+
+  // Issue 24, item 3: the same file passed five times, or identical copies, met min_seeds with zero spread.
+  it('the same seed file given several times is one seed, and is refused', async () => {
+    const f = files({ 'rules.yml': METRICS.replace('resamples: 2000', 'resamples: 2000, min_seeds: 3') + SUPERIOR })
+    const r = await gate(f, ['b1.jsonl', 'b1.jsonl', 'b1.jsonl'], ALL_C)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/b1\.jsonl.* is given twice as baseline/)
+  })
+
+  it('byte-identical copies under other names are one seed, and are refused', async () => {
+    const same = seedRows(0, GAIN, 10)
+    const f = files({ 'rules.yml': METRICS + SUPERIOR, 'copy-a.jsonl': same, 'copy-b.jsonl': same, 'copy-c.jsonl': same })
+    const r = await gate(f, ALL_B, ['copy-a.jsonl', 'copy-b.jsonl', 'copy-c.jsonl'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/copy-b\.jsonl.*has the same content as .*copy-a\.jsonl/)
+  })
+
+  it('the same values re-serialised (rows reordered, keys reordered) are one seed, and are refused', async () => {
+    const lines = seedRows(0, GAIN, 10).trim().split('\n')
+    const reordered =
+      [...lines]
+        .reverse()
+        .map((l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as Record<string, unknown>).reverse())))
+        .join('\n') + '\n'
+    const f = files({ 'rules.yml': METRICS + SUPERIOR, 'seed.jsonl': lines.join('\n') + '\n', 'again.jsonl': reordered })
+    const r = await gate(f, ALL_B, ['seed.jsonl', 'again.jsonl', 'c2.jsonl'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/again\.jsonl.*same value as .*seed\.jsonl for every query and metric/)
   })
 
   it('different numbers of seeds per side are allowed', async () => {

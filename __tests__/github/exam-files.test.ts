@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { readExamFile } from '../../src/readers/exam-copies.js'
+import { readFetched, type FetchedFile } from '../../src/readers/fetched.js'
+import { examInputs } from '../../src/load.js'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
-import { examFiles, MAX_EXAM_FILE_BYTES, readExamAtBase } from '../../src/github/exam-files.js'
+import { examAtBase, MAX_EXAM_FILE_BYTES } from '../../src/github/exam-files.js'
 import { createClient } from '../../src/github/octokit.js'
 import { readQrels } from '../../src/readers/qrels.js'
 import { FakeGitHub } from './fake-github.js'
@@ -46,7 +47,15 @@ beforeEach(async () => {
   await writeFile(path.join(workspace, 'eval/qrels.txt'), QRELS)
 })
 
-const read = (files: string[], limit?: number): ReturnType<typeof readExamAtBase> => readExamAtBase(client(), ctx, pr, files, { tmpRoot: tmp, workspace, limit })
+/** Reads each file at the base commit, as the action's input source does, and what it says of each. */
+async function read(files: string[], limit?: number): Promise<{ copies: Map<string, FetchedFile>; provenance: ReturnType<ReturnType<typeof examAtBase>['provenance']> }> {
+  const exam = examAtBase(client(), ctx, pr, { tmpRoot: tmp, workspace, limit })
+  const copies = new Map<string, FetchedFile>()
+  for (const f of files) copies.set(f, await exam.read(f))
+  return { copies, provenance: exam.provenance() }
+}
+const examFiles = (rules: ReturnType<typeof loadRules>): string[] => examInputs(rules).flatMap((s) => (s.kind === 'file' && s.path !== undefined ? [s.path] : []))
+const readExamFile = <T>(file: string, copies: Map<string, FetchedFile>, reader: (path: string, name: string) => Promise<T>): Promise<T> => readFetched(copies.get(file) as FetchedFile, reader)
 
 describe('exam files read at the base commit', () => {
   it('names every file the rules give that defines the exam: judgments, or dataset, corpus listing and manifest', () => {

@@ -92,6 +92,8 @@ export class FakeGitHub {
   mergeBases = new Map<string, string>()
   /** commit statuses created, in order */
   statuses: FakeStatus[] = []
+  /** PR number -> its commits' shas (GET /pulls/{n}/commits; default: the PR's head) */
+  pullCommits = new Map<number, string[]>()
   /** ref (tag, branch or sha) -> the commit it names and its committer date (GET /commits/{ref}) */
   commits = new Map<string, { sha: string; date: string }>()
   faults: Fault[] = []
@@ -135,6 +137,19 @@ export class FakeGitHub {
     res.end(text)
   }
 
+  /** One page of `all` (per_page, page) with a Link header to the next, as GitHub paginates. */
+  private page(req: IncomingMessage, res: ServerResponse, url: URL, all: unknown[]): void {
+    const perPage = Number(url.searchParams.get('per_page') ?? 30)
+    const page = Number(url.searchParams.get('page') ?? 1)
+    const headers: Record<string, string> = {}
+    if (page * perPage < all.length) {
+      const next = new URL(url)
+      next.searchParams.set('page', String(page + 1))
+      headers.link = `<${next.toString()}>; rel="next"`
+    }
+    this.send(req, res, 200, all.slice((page - 1) * perPage, page * perPage), headers)
+  }
+
   private async readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
     const chunks: Buffer[] = []
     for await (const c of req) chunks.push(c as Buffer)
@@ -172,6 +187,23 @@ export class FakeGitHub {
     if (method === 'GET' && (m = /^\/pulls\/(\d+)$/.exec(rest))) {
       const pull = this.pulls.get(Number(m[1]))
       return pull ? this.send(req, res, 200, pull) : this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if (method === 'GET' && (m = /^\/pulls\/(\d+)\/commits$/.exec(rest))) {
+      const pull = this.pulls.get(Number(m[1]))
+      if (!pull) return this.send(req, res, 404, { message: 'Not Found' })
+      const shas = this.pullCommits.get(pull.number) ?? [pull.head.sha]
+      return this.page(
+        req,
+        res,
+        url,
+        shas.map((sha) => ({ sha }))
+      )
+    }
+    if (method === 'GET' && (m = /^\/commits\/([^/]+)\/statuses$/.exec(rest))) {
+      const sha = decodeURIComponent(m[1])
+      // newest first, as GitHub lists them
+      const list = this.statuses.filter((x) => x.sha === sha).reverse()
+      return this.page(req, res, url, list)
     }
     if (method === 'GET' && rest === '/pulls') {
       const head = url.searchParams.get('head') ?? ''

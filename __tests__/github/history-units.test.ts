@@ -35,20 +35,12 @@ describe('the report artifact of push runs', () => {
   })
 })
 
-describe('holdout looks in the comment metadata', () => {
-  it('round-trips, and is absent when not counted (older comments read as 0 looks)', () => {
-    const line = metadataLine({ head_sha: 'a'.repeat(40), run_id: 5, verdict: 'pass', holdout_looks: 3 })
-    expect(line).toBe(`<!-- retrieval-gate-meta {"head_sha":"${'a'.repeat(40)}","run_id":5,"verdict":"pass","holdout_looks":3} -->`)
-    expect(parseMetadata(`<!-- retrieval-gate:default -->\n${line}\n`)?.holdout_looks).toBe(3)
-    const old = metadataLine({ head_sha: 'a'.repeat(40), run_id: 5, verdict: 'pass' })
-    expect(old).not.toContain('holdout_looks')
-    expect(parseMetadata(`<!-- retrieval-gate:default -->\n${old}\n`)?.holdout_looks).toBeUndefined()
-  })
-
-  it('a count that is not a non-negative integer is ignored', () => {
-    for (const bad of ['-1', '1.5', '"3"', '1e400']) {
-      const body = `<!-- retrieval-gate:default -->\n<!-- retrieval-gate-meta {"head_sha":"ab","run_id":1,"verdict":"pass","holdout_looks":${bad}} -->\n`
-      expect(parseMetadata(body)?.holdout_looks).toBeUndefined()
-    }
+describe('the comment metadata holds no count', () => {
+  it('is the head commit, the run and the verdict only: the holdout looks live in the ledger, which a PR cannot reset', () => {
+    const line = metadataLine({ head_sha: 'a'.repeat(40), run_id: 5, verdict: 'pass' })
+    expect(line).toBe(`<!-- retrieval-gate-meta {"head_sha":"${'a'.repeat(40)}","run_id":5,"verdict":"pass"} -->`)
+    // An older comment's count is read as nothing (never as a count the gate would trust).
+    const old = `<!-- retrieval-gate:default -->\n<!-- retrieval-gate-meta {"head_sha":"ab","run_id":1,"verdict":"pass","holdout_looks":0} -->\n`
+    expect(parseMetadata(old)).toEqual({ head_sha: 'ab', run_id: 1, verdict: 'pass' })
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The action end to end (src/main.ts against the local fake GitHub API) for what earlier runs leave behind:
- * the holdout looks kept in the sticky comment's hidden metadata (one more per PR run that grades the holdout,
- * capped by dataset.holdout_looks), and the history chart drawn from the reports of push runs on main.
+ * the holdout looks kept in the look ledger (a commit status per PR run that grades the holdout, which nobody can
+ * delete; capped by dataset.holdout_looks), and the history chart drawn from the reports of push runs on main.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
@@ -105,6 +105,9 @@ afterAll(async () => {
 })
 beforeEach(() => {
   fake.comments.clear()
+  fake.statuses = []
+  fake.pullCommits.clear()
+  fake.readOnly.clear()
   fake.faults = []
   fake.log = []
   fake.artifacts = []
@@ -114,30 +117,76 @@ beforeEach(() => {
   fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
 })
 
-const meta = (): Record<string, unknown> => {
-  const body = fake.comments.get(7)?.[0].body ?? ''
-  const line = body.split('\n')[1]
-  return JSON.parse(line.slice('<!-- retrieval-gate-meta '.length, -4)) as Record<string, unknown>
-}
+const looksRecorded = (sha = HEAD): number => fake.statuses.filter((x) => x.sha === sha && x.context === 'retrieval-gate holdout look').length
 
 describe('holdout looks across the runs of one PR', () => {
-  it('each PR run that grades the holdout adds one look, kept in the comment; beyond the cap the check is inconclusive', async () => {
+  it('each PR run that grades the holdout adds one look to the ledger; beyond the cap the check is inconclusive', async () => {
     await setup(RULES(', holdout_looks: { max_per_pr: 2 }'))
     const first = await runAction()
     expect(first.code).toBe(0)
     expect(first.report.holdout.looks).toEqual({ this_run: 1, this_pr: 1, total: null, history_reports: null })
-    expect(meta().holdout_looks).toBe(1)
+    expect(looksRecorded()).toBe(1)
     const second = await runAction()
     expect(second.code).toBe(0)
-    expect(meta().holdout_looks).toBe(2)
+    expect(looksRecorded()).toBe(2)
     const third = await runAction()
     expect(third.report.holdout).toMatchObject({ looks: { this_pr: 3 }, exceeded: true })
     expect(third.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
     expect(third.code).toBe(1) // on_inconclusive defaults to fail
-    expect(meta().holdout_looks).toBe(3)
+    expect(looksRecorded()).toBe(3)
     const body = fake.comments.get(7)?.[0].body ?? ''
     expect(body).toContain('looked at 3 times in this PR, this run included')
     expect(fake.comments.get(7)).toHaveLength(1)
+  })
+
+  // Issue 24, item 6: the count lived in the sticky comment and reset whenever the comment went away or could not be read.
+  it('deleting the comment, comment: on-failure or a failing comment list does not reset the count', async () => {
+    await setup(RULES(', holdout_looks: { max_per_pr: 2 }'))
+    await runAction()
+    fake.comments.clear() // the PR author deletes the comment
+    await runAction()
+    await setup(RULES(', holdout_looks: { max_per_pr: 2 }'), { INPUT_COMMENT: 'on-failure' })
+    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 500, times: 10 })
+    const third = await runAction()
+    expect(third.report.holdout).toMatchObject({ looks: { this_pr: 3 }, exceeded: true })
+    expect(third.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
+  })
+
+  it('the same branch reopened as a new PR keeps its looks (its commits carry them), and stale runs count too', async () => {
+    await setup(RULES(', holdout_looks: { max_per_pr: 1 }'))
+    fake.pullCommits.set(7, ['b'.repeat(40), HEAD])
+    fake.statuses.push({ sha: 'b'.repeat(40), state: 'success', context: 'retrieval-gate holdout look', description: 'look 1', target_url: undefined })
+    // PR 8: the same branch, reopened; its commits include the earlier one that was graded.
+    fake.pulls.set(8, { number: 8, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+    fake.pullCommits.set(8, ['b'.repeat(40), HEAD])
+    await setup(RULES(', holdout_looks: { max_per_pr: 1 }'), {}, { ...prEvent, pull_request: { ...prEvent.pull_request, number: 8 } })
+    const reopened = await runAction()
+    expect(reopened.report.holdout).toMatchObject({ looks: { this_pr: 2 }, exceeded: true })
+  })
+
+  it('fails closed when the ledger cannot be read or this look cannot be recorded (a read-only token): inconclusive, never counted from 0', async () => {
+    await setup(RULES(', holdout_looks: { max_per_pr: 5 }'))
+    fake.readOnly.add('t-actions')
+    const readOnly = await runAction()
+    expect(readOnly.report.holdout.unknown).toMatch(/recording this look .*statuses: write/)
+    expect(readOnly.report.checks[0].units[0].reason).toBe('holdout_looks_unknown')
+    expect(readOnly.code).toBe(1)
+    fake.readOnly.clear()
+    fake.faults.push({ method: 'GET', path: /\/statuses$/, status: 502, times: 20 })
+    const unreadable = await runAction()
+    expect(unreadable.report.checks[0].units[0].reason).toBe('holdout_looks_unknown')
+    expect(looksRecorded()).toBe(0) // nothing was recorded from a count it could not read
+  })
+
+  it('with a release named, looks are also counted on the release commit, across PRs', async () => {
+    const TAG = 'e'.repeat(40)
+    fake.commits.set('v1.4', { sha: TAG, date: '2025-05-01T12:00:00Z' })
+    for (let i = 0; i < 3; i++) fake.statuses.push({ sha: TAG, state: 'success', context: 'retrieval-gate holdout look (release)', description: `look ${i + 1}`, target_url: undefined })
+    await setup(RULES(', holdout_looks: { max_per_release: 3, release: v1.4 }'))
+    const r = await runAction()
+    expect(r.report.holdout).toMatchObject({ this_release: 4, max_per_release: 3, exceeded: true })
+    expect(r.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
+    expect(fake.statuses.filter((x) => x.sha === TAG)).toHaveLength(4)
   })
 })
 

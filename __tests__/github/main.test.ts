@@ -215,13 +215,24 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(baseRules).toContain(mcnemar)
     // McNemar is refused with several seeds (a seed-averaged hit is a share): the base rules without that check.
     fake.files.set(`${BASE}:${RULES}`, baseRules.replace(mcnemar, ''))
-    const b = path.join(dir, 'baseline.jsonl')
-    const c = path.join(dir, 'candidate.jsonl')
-    await setup(prEvent(), { baseline: `${b}\n${b}\n`, candidate: `${c}\n${c}\n${c}`, comment: 'never' })
+    // Each seed its own values (one query's hit flipped per seed): the same file twice would be one seed, refused.
+    const seedOf = async (file: string, k: number): Promise<string> => {
+      if (k === 0) return file
+      const lines = (await readFile(file, 'utf8')).trim().split('\n')
+      const row = JSON.parse(lines[k]) as Record<string, unknown>
+      row['hit@10'] = 1 - (row['hit@10'] as number)
+      lines[k] = JSON.stringify(row)
+      const out = file.replace(/\.jsonl$/, `-seed${k}.jsonl`)
+      await writeFile(out, lines.join('\n') + '\n')
+      return out
+    }
+    const bs = [await seedOf(path.join(dir, 'baseline.jsonl'), 0), await seedOf(path.join(dir, 'baseline.jsonl'), 1)]
+    const cs = [await seedOf(path.join(dir, 'candidate.jsonl'), 0), await seedOf(path.join(dir, 'candidate.jsonl'), 1), await seedOf(path.join(dir, 'candidate.jsonl'), 2)]
+    await setup(prEvent(), { baseline: `${bs.join('\n')}\n`, candidate: cs.join('\n'), comment: 'never' })
     await runAction()
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as { seeds: { baseline_files: string[]; candidate_files: string[]; interval: string } }
-    expect(report.seeds.baseline_files).toEqual([b, b])
-    expect(report.seeds.candidate_files).toEqual([c, c, c])
+    expect(report.seeds.baseline_files).toEqual(bs)
+    expect(report.seeds.candidate_files).toEqual(cs)
     expect(report.seeds.interval).toBe('two-level bootstrap: seeds within each side, then queries (shared)')
   })
 

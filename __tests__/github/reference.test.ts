@@ -186,7 +186,7 @@ describe('the reference read by the action', () => {
     expect(stdout.join('')).toContain('was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:old\\"" in it')
   })
 
-  it('reads the artifact of the release workflow (any branch or tag) and states its run, commit and age', async () => {
+  it('reads the artifact of the release workflow on the tag the rules name, and states its run, commit and age', async () => {
     const common = {
       workflow_id: 55,
       status: 'completed',
@@ -198,7 +198,7 @@ describe('the reference read by the action', () => {
     fake.runs = [{ ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push' }]
     const data = Buffer.from(rows(release))
     fake.artifacts = [{ id: 41, name: 'release-rows', size_in_bytes: data.length, expired: false, created_at: '2025-05-01T12:00:00Z', runId: 700, zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }]) }]
-    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55", ref: v1.4 }'))
     expect(await runAction()).toBe(1)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
     expect(report.budgets.reference).toMatchObject({
@@ -229,9 +229,59 @@ describe('the reference read by the action', () => {
       zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }])
     })
     fake.artifacts = [artifact(43, 702), artifact(42, 701), artifact(41, 700)]
-    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55", ref: v1.4 }'))
     expect(await runAction()).toBe(1)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
     expect(report.budgets.reference).toMatchObject({ commit: TAGGED, artifact: { id: 41, run_id: 700 } })
+  })
+
+  // Issue 24, item 1: the reference artifact came from a run of any branch or a dispatched run, so a contributor
+  // who can push a branch could upload the "release" rows and reset the budget.
+  const run = (id: number, branch: string, event: string, sha = TAGGED) => ({
+    workflow_id: 55,
+    status: 'completed',
+    conclusion: 'success',
+    created_at: '2025-05-01T12:00:00Z',
+    head_repository: { full_name: 'acme/search' },
+    id,
+    head_sha: sha,
+    head_branch: branch,
+    event,
+    html_url: `https://github.com/acme/search/actions/runs/${id}`
+  })
+  const artifactOf = (id: number, runId: number, values: number[]) => {
+    const data = Buffer.from(rows(values))
+    return { id, name: 'release-rows', size_in_bytes: data.length, expired: false, created_at: '2025-05-01T12:00:00Z', runId, zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }]) }
+  }
+
+  it('takes the artifact only from a push run on the default branch: never another branch, a dispatched or a scheduled run', async () => {
+    // The newest runs are a contributor's branch push, a dispatch and a schedule, each uploading rows that would pass.
+    fake.runs = [run(705, 'evil', 'push', 'd'.repeat(40)), run(704, 'main', 'workflow_dispatch'), run(703, 'main', 'schedule'), run(700, 'main', 'push')]
+    fake.artifacts = [artifactOf(45, 705, after(3)), artifactOf(44, 704, after(3)), artifactOf(43, 703, after(3)), artifactOf(41, 700, release)]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+    expect(report.budgets.reference).toMatchObject({ artifact: { id: 41, run_id: 700 } })
+    expect(report.budgets.units[0].reason).toBe('budget_exceeded')
+  })
+
+  it('with only untrusted runs holding it, fails closed naming reference.artifact, not the baseline (item 10)', async () => {
+    fake.runs = [run(705, 'evil', 'push'), run(704, 'main', 'workflow_dispatch')]
+    fake.artifacts = [artifactOf(45, 705, after(3)), artifactOf(44, 704, after(3))]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    const log = stdout.join('')
+    expect(log).toContain('gate.yml (reference.artifact): reference.artifact “release-rows”: not found in the last 0 successful push runs of workflow 55 on branch main')
+    expect(log).not.toContain('baseline-artifact')
+    expect(log).not.toContain('give baseline a file instead')
+  })
+
+  it('two artifacts of that name in one run are ambiguous and refused', async () => {
+    fake.runs = [run(700, 'main', 'push')]
+    fake.artifacts = [artifactOf(41, 700, release), artifactOf(42, 700, after(3))]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    expect(stdout.join('')).toContain('run 700 holds 2 artifacts named "release-rows", so which one is meant is ambiguous')
   })
 })

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
+import { loadFiles } from '../helpers.js'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { InputError } from '../../src/errors.js'
 import { readInputs } from '../../src/github/inputs.js'
 import { readLocalRules } from '../../src/github/local-rules.js'
-import { readRules, readSides, readSmallText } from '../../src/load.js'
+import { readRules, readRulesFile } from '../../src/load.js'
 
 /**
  * Issue 15 item 4: a caller that branches on an error reads its structure (`code`, `problem`, `hint`), never
@@ -17,13 +18,13 @@ const root = path.resolve(import.meta.dirname, '../..')
 const ex = (f: string): string => path.join(root, 'examples/runs', f)
 
 describe('a missing file is recognised by its code', () => {
-  it('readSmallText gives code not_found for a missing file, and no code for a directory', async () => {
+  it('readRulesFile gives code not_found for a missing file, and no code for a directory', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rg-code-'))
-    const missing = (await readSmallText(path.join(dir, 'absent.yml')).catch((e: unknown) => e)) as InputError
+    const missing = (await readRulesFile(path.join(dir, 'absent.yml')).catch((e: unknown) => e)) as InputError
     expect(missing).toBeInstanceOf(InputError)
     expect(missing.code).toBe('not_found')
     expect(missing.problem).toBe('file not found')
-    const folder = (await readSmallText(dir).catch((e: unknown) => e)) as InputError
+    const folder = (await readRulesFile(dir).catch((e: unknown) => e)) as InputError
     expect(folder.code).toBeUndefined()
   })
 
@@ -48,7 +49,7 @@ describe('a missing file is recognised by its code', () => {
     const reads: string[] = []
     const read = (f: string): Promise<string> => {
       reads.push(f)
-      return readSmallText(f)
+      return readRulesFile(f)
     }
     await expect(readLocalRules(workspace, 'file not found', read)).rejects.toThrow(/is a directory/)
     expect(reads).toEqual([path.join(workspace, 'file not found')])
@@ -80,7 +81,7 @@ describe('a refusal re-placed under another name keeps its problem and hint', ()
     const text = readFileSync(ex('rules.yml'), 'utf8').replace('RR: {', '"nDGC:1@10": {').replace('examples/runs/qrels.txt', ex('qrels.txt'))
     writeFileSync(path.join(dir, 'rules.yml'), text)
     const rules = await readRules(path.join(dir, 'rules.yml'))
-    const error = (await readSides(rules, ex('baseline.jsonl'), ex('candidate.jsonl')).catch((e: unknown) => e)) as InputError
+    const error = (await loadFiles(rules, { baseline: ex('baseline.jsonl'), candidate: ex('candidate.jsonl') }).catch((e: unknown) => e)) as InputError
     expect(error).toBeInstanceOf(InputError)
     expect(error.where.key).toBe('metrics.nDGC:1@10')
     expect(error.problem).toMatch(/numeric field of the run .* \(unknown measure "nDGC:1@10"/)

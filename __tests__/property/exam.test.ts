@@ -13,10 +13,9 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
-import { runGate } from '../../src/gate.js'
 import type { GateResult } from '../../src/decide/result.js'
 import { rowsOf, sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
-import { cli, writeFiles } from '../helpers.js'
+import { cli, writeFiles, gateSides } from '../helpers.js'
 
 const RUNS = Number(process.env.RG_PROPERTY_RUNS ?? 15)
 
@@ -90,7 +89,7 @@ const decisionOf = (r: GateResult) => ({
 /** runGate, or 'refused' when it stops on unusable input. */
 function gateOrRefused(r: ReturnType<typeof rules>, b: SideRows, c: SideRows): GateResult | 'refused' {
   try {
-    return runGate(r, b, c)
+    return gateSides(r, b, c)
   } catch (error) {
     if (error instanceof InputError) return 'refused'
     throw error
@@ -103,11 +102,11 @@ describe('the candidate cannot change the exam (fast-check)', () => {
     fc.assert(
       fc.property(dataArb, extraArb, (data, extra) => {
         const zero = rules('zero')
-        const before = runGate(zero, baseline(data), candidate(data))
+        const before = gateSides(zero, baseline(data), candidate(data))
         // Ids of 7+ characters cannot collide with the exam's (at most 6): these are candidate-only.
         const invented = extra.map((x, i) => row(x.id, data.length + i + 1, [1, 1], x.seg))
         const padded = side('c.jsonl', [...rowsOf(candidate(data)), ...invented])
-        const after = runGate(zero, baseline(data), padded)
+        const after = gateSides(zero, baseline(data), padded)
         expect(decisionOf(after)).toEqual(decisionOf(before))
         if (before.decision.verdict === 'fail') expect(after.decision.verdict).toBe('fail')
         expect(after.coverage.candidateOnlyIgnored).toBe(extra.length)
@@ -126,7 +125,7 @@ describe('the candidate cannot change the exam (fast-check)', () => {
     fc.assert(
       fc.property(dataArb, planArb, fc.boolean(), fc.boolean(), (data, plan, baselineComplete, honest) => {
         const r = rules('error')
-        const unlabelled = runGate(
+        const unlabelled = gateSides(
           r,
           baseline(data),
           candidate(data, () => undefined)

@@ -6,11 +6,11 @@
  * - shuffling the rows of either side changes no byte of the JSON or Markdown report;
  * - duplicating every query (under new ids) leaves the means unchanged, doubles n and narrows the interval.
  */
+import { gateSides } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
-import { runGate } from '../../src/gate.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
@@ -141,8 +141,8 @@ describe('statistics invariants (fast-check)', () => {
           }
           return out
         }
-        const a = runGate(r, side('b.jsonl', data, 'b'), side('c.jsonl', data, 'c'))
-        const b = runGate(r, side('b.jsonl', shuffle(data), 'b'), side('c.jsonl', shuffle(data), 'c'))
+        const a = gateSides(r, side('b.jsonl', data, 'b'), side('c.jsonl', data, 'c'))
+        const b = gateSides(r, side('b.jsonl', shuffle(data), 'b'), side('c.jsonl', shuffle(data), 'c'))
         expect(toJsonReport(b)).toBe(toJsonReport(a))
         expect(toMarkdown(b)).toBe(toMarkdown(a))
       }),

@@ -6,6 +6,7 @@
 import type { GateResult } from '../../src/decide/result.js'
 import type { HistoryInput, PastReport } from '../../src/model/history.js'
 import { passScenario } from './scenarios.js'
+import { historyCapability } from '../../src/capabilities/history.js'
 
 /** Past values: recall@10 drifting down a little, mrr@10 stable. */
 function past(i: number, withMrr = true): PastReport {
@@ -32,6 +33,12 @@ export const HISTORY: HistoryInput = {
   notes: ['Run 790 (commit 1234567): no artifact "retrieval-gate-report".', 'Run 791 (commit 89abcde): artifact "retrieval-gate-report" has expired.']
 }
 
+/** A result with `history` as the history capability would have read it (the rules need no history key for the renderers). */
+export function withHistory(result: GateResult, history: HistoryInput): GateResult {
+  const { parts } = historyCapability.assess({ evidence: history } as Parameters<typeof historyCapability.assess>[0])
+  return { ...result, capabilities: [...result.capabilities, { name: 'history', guards: [], summary: history, parts }] }
+}
+
 export function historyScenario(): GateResult {
-  return { ...passScenario(), history: HISTORY }
+  return withHistory(passScenario(), HISTORY)
 }

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { executableAt, needing } from '../programs.js'
-import { HISTORY, historyScenario } from './history-scenario.js'
+import { HISTORY, historyScenario, withHistory } from './history-scenario.js'
 import { passScenario } from './scenarios.js'
 
 const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
@@ -56,12 +56,12 @@ it('the JSON report names the runs read and counts the ones left out (additive)'
 
 it('two runs of one commit keep two points (a shared category would hide one)', () => {
   const twice = { ...HISTORY, reports: [HISTORY.reports[0], { ...HISTORY.reports[1], commit: HISTORY.reports[0].commit }] }
-  const md = section(toMarkdown({ ...passScenario(), history: twice }))
+  const md = section(toMarkdown(withHistory(passScenario(), twice)))
   expect(md).toContain('x-axis ["0000000", "0000000 run 801", "this PR"]')
 })
 
 it('no past report: a note, no chart', () => {
-  const md = section(toMarkdown({ ...passScenario(), history: { ...HISTORY, reports: [], skipped: { ...HISTORY.skipped, missing: 7, expired: 0 } } }))
+  const md = section(toMarkdown(withHistory(passScenario(), { ...HISTORY, reports: [], skipped: { ...HISTORY.skipped, missing: 7, expired: 0 } })))
   expect(md).toContain('0 read; left out (never a failure): 7 no report artifact.')
   expect(md).toContain('No past report to draw')
   expect(md).not.toContain('```mermaid')

@@ -5,11 +5,11 @@
  * (CI=true), where that is a failure (see ../programs.ts). RG_SKIP_BROWSER=1 skips explicitly.
  * RG_MERMAID_SHOT=file.png saves a screenshot of everything drawn, to look at.
  */
+import { loadFiles } from '../helpers.js'
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
-import { readSides } from '../../src/load.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { executableAt, needing, skippedBy } from '../programs.js'
 import { CHROMIUM, mermaidBlocks, openMermaid } from './mermaid-browser.js'
@@ -34,8 +34,7 @@ suite('mermaid pictures render in headless chromium', () => {
   // The example evaluation of `npm run demo` (fewer resamples: the pictures' syntax is under test, not digits).
   const example = async (): Promise<string> => {
     const rules = loadRules(readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'), 'examples/rules.yml')
-    const { baseline, candidate } = await readSides(rules, 'examples/baseline.jsonl', 'examples/candidate.jsonl')
-    return toMarkdown(runGate(rules, baseline, candidate))
+    return toMarkdown(runGate(await loadFiles(rules, { baseline: 'examples/baseline.jsonl', candidate: 'examples/candidate.jsonl' })))
   }
   for (const [name, markdown] of [...reports, ['examples (npm run demo)', example] as const]) {
     it(`${name}: every block parses and draws`, async () => {

@@ -7,13 +7,13 @@
  * Without chromium or cmark-gfm the tests are skipped with one line, and fail under CI=true (../programs.ts).
  * RG_REPORT_SHOTS=dir keeps the screenshots.
  */
+import { loadFiles } from '../helpers.js'
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
-import { readSides } from '../../src/load.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { executableAt, needing, skippedBy } from '../programs.js'
 import { SCENARIOS, TYPED } from './scenarios.js'
@@ -42,8 +42,7 @@ const suite = needing(
 /** The example evaluation of `npm run demo` (fewer resamples: layout is under test, not digits). */
 async function example(): Promise<string> {
   const rules = loadRules(readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'), 'examples/rules.yml')
-  const { baseline, candidate } = await readSides(rules, 'examples/baseline.jsonl', 'examples/candidate.jsonl')
-  return toMarkdown(runGate(rules, baseline, candidate))
+  return toMarkdown(runGate(await loadFiles(rules, { baseline: 'examples/baseline.jsonl', candidate: 'examples/candidate.jsonl' })))
 }
 
 suite('the report in a browser, as GitHub shows it', () => {

@@ -3,9 +3,9 @@
  * inconclusive with too few queries, and hostile ids / names. Built in-process (rules text -> loadRules,
  * rows -> runGate), deterministic (seeded), small (fast).
  */
+import { gateSides } from '../helpers.js'
 import seedrandom from 'seedrandom'
 import { loadRules } from '../../src/config/rules.js'
-import { runGate } from '../../src/gate.js'
 import type { GateResult } from '../../src/decide/result.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 
@@ -61,7 +61,7 @@ const METRICS = `metrics:
 
 export function gate(rulesText: string, rows: { base: Row[]; cand: Row[] }, files = ['baseline.jsonl', 'candidate.jsonl'], notes: string[] = []): GateResult {
   const rules = loadRules(rulesText, 'rules.yml')
-  return runGate(rules, side(files[0], rows.base, notes), side(files[1], [...rows.cand].reverse()))
+  return gateSides(rules, side(files[0], rows.base, notes), side(files[1], [...rows.cand].reverse()))
 }
 
 const CATS = ['billing', 'how-to', 'policy']

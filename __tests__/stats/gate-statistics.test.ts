@@ -2,10 +2,10 @@
  * The issue-4 statistics through the whole pure pipeline (rules text -> runGate -> reports): target weights
  * (the reference check of the issue), clusters, multiplicity, power, refusals, determinism.
  */
+import { gateSides } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
-import { runGate } from '../../src/gate.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { sideOf } from './helpers.js'
@@ -45,9 +45,9 @@ checks:
     non_inferior: { margin: 20% }
 ${extraChecks}`
 
-function gate(statistics: string, rows = reference(), extraChecks = ''): ReturnType<typeof runGate> {
+function gate(statistics: string, rows = reference(), extraChecks = ''): ReturnType<typeof gateSides> {
   const rules = loadRules(RULES(statistics, extraChecks), 'rules.yml')
-  return runGate(rules, sideOf('baseline.jsonl', rows.baseline), sideOf('candidate.jsonl', rows.candidate))
+  return gateSides(rules, sideOf('baseline.jsonl', rows.baseline), sideOf('candidate.jsonl', rows.candidate))
 }
 
 function refusal(f: () => unknown): InputError {

@@ -4,12 +4,12 @@
  * The worker-only runs also prove the worker path ran (the units computed on workers are counted), so these
  * tests cannot pass by silently falling back to one thread.
  */
+import { gateSides } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
 import { bootstrapDistribution, bootstrapPlan } from '../../src/stats/bootstrap.js'
 import { signFlipPlan, signFlipTest } from '../../src/stats/randomization.js'
 import { createRunner, MAX_THREADS, SYNC_RUNNER, threadsFrom } from '../../src/stats/threads.js'
 import { loadRules } from '../../src/config/rules.js'
-import { runGate } from '../../src/gate.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { designOf, mulberry32, sideOf } from './helpers.js'
 
@@ -108,8 +108,8 @@ describe('a whole gate is byte-identical whatever the number of threads', () => 
       ].join('\n'),
       'rules.yml'
     )
-    const one = toJsonReport(runGate(rules, base, cand, undefined, { threads: 1 }))
-    const two = toJsonReport(runGate(rules, base, cand, undefined, { threads: 2 }))
+    const one = toJsonReport(gateSides(rules, base, cand, {}, { threads: 1 }))
+    const two = toJsonReport(gateSides(rules, base, cand, {}, { threads: 2 }))
     expect(two).toBe(one)
     expect(one).toContain('"randomization"')
   })

@@ -7,8 +7,8 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { readAnchors } from '../../src/readers/anchors.js'
 import { loadRules } from '../../src/config/rules.js'
-import { examFiles } from '../../src/github/exam-files.js'
-import { readJudgeAnchors } from '../../src/trust/load-trust.js'
+import { examInputs } from '../../src/load.js'
+import { readFetched } from '../../src/readers/fetched.js'
 import { cli, hasStackTrace, jsonl, refusal, writeFiles } from '../helpers.js'
 
 const HEAD = `version: 1
@@ -25,17 +25,22 @@ queries: { min_per_slice: 5 }
 const rows = (side: 'b' | 'c', length?: (i: number, side: 'b' | 'c') => number): string =>
   jsonl(Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, score: side === 'b' ? 0.5 : 0.5 + (i % 3) * 0.1, task: i % 2 ? 'qa' : 'chat', ...(length ? { answer_length: length(i, side) } : {}) })))
 
-/** 12 items per task; in `chat` the candidate's judge agrees with the human on every other item only. */
-function anchors(): string {
-  const out: Array<Record<string, unknown>> = []
+/**
+ * 12 items per task; in `chat` the candidate's judge agrees with the human on every other item only. The anchor
+ * file (the exam: items, human labels, the baseline judge's labels) and the candidate judge's labels (its answer).
+ */
+function anchors(): { 'anchors.jsonl': string; 'labels.jsonl': string } {
+  const exam: Array<Record<string, unknown>> = []
+  const labels: Array<Record<string, unknown>> = []
   for (const task of ['chat', 'qa']) {
     for (let i = 0; i < 12; i++) {
       const human = i % 3
       const wrong = task === 'chat' && i % 2 === 1
-      out.push({ id: `${task}-${i}`, human, baseline_judge: human, candidate_judge: wrong ? (human + 1) % 3 : human, task })
+      exam.push({ id: `${task}-${i}`, human, judge: human, task })
+      labels.push({ id: `${task}-${i}`, judge: wrong ? (human + 1) % 3 : human })
     }
   }
-  return jsonl(out)
+  return { 'anchors.jsonl': jsonl(exam), 'labels.jsonl': jsonl(labels) }
 }
 
 /** Runs the gate on the rows above with `judge` rules; ANCHORS in them is the anchor file's path. */
@@ -43,7 +48,21 @@ async function gate(rulesTail: string, files: Record<string, string>, length?: (
   const f = writeFiles({ 'b.jsonl': rows('b', length), 'c.jsonl': rows('c', length), ...files })
   const dir = f['b.jsonl'].slice(0, -'b.jsonl'.length)
   const rules = writeFiles({ 'rules.yml': HEAD + rulesTail.split('ANCHORS').join(f['anchors.jsonl'] ?? f['anchors.csv'] ?? '') })['rules.yml']
-  const out = await cli(['gate', '--rules', rules, '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--json', `${dir}out.json`, '--markdown', `${dir}out.md`])
+  const labels = f['labels.jsonl'] ?? f['labels.csv']
+  const out = await cli([
+    'gate',
+    '--rules',
+    rules,
+    '--baseline',
+    f['b.jsonl'],
+    '--candidate',
+    f['c.jsonl'],
+    '--json',
+    `${dir}out.json`,
+    '--markdown',
+    `${dir}out.md`,
+    ...(labels ? ['--candidate-judge-labels', labels] : [])
+  ])
   const json = out.code === 2 ? null : (JSON.parse(readFileSync(`${dir}out.json`, 'utf8')) as Record<string, any>)
   const md = out.code === 2 ? '' : readFileSync(`${dir}out.md`, 'utf8')
   return { ...out, json, md }
@@ -51,7 +70,7 @@ async function gate(rulesTail: string, files: Record<string, string>, length?: (
 
 describe('judge.min_kappa', () => {
   it('a task whose candidate judge falls below the floor fails the gate as "the ruler changed", naming the task', async () => {
-    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', { 'anchors.jsonl': anchors() })
+    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', anchors())
     expect(r.code).toBe(1)
     expect(r.json?.decided_by).toBe('judge.min_kappa')
     const guard = r.json?.trust.guards.find((g: { rule: string }) => g.rule === 'judge.min_kappa')
@@ -74,13 +93,17 @@ describe('judge.min_kappa', () => {
   })
 
   it('the same file as CSV gives the same figures', async () => {
-    const lines = anchors()
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-    const csv = 'id,human,baseline_judge,candidate_judge,task\n' + lines.map((l) => [l.id, l.human, l.baseline_judge, l.candidate_judge, l.task].join(',')).join('\n') + '\n'
-    const a = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', { 'anchors.jsonl': anchors() })
-    const b = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', { 'anchors.csv': csv })
+    const parse = (text: string): Array<Record<string, unknown>> =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    const exam = parse(anchors()['anchors.jsonl'])
+    const labels = parse(anchors()['labels.jsonl'])
+    const csv = 'id,human,judge,task\n' + exam.map((l) => [l.id, l.human, l.judge, l.task].join(',')).join('\n') + '\n'
+    const labelsCsv = 'id,judge\n' + labels.map((l) => [l.id, l.judge].join(',')).join('\n') + '\n'
+    const a = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', anchors())
+    const b = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', { 'anchors.csv': csv, 'labels.csv': labelsCsv })
     expect(b.json?.judge.agreement).toEqual(a.json?.judge.agreement)
   })
 
@@ -97,7 +120,7 @@ describe('judge.min_kappa', () => {
   })
 
   it('a slice with fewer items than min_items is inconclusive, not a pass', async () => {
-    const r = await gate('on_inconclusive: fail\njudge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.0, min_items: 13 }\n', { 'anchors.jsonl': anchors() })
+    const r = await gate('on_inconclusive: fail\njudge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.0, min_items: 13 }\n', anchors())
     expect(r.json?.trust.guards[0]).toMatchObject({ rule: 'judge.min_kappa', status: 'inconclusive' })
     expect(r.json?.judge.guards[0].units.every((u: { undecided: string }) => u.undecided === 'too_few')).toBe(true)
   })
@@ -105,7 +128,7 @@ describe('judge.min_kappa', () => {
 
 describe('judge.max_drop (drift)', () => {
   it("fails when the paired interval of the kappa change lies below -max_drop, in the task where the candidate's judge got worse", async () => {
-    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, max_drop: 0.05 }\n', { 'anchors.jsonl': anchors() })
+    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, max_drop: 0.05 }\n', anchors())
     expect(r.code).toBe(1)
     expect(r.json?.decided_by).toBe('judge.max_drop')
     const [chat, qa] = r.json?.judge.guards[0].units as Array<Record<string, any>>
@@ -185,8 +208,8 @@ describe('diagnostics', () => {
 
 describe('anchors are exam files, read strictly', () => {
   const rules = (tail: string) => loadRules(HEAD + tail, 'rules.yml')
-  it('examFiles lists judge.anchors (read at the base commit in a pull request)', () => {
-    expect(examFiles(rules('judge: { anchors: eval/anchors.jsonl, min_kappa: 0.6 }\n'))).toEqual(['eval/anchors.jsonl'])
+  it('the exam inputs list judge.anchors (read at the base commit in a pull request)', () => {
+    expect(examInputs(rules('judge: { anchors: eval/anchors.jsonl, min_kappa: 0.6 }\n')).flatMap((s) => (s.kind === 'file' && s.path !== undefined ? [s.path] : []))).toEqual(['eval/anchors.jsonl'])
   })
 
   it('a rule over anchors without an anchor file is refused with its key', async () => {
@@ -217,8 +240,7 @@ describe('anchors are exam files, read strictly', () => {
 
   it("in a pull request the base commit's copy is read, and a refusal names it by path@commit, never the temporary path", async () => {
     const f = writeFiles({ 'copy.jsonl': jsonl([{ id: 'a', human: 1 }]) })
-    const copies = new Map([['eval/anchors.jsonl', { path: f['copy.jsonl'], name: 'eval/anchors.jsonl@0123456789ab' }]])
-    const e = await refusal(() => readJudgeAnchors(rules('judge: { anchors: eval/anchors.jsonl, min_kappa: 0.6 }\n'), copies))
+    const e = await refusal(() => readFetched({ path: f['copy.jsonl'], name: 'eval/anchors.jsonl@0123456789ab' }, (p, n) => readAnchors(p, n, undefined)))
     expect(e.where).toMatchObject({ file: 'eval/anchors.jsonl@0123456789ab', line: 1 })
     expect(e.message).not.toContain(f['copy.jsonl'])
   })

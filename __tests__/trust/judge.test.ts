@@ -87,7 +87,7 @@ describe('agreement over anchor items', () => {
       attrs: new Map([['task', `t${i}`]]),
       scorings: [{ line: i + 1, baseline: '1', candidate: '1', baselineSwapped: null, candidateSwapped: null }]
     }))
-    const e = await refusal(() => judgeAgreement({ source: 'anchors.jsonl', sameJudge: true, items, labels: new Set(['1']) }, ['1'], 'task', options))
+    const e = await refusal(() => judgeAgreement({ source: 'anchors.jsonl', candidateSource: null, sameJudge: true, items, labels: new Set(['1']) }, ['1'], 'task', options))
     expect(e.where).toMatchObject({ file: 'anchors.jsonl', key: 'judge.per_slice' })
   })
 

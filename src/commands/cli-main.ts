@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
-import { isInputError } from '../errors.js'
 import { runGate } from '../gate.js'
-import { readReference, readRules, readSeedSides } from '../load.js'
-import { cliReferenceFile } from './reference-file.js'
+import { loadGateInputs, readRules } from '../load.js'
+import { cliInputSource } from './cli-source.js'
+import { InputError, isInputError } from '../errors.js'
 import { writeOutput } from '../output.js'
 import { toJsonReport } from '../report/json.js'
 import { toMarkdown } from '../report/markdown.js'
@@ -18,6 +18,9 @@ import { validateCommand } from './validate.js'
 import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/importers/index.js'
 import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
+
+/** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
+const GIVEN_OPTIONS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'] as const
 
 /** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
 class UsageError extends Error {
@@ -121,12 +124,17 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
   if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
   const rules = await readRules(v.rules as string)
-  const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
-  const manifests = { baselineManifest: v['baseline-manifest'] as string | undefined, candidateManifest: v['candidate-manifest'] as string | undefined }
-  const { baseline, candidate, trust, seeds } = await readSeedSides(rules, v.baseline as string[], v.candidate as string[], v.qrels as string | undefined, manifests, input)
-  const referenceFile = cliReferenceFile(rules, v.reference as string | undefined)
-  const reference = referenceFile === undefined ? undefined : await readReference(rules, referenceFile, v['reference-manifest'] as string | undefined, input)
-  const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads, seeds }, reference)
+  const rowsInput = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
+  if (v.reference !== undefined && rules.reference === undefined) {
+    throw new InputError(
+      { file: v.reference as string },
+      'a reference was given, but the rules name none, so no check has a budget to spend against it',
+      'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
+    )
+  }
+  const source = cliInputSource({ given: v as Record<string, string | string[] | undefined>, overrides: { 'reference rows': v.reference as string | undefined }, rulesFile: rules.source.file })
+  const loaded = await loadGateInputs(rules, source, { rowsInput, qrels: v.qrels as string | undefined, givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined) })
+  const result = runGate(loaded, { threads: terminal.threads })
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
   if (v.regressions) await writeOutput(v.regressions as string, toRegressionsJsonl(result))
   // The reports name an output file only when it was written (otherwise they say which option writes it).

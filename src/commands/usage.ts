@@ -43,13 +43,14 @@ export const COMMANDS = {
       'candidate-manifest': { type: 'string' },
       reference: { type: 'string' },
       'reference-manifest': { type: 'string' },
+      'candidate-judge-labels': { type: 'string' },
       'to-judge': { type: 'string' }
     },
     usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
                       [--regressions F] [--to-judge F] [--format markdown|json|text]
                       [--input-format F] [--id-field NAME]
                       [--baseline-manifest F] [--candidate-manifest F]
-                      [--reference F] [--reference-manifest F]
+                      [--reference F] [--reference-manifest F] [--candidate-judge-labels F]
       Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
       given) against the rules; print the report (--format: text on a terminal, else markdown; text is
       coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
@@ -57,7 +58,8 @@ export const COMMANDS = {
       unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
       for the comparability checks. --reference gives the rows of the rules' reference (the last release)
       that the checks' budgets are spent against (default: the rules' reference path, when it names no ref);
-      --reference-manifest its snapshot manifest.
+      --reference-manifest its snapshot manifest. --candidate-judge-labels gives the candidate judge's labels
+      of the rules' judge anchors (the anchors themselves are the exam's).
       Repeat --baseline / --candidate to give one per-query rows file per
       independently trained seed: the gate compares seed-averaged means with an interval over seeds and
       queries (docs/statistics.md, "Seed replicates").

@@ -2,7 +2,7 @@ import type { CheckRule, Margin, MetricRule, ReferenceRules } from './types.js'
 
 /** The regression-budget keys as written in the rules file (already validated against the schema). */
 export interface RawReferenceRules {
-  reference?: { name?: string; path?: string; ref?: string; artifact?: { name: string; workflow?: string; file?: string } }
+  reference?: { name?: string; path?: string; ref?: string; manifest?: string; artifact?: { name: string; workflow?: string; file?: string; ref?: string } }
 }
 
 type Fail = (path: Array<string | number>, message: string, hint?: string) => never
@@ -27,7 +27,9 @@ export function referenceRules(raw: RawReferenceRules, checks: readonly CheckRul
     fail(['reference'], 'no check has a budget, so the reference would be read and never used', 'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference')
   }
   const label = r.name ?? r.ref ?? r.path ?? (r.artifact as { name: string }).name
-  return { reference: { label, path: r.path, ref: r.ref, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file } } }
+  return {
+    reference: { label, path: r.path, ref: r.ref, manifest: r.manifest, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, ref: r.artifact.ref } }
+  }
 }
 
 /**

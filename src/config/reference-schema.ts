@@ -31,14 +31,22 @@ export const REFERENCE_RULES_PROPERTIES = {
         maxLength: 255,
         description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
       },
+      manifest: {
+        type: 'string',
+        minLength: 1,
+        description:
+          "The reference's snapshot manifest (JSON), compared with the baseline's on comparability.must_match. An exam file: read where the rules are read (in a pull request, at the base commit). The action input reference-manifest / CLI --reference-manifest name it when the rules do not."
+      },
       artifact: {
         type: 'object',
         additionalProperties: false,
         required: ['name'],
-        description: 'Instead of path/ref: an artifact of a workflow (the release workflow uploads its rows).',
+        description:
+          "Instead of path/ref: an artifact of the latest successful push run of a workflow on the default branch (or on `ref`) of this repository. Runs of other branches, dispatched or scheduled runs, and runs triggered by pull requests are never used: a contributor who can push a branch must not be able to upload the release's rows.",
         properties: {
           name: { type: 'string', minLength: 1, description: 'Artifact name.' },
-          workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful run holds the artifact (default: this workflow).' },
+          workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).' },
+          ref: { type: 'string', minLength: 1, maxLength: 255, description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.' },
           file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
         }
       }

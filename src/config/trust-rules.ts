@@ -8,7 +8,7 @@ type RawCap = { share?: number; increase?: number; outcome?: 'fail' | 'inconclus
 /** The trust keys as written in the rules file (already validated against the schema). */
 export interface RawTrustRules {
   judgments?: { qrels?: string }
-  dataset?: { file: string; corpus?: string; split?: 'dev' | 'holdout' | 'all'; manifest?: string; holdout_looks?: { max_per_pr: number } }
+  dataset?: { file: string; corpus?: string; split?: 'dev' | 'holdout' | 'all'; manifest?: string; holdout_looks?: { max_per_pr?: number; max_per_release?: number; release?: string } }
   comparability?: { must_match: string[]; may_differ?: string[] }
   pooling?: { depth?: number; max_unjudged?: RawCap }
   max_zero_hit_share?: RawCap & { depth?: number }
@@ -31,6 +31,14 @@ export function trustRules(raw: RawTrustRules, fail: Fail): Pick<Rules, 'dataset
   if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
     fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)')
   }
+  const looks = raw.dataset?.holdout_looks
+  if (looks !== undefined && (looks.max_per_release === undefined) !== (looks.release === undefined)) {
+    fail(
+      ['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'],
+      looks.release === undefined ? 'max_per_release counts looks since a release, but names no release' : 'release names where the looks of a release are kept, but no max_per_release caps them',
+      'give both: holdout_looks: { max_per_release: 20, release: v1.4 }'
+    )
+  }
   const cap = (c: RawCap, path: Array<string | number>): ShareCap => {
     if (c.share === undefined && c.increase === undefined) fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }')
     return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' }
@@ -40,7 +48,9 @@ export function trustRules(raw: RawTrustRules, fail: Fail): Pick<Rules, 'dataset
     corpus: raw.dataset.corpus,
     split: raw.dataset.split ?? 'holdout',
     manifest: raw.dataset.manifest,
-    holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr
+    holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr,
+    holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
+    holdoutRelease: raw.dataset.holdout_looks?.release
   }
   const comparability: ComparabilityRules | undefined = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] }
   const pooling: PoolingRules | undefined = raw.pooling && {

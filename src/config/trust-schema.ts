@@ -28,9 +28,14 @@ export const TRUST_RULES_PROPERTIES = {
       holdout_looks: {
         type: 'object',
         additionalProperties: false,
-        required: ['max_per_pr'],
-        description: 'Counts every gate run that grades the holdout (per PR in the sticky comment, in total over history) and caps the looks per PR: beyond the cap the checks on holdout queries are inconclusive.',
-        properties: { max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' } }
+        minProperties: 1,
+        description:
+          'Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses, docs/trust.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.',
+        properties: {
+          max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' },
+          max_per_release: { type: 'integer', minimum: 1, description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.' },
+          release: { type: 'string', minLength: 1, maxLength: 255, description: 'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.' }
+        }
       }
     }
   },

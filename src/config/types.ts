@@ -107,7 +107,13 @@ export interface ReferenceRules {
   path: string | undefined
   /** Tag/branch/commit to read `path` at; undefined: the base commit. */
   ref: string | undefined
-  artifact: { name: string; workflow: string | undefined; file: string | undefined } | undefined
+  /**
+   * An artifact of a push run of `workflow` on the default branch, or on `ref` (a branch or tag) when named: a
+   * run of another branch, a dispatched or scheduled run, or anything a pull request triggered is never used.
+   */
+  artifact: { name: string; workflow: string | undefined; file: string | undefined; ref: string | undefined } | undefined
+  /** The reference's snapshot manifest (an exam file, read where the rules are); undefined: the invocation may name one. */
+  manifest: string | undefined
 }
 
 /** The evaluation set the runs are graded against (its gold and grades are the judgments). */
@@ -121,6 +127,9 @@ export interface DatasetRules {
   manifest: string | undefined
   /** Most gate runs per PR that may grade the holdout (`holdout_looks.max_per_pr`); undefined: no cap. */
   holdoutMaxPerPr?: number
+  /** Most gate runs since the release that may grade it (`holdout_looks.max_per_release`), and that release's tag. */
+  holdoutMaxPerRelease?: number
+  holdoutRelease?: string
 }
 
 /** Which snapshot fields must be equal between baseline, candidate (and dataset) manifests. */

@@ -4,7 +4,6 @@ import type { Comparison, StatsEngine } from '../stats/compare.js'
 import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
 import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
-import { evaluateBudget, withBudget, type ReferenceStats } from './budget.js'
 import { unitCounts } from './counts.js'
 import { isStatistical } from './describe.js'
 import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.js'
@@ -36,7 +35,7 @@ export interface Decision {
  * with reason `no_queries`, since a rule that tested nothing protected nothing. The trust `guards` (already
  * analysed) come first in the verdict: see {@link decideVerdict}.
  */
-export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, guards: readonly GuardResult[] = [], reference?: ReferenceStats): Decision {
+export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, guards: readonly GuardResult[] = []): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
   const sets = rules.checks.map((rule) => unitSets(rule, table, stats))
   const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []))
@@ -48,7 +47,7 @@ export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, gua
   })
   const adjusted = adjustPValues(raw, method)
   const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
-  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, reference))
+  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf))
   const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks)
   return { verdict, decidedBy, checks, guards: counted, family }
 }
@@ -63,13 +62,10 @@ function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filt
   return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
 }
 
-function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf, reference: ReferenceStats | undefined): CheckResult {
+function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf): CheckResult {
   const metric = rules.metrics.get(rule.metric) as MetricRule
-  // A budgeted unit is also judged against the reference (same queries, same confidence); the worse outcome stands.
-  const units = sets.map((filters) => {
-    const unit = evaluateUnit(rule, metric, rules, stats, filters, family, pOf)
-    return reference === undefined ? unit : withBudget(unit, evaluateBudget(rule, metric, rules, reference, filters, unit.comparison.confidence))
-  })
+  // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
+  const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf))
   const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
   const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass'
   return { rule, status, counts, units }

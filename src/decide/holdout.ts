@@ -1,10 +1,7 @@
 import type { PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
 import type { StatsEngine } from '../stats/compare.js'
-import { unitCounts } from './counts.js'
-import { decideVerdict } from './decided-by.js'
-import type { Decision } from './evaluate.js'
-import type { CheckResult, UnitResult } from './types.js'
+import type { UnitResult } from './types.js'
 
 /**
  * Holdout accounting: an evaluation set graded again and again stops measuring generalisation, so every gate
@@ -15,10 +12,18 @@ import type { CheckResult, UnitResult } from './types.js'
 
 /** Looks counted before this run, as the caller found them. */
 export interface PriorLooks {
-  /** Gate runs of this PR that graded the holdout before this one (from the sticky comment); null: not a pull request. */
+  /** Gate runs of this PR that graded the holdout before this one (from the look ledger); null: not a pull request. */
   thisPr: number | null
+  /** Looks since the release (dataset.holdout_looks.release) before this one; absent without a release. */
+  release?: number
   /** Looks recorded by the past gate runs read as history (their reports' `holdout.looks.this_run` summed); undefined: history is off. */
   history?: { looks: number; reports: number }
+  /**
+   * Why the looks so far could not be counted (the record was unreadable, or this run's look could not be
+   * recorded where a pull request cannot erase it); absent when counted. A count that is unknown is never taken
+   * as 0: every unit on holdout queries is then inconclusive (fail closed).
+   */
+  unknown?: string
 }
 
 /** What the report says about the holdout: whether this run graded it and how often it has been looked at. */
@@ -37,12 +42,17 @@ export interface HoldoutAccount {
   historyReports: number | null
   /** The cap (dataset.holdout_looks.max_per_pr), or null. */
   maxPerPr: number | null
+  /** Looks since the release, this run included, and its cap; both null without a release. */
+  thisRelease: number | null
+  maxPerRelease: number | null
   /** This PR has looked more often than the cap allows: the units on holdout queries are inconclusive. */
   exceeded: boolean
+  /** Why the looks could not be counted (then, too, the units on holdout queries are inconclusive); null when counted. */
+  unknown: string | null
 }
 
 /** Indices (into the table) of the holdout's queries: all of them when the rules grade the holdout, the `split` = holdout ones under `all`. */
-function holdoutMask(rules: Rules, table: PairedTable): Uint8Array {
+export function holdoutMask(rules: Rules, table: PairedTable): Uint8Array {
   const n = table.ids.length
   const mask = new Uint8Array(n)
   const split = rules.dataset?.split
@@ -66,6 +76,10 @@ export function countHoldoutLooks(rules: Rules, table: PairedTable, prior: Prior
   const thisRun: 0 | 1 = queries > 0 ? 1 : 0
   const thisPr = prior.thisPr === null ? null : prior.thisPr + thisRun
   const maxPerPr = rules.dataset.holdoutMaxPerPr ?? null
+  const maxPerRelease = rules.dataset.holdoutMaxPerRelease ?? null
+  const thisRelease = prior.release === undefined ? null : prior.release + thisRun
+  const overPr = maxPerPr !== null && thisPr !== null && thisPr > maxPerPr
+  const overRelease = maxPerRelease !== null && thisRelease !== null && thisRelease > maxPerRelease
   return {
     split: rules.dataset.split,
     queries,
@@ -74,39 +88,33 @@ export function countHoldoutLooks(rules: Rules, table: PairedTable, prior: Prior
     total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
     historyReports: prior.history === undefined ? null : prior.history.reports,
     maxPerPr,
-    exceeded: thisRun === 1 && maxPerPr !== null && thisPr !== null && thisPr > maxPerPr
+    thisRelease,
+    maxPerRelease,
+    exceeded: thisRun === 1 && (overPr || overRelease),
+    unknown: thisRun === 1 && prior.unknown !== undefined ? prior.unknown : null
   }
-}
-
-/** Whether the query at index `i` is of the holdout (for reports that show per-query details of the dev split only). */
-export function holdoutQueries(rules: Rules, table: PairedTable): (i: number) => boolean {
-  const mask = holdoutMask(rules, table)
-  return (i) => mask[i] === 1
 }
 
 /**
- * Beyond the cap, the checks on holdout queries are inconclusive: a unit that passed, or was inconclusive, on
- * queries that include the holdout becomes inconclusive with reason `holdout_looks_exceeded` (how it counts:
- * on_inconclusive, or fail for a superior check, as for any inconclusive unit). A unit that failed stays failed:
- * looking too often makes a pass untrustworthy (the change may be fitted to the holdout), not a shown loss.
- * The verdict and what decided it are decided again from the new statuses.
+ * Beyond the cap (or when the looks could not be counted), a unit on queries that include the holdout becomes
+ * inconclusive: a unit that passed, or was inconclusive, takes reason `holdout_looks_exceeded` (or
+ * `holdout_looks_unknown`); how it counts is on_inconclusive, or fail for a superior check, as for any
+ * inconclusive unit. A unit that failed stays failed: looking too often makes a pass untrustworthy (the change
+ * may be fitted to the holdout), not a shown loss. The caller decides every check and the verdict again.
  */
-export function capHoldoutLooks(rules: Rules, table: PairedTable, stats: StatsEngine, decision: Decision, account: HoldoutAccount | undefined): Decision {
-  if (!account?.exceeded || account.thisPr === null || account.maxPerPr === null) return decision
-  const mask = holdoutMask(rules, table)
-  const looks = { thisPr: account.thisPr, maxPerPr: account.maxPerPr }
-  // A unit's slice is its query set's filters (the check's where, plus its per_slice value).
-  const touchesHoldout = (unit: UnitResult): boolean => {
-    for (const i of stats.members(unit.slice)) if (mask[i] === 1) return true
-    return false
+export function capHoldoutUnit(unit: UnitResult, account: HoldoutAccount, mask: Uint8Array, stats: StatsEngine): UnitResult {
+  if (unit.status === 'fail') return unit
+  if (!account.exceeded && account.unknown === null) return unit
+  let touches = false
+  for (const i of stats.members(unit.slice)) {
+    if (mask[i] === 1) {
+      touches = true
+      break
+    }
   }
-  const checks = decision.checks.map((check): CheckResult => {
-    const units = check.units.map((u): UnitResult => (u.status !== 'fail' && touchesHoldout(u) ? { ...u, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks } : u))
-    if (units.every((u, i) => u === check.units[i])) return check
-    const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
-    const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass'
-    return { ...check, status, counts, units }
-  })
-  const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks)
-  return { ...decision, verdict, decidedBy, checks, guards }
+  if (!touches) return unit
+  if (account.unknown !== null) return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' }
+  const release = account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease
+  const looks = release ? { thisPr: account.thisRelease as number, maxPerPr: account.maxPerRelease as number, release: true as const } : { thisPr: account.thisPr as number, maxPerPr: account.maxPerPr as number }
+  return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks }
 }

@@ -8,11 +8,9 @@ import type { Rules } from '../config/types.js'
 import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
-import type { JudgeResult } from '../stats/judge.js'
 import type { Provenance } from '../model/provenance.js'
-import type { HoldoutAccount } from './holdout.js'
-import type { HistoryInput } from '../model/history.js'
-import type { SeedsSummary } from '../stats/seeds.js'
+import type { GuardResult } from '../trust/trust.js'
+import type { CheckResult, UnitResult } from './types.js'
 
 /** How many regressed queries the report lists (the regression set file holds all of them). */
 export const TOP_REGRESSIONS = 10
@@ -45,28 +43,83 @@ export interface GateResult {
   /** Where the rules and the baseline came from (set by the action after runGate; the CLI leaves it out). */
   provenance?: Provenance
   /**
-   * Whether the two sides can be compared (corpus snapshot, judge, unjudged share, ...), one entry per aspect,
-   * filled by comparability checks when they run; the report's comparability section lists every entry.
-   */
-  comparability?: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }>
-  /**
    * The trust checks (docs/trust.md): dataset summary, snapshot comparability, pooling bias, whole-class
-   * failures, two-stage diagnostics, publishable. A trust rule that counts as fail fails the verdict first
-   * (`decision.decidedBy` is then that guard; `decision.guards` says how each guard counts).
+   * failures, two-stage diagnostics, publishable, assembled from the trust capabilities. A trust rule that counts
+   * as fail fails the verdict first (`decision.decidedBy` is then that guard; `decision.guards` says how each
+   * guard counts).
    */
   trust?: TrustResult
   /**
-   * The reference the checks' budgets were spent against (rules `reference`), when one was read: its label,
-   * the rows file as read, its row count, and what its snapshot check found (null: no comparability rules).
-   * Each budgeted unit's figures are its `budget` (decision.checks[].units[].budget).
+   * Every capability the rules switched on (src/capabilities/registry.ts), in registry order: its guards, its
+   * summary and its report parts. The renderers place the parts in fixed slots; nothing else in the result is
+   * per capability.
    */
-  reference?: { label: string; file: string; rows: number; snapshot: string | null }
-  /** The judge against its human anchors and its diagnostics (rules `judge`); its guards are among the trust guards. */
-  judge?: JudgeResult | null
-  /** How often the holdout has been graded (this run, this PR, in total); undefined without an evaluation set. */
-  holdout?: HoldoutAccount
-  /** The gated metrics over the last gate runs on the default branch (set by the action when the rules ask for history). */
-  history?: HistoryInput
-  /** Seed replicates (several files per side, or statistics.min_seeds): the files, the spread between seeds per metric (src/stats/seeds.ts). */
-  seeds?: SeedsSummary
+  capabilities: CapabilityOutcome[]
+}
+
+/** The output files written beside a report, as the caller names them; an absent field: not written. */
+export interface WrittenFiles {
+  /** The regression set (the CLI's `--regressions FILE`; the action's report-dir/regressions.jsonl). */
+  regressions?: string
+  /** The to-judge list (the CLI's `--to-judge FILE`; the action's report-dir/to-judge.jsonl). */
+  toJudge?: string
+}
+
+/** Where in the Markdown report a capability's lines go (src/report/markdown.ts places the slots). */
+export type MarkdownSlot =
+  /** Under the verdict, after provenance (the holdout's looks). */
+  | 'head'
+  /** Under the gated checks table, beside the statistics sentences (seeds). */
+  | 'underChecks'
+  /** After the other findings, before the pictures: a `### ` section of its own (the regression budget). */
+  | 'afterFindings'
+  /** After the pictures (history). */
+  | 'afterPictures'
+  /** Lines at the top of the collapsible Trust section (the judge). */
+  | 'trustDetails'
+  /** Collapsible sections of its own after Trust (seeds), each a whole `<details>` block. */
+  | 'details'
+
+/** Where in the terminal report a capability's (plain) lines go. */
+export type TextSlot = 'head' | 'underChecks' | 'afterFindings'
+
+/** What a renderer passes to a capability's parts. */
+export interface RenderContext {
+  result: GateResult
+  files?: WrittenFiles
+  /** The JSON report's number rule: non-finite becomes null. */
+  num: (x: number) => number | null
+}
+
+/**
+ * A capability's report parts. Every line is final for its format: Markdown escaped with inline(), terminal
+ * lines made safe with plain() (src/report/escape.ts). Every part is optional: without it, nothing is there.
+ */
+export interface RenderParts {
+  markdown?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => string[]>>
+  text?: Partial<Record<TextSlot, (ctx: RenderContext) => string[]>>
+  /** Its top-level key in the JSON report and the value (null: no key). */
+  json?: (ctx: RenderContext) => [string, unknown] | null
+  /** Extra keys of one unit in the JSON report (the budget, the holdout looks). */
+  unitJson?: (unit: UnitResult, check: CheckResult, ctx: RenderContext) => Array<[string, unknown]>
+  /**
+   * Queries no per-query output may show (the holdout): the index into the paired table -> true when withheld.
+   * Every renderer that lists queries one by one (Markdown, text, regressions.jsonl, to-judge, HTML) asks.
+   */
+  withheld?: (i: number) => boolean
+}
+
+/** A capability after assessment, as the result carries it. */
+export interface CapabilityOutcome {
+  name: string
+  guards: GuardResult[]
+  /** Its summary (typed by the capability; read it with summaryOf in src/capabilities/registry.ts). */
+  summary: unknown
+  parts: RenderParts
+}
+
+/** True when some capability withholds the query at index `i` of the paired table from per-query outputs. */
+export function isWithheld(result: Pick<GateResult, 'capabilities'>, i: number): boolean {
+  for (const c of result.capabilities) if (c.parts.withheld?.(i) === true) return true
+  return false
 }

@@ -27,6 +27,8 @@ export type Reason =
   | 'budget_crosses'
   /** The holdout was graded more often in this PR than the rules allow (src/decide/holdout.ts). */
   | 'holdout_looks_exceeded'
+  /** The holdout looks so far could not be counted (an unreadable or unwritable ledger): never taken as 0. */
+  | 'holdout_looks_unknown'
   /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
   | 'too_few_seeds'
 
@@ -51,7 +53,7 @@ export interface UnitResult {
   /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
   power: { mde: number; moreQueries: number | null } | null
   /** Set when the unit was made inconclusive because the holdout was graded too often in this PR (decide/holdout.ts). */
-  holdoutLooks?: { thisPr: number; maxPerPr: number }
+  holdoutLooks?: { thisPr: number; maxPerPr: number; release?: true }
   /** The unit's regression budget against the rules' reference, when the check has a budget and a reference was read. */
   budget?: BudgetResult
 }

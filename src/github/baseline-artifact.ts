@@ -48,6 +48,16 @@ export interface BaselineArtifactOptions {
   notFrom?: { sha: string; branch?: string }
   /** Workflow id or file name whose runs are searched; default: the triggering (workflow_run) or this workflow. */
   workflow?: string | number
+  /**
+   * The events whose runs may hold it (default: any event that is not a pull request's). The exam (a reference)
+   * takes push runs only: a dispatched or scheduled run may run on any ref with any inputs.
+   */
+  events?: readonly string[]
+  /** How messages name it (default `baseline-artifact “NAME”`), and where a refusal points (default: that label). */
+  label?: string
+  where?: { file: string; key: string }
+  /** What to do when no run holds it (default: the baseline's fix). */
+  uploadHint?: string
   /** Warn when the artifact is older than this many seconds (undefined: never). */
   maxAgeSeconds?: number
   /** A fresh folder of our own to download into. */
@@ -90,14 +100,15 @@ interface ApiArtifact {
  * to share the base branch's name) are never used: a baseline must come from the base branch itself.
  */
 export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, options: BaselineArtifactOptions): Promise<BaselineFromArtifact> {
-  const label = `baseline-artifact “${options.name}”`
+  const label = options.label ?? `baseline-artifact “${options.name}”`
+  const at = options.where ?? { file: label }
   const maxBytes = options.maxBytes ?? ARTIFACT_MAX_BYTES
   const workflow = options.workflow ?? ctx.workflowRun?.workflowId ?? (await thisWorkflowId(client, ctx))
   const api = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
     try {
       return await call()
     } catch (error) {
-      throw new InputError({ file: label }, describeApiError(error, what), apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs'))
+      throw new InputError(at, describeApiError(error, what), apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs'))
     }
   }
   const on = options.branch === undefined ? '' : ` on branch ${options.branch}`
@@ -107,7 +118,14 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   })
   const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
   const eligible = runs
-    .filter((r) => r.id !== ctx.runId && (options.branch === undefined || r.head_branch === options.branch) && !r.event.startsWith('pull_request') && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName)
+    .filter(
+      (r) =>
+        r.id !== ctx.runId &&
+        (options.branch === undefined || r.head_branch === options.branch) &&
+        !r.event.startsWith('pull_request') &&
+        (options.events === undefined || options.events.includes(r.event)) &&
+        (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
+    )
     .filter((r) => options.notFrom === undefined || (r.head_sha !== options.notFrom.sha && (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
     .slice(0, RUNS_SEARCHED)
   let found: { run: ApiRun; artifact: ApiArtifact } | undefined
@@ -116,26 +134,39 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
       const { data } = await client.rest.actions.listWorkflowRunArtifacts({ owner: ctx.owner, repo: ctx.repo, run_id: run.id, name: options.name, per_page: 100 })
       return data.artifacts
     })
-    const artifact = artifacts.find((a) => a.name === options.name && !a.expired)
+    const live = artifacts.filter((a) => a.name === options.name && !a.expired)
+    if (live.length > 1) {
+      throw new InputError(
+        at,
+        `${label}: run ${run.id} holds ${live.length} artifacts named ${quote(options.name)}, so which one is meant is ambiguous`,
+        'upload the rows once per run under this name (one actions/upload-artifact step), or give each artifact its own name'
+      )
+    }
+    const artifact = live[0]
     if (artifact) {
       found = { run, artifact }
       break
     }
   }
   if (!found) {
+    const runsWord = options.events === undefined ? 'non-PR runs' : `${options.events.join(' or ')} runs`
     throw new InputError(
-      { file: label },
-      `not found in the last ${eligible.length} successful non-PR runs of workflow ${workflow}${on} (expired artifacts do not count)`,
-      `upload it on pushes to ${options.branch ?? 'the branch or tag it is built from'} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+      at,
+      `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow}${on} (expired artifacts do not count)`,
+      options.uploadHint ?? `upload it on pushes to ${options.branch ?? 'the branch or tag it is built from'} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
     )
   }
   const { run, artifact } = found
-  if (artifact.size_in_bytes > maxBytes) throw new InputError({ file: label }, `is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`, 'upload only the per-query rows')
+  if (artifact.size_in_bytes > maxBytes) throw new InputError(at, `${options.where === undefined ? '' : `${label} `}is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`, 'upload only the per-query rows')
   const downloadDir = await mkdtemp(path.join(options.tmpDir, 'artifact-'))
   try {
     await options.download(artifact.id, run.id, downloadDir)
   } catch (error) {
-    throw new InputError({ file: label }, `download of artifact ${artifact.id} from run ${run.id} failed: ${(error as Error).message}`, 'the workflow needs permissions: actions: read')
+    throw new InputError(
+      at,
+      `${options.where === undefined ? '' : `${label}: `}download of artifact ${artifact.id} from run ${run.id} failed: ${(error as Error).message}`,
+      'the workflow needs permissions: actions: read'
+    )
   }
   const archive = await onlyFile(downloadDir, label, maxBytes)
   const file = await extractOne(archive, options, label, maxBytes)

@@ -23,8 +23,6 @@ export interface CommentRequest {
   author?: string
   /** Where the full report is, for the "shortened" note. */
   whereFull: string
-  /** Gate runs of this PR that graded the holdout, this one included (kept in the hidden metadata); undefined: not counted. */
-  holdoutLooks?: number
 }
 
 export type CommentOutcome =
@@ -40,8 +38,6 @@ export interface CommentMetadata {
   head_sha: string
   run_id: number | null
   verdict: string
-  /** Gate runs of this PR that graded the holdout so far (src/decide/holdout.ts); absent when never counted. */
-  holdout_looks?: number
 }
 
 const META_PREFIX = '<!-- retrieval-gate-meta '
@@ -49,8 +45,7 @@ const META_PREFIX = '<!-- retrieval-gate-meta '
 /** Second hidden line: JSON metadata (head commit, run, verdict) so a stale run can tell it is stale. */
 export function metadataLine(meta: CommentMetadata): string {
   // `--` cannot occur in the JSON of these fields (hex sha, integer, word), so the comment cannot be closed early
-  const looks = meta.holdout_looks !== undefined && Number.isSafeInteger(meta.holdout_looks) && meta.holdout_looks >= 0 ? { holdout_looks: meta.holdout_looks } : {}
-  return `${META_PREFIX}${JSON.stringify({ head_sha: meta.head_sha.replace(/[^0-9a-f]/gi, ''), run_id: meta.run_id, verdict: meta.verdict.replace(/[^a-z]/g, ''), ...looks })} -->`
+  return `${META_PREFIX}${JSON.stringify({ head_sha: meta.head_sha.replace(/[^0-9a-f]/gi, ''), run_id: meta.run_id, verdict: meta.verdict.replace(/[^a-z]/g, '') })} -->`
 }
 
 /** Reads the metadata line back (undefined when absent or malformed). */
@@ -60,8 +55,7 @@ export function parseMetadata(body: string): CommentMetadata | undefined {
   try {
     const v = JSON.parse(line.slice(META_PREFIX.length, -4)) as Record<string, unknown>
     if (typeof v.head_sha !== 'string') return undefined
-    const looks = typeof v.holdout_looks === 'number' && Number.isSafeInteger(v.holdout_looks) && v.holdout_looks >= 0 ? { holdout_looks: v.holdout_looks } : {}
-    return { head_sha: v.head_sha, run_id: typeof v.run_id === 'number' ? v.run_id : null, verdict: typeof v.verdict === 'string' ? v.verdict : '', ...looks }
+    return { head_sha: v.head_sha, run_id: typeof v.run_id === 'number' ? v.run_id : null, verdict: typeof v.verdict === 'string' ? v.verdict : '' }
   } catch {
     return undefined
   }
@@ -125,7 +119,7 @@ export async function upsertStickyComment(client: GitHubClient, ctx: GateContext
       return { status: 'skipped', reason: `run ${meta.run_id} already reported on ${head.slice(0, 12)} and is newer than this run (${req.runId})` }
     }
     if (!existing && req.mode === 'on-failure' && req.verdict === 'pass') return { status: 'skipped', reason: 'comment: on-failure and the gate passed' }
-    const prefix = `${markerFor(req.name)}\n${metadataLine({ head_sha: pr.runHeadSha, run_id: req.runId ?? null, verdict: req.verdict, holdout_looks: req.holdoutLooks })}\n`
+    const prefix = `${markerFor(req.name)}\n${metadataLine({ head_sha: pr.runHeadSha, run_id: req.runId ?? null, verdict: req.verdict })}\n`
     const fitted = fitMarkdown(req.markdown, COMMENT_LIMIT - sizeOf(prefix) - 64, req.whereFull)
     const body = prefix + fitted.text
     if (existing) {
@@ -139,20 +133,5 @@ export async function upsertStickyComment(client: GitHubClient, ctx: GateContext
   } catch (error) {
     const fork = pr.isFork && statusOf(error) === 403 ? ' (this PR comes from a fork, whose GITHUB_TOKEN is read-only: use the two-workflow pattern in docs/github.md to comment)' : ''
     return { status: 'failed', reason: describeApiError(error, step) + fork, httpStatus: statusOf(error) }
-  }
-}
-
-/**
- * How many gate runs of this PR graded the holdout before this one, from the hidden metadata of the gate's own
- * sticky comment (0 when there is no comment yet, or it predates the count). Never throws: the count is
- * bookkeeping, so an API failure is a warning and the count restarts from what could be read (0).
- */
-export async function readPriorHoldoutLooks(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, name: string, author?: string): Promise<{ looks: number; warning?: string }> {
-  try {
-    const { login } = await ownLogin(client, author)
-    const existing = await findStickyComment(client, ctx, pr.number, name, login)
-    return { looks: (existing && parseMetadata(existing.body ?? '')?.holdout_looks) ?? 0 }
-  } catch (error) {
-    return { looks: 0, warning: `the holdout looks of earlier runs could not be read from the PR comment (${describeApiError(error, 'listing the PR comments')}); counting from 0` }
   }
 }

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdir, mkdtemp, open, stat } from 'node:fs/promises'
 import path from 'node:path'
-import type { ExamCopies, ExamCopy } from '../readers/exam-copies.js'
-import type { Rules } from '../config/types.js'
+import type { FetchedFile } from '../readers/fetched.js'
 import type { ExamFileProvenance } from '../model/provenance.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import type { GitHubClient } from './octokit.js'
@@ -16,23 +15,6 @@ import { describeBase, readAtCommit, repositoryPath } from './read-at-commit.js'
  */
 export const MAX_EXAM_FILE_BYTES = 100 * 1024 * 1024
 
-/**
- * The files the rules name that define the exam: judgments, the evaluation set, its corpus listing, its
- * snapshot manifest and the judge anchors (human labels the judge is checked against). In a pull request the PR under judgment must not be able to edit them (re-split the
- * evaluation set, dispute the questions it regresses, relabel the judgments), so with `rules-from: base` they
- * are read at the base commit like the rules. In the order the rules list them, each once.
- */
-export function examFiles(rules: Rules): string[] {
-  const files = [rules.judgments?.qrels, rules.dataset?.file, rules.dataset?.corpus, rules.dataset?.manifest, rules.judge?.anchors].filter((f): f is string => typeof f === 'string' && f !== '')
-  return [...new Set(files)]
-}
-
-/** The exam as the base commit has it: local copies for the readers, and what the report says about each. */
-export interface ExamAtBase {
-  copies: ExamCopies
-  provenance: ExamFileProvenance[]
-}
-
 export interface ExamAtBaseOptions {
   /** Parent of the private folder the copies are written to (RUNNER_TEMP, emptied by the runner after the job). */
   tmpRoot: string
@@ -42,29 +24,29 @@ export interface ExamAtBaseOptions {
   limit?: number
 }
 
+/** Reads exam files at the PR's base commit, one at a time, each once, remembering what the report says of each. */
+export interface ExamAtBase {
+  read(file: string): Promise<FetchedFile>
+  provenance(): ExamFileProvenance[]
+}
+
 /**
- * Reads every exam file at the PR's base commit (contents API, streamed, capped) into a fresh private folder
- * (mkdtemp, mode 0700) and returns the copies the gate must read instead of the workspace's. Fails closed, with
- * the file and what to do, when a file is not in the repository, not at the base commit (a PR cannot bring its
- * own exam: merge it first), a directory, an LFS pointer, unreadable or over the cap. When the workspace copy
- * differs, the provenance carries both sha256 sums: the report says the base copy graded this PR and the PR's
- * change applies after merge. Names shown for the copies are `path@commit12`.
+ * Reads exam files at the PR's base commit (contents API, streamed, capped) into a fresh private folder (mkdtemp,
+ * mode 0700): the copies the gate reads instead of the workspace's. Fails closed, with the file and what to do,
+ * when a file is not in the repository, not at the base commit (a PR cannot bring its own exam: merge it
+ * first), a directory, an LFS pointer, unreadable or over the cap. When the workspace copy differs, the
+ * provenance carries both sha256 sums: the report says the base copy graded this PR and the PR's change applies
+ * after merge. Names shown for the copies are `path@commit12`. The same file named twice (`./a` and `a`) is read
+ * once.
  */
-export async function readExamAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, files: string[], options: ExamAtBaseOptions): Promise<ExamAtBase> {
-  const copies = new Map<string, ExamCopy>()
+export function examAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, options: ExamAtBaseOptions): ExamAtBase {
+  const byRepoPath = new Map<string, Promise<FetchedFile>>()
   const provenance: ExamFileProvenance[] = []
-  if (files.length === 0) return { copies, provenance }
-  const dir = await mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-exam-'))
+  let dir: Promise<string> | undefined
   const base = describeBase(pr)
-  const byRepoPath = new Map<string, ExamCopy>()
-  for (const file of files) {
-    const repoPath = repositoryPath(file, 'every exam file the rules name (judgments, dataset, corpus, manifest)', 'commit the file and name it by its path in the repository, so that it can be read at the base commit')
-    const done = byRepoPath.get(repoPath)
-    if (done !== undefined) {
-      copies.set(file, done) // the same file named twice (`./a` and `a`): read once
-      continue
-    }
-    const local = path.join(dir, ...repoPath.split('/'))
+  const fetchOne = async (file: string, repoPath: string): Promise<FetchedFile> => {
+    dir ??= mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-exam-'))
+    const local = path.join(await dir, ...repoPath.split('/'))
     await mkdir(path.dirname(local), { recursive: true, mode: 0o700 })
     const handle = await open(local, 'wx', 0o600)
     let read: { bytes: number; sha256: string }
@@ -75,7 +57,7 @@ export async function readExamAtBase(client: GitHubClient, ctx: GateContext, pr:
         limit: options.limit ?? MAX_EXAM_FILE_BYTES,
         tooLargeHint: `the contents API serves files up to 100 MiB; keep judgments, evaluation sets and corpus listings under that (split them, or list chunk ids only)`,
         missing: {
-          message: `is not at ${base}: the gate fails closed, because an exam (judgments, evaluation set, corpus listing, manifest) that a pull request brings with it was not written before its results were seen`,
+          message: `is not at ${base}: the gate fails closed, because an exam (judgments, evaluation set, corpus listing, manifest, anchors) that a pull request brings with it was not written before its results were seen`,
           hint: `merge the file into ${pr.baseRef || 'the base branch'} first (in its own reviewed PR), then re-run; or, outside pull requests, use rules-from: workspace`
         },
         onChunk: async (chunk) => {
@@ -85,15 +67,28 @@ export async function readExamAtBase(client: GitHubClient, ctx: GateContext, pr:
     } finally {
       await handle.close()
     }
-    const copy = { path: local, name: `${repoPath}@${pr.baseSha.slice(0, 12)}` }
-    copies.set(file, copy)
-    byRepoPath.set(repoPath, copy)
     const workspace = await hashLocalFile(path.resolve(options.workspace, file), options.limit)
     const entry: ExamFileProvenance = { file: repoPath, commit: pr.baseSha, sha256: read.sha256, bytes: read.bytes }
     if (workspace !== undefined && workspace !== read.sha256) entry.workspaceSha256 = workspace
     provenance.push(entry)
+    return { path: local, name: `${repoPath}@${pr.baseSha.slice(0, 12)}`, sha256: read.sha256 }
   }
-  return { copies, provenance }
+  return {
+    read(file) {
+      const repoPath = repositoryPath(
+        file,
+        'every exam file the rules name (judgments, dataset, corpus, manifest, anchors)',
+        'commit the file and name it by its path in the repository, so that it can be read at the base commit'
+      )
+      let copy = byRepoPath.get(repoPath)
+      if (copy === undefined) {
+        copy = fetchOne(file, repoPath)
+        byRepoPath.set(repoPath, copy)
+      }
+      return copy
+    },
+    provenance: () => [...provenance]
+  }
 }
 
 /**

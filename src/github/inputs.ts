@@ -34,6 +34,8 @@ export interface ActionInputs {
   commitStatus: CommitStatusMode
   /** Snapshot manifest of the rules' reference (regression budget). */
   referenceManifest: string | undefined
+  /** The candidate judge's labels of the rules' judge anchors (an answer: read from the workspace). */
+  candidateJudgeLabels: string | undefined
   /**
    * Several files per side, one per independently trained seed (the input's non-empty lines); absent with one
    * line, when `baseline` / `candidate` is the file. See docs/statistics.md, "Seed replicates".
@@ -93,6 +95,7 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     candidateManifest: v('candidate-manifest') || undefined,
     commitStatus: oneOf(v('commit-status') || 'auto', COMMIT_STATUS_MODES, 'commit-status'),
     referenceManifest: v('reference-manifest') || undefined,
+    candidateJudgeLabels: v('candidate-judge-labels') || undefined,
     ...(baselineSeeds.length > 1 || candidateSeeds.length > 1 ? { baselineSeeds, candidateSeeds } : {})
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { isInputError } from '../errors.js'
-import { readSmallText } from '../load.js'
+import { readRulesFile } from '../load.js'
 
 /**
  * The checked-out rules: relative to the workspace, else as given (a runner whose working directory is not the
@@ -8,7 +8,7 @@ import { readSmallText } from '../load.js'
  * its words; any other refusal (too large, not UTF-8, a directory) is the workspace file's own and is reported
  * as it is.
  */
-export async function readLocalRules(workspace: string, file: string, read: (file: string) => Promise<string> = readSmallText): Promise<string> {
+export async function readLocalRules(workspace: string, file: string, read: (file: string) => Promise<string> = readRulesFile): Promise<string> {
   const inWorkspace = path.resolve(workspace, file)
   try {
     return await read(inWorkspace)

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, open } from 'node:fs/promises'
 import path from 'node:path'
-import type { Rules } from '../config/types.js'
+import type { FetchedFile } from '../readers/fetched.js'
 import { InputError } from '../errors.js'
 import type { ReferenceProvenance } from '../model/provenance.js'
 import { fetchBaselineArtifact, type ArtifactDownloader } from './baseline-artifact.js'
@@ -10,58 +10,37 @@ import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './o
 import { readAtCommit, repositoryPath } from './read-at-commit.js'
 import { quote } from '../util/show.js'
 
-/** The reference rows as the action read them: a local copy, its name for the report, and where it came from. */
-export interface ReferenceCopy {
-  file: string
-  /** `path@commit12` (ref) or the file inside the artifact. */
-  name: string
+/** An exam file the action fetched from a ref or an artifact: the local copy, its shown name, and where it came from. */
+export interface FetchedAtSource {
+  file: FetchedFile
   provenance: ReferenceProvenance
 }
 
-export interface ReferenceOptions {
+export interface AtRefOptions {
   /** Parent of the private folder the copy is written to (RUNNER_TEMP). */
   tmpRoot: string
   now: Date
-  download: ArtifactDownloader
   /** Size cap (default: an exam file's). */
   limit?: number
 }
 
 /**
- * Reads the rules' reference the way the exam is read: `path` at `ref` (a tag such as v1.4; default the PR's
- * base commit, else this run's commit) through the contents API, streamed and capped, after resolving `ref`
- * to its commit (whose date gives the reference's age); or the artifact `name` of the latest successful
- * non-PR run of `workflow` on any branch or tag, as the baseline artifact is found. Fails closed, with what to
- * do, when the ref does not exist, the file is not at it, or the artifact is not found: a budget is never
- * skipped because its reference could not be read.
+ * Reads an exam file at a tag, branch or commit (`spec.ref`, e.g. the release tag v1.4) through the contents API,
+ * streamed and capped, after resolving the ref to its commit (whose date gives the file's age). Fails closed,
+ * with what to do, when the ref does not exist or the file is not at it: a budget is never skipped because its
+ * reference could not be read.
  */
-export async function readReferenceRows(client: GitHubClient | undefined, ctx: GateContext, pr: PullRequestRef | undefined, rules: Rules, options: ReferenceOptions): Promise<ReferenceCopy> {
-  const r = rules.reference
-  if (r === undefined) throw new Error('readReferenceRows needs rules with a reference')
-  if (client === undefined) throw new InputError({ file: rules.source.file, key: 'reference' }, 'needs github-token to read the reference', 'pass github-token (contents: read; actions: read for an artifact)')
+export async function readAtRef(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  spec: { path: string; ref: string; shown?: string; key: string; rulesFile: string; label: string },
+  options: AtRefOptions
+): Promise<FetchedAtSource> {
+  const repoPath = repositoryPath(spec.path, 'the reference path', 'name the rows file by its path in the repository, e.g. eval/release/rows.csv')
+  const commit = await resolveCommit(client, ctx, spec.ref, { file: spec.rulesFile, key: spec.key })
+  const shown = spec.shown === undefined || spec.shown === spec.ref ? `${spec.ref} (commit ${commit.sha.slice(0, 12)})` : `commit ${commit.sha.slice(0, 12)}`
   const dir = await mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-reference-'))
-  if (r.artifact !== undefined) {
-    const fetched = await fetchBaselineArtifact(client, ctx, undefined, {
-      name: r.artifact.name,
-      fileInArtifact: r.artifact.file ?? '',
-      workflow: r.artifact.workflow,
-      // any branch or tag is searched, but never the PR's own pushes: the PR must not supply its reference
-      notFrom: pr && { sha: pr.runHeadSha, branch: pr.isFork ? undefined : pr.headRef },
-      tmpDir: dir,
-      now: options.now,
-      download: options.download
-    })
-    const a = fetched.provenance.artifact as NonNullable<typeof fetched.provenance.artifact>
-    return {
-      file: fetched.file,
-      name: fetched.provenance.file,
-      provenance: { from: 'artifact', file: fetched.provenance.file, commit: a.commit, date: a.createdAt, ageSeconds: a.ageSeconds, artifact: { name: a.name, id: a.id, runId: a.runId, runUrl: a.runUrl } }
-    }
-  }
-  const repoPath = repositoryPath(r.path as string, 'the reference path', 'name the rows file by its path in the repository, e.g. eval/release/rows.csv')
-  const ref = r.ref ?? pr?.baseSha ?? ctx.sha
-  const commit = await resolveCommit(client, ctx, ref, rules)
-  const shown = r.ref === undefined ? `commit ${commit.sha.slice(0, 12)}` : `${r.ref} (commit ${commit.sha.slice(0, 12)})`
   const local = path.join(dir, path.posix.basename(repoPath))
   await mkdir(dir, { recursive: true })
   const handle = await open(local, 'wx', 0o600)
@@ -69,14 +48,14 @@ export async function readReferenceRows(client: GitHubClient | undefined, ctx: G
     // readAtCommit names where it read through `at`; the PR (or a stand-in outside PRs) is not used for the ref.
     const target = pr ?? { number: 0, runHeadSha: ctx.sha, baseSha: commit.sha, baseRef: '', isFork: false }
     await readAtCommit(client, ctx, target, repoPath, {
-      file: r.path as string,
+      file: spec.path,
       what: 'the reference rows',
       limit: options.limit ?? MAX_EXAM_FILE_BYTES,
       tooLargeHint: 'the contents API serves files up to 100 MiB; keep the per-query rows only',
       at: { sha: commit.sha, label: shown },
       missing: {
-        message: `is not at ${shown}, so the budget against the reference ${quote(r.label)} cannot be computed`,
-        hint: `commit the release's per-query rows at ${r.ref ?? 'the base commit'}, or point reference.ref at the tag that has them`
+        message: `is not at ${shown}, so the budget against the reference ${quote(spec.label)} cannot be computed`,
+        hint: `commit the release's per-query rows at ${spec.shown ?? spec.ref}, or point reference.ref at the tag that has them`
       },
       onChunk: async (chunk) => {
         await handle.write(chunk)
@@ -87,19 +66,59 @@ export async function readReferenceRows(client: GitHubClient | undefined, ctx: G
   }
   const ageSeconds = commit.date === undefined ? undefined : Math.max(0, Math.floor((options.now.getTime() - Date.parse(commit.date)) / 1000))
   return {
-    file: local,
-    name: `${repoPath}@${commit.sha.slice(0, 12)}`,
-    provenance: { from: 'ref', file: repoPath, ref: r.ref ?? 'the base commit', commit: commit.sha, ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds }) }
+    file: { path: local, name: `${repoPath}@${commit.sha.slice(0, 12)}` },
+    provenance: { from: 'ref', file: repoPath, ref: spec.shown ?? spec.ref, commit: commit.sha, ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds }) }
+  }
+}
+
+export interface TrustedArtifactOptions extends AtRefOptions {
+  download: ArtifactDownloader
+  /** The branch (or tag) whose push runs may hold it: the rules' ref, else the default branch. */
+  branch: string
+}
+
+/**
+ * An exam file from an artifact of a trusted run: the latest successful **push** run of `workflow` on `branch`
+ * (the default branch, or the ref the rules name) in this repository. A run of another branch, a dispatched or
+ * scheduled run, a fork's, a pull request's own pushes, or anything a pull request triggered is never used: a
+ * contributor who can push a branch must not be able to upload the exam. Refusals name the rules key.
+ */
+export async function trustedArtifact(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  spec: { artifact: string; workflow?: string; file?: string; key: string; rulesFile: string },
+  options: TrustedArtifactOptions
+): Promise<FetchedAtSource> {
+  const dir = await mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-reference-'))
+  const fetched = await fetchBaselineArtifact(client, ctx, undefined, {
+    name: spec.artifact,
+    fileInArtifact: spec.file ?? '',
+    workflow: spec.workflow,
+    branch: options.branch,
+    events: ['push'],
+    label: `${spec.key} “${spec.artifact}”`,
+    where: { file: spec.rulesFile, key: spec.key },
+    uploadHint: `upload it from a workflow run on push to ${options.branch} (actions/upload-artifact with name: ${spec.artifact}), or name the rows by path and ref instead`,
+    // never the PR's own pushes: the PR must not supply its exam
+    notFrom: pr && { sha: pr.runHeadSha, branch: pr.isFork ? undefined : pr.headRef },
+    tmpDir: dir,
+    now: options.now,
+    download: options.download
+  })
+  const a = fetched.provenance.artifact as NonNullable<typeof fetched.provenance.artifact>
+  return {
+    file: { path: fetched.file, name: fetched.provenance.file },
+    provenance: { from: 'artifact', file: fetched.provenance.file, commit: a.commit, date: a.createdAt, ageSeconds: a.ageSeconds, artifact: { name: a.name, id: a.id, runId: a.runId, runUrl: a.runUrl } }
   }
 }
 
 /** The commit a tag, branch or sha names, with its committer date (GET /repos/{owner}/{repo}/commits/{ref}). */
-async function resolveCommit(client: GitHubClient, ctx: GateContext, ref: string, rules: Rules): Promise<{ sha: string; date: string | undefined }> {
+export async function resolveCommit(client: GitHubClient, ctx: GateContext, ref: string, where: { file: string; key: string }): Promise<{ sha: string; date: string | undefined }> {
   try {
     const { data } = await client.rest.repos.getCommit({ owner: ctx.owner, repo: ctx.repo, ref, per_page: 1 })
     return { sha: data.sha, date: data.commit.committer?.date ?? data.commit.author?.date ?? undefined }
   } catch (error) {
-    const where = { file: rules.source.file, key: 'reference.ref' }
     if (statusOf(error) === 404 || statusOf(error) === 422)
       throw new InputError(where, `${quote(ref)} is not a tag, branch or commit of ${ctx.owner}/${ctx.repo}`, 'name the tag of the last release (e.g. v1.4), as it is in the repository')
     throw new InputError(

@@ -37,7 +37,9 @@ export interface AnchorItem {
 export interface JudgeAnchors {
   /** The file as shown (the rules' name, or `path@commit` for a base-commit copy). */
   source: string
-  /** True when one `judge` column serves both sides; false with `baseline_judge` and `candidate_judge`. */
+  /** The candidate judge's labels as shown (an answer input), or null when one judge serves both sides. */
+  candidateSource: string | null
+  /** True when one judge serves both sides (no candidate labels were given); false once they are merged in. */
   sameJudge: boolean
   /** Items sorted by id (code points): the same file in any record order gives the same result. */
   items: AnchorItem[]
@@ -48,8 +50,10 @@ export interface JudgeAnchors {
 /** Most distinct labels: kappa builds a k x k table, and more labels than this are free text, not a scale. */
 export const MAX_ANCHOR_LABELS = 100
 
-const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'candidate_judge', 'judge_swapped', 'baseline_judge_swapped', 'candidate_judge_swapped'])
-const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (or baseline_judge and candidate_judge instead of judge)'
+const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'judge_swapped', 'baseline_judge_swapped'])
+const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (judge: the baseline judge\'s label; baseline_judge is the same column)'
+/** Columns that hold the candidate judge's labels: the candidate's answers, never part of the exam file. */
+const CANDIDATE_COLUMNS = ['candidate_judge', 'candidate_judge_swapped']
 /** A plain decimal number (no backtracking: each part is a single run of one character class). */
 const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/
 
@@ -66,14 +70,15 @@ function labelText(value: unknown, where: { file: string; line: number }, key: s
 }
 
 /**
- * Reads an anchor file: JSON Lines, or CSV with a header when its name ends in `.csv`. Refuses, with the line:
- * a record without id or human label, a file mixing `judge` with `baseline_judge`/`candidate_judge`, a repeated id whose human label or attributes differ, a missing `per_slice`
- * attribute, more than {@link MAX_ANCHOR_LABELS} labels, and an empty file.
+ * Reads an anchor file (the exam: items, human labels, attributes and the baseline judge's labels): JSON Lines, or
+ * CSV with a header when its name ends in `.csv`. Refuses, with the line: a record without id, human or judge
+ * label, a candidate judge column (the candidate's labels are an answer: {@link readCandidateJudgeLabels}), a
+ * repeated id whose human label or attributes differ, a missing `per_slice` attribute, more than
+ * {@link MAX_ANCHOR_LABELS} labels, and an empty file.
  */
 export async function readAnchors(file: string, name: string, perSlice: string | undefined): Promise<JudgeAnchors> {
   const byId = new Map<string, AnchorItem>()
   const labels = new Set<string>()
-  let layout: { same: boolean; line: number } | undefined
   const onRecord = (record: Map<string, unknown>, line: number): void => {
     const where = { file: name, line }
     const rawId = record.get('id')
@@ -83,32 +88,25 @@ export async function readAnchors(file: string, name: string, perSlice: string |
     checkQueryIdLength(id, where)
     const human = labelText(record.get('human'), where, 'human')
     if (human === null) throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT)
-    const same = record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null
-    const split = record.has('baseline_judge') || record.has('candidate_judge')
-    if (same === split) {
+    const candidateColumn = CANDIDATE_COLUMNS.find((k) => record.has(k))
+    if (candidateColumn !== undefined) {
       throw new InputError(
-        { ...where, queryId: id },
-        same ? 'the record has judge and also baseline_judge/candidate_judge' : 'the record has no judge label',
-        'write judge when one judge scores both sides, or baseline_judge and candidate_judge when they differ (the same layout on every record)'
+        { ...where, queryId: id, key: candidateColumn },
+        `the anchor file carries ${candidateColumn}: the candidate judge's labels are the candidate's answers, not part of the exam`,
+        'keep id, human, judge (the baseline judge\'s label) and attributes in the anchor file; give the candidate judge\'s labels ({"id", "judge"} per scoring) with --candidate-judge-labels FILE (action input candidate-judge-labels)'
       )
     }
-    if (layout === undefined) layout = { same, line }
-    else if (layout.same !== same) {
-      throw new InputError(
-        { ...where, queryId: id },
-        `this record uses ${same ? 'judge' : 'baseline_judge/candidate_judge'}, but line ${layout.line} uses ${layout.same ? 'judge' : 'baseline_judge/candidate_judge'}`,
-        'one layout for the whole file: the same judge on both sides, or one column per side'
-      )
+    const key = record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null ? 'judge' : 'baseline_judge'
+    if (key === 'judge' && record.has('baseline_judge')) {
+      throw new InputError({ ...where, queryId: id }, 'the record has judge and also baseline_judge', "write the baseline judge's label once, as judge")
     }
-    const side = (key: string): string => {
-      const v = labelText(record.get(key), where, key)
-      if (v === null) throw new InputError({ ...where, queryId: id, key }, `the record has no ${key} label`, RECORD_HINT)
-      return v
-    }
-    const baseline = side(same ? 'judge' : 'baseline_judge')
-    const candidate = same ? baseline : side('candidate_judge')
-    const baselineSwapped = labelText(record.get(same ? 'judge_swapped' : 'baseline_judge_swapped'), where, same ? 'judge_swapped' : 'baseline_judge_swapped')
-    const candidateSwapped = same ? baselineSwapped : labelText(record.get('candidate_judge_swapped'), where, 'candidate_judge_swapped')
+    const baseline = labelText(record.get(key), where, key)
+    if (baseline === null) throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', RECORD_HINT)
+    const swappedKey = key === 'judge' ? 'judge_swapped' : 'baseline_judge_swapped'
+    const baselineSwapped = labelText(record.get(swappedKey), where, swappedKey)
+    // Without the candidate's own labels one judge serves both sides (readCandidateJudgeLabels fills them in).
+    const candidate = baseline
+    const candidateSwapped = baselineSwapped
     for (const l of [human, baseline, candidate, baselineSwapped, candidateSwapped]) if (l !== null) labels.add(l)
     if (labels.size > MAX_ANCHOR_LABELS) {
       throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text')
@@ -142,6 +140,17 @@ export async function readAnchors(file: string, name: string, perSlice: string |
     }
     known.scorings.push(scoring)
   }
+  await forEachLabelRecord(file, name, onRecord)
+  if (byId.size === 0) throw new InputError({ file: name }, 'the anchor file has no items', RECORD_HINT)
+  const items = [...byId.values()].sort((a, b) => compareCodePoints(a.id, b.id))
+  return { source: name, candidateSource: null, sameJudge: true, items, labels }
+}
+
+/**
+ * Calls `onRecord` for every record of a label file: JSON Lines, or CSV with a header when its name ends in
+ * `.csv` (a header naming a column twice, and a record with another number of fields, are refused with the line).
+ */
+async function forEachLabelRecord(file: string, name: string, onRecord: (record: Map<string, unknown>, line: number) => void): Promise<void> {
   if (guessRowsFormat(file) === 'csv') {
     let header: string[] | undefined
     await forEachCsvRecord(file, (fields, line) => {
@@ -157,13 +166,76 @@ export async function readAnchors(file: string, name: string, perSlice: string |
       header.forEach((h, i) => record.set(h, fields[i]))
       onRecord(record, line)
     })
-  } else {
-    await forEachLine(file, (text, line) => {
-      if (text.trim() === '') return
-      onRecord(new Map(Object.entries(readObjectLine(text, name, line, RECORD_HINT))), line)
-    })
+    return
   }
-  if (byId.size === 0) throw new InputError({ file: name }, 'the anchor file has no items', RECORD_HINT)
-  const items = [...byId.values()].sort((a, b) => compareCodePoints(a.id, b.id))
-  return { source: name, sameJudge: layout?.same ?? true, items, labels }
+  await forEachLine(file, (text, line) => {
+    if (text.trim() === '') return
+    onRecord(new Map(Object.entries(readObjectLine(text, name, line, RECORD_HINT))), line)
+  })
+}
+
+const LABELS_HINT = 'each record: {"id": "a1", "judge": 2} (the candidate judge\'s label of anchor a1; judge_swapped for the other order), every anchor item as often as the anchor file scores it'
+const LABEL_KEYS = new Set(['id', 'judge', 'judge_swapped'])
+
+/**
+ * The candidate judge's labels of the anchors (an answer input, from the pull request): read and merged into the
+ * exam's items. The anchors (items, human labels, attributes, how often each item is scored) are the exam's; the
+ * answer only fills in the candidate's label of each scoring, so it must give every anchor item exactly as many
+ * scorings as the anchor file does, in the same order, and nothing else: an item left out, an item the anchors do
+ * not have, another number of scorings, a human label or an attribute in it are refused with the line. A judge
+ * that leaves items out chooses which items its agreement is measured on.
+ */
+export async function readCandidateJudgeLabels(file: string, name: string, anchors: JudgeAnchors): Promise<JudgeAnchors> {
+  const byId = new Map(anchors.items.map((item) => [item.id, item]))
+  const given = new Map<string, Array<{ label: string; swapped: string | null; line: number }>>()
+  const labels = new Set(anchors.labels)
+  await forEachLabelRecord(file, name, (record, line) => {
+    const where = { file: name, line }
+    const rawId = record.get('id')
+    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId))) throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT)
+    const id = String(rawId)
+    checkQueryIdLength(id, where)
+    for (const key of record.keys()) {
+      if (LABEL_KEYS.has(key)) continue
+      if (key === 'human' || key.endsWith('_judge') || key.endsWith('_judge_swapped')) {
+        throw new InputError(
+          { ...where, queryId: id, key },
+          `the candidate judge's labels carry ${quote(key)}, which is not the candidate's to give`,
+          "human labels and the baseline judge's labels are the exam's (the anchor file at the base commit): give only id, judge and judge_swapped"
+        )
+      }
+    }
+    const item = byId.get(id)
+    if (item === undefined)
+      throw new InputError({ ...where, queryId: id }, `${quote(id)} is not an anchor item of ${anchors.source}`, "label the anchor file's items only: the exam decides which items the judge is checked on")
+    const label = labelText(record.get('judge'), where, 'judge')
+    if (label === null) throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', LABELS_HINT)
+    const swapped = labelText(record.get('judge_swapped'), where, 'judge_swapped')
+    for (const l of [label, swapped]) if (l !== null) labels.add(l)
+    if (labels.size > MAX_ANCHOR_LABELS) throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text')
+    const list = given.get(id) ?? []
+    list.push({ label, swapped, line })
+    if (list.length > item.scorings.length) {
+      throw new InputError(
+        { ...where, queryId: id },
+        `item ${quote(id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} ${item.scorings.length === 1 ? 'time' : 'times'}`,
+        'score every anchor item as often as the anchor file does (its repeats are part of the exam)'
+      )
+    }
+    given.set(id, list)
+  })
+  const items = anchors.items.map((item): AnchorItem => {
+    const list = given.get(item.id) ?? []
+    if (list.length !== item.scorings.length) {
+      throw new InputError(
+        { file: name, queryId: item.id },
+        list.length === 0
+          ? `anchor item ${quote(item.id)} (${anchors.source}:${item.line}) has no candidate judge label`
+          : `anchor item ${quote(item.id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} times`,
+        'label every anchor item, as often as the anchor file scores it: a judge that leaves items out chooses what its agreement is measured on'
+      )
+    }
+    return { ...item, scorings: item.scorings.map((s, t) => ({ ...s, candidate: list[t].label, candidateSwapped: list[t].swapped })) }
+  })
+  return { source: anchors.source, candidateSource: name, sameJudge: false, items, labels }
 }

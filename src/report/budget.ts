@@ -6,6 +6,14 @@ import { inline } from './escape.js'
 import { formatAge } from './provenance.js'
 import { budgetWords, sliceLabel } from './words.js'
 
+/** What the reports say about the reference (rules `reference`): its label, the rows as read, their count, the snapshot check. */
+export interface ReferenceSummary {
+  label: string
+  file: string
+  rows: number
+  snapshot: string | null
+}
+
 /** A budgeted unit: its check and the unit carrying the budget figures. */
 interface BudgetedUnit {
   check: CheckResult
@@ -26,9 +34,7 @@ function budgeted(result: GateResult): BudgetedUnit[] {
  * **recall does not drop** (all queries): 0.8 of 1.0 points used since v1.4 (95% interval of the drop 0.3 to
  * 1.3 points, 400 queries)". Empty when the rules name no reference. A `### ` section (fit.ts keeps it whole).
  */
-export function budgetSection(result: GateResult): string[] {
-  const ref = result.reference
-  if (ref === undefined) return []
+export function budgetSection(result: GateResult, ref: ReferenceSummary): string[] {
   const out = [`### Regression budget since ${inline(ref.label, 100)}`, '']
   out.push(
     `Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`
@@ -46,9 +52,7 @@ export function budgetSection(result: GateResult): string[] {
 }
 
 /** The same lines for the terminal report (plain text, no Markdown). */
-export function budgetTextLines(result: GateResult, plain: (s: string, max?: number) => string): string[] {
-  const ref = result.reference
-  if (ref === undefined) return []
+export function budgetTextLines(result: GateResult, ref: ReferenceSummary, plain: (s: string, max?: number) => string): string[] {
   const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`]
   for (const { check, unit } of budgeted(result)) {
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
@@ -70,10 +74,15 @@ function referenceSource(p: ReferenceProvenance | undefined, file: string): stri
   return `file ${inline(p.file, 200)}`
 }
 
+/** A budgeted unit's `budget` key in the JSON report (the same figures as `budgets`). */
+export function unitBudgetJson(unit: UnitResult, num: (x: number) => number | null): Array<[string, unknown]> {
+  const b = unit.budget
+  if (b === undefined) return []
+  return [['budget', { reference: b.reference, status: b.status, reason: b.reason, budget: num(b.budget), used: num(b.used), used_ci: [num(b.usedCi[0]), num(b.usedCi[1])] }]]
+}
+
 /** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
-export function budgetsJson(result: GateResult, num: (x: number) => number | null): Record<string, unknown> | null {
-  const ref = result.reference
-  if (ref === undefined) return null
+export function budgetsJson(result: GateResult, ref: ReferenceSummary, num: (x: number) => number | null): Record<string, unknown> {
   const p = result.provenance?.reference
   return {
     reference: {

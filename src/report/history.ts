@@ -110,9 +110,7 @@ function chart(metric: MetricRule, points: Array<{ label: string; value: number 
  * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
  * simply has no point on the series it lacks.
  */
-export function historySection(result: GateResult): string[] {
-  const h = result.history
-  if (!h) return []
+export function historySection(result: GateResult, h: HistoryInput): string[] {
   const out = ['### History', '', readLine(h), '']
   if (h.notes.length > 0) out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '')
   const series = seriesOf(result)

@@ -1,6 +1,6 @@
 import type { GateResult } from '../decide/result.js'
-import { holdoutQueries, type HoldoutAccount } from '../decide/holdout.js'
-import type { RegressedQuery } from '../decide/result.js'
+import type { HoldoutAccount } from '../decide/holdout.js'
+import { isWithheld, type RegressedQuery } from '../decide/result.js'
 
 /**
  * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
@@ -11,30 +11,31 @@ import type { RegressedQuery } from '../decide/result.js'
 
 const times = (n: number): string => (n === 1 ? 'once' : `${n} times`)
 
-/** The report's sentence about the holdout (RAW: numbers and fixed words only), or null without an evaluation set. */
-export function holdoutSentence(result: GateResult): string | null {
-  const h = result.holdout
-  if (!h) return null
+/** The report's sentence about the holdout (RAW: numbers and fixed words, and the ledger's reason when unknown). */
+export function holdoutSentence(h: HoldoutAccount): string {
+  if (h.unknown !== null) {
+    return `Holdout: ${h.thisRun === 1 ? `graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'})` : `not graded by this run (split ${h.split})`}, but the looks so far could not be counted (${h.unknown}), so the checks on holdout queries are inconclusive. Per-query details are shown for the dev split only; the holdout is reported in aggregates.`
+  }
   if (h.thisRun === 0) {
     const pr = h.thisPr !== null && h.thisPr > 0 ? ` It has been looked at ${times(h.thisPr)} in this PR.` : ''
     return `Holdout: not graded by this run (split ${h.split}).${pr}`
   }
   const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`
-  const pr = h.thisPr === null ? 'once by this run (outside a pull request, where the count per PR is kept in the PR comment)' : `${times(h.thisPr)} in this PR, this run included${cap}`
+  const pr = h.thisPr === null ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)' : `${times(h.thisPr)} in this PR, this run included${cap}`
+  const release = h.thisRelease === null ? '' : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`
   const total = h.total === null ? '' : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`
   const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : ''
-  return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`
+  return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${release}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`
 }
 
 /**
- * The regressed queries a report may list one by one (the dev split's), and how many holdout queries were
- * withheld from the list (0 when the holdout is not graded).
+ * The regressed queries a report may list one by one (those no capability withholds: the dev split's), and how
+ * many were withheld from the list (0 when the holdout is not graded).
  */
 export function listableRegressions(result: GateResult): { shown: RegressedQuery[]; withheld: number } {
-  if (!result.holdout || result.holdout.queries === 0) return { shown: result.regressions, withheld: 0 }
-  const isHoldout = holdoutQueries(result.rules, result.table)
+  if (!result.capabilities.some((c) => c.parts.withheld !== undefined)) return { shown: result.regressions, withheld: 0 }
   const index = new Map(result.table.ids.map((id, i) => [id, i]))
-  const shown = result.regressions.filter((r) => !isHoldout(index.get(r.id) ?? -1))
+  const shown = result.regressions.filter((r) => !isWithheld(result, index.get(r.id) ?? -1))
   return { shown, withheld: result.regressions.length - shown.length }
 }
 
@@ -46,6 +47,8 @@ export function holdoutJson(h: HoldoutAccount): Record<string, unknown> {
     queries: h.queries,
     looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
     max_per_pr: h.maxPerPr,
-    exceeded: h.exceeded
+    ...(h.maxPerRelease === null ? {} : { this_release: h.thisRelease, max_per_release: h.maxPerRelease }),
+    exceeded: h.exceeded,
+    ...(h.unknown === null ? {} : { unknown: h.unknown })
   }
 }

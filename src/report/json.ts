@@ -1,22 +1,15 @@
 import type { Comparison } from '../stats/compare.js'
 import type { GateResult } from '../decide/result.js'
-import type { UnitResult } from '../decide/evaluate.js'
+import type { CheckResult, UnitResult } from '../decide/evaluate.js'
+import { capabilityJson, jsonNumber, unitJsonExtras } from './slots.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
-import { judgeJson } from './judge.js'
-import { seedsJson } from './seeds.js'
 import { provenanceJson } from './provenance.js'
-import { budgetsJson } from './budget.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
-import { holdoutJson } from './holdout.js'
-import { historyJson } from './history-json.js'
 
-/** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
-function num(x: number): number | null {
-  return Number.isFinite(x) ? x : null
-}
+const num = jsonNumber
 
 function comparisonJson(c: Comparison): Record<string, unknown> {
   return {
@@ -56,8 +49,8 @@ function mixJson(m: NonNullable<Comparison['mix']>): Record<string, unknown> {
   }
 }
 
-function unitJson(u: UnitResult): Record<string, unknown> {
-  return {
+function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     slice: Object.fromEntries(u.slice),
     status: u.status,
     reason: u.reason,
@@ -68,13 +61,11 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     p_value: u.pValue === null ? null : num(u.pValue),
     p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
     p_test: u.pTest,
-    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
-    // Regression budget against the rules' reference (only budgeted units; the same figures as `budgets`).
-    ...(u.budget
-      ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num(u.budget.budget), used: num(u.budget.used), used_ci: [num(u.budget.usedCi[0]), num(u.budget.usedCi[1])] } }
-      : {}),
-    ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {})
+    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
   }
+  // The capabilities' keys (the budget, the holdout looks), only on the units they concern.
+  for (const [key, value] of unitJsonExtras(result, u, check)) out[key] = value
+  return out
 }
 
 /**
@@ -131,7 +122,7 @@ export function toJsonReport(result: GateResult): string {
       per_slice: c.rule.perSlice ?? null,
       status: c.status,
       counts_as: c.counts,
-      units: c.units.map(unitJson)
+      units: c.units.map((u) => unitJson(result, c, u))
     })),
     comparisons: result.comparisons.map(comparisonJson),
     regressions: {
@@ -140,16 +131,10 @@ export function toJsonReport(result: GateResult): string {
       queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision) : null,
-    // Regression budget against the rules' reference (src/report/budget.ts); only when the rules name one.
-    ...(result.reference ? { budgets: budgetsJson(result, num) } : {}),
-    // Only with `judge` rules, so reports without them keep their bytes (src/report/judge.ts, docs/report.md).
-    ...(result.judge ? { judge: judgeJson(result.judge) } : {}),
-    // Additive: present only with an evaluation set (holdout accounting) and with history (PR runs).
-    ...(result.holdout ? { holdout: holdoutJson(result.holdout) } : {}),
-    ...(result.history ? { history: historyJson(result.history) } : {}),
-    // Seed replicates (src/report/seeds.ts): only when several seed files or statistics.min_seeds were given.
-    ...(result.seeds ? { seeds: seedsJson(result.seeds) } : {})
+    trust: result.trust ? trustJson(result.trust, decision) : null
   }
-  return JSON.stringify(report, jsonNumbers, 2) + '\n'
+  // The capabilities' keys (budgets, judge, holdout, history, seeds), each only when it ran, in registry order.
+  const out: Record<string, unknown> = report
+  for (const [key, value] of capabilityJson(result)) out[key] = value
+  return JSON.stringify(out, jsonNumbers, 2) + '\n'
 }

@@ -8,7 +8,6 @@ import { gatedForests, sliceForest } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
 import { htmlText, inline } from './escape.js'
 import { confidenceLabels, inconclusiveCounting } from './format.js'
-import { budgetSection } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
@@ -16,13 +15,12 @@ import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, co
 import { reportHead } from './head.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
-import { judgeBody } from './judge.js'
 import { statisticsSentences, unitWord } from './words.js'
 import { pushAll } from '../util/extent.js'
-import { historySection } from './history.js'
-import { holdoutSentence, listableRegressions } from './holdout.js'
+import { listableRegressions } from './holdout.js'
+import { markdownSlot } from './slots.js'
+import { detailsBlock } from './details.js'
 import { shownSliceRows } from './slice-rows.js'
-import { seedSentences, seedsBody } from './seeds.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -73,8 +71,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
   const provenance = provenanceLines(result.provenance)
   if (provenance.length > 0) out.push(...provenance, '')
-  const holdout = holdoutSentence(result)
-  if (holdout !== null) out.push(inline(holdout, 800), '')
+  pushAll(out, markdownSlot(result, 'head', options.files))
 
   // 2. Gated checks.
   out.push('### Gated checks', '')
@@ -82,15 +79,15 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
-  const seedWords = seedSentences(result)
-  if (seedWords.length > 0) out.push(...seedWords.map((t) => `_${inline(t, 600)}_`), '')
+  const under = markdownSlot(result, 'underChecks', options.files)
+  if (under.length > 0) out.push(...under, '')
   const others = head.findings
   if (others.length > 0) {
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
     out.push('')
   }
 
-  out.push(...budgetSection(result))
+  pushAll(out, markdownSlot(result, 'afterFindings', options.files))
 
   // 3. Pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram.
   const forests = gatedForests(result)
@@ -120,7 +117,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     }
   }
 
-  pushAll(out, historySection(result))
+  pushAll(out, markdownSlot(result, 'afterPictures', options.files))
 
   // 4. Collapsible sections, in a fixed order.
   const sliceRows = shownSliceRows(
@@ -162,8 +159,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
   details(out, 'Coverage: what happened to every query', coverageBody(result))
   details(out, 'Comparability', comparabilityBody(result))
-  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...judgeBody(result.judge), ...trustBody(result.trust)])
-  if (result.seeds) details(out, 'Seeds: the spread between independently trained seeds', seedsBody(result.seeds, result))
+  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...markdownSlot(result, 'trustDetails', options.files), ...trustBody(result.trust)])
+  pushAll(out, markdownSlot(result, 'details', options.files))
   details(out, 'Method', methodBody(result))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {
@@ -200,7 +197,5 @@ function fence(out: string[], lines: string[]): void {
 
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
 function details(out: string[], summary: string, body: string[]): void {
-  out.push(`<details><summary>${summary}</summary>`, '')
-  pushAll(out, body)
-  out.push('</details>', '')
+  pushAll(out, detailsBlock(summary, body))
 }

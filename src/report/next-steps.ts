@@ -107,7 +107,7 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
   for (const check of result.decision.checks) {
     for (const unit of check.units) {
       // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
-      if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded') continue
+      if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded' || unit.reason === 'holdout_looks_unknown') continue
       const why = unit.reason === 'too_few_queries' ? `only ${unit.comparison.n} queries` : 'the interval straddles the limit'
       add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`)
     }

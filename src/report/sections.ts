@@ -8,6 +8,7 @@ import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, displayNumber, sliceLabel } from './words.js'
+import { comparabilityEntries } from './trust-lines.js'
 
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
@@ -238,9 +239,10 @@ export function comparabilityBody(result: GateResult): string[] {
   )
   rows.push(attributesRow(coverage))
   const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
-  for (const c of result.comparability ?? []) rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
+  const entries = result.trust ? comparabilityEntries(result.trust) : []
+  for (const c of entries) rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
   const out = [table(rows), '']
-  if (!result.comparability || result.comparability.length === 0) {
+  if (entries.length === 0) {
     out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '')
   }
   return out

@@ -13,9 +13,7 @@ import { digitsFor, fixed, signed } from './format.js'
  */
 
 /** The sentences shown under the gated checks (plain text: the caller escapes for its format): how the intervals were made, and every gain within the seed spread. */
-export function seedSentences(result: GateResult): string[] {
-  const seeds = result.seeds
-  if (seeds === undefined) return []
+export function seedSentences(result: GateResult, seeds: SeedsSummary): string[] {
   const out: string[] = []
   const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`
   if (seeds.twoLevel) out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`)

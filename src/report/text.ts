@@ -3,20 +3,18 @@ import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
-import { budgetTextLines } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
-import { seedSentences } from './seeds.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
 import { maxOf } from '../util/extent.js'
-import { holdoutSentence } from './holdout.js'
+import { textSlot } from './slots.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -66,8 +64,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   const pub = head.publishable
   if (pub !== null) out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
   if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
-  const holdout = holdoutSentence(result)
-  if (holdout !== null) out.push(`  ${plain(holdout, 800)}`)
+  out.push(...textSlot(result, 'head', options.files))
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
@@ -106,10 +103,10 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
-  const seedWords = seedSentences(result)
-  if (seedWords.length > 0) out.push('', ...seedWords.map((t) => `  ${plain(t, 600)}`))
-  const budget = budgetTextLines(result, plain)
-  if (budget.length > 0) out.push('', ...budget)
+  const under = textSlot(result, 'underChecks', options.files)
+  if (under.length > 0) out.push('', ...under)
+  const after = textSlot(result, 'afterFindings', options.files)
+  if (after.length > 0) out.push('', ...after)
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
   for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
   for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))

@@ -92,11 +92,18 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
     case 'holdout_looks_exceeded': {
       const looks = unit.holdoutLooks
-      const count = looks ? `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows` : 'more often in this PR than dataset.holdout_looks.max_per_pr allows'
+      const count =
+        looks === undefined
+          ? 'more often than dataset.holdout_looks allows'
+          : looks.release
+            ? `${looks.thisPr} times since the release, more than dataset.holdout_looks.max_per_release (${looks.maxPerPr}) allows`
+            : `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows`
       return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`
     }
     case 'no_queries':
       return `${name}${who} has no queries to compare; a check over zero queries never passes.`
+    case 'holdout_looks_unknown':
+      return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`
     case 'budget_exceeded':
     case 'budget_crosses': {
       const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget'

@@ -3,6 +3,7 @@ import { InputError } from '../errors.js'
 import { valueAt, type SideRows } from '../model/rows.js'
 import type { JudgeAnchors } from '../readers/anchors.js'
 import { compareCodePoints } from '../util/order.js'
+import { quote } from '../util/show.js'
 import { pearson, slope, spearman } from './correlation.js'
 
 /**
@@ -100,13 +101,6 @@ export function judgePosition(anchors: JudgeAnchors): PositionConsistency[] {
   })
 }
 
-/** The length field of every row by query id (null when the row has none). */
-function lengthsOf(side: SideRows, field: string): Map<string, number | null> {
-  const out = new Map<string, number | null>()
-  side.ids.forEach((id, row) => out.set(id, valueAt(side, field, row)))
-  return out
-}
-
 /**
  * Length bias over the paired queries: per query d_score = candidate - baseline of `score` and d_length the same
  * for `length`, then their rank correlation overall and per value of `perSlice`. Refuses when either side's rows
@@ -123,18 +117,27 @@ export function lengthBias(table: PairedTable, baseline: SideRows, candidate: Si
     }
   }
   const col = table.metrics.get(options.score) as { base: Float64Array; cand: Float64Array }
-  const lb = lengthsOf(baseline, options.length)
-  const lc = lengthsOf(candidate, options.length)
   const members: number[] = []
   const dScore: number[] = []
   const dLength: number[] = []
+  // Every exam query needs its length on both sides: a query left out would let the candidate choose which
+  // queries the guard sees (an answer without a length is refused, never dropped).
+  const lengthOf = (side: SideRows, role: 'baseline' | 'candidate', id: string): number => {
+    const row = side.index.get(id)
+    const v = row === undefined ? null : valueAt(side, options.length, row)
+    if (v === null || v === undefined) {
+      throw new InputError(
+        { file: side.source, ...(row === undefined ? {} : { line: side.lines[row] }), queryId: id, key: 'judge.length_bias.length' },
+        row === undefined ? `the ${role} has no row for query ${quote(id)}, so its answer length "${options.length}" is unknown` : `the ${role}'s row has no answer length "${options.length}" (judge.length_bias)`,
+        `write ${options.length} on the row of every exam query of both sides: length bias is measured over the whole exam, never over the queries an answer chose to carry it (queries.missing: zero fills metric values, not lengths)`
+      )
+    }
+    return v
+  }
   table.ids.forEach((id, i) => {
-    const b = lb.get(id)
-    const c = lc.get(id)
-    if (b === undefined || b === null || c === undefined || c === null) return
     members.push(i)
     dScore.push(col.cand[i] - col.base[i])
-    dLength.push(c - b)
+    dLength.push(lengthOf(candidate, 'candidate', id) - lengthOf(baseline, 'baseline', id))
   })
   const sliceOf = (slice: Array<[string, string]>, keep: (i: number) => boolean): LengthBiasSlice => {
     const x: number[] = []

@@ -3,72 +3,51 @@ import { datasetJudgments, type DatasetJudgments } from '../readers/dataset/judg
 import { datasetRefusal, loadCheckedDataset } from '../readers/dataset/load.js'
 import { attrAt, setAttrAt, type SideRows } from '../model/rows.js'
 import { readWholeText } from '../readers/whole-file.js'
-import { InputError } from '../errors.js'
+import { InputError, isInputError } from '../errors.js'
 import type { MetricCoverage } from '../metrics/evaluate.js'
 import type { Qrels } from '../model/qrels.js'
 import { readQrels } from '../readers/qrels.js'
-import { examPath, readExamFile, type ExamCopies } from '../readers/exam-copies.js'
+import { readFetched, renamed, type FetchedFile } from '../readers/fetched.js'
 import { readCandidates, type SideEvidence } from './evidence.js'
 import { parseManifest, type Manifest } from '../readers/manifest.js'
 import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
-import type { TrustEvidence } from './trust.js'
-import { readAnchors, type JudgeAnchors } from '../readers/anchors.js'
 
 /**
  * The reading side of the trust checks (files in, typed evidence out), called by load.ts so that the
  * checks themselves stay pure.
  */
 
-/** Manifest files named on the command line or as action inputs, and where the exam files are read from. */
-export interface TrustFiles {
-  baselineManifest?: string
-  candidateManifest?: string
-  /**
-   * Copies of the exam files the rules name (judgments, evaluation set, corpus listing, dataset manifest), read
-   * instead of the paths the rules give and shown under their own names: in a pull request the action passes
-   * the base commit's copies, so the PR under judgment cannot edit its own exam. Absent: the paths as written.
-   */
-  examCopies?: ExamCopies
-}
-
 /** Largest manifest read: a manifest is a page of JSON. */
 const MAX_MANIFEST_BYTES = 1024 * 1024
 
-/** Reads one snapshot manifest (null when no file is named), from its exam copy when there is one. */
-export async function readManifest(file: string | undefined, copies?: ExamCopies): Promise<Manifest | null> {
-  if (file === undefined || file === '') return null
-  return readExamFile(file, copies, async (path, name) => {
+/** Reads one snapshot manifest (null when none was fetched), named by its shown name. */
+export async function readManifest(file: FetchedFile | undefined): Promise<Manifest | null> {
+  if (file === undefined) return null
+  return readFetched(file, async (path, name) => {
     const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })
     return parseManifest(text, name)
   })
 }
 
-/** Reads the baseline, candidate and dataset manifests (each null when not given). */
-export async function readManifests(rules: Rules, files: TrustFiles): Promise<TrustEvidence['manifests']> {
-  return {
-    baseline: await readManifest(files.baselineManifest),
-    candidate: await readManifest(files.candidateManifest),
-    dataset: await readManifest(rules.dataset?.manifest, files.examCopies)
+/**
+ * Reads and checks the rules' evaluation set (and its corpus listing), as fetched; refuses it (every violation
+ * listed) when it breaks its contract. Refusals name both files by their shown names.
+ */
+export async function loadDatasetJudgments(rules: Rules, dataset: FetchedFile, corpus: FetchedFile | undefined): Promise<DatasetJudgments> {
+  const d = rules.dataset as NonNullable<Rules['dataset']>
+  const files = corpus === undefined ? [dataset] : [dataset, corpus]
+  try {
+    const checked = await loadCheckedDataset(dataset.path, corpus?.path)
+    if (checked.violations.length > 0) throw datasetRefusal(dataset.path, checked.violations)
+    return datasetJudgments({ ...checked.dataset, file: dataset.name }, d.split)
+  } catch (error) {
+    throw isInputError(error) ? renamed(error, files) : error
   }
 }
 
-/**
- * Reads and checks the rules' dataset (and its corpus listing, from their copies when given); refuses it (every
- * violation listed) when it breaks its contract.
- */
-export async function loadDatasetJudgments(rules: Rules, copies?: ExamCopies): Promise<DatasetJudgments | null> {
-  const d = rules.dataset
-  if (d === undefined) return null
-  return readExamFile(d.file, copies, async (path, name) => {
-    const checked = await loadCheckedDataset(path, d.corpus === undefined ? undefined : examPath(d.corpus, copies))
-    if (checked.violations.length > 0) throw datasetRefusal(path, checked.violations)
-    return datasetJudgments({ ...checked.dataset, file: name }, d.split)
-  })
-}
-
-/** Reads the judgments file the rules name (from its copy when given), under the name it is shown by. */
-export async function readRulesQrels(file: string, copies?: ExamCopies): Promise<Qrels> {
-  return readExamFile(file, copies, async (path, name) => ({ ...(await readQrels(path)), source: name }))
+/** Reads the judgments file the rules name, as fetched, under the name it is shown by. */
+export async function readRulesQrels(file: FetchedFile): Promise<Qrels> {
+  return readFetched(file, async (path, name) => ({ ...(await readQrels(path)), source: name }))
 }
 
 /** How many top documents per query the evidence keeps: the deepest the trust checks look. */
@@ -121,14 +100,4 @@ export function datasetNotes(d: DatasetJudgments): string[] {
     notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
   if (d.unanswerable.length > 0) notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`)
   return notes
-}
-
-/**
- * Reads the judge anchors the rules name (from their copy when given: in a pull request the base commit's, since
- * the anchors are part of the exam and the PR under judgment must not relabel them), or null without them.
- */
-export async function readJudgeAnchors(rules: Rules, copies?: ExamCopies): Promise<JudgeAnchors | null> {
-  const file = rules.judge?.anchors
-  if (file === undefined) return null
-  return readExamFile(file, copies, (path, name) => readAnchors(path, name, rules.judge?.perSlice))
 }

@@ -12,7 +12,6 @@ import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
 import { analyseTwoStage, type TwoStageResult } from './two-stage.js'
 import { analyseZeroHits, type ZeroHitResult } from './zero-hits.js'
 import type { JudgeReason, JudgeRuleName } from './judge-reasons.js'
-import type { JudgeAnchors } from '../readers/anchors.js'
 
 /**
  * The trust checks: can this comparison be believed at all? They run beside the statistics and come first
@@ -32,8 +31,6 @@ export interface TrustEvidence {
   } | null
   dataset: DatasetJudgments | null
   manifests: { baseline: Manifest | null; candidate: Manifest | null; dataset: Manifest | null }
-  /** The judge anchors the rules name (judge.anchors), read from the exam's copy; absent or null without them. */
-  anchors?: JudgeAnchors | null
 }
 
 /** The rules key of a trust rule that can decide the verdict (a guard). */
@@ -111,14 +108,9 @@ export interface TrustResult {
 
 const EPS = 1e-12
 
-/** Runs every trust check the rules and evidence allow. Throws InputError when a rule needs evidence that is absent. */
-export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvidence | undefined): TrustResult {
-  const ev: TrustEvidence = evidence ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }
-  const guards: GuardResult[] = []
-
-  // comparability
-  let comparability: ComparabilityResult | null = null
-  const { baseline: mb, candidate: mc, dataset: md } = ev.manifests
+/** Comparability of the snapshot manifests (rules `comparability`); null when a manifest of either side is absent. */
+export function assessComparability(rules: Rules, manifests: TrustEvidence['manifests']): { guards: GuardResult[]; comparability: ComparabilityResult | null } {
+  const { baseline: mb, candidate: mc, dataset: md } = manifests
   if (rules.comparability !== undefined && (mb === null || mc === null)) {
     throw new InputError(
       { file: rules.source.file, key: 'comparability' },
@@ -126,84 +118,84 @@ export function assessTrust(rules: Rules, table: PairedTable, evidence: TrustEvi
       'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)'
     )
   }
-  if (mb !== null && mc !== null) {
-    const sides: Array<[string, Manifest]> = [
-      ['baseline', mb],
-      ['candidate', mc]
-    ]
-    if (md !== null) sides.push(['dataset', md])
-    comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding'])
-    if (rules.comparability !== undefined) {
-      const status = comparability.comparable ? 'pass' : 'fail'
-      guards.push({
-        rule: 'comparability',
-        status,
-        reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
-      })
-    }
+  if (mb === null || mc === null) return { guards: [], comparability: null }
+  const sides: Array<[string, Manifest]> = [
+    ['baseline', mb],
+    ['candidate', mc]
+  ]
+  if (md !== null) sides.push(['dataset', md])
+  const comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding'])
+  if (rules.comparability === undefined) return { guards: [], comparability }
+  const guard: GuardResult = {
+    rule: 'comparability',
+    status: comparability.comparable ? 'pass' : 'fail',
+    reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
   }
+  return { guards: [guard], comparability }
+}
 
-  // pooling
-  const depth = rules.pooling?.depth ?? DEFAULT_POOL_DEPTH
-  const runs = ev.runs
+/** The rules' pooling depth (the top k the pool, Judged@k and the to-judge list look at). */
+export function poolDepth(rules: Rules): number {
+  return rules.pooling?.depth ?? DEFAULT_POOL_DEPTH
+}
+
+/** Pooling bias (rules `pooling`): null with per-query rows; throws when the rules cap it but the sides are rows. */
+export function assessPooling(rules: Rules, table: PairedTable, runs: TrustEvidence['runs']): { guards: GuardResult[]; pooling: PoolingResult | null } {
   if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
     throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
   }
+  const depth = poolDepth(rules)
+  const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures)
+  const cap = rules.pooling?.maxUnjudged
+  if (pooling === null || cap === undefined) return { guards: [], pooling }
+  const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged)
+  const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged }
+  const guard: GuardResult = {
+    rule: 'pooling.max_unjudged',
+    status: breach === null ? 'pass' : cap.outcome,
+    reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
+  }
+  return { guards: [guard], pooling }
+}
+
+/** Whole-class failures (rules `max_zero_hit_share`; the table is drawn for every report). */
+export function assessZeroHits(rules: Rules, table: PairedTable, runs: TrustEvidence['runs']): { guards: GuardResult[]; zeroHits: ZeroHitResult } {
   if (runs === null && rules.maxZeroHitShare !== undefined) {
     throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
   }
-  const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures)
-  const cap = rules.pooling?.maxUnjudged
-  if (pooling !== null && cap !== undefined) {
-    const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged)
-    const status = breach === null ? 'pass' : cap.outcome
-    const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged }
-    guards.push({
-      rule: 'pooling.max_unjudged',
-      status,
-      reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
-    })
-  }
-
-  // whole-class failures
-  const zDepth = rules.maxZeroHitShare?.depth ?? depth
+  const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules)
   const gated = [...new Set(rules.checks.map((c) => c.metric))]
   const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate })
   const z = rules.maxZeroHitShare
-  if (z !== undefined) {
-    const breaches: ZeroHitBreach[] = []
-    for (const s of zeroHits.slices) {
-      if (s.baseline === null || s.candidate === null) continue
-      const b = capBreach(z, s.baseline, s.candidate)
-      if (b !== null) breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b })
-    }
-    const status = breaches.length === 0 ? 'pass' : z.outcome
-    guards.push({
-      rule: 'max_zero_hit_share',
-      status,
-      reason:
-        breaches.length === 0
-          ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
-          : { code: 'zero_hits_above', depth: zDepth, breaches }
-    })
+  if (z === undefined) return { guards: [], zeroHits }
+  const breaches: ZeroHitBreach[] = []
+  for (const s of zeroHits.slices) {
+    if (s.baseline === null || s.candidate === null) continue
+    const b = capBreach(z, s.baseline, s.candidate)
+    if (b !== null) breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b })
   }
-
-  // two-stage
-  let twoStage: TwoStageResult | null = null
-  if (runs !== null && (runs.baseline.candidates !== null || runs.candidate.candidates !== null)) {
-    const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH
-    const gain = rules.twoStage?.gain ?? 'linear'
-    twoStage = {
-      k,
-      gain,
-      baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
-      candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
-    }
+  const guard: GuardResult = {
+    rule: 'max_zero_hit_share',
+    status: breaches.length === 0 ? 'pass' : z.outcome,
+    reason:
+      breaches.length === 0
+        ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
+        : { code: 'zero_hits_above', depth: zDepth, breaches }
   }
+  return { guards: [guard], zeroHits }
+}
 
-  const dataset = ev.dataset === null ? null : summariseDataset(ev.dataset, runs)
-  const publishable = judgePublishable(pooling, dataset, comparability)
-  return { guards, comparability, pooling, zeroHits, twoStage, dataset, publishable }
+/** Two-stage diagnostics, when either run carries first-stage candidates (never a guard). */
+export function assessTwoStage(rules: Rules, table: PairedTable, runs: TrustEvidence['runs']): TwoStageResult | null {
+  if (runs === null || (runs.baseline.candidates === null && runs.candidate.candidates === null)) return null
+  const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH
+  const gain = rules.twoStage?.gain ?? 'linear'
+  return {
+    k,
+    gain,
+    baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
+    candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
+  }
 }
 
 /** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
@@ -213,7 +205,7 @@ function capBreach(cap: ShareCap, baseline: number, candidate: number): CapBreac
   return null
 }
 
-function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): DatasetSummary {
+export function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): DatasetSummary {
   const side = (ev: SideEvidence): UnanswerableSide => {
     const s: UnanswerableSide = { abstained: 0, empty: 0, answered: 0, absent: 0 }
     for (const id of d.unanswerable) {
@@ -241,7 +233,7 @@ function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs']): Dat
  * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
  * when one of these could not be checked.
  */
-function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary | null, comparability: ComparabilityResult | null): TrustResult['publishable'] {
+export function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary | null, comparability: ComparabilityResult | null): TrustResult['publishable'] {
   const reasons: string[] = []
   const unchecked: string[] = []
   if (pooling === null) unchecked.push('judgment completeness (the sides are per-query rows, not runs)')

@@ -1,0 +1,204 @@
+/**
+ * The contract every capability plugs into (docs/architecture.md, "Capabilities"). A capability is one module that
+ * declares what it needs from the rules, which inputs it reads and whose they are, how it assesses the paired
+ * table, and what it adds to the reports. The framework (src/capabilities/inputs.ts, src/load.ts, src/gate.ts)
+ * does the rest, the same way for every capability:
+ *
+ * - **exam inputs** (the rules, judgments, evaluation set, anchors' human labels, the reference, the look ledger,
+ *   history) are fetched only from a trusted source, resolved in one place (an {@link InputSource}: the working
+ *   directory for the CLI; in a pull request the base commit, a tag, or an artifact of a push run on the default
+ *   branch, src/github/input-source.ts);
+ * - **answer inputs** (the candidate's rows, runs, seeds, judge labels, manifest) come from the pull request and
+ *   only fill in the exam: each capability refuses an answer that leaves out, adds or relabels an exam item, and
+ *   the framework refuses two files of one input with the same content (one seed given twice is one seed);
+ * - `assess` is pure; the guards it returns count toward the verdict like every trust guard; the report parts it
+ *   returns are placed by the renderers in fixed slots, in registry order.
+ *
+ * Adding a capability is its module and one line in src/capabilities/registry.ts.
+ */
+import type { PairedTable } from '../align/pair.js'
+import type { SeedSides } from '../align/seeds.js'
+import type { Rules } from '../config/types.js'
+import type { CheckResult, UnitResult } from '../decide/types.js'
+import type { CapabilityOutcome, RenderParts } from '../decide/result.js'
+import type { HistoryInput } from '../model/history.js'
+import type { SideRows } from '../model/rows.js'
+import type { PriorLooks } from '../decide/holdout.js'
+import type { RowsInput } from '../readers/rows-input.js'
+import type { StatsEngine, StatsOptions } from '../stats/compare.js'
+import type { TrustEvidence, TrustResult } from '../trust/trust.js'
+import type { FetchedFile } from '../readers/fetched.js'
+
+export type { FetchedFile } from '../readers/fetched.js'
+
+/**
+ * Whose an input is. `exam`: defines the test (trusted source only). `baseline`: the old system's side, read
+ * where the baseline is read (a file, or the base branch's artifact). `answer`: the pull request's, untrusted.
+ */
+export type InputRole = 'exam' | 'baseline' | 'answer'
+
+/** A file the rules name that is part of the exam: read at the trusted source, never from the PR's tree. */
+export interface ExamFileSpec {
+  role: 'exam'
+  kind: 'file'
+  /** The input's name in docs and messages (`judge anchors`). */
+  name: string
+  /** The path as the rules write it; undefined when `givenBy` names it. */
+  path: string | undefined
+  /**
+   * The CLI option and action input that name the path when the rules do not (a manifest named by the workflow):
+   * the path is the invocation's, the file is still read at the trusted source.
+   */
+  givenBy?: { option: string; input: string }
+  /** A tag, branch or commit to read it at (undefined: where the rules were read). */
+  ref?: string
+  /**
+   * Its age matters (a reference): the commit it is read at is resolved and dated. Without `ref` that is the PR's
+   * base commit (else the commit the run checked out), whatever the rules' source.
+   */
+  dated?: boolean
+  /** The rules key that names it, for refusals. */
+  key: string
+}
+
+/** An exam file inside an artifact of a trusted run (a push run on the default branch, or on `branch`). */
+export interface ExamArtifactSpec {
+  role: 'exam'
+  kind: 'artifact'
+  name: string
+  artifact: string
+  workflow?: string
+  file?: string
+  /** The branch or tag whose push runs may hold it (undefined: the default branch). */
+  branch?: string
+  key: string
+}
+
+/** What the action keeps about earlier runs where a pull request cannot write (src/github/). */
+export interface Records {
+  /** Holdout looks counted before this run (null thisPr: not a pull request). */
+  'holdout-looks': PriorLooks
+  /** The default branch's history (undefined: the rules ask for none, or not a pull request). */
+  history: HistoryInput | undefined
+}
+
+/** An exam record: not a file, but what the trusted source keeps (the look ledger, the history). */
+export interface ExamRecordSpec {
+  role: 'exam'
+  kind: 'record'
+  name: keyof Records
+  key: string
+}
+
+/** Files given on the command line or as action inputs: the baseline's or the candidate's. */
+export interface GivenSpec {
+  role: Exclude<InputRole, 'exam'>
+  kind: 'given'
+  name: string
+  /** CLI option (without --) and action input that carry it. */
+  option: string
+  input: string
+  /** Several files (one per seed); their contents must all differ. */
+  many: boolean
+  /** Absent: refused with how to give it. */
+  required: boolean
+}
+
+export type InputSpec = ExamFileSpec | ExamArtifactSpec | ExamRecordSpec | GivenSpec
+
+/**
+ * Where inputs come from. The CLI's reads the working directory and its options; the action's reads exam files
+ * at the trusted source and answers from the workspace (src/github/input-source.ts). Every exam input passes here,
+ * so "where does this come from" is decided in one place.
+ */
+export interface InputSource {
+  /** Where exam inputs are read, for messages ("the base commit 0123456789ab", "the working directory"). */
+  readonly examPlace: string
+  examFile(spec: ExamFileSpec): Promise<FetchedFile>
+  examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile>
+  record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, rules: Rules): Promise<Records[K]>
+  /** The files given for an input, as paths (none: empty). */
+  given(spec: GivenSpec): string[]
+}
+
+/** A capability's inputs as fetched, by input name. */
+export interface FetchedInputs {
+  files(name: string): FetchedFile[]
+  file(name: string): FetchedFile | undefined
+  record<K extends keyof Records>(name: K): Records[K] | undefined
+}
+
+/** What the core read before the capabilities (src/load.ts): both sides, the trust evidence, seed files. */
+export interface CoreSides {
+  baseline: SideRows
+  candidate: SideRows
+  trust: TrustEvidence
+  /** Every seed file per side when more than one was given (else one per side). */
+  seeds: SeedSides
+}
+
+export interface ReadContext {
+  rules: Rules
+  rowsInput: RowsInput
+  core: CoreSides
+}
+
+/** What `assess` sees: the rules as applied, the paired table, the statistics, both sides and its evidence. */
+export interface AssessContext<Config, Evidence> {
+  rules: Rules
+  config: Config
+  /** What `read` returned; undefined when the caller built the inputs without reading (sidesInputs). */
+  evidence: Evidence | undefined
+  table: PairedTable
+  stats: StatsEngine
+  core: CoreSides
+  options: StatsOptions
+}
+
+/** A capability's assessment: trust guards (they count toward the verdict), what the reports show, and its summary. */
+export interface Assessment<Summary> {
+  guards: import('../trust/trust.js').GuardResult[]
+  summary: Summary
+  /** The part of the trust section it fills (the trust family: comparability, pooling, zero hits, ...). */
+  trust?: Partial<Omit<TrustResult, 'guards' | 'publishable'>>
+  parts: RenderParts
+}
+
+/** After every check is decided: a capability may make a unit worse (budget) or undecided (holdout looks), never better. */
+export interface AdjustContext<Config, Summary> extends AssessContext<Config, unknown> {
+  summary: Summary
+  check: CheckResult
+}
+
+export interface Capability<Config = unknown, Evidence = unknown, Summary = unknown> {
+  /** Stable name: the registry key, docs and messages. */
+  readonly name: string
+  /** One line on what it defends against, for docs/architecture.md and `explain`. */
+  readonly about: string
+  /** Its typed rules, or undefined when the rules do not ask for it (then nothing of it runs). */
+  config(rules: Rules): Config | undefined
+  /** The inputs it reads, by name and role. */
+  inputs(config: Config, rules: Rules): InputSpec[]
+  /** Reads its fetched inputs into evidence (readers/); called once, after the core sides. */
+  read(config: Config, inputs: FetchedInputs, ctx: ReadContext): Promise<Evidence>
+  /** Before pairing: the rules as the gate applies them (seed averages are shares, not 0/1). */
+  prepare?(rules: Rules, core: CoreSides): Rules
+  /** Wraps the statistics (seed replicates: intervals over seeds and queries). */
+  stats?(engine: StatsEngine, ctx: AssessContext<Config, Evidence>): StatsEngine
+  assess(ctx: AssessContext<Config, Evidence>): Assessment<Summary>
+  /** May only make a unit worse or inconclusive; the framework re-decides every check and the verdict once. */
+  adjust?(unit: UnitResult, ctx: AdjustContext<Config, Summary>): UnitResult
+}
+
+/** One active capability after assessment (internal to the gate). */
+export interface Assessed {
+  capability: Capability
+  config: unknown
+  evidence: unknown
+  assessment: Assessment<unknown>
+}
+
+/** The outcome the result carries for the renderers. */
+export function outcomeOf(a: Assessed): CapabilityOutcome {
+  return { name: a.capability.name, guards: a.assessment.guards, summary: a.assessment.summary, parts: a.assessment.parts }
+}

@@ -1,0 +1,46 @@
+import type { DatasetRules } from '../config/types.js'
+import { capHoldoutUnit, countHoldoutLooks, holdoutMask, type HoldoutAccount, type PriorLooks } from '../decide/holdout.js'
+import { holdoutJson, holdoutSentence } from '../report/holdout.js'
+import { inline, plain } from '../report/escape.js'
+import type { Capability } from './contract.js'
+
+interface Summary {
+  account: HoldoutAccount
+  /** 1 for a holdout query of the paired table. */
+  mask: Uint8Array
+}
+
+/**
+ * Holdout accounting (rules `dataset`, `dataset.holdout_looks`): a holdout graded again and again until it agrees
+ * stops measuring generalisation. Every run that grades it is counted, per pull request and over the default
+ * branch's history, and a cap may make the checks on it inconclusive; per-query details of holdout queries never
+ * reach a report, a file or a log a pull request's run can read.
+ *
+ * Exam: the look ledger (what the trusted source recorded of earlier runs: src/github/look-ledger.ts; none
+ * outside a pull request). When it cannot be read or this run's look cannot be recorded, the count is unknown
+ * and the checks on holdout queries are inconclusive (fail closed), never counted from 0.
+ */
+export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = {
+  name: 'holdout',
+  about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
+  config: (rules) => rules.dataset,
+  inputs: () => [{ role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' }],
+  read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
+  assess({ rules, table, evidence }) {
+    const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null }) as HoldoutAccount
+    const mask = holdoutMask(rules, table)
+    const graded = account.queries > 0
+    return {
+      guards: [],
+      summary: { account, mask },
+      parts: {
+        markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
+        text: { head: () => [`  ${plain(holdoutSentence(account), 800)}`] },
+        json: () => ['holdout', holdoutJson(account)],
+        unitJson: (unit) => (unit.holdoutLooks ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]] : []),
+        ...(graded ? { withheld: (i: number) => mask[i] === 1 } : {})
+      }
+    }
+  },
+  adjust: (unit, { summary, stats }) => capHoldoutUnit(unit, summary.account, summary.mask, stats)
+}

@@ -1,0 +1,86 @@
+import { pairReference } from '../align/reference.js'
+import { InputError } from '../errors.js'
+import { quote } from '../util/show.js'
+import type { ReferenceRules } from '../config/types.js'
+import { evaluateBudget, withBudget } from '../decide/budget.js'
+import type { MetricRule } from '../config/types.js'
+import type { SideRows } from '../model/rows.js'
+import { readFetched } from '../readers/fetched.js'
+import { readGatedRows } from '../readers/gated-rows.js'
+import type { Manifest } from '../readers/manifest.js'
+import { budgetSection, budgetsJson, budgetTextLines, unitBudgetJson, type ReferenceSummary } from '../report/budget.js'
+import { plain } from '../report/escape.js'
+import { createStats, type StatsEngine } from '../stats/compare.js'
+import { readManifest } from '../trust/load-trust.js'
+import { checkReferenceSnapshot } from '../trust/reference-snapshot.js'
+import type { Capability, InputSpec } from './contract.js'
+
+/** The reference rows as read, with their snapshot manifest (null when none was named). */
+export interface ReferenceEvidence {
+  rows: SideRows
+  manifest: Manifest | null
+}
+
+interface Summary extends ReferenceSummary {
+  stats: StatsEngine
+}
+
+const ROWS = 'reference rows'
+const MANIFEST = 'reference manifest'
+
+/**
+ * The regression budget (rules `reference` and a check's `budget`): the drop since the last release, not only
+ * since the base, so twenty PRs that each stay within their margin cannot add up to a release that fell by
+ * twenty margins.
+ *
+ * Exam: the reference rows (the release's per-query rows at a tag, or an artifact of a push run on the default
+ * branch or the ref the rules name; never a run a pull request or another branch could make) and its snapshot
+ * manifest. Answer: none of its own (the candidate's rows are the core's).
+ */
+export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, Summary> = {
+  name: 'reference',
+  about: 'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
+  config: (rules) => rules.reference,
+  inputs: (r): InputSpec[] => [
+    r.artifact === undefined
+      ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
+      : { role: 'exam', kind: 'artifact', name: ROWS, artifact: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, branch: r.artifact.ref, key: 'reference.artifact' },
+    { role: 'exam', kind: 'file', name: MANIFEST, path: r.manifest, givenBy: { option: 'reference-manifest', input: 'reference-manifest' }, key: 'reference.manifest' }
+  ],
+  async read(_r, inputs, { rules, rowsInput }) {
+    const rowsFile = inputs.file(ROWS)
+    if (rowsFile === undefined) throw new Error('the framework fetches the reference rows before read')
+    const rows = await readFetched(rowsFile, (path, name) => readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name })))
+    const manifestFile = inputs.file(MANIFEST)
+    return { rows, manifest: manifestFile === undefined ? null : await readManifest(manifestFile) }
+  },
+  assess({ rules, config, evidence, table, core, options }) {
+    // Budgets are never skipped silently: rules that name a reference need its rows.
+    if (evidence === undefined) throw notRead(rules, config)
+    const snapshot = checkReferenceSnapshot(rules, evidence.manifest, { baseline: core.trust.manifests.baseline, dataset: core.trust.manifests.dataset }, config.label)
+    const stats = createStats(pairReference(rules, table, evidence.rows, config.label), rules, options)
+    const summary: Summary = { label: config.label, file: evidence.rows.source, rows: evidence.rows.ids.length, snapshot, stats }
+    return {
+      guards: [],
+      summary,
+      parts: {
+        markdown: { afterFindings: ({ result }) => budgetSection(result, summary) },
+        text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain) },
+        json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
+        unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)
+      }
+    }
+  },
+  adjust(unit, { rules, summary, check }) {
+    const metric = rules.metrics.get(check.rule.metric) as MetricRule
+    return withBudget(unit, evaluateBudget(check.rule, metric, rules, { stats: summary.stats, label: summary.label }, unit.slice, unit.comparison.confidence))
+  }
+}
+
+function notRead(rules: { source: { file: string } }, r: ReferenceRules): InputError {
+  return new InputError(
+    { file: rules.source.file, key: 'reference' },
+    `the rules spend budgets against the reference ${quote(r.label)}, but its rows were not read`,
+    r.path !== undefined && r.ref === undefined ? `pass --reference ${r.path}` : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)"
+  )
+}

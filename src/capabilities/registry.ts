@@ -1,0 +1,36 @@
+import type { CapabilityOutcome, GateResult } from '../decide/result.js'
+import type { Capability } from './contract.js'
+import { historyCapability } from './history.js'
+import { holdoutCapability } from './holdout.js'
+import { judgeCapability } from './judge.js'
+import { referenceCapability } from './reference.js'
+import { seedsCapability } from './seeds.js'
+import { comparabilityCapability, datasetCapability, poolingCapability, twoStageCapability, zeroHitsCapability } from './trust-family.js'
+
+/**
+ * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in
+ * this order (trust first), report parts fill each slot in this order, the JSON report's keys follow it.
+ * Adding a capability: its module, and one line here (docs/architecture.md, "Capabilities").
+ */
+export const CAPABILITIES: readonly Capability[] = [
+  comparabilityCapability,
+  poolingCapability,
+  zeroHitsCapability,
+  twoStageCapability,
+  datasetCapability,
+  referenceCapability,
+  judgeCapability,
+  holdoutCapability,
+  historyCapability,
+  seedsCapability
+]
+
+/** The outcome of one capability in a result, or undefined when the rules did not switch it on. */
+export function outcomeNamed(result: Pick<GateResult, 'capabilities'>, name: string): CapabilityOutcome | undefined {
+  return result.capabilities.find((c) => c.name === name)
+}
+
+/** A capability's summary in a result, typed by the capability (undefined when it did not run). */
+export function summaryOf<S>(result: Pick<GateResult, 'capabilities'>, capability: Capability<never, never, S>): S | undefined {
+  return outcomeNamed(result, capability.name)?.summary as S | undefined
+}

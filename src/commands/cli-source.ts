@@ -1,0 +1,50 @@
+import type { ExamArtifactSpec, ExamFileSpec, ExamRecordSpec, GivenSpec, InputSource, Records } from '../capabilities/contract.js'
+import type { Rules } from '../config/types.js'
+import { InputError } from '../errors.js'
+import { localFile, type FetchedFile } from '../readers/fetched.js'
+
+/**
+ * The command line's input source: exam files where the rules name them, in the working directory (the CLI is
+ * run by whoever owns the checkout, so that is its trusted source), answers from the command line's options. It
+ * fetches nothing: an exam input at a ref or in an artifact must be given as a file (`overrides`, e.g.
+ * --reference), never read from the working directory's copy in its place. There is no look ledger and no
+ * history outside a pull request.
+ */
+export function cliInputSource(options: { given: Readonly<Record<string, string | string[] | undefined>>; overrides?: Readonly<Record<string, string | undefined>>; rulesFile: string }): InputSource {
+  const overrides = options.overrides ?? {}
+  return {
+    examPlace: 'the working directory',
+    examFile(spec: ExamFileSpec): Promise<FetchedFile> {
+      const given = overrides[spec.name]
+      if (given !== undefined) return Promise.resolve(localFile(given))
+      if (spec.ref !== undefined)
+        throw notFetched(options.rulesFile, spec.key, `${spec.path ?? ''} at ${spec.ref}`, `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`, spec.name)
+      return Promise.resolve(localFile(spec.path as string))
+    },
+    examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
+      const given = overrides[spec.name]
+      if (given !== undefined) return Promise.resolve(localFile(given))
+      throw notFetched(options.rulesFile, spec.key, `the artifact ${spec.artifact}`, `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`, spec.name)
+    },
+    record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, _rules: Rules): Promise<Records[K]> {
+      const none: Records = { 'holdout-looks': { thisPr: null }, history: undefined }
+      return Promise.resolve(none[spec.name])
+    },
+    given(spec: GivenSpec): string[] {
+      const v = options.given[spec.option]
+      return v === undefined ? [] : Array.isArray(v) ? v : [v]
+    }
+  }
+}
+
+/** The CLI options that give an exam input the CLI does not fetch itself. */
+const OVERRIDE_OPTIONS: Record<string, string> = { 'reference rows': '--reference' }
+
+function overrideOption(name: string): string {
+  return OVERRIDE_OPTIONS[name] ?? '--reference'
+}
+
+function notFetched(rulesFile: string, key: string, where: string, how: string, name: string): InputError {
+  const what = name === 'reference rows' ? 'the reference' : `the ${name}`
+  return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(name)} FILE: ${how}`)
+}

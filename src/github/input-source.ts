@@ -1,0 +1,133 @@
+import type { ExamArtifactSpec, ExamFileSpec, ExamRecordSpec, GivenSpec, InputSource, Records } from '../capabilities/contract.js'
+import type { Rules } from '../config/types.js'
+import { InputError } from '../errors.js'
+import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
+import { localFile, type FetchedFile } from '../readers/fetched.js'
+import type { ArtifactDownloader } from './baseline-artifact.js'
+import type { GateContext, PullRequestRef } from './context.js'
+import { examAtBase } from './exam-files.js'
+import { fetchHistory, historyLooks } from './history.js'
+import { readAndRecordLooks } from './look-ledger.js'
+import type { GitHubClient } from './octokit.js'
+import { readAtRef, resolveCommit, trustedArtifact } from './reference.js'
+import { reportArtifactName } from './report-artifact.js'
+
+/** What the action's input source needs to know about the run. */
+export interface ActionSourceOptions {
+  client: GitHubClient | undefined
+  ctx: GateContext
+  pr: PullRequestRef | undefined
+  /** Where the rules came from: the exam comes from the same place (`base`: the PR's base commit). */
+  rulesFrom: 'base' | 'workspace'
+  rulesFile: string
+  /** The given files, by action input name (a multi-line input: one file per line). */
+  given: (input: string) => string[]
+  tmpRoot: string
+  /** A fresh folder of our own for history downloads. */
+  historyDir: () => Promise<string>
+  now: Date
+  download: ArtifactDownloader
+  commentName: string
+  /** Warnings for the step (ledger or history notes). */
+  warn: (message: string) => void
+}
+
+/** What the report says about where the exam came from, as the source fetched it. */
+export interface ActionSourceProvenance {
+  exam: ExamFileProvenance[] | undefined
+  /** Where each exam input read at a ref or from an artifact came from, by input name. */
+  fetched: ReadonlyMap<string, ReferenceProvenance>
+}
+
+/**
+ * The action's input source: the one place that decides where an exam input comes from.
+ * - An exam file: with rules-from base in a pull request, the PR's base commit (contents API; the PR cannot edit
+ *   its own exam); at `ref`, that tag or commit; otherwise (push runs, rules-from workspace) the checked-out file.
+ * - An exam artifact: the latest successful push run on the default branch (or the ref the rules name) of this
+ *   repository, never a run a pull request or another branch could make.
+ * - Records: the look ledger (commit statuses, src/github/look-ledger.ts) and the default branch's history.
+ * - Given files: the action's inputs, from the workspace.
+ */
+export function actionInputSource(options: ActionSourceOptions): InputSource & { provenance(): ActionSourceProvenance } {
+  const { client, ctx, pr } = options
+  const atBase = client !== undefined && pr !== undefined && options.rulesFrom === 'base' ? examAtBase(client, ctx, pr, { tmpRoot: options.tmpRoot, workspace: ctx.workspace }) : undefined
+  const fetched = new Map<string, ReferenceProvenance>()
+  let pastRead: Promise<Records['history']> | undefined
+  // The default branch's history, read once per run (the holdout looks and the history section share it).
+  const past = (rules: Rules): Promise<Records['history']> => (pastRead ??= readHistory(options, rules))
+  const needClient = (key: string, what: string): GitHubClient => {
+    if (client === undefined) throw new InputError({ file: options.rulesFile, key }, `needs github-token to read ${what}`, 'pass github-token (contents: read; actions: read for an artifact)')
+    return client
+  }
+  return {
+    examPlace: atBase !== undefined && pr !== undefined ? `the PR's base commit ${pr.baseSha.slice(0, 12)}` : 'the workspace',
+    async examFile(spec: ExamFileSpec): Promise<FetchedFile> {
+      const path = spec.path as string
+      if (spec.ref !== undefined || spec.dated === true) {
+        const ref = spec.ref ?? pr?.baseSha ?? ctx.sha
+        const at = { path, ref, shown: spec.ref ?? 'the base commit', key: `${spec.key.split('.')[0]}.ref`, rulesFile: options.rulesFile, label: labelOf(spec) }
+        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, at, { tmpRoot: options.tmpRoot, now: options.now })
+        fetched.set(spec.name, got.provenance)
+        return got.file
+      }
+      if (atBase !== undefined) return atBase.read(path)
+      return localFile(path)
+    },
+    async examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
+      const branch = spec.branch ?? ctx.defaultBranch ?? pr?.baseRef ?? 'main'
+      const got = await trustedArtifact(
+        needClient(spec.key, spec.name),
+        ctx,
+        pr,
+        { artifact: spec.artifact, workflow: spec.workflow, file: spec.file, key: spec.key, rulesFile: options.rulesFile },
+        { tmpRoot: options.tmpRoot, now: options.now, download: options.download, branch }
+      )
+      fetched.set(spec.name, got.provenance)
+      return got.file
+    },
+    async record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, rules: Rules): Promise<Records[K]> {
+      const records: { [N in keyof Records]: () => Promise<Records[N]> } = { 'holdout-looks': () => looks(options, rules, past), history: () => past(rules) }
+      return records[spec.name]()
+    },
+    given: (spec: GivenSpec) => options.given(spec.input),
+    provenance: () => ({ exam: atBase?.provenance(), fetched })
+  }
+}
+
+/** The label a reference's messages use (the rules' reference name is not known to the spec: its path). */
+function labelOf(spec: ExamFileSpec): string {
+  return spec.path ?? spec.name
+}
+
+/**
+ * This PR's looks at the holdout before this run, from the ledger, recording this run's look (the rules grade the
+ * holdout unless split is dev), plus the looks the default branch's history recorded (when the rules read history).
+ */
+async function looks(options: ActionSourceOptions, rules: Rules, readPast: (rules: Rules) => Promise<Records['history']>): Promise<Records['holdout-looks']> {
+  const d = rules.dataset
+  if (d === undefined) return { thisPr: null }
+  let releaseCommit: string | undefined
+  if (d.holdoutRelease !== undefined && options.client !== undefined && options.pr !== undefined) {
+    releaseCommit = (await resolveCommit(options.client, options.ctx, d.holdoutRelease, { file: options.rulesFile, key: 'dataset.holdout_looks.release' })).sha
+  }
+  const runUrl = options.ctx.runId === undefined ? undefined : `${options.ctx.serverUrl.replace(/\/+$/, '')}/${options.ctx.owner}/${options.ctx.repo}/actions/runs/${options.ctx.runId}`
+  const read = await readAndRecordLooks(options.client, options.ctx, options.pr, { commentName: options.commentName, releaseCommit, grades: d.split !== 'dev', runUrl })
+  if (read.warning !== undefined) options.warn(read.warning)
+  const past = await readPast(rules)
+  return { ...read.prior, ...(read.release === null ? {} : { release: read.release }), ...(past === undefined ? {} : { history: historyLooks(past) }) }
+}
+
+async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<Records['history']> {
+  const { client, ctx, pr } = options
+  if (rules.history === undefined || client === undefined || pr === undefined) return undefined
+  return fetchHistory(client, ctx, {
+    runs: rules.history.runs,
+    maxAgeDays: rules.history.maxAgeDays,
+    branch: ctx.defaultBranch || pr.baseRef || 'main',
+    artifactName: rules.history.artifact ?? reportArtifactName(options.commentName),
+    workflow: rules.history.workflow,
+    tmpDir: await options.historyDir(),
+    now: options.now,
+    download: options.download
+  })
+}

@@ -1,0 +1,54 @@
+import type { CheckResult, UnitResult } from '../decide/types.js'
+import type { GateResult, MarkdownSlot, RenderContext, TextSlot, WrittenFiles } from '../decide/result.js'
+
+/**
+ * The capabilities' report parts (src/capabilities/), gathered for one slot in registry order. The renderers call
+ * these and know no capability by name.
+ */
+
+/** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
+export function jsonNumber(x: number): number | null {
+  return Number.isFinite(x) ? x : null
+}
+
+const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
+
+/** Every capability's Markdown lines for `slot` (already escaped by the capability). */
+export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): string[] {
+  const out: string[] = []
+  for (const c of result.capabilities) {
+    const part = c.parts.markdown?.[slot]
+    if (part !== undefined) for (const line of part(contextOf(result, files))) out.push(line)
+  }
+  return out
+}
+
+/** Every capability's terminal lines for `slot` (made safe by the capability with plain()). */
+export function textSlot(result: GateResult, slot: TextSlot, files?: WrittenFiles): string[] {
+  const out: string[] = []
+  for (const c of result.capabilities) {
+    const part = c.parts.text?.[slot]
+    if (part !== undefined) for (const line of part(contextOf(result, files))) out.push(line)
+  }
+  return out
+}
+
+/** The capabilities' top-level keys of the JSON report, in registry order. */
+export function capabilityJson(result: GateResult): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = []
+  for (const c of result.capabilities) {
+    const entry = c.parts.json?.(contextOf(result))
+    if (entry !== undefined && entry !== null) out.push(entry)
+  }
+  return out
+}
+
+/** The capabilities' extra keys of one unit in the JSON report. */
+export function unitJsonExtras(result: GateResult, unit: UnitResult, check: CheckResult): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = []
+  for (const c of result.capabilities) {
+    const part = c.parts.unitJson
+    if (part !== undefined) out.push(...part(unit, check, contextOf(result)))
+  }
+  return out
+}
