@@ -207,6 +207,8 @@ async function findPullRequest(client: GitHubClient | undefined, ctx: GateContex
   try {
     return await resolvePullRequest(client, ctx, inputs.prNumber)
   } catch (error) {
+    // An ambiguous or mismatched PR is a refusal (fail closed), not a lookup that may fall back.
+    if (isInputError(error)) throw error
     // without the PR the gate can still judge (rules-from: base then fails closed with its own message)
     warn(`retrieval-gate: ${describeApiError(error, 'finding the pull request')}`)
     return ctx.pullRequest

@@ -307,6 +307,32 @@ describe('commit status on the pull request head', () => {
     expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'success', 'pass: 4 of 4 checks passed']])
   })
 
+  // Issue 24, item 2: two open PRs from one head branch (into different bases) share its head commit; the gate
+  // graded one of them and posted its status on the shared commit, speaking for the other.
+  it('two open PRs from the same fork branch: no verdict, an error status, and the ambiguity named', async () => {
+    fake.pulls.set(9, { number: 9, head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: 'f'.repeat(40), ref: 'release' } })
+    try {
+      expect(await forkGate()).toBe(1)
+      const out = await outputs()
+      expect(out.verdict).toBe('error')
+      expect(stdout.join('')).toContain('2 open pull requests come from "eve/search":"patch-1" (#7 into "main", #9 into "release"), so which one this run grades is ambiguous')
+      expect(fake.statuses.map((x) => [x.sha, x.state])).toEqual([[HEAD, 'error']])
+    } finally {
+      fake.pulls.delete(9)
+    }
+  })
+
+  it('pr-number must name the PR the triggering run built', async () => {
+    fake.pulls.set(9, { number: 9, head: { sha: 'e'.repeat(40), ref: 'other', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+    try {
+      expect(await forkGate({ 'pr-number': '9' })).toBe(1)
+      expect((await outputs()).verdict).toBe('error')
+      expect(stdout.join('')).toContain('pull request #9 has head "acme/search":"other", not the branch the triggering run built ("eve/search":"patch-1")')
+    } finally {
+      fake.pulls.delete(9)
+    }
+  })
+
   it('no verdict (a broken base rules file): an error status that names the file and line', async () => {
     const bad = baseRules.replace('margin: 0.005', 'margin: "much"')
     fake.files.set(`${BASE}:${RULES}`, bad)

@@ -118,6 +118,19 @@ export interface CapabilityOutcome {
   parts: RenderParts
 }
 
+/**
+ * A test by query id for the queries some capability withholds from per-query outputs (null when none does), for
+ * writers that hold ids rather than table indexes.
+ */
+export function withheldIds(result: Pick<GateResult, 'capabilities' | 'table'>): ((id: string) => boolean) | null {
+  if (!result.capabilities.some((c) => c.parts.withheld !== undefined)) return null
+  const index = new Map(result.table.ids.map((id, i) => [id, i]))
+  return (id) => {
+    const i = index.get(id)
+    return i !== undefined && isWithheld(result, i)
+  }
+}
+
 /** True when some capability withholds the query at index `i` of the paired table from per-query outputs. */
 export function isWithheld(result: Pick<GateResult, 'capabilities'>, i: number): boolean {
   for (const c of result.capabilities) if (c.parts.withheld?.(i) === true) return true

@@ -1,3 +1,5 @@
+import { InputError } from '../errors.js'
+import { quote } from '../util/show.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import type { GitHubClient } from './octokit.js'
 
@@ -33,6 +35,15 @@ export async function resolvePullRequest(client: GitHubClient, ctx: GateContext,
   if (prNumber !== undefined) {
     const { data } = await client.rest.pulls.get({ owner, repo, pull_number: prNumber })
     const pull = data as unknown as ApiPull
+    const run = ctx.workflowRun
+    // In the fork pattern the number comes from the triggering run's (untrusted) side: it must name the PR that run built.
+    if (ctx.eventName === 'workflow_run' && run !== undefined && run.headBranch !== '' && !sameHead(pull, run)) {
+      throw new InputError(
+        { key: 'input pr-number' },
+        `pull request #${prNumber} has head ${quote(pull.head.repo?.full_name ?? '(deleted)')}:${quote(pull.head.ref)}, not the branch the triggering run built (${quote(run.headRepo)}:${quote(run.headBranch)})`,
+        'leave pr-number empty (the gate finds the PR from the triggering run), or pass the number of the PR that run built'
+      )
+    }
     const runHead = ctx.pullRequest?.runHeadSha ?? ctx.workflowRun?.headSha ?? pull.head.sha
     return fromApi(ctx, pull, runHead)
   }
@@ -46,9 +57,28 @@ export async function resolvePullRequest(client: GitHubClient, ctx: GateContext,
   if (!run || !run.headBranch) return undefined
   const headOwner = run.headRepo.split('/')[0]
   const pulls = (await client.paginate(client.rest.pulls.list, { owner, repo, state: 'open', head: `${headOwner}:${run.headBranch}`, per_page: 100 })) as unknown as ApiPull[]
-  const same = pulls.filter((p) => (p.head.repo?.full_name ?? '').toLowerCase() === run.headRepo.toLowerCase() && p.head.ref === run.headBranch)
-  const exact = same.find((p) => p.head.sha === run.headSha) ?? same[0]
-  return exact ? fromApi(ctx, exact, run.headSha) : undefined
+  const same = pulls.filter((p) => sameHead(p, run))
+  const exact = same.filter((p) => p.head.sha === run.headSha)
+  // Two open PRs from one head branch (into different bases) share its head commit: grading one and posting its
+  // status on that commit would speak for the other, whose rules were never read. Fail closed instead of guessing.
+  const candidates = exact.length > 0 ? exact : same
+  if (candidates.length > 1) {
+    const list = candidates
+      .map((p) => `#${p.number} into ${quote(p.base.ref)}`)
+      .sort()
+      .join(', ')
+    throw new InputError(
+      { key: 'pull request' },
+      `${candidates.length} open pull requests come from ${quote(run.headRepo)}:${quote(run.headBranch)} (${list}), so which one this run grades is ambiguous`,
+      'pass pr-number from the triggering workflow (the number of its pull_request event), or open one pull request per head branch'
+    )
+  }
+  return candidates[0] ? fromApi(ctx, candidates[0], run.headSha) : undefined
+}
+
+/** The PR comes from the branch the triggering run built (same head repository, same branch). */
+function sameHead(p: ApiPull, run: { headRepo: string; headBranch: string }): boolean {
+  return (p.head.repo?.full_name ?? '').toLowerCase() === run.headRepo.toLowerCase() && p.head.ref === run.headBranch
 }
 
 /** The PR's head commit right now (to tell whether this run is stale). */

@@ -2,6 +2,8 @@ import type { Comparison } from '../stats/compare.js'
 import type { GateResult } from '../decide/result.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { capabilityJson, jsonNumber, unitJsonExtras } from './slots.js'
+import { listableRegressions } from './holdout.js'
+import { withheldIds } from '../decide/result.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
@@ -76,6 +78,7 @@ function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record
  */
 export function toJsonReport(result: GateResult): string {
   const { rules, decision, coverage } = result
+  const listable = listableRegressions(result)
   const report = {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
@@ -128,10 +131,12 @@ export function toJsonReport(result: GateResult): string {
     regressions: {
       metric: result.primaryMetric,
       count: result.regressions.length,
-      queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
+      // Holdout queries are counted, never listed (src/capabilities/holdout.ts).
+      queries: listable.shown.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) })),
+      ...(listable.withheld > 0 ? { withheld: listable.withheld } : {})
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision) : null
+    trust: result.trust ? trustJson(result.trust, decision, withheldIds(result)) : null
   }
   // The capabilities' keys (budgets, judge, holdout, history, seeds), each only when it ran, in registry order.
   const out: Record<string, unknown> = report

@@ -1,4 +1,4 @@
-import type { GateResult } from '../decide/result.js'
+import { isWithheld, type GateResult } from '../decide/result.js'
 import { jsonNumbers } from '../util/json-number.js'
 
 /** One line of `regressions.jsonl`. */
@@ -32,7 +32,8 @@ function regressionMetrics(result: GateResult): string[] {
  * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
  * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
  * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
- * digits, as in every JSON output). An empty set is an empty file.
+ * digits, as in every JSON output). An empty set is an empty file. Queries a capability withholds (the holdout's)
+ * are left out.
  */
 export function toRegressionsJsonl(result: GateResult): string {
   return regressionRecords(result)
@@ -50,6 +51,8 @@ export function regressionRecords(result: GateResult): RegressionRecord[] {
   const attrNames = [...table.attrs.keys()].sort()
   const out: RegressionRecord[] = []
   for (let i = 0; i < table.ids.length; i++) {
+    // Holdout queries are never listed one by one (src/capabilities/holdout.ts): the file is uploaded from PR runs.
+    if (isWithheld(result, i)) continue
     const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name)
     if (worse.length === 0) continue
     const values: RegressionRecord['metrics'] = {}

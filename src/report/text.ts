@@ -15,6 +15,7 @@ import { gatedForests } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
 import { maxOf } from '../util/extent.js'
 import { textSlot } from './slots.js'
+import { listableRegressions } from './holdout.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -121,10 +122,15 @@ export function toText(result: GateResult, options: TextOptions): string {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')
     out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
-    for (const r of result.regressions.slice(0, TOP)) {
+    const listable = listableRegressions(result)
+    for (const r of listable.shown.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())
     }
+    if (listable.withheld > 0)
+      out.push(
+        paint('dim', `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`)
+      )
   }
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {

@@ -146,7 +146,7 @@ export function trustBody(trust: TrustResult): string[] {
 }
 
 /** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
-export function trustJson(trust: TrustResult, decision: Decision): Record<string, unknown> {
+export function trustJson(trust: TrustResult, decision: Decision, withheld: ((id: string) => boolean) | null = null): Record<string, unknown> {
   const c = trust.comparability
   const diff = (d: { path: string; values: Array<[string, string | null]> }): Record<string, unknown> => ({ field: d.path, values: Object.fromEntries(d.values) })
   const p = trust.pooling
@@ -171,7 +171,8 @@ export function trustJson(trust: TrustResult, decision: Decision): Record<string
             baseline: side(p.baseline),
             candidate: side(p.candidate),
             pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
-            judged_per_query: p.perQuery.map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
+            // Holdout queries' per-query shares are withheld (counted in the means above).
+            judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
             condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
           },
     zero_hits: {

@@ -3,7 +3,6 @@ import type { ParsedMeasure } from '../config/measures.js'
 import { NOT_JUDGED } from '../metrics/compute.js'
 import { fromByteString } from '../util/order.js'
 import type { SideEvidence } from './evidence.js'
-import { jsonNumbers } from '../util/json-number.js'
 
 /**
  * Pooling bias. Judgments made from the old system's results cover what the old system found; a new
@@ -169,21 +168,4 @@ function condensedComparisons(table: PairedTable, base: SideEvidence, cand: Side
     out.push({ metric: m.name, n, full, condensed, directionDiffers: full.delta * condensed.delta < 0 })
   })
   return out
-}
-
-/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
-export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): string {
-  return entries
-    .map(
-      (e) =>
-        JSON.stringify(
-          {
-            query_id: e.queryId,
-            depth,
-            documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-          },
-          jsonNumbers
-        ) + '\n'
-    )
-    .join('')
 }
