@@ -218,7 +218,7 @@ describe('every capability on the registry holds the trust boundary', () => {
       expect(entry).toBeDefined()
       if (entry !== undefined && 'examOnly' in entry) {
         const rules = loadRules(`${HEAD}metrics:\n  m: { better: higher }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.1 } }\n`, 'r.yml')
-        const config = capability.config(rules) ?? ({} as never)
+        const config = capability.config(rules) ?? ({})
         try {
           expect(capability.inputs(config, rules).filter((s) => s.role !== 'exam')).toEqual([])
         } catch (error) {
