@@ -63,11 +63,13 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
   const evidenceOf = (a: Active): unknown => inputs.evidence.get(a.capability.name)
   let rules = inputs.rules
   for (const a of active) if (a.capability.prepare) rules = a.capability.prepare(rules, inputs.core)
-  const { baseline, candidate } = inputs.core
+  let core = inputs.core
+  for (const a of active) if (a.capability.sides) core = a.capability.sides(core, evidenceOf(a), rules)
+  const { baseline, candidate } = core
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   let stats = createStats(table, rules, options)
-  const contextOf = (a: Active, engine: StatsEngine): AssessContext<unknown, unknown> => ({ rules, config: a.config, evidence: evidenceOf(a), table, stats: engine, core: inputs.core, options })
+  const contextOf = (a: Active, engine: StatsEngine): AssessContext<unknown, unknown> => ({ rules, config: a.config, evidence: evidenceOf(a), table, stats: engine, core, options })
   for (const a of active) if (a.capability.stats) stats = a.capability.stats(stats, contextOf(a, stats))
   const assessed: Assessed[] = active.map((a) => ({ ...a, evidence: evidenceOf(a), assessment: a.capability.assess(contextOf(a, stats)) }))
   const guards = assessed.flatMap((a) => a.assessment.guards)

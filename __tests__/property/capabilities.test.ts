@@ -93,6 +93,7 @@ const SCENARIOS: Record<string, Scenario | Exempt> = {
   },
   holdout: { examOnly: 'the looks are counted in a ledger of commit statuses the pull request cannot write or delete' },
   history: { examOnly: 'the reports of push runs on the default branch' },
+  queries: { examOnly: 'the queries file is the exam’s; its attributes go on the baseline’s rows, and a row that says otherwise is refused' },
   seeds: {
     decidedBy: 'better',
     files: {
@@ -218,7 +219,7 @@ describe('every capability on the registry holds the trust boundary', () => {
       expect(entry).toBeDefined()
       if (entry !== undefined && 'examOnly' in entry) {
         const rules = loadRules(`${HEAD}metrics:\n  m: { better: higher }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.1 } }\n`, 'r.yml')
-        const config = capability.config(rules) ?? ({})
+        const config = capability.config(rules) ?? {}
         try {
           expect(capability.inputs(config, rules).filter((s) => s.role !== 'exam')).toEqual([])
         } catch (error) {

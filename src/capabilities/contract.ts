@@ -183,6 +183,8 @@ export interface Capability<Config = unknown, Evidence = unknown, Summary = unkn
   read(config: Config, inputs: FetchedInputs, ctx: ReadContext): Promise<Evidence>
   /** Before pairing: the rules as the gate applies them (seed averages are shares, not 0/1). */
   prepare?(rules: Rules, core: CoreSides): Rules
+  /** Before pairing: the sides as the exam defines them (the queries file's attributes on the baseline's rows). */
+  sides?(core: CoreSides, evidence: Evidence, rules: Rules): CoreSides
   /** Wraps the statistics (seed replicates: intervals over seeds and queries). */
   stats?(engine: StatsEngine, ctx: AssessContext<Config, Evidence>): StatsEngine
   assess(ctx: AssessContext<Config, Evidence>): Assessment<Summary>

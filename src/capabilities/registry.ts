@@ -5,6 +5,7 @@ import { holdoutCapability } from './holdout.js'
 import { judgeCapability } from './judge.js'
 import { referenceCapability } from './reference.js'
 import { seedsCapability } from './seeds.js'
+import { queriesCapability } from './queries.js'
 import { comparabilityCapability, datasetCapability, poolingCapability, twoStageCapability, zeroHitsCapability } from './trust-family.js'
 
 /**
@@ -22,7 +23,8 @@ export const CAPABILITIES: readonly Capability[] = [
   judgeCapability,
   holdoutCapability,
   historyCapability,
-  seedsCapability
+  seedsCapability,
+  queriesCapability
 ]
 
 /** The outcome of one capability in a result, or undefined when the rules did not switch it on. */

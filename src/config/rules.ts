@@ -75,7 +75,7 @@ interface RawRules extends RawTrustRules, RawReferenceRules, RawHistoryRules {
     multiplicity?: 'none' | 'holm' | 'bonferroni'
     min_seeds?: number
   }
-  queries?: { missing?: 'error' | 'zero'; min_per_slice?: number }
+  queries?: { missing?: 'error' | 'zero'; min_per_slice?: number; file?: string }
   on_inconclusive?: 'fail' | 'pass'
   on_too_few?: 'fail' | 'pass'
   checks: RawCheck[]
@@ -151,7 +151,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       ...statisticsOptions(raw.statistics ?? {}, fail),
       ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
     },
-    queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
+    queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice, ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file }) },
     onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
     onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,

@@ -133,7 +133,13 @@ export const RULES_SCHEMA = {
           description:
             'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
         },
-        min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' }
+        min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' },
+        file: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The queries file (JSON Lines or CSV: query_id, text, attributes), part of the exam (read at the base commit in a pull request): its attributes are the slices, clusters and weights of every query (runs carry none), its text is shown beside each regressed query. Every compared query must be in it.'
+        }
       }
     },
     on_inconclusive: {

@@ -79,7 +79,8 @@ export interface Rules {
   judgments: JudgmentsRules | undefined
   slices: string[]
   statistics: StatisticsRules
-  queries: { missing: 'error' | 'zero'; minPerSlice: number }
+  /** `file`: the queries file (its text and attributes are the exam's; src/capabilities/queries.ts). */
+  queries: { missing: 'error' | 'zero'; minPerSlice: number; file?: string }
   /** How an inconclusive unit counts when the data do not show it (see decide/counts.ts). */
   onInconclusive: 'fail' | 'pass'
   /** How a unit with fewer than min_per_slice queries counts (`on_too_few`; defaults to on_inconclusive). */

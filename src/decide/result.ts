@@ -107,6 +107,21 @@ export interface RenderParts {
    * Every renderer that lists queries one by one (Markdown, text, regressions.jsonl, to-judge, HTML) asks.
    */
   withheld?: (i: number) => boolean
+  /** What a per-query output may show beside the query at index `i` (its text; both runs' top documents). */
+  queryDetails?: (i: number) => QueryDetails | undefined
+}
+
+/** Beside a query in per-query outputs. */
+export interface QueryDetails {
+  text?: string
+  top?: { baseline: string[]; candidate: string[] }
+}
+
+/** Every capability's details of the query at index `i` of the paired table, merged (empty when none gives any). */
+export function queryDetails(result: Pick<GateResult, 'capabilities'>, i: number): QueryDetails {
+  const out: QueryDetails = {}
+  for (const c of result.capabilities) Object.assign(out, c.parts.queryDetails?.(i) ?? {})
+  return out
 }
 
 /** A capability after assessment, as the result carries it. */

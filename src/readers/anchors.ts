@@ -1,11 +1,8 @@
 import { InputError } from '../errors.js'
 import { compareCodePoints } from '../util/order.js'
 import { quote } from '../util/show.js'
-import { forEachCsvRecord } from './csv.js'
 import { checkAttributeLength, checkQueryIdLength } from './field-caps.js'
-import { readObjectLine } from './json-line.js'
-import { forEachLine } from './lines.js'
-import { guessRowsFormat } from './sniff.js'
+import { forEachRecord } from './records.js'
 
 /**
  * Judge anchors: items a human labelled, with the LLM judge's label for the same item. They are part of the
@@ -140,38 +137,10 @@ export async function readAnchors(file: string, name: string, perSlice: string |
     }
     known.scorings.push(scoring)
   }
-  await forEachLabelRecord(file, name, onRecord)
+  await forEachRecord(file, name, onRecord, RECORD_HINT)
   if (byId.size === 0) throw new InputError({ file: name }, 'the anchor file has no items', RECORD_HINT)
   const items = [...byId.values()].sort((a, b) => compareCodePoints(a.id, b.id))
   return { source: name, candidateSource: null, sameJudge: true, items, labels }
-}
-
-/**
- * Calls `onRecord` for every record of a label file: JSON Lines, or CSV with a header when its name ends in
- * `.csv` (a header naming a column twice, and a record with another number of fields, are refused with the line).
- */
-async function forEachLabelRecord(file: string, name: string, onRecord: (record: Map<string, unknown>, line: number) => void): Promise<void> {
-  if (guessRowsFormat(file) === 'csv') {
-    let header: string[] | undefined
-    await forEachCsvRecord(file, (fields, line) => {
-      if (header === undefined) {
-        header = fields.map((f) => f.trim())
-        const twice = header.find((h, i) => header?.indexOf(h) !== i)
-        if (twice !== undefined) throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once')
-        return
-      }
-      if (fields.length === 1 && fields[0].trim() === '') return
-      if (fields.length !== header.length) throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column')
-      const record = new Map<string, unknown>()
-      header.forEach((h, i) => record.set(h, fields[i]))
-      onRecord(record, line)
-    })
-    return
-  }
-  await forEachLine(file, (text, line) => {
-    if (text.trim() === '') return
-    onRecord(new Map(Object.entries(readObjectLine(text, name, line, RECORD_HINT))), line)
-  })
 }
 
 const LABELS_HINT = 'each record: {"id": "a1", "judge": 2} (the candidate judge\'s label of anchor a1; judge_swapped for the other order), every anchor item as often as the anchor file scores it'
@@ -189,41 +158,46 @@ export async function readCandidateJudgeLabels(file: string, name: string, ancho
   const byId = new Map(anchors.items.map((item) => [item.id, item]))
   const given = new Map<string, Array<{ label: string; swapped: string | null; line: number }>>()
   const labels = new Set(anchors.labels)
-  await forEachLabelRecord(file, name, (record, line) => {
-    const where = { file: name, line }
-    const rawId = record.get('id')
-    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId))) throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT)
-    const id = String(rawId)
-    checkQueryIdLength(id, where)
-    for (const key of record.keys()) {
-      if (LABEL_KEYS.has(key)) continue
-      if (key === 'human' || key.endsWith('_judge') || key.endsWith('_judge_swapped')) {
+  await forEachRecord(
+    file,
+    name,
+    (record, line) => {
+      const where = { file: name, line }
+      const rawId = record.get('id')
+      if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId))) throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT)
+      const id = String(rawId)
+      checkQueryIdLength(id, where)
+      for (const key of record.keys()) {
+        if (LABEL_KEYS.has(key)) continue
+        if (key === 'human' || key.endsWith('_judge') || key.endsWith('_judge_swapped')) {
+          throw new InputError(
+            { ...where, queryId: id, key },
+            `the candidate judge's labels carry ${quote(key)}, which is not the candidate's to give`,
+            "human labels and the baseline judge's labels are the exam's (the anchor file at the base commit): give only id, judge and judge_swapped"
+          )
+        }
+      }
+      const item = byId.get(id)
+      if (item === undefined)
+        throw new InputError({ ...where, queryId: id }, `${quote(id)} is not an anchor item of ${anchors.source}`, "label the anchor file's items only: the exam decides which items the judge is checked on")
+      const label = labelText(record.get('judge'), where, 'judge')
+      if (label === null) throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', LABELS_HINT)
+      const swapped = labelText(record.get('judge_swapped'), where, 'judge_swapped')
+      for (const l of [label, swapped]) if (l !== null) labels.add(l)
+      if (labels.size > MAX_ANCHOR_LABELS) throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text')
+      const list = given.get(id) ?? []
+      list.push({ label, swapped, line })
+      if (list.length > item.scorings.length) {
         throw new InputError(
-          { ...where, queryId: id, key },
-          `the candidate judge's labels carry ${quote(key)}, which is not the candidate's to give`,
-          "human labels and the baseline judge's labels are the exam's (the anchor file at the base commit): give only id, judge and judge_swapped"
+          { ...where, queryId: id },
+          `item ${quote(id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} ${item.scorings.length === 1 ? 'time' : 'times'}`,
+          'score every anchor item as often as the anchor file does (its repeats are part of the exam)'
         )
       }
-    }
-    const item = byId.get(id)
-    if (item === undefined)
-      throw new InputError({ ...where, queryId: id }, `${quote(id)} is not an anchor item of ${anchors.source}`, "label the anchor file's items only: the exam decides which items the judge is checked on")
-    const label = labelText(record.get('judge'), where, 'judge')
-    if (label === null) throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', LABELS_HINT)
-    const swapped = labelText(record.get('judge_swapped'), where, 'judge_swapped')
-    for (const l of [label, swapped]) if (l !== null) labels.add(l)
-    if (labels.size > MAX_ANCHOR_LABELS) throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text')
-    const list = given.get(id) ?? []
-    list.push({ label, swapped, line })
-    if (list.length > item.scorings.length) {
-      throw new InputError(
-        { ...where, queryId: id },
-        `item ${quote(id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} ${item.scorings.length === 1 ? 'time' : 'times'}`,
-        'score every anchor item as often as the anchor file does (its repeats are part of the exam)'
-      )
-    }
-    given.set(id, list)
-  })
+      given.set(id, list)
+    },
+    LABELS_HINT
+  )
   const items = anchors.items.map((item): AnchorItem => {
     const list = given.get(item.id) ?? []
     if (list.length !== item.scorings.length) {

@@ -1,4 +1,4 @@
-import { isWithheld, type GateResult } from '../decide/result.js'
+import { isWithheld, queryDetails, type GateResult } from '../decide/result.js'
 import { jsonNumbers } from '../util/json-number.js'
 
 /** One line of `regressions.jsonl`. */
@@ -10,6 +10,10 @@ export interface RegressionRecord {
   metrics: Record<string, { baseline: number; candidate: number; delta: number }>
   /** The query's attributes used by the rules (slices, where, per_slice). */
   attributes: Record<string, string>
+  /** The query's text (from the rules' queries file), when known. */
+  text?: string
+  /** Both runs' top documents (runs mode), best first. */
+  top?: { baseline: string[]; candidate: string[] }
 }
 
 /** Metrics named by at least one check, in the order the checks first name them. */
@@ -59,7 +63,8 @@ export function regressionRecords(result: GateResult): RegressionRecord[] {
     for (const m of metrics) defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] })
     const attributes: Record<string, string> = {}
     for (const a of attrNames) defineKey(attributes, a, (table.attrs.get(a) as string[])[i])
-    out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes })
+    const details = queryDetails(result, i)
+    out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes, ...(details.text === undefined ? {} : { text: details.text }), ...(details.top === undefined ? {} : { top: details.top }) })
   }
   return out
 }

@@ -2,7 +2,7 @@ import { markdownTable } from 'markdown-table'
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { describePolicies } from '../decide/describe.js'
-import type { GateResult } from '../decide/result.js'
+import { queryDetails, type GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
@@ -155,8 +155,12 @@ export function regressedTable(result: GateResult, limit: number): string {
   const shown = result.regressions.slice(0, limit)
   const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0)
   const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
-  const rows = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
-  for (const r of shown) rows.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))])
+  // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
+  const index = new Map(result.table.ids.map((id, i) => [id, i]))
+  const texts = shown.map((r) => queryDetails(result, index.get(r.id) ?? -1).text)
+  const withText = texts.some((t) => t !== undefined)
+  const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
+  shown.forEach((r, k) => rows.push([inline(r.id), ...(withText ? [inline(texts[k] ?? '', 120)] : []), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]))
   return table(rows)
 }
 

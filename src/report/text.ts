@@ -1,5 +1,5 @@
 import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../decide/result.js'
+import { queryDetails, type GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
@@ -123,9 +123,12 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
     const listable = listableRegressions(result)
+    const index = new Map(result.table.ids.map((id, i) => [id, i]))
     for (const r of listable.shown.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
+      const text = queryDetails(result, index.get(r.id) ?? -1).text
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())
+      if (text !== undefined) out.push(paint('dim', `      ${plain(text, 100)}`))
     }
     if (listable.withheld > 0)
       out.push(

@@ -1,0 +1,120 @@
+/**
+ * The queries file (rules `queries.file`, issue 26 item 1): runs plus judgments carry no query attributes, so a
+ * TREC run could not be sliced. The queries file is part of the exam: its attributes slice, cluster and weight
+ * every query, its text is shown beside each regressed query (Markdown and regressions.jsonl, with both runs'
+ * top documents in runs mode), and neither side's rows may contradict it.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { cli, jsonl, tempDir, writeFiles } from '../helpers.js'
+
+const EX = 'examples/runs'
+/** The example's JSON Lines runs as TREC runs: no attributes at all. */
+function trec(file: string): string {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { query_id: string; results: Array<{ doc_id: string; score: number }> })
+    .flatMap((q) => q.results.map((r, k) => `${q.query_id} Q0 ${r.doc_id} ${k + 1} ${r.score} sys`))
+    .join('\n')
+}
+const queryIds = [
+  ...new Set(
+    readFileSync(`${EX}/qrels.txt`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[0])
+  )
+]
+const family = (id: string): string => ['howto', 'billing', 'errors'][Number(id.slice(1)) % 3]
+const QUERIES = jsonl(queryIds.map((id) => ({ query_id: id, text: `what about ${id}?`, family: family(id) })))
+
+const rules = (queriesFile: string | null): string => `version: 1
+judgments: { qrels: ${EX}/qrels.txt }
+metrics:
+  nDCG@10: { better: higher, range: [0, 1] }
+statistics: { resamples: 500, seed: 7 }
+queries: { min_per_slice: 10${queriesFile === null ? '' : `, file: ${queriesFile}`} }
+slices: [family]
+checks:
+  - name: every family holds
+    metric: nDCG@10
+    per_slice: family
+    non_inferior: { margin: 0.5 }
+`
+
+async function gate(files: Record<string, string>, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string; dir: string }> {
+  const f = writeFiles({ 'b.txt': trec(`${EX}/baseline.jsonl`), 'c.txt': trec(`${EX}/candidate.jsonl`), ...files })
+  const dir = tempDir()
+  const text = (files['rules.yml'] ?? rules(f['queries.jsonl'] ?? null)).split('QUERIES').join(f['queries.jsonl'] ?? '')
+  const r = writeFiles({ 'rules.yml': text })
+  const out = await cli([
+    'gate',
+    '--rules',
+    r['rules.yml'],
+    '--baseline',
+    f['b.txt'],
+    '--candidate',
+    f['c.txt'],
+    '--json',
+    path.join(dir, 'report.json'),
+    '--regressions',
+    path.join(dir, 'r.jsonl'),
+    '--markdown',
+    path.join(dir, 'report.md'),
+    ...extra
+  ])
+  return { ...out, dir }
+}
+
+describe('a queries file slices runs that carry no attributes', () => {
+  it('without it a TREC run cannot be sliced: refused, naming the attribute', async () => {
+    const r = await gate({})
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('family')
+  })
+
+  it('with it every family is a unit, the text is beside each regressed query, and regressions.jsonl has both runs’ top documents', async () => {
+    const r = await gate({ 'queries.jsonl': QUERIES })
+    expect(r.code).not.toBe(2)
+    const report = JSON.parse(readFileSync(path.join(r.dir, 'report.json'), 'utf8')) as Record<string, any>
+    expect(report.checks[0].units.map((u: { slice: Record<string, string> }) => u.slice.family).sort()).toEqual(['billing', 'errors', 'howto'])
+    expect(report.queries_file).toMatchObject({ queries: queryIds.length, attributes: ['family'] })
+    const md = readFileSync(path.join(r.dir, 'report.md'), 'utf8')
+    expect(md).toMatch(/\| Query \| Text \| Baseline \|/)
+    expect(md).toMatch(/\| q\d+ \| what about q\d+\? \|/)
+    const first = JSON.parse(readFileSync(path.join(r.dir, 'r.jsonl'), 'utf8').split('\n')[0]) as Record<string, any>
+    expect(first.text).toBe(`what about ${first.query_id as string}?`)
+    expect(first.attributes.family).toBe(family(first.query_id as string))
+    expect(first.top.baseline.length).toBeGreaterThan(0)
+    expect(first.top.candidate.length).toBeGreaterThan(0)
+  })
+
+  it('a compared query the file does not list is refused: the file lists the exam', async () => {
+    const partial = jsonl(queryIds.slice(1).map((id) => ({ query_id: id, family: family(id) })))
+    const r = await gate({ 'queries.jsonl': partial })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`query "${queryIds[0]}"`)
+    expect(r.stderr).toContain('is not in the queries file')
+  })
+
+  it('a row that says otherwise than the file is refused, and a query listed twice too', async () => {
+    // The example's JSON Lines baseline carries `segment`; a queries file with another segment contradicts it.
+    const withSegment = jsonl(queryIds.map((id) => ({ query_id: id, segment: 'other', family: family(id) })))
+    const r = await cli([
+      'gate',
+      '--rules',
+      writeFiles({ 'rules.yml': rules(writeFiles({ 'q.jsonl': withSegment })['q.jsonl']).replace('slices: [family]', 'slices: [family, segment]') })['rules.yml'],
+      '--baseline',
+      `${EX}/baseline.jsonl`,
+      '--candidate',
+      `${EX}/candidate.jsonl`
+    ])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/the row says segment = ".*", but the queries file .* says "other"/)
+    const twice = await gate({ 'queries.jsonl': QUERIES + jsonl([{ query_id: queryIds[0], family: 'howto' }]) })
+    expect(twice.code).toBe(2)
+    expect(twice.stderr).toContain('is listed twice')
+  })
+})
