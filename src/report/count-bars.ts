@@ -37,17 +37,21 @@ function cells(n: number, scale: number): number {
   return Math.min(HALF, Math.max(1, Math.round((n / scale) * HALF)))
 }
 
+/** A row's limit in words, "limit 40 worse: 19, pass" (with the check's threshold when it has one); "" without a limit. */
+export function limitWords(row: BarRow, metric: MetricRule): string {
+  const l = row.limit
+  if (l === null) return ''
+  const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : ''
+  return `limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`
+}
+
 function drawRow(row: BarRow, scale: number, metric: MetricRule): string {
   const left = Array.from({ length: HALF }, () => ' ')
   for (let i = HALF - cells(row.losses, scale); i < HALF; i++) left[i] = '▒'
   if (row.limit !== null) left[Math.max(0, HALF - Math.max(1, cells(row.limit.count, scale)))] = '║'
   const right = '█'.repeat(cells(row.wins, scale))
   let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF)} ${padEnd(String(row.wins), COUNT)} ${padStart(String(row.ties), COUNT)}`
-  if (row.limit !== null) {
-    const l = row.limit
-    const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : ''
-    line += `  ║ limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`
-  }
+  if (row.limit !== null) line += `  ║ ${limitWords(row, metric)}`
   return line
 }
 

@@ -14,13 +14,13 @@ import { provenanceLines } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
 import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
 import { reportHead } from './head.js'
-import { fileOrHow, type WrittenFiles } from './files.js'
+import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { judgeBody } from './judge.js'
-import { statisticsSentences, unitWord } from './words.js'
+import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
 import { pushAll } from '../util/extent.js'
 import { historySection } from './history.js'
-import { holdoutSentence, listableRegressions } from './holdout.js'
+import { holdoutSentence, listableRegressions, withheldSentence } from './holdout.js'
 import { shownSliceRows } from './slice-rows.js'
 import { seedSentences, seedsBody } from './seeds.js'
 
@@ -75,6 +75,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   if (provenance.length > 0) out.push(...provenance, '')
   const holdout = holdoutSentence(result)
   if (holdout !== null) out.push(inline(holdout, 800), '')
+  const page = pageSentence(options.files)
+  if (page !== null) out.push(inline(page, 600), '')
 
   // 2. Gated checks.
   out.push('### Gated checks', '')
@@ -149,15 +151,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
     const body: string[] = []
     if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '')
-    if (listable.withheld > 0)
-      body.push(`${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`, '')
-    const where = fileOrHow(options.files, 'regressions')
-    body.push(
-      where.file !== undefined
-        ? `The regression set ${inline(where.file, 200)} lists all ${worseOnGated} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
-        : `${worseOnGated} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`,
-      ''
-    )
+    if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
+    body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
     details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)
   }
   details(out, 'Coverage: what happened to every query', coverageBody(result))
@@ -175,9 +170,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     body.push('')
     details(out, 'What to look at next', body)
   }
-  out.push(
-    `_This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name._`
-  )
+  out.push(`_${SCOPE_SENTENCE}_`)
   out.push('')
   return out.join('\n')
 }

@@ -8,7 +8,7 @@ import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
-import type { WrittenFiles } from './files.js'
+import { pageSentence, type WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
 import { seedSentences } from './seeds.js'
 import { histogramLines } from './charts.js'
@@ -68,6 +68,8 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
   const holdout = holdoutSentence(result)
   if (holdout !== null) out.push(`  ${plain(holdout, 800)}`)
+  const page = pageSentence(options.files)
+  if (page !== null) out.push(`  ${plain(page, 600)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
