@@ -56,6 +56,6 @@ export function regressionSetSentence(files: WrittenFiles | undefined, worse: nu
 export function pageSentence(files: WrittenFiles | undefined): string | null {
   const file = files?.html
   if (file === undefined) return null
-  const where = files?.reportDir !== undefined ? `${file.slice(file.lastIndexOf('/') + 1)} in the report artifact (report-dir ${clean(files.reportDir, 200)})` : clean(file, 200)
+  const where = files?.reportDir !== undefined ? `${clean(file.split(/[\\/]/).pop() ?? file, 200)} in the report artifact (report-dir ${clean(files.reportDir, 200)})` : clean(file, 200)
   return `The full page, with every check and slice on one axis and each query plotted, is ${where}: one HTML file that opens in a browser, from disk.`
 }
