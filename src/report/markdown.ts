@@ -12,7 +12,7 @@ import { budgetSection } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
-import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
+import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, SECTION_TITLES, STATUS } from './sections.js'
 import { reportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
@@ -129,13 +129,13 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
   )
-  details(out, 'Check details: baseline, candidate, relative change, wins / losses / ties', [checkDetailsTable(result), ''])
+  details(out, SECTION_TITLES.checkDetails, [checkDetailsTable(result), ''])
   const sliceForests: string[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
     if (lines !== null) fence(sliceForests, lines)
   }
-  details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+  details(out, SECTION_TITLES.breakdown, [
     ...sliceForests,
     comparisonsTable(
       result,
@@ -155,11 +155,11 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
     details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)
   }
-  details(out, 'Coverage: what happened to every query', coverageBody(result))
-  details(out, 'Comparability', comparabilityBody(result))
-  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...judgeBody(result.judge), ...trustBody(result.trust)])
-  if (result.seeds) details(out, 'Seeds: the spread between independently trained seeds', seedsBody(result.seeds, result))
-  details(out, 'Method', methodBody(result))
+  details(out, SECTION_TITLES.coverage, coverageBody(result))
+  details(out, SECTION_TITLES.comparability, comparabilityBody(result))
+  if (result.trust) details(out, SECTION_TITLES.trust, [...judgeBody(result.judge), ...trustBody(result.trust)])
+  if (result.seeds) details(out, SECTION_TITLES.seeds, seedsBody(result.seeds, result))
+  details(out, SECTION_TITLES.method, methodBody(result))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {
     const body: string[] = []
@@ -168,7 +168,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       for (const e of s.evidence) body.push(`  - ${inline(e, 300)}`)
     }
     body.push('')
-    details(out, 'What to look at next', body)
+    details(out, SECTION_TITLES.next, body)
   }
   out.push(`_${SCOPE_SENTENCE}_`)
   out.push('')

@@ -2,7 +2,7 @@ import type { MetricRule } from '../../config/types.js'
 import { limitWords, type BarRow } from '../count-bars.js'
 import { maxOf } from '../../util/extent.js'
 import { entities, esc } from './escape.js'
-import { bottomAxis, countTicks, line, linear, px, svgOpen, text } from './svg.js'
+import { bottomAxis, countTicks, line, linear, rect, svgOpen, text } from './svg.js'
 
 /**
  * Wins and losses per slice as diverging bars, the rows of the Markdown picture (count-bars.ts `barRows`): queries
@@ -20,8 +20,15 @@ const TOP = 24
 const BOTTOM = 44
 const SLICE_CHARS = 40
 
-/** The bars of one metric's rows. `label` is the accessible name (RAW). */
-export function barsSvg(options: { metric: MetricRule; rows: BarRow[]; label: string }): string {
+/** What one picture of bars draws: a metric's rows (count-bars.ts), and the picture's accessible name (RAW). */
+export interface BarsPicture {
+  metric: MetricRule
+  rows: BarRow[]
+  label: string
+}
+
+/** The bars of one metric's rows. */
+export function barsSvg(options: BarsPicture): string {
   const { rows, metric } = options
   const ticks = countTicks(Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0)))))
   const top = ticks[ticks.length - 1]
@@ -37,8 +44,10 @@ export function barsSvg(options: { metric: MetricRule; rows: BarRow[]; label: st
     ...ticks
   ]
   const x = (v: number): number => (v < 0 ? left(-v) : right(v))
-  out.push(bottomAxis({ ticks: all, x, y: bottom + 2, gridTop: TOP, label: (v) => String(Math.abs(v)), left: CENTRE - HALF, right: CENTRE + HALF }))
-  out.push(text(CENTRE - 8, TOP - 8, '◄ worse', 'direction', 'end'), text(CENTRE + 8, TOP - 8, 'better ►', 'direction'), text(TIES_X, TOP - 8, 'ties', 'direction', 'end'))
+  const label = (v: number): string => String(Math.abs(v))
+  out.push(bottomAxis({ ticks: all, at: x, label, across: bottom + 2, from: CENTRE - HALF, to: CENTRE + HALF, grid: TOP }))
+  out.push(text(CENTRE - 8, TOP - 8, '◄ worse', 'direction', 'end'), text(CENTRE + 8, TOP - 8, 'better ►', 'direction'))
+  out.push(text(TIES_X, TOP - 8, 'ties', 'direction', 'end'))
   out.push(text(CENTRE, bottom + 38, 'queries', 'axis-title', 'middle'))
   rows.forEach((r, i) => {
     const y = TOP + i * ROW
@@ -47,12 +56,11 @@ export function barsSvg(options: { metric: MetricRule; rows: BarRow[]; label: st
     const words = `${r.slice}: ${r.losses} worse, ${r.wins} better, ${r.ties} ties${limit ? `; ${limit}` : ''}`
     out.push(`<g class="slice-row${r.limit !== null && r.limit.status !== 'pass' ? ` ${r.limit.status}` : ''}"><title>${esc(words, 400)}</title>`)
     out.push(text(0, mid, esc(r.slice, SLICE_CHARS), 'slice'))
-    if (r.losses > 0) {
-      const w = Math.max(1, CENTRE - left(r.losses))
-      out.push(`<rect class="bar worse" x="${px(CENTRE - w)}" y="${px(y + 3)}" width="${px(w)}" height="${px(ROW - 6)}"/>`)
-    }
-    if (r.wins > 0) out.push(`<rect class="bar better" x="${px(CENTRE)}" y="${px(y + 3)}" width="${px(Math.max(1, right(r.wins) - CENTRE))}" height="${px(ROW - 6)}"/>`)
-    out.push(text(left(r.losses) - 4, mid, String(r.losses), 'count', 'end'), text(right(r.wins) + 4, mid, String(r.wins), 'count'))
+    if (r.losses > 0) out.push(rect(left(r.losses), y + 3, Math.max(1, CENTRE - left(r.losses)), ROW - 6, 'bar worse'))
+    if (r.wins > 0) out.push(rect(CENTRE, y + 3, Math.max(1, right(r.wins) - CENTRE), ROW - 6, 'bar better'))
+    // The loss count goes left of its bar, or of the limit mark when that is further out.
+    const lossEnd = r.limit === null ? left(r.losses) : Math.min(left(r.losses), left(r.limit.count))
+    out.push(text(lossEnd - 5, mid, String(r.losses), 'count', 'end'), text(right(r.wins) + 4, mid, String(r.wins), 'count'))
     out.push(text(TIES_X, mid, String(r.ties), 'count', 'end'))
     if (r.limit !== null) out.push(line(left(r.limit.count), y + 1, left(r.limit.count), y + ROW - 1, 'count-limit'))
     out.push('</g>')

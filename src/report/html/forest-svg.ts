@@ -4,7 +4,7 @@ import { forestNumbers, toDisplay, type ForestLimit, type ForestRow, type RowSta
 import { pictureRows } from '../slice-rows.js'
 import { unitWord } from '../words.js'
 import { entities, esc } from './escape.js'
-import { bottomAxis, line, linear, px, svgOpen, text } from './svg.js'
+import { bottomAxis, el, line, linear, px, rect, svgOpen, text } from './svg.js'
 
 /**
  * The forest plot as SVG: the same rows, limits and axis as the Unicode one (forest.ts: `gatedForestData`,
@@ -33,49 +33,69 @@ const LONG_WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', incon
 
 /** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
 function marker(status: RowStatus, x: number, y: number): string {
-  if (status === 'fail' || status === 'inconclusive') return `<rect class="mark" x="${px(x - 4.5)}" y="${px(y - 4.5)}" width="9" height="9"/>`
-  return `<circle class="mark" cx="${px(x)}" cy="${px(y)}" r="4.5"/>`
+  if (status === 'fail' || status === 'inconclusive') return rect(x - 4.5, y - 4.5, 9, 9, 'mark')
+  return el('circle', { class: 'mark', cx: x, cy: y, r: 4.5 })
+}
+
+/** What one forest plot draws: the rows and limits of forest.ts, and the picture's accessible name (RAW). */
+export interface ForestPicture {
+  metric: MetricRule
+  rows: ForestRow[]
+  limits: ForestLimit[]
+  label: string
 }
 
 /**
  * One forest plot. Rows beyond the report's picture cap (slice-rows.ts: failing and inconclusive rows first)
- * are counted in `hidden`, as in the Markdown. `label` is the picture's accessible name (RAW).
+ * are counted in `hidden`, as in the Markdown.
  */
-export function forestSvg(options: { metric: MetricRule; rows: ForestRow[]; limits: ForestLimit[]; label: string }): { svg: string; hidden: number } {
+export function forestSvg(options: ForestPicture): { svg: string; hidden: number } {
   const { metric } = options
   const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
   const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => ({ value: toDisplay(metric, l.value), check: l.check }))
   const values = [0, ...limits.map((l) => l.value)]
-  for (const r of rows) if (r.comparison.ci.every(Number.isFinite)) values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
+  for (const r of rows) {
+    if (r.comparison.ci.every(Number.isFinite)) values.push(...r.comparison.ci.map((v) => toDisplay(metric, v)))
+  }
   const axis = numberAxis(values, PLOT_WIDTH)
-  const x = linear(axis.lo, axis.hi, PLOT_LEFT, PLOT_LEFT + PLOT_WIDTH)
+  const right = PLOT_LEFT + PLOT_WIDTH
+  const x = linear(axis.lo, axis.hi, PLOT_LEFT, right)
   const bottom = TOP + rows.length * ROW
-  const height = bottom + BOTTOM
   const unit = unitWord(metric)
-  const out = [svgOpen({ width: WIDTH, height, label: options.label, kind: 'forest', data: { rows: rows.length } })]
-  out.push(bottomAxis({ ticks: axis.ticks, x, y: bottom + 4, gridTop: TOP - 6, label: (v) => tickLabel(axis, v), left: PLOT_LEFT, right: PLOT_LEFT + PLOT_WIDTH }))
-  if (unit) out.push(text(PLOT_LEFT + PLOT_WIDTH + 26, bottom + 22, esc(unit, 16), 'unit'))
-  const higher = metric.better === 'higher'
-  out.push(text(PLOT_LEFT, bottom + 42, higher ? '← worse' : '← better', 'direction'), text(PLOT_LEFT + PLOT_WIDTH, bottom + 42, higher ? 'better →' : 'worse →', 'direction', 'end'))
+  const out = [svgOpen({ width: WIDTH, height: bottom + BOTTOM, label: options.label, kind: 'forest', data: { rows: rows.length } })]
+  const label = (v: number): string => tickLabel(axis, v)
+  out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP - 6 }))
+  if (unit) out.push(text(right + 26, bottom + 22, esc(unit, 16), 'unit'))
+  const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →']
+  out.push(text(PLOT_LEFT, bottom + 42, lower, 'direction'), text(right, bottom + 42, upper, 'direction', 'end'))
   if (axis.lo <= 0 && axis.hi >= 0) out.push(line(x(0), TOP - 6, x(0), bottom + 4, 'zero'))
-  // Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
-  // a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
+  out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`))
+  rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP + i * ROW + ROW / 2)))
+  out.push('</svg>')
+  return { svg: out.join('\n'), hidden }
+}
+
+/**
+ * Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
+ * a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
+ */
+function limitLines(limits: Array<{ value: number; check: string }>, x: (v: number) => number, bottom: number, words: (v: number) => string): string[] {
+  const out: string[] = []
   const seen = new Set<string>()
   let previous = -Infinity
   let raised = false
   for (const l of [...limits].sort((a, b) => a.value - b.value)) {
-    const key = `${l.check} ${px(x(l.value))}`
+    const at = x(l.value)
+    const key = `${l.check} ${px(at)}`
     if (seen.has(key)) continue
     seen.add(key)
-    const at = x(l.value)
     raised = at - previous < LABEL_GAP && !raised
     previous = at
-    out.push(`<g class="limit"><title>${entities(`check ${l.check}: limit ${tickLabel(axis, l.value)}${unit ? ` ${unit}` : ''}`)}</title>`)
-    out.push(line(at, TOP - (raised ? 24 : 12), at, bottom + 4, 'limit'), text(at, TOP - (raised ? 28 : 16), entities(l.check), 'limit-label', 'middle'), '</g>')
+    const top = TOP - (raised ? 24 : 12)
+    const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`
+    out.push(`<g class="limit">${title}${line(at, top, at, bottom + 4, 'limit')}${text(at, top - 4, entities(l.check), 'limit-label', 'middle')}</g>`)
   }
-  rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP + i * ROW + ROW / 2)))
-  out.push('</svg>')
-  return { svg: out.join('\n'), hidden }
+  return out
 }
 
 function rowSvg(r: ForestRow, metric: MetricRule, x: (v: number) => number, y: number): string {
@@ -85,11 +105,13 @@ function rowSvg(r: ForestRow, metric: MetricRule, x: (v: number) => number, y: n
   const who = r.check === '' ? r.slice : `check ${r.check}, ${r.slice}`
   const tooltip = `${LONG_WORD[r.status]}: ${who}: ${forestNumbers(metric, c)}${unit ? ` ${unit}` : ''}${r.note === '' ? '' : `; ${r.note}`}`
   const out = [`<g class="unit ${r.status}"><title>${esc(tooltip, 400)}</title>`]
-  out.push(text(0, y + 4, WORD[r.status], 'status'), text(80, y + 4, entities(r.check), 'check', 'end'), text(90, y + 4, esc(r.slice, SLICE_CHARS), 'slice'))
+  out.push(text(0, y + 4, WORD[r.status], 'status'), text(80, y + 4, entities(r.check), 'check', 'end'))
+  out.push(text(90, y + 4, esc(r.slice, SLICE_CHARS), 'slice'))
   if (c.ci.every(Number.isFinite) && Number.isFinite(c.delta)) {
     const lo = x(toDisplay(metric, c.ci[0]))
     const hi = x(toDisplay(metric, c.ci[1]))
-    out.push(line(lo, y, hi, y, 'ci'), line(lo, y - 5, lo, y + 5, 'cap'), line(hi, y - 5, hi, y + 5, 'cap'), marker(r.status, x(toDisplay(metric, c.delta)), y))
+    out.push(line(lo, y, hi, y, 'ci'), line(lo, y - 5, lo, y + 5, 'cap'), line(hi, y - 5, hi, y + 5, 'cap'))
+    out.push(marker(r.status, x(toDisplay(metric, c.delta)), y))
   }
   out.push(text(NUMBERS_X, y + 4, esc(numbers, 60), 'numbers'), '</g>')
   return out.join('')

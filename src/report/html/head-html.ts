@@ -8,6 +8,7 @@ import { publishableLine } from '../trust-lines.js'
 import { TOOL_NAME, VERSION } from '../../version.js'
 import { entities, esc } from './escape.js'
 import { inlineHtml, markdownToHtml } from './markdown-subset.js'
+import { finding } from './sections-html.js'
 
 /**
  * The head of the page, as the head of the Markdown report (head.ts builds both): the verdict and what decided
@@ -33,7 +34,7 @@ export function headHtml(result: GateResult, head: ReportHead, extra: string): s
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(`<p class="note">${entities(ignored)}.</p>`)
   if (head.trust.length > 0) {
-    const items = head.trust.map((g) => `<li class="${g.status}"><span class="word">${g.status}</span> <strong>trust rule ${esc(g.rule, 80)}</strong>: ${esc(g.reason, 800)}</li>`)
+    const items = head.trust.map((g) => finding(g.status, `trust rule ${g.rule}`, g.reason))
     out.push(`<ul class="findings">${items.join('\n')}</ul>`)
   }
   if (result.trust) out.push(`<p>${inlineHtml(publishableLine(result.trust))}</p>`)

@@ -3,7 +3,7 @@ import { histogram, type Bin } from '../histogram.js'
 import { maxOf } from '../../util/extent.js'
 import { unitWord } from '../words.js'
 import { entities, esc } from './escape.js'
-import { bottomAxis, countTicks, linear, px, svgOpen, text } from './svg.js'
+import { bottomAxis, countTicks, linear, rect, svgOpen, text } from './svg.js'
 
 /**
  * The histogram of one metric's per-query differences (candidate − baseline) with the bins of the Markdown
@@ -23,8 +23,15 @@ const BOTTOM = 52
 
 const SYMBOL: Record<Bin['side'], string> = { worse: '▼', same: '=', better: '▲' }
 
-/** The histogram of `differences`, or null when there are none. `label` is the accessible name (RAW). */
-export function histogramSvg(options: { metric: MetricRule; differences: ArrayLike<number>; label: string }): { svg: string; nonFinite: number; queries: number } | null {
+/** What one histogram draws: a metric's per-query differences, and the picture's accessible name (RAW). */
+export interface HistogramPicture {
+  metric: MetricRule
+  differences: ArrayLike<number>
+  label: string
+}
+
+/** The histogram of the differences, or null when there are none. */
+export function histogramSvg(options: HistogramPicture): { svg: string; nonFinite: number; queries: number } | null {
   const { metric } = options
   if (options.differences.length === 0) return null
   const h = histogram(options.differences, metric)
@@ -33,7 +40,7 @@ export function histogramSvg(options: { metric: MetricRule; differences: ArrayLi
   const bottom = TOP + h.bins.length * ROW
   const height = bottom + BOTTOM
   const out = [svgOpen({ width: WIDTH, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })]
-  out.push(bottomAxis({ ticks, x, y: bottom + 2, gridTop: TOP, label: (v) => String(v), left: BAR_LEFT, right: BAR_RIGHT }))
+  out.push(bottomAxis({ ticks, at: x, label: String, across: bottom + 2, from: BAR_LEFT, to: BAR_RIGHT, grid: TOP }))
   out.push(text((BAR_LEFT + BAR_RIGHT) / 2, bottom + 40, 'queries', 'axis-title', 'middle'))
   const unit = unitWord(metric)
   out.push(text(LABEL_RIGHT, bottom + 40, esc(`change${unit ? ` (${unit})` : ''}`, 40), 'axis-title', 'end'))
@@ -44,7 +51,7 @@ export function histogramSvg(options: { metric: MetricRule; differences: ArrayLi
     out.push(text(LABEL_RIGHT, y + ROW / 2 + 4, entities(`${SYMBOL[b.side]} ${b.label}`), 'bin-label', 'end'))
     if (b.count > 0) {
       const w = Math.max(1, x(b.count) - BAR_LEFT)
-      out.push(`<rect class="bar" x="${px(BAR_LEFT)}" y="${px(y + 3)}" width="${px(w)}" height="${px(ROW - 6)}"/>`)
+      out.push(rect(BAR_LEFT, y + 3, w, ROW - 6, 'bar'))
       out.push(text(BAR_LEFT + w + 4, y + ROW / 2 + 4, String(b.count), 'count'))
     }
     out.push('</g>')

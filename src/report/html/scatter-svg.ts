@@ -6,7 +6,7 @@ import { maxOf, minOf } from '../../util/extent.js'
 import { esc } from './escape.js'
 import { idHash, type PointSelection } from './points.js'
 import type { SliceColours } from './slice-colours.js'
-import { bottomAxis, leftAxis, line, linear, px, svgOpen, text } from './svg.js'
+import { bottomAxis, el, leftAxis, line, linear, px, svgOpen, text } from './svg.js'
 
 /**
  * Baseline against candidate, one point per query (points.ts decides which when there are many): x is the
@@ -25,37 +25,47 @@ const SIZE = 356
 /** How far a binary metric's points are spread around 0 and 1 (in metric units). */
 const JITTER = 0.14
 
-/** One scatter. `label` is the accessible name (RAW). */
-export function scatterSvg(options: { metric: MetricRule; ids: readonly string[]; base: Float64Array; cand: Float64Array; selection: PointSelection; colours: SliceColours | null; label: string }): string {
+/** What one scatter draws: a gated metric's two columns, the queries chosen (points.ts), their colours. */
+export interface ScatterPicture {
+  metric: MetricRule
+  ids: readonly string[]
+  base: Float64Array
+  cand: Float64Array
+  selection: PointSelection
+  colours: SliceColours | null
+  /** The accessible name (RAW). */
+  label: string
+}
+
+/** The value axis both sides share: ticks, ends and decimals (0 and 1 only for a binary metric). */
+function valueAxis(picture: ScatterPicture): { ticks: number[]; lo: number; hi: number; digits: number } {
+  const { metric, base, cand, selection } = picture
+  if (metric.binary) return { ticks: [0, 1], lo: -0.3, hi: 1.3, digits: 0 }
+  const values: number[] = []
+  if (metric.range !== undefined && metric.range[1] - metric.range[0] <= 1) values.push(...metric.range)
+  else if (selection.indices.length > 0) {
+    const drawn = Array.from(selection.indices)
+    values.push(minOf(drawn.map((i) => Math.min(base[i], cand[i]))), maxOf(drawn.map((i) => Math.max(base[i], cand[i]))))
+  }
+  return numberAxis(values, SIZE)
+}
+
+/** One scatter. */
+export function scatterSvg(options: ScatterPicture): string {
   const { metric, base, cand, selection, colours } = options
   const right = LEFT + SIZE
   const bottom = TOP + SIZE
-  let ticks: number[]
-  let lo: number
-  let hi: number
-  let digits: number
-  if (metric.binary) {
-    ticks = [0, 1]
-    lo = -0.3
-    hi = 1.3
-    digits = 0
-  } else {
-    const values: number[] = []
-    if (metric.range !== undefined && metric.range[1] - metric.range[0] <= 1) values.push(...metric.range)
-    else if (selection.indices.length > 0) {
-      const drawn = Array.from(selection.indices)
-      values.push(minOf(drawn.map((i) => Math.min(base[i], cand[i]))), maxOf(drawn.map((i) => Math.max(base[i], cand[i]))))
-    }
-    const axis = numberAxis(values, SIZE)
-    ;({ ticks, lo, hi, digits } = axis)
-  }
+  const { ticks, lo, hi, digits } = valueAxis(options)
   const x = linear(lo, hi, LEFT, right)
   const y = linear(lo, hi, bottom, TOP)
-  const out = [svgOpen({ width: WIDTH, height: HEIGHT, label: options.label, kind: 'scatter', data: { points: selection.indices.length, drawable: selection.drawable } })]
-  out.push(bottomAxis({ ticks, x, y: bottom, gridTop: TOP, label: (v) => fixed(v, digits), left: LEFT, right }))
-  out.push(leftAxis({ ticks, y, x: LEFT, gridRight: right, label: (v) => fixed(v, digits), top: TOP, bottom }))
+  const data = { points: selection.indices.length, drawable: selection.drawable }
+  const out = [svgOpen({ width: WIDTH, height: HEIGHT, label: options.label, kind: 'scatter', data })]
+  const label = (v: number): string => fixed(v, digits)
+  out.push(bottomAxis({ ticks, at: x, label, across: bottom, from: LEFT, to: right, grid: TOP }))
+  out.push(leftAxis({ ticks, at: y, label, across: LEFT, from: TOP, to: bottom, grid: right }))
   out.push(text((LEFT + right) / 2, bottom + 38, 'baseline', 'axis-title', 'middle'))
-  out.push(`<text class="axis-title" transform="translate(14 ${px((TOP + bottom) / 2)}) rotate(-90)" text-anchor="middle">candidate</text>`)
+  const rotated = { class: 'axis-title', transform: `translate(14 ${px((TOP + bottom) / 2)}) rotate(-90)`, 'text-anchor': 'middle' }
+  out.push(el('text', rotated, 'candidate'))
   out.push(line(x(lo), y(lo), x(hi), y(hi), 'diagonal'))
   const higher = metric.better === 'higher'
   // Which side of the diagonal is better (a binary metric's corners hold points, so it goes without).
@@ -63,7 +73,8 @@ export function scatterSvg(options: { metric: MetricRule; ids: readonly string[]
     out.push(text(LEFT + 8, TOP + 16, higher ? 'candidate better ↖' : 'candidate worse ↖', 'corner'))
     out.push(text(right - 8, bottom - 10, higher ? '↘ candidate worse' : '↘ candidate better', 'corner', 'end'))
   }
-  const place = (v: number, id: string, offset: number): number => (metric.binary ? v + ((idHash(id, offset) / 0x100000000) * 2 - 1) * JITTER : v)
+  // A binary metric's points are spread around their place by a fixed offset from the id's hash (two hashes).
+  const place = (v: number, id: string, offset: number): number => (metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v)
   out.push('<g class="points">')
   selection.indices.forEach((i, k) => {
     const id = options.ids[i]
@@ -72,10 +83,11 @@ export function scatterSvg(options: { metric: MetricRule; ids: readonly string[]
     const d = digitsFor(metric.range, Math.abs(base[i]))
     const colour = colours === null ? 0 : colours.of(i)
     const slice = colours === null ? '' : `, ${clean(colours.attribute, 40)} = ${clean(colours.valueAt(i), 60)}`
-    const tip = `<title>${esc(`${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${signed(cand[i] - base[i], d)})${slice}`, 300)}</title>`
-    const cls = `pt c${colour}${selection.worse[k] === 1 ? ' w' : ''}`
-    if (selection.worse[k] === 1) out.push(`<path class="${cls}" d="M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z">${tip}</path>`)
-    else out.push(`<circle class="${cls}" cx="${px(cx)}" cy="${px(cy)}" r="3">${tip}</circle>`)
+    const words = `${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${signed(cand[i] - base[i], d)})${slice}`
+    const title = `<title>${esc(words, 300)}</title>`
+    const worse = selection.worse[k] === 1
+    const cls = `pt c${colour}${worse ? ' w' : ''}`
+    out.push(worse ? el('path', { class: cls, d: `M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z` }, title) : el('circle', { class: cls, cx, cy, r: 3 }, title))
   })
   out.push('</g>', '</svg>')
   return out.join('\n')

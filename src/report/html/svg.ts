@@ -11,13 +11,27 @@ import { entities } from './escape.js'
 /** A coordinate or length in the SVG: one decimal, fixed formatting. */
 export const px = (x: number): string => fixed(x, 1)
 
+/** An attribute value: a number is a coordinate (px), a string is entity-escaped. */
+type Value = number | string
+
+/**
+ * One SVG element: `<name a="v" ...>content</name>`, or self-closed without content. Every attribute value is
+ * entity-escaped (numbers written by {@link px}); `content` must already be escaped (esc, entities) or markup.
+ */
+export function el(name: string, attributes: Record<string, Value>, content?: string): string {
+  const attrs = Object.entries(attributes)
+    .map(([k, v]) => ` ${k}="${typeof v === 'number' ? px(v) : entities(v)}"`)
+    .join('')
+  return content === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${content}</${name}>`
+}
+
 /** Maps [lo, hi] onto [a, b] (a > b for a y axis, which grows downwards), clamped to the range. */
 export function linear(lo: number, hi: number, a: number, b: number): (v: number) => number {
   const span = hi - lo || 1
   return (v) => a + ((Math.min(hi, Math.max(lo, v)) - lo) / span) * (b - a)
 }
 
-/** Ticks of a count axis from 0: integer steps of 1, 2 or 5 x 10^k, at most five intervals, the last at or above `max`. */
+/** Ticks of a count axis from 0: steps of 1, 2 or 5 x 10^k, at most five intervals, the last at or above `max`. */
 export function countTicks(max: number): number[] {
   let step = 0
   for (let p = 1; step === 0; p *= 10) step = [1, 2, 5].map((f) => f * p).find((s) => s * 5 >= max) ?? 0
@@ -27,47 +41,76 @@ export function countTicks(max: number): number[] {
   return ticks
 }
 
-/** The opening `<svg>` of a picture: its size in CSS pixels (scaled down by the page when narrower), an accessible name. */
-export function svgOpen(options: { width: number; height: number; label: string; kind: string; data?: Record<string, number> }): string {
-  const data = Object.entries(options.data ?? {})
-    .map(([k, v]) => ` data-${k}="${v}"`)
-    .join('')
-  const { width, height } = options
-  return `<svg class="plot ${options.kind}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${entities(options.label)}"${data}>`
+export interface SvgFrame {
+  width: number
+  height: number
+  /** The picture's accessible name (RAW: escaped here). */
+  label: string
+  /** Its kind, a class name the tests and the style read: forest, scatter, histogram, bars. */
+  kind: string
+  /** `data-*` counts the tests read (points drawn, rows). */
+  data?: Record<string, number>
 }
 
-/** A horizontal axis at `y`: the domain line, a tick and its label at every value, and light grid lines up to `gridTop`. */
-export function bottomAxis(options: { ticks: number[]; x: (v: number) => number; y: number; gridTop?: number; label: (v: number) => string; left: number; right: number }): string {
-  const { ticks, x, y } = options
-  const out = [`<g class="axis x">`, `<line class="domain" x1="${px(options.left)}" y1="${px(y)}" x2="${px(options.right)}" y2="${px(y)}"/>`]
-  for (const t of ticks) {
-    const at = px(x(t))
-    if (options.gridTop !== undefined) out.push(`<line class="grid" x1="${at}" y1="${px(options.gridTop)}" x2="${at}" y2="${px(y)}"/>`)
-    out.push(`<line class="tick" x1="${at}" y1="${px(y)}" x2="${at}" y2="${px(y + 5)}"/>`, `<text class="tick" x="${at}" y="${px(y + 18)}" text-anchor="middle">${entities(options.label(t))}</text>`)
+/** The opening `<svg>` of a picture: its size in CSS pixels (the page scales it down when narrower). */
+export function svgOpen(frame: SvgFrame): string {
+  const { width, height } = frame
+  const data = Object.entries(frame.data ?? {}).map(([k, v]) => ` data-${k}="${v}"`)
+  const size = `viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"`
+  return `<svg class="plot ${frame.kind}" ${size} role="img" aria-label="${entities(frame.label)}"${data.join('')}>`
+}
+
+export interface Axis {
+  ticks: number[]
+  /** Where a value is along the axis (pixels). */
+  at: (v: number) => number
+  /** A tick's label (RAW). */
+  label: (v: number) => string
+  /** Where the axis line is across (y of a horizontal axis, x of a vertical one), and its two ends along. */
+  across: number
+  from: number
+  to: number
+  /** Grid lines from the axis to this coordinate across, when given. */
+  grid?: number
+}
+
+/** A horizontal axis: the domain line, a tick and its label under every value, light grid lines up to `grid`. */
+export function bottomAxis(axis: Axis): string {
+  const y = axis.across
+  const out = [el('line', { class: 'domain', x1: axis.from, y1: y, x2: axis.to, y2: y })]
+  for (const t of axis.ticks) {
+    const x = axis.at(t)
+    if (axis.grid !== undefined) out.push(el('line', { class: 'grid', x1: x, y1: axis.grid, x2: x, y2: y }))
+    out.push(el('line', { class: 'tick', x1: x, y1: y, x2: x, y2: y + 5 }))
+    out.push(el('text', { class: 'tick', x, y: y + 18, 'text-anchor': 'middle' }, entities(axis.label(t))))
   }
-  out.push('</g>')
-  return out.join('')
+  return `<g class="axis x">${out.join('')}</g>`
 }
 
-/** A vertical axis at `x`: the domain line, a tick and its label at every value, light grid lines to `gridRight`. */
-export function leftAxis(options: { ticks: number[]; y: (v: number) => number; x: number; gridRight?: number; label: (v: number) => string; top: number; bottom: number }): string {
-  const { ticks, x, y } = options
-  const out = [`<g class="axis y">`, `<line class="domain" x1="${px(x)}" y1="${px(options.top)}" x2="${px(x)}" y2="${px(options.bottom)}"/>`]
-  for (const t of ticks) {
-    const at = px(y(t))
-    if (options.gridRight !== undefined) out.push(`<line class="grid" x1="${px(x)}" y1="${at}" x2="${px(options.gridRight)}" y2="${at}"/>`)
-    out.push(`<line class="tick" x1="${px(x - 5)}" y1="${at}" x2="${px(x)}" y2="${at}"/>`, `<text class="tick" x="${px(x - 8)}" y="${px(y(t) + 4)}" text-anchor="end">${entities(options.label(t))}</text>`)
+/** A vertical axis: the domain line, a tick and its label left of every value, light grid lines to `grid`. */
+export function leftAxis(axis: Axis): string {
+  const x = axis.across
+  const out = [el('line', { class: 'domain', x1: x, y1: axis.from, x2: x, y2: axis.to })]
+  for (const t of axis.ticks) {
+    const y = axis.at(t)
+    if (axis.grid !== undefined) out.push(el('line', { class: 'grid', x1: x, y1: y, x2: axis.grid, y2: y }))
+    out.push(el('line', { class: 'tick', x1: x - 5, y1: y, x2: x, y2: y }))
+    out.push(el('text', { class: 'tick', x: x - 8, y: y + 4, 'text-anchor': 'end' }, entities(axis.label(t))))
   }
-  out.push('</g>')
-  return out.join('')
+  return `<g class="axis y">${out.join('')}</g>`
 }
 
-/** Text at (x, y); `text` must already be escaped (esc or entities). */
+/** Text at (x, y); `content` must already be escaped (esc or entities). */
 export function text(x: number, y: number, content: string, cls: string, anchor: 'start' | 'middle' | 'end' = 'start'): string {
-  return `<text class="${cls}" x="${px(x)}" y="${px(y)}"${anchor === 'start' ? '' : ` text-anchor="${anchor}"`}>${content}</text>`
+  return el('text', anchor === 'start' ? { class: cls, x, y } : { class: cls, x, y, 'text-anchor': anchor }, content)
 }
 
 /** A line from (x1, y1) to (x2, y2). */
 export function line(x1: number, y1: number, x2: number, y2: number, cls: string): string {
-  return `<line class="${cls}" x1="${px(x1)}" y1="${px(y1)}" x2="${px(x2)}" y2="${px(y2)}"/>`
+  return el('line', { class: cls, x1, y1, x2, y2 })
+}
+
+/** A rectangle. */
+export function rect(x: number, y: number, width: number, height: number, cls: string): string {
+  return el('rect', { class: cls, x, y, width, height })
 }
