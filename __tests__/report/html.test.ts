@@ -222,7 +222,7 @@ describe('size bounded', () => {
     }
     const table = /<table class="sortable" id="regressed">[\s\S]*?<\/table>/.exec(html)?.[0] ?? ''
     expect(table.match(/<tr>/g)).toHaveLength(REGRESSED_ROWS + 1)
-    // Measured: 712 kB, and 704 kB at 10^4 queries (docs/report.md, "The HTML page"): the caps, not n, set the size.
+    // Measured: 715 kB, and 708 kB at 10^4 queries (docs/report.md, "The HTML page"): the caps, not n, set the size.
     expect(html.length).toBeLessThan(1_000_000)
     expect(html).toContain(`${POINTS_PER_PLOT} of 1000000 queries are drawn (at most ${POINTS_PER_PLOT} per plot)`)
   })

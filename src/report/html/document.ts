@@ -13,7 +13,8 @@ import { PAGE_STYLE } from './style.js'
 
 /** The policy for a page whose only inline style and script are `style` and `script`. */
 export function contentSecurityPolicy(style: string, script: string): string {
-  return [`default-src 'none'`, `style-src 'sha256-${sha256Base64(style)}'`, `script-src 'sha256-${sha256Base64(script)}'`, `base-uri 'none'`, `form-action 'none'`].join('; ')
+  const hash = (text: string): string => `'sha256-${sha256Base64(text)}'`
+  return [`default-src 'none'`, `style-src ${hash(style)}`, `script-src ${hash(script)}`, `base-uri 'none'`, `form-action 'none'`].join('; ')
 }
 
 /** The whole document around `body` (HTML already escaped); `title` is RAW. */

@@ -24,13 +24,15 @@ export function headHtml(result: GateResult, head: ReportHead, extra: string): s
       : by.kind === 'trust'
         ? `<span class="badge">FAIL</span>decided by trust rule “${esc(by.rule, 80)}”`
         : `<span class="badge">FAIL</span>decided by check ${by.check.rule.index + 1} “${esc(by.check.rule.name, 80)}”`
-  const out = [`<header class="verdict ${verdict}">`, `<p class="tool">${entities(`${TOOL_NAME} ${VERSION}`)} · rules ${esc(result.rules.source.file, 200)}</p>`, `<h1>${title}</h1>`]
+  const tool = `<p class="tool">${entities(`${TOOL_NAME} ${VERSION}`)} · rules ${esc(result.rules.source.file, 200)}</p>`
+  const out = [`<header class="verdict ${verdict}">`, tool, `<h1>${title}</h1>`]
   if (head.sentence !== null) out.push(`<p class="sentence">${esc(head.sentence, 800)}</p>`)
   const { total, pass, fail, inconclusive } = head.counts
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : ''
   const counted = entities(inconclusiveCounting(result.decision.checks))
-  out.push(`<p class="counts">${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.</p>`)
+  const checks = `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}`
+  out.push(`<p class="counts">${checks} · ${result.coverage.paired} queries paired${worse}.</p>`)
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(`<p class="note">${entities(ignored)}.</p>`)
   if (head.trust.length > 0) {

@@ -7,7 +7,7 @@
  * query's per-query values, which the trust boundary keeps from every PR report (src/report/holdout.ts).
  */
 
-/** Most queries one scatter draws (10^6 queries: about 300 kB of SVG per gated metric). */
+/** Most queries one scatter draws (at the cap a scatter is about 260 kB of SVG). */
 export const POINTS_PER_PLOT = 2000
 
 export interface PointSelection {
@@ -35,11 +35,21 @@ export function idHash(id: string, offset = 0x811c9dc5): number {
   return h >>> 0
 }
 
+/** One metric's columns as the paired table holds them, and what may be drawn. */
+export interface PointColumns {
+  ids: readonly string[]
+  base: Float64Array
+  cand: Float64Array
+  sign: number
+  isHoldout: (i: number) => boolean
+  cap?: number
+}
+
 /**
  * The queries to draw for one metric. `sign` is +1 when higher is better, else -1 (worse: sign x (cand - base) < 0).
  * `cap` defaults to {@link POINTS_PER_PLOT}.
  */
-export function selectPoints(options: { ids: readonly string[]; base: Float64Array; cand: Float64Array; sign: number; isHoldout: (i: number) => boolean; cap?: number }): PointSelection {
+export function selectPoints(options: PointColumns): PointSelection {
   const { ids, base, cand, sign } = options
   const cap = Math.max(1, Math.floor(options.cap ?? POINTS_PER_PLOT))
   let holdout = 0

@@ -80,57 +80,83 @@ function topCell(docs: readonly RankedDoc[] | undefined): string {
   return `<td><ol class="topk">${items.join('')}${more}</ol></td>`
 }
 
-/**
- * The section's HTML: the list the reader may see (dev split only), at most `maxRows` rows, the filter box
- * (shown by the script), the table, and the sentences under it. `isHoldout` is decide/holdout.ts's mask.
- */
-export function regressedTable(result: GateResult, options: { isHoldout: (i: number) => boolean; details?: QueryDetails; maxRows?: number }): { html: string; listed: number; withheld: number } {
-  const { table, rules } = result
-  const primary = rules.metrics.get(result.primaryMetric) as MetricRule
-  const listable = result.regressions.filter((r) => !options.isHoldout(indexOfId(table.ids, r.id)))
-  const withheld = result.regressions.length - listable.length
-  const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
+/** What the table needs besides the result. */
+export interface RegressedOptions {
+  /** decide/holdout.ts's mask: a holdout query is never listed. */
+  isHoldout: (i: number) => boolean
+  details?: QueryDetails
+  /** Most rows listed (REGRESSED_ROWS). */
+  maxRows?: number
+}
+
+/** A text column: its heading and the RAW text of each row's cell, escaped and cut at `max`. */
+function textColumn(head: string, max: number, value: (r: RegressedQuery) => string, cls = ''): Column {
+  const open = cls === '' ? '<td>' : `<td class="${cls}">`
+  return { head, numeric: false, cell: (r) => `${open}${esc(value(r), max)}</td>` }
+}
+
+/** The change of another gated metric on the row's query, marked when it got worse in that metric's direction. */
+function otherChange(result: GateResult, name: string): Column {
+  const metric = result.rules.metrics.get(name) as MetricRule
+  const cols = result.table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
+  const sign = metric.better === 'lower' ? -1 : 1
+  const cell = (_r: RegressedQuery, i: number): string => {
+    const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i]
+    return numberCell(delta, signed(delta, digitsFor(metric.range, Math.abs(cols.base[i] ?? 0))), sign * delta < 0)
+  }
+  return { head: `Δ ${metric.name}`, numeric: true, cell }
+}
+
+/** The table's columns: the ones the result has, and the details' when given. */
+function columnsOf(result: GateResult, rows: RegressedQuery[], details: QueryDetails): Column[] {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const d = digitsFor(primary.range, rows.length > 0 ? Math.abs(rows[0].baseline) : 0)
-  const columns: Column[] = [{ head: 'Query', numeric: false, cell: (r) => `<td class="id">${esc(r.id, 120)}</td>` }]
-  const details = options.details ?? {}
-  const textOf = details.text
-  if (textOf !== undefined) columns.push({ head: 'Query text', numeric: false, cell: (r) => `<td class="text">${esc(textOf.get(r.id) ?? '', TEXT_CHARS)}</td>` })
+  const columns: Column[] = [textColumn('Query', 120, (r) => r.id, 'id')]
+  const { text, baselineTop, candidateTop } = details
+  if (text !== undefined) columns.push(textColumn('Query text', TEXT_CHARS, (r) => text.get(r.id) ?? '', 'text'))
   columns.push(
     { head: 'Baseline', numeric: true, cell: (r) => numberCell(r.baseline, fixed(r.baseline, d)) },
     { head: 'Candidate', numeric: true, cell: (r) => numberCell(r.candidate, fixed(r.candidate, d)) },
     { head: `Δ ${primary.name}`, numeric: true, cell: (r) => numberCell(r.delta, signed(r.delta, d), true) }
   )
-  for (const name of gatedMetrics(result).filter((m) => m !== result.primaryMetric)) {
-    const metric = rules.metrics.get(name) as MetricRule
-    const cols = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
-    const sign = metric.better === 'lower' ? -1 : 1
-    columns.push({
-      head: `Δ ${metric.name}`,
-      numeric: true,
-      cell: (_r, i) => {
-        const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i]
-        return numberCell(delta, signed(delta, digitsFor(metric.range, Math.abs(cols.base[i] ?? 0))), sign * delta < 0)
-      }
-    })
-  }
+  for (const name of gatedMetrics(result)) if (name !== result.primaryMetric) columns.push(otherChange(result, name))
   const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : []
-  attrNames.forEach((a, k) => columns.push({ head: a, numeric: false, cell: (r) => `<td>${esc(r.attrs[k]?.[1] ?? '', 60)}</td>` }))
-  const baselineTop = details.baselineTop
-  const candidateTop = details.candidateTop
+  attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')))
   if (baselineTop !== undefined) columns.push({ head: 'Baseline top documents (grade)', numeric: false, cell: (r) => topCell(baselineTop.get(r.id)) })
   if (candidateTop !== undefined) columns.push({ head: 'Candidate top documents (grade)', numeric: false, cell: (r) => topCell(candidateTop.get(r.id)) })
+  return columns
+}
 
+/** The filter box: hidden until the page's script shows it (without a script it would do nothing). */
+const FILTER = [
+  '<p class="filter" hidden><label>Filter rows',
+  '<input type="search" data-filter="regressed" placeholder="query id, text, slice value" autocomplete="off"></label>',
+  '<output data-count="regressed"></output></p>'
+].join(' ')
+
+/**
+ * The section's HTML: the list the reader may see (dev split only), at most `maxRows` rows, the filter box, the
+ * table, and the sentences under it.
+ */
+export function regressedTable(result: GateResult, options: RegressedOptions): { html: string; listed: number; withheld: number } {
+  const { table } = result
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const listable = result.regressions.filter((r) => !options.isHoldout(indexOfId(table.ids, r.id)))
+  const withheld = result.regressions.length - listable.length
+  const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
   const out: string[] = []
   if (rows.length > 0) {
+    const columns = columnsOf(result, rows, options.details ?? {})
     const more = listable.length > rows.length ? ` (the ${rows.length} that lost most are listed)` : ''
-    out.push(`<p>${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}, worst first. Sort by a column's heading; filter by any text of a row.</p>`)
-    out.push(`<p class="filter" hidden><label>Filter rows <input type="search" data-filter="regressed" placeholder="query id, text, slice value" autocomplete="off"></label> <output data-count="regressed"></output></p>`)
-    const head = columns.map((c) => `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`).join('')
+    const count = `${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}`
+    out.push(`<p>${count}, worst first. Sort by a column's heading; filter by any text of a row.</p>`, FILTER)
+    const heading = (c: Column): string => `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`
     const body = rows.map((r) => {
       const i = indexOfId(table.ids, r.id)
       return `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`
     })
-    out.push(`<div class="table scroll"><table class="sortable" id="regressed"><thead><tr>${head}</tr></thead>`, `<tbody>`, ...body, `</tbody></table></div>`)
+    out.push(`<div class="table scroll"><table class="sortable" id="regressed">`, `<thead><tr>${columns.map(heading).join('')}</tr></thead>`)
+    out.push('<tbody>', ...body, '</tbody></table></div>')
   } else if (withheld === 0) out.push(`<p>No query got worse on ${esc(primary.name, 60)}.</p>`)
   if (withheld > 0) out.push(`<p class="note">${entities(withheldSentence(withheld))}</p>`)
   return { html: out.join('\n'), listed: rows.length, withheld }

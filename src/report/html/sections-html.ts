@@ -10,8 +10,8 @@ import { statisticsSentences } from '../words.js'
 import type { CapabilityParts } from './capabilities.js'
 import { esc } from './escape.js'
 import { markdownToHtml } from './markdown-subset.js'
-import { sliceForests } from './pictures-html.js'
-import { regressedTable, type QueryDetails } from './regressed-table.js'
+import { sliceForests } from './checks-pictures.js'
+import { regressedTable, type RegressedOptions } from './regressed-table.js'
 
 /**
  * The page's sections of text and tables, each from the Markdown report's own building blocks (sections.ts,
@@ -55,12 +55,13 @@ export function breakdownBody(result: GateResult): string {
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
   )
-  const rows = slices.shown.length > 0 ? markdownToHtml([comparisonsTable(result, slices.shown), '', slices.note ?? '']) : '<p class="note">No slices are declared in the rules.</p>'
+  const none = '<p class="note">No slices are declared in the rules.</p>'
+  const rows = slices.shown.length > 0 ? markdownToHtml([comparisonsTable(result, slices.shown), '', slices.note ?? '']) : none
   return [sliceForests(result), markdownToHtml([comparisonsTable(result, overall)]), rows].join('\n')
 }
 
 /** The regressed queries: the table (regressed-table.ts) and where the whole regression set is. */
-export function regressedBody(result: GateResult, options: { isHoldout: (i: number) => boolean; files?: WrittenFiles; details?: QueryDetails; maxRows?: number }): string {
+export function regressedBody(result: GateResult, options: RegressedOptions & { files?: WrittenFiles }): string {
   const table = regressedTable(result, options)
   if (result.regressions.length === 0 && table.withheld === 0) return table.html
   return `${table.html}\n<p class="note">${esc(regressionSetSentence(options.files, regressionCount(result)), 800)}</p>`
