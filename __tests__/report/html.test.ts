@@ -20,6 +20,8 @@ import { historySection } from '../../src/report/history.js'
 import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody } from '../../src/report/sections.js'
 import { publishableLine, trustBody } from '../../src/report/trust-lines.js'
 import { executableAt, needing, skippedBy } from '../programs.js'
+import { cli, tempDir } from '../helpers.js'
+import path from 'node:path'
 import { historyScenario } from './history-scenario.js'
 import { toText } from '../../src/report/text.js'
 import { HOSTILE_IDS, HOSTILE_SEGMENT, hostileIdRows, hostileIdsScenario, scaledResult, shuffled } from './html-scenarios.js'
@@ -282,6 +284,15 @@ describe('the reports name the page when it was written', () => {
   it('the action: report.html in the report artifact', () => {
     const markdown = toMarkdown(result, { files: { html: 'rg-report/report.html', reportDir: 'rg-report' } })
     expect(markdown).toContain('is report.html in the report artifact (report-dir rg-report)')
+  })
+  it('gate --html FILE writes the page, and the Markdown on stdout names it', async () => {
+    const file = path.join(tempDir(), 'page.html')
+    const r = await cli(['gate', '--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl', '--html', file, '--format', 'markdown'])
+    expect(r.code).toBe(1)
+    const html = readFileSync(file, 'utf8')
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true)
+    expect(html).toContain('decided by check 2 “new users are protected”')
+    expect(r.stdout).toContain(`The full page, with every check and slice on one axis and each query plotted, is ${file}:`)
   })
   it('not written: not named', () => {
     expect(toMarkdown(result)).not.toContain('The full page')
