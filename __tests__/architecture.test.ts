@@ -137,3 +137,29 @@ describe('src/ in pipeline order (docs/architecture.md)', () => {
     expect(back).toEqual([])
   })
 })
+
+describe('docs/architecture.md describes this house', () => {
+  const doc = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8')
+  /** The first column of cells (backticked names) of the table after `marker`, one row per table line. */
+  const tableAfter = (marker: string, column: number): string[][] => {
+    const start = doc.indexOf(marker)
+    expect(start).toBeGreaterThan(-1)
+    const lines = doc.slice(start).split('\n').slice(1)
+    const rows: string[][] = []
+    for (const line of lines.slice(2)) {
+      if (!line.startsWith('|')) break
+      const cell = line.split('|')[column + 1]
+      rows.push([...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]))
+    }
+    return rows
+  }
+
+  it('lists the rooms in their ranks', () => {
+    expect(tableAfter('<!-- rooms', 1)).toEqual(ROOMS.map((r) => [...r]))
+  })
+
+  it('lists every capability of the registry, in registry order', async () => {
+    const { CAPABILITIES } = await import('../src/capabilities/registry.js')
+    expect(tableAfter('<!-- capabilities', 0).map((r) => r[0])).toEqual(CAPABILITIES.map((c) => c.name))
+  })
+})

@@ -28,6 +28,7 @@ import { fitMarkdown } from './report/fit.js'
 import { toJsonReport } from './report/json.js'
 import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
 import { toRegressionsJsonl } from './report/regressions.js'
+import { HTML_FILE, toHtmlReport } from './report/html/index.js'
 import type { BaselineProvenance, Provenance } from './model/provenance.js'
 import { TO_JUDGE_FILE, toJudgeFile } from './report/to-judge.js'
 import { logText } from './util/show.js'
@@ -107,7 +108,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const verdict = result.decision.verdict
 
     // The regression set and the to-judge list are always written into report-dir: the report names them.
-    const files = { regressions: path.join(inputs.reportDir, REGRESSIONS_FILE), toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE) }
+    const files = { regressions: path.join(inputs.reportDir, REGRESSIONS_FILE), toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE), html: path.join(inputs.reportDir, HTML_FILE), reportDir: inputs.reportDir }
     const markdown = toMarkdown(result, { files })
     await mkdir(inputs.reportDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
       throw new InputError({ key: 'input report-dir' }, `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`, 'name a writable folder (a path inside the workspace or RUNNER_TEMP)')
@@ -116,6 +117,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     const markdownPath = path.join(inputs.reportDir, 'report.md')
     await writeOutput(jsonPath, toJsonReport(result))
     await writeOutput(markdownPath, markdown)
+    await writeOutput(files.html, toHtmlReport(result, { files }))
     // The regression set: every query that got worse on a gated metric, to keep as a regression suite.
     await writeOutput(files.regressions, toRegressionsJsonl(result))
     // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
@@ -129,6 +131,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('verdict', verdict)
     core.setOutput('report-json', jsonPath)
     core.setOutput('report-markdown', markdownPath)
+    core.setOutput('report-html', files.html)
     const whereFull = `the report-markdown file (${markdownPath})`
 
     const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull)

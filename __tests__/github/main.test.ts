@@ -122,6 +122,11 @@ describe('the action, end to end against a fake GitHub', () => {
     const comments = fake.comments.get(7) ?? []
     expect(comments).toHaveLength(1)
     expect(comments[0].body.startsWith('<!-- retrieval-gate:default -->\n<!-- retrieval-gate-meta {"head_sha":"' + HEAD)).toBe(true)
+    // The HTML page: written into report-dir, an output, and named in the comment and the job summary.
+    expect(path.basename(out['report-html'])).toBe('report.html')
+    expect((await readFile(out['report-html'], 'utf8')).startsWith('<!DOCTYPE html>')).toBe(true)
+    expect(comments[0].body).toContain('is report.html in the report artifact (report-dir ')
+    expect(await readFile(path.join(dir, 'summary.md'), 'utf8')).toContain('is report.html in the report artifact (report-dir ')
     // second run: the same comment is updated
     await setup(prEvent(), {})
     expect(await runAction()).toBe(1)

@@ -1,7 +1,8 @@
 /**
  * Renders Mermaid sources with the real `mermaid` package (its browser build) in Debian's headless
  * Chromium through playwright-core: the closest thing to what GitHub does with a ```mermaid block. Every
- * step has a timeout, so a broken browser fails the test instead of hanging it.
+ * step has a timeout, so a broken browser fails the test instead of hanging it. `openChromium` is the browser
+ * itself (the project's flags, a fresh profile), shared with the HTML page's test (html-page.slow.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,12 +32,30 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
   return Promise.race([p, t]).finally(() => clearTimeout(timer))
 }
 
+/**
+ * Debian's chromium through playwright-core with the project's flags (headless, no sandbox, no GPU, no background
+ * networking or component updates) and a fresh user data folder, which `close` removes with the browser.
+ */
+export async function openChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const userData = mkdtempSync(path.join(tmpdir(), 'rg-chromium-'))
+  try {
+    const context = await withTimeout(chromium.launchPersistentContext(userData, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30000, viewport: options.viewport }), 40000, 'launching chromium')
+    const close = async (): Promise<void> => {
+      await withTimeout(context.close(), 15000, 'closing chromium').catch(() => undefined)
+      rmSync(userData, { recursive: true, force: true })
+    }
+    return { context, close }
+  } catch (error) {
+    rmSync(userData, { recursive: true, force: true })
+    throw error
+  }
+}
+
 /** A browser page with mermaid loaded; `close` removes the browser and its fresh user data folder. */
 export async function openMermaid(): Promise<{ render: (src: string) => Promise<Rendered>; screenshot: (file: string) => Promise<void>; close: () => Promise<void> }> {
-  const userData = mkdtempSync(path.join(tmpdir(), 'rg-chromium-'))
-  let context: BrowserContext | undefined
+  const browser = await openChromium()
+  const { context } = browser
   try {
-    context = await withTimeout(chromium.launchPersistentContext(userData, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30000 }), 40000, 'launching chromium')
     const page = await withTimeout(context.newPage(), 15000, 'opening a page')
     page.setDefaultTimeout(15000)
     await withTimeout(page.goto('about:blank'), 15000, 'about:blank')
@@ -77,15 +96,9 @@ export async function openMermaid(): Promise<{ render: (src: string) => Promise<
       await page.setViewportSize({ width: 1000, height: 800 })
       await withTimeout(page.screenshot({ path: file, fullPage: true }), 20000, 'screenshot')
     }
-    const ctx = context
-    const close = async (): Promise<void> => {
-      await withTimeout(ctx.close(), 15000, 'closing chromium').catch(() => undefined)
-      rmSync(userData, { recursive: true, force: true })
-    }
-    return { render, screenshot, close }
+    return { render, screenshot, close: browser.close }
   } catch (error) {
-    await context?.close().catch(() => undefined)
-    rmSync(userData, { recursive: true, force: true })
+    await browser.close()
     throw error
   }
 }

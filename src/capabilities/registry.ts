@@ -31,8 +31,3 @@ export const CAPABILITIES: readonly Capability[] = [
 export function outcomeNamed(result: Pick<GateResult, 'capabilities'>, name: string): CapabilityOutcome | undefined {
   return result.capabilities.find((c) => c.name === name)
 }
-
-/** A capability's summary in a result, typed by the capability (undefined when it did not run). */
-export function summaryOf<S>(result: Pick<GateResult, 'capabilities'>, capability: Capability<never, never, S>): S | undefined {
-  return outcomeNamed(result, capability.name)?.summary as S | undefined
-}

@@ -1,6 +1,6 @@
 import type { SeedSides } from '../align/seeds.js'
 import type { StatisticsRules } from '../config/types.js'
-import { detailsBlock } from '../report/details.js'
+import { SECTION_TITLES } from '../report/sections.js'
 import { inline, plain } from '../report/escape.js'
 import { seedSentences, seedsBody, seedsJson } from '../report/seeds.js'
 import { seedRules, withSeeds, type SeedsSummary } from '../stats/seeds.js'
@@ -38,9 +38,9 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
       summary,
       parts: {
         markdown: {
-          underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`),
-          details: ({ result }) => detailsBlock('Seeds: the spread between independently trained seeds', seedsBody(summary, result))
+          underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`)
         },
+        sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
         text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain(t, 600)}`) },
         json: () => ['seeds', seedsJson(summary)]
       }

@@ -6,6 +6,7 @@ import { InputError, isInputError } from '../errors.js'
 import { writeOutput } from '../output.js'
 import { toJsonReport } from '../report/json.js'
 import { toMarkdown } from '../report/markdown.js'
+import { toHtmlReport } from '../report/html/index.js'
 import { toRegressionsJsonl } from '../report/regressions.js'
 import { toText } from '../report/text.js'
 import { VERSION } from '../version.js'
@@ -138,7 +139,8 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
   if (v.regressions) await writeOutput(v.regressions as string, toRegressionsJsonl(result))
   // The reports name an output file only when it was written (otherwise they say which option writes it).
-  const files = { regressions: v.regressions as string | undefined, toJudge: v['to-judge'] as string | undefined }
+  const files = { regressions: v.regressions as string | undefined, toJudge: v['to-judge'] as string | undefined, html: v.html as string | undefined }
+  if (v.html) await writeOutput(v.html as string, toHtmlReport(result, { files }))
   const markdown = toMarkdown(result, { files })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   const json = toJsonReport(result)

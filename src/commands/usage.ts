@@ -34,6 +34,7 @@ export const COMMANDS = {
       candidate: { type: 'string', multiple: true },
       markdown: { type: 'string' },
       json: { type: 'string' },
+      html: { type: 'string' },
       qrels: { type: 'string' },
       regressions: { type: 'string' },
       format: { type: 'string' },
@@ -46,14 +47,15 @@ export const COMMANDS = {
       'candidate-judge-labels': { type: 'string' },
       'to-judge': { type: 'string' }
     },
-    usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
-                      [--regressions F] [--to-judge F] [--format markdown|json|text]
+    usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--html F]
+                      [--qrels Q] [--regressions F] [--to-judge F] [--format markdown|json|text]
                       [--input-format F] [--id-field NAME]
                       [--baseline-manifest F] [--candidate-manifest F]
                       [--reference F] [--reference-manifest F] [--candidate-judge-labels F]
       Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
       given) against the rules; print the report (--format: text on a terminal, else markdown; text is
       coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
+      --html writes it as one self-contained HTML page with plots of every check and query (docs/report.md);
       --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
       unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
       for the comparability checks. --reference gives the rows of the rules' reference (the last release)

@@ -77,8 +77,6 @@ export type MarkdownSlot =
   | 'afterPictures'
   /** Lines at the top of the collapsible Trust section (the judge). */
   | 'trustDetails'
-  /** Collapsible sections of its own after Trust (seeds), each a whole `<details>` block. */
-  | 'details'
 
 /** Where in the terminal report a capability's (plain) lines go. */
 export type TextSlot = 'head' | 'underChecks' | 'afterFindings'
@@ -97,6 +95,11 @@ export interface RenderContext {
  */
 export interface RenderParts {
   markdown?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => string[]>>
+  /**
+   * Collapsed sections of its own after Trust (seeds): a title (plain words, HTML-safe) and a body of Markdown
+   * lines. Markdown wraps each in `<details>`, the HTML page in its own collapsed section.
+   */
+  sections?: (ctx: RenderContext) => Array<{ id: string; title: string; body: string[] }>
   text?: Partial<Record<TextSlot, (ctx: RenderContext) => string[]>>
   /** Its top-level key in the JSON report and the value (null: no key). */
   json?: (ctx: RenderContext) => [string, unknown] | null

@@ -21,7 +21,8 @@ const HALF = 15
 const SLICE = 28
 const COUNT = 5
 
-interface BarRow {
+/** One slice's wins and losses on a metric, with a max_regressions limit when a check counts one there. */
+export interface BarRow {
   slice: string
   wins: number
   losses: number
@@ -36,23 +37,29 @@ function cells(n: number, scale: number): number {
   return Math.min(HALF, Math.max(1, Math.round((n / scale) * HALF)))
 }
 
+/** A row's limit in words, "limit 40 worse: 19, pass" (with the check's threshold when it has one); "" without a limit. */
+export function limitWords(row: BarRow, metric: MetricRule): string {
+  const l = row.limit
+  if (l === null) return ''
+  const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : ''
+  return `limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`
+}
+
 function drawRow(row: BarRow, scale: number, metric: MetricRule): string {
   const left = Array.from({ length: HALF }, () => ' ')
   for (let i = HALF - cells(row.losses, scale); i < HALF; i++) left[i] = '▒'
   if (row.limit !== null) left[Math.max(0, HALF - Math.max(1, cells(row.limit.count, scale)))] = '║'
   const right = '█'.repeat(cells(row.wins, scale))
   let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF)} ${padEnd(String(row.wins), COUNT)} ${padStart(String(row.ties), COUNT)}`
-  if (row.limit !== null) {
-    const l = row.limit
-    const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : ''
-    line += `  ║ limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`
-  }
+  if (row.limit !== null) line += `  ║ ${limitWords(row, metric)}`
   return line
 }
 
-/** The diverging bars of one metric: all queries, then every slice compared on it, then gated slices not among them. */
-function barsFor(result: GateResult, name: string): string[] {
-  const metric = result.rules.metrics.get(name) as MetricRule
+/**
+ * The rows of one metric's diverging bars (all queries, then every slice compared on it, then gated slices not
+ * among them), at most MARKDOWN_SLICE_ROWS of them (limits exceeded first), and how many were left out.
+ */
+export function barRows(result: GateResult, name: string): { rows: BarRow[]; hidden: number } {
   const all: BarRow[] = []
   const bySlice = new Map<string, BarRow>()
   const add = (slice: Array<[string, string]>, c: { wins: number; losses: number; ties: number }): BarRow => {
@@ -76,8 +83,15 @@ function barsFor(result: GateResult, name: string): string[] {
       }
     }
   }
-  if (all.length === 0) return []
-  const { shown: rows, hidden } = pictureRows(all, (r) => r.limit !== null && r.limit.status !== 'pass')
+  const { shown, hidden } = pictureRows(all, (r) => r.limit !== null && r.limit.status !== 'pass')
+  return { rows: shown, hidden }
+}
+
+/** The diverging bars of one metric as Unicode lines ([] when nothing compares it). */
+function barsFor(result: GateResult, name: string): string[] {
+  const metric = result.rules.metrics.get(name) as MetricRule
+  const { rows, hidden } = barRows(result, name)
+  if (rows.length === 0) return []
   const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))))
   const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`, LINE)
   const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`

@@ -62,7 +62,7 @@ const CHECK = 3
 export const LINE = 110
 
 /** Values of a picture in display units (points for shares), as every other number of the report. */
-const toDisplay = (metric: MetricRule, v: number): number => (inPoints(metric) ? v * 100 : v)
+export const toDisplay = (metric: MetricRule, v: number): number => (inPoints(metric) ? v * 100 : v)
 
 /** One row of the plot area: the reference lines, then the interval and its point estimate over them. */
 function plotCells(axis: NumberAxis, metric: MetricRule, row: ForestRow, limits: number[]): string {
@@ -83,8 +83,8 @@ function plotCells(axis: NumberAxis, metric: MetricRule, row: ForestRow, limits:
   return cells.join('')
 }
 
-/** "-10.1 [-10.9, -9.4]" in display units. */
-function numbers(metric: MetricRule, c: Comparison): string {
+/** "-10.1 [-10.9, -9.4]" in display units (RAW: the numbers at a forest row's end, in every picture). */
+export function forestNumbers(metric: MetricRule, c: Comparison): string {
   const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]), Math.abs(c.delta))
   return `${displayNumber(c.delta, metric, true, typical)} [${displayNumber(c.ci[0], metric, true, typical)}, ${displayNumber(c.ci[1], metric, true, typical)}]`
 }
@@ -105,7 +105,7 @@ export function drawForest(options: { metric: MetricRule; title: string; rows: F
   for (const r of rows) {
     const head = `${padEnd(STATUS_WORD[r.status], WORD)} ${padStart(r.check, CHECK - 1)}  ${padEnd(cutToWidth(codeText(r.slice, 200), SLICE), SLICE)} `
     const note = r.note === '' ? '' : `  ${codeText(r.note, 120)}`
-    out.push(`${head}${plotCells(axis, metric, r, limits)}  ${numbers(metric, r.comparison)}${note}`.trimEnd())
+    out.push(`${head}${plotCells(axis, metric, r, limits)}  ${forestNumbers(metric, r.comparison)}${note}`.trimEnd())
   }
   if (hidden > 0) out.push(hiddenRowsLine(hidden))
   const [rule, labels] = axisLines(axis)
@@ -144,14 +144,30 @@ function titleOf(metric: MetricRule, comparisons: Comparison[], what: string): s
   return `${codeText(metric.name, 60)}: ${what}, candidate − baseline${u ? ` in ${codeText(u, 16)}` : ''}, ${confidenceLabels(comparisons.map((c) => c.confidence))} intervals (${metric.better} is better)`
 }
 
-/** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
-export function gatedForests(result: GateResult): Array<{ metric: string; lines: string[] }> {
-  const out: Array<{ metric: string; lines: string[] }> = []
+/** One check's line in a forest plot's key: its number, its RAW name and what its limit is (RAW words). */
+export interface ForestKey {
+  check: string
+  name: string
+  words: string
+}
+
+/** What one gated metric's forest plot draws, whatever the medium (Unicode here, SVG in html/forest-svg.ts). */
+export interface ForestData {
+  metric: string
+  title: string
+  rows: ForestRow[]
+  limits: ForestLimit[]
+  keys: ForestKey[]
+}
+
+/** The rows, limits and key of each gated metric's forest plot, rows in rules order (every unit of every check). */
+export function gatedForestData(result: GateResult): ForestData[] {
+  const out: ForestData[] = []
   for (const name of gatedMetrics(result)) {
     const metric = result.rules.metrics.get(name) as MetricRule
     const rows: ForestRow[] = []
     const limits: ForestLimit[] = []
-    const keys: string[] = []
+    const keys: ForestKey[] = []
     const checks = result.decision.checks.filter((c) => c.rule.metric === name)
     for (const check of checks) {
       const n = String(check.rule.index + 1)
@@ -163,25 +179,26 @@ export function gatedForests(result: GateResult): Array<{ metric: string; lines:
         if (l !== null && Number.isFinite(l)) own.add(l)
       }
       for (const l of own) limits.push({ value: l, check: n })
-      keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, [...own], metric)}`)
+      keys.push({ check: n, name: check.rule.name, words: keyWords(check, [...own], metric) })
     }
     if (rows.length === 0) continue
-    out.push({
-      metric: name,
-      lines: drawForest({
-        metric,
-        title: titleOf(
-          metric,
-          rows.map((r) => r.comparison),
-          'change'
-        ),
-        rows,
-        limits,
-        keys
-      })
-    })
+    const title = titleOf(
+      metric,
+      rows.map((r) => r.comparison),
+      'change'
+    )
+    out.push({ metric: name, title, rows, limits, keys })
   }
   return out
+}
+
+/** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
+export function gatedForests(result: GateResult): Array<{ metric: string; lines: string[] }> {
+  return gatedForestData(result).map((f) => {
+    const metric = result.rules.metrics.get(f.metric) as MetricRule
+    const keys = f.keys.map((k) => `${padStart(k.check, CHECK)}  ${codeText(k.name, 80)}: ${k.words}`)
+    return { metric: f.metric, lines: drawForest({ metric, title: f.title, rows: f.rows, limits: f.limits, keys }) }
+  })
 }
 
 /** What the key says about a check's limit: "¦ limit -2.0 points", "at most 40 queries worse". */
@@ -196,11 +213,22 @@ function keyWords(check: CheckResult, limits: number[], metric: MetricRule): str
   return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`
 }
 
+/** The exploratory per-slice rows of one metric (every comparison of it), or null when there is only one. */
+export function sliceForestRows(result: GateResult, name: string): ForestRow[] | null {
+  const comparisons = result.comparisons.filter((c) => c.metric === name)
+  if (comparisons.length < 2) return null
+  return comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }))
+}
+
 /** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */
 export function sliceForest(result: GateResult, name: string): string[] | null {
   const metric = result.rules.metrics.get(name) as MetricRule
-  const comparisons = result.comparisons.filter((c) => c.metric === name)
-  if (comparisons.length < 2) return null
-  const rows: ForestRow[] = comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }))
-  return drawForest({ metric, title: titleOf(metric, comparisons, 'change per slice (exploratory)'), rows, limits: [], keys: [] })
+  const rows = sliceForestRows(result, name)
+  if (rows === null) return null
+  const title = titleOf(
+    metric,
+    rows.map((r) => r.comparison),
+    'change per slice (exploratory)'
+  )
+  return drawForest({ metric, title, rows, limits: [], keys: [] })
 }

@@ -39,6 +39,11 @@ export function listableRegressions(result: GateResult): { shown: RegressedQuery
   return { shown, withheld: result.regressions.length - shown.length }
 }
 
+/** The sentence under a list of regressed queries that left holdout queries out (RAW). */
+export function withheldSentence(withheld: number): string {
+  return `${withheld} holdout ${withheld === 1 ? 'query' : 'queries'} that got worse ${withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`
+}
+
 /** The JSON report's `holdout` object (docs/report.md): additive, present only with an evaluation set. */
 export function holdoutJson(h: HoldoutAccount): Record<string, unknown> {
   return {

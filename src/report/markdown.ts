@@ -11,14 +11,14 @@ import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
-import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, STATUS } from './sections.js'
+import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, SECTION_TITLES, STATUS } from './sections.js'
 import { reportHead } from './head.js'
-import { fileOrHow, type WrittenFiles } from './files.js'
+import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
-import { statisticsSentences, unitWord } from './words.js'
+import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
 import { pushAll } from '../util/extent.js'
-import { listableRegressions } from './holdout.js'
-import { markdownSlot } from './slots.js'
+import { listableRegressions, withheldSentence } from './holdout.js'
+import { capabilitySections, markdownSlot } from './slots.js'
 import { detailsBlock } from './details.js'
 import { shownSliceRows } from './slice-rows.js'
 
@@ -72,6 +72,8 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   const provenance = provenanceLines(result.provenance)
   if (provenance.length > 0) out.push(...provenance, '')
   pushAll(out, markdownSlot(result, 'head', options.files))
+  const page = pageSentence(options.files)
+  if (page !== null) out.push(inline(page, 600), '')
 
   // 2. Gated checks.
   out.push('### Gated checks', '')
@@ -124,13 +126,13 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
   )
-  details(out, 'Check details: baseline, candidate, relative change, wins / losses / ties', [checkDetailsTable(result), ''])
+  details(out, SECTION_TITLES.checkDetails, [checkDetailsTable(result), ''])
   const sliceForests: string[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
     if (lines !== null) fence(sliceForests, lines)
   }
-  details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+  details(out, SECTION_TITLES.breakdown, [
     ...sliceForests,
     comparisonsTable(
       result,
@@ -146,22 +148,15 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
     const body: string[] = []
     if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '')
-    if (listable.withheld > 0)
-      body.push(`${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`, '')
-    const where = fileOrHow(options.files, 'regressions')
-    body.push(
-      where.file !== undefined
-        ? `The regression set ${inline(where.file, 200)} lists all ${worseOnGated} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
-        : `${worseOnGated} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`,
-      ''
-    )
+    if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
+    body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
     details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)
   }
-  details(out, 'Coverage: what happened to every query', coverageBody(result))
-  details(out, 'Comparability', comparabilityBody(result))
-  if (result.trust) details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...markdownSlot(result, 'trustDetails', options.files), ...trustBody(result.trust)])
-  pushAll(out, markdownSlot(result, 'details', options.files))
-  details(out, 'Method', methodBody(result))
+  details(out, SECTION_TITLES.coverage, coverageBody(result))
+  details(out, SECTION_TITLES.comparability, comparabilityBody(result))
+  if (result.trust) details(out, SECTION_TITLES.trust, [...markdownSlot(result, 'trustDetails', options.files), ...trustBody(result.trust)])
+  for (const s of capabilitySections(result, options.files)) details(out, s.title, s.body)
+  details(out, SECTION_TITLES.method, methodBody(result))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {
     const body: string[] = []
@@ -170,11 +165,9 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       for (const e of s.evidence) body.push(`  - ${inline(e, 300)}`)
     }
     body.push('')
-    details(out, 'What to look at next', body)
+    details(out, SECTION_TITLES.next, body)
   }
-  out.push(
-    `_This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name._`
-  )
+  out.push(`_${SCOPE_SENTENCE}_`)
   out.push('')
   return out.join('\n')
 }

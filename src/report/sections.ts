@@ -20,6 +20,18 @@ const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiter
 
 export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
+/** The titles of the report's collapsed sections, the same in the Markdown and on the HTML page. */
+export const SECTION_TITLES = {
+  checkDetails: 'Check details: baseline, candidate, relative change, wins / losses / ties',
+  breakdown: 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)',
+  coverage: 'Coverage: what happened to every query',
+  comparability: 'Comparability',
+  trust: 'Trust: evaluation set, pooling bias, whole-class failures',
+  seeds: 'Seeds: the spread between independently trained seeds',
+  method: 'Method',
+  next: 'What to look at next'
+} as const
+
 /** How many ids a coverage line lists before "and N more". */
 const LIST_IDS = 10
 

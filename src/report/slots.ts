@@ -23,6 +23,13 @@ export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: Wri
   return out
 }
 
+/** Every capability's collapsed sections, in registry order. */
+export function capabilitySections(result: GateResult, files?: WrittenFiles): Array<{ id: string; title: string; body: string[] }> {
+  const out: Array<{ id: string; title: string; body: string[] }> = []
+  for (const c of result.capabilities) if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
+  return out
+}
+
 /** Every capability's terminal lines for `slot` (made safe by the capability with plain()). */
 export function textSlot(result: GateResult, slot: TextSlot, files?: WrittenFiles): string[] {
   const out: string[] = []

@@ -7,7 +7,7 @@ import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
-import type { WrittenFiles } from './files.js'
+import { pageSentence, type WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
@@ -66,6 +66,8 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (pub !== null) out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
   if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
   out.push(...textSlot(result, 'head', options.files))
+  const page = pageSentence(options.files)
+  if (page !== null) out.push(`  ${plain(page, 600)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))

@@ -13,6 +13,10 @@ const NAME = 60
  * place it goes (escape.ts).
  */
 
+/** What a verdict does and does not claim: the last words of the Markdown report and of the HTML page. */
+export const SCOPE_SENTENCE =
+  'This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name.'
+
 /** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
 export function sliceLabel(slice: ReadonlyArray<readonly [string, string]>): string {
   return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ')

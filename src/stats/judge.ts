@@ -47,7 +47,11 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
   if (j === undefined) return null
   const { anchors } = inputs
   if (j.anchors !== undefined && anchors === null) {
-    throw new InputError({ file: rules.source.file, key: 'judge.anchors' }, 'the rules name an anchor file but it was not read', 'pass the anchors through the loader (readSides reads judge.anchors)')
+    throw new InputError(
+      { file: rules.source.file, key: 'judge.anchors' },
+      'the rules name an anchor file but it was not read',
+      'read the inputs with loadGateInputs (the judge capability reads judge.anchors), or pass its evidence to sidesInputs'
+    )
   }
   const { confidence, resamples, seed } = rules.statistics
   const guards: GuardResult[] = []

@@ -4,3 +4,8 @@ import { createHash } from 'node:crypto'
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex')
 }
+
+/** Base64 sha256 of a text, the form a Content-Security-Policy names an inline script or style by. */
+export function sha256Base64(data: string): string {
+  return createHash('sha256').update(data).digest('base64')
+}

@@ -1,0 +1,72 @@
+import type { MetricRule } from '../../config/types.js'
+import type { GateResult } from '../../decide/result.js'
+import { barRows } from '../count-bars.js'
+import { gatedForestData, sliceForestRows } from '../forest.js'
+import { gatedMetrics } from '../regressions.js'
+import { hiddenRowsLine } from '../slice-rows.js'
+import { barsSvg, limitItems } from './bars-svg.js'
+import { entities, esc } from './escape.js'
+import { forestSvg } from './forest-svg.js'
+
+/**
+ * The pictures of the checks and slices, per gated metric: the forest plot of its checks and wins and losses per
+ * slice; and the exploratory per-slice forest plots. Each picture is SVG drawn by this folder from the same rows
+ * as the Markdown report's Unicode pictures (forest.ts, count-bars.ts). Query by query is query-section.ts.
+ */
+
+const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
+
+/** What the forest plots' marks mean (the same words for every plot). */
+const FOREST_LEGEND = [
+  '<p class="note"><span class="st pass">● pass</span> · <span class="st fail">■ FAIL</span> (thick line) ·',
+  '<span class="st inconclusive">□ inconclusive</span> (dotted) · ○ exploratory · the marker is the change, the line',
+  "its interval; the solid vertical line is no change, a dashed one a check's limit, labelled with the check's number.</p>"
+].join(' ')
+
+/** The forest plot of every gated metric: one row per check unit, on one numeric axis. */
+export function forestSection(result: GateResult): string {
+  const out: string[] = []
+  for (const f of gatedForestData(result)) {
+    const metric = metricOf(result, f.metric)
+    const { svg, hidden } = forestSvg({ metric, rows: f.rows, limits: f.limits, label: f.title })
+    out.push(`<figure><figcaption>${esc(f.title, 300)}</figcaption>`, svg)
+    if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
+    const keys = f.keys.map((k) => `<li><strong>${entities(k.check)}</strong> ${esc(k.name, 120)}: ${esc(k.words, 300)}</li>`)
+    out.push(`<ul class="key">${keys.join('\n')}</ul>`, '</figure>')
+  }
+  if (out.length > 0) out.push(FOREST_LEGEND)
+  return out.join('\n')
+}
+
+/** Per gated metric: queries worse and better per slice, on one count scale. */
+export function sliceBarsSection(result: GateResult): string {
+  const out: string[] = []
+  for (const name of gatedMetrics(result)) {
+    const metric = metricOf(result, name)
+    const { rows, hidden } = barRows(result, name)
+    if (rows.length === 0) continue
+    const title = `${metric.name}: queries worse and better, per slice`
+    out.push(`<figure><figcaption>${esc(title, 200)}</figcaption>`, barsSvg({ metric, rows, label: title }))
+    const limits = limitItems(rows, metric)
+    if (limits.length > 0) out.push(`<ul class="key">${limits.map((l) => `<li>▮ ${l}</li>`).join('')}</ul>`)
+    if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
+    out.push('</figure>')
+  }
+  return out.join('\n')
+}
+
+/** The exploratory per-slice forest plot of every gated metric (nothing here gates). */
+export function sliceForests(result: GateResult): string {
+  const out: string[] = []
+  for (const name of gatedMetrics(result)) {
+    const rows = sliceForestRows(result, name)
+    if (rows === null) continue
+    const metric = metricOf(result, name)
+    const title = `${metric.name}: change per slice (exploratory)`
+    const { svg, hidden } = forestSvg({ metric, rows, limits: [], label: title })
+    out.push(`<figure><figcaption>${esc(title, 200)}</figcaption>`, svg)
+    if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
+    out.push('</figure>')
+  }
+  return out.join('\n')
+}

@@ -1,0 +1,118 @@
+import type { MetricRule } from '../../config/types.js'
+import { numberAxis, tickLabel } from '../axis.js'
+import { forestNumbers, toDisplay, type ForestLimit, type ForestRow, type RowStatus } from '../forest.js'
+import { pictureRows } from '../slice-rows.js'
+import { unitWord } from '../words.js'
+import { entities, esc } from './escape.js'
+import { bottomAxis, el, line, linear, px, rect, svgOpen, text } from './svg.js'
+
+/**
+ * The forest plot as SVG: the same rows, limits and axis as the Unicode one (forest.ts: `gatedForestData`,
+ * `sliceForestRows`, axis.ts `numberAxis`), one row per check unit or slice, its change as a marker inside its
+ * interval, on one numeric axis in the metric's display units (points for shares) with a labelled tick at every
+ * round value, a solid line at no change and a dashed one at each check's limit. Status is told by word, marker
+ * and line, not by colour alone: pass ● on a solid line, FAIL ■ on a thick line, inconclusive □ on a dotted
+ * line, exploratory ○. Every row has a `<title>` (the tooltip) with its full label and numbers.
+ */
+
+const WIDTH = 880
+/** Left edge and width of the plot area; where the numbers start; row height; room above and below the rows. */
+const PLOT_LEFT = 340
+const PLOT_WIDTH = 290
+const NUMBERS_X = 642
+const ROW = 24
+const TOP = 40
+const BOTTOM = 58
+/** Closest two limit labels may sit on one line, in pixels. */
+const LABEL_GAP = 16
+/** Longest slice label drawn in a row (the tooltip has it whole). */
+const SLICE_CHARS = 34
+
+const WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconcl.', exploratory: '' }
+const LONG_WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconclusive', exploratory: 'exploratory' }
+
+/** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
+function marker(status: RowStatus, x: number, y: number): string {
+  if (status === 'fail' || status === 'inconclusive') return rect(x - 4.5, y - 4.5, 9, 9, 'mark')
+  return el('circle', { class: 'mark', cx: x, cy: y, r: 4.5 })
+}
+
+/** What one forest plot draws: the rows and limits of forest.ts, and the picture's accessible name (RAW). */
+export interface ForestPicture {
+  metric: MetricRule
+  rows: ForestRow[]
+  limits: ForestLimit[]
+  label: string
+}
+
+/**
+ * One forest plot. Rows beyond the report's picture cap (slice-rows.ts: failing and inconclusive rows first)
+ * are counted in `hidden`, as in the Markdown.
+ */
+export function forestSvg(options: ForestPicture): { svg: string; hidden: number } {
+  const { metric } = options
+  const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
+  const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => ({ value: toDisplay(metric, l.value), check: l.check }))
+  const values = [0, ...limits.map((l) => l.value)]
+  for (const r of rows) {
+    if (r.comparison.ci.every(Number.isFinite)) values.push(...r.comparison.ci.map((v) => toDisplay(metric, v)))
+  }
+  const axis = numberAxis(values, PLOT_WIDTH)
+  const right = PLOT_LEFT + PLOT_WIDTH
+  const x = linear(axis.lo, axis.hi, PLOT_LEFT, right)
+  const bottom = TOP + rows.length * ROW
+  const unit = unitWord(metric)
+  const out = [svgOpen({ width: WIDTH, height: bottom + BOTTOM, label: options.label, kind: 'forest', data: { rows: rows.length } })]
+  const label = (v: number): string => tickLabel(axis, v)
+  out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP - 6 }))
+  if (unit) out.push(text(right + 26, bottom + 22, esc(unit, 16), 'unit'))
+  const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →']
+  out.push(text(PLOT_LEFT, bottom + 42, lower, 'direction'), text(right, bottom + 42, upper, 'direction', 'end'))
+  if (axis.lo <= 0 && axis.hi >= 0) out.push(line(x(0), TOP - 6, x(0), bottom + 4, 'zero'))
+  out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`))
+  rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP + i * ROW + ROW / 2)))
+  out.push('</svg>')
+  return { svg: out.join('\n'), hidden }
+}
+
+/**
+ * Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
+ * a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
+ */
+function limitLines(limits: Array<{ value: number; check: string }>, x: (v: number) => number, bottom: number, words: (v: number) => string): string[] {
+  const out: string[] = []
+  const seen = new Set<string>()
+  let previous = -Infinity
+  let raised = false
+  for (const l of [...limits].sort((a, b) => a.value - b.value)) {
+    const at = x(l.value)
+    const key = `${l.check} ${px(at)}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    raised = at - previous < LABEL_GAP && !raised
+    previous = at
+    const top = TOP - (raised ? 24 : 12)
+    const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`
+    out.push(`<g class="limit">${title}${line(at, top, at, bottom + 4, 'limit')}${text(at, top - 4, entities(l.check), 'limit-label', 'middle')}</g>`)
+  }
+  return out
+}
+
+function rowSvg(r: ForestRow, metric: MetricRule, x: (v: number) => number, y: number): string {
+  const c = r.comparison
+  const numbers = forestNumbers(metric, c) + (r.note === '' ? '' : `  ${r.note}`)
+  const unit = unitWord(metric)
+  const who = r.check === '' ? r.slice : `check ${r.check}, ${r.slice}`
+  const tooltip = `${LONG_WORD[r.status]}: ${who}: ${forestNumbers(metric, c)}${unit ? ` ${unit}` : ''}${r.note === '' ? '' : `; ${r.note}`}`
+  const out = [`<g class="unit ${r.status}"><title>${esc(tooltip, 400)}</title>`]
+  out.push(text(0, y + 4, WORD[r.status], 'status'), text(80, y + 4, entities(r.check), 'check', 'end'))
+  out.push(text(90, y + 4, esc(r.slice, SLICE_CHARS), 'slice'))
+  if (c.ci.every(Number.isFinite) && Number.isFinite(c.delta)) {
+    const lo = x(toDisplay(metric, c.ci[0]))
+    const hi = x(toDisplay(metric, c.ci[1]))
+    out.push(line(lo, y, hi, y, 'ci'), line(lo, y - 5, lo, y + 5, 'cap'), line(hi, y - 5, hi, y + 5, 'cap'))
+    out.push(marker(r.status, x(toDisplay(metric, c.delta)), y))
+  }
+  out.push(text(NUMBERS_X, y + 4, esc(numbers, 60), 'numbers'), '</g>')
+  return out.join('')
+}

@@ -1,0 +1,163 @@
+import type { MetricRule } from '../../config/types.js'
+import type { GateResult, RegressedQuery } from '../../decide/result.js'
+import { digitsFor, fixed, signed } from '../format.js'
+import { gatedMetrics } from '../regressions.js'
+import { withheldSentence } from '../holdout.js'
+import { entities, esc } from './escape.js'
+
+/**
+ * The regressed queries of the primary metric as a table a reviewer can sort and filter (script.ts; without a
+ * script it reads the same, worst first): the query, both values and the change, the change of every other
+ * gated metric, the query's attributes, and, when the caller has them, the query's text and both sides' top
+ * documents with their grades. Holdout queries are never listed (the trust boundary: src/report/holdout.ts);
+ * they are counted under the table.
+ */
+
+/** Most rows the table lists (worst first); the regression set file lists all of them. */
+export const REGRESSED_ROWS = 500
+/** Most documents of a top-k list shown per side, and the longest query text and document id. */
+const TOP_DOCS = 10
+const TEXT_CHARS = 300
+const DOC_CHARS = 60
+
+/** One document of a ranking: its id and its relevance grade (null: not judged). */
+export interface RankedDoc {
+  doc: string
+  grade: number | null
+}
+
+/** A lookup by query id (a Map is one). */
+export interface Lookup<T> {
+  get(id: string): T | undefined
+}
+
+/**
+ * Per-query details the page shows beside a regressed query when the caller has them: its text (from a
+ * queries file) and each side's top documents with their grades (runs mode). A column appears only when its
+ * lookup is given.
+ */
+export interface QueryDetails {
+  text?: Lookup<string>
+  baselineTop?: Lookup<readonly RankedDoc[]>
+  candidateTop?: Lookup<readonly RankedDoc[]>
+}
+
+/** Index of `id` in the table's ids (sorted by UTF-16 code units, pair.ts), or -1. */
+export function indexOfId(ids: readonly string[], id: string): number {
+  let lo = 0
+  let hi = ids.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (ids[mid] === id) return mid
+    if (ids[mid] < id) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
+}
+
+interface Column {
+  head: string
+  /** Numeric columns sort by value and are right-aligned. */
+  numeric: boolean
+  cell: (r: RegressedQuery, i: number) => string
+}
+
+/** A number cell: its value for sorting (`data-v`), its text in the metric's digits, `worse` marked. */
+function numberCell(value: number, shown: string, worse = false): string {
+  const v = Number.isFinite(value) ? String(value) : ''
+  return `<td class="num${worse ? ' worse' : ''}" data-v="${entities(v)}">${entities(shown)}</td>`
+}
+
+/** A top-k list: document ids with their grades (– for not judged), at most TOP_DOCS. */
+function topCell(docs: readonly RankedDoc[] | undefined): string {
+  if (docs === undefined) return '<td></td>'
+  const items = docs.slice(0, TOP_DOCS).map((d) => {
+    const grade = d.grade === null || !Number.isFinite(d.grade) ? '–' : fixed(d.grade, Number.isInteger(d.grade) ? 0 : 2)
+    const rel = d.grade !== null && d.grade > 0 ? ' rel' : ''
+    return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(grade)}</span></li>`
+  })
+  const more = docs.length > TOP_DOCS ? `<li class="more">and ${docs.length - TOP_DOCS} more</li>` : ''
+  return `<td><ol class="topk">${items.join('')}${more}</ol></td>`
+}
+
+/** What the table needs besides the result. */
+export interface RegressedOptions {
+  /** decide/holdout.ts's mask: a holdout query is never listed. */
+  isHoldout: (i: number) => boolean
+  details?: QueryDetails
+  /** Most rows listed (REGRESSED_ROWS). */
+  maxRows?: number
+}
+
+/** A text column: its heading and the RAW text of each row's cell, escaped and cut at `max`. */
+function textColumn(head: string, max: number, value: (r: RegressedQuery) => string, cls = ''): Column {
+  const open = cls === '' ? '<td>' : `<td class="${cls}">`
+  return { head, numeric: false, cell: (r) => `${open}${esc(value(r), max)}</td>` }
+}
+
+/** The change of another gated metric on the row's query, marked when it got worse in that metric's direction. */
+function otherChange(result: GateResult, name: string): Column {
+  const metric = result.rules.metrics.get(name) as MetricRule
+  const cols = result.table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
+  const sign = metric.better === 'lower' ? -1 : 1
+  const cell = (_r: RegressedQuery, i: number): string => {
+    const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i]
+    return numberCell(delta, signed(delta, digitsFor(metric.range, Math.abs(cols.base[i] ?? 0))), sign * delta < 0)
+  }
+  return { head: `Δ ${metric.name}`, numeric: true, cell }
+}
+
+/** The table's columns: the ones the result has, and the details' when given. */
+function columnsOf(result: GateResult, rows: RegressedQuery[], details: QueryDetails): Column[] {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const d = digitsFor(primary.range, rows.length > 0 ? Math.abs(rows[0].baseline) : 0)
+  const columns: Column[] = [textColumn('Query', 120, (r) => r.id, 'id')]
+  const { text, baselineTop, candidateTop } = details
+  if (text !== undefined) columns.push(textColumn('Query text', TEXT_CHARS, (r) => text.get(r.id) ?? '', 'text'))
+  columns.push(
+    { head: 'Baseline', numeric: true, cell: (r) => numberCell(r.baseline, fixed(r.baseline, d)) },
+    { head: 'Candidate', numeric: true, cell: (r) => numberCell(r.candidate, fixed(r.candidate, d)) },
+    { head: `Δ ${primary.name}`, numeric: true, cell: (r) => numberCell(r.delta, signed(r.delta, d), true) }
+  )
+  for (const name of gatedMetrics(result)) if (name !== result.primaryMetric) columns.push(otherChange(result, name))
+  const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : []
+  attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')))
+  if (baselineTop !== undefined) columns.push({ head: 'Baseline top documents (grade)', numeric: false, cell: (r) => topCell(baselineTop.get(r.id)) })
+  if (candidateTop !== undefined) columns.push({ head: 'Candidate top documents (grade)', numeric: false, cell: (r) => topCell(candidateTop.get(r.id)) })
+  return columns
+}
+
+/** The filter box: hidden until the page's script shows it (without a script it would do nothing). */
+const FILTER = [
+  '<p class="filter" hidden><label>Filter rows',
+  '<input type="search" data-filter="regressed" placeholder="query id, text, slice value" autocomplete="off"></label>',
+  '<output data-count="regressed"></output></p>'
+].join(' ')
+
+/**
+ * The section's HTML: the list the reader may see (dev split only), at most `maxRows` rows, the filter box, the
+ * table, and the sentences under it.
+ */
+export function regressedTable(result: GateResult, options: RegressedOptions): { html: string; listed: number; withheld: number } {
+  const { table } = result
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const listable = result.regressions.filter((r) => !options.isHoldout(indexOfId(table.ids, r.id)))
+  const withheld = result.regressions.length - listable.length
+  const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
+  const out: string[] = []
+  if (rows.length > 0) {
+    const columns = columnsOf(result, rows, options.details ?? {})
+    const more = listable.length > rows.length ? ` (the ${rows.length} that lost most are listed)` : ''
+    const count = `${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}`
+    out.push(`<p>${count}, worst first. Sort by a column's heading; filter by any text of a row.</p>`, FILTER)
+    const heading = (c: Column): string => `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`
+    const body = rows.map((r) => {
+      const i = indexOfId(table.ids, r.id)
+      return `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`
+    })
+    out.push(`<div class="table scroll"><table class="sortable" id="regressed">`, `<thead><tr>${columns.map(heading).join('')}</tr></thead>`)
+    out.push('<tbody>', ...body, '</tbody></table></div>')
+  } else if (withheld === 0) out.push(`<p>No query got worse on ${esc(primary.name, 60)}.</p>`)
+  if (withheld > 0) out.push(`<p class="note">${entities(withheldSentence(withheld))}</p>`)
+  return { html: out.join('\n'), listed: rows.length, withheld }
+}
