@@ -1,4 +1,3 @@
-import type { CapabilityOutcome, GateResult } from '../decide/result.js'
 import type { Capability } from './contract.js'
 import { historyCapability } from './history.js'
 import { holdoutCapability } from './holdout.js'
@@ -26,8 +25,3 @@ export const CAPABILITIES: readonly Capability[] = [
   seedsCapability,
   queriesCapability
 ]
-
-/** The outcome of one capability in a result, or undefined when the rules did not switch it on. */
-export function outcomeNamed(result: Pick<GateResult, 'capabilities'>, name: string): CapabilityOutcome | undefined {
-  return result.capabilities.find((c) => c.name === name)
-}
