@@ -127,6 +127,16 @@ describe('src/ in pipeline order (docs/architecture.md)', () => {
     expect(circles(graph)).toEqual([])
   })
 
+  it('the pipeline builds no display text: nothing in gate, load, decide, stats or trust imports report/', () => {
+    const core = (f: string): boolean => ['gate', 'load', 'decide', 'stats', 'trust'].includes(roomOf(f))
+    const leaks: string[] = []
+    for (const [file, targets] of graph) {
+      if (!core(file)) continue
+      for (const t of targets) if (roomOf(t) === 'report') leaks.push(`${path.relative(src, file)} -> ${path.relative(src, t)}`)
+    }
+    expect(leaks).toEqual([])
+  })
+
   it('importers never import the entry readers that call them', () => {
     const entries = ['readers/rows.ts', 'readers/run.ts', 'readers/qrels.ts'].map((f) => path.join(src, f))
     const back: string[] = []

@@ -12,15 +12,9 @@ import { judgePublishable, type TrustEvidence, type TrustResult } from './trust/
 import type { SideRows } from './model/rows.js'
 import type { SeedSides } from './align/seeds.js'
 import { outcomeOf, type AssessContext, type Assessed, type Capability, type CoreSides } from './capabilities/contract.js'
-import { CAPABILITIES } from './capabilities/registry.js'
+import { activeCapabilities, type Active, type GateInputs } from './capabilities/registry.js'
 
-/** Everything the gate reads before it decides (src/load.ts): the rules, both sides, each capability's evidence. */
-export interface GateInputs {
-  rules: Rules
-  core: CoreSides
-  /** The evidence of every capability the rules switch on, by capability name (read by loadGateInputs). */
-  evidence: ReadonlyMap<string, unknown>
-}
+export type { GateInputs } from './capabilities/registry.js'
 
 /**
  * Gate inputs from two sides already in hand (a library caller, a test): per-query rows, the trust evidence when
@@ -36,22 +30,6 @@ export function sidesInputs(rules: Rules, baseline: SideRows, candidate: SideRow
 
 /** How the gate may compute (threads, cache): changes the time and the memory, never a byte. */
 export type GateOptions = StatsOptions
-
-/** A capability the rules switch on, with its typed rules. */
-interface Active {
-  capability: Capability
-  config: unknown
-}
-
-/** The capabilities the rules switch on, in registry order. */
-export function activeCapabilities(rules: Rules, registry: readonly Capability[] = CAPABILITIES): Active[] {
-  const out: Active[] = []
-  for (const capability of registry) {
-    const config = capability.config(rules)
-    if (config !== undefined) out.push({ capability, config })
-  }
-  return out
-}
 
 /**
  * The pure pipeline after reading: pair -> statistics -> every capability's assessment -> decide -> every

@@ -12,7 +12,7 @@ import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readMani
 import type { TrustEvidence } from './trust/trust.js'
 import type { CoreSides, FetchedInputs, InputSource, InputSpec } from './capabilities/contract.js'
 import { fetchInputs } from './capabilities/inputs.js'
-import { activeCapabilities, type GateInputs } from './gate.js'
+import { activeCapabilities, type GateInputs } from './capabilities/registry.js'
 
 export type { RowsInput } from './readers/rows-input.js'
 

@@ -2,7 +2,7 @@ import { InputError } from '../errors.js'
 import type { JudgeRules } from '../config/judge-rules.js'
 import { readAnchors, readCandidateJudgeLabels, type JudgeAnchors } from '../readers/anchors.js'
 import { readFetched } from '../readers/fetched.js'
-import { assessJudge, type JudgeResult } from '../stats/judge.js'
+import { assessJudge, type JudgeResult } from '../decide/judge-guards.js'
 import { judgeBody, judgeJson } from '../report/judge.js'
 import type { Capability } from './contract.js'
 

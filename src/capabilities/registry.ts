@@ -1,4 +1,5 @@
-import type { Capability } from './contract.js'
+import type { Rules } from '../config/types.js'
+import type { Capability, CoreSides } from './contract.js'
 import { historyCapability } from './history.js'
 import { holdoutCapability } from './holdout.js'
 import { judgeCapability } from './judge.js'
@@ -25,3 +26,27 @@ export const CAPABILITIES: readonly Capability[] = [
   seedsCapability,
   queriesCapability
 ]
+
+/** Everything the gate reads before it decides (src/load.ts): the rules, both sides, each capability's evidence. */
+export interface GateInputs {
+  rules: Rules
+  core: CoreSides
+  /** The evidence of every capability the rules switch on, by capability name (read by loadGateInputs). */
+  evidence: ReadonlyMap<string, unknown>
+}
+
+/** A capability the rules switch on, with its typed rules. */
+export interface Active {
+  capability: Capability
+  config: unknown
+}
+
+/** The capabilities the rules switch on, in registry order. */
+export function activeCapabilities(rules: Rules, registry: readonly Capability[] = CAPABILITIES): Active[] {
+  const out: Active[] = []
+  for (const capability of registry) {
+    const config = capability.config(rules)
+    if (config !== undefined) out.push({ capability, config })
+  }
+  return out
+}

@@ -1,5 +1,5 @@
 import { markdownTable } from 'markdown-table'
-import type { JudgeResult } from '../stats/judge.js'
+import type { JudgeResult } from '../decide/judge-guards.js'
 import type { SideAgreement } from '../stats/judge-agreement.js'
 import type { JudgeGuardUnit, JudgeReason } from '../trust/judge-reasons.js'
 import { inline } from './escape.js'

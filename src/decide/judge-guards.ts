@@ -6,13 +6,14 @@ import type { JudgeAnchors } from '../readers/anchors.js'
 import { InputError } from '../errors.js'
 import type { GuardResult } from '../trust/trust.js'
 import type { JudgeGuardUnit, JudgeRuleName } from '../trust/judge-reasons.js'
-import { judgeAgreement, labelScale, type SliceAgreement } from './judge-agreement.js'
-import { judgePosition, judgeRepeatability, lengthBias, type LengthBias, type PositionConsistency, type Repeatability } from './judge-diagnostics.js'
+import { judgeAgreement, labelScale, type SliceAgreement } from '../stats/judge-agreement.js'
+import { judgePosition, judgeRepeatability, lengthBias, type LengthBias, type PositionConsistency, type Repeatability } from '../stats/judge-diagnostics.js'
 
 /**
- * Is the ruler still the same? The judge checked against human anchors (agreement per slice, drift between the
- * sides' judges) and its diagnostics (repeatability, position consistency, length bias), with a trust guard for
- * every rule that names a limit. Pure: the anchors arrive read (src/readers/anchors.ts).
+ * The judge's guards, decided here (each rule with a limit -> pass / fail / inconclusive per unit) over the
+ * agreement and diagnostics src/stats/ computes: is the ruler still the same? The judge against human anchors
+ * (agreement per slice, drift between the sides' judges) and its diagnostics (repeatability, position consistency,
+ * length bias). Pure: the anchors arrive read (src/readers/anchors.ts).
  */
 
 export interface JudgeResult {
