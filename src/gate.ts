@@ -11,7 +11,7 @@ import { valuesOf } from './stats/subsets.js'
 import { judgePublishable, type TrustEvidence, type TrustResult } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
 import type { SeedSides } from './align/seeds.js'
-import { outcomeOf, type AssessContext, type Assessed, type Capability, type CoreSides } from './capabilities/contract.js'
+import { outcomeOf, type AssessContext, type Assessed, type Capability } from './capabilities/contract.js'
 import { activeCapabilities, type Active, type GateInputs } from './capabilities/registry.js'
 
 export type { GateInputs } from './capabilities/registry.js'
