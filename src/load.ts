@@ -144,7 +144,7 @@ export async function readSeedSides(
     throw new InputError(
       { file: baselineFiles.length > 1 ? baselineFiles[1] : candidateFiles[1], key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
       'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
-      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files"
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files"
     )
   }
   const manifests = await readManifests(rules, trustFiles)
