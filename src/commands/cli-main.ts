@@ -71,7 +71,7 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
       return 0
     }
     if (command === 'gate') return await gateCommand(rest, out, terminal)
-    if (command === 'metrics') return await metricsCommandLine(rest, out)
+    if (command === 'metrics') return await metricsCommandLine(rest, out, err)
     if (command === 'init') return await initCommandLine(rest, out)
     if (command === 'explain') return await explainCommandLine(rest, out)
     if (command === 'validate') return await validateCommandLine(rest, out, err)
@@ -139,19 +139,21 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 
-async function metricsCommandLine(args: string[], out: Write): Promise<number> {
+async function metricsCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('metrics', args)
   required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
   if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not "${String(format)}"`, 'metrics')
-  const noRelevant = v['no-relevant'] ?? 'exclude'
+  const noRelevant = v['no-relevant'] ?? 'zero'
   if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not "${String(noRelevant)}"`, 'metrics')
   let depth: number | undefined
   if (v.depth !== undefined) {
     if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics')
     depth = Number(v.depth)
   }
-  await metricsCommand({ qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant }, out)
+  const complete = v.complete === true
+  const notes = await metricsCommand({ qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant, complete }, out)
+  for (const w of notes.warnings) err(`retrieval-gate: ${w}\n`)
   return 0
 }
 

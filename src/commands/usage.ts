@@ -72,14 +72,18 @@ ${INPUTS}`
       'per-query': { type: 'boolean' },
       format: { type: 'string' },
       depth: { type: 'string', short: 'M' },
-      'no-relevant': { type: 'string' }
+      'no-relevant': { type: 'string' },
+      complete: { type: 'boolean', short: 'c' }
     },
     usage: `  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
-                         [-M DEPTH] [--no-relevant exclude|zero|report]
-      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
-      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c). -m (--measure)
-      takes ir_measures names (nDCG@10, P@5, RR, AP) or trec_eval names (ndcg_cut_10, P_5, recip_rank, map);
-      -M (--depth) keeps the top DEPTH documents of each ranking.
+                         [-c] [-M DEPTH] [--no-relevant zero|exclude|report]
+      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels) and print what
+      trec_eval -q (10.0) prints: the averages are over every judged query, those without a relevant document
+      included, and a judged query the run lacks stops the command as it stops trec_eval; -c (--complete) scores
+      it 0, as trec_eval -c -q does. --no-relevant exclude leaves the judged queries without a relevant document
+      out of the averages (as the gate does by default; not trec_eval's numbers, and stderr says how many).
+      -m (--measure) takes ir_measures names (nDCG@10, P@5, RR, AP) or trec_eval names (ndcg_cut_10, P_5,
+      recip_rank, map); -M (--depth) keeps the top DEPTH documents of each ranking.
 `
   },
   init: {
