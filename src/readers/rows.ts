@@ -4,7 +4,8 @@ import { SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { guessRowsFormat, isParquet } from './sniff.js'
 import { readParquetRows } from './parquet-long.js'
-import { readObjectLine } from './json-line.js'
+import { readRecordLine } from './json-line.js'
+import { nonFiniteRefusal } from './non-finite.js'
 import { decodeLine, forEachLineBytes, type LineOptions } from './lines.js'
 import { FlatRecord } from './flat-json.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
@@ -117,7 +118,7 @@ async function readJsonl(file: string, options: RowsOptions, fields: Fields, row
       if (flat.parse(bytes, from, to)) return fieldsToRow(flat.keys, flat.values, flat.size, file, line, options, fields, rows, start)
       const text = decodeLine(bytes, from, to, file, line)
       if (text.trim() === '') return
-      const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
+      const record = readRecordLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
       const keys = Object.keys(record)
       fieldsToRow(
         keys,
@@ -152,7 +153,7 @@ function fieldsToRow(keys: readonly string[], values: readonly unknown[], size: 
       if (value === null) {
         if (row !== undefined) rows.setValue(row, key, null)
       } else if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number')
+        if (!Number.isFinite(value)) throw nonFiniteRefusal({ file, line, queryId: id }, key, value)
         if (row !== undefined) rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
         throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes')
@@ -162,7 +163,11 @@ function fieldsToRow(keys: readonly string[], values: readonly unknown[], size: 
       fields.numericFields.add(key)
     } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       const names = typeof value === 'number' ? fields.numericFields : fields.attributeFields
-      if (keepAttributes === undefined || keepAttributes.has(key)) {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+        if (keepAttributes?.has(key) === true) throw nonFiniteRefusal({ file, line, queryId: id }, key, value)
+        rememberField(names, key)
+      } else if (keepAttributes === undefined || keepAttributes.has(key)) {
         const text = String(value)
         if (keepAttributes !== undefined) checkAttributeLength(key, text, { file, line, queryId: id })
         if (row !== undefined) rows.setAttr(row, key, text)

@@ -11,6 +11,7 @@ import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToR
 import { refuseNotPerQuery } from './not-per-query.js'
 import { refuseUnrecognisedJson, refuseWholeJsonDocument, ROWS_JSON_SHAPES } from './unrecognised-json.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
+import { parseJsonWithNonFinite } from '../non-finite.js'
 import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
 /**
@@ -89,7 +90,8 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   if (first === '{') {
     refuseNotPerQuery(file, head)
     const firstLine = firstContentLine(head).text
-    const line = tryJson(firstLine)
+    // A first record with Python's bare NaN in some field is still a record (the reader decides about the field).
+    const line = tryJson(firstLine) ?? parseJsonWithNonFinite(firstLine)?.value
     if (isObject(line)) {
       if (looksLikeDeepeval(line)) return readDeepevalRows(file, metricFields, idField)
       const keys = Object.keys(line)

@@ -18,11 +18,15 @@ export function readPytrecEvalRows(file: string, metricFields: ReadonlySet<strin
       outer: (id, line) => {
         row = sink.start(id, line)
       },
-      entry: (measure, value) => {
+      entry: (measure, value, line) => {
         if (row === undefined) return
         // a measure twice in a query is refused by the reader (like every repeated JSON key)
         // every measure is a number: a metric when the rules name it, a numeric field otherwise
-        sink.value(row, measure, value)
+        sink.value(row, measure, value, { line })
+      },
+      // null (pandas' to_json) is a missing value; NaN (json.dump) is refused where the rules read it, else not read
+      notNumber: (measure, token, line) => {
+        if (row !== undefined) sink.token(row, measure, token, { line })
       }
     },
     { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' }
