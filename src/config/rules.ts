@@ -105,7 +105,11 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   }
   // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
   const runs = raw.judgments !== undefined || raw.dataset !== undefined
-  const boundsOf = (m: MetricRule): [number, number] | undefined => m.range ?? (runs ? measureRange(m.name) : undefined)
+  for (const m of metrics.values()) {
+    const bounds = m.range ?? (runs ? measureRange(m.name) : undefined)
+    if (bounds !== undefined) m.bounds = bounds
+  }
+  const boundsOf = (m: MetricRule): [number, number] | undefined => m.bounds
   const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
   const checks: CheckRule[] = []
   const names = new Map<string, number>()

@@ -11,6 +11,13 @@ export interface MetricRule {
   binary: boolean
   /** Allowed values [min, max], or undefined when any finite number is allowed. */
   range: [number, number] | undefined
+  /**
+   * The values it is known to take: `range` when declared, else a ranking measure's own [0, 1] when the rules
+   * score runs (src/config/measures.ts measureRange); undefined when unknown. Margins and thresholds are judged
+   * against it, and the report shows the changes of a metric bounded within a width of 1 in points
+   * (src/report/words.ts inPoints). Set by the rules loader; undefined elsewhere means `range`.
+   */
+  bounds?: [number, number]
   unit: string
   /** Value given to a missing query when `queries.missing` is "zero". */
   fill: number | undefined

@@ -2,14 +2,14 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
-import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
+import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, inconclusiveCounting } from './format.js'
 import { budgetTextLines } from './budget.js'
 import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
-import { sliceLabel, unitWord } from './words.js'
+import { cellUnit, changeCell, sliceLabel, unitWord } from './words.js'
 import { seedSentences } from './seeds.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
@@ -63,11 +63,6 @@ export function toText(result: GateResult, options: TextOptions): string {
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
   for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
-  const pub = head.publishable
-  if (pub !== null) out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
-  if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
-  const holdout = holdoutSentence(result)
-  if (holdout !== null) out.push(`  ${plain(holdout, 800)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
@@ -76,9 +71,12 @@ export function toText(result: GateResult, options: TextOptions): string {
   const statuses: string[] = ['']
   for (const check of result.decision.checks) {
     const metric = rules.metrics.get(check.rule.metric) as MetricRule
+    // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
+    const change = (x: number, typical: number): string => changeCell(x, metric, typical)
+    const unitWords = cellUnit(metric) ? ` ${plain(cellUnit(metric), 16)}` : ''
     for (const unit of check.units) {
       const c = unit.comparison
-      const dg = digitsFor(metric.range, Math.abs(c.baseline))
+      const typical = Math.abs(c.baseline)
       statuses.push(unit.status)
       rows.push([
         '',
@@ -87,8 +85,8 @@ export function toText(result: GateResult, options: TextOptions): string {
         plain(metric.name, 24),
         plain(sliceLabel(c.slice), 32),
         String(c.n),
-        signed(c.delta, dg),
-        intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed),
+        change(c.delta, typical) + unitWords,
+        intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed),
         needs(check, unit, metric)
       ])
     }
@@ -106,6 +104,14 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
+  // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
+  const after: string[] = []
+  const pub = head.publishable
+  if (pub !== null) after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
+  if (head.toJudge !== null) after.push(`  ${plain(head.toJudge, 400)}`)
+  const holdout = holdoutSentence(result)
+  if (holdout !== null) after.push(`  ${plain(holdout, 800)}`)
+  if (after.length > 0) out.push('', ...after)
   const seedWords = seedSentences(result)
   if (seedWords.length > 0) out.push('', ...seedWords.map((t) => `  ${plain(t, 600)}`))
   const budget = budgetTextLines(result, plain)
@@ -126,7 +132,8 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
     for (const r of result.regressions.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
-      out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())
+      const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain(cellUnit(primary), 16)}` : '')
+      out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd())
     }
   }
   const steps = nextSteps(result, options.files)

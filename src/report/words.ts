@@ -18,9 +18,31 @@ export function sliceLabel(slice: ReadonlyArray<readonly [string, string]>): str
   return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ')
 }
 
-/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
+/**
+ * The one unit rule of every report (headline, tables, pictures, terminal text, sentences): a metric whose values
+ * are shares, i.e. bounded within a width of 1 (a declared `range` such as [0, 1], or a ranking measure computed
+ * from runs, which lies in [0, 1]: MetricRule.bounds), shows its CHANGES (differences, intervals, margins,
+ * thresholds, budgets, seed spreads) in points (x100): "+2.3 points" in words, "+2.31 pts" in a table cell; every
+ * other metric shows them in its own units with its unit word ("+5.2 ms"). LEVELS (a side's mean, one query's
+ * value) are shown as the files hold them (0.5525), in every place alike.
+ */
 export function inPoints(metric: MetricRule): boolean {
-  return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1
+  const b = metric.bounds ?? metric.range
+  return b !== undefined && b[1] - b[0] <= 1
+}
+
+/** Points are shown with 2 decimals in a table cell: the precision of the 4 decimals of the raw value. */
+const CELL_POINT_DIGITS = 2
+
+/** A change in a table cell: points with 2 decimals for a share, else the metric's digits for `typical` (a level). */
+export function changeCell(x: number, metric: MetricRule, typical: number): string {
+  if (inPoints(metric)) return signed(x * 100, CELL_POINT_DIGITS)
+  return signed(x, digitsFor(metric.range, typical))
+}
+
+/** "pts", the metric's unit ("ms") or "": the unit a table's change cell carries after its number (RAW: escape it). */
+export function cellUnit(metric: MetricRule): string {
+  return inPoints(metric) ? 'pts' : metric.unit
 }
 
 /** The unit word of a metric's changes: "points", the metric's unit, or "". */
