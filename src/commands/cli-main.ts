@@ -10,7 +10,7 @@ import { toRegressionsJsonl } from '../report/regressions.js'
 import { toText } from '../report/text.js'
 import { VERSION } from '../version.js'
 import { suggestion } from '../util/did-you-mean.js'
-import { asksForHelp, commandUsage, COMMANDS, fullUsage, isCommand, type CommandName, type OptionSpec } from './usage.js'
+import { asksForHelp, commandUsage, COMMANDS, fullUsage, isCommand, parserOptions, seeHelp, type CommandName } from './usage.js'
 import { explainCommand } from './explain.js'
 import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
@@ -19,7 +19,7 @@ import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/importers/index.js'
 import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
 
-/** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
+/** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
   constructor(
     message: string,
@@ -78,7 +78,7 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
     throw new UsageError(`unknown command "${command}"${suggestion(command, Object.keys(COMMANDS))}`)
   } catch (error) {
     if (error instanceof UsageError) {
-      err(`retrieval-gate: ${error.message}\n\n${error.command === undefined ? fullUsage() : commandUsage(error.command)}`)
+      err(`retrieval-gate: ${error.message}\n${seeHelp(error.command)}\n`)
       return 2
     }
     if (isInputError(error)) {
@@ -93,9 +93,7 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
 /** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
 function parse(command: CommandName, args: string[]) {
   try {
-    // The cast is needed: without it parseArgs infers a union of every command's values and no option can be read.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-    return parseArgs({ args, options: COMMANDS[command].options as Record<string, OptionSpec>, allowPositionals: false, strict: true }).values
+    return parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values
   } catch (error) {
     throw new UsageError(`${(error as Error).message}${optionSuggestion(command, error)}`, command)
   }

@@ -2,6 +2,7 @@ import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { htmlText } from './escape.js'
 import { percent } from './format.js'
 import { sliceLabel } from './words.js'
+import { maxOf } from '../util/extent.js'
 
 /**
  * A `max_regressions` check over `per_slice` has one unit per value of the attribute, and listed row by row in the
@@ -38,7 +39,7 @@ export function foldedNeeds(check: CheckResult): string {
   const kind = check.rule.kind
   const worst = nearest(check.units)
   const limits = new Set(check.units.map(limit))
-  if (limits.size === 1) return `≤ ${limit(worst)} worse (max ${Math.max(...check.units.map(worse))})`
+  if (limits.size === 1) return `≤ ${limit(worst)} worse (max ${maxOf(check.units.map(worse))})`
   const share = kind.type === 'max_regressions' && kind.share !== undefined ? percent(kind.share) : 'the limit'
   return `≤ ${share} worse each (max ${worse(worst)} of ${worst.comparison.n})`
 }
