@@ -136,3 +136,24 @@ describe('metrics defaults = trec_eval defaults (through the CLI)', () => {
     expect(r.stderr).toBe('retrieval-gate: 15 judged queries without a relevant document left out of the averages (--no-relevant exclude); trec_eval averages over them: leave out --no-relevant for its numbers\n')
   })
 })
+
+describe('metrics --format jsonl', () => {
+  test('writes numbers at 12 significant digits at most, as every JSON output does', async () => {
+    // AP of the fixture's queries has values such as 0.2380952380952381 (17 digits as JSON.stringify writes them).
+    const r = await cli(['metrics', '--qrels', join(dir, 'qrels-norel.txt'), '--run', join(dir, 'run-norel.txt'), '-m', 'AP', '-m', 'nDCG@10', '--per-query', '--format', 'jsonl'])
+    expect(r.code).toBe(0)
+    const numbers = r.stdout.match(/-?\d+\.\d+(?:e[-+]?\d+)?/g) ?? []
+    expect(numbers.length).toBeGreaterThan(30)
+    const digits = (n: string): number =>
+      n
+        .replace(/^-?0\.0*|e.*$/g, '')
+        .replace('.', '')
+        .replace(/^0+/, '').length
+    expect(Math.max(...numbers.map(digits))).toBeLessThanOrEqual(12)
+    expect(numbers.map(digits)).toContain(12)
+    // Each value is the 12-digit rounding of the double, as the trec lines' 4 decimals are of the same double.
+    const trec = await cli(['metrics', '--qrels', join(dir, 'qrels-norel.txt'), '--run', join(dir, 'run-norel.txt'), '-m', 'AP', '--per-query'])
+    const first = JSON.parse(r.stdout.split('\n')[0]) as { query_id: string; AP: number }
+    expect(trec.stdout).toContain(`AP\t${first.query_id}\t${first.AP.toFixed(4)}\n`)
+  })
+})

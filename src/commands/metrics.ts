@@ -1,4 +1,5 @@
 import { aggregateRows, computeRunRows, formatValue, type NoRelevantPolicy } from '../metrics/index.js'
+import { jsonNumbers } from '../util/json-number.js'
 
 /** Arguments of the `metrics` command, as the CLI parsed them. */
 export interface MetricsArgs {
@@ -73,12 +74,13 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
         record.query_id = row.id
         for (const [key, value] of row.values) record[key] = value
         for (const [key, value] of row.attrs) if (!(key in record)) record[key] = value
-        out(JSON.stringify(record) + '\n')
+        // 12 significant digits, as every JSON output writes numbers (src/util/json-number.ts).
+        out(JSON.stringify(record, jsonNumbers) + '\n')
       }
     }
     const summary: Record<string, unknown> = { queries: rows.length }
     measures.forEach((m, i) => (summary[m.name] = all[i]))
-    out(JSON.stringify({ all: summary, coverage }) + '\n')
+    out(JSON.stringify({ all: summary, coverage }, jsonNumbers) + '\n')
   }
   if (buffer) write(buffer)
   const left = coverage.noRelevant.ids.length
