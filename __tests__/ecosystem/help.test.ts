@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { COMMANDS } from '../../src/commands/usage.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { cli } from '../helpers.js'
 
 const names = Object.keys(COMMANDS) as Array<keyof typeof COMMANDS>
@@ -116,5 +118,15 @@ describe('help is one option per line, generated from the declarations (the conv
     expect(usage).toMatch(/^ {6}--format <format> +trec \(MEASURE<tab>QUERY<tab>VALUE, the default\) or jsonl/m)
     expect(usage).toMatch(/^ {2}-c, --complete +score a judged query the run lacks 0, as trec_eval -c/m)
     expect(usage).not.toContain('as trec_eval -c -q does')
+  })
+})
+
+describe('docs/cli.md', () => {
+  it('shows the help the code prints (retrieval-gate --help and metrics --help)', async () => {
+    const doc = readFileSync(join(process.cwd(), 'docs', 'cli.md'), 'utf8')
+    for (const args of [['--help'], ['metrics', '--help']]) {
+      const printed = (await cli(args)).stdout
+      expect(doc).toContain('```text\n' + printed + '```')
+    }
   })
 })
