@@ -73,7 +73,9 @@ function unitJson(u: UnitResult): Record<string, unknown> {
     ...(u.budget
       ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num(u.budget.budget), used: num(u.budget.used), used_ci: [num(u.budget.usedCi[0]), num(u.budget.usedCi[1])] } }
       : {}),
-    ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {})
+    ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {}),
+    // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
+    ...(u.level ? { level: { mean: num(u.level.mean), ci: u.level.ci === null ? null : [num(u.level.ci[0]), num(u.level.ci[1])], confidence: u.level.confidence, method: u.level.method, df: u.level.df } } : {})
   }
 }
 
@@ -126,7 +128,8 @@ export function toJsonReport(result: GateResult): string {
       rule: c.rule.name,
       index: c.rule.index,
       metric: c.rule.metric,
-      kind: c.rule.kind.type,
+      // The rules key: non_inferior, superior, max_regressions, at_least or at_most.
+      kind: c.rule.kind.type === 'level' ? c.rule.kind.bound : c.rule.kind.type,
       where: Object.fromEntries(c.rule.where),
       per_slice: c.rule.perSlice ?? null,
       status: c.status,

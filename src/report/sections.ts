@@ -29,6 +29,23 @@ function digits(metric: MetricRule, c: Comparison): number {
   return digitsFor(metric.range, Math.abs(c.baseline))
 }
 
+/** A level of `metric` in a cell (a mean, an at_least value): as the files hold it, with the comparison's digits. */
+const levelCell = (x: number, metric: MetricRule, c: Comparison): string => fixed(x, digits(metric, c))
+
+/**
+ * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
+ * at_most unit the candidate's mean and its t interval (levels), which is what the check judged.
+ */
+function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean): [string, string] {
+  const c = unit.comparison
+  if (unit.level !== undefined) {
+    const l = unit.level
+    const ci = l.ci === null ? '—' : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
+    return [`mean ${levelCell(l.mean, metric, c)}`, ci]
+  }
+  return [change(c.delta, metric, c) + changeUnit(metric), intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)]
+}
+
 /** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
 const change = (x: number, metric: MetricRule, c: Comparison): string => changeCell(x, metric, Math.abs(c.baseline))
 
@@ -64,7 +81,9 @@ function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): str
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
   if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'level') return `${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`
   if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`
   const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : ''
   if (kind.type === 'non_inferior') return higher ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}` : `high end ≤ ${change(unit.margin, metric, c)}${rel}`
   return higher ? `low end > ${change(unit.margin, metric, c)}${rel}` : `high end < ${change(-unit.margin, metric, c)}${rel}`
@@ -95,8 +114,7 @@ export function checksTable(result: GateResult): string {
         inline(metric.name, 24),
         inline(sliceLabel(c.slice), 32),
         String(c.n),
-        keepTogether(change(c.delta, metric, c) + changeUnit(metric)),
-        keepTogether(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)),
+        ...changeCells(unit, metric, mixed).map(keepTogether),
         shortNeeds(check, unit, metric)
           .replace(/([<>≤≥]) /g, '$1\u00a0')
           .replace(/^p /, 'p\u00a0')
@@ -121,7 +139,9 @@ function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): s
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
   if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'level') return `${higher ? 'low ≥' : 'high ≤'} ${levelCell(kind.value, metric, c)}`
   if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`
   if (kind.type === 'non_inferior') return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`
   return higher ? `low > ${change(unit.margin, metric, c)}` : `high < ${change(-unit.margin, metric, c)}`
 }

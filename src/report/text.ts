@@ -1,5 +1,6 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
+import type { LevelInterval } from '../decide/types.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, inconclusiveCounting } from './format.js'
@@ -85,8 +86,7 @@ export function toText(result: GateResult, options: TextOptions): string {
         plain(metric.name, 24),
         plain(sliceLabel(c.slice), 32),
         String(c.n),
-        change(c.delta, typical) + unitWords,
-        intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed),
+        ...(unit.level !== undefined ? levelCells(unit.level, metric, typical, mixed) : [change(c.delta, typical) + unitWords, intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)]),
         needs(check, unit, metric)
       ])
     }
@@ -155,6 +155,12 @@ export function toText(result: GateResult, options: TextOptions): string {
   )
   out.push('')
   return out.join('\n')
+}
+
+/** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
+function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): [string, string] {
+  const d = digitsFor(metric.range, typical)
+  return [`mean ${fixed(level.mean, d)}`, level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)]
 }
 
 /** Display width, counting code points (the report avoids wide and combining characters of its own). */

@@ -131,6 +131,7 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
     default:
       break
   }
+  if (kind.type === 'level') return levelSentence(kind, unit, metric, `${name}${who}`)
   const marginWords = (m: number): string => {
     const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : ''
     return `${amount(m, metric, false)}${rel}`
@@ -146,9 +147,40 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
       return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
     }
+    if (kind.test === 't' || kind.test === 'randomization') {
+      const test = kind.test === 't' ? 'paired t-test' : 'randomization test'
+      const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
+      const gain = higher ? 'rise' : 'fall'
+      return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
+    }
     return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
   }
   return head + '.'
+}
+
+/** A level of a metric as the files hold it, with the metric's digits and unit: "0.3412", "212.5 ms". */
+export function levelText(x: number, metric: MetricRule, typical = x): string {
+  const s = fixed(x, digitsFor(metric.range, typical))
+  return metric.unit ? `${s} ${metric.unit}` : s
+}
+
+/**
+ * The sentence of an at_least / at_most unit that did not pass: "recall@10 has a candidate mean of 0.3412 (95% t
+ * interval 0.3221 to 0.3603, 400 queries); the rules need at least 0.3500." (too few queries and non-finite values
+ * have their sentences in explainUnit).
+ */
+function levelSentence(kind: { bound: 'at_least' | 'at_most'; value: number }, unit: UnitResult, metric: MetricRule, subject: string): string {
+  const level = unit.level
+  const need = `the rules need ${kind.bound === 'at_least' ? 'at least' : 'at most'} ${levelText(kind.value, metric)}`
+  if (level === undefined) return `${subject}: ${need}.`
+  const n = unit.comparison.n
+  const queries = `${n} ${n === 1 ? 'query' : 'queries'}`
+  if (level.ci === null) return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`
+  const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]))
+  const interval = `${confidenceLabel(level.confidence)} t interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`
+  const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`
+  if (unit.reason === 'interval_crosses_level') return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`
+  return `${head}; ${need}.`
 }
 
 /**
