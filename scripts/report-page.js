@@ -143,10 +143,15 @@ export async function openReportBrowser() {
 /** A number as an axis tick label shows it: "-12.5", "+5", "0", "40". */
 const NUMBER = /^[+\-−]?\d+(?:\.\d+)?$/
 
+/** A histogram bin's label, its range and its count: "▼ -15 to -12.5 (13)", "= 0 (1)" (src/report/charts.ts). */
+const BIN = /^[▼=▲] [+\-−]?\d+(?:\.\d+)?(?: to [+\-−]?\d+(?:\.\d+)?)? \(\d+\)$/
+
 /**
  * Whether a drawn axis carries numbers: a Unicode picture's tick rule (a line with `┴`) must be followed by a line
- * with at least two numeric labels; a Mermaid picture's SVG must hold at least two numeric labels. The old interval
- * chart (a Gantt chart with `axisFormat .`) fails this: its ticks were labelled ".".
+ * with at least two numeric labels; a Mermaid picture's SVG must hold at least two numeric labels, or histogram bin
+ * labels with their ranges and counts (the histogram's count axis has no tick labels: they would pad it, and draw
+ * every 0 as a stub). The old interval chart (a Gantt chart with `axisFormat .`) fails this: its ticks were
+ * labelled ".".
  */
 export function axisHasNumbers(picture) {
   if (typeof picture === 'string') {
@@ -160,5 +165,5 @@ export function axisHasNumbers(picture) {
         .filter((w) => NUMBER.test(w)).length >= 2
     )
   }
-  return picture.texts.filter((t) => NUMBER.test(t)).length >= 2
+  return picture.texts.filter((t) => NUMBER.test(t) || BIN.test(t)).length >= 2
 }

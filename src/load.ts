@@ -159,7 +159,7 @@ async function readCore(rules: Rules, fetched: FetchedInputs, options: LoadOptio
     throw new InputError(
       { file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name, key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
       'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
-      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files"
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files"
     )
   }
   const seeds: SeedSides = { baseline: [], candidate: [] }

@@ -173,6 +173,6 @@ describe('ranx .lz4', () => {
 
   it('given where per-query rows are expected, a .lz4 run is named as a run and the judgments are asked for', async () => {
     const message = (await refusal(() => readRows(join(fx, 'ranx/run.lz4'), { metricFields: new Set(['AP']) }))).message
-    expect(message).toMatch(/run\.lz4: is a ranx \.lz4 run \(an LZ4 frame\), not per-query rows\. a run is scored against judgments: .*--qrels/)
+    expect(message).toMatch(/run\.lz4: this looks like a ranx \.lz4 run \(an LZ4 frame\), not per-query rows\. name the judgments \(rules key judgments\.qrels.*--qrels/)
   })
 })

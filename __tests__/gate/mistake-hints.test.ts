@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { cli, hasStackTrace, jsonl, writeFiles } from '../helpers.js'
 import { nearName } from '../../src/align/attribute-hint.js'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 
 const rows = (n = 40) => Array.from({ length: n }, (_, i) => ({ query_id: `q${i}`, 'recall@10': (i % 7) / 10, lang: i % 2 ? 'en' : 'de', user_segment: i % 3 ? 'new' : 'old' }))
 const check = 'checks:\n  - name: recall holds\n    metric: recall@10\n    non_inferior: { margin: 0.1 }\n'
@@ -40,6 +41,27 @@ describe('an attribute the rows spell differently', () => {
   })
 })
 
+describe('an attribute that runs do not carry', () => {
+  it('runs plus judgments sliced by an attribute: says runs carry none and names the queries file key', async () => {
+    const run = Array.from({ length: 40 }, (_, i) => `q${i} Q0 d${i} 1 2.5 run\n`).join('')
+    const qrels = Array.from({ length: 40 }, (_, i) => `q${i} 0 d${i} 1\n`).join('')
+    const rules = 'version: 1\njudgments: { qrels: QRELS }\nmetrics:\n  nDCG@10: { better: higher }\nslices: [family]\nchecks:\n  - name: x\n    metric: nDCG@10\n    non_inferior: { margin: 0.1 }\n'
+    const q = writeFiles({ 'qrels.txt': qrels })
+    const err = await gate(rules.replace('QRELS', JSON.stringify(q['qrels.txt'])), { 'b.txt': run, 'c.txt': run }, 'b.txt', 'c.txt')
+    expect(err).toContain('no row has the attribute "family"')
+    expect(err).toContain('label fields in the rows: none')
+    expect(err).toContain(
+      'a TREC, ranx or Parquet run carries no query attributes (a JSON Lines run only the fields of its per-query records): name a queries file (rules key queries.file) that gives each query its attributes'
+    )
+  })
+
+  it('per-query rows without the attribute: add it to the rows or name a queries file', async () => {
+    const err = await gate(rulesWith('slices: [family]'), { 'b.jsonl': jsonl(rows()), 'c.jsonl': jsonl(rows()) }, 'b.jsonl', 'c.jsonl')
+    expect(err).toContain('no row has the attribute "family"')
+    expect(err).toContain('add the field to the rows, or name a queries file (rules key queries.file) that gives each query its attributes')
+  })
+})
+
 describe('a metric used as a slice', () => {
   it('says it is a metric, not a label, instead of "query has no value"', async () => {
     const err = await gate(rulesWith('slices: [recall@10]'), { 'b.jsonl': jsonl(rows()), 'c.jsonl': jsonl(rows()) }, 'b.jsonl', 'c.jsonl')
@@ -67,25 +89,56 @@ describe('a CSV whose name does not end in .csv', () => {
 
 describe('a run gated without judgments', () => {
   const ndcg = 'version: 1\nmetrics:\n  nDCG@10: { better: higher }\nchecks:\n  - name: x\n    metric: nDCG@10\n    non_inferior: { margin: 0.1 }\n'
-  it('a TREC run: says it looks like a run and names judgments: / --qrels', async () => {
+  /** What every run-given-as-rows refusal says to do. */
+  const NAME_JUDGMENTS = 'name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels'
+
+  it('a TREC run: says it looks like a run and names judgments.qrels / --qrels, not "not valid JSON"', async () => {
     const run = 'q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 2.0 run\n'
     const err = await gate(ndcg, { 'run.txt': run, 'run2.txt': run }, 'run.txt', 'run2.txt')
-    expect(err).toMatch(/run\.txt:1: .*looks like a TREC run/)
-    expect(err).toMatch(/judgments: \{ qrels: qrels\.txt \}\) or pass --qrels/)
+    expect(err).toMatch(/run\.txt:1: this looks like a TREC run \(query Q0 doc rank score tag\), not per-query rows\. /)
+    expect(err).toContain(NAME_JUDGMENTS)
+    expect(err).not.toMatch(/not valid JSON/)
   })
 
-  it('a JSON Lines run (one line per document)', async () => {
+  it('a JSON Lines run (one line per document): the run, not a list of duplicate ids', async () => {
     const run = '{"query_id":"q1","doc_id":"d1","score":2}\n{"query_id":"q1","doc_id":"d2","score":1}\n'
     const err = await gate(ndcg, { 'b.jsonl': run, 'c.jsonl': run }, 'b.jsonl', 'c.jsonl')
-    expect(err).toMatch(/duplicate query ids/)
-    expect(err).toMatch(/looks like a run \(one line per retrieved document, field "doc_id"\).*--qrels/)
+    expect(err).toMatch(/b\.jsonl: this looks like a run \(one line per retrieved document, field "doc_id"; query "q1" on lines 1 and 2\), not per-query rows\. /)
+    expect(err).toContain(NAME_JUDGMENTS)
+    expect(err).not.toMatch(/duplicate query ids/)
   })
 
-  it('a ranx / pytrec_eval run read as per-query results', async () => {
-    const run = '{"q1": {"d1": 2.5, "d2": 2.0}, "q2": {"d1": 1.0}}'
+  it('a ranx run JSON (Run.save, indented by two spaces): the run, not the document ids as numeric fields', async () => {
+    // 60 queries x 100 documents with ids of 20 characters: the old refusal listed every id as a "field with numbers".
+    const docs = (q: number) => Array.from({ length: 100 }, (_, k) => `    "doc-${String(q).padStart(3, '0')}-${String(k).padStart(3, '0')}-abcdefgh": ${100 - k}.5`).join(',\n')
+    const run = `{\n${Array.from({ length: 60 }, (_, q) => `  "q${q}": {\n${docs(q)}\n  }`).join(',\n')}\n}`
     const err = await gate(ndcg, { 'b.json': run, 'c.json': run }, 'b.json', 'c.json')
+    expect(err).toMatch(/b\.json: this looks like a ranx \/ pytrec_eval run \(\{query: \{document: score\}\}: 6000 different keys under 60 queries, at most 100 in one\), not per-query results\. /)
+    expect(err).toContain(NAME_JUDGMENTS)
+    expect(err.length).toBeLessThan(800)
+  })
+
+  it('a run in Parquet (ranx Run.save("run.parquet"): q_id, doc_id, score): the run, not --id-field', async () => {
+    const table = parquetWriteBuffer({
+      columnData: [
+        { name: 'q_id', type: 'STRING', data: ['q1', 'q1', 'q2'] },
+        { name: 'doc_id', type: 'STRING', data: ['d1', 'd2', 'd1'] },
+        { name: 'score', type: 'DOUBLE', data: [2.5, 2.0, 1.0] }
+      ]
+    })
+    const f = writeFiles({ 'rules.yml': ndcg, 'b.parquet': Buffer.from(table), 'c.parquet': Buffer.from(table) })
+    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.parquet'], '--candidate', f['c.parquet']])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('this looks like a run (a Parquet table with columns q_id, doc_id, score), not per-query rows')
+    expect(r.stderr).toContain(NAME_JUDGMENTS)
+    expect(r.stderr).not.toMatch(/--id-field/)
+  })
+
+  it('a metric the rows lack lists at most 20 of their numeric fields', async () => {
+    const wide = Array.from({ length: 40 }, (_, i) => ({ query_id: `q${i}`, ...Object.fromEntries(Array.from({ length: 200 }, (_, k) => [`field_${k}`, k])) }))
+    const err = await gate(ndcg, { 'b.jsonl': jsonl(wide), 'c.jsonl': jsonl(wide) }, 'b.jsonl', 'c.jsonl')
     expect(err).toMatch(/no row has the metric "nDCG@10"/)
-    expect(err).toMatch(/"nDCG@10" is a ranking measure: if these files are runs.*--qrels/)
+    expect(err).toMatch(/fields with numbers in this file \(200\): field_0, field_1, field_10, .*, field_115 and 180 more\. /)
   })
 
   it('TREC judgments given as a side', async () => {

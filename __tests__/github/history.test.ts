@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { captureStdout } from './capture-stdout.js'
 import { FakeGitHub, makeZip, type FakeRun } from './fake-github.js'
 
 // @actions/artifact's findBy download builds its own octokit from GITHUB_API_URL, read when @actions/github is
@@ -21,7 +22,11 @@ let ctx: import('../../src/github/context.js').GateContext
 const NOW = new Date('2025-06-10T12:00:00Z')
 const WF = 11
 
+// What @actions/artifact logs through @actions/core (::debug:: lines, "Downloading artifact ...") is captured.
+let stdout: ReturnType<typeof captureStdout>
+
 beforeAll(async () => {
+  stdout = captureStdout()
   fake = await new FakeGitHub().start()
   process.env.GITHUB_API_URL = fake.url
   delete process.env.GITHUB_SERVER_URL
@@ -31,7 +36,10 @@ beforeAll(async () => {
   fake.users.set('t', 'github-actions[bot]')
   ctx = { eventName: 'pull_request', owner: fake.owner, repo: fake.repo, apiUrl: fake.url, serverUrl: 'https://github.com', runId: 900, sha: 'm'.repeat(40), workspace: '/tmp' }
 })
-afterAll(async () => fake.stop())
+afterAll(async () => {
+  stdout.restore()
+  await fake.stop()
+})
 
 const run = (id: number, over: Partial<FakeRun> = {}): FakeRun => ({
   id,

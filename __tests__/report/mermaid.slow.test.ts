@@ -49,6 +49,27 @@ suite('mermaid pictures render in headless chromium', () => {
     }, 120000)
   }
 
+  it("the histogram draws an empty bin, and every series' 0, as nothing: no stub in a side's colour", async () => {
+    // The example's histogram (npm run demo): three series (worse, same, better), each 0 in the other sides' bins.
+    const [src] = mermaidBlocks(await example()).filter((b) => b.includes('xychart-beta horizontal'))
+    const series = [...src.matchAll(/^ {2}bar \[([^\]]*)\]$/gm)].map((m) => m[1].split(', ').map(Number))
+    expect(series.length).toBe(3)
+    const r = await (browser as NonNullable<typeof browser>).render(src)
+    expect(r.ok).toBe(true)
+    expect(r.barWidths.map((bars) => bars.length)).toEqual(series.map((values) => values.length))
+    const stubs: string[] = []
+    series.forEach((values, s) =>
+      values.forEach((v, j) => {
+        const w = r.barWidths[s][j]
+        if (v === 0 ? w > 0.01 : !(w > 0.5)) stubs.push(`series ${s}, bin ${j}: count ${v} drawn ${w.toFixed(2)} px wide`)
+      })
+    )
+    expect(stubs).toEqual([])
+    // Each bar's width is proportional to its count (the count axis starts at the plot's edge).
+    const perQuery = series.flatMap((values, s) => values.flatMap((v, j) => (v > 0 ? [r.barWidths[s][j] / v] : [])))
+    for (const x of perQuery) expect(x).toBeCloseTo(perQuery[0], 3)
+  }, 120000)
+
   it('history: every line chart of a PR with history renders with its line', async () => {
     const md = toMarkdown(historyScenario())
     const blocks = mermaidBlocks(md.slice(md.indexOf('### History')))

@@ -118,8 +118,11 @@ describe('the histogram', () => {
     const src = histogramChart(result) as string
     expect(src).toContain('xychart-beta horizontal')
     expect(src).not.toContain('..')
-    expect(src).toContain('"▼ -15 to -12.5", "▼ -12.5 to -10"')
-    expect(src).toContain('"▲ 12.5 to 15"')
+    // Each bin's label carries its count, and the count axis has no labels (so Mermaid pads it by 0 and a bar of 0 is 0 wide).
+    expect(src).toContain('"▼ -15 to -12.5 (12)", "▼ -12.5 to -10 (6)"')
+    expect(src).toContain('"= 0 (0)"')
+    expect(src).toContain('"▲ 12.5 to 15 (0)"')
+    expect(src).toContain('"xyChart": {"yAxis": {"showLabel": false, "showTick": false}}')
     const bars = src.split('\n').filter((l) => l.trim().startsWith('bar ['))
     expect(bars).toEqual(['  bar [12, 6, 16, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0]', '  bar [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]', '  bar [0, 0, 0, 0, 0, 0, 0, 27, 52, 49, 32, 0, 0]'])
     expect(src).toContain('"plotColorPalette": "#d6604d, #8c8c8c, #4393c3"')

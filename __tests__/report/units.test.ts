@@ -45,12 +45,18 @@ describe('escape', () => {
     expect(clean('😀'.repeat(20), 5)).toBe('😀😀😀😀…')
     expect(plain('\u001b]52;c;ZXZpbA==\u0007ok')).toBe(']52;c;ZXZpbA==ok')
   })
-  it('holds for any string (property): no raw <, no unescaped |, no line break, every @ and # in a code span, bounded length', () => {
+  it('leaves "p < 0.050" and "a > b" as typed (the raw Markdown reads as rendered), and entity-escapes every < or > that could be HTML', () => {
+    expect(inline('with p < 0.050, and a > b')).toBe('with p < 0.050, and a > b')
+    expect(htmlText('p < 0.050')).toBe('p &lt; 0.050')
+    expect(inline('<b>x</b> <!-- m --> <https://x.example> a<b a>b <\tc')).toBe('&lt;b&gt;x&lt;/b&gt; &lt;\\!-- m --&gt; &lt;`https://x.example`&gt; a&lt;b a&gt;b <\tc'.replace('\t', ' '))
+  })
+  it('holds for any string (property): no raw < that could open HTML, no unescaped |, no line break, every @ and # in a code span, bounded length', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ maxLength: 200 }), (a, b) => {
         for (const s of [a, b, a + '|@#<!--\n' + b]) {
           const out = inline(s)
-          expect(out).not.toMatch(/[<>\n\r\u202a-\u202e\u2066-\u2069\u0000-\u001f]/)
+          // A raw < only before a space or tab, a raw > only after one: neither can open or close HTML.
+          expect(out).not.toMatch(/<(?![ \t])|(?<![ \t])>|[\n\r\u202a-\u202e\u2066-\u2069\u0000-\u001f]/)
           expect(out.replace(/\\\\/g, '')).not.toMatch(/(?<!\\)\|/)
           // Every @ and # is inside a code span (escaped characters removed first, then the spans).
           expect(outsideCode(out)).not.toMatch(/[@#]/)

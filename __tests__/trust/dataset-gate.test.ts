@@ -123,7 +123,7 @@ describe('FactRecall@k', () => {
   })
 
   it('without key facts (TREC qrels) each relevant document is its own fact: FactRecall@k = R@k', async () => {
-    const r = await cli(['metrics', '--qrels', '__tests__/fixtures/trec/qrels.txt', '--run', '__tests__/fixtures/trec/run.txt', '-m', 'FactRecall@10', '-m', 'R@10', '--per-query'])
+    const r = await cli(['metrics', '--qrels', '__tests__/fixtures/trec/qrels.txt', '--run', '__tests__/fixtures/trec/run.txt', '-m', 'FactRecall@10', '-m', 'R@10', '--per-query', '-c'])
     expect(r.code).toBe(0)
     const values = (name: string) =>
       r.stdout

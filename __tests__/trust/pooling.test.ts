@@ -97,7 +97,7 @@ describe('pooling bias', () => {
     expect(p10.full.baseline).toBeCloseTo(0.2, 15)
     expect(p10.full.candidate).toBeCloseTo(0.2, 15)
     expect(p10.full.delta).toBe(0)
-    expect(r.stdout).toContain('| `nDCG@10` | 3 | 0.6509 | 0.3618 | -0.2891 | 0.6509 | 1.0000 | +0.3491 | ⚠️ reverses |')
+    expect(r.stdout).toContain('| `nDCG@10` | 3 | 0.6509 | 0.3618 | -28.91 pts | 0.6509 | 1.0000 | +34.91 pts | ⚠️ reverses |')
   })
 
   it('is not publishable while the pooled top k has unjudged documents; after judging them it is', async () => {

@@ -32,7 +32,15 @@ export function attributeRefusal(name: string, key: string, rules: Rules, baseli
     )
   }
   const near = nearName(name, [...labels, ...numbers])
-  return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}`)
+  return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}. ${whereAttributesCome(rules)}`)
+}
+
+/** What to do about an attribute the rows lack: where a query's attributes can come from, for rows and for runs. */
+function whereAttributesCome(rules: Rules): string {
+  const queriesFile = 'name a queries file (rules key queries.file) that gives each query its attributes'
+  if (rules.dataset !== undefined) return `give it in the evaluation set named by dataset:, or ${queriesFile}`
+  if (rules.judgments !== undefined) return `a TREC, ranx or Parquet run carries no query attributes (a JSON Lines run only the fields of its per-query records): ${queriesFile}`
+  return `add the field to the rows, or ${queriesFile}`
 }
 
 /**
@@ -65,13 +73,23 @@ export function nearName(name: string, fields: readonly string[]): string | unde
  * otherwise list the numeric fields the file does have.
  */
 export function missingMetricHint(name: string, side: SideRows, rules: Rules): string {
-  const fields = `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`
+  const fields = `fields with numbers in this file${listFields([...side.numericFields].sort())}`
   const measure = canonical(name)
   if (measure === undefined) return fields
   const twin = [...side.numericFields].sort().find((f) => canonical(f) === measure)
   if (twin !== undefined) return `${fields}. The rows have "${twin}", the same measure (${measure}) under another name: name the metric "${twin}" in the rules`
   if (rules.judgments !== undefined) return fields
-  return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`
+  return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`
+}
+
+/** Most field names a hint lists: the rest are counted (a file of 5,000 numeric columns is not a hint). */
+const LISTED_FIELDS = 20
+
+/** `: a, b, c` or ` (200): a, ..., t and 180 more`, or `: none`. */
+function listFields(names: readonly string[]): string {
+  if (names.length === 0) return ': none'
+  if (names.length <= LISTED_FIELDS) return `: ${names.join(', ')}`
+  return ` (${names.length}): ${names.slice(0, LISTED_FIELDS).join(', ')} and ${names.length - LISTED_FIELDS} more`
 }
 
 /** The canonical spelling of a measure name (`ndcg_cut_10` and `nDCG@10` → `nDCG@10`), or undefined. */

@@ -11,7 +11,7 @@ import { toRegressionsJsonl } from '../report/regressions.js'
 import { toText } from '../report/text.js'
 import { VERSION } from '../version.js'
 import { suggestion } from '../util/did-you-mean.js'
-import { asksForHelp, commandUsage, COMMANDS, fullUsage, isCommand, type CommandName, type OptionSpec } from './usage.js'
+import { asksForHelp, commandUsage, COMMANDS, fullUsage, isCommand, parserOptions, seeHelp, type CommandName } from './usage.js'
 import { explainCommand } from './explain.js'
 import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
@@ -23,7 +23,7 @@ import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
 /** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
 const GIVEN_OPTIONS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'] as const
 
-/** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
+/** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
   constructor(
     message: string,
@@ -75,14 +75,14 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
       return 0
     }
     if (command === 'gate') return await gateCommand(rest, out, terminal)
-    if (command === 'metrics') return await metricsCommandLine(rest, out)
+    if (command === 'metrics') return await metricsCommandLine(rest, out, err)
     if (command === 'init') return await initCommandLine(rest, out)
     if (command === 'explain') return await explainCommandLine(rest, out)
     if (command === 'validate') return await validateCommandLine(rest, out, err)
     throw new UsageError(`unknown command "${command}"${suggestion(command, Object.keys(COMMANDS))}`)
   } catch (error) {
     if (error instanceof UsageError) {
-      err(`retrieval-gate: ${error.message}\n\n${error.command === undefined ? fullUsage() : commandUsage(error.command)}`)
+      err(`retrieval-gate: ${error.message}\n${seeHelp(error.command)}\n`)
       return 2
     }
     if (isInputError(error)) {
@@ -97,9 +97,7 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
 /** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
 function parse(command: CommandName, args: string[]) {
   try {
-    // The cast is needed: without it parseArgs infers a union of every command's values and no option can be read.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-    return parseArgs({ args, options: COMMANDS[command].options as Record<string, OptionSpec>, allowPositionals: false, strict: true }).values
+    return parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values
   } catch (error) {
     throw new UsageError(`${(error as Error).message}${optionSuggestion(command, error)}`, command)
   }
@@ -149,19 +147,21 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 
-async function metricsCommandLine(args: string[], out: Write): Promise<number> {
+async function metricsCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('metrics', args)
   required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
   if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not "${String(format)}"`, 'metrics')
-  const noRelevant = v['no-relevant'] ?? 'exclude'
+  const noRelevant = v['no-relevant'] ?? 'zero'
   if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not "${String(noRelevant)}"`, 'metrics')
   let depth: number | undefined
   if (v.depth !== undefined) {
     if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics')
     depth = Number(v.depth)
   }
-  await metricsCommand({ qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant }, out)
+  const complete = v.complete === true
+  const notes = await metricsCommand({ qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant, complete }, out)
+  for (const w of notes.warnings) err(`retrieval-gate: ${w}\n`)
   return 0
 }
 

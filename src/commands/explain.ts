@@ -70,8 +70,11 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   const lines: string[] = []
   const kind = check.kind
   let head: string
+  const testNames = { mcnemar: 'exact McNemar test', t: 'paired t-test', randomization: 'paired randomization test' } as const
   if (kind.type === 'non_inferior') head = `non_inferior, margin ${kind.margin.text}`
-  else if (kind.type === 'superior') head = kind.test === 'mcnemar' ? `superior, exact McNemar test, alpha ${plain(kind.alpha)}` : `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
+  else if (kind.type === 'superior')
+    head = kind.test === 'bootstrap' ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}` : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`
+  else if (kind.type === 'level') head = `${kind.bound} ${plain(kind.value)}`
   else head = 'max_regressions'
   lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`)
   if (d.test === 'non_inferior' && kind.type === 'non_inferior') {
@@ -100,6 +103,22 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
     const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
     lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`)
     lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`)
+  } else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior') {
+    const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
+    const test = d.test === 'superior_t' ? "paired t-test (two-sided, under the rules' design)" : 'paired randomization (sign-flip) test (two-sided)'
+    const gain = higher ? 'rose' : 'fell'
+    lines.push(`   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`)
+    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`)
+  } else if (kind.type === 'level') {
+    const worse = higher ? 'lower' : 'upper'
+    const better = higher ? 'upper' : 'lower'
+    const side = higher ? 'at least' : 'at most'
+    const miss = higher ? 'below' : 'above'
+    const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''
+    lines.push(`   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`)
+    lines.push(
+      `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} (or every query has the same value) it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
+    )
   } else if (kind.type === 'max_regressions') {
     const limits: string[] = []
     if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)

@@ -374,7 +374,8 @@ function describeInspection(ins: Inspection, out: string): string {
   for (const n of ins.notes) L.push(`Note: ${n}`)
   L.push('')
   L.push(`Wrote ${out}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`)
-  L.push(`Then: retrieval-gate explain --rules ${out}`)
+  // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
+  L.push(`Then: retrieval-gate explain --rules ${out}   (not installed: npx retrieval-gate explain --rules ${out})`)
   return L.join('\n') + '\n'
 }
 

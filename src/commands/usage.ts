@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js'
+import { maxOf } from '../util/extent.js'
 
 /** One option as node:util parseArgs takes it. */
 export interface OptionSpec {
@@ -7,114 +8,128 @@ export interface OptionSpec {
   short?: string
 }
 
-/** A command's options and its usage text, side by side so they cannot drift (a test checks each option is listed). */
-export interface CommandSpec {
-  options: Record<string, OptionSpec>
-  usage: string
+/** One option as the parser takes it and as `--help` lists it (one line each, the convention commander prints). */
+export interface OptionDoc extends OptionSpec {
+  /** What the option takes, as the help shows it: `<file>`, `<name>`; none for a boolean. */
+  value?: string
+  /** One line of what it does (the help wraps nothing: keep it short). */
+  description: string
+  /** Shown in the usage line and marked "(required)" in the list. */
+  required?: boolean
 }
 
-const INPUTS = `  Inputs: per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id/qid,
-  measure, value; also TSV), or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected,
-  or named with --input-format jsonl|csv|long|parquet|ragas|deepeval|pytrec_eval|ir_measures|trec_eval; a CSV
-  whose name does not end in .csv needs --input-format csv; --id-field names the query id column of exports
-  without query_id). Runs may be TREC, JSON Lines, ranx / pytrec_eval JSON or Parquet; judgments TREC qrels,
-  ranx / pytrec_eval JSON or BEIR TSV.
-`
+/** A command's options and its help, side by side so they cannot drift (a test checks each option is listed). */
+export interface CommandSpec {
+  /** One line for the list of commands (`retrieval-gate --help`) and under the command's usage line. */
+  summary: string
+  /** A few lines of what the command does, after the summary (already wrapped at about 110 columns). */
+  about?: string
+  options: Record<string, OptionDoc>
+}
+
+/** The exit codes every command uses; `--help` and docs/cli.md say them. */
+export const EXIT_CODES = 'Exit codes: 0 pass (or done), 1 fail (a rule was not met), 2 unusable input or usage, 3 internal error (a bug: please report it with the command).'
+
+const INPUT_FORMAT: OptionDoc = {
+  type: 'string',
+  value: '<format>',
+  description: 'name the format of per-query files: jsonl, csv, long, parquet, ragas, deepeval, pytrec_eval, ir_measures, trec_eval'
+}
+const ID_FIELD: OptionDoc = { type: 'string', value: '<name>', description: 'the query id field of exports without query_id (ragas user_input, ...)' }
+
+/** What the rows and runs may be, for the commands that read them. */
+const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
+or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected, or named with
+--input-format). Runs are TREC, JSON Lines, ranx / pytrec_eval JSON, ranx .lz4 or Parquet; judgments TREC qrels,
+ranx / pytrec_eval JSON or BEIR TSV.`
 
 /**
- * Every command the CLI accepts: the options its parser is given and the usage `<command> --help` prints.
- * Kept in one table because a usage written apart from the parser forgets options (`--input-format` was
- * accepted by gate for a release before its usage said so).
+ * Every command the CLI accepts: the options its parser is given and the help `<command> --help` prints. Kept in
+ * one table because a usage written apart from the parser forgets options (`--input-format` was accepted by gate
+ * for a release before its usage said so).
  */
 export const COMMANDS = {
   gate: {
+    summary: 'compare baseline and candidate against the rules and print the report',
+    about: `Baseline and candidate are per-query rows, or runs when the rules name judgments (judgments.qrels) or
+--qrels is given. The report goes to stdout: text on a terminal (coloured unless NO_COLOR is set), Markdown
+otherwise. Repeat --baseline / --candidate to give one file per independently trained seed.
+${INPUTS}`,
     options: {
-      rules: { type: 'string' },
-      baseline: { type: 'string', multiple: true },
-      candidate: { type: 'string', multiple: true },
-      markdown: { type: 'string' },
-      json: { type: 'string' },
-      html: { type: 'string' },
-      qrels: { type: 'string' },
-      regressions: { type: 'string' },
-      format: { type: 'string' },
-      'input-format': { type: 'string' },
-      'id-field': { type: 'string' },
-      'baseline-manifest': { type: 'string' },
-      'candidate-manifest': { type: 'string' },
-      reference: { type: 'string' },
-      'reference-manifest': { type: 'string' },
-      'candidate-judge-labels': { type: 'string' },
-      'to-judge': { type: 'string' }
-    },
-    usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--html F]
-                      [--qrels Q] [--regressions F] [--to-judge F] [--format markdown|json|text]
-                      [--input-format F] [--id-field NAME]
-                      [--baseline-manifest F] [--candidate-manifest F]
-                      [--reference F] [--reference-manifest F] [--candidate-judge-labels F]
-      Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
-      given) against the rules; print the report (--format: text on a terminal, else markdown; text is
-      coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
-      --html writes it as one self-contained HTML page with plots of every check and query (docs/report.md);
-      --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
-      unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
-      for the comparability checks. --reference gives the rows of the rules' reference (the last release)
-      that the checks' budgets are spent against (default: the rules' reference path, when it names no ref);
-      --reference-manifest its snapshot manifest. --candidate-judge-labels gives the candidate judge's labels
-      of the rules' judge anchors (the anchors themselves are the exam's).
-      Repeat --baseline / --candidate to give one per-query rows file per
-      independently trained seed: the gate compares seed-averaged means with an interval over seeds and
-      queries (docs/statistics.md, "Seed replicates").
-      Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
-${INPUTS}`
+      rules: { type: 'string', value: '<file>', description: 'the rules (YAML or JSON), written before the results were seen', required: true },
+      baseline: { type: 'string', multiple: true, value: '<file>', description: 'the baseline: per-query rows, or a run (repeat: one file per seed)', required: true },
+      candidate: { type: 'string', multiple: true, value: '<file>', description: 'the candidate, in the form of the baseline (repeat: one file per seed)', required: true },
+      format: { type: 'string', value: '<format>', description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)' },
+      markdown: { type: 'string', value: '<file>', description: 'also write the Markdown report to a file' },
+      json: { type: 'string', value: '<file>', description: 'also write the JSON report to a file' },
+      html: { type: 'string', value: '<file>', description: 'also write the report as one self-contained HTML page with plots (docs/report.md)' },
+      regressions: { type: 'string', value: '<file>', description: 'write the queries that got worse on a gated metric (JSON Lines)' },
+      'to-judge': { type: 'string', value: '<file>', description: 'write the pooled top documents without a judgment, to judge' },
+      qrels: { type: 'string', value: '<file>', description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)' },
+      'input-format': INPUT_FORMAT,
+      'id-field': ID_FIELD,
+      'baseline-manifest': { type: 'string', value: '<file>', description: "the baseline's snapshot manifest, for the comparability checks" },
+      'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
+      reference: { type: 'string', value: '<file>', description: "the rows of the rules' reference (the last release), for the budgets" },
+      'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
+      'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" }
+    }
   },
   metrics: {
+    summary: 'compute ranking metrics from a run and judgments and print them as trec_eval -q does',
+    about: `With no option it prints what trec_eval -q (10.0) prints: the averages are over every judged query, those
+without a relevant document included, and a judged query the run lacks stops it as it stops trec_eval; -c scores
+that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, .lz4, Parquet too);
+judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
     options: {
-      qrels: { type: 'string' },
-      run: { type: 'string' },
-      measure: { type: 'string', short: 'm', multiple: true },
-      'per-query': { type: 'boolean' },
-      format: { type: 'string' },
-      depth: { type: 'string', short: 'M' },
-      'no-relevant': { type: 'string' }
-    },
-    usage: `  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
-                         [-M DEPTH] [--no-relevant exclude|zero|report]
-      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
-      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c). -m (--measure)
-      takes ir_measures names (nDCG@10, P@5, RR, AP) or trec_eval names (ndcg_cut_10, P_5, recip_rank, map);
-      -M (--depth) keeps the top DEPTH documents of each ranking.
-`
+      qrels: { type: 'string', value: '<file>', description: 'the judgments', required: true },
+      run: { type: 'string', value: '<file>', description: 'the run to score', required: true },
+      measure: {
+        type: 'string',
+        short: 'm',
+        multiple: true,
+        value: '<name>',
+        description: "a measure (repeatable): nDCG@10, P@5, RR, AP, R@100, or trec_eval's ndcg_cut_10, P_5, map",
+        required: true
+      },
+      'per-query': { type: 'boolean', description: 'print every query before the "all" lines (trec_eval -q)' },
+      format: { type: 'string', value: '<format>', description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)' },
+      complete: { type: 'boolean', short: 'c', description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)' },
+      depth: { type: 'string', short: 'M', value: '<n>', description: 'keep the top n documents of each ranking (trec_eval -M)' },
+      'no-relevant': {
+        type: 'string',
+        value: '<policy>',
+        description: "judged queries without a relevant document: zero (the default, trec_eval's), exclude or report"
+      }
+    }
   },
   init: {
+    summary: 'inspect two files and write a commented starter rules file to edit before the first PR',
+    about: INPUTS,
     options: {
-      baseline: { type: 'string' },
-      candidate: { type: 'string' },
-      out: { type: 'string' },
-      force: { type: 'boolean' },
-      qrels: { type: 'string' },
-      'input-format': { type: 'string' },
-      'id-field': { type: 'string' }
-    },
-    usage: `  retrieval-gate init --baseline B --candidate C [--out retrieval-gate.yml] [--force] [--qrels Q]
-                      [--input-format F] [--id-field NAME]
-      Inspect the two files and write a commented starter rules file to edit before the first PR
-      (--force overwrites an existing one).
-${INPUTS}`
+      baseline: { type: 'string', value: '<file>', description: 'the baseline file to inspect', required: true },
+      candidate: { type: 'string', value: '<file>', description: 'the candidate file to inspect', required: true },
+      out: { type: 'string', value: '<file>', description: 'where to write the rules (default: retrieval-gate.yml)' },
+      force: { type: 'boolean', description: 'overwrite an existing rules file' },
+      qrels: { type: 'string', value: '<file>', description: 'the judgments: the two files are runs, and ranking measures are proposed' },
+      'input-format': INPUT_FORMAT,
+      'id-field': ID_FIELD
+    }
   },
   validate: {
-    options: { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } },
-    usage: `  retrieval-gate validate --dataset D [--corpus C] [--previous P]
-      Check an evaluation set (JSON Lines, rules/dataset.schema.json) against its contract: schema, gold vs
-      answerable, unique fact ids, every chunk in the corpus listing C, no silent change against the previous
-      copy P. Lists every violation as file:line: [id] rule: message. Exit 0 = valid, 2 = violations.
-`
+    summary: 'check an evaluation set against its contract and list every violation',
+    about: `Checks the schema (rules/dataset.schema.json), gold vs answerable, unique fact ids, every chunk in the corpus
+listing, and no silent change against the previous copy. Lists every violation as file:line: [id] rule: message.
+Exit 0 = valid, 2 = violations.`,
+    options: {
+      dataset: { type: 'string', value: '<file>', description: 'the evaluation set (JSON Lines)', required: true },
+      corpus: { type: 'string', value: '<file>', description: 'the corpus listing every chunk id may come from' },
+      previous: { type: 'string', value: '<file>', description: 'the previous copy of the evaluation set, to compare with' }
+    }
   },
   explain: {
-    options: { rules: { type: 'string' } },
-    usage: `  retrieval-gate explain --rules R
-      Say in plain words what each check of the rules will demand.
-`
+    summary: 'say in plain words what each check of the rules will demand',
+    options: { rules: { type: 'string', value: '<file>', description: 'the rules to explain', required: true } }
   }
 } as const satisfies Record<string, CommandSpec>
 
@@ -126,17 +141,77 @@ export function isCommand(name: string): name is CommandName {
   return Object.prototype.hasOwnProperty.call(COMMANDS, name)
 }
 
-/** What `<command> --help` prints: the version line, then that command's usage. */
-export function commandUsage(name: CommandName): string {
-  return `retrieval-gate ${VERSION}\n\nUsage:\n${COMMANDS[name].usage}  Every command takes --help (-h).\n`
+/** The options of `name` as node:util parseArgs takes them (the help fields left out). */
+export function parserOptions(name: CommandName): Record<string, OptionSpec> {
+  const out: Record<string, OptionSpec> = {}
+  for (const [key, o] of Object.entries(COMMANDS[name].options as Record<string, OptionDoc>)) {
+    out[key] = { type: o.type, ...(o.multiple === true ? { multiple: true } : {}), ...(o.short === undefined ? {} : { short: o.short }) }
+  }
+  return out
 }
 
-/** What `retrieval-gate --help` prints: every command's usage. */
+/** `-m, --measure <name>` or `    --rules <file>` (long options line up under a short one's long form). */
+function flags(name: string, o: OptionDoc): string {
+  const long = `--${name}${o.value === undefined ? '' : ` ${o.value}`}`
+  return o.short === undefined ? `    ${long}` : `-${o.short}, ${long}`
+}
+
+/** Lines of `  flags  description`, the descriptions in one column (two spaces after the longest flags). */
+function optionLines(entries: ReadonlyArray<[string, string]>): string[] {
+  const width = maxOf(entries.map(([f]) => f.length))
+  return entries.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)
+}
+
+/** What `<command> --help` prints: the version, the usage line, what it does, one option per line, the exit codes. */
+export function commandUsage(name: CommandName): string {
+  const spec = COMMANDS[name] as CommandSpec
+  const options = Object.entries(spec.options)
+  const required = options.filter(([, o]) => o.required === true).map(([key, o]) => (o.short === undefined ? `--${key} ${o.value ?? ''}`.trimEnd() : `-${o.short} ${o.value ?? ''}`.trimEnd()))
+  const entries: Array<[string, string]> = options.map(([key, o]) => [flags(key, o), `${o.description}${o.required === true ? ' (required)' : ''}`])
+  entries.push(['-h, --help', 'show this help'])
+  return [
+    `retrieval-gate ${VERSION}`,
+    '',
+    `Usage: retrieval-gate ${name} ${required.join(' ')} [options]`,
+    '',
+    `${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`,
+    ...(spec.about === undefined ? [] : [spec.about]),
+    '',
+    'Options:',
+    ...optionLines(entries),
+    '',
+    EXIT_CODES,
+    ''
+  ].join('\n')
+}
+
+/** What `retrieval-gate --help` prints: every command with its summary, the global options, the exit codes. */
 export function fullUsage(): string {
-  const inputs = Object.values(COMMANDS)
-    .map((c) => c.usage.replace(INPUTS, ''))
-    .join('')
-  return `retrieval-gate ${VERSION}\n\nUsage:\n${inputs}${INPUTS}  retrieval-gate --version | --help | <command> --help\n`
+  const commands = (Object.keys(COMMANDS) as CommandName[]).map((n): [string, string] => [n, COMMANDS[n].summary])
+  commands.push(['help <command>', "show a command's options (also: retrieval-gate <command> --help)"])
+  return [
+    `retrieval-gate ${VERSION}`,
+    '',
+    'Usage: retrieval-gate <command> [options]',
+    '',
+    'Commands:',
+    ...optionLines(commands),
+    '',
+    'Options:',
+    ...optionLines([
+      ['-v, --version', 'print the version'],
+      ['-h, --help', 'show this help']
+    ]),
+    '',
+    EXIT_CODES,
+    'Installed with npm install -g retrieval-gate; without installing: npx retrieval-gate <command> ...',
+    ''
+  ].join('\n')
+}
+
+/** The line a usage error ends with: where the command's options are listed. */
+export function seeHelp(name: CommandName | undefined): string {
+  return name === undefined ? 'see retrieval-gate --help' : `see retrieval-gate ${name} --help`
 }
 
 /**

@@ -10,6 +10,7 @@ import { historyRules, type RawHistoryRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
+import type { SuperiorTest } from './types.js'
 
 /** Defaults for keys the rules may leave out; the report always states the values in force. */
 const DEFAULTS = {
@@ -54,7 +55,9 @@ interface RawCheck {
   where?: Record<string, string>
   per_slice?: string
   non_inferior?: { margin: number | string }
-  superior?: { test?: 'bootstrap' | 'mcnemar'; alpha?: number; margin?: number | string }
+  superior?: { test?: SuperiorTest; alpha?: number; margin?: number | string }
+  at_least?: number | { value: number }
+  at_most?: number | { value: number }
   max_regressions?: { count?: number; share?: number; threshold?: number }
   budget?: number | string
 }
@@ -105,7 +108,11 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   }
   // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
   const runs = raw.judgments !== undefined || raw.dataset !== undefined
-  const boundsOf = (m: MetricRule): [number, number] | undefined => m.range ?? (runs ? measureRange(m.name) : undefined)
+  for (const m of metrics.values()) {
+    const bounds = m.range ?? (runs ? measureRange(m.name) : undefined)
+    if (bounds !== undefined) m.bounds = bounds
+  }
+  const boundsOf = (m: MetricRule): [number, number] | undefined => m.bounds
   const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
   const checks: CheckRule[] = []
   const names = new Map<string, number>()
@@ -116,12 +123,12 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     const previous = names.get(c.name)
     if (previous !== undefined) fail([...at, 'name'], `two checks are named "${c.name}" (checks[${previous}] and checks[${index}])`, 'give each check its own name')
     names.set(c.name, index)
-    const kinds = (['non_inferior', 'superior', 'max_regressions'] as const).filter((k) => c[k] !== undefined)
+    const kinds = (['non_inferior', 'superior', 'max_regressions', 'at_least', 'at_most'] as const).filter((k) => c[k] !== undefined)
     if (kinds.length !== 1) {
       fail(
         at,
         kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`,
-        'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)'
+        'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)'
       )
     }
     const kind = toKind(c, metric as MetricRule, boundsOf(metric as MetricRule), confidence, at, fail)
@@ -232,12 +239,16 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
  */
 function toKind(c: RawCheck, metric: MetricRule, bounds: [number, number] | undefined, confidence: number, at: Array<string | number>, fail: Fail): CheckKind {
   if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, bounds, 'non_inferior', [...at, 'non_inferior', 'margin'], fail) }
+  if (c.at_least !== undefined || c.at_most !== undefined) return toLevel(c, metric, bounds, at, fail)
   if (c.superior) {
     const test = c.superior.test ?? 'bootstrap'
     if (test === 'mcnemar' && !metric.binary) {
       fail([...at, 'superior', 'test'], `McNemar compares pass/fail outcomes, but ${metric.name} is not declared binary`, `mark ${metric.name} "binary: true" if its values are 0/1, or use test: bootstrap`)
     }
-    if (test === 'mcnemar' && c.superior.margin !== undefined) fail([...at, 'superior', 'margin'], 'McNemar tests "no difference"; it takes no margin', 'drop margin, or use test: bootstrap')
+    const tests = { mcnemar: 'McNemar', t: 'the paired t-test', randomization: 'the randomization test' } as const
+    if (test !== 'bootstrap' && c.superior.margin !== undefined) {
+      fail([...at, 'superior', 'margin'], `${tests[test]} tests "no difference"; it takes no margin`, 'drop margin, or use test: bootstrap (its interval must clear the margin)')
+    }
     return {
       type: 'superior',
       test,
@@ -259,6 +270,38 @@ function toKind(c: RawCheck, metric: MetricRule, bounds: [number, number] | unde
     )
   }
   return { type: 'max_regressions', count: r.count, share: r.share, threshold }
+}
+
+/**
+ * An at_least / at_most check: the direction must be the metric's (a floor on a better-lower metric is no
+ * guardrail), and a level the metric can never cross is refused: a floor at or below the lowest value it can take
+ * could never fail, one above the highest could never pass (and the same for a ceiling).
+ */
+function toLevel(c: RawCheck, metric: MetricRule, bounds: [number, number] | undefined, at: Array<string | number>, fail: Fail): CheckKind {
+  const bound = c.at_least !== undefined ? 'at_least' : 'at_most'
+  const raw = c[bound] as number | { value: number }
+  const value = typeof raw === 'number' ? raw : raw.value
+  const path = [...at, bound]
+  const wanted = metric.better === 'higher' ? 'at_least' : 'at_most'
+  if (bound !== wanted) {
+    fail(
+      path,
+      `${metric.name} is better ${metric.better}, so ${bound} would bound it on the wrong side (a ${bound === 'at_least' ? 'floor' : 'ceiling'} on a metric that should go ${metric.better === 'higher' ? 'up' : 'down'})`,
+      `write ${wanted}: ${value} for the level it must reach, or check the metric's direction`
+    )
+  }
+  if (bounds !== undefined) {
+    const [lo, hi] = bounds
+    const never = bound === 'at_least' ? (value <= lo ? 'fail' : value > hi ? 'pass' : null) : value >= hi ? 'fail' : value < lo ? 'pass' : null
+    if (never !== null) {
+      fail(
+        path,
+        `${bound} ${value} is outside what ${metric.name} can take beyond its range [${lo}, ${hi}], so the check could never ${never}`,
+        `write a level inside the range, in the metric's units (0.35 of a 0..1 metric)`
+      )
+    }
+  }
+  return { type: 'level', bound, value }
 }
 
 function toMargin(value: number | string, metric: MetricRule, bounds: [number, number] | undefined, kind: 'non_inferior' | 'superior', path: Array<string | number>, fail: Fail): Margin {

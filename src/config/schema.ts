@@ -175,12 +175,23 @@ export const RULES_SCHEMA = {
           superior: {
             type: 'object',
             additionalProperties: false,
-            description: 'Passes when the candidate is shown better: the interval excludes 0 (test: bootstrap), or McNemar p < alpha with more gains than losses (test: mcnemar, binary metrics).',
+            description:
+              'Passes when the candidate is shown better: the bootstrap interval clears the margin (test: bootstrap), or a test of "no difference" has p < alpha with the change in the better direction (test: mcnemar for binary metrics, gained vs lost; t, the paired t-test; randomization, the paired sign-flip test). docs/rules.md.',
             properties: {
-              test: { enum: ['bootstrap', 'mcnemar'], description: 'Default bootstrap.' },
-              alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar. Default 1 - confidence.' },
+              test: { enum: ['bootstrap', 'mcnemar', 't', 'randomization'], description: 'Default bootstrap.' },
+              alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar, t and randomization (two-sided). Default 1 - confidence.' },
               margin: { ...margin, description: 'For bootstrap: the better end must clear this improvement (default 0).' }
             }
+          },
+          at_least: {
+            oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The floor, in the metric's units." } } }],
+            description:
+              "An absolute floor for a better-higher metric: passes when the worse (low) end of the interval of the candidate's mean is at least the value, fails when the better (high) end is below it, else inconclusive. `at_least: 0.35` or `at_least: { value: 0.35 }`. docs/rules.md."
+          },
+          at_most: {
+            oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } } }],
+            description:
+              "An absolute ceiling for a better-lower metric (latency): passes when the worse (high) end of the interval of the candidate's mean is at most the value, fails when the better (low) end is above it, else inconclusive. docs/rules.md."
           },
           max_regressions: {
             type: 'object',

@@ -11,6 +11,13 @@ export interface MetricRule {
   binary: boolean
   /** Allowed values [min, max], or undefined when any finite number is allowed. */
   range: [number, number] | undefined
+  /**
+   * The values it is known to take: `range` when declared, else a ranking measure's own [0, 1] when the rules
+   * score runs (src/config/measures.ts measureRange); undefined when unknown. Margins and thresholds are judged
+   * against it, and the report shows the changes of a metric bounded within a width of 1 in points
+   * (src/report/words.ts inPoints). Set by the rules loader; undefined elsewhere means `range`.
+   */
+  bounds?: [number, number]
   unit: string
   /** Value given to a missing query when `queries.missing` is "zero". */
   fill: number | undefined
@@ -24,10 +31,22 @@ export interface Margin {
   text: string
 }
 
+/**
+ * How a superior check decides: the bootstrap interval against its margin, or a test of "no difference" at alpha
+ * with the change in the better direction (exact McNemar for binary metrics, the paired t-test, the paired
+ * randomization (sign-flip) test).
+ */
+export type SuperiorTest = 'bootstrap' | 'mcnemar' | 't' | 'randomization'
+
 export type CheckKind =
   | { type: 'non_inferior'; margin: Margin }
-  | { type: 'superior'; test: 'bootstrap' | 'mcnemar'; alpha: number; margin: Margin }
+  | { type: 'superior'; test: SuperiorTest; alpha: number; margin: Margin }
   | { type: 'max_regressions'; count: number | undefined; share: number | undefined; threshold: number }
+  /**
+   * An absolute level: the candidate's mean at least `value` (`at_least`, a better-higher metric) or at most
+   * `value` (`at_most`, a better-lower one), judged on the interval of that mean (src/decide/floor.ts).
+   */
+  | { type: 'level'; bound: 'at_least' | 'at_most'; value: number }
 
 export interface CheckRule {
   /** Position in the rules file (0-based); checks are evaluated and reported in this order. */

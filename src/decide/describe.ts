@@ -10,9 +10,12 @@ import type { Reason } from './types.js'
  * method table reads the same policies, so neither restates decide's logic (src/decide/evaluate.ts) in prose.
  */
 export interface CheckDescription {
-  /** The check's test: a non_inferior interval, a superior interval or exact McNemar test, or a regression count. */
-  test: 'non_inferior' | 'superior_bootstrap' | 'superior_mcnemar' | 'max_regressions'
-  /** Whether the check's units are members of the multiplicity family (every test but max_regressions). */
+  /**
+   * The check's test: a non_inferior interval, a superior interval or test (exact McNemar, paired t,
+   * randomization), a regression count, or an absolute level (at_least / at_most: the candidate's mean).
+   */
+  test: 'non_inferior' | 'superior_bootstrap' | 'superior_mcnemar' | 'superior_t' | 'superior_randomization' | 'max_regressions' | 'level'
+  /** Whether the check's units are members of the multiplicity family (every test but max_regressions and level). */
   statistical: boolean
   /** The reason of a unit that passes. */
   pass: Reason[]
@@ -31,9 +34,12 @@ export interface CheckDescription {
   confidence: number | null
 }
 
-/** Whether a check is a statistical test, and so a member of the multiplicity family. */
+/**
+ * Whether a check is a statistical test of the change, and so a member of the multiplicity family: not a regression
+ * count, and not an absolute level (at_least / at_most judges one side's mean, with no test of a difference).
+ */
 export function isStatistical(rule: CheckRule): boolean {
-  return rule.kind.type !== 'max_regressions'
+  return rule.kind.type !== 'max_regressions' && rule.kind.type !== 'level'
 }
 
 /** How many statistical units the family has when the rules alone determine it (no statistical per_slice check), else null. */
@@ -63,10 +69,22 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
   if (kind.type === 'max_regressions') {
     return { test: 'max_regressions', statistical: false, pass: ['holds'], fail: ['too_many_regressions', ...always], inconclusive: [], minQueries: null, perSlice, confidence: rules.statistics.confidence }
   }
+  if (kind.type === 'level') {
+    return {
+      test: 'level',
+      statistical: false,
+      pass: ['holds'],
+      fail: ['beyond_level', ...always],
+      inconclusive: inconclusive(['interval_crosses_level', 'no_spread', 'too_few_queries']),
+      minQueries: rules.queries.minPerSlice,
+      perSlice,
+      confidence: rules.statistics.confidence
+    }
+  }
   const confidence = familyConfidenceFromRules(rules)
   const base = { statistical: true, pass: ['holds'] as Reason[], minQueries: rules.queries.minPerSlice, perSlice, confidence }
   if (kind.type === 'non_inferior') return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries']) }
-  if (kind.test === 'mcnemar') return { ...base, test: 'superior_mcnemar', fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) }
+  if (kind.test !== 'bootstrap') return { ...base, test: `superior_${kind.test}`, fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) }
   return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) }
 }
 

@@ -10,6 +10,8 @@ import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.j
 import type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
 import type { GuardResult } from '../trust/trust.js'
 import { minOf } from '../util/extent.js'
+import { candidateLevels, levelOutcome, type LevelOf } from './floor.js'
+import { decidesOnP, unitPValue, unitTest } from './superior-tests.js'
 
 export type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
 
@@ -41,13 +43,12 @@ export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, gua
   const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []))
   const method = rules.statistics.multiplicity
   const family: Family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) }
-  const raw = members.map(({ rule, filters }) => {
-    const c = stats.compare(rule.metric, filters, family.confidence)
-    return rule.kind.type === 'superior' && rule.kind.test === 'mcnemar' ? (c.pValue as number) : c.randomization.pValue
-  })
+  // Each unit's own test: McNemar, the t-test or the randomization test (src/decide/superior-tests.ts).
+  const raw = members.map(({ rule, filters }) => unitPValue(rule, stats.compare(rule.metric, filters, family.confidence)))
   const adjusted = adjustPValues(raw, method)
   const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
-  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf))
+  const levelOf = candidateLevels(table, rules)
+  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, levelOf))
   const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks)
   return { verdict, decidedBy, checks, guards: counted, family }
 }
@@ -62,16 +63,16 @@ function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filt
   return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
 }
 
-function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf): CheckResult {
+function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf, levelOf: LevelOf): CheckResult {
   const metric = rules.metrics.get(rule.metric) as MetricRule
   // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
-  const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf))
+  const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf, levelOf))
   const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
   const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass'
   return { rule, status, counts, units }
 }
 
-function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters, family: Family, pOf: POf): UnitResult {
+function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters, family: Family, pOf: POf, levelOf: LevelOf): UnitResult {
   const statistical = isStatistical(rule)
   const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence)
   const p = pOf.get(unitKey(rule, filters))
@@ -87,7 +88,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     regressionLimit,
     pValue: p ? p.raw : null,
     pAdjusted: p ? p.adjusted : null,
-    pTest: !statistical ? null : kind.type === 'superior' && kind.test === 'mcnemar' ? 'mcnemar' : 'randomization',
+    pTest: !statistical ? null : unitTest(rule),
     power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
   })
   // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
@@ -109,11 +110,21 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', 0, count, limit)
     return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit)
   }
+  if (kind.type === 'level') {
+    // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
+    const level = levelOf(rule.metric, filters, stats.members(filters), comparison.confidence)
+    const withLevel = (status: Status, reason: Reason): UnitResult => ({ ...unit(status, reason), level })
+    if (!Number.isFinite(level.mean) || (level.ci !== null && !level.ci.every(Number.isFinite))) return withLevel('fail', 'non_finite')
+    if (tooFewSeeds(rules, stats)) return withLevel('inconclusive', 'too_few_seeds')
+    if (comparison.n < rules.queries.minPerSlice) return withLevel('inconclusive', 'too_few_queries')
+    const outcome = levelOutcome(kind, metric, level)
+    return withLevel(outcome.status, outcome.reason)
+  }
   const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value
   const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]]
-  // McNemar decides on its (family-adjusted) p-value, so that is evidence to check too.
-  const mcnemarP = kind.type === 'superior' && kind.test === 'mcnemar' ? ((p?.adjusted ?? comparison.pValue) as number) : 0
-  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, mcnemarP].every(Number.isFinite)
+  // A superior check on McNemar, the t-test or the randomization test decides on its (family-adjusted) p-value, so that is evidence to check too.
+  const testP = decidesOnP(rule) ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0
+  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, testP].every(Number.isFinite)
   // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
   if (comparison.n > 0 && !finite) return unit('fail', 'non_finite', margin)
   if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', margin)
@@ -124,14 +135,14 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     if (hi < -margin) return unit('fail', 'shown_worse', margin)
     return unit('inconclusive', 'interval_crosses_margin', margin)
   }
-  if (kind.test === 'mcnemar') {
-    // mcnemarP is the family-adjusted p (McNemar's own p without multiplicity), already checked finite above.
-    const gained = comparison.gained as number
-    const lost = comparison.lost as number
-    const better = sign > 0 ? gained > lost : lost > gained
-    const worse = sign > 0 ? lost > gained : gained > lost
-    if (mcnemarP < kind.alpha && better) return unit('pass', 'holds', margin)
-    if (mcnemarP < kind.alpha && worse) return unit('fail', 'shown_worse', margin)
+  if (kind.test !== 'bootstrap') {
+    // testP is the family-adjusted p (the test's own p without multiplicity), already checked finite above. The
+    // direction: McNemar's gained against lost; the t and randomization tests' mean change.
+    const up = kind.test === 'mcnemar' ? (comparison.gained as number) - (comparison.lost as number) : comparison.delta
+    const better = sign * up > 0
+    const worse = sign * up < 0
+    if (testP < kind.alpha && better) return unit('pass', 'holds', margin)
+    if (testP < kind.alpha && worse) return unit('fail', 'shown_worse', margin)
     return unit('inconclusive', 'not_shown_better', margin)
   }
   if (lo > margin) return unit('pass', 'holds', margin)

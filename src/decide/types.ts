@@ -31,6 +31,22 @@ export type Reason =
   | 'holdout_looks_unknown'
   /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
   | 'too_few_seeds'
+  /** at_least / at_most: the interval of the candidate's mean is wholly on the wrong side of the level. */
+  | 'beyond_level'
+  /** at_least / at_most: the interval of the candidate's mean contains the level. */
+  | 'interval_crosses_level'
+  /** at_least / at_most: every query has the same value, so the interval has no width and is no evidence. */
+  | 'no_spread'
+
+/** The candidate's mean on a set of queries and its t interval (src/decide/floor.ts); `ci` is null without spread. */
+export interface LevelInterval {
+  mean: number
+  ci: [number, number] | null
+  confidence: number
+  method: 't'
+  /** Degrees of freedom of the t interval (units - strata), or null without one. */
+  df: number | null
+}
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {
@@ -49,9 +65,11 @@ export interface UnitResult {
    */
   pValue: number | null
   pAdjusted: number | null
-  pTest: 'mcnemar' | 'randomization' | null
+  pTest: 'mcnemar' | 'randomization' | 't' | null
   /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
   power: { mde: number; moreQueries: number | null } | null
+  /** at_least / at_most: the candidate's mean on the unit's queries and its interval (src/decide/floor.ts). */
+  level?: LevelInterval
   /** Set when the unit was made inconclusive because the holdout was graded too often in this PR (decide/holdout.ts). */
   holdoutLooks?: { thisPr: number; maxPerPr: number; release?: true }
   /** The unit's regression budget against the rules' reference, when the check has a budget and a reference was read. */

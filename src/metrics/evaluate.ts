@@ -36,6 +36,11 @@ export interface RunRowsOptions {
    * `report` leaves them out of the rows and returns their rows separately.
    */
   noRelevant?: NoRelevantPolicy
+  /**
+   * A judged query the run has no ranking for: `zero` (default; trec_eval -c) scores it 0 and counts it;
+   * `refuse` stops with the queries named, as trec_eval 10.0 without -c stops (the metrics command's default).
+   */
+  absentFromRun?: 'zero' | 'refuse'
   /** Sees every query as it is scored (the trust checks: pooling, condensed lists, abstention). */
   observer?: RunObserver
   /**
@@ -164,6 +169,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     // An empty run would score every judged query 0: a broken build must not look like a (bad) system.
     throw new InputError({ file: runFile }, 'holds no results (the file is empty or blank)', 'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])')
   }
+  if (options.absentFromRun === 'refuse') refuseAbsentQueries(qrels, scored, policy, runFile)
   const measureNames = new Set(measures.map((m) => m.name))
   const numericFields = new Set<string>(measureNames)
   const attributeFields = new Set<string>()
@@ -247,6 +253,28 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     skippedFields: info.skippedFields
   }
   return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null }
+}
+
+/** How many absent query ids a refusal lists. */
+const ABSENT_SHOWN = 5
+
+/**
+ * Stops on the judged queries the run has no ranking for, as trec_eval 10.0 does without -c (it exits 4 with
+ * "result qid 'X' not found in qrels"). A query the no-relevant policy leaves out anyway is not asked for.
+ */
+function refuseAbsentQueries(qrels: Qrels, scored: ReadonlyMap<string, unknown>, policy: NoRelevantPolicy, runFile: string): void {
+  const absent = qrels.ids.filter((id) => !scored.has(id) && (policy === 'zero' || countRelevant(qrels.queries.get(id)!, 1) > 0))
+  if (absent.length === 0) return
+  const shown = absent
+    .slice(0, ABSENT_SHOWN)
+    .map((id) => quote(id))
+    .join(', ')
+  const more = absent.length > ABSENT_SHOWN ? `, ... ${absent.length - ABSENT_SHOWN} more` : ''
+  throw new InputError(
+    { file: runFile },
+    `has no ranking for ${absent.length} judged ${plural(absent.length, 'query', 'queries')} (${shown}${more}); trec_eval without -c stops here too`,
+    'pass -c to score them 0, as trec_eval -c does, or evaluate the run on every judged query'
+  )
 }
 
 function plural(n: number, one: string, many: string): string {

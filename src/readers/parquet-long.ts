@@ -1,6 +1,7 @@
 import { InputError } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
 import { quote } from '../util/show.js'
+import { runTableMistake } from '../util/input-hints.js'
 import { longColumns, notLongForm, Pivot, type LongColumns } from './importers/long-form.js'
 import { rememberField } from './field-caps.js'
 import { forEachParquetRow, plain, readWideParquetRows, withParquet, type OpenParquet, type ParquetRowsOptions } from './parquet.js'
@@ -23,6 +24,8 @@ export async function readParquetRows(file: string, options: ParquetRowsOptions 
     const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField)
     if (long !== undefined) return readParquetLongRows(file, pq, long, options)
     if (options.long === true) throw notLongForm({ file }, names, options.idField, 'table')
+    const run = options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined
+    if (run !== undefined) throw new InputError({ file }, run.problem, run.hint)
     return readWideParquetRows(file, pq, options)
   })
 }

@@ -4,12 +4,13 @@ import { SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { guessRowsFormat, isParquet } from './sniff.js'
 import { readParquetRows } from './parquet-long.js'
-import { readObjectLine } from './json-line.js'
+import { readRecordLine } from './json-line.js'
+import { nonFiniteRefusal } from './non-finite.js'
 import { decodeLine, forEachLineBytes, type LineOptions } from './lines.js'
 import { FlatRecord } from './flat-json.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
 import { parseMetricCell } from './numbers.js'
-import { duplicateIdsHint, firstLineHint } from '../util/input-hints.js'
+import { documentField, firstLineHint, firstLineMistake, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
 import { quote } from '../util/show.js'
 
 /** The field that names a query in every per-query rows file. */
@@ -49,11 +50,13 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
   const rows = new SideRowsBuilder(file)
   const fields: Fields = { numericFields: new Set(), attributeFields: new Set() }
   const duplicates: string[] = []
+  let firstRepeat = ''
   let duplicateCount = 0
   /** The row for `id` at `line`, or undefined for a repeated id (collected, refused after the whole file). */
   const start = (id: string, line: number): number | undefined => {
     const seen = rows.rowOf(id)
     if (seen !== undefined) {
+      if (duplicateCount === 0) firstRepeat = `query ${quote(id)} on lines ${rows.lineOf(seen)} and ${line}`
       if (duplicates.length < LIST_LIMIT) duplicates.push(`${quote(id)} (lines ${rows.lineOf(seen)} and ${line})`)
       duplicateCount++
       return undefined
@@ -63,12 +66,11 @@ export async function readRows(file: string, options: RowsOptions): Promise<Side
   if (format === 'csv') await readCsv(file, options, fields, rows, start)
   else await readJsonl(file, options, fields, rows, start)
   if (duplicateCount > 0) {
+    // A repeated id with a document field is a run (one line per retrieved document): say that, not the repeats.
+    const doc = documentField(fields.attributeFields)
+    if (doc !== undefined) throw new InputError({ file }, `this looks like a run (one line per retrieved document, field ${quote(doc)}; ${firstRepeat}), not per-query rows`, RUN_WITHOUT_JUDGMENTS)
     const more = duplicateCount - duplicates.length
-    throw new InputError(
-      { file },
-      `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
-      duplicateIdsHint(fields.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids')
-    )
+    throw new InputError({ file }, `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids')
   }
   if (rows.size === 0) {
     throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`)
@@ -117,7 +119,9 @@ async function readJsonl(file: string, options: RowsOptions, fields: Fields, row
       if (flat.parse(bytes, from, to)) return fieldsToRow(flat.keys, flat.values, flat.size, file, line, options, fields, rows, start)
       const text = decodeLine(bytes, from, to, file, line)
       if (text.trim() === '') return
-      const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
+      const mistake = line === 1 ? firstLineMistake(text) : undefined
+      if (mistake !== undefined) throw new InputError({ file, line }, mistake.problem, mistake.hint)
+      const record = readRecordLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
       const keys = Object.keys(record)
       fieldsToRow(
         keys,
@@ -152,7 +156,7 @@ function fieldsToRow(keys: readonly string[], values: readonly unknown[], size: 
       if (value === null) {
         if (row !== undefined) rows.setValue(row, key, null)
       } else if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number')
+        if (!Number.isFinite(value)) throw nonFiniteRefusal({ file, line, queryId: id }, key, value)
         if (row !== undefined) rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
         throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes')
@@ -162,7 +166,11 @@ function fieldsToRow(keys: readonly string[], values: readonly unknown[], size: 
       fields.numericFields.add(key)
     } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       const names = typeof value === 'number' ? fields.numericFields : fields.attributeFields
-      if (keepAttributes === undefined || keepAttributes.has(key)) {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+        if (keepAttributes?.has(key) === true) throw nonFiniteRefusal({ file, line, queryId: id }, key, value)
+        rememberField(names, key)
+      } else if (keepAttributes === undefined || keepAttributes.has(key)) {
         const text = String(value)
         if (keepAttributes !== undefined) checkAttributeLength(key, text, { file, line, queryId: id })
         if (row !== undefined) rows.setAttr(row, key, text)

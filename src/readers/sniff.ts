@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
 import { openError, readWholeText } from './whole-file.js'
 import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
+import { parseJsonWithNonFinite } from './non-finite.js'
 import { startsWithLz4Magic } from './binary/lz4-frame.js'
 
 /**
@@ -92,6 +93,9 @@ export async function readJsonDocument(file: string, what: string): Promise<unkn
   const parsed = parseStrictJson(text)
   if (parsed.problem === undefined) return parsed.value
   if (parsed.repeated) throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT)
+  // Python's json.dump writes NaN bare: read as NaN numbers, refused only in the fields the rules read.
+  const lenient = parseJsonWithNonFinite(text)
+  if (lenient !== undefined) return lenient.value
   const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
   throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
 }

@@ -8,7 +8,7 @@ import { maxOf } from '../util/extent.js'
  * The histogram of per-query changes of the primary metric, twice: as Mermaid source (GitHub draws it, in
  * colour, with a numeric count axis) and as Unicode lines (the terminal report). Mermaid is used only here,
  * where it draws honestly: `xychart-beta horizontal` puts the bins on the vertical axis, one label per row, so
- * labels cannot run together, and the count axis is numeric. The interval pictures are Unicode (forest.ts):
+ * labels cannot run together, and each bin's label carries its count. The interval pictures are Unicode (forest.ts):
  * no Mermaid chart draws an interval on a numeric axis. No name from the inputs goes into the Mermaid source
  * (the title and axis words are our own; the metric is named in the Markdown around it, where it renders as
  * typed), so Mermaid's syntax never has to be escaped. Gains and losses differ in colour AND symbol: each
@@ -26,7 +26,14 @@ function primaryHistogram(result: GateResult): { h: Histogram; metric: MetricRul
   return { h: histogram(result.primaryDifferences, metric), metric }
 }
 
-/** Mermaid source of the histogram (horizontal bars, one series per side), or null when there are no queries. */
+/**
+ * Mermaid source of the histogram (horizontal bars, one series per side), or null when there are no queries.
+ * Each bin's label carries its count ("▲ 0 to 2.5 (71)"), and the count axis has no tick labels: Mermaid pads
+ * a labelled value axis by half a label's width, so a bar of 0 (every bin of the two other series, and an empty
+ * bin) would be drawn as a stub of that width in its series' colour, and an empty bin would look like gains.
+ * Without the labels the padding is 0 and a bar of 0 is drawn 0 wide (__tests__/report/mermaid.slow.test.ts
+ * measures the drawn bars).
+ */
 export function histogramChart(result: GateResult): string | null {
   const p = primaryHistogram(result)
   if (p === null) return null
@@ -34,10 +41,10 @@ export function histogramChart(result: GateResult): string | null {
   const top = Math.max(1, Math.ceil(maxOf(h.bins.map((b) => b.count)) * 1.1))
   const series = (side: Bin['side']): string => `  bar [${h.bins.map((b) => (b.side === side ? String(b.count) : '0')).join(', ')}]`
   return [
-    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${COLOURS.worse}, ${COLOURS.same}, ${COLOURS.better}"}}}}%%`,
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${COLOURS.worse}, ${COLOURS.same}, ${COLOURS.better}"}}, "xyChart": {"yAxis": {"showLabel": false, "showTick": false}}}}%%`,
     'xychart-beta horizontal',
     '  title "Change per query, candidate minus baseline"',
-    `  x-axis "change (▼ worse, ▲ better)" [${h.bins.map((b) => `"${SYMBOL[b.side]} ${b.label}"`).join(', ')}]`,
+    `  x-axis "change (▼ worse, ▲ better)" [${h.bins.map((b) => `"${SYMBOL[b.side]} ${b.label} (${b.count})"`).join(', ')}]`,
     `  y-axis "queries" 0 --> ${top}`,
     series('worse'),
     series('same'),

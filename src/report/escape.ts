@@ -45,12 +45,18 @@ function trimTrailing(word: string): string {
   return word.slice(0, end)
 }
 
-/** Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). */
+/**
+ * Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). A `<` followed
+ * by a space or tab, and a `>` after one, stay as typed: no HTML tag, comment, declaration or autolink can start
+ * with `< ` (each needs a non-space character right after the `<`), and a `>` mid-line closes nothing that was not
+ * opened, so `p < 0.050` reads the same in the raw Markdown (a pipe, a file viewer) as rendered, where `p &lt;
+ * 0.050` showed its entity. Every other `<` and `>` is an entity: `<!--`, `<b>`, `<https://...>` stay inert.
+ */
 function escapeMarkdown(s: string): string {
   return s
     .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
+    .replace(/<(?![ \t])/g, '&lt;')
+    .replace(/(?<![ \t])>/g, '&gt;')
     .replace(/([\\`*_~[\]|$!])/g, '\\$1')
 }
 
@@ -79,7 +85,8 @@ function byWord(s: string, code: (word: string) => string, other: (text: string)
  * Makes untrusted text inert in GitHub Markdown (a table cell or running text): every word that could fire
  * an @mention, #123 / owner/repo#123 / GH-123 reference or URL autolink is a code span (`recall@10`,
  * `@octocat`: shown and copied exactly as given, linked by nothing), no HTML or HTML comment survives
- * (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->` marker is plain text), no `|` or
+ * (`&` and every `<`, `>` that could open or close a tag become entities, so a planted `<!-- retrieval-gate:...
+ * -->` marker is plain text; `p < 0.05` stays as typed), no `|` or
  * newline breaks a table, no emphasis, code, link, strikethrough or math syntax applies, no bidi override
  * reorders the text, and the text is cut at `max` code points.
  */

@@ -6,7 +6,7 @@ import type { Comparison } from '../stats/compare.js'
 import { axisLines, columnOf, numberAxis, type NumberAxis } from './axis.js'
 import { cutToWidth, displayWidth, padEnd, padStart } from './columns.js'
 import { codeText } from './escape.js'
-import { confidenceLabels } from './format.js'
+import { confidenceLabels, fixed } from './format.js'
 import { gatedMetrics } from './regressions.js'
 import { displayNumber, inPoints, sliceLabel, unitWord } from './words.js'
 
@@ -123,12 +123,13 @@ export function drawForest(options: { metric: MetricRule; title: string; rows: F
   return out
 }
 
-/** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (count rules). */
+/** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (counts, p-value tests, levels). */
 export function limitOf(check: CheckResult, unit: UnitResult, metric: MetricRule): number | null {
   const sign = metric.better === 'higher' ? 1 : -1
   const kind = check.rule.kind
   if (kind.type === 'non_inferior') return -sign * unit.margin
-  if (kind.type === 'superior') return kind.test === 'mcnemar' ? 0 : sign * unit.margin
+  // A superior check on McNemar, the t or the randomization test decides on a p-value: no limit on the axis.
+  if (kind.type === 'superior') return kind.test === 'bootstrap' ? sign * unit.margin : null
   return null
 }
 
@@ -168,7 +169,8 @@ export function gatedForestData(result: GateResult): ForestData[] {
     const rows: ForestRow[] = []
     const limits: ForestLimit[] = []
     const keys: ForestKey[] = []
-    const checks = result.decision.checks.filter((c) => c.rule.metric === name)
+    // An at_least / at_most check judges a level, not a change: it is not drawn on the axis of changes.
+    const checks = result.decision.checks.filter((c) => c.rule.metric === name && c.rule.kind.type !== 'level')
     for (const check of checks) {
       const n = String(check.rule.index + 1)
       // A Set: a relative margin gives every slice its own limit, and a list lookup per unit is quadratic in slices.
@@ -210,6 +212,11 @@ function keyWords(check: CheckResult, limits: number[], metric: MetricRule): str
   }
   const u = unitWord(metric)
   const words = limits.map((l) => displayNumber(l, metric)).join(', ')
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') {
+    const alpha = fixed(kind.alpha, 3)
+    const test = kind.test === 'mcnemar' ? `McNemar p < ${alpha}, more gained than lost` : `${kind.test === 't' ? 't-test' : 'randomization test'} p < ${alpha}, a gain`
+    return `${test} (a test: no limit on the axis)`
+  }
   return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`
 }
 

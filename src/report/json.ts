@@ -63,7 +63,9 @@ function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record
     p_value: u.pValue === null ? null : num(u.pValue),
     p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
     p_test: u.pTest,
-    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries }
+    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
+    // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
+    ...(u.level ? { level: { mean: num(u.level.mean), ci: u.level.ci === null ? null : [num(u.level.ci[0]), num(u.level.ci[1])], confidence: u.level.confidence, method: u.level.method, df: u.level.df } } : {})
   }
   // The capabilities' keys (the budget, the holdout looks), only on the units they concern.
   for (const [key, value] of unitJsonExtras(result, u, check)) out[key] = value
@@ -120,7 +122,8 @@ export function toJsonReport(result: GateResult): string {
       rule: c.rule.name,
       index: c.rule.index,
       metric: c.rule.metric,
-      kind: c.rule.kind.type,
+      // The rules key: non_inferior, superior, max_regressions, at_least or at_most.
+      kind: c.rule.kind.type === 'level' ? c.rule.kind.bound : c.rule.kind.type,
       where: Object.fromEntries(c.rule.where),
       per_slice: c.rule.perSlice ?? null,
       status: c.status,

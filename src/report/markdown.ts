@@ -11,7 +11,8 @@ import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
-import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody, regressedTable, SECTION_TITLES, STATUS } from './sections.js'
+import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, foldedUnitsTable, methodBody, regressedTable, SECTION_TITLES, STATUS } from './sections.js'
+import { foldedSummary, isFolded } from './folded-checks.js'
 import { reportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
@@ -33,8 +34,11 @@ export interface MarkdownOptions {
 /**
  * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
  *
- * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, provenance;
- * 2. `### Gated checks`: the table, and one sentence for every other unit that did not pass;
+ * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, the trust rules
+ *    that did not pass;
+ * 2. `### Gated checks`: the table (a max_regressions check over slices folded to one row, its slices in a
+ *    collapsed list under it), one sentence for every other unit that did not pass, then whether the result is
+ *    publishable, the to-judge list, provenance and the holdout's looks;
  * 3. `### Pictures`: each gated metric's forest plot (intervals against its limits on one numeric axis), wins and
  *    losses per slice, the histogram of per-query changes and the slice its tail of losses comes from;
  * 4. collapsible sections: per-slice breakdown, regressed queries, coverage, comparability, method, and
@@ -62,22 +66,16 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
   out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`)
   out.push('')
-  // Trust rules that did not pass (other than the deciding one), whether the result is publishable, the to-judge list.
+  // Trust rules that did not pass (other than the deciding one): part of the verdict.
   if (result.trust) {
     for (const g of head.trust) out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
     if (head.trust.length > 0) out.push('')
-    out.push(publishableLine(result.trust), '')
-    if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
   }
-  const provenance = provenanceLines(result.provenance)
-  if (provenance.length > 0) out.push(...provenance, '')
-  pushAll(out, markdownSlot(result, 'head', options.files))
-  const page = pageSentence(options.files)
-  if (page !== null) out.push(inline(page, 600), '')
 
-  // 2. Gated checks.
+  // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   out.push('### Gated checks', '')
   out.push(checksTable(result), '')
+  for (const check of result.decision.checks) if (isFolded(check)) details(out, foldedSummary(check), [foldedUnitsTable(result, check), ''])
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
@@ -88,6 +86,16 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
     out.push('')
   }
+  // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
+  if (result.trust) {
+    out.push(publishableLine(result.trust), '')
+    if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
+  }
+  const provenance = provenanceLines(result.provenance)
+  if (provenance.length > 0) out.push(...provenance, '')
+  pushAll(out, markdownSlot(result, 'head', options.files))
+  const page = pageSentence(options.files)
+  if (page !== null) out.push(inline(page, 600), '')
 
   pushAll(out, markdownSlot(result, 'afterFindings', options.files))
 

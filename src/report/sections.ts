@@ -7,7 +7,8 @@ import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { amount, displayNumber, sliceLabel } from './words.js'
+import { amount, cellUnit, changeCell, displayNumber, sliceLabel } from './words.js'
+import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
 
 /**
@@ -41,15 +42,42 @@ function digits(metric: MetricRule, c: Comparison): number {
   return digitsFor(metric.range, Math.abs(c.baseline))
 }
 
+/** A level of `metric` in a cell (a mean, an at_least value): as the files hold it, with the comparison's digits. */
+const levelCell = (x: number, metric: MetricRule, c: Comparison): string => fixed(x, digits(metric, c))
+
 /**
- * Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. `mixed`: the
- * column holds intervals at more than one confidence, so the cell names its own.
+ * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
+ * at_most unit the candidate's mean and its t interval (levels), which is what the check judged.
+ */
+function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean): [string, string] {
+  const c = unit.comparison
+  if (unit.level !== undefined) {
+    const l = unit.level
+    const ci = l.ci === null ? '—' : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
+    return [`mean ${levelCell(l.mean, metric, c)}`, ci]
+  }
+  return [change(c.delta, metric, c) + changeUnit(metric), intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)]
+}
+
+/** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
+const change = (x: number, metric: MetricRule, c: Comparison): string => changeCell(x, metric, Math.abs(c.baseline))
+
+/** " pts", " ms" (escaped) or "": the unit after a change cell's number. */
+function changeUnit(metric: MetricRule): string {
+  const u = cellUnit(metric)
+  return u ? ` ${inline(u, 16)}` : ''
+}
+
+/**
+ * Baseline, candidate (levels, as the files hold them, with the metric's unit), delta (relative) and interval
+ * (changes: in points for shares, see words.ts inPoints). `mixed`: the column holds intervals at more than one
+ * confidence, so the cell names its own.
  */
 function values(c: Comparison, metric: MetricRule, mixed: boolean): string[] {
   const d = digits(metric, c)
   const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`
   const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : ''
-  return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)]
+  return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, change(c.delta, metric, c) + changeUnit(metric) + rel, intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)]
 }
 
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
@@ -62,20 +90,23 @@ export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule):
 }
 
 function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
-  const d = digits(metric, unit.comparison)
+  const c = unit.comparison
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
   if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'level') return `${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`
   if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`
   const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : ''
-  if (kind.type === 'non_inferior') return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`
-  return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`
+  if (kind.type === 'non_inferior') return higher ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}` : `high end ≤ ${change(unit.margin, metric, c)}${rel}`
+  return higher ? `low end > ${change(unit.margin, metric, c)}${rel}` : `high end < ${change(-unit.margin, metric, c)}${rel}`
 }
 
 /**
  * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
  * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
- * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report.
+ * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report. A
+ * `max_regressions` check over slices is one row here (folded-checks.ts; its slices: {@link foldedUnitsTable}).
  */
 export function checksTable(result: GateResult): string {
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
@@ -83,17 +114,20 @@ export function checksTable(result: GateResult): string {
   const rows: string[][] = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
+    if (isFolded(check)) {
+      const name = `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`
+      rows.push([STATUS[check.status], name, inline(metric.name, 24), inline(foldedSlices(check), 32), String(foldedCount(check)), '—', '—', foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')])
+      continue
+    }
     for (const unit of check.units) {
       const c = unit.comparison
-      const d = digits(metric, c)
       rows.push([
         STATUS[unit.status],
         `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`,
         inline(metric.name, 24),
         inline(sliceLabel(c.slice), 32),
         String(c.n),
-        signed(c.delta, d),
-        keepTogether(intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)),
+        ...changeCells(unit, metric, mixed).map(keepTogether),
         shortNeeds(check, unit, metric)
           .replace(/([<>≤≥]) /g, '$1\u00a0')
           .replace(/^p /, 'p\u00a0')
@@ -114,13 +148,36 @@ function keepTogether(cell: string): string {
 
 /** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
 function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
-  const d = digits(metric, unit.comparison)
+  const c = unit.comparison
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
   if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'level') return `${higher ? 'low ≥' : 'high ≤'} ${levelCell(kind.value, metric, c)}`
   if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
-  if (kind.type === 'non_inferior') return higher ? `low ≥ ${signed(-unit.margin, d)}` : `high ≤ ${signed(unit.margin, d)}`
-  return higher ? `low > ${signed(unit.margin, d)}` : `high < ${signed(-unit.margin, d)}`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`
+  if (kind.type === 'non_inferior') return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`
+  return higher ? `low > ${change(unit.margin, metric, c)}` : `high < ${change(-unit.margin, metric, c)}`
+}
+
+/** A folded check's slices (the collapsed list under the checks table): status, slice, n, worse, limit, Δ, interval. */
+export function foldedUnitsTable(result: GateResult, check: CheckResult): string {
+  const metric = metricOf(result, check.rule.metric)
+  const conf = intervalHeading(check.units.map((u) => u.comparison.confidence))
+  const mixed = conf === 'CI'
+  const rows: string[][] = [['Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf]]
+  for (const unit of check.units) {
+    const c = unit.comparison
+    rows.push([
+      STATUS[unit.status],
+      inline(sliceLabel(c.slice), 32),
+      String(c.n),
+      String(unit.regressions),
+      String(unit.regressionLimit),
+      keepTogether(change(c.delta, metric, c) + changeUnit(metric)),
+      keepTogether(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))
+    ])
+  }
+  return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'r', 'r', 'r', 'r', 'r'] })
 }
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
@@ -165,14 +222,24 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
 export function regressedTable(result: GateResult, limit: number): string {
   const primary = metricOf(result, result.primaryMetric)
   const shown = result.regressions.slice(0, limit)
-  const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0)
+  const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
+  const d = digitsFor(primary.range, typical)
   const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
   // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
   const index = new Map(result.table.ids.map((id, i) => [id, i]))
   const texts = shown.map((r) => queryDetails(result, index.get(r.id) ?? -1).text)
   const withText = texts.some((t) => t !== undefined)
   const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
-  shown.forEach((r, k) => rows.push([inline(r.id), ...(withText ? [inline(texts[k] ?? '', 120)] : []), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]))
+  shown.forEach((r, k) =>
+    rows.push([
+      inline(r.id),
+      ...(withText ? [inline(texts[k] ?? '', 120)] : []),
+      fixed(r.baseline, d),
+      fixed(r.candidate, d),
+      changeCell(r.delta, primary, typical) + changeUnit(primary),
+      ...r.attrs.map(([, v]) => inline(v, 40))
+    ])
+  )
   return table(rows)
 }
 

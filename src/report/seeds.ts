@@ -5,6 +5,7 @@ import type { SeedMetricSummary, SeedsSummary } from '../stats/seeds.js'
 import type { SeedSpread } from '../stats/seed-bootstrap.js'
 import { inline } from './escape.js'
 import { digitsFor, fixed, signed } from './format.js'
+import { inPoints } from './words.js'
 
 /**
  * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's
@@ -27,8 +28,13 @@ export function seedSentences(result: GateResult, seeds: SeedsSummary): string[]
 
 function withinSpreadSentence(result: GateResult, m: SeedMetricSummary): string {
   const d = digitsOf(result, m)
-  const name = metricOf(result, m.metric).name
-  return `The change of ${name} (${signed(m.delta, d)}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed(m.spread as number, d)}): one lucky or unlucky training run could produce a difference this size.`
+  const metric = metricOf(result, m.metric)
+  // The change and the spread it is compared with, in the report's one unit for the metric (points for a share).
+  const points = inPoints(metric)
+  const scale = points ? 100 : 1
+  const dd = points ? Math.max(1, d - 2) : d
+  const unit = points ? ' points' : metric.unit ? ` ${metric.unit}` : ''
+  return `The change of ${metric.name} (${signed(m.delta * scale, dd)}${unit}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed((m.spread as number) * scale, dd)}${unit}): one lucky or unlucky training run could produce a difference this size.`
 }
 
 /** The collapsible section's body: per metric, each side's seed means, their SD and range. */

@@ -1,14 +1,15 @@
 import type { MetricRule } from '../config/types.js'
 import { queryDetails, type GateResult } from '../decide/result.js'
+import type { LevelInterval } from '../decide/types.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { plain } from './escape.js'
-import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, signed, inconclusiveCounting } from './format.js'
+import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import { pageSentence, type WrittenFiles } from './files.js'
-import { sliceLabel, unitWord } from './words.js'
+import { cellUnit, changeCell, sliceLabel, unitWord } from './words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
@@ -62,12 +63,6 @@ export function toText(result: GateResult, options: TextOptions): string {
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
   for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
-  const pub = head.publishable
-  if (pub !== null) out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
-  if (head.toJudge !== null) out.push(`  ${plain(head.toJudge, 400)}`)
-  out.push(...textSlot(result, 'head', options.files))
-  const page = pageSentence(options.files)
-  if (page !== null) out.push(`  ${plain(page, 600)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
@@ -76,9 +71,12 @@ export function toText(result: GateResult, options: TextOptions): string {
   const statuses: string[] = ['']
   for (const check of result.decision.checks) {
     const metric = rules.metrics.get(check.rule.metric) as MetricRule
+    // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
+    const change = (x: number, typical: number): string => changeCell(x, metric, typical)
+    const unitWords = cellUnit(metric) ? ` ${plain(cellUnit(metric), 16)}` : ''
     for (const unit of check.units) {
       const c = unit.comparison
-      const dg = digitsFor(metric.range, Math.abs(c.baseline))
+      const typical = Math.abs(c.baseline)
       statuses.push(unit.status)
       rows.push([
         '',
@@ -87,8 +85,7 @@ export function toText(result: GateResult, options: TextOptions): string {
         plain(metric.name, 24),
         plain(sliceLabel(c.slice), 32),
         String(c.n),
-        signed(c.delta, dg),
-        intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed),
+        ...(unit.level !== undefined ? levelCells(unit.level, metric, typical, mixed) : [change(c.delta, typical) + unitWords, intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)]),
         needs(check, unit, metric)
       ])
     }
@@ -106,10 +103,19 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
+  // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
+  const after: string[] = []
+  const pub = head.publishable
+  if (pub !== null) after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
+  if (head.toJudge !== null) after.push(`  ${plain(head.toJudge, 400)}`)
+  after.push(...textSlot(result, 'head', options.files))
+  const page = pageSentence(options.files)
+  if (page !== null) after.push(`  ${plain(page, 600)}`)
+  if (after.length > 0) out.push('', ...after)
   const under = textSlot(result, 'underChecks', options.files)
   if (under.length > 0) out.push('', ...under)
-  const after = textSlot(result, 'afterFindings', options.files)
-  if (after.length > 0) out.push('', ...after)
+  const budget = textSlot(result, 'afterFindings', options.files)
+  if (budget.length > 0) out.push('', ...budget)
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
   for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
   for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
@@ -129,7 +135,8 @@ export function toText(result: GateResult, options: TextOptions): string {
     for (const r of listable.shown.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
       const text = queryDetails(result, index.get(r.id) ?? -1).text
-      out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())
+      const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain(cellUnit(primary), 16)}` : '')
+      out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd())
       if (text !== undefined) out.push(paint('dim', `      ${plain(text, 100)}`))
     }
     if (listable.withheld > 0)
@@ -156,6 +163,12 @@ export function toText(result: GateResult, options: TextOptions): string {
   )
   out.push('')
   return out.join('\n')
+}
+
+/** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
+function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): [string, string] {
+  const d = digitsFor(metric.range, typical)
+  return [`mean ${fixed(level.mean, d)}`, level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)]
 }
 
 /** Display width, counting code points (the report avoids wide and combining characters of its own). */

@@ -9,6 +9,12 @@ import { guardSentence } from './guard-words.js'
 import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
 import { shownSliceRows } from './slice-rows.js'
 
+/**
+ * A change of a ranking measure computed from runs (always in [0, 1]) in a table cell: points, as every change of
+ * a share in the report (src/report/words.ts inPoints).
+ */
+const pointsCell = (x: number): string => `${signed(x * 100, 2)} pts`
+
 /** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
 const pct = (x: number): string => percent(x, 1)
 
@@ -94,10 +100,10 @@ export function trustBody(trust: TrustResult): string[] {
           String(c.n),
           fixed(c.full.baseline, 4),
           fixed(c.full.candidate, 4),
-          signed(c.full.delta, 4),
+          pointsCell(c.full.delta),
           fixed(c.condensed.baseline, 4),
           fixed(c.condensed.candidate, 4),
-          signed(c.condensed.delta, 4),
+          pointsCell(c.condensed.delta),
           c.directionDiffers ? '⚠️ reverses' : 'agrees'
         ])
       }

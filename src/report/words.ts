@@ -22,9 +22,31 @@ export function sliceLabel(slice: ReadonlyArray<readonly [string, string]>): str
   return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ')
 }
 
-/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
+/**
+ * The one unit rule of every report (headline, tables, pictures, terminal text, sentences): a metric whose values
+ * are shares, i.e. bounded within a width of 1 (a declared `range` such as [0, 1], or a ranking measure computed
+ * from runs, which lies in [0, 1]: MetricRule.bounds), shows its CHANGES (differences, intervals, margins,
+ * thresholds, budgets, seed spreads) in points (x100): "+2.3 points" in words, "+2.31 pts" in a table cell; every
+ * other metric shows them in its own units with its unit word ("+5.2 ms"). LEVELS (a side's mean, one query's
+ * value) are shown as the files hold them (0.5525), in every place alike.
+ */
 export function inPoints(metric: MetricRule): boolean {
-  return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1
+  const b = metric.bounds ?? metric.range
+  return b !== undefined && b[1] - b[0] <= 1
+}
+
+/** Points are shown with 2 decimals in a table cell: the precision of the 4 decimals of the raw value. */
+const CELL_POINT_DIGITS = 2
+
+/** A change in a table cell: points with 2 decimals for a share, else the metric's digits for `typical` (a level). */
+export function changeCell(x: number, metric: MetricRule, typical: number): string {
+  if (inPoints(metric)) return signed(x * 100, CELL_POINT_DIGITS)
+  return signed(x, digitsFor(metric.range, typical))
+}
+
+/** "pts", the metric's unit ("ms") or "": the unit a table's change cell carries after its number (RAW: escape it). */
+export function cellUnit(metric: MetricRule): string {
+  return inPoints(metric) ? 'pts' : metric.unit
 }
 
 /** The unit word of a metric's changes: "points", the metric's unit, or "". */
@@ -120,6 +142,7 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
     default:
       break
   }
+  if (kind.type === 'level') return levelSentence(kind, unit, metric, `${name}${who}`)
   const marginWords = (m: number): string => {
     const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : ''
     return `${amount(m, metric, false)}${rel}`
@@ -135,9 +158,40 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
       return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
     }
+    if (kind.test === 't' || kind.test === 'randomization') {
+      const test = kind.test === 't' ? 'paired t-test' : 'randomization test'
+      const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
+      const gain = higher ? 'rise' : 'fall'
+      return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
+    }
     return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
   }
   return head + '.'
+}
+
+/** A level of a metric as the files hold it, with the metric's digits and unit: "0.3412", "212.5 ms". */
+export function levelText(x: number, metric: MetricRule, typical = x): string {
+  const s = fixed(x, digitsFor(metric.range, typical))
+  return metric.unit ? `${s} ${metric.unit}` : s
+}
+
+/**
+ * The sentence of an at_least / at_most unit that did not pass: "recall@10 has a candidate mean of 0.3412 (95% t
+ * interval 0.3221 to 0.3603, 400 queries); the rules need at least 0.3500." (too few queries and non-finite values
+ * have their sentences in explainUnit).
+ */
+function levelSentence(kind: { bound: 'at_least' | 'at_most'; value: number }, unit: UnitResult, metric: MetricRule, subject: string): string {
+  const level = unit.level
+  const need = `the rules need ${kind.bound === 'at_least' ? 'at least' : 'at most'} ${levelText(kind.value, metric)}`
+  if (level === undefined) return `${subject}: ${need}.`
+  const n = unit.comparison.n
+  const queries = `${n} ${n === 1 ? 'query' : 'queries'}`
+  if (level.ci === null) return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`
+  const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]))
+  const interval = `${confidenceLabel(level.confidence)} t interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`
+  const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`
+  if (unit.reason === 'interval_crosses_level') return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`
+  return `${head}; ${need}.`
 }
 
 /**

@@ -160,5 +160,14 @@ function refuseUnmodelled(rules: Rules): void {
         'use superior: { test: bootstrap } with seed replicates (its interval covers seeds and queries), or gate one seed per side'
       )
     }
+    // The t and randomization tests, and an at_least / at_most level's t interval, see the seed-averaged values as fixed.
+    if ((check.kind.type === 'superior' && (check.kind.test === 't' || check.kind.test === 'randomization')) || check.kind.type === 'level') {
+      const key = check.kind.type === 'level' ? check.kind.bound : 'superior.test'
+      throw new InputError(
+        { file, key: `checks[${check.index}].${key}` },
+        `check ${quote(check.name)} ${check.kind.type === 'level' ? "judges the candidate's mean on a t interval" : `gates on the ${check.kind.test === 't' ? 'paired t-test' : 'randomization test'}`}, which treats the seed-averaged values as fixed and would ignore the training noise between seeds`,
+        'use a non_inferior or superior: { test: bootstrap } check with seed replicates (its interval covers seeds and queries), or gate one seed per side'
+      )
+    }
   }
 }

@@ -11,9 +11,18 @@ const HEAD_CHARS = 1000
 /** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
 const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id']
 
-/** What to do with a run that was given without judgments (also used for the judgments-shaped guesses). */
-const RUN_WITHOUT_JUDGMENTS =
-  'a run (what the retriever returned) is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate'
+/**
+ * What to do with a run (what the retriever returned) given where per-query rows were expected: every such
+ * refusal says it the same way, in the words of the rules key (the action has no --qrels).
+ */
+export const RUN_WITHOUT_JUDGMENTS =
+  'name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate: the gate then computes the measures from the runs'
+
+/** A refusal's problem and hint, for a reader to throw with its own place. */
+export interface Mistake {
+  problem: string
+  hint: string
+}
 
 /** The whitespace-separated fields of the head of a line (no regex over the whole line). */
 function headFields(text: string): string[] {
@@ -28,28 +37,54 @@ function isNumber(s: string | undefined): boolean {
 }
 
 /**
- * The hint for the first line of a JSON Lines rows file that does not parse: a TREC run line
- * (`q1 Q0 doc7 1 12.5 tag`), a TREC qrels line (`q1 0 doc7 1`), or a CSV header (`query_id,recall@10`).
- * Returns `fallback` otherwise.
+ * The first line of a per-query rows file that is a TREC run line (`q1 Q0 doc7 1 12.5 tag`) or a TREC qrels line
+ * (`q1 0 doc7 1`): the file is not rows at all, so the refusal names what it is (not "not valid JSON").
+ */
+export function firstLineMistake(text: string): Mistake | undefined {
+  const head = text.slice(0, HEAD_CHARS).trimStart()
+  if (head.startsWith('{') || head.startsWith('[')) return undefined
+  const f = headFields(head)
+  if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4])) return { problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows', hint: RUN_WITHOUT_JUDGMENTS }
+  if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
+    return {
+      problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
+      hint: 'pass it with --qrels (or name it in the rules, key judgments.qrels) and give the runs as --baseline / --candidate'
+    }
+  }
+  return undefined
+}
+
+/**
+ * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line
+ * ({@link firstLineMistake}): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
  */
 export function firstLineHint(text: string, fallback: string): string {
   const head = text.slice(0, HEAD_CHARS).trimStart()
   if (head.startsWith('{') || head.startsWith('[')) return fallback
-  const f = headFields(head)
-  if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4])) return `this looks like a TREC run (query Q0 doc rank score tag), not per-query rows: ${RUN_WITHOUT_JUDGMENTS}`
-  if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
-    return 'this looks like TREC judgments (query iter doc grade), not per-query rows: pass it with --qrels (or judgments: in the rules) and give the runs as --baseline / --candidate'
-  }
   if (head.includes(',') || head.includes(';') || head.includes('\t')) {
     return 'this looks like CSV: name the file with a .csv extension or pass --input-format csv (JSON Lines is assumed for any other name)'
   }
   return fallback
 }
 
-/** The hint for repeated query ids: a file with a document field is a JSON Lines run, else `fallback`. */
-export function duplicateIdsHint(fields: Iterable<string>, fallback: string): string {
-  for (const field of fields) {
-    if (DOC_FIELDS.includes(field.toLowerCase())) return `this looks like a run (one line per retrieved document, field "${field}"), not per-query rows: ${RUN_WITHOUT_JUDGMENTS}`
-  }
-  return fallback
+/** The document field of a rows file with repeated query ids (then a JSON Lines run: one line per document), or undefined. */
+export function documentField(fields: Iterable<string>): string | undefined {
+  for (const field of fields) if (DOC_FIELDS.includes(field.toLowerCase())) return field
+  return undefined
+}
+
+/** Query id columns of a run table (ranx's `Run.to_dataframe()` writes `q_id`). */
+const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid']
+
+/**
+ * A table (Parquet, CSV header) given as per-query rows that has the columns of a run, one row per retrieved
+ * document (a query id, a document and a `score` column) and none of the metrics the rules name: the refusal, or
+ * undefined.
+ */
+export function runTableMistake(columns: readonly string[], metricFields: ReadonlySet<string>, what: string): Mistake | undefined {
+  if (columns.some((c) => metricFields.has(c))) return undefined
+  const id = columns.find((c) => RUN_ID_COLUMNS.includes(c))
+  const doc = columns.find((c) => DOC_FIELDS.includes(c.toLowerCase()))
+  if (id === undefined || doc === undefined || !columns.includes('score')) return undefined
+  return { problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`, hint: RUN_WITHOUT_JUDGMENTS }
 }

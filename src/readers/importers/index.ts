@@ -11,6 +11,8 @@ import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToR
 import { refuseNotPerQuery } from './not-per-query.js'
 import { refuseUnrecognisedJson, refuseWholeJsonDocument, ROWS_JSON_SHAPES } from './unrecognised-json.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
+import { parseJsonWithNonFinite } from '../non-finite.js'
+import { RUN_WITHOUT_JUDGMENTS } from '../../util/input-hints.js'
 import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
 
 /**
@@ -72,11 +74,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   }
   const head = await readHead(file)
   if (isLz4Head(head)) {
-    throw new InputError(
-      { file },
-      'is a ranx .lz4 run (an LZ4 frame), not per-query rows',
-      'a run is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate'
-    )
+    throw new InputError({ file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS)
   }
   const first = firstChar(head)
   if (first === '[') {
@@ -89,7 +87,8 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   if (first === '{') {
     refuseNotPerQuery(file, head)
     const firstLine = firstContentLine(head).text
-    const line = tryJson(firstLine)
+    // A first record with Python's bare NaN in some field is still a record (the reader decides about the field).
+    const line = tryJson(firstLine) ?? parseJsonWithNonFinite(firstLine)?.value
     if (isObject(line)) {
       if (looksLikeDeepeval(line)) return readDeepevalRows(file, metricFields, idField)
       const keys = Object.keys(line)

@@ -1,6 +1,7 @@
 import { InputError } from '../../errors.js'
 import { forEachLine } from '../lines.js'
 import { parseDecimal } from '../numbers.js'
+import { nonFiniteRefusal } from '../non-finite.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { quote } from '../../util/show.js'
@@ -46,8 +47,11 @@ function looksLikeMeasure(name: string): boolean {
  */
 export function isMeasureLine(line: string): boolean {
   const f = line.trim().split(/\s+/)
-  return f.length === 3 && (parseDecimal(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'))
+  return f.length === 3 && (parseDecimal(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'))
 }
+
+/** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
+const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i
 
 /** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
 export async function readMeasureRows(file: string, metricFields: ReadonlySet<string>, layout?: MeasureLayout): Promise<SideRows> {
@@ -73,7 +77,10 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
       continue
     }
     const value = parseDecimal(t.value)
+    // A measure the rules do not read is not read (ir_measures prints nan for one it could not compute).
+    if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value)) continue
     if (value === undefined) {
+      if (NOT_A_NUMBER.test(t.value)) throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value)
       throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text')
     }
     let entry = rows.get(queryId)

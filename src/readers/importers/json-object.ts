@@ -32,7 +32,16 @@ export interface NestedHandler {
   outer(key: string, line: number): void
   /** One inner key (document id or measure name) with its number, on `line`. */
   entry(key: string, value: number, line: number): void
+  /**
+   * An inner key whose value is `null` or Python's bare `NaN` / `Infinity` / `-Infinity`. With this handler the
+   * reader passes them on (per-query rows: a measure the rules do not read is not read); without it they are
+   * refused (a run's score, a judgment's grade).
+   */
+  notNumber?(key: string, token: NotNumber, line: number): void
 }
+
+/** The tokens {@link NestedHandler.notNumber} receives. */
+export type NotNumber = 'null' | 'NaN' | 'Infinity' | '-Infinity'
 
 /** Words for the messages: what the file is and what its values are. */
 export interface NestedWords {
@@ -178,8 +187,9 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
         cur.skipSpace()
         if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(inner)}`)
         cur.skipSpace()
-        const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words)
-        handler.entry(inner, value, innerLine)
+        const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words, handler.notNumber !== undefined)
+        if (typeof value === 'number') handler.entry(inner, value, innerLine)
+        else handler.notNumber?.(inner, value, innerLine)
         entries++
         cur.skipSpace()
         const c = cur.next()
@@ -314,8 +324,11 @@ function readHex4(cur: Cursor, bad: (m: string) => never): number {
 
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/
 
-/** Reads a bare token up to the next delimiter and requires a finite JSON number. */
-function readNumber(cur: Cursor, file: string, what: string, words: NestedWords): number {
+/**
+ * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
+ * non-finite words are returned as tokens for the handler to decide.
+ */
+function readNumber(cur: Cursor, file: string, what: string, words: NestedWords, passOn: boolean): number | NotNumber {
   const line = cur.line
   const first = cur.peek()
   if (first === 0x22 || first === 0x7b || first === 0x5b) {
@@ -331,6 +344,7 @@ function readNumber(cur: Cursor, file: string, what: string, words: NestedWords)
     text += String.fromCharCode(c)
     cur.next()
   }
+  if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity')) return text
   if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
     throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
   }

@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
 import { forEachCsvRecord } from '../csv.js'
-import { readObjectLine } from '../json-line.js'
+import { readRecordLine } from '../json-line.js'
 import { forEachLine } from '../lines.js'
 import { RowsSink } from './rows-sink.js'
 import { quote } from '../../util/show.js'
@@ -149,7 +149,7 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
     let columns: LongColumns | undefined
     await forEachLine(file, (text, line) => {
       if (text.trim() === '') return
-      const record = readObjectLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}')
+      const record = readRecordLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}')
       if (columns === undefined) {
         columns = longColumns(Object.keys(record), forced, options.idField)
         if (columns === undefined) throw notLongForm({ file, line }, Object.keys(record), options.idField, 'file')

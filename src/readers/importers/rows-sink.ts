@@ -3,6 +3,7 @@ import { SideRowsBuilder, type SideRows } from '../../model/rows.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from '../field-caps.js'
 import { parseDecimal, parseMetricCell } from '../numbers.js'
 import { quote } from '../../util/show.js'
+import { nonFiniteRefusal } from '../non-finite.js'
 
 /**
  * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
@@ -82,7 +83,7 @@ export class RowsSink {
       this.numericFields.add(key)
       if (value === null || value === undefined) this.rows.setValue(row, key, null)
       else if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number')
+        if (!Number.isFinite(value)) throw nonFiniteRefusal(at, key, value)
         this.rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
         throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers')
@@ -91,7 +92,11 @@ export class RowsSink {
       }
       return
     }
-    if (typeof value === 'string') {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+      if (this.keepAttributes?.has(key) === true) throw nonFiniteRefusal(at, key, value)
+      rememberField(this.numericFields, key)
+    } else if (typeof value === 'string') {
       this.attribute(row, key, value, this.attributeFields)
     } else if (typeof value === 'number') {
       this.attribute(row, key, String(value), this.numericFields)
@@ -100,6 +105,16 @@ export class RowsSink {
     } else if (value !== null && value !== undefined) {
       this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1)
     }
+  }
+
+  /**
+   * A value a JSON reader found as a token that is not a number: `null` (a missing value, as in {@link value}) or
+   * Python's `NaN` / `Infinity` / `-Infinity`, refused in a metric field and not read in any other.
+   */
+  token(row: number, key: string, token: 'null' | 'NaN' | 'Infinity' | '-Infinity', where: Where = {}): void {
+    if (token === 'null') return this.value(row, key, null, where)
+    if (this.metricFields.has(key)) throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token)
+    rememberField(this.numericFields, key)
   }
 
   /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
