@@ -23,10 +23,11 @@ import { checkColumnChunk } from './parquet-pages.js'
  * same refusals. A library failure on a checked file is still a refusal naming the file and the row group.
  */
 
-/** Most rows decoded at once (hyparquet builds one object per row of a window). */
-const WINDOW_ROWS = 65_536
-
-/** Most values (rows x columns read) decoded at once: a wide table is read in shorter windows. */
+/**
+ * Most values (rows x columns read) decoded at once: hyparquet builds one object per row of a window, ~100 MB
+ * at this size. A row group of fewer values is one window; a bigger one is read in windows of this many values,
+ * each decoding the pages that overlap it (a page that straddles two windows is decoded twice).
+ */
 const WINDOW_VALUES = 1 << 20
 
 /** Strings must be UTF-8, as in every other input (hyparquet's default decoder replaces bad bytes silently). */
@@ -138,7 +139,7 @@ function refuseNested(file: string, pq: OpenParquet, read: string[]): ParquetCol
  */
 export async function forEachParquetRow(file: string, pq: OpenParquet, read: string[], onRow: (record: Record<string, unknown>, row: number) => void): Promise<void> {
   const columns = refuseNested(file, pq, read)
-  const window = Math.max(1, Math.min(WINDOW_ROWS, Math.floor(WINDOW_VALUES / Math.max(1, read.length))))
+  const window = Math.max(1, Math.floor(WINDOW_VALUES / Math.max(1, read.length)))
   let offset = 0
   for (const [index, group] of pq.metadata.row_groups.entries()) {
     const rows = pq.footer.groupRows[index]
