@@ -4,6 +4,7 @@ import { NOT_JUDGED } from '../metrics/compute.js'
 import { fromByteString } from '../util/order.js'
 import type { SideEvidence } from './evidence.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { jsonLine } from '../util/json-line.js'
 
 /**
  * Pooling bias. Judgments made from the old system's results cover what the old system found; a new
@@ -174,16 +175,15 @@ function condensedComparisons(table: PairedTable, base: SideEvidence, cand: Side
 /** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
 export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): string {
   return entries
-    .map(
-      (e) =>
-        JSON.stringify(
-          {
-            query_id: e.queryId,
-            depth,
-            documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-          },
-          jsonNumbers
-        ) + '\n'
+    .map((e) =>
+      jsonLine(
+        {
+          query_id: e.queryId,
+          depth,
+          documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+        },
+        jsonNumbers
+      )
     )
     .join('')
 }
