@@ -108,6 +108,12 @@ const CASES: HostileCase[] = [
     /is stored in another file \("\.\.\/other\.parquet"\)/
   ),
   refused(
+    'a row group that declares 1 GiB uncompressed',
+    withM(P.doubleColumn('m', [0.5, 0.5, 0.5]), (meta) => void (meta.rowGroups[0].bytes = 2 ** 30)),
+    'c.parquet (row group 1)',
+    /holds 1073741824 bytes uncompressed; the limit is 268435456/
+  ),
+  refused(
     'row groups that add up to other rows than the footer says',
     withM(P.doubleColumn('m', [0.5, 0.5, 0.5]), (meta) => void (meta.numRows = 4)),
     'c.parquet',
@@ -182,6 +188,62 @@ const CASES: HostileCase[] = [
     withM(optionalM(Buffer.concat([P.lengthPrefixed(P.rleRun(3, 3)), P.plainDoubles([0.5, 0.5, 0.5])]))),
     'c.parquet (row group 1, column "m", page 1)',
     /has definition levels value 3, more than 1/
+  ),
+  refused(
+    'definition levels in the deprecated BIT_PACKED encoding (misread by hyparquet)',
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        optional: true,
+        pages: [
+          Buffer.concat([
+            P.encode(
+              P.struct([
+                [1, P.i32(0)],
+                [2, P.i32(29)],
+                [3, P.i32(29)],
+                [
+                  5,
+                  P.struct([
+                    [1, P.i32(3)],
+                    [2, P.i32(0)],
+                    [3, P.i32(4)],
+                    [4, P.i32(4)]
+                  ])
+                ]
+              ])
+            ),
+            Buffer.from([0x07, 0, 0, 0, 0]),
+            P.plainDoubles([0.5, 0.5, 0.5])
+          ])
+        ],
+        numValues: 3
+      })
+    ),
+    'c.parquet (row group 1, column "m", page 1)',
+    /has definition levels in the BIT_PACKED encoding, which is not read/
+  ),
+  refused(
+    'an index page where a data page must be',
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        pages: [
+          P.encode(
+            P.struct([
+              [1, P.i32(1)],
+              [2, P.i32(0)],
+              [3, P.i32(0)]
+            ])
+          )
+        ],
+        numValues: 3
+      })
+    ),
+    'c.parquet (row group 1, column "m", page 1)',
+    /has page type INDEX_PAGE, which is not read/
   ),
   refused(
     'PLAIN values fewer than the page holds (read from the next page before)',
@@ -321,6 +383,16 @@ describe('hostile Parquet: refused with exit 2, the file, row group, column and 
 })
 
 describe('honest Parquet is read exactly through the checks', () => {
+  it('200 row groups of 20 columns are read, every group (1,000 such groups: a 1.36 MB footer of 464,130 values)', async () => {
+    const groups = 200
+    const ids = Array.from({ length: groups * 2 }, (_, i) => `q${i}`)
+    const columnData = [{ name: 'query_id', type: 'STRING' as const, data: ids }, ...Array.from({ length: 19 }, (_, c) => ({ name: `m${c}`, type: 'DOUBLE' as const, data: ids.map((_, i) => ((i + c) % 97) / 97) }))]
+    const f = writeFiles({ 'many.parquet': Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: 2 })) })
+    const side = rowsOf(await readRows(f['many.parquet'], { metricFields: new Set(['m3']), keepAttributes: new Set() }))
+    expect(side).toHaveLength(groups * 2)
+    expect(side[groups * 2 - 1].values.get('m3')).toBe(((groups * 2 - 1 + 3) % 97) / 97)
+  })
+
   it('a row group of 150,000 rows in small pages (windows of rows, nulls, a dictionary) gives every row once', async () => {
     const n = 150_000
     const ids = Array.from({ length: n }, (_, i) => `q${i}`)

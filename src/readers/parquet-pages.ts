@@ -102,7 +102,7 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
         if (values + n > rows) throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`)
         values += n
       } else {
-        throw new PageError(`is a ${type ?? `type ${String(intField(header, 1))}`} page, which is not read`)
+        throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`)
       }
     } catch (error) {
       if (error instanceof PageError) throw corruptParquet(place, error.message)
@@ -146,6 +146,9 @@ function checkDataPageV1(header: ThriftStruct, body: Uint8Array, usize: number, 
   let at = 0
   let present = n
   if (chunk.leaf.optional) {
+    // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
+    const levels = ENCODINGS[intField(h, 3) ?? 3]
+    if (levels !== 'RLE') throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`)
     if (page.length < 4) throw new PageError('ends before its definition levels')
     const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true)
     if (4 + length > page.length) throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`)

@@ -8,7 +8,7 @@ import { rememberField } from './field-caps.js'
 import { quote } from '../util/show.js'
 import { toByteString } from '../util/order.js'
 import type { BlockCollector } from './run-blocks.js'
-import { corruptParquet, footerInt, PARQUET_HINT, readParquetFooter, type ParquetColumn, type ParquetFooter, type RangeReader } from './parquet-footer.js'
+import { corruptParquet, footerInt, MAX_ROW_GROUP_BYTES, PARQUET_HINT, readParquetFooter, type ParquetColumn, type ParquetFooter, type RangeReader } from './parquet-footer.js'
 import { checkColumnChunk } from './parquet-pages.js'
 
 /**
@@ -144,6 +144,15 @@ export async function forEachParquetRow(file: string, pq: OpenParquet, read: str
   for (const [index, group] of pq.metadata.row_groups.entries()) {
     const rows = pq.footer.groupRows[index]
     if (rows === 0) continue
+    // the bytes held while this group is read (hyparquet's reads are kept for its windows) follow its chunks' sizes
+    const bytes = columns.reduce((n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0), 0)
+    if (bytes > MAX_ROW_GROUP_BYTES) {
+      throw new InputError(
+        { file, key: `row group ${index + 1}` },
+        `holds ${bytes} bytes in the columns read; the limit is ${MAX_ROW_GROUP_BYTES}`,
+        'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns'
+      )
+    }
     for (const c of columns) {
       const leaf = pq.footer.leaves[c.leaf]
       const meta = group.columns[c.leaf].meta_data as NonNullable<(typeof group.columns)[number]['meta_data']>
