@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises'
-import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet'
+import { parquetRead, type AsyncBuffer, type ColumnData, type FileMetaData } from 'hyparquet'
 import { InputError, type Where } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
 import { RowsSink } from './importers/rows-sink.js'
@@ -133,6 +133,26 @@ function refuseNested(file: string, pq: OpenParquet, read: string[]): ParquetCol
 }
 
 /**
+ * Hands rows `start..end` (0-based in the file) of the decoded `chunks` to `onRow`, one record object reused for
+ * every row (the readers copy what they keep; a null prototype, so a column named `__proto__` is plain data). A
+ * row no chunk of a column covers, or covers with undefined, is a corrupt file, never a missing value.
+ */
+function zipRows(file: string, read: string[], chunks: Map<string, ColumnData[]>, start: number, end: number, onRow: (record: Record<string, unknown>, row: number) => void): void {
+  const columns = read.map((name) => ({ name, chunks: chunks.get(name) as ColumnData[], at: 0 }))
+  const record = Object.create(null) as Record<string, unknown>
+  for (let row = start; row < end; row++) {
+    for (const c of columns) {
+      while (c.at < c.chunks.length && c.chunks[c.at].rowEnd <= row) c.at++
+      const chunk = c.chunks[c.at]
+      const value = chunk !== undefined && chunk.rowStart <= row ? (chunk.columnData[row - chunk.rowStart] as unknown) : undefined
+      if (value === undefined) throw corruptParquet({ file, key: `row ${row + 1}` }, `column ${quote(c.name)} has no value where the footer promises one`)
+      record[c.name] = value
+    }
+    onRow(record, row + 1)
+  }
+}
+
+/**
  * Decodes the `read` columns (flat, present) one row group and one window of rows at a time, each column chunk
  * checked page by page first, handing each row with its 1-based number. A value hyparquet leaves undefined
  * (no data for a row the footer promised) is a corrupt file, never a missing value.
@@ -163,20 +183,22 @@ export async function forEachParquetRow(file: string, pq: OpenParquet, read: str
     const where = { file, key: `row group ${index + 1}` }
     for (let first = 0; first < rows; first += window) {
       const last = Math.min(rows, first + window)
-      let objects: Array<Record<string, unknown>>
+      // the decoded columns, as hyparquet hands them (pages may reach before the window), zipped into rows here
+      const chunks = new Map<string, ColumnData[]>(read.map((name) => [name, []]))
       try {
-        objects = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, columns: read, rowStart: offset + first, rowEnd: offset + last, parsers: PARSERS })
+        await parquetRead({
+          file: pq.buffer,
+          metadata: pq.metadata,
+          columns: read,
+          rowStart: offset + first,
+          rowEnd: offset + last,
+          parsers: PARSERS,
+          onChunk: (c) => chunks.get(c.columnName)?.push(c)
+        })
       } catch (error) {
         throw corrupt(where, error)
       }
-      if (objects.length !== last - first) throw corruptParquet(where, `gave ${objects.length} rows for rows ${offset + first + 1} to ${offset + last}`)
-      for (let i = 0; i < objects.length; i++) {
-        const record = objects[i]
-        for (const name of read) {
-          if (record[name] === undefined) throw corruptParquet({ file, key: `row ${offset + first + i + 1}` }, `column ${quote(name)} has no value where the footer promises one`)
-        }
-        onRow(record, offset + first + i + 1)
-      }
+      zipRows(file, read, chunks, offset + first, offset + last, onRow)
     }
     pq.forget()
     offset += rows
