@@ -172,6 +172,12 @@ const CASES: HostileCase[] = [
     /claims 100000 bytes, but the column chunk has 24 left/
   ),
   refused(
+    'a chunk compressed with zstd (not read) is refused by its codec name',
+    withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, codec: 6, pages: [P.page({ body: Buffer.from([0x28, 0xb5]), numValues: 3, uncompressed: 24 })], numValues: 3 })),
+    'c.parquet (row group 1, column "m")',
+    /is Parquet compressed with ZSTD, which is not read/
+  ),
+  refused(
     'a snappy page that claims 2 GiB uncompressed',
     withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, codec: P.CODEC.SNAPPY, pages: [P.page({ body: Buffer.from([0x18, 0x5c]), numValues: 3, uncompressed: 2 ** 31 - 1 })], numValues: 3 })),
     'c.parquet (row group 1, column "m", page 1)',

@@ -64,7 +64,7 @@ class PageError extends Error {}
 export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
   const { codec, rows, where } = chunk
   if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY') {
-    throw new InputError(where, `is Parquet compressed with ${codec}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`)
+    throw new InputError(where, `is Parquet compressed with ${(codec as string | undefined) ?? 'an unknown codec'}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`)
   }
   let at = 0
   let values = 0
