@@ -1,7 +1,8 @@
 /**
  * Peak memory of the Parquet reader on the big claims of issue 24, item 8, measured in a child process of its
- * own (child-ts.ts): before the checks, one run-length run of 2^28 values cost 2.7 GB, a row group claiming 2^31
- * rows 0.7-2.3 GB and a minute, a 16 MiB footer 1.4 GB. Each is now refused while the child's peak RSS grows by
+ * own (child-ts.ts): before the checks, one run-length run of 2^28 values or a row group claiming 2^31 rows cost
+ * 0.7-2.7 GB and a minute, a 16 MiB footer 1.4 GB (issue 24; scripts/bench-hostile.js measured 1.6 GB then a V8
+ * fatal error, 2.5 GB after 70 s, and 2.0 GB). Each is now refused while the child's peak RSS grows by
  * at most {@link GROWTH_LIMIT_MB} over what loading the code cost, each in well under 2 s. (scripts/bench-hostile.js
  * measures the same files through the whole CLI: docs/limits.md.)
  */
