@@ -17,6 +17,7 @@ import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { opt, writeLines } from './bench-common.js'
+import { bigFooterTable, chunkPastEndTable, claimedRowsTable, honestTable, nestedSchemaFile, rleRunTable } from './hostile-parquet.js'
 
 const cli = opt('--cli', undefined)
 if (!cli) throw new Error('--cli path/to/cli.js is required')
@@ -139,6 +140,24 @@ const CASES = [
       return gate('rules.yml', 'unused.jsonl', 'unused.jsonl')
     }
   ],
+  // Parquet on the metadata's word (issue 24, item 8): each file is built byte by byte (scripts/hostile-parquet.js)
+  ...[
+    ['parquet-rle-run', 'Parquet: one run-length run of 2^28 values in a ~250-byte file', () => rleRunTable(2 ** 28)],
+    ['parquet-claimed-rows', 'Parquet: a row group claiming 2^31 rows in a ~200-byte file', () => claimedRowsTable(2 ** 31)],
+    ['parquet-nested-schema', 'Parquet: 20,000 nested schema groups', () => nestedSchemaFile(20000)],
+    ['parquet-footer-16mib', 'Parquet: a 16 MiB footer of empty structs', () => bigFooterTable(16 * 1024 * 1024 - 64)],
+    ['parquet-footer-8mib', 'Parquet: an 8 MiB footer of empty structs (under the size cap)', () => bigFooterTable(8 * 1024 * 1024 - 64)],
+    ['parquet-chunk-past-end', 'Parquet: a column chunk starting past the end of the file (rules: missing: zero)', () => chunkPastEndTable(1000)]
+  ].map(([name, what, build]) => [
+    name,
+    what,
+    async () => {
+      writeFileSync(f('zero.yml'), RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }'))
+      writeFileSync(f('honest.parquet'), honestTable(3))
+      writeFileSync(f(`${name}.parquet`), build())
+      return gate('zero.yml', 'honest.parquet', `${name}.parquet`)
+    }
+  ]),
   [
     'long-query-id',
     'a 10 MB query id',

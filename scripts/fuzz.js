@@ -24,6 +24,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+import { honestTable } from './hostile-parquet.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const FIXTURES = join(root, '__tests__/hostile/fixtures')
@@ -45,6 +47,26 @@ export const SEEDS = {
     '{"version": 1, "metrics": {"m": {"better": "lower", "unit": "ms", "fill": 100}}, "queries": {"missing": "zero"}, "checks": [{"name": "x", "metric": "m", "non_inferior": {"margin": "20%"}}]}\n'
   ]
 }
+
+/**
+ * Valid Parquet tables (bytes): one laid out byte by byte (scripts/hostile-parquet.js: uncompressed, PLAIN, one
+ * page per column), one written by hyparquet-writer 0.17.0 (snappy, dictionary-encoded strings, nulls, two row
+ * groups, v2 pages).
+ */
+const PARQUET_SEEDS = [
+  honestTable(3),
+  Buffer.from(
+    parquetWriteBuffer({
+      columnData: [
+        { name: 'query_id', type: 'STRING', data: ['q1', 'q2', 'q3', 'q4'] },
+        { name: 'm', type: 'DOUBLE', data: [0.5, null, 0.25, 1] },
+        { name: 'n', type: 'INT64', data: [1n, 0n, 1n, null] },
+        { name: 'seg', type: 'STRING', data: ['a', 'b', 'a', null] }
+      ],
+      rowGroupSize: 2
+    })
+  )
+]
 
 /** Text that breaks parsers: delimiters, line ends, encodings, non-numbers, prototype keys, YAML features. */
 const TOKENS = [
@@ -164,6 +186,7 @@ export function makeTargets(api) {
   return [
     { name: 'rows-jsonl', ext: 'jsonl', seeds: SEEDS.rowsJsonl, run: (file) => api.readRows(file, { metricFields }) },
     { name: 'rows-csv', ext: 'csv', seeds: SEEDS.rowsCsv, run: (file) => api.readRows(file, { metricFields }) },
+    { name: 'rows-parquet', ext: 'parquet', seeds: PARQUET_SEEDS, run: (file) => api.readRows(file, { metricFields, keepAttributes: new Set(['seg']) }) },
     { name: 'qrels', ext: 'txt', seeds: SEEDS.qrels, run: (file) => api.readQrels(file) },
     {
       name: 'run',

@@ -18,7 +18,7 @@ import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
 import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/importers/index.js'
-import { MAX_LOG_LINE_CHARS, safeLines } from '../util/show.js'
+import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
 
 /** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
 const GIVEN_OPTIONS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'] as const
@@ -79,7 +79,7 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
     if (command === 'init') return await initCommandLine(rest, out)
     if (command === 'explain') return await explainCommandLine(rest, out)
     if (command === 'validate') return await validateCommandLine(rest, out, err)
-    throw new UsageError(`unknown command "${command}"${suggestion(command, Object.keys(COMMANDS))}`)
+    throw new UsageError(`unknown command ${quote(command)}${suggestion(command, Object.keys(COMMANDS))}`)
   } catch (error) {
     if (error instanceof UsageError) {
       err(`retrieval-gate: ${error.message}\n${seeHelp(error.command)}\n`)
@@ -121,7 +121,7 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const v = parse('gate', args)
   required('gate', v, ['rules', 'baseline', 'candidate'])
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
-  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
+  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate')
   const rules = await readRules(v.rules as string)
   const rowsInput = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
   if (v.reference !== undefined && rules.reference === undefined) {
@@ -151,12 +151,12 @@ async function metricsCommandLine(args: string[], out: Write, err: Write): Promi
   const v = parse('metrics', args)
   required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
-  if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not "${String(format)}"`, 'metrics')
+  if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not ${quote(String(format))}`, 'metrics')
   const noRelevant = v['no-relevant'] ?? 'zero'
-  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not "${String(noRelevant)}"`, 'metrics')
+  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not ${quote(String(noRelevant))}`, 'metrics')
   let depth: number | undefined
   if (v.depth !== undefined) {
-    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics')
+    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not ${quote(String(v.depth))}`, 'metrics')
     depth = Number(v.depth)
   }
   const complete = v.complete === true

@@ -4,6 +4,7 @@ import { describeCheck, describePolicies, familyConfidenceFromRules, familySizeF
 import type { Reason } from '../decide/types.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
+import { sanitizeText } from '../util/show.js'
 
 /**
  * `explain`: what each check of a rules file will demand, in plain words, before any result exists. The
@@ -207,7 +208,8 @@ function explainRules(rules: Rules): string {
     L.push('')
   }
   L.push('A pass means: on these queries, every check above held. It says nothing about metrics, slices or queries the rules do not name.')
-  return L.join('\n') + '\n'
+  // Names come from the rules (a YAML "a\nb" key is a name with a newline): each entry is one line, escaped as one.
+  return L.map((line) => sanitizeText(line, Number.MAX_SAFE_INTEGER)).join('\n') + '\n'
 }
 
 /** `explain --rules R`: loads the rules (refusing them as the gate would) and prints the explanation. */

@@ -9,6 +9,7 @@ import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
 import { attrAt, rowCount, type SideRows } from '../model/rows.js'
 import { maxOf, minOf } from '../util/extent.js'
+import { bare } from '../util/show.js'
 
 /**
  * `init`: from zero to a first rules file. Reads the baseline and candidate once, lists the metric and
@@ -248,10 +249,31 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.-]*$/
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i
 
-/** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */
-function yamlName(name: string): string {
-  return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : JSON.stringify(name)
+// What JSON leaves raw but a YAML double-quoted scalar may not hold, or a YAML 1.1 reader takes as a line break:
+// DEL and the C1 controls (NEL, U+0085, among them), the line and paragraph separators, and (so that a reviewer
+// reads what the parser reads) the bidi marks and BOM. All are written as \uXXXX, which YAML decodes back.
+const YAML_ESCAPED = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g
+
+/**
+ * Any text as a YAML double-quoted scalar that parses back to exactly that text: JSON's escapes (control
+ * characters, line breaks, quotes, backslashes, lone surrogates) plus {@link YAML_ESCAPED}. No raw line break of
+ * any kind survives, so no value from the rows can end the line it is written on and start a rules key.
+ */
+function yamlString(text: string): string {
+  return JSON.stringify(text).replace(YAML_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+
+/** A YAML key or flow value: plain when safe, else {@link yamlString}. */
+function yamlName(name: string): string {
+  return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : yamlString(name)
+}
+
+/**
+ * Input text (a field name, a value, a file name) inside a YAML comment: as it is when clean, else quoted with
+ * every line break and control character escaped ({@link bare}): a comment ends at the line's end, so a raw
+ * newline in a value would turn the rest of it into live rules.
+ */
+const commentText = (text: string): string => bare(text)
 
 function num(x: number): string {
   if (Number.isInteger(x)) return String(x)
@@ -270,7 +292,7 @@ function starterMargin(m: MetricGuess): { yaml: string; words: string } {
 function starterRules(ins: Inspection): string {
   const L: string[] = []
   L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`)
-  L.push(`# Starter rules written by \`retrieval-gate init\` from ${ins.baseline.file} and ${ins.candidate.file}.`)
+  L.push(`# Starter rules written by \`retrieval-gate init\` from ${commentText(ins.baseline.file)} and ${commentText(ins.candidate.file)}.`)
   L.push('# Edit them BEFORE your first PR, and commit them: the gate is only as honest as rules written before')
   L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it')
   L.push('# did not look at which side is better. Check every guess marked "guessed", set the margins you can')
@@ -279,7 +301,7 @@ function starterRules(ins: Inspection): string {
   L.push('version: 1')
   if (ins.qrels !== undefined) {
     L.push('# The inputs are runs: the gate computes the ranking measures below from these judgments, as trec_eval does.')
-    L.push(`judgments: { qrels: ${JSON.stringify(ins.qrels)}, no_relevant: exclude }`)
+    L.push(`judgments: { qrels: ${yamlString(ins.qrels)}, no_relevant: exclude }`)
   }
   L.push('metrics:')
   const width = maxOf(ins.metrics.map((m) => yamlName(m.name).length)) + 1
@@ -300,10 +322,10 @@ function starterRules(ins: Inspection): string {
   }
   const clusterCandidate = ins.attributes.find((a) => a.cluster)
   if (clusterCandidate !== undefined) {
-    const c = clusterCandidate
-    L.push(`# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${c.distinct} values of ${c.name}: if the queries of one ${c.name} are alike`)
-    L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${c.name} values instead:`)
-    L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(c.name)} }`)
+    const name = commentText(clusterCandidate.name)
+    L.push(`# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${clusterCandidate.distinct} values of ${name}: if the queries of one ${name} are alike`)
+    L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${name} values instead:`)
+    L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(clusterCandidate.name)} }`)
   }
   L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }')
   if (ins.paired < 30) {
@@ -318,16 +340,21 @@ function starterRules(ins: Inspection): string {
   const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const m of ordered) {
     const margin = starterMargin(m)
-    L.push(`  # ${m.name} ${margin.words} (the worse end of the 95% interval of the change decides).`)
-    L.push(`  - name: ${JSON.stringify(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`)
+    L.push(`  # ${commentText(m.name)} ${margin.words} (the worse end of the 95% interval of the change decides).`)
+    L.push(`  - name: ${yamlString(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`)
     L.push(`    metric: ${yamlName(m.name)}`)
     L.push(`    non_inferior: { margin: ${margin.yaml} }`)
   }
   const primary = ordered[0]
   const slice = slices[0]
   if (slice !== undefined) {
-    L.push(`  # Protect every ${slice.name} (values: ${slice.values.slice(0, 8).join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`)
-    L.push(`  # - name: ${JSON.stringify(`${primary.name} holds for every ${slice.name}`)}`)
+    L.push(
+      `  # Protect every ${commentText(slice.name)} (values: ${slice.values
+        .slice(0, 8)
+        .map((v) => commentText(v))
+        .join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`
+    )
+    L.push(`  # - name: ${yamlString(`${primary.name} holds for every ${slice.name}`)}`)
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   per_slice: ${yamlName(slice.name)}`)
     L.push(`  #   non_inferior: { margin: ${primary.range || primary.binary ? '0.02' : primary.better === 'lower' ? '15%' : '10%'} }`)
@@ -335,13 +362,13 @@ function starterRules(ins: Inspection): string {
   const binary = ordered.find((m) => m.binary && m.better === 'higher')
   if (binary !== undefined) {
     L.push(`  # Demand a proven gain on a 0/1 metric (exact McNemar test):`)
-    L.push(`  # - name: ${JSON.stringify(`${binary.name} improves`)}`)
+    L.push(`  # - name: ${yamlString(`${binary.name} improves`)}`)
     L.push(`  #   metric: ${yamlName(binary.name)}`)
     L.push('  #   superior: { test: mcnemar, alpha: 0.05 }')
   }
   if (primary !== undefined) {
     L.push('  # Cap how many queries may get worse:')
-    L.push(`  # - name: ${JSON.stringify(`few ${primary.name} regressions`)}`)
+    L.push(`  # - name: ${yamlString(`few ${primary.name} regressions`)}`)
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   max_regressions: { share: 0.2 }`)
   }
@@ -351,31 +378,37 @@ function starterRules(ins: Inspection): string {
 /** A plain-text summary of what init found, for the terminal. */
 function describeInspection(ins: Inspection, out: string): string {
   const L: string[] = []
-  L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
+  L.push(`Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
   if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
     L.push(
       `  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`
     )
   }
   L.push('Metrics (numeric fields):')
-  const w = maxOf(ins.metrics.map((m) => m.name.length))
+  const w = maxOf(ins.metrics.map((m) => bare(m.name).length))
   for (const m of ins.metrics) {
     const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`
-    L.push(`  ${m.name.padEnd(w)}  ${m.better} is better (${m.why}); ${values}`)
+    L.push(`  ${bare(m.name).padEnd(w)}  ${m.better} is better (${m.why}); ${values}`)
   }
   L.push('Attributes (text fields):')
   if (ins.attributes.length === 0) L.push('  none')
   for (const a of ins.attributes) {
-    if (a.slice) L.push(`  ${a.name}: ${a.values.length} values (${a.values.slice(0, 8).join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`)
-    else if (a.cluster) L.push(`  ${a.name}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`)
-    else L.push(`  ${a.name}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`)
+    if (a.slice)
+      L.push(
+        `  ${bare(a.name)}: ${a.values.length} values (${a.values
+          .slice(0, 8)
+          .map((v) => bare(v))
+          .join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`
+      )
+    else if (a.cluster) L.push(`  ${bare(a.name)}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`)
+    else L.push(`  ${bare(a.name)}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`)
   }
-  for (const i of ins.ignored) L.push(`Ignored: ${i.name} (${i.why})`)
+  for (const i of ins.ignored) L.push(`Ignored: ${bare(i.name)} (${i.why})`)
   for (const n of ins.notes) L.push(`Note: ${n}`)
   L.push('')
-  L.push(`Wrote ${out}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`)
+  L.push(`Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`)
   // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
-  L.push(`Then: retrieval-gate explain --rules ${out}   (not installed: npx retrieval-gate explain --rules ${out})`)
+  L.push(`Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`)
   return L.join('\n') + '\n'
 }
 

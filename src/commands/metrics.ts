@@ -1,4 +1,7 @@
+import { InputError } from '../errors.js'
 import { aggregateRows, computeRunRows, formatValue, type NoRelevantPolicy } from '../metrics/index.js'
+import { quote } from '../util/show.js'
+import { jsonLine } from '../util/json-line.js'
 import { jsonNumbers } from '../util/json-number.js'
 
 /** Arguments of the `metrics` command, as the CLI parsed them. */
@@ -25,6 +28,31 @@ export interface MetricsNotes {
 }
 
 const CHUNK = 1 << 16
+
+/**
+ * A TREC field is a run of characters other than white space (trec_eval splits its lines on blanks). A query id
+ * or measure holding white space, a control character or a line or paragraph separator (a JSON Lines run or a
+ * ranx / pytrec_eval file can hold any), or what the log boundary would rewrite inside a line (bidi marks, BOM,
+ * `##[`: src/util/show.ts), cannot be written as one: it would print as two fields or two lines, or as another
+ * id. Such an id is refused, escaped in the message, with `--format jsonl` (which writes every id as a JSON
+ * string) as the way out; so is the id `all`, which a reader of `trec_eval -q` output takes for the summary line.
+ */
+const NOT_IN_TREC_FIELD = /[\s\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/
+
+/** Refuses `text` as a field of `--format trec` output (see {@link NOT_IN_TREC_FIELD}). */
+function checkTrecField(text: string, what: 'query id' | 'measure', file: string): void {
+  const problem =
+    text === ''
+      ? 'is empty'
+      : NOT_IN_TREC_FIELD.test(text) || text.includes('##[')
+        ? 'holds white space, a control character or a line separator, so it cannot be written as one field of a TREC line'
+        : what === 'query id' && text === 'all'
+          ? 'is "all", which --format trec uses for the summary line'
+          : undefined
+  if (problem === undefined) return
+  const where = what === 'query id' ? { file, queryId: text } : { key: '-m' }
+  throw new InputError(where, `the ${what} ${quote(text)} ${problem}`, '--format jsonl writes every id and measure exactly (as JSON strings)')
+}
 
 /**
  * `metrics`: a run and judgments in, trec_eval's numbers out. With no option it prints what `trec_eval -q` (10.0)
@@ -61,6 +89,8 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
   const rows = scored.rows ?? []
   const all = aggregateRows(measures, rows)
   if (args.format === 'trec') {
+    for (const m of measures) checkTrecField(m.name, 'measure', args.run)
+    if (args.perQuery) for (const row of rows) checkTrecField(row.id, 'query id', args.run)
     if (args.perQuery) {
       for (const row of rows) {
         for (const m of measures) out(`${m.name}\t${row.id}\t${formatValue(m, row.values.get(m.name) ?? 0)}\n`)
@@ -75,12 +105,12 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
         for (const [key, value] of row.values) record[key] = value
         for (const [key, value] of row.attrs) if (!(key in record)) record[key] = value
         // 12 significant digits, as every JSON output writes numbers (src/util/json-number.ts).
-        out(JSON.stringify(record, jsonNumbers) + '\n')
+        out(jsonLine(record, jsonNumbers))
       }
     }
     const summary: Record<string, unknown> = { queries: rows.length }
     measures.forEach((m, i) => (summary[m.name] = all[i]))
-    out(JSON.stringify({ all: summary, coverage }, jsonNumbers) + '\n')
+    out(jsonLine({ all: summary, coverage }, jsonNumbers))
   }
   if (buffer) write(buffer)
   const left = coverage.noRelevant.ids.length

@@ -1,5 +1,6 @@
 import { loadCheckedDataset } from '../readers/dataset/load.js'
 import { formatViolation } from '../readers/dataset/semantic.js'
+import { bare, sanitizeText } from '../util/show.js'
 
 /** Options of the `validate` command. */
 export interface ValidateOptions {
@@ -30,10 +31,13 @@ export async function validateCommand(options: ValidateOptions, out: (t: string)
     .sort()
     .map((s) => `${splits.get(s)} ${s}`)
     .join(', ')
-  lines.push(`${options.dataset}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`)
-  lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${options.corpus}: ${checked.corpusChunks} chunks`)
+  // file names and ids are input: escaped, so each stays on its line (formatViolation does the same)
+  const file = (name: string): string => sanitizeText(name, 240)
+  lines.push(`${file(options.dataset)}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`)
+  lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${file(options.corpus ?? '')}: ${checked.corpusChunks} chunks`)
   if (options.previous !== undefined) {
-    lines.push(`previous ${options.previous}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${checked.removed.slice(0, 20).join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`)
+    const removed = checked.removed.slice(0, 20).map((id) => bare(id, 240))
+    lines.push(`previous ${file(options.previous)}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${removed.join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`)
   }
   if (violations.length === 0) {
     out(`${lines.join('\n')}\nvalid\n`)

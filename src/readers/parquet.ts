@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises'
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet'
-import { InputError } from '../errors.js'
+import { parquetRead, type AsyncBuffer, type ColumnData, type FileMetaData } from 'hyparquet'
+import { InputError, type Where } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
 import { RowsSink } from './importers/rows-sink.js'
 import { openError, openReadable } from './whole-file.js'
@@ -8,78 +8,86 @@ import { rememberField } from './field-caps.js'
 import { quote } from '../util/show.js'
 import { toByteString } from '../util/order.js'
 import type { BlockCollector } from './run-blocks.js'
+import { corruptParquet, footerInt, MAX_ROW_GROUP_BYTES, PARQUET_HINT, readParquetFooter, type ParquetColumn, type ParquetFooter, type RangeReader } from './parquet-footer.js'
+import { checkColumnChunk } from './parquet-pages.js'
 
 /**
  * Per-query rows in Parquet (wide form: one row per query, a query id column, one numeric column per
  * metric, string attribute columns), as pandas `to_parquet`, pyarrow and Spark write them. Read with
- * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads: the footer
- * first, then one row group at a time and only the columns the rules use, so memory follows the largest
- * row group, not the file. Rows go through the same {@link RowsSink} as the CSV / JSON importers, so ids,
- * metrics and attributes obey the same caps (src/readers/field-caps.ts) and the same refusals.
+ * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads, and never on
+ * the file's word: the footer is checked before hyparquet parses it and against the file
+ * (src/readers/parquet-footer.ts), every page of every column read is checked before hyparquet decodes it
+ * (src/readers/parquet-pages.ts), and rows are decoded a window at a time, only the columns the rules use, so
+ * memory follows the window, not what a row group claims. Rows go through the same {@link RowsSink} as the
+ * CSV / JSON importers, so ids, metrics and attributes obey the same caps (src/readers/field-caps.ts) and the
+ * same refusals. A library failure on a checked file is still a refusal naming the file and the row group.
  */
-
-/** Largest footer (schema + row group index) read; a per-query table's footer is a few KiB. */
-const MAX_FOOTER_BYTES = 16 * 1024 * 1024
 
 /**
- * Largest row group, uncompressed, decoded at once. pyarrow writes up to 1 Mi rows per group: a per-query
- * table of a million queries and a dozen metrics is ~100 MiB. Bigger groups are a file that is not
- * per-query rows, or one built to exhaust memory.
+ * Most values (rows x columns read) decoded at once: hyparquet builds one object per row of a window, ~100 MB
+ * at this size. A row group of fewer values is one window; a bigger one is read in windows of this many values,
+ * each decoding the pages that overlap it (a page that straddles two windows is decoded twice).
  */
-export const MAX_ROW_GROUP_BYTES = 256 * 1024 * 1024
+const WINDOW_VALUES = 1 << 20
 
-const HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV'
-
-/** The file seen by hyparquet: positioned reads through one open handle. */
-function fileBuffer(handle: FileHandle, size: number, file: string): AsyncBuffer {
-  return {
-    byteLength: size,
-    async slice(start: number, end?: number): Promise<ArrayBuffer> {
-      const stop = Math.min(end ?? size, size)
-      const length = Math.max(0, stop - start)
-      const buf = Buffer.alloc(length)
-      let done = 0
-      while (done < length) {
-        const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error: unknown) => {
-          throw openError(file, error)
-        })
-        if (bytesRead === 0) break
-        done += bytesRead
-      }
-      return buf.buffer.slice(buf.byteOffset, buf.byteOffset + done)
+/** Strings must be UTF-8, as in every other input (hyparquet's default decoder replaces bad bytes silently). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+class BadUtf8 extends Error {}
+const PARSERS = {
+  stringFromBytes(bytes: Uint8Array | undefined): string | undefined {
+    if (bytes === undefined) return undefined
+    try {
+      return UTF8.decode(bytes)
+    } catch {
+      throw new BadUtf8('holds text that is not valid UTF-8')
     }
   }
 }
 
-/** A Parquet library failure (a truncated or corrupt file, an unsupported codec) as a refusal naming the file. */
-function corrupt(file: string, error: unknown): InputError {
+/**
+ * The file seen by hyparquet and by the checks: positioned reads through one open handle. hyparquet's reads
+ * (`slice`) are kept for the row group being read, because each window of rows asks for the same column
+ * chunks again; {@link RangeReader.read} (the checks) is not kept.
+ */
+function fileBuffer(handle: FileHandle, size: number, file: string): { buffer: AsyncBuffer; reader: RangeReader; forget: () => void } {
+  const read = async (start: number, end: number): Promise<Uint8Array> => {
+    const stop = Math.min(end, size)
+    const length = Math.max(0, stop - start)
+    const buf = new Uint8Array(length)
+    let done = 0
+    while (done < length) {
+      const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error: unknown) => {
+        throw openError(file, error)
+      })
+      if (bytesRead === 0) break
+      done += bytesRead
+    }
+    return done === length ? buf : buf.subarray(0, done)
+  }
+  const kept = new Map<string, Promise<ArrayBuffer>>()
+  const buffer: AsyncBuffer = {
+    byteLength: size,
+    slice(start: number, end?: number): Promise<ArrayBuffer> {
+      const key = `${start}:${end ?? size}`
+      let bytes = kept.get(key)
+      if (bytes === undefined) {
+        bytes = read(start, end ?? size).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer)
+        kept.set(key, bytes)
+      }
+      return bytes
+    }
+  }
+  return { buffer, reader: { byteLength: size, read }, forget: () => kept.clear() }
+}
+
+/** A Parquet library failure (on a checked file) as a refusal naming the file (and the row group). */
+function corrupt(where: Where, error: unknown): InputError {
   if (error instanceof InputError) return error
+  if (error instanceof BadUtf8) return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)')
   const message = error instanceof Error ? error.message : String(error)
   const codec = /unsupported compression codec: (\w+)/.exec(message)
-  if (codec) return new InputError({ file }, `is Parquet compressed with ${codec[1]}, which is not read`, `${HINT}: pandas and pyarrow use snappy by default`)
-  return new InputError({ file }, `is not a readable Parquet file (${message.slice(0, 200)})`, `the file is truncated or corrupt; ${HINT}`)
-}
-
-/** Checks both magic numbers and the footer length before the library parses anything. */
-async function checkFrame(buffer: AsyncBuffer, file: string): Promise<void> {
-  const size = buffer.byteLength
-  if (size < 12) throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${HINT}`)
-  const tail = new Uint8Array(await buffer.slice(size - 8, size))
-  const magic = String.fromCharCode(tail[4], tail[5], tail[6], tail[7])
-  if (magic !== 'PAR1') throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${HINT}`)
-  const footer = new DataView(tail.buffer, tail.byteOffset).getUint32(0, true)
-  if (footer > MAX_FOOTER_BYTES || footer > size - 12) {
-    throw new InputError({ file }, `has a Parquet footer of ${footer} bytes in a file of ${size} bytes`, `the file is corrupt; ${HINT}`)
-  }
-}
-
-/** The top-level columns: name, and whether values are numbers (for the hint lists of columns not read). */
-function topColumns(metadata: FileMetaData): Array<{ name: string; numeric: boolean; nested: boolean }> {
-  return parquetSchema(metadata).children.map((c) => ({
-    name: c.element.name,
-    numeric: c.children.length === 0 && ['INT32', 'INT64', 'FLOAT', 'DOUBLE'].includes(c.element.type ?? ''),
-    nested: c.children.length > 0
-  }))
+  if (codec) return new InputError(where, `is Parquet compressed with ${codec[1]}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`)
+  return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`)
 }
 
 /** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
@@ -88,53 +96,111 @@ export function plain(value: unknown): unknown {
   return value
 }
 
-/** An open Parquet file: its positioned-read buffer, footer and top-level columns. */
+/** An open Parquet file: its positioned-read buffer, checked footer and top-level columns. */
 export interface OpenParquet {
   buffer: AsyncBuffer
+  reader: RangeReader
+  /** Drops hyparquet's kept reads (between row groups). */
+  forget: () => void
+  footer: ParquetFooter
   metadata: FileMetaData
-  columns: Array<{ name: string; numeric: boolean; nested: boolean }>
+  columns: ParquetColumn[]
 }
 
-/** Opens `file`, checks its frame and reads its footer, runs `use`, and closes the file whatever happens. */
+/** Opens `file`, checks its frame and footer, runs `use`, and closes the file whatever happens. */
 export async function withParquet<T>(file: string, use: (pq: OpenParquet) => Promise<T>): Promise<T> {
   const { handle, stats } = await openReadable(file)
   try {
     // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
     if (!stats.isFile()) throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first')
-    const buffer = fileBuffer(handle, stats.size, file)
-    await checkFrame(buffer, file)
-    let metadata: FileMetaData
-    try {
-      metadata = await parquetMetadataAsync(buffer, { initialFetchSize: 64 * 1024 })
-    } catch (error) {
-      throw corrupt(file, error)
-    }
-    return await use({ buffer, metadata, columns: topColumns(metadata) })
+    const { buffer, reader, forget } = fileBuffer(handle, stats.size, file)
+    const footer = await readParquetFooter(file, reader)
+    return await use({ buffer, reader, forget, footer, metadata: footer.metadata, columns: footer.columns })
   } finally {
     await handle.close()
   }
 }
 
-/** Decodes the `read` columns one row group at a time (capped), handing each row with its 1-based number. */
+/** Refuses reading a column that is not one plain value per row (a list, a struct, a map, a repeated column). */
+function refuseNested(file: string, pq: OpenParquet, read: string[]): ParquetColumn[] {
+  return read.map((name) => {
+    const c = pq.columns.find((col) => col.name === name) as ParquetColumn
+    if (c.nested) {
+      throw new InputError({ file }, `column ${quote(name)} is a list, struct or repeated column, not one value per row`, 'a query id, metric or attribute column holds one number or label per row')
+    }
+    return c
+  })
+}
+
+/**
+ * Hands rows `start..end` (0-based in the file) of the decoded `chunks` to `onRow`, one record object reused for
+ * every row (the readers copy what they keep; a null prototype, so a column named `__proto__` is plain data). A
+ * row no chunk of a column covers, or covers with undefined, is a corrupt file, never a missing value.
+ */
+function zipRows(file: string, read: string[], chunks: Map<string, ColumnData[]>, start: number, end: number, onRow: (record: Record<string, unknown>, row: number) => void): void {
+  const columns = read.map((name) => ({ name, chunks: chunks.get(name) as ColumnData[], at: 0 }))
+  const record = Object.create(null) as Record<string, unknown>
+  for (let row = start; row < end; row++) {
+    for (const c of columns) {
+      while (c.at < c.chunks.length && c.chunks[c.at].rowEnd <= row) c.at++
+      const chunk = c.chunks[c.at]
+      const value = chunk !== undefined && chunk.rowStart <= row ? (chunk.columnData[row - chunk.rowStart] as unknown) : undefined
+      if (value === undefined) throw corruptParquet({ file, key: `row ${row + 1}` }, `column ${quote(c.name)} has no value where the footer promises one`)
+      record[c.name] = value
+    }
+    onRow(record, row + 1)
+  }
+}
+
+/**
+ * Decodes the `read` columns (flat, present) one row group and one window of rows at a time, each column chunk
+ * checked page by page first, handing each row with its 1-based number. A value hyparquet leaves undefined
+ * (no data for a row the footer promised) is a corrupt file, never a missing value.
+ */
 export async function forEachParquetRow(file: string, pq: OpenParquet, read: string[], onRow: (record: Record<string, unknown>, row: number) => void): Promise<void> {
+  const columns = refuseNested(file, pq, read)
+  const window = Math.max(1, Math.floor(WINDOW_VALUES / Math.max(1, read.length)))
   let offset = 0
   for (const [index, group] of pq.metadata.row_groups.entries()) {
-    const rows = Number(group.num_rows)
-    const bytes = Number(group.total_byte_size)
+    const rows = pq.footer.groupRows[index]
+    if (rows === 0) continue
+    // the bytes held while this group is read (hyparquet's reads are kept for its windows) follow its chunks' sizes
+    const bytes = columns.reduce((n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0), 0)
     if (bytes > MAX_ROW_GROUP_BYTES) {
       throw new InputError(
-        { file },
-        `row group ${index + 1} holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`,
+        { file, key: `row group ${index + 1}` },
+        `holds ${bytes} bytes in the columns read; the limit is ${MAX_ROW_GROUP_BYTES}`,
         'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns'
       )
     }
-    let objects: Array<Record<string, unknown>>
-    try {
-      objects = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, columns: read, rowStart: offset, rowEnd: offset + rows })
-    } catch (error) {
-      throw corrupt(file, error)
+    for (const c of columns) {
+      const leaf = pq.footer.leaves[c.leaf]
+      const meta = group.columns[c.leaf].meta_data as NonNullable<(typeof group.columns)[number]['meta_data']>
+      const start = (footerInt(meta.dictionary_page_offset) || footerInt(meta.data_page_offset)) as number
+      const bytes = await pq.reader.read(start, start + (footerInt(meta.total_compressed_size) as number))
+      checkColumnChunk(bytes, { leaf, codec: meta.codec, rows, where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` } })
     }
-    for (let i = 0; i < objects.length; i++) onRow(objects[i], offset + i + 1)
+    const where = { file, key: `row group ${index + 1}` }
+    for (let first = 0; first < rows; first += window) {
+      const last = Math.min(rows, first + window)
+      // the decoded columns, as hyparquet hands them (pages may reach before the window), zipped into rows here
+      const chunks = new Map<string, ColumnData[]>(read.map((name) => [name, []]))
+      try {
+        await parquetRead({
+          file: pq.buffer,
+          metadata: pq.metadata,
+          columns: read,
+          rowStart: offset + first,
+          rowEnd: offset + last,
+          parsers: PARSERS,
+          onChunk: (c) => chunks.get(c.columnName)?.push(c)
+        })
+      } catch (error) {
+        throw corrupt(where, error)
+      }
+      zipRows(file, read, chunks, offset + first, offset + last, onRow)
+    }
+    pq.forget()
     offset += rows
   }
 }
@@ -168,9 +234,11 @@ export async function readWideParquetRows(file: string, pq: OpenParquet, options
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   const read: string[] = []
   for (const c of pq.columns) {
-    const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name)
-    if (wanted) read.push(c.name)
+    const named = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes?.has(c.name) === true
+    // a list or struct column is read only when named (and then refused): otherwise it is noted, as JSON's are
+    if (named || (options.keepAttributes === undefined && !c.nested)) read.push(c.name)
     else if (!c.nested) rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name)
+    else if (options.keepAttributes === undefined) sink.notes.push(`${file}: column ${quote(c.name)} skipped (a list or struct column, not a number or label)`)
   }
   await forEachParquetRow(file, pq, read, (record, n) => {
     const label = `row ${n}`

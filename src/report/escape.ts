@@ -100,7 +100,10 @@ export function inline(text: string, max = MAX_CELL): string {
  * words are put in `<code>` (GitHub applies mentions and autolinks to HTML text too, but not inside code).
  */
 export function htmlText(text: string, max = MAX_CELL): string {
-  return byWord(clean(text, max), (w) => `<code>${escapeHtml(w)}</code>`, escapeHtml)
+  // A backtick is entity-escaped too: inside HTML it is plain text, but a reader (or a renderer) must never see
+  // a code span an input opened.
+  const safe = (t: string): string => escapeHtml(t).replace(/`/g, '&#96;')
+  return byWord(clean(text, max), (w) => `<code>${safe(w)}</code>`, safe)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isWithheld, queryDetails, type GateResult } from '../decide/result.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { jsonLine } from '../util/json-line.js'
 
 /** One line of `regressions.jsonl`. */
 export interface RegressionRecord {
@@ -41,7 +42,7 @@ function regressionMetrics(result: GateResult): string[] {
  */
 export function toRegressionsJsonl(result: GateResult): string {
   return regressionRecords(result)
-    .map((r) => JSON.stringify(r, jsonNumbers) + '\n')
+    .map((r) => jsonLine(r, jsonNumbers))
     .join('')
 }
 

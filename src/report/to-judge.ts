@@ -1,6 +1,7 @@
 import { withheldIds, type GateResult as Result } from '../decide/result.js'
 import type { ToJudgeEntry } from '../trust/pooling.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { jsonLine } from '../util/json-line.js'
 
 /** The file name the action writes the to-judge list under (in its report-dir). */
 export const TO_JUDGE_FILE = 'to-judge.jsonl'
@@ -21,16 +22,15 @@ export function toJudgeFile(result: Result): string {
 /** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
 export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): string {
   return entries
-    .map(
-      (e) =>
-        JSON.stringify(
-          {
-            query_id: e.queryId,
-            depth,
-            documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-          },
-          jsonNumbers
-        ) + '\n'
+    .map((e) =>
+      jsonLine(
+        {
+          query_id: e.queryId,
+          depth,
+          documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+        },
+        jsonNumbers
+      )
     )
     .join('')
 }

@@ -64,6 +64,17 @@ export function quote(value: unknown, max = MAX_SHOWN_CHARS): string {
 }
 
 /**
+ * An input value for a line of output where it usually reads best bare (a metric, an attribute, an id in a
+ * list): the value itself when {@link quote} would change nothing but add the quotes, else {@link quote}'s form
+ * (quoted, escaped, cut). So `recall@10` stays `recall@10`, while `a\nb` becomes `"a\nb"`: an input value can
+ * never start a line, end one or carry a control character, whatever line it is written on.
+ */
+export function bare(value: string, max = MAX_SHOWN_CHARS): string {
+  const quoted = quote(value, max)
+  return quoted === `"${value}"` ? value : quoted
+}
+
+/**
  * The backstop for text that may hold input (a message, a hint, a file name, a rule key): control
  * characters (newline and carriage return included) and bidi marks escaped as `\n`, `\u001b`..., `##[`
  * broken, a `::` at the start cut off from it, and the whole cut to `max` characters with its full length.

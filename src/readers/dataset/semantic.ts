@@ -1,6 +1,6 @@
 import { GUARDED_FIELDS } from './schema.js'
 import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
-import { quote } from '../../util/show.js'
+import { bare, quote, sanitizeText } from '../../util/show.js'
 import { pushAll } from '../../util/extent.js'
 
 /**
@@ -175,9 +175,19 @@ function short(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }
 
-/** `file:line: [id] rule: message`, the one shape every violation is printed in. */
+/** Longest file name a violation shows (as a refusal's place, src/errors.ts). */
+const MAX_PLACE_CHARS = 240
+/** Longest id a violation shows: the schema's cap on an id (a longer one is the violation, shown cut). */
+const MAX_ID_CHARS = 200
+
+/**
+ * `file:line: [id] rule: message`, the one shape every violation is printed in, one line each: the id is shown
+ * bare when clean and quoted with its line breaks and control characters escaped otherwise (`["q\n1"]`), and the
+ * file name is escaped, so no id can print as two violations. (Messages quote the values they show.)
+ */
 export function formatViolation(v: Violation): string {
-  const place = v.line === null ? v.file : `${v.file}:${v.line}`
-  const id = v.id === null ? '' : ` [${v.id}]`
+  const file = sanitizeText(v.file, MAX_PLACE_CHARS)
+  const place = v.line === null ? file : `${file}:${v.line}`
+  const id = v.id === null ? '' : ` [${bare(v.id, MAX_ID_CHARS)}]`
   return `${place}:${id} ${v.rule}: ${v.message}`
 }
