@@ -284,4 +284,49 @@ describe('the reference read by the action', () => {
     expect(await runAction()).toBe(1)
     expect(stdout.join('')).toContain('run 700 holds 2 artifacts named "release-rows", so which one is meant is ambiguous')
   })
+
+  // Issue 25, looks: a budget looked at by every PR attempt of a release passes a spent budget more often than its
+  // confidence says; reference.looks shares the release's error rate over a fixed allowance of looks.
+  describe('reference.looks: a fixed allowance of looks per release', () => {
+    const withLooks = (n: number): string => rules(`${AT_TAG}\n  looks: ${n}`).replace('budget: 0.01', 'budget: 0.5')
+    beforeEach(() => {
+      fake.statuses = []
+      fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+      fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
+    })
+    const budgetLooks = (): number => fake.statuses.filter((x) => x.sha === TAGGED && x.context === 'retrieval-gate budget look').length
+
+    it('each look is recorded on the reference commit and tested at 1 - (1 - confidence) / looks', async () => {
+      await setup(withLooks(4))
+      expect(await runAction()).toBe(0)
+      const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+      expect(report.budgets.reference.looks).toEqual({ this_look: 1, allowed: 4, confidence_each: 0.9875, unknown: null })
+      expect(report.budgets.units[0]).toMatchObject({ status: 'pass', confidence: 0.9875 })
+      expect(budgetLooks()).toBe(1)
+      const md = await readFile((await outputs())['report-markdown'], 'utf8')
+      expect(md).toContain('This run is look 1 of at most 4 at v1.4 (reference.looks): each budget interval is at 98.75%, so over the release the budgets hold at 95%.')
+    })
+
+    it('beyond the allowance a budget that is not shown spent is inconclusive (and counts as on_inconclusive says)', async () => {
+      for (let i = 0; i < 4; i++) fake.statuses.push({ sha: TAGGED, state: 'success', context: 'retrieval-gate budget look', description: `look ${i + 1}`, target_url: undefined })
+      await setup(withLooks(4))
+      expect(await runAction()).toBe(1)
+      const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+      expect(report.budgets.reference.looks).toMatchObject({ this_look: 5, allowed: 4 })
+      expect(report.budgets.units[0]).toMatchObject({ status: 'inconclusive', reason: 'budget_looks_exceeded' })
+    })
+
+    it('a ledger it cannot write makes the budget inconclusive, never a count from 0', async () => {
+      fake.readOnly.add('t-actions')
+      try {
+        await setup(withLooks(4))
+        expect(await runAction()).toBe(1)
+        const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+        expect(report.budgets.units[0]).toMatchObject({ status: 'inconclusive', reason: 'budget_looks_unknown' })
+        expect(report.budgets.reference.looks.unknown).toMatch(/statuses: write/)
+      } finally {
+        fake.readOnly.clear()
+      }
+    })
+  })
 })

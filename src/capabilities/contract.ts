@@ -80,6 +80,8 @@ export interface Records {
   'holdout-looks': PriorLooks
   /** The default branch's history (undefined: the rules ask for none, or not a pull request). */
   history: HistoryInput | undefined
+  /** This run's look at the reference's budget (counted on the reference's commit), against reference.looks. */
+  'budget-looks': { thisLook: number | null; unknown: string | null }
 }
 
 /** An exam record: not a file, but what the trusted source keeps (the look ledger, the history). */

@@ -2,7 +2,7 @@ import { pairReference } from '../align/reference.js'
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import type { ReferenceRules } from '../config/types.js'
-import { evaluateBudget, withBudget } from '../decide/budget.js'
+import { evaluateBudget, withBudget, type BudgetLooks } from '../decide/budget.js'
 import type { MetricRule } from '../config/types.js'
 import type { SideRows } from '../model/rows.js'
 import { readFetched } from '../readers/fetched.js'
@@ -19,10 +19,13 @@ import type { Capability, InputSpec } from './contract.js'
 export interface ReferenceEvidence {
   rows: SideRows
   manifest: Manifest | null
+  /** This run's look at the budget over the release (with reference.looks); undefined without an allowance. */
+  looks?: { thisLook: number | null; unknown: string | null }
 }
 
 interface Summary extends ReferenceSummary {
   stats: StatsEngine
+  looks: BudgetLooks | undefined
 }
 
 const ROWS = 'reference rows'
@@ -45,21 +48,25 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
     r.artifact === undefined
       ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
       : { role: 'exam', kind: 'artifact', name: ROWS, artifact: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, branch: r.artifact.ref, key: 'reference.artifact' },
-    { role: 'exam', kind: 'file', name: MANIFEST, path: r.manifest, givenBy: { option: 'reference-manifest', input: 'reference-manifest' }, key: 'reference.manifest' }
+    { role: 'exam', kind: 'file', name: MANIFEST, path: r.manifest, givenBy: { option: 'reference-manifest', input: 'reference-manifest' }, key: 'reference.manifest' },
+    ...(r.looks === undefined ? [] : [{ role: 'exam' as const, kind: 'record' as const, name: 'budget-looks' as const, key: 'reference.looks' }])
   ],
   async read(_r, inputs, { rules, rowsInput }) {
     const rowsFile = inputs.file(ROWS)
     if (rowsFile === undefined) throw new Error('the framework fetches the reference rows before read')
     const rows = await readFetched(rowsFile, (path, name) => readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name })))
     const manifestFile = inputs.file(MANIFEST)
-    return { rows, manifest: manifestFile === undefined ? null : await readManifest(manifestFile) }
+    const looks = inputs.record('budget-looks')
+    return { rows, manifest: manifestFile === undefined ? null : await readManifest(manifestFile), ...(looks === undefined ? {} : { looks }) }
   },
   assess({ rules, config, evidence, table, core, options }) {
     // Budgets are never skipped silently: rules that name a reference need its rows.
     if (evidence === undefined) throw notRead(rules, config)
     const snapshot = checkReferenceSnapshot(rules, evidence.manifest, { baseline: core.trust.manifests.baseline, dataset: core.trust.manifests.dataset }, config.label)
     const stats = createStats(pairReference(rules, table, evidence.rows, config.label), rules, options)
-    const summary: Summary = { label: config.label, file: evidence.rows.source, rows: evidence.rows.ids.length, snapshot, stats }
+    const looks: BudgetLooks | undefined =
+      config.looks === undefined ? undefined : { thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook, allowed: config.looks, unknown: evidence.looks?.unknown ?? null }
+    const summary: Summary = { label: config.label, file: evidence.rows.source, rows: evidence.rows.ids.length, snapshot, stats, looks, confidence: rules.statistics.confidence }
     return {
       guards: [],
       summary,
@@ -73,7 +80,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   },
   adjust(unit, { rules, summary, check }) {
     const metric = rules.metrics.get(check.rule.metric) as MetricRule
-    return withBudget(unit, evaluateBudget(check.rule, metric, rules, { stats: summary.stats, label: summary.label }, unit.slice, unit.comparison.confidence))
+    return withBudget(unit, evaluateBudget(check.rule, metric, rules, { stats: summary.stats, label: summary.label, looks: summary.looks }, unit.slice, unit.comparison.confidence))
   }
 }
 

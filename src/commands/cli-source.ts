@@ -27,7 +27,8 @@ export function cliInputSource(options: { given: Readonly<Record<string, string 
       throw notFetched(options.rulesFile, spec.key, `the artifact ${spec.artifact}`, `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`, spec.name)
     },
     record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, _rules: Rules): Promise<Records[K]> {
-      const none: Records = { 'holdout-looks': { thisPr: null }, history: undefined }
+      // Outside a pull request nothing is counted: this run is the one look.
+      const none: Records = { 'holdout-looks': { thisPr: null }, history: undefined, 'budget-looks': { thisLook: 1, unknown: null } }
       return Promise.resolve(none[spec.name])
     },
     given(spec: GivenSpec): string[] {

@@ -2,7 +2,7 @@ import type { CheckRule, Margin, MetricRule, ReferenceRules } from './types.js'
 
 /** The regression-budget keys as written in the rules file (already validated against the schema). */
 export interface RawReferenceRules {
-  reference?: { name?: string; path?: string; ref?: string; manifest?: string; artifact?: { name: string; workflow?: string; file?: string; ref?: string } }
+  reference?: { name?: string; path?: string; ref?: string; manifest?: string; looks?: number; artifact?: { name: string; workflow?: string; file?: string; ref?: string } }
 }
 
 type Fail = (path: Array<string | number>, message: string, hint?: string) => never
@@ -28,7 +28,7 @@ export function referenceRules(raw: RawReferenceRules, checks: readonly CheckRul
   }
   const label = r.name ?? r.ref ?? r.path ?? (r.artifact as { name: string }).name
   return {
-    reference: { label, path: r.path, ref: r.ref, manifest: r.manifest, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, ref: r.artifact.ref } }
+    reference: { label, path: r.path, ref: r.ref, manifest: r.manifest, looks: r.looks, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, ref: r.artifact.ref } }
   }
 }
 

@@ -31,6 +31,13 @@ export const REFERENCE_RULES_PROPERTIES = {
         maxLength: 255,
         description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
       },
+      looks: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        description:
+          "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive. Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
+      },
       manifest: {
         type: 'string',
         minLength: 1,

@@ -134,6 +134,8 @@ export interface ReferenceRules {
   artifact: { name: string; workflow: string | undefined; file: string | undefined; ref: string | undefined } | undefined
   /** The reference's snapshot manifest (an exam file, read where the rules are); undefined: the invocation may name one. */
   manifest: string | undefined
+  /** Most gate runs over the release that may look at the budget (`reference.looks`); undefined: every run is one look, unshared. */
+  looks: number | undefined
 }
 
 /** The evaluation set the runs are graded against (its gold and grades are the judgments). */

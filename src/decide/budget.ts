@@ -7,6 +7,25 @@ import type { BudgetResult, Status, UnitResult } from './types.js'
 export interface ReferenceStats {
   stats: StatsEngine
   label: string
+  /**
+   * The release's allowance of looks at the budget (reference.looks), this run's look, and the confidence each look
+   * is tested at (1 - (1 - confidence) / looks: Bonferroni over the allowance); undefined without an allowance.
+   */
+  looks?: BudgetLooks
+}
+
+/** This run's look at the budget against the release's allowance (src/capabilities/reference.ts). */
+export interface BudgetLooks {
+  /** This run's look, counted in the ledger (1 = the first); null when it could not be counted. */
+  thisLook: number | null
+  allowed: number
+  /** Why the looks could not be counted, or null. */
+  unknown: string | null
+}
+
+/** The confidence of each look's budget interval: the allowance shares the release's error rate (Bonferroni). */
+export function lookConfidence(confidence: number, allowed: number): number {
+  return 1 - (1 - confidence) / allowed
 }
 
 /**
@@ -25,7 +44,8 @@ export interface ReferenceStats {
 export function evaluateBudget(rule: CheckRule, metric: MetricRule, rules: Rules, reference: ReferenceStats, filters: Filters, confidence: number): BudgetResult | undefined {
   const spec = rule.budget
   if (spec === undefined) return undefined
-  const c = reference.stats.compare(rule.metric, filters, confidence)
+  const looks = reference.looks
+  const c = reference.stats.compare(rule.metric, filters, looks === undefined ? confidence : lookConfidence(confidence, looks.allowed))
   const sign = metric.better === 'higher' ? 1 : -1
   const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value
   const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]]
@@ -33,6 +53,11 @@ export function evaluateBudget(rule: CheckRule, metric: MetricRule, rules: Rules
   if (c.n === 0) return result('fail', 'no_queries')
   if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite)) return result('fail', 'non_finite')
   if (c.n < rules.queries.minPerSlice) return result('inconclusive', 'too_few_queries')
+  // A release may look at its budget `allowed` times: beyond (or uncounted) a pass is not evidence, a shown drop still is.
+  if (looks !== undefined && (looks.thisLook === null || looks.thisLook > looks.allowed)) {
+    if (hi < -budget) return result('fail', 'budget_exceeded')
+    return result('inconclusive', looks.thisLook === null ? 'budget_looks_unknown' : 'budget_looks_exceeded')
+  }
   if (lo >= -budget) return result('pass', 'holds')
   if (hi < -budget) return result('fail', 'budget_exceeded')
   return result('inconclusive', 'budget_crosses')

@@ -25,6 +25,10 @@ export type Reason =
   | 'budget_exceeded'
   /** The interval of the drop since the reference straddles the budget. */
   | 'budget_crosses'
+  /** The budget has been looked at more often than reference.looks allows over this release. */
+  | 'budget_looks_exceeded'
+  /** The looks at the budget so far could not be counted (an unreadable or unwritable ledger). */
+  | 'budget_looks_unknown'
   /** The holdout was graded more often in this PR than the rules allow (src/decide/holdout.ts). */
   | 'holdout_looks_exceeded'
   /** The holdout looks so far could not be counted (an unreadable or unwritable ledger): never taken as 0. */
@@ -86,7 +90,7 @@ export interface BudgetResult {
   /** The reference's label ("v1.4"). */
   reference: string
   status: Status
-  reason: Extract<Reason, 'holds' | 'budget_exceeded' | 'budget_crosses' | 'too_few_queries' | 'non_finite' | 'no_queries'>
+  reason: Extract<Reason, 'holds' | 'budget_exceeded' | 'budget_crosses' | 'budget_looks_exceeded' | 'budget_looks_unknown' | 'too_few_queries' | 'non_finite' | 'no_queries'>
   budget: number
   used: number
   usedCi: [number, number]

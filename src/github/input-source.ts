@@ -7,7 +7,7 @@ import type { ArtifactDownloader } from './baseline-artifact.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
 import { fetchHistory, historyLooks } from './history.js'
-import { readAndRecordLooks } from './look-ledger.js'
+import { readAndRecordBudgetLook, readAndRecordLooks } from './look-ledger.js'
 import type { GitHubClient } from './octokit.js'
 import { readAtRef, resolveCommit, trustedArtifact } from './reference.js'
 import { reportArtifactName } from './report-artifact.js'
@@ -86,12 +86,25 @@ export function actionInputSource(options: ActionSourceOptions): InputSource & {
       return got.file
     },
     async record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, rules: Rules): Promise<Records[K]> {
-      const records: { [N in keyof Records]: () => Promise<Records[N]> } = { 'holdout-looks': () => looks(options, rules, past), history: () => past(rules) }
+      const records: { [N in keyof Records]: () => Promise<Records[N]> } = {
+        'holdout-looks': () => looks(options, rules, past),
+        history: () => past(rules),
+        'budget-looks': async () => {
+          const read = await readAndRecordBudgetLook(options.client, ctx, pr, { commentName: options.commentName, commit: fetched.get('reference rows')?.commit, runUrl: runUrlOf(ctx) })
+          if (read.warning !== undefined) options.warn(read.warning)
+          return { thisLook: read.thisLook, unknown: read.unknown }
+        }
+      }
       return records[spec.name]()
     },
     given: (spec: GivenSpec) => options.given(spec.input),
     provenance: () => ({ exam: atBase?.provenance(), fetched })
   }
+}
+
+/** This run's page (the target of the ledger's statuses), when the run id is known. */
+function runUrlOf(ctx: GateContext): string | undefined {
+  return ctx.runId === undefined ? undefined : `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
 }
 
 /** The label a reference's messages use (the rules' reference name is not known to the spec: its path). */
@@ -110,7 +123,7 @@ async function looks(options: ActionSourceOptions, rules: Rules, readPast: (rule
   if (d.holdoutRelease !== undefined && options.client !== undefined && options.pr !== undefined) {
     releaseCommit = (await resolveCommit(options.client, options.ctx, d.holdoutRelease, { file: options.rulesFile, key: 'dataset.holdout_looks.release' })).sha
   }
-  const runUrl = options.ctx.runId === undefined ? undefined : `${options.ctx.serverUrl.replace(/\/+$/, '')}/${options.ctx.owner}/${options.ctx.repo}/actions/runs/${options.ctx.runId}`
+  const runUrl = runUrlOf(options.ctx)
   const read = await readAndRecordLooks(options.client, options.ctx, options.pr, { commentName: options.commentName, releaseCommit, grades: d.split !== 'dev', runUrl })
   if (read.warning !== undefined) options.warn(read.warning)
   const past = await readPast(rules)

@@ -83,6 +83,40 @@ export async function readAndRecordLooks(
   }
 }
 
+/**
+ * The looks at a regression budget over a release (rules `reference.looks`): one commit status (context
+ * `retrieval-gate budget look[ / NAME]`) per PR run on the reference's commit, which every PR of the release
+ * shares. Counts the looks before this run, records this one, and returns this run's look (1 = the first). Outside
+ * a pull request this run is the one look; a ledger that cannot be read or written gives null with the reason.
+ */
+export async function readAndRecordBudgetLook(
+  client: GitHubClient | undefined,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  options: { commentName: string; commit: string | undefined; runUrl?: string }
+): Promise<{ thisLook: number | null; unknown: string | null; warning?: string }> {
+  if (pr === undefined) return { thisLook: 1, unknown: null }
+  const fail = (reason: string): { thisLook: null; unknown: string; warning: string } => ({
+    thisLook: null,
+    unknown: reason,
+    warning: `retrieval-gate: the looks at the regression budget could not be counted: ${reason}; the budgets are inconclusive unless shown spent`
+  })
+  if (client === undefined) return fail('no github-token was given')
+  if (options.commit === undefined) return fail("the reference's commit is unknown")
+  const context = options.commentName === 'default' ? 'retrieval-gate budget look' : `retrieval-gate budget look / ${options.commentName}`
+  let step = `listing the statuses of the reference commit ${options.commit.slice(0, 12)}`
+  try {
+    const prior = await countStatuses(client, ctx, options.commit, context)
+    if (prior + 1 >= MAX_STATUSES_PER_CONTEXT) return fail(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
+    step = `recording this look on the reference commit ${options.commit.slice(0, 12)}`
+    await record(client, ctx, options.commit, context, `look ${prior + 1} at the budget (PR #${pr.number})`, options.runUrl)
+    return { thisLook: prior + 1, unknown: null }
+  } catch (error) {
+    const permission = statusOf(error) === 403 || statusOf(error) === 404 ? ' (the workflow needs permissions: statuses: write)' : ''
+    return fail(`${describeApiError(error, step)}${permission}`)
+  }
+}
+
 function unknown(reason: string): { prior: PriorLooks; release: null; warning: string } {
   return { prior: { thisPr: null, unknown: reason }, release: null, warning: `retrieval-gate: the holdout looks could not be counted: ${reason}; the checks on holdout queries are inconclusive` }
 }

@@ -2,6 +2,8 @@ import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { ReferenceProvenance } from '../model/provenance.js'
+import { lookConfidence, type BudgetLooks } from '../decide/budget.js'
+import { confidenceLabel } from './format.js'
 import { inline } from './escape.js'
 import { formatAge } from './provenance.js'
 import { budgetWords, sliceLabel } from './words.js'
@@ -12,6 +14,21 @@ export interface ReferenceSummary {
   file: string
   rows: number
   snapshot: string | null
+  /** This run's look against the release's allowance (reference.looks), or undefined without one. */
+  looks: BudgetLooks | undefined
+  /** The rules' confidence, which the allowance shares over the release. */
+  confidence: number
+}
+
+/** The sentence about the release's looks at the budget (RAW), or null without an allowance. */
+export function budgetLooksSentence(ref: ReferenceSummary): string | null {
+  const l = ref.looks
+  if (l === undefined) return null
+  const each = confidenceLabel(lookConfidence(ref.confidence, l.allowed))
+  const release = confidenceLabel(ref.confidence)
+  if (l.thisLook === null) return `The looks at this budget could not be counted (${l.unknown ?? 'unknown'}): a budget that is not shown spent is inconclusive.`
+  const over = l.thisLook > l.allowed ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.` : ''
+  return `This run is look ${l.thisLook} of at most ${l.allowed} at ${ref.label} (reference.looks): each budget interval is at ${each}, so over the release the budgets hold at ${release}.${over}`
 }
 
 /** A budgeted unit: its check and the unit carrying the budget figures. */
@@ -40,6 +57,8 @@ export function budgetSection(result: GateResult, ref: ReferenceSummary): string
     `Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`
   )
   if (ref.snapshot !== null) out.push(`Snapshot: ${inline(ref.snapshot, 400)}.`)
+  const looks = budgetLooksSentence(ref)
+  if (looks !== null) out.push(inline(looks, 600))
   out.push('')
   for (const { check, unit } of budgeted(result)) {
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
@@ -54,6 +73,8 @@ export function budgetSection(result: GateResult, ref: ReferenceSummary): string
 /** The same lines for the terminal report (plain text, no Markdown). */
 export function budgetTextLines(result: GateResult, ref: ReferenceSummary, plain: (s: string, max?: number) => string): string[] {
   const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`]
+  const looks = budgetLooksSentence(ref)
+  if (looks !== null) out.push(`  ${plain(looks, 600)}`)
   for (const { check, unit } of budgeted(result)) {
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
     out.push(`  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`)
@@ -95,7 +116,8 @@ export function budgetsJson(result: GateResult, ref: ReferenceSummary, num: (x: 
       commit: p?.commit ?? null,
       date: p?.date ?? null,
       age_seconds: p?.ageSeconds ?? null,
-      artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null
+      artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null,
+      ...(ref.looks === undefined ? {} : { looks: { this_look: ref.looks.thisLook, allowed: ref.looks.allowed, confidence_each: lookConfidence(ref.confidence, ref.looks.allowed), unknown: ref.looks.unknown } })
     },
     units: budgeted(result).map(({ check, unit }) => {
       const b = unit.budget

@@ -130,6 +130,9 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       return `${name}${who} has no queries to compare; a check over zero queries never passes.`
     case 'holdout_looks_unknown':
       return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`
+    case 'budget_looks_exceeded':
+    case 'budget_looks_unknown':
+      return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`
     case 'budget_exceeded':
     case 'budget_crosses': {
       const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget'
