@@ -33,7 +33,8 @@ export function evaluateBudget(rule: CheckRule, metric: MetricRule, rules: Rules
   if (c.n === 0) return result('fail', 'no_queries')
   if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite)) return result('fail', 'non_finite')
   if (c.n < rules.queries.minPerSlice) return result('inconclusive', 'too_few_queries')
-  if (lo >= -budget) return result('pass', 'holds')
+  // An interval that cannot support a pass (no width, one cluster, ...: src/stats/interval-choice.ts) cannot show the budget kept.
+  if (lo >= -budget) return c.unreliable === null ? result('pass', 'holds') : result('inconclusive', 'budget_crosses')
   if (hi < -budget) return result('fail', 'budget_exceeded')
   return result('inconclusive', 'budget_crosses')
 }

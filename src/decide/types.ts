@@ -29,6 +29,12 @@ export type Reason =
   | 'holdout_looks_exceeded'
   /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
   | 'too_few_seeds'
+  /**
+   * The interval would pass, but it cannot support a pass: no width, fewer than two clusters (or too few for the
+   * method), a stratum of one unit, or too few queries for a skewed metric (`comparison.unreliable` says which;
+   * src/stats/interval-choice.ts). Counted by on_too_few: the data are too few for the method.
+   */
+  | 'interval_unreliable'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {

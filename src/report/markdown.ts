@@ -18,6 +18,7 @@ import { fileOrHow, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { judgeBody } from './judge.js'
 import { statisticsSentences, unitWord } from './words.js'
+import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { historySection } from './history.js'
 import { holdoutSentence, listableRegressions } from './holdout.js'
@@ -84,6 +85,13 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
   const seedWords = seedSentences(result)
   if (seedWords.length > 0) out.push(...seedWords.map((t) => `_${inline(t, 600)}_`), '')
+  // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
+  const notes = gatedNotes(result)
+  if (notes.length > 0) {
+    out.push('Notes on the intervals of the gated checks:', '')
+    for (const n of notes) out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`)
+    out.push('')
+  }
   const others = head.findings
   if (others.length > 0) {
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)

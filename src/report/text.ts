@@ -11,6 +11,7 @@ import { reportHead } from './head.js'
 import type { WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
 import { seedSentences } from './seeds.js'
+import { gatedNotes, methodName, methodRows, slicesList } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
@@ -108,6 +109,8 @@ export function toText(result: GateResult, options: TextOptions): string {
   }
   const seedWords = seedSentences(result)
   if (seedWords.length > 0) out.push('', ...seedWords.map((t) => `  ${plain(t, 600)}`))
+  const notes = gatedNotes(result)
+  if (notes.length > 0) out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`))
   const budget = budgetTextLines(result, plain)
   if (budget.length > 0) out.push('', ...budget)
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
@@ -143,11 +146,29 @@ export function toText(result: GateResult, options: TextOptions): string {
   out.push(
     paint(
       'dim',
-      `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${familyWords(result)}, ${s.resamples} resamples, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
+      `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
     )
   )
   out.push('')
   return out.join('\n')
+}
+
+/**
+ * The intervals in a few words: under statistics.interval auto the methods the gated checks used ("intervals by
+ * metric type: Tango's score interval (hit@10), Hall's skew-corrected t (recall@10)"), else the bootstrap asked for.
+ */
+function intervalSummary(result: GateResult): string {
+  const s = result.rules.statistics
+  if (s.interval !== 'auto') return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples`
+  const byMethod = new Map<string, Set<string>>()
+  for (const row of methodRows(result)) {
+    const name = methodName(row.method)
+    const metrics = byMethod.get(name) ?? new Set<string>()
+    metrics.add(plain(row.check.rule.metric, 40))
+    byMethod.set(name, metrics)
+  }
+  const parts = [...byMethod].map(([name, metrics]) => `${name} (${[...metrics].join(', ')})`)
+  return `intervals by metric type and design${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
 }
 
 /** Display width, counting code points (the report avoids wide and combining characters of its own). */
