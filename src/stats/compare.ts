@@ -8,9 +8,7 @@ import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
 import { signFlipPlan, type Randomization } from './randomization.js'
 import { chooseInterval, unreliableInterval, type IntervalMethod, type Unreliable } from './interval-choice.js'
-import { pairedScoreInterval } from './score-interval.js'
-import { skewTInterval } from './skew-t.js'
-import { tiedBound } from './tied-bound.js'
+import { closedFormInterval } from './closed-form-interval.js'
 import type { Resamples } from '../util/order-statistics.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
 import type { KernelPlan } from './threads.js'
@@ -265,20 +263,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     let interval: Interval
     const se = linear.se
     let df = linear.df
-    if (method === 'score') interval = { ci: pairedScoreInterval(gained, lost, idx.length, confidence), method, note: null }
-    else if (method === 'skew-t') {
-      const t = skewTInterval(design, col, confidence)
-      if (t) {
-        interval = { ci: t.ci, method, note: null }
-        df = t.df
-      } else if (rule.range !== undefined && !statistics.weights && design.units >= 2 && Number.isFinite(delta)) {
-        // Every difference the same: what unseen queries could change, bounded by the metric's range.
-        const ci = tiedBound(delta, design.units, rule.range[1] - rule.range[0], confidence)
-        interval = { ci, method: 'tied-bound', note: `every ${design.clusters === null ? 'query' : 'cluster'} has the same difference: the interval bounds what unseen ones could change, within the metric's range` }
-      } else {
-        // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
-        interval = { ci: [delta, delta], method, note: null }
-      }
+    if (method === 'score' || method === 'skew-t') {
+      const closed = closedFormInterval({ method, design, column: col, estimate: delta, gained, lost, n: idx.length, range: rule.range, weighted: statistics.weights !== undefined, confidence })
+      interval = closed.interval
+      if (closed.df !== null) df = closed.df
     } else interval = (s.intervals.get(confidence) as Interval[])[col]
     const r = s.randomization
     const notes = [...design.notes]
