@@ -199,6 +199,8 @@ export interface SeedDesign {
   baselineSeeds: number
   candidateSeeds: number
   seedSd: number
+  /** The baseline's training noise when it differs from the candidate's (default: seedSd). */
+  baselineSeedSd?: number
   queries: number
 }
 
@@ -208,7 +210,7 @@ export function drawSeeds(design: SeedDesign, d: Draws): { base: Float64Array[];
   const b = Float64Array.from({ length: n }, () => d.normal() * 0.1)
   const side = (seeds: number, change: boolean): Float64Array[] =>
     Array.from({ length: seeds }, () => {
-      const g = d.normal() * design.seedSd
+      const g = d.normal() * (change ? design.seedSd : (design.baselineSeedSd ?? design.seedSd))
       return Float64Array.from({ length: n }, (_, q) => a[q] + (change ? b[q] : 0) + g + d.normal() * 0.05)
     })
   return { base: side(design.baselineSeeds, false), cand: side(design.candidateSeeds, true) }

@@ -3,7 +3,8 @@ import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
 import { tInterval } from '../../src/stats/linear.js'
 import { blockState, xoshiro128ss } from '../../src/stats/rng.js'
-import { normalQuantile } from '../../src/stats/special.js'
+import { normalQuantile, tQuantile } from '../../src/stats/special.js'
+import { seedInterval } from '../../src/stats/seed-interval.js'
 import { kappaWeighted, weightMatrix } from '../../src/stats/kappa.js'
 import { quantileSorted } from '../../src/util/quantile.js'
 import type { StatisticsRules } from '../../src/config/types.js'
@@ -219,4 +220,28 @@ export function kappaBootstrap(
     return [quantileSorted(s, alpha / 2), quantileSorted(s, 1 - alpha / 2)]
   }
   return { baseline: interval(base), drift: interval(drift) }
+}
+
+/**
+ * The gate's t over seeds and queries (src/stats/seed-interval.ts) with Welch–Satterthwaite degrees of freedom over
+ * three parts (queries; baseline seeds, S_b − 1; candidate seeds, S_c − 1) instead of Hsu's min(S_b, S_c) − 1 for the
+ * seed part: the alternative it was chosen against. Both sides need two seeds or more.
+ */
+export function welchSeedInterval(cols: { base: Float64Array[]; cand: Float64Array[] }, confidence = 0.95): [number, number] {
+  const t = seedInterval(cols, confidence)
+  if (t === null) return [Number.NaN, Number.NaN]
+  const sb = cols.base.length
+  const sc = cols.cand.length
+  const n = cols.base[0].length
+  const meanVar = (rows: Float64Array[]): number => {
+    const means = rows.map((r) => r.reduce((a, x) => a + x, 0) / r.length)
+    const m = means.reduce((a, x) => a + x, 0) / means.length
+    return means.reduce((a, x) => a + (x - m) * (x - m), 0) / (means.length - 1)
+  }
+  const vb = meanVar(cols.base) / sb
+  const vc = meanVar(cols.cand) / sc
+  const v = t.queryVariance + vb + vc
+  const per = (t.queryVariance > 0 ? (t.queryVariance * t.queryVariance) / (n - 1) : 0) + (vb * vb) / (sb - 1) + (vc * vc) / (sc - 1)
+  const q = tQuantile(1 - (1 - confidence) / 2, (v * v) / per)
+  return [t.estimate - q * Math.sqrt(v), t.estimate + q * Math.sqrt(v)]
 }

@@ -24,7 +24,7 @@ import {
   type QueryDesign,
   type SeedDesign
 } from './designs.js'
-import { bootstrapIntervals, bootstrapT, designFor, kappaBootstrap, newcombeInterval, studentT, wildClusterTest } from './methods.js'
+import { bootstrapIntervals, bootstrapT, designFor, kappaBootstrap, newcombeInterval, studentT, welchSeedInterval, wildClusterTest } from './methods.js'
 
 /**
  * The calibration study: every design of issue 25's table and the friendly ones, every method on the same
@@ -100,6 +100,8 @@ export function seedDesigns(): SeedDesign[] {
     [2, 5]
   ])
     out.push({ name: 'training noise dominant (0.03)', baselineSeeds: b, candidateSeeds: c, seedSd: 0.03, queries: 100 })
+  // Unequal training noise, the side with fewer seeds the noisier: where Welch's degrees of freedom overstate.
+  out.push({ name: 'baseline (2 seeds) noise 0.03, candidate (5 seeds) 0.015', baselineSeeds: 2, candidateSeeds: 5, seedSd: 0.015, baselineSeedSd: 0.03, queries: 100 })
   return out
 }
 
@@ -195,6 +197,7 @@ export function runSeedDesign(design: SeedDesign, options: StudyOptions, methods
     if (t !== null) tally(tallies, gateName, t.ci, 0, !(t.ci[1] > t.ci[0]))
     if (!methods) continue
     tally(tallies, 'two-level bootstrap (the gate before)', percentileInterval(seedBootstrap(cols, options.resamples, STUDY_SEED, `${name}/${s}`), 0.95), 0)
+    if (design.baselineSeeds > 1 && design.candidateSeeds > 1) tally(tallies, "t over seeds and queries, Welch's df", welchSeedInterval(cols), 0)
     const averaged = (rows: Float64Array[]): Float64Array => Float64Array.from({ length: design.queries }, (_, q) => seedMean(rows, q))
     tally(tallies, 'queries only (seeds averaged away)', percentileInterval(seedBootstrap({ base: [averaged(cols.base)], cand: [averaged(cols.cand)] }, options.resamples, STUDY_SEED, `${name}/${s}/q`), 0.95), 0)
   }

@@ -36,14 +36,15 @@ export type Unreliable =
  * Fewest independent queries for a non-binary metric's interval to support a pass. Measured: with 70% of the
  * differences zero and losses in 10% of the queries, no interval can hold a 0.035 false-pass rate at 30 queries
  * (the sample lacks every loss with probability 0.9^30 = 0.042, and then looks like a gain); at 40 the
- * skew-corrected t gives 0.009 (percentile bootstrap 0.092).
+ * skew-corrected t gives 0.014 (percentile bootstrap 0.095, studentized bootstrap 0.029; at 30 it gives 0.048).
  */
 export const MIN_QUERIES_SKEW = 40
 
 /**
  * Fewest clusters for a clustered interval to support a pass. Measured: with the effect in 20% of the clusters,
- * 10 clusters lack it entirely with probability 0.8^10 = 0.107, beyond any method; with 20 clusters the
- * skew-corrected t holds 0.011 (cluster-robust t with clusters − 1 df: 0.076, wild cluster bootstrap: 0.077).
+ * 10 clusters lack it entirely with probability 0.8^10 = 0.107, beyond any method (all pass 0.13–0.14); with 20
+ * clusters the skew-corrected t holds 0.022 (cluster-robust t with clusters − 1 df: 0.076, wild cluster bootstrap:
+ * 0.076).
  */
 export const MIN_CLUSTERS = 20
 

@@ -8,7 +8,7 @@ const { sqrt, max } = Math
  * Δ = p(candidate) − p(baseline) = (gained − lost) / n for a binary metric, every query one pair.
  *
  * Why not a bootstrap: a hit@k difference has three values and, on a small set, only a handful of discordant
- * queries; resampling them gives intervals that are too short (false pass 0.06–0.10 at the margin with 30–100
+ * queries; resampling them gives intervals that are too short (false pass 0.041–0.086 at the margin with 30–100
  * queries, docs/statistics.md) and, when every query is tied, the single point [0, 0], which passes any margin.
  * The score interval inverts the score test: it is the set of Δ0 with |T(Δ0)| ≤ z,
  *
@@ -18,7 +18,7 @@ const { sqrt, max } = Math
  * A = 2n, B = −gained − lost + (2n − gained + lost)·Δ0, C = −lost·Δ0·(1 − Δ0), q̃ = (√(B² − 4AC) − B) / 2A).
  * Its width never collapses: with every query tied it is about ±z²/(n + z²) (±0.088 at 40 queries).
  * Measured against Newcombe's (1998) method 10 on the designs of docs/statistics.md, it is the one whose
- * false-pass rate stays at or below 0.025 everywhere (Newcombe's reaches 0.064 at 40 queries, 6% lost / 1% gained).
+ * false-pass rate stays at or below 0.025 everywhere (Newcombe's reaches 0.044 at 40 queries, 6% lost / 1% gained).
  *
  * The same statistic as R's contingencytables::Tango_asymptotic_score_CI_paired_2x2 (Fagerland, Lydersen and Laake
  * 2017) with n12 = gained, n21 = lost; the ends are found by bisection to 2^-52, so the result depends on the

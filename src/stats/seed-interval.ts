@@ -24,8 +24,8 @@ export interface SeedInterval {
 /**
  * The interval of the difference of seed-averaged means, Δ = mean_q [mean_s C[s][q] − mean_s B[s][q]], when a side
  * has several independently trained seeds. The seeds, not the queries, are the units of training variance: a
- * bootstrap that draws two or three seeds per side cannot learn their spread (false pass 0.13 with 2 seeds per
- * side, 0.17–0.18 with 1 against 5–10, docs/statistics.md). Under the model score = a_q + [candidate: b_q] + g_s +
+ * bootstrap that draws two or three seeds per side cannot learn their spread (false pass 0.108 with 2 seeds per
+ * side, 0.193 with 1 against 5 or 10, docs/statistics.md). Under the model score = a_q + [candidate: b_q] + g_s +
  * e_sq (query, change, training luck, noise):
  *
  *   Var(Δ) = σ_b²/n + (σ_g² + σ_e²/n)·(1/S_b + 1/S_c),
