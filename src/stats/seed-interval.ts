@@ -38,8 +38,9 @@ export interface SeedInterval {
  *   pooled seed-by-query residual variance of the two-way (seed × query) layout of each side with two seeds or more.
  *
  * Degrees of freedom (Satterthwaite 1946): V² / (V_query²/(n − 1) + V_seed²/f), with f = min(S_b, S_c) − 1 when
- * both sides have seeds (Hsu's conservative choice for unequal variances: Welch's f overstates it with 1–4 seeds
- * a side, false pass 0.046–0.050 when the side with fewer seeds is the noisier) or S − 1 of the measured side.
+ * both sides have seeds (Hsu's conservative choice for unequal variances: Welch's f overstates it with few seeds on
+ * a side, false pass 0.038 with 2 against 5 seeds and 0.044 when the side with 2 is the noisier, where this gives 0.012
+ * and 0.026; docs/statistics.md) or S − 1 of the measured side.
  * Null when a side has no seed or no query, or when neither side has two seeds (nothing measures training variance).
  */
 export function seedInterval(columns: SeedColumns, confidence: number): SeedInterval | null {
