@@ -4,11 +4,12 @@
  *
  *   node scripts/bench-scale.js [--cli dist/cli.js] [--runs 3] [--resamples 10000] [--rows 1e3,1e4,1e5,1e6]
  *                               [--slices 1,1000,7000,20000] [--scipy-max 100000] [--formats csv,parquet]
+ *                               [--interval percentile|bca|auto]
  *
  * Data (generated once, seeded, into bench-data/scale-*; gitignored): the five metrics of bench-stats.js
  * (hit@10, hit@3 binary; recall@10, ndcg@10 in 0..1 rounded to 1e-4; latency_ms rounded to 0.1 ms), plus an
  * attribute `bucket` with S distinct values (query i has value i mod S). Rules: five non_inferior checks,
- * 10,000 resamples, 10,000 sign flips, percentile; the slice rows add `slices: [bucket]`.
+ * 10,000 resamples, 10,000 sign flips, the default interval (or --interval); the slice rows add `slices: [bucket]`.
  *
  * Rows:
  *   queries N = 10^3 .. 10^6, no slices;
@@ -37,6 +38,8 @@ const SLICES = opt('--slices', '1,100,1000,7000,20000')
   .split(',')
   .map((x) => Math.round(Number(x)))
 const SCIPY_MAX = Number(opt('--scipy-max', 10000))
+/** statistics.interval of the rules ('' = the default, auto): percentile times the resampling engine (the default before issue 25). */
+const INTERVAL = opt('--interval', '')
 const FORMATS = opt('--formats', '')
   .split(',')
   .filter((f) => f !== '')
@@ -79,7 +82,7 @@ async function dataset(n, slices) {
       '  recall@10: { better: higher, range: [0, 1] }',
       '  ndcg@10: { better: higher, range: [0, 1] }',
       '  latency_ms: { better: lower, unit: ms }',
-      `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1 }`,
+      `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1${INTERVAL ? `, interval: ${INTERVAL}` : ''} }`,
       ...(withSlices ? ['slices: [bucket]'] : []),
       'checks:',
       ...METRICS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`)

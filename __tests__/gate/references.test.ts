@@ -127,12 +127,30 @@ checks:
 `,
       'r.yml'
     )
-    const rows = (k: number) => Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + k } }))
+    // The candidate is k ms slower, give or take 1 ms (i mod 3 - 1): the differences vary, so the interval has width.
+    const rows = (k: number) => Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + (k === 0 ? 0 : k + (i % 3) - 1) } }))
     // +10 ms on a 102 ms mean is +9.8%, inside a 20% margin (20.4 ms): passes.
     expect(gateSides(rules, side('b', rows(0)), side('c', rows(10))).decision.verdict).toBe('pass')
     // +30 ms is beyond 20.4 ms: shown worse.
     const worse = gateSides(rules, side('b', rows(0)), side('c', rows(30)))
     expect(worse.decision.checks[0].units[0].reason).toBe('shown_worse')
     expect(worse.decision.checks[0].units[0].comparison.losses).toBe(40)
+  })
+
+  it('an exact shift of every query (no spread) is no evidence for a pass: inconclusive, not pass', () => {
+    const rules = loadRules(
+      `version: 1
+metrics: { latency: { better: lower, unit: ms } }
+queries: { min_per_slice: 2 }
+checks:
+  - { name: latency, metric: latency, non_inferior: { margin: 20% } }
+`,
+      'r.yml'
+    )
+    const rows = (k: number) => Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + k } }))
+    const unit = gateSides(rules, side('b', rows(0)), side('c', rows(10))).decision.checks[0].units[0]
+    expect([unit.status, unit.reason, unit.comparison.unreliable]).toEqual(['inconclusive', 'interval_unreliable', 'no_spread'])
+    // Shown worse by an exact shift still fails: failing on thin evidence is never a false pass.
+    expect(gateSides(rules, side('b', rows(0)), side('c', rows(30))).decision.checks[0].units[0].reason).toBe('shown_worse')
   })
 })

@@ -37,7 +37,7 @@ describe('rules loading', () => {
       confidence: 0.95,
       resamples: 10000,
       seed: '1',
-      interval: 'percentile',
+      interval: 'auto',
       permutations: 10000,
       cluster: undefined,
       clusterWeighting: 'query',

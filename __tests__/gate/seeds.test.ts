@@ -1,6 +1,7 @@
 /**
  * Seed replicates: several --baseline / --candidate files, one per independently trained seed. The statistic is
- * the difference of seed-averaged means; its interval resamples seeds, then queries (docs/statistics.md).
+ * the difference of seed-averaged means; its interval is a t interval over the seeds' spread and the queries
+ * (statistics.interval auto; the two-level bootstrap with percentile or bca), docs/statistics.md.
  */
 import { describe, expect, it } from '@jest/globals'
 import { cli, jsonl, writeFiles } from '../helpers.js'
@@ -42,7 +43,7 @@ function files(extra: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {}
   SHIFTS.forEach((shift, s) => {
     out[`b${s}.jsonl`] = seedRows(shift, 0, s)
-    out[`c${s}.jsonl`] = seedRows(shift, GAIN, s + 10)
+    out[`c${s}.jsonl`] = seedRows(shift, GAIN, s + 11)
   })
   return writeFiles({ ...out, ...extra })
 }
@@ -65,11 +66,11 @@ describe('several seed files per side', () => {
     // Per query: mean over the candidate's seeds minus mean over the baseline's. The shifts cancel (-0.05, 0, 0.05)
     // and the wobbles average out to the query's mean wobble difference: over all queries delta = GAIN + mean wobble gap.
     let expected = 0
-    for (let q = 0; q < N; q++) expected += SHIFTS.reduce((a, _, s) => a + wobble(s + 10, q) - wobble(s, q), 0) / 3 + GAIN
+    for (let q = 0; q < N; q++) expected += SHIFTS.reduce((a, _, s) => a + wobble(s + 11, q) - wobble(s, q), 0) / 3 + GAIN
     expect(unit.comparison.delta).toBeCloseTo(expected / N, 10)
     expect(unit.comparison.n).toBe(N)
     // The seeds spread by SD 0.05 (seed means -0.05 / 0 / +0.05 around the same queries), five times the gain:
-    // the two-level interval straddles 0 and the superior check is not shown.
+    // the interval over seeds and queries straddles 0 and the superior check is not shown.
     expect(unit.comparison.ci[0]).toBeLessThan(0)
     expect(unit.comparison.ci[1]).toBeGreaterThan(0)
     expect(unit.reason).toBe('not_shown_better')
@@ -85,7 +86,7 @@ describe('several seed files per side', () => {
     // (the old behaviour, which took the gain for shown).
     const average = (prefix: string, gain: number, offset: number): string =>
       jsonl(Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: SHIFTS.reduce((a, shift, s) => a + queryEffect(q) + shift + gain + wobble(s + offset, q), 0) / 3, segment: q % 2 === 0 ? 'a' : 'b', prefix })))
-    const g = writeFiles({ 'rules.yml': METRICS + SUPERIOR, 'b.jsonl': average('b', 0, 0), 'c.jsonl': average('c', GAIN, 10) })
+    const g = writeFiles({ 'rules.yml': METRICS + SUPERIOR, 'b.jsonl': average('b', 0, 0), 'c.jsonl': average('c', GAIN, 11) })
     const single = JSON.parse((await gate(g, ['b.jsonl'], ['c.jsonl'])).stdout) as Report
     expect(single.checks[0].units[0].comparison.delta).toBeCloseTo(unit.comparison.delta, 10)
     expect(single.checks[0].units[0].comparison.ci[0]).toBeGreaterThan(0)
@@ -251,7 +252,7 @@ describe('statistics.min_seeds', () => {
     const f = files({ 'rules.yml': rules })
     const report = JSON.parse((await gate(f, ALL_B, ALL_C)).stdout) as Report
     expect(report.checks[0].status).toBe('pass')
-    expect(report.seeds?.interval).toBe('two-level bootstrap: seeds within each side, then queries (shared)')
+    expect(report.seeds?.interval).toBe('t over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom')
   })
 })
 

@@ -238,7 +238,7 @@ describe('the action, end to end against a fake GitHub', () => {
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as { seeds: { baseline_files: string[]; candidate_files: string[]; interval: string } }
     expect(report.seeds.baseline_files).toEqual(bs)
     expect(report.seeds.candidate_files).toEqual(cs)
-    expect(report.seeds.interval).toBe('two-level bootstrap: seeds within each side, then queries (shared)')
+    expect(report.seeds.interval).toBe('t over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom')
   })
 
   it('refuses an invalid input by name', async () => {

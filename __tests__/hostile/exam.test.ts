@@ -133,7 +133,8 @@ export const EXAM_CASES: HostileCase[] = [
   {
     name: 'missing: zero still fills a query the candidate dropped, and ignores one it invented',
     files: {
-      'rules.yml': RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }'),
+      // on_inconclusive: fail (not the harness's pass): the filled 0 makes the interval straddle the margin.
+      'rules.yml': RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }').replace('on_inconclusive: pass\n', ''),
       'b.jsonl': rowsJsonl(4),
       'c.jsonl': rowsJsonl(3) + JSON.stringify({ query_id: 'q9', m: 1 }) + '\n'
     },
@@ -259,7 +260,7 @@ export const EXAM_CASES: HostileCase[] = [
       'c.jsonl': COMBO
     },
     code: 2,
-    where: 'rules.yml:7 (checks[0].where)',
+    where: 'rules.yml:9 (checks[0].where)',
     message: /no query has category = "code" and segment = "new" together/
   },
   {
@@ -293,7 +294,7 @@ export const EXAM_CASES: HostileCase[] = [
     name: 'relative margin "100%" on a 0..1 metric',
     files: { 'rules.yml': swap('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok },
     code: 2,
-    where: 'rules.yml:9 (checks[0].non_inferior.margin)',
+    where: 'rules.yml:11 (checks[0].non_inferior.margin)',
     message: /margin 100% allows m to fall to 0.*could never fail/
   },
   {

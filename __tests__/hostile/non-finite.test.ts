@@ -14,7 +14,8 @@ import { createStats, type Comparison, type StatsEngine } from '../../src/stats/
 import { jsonl } from '../helpers.js'
 import { runCase } from './harness.js'
 
-const N = 40
+/** 80 queries, 40 per slice of seg: enough for the default interval of a metric that is not binary (40). */
+const N = 80
 
 function side(source: string, value: (i: number) => number, extra: (i: number) => number = () => 0): SideRows {
   return sideFromRows(
@@ -84,7 +85,9 @@ function poisoned(engine: StatsEngine, poison: Poison, badDifference: number | n
 }
 
 describe('a non-finite statistic always fails the check, with the reason', () => {
-  // Baseline 0.4, candidate 0.6 everywhere: every check would pass on the real numbers.
+  // Baseline 0.4, candidate 0.6 give or take 0.01 (the differences vary, so the interval has width): every check
+  // would pass on the real numbers.
+  const wobble = (i: number): number => ((i % 3) - 1) / 100
   const base = side(
     'b',
     () => 0.4,
@@ -92,12 +95,12 @@ describe('a non-finite statistic always fails the check, with the reason', () =>
   )
   const cand = side(
     'c',
-    () => 0.6,
+    (i) => 0.6 + wobble(i),
     () => 1
   )
   const baseLow = side(
     'b',
-    () => 0.6,
+    (i) => 0.6 + wobble(i),
     () => 1
   )
   const candLow = side(
@@ -145,7 +148,7 @@ describe('a non-finite statistic always fails the check, with the reason', () =>
 })
 
 describe('relative margins with a baseline mean of 0', () => {
-  it('"20%" of 0 is 0: the candidate may not be worse at all (and a flat 0 = 0 holds)', () => {
+  it('"20%" of 0 is 0: the candidate may not be worse at all (and a flat 0 = 0 is no evidence either way)', () => {
     const rules = rulesFor('non_inferior_relative', 'lower', 'fail', 1)
     const zero = side('b', () => 0)
     const table = pairRows(
@@ -154,7 +157,9 @@ describe('relative margins with a baseline mean of 0', () => {
       side('c', () => 0)
     )
     const d = decide(rules, table, createStats(table, rules))
-    expect(d.checks[0].units[0]).toMatchObject({ status: 'pass', reason: 'holds', margin: 0 })
+    // Every difference 0 on a metric without a declared range: the interval has no width, so it cannot support a pass.
+    expect(d.checks[0].units[0]).toMatchObject({ status: 'inconclusive', reason: 'interval_unreliable', margin: 0 })
+    expect(d.checks[0].units[0].comparison.unreliable).toBe('no_spread')
     const worse = pairRows(
       rules,
       zero,

@@ -5,11 +5,15 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { expectNoPollution, runCase, type CliResult, type HostileCase } from './harness.js'
 
+// Two queries cannot support a statistical pass (docs/statistics.md); the policies below let an accepted run exit 0:
+// these cases are about reading runs and judgments, not about the interval.
 const RULES = `version: 1
 metrics:
   P@2: { better: higher, range: [0, 1] }
 queries: { min_per_slice: 1 }
 statistics: { resamples: 200, seed: 3 }
+on_inconclusive: pass
+on_too_few: pass
 checks:
   - name: precision holds
     metric: P@2

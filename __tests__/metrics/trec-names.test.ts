@@ -80,6 +80,9 @@ metrics:
   ndcg_cut_10: { better: higher, range: [0, 1] }
   success_10: { better: higher, binary: true }
 queries: { min_per_slice: 2 }
+# A run against itself on a few queries cannot support a statistical pass; the names, not the interval, are tested.
+on_inconclusive: pass
+on_too_few: pass
 checks:
   - name: ndcg holds
     metric: ndcg_cut_10

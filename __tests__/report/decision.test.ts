@@ -126,7 +126,9 @@ ${checks}`,
     const [a, b, c, d] = r.checks.map((k) => describeCheck(k, r))
     expect(a.inconclusive).toEqual([
       { reason: 'interval_crosses_margin', policy: 'on_inconclusive', counts: 'pass' },
-      { reason: 'too_few_queries', policy: 'on_too_few', counts: 'fail' }
+      { reason: 'too_few_queries', policy: 'on_too_few', counts: 'fail' },
+      // An interval that cannot support a pass (too few queries or clusters for it, no spread) counts like too few.
+      { reason: 'interval_unreliable', policy: 'on_too_few', counts: 'fail' }
     ])
     // on_inconclusive: pass does not make an unshown gain count as a pass.
     expect(b.inconclusive[0]).toEqual({ reason: 'not_shown_better', policy: 'superior_must_be_shown', counts: 'fail' })

@@ -191,26 +191,31 @@ describe('multiplicity, power, randomization and t in the decision and reports',
     // Exploratory comparisons keep the nominal confidence.
     expect(r.comparisons[0].confidence).toBe(0.95)
   })
-  it('every statistical unit reports its minimum detectable effect; an inconclusive one the queries to settle it', () => {
+  it('every statistical unit reports its minimum detectable effect (t, n - 1 df); an inconclusive one the queries to settle it if nothing truly changed', () => {
     const r = gate(
       '',
       reference(),
       `  - name: hit of new users
     metric: hit
     where: { segment: new }
-    non_inferior: { margin: 0.12 }
+    non_inferior: { margin: 0.06 }
 `
     )
     const unit = r.decision.checks[2].units[0]
     expect(unit.status).toBe('inconclusive')
+    expect(unit.comparison.interval).toBe('score')
     // se of the new users' hit difference: 10 of 100 differences are -1, the rest 0: sd = sqrt(0.1 * 0.9 * 100 / 99),
-    // se = sd / 10 = 0.030151; MDE = 2.801585 * 0.030151 = 0.084471.
-    expect(unit.power!.mde).toBeCloseTo((2.8015852181129683 * Math.sqrt((0.09 * 100) / 99)) / 10, 12)
-    // Needs the interval to clear -0.12 from the observed -0.10: distance 0.02: 100 * (0.084471 / 0.02)^2 = 1783.8 -> 1684 more.
-    expect(unit.power!.moreQueries).toBe(1684)
+    // se = sd / 10 = 0.030151; MDE = (t.ppf(0.975, 99) + t.ppf(0.8, 99)) * se = 2.8294839834580783 * 0.030151
+    // = 0.08531215203136919 (scipy).
+    expect(unit.power!.mde).toBeCloseTo(0.08531215203136919, 9)
+    // Planned: no true change, so the interval must clear -0.06 from 0 (distance = the margin, never the observed
+    // -0.10): python counting n' up from 100 until (t.ppf(0.975, n'-1) + t.ppf(0.8, n'-1)) * se * sqrt(100/n') <= 0.06
+    // -> 101 more.
+    expect(unit.power!.moreQueries).toBe(101)
     const md = toMarkdown(r)
     expect(md).toMatch(/cannot rule out a drop of [0-9.]+ points/)
-    expect(md).toContain('about 1684 more independent queries would likely settle it')
+    expect(md).toContain('if the candidate truly changed nothing, about 101 more independent queries would give this check an 80% chance to pass')
+    expect(md).not.toContain('if the true change is the one observed')
   })
   it('comparisons carry the randomization p, the t cross-check and the effect', () => {
     const json = JSON.parse(toJsonReport(gate('')))

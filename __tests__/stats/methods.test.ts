@@ -8,7 +8,7 @@ import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { estimate } from '../../src/stats/design.js'
 import { linearSe, tInterval } from '../../src/stats/linear.js'
 import { adjustPValues, familyConfidence } from '../../src/stats/multiplicity.js'
-import { minimumDetectable, moreQueriesToSettle } from '../../src/stats/power.js'
+import { minimumDetectable, queriesToSettle } from '../../src/stats/power.js'
 import { signFlipTest } from '../../src/stats/randomization.js'
 import { designOf } from './helpers.js'
 
@@ -177,16 +177,22 @@ describe('multiplicity', () => {
 })
 
 describe('power', () => {
-  it('minimum detectable effect = (z_0.975 + z_0.8) * se', () => {
-    // (1.959963984540054 + 0.8416212335729143) * 0.01 = 0.028015852181129683 (scipy.special.ndtri values)
+  it('minimum detectable effect = (t_0.975 + t_0.8) * se with the design df (z only in the limit)', () => {
+    // scipy.stats.t.ppf(0.975, 29) + scipy.stats.t.ppf(0.8, 29) = 2.045229642132703 + 0.8541919839474874, times 0.01
+    close(minimumDetectable(0.01, 0.95, 29), 0.028994216260801908, 1e-10)
+    // df = Infinity: (1.959963984540054 + 0.8416212335729143) * 0.01 = 0.028015852181129683 (scipy.special.ndtri values)
     // eslint-disable-next-line no-loss-of-precision -- the reference is written as Python printed it
-    close(minimumDetectable(0.01, 0.95), 0.028015852181129683, 1e-15)
+    close(minimumDetectable(0.01, 0.95, Infinity), 0.028015852181129683, 1e-15)
+    expect(minimumDetectable(0.01, 0.95, 0)).toBeNaN()
   })
-  it('queries to settle: n * (mde / distance)^2 - n', () => {
-    // n = 400, se = 0.01, distance 0.014: 400 * (0.0280159 / 0.014)^2 = 1601.81 -> 1202 more.
-    expect(moreQueriesToSettle(400, 0.01, 0.014, 0.95)).toBe(1202)
-    expect(moreQueriesToSettle(400, 0.01, 0, 0.95)).toBeNull()
-    expect(moreQueriesToSettle(400, 0.01, 1, 0.95)).toBe(0)
+  it('queries to settle: the smallest n with (t_0.975 + t_0.8)(df(n)) * se * sqrt(n0 / n) <= distance, df growing with the units', () => {
+    // Reference: python, scipy.stats.t.ppf, counting n' up from n0 until the inequality holds (df(n') = df0 + units * (n'/n0 - 1)):
+    // n0 = 400, se 0.01, distance 0.014 -> 1204 more; n0 = 30, se 0.02, distance 0.03 -> 77; 20 clusters of 10 (n0 200) -> 518.
+    expect(queriesToSettle({ n: 400, se: 0.01, df: 399, units: 400, distance: 0.014, confidence: 0.95 })).toBe(1204)
+    expect(queriesToSettle({ n: 30, se: 0.02, df: 29, units: 30, distance: 0.03, confidence: 0.95 })).toBe(77)
+    expect(queriesToSettle({ n: 200, se: 0.02, df: 19, units: 20, distance: 0.03, confidence: 0.95 })).toBe(518)
+    expect(queriesToSettle({ n: 400, se: 0.01, df: 399, units: 400, distance: 0, confidence: 0.95 })).toBeNull()
+    expect(queriesToSettle({ n: 400, se: 0.01, df: 399, units: 400, distance: 1, confidence: 0.95 })).toBe(0)
   })
   it('the standard error is sd / sqrt(n) for plain queries and cluster-robust for clusters', () => {
     const design = designOf([DIFF])

@@ -116,7 +116,7 @@ describe('snapshot comparability in the gate', () => {
   const P = '__tests__/fixtures/trust/pooling'
   const rules = (extra: string) =>
     writeFiles({
-      'rules.yml': `version: 1\njudgments: { qrels: ${P}/qrels-complete.txt }\nmetrics:\n  nDCG@10: { better: higher }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200 }\nchecks:\n  - { name: n, metric: nDCG@10, non_inferior: { margin: 0.05 } }\n${extra}`
+      'rules.yml': `version: 1\njudgments: { qrels: ${P}/qrels-complete.txt }\nmetrics:\n  nDCG@10: { better: higher }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, interval: percentile }\non_too_few: pass\nchecks:\n  - { name: n, metric: nDCG@10, non_inferior: { margin: 0.05 } }\n${extra}`
     })['rules.yml']
   const gate = async (rulesFile: string, cand: string, ...more: string[]) => {
     const out = writeFiles({ 'r.json': '' })['r.json']
@@ -146,7 +146,7 @@ describe('snapshot comparability in the gate', () => {
     expect(r.code).toBe(1)
     expect(r.json.verdict).toBe('fail')
     expect(r.json.decided_by).toBe('comparability')
-    expect(r.json.checks[0].status).toBe('pass') // the statistical check alone would pass
+    expect(r.json.checks[0].counts_as).toBe('pass') // the statistical check alone would pass (on_too_few: pass)
     expect(r.json.trust.guards[0]).toEqual({ rule: 'comparability', status: 'fail', counts_as: 'fail', reason: 'not comparable: chunker.params.size: baseline 512, candidate 256' })
     expect(r.stdout).toContain('## ❌ retrieval-gate: fail, decided by trust rule “comparability”')
     expect(r.stdout).toContain('not comparable: chunker.params.size: baseline 512, candidate 256')

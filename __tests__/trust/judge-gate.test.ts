@@ -18,10 +18,14 @@ checks:
   - name: no worse
     metric: score
     non_inferior: { margin: 0.5 }
-statistics: { resamples: 1000, seed: 3 }
+statistics: { resamples: 1000, seed: 3, interval: percentile }
 queries: { min_per_slice: 5 }
 `
-/** 12 queries, the candidate a little better: the statistical check passes, so any failure is the judge's. */
+/**
+ * 12 queries, the candidate a little better: the statistical check passes (by the percentile bootstrap: the default
+ * interval needs 40 queries for a metric that is not binary), so any failure is the judge's. The anchors are 12 per
+ * task, so the rules below set min_items: 10 (the default, 40, is what a kappa interval needs to hold its level).
+ */
 const rows = (side: 'b' | 'c', length?: (i: number, side: 'b' | 'c') => number): string =>
   jsonl(Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, score: side === 'b' ? 0.5 : 0.5 + (i % 3) * 0.1, task: i % 2 ? 'qa' : 'chat', ...(length ? { answer_length: length(i, side) } : {}) })))
 
@@ -70,7 +74,7 @@ async function gate(rulesTail: string, files: Record<string, string>, length?: (
 
 describe('judge.min_kappa', () => {
   it('a task whose candidate judge falls below the floor fails the gate as "the ruler changed", naming the task', async () => {
-    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', anchors())
+    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6, min_items: 10 }\n', anchors())
     expect(r.code).toBe(1)
     expect(r.json?.decided_by).toBe('judge.min_kappa')
     const guard = r.json?.trust.guards.find((g: { rule: string }) => g.rule === 'judge.min_kappa')
@@ -102,19 +106,19 @@ describe('judge.min_kappa', () => {
     const labels = parse(anchors()['labels.jsonl'])
     const csv = 'id,human,judge,task\n' + exam.map((l) => [l.id, l.human, l.judge, l.task].join(',')).join('\n') + '\n'
     const labelsCsv = 'id,judge\n' + labels.map((l) => [l.id, l.judge].join(',')).join('\n') + '\n'
-    const a = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', anchors())
-    const b = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6 }\n', { 'anchors.csv': csv, 'labels.csv': labelsCsv })
+    const a = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6, min_items: 10 }\n', anchors())
+    const b = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6, min_items: 10 }\n', { 'anchors.csv': csv, 'labels.csv': labelsCsv })
     expect(b.json?.judge.agreement).toEqual(a.json?.judge.agreement)
   })
 
   it('one label only: kappa undefined (null in JSON, never NaN) and the floor inconclusive; on_inconclusive decides', async () => {
     const same = jsonl(Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, human: 'good', judge: 'good' })))
-    const strict = await gate('judge: { anchors: ANCHORS, min_kappa: 0.6 }\n', { 'anchors.jsonl': same })
+    const strict = await gate('judge: { anchors: ANCHORS, min_kappa: 0.6, min_items: 10 }\n', { 'anchors.jsonl': same })
     expect(strict.code).toBe(1)
     expect(strict.json?.judge.agreement[0].baseline).toMatchObject({ kappa: null, raw_agreement: 1 })
     expect(strict.json?.trust.guards[0]).toMatchObject({ rule: 'judge.min_kappa', status: 'inconclusive', counts_as: 'fail' })
     expect(strict.json?.trust.guards[0].reason).toMatch(/could not be decided in all anchors, the judge: kappa undefined/)
-    const lenient = await gate('on_inconclusive: pass\njudge: { anchors: ANCHORS, min_kappa: 0.6 }\n', { 'anchors.jsonl': same })
+    const lenient = await gate('on_inconclusive: pass\njudge: { anchors: ANCHORS, min_kappa: 0.6, min_items: 10 }\n', { 'anchors.jsonl': same })
     expect(lenient.code).toBe(0)
     expect(lenient.md).toContain('Kappa is undefined where every item got one same label')
   })
@@ -128,14 +132,15 @@ describe('judge.min_kappa', () => {
 
 describe('judge.max_drop (drift)', () => {
   it("fails when the paired interval of the kappa change lies below -max_drop, in the task where the candidate's judge got worse", async () => {
-    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, max_drop: 0.05 }\n', anchors())
+    const r = await gate('judge: { anchors: ANCHORS, per_slice: task, max_drop: 0.05, min_items: 10 }\n', anchors())
     expect(r.code).toBe(1)
     expect(r.json?.decided_by).toBe('judge.max_drop')
     const [chat, qa] = r.json?.judge.guards[0].units as Array<Record<string, any>>
     expect(chat).toMatchObject({ slice: { task: 'chat' }, status: 'fail' })
     expect(chat.interval[1]).toBeLessThan(-0.05)
-    // Hand: in qa both judges give the human label on every item, so every resample's change is 0.
-    expect(qa).toMatchObject({ slice: { task: 'qa' }, value: 0, interval: [0, 0], status: 'pass' })
+    // Hand: in qa both judges give the human label on every item, so every leave-one-out change is 0: no interval can
+    // be formed (a point is no evidence), and the unit is undecided rather than passed.
+    expect(qa).toMatchObject({ slice: { task: 'qa' }, value: 0, interval: null, status: 'inconclusive', undecided: 'undefined' })
   })
 
   it('refused with one judge column: one judge cannot drift from itself', async () => {

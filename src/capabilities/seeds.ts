@@ -41,6 +41,7 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
           underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`)
         },
         sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
+        ...(summary.twoLevel ? { methodRows: () => [['Training runs', 'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")']] as Array<[string, string]> } : {}),
         text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain(t, 600)}`) },
         json: () => ['seeds', seedsJson(summary)]
       }

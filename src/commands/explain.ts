@@ -2,6 +2,7 @@ import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
 import { describeCheck, describePolicies, familyConfidenceFromRules, familySizeFromRules, type CheckDescription } from '../decide/describe.js'
 import type { Reason } from '../decide/types.js'
+import { MIN_CLUSTERS, MIN_QUERIES_SKEW } from '../stats/interval-choice.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 import { sanitizeText } from '../util/show.js'
@@ -162,8 +163,14 @@ function explainRules(rules: Rules): string {
     L.push('Inputs: per-query rows (one record per query, paired by query id).')
   }
   L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`)
-  const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile'
-  L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`)
+  if (stats.interval === 'auto') {
+    L.push(
+      `Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries); a metric that is not binary needs ${MIN_QUERIES_SKEW} queries (or ${MIN_CLUSTERS} clusters) for its interval to support a pass. Seed ${stats.seed}: the same inputs give the same report.`
+    )
+  } else {
+    const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile'
+    L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`)
+  }
   if (stats.cluster !== undefined) {
     L.push(`  Clusters: queries with the same ${stats.cluster} are resampled together; ${stats.clusterWeighting === 'cluster' ? 'every cluster counts once (mean of cluster means)' : 'every query counts once'}.`)
   }
@@ -172,7 +179,7 @@ function explainRules(rules: Rules): string {
   }
   if (stats.minSeeds !== undefined) {
     L.push(
-      `  Seeds: each side must give at least ${stats.minSeeds} independently trained ${stats.minSeeds === 1 ? 'seed' : 'seeds'} (one file each); with fewer every check is inconclusive (too_few_seeds). With several seeds per side the intervals resample seeds, then queries.`
+      `  Seeds: each side must give at least ${stats.minSeeds} independently trained ${stats.minSeeds === 1 ? 'seed' : 'seeds'} (one file each); with fewer every check is inconclusive (too_few_seeds). With several seeds per side the intervals include the spread between seeds.`
     )
   }
   const multiplicity = stats.multiplicity

@@ -28,7 +28,11 @@ export const JUDGE_RULES_PROPERTIES = {
         description: 'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
       },
       per_slice: { type: 'string', minLength: 1, description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.' },
-      min_items: { type: 'integer', minimum: 2, description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 10.' },
+      min_items: {
+        type: 'integer',
+        minimum: 2,
+        description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 40 (below it no kappa interval holds its level, docs/statistics.md).'
+      },
       min_kappa: { type: 'number', minimum: -1, maximum: 1, description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice." },
       max_drop: share(
         "Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs baseline_judge and candidate_judge."

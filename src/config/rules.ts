@@ -70,7 +70,7 @@ interface RawRules extends RawTrustRules, RawReferenceRules, RawHistoryRules {
     confidence?: number
     resamples?: number
     seed?: number | string
-    interval?: 'percentile' | 'bca'
+    interval?: 'auto' | 'percentile' | 'bca'
     permutations?: number
     cluster?: string
     cluster_weighting?: 'query' | 'cluster'
@@ -179,12 +179,31 @@ type Fail = (path: Array<string | number>, message: string, hint?: string) => ne
  * population (the bootstrap and the randomization test use the design).
  */
 function checkDesignTests(raw: RawRules, checks: CheckRule[], fail: Fail): void {
+  refuseOneClusterSets(raw, checks, fail)
   const design = raw.statistics?.cluster !== undefined ? 'statistics.cluster' : raw.statistics?.weights !== undefined ? 'statistics.weights' : undefined
   if (design === undefined) return
   for (const c of checks) {
     if (c.kind.type === 'superior' && c.kind.test === 'mcnemar') {
       fail(['checks', c.index, 'superior', 'test'], `McNemar treats queries as independent and unweighted, so it cannot apply ${design}`, 'use test: bootstrap, which resamples clusters and applies the target weights')
     }
+  }
+}
+
+/**
+ * Clusters are resampled within a check's set of queries: a set cut out by the cluster attribute itself (a
+ * per_slice or where on it, or target weights by it) holds one cluster per slice or stratum, whose variability
+ * cannot be estimated. Such an interval collapses to a point and would pass any margin; it is refused here, by
+ * name. A coarser attribute that happens to give one cluster per slice is made inconclusive per unit (decide).
+ */
+function refuseOneClusterSets(raw: RawRules, checks: CheckRule[], fail: Fail): void {
+  const cluster = raw.statistics?.cluster
+  if (cluster === undefined) return
+  const hint = `cluster on a finer attribute than the slices (users within segments), or drop statistics.cluster for this comparison`
+  if (raw.statistics?.weights?.by === cluster) fail(['statistics', 'weights', 'by'], `statistics.weights.by is the cluster attribute "${cluster}": every stratum would hold a single cluster`, hint)
+  for (const c of checks) {
+    if (c.perSlice === cluster) fail(['checks', c.index, 'per_slice'], `per_slice is the cluster attribute "${cluster}": each slice would be one cluster, whose interval collapses to a point`, hint)
+    if (c.where.some(([k]) => k === cluster))
+      fail(['checks', c.index, 'where', cluster], `where selects by the cluster attribute "${cluster}": the check's queries would be one cluster, whose interval collapses to a point`, hint)
   }
 }
 
@@ -222,7 +241,7 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
     weights = { by: raw.weights.by, target }
   }
   return {
-    interval: raw.interval ?? 'percentile',
+    interval: raw.interval ?? 'auto',
     permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
     cluster: raw.cluster,
     clusterWeighting: raw.cluster_weighting ?? 'query',

@@ -90,7 +90,11 @@ export const RULES_SCHEMA = {
         confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
         resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
         seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' },
-        interval: { enum: ['percentile', 'bca'], description: 'Bootstrap interval: "percentile" (default) or "bca" (bias-corrected and accelerated; falls back to percentile, with a note, where BCa is undefined).' },
+        interval: {
+          enum: ['auto', 'percentile', 'bca'],
+          description:
+            'Interval method. "auto" (default): chosen per check by metric type and design, stated in the report: Tango\'s score interval for binary metrics on independent queries, Hall\'s skew-corrected t otherwise (docs/statistics.md). "percentile" or "bca": the paired bootstrap everywhere ("bca" falls back to percentile, with a note, where BCa is undefined).'
+        },
         permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
         cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
         cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },

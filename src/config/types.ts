@@ -67,8 +67,11 @@ export interface StatisticsRules {
   confidence: number
   resamples: number
   seed: string
-  /** Bootstrap interval: percentile (default) or bias-corrected and accelerated. */
-  interval: 'percentile' | 'bca'
+  /**
+   * Interval method: auto (default: chosen per comparison by metric type and design, src/stats/interval-choice.ts),
+   * or the percentile / bias-corrected and accelerated bootstrap everywhere.
+   */
+  interval: 'auto' | 'percentile' | 'bca'
   /** Sign flips of the paired randomization test (default: resamples). */
   permutations: number
   /** Attribute whose values are clusters resampled whole (users, conversations), or undefined. */

@@ -58,7 +58,8 @@ export function evaluateBudget(rule: CheckRule, metric: MetricRule, rules: Rules
     if (hi < -budget) return result('fail', 'budget_exceeded')
     return result('inconclusive', looks.thisLook === null ? 'budget_looks_unknown' : 'budget_looks_exceeded')
   }
-  if (lo >= -budget) return result('pass', 'holds')
+  // An interval that cannot support a pass (no width, one cluster, ...: src/stats/interval-choice.ts) cannot show the budget kept.
+  if (lo >= -budget) return c.unreliable === null ? result('pass', 'holds') : result('inconclusive', 'budget_crosses')
   if (hi < -budget) return result('fail', 'budget_exceeded')
   return result('inconclusive', 'budget_crosses')
 }

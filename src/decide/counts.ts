@@ -4,7 +4,8 @@ import type { Reason, Status } from './types.js'
 /**
  * Which rules key decides how an inconclusive unit counts toward the verdict. "Too few queries" and "the data
  * do not show it" are different questions, so each has its own answer:
- * - `on_too_few`: the unit had fewer than `queries.min_per_slice` queries (nothing was measured);
+ * - `on_too_few`: the unit had fewer than `queries.min_per_slice` queries (nothing was measured), or its interval
+ *   cannot support a pass (`interval_unreliable`: too few queries or clusters for the method, or no spread);
  * - `superior_must_be_shown`: a `superior` check whose gain was not shown always counts as a fail, because
  *   the rule demands that the candidate be shown better, and `on_inconclusive: pass` cannot turn "nothing
  *   was shown" into "shown";
@@ -14,7 +15,7 @@ export type InconclusivePolicy = 'on_too_few' | 'superior_must_be_shown' | 'on_i
 
 /** The policy that applies to an inconclusive unit of `rule` with this reason. */
 export function inconclusivePolicy(reason: Reason, rule: CheckRule): InconclusivePolicy {
-  if (reason === 'too_few_queries') return 'on_too_few'
+  if (reason === 'too_few_queries' || reason === 'interval_unreliable') return 'on_too_few'
   // A budget whose interval straddles it: the data neither show it spent nor kept, whatever the check's kind.
   if (reason === 'budget_crosses' || reason === 'budget_looks_exceeded' || reason === 'budget_looks_unknown') return 'on_inconclusive'
   if (rule.kind.type === 'superior') return 'superior_must_be_shown'

@@ -83,9 +83,9 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
   }
   const confidence = familyConfidenceFromRules(rules)
   const base = { statistical: true, pass: ['holds'] as Reason[], minQueries: rules.queries.minPerSlice, perSlice, confidence }
-  if (kind.type === 'non_inferior') return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries']) }
+  if (kind.type === 'non_inferior') return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable']) }
   if (kind.test !== 'bootstrap') return { ...base, test: `superior_${kind.test}`, fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) }
-  return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) }
+  return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable']) }
 }
 
 /** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */

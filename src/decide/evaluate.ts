@@ -2,7 +2,7 @@ import type { PairedTable } from '../align/pair.js'
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { Comparison, StatsEngine } from '../stats/compare.js'
 import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
-import { minimumDetectable, moreQueriesToSettle } from '../stats/power.js'
+import { minimumDetectable, queriesToSettle } from '../stats/power.js'
 import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
 import { unitCounts } from './counts.js'
 import { isStatistical } from './describe.js'
@@ -89,7 +89,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     pValue: p ? p.raw : null,
     pAdjusted: p ? p.adjusted : null,
     pTest: !statistical ? null : unitTest(rule),
-    power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
+    power: statistical ? powerOf(status, comparison, rules, kind, margin) : null
   })
   // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
   if (comparison.n === 0) return unit('fail', 'no_queries')
@@ -130,8 +130,11 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
   if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', margin)
   if (comparison.n < rules.queries.minPerSlice) return unit('inconclusive', 'too_few_queries', margin)
   if (!finite) return unit('fail', 'non_finite', margin)
+  // An interval that cannot support a pass (src/stats/interval-choice.ts) leaves the unit inconclusive where it would
+  // pass; a unit it shows worse still fails (failing on thin evidence is never a false pass).
+  const pass = (): UnitResult => (comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin))
   if (kind.type === 'non_inferior') {
-    if (lo >= -margin) return unit('pass', 'holds', margin)
+    if (lo >= -margin) return pass()
     if (hi < -margin) return unit('fail', 'shown_worse', margin)
     return unit('inconclusive', 'interval_crosses_margin', margin)
   }
@@ -145,7 +148,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     if (testP < kind.alpha && worse) return unit('fail', 'shown_worse', margin)
     return unit('inconclusive', 'not_shown_better', margin)
   }
-  if (lo > margin) return unit('pass', 'holds', margin)
+  if (lo > margin) return pass()
   if (hi < margin) return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin)
   return unit('inconclusive', 'not_shown_better', margin)
 }
@@ -163,13 +166,16 @@ function tooFewSeeds(rules: Rules, stats: StatsEngine): boolean {
 
 /**
  * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
- * confidence and, when inconclusive, about how many more queries would settle it if the true difference
- * were the observed one (at least enough to reach min_per_slice).
+ * confidence (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit
+ * could be settled by more queries, about how many more would give it an 80% chance to pass if the candidate truly
+ * changes nothing (the plan a non-inferiority check is sized for; never the observed difference, which is noise).
+ * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
+ * At least enough to reach min_per_slice.
  */
-function powerOf(status: Status, c: Comparison, rules: Rules, sign: number, boundary: number): { mde: number; moreQueries: number | null } {
-  const mde = minimumDetectable(c.se, c.confidence)
+function powerOf(status: Status, c: Comparison, rules: Rules, kind: CheckRule['kind'], margin: number): { mde: number; moreQueries: number | null } {
+  const mde = minimumDetectable(c.se, c.confidence, c.df)
   if (status !== 'inconclusive') return { mde, moreQueries: null }
-  const more = moreQueriesToSettle(c.n, c.se, Math.abs(sign * c.delta - boundary), c.confidence)
   const floor = Math.max(0, rules.queries.minPerSlice - c.n)
+  const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t' ? queriesToSettle({ n: c.n, se: c.se, df: c.df, units: c.clusters ?? c.n, distance: margin, confidence: c.confidence }) : null
   return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) }
 }

@@ -24,7 +24,6 @@ export interface JudgeResult {
   /** The label scale, in order. */
   labels: string[]
   confidence: number
-  resamples: number
   /** All anchors first, then each value of judge.per_slice. */
   agreement: SliceAgreement[]
   repeatability: Repeatability[]
@@ -54,7 +53,7 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
       'read the inputs with loadGateInputs (the judge capability reads judge.anchors), or pass its evidence to sidesInputs'
     )
   }
-  const { confidence, resamples, seed } = rules.statistics
+  const { confidence } = rules.statistics
   const guards: GuardResult[] = []
   let agreement: SliceAgreement[] = []
   let repeatability: Repeatability[] = []
@@ -62,7 +61,7 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
   let labels: string[] = []
   if (anchors !== null) {
     labels = labelScale(anchors, j.labels, j.weights)
-    agreement = judgeAgreement(anchors, labels, j.perSlice, { weights: j.weights, confidence, resamples, seed })
+    agreement = judgeAgreement(anchors, labels, j.perSlice, { weights: j.weights, confidence })
     repeatability = judgeRepeatability(anchors, labels, j.weights !== 'none')
     position = judgePosition(anchors)
     const gated = j.perSlice === undefined ? agreement : agreement.slice(1)
@@ -105,14 +104,14 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
     if (max !== undefined) {
       const units = bias.slices.map((s): JudgeGuardUnit => {
         const base = { slice: s.slice, side: null, n: s.n, value: s.spearman, interval: null }
-        if (s.n < j.minItems) return { ...base, status: 'inconclusive', undecided: s.n === 0 ? 'no_data' : 'too_few' }
+        if (s.n < j.minLengthBiasQueries) return { ...base, status: 'inconclusive', undecided: s.n === 0 ? 'no_data' : 'too_few' }
         if (s.spearman === null) return { ...base, status: 'inconclusive', undecided: 'undefined' }
         return { ...base, status: s.spearman > max ? 'fail' : 'pass', undecided: null }
       })
       guards.push(guard('judge.length_bias', max, units))
     }
   }
-  return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, resamples, agreement, repeatability, position, lengthBias: bias, guards }
+  return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, agreement, repeatability, position, lengthBias: bias, guards }
 }
 
 /** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
@@ -147,7 +146,7 @@ function floorUnits(slices: readonly SliceAgreement[], j: JudgeRules, floor: num
 }
 
 /**
- * Judge drift as non-inferiority of the candidate's judge, on the paired bootstrap interval of kappa(candidate)
+ * Judge drift as non-inferiority of the candidate's judge, on the paired jackknife-t interval of kappa(candidate)
  * - kappa(baseline): pass when its low end is at or above -max_drop, fail when its high end is below it (shown
  * to agree less than allowed), inconclusive when it straddles -max_drop (then on_inconclusive decides).
  */

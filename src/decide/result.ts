@@ -101,6 +101,11 @@ export interface RenderParts {
    */
   sections?: (ctx: RenderContext) => Array<{ id: string; title: string; body: string[] }>
   text?: Partial<Record<TextSlot, (ctx: RenderContext) => string[]>>
+  /**
+   * Rows of the Method table it states (setting, value), each replacing the core's row of that setting (seeds: how
+   * many training runs the intervals cover). Values are Markdown, already escaped.
+   */
+  methodRows?: (ctx: RenderContext) => Array<[string, string]>
   /** Its top-level key in the JSON report and the value (null: no key). */
   json?: (ctx: RenderContext) => [string, unknown] | null
   /** Extra keys of one unit in the JSON report (the budget, the holdout looks). */

@@ -35,6 +35,12 @@ export type Reason =
   | 'holdout_looks_unknown'
   /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
   | 'too_few_seeds'
+  /**
+   * The interval would pass, but it cannot support a pass: no width, fewer than two clusters (or too few for the
+   * method), a stratum of one unit, or too few queries for a skewed metric (`comparison.unreliable` says which;
+   * src/stats/interval-choice.ts). Counted by on_too_few: the data are too few for the method.
+   */
+  | 'interval_unreliable'
   /** at_least / at_most: the interval of the candidate's mean is wholly on the wrong side of the level. */
   | 'beyond_level'
   /** at_least / at_most: the interval of the candidate's mean contains the level. */

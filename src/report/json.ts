@@ -34,9 +34,11 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     // Issue 4: the interval actually used, the randomization test, the t cross-check, the design.
     interval: c.interval,
     interval_note: c.intervalNote,
+    interval_unreliable: c.unreliable,
     randomization: { p_value: num(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
     t_test: c.tTest === null ? null : { ci: [num(c.tTest.ci[0]), num(c.tTest.ci[1])], p_value: num(c.tTest.pValue), df: c.tTest.df, se: num(c.tTest.se) },
     se: num(c.se),
+    df: num(c.df),
     clusters: c.clusters,
     mix: c.mix === null ? null : mixJson(c.mix),
     notes: c.notes
@@ -95,7 +97,7 @@ export function toJsonReport(result: GateResult): string {
         confidence: rules.statistics.confidence,
         resamples: rules.statistics.resamples,
         seed: rules.statistics.seed,
-        interval: rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+        interval: rules.statistics.interval === 'auto' ? 'auto (per comparison: see comparisons[].interval)' : rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
         permutations: rules.statistics.permutations,
         cluster: rules.statistics.cluster ?? null,
         cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,

@@ -18,7 +18,7 @@ const sideWords = (side: JudgeGuardUnit['side']): string => (side === 'both' ? '
 
 const UNDECIDED: Record<string, string> = {
   too_few: 'too few items',
-  undefined: 'undefined (every item has one same label, or the interval could not be formed)',
+  undefined: 'undefined (every item has one same label, or no interval could be formed: a leave-one-out kappa is undefined, or none differs from the others)',
   straddles: 'the interval straddles the limit',
   no_data: 'nothing to measure'
 }
@@ -79,7 +79,7 @@ export function judgeBody(judge: JudgeResult | null | undefined): string[] {
   if (judge.anchors !== null) {
     const weights = judge.weights === 'none' ? 'unweighted' : `${judge.weights} weights`
     out.push(
-      `**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} percentile bootstrap over anchor items, ${judge.resamples} resamples):`,
+      `**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} jackknife-t intervals over anchor items, kappa on Fisher's z scale):`,
       ''
     )
     const head = judge.sameJudge
@@ -126,14 +126,14 @@ export function judgeBody(judge: JudgeResult | null | undefined): string[] {
 
 /** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */
 export function judgeJson(judge: JudgeResult): Record<string, unknown> {
-  const side = (a: SideAgreement | null): Record<string, unknown> | null => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_resamples: a.undefinedResamples })
+  const side = (a: SideAgreement | null): Record<string, unknown> | null => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_leave_one_out: a.undefinedLeaveOneOut })
   return {
     anchors: judge.anchors,
     same_judge: judge.sameJudge,
     weights: judge.weights,
     labels: judge.labels,
     confidence: judge.confidence,
-    resamples: judge.resamples,
+    interval: 'jackknife-t over anchor items (kappa on the atanh scale)',
     agreement: judge.agreement.map((s) => ({
       slice: Object.fromEntries(s.slice),
       items: s.items,

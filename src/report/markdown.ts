@@ -17,6 +17,7 @@ import { reportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
+import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'
 import { capabilitySections, markdownSlot } from './slots.js'
@@ -81,6 +82,13 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
   const under = markdownSlot(result, 'underChecks', options.files)
   if (under.length > 0) out.push(...under, '')
+  // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
+  const notes = gatedNotes(result)
+  if (notes.length > 0) {
+    out.push('Notes on the intervals of the gated checks:', '')
+    for (const n of notes) out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`)
+    out.push('')
+  }
   const others = head.findings
   if (others.length > 0) {
     for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)

@@ -1,3 +1,4 @@
+import { unreliableWords } from './interval-words.js'
 import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { metricFamily, type MetricFamily } from './metric-family.js'
@@ -108,7 +109,8 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
     for (const unit of check.units) {
       // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
       if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded' || unit.reason === 'holdout_looks_unknown') continue
-      const why = unit.reason === 'too_few_queries' ? `only ${unit.comparison.n} queries` : 'the interval straddles the limit'
+      const c = unit.comparison
+      const why = unit.reason === 'too_few_queries' ? `only ${c.n} queries` : unit.reason === 'interval_unreliable' && c.unreliable !== null ? unreliableWords(c.unreliable, c) : 'the interval straddles the limit'
       add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`)
     }
   }

@@ -10,6 +10,8 @@ import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValu
 import { amount, cellUnit, changeCell, displayNumber, sliceLabel } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
+import { methodName, methodRows, slicesList } from './interval-words.js'
+import { methodRowsOf } from './slots.js'
 
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
@@ -342,13 +344,19 @@ export function methodBody(result: GateResult): string[] {
   const { rules } = result
   const s = rules.statistics
   const policies = describePolicies(rules)
-  const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'
+  const interval =
+    s.interval === 'auto'
+      ? `${confidenceLabel(s.confidence)} intervals of the mean difference, chosen per check by metric type and design (statistics.interval: auto; the table below)`
+      : `${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'} of the mean difference`
+  const stated = methodRowsOf(result)
   const rows = [
     ['Setting', 'Value'],
     ['Differences', 'paired, candidate − baseline, per query'],
-    ['Intervals', `${confidenceLabel(s.confidence)} ${interval} of the mean difference${familyWords(result)}`],
-    ['Resamples', String(s.resamples)],
+    ['Intervals', `${interval}${familyWords(result)}`],
+    [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
+    ['Randomization test', `${s.permutations} sign flips`],
     ['Seed', inline(s.seed, 40)],
+    ['Training runs', stated.get('Training runs') ?? `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`],
     ['Binary metrics', 'exact two-sided McNemar test'],
     ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
     ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
@@ -360,5 +368,14 @@ export function methodBody(result: GateResult): string[] {
     ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
     ['Tool', `${TOOL_NAME} ${VERSION}`]
   ]
-  return [table(rows), '']
+  const perCheck: string[][] = [['Check', 'Queries', 'Interval', 'Why']]
+  for (const row of methodRows(result)) {
+    perCheck.push([
+      `${row.check.rule.index + 1}. ${inline(row.check.rule.name, 100)}`,
+      row.all && row.slices.length > 1 ? 'every slice' : inline(slicesList(row.slices), 300),
+      methodName(row.method),
+      inline(row.reason, 300)
+    ])
+  }
+  return [table(rows), '', ...(perCheck.length > 1 ? ['Interval per check:', '', table(perCheck), ''] : [])]
 }

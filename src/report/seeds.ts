@@ -17,8 +17,12 @@ import { inPoints } from './words.js'
 export function seedSentences(result: GateResult, seeds: SeedsSummary): string[] {
   const out: string[] = []
   const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`
-  if (seeds.twoLevel) out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`)
-  else out.push(`One seed per side: the intervals cover query variance only, not training noise.`)
+  if (seeds.interval === 'seeds-t') {
+    const one = seeds.baseline.length === 1 ? 'baseline' : seeds.candidate.length === 1 ? 'candidate' : null
+    const assumed = one === null ? '' : ` The ${one} has one seed: its training variance was not measured and is taken to be the ${one === 'baseline' ? 'candidate' : 'baseline'}'s.`
+    out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval is a t interval over the seeds' spread and the queries.${assumed}`)
+  } else if (seeds.twoLevel) out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`)
+  else out.push(`One seed per side: training variance was not measured; the intervals cover query variance only, not another training run.`)
   if (seeds.minSeeds !== null && Math.min(seeds.baseline.length, seeds.candidate.length) < seeds.minSeeds) {
     out.push(`The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`)
   }
@@ -57,7 +61,12 @@ export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
     baseline_files: seeds.baseline,
     candidate_files: seeds.candidate,
     min_seeds: seeds.minSeeds,
-    interval: seeds.twoLevel ? 'two-level bootstrap: seeds within each side, then queries (shared)' : 'queries only (one seed per side)',
+    interval:
+      seeds.interval === 'seeds-t'
+        ? 't over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom'
+        : seeds.interval === 'two-level bootstrap'
+          ? 'two-level bootstrap: seeds within each side, then queries (shared)'
+          : 'queries only (one seed per side)',
     metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
   }
 }

@@ -40,6 +40,13 @@ export function textSlot(result: GateResult, slot: TextSlot, files?: WrittenFile
   return out
 }
 
+/** The Method table's rows the capabilities state, by setting (a later capability's row wins). */
+export function methodRowsOf(result: GateResult): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const c of result.capabilities) for (const [setting, value] of c.parts.methodRows?.(contextOf(result)) ?? []) out.set(setting, value)
+  return out
+}
+
 /** The capabilities' top-level keys of the JSON report, in registry order. */
 export function capabilityJson(result: GateResult): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = []

@@ -10,6 +10,7 @@ import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import { pageSentence, type WrittenFiles } from './files.js'
 import { cellUnit, changeCell, sliceLabel, unitWord } from './words.js'
+import { gatedNotes, methodName, methodRows, slicesList } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
@@ -114,6 +115,8 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (after.length > 0) out.push('', ...after)
   const under = textSlot(result, 'underChecks', options.files)
   if (under.length > 0) out.push('', ...under)
+  const notes = gatedNotes(result)
+  if (notes.length > 0) out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`))
   const budget = textSlot(result, 'afterFindings', options.files)
   if (budget.length > 0) out.push('', ...budget)
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
@@ -158,7 +161,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   out.push(
     paint(
       'dim',
-      `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${familyWords(result)}, ${s.resamples} resamples, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
+      `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
     )
   )
   out.push('')
@@ -169,6 +172,24 @@ export function toText(result: GateResult, options: TextOptions): string {
 function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): [string, string] {
   const d = digitsFor(metric.range, typical)
   return [`mean ${fixed(level.mean, d)}`, level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)]
+}
+
+/**
+ * The intervals in a few words: under statistics.interval auto the methods the gated checks used ("intervals by
+ * metric type: Tango's score interval (hit@10), Hall's skew-corrected t (recall@10)"), else the bootstrap asked for.
+ */
+function intervalSummary(result: GateResult): string {
+  const s = result.rules.statistics
+  if (s.interval !== 'auto') return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples`
+  const byMethod = new Map<string, Set<string>>()
+  for (const row of methodRows(result)) {
+    const name = methodName(row.method)
+    const metrics = byMethod.get(name) ?? new Set<string>()
+    metrics.add(plain(row.check.rule.metric, 40))
+    byMethod.set(name, metrics)
+  }
+  const parts = [...byMethod].map(([name, metrics]) => `${name} (${[...metrics].join(', ')})`)
+  return `intervals by metric type and design${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
 }
 
 /** Display width, counting code points (the report avoids wide and combining characters of its own). */

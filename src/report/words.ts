@@ -3,6 +3,10 @@ import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../decide/result.js'
 import { clean } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, pValue, signed } from './format.js'
+import { unreliableWords } from './interval-words.js'
+import { sliceLabel } from './slice-label.js'
+
+export { sliceLabel }
 
 /** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
 const NAME = 60
@@ -16,11 +20,6 @@ const NAME = 60
 /** What a verdict does and does not claim: the last words of the Markdown report and of the HTML page. */
 export const SCOPE_SENTENCE =
   'This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name.'
-
-/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
-export function sliceLabel(slice: ReadonlyArray<readonly [string, string]>): string {
-  return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ')
-}
 
 /**
  * The one unit rule of every report (headline, tables, pictures, terminal text, sentences): a metric whose values
@@ -69,8 +68,10 @@ export function amount(x: number, metric: MetricRule, withSign = true): string {
 }
 
 /**
- * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
- * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
+ * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a change of
+ * about 2.8 points (80% power); if the candidate truly changed nothing, about 1,200 more independent queries would
+ * give this check an 80% chance to pass". The figure plans for no true change (what a non-inferiority check is
+ * sized for), never for the observed difference, which is itself noise.
  */
 function powerWords(unit: UnitResult, metric: MetricRule): string {
   const p = unit.power
@@ -79,7 +80,8 @@ function powerWords(unit: UnitResult, metric: MetricRule): string {
   const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`
   let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`
   if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
-    text += `; about ${p.moreQueries} more independent queries would likely settle it, if the true change is the one observed`
+    const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable' ? '' : 'if the candidate truly changed nothing, '
+    text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`
   }
   return text
 }
@@ -112,6 +114,8 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
   switch (unit.reason) {
     case 'too_few_queries':
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
+    case 'interval_unreliable':
+      return `${head}; this interval cannot support a pass: ${unit.comparison.unreliable === null ? 'it is not evidence' : unreliableWords(unit.comparison.unreliable, unit.comparison)}, so the check is inconclusive.`
     case 'too_few_seeds':
       return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`
     case 'non_finite':

@@ -2,11 +2,12 @@ import { denominator, type Design } from './design.js'
 import { sortedResamples, type Resamples } from '../util/order-statistics.js'
 import { quantileOfRanks } from '../util/quantile.js'
 import { normalCdf, normalQuantile } from './special.js'
+import type { IntervalMethod } from './interval-choice.js'
 
 /** An interval with, when it is not what was asked for, the reason in plain words. */
 export interface Interval {
   ci: [number, number]
-  method: 'percentile' | 'bca'
+  method: IntervalMethod
   note: string | null
 }
 

@@ -7,6 +7,8 @@ import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
 import { signFlipPlan, type Randomization } from './randomization.js'
+import { chooseInterval, unreliableInterval, type IntervalMethod, type Unreliable } from './interval-choice.js'
+import { closedFormInterval } from './closed-form-interval.js'
 import type { Resamples } from '../util/order-statistics.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
 import type { KernelPlan } from './threads.js'
@@ -38,7 +40,7 @@ export interface Comparison {
   delta: number
   /** delta / |baseline|, or null when the baseline mean is 0. */
   relativeDelta: number | null
-  /** Paired-bootstrap interval of delta at `confidence` (two-sided), by `interval`. */
+  /** Interval of delta at `confidence` (two-sided), by `interval`. */
   ci: [number, number]
   confidence: number
   /** Exact McNemar p-value for binary metrics, null otherwise. */
@@ -51,15 +53,22 @@ export interface Comparison {
   wins: number
   losses: number
   ties: number
-  /** Interval method actually used (BCa falls back to percentile where undefined, with `intervalNote`). */
-  interval: 'percentile' | 'bca'
+  /**
+   * Interval method actually used: chosen by src/stats/interval-choice.ts (statistics.interval auto) or as the
+   * rules ask (BCa falls back to percentile where undefined, with `intervalNote`).
+   */
+  interval: IntervalMethod
   intervalNote: string | null
+  /** Why this interval cannot support a pass (decide makes such a unit inconclusive), or null. */
+  unreliable: Unreliable | null
   /** Paired randomization (sign-flip) test of "no difference". */
   randomization: Randomization1
   /** Paired t interval and p (cluster-robust / stratified when the design is), the cross-check. */
   tTest: TResult | null
   /** Standard error of delta under the design (linearised), for power. */
   se: number
+  /** Degrees of freedom of that standard error (n − 1, clusters − 1, Satterthwaite's), for power. */
+  df: number
   /** Clusters resampled, or null when queries are resampled one by one. */
   clusters: number | null
   mix: Mix | null
@@ -120,8 +129,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   const statistics = rules.statistics
   checkWeights(table, rules)
   const runner = createRunner(options.threads ?? defaultThreads())
+  // The bootstrap is drawn only when the rules ask for a bootstrap interval; auto's intervals are in closed form.
+  const bootstrap = statistics.interval !== 'auto'
   // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
-  runner.prepare((statistics.resamples + statistics.permutations / 4) * table.ids.length * metricNames.length)
+  runner.prepare(((bootstrap ? statistics.resamples : 0) + statistics.permutations / 4) * table.ids.length * metricNames.length)
   const diffs = new Map<string, Float64Array>()
   for (const name of metricNames) {
     const { base, cand } = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
@@ -154,7 +165,8 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   }
   /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
   const fill = (s: SubsetStats, columns: Resamples[]): void => {
-    for (const confidence of known) if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(s.design, columns, statistics.interval, confidence))
+    const method = statistics.interval as 'percentile' | 'bca'
+    for (const confidence of known) if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(s.design, columns, method, confidence))
   }
   // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
   let scratch: Float64Array | undefined
@@ -178,14 +190,14 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
       const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
-      const boot = plan(design, key)
+      const boot = bootstrap ? plan(design, key) : null
       const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
-      runner.run([...boot.jobs, ...flip.jobs])
+      runner.run([...(boot?.jobs ?? []), ...flip.jobs])
       s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() }
-      fill(s, keep(key, design, boot.finish()))
+      if (boot) fill(s, keep(key, design, boot.finish()))
       subsetCache.set(key, s)
-    } else if (!s.intervals.has(confidence)) {
+    } else if (bootstrap && !s.intervals.has(confidence)) {
       let columns = resampleCache.get(key)
       if (!columns) {
         // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
@@ -244,15 +256,26 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     const b = estimate(levels, col)
     const c = estimate(levels, metricNames.length + col)
     const delta = estimate(design, col)
-    const interval = (s.intervals.get(confidence) as Interval[])[col]
+    // McNemar and the score interval count independent, equally weighted queries: under clusters or weights they would describe another population.
+    const independent = design.clusters === null && !statistics.weights
+    const method = chooseInterval(statistics.interval, rule.binary, independent)
+    const linear = linearSe(design, col)
+    let interval: Interval
+    const se = linear.se
+    let df = linear.df
+    if (method === 'score' || method === 'skew-t') {
+      const closed = closedFormInterval({ method, design, column: col, estimate: delta, gained, lost, n: idx.length, range: rule.range, weighted: statistics.weights !== undefined, confidence })
+      interval = closed.interval
+      if (closed.df !== null) df = closed.df
+    } else interval = (s.intervals.get(confidence) as Interval[])[col]
     const r = s.randomization
     const notes = [...design.notes]
-    if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
+    if (bootstrap && design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
       notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`)
     }
     if (interval.note) notes.push(interval.note)
-    // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
-    const mcnemar = rule.binary && design.clusters === null && !statistics.weights
+    const unreliable = unreliableInterval(interval.method, design, interval.ci)
+    const mcnemar = rule.binary && independent
     if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
     return {
       metric,
@@ -273,9 +296,11 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       ties: idx.length - wins - losses,
       interval: interval.method,
       intervalNote: interval.note,
+      unreliable,
       randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
       tTest: tInterval(design, col, confidence),
-      se: linearSe(design, col).se,
+      se,
+      df,
       clusters: design.clusters,
       mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
       notes

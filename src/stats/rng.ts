@@ -67,12 +67,3 @@ export function countsStates(seed: string, stream: string, columns: readonly num
   columns.forEach((c, i) => states.set(blockStates(seed, `${stream}\u0000counts\u0000${c}`, blocks), 4 * blocks * i))
   return states
 }
-
-/**
- * A standard normal draw per call from a 32-bit generator (Box-Muller, cosine branch only: two uniforms in
- * (0, 1) per draw), for the calibration simulations.
- */
-export function normalDraws(next: () => number): () => number {
-  const uniform = (): number => (next() + 0.5) / 4294967296
-  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
-}

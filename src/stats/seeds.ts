@@ -9,6 +9,8 @@ import { sortedResamples } from '../util/order-statistics.js'
 import { createResampleCache, RESAMPLE_CACHE_BYTES } from './resample-cache.js'
 import type { Comparison, StatsEngine } from './compare.js'
 import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
+import { seedInterval } from './seed-interval.js'
+import type { Unreliable } from './interval-choice.js'
 import { filterKey } from './subsets.js'
 import { maxOf } from '../util/extent.js'
 
@@ -34,19 +36,22 @@ export interface SeedsSummary {
   candidate: string[]
   /** statistics.min_seeds, or null when the rules set none. */
   minSeeds: number | null
-  /** True when one side has more than one seed: the intervals are the two-level (seeds, then queries) bootstrap. */
+  /** True when one side has more than one seed: the intervals cover seeds and queries. */
   twoLevel: boolean
+  /** How: the t interval over seeds and queries (statistics.interval auto), the two-level bootstrap, or queries only. */
+  interval: 'seeds-t' | 'two-level bootstrap' | 'queries only'
   metrics: SeedMetricSummary[]
 }
 
 /**
- * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval is the
- * two-level bootstrap over seeds and queries (src/stats/seed-bootstrap.ts). Estimates, W/L/T and regressions
+ * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
+ * and queries: the t interval over seeds and queries (src/stats/seed-interval.ts) under statistics.interval auto,
+ * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
  * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
  * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
  * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
  *
- * Refuses (InputError at the rule key) what the two-level bootstrap does not model: clusters, target
+ * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
  * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
  */
 export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): { stats: StatsEngine; summary: SeedsSummary } {
@@ -67,6 +72,7 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
     candidate: seeds.candidate.map((s) => s.source),
     minSeeds: rules.statistics.minSeeds ?? null,
     twoLevel,
+    interval: !twoLevel ? 'queries only' : rules.statistics.interval === 'auto' ? 'seeds-t' : 'two-level bootstrap',
     metrics
   }
   if (!twoLevel) return { stats: { ...engine, seeds: count }, summary }
@@ -82,6 +88,11 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
       const cached = cache.get(key)
       if (cached) return cached
       const c = engine.compare(metric, filters, confidence)
+      if (rules.statistics.interval === 'auto') {
+        const out = seedTComparison(c, seedColumns(table, seeds, metric, engine.members(filters)), confidence, count)
+        cache.set(key, out)
+        return out
+      }
       const distKey = `${metric}\u0000${filterKey(filters)}`
       let dist = distributions.get(distKey)?.[0]
       if (!dist) {
@@ -92,7 +103,9 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
       }
       const notes = [...c.notes]
       notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`)
-      const out: Comparison = { ...c, ci: percentileInterval(dist, confidence), interval: 'percentile', intervalNote: null, pValue: null, test: null, gained: null, lost: null, notes }
+      const ci = percentileInterval(dist, confidence)
+      const unreliable = seedUnreliable(c, ci)
+      const out: Comparison = { ...c, ci, interval: 'percentile', intervalNote: null, unreliable, pValue: null, test: null, gained: null, lost: null, notes }
       cache.set(key, out)
       return out
     }
@@ -100,11 +113,41 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
   return { stats, summary }
 }
 
+/**
+ * A comparison whose interval is the t interval over seeds and queries (src/stats/seed-interval.ts), the default
+ * (statistics.interval auto). Its notes say whose training variance was measured and whose was assumed.
+ */
+function seedTComparison(c: Comparison, columns: SeedColumns, confidence: number, count: { baseline: number; candidate: number }): Comparison {
+  const notes = [...c.notes]
+  const t = seedInterval(columns, confidence)
+  if (t === null) return { ...c, pValue: null, test: null, gained: null, lost: null, notes }
+  const seedsWords = `${count.baseline} baseline and ${count.candidate} candidate seeds`
+  if (t.training === 'measured') notes.push(`t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`)
+  else {
+    const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline']
+    notes.push(`t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`)
+  }
+  notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed')
+  const unreliable = seedUnreliable(c, t.ci)
+  return { ...c, ci: t.ci, interval: 'seeds-t', intervalNote: null, unreliable, se: t.se, df: t.df, pValue: null, test: null, gained: null, lost: null, notes }
+}
+
+/**
+ * Why a seed interval cannot support a pass: too few queries or a one-unit set (as for the queries alone), or no
+ * width. The averaged rows' own "no spread" does not carry over: seeds that differ give the interval its width.
+ */
+function seedUnreliable(c: Comparison, ci: readonly [number, number]): Unreliable | null {
+  if (c.unreliable === 'few_queries' || c.unreliable === 'single_unit_stratum') return c.unreliable
+  return Number.isFinite(ci[0]) && !(ci[1] > ci[0]) ? 'no_spread' : null
+}
+
+const dfWords = (df: number): string => `Satterthwaite's ${df >= 100 ? Math.round(df) : Math.round(df * 10) / 10} degrees of freedom`
+
 const isTwoLevel = (seeds: SeedSides): boolean => seeds.baseline.length > 1 || seeds.candidate.length > 1
 
 /**
  * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
- * two-level bootstrap does not model (clusters, target weights, McNemar checks), then declares every metric
+ * intervals over seeds do not model (clusters, target weights, McNemar checks), then declares every metric
  * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
  * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
  */
@@ -147,7 +190,7 @@ function sideColumns(files: SideRows[], table: PairedTable, metric: string, memb
 
 function refuseUnmodelled(rules: Rules): void {
   const file = rules.source.file
-  const hint = 'with several seed files per side the interval is a two-level bootstrap over seeds and independent queries'
+  const hint = 'with several seed files per side the interval covers seeds and independent queries'
   if (rules.statistics.cluster !== undefined)
     throw new InputError({ file, key: 'statistics.cluster' }, 'clusters are not resampled together with seed replicates', `${hint}: drop statistics.cluster, or gate one seed per side`)
   if (rules.statistics.weights !== undefined)
