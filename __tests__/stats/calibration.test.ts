@@ -11,7 +11,7 @@ import { pairedScoreInterval } from '../../src/stats/score-interval.js'
 import { normalQuantile } from '../../src/stats/special.js'
 import { drawsOf, exponentialDesign, fewClustersDesign, judgeScoreDesign, rareLossDesign, type ClusterDesign, type QueryDesign, type SeedDesign } from '../../bench/calibration/designs.js'
 import { designFor, studentT } from '../../bench/calibration/methods.js'
-import { runClusterDesign, runJudgeDesign, runQueryDesign, runSeedDesign, STUDY_SEED, type Row } from '../../bench/calibration/study.js'
+import { runClusterDesign, runJudgeDesign, runLooksDesign, runQueryDesign, runSeedDesign, STUDY_SEED, type Row } from '../../bench/calibration/study.js'
 
 /** log of the multinomial probability of (gained, lost, tied) among n. */
 function logMultinomial(n: number, g: number, l: number, pg: number, pl: number): number {
@@ -153,5 +153,14 @@ describe('judge anchors: jackknife-t intervals at the default 40 items', () => {
     const ten = runJudgeDesign({ name: 'j', items: 10, labels: [0.3, 0.4, 0.3], kappa: 0.7, drop: 0.1 }, { simulations: 300, resamples: 200 })
     expect(rate(gateRow(ten), 'passed')).toBe(0)
     expect(rate(named(ten, 'percentile'), 'passed')).toBeGreaterThan(0.07)
+  })
+})
+
+describe('looks over a release: the regression budget with reference.looks', () => {
+  it('sharing the error rate over the allowance holds the release at 0.025; one look at 95% per attempt did not', () => {
+    const [before, gate] = runLooksDesign({ name: 'l', attempts: 8, queries: 200 }, { simulations: 150, resamples: 0 })
+    expect(gate.gate).toBe(true)
+    expect(rate(gate, 'passed')).toBeLessThanOrEqual(0.035)
+    expect(rate(before, 'passed')).toBeGreaterThan(0.06)
   })
 })
