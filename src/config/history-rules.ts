@@ -1,7 +1,8 @@
 /**
- * The `history` key: how many past gate runs on the default branch a PR report draws its metrics over. Kept
- * apart from the rest of the rules (schema and typed form together) so the feature is one file in config/.
+ * The `history` key, declared once: how many past gate runs on the default branch a PR report draws its metrics
+ * over; its schema and the typed value it parses to, together, so the feature is one file in config/.
  */
+import type { SchemaType } from './schema-type.js'
 
 /** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
 export const DEFAULT_HISTORY_MAX_AGE_DAYS = 90
@@ -16,11 +17,6 @@ export interface HistoryRules {
   workflow: string | undefined
   /** The report artifact's name in those runs; undefined: this run's own (retrieval-gate-report[-NAME]). */
   artifact: string | undefined
-}
-
-/** The rules file's `history` key as written (already validated against the schema). */
-export interface RawHistoryRules {
-  history?: { runs: number; max_age_days?: number; workflow?: string; artifact?: string }
 }
 
 /** The JSON Schema of the `history` key, spread into RULES_SCHEMA by src/config/schema.ts. */
@@ -49,6 +45,6 @@ export const HISTORY_RULES_PROPERTIES = {
 } as const
 
 /** The typed `history` rules, or undefined when the rules have none. */
-export function historyRules(raw: RawHistoryRules): HistoryRules | undefined {
+export function historyRules(raw: { history?: SchemaType<(typeof HISTORY_RULES_PROPERTIES)['history']> }): HistoryRules | undefined {
   return raw.history && { runs: raw.history.runs, maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS, workflow: raw.history.workflow, artifact: raw.history.artifact }
 }

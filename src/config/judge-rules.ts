@@ -1,7 +1,78 @@
 /**
- * The `judge` rules as the gate uses them (src/config/judge-schema.ts is their schema). Anchors are part of the
- * exam: human labels written before the results, read at the base commit in a pull request.
+ * The `judge` rules, declared once: their JSON Schema (spread into RULES_SCHEMA by src/config/schema.ts), the typed
+ * value they parse to, and the refusals a schema cannot express. Anchors are part of the exam: human labels written
+ * before the results, read at the base commit in a pull request; the candidate judge's labels are its answer.
  */
+import type { SchemaType } from './schema-type.js'
+
+const share = (description: string) => ({ type: 'number', minimum: 0, maximum: 1, description }) as const
+
+export const JUDGE_RULES_PROPERTIES = {
+  judge: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Is the ruler still the same? Checks the LLM judge against human-labelled anchors (docs/trust.md, "Judge anchors") and shows its diagnostics.',
+    properties: {
+      anchors: {
+        type: 'string',
+        minLength: 1,
+        description:
+          "Anchor file (JSON Lines, or CSV by its .csv name): one scoring per record with id, human, judge (the baseline judge's label), optional judge_swapped and attributes. Part of the exam: read at the base commit in a pull request. The candidate judge's labels are the candidate's answer, given apart (--candidate-judge-labels, action input candidate-judge-labels)."
+      },
+      weights: { enum: ['none', 'linear', 'quadratic'], description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)." },
+      labels: {
+        type: 'array',
+        minItems: 2,
+        maxItems: 100,
+        uniqueItems: true,
+        items: { type: ['string', 'number'] },
+        description: 'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
+      },
+      per_slice: { type: 'string', minLength: 1, description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.' },
+      min_items: {
+        type: 'integer',
+        minimum: 2,
+        description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 40 (below it no kappa interval holds its level, docs/statistics.md).'
+      },
+      min_kappa: { type: 'number', minimum: -1, maximum: 1, description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice." },
+      max_drop: share(
+        "Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs the candidate judge's labels (--candidate-judge-labels)."
+      ),
+      repeatability: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['max_flip_share'],
+        description: 'Anchors scored more than once (the same id on several records).',
+        properties: { max_flip_share: share('Most share of repeated items whose judge label is not the same every time.') }
+      },
+      position: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['min_consistent'],
+        description: 'Pairwise judges scored in both orders (judge_swapped: the label with the answers shown the other way round, written in the same terms).',
+        properties: { min_consistent: share('Fewest share of items whose label is the same in both orders.') }
+      },
+      length_bias: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['score', 'length'],
+        description: "How the change of a judge score relates to the change of answer length, query by query (Spearman's rho of the two changes), overall and per slice.",
+        properties: {
+          score: { type: 'string', minLength: 1, description: 'The judge-scored metric (a key of metrics).' },
+          length: { type: 'string', minLength: 1, description: 'The numeric per-query field holding the answer length (characters or tokens) on both sides.' },
+          per_slice: { type: 'string', minLength: 1, description: 'Query attribute to break the diagnostic down by.' },
+          max_correlation: {
+            type: 'number',
+            minimum: -1,
+            maximum: 1,
+            description: "Most Spearman's rho of d_score vs d_length allowed in any slice: above it, the score rewards longer answers more than the rules accept."
+          }
+        }
+      }
+    }
+  }
+} as const
 
 /** Kappa weights: nominal labels (none), or graded labels whose near misses count partly (linear, quadratic). */
 export type KappaWeights = 'none' | 'linear' | 'quadratic'
@@ -37,19 +108,8 @@ export const DEFAULT_MIN_ANCHOR_ITEMS = 40
  */
 export const DEFAULT_MIN_LENGTH_BIAS_QUERIES = 10
 
-/** The `judge` key as written (validated against the schema). */
-export interface RawJudgeRules {
-  anchors?: string
-  weights?: KappaWeights
-  labels?: Array<string | number>
-  per_slice?: string
-  min_items?: number
-  min_kappa?: number
-  max_drop?: number
-  repeatability?: { max_flip_share: number }
-  position?: { min_consistent: number }
-  length_bias?: { score: string; length: string; per_slice?: string; max_correlation?: number }
-}
+/** The `judge` key as written, typed from its schema (already validated). */
+type RawJudgeRules = SchemaType<(typeof JUDGE_RULES_PROPERTIES)['judge']>
 
 type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 

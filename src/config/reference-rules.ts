@@ -1,9 +1,68 @@
+/**
+ * The regression budget's rules, declared once: the JSON Schema of the top-level `reference` (the rows of the last
+ * release, read exam-side) and of a check's `budget` (the cumulative drop allowed since that reference), spread into
+ * RULES_SCHEMA by src/config/schema.ts; the typed value they parse to; and the refusals a schema cannot express.
+ */
 import type { CheckRule, Margin, MetricRule, ReferenceRules } from './types.js'
+import type { SchemaType } from './schema-type.js'
+import { AMOUNT_SCHEMA, parseAmount } from './amount.js'
 
-/** The regression-budget keys as written in the rules file (already validated against the schema). */
-export interface RawReferenceRules {
-  reference?: { name?: string; path?: string; ref?: string; manifest?: string; looks?: number; artifact?: { name: string; workflow?: string; file?: string; ref?: string } }
-}
+/** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
+export const BUDGET_PROPERTY = {
+  budget: {
+    description:
+      'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. Needs `reference`; non_inferior and superior checks only.',
+    ...AMOUNT_SCHEMA
+  }
+} as const
+
+export const REFERENCE_RULES_PROPERTIES = {
+  reference: {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 100, description: 'Label in the report ("used since v1.4"). Default: ref, else path.' },
+      path: { type: 'string', minLength: 1, description: 'The rows file in the repository (per-query rows, JSONL or CSV).' },
+      ref: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+      },
+      looks: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        description:
+          "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive. Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
+      },
+      manifest: {
+        type: 'string',
+        minLength: 1,
+        description:
+          "The reference's snapshot manifest (JSON), compared with the baseline's on comparability.must_match. An exam file: read where the rules are read (in a pull request, at the base commit). The action input reference-manifest / CLI --reference-manifest name it when the rules do not."
+      },
+      artifact: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        description:
+          "Instead of path/ref: an artifact of the latest successful push run of a workflow on the default branch (or on `ref`) of this repository. Runs of other branches, dispatched or scheduled runs, and runs triggered by pull requests are never used: a contributor who can push a branch must not be able to upload the release's rows.",
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'Artifact name.' },
+          workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).' },
+          ref: { type: 'string', minLength: 1, maxLength: 255, description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.' },
+          file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
+        }
+      }
+    }
+  }
+} as const
+
+/** The regression-budget keys as written in the rules file, typed from their schema (already validated). */
+type RawReferenceRules = SchemaType<{ type: 'object'; properties: typeof REFERENCE_RULES_PROPERTIES }>
 
 type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
@@ -53,23 +112,21 @@ export function toBudget(
     fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget")
   if (check.type === 'max_regressions')
     fail(path, 'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference', 'put the budget on a non_inferior (or superior) check of the same metric')
-  if (typeof value === 'string') {
-    const pct = Number(value.slice(0, -1))
-    if (pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+  const budget = parseAmount(value)
+  if (budget.relative) {
+    if (budget.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
       fail(
         path,
-        `budget ${value} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`,
+        `budget ${budget.text} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`,
         'write a relative budget below 100% (e.g. "5%"), or an absolute one in the metric\'s units'
       )
     }
-    return { value: pct / 100, relative: true, text: value }
-  }
-  if (bounds && value >= bounds[1] - bounds[0]) {
+  } else if (bounds && budget.value >= bounds[1] - bounds[0]) {
     fail(
       path,
-      `budget ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`,
+      `budget ${budget.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`,
       "budgets are in the metric's units: 0.01 is one point of a 0..1 metric"
     )
   }
-  return { value, relative: false, text: String(value) }
+  return budget
 }

@@ -3,10 +3,12 @@ import { InputError } from '../errors.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
-import { trustRules, type RawTrustRules } from './trust-rules.js'
-import { referenceRules, toBudget, type RawReferenceRules } from './reference-rules.js'
-import { judgeRules, type RawJudgeRules } from './judge-rules.js'
-import { historyRules, type RawHistoryRules } from './history-rules.js'
+import type { SchemaType } from './schema-type.js'
+import { parseAmount } from './amount.js'
+import { trustRules } from './trust-rules.js'
+import { referenceRules, toBudget } from './reference-rules.js'
+import { judgeRules } from './judge-rules.js'
+import { historyRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -42,48 +44,9 @@ export function loadRules(text: string, file: string): Rules {
   return toRules(data, source, file, sha256(text))
 }
 
-interface RawMetric {
-  better: 'higher' | 'lower'
-  binary?: boolean
-  range?: [number, number]
-  unit?: string
-  fill?: number
-}
-interface RawCheck {
-  name: string
-  metric: string
-  where?: Record<string, string>
-  per_slice?: string
-  non_inferior?: { margin: number | string }
-  superior?: { test?: SuperiorTest; alpha?: number; margin?: number | string }
-  at_least?: number | { value: number }
-  at_most?: number | { value: number }
-  max_regressions?: { count?: number; share?: number; threshold?: number }
-  budget?: number | string
-}
-interface RawRules extends RawTrustRules, RawReferenceRules, RawHistoryRules {
-  version: 1
-  metrics: Record<string, RawMetric>
-  judgments?: { qrels?: string; no_relevant?: 'exclude' | 'zero' | 'report'; depth?: number }
-  slices?: string[]
-  statistics?: {
-    confidence?: number
-    resamples?: number
-    seed?: number | string
-    interval?: 'auto' | 'percentile' | 'bca'
-    permutations?: number
-    cluster?: string
-    cluster_weighting?: 'query' | 'cluster'
-    weights?: { by: string; target: Record<string, number> }
-    multiplicity?: 'none' | 'holm' | 'bonferroni'
-    min_seeds?: number
-  }
-  queries?: { missing?: 'error' | 'zero'; min_per_slice?: number; file?: string }
-  on_inconclusive?: 'fail' | 'pass'
-  on_too_few?: 'fail' | 'pass'
-  checks: RawCheck[]
-  judge?: RawJudgeRules
-}
+/** The rules file as written, typed from its schema (src/config/schema.ts), which ajv has already checked. */
+type RawRules = SchemaType<typeof RULES_SCHEMA>
+type RawCheck = RawRules['checks'][number]
 
 function toRules(raw: RawRules, source: SourceDocument, file: string, hash: string): Rules {
   const fail = (path: Array<string | number>, message: string, hint?: string): never => {
@@ -325,22 +288,20 @@ function toLevel(c: RawCheck, metric: MetricRule, bounds: [number, number] | und
 
 function toMargin(value: number | string, metric: MetricRule, bounds: [number, number] | undefined, kind: 'non_inferior' | 'superior', path: Array<string | number>, fail: Fail): Margin {
   const never = kind === 'non_inferior' ? 'fail' : 'pass'
-  if (typeof value === 'string') {
-    const pct = Number(value.slice(0, -1))
+  const margin = parseAmount(value)
+  if (margin.relative) {
     // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
-    if (kind === 'non_inferior' && pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
-      fail(path, `margin ${value} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units')
+    if (kind === 'non_inferior' && margin.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+      fail(path, `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units')
     }
-    return { value: pct / 100, relative: true, text: value }
-  }
-  if (bounds && value >= bounds[1] - bounds[0]) {
+  } else if (bounds && margin.value >= bounds[1] - bounds[0]) {
     fail(
       path,
-      `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`,
+      `margin ${margin.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`,
       "margins are in the metric's units: 0.02 is two points of a 0..1 metric"
     )
   }
-  return { value, relative: false, text: String(value) }
+  return margin
 }
 
 /** ajv reports every branch of a failed oneOf; the most useful error is a typo, then the deepest path. */

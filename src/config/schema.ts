@@ -1,7 +1,8 @@
-import { BUDGET_PROPERTY, REFERENCE_RULES_PROPERTIES } from './reference-schema.js'
+import { AMOUNT_SCHEMA } from './amount.js'
+import { BUDGET_PROPERTY, REFERENCE_RULES_PROPERTIES } from './reference-rules.js'
 import { HISTORY_RULES_PROPERTIES } from './history-rules.js'
-import { TRUST_RULES_PROPERTIES } from './trust-schema.js'
-import { JUDGE_RULES_PROPERTIES } from './judge-schema.js'
+import { TRUST_RULES_PROPERTIES } from './trust-rules.js'
+import { JUDGE_RULES_PROPERTIES } from './judge-rules.js'
 
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
@@ -10,10 +11,7 @@ import { JUDGE_RULES_PROPERTIES } from './judge-schema.js'
  */
 const margin = {
   description: 'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
-  oneOf: [
-    { type: 'number', minimum: 0 },
-    { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
-  ]
+  ...AMOUNT_SCHEMA
 } as const
 
 const where = {

@@ -1,0 +1,19 @@
+import type { Margin } from './types.js'
+
+/**
+ * An amount of a metric as the rules write it, for margins and budgets alike: a number in the metric's own units
+ * (0.005), or a percentage of a mean as a string ("20%"). One schema and one parser, so "5%" means the same
+ * thing wherever the rules accept an amount.
+ */
+export const AMOUNT_SCHEMA = {
+  oneOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
+  ]
+} as const
+
+/** The amount as a margin: `relative` for a percentage (its value a share: "20%" -> 0.2), the text as written. */
+export function parseAmount(value: number | string): Margin {
+  if (typeof value === 'string') return { value: Number(value.slice(0, -1)) / 100, relative: true, text: value }
+  return { value, relative: false, text: String(value) }
+}

@@ -1,0 +1,41 @@
+/**
+ * The TypeScript type of a value a JSON Schema accepts, derived from the schema object itself (declared `as const`):
+ * the rules file is declared once, as its schema, and the shape the loader reads (`RawRules`) is this type of it,
+ * so a key added to the schema is a key the loader sees, with no hand-written interface to keep in step.
+ *
+ * The subset of JSON Schema (draft-07) the rules use: `type` (one or several), `const`, `enum`, `oneOf`, `items`,
+ * `properties` with `required`, and `additionalProperties` (false, or a schema for the values of a map). Keywords
+ * that only narrow a value (`minimum`, `pattern`, `minLength`, ...) do not change its type.
+ */
+interface Simple {
+  string: string
+  number: number
+  integer: number
+  boolean: boolean
+  null: null
+}
+
+/** The value type of schema `S`. */
+export type SchemaType<S> = S extends { const: infer C }
+  ? C
+  : S extends { enum: ReadonlyArray<infer E> }
+    ? E
+    : S extends { oneOf: ReadonlyArray<infer O> }
+      ? SchemaType<O>
+      : S extends { type: 'object' }
+        ? ObjectType<S>
+        : S extends { type: 'array'; items: infer I }
+          ? Array<SchemaType<I>>
+          : S extends { type: ReadonlyArray<infer T> }
+            ? Simple[T & keyof Simple]
+            : S extends { type: infer T }
+              ? T extends keyof Simple
+                ? Simple[T]
+                : unknown
+              : unknown
+
+type Flat<T> = { [K in keyof T]: T[K] }
+type Required<S> = S extends { required: ReadonlyArray<infer R> } ? R : never
+type Properties<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: SchemaType<P[K]> } & { -readonly [K in keyof P as K extends R ? never : K]?: SchemaType<P[K]> }
+type Extra<S> = S extends { additionalProperties: false } ? unknown : S extends { additionalProperties: infer A } ? (A extends object ? Record<string, SchemaType<A>> : unknown) : unknown
+type ObjectType<S> = S extends { properties: infer P } ? Flat<Properties<P, Required<S>> & Extra<S>> : Extra<S> extends Record<string, unknown> ? Extra<S> : Record<string, unknown>
