@@ -12,7 +12,6 @@ import { historyRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
-import type { SuperiorTest } from './types.js'
 
 /** Defaults for keys the rules may leave out; the report always states the values in force. */
 const DEFAULTS = {
