@@ -3,7 +3,7 @@
  * headers are Thrift structs) and a file builder that lays out `PAR1`, column chunks, the footer, its length and
  * `PAR1`, so a test can write exactly the lie it wants (a row group claiming 2^31 rows, one run-length run of
  * 2^28 values, 20,000 nested schema groups, a 16 MiB footer, a column chunk past the end of the file).
- * Used by the hostile tests (__tests__/hostile/parquet.test.ts, parquet-memory.test.ts) and by
+ * Used by the hostile tests (__tests__/hostile/parquet.test.ts, parquet-memory.slow.test.ts) and by
  * scripts/bench-hostile.js; nothing here is committed as a binary. Plain JavaScript so that both can import it.
  *
  * The layout follows the Parquet format's parquet.thrift (apache/parquet-format): FileMetaData {1: version,

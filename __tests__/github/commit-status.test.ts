@@ -4,7 +4,7 @@ import { contextFromPayload } from '../../src/github/context.js'
 import { MAX_STATUS_DESCRIPTION, statusDescription } from '../../src/github/status-description.js'
 import { InputError } from '../../src/errors.js'
 
-/** The pure parts of the commit status: which commit, which context, which words. main.test.ts posts them. */
+/** The pure parts of the commit status: which commit, which context, which words. main.slow.test.ts posts them. */
 const HEAD = 'a'.repeat(40)
 const MAIN = 'd'.repeat(40)
 const env = { GITHUB_REPOSITORY: 'acme/search', GITHUB_SHA: MAIN, GITHUB_RUN_ID: '900' }

@@ -4,7 +4,7 @@
  * the file and (where known) the row group, column and page, what is wrong and what to do, in well under 2 s;
  * before the checks (src/readers/parquet-footer.ts, parquet-pages.ts) they cost gigabytes and minutes, a stack
  * trace, or were read as "missing values" (filled under `missing: zero`). Peak memory of the big claims is
- * measured in a child process by parquet-memory.test.ts.
+ * measured in a child process by parquet-memory.slow.test.ts.
  */
 import { describe, expect, it } from '@jest/globals'
 import { parquetWriteBuffer } from 'hyparquet-writer'
@@ -397,30 +397,5 @@ describe('honest Parquet is read exactly through the checks', () => {
     const side = rowsOf(await readRows(f['many.parquet'], { metricFields: new Set(['m3']), keepAttributes: new Set() }))
     expect(side).toHaveLength(groups * 2)
     expect(side[groups * 2 - 1].values.get('m3')).toBe(((groups * 2 - 1 + 3) % 97) / 97)
-  })
-
-  it('a row group of 150,000 rows read in two windows (8 columns: 131,072 rows each), pages, nulls, a dictionary: every row once', async () => {
-    const n = 150_000
-    const ids = Array.from({ length: n }, (_, i) => `q${i}`)
-    const m = ids.map((_, i) => (i % 7 === 0 ? null : (i % 100) / 100))
-    const seg = ids.map((_, i) => ['a', 'b', 'c'][i % 3])
-    const extra = Array.from({ length: 5 }, (_, c) => ({ name: `x${c}`, type: 'DOUBLE' as const, data: ids.map((_, i) => (i % (c + 2)) / 10) }))
-    const file = Buffer.from(
-      parquetWriteBuffer({
-        columnData: [{ name: 'query_id', type: 'STRING', data: ids }, { name: 'm', type: 'DOUBLE', data: m }, { name: 'seg', type: 'STRING', data: seg }, ...extra],
-        rowGroupSize: n,
-        pageSize: 8192
-      })
-    )
-    const f = writeFiles({ 'big.parquet': file })
-    const metrics = new Set(['m', ...extra.map((x) => x.name)])
-    const side = rowsOf(await readRows(f['big.parquet'], { metricFields: metrics, keepAttributes: new Set(['seg']) }))
-    expect(side).toHaveLength(n)
-    for (const i of [0, 1, 6, 7, 65_535, 131_071, 131_072, 131_073, n - 1]) {
-      expect(side[i].id).toBe(ids[i])
-      expect(side[i].values.get('m') ?? null).toBe(m[i])
-      expect(side[i].values.get('x3')).toBe(extra[3].data[i])
-      expect(side[i].attrs.get('seg')).toBe(seg[i])
-    }
   })
 })
