@@ -1,12 +1,42 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { open, writeFile } from 'node:fs/promises';
-import { openSync, closeSync, readSync, existsSync } from 'node:fs';
+import { openSync, closeSync, readSync, createReadStream, existsSync } from 'node:fs';
 import os from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
+
+/**
+ * Attribute names the rules use (slices, where, per_slice, statistics.cluster, statistics.weights.by), each
+ * with the rules key that needs it (for errors). The pairing stage reads these columns; the rows readers
+ * keep only these values, so memory grows with what the rules use and not with the other fields of a file
+ * (a long unused string per row cost 3.6 GB for a 2 GB file when every field was kept).
+ */
+function neededAttributes(rules) {
+    const names = new Map();
+    rules.slices.forEach((s, i) => names.has(s) || names.set(s, `slices[${i}]`));
+    for (const c of rules.checks) {
+        for (const [k] of c.where)
+            if (!names.has(k))
+                names.set(k, `checks[${c.index}].where.${k}`);
+        if (c.perSlice !== undefined && !names.has(c.perSlice))
+            names.set(c.perSlice, `checks[${c.index}].per_slice`);
+    }
+    const { cluster, weights } = rules.statistics;
+    if (cluster !== undefined && !names.has(cluster))
+        names.set(cluster, 'statistics.cluster');
+    if (weights !== undefined && !names.has(weights.by))
+        names.set(weights.by, 'statistics.weights.by');
+    const lengthSlice = rules.judge?.lengthBias?.perSlice;
+    if (lengthSlice !== undefined && !names.has(lengthSlice))
+        names.set(lengthSlice, 'judge.length_bias.per_slice');
+    // Grading both splits: the holdout accounting tells holdout queries apart by the evaluation set's `split`.
+    if (rules.dataset?.split === 'all' && !names.has('split'))
+        names.set('split', 'dataset.split');
+    return names;
+}
 
 /**
  * Input values shown in messages and logs. Every byte of a file the pull request controls can reach a
@@ -64,6 +94,16 @@ function quote(value, max = MAX_SHOWN_CHARS) {
     const body = breakCommandPrefix(shown.replace(ESCAPED_IN_VALUE, unicodeEscape));
     const text = typeof value === 'string' ? `"${body}"` : body;
     return shown.length < s.length ? `${typeof value === 'string' ? text.slice(0, -1) + '…"' : text + '…'} (${s.length} characters)` : text;
+}
+/**
+ * An input value for a line of output where it usually reads best bare (a metric, an attribute, an id in a
+ * list): the value itself when {@link quote} would change nothing but add the quotes, else {@link quote}'s form
+ * (quoted, escaped, cut). So `recall@10` stays `recall@10`, while `a\nb` becomes `"a\nb"`: an input value can
+ * never start a line, end one or carry a control character, whatever line it is written on.
+ */
+function bare(value, max = MAX_SHOWN_CHARS) {
+    const quoted = quote(value, max);
+    return quoted === `"${value}"` ? value : quoted;
 }
 /**
  * The backstop for text that may hold input (a message, a hint, a file name, a rule key): control
@@ -154,7 +194,7 @@ class InputError extends Error {
     }
 }
 /** Longest file name or rule key shown in a refusal (characters; the rest is cut with its length). */
-const MAX_PLACE_CHARS = 240;
+const MAX_PLACE_CHARS$1 = 240;
 /**
  * `file:line: [key] message (query q7). hint` — the shape every refusal is printed in. Every part may hold
  * input (a file name, a key or id from the PR's files), so each is escaped and cut here whatever the caller
@@ -164,11 +204,11 @@ const MAX_PLACE_CHARS = 240;
 function formatInputError(where, message, hint) {
     let place = '';
     if (where.file !== undefined)
-        place += sanitizeText(where.file, MAX_PLACE_CHARS);
+        place += sanitizeText(where.file, MAX_PLACE_CHARS$1);
     if (where.line !== undefined)
         place += `:${where.line}`;
     if (where.key !== undefined)
-        place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS)})` : sanitizeText(where.key, MAX_PLACE_CHARS);
+        place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS$1)})` : sanitizeText(where.key, MAX_PLACE_CHARS$1);
     let text = place ? `${place}: ${message}` : message;
     if (where.queryId !== undefined && !message.includes(quote(where.queryId)) && !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))) {
         text += ` (query ${quote(where.queryId)})`;
@@ -180,36 +220,6 @@ function formatInputError(where, message, hint) {
 /** True for errors the user can act on (as opposed to a bug in the gate). */
 function isInputError(error) {
     return error instanceof InputError;
-}
-
-/**
- * Attribute names the rules use (slices, where, per_slice, statistics.cluster, statistics.weights.by), each
- * with the rules key that needs it (for errors). The pairing stage reads these columns; the rows readers
- * keep only these values, so memory grows with what the rules use and not with the other fields of a file
- * (a long unused string per row cost 3.6 GB for a 2 GB file when every field was kept).
- */
-function neededAttributes(rules) {
-    const names = new Map();
-    rules.slices.forEach((s, i) => names.has(s) || names.set(s, `slices[${i}]`));
-    for (const c of rules.checks) {
-        for (const [k] of c.where)
-            if (!names.has(k))
-                names.set(k, `checks[${c.index}].where.${k}`);
-        if (c.perSlice !== undefined && !names.has(c.perSlice))
-            names.set(c.perSlice, `checks[${c.index}].per_slice`);
-    }
-    const { cluster, weights } = rules.statistics;
-    if (cluster !== undefined && !names.has(cluster))
-        names.set(cluster, 'statistics.cluster');
-    if (weights !== undefined && !names.has(weights.by))
-        names.set(weights.by, 'statistics.weights.by');
-    const lengthSlice = rules.judge?.lengthBias?.perSlice;
-    if (lengthSlice !== undefined && !names.has(lengthSlice))
-        names.set(lengthSlice, 'judge.length_bias.per_slice');
-    // Grading both splits: the holdout accounting tells holdout queries apart by the evaluation set's `split`.
-    if (rules.dataset?.split === 'all' && !names.has('split'))
-        names.set('split', 'dataset.split');
-    return names;
 }
 
 /** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
@@ -831,146 +841,6 @@ function parseMetricCell(text, column, where) {
 }
 
 /**
- * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
- * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
- * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
- * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
- * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
- */
-/** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$4 = 20;
-class RowsSink {
-    file;
-    metricFields;
-    keepAttributes;
-    rows;
-    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
-    labels = new Map();
-    duplicates = [];
-    duplicateCount = 0;
-    skipped = new Map();
-    numericFields = new Set();
-    attributeFields = new Set();
-    notes = [];
-    constructor(file, metricFields, 
-    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
-    keepAttributes) {
-        this.file = file;
-        this.metricFields = metricFields;
-        this.keepAttributes = keepAttributes;
-        this.rows = new SideRowsBuilder(file);
-    }
-    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
-    lineOf(row) {
-        return this.rows.lineOf(row) || undefined;
-    }
-    /** The query id of row `row`. */
-    idOf(row) {
-        return this.rows.idOf(row);
-    }
-    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
-    attribute(row, key, text, names) {
-        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-            if (this.keepAttributes !== undefined)
-                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
-            this.rows.setAttr(row, key, text);
-            names.add(key);
-        }
-        else {
-            rememberField(names, key);
-        }
-    }
-    /**
-     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
-     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
-     */
-    start(id, line, label = `line ${line}`) {
-        if (id === '')
-            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
-        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
-        const seen = this.rows.rowOf(id);
-        if (seen !== undefined) {
-            this.duplicateCount++;
-            if (this.duplicates.length < LIST_LIMIT$4)
-                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
-            return undefined;
-        }
-        const row = this.rows.add(id, line);
-        if (label !== `line ${line}`)
-            this.labels.set(row, label);
-        return row;
-    }
-    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
-    value(row, key, value, where = {}) {
-        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            if (value === null || value === undefined)
-                this.rows.setValue(row, key, null);
-            else if (typeof value === 'number') {
-                if (!Number.isFinite(value))
-                    throw new InputError(at, `${quote(key)} is not a finite number`, 'write a finite decimal number');
-                this.rows.setValue(row, key, value);
-            }
-            else if (typeof value === 'string') {
-                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
-            }
-            else {
-                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
-            }
-            return;
-        }
-        if (typeof value === 'string') {
-            this.attribute(row, key, value, this.attributeFields);
-        }
-        else if (typeof value === 'number') {
-            this.attribute(row, key, String(value), this.numericFields);
-        }
-        else if (typeof value === 'boolean') {
-            this.attribute(row, key, String(value), this.attributeFields);
-        }
-        else if (value !== null && value !== undefined) {
-            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
-        }
-    }
-    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
-    cell(row, key, text) {
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
-            return;
-        }
-        const trimmed = text.trim();
-        // an empty cell (pandas' NaN) says nothing about the column's type
-        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
-        if (names !== undefined)
-            this.attribute(row, key, text, names);
-        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
-            this.rows.setAttr(row, key, text);
-    }
-    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
-    finish(emptyHint) {
-        if (this.duplicateCount > 0) {
-            const more = this.duplicateCount - this.duplicates.length;
-            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
-        }
-        if (this.rows.size === 0)
-            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
-        const notes = [...this.notes];
-        for (const key of [...this.skipped.keys()].sort()) {
-            const n = this.skipped.get(key);
-            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
-        }
-        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
-        for (const key of this.attributeFields)
-            if (!this.metricFields.has(key))
-                this.numericFields.delete(key);
-        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
-    }
-}
-
-/**
  * The first key repeated within one object of a JSON text that JSON.parse accepted, at any depth, or
  * undefined. Linear in the text's length (each string is scanned once; keys are hashed once).
  */
@@ -1076,6 +946,260 @@ function readStrictJson(text, file, hint, firstLine = 1) {
         return parsed.value;
     const line = parsed.line === undefined ? undefined : parsed.line + firstLine - 1;
     throw new InputError({ file, line }, parsed.problem, parsed.repeated ? REPEATED_KEY_HINT : hint);
+}
+
+/**
+ * Python's `json.dump` writes `float("nan")` and the infinities as the bare words `NaN`, `Infinity` and
+ * `-Infinity`, which are not JSON; evaluation tools leave NaN in measures that could not be computed (bpref
+ * of a query without judged non-relevant documents). A field the rules do not read decides nothing, so such a
+ * word there must not reject the file; in a field the rules read it is refused by name, with the fix
+ * ({@link nonFiniteRefusal}). This reads a JSON text that fails JSON.parse only because of those words.
+ */
+/** The three words Python writes for non-finite floats, as the numbers they stand for. */
+const WORDS$1 = new Map([
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['-Infinity', Number.NEGATIVE_INFINITY]
+]);
+/** The string each word is replaced by before parsing; a text that already holds it is not rewritten. */
+const MARK = '\u0000rg-non-finite:';
+const MARK_ESCAPED = '\\u0000rg-non-finite:';
+/**
+ * Parses `text` as JSON in which a value may also be `NaN`, `Infinity` or `-Infinity` (outside strings, where a
+ * value starts), giving those as numbers; undefined when the text is not JSON even so, or holds none of them (the
+ * caller's own refusal then stands). Repeated keys are refused as in every JSON the gate reads: the result is
+ * undefined and the strict parse's refusal is the one shown. Linear in the text's length.
+ */
+function parseJsonWithNonFinite(text) {
+    if (text.includes(MARK_ESCAPED))
+        return undefined;
+    let out = '';
+    let from = 0;
+    let found = false;
+    let inString = false;
+    let last = 0; // the last non-space character outside strings before i
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+            continue;
+        }
+        if (c === 0x22) {
+            inString = true;
+            last = c;
+            continue;
+        }
+        if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
+            continue;
+        if ((c === 0x4e || c === 0x49 || c === 0x2d) && (last === 0x3a || last === 0x5b || last === 0x2c || last === 0)) {
+            const word = c === 0x4e ? 'NaN' : c === 0x49 ? 'Infinity' : '-Infinity';
+            const after = text.charCodeAt(i + word.length);
+            if (text.startsWith(word, i) && !isWordChar(after)) {
+                out += `${text.slice(from, i)}"${MARK_ESCAPED}${word}"`;
+                i += word.length - 1;
+                from = i + 1;
+                found = true;
+                last = 0x30;
+                continue;
+            }
+        }
+        last = c;
+    }
+    if (!found)
+        return undefined;
+    const parsed = parseStrictJson(out + text.slice(from));
+    if (parsed.problem !== undefined)
+        return undefined;
+    return { value: restore(parsed.value) };
+}
+/** A letter, digit or underscore: `NaNx` or `Infinity2` is not one of the words. */
+function isWordChar(c) {
+    return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}
+/** The parsed value with each marked string turned back into its number (objects and arrays changed in place). */
+function restore(value) {
+    if (typeof value === 'string')
+        return value.startsWith(MARK) ? (WORDS$1.get(value.slice(MARK.length)) ?? value) : value;
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+            value[i] = restore(value[i]);
+        return value;
+    }
+    if (value !== null && typeof value === 'object') {
+        const record = value;
+        for (const key of Object.keys(record))
+            record[key] = restore(record[key]);
+    }
+    return value;
+}
+/**
+ * The refusal of a non-finite value (`NaN`, `Infinity`, `-Infinity`, as a number or as the word a tool wrote) in a
+ * field the rules read: the gate never compares NaN, and a missing value has its own spelling and its own rule.
+ */
+function nonFiniteRefusal(where, field, value) {
+    const word = typeof value === 'number' ? (Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity') : value;
+    const why = /nan/i.test(word) ? `Python's json.dump writes float("nan") so; JSON has no NaN` : `a value beyond the double range, or Python's json.dump of float("inf")`;
+    return new InputError(where, `${quote(field)} is ${word}, not a number the gate can compare (${why})`, 'write null or drop the field where the value is missing (queries.missing decides what the gate does with a missing value), or fix what computed it');
+}
+
+/**
+ * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
+ * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
+ * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
+ * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ */
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT$4 = 20;
+class RowsSink {
+    file;
+    metricFields;
+    keepAttributes;
+    rows;
+    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
+    labels = new Map();
+    duplicates = [];
+    duplicateCount = 0;
+    skipped = new Map();
+    numericFields = new Set();
+    attributeFields = new Set();
+    notes = [];
+    constructor(file, metricFields, 
+    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
+    keepAttributes) {
+        this.file = file;
+        this.metricFields = metricFields;
+        this.keepAttributes = keepAttributes;
+        this.rows = new SideRowsBuilder(file);
+    }
+    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
+    lineOf(row) {
+        return this.rows.lineOf(row) || undefined;
+    }
+    /** The query id of row `row`. */
+    idOf(row) {
+        return this.rows.idOf(row);
+    }
+    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
+    attribute(row, key, text, names) {
+        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+            if (this.keepAttributes !== undefined)
+                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
+            this.rows.setAttr(row, key, text);
+            names.add(key);
+        }
+        else {
+            rememberField(names, key);
+        }
+    }
+    /**
+     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
+     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
+     */
+    start(id, line, label = `line ${line}`) {
+        if (id === '')
+            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
+        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
+        const seen = this.rows.rowOf(id);
+        if (seen !== undefined) {
+            this.duplicateCount++;
+            if (this.duplicates.length < LIST_LIMIT$4)
+                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
+            return undefined;
+        }
+        const row = this.rows.add(id, line);
+        if (label !== `line ${line}`)
+            this.labels.set(row, label);
+        return row;
+    }
+    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
+    value(row, key, value, where = {}) {
+        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            if (value === null || value === undefined)
+                this.rows.setValue(row, key, null);
+            else if (typeof value === 'number') {
+                if (!Number.isFinite(value))
+                    throw nonFiniteRefusal(at, key, value);
+                this.rows.setValue(row, key, value);
+            }
+            else if (typeof value === 'string') {
+                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
+            }
+            else {
+                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
+            }
+            return;
+        }
+        if (typeof value === 'number' && !Number.isFinite(value)) {
+            // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+            if (this.keepAttributes?.has(key) === true)
+                throw nonFiniteRefusal(at, key, value);
+            rememberField(this.numericFields, key);
+        }
+        else if (typeof value === 'string') {
+            this.attribute(row, key, value, this.attributeFields);
+        }
+        else if (typeof value === 'number') {
+            this.attribute(row, key, String(value), this.numericFields);
+        }
+        else if (typeof value === 'boolean') {
+            this.attribute(row, key, String(value), this.attributeFields);
+        }
+        else if (value !== null && value !== undefined) {
+            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
+        }
+    }
+    /**
+     * A value a JSON reader found as a token that is not a number: `null` (a missing value, as in {@link value}) or
+     * Python's `NaN` / `Infinity` / `-Infinity`, refused in a metric field and not read in any other.
+     */
+    token(row, key, token, where = {}) {
+        if (token === 'null')
+            return this.value(row, key, null, where);
+        if (this.metricFields.has(key))
+            throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token);
+        rememberField(this.numericFields, key);
+    }
+    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
+    cell(row, key, text) {
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
+            return;
+        }
+        const trimmed = text.trim();
+        // an empty cell (pandas' NaN) says nothing about the column's type
+        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
+        if (names !== undefined)
+            this.attribute(row, key, text, names);
+        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
+            this.rows.setAttr(row, key, text);
+    }
+    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
+    finish(emptyHint) {
+        if (this.duplicateCount > 0) {
+            const more = this.duplicateCount - this.duplicates.length;
+            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+        }
+        if (this.rows.size === 0)
+            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
+        const notes = [...this.notes];
+        for (const key of [...this.skipped.keys()].sort()) {
+            const n = this.skipped.get(key);
+            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
+        }
+        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
+        for (const key of this.attributeFields)
+            if (!this.metricFields.has(key))
+                this.numericFields.delete(key);
+        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
+    }
 }
 
 /**
@@ -1437,6 +1561,10 @@ async function readJsonDocument(file, what) {
         return parsed.value;
     if (parsed.repeated)
         throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT);
+    // Python's json.dump writes NaN bare: read as NaN numbers, refused only in the fields the rules read.
+    const lenient = parseJsonWithNonFinite(text);
+    if (lenient !== undefined)
+        return lenient.value;
     const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
     throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
 }
@@ -1672,8 +1800,10 @@ function looksLikeMeasure(name) {
  */
 function isMeasureLine(line) {
     const f = line.trim().split(/\s+/);
-    return f.length === 3 && (parseDecimal$1(f[2]) !== undefined || (f[0] === 'runid' && f[1] === 'all'));
+    return f.length === 3 && (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'));
 }
+/** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
+const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i;
 /** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
 async function readMeasureRows(file, metricFields, layout) {
     const triples = [];
@@ -1700,7 +1830,12 @@ async function readMeasureRows(file, metricFields, layout) {
             continue;
         }
         const value = parseDecimal$1(t.value);
+        // A measure the rules do not read is not read (ir_measures prints nan for one it could not compute).
+        if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value))
+            continue;
         if (value === undefined) {
+            if (NOT_A_NUMBER.test(t.value))
+                throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value);
             throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
         }
         let entry = rows.get(queryId);
@@ -1752,6 +1887,87 @@ function detectLayout(triples, file) {
 }
 
 /**
+ * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
+ * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
+ * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
+ * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
+ */
+/** How much of a first line the guesses look at (a line may be up to 16 MiB; a guess needs a few fields). */
+const HEAD_CHARS = 1000;
+/** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
+const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id'];
+/**
+ * What to do with a run (what the retriever returned) given where per-query rows were expected: every such
+ * refusal says it the same way, in the words of the rules key (the action has no --qrels).
+ */
+const RUN_WITHOUT_JUDGMENTS = 'name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate: the gate then computes the measures from the runs';
+/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
+function headFields(text) {
+    return text
+        .slice(0, HEAD_CHARS)
+        .trim()
+        .split(/[ \t]+/);
+}
+function isNumber(s) {
+    return s !== undefined && s !== '' && Number.isFinite(Number(s));
+}
+/**
+ * The first line of a per-query rows file that is a TREC run line (`q1 Q0 doc7 1 12.5 tag`) or a TREC qrels line
+ * (`q1 0 doc7 1`): the file is not rows at all, so the refusal names what it is (not "not valid JSON").
+ */
+function firstLineMistake(text) {
+    const head = text.slice(0, HEAD_CHARS).trimStart();
+    if (head.startsWith('{') || head.startsWith('['))
+        return undefined;
+    const f = headFields(head);
+    if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
+        return { problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows', hint: RUN_WITHOUT_JUDGMENTS };
+    if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
+        return {
+            problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
+            hint: 'pass it with --qrels (or name it in the rules, key judgments.qrels) and give the runs as --baseline / --candidate'
+        };
+    }
+    return undefined;
+}
+/**
+ * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line
+ * ({@link firstLineMistake}): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
+ */
+function firstLineHint(text, fallback) {
+    const head = text.slice(0, HEAD_CHARS).trimStart();
+    if (head.startsWith('{') || head.startsWith('['))
+        return fallback;
+    if (head.includes(',') || head.includes(';') || head.includes('\t')) {
+        return 'this looks like CSV: name the file with a .csv extension or pass --input-format csv (JSON Lines is assumed for any other name)';
+    }
+    return fallback;
+}
+/** The document field of a rows file with repeated query ids (then a JSON Lines run: one line per document), or undefined. */
+function documentField(fields) {
+    for (const field of fields)
+        if (DOC_FIELDS.includes(field.toLowerCase()))
+            return field;
+    return undefined;
+}
+/** Query id columns of a run table (ranx's `Run.to_dataframe()` writes `q_id`). */
+const RUN_ID_COLUMNS$1 = ['q_id', 'query_id', 'qid'];
+/**
+ * A table (Parquet, CSV header) given as per-query rows that has the columns of a run, one row per retrieved
+ * document (a query id, a document and a `score` column) and none of the metrics the rules name: the refusal, or
+ * undefined.
+ */
+function runTableMistake(columns, metricFields, what) {
+    if (columns.some((c) => metricFields.has(c)))
+        return undefined;
+    const id = columns.find((c) => RUN_ID_COLUMNS$1.includes(c));
+    const doc = columns.find((c) => DOC_FIELDS.includes(c.toLowerCase()));
+    if (id === undefined || doc === undefined || !columns.includes('score'))
+        return undefined;
+    return { problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`, hint: RUN_WITHOUT_JUDGMENTS };
+}
+
+/**
  * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
  * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
  * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
@@ -1774,7 +1990,7 @@ const MAX_NUMBER_CHARS = 64;
 const BLOCK$1 = 1 << 20;
 const fatal$1 = new TextDecoder('utf-8', { fatal: true });
 /** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
-class Cursor {
+let Cursor$1 = class Cursor {
     fd;
     buf = Buffer.allocUnsafe(BLOCK$1);
     /** Bytes of the string being read (grown on demand, reused across strings). */
@@ -1822,7 +2038,7 @@ class Cursor {
                 return;
         }
     }
-}
+};
 /**
  * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
  * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
@@ -1837,7 +2053,7 @@ function readNestedNumbers(file, handler, words) {
         throw openError(file, error);
     }
     try {
-        return parse$1(new Cursor(fd), file, handler, words);
+        return parse$1(new Cursor$1(fd), file, handler, words);
     }
     catch (error) {
         if (error instanceof InputError)
@@ -1914,8 +2130,11 @@ function parse$1(cur, file, handler, words) {
                 if (cur.next() !== 0x3a)
                     fail(`expected ":" after ${quote(inner)}`);
                 cur.skipSpace();
-                const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words);
-                handler.entry(inner, value, innerLine);
+                const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words, handler.notNumber !== undefined);
+                if (typeof value === 'number')
+                    handler.entry(inner, value, innerLine);
+                else
+                    handler.notNumber?.(inner, value, innerLine);
                 entries++;
                 cur.skipSpace();
                 const c = cur.next();
@@ -2066,8 +2285,11 @@ function readHex4(cur, bad) {
     return v;
 }
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-/** Reads a bare token up to the next delimiter and requires a finite JSON number. */
-function readNumber(cur, file, what, words) {
+/**
+ * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
+ * non-finite words are returned as tokens for the handler to decide.
+ */
+function readNumber(cur, file, what, words, passOn) {
     const line = cur.line;
     const first = cur.peek();
     if (first === 0x22 || first === 0x7b || first === 0x5b) {
@@ -2084,6 +2306,8 @@ function readNumber(cur, file, what, words) {
         text += String.fromCharCode(c);
         cur.next();
     }
+    if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity'))
+        return text;
     if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
         throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
     }
@@ -2107,20 +2331,72 @@ function readNumber(cur, file, what, words) {
  */
 function readPytrecEvalRows(file, metricFields) {
     const sink = new RowsSink(file, metricFields);
+    const shape = new InnerKeys(metricFields);
     let row;
     readNestedNumbers(file, {
         outer: (id, line) => {
             row = sink.start(id, line);
+            shape.query();
         },
-        entry: (measure, value) => {
+        entry: (measure, value, line) => {
+            shape.key(measure);
             if (row === undefined)
                 return;
             // a measure twice in a query is refused by the reader (like every repeated JSON key)
             // every measure is a number: a metric when the rules name it, a numeric field otherwise
-            sink.value(row, measure, value);
+            sink.value(row, measure, value, { line });
+        },
+        // null (pandas' to_json) is a missing value; NaN (json.dump) is refused where the rules read it, else not read
+        notNumber: (measure, token, line) => {
+            shape.key(measure);
+            if (row !== undefined)
+                sink.token(row, measure, token, { line });
         }
     }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
+    const run = shape.runLike();
+    if (run !== undefined) {
+        throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS);
+    }
     return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
+}
+/** Most distinct inner keys counted (a run may hold millions of document ids; the count only has to pass a bound). */
+const MAX_COUNTED_KEYS = 100_000;
+/**
+ * The inner keys of a `{outer: {inner: number}}` file read as per-query results, to tell a run given by mistake
+ * (ranx `Run.save`, `json.dump(run)`) from per-query measures: measures repeat in every query, so the distinct
+ * inner keys are about as many as one query holds; a run's document ids differ from query to query. Only asked
+ * when none of the rules' metrics was found, so a file the gate can read is never refused by this guess.
+ */
+class InnerKeys {
+    metricFields;
+    distinct = new Set();
+    queries = 0;
+    inQuery = 0;
+    most = 0;
+    metricSeen = false;
+    constructor(metricFields) {
+        this.metricFields = metricFields;
+    }
+    query() {
+        this.queries++;
+        this.inQuery = 0;
+    }
+    key(name) {
+        this.inQuery++;
+        if (this.inQuery > this.most)
+            this.most = this.inQuery;
+        if (this.metricFields.has(name))
+            this.metricSeen = true;
+        if (this.distinct.size < MAX_COUNTED_KEYS)
+            this.distinct.add(name);
+    }
+    /** How the keys look like a run's ("6000 different keys under 60 queries, at most 100 in one"), or undefined. */
+    runLike() {
+        if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most)
+            return undefined;
+        const count = this.distinct.size === MAX_COUNTED_KEYS ? `more than ${MAX_COUNTED_KEYS}` : String(this.distinct.size);
+        return `${count} different keys under ${this.queries} queries, at most ${this.most} in one`;
+    }
 }
 
 /**
@@ -2533,6 +2809,22 @@ function parseObjectLine(text) {
         return { problem: 'is not a JSON object' };
     return { record: value };
 }
+/**
+ * {@link readObjectLine} for records whose values may be Python's bare `NaN` / `Infinity` / `-Infinity`, given as
+ * numbers: per-query rows, where a field the rules do not read is not read whatever it holds, and a used one is
+ * refused by name (src/readers/non-finite.ts). A line that is not JSON even so is refused as by readObjectLine.
+ */
+function readRecordLine(text, file, line, hint) {
+    const parsed = parseObjectLine(text);
+    if (parsed.record !== undefined)
+        return parsed.record;
+    if (parsed.repeated !== true) {
+        const lenient = parseJsonWithNonFinite(text)?.value;
+        if (lenient !== null && typeof lenient === 'object' && !Array.isArray(lenient))
+            return lenient;
+    }
+    throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint);
+}
 /** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
 function readObjectLine(text, file, line, hint) {
     const parsed = parseObjectLine(text);
@@ -2931,7 +3223,7 @@ async function readLongRows(file, layout, options) {
         await forEachLine(file, (text, line) => {
             if (text.trim() === '')
                 return;
-            const record = readObjectLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}');
+            const record = readRecordLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}');
             if (columns === undefined) {
                 columns = longColumns(Object.keys(record), forced, options.idField);
                 if (columns === undefined)
@@ -3038,7 +3330,7 @@ async function importRows(file, options) {
     }
     const head = await readHead(file);
     if (isLz4Head(head)) {
-        throw new InputError({ file }, 'is a ranx .lz4 run (an LZ4 frame), not per-query rows', 'a run is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate');
+        throw new InputError({ file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS);
     }
     const first = firstChar(head);
     if (first === '[') {
@@ -3054,7 +3346,8 @@ async function importRows(file, options) {
     if (first === '{') {
         refuseNotPerQuery(file, head);
         const firstLine = firstContentLine(head).text;
-        const line = tryJson(firstLine);
+        // A first record with Python's bare NaN in some field is still a record (the reader decides about the field).
+        const line = tryJson(firstLine) ?? parseJsonWithNonFinite(firstLine)?.value;
         if (isObject(line)) {
             if (looksLikeDeepeval(line))
                 return readDeepevalRows(file, metricFields, idField);
@@ -3788,17 +4081,17 @@ function isFlatColumn(schemaPath) {
  */
 
 // TCompactProtocol types
-const STOP = 0;
-const TRUE$1 = 1;
-const FALSE$1 = 2;
-const BYTE = 3;
-const I16 = 4;
-const I32 = 5;
-const I64 = 6;
-const DOUBLE = 7;
-const BINARY = 8;
-const LIST = 9;
-const STRUCT = 12;
+const STOP$1 = 0;
+const TRUE$2 = 1;
+const FALSE$2 = 2;
+const BYTE$1 = 3;
+const I16$1 = 4;
+const I32$1 = 5;
+const I64$1 = 6;
+const DOUBLE$1 = 7;
+const BINARY$1 = 8;
+const LIST$1 = 9;
+const STRUCT$1 = 12;
 
 /**
  * Parse TCompactProtocol
@@ -3816,7 +4109,7 @@ function deserializeTCompactProtocol(reader) {
     // Parse each field based on its type and add to the result object
     const byte = reader.view.getUint8(reader.offset++);
     const type = byte & 0x0f;
-    if (type === STOP) break
+    if (type === STOP$1) break
     const delta = byte >> 4;
     fid = delta ? fid + delta : readZigZag(reader);
     value[`field_${fid}`] = readElement(reader, type);
@@ -3834,23 +4127,23 @@ function deserializeTCompactProtocol(reader) {
  */
 function readElement(reader, type) {
   switch (type) {
-  case TRUE$1:
+  case TRUE$2:
     return true
-  case FALSE$1:
+  case FALSE$2:
     return false
-  case BYTE:
+  case BYTE$1:
     return reader.view.getInt8(reader.offset++)
-  case I16:
-  case I32:
+  case I16$1:
+  case I32$1:
     return readZigZag(reader)
-  case I64:
+  case I64$1:
     return readZigZagBigInt(reader)
-  case DOUBLE: {
+  case DOUBLE$1: {
     const value = reader.view.getFloat64(reader.offset, true);
     reader.offset += 8;
     return value
   }
-  case BINARY: {
+  case BINARY$1: {
     const stringLength = readVarInt(reader);
     if (reader.offset + stringLength > reader.view.byteLength) {
       throw new Error(`thrift binary length ${stringLength} exceeds remaining ${reader.view.byteLength - reader.offset} bytes`)
@@ -3859,21 +4152,21 @@ function readElement(reader, type) {
     reader.offset += stringLength;
     return strBytes
   }
-  case LIST: {
+  case LIST$1: {
     const byte = reader.view.getUint8(reader.offset++);
     const elemType = byte & 0x0f;
     let listSize = byte >> 4;
     if (listSize === 15) {
       listSize = readVarInt(reader);
     }
-    const boolType = elemType === TRUE$1 || elemType === FALSE$1;
+    const boolType = elemType === TRUE$2 || elemType === FALSE$2;
     const values = new Array(listSize);
     for (let i = 0; i < listSize; i++) {
-      values[i] = boolType ? readElement(reader, BYTE) === 1 : readElement(reader, elemType);
+      values[i] = boolType ? readElement(reader, BYTE$1) === 1 : readElement(reader, elemType);
     }
     return values
   }
-  case STRUCT:
+  case STRUCT$1:
     // main function handles struct parsing
     return deserializeTCompactProtocol(reader)
   default:
@@ -8186,91 +8479,865 @@ async function awaitAllColumns(asyncGroups) {
 }
 
 /**
- * This is a helper function to read parquet row data as a promise.
- * It is a wrapper around the more configurable parquetRead function.
- *
- * @param {Omit<ParquetReadOptions, 'onComplete'>} options
- * @returns {Promise<ParquetRow[]>} resolves when all requested rows and columns are parsed
+ * A bounded reader of the Thrift compact protocol (thrift `doc/specs/thrift-compact-protocol.md`), the
+ * encoding of a Parquet file's footer and of every page header. hyparquet parses both recursively and on the
+ * bytes' word: a list that claims 2^31 elements is allocated, 20,000 nested structs overflow the stack, and a
+ * 16 MiB footer of empty structs becomes 16 million objects. This reader walks the same bytes first, without
+ * recursion, and refuses what no Parquet writer produces: nesting deeper than `maxDepth`, more than `maxValues`
+ * fields and list elements in all, a list longer than the bytes left could hold, a string running past the end,
+ * an over-long varint, a type Parquet does not use (maps, sets), or bytes after the struct's end. Only then is
+ * the struct handed to hyparquet (whose cost then follows the bounded count), or, for page headers, read from
+ * the tree this reader builds.
  */
-function parquetReadObjects(options) {
-  return new Promise((onComplete, reject) => {
-    parquetRead({
-      ...options,
-      rowFormat: 'object', // force object output
-      onComplete,
-    }).catch(reject);
-  })
+/** Why the bytes are not a struct this reader accepts (the caller names the file and says what to do). */
+class ThriftError extends Error {
+}
+const STOP = 0;
+const TRUE$1 = 1;
+const FALSE$1 = 2;
+const BYTE = 3;
+const I16 = 4;
+const I32 = 5;
+const I64 = 6;
+const DOUBLE = 7;
+const BINARY = 8;
+const LIST = 9;
+const STRUCT = 12;
+class Cursor {
+    bytes;
+    at;
+    end;
+    constructor(bytes, at, end) {
+        this.bytes = bytes;
+        this.at = at;
+        this.end = end;
+    }
+    byte() {
+        if (this.at >= this.end)
+            throw new ThriftError(`ends at byte ${this.at} inside a struct`);
+        return this.bytes[this.at++];
+    }
+    /** An unsigned varint of at most `maxBytes` bytes (5 for 32-bit values, 10 for 64-bit). */
+    varint(maxBytes) {
+        let result = 0n;
+        for (let i = 0; i < maxBytes; i++) {
+            const b = this.byte();
+            result |= BigInt(b & 0x7f) << BigInt(7 * i);
+            if ((b & 0x80) === 0)
+                return result;
+        }
+        throw new ThriftError(`has a varint longer than ${maxBytes} bytes at byte ${this.at}`);
+    }
+    /** A zigzag-encoded 32-bit (or 16-bit) integer. */
+    int32() {
+        const z = this.varint(5);
+        if (z > 0xffffffffn)
+            throw new ThriftError(`has a 32-bit integer out of range at byte ${this.at}`);
+        const n = Number(z);
+        return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
+    }
+    int64() {
+        const z = this.varint(10);
+        if (z > 0xffffffffffffffffn)
+            throw new ThriftError(`has a 64-bit integer out of range at byte ${this.at}`);
+        return z % 2n === 0n ? z / 2n : -(z + 1n) / 2n;
+    }
+    /** A length (list size, binary length) that must fit in the bytes left, each item taking at least `each` bytes. */
+    length(each, what) {
+        const n = this.varint(5);
+        const left = this.end - this.at;
+        if (n * BigInt(each) > BigInt(left))
+            throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`);
+        return Number(n);
+    }
+}
+/**
+ * Walks the struct at `bytes[start..end)` and returns where it ends (it must end exactly at `end` when
+ * `exact`), with the decoded tree when `build`. Throws {@link ThriftError} for anything outside the limits.
+ * Linear in the bytes; the stack is an array, so no input can make it recurse.
+ */
+function readThriftStruct(bytes, options) {
+    const { maxDepth, maxValues, build = false, exact = false } = options;
+    const c = new Cursor(bytes, options.start ?? 0, options.end ?? bytes.length);
+    let values = 0;
+    const root = { list: false, lastId: 0, remaining: 0, elemType: 0, value: build ? new Map() : undefined, slot: -1 };
+    const stack = [root];
+    /** Puts `value` into the frame on top (a struct field or the next list element). */
+    const store = (top, value) => {
+        if (top.value === undefined || value === undefined)
+            return;
+        if (top.list)
+            top.value.push(value);
+        else
+            top.value.set(top.slot, value);
+    };
+    /** Reads one value of `type`; a struct or list is opened (pushed), the rest is returned. */
+    const element = (type, top) => {
+        if (++values > maxValues)
+            throw new ThriftError(`holds more than ${maxValues} values (the limit)`);
+        switch (type) {
+            case TRUE$1:
+            case FALSE$1:
+                if (top.list) {
+                    const b = c.byte();
+                    return b === 1;
+                }
+                return type === TRUE$1;
+            case BYTE: {
+                const b = c.byte();
+                return b > 127 ? b - 256 : b;
+            }
+            case I16:
+            case I32:
+                return c.int32();
+            case I64:
+                return c.int64();
+            case DOUBLE: {
+                if (c.at + 8 > c.end)
+                    throw new ThriftError(`ends at byte ${c.at} inside a double`);
+                const v = new DataView(bytes.buffer, bytes.byteOffset + c.at, 8).getFloat64(0, true);
+                c.at += 8;
+                return v;
+            }
+            case BINARY: {
+                const n = c.length(1, 'binary length');
+                const v = bytes.subarray(c.at, c.at + n);
+                c.at += n;
+                return v;
+            }
+            case LIST:
+            case STRUCT: {
+                if (stack.length >= maxDepth)
+                    throw new ThriftError(`nests structs and lists deeper than ${maxDepth} (the limit) at byte ${c.at}`);
+                const frame = { list: type === LIST, lastId: 0, remaining: 0, elemType: 0, value: undefined, slot: -1 };
+                if (type === LIST) {
+                    const head = c.byte();
+                    frame.elemType = head & 0x0f;
+                    if (!isElementType(frame.elemType))
+                        throw new ThriftError(`has a list of type ${frame.elemType} at byte ${c.at}, which Parquet does not use`);
+                    const short = head >> 4;
+                    frame.remaining = short === 15 ? c.length(1, 'list size') : short;
+                    if (frame.remaining > c.end - c.at)
+                        throw new ThriftError(`has a list of ${frame.remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`);
+                    if (build)
+                        frame.value = [];
+                }
+                else if (build)
+                    frame.value = new Map();
+                stack.push(frame);
+                return undefined;
+            }
+            default:
+                throw new ThriftError(`has a value of type ${type} at byte ${c.at}, which Parquet does not use`);
+        }
+    };
+    while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        let type;
+        if (top.list) {
+            if (top.remaining === 0) {
+                stack.pop();
+                if (stack.length > 0)
+                    store(stack[stack.length - 1], top.value);
+                continue;
+            }
+            top.remaining--;
+            type = top.elemType;
+        }
+        else {
+            const head = c.byte();
+            type = head & 0x0f;
+            if (type === STOP) {
+                stack.pop();
+                if (stack.length > 0)
+                    store(stack[stack.length - 1], top.value);
+                continue;
+            }
+            const delta = head >> 4;
+            const id = delta !== 0 ? top.lastId + delta : c.int32();
+            if (id < 0 || id > 0x7fff)
+                throw new ThriftError(`has field id ${id} at byte ${c.at}`);
+            top.lastId = id;
+            top.slot = id;
+        }
+        const before = stack.length;
+        const value = element(type, top);
+        // a struct or list was opened: it is stored into `top` (under top.slot, unchanged meanwhile) when it closes
+        if (stack.length > before)
+            continue;
+        store(top, value);
+    }
+    if (exact && c.at !== c.end)
+        throw new ThriftError(`ends at byte ${c.at}, ${c.end - c.at} bytes before the end of its space`);
+    return { end: c.at, value: root.value };
+}
+function isElementType(t) {
+    return t === TRUE$1 || t === FALSE$1 || (t >= BYTE && t <= LIST) || t === STRUCT;
+}
+/** Field `id` of `s` as a safe integer (i32 or i64), or undefined when absent or not an integer. */
+function intField(s, id) {
+    const v = s.get(id);
+    if (typeof v === 'number' && Number.isInteger(v))
+        return v;
+    if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER))
+        return Number(v);
+    return undefined;
+}
+/** Field `id` of `s` as a struct, or undefined. */
+function structField(s, id) {
+    const v = s.get(id);
+    return v instanceof Map ? v : undefined;
+}
+/** Field `id` of `s` as a boolean, or undefined. */
+function boolField(s, id) {
+    const v = s.get(id);
+    return typeof v === 'boolean' ? v : undefined;
+}
+
+/**
+ * A Parquet file's frame and footer, checked before anything is decoded from them. hyparquet takes the
+ * footer's word for everything (how many rows, where each column chunk is, how deep the schema nests), so
+ * every number that decides what is read or allocated is checked here against the file: the footer's size
+ * and its Thrift structure ({@link readThriftStruct}: bounded depth and value count, no recursion) before
+ * hyparquet parses it; then the schema's shape (depth, element count, every group's children present), and
+ * every row group's row count and every column chunk's place and size against the file length. A file that
+ * fails is refused as corrupt, naming the file and the row group and column, never read as "missing values".
+ */
+/**
+ * Largest footer read, in bytes. A per-query table's footer is a few KiB: hyparquet-writer 0.17.0 writes 1.5 KB
+ * for one row group of 20 columns, 1.36 MB for 1,000 of them.
+ */
+const MAX_FOOTER_BYTES = 8 * 1024 * 1024;
+/**
+ * Most Thrift values (fields and list elements) in the footer. hyparquet builds about two objects per value
+ * (1,000,000 values grew a process by 152 MB, so this cap costs at most ~75 MB); hyparquet-writer 0.17.0 writes
+ * ~23 values per column chunk (1,000 row groups of 20 columns: 464,130 values), pyarrow somewhat more.
+ */
+const MAX_FOOTER_VALUES = 500_000;
+/** Deepest Thrift nesting in a footer: FileMetaData → row groups → columns → metadata → statistics is 8 deep. */
+const MAX_FOOTER_DEPTH = 16;
+/** Most schema elements (groups and columns), and most leaf columns (one column chunk each per row group). */
+const MAX_SCHEMA_ELEMENTS = 10_000;
+const MAX_LEAF_COLUMNS = 2_000;
+/**
+ * Largest row group, uncompressed, as its footer declares it. pyarrow writes up to 1 Mi rows per group: a
+ * per-query table of a million queries and a dozen metrics is ~100 MiB. Bigger groups are a file that is not
+ * per-query rows, or one built to exhaust memory. (The declaration is only a first filter: what is decoded is
+ * bounded by the page checks, src/readers/parquet-pages.ts, whatever the footer says.)
+ */
+const MAX_ROW_GROUP_BYTES = 256 * 1024 * 1024;
+/** Deepest schema nesting (a list of structs is 3 deep); hyparquet builds the schema tree recursively. */
+const MAX_SCHEMA_DEPTH = 32;
+/**
+ * Most rows per byte of the file. A row costs bytes (a query id is unique, a run's document is unique per
+ * query): the densest honest tables (long form, constant values, run-length encoded) hold a few rows per byte,
+ * up to ~12 with every column dictionary- and run-length encoded. A 250-byte file claiming 2^31 rows is a lie,
+ * and the cap makes the work of reading any file at most this many rows per byte, however the pages encode
+ * them.
+ */
+const MAX_ROWS_PER_BYTE = 64;
+const PARQUET_HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV';
+const CORRUPT_HINT = `the file is truncated or corrupt, or was not written by a Parquet writer; ${PARQUET_HINT}`;
+/** A refusal of a corrupt file (or of one part of it). */
+function corruptParquet(where, problem) {
+    return new InputError(where, problem, CORRUPT_HINT);
+}
+/** Checks the frame, walks and parses the footer, and checks the schema and the row groups against the file. */
+async function readParquetFooter(file, reader) {
+    const size = reader.byteLength;
+    if (size < 12)
+        throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${PARQUET_HINT}`);
+    const tail = await reader.read(size - 8, size);
+    if (String.fromCharCode(tail[4], tail[5], tail[6], tail[7]) !== 'PAR1') {
+        throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${PARQUET_HINT}`);
+    }
+    const length = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
+    if (length > size - 12)
+        throw new InputError({ file }, `has a Parquet footer of ${length} bytes in a file of ${size} bytes`, CORRUPT_HINT);
+    if (length > MAX_FOOTER_BYTES) {
+        throw new InputError({ file }, `has a Parquet footer of ${length} bytes; the limit is ${MAX_FOOTER_BYTES}`, `a footer that large lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns`);
+    }
+    const footerStart = size - 8 - length;
+    const bytes = new Uint8Array(length + 8);
+    bytes.set(await reader.read(footerStart, size - 8));
+    bytes.set(tail, length);
+    try {
+        readThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true });
+    }
+    catch (error) {
+        if (!(error instanceof ThriftError))
+            throw error;
+        if (/more than \d+ values/.test(error.message)) {
+            throw new InputError({ file }, `has a Parquet footer that ${error.message}`, 'such a footer lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns');
+        }
+        throw corruptParquet({ file }, `has a Parquet footer that ${error.message}`);
+    }
+    let metadata;
+    try {
+        metadata = parquetMetadata(bytes, { geoparquet: false });
+    }
+    catch (error) {
+        throw corruptParquet({ file }, `has a Parquet footer that cannot be read (${String(error?.message ?? error).slice(0, 200)})`);
+    }
+    const { leaves, columns } = checkSchema(file, metadata);
+    const groupRows = checkRowGroups(file, metadata, leaves, { size, footerStart });
+    return { metadata, leaves, columns, groupRows };
+}
+const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+/**
+ * Walks the flattened schema (depth-first, each group followed by its `num_children` children) without
+ * recursion: every group's children must be there, nothing may follow the last one, names are present and
+ * unique among siblings, leaves have a type, and the depth and counts stay under the caps (hyparquet builds the
+ * tree recursively and looks children up by name: 20,000 nested groups overflowed its stack).
+ */
+function checkSchema(file, metadata) {
+    const schema = metadata.schema;
+    const bad = (problem) => corruptParquet({ file }, `has a Parquet schema that ${problem}`);
+    if (!Array.isArray(schema) || schema.length === 0)
+        throw bad('is empty');
+    if (schema.length > MAX_SCHEMA_ELEMENTS) {
+        throw new InputError({ file }, `has a Parquet schema of ${schema.length} elements; the limit is ${MAX_SCHEMA_ELEMENTS}`, `a per-query table has a column per metric and attribute; ${PARQUET_HINT}`);
+    }
+    const root = schema[0];
+    if (!isCount(root.num_children) || root.num_children === 0)
+        throw bad('has no columns');
+    const leaves = [];
+    const columns = [];
+    const stack = [{ remaining: root.num_children, path: [], names: new Set() }];
+    let i = 1;
+    while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (top.remaining === 0) {
+            stack.pop();
+            continue;
+        }
+        top.remaining--;
+        if (i >= schema.length)
+            throw bad(`ends after ${schema.length} elements inside a group that needs more children`);
+        const e = schema[i++];
+        if (typeof e.name !== 'string' || e.name === '')
+            throw bad(`has an element without a name (element ${i - 1})`);
+        if (top.names.has(e.name))
+            throw bad(`names ${quote([...top.path, e.name].join('.'))} twice`);
+        top.names.add(e.name);
+        const path = [...top.path, e.name];
+        const group = e.num_children !== undefined && e.num_children !== 0;
+        if (stack.length === 1) {
+            const nested = group || e.repetition_type === 'REPEATED';
+            columns.push({ name: e.name, numeric: !nested && NUMERIC.has(e.type ?? ''), nested, leaf: nested ? -1 : leaves.length });
+        }
+        if (group) {
+            if (!isCount(e.num_children))
+                throw bad(`gives ${quote(path.join('.'))} ${String(e.num_children)} children`);
+            if (stack.length >= MAX_SCHEMA_DEPTH) {
+                throw new InputError({ file }, `has a Parquet schema nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${quote(path.join('.'), 60)})`, `per-query rows are flat columns; ${PARQUET_HINT}`);
+            }
+            stack.push({ remaining: e.num_children, path, names: new Set() });
+            continue;
+        }
+        if (e.type === undefined)
+            throw bad(`gives the column ${quote(path.join('.'))} no type (or one Parquet does not define)`);
+        if (leaves.length >= MAX_LEAF_COLUMNS) {
+            throw new InputError({ file }, `has more than ${MAX_LEAF_COLUMNS} columns; that is the limit`, `keep the per-query columns only (a query id, the metrics, the attributes the rules use); ${PARQUET_HINT}`);
+        }
+        leaves.push({
+            path,
+            type: e.type,
+            typeLength: e.type_length,
+            flat: path.length === 1 && e.repetition_type !== 'REPEATED',
+            optional: e.repetition_type === 'OPTIONAL'
+        });
+    }
+    if (i !== schema.length)
+        throw bad(`lists ${schema.length - i} elements after the last column of its root`);
+    return { leaves, columns };
+}
+function isCount(n) {
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+/** A footer integer (i64 bigint or i32 number) as a non-negative safe integer, or undefined. */
+function footerInt(v) {
+    const n = typeof v === 'bigint' ? (v >= 0n && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : -1) : v;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+/**
+ * Every row group's row count (non-negative, summing to the file's, at most {@link MAX_ROWS_PER_BYTE} per
+ * byte of the file), and every column chunk: one per leaf, in schema order, in this file, with its path and
+ * type, a value count matching the rows (flat columns), and its bytes inside the file, between the leading
+ * `PAR1` and the footer.
+ */
+function checkRowGroups(file, metadata, leaves, at) {
+    const groups = metadata.row_groups;
+    if (!Array.isArray(groups))
+        throw corruptParquet({ file }, 'has a Parquet footer without row groups');
+    const groupRows = [];
+    let total = 0;
+    for (const [g, group] of groups.entries()) {
+        const rows = footerInt(group.num_rows);
+        if (rows === undefined)
+            throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${String(group.num_rows)} rows`);
+        total += rows;
+        if (total > MAX_ROWS_PER_BYTE * at.size) {
+            throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${total} rows up to here in a file of ${at.size} bytes; a Parquet table holds at most ${MAX_ROWS_PER_BYTE} rows per byte of its file`);
+        }
+        groupRows.push(rows);
+        const bytes = footerInt(group.total_byte_size);
+        if (bytes !== undefined && bytes > MAX_ROW_GROUP_BYTES) {
+            throw new InputError({ file, key: `row group ${g + 1}` }, `holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
+        }
+        if (!Array.isArray(group.columns) || group.columns.length !== leaves.length) {
+            throw corruptParquet({ file, key: `row group ${g + 1}` }, `has ${Array.isArray(group.columns) ? group.columns.length : 0} column chunks for the schema's ${leaves.length} columns`);
+        }
+        for (const [c, chunk] of group.columns.entries()) {
+            const leaf = leaves[c];
+            const where = { file, key: `row group ${g + 1}, column ${quote(leaf.path.join('.'), 60)}` };
+            if (chunk.file_path !== undefined) {
+                throw new InputError(where, `is stored in another file (${quote(chunk.file_path, 60)})`, `write the table as one self-contained Parquet file; ${PARQUET_HINT}`);
+            }
+            const meta = chunk.meta_data;
+            if (meta === undefined)
+                throw corruptParquet(where, 'has no column metadata (an encrypted column?)');
+            if (!Array.isArray(meta.path_in_schema) || meta.path_in_schema.join('\u0000') !== leaf.path.join('\u0000')) {
+                throw corruptParquet(where, `is stored under the path ${quote(Array.isArray(meta.path_in_schema) ? meta.path_in_schema.join('.') : null, 60)}, not the schema's`);
+            }
+            if (meta.type !== leaf.type)
+                throw corruptParquet(where, `holds ${String(meta.type)} values but the schema says ${leaf.type}`);
+            const values = footerInt(meta.num_values);
+            if (values === undefined || (leaf.flat && values !== rows))
+                throw corruptParquet(where, `holds ${String(meta.num_values)} values for ${rows} rows`);
+            const dictionary = meta.dictionary_page_offset === undefined ? undefined : footerInt(meta.dictionary_page_offset);
+            const data = footerInt(meta.data_page_offset);
+            const length = footerInt(meta.total_compressed_size);
+            // hyparquet reads a chunk from its dictionary page when there is one (an offset of 0 meaning none)
+            const start = dictionary || data;
+            if (start === undefined || data === undefined || length === undefined || (dictionary !== undefined && dictionary !== 0 && dictionary > data)) {
+                throw corruptParquet(where, `has an impossible place (data at ${String(meta.data_page_offset)}, dictionary at ${String(meta.dictionary_page_offset)}, ${String(meta.total_compressed_size)} bytes)`);
+            }
+            if (start < 4 || start + length > at.footerStart || data >= start + Math.max(length, 1)) {
+                throw corruptParquet(where, `claims bytes ${start} to ${start + length} of a file of ${at.size} bytes whose column data ends at byte ${at.footerStart}`);
+            }
+            if (rows > 0 && length === 0)
+                throw corruptParquet(where, `holds ${rows} rows in 0 bytes`);
+        }
+    }
+    const declared = footerInt(metadata.num_rows);
+    if (declared !== total)
+        throw corruptParquet({ file }, `says it holds ${String(metadata.num_rows)} rows, but its row groups hold ${total}`);
+    return groupRows;
+}
+
+/**
+ * The pages of one column chunk, checked before hyparquet decodes them. hyparquet allocates what a page header
+ * declares and writes every value a run-length run claims, even past the values the page holds (one 5-byte
+ * run of 2^28 values cost 2.7 GB); it reads a value stream past its page into the next page's bytes, and
+ * turns a dictionary index past the dictionary or a definition level out of range into a missing value. So each
+ * page of every column read is walked here first, bounded: its header (bounded Thrift), sizes inside the chunk
+ * and under the caps, its decompressed bytes, its definition levels and dictionary indices run by run (no run
+ * may go past the page's values; every index inside the dictionary; every level 0 or 1), and its value bytes
+ * against the count they must hold. The chunk's pages must add up to exactly the row group's rows. What then
+ * reaches hyparquet decodes to exactly the values the file holds, in work and memory proportional to them.
+ *
+ * Only flat columns (one value or null per row) are read, in the encodings pandas / pyarrow, Spark's default
+ * writer, polars and DuckDB write by default: PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE
+ * booleans and BYTE_STREAM_SPLIT; data pages v1 and v2; no compression or snappy.
+ */
+/** Most values in one page: a page is at most a row group, and pyarrow writes row groups of up to 1 Mi rows. */
+const MAX_PAGE_VALUES = 1 << 20;
+/** Largest page, uncompressed (writers default to 1 MiB pages; a dictionary page is capped at 1 MiB by pyarrow). */
+const MAX_PAGE_BYTES = 32 * 1024 * 1024;
+/** Page headers are small structs (sizes, counts, statistics); these bound the walk of a damaged one. */
+const HEADER_LIMITS = { maxDepth: 8, maxValues: 1000 };
+const PAGE_TYPES = { 0: 'DATA_PAGE', 1: 'INDEX_PAGE', 2: 'DICTIONARY_PAGE', 3: 'DATA_PAGE_V2' };
+const ENCODINGS = {
+    0: 'PLAIN',
+    1: 'GROUP_VAR_INT',
+    2: 'PLAIN_DICTIONARY',
+    3: 'RLE',
+    4: 'BIT_PACKED',
+    5: 'DELTA_BINARY_PACKED',
+    6: 'DELTA_LENGTH_BYTE_ARRAY',
+    7: 'DELTA_BYTE_ARRAY',
+    8: 'RLE_DICTIONARY',
+    9: 'BYTE_STREAM_SPLIT',
+    10: 'ALP'
+};
+const WIDTH$4 = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 };
+/** Why a page is refused (turned into the refusal naming the file, row group, column and page). */
+class PageError extends Error {
+}
+/**
+ * Walks every page of the column chunk `bytes` (the chunk's bytes as the footer places them) and throws an
+ * {@link InputError} naming the file, row group, column and page at the first thing hyparquet would decode
+ * into more than the file holds, or into other values.
+ */
+function checkColumnChunk(bytes, chunk) {
+    const { codec, rows, where } = chunk;
+    if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY') {
+        throw new InputError(where, `is Parquet compressed with ${codec ?? 'an unknown codec'}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`);
+    }
+    let at = 0;
+    let values = 0;
+    let dictionary;
+    for (let pageNo = 1; values < rows; pageNo++) {
+        const place = { ...where, key: `${where.key}, page ${pageNo}` };
+        try {
+            if (at >= bytes.length)
+                throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`);
+            let header;
+            let bodyAt;
+            try {
+                const h = readThriftStruct(bytes, { ...HEADER_LIMITS, start: at, build: true });
+                header = h.value;
+                bodyAt = h.end;
+            }
+            catch (error) {
+                if (error instanceof ThriftError)
+                    throw new PageError(`has a page header that ${error.message}`);
+                throw error;
+            }
+            const type = PAGE_TYPES[intField(header, 1) ?? -1];
+            const usize = intField(header, 2);
+            const csize = intField(header, 3);
+            if (csize === undefined || csize < 0 || bodyAt + csize > bytes.length) {
+                throw new PageError(`claims ${String(csize)} bytes, but the column chunk has ${bytes.length - bodyAt} left`);
+            }
+            if (usize === undefined || usize < 0 || usize > MAX_PAGE_BYTES) {
+                throw new PageError(`claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`);
+            }
+            const body = bytes.subarray(bodyAt, bodyAt + csize);
+            at = bodyAt + csize;
+            if (type === 'DICTIONARY_PAGE') {
+                if (pageNo !== 1)
+                    throw new PageError('is a dictionary page after the first page');
+                dictionary = checkDictionaryPage(header, body, usize, chunk);
+            }
+            else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
+                const n = type === 'DATA_PAGE' ? checkDataPageV1(header, body, usize, chunk, dictionary) : checkDataPageV2(header, body, usize, chunk, dictionary);
+                if (values + n > rows)
+                    throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`);
+                values += n;
+            }
+            else {
+                throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`);
+            }
+        }
+        catch (error) {
+            if (error instanceof PageError)
+                throw corruptParquet(place, error.message);
+            throw error;
+        }
+    }
+}
+/** `body` decompressed to `size` bytes (snappy), or as it is (no compression, where it must be `size` long). */
+function decompress(body, size, codec) {
+    if (codec === 'UNCOMPRESSED') {
+        if (body.length !== size)
+            throw new PageError(`is ${body.length} bytes but says ${size} (no compression)`);
+        return body;
+    }
+    const out = new Uint8Array(size);
+    try {
+        snappyUncompress(body, out);
+    }
+    catch (error) {
+        throw new PageError(`is not valid snappy data of ${size} bytes (${String(error?.message ?? error).slice(0, 100)})`);
+    }
+    return out;
+}
+/** The dictionary's size, after checking its values fill its page as PLAIN values. */
+function checkDictionaryPage(header, body, usize, chunk) {
+    const h = structField(header, 7);
+    const n = h === undefined ? undefined : intField(h, 1);
+    if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+        throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
+    const page = decompress(body, usize, chunk.codec);
+    checkPlain(page, 0, n, chunk.leaf);
+    return n;
+}
+/** Checks a v1 data page (levels and values compressed together) and returns its value count (nulls included). */
+function checkDataPageV1(header, body, usize, chunk, dictionary) {
+    const h = structField(header, 5);
+    const n = h === undefined ? undefined : intField(h, 1);
+    if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+        throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
+    const encoding = ENCODINGS[intField(h, 2) ?? -1];
+    const page = decompress(body, usize, chunk.codec);
+    let at = 0;
+    let present = n;
+    if (chunk.leaf.optional) {
+        // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
+        const levels = ENCODINGS[intField(h, 3) ?? 3];
+        if (levels !== 'RLE')
+            throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`);
+        if (page.length < 4)
+            throw new PageError('ends before its definition levels');
+        const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true);
+        if (4 + length > page.length)
+            throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`);
+        present = hybridRuns(page, 4, 4 + length, n, 1, 1, 'definition levels');
+        at = 4 + length;
+    }
+    checkValues(page, at, present, encoding, chunk, dictionary, false);
+    return n;
+}
+/** Checks a v2 data page (levels uncompressed before the values) and returns its value count (nulls included). */
+function checkDataPageV2(header, body, usize, chunk, dictionary) {
+    const h = structField(header, 8);
+    if (h === undefined)
+        throw new PageError('has no data page header');
+    const n = intField(h, 1);
+    const nulls = intField(h, 2);
+    const rows = intField(h, 3);
+    const defBytes = intField(h, 5) ?? -1;
+    const repBytes = intField(h, 6) ?? -1;
+    const encoding = ENCODINGS[intField(h, 4) ?? -1];
+    if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+        throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
+    if (rows !== n)
+        throw new PageError(`claims ${String(rows)} rows for ${n} values in a flat column`);
+    if (repBytes !== 0)
+        throw new PageError(`has ${repBytes} bytes of repetition levels in a flat column`);
+    if (defBytes < 0 || defBytes > body.length || defBytes > usize)
+        throw new PageError(`claims ${defBytes} bytes of definition levels in ${body.length}`);
+    let present = n;
+    if (chunk.leaf.optional)
+        present = hybridRuns(body, 0, defBytes, n, 1, 1, 'definition levels');
+    else if (defBytes !== 0)
+        throw new PageError(`has ${defBytes} bytes of definition levels in a required column`);
+    if (nulls !== n - present)
+        throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`);
+    if (usize < defBytes)
+        throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`);
+    const rest = body.subarray(defBytes);
+    const compressed = boolField(h, 7) !== false && usize - defBytes > 0;
+    const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest;
+    checkValues(values, 0, present, encoding, chunk, dictionary, true);
+    return n;
+}
+/**
+ * Checks that `bytes[at..]` holds `n` values of the leaf's type in `encoding`, as hyparquet will read them (`v2`:
+ * a v2 data page, where hyparquet walks the dictionary indices' runs even when they are 0 bits wide).
+ */
+function checkValues(bytes, at, n, encoding, chunk, dictionary, v2) {
+    const { type } = chunk.leaf;
+    if (encoding === 'PLAIN')
+        return checkPlain(bytes, at, n, chunk.leaf);
+    if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
+        if (dictionary === undefined)
+            throw new PageError(`is ${encoding} encoded but the column chunk has no dictionary page`);
+        if (n === 0)
+            return;
+        if (at >= bytes.length)
+            throw new PageError('ends before its dictionary indices');
+        const width = bytes[at];
+        if (width > 32)
+            throw new PageError(`has dictionary indices ${width} bits wide`);
+        if (dictionary === 0)
+            throw new PageError('refers to an empty dictionary');
+        // v1 with 0 bits: hyparquet reads no runs, every index is 0
+        if (width === 0 && !v2)
+            return;
+        hybridRuns(bytes, at + 1, bytes.length, n, width, dictionary - 1, 'dictionary indices');
+        return;
+    }
+    if (encoding === 'RLE' && type === 'BOOLEAN') {
+        if (at + 4 > bytes.length)
+            throw new PageError('ends before its boolean values');
+        const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
+        if (at + 4 + length > bytes.length)
+            throw new PageError(`claims ${length} bytes of boolean values in ${bytes.length - at - 4}`);
+        hybridRuns(bytes, at + 4, at + 4 + length, n, 1, 1, 'boolean values');
+        return;
+    }
+    if (encoding === 'BYTE_STREAM_SPLIT' && (WIDTH$4[type] !== undefined || type === 'FIXED_LEN_BYTE_ARRAY')) {
+        const width = type === 'FIXED_LEN_BYTE_ARRAY' ? (chunk.leaf.typeLength ?? 0) : WIDTH$4[type];
+        if (width <= 0 || n * width > bytes.length - at)
+            throw new PageError(`holds ${bytes.length - at} bytes for ${n} values of ${width} bytes`);
+        return;
+    }
+    throw new InputError(chunk.where, `is written in the ${encoding ?? 'unknown'} encoding, which is not read`, `${PARQUET_HINT}; pandas / pyarrow write PLAIN and dictionary encodings by default (rewrite with pyarrow.parquet.write_table(table, path) without column_encoding)`);
+}
+/** Checks `n` PLAIN values of the leaf's type at `bytes[at..]` fit in the bytes. */
+function checkPlain(bytes, at, n, leaf) {
+    const left = bytes.length - at;
+    if (leaf.type === 'BOOLEAN') {
+        if (Math.ceil(n / 8) > left)
+            throw new PageError(`holds ${left} bytes for ${n} booleans`);
+    }
+    else if (leaf.type === 'BYTE_ARRAY') {
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+        let p = at;
+        for (let i = 0; i < n; i++) {
+            if (p + 4 > bytes.length)
+                throw new PageError(`ends at value ${i + 1} of ${n}`);
+            const length = view.getUint32(p, true);
+            p += 4;
+            if (length > bytes.length - p)
+                throw new PageError(`has value ${i + 1} of ${length} bytes, past the end of the page`);
+            p += length;
+        }
+    }
+    else {
+        const width = leaf.type === 'FIXED_LEN_BYTE_ARRAY' ? (leaf.typeLength ?? 0) : WIDTH$4[leaf.type];
+        if (width === undefined || width <= 0)
+            throw new PageError(`has values of type ${leaf.type} with no width`);
+        if (n * width > left)
+            throw new PageError(`holds ${left} bytes for ${n} values of ${width} bytes`);
+    }
+}
+/**
+ * Walks `count` values of the RLE / bit-packed hybrid in `bytes[start..end)`, `width` bits each, every value at
+ * most `max`, and returns how many equal `max` (for definition levels: the values present). A run may not go
+ * past `count` (a bit-packed run's padding to a multiple of 8 apart), nor its bytes past `end`: hyparquet
+ * writes every value a run claims.
+ */
+function hybridRuns(bytes, start, end, count, width, max, what) {
+    let at = start;
+    let seen = 0;
+    let atMax = 0;
+    const valueBytes = Math.ceil(width / 8);
+    while (seen < count) {
+        let header = 0;
+        let shift = 0;
+        for (;;) {
+            if (at >= end)
+                throw new PageError(`ends inside its ${what} (${seen} of ${count} read)`);
+            const b = bytes[at++];
+            header += (b & 0x7f) * 2 ** shift;
+            if ((b & 0x80) === 0)
+                break;
+            shift += 7;
+            if (shift > 28)
+                throw new PageError(`has an over-long run header in its ${what}`);
+        }
+        if (header % 2 === 1) {
+            const groups = (header - 1) / 2;
+            const n = groups * 8;
+            if (n - (count - seen) >= 8)
+                throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`);
+            if (groups * width > end - at)
+                throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`);
+            const take = Math.min(n, count - seen);
+            for (let i = 0; i < take; i++) {
+                const v = bitsAt(bytes, at, i * width, width);
+                if (v > max)
+                    throw new PageError(`has ${what} value ${v}, more than ${max}`);
+                if (v === max)
+                    atMax++;
+            }
+            at += groups * width;
+            seen += take;
+        }
+        else {
+            const n = header / 2;
+            if (n > count - seen)
+                throw new PageError(`has a run of ${n} ${what} with only ${count - seen} left`);
+            if (at + valueBytes > end)
+                throw new PageError(`ends inside a run of its ${what}`);
+            let v = 0;
+            for (let i = 0; i < valueBytes; i++)
+                v += bytes[at + i] * 2 ** (8 * i);
+            at += valueBytes;
+            if (n > 0 && v > max)
+                throw new PageError(`has ${what} value ${v}, more than ${max}`);
+            if (v === max)
+                atMax += n;
+            seen += n;
+        }
+    }
+    return atMax;
+}
+/** The `width`-bit little-endian value at bit `bit` of `bytes[at..]` (width <= 32). */
+function bitsAt(bytes, at, bit, width) {
+    let v = 0;
+    for (let i = 0; i < width; i++) {
+        const b = bit + i;
+        if ((bytes[at + (b >> 3)] >> (b & 7)) & 1)
+            v += 2 ** i;
+    }
+    return v;
 }
 
 /**
  * Per-query rows in Parquet (wide form: one row per query, a query id column, one numeric column per
  * metric, string attribute columns), as pandas `to_parquet`, pyarrow and Spark write them. Read with
- * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads: the footer
- * first, then one row group at a time and only the columns the rules use, so memory follows the largest
- * row group, not the file. Rows go through the same {@link RowsSink} as the CSV / JSON importers, so ids,
- * metrics and attributes obey the same caps (src/readers/field-caps.ts) and the same refusals.
+ * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads, and never on
+ * the file's word: the footer is checked before hyparquet parses it and against the file
+ * (src/readers/parquet-footer.ts), every page of every column read is checked before hyparquet decodes it
+ * (src/readers/parquet-pages.ts), and rows are decoded a window at a time, only the columns the rules use, so
+ * memory follows the window, not what a row group claims. Rows go through the same {@link RowsSink} as the
+ * CSV / JSON importers, so ids, metrics and attributes obey the same caps (src/readers/field-caps.ts) and the
+ * same refusals. A library failure on a checked file is still a refusal naming the file and the row group.
  */
-/** Largest footer (schema + row group index) read; a per-query table's footer is a few KiB. */
-const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
 /**
- * Largest row group, uncompressed, decoded at once. pyarrow writes up to 1 Mi rows per group: a per-query
- * table of a million queries and a dozen metrics is ~100 MiB. Bigger groups are a file that is not
- * per-query rows, or one built to exhaust memory.
+ * Most values (rows x columns read) decoded at once: hyparquet builds one object per row of a window, ~100 MB
+ * at this size. A row group of fewer values is one window; a bigger one is read in windows of this many values,
+ * each decoding the pages that overlap it (a page that straddles two windows is decoded twice).
  */
-const MAX_ROW_GROUP_BYTES = 256 * 1024 * 1024;
-const HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV';
-/** The file seen by hyparquet: positioned reads through one open handle. */
+const WINDOW_VALUES = 1 << 20;
+/** Strings must be UTF-8, as in every other input (hyparquet's default decoder replaces bad bytes silently). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+class BadUtf8 extends Error {
+}
+const PARSERS = {
+    stringFromBytes(bytes) {
+        if (bytes === undefined)
+            return undefined;
+        try {
+            return UTF8.decode(bytes);
+        }
+        catch {
+            throw new BadUtf8('holds text that is not valid UTF-8');
+        }
+    }
+};
+/**
+ * The file seen by hyparquet and by the checks: positioned reads through one open handle. hyparquet's reads
+ * (`slice`) are kept for the row group being read, because each window of rows asks for the same column
+ * chunks again; {@link RangeReader.read} (the checks) is not kept.
+ */
 function fileBuffer(handle, size, file) {
-    return {
+    const read = async (start, end) => {
+        const stop = Math.min(end, size);
+        const length = Math.max(0, stop - start);
+        const buf = new Uint8Array(length);
+        let done = 0;
+        while (done < length) {
+            const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error) => {
+                throw openError(file, error);
+            });
+            if (bytesRead === 0)
+                break;
+            done += bytesRead;
+        }
+        return done === length ? buf : buf.subarray(0, done);
+    };
+    const kept = new Map();
+    const buffer = {
         byteLength: size,
-        async slice(start, end) {
-            const stop = Math.min(end ?? size, size);
-            const length = Math.max(0, stop - start);
-            const buf = Buffer.alloc(length);
-            let done = 0;
-            while (done < length) {
-                const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error) => {
-                    throw openError(file, error);
-                });
-                if (bytesRead === 0)
-                    break;
-                done += bytesRead;
+        slice(start, end) {
+            const key = `${start}:${end ?? size}`;
+            let bytes = kept.get(key);
+            if (bytes === undefined) {
+                bytes = read(start, end ?? size).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+                kept.set(key, bytes);
             }
-            return buf.buffer.slice(buf.byteOffset, buf.byteOffset + done);
+            return bytes;
         }
     };
+    return { buffer, reader: { byteLength: size, read }, forget: () => kept.clear() };
 }
-/** A Parquet library failure (a truncated or corrupt file, an unsupported codec) as a refusal naming the file. */
-function corrupt(file, error) {
+/** A Parquet library failure (on a checked file) as a refusal naming the file (and the row group). */
+function corrupt(where, error) {
     if (error instanceof InputError)
         return error;
+    if (error instanceof BadUtf8)
+        return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)');
     const message = error instanceof Error ? error.message : String(error);
     const codec = /unsupported compression codec: (\w+)/.exec(message);
     if (codec)
-        return new InputError({ file }, `is Parquet compressed with ${codec[1]}, which is not read`, `${HINT}: pandas and pyarrow use snappy by default`);
-    return new InputError({ file }, `is not a readable Parquet file (${message.slice(0, 200)})`, `the file is truncated or corrupt; ${HINT}`);
-}
-/** Checks both magic numbers and the footer length before the library parses anything. */
-async function checkFrame(buffer, file) {
-    const size = buffer.byteLength;
-    if (size < 12)
-        throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${HINT}`);
-    const tail = new Uint8Array(await buffer.slice(size - 8, size));
-    const magic = String.fromCharCode(tail[4], tail[5], tail[6], tail[7]);
-    if (magic !== 'PAR1')
-        throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${HINT}`);
-    const footer = new DataView(tail.buffer, tail.byteOffset).getUint32(0, true);
-    if (footer > MAX_FOOTER_BYTES || footer > size - 12) {
-        throw new InputError({ file }, `has a Parquet footer of ${footer} bytes in a file of ${size} bytes`, `the file is corrupt; ${HINT}`);
-    }
-}
-/** The top-level columns: name, and whether values are numbers (for the hint lists of columns not read). */
-function topColumns(metadata) {
-    return parquetSchema(metadata).children.map((c) => ({
-        name: c.element.name,
-        numeric: c.children.length === 0 && ['INT32', 'INT64', 'FLOAT', 'DOUBLE'].includes(c.element.type ?? ''),
-        nested: c.children.length > 0
-    }));
+        return new InputError(where, `is Parquet compressed with ${codec[1]}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`);
+    return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`);
 }
 /** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
 function plain$2(value) {
@@ -8278,46 +9345,99 @@ function plain$2(value) {
         return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
     return value;
 }
-/** Opens `file`, checks its frame and reads its footer, runs `use`, and closes the file whatever happens. */
+/** Opens `file`, checks its frame and footer, runs `use`, and closes the file whatever happens. */
 async function withParquet(file, use) {
     const { handle, stats } = await openReadable(file);
     try {
         // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
         if (!stats.isFile())
             throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first');
-        const buffer = fileBuffer(handle, stats.size, file);
-        await checkFrame(buffer, file);
-        let metadata;
-        try {
-            metadata = await parquetMetadataAsync(buffer, { initialFetchSize: 64 * 1024 });
-        }
-        catch (error) {
-            throw corrupt(file, error);
-        }
-        return await use({ buffer, metadata, columns: topColumns(metadata) });
+        const { buffer, reader, forget } = fileBuffer(handle, stats.size, file);
+        const footer = await readParquetFooter(file, reader);
+        return await use({ buffer, reader, forget, footer, metadata: footer.metadata, columns: footer.columns });
     }
     finally {
         await handle.close();
     }
 }
-/** Decodes the `read` columns one row group at a time (capped), handing each row with its 1-based number. */
+/** Refuses reading a column that is not one plain value per row (a list, a struct, a map, a repeated column). */
+function refuseNested(file, pq, read) {
+    return read.map((name) => {
+        const c = pq.columns.find((col) => col.name === name);
+        if (c.nested) {
+            throw new InputError({ file }, `column ${quote(name)} is a list, struct or repeated column, not one value per row`, 'a query id, metric or attribute column holds one number or label per row');
+        }
+        return c;
+    });
+}
+/**
+ * Hands rows `start..end` (0-based in the file) of the decoded `chunks` to `onRow`, one record object reused for
+ * every row (the readers copy what they keep; a null prototype, so a column named `__proto__` is plain data). A
+ * row no chunk of a column covers, or covers with undefined, is a corrupt file, never a missing value.
+ */
+function zipRows(file, read, chunks, start, end, onRow) {
+    const columns = read.map((name) => ({ name, chunks: chunks.get(name), at: 0 }));
+    const record = Object.create(null);
+    for (let row = start; row < end; row++) {
+        for (const c of columns) {
+            while (c.at < c.chunks.length && c.chunks[c.at].rowEnd <= row)
+                c.at++;
+            const chunk = c.chunks[c.at];
+            const value = chunk !== undefined && chunk.rowStart <= row ? chunk.columnData[row - chunk.rowStart] : undefined;
+            if (value === undefined)
+                throw corruptParquet({ file, key: `row ${row + 1}` }, `column ${quote(c.name)} has no value where the footer promises one`);
+            record[c.name] = value;
+        }
+        onRow(record, row + 1);
+    }
+}
+/**
+ * Decodes the `read` columns (flat, present) one row group and one window of rows at a time, each column chunk
+ * checked page by page first, handing each row with its 1-based number. A value hyparquet leaves undefined
+ * (no data for a row the footer promised) is a corrupt file, never a missing value.
+ */
 async function forEachParquetRow(file, pq, read, onRow) {
+    const columns = refuseNested(file, pq, read);
+    const window = Math.max(1, Math.floor(WINDOW_VALUES / Math.max(1, read.length)));
     let offset = 0;
     for (const [index, group] of pq.metadata.row_groups.entries()) {
-        const rows = Number(group.num_rows);
-        const bytes = Number(group.total_byte_size);
+        const rows = pq.footer.groupRows[index];
+        if (rows === 0)
+            continue;
+        // the bytes held while this group is read (hyparquet's reads are kept for its windows) follow its chunks' sizes
+        const bytes = columns.reduce((n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0), 0);
         if (bytes > MAX_ROW_GROUP_BYTES) {
-            throw new InputError({ file }, `row group ${index + 1} holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
+            throw new InputError({ file, key: `row group ${index + 1}` }, `holds ${bytes} bytes in the columns read; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
         }
-        let objects;
-        try {
-            objects = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, columns: read, rowStart: offset, rowEnd: offset + rows });
+        for (const c of columns) {
+            const leaf = pq.footer.leaves[c.leaf];
+            const meta = group.columns[c.leaf].meta_data;
+            const start = (footerInt(meta.dictionary_page_offset) || footerInt(meta.data_page_offset));
+            const bytes = await pq.reader.read(start, start + footerInt(meta.total_compressed_size));
+            checkColumnChunk(bytes, { leaf, codec: meta.codec, rows, where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` } });
         }
-        catch (error) {
-            throw corrupt(file, error);
+        const where = { file, key: `row group ${index + 1}` };
+        for (let first = 0; first < rows; first += window) {
+            const last = Math.min(rows, first + window);
+            // the decoded columns, as hyparquet hands them (pages may reach before the window), zipped into rows here
+            const chunks = new Map(read.map((name) => [name, []]));
+            try {
+                await parquetRead({
+                    file: pq.buffer,
+                    metadata: pq.metadata,
+                    columns: read,
+                    rowStart: offset + first,
+                    rowEnd: offset + last,
+                    parsers: PARSERS,
+                    onChunk: (c) => chunks.get(c.columnName)?.push(c)
+                });
+            }
+            catch (error) {
+                throw corrupt(where, error);
+            }
+            zipRows(file, read, chunks, offset + first, offset + last, onRow);
         }
-        for (let i = 0; i < objects.length; i++)
-            onRow(objects[i], offset + i + 1);
+        pq.forget();
         offset += rows;
     }
 }
@@ -8343,11 +9463,14 @@ async function readWideParquetRows(file, pq, options) {
     const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
     const read = [];
     for (const c of pq.columns) {
-        const wanted = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes === undefined || options.keepAttributes.has(c.name);
-        if (wanted)
+        const named = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes?.has(c.name) === true;
+        // a list or struct column is read only when named (and then refused): otherwise it is noted, as JSON's are
+        if (named || (options.keepAttributes === undefined && !c.nested))
             read.push(c.name);
         else if (!c.nested)
             rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name);
+        else if (options.keepAttributes === undefined)
+            sink.notes.push(`${file}: column ${quote(c.name)} skipped (a list or struct column, not a number or label)`);
     }
     await forEachParquetRow(file, pq, read, (record, n) => {
         const label = `row ${n}`;
@@ -8415,6 +9538,9 @@ async function readParquetRows(file, options) {
             return readParquetLongRows(file, pq, long, options);
         if (options.long === true)
             throw notLongForm({ file }, names, options.idField, 'table');
+        const run = options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined;
+        if (run !== undefined)
+            throw new InputError({ file }, run.problem, run.hint);
         return readWideParquetRows(file, pq, options);
     });
 }
@@ -8686,59 +9812,8 @@ function numberValue(bytes, from, to) {
     return negative ? -value : value;
 }
 
-/**
- * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
- * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
- * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
- * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
- */
-/** How much of a first line the guesses look at (a line may be up to 16 MiB; a guess needs a few fields). */
-const HEAD_CHARS = 1000;
-/** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
-const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id'];
-/** What to do with a run that was given without judgments (also used for the judgments-shaped guesses). */
-const RUN_WITHOUT_JUDGMENTS = 'a run (what the retriever returned) is scored against judgments: name them in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate';
-/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
-function headFields(text) {
-    return text
-        .slice(0, HEAD_CHARS)
-        .trim()
-        .split(/[ \t]+/);
-}
-function isNumber(s) {
-    return s !== undefined && s !== '' && Number.isFinite(Number(s));
-}
-/**
- * The hint for the first line of a JSON Lines rows file that does not parse: a TREC run line
- * (`q1 Q0 doc7 1 12.5 tag`), a TREC qrels line (`q1 0 doc7 1`), or a CSV header (`query_id,recall@10`).
- * Returns `fallback` otherwise.
- */
-function firstLineHint(text, fallback) {
-    const head = text.slice(0, HEAD_CHARS).trimStart();
-    if (head.startsWith('{') || head.startsWith('['))
-        return fallback;
-    const f = headFields(head);
-    if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
-        return `this looks like a TREC run (query Q0 doc rank score tag), not per-query rows: ${RUN_WITHOUT_JUDGMENTS}`;
-    if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
-        return 'this looks like TREC judgments (query iter doc grade), not per-query rows: pass it with --qrels (or judgments: in the rules) and give the runs as --baseline / --candidate';
-    }
-    if (head.includes(',') || head.includes(';') || head.includes('\t')) {
-        return 'this looks like CSV: name the file with a .csv extension or pass --input-format csv (JSON Lines is assumed for any other name)';
-    }
-    return fallback;
-}
-/** The hint for repeated query ids: a file with a document field is a JSON Lines run, else `fallback`. */
-function duplicateIdsHint(fields, fallback) {
-    for (const field of fields) {
-        if (DOC_FIELDS.includes(field.toLowerCase()))
-            return `this looks like a run (one line per retrieved document, field "${field}"), not per-query rows: ${RUN_WITHOUT_JUDGMENTS}`;
-    }
-    return fallback;
-}
-
 /** The field that names a query in every per-query rows file. */
-const ID_FIELD = 'query_id';
+const ID_FIELD$1 = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
 const LIST_LIMIT$3 = 20;
 /**
@@ -8760,11 +9835,14 @@ async function readRows(file, options) {
     const rows = new SideRowsBuilder(file);
     const fields = { numericFields: new Set(), attributeFields: new Set() };
     const duplicates = [];
+    let firstRepeat = '';
     let duplicateCount = 0;
     /** The row for `id` at `line`, or undefined for a repeated id (collected, refused after the whole file). */
     const start = (id, line) => {
         const seen = rows.rowOf(id);
         if (seen !== undefined) {
+            if (duplicateCount === 0)
+                firstRepeat = `query ${quote(id)} on lines ${rows.lineOf(seen)} and ${line}`;
             if (duplicates.length < LIST_LIMIT$3)
                 duplicates.push(`${quote(id)} (lines ${rows.lineOf(seen)} and ${line})`);
             duplicateCount++;
@@ -8777,11 +9855,15 @@ async function readRows(file, options) {
     else
         await readJsonl(file, options, fields, rows, start);
     if (duplicateCount > 0) {
+        // A repeated id with a document field is a run (one line per retrieved document): say that, not the repeats.
+        const doc = documentField(fields.attributeFields);
+        if (doc !== undefined)
+            throw new InputError({ file }, `this looks like a run (one line per retrieved document, field ${quote(doc)}; ${firstRepeat}), not per-query rows`, RUN_WITHOUT_JUDGMENTS);
         const more = duplicateCount - duplicates.length;
-        throw new InputError({ file }, `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, duplicateIdsHint(fields.attributeFields, 'each query must appear once per file; remove the repeats or give them distinct ids'));
+        throw new InputError({ file }, `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
     }
     if (rows.size === 0) {
-        throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`);
+        throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD$1}" field`);
     }
     const side = rows.build({ ...fields, notes: [] });
     const lookAlikes = normalizationTwins(side);
@@ -8812,7 +9894,7 @@ function normalizationTwins(side) {
 }
 async function readJsonl(file, options, fields, rows, start) {
     const flat = new FlatRecord();
-    const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`;
+    const hint = `write one JSON object per line, e.g. {"${ID_FIELD$1}": "q1", "recall@10": 0.5}; a truncated last line is refused`;
     await forEachLineBytes(file, (bytes, from, to, line) => {
         // A flat object of plain keys and scalars is read from the bytes; anything else (and every refusal) by the general path.
         if (flat.parse(bytes, from, to))
@@ -8820,7 +9902,10 @@ async function readJsonl(file, options, fields, rows, start) {
         const text = decodeLine(bytes, from, to, file, line);
         if (text.trim() === '')
             return;
-        const record = readObjectLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint);
+        const mistake = line === 1 ? firstLineMistake(text) : undefined;
+        if (mistake !== undefined)
+            throw new InputError({ file, line }, mistake.problem, mistake.hint);
+        const record = readRecordLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint);
         const keys = Object.keys(record);
         fieldsToRow(keys, keys.map((k) => record[k]), keys.length, file, line, options, fields, rows, start);
     }, options);
@@ -8830,7 +9915,7 @@ function fieldsToRow(keys, values, size, file, line, options, fields, rows, star
     const { metricFields, keepAttributes } = options;
     let at = -1;
     for (let k = 0; k < size && at < 0; k++)
-        if (keys[k] === ID_FIELD)
+        if (keys[k] === ID_FIELD$1)
             at = k;
     const id = readId(at < 0 ? undefined : values[at], file, line);
     checkQueryIdLength(id, { file, line });
@@ -8838,7 +9923,7 @@ function fieldsToRow(keys, values, size, file, line, options, fields, rows, star
     const row = start(id, line);
     for (let k = 0; k < size; k++) {
         const key = keys[k];
-        if (key === ID_FIELD)
+        if (key === ID_FIELD$1)
             continue;
         const value = values[k];
         if (metricFields.has(key)) {
@@ -8848,7 +9933,7 @@ function fieldsToRow(keys, values, size, file, line, options, fields, rows, star
             }
             else if (typeof value === 'number') {
                 if (!Number.isFinite(value))
-                    throw new InputError({ file, line, queryId: id }, `${quote(key)} is not a finite number`, 'write a finite decimal number');
+                    throw nonFiniteRefusal({ file, line, queryId: id }, key, value);
                 if (row !== undefined)
                     rows.setValue(row, key, value);
             }
@@ -8862,7 +9947,13 @@ function fieldsToRow(keys, values, size, file, line, options, fields, rows, star
         }
         else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
             const names = typeof value === 'number' ? fields.numericFields : fields.attributeFields;
-            if (keepAttributes === undefined || keepAttributes.has(key)) {
+            if (typeof value === 'number' && !Number.isFinite(value)) {
+                // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+                if (keepAttributes?.has(key) === true)
+                    throw nonFiniteRefusal({ file, line, queryId: id }, key, value);
+                rememberField(names, key);
+            }
+            else if (keepAttributes === undefined || keepAttributes.has(key)) {
                 const text = String(value);
                 if (keepAttributes !== undefined)
                     checkAttributeLength(key, text, { file, line, queryId: id });
@@ -8879,15 +9970,15 @@ function fieldsToRow(keys, values, size, file, line, options, fields, rows, star
 function readId(value, file, line) {
     if (typeof value === 'string') {
         if (value === '')
-            throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
+            throw new InputError({ file, line }, `"${ID_FIELD$1}" is empty`, 'every row needs a non-empty query id');
         return value;
     }
     if (value === undefined)
-        throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`);
+        throw new InputError({ file, line }, `has no "${ID_FIELD$1}" field`, `every row needs "${ID_FIELD$1}" (a string)`);
     if (typeof value === 'number') {
-        throw new InputError({ file, line }, `"${ID_FIELD}" is a number (${String(value)}), not a string`, 'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1');
+        throw new InputError({ file, line }, `"${ID_FIELD$1}" is a number (${String(value)}), not a string`, 'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1');
     }
-    throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings');
+    throw new InputError({ file, line }, `"${ID_FIELD$1}" must be a string`, 'write query ids as JSON strings');
 }
 async function readCsv(file, options, fields, rows, start) {
     let header = null;
@@ -8903,12 +9994,12 @@ async function readCsv(file, options, fields, rows, start) {
                     throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
                 seen.add(name);
             }
-            idColumn = header.indexOf(ID_FIELD);
+            idColumn = header.indexOf(ID_FIELD$1);
             if (idColumn < 0) {
-                throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`);
+                throw new InputError({ file, line }, `the header has no "${ID_FIELD$1}" column`, `the first line must be a header naming "${ID_FIELD$1}" and the metric columns`);
             }
             for (const name of header) {
-                if (name !== ID_FIELD)
+                if (name !== ID_FIELD$1)
                     (options.metricFields.has(name) ? fields.numericFields : fields.attributeFields).add(name);
             }
             return;
@@ -8918,7 +10009,7 @@ async function readCsv(file, options, fields, rows, start) {
         }
         const id = cells[idColumn];
         if (id === '')
-            throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id');
+            throw new InputError({ file, line }, `"${ID_FIELD$1}" is empty`, 'every row needs a non-empty query id');
         checkQueryIdLength(id, { file, line });
         const row = start(id, line);
         for (let c = 0; c < header.length; c++) {
@@ -8940,7 +10031,7 @@ async function readCsv(file, options, fields, rows, start) {
         }
     }, options);
     if (header === null)
-        throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`);
+        throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD$1}" and the metric columns, then one row per query`);
 }
 /** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ (here and in the pairing's refusal). */
 function escapeNonAscii(id) {
@@ -9301,7 +10392,16 @@ function attributeRefusal(name, key, rules, baseline, candidate) {
         return new InputError({ file: baseline.source, key }, `the baseline has no attribute "${name}" (only the candidate names it, and the candidate's labels never decide which queries a slice holds)`, `give "${name}" in the baseline rows (or, for runs, in the evaluation set named by dataset:): slice attributes are part of the exam`);
     }
     const near = nearName(name, [...labels, ...numbers]);
-    return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}`);
+    return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}. ${whereAttributesCome(rules)}`);
+}
+/** What to do about an attribute the rows lack: where a query's attributes can come from, for rows and for runs. */
+function whereAttributesCome(rules) {
+    const queriesFile = 'name a queries file (rules key queries.file) that gives each query its attributes';
+    if (rules.dataset !== undefined)
+        return `give it in the evaluation set named by dataset:, or ${queriesFile}`;
+    if (rules.judgments !== undefined)
+        return `a TREC, ranx or Parquet run carries no query attributes (a JSON Lines run only the fields of its per-query records): ${queriesFile}`;
+    return `add the field to the rows, or ${queriesFile}`;
 }
 /**
  * The field the user probably meant: a typo (didYouMean), else the same name in another case, else one name
@@ -9333,7 +10433,7 @@ function nearName(name, fields) {
  * otherwise list the numeric fields the file does have.
  */
 function missingMetricHint(name, side, rules) {
-    const fields = `fields with numbers in this file: ${[...side.numericFields].sort().join(', ') || 'none'}`;
+    const fields = `fields with numbers in this file${listFields([...side.numericFields].sort())}`;
     const measure = canonical$1(name);
     if (measure === undefined)
         return fields;
@@ -9342,7 +10442,17 @@ function missingMetricHint(name, side, rules) {
         return `${fields}. The rows have "${twin}", the same measure (${measure}) under another name: name the metric "${twin}" in the rules`;
     if (rules.judgments !== undefined)
         return fields;
-    return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments in the rules (judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`;
+    return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`;
+}
+/** Most field names a hint lists: the rest are counted (a file of 5,000 numeric columns is not a hint). */
+const LISTED_FIELDS = 20;
+/** `: a, b, c` or ` (200): a, ..., t and 180 more`, or `: none`. */
+function listFields(names) {
+    if (names.length === 0)
+        return ': none';
+    if (names.length <= LISTED_FIELDS)
+        return `: ${names.join(', ')}`;
+    return ` (${names.length}): ${names.slice(0, LISTED_FIELDS).join(', ')} and ${names.length - LISTED_FIELDS} more`;
 }
 /** The canonical spelling of a measure name (`ndcg_cut_10` and `nDCG@10` → `nDCG@10`), or undefined. */
 function canonical$1(name) {
@@ -9616,14 +10726,14 @@ function refuseTooManySliceValues(rules, table, cap = MAX_SLICE_VALUES$1) {
     rules.slices.forEach((attr, i) => {
         const count = distinctValues(table, attr, []);
         if (count > cap)
-            tooMany(rules, `slices[${i}]`, undefined, attr, count, cap);
+            tooMany$1(rules, `slices[${i}]`, undefined, attr, count, cap);
     });
     for (const check of rules.checks) {
         if (check.perSlice === undefined)
             continue;
         const count = distinctValues(table, check.perSlice, [...check.where]);
         if (count > cap)
-            tooMany(rules, `checks[${check.index}].per_slice`, check.line, check.perSlice, count, cap);
+            tooMany$1(rules, `checks[${check.index}].per_slice`, check.line, check.perSlice, count, cap);
     }
 }
 function distinctValues(table, attr, where) {
@@ -9642,8 +10752,61 @@ function distinctValues(table, attr, where) {
     }
     return seen.size;
 }
-function tooMany(rules, key, line, attr, count, cap) {
+function tooMany$1(rules, key, line, attr, count, cap) {
     throw new InputError({ file: rules.source.file, line, key }, `attribute "${attr.slice(0, 80)}" has ${count} distinct values; a slice attribute may have at most ${cap} (each value is a comparison of its own)`, 'slice by a coarser attribute (a segment, a bucket); to account for many users, name the attribute as statistics.cluster instead');
+}
+
+/** The policy that applies to an inconclusive unit of `rule` with this reason. */
+function inconclusivePolicy(reason, rule) {
+    if (reason === 'too_few_queries' || reason === 'interval_unreliable')
+        return 'on_too_few';
+    // A budget whose interval straddles it: the data neither show it spent nor kept, whatever the check's kind.
+    if (reason === 'budget_crosses' || reason === 'budget_looks_exceeded' || reason === 'budget_looks_unknown')
+        return 'on_inconclusive';
+    if (rule.kind.type === 'superior')
+        return 'superior_must_be_shown';
+    return 'on_inconclusive';
+}
+/** How the policy resolves under these rules. */
+function policyCounts(policy, rules) {
+    if (policy === 'on_too_few')
+        return rules.onTooFew;
+    if (policy === 'superior_must_be_shown')
+        return 'fail';
+    return rules.onInconclusive;
+}
+/** How one unit counts toward the verdict: pass and fail as they are; inconclusive as its policy says. */
+function unitCounts(unit, rule, rules) {
+    if (unit.status !== 'inconclusive')
+        return unit.status;
+    return policyCounts(inconclusivePolicy(unit.reason, rule), rules);
+}
+/**
+ * How a trust guard counts toward the verdict: an inconclusive guard (a cap whose outcome is `inconclusive`)
+ * resolves by `on_inconclusive`, the same policy as an inconclusive non_inferior unit.
+ */
+function guardCounts(status, rules) {
+    if (status !== 'inconclusive')
+        return status;
+    return policyCounts('on_inconclusive', rules);
+}
+
+/** The verdict and what decided it, from the trust guards and the evaluated checks. Pure. */
+function decideVerdict(rules, guards, checks) {
+    const counted = guards.map((g) => ({ ...g, counts: guardCounts(g.status, rules) }));
+    const guard = counted.find((g) => g.counts === 'fail');
+    if (guard !== undefined)
+        return { verdict: 'fail', decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard }, guards: counted };
+    const check = checks.find((c) => c.counts === 'fail');
+    if (check === undefined)
+        return { verdict: 'pass', decidedBy: null, guards: counted };
+    // A check counts as fail only through a unit that did not pass, so one is always found.
+    const unit = (check.units.find((u) => u.status === 'fail') ?? check.units.find((u) => u.status !== 'pass'));
+    return { verdict: 'fail', decidedBy: { kind: 'check', check, unit }, guards: counted };
+}
+/** The name a failure message gives what decided it: `trust rule "pooling.max_unjudged"` or `"check name"`. */
+function decidedByName(decidedBy) {
+    return decidedBy.kind === 'trust' ? decidedBy.rule : decidedBy.check.rule.name;
 }
 
 /**
@@ -9915,25 +11078,42 @@ function tQuantile(p, df) {
 const POWER = 0.8;
 /**
  * Minimum detectable effect: the true difference this evaluation finds with 80% power by an interval at
- * `confidence`, MDE = (z_{1−alpha/2} + z_{0.8}) · se. With se the design's standard error (cluster-robust
- * when clustered) this is also the clustered equivalent. Example: se = 0.01 at 95% gives
- * (1.959964 + 0.841621) · 0.01 = 0.028016.
+ * `confidence`, MDE = (t_{1−alpha/2, df} + t_{0.8, df}) · se, with se the design's standard error
+ * (cluster-robust when clustered) and df its degrees of freedom (n − 1, or clusters − 1): Student's t, not the
+ * normal, because the interval's own width is estimated (z is 2–9% too small at 12–50 queries). Example: se =
+ * 0.01 at 95% with 29 df gives (2.045230 + 0.853625) · 0.01 = 0.028989 (scipy.stats.t.ppf(0.975, 29) +
+ * t.ppf(0.8, 29)); with df = Infinity it is the normal figure 0.028016. NaN without spread (se 0: every
+ * difference equal): the sample says nothing about what it could detect, and "about 0.0 points" would say it
+ * detects everything.
  */
-function minimumDetectable(se, confidence, power = POWER) {
-    return (normalQuantile(1 - (1 - confidence) / 2) + normalQuantile(power)) * se;
+function minimumDetectable(se, confidence, df, power = POWER) {
+    if (!(df > 0) || !(se > 0))
+        return Number.NaN;
+    const q = (p) => (df === Infinity ? normalQuantile(p) : tQuantile(p, df));
+    return (q(1 - (1 - confidence) / 2) + q(power)) * se;
 }
 /**
- * About how many more queries would settle an inconclusive check, if the true difference were the one
- * observed: the interval must clear the boundary by `distance` (= |observed − boundary|), which needs
- * se' = distance / (z_{1−alpha/2} + z_{0.8}); se shrinks as 1/√n at the same cluster sizes, so
- * n' = n · (se / se')². Null when it cannot be settled (distance 0, or no spread).
+ * About how many more queries (at the same cluster sizes) an evaluation needs for an interval at `confidence`
+ * to clear the check's boundary with 80% power, if the true difference is the PLANNED one (a non-inferiority
+ * check plans "no change": distance = margin), never the observed one: an observed difference is itself noise,
+ * and sizing on it promises what the data cannot know. se shrinks as 1/√n and the degrees of freedom grow with
+ * the units, so n' solves n' = n · (MDE(n')/distance)² (a few fixed-point steps; MDE falls as n' grows). Null when
+ * nothing can settle it (distance 0, no spread, no degree of freedom).
  */
-function moreQueriesToSettle(n, se, distance, confidence, power = POWER) {
-    if (!(distance > 0) || !(se > 0) || !(n > 0))
+function queriesToSettle(input, power = POWER) {
+    const { n, se, df, units, distance, confidence } = input;
+    if (!(distance > 0) || !(se > 0) || !(n > 0) || !(df > 0) || !(units > 0))
         return null;
-    const needed = n * Math.pow(minimumDetectable(se, confidence, power) / distance, 2);
-    if (!Number.isFinite(needed))
-        return null;
+    let needed = n;
+    for (let i = 0; i < 50; i++) {
+        const grownDf = Math.max(df, df + units * (needed / n - 1));
+        const next = n * Math.pow(minimumDetectable(se, confidence, grownDf, power) / distance, 2);
+        if (!Number.isFinite(next))
+            return null;
+        if (Math.abs(next - needed) < 1e-9 * needed)
+            break;
+        needed = next;
+    }
     return Math.max(0, Math.ceil(needed - n));
 }
 
@@ -9986,92 +11166,11 @@ function membersByValue(table, attr) {
 }
 
 /**
- * A check unit's regression budget: the candidate against the reference on the unit's queries, at the unit's
- * confidence, read exactly as non_inferior reads the PR against its base, with the budget as the margin:
- *
- * | interval of (candidate - reference), in the better direction | status       | reason            |
- * | worse end within the budget (lo >= -budget)                    | pass         | holds             |
- * | better end beyond the budget (hi < -budget)                    | fail         | budget_exceeded   |
- * | straddles -budget                                              | inconclusive | budget_crosses    |
- *
- * An inconclusive budget counts by `on_inconclusive` (default fail: a drop the data cannot rule out is not
- * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
- * relative budget ("2%") is taken of the reference mean of the unit's queries.
+ * Whether a check is a statistical test of the change, and so a member of the multiplicity family: not a regression
+ * count, and not an absolute level (at_least / at_most judges one side's mean, with no test of a difference).
  */
-function evaluateBudget(rule, metric, rules, reference, filters, confidence) {
-    const spec = rule.budget;
-    if (spec === undefined)
-        return undefined;
-    const c = reference.stats.compare(rule.metric, filters, confidence);
-    const sign = metric.better === 'higher' ? 1 : -1;
-    const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value;
-    const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]];
-    const result = (status, reason) => ({ reference: reference.label, status, reason, budget, used: -sign * c.delta, usedCi: [-hi, -lo], comparison: c });
-    if (c.n === 0)
-        return result('fail', 'no_queries');
-    if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite))
-        return result('fail', 'non_finite');
-    if (c.n < rules.queries.minPerSlice)
-        return result('inconclusive', 'too_few_queries');
-    if (lo >= -budget)
-        return result('pass', 'holds');
-    if (hi < -budget)
-        return result('fail', 'budget_exceeded');
-    return result('inconclusive', 'budget_crosses');
-}
-const RANK = { pass: 0, inconclusive: 1, fail: 2 };
-/**
- * The unit with its budget: the worse of the two outcomes decides the unit's status. When the budget is what
- * makes it worse, the unit takes the budget's reason (`budget_exceeded`, `budget_crosses`), so the verdict's
- * "decided by" names the check and says the budget was spent; when the PR alone already fails (or both are
- * equally bad), the PR's own reason stays: it is the more direct finding.
- */
-function withBudget(unit, budget) {
-    if (budget === undefined)
-        return unit;
-    if (RANK[budget.status] <= RANK[unit.status])
-        return { ...unit, budget };
-    return { ...unit, budget, status: budget.status, reason: budget.reason };
-}
-
-/** The policy that applies to an inconclusive unit of `rule` with this reason. */
-function inconclusivePolicy(reason, rule) {
-    if (reason === 'too_few_queries')
-        return 'on_too_few';
-    // A budget whose interval straddles it: the data neither show it spent nor kept, whatever the check's kind.
-    if (reason === 'budget_crosses')
-        return 'on_inconclusive';
-    if (rule.kind.type === 'superior')
-        return 'superior_must_be_shown';
-    return 'on_inconclusive';
-}
-/** How the policy resolves under these rules. */
-function policyCounts(policy, rules) {
-    if (policy === 'on_too_few')
-        return rules.onTooFew;
-    if (policy === 'superior_must_be_shown')
-        return 'fail';
-    return rules.onInconclusive;
-}
-/** How one unit counts toward the verdict: pass and fail as they are; inconclusive as its policy says. */
-function unitCounts(unit, rule, rules) {
-    if (unit.status !== 'inconclusive')
-        return unit.status;
-    return policyCounts(inconclusivePolicy(unit.reason, rule), rules);
-}
-/**
- * How a trust guard counts toward the verdict: an inconclusive guard (a cap whose outcome is `inconclusive`)
- * resolves by `on_inconclusive`, the same policy as an inconclusive non_inferior unit.
- */
-function guardCounts(status, rules) {
-    if (status !== 'inconclusive')
-        return status;
-    return policyCounts('on_inconclusive', rules);
-}
-
-/** Whether a check is a statistical test, and so a member of the multiplicity family. */
 function isStatistical(rule) {
-    return rule.kind.type !== 'max_regressions';
+    return rule.kind.type !== 'max_regressions' && rule.kind.type !== 'level';
 }
 /** How many statistical units the family has when the rules alone determine it (no statistical per_slice check), else null. */
 function familySizeFromRules(rules) {
@@ -10098,13 +11197,25 @@ function describeCheck(rule, rules) {
     if (kind.type === 'max_regressions') {
         return { test: 'max_regressions', statistical: false, pass: ['holds'], fail: ['too_many_regressions', ...always], inconclusive: [], minQueries: null, perSlice, confidence: rules.statistics.confidence };
     }
+    if (kind.type === 'level') {
+        return {
+            test: 'level',
+            statistical: false,
+            pass: ['holds'],
+            fail: ['beyond_level', ...always],
+            inconclusive: inconclusive(['interval_crosses_level', 'no_spread', 'too_few_queries']),
+            minQueries: rules.queries.minPerSlice,
+            perSlice,
+            confidence: rules.statistics.confidence
+        };
+    }
     const confidence = familyConfidenceFromRules(rules);
     const base = { statistical: true, pass: ['holds'], minQueries: rules.queries.minPerSlice, perSlice, confidence };
     if (kind.type === 'non_inferior')
-        return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries']) };
-    if (kind.test === 'mcnemar')
-        return { ...base, test: 'superior_mcnemar', fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) };
-    return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) };
+        return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable']) };
+    if (kind.test !== 'bootstrap')
+        return { ...base, test: `superior_${kind.test}`, fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) };
+    return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable']) };
 }
 /** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */
 function describePolicies(rules) {
@@ -10113,24 +11224,6 @@ function describePolicies(rules) {
         on_too_few: policyCounts('on_too_few', rules),
         superior_must_be_shown: policyCounts('superior_must_be_shown', rules)
     };
-}
-
-/** The verdict and what decided it, from the trust guards and the evaluated checks. Pure. */
-function decideVerdict(rules, guards, checks) {
-    const counted = guards.map((g) => ({ ...g, counts: guardCounts(g.status, rules) }));
-    const guard = counted.find((g) => g.counts === 'fail');
-    if (guard !== undefined)
-        return { verdict: 'fail', decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard }, guards: counted };
-    const check = checks.find((c) => c.counts === 'fail');
-    if (check === undefined)
-        return { verdict: 'pass', decidedBy: null, guards: counted };
-    // A check counts as fail only through a unit that did not pass, so one is always found.
-    const unit = (check.units.find((u) => u.status === 'fail') ?? check.units.find((u) => u.status !== 'pass'));
-    return { verdict: 'fail', decidedBy: { kind: 'check', check, unit }, guards: counted };
-}
-/** The name a failure message gives what decided it: `trust rule "pooling.max_unjudged"` or `"check name"`. */
-function decidedByName(decidedBy) {
-    return decidedBy.kind === 'trust' ? decidedBy.rule : decidedBy.check.rule.name;
 }
 
 /**
@@ -10166,6 +11259,228 @@ function pushAll(target, items) {
         target.push(item);
 }
 
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { abs: abs$1 } = Math;
+const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
+ * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
+ * order, so the design depends on nothing but the data.
+ */
+function buildDesign(table, members, columns, statistics, subsetLabel = 'all queries', rulesFile) {
+    const k = columns.length;
+    const m = members.length;
+    const weights = statistics.weights;
+    const clusterAttr = statistics.cluster;
+    const stratumCol = weights ? table.attrs.get(weights.by) : null;
+    const clusterCol = clusterAttr !== undefined ? table.attrs.get(clusterAttr) : null;
+    const clusterWeighted = clusterCol !== null && statistics.clusterWeighting === 'cluster';
+    // Group member positions by stratum, then by unit.
+    const strataMap = new Map();
+    for (let j = 0; j < m; j++) {
+        const v = stratumCol ? stratumCol[members[j]] : '';
+        let list = strataMap.get(v);
+        if (!list)
+            strataMap.set(v, (list = []));
+        list.push(j);
+    }
+    const strataValues = [...strataMap.keys()].sort(byCode);
+    const unitMembers = [];
+    const strata = [];
+    const clusterStratum = new Map();
+    const targetOf = new Map(weights?.target ?? []);
+    let targetPresent = 0;
+    for (const sv of strataValues)
+        targetPresent += weights ? targetOf.get(sv) : 1;
+    const notes = [];
+    for (const sv of strataValues) {
+        const positions = strataMap.get(sv);
+        const start = unitMembers.length;
+        if (clusterCol) {
+            const byCluster = new Map();
+            for (const j of positions) {
+                const cv = clusterCol[members[j]];
+                const seen = clusterStratum.get(cv);
+                if (seen !== undefined && seen !== sv && weights) {
+                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${quote(cv)} has queries in ${weights.by} = ${quote(seen)} and ${weights.by} = ${quote(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
+                }
+                clusterStratum.set(cv, sv);
+                let list = byCluster.get(cv);
+                if (!list)
+                    byCluster.set(cv, (list = []));
+                list.push(j);
+            }
+            for (const cv of [...byCluster.keys()].sort(byCode))
+                unitMembers.push(byCluster.get(cv));
+        }
+        else {
+            for (const j of positions)
+                unitMembers.push([j]);
+        }
+        const size = unitMembers.length - start;
+        const weight = weights ? targetOf.get(sv) / targetPresent : 1;
+        strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
+        if (size === 1 && m > 1) {
+            notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
+        }
+    }
+    if (weights && m > 0 && targetPresent === 0) {
+        // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
+        // reader must learn why rather than see a bare non_finite.
+        notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
+    }
+    else if (weights && strataValues.length < weights.target.length && m > 0) {
+        const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
+        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
+    }
+    const units = unitMembers.length;
+    const values = new Float64Array(units * k);
+    const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null;
+    const unitOfMember = new Int32Array(m);
+    for (let u = 0; u < units; u++) {
+        const list = unitMembers[u];
+        for (const j of list)
+            unitOfMember[j] = u;
+        if (counts)
+            counts[u] = list.length;
+        for (let c = 0; c < k; c++) {
+            const col = columns[c];
+            let s = 0;
+            let comp = 0;
+            for (const j of list) {
+                const x = col[members[j]];
+                const t = s + x;
+                comp += abs$1(s) >= abs$1(x) ? s - t + x : x - t + s;
+                s = t;
+            }
+            s += comp;
+            values[u * k + c] = clusterWeighted ? s / list.length : s;
+        }
+    }
+    return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes };
+}
+/** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
+function denominator(design, s) {
+    return design.counts ? s.queries : s.size;
+}
+/**
+ * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
+ * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
+ */
+function estimate(design, c, weightsOverride) {
+    const { k, values } = design;
+    let total = 0;
+    design.strata.forEach((s, si) => {
+        let sum = 0;
+        let comp = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const x = values[u * k + c];
+            const t = sum + x;
+            comp += abs$1(sum) >= abs$1(x) ? sum - t + x : x - t + sum;
+            sum = t;
+        }
+        const w = weightsOverride ? weightsOverride[si] : s.weight;
+        total += (w * (sum + comp)) / denominator(design, s);
+    });
+    return design.units === 0 ? Number.NaN : total;
+}
+
+/**
+ * Standard error of a design's estimate by linearisation (the sandwich / cluster-robust variance):
+ * with e_u = weight_s · (value_u − est_s · count_u) / denominator_s for each unit,
+ * Var = Σ_s n_s / (n_s − 1) · Σ_{u in s} e_u², df = units − strata. For the plain mean this is sd / √n with
+ * n − 1 degrees of freedom, exactly the paired t test; with clusters it is the cluster-robust standard error
+ * (the design effect of the clusters included), with strata the stratified one. A stratum of one unit adds
+ * nothing (its variance cannot be estimated; the design notes say so).
+ */
+function linearSe(design, c) {
+    const { k, values, counts } = design;
+    let variance = 0;
+    for (const s of design.strata) {
+        if (s.size < 2)
+            continue;
+        const den = denominator(design, s);
+        let sum = 0;
+        for (let u = s.start; u < s.start + s.size; u++)
+            sum += values[u * k + c];
+        const est = sum / den;
+        let ss = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
+            ss += e * e;
+        }
+        variance += (s.size / (s.size - 1)) * ss;
+    }
+    return { se: Math.sqrt(variance), df: design.units - design.strata.length };
+}
+/**
+ * Student t interval estimate ± t(df, 1 − alpha/2) · se and the two-sided p of estimate / se, as
+ * scipy.stats.ttest_rel and scipy.stats.t.interval give for the plain paired case. Null when there is no
+ * spread (se = 0) or no degrees of freedom: a t statistic would be undefined.
+ */
+function tInterval(design, c, confidence) {
+    const { se, df } = linearSe(design, c);
+    const est = estimate(design, c);
+    if (!(se > 0) || !(df >= 1) || !Number.isFinite(est))
+        return null;
+    const q = tQuantile(1 - (1 - confidence) / 2, df);
+    return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se };
+}
+
+/** {@link LevelOf} over `table` under the rules' design. Pure; each call builds the design of its queries. */
+function candidateLevels(table, rules) {
+    return (metric, filters, members, confidence) => {
+        const column = table.metrics.get(metric).cand;
+        const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
+        const design = buildDesign(table, members, [column], rules.statistics, label, rules.source.file);
+        const mean = estimate(design, 0);
+        const t = tInterval(design, 0, confidence);
+        return { mean, ci: t === null ? null : t.ci, confidence, method: 't', df: t === null ? null : t.df };
+    };
+}
+/** The outcome of a level check on its interval (after the checks every kind shares: no queries, non-finite, too few). */
+function levelOutcome(kind, metric, level) {
+    if (level.ci === null)
+        return { status: 'inconclusive', reason: 'no_spread' };
+    // In the metric's direction: "worse" is low for at_least (better: higher), high for at_most (better: lower).
+    const sign = metric.better === 'higher' ? 1 : -1;
+    const [worse, better] = sign > 0 ? [level.ci[0], level.ci[1]] : [-level.ci[1], -level.ci[0]];
+    const bar = sign * kind.value;
+    if (worse >= bar)
+        return { status: 'pass', reason: 'holds' };
+    if (better < bar)
+        return { status: 'fail', reason: 'beyond_level' };
+    return { status: 'inconclusive', reason: 'interval_crosses_level' };
+}
+
+/**
+ * The tests a superior check may gate on besides its bootstrap interval (rules `superior: { test }`), read from the
+ * comparison's existing fields: exact McNemar (`pValue`, binary metrics), the paired t-test (`tTest`, under the
+ * rules' design) and the paired randomization test (`randomization`, sign flips). Each tests "no difference",
+ * two-sided, at the check's alpha; the unit passes when p < alpha and the change goes the better way. Every other
+ * statistical unit (non_inferior, superior with the bootstrap) has the randomization test's p in the family.
+ */
+/** The p-value test a statistical unit reports and the multiplicity family adjusts. */
+function unitTest(rule) {
+    const kind = rule.kind;
+    if (kind.type === 'superior' && (kind.test === 'mcnemar' || kind.test === 't'))
+        return kind.test;
+    return 'randomization';
+}
+/** The unit's raw p-value for the family: McNemar's, the t-test's, or the randomization test's (NaN when missing). */
+function unitPValue(rule, c) {
+    const test = unitTest(rule);
+    if (test === 'mcnemar')
+        return c.pValue ?? Number.NaN;
+    if (test === 't')
+        return c.tTest?.pValue ?? Number.NaN;
+    return c.randomization.pValue;
+}
+/** True for a superior check that decides on a p-value (McNemar, t, randomization) rather than on its interval. */
+function decidesOnP(rule) {
+    return rule.kind.type === 'superior' && rule.kind.test !== 'bootstrap';
+}
+
 /**
  * Applies every check to its queries and turns the evidence into pass / fail / inconclusive, strictly as the
  * rules say. A statistic that is not a finite number can never pass: the unit fails with reason
@@ -10173,19 +11488,18 @@ function pushAll(target, items) {
  * with reason `no_queries`, since a rule that tested nothing protected nothing. The trust `guards` (already
  * analysed) come first in the verdict: see {@link decideVerdict}.
  */
-function decide(rules, table, stats, guards = [], reference) {
+function decide(rules, table, stats, guards = []) {
     // The family is known before any result: the statistical checks and, for per_slice, the slices present.
     const sets = rules.checks.map((rule) => unitSets(rule, table, stats));
     const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []));
     const method = rules.statistics.multiplicity;
     const family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) };
-    const raw = members.map(({ rule, filters }) => {
-        const c = stats.compare(rule.metric, filters, family.confidence);
-        return rule.kind.type === 'superior' && rule.kind.test === 'mcnemar' ? c.pValue : c.randomization.pValue;
-    });
+    // Each unit's own test: McNemar, the t-test or the randomization test (src/decide/superior-tests.ts).
+    const raw = members.map(({ rule, filters }) => unitPValue(rule, stats.compare(rule.metric, filters, family.confidence)));
     const adjusted = adjustPValues(raw, method);
     const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
-    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, reference));
+    const levelOf = candidateLevels(table, rules);
+    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, levelOf));
     const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks);
     return { verdict, decidedBy, checks, guards: counted, family };
 }
@@ -10195,18 +11509,15 @@ function unitSets(rule, table, stats) {
     const base = rule.where;
     return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
-function evaluateCheck(rule, sets, rules, stats, family, pOf, reference) {
+function evaluateCheck(rule, sets, rules, stats, family, pOf, levelOf) {
     const metric = rules.metrics.get(rule.metric);
-    // A budgeted unit is also judged against the reference (same queries, same confidence); the worse outcome stands.
-    const units = sets.map((filters) => {
-        const unit = evaluateUnit(rule, metric, rules, stats, filters, family, pOf);
-        return reference === undefined ? unit : withBudget(unit, evaluateBudget(rule, metric, rules, reference, filters, unit.comparison.confidence));
-    });
+    // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
+    const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf, levelOf));
     const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
     const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass';
     return { rule, status, counts, units };
 }
-function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
+function evaluateUnit(rule, metric, rules, stats, filters, family, pOf, levelOf) {
     const statistical = isStatistical(rule);
     const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence);
     const p = pOf.get(unitKey(rule, filters));
@@ -10222,8 +11533,8 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
         regressionLimit,
         pValue: p ? p.raw : null,
         pAdjusted: p ? p.adjusted : null,
-        pTest: !statistical ? null : kind.type === 'superior' && kind.test === 'mcnemar' ? 'mcnemar' : 'randomization',
-        power: statistical ? powerOf(status, comparison, rules, sign, kind.type === 'non_inferior' ? -margin : kind.type === 'superior' && kind.test === 'bootstrap' ? margin : 0) : null
+        pTest: !statistical ? null : unitTest(rule),
+        power: statistical ? powerOf(status, comparison, rules, kind, margin) : null
     });
     // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
     if (comparison.n === 0)
@@ -10249,11 +11560,24 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
             return unit('inconclusive', 'too_few_seeds', 0, count, limit);
         return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit);
     }
+    if (kind.type === 'level') {
+        // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
+        const level = levelOf(rule.metric, filters, stats.members(filters), comparison.confidence);
+        const withLevel = (status, reason) => ({ ...unit(status, reason), level });
+        if (!Number.isFinite(level.mean) || (level.ci !== null && !level.ci.every(Number.isFinite)))
+            return withLevel('fail', 'non_finite');
+        if (tooFewSeeds(rules, stats))
+            return withLevel('inconclusive', 'too_few_seeds');
+        if (comparison.n < rules.queries.minPerSlice)
+            return withLevel('inconclusive', 'too_few_queries');
+        const outcome = levelOutcome(kind, metric, level);
+        return withLevel(outcome.status, outcome.reason);
+    }
     const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value;
     const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]];
-    // McNemar decides on its (family-adjusted) p-value, so that is evidence to check too.
-    const mcnemarP = kind.type === 'superior' && kind.test === 'mcnemar' ? (p?.adjusted ?? comparison.pValue) : 0;
-    const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, mcnemarP].every(Number.isFinite);
+    // A superior check on McNemar, the t-test or the randomization test decides on its (family-adjusted) p-value, so that is evidence to check too.
+    const testP = decidesOnP(rule) ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0;
+    const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, testP].every(Number.isFinite);
     // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
     if (comparison.n > 0 && !finite)
         return unit('fail', 'non_finite', margin);
@@ -10263,27 +11587,30 @@ function evaluateUnit(rule, metric, rules, stats, filters, family, pOf) {
         return unit('inconclusive', 'too_few_queries', margin);
     if (!finite)
         return unit('fail', 'non_finite', margin);
+    // An interval that cannot support a pass (src/stats/interval-choice.ts) leaves the unit inconclusive where it would
+    // pass; a unit it shows worse still fails (failing on thin evidence is never a false pass).
+    const pass = () => (comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin));
     if (kind.type === 'non_inferior') {
         if (lo >= -margin)
-            return unit('pass', 'holds', margin);
+            return pass();
         if (hi < -margin)
             return unit('fail', 'shown_worse', margin);
         return unit('inconclusive', 'interval_crosses_margin', margin);
     }
-    if (kind.test === 'mcnemar') {
-        // mcnemarP is the family-adjusted p (McNemar's own p without multiplicity), already checked finite above.
-        const gained = comparison.gained;
-        const lost = comparison.lost;
-        const better = sign > 0 ? gained > lost : lost > gained;
-        const worse = sign > 0 ? lost > gained : gained > lost;
-        if (mcnemarP < kind.alpha && better)
+    if (kind.test !== 'bootstrap') {
+        // testP is the family-adjusted p (the test's own p without multiplicity), already checked finite above. The
+        // direction: McNemar's gained against lost; the t and randomization tests' mean change.
+        const up = kind.test === 'mcnemar' ? comparison.gained - comparison.lost : comparison.delta;
+        const better = sign * up > 0;
+        const worse = sign * up < 0;
+        if (testP < kind.alpha && better)
             return unit('pass', 'holds', margin);
-        if (mcnemarP < kind.alpha && worse)
+        if (testP < kind.alpha && worse)
             return unit('fail', 'shown_worse', margin);
         return unit('inconclusive', 'not_shown_better', margin);
     }
     if (lo > margin)
-        return unit('pass', 'holds', margin);
+        return pass();
     if (hi < margin)
         return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin);
     return unit('inconclusive', 'not_shown_better', margin);
@@ -10301,92 +11628,19 @@ function tooFewSeeds(rules, stats) {
 }
 /**
  * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
- * confidence and, when inconclusive, about how many more queries would settle it if the true difference
- * were the observed one (at least enough to reach min_per_slice).
+ * confidence (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit
+ * could be settled by more queries, about how many more would give it an 80% chance to pass if the candidate truly
+ * changes nothing (the plan a non-inferiority check is sized for; never the observed difference, which is noise).
+ * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
+ * At least enough to reach min_per_slice.
  */
-function powerOf(status, c, rules, sign, boundary) {
-    const mde = minimumDetectable(c.se, c.confidence);
+function powerOf(status, c, rules, kind, margin) {
+    const mde = minimumDetectable(c.se, c.confidence, c.df);
     if (status !== 'inconclusive')
         return { mde, moreQueries: null };
-    const more = moreQueriesToSettle(c.n, c.se, Math.abs(sign * c.delta - boundary), c.confidence);
     const floor = Math.max(0, rules.queries.minPerSlice - c.n);
+    const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t' ? queriesToSettle({ n: c.n, se: c.se, df: c.df, units: c.clusters ?? c.n, distance: margin, confidence: c.confidence }) : null;
     return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) };
-}
-
-/** Indices (into the table) of the holdout's queries: all of them when the rules grade the holdout, the `split` = holdout ones under `all`. */
-function holdoutMask(rules, table) {
-    const n = table.ids.length;
-    const mask = new Uint8Array(n);
-    const split = rules.dataset?.split;
-    if (split === 'holdout')
-        mask.fill(1);
-    else if (split === 'all') {
-        const column = table.attrs.get('split');
-        if (column)
-            for (let i = 0; i < n; i++)
-                mask[i] = column[i] === 'holdout' ? 1 : 0;
-    }
-    return mask;
-}
-/**
- * Counts this run's look at the holdout (when it grades any holdout query) on top of `prior`. Undefined when
- * the rules name no evaluation set: without splits there is no holdout to account for.
- */
-function countHoldoutLooks(rules, table, prior) {
-    if (!rules.dataset)
-        return undefined;
-    const mask = holdoutMask(rules, table);
-    let queries = 0;
-    for (const m of mask)
-        queries += m;
-    const thisRun = queries > 0 ? 1 : 0;
-    const thisPr = prior.thisPr === null ? null : prior.thisPr + thisRun;
-    const maxPerPr = rules.dataset.holdoutMaxPerPr ?? null;
-    return {
-        split: rules.dataset.split,
-        queries,
-        thisRun,
-        thisPr,
-        total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
-        historyReports: prior.history === undefined ? null : prior.history.reports,
-        maxPerPr,
-        exceeded: thisRun === 1 && maxPerPr !== null && thisPr !== null && thisPr > maxPerPr
-    };
-}
-/** Whether the query at index `i` is of the holdout (for reports that show per-query details of the dev split only). */
-function holdoutQueries(rules, table) {
-    const mask = holdoutMask(rules, table);
-    return (i) => mask[i] === 1;
-}
-/**
- * Beyond the cap, the checks on holdout queries are inconclusive: a unit that passed, or was inconclusive, on
- * queries that include the holdout becomes inconclusive with reason `holdout_looks_exceeded` (how it counts:
- * on_inconclusive, or fail for a superior check, as for any inconclusive unit). A unit that failed stays failed:
- * looking too often makes a pass untrustworthy (the change may be fitted to the holdout), not a shown loss.
- * The verdict and what decided it are decided again from the new statuses.
- */
-function capHoldoutLooks(rules, table, stats, decision, account) {
-    if (!account?.exceeded || account.thisPr === null || account.maxPerPr === null)
-        return decision;
-    const mask = holdoutMask(rules, table);
-    const looks = { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
-    // A unit's slice is its query set's filters (the check's where, plus its per_slice value).
-    const touchesHoldout = (unit) => {
-        for (const i of stats.members(unit.slice))
-            if (mask[i] === 1)
-                return true;
-        return false;
-    };
-    const checks = decision.checks.map((check) => {
-        const units = check.units.map((u) => (u.status !== 'fail' && touchesHoldout(u) ? { ...u, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks } : u));
-        if (units.every((u, i) => u === check.units[i]))
-            return check;
-        const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
-        const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass';
-        return { ...check, status, counts, units };
-    });
-    const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks);
-    return { ...decision, verdict, decidedBy, checks, guards };
 }
 
 function getDefaultExportFromCjs (x) {
@@ -12690,7 +13944,7 @@ function bootstrapPlan(design, resamples, seed, stream, scratch) {
         // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
         const vs = [];
         for (let g = 0; g < ki; g += 8)
-            vs.push(columnsOf(design, byIndex.slice(g, Math.min(ki, g + 8))));
+            vs.push(columnsOf$1(design, byIndex.slice(g, Math.min(ki, g + 8))));
         const job = {
             kind: 'bootstrap',
             units: vs.length * blocks,
@@ -12850,7 +14104,7 @@ function mergeQuantum(design, c) {
     return max * MERGE_QUANTUM;
 }
 /** The given columns of the design's row-major values as their own row-major array (one cache line per drawn unit). */
-function columnsOf(design, columns) {
+function columnsOf$1(design, columns) {
     const { k, units, values } = design;
     const width = columns.length;
     if (width === k && columns.every((c, i) => c === i))
@@ -12860,174 +14114,6 @@ function columnsOf(design, columns) {
         for (let i = 0; i < width; i++)
             out[u * width + i] = values[u * k + columns[i]];
     return out;
-}
-
-/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { abs: abs$1 } = Math;
-const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/**
- * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
- * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
- * order, so the design depends on nothing but the data.
- */
-function buildDesign(table, members, columns, statistics, subsetLabel = 'all queries', rulesFile) {
-    const k = columns.length;
-    const m = members.length;
-    const weights = statistics.weights;
-    const clusterAttr = statistics.cluster;
-    const stratumCol = weights ? table.attrs.get(weights.by) : null;
-    const clusterCol = clusterAttr !== undefined ? table.attrs.get(clusterAttr) : null;
-    const clusterWeighted = clusterCol !== null && statistics.clusterWeighting === 'cluster';
-    // Group member positions by stratum, then by unit.
-    const strataMap = new Map();
-    for (let j = 0; j < m; j++) {
-        const v = stratumCol ? stratumCol[members[j]] : '';
-        let list = strataMap.get(v);
-        if (!list)
-            strataMap.set(v, (list = []));
-        list.push(j);
-    }
-    const strataValues = [...strataMap.keys()].sort(byCode);
-    const unitMembers = [];
-    const strata = [];
-    const clusterStratum = new Map();
-    const targetOf = new Map(weights?.target ?? []);
-    let targetPresent = 0;
-    for (const sv of strataValues)
-        targetPresent += weights ? targetOf.get(sv) : 1;
-    const notes = [];
-    for (const sv of strataValues) {
-        const positions = strataMap.get(sv);
-        const start = unitMembers.length;
-        if (clusterCol) {
-            const byCluster = new Map();
-            for (const j of positions) {
-                const cv = clusterCol[members[j]];
-                const seen = clusterStratum.get(cv);
-                if (seen !== undefined && seen !== sv && weights) {
-                    throw new InputError({ file: rulesFile, key: 'statistics.cluster' }, `cluster ${clusterAttr} = ${quote(cv)} has queries in ${weights.by} = ${quote(seen)} and ${weights.by} = ${quote(sv)}; clusters are resampled within strata, so each must lie in one stratum`, `choose a weights.by attribute that is constant within each ${clusterAttr}, or drop one of statistics.cluster / statistics.weights`);
-                }
-                clusterStratum.set(cv, sv);
-                let list = byCluster.get(cv);
-                if (!list)
-                    byCluster.set(cv, (list = []));
-                list.push(j);
-            }
-            for (const cv of [...byCluster.keys()].sort(byCode))
-                unitMembers.push(byCluster.get(cv));
-        }
-        else {
-            for (const j of positions)
-                unitMembers.push([j]);
-        }
-        const size = unitMembers.length - start;
-        const weight = weights ? targetOf.get(sv) / targetPresent : 1;
-        strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
-        if (size === 1 && m > 1) {
-            notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
-        }
-    }
-    if (weights && m > 0 && targetPresent === 0) {
-        // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
-        // reader must learn why rather than see a bare non_finite.
-        notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
-    }
-    else if (weights && strataValues.length < weights.target.length && m > 0) {
-        const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
-        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
-    }
-    const units = unitMembers.length;
-    const values = new Float64Array(units * k);
-    const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null;
-    const unitOfMember = new Int32Array(m);
-    for (let u = 0; u < units; u++) {
-        const list = unitMembers[u];
-        for (const j of list)
-            unitOfMember[j] = u;
-        if (counts)
-            counts[u] = list.length;
-        for (let c = 0; c < k; c++) {
-            const col = columns[c];
-            let s = 0;
-            let comp = 0;
-            for (const j of list) {
-                const x = col[members[j]];
-                const t = s + x;
-                comp += abs$1(s) >= abs$1(x) ? s - t + x : x - t + s;
-                s = t;
-            }
-            s += comp;
-            values[u * k + c] = clusterWeighted ? s / list.length : s;
-        }
-    }
-    return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes };
-}
-/** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
-function denominator(design, s) {
-    return design.counts ? s.queries : s.size;
-}
-/**
- * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
- * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
- */
-function estimate(design, c, weightsOverride) {
-    const { k, values } = design;
-    let total = 0;
-    design.strata.forEach((s, si) => {
-        let sum = 0;
-        let comp = 0;
-        for (let u = s.start; u < s.start + s.size; u++) {
-            const x = values[u * k + c];
-            const t = sum + x;
-            comp += abs$1(sum) >= abs$1(x) ? sum - t + x : x - t + sum;
-            sum = t;
-        }
-        const w = weightsOverride ? weightsOverride[si] : s.weight;
-        total += (w * (sum + comp)) / denominator(design, s);
-    });
-    return design.units === 0 ? Number.NaN : total;
-}
-
-/**
- * Standard error of a design's estimate by linearisation (the sandwich / cluster-robust variance):
- * with e_u = weight_s · (value_u − est_s · count_u) / denominator_s for each unit,
- * Var = Σ_s n_s / (n_s − 1) · Σ_{u in s} e_u², df = units − strata. For the plain mean this is sd / √n with
- * n − 1 degrees of freedom, exactly the paired t test; with clusters it is the cluster-robust standard error
- * (the design effect of the clusters included), with strata the stratified one. A stratum of one unit adds
- * nothing (its variance cannot be estimated; the design notes say so).
- */
-function linearSe(design, c) {
-    const { k, values, counts } = design;
-    let variance = 0;
-    for (const s of design.strata) {
-        if (s.size < 2)
-            continue;
-        const den = denominator(design, s);
-        let sum = 0;
-        for (let u = s.start; u < s.start + s.size; u++)
-            sum += values[u * k + c];
-        const est = sum / den;
-        let ss = 0;
-        for (let u = s.start; u < s.start + s.size; u++) {
-            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
-            ss += e * e;
-        }
-        variance += (s.size / (s.size - 1)) * ss;
-    }
-    return { se: Math.sqrt(variance), df: design.units - design.strata.length };
-}
-/**
- * Student t interval estimate ± t(df, 1 − alpha/2) · se and the two-sided p of estimate / se, as
- * scipy.stats.ttest_rel and scipy.stats.t.interval give for the plain paired case. Null when there is no
- * spread (se = 0) or no degrees of freedom: a t statistic would be undefined.
- */
-function tInterval(design, c, confidence) {
-    const { se, df } = linearSe(design, c);
-    const est = estimate(design, c);
-    if (!(se > 0) || !(df >= 1) || !Number.isFinite(est))
-        return null;
-    const q = tQuantile(1 - (1 - confidence) / 2, df);
-    return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se };
 }
 
 /**
@@ -13254,6 +14340,232 @@ function nibbleTable(y, k, c, units, groups, table) {
             table[(g << 4) | mask] = s;
         }
     }
+}
+
+/**
+ * Fewest independent queries for a non-binary metric's interval to support a pass. Measured: with 70% of the
+ * differences zero and losses in 10% of the queries, no interval can hold a 0.035 false-pass rate at 30 queries
+ * (the sample lacks every loss with probability 0.9^30 = 0.042, and then looks like a gain); at 40 the
+ * skew-corrected t gives 0.014 (percentile bootstrap 0.095, studentized bootstrap 0.029; at 30 it gives 0.048).
+ */
+const MIN_QUERIES_SKEW = 40;
+/**
+ * Fewest clusters for a clustered interval to support a pass. Measured: with the effect in 20% of the clusters,
+ * 10 clusters lack it entirely with probability 0.8^10 = 0.107, beyond any method (all pass 0.13–0.14); with 20
+ * clusters the skew-corrected t holds 0.022 (cluster-robust t with clusters − 1 df: 0.076, wild cluster bootstrap:
+ * 0.076).
+ */
+const MIN_CLUSTERS = 20;
+/**
+ * The method of a comparison. `auto` (the default): Tango's score interval for a binary metric on independent,
+ * equally weighted queries; Hall's skew-corrected t otherwise (continuous metrics, clusters, target weights).
+ * `percentile` and `bca` are the bootstrap as the rules ask, everywhere.
+ */
+function chooseInterval(setting, binary, independent) {
+    if (setting !== 'auto')
+        return setting;
+    return binary && independent ? 'score' : 'skew-t';
+}
+/**
+ * Why this interval is no evidence for a pass, or null when it is. Every method: an interval without width,
+ * fewer than two clusters, or a stratum of one unit. The skew-corrected t also needs
+ * {@link MIN_QUERIES_SKEW} queries (independent) or {@link MIN_CLUSTERS} clusters, below which its level is
+ * not assured on the designs that measured it. A non-finite interval is not judged here (decide fails it).
+ */
+function unreliableInterval(method, design, ci) {
+    if (design.units === 0)
+        return null;
+    if (design.clusters !== null && design.clusters < 2)
+        return 'few_clusters';
+    if (design.strata.some((s) => s.size < 2))
+        return 'single_unit_stratum';
+    if (Number.isFinite(ci[0]) && Number.isFinite(ci[1]) && !(ci[1] > ci[0]))
+        return 'no_spread';
+    if (method === 'skew-t') {
+        if (design.clusters !== null)
+            return design.clusters < MIN_CLUSTERS ? 'few_clusters' : null;
+        if (design.units < MIN_QUERIES_SKEW)
+            return 'few_queries';
+    }
+    return null;
+}
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { sqrt: sqrt$1, max: max$1 } = Math;
+/**
+ * Tango's (1998) asymptotic score interval for the difference of two paired proportions, here
+ * Δ = p(candidate) − p(baseline) = (gained − lost) / n for a binary metric, every query one pair.
+ *
+ * Why not a bootstrap: a hit@k difference has three values and, on a small set, only a handful of discordant
+ * queries; resampling them gives intervals that are too short (false pass 0.041–0.086 at the margin with 30–100
+ * queries, docs/statistics.md) and, when every query is tied, the single point [0, 0], which passes any margin.
+ * The score interval inverts the score test: it is the set of Δ0 with |T(Δ0)| ≤ z,
+ *
+ *   T(Δ0) = (gained − lost − n·Δ0) / √(n · (2·q̃ + Δ0·(1 − Δ0))),
+ *
+ * where q̃ is the maximum-likelihood estimate of P(lost) under Δ = Δ0 (the root of a quadratic:
+ * A = 2n, B = −gained − lost + (2n − gained + lost)·Δ0, C = −lost·Δ0·(1 − Δ0), q̃ = (√(B² − 4AC) − B) / 2A).
+ * Its width never collapses: with every query tied it is about ±z²/(n + z²) (±0.088 at 40 queries).
+ * Measured against Newcombe's (1998) method 10 on the designs of docs/statistics.md, it is the one whose
+ * false-pass rate stays at or below 0.025 everywhere (Newcombe's reaches 0.044 at 40 queries, 6% lost / 1% gained).
+ *
+ * The same statistic as R's contingencytables::Tango_asymptotic_score_CI_paired_2x2 (Fagerland, Lydersen and Laake
+ * 2017) with n12 = gained, n21 = lost; the ends are found by bisection to 2^-52, so the result depends on the
+ * counts and the confidence alone.
+ */
+function pairedScoreInterval(gained, lost, n, confidence) {
+    if (!(n > 0) || !(gained >= 0 && lost >= 0 && gained + lost <= n))
+        return [Number.NaN, Number.NaN];
+    const z = normalQuantile(1 - (1 - confidence) / 2);
+    const estimate = (gained - lost) / n;
+    const statistic = (d) => {
+        const a = 2 * n;
+        const b = -gained - lost + (2 * n - gained + lost) * d;
+        const c = -lost * d * (1 - d);
+        const q = (sqrt$1(max$1(0, b * b - 4 * a * c)) - b) / (2 * a);
+        const spread = n * (2 * q + d * (1 - d));
+        const num = gained - lost - n * d;
+        return spread > 0 ? num / sqrt$1(spread) : num === 0 ? 0 : num > 0 ? Infinity : -Infinity;
+    };
+    // T falls as Δ0 rises and is 0 at the estimate: the lower end solves T = z below it, the upper T = −z above it.
+    const lower = estimate <= -1 ? -1 : bisect((d) => statistic(d) - z, -1, estimate);
+    const upper = estimate >= 1 ? 1 : bisect((d) => statistic(d) + z, estimate, 1);
+    return [lower, upper];
+}
+/** The root of a decreasing f on [lo, hi] (f(lo) > 0 ≥ f(hi) in the limit), by halving until the ends meet. */
+function bisect(f, lo, hi) {
+    let a = lo;
+    let b = hi;
+    for (let i = 0; i < 200; i++) {
+        const mid = a + (b - a) / 2;
+        if (mid <= a || mid >= b)
+            break;
+        if (f(mid) > 0)
+            a = mid;
+        else
+            b = mid;
+    }
+    return a + (b - a) / 2;
+}
+
+/**
+ * A standard error at or below this share of the estimate is rounding of equal differences (ten queries each
+ * +0.1 sum to 1.0000000000000002), not a spread: such data give no interval.
+ */
+const NO_SPREAD$1 = 1e-12;
+/**
+ * Hall's (1992) skewness-corrected t interval for the design's estimate, with Student t quantiles.
+ *
+ * Why: per-query differences of retrieval metrics are often far from symmetric (most queries unchanged, a few
+ * lose a lot). The sampling distribution of the studentized mean is then skewed, and a symmetric interval (t, or
+ * the percentile bootstrap, which is no better at these sizes) misses the truth on the side of the rare losses far
+ * more often than its nominal 2.5%: the side a non-inferiority check reads. Hall's transformation removes the skew
+ * to second order, as the studentized bootstrap does, but in closed form (O(units), no resampling):
+ *
+ *   g(T) = T + (a/3)·T² + (a²/27)·T³ + a/6,   a = the skew of the estimate (γ̂/√n for a mean),
+ *   interval = [θ̂ − se·g⁻¹(t), θ̂ − se·g⁻¹(−t)],   g⁻¹(x) = (3/a)·(∛(1 + a·(x − a/6)) − 1),
+ *
+ * t = Student's (1 + confidence)/2 quantile with the design's degrees of freedom. g is increasing on the whole
+ * line ((1 + aT/3)² ≥ 0), so g⁻¹ is defined everywhere; with a = 0 it is the t interval. The same linearised terms
+ * as the cluster-robust standard error (src/stats/linear.ts) give the skew, so clusters (units = clusters, df =
+ * clusters − 1) and target-weight strata (Satterthwaite df) are handled alike.
+ *
+ * Null when there is no spread (se = 0) or no degree of freedom: no interval can be read from such data.
+ * References: P. Hall, "On the removal of skewness by transformation", JRSS B 54 (1992) 221–228; X.-H. Zhou and
+ * S. Gao, "One-sided confidence intervals for means of positively skewed distributions", The American
+ * Statistician 54 (2000) 100–104 (Hall's interval and the bootstrap-t are the two that hold their one-sided level).
+ */
+function skewTInterval(design, c, confidence) {
+    const { se } = linearSe(design, c);
+    const est = estimate(design, c);
+    const { df, skew } = moments$1(design, c);
+    if (!(se > NO_SPREAD$1 * Math.abs(est)) || !(df >= 1) || !Number.isFinite(est) || !Number.isFinite(skew))
+        return null;
+    const t = tQuantile(1 - (1 - confidence) / 2, df);
+    return { ci: [est - se * inverseHall(t, skew), est - se * inverseHall(-t, skew)], se, df, skew };
+}
+/** g⁻¹(x) for skew a: x when a is 0, else (3/a)·(∛(1 + a·(x − a/6)) − 1), with ∛(1 + y) − 1 = expm1(log1p(y)/3) near 0. */
+function inverseHall(x, a) {
+    if (a === 0)
+        return x;
+    const y = a * (x - a / 6);
+    const root = y > -1 ? Math.expm1(Math.log1p(y) / 3) : Math.cbrt(1 + y) - 1;
+    return (3 / a) * root;
+}
+/**
+ * The skew of the estimate and Satterthwaite's degrees of freedom over strata, from the units' linearised terms
+ * e_u = w_s·(value_u − est_s·count_u)/den_s: skew = Σe³ / (Σe²)^{3/2}; with V_s = n_s/(n_s − 1)·Σ_{u∈s} e², df =
+ * (Σ V_s)² / Σ V_s²/(n_s − 1) — n − 1 (or clusters − 1) with one stratum. A stratum of one unit adds nothing to
+ * either (its variance cannot be estimated; the comparison is then marked unreliable, src/stats/interval-choice.ts).
+ */
+function moments$1(design, c) {
+    const { k, values, counts } = design;
+    let second = 0;
+    let third = 0;
+    let total = 0;
+    let perDf = 0;
+    for (const s of design.strata) {
+        if (s.size < 2)
+            continue;
+        const den = denominator(design, s);
+        let sum = 0;
+        for (let u = s.start; u < s.start + s.size; u++)
+            sum += values[u * k + c];
+        const est = sum / den;
+        let ss = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
+            ss += e * e;
+            third += e * e * e;
+        }
+        second += ss;
+        const v = (s.size / (s.size - 1)) * ss;
+        total += v;
+        perDf += (v * v) / (s.size - 1);
+    }
+    const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN;
+    return { df: perDf > 0 ? (total * total) / perDf : 0, skew };
+}
+
+/**
+ * An interval for the mean difference when every observed difference is the same value c (a candidate identical
+ * to the baseline on every query: c = 0). The spread is 0, so no t or bootstrap interval has width, and a point is
+ * no evidence: unseen queries may differ. What the data do bound is how many could: if a share p of the
+ * population had another difference, n units would all agree with probability (1 − p)^n, so with confidence
+ * 1 − alpha/2 the share is below p_u = 1 − (alpha/2)^(1/n) (the "rule of three", about 3.7/n at 95%). Those differ
+ * from c by at most the metric's declared range R in either direction, so the mean lies in
+ *
+ *   [c − p_u·(R + c), c + p_u·(R − c)]   (clipped to [−R, R]),
+ *
+ * with coverage at least 1 − alpha/2 (two one-sided statements about one share). It is the continuous counterpart
+ * of the score interval of a binary metric with every query tied (±z²/(n + z²), src/stats/score-interval.ts):
+ * 1,000 identical queries on a metric in [0, 1] bound the change to ±0.0037; 40 only to ±0.088.
+ */
+function tiedBound(common, units, range, confidence) {
+    const share = -Math.expm1(Math.log((1 - confidence) / 2) / units);
+    return [Math.max(-range, common - share * (range + common)), Math.min(range, common + share * (range - common))];
+}
+
+/**
+ * The interval statistics.interval auto gives one comparison, and its degrees of freedom when a t quantile made it
+ * (null otherwise): Tango's score interval, Hall's skew-corrected t, or, when every difference is the same and the
+ * metric has a range, the rule-of-three bound. One function for the engine (src/stats/compare.ts) and the
+ * calibration study (bench/calibration), so the study measures exactly what the gate computes.
+ */
+function closedFormInterval(input) {
+    const { method, design, estimate, confidence } = input;
+    if (method === 'score')
+        return { interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null }, df: null };
+    const t = skewTInterval(design, input.column, confidence);
+    if (t)
+        return { interval: { ci: t.ci, method, note: null }, df: t.df };
+    if (input.range !== undefined && !input.weighted && design.units >= 2 && Number.isFinite(estimate)) {
+        const ci = tiedBound(estimate, design.units, input.range[1] - input.range[0], confidence);
+        const unit = design.clusters === null ? 'query' : 'cluster';
+        return { interval: { ci, method: 'tied-bound', note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range` }, df: null };
+    }
+    // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
+    return { interval: { ci: [estimate, estimate], method, note: null }, df: null };
 }
 
 /**
@@ -13533,9 +14845,6 @@ function swap(a, i, j) {
  * definition numpy.percentile and scipy.stats.bootstrap's percentile method use, so our intervals can be
  * compared with theirs.
  */
-function quantileSorted(sorted, p) {
-    return quantileOfRanks(sorted.length, (r) => sorted[r], p);
-}
 /**
  * The same type 7 quantile of n values given by rank (`at(r)`: the value of rank r, 0-based, ascending): one
  * formula, so a quantile read by selection (src/util/order-statistics.ts) equals the one read from the sorted values.
@@ -13701,8 +15010,10 @@ function createStats(table, rules, options = {}) {
     const statistics = rules.statistics;
     checkWeights(table, rules);
     const runner = createRunner(options.threads ?? defaultThreads());
+    // The bootstrap is drawn only when the rules ask for a bootstrap interval; auto's intervals are in closed form.
+    const bootstrap = statistics.interval !== 'auto';
     // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
-    runner.prepare((statistics.resamples + statistics.permutations / 4) * table.ids.length * metricNames.length);
+    runner.prepare(((bootstrap ? statistics.resamples : 0) + statistics.permutations / 4) * table.ids.length * metricNames.length);
     const diffs = new Map();
     for (const name of metricNames) {
         const { base, cand } = table.metrics.get(name);
@@ -13739,9 +15050,10 @@ function createStats(table, rules, options = {}) {
     };
     /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
     const fill = (s, columns) => {
+        const method = statistics.interval;
         for (const confidence of known)
             if (!s.intervals.has(confidence))
-                s.intervals.set(confidence, columnIntervals(s.design, columns, statistics.interval, confidence));
+                s.intervals.set(confidence, columnIntervals(s.design, columns, method, confidence));
     };
     // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
     let scratch;
@@ -13766,15 +15078,16 @@ function createStats(table, rules, options = {}) {
             const idx = members(filters);
             const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
             const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file);
-            const boot = plan(design, key);
+            const boot = bootstrap ? plan(design, key) : null;
             const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`);
             // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
-            runner.run([...boot.jobs, ...flip.jobs]);
+            runner.run([...(boot?.jobs ?? []), ...flip.jobs]);
             s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() };
-            fill(s, keep(key, design, boot.finish()));
+            if (boot)
+                fill(s, keep(key, design, boot.finish()));
             subsetCache.set(key, s);
         }
-        else if (!s.intervals.has(confidence)) {
+        else if (bootstrap && !s.intervals.has(confidence)) {
             let columns = resampleCache.get(key);
             if (!columns) {
                 // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
@@ -13840,16 +15153,30 @@ function createStats(table, rules, options = {}) {
         const b = estimate(levels, col);
         const c = estimate(levels, metricNames.length + col);
         const delta = estimate(design, col);
-        const interval = s.intervals.get(confidence)[col];
+        // McNemar and the score interval count independent, equally weighted queries: under clusters or weights they would describe another population.
+        const independent = design.clusters === null && !statistics.weights;
+        const method = chooseInterval(statistics.interval, rule.binary, independent);
+        const linear = linearSe(design, col);
+        let interval;
+        const se = linear.se;
+        let df = linear.df;
+        if (method === 'score' || method === 'skew-t') {
+            const closed = closedFormInterval({ method, design, column: col, estimate: delta, gained, lost, n: idx.length, range: rule.range, weighted: statistics.weights !== undefined, confidence });
+            interval = closed.interval;
+            if (closed.df !== null)
+                df = closed.df;
+        }
+        else
+            interval = s.intervals.get(confidence)[col];
         const r = s.randomization;
         const notes = [...design.notes];
-        if (design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
+        if (bootstrap && design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
             notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
         }
         if (interval.note)
             notes.push(interval.note);
-        // McNemar counts independent, equally weighted queries: under clusters or weights it would test another population.
-        const mcnemar = rule.binary && design.clusters === null && !statistics.weights;
+        const unreliable = unreliableInterval(interval.method, design, interval.ci);
+        const mcnemar = rule.binary && independent;
         if (rule.binary && !mcnemar)
             notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
         return {
@@ -13871,9 +15198,11 @@ function createStats(table, rules, options = {}) {
             ties: idx.length - wins - losses,
             interval: interval.method,
             intervalNote: interval.note,
+            unreliable,
             randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
             tTest: tInterval(design, col, confidence),
-            se: linearSe(design, col).se,
+            se,
+            df,
             clusters: design.clusters,
             mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
             notes
@@ -13918,6 +15247,869 @@ function checkWeights(table, rules) {
             .map((x) => quote(x))
             .join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
     }
+}
+
+/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
+const KNOWN$1 = {
+    corpus: 'object',
+    chunker: 'object',
+    embedding: 'object',
+    judge: 'object',
+    metric_code_version: 'string'
+};
+/**
+ * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
+ * dot (they would make dotted paths ambiguous), naming the file and the key.
+ */
+function parseManifest(text, source) {
+    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
+    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
+    }
+    const obj = data;
+    for (const [key, type] of Object.entries(KNOWN$1)) {
+        if (!Object.prototype.hasOwnProperty.call(obj, key))
+            continue;
+        const v = obj[key];
+        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+        if (actual !== type)
+            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
+    }
+    const leaves = new Map();
+    flatten(obj, '', leaves, source);
+    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
+}
+function flatten(value, prefix, out, source) {
+    for (const key of Object.keys(value)) {
+        if (key.includes('.') || key === '') {
+            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
+        }
+        const v = value[key];
+        const path = prefix + key;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+            const inner = v;
+            if (Object.keys(inner).length === 0)
+                out.set(path, '{}');
+            else
+                flatten(inner, `${path}.`, out, source);
+        }
+        else
+            out.set(path, canonicalJson(v));
+    }
+}
+/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
+function canonicalJson(v) {
+    if (Array.isArray(v))
+        return `[${v.map(canonicalJson).join(',')}]`;
+    if (v !== null && typeof v === 'object') {
+        const o = v;
+        return `{${Object.keys(o)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+}
+/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
+function underPath(path, rule) {
+    return path === rule || path.startsWith(`${rule}.`);
+}
+
+/**
+ * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
+ * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
+ * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
+ * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
+ */
+function compareManifests(sides, mustMatch, mayDiffer) {
+    const paths = new Set();
+    for (const [, m] of sides)
+        for (const p of m.leaves.keys())
+            paths.add(p);
+    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const mismatches = [];
+    const warnings = [];
+    const allowed = [];
+    const required = (name) => name === 'baseline' || name === 'candidate';
+    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
+    for (const rule of mustMatch) {
+        const covered = sorted.filter((p) => underPath(p, rule));
+        if (covered.length === 0) {
+            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
+            continue;
+        }
+        for (const path of covered) {
+            const values = valuesAt(path);
+            const present = values.filter(([name, v]) => v !== null || required(name));
+            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
+            if (differs)
+                mismatches.push({ path, values });
+        }
+    }
+    for (const path of sorted) {
+        if (mustMatch.some((r) => underPath(path, r)))
+            continue;
+        const values = valuesAt(path);
+        const present = values.filter(([name, v]) => v !== null || required(name));
+        if (new Set(present.map(([, v]) => v)).size <= 1)
+            continue;
+        if (mayDiffer.some((r) => underPath(path, r)))
+            allowed.push({ path, values });
+        else
+            warnings.push({ path, values });
+    }
+    return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 };
+}
+/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
+function describeDifference(d) {
+    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
+}
+
+/**
+ * Parsed judgments: the shape every judgments reader (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, an
+ * evaluation set) produces and the metrics read. It lives in model/ so readers and metrics share it without
+ * importing each other's files.
+ */
+/** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
+function countRelevant(query, rel) {
+    const g = query.gradesDesc;
+    let n = 0;
+    while (n < g.length && g[n] >= rel)
+        n++;
+    return n;
+}
+
+/**
+ * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval
+ * 10.0 source of its counterpart line by line (same loops, same order of additions, same divisions), so
+ * values agree to the last printed digit, not just approximately.
+ */
+/** Rank value of a retrieved document that has no judgment (trec_eval RELVALUE_NONPOOL). */
+const NOT_JUDGED = -1;
+/** Rank value of a retrieved document judged with a negative grade (trec_eval RELVALUE_UNJUDGED). */
+const POOLED_UNJUDGED = -2;
+let log2Table = new Float64Array(0);
+/** log2(i + 2) for rank index i, cached (trec_eval divides gains by log2(rank + 1)). */
+function discounts(n) {
+    if (log2Table.length < n) {
+        const size = Math.max(n, log2Table.length * 2, 1024);
+        const table = new Float64Array(size);
+        for (let i = 0; i < size; i++)
+            table[i] = Math.log2(i + 2);
+        log2Table = table;
+    }
+    return log2Table;
+}
+function gainOf(grade, exp) {
+    if (grade <= 0)
+        return 0;
+    return exp ? Math.pow(2, grade) - 1 : grade;
+}
+/**
+ * Computes every measure for one query into `out` (one slot per measure, in order).
+ * `ranked[i]` is the grade of the document at rank i+1 after ranking and depth cut ({@link NOT_JUDGED} or
+ * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
+ * is simply n = 0, which gives trec_eval's `-c` zeros.
+ */
+function computeQuery(measures, ranked, n, judged, out, docs) {
+    for (let m = 0; m < measures.length; m++)
+        out[m] = computeOne(measures[m], ranked, n, judged, docs);
+}
+function computeOne(measure, ranked, n, judged, docs) {
+    const rel = measure.rel;
+    const k = measure.cutoff;
+    switch (measure.kind) {
+        case 'P': {
+            // m_P.c: relevant in the top k over k (missing ranks count as non-relevant)
+            return relevantInTop(ranked, Math.min(n, k), rel) / k;
+        }
+        case 'R': {
+            // m_recall.c: 0 without relevant documents
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            return relevantInTop(ranked, Math.min(n, k), rel) / numRel;
+        }
+        case 'R_cap': {
+            // not in trec_eval: denominator min(|relevant|, k), so a perfect top k scores 1
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            return relevantInTop(ranked, Math.min(n, k), rel) / Math.min(numRel, k);
+        }
+        case 'Success': {
+            // m_success.c
+            return relevantInTop(ranked, Math.min(n, k), rel) > 0 ? 1 : 0;
+        }
+        case 'RR': {
+            // m_recip_rank.c (with a cutoff: 0 when the first relevant document is below k)
+            const limit = k === null ? n : Math.min(n, k);
+            for (let i = 0; i < limit; i++)
+                if (ranked[i] >= rel)
+                    return 1 / (i + 1);
+            return 0;
+        }
+        case 'AP': {
+            // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            const limit = k === null ? n : Math.min(n, k);
+            let relSoFar = 0;
+            let sum = 0;
+            for (let i = 0; i < limit; i++) {
+                if (ranked[i] >= rel) {
+                    relSoFar++;
+                    sum += relSoFar / (i + 1);
+                }
+            }
+            return relSoFar ? sum / numRel : 0;
+        }
+        case 'nDCG': {
+            // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
+            const exp = measure.gain === 'exp';
+            const limit = k === null ? n : Math.min(n, k);
+            const ideal = judged.gradesDesc;
+            const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k);
+            const d = discounts(Math.max(limit, idealLimit));
+            let dcg = 0;
+            for (let i = 0; i < limit; i++) {
+                const g = ranked[i];
+                if (g > 0)
+                    dcg += gainOf(g, exp) / d[i];
+            }
+            let idcg = 0;
+            for (let i = 0; i < idealLimit; i++) {
+                const g = ideal[i];
+                if (g <= 0)
+                    break;
+                idcg += gainOf(g, exp) / d[i];
+            }
+            return idcg > 0 ? dcg / idcg : 0;
+        }
+        case 'Rprec': {
+            // m_Rprec.c
+            const numRel = countRelevant(judged, rel);
+            const look = Math.min(n, numRel);
+            if (look === 0)
+                return 0;
+            return relevantInTop(ranked, look, rel) / numRel;
+        }
+        case 'Bpref': {
+            // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
+            const numRel = countRelevant(judged, rel);
+            const numNonrel = judged.gradesDesc.length - numRel;
+            let nonrelSoFar = 0;
+            let bpref = 0;
+            for (let j = 0; j < n; j++) {
+                const g = ranked[j];
+                if (g < 0)
+                    continue;
+                if (g < rel)
+                    nonrelSoFar++;
+                else if (nonrelSoFar > 0)
+                    bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel);
+                else
+                    bpref += 1;
+            }
+            return numRel ? bpref / numRel : bpref;
+        }
+        case 'Judged': {
+            // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
+            const limit = Math.min(n, k);
+            let judgedCount = 0;
+            for (let i = 0; i < limit; i++)
+                if (ranked[i] !== NOT_JUDGED)
+                    judgedCount++;
+            return judgedCount / k;
+        }
+        case 'NumRet':
+            return n;
+        case 'FactRecall':
+            return factRecall(judged, Math.min(n, k), rel, docs);
+        case 'NumRel':
+            return countRelevant(judged, rel);
+    }
+}
+function relevantInTop(ranked, limit, rel) {
+    let count = 0;
+    for (let i = 0; i < limit; i++)
+        if (ranked[i] >= rel)
+            count++;
+    return count;
+}
+/**
+ * Not in trec_eval: the share of the query's key facts with at least one supporting document in the top k.
+ * Without key facts (TREC judgments, or a question that lists none) every document graded >= rel is its own
+ * fact, so FactRecall@k equals R@k. A query with no fact at all scores 0, like R@k.
+ */
+function factRecall(judged, limit, rel, docs) {
+    let facts = judged.facts;
+    if (facts === undefined || facts.length === 0) {
+        const own = [];
+        for (const [doc, g] of judged.grades)
+            if (g >= rel)
+                own.push([doc]);
+        facts = own;
+    }
+    if (facts.length === 0 || docs === undefined || limit === 0)
+        return 0;
+    const top = new Set();
+    for (let i = 0; i < limit; i++)
+        top.add(docs.docnos[docs.order[i]]);
+    let found = 0;
+    for (const fact of facts) {
+        for (const doc of fact) {
+            if (top.has(doc)) {
+                found++;
+                break;
+            }
+        }
+    }
+    return found / facts.length;
+}
+
+const usable = (grade) => grade >= 0;
+/** Judged share of one query's top `depth`, or null when nothing was retrieved. */
+function judgedShare(ev, id, depth) {
+    const q = ev.queries.get(id);
+    if (q === undefined)
+        return { share: null, retrieved: 0, unjudged: 0 };
+    const limit = Math.min(depth, q.top.length);
+    let unjudged = 0;
+    for (let i = 0; i < limit; i++)
+        if (!usable(q.topGrades[i]))
+            unjudged++;
+    return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged };
+}
+/**
+ * Pooling analysis over the paired queries (table order: fixed summation order). `measures` are the
+ * gated measures whose condensed values the evidence holds, in evidence order.
+ */
+function analysePooling(table, base, cand, depth, measures) {
+    const perQuery = [];
+    const sums = { b: 0, c: 0 };
+    const sides = { b: emptySide(), c: emptySide() };
+    const toJudge = [];
+    let poolDocs = 0;
+    let poolUnjudged = 0;
+    for (const id of table.ids) {
+        const b = judgedShare(base, id, depth);
+        const c = judgedShare(cand, id, depth);
+        perQuery.push({ id, baseline: b.share, candidate: c.share });
+        for (const [key, r] of [
+            ['b', b],
+            ['c', c]
+        ]) {
+            const s = sides[key];
+            s.retrievedDocs += r.retrieved;
+            s.unjudgedDocs += r.unjudged;
+            if (r.share === null)
+                s.emptyRankings++;
+            else {
+                s.queries++;
+                sums[key] += r.share;
+            }
+        }
+        const docs = new Map();
+        for (const [key, ev] of [
+            ['b', base],
+            ['c', cand]
+        ]) {
+            const q = ev.queries.get(id);
+            if (q === undefined)
+                continue;
+            const limit = Math.min(depth, q.top.length);
+            for (let i = 0; i < limit; i++) {
+                const d = docs.get(q.top[i]) ?? { b: null, c: null, grade: q.topGrades[i] };
+                d[key] = i + 1;
+                docs.set(q.top[i], d);
+            }
+        }
+        poolDocs += docs.size;
+        const missing = [...docs].filter(([, d]) => !usable(d.grade));
+        if (missing.length > 0) {
+            poolUnjudged += missing.length;
+            missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+            toJudge.push({
+                queryId: id,
+                documents: missing.map(([doc, d]) => ({ docId: fromByteString(doc), baselineRank: d.b, candidateRank: d.c, pooledUnjudged: d.grade !== NOT_JUDGED }))
+            });
+        }
+    }
+    const finish = (s, sum) => {
+        s.meanJudged = s.queries > 0 ? sum / s.queries : 0;
+        s.meanUnjudged = s.queries > 0 ? 1 - s.meanJudged : 0;
+        return s;
+    };
+    return {
+        depth,
+        baseline: finish(sides.b, sums.b),
+        candidate: finish(sides.c, sums.c),
+        perQuery,
+        pool: { documents: poolDocs, unjudged: poolUnjudged, queriesWithUnjudged: toJudge.length },
+        toJudge,
+        condensed: condensedComparisons(table, base, cand, measures)
+    };
+}
+function emptySide() {
+    return { meanJudged: 0, meanUnjudged: 0, queries: 0, emptyRankings: 0, retrievedDocs: 0, unjudgedDocs: 0 };
+}
+function bestRank(d) {
+    return Math.min(d.b ?? Infinity, d.c ?? Infinity);
+}
+function condensedComparisons(table, base, cand, measures) {
+    const out = [];
+    measures.forEach((m, index) => {
+        const column = table.metrics.get(m.name);
+        if (column === undefined || m.kind === 'Judged' || m.kind === 'NumRet' || m.kind === 'NumRel')
+            return;
+        const n = table.ids.length;
+        let fb = 0;
+        let fc = 0;
+        let cb = 0;
+        let cc = 0;
+        for (let i = 0; i < n; i++) {
+            const id = table.ids[i];
+            fb += column.base[i];
+            fc += column.cand[i];
+            // a judged query absent from the run has no evidence: its value (no documents) is the same condensed
+            cb += base.queries.get(id)?.condensed[index] ?? column.base[i];
+            cc += cand.queries.get(id)?.condensed[index] ?? column.cand[i];
+        }
+        const mean = (x) => (n > 0 ? x / n : 0);
+        const full = { baseline: mean(fb), candidate: mean(fc), delta: mean(fc) - mean(fb) };
+        const condensed = { baseline: mean(cb), candidate: mean(cc), delta: mean(cc) - mean(cb) };
+        out.push({ metric: m.name, n, full, condensed, directionDiffers: full.delta * condensed.delta < 0 });
+    });
+    return out;
+}
+
+const shareCap = (what) => ({
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+        share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
+        increase: { type: 'number', minimum: 0, maximum: 1, description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).` },
+        outcome: { enum: ['fail', 'inconclusive'], description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).' }
+    }
+});
+const TRUST_RULES_PROPERTIES = {
+    dataset: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file'],
+        description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
+        properties: {
+            file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
+            corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
+            split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
+            manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." },
+            holdout_looks: {
+                type: 'object',
+                additionalProperties: false,
+                minProperties: 1,
+                description: 'Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses, docs/trust.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.',
+                properties: {
+                    max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' },
+                    max_per_release: { type: 'integer', minimum: 1, description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.' },
+                    release: { type: 'string', minLength: 1, maxLength: 255, description: 'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.' }
+                }
+            }
+        }
+    },
+    comparability: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['must_match'],
+        description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
+        properties: {
+            must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
+            may_differ: {
+                type: 'array',
+                uniqueItems: true,
+                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+                description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.'
+            }
+        }
+    },
+    pooling: {
+        type: 'object',
+        additionalProperties: false,
+        description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
+        properties: {
+            depth: { type: 'integer', minimum: 1, maximum: 1000, description: "k of the pool (each side's top k). Default 10." },
+            max_unjudged: { ...shareCap('unjudged share of its top k'), description: "Caps the candidate's mean share of unjudged documents in its top k." }
+        }
+    },
+    max_zero_hit_share: {
+        ...shareCap('share of queries with no relevant document in the top k'),
+        description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
+        properties: {
+            ...shareCap('').properties,
+            share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
+            increase: { type: 'number', minimum: 0, maximum: 1, description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice." },
+            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
+        }
+    },
+    two_stage: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
+        properties: {
+            k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
+            gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
+        }
+    }
+};
+/** Default depth of the pool (top k of each side) when the rules do not name one. */
+const DEFAULT_POOL_DEPTH = 10;
+/**
+ * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
+ * without a dataset, and a cap that names neither a share nor an increase.
+ */
+function trustRules(raw, fail) {
+    if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
+        fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments');
+    }
+    if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
+        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments");
+    }
+    if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
+        fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)');
+    }
+    const looks = raw.dataset?.holdout_looks;
+    if (looks !== undefined && (looks.max_per_release === undefined) !== (looks.release === undefined)) {
+        fail(['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'], looks.release === undefined ? 'max_per_release counts looks since a release, but names no release' : 'release names where the looks of a release are kept, but no max_per_release caps them', 'give both: holdout_looks: { max_per_release: 20, release: v1.4 }');
+    }
+    const cap = (c, path) => {
+        if (c.share === undefined && c.increase === undefined)
+            fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }');
+        return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' };
+    };
+    const dataset = raw.dataset && {
+        file: raw.dataset.file,
+        corpus: raw.dataset.corpus,
+        split: raw.dataset.split ?? 'holdout',
+        manifest: raw.dataset.manifest,
+        holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr,
+        holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
+        holdoutRelease: raw.dataset.holdout_looks?.release
+    };
+    const comparability = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] };
+    const pooling = raw.pooling && {
+        depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
+        maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
+    };
+    const z = raw.max_zero_hit_share;
+    const maxZeroHitShare = z && { ...cap(z, ['max_zero_hit_share']), depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH };
+    const twoStage = raw.two_stage && { k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH, gain: raw.two_stage.gain ?? 'linear' };
+    return { dataset, comparability, pooling, maxZeroHitShare, twoStage };
+}
+
+function gain(grade, g) {
+    if (grade <= 0)
+        return 0;
+    return g === 'exp' ? Math.pow(2, grade) - 1 : grade;
+}
+/** DCG of grades in the given order, cut at k (discount log2(rank + 1), as trec_eval). */
+function dcg(grades, k, g) {
+    let sum = 0;
+    const limit = Math.min(k, grades.length);
+    for (let i = 0; i < limit; i++)
+        if (grades[i] > 0)
+            sum += gain(grades[i], g) / Math.log2(i + 2);
+    return sum;
+}
+/** Grades (>= 0) of a list of documents (byte strings); unjudged ones count 0. */
+function gradesOf$1(judged, docs) {
+    return docs.map((d) => Math.max(0, judged.grades.get(d) ?? 0));
+}
+/** nDCG@k of a ranking, with the ideal from all of the query's judgments. */
+function ndcgAt(judged, ranking, k, g) {
+    const ideal = dcg(judged.gradesDesc, k, g);
+    return ideal > 0 ? dcg(gradesOf$1(judged, ranking), k, g) / ideal : 0;
+}
+/** The best nDCG@k any ordering of `pool` can reach (ideal from all judgments). */
+function poolCeiling(judged, pool, k, g) {
+    const ideal = dcg(judged.gradesDesc, k, g);
+    const best = gradesOf$1(judged, pool).sort((a, b) => b - a);
+    return ideal > 0 ? dcg(best, k, g) / ideal : 0;
+}
+/** Share of the query's relevant documents (grade >= 1) that are in the pool: Recall@N of the pool. */
+function poolCoverage(judged, pool) {
+    const inPool = new Set(pool);
+    let relevant = 0;
+    let found = 0;
+    for (const [doc, grade] of judged.grades) {
+        if (grade < 1)
+            continue;
+        relevant++;
+        if (inPool.has(doc))
+            found++;
+    }
+    return relevant > 0 ? found / relevant : 0;
+}
+/** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
+function analyseTwoStage(ids, ev, judgments, k, g) {
+    if (ev.candidates === null)
+        return null;
+    let queries = 0;
+    let without = 0;
+    let size = 0;
+    let coverage = 0;
+    let ranker = 0;
+    let ceiling = 0;
+    let outside = 0;
+    for (const id of ids) {
+        const judged = judgments.get(id);
+        const pool = ev.candidates.get(id);
+        if (judged === undefined)
+            continue;
+        if (pool === undefined) {
+            without++;
+            continue;
+        }
+        const ranking = ev.queries.get(id)?.top.slice(0, k) ?? [];
+        queries++;
+        size += pool.length;
+        coverage += poolCoverage(judged, pool);
+        ranker += ndcgAt(judged, ranking, k, g);
+        ceiling += poolCeiling(judged, pool, k, g);
+        const inPool = new Set(pool);
+        if (ranking.some((d) => !inPool.has(d)))
+            outside++;
+    }
+    const mean = (x) => (queries > 0 ? x / queries : 0);
+    return { queries, withoutCandidates: without, meanPoolSize: mean(size), coverage: mean(coverage), ranker: mean(ranker), ceiling: mean(ceiling), rankedOutsidePool: outside };
+}
+
+/**
+ * Whole-class failures. A mean can hold steady while one kind of question stops working altogether (the
+ * candidate finds nothing for every "billing" question and a little more for the rest). Per slice this
+ * reports the share of queries with zero hits (no relevant document in the top k) and the distribution of
+ * each gated metric (quantiles, not only the mean).
+ */
+/** The quantile levels reported (type 7, as numpy.percentile). */
+const QUANTILES = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
+/** True when the query has no document graded >= 1 in its top `depth` (or is absent from the run). */
+function zeroHit(ev, id, depth) {
+    const q = ev.queries.get(id);
+    if (q === undefined)
+        return true;
+    const limit = Math.min(depth, q.top.length);
+    for (let i = 0; i < limit; i++)
+        if (q.topGrades[i] >= 1)
+            return false;
+    return true;
+}
+/** Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute. */
+function analyseZeroHits(table, slices, metrics, depth, evidence) {
+    const groups = [{ slice: [], members: table.ids.map((_, i) => i) }];
+    for (const attr of slices) {
+        const column = table.attrs.get(attr);
+        if (column === undefined)
+            continue;
+        const byValue = new Map();
+        column.forEach((v, i) => {
+            const list = byValue.get(v) ?? [];
+            list.push(i);
+            byValue.set(v, list);
+        });
+        for (const value of [...byValue.keys()].sort())
+            groups.push({ slice: [[attr, value]], members: byValue.get(value) });
+    }
+    const share = (ev, members) => {
+        let zero = 0;
+        for (const i of members)
+            if (zeroHit(ev, table.ids[i], depth))
+                zero++;
+        return members.length > 0 ? zero / members.length : 0;
+    };
+    return {
+        depth,
+        fromRuns: evidence !== null,
+        slices: groups.map(({ slice, members }) => ({
+            slice,
+            n: members.length,
+            baseline: evidence ? share(evidence.baseline, members) : null,
+            candidate: evidence ? share(evidence.candidate, members) : null,
+            distributions: metrics
+                .filter((m) => table.metrics.has(m))
+                .map((metric) => {
+                const col = table.metrics.get(metric);
+                return { metric, baseline: quantilesOf(col.base, members), candidate: quantilesOf(col.cand, members) };
+            })
+        }))
+    };
+}
+function quantilesOf(values, members) {
+    // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
+    const picked = new Float64Array(members.length);
+    for (let k = 0; k < members.length; k++)
+        picked[k] = values[members[k]];
+    // Seven quantiles by selection, the values a sort would give (a sort of 10^6 values per metric and side was 0.7 s).
+    const ranked = selectableResamples(picked);
+    return QUANTILES.map((p) => quantileOfRanks(ranked.size, ranked.at, p));
+}
+
+const EPS = 1e-12;
+/** Comparability of the snapshot manifests (rules `comparability`); null when a manifest of either side is absent. */
+function assessComparability(rules, manifests) {
+    const { baseline: mb, candidate: mc, dataset: md } = manifests;
+    if (rules.comparability !== undefined && (mb === null || mc === null)) {
+        throw new InputError({ file: rules.source.file, key: 'comparability' }, `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`, 'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)');
+    }
+    if (mb === null || mc === null)
+        return { guards: [], comparability: null };
+    const sides = [
+        ['baseline', mb],
+        ['candidate', mc]
+    ];
+    if (md !== null)
+        sides.push(['dataset', md]);
+    const comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding']);
+    if (rules.comparability === undefined)
+        return { guards: [], comparability };
+    const guard = {
+        rule: 'comparability',
+        status: comparability.comparable ? 'pass' : 'fail',
+        reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
+    };
+    return { guards: [guard], comparability };
+}
+/** The rules' pooling depth (the top k the pool, Judged@k and the to-judge list look at). */
+function poolDepth(rules) {
+    return rules.pooling?.depth ?? DEFAULT_POOL_DEPTH;
+}
+/** Pooling bias (rules `pooling`): null with per-query rows; throws when the rules cap it but the sides are rows. */
+function assessPooling(rules, table, runs) {
+    if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
+        throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
+    }
+    const depth = poolDepth(rules);
+    const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures);
+    const cap = rules.pooling?.maxUnjudged;
+    if (pooling === null || cap === undefined)
+        return { guards: [], pooling };
+    const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged);
+    const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged };
+    const guard = {
+        rule: 'pooling.max_unjudged',
+        status: breach === null ? 'pass' : cap.outcome,
+        reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
+    };
+    return { guards: [guard], pooling };
+}
+/** Whole-class failures (rules `max_zero_hit_share`; the table is drawn for every report). */
+function assessZeroHits(rules, table, runs) {
+    if (runs === null && rules.maxZeroHitShare !== undefined) {
+        throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
+    }
+    const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules);
+    const gated = [...new Set(rules.checks.map((c) => c.metric))];
+    const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate });
+    const z = rules.maxZeroHitShare;
+    if (z === undefined)
+        return { guards: [], zeroHits };
+    const breaches = [];
+    for (const s of zeroHits.slices) {
+        if (s.baseline === null || s.candidate === null)
+            continue;
+        const b = capBreach(z, s.baseline, s.candidate);
+        if (b !== null)
+            breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b });
+    }
+    const guard = {
+        rule: 'max_zero_hit_share',
+        status: breaches.length === 0 ? 'pass' : z.outcome,
+        reason: breaches.length === 0
+            ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
+            : { code: 'zero_hits_above', depth: zDepth, breaches }
+    };
+    return { guards: [guard], zeroHits };
+}
+/** Two-stage diagnostics, when either run carries first-stage candidates (never a guard). */
+function assessTwoStage(rules, table, runs) {
+    if (runs === null || (runs.baseline.candidates === null && runs.candidate.candidates === null))
+        return null;
+    const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH;
+    const gain = rules.twoStage?.gain ?? 'linear';
+    return {
+        k,
+        gain,
+        baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
+        candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
+    };
+}
+/** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
+function capBreach(cap, baseline, candidate) {
+    if (cap.share !== undefined && candidate > cap.share + EPS)
+        return { kind: 'share', share: cap.share };
+    if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
+        return { kind: 'increase', baseline, increase: cap.increase };
+    return null;
+}
+function summariseDataset(d, runs) {
+    const side = (ev) => {
+        const s = { abstained: 0, empty: 0, answered: 0, absent: 0 };
+        for (const id of d.unanswerable) {
+            const q = ev.unjudged.get(id);
+            if (q === undefined)
+                s.absent++;
+            else if (q.abstained)
+                s.abstained++;
+            else if (q.numRet === 0)
+                s.empty++;
+            else
+                s.answered++;
+        }
+        return s;
+    };
+    return {
+        file: d.qrels.source,
+        split: d.split,
+        gated: d.gated.length,
+        disputed: d.disputed,
+        unanswerable: { ids: d.unanswerable, baseline: runs && side(runs.baseline), candidate: runs && side(runs.candidate) },
+        otherSplit: d.otherSplit
+    };
+}
+/**
+ * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
+ * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
+ * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
+ * when one of these could not be checked.
+ */
+function judgePublishable(pooling, dataset, comparability) {
+    const reasons = [];
+    const unchecked = [];
+    if (pooling === null)
+        unchecked.push('judgment completeness (the sides are per-query rows, not runs)');
+    else if (pooling.pool.unjudged > 0) {
+        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`);
+    }
+    if (dataset !== null && dataset.disputed.length > 0) {
+        reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`);
+    }
+    if (comparability === null)
+        unchecked.push('snapshot comparability (no manifests given)');
+    else {
+        if (!comparability.comparable)
+            reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`);
+        if (comparability.warnings.length > 0)
+            reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`);
+    }
+    // A result is publishable only when every condition was checked and held: what could not be checked
+    // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
+    return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked };
+}
+
+/** The outcome the result carries for the renderers. */
+function outcomeOf(a) {
+    return { name: a.capability.name, guards: a.assessment.guards, summary: a.assessment.summary, parts: a.assessment.parts };
 }
 
 // To do: next major: remove.
@@ -14377,7 +16569,7 @@ function clean(text, max = MAX_CELL) {
  * span with a single-backtick fence: GitHub neither autolinks nor mentions inside code, and the text a
  * reader copies is exactly the text given (no invisible character is inserted).
  */
-const WORD$2 = /[^\s`|<>&]+/g;
+const WORD$3 = /[^\s`|<>&]+/g;
 const LINKISH = /[@#]|gh-\d|:\/\/|www\./i;
 /** Sentence punctuation that ends a word without being part of the name. */
 const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')']);
@@ -14388,12 +16580,18 @@ function trimTrailing(word) {
         end--;
     return word.slice(0, end);
 }
-/** Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). */
+/**
+ * Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). A `<` followed
+ * by a space or tab, and a `>` after one, stay as typed: no HTML tag, comment, declaration or autolink can start
+ * with `< ` (each needs a non-space character right after the `<`), and a `>` mid-line closes nothing that was not
+ * opened, so `p < 0.050` reads the same in the raw Markdown (a pipe, a file viewer) as rendered, where `p &lt;
+ * 0.050` showed its entity. Every other `<` and `>` is an entity: `<!--`, `<b>`, `<https://...>` stay inert.
+ */
 function escapeMarkdown(s) {
     return s
         .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
+        .replace(/<(?![ \t])/g, '&lt;')
+        .replace(/(?<![ \t])>/g, '&gt;')
         .replace(/([\\`*_~[\]|$!])/g, '\\$1');
 }
 /** Entity-escapes text for raw HTML. */
@@ -14404,7 +16602,7 @@ function escapeHtml(s) {
 function byWord(s, code, other) {
     let out = '';
     let last = 0;
-    for (const m of s.matchAll(WORD$2)) {
+    for (const m of s.matchAll(WORD$3)) {
         if (!LINKISH.test(m[0]))
             continue;
         // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
@@ -14420,7 +16618,8 @@ function byWord(s, code, other) {
  * Makes untrusted text inert in GitHub Markdown (a table cell or running text): every word that could fire
  * an @mention, #123 / owner/repo#123 / GH-123 reference or URL autolink is a code span (`recall@10`,
  * `@octocat`: shown and copied exactly as given, linked by nothing), no HTML or HTML comment survives
- * (`<`, `>`, `&` become entities, so a planted `<!-- retrieval-gate:... -->` marker is plain text), no `|` or
+ * (`&` and every `<`, `>` that could open or close a tag become entities, so a planted `<!-- retrieval-gate:...
+ * -->` marker is plain text; `p < 0.05` stays as typed), no `|` or
  * newline breaks a table, no emphasis, code, link, strikethrough or math syntax applies, no bidi override
  * reorders the text, and the text is cut at `max` code points.
  */
@@ -14433,7 +16632,10 @@ function inline(text, max = MAX_CELL) {
  * words are put in `<code>` (GitHub applies mentions and autolinks to HTML text too, but not inside code).
  */
 function htmlText(text, max = MAX_CELL) {
-    return byWord(clean(text, max), (w) => `<code>${escapeHtml(w)}</code>`, escapeHtml);
+    // A backtick is entity-escaped too: inside HTML it is plain text, but a reader (or a renderer) must never see
+    // a code span an input opened.
+    const safe = (t) => escapeHtml(t).replace(/`/g, '&#96;');
+    return byWord(clean(text, max), (w) => `<code>${safe(w)}</code>`, safe);
 }
 /**
  * Untrusted text inside a fenced code block (the Unicode pictures): a code block parses nothing (no Markdown,
@@ -14546,334 +16748,260 @@ function inconclusiveCounting(checks) {
     return ` (${pass} inconclusive ${pass === 1 ? 'counts' : 'count'} as pass, ${fail} as fail)`;
 }
 
-/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
-const KNOWN$1 = {
-    corpus: 'object',
-    chunker: 'object',
-    embedding: 'object',
-    judge: 'object',
-    metric_code_version: 'string'
-};
+/** How many regressed queries the report lists (the regression set file holds all of them). */
+const TOP_REGRESSIONS = 10;
+/** Every capability's details of the query at index `i` of the paired table, merged (empty when none gives any). */
+function queryDetails(result, i) {
+    const out = {};
+    for (const c of result.capabilities)
+        Object.assign(out, c.parts.queryDetails?.(i) ?? {});
+    return out;
+}
 /**
- * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
- * dot (they would make dotted paths ambiguous), naming the file and the key.
+ * A test by query id for the queries some capability withholds from per-query outputs (null when none does), for
+ * writers that hold ids rather than table indexes.
  */
-function parseManifest(text, source) {
-    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
-    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
-    }
-    const obj = data;
-    for (const [key, type] of Object.entries(KNOWN$1)) {
-        if (!Object.prototype.hasOwnProperty.call(obj, key))
-            continue;
-        const v = obj[key];
-        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-        if (actual !== type)
-            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
-    }
-    const leaves = new Map();
-    flatten(obj, '', leaves, source);
-    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
+function withheldIds(result) {
+    if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
+        return null;
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    return (id) => {
+        const i = index.get(id);
+        return i !== undefined && isWithheld(result, i);
+    };
 }
-function flatten(value, prefix, out, source) {
-    for (const key of Object.keys(value)) {
-        if (key.includes('.') || key === '') {
-            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
-        }
-        const v = value[key];
-        const path = prefix + key;
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-            const inner = v;
-            if (Object.keys(inner).length === 0)
-                out.set(path, '{}');
-            else
-                flatten(inner, `${path}.`, out, source);
-        }
-        else
-            out.set(path, canonicalJson(v));
-    }
-}
-/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
-function canonicalJson(v) {
-    if (Array.isArray(v))
-        return `[${v.map(canonicalJson).join(',')}]`;
-    if (v !== null && typeof v === 'object') {
-        const o = v;
-        return `{${Object.keys(o)
-            .sort()
-            .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-            .join(',')}}`;
-    }
-    return JSON.stringify(v) ?? 'null';
-}
-/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
-function underPath(path, rule) {
-    return path === rule || path.startsWith(`${rule}.`);
+/** True when some capability withholds the query at index `i` of the paired table from per-query outputs. */
+function isWithheld(result, i) {
+    for (const c of result.capabilities)
+        if (c.parts.withheld?.(i) === true)
+            return true;
+    return false;
 }
 
 /**
- * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
- * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
- * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
- * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
+ * The one number format of every JSON output (the JSON report, the regression set, the to-judge file), so the
+ * same value is written as the same bytes everywhere and a reader never sees floating-point noise such as
+ * `-0.050000000000000044` (0.35 − 0.4). Documented in docs/report.md ("Numbers in the JSON outputs").
  */
-function compareManifests(sides, mustMatch, mayDiffer) {
-    const paths = new Set();
-    for (const [, m] of sides)
-        for (const p of m.leaves.keys())
-            paths.add(p);
-    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const mismatches = [];
-    const warnings = [];
-    const allowed = [];
-    const required = (name) => name === 'baseline' || name === 'candidate';
-    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
-    for (const rule of mustMatch) {
-        const covered = sorted.filter((p) => underPath(p, rule));
-        if (covered.length === 0) {
-            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
-            continue;
-        }
-        for (const path of covered) {
-            const values = valuesAt(path);
-            const present = values.filter(([name, v]) => v !== null || required(name));
-            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
-            if (differs)
-                mismatches.push({ path, values });
-        }
-    }
-    for (const path of sorted) {
-        if (mustMatch.some((r) => underPath(path, r)))
-            continue;
-        const values = valuesAt(path);
-        const present = values.filter(([name, v]) => v !== null || required(name));
-        if (new Set(present.map(([, v]) => v)).size <= 1)
-            continue;
-        if (mayDiffer.some((r) => underPath(path, r)))
-            allowed.push({ path, values });
-        else
-            warnings.push({ path, values });
-    }
-    return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 };
+/** Significant digits a non-integer keeps: far finer than any metric, bootstrap or p-value resolution. */
+const JSON_SIGNIFICANT_DIGITS = 12;
+/**
+ * A number as the JSON outputs write it: integers unchanged (counts, ranks, sizes), other finite values
+ * rounded to {@link JSON_SIGNIFICANT_DIGITS} significant digits (then written by JSON.stringify's shortest
+ * round-trip form: -0.05, 0.3, 1.23456789012e-7), -0 as 0, and a non-finite value as null (JSON has no NaN;
+ * never a silent 0).
+ */
+function jsonNumber$1(x) {
+    if (!Number.isFinite(x))
+        return null;
+    if (Number.isInteger(x))
+        return x === 0 ? 0 : x;
+    const r = Number(x.toPrecision(JSON_SIGNIFICANT_DIGITS));
+    return r === 0 ? 0 : r;
 }
-/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
-function describeDifference(d) {
-    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
+/** A JSON.stringify replacer applying {@link jsonNumber} to every number of the value written. */
+function jsonNumbers(_key, value) {
+    return typeof value === 'number' ? jsonNumber$1(value) : value;
 }
 
 /**
- * The judge in the report: its guards' sentences ("the ruler changed"), the Markdown lines of the Trust section
- * (agreement per slice, drift, repeatability, position consistency, length bias) and the `judge` field of the
- * JSON report. Sentences are RAW (each renderer escapes them); Markdown lines are escaped here.
+ * One record of a JSON Lines file: JSON.stringify's text, which escapes every control character (a newline or
+ * carriage return in an id cannot split the record), with the three line breaks JSON leaves raw escaped too:
+ * NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029), which Python's `str.splitlines()`,
+ * many editors and some JSON Lines readers take as the end of a line. The escapes are JSON's own (`\u2028`), so
+ * every reader parses the same value; text without them comes back byte-identical.
  */
-const table$2 = (rows) => markdownTable(rows, { alignDelimiters: false });
-const num$2 = (x, digits = 3) => (x === null ? 'undefined' : fixed(x, digits));
-const label$2 = (slice) => (slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', '));
-const sideWords = (side) => (side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`);
-const UNDECIDED = {
-    too_few: 'too few items',
-    undefined: 'undefined (every item has one same label, or the interval could not be formed)',
-    straddles: 'the interval straddles the limit',
-    no_data: 'nothing to measure'
-};
-/** What one unit says: "task=qa, the candidate's judge: kappa 0.412 (25 items)". */
-function unitWords(r, u) {
-    const who = sideWords(u.side);
-    const where = `${label$2(u.slice)}${who ? `, ${who}` : ''}`;
-    const interval = u.interval === null ? '' : ` [${fixed(u.interval[0], 3)}, ${fixed(u.interval[1], 3)}]`;
-    switch (r.rule) {
-        case 'judge.min_kappa':
-            return `${where}: kappa ${num$2(u.value)}${interval} over ${u.n} items`;
-        case 'judge.max_drop':
-            return `${where}: kappa change ${u.value === null ? 'undefined' : signed(u.value, 3)}${interval} over ${u.n} items`;
-        case 'judge.repeatability':
-            return `${who || 'the judge'}: ${u.value === null ? 'no item' : percent(u.value)} of ${u.n} repeated items flip`;
-        case 'judge.position':
-            return `${who || 'the judge'}: ${u.value === null ? 'no item' : percent(u.value)} of ${u.n} scorings consistent in both orders`;
-        case 'judge.length_bias':
-            return `${label$2(u.slice) === 'all anchors' ? 'all queries' : label$2(u.slice)}: Spearman rho ${num$2(u.value)} over ${u.n} queries`;
-    }
+const RAW_BREAKS = /[\u0085\u2028\u2029]/g;
+/** `value` as one JSON Lines record, newline included (`replacer` as JSON.stringify's). */
+function jsonLine(value, replacer) {
+    return JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
 }
-const LIMIT_WORDS = {
-    'judge.min_kappa': (l) => `kappa at least ${fixed(l, 3)}`,
-    'judge.max_drop': (l) => `the candidate's judge's kappa at most ${fixed(l, 3)} below the baseline's`,
-    'judge.repeatability': (l) => `at most ${percent(l)} of repeated items flipping`,
-    'judge.position': (l) => `at least ${percent(l)} consistent in both orders`,
-    'judge.length_bias': (l) => `Spearman rho of score change vs length change at most ${fixed(l, 3)}`
-};
-/** A judge guard's reason in plain words (RAW), naming every failing (else undecided) unit. */
-function judgeGuardSentence(r) {
-    const failing = r.units.filter((u) => u.status === 'fail');
-    const undecided = r.units.filter((u) => u.status === 'inconclusive');
-    const limit = LIMIT_WORDS[r.rule](r.limit);
-    if (failing.length > 0) {
-        const lead = r.rule === 'judge.length_bias' ? 'the score follows answer length' : 'the ruler changed';
-        return `${lead}: ${limit} is not met in ${failing.map((u) => unitWords(r, u)).join('; ')}`;
-    }
-    if (undecided.length > 0 || r.units.length === 0) {
-        if (r.units.length === 0)
-            return `${limit} could not be checked: no unit to decide`;
-        return `${limit} could not be decided in ${undecided.map((u) => `${unitWords(r, u)} (${UNDECIDED[u.undecided ?? 'no_data']})`).join('; ')}`;
-    }
-    return `${limit} holds in every unit (${r.units.length})`;
+
+/** Metrics named by at least one check, in the order the checks first name them. */
+function gatedMetrics(result) {
+    return [...new Set(result.rules.checks.map((c) => c.metric))];
 }
-function agreementCells(a) {
-    if (a === null)
-        return ['', '', ''];
-    const interval = a.interval === null ? 'n/a' : `[${fixed(a.interval[0], 3)}, ${fixed(a.interval[1], 3)}]`;
-    return [num$2(a.kappa), interval, percent(a.raw)];
+/**
+ * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
+ * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
+ * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
+ */
+function regressionMetrics(result) {
+    return gatedMetrics(result);
 }
-/** The judge part of the Trust section (Markdown lines), empty without `judge` rules. */
-function judgeBody(judge) {
-    if (judge === null || judge === undefined)
-        return [];
+/**
+ * The regression set: every query that got worse on at least one gated metric (strictly, in the metric's
+ * direction: lower for `better: higher`, higher for `better: lower`), with both values of every gated metric and its attributes, as JSON Lines, one query per line
+ * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
+ * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
+ * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
+ * digits, as in every JSON output). An empty set is an empty file. Queries a capability withholds (the holdout's)
+ * are left out.
+ */
+function toRegressionsJsonl(result) {
+    return regressionRecords(result)
+        .map((r) => jsonLine(r, jsonNumbers))
+        .join('');
+}
+/** The records behind {@link toRegressionsJsonl}. */
+function regressionRecords(result) {
+    const { table, rules } = result;
+    const metrics = regressionMetrics(result).map((name) => {
+        const cols = table.metrics.get(name);
+        return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
+    });
+    const attrNames = [...table.attrs.keys()].sort();
     const out = [];
-    if (judge.anchors !== null) {
-        const weights = judge.weights === 'none' ? 'unweighted' : `${judge.weights} weights`;
-        out.push(`**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} percentile bootstrap over anchor items, ${judge.resamples} resamples):`, '');
-        const head = judge.sameJudge
-            ? ['Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement']
-            : ['Slice', 'Items', 'Baseline kappa', 'Interval', 'Raw', 'Candidate kappa', 'Interval', 'Raw', 'Change', 'Change interval'];
-        const rows = [head];
-        for (const s of judge.agreement) {
-            if (judge.sameJudge)
-                rows.push([inline(label$2(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline)]);
-            else {
-                const d = s.drift;
-                const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3);
-                const ci = d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`;
-                rows.push([inline(label$2(s.slice)), String(s.items), ...agreementCells(s.baseline), ...agreementCells(s.candidate), change, ci]);
-            }
-        }
-        out.push(table$2(rows), '');
-        const undefinedKappa = judge.agreement.filter((s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null));
-        if (undefinedKappa.length > 0)
-            out.push(`_Kappa is undefined where every item got one same label from both raters (agreement cannot be told from chance): ${inline(undefinedKappa.map((s) => label$2(s.slice)).join(', '), 400)}. A floor there is inconclusive, never a pass._`, '');
-        for (const r of judge.repeatability) {
-            if (r.repeatedItems === 0)
-                continue;
-            const range = r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`;
-            out.push(`- Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`);
-        }
-        for (const p of judge.position) {
-            if (p.scorings === 0)
-                continue;
-            out.push(`- Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`);
-        }
-        if (judge.repeatability.some((r) => r.repeatedItems > 0) || judge.position.some((p) => p.scorings > 0))
-            out.push('');
-    }
-    const lb = judge.lengthBias;
-    if (lb !== null) {
-        out.push(`**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`, '');
-        const rows = [['Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)']];
-        for (const s of lb.slices)
-            rows.push([inline(s.slice.length === 0 ? 'all queries' : label$2(s.slice)), String(s.n), num$2(s.spearman), num$2(s.pearson), s.slope === null ? 'undefined' : fixed(s.slope, 6)]);
-        out.push(table$2(rows), '');
-        if (lb.withoutLength > 0)
-            out.push(`_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`, '');
+    for (let i = 0; i < table.ids.length; i++) {
+        // Holdout queries are never listed one by one (src/capabilities/holdout.ts): the file is uploaded from PR runs.
+        if (isWithheld(result, i))
+            continue;
+        const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name);
+        if (worse.length === 0)
+            continue;
+        const values = {};
+        for (const m of metrics)
+            defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] });
+        const attributes = {};
+        for (const a of attrNames)
+            defineKey(attributes, a, table.attrs.get(a)[i]);
+        const details = queryDetails(result, i);
+        out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes, ...(details.text === undefined ? {} : { text: details.text }), ...(details.top === undefined ? {} : { top: details.top }) });
     }
     return out;
 }
-/** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */
-function judgeJson(judge) {
-    const side = (a) => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_resamples: a.undefinedResamples });
-    return {
-        anchors: judge.anchors,
-        same_judge: judge.sameJudge,
-        weights: judge.weights,
-        labels: judge.labels,
-        confidence: judge.confidence,
-        resamples: judge.resamples,
-        agreement: judge.agreement.map((s) => ({
-            slice: Object.fromEntries(s.slice),
-            items: s.items,
-            scorings: s.scorings,
-            baseline: side(s.baseline),
-            candidate: side(s.candidate),
-            drift: s.drift
-        })),
-        repeatability: judge.repeatability.map((r) => ({ side: r.side, repeated_items: r.repeatedItems, flip_share: r.flipShare, mean_range: r.meanRange })),
-        position: judge.position.map((p) => ({ side: p.side, scorings: p.scorings, consistent: p.consistent })),
-        length_bias: judge.lengthBias === null
-            ? null
-            : {
-                score: judge.lengthBias.score,
-                length: judge.lengthBias.length,
-                without_length: judge.lengthBias.withoutLength,
-                slices: judge.lengthBias.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, spearman: s.spearman, pearson: s.pearson, slope: s.slope }))
-            },
-        guards: judge.guards.map((g) => ({
-            rule: g.rule,
-            status: g.status,
-            units: g.reason.code === 'judge' ? g.reason.units.map((u) => ({ slice: Object.fromEntries(u.slice), side: u.side, n: u.n, value: u.value, interval: u.interval, status: u.status, undecided: u.undecided })) : []
-        }))
-    };
+/**
+ * How many records {@link regressionRecords} would give, without building them: the Markdown names the count
+ * only, and at 10^6 queries building 900,000 records to count them cost seconds and hundreds of MB.
+ */
+function regressionCount(result) {
+    const { table, rules } = result;
+    const metrics = regressionMetrics(result).map((name) => {
+        const cols = table.metrics.get(name);
+        return { sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
+    });
+    let count = 0;
+    for (let i = 0; i < table.ids.length; i++)
+        if (metrics.some((m) => m.sign * (m.cand[i] - m.base[i]) < 0))
+            count++;
+    return count;
+}
+/** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
+function defineKey(obj, key, value) {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Longest name or value a slice label quotes (a hostile 10,000-character slice value is cut, not repeated). */
+const NAME$1 = 60;
+/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points (RAW text). */
+function sliceLabel(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME$1)} = ${clean(v, NAME$1)}`).join(', ');
 }
 
 /**
- * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
- * codes and numbers (src/trust/trust.ts); the sentence is written here once, so the Markdown, terminal and
- * JSON reports give the same words and the analysis holds none.
+ * The interval each check used and why, and why an interval could not support a pass, in words (RAW text: the
+ * caller escapes it). The choice itself is made in src/stats/interval-choice.ts; these only say it.
  */
-function guardSentence(reason) {
-    switch (reason.code) {
-        case 'comparable':
-            return `${reason.mustMatch.join(', ')} match`;
-        case 'not_comparable':
-            return `not comparable: ${reason.mismatches.map(describeDifference).join('; ')}`;
-        case 'unjudged_within':
-            return `${unjudgedNumbers(reason)}; within ${limits(reason.cap)}`;
-        case 'unjudged_above':
-            return `${unjudgedNumbers(reason)}, above ${breachWords(reason.breach)}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`;
-        case 'zero_hits_within':
-            return `no slice has more queries without a relevant document in the top ${reason.depth} than ${limits(reason.cap)} (all queries: candidate ${pct$2(reason.candidate)}, baseline ${pct$2(reason.baseline)})`;
-        case 'zero_hits_above':
-            return `queries with no relevant document in the top ${reason.depth}: ${reason.breaches.map((b) => `${label$1(b.slice)}: ${pct$2(b.candidate)} of ${b.n} queries (baseline ${pct$2(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`;
-        case 'judge':
-            return judgeGuardSentence(reason);
+/** The method's name as the report shows it. */
+function methodName(method) {
+    switch (method) {
+        case 'score':
+            return "Tango's score interval for paired proportions";
+        case 'skew-t':
+            return "Hall's skew-corrected t";
+        case 'seeds-t':
+            return 't over seeds and queries (Satterthwaite)';
+        case 'tied-bound':
+            return 'bound for equal differences (rule of three on the range)';
+        case 'bca':
+            return 'BCa paired bootstrap';
+        case 'percentile':
+            return 'percentile paired bootstrap';
     }
 }
-/** A share as a percentage with one decimal (the trust checks' one format). */
-function pct$2(x) {
-    return percent(x, 1);
+/** Why a comparison got its method: the metric type and design that chose it (or the rules' setting). */
+function methodReason(c, result) {
+    const s = result.rules.statistics;
+    if (s.interval !== 'auto')
+        return `statistics.interval: ${s.interval}`;
+    switch (c.interval) {
+        case 'score':
+            return 'binary metric, independent queries: no resampling of a few discordant queries, never a zero-width interval';
+        case 'seeds-t':
+            return 'seed replicates: training variance from the spread of the seed means, query variance from the queries';
+        case 'tied-bound':
+            return 'every difference is the same: no spread to estimate, so the share of unseen queries that could differ, times the range';
+        default:
+            if (c.clusters !== null)
+                return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom; needs ${MIN_CLUSTERS} clusters or more`;
+            if (s.weights !== undefined)
+                return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom`;
+            return `not binary: corrected for skew (rare large losses); needs ${MIN_QUERIES_SKEW} queries or more`;
+    }
 }
-function unjudgedNumbers(r) {
-    return `the candidate's top ${r.depth} is ${pct$2(r.candidate)} unjudged on average, the baseline's ${pct$2(r.baseline)}`;
+/** Why an interval cannot support a pass, e.g. "only 35 queries: a metric that is not binary needs at least 40 …". */
+function unreliableWords(code, c) {
+    switch (code) {
+        case 'no_spread':
+            return 'the differences do not vary, so the interval has no width and says nothing about other queries';
+        case 'few_queries':
+            return `only ${c.n} queries: a metric that is not binary needs at least ${MIN_QUERIES_SKEW} for its interval to hold its level when rare large losses are possible (a loss in 1 query of 10 is absent from 30 queries 4% of the time)`;
+        case 'few_clusters':
+            return (c.clusters ?? 0) < 2
+                ? `only ${c.clusters ?? 0} cluster: the variability between clusters cannot be estimated`
+                : `only ${c.clusters ?? 0} clusters: a clustered interval needs at least ${MIN_CLUSTERS} to hold its level when the effect sits in a few clusters`;
+        case 'single_unit_stratum':
+            return 'a stratum holds a single unit, whose variability cannot be estimated';
+    }
 }
-/** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
-function breachWords(b) {
-    return b.kind === 'share' ? `the limit of ${pct$2(b.share)}` : `the baseline's ${pct$2(b.baseline)} + ${pct$2(b.increase)} allowed`;
+/** Per statistical check, each interval method its units used (in unit order), with the reason. */
+function methodRows(result) {
+    const rows = [];
+    for (const check of result.decision.checks) {
+        if (check.rule.kind.type === 'max_regressions')
+            continue;
+        const byMethod = new Map();
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            const reason = methodReason(c, result);
+            const key = `${c.interval}\u0000${reason}`;
+            let row = byMethod.get(key);
+            if (!row)
+                byMethod.set(key, (row = { check, method: c.interval, reason, slices: [], all: false }));
+            row.slices.push(sliceLabel(c.slice));
+        }
+        for (const row of byMethod.values()) {
+            row.all = byMethod.size === 1;
+            rows.push(row);
+        }
+    }
+    return rows;
 }
-/** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */
-function limits(cap) {
-    const parts = [];
-    if (cap.share !== undefined)
-        parts.push(`${pct$2(cap.share)}`);
-    if (cap.increase !== undefined)
-        parts.push(`the baseline + ${pct$2(cap.increase)}`);
-    return parts.join(' and ');
-}
-function label$1(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
-}
-
 /**
- * The output files written beside a report, and how the report names them: a file only when it was written,
- * otherwise how to get it (docs/report.md, "Files the report names").
+ * Every note of a gated unit's comparison (clusters, strata, fallbacks, seeds), grouped per check and note, in
+ * check order: what the JSON's `comparisons[].notes` hold for the gated units, for the Markdown and text reports.
  */
-/** The regression set's file name in the action's report-dir (the CLI writes it where --regressions says). */
-/** The option of the gate command that writes each file (the action always writes both). */
-const FLAG = { regressions: '--regressions FILE', toJudge: '--to-judge FILE' };
-/**
- * Where an output file is: `{ file }` when it was written, else `{ how }`, RAW words saying how to get it
- * ("add --regressions FILE to the gate command").
- */
-function fileOrHow(files, kind) {
-    const file = files?.[kind];
-    return file !== undefined ? { file } : { how: `add ${FLAG[kind]} to the gate command` };
+function gatedNotes(result) {
+    const out = [];
+    for (const check of result.decision.checks) {
+        const byNote = new Map();
+        for (const unit of check.units) {
+            for (const note of unit.comparison.notes) {
+                let entry = byNote.get(note);
+                if (!entry)
+                    byNote.set(note, (entry = { check, note, slices: [] }));
+                entry.slices.push(sliceLabel(unit.comparison.slice));
+            }
+        }
+        out.push(...byNote.values());
+    }
+    return out;
+}
+/** "segment = a, segment = b and 3 more" (at most `max` named). */
+function slicesList(slices, max = 4) {
+    if (slices.length <= max)
+        return slices.join(', ');
+    return `${slices.slice(0, max).join(', ')} and ${slices.length - max} more`;
 }
 
 /** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
@@ -14883,13 +17011,31 @@ const NAME = 60;
  * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
  * place it goes (escape.ts).
  */
-/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points. */
-function sliceLabel(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME)} = ${clean(v, NAME)}`).join(', ');
-}
-/** True when a metric lives in a range of width at most 1 (a share): its changes read as points (x100). */
+/** What a verdict does and does not claim: the last words of the Markdown report and of the HTML page. */
+const SCOPE_SENTENCE = 'This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name.';
+/**
+ * The one unit rule of every report (headline, tables, pictures, terminal text, sentences): a metric whose values
+ * are shares, i.e. bounded within a width of 1 (a declared `range` such as [0, 1], or a ranking measure computed
+ * from runs, which lies in [0, 1]: MetricRule.bounds), shows its CHANGES (differences, intervals, margins,
+ * thresholds, budgets, seed spreads) in points (x100): "+2.3 points" in words, "+2.31 pts" in a table cell; every
+ * other metric shows them in its own units with its unit word ("+5.2 ms"). LEVELS (a side's mean, one query's
+ * value) are shown as the files hold them (0.5525), in every place alike.
+ */
 function inPoints(metric) {
-    return metric.range !== undefined && metric.range[1] - metric.range[0] <= 1;
+    const b = metric.bounds ?? metric.range;
+    return b !== undefined && b[1] - b[0] <= 1;
+}
+/** Points are shown with 2 decimals in a table cell: the precision of the 4 decimals of the raw value. */
+const CELL_POINT_DIGITS = 2;
+/** A change in a table cell: points with 2 decimals for a share, else the metric's digits for `typical` (a level). */
+function changeCell(x, metric, typical) {
+    if (inPoints(metric))
+        return signed(x * 100, CELL_POINT_DIGITS);
+    return signed(x, digitsFor(metric.range, typical));
+}
+/** "pts", the metric's unit ("ms") or "": the unit a table's change cell carries after its number (RAW: escape it). */
+function cellUnit(metric) {
+    return inPoints(metric) ? 'pts' : metric.unit;
 }
 /** The unit word of a metric's changes: "points", the metric's unit, or "". */
 function unitWord(metric) {
@@ -14902,15 +17048,17 @@ function displayNumber(x, metric, withSign = true, typical = x) {
     const d = digitsFor(metric.range, typical);
     return withSign ? signed(x, d) : fixed(x, d);
 }
-/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms". */
-function amount(x, metric, withSign = true) {
+/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms"; `typical` sets the digits (as in the sentence beside it). */
+function amount(x, metric, withSign = true, typical = x) {
     const u = unitWord(metric);
-    const s = displayNumber(x, metric, withSign);
+    const s = displayNumber(x, metric, withSign, typical);
     return u ? `${s} ${u}` : s;
 }
 /**
- * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a
- * change of about 2.8 points (80% power); about 1,200 more independent queries would likely settle it".
+ * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a change of
+ * about 2.8 points (80% power); if the candidate truly changed nothing, about 1,200 more independent queries would
+ * give this check an 80% chance to pass". The figure plans for no true change (what a non-inferiority check is
+ * sized for), never for the observed difference, which is itself noise.
  */
 function powerWords(unit, metric) {
     const p = unit.power;
@@ -14918,9 +17066,12 @@ function powerWords(unit, metric) {
         return '';
     const c = unit.comparison;
     const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`;
-    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`;
+    // The digits of the interval beside it: "+4.99 to +5.33 ms ... about 0.24 ms", not "0.2439 ms".
+    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
+    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false, Number.isFinite(typical) ? typical : p.mde)} (80% power)`;
     if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
-        text += `; about ${p.moreQueries} more independent queries would likely settle it, if the true change is the one observed`;
+        const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable' ? '' : 'if the candidate truly changed nothing, ';
+        text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`;
     }
     return text;
 }
@@ -14951,17 +17102,28 @@ function explainUnit(check, unit, metric, minPerSlice) {
     switch (unit.reason) {
         case 'too_few_queries':
             return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
+        case 'interval_unreliable':
+            return `${head}; this interval cannot support a pass: ${unit.comparison.unreliable === null ? 'it is not evidence' : unreliableWords(unit.comparison.unreliable, unit.comparison)}, so the check is inconclusive.`;
         case 'too_few_seeds':
             return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`;
         case 'non_finite':
             return `${head}; a statistic is not a finite number, so the check cannot pass.`;
         case 'holdout_looks_exceeded': {
             const looks = unit.holdoutLooks;
-            const count = looks ? `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows` : 'more often in this PR than dataset.holdout_looks.max_per_pr allows';
+            const count = looks === undefined
+                ? 'more often than dataset.holdout_looks allows'
+                : looks.release
+                    ? `${looks.thisPr} times since the release, more than dataset.holdout_looks.max_per_release (${looks.maxPerPr}) allows`
+                    : `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows`;
             return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`;
         }
         case 'no_queries':
             return `${name}${who} has no queries to compare; a check over zero queries never passes.`;
+        case 'holdout_looks_unknown':
+            return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`;
+        case 'budget_looks_exceeded':
+        case 'budget_looks_unknown':
+            return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`;
         case 'budget_exceeded':
         case 'budget_crosses': {
             const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget';
@@ -14972,6 +17134,8 @@ function explainUnit(check, unit, metric, minPerSlice) {
             return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
         }
     }
+    if (kind.type === 'level')
+        return levelSentence(kind, unit, metric, `${name}${who}`);
     const marginWords = (m) => {
         const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : '';
         return `${amount(m, metric, false)}${rel}`;
@@ -14988,9 +17152,41 @@ function explainUnit(check, unit, metric, minPerSlice) {
             const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
             return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
         }
+        if (kind.test === 't' || kind.test === 'randomization') {
+            const test = kind.test === 't' ? 'paired t-test' : 'randomization test';
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
+            const gain = higher ? 'rise' : 'fall';
+            return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
+        }
         return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
     }
     return head + '.';
+}
+/** A level of a metric as the files hold it, with the metric's digits and unit: "0.3412", "212.5 ms". */
+function levelText(x, metric, typical = x) {
+    const s = fixed(x, digitsFor(metric.range, typical));
+    return metric.unit ? `${s} ${metric.unit}` : s;
+}
+/**
+ * The sentence of an at_least / at_most unit that did not pass: "recall@10 has a candidate mean of 0.3412 (95% t
+ * interval 0.3221 to 0.3603, 400 queries); the rules need at least 0.3500." (too few queries and non-finite values
+ * have their sentences in explainUnit).
+ */
+function levelSentence(kind, unit, metric, subject) {
+    const level = unit.level;
+    const need = `the rules need ${kind.bound === 'at_least' ? 'at least' : 'at most'} ${levelText(kind.value, metric)}`;
+    if (level === undefined)
+        return `${subject}: ${need}.`;
+    const n = unit.comparison.n;
+    const queries = `${n} ${n === 1 ? 'query' : 'queries'}`;
+    if (level.ci === null)
+        return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`;
+    const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]));
+    const interval = `${confidenceLabel(level.confidence)} t interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`;
+    const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`;
+    if (unit.reason === 'interval_crosses_level')
+        return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`;
+    return `${head}; ${need}.`;
 }
 /**
  * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
@@ -15035,1285 +17231,574 @@ function statisticsSentences(result) {
     return out;
 }
 
-/** The verdict, the deciding check and one sentence per unit that did not pass. */
-function summarize(result) {
-    const { rules, decision } = result;
-    const metricOf = (name) => rules.metrics.get(name);
-    const findings = [];
-    for (const check of decision.checks) {
-        for (const unit of check.units) {
-            if (unit.status !== 'pass')
-                findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) });
-        }
-    }
-    const deciding = decision.decidedBy;
-    const decidedBy = deciding?.kind === 'check' ? (findings.find((f) => f.unit === deciding.unit) ?? null) : null;
-    const count = (s) => decision.checks.filter((c) => c.status === s).length;
-    return {
-        verdict: decision.verdict,
-        decidedBy,
-        counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
-        findings
-    };
-}
-
-/** The head of the report of `result`; `files` are the output files written beside it. */
-function reportHead(result, files) {
-    const summary = summarize(result);
-    const trust = result.trust;
-    const { decidedBy, guards } = result.decision;
-    // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
-    const shown = decidedBy?.kind === 'check' ? summary.decidedBy : null;
-    const sentence = decidedBy?.kind === 'trust' ? guardSentence(decidedBy.reason) : (shown?.sentence ?? null);
-    const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null;
-    const others = guards.filter((g) => g !== deciding && g.status !== 'pass');
-    return {
-        verdict: summary.verdict,
-        decidedBy,
-        sentence,
-        counts: summary.counts,
-        trust: others.map((g) => ({ rule: g.rule, status: g.status, reason: guardSentence(g.reason) })),
-        publishable: trust ? publishableWords(trust) : null,
-        toJudge: toJudgeSentence(trust, files),
-        findings: summary.findings.filter((f) => f !== shown)
-    };
-}
 /**
- * Whether the result is publishable, as a label and its RAW detail: "yes" (judgments complete, snapshots
- * comparable, nothing disputed left out), "no" with the reasons, or "not established" with what could not be
- * checked.
+ * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check
+ * gates) drawn over the last gate runs on the default branch, with this PR's candidate as the last point: a
+ * Mermaid `xychart-beta` line chart GitHub renders, and a table of the numbers. Pure: the past reports were
+ * read by src/github/history.ts; what could not be read is counted in a note and never fails anything.
  */
-function publishableWords(trust) {
-    const p = trust.publishable;
-    if (p.value)
-        return { label: 'yes', detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out' };
-    const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : '';
-    if (p.reasons.length === 0)
-        return { label: 'not established', detail: unchecked };
-    return { label: 'no', detail: `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}` };
-}
-/** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */
-function toJudgeSentence(trust, files) {
-    const p = trust?.pooling;
-    if (!p || p.pool.unjudged === 0)
-        return null;
-    const where = fileOrHow(files, 'toJudge');
-    const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`;
-    return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`;
-}
-
-/**
- * Whole-class failures. A mean can hold steady while one kind of question stops working altogether (the
- * candidate finds nothing for every "billing" question and a little more for the rest). Per slice this
- * reports the share of queries with zero hits (no relevant document in the top k) and the distribution of
- * each gated metric (quantiles, not only the mean).
- */
-/** The quantile levels reported (type 7, as numpy.percentile). */
-const QUANTILES = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
-/** True when the query has no document graded >= 1 in its top `depth` (or is absent from the run). */
-function zeroHit(ev, id, depth) {
-    const q = ev.queries.get(id);
-    if (q === undefined)
-        return true;
-    const limit = Math.min(depth, q.top.length);
-    for (let i = 0; i < limit; i++)
-        if (q.topGrades[i] >= 1)
-            return false;
-    return true;
-}
-/** Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute. */
-function analyseZeroHits(table, slices, metrics, depth, evidence) {
-    const groups = [{ slice: [], members: table.ids.map((_, i) => i) }];
-    for (const attr of slices) {
-        const column = table.attrs.get(attr);
-        if (column === undefined)
-            continue;
-        const byValue = new Map();
-        column.forEach((v, i) => {
-            const list = byValue.get(v) ?? [];
-            list.push(i);
-            byValue.set(v, list);
-        });
-        for (const value of [...byValue.keys()].sort())
-            groups.push({ slice: [[attr, value]], members: byValue.get(value) });
-    }
-    const share = (ev, members) => {
-        let zero = 0;
-        for (const i of members)
-            if (zeroHit(ev, table.ids[i], depth))
-                zero++;
-        return members.length > 0 ? zero / members.length : 0;
-    };
-    return {
-        depth,
-        fromRuns: evidence !== null,
-        slices: groups.map(({ slice, members }) => ({
-            slice,
-            n: members.length,
-            baseline: evidence ? share(evidence.baseline, members) : null,
-            candidate: evidence ? share(evidence.candidate, members) : null,
-            distributions: metrics
-                .filter((m) => table.metrics.has(m))
-                .map((metric) => {
-                const col = table.metrics.get(metric);
-                return { metric, baseline: quantilesOf(col.base, members), candidate: quantilesOf(col.cand, members) };
-            })
-        }))
-    };
-}
-function quantilesOf(values, members) {
-    // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
-    const picked = new Float64Array(members.length);
-    for (let k = 0; k < members.length; k++)
-        picked[k] = values[members[k]];
-    // Seven quantiles by selection, the values a sort would give (a sort of 10^6 values per metric and side was 0.7 s).
-    const ranked = selectableResamples(picked);
-    return QUANTILES.map((p) => quantileOfRanks(ranked.size, ranked.at, p));
-}
-
-/**
- * Most per-slice rows a Markdown table shows (the first ones, in the report's fixed order: attribute, value,
- * metric). A pull-request comment is read by people and capped by GitHub; with up to 20,000 slice values
- * (MAX_SLICE_VALUES) the rest goes to the JSON report only, and the Markdown says so under the table.
- */
-const MARKDOWN_SLICE_ROWS = 200;
-/** The rows a Markdown table shows, and a note naming how many are in the JSON report only (null when none). */
-function shownSliceRows(rows, where) {
-    if (rows.length <= MARKDOWN_SLICE_ROWS)
-        return { shown: rows, note: null };
-    const rest = rows.length - MARKDOWN_SLICE_ROWS;
-    return {
-        shown: rows.slice(0, MARKDOWN_SLICE_ROWS),
-        note: `_The first ${MARKDOWN_SLICE_ROWS} of ${rows.length} slice rows are shown; the other ${rest} are in the JSON report only (\`${where}\`, written with --json)._`
-    };
-}
-/**
- * The rows a picture draws when there are more than MARKDOWN_SLICE_ROWS (a per_slice check over 20,000 values
- * would draw 20,000 lines): every row `first` marks (failing, inconclusive, a limit exceeded) comes before the
- * others, up to the cap; the kept rows stay in the report's order. `hidden` says how many are left to the JSON.
- */
-function pictureRows(rows, first) {
-    if (rows.length <= MARKDOWN_SLICE_ROWS)
-        return { shown: rows, hidden: 0 };
-    const keep = new Uint8Array(rows.length);
-    let room = MARKDOWN_SLICE_ROWS;
-    const take = (i) => {
-        keep[i] = 1;
-        room--;
-    };
-    for (let i = 0; i < rows.length && room > 0; i++)
-        if (first(rows[i]))
-            take(i);
-    for (let i = 0; i < rows.length && room > 0; i++)
-        if (keep[i] === 0)
-            take(i);
-    const shown = rows.filter((_, i) => keep[i] === 1);
-    return { shown, hidden: rows.length - shown.length };
-}
-/** The line under a picture that left rows out. */
-function hiddenRowsLine(hidden) {
-    return `… ${hidden} more ${hidden === 1 ? 'row is' : 'rows are'} in the JSON report only (failing and inconclusive rows are drawn first).`;
-}
-
-/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
-const pct$1 = (x) => percent(x, 1);
-/**
- * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
- * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
- * comparability entries in the comparability table (GateResult.comparability).
- */
-const table$1 = (rows) => markdownTable(rows, { alignDelimiters: false });
-const STATUS$1 = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
-/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
-function comparabilityEntries(trust) {
+/** Most charts drawn (the table holds every series up to {@link MAX_COLUMNS}). */
+const MAX_CHARTS = 6;
+/** Most series the table shows as columns. */
+const MAX_COLUMNS = 8;
+const keyOf = (metric, slice) => JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))]);
+/** The series of this result: each gated metric over all queries, then every non-empty slice a check gates it on. */
+function seriesOf(result) {
     const out = [];
-    const c = trust.comparability;
-    if (c !== null) {
-        const failing = new Set(c.mismatches.map((m) => m.path));
-        for (const rule of c.mustMatch) {
-            if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
-                out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
-        }
-        for (const m of c.mismatches)
-            out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` });
-        for (const w of c.warnings)
-            out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
-        for (const a of c.allowed)
-            out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` });
-    }
-    const p = trust.pooling;
-    if (p !== null) {
-        out.push({
-            aspect: `Judged share of top ${p.depth}`,
-            status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
-            detail: `baseline ${pct$1(p.baseline.meanJudged)} judged, candidate ${pct$1(p.candidate.meanJudged)} judged (mean over queries)`
-        });
-    }
-    return out;
-}
-/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
-function publishableLine(trust) {
-    const p = publishableWords(trust);
-    if (p.label === 'yes')
-        return `**Publishable: yes** (${inline(p.detail, 400)})`;
-    if (p.label === 'not established')
-        return `**Publishable: not established** (${inline(p.detail, 400)})`;
-    return `**Publishable: no**: ${inline(p.detail, 1300)}`;
-}
-/** The body of the collapsible Trust section. */
-function trustBody(trust) {
-    const out = [];
-    if (trust.guards.length > 0) {
-        out.push(table$1([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(guardSentence(g.reason), 600)])]), '');
-    }
-    const d = trust.dataset;
-    if (d !== null) {
-        out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`);
-        const side = (name, s) => {
-            if (s !== null)
-                out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`);
-        };
-        if (d.unanswerable.ids.length > 0) {
-            side('baseline', d.unanswerable.baseline);
-            side('candidate', d.unanswerable.candidate);
-        }
-        out.push('');
-    }
-    const p = trust.pooling;
-    if (p !== null) {
-        out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '');
-        out.push(table$1([
-            ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
-            ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
-            ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
-        ]), '');
-        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`);
-        if (p.condensed.length > 0) {
-            out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
-            const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
-            for (const c of p.condensed) {
-                rows.push([
-                    inline(c.metric),
-                    String(c.n),
-                    fixed(c.full.baseline, 4),
-                    fixed(c.full.candidate, 4),
-                    signed(c.full.delta, 4),
-                    fixed(c.condensed.baseline, 4),
-                    fixed(c.condensed.candidate, 4),
-                    signed(c.condensed.delta, 4),
-                    c.directionDiffers ? '⚠️ reverses' : 'agrees'
-                ]);
-            }
-            out.push(table$1(rows));
-        }
-        out.push('');
-    }
-    const z = trust.zeroHits;
-    if (z.slices.length > 0) {
-        out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
-        const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
-        // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
-        const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices');
-        for (const s of bounded.shown) {
-            const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
-            const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
-            const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
-            if (s.distributions.length === 0)
-                rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
-            for (const d of s.distributions)
-                rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
-        }
-        out.push(table$1(rows), '');
-        if (bounded.note)
-            out.push(bounded.note, '');
-        if (!z.fromRuns)
-            out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '');
-    }
-    const t = trust.twoStage;
-    if (t !== null) {
-        out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '');
-        const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']];
-        for (const [name, s] of [
-            ['baseline', t.baseline],
-            ['candidate', t.candidate]
-        ]) {
-            if (s === null)
-                rows.push([name, '0', 'no candidates', '', '', '', '', '']);
-            else
-                rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)]);
-        }
-        out.push(table$1(rows), '');
-    }
-    if (trust.publishable.reasons.length === 0)
-        out.push(publishableLine(trust));
-    else {
-        out.push('**Publishable: no**, because:');
-        for (const r of trust.publishable.reasons)
-            out.push(`- ${inline(r, 600)}`);
-        for (const u of trust.publishable.unchecked)
-            out.push(`- not checked: ${inline(u, 600)}`);
-    }
-    out.push('');
-    return out;
-}
-/** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
-function trustJson(trust, decision) {
-    const c = trust.comparability;
-    const diff = (d) => ({ field: d.path, values: Object.fromEntries(d.values) });
-    const p = trust.pooling;
-    const side = (s) => ({
-        mean_judged: s.meanJudged,
-        mean_unjudged: s.meanUnjudged,
-        queries: s.queries,
-        empty_rankings: s.emptyRankings,
-        retrieved_docs: s.retrievedDocs,
-        unjudged_docs: s.unjudgedDocs
-    });
-    return {
-        guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
-        decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
-        comparability: c === null ? null : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
-        pooling: p === null
-            ? null
-            : {
-                depth: p.depth,
-                baseline: side(p.baseline),
-                candidate: side(p.candidate),
-                pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
-                judged_per_query: p.perQuery.map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
-                condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
-            },
-        zero_hits: {
-            depth: trust.zeroHits.depth,
-            from_runs: trust.zeroHits.fromRuns,
-            quantiles: [...QUANTILES],
-            slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
-        },
-        two_stage: trust.twoStage,
-        dataset: trust.dataset === null
-            ? null
-            : {
-                file: trust.dataset.file,
-                split: trust.dataset.split,
-                gated: trust.dataset.gated,
-                disputed_excluded: trust.dataset.disputed,
-                other_split: trust.dataset.otherSplit,
-                unanswerable: trust.dataset.unanswerable
-            }
-    };
-}
-
-/**
- * Parsed judgments: the shape every judgments reader (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, an
- * evaluation set) produces and the metrics read. It lives in model/ so readers and metrics share it without
- * importing each other's files.
- */
-/** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
-function countRelevant(query, rel) {
-    const g = query.gradesDesc;
-    let n = 0;
-    while (n < g.length && g[n] >= rel)
-        n++;
-    return n;
-}
-
-/**
- * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval
- * 10.0 source of its counterpart line by line (same loops, same order of additions, same divisions), so
- * values agree to the last printed digit, not just approximately.
- */
-/** Rank value of a retrieved document that has no judgment (trec_eval RELVALUE_NONPOOL). */
-const NOT_JUDGED = -1;
-/** Rank value of a retrieved document judged with a negative grade (trec_eval RELVALUE_UNJUDGED). */
-const POOLED_UNJUDGED = -2;
-let log2Table = new Float64Array(0);
-/** log2(i + 2) for rank index i, cached (trec_eval divides gains by log2(rank + 1)). */
-function discounts(n) {
-    if (log2Table.length < n) {
-        const size = Math.max(n, log2Table.length * 2, 1024);
-        const table = new Float64Array(size);
-        for (let i = 0; i < size; i++)
-            table[i] = Math.log2(i + 2);
-        log2Table = table;
-    }
-    return log2Table;
-}
-function gainOf(grade, exp) {
-    if (grade <= 0)
-        return 0;
-    return exp ? Math.pow(2, grade) - 1 : grade;
-}
-/**
- * Computes every measure for one query into `out` (one slot per measure, in order).
- * `ranked[i]` is the grade of the document at rank i+1 after ranking and depth cut ({@link NOT_JUDGED} or
- * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
- * is simply n = 0, which gives trec_eval's `-c` zeros.
- */
-function computeQuery(measures, ranked, n, judged, out, docs) {
-    for (let m = 0; m < measures.length; m++)
-        out[m] = computeOne(measures[m], ranked, n, judged, docs);
-}
-function computeOne(measure, ranked, n, judged, docs) {
-    const rel = measure.rel;
-    const k = measure.cutoff;
-    switch (measure.kind) {
-        case 'P': {
-            // m_P.c: relevant in the top k over k (missing ranks count as non-relevant)
-            return relevantInTop(ranked, Math.min(n, k), rel) / k;
-        }
-        case 'R': {
-            // m_recall.c: 0 without relevant documents
-            const numRel = countRelevant(judged, rel);
-            if (numRel === 0)
-                return 0;
-            return relevantInTop(ranked, Math.min(n, k), rel) / numRel;
-        }
-        case 'R_cap': {
-            // not in trec_eval: denominator min(|relevant|, k), so a perfect top k scores 1
-            const numRel = countRelevant(judged, rel);
-            if (numRel === 0)
-                return 0;
-            return relevantInTop(ranked, Math.min(n, k), rel) / Math.min(numRel, k);
-        }
-        case 'Success': {
-            // m_success.c
-            return relevantInTop(ranked, Math.min(n, k), rel) > 0 ? 1 : 0;
-        }
-        case 'RR': {
-            // m_recip_rank.c (with a cutoff: 0 when the first relevant document is below k)
-            const limit = k === null ? n : Math.min(n, k);
-            for (let i = 0; i < limit; i++)
-                if (ranked[i] >= rel)
-                    return 1 / (i + 1);
-            return 0;
-        }
-        case 'AP': {
-            // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
-            const numRel = countRelevant(judged, rel);
-            if (numRel === 0)
-                return 0;
-            const limit = k === null ? n : Math.min(n, k);
-            let relSoFar = 0;
-            let sum = 0;
-            for (let i = 0; i < limit; i++) {
-                if (ranked[i] >= rel) {
-                    relSoFar++;
-                    sum += relSoFar / (i + 1);
-                }
-            }
-            return relSoFar ? sum / numRel : 0;
-        }
-        case 'nDCG': {
-            // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
-            const exp = measure.gain === 'exp';
-            const limit = k === null ? n : Math.min(n, k);
-            const ideal = judged.gradesDesc;
-            const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k);
-            const d = discounts(Math.max(limit, idealLimit));
-            let dcg = 0;
-            for (let i = 0; i < limit; i++) {
-                const g = ranked[i];
-                if (g > 0)
-                    dcg += gainOf(g, exp) / d[i];
-            }
-            let idcg = 0;
-            for (let i = 0; i < idealLimit; i++) {
-                const g = ideal[i];
-                if (g <= 0)
-                    break;
-                idcg += gainOf(g, exp) / d[i];
-            }
-            return idcg > 0 ? dcg / idcg : 0;
-        }
-        case 'Rprec': {
-            // m_Rprec.c
-            const numRel = countRelevant(judged, rel);
-            const look = Math.min(n, numRel);
-            if (look === 0)
-                return 0;
-            return relevantInTop(ranked, look, rel) / numRel;
-        }
-        case 'Bpref': {
-            // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
-            const numRel = countRelevant(judged, rel);
-            const numNonrel = judged.gradesDesc.length - numRel;
-            let nonrelSoFar = 0;
-            let bpref = 0;
-            for (let j = 0; j < n; j++) {
-                const g = ranked[j];
-                if (g < 0)
-                    continue;
-                if (g < rel)
-                    nonrelSoFar++;
-                else if (nonrelSoFar > 0)
-                    bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel);
-                else
-                    bpref += 1;
-            }
-            return numRel ? bpref / numRel : bpref;
-        }
-        case 'Judged': {
-            // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
-            const limit = Math.min(n, k);
-            let judgedCount = 0;
-            for (let i = 0; i < limit; i++)
-                if (ranked[i] !== NOT_JUDGED)
-                    judgedCount++;
-            return judgedCount / k;
-        }
-        case 'NumRet':
-            return n;
-        case 'FactRecall':
-            return factRecall(judged, Math.min(n, k), rel, docs);
-        case 'NumRel':
-            return countRelevant(judged, rel);
-    }
-}
-function relevantInTop(ranked, limit, rel) {
-    let count = 0;
-    for (let i = 0; i < limit; i++)
-        if (ranked[i] >= rel)
-            count++;
-    return count;
-}
-/**
- * Not in trec_eval: the share of the query's key facts with at least one supporting document in the top k.
- * Without key facts (TREC judgments, or a question that lists none) every document graded >= rel is its own
- * fact, so FactRecall@k equals R@k. A query with no fact at all scores 0, like R@k.
- */
-function factRecall(judged, limit, rel, docs) {
-    let facts = judged.facts;
-    if (facts === undefined || facts.length === 0) {
-        const own = [];
-        for (const [doc, g] of judged.grades)
-            if (g >= rel)
-                own.push([doc]);
-        facts = own;
-    }
-    if (facts.length === 0 || docs === undefined || limit === 0)
-        return 0;
-    const top = new Set();
-    for (let i = 0; i < limit; i++)
-        top.add(docs.docnos[docs.order[i]]);
-    let found = 0;
-    for (const fact of facts) {
-        for (const doc of fact) {
-            if (top.has(doc)) {
-                found++;
-                break;
-            }
-        }
-    }
-    return found / facts.length;
-}
-
-/**
- * The one number format of every JSON output (the JSON report, the regression set, the to-judge file), so the
- * same value is written as the same bytes everywhere and a reader never sees floating-point noise such as
- * `-0.050000000000000044` (0.35 − 0.4). Documented in docs/report.md ("Numbers in the JSON outputs").
- */
-/** Significant digits a non-integer keeps: far finer than any metric, bootstrap or p-value resolution. */
-const JSON_SIGNIFICANT_DIGITS = 12;
-/**
- * A number as the JSON outputs write it: integers unchanged (counts, ranks, sizes), other finite values
- * rounded to {@link JSON_SIGNIFICANT_DIGITS} significant digits (then written by JSON.stringify's shortest
- * round-trip form: -0.05, 0.3, 1.23456789012e-7), -0 as 0, and a non-finite value as null (JSON has no NaN;
- * never a silent 0).
- */
-function jsonNumber(x) {
-    if (!Number.isFinite(x))
-        return null;
-    if (Number.isInteger(x))
-        return x === 0 ? 0 : x;
-    const r = Number(x.toPrecision(JSON_SIGNIFICANT_DIGITS));
-    return r === 0 ? 0 : r;
-}
-/** A JSON.stringify replacer applying {@link jsonNumber} to every number of the value written. */
-function jsonNumbers(_key, value) {
-    return typeof value === 'number' ? jsonNumber(value) : value;
-}
-
-const usable = (grade) => grade >= 0;
-/** Judged share of one query's top `depth`, or null when nothing was retrieved. */
-function judgedShare(ev, id, depth) {
-    const q = ev.queries.get(id);
-    if (q === undefined)
-        return { share: null, retrieved: 0, unjudged: 0 };
-    const limit = Math.min(depth, q.top.length);
-    let unjudged = 0;
-    for (let i = 0; i < limit; i++)
-        if (!usable(q.topGrades[i]))
-            unjudged++;
-    return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged };
-}
-/**
- * Pooling analysis over the paired queries (table order: fixed summation order). `measures` are the
- * gated measures whose condensed values the evidence holds, in evidence order.
- */
-function analysePooling(table, base, cand, depth, measures) {
-    const perQuery = [];
-    const sums = { b: 0, c: 0 };
-    const sides = { b: emptySide(), c: emptySide() };
-    const toJudge = [];
-    let poolDocs = 0;
-    let poolUnjudged = 0;
-    for (const id of table.ids) {
-        const b = judgedShare(base, id, depth);
-        const c = judgedShare(cand, id, depth);
-        perQuery.push({ id, baseline: b.share, candidate: c.share });
-        for (const [key, r] of [
-            ['b', b],
-            ['c', c]
-        ]) {
-            const s = sides[key];
-            s.retrievedDocs += r.retrieved;
-            s.unjudgedDocs += r.unjudged;
-            if (r.share === null)
-                s.emptyRankings++;
-            else {
-                s.queries++;
-                sums[key] += r.share;
-            }
-        }
-        const docs = new Map();
-        for (const [key, ev] of [
-            ['b', base],
-            ['c', cand]
-        ]) {
-            const q = ev.queries.get(id);
-            if (q === undefined)
-                continue;
-            const limit = Math.min(depth, q.top.length);
-            for (let i = 0; i < limit; i++) {
-                const d = docs.get(q.top[i]) ?? { b: null, c: null, grade: q.topGrades[i] };
-                d[key] = i + 1;
-                docs.set(q.top[i], d);
-            }
-        }
-        poolDocs += docs.size;
-        const missing = [...docs].filter(([, d]) => !usable(d.grade));
-        if (missing.length > 0) {
-            poolUnjudged += missing.length;
-            missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-            toJudge.push({
-                queryId: id,
-                documents: missing.map(([doc, d]) => ({ docId: fromByteString(doc), baselineRank: d.b, candidateRank: d.c, pooledUnjudged: d.grade !== NOT_JUDGED }))
-            });
-        }
-    }
-    const finish = (s, sum) => {
-        s.meanJudged = s.queries > 0 ? sum / s.queries : 0;
-        s.meanUnjudged = s.queries > 0 ? 1 - s.meanJudged : 0;
-        return s;
-    };
-    return {
-        depth,
-        baseline: finish(sides.b, sums.b),
-        candidate: finish(sides.c, sums.c),
-        perQuery,
-        pool: { documents: poolDocs, unjudged: poolUnjudged, queriesWithUnjudged: toJudge.length },
-        toJudge,
-        condensed: condensedComparisons(table, base, cand, measures)
-    };
-}
-function emptySide() {
-    return { meanJudged: 0, meanUnjudged: 0, queries: 0, emptyRankings: 0, retrievedDocs: 0, unjudgedDocs: 0 };
-}
-function bestRank(d) {
-    return Math.min(d.b ?? Infinity, d.c ?? Infinity);
-}
-function condensedComparisons(table, base, cand, measures) {
-    const out = [];
-    measures.forEach((m, index) => {
-        const column = table.metrics.get(m.name);
-        if (column === undefined || m.kind === 'Judged' || m.kind === 'NumRet' || m.kind === 'NumRel')
+    const seen = new Set();
+    const add = (metric, slice, current) => {
+        const key = keyOf(metric, slice);
+        if (seen.has(key) || !Number.isFinite(current))
             return;
-        const n = table.ids.length;
-        let fb = 0;
-        let fc = 0;
-        let cb = 0;
-        let cc = 0;
-        for (let i = 0; i < n; i++) {
-            const id = table.ids[i];
-            fb += column.base[i];
-            fc += column.cand[i];
-            // a judged query absent from the run has no evidence: its value (no documents) is the same condensed
-            cb += base.queries.get(id)?.condensed[index] ?? column.base[i];
-            cc += cand.queries.get(id)?.condensed[index] ?? column.cand[i];
-        }
-        const mean = (x) => (n > 0 ? x / n : 0);
-        const full = { baseline: mean(fb), candidate: mean(fc), delta: mean(fc) - mean(fb) };
-        const condensed = { baseline: mean(cb), candidate: mean(cc), delta: mean(cc) - mean(cb) };
-        out.push({ metric: m.name, n, full, condensed, directionDiffers: full.delta * condensed.delta < 0 });
-    });
-    return out;
-}
-/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
-function toJudgeJsonl(entries, depth) {
-    return entries
-        .map((e) => JSON.stringify({
-        query_id: e.queryId,
-        depth,
-        documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
-    }, jsonNumbers) + '\n')
-        .join('');
-}
-
-/** Default depth of the pool (top k of each side) when the rules do not name one. */
-const DEFAULT_POOL_DEPTH = 10;
-/**
- * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
- * without a dataset, and a cap that names neither a share nor an increase.
- */
-function trustRules(raw, fail) {
-    if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
-        fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments');
-    }
-    if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
-        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments");
-    }
-    if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
-        fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)');
-    }
-    const cap = (c, path) => {
-        if (c.share === undefined && c.increase === undefined)
-            fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }');
-        return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' };
+        seen.add(key);
+        out.push({ metric, slice, key, current });
     };
-    const dataset = raw.dataset && {
-        file: raw.dataset.file,
-        corpus: raw.dataset.corpus,
-        split: raw.dataset.split ?? 'holdout',
-        manifest: raw.dataset.manifest,
-        holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr
-    };
-    const comparability = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] };
-    const pooling = raw.pooling && {
-        depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
-        maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
-    };
-    const z = raw.max_zero_hit_share;
-    const maxZeroHitShare = z && { ...cap(z, ['max_zero_hit_share']), depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH };
-    const twoStage = raw.two_stage && { k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH, gain: raw.two_stage.gain ?? 'linear' };
-    return { dataset, comparability, pooling, maxZeroHitShare, twoStage };
-}
-
-function gain(grade, g) {
-    if (grade <= 0)
-        return 0;
-    return g === 'exp' ? Math.pow(2, grade) - 1 : grade;
-}
-/** DCG of grades in the given order, cut at k (discount log2(rank + 1), as trec_eval). */
-function dcg(grades, k, g) {
-    let sum = 0;
-    const limit = Math.min(k, grades.length);
-    for (let i = 0; i < limit; i++)
-        if (grades[i] > 0)
-            sum += gain(grades[i], g) / Math.log2(i + 2);
-    return sum;
-}
-/** Grades (>= 0) of a list of documents (byte strings); unjudged ones count 0. */
-function gradesOf$1(judged, docs) {
-    return docs.map((d) => Math.max(0, judged.grades.get(d) ?? 0));
-}
-/** nDCG@k of a ranking, with the ideal from all of the query's judgments. */
-function ndcgAt(judged, ranking, k, g) {
-    const ideal = dcg(judged.gradesDesc, k, g);
-    return ideal > 0 ? dcg(gradesOf$1(judged, ranking), k, g) / ideal : 0;
-}
-/** The best nDCG@k any ordering of `pool` can reach (ideal from all judgments). */
-function poolCeiling(judged, pool, k, g) {
-    const ideal = dcg(judged.gradesDesc, k, g);
-    const best = gradesOf$1(judged, pool).sort((a, b) => b - a);
-    return ideal > 0 ? dcg(best, k, g) / ideal : 0;
-}
-/** Share of the query's relevant documents (grade >= 1) that are in the pool: Recall@N of the pool. */
-function poolCoverage(judged, pool) {
-    const inPool = new Set(pool);
-    let relevant = 0;
-    let found = 0;
-    for (const [doc, grade] of judged.grades) {
-        if (grade < 1)
-            continue;
-        relevant++;
-        if (inPool.has(doc))
-            found++;
-    }
-    return relevant > 0 ? found / relevant : 0;
-}
-/** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
-function analyseTwoStage(ids, ev, judgments, k, g) {
-    if (ev.candidates === null)
-        return null;
-    let queries = 0;
-    let without = 0;
-    let size = 0;
-    let coverage = 0;
-    let ranker = 0;
-    let ceiling = 0;
-    let outside = 0;
-    for (const id of ids) {
-        const judged = judgments.get(id);
-        const pool = ev.candidates.get(id);
-        if (judged === undefined)
-            continue;
-        if (pool === undefined) {
-            without++;
-            continue;
-        }
-        const ranking = ev.queries.get(id)?.top.slice(0, k) ?? [];
-        queries++;
-        size += pool.length;
-        coverage += poolCoverage(judged, pool);
-        ranker += ndcgAt(judged, ranking, k, g);
-        ceiling += poolCeiling(judged, pool, k, g);
-        const inPool = new Set(pool);
-        if (ranking.some((d) => !inPool.has(d)))
-            outside++;
-    }
-    const mean = (x) => (queries > 0 ? x / queries : 0);
-    return { queries, withoutCandidates: without, meanPoolSize: mean(size), coverage: mean(coverage), ranker: mean(ranker), ceiling: mean(ceiling), rankedOutsidePool: outside };
-}
-
-const EPS = 1e-12;
-/** Runs every trust check the rules and evidence allow. Throws InputError when a rule needs evidence that is absent. */
-function assessTrust(rules, table, evidence) {
-    const ev = evidence ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } };
-    const guards = [];
-    // comparability
-    let comparability = null;
-    const { baseline: mb, candidate: mc, dataset: md } = ev.manifests;
-    if (rules.comparability !== undefined && (mb === null || mc === null)) {
-        throw new InputError({ file: rules.source.file, key: 'comparability' }, `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`, 'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)');
-    }
-    if (mb !== null && mc !== null) {
-        const sides = [
-            ['baseline', mb],
-            ['candidate', mc]
-        ];
-        if (md !== null)
-            sides.push(['dataset', md]);
-        comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding']);
-        if (rules.comparability !== undefined) {
-            const status = comparability.comparable ? 'pass' : 'fail';
-            guards.push({
-                rule: 'comparability',
-                status,
-                reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
-            });
-        }
-    }
-    // pooling
-    const depth = rules.pooling?.depth ?? DEFAULT_POOL_DEPTH;
-    const runs = ev.runs;
-    if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
-        throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
-    }
-    if (runs === null && rules.maxZeroHitShare !== undefined) {
-        throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
-    }
-    const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures);
-    const cap = rules.pooling?.maxUnjudged;
-    if (pooling !== null && cap !== undefined) {
-        const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged);
-        const status = breach === null ? 'pass' : cap.outcome;
-        const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged };
-        guards.push({
-            rule: 'pooling.max_unjudged',
-            status,
-            reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
-        });
-    }
-    // whole-class failures
-    const zDepth = rules.maxZeroHitShare?.depth ?? depth;
-    const gated = [...new Set(rules.checks.map((c) => c.metric))];
-    const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate });
-    const z = rules.maxZeroHitShare;
-    if (z !== undefined) {
-        const breaches = [];
-        for (const s of zeroHits.slices) {
-            if (s.baseline === null || s.candidate === null)
+    for (const metric of gatedMetrics(result)) {
+        const overall = result.comparisons.find((c) => c.metric === metric && c.slice.length === 0);
+        if (overall)
+            add(metric, [], overall.candidate);
+        for (const check of result.decision.checks) {
+            if (check.rule.metric !== metric)
                 continue;
-            const b = capBreach(z, s.baseline, s.candidate);
-            if (b !== null)
-                breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b });
-        }
-        const status = breaches.length === 0 ? 'pass' : z.outcome;
-        guards.push({
-            rule: 'max_zero_hit_share',
-            status,
-            reason: breaches.length === 0
-                ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
-                : { code: 'zero_hits_above', depth: zDepth, breaches }
-        });
-    }
-    // two-stage
-    let twoStage = null;
-    if (runs !== null && (runs.baseline.candidates !== null || runs.candidate.candidates !== null)) {
-        const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH;
-        const gain = rules.twoStage?.gain ?? 'linear';
-        twoStage = {
-            k,
-            gain,
-            baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
-            candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
-        };
-    }
-    const dataset = ev.dataset === null ? null : summariseDataset(ev.dataset, runs);
-    const publishable = judgePublishable(pooling, dataset, comparability);
-    return { guards, comparability, pooling, zeroHits, twoStage, dataset, publishable };
-}
-/** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
-function capBreach(cap, baseline, candidate) {
-    if (cap.share !== undefined && candidate > cap.share + EPS)
-        return { kind: 'share', share: cap.share };
-    if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
-        return { kind: 'increase', baseline, increase: cap.increase };
-    return null;
-}
-function summariseDataset(d, runs) {
-    const side = (ev) => {
-        const s = { abstained: 0, empty: 0, answered: 0, absent: 0 };
-        for (const id of d.unanswerable) {
-            const q = ev.unjudged.get(id);
-            if (q === undefined)
-                s.absent++;
-            else if (q.abstained)
-                s.abstained++;
-            else if (q.numRet === 0)
-                s.empty++;
-            else
-                s.answered++;
-        }
-        return s;
-    };
-    return {
-        file: d.qrels.source,
-        split: d.split,
-        gated: d.gated.length,
-        disputed: d.disputed,
-        unanswerable: { ids: d.unanswerable, baseline: runs && side(runs.baseline), candidate: runs && side(runs.candidate) },
-        otherSplit: d.otherSplit
-    };
-}
-/**
- * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
- * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
- * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
- * when one of these could not be checked.
- */
-function judgePublishable(pooling, dataset, comparability) {
-    const reasons = [];
-    const unchecked = [];
-    if (pooling === null)
-        unchecked.push('judgment completeness (the sides are per-query rows, not runs)');
-    else if (pooling.pool.unjudged > 0) {
-        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`);
-    }
-    if (dataset !== null && dataset.disputed.length > 0) {
-        reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`);
-    }
-    if (comparability === null)
-        unchecked.push('snapshot comparability (no manifests given)');
-    else {
-        if (!comparability.comparable)
-            reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`);
-        if (comparability.warnings.length > 0)
-            reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`);
-    }
-    // A result is publishable only when every condition was checked and held: what could not be checked
-    // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
-    return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked };
-}
-
-/**
- * The two-level bootstrap distribution of {@link seedAveragedDelta}, sorted ascending. Per resample: each side's
- * seeds are drawn with replacement (as many as it has, independently per side: the two trainings are
- * independent), then the queries are drawn with replacement once, shared by both sides and every seed (the
- * pairing by query is kept). The statistic is recomputed on the drawn seeds and queries.
- *
- * Cost O(resamples · (seeds_b + seeds_c) · n): per resample each drawn query's seed-weighted difference is
- * summed. Blocks of {@link BLOCK} resamples each have their own stream from (seed, stream, block), as the
- * query bootstrap does, so raising `resamples` keeps the first ones. Indices come from one uint32 by
- * multiply-shift (floor(r · size / 2^32), by `| 0`: no global Math lookup in the loop).
- */
-function seedBootstrap(columns, resamples, seed, stream) {
-    const out = new Float64Array(resamples);
-    const sb = columns.base.length;
-    const sc = columns.cand.length;
-    const n = columns.base[0]?.length ?? 0;
-    if (n === 0 || sb === 0 || sc === 0)
-        return out.fill(Number.NaN);
-    const wb = new Float64Array(sb);
-    const wc = new Float64Array(sc);
-    // Per query: the drawn seeds' weighted difference; recomputed once per resample (seeds first, then queries).
-    const y = new Float64Array(n);
-    const TWO32 = 4294967296;
-    for (let start = 0, block = 0; start < resamples; start += BLOCK, block++) {
-        const next = xoshiro128ss(blockState(seed, stream, block));
-        const end = Math.min(resamples, start + BLOCK);
-        for (let r = start; r < end; r++) {
-            wb.fill(0);
-            wc.fill(0);
-            for (let k = 0; k < sb; k++)
-                wb[((next() * sb) / TWO32) | 0] += 1 / sb;
-            for (let k = 0; k < sc; k++)
-                wc[((next() * sc) / TWO32) | 0] += 1 / sc;
-            y.fill(0);
-            for (let s = 0; s < sc; s++)
-                if (wc[s] !== 0)
-                    addScaled(y, columns.cand[s], wc[s]);
-            for (let s = 0; s < sb; s++)
-                if (wb[s] !== 0)
-                    addScaled(y, columns.base[s], -wb[s]);
-            let sum = 0;
-            for (let j = 0; j < n; j++)
-                sum += y[((next() * n) / TWO32) | 0];
-            out[r] = sum / n;
-        }
-    }
-    return out.sort();
-}
-function addScaled(y, row, w) {
-    for (let q = 0; q < y.length; q++)
-        y[q] += w * row[q];
-}
-/** The spread between one side's seeds (the seed means over the same queries). */
-function seedSpread(rows) {
-    const means = rows.map((row) => {
-        let s = 0;
-        for (const v of row)
-            s += v;
-        return row.length === 0 ? Number.NaN : s / row.length;
-    });
-    const k = means.length;
-    const mean = means.reduce((a, b) => a + b, 0) / k;
-    const sd = k < 2 ? null : Math.sqrt(means.reduce((a, m) => a + (m - mean) ** 2, 0) / (k - 1));
-    return { means, sd, min: minOf(means), max: maxOf(means) };
-}
-
-/** A seed SD at or below this is rounding error of equal seed means (sums of doubles), not a spread. */
-const NO_SPREAD = 1e-12;
-/**
- * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval is the
- * two-level bootstrap over seeds and queries (src/stats/seed-bootstrap.ts). Estimates, W/L/T and regressions
- * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
- * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
- * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
- *
- * Refuses (InputError at the rule key) what the two-level bootstrap does not model: clusters, target
- * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
- */
-function withSeeds(engine, table, rules, seeds) {
-    const twoLevel = isTwoLevel(seeds);
-    const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length };
-    const all = engine.members([]);
-    const metrics = [...rules.metrics.keys()].map((metric) => {
-        const cols = seedColumns(table, seeds, metric, all);
-        const baseline = seedSpread(cols.base);
-        const candidate = seedSpread(cols.cand);
-        const delta = engine.compare(metric, []).delta;
-        const sds = [baseline.sd, candidate.sd].filter((x) => x !== null);
-        const spread = sds.length === 0 ? null : maxOf(sds);
-        return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread };
-    });
-    const summary = {
-        baseline: seeds.baseline.map((s) => s.source),
-        candidate: seeds.candidate.map((s) => s.source),
-        minSeeds: rules.statistics.minSeeds ?? null,
-        twoLevel,
-        metrics
-    };
-    if (!twoLevel)
-        return { stats: { ...engine, seeds: count }, summary };
-    // Bounded like the engine's resamples: one sorted distribution per metric and slice would grow with resamples x slices.
-    const distributions = createResampleCache(RESAMPLE_CACHE_BYTES);
-    const cache = new Map();
-    const stats = {
-        members: (filters) => engine.members(filters),
-        differences: (metric) => engine.differences(metric),
-        seeds: count,
-        compare(metric, filters, confidence = rules.statistics.confidence) {
-            const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
-            const cached = cache.get(key);
-            if (cached)
-                return cached;
-            const c = engine.compare(metric, filters, confidence);
-            const distKey = `${metric}\u0000${filterKey(filters)}`;
-            let dist = distributions.get(distKey)?.[0];
-            if (!dist) {
-                // Dropped or never drawn: the stream is named by slice and metric, so a redraw gives the same bytes.
-                const cols = seedColumns(table, seeds, metric, engine.members(filters));
-                dist = sortedResamples(seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`));
-                distributions.set(distKey, [dist]);
-            }
-            const notes = [...c.notes];
-            notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`);
-            const out = { ...c, ci: percentileInterval(dist, confidence), interval: 'percentile', intervalNote: null, pValue: null, test: null, gained: null, lost: null, notes };
-            cache.set(key, out);
-            return out;
-        }
-    };
-    return { stats, summary };
-}
-const isTwoLevel = (seeds) => seeds.baseline.length > 1 || seeds.candidate.length > 1;
-/**
- * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
- * two-level bootstrap does not model (clusters, target weights, McNemar checks), then declares every metric
- * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
- * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
- */
-function seedRules(rules, seeds) {
-    if (!isTwoLevel(seeds))
-        return rules;
-    refuseUnmodelled(rules);
-    return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) };
-}
-/** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
-function seedColumns(table, seeds, metric, members) {
-    const { base, cand } = table.metrics.get(metric);
-    return { base: sideColumns(seeds.baseline, table, metric, members, base), cand: sideColumns(seeds.candidate, table, metric, members, cand) };
-}
-/**
- * A query whose value is missing in a seed (or, under queries.missing: zero, absent from the whole side) takes
- * the paired table's value for every seed of the side: the filled value the averaged rows were given, so the
- * seed columns average to exactly the table's column.
- */
-function sideColumns(files, table, metric, members, filled) {
-    const columns = files.map((f) => f.values.get(metric));
-    const out = files.map(() => new Float64Array(members.length));
-    for (let j = 0; j < members.length; j++) {
-        const i = members[j];
-        const id = table.ids[i];
-        const values = files.map((f, s) => {
-            const row = f.index.get(id);
-            const v = row === undefined ? undefined : columns[s]?.[row];
-            return v === undefined || Number.isNaN(v) ? undefined : v;
-        });
-        const complete = files.length > 1 && values.every((v) => typeof v === 'number');
-        for (let s = 0; s < files.length; s++) {
-            const v = values[s];
-            out[s][j] = complete && typeof v === 'number' ? v : filled[i];
+            for (const unit of check.units)
+                add(metric, unit.slice, unit.comparison.candidate);
         }
     }
     return out;
 }
-function refuseUnmodelled(rules) {
-    const file = rules.source.file;
-    const hint = 'with several seed files per side the interval is a two-level bootstrap over seeds and independent queries';
-    if (rules.statistics.cluster !== undefined)
-        throw new InputError({ file, key: 'statistics.cluster' }, 'clusters are not resampled together with seed replicates', `${hint}: drop statistics.cluster, or gate one seed per side`);
-    if (rules.statistics.weights !== undefined)
-        throw new InputError({ file, key: 'statistics.weights' }, 'target weights are not applied together with seed replicates', `${hint}: drop statistics.weights, or gate one seed per side`);
-    for (const check of rules.checks) {
-        if (check.kind.type === 'superior' && check.kind.test === 'mcnemar') {
-            throw new InputError({ file, key: `checks[${check.index}].superior.test` }, `check ${quote(check.name)} uses McNemar, which needs one 0/1 outcome per query; averaged over seeds a hit is a share`, 'use superior: { test: bootstrap } with seed replicates (its interval covers seeds and queries), or gate one seed per side');
-        }
+/**
+ * A past report's values by series key, first value of a key kept (as a search would find it). Built once per
+ * report: a search per drawn series would key every value again (up to 50 runs x 2,000 values, twice per series).
+ */
+function valuesByKey(report) {
+    const index = new Map();
+    for (const x of report.values) {
+        const k = keyOf(x.metric, x.slice);
+        if (!index.has(k))
+            index.set(k, x.value);
     }
+    return index;
+}
+/** A past report's value of a series, or undefined when that run did not gate it. */
+function valueIn(index, key) {
+    const v = index.get(key);
+    return v !== undefined && Number.isFinite(v) ? v : undefined;
+}
+/** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
+const SAFE_URL$1 = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
+const short$2 = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
+const WORDS = { missing: 'no report artifact', expired: 'expired', unreadable: 'unreadable', wrong_version: 'from another report version', stale: 'stale (too old)' };
+/** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
+function readLine(h) {
+    const skipped = Object.keys(WORDS).filter((r) => h.skipped[r] > 0).map((r) => `${h.skipped[r]} ${WORDS[r]}`);
+    const asked = `history.runs is ${h.requested}`;
+    const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
+    return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`;
+}
+/** One xychart-beta line chart of a series: past points that have it, then this PR. */
+function chart(metric, points) {
+    const values = points.map((p) => p.value);
+    const lo = minOf(values);
+    const hi = maxOf(values);
+    const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
+    const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)));
+    const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad;
+    const top = metric.range ? Math.min(metric.range[1], hi + pad) : hi + pad;
+    // No input name goes into Mermaid source (it would be mangled or break the chart): the sentence above names it.
+    return [
+        'xychart-beta',
+        `  title "past runs, then this PR"`,
+        `  x-axis [${points.map((p) => `"${p.label}"`).join(', ')}]`,
+        `  y-axis "candidate mean" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
+        `  line [${values.map((v) => fixed(v, d)).join(', ')}]`
+    ].join('\n');
+}
+/**
+ * The History section's lines (empty when the result carries no history). Every past run that gave a report is
+ * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
+ * simply has no point on the series it lacks.
+ */
+function historySection(result, h) {
+    const out = ['### History', '', readLine(h), ''];
+    if (h.notes.length > 0)
+        out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '');
+    const series = seriesOf(result);
+    if (h.reports.length === 0 || series.length === 0) {
+        out.push('_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._', '');
+        return out;
+    }
+    const metricOf = (name) => result.rules.metrics.get(name);
+    const indexes = h.reports.map(valuesByKey);
+    const drawn = series.slice(0, MAX_CHARTS);
+    out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '');
+    for (const s of drawn) {
+        const labels = new Set();
+        const points = h.reports.flatMap((r, i) => {
+            const v = valueIn(indexes[i], s.key);
+            if (v === undefined)
+                return [];
+            // Two runs of one commit would share a category (and one point would hide the other): add the run.
+            const label = labels.has(short$2(r.commit)) ? `${short$2(r.commit)} run ${r.runId}` : short$2(r.commit);
+            labels.add(label);
+            return [{ label, value: v }];
+        });
+        points.push({ label: 'this PR', value: s.current });
+        const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`;
+        out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '');
+    }
+    if (series.length > MAX_CHARTS)
+        out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '');
+    const columns = series.slice(0, MAX_COLUMNS);
+    const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
+    const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]];
+    for (const [i, r] of h.reports.entries()) {
+        rows.push([
+            SAFE_URL$1.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
+            `\`${short$2(r.commit)}\``,
+            inline(r.date.slice(0, 10), 10),
+            ...columns.map((s) => {
+                const v = valueIn(indexes[i], s.key);
+                return v === undefined ? '—' : fixed(v, digits(s));
+            })
+        ]);
+    }
+    rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)]);
+    out.push(markdownTable(rows, { alignDelimiters: false }), '');
+    if (series.length > MAX_COLUMNS)
+        out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '');
+    return out;
 }
 
-/** How many ids a refusal lists before "and N more". */
-const LIST_LIMIT$1 = 10;
 /**
- * The candidate paired with the reference (the last release's rows) on the exam: the SAME ids in the same
- * order, the same attribute columns (the exam's, so every slice and `where` selects the same queries) and the
- * same candidate column as the gate's own table (already checked and filled), with the reference's values in
- * place of the baseline's. The statistics run on it exactly as on the gate's table (same seed derivation per
- * subset, so the same resampling plan).
+ * The JSON report's `history` object (docs/report.md): which past gate runs were read and what was left out.
+ * Additive, present only when the rules ask for history. The values themselves are in the past runs' own
+ * reports; this names them (run, commit, date) so a reader can fetch them.
+ */
+function historyJson(h) {
+    return {
+        branch: h.branch,
+        requested: h.requested,
+        read: h.reports.length,
+        skipped: { ...h.skipped },
+        runs: h.reports.map((r) => ({ run_id: r.runId, commit: r.commit, date: r.date, holdout_looks: r.holdoutLooks })),
+        notes: h.notes
+    };
+}
+
+/**
+ * History (rules `history`): each gated metric over the last gate runs on the default branch, with this PR as the
+ * last point, so a slow slide shows. Context, never evidence: what cannot be read is a note, never a failure.
  *
- * The reference must describe the exam, or its budget means nothing: a reference whose queries are not
- * exactly the exam's, that lacks a value, holds one outside the metric's range, or labels a query with another
- * slice value than the exam does is refused as not comparable, never re-paired on the queries both happen to
- * have. A refusal is unusable input (exit 2), not a failed rule: the reference is exam-side, written by the
- * release, and the PR cannot fix it; the fix is to cut a new reference on the current exam.
+ * Exam: the JSON reports of push runs on the default branch of this repository (src/github/history.ts): runs
+ * of other branches, of forks, or triggered by pull requests are never read. None outside a pull request.
  */
-function pairReference(rules, table, reference, label) {
-    const notComparable = (what, extra = {}) => new InputError({ file: reference.source, ...extra }, `the reference ${quote(label)} is not comparable with the exam: ${what}`, "a budget is only meaningful on the exam's queries: regenerate the reference rows on the current exam (the rows of the last release, evaluated on today's queries and judgments), or move reference to the release that used this exam");
-    // The reference is read like any rows file, which refuses a repeated id with both lines.
-    const byId = reference.index;
-    const exam = new Set(table.ids);
-    const missing = table.ids.filter((id) => !byId.has(id));
-    const extra = [...byId.keys()].filter((id) => !exam.has(id)).sort();
-    if (missing.length > 0 || extra.length > 0) {
-        const parts = [];
-        if (missing.length > 0)
-            parts.push(`${missing.length} exam ${missing.length === 1 ? 'query is' : 'queries are'} not in it (${list(missing)})`);
-        if (extra.length > 0)
-            parts.push(`${extra.length} of its ${extra.length === 1 ? 'queries is' : 'queries are'} not in the exam (${list(extra)})`);
-        throw notComparable(`a different query set: ${parts.join('; ')}`);
-    }
-    const metrics = new Map();
-    for (const metric of rules.metrics.values()) {
-        const cand = table.metrics.get(metric.name).cand;
-        const base = new Float64Array(table.ids.length);
-        const values = reference.values.get(metric.name);
-        table.ids.forEach((id, i) => {
-            const row = byId.get(id);
-            const v = values === undefined ? Number.NaN : values[row];
-            const line = reference.lines[row];
-            if (Number.isNaN(v))
-                throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line, queryId: id });
-            if (metric.binary && v !== 0 && v !== 1)
-                throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id });
-            if (metric.range && (v < metric.range[0] || v > metric.range[1]))
-                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line, queryId: id });
-            base[i] = v;
-        });
-        metrics.set(metric.name, { base, cand });
-    }
-    for (const [name, column] of table.attrs) {
-        const own = reference.attrs.get(name);
-        table.ids.forEach((id, i) => {
-            const row = byId.get(id);
-            const value = own?.[row];
-            if (value !== undefined && value !== '' && value !== column[i]) {
-                throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: reference.lines[row], queryId: id });
+const historyCapability = {
+    name: 'history',
+    about: 'a slow slide no single PR shows: the gated metrics over the default branch’s last gate runs',
+    config: (rules) => rules.history,
+    inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history' }],
+    read: (_h, inputs) => Promise.resolve(inputs.record('history')),
+    assess: ({ evidence: history }) => ({
+        guards: [],
+        summary: history,
+        parts: history === undefined
+            ? {}
+            : {
+                markdown: { afterPictures: ({ result }) => historySection(result, history) },
+                json: () => ['history', historyJson(history)]
             }
-        });
+    })
+};
+
+/** Indices (into the table) of the holdout's queries: all of them when the rules grade the holdout, the `split` = holdout ones under `all`. */
+function holdoutMask(rules, table) {
+    const n = table.ids.length;
+    const mask = new Uint8Array(n);
+    const split = rules.dataset?.split;
+    if (split === 'holdout')
+        mask.fill(1);
+    else if (split === 'all') {
+        const column = table.attrs.get('split');
+        if (column)
+            for (let i = 0; i < n; i++)
+                mask[i] = column[i] === 'holdout' ? 1 : 0;
     }
-    return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.ids.length } };
+    return mask;
 }
-function list(ids) {
-    return (ids
-        .slice(0, LIST_LIMIT$1)
-        .map((id) => quote(id))
-        .join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : ''));
+/**
+ * Counts this run's look at the holdout (when it grades any holdout query) on top of `prior`. Undefined when
+ * the rules name no evaluation set: without splits there is no holdout to account for.
+ */
+function countHoldoutLooks(rules, table, prior) {
+    if (!rules.dataset)
+        return undefined;
+    const mask = holdoutMask(rules, table);
+    let queries = 0;
+    for (const m of mask)
+        queries += m;
+    const thisRun = queries > 0 ? 1 : 0;
+    const thisPr = prior.thisPr === null ? null : prior.thisPr + thisRun;
+    const maxPerPr = rules.dataset.holdoutMaxPerPr ?? null;
+    const maxPerRelease = rules.dataset.holdoutMaxPerRelease ?? null;
+    const thisRelease = prior.release === undefined ? null : prior.release + thisRun;
+    const overPr = maxPerPr !== null && thisPr !== null && thisPr > maxPerPr;
+    const overRelease = maxPerRelease !== null && thisRelease !== null && thisRelease > maxPerRelease;
+    return {
+        split: rules.dataset.split,
+        queries,
+        thisRun,
+        thisPr,
+        total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
+        historyReports: prior.history === undefined ? null : prior.history.reports,
+        maxPerPr,
+        thisRelease,
+        maxPerRelease,
+        exceeded: thisRun === 1 && (overPr || overRelease),
+        unknown: thisRun === 1 && prior.unknown !== undefined ? prior.unknown : null
+    };
+}
+/**
+ * Beyond the cap (or when the looks could not be counted), a unit on queries that include the holdout becomes
+ * inconclusive: a unit that passed, or was inconclusive, takes reason `holdout_looks_exceeded` (or
+ * `holdout_looks_unknown`); how it counts is on_inconclusive, or fail for a superior check, as for any
+ * inconclusive unit. A unit that failed stays failed: looking too often makes a pass untrustworthy (the change
+ * may be fitted to the holdout), not a shown loss. The caller decides every check and the verdict again.
+ */
+function capHoldoutUnit(unit, account, mask, stats) {
+    if (unit.status === 'fail')
+        return unit;
+    if (!account.exceeded && account.unknown === null)
+        return unit;
+    let touches = false;
+    for (const i of stats.members(unit.slice)) {
+        if (mask[i] === 1) {
+            touches = true;
+            break;
+        }
+    }
+    if (!touches)
+        return unit;
+    if (account.unknown !== null)
+        return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' };
+    const release = account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease;
+    const looks = release ? { thisPr: account.thisRelease, maxPerPr: account.maxPerRelease, release: true } : { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
+    return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks };
 }
 
 /**
- * Whether the reference was made on the exam's snapshot: its manifest against the baseline's (else the
- * dataset's) on the rules' `comparability.must_match` fields. A budget spent across two snapshots (another
- * corpus, another judge) would measure the snapshot change, not the system, so a difference (or a field one
- * side lacks) is refused as not comparable, never re-paired. Returns the note the report shows: what was
- * compared, or why nothing was. Refuses a reference manifest the rules give no fields to compare on, and one
- * with nothing exam-side to compare it with: a file that is read and never used is a mistake.
+ * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
+ * per-query details a report may show. An exam whose questions a PR author can read query by query becomes
+ * development data, so the Markdown report (PR comment, job summary) lists regressed queries of the dev split
+ * only and gives the holdout as aggregates.
  */
-function checkReferenceSnapshot(rules, reference, exam, label) {
-    const mustMatch = rules.comparability?.mustMatch;
-    if (reference === null)
-        return mustMatch === undefined ? null : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`;
-    if (mustMatch === undefined) {
-        throw new InputError({ file: reference.source }, 'a reference manifest was given, but the rules name no comparability.must_match fields to compare it on', 'add comparability: { must_match: [corpus.content_hash, judge.model] } to the rules, or leave the reference manifest out');
+const times = (n) => (n === 1 ? 'once' : `${n} times`);
+/** The report's sentence about the holdout (RAW: numbers and fixed words, and the ledger's reason when unknown). */
+function holdoutSentence(h) {
+    if (h.unknown !== null) {
+        return `Holdout: ${h.thisRun === 1 ? `graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'})` : `not graded by this run (split ${h.split})`}, but the looks so far could not be counted (${h.unknown}), so the checks on holdout queries are inconclusive. Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
     }
-    const examSide = exam.baseline ?? exam.dataset;
-    if (examSide === null) {
-        throw new InputError({ file: reference.source }, "a reference manifest was given, but there is no exam-side manifest (baseline's or dataset's) to compare it with", 'give the baseline manifest too (--baseline-manifest / input baseline-manifest)');
+    if (h.thisRun === 0) {
+        const pr = h.thisPr !== null && h.thisPr > 0 ? ` It has been looked at ${times(h.thisPr)} in this PR.` : '';
+        return `Holdout: not graded by this run (split ${h.split}).${pr}`;
     }
-    for (const rule of mustMatch) {
-        const paths = new Set([...examSide.leaves.keys(), ...reference.leaves.keys()].filter((p) => underPath(p, rule)));
-        if (paths.size === 0)
-            throw notComparable(reference, label, `neither it nor ${examSide.source} has ${rule}`);
-        for (const p of [...paths].sort()) {
-            const a = examSide.leaves.get(p);
-            const b = reference.leaves.get(p);
-            if (a !== b)
-                throw notComparable(reference, label, `${p} is ${b === undefined ? '(absent)' : quote(b)} in it and ${a === undefined ? '(absent)' : quote(a)} in ${examSide.source}`);
-        }
-    }
-    return `the reference's snapshot matches ${examSide.source} on ${mustMatch.join(', ')}`;
+    const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`;
+    const pr = h.thisPr === null ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)' : `${times(h.thisPr)} in this PR, this run included${cap}`;
+    const release = h.thisRelease === null ? '' : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`;
+    const total = h.total === null ? '' : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
+    const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : '';
+    return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${release}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
 }
-function notComparable(reference, label, what) {
-    return new InputError({ file: reference.source }, `the reference ${quote(label)} was made on another snapshot than the exam: ${what}`, 'a budget across two snapshots measures the snapshot change, not the system: regenerate the reference rows on the current snapshot, or cut a new reference');
+/**
+ * The regressed queries a report may list one by one (those no capability withholds: the dev split's), and how
+ * many were withheld from the list (0 when the holdout is not graded).
+ */
+function listableRegressions(result) {
+    if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
+        return { shown: result.regressions, withheld: 0 };
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    const shown = result.regressions.filter((r) => !isWithheld(result, index.get(r.id) ?? -1));
+    return { shown, withheld: result.regressions.length - shown.length };
+}
+/** The sentence under a list of regressed queries that left holdout queries out (RAW). */
+function withheldSentence(withheld) {
+    return `${withheld} holdout ${withheld === 1 ? 'query' : 'queries'} that got worse ${withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`;
+}
+/** The JSON report's `holdout` object (docs/report.md): additive, present only with an evaluation set. */
+function holdoutJson(h) {
+    return {
+        split: h.split,
+        graded: h.thisRun === 1,
+        queries: h.queries,
+        looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
+        max_per_pr: h.maxPerPr,
+        ...(h.maxPerRelease === null ? {} : { this_release: h.thisRelease, max_per_release: h.maxPerRelease }),
+        exceeded: h.exceeded,
+        ...(h.unknown === null ? {} : { unknown: h.unknown })
+    };
+}
+
+/**
+ * Holdout accounting (rules `dataset`, `dataset.holdout_looks`): a holdout graded again and again until it agrees
+ * stops measuring generalisation. Every run that grades it is counted, per pull request and over the default
+ * branch's history, and a cap may make the checks on it inconclusive; per-query details of holdout queries never
+ * reach a report, a file or a log a pull request's run can read.
+ *
+ * Exam: the look ledger (what the trusted source recorded of earlier runs: src/github/look-ledger.ts; none
+ * outside a pull request). When it cannot be read or this run's look cannot be recorded, the count is unknown
+ * and the checks on holdout queries are inconclusive (fail closed), never counted from 0.
+ */
+const holdoutCapability = {
+    name: 'holdout',
+    about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
+    config: (rules) => rules.dataset,
+    inputs: () => [{ role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' }],
+    read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
+    assess({ rules, table, evidence }) {
+        const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null });
+        const mask = holdoutMask(rules, table);
+        const graded = account.queries > 0;
+        return {
+            guards: [],
+            summary: { account, mask },
+            parts: {
+                markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
+                text: { head: () => [`  ${plain$1(holdoutSentence(account), 800)}`] },
+                json: () => ['holdout', holdoutJson(account)],
+                unitJson: (unit) => (unit.holdoutLooks ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]] : []),
+                ...(graded ? { withheld: (i) => mask[i] === 1 } : {})
+            }
+        };
+    },
+    adjust: (unit, { summary, stats }) => capHoldoutUnit(unit, summary.account, summary.mask, stats)
+};
+
+/**
+ * Calls `onRecord` for every record of a small exam or answer file of records (judge anchors and labels, a
+ * queries file): JSON Lines, or CSV with a header when its name ends in `.csv`. A header naming a column twice,
+ * a CSV record with another number of fields, and a JSON line that is not an object are refused with the line;
+ * blank lines are skipped. `hint` says what a record looks like.
+ */
+async function forEachRecord(file, name, onRecord, hint) {
+    if (guessRowsFormat(file) === 'csv') {
+        let header;
+        await forEachCsvRecord(file, (fields, line) => {
+            if (header === undefined) {
+                header = fields.map((f) => f.trim());
+                const twice = header.find((h, i) => header?.indexOf(h) !== i);
+                if (twice !== undefined)
+                    throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once');
+                return;
+            }
+            if (fields.length === 1 && fields[0].trim() === '')
+                return;
+            if (fields.length !== header.length)
+                throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column');
+            const record = new Map();
+            header.forEach((h, i) => record.set(h, fields[i]));
+            onRecord(record, line);
+        });
+        return;
+    }
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        onRecord(new Map(Object.entries(readObjectLine(text, name, line, hint))), line);
+    });
+}
+
+/** Most distinct labels: kappa builds a k x k table, and more labels than this are free text, not a scale. */
+const MAX_ANCHOR_LABELS = 100;
+const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'judge_swapped', 'baseline_judge_swapped']);
+const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (judge: the baseline judge\'s label; baseline_judge is the same column)';
+/** Columns that hold the candidate judge's labels: the candidate's answers, never part of the exam file. */
+const CANDIDATE_COLUMNS = ['candidate_judge', 'candidate_judge_swapped'];
+/** A plain decimal number (no backtracking: each part is a single run of one character class). */
+const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
+/** A label as text: numbers in one spelling (2, 2.0 and "2" are one label), strings as written. */
+function labelText(value, where, key) {
+    if (value === undefined || value === null || value === '')
+        return null;
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value))
+            throw new InputError({ ...where, key }, `${key} is not a finite number`, RECORD_HINT);
+        return String(value);
+    }
+    if (typeof value !== 'string')
+        throw new InputError({ ...where, key }, `${key} is neither a label string nor a number`, RECORD_HINT);
+    if (value.length > 200)
+        throw new InputError({ ...where, key }, `${key} is ${value.length} characters long; a label is a short word or a grade`, RECORD_HINT);
+    return DECIMAL.test(value) ? String(Number(value)) : value;
+}
+/**
+ * Reads an anchor file (the exam: items, human labels, attributes and the baseline judge's labels): JSON Lines, or
+ * CSV with a header when its name ends in `.csv`. Refuses, with the line: a record without id, human or judge
+ * label, a candidate judge column (the candidate's labels are an answer: {@link readCandidateJudgeLabels}), a
+ * repeated id whose human label or attributes differ, a missing `per_slice` attribute, more than
+ * {@link MAX_ANCHOR_LABELS} labels, and an empty file.
+ */
+async function readAnchors(file, name, perSlice) {
+    const byId = new Map();
+    const labels = new Set();
+    const onRecord = (record, line) => {
+        const where = { file: name, line };
+        const rawId = record.get('id');
+        if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+            throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', RECORD_HINT);
+        const id = String(rawId);
+        if (id === '')
+            throw new InputError({ ...where, key: 'id' }, 'the id is empty', RECORD_HINT);
+        checkQueryIdLength(id, where);
+        const human = labelText(record.get('human'), where, 'human');
+        if (human === null)
+            throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT);
+        const candidateColumn = CANDIDATE_COLUMNS.find((k) => record.has(k));
+        if (candidateColumn !== undefined) {
+            throw new InputError({ ...where, queryId: id, key: candidateColumn }, `the anchor file carries ${candidateColumn}: the candidate judge's labels are the candidate's answers, not part of the exam`, 'keep id, human, judge (the baseline judge\'s label) and attributes in the anchor file; give the candidate judge\'s labels ({"id", "judge"} per scoring) with --candidate-judge-labels FILE (action input candidate-judge-labels)');
+        }
+        const key = record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null ? 'judge' : 'baseline_judge';
+        if (key === 'judge' && record.has('baseline_judge')) {
+            throw new InputError({ ...where, queryId: id }, 'the record has judge and also baseline_judge', "write the baseline judge's label once, as judge");
+        }
+        const baseline = labelText(record.get(key), where, key);
+        if (baseline === null)
+            throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', RECORD_HINT);
+        const swappedKey = key === 'judge' ? 'judge_swapped' : 'baseline_judge_swapped';
+        const baselineSwapped = labelText(record.get(swappedKey), where, swappedKey);
+        // Without the candidate's own labels one judge serves both sides (readCandidateJudgeLabels fills them in).
+        const candidate = baseline;
+        const candidateSwapped = baselineSwapped;
+        for (const l of [human, baseline, candidate, baselineSwapped, candidateSwapped])
+            if (l !== null)
+                labels.add(l);
+        if (labels.size > MAX_ANCHOR_LABELS) {
+            throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text');
+        }
+        const attrs = new Map();
+        for (const [key, value] of record) {
+            if (KNOWN.has(key) || typeof value !== 'string' || value === '')
+                continue;
+            checkAttributeLength(key, value, where);
+            attrs.set(key, value);
+        }
+        if (perSlice !== undefined && !attrs.has(perSlice)) {
+            throw new InputError({ ...where, queryId: id, key: perSlice }, `the record has no "${perSlice}" (judge.per_slice)`, `give every anchor its ${perSlice}, or drop judge.per_slice`);
+        }
+        const scoring = { line, baseline, candidate, baselineSwapped, candidateSwapped };
+        const known = byId.get(id);
+        if (known === undefined) {
+            byId.set(id, { id, line, human, attrs, scorings: [scoring] });
+            return;
+        }
+        // The same id again is the judge scoring the item again (repeatability): the item itself must not change.
+        if (known.human !== human) {
+            throw new InputError({ ...where, queryId: id, key: 'human' }, `item ${quote(id)} has human label ${quote(human)} here but ${quote(known.human)} at line ${known.line}`, 'an item scored again keeps its human label');
+        }
+        const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])].sort(compareCodePoints).find((k) => attrs.get(k) !== known.attrs.get(k));
+        if (differs !== undefined) {
+            throw new InputError({ ...where, queryId: id, key: differs }, `item ${quote(id)} has ${differs} = ${quote(attrs.get(differs) ?? '')} here but ${quote(known.attrs.get(differs) ?? '')} at line ${known.line}`, 'an item scored again keeps its attributes');
+        }
+        known.scorings.push(scoring);
+    };
+    await forEachRecord(file, name, onRecord, RECORD_HINT);
+    if (byId.size === 0)
+        throw new InputError({ file: name }, 'the anchor file has no items', RECORD_HINT);
+    const items = [...byId.values()].sort((a, b) => compareCodePoints(a.id, b.id));
+    return { source: name, candidateSource: null, sameJudge: true, items, labels };
+}
+const LABELS_HINT = 'each record: {"id": "a1", "judge": 2} (the candidate judge\'s label of anchor a1; judge_swapped for the other order), every anchor item as often as the anchor file scores it';
+const LABEL_KEYS = new Set(['id', 'judge', 'judge_swapped']);
+/**
+ * The candidate judge's labels of the anchors (an answer input, from the pull request): read and merged into the
+ * exam's items. The anchors (items, human labels, attributes, how often each item is scored) are the exam's; the
+ * answer only fills in the candidate's label of each scoring, so it must give every anchor item exactly as many
+ * scorings as the anchor file does, in the same order, and nothing else: an item left out, an item the anchors do
+ * not have, another number of scorings, a human label or an attribute in it are refused with the line. A judge
+ * that leaves items out chooses which items its agreement is measured on.
+ */
+async function readCandidateJudgeLabels(file, name, anchors) {
+    const byId = new Map(anchors.items.map((item) => [item.id, item]));
+    const given = new Map();
+    const labels = new Set(anchors.labels);
+    await forEachRecord(file, name, (record, line) => {
+        const where = { file: name, line };
+        const rawId = record.get('id');
+        if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+            throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT);
+        const id = String(rawId);
+        checkQueryIdLength(id, where);
+        for (const key of record.keys()) {
+            if (LABEL_KEYS.has(key))
+                continue;
+            if (key === 'human' || key.endsWith('_judge') || key.endsWith('_judge_swapped')) {
+                throw new InputError({ ...where, queryId: id, key }, `the candidate judge's labels carry ${quote(key)}, which is not the candidate's to give`, "human labels and the baseline judge's labels are the exam's (the anchor file at the base commit): give only id, judge and judge_swapped");
+            }
+        }
+        const item = byId.get(id);
+        if (item === undefined)
+            throw new InputError({ ...where, queryId: id }, `${quote(id)} is not an anchor item of ${anchors.source}`, "label the anchor file's items only: the exam decides which items the judge is checked on");
+        const label = labelText(record.get('judge'), where, 'judge');
+        if (label === null)
+            throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', LABELS_HINT);
+        const swapped = labelText(record.get('judge_swapped'), where, 'judge_swapped');
+        for (const l of [label, swapped])
+            if (l !== null)
+                labels.add(l);
+        if (labels.size > MAX_ANCHOR_LABELS)
+            throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text');
+        const list = given.get(id) ?? [];
+        list.push({ label, swapped, line });
+        if (list.length > item.scorings.length) {
+            throw new InputError({ ...where, queryId: id }, `item ${quote(id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} ${item.scorings.length === 1 ? 'time' : 'times'}`, 'score every anchor item as often as the anchor file does (its repeats are part of the exam)');
+        }
+        given.set(id, list);
+    }, LABELS_HINT);
+    const items = anchors.items.map((item) => {
+        const list = given.get(item.id) ?? [];
+        if (list.length !== item.scorings.length) {
+            throw new InputError({ file: name, queryId: item.id }, list.length === 0
+                ? `anchor item ${quote(item.id)} (${anchors.source}:${item.line}) has no candidate judge label`
+                : `anchor item ${quote(item.id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} times`, 'label every anchor item, as often as the anchor file scores it: a judge that leaves items out chooses what its agreement is measured on');
+        }
+        return { ...item, scorings: item.scorings.map((s, t) => ({ ...s, candidate: list[t].label, candidateSwapped: list[t].swapped })) };
+    });
+    return { source: anchors.source, candidateSource: name, sameJudge: false, items, labels };
+}
+
+/** A file read where it was named: shown by its own name. */
+function localFile(path) {
+    return { path, name: path };
+}
+/**
+ * Reads a fetched file: `read` gets the path to open and the name to give the result; a refusal it raises names
+ * the file by its shown name instead of its temporary path (in the message, the hint and `where.file`).
+ */
+async function readFetched(file, read) {
+    if (file.path === file.name)
+        return read(file.path, file.name);
+    try {
+        return await read(file.path, file.name);
+    }
+    catch (error) {
+        throw isInputError(error) ? renamed(error, [file]) : error;
+    }
+}
+/**
+ * The same refusal with each copy's path replaced by its name. Plain text replacement is exact here: a copy's
+ * path is a fresh temporary folder (mkdtemp's random suffix), so it appears in a message only where a reader
+ * named that file.
+ */
+function renamed(error, files) {
+    const rename = (text) => {
+        let out = text;
+        for (const { path, name } of files)
+            if (path !== name)
+                out = out.split(path).join(name);
+        return out;
+    };
+    const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
+    const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), { code: error.code });
+    copy.message = rename(error.message);
+    return copy;
 }
 
 /**
@@ -16387,8 +17872,6 @@ function rawAgreement(counts, k) {
     return n === 0 ? null : same / n;
 }
 
-/** At least this share of resamples must have a defined kappa for an interval to be read from them. */
-const MIN_DEFINED_SHARE = 0.5;
 /**
  * The label scale in order: the rules' `labels`, or the labels seen (numerically sorted when all are numbers,
  * else by code points). Weighted kappa needs an order, so text labels with weights need `labels` in the rules.
@@ -16429,58 +17912,95 @@ function sliceAgreement(slice, items, scale, sameJudge, options) {
     const index = new Map(scale.map((l, i) => [l, i]));
     const sides = sameJudge ? ['baseline'] : ['baseline', 'candidate'];
     const cells = sides.map((s) => cellsOf(items, index, k, s));
-    const tables = cells.map(() => new Float64Array(k * k));
     const w = weightMatrix(k, options.weights);
     const rowsBuf = new Float64Array(k);
     const colsBuf = new Float64Array(k);
-    const ks = sides.map(() => null);
-    // Fills each side's table from the picked items and returns the kappas (reused array: nothing allocated per resample).
-    const fill = (picks) => {
-        for (let c = 0; c < cells.length; c++) {
-            const t = tables[c];
-            const { starts, cells: flat } = cells[c];
-            t.fill(0);
-            for (let p = 0; p < picks.length; p++)
-                for (let x = starts[picks[p]]; x < starts[picks[p] + 1]; x++)
-                    t[flat[x]]++;
-            ks[c] = kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa;
-        }
-        return ks;
-    };
-    const all = Array.from({ length: items.length }, (_, i) => i);
-    const point = [...fill(all)];
-    const raws = cells.map((_, c) => rawAgreement(tables[c], k) ?? 0);
-    // Resample items with replacement, in blocks with their own streams (src/stats/rng.ts): same seed, same bytes.
-    const draws = sides.map(() => []);
-    const diffs = [];
-    const undefinedCounts = sides.map(() => 0);
     const m = items.length;
-    const picks = new Int32Array(m);
-    const stream = `judge-anchors\u0000${slice.map(([a, v]) => `${a}=${v}`).join('\u0000')}`;
-    for (let b0 = 0; b0 < options.resamples; b0 += BLOCK) {
-        const next = xoshiro128ss(blockState(options.seed, stream, b0 / BLOCK));
-        for (let b = b0; b < Math.min(options.resamples, b0 + BLOCK); b++) {
-            for (let p = 0; p < m; p++)
-                picks[p] = Math.floor((next() * m) / 4294967296);
-            const drawn = fill(picks);
-            drawn.forEach((v, c) => (v === null ? undefinedCounts[c]++ : draws[c].push(v)));
-            if (!sameJudge && drawn[0] !== null && drawn[1] !== null)
-                diffs.push(drawn[1] - drawn[0]);
+    // Every side's whole table, then each item's cells taken out and put back: m leave-one-out kappas per side.
+    const tables = cells.map(({ cells: flat }) => {
+        const t = new Float64Array(k * k);
+        for (const cell of flat)
+            t[cell]++;
+        return t;
+    });
+    const point = tables.map((t) => kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa);
+    const raws = tables.map((t) => rawAgreement(t, k) ?? 0);
+    const leaveOut = cells.map(({ starts, cells: flat }, c) => {
+        const t = tables[c];
+        const out = [];
+        for (let p = 0; p < m; p++) {
+            for (let x = starts[p]; x < starts[p + 1]; x++)
+                t[flat[x]]--;
+            out.push(kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa);
+            for (let x = starts[p]; x < starts[p + 1]; x++)
+                t[flat[x]]++;
         }
-    }
-    const alpha = 1 - options.confidence;
-    const interval = (values) => {
-        if (values.length < MIN_DEFINED_SHARE * options.resamples)
-            return null;
-        const sorted = Float64Array.from(values).sort();
-        return [quantileSorted(sorted, alpha / 2), quantileSorted(sorted, 1 - alpha / 2)];
+        return out;
+    });
+    const t = m > 1 ? tQuantile(1 - (1 - options.confidence) / 2, m - 1) : Number.NaN;
+    const side = (c) => {
+        const loo = leaveOut[c];
+        const undefinedLeaveOneOut = loo.filter((v) => v === null).length;
+        return {
+            kappa: point[c],
+            raw: raws[c],
+            interval: undefinedLeaveOneOut > 0
+                ? null
+                : kappaInterval(point[c], loo.filter((v) => v !== null), t),
+            undefinedLeaveOneOut
+        };
     };
-    const side = (c) => ({ kappa: point[c], raw: raws[c], interval: interval(draws[c]), undefinedResamples: undefinedCounts[c] });
-    const scorings = items.reduce((s, i) => s + i.scorings.length, 0);
+    const scorings = items.reduce((n, i) => n + i.scorings.length, 0);
     if (sameJudge)
         return { slice, items: m, scorings, baseline: side(0), candidate: null, drift: null };
     const delta = point[0] === null || point[1] === null ? null : point[1] - point[0];
-    return { slice, items: m, scorings, baseline: side(0), candidate: side(1), drift: { delta, interval: interval(diffs) } };
+    let interval = null;
+    const [before, after] = leaveOut;
+    const diffs = [];
+    for (let p = 0; p < m; p++) {
+        const b = before[p];
+        const a = after[p];
+        if (a !== null && b !== null)
+            diffs.push(a - b);
+    }
+    if (delta !== null && diffs.length === m)
+        interval = jackknifeT(delta, diffs, t);
+    return { slice, items: m, scorings, baseline: side(0), candidate: side(1), drift: { delta, interval } };
+}
+/**
+ * The jackknife-t interval θ̂ ± t·se, se² = (m − 1)/m · Σ (θ₍ₚ₎ − θ̄)² over the m leave-one-out estimates (Efron &
+ * Tibshirani 1993, eq. 11.5); null when they do not vary (no spread: the interval would be a point, never evidence)
+ * or t is undefined (one item).
+ */
+function jackknifeT(estimate, leaveOneOut, t) {
+    const m = leaveOneOut.length;
+    if (m < 2 || !Number.isFinite(t))
+        return null;
+    let mean = 0;
+    for (const v of leaveOneOut)
+        mean += v;
+    mean /= m;
+    let ss = 0;
+    for (const v of leaveOneOut)
+        ss += (v - mean) * (v - mean);
+    const se = Math.sqrt(((m - 1) / m) * ss);
+    if (!(se > 0) || !Number.isFinite(estimate))
+        return null;
+    return [estimate - t * se, estimate + t * se];
+}
+/**
+ * A kappa's interval: the jackknife-t on Fisher's z = atanh(kappa), mapped back with tanh (inside [−1, 1] by
+ * construction), or on kappa itself, clipped to [−1, 1], when a kappa is ±1 (atanh infinite).
+ */
+function kappaInterval(kappa, leaveOneOut, t) {
+    if (kappa === null)
+        return null;
+    if (Math.abs(kappa) < 1 && leaveOneOut.every((v) => Math.abs(v) < 1)) {
+        const z = jackknifeT(Math.atanh(kappa), leaveOneOut.map(Math.atanh), t);
+        return z === null ? null : [Math.tanh(z[0]), Math.tanh(z[1])];
+    }
+    const raw = jackknifeT(kappa, leaveOneOut, t);
+    return raw === null ? null : [Math.max(-1, raw[0]), Math.min(1, raw[1])];
 }
 /** Agreement over all anchors and, with `perSlice`, over every value of that attribute (values sorted). */
 function judgeAgreement(anchors, scale, perSlice, options) {
@@ -16626,12 +18146,6 @@ function judgePosition(anchors) {
         return { side, scorings, consistent: scorings > 0 ? same / scorings : null };
     });
 }
-/** The length field of every row by query id (null when the row has none). */
-function lengthsOf(side, field) {
-    const out = new Map();
-    side.ids.forEach((id, row) => out.set(id, valueAt(side, field, row)));
-    return out;
-}
 /**
  * Length bias over the paired queries: per query d_score = candidate - baseline of `score` and d_length the same
  * for `length`, then their rank correlation overall and per value of `perSlice`. Refuses when either side's rows
@@ -16644,19 +18158,23 @@ function lengthBias(table, baseline, candidate, options) {
         }
     }
     const col = table.metrics.get(options.score);
-    const lb = lengthsOf(baseline, options.length);
-    const lc = lengthsOf(candidate, options.length);
     const members = [];
     const dScore = [];
     const dLength = [];
+    // Every exam query needs its length on both sides: a query left out would let the candidate choose which
+    // queries the guard sees (an answer without a length is refused, never dropped).
+    const lengthOf = (side, role, id) => {
+        const row = side.index.get(id);
+        const v = row === undefined ? null : valueAt(side, options.length, row);
+        if (v === null || v === undefined) {
+            throw new InputError({ file: side.source, ...(row === undefined ? {} : { line: side.lines[row] }), queryId: id, key: 'judge.length_bias.length' }, row === undefined ? `the ${role} has no row for query ${quote(id)}, so its answer length "${options.length}" is unknown` : `the ${role}'s row has no answer length "${options.length}" (judge.length_bias)`, `write ${options.length} on the row of every exam query of both sides: length bias is measured over the whole exam, never over the queries an answer chose to carry it (queries.missing: zero fills metric values, not lengths)`);
+        }
+        return v;
+    };
     table.ids.forEach((id, i) => {
-        const b = lb.get(id);
-        const c = lc.get(id);
-        if (b === undefined || b === null || c === undefined || c === null)
-            return;
         members.push(i);
         dScore.push(col.cand[i] - col.base[i]);
-        dLength.push(c - b);
+        dLength.push(lengthOf(candidate, 'candidate', id) - lengthOf(baseline, 'baseline', id));
     });
     const sliceOf = (slice, keep) => {
         const x = [];
@@ -16686,9 +18204,9 @@ function assessJudge(rules, inputs) {
         return null;
     const { anchors } = inputs;
     if (j.anchors !== undefined && anchors === null) {
-        throw new InputError({ file: rules.source.file, key: 'judge.anchors' }, 'the rules name an anchor file but it was not read', 'pass the anchors through the loader (readSides reads judge.anchors)');
+        throw new InputError({ file: rules.source.file, key: 'judge.anchors' }, 'the rules name an anchor file but it was not read', 'read the inputs with loadGateInputs (the judge capability reads judge.anchors), or pass its evidence to sidesInputs');
     }
-    const { confidence, resamples, seed } = rules.statistics;
+    const { confidence } = rules.statistics;
     const guards = [];
     let agreement = [];
     let repeatability = [];
@@ -16696,7 +18214,7 @@ function assessJudge(rules, inputs) {
     let labels = [];
     if (anchors !== null) {
         labels = labelScale(anchors, j.labels, j.weights);
-        agreement = judgeAgreement(anchors, labels, j.perSlice, { weights: j.weights, confidence, resamples, seed });
+        agreement = judgeAgreement(anchors, labels, j.perSlice, { weights: j.weights, confidence });
         repeatability = judgeRepeatability(anchors, labels, j.weights !== 'none');
         position = judgePosition(anchors);
         const gated = j.perSlice === undefined ? agreement : agreement.slice(1);
@@ -16724,7 +18242,7 @@ function assessJudge(rules, inputs) {
         if (max !== undefined) {
             const units = bias.slices.map((s) => {
                 const base = { slice: s.slice, side: null, n: s.n, value: s.spearman, interval: null };
-                if (s.n < j.minItems)
+                if (s.n < j.minLengthBiasQueries)
                     return { ...base, status: 'inconclusive', undecided: s.n === 0 ? 'no_data' : 'too_few' };
                 if (s.spearman === null)
                     return { ...base, status: 'inconclusive', undecided: 'undefined' };
@@ -16733,7 +18251,7 @@ function assessJudge(rules, inputs) {
             guards.push(guard('judge.length_bias', max, units));
         }
     }
-    return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, resamples, agreement, repeatability, position, lengthBias: bias, guards };
+    return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, agreement, repeatability, position, lengthBias: bias, guards };
 }
 /** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
 function guard(rule, limit, units) {
@@ -16767,7 +18285,7 @@ function floorUnits(slices, j, floor) {
     return units;
 }
 /**
- * Judge drift as non-inferiority of the candidate's judge, on the paired bootstrap interval of kappa(candidate)
+ * Judge drift as non-inferiority of the candidate's judge, on the paired jackknife-t interval of kappa(candidate)
  * - kappa(baseline): pass when its low end is at or above -max_drop, fail when its high end is below it (shown
  * to agree less than allowed), inconclusive when it straddles -max_drop (then on_inconclusive decides).
  */
@@ -16795,83 +18313,597 @@ function shareUnit(side, n, value, ok) {
 }
 
 /**
- * The pure pipeline after reading: align -> stats -> decide. Same rules and rows (in any order) give the
- * same result, to the bit.
+ * The judge in the report: its guards' sentences ("the ruler changed"), the Markdown lines of the Trust section
+ * (agreement per slice, drift, repeatability, position consistency, length bias) and the `judge` field of the
+ * JSON report. Sentences are RAW (each renderer escapes them); Markdown lines are escaped here.
  */
-function runGate(givenRules, baseline, candidate, evidence, options = {}, reference) {
-    const rules = options.seeds === undefined ? givenRules : seedRules(givenRules, options.seeds);
-    refuseMissingReference(rules, reference);
-    const table = pairRows(rules, baseline, candidate);
-    refuseTooManySliceValues(rules, table);
-    // Seed replicates (several files per side, already averaged into baseline/candidate): intervals over seeds and queries.
-    const seeded = options.seeds === undefined ? undefined : withSeeds(createStats(table, rules, options), table, rules, options.seeds);
-    const stats = seeded?.stats ?? createStats(table, rules, options);
-    const assessed = assessTrust(rules, table, evidence);
-    // The judge guards (the ruler) follow the other trust guards; they count toward the verdict like them.
-    const judge = assessJudge(rules, { table, baseline, candidate, anchors: evidence?.anchors ?? null });
-    const trust = judge === null ? assessed : { ...assessed, guards: [...assessed.guards, ...judge.guards] };
-    // The budget: the candidate against the reference on the same table layout, so the same plan per subset.
-    const snapshot = reference && checkReferenceSnapshot(rules, reference.manifest, { baseline: evidence?.manifests.baseline ?? null, dataset: evidence?.manifests.dataset ?? null }, reference.label);
-    const refStats = reference && { stats: createStats(pairReference(rules, table, reference.rows, reference.label), rules, options), label: reference.label };
-    const holdout = countHoldoutLooks(rules, table, options.holdoutLooks ?? { thisPr: null });
-    const decision = capHoldoutLooks(rules, table, stats, decide(rules, table, stats, trust.guards, refStats), holdout);
-    return {
-        rules,
-        inputs: { baseline: baseline.source, candidate: candidate.source },
-        coverage: table.coverage,
-        decision,
-        comparisons: allComparisons(rules, table, stats),
-        primaryMetric: rules.checks[0].metric,
-        regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
-        primaryDifferences: stats.differences(rules.checks[0].metric),
-        table,
-        comparability: comparabilityEntries(trust),
-        trust,
-        ...(reference ? { reference: { label: reference.label, file: reference.rows.source, rows: reference.rows.ids.length, snapshot: snapshot ?? null } } : {}),
-        ...(judge === null ? {} : { judge }),
-        holdout,
-        ...(seeded === undefined ? {} : { seeds: seeded.summary })
-    };
-}
-/**
- * Budgets are never skipped silently: rules that name a reference need its rows, and rows given for a
- * reference the rules do not name have no budget to be spent against.
- */
-function refuseMissingReference(rules, reference) {
-    if (rules.reference !== undefined && reference === undefined) {
-        throw new InputError({ file: rules.source.file, key: 'reference' }, `the rules spend budgets against the reference ${quote(rules.reference.label)}, but its rows were not read`, rules.reference.path !== undefined && rules.reference.ref === undefined
-            ? `pass --reference ${rules.reference.path}`
-            : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)");
-    }
-    if (rules.reference === undefined && reference !== undefined) {
-        throw new InputError({ file: reference.rows.source }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
+const table$3 = (rows) => markdownTable(rows, { alignDelimiters: false });
+const num$2 = (x, digits = 3) => (x === null ? 'undefined' : fixed(x, digits));
+const label$2 = (slice) => (slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', '));
+const sideWords = (side) => (side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`);
+const UNDECIDED = {
+    too_few: 'too few items',
+    undefined: 'undefined (every item has one same label, or no interval could be formed: a leave-one-out kappa is undefined, or none differs from the others)',
+    straddles: 'the interval straddles the limit',
+    no_data: 'nothing to measure'
+};
+/** What one unit says: "task=qa, the candidate's judge: kappa 0.412 (25 items)". */
+function unitWords(r, u) {
+    const who = sideWords(u.side);
+    const where = `${label$2(u.slice)}${who ? `, ${who}` : ''}`;
+    const interval = u.interval === null ? '' : ` [${fixed(u.interval[0], 3)}, ${fixed(u.interval[1], 3)}]`;
+    switch (r.rule) {
+        case 'judge.min_kappa':
+            return `${where}: kappa ${num$2(u.value)}${interval} over ${u.n} items`;
+        case 'judge.max_drop':
+            return `${where}: kappa change ${u.value === null ? 'undefined' : signed(u.value, 3)}${interval} over ${u.n} items`;
+        case 'judge.repeatability':
+            return `${who || 'the judge'}: ${u.value === null ? 'no item' : percent(u.value)} of ${u.n} repeated items flip`;
+        case 'judge.position':
+            return `${who || 'the judge'}: ${u.value === null ? 'no item' : percent(u.value)} of ${u.n} scorings consistent in both orders`;
+        case 'judge.length_bias':
+            return `${label$2(u.slice) === 'all anchors' ? 'all queries' : label$2(u.slice)}: Spearman rho ${num$2(u.value)} over ${u.n} queries`;
     }
 }
-function allComparisons(rules, table, stats) {
+const LIMIT_WORDS = {
+    'judge.min_kappa': (l) => `kappa at least ${fixed(l, 3)}`,
+    'judge.max_drop': (l) => `the candidate's judge's kappa at most ${fixed(l, 3)} below the baseline's`,
+    'judge.repeatability': (l) => `at most ${percent(l)} of repeated items flipping`,
+    'judge.position': (l) => `at least ${percent(l)} consistent in both orders`,
+    'judge.length_bias': (l) => `Spearman rho of score change vs length change at most ${fixed(l, 3)}`
+};
+/** A judge guard's reason in plain words (RAW), naming every failing (else undecided) unit. */
+function judgeGuardSentence(r) {
+    const failing = r.units.filter((u) => u.status === 'fail');
+    const undecided = r.units.filter((u) => u.status === 'inconclusive');
+    const limit = LIMIT_WORDS[r.rule](r.limit);
+    if (failing.length > 0) {
+        const lead = r.rule === 'judge.length_bias' ? 'the score follows answer length' : 'the ruler changed';
+        return `${lead}: ${limit} is not met in ${failing.map((u) => unitWords(r, u)).join('; ')}`;
+    }
+    if (undecided.length > 0 || r.units.length === 0) {
+        if (r.units.length === 0)
+            return `${limit} could not be checked: no unit to decide`;
+        return `${limit} could not be decided in ${undecided.map((u) => `${unitWords(r, u)} (${UNDECIDED[u.undecided ?? 'no_data']})`).join('; ')}`;
+    }
+    return `${limit} holds in every unit (${r.units.length})`;
+}
+function agreementCells(a) {
+    if (a === null)
+        return ['', '', ''];
+    const interval = a.interval === null ? 'n/a' : `[${fixed(a.interval[0], 3)}, ${fixed(a.interval[1], 3)}]`;
+    return [num$2(a.kappa), interval, percent(a.raw)];
+}
+/** The judge part of the Trust section (Markdown lines), empty without `judge` rules. */
+function judgeBody(judge) {
+    if (judge === null || judge === undefined)
+        return [];
     const out = [];
-    for (const metric of rules.metrics.keys())
-        out.push(stats.compare(metric, []));
-    for (const attr of rules.slices) {
-        for (const value of valuesOf(table, attr, stats.members([]))) {
-            for (const metric of rules.metrics.keys())
-                out.push(stats.compare(metric, [[attr, value]]));
+    if (judge.anchors !== null) {
+        const weights = judge.weights === 'none' ? 'unweighted' : `${judge.weights} weights`;
+        out.push(`**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} jackknife-t intervals over anchor items, kappa on Fisher's z scale):`, '');
+        const head = judge.sameJudge
+            ? ['Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement']
+            : ['Slice', 'Items', 'Baseline kappa', 'Interval', 'Raw', 'Candidate kappa', 'Interval', 'Raw', 'Change', 'Change interval'];
+        const rows = [head];
+        for (const s of judge.agreement) {
+            if (judge.sameJudge)
+                rows.push([inline(label$2(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline)]);
+            else {
+                const d = s.drift;
+                const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3);
+                const ci = d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`;
+                rows.push([inline(label$2(s.slice)), String(s.items), ...agreementCells(s.baseline), ...agreementCells(s.candidate), change, ci]);
+            }
         }
+        out.push(table$3(rows), '');
+        const undefinedKappa = judge.agreement.filter((s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null));
+        if (undefinedKappa.length > 0)
+            out.push(`_Kappa is undefined where every item got one same label from both raters (agreement cannot be told from chance): ${inline(undefinedKappa.map((s) => label$2(s.slice)).join(', '), 400)}. A floor there is inconclusive, never a pass._`, '');
+        for (const r of judge.repeatability) {
+            if (r.repeatedItems === 0)
+                continue;
+            const range = r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`;
+            out.push(`- Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`);
+        }
+        for (const p of judge.position) {
+            if (p.scorings === 0)
+                continue;
+            out.push(`- Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`);
+        }
+        if (judge.repeatability.some((r) => r.repeatedItems > 0) || judge.position.some((p) => p.scorings > 0))
+            out.push('');
+    }
+    const lb = judge.lengthBias;
+    if (lb !== null) {
+        out.push(`**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`, '');
+        const rows = [['Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)']];
+        for (const s of lb.slices)
+            rows.push([inline(s.slice.length === 0 ? 'all queries' : label$2(s.slice)), String(s.n), num$2(s.spearman), num$2(s.pearson), s.slope === null ? 'undefined' : fixed(s.slope, 6)]);
+        out.push(table$3(rows), '');
+        if (lb.withoutLength > 0)
+            out.push(`_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`, '');
     }
     return out;
 }
-function regressedQueries(rules, table, stats, metric) {
-    const sign = rules.metrics.get(metric)?.better === 'lower' ? -1 : 1;
-    const d = stats.differences(metric);
-    const { base, cand } = table.metrics.get(metric);
-    const attrNames = [...table.attrs.keys()].sort();
-    const rows = [];
-    for (let i = 0; i < d.length; i++) {
-        if (sign * d[i] < 0) {
-            rows.push({ id: table.ids[i], baseline: base[i], candidate: cand[i], delta: d[i], attrs: attrNames.map((a) => [a, table.attrs.get(a)[i]]) });
+/** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */
+function judgeJson(judge) {
+    const side = (a) => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_leave_one_out: a.undefinedLeaveOneOut });
+    return {
+        anchors: judge.anchors,
+        same_judge: judge.sameJudge,
+        weights: judge.weights,
+        labels: judge.labels,
+        confidence: judge.confidence,
+        interval: 'jackknife-t over anchor items (kappa on the atanh scale)',
+        agreement: judge.agreement.map((s) => ({
+            slice: Object.fromEntries(s.slice),
+            items: s.items,
+            scorings: s.scorings,
+            baseline: side(s.baseline),
+            candidate: side(s.candidate),
+            drift: s.drift
+        })),
+        repeatability: judge.repeatability.map((r) => ({ side: r.side, repeated_items: r.repeatedItems, flip_share: r.flipShare, mean_range: r.meanRange })),
+        position: judge.position.map((p) => ({ side: p.side, scorings: p.scorings, consistent: p.consistent })),
+        length_bias: judge.lengthBias === null
+            ? null
+            : {
+                score: judge.lengthBias.score,
+                length: judge.lengthBias.length,
+                without_length: judge.lengthBias.withoutLength,
+                slices: judge.lengthBias.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, spearman: s.spearman, pearson: s.pearson, slope: s.slope }))
+            },
+        guards: judge.guards.map((g) => ({
+            rule: g.rule,
+            status: g.status,
+            units: g.reason.code === 'judge' ? g.reason.units.map((u) => ({ slice: Object.fromEntries(u.slice), side: u.side, n: u.n, value: u.value, interval: u.interval, status: u.status, undecided: u.undecided })) : []
+        }))
+    };
+}
+
+/** The candidate judge's labels: the action input and CLI option that give them. */
+const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels';
+/**
+ * Judge anchors (rules `judge`): is the ruler the same? The LLM judge against human labels, per slice, drift
+ * between the two sides' judges, repeatability, position consistency and length bias.
+ *
+ * Exam: the anchor file (items, human labels, attributes, how often each item is scored, the baseline judge's
+ * labels). Answer: the candidate judge's labels of every anchor scoring (`--candidate-judge-labels`), and each
+ * side's answer length on every exam query (length bias). Without candidate labels one judge serves both sides.
+ */
+const judgeCapability = {
+    name: 'judge',
+    about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
+    config: (rules) => rules.judge,
+    inputs: (j) => [
+        ...(j.anchors === undefined ? [] : [{ role: 'exam', kind: 'file', name: 'judge anchors', path: j.anchors, key: 'judge.anchors' }]),
+        { role: 'answer', kind: 'given', name: "candidate judge's labels", option: CANDIDATE_JUDGE_LABELS, input: CANDIDATE_JUDGE_LABELS, many: false, required: false }
+    ],
+    async read(j, inputs) {
+        const file = inputs.file('judge anchors');
+        const labels = inputs.file("candidate judge's labels");
+        if (file === undefined) {
+            if (labels !== undefined)
+                throw labelsWithoutAnchors(labels.name);
+            return null;
+        }
+        const anchors = await readFetched(file, (path, name) => readAnchors(path, name, j.perSlice));
+        return labels === undefined ? anchors : readFetched(labels, (path, name) => readCandidateJudgeLabels(path, name, anchors));
+    },
+    assess({ rules, table, core, evidence }) {
+        const judge = assessJudge(rules, { table, baseline: core.baseline, candidate: core.candidate, anchors: evidence ?? null });
+        return {
+            guards: judge.guards,
+            summary: judge,
+            parts: {
+                markdown: { trustDetails: () => judgeBody(judge) },
+                json: () => ['judge', judgeJson(judge)]
+            }
+        };
+    }
+};
+function labelsWithoutAnchors(file) {
+    return new InputError({ file }, "the candidate judge's labels were given, but the rules name no anchor file to check them against", 'add judge.anchors to the rules (human-labelled items, read at the base commit), or leave the labels out');
+}
+
+/** How many ids a refusal lists before "and N more". */
+const LIST_LIMIT$1 = 10;
+/**
+ * The candidate paired with the reference (the last release's rows) on the exam: the SAME ids in the same
+ * order, the same attribute columns (the exam's, so every slice and `where` selects the same queries) and the
+ * same candidate column as the gate's own table (already checked and filled), with the reference's values in
+ * place of the baseline's. The statistics run on it exactly as on the gate's table (same seed derivation per
+ * subset, so the same resampling plan).
+ *
+ * The reference must describe the exam, or its budget means nothing: a reference whose queries are not
+ * exactly the exam's, that lacks a value, holds one outside the metric's range, or labels a query with another
+ * slice value than the exam does is refused as not comparable, never re-paired on the queries both happen to
+ * have. A refusal is unusable input (exit 2), not a failed rule: the reference is exam-side, written by the
+ * release, and the PR cannot fix it; the fix is to cut a new reference on the current exam.
+ */
+function pairReference(rules, table, reference, label) {
+    const notComparable = (what, extra = {}) => new InputError({ file: reference.source, ...extra }, `the reference ${quote(label)} is not comparable with the exam: ${what}`, "a budget is only meaningful on the exam's queries: regenerate the reference rows on the current exam (the rows of the last release, evaluated on today's queries and judgments), or move reference to the release that used this exam");
+    // The reference is read like any rows file, which refuses a repeated id with both lines.
+    const byId = reference.index;
+    const exam = new Set(table.ids);
+    const missing = table.ids.filter((id) => !byId.has(id));
+    const extra = [...byId.keys()].filter((id) => !exam.has(id)).sort();
+    if (missing.length > 0 || extra.length > 0) {
+        const parts = [];
+        if (missing.length > 0)
+            parts.push(`${missing.length} exam ${missing.length === 1 ? 'query is' : 'queries are'} not in it (${list$1(missing)})`);
+        if (extra.length > 0)
+            parts.push(`${extra.length} of its ${extra.length === 1 ? 'queries is' : 'queries are'} not in the exam (${list$1(extra)})`);
+        throw notComparable(`a different query set: ${parts.join('; ')}`);
+    }
+    const metrics = new Map();
+    for (const metric of rules.metrics.values()) {
+        const cand = table.metrics.get(metric.name).cand;
+        const base = new Float64Array(table.ids.length);
+        const values = reference.values.get(metric.name);
+        table.ids.forEach((id, i) => {
+            const row = byId.get(id);
+            const v = values === undefined ? Number.NaN : values[row];
+            const line = reference.lines[row];
+            if (Number.isNaN(v))
+                throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line, queryId: id });
+            if (metric.binary && v !== 0 && v !== 1)
+                throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id });
+            if (metric.range && (v < metric.range[0] || v > metric.range[1]))
+                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line, queryId: id });
+            base[i] = v;
+        });
+        metrics.set(metric.name, { base, cand });
+    }
+    for (const [name, column] of table.attrs) {
+        const own = reference.attrs.get(name);
+        table.ids.forEach((id, i) => {
+            const row = byId.get(id);
+            const value = own?.[row];
+            if (value !== undefined && value !== '' && value !== column[i]) {
+                throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: reference.lines[row], queryId: id });
+            }
+        });
+    }
+    return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.ids.length } };
+}
+function list$1(ids) {
+    return (ids
+        .slice(0, LIST_LIMIT$1)
+        .map((id) => quote(id))
+        .join(', ') + (ids.length > LIST_LIMIT$1 ? ` and ${ids.length - LIST_LIMIT$1} more` : ''));
+}
+
+/** The confidence of each look's budget interval: the allowance shares the release's error rate (Bonferroni). */
+function lookConfidence(confidence, allowed) {
+    return 1 - (1 - confidence) / allowed;
+}
+/**
+ * A check unit's regression budget: the candidate against the reference on the unit's queries, at the unit's
+ * confidence, read exactly as non_inferior reads the PR against its base, with the budget as the margin:
+ *
+ * | interval of (candidate - reference), in the better direction | status       | reason            |
+ * | worse end within the budget (lo >= -budget)                    | pass         | holds             |
+ * | better end beyond the budget (hi < -budget)                    | fail         | budget_exceeded   |
+ * | straddles -budget                                              | inconclusive | budget_crosses    |
+ *
+ * An inconclusive budget counts by `on_inconclusive` (default fail: a drop the data cannot rule out is not
+ * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
+ * relative budget ("2%") is taken of the reference mean of the unit's queries.
+ */
+function evaluateBudget(rule, metric, rules, reference, filters, confidence) {
+    const spec = rule.budget;
+    if (spec === undefined)
+        return undefined;
+    const looks = reference.looks;
+    const c = reference.stats.compare(rule.metric, filters, looks === undefined ? confidence : lookConfidence(confidence, looks.allowed));
+    const sign = metric.better === 'higher' ? 1 : -1;
+    const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value;
+    const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]];
+    const result = (status, reason) => ({ reference: reference.label, status, reason, budget, used: -sign * c.delta, usedCi: [-hi, -lo], comparison: c });
+    if (c.n === 0)
+        return result('fail', 'no_queries');
+    if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite))
+        return result('fail', 'non_finite');
+    if (c.n < rules.queries.minPerSlice)
+        return result('inconclusive', 'too_few_queries');
+    // A release may look at its budget `allowed` times: beyond (or uncounted) a pass is not evidence, a shown drop still is.
+    if (looks !== undefined && (looks.thisLook === null || looks.thisLook > looks.allowed)) {
+        if (hi < -budget)
+            return result('fail', 'budget_exceeded');
+        return result('inconclusive', looks.thisLook === null ? 'budget_looks_unknown' : 'budget_looks_exceeded');
+    }
+    // An interval that cannot support a pass (no width, one cluster, ...: src/stats/interval-choice.ts) cannot show the budget kept.
+    if (lo >= -budget)
+        return c.unreliable === null ? result('pass', 'holds') : result('inconclusive', 'budget_crosses');
+    if (hi < -budget)
+        return result('fail', 'budget_exceeded');
+    return result('inconclusive', 'budget_crosses');
+}
+const RANK$1 = { pass: 0, inconclusive: 1, fail: 2 };
+/**
+ * The unit with its budget: the worse of the two outcomes decides the unit's status. When the budget is what
+ * makes it worse, the unit takes the budget's reason (`budget_exceeded`, `budget_crosses`), so the verdict's
+ * "decided by" names the check and says the budget was spent; when the PR alone already fails (or both are
+ * equally bad), the PR's own reason stays: it is the more direct finding.
+ */
+function withBudget(unit, budget) {
+    if (budget === undefined)
+        return unit;
+    if (RANK$1[budget.status] <= RANK$1[unit.status])
+        return { ...unit, budget };
+    return { ...unit, budget, status: budget.status, reason: budget.reason };
+}
+
+/**
+ * One side's per-query rows as the gate reads them: only the metric fields the rules name (and the answer length
+ * the judge's length-bias diagnostic reads like a metric, never gated by itself) and only the attributes the rules
+ * use, so memory grows with what the rules use, not with the other fields of a file.
+ */
+async function readGatedRows(file, rules, input = {}) {
+    const keepAttributes = new Set(neededAttributes(rules).keys());
+    const length = rules.judge?.lengthBias?.length;
+    const metricFields = new Set(rules.metrics.keys());
+    if (length !== undefined)
+        metricFields.add(length);
+    return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
+}
+
+const short$1 = (sha) => inline(sha.slice(0, 12), 12);
+/** Markdown lines for the provenance block (short: it sits under the verdict and is never dropped). */
+function provenanceLines(p) {
+    if (!p)
+        return [];
+    const out = [];
+    const r = p.rules;
+    if (r) {
+        const where = r.from === 'base' ? `the PR's base commit \`${short$1(r.commit ?? '')}\`` : 'the workspace';
+        out.push(`- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`);
+        if (r.workspaceSha256 !== undefined) {
+            out.push(`- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`);
         }
     }
-    rows.sort((a, b) => sign * a.delta - sign * b.delta || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return rows;
+    for (const e of p.exam ?? []) {
+        if (e.workspaceSha256 === undefined) {
+            out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short$1(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`);
+        }
+        else {
+            out.push(`- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`);
+        }
+    }
+    const b = p.baseline;
+    if (b?.from === 'artifact' && b.artifact) {
+        const a = b.artifact;
+        out.push(`- Baseline: artifact “${inline(a.name, 100)}” (${inline(b.file, 200)}) from run [${a.runId}](${encodeURI(a.runUrl)}) on ${inline(a.branch, 100)}, commit \`${short$1(a.commit)}\`, built ${inline(a.createdAt, 40)} (${formatAge(a.ageSeconds)} before this run).`);
+    }
+    else if (b) {
+        out.push(`- Baseline: file ${inline(b.file, 200)} from the workspace.`);
+    }
+    for (const w of p.warnings)
+        out.push(`- ⚠️ ${inline(w, 600)}`);
+    return out;
+}
+/** The JSON report's `provenance` object (fixed key order). */
+function provenanceJson(p) {
+    const r = p.rules;
+    const b = p.baseline;
+    return {
+        rules: r ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null } : null,
+        baseline: b
+            ? {
+                from: b.from,
+                file: b.file,
+                artifact: b.artifact
+                    ? {
+                        name: b.artifact.name,
+                        id: b.artifact.id,
+                        run_id: b.artifact.runId,
+                        run_url: b.artifact.runUrl,
+                        branch: b.artifact.branch,
+                        commit: b.artifact.commit,
+                        created_at: b.artifact.createdAt,
+                        age_seconds: b.artifact.ageSeconds
+                    }
+                    : null
+            }
+            : null,
+        exam_files: p.exam ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null })) : null,
+        warnings: p.warnings
+    };
+}
+/** "3 d 4 h", "5 h 2 min", "40 min", "12 s": an age a reviewer reads at a glance. */
+function formatAge(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    const d = Math.floor(s / 86400);
+    const h = Math.floor((s % 86400) / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    if (d > 0)
+        return `${d} d ${h} h`;
+    if (h > 0)
+        return `${h} h ${m} min`;
+    if (m > 0)
+        return `${m} min`;
+    return `${s} s`;
+}
+
+/** The sentence about the release's looks at the budget (RAW): this run's look against the allowance, or why to set one. */
+function budgetLooksSentence(ref) {
+    const l = ref.looks;
+    if (l === undefined) {
+        return `Every run tests the budget at ${confidenceLabel(ref.confidence)} on its own: a release whose pull requests look at it many times passes a budget already spent more often (about 1 in 10 over 6 looks, 1 in 4 over 15; docs/statistics.md). reference.looks shares the error rate over a fixed number of looks.`;
+    }
+    const each = confidenceLabel(lookConfidence(ref.confidence, l.allowed));
+    const release = confidenceLabel(ref.confidence);
+    if (l.thisLook === null)
+        return `The looks at this budget could not be counted (${l.unknown ?? 'unknown'}): a budget that is not shown spent is inconclusive.`;
+    const over = l.thisLook > l.allowed ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.` : '';
+    return `This run is look ${l.thisLook} of at most ${l.allowed} at ${ref.label} (reference.looks): each budget interval is at ${each}, so over the release the budgets hold at ${release}.${over}`;
+}
+const WORD$2 = { pass: '✅ within budget', fail: '❌ budget exceeded', inconclusive: '⚠️ cannot tell' };
+function budgeted(result) {
+    const out = [];
+    for (const check of result.decision.checks)
+        for (const unit of check.units)
+            if (unit.budget !== undefined)
+                out.push({ check, unit: unit });
+    return out;
+}
+/**
+ * The "Regression budget" section of the Markdown report: where the reference came from (tag, commit, age,
+ * like the baseline's provenance), then one line per budgeted check and slice, e.g. "✅ within budget
+ * **recall does not drop** (all queries): 0.8 of 1.0 points used since v1.4 (95% interval of the drop 0.3 to
+ * 1.3 points, 400 queries)". Empty when the rules name no reference. A `### ` section (fit.ts keeps it whole).
+ */
+function budgetSection(result, ref) {
+    const out = [`### Regression budget since ${inline(ref.label, 100)}`, ''];
+    out.push(`Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`);
+    if (ref.snapshot !== null)
+        out.push(`Snapshot: ${inline(ref.snapshot, 400)}.`);
+    out.push('');
+    for (const { check, unit } of budgeted(result)) {
+        const metric = result.rules.metrics.get(check.rule.metric);
+        const budget = check.rule.budget;
+        const rel = budget?.relative ? ` (budget ${inline(budget.text, 12)} of the reference mean)` : '';
+        out.push(`- ${WORD$2[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`);
+    }
+    out.push('', inline(budgetLooksSentence(ref), 600), '');
+    return out;
+}
+/** The same lines for the terminal report (plain text, no Markdown). */
+function budgetTextLines(result, ref, plain) {
+    const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`];
+    for (const { check, unit } of budgeted(result)) {
+        const metric = result.rules.metrics.get(check.rule.metric);
+        out.push(`  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`);
+    }
+    out.push(`  ${plain(budgetLooksSentence(ref), 600)}`);
+    return out;
+}
+/** "eval/release/rows.csv at tag v1.4 (commit `0123456789ab`, 2026-10-01, 61 d 2 h before this run)". */
+function referenceSource(p, file) {
+    if (p === undefined)
+        return `file ${inline(file, 200)}`;
+    const age = p.ageSeconds === undefined ? '' : `, ${formatAge(p.ageSeconds)} before this run`;
+    const date = p.date === undefined ? '' : `, ${inline(p.date, 40)}`;
+    const commit = p.commit === undefined ? '' : `commit \`${inline(p.commit.slice(0, 12), 12)}\``;
+    if (p.from === 'artifact' && p.artifact) {
+        return `artifact “${inline(p.artifact.name, 100)}” (${inline(p.file, 200)}) from run [${p.artifact.runId}](${encodeURI(p.artifact.runUrl)}), ${commit}${date}${age}`;
+    }
+    if (p.from === 'ref')
+        return `${inline(p.file, 200)} at ${inline(p.ref ?? '', 100)} (${commit}${date}${age})`;
+    return `file ${inline(p.file, 200)}`;
+}
+/** A budgeted unit's `budget` key in the JSON report (the same figures as `budgets`). */
+function unitBudgetJson(unit, num) {
+    const b = unit.budget;
+    if (b === undefined)
+        return [];
+    return [['budget', { reference: b.reference, status: b.status, reason: b.reason, budget: num(b.budget), used: num(b.used), used_ci: [num(b.usedCi[0]), num(b.usedCi[1])] }]];
+}
+/** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
+function budgetsJson(result, ref, num) {
+    const p = result.provenance?.reference;
+    return {
+        reference: {
+            label: ref.label,
+            file: ref.file,
+            rows: ref.rows,
+            snapshot: ref.snapshot,
+            from: p?.from ?? 'file',
+            ref: p?.ref ?? null,
+            commit: p?.commit ?? null,
+            date: p?.date ?? null,
+            age_seconds: p?.ageSeconds ?? null,
+            artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null,
+            ...(ref.looks === undefined ? {} : { looks: { this_look: ref.looks.thisLook, allowed: ref.looks.allowed, confidence_each: lookConfidence(ref.confidence, ref.looks.allowed), unknown: ref.looks.unknown } })
+        },
+        units: budgeted(result).map(({ check, unit }) => {
+            const b = unit.budget;
+            return {
+                rule: check.rule.name,
+                metric: check.rule.metric,
+                slice: Object.fromEntries(unit.slice),
+                status: b.status,
+                reason: b.reason,
+                budget: num(b.budget),
+                budget_text: check.rule.budget?.text ?? null,
+                used: num(b.used),
+                used_ci: [num(b.usedCi[0]), num(b.usedCi[1])],
+                confidence: b.comparison.confidence,
+                n: b.comparison.n,
+                reference_mean: num(b.comparison.baseline),
+                candidate_mean: num(b.comparison.candidate)
+            };
+        })
+    };
+}
+
+/**
+ * The grade of every chunk a question names: `graded_relevance` when given, else 1 for a gold chunk and 0
+ * for a distractor. Exported for tests and for the docs' worked example.
+ */
+function gradesOf(q) {
+    const grades = new Map();
+    for (const c of q.distractors ?? [])
+        grades.set(c, 0);
+    for (const c of q.gold_chunk_ids)
+        grades.set(c, 1);
+    const graded = q.graded_relevance ?? {};
+    for (const c of Object.keys(graded).sort())
+        grades.set(c, graded[c]);
+    return grades;
+}
+/**
+ * Gold chunks and graded relevance act as judgments: builds the same {@link Qrels} a TREC qrels file gives,
+ * for the answerable, undisputed questions of the chosen split, so every measure is computed exactly as for
+ * TREC judgments. Key facts travel along for FactRecall@k. Call only on a dataset without violations.
+ */
+function datasetJudgments(dataset, split) {
+    const queries = new Map();
+    const disputed = [];
+    const unanswerable = [];
+    const attrs = new Map();
+    let otherSplit = 0;
+    let judgments = 0;
+    for (const { line, q } of dataset.entries) {
+        const a = new Map();
+        if (q.category !== undefined)
+            a.set('category', q.category);
+        if (q.difficulty !== undefined)
+            a.set('difficulty', q.difficulty);
+        a.set('split', q.split);
+        attrs.set(q.id, a);
+        if (split !== 'all' && q.split !== split) {
+            otherSplit++;
+            continue;
+        }
+        if (q.review?.status === 'disputed') {
+            disputed.push(q.id);
+            continue;
+        }
+        if (!q.answerable) {
+            unanswerable.push(q.id);
+            continue;
+        }
+        const grades = new Map();
+        const desc = [];
+        for (const [c, g] of gradesOf(q)) {
+            grades.set(toByteString(c), g);
+            if (g >= 0)
+                desc.push(g);
+            judgments++;
+        }
+        const gradesDesc = Int32Array.from(desc);
+        gradesDesc.sort();
+        gradesDesc.reverse();
+        const facts = (q.key_facts ?? []).map((f) => f.chunk_ids.map(toByteString));
+        queries.set(q.id, { id: q.id, line, grades, gradesDesc, facts: facts.length > 0 ? facts : undefined });
+    }
+    const ids = [...queries.keys()].sort(compareCodePoints);
+    disputed.sort(compareCodePoints);
+    unanswerable.sort(compareCodePoints);
+    return { qrels: { source: dataset.file, queries, ids, judgments }, split, gated: ids, disputed, unanswerable, otherSplit, attrs };
 }
 
 var ajv$1 = {exports: {}};
@@ -23105,14 +25137,14 @@ function requireRequired () {
 	return required$1;
 }
 
-var limitItems = {};
+var limitItems$1 = {};
 
 var hasRequiredLimitItems;
 
 function requireLimitItems () {
-	if (hasRequiredLimitItems) return limitItems;
+	if (hasRequiredLimitItems) return limitItems$1;
 	hasRequiredLimitItems = 1;
-	Object.defineProperty(limitItems, "__esModule", { value: true });
+	Object.defineProperty(limitItems$1, "__esModule", { value: true });
 	const codegen_1 = /*@__PURE__*/ requireCodegen();
 	const error = {
 	    message({ keyword, schemaCode }) {
@@ -23133,9 +25165,9 @@ function requireLimitItems () {
 	        cxt.fail$data((0, codegen_1._) `${data}.length ${op} ${schemaCode}`);
 	    },
 	};
-	limitItems.default = def;
+	limitItems$1.default = def;
 	
-	return limitItems;
+	return limitItems$1;
 }
 
 var uniqueItems = {};
@@ -24964,24 +26996,2605 @@ function requireAjv () {
 
 var ajvExports = /*@__PURE__*/ requireAjv();
 
+/**
+ * The JSON Schema of one line of an evaluation set (JSON Lines, one question per line). It lives in code so
+ * the validator and the published `rules/dataset.schema.json` can never disagree: `npm run schema` writes
+ * the file from this object. The schema checks shapes; the rules a schema cannot express (gold exists in the
+ * corpus, answerable has gold, ...) are in `semantic.ts`.
+ */
+/** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
+const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance', 'key_facts', 'distractors'];
+const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' };
+const DATASET_SCHEMA = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://github.com/retrieval-gate/retrieval-gate/blob/v1/rules/dataset.schema.json',
+    title: 'retrieval-gate evaluation-set question',
+    description: 'One line of an evaluation set (JSON Lines): one question, its gold evidence, and how it was reviewed.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'question', 'answerable', 'gold_chunk_ids', 'split'],
+    properties: {
+        id: { type: 'string', minLength: 1, maxLength: 200, description: 'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.' },
+        question: { type: 'string', minLength: 1, description: 'The question as the system receives it.' },
+        answerable: { type: 'boolean', description: 'False when the corpus holds no answer: the right behaviour is to abstain.' },
+        gold_chunk_ids: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.' },
+        key_facts: {
+            type: 'array',
+            description: 'The facts a complete answer needs, each with the chunks that support it (FactRecall@k).',
+            items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['id', 'chunk_ids'],
+                properties: {
+                    id: { type: 'string', minLength: 1, description: 'Unique within the question.' },
+                    text: { type: 'string', description: 'The fact in words (for reviewers).' },
+                    chunk_ids: { type: 'array', items: chunkId, minItems: 1, uniqueItems: true, description: 'Gold chunks that support the fact.' }
+                }
+            }
+        },
+        graded_relevance: {
+            type: 'object',
+            description: 'Chunk id -> grade 0..3 (0 judged not relevant, 3 perfectly relevant). Gold chunks not listed count as grade 1.',
+            propertyNames: { minLength: 1 },
+            additionalProperties: { type: 'integer', minimum: 0, maximum: 3 }
+        },
+        distractors: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that look relevant but are not (judged grade 0 unless graded).' },
+        category: { type: 'string', minLength: 1, description: 'A slice of the report (e.g. billing, api).' },
+        tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+        difficulty: { enum: ['easy', 'medium', 'hard'] },
+        split: { enum: ['dev', 'holdout'], description: 'dev: tune on it; holdout: the gate grades on it (by default).' },
+        answer: { type: 'string', description: 'A reference answer (not used by the retrieval metrics).' },
+        review: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['status'],
+            description: 'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
+            properties: {
+                by: {
+                    oneOf: [
+                        { type: 'string', minLength: 1 },
+                        { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }
+                    ]
+                },
+                method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
+                status: { enum: ['pending', 'accepted', 'disputed'] },
+                note: { type: 'string' }
+            }
+        },
+        changelog: {
+            type: 'array',
+            description: 'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids, graded_relevance, key_facts or distractors against the previous copy of the dataset needs a new entry naming the field. A change of split, review status, category or difficulty, or a removed question, is listed by `validate --previous` even with an entry: it changes the exam.',
+            items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['changed', 'reason'],
+                properties: {
+                    changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] } },
+                    reason: { type: 'string', minLength: 1 },
+                    by: { type: 'string' },
+                    date: { type: 'string' }
+                }
+            }
+        },
+        meta: { type: 'object', description: 'Free-form fields of your own (ignored by the gate).' }
+    }
+};
+
+/** Compiled on first use, not at load: compiling costs ~45 ms, which every `gate` run without a dataset would pay. */
+let compiled;
+const questionValidator = () => (compiled ??= new ajvExports.Ajv({ allErrors: true, strict: false }).compile(DATASET_SCHEMA));
+/**
+ * Reads an evaluation set (JSON Lines, one question per line). Unlike a run, a dataset is read to the end
+ * even when lines are broken: `validate` must list every violation at once, not the first one, so a
+ * curator fixes the file in one pass. Lines that fail the schema are reported and left out of `entries`.
+ * Blank lines are skipped; a missing file is an InputError from the line reader.
+ */
+async function readDataset(file) {
+    const entries = [];
+    const violations = [];
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        const parsed = parseObjectLine(text);
+        if (parsed.problem !== undefined) {
+            violations.push({ file, line, id: null, rule: 'json', message: `${parsed.problem}; each line is one JSON object, each field once` });
+            return;
+        }
+        const record = parsed.record;
+        const id = idOf(record);
+        const validateQuestion = questionValidator();
+        if (!validateQuestion(record)) {
+            for (const e of usefulErrors(validateQuestion.errors ?? [])) {
+                violations.push({ file, line, id, rule: 'schema', message: describe(e) });
+            }
+            return;
+        }
+        entries.push({ line, q: record });
+    });
+    return { file, entries, violations };
+}
+/**
+ * Reads a frozen corpus listing: either one chunk id per line (blank lines and `#` comments skipped), or
+ * JSON Lines with a `chunk_id` string per line (other fields ignored), detected by a leading `{`.
+ */
+async function readCorpusListing(file) {
+    const chunks = new Set();
+    const firstLine = new Map();
+    const violations = [];
+    await forEachLine(file, (text, line) => {
+        const t = text.trim();
+        if (t === '' || t.startsWith('#'))
+            return;
+        let id;
+        if (t.startsWith('{')) {
+            const parsed = parseObjectLine(t);
+            if (parsed.problem !== undefined) {
+                violations.push({ file, line, id: null, rule: 'corpus_line', message: parsed.problem });
+                return;
+            }
+            const c = parsed.record.chunk_id;
+            if (typeof c !== 'string' || c === '') {
+                violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' });
+                return;
+            }
+            id = c;
+        }
+        else
+            id = t;
+        const earlier = firstLine.get(id);
+        if (earlier !== undefined) {
+            violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${quote(id)} is listed twice (also on line ${earlier})` });
+            return;
+        }
+        firstLine.set(id, line);
+        chunks.add(id);
+    });
+    if (chunks.size === 0 && violations.length === 0) {
+        violations.push({ file, line: null, id: null, rule: 'corpus_empty', message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)' });
+    }
+    return { file, chunks, violations };
+}
+function idOf(record) {
+    if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
+        const id = record.id;
+        if (typeof id === 'string' && id !== '')
+            return id;
+    }
+    return null;
+}
+/** ajv repeats itself for oneOf branches; keep the errors a person can act on, in a fixed order. */
+function usefulErrors(errors) {
+    const seen = new Set();
+    const out = [];
+    for (const e of errors) {
+        if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if')
+            continue;
+        const key = `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push(e);
+    }
+    return out.length > 0 ? out : errors.slice(0, 1);
+}
+function describe(e) {
+    const at = e.instancePath === '' ? 'the record' : e.instancePath.slice(1).replace(/\//g, '.');
+    const p = e.params;
+    switch (e.keyword) {
+        case 'required':
+            return `missing required field "${String(p.missingProperty)}"`;
+        case 'additionalProperties':
+            return `unknown field "${String(p.additionalProperty)}" in ${at} (put your own fields under "meta")`;
+        case 'enum':
+            return `${at} must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+        case 'type':
+            return `${at} must be ${String(p.type)}`;
+        case 'minimum':
+        case 'maximum':
+            return `${at} must be ${e.keyword === 'minimum' ? '>=' : '<='} ${String(p.limit)} (grades are integers 0..3)`;
+        case 'uniqueItems':
+            return `${at} lists the same value twice (items ${String(p.j)} and ${String(p.i)})`;
+        default:
+            return `${at} ${e.message ?? 'is not valid'}`;
+    }
+}
+
+/**
+ * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
+ * (docs/trust.md lists them), so `validate` can refuse a dataset with every problem named at once:
+ *
+ * - `duplicate_id`: two questions share an id.
+ * - `answerable_without_gold` / `unanswerable_with_gold`: answerable needs >= 1 gold chunk; an unanswerable
+ *   question has no gold chunk, no key fact and no grade above 0.
+ * - `duplicate_fact_id`: key fact ids are unique within a question.
+ * - `fact_chunk_not_gold`: a chunk that supports a key fact is gold by definition.
+ * - `gold_graded_zero`, `distractor_is_gold`: the question contradicts itself.
+ * - `unknown_chunk`: every referenced chunk (gold, fact, graded, distractor) is in the frozen corpus listing.
+ * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold,
+ *   grades, key facts or distractors changed must carry a new changelog entry naming the field (or get a new id).
+ * - `split_changed`, `review_status_changed`, `slice_changed`, `question_removed`: against the previous copy,
+ *   every change of which questions are graded or of the slice they fall in, listed one by one (see EXAM_FIELDS).
+ */
+function checkDataset(dataset, corpus, previous) {
+    const out = [];
+    const file = dataset.file;
+    const firstLine = new Map();
+    for (const { line, q } of dataset.entries) {
+        const v = (rule, message) => {
+            out.push({ file, line, id: q.id, rule, message });
+        };
+        const earlier = firstLine.get(q.id);
+        if (earlier !== undefined)
+            v('duplicate_id', `id ${quote(q.id)} is used twice (also on line ${earlier}); every question needs its own id`);
+        else
+            firstLine.set(q.id, line);
+        const gold = new Set(q.gold_chunk_ids);
+        const grades = q.graded_relevance ?? {};
+        const facts = q.key_facts ?? [];
+        if (q.answerable && gold.size === 0)
+            v('answerable_without_gold', 'answerable is true but gold_chunk_ids is empty; list the chunks that contain the answer, or set answerable: false');
+        if (!q.answerable) {
+            const positive = Object.keys(grades).filter((c) => grades[c] > 0);
+            if (gold.size > 0)
+                v('unanswerable_with_gold', `answerable is false but gold_chunk_ids lists ${gold.size} chunk(s); an unanswerable question has no gold`);
+            if (facts.length > 0)
+                v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`);
+            if (positive.length > 0)
+                v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => quote(c)).join(', ')} above 0`);
+        }
+        const factIds = new Map();
+        facts.forEach((f, i) => {
+            const j = factIds.get(f.id);
+            if (j !== undefined)
+                v('duplicate_fact_id', `key_facts[${i}].id ${quote(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`);
+            else
+                factIds.set(f.id, i);
+            f.chunk_ids.forEach((c, k) => {
+                if (!gold.has(c))
+                    v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${quote(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`);
+            });
+        });
+        for (const c of Object.keys(grades).sort()) {
+            if (grades[c] === 0 && gold.has(c))
+                v('gold_graded_zero', `gold chunk ${quote(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`);
+        }
+        (q.distractors ?? []).forEach((c, i) => {
+            if (gold.has(c))
+                v('distractor_is_gold', `distractors[${i}] ${quote(c)} is also a gold chunk`);
+            else if ((grades[c] ?? 0) > 0)
+                v('distractor_is_gold', `distractors[${i}] ${quote(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`);
+        });
+        if (corpus !== undefined) {
+            for (const [where, c] of references(q)) {
+                if (!corpus.chunks.has(c))
+                    v('unknown_chunk', `${where} ${quote(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`);
+            }
+        }
+    }
+    if (previous !== undefined)
+        pushAll(out, checkChanges(dataset, previous));
+    return out;
+}
+/** Every chunk id a question refers to, with the field path it sits at (in file order). */
+function references(q) {
+    const refs = [];
+    q.gold_chunk_ids.forEach((c, i) => refs.push([`gold_chunk_ids[${i}]`, c]));
+    (q.key_facts ?? []).forEach((f, i) => f.chunk_ids.forEach((c, k) => refs.push([`key_facts[${i}].chunk_ids[${k}]`, c])));
+    for (const c of Object.keys(q.graded_relevance ?? {}))
+        refs.push([`graded_relevance key`, c]);
+    (q.distractors ?? []).forEach((c, i) => refs.push([`distractors[${i}]`, c]));
+    return refs;
+}
+/**
+ * What defines the exam beyond the judgments: which questions the gate grades (split, review status, presence)
+ * and the slices they fall in (category, difficulty). A change here moves questions in or out of a gated set or a
+ * protected slice, which is exactly how a regression is hidden, so every one is a violation, listed item by item,
+ * even with a changelog entry: it must be made deliberately, in its own reviewed change (a pull request is graded
+ * with the base commit's copy anyway). Values as printed: a field a question lacks is `(none)`.
+ */
+const EXAM_FIELDS = [
+    { field: 'split', rule: 'split_changed', value: (q) => q.split },
+    { field: 'review.status', rule: 'review_status_changed', value: (q) => q.review?.status },
+    { field: 'category', rule: 'slice_changed', value: (q) => q.category },
+    { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
+];
+const EXAM_CHANGE_HINT = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)";
+function checkChanges(dataset, previous) {
+    const out = [];
+    const before = new Map();
+    for (const e of previous.entries)
+        if (!before.has(e.q.id))
+            before.set(e.q.id, e);
+    const now = new Set();
+    for (const { line, q } of dataset.entries) {
+        now.add(q.id);
+        const old = before.get(q.id);
+        if (old === undefined)
+            continue;
+        for (const { field, rule, value } of EXAM_FIELDS) {
+            const was = value(old.q);
+            const is = value(q);
+            if (was === is)
+                continue;
+            out.push({ file: dataset.file, line, id: q.id, rule, message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}` });
+        }
+        const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q));
+        if (changed.length === 0)
+            continue;
+        const oldLog = (old.q.changelog ?? []).map((e) => JSON.stringify(e));
+        const declared = new Set();
+        for (const entry of q.changelog ?? []) {
+            if (oldLog.includes(JSON.stringify(entry)))
+                continue;
+            for (const f of entry.changed)
+                declared.add(f);
+        }
+        const silent = changed.filter((f) => !declared.has(f));
+        for (const f of silent) {
+            out.push({
+                file: dataset.file,
+                line,
+                id: q.id,
+                rule: 'changed_without_changelog',
+                message: `${f} differs from ${previous.file}:${old.line} (was ${short(canonical(f, old.q))}, now ${short(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
+            });
+        }
+    }
+    for (const [id, old] of before) {
+        if (now.has(id))
+            continue;
+        out.push({
+            file: previous.file,
+            line: old.line,
+            id,
+            rule: 'question_removed',
+            message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}`
+        });
+    }
+    return out;
+}
+/** A value as the change list prints it. */
+function show(value) {
+    return value === undefined ? '(none)' : JSON.stringify(value);
+}
+/** A field in a form where order that carries no meaning (gold set, grade map) does not count as a change. */
+function canonical(field, q) {
+    switch (field) {
+        case 'question':
+            return JSON.stringify(q.question);
+        case 'answerable':
+            return JSON.stringify(q.answerable);
+        case 'gold_chunk_ids':
+            return JSON.stringify([...q.gold_chunk_ids].sort());
+        case 'graded_relevance': {
+            const g = q.graded_relevance ?? {};
+            return JSON.stringify(Object.keys(g)
+                .sort()
+                .map((k) => [k, g[k]]));
+        }
+        case 'key_facts':
+            // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
+            return JSON.stringify((q.key_facts ?? []).map((f) => [f.id, [...f.chunk_ids].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+        case 'distractors':
+            // judged grade 0: a judgment like any other (Judged@k, bpref, the unjudged share)
+            return JSON.stringify([...(q.distractors ?? [])].sort());
+    }
+}
+function short(text) {
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+/** Longest file name a violation shows (as a refusal's place, src/errors.ts). */
+const MAX_PLACE_CHARS = 240;
+/** Longest id a violation shows: the schema's cap on an id (a longer one is the violation, shown cut). */
+const MAX_ID_CHARS = 200;
+/**
+ * `file:line: [id] rule: message`, the one shape every violation is printed in, one line each: the id is shown
+ * bare when clean and quoted with its line breaks and control characters escaped otherwise (`["q\n1"]`), and the
+ * file name is escaped, so no id can print as two violations. (Messages quote the values they show.)
+ */
+function formatViolation(v) {
+    const file = sanitizeText(v.file, MAX_PLACE_CHARS);
+    const place = v.line === null ? file : `${file}:${v.line}`;
+    const id = v.id === null ? '' : ` [${bare(v.id, MAX_ID_CHARS)}]`;
+    return `${place}:${id} ${v.rule}: ${v.message}`;
+}
+
+/** How many violations an error message lists before "and N more" (`validate` lists them all). */
+const LIST_LIMIT = 30;
+/**
+ * Reads an evaluation set, the corpus listing and the previous copy when given, and runs every contract
+ * rule. Violations are returned, not thrown: `validate` prints them all, the gate refuses with them.
+ */
+async function loadCheckedDataset(file, corpusFile, previousFile) {
+    const dataset = await readDataset(file);
+    const corpus = corpusFile === undefined ? undefined : await readCorpusListing(corpusFile);
+    const previous = previousFile === undefined ? undefined : await readDataset(previousFile);
+    const violations = [...dataset.violations, ...(corpus?.violations ?? [])];
+    if (previous !== undefined)
+        pushAll(violations, previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })));
+    pushAll(violations, checkDataset(dataset, corpus, previous));
+    if (dataset.entries.length === 0 && dataset.violations.length === 0) {
+        violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' });
+    }
+    // file by file (dataset, corpus, previous) in line order; stable, so a line's violations keep their order
+    const fileOrder = [file, corpusFile, previousFile];
+    violations.sort((a, b) => fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0));
+    const now = new Set(dataset.entries.map((e) => e.q.id));
+    const removed = previous === undefined ? [] : [...new Set(previous.entries.map((e) => e.q.id))].filter((id) => !now.has(id)).sort();
+    return { dataset, violations, corpusChunks: corpus === undefined ? null : corpus.chunks.size, removed };
+}
+/** The refusal the gate raises for a dataset that breaks its contract: every violation, up to a limit. */
+function datasetRefusal(file, violations) {
+    const shown = violations.slice(0, LIST_LIMIT).map((v) => `  ${formatViolation(v)}`);
+    const more = violations.length > LIST_LIMIT ? [`  ... and ${violations.length - LIST_LIMIT} more`] : [];
+    return new InputError({ file }, `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`, `run \`retrieval-gate validate --dataset ${file}\` (or \`npx retrieval-gate validate ...\` without installing it) for the full list, fix the file, and rerun`);
+}
+
+/**
+ * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
+ * Grades are kept as written; as in trec_eval, a negative grade marks a document that is in the pool but
+ * unjudged: it is neither relevant nor non-relevant (bpref skips it, nDCG gives it no gain) and it never
+ * counts as a relevant document of the query.
+ */
+const WS = /[ \t\v\f\r]+/;
+/**
+ * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
+ * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
+ * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/readers/importers
+ * with the same semantics.
+ */
+async function readQrels(file) {
+    // ranx / pytrec_eval JSON and BEIR TSV judgments (src/readers/importers); TREC qrels below
+    const imported = await importQrels(file);
+    if (imported !== undefined)
+        return imported;
+    const queries = new Map();
+    const pendingGrades = new Map();
+    const firstLines = new Map();
+    let judgments = 0;
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '' || trimmed.startsWith('#'))
+            return;
+        const fields = trimmed.split(WS);
+        if (fields.length !== 4) {
+            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
+        }
+        const [id, , docText, gradeText] = fields;
+        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
+            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        const grade = Number(gradeText);
+        const docno = toByteString(docText);
+        let query = queries.get(id);
+        let lines = firstLines.get(id);
+        if (query === undefined || lines === undefined) {
+            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
+            lines = new Map();
+            queries.set(id, query);
+            firstLines.set(id, lines);
+            pendingGrades.set(id, []);
+        }
+        const earlier = lines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        lines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            pendingGrades.get(id).push(grade);
+        judgments++;
+    });
+    if (queries.size === 0) {
+        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
+    }
+    for (const [id, query] of queries) {
+        const grades = Int32Array.from(pendingGrades.get(id));
+        grades.sort();
+        grades.reverse();
+        query.gradesDesc = grades;
+    }
+    const ids = [...queries.keys()].sort(compareCodePoints);
+    return { source: file, queries, ids, judgments };
+}
+
+/** True when a per-query record marks abstention (`"abstained": true`). */
+function abstainedOf(block) {
+    return block.attrs?.get('abstained') === 'true';
+}
+/**
+ * An observer for computeRunRows that fills a {@link SideEvidence}. `keep` is how many top documents are
+ * kept per query (the pooling depth, or more for two-stage diagnostics); `measures` are the measures whose
+ * condensed values are computed.
+ */
+function collectEvidence(source, keep, measures) {
+    const evidence = { source, queries: new Map(), unjudged: new Map(), candidates: null };
+    let condensedGrades = new Int32Array(1024);
+    let condensedOrder = new Uint32Array(1024);
+    const observer = {
+        ranked(view) {
+            const limit = Math.min(view.n, keep);
+            const top = [];
+            for (let i = 0; i < limit; i++)
+                top.push(view.docnos[view.order[i]]);
+            if (condensedGrades.length < view.n) {
+                condensedGrades = new Int32Array(view.n * 2);
+                condensedOrder = new Uint32Array(view.n * 2);
+            }
+            let m = 0;
+            for (let i = 0; i < view.n; i++) {
+                if (view.grades[i] === NOT_JUDGED)
+                    continue;
+                condensedGrades[m] = view.grades[i];
+                condensedOrder[m++] = view.order[i];
+            }
+            const condensed = new Float64Array(measures.length);
+            computeQuery(measures, condensedGrades, m, view.judged, condensed, { docnos: view.docnos, order: condensedOrder });
+            evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) });
+        },
+        unjudged(block) {
+            evidence.unjudged.set(block.id, { numRet: block.count, abstained: abstainedOf(block) });
+        },
+        restart() {
+            evidence.queries.clear();
+            evidence.unjudged.clear();
+        }
+    };
+    return { observer, evidence };
+}
+/**
+ * Reads the first-stage candidates of a JSON Lines run: per-query records with `"candidates": [...]`, each
+ * a document id string or an object with `doc_id`. The metrics reader skips array fields, so this is a
+ * second, light pass made only when the run has them. Refuses a malformed list with file, line and query.
+ */
+async function readCandidates(file) {
+    const out = new Map();
+    await forEachLine(file, (text, line) => {
+        if (!text.includes('"candidates"'))
+            return;
+        const parsed = parseObjectLine(text);
+        if (parsed.problem !== undefined)
+            return; // the metrics reader already refused this line (invalid JSON, a repeated key)
+        const record = parsed.record;
+        const list = record.candidates;
+        const id = record.query_id;
+        if (typeof id !== 'string' || list === undefined)
+            return;
+        if (!Array.isArray(list))
+            throw new InputError({ file, line, queryId: id, key: 'candidates' }, '"candidates" is not an array', 'write "candidates": ["doc-1", "doc-2", ...] (the first-stage pool, before reranking)');
+        const docs = [];
+        list.forEach((c, i) => {
+            const doc = typeof c === 'string' ? c : c !== null && typeof c === 'object' ? c.doc_id : undefined;
+            if (typeof doc !== 'string' || doc === '') {
+                throw new InputError({ file, line, queryId: id, key: `candidates[${i}]` }, `candidates[${i}] is neither a document id string nor an object with "doc_id"`, 'list the first-stage documents as ids or {"doc_id": ...}');
+            }
+            docs.push(toByteString(doc));
+        });
+        out.set(id, docs);
+    });
+    return out;
+}
+
+/**
+ * The reading side of the trust checks (files in, typed evidence out), called by load.ts so that the
+ * checks themselves stay pure.
+ */
+/** Largest manifest read: a manifest is a page of JSON. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Reads one snapshot manifest (null when none was fetched), named by its shown name. */
+async function readManifest(file) {
+    if (file === undefined)
+        return null;
+    return readFetched(file, async (path, name) => {
+        const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' });
+        return parseManifest(text, name);
+    });
+}
+/**
+ * Reads and checks the rules' evaluation set (and its corpus listing), as fetched; refuses it (every violation
+ * listed) when it breaks its contract. Refusals name both files by their shown names.
+ */
+async function loadDatasetJudgments(rules, dataset, corpus) {
+    const d = rules.dataset;
+    const files = corpus === undefined ? [dataset] : [dataset, corpus];
+    try {
+        const checked = await loadCheckedDataset(dataset.path, corpus?.path);
+        if (checked.violations.length > 0)
+            throw datasetRefusal(dataset.path, checked.violations);
+        return datasetJudgments({ ...checked.dataset, file: dataset.name }, d.split);
+    }
+    catch (error) {
+        throw isInputError(error) ? renamed(error, files) : error;
+    }
+}
+/** Reads the judgments file the rules name, as fetched, under the name it is shown by. */
+async function readRulesQrels(file) {
+    return readFetched(file, async (path, name) => ({ ...(await readQrels(path)), source: name }));
+}
+/** How many top documents per query the evidence keeps: the deepest the trust checks look. */
+function evidenceDepth(rules) {
+    return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH);
+}
+/**
+ * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
+ * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
+ * slices for the report; the dataset's value is the exam's, set on the baseline's rows only, and a run of
+ * either side that contradicts it is refused), and notes
+ * what the dataset left out.
+ */
+async function finishSide(side, coverage, evidence, dataset, role = 'baseline') {
+    if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
+        evidence.candidates = await readCandidates(side.source);
+        side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`);
+    }
+    if (dataset === null)
+        return;
+    for (let row = 0; row < side.ids.length; row++) {
+        const id = side.ids[row];
+        const attrs = dataset.attrs.get(id);
+        if (attrs === undefined)
+            continue;
+        for (const [key, value] of attrs) {
+            // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
+            // (a candidate run cannot move a query to another slice by labelling it itself).
+            const own = attrAt(side, key, row);
+            if (own !== undefined && own !== value) {
+                throw new InputError({ file: side.source, line: side.lines[row], key, queryId: id }, `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`, `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`);
+            }
+            // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
+            // too would let the report call them "checked on both sides" when nothing of the candidate's was.
+            if (role === 'candidate')
+                continue;
+            setAttrAt(side, key, row, value);
+            side.attributeFields.add(key);
+        }
+    }
+}
+/** Notes on what the dataset kept out of the gated metrics (each counted, never silent). */
+function datasetNotes(d) {
+    const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`];
+    if (d.otherSplit > 0)
+        notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`);
+    if (d.disputed.length > 0)
+        notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`);
+    if (d.unanswerable.length > 0)
+        notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`);
+    return notes;
+}
+
+/**
+ * Whether the reference was made on the exam's snapshot: its manifest against the baseline's (else the
+ * dataset's) on the rules' `comparability.must_match` fields. A budget spent across two snapshots (another
+ * corpus, another judge) would measure the snapshot change, not the system, so a difference (or a field one
+ * side lacks) is refused as not comparable, never re-paired. Returns the note the report shows: what was
+ * compared, or why nothing was. Refuses a reference manifest the rules give no fields to compare on, and one
+ * with nothing exam-side to compare it with: a file that is read and never used is a mistake.
+ */
+function checkReferenceSnapshot(rules, reference, exam, label) {
+    const mustMatch = rules.comparability?.mustMatch;
+    if (reference === null)
+        return mustMatch === undefined ? null : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`;
+    if (mustMatch === undefined) {
+        throw new InputError({ file: reference.source }, 'a reference manifest was given, but the rules name no comparability.must_match fields to compare it on', 'add comparability: { must_match: [corpus.content_hash, judge.model] } to the rules, or leave the reference manifest out');
+    }
+    const examSide = exam.baseline ?? exam.dataset;
+    if (examSide === null) {
+        throw new InputError({ file: reference.source }, "a reference manifest was given, but there is no exam-side manifest (baseline's or dataset's) to compare it with", 'give the baseline manifest too (--baseline-manifest / input baseline-manifest)');
+    }
+    for (const rule of mustMatch) {
+        const paths = new Set([...examSide.leaves.keys(), ...reference.leaves.keys()].filter((p) => underPath(p, rule)));
+        if (paths.size === 0)
+            throw notComparable(reference, label, `neither it nor ${examSide.source} has ${rule}`);
+        for (const p of [...paths].sort()) {
+            const a = examSide.leaves.get(p);
+            const b = reference.leaves.get(p);
+            if (a !== b)
+                throw notComparable(reference, label, `${p} is ${b === undefined ? '(absent)' : quote(b)} in it and ${a === undefined ? '(absent)' : quote(a)} in ${examSide.source}`);
+        }
+    }
+    return `the reference's snapshot matches ${examSide.source} on ${mustMatch.join(', ')}`;
+}
+function notComparable(reference, label, what) {
+    return new InputError({ file: reference.source }, `the reference ${quote(label)} was made on another snapshot than the exam: ${what}`, 'a budget across two snapshots measures the snapshot change, not the system: regenerate the reference rows on the current snapshot, or cut a new reference');
+}
+
+const ROWS = 'reference rows';
+const MANIFEST = 'reference manifest';
+/**
+ * The regression budget (rules `reference` and a check's `budget`): the drop since the last release, not only
+ * since the base, so twenty PRs that each stay within their margin cannot add up to a release that fell by
+ * twenty margins.
+ *
+ * Exam: the reference rows (the release's per-query rows at a tag, or an artifact of a push run on the default
+ * branch or the ref the rules name; never a run a pull request or another branch could make) and its snapshot
+ * manifest. Answer: none of its own (the candidate's rows are the core's).
+ */
+const referenceCapability = {
+    name: 'reference',
+    about: 'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
+    config: (rules) => rules.reference,
+    inputs: (r) => [
+        r.artifact === undefined
+            ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
+            : { role: 'exam', kind: 'artifact', name: ROWS, artifact: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, branch: r.artifact.ref, key: 'reference.artifact' },
+        { role: 'exam', kind: 'file', name: MANIFEST, path: r.manifest, givenBy: { option: 'reference-manifest', input: 'reference-manifest' }, key: 'reference.manifest' },
+        ...(r.looks === undefined ? [] : [{ role: 'exam', kind: 'record', name: 'budget-looks', key: 'reference.looks' }])
+    ],
+    async read(_r, inputs, { rules, rowsInput }) {
+        const rowsFile = inputs.file(ROWS);
+        if (rowsFile === undefined)
+            throw new Error('the framework fetches the reference rows before read');
+        const rows = await readFetched(rowsFile, (path, name) => readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name })));
+        const manifestFile = inputs.file(MANIFEST);
+        const looks = inputs.record('budget-looks');
+        return { rows, manifest: manifestFile === undefined ? null : await readManifest(manifestFile), ...(looks === undefined ? {} : { looks }) };
+    },
+    assess({ rules, config, evidence, table, core, options }) {
+        // Budgets are never skipped silently: rules that name a reference need its rows.
+        if (evidence === undefined)
+            throw notRead(rules, config);
+        const snapshot = checkReferenceSnapshot(rules, evidence.manifest, { baseline: core.trust.manifests.baseline, dataset: core.trust.manifests.dataset }, config.label);
+        const stats = createStats(pairReference(rules, table, evidence.rows, config.label), rules, options);
+        const looks = config.looks === undefined ? undefined : { thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook, allowed: config.looks, unknown: evidence.looks?.unknown ?? null };
+        const summary = { label: config.label, file: evidence.rows.source, rows: evidence.rows.ids.length, snapshot, stats, looks, confidence: rules.statistics.confidence };
+        return {
+            guards: [],
+            summary,
+            parts: {
+                markdown: { afterFindings: ({ result }) => budgetSection(result, summary) },
+                text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain$1) },
+                json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
+                unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)
+            }
+        };
+    },
+    adjust(unit, { rules, summary, check }) {
+        const metric = rules.metrics.get(check.rule.metric);
+        return withBudget(unit, evaluateBudget(check.rule, metric, rules, { stats: summary.stats, label: summary.label, looks: summary.looks }, unit.slice, unit.comparison.confidence));
+    }
+};
+function notRead(rules, r) {
+    return new InputError({ file: rules.source.file, key: 'reference' }, `the rules spend budgets against the reference ${quote(r.label)}, but its rows were not read`, r.path !== undefined && r.ref === undefined ? `pass --reference ${r.path}` : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)");
+}
+
+/** The tool's version, printed in every report (a test keeps it equal to package.json's). */
+const VERSION = '0.1.0';
+const TOOL_NAME = 'retrieval-gate';
+
+/**
+ * A `max_regressions` check over `per_slice` has one unit per value of the attribute, and listed row by row in the
+ * head's checks table it takes most of the table (one check, eight categories). Such a check is folded: one row
+ * in the table that says how its slices did, and a collapsed list of every slice under the table
+ * (src/report/markdown.ts). Every other check keeps one row per unit.
+ */
+/** True for a check whose units the head's table folds into one row. */
+function isFolded(check) {
+    return check.rule.kind.type === 'max_regressions' && check.units.length > 1;
+}
+/** A max_regressions unit's count of worsened queries and its limit (set for every unit of such a check; 0 if not). */
+const worse = (u) => u.regressions ?? 0;
+const limit = (u) => u.regressionLimit ?? 0;
+/** The unit with the most worsened queries relative to its limit (the one nearest to failing), ties by rules order. */
+function nearest(units) {
+    let best = units[0];
+    const ratio = (u) => (limit(u) > 0 ? worse(u) / limit(u) : worse(u) > 0 ? Infinity : 0);
+    for (const u of units)
+        if (ratio(u) > ratio(best))
+            best = u;
+    return best;
+}
+/** "4 slices of category", the folded row's Queries cell and its summary's subject (RAW: escape it). */
+function foldedSlices(check) {
+    const by = check.rule.perSlice ?? check.units[0].comparison.slice.map(([k]) => k).join(', ');
+    return `${check.units.length} slices of ${by}`;
+}
+/** The folded row's Needs cell: "≤ 40 worse (max 19)", or "≤ 50.0% worse each (max 19 of 40)" when limits differ. */
+function foldedNeeds(check) {
+    const kind = check.rule.kind;
+    const worst = nearest(check.units);
+    const limits = new Set(check.units.map(limit));
+    if (limits.size === 1)
+        return `≤ ${limit(worst)} worse (max ${maxOf(check.units.map(worse))})`;
+    const share = kind.type === 'max_regressions' && kind.share !== undefined ? percent(kind.share) : 'the limit';
+    return `≤ ${share} worse each (max ${worse(worst)} of ${worst.comparison.n})`;
+}
+/** The folded row's n: every query of the check's slices (each query is in one slice of the attribute). */
+function foldedCount(check) {
+    return check.units.reduce((sum, u) => sum + u.comparison.n, 0);
+}
+/**
+ * The one-line summary of a folded check's collapsed slices (HTML-safe, for a `<summary>`): "Check 4 “few
+ * regressions per category”: 4 slices of category, all pass; nearest its limit: category = policy, 19 worse
+ * (limit 40)".
+ */
+function foldedSummary(check) {
+    const counts = { pass: 0, fail: 0, inconclusive: 0 };
+    for (const u of check.units)
+        counts[u.status]++;
+    const n = check.units.length;
+    const outcome = counts.pass === n ? 'all pass' : [`${counts.fail} fail`, `${counts.inconclusive} inconclusive`, `${counts.pass} pass`].filter((t) => !t.startsWith('0 ')).join(', ');
+    const worst = nearest(check.units);
+    const near = `nearest its limit: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`;
+    return htmlText(`Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`, 300);
+}
+
+/**
+ * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
+ * codes and numbers (src/trust/trust.ts); the sentence is written here once, so the Markdown, terminal and
+ * JSON reports give the same words and the analysis holds none.
+ */
+function guardSentence(reason) {
+    switch (reason.code) {
+        case 'comparable':
+            return `${reason.mustMatch.join(', ')} match`;
+        case 'not_comparable':
+            return `not comparable: ${reason.mismatches.map(describeDifference).join('; ')}`;
+        case 'unjudged_within':
+            return `${unjudgedNumbers(reason)}; within ${limits(reason.cap)}`;
+        case 'unjudged_above':
+            return `${unjudgedNumbers(reason)}, above ${breachWords(reason.breach)}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`;
+        case 'zero_hits_within':
+            return `no slice has more queries without a relevant document in the top ${reason.depth} than ${limits(reason.cap)} (all queries: candidate ${pct$2(reason.candidate)}, baseline ${pct$2(reason.baseline)})`;
+        case 'zero_hits_above':
+            return `queries with no relevant document in the top ${reason.depth}: ${reason.breaches.map((b) => `${label$1(b.slice)}: ${pct$2(b.candidate)} of ${b.n} queries (baseline ${pct$2(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`;
+        case 'judge':
+            return judgeGuardSentence(reason);
+    }
+}
+/** A share as a percentage with one decimal (the trust checks' one format). */
+function pct$2(x) {
+    return percent(x, 1);
+}
+function unjudgedNumbers(r) {
+    return `the candidate's top ${r.depth} is ${pct$2(r.candidate)} unjudged on average, the baseline's ${pct$2(r.baseline)}`;
+}
+/** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
+function breachWords(b) {
+    return b.kind === 'share' ? `the limit of ${pct$2(b.share)}` : `the baseline's ${pct$2(b.baseline)} + ${pct$2(b.increase)} allowed`;
+}
+/** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */
+function limits(cap) {
+    const parts = [];
+    if (cap.share !== undefined)
+        parts.push(`${pct$2(cap.share)}`);
+    if (cap.increase !== undefined)
+        parts.push(`the baseline + ${pct$2(cap.increase)}`);
+    return parts.join(' and ');
+}
+function label$1(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
+}
+
+/** The option of the gate command that writes each file (the action always writes both). */
+const FLAG = { regressions: '--regressions FILE', toJudge: '--to-judge FILE', html: '--html FILE' };
+/**
+ * Where an output file is: `{ file }` when it was written, else `{ how }`, RAW words saying how to get it
+ * ("add --regressions FILE to the gate command").
+ */
+function fileOrHow(files, kind) {
+    const file = files?.[kind];
+    return file !== undefined ? { file } : { how: `add ${FLAG[kind]} to the gate command` };
+}
+/**
+ * The sentence under the regressed queries that names the regression set (RAW): its file and how many queries
+ * it holds, or how to write it. `worse` counts the queries that got worse on at least one gated metric.
+ */
+function regressionSetSentence(files, worse) {
+    const where = fileOrHow(files, 'regressions');
+    return where.file !== undefined
+        ? `The regression set ${clean(where.file, 200)} lists all ${worse} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
+        : `${worse} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${where.how}.`;
+}
+/**
+ * Where the HTML page is, for the Markdown and terminal reports (RAW), or null when it was not written: in the
+ * action "report.html in the report artifact", from the CLI the file as given.
+ */
+function pageSentence(files) {
+    const file = files?.html;
+    if (file === undefined)
+        return null;
+    const where = files?.reportDir !== undefined ? `${clean(file.split(/[\\/]/).pop() ?? file, 200)} in the report artifact (report-dir ${clean(files.reportDir, 200)})` : clean(file, 200);
+    return `The full page, with every check and slice on one axis and each query plotted, is ${where}: one HTML file that opens in a browser, from disk.`;
+}
+
+/** The verdict, the deciding check and one sentence per unit that did not pass. */
+function summarize(result) {
+    const { rules, decision } = result;
+    const metricOf = (name) => rules.metrics.get(name);
+    const findings = [];
+    for (const check of decision.checks) {
+        for (const unit of check.units) {
+            if (unit.status !== 'pass')
+                findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) });
+        }
+    }
+    const deciding = decision.decidedBy;
+    const decidedBy = deciding?.kind === 'check' ? (findings.find((f) => f.unit === deciding.unit) ?? null) : null;
+    const count = (s) => decision.checks.filter((c) => c.status === s).length;
+    return {
+        verdict: decision.verdict,
+        decidedBy,
+        counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
+        findings
+    };
+}
+
+/** The head of the report of `result`; `files` are the output files written beside it. */
+function reportHead(result, files) {
+    const summary = summarize(result);
+    const trust = result.trust;
+    const { decidedBy, guards } = result.decision;
+    // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
+    const shown = decidedBy?.kind === 'check' ? summary.decidedBy : null;
+    const sentence = decidedBy?.kind === 'trust' ? guardSentence(decidedBy.reason) : (shown?.sentence ?? null);
+    const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null;
+    const others = guards.filter((g) => g !== deciding && g.status !== 'pass');
+    return {
+        verdict: summary.verdict,
+        decidedBy,
+        sentence,
+        counts: summary.counts,
+        trust: others.map((g) => ({ rule: g.rule, status: g.status, reason: guardSentence(g.reason) })),
+        publishable: trust ? publishableWords(trust) : null,
+        toJudge: toJudgeSentence(trust, files),
+        findings: summary.findings.filter((f) => f !== shown)
+    };
+}
+/**
+ * Whether the result is publishable, as a label and its RAW detail: "yes" (judgments complete, snapshots
+ * comparable, nothing disputed left out), "no" with the reasons, or "not established" with what could not be
+ * checked.
+ */
+function publishableWords(trust) {
+    const p = trust.publishable;
+    if (p.value)
+        return { label: 'yes', detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out' };
+    const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : '';
+    if (p.reasons.length === 0)
+        return { label: 'not established', detail: unchecked };
+    return { label: 'no', detail: `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}` };
+}
+/** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */
+function toJudgeSentence(trust, files) {
+    const p = trust?.pooling;
+    if (!p || p.pool.unjudged === 0)
+        return null;
+    const where = fileOrHow(files, 'toJudge');
+    const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`;
+    return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`;
+}
+
+/**
+ * Most per-slice rows a Markdown table shows (the first ones, in the report's fixed order: attribute, value,
+ * metric). A pull-request comment is read by people and capped by GitHub; with up to 20,000 slice values
+ * (MAX_SLICE_VALUES) the rest goes to the JSON report only, and the Markdown says so under the table.
+ */
+const MARKDOWN_SLICE_ROWS = 200;
+/** The rows a Markdown table shows, and a note naming how many are in the JSON report only (null when none). */
+function shownSliceRows(rows, where) {
+    if (rows.length <= MARKDOWN_SLICE_ROWS)
+        return { shown: rows, note: null };
+    const rest = rows.length - MARKDOWN_SLICE_ROWS;
+    return {
+        shown: rows.slice(0, MARKDOWN_SLICE_ROWS),
+        note: `_The first ${MARKDOWN_SLICE_ROWS} of ${rows.length} slice rows are shown; the other ${rest} are in the JSON report only (\`${where}\`, written with --json)._`
+    };
+}
+/**
+ * The rows a picture draws when there are more than MARKDOWN_SLICE_ROWS (a per_slice check over 20,000 values
+ * would draw 20,000 lines): every row `first` marks (failing, inconclusive, a limit exceeded) comes before the
+ * others, up to the cap; the kept rows stay in the report's order. `hidden` says how many are left to the JSON.
+ */
+function pictureRows(rows, first) {
+    if (rows.length <= MARKDOWN_SLICE_ROWS)
+        return { shown: rows, hidden: 0 };
+    const keep = new Uint8Array(rows.length);
+    let room = MARKDOWN_SLICE_ROWS;
+    const take = (i) => {
+        keep[i] = 1;
+        room--;
+    };
+    for (let i = 0; i < rows.length && room > 0; i++)
+        if (first(rows[i]))
+            take(i);
+    for (let i = 0; i < rows.length && room > 0; i++)
+        if (keep[i] === 0)
+            take(i);
+    const shown = rows.filter((_, i) => keep[i] === 1);
+    return { shown, hidden: rows.length - shown.length };
+}
+/** The line under a picture that left rows out. */
+function hiddenRowsLine(hidden) {
+    return `… ${hidden} more ${hidden === 1 ? 'row is' : 'rows are'} in the JSON report only (failing and inconclusive rows are drawn first).`;
+}
+
+/**
+ * A change of a ranking measure computed from runs (always in [0, 1]) in a table cell: points, as every change of
+ * a share in the report (src/report/words.ts inPoints).
+ */
+const pointsCell = (x) => `${signed(x * 100, 2)} pts`;
+/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
+const pct$1 = (x) => percent(x, 1);
+/**
+ * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
+ * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
+ * comparability entries in the comparability table (GateResult.comparability).
+ */
+const table$2 = (rows) => markdownTable(rows, { alignDelimiters: false });
+const STATUS$1 = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
+/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
+function comparabilityEntries(trust) {
+    const out = [];
+    const c = trust.comparability;
+    if (c !== null) {
+        const failing = new Set(c.mismatches.map((m) => m.path));
+        for (const rule of c.mustMatch) {
+            if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
+                out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
+        }
+        for (const m of c.mismatches)
+            out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` });
+        for (const w of c.warnings)
+            out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
+        for (const a of c.allowed)
+            out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` });
+    }
+    const p = trust.pooling;
+    if (p !== null) {
+        out.push({
+            aspect: `Judged share of top ${p.depth}`,
+            status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
+            detail: `baseline ${pct$1(p.baseline.meanJudged)} judged, candidate ${pct$1(p.candidate.meanJudged)} judged (mean over queries)`
+        });
+    }
+    return out;
+}
+/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
+function publishableLine(trust) {
+    const p = publishableWords(trust);
+    if (p.label === 'yes')
+        return `**Publishable: yes** (${inline(p.detail, 400)})`;
+    if (p.label === 'not established')
+        return `**Publishable: not established** (${inline(p.detail, 400)})`;
+    return `**Publishable: no**: ${inline(p.detail, 1300)}`;
+}
+/** The body of the collapsible Trust section. */
+function trustBody(trust) {
+    const out = [];
+    if (trust.guards.length > 0) {
+        out.push(table$2([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(guardSentence(g.reason), 600)])]), '');
+    }
+    const d = trust.dataset;
+    if (d !== null) {
+        out.push(`- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`);
+        const side = (name, s) => {
+            if (s !== null)
+                out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`);
+        };
+        if (d.unanswerable.ids.length > 0) {
+            side('baseline', d.unanswerable.baseline);
+            side('candidate', d.unanswerable.candidate);
+        }
+        out.push('');
+    }
+    const p = trust.pooling;
+    if (p !== null) {
+        out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '');
+        out.push(table$2([
+            ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
+            ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
+            ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
+        ]), '');
+        out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`);
+        if (p.condensed.length > 0) {
+            out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
+            const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
+            for (const c of p.condensed) {
+                rows.push([
+                    inline(c.metric),
+                    String(c.n),
+                    fixed(c.full.baseline, 4),
+                    fixed(c.full.candidate, 4),
+                    pointsCell(c.full.delta),
+                    fixed(c.condensed.baseline, 4),
+                    fixed(c.condensed.candidate, 4),
+                    pointsCell(c.condensed.delta),
+                    c.directionDiffers ? '⚠️ reverses' : 'agrees'
+                ]);
+            }
+            out.push(table$2(rows));
+        }
+        out.push('');
+    }
+    const z = trust.zeroHits;
+    if (z.slices.length > 0) {
+        out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
+        const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
+        // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
+        const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices');
+        for (const s of bounded.shown) {
+            const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
+            const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
+            const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
+            if (s.distributions.length === 0)
+                rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
+            for (const d of s.distributions)
+                rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
+        }
+        out.push(table$2(rows), '');
+        if (bounded.note)
+            out.push(bounded.note, '');
+        if (!z.fromRuns)
+            out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '');
+    }
+    const t = trust.twoStage;
+    if (t !== null) {
+        out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '');
+        const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']];
+        for (const [name, s] of [
+            ['baseline', t.baseline],
+            ['candidate', t.candidate]
+        ]) {
+            if (s === null)
+                rows.push([name, '0', 'no candidates', '', '', '', '', '']);
+            else
+                rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)]);
+        }
+        out.push(table$2(rows), '');
+    }
+    if (trust.publishable.reasons.length === 0)
+        out.push(publishableLine(trust));
+    else {
+        out.push('**Publishable: no**, because:');
+        for (const r of trust.publishable.reasons)
+            out.push(`- ${inline(r, 600)}`);
+        for (const u of trust.publishable.unchecked)
+            out.push(`- not checked: ${inline(u, 600)}`);
+    }
+    out.push('');
+    return out;
+}
+/** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
+function trustJson(trust, decision, withheld = null) {
+    const c = trust.comparability;
+    const diff = (d) => ({ field: d.path, values: Object.fromEntries(d.values) });
+    const p = trust.pooling;
+    const side = (s) => ({
+        mean_judged: s.meanJudged,
+        mean_unjudged: s.meanUnjudged,
+        queries: s.queries,
+        empty_rankings: s.emptyRankings,
+        retrieved_docs: s.retrievedDocs,
+        unjudged_docs: s.unjudgedDocs
+    });
+    return {
+        guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
+        decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
+        comparability: c === null ? null : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+        pooling: p === null
+            ? null
+            : {
+                depth: p.depth,
+                baseline: side(p.baseline),
+                candidate: side(p.candidate),
+                pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
+                // Holdout queries' per-query shares are withheld (counted in the means above).
+                judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
+                condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
+            },
+        zero_hits: {
+            depth: trust.zeroHits.depth,
+            from_runs: trust.zeroHits.fromRuns,
+            quantiles: [...QUANTILES],
+            slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
+        },
+        two_stage: trust.twoStage,
+        dataset: trust.dataset === null
+            ? null
+            : {
+                file: trust.dataset.file,
+                split: trust.dataset.split,
+                gated: trust.dataset.gated,
+                disputed_excluded: trust.dataset.disputed,
+                other_split: trust.dataset.otherSplit,
+                unanswerable: trust.dataset.unanswerable
+            }
+    };
+}
+
+/**
+ * The capabilities' report parts (src/capabilities/), gathered for one slot in registry order. The renderers call
+ * these and know no capability by name.
+ */
+/** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
+function jsonNumber(x) {
+    return Number.isFinite(x) ? x : null;
+}
+const contextOf = (result, files) => ({ result, files, num: jsonNumber });
+/** Every capability's Markdown lines for `slot` (already escaped by the capability). */
+function markdownSlot(result, slot, files) {
+    const out = [];
+    for (const c of result.capabilities) {
+        const part = c.parts.markdown?.[slot];
+        if (part !== undefined)
+            for (const line of part(contextOf(result, files)))
+                out.push(line);
+    }
+    return out;
+}
+/** Every capability's collapsed sections, in registry order. */
+function capabilitySections(result, files) {
+    const out = [];
+    for (const c of result.capabilities)
+        if (c.parts.sections !== undefined)
+            out.push(...c.parts.sections(contextOf(result, files)));
+    return out;
+}
+/** Every capability's terminal lines for `slot` (made safe by the capability with plain()). */
+function textSlot(result, slot, files) {
+    const out = [];
+    for (const c of result.capabilities) {
+        const part = c.parts.text?.[slot];
+        if (part !== undefined)
+            for (const line of part(contextOf(result, files)))
+                out.push(line);
+    }
+    return out;
+}
+/** The Method table's rows the capabilities state, by setting (a later capability's row wins). */
+function methodRowsOf(result) {
+    const out = new Map();
+    for (const c of result.capabilities)
+        for (const [setting, value] of c.parts.methodRows?.(contextOf(result)) ?? [])
+            out.set(setting, value);
+    return out;
+}
+/** The capabilities' top-level keys of the JSON report, in registry order. */
+function capabilityJson(result) {
+    const out = [];
+    for (const c of result.capabilities) {
+        const entry = c.parts.json?.(contextOf(result));
+        if (entry !== undefined && entry !== null)
+            out.push(entry);
+    }
+    return out;
+}
+/** The capabilities' extra keys of one unit in the JSON report. */
+function unitJsonExtras(result, unit, check) {
+    const out = [];
+    for (const c of result.capabilities) {
+        const part = c.parts.unitJson;
+        if (part !== undefined)
+            out.push(...part(unit, check, contextOf(result)));
+    }
+    return out;
+}
+
+/**
+ * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
+ * string from the inputs goes through {@link inline}; numbers through format.ts.
+ */
+/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
+const table$1 = (rows) => markdownTable(rows, { alignDelimiters: false });
+const STATUS = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
+/** The titles of the report's collapsed sections, the same in the Markdown and on the HTML page. */
+const SECTION_TITLES = {
+    checkDetails: 'Check details: baseline, candidate, relative change, wins / losses / ties',
+    breakdown: 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)',
+    coverage: 'Coverage: what happened to every query',
+    comparability: 'Comparability',
+    trust: 'Trust: evaluation set, pooling bias, whole-class failures',
+    seeds: 'Seeds: the spread between independently trained seeds',
+    method: 'Method',
+    next: 'What to look at next'
+};
+/** How many ids a coverage line lists before "and N more". */
+const LIST_IDS = 10;
+const metricOf$2 = (result, name) => result.rules.metrics.get(name);
+function digits(metric, c) {
+    return digitsFor(metric.range, Math.abs(c.baseline));
+}
+/** A level of `metric` in a cell (a mean, an at_least value): as the files hold it, with the comparison's digits. */
+const levelCell = (x, metric, c) => fixed(x, digits(metric, c));
+/**
+ * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
+ * at_most unit the candidate's mean and its t interval (levels), which is what the check judged.
+ */
+function changeCells(unit, metric, mixed) {
+    const c = unit.comparison;
+    if (unit.level !== undefined) {
+        const l = unit.level;
+        const ci = l.ci === null ? '—' : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed);
+        return [`mean ${levelCell(l.mean, metric, c)}`, ci];
+    }
+    return [change(c.delta, metric, c) + changeUnit(metric), intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)];
+}
+/** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
+const change = (x, metric, c) => changeCell(x, metric, Math.abs(c.baseline));
+/** " pts", " ms" (escaped) or "": the unit after a change cell's number. */
+function changeUnit(metric) {
+    const u = cellUnit(metric);
+    return u ? ` ${inline(u, 16)}` : '';
+}
+/**
+ * Baseline, candidate (levels, as the files hold them, with the metric's unit), delta (relative) and interval
+ * (changes: in points for shares, see words.ts inPoints). `mixed`: the column holds intervals at more than one
+ * confidence, so the cell names its own.
+ */
+function values(c, metric, mixed) {
+    const d = digits(metric, c);
+    const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
+    const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
+    return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, change(c.delta, metric, c) + changeUnit(metric) + rel, intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)];
+}
+/** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
+function needs(check, unit, metric) {
+    const b = unit.budget;
+    // A budgeted unit also needs its drop since the reference within the budget: "…; ≤ 1.0 points since v1.4 (1.2 used)".
+    return b === undefined
+        ? ownNeeds(check, unit, metric)
+        : `${ownNeeds(check, unit, metric)}; ≤ ${amount(b.budget, metric, false)} since ${inline(b.reference, 60)} (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`;
+}
+function ownNeeds(check, unit, metric) {
+    const c = unit.comparison;
+    const higher = metric.better === 'higher';
+    const kind = check.rule.kind;
+    if (kind.type === 'max_regressions')
+        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
+    if (kind.type === 'level')
+        return `${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`;
+    if (kind.type === 'superior' && kind.test === 'mcnemar')
+        return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`;
+    if (kind.type === 'superior' && kind.test !== 'bootstrap')
+        return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`;
+    const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : '';
+    if (kind.type === 'non_inferior')
+        return higher ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}` : `high end ≤ ${change(unit.margin, metric, c)}${rel}`;
+    return higher ? `low end > ${change(unit.margin, metric, c)}${rel}` : `high end < ${change(-unit.margin, metric, c)}${rel}`;
+}
+/**
+ * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
+ * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
+ * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report. A
+ * `max_regressions` check over slices is one row here (folded-checks.ts; its slices: {@link foldedUnitsTable}).
+ */
+function checksTable(result) {
+    const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
+    const mixed = conf === 'CI';
+    const rows = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']];
+    for (const check of result.decision.checks) {
+        const metric = metricOf$2(result, check.rule.metric);
+        if (isFolded(check)) {
+            const name = `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`;
+            rows.push([STATUS[check.status], name, inline(metric.name, 24), inline(foldedSlices(check), 32), String(foldedCount(check)), '—', '—', foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')]);
+            continue;
+        }
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            rows.push([
+                STATUS[unit.status],
+                `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`,
+                inline(metric.name, 24),
+                inline(sliceLabel(c.slice), 32),
+                String(c.n),
+                ...changeCells(unit, metric, mixed).map(keepTogether),
+                shortNeeds(check, unit, metric)
+                    .replace(/([<>≤≥]) /g, '$1\u00a0')
+                    .replace(/^p /, 'p\u00a0')
+            ]);
+        }
+    }
+    return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'] });
+}
+/**
+ * A number cell that must not wrap in a narrow comment ("[+0.0278,\n+0.0396]" reads as two values): its spaces
+ * become no-break spaces, so a narrow table wraps the text columns (check names) instead. (The Needs cell keeps
+ * only each comparison sign with its number, "≥ -0.0050", so it may still wrap between words.)
+ */
+function keepTogether(cell) {
+    return cell.replace(/ /g, '\u00a0');
+}
+/** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
+function shortNeeds(check, unit, metric) {
+    const c = unit.comparison;
+    const higher = metric.better === 'higher';
+    const kind = check.rule.kind;
+    if (kind.type === 'max_regressions')
+        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
+    if (kind.type === 'level')
+        return `${higher ? 'low ≥' : 'high ≤'} ${levelCell(kind.value, metric, c)}`;
+    if (kind.type === 'superior' && kind.test === 'mcnemar')
+        return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`;
+    if (kind.type === 'superior' && kind.test !== 'bootstrap')
+        return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`;
+    if (kind.type === 'non_inferior')
+        return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`;
+    return higher ? `low > ${change(unit.margin, metric, c)}` : `high < ${change(-unit.margin, metric, c)}`;
+}
+/** A folded check's slices (the collapsed list under the checks table): status, slice, n, worse, limit, Δ, interval. */
+function foldedUnitsTable(result, check) {
+    const metric = metricOf$2(result, check.rule.metric);
+    const conf = intervalHeading(check.units.map((u) => u.comparison.confidence));
+    const mixed = conf === 'CI';
+    const rows = [['Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf]];
+    for (const unit of check.units) {
+        const c = unit.comparison;
+        rows.push([
+            STATUS[unit.status],
+            inline(sliceLabel(c.slice), 32),
+            String(c.n),
+            String(unit.regressions),
+            String(unit.regressionLimit),
+            keepTogether(change(c.delta, metric, c) + changeUnit(metric)),
+            keepTogether(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))
+        ]);
+    }
+    return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'r', 'r', 'r', 'r', 'r'] });
+}
+/** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
+function checkDetailsTable(result) {
+    const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence));
+    const conf = intervalHeading(confidences);
+    const mixed = conf === 'CI';
+    const rows = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']];
+    for (const check of result.decision.checks) {
+        const metric = metricOf$2(result, check.rule.metric);
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            rows.push([
+                STATUS[unit.status],
+                String(check.rule.index + 1),
+                inline(check.rule.name),
+                inline(metric.name),
+                inline(sliceLabel(c.slice)),
+                String(c.n),
+                ...values(c, metric, mixed),
+                needs(check, unit, metric),
+                `${c.wins}/${c.losses}/${c.ties}`
+            ]);
+        }
+    }
+    return table$1(rows);
+}
+/** Every metric over a set of comparisons (all queries, or the exploratory slices). */
+function comparisonsTable(result, comparisons) {
+    const conf = intervalHeading(comparisons.map((c) => c.confidence));
+    const mixed = conf === 'CI';
+    const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']];
+    for (const c of comparisons) {
+        const metric = metricOf$2(result, c.metric);
+        rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric, mixed), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`]);
+    }
+    return table$1(rows);
+}
+/** The most regressed queries on the primary metric, with their attributes. */
+function regressedTable$1(result, limit) {
+    const primary = metricOf$2(result, result.primaryMetric);
+    const shown = result.regressions.slice(0, limit);
+    const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0;
+    const d = digitsFor(primary.range, typical);
+    const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
+    // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    const texts = shown.map((r) => queryDetails(result, index.get(r.id) ?? -1).text);
+    const withText = texts.some((t) => t !== undefined);
+    const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
+    shown.forEach((r, k) => rows.push([
+        inline(r.id),
+        ...(withText ? [inline(texts[k] ?? '', 120)] : []),
+        fixed(r.baseline, d),
+        fixed(r.candidate, d),
+        changeCell(r.delta, primary, typical) + changeUnit(primary),
+        ...r.attrs.map(([, v]) => inline(v, 40))
+    ]));
+    return table$1(rows);
+}
+function ids(list) {
+    const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40));
+    return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '');
+}
+/**
+ * What happened to every query between reading and comparing, as counts (nothing leaves without one),
+ * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
+ * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
+ */
+function coverageBody(result) {
+    const { coverage } = result;
+    const rows = [
+        ['Queries', 'Count'],
+        [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
+        [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
+        ['Paired and compared', String(coverage.paired)],
+        ['Only in the baseline', String(coverage.onlyInBaseline.length)],
+        ['Only in the candidate', String(coverage.onlyInCandidate.length)]
+    ];
+    for (const f of coverage.filled) {
+        if (f.baseline + f.candidate > 0)
+            rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`]);
+    }
+    const out = [table$1(rows), ''];
+    if (coverage.onlyInBaseline.length > 0) {
+        out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`);
+        out.push(`- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`);
+    }
+    if (coverage.onlyInCandidate.length > 0)
+        out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`);
+    const ignored = candidateOnlyLine(coverage);
+    if (ignored !== null)
+        out.push(`- ${ignored}.`);
+    for (const note of coverage.notes)
+        out.push(`- ${inline(note, 400)}`);
+    if (out.length > 2)
+        out.push('');
+    return out;
+}
+/**
+ * The sentence every report format gives when candidate-only queries were left out (null when none were):
+ * the exam is the baseline's query set, so the candidate cannot add queries to a comparison.
+ */
+function candidateOnlyLine(coverage) {
+    const n = coverage.candidateOnlyIgnored;
+    return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null;
+}
+/**
+ * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
+ * a check of the candidate's only when candidate values were compared.
+ */
+function attributesRow(coverage) {
+    const a = coverage.attributes;
+    if (a.names.length === 0)
+        return ['Query attributes', '— not used', 'the rules use no slice attributes'];
+    const total = a.names.length * coverage.paired;
+    if (a.candidateValuesCompared === total)
+        return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)'];
+    if (a.candidateValuesCompared > 0) {
+        return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`];
+    }
+    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`];
+}
+/**
+ * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
+ * snapshot, judge, unjudged share... filled by comparability checks when they run).
+ */
+function comparabilityBody(result) {
+    const { coverage } = result;
+    const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length;
+    const rows = [['Aspect', 'Status', 'Detail']];
+    rows.push(one === 0
+        ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
+        : [
+            'Query set',
+            '⚠️ differs',
+            `${coverage.onlyInBaseline.length} only in the baseline (filled: missing ${coverage.missingPolicy}), ${coverage.onlyInCandidate.length} only in the candidate (ignored: not part of the exam)`
+        ]);
+    rows.push(attributesRow(coverage));
+    const mark = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' };
+    const entries = result.trust ? comparabilityEntries(result.trust) : [];
+    for (const c of entries)
+        rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)]);
+    const out = [table$1(rows), ''];
+    if (entries.length === 0) {
+        out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '');
+    }
+    return out;
+}
+/** ", gated statistical checks at 98.33% (bonferroni over 3)" when a multiplicity adjustment changes the confidence. */
+function familyWords(result) {
+    const f = result.decision.family;
+    return f.confidence === result.rules.statistics.confidence ? '' : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`;
+}
+/** How the numbers were made: everything needed to reproduce them. */
+function methodBody(result) {
+    const { rules } = result;
+    const s = rules.statistics;
+    const policies = describePolicies(rules);
+    const interval = s.interval === 'auto'
+        ? `${confidenceLabel(s.confidence)} intervals of the mean difference, chosen per check by metric type and design (statistics.interval: auto; the table below)`
+        : `${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'} of the mean difference`;
+    const stated = methodRowsOf(result);
+    const rows = [
+        ['Setting', 'Value'],
+        ['Differences', 'paired, candidate − baseline, per query'],
+        ['Intervals', `${interval}${familyWords(result)}`],
+        [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
+        ['Randomization test', `${s.permutations} sign flips`],
+        ['Seed', inline(s.seed, 40)],
+        ['Training runs', stated.get('Training runs') ?? `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`],
+        ['Binary metrics', 'exact two-sided McNemar test'],
+        ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
+        ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
+        ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
+        ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
+        ['Inconclusive counts as', `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`],
+        ['Missing queries', rules.queries.missing],
+        ['Rules file', inline(rules.source.file, 200)],
+        ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
+        ['Tool', `${TOOL_NAME} ${VERSION}`]
+    ];
+    const perCheck = [['Check', 'Queries', 'Interval', 'Why']];
+    for (const row of methodRows(result)) {
+        perCheck.push([
+            `${row.check.rule.index + 1}. ${inline(row.check.rule.name, 100)}`,
+            row.all && row.slices.length > 1 ? 'every slice' : inline(slicesList(row.slices), 300),
+            methodName(row.method),
+            inline(row.reason, 300)
+        ]);
+    }
+    return [table$1(rows), '', ...(perCheck.length > 1 ? ['Interval per check:', '', table$1(perCheck), ''] : [])];
+}
+
+/**
+ * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's
+ * independently trained seeds, and one plain sentence per metric whose gain is smaller than that spread
+ * (a difference one lucky seed could produce). Absent from every report without seed files or min_seeds.
+ */
+/** The sentences shown under the gated checks (plain text: the caller escapes for its format): how the intervals were made, and every gain within the seed spread. */
+function seedSentences(result, seeds) {
+    const out = [];
+    const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`;
+    if (seeds.interval === 'seeds-t') {
+        const one = seeds.baseline.length === 1 ? 'baseline' : seeds.candidate.length === 1 ? 'candidate' : null;
+        const assumed = one === null ? '' : ` The ${one} has one seed: its training variance was not measured and is taken to be the ${one === 'baseline' ? 'candidate' : 'baseline'}'s.`;
+        out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval is a t interval over the seeds' spread and the queries.${assumed}`);
+    }
+    else if (seeds.twoLevel)
+        out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`);
+    else
+        out.push(`One seed per side: training variance was not measured; the intervals cover query variance only, not another training run.`);
+    if (seeds.minSeeds !== null && Math.min(seeds.baseline.length, seeds.candidate.length) < seeds.minSeeds) {
+        out.push(`The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`);
+    }
+    for (const m of seeds.metrics)
+        if (m.withinSpread)
+            out.push(withinSpreadSentence(result, m));
+    return out;
+}
+function withinSpreadSentence(result, m) {
+    const d = digitsOf(result, m);
+    const metric = metricOf$1(result, m.metric);
+    // The change and the spread it is compared with, in the report's one unit for the metric (points for a share).
+    const points = inPoints(metric);
+    const scale = points ? 100 : 1;
+    const dd = points ? Math.max(1, d - 2) : d;
+    const unit = points ? ' points' : metric.unit ? ` ${metric.unit}` : '';
+    return `The change of ${metric.name} (${signed(m.delta * scale, dd)}${unit}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed(m.spread * scale, dd)}${unit}): one lucky or unlucky training run could produce a difference this size.`;
+}
+/** The collapsible section's body: per metric, each side's seed means, their SD and range. */
+function seedsBody(seeds, result) {
+    const rows = [['Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range']];
+    for (const m of seeds.metrics) {
+        const d = digitsOf(result, m);
+        const name = inline(metricOf$1(result, m.metric).name);
+        rows.push([name, 'baseline', String(m.baseline.means.length), meansCell(m.baseline, d), sdCell(m.baseline, d), rangeCell(m.baseline, d)]);
+        rows.push([name, 'candidate', String(m.candidate.means.length), meansCell(m.candidate, d), sdCell(m.candidate, d), rangeCell(m.candidate, d)]);
+    }
+    const files = (side, list) => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`;
+    return [markdownTable(rows, { alignDelimiters: false }), '', `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`, ''];
+}
+/** The JSON report's `seeds` field (docs/report.md). */
+function seedsJson(seeds) {
+    const side = (s) => ({ means: s.means, sd: s.sd, min: s.min, max: s.max });
+    return {
+        baseline_files: seeds.baseline,
+        candidate_files: seeds.candidate,
+        min_seeds: seeds.minSeeds,
+        interval: seeds.interval === 'seeds-t'
+            ? 't over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom'
+            : seeds.interval === 'two-level bootstrap'
+                ? 'two-level bootstrap: seeds within each side, then queries (shared)'
+                : 'queries only (one seed per side)',
+        metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
+    };
+}
+const metricOf$1 = (result, name) => result.rules.metrics.get(name);
+/** The metric's usual digits, or more when the spread between seeds would otherwise print as 0 (at most 8). */
+function digitsOf(result, m) {
+    const d = digitsFor(metricOf$1(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0));
+    if (m.spread === null || !(m.spread > 0) || !Number.isFinite(m.spread))
+        return d;
+    return Math.min(8, Math.max(d, Math.ceil(-Math.log10(m.spread)) + 1));
+}
+const meansCell = (s, d) => s.means.map((x) => fixed(x, d)).join(', ');
+const sdCell = (s, d) => (s.sd === null ? '–' : fixed(s.sd, d));
+const rangeCell = (s, d) => `${fixed(s.min, d)} to ${fixed(s.max, d)}`;
+
+/** Mean over the seeds of query q (summed in seed order: the averaged rows use the same order, to the bit). */
+function seedMean(rows, q) {
+    let s = 0;
+    for (const row of rows)
+        s += row[q];
+    return s / rows.length;
+}
+/**
+ * The two-level bootstrap distribution of {@link seedAveragedDelta}, sorted ascending. Per resample: each side's
+ * seeds are drawn with replacement (as many as it has, independently per side: the two trainings are
+ * independent), then the queries are drawn with replacement once, shared by both sides and every seed (the
+ * pairing by query is kept). The statistic is recomputed on the drawn seeds and queries.
+ *
+ * Cost O(resamples · (seeds_b + seeds_c) · n): per resample each drawn query's seed-weighted difference is
+ * summed. Blocks of {@link BLOCK} resamples each have their own stream from (seed, stream, block), as the
+ * query bootstrap does, so raising `resamples` keeps the first ones. Indices come from one uint32 by
+ * multiply-shift (floor(r · size / 2^32), by `| 0`: no global Math lookup in the loop).
+ */
+function seedBootstrap(columns, resamples, seed, stream) {
+    const out = new Float64Array(resamples);
+    const sb = columns.base.length;
+    const sc = columns.cand.length;
+    const n = columns.base[0]?.length ?? 0;
+    if (n === 0 || sb === 0 || sc === 0)
+        return out.fill(Number.NaN);
+    const wb = new Float64Array(sb);
+    const wc = new Float64Array(sc);
+    // Per query: the drawn seeds' weighted difference; recomputed once per resample (seeds first, then queries).
+    const y = new Float64Array(n);
+    const TWO32 = 4294967296;
+    for (let start = 0, block = 0; start < resamples; start += BLOCK, block++) {
+        const next = xoshiro128ss(blockState(seed, stream, block));
+        const end = Math.min(resamples, start + BLOCK);
+        for (let r = start; r < end; r++) {
+            wb.fill(0);
+            wc.fill(0);
+            for (let k = 0; k < sb; k++)
+                wb[((next() * sb) / TWO32) | 0] += 1 / sb;
+            for (let k = 0; k < sc; k++)
+                wc[((next() * sc) / TWO32) | 0] += 1 / sc;
+            y.fill(0);
+            for (let s = 0; s < sc; s++)
+                if (wc[s] !== 0)
+                    addScaled(y, columns.cand[s], wc[s]);
+            for (let s = 0; s < sb; s++)
+                if (wb[s] !== 0)
+                    addScaled(y, columns.base[s], -wb[s]);
+            let sum = 0;
+            for (let j = 0; j < n; j++)
+                sum += y[((next() * n) / TWO32) | 0];
+            out[r] = sum / n;
+        }
+    }
+    return out.sort();
+}
+function addScaled(y, row, w) {
+    for (let q = 0; q < y.length; q++)
+        y[q] += w * row[q];
+}
+/** The spread between one side's seeds (the seed means over the same queries). */
+function seedSpread(rows) {
+    const means = rows.map((row) => {
+        let s = 0;
+        for (const v of row)
+            s += v;
+        return row.length === 0 ? Number.NaN : s / row.length;
+    });
+    const k = means.length;
+    const mean = means.reduce((a, b) => a + b, 0) / k;
+    const sd = k < 2 ? null : Math.sqrt(means.reduce((a, m) => a + (m - mean) ** 2, 0) / (k - 1));
+    return { means, sd, min: minOf(means), max: maxOf(means) };
+}
+
+/**
+ * The interval of the difference of seed-averaged means, Δ = mean_q [mean_s C[s][q] − mean_s B[s][q]], when a side
+ * has several independently trained seeds. The seeds, not the queries, are the units of training variance: a
+ * bootstrap that draws two or three seeds per side cannot learn their spread (false pass 0.108 with 2 seeds per
+ * side, 0.193 with 1 against 5 or 10, docs/statistics.md). Under the model score = a_q + [candidate: b_q] + g_s +
+ * e_sq (query, change, training luck, noise):
+ *
+ *   Var(Δ) = σ_b²/n + (σ_g² + σ_e²/n)·(1/S_b + 1/S_c),
+ *
+ * estimated without bias by V = V_query + V_seed:
+ * - V_seed: each side's sample variance of its seed means (which estimates σ_g² + σ_e²/n) over its seeds,
+ *   s_b²/S_b + s_c²/S_c; with one seed on a side, the other side's s² stands for both, s²·(1/S_b + 1/S_c)
+ *   (assumed: the same training procedure is as noisy on both sides; said in the report);
+ * - V_query: (var_q of the seed-averaged differences − σ̂_e²·(1/S_b + 1/S_c)) / n, floored at 0, with σ̂_e² the
+ *   pooled seed-by-query residual variance of the two-way (seed × query) layout of each side with two seeds or more.
+ *
+ * Degrees of freedom (Satterthwaite 1946): V² / (V_query²/(n − 1) + V_seed²/f), with f = min(S_b, S_c) − 1 when
+ * both sides have seeds (Hsu's conservative choice for unequal variances: Welch's f overstates it with few seeds on
+ * a side, false pass 0.038 with 2 against 5 seeds and 0.044 when the side with 2 is the noisier, where this gives 0.012
+ * and 0.026; docs/statistics.md) or S − 1 of the measured side.
+ * Null when a side has no seed or no query, or when neither side has two seeds (nothing measures training variance).
+ */
+function seedInterval(columns, confidence) {
+    const sb = columns.base.length;
+    const sc = columns.cand.length;
+    const n = columns.base[0]?.length ?? 0;
+    if (sb === 0 || sc === 0 || n === 0 || (sb < 2 && sc < 2))
+        return null;
+    const d = new Float64Array(n);
+    for (let q = 0; q < n; q++)
+        d[q] = seedMean(columns.cand, q) - seedMean(columns.base, q);
+    const estimate = meanOf(d);
+    const both = 1 / sb + 1 / sc;
+    // Seed-by-query residual variance, pooled over the sides that have two seeds or more.
+    let residual = 0;
+    let residualDf = 0;
+    for (const rows of [columns.base, columns.cand]) {
+        if (rows.length < 2 || n < 2)
+            continue;
+        const r = twoWayResidual(rows);
+        residual += r.ss;
+        residualDf += r.df;
+    }
+    const noise = residualDf > 0 ? residual / residualDf : 0;
+    const queryVariance = n > 1 ? Math.max(0, varianceOf(d) - noise * both) / n : 0;
+    const varB = sb > 1 ? varianceOf(seedMeans(columns.base)) : null;
+    const varC = sc > 1 ? varianceOf(seedMeans(columns.cand)) : null;
+    let seedVariance;
+    let seedDf;
+    let training;
+    if (varB !== null && varC !== null) {
+        seedVariance = varB / sb + varC / sc;
+        seedDf = Math.min(sb, sc) - 1;
+        training = 'measured';
+    }
+    else {
+        seedVariance = (varB ?? varC) * both;
+        seedDf = (varB !== null ? sb : sc) - 1;
+        training = varB !== null ? 'assumed_from_baseline' : 'assumed_from_candidate';
+    }
+    const variance = queryVariance + seedVariance;
+    const perDf = (queryVariance > 0 && n > 1 ? (queryVariance * queryVariance) / (n - 1) : 0) + (seedVariance > 0 ? (seedVariance * seedVariance) / seedDf : 0);
+    const df = perDf > 0 ? (variance * variance) / perDf : 0;
+    const se = Math.sqrt(variance);
+    if (!(df > 0) || !(se > 0))
+        return { estimate, ci: [estimate, estimate], se, df, queryVariance, seedVariance, training };
+    const t = tQuantile(1 - (1 - confidence) / 2, df);
+    return { estimate, ci: [estimate - t * se, estimate + t * se], se, df, queryVariance, seedVariance, training };
+}
+function meanOf(x) {
+    let s = 0;
+    for (let i = 0; i < x.length; i++)
+        s += x[i];
+    return s / x.length;
+}
+/** Sample variance (n − 1). */
+function varianceOf(x) {
+    const m = meanOf(x);
+    let ss = 0;
+    for (let i = 0; i < x.length; i++)
+        ss += (x[i] - m) * (x[i] - m);
+    return ss / (x.length - 1);
+}
+function seedMeans(rows) {
+    return Float64Array.from(rows, (row) => meanOf(row));
+}
+/** Σ (x_sq − x̄_s· − x̄_·q + x̄)² and its (S − 1)(n − 1) degrees of freedom. */
+function twoWayResidual(rows) {
+    const s = rows.length;
+    const n = rows[0].length;
+    const seeds = seedMeans(rows);
+    const grand = meanOf(seeds);
+    let ss = 0;
+    for (let q = 0; q < n; q++) {
+        const query = seedMean(rows, q);
+        for (let k = 0; k < s; k++) {
+            const r = rows[k][q] - seeds[k] - query + grand;
+            ss += r * r;
+        }
+    }
+    return { ss, df: (s - 1) * (n - 1) };
+}
+
+/** A seed SD at or below this is rounding error of equal seed means (sums of doubles), not a spread. */
+const NO_SPREAD = 1e-12;
+/**
+ * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
+ * and queries: the t interval over seeds and queries (src/stats/seed-interval.ts) under statistics.interval auto,
+ * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
+ * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
+ * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
+ * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
+ *
+ * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
+ * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
+ */
+function withSeeds(engine, table, rules, seeds) {
+    const twoLevel = isTwoLevel(seeds);
+    const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length };
+    const all = engine.members([]);
+    const metrics = [...rules.metrics.keys()].map((metric) => {
+        const cols = seedColumns(table, seeds, metric, all);
+        const baseline = seedSpread(cols.base);
+        const candidate = seedSpread(cols.cand);
+        const delta = engine.compare(metric, []).delta;
+        const sds = [baseline.sd, candidate.sd].filter((x) => x !== null);
+        const spread = sds.length === 0 ? null : maxOf(sds);
+        return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread };
+    });
+    const summary = {
+        baseline: seeds.baseline.map((s) => s.source),
+        candidate: seeds.candidate.map((s) => s.source),
+        minSeeds: rules.statistics.minSeeds ?? null,
+        twoLevel,
+        interval: !twoLevel ? 'queries only' : rules.statistics.interval === 'auto' ? 'seeds-t' : 'two-level bootstrap',
+        metrics
+    };
+    if (!twoLevel)
+        return { stats: { ...engine, seeds: count }, summary };
+    // Bounded like the engine's resamples: one sorted distribution per metric and slice would grow with resamples x slices.
+    const distributions = createResampleCache(RESAMPLE_CACHE_BYTES);
+    const cache = new Map();
+    const stats = {
+        members: (filters) => engine.members(filters),
+        differences: (metric) => engine.differences(metric),
+        seeds: count,
+        compare(metric, filters, confidence = rules.statistics.confidence) {
+            const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
+            const cached = cache.get(key);
+            if (cached)
+                return cached;
+            const c = engine.compare(metric, filters, confidence);
+            if (rules.statistics.interval === 'auto') {
+                const out = seedTComparison(c, seedColumns(table, seeds, metric, engine.members(filters)), confidence, count);
+                cache.set(key, out);
+                return out;
+            }
+            const distKey = `${metric}\u0000${filterKey(filters)}`;
+            let dist = distributions.get(distKey)?.[0];
+            if (!dist) {
+                // Dropped or never drawn: the stream is named by slice and metric, so a redraw gives the same bytes.
+                const cols = seedColumns(table, seeds, metric, engine.members(filters));
+                dist = sortedResamples(seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`));
+                distributions.set(distKey, [dist]);
+            }
+            const notes = [...c.notes];
+            notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`);
+            const ci = percentileInterval(dist, confidence);
+            const unreliable = seedUnreliable(c, ci);
+            const out = { ...c, ci, interval: 'percentile', intervalNote: null, unreliable, pValue: null, test: null, gained: null, lost: null, notes };
+            cache.set(key, out);
+            return out;
+        }
+    };
+    return { stats, summary };
+}
+/**
+ * A comparison whose interval is the t interval over seeds and queries (src/stats/seed-interval.ts), the default
+ * (statistics.interval auto). Its notes say whose training variance was measured and whose was assumed.
+ */
+function seedTComparison(c, columns, confidence, count) {
+    const notes = [...c.notes];
+    const t = seedInterval(columns, confidence);
+    if (t === null)
+        return { ...c, pValue: null, test: null, gained: null, lost: null, notes };
+    const seedsWords = `${count.baseline} baseline and ${count.candidate} candidate seeds`;
+    if (t.training === 'measured')
+        notes.push(`t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`);
+    else {
+        const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+        notes.push(`t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`);
+    }
+    notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed');
+    const unreliable = seedUnreliable(c, t.ci);
+    return { ...c, ci: t.ci, interval: 'seeds-t', intervalNote: null, unreliable, se: t.se, df: t.df, pValue: null, test: null, gained: null, lost: null, notes };
+}
+/**
+ * Why a seed interval cannot support a pass: too few queries or a one-unit set (as for the queries alone), or no
+ * width. The averaged rows' own "no spread" does not carry over: seeds that differ give the interval its width.
+ */
+function seedUnreliable(c, ci) {
+    if (c.unreliable === 'few_queries' || c.unreliable === 'single_unit_stratum')
+        return c.unreliable;
+    return Number.isFinite(ci[0]) && !(ci[1] > ci[0]) ? 'no_spread' : null;
+}
+const dfWords = (df) => `Satterthwaite's ${df >= 100 ? Math.round(df) : Math.round(df * 10) / 10} degrees of freedom`;
+const isTwoLevel = (seeds) => seeds.baseline.length > 1 || seeds.candidate.length > 1;
+/**
+ * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
+ * intervals over seeds do not model (clusters, target weights, McNemar checks), then declares every metric
+ * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
+ * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
+ */
+function seedRules(rules, seeds) {
+    if (!isTwoLevel(seeds))
+        return rules;
+    refuseUnmodelled(rules);
+    return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) };
+}
+/** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
+function seedColumns(table, seeds, metric, members) {
+    const { base, cand } = table.metrics.get(metric);
+    return { base: sideColumns(seeds.baseline, table, metric, members, base), cand: sideColumns(seeds.candidate, table, metric, members, cand) };
+}
+/**
+ * A query whose value is missing in a seed (or, under queries.missing: zero, absent from the whole side) takes
+ * the paired table's value for every seed of the side: the filled value the averaged rows were given, so the
+ * seed columns average to exactly the table's column.
+ */
+function sideColumns(files, table, metric, members, filled) {
+    const columns = files.map((f) => f.values.get(metric));
+    const out = files.map(() => new Float64Array(members.length));
+    for (let j = 0; j < members.length; j++) {
+        const i = members[j];
+        const id = table.ids[i];
+        const values = files.map((f, s) => {
+            const row = f.index.get(id);
+            const v = row === undefined ? undefined : columns[s]?.[row];
+            return v === undefined || Number.isNaN(v) ? undefined : v;
+        });
+        const complete = files.length > 1 && values.every((v) => typeof v === 'number');
+        for (let s = 0; s < files.length; s++) {
+            const v = values[s];
+            out[s][j] = complete && typeof v === 'number' ? v : filled[i];
+        }
+    }
+    return out;
+}
+function refuseUnmodelled(rules) {
+    const file = rules.source.file;
+    const hint = 'with several seed files per side the interval covers seeds and independent queries';
+    if (rules.statistics.cluster !== undefined)
+        throw new InputError({ file, key: 'statistics.cluster' }, 'clusters are not resampled together with seed replicates', `${hint}: drop statistics.cluster, or gate one seed per side`);
+    if (rules.statistics.weights !== undefined)
+        throw new InputError({ file, key: 'statistics.weights' }, 'target weights are not applied together with seed replicates', `${hint}: drop statistics.weights, or gate one seed per side`);
+    for (const check of rules.checks) {
+        if (check.kind.type === 'superior' && check.kind.test === 'mcnemar') {
+            throw new InputError({ file, key: `checks[${check.index}].superior.test` }, `check ${quote(check.name)} uses McNemar, which needs one 0/1 outcome per query; averaged over seeds a hit is a share`, 'use superior: { test: bootstrap } with seed replicates (its interval covers seeds and queries), or gate one seed per side');
+        }
+        // The t and randomization tests, and an at_least / at_most level's t interval, see the seed-averaged values as fixed.
+        if ((check.kind.type === 'superior' && (check.kind.test === 't' || check.kind.test === 'randomization')) || check.kind.type === 'level') {
+            const key = check.kind.type === 'level' ? check.kind.bound : 'superior.test';
+            throw new InputError({ file, key: `checks[${check.index}].${key}` }, `check ${quote(check.name)} ${check.kind.type === 'level' ? "judges the candidate's mean on a t interval" : `gates on the ${check.kind.test === 't' ? 'paired t-test' : 'randomization test'}`}, which treats the seed-averaged values as fixed and would ignore the training noise between seeds`, 'use a non_inferior or superior: { test: bootstrap } check with seed replicates (its interval covers seeds and queries), or gate one seed per side');
+        }
+    }
+}
+
+/**
+ * Refuses a seed counted twice on one side: two files with the same per-query values for every query and metric
+ * (the same file given twice, a copy, or the same rows re-serialised) are one training run, and counting them twice
+ * would shrink the spread between seeds to zero and meet `min_seeds` with one seed. Byte-identical files are
+ * already refused when fetched (src/capabilities/inputs.ts); this is the same rule on the values, which survives
+ * reordering, reformatting and renaming.
+ */
+function refuseRepeatedSeeds(seeds) {
+    for (const [side, files] of [
+        ['baseline', seeds.baseline],
+        ['candidate', seeds.candidate]
+    ]) {
+        if (files.length < 2)
+            continue;
+        const order = files[0].ids;
+        const seen = new Map();
+        for (const file of files) {
+            const print = fingerprint(file, order);
+            const twin = seen.get(print);
+            if (twin !== undefined && sameValues(twin, file, order)) {
+                throw new InputError({ file: file.source }, `this ${side} seed has the same value as ${twin.source} for every query and metric: it is the same seed given twice`, `give each independently trained seed once (a seed is identified by its values, not its file name); the rules count seeds with statistics.min_seeds`);
+            }
+            seen.set(print, file);
+        }
+    }
+}
+/** A 52-bit FNV-style hash of the metric names and every value, in the first file's query order (equal rows, equal print). */
+function fingerprint(file, order) {
+    const names = [...file.values.keys()].sort();
+    let h = 0xcbf29ce4;
+    let l = 0x84222325;
+    const bits = new Float64Array(1);
+    const words = new Uint32Array(bits.buffer);
+    const mix = (w) => {
+        l = Math.imul(l ^ w, 0x01000193) >>> 0;
+        h = Math.imul(h ^ l, 0x01000193) >>> 0;
+    };
+    for (const name of names) {
+        for (let c = 0; c < name.length; c++)
+            mix(name.charCodeAt(c));
+        const column = file.values.get(name);
+        for (const id of order) {
+            const row = file.index.get(id);
+            bits[0] = row === undefined ? Number.NaN : column[row];
+            mix(words[0]);
+            mix(words[1]);
+        }
+    }
+    return `${names.length}:${h.toString(16)}:${l.toString(16)}`;
+}
+function sameValues(a, b, order) {
+    const names = [...a.values.keys()].sort();
+    const other = [...b.values.keys()].sort();
+    if (names.join('\u0000') !== other.join('\u0000'))
+        return false;
+    for (const name of names) {
+        const x = a.values.get(name);
+        const y = b.values.get(name);
+        for (const id of order) {
+            const i = a.index.get(id);
+            const j = b.index.get(id);
+            if (i === undefined || j === undefined)
+                return false;
+            if (!Object.is(x[i], y[j]))
+                return false;
+        }
+    }
+    return true;
+}
+
+/** Several seed files on a side (or rules that count seeds): the two-level design is in force. */
+const counted = (rules, seeds) => seeds.baseline.length > 1 || seeds.candidate.length > 1 || rules.minSeeds !== undefined;
+/**
+ * Seed replicates (several files per side, `statistics.min_seeds`): one lucky training run is not a gain. The
+ * intervals resample seeds, then queries; a gain within the spread between seeds is said so.
+ *
+ * Baseline / answer: one per-query rows file per independently trained seed (the core's baseline and candidate
+ * inputs, given several times). A seed is identified by its content: the same file given twice, a byte-identical
+ * copy under another name, or a file with the same values for every query and metric is one seed, not two, and is
+ * refused. How many seeds count is the rules' (`statistics.min_seeds`), never the number of files an answer brings.
+ */
+const seedsCapability = {
+    name: 'seeds',
+    about: 'one lucky seed: intervals over independently trained seeds, each seed counted once by its content',
+    config: (rules) => rules.statistics,
+    inputs: () => [],
+    read(_s, _inputs, { core }) {
+        refuseRepeatedSeeds(core.seeds);
+        return Promise.resolve(core.seeds);
+    },
+    prepare: (rules, core) => seedRules(rules, core.seeds),
+    stats: (engine, { rules, table, core, config }) => (counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine),
+    assess({ rules, table, stats, core, config }) {
+        if (!counted(config, core.seeds))
+            return { guards: [], summary: null, parts: {} };
+        const summary = withSeeds(stats, table, rules, core.seeds).summary;
+        return {
+            guards: [],
+            summary,
+            parts: {
+                markdown: {
+                    underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`)
+                },
+                sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
+                ...(summary.twoLevel ? { methodRows: () => [['Training runs', 'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")']] } : {}),
+                text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain$1(t, 600)}`) },
+                json: () => ['seeds', seedsJson(summary)]
+            }
+        };
+    }
+};
+
+/** Longest query text kept: a question, a prompt; reports show it cut shorter still. */
+const MAX_QUERY_TEXT_CHARS = 4000;
+const HINT = 'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header';
+const ID_KEYS = ['query_id', 'qid', 'id'];
+const TEXT_KEYS = ['text', 'query', 'question', 'title'];
+/**
+ * Reads a queries file: JSON Lines, or CSV with a header when its name ends in `.csv`. Keeps the text and the
+ * attributes in `keep` (the ones the rules use). Refuses, with the line: a record without an id, a repeated
+ * id, an id or attribute over the field caps, a non-string attribute the rules use, and an empty file.
+ */
+async function readQueriesFile(path, name, keep) {
+    const byId = new Map();
+    const attributes = [];
+    const onRecord = (record, line) => {
+        const where = { file: name, line };
+        const idKey = ID_KEYS.find((k) => record.has(k));
+        const rawId = idKey === undefined ? undefined : record.get(idKey);
+        if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+            throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT);
+        const id = String(rawId);
+        if (id === '')
+            throw new InputError({ ...where, key: 'query_id' }, 'the query_id is empty', HINT);
+        checkQueryIdLength(id, where);
+        const known = byId.get(id);
+        if (known !== undefined)
+            throw new InputError({ ...where, queryId: id }, `query ${quote(id)} is listed twice (first at line ${known.line})`, 'list every query once: its text and attributes are the exam');
+        const textKey = TEXT_KEYS.find((k) => record.has(k));
+        const rawText = textKey === undefined ? undefined : record.get(textKey);
+        const text = typeof rawText === 'string' && rawText !== '' ? rawText.slice(0, MAX_QUERY_TEXT_CHARS) : null;
+        const attrs = new Map();
+        for (const key of keep) {
+            if (!record.has(key))
+                continue;
+            const value = record.get(key);
+            if (value === null || value === '')
+                continue;
+            if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+                throw new InputError({ ...where, queryId: id, key }, `attribute ${quote(key)} is not a string`, 'write attributes as strings (or numbers), e.g. "segment": "new"');
+            }
+            const v = String(value);
+            checkAttributeLength(key, v, where);
+            attrs.set(key, v);
+            if (!attributes.includes(key))
+                attributes.push(key);
+        }
+        byId.set(id, { line, text, attrs });
+    };
+    await forEachRecord(path, name, onRecord, HINT);
+    if (byId.size === 0)
+        throw new InputError({ file: name }, 'the queries file lists no query', HINT);
+    return { source: name, byId, attributes };
+}
+
+const FILE = 'queries file';
+/** How many top documents of each run a per-query output shows beside a query (runs mode). */
+const TOP_SHOWN = 5;
+/**
+ * What each query is (rules `queries.file`): its text and attributes, from a queries file that is part of the
+ * exam, for runs and rows that carry no attributes of their own; and, in runs mode, both runs' top documents.
+ * Per-query outputs (the regressed queries' table, regressions.jsonl) show them beside each query.
+ *
+ * Exam: the queries file (read at the base commit in a pull request). Its attributes go on the baseline's rows
+ * (the exam's side) before pairing: a row that says otherwise is refused, and so is a compared query the file
+ * does not list. Answer: none of its own (the candidate's runs are the core's).
+ */
+const queriesCapability = {
+    name: 'queries',
+    about: 'runs without attributes: the exam’s queries file gives each query its slices and text',
+    config: (rules) => ({ file: rules.queries.file }),
+    inputs: (q) => (q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }]),
+    async read(_q, inputs, { rules }) {
+        const file = inputs.file(FILE);
+        if (file === undefined)
+            return null;
+        const keep = new Set(neededAttributes(rules).keys());
+        return readFetched(file, (path, name) => readQueriesFile(path, name, keep));
+    },
+    sides: (core, file) => (file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) }),
+    assess({ evidence: file, table, core }) {
+        const text = file === null || file === undefined ? null : file;
+        const runs = core.trust.runs;
+        const details = (i) => {
+            const id = table.ids[i];
+            const t = text?.byId.get(id)?.text ?? undefined;
+            const top = runs === null ? undefined : { baseline: topOf(runs.baseline.queries.get(id)?.top), candidate: topOf(runs.candidate.queries.get(id)?.top) };
+            if (t === undefined && top === undefined)
+                return undefined;
+            return { ...(t === undefined ? {} : { text: t }), ...(top === undefined ? {} : { top }) };
+        };
+        return {
+            guards: [],
+            summary: file ?? null,
+            parts: {
+                ...(text === null && runs === null ? {} : { queryDetails: details }),
+                ...(text === null ? {} : { json: () => ['queries_file', { file: text.source, queries: text.byId.size, attributes: text.attributes }] })
+            }
+        };
+    }
+};
+const topOf = (top) => (top ?? []).slice(0, TOP_SHOWN).map(fromByteString);
+/**
+ * The baseline's rows with the queries file's attributes: every row must have an entry (the file lists the exam),
+ * and a row's own value for an attribute the file gives must be the file's.
+ */
+function withExamAttributes(side, file) {
+    const attrs = new Map([...side.attrs].map(([k, column]) => [k, [...column]]));
+    const attributeFields = new Set(side.attributeFields);
+    for (let row = 0; row < side.ids.length; row++) {
+        const id = side.ids[row];
+        const entry = file.byId.get(id);
+        if (entry === undefined) {
+            throw new InputError({ file: file.source, queryId: id }, `query ${quote(id)} (${side.source}:${side.lines[row]}) is not in the queries file`, 'the queries file lists the exam: add the query with its attributes, or leave it out of the runs');
+        }
+        for (const [key, value] of entry.attrs) {
+            const own = attrAt(side, key, row);
+            if (own !== undefined && own !== value) {
+                throw new InputError({ file: side.source, line: side.lines[row], key, queryId: id }, `the row says ${key} = ${JSON.stringify(own)}, but the queries file ${file.source} says ${JSON.stringify(value)}`, `the queries file's attributes are the exam's: drop "${key}" from the rows, or write the same value`);
+            }
+            let column = attrs.get(key);
+            if (column === undefined)
+                attrs.set(key, (column = new Array(side.ids.length).fill(undefined)));
+            column[row] = value;
+            attributeFields.add(key);
+        }
+    }
+    return { ...side, attrs, attributeFields };
+}
+
+/**
+ * The trust checks that read what the core read (src/load.ts): the snapshot manifests, the runs scored against
+ * the judgments, the evaluation set. Their inputs are the core's (exam: judgments, evaluation set, corpus
+ * listing, dataset manifest; baseline: the baseline's run and manifest; answer: the candidate's run and
+ * manifest), fetched by the same framework, so they declare none of their own. Each fills its part of the trust
+ * section (src/report/trust-lines.ts renders the section as one).
+ */
+/** Snapshot comparability (rules `comparability`): a corpus, chunker or judge that differs fails the gate. */
+const comparabilityCapability = {
+    name: 'comparability',
+    about: 'the two sides were built on the same snapshot (corpus, chunker, judge, metric code): the same exam',
+    config: () => true,
+    inputs: () => [],
+    read: () => Promise.resolve(null),
+    assess: ({ rules, core }) => {
+        const { guards, comparability } = assessComparability(rules, core.trust.manifests);
+        return { guards, summary: null, trust: { comparability }, parts: {} };
+    }
+};
+/** Pooling bias (rules `pooling`): judgments that cover only what the old system returned. */
+const poolingCapability = {
+    name: 'pooling',
+    about: "the candidate's top k is judged as completely as the baseline's (judgments pooled from the old system only)",
+    config: () => true,
+    inputs: () => [],
+    read: () => Promise.resolve(null),
+    assess: ({ rules, table, core }) => {
+        const { guards, pooling } = assessPooling(rules, table, core.trust.runs);
+        return { guards, summary: null, trust: { pooling }, parts: {} };
+    }
+};
+/** Whole-class failures (rules `max_zero_hit_share`): a slice whose queries find nothing relevant at all. */
+const zeroHitsCapability = {
+    name: 'zero-hits',
+    about: 'a slice that an average hides: queries with no relevant document in the top k, per slice',
+    config: () => true,
+    inputs: () => [],
+    read: () => Promise.resolve(null),
+    assess: ({ rules, table, core }) => {
+        const { guards, zeroHits } = assessZeroHits(rules, table, core.trust.runs);
+        return { guards, summary: null, trust: { zeroHits }, parts: {} };
+    }
+};
+/** Two-stage diagnostics (rules `two_stage`): the ranker against the ceiling of its first-stage pool. */
+const twoStageCapability = {
+    name: 'two-stage',
+    about: 'a ranker gain that is a retrieval loss: the first stage’s ceiling and the ranker’s nDCG, per side',
+    config: () => true,
+    inputs: () => [],
+    read: () => Promise.resolve(null),
+    assess: ({ rules, table, core }) => ({ guards: [], summary: null, trust: { twoStage: assessTwoStage(rules, table, core.trust.runs) }, parts: {} })
+};
+/** The evaluation set (rules `dataset`): what it gated, disputed, left out and how unanswerable questions went. */
+const datasetCapability = {
+    name: 'dataset',
+    about: 'the exam is the agreed one: its split, disputed and unanswerable questions are counted, never silent',
+    config: () => true,
+    inputs: () => [],
+    read: () => Promise.resolve(null),
+    assess: ({ core }) => ({ guards: [], summary: null, trust: { dataset: core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs) }, parts: {} })
+};
+
+/**
+ * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in
+ * this order (trust first), report parts fill each slot in this order, the JSON report's keys follow it.
+ * Adding a capability: its module, and one line here (docs/architecture.md, "Capabilities").
+ */
+const CAPABILITIES = [
+    comparabilityCapability,
+    poolingCapability,
+    zeroHitsCapability,
+    twoStageCapability,
+    datasetCapability,
+    referenceCapability,
+    judgeCapability,
+    holdoutCapability,
+    historyCapability,
+    seedsCapability,
+    queriesCapability
+];
+/** The capabilities the rules switch on, in registry order. */
+function activeCapabilities(rules, registry = CAPABILITIES) {
+    const out = [];
+    for (const capability of registry) {
+        const config = capability.config(rules);
+        if (config !== undefined)
+            out.push({ capability, config });
+    }
+    return out;
+}
+
+/**
+ * The pure pipeline after reading: pair -> statistics -> every capability's assessment -> decide -> every
+ * capability's unit adjustments -> one verdict. Same inputs (in any row order) give the same result, to the bit.
+ * No capability is named here: each plugs in through src/capabilities/contract.ts.
+ */
+function runGate(inputs, options = {}) {
+    const active = activeCapabilities(inputs.rules);
+    const evidenceOf = (a) => inputs.evidence.get(a.capability.name);
+    let rules = inputs.rules;
+    for (const a of active)
+        if (a.capability.prepare)
+            rules = a.capability.prepare(rules, inputs.core);
+    let core = inputs.core;
+    for (const a of active)
+        if (a.capability.sides)
+            core = a.capability.sides(core, evidenceOf(a), rules);
+    const { baseline, candidate } = core;
+    const table = pairRows(rules, baseline, candidate);
+    refuseTooManySliceValues(rules, table);
+    let stats = createStats(table, rules, options);
+    const contextOf = (a, engine) => ({ rules, config: a.config, evidence: evidenceOf(a), table, stats: engine, core, options });
+    for (const a of active)
+        if (a.capability.stats)
+            stats = a.capability.stats(stats, contextOf(a, stats));
+    const assessed = active.map((a) => ({ ...a, evidence: evidenceOf(a), assessment: a.capability.assess(contextOf(a, stats)) }));
+    const guards = assessed.flatMap((a) => a.assessment.guards);
+    const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats));
+    return {
+        rules,
+        inputs: { baseline: baseline.source, candidate: candidate.source },
+        coverage: table.coverage,
+        decision,
+        comparisons: allComparisons(rules, table, stats),
+        primaryMetric: rules.checks[0].metric,
+        regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
+        primaryDifferences: stats.differences(rules.checks[0].metric),
+        table,
+        trust: assembleTrust(assessed, guards),
+        capabilities: assessed.map(outcomeOf)
+    };
+}
+const RANK = { pass: 0, inconclusive: 1, fail: 2 };
+/**
+ * Every unit through every capability's `adjust` (registry order), then every check and the verdict decided
+ * again, once. An adjustment may only make a unit worse (pass -> inconclusive -> fail), never better: a
+ * capability that tried would be a bug, and the gate stops rather than pass on it.
+ */
+function adjustUnits(decision, rules, assessed, contextOf) {
+    const adjusting = assessed.filter((a) => a.capability.adjust !== undefined);
+    if (adjusting.length === 0)
+        return decision;
+    let changed = false;
+    const checks = decision.checks.map((check) => {
+        const units = check.units.map((unit) => {
+            let out = unit;
+            for (const a of adjusting) {
+                const next = a.capability.adjust(out, { ...contextOf(a), summary: a.assessment.summary, check });
+                if (RANK[next.status] < RANK[out.status])
+                    throw new Error(`capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`);
+                out = next;
+            }
+            return out;
+        });
+        if (units.every((u, i) => u === check.units[i]))
+            return check;
+        changed = true;
+        const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
+        const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass';
+        return { ...check, status, counts, units };
+    });
+    if (!changed)
+        return decision;
+    const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks);
+    return { ...decision, verdict, decidedBy, checks, guards };
+}
+/** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
+function assembleTrust(assessed, guards) {
+    const parts = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null };
+    for (const a of assessed)
+        Object.assign(parts, a.assessment.trust ?? {});
+    return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
+}
+function allComparisons(rules, table, stats) {
+    const out = [];
+    for (const metric of rules.metrics.keys())
+        out.push(stats.compare(metric, []));
+    for (const attr of rules.slices) {
+        for (const value of valuesOf(table, attr, stats.members([]))) {
+            for (const metric of rules.metrics.keys())
+                out.push(stats.compare(metric, [[attr, value]]));
+        }
+    }
+    return out;
+}
+function regressedQueries(rules, table, stats, metric) {
+    const sign = rules.metrics.get(metric)?.better === 'lower' ? -1 : 1;
+    const d = stats.differences(metric);
+    const { base, cand } = table.metrics.get(metric);
+    const attrNames = [...table.attrs.keys()].sort();
+    const rows = [];
+    for (let i = 0; i < d.length; i++) {
+        if (sign * d[i] < 0) {
+            rows.push({ id: table.ids[i], baseline: base[i], candidate: cand[i], delta: d[i], attrs: attrNames.map((a) => [a, table.attrs.get(a)[i]]) });
+        }
+    }
+    rows.sort((a, b) => sign * a.delta - sign * b.delta || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return rows;
+}
+
+/**
+ * One side's seed files averaged into the rows the pipeline pairs: per query, each metric is the mean over
+ * the seeds (summed in file order, as src/stats/seed-bootstrap.ts sums them, so the two agree to the bit).
+ * Query ids, lines and attributes come from the side's first file (the exam is the baseline's: the
+ * candidate's attributes are never used for slices). A value missing in any seed is missing in the average
+ * (queries.missing decides what happens to it, as for one file).
+ *
+ * Refuses (InputError naming the file and query id) a seed file that does not cover exactly the first file's
+ * queries (a repeated id is refused by the reader, as in any rows file) (seeds over different queries cannot be averaged query by query), and a
+ * metric some seed files have and another has in no row (its average would be missing for every query, yet the
+ * side would still list it, so the "no row has the metric" refusal would not see it). The
+ * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
+ */
+function averageSeeds(files, side, binary = new Set()) {
+    if (files.length === 1)
+        return files[0];
+    for (const file of files)
+        refuseNonBinary(file, binary);
+    const first = files[0];
+    refuseUnevenMetrics(files, side);
+    for (let f = 1; f < files.length; f++) {
+        for (let row = 0; row < first.ids.length; row++) {
+            const id = first.ids[row];
+            if (!files[f].index.has(id)) {
+                throw new InputError({ file: files[f].source, queryId: id }, `this ${side} seed has no row for query ${quote(id)}, which ${first.source}:${first.lines[row]} has`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
+            }
+        }
+        files[f].ids.forEach((id, row) => {
+            if (!first.index.has(id)) {
+                throw new InputError({ file: files[f].source, line: files[f].lines[row], queryId: id }, `query ${quote(id)} is not in the first ${side} seed file ${first.source}`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
+            }
+        });
+    }
+    // Each file's row of each of the first file's queries (the files hold the same ids, checked above).
+    const rowsIn = files.map((file) => Int32Array.from(first.ids, (id) => file.index.get(id)));
+    const averaged = new SideRowsBuilder(first.source);
+    first.ids.forEach((id, row) => averaged.add(id, first.lines[row]));
+    for (const name of first.values.keys()) {
+        for (let row = 0; row < first.ids.length; row++) {
+            let sum = 0;
+            let missing = false;
+            for (let f = 0; f < files.length; f++) {
+                const v = files[f].values.get(name)[rowsIn[f][row]];
+                if (Number.isNaN(v))
+                    missing = true;
+                else
+                    sum += v;
+            }
+            averaged.setValue(row, name, missing ? null : sum / files.length);
+        }
+    }
+    for (const [name, column] of first.attrs)
+        column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v));
+    const numericFields = new Set(files.flatMap((f) => [...f.numericFields]));
+    const notes = files.flatMap((f) => f.notes);
+    notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`);
+    return averaged.build({ numericFields, attributeFields: first.attributeFields, notes });
+}
+/** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
+function metricsOf(file) {
+    return new Set(file.values.keys());
+}
+function refuseUnevenMetrics(files, side) {
+    const each = files.map(metricsOf);
+    for (let f = 0; f < files.length; f++) {
+        for (let g = 0; g < files.length; g++) {
+            const lacking = [...each[g]].find((name) => !each[f].has(name));
+            if (lacking !== undefined) {
+                throw new InputError({ file: files[f].source, key: `metrics.${lacking}` }, `this ${side} seed has no row with the metric "${lacking}", which ${files[g].source} has`, `every ${side} seed file must hold the same metrics: score each seed with the same measures`);
+            }
+        }
+    }
+}
+/** A metric the rules declare binary must be 0 or 1 in each seed (its seed average is then a share). */
+function refuseNonBinary(file, binary) {
+    for (let row = 0; row < file.ids.length; row++) {
+        for (const metric of binary) {
+            const v = file.values.get(metric)?.[row];
+            if (v !== undefined && !Number.isNaN(v) && v !== 0 && v !== 1) {
+                throw new InputError({ file: file.source, line: file.lines[row], queryId: file.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
+            }
+        }
+    }
+}
+
 /** Hex sha256 of a text or bytes: the report names the exact rules (and inputs) it enforced. */
 function sha256(data) {
     return createHash('sha256').update(data).digest('hex');
 }
+/** Base64 sha256 of a text, the form a Content-Security-Policy names an inline script or style by. */
+function sha256Base64(data) {
+    return createHash('sha256').update(data).digest('base64');
+}
 
 /**
- * The regression-budget keys of the rules file's JSON Schema: the top-level `reference` (the rows of the last
- * release, read exam-side) and a check's `budget` (the cumulative drop allowed since that reference). Kept
- * apart from schema.ts so the feature reads in one place; spread into RULES_SCHEMA.
+ * An amount of a metric as the rules write it, for margins and budgets alike: a number in the metric's own units
+ * (0.005), or a percentage of a mean as a string ("20%"). One schema and one parser, so "5%" means the same
+ * thing wherever the rules accept an amount.
  */
+const AMOUNT_SCHEMA = {
+    oneOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
+    ]
+};
+/** The amount as a margin: `relative` for a percentage (its value a share: "20%" -> 0.2), the text as written. */
+function parseAmount(value) {
+    if (typeof value === 'string')
+        return { value: Number(value.slice(0, -1)) / 100, relative: true, text: value };
+    return { value, relative: false, text: String(value) };
+}
+
 /** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
 const BUDGET_PROPERTY = {
     budget: {
         description: 'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. Needs `reference`; non_inferior and superior checks only.',
-        oneOf: [
-            { type: 'number', minimum: 0 },
-            { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
-        ]
+        ...AMOUNT_SCHEMA
     }
 };
 const REFERENCE_RULES_PROPERTIES = {
@@ -24998,25 +29611,80 @@ const REFERENCE_RULES_PROPERTIES = {
                 maxLength: 255,
                 description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
             },
+            looks: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 1000,
+                description: "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive. Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
+            },
+            manifest: {
+                type: 'string',
+                minLength: 1,
+                description: "The reference's snapshot manifest (JSON), compared with the baseline's on comparability.must_match. An exam file: read where the rules are read (in a pull request, at the base commit). The action input reference-manifest / CLI --reference-manifest name it when the rules do not."
+            },
             artifact: {
                 type: 'object',
                 additionalProperties: false,
                 required: ['name'],
-                description: 'Instead of path/ref: an artifact of a workflow (the release workflow uploads its rows).',
+                description: "Instead of path/ref: an artifact of the latest successful push run of a workflow on the default branch (or on `ref`) of this repository. Runs of other branches, dispatched or scheduled runs, and runs triggered by pull requests are never used: a contributor who can push a branch must not be able to upload the release's rows.",
                 properties: {
                     name: { type: 'string', minLength: 1, description: 'Artifact name.' },
-                    workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful run holds the artifact (default: this workflow).' },
+                    workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).' },
+                    ref: { type: 'string', minLength: 1, maxLength: 255, description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.' },
                     file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
                 }
             }
         }
     }
 };
-
 /**
- * The `history` key: how many past gate runs on the default branch a PR report draws its metrics over. Kept
- * apart from the rest of the rules (schema and typed form together) so the feature is one file in config/.
+ * The typed reference, refusing what the schema cannot express: a reference that names neither a path nor
+ * an artifact (or both), `ref` with an artifact, and a reference no check spends a budget against (it would
+ * be read and never used: a rule that protects nothing).
  */
+function referenceRules(raw, checks, fail) {
+    const r = raw.reference;
+    if (r === undefined)
+        return {};
+    if ((r.path === undefined) === (r.artifact === undefined)) {
+        fail(['reference'], r.path === undefined ? 'reference names neither a path nor an artifact' : 'reference names both a path and an artifact', 'give path (with ref: the tag of the last release) or artifact: { name, workflow }, not both');
+    }
+    if (r.artifact !== undefined && r.ref !== undefined)
+        fail(['reference', 'ref'], 'ref applies to path, not to an artifact', 'drop ref, or name the file with path and ref');
+    if (!checks.some((c) => c.budget !== undefined)) {
+        fail(['reference'], 'no check has a budget, so the reference would be read and never used', 'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference');
+    }
+    const label = r.name ?? r.ref ?? r.path ?? r.artifact.name;
+    return {
+        reference: { label, path: r.path, ref: r.ref, manifest: r.manifest, looks: r.looks, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, ref: r.artifact.ref } }
+    };
+}
+/**
+ * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
+ * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
+ * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
+ * higher-is-better metric that cannot go below 0. `bounds` as for margins.
+ */
+function toBudget(value, check, metric, bounds, hasReference, at, fail) {
+    if (value === undefined)
+        return undefined;
+    const path = [...at, 'budget'];
+    if (!hasReference)
+        fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget");
+    if (check.type === 'max_regressions')
+        fail(path, 'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference', 'put the budget on a non_inferior (or superior) check of the same metric');
+    const budget = parseAmount(value);
+    if (budget.relative) {
+        if (budget.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+            fail(path, `budget ${budget.text} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`, 'write a relative budget below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
+        }
+    }
+    else if (bounds && budget.value >= bounds[1] - bounds[0]) {
+        fail(path, `budget ${budget.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`, "budgets are in the metric's units: 0.01 is one point of a 0..1 metric");
+    }
+    return budget;
+}
+
 /** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
 const DEFAULT_HISTORY_MAX_AGE_DAYS = 90;
 /** The JSON Schema of the `history` key, spread into RULES_SCHEMA by src/config/schema.ts. */
@@ -25047,90 +29715,6 @@ function historyRules(raw) {
     return raw.history && { runs: raw.history.runs, maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS, workflow: raw.history.workflow, artifact: raw.history.artifact };
 }
 
-/**
- * The trust keys of the rules file's JSON Schema (dataset, comparability, pooling, max_zero_hit_share,
- * two_stage), kept with the rest of the rules schema and spread into RULES_SCHEMA by src/config/schema.ts.
- */
-const shareCap = (what) => ({
-    type: 'object',
-    additionalProperties: false,
-    minProperties: 1,
-    properties: {
-        share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
-        increase: { type: 'number', minimum: 0, maximum: 1, description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).` },
-        outcome: { enum: ['fail', 'inconclusive'], description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).' }
-    }
-});
-const TRUST_RULES_PROPERTIES = {
-    dataset: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['file'],
-        description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
-        properties: {
-            file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
-            corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
-            split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-            manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." },
-            holdout_looks: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['max_per_pr'],
-                description: 'Counts every gate run that grades the holdout (per PR in the sticky comment, in total over history) and caps the looks per PR: beyond the cap the checks on holdout queries are inconclusive.',
-                properties: { max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' } }
-            }
-        }
-    },
-    comparability: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['must_match'],
-        description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
-        properties: {
-            must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
-            may_differ: {
-                type: 'array',
-                uniqueItems: true,
-                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
-                description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.'
-            }
-        }
-    },
-    pooling: {
-        type: 'object',
-        additionalProperties: false,
-        description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
-        properties: {
-            depth: { type: 'integer', minimum: 1, maximum: 1000, description: "k of the pool (each side's top k). Default 10." },
-            max_unjudged: { ...shareCap('unjudged share of its top k'), description: "Caps the candidate's mean share of unjudged documents in its top k." }
-        }
-    },
-    max_zero_hit_share: {
-        ...shareCap('share of queries with no relevant document in the top k'),
-        description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
-        properties: {
-            ...shareCap('').properties,
-            share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
-            increase: { type: 'number', minimum: 0, maximum: 1, description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice." },
-            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
-        }
-    },
-    two_stage: {
-        type: 'object',
-        additionalProperties: false,
-        description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
-        properties: {
-            k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
-            gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
-        }
-    }
-};
-
-/**
- * The `judge` key of the rules file's JSON Schema: human-labelled anchors that check the LLM judge (agreement,
- * drift between the sides' judges, repeatability, position consistency) and the length-bias diagnostic. Kept in
- * its own file and spread into RULES_SCHEMA by src/config/schema.ts, beside the other trust keys.
- */
 const share$1 = (description) => ({ type: 'number', minimum: 0, maximum: 1, description });
 const JUDGE_RULES_PROPERTIES = {
     judge: {
@@ -25142,7 +29726,7 @@ const JUDGE_RULES_PROPERTIES = {
             anchors: {
                 type: 'string',
                 minLength: 1,
-                description: 'Anchor file (JSON Lines, or CSV by its .csv name): one scoring per record with id, human, judge (or baseline_judge and candidate_judge when the sides use different judges), optional *_swapped labels and attributes. Part of the exam: read at the base commit in a pull request.'
+                description: "Anchor file (JSON Lines, or CSV by its .csv name): one scoring per record with id, human, judge (the baseline judge's label), optional judge_swapped and attributes. Part of the exam: read at the base commit in a pull request. The candidate judge's labels are the candidate's answer, given apart (--candidate-judge-labels, action input candidate-judge-labels)."
             },
             weights: { enum: ['none', 'linear', 'quadratic'], description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)." },
             labels: {
@@ -25154,9 +29738,13 @@ const JUDGE_RULES_PROPERTIES = {
                 description: 'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
             },
             per_slice: { type: 'string', minLength: 1, description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.' },
-            min_items: { type: 'integer', minimum: 2, description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 10.' },
+            min_items: {
+                type: 'integer',
+                minimum: 2,
+                description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 40 (below it no kappa interval holds its level, docs/statistics.md).'
+            },
             min_kappa: { type: 'number', minimum: -1, maximum: 1, description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice." },
-            max_drop: share$1("Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs baseline_judge and candidate_judge."),
+            max_drop: share$1("Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs the candidate judge's labels (--candidate-judge-labels)."),
             repeatability: {
                 type: 'object',
                 additionalProperties: false,
@@ -25191,6 +29779,50 @@ const JUDGE_RULES_PROPERTIES = {
         }
     }
 };
+/**
+ * Fewest anchor items per slice for a rule to be decided: a kappa over a handful of items is noise. Measured
+ * (docs/statistics.md): at 10 items no kappa interval covers (0.43–0.95 for a nominal 0.95, by design) and the
+ * percentile bootstrap's drift guard passed a drift at max_drop 5–38% of the time; from 40 items the jackknife-t
+ * intervals cover 0.933–0.973 and the drift guard's false pass is 0.017–0.027, rare labels (10%) included.
+ */
+const DEFAULT_MIN_ANCHOR_ITEMS = 40;
+/**
+ * Fewest queries per slice for the length-bias rule when judge.min_items is not given: the anchors' default rose to
+ * 40 for the kappa intervals, and a Spearman correlation on the point estimate keeps its own, earlier minimum.
+ */
+const DEFAULT_MIN_LENGTH_BIAS_QUERIES = 10;
+/**
+ * Turns the `judge` key into typed rules, refusing what the schema cannot: a rule over anchors without an anchor
+ * file, a length-bias score that is not a metric, and a label scale with two spellings of one label.
+ */
+function judgeRules(raw, metrics, fail) {
+    if (raw === undefined)
+        return undefined;
+    if (raw.anchors === undefined) {
+        const needs = ['weights', 'labels', 'per_slice', 'min_items', 'min_kappa', 'max_drop', 'repeatability', 'position'].find((k) => raw[k] !== undefined);
+        if (needs !== undefined)
+            fail(['judge', needs], `judge.${needs} is about the anchors, but judge names no anchor file`, "add judge.anchors: the file of human-labelled items with the judge's labels");
+    }
+    const labels = raw.labels?.map(String);
+    if (labels !== undefined && new Set(labels).size !== labels.length)
+        fail(['judge', 'labels'], 'two labels of the scale are the same once written as text (e.g. 1 and "1")', 'write every label once');
+    const lb = raw.length_bias;
+    if (lb !== undefined && !metrics.has(lb.score))
+        fail(['judge', 'length_bias', 'score'], `"${lb.score}" is not under metrics`, 'name the judge-scored metric, declared under metrics');
+    return {
+        anchors: raw.anchors,
+        weights: raw.weights ?? 'none',
+        labels,
+        perSlice: raw.per_slice,
+        minItems: raw.min_items ?? DEFAULT_MIN_ANCHOR_ITEMS,
+        minLengthBiasQueries: raw.min_items ?? DEFAULT_MIN_LENGTH_BIAS_QUERIES,
+        minKappa: raw.min_kappa,
+        maxDrop: raw.max_drop,
+        maxFlipShare: raw.repeatability?.max_flip_share,
+        minConsistent: raw.position?.min_consistent,
+        lengthBias: lb && { score: lb.score, length: lb.length, perSlice: lb.per_slice, maxCorrelation: lb.max_correlation }
+    };
+}
 
 /**
  * The JSON Schema of the rules file. It lives in code so the loader and the published `rules/schema.json`
@@ -25199,10 +29831,7 @@ const JUDGE_RULES_PROPERTIES = {
  */
 const margin = {
     description: 'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
-    oneOf: [
-        { type: 'number', minimum: 0 },
-        { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
-    ]
+    ...AMOUNT_SCHEMA
 };
 const where = {
     type: 'object',
@@ -25277,7 +29906,10 @@ const RULES_SCHEMA = {
                 confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
                 resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
                 seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' },
-                interval: { enum: ['percentile', 'bca'], description: 'Bootstrap interval: "percentile" (default) or "bca" (bias-corrected and accelerated; falls back to percentile, with a note, where BCa is undefined).' },
+                interval: {
+                    enum: ['auto', 'percentile', 'bca'],
+                    description: 'Interval method. "auto" (default): chosen per check by metric type and design, stated in the report: Tango\'s score interval for binary metrics on independent queries, Hall\'s skew-corrected t otherwise (docs/statistics.md). "percentile" or "bca": the paired bootstrap everywhere ("bca" falls back to percentile, with a note, where BCa is undefined).'
+                },
                 permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
                 cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
                 cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },
@@ -25317,7 +29949,12 @@ const RULES_SCHEMA = {
                     enum: ['error', 'zero'],
                     description: 'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
                 },
-                min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' }
+                min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' },
+                file: {
+                    type: 'string',
+                    minLength: 1,
+                    description: 'The queries file (JSON Lines or CSV: query_id, text, attributes), part of the exam (read at the base commit in a pull request): its attributes are the slices, clusters and weights of every query (runs carry none), its text is shown beside each regressed query. Every compared query must be in it.'
+                }
             }
         },
         on_inconclusive: {
@@ -25352,12 +29989,20 @@ const RULES_SCHEMA = {
                     superior: {
                         type: 'object',
                         additionalProperties: false,
-                        description: 'Passes when the candidate is shown better: the interval excludes 0 (test: bootstrap), or McNemar p < alpha with more gains than losses (test: mcnemar, binary metrics).',
+                        description: 'Passes when the candidate is shown better: the bootstrap interval clears the margin (test: bootstrap), or a test of "no difference" has p < alpha with the change in the better direction (test: mcnemar for binary metrics, gained vs lost; t, the paired t-test; randomization, the paired sign-flip test). docs/rules.md.',
                         properties: {
-                            test: { enum: ['bootstrap', 'mcnemar'], description: 'Default bootstrap.' },
-                            alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar. Default 1 - confidence.' },
+                            test: { enum: ['bootstrap', 'mcnemar', 't', 'randomization'], description: 'Default bootstrap.' },
+                            alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar, t and randomization (two-sided). Default 1 - confidence.' },
                             margin: { ...margin, description: 'For bootstrap: the better end must clear this improvement (default 0).' }
                         }
+                    },
+                    at_least: {
+                        oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The floor, in the metric's units." } } }],
+                        description: "An absolute floor for a better-higher metric: passes when the worse (low) end of the interval of the candidate's mean is at least the value, fails when the better (high) end is below it, else inconclusive. `at_least: 0.35` or `at_least: { value: 0.35 }`. docs/rules.md."
+                    },
+                    at_most: {
+                        oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } } }],
+                        description: "An absolute ceiling for a better-lower metric (latency): passes when the worse (high) end of the interval of the candidate's mean is at most the value, fails when the better (low) end is above it, else inconclusive. docs/rules.md."
                     },
                     max_regressions: {
                         type: 'object',
@@ -25376,91 +30021,6 @@ const RULES_SCHEMA = {
         }
     }
 };
-
-/**
- * The typed reference, refusing what the schema cannot express: a reference that names neither a path nor
- * an artifact (or both), `ref` with an artifact, and a reference no check spends a budget against (it would
- * be read and never used: a rule that protects nothing).
- */
-function referenceRules(raw, checks, fail) {
-    const r = raw.reference;
-    if (r === undefined)
-        return {};
-    if ((r.path === undefined) === (r.artifact === undefined)) {
-        fail(['reference'], r.path === undefined ? 'reference names neither a path nor an artifact' : 'reference names both a path and an artifact', 'give path (with ref: the tag of the last release) or artifact: { name, workflow }, not both');
-    }
-    if (r.artifact !== undefined && r.ref !== undefined)
-        fail(['reference', 'ref'], 'ref applies to path, not to an artifact', 'drop ref, or name the file with path and ref');
-    if (!checks.some((c) => c.budget !== undefined)) {
-        fail(['reference'], 'no check has a budget, so the reference would be read and never used', 'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference');
-    }
-    const label = r.name ?? r.ref ?? r.path ?? r.artifact.name;
-    return { reference: { label, path: r.path, ref: r.ref, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file } } };
-}
-/**
- * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
- * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
- * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
- * higher-is-better metric that cannot go below 0. `bounds` as for margins.
- */
-function toBudget(value, check, metric, bounds, hasReference, at, fail) {
-    if (value === undefined)
-        return undefined;
-    const path = [...at, 'budget'];
-    if (!hasReference)
-        fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget");
-    if (check.type === 'max_regressions')
-        fail(path, 'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference', 'put the budget on a non_inferior (or superior) check of the same metric');
-    if (typeof value === 'string') {
-        const pct = Number(value.slice(0, -1));
-        if (pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
-            fail(path, `budget ${value} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`, 'write a relative budget below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
-        }
-        return { value: pct / 100, relative: true, text: value };
-    }
-    if (bounds && value >= bounds[1] - bounds[0]) {
-        fail(path, `budget ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`, "budgets are in the metric's units: 0.01 is one point of a 0..1 metric");
-    }
-    return { value, relative: false, text: String(value) };
-}
-
-/**
- * The `judge` rules as the gate uses them (src/config/judge-schema.ts is their schema). Anchors are part of the
- * exam: human labels written before the results, read at the base commit in a pull request.
- */
-/** Fewest anchor items per slice for a rule to be decided: a kappa over a handful of items is noise. */
-const DEFAULT_MIN_ANCHOR_ITEMS = 10;
-/**
- * Turns the `judge` key into typed rules, refusing what the schema cannot: a rule over anchors without an anchor
- * file, a length-bias score that is not a metric, and a label scale with two spellings of one label.
- */
-function judgeRules(raw, metrics, fail) {
-    if (raw === undefined)
-        return undefined;
-    if (raw.anchors === undefined) {
-        const needs = ['weights', 'labels', 'per_slice', 'min_items', 'min_kappa', 'max_drop', 'repeatability', 'position'].find((k) => raw[k] !== undefined);
-        if (needs !== undefined)
-            fail(['judge', needs], `judge.${needs} is about the anchors, but judge names no anchor file`, "add judge.anchors: the file of human-labelled items with the judge's labels");
-    }
-    const labels = raw.labels?.map(String);
-    if (labels !== undefined && new Set(labels).size !== labels.length)
-        fail(['judge', 'labels'], 'two labels of the scale are the same once written as text (e.g. 1 and "1")', 'write every label once');
-    const lb = raw.length_bias;
-    if (lb !== undefined && !metrics.has(lb.score))
-        fail(['judge', 'length_bias', 'score'], `"${lb.score}" is not under metrics`, 'name the judge-scored metric, declared under metrics');
-    return {
-        anchors: raw.anchors,
-        weights: raw.weights ?? 'none',
-        labels,
-        perSlice: raw.per_slice,
-        minItems: raw.min_items ?? DEFAULT_MIN_ANCHOR_ITEMS,
-        minKappa: raw.min_kappa,
-        maxDrop: raw.max_drop,
-        maxFlipShare: raw.repeatability?.max_flip_share,
-        minConsistent: raw.position?.min_consistent,
-        lengthBias: lb && { score: lb.score, length: lb.length, perSlice: lb.per_slice, maxCorrelation: lb.max_correlation }
-    };
-}
 
 var dist = {};
 
@@ -34312,7 +38872,12 @@ function toRules(raw, source, file, hash) {
     }
     // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
     const runs = raw.judgments !== undefined || raw.dataset !== undefined;
-    const boundsOf = (m) => m.range ?? (runs ? measureRange(m.name) : undefined);
+    for (const m of metrics.values()) {
+        const bounds = m.range ?? (runs ? measureRange(m.name) : undefined);
+        if (bounds !== undefined)
+            m.bounds = bounds;
+    }
+    const boundsOf = (m) => m.bounds;
     const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence;
     const checks = [];
     const names = new Map();
@@ -34325,9 +38890,9 @@ function toRules(raw, source, file, hash) {
         if (previous !== undefined)
             fail([...at, 'name'], `two checks are named "${c.name}" (checks[${previous}] and checks[${index}])`, 'give each check its own name');
         names.set(c.name, index);
-        const kinds = ['non_inferior', 'superior', 'max_regressions'].filter((k) => c[k] !== undefined);
+        const kinds = ['non_inferior', 'superior', 'max_regressions', 'at_least', 'at_most'].filter((k) => c[k] !== undefined);
         if (kinds.length !== 1) {
-            fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior or max_regressions (split it into several checks if needed)');
+            fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)');
         }
         const kind = toKind(c, metric, boundsOf(metric), confidence, at, fail);
         checks.push({
@@ -34356,7 +38921,7 @@ function toRules(raw, source, file, hash) {
             ...statisticsOptions(raw.statistics ?? {}, fail),
             ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
         },
-        queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice },
+        queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice, ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file }) },
         onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
         // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
         onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
@@ -34374,6 +38939,7 @@ function toRules(raw, source, file, hash) {
  * population (the bootstrap and the randomization test use the design).
  */
 function checkDesignTests(raw, checks, fail) {
+    refuseOneClusterSets(raw, checks, fail);
     const design = raw.statistics?.cluster !== undefined ? 'statistics.cluster' : raw.statistics?.weights !== undefined ? 'statistics.weights' : undefined;
     if (design === undefined)
         return;
@@ -34381,6 +38947,26 @@ function checkDesignTests(raw, checks, fail) {
         if (c.kind.type === 'superior' && c.kind.test === 'mcnemar') {
             fail(['checks', c.index, 'superior', 'test'], `McNemar treats queries as independent and unweighted, so it cannot apply ${design}`, 'use test: bootstrap, which resamples clusters and applies the target weights');
         }
+    }
+}
+/**
+ * Clusters are resampled within a check's set of queries: a set cut out by the cluster attribute itself (a
+ * per_slice or where on it, or target weights by it) holds one cluster per slice or stratum, whose variability
+ * cannot be estimated. Such an interval collapses to a point and would pass any margin; it is refused here, by
+ * name. A coarser attribute that happens to give one cluster per slice is made inconclusive per unit (decide).
+ */
+function refuseOneClusterSets(raw, checks, fail) {
+    const cluster = raw.statistics?.cluster;
+    if (cluster === undefined)
+        return;
+    const hint = `cluster on a finer attribute than the slices (users within segments), or drop statistics.cluster for this comparison`;
+    if (raw.statistics?.weights?.by === cluster)
+        fail(['statistics', 'weights', 'by'], `statistics.weights.by is the cluster attribute "${cluster}": every stratum would hold a single cluster`, hint);
+    for (const c of checks) {
+        if (c.perSlice === cluster)
+            fail(['checks', c.index, 'per_slice'], `per_slice is the cluster attribute "${cluster}": each slice would be one cluster, whose interval collapses to a point`, hint);
+        if (c.where.some(([k]) => k === cluster))
+            fail(['checks', c.index, 'where', cluster], `where selects by the cluster attribute "${cluster}": the check's queries would be one cluster, whose interval collapses to a point`, hint);
     }
 }
 /**
@@ -34415,7 +39001,7 @@ function statisticsOptions(raw, fail) {
         weights = { by: raw.weights.by, target };
     }
     return {
-        interval: raw.interval ?? 'percentile',
+        interval: raw.interval ?? 'auto',
         permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
         cluster: raw.cluster,
         clusterWeighting: raw.cluster_weighting ?? 'query',
@@ -34432,13 +39018,17 @@ function statisticsOptions(raw, fail) {
 function toKind(c, metric, bounds, confidence, at, fail) {
     if (c.non_inferior)
         return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, bounds, 'non_inferior', [...at, 'non_inferior', 'margin'], fail) };
+    if (c.at_least !== undefined || c.at_most !== undefined)
+        return toLevel(c, metric, bounds, at, fail);
     if (c.superior) {
         const test = c.superior.test ?? 'bootstrap';
         if (test === 'mcnemar' && !metric.binary) {
             fail([...at, 'superior', 'test'], `McNemar compares pass/fail outcomes, but ${metric.name} is not declared binary`, `mark ${metric.name} "binary: true" if its values are 0/1, or use test: bootstrap`);
         }
-        if (test === 'mcnemar' && c.superior.margin !== undefined)
-            fail([...at, 'superior', 'margin'], 'McNemar tests "no difference"; it takes no margin', 'drop margin, or use test: bootstrap');
+        const tests = { mcnemar: 'McNemar', t: 'the paired t-test', randomization: 'the randomization test' };
+        if (test !== 'bootstrap' && c.superior.margin !== undefined) {
+            fail([...at, 'superior', 'margin'], `${tests[test]} tests "no difference"; it takes no margin`, 'drop margin, or use test: bootstrap (its interval must clear the margin)');
+        }
         return {
             type: 'superior',
             test,
@@ -34458,20 +39048,42 @@ function toKind(c, metric, bounds, confidence, at, fail) {
     }
     return { type: 'max_regressions', count: r.count, share: r.share, threshold };
 }
+/**
+ * An at_least / at_most check: the direction must be the metric's (a floor on a better-lower metric is no
+ * guardrail), and a level the metric can never cross is refused: a floor at or below the lowest value it can take
+ * could never fail, one above the highest could never pass (and the same for a ceiling).
+ */
+function toLevel(c, metric, bounds, at, fail) {
+    const bound = c.at_least !== undefined ? 'at_least' : 'at_most';
+    const raw = c[bound];
+    const value = typeof raw === 'number' ? raw : raw.value;
+    const path = [...at, bound];
+    const wanted = metric.better === 'higher' ? 'at_least' : 'at_most';
+    if (bound !== wanted) {
+        fail(path, `${metric.name} is better ${metric.better}, so ${bound} would bound it on the wrong side (a ${bound === 'at_least' ? 'floor' : 'ceiling'} on a metric that should go ${metric.better === 'higher' ? 'up' : 'down'})`, `write ${wanted}: ${value} for the level it must reach, or check the metric's direction`);
+    }
+    if (bounds !== undefined) {
+        const [lo, hi] = bounds;
+        const never = bound === 'at_least' ? (value <= lo ? 'fail' : value > hi ? 'pass' : null) : value >= hi ? 'fail' : value < lo ? 'pass' : null;
+        if (never !== null) {
+            fail(path, `${bound} ${value} is outside what ${metric.name} can take beyond its range [${lo}, ${hi}], so the check could never ${never}`, `write a level inside the range, in the metric's units (0.35 of a 0..1 metric)`);
+        }
+    }
+    return { type: 'level', bound, value };
+}
 function toMargin(value, metric, bounds, kind, path, fail) {
     const never = kind === 'non_inferior' ? 'fail' : 'pass';
-    if (typeof value === 'string') {
-        const pct = Number(value.slice(0, -1));
+    const margin = parseAmount(value);
+    if (margin.relative) {
         // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
-        if (kind === 'non_inferior' && pct >= 100 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
-            fail(path, `margin ${value} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
+        if (kind === 'non_inferior' && margin.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+            fail(path, `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
         }
-        return { value: pct / 100, relative: true, text: value };
     }
-    if (bounds && value >= bounds[1] - bounds[0]) {
-        fail(path, `margin ${value} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`, "margins are in the metric's units: 0.02 is two points of a 0..1 metric");
+    else if (bounds && margin.value >= bounds[1] - bounds[0]) {
+        fail(path, `margin ${margin.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`, "margins are in the metric's units: 0.02 is two points of a 0..1 metric");
     }
-    return { value, relative: false, text: String(value) };
+    return margin;
 }
 /** ajv reports every branch of a failed oneOf; the most useful error is a typo, then the deepest path. */
 function pickError(errors) {
@@ -34550,74 +39162,6 @@ function keyPath(path) {
     for (const p of path)
         out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
     return out;
-}
-
-/**
- * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
- * Grades are kept as written; as in trec_eval, a negative grade marks a document that is in the pool but
- * unjudged: it is neither relevant nor non-relevant (bpref skips it, nDCG gives it no gain) and it never
- * counts as a relevant document of the query.
- */
-const WS = /[ \t\v\f\r]+/;
-/**
- * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
- * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
- * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/readers/importers
- * with the same semantics.
- */
-async function readQrels(file) {
-    // ranx / pytrec_eval JSON and BEIR TSV judgments (src/readers/importers); TREC qrels below
-    const imported = await importQrels(file);
-    if (imported !== undefined)
-        return imported;
-    const queries = new Map();
-    const pendingGrades = new Map();
-    const firstLines = new Map();
-    let judgments = 0;
-    await forEachLine(file, (text, line) => {
-        const trimmed = text.trim();
-        if (trimmed === '' || trimmed.startsWith('#'))
-            return;
-        const fields = trimmed.split(WS);
-        if (fields.length !== 4) {
-            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
-        }
-        const [id, , docText, gradeText] = fields;
-        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
-            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        const grade = Number(gradeText);
-        const docno = toByteString(docText);
-        let query = queries.get(id);
-        let lines = firstLines.get(id);
-        if (query === undefined || lines === undefined) {
-            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
-            lines = new Map();
-            queries.set(id, query);
-            firstLines.set(id, lines);
-            pendingGrades.set(id, []);
-        }
-        const earlier = lines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        lines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            pendingGrades.get(id).push(grade);
-        judgments++;
-    });
-    if (queries.size === 0) {
-        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
-    }
-    for (const [id, query] of queries) {
-        const grades = Int32Array.from(pendingGrades.get(id));
-        grades.sort();
-        grades.reverse();
-        query.gradesDesc = grades;
-    }
-    const ids = [...queries.keys()].sort(compareCodePoints);
-    return { source: file, queries, ids, judgments };
 }
 
 /**
@@ -35162,6 +39706,8 @@ async function computeRunRows(options) {
         // An empty run would score every judged query 0: a broken build must not look like a (bad) system.
         throw new InputError({ file: runFile }, 'holds no results (the file is empty or blank)', 'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])');
     }
+    if (options.absentFromRun === 'refuse')
+        refuseAbsentQueries(qrels, scored, policy, runFile);
     const measureNames = new Set(measures.map((m) => m.name));
     const numericFields = new Set(measureNames);
     const attributeFields = new Set();
@@ -35223,13 +39769,13 @@ async function computeRunRows(options) {
     }
     const notes = [];
     if (absentFromRun.length)
-        notes.push(`${absentFromRun.length} judged ${plural(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`);
+        notes.push(`${absentFromRun.length} judged ${plural$1(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`);
     if (noRelevantIds.length) {
         const what = policy === 'zero' ? 'kept with 0 for every measure' : policy === 'report' ? 'left out of the rows and reported separately' : 'left out of the rows';
-        notes.push(`${noRelevantIds.length} judged ${plural(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`);
+        notes.push(`${noRelevantIds.length} judged ${plural$1(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`);
     }
     if (runOnly)
-        notes.push(`${runOnly} run ${plural(runOnly, 'query', 'queries')} without judgments ignored`);
+        notes.push(`${runOnly} run ${plural$1(runOnly, 'query', 'queries')} without judgments ignored`);
     if (!info.grouped)
         notes.push('the run is not grouped by query, so it was held in memory whole');
     if (depth !== undefined)
@@ -35252,7 +39798,24 @@ async function computeRunRows(options) {
     };
     return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null };
 }
-function plural(n, one, many) {
+/** How many absent query ids a refusal lists. */
+const ABSENT_SHOWN = 5;
+/**
+ * Stops on the judged queries the run has no ranking for, as trec_eval 10.0 does without -c (it exits 4 with
+ * "result qid 'X' not found in qrels"). A query the no-relevant policy leaves out anyway is not asked for.
+ */
+function refuseAbsentQueries(qrels, scored, policy, runFile) {
+    const absent = qrels.ids.filter((id) => !scored.has(id) && (policy === 'zero' || countRelevant(qrels.queries.get(id), 1) > 0));
+    if (absent.length === 0)
+        return;
+    const shown = absent
+        .slice(0, ABSENT_SHOWN)
+        .map((id) => quote(id))
+        .join(', ');
+    const more = absent.length > ABSENT_SHOWN ? `, ... ${absent.length - ABSENT_SHOWN} more` : '';
+    throw new InputError({ file: runFile }, `has no ranking for ${absent.length} judged ${plural$1(absent.length, 'query', 'queries')} (${shown}${more}); trec_eval without -c stops here too`, 'pass -c to score them 0, as trec_eval -c does, or evaluate the run on every judged query');
+}
+function plural$1(n, one, many) {
     return n === 1 ? one : many;
 }
 
@@ -35292,955 +39855,212 @@ function aggregateRows(measures, rows) {
     });
 }
 
-/** True when a per-query record marks abstention (`"abstained": true`). */
-function abstainedOf(block) {
-    return block.attrs?.get('abstained') === 'true';
-}
 /**
- * An observer for computeRunRows that fills a {@link SideEvidence}. `keep` is how many top documents are
- * kept per query (the pooling depth, or more for two-stage diagnostics); `measures` are the measures whose
- * condensed values are computed.
+ * The framework's half of the contract: fetches every input a capability (or the core) declares, each from
+ * where its role says. Exam inputs only through the source's trusted paths (examFile, examArtifact, record); given
+ * files (baseline, answers) from the invocation. A required given input that is absent is refused with the
+ * option and input that give it; an input of one file given several times is refused; the files of an input of
+ * several (seeds) are hashed, and two with the same bytes are refused: one seed given twice is one seed.
  */
-function collectEvidence(source, keep, measures) {
-    const evidence = { source, queries: new Map(), unjudged: new Map(), candidates: null };
-    let condensedGrades = new Int32Array(1024);
-    let condensedOrder = new Uint32Array(1024);
-    const observer = {
-        ranked(view) {
-            const limit = Math.min(view.n, keep);
-            const top = [];
-            for (let i = 0; i < limit; i++)
-                top.push(view.docnos[view.order[i]]);
-            if (condensedGrades.length < view.n) {
-                condensedGrades = new Int32Array(view.n * 2);
-                condensedOrder = new Uint32Array(view.n * 2);
-            }
-            let m = 0;
-            for (let i = 0; i < view.n; i++) {
-                if (view.grades[i] === NOT_JUDGED)
-                    continue;
-                condensedGrades[m] = view.grades[i];
-                condensedOrder[m++] = view.order[i];
-            }
-            const condensed = new Float64Array(measures.length);
-            computeQuery(measures, condensedGrades, m, view.judged, condensed, { docnos: view.docnos, order: condensedOrder });
-            evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) });
-        },
-        unjudged(block) {
-            evidence.unjudged.set(block.id, { numRet: block.count, abstained: abstainedOf(block) });
-        },
-        restart() {
-            evidence.queries.clear();
-            evidence.unjudged.clear();
-        }
-    };
-    return { observer, evidence };
-}
-/**
- * Reads the first-stage candidates of a JSON Lines run: per-query records with `"candidates": [...]`, each
- * a document id string or an object with `doc_id`. The metrics reader skips array fields, so this is a
- * second, light pass made only when the run has them. Refuses a malformed list with file, line and query.
- */
-async function readCandidates(file) {
-    const out = new Map();
-    await forEachLine(file, (text, line) => {
-        if (!text.includes('"candidates"'))
-            return;
-        const parsed = parseObjectLine(text);
-        if (parsed.problem !== undefined)
-            return; // the metrics reader already refused this line (invalid JSON, a repeated key)
-        const record = parsed.record;
-        const list = record.candidates;
-        const id = record.query_id;
-        if (typeof id !== 'string' || list === undefined)
-            return;
-        if (!Array.isArray(list))
-            throw new InputError({ file, line, queryId: id, key: 'candidates' }, '"candidates" is not an array', 'write "candidates": ["doc-1", "doc-2", ...] (the first-stage pool, before reranking)');
-        const docs = [];
-        list.forEach((c, i) => {
-            const doc = typeof c === 'string' ? c : c !== null && typeof c === 'object' ? c.doc_id : undefined;
-            if (typeof doc !== 'string' || doc === '') {
-                throw new InputError({ file, line, queryId: id, key: `candidates[${i}]` }, `candidates[${i}] is neither a document id string nor an object with "doc_id"`, 'list the first-stage documents as ids or {"doc_id": ...}');
-            }
-            docs.push(toByteString(doc));
-        });
-        out.set(id, docs);
-    });
-    return out;
-}
-
-/**
- * The grade of every chunk a question names: `graded_relevance` when given, else 1 for a gold chunk and 0
- * for a distractor. Exported for tests and for the docs' worked example.
- */
-function gradesOf(q) {
-    const grades = new Map();
-    for (const c of q.distractors ?? [])
-        grades.set(c, 0);
-    for (const c of q.gold_chunk_ids)
-        grades.set(c, 1);
-    const graded = q.graded_relevance ?? {};
-    for (const c of Object.keys(graded).sort())
-        grades.set(c, graded[c]);
-    return grades;
-}
-/**
- * Gold chunks and graded relevance act as judgments: builds the same {@link Qrels} a TREC qrels file gives,
- * for the answerable, undisputed questions of the chosen split, so every measure is computed exactly as for
- * TREC judgments. Key facts travel along for FactRecall@k. Call only on a dataset without violations.
- */
-function datasetJudgments(dataset, split) {
-    const queries = new Map();
-    const disputed = [];
-    const unanswerable = [];
-    const attrs = new Map();
-    let otherSplit = 0;
-    let judgments = 0;
-    for (const { line, q } of dataset.entries) {
-        const a = new Map();
-        if (q.category !== undefined)
-            a.set('category', q.category);
-        if (q.difficulty !== undefined)
-            a.set('difficulty', q.difficulty);
-        a.set('split', q.split);
-        attrs.set(q.id, a);
-        if (split !== 'all' && q.split !== split) {
-            otherSplit++;
+async function fetchInputs(specs, source, rules) {
+    const files = new Map();
+    const records = new Map();
+    for (const spec of specs) {
+        if (spec.kind === 'record') {
+            records.set(spec.name, await source.record(spec, rules));
             continue;
         }
-        if (q.review?.status === 'disputed') {
-            disputed.push(q.id);
+        if (spec.kind === 'artifact') {
+            files.set(spec.name, [await source.examArtifact(spec)]);
             continue;
         }
-        if (!q.answerable) {
-            unanswerable.push(q.id);
+        if (spec.kind === 'file') {
+            const path = spec.path ?? namedBy(spec, source);
+            if (path !== undefined)
+                files.set(spec.name, [await source.examFile({ ...spec, path })]);
             continue;
         }
-        const grades = new Map();
-        const desc = [];
-        for (const [c, g] of gradesOf(q)) {
-            grades.set(toByteString(c), g);
-            if (g >= 0)
-                desc.push(g);
-            judgments++;
-        }
-        const gradesDesc = Int32Array.from(desc);
-        gradesDesc.sort();
-        gradesDesc.reverse();
-        const facts = (q.key_facts ?? []).map((f) => f.chunk_ids.map(toByteString));
-        queries.set(q.id, { id: q.id, line, grades, gradesDesc, facts: facts.length > 0 ? facts : undefined });
+        files.set(spec.name, await givenFiles(spec, source));
     }
-    const ids = [...queries.keys()].sort(compareCodePoints);
-    disputed.sort(compareCodePoints);
-    unanswerable.sort(compareCodePoints);
-    return { qrels: { source: dataset.file, queries, ids, judgments }, split, gated: ids, disputed, unanswerable, otherSplit, attrs };
-}
-
-/**
- * The JSON Schema of one line of an evaluation set (JSON Lines, one question per line). It lives in code so
- * the validator and the published `rules/dataset.schema.json` can never disagree: `npm run schema` writes
- * the file from this object. The schema checks shapes; the rules a schema cannot express (gold exists in the
- * corpus, answerable has gold, ...) are in `semantic.ts`.
- */
-/** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
-const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance', 'key_facts', 'distractors'];
-const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' };
-const DATASET_SCHEMA = {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: 'https://github.com/retrieval-gate/retrieval-gate/blob/v1/rules/dataset.schema.json',
-    title: 'retrieval-gate evaluation-set question',
-    description: 'One line of an evaluation set (JSON Lines): one question, its gold evidence, and how it was reviewed.',
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'question', 'answerable', 'gold_chunk_ids', 'split'],
-    properties: {
-        id: { type: 'string', minLength: 1, maxLength: 200, description: 'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.' },
-        question: { type: 'string', minLength: 1, description: 'The question as the system receives it.' },
-        answerable: { type: 'boolean', description: 'False when the corpus holds no answer: the right behaviour is to abstain.' },
-        gold_chunk_ids: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.' },
-        key_facts: {
-            type: 'array',
-            description: 'The facts a complete answer needs, each with the chunks that support it (FactRecall@k).',
-            items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['id', 'chunk_ids'],
-                properties: {
-                    id: { type: 'string', minLength: 1, description: 'Unique within the question.' },
-                    text: { type: 'string', description: 'The fact in words (for reviewers).' },
-                    chunk_ids: { type: 'array', items: chunkId, minItems: 1, uniqueItems: true, description: 'Gold chunks that support the fact.' }
-                }
-            }
-        },
-        graded_relevance: {
-            type: 'object',
-            description: 'Chunk id -> grade 0..3 (0 judged not relevant, 3 perfectly relevant). Gold chunks not listed count as grade 1.',
-            propertyNames: { minLength: 1 },
-            additionalProperties: { type: 'integer', minimum: 0, maximum: 3 }
-        },
-        distractors: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that look relevant but are not (judged grade 0 unless graded).' },
-        category: { type: 'string', minLength: 1, description: 'A slice of the report (e.g. billing, api).' },
-        tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-        difficulty: { enum: ['easy', 'medium', 'hard'] },
-        split: { enum: ['dev', 'holdout'], description: 'dev: tune on it; holdout: the gate grades on it (by default).' },
-        answer: { type: 'string', description: 'A reference answer (not used by the retrieval metrics).' },
-        review: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['status'],
-            description: 'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
-            properties: {
-                by: {
-                    oneOf: [
-                        { type: 'string', minLength: 1 },
-                        { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }
-                    ]
-                },
-                method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
-                status: { enum: ['pending', 'accepted', 'disputed'] },
-                note: { type: 'string' }
-            }
-        },
-        changelog: {
-            type: 'array',
-            description: 'Declared changes to this question, oldest first. A change of question, answerable, gold_chunk_ids, graded_relevance, key_facts or distractors against the previous copy of the dataset needs a new entry naming the field. A change of split, review status, category or difficulty, or a removed question, is listed by `validate --previous` even with an entry: it changes the exam.',
-            items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['changed', 'reason'],
-                properties: {
-                    changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] } },
-                    reason: { type: 'string', minLength: 1 },
-                    by: { type: 'string' },
-                    date: { type: 'string' }
-                }
-            }
-        },
-        meta: { type: 'object', description: 'Free-form fields of your own (ignored by the gate).' }
-    }
-};
-
-/** Compiled on first use, not at load: compiling costs ~45 ms, which every `gate` run without a dataset would pay. */
-let compiled;
-const questionValidator = () => (compiled ??= new ajvExports.Ajv({ allErrors: true, strict: false }).compile(DATASET_SCHEMA));
-/**
- * Reads an evaluation set (JSON Lines, one question per line). Unlike a run, a dataset is read to the end
- * even when lines are broken: `validate` must list every violation at once, not the first one, so a
- * curator fixes the file in one pass. Lines that fail the schema are reported and left out of `entries`.
- * Blank lines are skipped; a missing file is an InputError from the line reader.
- */
-async function readDataset(file) {
-    const entries = [];
-    const violations = [];
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        const parsed = parseObjectLine(text);
-        if (parsed.problem !== undefined) {
-            violations.push({ file, line, id: null, rule: 'json', message: `${parsed.problem}; each line is one JSON object, each field once` });
-            return;
-        }
-        const record = parsed.record;
-        const id = idOf(record);
-        const validateQuestion = questionValidator();
-        if (!validateQuestion(record)) {
-            for (const e of usefulErrors(validateQuestion.errors ?? [])) {
-                violations.push({ file, line, id, rule: 'schema', message: describe(e) });
-            }
-            return;
-        }
-        entries.push({ line, q: record });
-    });
-    return { file, entries, violations };
-}
-/**
- * Reads a frozen corpus listing: either one chunk id per line (blank lines and `#` comments skipped), or
- * JSON Lines with a `chunk_id` string per line (other fields ignored), detected by a leading `{`.
- */
-async function readCorpusListing(file) {
-    const chunks = new Set();
-    const firstLine = new Map();
-    const violations = [];
-    await forEachLine(file, (text, line) => {
-        const t = text.trim();
-        if (t === '' || t.startsWith('#'))
-            return;
-        let id;
-        if (t.startsWith('{')) {
-            const parsed = parseObjectLine(t);
-            if (parsed.problem !== undefined) {
-                violations.push({ file, line, id: null, rule: 'corpus_line', message: parsed.problem });
-                return;
-            }
-            const c = parsed.record.chunk_id;
-            if (typeof c !== 'string' || c === '') {
-                violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' });
-                return;
-            }
-            id = c;
-        }
-        else
-            id = t;
-        const earlier = firstLine.get(id);
-        if (earlier !== undefined) {
-            violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${quote(id)} is listed twice (also on line ${earlier})` });
-            return;
-        }
-        firstLine.set(id, line);
-        chunks.add(id);
-    });
-    if (chunks.size === 0 && violations.length === 0) {
-        violations.push({ file, line: null, id: null, rule: 'corpus_empty', message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)' });
-    }
-    return { file, chunks, violations };
-}
-function idOf(record) {
-    if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
-        const id = record.id;
-        if (typeof id === 'string' && id !== '')
-            return id;
-    }
-    return null;
-}
-/** ajv repeats itself for oneOf branches; keep the errors a person can act on, in a fixed order. */
-function usefulErrors(errors) {
-    const seen = new Set();
-    const out = [];
-    for (const e of errors) {
-        if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if')
-            continue;
-        const key = `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
-        if (seen.has(key))
-            continue;
-        seen.add(key);
-        out.push(e);
-    }
-    return out.length > 0 ? out : errors.slice(0, 1);
-}
-function describe(e) {
-    const at = e.instancePath === '' ? 'the record' : e.instancePath.slice(1).replace(/\//g, '.');
-    const p = e.params;
-    switch (e.keyword) {
-        case 'required':
-            return `missing required field "${String(p.missingProperty)}"`;
-        case 'additionalProperties':
-            return `unknown field "${String(p.additionalProperty)}" in ${at} (put your own fields under "meta")`;
-        case 'enum':
-            return `${at} must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-        case 'type':
-            return `${at} must be ${String(p.type)}`;
-        case 'minimum':
-        case 'maximum':
-            return `${at} must be ${e.keyword === 'minimum' ? '>=' : '<='} ${String(p.limit)} (grades are integers 0..3)`;
-        case 'uniqueItems':
-            return `${at} lists the same value twice (items ${String(p.j)} and ${String(p.i)})`;
-        default:
-            return `${at} ${e.message ?? 'is not valid'}`;
-    }
-}
-
-/**
- * The evaluation-set rules a JSON Schema cannot express. Each produces a violation with a stable rule code
- * (docs/trust.md lists them), so `validate` can refuse a dataset with every problem named at once:
- *
- * - `duplicate_id`: two questions share an id.
- * - `answerable_without_gold` / `unanswerable_with_gold`: answerable needs >= 1 gold chunk; an unanswerable
- *   question has no gold chunk, no key fact and no grade above 0.
- * - `duplicate_fact_id`: key fact ids are unique within a question.
- * - `fact_chunk_not_gold`: a chunk that supports a key fact is gold by definition.
- * - `gold_graded_zero`, `distractor_is_gold`: the question contradicts itself.
- * - `unknown_chunk`: every referenced chunk (gold, fact, graded, distractor) is in the frozen corpus listing.
- * - `changed_without_changelog`: against the previous copy, an id whose question, answerable flag, gold,
- *   grades, key facts or distractors changed must carry a new changelog entry naming the field (or get a new id).
- * - `split_changed`, `review_status_changed`, `slice_changed`, `question_removed`: against the previous copy,
- *   every change of which questions are graded or of the slice they fall in, listed one by one (see EXAM_FIELDS).
- */
-function checkDataset(dataset, corpus, previous) {
-    const out = [];
-    const file = dataset.file;
-    const firstLine = new Map();
-    for (const { line, q } of dataset.entries) {
-        const v = (rule, message) => {
-            out.push({ file, line, id: q.id, rule, message });
-        };
-        const earlier = firstLine.get(q.id);
-        if (earlier !== undefined)
-            v('duplicate_id', `id ${quote(q.id)} is used twice (also on line ${earlier}); every question needs its own id`);
-        else
-            firstLine.set(q.id, line);
-        const gold = new Set(q.gold_chunk_ids);
-        const grades = q.graded_relevance ?? {};
-        const facts = q.key_facts ?? [];
-        if (q.answerable && gold.size === 0)
-            v('answerable_without_gold', 'answerable is true but gold_chunk_ids is empty; list the chunks that contain the answer, or set answerable: false');
-        if (!q.answerable) {
-            const positive = Object.keys(grades).filter((c) => grades[c] > 0);
-            if (gold.size > 0)
-                v('unanswerable_with_gold', `answerable is false but gold_chunk_ids lists ${gold.size} chunk(s); an unanswerable question has no gold`);
-            if (facts.length > 0)
-                v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`);
-            if (positive.length > 0)
-                v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => quote(c)).join(', ')} above 0`);
-        }
-        const factIds = new Map();
-        facts.forEach((f, i) => {
-            const j = factIds.get(f.id);
-            if (j !== undefined)
-                v('duplicate_fact_id', `key_facts[${i}].id ${quote(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`);
-            else
-                factIds.set(f.id, i);
-            f.chunk_ids.forEach((c, k) => {
-                if (!gold.has(c))
-                    v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${quote(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`);
-            });
-        });
-        for (const c of Object.keys(grades).sort()) {
-            if (grades[c] === 0 && gold.has(c))
-                v('gold_graded_zero', `gold chunk ${quote(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`);
-        }
-        (q.distractors ?? []).forEach((c, i) => {
-            if (gold.has(c))
-                v('distractor_is_gold', `distractors[${i}] ${quote(c)} is also a gold chunk`);
-            else if ((grades[c] ?? 0) > 0)
-                v('distractor_is_gold', `distractors[${i}] ${quote(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`);
-        });
-        if (corpus !== undefined) {
-            for (const [where, c] of references(q)) {
-                if (!corpus.chunks.has(c))
-                    v('unknown_chunk', `${where} ${quote(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`);
-            }
-        }
-    }
-    if (previous !== undefined)
-        pushAll(out, checkChanges(dataset, previous));
-    return out;
-}
-/** Every chunk id a question refers to, with the field path it sits at (in file order). */
-function references(q) {
-    const refs = [];
-    q.gold_chunk_ids.forEach((c, i) => refs.push([`gold_chunk_ids[${i}]`, c]));
-    (q.key_facts ?? []).forEach((f, i) => f.chunk_ids.forEach((c, k) => refs.push([`key_facts[${i}].chunk_ids[${k}]`, c])));
-    for (const c of Object.keys(q.graded_relevance ?? {}))
-        refs.push([`graded_relevance key`, c]);
-    (q.distractors ?? []).forEach((c, i) => refs.push([`distractors[${i}]`, c]));
-    return refs;
-}
-/**
- * What defines the exam beyond the judgments: which questions the gate grades (split, review status, presence)
- * and the slices they fall in (category, difficulty). A change here moves questions in or out of a gated set or a
- * protected slice, which is exactly how a regression is hidden, so every one is a violation, listed item by item,
- * even with a changelog entry: it must be made deliberately, in its own reviewed change (a pull request is graded
- * with the base commit's copy anyway). Values as printed: a field a question lacks is `(none)`.
- */
-const EXAM_FIELDS = [
-    { field: 'split', rule: 'split_changed', value: (q) => q.split },
-    { field: 'review.status', rule: 'review_status_changed', value: (q) => q.review?.status },
-    { field: 'category', rule: 'slice_changed', value: (q) => q.category },
-    { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
-];
-const EXAM_CHANGE_HINT = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)";
-function checkChanges(dataset, previous) {
-    const out = [];
-    const before = new Map();
-    for (const e of previous.entries)
-        if (!before.has(e.q.id))
-            before.set(e.q.id, e);
-    const now = new Set();
-    for (const { line, q } of dataset.entries) {
-        now.add(q.id);
-        const old = before.get(q.id);
-        if (old === undefined)
-            continue;
-        for (const { field, rule, value } of EXAM_FIELDS) {
-            const was = value(old.q);
-            const is = value(q);
-            if (was === is)
-                continue;
-            out.push({ file: dataset.file, line, id: q.id, rule, message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}` });
-        }
-        const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q));
-        if (changed.length === 0)
-            continue;
-        const oldLog = (old.q.changelog ?? []).map((e) => JSON.stringify(e));
-        const declared = new Set();
-        for (const entry of q.changelog ?? []) {
-            if (oldLog.includes(JSON.stringify(entry)))
-                continue;
-            for (const f of entry.changed)
-                declared.add(f);
-        }
-        const silent = changed.filter((f) => !declared.has(f));
-        for (const f of silent) {
-            out.push({
-                file: dataset.file,
-                line,
-                id: q.id,
-                rule: 'changed_without_changelog',
-                message: `${f} differs from ${previous.file}:${old.line} (was ${short$2(canonical(f, old.q))}, now ${short$2(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
-            });
-        }
-    }
-    for (const [id, old] of before) {
-        if (now.has(id))
-            continue;
-        out.push({
-            file: previous.file,
-            line: old.line,
-            id,
-            rule: 'question_removed',
-            message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}`
-        });
-    }
-    return out;
-}
-/** A value as the change list prints it. */
-function show(value) {
-    return value === undefined ? '(none)' : JSON.stringify(value);
-}
-/** A field in a form where order that carries no meaning (gold set, grade map) does not count as a change. */
-function canonical(field, q) {
-    switch (field) {
-        case 'question':
-            return JSON.stringify(q.question);
-        case 'answerable':
-            return JSON.stringify(q.answerable);
-        case 'gold_chunk_ids':
-            return JSON.stringify([...q.gold_chunk_ids].sort());
-        case 'graded_relevance': {
-            const g = q.graded_relevance ?? {};
-            return JSON.stringify(Object.keys(g)
-                .sort()
-                .map((k) => [k, g[k]]));
-        }
-        case 'key_facts':
-            // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
-            return JSON.stringify((q.key_facts ?? []).map((f) => [f.id, [...f.chunk_ids].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
-        case 'distractors':
-            // judged grade 0: a judgment like any other (Judged@k, bpref, the unjudged share)
-            return JSON.stringify([...(q.distractors ?? [])].sort());
-    }
-}
-function short$2(text) {
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-/** `file:line: [id] rule: message`, the one shape every violation is printed in. */
-function formatViolation(v) {
-    const place = v.line === null ? v.file : `${v.file}:${v.line}`;
-    const id = v.id === null ? '' : ` [${v.id}]`;
-    return `${place}:${id} ${v.rule}: ${v.message}`;
-}
-
-/** How many violations an error message lists before "and N more" (`validate` lists them all). */
-const LIST_LIMIT = 30;
-/**
- * Reads an evaluation set, the corpus listing and the previous copy when given, and runs every contract
- * rule. Violations are returned, not thrown: `validate` prints them all, the gate refuses with them.
- */
-async function loadCheckedDataset(file, corpusFile, previousFile) {
-    const dataset = await readDataset(file);
-    const corpus = corpusFile === undefined ? undefined : await readCorpusListing(corpusFile);
-    const previous = previousFile === undefined ? undefined : await readDataset(previousFile);
-    const violations = [...dataset.violations, ...(corpus?.violations ?? [])];
-    if (previous !== undefined)
-        pushAll(violations, previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })));
-    pushAll(violations, checkDataset(dataset, corpus, previous));
-    if (dataset.entries.length === 0 && dataset.violations.length === 0) {
-        violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' });
-    }
-    // file by file (dataset, corpus, previous) in line order; stable, so a line's violations keep their order
-    const fileOrder = [file, corpusFile, previousFile];
-    violations.sort((a, b) => fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0));
-    const now = new Set(dataset.entries.map((e) => e.q.id));
-    const removed = previous === undefined ? [] : [...new Set(previous.entries.map((e) => e.q.id))].filter((id) => !now.has(id)).sort();
-    return { dataset, violations, corpusChunks: corpus === undefined ? null : corpus.chunks.size, removed };
-}
-/** The refusal the gate raises for a dataset that breaks its contract: every violation, up to a limit. */
-function datasetRefusal(file, violations) {
-    const shown = violations.slice(0, LIST_LIMIT).map((v) => `  ${formatViolation(v)}`);
-    const more = violations.length > LIST_LIMIT ? [`  ... and ${violations.length - LIST_LIMIT} more`] : [];
-    return new InputError({ file }, `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`, `run \`retrieval-gate validate --dataset ${file}\` for the full list, fix the file, and rerun`);
-}
-
-/** Where to open a file the rules name. */
-function examPath(file, copies) {
-    return copies?.get(file)?.path ?? file;
-}
-/**
- * Reads one exam file (and the files read with it, such as the corpus listing of a dataset) from its copy:
- * `read` gets the path to open and the name to give the result; a refusal it raises names every copy by its
- * shown name instead of its temporary path. Without a copy, the file is read where the rules say, as is.
- */
-async function readExamFile(file, copies, read) {
-    const copy = copies?.get(file);
-    if (copy === undefined || copies === undefined)
-        return read(file, file);
-    try {
-        return await read(copy.path, copy.name);
-    }
-    catch (error) {
-        throw isInputError(error) ? renameCopies(error, copies) : error;
-    }
-}
-/**
- * The same refusal with each copy's path replaced by its name, in the message, the hint and `where.file`.
- * Plain text replacement is exact here: a copy's path is a fresh temporary folder (mkdtemp's random suffix),
- * so it appears in a message only where a reader named that file.
- */
-function renameCopies(error, copies) {
-    const rename = (text) => {
-        let out = text;
-        for (const { path, name } of copies.values())
-            out = out.split(path).join(name);
-        return out;
-    };
-    const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
-    const renamed = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), { code: error.code });
-    renamed.message = rename(error.message);
-    return renamed;
-}
-
-/** Most distinct labels: kappa builds a k x k table, and more labels than this are free text, not a scale. */
-const MAX_ANCHOR_LABELS = 100;
-const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'candidate_judge', 'judge_swapped', 'baseline_judge_swapped', 'candidate_judge_swapped']);
-const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (or baseline_judge and candidate_judge instead of judge)';
-/** A plain decimal number (no backtracking: each part is a single run of one character class). */
-const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
-/** A label as text: numbers in one spelling (2, 2.0 and "2" are one label), strings as written. */
-function labelText(value, where, key) {
-    if (value === undefined || value === null || value === '')
-        return null;
-    if (typeof value === 'number') {
-        if (!Number.isFinite(value))
-            throw new InputError({ ...where, key }, `${key} is not a finite number`, RECORD_HINT);
-        return String(value);
-    }
-    if (typeof value !== 'string')
-        throw new InputError({ ...where, key }, `${key} is neither a label string nor a number`, RECORD_HINT);
-    if (value.length > 200)
-        throw new InputError({ ...where, key }, `${key} is ${value.length} characters long; a label is a short word or a grade`, RECORD_HINT);
-    return DECIMAL.test(value) ? String(Number(value)) : value;
-}
-/**
- * Reads an anchor file: JSON Lines, or CSV with a header when its name ends in `.csv`. Refuses, with the line:
- * a record without id or human label, a file mixing `judge` with `baseline_judge`/`candidate_judge`, a repeated id whose human label or attributes differ, a missing `per_slice`
- * attribute, more than {@link MAX_ANCHOR_LABELS} labels, and an empty file.
- */
-async function readAnchors(file, name, perSlice) {
-    const byId = new Map();
-    const labels = new Set();
-    let layout;
-    const onRecord = (record, line) => {
-        const where = { file: name, line };
-        const rawId = record.get('id');
-        if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
-            throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', RECORD_HINT);
-        const id = String(rawId);
-        if (id === '')
-            throw new InputError({ ...where, key: 'id' }, 'the id is empty', RECORD_HINT);
-        checkQueryIdLength(id, where);
-        const human = labelText(record.get('human'), where, 'human');
-        if (human === null)
-            throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT);
-        const same = record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null;
-        const split = record.has('baseline_judge') || record.has('candidate_judge');
-        if (same === split) {
-            throw new InputError({ ...where, queryId: id }, same ? 'the record has judge and also baseline_judge/candidate_judge' : 'the record has no judge label', 'write judge when one judge scores both sides, or baseline_judge and candidate_judge when they differ (the same layout on every record)');
-        }
-        if (layout === undefined)
-            layout = { same, line };
-        else if (layout.same !== same) {
-            throw new InputError({ ...where, queryId: id }, `this record uses ${same ? 'judge' : 'baseline_judge/candidate_judge'}, but line ${layout.line} uses ${layout.same ? 'judge' : 'baseline_judge/candidate_judge'}`, 'one layout for the whole file: the same judge on both sides, or one column per side');
-        }
-        const side = (key) => {
-            const v = labelText(record.get(key), where, key);
-            if (v === null)
-                throw new InputError({ ...where, queryId: id, key }, `the record has no ${key} label`, RECORD_HINT);
-            return v;
-        };
-        const baseline = side(same ? 'judge' : 'baseline_judge');
-        const candidate = same ? baseline : side('candidate_judge');
-        const baselineSwapped = labelText(record.get(same ? 'judge_swapped' : 'baseline_judge_swapped'), where, same ? 'judge_swapped' : 'baseline_judge_swapped');
-        const candidateSwapped = same ? baselineSwapped : labelText(record.get('candidate_judge_swapped'), where, 'candidate_judge_swapped');
-        for (const l of [human, baseline, candidate, baselineSwapped, candidateSwapped])
-            if (l !== null)
-                labels.add(l);
-        if (labels.size > MAX_ANCHOR_LABELS) {
-            throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text');
-        }
-        const attrs = new Map();
-        for (const [key, value] of record) {
-            if (KNOWN.has(key) || typeof value !== 'string' || value === '')
-                continue;
-            checkAttributeLength(key, value, where);
-            attrs.set(key, value);
-        }
-        if (perSlice !== undefined && !attrs.has(perSlice)) {
-            throw new InputError({ ...where, queryId: id, key: perSlice }, `the record has no "${perSlice}" (judge.per_slice)`, `give every anchor its ${perSlice}, or drop judge.per_slice`);
-        }
-        const scoring = { line, baseline, candidate, baselineSwapped, candidateSwapped };
-        const known = byId.get(id);
-        if (known === undefined) {
-            byId.set(id, { id, line, human, attrs, scorings: [scoring] });
-            return;
-        }
-        // The same id again is the judge scoring the item again (repeatability): the item itself must not change.
-        if (known.human !== human) {
-            throw new InputError({ ...where, queryId: id, key: 'human' }, `item ${quote(id)} has human label ${quote(human)} here but ${quote(known.human)} at line ${known.line}`, 'an item scored again keeps its human label');
-        }
-        const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])].sort(compareCodePoints).find((k) => attrs.get(k) !== known.attrs.get(k));
-        if (differs !== undefined) {
-            throw new InputError({ ...where, queryId: id, key: differs }, `item ${quote(id)} has ${differs} = ${quote(attrs.get(differs) ?? '')} here but ${quote(known.attrs.get(differs) ?? '')} at line ${known.line}`, 'an item scored again keeps its attributes');
-        }
-        known.scorings.push(scoring);
-    };
-    if (guessRowsFormat(file) === 'csv') {
-        let header;
-        await forEachCsvRecord(file, (fields, line) => {
-            if (header === undefined) {
-                header = fields.map((f) => f.trim());
-                const twice = header.find((h, i) => header?.indexOf(h) !== i);
-                if (twice !== undefined)
-                    throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once');
-                return;
-            }
-            if (fields.length === 1 && fields[0].trim() === '')
-                return;
-            if (fields.length !== header.length)
-                throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column');
-            const record = new Map();
-            header.forEach((h, i) => record.set(h, fields[i]));
-            onRecord(record, line);
-        });
-    }
-    else {
-        await forEachLine(file, (text, line) => {
-            if (text.trim() === '')
-                return;
-            onRecord(new Map(Object.entries(readObjectLine(text, name, line, RECORD_HINT))), line);
-        });
-    }
-    if (byId.size === 0)
-        throw new InputError({ file: name }, 'the anchor file has no items', RECORD_HINT);
-    const items = [...byId.values()].sort((a, b) => compareCodePoints(a.id, b.id));
-    return { source: name, sameJudge: layout?.same ?? true, items, labels };
-}
-
-/** Largest manifest read: a manifest is a page of JSON. */
-const MAX_MANIFEST_BYTES = 1024 * 1024;
-/** Reads one snapshot manifest (null when no file is named), from its exam copy when there is one. */
-async function readManifest(file, copies) {
-    if (file === undefined || file === '')
-        return null;
-    return readExamFile(file, copies, async (path, name) => {
-        const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' });
-        return parseManifest(text, name);
-    });
-}
-/** Reads the baseline, candidate and dataset manifests (each null when not given). */
-async function readManifests(rules, files) {
     return {
-        baseline: await readManifest(files.baselineManifest),
-        candidate: await readManifest(files.candidateManifest),
-        dataset: await readManifest(rules.dataset?.manifest, files.examCopies)
+        files: (name) => files.get(name) ?? [],
+        file: (name) => files.get(name)?.[0],
+        record: (name) => records.get(name)
     };
 }
-/**
- * Reads and checks the rules' dataset (and its corpus listing, from their copies when given); refuses it (every
- * violation listed) when it breaks its contract.
- */
-async function loadDatasetJudgments(rules, copies) {
-    const d = rules.dataset;
-    if (d === undefined)
-        return null;
-    return readExamFile(d.file, copies, async (path, name) => {
-        const checked = await loadCheckedDataset(path, d.corpus === undefined ? undefined : examPath(d.corpus, copies));
-        if (checked.violations.length > 0)
-            throw datasetRefusal(path, checked.violations);
-        return datasetJudgments({ ...checked.dataset, file: name }, d.split);
-    });
+/** The path the invocation gives an exam file the rules do not name (at most one). */
+function namedBy(spec, source) {
+    if (spec.givenBy === undefined)
+        return undefined;
+    const given = source.given({ role: 'baseline', kind: 'given', name: spec.name, option: spec.givenBy.option, input: spec.givenBy.input, many: false, required: false });
+    if (given.length > 1)
+        throw tooMany(spec.name, spec.givenBy.option, spec.givenBy.input);
+    return given[0];
 }
-/** Reads the judgments file the rules name (from its copy when given), under the name it is shown by. */
-async function readRulesQrels(file, copies) {
-    return readExamFile(file, copies, async (path, name) => ({ ...(await readQrels(path)), source: name }));
-}
-/** How many top documents per query the evidence keeps: the deepest the trust checks look. */
-function evidenceDepth(rules) {
-    return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH);
-}
-/**
- * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
- * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
- * slices for the report; the dataset's value is the exam's, set on the baseline's rows only, and a run of
- * either side that contradicts it is refused), and notes
- * what the dataset left out.
- */
-async function finishSide(side, coverage, evidence, dataset, role = 'baseline') {
-    if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
-        evidence.candidates = await readCandidates(side.source);
-        side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`);
+async function givenFiles(spec, source) {
+    const paths = source.given(spec);
+    if (paths.length === 0) {
+        if (spec.required)
+            throw new InputError({ key: `--${spec.option}` }, `the ${spec.name} ${spec.many ? 'files were' : 'file was'} not given`, `pass --${spec.option} FILE (action input ${spec.input})`);
+        return [];
     }
-    if (dataset === null)
-        return;
-    for (let row = 0; row < side.ids.length; row++) {
-        const id = side.ids[row];
-        const attrs = dataset.attrs.get(id);
-        if (attrs === undefined)
-            continue;
-        for (const [key, value] of attrs) {
-            // The evaluation set is the exam: its attribute wins, and a run that names another value is refused
-            // (a candidate run cannot move a query to another slice by labelling it itself).
-            const own = attrAt(side, key, row);
-            if (own !== undefined && own !== value) {
-                throw new InputError({ file: side.source, line: side.lines[row], key, queryId: id }, `the run says ${key} = ${JSON.stringify(own)}, but the evaluation set ${dataset.qrels.source} says ${JSON.stringify(value)}`, `the evaluation set's attributes are the exam's: drop "${key}" from the run's records, or write the same value`);
-            }
-            // Only the baseline carries the exam's attributes into the pairing; copying them onto the candidate
-            // too would let the report call them "checked on both sides" when nothing of the candidate's was.
-            if (role === 'candidate')
-                continue;
-            setAttrAt(side, key, row, value);
-            side.attributeFields.add(key);
+    if (!spec.many && paths.length > 1)
+        throw tooMany(spec.name, spec.option, spec.input);
+    // One file: nothing to compare it with (and no second pass over a large rows file).
+    if (paths.length === 1)
+        return [localFile(paths[0])];
+    const out = [];
+    const byHash = new Map();
+    for (const path of paths) {
+        const sha256 = await hashFile(path);
+        const twin = byHash.get(sha256);
+        if (twin !== undefined) {
+            throw new InputError({ file: path, key: `--${spec.option}` }, twin === path ? `${quote(path)} is given twice as ${spec.name}` : `has the same content as ${quote(twin)}, also given as ${spec.name}`, `one file per independently trained seed, each once: two copies of one seed are one seed (the rules count seeds with statistics.min_seeds)`);
         }
+        byHash.set(sha256, path);
+        out.push({ ...localFile(path), sha256 });
     }
+    return out;
 }
-/** Notes on what the dataset kept out of the gated metrics (each counted, never silent). */
-function datasetNotes(d) {
-    const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`];
-    if (d.otherSplit > 0)
-        notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`);
-    if (d.disputed.length > 0)
-        notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`);
-    if (d.unanswerable.length > 0)
-        notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`);
-    return notes;
+function tooMany(name, option, input) {
+    return new InputError({ key: `--${option}` }, `the ${name} takes one file, but several were given`, `pass --${option} once (action input ${input}: one line)`);
 }
-/**
- * Reads the judge anchors the rules name (from their copy when given: in a pull request the base commit's, since
- * the anchors are part of the exam and the PR under judgment must not relabel them), or null without them.
- */
-async function readJudgeAnchors(rules, copies) {
-    const file = rules.judge?.anchors;
-    if (file === undefined)
-        return null;
-    return readExamFile(file, copies, (path, name) => readAnchors(path, name, rules.judge?.perSlice));
-}
-
-/**
- * One side's seed files averaged into the rows the pipeline pairs: per query, each metric is the mean over
- * the seeds (summed in file order, as src/stats/seed-bootstrap.ts sums them, so the two agree to the bit).
- * Query ids, lines and attributes come from the side's first file (the exam is the baseline's: the
- * candidate's attributes are never used for slices). A value missing in any seed is missing in the average
- * (queries.missing decides what happens to it, as for one file).
- *
- * Refuses (InputError naming the file and query id) a seed file that does not cover exactly the first file's
- * queries (a repeated id is refused by the reader, as in any rows file) (seeds over different queries cannot be averaged query by query), and a
- * metric some seed files have and another has in no row (its average would be missing for every query, yet the
- * side would still list it, so the "no row has the metric" refusal would not see it). The
- * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
- */
-function averageSeeds(files, side, binary = new Set()) {
-    if (files.length === 1)
-        return files[0];
-    for (const file of files)
-        refuseNonBinary(file, binary);
-    const first = files[0];
-    refuseUnevenMetrics(files, side);
-    for (let f = 1; f < files.length; f++) {
-        for (let row = 0; row < first.ids.length; row++) {
-            const id = first.ids[row];
-            if (!files[f].index.has(id)) {
-                throw new InputError({ file: files[f].source, queryId: id }, `this ${side} seed has no row for query ${quote(id)}, which ${first.source}:${first.lines[row]} has`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
-            }
-        }
-        files[f].ids.forEach((id, row) => {
-            if (!first.index.has(id)) {
-                throw new InputError({ file: files[f].source, line: files[f].lines[row], queryId: id }, `query ${quote(id)} is not in the first ${side} seed file ${first.source}`, `every ${side} seed file must cover the same queries: score each seed on the whole exam`);
-            }
-        });
+/** sha256 of a file's bytes, streamed. A file that cannot be opened is left to its reader, which names the problem. */
+async function hashFile(path) {
+    const hash = createHash('sha256');
+    try {
+        for await (const chunk of createReadStream(path))
+            hash.update(chunk);
     }
-    // Each file's row of each of the first file's queries (the files hold the same ids, checked above).
-    const rowsIn = files.map((file) => Int32Array.from(first.ids, (id) => file.index.get(id)));
-    const averaged = new SideRowsBuilder(first.source);
-    first.ids.forEach((id, row) => averaged.add(id, first.lines[row]));
-    for (const name of first.values.keys()) {
-        for (let row = 0; row < first.ids.length; row++) {
-            let sum = 0;
-            let missing = false;
-            for (let f = 0; f < files.length; f++) {
-                const v = files[f].values.get(name)[rowsIn[f][row]];
-                if (Number.isNaN(v))
-                    missing = true;
-                else
-                    sum += v;
-            }
-            averaged.setValue(row, name, missing ? null : sum / files.length);
-        }
+    catch {
+        return `unreadable:${path}`;
     }
-    for (const [name, column] of first.attrs)
-        column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v));
-    const numericFields = new Set(files.flatMap((f) => [...f.numericFields]));
-    const notes = files.flatMap((f) => f.notes);
-    notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`);
-    return averaged.build({ numericFields, attributeFields: first.attributeFields, notes });
-}
-/** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
-function metricsOf(file) {
-    return new Set(file.values.keys());
-}
-function refuseUnevenMetrics(files, side) {
-    const each = files.map(metricsOf);
-    for (let f = 0; f < files.length; f++) {
-        for (let g = 0; g < files.length; g++) {
-            const lacking = [...each[g]].find((name) => !each[f].has(name));
-            if (lacking !== undefined) {
-                throw new InputError({ file: files[f].source, key: `metrics.${lacking}` }, `this ${side} seed has no row with the metric "${lacking}", which ${files[g].source} has`, `every ${side} seed file must hold the same metrics: score each seed with the same measures`);
-            }
-        }
-    }
-}
-/** A metric the rules declare binary must be 0 or 1 in each seed (its seed average is then a share). */
-function refuseNonBinary(file, binary) {
-    for (let row = 0; row < file.ids.length; row++) {
-        for (const metric of binary) {
-            const v = file.values.get(metric)?.[row];
-            if (v !== undefined && !Number.isNaN(v) && v !== 0 && v !== 1) {
-                throw new InputError({ file: file.source, line: file.lines[row], queryId: file.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
-            }
-        }
-    }
+    return hash.digest('hex');
 }
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 const MAX_RULES_BYTES = 1024 * 1024;
-/** Reads the rules text whole (capped at {@link MAX_RULES_BYTES}; see readWholeText). */
-async function readSmallText(file, limit = MAX_RULES_BYTES) {
+/** Reads a rules file whole (capped at {@link MAX_RULES_BYTES}; see readWholeText). */
+async function readRulesFile(file, limit = MAX_RULES_BYTES) {
     return readWholeText(file, { limit, what: 'a rules file', hint: 'a rules file is a page of YAML' });
 }
 /** Reads the rules file into typed rules. */
 async function readRules(file) {
-    return loadRules(await readSmallText(file), file);
+    return loadRules(await readRulesFile(file), file);
 }
-/** Reads one side's per-query rows, with the metric fields the rules name. */
-async function readSide(file, rules, input = {}) {
-    const keepAttributes = new Set(neededAttributes(rules).keys());
-    // The judge's length-bias diagnostic reads the answer length like a metric field (never gated by itself).
-    const length = rules.judge?.lengthBias?.length;
-    const metricFields = new Set(rules.metrics.keys());
-    if (length !== undefined)
-        metricFields.add(length);
-    return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
+/** The core's inputs' names (docs/architecture.md lists them with the capabilities'). */
+const CORE = {
+    baseline: 'baseline',
+    candidate: 'candidate',
+    judgments: 'judgments',
+    dataset: 'evaluation set',
+    corpus: 'corpus listing',
+    datasetManifest: 'dataset manifest',
+    baselineManifest: 'baseline manifest',
+    candidateManifest: 'candidate manifest'
+};
+/**
+ * The core's inputs: both sides (one file each, or one per seed), the judgments or evaluation set they are scored
+ * against (exam), and each side's snapshot manifest. Fetched by the same framework as every capability's.
+ */
+function coreInputs(rules, options = {}) {
+    const specs = [
+        { role: 'baseline', kind: 'given', name: CORE.baseline, option: 'baseline', input: 'baseline', many: true, required: true },
+        { role: 'answer', kind: 'given', name: CORE.candidate, option: 'candidate', input: 'candidate', many: true, required: true },
+        { role: 'baseline', kind: 'given', name: CORE.baselineManifest, option: 'baseline-manifest', input: 'baseline-manifest', many: false, required: false },
+        { role: 'answer', kind: 'given', name: CORE.candidateManifest, option: 'candidate-manifest', input: 'candidate-manifest', many: false, required: false }
+    ];
+    const qrels = rules.judgments?.qrels;
+    if (qrels !== undefined && options.qrels === undefined)
+        specs.push({ role: 'exam', kind: 'file', name: CORE.judgments, path: qrels, key: 'judgments.qrels' });
+    const d = rules.dataset;
+    if (d !== undefined) {
+        specs.push({ role: 'exam', kind: 'file', name: CORE.dataset, path: d.file, key: 'dataset.file' });
+        if (d.corpus !== undefined)
+            specs.push({ role: 'exam', kind: 'file', name: CORE.corpus, path: d.corpus, key: 'dataset.corpus' });
+        if (d.manifest !== undefined)
+            specs.push({ role: 'exam', kind: 'file', name: CORE.datasetManifest, path: d.manifest, key: 'dataset.manifest' });
+    }
+    return specs;
 }
 /**
- * Reads baseline and candidate. With `judgments` in the rules both files are runs: the judgments are read
- * once, and every metric name that is a measure (nDCG@10, R@100, ...) is computed per query exactly as
- * trec_eval does; other metric names (latency_ms) are taken from the run's per-query JSON fields.
+ * Reads everything the gate needs through `source` (src/capabilities/contract.ts): the core's inputs, then the
+ * inputs of every capability the rules switch on, in registry order, each fetched by the framework and read by
+ * the capability. Nothing here names a capability.
  */
-async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trustFiles = {}, input = {}) {
-    const manifests = await readManifests(rules, trustFiles);
-    const anchors = await readJudgeAnchors(rules, trustFiles.examCopies);
-    if (!rules.judgments && !rules.dataset && qrelsOverride === undefined) {
-        const trust = { runs: null, dataset: null, manifests, anchors };
-        return { baseline: await readSide(baselineFile, rules, input), candidate: await readSide(candidateFile, rules, input), runs: undefined, trust };
+async function loadGateInputs(rules, source, options = {}) {
+    const rowsInput = options.rowsInput ?? {};
+    const active = activeCapabilities(rules).map((a) => ({ ...a, specs: a.capability.inputs(a.config, rules) }));
+    refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? []);
+    const fetched = await fetchInputs(coreInputs(rules, options), source, rules);
+    const { core, runs } = await readCore(rules, fetched, options);
+    const evidence = new Map();
+    for (const { capability, config, specs } of active) {
+        const inputs = await fetchInputs(specs, source, rules);
+        evidence.set(capability.name, await capability.read(config, inputs, { rules, rowsInput, core }));
     }
+    return { rules, core, evidence, runs };
+}
+/**
+ * A file given for an input these rules never read is refused: it would be read by nothing, and the person who
+ * gave it would believe it was checked (candidate judge labels without judge anchors, a reference manifest
+ * without a reference).
+ */
+function refuseUnread(specs, given) {
+    const read = new Set();
+    for (const spec of specs) {
+        if (spec.kind === 'given')
+            read.add(spec.option);
+        if (spec.kind === 'file' && spec.givenBy !== undefined)
+            read.add(spec.givenBy.option);
+    }
+    const unread = given.find((option) => !read.has(option));
+    if (unread !== undefined) {
+        throw new InputError({ key: `--${unread}` }, `was given, but nothing in these rules reads it`, `the rules switch on what reads it (${READ_BY[unread] ?? 'see docs/architecture.md'}); add that to the rules, or leave --${unread} out`);
+    }
+}
+/** Which rules key reads an optional given file, for the refusal above. */
+const READ_BY = { 'candidate-judge-labels': 'judge.anchors', 'reference-manifest': 'reference' };
+/**
+ * The core sides. With one file per side: per-query rows, or (when the rules name judgments or a dataset, or
+ * --qrels is given) runs scored against them, every metric name that is a measure (nDCG@10, R@100, ...) computed
+ * per query exactly as trec_eval does, other names (latency_ms) taken from the run's per-query fields. With
+ * several files on a side: one per independently trained seed, each read as per-query rows and averaged per query
+ * (src/align/seeds.ts).
+ */
+async function readCore(rules, fetched, options) {
+    const rowsInput = options.rowsInput ?? {};
+    const manifests = {
+        baseline: await readManifest(fetched.file(CORE.baselineManifest)),
+        candidate: await readManifest(fetched.file(CORE.candidateManifest)),
+        dataset: await readManifest(fetched.file(CORE.datasetManifest))
+    };
+    const baselineFiles = fetched.files(CORE.baseline);
+    const candidateFiles = fetched.files(CORE.candidate);
+    const runsMode = rules.judgments !== undefined || rules.dataset !== undefined || options.qrels !== undefined;
+    if (baselineFiles.length === 1 && candidateFiles.length === 1) {
+        if (!runsMode) {
+            const baseline = await readGatedRows(baselineFiles[0].path, rules, rowsInput);
+            const candidate = await readGatedRows(candidateFiles[0].path, rules, rowsInput);
+            return { core: { baseline, candidate, trust: { runs: null, dataset: null, manifests }, seeds: { baseline: [baseline], candidate: [candidate] } }, runs: undefined };
+        }
+        return readRuns(rules, fetched, options, manifests);
+    }
+    if (runsMode) {
+        throw new InputError({ file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name, key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files");
+    }
+    const seeds = { baseline: [], candidate: [] };
+    for (const file of baselineFiles)
+        seeds.baseline.push(await readGatedRows(file.path, rules, rowsInput));
+    for (const file of candidateFiles)
+        seeds.candidate.push(await readGatedRows(file.path, rules, rowsInput));
+    const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name));
+    const baseline = averageSeeds(seeds.baseline, 'baseline', binary);
+    const candidate = averageSeeds(seeds.candidate, 'candidate', binary);
+    return { core: { baseline, candidate, trust: { runs: null, dataset: null, manifests }, seeds }, runs: undefined };
+}
+/** Both sides as runs scored against the judgments (read once), with the evidence the trust checks read. */
+async function readRuns(rules, fetched, options, manifests) {
     const measures = [];
     const others = [];
     for (const name of rules.metrics.keys()) {
@@ -36254,14 +40074,17 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
             others.push([name, error]);
         }
     }
-    const dataset = await loadDatasetJudgments(rules, trustFiles.examCopies);
-    const qrels = qrelsOverride !== undefined ? await readQrels(qrelsOverride) : dataset === null ? await readRulesQrels(rules.judgments?.qrels, trustFiles.examCopies) : dataset.qrels;
-    const options = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' };
+    const datasetFile = fetched.file(CORE.dataset);
+    const dataset = datasetFile === undefined ? null : await loadDatasetJudgments(rules, datasetFile, fetched.file(CORE.corpus));
+    const qrels = options.qrels !== undefined ? await readQrels(options.qrels) : dataset !== null ? dataset.qrels : await readRulesQrels(fetched.file(CORE.judgments));
+    const scoring = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' };
     const parsed = measures.length > 0 ? parseMeasures(measures) : [];
+    const baselineFile = fetched.file(CORE.baseline).path;
+    const candidateFile = fetched.file(CORE.candidate).path;
     const baseEvidence = collectEvidence(baselineFile, evidenceDepth(rules), parsed);
     const candEvidence = collectEvidence(candidateFile, evidenceDepth(rules), parsed);
-    const base = await computeRunRows({ ...options, runFile: baselineFile, observer: baseEvidence.observer });
-    const cand = await computeRunRows({ ...options, runFile: candidateFile, observer: candEvidence.observer });
+    const base = await computeRunRows({ ...scoring, runFile: baselineFile, observer: baseEvidence.observer });
+    const cand = await computeRunRows({ ...scoring, runFile: candidateFile, observer: candEvidence.observer });
     await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset);
     await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset, 'candidate');
     for (const [name, error] of others) {
@@ -36275,66 +40098,55 @@ async function readSides(rules, baselineFile, candidateFile, qrelsOverride, trus
     cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`);
     if (dataset !== null)
         base.side.notes.unshift(...datasetNotes(dataset));
-    const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests, anchors };
-    return { baseline: base.side, candidate: cand.side, runs: { baseline: base.coverage, candidate: cand.coverage }, trust };
-}
-/**
- * Reads the reference rows (rules `reference`: the last release's per-query rows, always rows, also when the
- * sides are runs) and its snapshot manifest. Which file is read is the caller's to say: the CLI's --reference
- * (or the rules' path in the working directory), the action's copy at the rules' ref or from the artifact. The
- * manifest is read from `copies` when it is there (in a PR, the action reads it at the base commit like the exam).
- */
-async function readReference(rules, file, manifest, input = {}, copies) {
-    if (rules.reference === undefined) {
-        throw new InputError({ file }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
-    }
-    return { rows: await readSide(file, rules, input), label: rules.reference.label, manifest: await readManifest(manifest, copies) };
-}
-/**
- * Reads each side from one file or several, one per independently trained seed (docs/statistics.md, "Seed
- * replicates"). One file per side is exactly {@link readSides}. Several: every file is read as per-query rows
- * and each side's seeds are averaged per query (src/align/seeds.ts); `seeds` keeps them for the two-level
- * bootstrap. `seeds` is also set with one file per side when the rules ask for statistics.min_seeds, so the
- * checks know how many seeds they were given.
- */
-async function readSeedSides(rules, baselineFiles, candidateFiles, qrelsOverride, trustFiles = {}, input = {}) {
-    if (baselineFiles.length === 1 && candidateFiles.length === 1) {
-        const sides = await readSides(rules, baselineFiles[0], candidateFiles[0], qrelsOverride, trustFiles, input);
-        return { ...sides, seeds: rules.statistics.minSeeds === undefined ? undefined : { baseline: [sides.baseline], candidate: [sides.candidate] } };
-    }
-    if (rules.judgments || rules.dataset || qrelsOverride !== undefined) {
-        throw new InputError({ file: baselineFiles.length > 1 ? baselineFiles[1] : candidateFiles[1], key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl) and pass the per-query rows files");
-    }
-    const manifests = await readManifests(rules, trustFiles);
-    const seeds = { baseline: [], candidate: [] };
-    for (const file of baselineFiles)
-        seeds.baseline.push(await readSide(file, rules, input));
-    for (const file of candidateFiles)
-        seeds.candidate.push(await readSide(file, rules, input));
-    // The judge's anchors are exam files like the manifests: read (at the base commit in a PR) whatever the seeds.
-    const trust = { runs: null, dataset: null, manifests, anchors: await readJudgeAnchors(rules, trustFiles.examCopies) };
-    const binary = new Set([...rules.metrics].filter(([, m]) => m.binary).map(([name]) => name));
-    return { baseline: averageSeeds(seeds.baseline, 'baseline', binary), candidate: averageSeeds(seeds.candidate, 'candidate', binary), runs: undefined, trust, seeds };
+    const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests };
+    const core = { baseline: base.side, candidate: cand.side, trust, seeds: { baseline: [base.side], candidate: [cand.side] } };
+    return { core, runs: { baseline: base.coverage, candidate: cand.coverage } };
 }
 
 /**
- * The reference rows file the CLI reads: --reference when given (it supplies or overrides the rules' path),
- * else the rules' `reference.path` in the working directory when the rules name no `ref`. The CLI does not
- * check out tags or download artifacts, so a reference at a ref or in an artifact needs --reference (reading
- * the working directory's copy instead of the tagged one would spend the budget against the wrong rows).
- * Undefined when the rules name no reference (runGate then refuses a stray --reference).
+ * The command line's input source: exam files where the rules name them, in the working directory (the CLI is
+ * run by whoever owns the checkout, so that is its trusted source), answers from the command line's options. It
+ * fetches nothing: an exam input at a ref or in an artifact must be given as a file (`overrides`, e.g.
+ * --reference), never read from the working directory's copy in its place. There is no look ledger and no
+ * history outside a pull request.
  */
-function cliReferenceFile(rules, given) {
-    if (given !== undefined)
-        return given;
-    const r = rules.reference;
-    if (r === undefined)
-        return undefined;
-    if (r.path !== undefined && r.ref === undefined)
-        return r.path;
-    const where = r.path !== undefined ? `${r.path} at ${r.ref}` : `the artifact ${r.artifact?.name ?? ''}`;
-    const how = r.path !== undefined ? `e.g. git show ${r.ref}:${r.path} > reference.csv, then --reference reference.csv` : 'download it (gh run download --name ...), then --reference FILE';
-    throw new InputError({ file: rules.source.file, key: 'reference' }, `the reference is ${where}, which the command line does not fetch`, `pass the rows with --reference FILE: ${how}`);
+function cliInputSource(options) {
+    const overrides = options.overrides ?? {};
+    return {
+        examPlace: 'the working directory',
+        examFile(spec) {
+            const given = overrides[spec.name];
+            if (given !== undefined)
+                return Promise.resolve(localFile(given));
+            if (spec.ref !== undefined)
+                throw notFetched(options.rulesFile, spec.key, `${spec.path ?? ''} at ${spec.ref}`, `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`, spec.name);
+            return Promise.resolve(localFile(spec.path));
+        },
+        examArtifact(spec) {
+            const given = overrides[spec.name];
+            if (given !== undefined)
+                return Promise.resolve(localFile(given));
+            throw notFetched(options.rulesFile, spec.key, `the artifact ${spec.artifact}`, `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`, spec.name);
+        },
+        record(spec, _rules) {
+            // Outside a pull request nothing is counted: this run is the one look.
+            const none = { 'holdout-looks': { thisPr: null }, history: undefined, 'budget-looks': { thisLook: 1, unknown: null } };
+            return Promise.resolve(none[spec.name]);
+        },
+        given(spec) {
+            const v = options.given[spec.option];
+            return v === undefined ? [] : Array.isArray(v) ? v : [v];
+        }
+    };
+}
+/** The CLI options that give an exam input the CLI does not fetch itself. */
+const OVERRIDE_OPTIONS = { 'reference rows': '--reference' };
+function overrideOption(name) {
+    return OVERRIDE_OPTIONS[name] ?? '--reference';
+}
+function notFetched(rulesFile, key, where, how, name) {
+    const what = name === 'reference rows' ? 'the reference' : `the ${name}`;
+    return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(name)} FILE: ${how}`);
 }
 
 /**
@@ -36351,577 +40163,7 @@ async function writeOutput(file, text) {
     }
 }
 
-/** The tool's version, printed in every report (a test keeps it equal to package.json's). */
-const VERSION = '0.1.0';
-const TOOL_NAME = 'retrieval-gate';
-
-/**
- * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's
- * independently trained seeds, and one plain sentence per metric whose gain is smaller than that spread
- * (a difference one lucky seed could produce). Absent from every report without seed files or min_seeds.
- */
-/** The sentences shown under the gated checks (plain text: the caller escapes for its format): how the intervals were made, and every gain within the seed spread. */
-function seedSentences(result) {
-    const seeds = result.seeds;
-    if (seeds === undefined)
-        return [];
-    const out = [];
-    const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`;
-    if (seeds.twoLevel)
-        out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`);
-    else
-        out.push(`One seed per side: the intervals cover query variance only, not training noise.`);
-    if (seeds.minSeeds !== null && Math.min(seeds.baseline.length, seeds.candidate.length) < seeds.minSeeds) {
-        out.push(`The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`);
-    }
-    for (const m of seeds.metrics)
-        if (m.withinSpread)
-            out.push(withinSpreadSentence(result, m));
-    return out;
-}
-function withinSpreadSentence(result, m) {
-    const d = digitsOf(result, m);
-    const name = metricOf$1(result, m.metric).name;
-    return `The change of ${name} (${signed(m.delta, d)}) is smaller than the spread between seeds (standard deviation of the seed means up to ${fixed(m.spread, d)}): one lucky or unlucky training run could produce a difference this size.`;
-}
-/** The collapsible section's body: per metric, each side's seed means, their SD and range. */
-function seedsBody(seeds, result) {
-    const rows = [['Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range']];
-    for (const m of seeds.metrics) {
-        const d = digitsOf(result, m);
-        const name = inline(metricOf$1(result, m.metric).name);
-        rows.push([name, 'baseline', String(m.baseline.means.length), meansCell(m.baseline, d), sdCell(m.baseline, d), rangeCell(m.baseline, d)]);
-        rows.push([name, 'candidate', String(m.candidate.means.length), meansCell(m.candidate, d), sdCell(m.candidate, d), rangeCell(m.candidate, d)]);
-    }
-    const files = (side, list) => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`;
-    return [markdownTable(rows, { alignDelimiters: false }), '', `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`, ''];
-}
-/** The JSON report's `seeds` field (docs/report.md). */
-function seedsJson(seeds) {
-    const side = (s) => ({ means: s.means, sd: s.sd, min: s.min, max: s.max });
-    return {
-        baseline_files: seeds.baseline,
-        candidate_files: seeds.candidate,
-        min_seeds: seeds.minSeeds,
-        interval: seeds.twoLevel ? 'two-level bootstrap: seeds within each side, then queries (shared)' : 'queries only (one seed per side)',
-        metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
-    };
-}
-const metricOf$1 = (result, name) => result.rules.metrics.get(name);
-/** The metric's usual digits, or more when the spread between seeds would otherwise print as 0 (at most 8). */
-function digitsOf(result, m) {
-    const d = digitsFor(metricOf$1(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0));
-    if (m.spread === null || !(m.spread > 0) || !Number.isFinite(m.spread))
-        return d;
-    return Math.min(8, Math.max(d, Math.ceil(-Math.log10(m.spread)) + 1));
-}
-const meansCell = (s, d) => s.means.map((x) => fixed(x, d)).join(', ');
-const sdCell = (s, d) => (s.sd === null ? '–' : fixed(s.sd, d));
-const rangeCell = (s, d) => `${fixed(s.min, d)} to ${fixed(s.max, d)}`;
-
-const short$1 = (sha) => inline(sha.slice(0, 12), 12);
-/** Markdown lines for the provenance block (short: it sits under the verdict and is never dropped). */
-function provenanceLines(p) {
-    if (!p)
-        return [];
-    const out = [];
-    const r = p.rules;
-    if (r) {
-        const where = r.from === 'base' ? `the PR's base commit \`${short$1(r.commit ?? '')}\`` : 'the workspace';
-        out.push(`- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`);
-        if (r.workspaceSha256 !== undefined) {
-            out.push(`- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`);
-        }
-    }
-    for (const e of p.exam ?? []) {
-        if (e.workspaceSha256 === undefined) {
-            out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short$1(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`);
-        }
-        else {
-            out.push(`- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`);
-        }
-    }
-    const b = p.baseline;
-    if (b?.from === 'artifact' && b.artifact) {
-        const a = b.artifact;
-        out.push(`- Baseline: artifact “${inline(a.name, 100)}” (${inline(b.file, 200)}) from run [${a.runId}](${encodeURI(a.runUrl)}) on ${inline(a.branch, 100)}, commit \`${short$1(a.commit)}\`, built ${inline(a.createdAt, 40)} (${formatAge(a.ageSeconds)} before this run).`);
-    }
-    else if (b) {
-        out.push(`- Baseline: file ${inline(b.file, 200)} from the workspace.`);
-    }
-    for (const w of p.warnings)
-        out.push(`- ⚠️ ${inline(w, 600)}`);
-    return out;
-}
-/** The JSON report's `provenance` object (fixed key order). */
-function provenanceJson(p) {
-    const r = p.rules;
-    const b = p.baseline;
-    return {
-        rules: r ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null } : null,
-        baseline: b
-            ? {
-                from: b.from,
-                file: b.file,
-                artifact: b.artifact
-                    ? {
-                        name: b.artifact.name,
-                        id: b.artifact.id,
-                        run_id: b.artifact.runId,
-                        run_url: b.artifact.runUrl,
-                        branch: b.artifact.branch,
-                        commit: b.artifact.commit,
-                        created_at: b.artifact.createdAt,
-                        age_seconds: b.artifact.ageSeconds
-                    }
-                    : null
-            }
-            : null,
-        exam_files: p.exam ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null })) : null,
-        warnings: p.warnings
-    };
-}
-/** "3 d 4 h", "5 h 2 min", "40 min", "12 s": an age a reviewer reads at a glance. */
-function formatAge(seconds) {
-    const s = Math.max(0, Math.floor(seconds));
-    const d = Math.floor(s / 86400);
-    const h = Math.floor((s % 86400) / 3600);
-    const m = Math.floor((s % 3600) / 60);
-    if (d > 0)
-        return `${d} d ${h} h`;
-    if (h > 0)
-        return `${h} h ${m} min`;
-    if (m > 0)
-        return `${m} min`;
-    return `${s} s`;
-}
-
-const WORD$1 = { pass: '✅ within budget', fail: '❌ budget exceeded', inconclusive: '⚠️ cannot tell' };
-function budgeted(result) {
-    const out = [];
-    for (const check of result.decision.checks)
-        for (const unit of check.units)
-            if (unit.budget !== undefined)
-                out.push({ check, unit: unit });
-    return out;
-}
-/**
- * The "Regression budget" section of the Markdown report: where the reference came from (tag, commit, age,
- * like the baseline's provenance), then one line per budgeted check and slice, e.g. "✅ within budget
- * **recall does not drop** (all queries): 0.8 of 1.0 points used since v1.4 (95% interval of the drop 0.3 to
- * 1.3 points, 400 queries)". Empty when the rules name no reference. A `### ` section (fit.ts keeps it whole).
- */
-function budgetSection(result) {
-    const ref = result.reference;
-    if (ref === undefined)
-        return [];
-    const out = [`### Regression budget since ${inline(ref.label, 100)}`, ''];
-    out.push(`Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`);
-    if (ref.snapshot !== null)
-        out.push(`Snapshot: ${inline(ref.snapshot, 400)}.`);
-    out.push('');
-    for (const { check, unit } of budgeted(result)) {
-        const metric = result.rules.metrics.get(check.rule.metric);
-        const budget = check.rule.budget;
-        const rel = budget?.relative ? ` (budget ${inline(budget.text, 12)} of the reference mean)` : '';
-        out.push(`- ${WORD$1[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`);
-    }
-    out.push('');
-    return out;
-}
-/** The same lines for the terminal report (plain text, no Markdown). */
-function budgetTextLines(result, plain) {
-    const ref = result.reference;
-    if (ref === undefined)
-        return [];
-    const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`];
-    for (const { check, unit } of budgeted(result)) {
-        const metric = result.rules.metrics.get(check.rule.metric);
-        out.push(`  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`);
-    }
-    return out;
-}
-/** "eval/release/rows.csv at tag v1.4 (commit `0123456789ab`, 2026-10-01, 61 d 2 h before this run)". */
-function referenceSource(p, file) {
-    if (p === undefined)
-        return `file ${inline(file, 200)}`;
-    const age = p.ageSeconds === undefined ? '' : `, ${formatAge(p.ageSeconds)} before this run`;
-    const date = p.date === undefined ? '' : `, ${inline(p.date, 40)}`;
-    const commit = p.commit === undefined ? '' : `commit \`${inline(p.commit.slice(0, 12), 12)}\``;
-    if (p.from === 'artifact' && p.artifact) {
-        return `artifact “${inline(p.artifact.name, 100)}” (${inline(p.file, 200)}) from run [${p.artifact.runId}](${encodeURI(p.artifact.runUrl)}), ${commit}${date}${age}`;
-    }
-    if (p.from === 'ref')
-        return `${inline(p.file, 200)} at ${inline(p.ref ?? '', 100)} (${commit}${date}${age})`;
-    return `file ${inline(p.file, 200)}`;
-}
-/** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
-function budgetsJson(result, num) {
-    const ref = result.reference;
-    if (ref === undefined)
-        return null;
-    const p = result.provenance?.reference;
-    return {
-        reference: {
-            label: ref.label,
-            file: ref.file,
-            rows: ref.rows,
-            snapshot: ref.snapshot,
-            from: p?.from ?? 'file',
-            ref: p?.ref ?? null,
-            commit: p?.commit ?? null,
-            date: p?.date ?? null,
-            age_seconds: p?.ageSeconds ?? null,
-            artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null
-        },
-        units: budgeted(result).map(({ check, unit }) => {
-            const b = unit.budget;
-            return {
-                rule: check.rule.name,
-                metric: check.rule.metric,
-                slice: Object.fromEntries(unit.slice),
-                status: b.status,
-                reason: b.reason,
-                budget: num(b.budget),
-                budget_text: check.rule.budget?.text ?? null,
-                used: num(b.used),
-                used_ci: [num(b.usedCi[0]), num(b.usedCi[1])],
-                confidence: b.comparison.confidence,
-                n: b.comparison.n,
-                reference_mean: num(b.comparison.baseline),
-                candidate_mean: num(b.comparison.candidate)
-            };
-        })
-    };
-}
-
-/**
- * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
- * string from the inputs goes through {@link inline}; numbers through format.ts.
- */
-/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
-const table = (rows) => markdownTable(rows, { alignDelimiters: false });
-const STATUS = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
-/** How many ids a coverage line lists before "and N more". */
-const LIST_IDS = 10;
-const metricOf = (result, name) => result.rules.metrics.get(name);
-function digits(metric, c) {
-    return digitsFor(metric.range, Math.abs(c.baseline));
-}
-/**
- * Baseline, candidate, delta (relative), interval: in the metric's units with fixed digits. `mixed`: the
- * column holds intervals at more than one confidence, so the cell names its own.
- */
-function values(c, metric, mixed) {
-    const d = digits(metric, c);
-    const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
-    const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
-    return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, signed(c.delta, d) + unit + rel, intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)];
-}
-/** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
-function needs(check, unit, metric) {
-    const b = unit.budget;
-    // A budgeted unit also needs its drop since the reference within the budget: "…; ≤ 1.0 points since v1.4 (1.2 used)".
-    return b === undefined
-        ? ownNeeds(check, unit, metric)
-        : `${ownNeeds(check, unit, metric)}; ≤ ${amount(b.budget, metric, false)} since ${inline(b.reference, 60)} (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`;
-}
-function ownNeeds(check, unit, metric) {
-    const d = digits(metric, unit.comparison);
-    const higher = metric.better === 'higher';
-    const kind = check.rule.kind;
-    if (kind.type === 'max_regressions')
-        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
-    if (kind.type === 'superior' && kind.test === 'mcnemar')
-        return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`;
-    const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : '';
-    if (kind.type === 'non_inferior')
-        return higher ? `low end ≥ ${signed(-unit.margin, d)}${rel}` : `high end ≤ ${signed(unit.margin, d)}${rel}`;
-    return higher ? `low end > ${signed(unit.margin, d)}${rel}` : `high end < ${signed(-unit.margin, d)}${rel}`;
-}
-/**
- * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
- * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
- * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report.
- */
-function checksTable(result) {
-    const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
-    const mixed = conf === 'CI';
-    const rows = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']];
-    for (const check of result.decision.checks) {
-        const metric = metricOf(result, check.rule.metric);
-        for (const unit of check.units) {
-            const c = unit.comparison;
-            const d = digits(metric, c);
-            rows.push([
-                STATUS[unit.status],
-                `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`,
-                inline(metric.name, 24),
-                inline(sliceLabel(c.slice), 32),
-                String(c.n),
-                signed(c.delta, d),
-                keepTogether(intervalCell(signed(c.ci[0], d), signed(c.ci[1], d), c.confidence, mixed)),
-                shortNeeds(check, unit, metric)
-                    .replace(/([<>≤≥]) /g, '$1\u00a0')
-                    .replace(/^p /, 'p\u00a0')
-            ]);
-        }
-    }
-    return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'] });
-}
-/**
- * A number cell that must not wrap in a narrow comment ("[+0.0278,\n+0.0396]" reads as two values): its spaces
- * become no-break spaces, so a narrow table wraps the text columns (check names) instead. (The Needs cell keeps
- * only each comparison sign with its number, "≥ -0.0050", so it may still wrap between words.)
- */
-function keepTogether(cell) {
-    return cell.replace(/ /g, '\u00a0');
-}
-/** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
-function shortNeeds(check, unit, metric) {
-    const d = digits(metric, unit.comparison);
-    const higher = metric.better === 'higher';
-    const kind = check.rule.kind;
-    if (kind.type === 'max_regressions')
-        return `≤ ${unit.regressionLimit} worse (${unit.regressions})`;
-    if (kind.type === 'superior' && kind.test === 'mcnemar')
-        return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`;
-    if (kind.type === 'non_inferior')
-        return higher ? `low ≥ ${signed(-unit.margin, d)}` : `high ≤ ${signed(unit.margin, d)}`;
-    return higher ? `low > ${signed(unit.margin, d)}` : `high < ${signed(-unit.margin, d)}`;
-}
-/** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
-function checkDetailsTable(result) {
-    const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence));
-    const conf = intervalHeading(confidences);
-    const mixed = conf === 'CI';
-    const rows = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']];
-    for (const check of result.decision.checks) {
-        const metric = metricOf(result, check.rule.metric);
-        for (const unit of check.units) {
-            const c = unit.comparison;
-            rows.push([
-                STATUS[unit.status],
-                String(check.rule.index + 1),
-                inline(check.rule.name),
-                inline(metric.name),
-                inline(sliceLabel(c.slice)),
-                String(c.n),
-                ...values(c, metric, mixed),
-                needs(check, unit, metric),
-                `${c.wins}/${c.losses}/${c.ties}`
-            ]);
-        }
-    }
-    return table(rows);
-}
-/** Every metric over a set of comparisons (all queries, or the exploratory slices). */
-function comparisonsTable(result, comparisons) {
-    const conf = intervalHeading(comparisons.map((c) => c.confidence));
-    const mixed = conf === 'CI';
-    const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']];
-    for (const c of comparisons) {
-        const metric = metricOf(result, c.metric);
-        rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric, mixed), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`]);
-    }
-    return table(rows);
-}
-/** The most regressed queries on the primary metric, with their attributes. */
-function regressedTable(result, limit) {
-    const primary = metricOf(result, result.primaryMetric);
-    const shown = result.regressions.slice(0, limit);
-    const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0);
-    const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
-    const rows = [['Query', 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
-    for (const r of shown)
-        rows.push([inline(r.id), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]);
-    return table(rows);
-}
-function ids(list) {
-    const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40));
-    return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '');
-}
-/**
- * What happened to every query between reading and comparing, as counts (nothing leaves without one),
- * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
- * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
- */
-function coverageBody(result) {
-    const { coverage } = result;
-    const rows = [
-        ['Queries', 'Count'],
-        [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
-        [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
-        ['Paired and compared', String(coverage.paired)],
-        ['Only in the baseline', String(coverage.onlyInBaseline.length)],
-        ['Only in the candidate', String(coverage.onlyInCandidate.length)]
-    ];
-    for (const f of coverage.filled) {
-        if (f.baseline + f.candidate > 0)
-            rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`]);
-    }
-    const out = [table(rows), ''];
-    if (coverage.onlyInBaseline.length > 0) {
-        out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`);
-        out.push(`- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`);
-    }
-    if (coverage.onlyInCandidate.length > 0)
-        out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`);
-    const ignored = candidateOnlyLine(coverage);
-    if (ignored !== null)
-        out.push(`- ${ignored}.`);
-    for (const note of coverage.notes)
-        out.push(`- ${inline(note, 400)}`);
-    if (out.length > 2)
-        out.push('');
-    return out;
-}
-/**
- * The sentence every report format gives when candidate-only queries were left out (null when none were):
- * the exam is the baseline's query set, so the candidate cannot add queries to a comparison.
- */
-function candidateOnlyLine(coverage) {
-    const n = coverage.candidateOnlyIgnored;
-    return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null;
-}
-/**
- * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
- * a check of the candidate's only when candidate values were compared.
- */
-function attributesRow(coverage) {
-    const a = coverage.attributes;
-    if (a.names.length === 0)
-        return ['Query attributes', '— not used', 'the rules use no slice attributes'];
-    const total = a.names.length * coverage.paired;
-    if (a.candidateValuesCompared === total)
-        return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)'];
-    if (a.candidateValuesCompared > 0) {
-        return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`];
-    }
-    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`];
-}
-/**
- * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
- * snapshot, judge, unjudged share... filled by comparability checks when they run).
- */
-function comparabilityBody(result) {
-    const { coverage } = result;
-    const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length;
-    const rows = [['Aspect', 'Status', 'Detail']];
-    rows.push(one === 0
-        ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
-        : [
-            'Query set',
-            '⚠️ differs',
-            `${coverage.onlyInBaseline.length} only in the baseline (filled: missing ${coverage.missingPolicy}), ${coverage.onlyInCandidate.length} only in the candidate (ignored: not part of the exam)`
-        ]);
-    rows.push(attributesRow(coverage));
-    const mark = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' };
-    for (const c of result.comparability ?? [])
-        rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)]);
-    const out = [table(rows), ''];
-    if (!result.comparability || result.comparability.length === 0) {
-        out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '');
-    }
-    return out;
-}
-/** ", gated statistical checks at 98.33% (bonferroni over 3)" when a multiplicity adjustment changes the confidence. */
-function familyWords(result) {
-    const f = result.decision.family;
-    return f.confidence === result.rules.statistics.confidence ? '' : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`;
-}
-/** How the numbers were made: everything needed to reproduce them. */
-function methodBody(result) {
-    const { rules } = result;
-    const s = rules.statistics;
-    const policies = describePolicies(rules);
-    const interval = s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap';
-    const rows = [
-        ['Setting', 'Value'],
-        ['Differences', 'paired, candidate − baseline, per query'],
-        ['Intervals', `${confidenceLabel(s.confidence)} ${interval} of the mean difference${familyWords(result)}`],
-        ['Resamples', String(s.resamples)],
-        ['Seed', inline(s.seed, 40)],
-        ['Binary metrics', 'exact two-sided McNemar test'],
-        ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
-        ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
-        ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
-        ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-        ['Inconclusive counts as', `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`],
-        ['Missing queries', rules.queries.missing],
-        ['Rules file', inline(rules.source.file, 200)],
-        ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
-        ['Tool', `${TOOL_NAME} ${VERSION}`]
-    ];
-    return [table(rows), ''];
-}
-
-/**
- * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
- * per-query details a report may show. An exam whose questions a PR author can read query by query becomes
- * development data, so the Markdown report (PR comment, job summary) lists regressed queries of the dev split
- * only and gives the holdout as aggregates.
- */
-const times = (n) => (n === 1 ? 'once' : `${n} times`);
-/** The report's sentence about the holdout (RAW: numbers and fixed words only), or null without an evaluation set. */
-function holdoutSentence(result) {
-    const h = result.holdout;
-    if (!h)
-        return null;
-    if (h.thisRun === 0) {
-        const pr = h.thisPr !== null && h.thisPr > 0 ? ` It has been looked at ${times(h.thisPr)} in this PR.` : '';
-        return `Holdout: not graded by this run (split ${h.split}).${pr}`;
-    }
-    const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`;
-    const pr = h.thisPr === null ? 'once by this run (outside a pull request, where the count per PR is kept in the PR comment)' : `${times(h.thisPr)} in this PR, this run included${cap}`;
-    const total = h.total === null ? '' : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
-    const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : '';
-    return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
-}
-/**
- * The regressed queries a report may list one by one (the dev split's), and how many holdout queries were
- * withheld from the list (0 when the holdout is not graded).
- */
-function listableRegressions(result) {
-    if (!result.holdout || result.holdout.queries === 0)
-        return { shown: result.regressions, withheld: 0 };
-    const isHoldout = holdoutQueries(result.rules, result.table);
-    const index = new Map(result.table.ids.map((id, i) => [id, i]));
-    const shown = result.regressions.filter((r) => !isHoldout(index.get(r.id) ?? -1));
-    return { shown, withheld: result.regressions.length - shown.length };
-}
-/** The JSON report's `holdout` object (docs/report.md): additive, present only with an evaluation set. */
-function holdoutJson(h) {
-    return {
-        split: h.split,
-        graded: h.thisRun === 1,
-        queries: h.queries,
-        looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
-        max_per_pr: h.maxPerPr,
-        exceeded: h.exceeded
-    };
-}
-
-/**
- * The JSON report's `history` object (docs/report.md): which past gate runs were read and what was left out.
- * Additive, present only when the rules ask for history. The values themselves are in the past runs' own
- * reports; this names them (run, commit, date) so a reader can fetch them.
- */
-function historyJson(h) {
-    return {
-        branch: h.branch,
-        requested: h.requested,
-        read: h.reports.length,
-        skipped: { ...h.skipped },
-        runs: h.reports.map((r) => ({ run_id: r.runId, commit: r.commit, date: r.date, holdout_looks: r.holdoutLooks })),
-        notes: h.notes
-    };
-}
-
-/** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
-function num$1(x) {
-    return Number.isFinite(x) ? x : null;
-}
+const num$1 = jsonNumber;
 function comparisonJson(c) {
     return {
         metric: c.metric,
@@ -36943,9 +40185,11 @@ function comparisonJson(c) {
         // Issue 4: the interval actually used, the randomization test, the t cross-check, the design.
         interval: c.interval,
         interval_note: c.intervalNote,
+        interval_unreliable: c.unreliable,
         randomization: { p_value: num$1(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
         t_test: c.tTest === null ? null : { ci: [num$1(c.tTest.ci[0]), num$1(c.tTest.ci[1])], p_value: num$1(c.tTest.pValue), df: c.tTest.df, se: num$1(c.tTest.se) },
         se: num$1(c.se),
+        df: num$1(c.df),
         clusters: c.clusters,
         mix: c.mix === null ? null : mixJson(c.mix),
         notes: c.notes
@@ -36958,8 +40202,8 @@ function mixJson(m) {
         observed_mix: { baseline: num$1(m.observed.baseline), candidate: num$1(m.observed.candidate), delta: num$1(m.observed.delta) }
     };
 }
-function unitJson(u) {
-    return {
+function unitJson(result, check, u) {
+    const out = {
         slice: Object.fromEntries(u.slice),
         status: u.status,
         reason: u.reason,
@@ -36971,12 +40215,13 @@ function unitJson(u) {
         p_adjusted: u.pAdjusted === null ? null : num$1(u.pAdjusted),
         p_test: u.pTest,
         power: u.power === null ? null : { mde: num$1(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
-        // Regression budget against the rules' reference (only budgeted units; the same figures as `budgets`).
-        ...(u.budget
-            ? { budget: { reference: u.budget.reference, status: u.budget.status, reason: u.budget.reason, budget: num$1(u.budget.budget), used: num$1(u.budget.used), used_ci: [num$1(u.budget.usedCi[0]), num$1(u.budget.usedCi[1])] } }
-            : {}),
-        ...(u.holdoutLooks ? { holdout_looks: { this_pr: u.holdoutLooks.thisPr, max_per_pr: u.holdoutLooks.maxPerPr } } : {})
+        // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
+        ...(u.level ? { level: { mean: num$1(u.level.mean), ci: u.level.ci === null ? null : [num$1(u.level.ci[0]), num$1(u.level.ci[1])], confidence: u.level.confidence, method: u.level.method, df: u.level.df } } : {})
     };
+    // The capabilities' keys (the budget, the holdout looks), only on the units they concern.
+    for (const [key, value] of unitJsonExtras(result, u, check))
+        out[key] = value;
+    return out;
 }
 /**
  * The JSON report: a stable contract for other tools (top-level `verdict`, `checks` in rule order with
@@ -36986,6 +40231,7 @@ function unitJson(u) {
  */
 function toJsonReport(result) {
     const { rules, decision, coverage } = result;
+    const listable = listableRegressions(result);
     const report = {
         tool: { name: TOOL_NAME, version: VERSION },
         verdict: decision.verdict,
@@ -37000,7 +40246,7 @@ function toJsonReport(result) {
                 confidence: rules.statistics.confidence,
                 resamples: rules.statistics.resamples,
                 seed: rules.statistics.seed,
-                interval: rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+                interval: rules.statistics.interval === 'auto' ? 'auto (per comparison: see comparisons[].interval)' : rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
                 permutations: rules.statistics.permutations,
                 cluster: rules.statistics.cluster ?? null,
                 cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
@@ -37027,36 +40273,31 @@ function toJsonReport(result) {
             rule: c.rule.name,
             index: c.rule.index,
             metric: c.rule.metric,
-            kind: c.rule.kind.type,
+            // The rules key: non_inferior, superior, max_regressions, at_least or at_most.
+            kind: c.rule.kind.type === 'level' ? c.rule.kind.bound : c.rule.kind.type,
             where: Object.fromEntries(c.rule.where),
             per_slice: c.rule.perSlice ?? null,
             status: c.status,
             counts_as: c.counts,
-            units: c.units.map(unitJson)
+            units: c.units.map((u) => unitJson(result, c, u))
         })),
         comparisons: result.comparisons.map(comparisonJson),
         regressions: {
             metric: result.primaryMetric,
             count: result.regressions.length,
-            queries: result.regressions.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) }))
+            // Holdout queries are counted, never listed (src/capabilities/holdout.ts).
+            queries: listable.shown.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) })),
+            ...(listable.withheld > 0 ? { withheld: listable.withheld } : {})
         },
         // Issue 5: trust checks (src/report/trust-lines.ts)
-        trust: result.trust ? trustJson(result.trust, decision) : null,
-        // Regression budget against the rules' reference (src/report/budget.ts); only when the rules name one.
-        ...(result.reference ? { budgets: budgetsJson(result, num$1) } : {}),
-        // Only with `judge` rules, so reports without them keep their bytes (src/report/judge.ts, docs/report.md).
-        ...(result.judge ? { judge: judgeJson(result.judge) } : {}),
-        // Additive: present only with an evaluation set (holdout accounting) and with history (PR runs).
-        ...(result.holdout ? { holdout: holdoutJson(result.holdout) } : {}),
-        ...(result.history ? { history: historyJson(result.history) } : {}),
-        // Seed replicates (src/report/seeds.ts): only when several seed files or statistics.min_seeds were given.
-        ...(result.seeds ? { seeds: seedsJson(result.seeds) } : {})
+        trust: result.trust ? trustJson(result.trust, decision, withheldIds(result)) : null
     };
-    return JSON.stringify(report, jsonNumbers, 2) + '\n';
+    // The capabilities' keys (budgets, judge, holdout, history, seeds), each only when it ran, in registry order.
+    const out = report;
+    for (const [key, value] of capabilityJson(result))
+        out[key] = value;
+    return JSON.stringify(out, jsonNumbers, 2) + '\n';
 }
-
-/** How many regressed queries the report lists (the regression set file holds all of them). */
-const TOP_REGRESSIONS = 10;
 
 /**
  * Terminal-column arithmetic for the Unicode pictures (forest plot, count bars, terminal histogram): a picture
@@ -37226,7 +40467,7 @@ function histogram(differences, metric) {
  * The histogram of per-query changes of the primary metric, twice: as Mermaid source (GitHub draws it, in
  * colour, with a numeric count axis) and as Unicode lines (the terminal report). Mermaid is used only here,
  * where it draws honestly: `xychart-beta horizontal` puts the bins on the vertical axis, one label per row, so
- * labels cannot run together, and the count axis is numeric. The interval pictures are Unicode (forest.ts):
+ * labels cannot run together, and each bin's label carries its count. The interval pictures are Unicode (forest.ts):
  * no Mermaid chart draws an interval on a numeric axis. No name from the inputs goes into the Mermaid source
  * (the title and axis words are our own; the metric is named in the Markdown around it, where it renders as
  * typed), so Mermaid's syntax never has to be escaped. Gains and losses differ in colour AND symbol: each
@@ -37234,7 +40475,7 @@ function histogram(differences, metric) {
  */
 /** Colours of the worse, unchanged and better series (a red-grey-blue diverging scheme, readable in light and dark). */
 const COLOURS = { worse: '#d6604d', same: '#8c8c8c', better: '#4393c3' };
-const SYMBOL = { worse: '▼', same: '=', better: '▲' };
+const SYMBOL$1 = { worse: '▼', same: '=', better: '▲' };
 /** The histogram of the primary metric's differences, or null when there are no queries. */
 function primaryHistogram(result) {
     const metric = result.rules.metrics.get(result.primaryMetric);
@@ -37242,7 +40483,14 @@ function primaryHistogram(result) {
         return null;
     return { h: histogram(result.primaryDifferences, metric), metric };
 }
-/** Mermaid source of the histogram (horizontal bars, one series per side), or null when there are no queries. */
+/**
+ * Mermaid source of the histogram (horizontal bars, one series per side), or null when there are no queries.
+ * Each bin's label carries its count ("▲ 0 to 2.5 (71)"), and the count axis has no tick labels: Mermaid pads
+ * a labelled value axis by half a label's width, so a bar of 0 (every bin of the two other series, and an empty
+ * bin) would be drawn as a stub of that width in its series' colour, and an empty bin would look like gains.
+ * Without the labels the padding is 0 and a bar of 0 is drawn 0 wide (__tests__/report/mermaid.slow.test.ts
+ * measures the drawn bars).
+ */
 function histogramChart(result) {
     const p = primaryHistogram(result);
     if (p === null)
@@ -37251,10 +40499,10 @@ function histogramChart(result) {
     const top = Math.max(1, Math.ceil(maxOf(h.bins.map((b) => b.count)) * 1.1));
     const series = (side) => `  bar [${h.bins.map((b) => (b.side === side ? String(b.count) : '0')).join(', ')}]`;
     return [
-        `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${COLOURS.worse}, ${COLOURS.same}, ${COLOURS.better}"}}}}%%`,
+        `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${COLOURS.worse}, ${COLOURS.same}, ${COLOURS.better}"}}, "xyChart": {"yAxis": {"showLabel": false, "showTick": false}}}}%%`,
         'xychart-beta horizontal',
         '  title "Change per query, candidate minus baseline"',
-        `  x-axis "change (▼ worse, ▲ better)" [${h.bins.map((b) => `"${SYMBOL[b.side]} ${b.label}"`).join(', ')}]`,
+        `  x-axis "change (▼ worse, ▲ better)" [${h.bins.map((b) => `"${SYMBOL$1[b.side]} ${b.label} (${b.count})"`).join(', ')}]`,
         `  y-axis "queries" 0 --> ${top}`,
         series('worse'),
         series('same'),
@@ -37277,7 +40525,7 @@ function histogramLines(result, paint = (_s, s) => s) {
     const width = maxOf(h.bins.map((b) => b.label.length));
     return h.bins.map((b) => {
         const n = b.count === 0 ? 0 : Math.max(1, Math.round((b.count / max) * BAR));
-        return paint(b.side, `${SYMBOL[b.side]} ${padStart(b.label, width)} ${padEnd(fill[b.side].repeat(n), BAR)} ${b.count}`.trimEnd());
+        return paint(b.side, `${SYMBOL$1[b.side]} ${padStart(b.label, width)} ${padEnd(fill[b.side].repeat(n), BAR)} ${b.count}`.trimEnd());
     });
 }
 
@@ -37359,75 +40607,6 @@ function rank(x, axis) {
     return 2;
 }
 
-/** Metrics named by at least one check, in the order the checks first name them. */
-function gatedMetrics(result) {
-    return [...new Set(result.rules.checks.map((c) => c.metric))];
-}
-/**
- * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
- * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
- * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
- */
-function regressionMetrics(result) {
-    return gatedMetrics(result);
-}
-/**
- * The regression set: every query that got worse on at least one gated metric (strictly, in the metric's
- * direction: lower for `better: higher`, higher for `better: lower`), with both values of every gated metric and its attributes, as JSON Lines, one query per line
- * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
- * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
- * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
- * digits, as in every JSON output). An empty set is an empty file.
- */
-function toRegressionsJsonl(result) {
-    return regressionRecords(result)
-        .map((r) => JSON.stringify(r, jsonNumbers) + '\n')
-        .join('');
-}
-/** The records behind {@link toRegressionsJsonl}. */
-function regressionRecords(result) {
-    const { table, rules } = result;
-    const metrics = regressionMetrics(result).map((name) => {
-        const cols = table.metrics.get(name);
-        return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
-    });
-    const attrNames = [...table.attrs.keys()].sort();
-    const out = [];
-    for (let i = 0; i < table.ids.length; i++) {
-        const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name);
-        if (worse.length === 0)
-            continue;
-        const values = {};
-        for (const m of metrics)
-            defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] });
-        const attributes = {};
-        for (const a of attrNames)
-            defineKey(attributes, a, table.attrs.get(a)[i]);
-        out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes });
-    }
-    return out;
-}
-/**
- * How many records {@link regressionRecords} would give, without building them: the Markdown names the count
- * only, and at 10^6 queries building 900,000 records to count them cost seconds and hundreds of MB.
- */
-function regressionCount(result) {
-    const { table, rules } = result;
-    const metrics = regressionMetrics(result).map((name) => {
-        const cols = table.metrics.get(name);
-        return { sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
-    });
-    let count = 0;
-    for (let i = 0; i < table.ids.length; i++)
-        if (metrics.some((m) => m.sign * (m.cand[i] - m.base[i]) < 0))
-            count++;
-    return count;
-}
-/** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
-function defineKey(obj, key, value) {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 const STATUS_WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'INCONCL', exploratory: '' };
 const GLYPHS = {
     pass: { left: '├', line: '─', right: '┤', mark: '●' },
@@ -37441,7 +40620,7 @@ const GLYPHS = {
  */
 const PLOT = 34;
 const SLICE$1 = 26;
-const WORD = 7;
+const WORD$1 = 7;
 /** Columns before the plot area: status word, check number, slice label, with single spaces between. */
 const CHECK = 3;
 /** Longest title or key line, in columns. */
@@ -37470,8 +40649,8 @@ function plotCells(axis, metric, row, limits) {
     cells[columnOf(axis, toDisplay(metric, c.delta))] = g.mark;
     return cells.join('');
 }
-/** "-10.1 [-10.9, -9.4]" in display units. */
-function numbers(metric, c) {
+/** "-10.1 [-10.9, -9.4]" in display units (RAW: the numbers at a forest row's end, in every picture). */
+function forestNumbers(metric, c) {
     const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]), Math.abs(c.delta));
     return `${displayNumber(c.delta, metric, true, typical)} [${displayNumber(c.ci[0], metric, true, typical)}, ${displayNumber(c.ci[1], metric, true, typical)}]`;
 }
@@ -37488,12 +40667,12 @@ function drawForest(options) {
         if (r.comparison.ci.every(Number.isFinite))
             values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]));
     const axis = numberAxis(values, PLOT);
-    const indent = ' '.repeat(WORD + 1 + CHECK + 1 + SLICE$1 + 1);
+    const indent = ' '.repeat(WORD$1 + 1 + CHECK + 1 + SLICE$1 + 1);
     const out = [cutToWidth(options.title, LINE), ''];
     for (const r of rows) {
-        const head = `${padEnd(STATUS_WORD[r.status], WORD)} ${padStart(r.check, CHECK - 1)}  ${padEnd(cutToWidth(codeText(r.slice, 200), SLICE$1), SLICE$1)} `;
+        const head = `${padEnd(STATUS_WORD[r.status], WORD$1)} ${padStart(r.check, CHECK - 1)}  ${padEnd(cutToWidth(codeText(r.slice, 200), SLICE$1), SLICE$1)} `;
         const note = r.note === '' ? '' : `  ${codeText(r.note, 120)}`;
-        out.push(`${head}${plotCells(axis, metric, r, limits)}  ${numbers(metric, r.comparison)}${note}`.trimEnd());
+        out.push(`${head}${plotCells(axis, metric, r, limits)}  ${forestNumbers(metric, r.comparison)}${note}`.trimEnd());
     }
     if (hidden > 0)
         out.push(hiddenRowsLine(hidden));
@@ -37512,14 +40691,15 @@ function drawForest(options) {
     out.push(`${legend.join('  ')}   │ no change${limits.length > 0 ? '   ¦ limit' : ''}`);
     return out;
 }
-/** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (count rules). */
+/** The value a unit's change must stay beyond, in metric units (candidate - baseline), or null (counts, p-value tests, levels). */
 function limitOf(check, unit, metric) {
     const sign = metric.better === 'higher' ? 1 : -1;
     const kind = check.rule.kind;
     if (kind.type === 'non_inferior')
         return -sign * unit.margin;
+    // A superior check on McNemar, the t or the randomization test decides on a p-value: no limit on the axis.
     if (kind.type === 'superior')
-        return kind.test === 'mcnemar' ? 0 : sign * unit.margin;
+        return kind.test === 'bootstrap' ? sign * unit.margin : null;
     return null;
 }
 /** "19 worse ≤ 40" for a max_regressions unit (the count against its limit); "" otherwise. */
@@ -37533,15 +40713,16 @@ function titleOf(metric, comparisons, what) {
     const u = unitWord(metric);
     return `${codeText(metric.name, 60)}: ${what}, candidate − baseline${u ? ` in ${codeText(u, 16)}` : ''}, ${confidenceLabels(comparisons.map((c) => c.confidence))} intervals (${metric.better} is better)`;
 }
-/** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
-function gatedForests(result) {
+/** The rows, limits and key of each gated metric's forest plot, rows in rules order (every unit of every check). */
+function gatedForestData(result) {
     const out = [];
     for (const name of gatedMetrics(result)) {
         const metric = result.rules.metrics.get(name);
         const rows = [];
         const limits = [];
         const keys = [];
-        const checks = result.decision.checks.filter((c) => c.rule.metric === name);
+        // An at_least / at_most check judges a level, not a change: it is not drawn on the axis of changes.
+        const checks = result.decision.checks.filter((c) => c.rule.metric === name && c.rule.kind.type !== 'level');
         for (const check of checks) {
             const n = String(check.rule.index + 1);
             // A Set: a relative margin gives every slice its own limit, and a list lookup per unit is quadratic in slices.
@@ -37554,22 +40735,22 @@ function gatedForests(result) {
             }
             for (const l of own)
                 limits.push({ value: l, check: n });
-            keys.push(`${padStart(n, CHECK)}  ${codeText(check.rule.name, 80)}: ${keyWords(check, [...own], metric)}`);
+            keys.push({ check: n, name: check.rule.name, words: keyWords(check, [...own], metric) });
         }
         if (rows.length === 0)
             continue;
-        out.push({
-            metric: name,
-            lines: drawForest({
-                metric,
-                title: titleOf(metric, rows.map((r) => r.comparison), 'change'),
-                rows,
-                limits,
-                keys
-            })
-        });
+        const title = titleOf(metric, rows.map((r) => r.comparison), 'change');
+        out.push({ metric: name, title, rows, limits, keys });
     }
     return out;
+}
+/** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
+function gatedForests(result) {
+    return gatedForestData(result).map((f) => {
+        const metric = result.rules.metrics.get(f.metric);
+        const keys = f.keys.map((k) => `${padStart(k.check, CHECK)}  ${codeText(k.name, 80)}: ${k.words}`);
+        return { metric: f.metric, lines: drawForest({ metric, title: f.title, rows: f.rows, limits: f.limits, keys }) };
+    });
 }
 /** What the key says about a check's limit: "¦ limit -2.0 points", "at most 40 queries worse". */
 function keyWords(check, limits, metric) {
@@ -37580,16 +40761,28 @@ function keyWords(check, limits, metric) {
     }
     const u = unitWord(metric);
     const words = limits.map((l) => displayNumber(l, metric)).join(', ');
+    if (kind.type === 'superior' && kind.test !== 'bootstrap') {
+        const alpha = fixed(kind.alpha, 3);
+        const test = kind.test === 'mcnemar' ? `McNemar p < ${alpha}, more gained than lost` : `${kind.test === 't' ? 't-test' : 'randomization test'} p < ${alpha}, a gain`;
+        return `${test} (a test: no limit on the axis)`;
+    }
     return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`;
+}
+/** The exploratory per-slice rows of one metric (every comparison of it), or null when there is only one. */
+function sliceForestRows(result, name) {
+    const comparisons = result.comparisons.filter((c) => c.metric === name);
+    if (comparisons.length < 2)
+        return null;
+    return comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }));
 }
 /** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */
 function sliceForest(result, name) {
     const metric = result.rules.metrics.get(name);
-    const comparisons = result.comparisons.filter((c) => c.metric === name);
-    if (comparisons.length < 2)
+    const rows = sliceForestRows(result, name);
+    if (rows === null)
         return null;
-    const rows = comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }));
-    return drawForest({ metric, title: titleOf(metric, comparisons, 'change per slice (exploratory)'), rows, limits: [], keys: [] });
+    const title = titleOf(metric, rows.map((r) => r.comparison), 'change per slice (exploratory)');
+    return drawForest({ metric, title, rows, limits: [], keys: [] });
 }
 
 /**
@@ -37600,33 +40793,40 @@ function sliceForest(result, name) {
  * Unicode in a fenced block, like the forest plot (forest.ts), for the same reasons.
  */
 /** Columns of each half of the bar, of the slice label, of a count. */
-const HALF = 15;
+const HALF$1 = 15;
 const SLICE = 28;
 const COUNT = 5;
 /** Cells of a bar of `n` on a scale of `scale` counts over `HALF` columns (a non-zero count gets a cell). */
 function cells(n, scale) {
     if (n <= 0)
         return 0;
-    return Math.min(HALF, Math.max(1, Math.round((n / scale) * HALF)));
+    return Math.min(HALF$1, Math.max(1, Math.round((n / scale) * HALF$1)));
+}
+/** A row's limit in words, "limit 40 worse: 19, pass" (with the check's threshold when it has one); "" without a limit. */
+function limitWords(row, metric) {
+    const l = row.limit;
+    if (l === null)
+        return '';
+    const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : '';
+    return `limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`;
 }
 function drawRow(row, scale, metric) {
-    const left = Array.from({ length: HALF }, () => ' ');
-    for (let i = HALF - cells(row.losses, scale); i < HALF; i++)
+    const left = Array.from({ length: HALF$1 }, () => ' ');
+    for (let i = HALF$1 - cells(row.losses, scale); i < HALF$1; i++)
         left[i] = '▒';
     if (row.limit !== null)
-        left[Math.max(0, HALF - Math.max(1, cells(row.limit.count, scale)))] = '║';
+        left[Math.max(0, HALF$1 - Math.max(1, cells(row.limit.count, scale)))] = '║';
     const right = '█'.repeat(cells(row.wins, scale));
-    let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF)} ${padEnd(String(row.wins), COUNT)} ${padStart(String(row.ties), COUNT)}`;
-    if (row.limit !== null) {
-        const l = row.limit;
-        const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : '';
-        line += `  ║ limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`;
-    }
+    let line = `${padEnd(cutToWidth(codeText(row.slice, 200), SLICE), SLICE)} ${padStart(String(row.losses), COUNT)} ${left.join('')}│${padEnd(right, HALF$1)} ${padEnd(String(row.wins), COUNT)} ${padStart(String(row.ties), COUNT)}`;
+    if (row.limit !== null)
+        line += `  ║ ${limitWords(row, metric)}`;
     return line;
 }
-/** The diverging bars of one metric: all queries, then every slice compared on it, then gated slices not among them. */
-function barsFor(result, name) {
-    const metric = result.rules.metrics.get(name);
+/**
+ * The rows of one metric's diverging bars (all queries, then every slice compared on it, then gated slices not
+ * among them), at most MARKDOWN_SLICE_ROWS of them (limits exceeded first), and how many were left out.
+ */
+function barRows(result, name) {
     const all = [];
     const bySlice = new Map();
     const add = (slice, c) => {
@@ -37653,12 +40853,18 @@ function barsFor(result, name) {
             }
         }
     }
-    if (all.length === 0)
+    const { shown, hidden } = pictureRows(all, (r) => r.limit !== null && r.limit.status !== 'pass');
+    return { rows: shown, hidden };
+}
+/** The diverging bars of one metric as Unicode lines ([] when nothing compares it). */
+function barsFor(result, name) {
+    const metric = result.rules.metrics.get(name);
+    const { rows, hidden } = barRows(result, name);
+    if (rows.length === 0)
         return [];
-    const { shown: rows, hidden } = pictureRows(all, (r) => r.limit !== null && r.limit.status !== 'pass');
     const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))));
-    const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`, LINE);
-    const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`;
+    const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF$1} columns = ${scale} queries)`, LINE);
+    const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF$1)}│${padEnd('►', HALF$1)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`;
     return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric)), ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])];
 }
 /** One block of diverging bars per gated metric, in the order the checks name the metrics. */
@@ -37831,9 +41037,10 @@ function nextSteps(result, files) {
     for (const check of result.decision.checks) {
         for (const unit of check.units) {
             // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
-            if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded')
+            if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded' || unit.reason === 'holdout_looks_unknown')
                 continue;
-            const why = unit.reason === 'too_few_queries' ? `only ${unit.comparison.n} queries` : 'the interval straddles the limit';
+            const c = unit.comparison;
+            const why = unit.reason === 'too_few_queries' ? `only ${c.n} queries` : unit.reason === 'interval_unreliable' && c.unreliable !== null ? unreliableWords(c.unreliable, c) : 'the interval straddles the limit';
             add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`);
         }
     }
@@ -37856,151 +41063,24 @@ function nextSteps(result, files) {
 }
 
 /**
- * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check
- * gates) drawn over the last gate runs on the default branch, with this PR's candidate as the last point: a
- * Mermaid `xychart-beta` line chart GitHub renders, and a table of the numbers. Pure: the past reports were
- * read by src/github/history.ts; what could not be read is counted in a note and never fails anything.
+ * A collapsed section of the Markdown report: a top-level `<details>` line (the section boundary fit.ts drops
+ * whole), the body, and the closing line. `summary` must already be HTML-safe (htmlText for any untrusted part).
  */
-/** Most charts drawn (the table holds every series up to {@link MAX_COLUMNS}). */
-const MAX_CHARTS = 6;
-/** Most series the table shows as columns. */
-const MAX_COLUMNS = 8;
-const keyOf = (metric, slice) => JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))]);
-/** The series of this result: each gated metric over all queries, then every non-empty slice a check gates it on. */
-function seriesOf(result) {
-    const out = [];
-    const seen = new Set();
-    const add = (metric, slice, current) => {
-        const key = keyOf(metric, slice);
-        if (seen.has(key) || !Number.isFinite(current))
-            return;
-        seen.add(key);
-        out.push({ metric, slice, key, current });
-    };
-    for (const metric of gatedMetrics(result)) {
-        const overall = result.comparisons.find((c) => c.metric === metric && c.slice.length === 0);
-        if (overall)
-            add(metric, [], overall.candidate);
-        for (const check of result.decision.checks) {
-            if (check.rule.metric !== metric)
-                continue;
-            for (const unit of check.units)
-                add(metric, unit.slice, unit.comparison.candidate);
-        }
-    }
-    return out;
-}
-/**
- * A past report's values by series key, first value of a key kept (as a search would find it). Built once per
- * report: a search per drawn series would key every value again (up to 50 runs x 2,000 values, twice per series).
- */
-function valuesByKey(report) {
-    const index = new Map();
-    for (const x of report.values) {
-        const k = keyOf(x.metric, x.slice);
-        if (!index.has(k))
-            index.set(k, x.value);
-    }
-    return index;
-}
-/** A past report's value of a series, or undefined when that run did not gate it. */
-function valueIn(index, key) {
-    const v = index.get(key);
-    return v !== undefined && Number.isFinite(v) ? v : undefined;
-}
-/** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
-const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
-const short = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
-const WORDS = { missing: 'no report artifact', expired: 'expired', unreadable: 'unreadable', wrong_version: 'from another report version', stale: 'stale (too old)' };
-/** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
-function readLine(h) {
-    const skipped = Object.keys(WORDS).filter((r) => h.skipped[r] > 0).map((r) => `${h.skipped[r]} ${WORDS[r]}`);
-    const asked = `history.runs is ${h.requested}`;
-    const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
-    return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`;
-}
-/** One xychart-beta line chart of a series: past points that have it, then this PR. */
-function chart(metric, points) {
-    const values = points.map((p) => p.value);
-    const lo = minOf(values);
-    const hi = maxOf(values);
-    const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
-    const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)));
-    const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad;
-    const top = metric.range ? Math.min(metric.range[1], hi + pad) : hi + pad;
-    // No input name goes into Mermaid source (it would be mangled or break the chart): the sentence above names it.
-    return [
-        'xychart-beta',
-        `  title "past runs, then this PR"`,
-        `  x-axis [${points.map((p) => `"${p.label}"`).join(', ')}]`,
-        `  y-axis "candidate mean" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
-        `  line [${values.map((v) => fixed(v, d)).join(', ')}]`
-    ].join('\n');
-}
-/**
- * The History section's lines (empty when the result carries no history). Every past run that gave a report is
- * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
- * simply has no point on the series it lacks.
- */
-function historySection(result) {
-    const h = result.history;
-    if (!h)
-        return [];
-    const out = ['### History', '', readLine(h), ''];
-    if (h.notes.length > 0)
-        out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '');
-    const series = seriesOf(result);
-    if (h.reports.length === 0 || series.length === 0) {
-        out.push('_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._', '');
-        return out;
-    }
-    const metricOf = (name) => result.rules.metrics.get(name);
-    const indexes = h.reports.map(valuesByKey);
-    const drawn = series.slice(0, MAX_CHARTS);
-    out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '');
-    for (const s of drawn) {
-        const labels = new Set();
-        const points = h.reports.flatMap((r, i) => {
-            const v = valueIn(indexes[i], s.key);
-            if (v === undefined)
-                return [];
-            // Two runs of one commit would share a category (and one point would hide the other): add the run.
-            const label = labels.has(short(r.commit)) ? `${short(r.commit)} run ${r.runId}` : short(r.commit);
-            labels.add(label);
-            return [{ label, value: v }];
-        });
-        points.push({ label: 'this PR', value: s.current });
-        const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`;
-        out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '');
-    }
-    if (series.length > MAX_CHARTS)
-        out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '');
-    const columns = series.slice(0, MAX_COLUMNS);
-    const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
-    const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]];
-    for (const [i, r] of h.reports.entries()) {
-        rows.push([
-            SAFE_URL.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
-            `\`${short(r.commit)}\``,
-            inline(r.date.slice(0, 10), 10),
-            ...columns.map((s) => {
-                const v = valueIn(indexes[i], s.key);
-                return v === undefined ? '—' : fixed(v, digits(s));
-            })
-        ]);
-    }
-    rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)]);
-    out.push(markdownTable(rows, { alignDelimiters: false }), '');
-    if (series.length > MAX_COLUMNS)
-        out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '');
+function detailsBlock(summary, body) {
+    const out = [`<details><summary>${summary}</summary>`, ''];
+    pushAll(out, body);
+    out.push('</details>', '');
     return out;
 }
 
 /**
  * The Markdown report (PR comment and job summary), built for a reviewer's first thirty seconds:
  *
- * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, provenance;
- * 2. `### Gated checks`: the table, and one sentence for every other unit that did not pass;
+ * 1. the head: verdict and the check that decided it, its plain-words sentence, the counts, the trust rules
+ *    that did not pass;
+ * 2. `### Gated checks`: the table (a max_regressions check over slices folded to one row, its slices in a
+ *    collapsed list under it), one sentence for every other unit that did not pass, then whether the result is
+ *    publishable, the to-judge list, provenance and the holdout's looks;
  * 3. `### Pictures`: each gated metric's forest plot (intervals against its limits on one numeric axis), wins and
  *    losses per slice, the histogram of per-query changes and the slice its tail of losses comes from;
  * 4. collapsible sections: per-slice breakdown, regressed queries, coverage, comparability, method, and
@@ -38031,12 +41111,42 @@ function toMarkdown(result, options = {}) {
     const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : '';
     out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`);
     out.push('');
-    // Trust rules that did not pass (other than the deciding one), whether the result is publishable, the to-judge list.
+    // Trust rules that did not pass (other than the deciding one): part of the verdict.
     if (result.trust) {
         for (const g of head.trust)
             out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`);
         if (head.trust.length > 0)
             out.push('');
+    }
+    // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
+    out.push('### Gated checks', '');
+    out.push(checksTable(result), '');
+    for (const check of result.decision.checks)
+        if (isFolded(check))
+            details(out, foldedSummary(check), [foldedUnitsTable(result, check), '']);
+    // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
+    const statistics = statisticsSentences(result);
+    if (statistics.length > 0)
+        out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '');
+    const under = markdownSlot(result, 'underChecks', options.files);
+    if (under.length > 0)
+        out.push(...under, '');
+    // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
+    const notes = gatedNotes(result);
+    if (notes.length > 0) {
+        out.push('Notes on the intervals of the gated checks:', '');
+        for (const n of notes)
+            out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`);
+        out.push('');
+    }
+    const others = head.findings;
+    if (others.length > 0) {
+        for (const f of others)
+            out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`);
+        out.push('');
+    }
+    // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
+    if (result.trust) {
         out.push(publishableLine(result.trust), '');
         if (head.toJudge !== null)
             out.push(inline(head.toJudge, 400), '');
@@ -38044,26 +41154,11 @@ function toMarkdown(result, options = {}) {
     const provenance = provenanceLines(result.provenance);
     if (provenance.length > 0)
         out.push(...provenance, '');
-    const holdout = holdoutSentence(result);
-    if (holdout !== null)
-        out.push(inline(holdout, 800), '');
-    // 2. Gated checks.
-    out.push('### Gated checks', '');
-    out.push(checksTable(result), '');
-    // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
-    const statistics = statisticsSentences(result);
-    if (statistics.length > 0)
-        out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '');
-    const seedWords = seedSentences(result);
-    if (seedWords.length > 0)
-        out.push(...seedWords.map((t) => `_${inline(t, 600)}_`), '');
-    const others = head.findings;
-    if (others.length > 0) {
-        for (const f of others)
-            out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`);
-        out.push('');
-    }
-    out.push(...budgetSection(result));
+    pushAll(out, markdownSlot(result, 'head', options.files));
+    const page = pageSentence(options.files);
+    if (page !== null)
+        out.push(inline(page, 600), '');
+    pushAll(out, markdownSlot(result, 'afterFindings', options.files));
     // 3. Pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram.
     const forests = gatedForests(result);
     const bars = countBars(result);
@@ -38088,17 +41183,17 @@ function toMarkdown(result, options = {}) {
                 out.push(inline(leftTailSentence(tail), 400), '');
         }
     }
-    pushAll(out, historySection(result));
+    pushAll(out, markdownSlot(result, 'afterPictures', options.files));
     // 4. Collapsible sections, in a fixed order.
     const sliceRows = shownSliceRows(result.comparisons.filter((c) => c.slice.length > 0), 'comparisons');
-    details(out, 'Check details: baseline, candidate, relative change, wins / losses / ties', [checkDetailsTable(result), '']);
+    details(out, SECTION_TITLES.checkDetails, [checkDetailsTable(result), '']);
     const sliceForests = [];
     for (const name of gatedMetrics(result)) {
         const lines = sliceForest(result, name);
         if (lines !== null)
             fence(sliceForests, lines);
     }
-    details(out, 'Per-slice breakdown (exploratory: shown, never gating unless a check names the slice)', [
+    details(out, SECTION_TITLES.breakdown, [
         ...sliceForests,
         comparisonsTable(result, result.comparisons.filter((c) => c.slice.length === 0)),
         '',
@@ -38111,22 +41206,19 @@ function toMarkdown(result, options = {}) {
         const shown = Math.min(TOP_REGRESSIONS, listable.shown.length);
         const body = [];
         if (shown > 0)
-            body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '');
+            body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable$1({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '');
         if (listable.withheld > 0)
-            body.push(`${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`, '');
-        const where = fileOrHow(options.files, 'regressions');
-        body.push(where.file !== undefined
-            ? `The regression set ${inline(where.file, 200)} lists all ${worseOnGated} queries that got worse on at least one gated metric, with both values and their attributes: keep it as a regression suite.`
-            : `${worseOnGated} queries got worse on at least one gated metric. To keep them as a regression suite (both values and their attributes, one JSON line per query), ${inline(where.how, 200)}.`, '');
+            body.push(withheldSentence(listable.withheld), '');
+        body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '');
         details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body);
     }
-    details(out, 'Coverage: what happened to every query', coverageBody(result));
-    details(out, 'Comparability', comparabilityBody(result));
+    details(out, SECTION_TITLES.coverage, coverageBody(result));
+    details(out, SECTION_TITLES.comparability, comparabilityBody(result));
     if (result.trust)
-        details(out, 'Trust: evaluation set, pooling bias, whole-class failures', [...judgeBody(result.judge), ...trustBody(result.trust)]);
-    if (result.seeds)
-        details(out, 'Seeds: the spread between independently trained seeds', seedsBody(result.seeds, result));
-    details(out, 'Method', methodBody(result));
+        details(out, SECTION_TITLES.trust, [...markdownSlot(result, 'trustDetails', options.files), ...trustBody(result.trust)]);
+    for (const s of capabilitySections(result, options.files))
+        details(out, s.title, s.body);
+    details(out, SECTION_TITLES.method, methodBody(result));
     const steps = nextSteps(result, options.files);
     if (steps.length > 0) {
         const body = [];
@@ -38136,9 +41228,9 @@ function toMarkdown(result, options = {}) {
                 body.push(`  - ${inline(e, 300)}`);
         }
         body.push('');
-        details(out, 'What to look at next', body);
+        details(out, SECTION_TITLES.next, body);
     }
-    out.push(`_This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name._`);
+    out.push(`_${SCOPE_SENTENCE}_`);
     out.push('');
     return out.join('\n');
 }
@@ -38160,9 +41252,1469 @@ function fence(out, lines) {
 }
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
 function details(out, summary, body) {
-    out.push(`<details><summary>${summary}</summary>`, '');
-    pushAll(out, body);
-    out.push('</details>', '');
+    pushAll(out, detailsBlock(summary, body));
+}
+
+/**
+ * Untrusted text (query ids and text, slice values, document ids, metric, check and file names) made inert in
+ * the HTML page. One function serves every place the page puts text, because the page puts it only where the
+ * same five entities make it inert: HTML text, a double-quoted attribute value, SVG `<text>` and `<title>`
+ * (inline SVG is parsed by the HTML parser, and no text goes into a script, a style, a URL or an unquoted
+ * attribute). Before escaping, the text is cleaned as in every report (src/report/escape.ts `clean`: control
+ * characters and bidi marks removed, line breaks folded into a space, cut at `max` code points).
+ */
+function esc(text, max = 120) {
+    return entities(clean(text, max));
+}
+/** Entity-escapes text that is already clean (our own words, numbers, RAW sentences after `clean`). */
+function entities(s) {
+    return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/**
+ * The report's own Markdown (the section bodies src/report/ writes for the PR comment: GFM tables, `- ` lists
+ * one level deep, paragraphs, `**bold**`, `_italic_`, code spans, backslash escapes, the entities escape.ts
+ * writes, https links and fenced blocks) as HTML, so the page shows the same words as the Markdown report from
+ * the same code instead of writing every sentence twice. It is not a Markdown parser for arbitrary input: it
+ * knows the subset src/report/ writes, and it is safe for any input, because it never passes a character
+ * through as markup. Every piece of text is entity-escaped; the only tags are the ones written here; a link is
+ * kept only when its target is a plain https URL (anything else shows its label); raw HTML in the input (there
+ * is none in the report's Markdown: escape.ts turns `<` into `&lt;`) would show as text.
+ */
+/** What a fenced Mermaid block becomes: the page runs no script but its own, so the chart is not drawn here. */
+const MERMAID_NOTE = '<p class="note">(A chart the Markdown report draws with Mermaid; its numbers are in the table.)</p>';
+/** The link targets kept: a plain https URL (the API's run links), nothing that could be a script or a fetch. */
+const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._~%/?=&#:+-]*$/;
+/** ASCII punctuation, the characters a backslash escapes in CommonMark. */
+const PUNCTUATION = /[!-/:-@[-`{-~]/;
+/** The entities escape.ts writes (decoded here, escaped again on output: the text reads as the Markdown shows it). */
+const ENTITY = /^&(amp|lt|gt|quot|#39);/;
+const DECODED = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+const STATUS_CLASS = [
+    ['✓', 'pass'],
+    ['✗', 'fail'],
+    ['⚠', 'inconclusive'],
+    ['?', 'unknown']
+];
+/**
+ * The status emoji of the Markdown (GitHub draws them from its own images) as text symbols every system font has:
+ * a page that opens from disk cannot count on an emoji font, and a missing one draws an empty box.
+ */
+const SYMBOLS = [
+    [/✅/g, '✓'],
+    [/❌/g, '✗'],
+    [/⚠️?/g, '⚠'],
+    [/❔/g, '?']
+];
+const textSymbols = (s) => SYMBOLS.reduce((t, [re, to]) => t.replace(re, to), s);
+/**
+ * The Markdown lines (an element may hold several lines, as a table does) as HTML. `headingLevel` is the level
+ * a `### ` heading becomes (the page's sections are `<h2>`, so the report's `### ` is `<h3>` by default).
+ */
+function markdownToHtml(markdown, headingLevel = 3) {
+    const lines = markdown.join('\n').split('\n');
+    const out = [];
+    let i = 0;
+    while (i < lines.length) {
+        const line = lines[i];
+        if (line.trim() === '') {
+            i++;
+            continue;
+        }
+        const fence = /^(`{3,})([A-Za-z0-9_-]*)\s*$/.exec(line);
+        if (fence) {
+            const body = [];
+            i++;
+            while (i < lines.length && lines[i] !== fence[1])
+                body.push(lines[i++]);
+            i++;
+            out.push(fence[2] === 'mermaid' ? MERMAID_NOTE : `<pre>${entities(body.join('\n'))}</pre>`);
+            continue;
+        }
+        const heading = /^(#{1,6}) (.*)$/.exec(line);
+        if (heading) {
+            const level = Math.min(6, headingLevel + heading[1].length - 3);
+            out.push(`<h${level}>${inlineHtml(heading[2])}</h${level}>`);
+            i++;
+            continue;
+        }
+        if (line.startsWith('|') && i + 1 < lines.length && isDelimiterRow(lines[i + 1])) {
+            const rows = [line];
+            const delimiter = lines[i + 1];
+            i += 2;
+            while (i < lines.length && lines[i].startsWith('|'))
+                rows.push(lines[i++]);
+            out.push(table(rows, delimiter));
+            continue;
+        }
+        if (/^ *- /.test(line)) {
+            const items = [];
+            while (i < lines.length && lines[i].trim() !== '' && (/^ *- /.test(lines[i]) || /^ {2,}\S/.test(lines[i])))
+                items.push(lines[i++]);
+            out.push(list(items));
+            continue;
+        }
+        const paragraph = [];
+        while (i < lines.length && lines[i].trim() !== '' && !startsBlock(lines, i))
+            paragraph.push(lines[i++].trim());
+        out.push(`<p>${inlineHtml(paragraph.join(' '))}</p>`);
+    }
+    return out.join('\n');
+}
+/** True when line `i` starts a block other than a paragraph (a paragraph ends there). */
+function startsBlock(lines, i) {
+    const line = lines[i];
+    if (/^`{3,}/.test(line) || /^#{1,6} /.test(line) || /^ *- /.test(line))
+        return true;
+    return line.startsWith('|') && i + 1 < lines.length && isDelimiterRow(lines[i + 1]);
+}
+function isDelimiterRow(line) {
+    const cells = splitRow(line);
+    return cells.length > 0 && cells.every((c) => /^\s*:?-+:?\s*$/.test(c));
+}
+/** The cells of a table row: split at every `|` that no backslash escapes, the outer pipes dropped. */
+function splitRow(line) {
+    const cells = [];
+    let cell = '';
+    const body = line.trim().replace(/^\|/, '');
+    for (let i = 0; i < body.length; i++) {
+        const ch = body[i];
+        if (ch === '\\' && i + 1 < body.length) {
+            cell += ch + body[++i];
+        }
+        else if (ch === '|') {
+            cells.push(cell);
+            cell = '';
+        }
+        else
+            cell += ch;
+    }
+    if (cell.trim() !== '')
+        cells.push(cell);
+    return cells;
+}
+function table(rows, delimiter) {
+    const align = splitRow(delimiter).map((c) => {
+        const t = c.trim();
+        return t.startsWith(':') && t.endsWith(':') ? 'center' : t.endsWith(':') ? 'right' : '';
+    });
+    const cellHtml = (tag, text, j) => {
+        const status = tag === 'td' ? STATUS_CLASS.find(([mark]) => textSymbols(text.trim()).startsWith(`${mark} `)) : undefined;
+        const classes = [align[j] === 'right' ? 'num' : align[j] === 'center' ? 'mid' : '', status ? `st ${status[1]}` : ''].filter((c) => c !== '');
+        return `<${tag}${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''}>${inlineHtml(text.trim())}</${tag}>`;
+    };
+    const [head, ...body] = rows.map(splitRow);
+    const width = head.length;
+    const pad = (cells) => [...cells, ...Array.from({ length: Math.max(0, width - cells.length) }, () => '')].slice(0, width);
+    return [
+        '<div class="table"><table>',
+        `<thead><tr>${head.map((c, j) => cellHtml('th', c, j)).join('')}</tr></thead>`,
+        `<tbody>${body
+            .map((r) => `<tr>${pad(r)
+            .map((c, j) => cellHtml('td', c, j))
+            .join('')}</tr>`)
+            .join('\n')}</tbody>`,
+        '</table></div>'
+    ].join('\n');
+}
+/**
+ * `- ` items; an item indented by two or more spaces is a sub-item of the item before it (the report nests one
+ * level: evidence under a next step); an indented line without a marker continues its item.
+ */
+function list(lines) {
+    const items = [];
+    for (const line of lines) {
+        const m = /^( *)- (.*)$/.exec(line);
+        const last = items[items.length - 1];
+        if (m === null) {
+            if (last === undefined)
+                items.push({ text: line.trim(), children: [] });
+            else if (last.children.length > 0)
+                last.children[last.children.length - 1] += ` ${line.trim()}`;
+            else
+                last.text += ` ${line.trim()}`;
+        }
+        else if (m[1].length >= 2 && last !== undefined)
+            last.children.push(m[2]);
+        else
+            items.push({ text: m[2], children: [] });
+    }
+    const li = (text, children) => `<li>${inlineHtml(text)}${children.length > 0 ? `<ul>${children.map((c) => li(c, [])).join('')}</ul>` : ''}</li>`;
+    return `<ul>${items.map((it) => li(it.text, it.children)).join('\n')}</ul>`;
+}
+const space = (ch) => ch === undefined || /\s/.test(ch);
+const punctuation = (ch) => ch !== undefined && /[\p{P}\p{S}]/u.test(ch);
+/**
+ * One line of inline Markdown as HTML: code spans (content escaped as is), backslash escapes, the entities
+ * escape.ts writes, `**strong**`, `_emphasis_` (an underscore inside a word, as in `on_inconclusive`, is a
+ * letter, as in CommonMark) and `[label](https://...)` links. Every other character is text, entity-escaped.
+ */
+function inlineHtml(source) {
+    const tokens = [];
+    let text = '';
+    const flush = () => {
+        if (text !== '')
+            tokens.push({ kind: 'text', text });
+        text = '';
+    };
+    let i = 0;
+    while (i < source.length) {
+        const ch = source[i];
+        if (ch === '\\' && i + 1 < source.length && PUNCTUATION.test(source[i + 1])) {
+            text += source[i + 1];
+            i += 2;
+        }
+        else if (ch === '`') {
+            let run = 1;
+            while (source[i + run] === '`')
+                run++;
+            const close = closingRun(source, i + run, run);
+            if (close < 0) {
+                text += '`'.repeat(run);
+                i += run;
+            }
+            else {
+                flush();
+                tokens.push({ kind: 'html', html: `<code>${entities(source.slice(i + run, close))}</code>` });
+                i = close + run;
+            }
+        }
+        else if (ch === '&' && ENTITY.test(source.slice(i, i + 6))) {
+            const m = ENTITY.exec(source.slice(i, i + 6));
+            text += DECODED[m[1]];
+            i += m[0].length;
+        }
+        else if (ch === '*' && source[i + 1] === '*') {
+            flush();
+            tokens.push({ kind: 'strong' });
+            i += 2;
+        }
+        else if (ch === '_') {
+            const before = source[i - 1];
+            const after = source[i + 1];
+            const open = (i === 0 || space(before) || punctuation(before)) && !space(after);
+            const close = i > 0 && !space(before) && (space(after) || punctuation(after));
+            if (open || close) {
+                flush();
+                tokens.push({ kind: 'em', open, close });
+            }
+            else
+                text += ch;
+            i++;
+        }
+        else if (ch === '[') {
+            const m = /^\[([^\]\n]*)\]\(([^()\s]*)\)/.exec(source.slice(i));
+            if (m === null) {
+                text += ch;
+                i++;
+            }
+            else {
+                flush();
+                const label = inlineHtml(m[1]);
+                tokens.push({ kind: 'html', html: SAFE_URL.test(m[2]) ? `<a href="${entities(m[2])}" rel="noopener noreferrer">${label}</a>` : label });
+                i += m[0].length;
+            }
+        }
+        else {
+            text += ch;
+            i++;
+        }
+    }
+    flush();
+    return render(tokens);
+}
+/** Index of the next run of exactly `run` backticks at or after `from`, or -1. */
+function closingRun(source, from, run) {
+    for (let j = from; j < source.length; j++) {
+        if (source[j] !== '`')
+            continue;
+        let k = 0;
+        while (source[j + k] === '`')
+            k++;
+        if (k === run)
+            return j;
+        j += k - 1;
+    }
+    return -1;
+}
+/** The tokens as HTML: strong markers pair in order, emphasis markers opener-to-closer; an unpaired one is text. */
+function render(tokens) {
+    const strong = tokens.flatMap((t, i) => (t.kind === 'strong' ? [i] : []));
+    const paired = new Map();
+    for (let k = 0; k + 1 < strong.length; k += 2) {
+        paired.set(strong[k], 'open');
+        paired.set(strong[k + 1], 'close');
+    }
+    const openEm = [];
+    tokens.forEach((t, i) => {
+        if (t.kind !== 'em')
+            return;
+        if (t.close && openEm.length > 0) {
+            paired.set(openEm.pop(), 'open');
+            paired.set(i, 'close');
+        }
+        else if (t.open)
+            openEm.push(i);
+    });
+    return tokens
+        .map((t, i) => {
+        if (t.kind === 'text')
+            return entities(textSymbols(t.text));
+        if (t.kind === 'html')
+            return t.html;
+        const side = paired.get(i);
+        const tag = t.kind === 'strong' ? 'strong' : 'em';
+        if (side === 'open')
+            return `<${tag}>`;
+        if (side === 'close')
+            return `</${tag}>`;
+        return t.kind === 'strong' ? '**' : '_';
+    })
+        .join('');
+}
+
+/** The capability parts of `result`'s page. */
+function capabilityParts(result, files) {
+    return {
+        head: markdownToHtml(markdownSlot(result, 'head', files)),
+        underChecks: markdownToHtml(markdownSlot(result, 'underChecks', files)),
+        budget: markdownToHtml(markdownSlot(result, 'afterFindings', files), 2),
+        history: markdownToHtml(markdownSlot(result, 'afterPictures', files), 2),
+        comparability: markdownToHtml(comparabilityBody(result)),
+        judge: markdownToHtml(markdownSlot(result, 'trustDetails', files)),
+        sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: markdownToHtml(s.body) }))
+    };
+}
+/**
+ * What the capabilities show beside each query (the queries file's text; both runs' top documents in runs mode),
+ * as the page's lookups by query id.
+ */
+function capabilityDetails(result) {
+    if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined))
+        return undefined;
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    const at = (id) => queryDetails(result, index.get(id) ?? -1);
+    const ranked = (docs) => docs?.map((doc) => ({ doc, grade: null }));
+    return {
+        text: { get: (id) => at(id).text },
+        baselineTop: { get: (id) => ranked(at(id).top?.baseline) },
+        candidateTop: { get: (id) => ranked(at(id).top?.candidate) }
+    };
+}
+
+/**
+ * The page's one script: sorting the regressed-queries table by a column (click its heading: ascending, then
+ * descending; numbers by value, a missing value last, text by its characters, ties in the page's order) and
+ * filtering its rows by a text (case-insensitive, over all of a row's text). It reads and moves the page's own
+ * elements and writes only `hidden`, `aria-sort` and a count's `textContent`: no data is in the script, nothing
+ * is parsed as HTML, nothing is fetched. The page reads the same without it (worst first, the filter box hidden).
+ * The Content-Security-Policy allows exactly this text (its sha256, document.ts): change a byte and the hash
+ * changes with it.
+ */
+const PAGE_SCRIPT = `
+'use strict'
+for (const table of document.querySelectorAll('table.sortable')) {
+  const body = table.tBodies[0]
+  const rows = Array.from(body.rows)
+  const place = new Map(rows.map((r, i) => [r, i]))
+  const heads = Array.from(table.tHead.rows[0].cells)
+  const key = (row, col) => {
+    const cell = row.cells[col]
+    const v = cell.getAttribute('data-v')
+    return v === null ? cell.textContent : v === '' ? NaN : Number(v)
+  }
+  heads.forEach((th, col) => {
+    const button = th.querySelector('button')
+    if (!button) return
+    button.addEventListener('click', () => {
+      const up = th.getAttribute('aria-sort') !== 'ascending'
+      for (const h of heads) h.removeAttribute('aria-sort')
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending')
+      const sorted = rows.slice().sort((a, b) => {
+        const x = key(a, col)
+        const y = key(b, col)
+        let d
+        if (typeof x === 'number') d = Number.isNaN(x) || Number.isNaN(y) ? Number.isNaN(x) - Number.isNaN(y) : up ? x - y : y - x
+        else d = up ? (x < y ? -1 : x > y ? 1 : 0) : x < y ? 1 : x > y ? -1 : 0
+        return d || place.get(a) - place.get(b)
+      })
+      for (const r of sorted) body.appendChild(r)
+    })
+  })
+  const input = document.querySelector('input[data-filter="' + table.id + '"]')
+  const count = document.querySelector('output[data-count="' + table.id + '"]')
+  if (input && count) {
+    input.closest('.filter').hidden = false
+    const texts = new Map(rows.map((r) => [r, r.textContent.toLowerCase()]))
+    const update = () => {
+      const q = input.value.trim().toLowerCase()
+      let shown = 0
+      for (const r of rows) {
+        const hit = q === '' || texts.get(r).includes(q)
+        r.hidden = !hit
+        if (hit) shown++
+      }
+      count.textContent = shown + ' of ' + rows.length + ' rows'
+    }
+    input.addEventListener('input', update)
+    update()
+  }
+}
+`;
+
+/**
+ * The page's one style element: system fonts (nothing is fetched), light and dark by `prefers-color-scheme`,
+ * colours as variables that the SVG pictures use too. Status colours are GitHub's (Primer) for each theme; the
+ * slice colours are the Okabe-Ito set, distinct under the common colour-vision deficiencies (the yellow darkened
+ * on white); losses, ties and gains are the Markdown histogram's red, grey and blue. Every status is also told by
+ * a word or a shape. The Content-Security-Policy allows exactly this text (its sha256, document.ts).
+ */
+const PAGE_STYLE = `
+:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --panel: #f6f8fa; --grid: #e8ebef;
+  --pass: #1a7f37; --fail: #cf222e; --incon: #9a6700; --explore: #59636e; --limit: #8250df;
+  --worse: #d6604d; --same: #8c8c8c; --better: #4393c3;
+  --c0: #0072b2; --c1: #e69f00; --c2: #009e73; --c3: #cc79a7; --c4: #d55e00; --c5: #56b4e9; --c6: #a38b00; --c7: #9a9a9a;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117; --fg: #f0f6fc; --muted: #9198a1; --border: #3d444d; --panel: #151b23; --grid: #262c36;
+    --pass: #3fb950; --fail: #f85149; --incon: #d29922; --explore: #9198a1; --limit: #ab7df8;
+    --worse: #e07b6a; --same: #9a9a9a; --better: #6cb0dc;
+    --c0: #4aa3e8; --c1: #f0b429; --c2: #2fc496; --c3: #e08cc0; --c4: #f07a3a; --c5: #8fd0f2; --c6: #f0e442; --c7: #8a8f98;
+  }
+}
+* { box-sizing: border-box; }
+html { background: var(--bg); color: var(--fg); }
+body {
+  margin: 0 auto; max-width: 1200px; padding: 24px;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif;
+}
+h1 { font-size: 1.6rem; margin: 0 0 8px; line-height: 1.25; }
+h2 { font-size: 1.3rem; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 1px solid var(--border); }
+h3 { font-size: 1.05rem; margin: 24px 0 8px; }
+p, ul, ol { margin: 0 0 12px; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.88em; }
+code { background: var(--panel); border: 1px solid var(--border); border-radius: 4px; padding: 0 4px; overflow-wrap: anywhere; }
+pre { background: var(--panel); border-radius: 6px; padding: 12px; overflow: auto; line-height: 1.35; }
+a { color: var(--better); }
+.verdict { border: 1px solid var(--border); border-left: 8px solid var(--pass); border-radius: 8px; padding: 16px 20px; background: var(--panel); }
+.verdict.fail { border-left-color: var(--fail); }
+.verdict .tool { color: var(--muted); font-size: 0.9em; margin: 0 0 4px; }
+.badge { display: inline-block; border-radius: 6px; padding: 0 10px; margin-right: 8px; color: #fff; background: var(--pass); font-size: 0.85em; vertical-align: 2px; }
+.fail .badge { background: var(--fail); }
+.sentence { font-weight: 600; }
+.counts { color: var(--muted); }
+nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 16px 0 0; }
+.note, figcaption, .key { color: var(--muted); font-size: 0.9em; }
+.key { list-style: none; padding: 0; }
+.st.pass, li.pass > .word { color: var(--pass); }
+.st.fail, li.fail > .word { color: var(--fail); font-weight: 600; }
+.st.inconclusive, li.inconclusive > .word { color: var(--incon); }
+.findings { padding-left: 0; list-style: none; }
+.findings li { margin-bottom: 6px; }
+.table { overflow-x: auto; margin: 0 0 12px; }
+.table.scroll { max-height: 75vh; overflow: auto; border: 1px solid var(--border); border-radius: 6px; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.92em; }
+th, td { border: 1px solid var(--border); padding: 4px 10px; text-align: left; vertical-align: top; }
+th { background: var(--panel); font-weight: 600; }
+.scroll th { position: sticky; top: 0; z-index: 1; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.worse { color: var(--fail); }
+td.id { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; overflow-wrap: anywhere; max-width: 24em; }
+td.text { min-width: 16em; max-width: 32em; }
+th button { font: inherit; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-align: inherit; }
+th[aria-sort="ascending"] button::after { content: " ▲"; }
+th[aria-sort="descending"] button::after { content: " ▼"; }
+.topk { margin: 0; padding-left: 1.6em; font-size: 0.9em; min-width: 14em; }
+.topk .doc { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+.grade { color: var(--muted); }
+.grade.rel { color: var(--pass); font-weight: 600; }
+.filter input { font: inherit; padding: 4px 8px; min-width: 18em; border: 1px solid var(--border); border-radius: 6px; background: var(--bg); color: var(--fg); }
+details { margin: 0 0 12px; border: 1px solid var(--border); border-radius: 6px; padding: 8px 14px; }
+details > summary { cursor: pointer; font-weight: 600; }
+details[open] > summary { margin-bottom: 8px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(400px, 1fr)); gap: 8px 24px; align-items: start; }
+figure { margin: 0 0 16px; }
+svg.plot { display: block; max-width: 100%; height: auto; font-family: inherit; }
+.legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 0.9em; color: var(--muted); }
+.sw { font-size: 1.1em; }
+.plot text { fill: var(--fg); font-size: 12px; }
+.plot text.tick, .plot .direction, .plot .unit, .plot .axis-title, .plot .corner { fill: var(--muted); }
+.plot .corner { font-size: 11px; }
+.plot .domain, .plot line.tick { stroke: var(--muted); stroke-width: 1; }
+.plot .grid { stroke: var(--grid); stroke-width: 1; }
+.plot .zero { stroke: var(--fg); stroke-width: 1.3; }
+.plot .limit { stroke: var(--limit); stroke-width: 1.3; stroke-dasharray: 5 3; }
+.plot .limit-label { fill: var(--limit); font-size: 11px; font-weight: 600; }
+.plot .numbers { font-variant-numeric: tabular-nums; }
+.forest .ci, .forest .cap { stroke-width: 2; }
+.forest .pass .ci, .forest .pass .cap { stroke: var(--pass); }
+.forest .pass .mark { fill: var(--pass); }
+.forest .pass .status { fill: var(--pass); }
+.forest .fail .ci, .forest .fail .cap { stroke: var(--fail); stroke-width: 3.5; }
+.forest .fail .mark { fill: var(--fail); }
+.forest .fail .status { fill: var(--fail); font-weight: 700; }
+.forest .inconclusive .ci, .forest .inconclusive .cap { stroke: var(--incon); stroke-dasharray: 2 2; }
+.forest .inconclusive .mark { fill: var(--bg); stroke: var(--incon); stroke-width: 2; }
+.forest .inconclusive .status { fill: var(--incon); }
+.forest .exploratory .ci, .forest .exploratory .cap { stroke: var(--explore); }
+.forest .exploratory .mark { fill: var(--bg); stroke: var(--explore); stroke-width: 2; }
+.scatter .diagonal { stroke: var(--muted); stroke-width: 1.2; stroke-dasharray: 6 4; }
+.scatter .pt { fill-opacity: 0.7; }
+.scatter .pt.w { fill-opacity: 0.95; stroke: var(--fg); stroke-width: 0.7; }
+.c0 { fill: var(--c0); color: var(--c0); } .c1 { fill: var(--c1); color: var(--c1); } .c2 { fill: var(--c2); color: var(--c2); }
+.c3 { fill: var(--c3); color: var(--c3); } .c4 { fill: var(--c4); color: var(--c4); } .c5 { fill: var(--c5); color: var(--c5); }
+.c6 { fill: var(--c6); color: var(--c6); } .c7 { fill: var(--c7); color: var(--c7); }
+.histogram .worse .bar, .bars .bar.worse { fill: var(--worse); }
+.histogram .same .bar { fill: var(--same); }
+.histogram .better .bar, .bars .bar.better { fill: var(--better); }
+.plot .count { font-size: 11px; fill: var(--muted); }
+.bars .count-limit { stroke: var(--fg); stroke-width: 3; }
+.bars .fail .slice { fill: var(--fail); font-weight: 600; }
+footer { margin-top: 36px; color: var(--muted); font-size: 0.9em; border-top: 1px solid var(--border); padding-top: 12px; }
+`;
+
+/**
+ * The page's shell: one file that needs nothing else (no font, image, script or style is fetched), opens from
+ * disk, and forbids by its Content-Security-Policy everything but its own style element and script, named by
+ * their sha256 (deterministic, unlike a nonce): `default-src 'none'` blocks every fetch, connection, frame,
+ * font, image and plugin, `base-uri` and `form-action` (which default-src does not cover) are 'none' too. So a
+ * string from the inputs that escaped escaping still could not run, load or send anything.
+ */
+/** The policy for a page whose only inline style and script are `style` and `script`. */
+function contentSecurityPolicy(style, script) {
+    const hash = (text) => `'sha256-${sha256Base64(text)}'`;
+    return [`default-src 'none'`, `style-src ${hash(style)}`, `script-src ${hash(script)}`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+}
+/** The whole document around `body` (HTML already escaped); `title` is RAW. */
+function htmlDocument(title, body) {
+    return [
+        '<!DOCTYPE html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(PAGE_STYLE, PAGE_SCRIPT)}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        `<title>${esc(title, 200)}</title>`,
+        `<style>${PAGE_STYLE}</style>`,
+        '</head>',
+        '<body>',
+        body,
+        `<script>${PAGE_SCRIPT}</script>`,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
+}
+
+/**
+ * The few SVG pieces every picture of the page is made of: fixed-decimal coordinates (the same bytes on every
+ * machine), a linear scale, numeric axes with ticks and a label under every tick, and the `<svg>` element
+ * itself. Colours are CSS classes (style.ts), so the pictures follow the page's light or dark theme; no
+ * `style` attribute is written (the Content-Security-Policy allows the page's one style element only).
+ */
+/** A coordinate or length in the SVG: one decimal, fixed formatting. */
+const px = (x) => fixed(x, 1);
+/**
+ * One SVG element: `<name a="v" ...>content</name>`, or self-closed without content. Every attribute value is
+ * entity-escaped (numbers written by {@link px}); `content` must already be escaped (esc, entities) or markup.
+ */
+function el(name, attributes, content) {
+    const attrs = Object.entries(attributes)
+        .map(([k, v]) => ` ${k}="${typeof v === 'number' ? px(v) : entities(v)}"`)
+        .join('');
+    return content === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${content}</${name}>`;
+}
+/** Maps [lo, hi] onto [a, b] (a > b for a y axis, which grows downwards), clamped to the range. */
+function linear(lo, hi, a, b) {
+    const span = hi - lo || 1;
+    return (v) => a + ((Math.min(hi, Math.max(lo, v)) - lo) / span) * (b - a);
+}
+/** Ticks of a count axis from 0: steps of 1, 2 or 5 x 10^k, at most five intervals, the last at or above `max`. */
+function countTicks(max) {
+    let step = 0;
+    for (let p = 1; step === 0; p *= 10)
+        step = [1, 2, 5].map((f) => f * p).find((s) => s * 5 >= max) ?? 0;
+    const top = Math.max(step, Math.ceil(max / step) * step);
+    const ticks = [];
+    for (let t = 0; t <= top; t += step)
+        ticks.push(t);
+    return ticks;
+}
+/** The opening `<svg>` of a picture: its size in CSS pixels (the page scales it down when narrower). */
+function svgOpen(frame) {
+    const { width, height } = frame;
+    const data = Object.entries(frame.data ?? {}).map(([k, v]) => ` data-${k}="${v}"`);
+    const size = `viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"`;
+    return `<svg class="plot ${frame.kind}" ${size} role="img" aria-label="${entities(frame.label)}"${data.join('')}>`;
+}
+/** A horizontal axis: the domain line, a tick and its label under every value, light grid lines up to `grid`. */
+function bottomAxis(axis) {
+    const y = axis.across;
+    const out = [el('line', { class: 'domain', x1: axis.from, y1: y, x2: axis.to, y2: y })];
+    for (const t of axis.ticks) {
+        const x = axis.at(t);
+        if (axis.grid !== undefined)
+            out.push(el('line', { class: 'grid', x1: x, y1: axis.grid, x2: x, y2: y }));
+        out.push(el('line', { class: 'tick', x1: x, y1: y, x2: x, y2: y + 5 }));
+        out.push(el('text', { class: 'tick', x, y: y + 18, 'text-anchor': 'middle' }, entities(axis.label(t))));
+    }
+    return `<g class="axis x">${out.join('')}</g>`;
+}
+/** A vertical axis: the domain line, a tick and its label left of every value, light grid lines to `grid`. */
+function leftAxis(axis) {
+    const x = axis.across;
+    const out = [el('line', { class: 'domain', x1: x, y1: axis.from, x2: x, y2: axis.to })];
+    for (const t of axis.ticks) {
+        const y = axis.at(t);
+        if (axis.grid !== undefined)
+            out.push(el('line', { class: 'grid', x1: x, y1: y, x2: axis.grid, y2: y }));
+        out.push(el('line', { class: 'tick', x1: x - 5, y1: y, x2: x, y2: y }));
+        out.push(el('text', { class: 'tick', x: x - 8, y: y + 4, 'text-anchor': 'end' }, entities(axis.label(t))));
+    }
+    return `<g class="axis y">${out.join('')}</g>`;
+}
+/** Text at (x, y); `content` must already be escaped (esc or entities). */
+function text(x, y, content, cls, anchor = 'start') {
+    return el('text', anchor === 'start' ? { class: cls, x, y } : { class: cls, x, y, 'text-anchor': anchor }, content);
+}
+/** A line from (x1, y1) to (x2, y2). */
+function line(x1, y1, x2, y2, cls) {
+    return el('line', { class: cls, x1, y1, x2, y2 });
+}
+/** A rectangle. */
+function rect(x, y, width, height, cls) {
+    return el('rect', { class: cls, x, y, width, height });
+}
+
+/**
+ * Wins and losses per slice as diverging bars, the rows of the Markdown picture (count-bars.ts `barRows`): queries
+ * that got worse to the left of the centre line, queries that got better to the right, on one count scale (the
+ * axis is labelled with counts on both sides), ties as a number at the row's end. A `max_regressions` limit is
+ * a count, so it is drawn as one: a mark at the limit on the worse side, and its words in the row's tooltip.
+ */
+const WIDTH$3 = 880;
+const CENTRE = 520;
+const HALF = 240;
+const TIES_X = 872;
+const ROW$2 = 22;
+const TOP$4 = 24;
+const BOTTOM$2 = 44;
+const SLICE_CHARS$1 = 40;
+/** The bars of one metric's rows. */
+function barsSvg(options) {
+    const { rows, metric } = options;
+    const ticks = countTicks(Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0)))));
+    const top = ticks[ticks.length - 1];
+    const right = linear(0, top, CENTRE, CENTRE + HALF);
+    const left = linear(0, top, CENTRE, CENTRE - HALF);
+    const bottom = TOP$4 + rows.length * ROW$2;
+    const out = [svgOpen({ width: WIDTH$3, height: bottom + BOTTOM$2, label: options.label, kind: 'bars', data: { rows: rows.length } })];
+    const all = [
+        ...ticks
+            .slice(1)
+            .map((t) => -t)
+            .reverse(),
+        ...ticks
+    ];
+    const x = (v) => (v < 0 ? left(-v) : right(v));
+    const label = (v) => String(Math.abs(v));
+    out.push(bottomAxis({ ticks: all, at: x, label, across: bottom + 2, from: CENTRE - HALF, to: CENTRE + HALF, grid: TOP$4 }));
+    out.push(text(CENTRE - 8, TOP$4 - 8, '◄ worse', 'direction', 'end'), text(CENTRE + 8, TOP$4 - 8, 'better ►', 'direction'));
+    out.push(text(TIES_X, TOP$4 - 8, 'ties', 'direction', 'end'));
+    out.push(text(CENTRE, bottom + 38, 'queries', 'axis-title', 'middle'));
+    rows.forEach((r, i) => {
+        const y = TOP$4 + i * ROW$2;
+        const mid = y + ROW$2 / 2 + 4;
+        const limit = limitWords(r, metric);
+        const words = `${r.slice}: ${r.losses} worse, ${r.wins} better, ${r.ties} ties${limit ? `; ${limit}` : ''}`;
+        out.push(`<g class="slice-row${r.limit !== null && r.limit.status !== 'pass' ? ` ${r.limit.status}` : ''}"><title>${esc(words, 400)}</title>`);
+        out.push(text(0, mid, esc(r.slice, SLICE_CHARS$1), 'slice'));
+        if (r.losses > 0)
+            out.push(rect(left(r.losses), y + 3, Math.max(1, CENTRE - left(r.losses)), ROW$2 - 6, 'bar worse'));
+        if (r.wins > 0)
+            out.push(rect(CENTRE, y + 3, Math.max(1, right(r.wins) - CENTRE), ROW$2 - 6, 'bar better'));
+        // The loss count goes left of its bar, or of the limit mark when that is further out.
+        const lossEnd = r.limit === null ? left(r.losses) : Math.min(left(r.losses), left(r.limit.count));
+        out.push(text(lossEnd - 5, mid, String(r.losses), 'count', 'end'), text(right(r.wins) + 4, mid, String(r.wins), 'count'));
+        out.push(text(TIES_X, mid, String(r.ties), 'count', 'end'));
+        if (r.limit !== null)
+            out.push(line(left(r.limit.count), y + 1, left(r.limit.count), y + ROW$2 - 1, 'count-limit'));
+        out.push('</g>');
+    });
+    out.push(line(CENTRE, TOP$4 - 2, CENTRE, bottom + 2, 'zero'));
+    out.push('</svg>');
+    return out.join('\n');
+}
+/** The entities-escaped limit words of the rows that have a limit, for a list under the picture. */
+function limitItems(rows, metric) {
+    return rows.filter((r) => r.limit !== null).map((r) => `${esc(r.slice, 120)}: ${entities(limitWords(r, metric))}`);
+}
+
+/**
+ * The forest plot as SVG: the same rows, limits and axis as the Unicode one (forest.ts: `gatedForestData`,
+ * `sliceForestRows`, axis.ts `numberAxis`), one row per check unit or slice, its change as a marker inside its
+ * interval, on one numeric axis in the metric's display units (points for shares) with a labelled tick at every
+ * round value, a solid line at no change and a dashed one at each check's limit. Status is told by word, marker
+ * and line, not by colour alone: pass ● on a solid line, FAIL ■ on a thick line, inconclusive □ on a dotted
+ * line, exploratory ○. Every row has a `<title>` (the tooltip) with its full label and numbers.
+ */
+const WIDTH$2 = 880;
+/** Left edge and width of the plot area; where the numbers start; row height; room above and below the rows. */
+const PLOT_LEFT = 340;
+const PLOT_WIDTH = 290;
+const NUMBERS_X = 642;
+const ROW$1 = 24;
+const TOP$3 = 40;
+const BOTTOM$1 = 58;
+/** Closest two limit labels may sit on one line, in pixels. */
+const LABEL_GAP = 16;
+/** Longest slice label drawn in a row (the tooltip has it whole). */
+const SLICE_CHARS = 34;
+const WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconcl.', exploratory: '' };
+const LONG_WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconclusive', exploratory: 'exploratory' };
+/** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
+function marker(status, x, y) {
+    if (status === 'fail' || status === 'inconclusive')
+        return rect(x - 4.5, y - 4.5, 9, 9, 'mark');
+    return el('circle', { class: 'mark', cx: x, cy: y, r: 4.5 });
+}
+/**
+ * One forest plot. Rows beyond the report's picture cap (slice-rows.ts: failing and inconclusive rows first)
+ * are counted in `hidden`, as in the Markdown.
+ */
+function forestSvg(options) {
+    const { metric } = options;
+    const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive');
+    const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => ({ value: toDisplay(metric, l.value), check: l.check }));
+    const values = [0, ...limits.map((l) => l.value)];
+    for (const r of rows) {
+        if (r.comparison.ci.every(Number.isFinite))
+            values.push(...r.comparison.ci.map((v) => toDisplay(metric, v)));
+    }
+    const axis = numberAxis(values, PLOT_WIDTH);
+    const right = PLOT_LEFT + PLOT_WIDTH;
+    const x = linear(axis.lo, axis.hi, PLOT_LEFT, right);
+    const bottom = TOP$3 + rows.length * ROW$1;
+    const unit = unitWord(metric);
+    const out = [svgOpen({ width: WIDTH$2, height: bottom + BOTTOM$1, label: options.label, kind: 'forest', data: { rows: rows.length } })];
+    const label = (v) => tickLabel(axis, v);
+    out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP$3 - 6 }));
+    if (unit)
+        out.push(text(right + 26, bottom + 22, esc(unit, 16), 'unit'));
+    const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →'];
+    out.push(text(PLOT_LEFT, bottom + 42, lower, 'direction'), text(right, bottom + 42, upper, 'direction', 'end'));
+    if (axis.lo <= 0 && axis.hi >= 0)
+        out.push(line(x(0), TOP$3 - 6, x(0), bottom + 4, 'zero'));
+    out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`));
+    rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP$3 + i * ROW$1 + ROW$1 / 2)));
+    out.push('</svg>');
+    return { svg: out.join('\n'), hidden };
+}
+/**
+ * Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
+ * a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
+ */
+function limitLines(limits, x, bottom, words) {
+    const out = [];
+    const seen = new Set();
+    let previous = -Infinity;
+    let raised = false;
+    for (const l of [...limits].sort((a, b) => a.value - b.value)) {
+        const at = x(l.value);
+        const key = `${l.check} ${px(at)}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        raised = at - previous < LABEL_GAP && !raised;
+        previous = at;
+        const top = TOP$3 - (raised ? 24 : 12);
+        const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`;
+        out.push(`<g class="limit">${title}${line(at, top, at, bottom + 4, 'limit')}${text(at, top - 4, entities(l.check), 'limit-label', 'middle')}</g>`);
+    }
+    return out;
+}
+function rowSvg(r, metric, x, y) {
+    const c = r.comparison;
+    const numbers = forestNumbers(metric, c) + (r.note === '' ? '' : `  ${r.note}`);
+    const unit = unitWord(metric);
+    const who = r.check === '' ? r.slice : `check ${r.check}, ${r.slice}`;
+    const tooltip = `${LONG_WORD[r.status]}: ${who}: ${forestNumbers(metric, c)}${unit ? ` ${unit}` : ''}${r.note === '' ? '' : `; ${r.note}`}`;
+    const out = [`<g class="unit ${r.status}"><title>${esc(tooltip, 400)}</title>`];
+    out.push(text(0, y + 4, WORD[r.status], 'status'), text(80, y + 4, entities(r.check), 'check', 'end'));
+    out.push(text(90, y + 4, esc(r.slice, SLICE_CHARS), 'slice'));
+    if (c.ci.every(Number.isFinite) && Number.isFinite(c.delta)) {
+        const lo = x(toDisplay(metric, c.ci[0]));
+        const hi = x(toDisplay(metric, c.ci[1]));
+        out.push(line(lo, y, hi, y, 'ci'), line(lo, y - 5, lo, y + 5, 'cap'), line(hi, y - 5, hi, y + 5, 'cap'));
+        out.push(marker(r.status, x(toDisplay(metric, c.delta)), y));
+    }
+    out.push(text(NUMBERS_X, y + 4, esc(numbers, 60), 'numbers'), '</g>');
+    return out.join('');
+}
+
+/**
+ * The pictures of the checks and slices, per gated metric: the forest plot of its checks and wins and losses per
+ * slice; and the exploratory per-slice forest plots. Each picture is SVG drawn by this folder from the same rows
+ * as the Markdown report's Unicode pictures (forest.ts, count-bars.ts). Query by query is query-section.ts.
+ */
+const metricOf = (result, name) => result.rules.metrics.get(name);
+/** What the forest plots' marks mean (the same words for every plot). */
+const FOREST_LEGEND = [
+    '<p class="note"><span class="st pass">● pass</span> · <span class="st fail">■ FAIL</span> (thick line) ·',
+    '<span class="st inconclusive">□ inconclusive</span> (dotted) · ○ exploratory · the marker is the change, the line',
+    "its interval; the solid vertical line is no change, a dashed one a check's limit, labelled with the check's number.</p>"
+].join(' ');
+/** The forest plot of every gated metric: one row per check unit, on one numeric axis. */
+function forestSection(result) {
+    const out = [];
+    for (const f of gatedForestData(result)) {
+        const metric = metricOf(result, f.metric);
+        const { svg, hidden } = forestSvg({ metric, rows: f.rows, limits: f.limits, label: f.title });
+        out.push(`<figure><figcaption>${esc(f.title, 300)}</figcaption>`, svg);
+        if (hidden > 0)
+            out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`);
+        const keys = f.keys.map((k) => `<li><strong>${entities(k.check)}</strong> ${esc(k.name, 120)}: ${esc(k.words, 300)}</li>`);
+        out.push(`<ul class="key">${keys.join('\n')}</ul>`, '</figure>');
+    }
+    if (out.length > 0)
+        out.push(FOREST_LEGEND);
+    return out.join('\n');
+}
+/** Per gated metric: queries worse and better per slice, on one count scale. */
+function sliceBarsSection(result) {
+    const out = [];
+    for (const name of gatedMetrics(result)) {
+        const metric = metricOf(result, name);
+        const { rows, hidden } = barRows(result, name);
+        if (rows.length === 0)
+            continue;
+        const title = `${metric.name}: queries worse and better, per slice`;
+        out.push(`<figure><figcaption>${esc(title, 200)}</figcaption>`, barsSvg({ metric, rows, label: title }));
+        const limits = limitItems(rows, metric);
+        if (limits.length > 0)
+            out.push(`<ul class="key">${limits.map((l) => `<li>▮ ${l}</li>`).join('')}</ul>`);
+        if (hidden > 0)
+            out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`);
+        out.push('</figure>');
+    }
+    return out.join('\n');
+}
+/** The exploratory per-slice forest plot of every gated metric (nothing here gates). */
+function sliceForests(result) {
+    const out = [];
+    for (const name of gatedMetrics(result)) {
+        const rows = sliceForestRows(result, name);
+        if (rows === null)
+            continue;
+        const metric = metricOf(result, name);
+        const title = `${metric.name}: change per slice (exploratory)`;
+        const { svg, hidden } = forestSvg({ metric, rows, limits: [], label: title });
+        out.push(`<figure><figcaption>${esc(title, 200)}</figcaption>`, svg);
+        if (hidden > 0)
+            out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`);
+        out.push('</figure>');
+    }
+    return out.join('\n');
+}
+
+/**
+ * The regressed queries of the primary metric as a table a reviewer can sort and filter (script.ts; without a
+ * script it reads the same, worst first): the query, both values and the change, the change of every other
+ * gated metric, the query's attributes, and, when the caller has them, the query's text and both sides' top
+ * documents with their grades. Holdout queries are never listed (the trust boundary: src/report/holdout.ts);
+ * they are counted under the table.
+ */
+/** Most rows the table lists (worst first); the regression set file lists all of them. */
+const REGRESSED_ROWS = 500;
+/** Most documents of a top-k list shown per side, and the longest query text and document id. */
+const TOP_DOCS = 10;
+const TEXT_CHARS = 300;
+const DOC_CHARS = 60;
+/** Index of `id` in the table's ids (sorted by UTF-16 code units, pair.ts), or -1. */
+function indexOfId(ids, id) {
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (ids[mid] === id)
+            return mid;
+        if (ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+/** A number cell: its value for sorting (`data-v`), its text in the metric's digits, `worse` marked. */
+function numberCell(value, shown, worse = false) {
+    const v = Number.isFinite(value) ? String(value) : '';
+    return `<td class="num${worse ? ' worse' : ''}" data-v="${entities(v)}">${entities(shown)}</td>`;
+}
+/** A top-k list: document ids with their grades (– for not judged), at most TOP_DOCS. */
+function topCell(docs) {
+    if (docs === undefined)
+        return '<td></td>';
+    const items = docs.slice(0, TOP_DOCS).map((d) => {
+        const grade = d.grade === null || !Number.isFinite(d.grade) ? '–' : fixed(d.grade, Number.isInteger(d.grade) ? 0 : 2);
+        const rel = d.grade !== null && d.grade > 0 ? ' rel' : '';
+        return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(grade)}</span></li>`;
+    });
+    const more = docs.length > TOP_DOCS ? `<li class="more">and ${docs.length - TOP_DOCS} more</li>` : '';
+    return `<td><ol class="topk">${items.join('')}${more}</ol></td>`;
+}
+/** A text column: its heading and the RAW text of each row's cell, escaped and cut at `max`. */
+function textColumn(head, max, value, cls = '') {
+    const open = cls === '' ? '<td>' : `<td class="${cls}">`;
+    return { head, numeric: false, cell: (r) => `${open}${esc(value(r), max)}</td>` };
+}
+/** The change of another gated metric on the row's query, marked when it got worse in that metric's direction. */
+function otherChange(result, name) {
+    const metric = result.rules.metrics.get(name);
+    const cols = result.table.metrics.get(name);
+    const sign = metric.better === 'lower' ? -1 : 1;
+    const cell = (_r, i) => {
+        const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i];
+        return numberCell(delta, signed(delta, digitsFor(metric.range, Math.abs(cols.base[i] ?? 0))), sign * delta < 0);
+    };
+    return { head: `Δ ${metric.name}`, numeric: true, cell };
+}
+/** The table's columns: the ones the result has, and the details' when given. */
+function columnsOf(result, rows, details) {
+    const primary = result.rules.metrics.get(result.primaryMetric);
+    const d = digitsFor(primary.range, rows.length > 0 ? Math.abs(rows[0].baseline) : 0);
+    const columns = [textColumn('Query', 120, (r) => r.id, 'id')];
+    const { text, baselineTop, candidateTop } = details;
+    if (text !== undefined)
+        columns.push(textColumn('Query text', TEXT_CHARS, (r) => text.get(r.id) ?? '', 'text'));
+    columns.push({ head: 'Baseline', numeric: true, cell: (r) => numberCell(r.baseline, fixed(r.baseline, d)) }, { head: 'Candidate', numeric: true, cell: (r) => numberCell(r.candidate, fixed(r.candidate, d)) }, { head: `Δ ${primary.name}`, numeric: true, cell: (r) => numberCell(r.delta, signed(r.delta, d), true) });
+    for (const name of gatedMetrics(result))
+        if (name !== result.primaryMetric)
+            columns.push(otherChange(result, name));
+    const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : [];
+    attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')));
+    if (baselineTop !== undefined)
+        columns.push({ head: 'Baseline top documents (grade)', numeric: false, cell: (r) => topCell(baselineTop.get(r.id)) });
+    if (candidateTop !== undefined)
+        columns.push({ head: 'Candidate top documents (grade)', numeric: false, cell: (r) => topCell(candidateTop.get(r.id)) });
+    return columns;
+}
+/** The filter box: hidden until the page's script shows it (without a script it would do nothing). */
+const FILTER = [
+    '<p class="filter" hidden><label>Filter rows',
+    '<input type="search" data-filter="regressed" placeholder="query id, text, slice value" autocomplete="off"></label>',
+    '<output data-count="regressed"></output></p>'
+].join(' ');
+/**
+ * The section's HTML: the list the reader may see (dev split only), at most `maxRows` rows, the filter box, the
+ * table, and the sentences under it.
+ */
+function regressedTable(result, options) {
+    const { table } = result;
+    const primary = result.rules.metrics.get(result.primaryMetric);
+    const listable = result.regressions.filter((r) => !options.isHoldout(indexOfId(table.ids, r.id)));
+    const withheld = result.regressions.length - listable.length;
+    const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS));
+    const out = [];
+    if (rows.length > 0) {
+        const columns = columnsOf(result, rows, options.details ?? {});
+        const more = listable.length > rows.length ? ` (the ${rows.length} that lost most are listed)` : '';
+        const count = `${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}`;
+        out.push(`<p>${count}, worst first. Sort by a column's heading; filter by any text of a row.</p>`, FILTER);
+        const heading = (c) => `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`;
+        const body = rows.map((r) => {
+            const i = indexOfId(table.ids, r.id);
+            return `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`;
+        });
+        out.push(`<div class="table scroll"><table class="sortable" id="regressed">`, `<thead><tr>${columns.map(heading).join('')}</tr></thead>`);
+        out.push('<tbody>', ...body, '</tbody></table></div>');
+    }
+    else if (withheld === 0)
+        out.push(`<p>No query got worse on ${esc(primary.name, 60)}.</p>`);
+    if (withheld > 0)
+        out.push(`<p class="note">${entities(withheldSentence(withheld))}</p>`);
+    return { html: out.join('\n'), listed: rows.length, withheld };
+}
+
+/**
+ * The page's sections of text and tables, each from the Markdown report's own building blocks (sections.ts,
+ * trust-lines.ts, words.ts, next-steps.ts) so the page and the comment say the same: the gated checks, the
+ * per-slice breakdown, the regressed queries, and the collapsed coverage, comparability, trust, seeds, method
+ * and next-steps sections.
+ */
+/** A section with a heading (RAW) and an id the page's contents link to; '' when it has no body. */
+function section(id, title, body) {
+    return body.trim() === '' ? '' : `<section id="${id}">\n<h2>${esc(title, 200)}</h2>\n${body}\n</section>`;
+}
+/** A collapsed section, as the Markdown report's `<details>`; `title` is our own words. */
+function collapsed(id, title, body) {
+    return body.trim() === '' ? '' : `<details id="${id}"><summary>${esc(title, 200)}</summary>\n${body}\n</details>`;
+}
+/** A list item for a unit or trust rule that did not pass: its status word, its name, its sentence (RAW). */
+function finding(status, name, sentence) {
+    return `<li class="${status}"><span class="word">${status}</span> <strong>${esc(name, 120)}</strong>: ${esc(sentence, 800)}</li>`;
+}
+/** The gated checks: the table, the statistics' sentences, every other unit that did not pass, the details. */
+function checksBody(result, head, parts) {
+    const out = [markdownToHtml([checksTable(result)])];
+    for (const s of statisticsSentences(result))
+        out.push(`<p class="note">${esc(s, 600)}</p>`);
+    if (parts.underChecks !== '')
+        out.push(parts.underChecks);
+    if (head.findings.length > 0) {
+        const items = head.findings.map((f) => finding(f.unit.status, f.check.rule.name, f.sentence));
+        out.push(`<ul class="findings">${items.join('\n')}</ul>`);
+    }
+    out.push(collapsed('check-details', SECTION_TITLES.checkDetails, markdownToHtml([checkDetailsTable(result)])));
+    return out.join('\n');
+}
+/** The exploratory per-slice breakdown: its forest plots, then every comparison (slice rows capped as in the Markdown). */
+function breakdownBody(result) {
+    const overall = result.comparisons.filter((c) => c.slice.length === 0);
+    const slices = shownSliceRows(result.comparisons.filter((c) => c.slice.length > 0), 'comparisons');
+    const none = '<p class="note">No slices are declared in the rules.</p>';
+    const rows = slices.shown.length > 0 ? markdownToHtml([comparisonsTable(result, slices.shown), '', slices.note ?? '']) : none;
+    return [sliceForests(result), markdownToHtml([comparisonsTable(result, overall)]), rows].join('\n');
+}
+/** The regressed queries: the table (regressed-table.ts) and where the whole regression set is. */
+function regressedBody(result, options) {
+    const table = regressedTable(result, options);
+    if (result.regressions.length === 0 && table.withheld === 0)
+        return table.html;
+    return `${table.html}\n<p class="note">${esc(regressionSetSentence(options.files, regressionCount(result)), 800)}</p>`;
+}
+/** What to look at next: each pattern that applies, with its evidence. */
+function nextStepsBody(result, files) {
+    const steps = nextSteps(result, files);
+    if (steps.length === 0)
+        return '';
+    const items = steps.map((s) => {
+        const evidence = s.evidence.length > 0 ? `<ul>${s.evidence.map((e) => `<li>${esc(e, 300)}</li>`).join('')}</ul>` : '';
+        return `<li><strong>${esc(s.pattern, 200)}</strong> → ${esc(s.lookAt, 200)}.${evidence}</li>`;
+    });
+    return `<ul>${items.join('\n')}</ul>`;
+}
+/** The collapsed sections after the regressed queries, in the Markdown report's order. */
+function detailsBody(result, parts, files) {
+    const trust = result.trust ? `${parts.judge}\n${markdownToHtml(trustBody(result.trust))}` : '';
+    return [
+        collapsed('coverage', SECTION_TITLES.coverage, markdownToHtml(coverageBody(result))),
+        collapsed('comparability', SECTION_TITLES.comparability, parts.comparability),
+        collapsed('trust', SECTION_TITLES.trust, trust),
+        ...parts.sections.map((s) => collapsed(s.id, s.title, s.html)),
+        collapsed('method', SECTION_TITLES.method, markdownToHtml(methodBody(result))),
+        collapsed('next', SECTION_TITLES.next, nextStepsBody(result, files))
+    ].join('\n');
+}
+
+/**
+ * The head of the page, as the head of the Markdown report (head.ts builds both): the verdict and what decided
+ * it, that rule's own sentence, the counts, the trust rules that did not pass, whether the result is
+ * publishable, where the unjudged documents are, provenance, and the capabilities' head lines (`extra`).
+ */
+function headHtml(result, head, extra) {
+    const by = head.decidedBy;
+    const verdict = by === null ? 'pass' : 'fail';
+    const title = by === null
+        ? '<span class="badge">PASS</span>every gated check holds'
+        : by.kind === 'trust'
+            ? `<span class="badge">FAIL</span>decided by trust rule “${esc(by.rule, 80)}”`
+            : `<span class="badge">FAIL</span>decided by check ${by.check.rule.index + 1} “${esc(by.check.rule.name, 80)}”`;
+    const tool = `<p class="tool">${entities(`${TOOL_NAME} ${VERSION}`)} · rules ${esc(result.rules.source.file, 200)}</p>`;
+    const out = [`<header class="verdict ${verdict}">`, tool, `<h1>${title}</h1>`];
+    if (head.sentence !== null)
+        out.push(`<p class="sentence">${esc(head.sentence, 800)}</p>`);
+    const { total, pass, fail, inconclusive } = head.counts;
+    const primary = result.rules.metrics.get(result.primaryMetric);
+    const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : '';
+    const counted = entities(inconclusiveCounting(result.decision.checks));
+    const checks = `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}`;
+    out.push(`<p class="counts">${checks} · ${result.coverage.paired} queries paired${worse}.</p>`);
+    const ignored = candidateOnlyLine(result.coverage);
+    if (ignored !== null)
+        out.push(`<p class="note">${entities(ignored)}.</p>`);
+    if (head.trust.length > 0) {
+        const items = head.trust.map((g) => finding(g.status, `trust rule ${g.rule}`, g.reason));
+        out.push(`<ul class="findings">${items.join('\n')}</ul>`);
+    }
+    if (result.trust)
+        out.push(`<p>${inlineHtml(publishableLine(result.trust))}</p>`);
+    if (head.toJudge !== null)
+        out.push(`<p>${esc(head.toJudge, 400)}</p>`);
+    const provenance = provenanceLines(result.provenance);
+    if (provenance.length > 0)
+        out.push(markdownToHtml(provenance));
+    if (extra !== '')
+        out.push(extra);
+    out.push('</header>');
+    return out.join('\n');
+}
+
+/**
+ * The histogram of one metric's per-query differences (candidate − baseline) with the bins of the Markdown
+ * report (histogram.ts: symmetric around 0, round widths, exact ties in their own bin), drawn as horizontal bars
+ * as there: one row per bin, labelled with its range in display units and ▼ worse, = no change, ▲ better, the
+ * count axis numeric below. An empty bin draws no bar (its row and label stay, so the gaps show). Colours follow
+ * the side (red, grey, blue) and the symbols say it too.
+ */
+const WIDTH$1 = 440;
+const LABEL_RIGHT = 118;
+const BAR_LEFT = 126;
+const BAR_RIGHT = 384;
+const ROW = 22;
+const TOP$2 = 10;
+const BOTTOM = 52;
+const SYMBOL = { worse: '▼', same: '=', better: '▲' };
+/** The histogram of the differences, or null when there are none. */
+function histogramSvg(options) {
+    const { metric } = options;
+    if (options.differences.length === 0)
+        return null;
+    const h = histogram(options.differences, metric);
+    const ticks = countTicks(maxOf(h.bins.map((b) => b.count)));
+    const x = linear(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT);
+    const bottom = TOP$2 + h.bins.length * ROW;
+    const height = bottom + BOTTOM;
+    const out = [svgOpen({ width: WIDTH$1, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })];
+    out.push(bottomAxis({ ticks, at: x, label: String, across: bottom + 2, from: BAR_LEFT, to: BAR_RIGHT, grid: TOP$2 }));
+    out.push(text((BAR_LEFT + BAR_RIGHT) / 2, bottom + 40, 'queries', 'axis-title', 'middle'));
+    const unit = unitWord(metric);
+    out.push(text(LABEL_RIGHT, bottom + 40, esc(`change${unit ? ` (${unit})` : ''}`, 40), 'axis-title', 'end'));
+    h.bins.forEach((b, i) => {
+        const y = TOP$2 + i * ROW;
+        const words = `${b.count} ${b.count === 1 ? 'query' : 'queries'} ${b.side === 'same' ? 'unchanged' : `${b.side}, change ${b.label}${unit ? ` ${unit}` : ''}`}`;
+        out.push(`<g class="bin ${b.side}"><title>${esc(words, 200)}</title>`);
+        out.push(text(LABEL_RIGHT, y + ROW / 2 + 4, entities(`${SYMBOL[b.side]} ${b.label}`), 'bin-label', 'end'));
+        if (b.count > 0) {
+            const w = Math.max(1, x(b.count) - BAR_LEFT);
+            out.push(rect(BAR_LEFT, y + 3, w, ROW - 6, 'bar'));
+            out.push(text(BAR_LEFT + w + 4, y + ROW / 2 + 4, String(b.count), 'count'));
+        }
+        out.push('</g>');
+    });
+    out.push('</svg>');
+    return { svg: out.join('\n'), nonFinite: h.nonFinite, queries: options.differences.length };
+}
+
+/**
+ * Which queries a scatter draws: all of them up to {@link POINTS_PER_PLOT}; beyond that, the queries that lost
+ * most (at most half the cap, worst first) and a fixed sample of the others. The sample is the queries whose
+ * id hashes lowest (FNV-1a of the id), so it depends on the ids alone: the same queries are drawn whatever the
+ * row order, on every run and in every plot of the page, and a query that is drawn once is drawn next time if
+ * it is still there. Holdout queries and non-finite pairs are never drawn (counted instead): a point is a
+ * query's per-query values, which the trust boundary keeps from every PR report (src/report/holdout.ts).
+ */
+/** Most queries one scatter draws (at the cap a scatter is about 260 kB of SVG). */
+const POINTS_PER_PLOT = 2000;
+/** 32-bit FNV-1a of a string's UTF-16 code units: a fixed, fast hash for the sample (not for security). */
+function idHash(id, offset = 0x811c9dc5) {
+    let h = offset >>> 0;
+    for (let i = 0; i < id.length; i++) {
+        h ^= id.charCodeAt(i);
+        h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h >>> 0;
+}
+/**
+ * The queries to draw for one metric. `sign` is +1 when higher is better, else -1 (worse: sign x (cand - base) < 0).
+ * `cap` defaults to {@link POINTS_PER_PLOT}.
+ */
+function selectPoints(options) {
+    const { ids, base, cand, sign } = options;
+    const cap = Math.max(1, Math.floor(options.cap ?? POINTS_PER_PLOT));
+    let holdout = 0;
+    let nonFinite = 0;
+    const drawable = [];
+    const worseSet = new Uint8Array(ids.length);
+    let worseTotal = 0;
+    for (let i = 0; i < ids.length; i++) {
+        if (options.isHoldout(i))
+            holdout++;
+        else if (!Number.isFinite(base[i]) || !Number.isFinite(cand[i]))
+            nonFinite++;
+        else {
+            drawable.push(i);
+            if (sign * (cand[i] - base[i]) < 0) {
+                worseSet[i] = 1;
+                worseTotal++;
+            }
+        }
+    }
+    const chosen = new Uint8Array(ids.length);
+    let worstTaken = 0;
+    if (drawable.length <= cap)
+        for (const i of drawable)
+            chosen[i] = 1;
+    else {
+        // The worst first (most lost, ties by index: the ids' fixed order), up to half the cap.
+        const worse = drawable.filter((i) => worseSet[i] === 1);
+        worse.sort((a, b) => sign * (cand[a] - base[a]) - sign * (cand[b] - base[b]) || a - b);
+        worstTaken = Math.min(worse.length, Math.floor(cap / 2));
+        for (let k = 0; k < worstTaken; k++)
+            chosen[worse[k]] = 1;
+        sampleByHash(drawable.filter((i) => chosen[i] === 0), ids, cap - worstTaken).forEach((i) => (chosen[i] = 1));
+    }
+    const order = [];
+    for (const i of drawable)
+        if (chosen[i] === 1 && worseSet[i] === 0)
+            order.push(i);
+    for (const i of drawable)
+        if (chosen[i] === 1 && worseSet[i] === 1)
+            order.push(i);
+    const indices = Int32Array.from(order);
+    return { indices, worse: Uint8Array.from(order, (i) => worseSet[i]), drawable: drawable.length, worseTotal, worstTaken, holdout, nonFinite };
+}
+/** The `k` candidates whose ids hash lowest (ties at the threshold by index). */
+function sampleByHash(candidates, ids, k) {
+    if (k >= candidates.length)
+        return candidates;
+    if (k <= 0)
+        return [];
+    const hashes = Uint32Array.from(candidates, (i) => idHash(ids[i]));
+    const threshold = Uint32Array.from(hashes).sort()[k - 1];
+    const out = [];
+    for (let j = 0; j < candidates.length; j++)
+        if (hashes[j] < threshold)
+            out.push(candidates[j]);
+    for (let j = 0; j < candidates.length && out.length < k; j++)
+        if (hashes[j] === threshold)
+            out.push(candidates[j]);
+    return out;
+}
+
+/**
+ * Baseline against candidate, one point per query (points.ts decides which when there are many): x is the
+ * baseline's value, y the candidate's, on one scale with the same ticks, so the diagonal is "no change" and the
+ * side of it a point falls on says which way the query moved. A query that got worse is a ▼ (drawn on top), any
+ * other a ●: the shape says it, so the colour is free for the slice (slice-colours.ts). A binary metric has four
+ * places only (0 or 1 on each side); its points are spread by a fixed offset from their id's hash within each
+ * place, so the four counts can be seen. Every point's `<title>` names the query and both values.
+ */
+const WIDTH = 440;
+const HEIGHT = 430;
+const LEFT = 60;
+const TOP$1 = 14;
+const SIZE = 356;
+/** How far a binary metric's points are spread around 0 and 1 (in metric units). */
+const JITTER = 0.14;
+/** The value axis both sides share: ticks, ends and decimals (0 and 1 only for a binary metric). */
+function valueAxis(picture) {
+    const { metric, base, cand, selection } = picture;
+    if (metric.binary)
+        return { ticks: [0, 1], lo: -0.3, hi: 1.3, digits: 0 };
+    const values = [];
+    if (metric.range !== undefined && metric.range[1] - metric.range[0] <= 1)
+        values.push(...metric.range);
+    else if (selection.indices.length > 0) {
+        const drawn = Array.from(selection.indices);
+        values.push(minOf(drawn.map((i) => Math.min(base[i], cand[i]))), maxOf(drawn.map((i) => Math.max(base[i], cand[i]))));
+    }
+    return numberAxis(values, SIZE);
+}
+/** One scatter. */
+function scatterSvg(options) {
+    const { metric, base, cand, selection, colours } = options;
+    const right = LEFT + SIZE;
+    const bottom = TOP$1 + SIZE;
+    const { ticks, lo, hi, digits } = valueAxis(options);
+    const x = linear(lo, hi, LEFT, right);
+    const y = linear(lo, hi, bottom, TOP$1);
+    const data = { points: selection.indices.length, drawable: selection.drawable };
+    const out = [svgOpen({ width: WIDTH, height: HEIGHT, label: options.label, kind: 'scatter', data })];
+    const label = (v) => fixed(v, digits);
+    out.push(bottomAxis({ ticks, at: x, label, across: bottom, from: LEFT, to: right, grid: TOP$1 }));
+    out.push(leftAxis({ ticks, at: y, label, across: LEFT, from: TOP$1, to: bottom, grid: right }));
+    out.push(text((LEFT + right) / 2, bottom + 38, 'baseline', 'axis-title', 'middle'));
+    const rotated = { class: 'axis-title', transform: `translate(14 ${px((TOP$1 + bottom) / 2)}) rotate(-90)`, 'text-anchor': 'middle' };
+    out.push(el('text', rotated, 'candidate'));
+    out.push(line(x(lo), y(lo), x(hi), y(hi), 'diagonal'));
+    const higher = metric.better === 'higher';
+    // Which side of the diagonal is better (a binary metric's corners hold points, so it goes without).
+    if (!metric.binary) {
+        out.push(text(LEFT + 8, TOP$1 + 16, higher ? 'candidate better ↖' : 'candidate worse ↖', 'corner'));
+        out.push(text(right - 8, bottom - 10, higher ? '↘ candidate worse' : '↘ candidate better', 'corner', 'end'));
+    }
+    // A binary metric's points are spread around their place by a fixed offset from the id's hash (two hashes).
+    const place = (v, id, offset) => (metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v);
+    out.push('<g class="points">');
+    selection.indices.forEach((i, k) => {
+        const id = options.ids[i];
+        const cx = x(place(base[i], id, 0x811c9dc5));
+        const cy = y(place(cand[i], id, 0x01000193));
+        const d = digitsFor(metric.range, Math.abs(base[i]));
+        const colour = colours === null ? 0 : colours.of(i);
+        const slice = colours === null ? '' : `, ${clean(colours.attribute, 40)} = ${clean(colours.valueAt(i), 60)}`;
+        const words = `${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${signed(cand[i] - base[i], d)})${slice}`;
+        const title = `<title>${esc(words, 300)}</title>`;
+        const worse = selection.worse[k] === 1;
+        const cls = `pt c${colour}${worse ? ' w' : ''}`;
+        out.push(worse ? el('path', { class: cls, d: `M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z` }, title) : el('circle', { class: cls, cx, cy, r: 3 }, title));
+    });
+    out.push('</g>', '</svg>');
+    return out.join('\n');
+}
+
+/**
+ * The colours of the scatter's points: one per value of the first slice attribute of the rules (`slices[0]`),
+ * for its {@link SLICE_COLOURS} largest values (most queries first, ties in code-unit order of the value, so the
+ * same inputs give the same colours), and one more, grey, for every other value. Seven is about as many colours
+ * as a reader tells apart (the Okabe-Ito set in style.ts, chosen to stay distinct with colour-blindness).
+ */
+const SLICE_COLOURS = 7;
+/** The colours, or null when the rules declare no slice attribute (every point then has one colour). */
+function sliceColours(rules, table) {
+    const attribute = rules.slices[0];
+    const column = attribute === undefined ? undefined : table.attrs.get(attribute);
+    if (attribute === undefined || column === undefined)
+        return null;
+    const counts = new Map();
+    for (const v of column)
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const values = ranked.slice(0, SLICE_COLOURS).map(([value, count]) => ({ value, count }));
+    const index = new Map(values.map((v, k) => [v.value, k]));
+    const rest = ranked.slice(SLICE_COLOURS);
+    return {
+        attribute,
+        values,
+        other: { count: rest.reduce((n, [, c]) => n + c, 0), values: rest.length },
+        of: (i) => index.get(column[i]) ?? SLICE_COLOURS,
+        valueAt: (i) => column[i]
+    };
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+/** The words under a scatter: how many points, which were left out and why (RAW). */
+function scatterWords(s, metric, cap) {
+    const drawn = s.indices.length;
+    const out = [];
+    if (drawn === s.drawable)
+        out.push(`Each point is a query (${drawn}): ▼ got worse (${s.worseTotal}), ● did not.`);
+    else {
+        const sample = `a fixed sample of ${drawn - s.worstTaken} of the others, chosen by a hash of the query id (the same queries every run)`;
+        out.push(`${drawn} of ${s.drawable} queries are drawn (at most ${cap} per plot): the ${s.worstTaken} that lost most and ${sample}.`);
+        out.push(`▼ got worse (${s.worseTotal} in all), ● did not; the histogram counts every query.`);
+    }
+    if (s.holdout > 0)
+        out.push(`${plural(s.holdout, 'holdout query is', 'holdout queries are')} not drawn: the holdout is reported in aggregates only.`);
+    if (s.nonFinite > 0)
+        out.push(`${plural(s.nonFinite, 'query has', 'queries have')} a value that is not a finite number, not drawn.`);
+    if (metric.binary)
+        out.push('The values are 0 or 1: the points are spread around each of the four places so that their number shows.');
+    return out;
+}
+/** The key of the scatter: the shapes, then the slice values' colours with their query counts. */
+function legend(colours) {
+    const items = ['<li>▼ got worse</li>', '<li>● did not</li>'];
+    const swatch = (k, words) => `<li><span class="sw c${k}">●</span> ${words}</li>`;
+    if (colours !== null) {
+        colours.values.forEach((v, k) => items.push(swatch(k, `${esc(sliceLabel([[colours.attribute, v.value]]), 80)} (${v.count})`)));
+        const other = colours.other;
+        if (other.values > 0)
+            items.push(swatch(SLICE_COLOURS, `${plural(other.values, 'other value', 'other values')} (${other.count})`));
+    }
+    return `<ul class="legend">${items.join('')}</ul>`;
+}
+/** The per-query differences of a metric (candidate − baseline), in the table's order. */
+function differences(result, name) {
+    if (name === result.primaryMetric)
+        return result.primaryDifferences;
+    const cols = result.table.metrics.get(name);
+    return cols.cand.map((c, i) => c - cols.base[i]);
+}
+/** One gated metric's scatter figure. */
+function scatterFigure(result, metric, options) {
+    const cap = options.maxPoints ?? POINTS_PER_PLOT;
+    const { ids } = result.table;
+    const { base, cand } = result.table.metrics.get(metric.name);
+    const sign = metric.better === 'lower' ? -1 : 1;
+    const selection = selectPoints({ ids, base, cand, sign, isHoldout: options.isHoldout, cap });
+    const label = `${metric.name}: baseline against candidate, one point per query`;
+    const svg = scatterSvg({ metric, ids, base, cand, selection, colours: options.colours, label });
+    const words = scatterWords(selection, metric, cap).map(entities).join(' ');
+    return ['<figure>', svg, `<figcaption>${words}</figcaption>`, legend(options.colours), '</figure>'].join('\n');
+}
+/** One gated metric's histogram figure ('' without queries); the primary metric's names its tail of losses. */
+function histogramFigure(result, metric, tail) {
+    const label = `${metric.name}: how the change per query is spread`;
+    const hist = histogramSvg({ metric, differences: differences(result, metric.name), label });
+    if (hist === null)
+        return '';
+    const unit = unitWord(metric);
+    const words = [`Change per query, candidate − baseline${unit ? ` in ${unit}` : ''}, over all ${hist.queries} queries:`];
+    words.push('many small gains and a few large losses can have the same mean.');
+    if (hist.nonFinite > 0)
+        words.push(`${plural(hist.nonFinite, 'difference is', 'differences are')} not a finite number, not binned.`);
+    if (tail !== null && metric.name === result.primaryMetric)
+        words.push(leftTailSentence(tail));
+    return ['<figure>', hist.svg, `<figcaption>${esc(words.join(' '), 800)}</figcaption>`, '</figure>'].join('\n');
+}
+/** Per gated metric: baseline against candidate and the histogram of the changes, side by side when there is room. */
+function querySection(result, options) {
+    const out = [];
+    const tail = leftTail(result);
+    for (const name of gatedMetrics(result)) {
+        const metric = result.rules.metrics.get(name);
+        out.push(`<h3>${esc(metric.name, 80)}: query by query</h3>`, '<div class="charts">');
+        out.push(scatterFigure(result, metric, options), histogramFigure(result, metric, tail), '</div>');
+    }
+    return out.join('\n');
+}
+
+/**
+ * The HTML page of a gate run: one self-contained file (document.ts: no network, a Content-Security-Policy
+ * that allows its own style and script only) with what a reviewer reaches for after the PR comment: the verdict
+ * and checks as in the Markdown, a forest plot of every check unit and slice on a numeric axis, per gated metric
+ * a baseline-against-candidate scatter of the queries and the histogram of their changes, wins and losses per
+ * slice, the regressed queries (sortable, filterable; with their text and both top-k lists when `details` has
+ * them), coverage, comparability, trust and method. The words are the Markdown report's, from the same
+ * functions (src/report/); the capabilities' parts come through one hook (capabilities.ts).
+ *
+ * Bounded for any number of queries: a scatter draws at most POINTS_PER_PLOT queries (the worst and a fixed
+ * sample, points.ts), the table lists REGRESSED_ROWS, the pictures and slice tables the Markdown's caps, so a
+ * page for 10^6 queries stays about the size of one for 10^4. Deterministic: a pure function of the result
+ * (same inputs, any row order, same bytes). Holdout queries are never shown one by one (holdout.ts's rule).
+ */
+function toHtmlReport(result, options = {}) {
+    const { files } = options;
+    const head = reportHead(result, files);
+    const parts = capabilityParts(result, files);
+    const isHoldout = (i) => isWithheld(result, i);
+    const primary = result.rules.metrics.get(result.primaryMetric)?.name ?? result.primaryMetric;
+    const colours = sliceColours(result.rules, result.table);
+    const regressed = `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${primary}`;
+    const body = [
+        headHtml(result, head, parts.head),
+        contents(),
+        '<main>',
+        section('checks-section', 'Gated checks', checksBody(result, head, parts)),
+        parts.budget,
+        section('forest-section', 'Every check on one axis', forestSection(result)),
+        section('queries-section', 'Query by query', querySection(result, { isHoldout, colours, maxPoints: options.maxPoints })),
+        section('slices-section', 'Wins and losses per slice', sliceBarsSection(result)),
+        collapsed('breakdown', SECTION_TITLES.breakdown, breakdownBody(result)),
+        parts.history,
+        section('regressed-section', regressed, regressedBody(result, { isHoldout, files, details: options.details ?? capabilityDetails(result), maxRows: options.maxRows })),
+        section('details-section', 'Coverage, comparability, trust and method', detailsBody(result, parts, files)),
+        '</main>',
+        `<footer><p><em>${entities(SCOPE_SENTENCE)}</em></p></footer>`
+    ];
+    return htmlDocument(`${TOOL_NAME}: ${result.decision.verdict} · ${primary}`, body.filter((b) => b !== '').join('\n'));
+}
+/** The page's table of contents: links to its sections (in-page anchors: nothing is fetched). */
+function contents() {
+    const links = [
+        ['checks', 'Checks'],
+        ['forest', 'Every check on one axis'],
+        ['queries', 'Query by query'],
+        ['slices', 'Wins and losses per slice'],
+        ['regressed', 'Regressed queries'],
+        ['details', 'Coverage, trust, method']
+    ];
+    return `<nav aria-label="Contents"><ul>${links.map(([id, t]) => `<li><a href="#${id}-section">${t}</a></li>`).join('')}</ul></nav>`;
 }
 
 /** Regressed queries the terminal report lists. */
@@ -38200,14 +42752,6 @@ function toText(result, options) {
         out.push(paint('dim', `  ${ignored}.`));
     for (const g of head.trust)
         out.push(`  ${statusWord(g.status)} trust rule ${plain$1(g.rule)}: ${plain$1(g.reason, 800)}`);
-    const pub = head.publishable;
-    if (pub !== null)
-        out.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$1(pub.detail, 1300)}` : ` (${plain$1(pub.detail, 400)})`}`);
-    if (head.toJudge !== null)
-        out.push(`  ${plain$1(head.toJudge, 400)}`);
-    const holdout = holdoutSentence(result);
-    if (holdout !== null)
-        out.push(`  ${plain$1(holdout, 800)}`);
     out.push('');
     out.push(paint('bold', 'Gated checks'));
     const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
@@ -38216,9 +42760,12 @@ function toText(result, options) {
     const statuses = [''];
     for (const check of result.decision.checks) {
         const metric = rules.metrics.get(check.rule.metric);
+        // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
+        const change = (x, typical) => changeCell(x, metric, typical);
+        const unitWords = cellUnit(metric) ? ` ${plain$1(cellUnit(metric), 16)}` : '';
         for (const unit of check.units) {
             const c = unit.comparison;
-            const dg = digitsFor(metric.range, Math.abs(c.baseline));
+            const typical = Math.abs(c.baseline);
             statuses.push(unit.status);
             rows.push([
                 '',
@@ -38227,8 +42774,7 @@ function toText(result, options) {
                 plain$1(metric.name, 24),
                 plain$1(sliceLabel(c.slice), 32),
                 String(c.n),
-                signed(c.delta, dg),
-                intervalCell(signed(c.ci[0], dg), signed(c.ci[1], dg), c.confidence, mixed),
+                ...(unit.level !== undefined ? levelCells(unit.level, metric, typical, mixed) : [change(c.delta, typical) + unitWords, intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)]),
                 needs(check, unit, metric)
             ]);
         }
@@ -38248,10 +42794,26 @@ function toText(result, options) {
         for (const f of others)
             out.push(`  ${statusWord(f.unit.status)} ${plain$1(f.check.rule.name, 80)}: ${plain$1(f.sentence, 600)}`);
     }
-    const seedWords = seedSentences(result);
-    if (seedWords.length > 0)
-        out.push('', ...seedWords.map((t) => `  ${plain$1(t, 600)}`));
-    const budget = budgetTextLines(result, plain$1);
+    // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
+    const after = [];
+    const pub = head.publishable;
+    if (pub !== null)
+        after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$1(pub.detail, 1300)}` : ` (${plain$1(pub.detail, 400)})`}`);
+    if (head.toJudge !== null)
+        after.push(`  ${plain$1(head.toJudge, 400)}`);
+    after.push(...textSlot(result, 'head', options.files));
+    const page = pageSentence(options.files);
+    if (page !== null)
+        after.push(`  ${plain$1(page, 600)}`);
+    if (after.length > 0)
+        out.push('', ...after);
+    const under = textSlot(result, 'underChecks', options.files);
+    if (under.length > 0)
+        out.push('', ...under);
+    const notes = gatedNotes(result);
+    if (notes.length > 0)
+        out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain$1(slicesList(n.slices), 300)}): ${plain$1(n.note, 400)}`));
+    const budget = textSlot(result, 'afterFindings', options.files);
     if (budget.length > 0)
         out.push('', ...budget);
     // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
@@ -38271,10 +42833,18 @@ function toText(result, options) {
         const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline));
         out.push('');
         out.push(paint('bold', `Most regressed on ${plain$1(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
-        for (const r of result.regressions.slice(0, TOP)) {
+        const listable = listableRegressions(result);
+        const index = new Map(result.table.ids.map((id, i) => [id, i]));
+        for (const r of listable.shown.slice(0, TOP)) {
             const attrs = r.attrs.map(([k, v]) => `${plain$1(k, 24)}=${plain$1(v, 32)}`).join(' ');
-            out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd());
+            const text = queryDetails(result, index.get(r.id) ?? -1).text;
+            const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain$1(cellUnit(primary), 16)}` : '');
+            out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
+            if (text !== undefined)
+                out.push(paint('dim', `      ${plain$1(text, 100)}`));
         }
+        if (listable.withheld > 0)
+            out.push(paint('dim', `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`));
     }
     const steps = nextSteps(result, options.files);
     if (steps.length > 0) {
@@ -38288,9 +42858,32 @@ function toText(result, options) {
     }
     const s = rules.statistics;
     out.push('');
-    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${familyWords(result)}, ${s.resamples} resamples, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
+    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
     out.push('');
     return out.join('\n');
+}
+/** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
+function levelCells(level, metric, typical, mixed) {
+    const d = digitsFor(metric.range, typical);
+    return [`mean ${fixed(level.mean, d)}`, level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)];
+}
+/**
+ * The intervals in a few words: under statistics.interval auto the methods the gated checks used ("intervals by
+ * metric type: Tango's score interval (hit@10), Hall's skew-corrected t (recall@10)"), else the bootstrap asked for.
+ */
+function intervalSummary(result) {
+    const s = result.rules.statistics;
+    if (s.interval !== 'auto')
+        return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples`;
+    const byMethod = new Map();
+    for (const row of methodRows(result)) {
+        const name = methodName(row.method);
+        const metrics = byMethod.get(name) ?? new Set();
+        metrics.add(plain$1(row.check.rule.metric, 40));
+        byMethod.set(name, metrics);
+    }
+    const parts = [...byMethod].map(([name, metrics]) => `${name} (${[...metrics].join(', ')})`);
+    return `intervals by metric type and design${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`;
 }
 /** Display width, counting code points (the report avoids wide and combining characters of its own). */
 function width(s) {
@@ -38300,119 +42893,178 @@ function pad(s, w) {
     return s + ' '.repeat(Math.max(0, w - width(s)));
 }
 
-const INPUTS = `  Inputs: per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id/qid,
-  measure, value; also TSV), or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected,
-  or named with --input-format jsonl|csv|long|parquet|ragas|deepeval|pytrec_eval|ir_measures|trec_eval; a CSV
-  whose name does not end in .csv needs --input-format csv; --id-field names the query id column of exports
-  without query_id). Runs may be TREC, JSON Lines, ranx / pytrec_eval JSON or Parquet; judgments TREC qrels,
-  ranx / pytrec_eval JSON or BEIR TSV.
-`;
+/** The exit codes every command uses; `--help` and docs/cli.md say them. */
+const EXIT_CODES = 'Exit codes: 0 pass (or done), 1 fail (a rule was not met), 2 unusable input or usage, 3 internal error (a bug: please report it with the command).';
+const INPUT_FORMAT = {
+    type: 'string',
+    value: '<format>',
+    description: 'name the format of per-query files: jsonl, csv, long, parquet, ragas, deepeval, pytrec_eval, ir_measures, trec_eval'
+};
+const ID_FIELD = { type: 'string', value: '<name>', description: 'the query id field of exports without query_id (ragas user_input, ...)' };
+/** What the rows and runs may be, for the commands that read them. */
+const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
+or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected, or named with
+--input-format). Runs are TREC, JSON Lines, ranx / pytrec_eval JSON, ranx .lz4 or Parquet; judgments TREC qrels,
+ranx / pytrec_eval JSON or BEIR TSV.`;
 /**
- * Every command the CLI accepts: the options its parser is given and the usage `<command> --help` prints.
- * Kept in one table because a usage written apart from the parser forgets options (`--input-format` was
- * accepted by gate for a release before its usage said so).
+ * Every command the CLI accepts: the options its parser is given and the help `<command> --help` prints. Kept in
+ * one table because a usage written apart from the parser forgets options (`--input-format` was accepted by gate
+ * for a release before its usage said so).
  */
 const COMMANDS = {
     gate: {
+        summary: 'compare baseline and candidate against the rules and print the report',
+        about: `Baseline and candidate are per-query rows, or runs when the rules name judgments (judgments.qrels) or
+--qrels is given. The report goes to stdout: text on a terminal (coloured unless NO_COLOR is set), Markdown
+otherwise. Repeat --baseline / --candidate to give one file per independently trained seed.
+${INPUTS}`,
         options: {
-            rules: { type: 'string' },
-            baseline: { type: 'string', multiple: true },
-            candidate: { type: 'string', multiple: true },
-            markdown: { type: 'string' },
-            json: { type: 'string' },
-            qrels: { type: 'string' },
-            regressions: { type: 'string' },
-            format: { type: 'string' },
-            'input-format': { type: 'string' },
-            'id-field': { type: 'string' },
-            'baseline-manifest': { type: 'string' },
-            'candidate-manifest': { type: 'string' },
-            reference: { type: 'string' },
-            'reference-manifest': { type: 'string' },
-            'to-judge': { type: 'string' }
-        },
-        usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--qrels Q]
-                      [--regressions F] [--to-judge F] [--format markdown|json|text]
-                      [--input-format F] [--id-field NAME]
-                      [--baseline-manifest F] [--candidate-manifest F]
-                      [--reference F] [--reference-manifest F]
-      Compare baseline and candidate (per-query rows, or runs when the rules name judgments or --qrels is
-      given) against the rules; print the report (--format: text on a terminal, else markdown; text is
-      coloured on a terminal unless NO_COLOR is set). --markdown and --json also write the report to a file;
-      --regressions writes the queries that got worse on a gated metric as JSON Lines; --to-judge writes the
-      unjudged documents to judge; --baseline-manifest / --candidate-manifest give each side's manifest
-      for the comparability checks. --reference gives the rows of the rules' reference (the last release)
-      that the checks' budgets are spent against (default: the rules' reference path, when it names no ref);
-      --reference-manifest its snapshot manifest.
-      Repeat --baseline / --candidate to give one per-query rows file per
-      independently trained seed: the gate compares seed-averaged means with an interval over seeds and
-      queries (docs/statistics.md, "Seed replicates").
-      Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
-${INPUTS}`
+            rules: { type: 'string', value: '<file>', description: 'the rules (YAML or JSON), written before the results were seen', required: true },
+            baseline: { type: 'string', multiple: true, value: '<file>', description: 'the baseline: per-query rows, or a run (repeat: one file per seed)', required: true },
+            candidate: { type: 'string', multiple: true, value: '<file>', description: 'the candidate, in the form of the baseline (repeat: one file per seed)', required: true },
+            format: { type: 'string', value: '<format>', description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)' },
+            markdown: { type: 'string', value: '<file>', description: 'also write the Markdown report to a file' },
+            json: { type: 'string', value: '<file>', description: 'also write the JSON report to a file' },
+            html: { type: 'string', value: '<file>', description: 'also write the report as one self-contained HTML page with plots (docs/report.md)' },
+            regressions: { type: 'string', value: '<file>', description: 'write the queries that got worse on a gated metric (JSON Lines)' },
+            'to-judge': { type: 'string', value: '<file>', description: 'write the pooled top documents without a judgment, to judge' },
+            qrels: { type: 'string', value: '<file>', description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)' },
+            'input-format': INPUT_FORMAT,
+            'id-field': ID_FIELD,
+            'baseline-manifest': { type: 'string', value: '<file>', description: "the baseline's snapshot manifest, for the comparability checks" },
+            'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
+            reference: { type: 'string', value: '<file>', description: "the rows of the rules' reference (the last release), for the budgets" },
+            'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
+            'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" }
+        }
     },
     metrics: {
+        summary: 'compute ranking metrics from a run and judgments and print them as trec_eval -q does',
+        about: `With no option it prints what trec_eval -q (10.0) prints: the averages are over every judged query, those
+without a relevant document included, and a judged query the run lacks stops it as it stops trec_eval; -c scores
+that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, .lz4, Parquet too);
+judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
         options: {
-            qrels: { type: 'string' },
-            run: { type: 'string' },
-            measure: { type: 'string', short: 'm', multiple: true },
-            'per-query': { type: 'boolean' },
-            format: { type: 'string' },
-            depth: { type: 'string', short: 'M' },
-            'no-relevant': { type: 'string' }
-        },
-        usage: `  retrieval-gate metrics --qrels Q --run R -m MEASURE [-m MEASURE ...] [--per-query] [--format trec|jsonl]
-                         [-M DEPTH] [--no-relevant exclude|zero|report]
-      Compute ranking metrics from a run (TREC or JSON Lines) and judgments (TREC qrels), as trec_eval -c -q
-      does (--no-relevant zero averages over every judged query, exactly as trec_eval -c). -m (--measure)
-      takes ir_measures names (nDCG@10, P@5, RR, AP) or trec_eval names (ndcg_cut_10, P_5, recip_rank, map);
-      -M (--depth) keeps the top DEPTH documents of each ranking.
-`
+            qrels: { type: 'string', value: '<file>', description: 'the judgments', required: true },
+            run: { type: 'string', value: '<file>', description: 'the run to score', required: true },
+            measure: {
+                type: 'string',
+                short: 'm',
+                multiple: true,
+                value: '<name>',
+                description: "a measure (repeatable): nDCG@10, P@5, RR, AP, R@100, or trec_eval's ndcg_cut_10, P_5, map",
+                required: true
+            },
+            'per-query': { type: 'boolean', description: 'print every query before the "all" lines (trec_eval -q)' },
+            format: { type: 'string', value: '<format>', description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)' },
+            complete: { type: 'boolean', short: 'c', description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)' },
+            depth: { type: 'string', short: 'M', value: '<n>', description: 'keep the top n documents of each ranking (trec_eval -M)' },
+            'no-relevant': {
+                type: 'string',
+                value: '<policy>',
+                description: "judged queries without a relevant document: zero (the default, trec_eval's), exclude or report"
+            }
+        }
     },
     init: {
+        summary: 'inspect two files and write a commented starter rules file to edit before the first PR',
+        about: INPUTS,
         options: {
-            baseline: { type: 'string' },
-            candidate: { type: 'string' },
-            out: { type: 'string' },
-            force: { type: 'boolean' },
-            qrels: { type: 'string' },
-            'input-format': { type: 'string' },
-            'id-field': { type: 'string' }
-        },
-        usage: `  retrieval-gate init --baseline B --candidate C [--out retrieval-gate.yml] [--force] [--qrels Q]
-                      [--input-format F] [--id-field NAME]
-      Inspect the two files and write a commented starter rules file to edit before the first PR
-      (--force overwrites an existing one).
-${INPUTS}`
+            baseline: { type: 'string', value: '<file>', description: 'the baseline file to inspect', required: true },
+            candidate: { type: 'string', value: '<file>', description: 'the candidate file to inspect', required: true },
+            out: { type: 'string', value: '<file>', description: 'where to write the rules (default: retrieval-gate.yml)' },
+            force: { type: 'boolean', description: 'overwrite an existing rules file' },
+            qrels: { type: 'string', value: '<file>', description: 'the judgments: the two files are runs, and ranking measures are proposed' },
+            'input-format': INPUT_FORMAT,
+            'id-field': ID_FIELD
+        }
     },
     validate: {
-        options: { dataset: { type: 'string' }, corpus: { type: 'string' }, previous: { type: 'string' } },
-        usage: `  retrieval-gate validate --dataset D [--corpus C] [--previous P]
-      Check an evaluation set (JSON Lines, rules/dataset.schema.json) against its contract: schema, gold vs
-      answerable, unique fact ids, every chunk in the corpus listing C, no silent change against the previous
-      copy P. Lists every violation as file:line: [id] rule: message. Exit 0 = valid, 2 = violations.
-`
+        summary: 'check an evaluation set against its contract and list every violation',
+        about: `Checks the schema (rules/dataset.schema.json), gold vs answerable, unique fact ids, every chunk in the corpus
+listing, and no silent change against the previous copy. Lists every violation as file:line: [id] rule: message.
+Exit 0 = valid, 2 = violations.`,
+        options: {
+            dataset: { type: 'string', value: '<file>', description: 'the evaluation set (JSON Lines)', required: true },
+            corpus: { type: 'string', value: '<file>', description: 'the corpus listing every chunk id may come from' },
+            previous: { type: 'string', value: '<file>', description: 'the previous copy of the evaluation set, to compare with' }
+        }
     },
     explain: {
-        options: { rules: { type: 'string' } },
-        usage: `  retrieval-gate explain --rules R
-      Say in plain words what each check of the rules will demand.
-`
+        summary: 'say in plain words what each check of the rules will demand',
+        options: { rules: { type: 'string', value: '<file>', description: 'the rules to explain', required: true } }
     }
 };
 /** True for a name {@link COMMANDS} knows. */
 function isCommand(name) {
     return Object.prototype.hasOwnProperty.call(COMMANDS, name);
 }
-/** What `<command> --help` prints: the version line, then that command's usage. */
-function commandUsage(name) {
-    return `retrieval-gate ${VERSION}\n\nUsage:\n${COMMANDS[name].usage}  Every command takes --help (-h).\n`;
+/** The options of `name` as node:util parseArgs takes them (the help fields left out). */
+function parserOptions(name) {
+    const out = {};
+    for (const [key, o] of Object.entries(COMMANDS[name].options)) {
+        out[key] = { type: o.type, ...(o.multiple === true ? { multiple: true } : {}), ...(o.short === undefined ? {} : { short: o.short }) };
+    }
+    return out;
 }
-/** What `retrieval-gate --help` prints: every command's usage. */
+/** `-m, --measure <name>` or `    --rules <file>` (long options line up under a short one's long form). */
+function flags(name, o) {
+    const long = `--${name}${o.value === undefined ? '' : ` ${o.value}`}`;
+    return o.short === undefined ? `    ${long}` : `-${o.short}, ${long}`;
+}
+/** Lines of `  flags  description`, the descriptions in one column (two spaces after the longest flags). */
+function optionLines(entries) {
+    const width = maxOf(entries.map(([f]) => f.length));
+    return entries.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`);
+}
+/** What `<command> --help` prints: the version, the usage line, what it does, one option per line, the exit codes. */
+function commandUsage(name) {
+    const spec = COMMANDS[name];
+    const options = Object.entries(spec.options);
+    const required = options.filter(([, o]) => o.required === true).map(([key, o]) => (o.short === undefined ? `--${key} ${o.value ?? ''}`.trimEnd() : `-${o.short} ${o.value ?? ''}`.trimEnd()));
+    const entries = options.map(([key, o]) => [flags(key, o), `${o.description}${o.required === true ? ' (required)' : ''}`]);
+    entries.push(['-h, --help', 'show this help']);
+    return [
+        `retrieval-gate ${VERSION}`,
+        '',
+        `Usage: retrieval-gate ${name} ${required.join(' ')} [options]`,
+        '',
+        `${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`,
+        ...(spec.about === undefined ? [] : [spec.about]),
+        '',
+        'Options:',
+        ...optionLines(entries),
+        '',
+        EXIT_CODES,
+        ''
+    ].join('\n');
+}
+/** What `retrieval-gate --help` prints: every command with its summary, the global options, the exit codes. */
 function fullUsage() {
-    const inputs = Object.values(COMMANDS)
-        .map((c) => c.usage.replace(INPUTS, ''))
-        .join('');
-    return `retrieval-gate ${VERSION}\n\nUsage:\n${inputs}${INPUTS}  retrieval-gate --version | --help | <command> --help\n`;
+    const commands = Object.keys(COMMANDS).map((n) => [n, COMMANDS[n].summary]);
+    commands.push(['help <command>', "show a command's options (also: retrieval-gate <command> --help)"]);
+    return [
+        `retrieval-gate ${VERSION}`,
+        '',
+        'Usage: retrieval-gate <command> [options]',
+        '',
+        'Commands:',
+        ...optionLines(commands),
+        '',
+        'Options:',
+        ...optionLines([
+            ['-v, --version', 'print the version'],
+            ['-h, --help', 'show this help']
+        ]),
+        '',
+        EXIT_CODES,
+        'Installed with npm install -g retrieval-gate; without installing: npx retrieval-gate <command> ...',
+        ''
+    ].join('\n');
+}
+/** The line a usage error ends with: where the command's options are listed. */
+function seeHelp(name) {
+    return name === undefined ? 'see retrieval-gate --help' : `see retrieval-gate ${name} --help`;
 }
 /**
  * True when the arguments ask for help (`--help` or `-h` anywhere before a `--`): checked before parsing, so
@@ -38489,10 +43141,13 @@ function explainCheck(check, rules) {
     const lines = [];
     const kind = check.kind;
     let head;
+    const testNames = { mcnemar: 'exact McNemar test', t: 'paired t-test', randomization: 'paired randomization test' };
     if (kind.type === 'non_inferior')
         head = `non_inferior, margin ${kind.margin.text}`;
     else if (kind.type === 'superior')
-        head = kind.test === 'mcnemar' ? `superior, exact McNemar test, alpha ${plain(kind.alpha)}` : `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`;
+        head = kind.test === 'bootstrap' ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}` : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`;
+    else if (kind.type === 'level')
+        head = `${kind.bound} ${plain(kind.value)}`;
     else
         head = 'max_regressions';
     lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`);
@@ -38525,6 +43180,22 @@ function explainCheck(check, rules) {
         const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1';
         lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`);
         lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`);
+    }
+    else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior') {
+        const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`;
+        const test = d.test === 'superior_t' ? "paired t-test (two-sided, under the rules' design)" : 'paired randomization (sign-flip) test (two-sided)';
+        const gain = higher ? 'rose' : 'fell';
+        lines.push(`   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`);
+        lines.push(`   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`);
+    }
+    else if (kind.type === 'level') {
+        const worse = higher ? 'lower' : 'upper';
+        const better = higher ? 'upper' : 'lower';
+        const side = higher ? 'at least' : 'at most';
+        const miss = higher ? 'below' : 'above';
+        const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : '';
+        lines.push(`   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`);
+        lines.push(`   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} (or every query has the same value) it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`);
     }
     else if (kind.type === 'max_regressions') {
         const limits = [];
@@ -38568,8 +43239,13 @@ function explainRules(rules) {
         L.push('Inputs: per-query rows (one record per query, paired by query id).');
     }
     L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`);
-    const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile';
-    L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`);
+    if (stats.interval === 'auto') {
+        L.push(`Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries); a metric that is not binary needs ${MIN_QUERIES_SKEW} queries (or ${MIN_CLUSTERS} clusters) for its interval to support a pass. Seed ${stats.seed}: the same inputs give the same report.`);
+    }
+    else {
+        const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile';
+        L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`);
+    }
     if (stats.cluster !== undefined) {
         L.push(`  Clusters: queries with the same ${stats.cluster} are resampled together; ${stats.clusterWeighting === 'cluster' ? 'every cluster counts once (mean of cluster means)' : 'every query counts once'}.`);
     }
@@ -38577,7 +43253,7 @@ function explainRules(rules) {
         L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`);
     }
     if (stats.minSeeds !== undefined) {
-        L.push(`  Seeds: each side must give at least ${stats.minSeeds} independently trained ${stats.minSeeds === 1 ? 'seed' : 'seeds'} (one file each); with fewer every check is inconclusive (too_few_seeds). With several seeds per side the intervals resample seeds, then queries.`);
+        L.push(`  Seeds: each side must give at least ${stats.minSeeds} independently trained ${stats.minSeeds === 1 ? 'seed' : 'seeds'} (one file each); with fewer every check is inconclusive (too_few_seeds). With several seeds per side the intervals include the spread between seeds.`);
     }
     const multiplicity = stats.multiplicity;
     if (multiplicity !== 'none') {
@@ -38611,7 +43287,8 @@ function explainRules(rules) {
         L.push('');
     }
     L.push('A pass means: on these queries, every check above held. It says nothing about metrics, slices or queries the rules do not name.');
-    return L.join('\n') + '\n';
+    // Names come from the rules (a YAML "a\nb" key is a name with a newline): each entry is one line, escaped as one.
+    return L.map((line) => sanitizeText(line, Number.MAX_SAFE_INTEGER)).join('\n') + '\n';
 }
 /** `explain --rules R`: loads the rules (refusing them as the gate would) and prints the explanation. */
 async function explainCommand(file, write) {
@@ -38804,10 +43481,28 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
 }
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.-]*$/;
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n)$/i;
-/** A YAML key or flow value: plain when safe, else a JSON string (which YAML reads as a double-quoted scalar). */
-function yamlName(name) {
-    return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : JSON.stringify(name);
+// What JSON leaves raw but a YAML double-quoted scalar may not hold, or a YAML 1.1 reader takes as a line break:
+// DEL and the C1 controls (NEL, U+0085, among them), the line and paragraph separators, and (so that a reviewer
+// reads what the parser reads) the bidi marks and BOM. All are written as \uXXXX, which YAML decodes back.
+const YAML_ESCAPED = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
+/**
+ * Any text as a YAML double-quoted scalar that parses back to exactly that text: JSON's escapes (control
+ * characters, line breaks, quotes, backslashes, lone surrogates) plus {@link YAML_ESCAPED}. No raw line break of
+ * any kind survives, so no value from the rows can end the line it is written on and start a rules key.
+ */
+function yamlString(text) {
+    return JSON.stringify(text).replace(YAML_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+/** A YAML key or flow value: plain when safe, else {@link yamlString}. */
+function yamlName(name) {
+    return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : yamlString(name);
+}
+/**
+ * Input text (a field name, a value, a file name) inside a YAML comment: as it is when clean, else quoted with
+ * every line break and control character escaped ({@link bare}): a comment ends at the line's end, so a raw
+ * newline in a value would turn the rest of it into live rules.
+ */
+const commentText = (text) => bare(text);
 function num(x) {
     if (Number.isInteger(x))
         return String(x);
@@ -38827,7 +43522,7 @@ function starterMargin(m) {
 function starterRules(ins) {
     const L = [];
     L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`);
-    L.push(`# Starter rules written by \`retrieval-gate init\` from ${ins.baseline.file} and ${ins.candidate.file}.`);
+    L.push(`# Starter rules written by \`retrieval-gate init\` from ${commentText(ins.baseline.file)} and ${commentText(ins.candidate.file)}.`);
     L.push('# Edit them BEFORE your first PR, and commit them: the gate is only as honest as rules written before');
     L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it');
     L.push('# did not look at which side is better. Check every guess marked "guessed", set the margins you can');
@@ -38836,7 +43531,7 @@ function starterRules(ins) {
     L.push('version: 1');
     if (ins.qrels !== undefined) {
         L.push('# The inputs are runs: the gate computes the ranking measures below from these judgments, as trec_eval does.');
-        L.push(`judgments: { qrels: ${JSON.stringify(ins.qrels)}, no_relevant: exclude }`);
+        L.push(`judgments: { qrels: ${yamlString(ins.qrels)}, no_relevant: exclude }`);
     }
     L.push('metrics:');
     const width = maxOf(ins.metrics.map((m) => yamlName(m.name).length)) + 1;
@@ -38861,10 +43556,10 @@ function starterRules(ins) {
     }
     const clusterCandidate = ins.attributes.find((a) => a.cluster);
     if (clusterCandidate !== undefined) {
-        const c = clusterCandidate;
-        L.push(`# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${c.distinct} values of ${c.name}: if the queries of one ${c.name} are alike`);
-        L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${c.name} values instead:`);
-        L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(c.name)} }`);
+        const name = commentText(clusterCandidate.name);
+        L.push(`# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${clusterCandidate.distinct} values of ${name}: if the queries of one ${name} are alike`);
+        L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${name} values instead:`);
+        L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(clusterCandidate.name)} }`);
     }
     L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }');
     if (ins.paired < 30) {
@@ -38879,16 +43574,19 @@ function starterRules(ins) {
     const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const m of ordered) {
         const margin = starterMargin(m);
-        L.push(`  # ${m.name} ${margin.words} (the worse end of the 95% interval of the change decides).`);
-        L.push(`  - name: ${JSON.stringify(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`);
+        L.push(`  # ${commentText(m.name)} ${margin.words} (the worse end of the 95% interval of the change decides).`);
+        L.push(`  - name: ${yamlString(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`);
         L.push(`    metric: ${yamlName(m.name)}`);
         L.push(`    non_inferior: { margin: ${margin.yaml} }`);
     }
     const primary = ordered[0];
     const slice = slices[0];
     if (slice !== undefined) {
-        L.push(`  # Protect every ${slice.name} (values: ${slice.values.slice(0, 8).join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`);
-        L.push(`  # - name: ${JSON.stringify(`${primary.name} holds for every ${slice.name}`)}`);
+        L.push(`  # Protect every ${commentText(slice.name)} (values: ${slice.values
+            .slice(0, 8)
+            .map((v) => commentText(v))
+            .join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`);
+        L.push(`  # - name: ${yamlString(`${primary.name} holds for every ${slice.name}`)}`);
         L.push(`  #   metric: ${yamlName(primary.name)}`);
         L.push(`  #   per_slice: ${yamlName(slice.name)}`);
         L.push(`  #   non_inferior: { margin: ${primary.range || primary.binary ? '0.02' : primary.better === 'lower' ? '15%' : '10%'} }`);
@@ -38896,13 +43594,13 @@ function starterRules(ins) {
     const binary = ordered.find((m) => m.binary && m.better === 'higher');
     if (binary !== undefined) {
         L.push(`  # Demand a proven gain on a 0/1 metric (exact McNemar test):`);
-        L.push(`  # - name: ${JSON.stringify(`${binary.name} improves`)}`);
+        L.push(`  # - name: ${yamlString(`${binary.name} improves`)}`);
         L.push(`  #   metric: ${yamlName(binary.name)}`);
         L.push('  #   superior: { test: mcnemar, alpha: 0.05 }');
     }
     if (primary !== undefined) {
         L.push('  # Cap how many queries may get worse:');
-        L.push(`  # - name: ${JSON.stringify(`few ${primary.name} regressions`)}`);
+        L.push(`  # - name: ${yamlString(`few ${primary.name} regressions`)}`);
         L.push(`  #   metric: ${yamlName(primary.name)}`);
         L.push(`  #   max_regressions: { share: 0.2 }`);
     }
@@ -38911,34 +43609,38 @@ function starterRules(ins) {
 /** A plain-text summary of what init found, for the terminal. */
 function describeInspection(ins, out) {
     const L = [];
-    L.push(`Read ${ins.baseline.file} (${ins.baseline.rows} queries) and ${ins.candidate.file} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`);
+    L.push(`Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`);
     if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
         L.push(`  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`);
     }
     L.push('Metrics (numeric fields):');
-    const w = maxOf(ins.metrics.map((m) => m.name.length));
+    const w = maxOf(ins.metrics.map((m) => bare(m.name).length));
     for (const m of ins.metrics) {
         const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`;
-        L.push(`  ${m.name.padEnd(w)}  ${m.better} is better (${m.why}); ${values}`);
+        L.push(`  ${bare(m.name).padEnd(w)}  ${m.better} is better (${m.why}); ${values}`);
     }
     L.push('Attributes (text fields):');
     if (ins.attributes.length === 0)
         L.push('  none');
     for (const a of ins.attributes) {
         if (a.slice)
-            L.push(`  ${a.name}: ${a.values.length} values (${a.values.slice(0, 8).join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`);
+            L.push(`  ${bare(a.name)}: ${a.values.length} values (${a.values
+                .slice(0, 8)
+                .map((v) => bare(v))
+                .join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`);
         else if (a.cluster)
-            L.push(`  ${a.name}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`);
+            L.push(`  ${bare(a.name)}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`);
         else
-            L.push(`  ${a.name}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`);
+            L.push(`  ${bare(a.name)}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`);
     }
     for (const i of ins.ignored)
-        L.push(`Ignored: ${i.name} (${i.why})`);
+        L.push(`Ignored: ${bare(i.name)} (${i.why})`);
     for (const n of ins.notes)
         L.push(`Note: ${n}`);
     L.push('');
-    L.push(`Wrote ${out}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`);
-    L.push(`Then: retrieval-gate explain --rules ${out}`);
+    L.push(`Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`);
+    // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
+    L.push(`Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`);
     return L.join('\n') + '\n';
 }
 /** Reads one side as per-query rows, with a pointed refusal when the file is a run given without --qrels. */
@@ -39009,7 +43711,33 @@ async function initCommand(args, write) {
 
 const CHUNK = 1 << 16;
 /**
- * `metrics`: a run and judgments in, trec_eval-compatible numbers out.
+ * A TREC field is a run of characters other than white space (trec_eval splits its lines on blanks). A query id
+ * or measure holding white space, a control character or a line or paragraph separator (a JSON Lines run or a
+ * ranx / pytrec_eval file can hold any), or what the log boundary would rewrite inside a line (bidi marks, BOM,
+ * `##[`: src/util/show.ts), cannot be written as one: it would print as two fields or two lines, or as another
+ * id. Such an id is refused, escaped in the message, with `--format jsonl` (which writes every id as a JSON
+ * string) as the way out; so is the id `all`, which a reader of `trec_eval -q` output takes for the summary line.
+ */
+const NOT_IN_TREC_FIELD = /[\s\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+/** Refuses `text` as a field of `--format trec` output (see {@link NOT_IN_TREC_FIELD}). */
+function checkTrecField(text, what, file) {
+    const problem = text === ''
+        ? 'is empty'
+        : NOT_IN_TREC_FIELD.test(text) || text.includes('##[')
+            ? 'holds white space, a control character or a line separator, so it cannot be written as one field of a TREC line'
+            : what === 'query id' && text === 'all'
+                ? 'is "all", which --format trec uses for the summary line'
+                : undefined;
+    if (problem === undefined)
+        return;
+    const where = what === 'query id' ? { file, queryId: text } : { key: '-m' };
+    throw new InputError(where, `the ${what} ${quote(text)} ${problem}`, '--format jsonl writes every id and measure exactly (as JSON strings)');
+}
+/**
+ * `metrics`: a run and judgments in, trec_eval's numbers out. With no option it prints what `trec_eval -q` (10.0)
+ * prints: the average is over every judged query, including those without a relevant document, and a judged
+ * query the run lacks stops it as it stops trec_eval; `-c` (`complete`) scores such a query 0 as `trec_eval -c`.
+ * `--no-relevant exclude | report` leaves trec_eval's numbers, and the returned warnings say how many queries.
  * `--format trec` prints `MEASURE\tQUERY_ID\tVALUE` (per query with --per-query, in trec_eval -q's order:
  * queries in byte order of their ids, each with all its measures) and then `MEASURE\tall\tVALUE`;
  * `--format jsonl` prints `{"query_id", <measure>: value, ...}` per query and then one summary record
@@ -39017,12 +43745,14 @@ const CHUNK = 1 << 16;
  * Throws InputError for unusable input (the CLI exits 2).
  */
 async function metricsCommand(args, write) {
+    const noRelevant = args.noRelevant ?? 'zero';
     const scored = await computeRunRows({
         runFile: args.run,
         qrelsFile: args.qrels,
         measures: args.measures,
         depth: args.depth,
-        noRelevant: args.noRelevant,
+        noRelevant,
+        absentFromRun: args.complete === true ? 'zero' : 'refuse',
         keepRows: true
     });
     let buffer = '';
@@ -39038,6 +43768,11 @@ async function metricsCommand(args, write) {
     const rows = scored.rows ?? [];
     const all = aggregateRows(measures, rows);
     if (args.format === 'trec') {
+        for (const m of measures)
+            checkTrecField(m.name, 'measure', args.run);
+        if (args.perQuery)
+            for (const row of rows)
+                checkTrecField(row.id, 'query id', args.run);
         if (args.perQuery) {
             for (const row of rows) {
                 for (const m of measures)
@@ -39057,15 +43792,21 @@ async function metricsCommand(args, write) {
                 for (const [key, value] of row.attrs)
                     if (!(key in record))
                         record[key] = value;
-                out(JSON.stringify(record) + '\n');
+                // 12 significant digits, as every JSON output writes numbers (src/util/json-number.ts).
+                out(jsonLine(record, jsonNumbers));
             }
         }
         const summary = { queries: rows.length };
         measures.forEach((m, i) => (summary[m.name] = all[i]));
-        out(JSON.stringify({ all: summary, coverage }) + '\n');
+        out(jsonLine({ all: summary, coverage }, jsonNumbers));
     }
     if (buffer)
         write(buffer);
+    const left = coverage.noRelevant.ids.length;
+    const warnings = noRelevant === 'zero' || left === 0
+        ? []
+        : [`${left} judged ${left === 1 ? 'query' : 'queries'} without a relevant document left out of the averages (--no-relevant ${noRelevant}); trec_eval averages over them: leave out --no-relevant for its numbers`];
+    return { warnings };
 }
 
 /**
@@ -39092,10 +43833,13 @@ async function validateCommand(options, out, err) {
         .sort()
         .map((s) => `${splits.get(s)} ${s}`)
         .join(', ');
-    lines.push(`${options.dataset}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`);
-    lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${options.corpus}: ${checked.corpusChunks} chunks`);
+    // file names and ids are input: escaped, so each stays on its line (formatViolation does the same)
+    const file = (name) => sanitizeText(name, 240);
+    lines.push(`${file(options.dataset)}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`);
+    lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${file(options.corpus ?? '')}: ${checked.corpusChunks} chunks`);
     if (options.previous !== undefined) {
-        lines.push(`previous ${options.previous}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${checked.removed.slice(0, 20).join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`);
+        const removed = checked.removed.slice(0, 20).map((id) => bare(id, 240));
+        lines.push(`previous ${file(options.previous)}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${removed.join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`);
     }
     if (violations.length === 0) {
         out(`${lines.join('\n')}\nvalid\n`);
@@ -39115,14 +43859,30 @@ async function validateCommand(options, out, err) {
 /**
  * The to-judge file of a gate result: the pooled top-k documents of both systems that have no graded
  * judgment, one JSON object per query, ready to send for annotation. Empty (no lines) when the pool is
- * fully judged or the sides were per-query rows.
+ * fully judged or the sides were per-query rows. Queries a capability withholds (the holdout's) are left out.
  */
 function toJudgeFile(result) {
     const p = result.trust?.pooling;
-    return p ? toJudgeJsonl(p.toJudge, p.depth) : '';
+    if (!p)
+        return '';
+    // Holdout queries are never named one by one in what a PR's run writes (their exam owners judge them apart).
+    const withheld = withheldIds(result);
+    return toJudgeJsonl(withheld === null ? p.toJudge : p.toJudge.filter((e) => !withheld(e.queryId)), p.depth);
+}
+/** The to-judge file: one JSON object per query, in query order (byte-identical for the same inputs; numbers as every JSON output writes them). */
+function toJudgeJsonl(entries, depth) {
+    return entries
+        .map((e) => jsonLine({
+        query_id: e.queryId,
+        depth,
+        documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+    }, jsonNumbers))
+        .join('');
 }
 
-/** Thrown for a wrong command line: printed with the usage (of the command when known), exit 2. */
+/** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
+const GIVEN_OPTIONS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'];
+/** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
     command;
     constructor(message, command) {
@@ -39162,18 +43922,18 @@ async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: fa
         if (command === 'gate')
             return await gateCommand(rest, out, terminal);
         if (command === 'metrics')
-            return await metricsCommandLine(rest, out);
+            return await metricsCommandLine(rest, out, err);
         if (command === 'init')
             return await initCommandLine(rest, out);
         if (command === 'explain')
             return await explainCommandLine(rest, out);
         if (command === 'validate')
             return await validateCommandLine(rest, out, err);
-        throw new UsageError(`unknown command "${command}"${suggestion(command, Object.keys(COMMANDS))}`);
+        throw new UsageError(`unknown command ${quote(command)}${suggestion(command, Object.keys(COMMANDS))}`);
     }
     catch (error) {
         if (error instanceof UsageError) {
-            err(`retrieval-gate: ${error.message}\n\n${error.command === undefined ? fullUsage() : commandUsage(error.command)}`);
+            err(`retrieval-gate: ${error.message}\n${seeHelp(error.command)}\n`);
             return 2;
         }
         if (isInputError(error)) {
@@ -39187,9 +43947,7 @@ async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: fa
 /** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
 function parse(command, args) {
     try {
-        // The cast is needed: without it parseArgs infers a union of every command's values and no option can be read.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-        return parseArgs({ args, options: COMMANDS[command].options, allowPositionals: false, strict: true }).values;
+        return parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values;
     }
     catch (error) {
         throw new UsageError(`${error.message}${optionSuggestion(command, error)}`, command);
@@ -39215,20 +43973,23 @@ async function gateCommand(args, out, terminal) {
     required('gate', v, ['rules', 'baseline', 'candidate']);
     const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
     if (!['markdown', 'json', 'text'].includes(format))
-        throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate');
+        throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate');
     const rules = await readRules(v.rules);
-    const input = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
-    const manifests = { baselineManifest: v['baseline-manifest'], candidateManifest: v['candidate-manifest'] };
-    const { baseline, candidate, trust, seeds } = await readSeedSides(rules, v.baseline, v.candidate, v.qrels, manifests, input);
-    const referenceFile = cliReferenceFile(rules, v.reference);
-    const reference = referenceFile === undefined ? undefined : await readReference(rules, referenceFile, v['reference-manifest'], input);
-    const result = runGate(rules, baseline, candidate, trust, { threads: terminal.threads, seeds }, reference);
+    const rowsInput = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
+    if (v.reference !== undefined && rules.reference === undefined) {
+        throw new InputError({ file: v.reference }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
+    }
+    const source = cliInputSource({ given: v, overrides: { 'reference rows': v.reference }, rulesFile: rules.source.file });
+    const loaded = await loadGateInputs(rules, source, { rowsInput, qrels: v.qrels, givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined) });
+    const result = runGate(loaded, { threads: terminal.threads });
     if (v['to-judge'])
         await writeOutput(v['to-judge'], toJudgeFile(result));
     if (v.regressions)
         await writeOutput(v.regressions, toRegressionsJsonl(result));
     // The reports name an output file only when it was written (otherwise they say which option writes it).
-    const files = { regressions: v.regressions, toJudge: v['to-judge'] };
+    const files = { regressions: v.regressions, toJudge: v['to-judge'], html: v.html };
+    if (v.html)
+        await writeOutput(v.html, toHtmlReport(result, { files }));
     const markdown = toMarkdown(result, { files });
     if (v.markdown)
         await writeOutput(v.markdown, markdown);
@@ -39238,22 +43999,25 @@ async function gateCommand(args, out, terminal) {
     out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown);
     return result.decision.verdict === 'pass' ? 0 : 1;
 }
-async function metricsCommandLine(args, out) {
+async function metricsCommandLine(args, out, err) {
     const v = parse('metrics', args);
     required('metrics', v, ['qrels', 'run', 'measure']);
     const format = v.format ?? 'trec';
     if (format !== 'trec' && format !== 'jsonl')
-        throw new UsageError(`--format must be trec or jsonl, not "${String(format)}"`, 'metrics');
-    const noRelevant = v['no-relevant'] ?? 'exclude';
+        throw new UsageError(`--format must be trec or jsonl, not ${quote(String(format))}`, 'metrics');
+    const noRelevant = v['no-relevant'] ?? 'zero';
     if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report')
-        throw new UsageError(`--no-relevant must be exclude, zero or report, not "${String(noRelevant)}"`, 'metrics');
+        throw new UsageError(`--no-relevant must be exclude, zero or report, not ${quote(String(noRelevant))}`, 'metrics');
     let depth;
     if (v.depth !== undefined) {
         if (!/^[1-9][0-9]{0,8}$/.test(v.depth))
-            throw new UsageError(`-M (depth) must be a positive integer, not "${String(v.depth)}"`, 'metrics');
+            throw new UsageError(`-M (depth) must be a positive integer, not ${quote(String(v.depth))}`, 'metrics');
         depth = Number(v.depth);
     }
-    await metricsCommand({ qrels: v.qrels, run: v.run, measures: v.measure, perQuery: v['per-query'] === true, format, depth, noRelevant }, out);
+    const complete = v.complete === true;
+    const notes = await metricsCommand({ qrels: v.qrels, run: v.run, measures: v.measure, perQuery: v['per-query'] === true, format, depth, noRelevant, complete }, out);
+    for (const w of notes.warnings)
+        err(`retrieval-gate: ${w}\n`);
     return 0;
 }
 async function initCommandLine(args, out) {
@@ -39283,14 +44047,45 @@ async function validateCommandLine(args, out, err) {
 }
 
 /**
+ * `retrieval-gate gate ... | head` closes the pipe after ten lines; Node then reports EPIPE as an 'error' event on
+ * stdout, and with no listener that event is thrown as an uncaught exception: a stack trace on stderr after the
+ * lines `head` printed, and exit code 1 whatever the verdict. A reader who closed the pipe wants no more output, so
+ * the writer stops writing (quietly) and the command finishes with the exit code it computed. Any other error on
+ * the stream is not hidden: it goes to `onError`.
+ */
+/** A write function for `stream` that stops, without a word, once the reader closed the pipe (EPIPE). */
+function quietOnBrokenPipe(stream, onError) {
+    let closed = false;
+    stream.on('error', (error) => {
+        if (error.code === 'EPIPE')
+            closed = true;
+        else
+            onError(error);
+    });
+    return (text) => {
+        if (!closed)
+            stream.write(text);
+    };
+}
+
+/**
  * The command line entry (dist/cli.js): the only place the CLI touches the process. All behaviour is in
  * commands/cli-main.ts, which returns an exit code so tests can call it in-process.
  */
-main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text), 
+// `gate ... | head`: the reader closed the pipe; stop writing, keep the exit code (src/commands/broken-pipe.ts).
+let stdoutFailed = false;
+const stdout = quietOnBrokenPipe(process.stdout, (error) => {
+    if (!stdoutFailed)
+        process.stderr.write(`retrieval-gate: cannot write to stdout: ${error.message}\n`);
+    stdoutFailed = true;
+    process.exitCode = 3;
+});
+main(process.argv.slice(2), stdout, (text) => process.stderr.write(text), 
 // NO_COLOR (https://no-color.org): set and not empty means no colour.
 // RG_THREADS: threads for the resampling (1 = none); changes the time, never a byte of the report.
 { isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '', threads: defaultThreads(process.env.RG_THREADS) }).then((code) => {
-    process.exitCode = code;
+    // An output that could not be written (other than a reader closing the pipe) is an error, not the verdict.
+    process.exitCode = stdoutFailed ? 3 : code;
 }, (error) => {
     process.stderr.write(`retrieval-gate: ${String(error)}\n`);
     process.exitCode = 3;

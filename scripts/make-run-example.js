@@ -1,7 +1,9 @@
 // Writes the run-based example under examples/runs/: TREC qrels (graded 0-3) for 200 queries, and a baseline
 // and a candidate run as per-query JSON Lines (results + latency_ms + segment), so the gate computes nDCG@10,
-// R@100 and RR itself, exactly as trec_eval would. Deterministic: node scripts/make-run-example.js
-import { writeFileSync } from 'node:fs'
+// R@100 and RR itself, exactly as trec_eval would. The same runs are also written under examples/trec/ as TREC
+// runs (no attributes at all, as trec_eval's tools write them) with a queries file that gives each query its
+// text and its slices, the way most teams keep their topics. Deterministic: node scripts/make-run-example.js
+import { mkdirSync, writeFileSync } from 'node:fs'
 import seedrandom from 'seedrandom'
 
 const rng = seedrandom('retrieval-gate run example v1')
@@ -30,3 +32,13 @@ writeFileSync('examples/runs/qrels.txt', qrels.join('\n') + '\n')
 writeFileSync('examples/runs/baseline.jsonl', base.map((r) => JSON.stringify(r)).join('\n') + '\n')
 writeFileSync('examples/runs/candidate.jsonl', cand.map((r) => JSON.stringify(r)).join('\n') + '\n')
 console.log('wrote examples/runs/{qrels.txt,baseline.jsonl,candidate.jsonl} (200 queries)')
+
+// examples/trec: `qid Q0 docno rank score tag` lines carry no segment; the queries file does.
+const topics = ['billing', 'login', 'export', 'search']
+const trecRun = (rows, tag) => rows.flatMap((r) => r.results.map((d, k) => `${r.query_id} Q0 ${d.doc_id} ${k + 1} ${d.score} ${tag}`)).join('\n') + '\n'
+const queries = base.map((r, i) => ({ query_id: r.query_id, text: `how do I fix ${topics[i % 4]} problem ${i + 1}?`, segment: r.segment, topic: topics[i % 4] }))
+mkdirSync('examples/trec', { recursive: true })
+writeFileSync('examples/trec/baseline.run', trecRun(base, 'bm25'))
+writeFileSync('examples/trec/candidate.run', trecRun(cand, 'hybrid'))
+writeFileSync('examples/trec/queries.jsonl', queries.map((q) => JSON.stringify(q)).join('\n') + '\n')
+console.log('wrote examples/trec/{baseline.run,candidate.run,queries.jsonl} (the same runs as TREC runs, attributes in the queries file)')

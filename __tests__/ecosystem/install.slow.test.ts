@@ -30,7 +30,7 @@ describe('npm pack, then npm install -g of the tarball, offline', () => {
       expect(pack.status).toBe(0)
       const [packed] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }]
       const files = packed.files.map((f) => f.path).sort()
-      expect(files).toEqual(['README.md', 'dist/cli.js', 'package.json', 'rules/dataset.schema.json', 'rules/presets/default.yml', 'rules/schema.json'])
+      expect(files).toEqual(['LICENSE', 'README.md', 'dist/cli.js', 'package.json', 'rules/dataset.schema.json', 'rules/presets/default.yml', 'rules/schema.json'])
 
       const prefix = path.join(tmp, 'prefix')
       const started = Date.now()
@@ -56,6 +56,11 @@ describe('npm pack, then npm install -g of the tarball, offline', () => {
       expect(runs.stderr).toBe('')
       expect([0, 1]).toContain(runs.status)
       expect((JSON.parse(runs.stdout) as { comparisons: unknown[] }).comparisons.length).toBeGreaterThan(0)
+      // The README's quick start: TREC runs sliced by a queries file, exactly as the README writes the command.
+      const trec = run(bin, ['gate', '--rules', 'examples/trec/rules.yml', '--baseline', 'examples/trec/baseline.run', '--candidate', 'examples/trec/candidate.run'])
+      expect(trec.stderr).toBe('')
+      expect(trec.status).toBe(1)
+      expect(trec.stdout).toContain('decided by check 2 “new users are protected”')
     } finally {
       rmSync(tmp, { recursive: true, force: true })
     }

@@ -118,3 +118,33 @@ describe('a queries file slices runs that carry no attributes', () => {
     expect(twice.stderr).toContain('is listed twice')
   })
 })
+
+describe('the README example examples/trec (TREC runs, the segment and topic in a queries file)', () => {
+  it('is what scripts/make-run-example.js writes: the JSON Lines example runs as TREC lines', () => {
+    expect(readFileSync('examples/trec/baseline.run', 'utf8').trim()).toBe(trec(`${EX}/baseline.jsonl`).replace(/ sys$/gm, ' bm25'))
+    expect(readFileSync('examples/trec/candidate.run', 'utf8').trim()).toBe(trec(`${EX}/candidate.jsonl`).replace(/ sys$/gm, ' hybrid'))
+  })
+
+  it('fails on the new users, slices by topic, and shows each regressed query with its text', async () => {
+    const dir = tempDir()
+    const r = await cli([
+      'gate',
+      '--rules',
+      'examples/trec/rules.yml',
+      '--baseline',
+      'examples/trec/baseline.run',
+      '--candidate',
+      'examples/trec/candidate.run',
+      '--json',
+      path.join(dir, 'r.json'),
+      '--format',
+      'markdown'
+    ])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    const report = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as { decided_by: string; checks: Array<{ units: Array<{ slice: Record<string, string> }> }> }
+    expect(report.decided_by).toBe('new users are protected')
+    expect(report.checks[2].units.map((u) => u.slice.topic)).toEqual(['billing', 'export', 'login', 'search'])
+    expect(r.stdout).toContain('how do I fix')
+  })
+})

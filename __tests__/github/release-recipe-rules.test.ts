@@ -1,5 +1,5 @@
 /**
- * The release recipe's rules (README, "Required checks and release branches") are copied by users as they are:
+ * The release recipe's rules (docs/github.md, "Required checks and release branches") are copied by users as they are:
  * they must load under the schema and the rules checks, with the reference, budget and history they document.
  * Written after the recipe, the budget and the history landed in parallel (issue 16): this test ties them.
  */
@@ -8,14 +8,14 @@ import { readFileSync } from 'node:fs'
 import { loadRules } from '../../src/config/rules.js'
 
 function recipeRules(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+  const readme = readFileSync(new URL('../../docs/github.md', import.meta.url), 'utf8')
   const start = readme.indexOf('# .github/retrieval-gate-release.yml\n')
   expect(start).toBeGreaterThan(0)
   const end = readme.indexOf('```', start)
   return readme.slice(start, end)
 }
 
-describe('the release recipe rules in the README', () => {
+describe('the release recipe rules in docs/github.md', () => {
   it('load, with the reference, a budget on the check and history', () => {
     const rules = loadRules(recipeRules(), '.github/retrieval-gate-release.yml')
     expect(rules.reference).toMatchObject({ label: 'v1.4', path: 'eval/release/rows.csv', ref: 'v1.4' })

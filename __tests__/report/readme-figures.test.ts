@@ -43,6 +43,28 @@ describe("the README's worked example", () => {
     expect(r.stdout).toContain(`fell by ${fixed(-fresh.delta * 100, 1)} points`)
   })
 
+  it('quotes the figures the TREC-runs-plus-queries-file example prints (examples/trec)', async () => {
+    const f = writeFiles({ 'report.json': '' })
+    const r = await cli(['gate', '--rules', 'examples/trec/rules.yml', '--baseline', 'examples/trec/baseline.run', '--candidate', 'examples/trec/candidate.run', '--json', f['report.json']])
+    expect(r.code).toBe(1)
+    const comparisons = JSON.parse(readFileSync(f['report.json'], 'utf8')).comparisons as Array<JsonComparison & { ci: [number, number] }>
+    const ndcg = (segment?: string) => comparisons.find((c) => c.metric === 'nDCG@10' && (segment === undefined ? Object.keys(c.slice).length === 0 : c.slice.segment === segment && Object.keys(c.slice).length === 1))!
+    const all = ndcg()
+    const fresh = ndcg('new')
+    const pts = (x: number): string => fixed(Math.abs(x) * 100, 1)
+    const bound = (x: number): string => (x < 0 ? `−${pts(x)}` : `+${pts(x)}`)
+    const sentence =
+      `It fails: nDCG@10 rises by ${pts(all.delta)} points overall, but for the ${fresh.n} new users it falls by ${pts(fresh.delta)} points with an interval ` +
+      `from ${bound(fresh.ci[0])} to ${bound(fresh.ci[1])}, which cannot rule out the 2-point drop the rules forbid`
+    expect(all.delta).toBeGreaterThan(0)
+    expect(fresh.delta).toBeLessThan(0)
+    expect(README).toContain(sentence)
+    // The rules block the README shows is the example's rules file, from `version: 1` on.
+    const rules = readFileSync('examples/trec/rules.yml', 'utf8')
+    const shown = /# examples\/trec\/rules.yml\n([\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1]
+    expect(shown?.replace(/ +#.*$/gm, '')).toBe(rules.slice(rules.indexOf('version: 1')))
+  })
+
   it('states the calibration as docs/statistics.md measured it (npm run calibrate -- --write)', () => {
     const stats = readFileSync('docs/statistics.md', 'utf8')
     const rate = (line: string, column: number): number => Number(/^([\d.]+)/.exec(line.split(' | ')[column])?.[1])

@@ -184,6 +184,8 @@ describe('power', () => {
     // eslint-disable-next-line no-loss-of-precision -- the reference is written as Python printed it
     close(minimumDetectable(0.01, 0.95, Infinity), 0.028015852181129683, 1e-15)
     expect(minimumDetectable(0.01, 0.95, 0)).toBeNaN()
+    // No spread (every difference equal): nothing to say what the sample could detect, never "about 0.0 points".
+    expect(minimumDetectable(0, 0.95, 49)).toBeNaN()
   })
   it('queries to settle: the smallest n with (t_0.975 + t_0.8)(df(n)) * se * sqrt(n0 / n) <= distance, df growing with the units', () => {
     // Reference: python, scipy.stats.t.ppf, counting n' up from n0 until the inequality holds (df(n') = df0 + units * (n'/n0 - 1)):

@@ -60,10 +60,10 @@ export function displayNumber(x: number, metric: MetricRule, withSign = true, ty
   return withSign ? signed(x, d) : fixed(x, d)
 }
 
-/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms". */
-export function amount(x: number, metric: MetricRule, withSign = true): string {
+/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms"; `typical` sets the digits (as in the sentence beside it). */
+export function amount(x: number, metric: MetricRule, withSign = true, typical = x): string {
   const u = unitWord(metric)
-  const s = displayNumber(x, metric, withSign)
+  const s = displayNumber(x, metric, withSign, typical)
   return u ? `${s} ${u}` : s
 }
 
@@ -78,7 +78,9 @@ function powerWords(unit: UnitResult, metric: MetricRule): string {
   if (p === null || !Number.isFinite(p.mde)) return ''
   const c = unit.comparison
   const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`
-  let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false)} (80% power)`
+  // The digits of the interval beside it: "+4.99 to +5.33 ms ... about 0.24 ms", not "0.2439 ms".
+  const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]))
+  let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false, Number.isFinite(typical) ? typical : p.mde)} (80% power)`
   if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
     const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable' ? '' : 'if the candidate truly changed nothing, '
     text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`

@@ -9,10 +9,12 @@ const POWER = 0.8
  * (cluster-robust when clustered) and df its degrees of freedom (n − 1, or clusters − 1): Student's t, not the
  * normal, because the interval's own width is estimated (z is 2–9% too small at 12–50 queries). Example: se =
  * 0.01 at 95% with 29 df gives (2.045230 + 0.853625) · 0.01 = 0.028989 (scipy.stats.t.ppf(0.975, 29) +
- * t.ppf(0.8, 29)); with df = Infinity it is the normal figure 0.028016.
+ * t.ppf(0.8, 29)); with df = Infinity it is the normal figure 0.028016. NaN without spread (se 0: every
+ * difference equal): the sample says nothing about what it could detect, and "about 0.0 points" would say it
+ * detects everything.
  */
 export function minimumDetectable(se: number, confidence: number, df: number, power = POWER): number {
-  if (!(df > 0)) return Number.NaN
+  if (!(df > 0) || !(se > 0)) return Number.NaN
   const q = (p: number): number => (df === Infinity ? normalQuantile(p) : tQuantile(p, df))
   return (q(1 - (1 - confidence) / 2) + q(power)) * se
 }

@@ -1,0 +1,17 @@
+/**
+ * docs/github.md's tables of the action's inputs and outputs are what action.yml says (npm run docs:inputs writes
+ * them): an input added, renamed or redescribed in action.yml without the docs fails here.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+// @ts-expect-error the script is plain JavaScript (no declarations): its two functions are tested here
+import { actionTables, withTables } from '../../scripts/action-table.js'
+
+describe('the inputs and outputs table', () => {
+  it('in docs/github.md is generated from action.yml', () => {
+    const doc = readFileSync('docs/github.md', 'utf8')
+    const tables = (actionTables as (yaml: string) => string)(readFileSync('action.yml', 'utf8'))
+    expect((withTables as (doc: string, tables: string) => string)(doc, tables)).toBe(doc)
+    for (const input of ['rules', 'baseline', 'candidate', 'candidate-judge-labels', 'report-dir']) expect(tables).toContain(`| \`${input}\` |`)
+  })
+})
