@@ -68,6 +68,7 @@ interface RawRules extends RawTrustRules, RawReferenceRules, RawHistoryRules {
     resamples?: number
     seed?: number | string
     interval?: 'percentile' | 'bca'
+    method?: 'auto' | 'multinomial' | 'poisson'
     permutations?: number
     cluster?: string
     cluster_weighting?: 'query' | 'cluster'
@@ -216,6 +217,8 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
   }
   return {
     interval: raw.interval ?? 'percentile',
+    // Absent stays absent (= auto), so rules without it read exactly as before.
+    ...(raw.method === undefined ? {} : { method: raw.method }),
     permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
     cluster: raw.cluster,
     clusterWeighting: raw.cluster_weighting ?? 'query',

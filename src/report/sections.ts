@@ -9,6 +9,7 @@ import { inline } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, displayNumber, sliceLabel } from './words.js'
 import { comparabilityEntries } from './trust-lines.js'
+import { resamplingWords } from './resampling.js'
 
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
@@ -281,6 +282,7 @@ export function methodBody(result: GateResult): string[] {
     ['Differences', 'paired, candidate − baseline, per query'],
     ['Intervals', `${confidenceLabel(s.confidence)} ${interval} of the mean difference${familyWords(result)}`],
     ['Resamples', String(s.resamples)],
+    ['Resampling', resamplingWords(result)],
     ['Seed', inline(s.seed, 40)],
     ['Binary metrics', 'exact two-sided McNemar test'],
     ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],

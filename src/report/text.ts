@@ -7,6 +7,7 @@ import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
+import { resamplingShort } from './resampling.js'
 import { pageSentence, type WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
 import { histogramLines } from './charts.js'
@@ -151,7 +152,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   out.push(
     paint(
       'dim',
-      `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${familyWords(result)}, ${s.resamples} resamples, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
+      `Method: ${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}${familyWords(result)}, ${s.resamples} resamples, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
     )
   )
   out.push('')

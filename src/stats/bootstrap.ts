@@ -46,7 +46,7 @@ export const COUNTS_PER_GROUP = 32
  * garbage collector 400 KB per subset (5 metrics x 10,000). The columns returned are then views of it,
  * valid until it is written again.
  */
-export function bootstrapPlan(design: Design, resamples: number, seed: string, stream: string, scratch?: Float64Array): KernelPlan<Float64Array[]> {
+export function bootstrapPlan(design: Design, resamples: number, seed: string, stream: string, scratch?: Float64Array, draw?: IndexDraw): KernelPlan<Float64Array[]> {
   const { k } = design
   if (design.units === 0) return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)))
   if (design.units === design.strata.length) return done(constantResamples(design))
@@ -55,7 +55,7 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
   const grouped: Groups[] = []
   for (let c = 0; c < k; c++) {
     const g = groupsOf(design, c)
-    if (g.values.length * COUNTS_PER_GROUP <= design.units) {
+    if (draw ? draw.byCounts(g, c) : g.values.length * COUNTS_PER_GROUP <= design.units) {
       byCounts.push(c)
       grouped.push(g)
     } else byIndex.push(c)
@@ -64,7 +64,8 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
   const jobs: KernelJob[] = []
   const outOf = (from: number, length: number): Float64Array => (scratch ? scratch.subarray(from, from + length) : new Float64Array(length))
   const indexOut = byIndex.length > 0 ? outOf(0, byIndex.length * resamples) : null
-  if (indexOut) {
+  if (indexOut && draw) jobs.push(draw.job(byIndex, indexOut))
+  else if (indexOut) {
     const ki = byIndex.length
     // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
     const vs: Float64Array[] = []
@@ -101,6 +102,16 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
 }
 
 const done = (columns: Float64Array[]): KernelPlan<Float64Array[]> => ({ jobs: [], finish: () => columns })
+
+/**
+ * Another way to draw the columns {@link bootstrapPlan} would draw by index (the Poisson bootstrap,
+ * src/stats/resampling.ts): which columns are drawn by counts, from their groups, and the job of the others.
+ */
+export interface IndexDraw {
+  byCounts(groups: Groups, column: number): boolean
+  /** The job writing these columns' resamples into `out` (columns.length x resamples, column after column). */
+  job(columns: number[], out: Float64Array): KernelJob
+}
 
 /** What a multinomial job is made of: the columns drawn by counts, with their groups, and the design's strata. */
 export interface CountsInput {

@@ -2,11 +2,11 @@ import type { PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { Interval } from './bca.js'
-import { bootstrapPlan } from './bootstrap.js'
 import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
-import { signFlipPlan, type Randomization } from './randomization.js'
+import type { Randomization } from './randomization.js'
+import { createResampling, type ColumnLaw } from './resampling.js'
 import type { Resamples } from '../util/order-statistics.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
 import type { KernelPlan } from './threads.js'
@@ -54,6 +54,8 @@ export interface Comparison {
   /** Interval method actually used (BCa falls back to percentile where undefined, with `intervalNote`). */
   interval: 'percentile' | 'bca'
   intervalNote: string | null
+  /** How the bootstrap drew the resamples (statistics.method, src/stats/resampling.ts). */
+  resampling: ColumnLaw
   /** Paired randomization (sign-flip) test of "no difference". */
   randomization: Randomization1
   /** Paired t interval and p (cluster-robust / stratified when the design is), the cross-check. */
@@ -94,6 +96,8 @@ interface SubsetStats {
   levels: Design
   randomization: Randomization
   intervals: Map<number, Interval[]>
+  /** Per column, the law its resamples were drawn by. */
+  laws: ColumnLaw[]
 }
 
 /**
@@ -120,6 +124,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   const statistics = rules.statistics
   checkWeights(table, rules)
   const runner = createRunner(options.threads ?? defaultThreads())
+  const resampling = createResampling(table, statistics)
   // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
   runner.prepare((statistics.resamples + statistics.permutations / 4) * table.ids.length * metricNames.length)
   const diffs = new Map<string, Float64Array>()
@@ -158,10 +163,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   }
   // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
   let scratch: Float64Array | undefined
-  const plan = (design: Design, key: string): KernelPlan<Float64Array[]> => {
+  const plan = (design: Design, idx: Int32Array, key: string): { plan: KernelPlan<Float64Array[]>; laws: ColumnLaw[] } => {
     scratch ??= new Float64Array(metricNames.length * statistics.resamples)
     // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-    return bootstrapPlan(design, statistics.resamples, statistics.seed, key, scratch)
+    return resampling.bootstrap(design, idx, key, scratch)
   }
   /** The drawn resamples as views; a copy is kept in the cache when drawing them again would cost more. */
   const keep = (key: string, design: Design, drawn: Float64Array[]): Resamples[] => {
@@ -178,18 +183,18 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
       const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
-      const boot = plan(design, key)
-      const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`)
+      const { plan: boot, laws } = plan(design, idx, key)
+      const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...boot.jobs, ...flip.jobs])
-      s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() }
+      s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map(), laws }
       fill(s, keep(key, design, boot.finish()))
       subsetCache.set(key, s)
     } else if (!s.intervals.has(confidence)) {
       let columns = resampleCache.get(key)
       if (!columns) {
         // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
-        const boot = plan(s.design, key)
+        const { plan: boot } = plan(s.design, members(filters), key)
         runner.run(boot.jobs)
         columns = keep(key, s.design, boot.finish())
       }
@@ -273,6 +278,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       ties: idx.length - wins - losses,
       interval: interval.method,
       intervalNote: interval.note,
+      resampling: s.laws[col],
       randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
       tTest: tInterval(design, col, confidence),
       se: linearSe(design, col).se,

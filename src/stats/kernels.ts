@@ -115,7 +115,65 @@ export interface SignCountJob {
   out: Float64Array
 }
 
-export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob
+/**
+ * Resampling blocks of the Poisson bootstrap (src/stats/poisson.ts): in resample b every unit u gets an independent
+ * Poisson(1) weight, a pure function of (seed, u's keys, b) (src/stats/poisson-weights.ts), and a stratum's term is
+ * weight · Σ w·v / Σ w·n. Unit u = column group floor(u / blocks) (groups of at most 6 columns), block u % blocks.
+ */
+export interface PoissonJob {
+  kind: 'poisson'
+  units: number
+  work: number
+  blocks: number
+  /** Resamples per block: even, since one hash gives a pair of resamples. */
+  block: number
+  resamples: number
+  k: number
+  /** Per column group, its columns of the design's values, row-major. */
+  vs: Float64Array[]
+  /** Per unit, the two 32-bit halves of its key (md5 of its id). */
+  keys1: Int32Array
+  keys2: Int32Array
+  /** The seed's key for the weights. */
+  seed: number
+  /** Queries per unit (query-weighted clusters: the denominator is Σ w·n), or null (Σ w). */
+  counts: Float64Array | null
+  starts: Int32Array
+  sizes: Int32Array
+  weights: Float64Array
+  /** means[c * strata + s]: stratum s's estimate of column c, its term in a resample where it drew no unit. */
+  means: Float64Array
+  /** out[c * resamples + b] (unsorted). */
+  out: Float64Array
+}
+
+/**
+ * Blocks of sign patterns of the sign-flip test with every unit's sign a pure function of (seed, its keys, the
+ * pattern) (src/stats/poisson-weights.ts), so that shards of the units can be summed apart. Unit = block.
+ */
+export interface HashFlipJob {
+  kind: 'hashflip'
+  units: number
+  work: number
+  /** Patterns per block: a multiple of 32 (one hash gives a unit's signs in 32 patterns). */
+  block: number
+  permutations: number
+  k: number
+  /** Design units. */
+  n: number
+  /** Contributions y[u * k + c] (src/stats/randomization.ts). */
+  y: Float64Array
+  keys1: Int32Array
+  keys2: Int32Array
+  /** The seed's key for the signs. */
+  seed: number
+  observed: Float64Array
+  tol: Float64Array
+  /** out[block * k + c]: patterns of the block with |T*| >= |T| - tol. */
+  out: Float64Array
+}
+
+export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob | PoissonJob | HashFlipJob
 
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
@@ -138,6 +196,7 @@ export function statsKernels(): Kernels {
   const sqrt = Math.sqrt
   const log = Math.log
   const pow = Math.pow
+  const clz32 = Math.clz32
   /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
   const twoPowMinus32 = 2.3283064365386963e-10
 
@@ -693,6 +752,651 @@ export function statsKernels(): Kernels {
     }
   }
 
+  /** 1 column (g .. g + 0) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson1(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 4
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, ma = 0
+          let z0 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u
+              const x0 = v[base]
+              a0 += wa * x0
+              z0 += wb * x0
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u
+              const x0 = v[base]
+              a0 += wa * x0
+              z0 += wb * x0
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += ma
+          acc[o + 2] += z0
+          acc[o + 3] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 1]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 3]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 2]) / nb : sw * means[g * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 2 columns (g .. g + 1) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson2(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 6
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, ma = 0
+          let z0 = 0, z1 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 2
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              a0 += wa * x0
+              a1 += wa * x1
+              z0 += wb * x0
+              z1 += wb * x1
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 2
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              a0 += wa * x0
+              a1 += wa * x1
+              z0 += wb * x0
+              z1 += wb * x1
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += ma
+          acc[o + 3] += z0
+          acc[o + 4] += z1
+          acc[o + 5] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 2]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 5]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 3]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 4]) / nb : sw * means[(g + 1) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 3 columns (g .. g + 2) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson3(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 8
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 3
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 3
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += ma
+          acc[o + 4] += z0
+          acc[o + 5] += z1
+          acc[o + 6] += z2
+          acc[o + 7] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 3]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 7]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 4]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 5]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[(g + 2) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 4 columns (g .. g + 3) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson4(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 10
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 3) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, z3 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 4
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 4
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += a3
+          acc[o + 4] += ma
+          acc[o + 5] += z0
+          acc[o + 6] += z1
+          acc[o + 7] += z2
+          acc[o + 8] += z3
+          acc[o + 9] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 4]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 9]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 5]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[(g + 2) * strata + si]
+          out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 3) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 5 columns (g .. g + 4) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson5(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 12
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 3) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 4) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 5
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 5
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += a3
+          acc[o + 4] += a4
+          acc[o + 5] += ma
+          acc[o + 6] += z0
+          acc[o + 7] += z1
+          acc[o + 8] += z2
+          acc[o + 9] += z3
+          acc[o + 10] += z4
+          acc[o + 11] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 5]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si]
+        out[(g + 4) * total + b] += na > 0 ? (sw * acc[o + 4]) / na : sw * means[(g + 4) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 11]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 2) * strata + si]
+          out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 9]) / nb : sw * means[(g + 3) * strata + si]
+          out[(g + 4) * total + b + 1] += nb > 0 ? (sw * acc[o + 10]) / nb : sw * means[(g + 4) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 6 columns (g .. g + 5) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson6(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 14
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 3) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 4) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 5) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 6
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              const x5 = v[base + 5]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              a5 += wa * x5
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              z5 += wb * x5
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 6
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              const x5 = v[base + 5]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              a5 += wa * x5
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              z5 += wb * x5
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += a3
+          acc[o + 4] += a4
+          acc[o + 5] += a5
+          acc[o + 6] += ma
+          acc[o + 7] += z0
+          acc[o + 8] += z1
+          acc[o + 9] += z2
+          acc[o + 10] += z3
+          acc[o + 11] += z4
+          acc[o + 12] += z5
+          acc[o + 13] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 6]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si]
+        out[(g + 4) * total + b] += na > 0 ? (sw * acc[o + 4]) / na : sw * means[(g + 4) * strata + si]
+        out[(g + 5) * total + b] += na > 0 ? (sw * acc[o + 5]) / na : sw * means[(g + 5) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 13]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 9]) / nb : sw * means[(g + 2) * strata + si]
+          out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 10]) / nb : sw * means[(g + 3) * strata + si]
+          out[(g + 4) * total + b + 1] += nb > 0 ? (sw * acc[o + 11]) / nb : sw * means[(g + 4) * strata + si]
+          out[(g + 5) * total + b + 1] += nb > 0 ? (sw * acc[o + 12]) / nb : sw * means[(g + 5) * strata + si]
+        }
+      }
+    }
+  }
+
   /** By width: KERNELS[w] accumulates w columns (index 0 is never used: a group has at least one column). */
   const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8]
 
@@ -905,6 +1609,111 @@ export function statsKernels(): Kernels {
     job.out[c * job.blocks + block] = hits
   }
 
+  /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/stats/poisson-weights.ts (a test holds the two equal). */
+  const THRESHOLDS = [24109, 48219, 60273, 64292, 65296, 65497, 65531, 65535]
+  /** The Poisson(1) weight of a 16-bit u by inversion: #{k : u >= T_k}. */
+  function weightOf(u: number): number {
+    let w = 0
+    while (w < 8 && u >= THRESHOLDS[w]) w++
+    return w
+  }
+  /** The weight of every 16-bit u whose top 12 bits are i, or -1 where a threshold falls inside those 16 values. */
+  const WEIGHTS = new Int32Array(4096)
+  for (let i = 0; i < 4096; i++) {
+    const low = weightOf(i * 16)
+    WEIGHTS[i] = low === weightOf(i * 16 + 15) ? low : -1
+  }
+
+  /** By width: POISSON[w] (index 0 is never used). */
+  const POISSON = [poisson1, poisson1, poisson2, poisson3, poisson4, poisson5, poisson6]
+
+  function poissonUnit(job: PoissonJob, unit: number): void {
+    const gi = (unit / job.blocks) | 0
+    const block = unit - gi * job.blocks
+    const g = gi * 6
+    const from = block * job.block
+    POISSON[min(6, job.k - g)](job, job.vs[gi], g, from, min(job.resamples, from + job.block))
+  }
+
+  /** In place: after it, a[t] bit i is bit t of a[i] before (a 32 x 32 bit matrix transposed by block swaps). */
+  function transpose32(a: Int32Array): void {
+    for (let s = 16, mask = 0x0000ffff; s > 0; s >>>= 1, mask ^= mask << s) {
+      for (let k = 0; k < 32; k = (k + s + 1) & ~s) {
+        const t = ((a[k] >>> s) ^ a[k + s]) & mask
+        a[k] ^= t << s
+        a[k + s] ^= t
+      }
+    }
+  }
+
+  /**
+   * One block of hashed sign patterns. Units are taken 32 at a time: per column, four 256-entry tables hold the
+   * signed sums of each 8 of them (table[mask] = Σ_i (bit i of mask ? −y : +y)); per word of 32 patterns, the 32
+   * units' hashes are transposed so that pattern t's signs are one uint32, whose 4 bytes index the tables. T of a
+   * pattern is the sum over the chunks, in unit order, of the chunk's four table entries.
+   */
+  function hashFlipUnit(job: HashFlipJob, unit: number): void {
+    const { k, n, y, keys1, keys2, seed, observed, tol, out } = job
+    const from = unit * job.block
+    const to = min(job.permutations, from + job.block)
+    const count = to - from
+    const words = (count + 31) >> 5
+    const j0 = from >> 5
+    const sums = new Float64Array(count * k)
+    const tables = new Float64Array(k * 1024)
+    const eight = new Float64Array(8)
+    const h = new Int32Array(32)
+    for (let c0 = 0; c0 < n; c0 += 32) {
+      const len = min(32, n - c0)
+      for (let c = 0; c < k; c++) {
+        for (let g = 0; g < 4; g++) {
+          // The 8 units' contributions (0 past the last unit): entry m is entry m without its lowest bit, that unit flipped.
+          for (let i = 0; i < 8; i++) eight[i] = 8 * g + i < len ? y[(c0 + 8 * g + i) * k + c] : 0
+          const base = c * 1024 + g * 256
+          tables[base] = eight[0] + eight[1] + eight[2] + eight[3] + eight[4] + eight[5] + eight[6] + eight[7]
+          for (let m = 1; m < 256; m++) {
+            const low = m & -m
+            tables[base + m] = tables[base + (m ^ low)] - 2 * eight[31 - clz32(low)]
+          }
+        }
+      }
+      for (let wj = 0; wj < words; wj++) {
+        const jj = imul(j0 + wj, 0x9e3779b9)
+        for (let i = 0; i < len; i++) {
+          const u = c0 + i
+          let x = ((keys1[u] ^ seed) + jj) | 0
+          x ^= x >>> 16
+          x = imul(x, 0x85ebca6b)
+          x ^= x >>> 13
+          x = imul(x ^ keys2[u], 0xc2b2ae35)
+          x ^= x >>> 16
+          h[i] = x
+        }
+        for (let i = len; i < 32; i++) h[i] = 0
+        transpose32(h)
+        const tmax = min(32, count - 32 * wj)
+        for (let t = 0; t < tmax; t++) {
+          const word = h[t]
+          const b0 = word & 255
+          const b1 = 256 + ((word >>> 8) & 255)
+          const b2 = 512 + ((word >>> 16) & 255)
+          const b3 = 768 + (word >>> 24)
+          const o = (32 * wj + t) * k
+          for (let c = 0; c < k; c++) {
+            const tc = c * 1024
+            sums[o + c] += tables[tc + b0] + tables[tc + b1] + tables[tc + b2] + tables[tc + b3]
+          }
+        }
+      }
+    }
+    for (let c = 0; c < k; c++) {
+      const limit = observed[c] - tol[c]
+      let hits = 0
+      for (let p = 0; p < count; p++) if (abs(sums[p * k + c]) >= limit) hits++
+      out[unit * k + c] = hits
+    }
+  }
+
   /**
    * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
    * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
@@ -992,6 +1801,8 @@ export function statsKernels(): Kernels {
   return {
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
+      else if (job.kind === 'poisson') poissonUnit(job, unit)
+      else if (job.kind === 'hashflip') hashFlipUnit(job, unit)
       else if (job.kind === 'multinomial') multinomialUnit(job, unit)
       else if (job.kind === 'signcount') signCountUnit(job, unit)
       else flipUnit(job, unit)

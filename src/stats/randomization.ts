@@ -1,5 +1,5 @@
 import { denominator, type Design } from './design.js'
-import type { FlipJob, KernelJob, SignCountJob } from './kernels.js'
+import type { FlipJob, HashFlipJob, KernelJob, SignCountJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
 import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
 
@@ -41,7 +41,7 @@ export function signFlipTest(design: Design, permutations: number, seed: string,
 }
 
 /** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
-export function signFlipPlan(design: Design, permutations: number, seed: string, stream: string): KernelPlan<Randomization> {
+export function signFlipPlan(design: Design, permutations: number, seed: string, stream: string, flips?: FlipDraw): KernelPlan<Randomization> {
   const { k, units } = design
   const y = contributions(design)
   const observed = new Float64Array(k)
@@ -80,14 +80,17 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   const grouped: AbsGroups[] = []
   for (let c = 0; c < k; c++) {
     const g = absGroupsOf(y, k, c, units)
-    if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups) {
+    if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups && (flips?.byCounts(c) ?? true)) {
       byCounts.push(c)
       grouped.push(g)
     } else byFlip.push(c)
   }
   const jobs: KernelJob[] = []
-  let flipJob: FlipJob | null = null
-  if (byFlip.length > 0) {
+  let flipJob: FlipJob | HashFlipJob | null = null
+  if (byFlip.length > 0 && flips) {
+    flipJob = flips.job({ y, k, units, columns: byFlip, observed, tol })
+    jobs.push(flipJob)
+  } else if (byFlip.length > 0) {
     const kf = byFlip.length
     const tables = new Float64Array(kf * groups * 16)
     byFlip.forEach((c, i) => nibbleTable(y, k, c, units, groups, tables.subarray(i * groups * 16, (i + 1) * groups * 16)))
@@ -134,7 +137,8 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
       if (flipJob) {
         const out = flipJob.out
         const kf = byFlip.length
-        for (let b = 0; b < blocks; b++) byFlip.forEach((c, i) => (hits[c] += out[b * kf + i]))
+        // The job's own blocks: a hashed flip job's are not the flip job's.
+        for (let b = 0; b < flipJob.units; b++) byFlip.forEach((c, i) => (hits[c] += out[b * kf + i]))
       }
       if (countJob) {
         const out = countJob.out
@@ -145,6 +149,16 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
       return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false }
     }
   }
+}
+
+/**
+ * Another way to flip the columns {@link signFlipPlan} would flip unit by unit (hashed signs,
+ * src/stats/resampling.ts): whether a column it could draw by counts may be, and the job of the flipped ones
+ * (out[block * columns + i], as the flip job's).
+ */
+export interface FlipDraw {
+  byCounts(column: number): boolean
+  job(input: { y: Float64Array; k: number; units: number; columns: readonly number[]; observed: Float64Array; tol: Float64Array }): HashFlipJob
 }
 
 /**
