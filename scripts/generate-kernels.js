@@ -15,6 +15,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ACC, CHUNK, KEYS2, poissonModule, VALUES } from './wasm-poisson.js'
 
 /**
  * Widest column group. src/stats/bootstrap.ts cuts the columns into groups of at most this many
@@ -37,14 +38,7 @@ const POISSON_CHUNK = 512
 
 /** The hash of src/stats/poisson-weights.ts, inlined: x from the unit's keys k1, k2, the seed key and jj = j · step. */
 function hashLines(pad, k1, k2) {
-  return [
-    `let x = ((${k1} ^ seed) + jj) | 0`,
-    'x ^= x >>> 16',
-    'x = imul(x, 0x85ebca6b)',
-    'x ^= x >>> 13',
-    `x = imul(x ^ ${k2}, 0xc2b2ae35)`,
-    'x ^= x >>> 16'
-  ].map((line) => pad + line)
+  return [`let x = ((${k1} ^ seed) + jj) | 0`, 'x ^= x >>> 16', 'x = imul(x, 0x85ebca6b)', 'x ^= x >>> 13', `x = imul(x ^ ${k2}, 0xc2b2ae35)`, 'x ^= x >>> 16'].map((line) => pad + line)
 }
 
 const OUTPUT = 'src/stats/kernels.ts'
@@ -369,9 +363,21 @@ export interface HashFlipJob {
 
 export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob | PoissonJob | HashFlipJob
 
+/** The one Poisson function of each width the WebAssembly module exports (scripts/wasm-poisson.js). */
+type PoissonFn = (len: number, j0: number, pairs: number, seed: number) => void
+
+/** The part of the WebAssembly API the kernels use (the project's TypeScript library has no DOM types). */
+interface WasmApi {
+  Memory: new (limits: { initial: number }) => { buffer: ArrayBuffer }
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { exports: Record<string, PoissonFn> }
+}
+
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
   runUnit(job: KernelJob, unit: number): void
+  /** True when the Poisson kernel runs in WebAssembly SIMD (the same bits as without; tests check both ran). */
+  readonly simd: boolean
   /** \`count\` draws of the number of plus signs among m fair signs (tests check it against binomial(m, ½)). */
   plusSigns(state: Uint32Array, m: number, count: number): Float64Array
   /** \`count\` binomial(n, p) variates from a xoshiro128** state (tests check the sampler against the exact law). */
@@ -382,7 +388,7 @@ export interface Kernels {
  * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
  * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
  */
-export function statsKernels(): Kernels {
+export function statsKernels(useWasm = true): Kernels {
   const imul = Math.imul
   const abs = Math.abs
   const min = Math.min
@@ -697,6 +703,7 @@ const FLIP = `  /**
   }
 
   return {
+    simd: wasm !== null,
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
       else if (job.kind === 'poisson') poissonUnit(job, unit)
@@ -741,12 +748,93 @@ const POISSON = `  /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/sta
   /** By width: POISSON[w] (index 0 is never used). */
   const POISSON = [poisson1, ${poissonWidths.map((w) => `poisson${w}`).join(', ')}]
 
+  /** Bytes from base64 (a decoder of its own: the kernels use nothing outside their body). */
+  function fromBase64(text: string): Uint8Array {
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+    const clean = text.replace(/=+$/, '')
+    const out = new Uint8Array((clean.length * 3) >> 2)
+    let bits = 0
+    let count = 0
+    let at = 0
+    for (let i = 0; i < clean.length; i++) {
+      bits = (bits << 6) | digits.indexOf(clean[i])
+      count += 6
+      if (count >= 8) {
+        count -= 8
+        out[at++] = (bits >>> count) & 255
+      }
+    }
+    return out
+  }
+
+  /**
+   * The same kernel in WebAssembly SIMD (scripts/wasm-poisson.js; its bytes below), about three times faster, with
+   * the same operations in the same order: the same bits. Null where WebAssembly SIMD cannot be compiled (then the
+   * kernels above run) or when \`useWasm\` is false (tests compare the two).
+   */
+  const WASM_BASE64 = '${Buffer.from(poissonModule(MAX_POISSON_WIDTH)).toString('base64')}'
+  let wasm: { memory: { buffer: ArrayBuffer }; fns: PoissonFn[] } | null = null
+  if (useWasm) {
+    try {
+      const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
+      const memory = new api.Memory({ initial: 1 })
+      const exports = new api.Instance(new api.Module(fromBase64(WASM_BASE64)), { k: { m: memory } }).exports
+      wasm = { memory, fns: [${['p1', ...poissonWidths.map((w) => `p${w}`)].map((f) => `exports.${f}`).join(', ')}] }
+    } catch {
+      wasm = null
+    }
+  }
+
+  /** {@link poisson1} .. with the WebAssembly kernel: each chunk of ${CHUNK} units is copied into its memory, then summed into every pair of the block. */
+  function poissonWasm(job: PoissonJob, v: Float64Array, g: number, from: number, to: number, w: number): void {
+    const { memory, fns } = wasm as NonNullable<typeof wasm>
+    const fn = fns[w]
+    const { keys1, keys2, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const k1 = new Int32Array(memory.buffer, 0, ${CHUNK})
+    const k2 = new Int32Array(memory.buffer, ${KEYS2}, ${CHUNK})
+    const vals = new Float64Array(memory.buffer, ${VALUES}, ${CHUNK} * w)
+    const acc = new Float64Array(memory.buffer, ${ACC}, pairs * (w + 1) * 2)
+    for (let c = 0; c < w; c++) for (let b = from; b < to; b++) out[(g + c) * total + b] = 0
+    for (let si = 0; si < strata; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += ${CHUNK}) {
+        const c1 = min(end, c0 + ${CHUNK})
+        k1.set(keys1.subarray(c0, c1))
+        k2.set(keys2.subarray(c0, c1))
+        vals.set(v.subarray(c0 * w, c1 * w))
+        fn(c1 - c0, j0, pairs, seed)
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * (w + 1) * 2
+        const b = from + 2 * p
+        const na = acc[o + 2 * w]
+        const nb = acc[o + 2 * w + 1]
+        for (let c = 0; c < w; c++) {
+          const mean = sw * means[(g + c) * strata + si]
+          out[(g + c) * total + b] += na > 0 ? (sw * acc[o + 2 * c]) / na : mean
+          if (b + 1 < to) out[(g + c) * total + b + 1] += nb > 0 ? (sw * acc[o + 2 * c + 1]) / nb : mean
+        }
+      }
+    }
+  }
+
   function poissonUnit(job: PoissonJob, unit: number): void {
     const gi = (unit / job.blocks) | 0
     const block = unit - gi * job.blocks
     const g = gi * ${MAX_POISSON_WIDTH}
     const from = block * job.block
-    POISSON[min(${MAX_POISSON_WIDTH}, job.k - g)](job, job.vs[gi], g, from, min(job.resamples, from + job.block))
+    const to = min(job.resamples, from + job.block)
+    const w = min(${MAX_POISSON_WIDTH}, job.k - g)
+    // WebAssembly for the usual case; query-weighted clusters (a denominator of weighted queries) in JavaScript.
+    if (wasm !== null && job.counts === null && job.block <= ${2 * Math.floor((65536 - ACC) / ((MAX_POISSON_WIDTH + 1) * 16))}) poissonWasm(job, job.vs[gi], g, from, to, w)
+    else POISSON[w](job, job.vs[gi], g, from, to)
   }
 
   /** In place: after it, a[t] bit i is bit t of a[i] before (a 32 x 32 bit matrix transposed by block swaps). */

@@ -140,6 +140,22 @@ describe('the Poisson kernel computes the defined resamples', () => {
       expect(out.every(Number.isFinite)).toBe(true)
     })
   }
+  it("the WebAssembly kernel gives the JavaScript kernel's bits", () => {
+    const simd = statsKernels()
+    const plain = statsKernels(false)
+    expect(simd.simd).toBe(true)
+    expect(plain.simd).toBe(false)
+    for (const design of [designs.plain, designs.strata]) {
+      for (const columns of [[0], [0, 1, 2], [0, 1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6, 7]]) {
+        const keys = keysOf(Array.from({ length: design.units }, (_, u) => `k${u}`))
+        const a = poissonJob(design, columns, keys, seed, 777, new Float64Array(columns.length * 777))
+        const b = poissonJob(design, columns, keys, seed, 777, new Float64Array(columns.length * 777))
+        for (let u = 0; u < a.units; u++) simd.runUnit(a, u)
+        for (let u = 0; u < b.units; u++) plain.runUnit(b, u)
+        expect(bits(a.out)).toEqual(bits(b.out))
+      }
+    }
+  })
   it('the same bits on two threads as on one, whatever the work split', () => {
     const design = designs.strata
     const keys = keysOf(Array.from({ length: design.units }, (_, u) => `id${u}`))
@@ -152,7 +168,7 @@ describe('the Poisson kernel computes the defined resamples', () => {
     expect(runner.unitsOnWorkers).toBeGreaterThan(0)
     expect(bits(two)).toEqual(bits(one))
     // Blocks of another size: each resample is still computed alone, so the same bits.
-    const job = poissonJob(design, columns, keys, seed, 3000, new Float64Array(8 * 3000)) as PoissonJob
+    const job = poissonJob(design, columns, keys, seed, 3000, new Float64Array(8 * 3000))
     const other: PoissonJob = { ...job, block: 128, blocks: Math.ceil(3000 / 128), units: 2 * Math.ceil(3000 / 128) }
     SYNC_RUNNER.run([other])
     expect(bits(other.out)).toEqual(bits(one))

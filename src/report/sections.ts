@@ -10,6 +10,7 @@ import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValu
 import { amount, displayNumber, sliceLabel } from './words.js'
 import { comparabilityEntries } from './trust-lines.js'
 import { resamplingWords } from './resampling.js'
+import { rowOfId } from '../align/row-of-id.js'
 
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
@@ -169,8 +170,7 @@ export function regressedTable(result: GateResult, limit: number): string {
   const d = digitsFor(primary.range, shown.length > 0 ? Math.abs(shown[0].baseline) : 0)
   const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
   // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
-  const index = new Map(result.table.ids.map((id, i) => [id, i]))
-  const texts = shown.map((r) => queryDetails(result, index.get(r.id) ?? -1).text)
+  const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
   const withText = texts.some((t) => t !== undefined)
   const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
   shown.forEach((r, k) => rows.push([inline(r.id), ...(withText ? [inline(texts[k] ?? '', 120)] : []), fixed(r.baseline, d), fixed(r.candidate, d), signed(r.delta, d), ...r.attrs.map(([, v]) => inline(v, 40))]))

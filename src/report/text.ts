@@ -8,6 +8,7 @@ import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
+import { rowOfId } from '../align/row-of-id.js'
 import { pageSentence, type WrittenFiles } from './files.js'
 import { sliceLabel, unitWord } from './words.js'
 import { histogramLines } from './charts.js'
@@ -126,10 +127,9 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
     const listable = listableRegressions(result)
-    const index = new Map(result.table.ids.map((id, i) => [id, i]))
     for (const r of listable.shown.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
-      const text = queryDetails(result, index.get(r.id) ?? -1).text
+      const text = queryDetails(result, rowOfId(result.table, r.id)).text
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', signed(r.delta, dg))}  ${paint('dim', attrs)}`.trimEnd())
       if (text !== undefined) out.push(paint('dim', `      ${plain(text, 100)}`))
     }

@@ -54,7 +54,7 @@ export function bootstrapPlan(design: Design, resamples: number, seed: string, s
   const byIndex: number[] = []
   const grouped: Groups[] = []
   for (let c = 0; c < k; c++) {
-    const g = groupsOf(design, c)
+    const g = groupsOf(design, c, Math.floor(design.units / COUNTS_PER_GROUP))
     if (draw ? draw.byCounts(g, c) : g.values.length * COUNTS_PER_GROUP <= design.units) {
       byCounts.push(c)
       grouped.push(g)
@@ -205,8 +205,8 @@ export class GroupsBuilder {
     this.offsets.push(this.values.length)
   }
 
-  /** Adds `units` units holding value v (not below the last value added), each of `queries` queries. */
-  add(v: number, queries: number, units = 1): void {
+  /** Adds `units` units holding value v (not below the last value added), each of `queries` queries; returns the groups so far. */
+  add(v: number, queries: number, units = 1): number {
     const last = this.values.length - 1
     if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries) this.mult[last] += units
     else {
@@ -214,6 +214,7 @@ export class GroupsBuilder {
       this.mult.push(units)
       this.queries.push(queries)
     }
+    return this.values.length
   }
 
   finish(): Groups {
@@ -225,9 +226,21 @@ export class GroupsBuilder {
   }
 }
 
-function groupsOf(design: Design, c: number): Groups {
+/**
+ * The column's groups, or (once there are more than `cap`) a partial list longer than `cap`: a column with more
+ * groups than units / {@link COUNTS_PER_GROUP} is not drawn by counts, and building its 10^6 groups cost 100 MB
+ * and 0.7 s at 10^6 queries.
+ */
+function groupsOf(design: Design, c: number, cap: number): Groups {
   const { k, values, counts } = design
-  const groups = new GroupsBuilder(mergeQuantum(design, c))
+  const quantum = mergeQuantum(design, c)
+  const groups = new GroupsBuilder(quantum)
+  if (manyBins(design, c, quantum, cap)) {
+    // More than 2 · cap bins of width quantum: more than cap groups, whatever the order (a group spans at most two bins).
+    groups.stratum()
+    for (let i = 0; i <= cap; i++) groups.add(i, 1)
+    return groups.finish()
+  }
   const q = (u: number): number => (counts ? counts[u] : 1)
   for (const s of design.strata) {
     groups.stratum()
@@ -236,14 +249,33 @@ function groupsOf(design: Design, c: number): Groups {
       const sorted = new Float64Array(s.size)
       for (let i = 0; i < s.size; i++) sorted[i] = values[(s.start + i) * k + c]
       sorted.sort()
-      for (const v of sorted) groups.add(v, 1)
+      for (const v of sorted) if (groups.add(v, 1) > cap) return groups.finish()
       continue
     }
     const order = Array.from({ length: s.size }, (_, i) => s.start + i)
     order.sort((a, b) => values[a * k + c] - values[b * k + c] || q(a) - q(b))
-    for (const u of order) groups.add(values[u * k + c], q(u))
+    for (const u of order) if (groups.add(values[u * k + c], q(u)) > cap) return groups.finish()
   }
   return groups.finish()
+}
+
+/**
+ * True when the first 8 · cap units of the column already fall in more than 2 · cap bins of width `quantum`: then
+ * the column has more than cap groups and is not drawn by counts, which is known without sorting its values (a
+ * continuous column at 10^6 queries: 60,000 look-ups instead of a sort of 10^6 values). False says nothing.
+ */
+function manyBins(design: Design, c: number, quantum: number, cap: number): boolean {
+  const { k, values } = design
+  const limit = 2 * cap
+  const look = Math.min(design.units, 8 * cap + 8)
+  if (look <= limit) return false
+  const bins = new Set<number>()
+  for (let u = 0; u < look; u++) {
+    const v = values[u * k + c]
+    bins.add(quantum > 0 ? Math.floor(v / quantum) : v)
+    if (bins.size > limit) return true
+  }
+  return false
 }
 
 /**

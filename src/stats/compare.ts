@@ -92,8 +92,8 @@ export interface StatsEngine {
  */
 interface SubsetStats {
   design: Design
-  /** The same design over [baseline columns..., candidate columns...]. */
-  levels: Design
+  /** The estimates of the same design over [baseline columns..., candidate columns...], not the design (2 x its values). */
+  levels: LevelEstimates
   randomization: Randomization
   intervals: Map<number, Interval[]>
   /** Per column, the law its resamples were drawn by. */
@@ -187,7 +187,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...boot.jobs, ...flip.jobs])
-      s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map(), laws }
+      s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, statistics, label, rules.source.file)), randomization: flip.finish(), intervals: new Map(), laws }
       fill(s, keep(key, design, boot.finish()))
       subsetCache.set(key, s)
     } else if (!s.intervals.has(confidence)) {
@@ -246,8 +246,8 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     }
     const s = subset(filters, confidence)
     const { design, levels } = s
-    const b = estimate(levels, col)
-    const c = estimate(levels, metricNames.length + col)
+    const b = levels.target[col]
+    const c = levels.target[metricNames.length + col]
     const delta = estimate(design, col)
     const interval = (s.intervals.get(confidence) as Interval[])[col]
     const r = s.randomization
@@ -289,10 +289,24 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   }
 }
 
-function mixOf(by: string, design: Design, levels: Design, col: number, k: number): Mix {
+/** A levels design's estimates with its weights and with the observed mix: all a comparison reads of it. */
+interface LevelEstimates {
+  target: Float64Array
+  observed: Float64Array
+}
+
+function levelEstimates(levels: Design): LevelEstimates {
+  const target = Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c))
+  // The observed mix differs from the target only with target weights (strata named by their value).
+  if (levels.strata.every((s) => s.value === null)) return { target, observed: target }
+  const shares = levels.strata.map((s) => s.observedShare)
+  return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) }
+}
+
+function mixOf(by: string, design: Design, levels: LevelEstimates, col: number, k: number): Mix {
   const observed = design.strata.map((s) => s.observedShare)
-  const baseline = estimate(levels, col, observed)
-  const candidate = estimate(levels, k + col, observed)
+  const baseline = levels.observed[col]
+  const candidate = levels.observed[k + col]
   return {
     by,
     strata: design.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),

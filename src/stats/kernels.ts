@@ -175,9 +175,21 @@ export interface HashFlipJob {
 
 export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob | PoissonJob | HashFlipJob
 
+/** The one Poisson function of each width the WebAssembly module exports (scripts/wasm-poisson.js). */
+type PoissonFn = (len: number, j0: number, pairs: number, seed: number) => void
+
+/** The part of the WebAssembly API the kernels use (the project's TypeScript library has no DOM types). */
+interface WasmApi {
+  Memory: new (limits: { initial: number }) => { buffer: ArrayBuffer }
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { exports: Record<string, PoissonFn> }
+}
+
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
   runUnit(job: KernelJob, unit: number): void
+  /** True when the Poisson kernel runs in WebAssembly SIMD (the same bits as without; tests check both ran). */
+  readonly simd: boolean
   /** `count` draws of the number of plus signs among m fair signs (tests check it against binomial(m, ½)). */
   plusSigns(state: Uint32Array, m: number, count: number): Float64Array
   /** `count` binomial(n, p) variates from a xoshiro128** state (tests check the sampler against the exact law). */
@@ -188,7 +200,7 @@ export interface Kernels {
  * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
  * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
  */
-export function statsKernels(): Kernels {
+export function statsKernels(useWasm = true): Kernels {
   const imul = Math.imul
   const abs = Math.abs
   const min = Math.min
@@ -1627,12 +1639,93 @@ export function statsKernels(): Kernels {
   /** By width: POISSON[w] (index 0 is never used). */
   const POISSON = [poisson1, poisson1, poisson2, poisson3, poisson4, poisson5, poisson6]
 
+  /** Bytes from base64 (a decoder of its own: the kernels use nothing outside their body). */
+  function fromBase64(text: string): Uint8Array {
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+    const clean = text.replace(/=+$/, '')
+    const out = new Uint8Array((clean.length * 3) >> 2)
+    let bits = 0
+    let count = 0
+    let at = 0
+    for (let i = 0; i < clean.length; i++) {
+      bits = (bits << 6) | digits.indexOf(clean[i])
+      count += 6
+      if (count >= 8) {
+        count -= 8
+        out[at++] = (bits >>> count) & 255
+      }
+    }
+    return out
+  }
+
+  /**
+   * The same kernel in WebAssembly SIMD (scripts/wasm-poisson.js; its bytes below), about three times faster, with
+   * the same operations in the same order: the same bits. Null where WebAssembly SIMD cannot be compiled (then the
+   * kernels above run) or when `useWasm` is false (tests compare the two).
+   */
+  const WASM_BASE64 = 'AGFzbQEAAAABCAFgBH9/f38AAggBAWsBbQIAAQMHBgAAAAAAAAcfBgJwMQAAAnAyAAECcDMAAgJwNAADAnA1AAQCcDYABQqJPQbABwQEfxF7AX8BeyAD/REhCEHrlK+veP0RIQ9BtdzKlXz9ESEQQa28Af0QIRFB2/gC/RAhEkHx1gP9ECETQaT2A/0QIRRBkP4D/RAhFUHZ/wP9ECEWQfv/A/0QIRdB//8D/RAhGCAAQXxxIQZBACEEAkADQCAEIAJPDQEgASAEakG5893xeWz9ESEJ/QwAAAAAAAAAAAAAAAAAAAAAIRr9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQQhsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogDCAM/Q0ICQoLDA0ODwgJCgsMDQ4P/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOIIP3yAf3wASEaIAv9qgEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOQIP3yAf3wASEaIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDmCD98gH98AEhGiAFQQRqIQUMAAsLAkADQCAFIABPDQEgBUEEbCgCAP0RIAj9USAJ/a4BIQogCiAKQRD9rQH9USEKIAogD/21ASEKIAogCkEN/a0B/VEhCiAKIAVBBGwoAoAQ/RH9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAL/akB/f8BIQ0gBUEIbCEZIA4gDf3wASEOIBogDSAZ/QoDgCD98gH98AEhGiAFQQFqIQUMAAsLIARBIGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgDv3wAf0LBJDgASAEQQFqIQQMAAsLC8gIBAR/EXsBfwJ7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIQ5BACEFAkADQCAFIAZPDQEgBUEEbP0ABAAgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbP0ABIAQ/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgBUEQbCEZIAv9qQEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA5Ag/fIB/fABIRogGyANIBn9CgOYIP3yAf3wASEbIAv9qgEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOgIP3yAf3wASEaIBsgDSAZ/QoDqCD98gH98AEhGyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA7Ag/fIB/fABIRogGyANIBn9CgO4IP3yAf3wASEbIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQRBsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAFQQFqIQUMAAsLIARBMGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgG/3wAf0LBJDgASAHIAf9AASg4AEgDv3wAf0LBKDgASAEQQFqIQQMAAsLC9EJBAR/EXsBfwN7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQRhsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA5gg/fIB/fABIRogGyANIBn9CgOgIP3yAf3wASEbIBwgDSAZ/QoDqCD98gH98AEhHCAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoDsCD98gH98AEhGiAbIA0gGf0KA7gg/fIB/fABIRsgHCANIBn9CgPAIP3yAf3wASEcIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDyCD98gH98AEhGiAbIA0gGf0KA9Ag/fIB/fABIRsgHCANIBn9CgPYIP3yAf3wASEcIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQRhsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgBUEBaiEFDAALCyAEQcAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAO/fAB/QsEsOABIARBAWohBAwACwsL2QoEBH8RewF/BHsgA/0RIQhB65Svr3j9ESEPQbXcypV8/REhEEGtvAH9ECERQdv4Av0QIRJB8dYD/RAhE0Gk9gP9ECEUQZD+A/0QIRVB2f8D/RAhFkH7/wP9ECEXQf//A/0QIRggAEF8cSEGQQAhBAJAA0AgBCACTw0BIAEgBGpBufPd8Xls/REhCf0MAAAAAAAAAAAAAAAAAAAAACEa/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIQ5BACEFAkADQCAFIAZPDQEgBUEEbP0ABAAgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbP0ABIAQ/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgBUEgbCEZIAv9qQEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgHSANIBn9CgOYIP3yAf3wASEdIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDoCD98gH98AEhGiAbIA0gGf0KA6gg/fIB/fABIRsgHCANIBn9CgOwIP3yAf3wASEcIB0gDSAZ/QoDuCD98gH98AEhHSAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoDwCD98gH98AEhGiAbIA0gGf0KA8gg/fIB/fABIRsgHCANIBn9CgPQIP3yAf3wASEcIB0gDSAZ/QoD2CD98gH98AEhHSAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA+Ag/fIB/fABIRogGyANIBn9CgPoIP3yAf3wASEbIBwgDSAZ/QoD8CD98gH98AEhHCAdIA0gGf0KA/gg/fIB/fABIR0gBUEEaiEFDAALCwJAA0AgBSAATw0BIAVBBGwoAgD9ESAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRsKAKAEP0R/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgC/2pAf3/ASENIAVBIGwhGSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gBUEBaiEFDAALCyAEQdAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAd/fAB/QsEsOABIAcgB/0ABMDgASAO/fAB/QsEwOABIARBAWohBAwACwsL4QsEBH8RewF/BXsgA/0RIQhB65Svr3j9ESEPQbXcypV8/REhEEGtvAH9ECERQdv4Av0QIRJB8dYD/RAhE0Gk9gP9ECEUQZD+A/0QIRVB2f8D/RAhFkH7/wP9ECEXQf//A/0QIRggAEF8cSEGQQAhBAJAA0AgBCACTw0BIAEgBGpBufPd8Xls/REhCf0MAAAAAAAAAAAAAAAAAAAAACEa/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIR79DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQShsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDqCD98gH98AEhGiAbIA0gGf0KA7Ag/fIB/fABIRsgHCANIBn9CgO4IP3yAf3wASEcIB0gDSAZ/QoDwCD98gH98AEhHSAeIA0gGf0KA8gg/fIB/fABIR4gC/2qASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA9Ag/fIB/fABIRogGyANIBn9CgPYIP3yAf3wASEbIBwgDSAZ/QoD4CD98gH98AEhHCAdIA0gGf0KA+gg/fIB/fABIR0gHiANIBn9CgPwIP3yAf3wASEeIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoD+CD98gH98AEhGiAbIA0gGf0KA4Ah/fIB/fABIRsgHCANIBn9CgOIIf3yAf3wASEcIB0gDSAZ/QoDkCH98gH98AEhHSAeIA0gGf0KA5gh/fIB/fABIR4gBUEEaiEFDAALCwJAA0AgBSAATw0BIAVBBGwoAgD9ESAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRsKAKAEP0R/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgC/2pAf3/ASENIAVBKGwhGSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIAVBAWohBQwACwsgBEHgAGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgG/3wAf0LBJDgASAHIAf9AASg4AEgHP3wAf0LBKDgASAHIAf9AASw4AEgHf3wAf0LBLDgASAHIAf9AATA4AEgHv3wAf0LBMDgASAHIAf9AATQ4AEgDv3wAf0LBNDgASAEQQFqIQQMAAsLC+kMBAR/EXsBfwZ7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhHf0MAAAAAAAAAAAAAAAAAAAAACEe/QwAAAAAAAAAAAAAAAAAAAAAIR/9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQTBsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIB8gDSAZ/QoDqCD98gH98AEhHyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA7Ag/fIB/fABIRogGyANIBn9CgO4IP3yAf3wASEbIBwgDSAZ/QoDwCD98gH98AEhHCAdIA0gGf0KA8gg/fIB/fABIR0gHiANIBn9CgPQIP3yAf3wASEeIB8gDSAZ/QoD2CD98gH98AEhHyAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoD4CD98gH98AEhGiAbIA0gGf0KA+gg/fIB/fABIRsgHCANIBn9CgPwIP3yAf3wASEcIB0gDSAZ/QoD+CD98gH98AEhHSAeIA0gGf0KA4Ah/fIB/fABIR4gHyANIBn9CgOIIf3yAf3wASEfIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDkCH98gH98AEhGiAbIA0gGf0KA5gh/fIB/fABIRsgHCANIBn9CgOgIf3yAf3wASEcIB0gDSAZ/QoDqCH98gH98AEhHSAeIA0gGf0KA7Ah/fIB/fABIR4gHyANIBn9CgO4If3yAf3wASEfIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQTBsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgHSANIBn9CgOYIP3yAf3wASEdIB4gDSAZ/QoDoCD98gH98AEhHiAfIA0gGf0KA6gg/fIB/fABIR8gBUEBaiEFDAALCyAEQfAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAd/fAB/QsEsOABIAcgB/0ABMDgASAe/fAB/QsEwOABIAcgB/0ABNDgASAf/fAB/QsE0OABIAcgB/0ABODgASAO/fAB/QsE4OABIARBAWohBAwACwsL'
+  let wasm: { memory: { buffer: ArrayBuffer }; fns: PoissonFn[] } | null = null
+  if (useWasm) {
+    try {
+      const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
+      const memory = new api.Memory({ initial: 1 })
+      const exports = new api.Instance(new api.Module(fromBase64(WASM_BASE64)), { k: { m: memory } }).exports
+      wasm = { memory, fns: [exports.p1, exports.p1, exports.p2, exports.p3, exports.p4, exports.p5, exports.p6] }
+    } catch {
+      wasm = null
+    }
+  }
+
+  /** {@link poisson1} .. with the WebAssembly kernel: each chunk of 512 units is copied into its memory, then summed into every pair of the block. */
+  function poissonWasm(job: PoissonJob, v: Float64Array, g: number, from: number, to: number, w: number): void {
+    const { memory, fns } = wasm as NonNullable<typeof wasm>
+    const fn = fns[w]
+    const { keys1, keys2, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const k1 = new Int32Array(memory.buffer, 0, 512)
+    const k2 = new Int32Array(memory.buffer, 2048, 512)
+    const vals = new Float64Array(memory.buffer, 4096, 512 * w)
+    const acc = new Float64Array(memory.buffer, 28672, pairs * (w + 1) * 2)
+    for (let c = 0; c < w; c++) for (let b = from; b < to; b++) out[(g + c) * total + b] = 0
+    for (let si = 0; si < strata; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        k1.set(keys1.subarray(c0, c1))
+        k2.set(keys2.subarray(c0, c1))
+        vals.set(v.subarray(c0 * w, c1 * w))
+        fn(c1 - c0, j0, pairs, seed)
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * (w + 1) * 2
+        const b = from + 2 * p
+        const na = acc[o + 2 * w]
+        const nb = acc[o + 2 * w + 1]
+        for (let c = 0; c < w; c++) {
+          const mean = sw * means[(g + c) * strata + si]
+          out[(g + c) * total + b] += na > 0 ? (sw * acc[o + 2 * c]) / na : mean
+          if (b + 1 < to) out[(g + c) * total + b + 1] += nb > 0 ? (sw * acc[o + 2 * c + 1]) / nb : mean
+        }
+      }
+    }
+  }
+
   function poissonUnit(job: PoissonJob, unit: number): void {
     const gi = (unit / job.blocks) | 0
     const block = unit - gi * job.blocks
     const g = gi * 6
     const from = block * job.block
-    POISSON[min(6, job.k - g)](job, job.vs[gi], g, from, min(job.resamples, from + job.block))
+    const to = min(job.resamples, from + job.block)
+    const w = min(6, job.k - g)
+    // WebAssembly for the usual case; query-weighted clusters (a denominator of weighted queries) in JavaScript.
+    if (wasm !== null && job.counts === null && job.block <= 658) poissonWasm(job, job.vs[gi], g, from, to, w)
+    else POISSON[w](job, job.vs[gi], g, from, to)
   }
 
   /** In place: after it, a[t] bit i is bit t of a[i] before (a 32 x 32 bit matrix transposed by block swaps). */
@@ -1799,6 +1892,7 @@ export function statsKernels(): Kernels {
   }
 
   return {
+    simd: wasm !== null,
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
       else if (job.kind === 'poisson') poissonUnit(job, unit)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { md5Head } from '../util/md5.js'
 
 /**
  * The Poisson bootstrap's weights and the sign-flip test's signs as pure functions of (seed, unit, index), so
@@ -62,8 +62,7 @@ export function unitSign(k1: number, k2: number, s: number, p: number): number {
 
 /** The first 8 bytes of md5(text) as two signed 32-bit integers (big-endian), as the kernels hold them. */
 export function md5Key(text: string): [number, number] {
-  const digest = createHash('md5').update(text, 'utf8').digest()
-  return [digest.readInt32BE(0), digest.readInt32BE(4)]
+  return md5Head(text)
 }
 
 /** The seed keys of the weights and of the signs (see the module comment). */

@@ -1,7 +1,7 @@
 import { denominator, type Design } from './design.js'
 import type { FlipJob, HashFlipJob, KernelJob, SignCountJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
-import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
+import { SYNC_RUNNER, workerArray, type KernelPlan, type KernelRunner } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { abs } = Math
@@ -79,7 +79,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   const byCounts: number[] = []
   const grouped: AbsGroups[] = []
   for (let c = 0; c < k; c++) {
-    const g = absGroupsOf(y, k, c, units)
+    const g = absGroupsOf(y, k, c, units, Math.floor(FLIP_COST * groups))
     if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups && (flips?.byCounts(c) ?? true)) {
       byCounts.push(c)
       grouped.push(g)
@@ -181,7 +181,21 @@ interface AbsGroups {
   multiplicity: Float64Array
 }
 
-function absGroupsOf(y: Float64Array, k: number, c: number, units: number): AbsGroups | null {
+/**
+ * Null too once there are more than `cap` distinct values: every distinct value costs at least one unit of
+ * {@link countsCost}, so such a column is flipped, and listing 10^6 values cost 100 MB at 10^6 queries.
+ */
+function absGroupsOf(y: Float64Array, k: number, c: number, units: number, cap: number): AbsGroups | null {
+  // The first 8 · cap units already holding more than cap distinct |y|: no need to sort them all to know.
+  const look = Math.min(units, 8 * cap + 8)
+  if (look > cap) {
+    const seen = new Set<number>()
+    for (let u = 0; u < look; u++) {
+      const v = abs(y[u * k + c])
+      if (v !== 0) seen.add(v)
+      if (seen.size > cap) return null
+    }
+  }
   const a = new Float64Array(units)
   for (let u = 0; u < units; u++) {
     const v = y[u * k + c]
@@ -196,6 +210,7 @@ function absGroupsOf(y: Float64Array, k: number, c: number, units: number): AbsG
     if (v === 0) continue
     if (values.length > 0 && values[values.length - 1] === v) mult[mult.length - 1]++
     else {
+      if (values.length >= cap) return null
       values.push(v)
       mult.push(1)
     }
@@ -206,7 +221,7 @@ function absGroupsOf(y: Float64Array, k: number, c: number, units: number): AbsG
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
 function contributions(design: Design): Float64Array {
   const { k, values } = design
-  const y = new Float64Array(values.length)
+  const y = workerArray(values.length)
   for (const s of design.strata) {
     const f = s.weight / denominator(design, s)
     for (let u = s.start; u < s.start + s.size; u++) for (let c = 0; c < k; c++) y[u * k + c] = f * values[u * k + c]

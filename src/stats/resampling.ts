@@ -5,7 +5,7 @@ import type { Design } from './design.js'
 import { hashFlipJob, poissonJob, type UnitKeys } from './poisson.js'
 import { md5Key, seedKeys } from './poisson-weights.js'
 import { signFlipPlan, type FlipDraw, type Randomization } from './randomization.js'
-import type { KernelPlan } from './threads.js'
+import { workerInts, type KernelPlan } from './threads.js'
 
 /**
  * Which law draws the bootstrap's resamples (`statistics.method`), and the plans that draw them. The law is
@@ -126,14 +126,14 @@ function unitKeysOf(table: PairedTable, cluster: string[] | undefined): (design:
   const byValue = new Map<string, [number, number]>()
   const rowKeys = (): UnitKeys => {
     if (rows) return rows
-    const keys1 = new Int32Array(table.ids.length)
-    const keys2 = new Int32Array(table.ids.length)
+    const keys1 = workerInts(table.ids.length)
+    const keys2 = workerInts(table.ids.length)
     table.ids.forEach((id, i) => ([keys1[i], keys2[i]] = md5Key(id)))
     return (rows = { keys1, keys2 })
   }
   return (design, members) => {
-    const keys1 = new Int32Array(design.units)
-    const keys2 = new Int32Array(design.units)
+    const keys1 = workerInts(design.units)
+    const keys2 = workerInts(design.units)
     if (cluster) {
       members.forEach((row, j) => {
         const value = cluster[row]
