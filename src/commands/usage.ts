@@ -45,7 +45,8 @@ export const COMMANDS = {
       reference: { type: 'string' },
       'reference-manifest': { type: 'string' },
       'candidate-judge-labels': { type: 'string' },
-      'to-judge': { type: 'string' }
+      'to-judge': { type: 'string' },
+      aggregates: { type: 'string', multiple: true }
     },
     usage: `  retrieval-gate gate --rules R --baseline B --candidate C [--markdown F] [--json F] [--html F]
                       [--qrels Q] [--regressions F] [--to-judge F] [--format markdown|json|text]
@@ -66,7 +67,33 @@ export const COMMANDS = {
       independently trained seed: the gate compares seed-averaged means with an interval over seeds and
       queries (docs/statistics.md, "Seed replicates").
       Exit 0 = pass, 1 = fail (a rule was not met), 2 = unusable input or usage.
+  retrieval-gate gate --rules R --aggregates A [--aggregates A ...] [--markdown F] [--json F] [--format F]
+      The same decision from a warehouse's aggregates instead of the rows: A is the result of the
+      statement retrieval-gate sql writes for R (Parquet, CSV or JSON Lines; one file per shard, or one
+      for all). The report has every check, interval and test; no per-query lists (docs/scale.md).
 ${INPUTS}`
+  },
+  sql: {
+    options: {
+      rules: { type: 'string' },
+      dialect: { type: 'string' },
+      baseline: { type: 'string' },
+      candidate: { type: 'string' },
+      'id-field': { type: 'string' },
+      shard: { type: 'string' },
+      'histograms-only': { type: 'boolean' },
+      out: { type: 'string' }
+    },
+    usage: `  retrieval-gate sql --rules R [--dialect duckdb|spark|bigquery] [--baseline REL] [--candidate REL]
+                     [--id-field NAME] [--shard NAME] [--histograms-only] [--out FILE]
+      Write the SQL that computes, where the rows are, the sums the gate decides from (Poisson resample
+      sums, sign-flip sums, histograms of few-valued metrics, counts and moments per subset and stratum).
+      REL is a table or any relation of per-query rows (default baseline / candidate; e.g.
+      "read_parquet('base/*.parquet')"). Run it, export the result, then gate --aggregates. --shard names
+      this run's rows when the SQL runs once per partition (the gate adds the shards).
+      --histograms-only leaves out the Poisson and sign sums (most of the cost): enough when every
+      metric takes few values (hit@k, recall@k, nDCG on a grid). docs/scale.md.
+`
   },
   metrics: {
     options: {

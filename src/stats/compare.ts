@@ -1,5 +1,5 @@
 import type { PairedTable } from '../align/pair.js'
-import type { Rules } from '../config/types.js'
+import type { CheckRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { Interval } from './bca.js'
 import { buildDesign, estimate, type Design } from './design.js'
@@ -84,6 +84,10 @@ export interface StatsEngine {
   differences(metric: string): Float64Array
   /** Seed files per side when the gate knows them (src/stats/seeds.ts); undefined = one per side. */
   seeds?: { baseline: number; candidate: number }
+  /** An engine without rows (a warehouse's aggregates, src/stats/aggregate-engine.ts): the values of an attribute in a subset. */
+  valuesOf?(attr: string, filters: Filters): string[]
+  /** …and a max_regressions check's count in a subset (src/stats/engine-queries.ts asks for both). */
+  regressionCount?(check: CheckRule, filters: Filters): { count: number; nonFinite: number }
 }
 
 /**

@@ -112,22 +112,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   }
   let countJob: SignCountJob | null = null
   if (byCounts.length > 0) {
-    const states = countsStates(seed, stream, byCounts, blocks)
-    countJob = {
-      kind: 'signcount',
-      units: blocks * byCounts.length,
-      work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
-      blocks,
-      block: BLOCK,
-      permutations,
-      k: byCounts.length,
-      values: grouped.map((g) => g.values),
-      multiplicity: grouped.map((g) => g.multiplicity),
-      observed: Float64Array.from(byCounts, (c) => observed[c]),
-      tol: Float64Array.from(byCounts, (c) => tol[c]),
-      states,
-      out: new Float64Array(blocks * byCounts.length)
-    }
+    countJob = signCountJob({ grouped, columns: byCounts, observed: Float64Array.from(byCounts, (c) => observed[c]), tol: Float64Array.from(byCounts, (c) => tol[c]), permutations, seed, stream })
     jobs.push(countJob)
   }
   return {
@@ -152,6 +137,30 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
 }
 
 /**
+ * The sign-count job of the columns flipped by counts (their |y| groups; observed |T| and tolerance per grouped
+ * column): one place builds it, for a design and for a warehouse's histograms (src/stats/aggregate-engine.ts).
+ */
+export function signCountJob(input: { grouped: readonly AbsGroups[]; columns: readonly number[]; observed: Float64Array; tol: Float64Array; permutations: number; seed: string; stream: string }): SignCountJob {
+  const { grouped, columns, permutations } = input
+  const blocks = Math.ceil(permutations / BLOCK)
+  return {
+    kind: 'signcount',
+    units: blocks * columns.length,
+    work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
+    blocks,
+    block: BLOCK,
+    permutations,
+    k: columns.length,
+    values: grouped.map((g) => g.values),
+    multiplicity: grouped.map((g) => g.multiplicity),
+    observed: input.observed,
+    tol: input.tol,
+    states: countsStates(input.seed, input.stream, columns, blocks),
+    out: new Float64Array(blocks * columns.length)
+  }
+}
+
+/**
  * Another way to flip the columns {@link signFlipPlan} would flip unit by unit (hashed signs,
  * src/stats/resampling.ts): whether a column it could draw by counts may be, and the job of the flipped ones
  * (out[block * columns + i], as the flip job's).
@@ -166,17 +175,17 @@ export interface FlipDraw {
  * 1.5 ns a group against about 3 ns a random word counted, measured on the 2-core machine): a column is drawn
  * by counts when that costs less per pattern than flipping its units.
  */
-const FLIP_COST = 0.5
+export const FLIP_COST = 0.5
 
 /** Cost per pattern of drawing a column by counts: a word of random bits per 32 units of a value (or one binomial, ~50 words, above 2048). */
-function countsCost(multiplicity: Float64Array): number {
+export function countsCost(multiplicity: Float64Array): number {
   let cost = 0
   for (const m of multiplicity) cost += m > 2048 ? 50 : Math.ceil(m / 32) + 1
   return cost
 }
 
 /** A column's distinct nonzero |y| (ascending) and how many units hold each; null when some y is not finite (flipped one by one). */
-interface AbsGroups {
+export interface AbsGroups {
   values: Float64Array
   multiplicity: Float64Array
 }

@@ -36,6 +36,13 @@ export const POISSON_FROM_UNITS = 50_000
 /** A column is drawn by counts under a Poisson law only when its distinct values are at most units / this. */
 export const HISTOGRAM_SHARE = 4
 
+/**
+ * …and at most this many. The SQL sends a shard's histogram of a column when it has at most this many values: a
+ * bound that does not depend on the shard's size, so that a column with few values overall has a histogram
+ * from every shard (a per-shard share of its rows would not).
+ */
+export const HISTOGRAM_MAX_VALUES = 65536
+
 /** The law of a run from the rules' method and the whole comparison's units. */
 export function resamplingLaw(method: StatisticsRules['method'], units: number): ResamplingLaw {
   if (method === 'multinomial') return 'multinomial'
@@ -102,7 +109,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
 
 /**
  * Column c's distinct values, stratum by stratum (equal doubles are one value, -0 and 0 too, as SQL's GROUP BY
- * counts them), are at most the units / {@link HISTOGRAM_SHARE}.
+ * counts them), are at most the units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES}.
  */
 function fewDistinct(design: Design, c: number): boolean {
   const { k, values } = design
@@ -112,7 +119,7 @@ function fewDistinct(design: Design, c: number): boolean {
     for (let i = 0; i < s.size; i++) sorted[i] = values[(s.start + i) * k + c]
     sorted.sort()
     for (let i = 0; i < s.size; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++
-    if (distinct * HISTOGRAM_SHARE > design.units) return false
+    if (distinct * HISTOGRAM_SHARE > design.units || distinct > HISTOGRAM_MAX_VALUES) return false
   }
   return true
 }
