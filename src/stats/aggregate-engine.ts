@@ -4,7 +4,8 @@ import { InputError } from '../errors.js'
 import type { Aggregates, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
 import { bcaInterval, percentileInterval, type Interval } from './bca.js'
-import { COUNTS_PER_GROUP, GroupsBuilder, MERGE_QUANTUM, multinomialJob } from './bootstrap.js'
+import { COUNTS_PER_GROUP, multinomialJob } from './bootstrap.js'
+import { histogramGroups } from './histogram-bootstrap.js'
 import type { Comparison, StatsEngine, StatsOptions } from './compare.js'
 import type { Stratum } from './design.js'
 import { mcnemarExact } from './mcnemar.js'
@@ -96,17 +97,7 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
     }
     const hist = d.strata.map((s) => s.sums.metrics[c].histogram)
     const complete = hist.every((h) => h !== null)
-    let groups = null
-    if (complete) {
-      let max = 0
-      for (const h of hist) for (const v of h.values) if (Math.abs(v) > max && Math.abs(v) !== Infinity) max = Math.abs(v)
-      const builder = new GroupsBuilder(max * MERGE_QUANTUM)
-      for (const h of hist) {
-        builder.stratum()
-        h.values.forEach((v, i) => builder.add(v, 1, h.counts[i]))
-      }
-      groups = builder.finish()
-    }
+    const groups = complete ? histogramGroups(hist) : null
     const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
     const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n
     const byCounts = law === 'multinomial' ? fewGroups : statistics.method !== 'poisson' && fewGroups && distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES
