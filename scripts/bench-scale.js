@@ -21,6 +21,9 @@
  * n_resamples=10000)). The machine may be shared: every figure is the median of --runs, the spread is printed.
  * --formats: the largest N of --rows again as CSV and as Parquet (hyparquet-writer, a dev dependency; one row
  * group per 100,000 rows), each checked to give the JSON Lines run's checks and comparisons.
+ * --continuous 7e3,1e6: the continuous-valued dataset (five metrics with about one distinct difference per query:
+ * two judge scores and a cosine similarity at full precision, latency in µs, graded nDCG@10), percentile, with
+ * scipy where N <= --scipy-max; --methods auto,multinomial,poisson runs it under each statistics.method.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
@@ -48,6 +51,8 @@ const CONTINUOUS_ROWS = opt('--continuous', '7e3,1e6')
   .filter((x) => x !== '')
   .map((x) => Math.round(Number(x)))
 const CONTINUOUS = ['faithfulness', 'answer_relevancy', 'cosine', 'latency_us', 'ndcg@10']
+// statistics.method of the continuous rows: one row per method (e.g. multinomial,poisson: where the laws cross over).
+const METHODS = opt('--methods', 'auto').split(',')
 const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
 
 /** Writes baseline/candidate JSONL (N queries, `slices` distinct bucket values) and the rules, once. */
@@ -135,21 +140,22 @@ async function continuousDataset(n) {
       )
     })
   }
-  writeFileSync(
-    join(dir, 'rules.yml'),
-    [
-      'version: 1',
-      'metrics:',
-      '  faithfulness: { better: higher, range: [0, 1] }',
-      '  answer_relevancy: { better: higher, range: [0, 1] }',
-      '  cosine: { better: higher, range: [-1, 1] }',
-      '  latency_us: { better: lower, unit: µs }',
-      '  ndcg@10: { better: higher, range: [0, 1] }',
-      `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: percentile }`,
-      'checks:',
-      ...CONTINUOUS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_us' ? '"10%"' : 0.01} } }`)
-    ].join('\n') + '\n'
-  )
+  for (const method of METHODS)
+    writeFileSync(
+      join(dir, method === 'auto' ? 'rules.yml' : `rules-${method}.yml`),
+      [
+        'version: 1',
+        'metrics:',
+        '  faithfulness: { better: higher, range: [0, 1] }',
+        '  answer_relevancy: { better: higher, range: [0, 1] }',
+        '  cosine: { better: higher, range: [-1, 1] }',
+        '  latency_us: { better: lower, unit: µs }',
+        '  ndcg@10: { better: higher, range: [0, 1] }',
+        `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: percentile${method === 'auto' ? '' : `, method: ${method}`} }`,
+        'checks:',
+        ...CONTINUOUS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_us' ? '"10%"' : 0.01} } }`)
+      ].join('\n') + '\n'
+    )
   writeFileSync(join(dir, 'scipy_bootstrap.py'), scipyBootstrapScript(CONTINUOUS, RESAMPLES))
   return dir
 }
@@ -273,15 +279,60 @@ if (CONTINUOUS_ROWS.length > 0) {
   console.log('')
   console.log(`Continuous-valued metrics (${CONTINUOUS.join(', ')}: about one distinct difference per query)`)
   console.log('')
-  console.log('| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
-  console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: |')
+  console.log('| queries | statistics.method | gate wall s | gate CPU s | gate peak MiB | JSON MiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
+  console.log('| -: | - | -: | -: | -: | -: | -: | -: | -: | -: |')
   for (const n of CONTINUOUS_ROWS) {
     const dir = await continuousDataset(n)
-    const g = await gate(dir, 'rules.yml')
     let s = null
     if (n <= SCIPY_MAX && scipyMissing === null) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')], { ok: [0] })
+    for (const method of METHODS) {
+      const g = await gate(dir, method === 'auto' ? 'rules.yml' : `rules-${method}.yml`)
+      const ratio = s ? (g.wall / s.wall).toFixed(3) : ''
+      console.log(
+        `| ${n} | ${method} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${s ? fmt(s) : scipyMissing === null ? 'not run' : 'no scipy'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${ratio} |`
+      )
+    }
+  }
+}
+
+/**
+ * --against OTHER_CLI: the same gates with another build (an earlier commit's bundle) in this run, the two
+ * interleaved run by run, so that "no slower than before" is a ratio taken on one machine state.
+ */
+const AGAINST = opt('--against', '')
+if (AGAINST !== '') {
+  if (!existsSync(AGAINST)) throw new Error(`${AGAINST} not found`)
+  console.log('')
+  console.log(`This CLI against ${AGAINST}, interleaved, median of ${RUNS} runs each`)
+  console.log('')
+  console.log('| data | queries | this wall s | this CPU s | this peak MiB | other wall s | other CPU s | other peak MiB | this / other (CPU) |')
+  console.log('| - | -: | -: | -: | -: | -: | -: | -: | -: |')
+  const pairs = [...ROWS.map((n) => ['grid', n]), ...CONTINUOUS_ROWS.filter((n) => n <= 100000).map((n) => ['continuous', n])]
+  for (const [kind, n] of pairs) {
+    const dir = kind === 'grid' ? await dataset(n, 1) : await continuousDataset(n)
+    const args = (cli) => [
+      cli,
+      'gate',
+      '--rules',
+      join(dir, 'rules.yml'),
+      '--baseline',
+      join(dir, 'baseline.jsonl'),
+      '--candidate',
+      join(dir, 'candidate.jsonl'),
+      '--json',
+      join(dir, 'ab.json'),
+      '--markdown',
+      join(dir, 'ab.md')
+    ]
+    const mine = []
+    const theirs = []
+    for (let i = 0; i < RUNS; i++) {
+      mine.push(await measure(process.execPath, args(CLI)))
+      theirs.push(await measure(process.execPath, args(AGAINST)))
+    }
+    const med = (rs, key) => median(rs.map((r) => r[key]))
     console.log(
-      `| ${n} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${s ? fmt(s) : scipyMissing === null ? 'not run' : 'no scipy'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${s ? (g.wall / s.wall).toFixed(3) : ''} |`
+      `| ${kind} | ${n} | ${med(mine, 'wall').toFixed(2)} | ${med(mine, 'cpu').toFixed(2)} | ${med(mine, 'peakMiB').toFixed(0)} | ${med(theirs, 'wall').toFixed(2)} | ${med(theirs, 'cpu').toFixed(2)} | ${med(theirs, 'peakMiB').toFixed(0)} | ${(med(mine, 'cpu') / med(theirs, 'cpu')).toFixed(2)} |`
     )
   }
 }

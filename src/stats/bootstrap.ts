@@ -184,6 +184,8 @@ export interface Groups {
   multiplicity: Float64Array
   queries: Float64Array
   offsets: Int32Array
+  /** Distinct values before merging (equal doubles, -0 and 0 too, are one), summed over strata. */
+  distinct: number
 }
 
 /**
@@ -197,16 +199,21 @@ export class GroupsBuilder {
   private readonly mult: number[] = []
   private readonly queries: number[] = []
   private readonly offsets: number[] = []
+  private distinct = 0
+  private last = Number.NaN
 
   constructor(private readonly quantum: number) {}
 
   /** Starts the next stratum. */
   stratum(): void {
     this.offsets.push(this.values.length)
+    this.last = Number.NaN
   }
 
   /** Adds `units` units holding value v (not below the last value added), each of `queries` queries; returns the groups so far. */
   add(v: number, queries: number, units = 1): number {
+    if (v !== this.last) this.distinct++
+    this.last = v
     const last = this.values.length - 1
     if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries) this.mult[last] += units
     else {
@@ -218,7 +225,13 @@ export class GroupsBuilder {
   }
 
   finish(): Groups {
-    return { values: Float64Array.from(this.values), multiplicity: Float64Array.from(this.mult), queries: Float64Array.from(this.queries), offsets: Int32Array.from([...this.offsets, this.values.length]) }
+    return {
+      values: Float64Array.from(this.values),
+      multiplicity: Float64Array.from(this.mult),
+      queries: Float64Array.from(this.queries),
+      offsets: Int32Array.from([...this.offsets, this.values.length]),
+      distinct: this.distinct
+    }
   }
 
   private joins(first: number, v: number): boolean {

@@ -81,6 +81,12 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
   const keyed = seedKeys(seed)
   const unitKeys = unitKeysOf(table, cluster)
   const everyColumn = statistics.method === 'poisson'
+  // A column's distinct values, known from its groups once the bootstrap built them (the sign-flip test asks again).
+  const distinctOf = new WeakMap<Design, Map<number, number>>()
+  const few = (design: Design, c: number): boolean => {
+    const known = distinctOf.get(design)?.get(c)
+    return known === undefined ? fewDistinct(design, c) : fewOf(known, design.units)
+  }
   return {
     law,
     units,
@@ -88,7 +94,13 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
       const laws = new Array<ColumnLaw>(design.k).fill('multinomial')
       let keys: UnitKeys | undefined
       const draw: IndexDraw = {
-        byCounts: (groups: Groups, c: number) => !everyColumn && groups.values.length * COUNTS_PER_GROUP <= design.units && fewDistinct(design, c),
+        byCounts: (groups: Groups, c: number) => {
+          if (groups.values.length * COUNTS_PER_GROUP > design.units) return false
+          let memo = distinctOf.get(design)
+          if (!memo) distinctOf.set(design, (memo = new Map()))
+          memo.set(c, groups.distinct)
+          return !everyColumn && fewOf(groups.distinct, design.units)
+        },
         job(columns, out) {
           for (const c of columns) laws[c] = 'poisson'
           keys ??= unitKeys(design, members)
@@ -99,12 +111,17 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
     },
     flips(design, members, stream) {
       const flips: FlipDraw = {
-        byCounts: (c) => fewDistinct(design, c),
+        byCounts: (c) => few(design, c),
         job: (input) => hashFlipJob({ ...input, keys: unitKeys(design, members), seed: keyed.signs, permutations })
       }
       return signFlipPlan(design, permutations, seed, stream, flips)
     }
   }
+}
+
+/** At most units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES} distinct values. */
+function fewOf(distinct: number, units: number): boolean {
+  return distinct * HISTOGRAM_SHARE <= units && distinct <= HISTOGRAM_MAX_VALUES
 }
 
 /**
