@@ -703,7 +703,9 @@ const FLIP = `  /**
   }
 
   return {
-    simd: wasm !== null,
+    get simd(): boolean {
+      return wasmKernel() !== null
+    },
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
       else if (job.kind === 'poisson') poissonUnit(job, unit)
@@ -773,21 +775,27 @@ const POISSON = `  /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/sta
    * kernels above run) or when \`useWasm\` is false (tests compare the two).
    */
   const WASM_BASE64 = '${Buffer.from(poissonModule(MAX_POISSON_WIDTH)).toString('base64')}'
-  let wasm: { memory: { buffer: ArrayBuffer }; fns: PoissonFn[] } | null = null
-  if (useWasm) {
+  type Wasm = { memory: { buffer: ArrayBuffer }; fns: PoissonFn[] } | null
+  /** Compiled on the first Poisson job (a gate that draws none never compiles it): undefined until then. */
+  let compiled: Wasm | undefined
+  function wasmKernel(): Wasm {
+    if (compiled !== undefined) return compiled
+    compiled = null
+    if (!useWasm) return compiled
     try {
       const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
       const memory = new api.Memory({ initial: 1 })
       const exports = new api.Instance(new api.Module(fromBase64(WASM_BASE64)), { k: { m: memory } }).exports
-      wasm = { memory, fns: [${['p1', ...poissonWidths.map((w) => `p${w}`)].map((f) => `exports.${f}`).join(', ')}] }
+      compiled = { memory, fns: [${['p1', ...poissonWidths.map((w) => `p${w}`)].map((f) => `exports.${f}`).join(', ')}] }
     } catch {
-      wasm = null
+      compiled = null
     }
+    return compiled
   }
 
   /** {@link poisson1} .. with the WebAssembly kernel: each chunk of ${CHUNK} units is copied into its memory, then summed into every pair of the block. */
   function poissonWasm(job: PoissonJob, v: Float64Array, g: number, from: number, to: number, w: number): void {
-    const { memory, fns } = wasm as NonNullable<typeof wasm>
+    const { memory, fns } = wasmKernel() as NonNullable<Wasm>
     const fn = fns[w]
     const { keys1, keys2, starts, sizes, weights, seed, means, out } = job
     const total = job.resamples
@@ -833,7 +841,7 @@ const POISSON = `  /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/sta
     const to = min(job.resamples, from + job.block)
     const w = min(${MAX_POISSON_WIDTH}, job.k - g)
     // WebAssembly for the usual case; query-weighted clusters (a denominator of weighted queries) in JavaScript.
-    if (wasm !== null && job.counts === null && job.block <= ${2 * Math.floor((65536 - ACC) / ((MAX_POISSON_WIDTH + 1) * 16))}) poissonWasm(job, job.vs[gi], g, from, to, w)
+    if (job.counts === null && wasmKernel() !== null && job.block <= ${2 * Math.floor((65536 - ACC) / ((MAX_POISSON_WIDTH + 1) * 16))}) poissonWasm(job, job.vs[gi], g, from, to, w)
     else POISSON[w](job, job.vs[gi], g, from, to)
   }
 

@@ -294,6 +294,22 @@ describe('refusals', () => {
     writeFileSync(at('nan.jsonl'), lines.map((l, i) => (i === poissonRow ? l.replace(/"x":[-\d.e]+/, '"x":"NaN"') : l)).join('\n') + '\n')
     expect((await gate('plain.yml', 'nan.jsonl')).stderr).toMatch(/is not a finite number/)
   })
+  it('a row the rules do not have: an unknown section, family or metric, a field past its cap', async () => {
+    const lines = readFileSync(at('plain.jsonl'), 'utf8').trim().split('\n')
+    const sums = lines.findIndex((l) => l.includes('"section":"sums"') && l.includes('"metric":"judge"'))
+    const cases: Array<[string, (l: string) => string, RegExp]> = [
+      ['section', (l) => l.replace('"section":"sums"', '"section":"totals"'), /"totals" is not a section of the aggregates/],
+      ['family', (l) => l.replace(/"family":\d+/, '"family":99'), /names family 99; these rules have \d+/],
+      ['metric', (l) => l.replace('"metric":"judge"', '"metric":"judgement"'), /names the metric "judgement", which the rules do not have/],
+      ['long', (l) => l.replace('"shard":"all"', `"shard":"${'s'.repeat(300)}"`), /is 300 characters long; at most 256/]
+    ]
+    for (const [name, edit, expected] of cases) {
+      writeFileSync(at(`bad-${name}.jsonl`), lines.map((l, i) => (i === sums ? edit(l) : l)).join('\n') + '\n')
+      const r = await gate('plain.yml', `bad-${name}.jsonl`)
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(expected)])
+      expect(r.stderr).toMatch(new RegExp(`bad-${name}.jsonl:${sums + 1}`))
+    }
+  })
   it('what the pairing refuses: a query the candidate lacks, under missing: error', async () => {
     const sql = await cli(['sql', '--rules', at('plain.yml'), '--baseline', glob('baseline'), '--candidate', `(SELECT * FROM ${glob('candidate')} WHERE query_id <> 'q00007')`])
     await con.run(`COPY (${sql.stdout}) TO '${at('dropped.parquet')}' (FORMAT parquet)`)
