@@ -86,6 +86,6 @@ console.log(`${ROWS} queries per side (${KIND}: ${metrics.join(', ')}; 8 segment
 console.log('')
 console.log('| step | wall s | CPU s | peak MiB | output |')
 console.log('| - | -: | -: | -: | - |')
-console.log(`| retrieval-gate sql${KIND === 'grid' ? ' --histograms-only' : ''} | ${sql.wall.toFixed(2)} | ${sql.cpu?.toFixed(2) ?? 'n/a'} | ${mib(sql.peakMiB)} | ${MiB(sqlFile)} MiB of SQL |`)
+console.log(`| retrieval-gate sql${KIND === 'grid' ? ' --histograms-only' : ''} | ${sql.wall.toFixed(2)} | ${sql.cpu?.toFixed(2) ?? 'n/a'} | ${mib(sql.peakMiB)} | ${(statSync(sqlFile).size / 1024).toFixed(0)} KiB of SQL |`)
 console.log(`| DuckDB runs it over the Parquet files (${MiB(join(dir, 'baseline.parquet'))} + ${MiB(join(dir, 'candidate.parquet'))} MiB) | ${engine.wall.toFixed(2)} | ${engine.cpu?.toFixed(2) ?? 'n/a'} | ${mib(engine.peakMiB)} | ${MiB(agg)} MiB of aggregates |`)
 console.log(`| retrieval-gate gate --aggregates | ${gate.wall.toFixed(2)} | ${gate.cpu?.toFixed(2) ?? 'n/a'} | ${mib(gate.peakMiB)} | verdict ${JSON.parse((await import('node:fs')).readFileSync(join(dir, 'report.json'), 'utf8')).verdict} |`)
