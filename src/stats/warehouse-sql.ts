@@ -1,4 +1,4 @@
-import { aggregatesMeta, familyAttributes, METRIC_STATS, subsetFamilies, type SubsetFamily } from '../config/aggregates-plan.js'
+import { aggregatesMeta, familyAttributes, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { HASH_M1, HASH_M2, HASH_STEP, POISSON_THRESHOLDS, seedKeys } from './poisson-weights.js'
@@ -333,9 +333,4 @@ function refuseUnsupported(rules: Rules): void {
       'score the runs into per-query rows in the warehouse first, then drop judgments / dataset from these rules'
     )
   }
-}
-
-/** The family of each index, for readers of the SQL text (docs). */
-export function familyList(rules: Rules): SubsetFamily[] {
-  return subsetFamilies(rules)
 }
