@@ -32,8 +32,8 @@ if (process.argv[2] === '--engine') {
   const db = await DuckDBInstance.create(':memory:')
   const con = await db.connect()
   if (step === 'write') {
-    // The same skill per query on both sides; the candidate a little better. Deterministic: setseed.
-    const side = (shift) => `SELECT 'q' || lpad(CAST(i AS VARCHAR), 9, '0') AS query_id,
+    // The same skill per query on both sides (a hash of its index); the candidate a little better. Deterministic.
+    const side = () => `SELECT 'q' || lpad(CAST(i AS VARCHAR), 9, '0') AS query_id,
         CAST(hash(i, 1) % 1000 AS DOUBLE) / 1000 AS skill, i FROM range(${Number(a)}) t(i)`
     const metrics = (shift, salt) => `SELECT query_id,
         CASE WHEN (hash(i, ${salt}, 1) % 1000) / 1000.0 < skill + ${shift} THEN 1.0 ELSE 0.0 END AS "hit@10",
@@ -42,7 +42,7 @@ if (process.argv[2] === '--engine') {
         CAST(greatest(0.0, least(1.0, skill + ${shift} + ((hash(i, ${salt}, 4) % 1000000) / 1000000.0 - 0.5) * 0.4)) AS DOUBLE) AS judge,
         CAST(least(1.0, 0.55 + 0.35 * skill + ${shift} + ((hash(i, ${salt}, 5) % 1000000) / 1000000.0 - 0.5) * 0.2) AS DOUBLE) AS cosine,
         'seg' || CAST(hash(i, 9) % 8 AS VARCHAR) AS segment
-      FROM (${side(shift)})`
+      FROM (${side()})`
     await con.run(`COPY (${metrics(0, 11)}) TO '${join(b, 'baseline.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)`)
     await con.run(`COPY (${metrics(0.01, 12)}) TO '${join(b, 'candidate.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)`)
   } else {
@@ -77,7 +77,23 @@ const self = join(root, 'scripts', 'warehouse-example.js')
 if (!existsSync(join(dir, 'candidate.parquet'))) await measure(process.execPath, [self, '--engine', 'write', String(ROWS), dir], { ok: [0] })
 const sqlFile = join(dir, 'aggregates.sql')
 const agg = join(dir, 'aggregates.parquet')
-const sql = await measure(process.execPath, [CLI, 'sql', '--rules', rules, '--baseline', `read_parquet('${join(dir, 'baseline.parquet')}')`, '--candidate', `read_parquet('${join(dir, 'candidate.parquet')}')`, '--out', sqlFile, ...(KIND === 'grid' ? ['--histograms-only'] : [])], { ok: [0] })
+const sql = await measure(
+  process.execPath,
+  [
+    CLI,
+    'sql',
+    '--rules',
+    rules,
+    '--baseline',
+    `read_parquet('${join(dir, 'baseline.parquet')}')`,
+    '--candidate',
+    `read_parquet('${join(dir, 'candidate.parquet')}')`,
+    '--out',
+    sqlFile,
+    ...(KIND === 'grid' ? ['--histograms-only'] : [])
+  ],
+  { ok: [0] }
+)
 const engine = await measure(process.execPath, [self, '--engine', 'run', sqlFile, agg], { ok: [0] })
 const gate = await measure(process.execPath, [CLI, 'gate', '--rules', rules, '--aggregates', agg, '--json', join(dir, 'report.json'), '--markdown', join(dir, 'report.md')])
 const mib = (x) => (x === null ? 'n/a' : x.toFixed(0))
@@ -86,6 +102,12 @@ console.log(`${ROWS} queries per side (${KIND}: ${metrics.join(', ')}; 8 segment
 console.log('')
 console.log('| step | wall s | CPU s | peak MiB | output |')
 console.log('| - | -: | -: | -: | - |')
-console.log(`| retrieval-gate sql${KIND === 'grid' ? ' --histograms-only' : ''} | ${sql.wall.toFixed(2)} | ${sql.cpu?.toFixed(2) ?? 'n/a'} | ${mib(sql.peakMiB)} | ${(statSync(sqlFile).size / 1024).toFixed(0)} KiB of SQL |`)
-console.log(`| DuckDB runs it over the Parquet files (${MiB(join(dir, 'baseline.parquet'))} + ${MiB(join(dir, 'candidate.parquet'))} MiB) | ${engine.wall.toFixed(2)} | ${engine.cpu?.toFixed(2) ?? 'n/a'} | ${mib(engine.peakMiB)} | ${MiB(agg)} MiB of aggregates |`)
-console.log(`| retrieval-gate gate --aggregates | ${gate.wall.toFixed(2)} | ${gate.cpu?.toFixed(2) ?? 'n/a'} | ${mib(gate.peakMiB)} | verdict ${JSON.parse((await import('node:fs')).readFileSync(join(dir, 'report.json'), 'utf8')).verdict} |`)
+console.log(
+  `| retrieval-gate sql${KIND === 'grid' ? ' --histograms-only' : ''} | ${sql.wall.toFixed(2)} | ${sql.cpu?.toFixed(2) ?? 'n/a'} | ${mib(sql.peakMiB)} | ${(statSync(sqlFile).size / 1024).toFixed(0)} KiB of SQL |`
+)
+console.log(
+  `| DuckDB runs it over the Parquet files (${MiB(join(dir, 'baseline.parquet'))} + ${MiB(join(dir, 'candidate.parquet'))} MiB) | ${engine.wall.toFixed(2)} | ${engine.cpu?.toFixed(2) ?? 'n/a'} | ${mib(engine.peakMiB)} | ${MiB(agg)} MiB of aggregates |`
+)
+console.log(
+  `| retrieval-gate gate --aggregates | ${gate.wall.toFixed(2)} | ${gate.cpu?.toFixed(2) ?? 'n/a'} | ${mib(gate.peakMiB)} | verdict ${JSON.parse((await import('node:fs')).readFileSync(join(dir, 'report.json'), 'utf8')).verdict} |`
+)

@@ -317,6 +317,10 @@ describe('refusals', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/1 queries are in the baseline only \(for example "q00007"\)/)
   })
+  it('the rows and the aggregates are not given together', async () => {
+    const r = await cli(['gate', '--rules', at('plain.yml'), '--aggregates', at('plain-all.parquet'), '--baseline', at('baseline.jsonl')])
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--aggregates replaces the rows: --baseline cannot be given with it/)])
+  })
   it('rules the SQL cannot serve: clusters, runs', async () => {
     writeFileSync(at('clusters.yml'), RULES.plain.replace('method: poisson', 'method: poisson, cluster: topic').replace('  - { name: hits, metric: hit, superior: { test: mcnemar } }\n', ''))
     const r = await cli(['sql', '--rules', at('clusters.yml')])

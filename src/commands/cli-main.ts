@@ -156,7 +156,7 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
 /** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
 async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal: Terminal): Promise<number> {
   required('gate', v, ['rules'])
-  const rowsOnly = ['baseline', 'candidate', 'qrels', 'regressions', 'to-judge', 'html', 'reference', ...GIVEN_OPTIONS].filter((o) => v[o] !== undefined)
+  const rowsOnly = ['baseline', 'candidate', 'qrels', 'regressions', 'to-judge', 'html', 'reference', 'input-format', 'id-field', ...GIVEN_OPTIONS].filter((o) => v[o] !== undefined)
   if (rowsOnly.length > 0) throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate')
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
   if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')

@@ -97,7 +97,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
         byCounts: (groups: Groups, c: number) => {
           if (groups.values.length * COUNTS_PER_GROUP > design.units) return false
           let memo = distinctOf.get(design)
-          if (!memo) distinctOf.set(design, (memo = new Map()))
+          if (!memo) distinctOf.set(design, (memo = new Map<number, number>()))
           memo.set(c, groups.distinct)
           return !everyColumn && fewOf(groups.distinct, design.units)
         },
