@@ -181,12 +181,14 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
     return { pValues, permutations: exact ? permutations : P, exact }
   }
 
+  // Typed so that a new interval method (a closed form, say) fails to compile here instead of silently being percentile.
+  const method: 'percentile' | 'bca' = statistics.interval
   const intervalOf = (s: SubsetStats, c: number, confidence: number): Interval => {
     let list = s.intervals.get(confidence)
     if (!list) {
       list = metrics.map((_, col) => {
         const sorted = s.resamples[col].values.slice().sort()
-        if (statistics.interval === 'bca')
+        if (method === 'bca')
           return bcaInterval(
             sorted,
             estimateOf(s.strata, (st) => st.sums.metrics[col].sum),
