@@ -612,6 +612,29 @@ function setAttrAt(side, field, row, value) {
         side.attrs.set(field, (column = new Array(side.ids.length).fill(undefined)));
     column[row] = value;
 }
+/**
+ * A side from rows given as data (ids must be unique): what a test or a computation that already holds its
+ * rows uses instead of a reader. The field sets are the fields the rows hold, unless given.
+ */
+function sideFromRows(source, rows, fields = {}) {
+    const builder = new SideRowsBuilder(source);
+    const numericFields = new Set();
+    const attributeFields = new Set();
+    for (const r of rows) {
+        if (builder.rowOf(r.id) !== undefined)
+            throw new Error(`sideFromRows: query id ${JSON.stringify(r.id)} appears twice`);
+        const row = builder.add(r.id, r.line);
+        for (const [name, v] of r.values) {
+            builder.setValue(row, name, v);
+            numericFields.add(name);
+        }
+        for (const [name, v] of r.attrs ?? []) {
+            builder.setAttr(row, name, v);
+            attributeFields.add(name);
+        }
+    }
+    return builder.build({ numericFields: fields.numericFields ?? numericFields, attributeFields: fields.attributeFields ?? attributeFields, notes: fields.notes ?? [] });
+}
 /** First capacity of a builder's columns (they double as rows are added). */
 const FIRST_CAPACITY = 1024;
 /**
@@ -2439,7 +2462,7 @@ function readRanxQrels(file) {
 /** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
 class CborShapeError extends Error {
 }
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8$1 = new TextDecoder('utf-8', { fatal: true });
 const MAJOR_NAMES = ['an unsigned integer', 'a negative integer', 'a byte string', 'a text string', 'an array', 'a map', 'a tag', 'a simple value or float'];
 /** Decodes an IEEE 754 half-precision float. */
 function half(bits) {
@@ -2515,7 +2538,7 @@ class Reader {
         this.need(h.arg);
         let s;
         try {
-            s = utf8.decode(this.b.subarray(this.pos, this.pos + h.arg));
+            s = utf8$1.decode(this.b.subarray(this.pos, this.pos + h.arg));
         }
         catch {
             throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
@@ -9187,9 +9210,9 @@ function checkPlain(bytes, at, n, leaf) {
 }
 /**
  * Walks `count` values of the RLE / bit-packed hybrid in `bytes[start..end)`, `width` bits each, every value at
- * most `max`, and returns how many equal `max` (for definition levels: the values present). A run may not go
- * past `count` (a bit-packed run's padding to a multiple of 8 apart), nor its bytes past `end`: hyparquet
- * writes every value a run claims.
+ * most `max`, and returns how many equal `max` (for definition levels: the values present). An RLE run may not go
+ * past `count`, nor any run's bytes past `end`: hyparquet writes every value an RLE run claims. A bit-packed run
+ * may (its padding; hyparquet stops at `count`) when its values have bytes in the page.
  */
 function hybridRuns(bytes, start, end, count, width, max, what) {
     let at = start;
@@ -9213,7 +9236,10 @@ function hybridRuns(bytes, start, end, count, width, max, what) {
         if (header % 2 === 1) {
             const groups = (header - 1) / 2;
             const n = groups * 8;
-            if (n - (count - seen) >= 8)
+            // Past `count` is padding a decoder skips (DuckDB pads its last run to 256 values), and at a positive width
+            // its bytes must be in the page (checked next), so it costs no more than the page's bytes. At width 0 a run
+            // holds no bytes: one past its padding would be a loop of any length over nothing.
+            if (width === 0 && n - (count - seen) >= 8)
                 throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`);
             if (groups * width > end - at)
                 throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`);
@@ -9822,7 +9848,7 @@ const LIST_LIMIT$3 = 20;
  * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
  * are collected and refused together, each with its lines.
  */
-async function readRows(file, options) {
+async function readRows$1(file, options) {
     if (options.format === 'parquet' || ((options.format === undefined || options.format === 'long') && (await isParquet(file)))) {
         if (!(await isParquet(file)))
             throw new InputError({ file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in');
@@ -10377,7 +10403,8 @@ function measureRange(name) {
  * differently (`language` for `lang`: a prefix or a containment, which an edit distance misses, or a typo),
  * and a metric used as a group (a number per query: every query would be its own group).
  */
-function attributeRefusal(name, key, rules, baseline, candidate) {
+function attributeRefusal(name, key, rules, sides) {
+    const { baseline, candidate } = sides;
     // Only the exam's (the baseline's) fields define groups: the candidate's own labels never decide a slice.
     const labels = new Set(baseline.attributeFields);
     const numbers = new Set(baseline.numericFields);
@@ -10486,7 +10513,7 @@ function pairRows(rules, baseline, candidate) {
     const attrNames = neededAttributes(rules);
     // The exam's attributes are the baseline's (the evaluation set's, in runs mode): a candidate's own labels never define a slice.
     for (const [name, key] of attrNames) {
-        const refusal = attributeRefusal(name, key, rules, baseline, candidate);
+        const refusal = attributeRefusal(name, key, rules, { baseline, candidate });
         if (refusal !== undefined)
             throw refusal;
     }
@@ -10537,7 +10564,7 @@ function pairRows(rules, baseline, candidate) {
                 const row = rows[i];
                 const v = row < 0 || values === undefined ? Number.NaN : values[row];
                 if (v === v) {
-                    checkValue(v, side, row, metric.name, metric.range, metric.binary);
+                    checkValue(v, side, row, metric);
                     out[i] = v;
                 }
                 else {
@@ -10565,8 +10592,9 @@ function pairRows(rules, baseline, candidate) {
     }
     const attrs = new Map();
     const compared = { count: 0 };
+    const rowsOf = { base: { side: baseline, rows: baseRow }, cand: { side: candidate, rows: candRow } };
     for (const [name] of attrNames)
-        attrs.set(name, attributeColumn(name, ids, { side: baseline, rows: baseRow }, { side: candidate, rows: candRow }, compared));
+        attrs.set(name, attributeColumn(name, ids, rowsOf, compared));
     for (const check of rules.checks)
         refuseVacuousWhere(rules, check, attrs, n);
     return {
@@ -10588,7 +10616,8 @@ function pairRows(rules, baseline, candidate) {
     };
 }
 /** A present value of `metric` checked against the rules: 0 or 1 when binary, inside the declared range. */
-function checkValue(v, side, row, metric, range, binary) {
+function checkValue(v, side, row, rule) {
+    const { name: metric, range, binary } = rule;
     if (binary && v !== 0 && v !== 1) {
         throw new InputError({ file: side.source, line: side.lines[row], queryId: side.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric');
     }
@@ -10601,7 +10630,8 @@ function checkValue(v, side, row, metric, range, binary) {
  * repeat a value (then it must be equal, and the comparison is counted) but never supply or change it: a
  * candidate that relabels a regressed query would otherwise move it out of the slice a rule protects.
  */
-function attributeColumn(name, ids, base, cand, compared) {
+function attributeColumn(name, ids, sides, compared) {
+    const { base, cand } = sides;
     const baseColumn = base.side.attrs.get(name);
     const candColumn = cand.side.attrs.get(name);
     const out = new Array(ids.length);
@@ -10615,13 +10645,14 @@ function attributeColumn(name, ids, base, cand, compared) {
             compared.count++;
         }
         if (b === undefined || b === '')
-            throw noAttribute(name, ids[i], base.side, base.rows[i], c);
+            throw noAttribute(name, { side: base.side, row: base.rows[i], id: ids[i] }, c);
         out[i] = b;
     }
     return out;
 }
 /** The refusal of a paired query whose exam row has no value for an attribute the rules use. */
-function noAttribute(name, id, baseline, row, candidateValue) {
+function noAttribute(name, exam, candidateValue) {
+    const { side: baseline, row, id } = exam;
     const line = baseline.lines[row];
     const hint = candidateValue !== undefined && candidateValue !== ''
         ? `the candidate gives ${quote(candidateValue)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
@@ -10726,14 +10757,14 @@ function refuseTooManySliceValues(rules, table, cap = MAX_SLICE_VALUES$1) {
     rules.slices.forEach((attr, i) => {
         const count = distinctValues(table, attr, []);
         if (count > cap)
-            tooMany$1(rules, `slices[${i}]`, undefined, attr, count, cap);
+            tooMany$1(rules, { key: `slices[${i}]` }, attr, { count, cap });
     });
     for (const check of rules.checks) {
         if (check.perSlice === undefined)
             continue;
         const count = distinctValues(table, check.perSlice, [...check.where]);
         if (count > cap)
-            tooMany$1(rules, `checks[${check.index}].per_slice`, check.line, check.perSlice, count, cap);
+            tooMany$1(rules, { key: `checks[${check.index}].per_slice`, line: check.line }, check.perSlice, { count, cap });
     }
 }
 function distinctValues(table, attr, where) {
@@ -10752,8 +10783,9 @@ function distinctValues(table, attr, where) {
     }
     return seen.size;
 }
-function tooMany$1(rules, key, line, attr, count, cap) {
-    throw new InputError({ file: rules.source.file, line, key }, `attribute "${attr.slice(0, 80)}" has ${count} distinct values; a slice attribute may have at most ${cap} (each value is a comparison of its own)`, 'slice by a coarser attribute (a segment, a bucket); to account for many users, name the attribute as statistics.cluster instead');
+function tooMany$1(rules, at, attr, values) {
+    const { count, cap } = values;
+    throw new InputError({ file: rules.source.file, line: at.line, key: at.key }, `attribute "${attr.slice(0, 80)}" has ${count} distinct values; a slice attribute may have at most ${cap} (each value is a comparison of its own)`, 'slice by a coarser attribute (a segment, a bucket); to account for many users, name the attribute as statistics.cluster instead');
 }
 
 /** The policy that applies to an inconclusive unit of `rule` with this reason. */
@@ -11166,6 +11198,31 @@ function membersByValue(table, attr) {
 }
 
 /**
+ * The two questions decide asks of the queries themselves, answered by the engine when it has no rows (a
+ * warehouse's aggregates, src/stats/aggregate-engine.ts) and from the paired table otherwise.
+ */
+/** The distinct values of `attr` among the queries `filters` selects, sorted. */
+function sliceValues(table, stats, attr, filters) {
+    return stats.valuesOf ? stats.valuesOf(attr, filters) : valuesOf(table, attr, stats.members(filters));
+}
+/** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
+function regressionsPast(stats, check, filters, sign, threshold) {
+    if (stats.regressionCount)
+        return stats.regressionCount(check, filters);
+    const d = stats.differences(check.metric);
+    let count = 0;
+    let nonFinite = 0;
+    for (const i of stats.members(filters)) {
+        const worse = -sign * d[i];
+        if (!Number.isFinite(worse))
+            nonFinite++;
+        else if (worse > threshold)
+            count++;
+    }
+    return { count, nonFinite };
+}
+
+/**
  * Whether a check is a statistical test of the change, and so a member of the multiplicity family: not a regression
  * count, and not an absolute level (at_least / at_most judges one side's mean, with no test of a difference).
  */
@@ -11259,9 +11316,2088 @@ function pushAll(target, items) {
         target.push(item);
 }
 
+/**
+ * GENERATED by scripts/generate-kernels.js (npm run generate:kernels): do not edit by hand. Change the
+ * generator and regenerate; npm test fails when this file differs from the generator's output.
+ *
+ * The numeric kernels that may run on worker threads: the bootstrap's resampling blocks and the sign-flip
+ * test's blocks of random sign patterns. {@link statsKernels} is self-contained on purpose (no import, no
+ * reference outside its own body, only the built-ins Math and typed arrays): its source text is what a
+ * worker thread evaluates (src/stats/threads.ts), so the main thread and every worker run the very same
+ * code, and a unit of work gives the same bits wherever it runs.
+ *
+ * A job is cut into units; a unit writes only its own slots of `out`, so units may run in any order, on any
+ * thread, and the result is the same bytes.
+ */
+/**
+ * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
+ * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
+ */
+function statsKernels(useWasm = true) {
+    const imul = Math.imul;
+    const abs = Math.abs;
+    const min = Math.min;
+    const floor = Math.floor;
+    const sqrt = Math.sqrt;
+    const log = Math.log;
+    const pow = Math.pow;
+    const clz32 = Math.clz32;
+    /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
+    const twoPowMinus32 = 2.3283064365386963e-10;
+    /** 1 column of a block (columns g .. g + 0), one local accumulator per column. */
+    function kernel1(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u;
+                        a0 += v[base];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u;
+                        a0 += v[base];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+            }
+            flat[g * total + b] = e0;
+        }
+    }
+    /** 2 columns of a block (columns g .. g + 1), one local accumulator per column. */
+    function kernel2(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 2;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 2;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+        }
+    }
+    /** 3 columns of a block (columns g .. g + 2), one local accumulator per column. */
+    function kernel3(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 3;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 3;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+        }
+    }
+    /** 4 columns of a block (columns g .. g + 3), one local accumulator per column. */
+    function kernel4(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 4;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 4;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+        }
+    }
+    /** 5 columns of a block (columns g .. g + 4), one local accumulator per column. */
+    function kernel5(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 5;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 5;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+        }
+    }
+    /** 6 columns of a block (columns g .. g + 5), one local accumulator per column. */
+    function kernel6(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 6;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 6;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+                e5 += (w * a5) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+            flat[(g + 5) * total + b] = e5;
+        }
+    }
+    /** 7 columns of a block (columns g .. g + 6), one local accumulator per column. */
+    function kernel7(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 7;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 7;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+                e5 += (w * a5) / denom;
+                e6 += (w * a6) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+            flat[(g + 5) * total + b] = e5;
+            flat[(g + 6) * total + b] = e6;
+        }
+    }
+    /** 8 columns of a block (columns g .. g + 7), one local accumulator per column. */
+    function kernel8(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
+        let s0 = state[0] | 0;
+        let s1 = state[1] | 0;
+        let s2 = state[2] | 0;
+        let s3 = state[3] | 0;
+        for (let b = from; b < to; b++) {
+            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                const start = starts[si];
+                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
+                const scale = size * twoPowMinus32;
+                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+                let denom = size;
+                if (counts === null) {
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 8;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                        a7 += v[base + 7];
+                    }
+                }
+                else {
+                    denom = 0;
+                    for (let j = 0; j < size; j++) {
+                        const x = imul(s1, 5);
+                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+                        const t = s1 << 9;
+                        s2 ^= s0;
+                        s3 ^= s1;
+                        s1 ^= s2;
+                        s0 ^= s3;
+                        s2 ^= t;
+                        s3 = (s3 << 11) | (s3 >>> 21);
+                        const u = start + ((r * scale) | 0);
+                        const base = u * 8;
+                        a0 += v[base];
+                        a1 += v[base + 1];
+                        a2 += v[base + 2];
+                        a3 += v[base + 3];
+                        a4 += v[base + 4];
+                        a5 += v[base + 5];
+                        a6 += v[base + 6];
+                        a7 += v[base + 7];
+                        denom += counts[u];
+                    }
+                }
+                const w = weights[si];
+                e0 += (w * a0) / denom;
+                e1 += (w * a1) / denom;
+                e2 += (w * a2) / denom;
+                e3 += (w * a3) / denom;
+                e4 += (w * a4) / denom;
+                e5 += (w * a5) / denom;
+                e6 += (w * a6) / denom;
+                e7 += (w * a7) / denom;
+            }
+            flat[g * total + b] = e0;
+            flat[(g + 1) * total + b] = e1;
+            flat[(g + 2) * total + b] = e2;
+            flat[(g + 3) * total + b] = e3;
+            flat[(g + 4) * total + b] = e4;
+            flat[(g + 5) * total + b] = e5;
+            flat[(g + 6) * total + b] = e6;
+            flat[(g + 7) * total + b] = e7;
+        }
+    }
+    /** 1 column (g .. g + 0) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+    function poisson1(job, v, g, from, to) {
+        const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const stride = 4;
+        const acc = new Float64Array(pairs * stride);
+        for (let b = from; b < to; b++)
+            out[g * total + b] = 0;
+        for (let si = 0; si < sizes.length; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                for (let p = 0; p < pairs; p++) {
+                    const jj = imul(j0 + p, 0x9e3779b9);
+                    let a0 = 0, ma = 0;
+                    let z0 = 0, mb = 0;
+                    if (counts === null) {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u;
+                            const x0 = v[base];
+                            a0 += wa * x0;
+                            z0 += wb * x0;
+                            ma += wa;
+                            mb += wb;
+                        }
+                    }
+                    else {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u;
+                            const x0 = v[base];
+                            a0 += wa * x0;
+                            z0 += wb * x0;
+                            ma += wa * counts[u];
+                            mb += wb * counts[u];
+                        }
+                    }
+                    const o = p * stride;
+                    acc[o] += a0;
+                    acc[o + 1] += ma;
+                    acc[o + 2] += z0;
+                    acc[o + 3] += mb;
+                }
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * stride;
+                const b = from + 2 * p;
+                const na = acc[o + 1];
+                out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si];
+                if (b + 1 < to) {
+                    const nb = acc[o + 3];
+                    out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 2]) / nb : sw * means[g * strata + si];
+                }
+            }
+        }
+    }
+    /** 2 columns (g .. g + 1) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+    function poisson2(job, v, g, from, to) {
+        const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const stride = 6;
+        const acc = new Float64Array(pairs * stride);
+        for (let b = from; b < to; b++)
+            out[g * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 1) * total + b] = 0;
+        for (let si = 0; si < sizes.length; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                for (let p = 0; p < pairs; p++) {
+                    const jj = imul(j0 + p, 0x9e3779b9);
+                    let a0 = 0, a1 = 0, ma = 0;
+                    let z0 = 0, z1 = 0, mb = 0;
+                    if (counts === null) {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 2;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            ma += wa;
+                            mb += wb;
+                        }
+                    }
+                    else {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 2;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            ma += wa * counts[u];
+                            mb += wb * counts[u];
+                        }
+                    }
+                    const o = p * stride;
+                    acc[o] += a0;
+                    acc[o + 1] += a1;
+                    acc[o + 2] += ma;
+                    acc[o + 3] += z0;
+                    acc[o + 4] += z1;
+                    acc[o + 5] += mb;
+                }
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * stride;
+                const b = from + 2 * p;
+                const na = acc[o + 2];
+                out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si];
+                out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si];
+                if (b + 1 < to) {
+                    const nb = acc[o + 5];
+                    out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 3]) / nb : sw * means[g * strata + si];
+                    out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 4]) / nb : sw * means[(g + 1) * strata + si];
+                }
+            }
+        }
+    }
+    /** 3 columns (g .. g + 2) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+    function poisson3(job, v, g, from, to) {
+        const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const stride = 8;
+        const acc = new Float64Array(pairs * stride);
+        for (let b = from; b < to; b++)
+            out[g * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 1) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 2) * total + b] = 0;
+        for (let si = 0; si < sizes.length; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                for (let p = 0; p < pairs; p++) {
+                    const jj = imul(j0 + p, 0x9e3779b9);
+                    let a0 = 0, a1 = 0, a2 = 0, ma = 0;
+                    let z0 = 0, z1 = 0, z2 = 0, mb = 0;
+                    if (counts === null) {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 3;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            ma += wa;
+                            mb += wb;
+                        }
+                    }
+                    else {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 3;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            ma += wa * counts[u];
+                            mb += wb * counts[u];
+                        }
+                    }
+                    const o = p * stride;
+                    acc[o] += a0;
+                    acc[o + 1] += a1;
+                    acc[o + 2] += a2;
+                    acc[o + 3] += ma;
+                    acc[o + 4] += z0;
+                    acc[o + 5] += z1;
+                    acc[o + 6] += z2;
+                    acc[o + 7] += mb;
+                }
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * stride;
+                const b = from + 2 * p;
+                const na = acc[o + 3];
+                out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si];
+                out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si];
+                out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si];
+                if (b + 1 < to) {
+                    const nb = acc[o + 7];
+                    out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 4]) / nb : sw * means[g * strata + si];
+                    out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 5]) / nb : sw * means[(g + 1) * strata + si];
+                    out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[(g + 2) * strata + si];
+                }
+            }
+        }
+    }
+    /** 4 columns (g .. g + 3) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+    function poisson4(job, v, g, from, to) {
+        const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const stride = 10;
+        const acc = new Float64Array(pairs * stride);
+        for (let b = from; b < to; b++)
+            out[g * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 1) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 2) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 3) * total + b] = 0;
+        for (let si = 0; si < sizes.length; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                for (let p = 0; p < pairs; p++) {
+                    const jj = imul(j0 + p, 0x9e3779b9);
+                    let a0 = 0, a1 = 0, a2 = 0, a3 = 0, ma = 0;
+                    let z0 = 0, z1 = 0, z2 = 0, z3 = 0, mb = 0;
+                    if (counts === null) {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 4;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            const x3 = v[base + 3];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            a3 += wa * x3;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            z3 += wb * x3;
+                            ma += wa;
+                            mb += wb;
+                        }
+                    }
+                    else {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 4;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            const x3 = v[base + 3];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            a3 += wa * x3;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            z3 += wb * x3;
+                            ma += wa * counts[u];
+                            mb += wb * counts[u];
+                        }
+                    }
+                    const o = p * stride;
+                    acc[o] += a0;
+                    acc[o + 1] += a1;
+                    acc[o + 2] += a2;
+                    acc[o + 3] += a3;
+                    acc[o + 4] += ma;
+                    acc[o + 5] += z0;
+                    acc[o + 6] += z1;
+                    acc[o + 7] += z2;
+                    acc[o + 8] += z3;
+                    acc[o + 9] += mb;
+                }
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * stride;
+                const b = from + 2 * p;
+                const na = acc[o + 4];
+                out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si];
+                out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si];
+                out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si];
+                out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si];
+                if (b + 1 < to) {
+                    const nb = acc[o + 9];
+                    out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 5]) / nb : sw * means[g * strata + si];
+                    out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[(g + 1) * strata + si];
+                    out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[(g + 2) * strata + si];
+                    out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 3) * strata + si];
+                }
+            }
+        }
+    }
+    /** 5 columns (g .. g + 4) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+    function poisson5(job, v, g, from, to) {
+        const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const stride = 12;
+        const acc = new Float64Array(pairs * stride);
+        for (let b = from; b < to; b++)
+            out[g * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 1) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 2) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 3) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 4) * total + b] = 0;
+        for (let si = 0; si < sizes.length; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                for (let p = 0; p < pairs; p++) {
+                    const jj = imul(j0 + p, 0x9e3779b9);
+                    let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, ma = 0;
+                    let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, mb = 0;
+                    if (counts === null) {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 5;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            const x3 = v[base + 3];
+                            const x4 = v[base + 4];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            a3 += wa * x3;
+                            a4 += wa * x4;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            z3 += wb * x3;
+                            z4 += wb * x4;
+                            ma += wa;
+                            mb += wb;
+                        }
+                    }
+                    else {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 5;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            const x3 = v[base + 3];
+                            const x4 = v[base + 4];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            a3 += wa * x3;
+                            a4 += wa * x4;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            z3 += wb * x3;
+                            z4 += wb * x4;
+                            ma += wa * counts[u];
+                            mb += wb * counts[u];
+                        }
+                    }
+                    const o = p * stride;
+                    acc[o] += a0;
+                    acc[o + 1] += a1;
+                    acc[o + 2] += a2;
+                    acc[o + 3] += a3;
+                    acc[o + 4] += a4;
+                    acc[o + 5] += ma;
+                    acc[o + 6] += z0;
+                    acc[o + 7] += z1;
+                    acc[o + 8] += z2;
+                    acc[o + 9] += z3;
+                    acc[o + 10] += z4;
+                    acc[o + 11] += mb;
+                }
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * stride;
+                const b = from + 2 * p;
+                const na = acc[o + 5];
+                out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si];
+                out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si];
+                out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si];
+                out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si];
+                out[(g + 4) * total + b] += na > 0 ? (sw * acc[o + 4]) / na : sw * means[(g + 4) * strata + si];
+                if (b + 1 < to) {
+                    const nb = acc[o + 11];
+                    out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[g * strata + si];
+                    out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[(g + 1) * strata + si];
+                    out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 2) * strata + si];
+                    out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 9]) / nb : sw * means[(g + 3) * strata + si];
+                    out[(g + 4) * total + b + 1] += nb > 0 ? (sw * acc[o + 10]) / nb : sw * means[(g + 4) * strata + si];
+                }
+            }
+        }
+    }
+    /** 6 columns (g .. g + 5) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+    function poisson6(job, v, g, from, to) {
+        const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const stride = 14;
+        const acc = new Float64Array(pairs * stride);
+        for (let b = from; b < to; b++)
+            out[g * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 1) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 2) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 3) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 4) * total + b] = 0;
+        for (let b = from; b < to; b++)
+            out[(g + 5) * total + b] = 0;
+        for (let si = 0; si < sizes.length; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                for (let p = 0; p < pairs; p++) {
+                    const jj = imul(j0 + p, 0x9e3779b9);
+                    let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, ma = 0;
+                    let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, mb = 0;
+                    if (counts === null) {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 6;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            const x3 = v[base + 3];
+                            const x4 = v[base + 4];
+                            const x5 = v[base + 5];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            a3 += wa * x3;
+                            a4 += wa * x4;
+                            a5 += wa * x5;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            z3 += wb * x3;
+                            z4 += wb * x4;
+                            z5 += wb * x5;
+                            ma += wa;
+                            mb += wb;
+                        }
+                    }
+                    else {
+                        for (let u = c0; u < c1; u++) {
+                            let x = ((keys1[u] ^ seed) + jj) | 0;
+                            x ^= x >>> 16;
+                            x = imul(x, 0x85ebca6b);
+                            x ^= x >>> 13;
+                            x = imul(x ^ keys2[u], 0xc2b2ae35);
+                            x ^= x >>> 16;
+                            let wa = WEIGHTS[(x >>> 4) & 4095];
+                            if (wa < 0)
+                                wa = weightOf(x & 65535);
+                            let wb = WEIGHTS[x >>> 20];
+                            if (wb < 0)
+                                wb = weightOf(x >>> 16);
+                            const base = u * 6;
+                            const x0 = v[base];
+                            const x1 = v[base + 1];
+                            const x2 = v[base + 2];
+                            const x3 = v[base + 3];
+                            const x4 = v[base + 4];
+                            const x5 = v[base + 5];
+                            a0 += wa * x0;
+                            a1 += wa * x1;
+                            a2 += wa * x2;
+                            a3 += wa * x3;
+                            a4 += wa * x4;
+                            a5 += wa * x5;
+                            z0 += wb * x0;
+                            z1 += wb * x1;
+                            z2 += wb * x2;
+                            z3 += wb * x3;
+                            z4 += wb * x4;
+                            z5 += wb * x5;
+                            ma += wa * counts[u];
+                            mb += wb * counts[u];
+                        }
+                    }
+                    const o = p * stride;
+                    acc[o] += a0;
+                    acc[o + 1] += a1;
+                    acc[o + 2] += a2;
+                    acc[o + 3] += a3;
+                    acc[o + 4] += a4;
+                    acc[o + 5] += a5;
+                    acc[o + 6] += ma;
+                    acc[o + 7] += z0;
+                    acc[o + 8] += z1;
+                    acc[o + 9] += z2;
+                    acc[o + 10] += z3;
+                    acc[o + 11] += z4;
+                    acc[o + 12] += z5;
+                    acc[o + 13] += mb;
+                }
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * stride;
+                const b = from + 2 * p;
+                const na = acc[o + 6];
+                out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si];
+                out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si];
+                out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si];
+                out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si];
+                out[(g + 4) * total + b] += na > 0 ? (sw * acc[o + 4]) / na : sw * means[(g + 4) * strata + si];
+                out[(g + 5) * total + b] += na > 0 ? (sw * acc[o + 5]) / na : sw * means[(g + 5) * strata + si];
+                if (b + 1 < to) {
+                    const nb = acc[o + 13];
+                    out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[g * strata + si];
+                    out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 1) * strata + si];
+                    out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 9]) / nb : sw * means[(g + 2) * strata + si];
+                    out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 10]) / nb : sw * means[(g + 3) * strata + si];
+                    out[(g + 4) * total + b + 1] += nb > 0 ? (sw * acc[o + 11]) / nb : sw * means[(g + 4) * strata + si];
+                    out[(g + 5) * total + b + 1] += nb > 0 ? (sw * acc[o + 12]) / nb : sw * means[(g + 5) * strata + si];
+                }
+            }
+        }
+    }
+    /** By width: KERNELS[w] accumulates w columns (index 0 is never used: a group has at least one column). */
+    const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8];
+    function bootstrapUnit(job, unit) {
+        const gi = (unit / job.blocks) | 0;
+        const block = unit - gi * job.blocks;
+        const g = gi * 8;
+        const width = min(8, job.k - g);
+        const from = block * job.block;
+        const to = min(job.resamples, from + job.block);
+        const state = job.states.subarray(block * 4, block * 4 + 4);
+        KERNELS[width](job.vs[gi], job.counts, job.starts, job.sizes, job.weights, state, from, to, job.resamples, job.out, g);
+    }
+    /**
+     * The generator state of the binomial sampler: a unit loads its block's state here, draws, and is done
+     * (units run one at a time on a thread, and each thread has its own copy of these kernels).
+     */
+    let g0 = 0;
+    let g1 = 0;
+    let g2 = 0;
+    let g3 = 0;
+    function next() {
+        const x = imul(g1, 5);
+        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+        const t = g1 << 9;
+        g2 ^= g0;
+        g3 ^= g1;
+        g1 ^= g2;
+        g0 ^= g3;
+        g2 ^= t;
+        g3 = (g3 << 11) | (g3 >>> 21);
+        return r;
+    }
+    /** A uniform double in [0, 1) with 53 random bits (two steps). */
+    function uniform() {
+        return ((next() >>> 5) * 67108864 + (next() >>> 6)) * 1.1102230246251565e-16;
+    }
+    /** Stirling's series correction log(k!) − [(k + ½) log(k + 1) − (k + 1) + ½ log 2π], exact values below 10 (Hörmann 1993). */
+    const FC = [0.08106146679532726, 0.04134069595540929, 0.02767792568499834, 0.02079067210376509, 0.01664469118982119, 0.01387612882307075, 0.01189670994589177, 0.01041126526197209, 0.009255462182712733, 0.008330563433362871];
+    function fc(k) {
+        if (k < 10)
+            return FC[k];
+        const r = 1 / (k + 1);
+        const rr = r * r;
+        return (1 / 12 - (1 / 360 - rr / 1260) * rr) * r;
+    }
+    /**
+     * A binomial(n, p) variate, p <= 0.5: inversion (sequential search from 0) when n·p < 10, else BTRD,
+     * Hörmann's transformed rejection with decomposition ("The generation of binomial random variates",
+     * J. Statist. Comput. Simul. 46, 1993; the algorithm of Boost's binomial_distribution), O(1) per draw.
+     */
+    function binomialLow(n, p) {
+        const q = 1 - p;
+        if (n * p < 10) {
+            const s = p / q;
+            const a = (n + 1) * s;
+            const r0 = pow(q, n);
+            for (;;) {
+                let u = uniform();
+                let r = r0;
+                let x = 0;
+                while (u > r) {
+                    u -= r;
+                    x++;
+                    if (x > n)
+                        break;
+                    r *= a / x - s;
+                }
+                if (x <= n)
+                    return x;
+            }
+        }
+        const spq = sqrt(n * p * q);
+        const b = 1.15 + 2.53 * spq;
+        const a = -0.0873 + 0.0248 * b + 0.01 * p;
+        const c = n * p + 0.5;
+        const alpha = (2.83 + 5.1 / b) * spq;
+        const vr = 0.92 - 4.2 / b;
+        const urvr = 0.86 * vr;
+        const m = floor((n + 1) * p);
+        const r = p / q;
+        const nr = (n + 1) * r;
+        const npq = n * p * q;
+        for (;;) {
+            let v = uniform();
+            let u;
+            if (v <= urvr) {
+                u = v / vr - 0.43;
+                return floor(((2 * a) / (0.5 - abs(u)) + b) * u + c);
+            }
+            if (v >= vr) {
+                u = uniform() - 0.5;
+            }
+            else {
+                u = v / vr - 0.93;
+                u = (u < 0 ? -0.5 : 0.5) - u;
+                v = uniform() * vr;
+            }
+            const us = 0.5 - abs(u);
+            const k = floor(((2 * a) / us + b) * u + c);
+            if (k < 0 || k > n)
+                continue;
+            v = (v * alpha) / (a / (us * us) + b);
+            const km = abs(k - m);
+            if (km <= 15) {
+                let f = 1;
+                if (m < k) {
+                    for (let i = m + 1; i <= k; i++)
+                        f *= nr / i - r;
+                }
+                else if (m > k) {
+                    for (let i = k + 1; i <= m; i++)
+                        v *= nr / i - r;
+                }
+                if (v <= f)
+                    return k;
+                continue;
+            }
+            v = log(v);
+            const rho = (km / npq) * (((km / 3 + 0.625) * km + 1 / 6) / npq + 0.5);
+            const t = (-km * km) / (2 * npq);
+            if (v < t - rho)
+                return k;
+            if (v > t + rho)
+                continue;
+            const nm = n - m + 1;
+            const h = (m + 0.5) * log((m + 1) / (r * nm)) + fc(m) + fc(n - m);
+            const nk = n - k + 1;
+            if (v <= h + (n + 1) * log(nm / nk) + (k + 0.5) * log((nk * r) / (k + 1)) - fc(k) - fc(n - k))
+                return k;
+        }
+    }
+    /** A binomial(n, p) variate for any p in [0, 1] (p > 0.5 by symmetry). */
+    function binomial(n, p) {
+        if (n <= 0 || p <= 0)
+            return 0;
+        if (p >= 1)
+            return n;
+        return p > 0.5 ? n - binomialLow(n, 1 - p) : binomialLow(n, p);
+    }
+    function load(states, at) {
+        g0 = states[at] | 0;
+        g1 = states[at + 1] | 0;
+        g2 = states[at + 2] | 0;
+        g3 = states[at + 3] | 0;
+    }
+    /**
+     * One block of one column of a multinomial job: per resample, per stratum, the counts of its distinct
+     * groups by conditional binomials (group j gets binomial(units left, its share of the groups left)), and
+     * the stratum's term weight · Σ count · value / denominator, summed in group order.
+     */
+    function multinomialUnit(job, unit) {
+        const c = (unit / job.blocks) | 0;
+        const block = unit - c * job.blocks;
+        load(job.states, (c * job.blocks + block) * 4);
+        const values = job.values[c];
+        const mult = job.multiplicity[c];
+        const queries = job.queries[c];
+        const offsets = job.offsets[c];
+        const { sizes, weights, ratio, out } = job;
+        const from = block * job.block;
+        const to = min(job.resamples, from + job.block);
+        for (let b = from; b < to; b++) {
+            let e = 0;
+            for (let si = 0; si < sizes.length; si++) {
+                const size = sizes[si];
+                let left = size;
+                let groupsLeft = size;
+                let a = 0;
+                let denom = ratio ? 0 : size;
+                const end = offsets[si + 1];
+                for (let j = offsets[si]; j < end && left > 0; j++) {
+                    const m = mult[j];
+                    const drawn = j === end - 1 ? left : binomial(left, m / groupsLeft);
+                    groupsLeft -= m;
+                    left -= drawn;
+                    a += drawn * values[j];
+                    if (ratio)
+                        denom += drawn * queries[j];
+                }
+                e += (weights[si] * a) / denom;
+            }
+            out[c * job.resamples + b] = e;
+        }
+    }
+    /** Units above which the plus signs are one binomial(m, ½) draw (BTRD, ~150 ns) rather than m random bits counted (~3 ns a word). */
+    const BITS_MAX = 2048;
+    function popcount(x) {
+        x = x - ((x >>> 1) & 0x55555555);
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        x = (x + (x >>> 4)) & 0x0f0f0f0f;
+        return imul(x, 0x01010101) >>> 24;
+    }
+    /** Plus signs among m units with fair, independent signs: binomial(m, ½) exactly (the bits of the generator counted, or BTRD). */
+    function plusSigns(m) {
+        if (m > BITS_MAX)
+            return binomialLow(m, 0.5);
+        let s = 0;
+        let left = m;
+        for (; left >= 32; left -= 32)
+            s += popcount(next());
+        if (left > 0)
+            s += popcount(next() >>> (32 - left));
+        return s;
+    }
+    /** One block of one column of a sign-count job: per pattern, T = Σ_j v_j · (2 · plus_j − m_j) in value order. */
+    function signCountUnit(job, unit) {
+        const c = (unit / job.blocks) | 0;
+        const block = unit - c * job.blocks;
+        load(job.states, (c * job.blocks + block) * 4);
+        const values = job.values[c];
+        const mult = job.multiplicity[c];
+        const limit = job.observed[c] - job.tol[c];
+        const from = block * job.block;
+        const to = min(job.permutations, from + job.block);
+        let hits = 0;
+        for (let p = from; p < to; p++) {
+            let t = 0;
+            for (let j = 0; j < values.length; j++) {
+                const m = mult[j];
+                t += values[j] * (2 * plusSigns(m) - m);
+            }
+            if (abs(t) >= limit)
+                hits++;
+        }
+        job.out[c * job.blocks + block] = hits;
+    }
+    /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/stats/poisson-weights.ts (a test holds the two equal). */
+    const THRESHOLDS = [24109, 48219, 60273, 64292, 65296, 65497, 65531, 65535];
+    /** The Poisson(1) weight of a 16-bit u by inversion: #{k : u >= T_k}. */
+    function weightOf(u) {
+        let w = 0;
+        while (w < 8 && u >= THRESHOLDS[w])
+            w++;
+        return w;
+    }
+    /** The weight of every 16-bit u whose top 12 bits are i, or -1 where a threshold falls inside those 16 values. */
+    const WEIGHTS = new Int32Array(4096);
+    for (let i = 0; i < 4096; i++) {
+        const low = weightOf(i * 16);
+        WEIGHTS[i] = low === weightOf(i * 16 + 15) ? low : -1;
+    }
+    /** By width: POISSON[w] (index 0 is never used). */
+    const POISSON = [poisson1, poisson1, poisson2, poisson3, poisson4, poisson5, poisson6];
+    /** Bytes from base64 (a decoder of its own: the kernels use nothing outside their body). */
+    function fromBase64(text) {
+        const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+        const clean = text.replace(/=+$/, '');
+        const out = new Uint8Array((clean.length * 3) >> 2);
+        let bits = 0;
+        let count = 0;
+        let at = 0;
+        for (let i = 0; i < clean.length; i++) {
+            bits = (bits << 6) | digits.indexOf(clean[i]);
+            count += 6;
+            if (count >= 8) {
+                count -= 8;
+                out[at++] = (bits >>> count) & 255;
+            }
+        }
+        return out;
+    }
+    /**
+     * The same kernel in WebAssembly SIMD (scripts/wasm-poisson.js; its bytes below), about three times faster, with
+     * the same operations in the same order: the same bits. Null where WebAssembly SIMD cannot be compiled (then the
+     * kernels above run) or when `useWasm` is false (tests compare the two).
+     */
+    const WASM_BASE64 = 'AGFzbQEAAAABCAFgBH9/f38AAggBAWsBbQIAAQMHBgAAAAAAAAcfBgJwMQAAAnAyAAECcDMAAgJwNAADAnA1AAQCcDYABQqJPQbABwQEfxF7AX8BeyAD/REhCEHrlK+veP0RIQ9BtdzKlXz9ESEQQa28Af0QIRFB2/gC/RAhEkHx1gP9ECETQaT2A/0QIRRBkP4D/RAhFUHZ/wP9ECEWQfv/A/0QIRdB//8D/RAhGCAAQXxxIQZBACEEAkADQCAEIAJPDQEgASAEakG5893xeWz9ESEJ/QwAAAAAAAAAAAAAAAAAAAAAIRr9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQQhsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogDCAM/Q0ICQoLDA0ODwgJCgsMDQ4P/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOIIP3yAf3wASEaIAv9qgEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOQIP3yAf3wASEaIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDmCD98gH98AEhGiAFQQRqIQUMAAsLAkADQCAFIABPDQEgBUEEbCgCAP0RIAj9USAJ/a4BIQogCiAKQRD9rQH9USEKIAogD/21ASEKIAogCkEN/a0B/VEhCiAKIAVBBGwoAoAQ/RH9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAL/akB/f8BIQ0gBUEIbCEZIA4gDf3wASEOIBogDSAZ/QoDgCD98gH98AEhGiAFQQFqIQUMAAsLIARBIGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgDv3wAf0LBJDgASAEQQFqIQQMAAsLC8gIBAR/EXsBfwJ7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIQ5BACEFAkADQCAFIAZPDQEgBUEEbP0ABAAgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbP0ABIAQ/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgBUEQbCEZIAv9qQEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA5Ag/fIB/fABIRogGyANIBn9CgOYIP3yAf3wASEbIAv9qgEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOgIP3yAf3wASEaIBsgDSAZ/QoDqCD98gH98AEhGyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA7Ag/fIB/fABIRogGyANIBn9CgO4IP3yAf3wASEbIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQRBsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAFQQFqIQUMAAsLIARBMGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgG/3wAf0LBJDgASAHIAf9AASg4AEgDv3wAf0LBKDgASAEQQFqIQQMAAsLC9EJBAR/EXsBfwN7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQRhsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA5gg/fIB/fABIRogGyANIBn9CgOgIP3yAf3wASEbIBwgDSAZ/QoDqCD98gH98AEhHCAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoDsCD98gH98AEhGiAbIA0gGf0KA7gg/fIB/fABIRsgHCANIBn9CgPAIP3yAf3wASEcIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDyCD98gH98AEhGiAbIA0gGf0KA9Ag/fIB/fABIRsgHCANIBn9CgPYIP3yAf3wASEcIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQRhsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgBUEBaiEFDAALCyAEQcAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAO/fAB/QsEsOABIARBAWohBAwACwsL2QoEBH8RewF/BHsgA/0RIQhB65Svr3j9ESEPQbXcypV8/REhEEGtvAH9ECERQdv4Av0QIRJB8dYD/RAhE0Gk9gP9ECEUQZD+A/0QIRVB2f8D/RAhFkH7/wP9ECEXQf//A/0QIRggAEF8cSEGQQAhBAJAA0AgBCACTw0BIAEgBGpBufPd8Xls/REhCf0MAAAAAAAAAAAAAAAAAAAAACEa/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIQ5BACEFAkADQCAFIAZPDQEgBUEEbP0ABAAgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbP0ABIAQ/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgBUEgbCEZIAv9qQEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgHSANIBn9CgOYIP3yAf3wASEdIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDoCD98gH98AEhGiAbIA0gGf0KA6gg/fIB/fABIRsgHCANIBn9CgOwIP3yAf3wASEcIB0gDSAZ/QoDuCD98gH98AEhHSAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoDwCD98gH98AEhGiAbIA0gGf0KA8gg/fIB/fABIRsgHCANIBn9CgPQIP3yAf3wASEcIB0gDSAZ/QoD2CD98gH98AEhHSAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA+Ag/fIB/fABIRogGyANIBn9CgPoIP3yAf3wASEbIBwgDSAZ/QoD8CD98gH98AEhHCAdIA0gGf0KA/gg/fIB/fABIR0gBUEEaiEFDAALCwJAA0AgBSAATw0BIAVBBGwoAgD9ESAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRsKAKAEP0R/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgC/2pAf3/ASENIAVBIGwhGSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gBUEBaiEFDAALCyAEQdAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAd/fAB/QsEsOABIAcgB/0ABMDgASAO/fAB/QsEwOABIARBAWohBAwACwsL4QsEBH8RewF/BXsgA/0RIQhB65Svr3j9ESEPQbXcypV8/REhEEGtvAH9ECERQdv4Av0QIRJB8dYD/RAhE0Gk9gP9ECEUQZD+A/0QIRVB2f8D/RAhFkH7/wP9ECEXQf//A/0QIRggAEF8cSEGQQAhBAJAA0AgBCACTw0BIAEgBGpBufPd8Xls/REhCf0MAAAAAAAAAAAAAAAAAAAAACEa/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIR79DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQShsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDqCD98gH98AEhGiAbIA0gGf0KA7Ag/fIB/fABIRsgHCANIBn9CgO4IP3yAf3wASEcIB0gDSAZ/QoDwCD98gH98AEhHSAeIA0gGf0KA8gg/fIB/fABIR4gC/2qASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA9Ag/fIB/fABIRogGyANIBn9CgPYIP3yAf3wASEbIBwgDSAZ/QoD4CD98gH98AEhHCAdIA0gGf0KA+gg/fIB/fABIR0gHiANIBn9CgPwIP3yAf3wASEeIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoD+CD98gH98AEhGiAbIA0gGf0KA4Ah/fIB/fABIRsgHCANIBn9CgOIIf3yAf3wASEcIB0gDSAZ/QoDkCH98gH98AEhHSAeIA0gGf0KA5gh/fIB/fABIR4gBUEEaiEFDAALCwJAA0AgBSAATw0BIAVBBGwoAgD9ESAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRsKAKAEP0R/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgC/2pAf3/ASENIAVBKGwhGSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIAVBAWohBQwACwsgBEHgAGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgG/3wAf0LBJDgASAHIAf9AASg4AEgHP3wAf0LBKDgASAHIAf9AASw4AEgHf3wAf0LBLDgASAHIAf9AATA4AEgHv3wAf0LBMDgASAHIAf9AATQ4AEgDv3wAf0LBNDgASAEQQFqIQQMAAsLC+kMBAR/EXsBfwZ7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhHf0MAAAAAAAAAAAAAAAAAAAAACEe/QwAAAAAAAAAAAAAAAAAAAAAIR/9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQTBsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIB8gDSAZ/QoDqCD98gH98AEhHyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA7Ag/fIB/fABIRogGyANIBn9CgO4IP3yAf3wASEbIBwgDSAZ/QoDwCD98gH98AEhHCAdIA0gGf0KA8gg/fIB/fABIR0gHiANIBn9CgPQIP3yAf3wASEeIB8gDSAZ/QoD2CD98gH98AEhHyAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoD4CD98gH98AEhGiAbIA0gGf0KA+gg/fIB/fABIRsgHCANIBn9CgPwIP3yAf3wASEcIB0gDSAZ/QoD+CD98gH98AEhHSAeIA0gGf0KA4Ah/fIB/fABIR4gHyANIBn9CgOIIf3yAf3wASEfIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDkCH98gH98AEhGiAbIA0gGf0KA5gh/fIB/fABIRsgHCANIBn9CgOgIf3yAf3wASEcIB0gDSAZ/QoDqCH98gH98AEhHSAeIA0gGf0KA7Ah/fIB/fABIR4gHyANIBn9CgO4If3yAf3wASEfIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQTBsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgHSANIBn9CgOYIP3yAf3wASEdIB4gDSAZ/QoDoCD98gH98AEhHiAfIA0gGf0KA6gg/fIB/fABIR8gBUEBaiEFDAALCyAEQfAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAd/fAB/QsEsOABIAcgB/0ABMDgASAe/fAB/QsEwOABIAcgB/0ABNDgASAf/fAB/QsE0OABIAcgB/0ABODgASAO/fAB/QsE4OABIARBAWohBAwACwsL';
+    /** Compiled on the first Poisson job (a gate that draws none never compiles it): undefined until then. */
+    let compiled;
+    function wasmKernel() {
+        if (compiled !== undefined)
+            return compiled;
+        compiled = null;
+        if (!useWasm)
+            return compiled;
+        try {
+            const api = globalThis.WebAssembly;
+            const memory = new api.Memory({ initial: 1 });
+            const exports = new api.Instance(new api.Module(fromBase64(WASM_BASE64)), { k: { m: memory } }).exports;
+            compiled = { memory, fns: [exports.p1, exports.p1, exports.p2, exports.p3, exports.p4, exports.p5, exports.p6] };
+        }
+        catch {
+            compiled = null;
+        }
+        return compiled;
+    }
+    /** {@link poisson1} .. with the WebAssembly kernel: each chunk of 512 units is copied into its memory, then summed into every pair of the block. */
+    function poissonWasm(job, v, g, from, to, w) {
+        const { memory, fns } = wasmKernel();
+        const fn = fns[w];
+        const { keys1, keys2, starts, sizes, weights, seed, means, out } = job;
+        const total = job.resamples;
+        const strata = sizes.length;
+        const pairs = (to - from + 1) >> 1;
+        const j0 = from >> 1;
+        const k1 = new Int32Array(memory.buffer, 0, 512);
+        const k2 = new Int32Array(memory.buffer, 2048, 512);
+        const vals = new Float64Array(memory.buffer, 4096, 512 * w);
+        const acc = new Float64Array(memory.buffer, 28672, pairs * (w + 1) * 2);
+        for (let c = 0; c < w; c++)
+            for (let b = from; b < to; b++)
+                out[(g + c) * total + b] = 0;
+        for (let si = 0; si < strata; si++) {
+            const start = starts[si];
+            const end = start + sizes[si];
+            acc.fill(0);
+            for (let c0 = start; c0 < end; c0 += 512) {
+                const c1 = min(end, c0 + 512);
+                k1.set(keys1.subarray(c0, c1));
+                k2.set(keys2.subarray(c0, c1));
+                vals.set(v.subarray(c0 * w, c1 * w));
+                fn(c1 - c0, j0, pairs, seed);
+            }
+            const sw = weights[si];
+            for (let p = 0; p < pairs; p++) {
+                const o = p * (w + 1) * 2;
+                const b = from + 2 * p;
+                const na = acc[o + 2 * w];
+                const nb = acc[o + 2 * w + 1];
+                for (let c = 0; c < w; c++) {
+                    const mean = sw * means[(g + c) * strata + si];
+                    out[(g + c) * total + b] += na > 0 ? (sw * acc[o + 2 * c]) / na : mean;
+                    if (b + 1 < to)
+                        out[(g + c) * total + b + 1] += nb > 0 ? (sw * acc[o + 2 * c + 1]) / nb : mean;
+                }
+            }
+        }
+    }
+    function poissonUnit(job, unit) {
+        const gi = (unit / job.blocks) | 0;
+        const block = unit - gi * job.blocks;
+        const g = gi * 6;
+        const from = block * job.block;
+        const to = min(job.resamples, from + job.block);
+        const w = min(6, job.k - g);
+        // WebAssembly for the usual case; query-weighted clusters (a denominator of weighted queries) in JavaScript.
+        if (job.counts === null && wasmKernel() !== null && job.block <= 658)
+            poissonWasm(job, job.vs[gi], g, from, to, w);
+        else
+            POISSON[w](job, job.vs[gi], g, from, to);
+    }
+    /** In place: after it, a[t] bit i is bit t of a[i] before (a 32 x 32 bit matrix transposed by block swaps). */
+    function transpose32(a) {
+        for (let s = 16, mask = 0x0000ffff; s > 0; s >>>= 1, mask ^= mask << s) {
+            for (let k = 0; k < 32; k = (k + s + 1) & ~s) {
+                const t = ((a[k] >>> s) ^ a[k + s]) & mask;
+                a[k] ^= t << s;
+                a[k + s] ^= t;
+            }
+        }
+    }
+    /**
+     * One block of hashed sign patterns. Units are taken 32 at a time: per column, four 256-entry tables hold the
+     * signed sums of each 8 of them (table[mask] = Σ_i (bit i of mask ? −y : +y)); per word of 32 patterns, the 32
+     * units' hashes are transposed so that pattern t's signs are one uint32, whose 4 bytes index the tables. T of a
+     * pattern is the sum over the chunks, in unit order, of the chunk's four table entries.
+     */
+    function hashFlipUnit(job, unit) {
+        const { k, n, y, keys1, keys2, seed, observed, tol, out } = job;
+        const from = unit * job.block;
+        const to = min(job.permutations, from + job.block);
+        const count = to - from;
+        const words = (count + 31) >> 5;
+        const j0 = from >> 5;
+        const sums = new Float64Array(count * k);
+        const tables = new Float64Array(k * 1024);
+        const eight = new Float64Array(8);
+        const h = new Int32Array(32);
+        for (let c0 = 0; c0 < n; c0 += 32) {
+            const len = min(32, n - c0);
+            for (let c = 0; c < k; c++) {
+                for (let g = 0; g < 4; g++) {
+                    // The 8 units' contributions (0 past the last unit): entry m is entry m without its lowest bit, that unit flipped.
+                    for (let i = 0; i < 8; i++)
+                        eight[i] = 8 * g + i < len ? y[(c0 + 8 * g + i) * k + c] : 0;
+                    const base = c * 1024 + g * 256;
+                    tables[base] = eight[0] + eight[1] + eight[2] + eight[3] + eight[4] + eight[5] + eight[6] + eight[7];
+                    for (let m = 1; m < 256; m++) {
+                        const low = m & -m;
+                        tables[base + m] = tables[base + (m ^ low)] - 2 * eight[31 - clz32(low)];
+                    }
+                }
+            }
+            for (let wj = 0; wj < words; wj++) {
+                const jj = imul(j0 + wj, 0x9e3779b9);
+                for (let i = 0; i < len; i++) {
+                    const u = c0 + i;
+                    let x = ((keys1[u] ^ seed) + jj) | 0;
+                    x ^= x >>> 16;
+                    x = imul(x, 0x85ebca6b);
+                    x ^= x >>> 13;
+                    x = imul(x ^ keys2[u], 0xc2b2ae35);
+                    x ^= x >>> 16;
+                    h[i] = x;
+                }
+                for (let i = len; i < 32; i++)
+                    h[i] = 0;
+                transpose32(h);
+                const tmax = min(32, count - 32 * wj);
+                for (let t = 0; t < tmax; t++) {
+                    const word = h[t];
+                    const b0 = word & 255;
+                    const b1 = 256 + ((word >>> 8) & 255);
+                    const b2 = 512 + ((word >>> 16) & 255);
+                    const b3 = 768 + (word >>> 24);
+                    const o = (32 * wj + t) * k;
+                    for (let c = 0; c < k; c++) {
+                        const tc = c * 1024;
+                        sums[o + c] += tables[tc + b0] + tables[tc + b1] + tables[tc + b2] + tables[tc + b3];
+                    }
+                }
+            }
+        }
+        for (let c = 0; c < k; c++) {
+            const limit = observed[c] - tol[c];
+            let hits = 0;
+            for (let p = 0; p < count; p++)
+                if (abs(sums[p * k + c]) >= limit)
+                    hits++;
+            out[unit * k + c] = hits;
+        }
+    }
+    /**
+     * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
+     * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
+     * summed side by side, each in its own scalar accumulator and in the same group order as one at a time:
+     * the same bits, but four independent chains of additions instead of one (a single chain waits on the
+     * latency of every addition).
+     */
+    function flipUnit(job, block) {
+        const { k, groups, observed, tol, out } = job;
+        const words = Math.ceil(groups / 8);
+        const full = groups >>> 3;
+        const signs = new Int32Array(4 * words);
+        const tables = [];
+        for (let c = 0; c < k; c++)
+            tables.push(job.tables.subarray(c * groups * 16, (c + 1) * groups * 16));
+        const hits = new Float64Array(k);
+        const state = job.states;
+        let s0 = state[block * 4] | 0;
+        let s1 = state[block * 4 + 1] | 0;
+        let s2 = state[block * 4 + 2] | 0;
+        let s3 = state[block * 4 + 3] | 0;
+        const p0 = block * job.block;
+        const to = min(job.permutations, p0 + job.block);
+        for (let p = p0; p < to; p += 4) {
+            const n = min(4, to - p);
+            // The signs of patterns p .. p + n - 1, in stream order.
+            for (let w = 0; w < n * words; w++) {
+                const x = imul(s1, 5);
+                signs[w] = imul((x << 7) | (x >>> 25), 9);
+                const tt = s1 << 9;
+                s2 ^= s0;
+                s3 ^= s1;
+                s1 ^= s2;
+                s0 ^= s3;
+                s2 ^= tt;
+                s3 = (s3 << 11) | (s3 >>> 21);
+            }
+            for (let c = 0; c < k; c++) {
+                const table = tables[c];
+                const limit = observed[c] - tol[c];
+                if (n === 4) {
+                    let t0 = 0;
+                    let t1 = 0;
+                    let t2 = 0;
+                    let t3 = 0;
+                    let g = 0;
+                    for (let w = 0; w < full; w++, g += 8) {
+                        const b0 = signs[w];
+                        const b1 = signs[words + w];
+                        const b2 = signs[2 * words + w];
+                        const b3 = signs[3 * words + w];
+                        for (let j = 0; j < 8; j++) {
+                            const row = (g + j) << 4;
+                            const sh = j << 2;
+                            t0 += table[row | ((b0 >>> sh) & 15)];
+                            t1 += table[row | ((b1 >>> sh) & 15)];
+                            t2 += table[row | ((b2 >>> sh) & 15)];
+                            t3 += table[row | ((b3 >>> sh) & 15)];
+                        }
+                    }
+                    for (; g < groups; g++) {
+                        const row = g << 4;
+                        const sh = (g & 7) << 2;
+                        const w = g >>> 3;
+                        t0 += table[row | ((signs[w] >>> sh) & 15)];
+                        t1 += table[row | ((signs[words + w] >>> sh) & 15)];
+                        t2 += table[row | ((signs[2 * words + w] >>> sh) & 15)];
+                        t3 += table[row | ((signs[3 * words + w] >>> sh) & 15)];
+                    }
+                    if (abs(t0) >= limit)
+                        hits[c]++;
+                    if (abs(t1) >= limit)
+                        hits[c]++;
+                    if (abs(t2) >= limit)
+                        hits[c]++;
+                    if (abs(t3) >= limit)
+                        hits[c]++;
+                }
+                else {
+                    for (let i = 0; i < n; i++) {
+                        let t = 0;
+                        for (let g = 0; g < groups; g++)
+                            t += table[(g << 4) | ((signs[i * words + (g >>> 3)] >>> ((g & 7) << 2)) & 15)];
+                        if (abs(t) >= limit)
+                            hits[c]++;
+                    }
+                }
+            }
+        }
+        for (let c = 0; c < k; c++)
+            out[block * k + c] = hits[c];
+    }
+    return {
+        get simd() {
+            return wasmKernel() !== null;
+        },
+        runUnit(job, unit) {
+            if (job.kind === 'bootstrap')
+                bootstrapUnit(job, unit);
+            else if (job.kind === 'poisson')
+                poissonUnit(job, unit);
+            else if (job.kind === 'hashflip')
+                hashFlipUnit(job, unit);
+            else if (job.kind === 'multinomial')
+                multinomialUnit(job, unit);
+            else if (job.kind === 'signcount')
+                signCountUnit(job, unit);
+            else
+                flipUnit(job, unit);
+        },
+        plusSigns(state, m, count) {
+            load(state, 0);
+            const out = new Float64Array(count);
+            for (let i = 0; i < count; i++)
+                out[i] = plusSigns(m);
+            return out;
+        },
+        binomials(state, n, p, count) {
+            load(state, 0);
+            const out = new Float64Array(count);
+            for (let i = 0; i < count; i++)
+                out[i] = binomial(n, p);
+            return out;
+        }
+    };
+}
+
+/**
+ * The thread pool of the statistics: the one module of the core that reaches outside (worker_threads, the
+ * number of cores, RG_THREADS). It runs the units of a kernel job (src/stats/kernels.ts) on the calling
+ * thread and on worker threads at once, and returns when every unit is done, synchronously, so the
+ * statistics keep their plain synchronous API.
+ *
+ * Why the result cannot depend on the number of threads: a unit writes only its own slots of the output,
+ * with its own random stream (fixed blocks, src/stats/rng.ts), and every thread runs the same source text
+ * ({@link statsKernels}). Threads only change who computes a unit, never what it computes.
+ *
+ * How: the job's arrays are copied into SharedArrayBuffers and posted to each worker's port; the workers,
+ * woken by Atomics.notify, read it with receiveMessageOnPort and claim units with Atomics.add, as does the
+ * calling thread. The caller then waits (Atomics.wait) for the units others claimed; if a worker fails or
+ * stalls, the caller computes the missing units itself, so a broken worker costs time, never a result.
+ * Workers are unref'd (they never keep the process alive) and are shut down at the next turn of the event
+ * loop after the synchronous work that used them.
+ */
+/** Most threads ever used, whatever the machine says: beyond this the copies and wake-ups cost more than they save. */
+const MAX_THREADS = 8;
+/**
+ * Least work (resampled units × columns, or flipped groups × columns; about a nanosecond each) for which
+ * workers are started: starting one costs 30-50 ms, so smaller jobs run on the calling thread alone.
+ */
+const MIN_WORK = 40_000_000;
+/**
+ * Least work of one batch sent to workers already started: below it (about 2 ms of work; a slice of a few
+ * dozen queries) the batch runs on the calling thread, since copying it to shared memory and waking the
+ * workers costs about as much, and the shared copies would live on in the workers' heaps until they collect
+ * garbage, which idle workers seldom do (measured: +250 MiB for 1,000 slice values of 7 queries, docs/scale.md).
+ */
+const MIN_BATCH_WORK = 2_000_000;
+/** A worker that makes no progress for this long is given up on; the caller computes its units. */
+const STALL_MS = 2000;
+/**
+ * Threads to use from RG_THREADS (a positive integer; 1 = no worker threads) or else the machine's
+ * available parallelism, capped at {@link MAX_THREADS}. An unusable RG_THREADS is ignored (it cannot
+ * change a result, only the time).
+ */
+function threadsFrom(setting, cores) {
+    const asked = setting !== undefined && /^\s*\d+\s*$/.test(setting) ? Number(setting) : Number.NaN;
+    const n = asked >= 1 ? asked : cores;
+    return Math.max(1, Math.min(MAX_THREADS, Math.floor(n) || 1));
+}
+/** The machine's available parallelism (cores). */
+function availableCores() {
+    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
+/**
+ * The default number of threads: the setting (RG_THREADS, read by the entry points cli.ts and main.ts, which
+ * alone touch the environment), else os.availableParallelism(), capped.
+ */
+function defaultThreads(setting) {
+    return threadsFrom(setting, availableCores());
+}
+let mainKernels = null;
+const kernels = () => (mainKernels ??= statsKernels());
+/** Runs every unit on the calling thread. */
+function runAll(jobs) {
+    const k = kernels();
+    for (const job of jobs)
+        for (let u = 0; u < job.units; u++)
+            k.runUnit(job, u);
+}
+/** The runner that never starts a worker (RG_THREADS=1, tests, small inputs). */
+const SYNC_RUNNER = { threads: 1, run: runAll, prepare: () => undefined, unitsOnWorkers: 0 };
+/** The source a worker evaluates: the kernels' own source text, and a loop claiming units of posted jobs. */
+function workerSource() {
+    return `'use strict'
+const { workerData, receiveMessageOnPort } = require('node:worker_threads')
+const kernels = (${statsKernels.toString()})()
+const { port, wake } = workerData
+const work = (batch) => {
+  const { jobs, ctl, done, units } = batch
+  try {
+    for (;;) {
+      const u = Atomics.add(ctl, 0, 1)
+      if (u >= units) return
+      let i = 0
+      let v = u
+      while (v >= jobs[i].units) v -= jobs[i++].units
+      kernels.runUnit(jobs[i], v)
+      Atomics.store(done, u, 1)
+      Atomics.add(ctl, 1, 1)
+      Atomics.notify(ctl, 1)
+    }
+  } catch (e) {
+    Atomics.store(ctl, 2, 1)
+    Atomics.notify(ctl, 1)
+  }
+}
+for (;;) {
+  const seen = Atomics.load(wake, 0)
+  if (seen < 0) break
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) work(m.message)
+  Atomics.wait(wake, 0, seen)
+}
+port.close()
+`;
+}
+/**
+ * Elements from which {@link workerArray} allocates in shared memory: a large array that a job reads is then
+ * not copied for the workers (at 10^6 queries a design's values are 40 MB); a small one is cheaper to copy
+ * than a SharedArrayBuffer is to allocate.
+ */
+const SHARED_FROM = 1 << 16;
+/** A Float64Array a kernel job will read, in shared memory when it is large (so the runner need not copy it). */
+function workerArray(length) {
+    return length >= SHARED_FROM ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
+}
+/** The same for 32-bit integers (unit keys). */
+function workerInts(length) {
+    return length >= SHARED_FROM ? new Int32Array(new SharedArrayBuffer(4 * length)) : new Int32Array(length);
+}
+/** A shared copy of a typed array (same type, same contents), or the array itself when it is already shared. */
+function shared(a) {
+    if (a.buffer instanceof SharedArrayBuffer)
+        return a;
+    const Ctor = a.constructor;
+    const out = new Ctor(new SharedArrayBuffer(a.byteLength));
+    out.set(a);
+    return out;
+}
+/** The job with every array in shared memory (a worker sees the same memory, not a copy). */
+function sharedJob(job) {
+    const copy = {};
+    for (const [key, value] of Object.entries(job)) {
+        if (ArrayBuffer.isView(value))
+            copy[key] = shared(value);
+        else if (Array.isArray(value))
+            copy[key] = value.map((v) => (ArrayBuffer.isView(v) ? shared(v) : v));
+        else
+            copy[key] = value;
+    }
+    return copy;
+}
+function sharedBatch(jobs) {
+    const units = jobs.reduce((n, j) => n + j.units, 0);
+    return { jobs: jobs.map(sharedJob), units, ctl: new Int32Array(new SharedArrayBuffer(12)), done: new Int32Array(new SharedArrayBuffer(4 * units)) };
+}
+/** Unit u of a batch: its job and its index within the job. */
+function runUnit(k, jobs, u) {
+    let i = 0;
+    while (u >= jobs[i].units)
+        u -= jobs[i++].units;
+    k.runUnit(jobs[i], u);
+}
+/**
+ * A runner over `threads` threads (the caller and threads - 1 workers, started on the first job of at least
+ * {@link MIN_WORK}, or by {@link KernelRunner.prepare}). The result of every job is the same bytes as
+ * {@link SYNC_RUNNER}'s.
+ */
+function createRunner(threads, options = {}) {
+    if (threads <= 1)
+        return SYNC_RUNNER;
+    const minWork = options.minWork ?? MIN_WORK;
+    const callerWorks = options.callerWorks ?? true;
+    const stallMs = options.stallMs ?? STALL_MS;
+    const batchWork = Math.min(minWork, MIN_BATCH_WORK);
+    let pool = null;
+    let unitsOnWorkers = 0;
+    let closing = false;
+    const close = () => {
+        const p = pool;
+        pool = null;
+        closing = false;
+        if (!p)
+            return;
+        Atomics.store(p.wake, 0, -1);
+        Atomics.notify(p.wake, 0);
+        for (const w of p.workers)
+            void w.terminate().catch(() => undefined);
+        for (const port of p.ports)
+            port.close();
+    };
+    /** Shut the workers down at the next turn of the event loop: every synchronous use of them is over by then. */
+    const closeSoon = () => {
+        if (closing)
+            return;
+        closing = true;
+        setTimeout(close, 0).unref();
+    };
+    const start = () => {
+        if (pool)
+            return pool;
+        try {
+            const wake = new Int32Array(new SharedArrayBuffer(4));
+            const p = { workers: [], ports: [], wake, broken: false };
+            const source = workerSource();
+            for (let i = 1; i < threads; i++) {
+                const { port1, port2 } = new MessageChannel();
+                const worker = new Worker(source, { eval: true, workerData: { port: port2, wake }, transferList: [port2] });
+                worker.unref();
+                // A worker that dies only costs time: the caller computes the units it did not finish.
+                worker.on('error', () => {
+                    p.broken = true;
+                });
+                port1.unref();
+                p.workers.push(worker);
+                p.ports.push(port1);
+            }
+            pool = p;
+        }
+        catch {
+            pool = null;
+        }
+        closeSoon();
+        return pool;
+    };
+    return {
+        threads,
+        get unitsOnWorkers() {
+            return unitsOnWorkers;
+        },
+        prepare(work) {
+            if (work >= minWork)
+                start();
+        },
+        run(jobs) {
+            const units = jobs.reduce((n, j) => n + j.units, 0);
+            const work = jobs.reduce((n, j) => n + j.work, 0);
+            const p = units >= 2 && work >= batchWork && (pool !== null || work >= minWork) ? start() : null;
+            if (!p || p.broken)
+                return runAll(jobs);
+            closeSoon();
+            const batch = sharedBatch(jobs);
+            for (const port of p.ports)
+                port.postMessage(batch);
+            Atomics.add(p.wake, 0, 1);
+            Atomics.notify(p.wake, 0);
+            const k = kernels();
+            const { ctl, done } = batch;
+            let mine = 0;
+            for (; callerWorks; mine++) {
+                const u = Atomics.add(ctl, 0, 1);
+                if (u >= units)
+                    break;
+                runUnit(k, batch.jobs, u);
+                Atomics.store(done, u, 1);
+                Atomics.add(ctl, 1, 1);
+            }
+            let seen = Atomics.load(ctl, 1);
+            while (seen < units && Atomics.load(ctl, 2) === 0) {
+                const outcome = Atomics.wait(ctl, 1, seen, stallMs);
+                const now = Atomics.load(ctl, 1);
+                if (outcome === 'timed-out' && now === seen)
+                    break;
+                seen = now;
+            }
+            if (Atomics.load(ctl, 2) !== 0)
+                p.broken = true;
+            unitsOnWorkers += Atomics.load(ctl, 1) - mine;
+            // Units a failed or stalled worker left: computed here (the same bits; a late worker writes the same values).
+            for (let u = 0; u < units; u++)
+                if (Atomics.load(done, u) !== 1)
+                    runUnit(k, batch.jobs, u);
+            jobs.forEach((job, i) => job.out.set(batch.jobs[i].out));
+        }
+    };
+}
+
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { abs: abs$1 } = Math;
-const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const byCode$1 = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
  * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
@@ -11284,8 +13420,12 @@ function buildDesign(table, members, columns, statistics, subsetLabel = 'all que
             strataMap.set(v, (list = []));
         list.push(j);
     }
-    const strataValues = [...strataMap.keys()].sort(byCode);
+    const strataValues = [...strataMap.keys()].sort(byCode$1);
     const unitMembers = [];
+    // Without clusters every unit is one member: their positions in unit order, flat (no array per query: at 10^6
+    // queries the million one-element arrays were 40 MB of garbage per design).
+    const single = [];
+    const unitCount = () => (clusterCol ? unitMembers.length : single.length);
     const strata = [];
     const clusterStratum = new Map();
     const targetOf = new Map(weights?.target ?? []);
@@ -11295,7 +13435,7 @@ function buildDesign(table, members, columns, statistics, subsetLabel = 'all que
     const notes = [];
     for (const sv of strataValues) {
         const positions = strataMap.get(sv);
-        const start = unitMembers.length;
+        const start = unitCount();
         if (clusterCol) {
             const byCluster = new Map();
             for (const j of positions) {
@@ -11310,14 +13450,14 @@ function buildDesign(table, members, columns, statistics, subsetLabel = 'all que
                     byCluster.set(cv, (list = []));
                 list.push(j);
             }
-            for (const cv of [...byCluster.keys()].sort(byCode))
+            for (const cv of [...byCluster.keys()].sort(byCode$1))
                 unitMembers.push(byCluster.get(cv));
         }
         else {
             for (const j of positions)
-                unitMembers.push([j]);
+                single.push(j);
         }
-        const size = unitMembers.length - start;
+        const size = unitCount() - start;
         const weight = weights ? targetOf.get(sv) / targetPresent : 1;
         strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
         if (size === 1 && m > 1) {
@@ -11333,10 +13473,22 @@ function buildDesign(table, members, columns, statistics, subsetLabel = 'all que
         const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v);
         notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
     }
-    const units = unitMembers.length;
-    const values = new Float64Array(units * k);
+    const units = unitCount();
+    const values = workerArray(units * k);
     const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null;
     const unitOfMember = new Int32Array(m);
+    if (!clusterCol) {
+        // One member per unit: its value as the compensated sum of one term gives it (x + 0, so -0 becomes 0; NaN for an infinite x).
+        for (let u = 0; u < units; u++) {
+            const row = members[single[u]];
+            unitOfMember[single[u]] = u;
+            for (let c = 0; c < k; c++) {
+                const x = columns[c][row];
+                values[u * k + c] = x - x === 0 ? x + 0 : Number.NaN;
+            }
+        }
+        return { k, units, values, counts, strata, clusters: null, unitOfMember, notes };
+    }
     for (let u = 0; u < units; u++) {
         const list = unitMembers[u];
         for (const j of list)
@@ -11499,7 +13651,8 @@ function decide(rules, table, stats, guards = []) {
     const adjusted = adjustPValues(raw, method);
     const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
     const levelOf = candidateLevels(table, rules);
-    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, levelOf));
+    const context = { rules, stats, family, pOf, levelOf };
+    const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], context));
     const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks);
     return { verdict, decidedBy, checks, guards: counted, family };
 }
@@ -11507,58 +13660,52 @@ const unitKey = (rule, filters) => `${rule.index}\u0000${filterKey(filters)}`;
 /** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
 function unitSets(rule, table, stats) {
     const base = rule.where;
-    return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    return rule.perSlice === undefined ? [base] : sliceValues(table, stats, rule.perSlice, base).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
-function evaluateCheck(rule, sets, rules, stats, family, pOf, levelOf) {
+function evaluateCheck(rule, sets, context) {
+    const rules = context.rules;
     const metric = rules.metrics.get(rule.metric);
     // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
-    const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf, levelOf));
+    const units = sets.map((filters) => evaluateUnit(rule, metric, filters, context));
     const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
     const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass';
     return { rule, status, counts, units };
 }
-function evaluateUnit(rule, metric, rules, stats, filters, family, pOf, levelOf) {
+function evaluateUnit(rule, metric, filters, context) {
+    const { rules, stats, family, pOf, levelOf } = context;
     const statistical = isStatistical(rule);
     const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence);
     const p = pOf.get(unitKey(rule, filters));
     const sign = metric.better === 'higher' ? 1 : -1;
     const kind = rule.kind;
-    const unit = (status, reason, margin = 0, regressions = null, regressionLimit = null) => ({
+    const unit = (status, reason, margin = 0, counted) => ({
         slice: comparison.slice,
         status,
         reason,
         comparison,
         margin,
-        regressions,
-        regressionLimit,
+        regressions: counted === undefined ? null : counted.regressions,
+        regressionLimit: counted === undefined ? null : counted.regressionLimit,
         pValue: p ? p.raw : null,
         pAdjusted: p ? p.adjusted : null,
         pTest: !statistical ? null : unitTest(rule),
-        power: statistical ? powerOf(status, comparison, rules, kind, margin) : null
+        power: statistical ? powerOf(status, comparison, rules, { kind, margin }) : null
     });
     // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
     if (comparison.n === 0)
         return unit('fail', 'no_queries');
     if (kind.type === 'max_regressions') {
-        const d = stats.differences(rule.metric);
-        let count = 0;
-        let nonFinite = 0;
-        for (const i of stats.members(filters)) {
-            const worse = -sign * d[i];
-            if (!Number.isFinite(worse))
-                nonFinite++;
-            else if (worse > kind.threshold)
-                count++;
-        }
+        const { count, nonFinite } = regressionsPast(stats, rule, filters, sign, kind.threshold);
         const n = comparison.n;
         const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x) => x !== undefined);
         const limit = minOf(limits);
         // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
         if (nonFinite > 0 || !Number.isFinite(limit))
-            return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null);
+            return unit('fail', 'non_finite', 0, { regressions: count, regressionLimit: Number.isFinite(limit) ? limit : null });
+        const counted = { regressions: count, regressionLimit: limit };
         if (tooFewSeeds(rules, stats))
-            return unit('inconclusive', 'too_few_seeds', 0, count, limit);
-        return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit);
+            return unit('inconclusive', 'too_few_seeds', 0, counted);
+        return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted);
     }
     if (kind.type === 'level') {
         // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
@@ -11634,13 +13781,314 @@ function tooFewSeeds(rules, stats) {
  * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
  * At least enough to reach min_per_slice.
  */
-function powerOf(status, c, rules, kind, margin) {
+function powerOf(status, c, rules, demand) {
+    const { kind, margin } = demand;
     const mde = minimumDetectable(c.se, c.confidence, c.df);
     if (status !== 'inconclusive')
         return { mde, moreQueries: null };
     const floor = Math.max(0, rules.queries.minPerSlice - c.n);
     const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t' ? queriesToSettle({ n: c.n, se: c.se, df: c.df, units: c.clusters ?? c.n, distance: margin, confidence: c.confidence }) : null;
     return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) };
+}
+
+/**
+ * Exact two-sided McNemar test for paired pass/fail outcomes: under "no difference", each discordant pair
+ * (gained: baseline failed and candidate passed; lost: the reverse) goes either way with probability 1/2,
+ * so gained ~ Binomial(gained + lost, 1/2). p = min(1, 2 * P(X <= min(gained, lost))).
+ * Reference: McNemar(60, 40) = 0.0568879336409808 (exact binomial sum, see the test), McNemar(20, 0) = 2/2^20.
+ */
+function mcnemarExact(gained, lost) {
+    if (!Number.isInteger(gained) || !Number.isInteger(lost) || gained < 0 || lost < 0)
+        return Number.NaN;
+    const n = gained + lost;
+    if (n === 0)
+        return 1;
+    const k = Math.min(gained, lost);
+    let tail;
+    if (n <= 1000) {
+        // pmf(0) = 2^-n is exact in binary; pmf(j+1) = pmf(j) * (n - j) / (j + 1).
+        let term = Math.pow(2, -n);
+        tail = term;
+        for (let j = 0; j < k; j++) {
+            term = (term * (n - j)) / (j + 1);
+            tail += term;
+        }
+    }
+    else {
+        // Beyond 1000 discordant pairs 2^-n underflows: sum from the largest term downwards in log space.
+        let logTerm = logChoose(n, k) - n * Math.LN2;
+        tail = 0;
+        for (let j = k; j >= 0; j--) {
+            const t = Math.exp(logTerm);
+            tail += t;
+            if (t < tail * 1e-17)
+                break;
+            logTerm += Math.log(j) - Math.log(n - j + 1);
+        }
+    }
+    return Math.min(1, 2 * tail);
+}
+function logChoose(n, k) {
+    let s = 0;
+    for (let i = 1; i <= k; i++)
+        s += Math.log(n - k + i) - Math.log(i);
+    return s;
+}
+
+/**
+ * Fewest independent queries for a non-binary metric's interval to support a pass. Measured: with 70% of the
+ * differences zero and losses in 10% of the queries, no interval can hold a 0.035 false-pass rate at 30 queries
+ * (the sample lacks every loss with probability 0.9^30 = 0.042, and then looks like a gain); at 40 the
+ * skew-corrected t gives 0.014 (percentile bootstrap 0.095, studentized bootstrap 0.029; at 30 it gives 0.048).
+ */
+const MIN_QUERIES_SKEW = 40;
+/**
+ * Fewest clusters for a clustered interval to support a pass. Measured: with the effect in 20% of the clusters,
+ * 10 clusters lack it entirely with probability 0.8^10 = 0.107, beyond any method (all pass 0.13–0.14); with 20
+ * clusters the skew-corrected t holds 0.022 (cluster-robust t with clusters − 1 df: 0.076, wild cluster bootstrap:
+ * 0.076).
+ */
+const MIN_CLUSTERS = 20;
+/**
+ * The method of a comparison. `auto` (the default): Tango's score interval for a binary metric on independent,
+ * equally weighted queries; Hall's skew-corrected t otherwise (continuous metrics, clusters, target weights).
+ * `percentile` and `bca` are the bootstrap as the rules ask, everywhere.
+ */
+function chooseInterval(setting, binary, independent) {
+    if (setting !== 'auto')
+        return setting;
+    return binary && independent ? 'score' : 'skew-t';
+}
+/**
+ * Why this interval is no evidence for a pass, or null when it is. Every method: an interval without width,
+ * fewer than two clusters, or a stratum of one unit. The skew-corrected t also needs
+ * {@link MIN_QUERIES_SKEW} queries (independent) or {@link MIN_CLUSTERS} clusters, below which its level is
+ * not assured on the designs that measured it. A non-finite interval is not judged here (decide fails it).
+ */
+function unreliableInterval(method, design, ci) {
+    if (design.units === 0)
+        return null;
+    if (design.clusters !== null && design.clusters < 2)
+        return 'few_clusters';
+    if (design.strata.some((s) => s.size < 2))
+        return 'single_unit_stratum';
+    if (Number.isFinite(ci[0]) && Number.isFinite(ci[1]) && !(ci[1] > ci[0]))
+        return 'no_spread';
+    if (method === 'skew-t') {
+        if (design.clusters !== null)
+            return design.clusters < MIN_CLUSTERS ? 'few_clusters' : null;
+        if (design.units < MIN_QUERIES_SKEW)
+            return 'few_queries';
+    }
+    return null;
+}
+
+/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
+const { sqrt: sqrt$1, max: max$1 } = Math;
+/**
+ * Tango's (1998) asymptotic score interval for the difference of two paired proportions, here
+ * Δ = p(candidate) − p(baseline) = (gained − lost) / n for a binary metric, every query one pair.
+ *
+ * Why not a bootstrap: a hit@k difference has three values and, on a small set, only a handful of discordant
+ * queries; resampling them gives intervals that are too short (false pass 0.041–0.086 at the margin with 30–100
+ * queries, docs/statistics.md) and, when every query is tied, the single point [0, 0], which passes any margin.
+ * The score interval inverts the score test: it is the set of Δ0 with |T(Δ0)| ≤ z,
+ *
+ *   T(Δ0) = (gained − lost − n·Δ0) / √(n · (2·q̃ + Δ0·(1 − Δ0))),
+ *
+ * where q̃ is the maximum-likelihood estimate of P(lost) under Δ = Δ0 (the root of a quadratic:
+ * A = 2n, B = −gained − lost + (2n − gained + lost)·Δ0, C = −lost·Δ0·(1 − Δ0), q̃ = (√(B² − 4AC) − B) / 2A).
+ * Its width never collapses: with every query tied it is about ±z²/(n + z²) (±0.088 at 40 queries).
+ * Measured against Newcombe's (1998) method 10 on the designs of docs/statistics.md, it is the one whose
+ * false-pass rate stays at or below 0.025 everywhere (Newcombe's reaches 0.044 at 40 queries, 6% lost / 1% gained).
+ *
+ * The same statistic as R's contingencytables::Tango_asymptotic_score_CI_paired_2x2 (Fagerland, Lydersen and Laake
+ * 2017) with n12 = gained, n21 = lost; the ends are found by bisection to 2^-52, so the result depends on the
+ * counts and the confidence alone.
+ */
+function pairedScoreInterval(gained, lost, n, confidence) {
+    if (!(n > 0) || !(gained >= 0 && lost >= 0 && gained + lost <= n))
+        return [Number.NaN, Number.NaN];
+    const z = normalQuantile(1 - (1 - confidence) / 2);
+    const estimate = (gained - lost) / n;
+    const statistic = (d) => {
+        const a = 2 * n;
+        const b = -gained - lost + (2 * n - gained + lost) * d;
+        const c = -lost * d * (1 - d);
+        const q = (sqrt$1(max$1(0, b * b - 4 * a * c)) - b) / (2 * a);
+        const spread = n * (2 * q + d * (1 - d));
+        const num = gained - lost - n * d;
+        return spread > 0 ? num / sqrt$1(spread) : num === 0 ? 0 : num > 0 ? Infinity : -Infinity;
+    };
+    // T falls as Δ0 rises and is 0 at the estimate: the lower end solves T = z below it, the upper T = −z above it.
+    const lower = estimate <= -1 ? -1 : bisect((d) => statistic(d) - z, -1, estimate);
+    const upper = estimate >= 1 ? 1 : bisect((d) => statistic(d) + z, estimate, 1);
+    return [lower, upper];
+}
+/** The root of a decreasing f on [lo, hi] (f(lo) > 0 ≥ f(hi) in the limit), by halving until the ends meet. */
+function bisect(f, lo, hi) {
+    let a = lo;
+    let b = hi;
+    for (let i = 0; i < 200; i++) {
+        const mid = a + (b - a) / 2;
+        if (mid <= a || mid >= b)
+            break;
+        if (f(mid) > 0)
+            a = mid;
+        else
+            b = mid;
+    }
+    return a + (b - a) / 2;
+}
+
+/**
+ * A standard error at or below this share of the estimate is rounding of equal differences (ten queries each
+ * +0.1 sum to 1.0000000000000002), not a spread: such data give no interval.
+ */
+const NO_SPREAD$1 = 1e-12;
+/**
+ * Hall's (1992) skewness-corrected t interval for the design's estimate, with Student t quantiles.
+ *
+ * Why: per-query differences of retrieval metrics are often far from symmetric (most queries unchanged, a few
+ * lose a lot). The sampling distribution of the studentized mean is then skewed, and a symmetric interval (t, or
+ * the percentile bootstrap, which is no better at these sizes) misses the truth on the side of the rare losses far
+ * more often than its nominal 2.5%: the side a non-inferiority check reads. Hall's transformation removes the skew
+ * to second order, as the studentized bootstrap does, but in closed form (O(units), no resampling):
+ *
+ *   g(T) = T + (a/3)·T² + (a²/27)·T³ + a/6,   a = the skew of the estimate (γ̂/√n for a mean),
+ *   interval = [θ̂ − se·g⁻¹(t), θ̂ − se·g⁻¹(−t)],   g⁻¹(x) = (3/a)·(∛(1 + a·(x − a/6)) − 1),
+ *
+ * t = Student's (1 + confidence)/2 quantile with the design's degrees of freedom. g is increasing on the whole
+ * line ((1 + aT/3)² ≥ 0), so g⁻¹ is defined everywhere; with a = 0 it is the t interval. The same linearised terms
+ * as the cluster-robust standard error (src/stats/linear.ts) give the skew, so clusters (units = clusters, df =
+ * clusters − 1) and target-weight strata (Satterthwaite df) are handled alike.
+ *
+ * Null when there is no spread (se = 0) or no degree of freedom: no interval can be read from such data.
+ * References: P. Hall, "On the removal of skewness by transformation", JRSS B 54 (1992) 221–228; X.-H. Zhou and
+ * S. Gao, "One-sided confidence intervals for means of positively skewed distributions", The American
+ * Statistician 54 (2000) 100–104 (Hall's interval and the bootstrap-t are the two that hold their one-sided level).
+ */
+function skewTInterval(design, c, confidence) {
+    const { se } = linearSe(design, c);
+    const { df, skew } = moments$1(design, c);
+    return hallInterval(estimate(design, c), { se, df, skew }, confidence);
+}
+/**
+ * The same interval from per-stratum moments instead of the rows (gate --aggregates, src/stats/aggregate-engine.ts):
+ * with f_s = weight_s / size_s the linearised terms' sums are Σe² = f_s²·m2_s and Σe³ = f_s³·m3_s, so the standard
+ * error, the skew and Satterthwaite's degrees of freedom are those {@link skewTInterval} computes from the units.
+ */
+function skewTFromMoments(est, strata, confidence) {
+    let second = 0;
+    let third = 0;
+    let total = 0;
+    let perDf = 0;
+    for (const s of strata) {
+        if (s.size < 2)
+            continue;
+        const f = s.weight / s.size;
+        const ss = f * f * s.m2;
+        second += ss;
+        third += f * f * f * s.m3;
+        const v = (s.size / (s.size - 1)) * ss;
+        total += v;
+        perDf += (v * v) / (s.size - 1);
+    }
+    const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN;
+    return hallInterval(est, { se: Math.sqrt(total), df: perDf > 0 ? (total * total) / perDf : 0, skew }, confidence);
+}
+/** Hall's interval from the estimate, its standard error, degrees of freedom and skew; null without spread or df. */
+function hallInterval(est, m, confidence) {
+    const { se, df, skew } = m;
+    if (!(se > NO_SPREAD$1 * Math.abs(est)) || !(df >= 1) || !Number.isFinite(est) || !Number.isFinite(skew))
+        return null;
+    const t = tQuantile(1 - (1 - confidence) / 2, df);
+    return { ci: [est - se * inverseHall(t, skew), est - se * inverseHall(-t, skew)], se, df, skew };
+}
+/** g⁻¹(x) for skew a: x when a is 0, else (3/a)·(∛(1 + a·(x − a/6)) − 1), with ∛(1 + y) − 1 = expm1(log1p(y)/3) near 0. */
+function inverseHall(x, a) {
+    if (a === 0)
+        return x;
+    const y = a * (x - a / 6);
+    const root = y > -1 ? Math.expm1(Math.log1p(y) / 3) : Math.cbrt(1 + y) - 1;
+    return (3 / a) * root;
+}
+/**
+ * The skew of the estimate and Satterthwaite's degrees of freedom over strata, from the units' linearised terms
+ * e_u = w_s·(value_u − est_s·count_u)/den_s: skew = Σe³ / (Σe²)^{3/2}; with V_s = n_s/(n_s − 1)·Σ_{u∈s} e², df =
+ * (Σ V_s)² / Σ V_s²/(n_s − 1) — n − 1 (or clusters − 1) with one stratum. A stratum of one unit adds nothing to
+ * either (its variance cannot be estimated; the comparison is then marked unreliable, src/stats/interval-choice.ts).
+ */
+function moments$1(design, c) {
+    const { k, values, counts } = design;
+    let second = 0;
+    let third = 0;
+    let total = 0;
+    let perDf = 0;
+    for (const s of design.strata) {
+        if (s.size < 2)
+            continue;
+        const den = denominator(design, s);
+        let sum = 0;
+        for (let u = s.start; u < s.start + s.size; u++)
+            sum += values[u * k + c];
+        const est = sum / den;
+        let ss = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
+            ss += e * e;
+            third += e * e * e;
+        }
+        second += ss;
+        const v = (s.size / (s.size - 1)) * ss;
+        total += v;
+        perDf += (v * v) / (s.size - 1);
+    }
+    const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN;
+    return { df: perDf > 0 ? (total * total) / perDf : 0, skew };
+}
+
+/**
+ * An interval for the mean difference when every observed difference is the same value c (a candidate identical
+ * to the baseline on every query: c = 0). The spread is 0, so no t or bootstrap interval has width, and a point is
+ * no evidence: unseen queries may differ. What the data do bound is how many could: if a share p of the
+ * population had another difference, n units would all agree with probability (1 − p)^n, so with confidence
+ * 1 − alpha/2 the share is below p_u = 1 − (alpha/2)^(1/n) (the "rule of three", about 3.7/n at 95%). Those differ
+ * from c by at most the metric's declared range R in either direction, so the mean lies in
+ *
+ *   [c − p_u·(R + c), c + p_u·(R − c)]   (clipped to [−R, R]),
+ *
+ * with coverage at least 1 − alpha/2 (two one-sided statements about one share). It is the continuous counterpart
+ * of the score interval of a binary metric with every query tied (±z²/(n + z²), src/stats/score-interval.ts):
+ * 1,000 identical queries on a metric in [0, 1] bound the change to ±0.0037; 40 only to ±0.088.
+ */
+function tiedBound(common, units, range, confidence) {
+    const share = -Math.expm1(Math.log((1 - confidence) / 2) / units);
+    return [Math.max(-range, common - share * (range + common)), Math.min(range, common + share * (range - common))];
+}
+
+/**
+ * The interval statistics.interval auto gives one comparison, and its degrees of freedom when a t quantile made it
+ * (null otherwise): Tango's score interval, Hall's skew-corrected t, or, when every difference is the same and the
+ * metric has a range, the rule-of-three bound. One function for the engine (src/stats/compare.ts), the aggregates'
+ * engine (src/stats/aggregate-engine.ts) and the calibration study (bench/calibration), so the study measures
+ * exactly what the gate computes, from rows or from a warehouse.
+ */
+function closedFormInterval(input) {
+    const { method, estimate, confidence } = input;
+    if (method === 'score')
+        return { interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null }, df: null };
+    const shape = 'design' in input ? input.design : input.shape;
+    const t = 'design' in input ? skewTInterval(input.design, input.column, confidence) : skewTFromMoments(estimate, input.moments, confidence);
+    if (t)
+        return { interval: { ci: t.ci, method, note: null }, df: t.df };
+    if (input.range !== undefined && !input.weighted && shape.units >= 2 && Number.isFinite(estimate)) {
+        const ci = tiedBound(estimate, shape.units, input.range[1] - input.range[0], confidence);
+        const unit = shape.clusters === null ? 'query' : 'cluster';
+        return { interval: { ci, method: 'tied-bound', note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range` }, df: null };
+    }
+    // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
+    return { interval: { ci: [estimate, estimate], method, note: null }, df: null };
 }
 
 function getDefaultExportFromCjs (x) {
@@ -12659,7 +15107,7 @@ var seedrandomExports = requireSeedrandom();
 var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { imul } = Math;
+const { imul: imul$1 } = Math;
 /**
  * Resampling is done in fixed blocks of this many resamples, each block with its own stream. The result
  * therefore does not depend on how blocks are scheduled (one thread or several), and raising `resamples`
@@ -12694,8 +15142,8 @@ function xoshiro128ss(state) {
     let s2 = state[2] | 0;
     let s3 = state[3] | 0;
     return () => {
-        const x = imul(s1, 5);
-        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
+        const x = imul$1(s1, 5);
+        const r = imul$1((x << 7) | (x >>> 25), 9) >>> 0;
         const t = s1 << 9;
         s2 ^= s0;
         s3 ^= s1;
@@ -12725,1175 +15173,6 @@ function countsStates(seed, stream, columns, blocks) {
 }
 
 /**
- * GENERATED by scripts/generate-kernels.js (npm run generate:kernels): do not edit by hand. Change the
- * generator and regenerate; npm test fails when this file differs from the generator's output.
- *
- * The numeric kernels that may run on worker threads: the bootstrap's resampling blocks and the sign-flip
- * test's blocks of random sign patterns. {@link statsKernels} is self-contained on purpose (no import, no
- * reference outside its own body, only the built-ins Math and typed arrays): its source text is what a
- * worker thread evaluates (src/stats/threads.ts), so the main thread and every worker run the very same
- * code, and a unit of work gives the same bits wherever it runs.
- *
- * A job is cut into units; a unit writes only its own slots of `out`, so units may run in any order, on any
- * thread, and the result is the same bytes.
- */
-/**
- * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
- * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
- */
-function statsKernels() {
-    const imul = Math.imul;
-    const abs = Math.abs;
-    const min = Math.min;
-    const floor = Math.floor;
-    const sqrt = Math.sqrt;
-    const log = Math.log;
-    const pow = Math.pow;
-    /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
-    const twoPowMinus32 = 2.3283064365386963e-10;
-    /** 1 column of a block (columns g .. g + 0), one local accumulator per column. */
-    function kernel1(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u;
-                        a0 += v[base];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u;
-                        a0 += v[base];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-            }
-            flat[g * total + b] = e0;
-        }
-    }
-    /** 2 columns of a block (columns g .. g + 1), one local accumulator per column. */
-    function kernel2(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 2;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 2;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-        }
-    }
-    /** 3 columns of a block (columns g .. g + 2), one local accumulator per column. */
-    function kernel3(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0, e2 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0, a2 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 3;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 3;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-                e2 += (w * a2) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-            flat[(g + 2) * total + b] = e2;
-        }
-    }
-    /** 4 columns of a block (columns g .. g + 3), one local accumulator per column. */
-    function kernel4(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0, e2 = 0, e3 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 4;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 4;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-                e2 += (w * a2) / denom;
-                e3 += (w * a3) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-            flat[(g + 2) * total + b] = e2;
-            flat[(g + 3) * total + b] = e3;
-        }
-    }
-    /** 5 columns of a block (columns g .. g + 4), one local accumulator per column. */
-    function kernel5(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 5;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 5;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-                e2 += (w * a2) / denom;
-                e3 += (w * a3) / denom;
-                e4 += (w * a4) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-            flat[(g + 2) * total + b] = e2;
-            flat[(g + 3) * total + b] = e3;
-            flat[(g + 4) * total + b] = e4;
-        }
-    }
-    /** 6 columns of a block (columns g .. g + 5), one local accumulator per column. */
-    function kernel6(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 6;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        a5 += v[base + 5];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 6;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        a5 += v[base + 5];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-                e2 += (w * a2) / denom;
-                e3 += (w * a3) / denom;
-                e4 += (w * a4) / denom;
-                e5 += (w * a5) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-            flat[(g + 2) * total + b] = e2;
-            flat[(g + 3) * total + b] = e3;
-            flat[(g + 4) * total + b] = e4;
-            flat[(g + 5) * total + b] = e5;
-        }
-    }
-    /** 7 columns of a block (columns g .. g + 6), one local accumulator per column. */
-    function kernel7(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 7;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        a5 += v[base + 5];
-                        a6 += v[base + 6];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 7;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        a5 += v[base + 5];
-                        a6 += v[base + 6];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-                e2 += (w * a2) / denom;
-                e3 += (w * a3) / denom;
-                e4 += (w * a4) / denom;
-                e5 += (w * a5) / denom;
-                e6 += (w * a6) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-            flat[(g + 2) * total + b] = e2;
-            flat[(g + 3) * total + b] = e3;
-            flat[(g + 4) * total + b] = e4;
-            flat[(g + 5) * total + b] = e5;
-            flat[(g + 6) * total + b] = e6;
-        }
-    }
-    /** 8 columns of a block (columns g .. g + 7), one local accumulator per column. */
-    function kernel8(v, counts, starts, sizes, weights, state, from, to, total, flat, g) {
-        let s0 = state[0] | 0;
-        let s1 = state[1] | 0;
-        let s2 = state[2] | 0;
-        let s3 = state[3] | 0;
-        for (let b = from; b < to; b++) {
-            let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                const start = starts[si];
-                // size · 2^-32 is exact, so r · scale is the same double as r · size · 2^-32.
-                const scale = size * twoPowMinus32;
-                let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-                let denom = size;
-                if (counts === null) {
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 8;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        a5 += v[base + 5];
-                        a6 += v[base + 6];
-                        a7 += v[base + 7];
-                    }
-                }
-                else {
-                    denom = 0;
-                    for (let j = 0; j < size; j++) {
-                        const x = imul(s1, 5);
-                        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-                        const t = s1 << 9;
-                        s2 ^= s0;
-                        s3 ^= s1;
-                        s1 ^= s2;
-                        s0 ^= s3;
-                        s2 ^= t;
-                        s3 = (s3 << 11) | (s3 >>> 21);
-                        const u = start + ((r * scale) | 0);
-                        const base = u * 8;
-                        a0 += v[base];
-                        a1 += v[base + 1];
-                        a2 += v[base + 2];
-                        a3 += v[base + 3];
-                        a4 += v[base + 4];
-                        a5 += v[base + 5];
-                        a6 += v[base + 6];
-                        a7 += v[base + 7];
-                        denom += counts[u];
-                    }
-                }
-                const w = weights[si];
-                e0 += (w * a0) / denom;
-                e1 += (w * a1) / denom;
-                e2 += (w * a2) / denom;
-                e3 += (w * a3) / denom;
-                e4 += (w * a4) / denom;
-                e5 += (w * a5) / denom;
-                e6 += (w * a6) / denom;
-                e7 += (w * a7) / denom;
-            }
-            flat[g * total + b] = e0;
-            flat[(g + 1) * total + b] = e1;
-            flat[(g + 2) * total + b] = e2;
-            flat[(g + 3) * total + b] = e3;
-            flat[(g + 4) * total + b] = e4;
-            flat[(g + 5) * total + b] = e5;
-            flat[(g + 6) * total + b] = e6;
-            flat[(g + 7) * total + b] = e7;
-        }
-    }
-    /** By width: KERNELS[w] accumulates w columns (index 0 is never used: a group has at least one column). */
-    const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8];
-    function bootstrapUnit(job, unit) {
-        const gi = (unit / job.blocks) | 0;
-        const block = unit - gi * job.blocks;
-        const g = gi * 8;
-        const width = min(8, job.k - g);
-        const from = block * job.block;
-        const to = min(job.resamples, from + job.block);
-        const state = job.states.subarray(block * 4, block * 4 + 4);
-        KERNELS[width](job.vs[gi], job.counts, job.starts, job.sizes, job.weights, state, from, to, job.resamples, job.out, g);
-    }
-    /**
-     * The generator state of the binomial sampler: a unit loads its block's state here, draws, and is done
-     * (units run one at a time on a thread, and each thread has its own copy of these kernels).
-     */
-    let g0 = 0;
-    let g1 = 0;
-    let g2 = 0;
-    let g3 = 0;
-    function next() {
-        const x = imul(g1, 5);
-        const r = imul((x << 7) | (x >>> 25), 9) >>> 0;
-        const t = g1 << 9;
-        g2 ^= g0;
-        g3 ^= g1;
-        g1 ^= g2;
-        g0 ^= g3;
-        g2 ^= t;
-        g3 = (g3 << 11) | (g3 >>> 21);
-        return r;
-    }
-    /** A uniform double in [0, 1) with 53 random bits (two steps). */
-    function uniform() {
-        return ((next() >>> 5) * 67108864 + (next() >>> 6)) * 1.1102230246251565e-16;
-    }
-    /** Stirling's series correction log(k!) − [(k + ½) log(k + 1) − (k + 1) + ½ log 2π], exact values below 10 (Hörmann 1993). */
-    const FC = [0.08106146679532726, 0.04134069595540929, 0.02767792568499834, 0.02079067210376509, 0.01664469118982119, 0.01387612882307075, 0.01189670994589177, 0.01041126526197209, 0.009255462182712733, 0.008330563433362871];
-    function fc(k) {
-        if (k < 10)
-            return FC[k];
-        const r = 1 / (k + 1);
-        const rr = r * r;
-        return (1 / 12 - (1 / 360 - rr / 1260) * rr) * r;
-    }
-    /**
-     * A binomial(n, p) variate, p <= 0.5: inversion (sequential search from 0) when n·p < 10, else BTRD,
-     * Hörmann's transformed rejection with decomposition ("The generation of binomial random variates",
-     * J. Statist. Comput. Simul. 46, 1993; the algorithm of Boost's binomial_distribution), O(1) per draw.
-     */
-    function binomialLow(n, p) {
-        const q = 1 - p;
-        if (n * p < 10) {
-            const s = p / q;
-            const a = (n + 1) * s;
-            const r0 = pow(q, n);
-            for (;;) {
-                let u = uniform();
-                let r = r0;
-                let x = 0;
-                while (u > r) {
-                    u -= r;
-                    x++;
-                    if (x > n)
-                        break;
-                    r *= a / x - s;
-                }
-                if (x <= n)
-                    return x;
-            }
-        }
-        const spq = sqrt(n * p * q);
-        const b = 1.15 + 2.53 * spq;
-        const a = -0.0873 + 0.0248 * b + 0.01 * p;
-        const c = n * p + 0.5;
-        const alpha = (2.83 + 5.1 / b) * spq;
-        const vr = 0.92 - 4.2 / b;
-        const urvr = 0.86 * vr;
-        const m = floor((n + 1) * p);
-        const r = p / q;
-        const nr = (n + 1) * r;
-        const npq = n * p * q;
-        for (;;) {
-            let v = uniform();
-            let u;
-            if (v <= urvr) {
-                u = v / vr - 0.43;
-                return floor(((2 * a) / (0.5 - abs(u)) + b) * u + c);
-            }
-            if (v >= vr) {
-                u = uniform() - 0.5;
-            }
-            else {
-                u = v / vr - 0.93;
-                u = (u < 0 ? -0.5 : 0.5) - u;
-                v = uniform() * vr;
-            }
-            const us = 0.5 - abs(u);
-            const k = floor(((2 * a) / us + b) * u + c);
-            if (k < 0 || k > n)
-                continue;
-            v = (v * alpha) / (a / (us * us) + b);
-            const km = abs(k - m);
-            if (km <= 15) {
-                let f = 1;
-                if (m < k) {
-                    for (let i = m + 1; i <= k; i++)
-                        f *= nr / i - r;
-                }
-                else if (m > k) {
-                    for (let i = k + 1; i <= m; i++)
-                        v *= nr / i - r;
-                }
-                if (v <= f)
-                    return k;
-                continue;
-            }
-            v = log(v);
-            const rho = (km / npq) * (((km / 3 + 0.625) * km + 1 / 6) / npq + 0.5);
-            const t = (-km * km) / (2 * npq);
-            if (v < t - rho)
-                return k;
-            if (v > t + rho)
-                continue;
-            const nm = n - m + 1;
-            const h = (m + 0.5) * log((m + 1) / (r * nm)) + fc(m) + fc(n - m);
-            const nk = n - k + 1;
-            if (v <= h + (n + 1) * log(nm / nk) + (k + 0.5) * log((nk * r) / (k + 1)) - fc(k) - fc(n - k))
-                return k;
-        }
-    }
-    /** A binomial(n, p) variate for any p in [0, 1] (p > 0.5 by symmetry). */
-    function binomial(n, p) {
-        if (n <= 0 || p <= 0)
-            return 0;
-        if (p >= 1)
-            return n;
-        return p > 0.5 ? n - binomialLow(n, 1 - p) : binomialLow(n, p);
-    }
-    function load(states, at) {
-        g0 = states[at] | 0;
-        g1 = states[at + 1] | 0;
-        g2 = states[at + 2] | 0;
-        g3 = states[at + 3] | 0;
-    }
-    /**
-     * One block of one column of a multinomial job: per resample, per stratum, the counts of its distinct
-     * groups by conditional binomials (group j gets binomial(units left, its share of the groups left)), and
-     * the stratum's term weight · Σ count · value / denominator, summed in group order.
-     */
-    function multinomialUnit(job, unit) {
-        const c = (unit / job.blocks) | 0;
-        const block = unit - c * job.blocks;
-        load(job.states, (c * job.blocks + block) * 4);
-        const values = job.values[c];
-        const mult = job.multiplicity[c];
-        const queries = job.queries[c];
-        const offsets = job.offsets[c];
-        const { sizes, weights, ratio, out } = job;
-        const from = block * job.block;
-        const to = min(job.resamples, from + job.block);
-        for (let b = from; b < to; b++) {
-            let e = 0;
-            for (let si = 0; si < sizes.length; si++) {
-                const size = sizes[si];
-                let left = size;
-                let groupsLeft = size;
-                let a = 0;
-                let denom = ratio ? 0 : size;
-                const end = offsets[si + 1];
-                for (let j = offsets[si]; j < end && left > 0; j++) {
-                    const m = mult[j];
-                    const drawn = j === end - 1 ? left : binomial(left, m / groupsLeft);
-                    groupsLeft -= m;
-                    left -= drawn;
-                    a += drawn * values[j];
-                    if (ratio)
-                        denom += drawn * queries[j];
-                }
-                e += (weights[si] * a) / denom;
-            }
-            out[c * job.resamples + b] = e;
-        }
-    }
-    /** Units above which the plus signs are one binomial(m, ½) draw (BTRD, ~150 ns) rather than m random bits counted (~3 ns a word). */
-    const BITS_MAX = 2048;
-    function popcount(x) {
-        x = x - ((x >>> 1) & 0x55555555);
-        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-        x = (x + (x >>> 4)) & 0x0f0f0f0f;
-        return imul(x, 0x01010101) >>> 24;
-    }
-    /** Plus signs among m units with fair, independent signs: binomial(m, ½) exactly (the bits of the generator counted, or BTRD). */
-    function plusSigns(m) {
-        if (m > BITS_MAX)
-            return binomialLow(m, 0.5);
-        let s = 0;
-        let left = m;
-        for (; left >= 32; left -= 32)
-            s += popcount(next());
-        if (left > 0)
-            s += popcount(next() >>> (32 - left));
-        return s;
-    }
-    /** One block of one column of a sign-count job: per pattern, T = Σ_j v_j · (2 · plus_j − m_j) in value order. */
-    function signCountUnit(job, unit) {
-        const c = (unit / job.blocks) | 0;
-        const block = unit - c * job.blocks;
-        load(job.states, (c * job.blocks + block) * 4);
-        const values = job.values[c];
-        const mult = job.multiplicity[c];
-        const limit = job.observed[c] - job.tol[c];
-        const from = block * job.block;
-        const to = min(job.permutations, from + job.block);
-        let hits = 0;
-        for (let p = from; p < to; p++) {
-            let t = 0;
-            for (let j = 0; j < values.length; j++) {
-                const m = mult[j];
-                t += values[j] * (2 * plusSigns(m) - m);
-            }
-            if (abs(t) >= limit)
-                hits++;
-        }
-        job.out[c * job.blocks + block] = hits;
-    }
-    /**
-     * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
-     * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
-     * summed side by side, each in its own scalar accumulator and in the same group order as one at a time:
-     * the same bits, but four independent chains of additions instead of one (a single chain waits on the
-     * latency of every addition).
-     */
-    function flipUnit(job, block) {
-        const { k, groups, observed, tol, out } = job;
-        const words = Math.ceil(groups / 8);
-        const full = groups >>> 3;
-        const signs = new Int32Array(4 * words);
-        const tables = [];
-        for (let c = 0; c < k; c++)
-            tables.push(job.tables.subarray(c * groups * 16, (c + 1) * groups * 16));
-        const hits = new Float64Array(k);
-        const state = job.states;
-        let s0 = state[block * 4] | 0;
-        let s1 = state[block * 4 + 1] | 0;
-        let s2 = state[block * 4 + 2] | 0;
-        let s3 = state[block * 4 + 3] | 0;
-        const p0 = block * job.block;
-        const to = min(job.permutations, p0 + job.block);
-        for (let p = p0; p < to; p += 4) {
-            const n = min(4, to - p);
-            // The signs of patterns p .. p + n - 1, in stream order.
-            for (let w = 0; w < n * words; w++) {
-                const x = imul(s1, 5);
-                signs[w] = imul((x << 7) | (x >>> 25), 9);
-                const tt = s1 << 9;
-                s2 ^= s0;
-                s3 ^= s1;
-                s1 ^= s2;
-                s0 ^= s3;
-                s2 ^= tt;
-                s3 = (s3 << 11) | (s3 >>> 21);
-            }
-            for (let c = 0; c < k; c++) {
-                const table = tables[c];
-                const limit = observed[c] - tol[c];
-                if (n === 4) {
-                    let t0 = 0;
-                    let t1 = 0;
-                    let t2 = 0;
-                    let t3 = 0;
-                    let g = 0;
-                    for (let w = 0; w < full; w++, g += 8) {
-                        const b0 = signs[w];
-                        const b1 = signs[words + w];
-                        const b2 = signs[2 * words + w];
-                        const b3 = signs[3 * words + w];
-                        for (let j = 0; j < 8; j++) {
-                            const row = (g + j) << 4;
-                            const sh = j << 2;
-                            t0 += table[row | ((b0 >>> sh) & 15)];
-                            t1 += table[row | ((b1 >>> sh) & 15)];
-                            t2 += table[row | ((b2 >>> sh) & 15)];
-                            t3 += table[row | ((b3 >>> sh) & 15)];
-                        }
-                    }
-                    for (; g < groups; g++) {
-                        const row = g << 4;
-                        const sh = (g & 7) << 2;
-                        const w = g >>> 3;
-                        t0 += table[row | ((signs[w] >>> sh) & 15)];
-                        t1 += table[row | ((signs[words + w] >>> sh) & 15)];
-                        t2 += table[row | ((signs[2 * words + w] >>> sh) & 15)];
-                        t3 += table[row | ((signs[3 * words + w] >>> sh) & 15)];
-                    }
-                    if (abs(t0) >= limit)
-                        hits[c]++;
-                    if (abs(t1) >= limit)
-                        hits[c]++;
-                    if (abs(t2) >= limit)
-                        hits[c]++;
-                    if (abs(t3) >= limit)
-                        hits[c]++;
-                }
-                else {
-                    for (let i = 0; i < n; i++) {
-                        let t = 0;
-                        for (let g = 0; g < groups; g++)
-                            t += table[(g << 4) | ((signs[i * words + (g >>> 3)] >>> ((g & 7) << 2)) & 15)];
-                        if (abs(t) >= limit)
-                            hits[c]++;
-                    }
-                }
-            }
-        }
-        for (let c = 0; c < k; c++)
-            out[block * k + c] = hits[c];
-    }
-    return {
-        runUnit(job, unit) {
-            if (job.kind === 'bootstrap')
-                bootstrapUnit(job, unit);
-            else if (job.kind === 'multinomial')
-                multinomialUnit(job, unit);
-            else if (job.kind === 'signcount')
-                signCountUnit(job, unit);
-            else
-                flipUnit(job, unit);
-        },
-        plusSigns(state, m, count) {
-            load(state, 0);
-            const out = new Float64Array(count);
-            for (let i = 0; i < count; i++)
-                out[i] = plusSigns(m);
-            return out;
-        },
-        binomials(state, n, p, count) {
-            load(state, 0);
-            const out = new Float64Array(count);
-            for (let i = 0; i < count; i++)
-                out[i] = binomial(n, p);
-            return out;
-        }
-    };
-}
-
-/**
- * The thread pool of the statistics: the one module of the core that reaches outside (worker_threads, the
- * number of cores, RG_THREADS). It runs the units of a kernel job (src/stats/kernels.ts) on the calling
- * thread and on worker threads at once, and returns when every unit is done, synchronously, so the
- * statistics keep their plain synchronous API.
- *
- * Why the result cannot depend on the number of threads: a unit writes only its own slots of the output,
- * with its own random stream (fixed blocks, src/stats/rng.ts), and every thread runs the same source text
- * ({@link statsKernels}). Threads only change who computes a unit, never what it computes.
- *
- * How: the job's arrays are copied into SharedArrayBuffers and posted to each worker's port; the workers,
- * woken by Atomics.notify, read it with receiveMessageOnPort and claim units with Atomics.add, as does the
- * calling thread. The caller then waits (Atomics.wait) for the units others claimed; if a worker fails or
- * stalls, the caller computes the missing units itself, so a broken worker costs time, never a result.
- * Workers are unref'd (they never keep the process alive) and are shut down at the next turn of the event
- * loop after the synchronous work that used them.
- */
-/** Most threads ever used, whatever the machine says: beyond this the copies and wake-ups cost more than they save. */
-const MAX_THREADS = 8;
-/**
- * Least work (resampled units × columns, or flipped groups × columns; about a nanosecond each) for which
- * workers are started: starting one costs 30-50 ms, so smaller jobs run on the calling thread alone.
- */
-const MIN_WORK = 40_000_000;
-/**
- * Least work of one batch sent to workers already started: below it (about 2 ms of work; a slice of a few
- * dozen queries) the batch runs on the calling thread, since copying it to shared memory and waking the
- * workers costs about as much, and the shared copies would live on in the workers' heaps until they collect
- * garbage, which idle workers seldom do (measured: +250 MiB for 1,000 slice values of 7 queries, docs/scale.md).
- */
-const MIN_BATCH_WORK = 2_000_000;
-/** A worker that makes no progress for this long is given up on; the caller computes its units. */
-const STALL_MS = 2000;
-/**
- * Threads to use from RG_THREADS (a positive integer; 1 = no worker threads) or else the machine's
- * available parallelism, capped at {@link MAX_THREADS}. An unusable RG_THREADS is ignored (it cannot
- * change a result, only the time).
- */
-function threadsFrom(setting, cores) {
-    const asked = setting !== undefined && /^\s*\d+\s*$/.test(setting) ? Number(setting) : Number.NaN;
-    const n = asked >= 1 ? asked : cores;
-    return Math.max(1, Math.min(MAX_THREADS, Math.floor(n) || 1));
-}
-/** The machine's available parallelism (cores). */
-function availableCores() {
-    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-}
-/**
- * The default number of threads: the setting (RG_THREADS, read by the entry points cli.ts and main.ts, which
- * alone touch the environment), else os.availableParallelism(), capped.
- */
-function defaultThreads(setting) {
-    return threadsFrom(setting, availableCores());
-}
-let mainKernels = null;
-const kernels = () => (mainKernels ??= statsKernels());
-/** Runs every unit on the calling thread. */
-function runAll(jobs) {
-    const k = kernels();
-    for (const job of jobs)
-        for (let u = 0; u < job.units; u++)
-            k.runUnit(job, u);
-}
-/** The runner that never starts a worker (RG_THREADS=1, tests, small inputs). */
-const SYNC_RUNNER = { threads: 1, run: runAll, prepare: () => undefined, unitsOnWorkers: 0 };
-/** The source a worker evaluates: the kernels' own source text, and a loop claiming units of posted jobs. */
-function workerSource() {
-    return `'use strict'
-const { workerData, receiveMessageOnPort } = require('node:worker_threads')
-const kernels = (${statsKernels.toString()})()
-const { port, wake } = workerData
-const work = (batch) => {
-  const { jobs, ctl, done, units } = batch
-  try {
-    for (;;) {
-      const u = Atomics.add(ctl, 0, 1)
-      if (u >= units) return
-      let i = 0
-      let v = u
-      while (v >= jobs[i].units) v -= jobs[i++].units
-      kernels.runUnit(jobs[i], v)
-      Atomics.store(done, u, 1)
-      Atomics.add(ctl, 1, 1)
-      Atomics.notify(ctl, 1)
-    }
-  } catch (e) {
-    Atomics.store(ctl, 2, 1)
-    Atomics.notify(ctl, 1)
-  }
-}
-for (;;) {
-  const seen = Atomics.load(wake, 0)
-  if (seen < 0) break
-  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) work(m.message)
-  Atomics.wait(wake, 0, seen)
-}
-port.close()
-`;
-}
-/** A shared copy of a typed array (same type, same contents). */
-function shared(a) {
-    const Ctor = a.constructor;
-    const out = new Ctor(new SharedArrayBuffer(a.byteLength));
-    out.set(a);
-    return out;
-}
-/** The job with every array in shared memory (a worker sees the same memory, not a copy). */
-function sharedJob(job) {
-    const copy = {};
-    for (const [key, value] of Object.entries(job)) {
-        if (ArrayBuffer.isView(value))
-            copy[key] = shared(value);
-        else if (Array.isArray(value))
-            copy[key] = value.map((v) => (ArrayBuffer.isView(v) ? shared(v) : v));
-        else
-            copy[key] = value;
-    }
-    return copy;
-}
-function sharedBatch(jobs) {
-    const units = jobs.reduce((n, j) => n + j.units, 0);
-    return { jobs: jobs.map(sharedJob), units, ctl: new Int32Array(new SharedArrayBuffer(12)), done: new Int32Array(new SharedArrayBuffer(4 * units)) };
-}
-/** Unit u of a batch: its job and its index within the job. */
-function runUnit(k, jobs, u) {
-    let i = 0;
-    while (u >= jobs[i].units)
-        u -= jobs[i++].units;
-    k.runUnit(jobs[i], u);
-}
-/**
- * A runner over `threads` threads (the caller and threads - 1 workers, started on the first job of at least
- * {@link MIN_WORK}, or by {@link KernelRunner.prepare}). The result of every job is the same bytes as
- * {@link SYNC_RUNNER}'s.
- */
-function createRunner(threads, options = {}) {
-    if (threads <= 1)
-        return SYNC_RUNNER;
-    const minWork = options.minWork ?? MIN_WORK;
-    const callerWorks = options.callerWorks ?? true;
-    const stallMs = options.stallMs ?? STALL_MS;
-    const batchWork = Math.min(minWork, MIN_BATCH_WORK);
-    let pool = null;
-    let unitsOnWorkers = 0;
-    let closing = false;
-    const close = () => {
-        const p = pool;
-        pool = null;
-        closing = false;
-        if (!p)
-            return;
-        Atomics.store(p.wake, 0, -1);
-        Atomics.notify(p.wake, 0);
-        for (const w of p.workers)
-            void w.terminate().catch(() => undefined);
-        for (const port of p.ports)
-            port.close();
-    };
-    /** Shut the workers down at the next turn of the event loop: every synchronous use of them is over by then. */
-    const closeSoon = () => {
-        if (closing)
-            return;
-        closing = true;
-        setTimeout(close, 0).unref();
-    };
-    const start = () => {
-        if (pool)
-            return pool;
-        try {
-            const wake = new Int32Array(new SharedArrayBuffer(4));
-            const p = { workers: [], ports: [], wake, broken: false };
-            const source = workerSource();
-            for (let i = 1; i < threads; i++) {
-                const { port1, port2 } = new MessageChannel();
-                const worker = new Worker(source, { eval: true, workerData: { port: port2, wake }, transferList: [port2] });
-                worker.unref();
-                // A worker that dies only costs time: the caller computes the units it did not finish.
-                worker.on('error', () => {
-                    p.broken = true;
-                });
-                port1.unref();
-                p.workers.push(worker);
-                p.ports.push(port1);
-            }
-            pool = p;
-        }
-        catch {
-            pool = null;
-        }
-        closeSoon();
-        return pool;
-    };
-    return {
-        threads,
-        get unitsOnWorkers() {
-            return unitsOnWorkers;
-        },
-        prepare(work) {
-            if (work >= minWork)
-                start();
-        },
-        run(jobs) {
-            const units = jobs.reduce((n, j) => n + j.units, 0);
-            const work = jobs.reduce((n, j) => n + j.work, 0);
-            const p = units >= 2 && work >= batchWork && (pool !== null || work >= minWork) ? start() : null;
-            if (!p || p.broken)
-                return runAll(jobs);
-            closeSoon();
-            const batch = sharedBatch(jobs);
-            for (const port of p.ports)
-                port.postMessage(batch);
-            Atomics.add(p.wake, 0, 1);
-            Atomics.notify(p.wake, 0);
-            const k = kernels();
-            const { ctl, done } = batch;
-            let mine = 0;
-            for (; callerWorks; mine++) {
-                const u = Atomics.add(ctl, 0, 1);
-                if (u >= units)
-                    break;
-                runUnit(k, batch.jobs, u);
-                Atomics.store(done, u, 1);
-                Atomics.add(ctl, 1, 1);
-            }
-            let seen = Atomics.load(ctl, 1);
-            while (seen < units && Atomics.load(ctl, 2) === 0) {
-                const outcome = Atomics.wait(ctl, 1, seen, stallMs);
-                const now = Atomics.load(ctl, 1);
-                if (outcome === 'timed-out' && now === seen)
-                    break;
-                seen = now;
-            }
-            if (Atomics.load(ctl, 2) !== 0)
-                p.broken = true;
-            unitsOnWorkers += Atomics.load(ctl, 1) - mine;
-            // Units a failed or stalled worker left: computed here (the same bits; a late worker writes the same values).
-            for (let u = 0; u < units; u++)
-                if (Atomics.load(done, u) !== 1)
-                    runUnit(k, batch.jobs, u);
-            jobs.forEach((job, i) => job.out.set(batch.jobs[i].out));
-        }
-    };
-}
-
-/**
  * A column resampled by counts when its distinct (value, queries) groups, over all strata, are at most
  * its units / this: a binomial draw (BTRD) costs as much as some tens of indexed draws (measured: 100–230 ns
  * against 1.5–3 ns a column on the shared 2-core machine, docs/scale.md). Binary metrics have at most three distinct
@@ -13917,7 +15196,7 @@ const COUNTS_PER_GROUP = 32;
  * garbage collector 400 KB per subset (5 metrics x 10,000). The columns returned are then views of it,
  * valid until it is written again.
  */
-function bootstrapPlan(design, resamples, seed, stream, scratch) {
+function bootstrapPlan(design, resamples, seed, stream, scratch, draw) {
     const { k } = design;
     if (design.units === 0)
         return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)));
@@ -13927,8 +15206,8 @@ function bootstrapPlan(design, resamples, seed, stream, scratch) {
     const byIndex = [];
     const grouped = [];
     for (let c = 0; c < k; c++) {
-        const g = groupsOf(design, c);
-        if (g.values.length * COUNTS_PER_GROUP <= design.units) {
+        const g = groupsOf(design, c, Math.floor(design.units / COUNTS_PER_GROUP));
+        if (draw ? draw.byCounts(g, c) : g.values.length * COUNTS_PER_GROUP <= design.units) {
             byCounts.push(c);
             grouped.push(g);
         }
@@ -13939,7 +15218,9 @@ function bootstrapPlan(design, resamples, seed, stream, scratch) {
     const jobs = [];
     const outOf = (from, length) => (scratch ? scratch.subarray(from, from + length) : new Float64Array(length));
     const indexOut = byIndex.length > 0 ? outOf(0, byIndex.length * resamples) : null;
-    if (indexOut) {
+    if (indexOut && draw)
+        jobs.push(draw.job(byIndex, indexOut));
+    else if (indexOut) {
         const ki = byIndex.length;
         // Columns in groups of at most 8, each by the kernel of its exact width; every group replays the same block streams.
         const vs = [];
@@ -14037,15 +15318,21 @@ class GroupsBuilder {
     mult = [];
     queries = [];
     offsets = [];
+    distinct = 0;
+    last = Number.NaN;
     constructor(quantum) {
         this.quantum = quantum;
     }
     /** Starts the next stratum. */
     stratum() {
         this.offsets.push(this.values.length);
+        this.last = Number.NaN;
     }
-    /** Adds `units` units holding value v (not below the last value added), each of `queries` queries. */
+    /** Adds `units` units holding value v (not below the last value added), each of `queries` queries; returns the groups so far. */
     add(v, queries, units = 1) {
+        if (v !== this.last)
+            this.distinct++;
+        this.last = v;
         const last = this.values.length - 1;
         if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries)
             this.mult[last] += units;
@@ -14054,17 +15341,37 @@ class GroupsBuilder {
             this.mult.push(units);
             this.queries.push(queries);
         }
+        return this.values.length;
     }
     finish() {
-        return { values: Float64Array.from(this.values), multiplicity: Float64Array.from(this.mult), queries: Float64Array.from(this.queries), offsets: Int32Array.from([...this.offsets, this.values.length]) };
+        return {
+            values: Float64Array.from(this.values),
+            multiplicity: Float64Array.from(this.mult),
+            queries: Float64Array.from(this.queries),
+            offsets: Int32Array.from([...this.offsets, this.values.length]),
+            distinct: this.distinct
+        };
     }
     joins(first, v) {
         return Object.is(first, v) || (first !== 0 && v !== 0 && v - first <= this.quantum);
     }
 }
-function groupsOf(design, c) {
+/**
+ * The column's groups, or (once there are more than `cap`) a partial list longer than `cap`: a column with more
+ * groups than units / {@link COUNTS_PER_GROUP} is not drawn by counts, and building its 10^6 groups cost 100 MB
+ * and 0.7 s at 10^6 queries.
+ */
+function groupsOf(design, c, cap) {
     const { k, values, counts } = design;
-    const groups = new GroupsBuilder(mergeQuantum(design, c));
+    const quantum = mergeQuantum(design, c);
+    const groups = new GroupsBuilder(quantum);
+    if (manyBins(design, c, quantum, cap)) {
+        // More than 2 · cap bins of width quantum: more than cap groups, whatever the order (a group spans at most two bins).
+        groups.stratum();
+        for (let i = 0; i <= cap; i++)
+            groups.add(i, 1);
+        return groups.finish();
+    }
     const q = (u) => (counts ? counts[u] : 1);
     for (const s of design.strata) {
         groups.stratum();
@@ -14075,15 +15382,37 @@ function groupsOf(design, c) {
                 sorted[i] = values[(s.start + i) * k + c];
             sorted.sort();
             for (const v of sorted)
-                groups.add(v, 1);
+                if (groups.add(v, 1) > cap)
+                    return groups.finish();
             continue;
         }
         const order = Array.from({ length: s.size }, (_, i) => s.start + i);
         order.sort((a, b) => values[a * k + c] - values[b * k + c] || q(a) - q(b));
         for (const u of order)
-            groups.add(values[u * k + c], q(u));
+            if (groups.add(values[u * k + c], q(u)) > cap)
+                return groups.finish();
     }
     return groups.finish();
+}
+/**
+ * True when the first 8 · cap units of the column already fall in more than 2 · cap bins of width `quantum`: then
+ * the column has more than cap groups and is not drawn by counts, which is known without sorting its values (a
+ * continuous column at 10^6 queries: 60,000 look-ups instead of a sort of 10^6 values). False says nothing.
+ */
+function manyBins(design, c, quantum, cap) {
+    const { k, values } = design;
+    const limit = 2 * cap;
+    const look = Math.min(design.units, 8 * cap + 8);
+    if (look <= limit)
+        return false;
+    const bins = new Set();
+    for (let u = 0; u < look; u++) {
+        const v = values[u * k + c];
+        bins.add(quantum > 0 ? Math.floor(v / quantum) : v);
+        if (bins.size > limit)
+            return true;
+    }
+    return false;
 }
 /**
  * Values of a column closer than this (2^-46 of its largest finite |value|) are drawn as one value, the
@@ -14117,47 +15446,226 @@ function columnsOf$1(design, columns) {
 }
 
 /**
- * Exact two-sided McNemar test for paired pass/fail outcomes: under "no difference", each discordant pair
- * (gained: baseline failed and candidate passed; lost: the reverse) goes either way with probability 1/2,
- * so gained ~ Binomial(gained + lost, 1/2). p = min(1, 2 * P(X <= min(gained, lost))).
- * Reference: McNemar(60, 40) = 0.0568879336409808 (exact binomial sum, see the test), McNemar(20, 0) = 2/2^20.
+ * The kernel jobs of the Poisson bootstrap and of the hashed sign-flip test (docs/scale.md): every unit's weight in
+ * a resample, and its sign in a pattern, is a pure function of (seed, the unit's id, the resample or pattern)
+ * (src/stats/poisson-weights.ts). Two consequences. The work streams through the units in order (a chunk of them
+ * stays in cache across a block of resamples) instead of gathering 10^10 values at random: at 10^6 queries the
+ * by-index bootstrap is bound by memory latency, this one by arithmetic. And a shard of the units can be summed
+ * anywhere (a warehouse, src/stats/warehouse-sql.ts): the gate adds the shards' sums.
  */
-function mcnemarExact(gained, lost) {
-    if (!Number.isInteger(gained) || !Number.isInteger(lost) || gained < 0 || lost < 0)
-        return Number.NaN;
-    const n = gained + lost;
-    if (n === 0)
-        return 1;
-    const k = Math.min(gained, lost);
-    let tail;
-    if (n <= 1000) {
-        // pmf(0) = 2^-n is exact in binary; pmf(j+1) = pmf(j) * (n - j) / (j + 1).
-        let term = Math.pow(2, -n);
-        tail = term;
-        for (let j = 0; j < k; j++) {
-            term = (term * (n - j)) / (j + 1);
-            tail += term;
+/** Resamples per block of a Poisson job (even: one hash gives a pair of resamples). */
+const POISSON_BLOCK = 500;
+/**
+ * Sign patterns per block of a hashed flip job: a multiple of 32 (one hash gives a unit's signs in 32 patterns),
+ * and large, since every block builds its own tables of every 32 units (about 1,000 operations per column).
+ */
+const HASH_FLIP_BLOCK = 2048;
+/** Widest column group of the Poisson kernel (scripts/generate-kernels.js, MAX_POISSON_WIDTH). */
+const POISSON_WIDTH = 6;
+/**
+ * The Poisson job of the given columns of a design, into `out` (columns.length x resamples). A stratum whose
+ * weights are all 0 in a resample (probability e^-units: a stratum of one unit, 37 % of the time) contributes its
+ * observed estimate, which is what every multinomial resample of a one-unit stratum gives.
+ */
+function poissonJob(design, columns, keys, seed, resamples, out) {
+    const { k, units, values } = design;
+    const width = columns.length;
+    const vs = [];
+    // Every column in one group: the design's own values, not a copy (40 MB at 10^6 queries and 5 metrics).
+    if (width === k && k <= POISSON_WIDTH && columns.every((c, i) => c === i))
+        vs.push(values);
+    else
+        for (let g = 0; g < width; g += POISSON_WIDTH) {
+            const group = columns.slice(g, Math.min(width, g + POISSON_WIDTH));
+            const v = new Float64Array(units * group.length);
+            for (let u = 0; u < units; u++)
+                for (let i = 0; i < group.length; i++)
+                    v[u * group.length + i] = values[u * k + group[i]];
+            vs.push(v);
         }
-    }
-    else {
-        // Beyond 1000 discordant pairs 2^-n underflows: sum from the largest term downwards in log space.
-        let logTerm = logChoose(n, k) - n * Math.LN2;
-        tail = 0;
-        for (let j = k; j >= 0; j--) {
-            const t = Math.exp(logTerm);
-            tail += t;
-            if (t < tail * 1e-17)
-                break;
-            logTerm += Math.log(j) - Math.log(n - j + 1);
-        }
-    }
-    return Math.min(1, 2 * tail);
+    const blocks = Math.ceil(resamples / POISSON_BLOCK);
+    return {
+        kind: 'poisson',
+        units: vs.length * blocks,
+        work: resamples * units * width,
+        blocks,
+        block: POISSON_BLOCK,
+        resamples,
+        k: width,
+        vs,
+        keys1: keys.keys1,
+        keys2: keys.keys2,
+        seed,
+        counts: design.counts,
+        starts: Int32Array.from(design.strata, (s) => s.start),
+        sizes: Int32Array.from(design.strata, (s) => s.size),
+        weights: Float64Array.from(design.strata, (s) => s.weight),
+        means: stratumMeans(design, columns),
+        out
+    };
 }
-function logChoose(n, k) {
-    let s = 0;
-    for (let i = 1; i <= k; i++)
-        s += Math.log(n - k + i) - Math.log(i);
-    return s;
+/**
+ * Per column and stratum, the stratum's estimate Σ v / denominator (in unit order): what a stratum contributes to
+ * a resample in which it drew no unit. means[c * strata + s].
+ */
+function stratumMeans(design, columns) {
+    const { k, values } = design;
+    const out = new Float64Array(columns.length * design.strata.length);
+    columns.forEach((c, i) => {
+        design.strata.forEach((s, si) => {
+            let sum = 0;
+            for (let u = s.start; u < s.start + s.size; u++)
+                sum += values[u * k + c];
+            out[i * design.strata.length + si] = sum / denominator(design, s);
+        });
+    });
+    return out;
+}
+/** The hashed sign-flip job of the given columns: contributions y (units x k, row-major) as signFlipPlan computes them. */
+function hashFlipJob(input) {
+    const { y, k, units, columns, permutations } = input;
+    const width = columns.length;
+    const all = width === k && columns.every((c, i) => c === i);
+    const own = all ? y : new Float64Array(units * width);
+    if (!all)
+        for (let u = 0; u < units; u++)
+            for (let i = 0; i < width; i++)
+                own[u * width + i] = y[u * k + columns[i]];
+    const blocks = Math.ceil(permutations / HASH_FLIP_BLOCK);
+    return {
+        kind: 'hashflip',
+        units: blocks,
+        work: (permutations * units * width) / 4,
+        block: HASH_FLIP_BLOCK,
+        permutations,
+        k: width,
+        n: units,
+        y: own,
+        keys1: input.keys.keys1,
+        keys2: input.keys.keys2,
+        seed: input.seed,
+        observed: Float64Array.from(columns, (c) => input.observed[c]),
+        tol: Float64Array.from(columns, (c) => input.tol[c]),
+        out: new Float64Array(blocks * width)
+    };
+}
+
+/**
+ * The first 8 bytes of MD5 (RFC 1321) of a text's UTF-8 bytes, as two big-endian signed 32-bit integers: the unit
+ * keys of the Poisson bootstrap (src/stats/poisson-weights.ts), which SQL engines compute as md5(id). Written out
+ * because a million ids through node:crypto cost a second (a native call per id); this is about four times
+ * faster on query ids (tests hold it to node:crypto on every kind of text).
+ */
+/** Per-step left rotations and the sines table T[i] = floor(|sin(i + 1)| · 2^32) of RFC 1321. */
+const SHIFTS = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
+const SINES = Int32Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 4294967296));
+/** The message's 32-bit little-endian words, padded (reused between calls). */
+let words$1 = new Int32Array(16);
+const { imul } = Math;
+function md5Head(text) {
+    const bytes = utf8(text);
+    const n = bytes.length;
+    const blocks = ((n + 8) >>> 6) + 1;
+    if (words$1.length < blocks * 16)
+        words$1 = new Int32Array(blocks * 16);
+    words$1.fill(0, 0, blocks * 16);
+    for (let i = 0; i < n; i++)
+        words$1[i >> 2] |= bytes[i] << ((i & 3) << 3);
+    words$1[n >> 2] |= 0x80 << ((n & 3) << 3);
+    // The length in bits, 64-bit little-endian (ids are far below 2^29 bytes: the high word is 0).
+    words$1[blocks * 16 - 2] = imul(n, 8);
+    let a = 0x67452301;
+    let b = 0xefcdab89 | 0;
+    let c = 0x98badcfe | 0;
+    let d = 0x10325476;
+    for (let block = 0; block < blocks; block++) {
+        const base = block * 16;
+        const a0 = a;
+        const b0 = b;
+        const c0 = c;
+        const d0 = d;
+        for (let i = 0; i < 64; i++) {
+            let f;
+            let g;
+            if (i < 16) {
+                f = (b & c) | (~b & d);
+                g = i;
+            }
+            else if (i < 32) {
+                f = (d & b) | (~d & c);
+                g = (5 * i + 1) & 15;
+            }
+            else if (i < 48) {
+                f = b ^ c ^ d;
+                g = (3 * i + 5) & 15;
+            }
+            else {
+                f = c ^ (b | ~d);
+                g = (7 * i) & 15;
+            }
+            const s = SHIFTS[((i >> 4) << 2) | (i & 3)];
+            const x = (a + f + SINES[i] + words$1[base + g]) | 0;
+            a = d;
+            d = c;
+            c = b;
+            b = (b + ((x << s) | (x >>> (32 - s)))) | 0;
+        }
+        a = (a + a0) | 0;
+        b = (b + b0) | 0;
+        c = (c + c0) | 0;
+        d = (d + d0) | 0;
+    }
+    // The digest is a, b, c, d little-endian: its bytes 0..3 read big-endian are a byte-swapped.
+    return [swap$1(a), swap$1(b)];
+}
+const swap$1 = (x) => ((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
+/** UTF-8 bytes of a text (a plain copy for ASCII, the usual id). */
+function utf8(text) {
+    const out = [];
+    for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0x80)
+            return new TextEncoder().encode(text);
+        out.push(code);
+    }
+    return out;
+}
+
+/**
+ * The Poisson bootstrap's weights and the sign-flip test's signs as pure functions of (seed, unit, index), so
+ * that any engine holding the rows computes the same ones (docs/scale.md, "Beyond one machine"): the kernels of
+ * src/stats/kernels.ts inline these steps, and src/stats/warehouse-sql.ts writes them as SQL. Everything is
+ * 32-bit unsigned arithmetic (xor, shifts, multiplication and addition modulo 2^32), which JavaScript has
+ * (Math.imul) and which SQL engines compute exactly in 64-bit integers (each product split in 16-bit halves).
+ *
+ * - A unit's key: the MD5 of its id (the query id, or the cluster's value) as UTF-8; K1 = its bytes 0..3 and
+ *   K2 = its bytes 4..7, big-endian (the first 16 hex digits of md5(id), a function DuckDB, Spark SQL and
+ *   BigQuery all have). Two keys make 64 bits: at 10^9 units about 0.03 pairs share both.
+ * - A seed's key: bytes 0..3 of md5(`retrieval-gate/weights\0${seed}`) for the weights, of
+ *   md5(`retrieval-gate/signs\0${seed}`) for the signs.
+ * - The hash of (unit, word j): x = (K1 xor S) + j·0x9E3779B9; x ^= x >> 16; x *= 0x85EBCA6B; x ^= x >> 13;
+ *   x = (x xor K2) · 0xC2B2AE35; x ^= x >> 16 (MurmurHash3's finaliser with the second key mixed in).
+ * - Weights: word j gives resamples 2j (its low 16 bits) and 2j + 1 (its high 16 bits); a weight is Poisson(1)
+ *   by inversion of those 16 bits, {@link POISSON_THRESHOLDS}.
+ * - Signs: word j gives patterns 32j .. 32j + 31; bit t set means the unit's sign is −1 in pattern 32j + t.
+ */
+/** The golden-ratio increment of the word index (Weyl sequence), MurmurHash3's two finaliser multipliers. */
+const HASH_STEP = 0x9e3779b9;
+const HASH_M1 = 0x85ebca6b;
+const HASH_M2 = 0xc2b2ae35;
+/**
+ * T_k = round(65536 · P(X ≤ k)) for X ~ Poisson(1), k = 0 .. 7 (scipy: `[round(65536 * poisson.cdf(k, 1)) for k in
+ * range(8)]`). A 16-bit u gives the weight #{k : u ≥ T_k}: P(w = k) is Poisson(1)'s rounded to a multiple of
+ * 2^-16 (the last, 8, takes the tail), so the weights' mean is exactly 1 and their variance 0.99997.
+ */
+const POISSON_THRESHOLDS = [24109, 48219, 60273, 64292, 65296, 65497, 65531, 65535];
+/** The first 8 bytes of md5(text) as two signed 32-bit integers (big-endian), as the kernels hold them. */
+function md5Key(text) {
+    return md5Head(text);
+}
+/** The seed keys of the weights and of the signs (see the module comment). */
+function seedKeys(seed) {
+    return { weights: md5Key(`retrieval-gate/weights\u0000${seed}`)[0], signs: md5Key(`retrieval-gate/signs\u0000${seed}`)[0] };
 }
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -14165,7 +15673,7 @@ const { abs } = Math;
 /** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says. */
 const EXACT_UNITS = 20;
 /** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
-function signFlipPlan(design, permutations, seed, stream) {
+function signFlipPlan(design, permutations, seed, stream, flips) {
     const { k, units } = design;
     const y = contributions(design);
     const observed = new Float64Array(k);
@@ -14207,8 +15715,8 @@ function signFlipPlan(design, permutations, seed, stream) {
     const byCounts = [];
     const grouped = [];
     for (let c = 0; c < k; c++) {
-        const g = absGroupsOf(y, k, c, units);
-        if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups) {
+        const g = absGroupsOf(y, k, c, units, Math.floor(FLIP_COST * groups));
+        if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups && (flips?.byCounts(c) ?? true)) {
             byCounts.push(c);
             grouped.push(g);
         }
@@ -14217,7 +15725,11 @@ function signFlipPlan(design, permutations, seed, stream) {
     }
     const jobs = [];
     let flipJob = null;
-    if (byFlip.length > 0) {
+    if (byFlip.length > 0 && flips) {
+        flipJob = flips.job({ y, k, units, columns: byFlip, observed, tol });
+        jobs.push(flipJob);
+    }
+    else if (byFlip.length > 0) {
         const kf = byFlip.length;
         const tables = new Float64Array(kf * groups * 16);
         byFlip.forEach((c, i) => nibbleTable(y, k, c, units, groups, tables.subarray(i * groups * 16, (i + 1) * groups * 16)));
@@ -14239,22 +15751,7 @@ function signFlipPlan(design, permutations, seed, stream) {
     }
     let countJob = null;
     if (byCounts.length > 0) {
-        const states = countsStates(seed, stream, byCounts, blocks);
-        countJob = {
-            kind: 'signcount',
-            units: blocks * byCounts.length,
-            work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
-            blocks,
-            block: BLOCK,
-            permutations,
-            k: byCounts.length,
-            values: grouped.map((g) => g.values),
-            multiplicity: grouped.map((g) => g.multiplicity),
-            observed: Float64Array.from(byCounts, (c) => observed[c]),
-            tol: Float64Array.from(byCounts, (c) => tol[c]),
-            states,
-            out: new Float64Array(blocks * byCounts.length)
-        };
+        countJob = signCountJob({ grouped, columns: byCounts, observed: Float64Array.from(byCounts, (c) => observed[c]), tol: Float64Array.from(byCounts, (c) => tol[c]), permutations, seed, stream });
         jobs.push(countJob);
     }
     return {
@@ -14264,7 +15761,8 @@ function signFlipPlan(design, permutations, seed, stream) {
             if (flipJob) {
                 const out = flipJob.out;
                 const kf = byFlip.length;
-                for (let b = 0; b < blocks; b++)
+                // The job's own blocks: a hashed flip job's are not the flip job's.
+                for (let b = 0; b < flipJob.units; b++)
                     byFlip.forEach((c, i) => (hits[c] += out[b * kf + i]));
             }
             if (countJob) {
@@ -14276,6 +15774,29 @@ function signFlipPlan(design, permutations, seed, stream) {
             }
             return { pValues: hits.map((h) => (h + 1) / (permutations + 1)), permutations, exact: false };
         }
+    };
+}
+/**
+ * The sign-count job of the columns flipped by counts (their |y| groups; observed |T| and tolerance per grouped
+ * column): one place builds it, for a design and for a warehouse's histograms (src/stats/aggregate-engine.ts).
+ */
+function signCountJob(input) {
+    const { grouped, columns, permutations } = input;
+    const blocks = Math.ceil(permutations / BLOCK);
+    return {
+        kind: 'signcount',
+        units: blocks * columns.length,
+        work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
+        blocks,
+        block: BLOCK,
+        permutations,
+        k: columns.length,
+        values: grouped.map((g) => g.values),
+        multiplicity: grouped.map((g) => g.multiplicity),
+        observed: input.observed,
+        tol: input.tol,
+        states: countsStates(input.seed, input.stream, columns, blocks),
+        out: new Float64Array(blocks * columns.length)
     };
 }
 /**
@@ -14291,7 +15812,23 @@ function countsCost(multiplicity) {
         cost += m > 2048 ? 50 : Math.ceil(m / 32) + 1;
     return cost;
 }
-function absGroupsOf(y, k, c, units) {
+/**
+ * Null too once there are more than `cap` distinct values: every distinct value costs at least one unit of
+ * {@link countsCost}, so such a column is flipped, and listing 10^6 values cost 100 MB at 10^6 queries.
+ */
+function absGroupsOf(y, k, c, units, cap) {
+    // The first 8 · cap units already holding more than cap distinct |y|: no need to sort them all to know.
+    const look = Math.min(units, 8 * cap + 8);
+    if (look > cap) {
+        const seen = new Set();
+        for (let u = 0; u < look; u++) {
+            const v = abs(y[u * k + c]);
+            if (v !== 0)
+                seen.add(v);
+            if (seen.size > cap)
+                return null;
+        }
+    }
     const a = new Float64Array(units);
     for (let u = 0; u < units; u++) {
         const v = y[u * k + c];
@@ -14309,6 +15846,8 @@ function absGroupsOf(y, k, c, units) {
         if (values.length > 0 && values[values.length - 1] === v)
             mult[mult.length - 1]++;
         else {
+            if (values.length >= cap)
+                return null;
             values.push(v);
             mult.push(1);
         }
@@ -14318,7 +15857,7 @@ function absGroupsOf(y, k, c, units) {
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
 function contributions(design) {
     const { k, values } = design;
-    const y = new Float64Array(values.length);
+    const y = workerArray(values.length);
     for (const s of design.strata) {
         const f = s.weight / denominator(design, s);
         for (let u = s.start; u < s.start + s.size; u++)
@@ -14343,229 +15882,145 @@ function nibbleTable(y, k, c, units, groups, table) {
 }
 
 /**
- * Fewest independent queries for a non-binary metric's interval to support a pass. Measured: with 70% of the
- * differences zero and losses in 10% of the queries, no interval can hold a 0.035 false-pass rate at 30 queries
- * (the sample lacks every loss with probability 0.9^30 = 0.042, and then looks like a gain); at 40 the
- * skew-corrected t gives 0.014 (percentile bootstrap 0.095, studentized bootstrap 0.029; at 30 it gives 0.048).
+ * Units from which `auto` draws by Poisson weights. Below it, the multinomial draws by index read values that
+ * sit in cache and cost about as much as the weights' hashing (measured, docs/scale.md), and every report of
+ * the project's goldens and benchmarks up to 20,000 queries keeps its bytes.
  */
-const MIN_QUERIES_SKEW = 40;
+const POISSON_FROM_UNITS = 50_000;
+/** A column is drawn by counts under a Poisson law only when its distinct values are at most units / this. */
+const HISTOGRAM_SHARE = 4;
 /**
- * Fewest clusters for a clustered interval to support a pass. Measured: with the effect in 20% of the clusters,
- * 10 clusters lack it entirely with probability 0.8^10 = 0.107, beyond any method (all pass 0.13–0.14); with 20
- * clusters the skew-corrected t holds 0.022 (cluster-robust t with clusters − 1 df: 0.076, wild cluster bootstrap:
- * 0.076).
+ * …and at most this many. The SQL sends a shard's histogram of a column when it has at most this many values: a
+ * bound that does not depend on the shard's size, so that a column with few values overall has a histogram
+ * from every shard (a per-shard share of its rows would not).
  */
-const MIN_CLUSTERS = 20;
-/**
- * The method of a comparison. `auto` (the default): Tango's score interval for a binary metric on independent,
- * equally weighted queries; Hall's skew-corrected t otherwise (continuous metrics, clusters, target weights).
- * `percentile` and `bca` are the bootstrap as the rules ask, everywhere.
- */
-function chooseInterval(setting, binary, independent) {
-    if (setting !== 'auto')
-        return setting;
-    return binary && independent ? 'score' : 'skew-t';
+const HISTOGRAM_MAX_VALUES = 65536;
+/** The law of a run from the rules' method and the whole comparison's units. */
+function resamplingLaw$1(method, units) {
+    if (method === 'multinomial')
+        return 'multinomial';
+    if (method === 'poisson')
+        return 'poisson';
+    return units >= POISSON_FROM_UNITS ? 'poisson' : 'multinomial';
 }
-/**
- * Why this interval is no evidence for a pass, or null when it is. Every method: an interval without width,
- * fewer than two clusters, or a stratum of one unit. The skew-corrected t also needs
- * {@link MIN_QUERIES_SKEW} queries (independent) or {@link MIN_CLUSTERS} clusters, below which its level is
- * not assured on the designs that measured it. A non-finite interval is not judged here (decide fails it).
- */
-function unreliableInterval(method, design, ci) {
-    if (design.units === 0)
-        return null;
-    if (design.clusters !== null && design.clusters < 2)
-        return 'few_clusters';
-    if (design.strata.some((s) => s.size < 2))
-        return 'single_unit_stratum';
-    if (Number.isFinite(ci[0]) && Number.isFinite(ci[1]) && !(ci[1] > ci[0]))
-        return 'no_spread';
-    if (method === 'skew-t') {
-        if (design.clusters !== null)
-            return design.clusters < MIN_CLUSTERS ? 'few_clusters' : null;
-        if (design.units < MIN_QUERIES_SKEW)
-            return 'few_queries';
+/** The resampling of a run over this table (keys of the units are computed once, only under a Poisson law). */
+function createResampling(table, statistics) {
+    const cluster = statistics.cluster === undefined ? undefined : table.attrs.get(statistics.cluster);
+    const units = cluster ? new Set(cluster).size : table.ids.length;
+    const law = resamplingLaw$1(statistics.method, units);
+    const { resamples, permutations, seed } = statistics;
+    if (law === 'multinomial') {
+        return {
+            law,
+            units,
+            bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, resamples, seed, stream, scratch), laws: new Array(design.k).fill('multinomial') }),
+            flips: (design, _members, stream) => signFlipPlan(design, permutations, seed, stream)
+        };
     }
-    return null;
-}
-
-/** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
-const { sqrt: sqrt$1, max: max$1 } = Math;
-/**
- * Tango's (1998) asymptotic score interval for the difference of two paired proportions, here
- * Δ = p(candidate) − p(baseline) = (gained − lost) / n for a binary metric, every query one pair.
- *
- * Why not a bootstrap: a hit@k difference has three values and, on a small set, only a handful of discordant
- * queries; resampling them gives intervals that are too short (false pass 0.041–0.086 at the margin with 30–100
- * queries, docs/statistics.md) and, when every query is tied, the single point [0, 0], which passes any margin.
- * The score interval inverts the score test: it is the set of Δ0 with |T(Δ0)| ≤ z,
- *
- *   T(Δ0) = (gained − lost − n·Δ0) / √(n · (2·q̃ + Δ0·(1 − Δ0))),
- *
- * where q̃ is the maximum-likelihood estimate of P(lost) under Δ = Δ0 (the root of a quadratic:
- * A = 2n, B = −gained − lost + (2n − gained + lost)·Δ0, C = −lost·Δ0·(1 − Δ0), q̃ = (√(B² − 4AC) − B) / 2A).
- * Its width never collapses: with every query tied it is about ±z²/(n + z²) (±0.088 at 40 queries).
- * Measured against Newcombe's (1998) method 10 on the designs of docs/statistics.md, it is the one whose
- * false-pass rate stays at or below 0.025 everywhere (Newcombe's reaches 0.044 at 40 queries, 6% lost / 1% gained).
- *
- * The same statistic as R's contingencytables::Tango_asymptotic_score_CI_paired_2x2 (Fagerland, Lydersen and Laake
- * 2017) with n12 = gained, n21 = lost; the ends are found by bisection to 2^-52, so the result depends on the
- * counts and the confidence alone.
- */
-function pairedScoreInterval(gained, lost, n, confidence) {
-    if (!(n > 0) || !(gained >= 0 && lost >= 0 && gained + lost <= n))
-        return [Number.NaN, Number.NaN];
-    const z = normalQuantile(1 - (1 - confidence) / 2);
-    const estimate = (gained - lost) / n;
-    const statistic = (d) => {
-        const a = 2 * n;
-        const b = -gained - lost + (2 * n - gained + lost) * d;
-        const c = -lost * d * (1 - d);
-        const q = (sqrt$1(max$1(0, b * b - 4 * a * c)) - b) / (2 * a);
-        const spread = n * (2 * q + d * (1 - d));
-        const num = gained - lost - n * d;
-        return spread > 0 ? num / sqrt$1(spread) : num === 0 ? 0 : num > 0 ? Infinity : -Infinity;
+    const keyed = seedKeys(seed);
+    const unitKeys = unitKeysOf(table, cluster);
+    const everyColumn = statistics.method === 'poisson';
+    // A column's distinct values, known from its groups once the bootstrap built them (the sign-flip test asks again).
+    const distinctOf = new WeakMap();
+    const few = (design, c) => {
+        const known = distinctOf.get(design)?.get(c);
+        return known === undefined ? fewDistinct(design, c) : fewOf(known, design.units);
     };
-    // T falls as Δ0 rises and is 0 at the estimate: the lower end solves T = z below it, the upper T = −z above it.
-    const lower = estimate <= -1 ? -1 : bisect((d) => statistic(d) - z, -1, estimate);
-    const upper = estimate >= 1 ? 1 : bisect((d) => statistic(d) + z, estimate, 1);
-    return [lower, upper];
-}
-/** The root of a decreasing f on [lo, hi] (f(lo) > 0 ≥ f(hi) in the limit), by halving until the ends meet. */
-function bisect(f, lo, hi) {
-    let a = lo;
-    let b = hi;
-    for (let i = 0; i < 200; i++) {
-        const mid = a + (b - a) / 2;
-        if (mid <= a || mid >= b)
-            break;
-        if (f(mid) > 0)
-            a = mid;
-        else
-            b = mid;
-    }
-    return a + (b - a) / 2;
-}
-
-/**
- * A standard error at or below this share of the estimate is rounding of equal differences (ten queries each
- * +0.1 sum to 1.0000000000000002), not a spread: such data give no interval.
- */
-const NO_SPREAD$1 = 1e-12;
-/**
- * Hall's (1992) skewness-corrected t interval for the design's estimate, with Student t quantiles.
- *
- * Why: per-query differences of retrieval metrics are often far from symmetric (most queries unchanged, a few
- * lose a lot). The sampling distribution of the studentized mean is then skewed, and a symmetric interval (t, or
- * the percentile bootstrap, which is no better at these sizes) misses the truth on the side of the rare losses far
- * more often than its nominal 2.5%: the side a non-inferiority check reads. Hall's transformation removes the skew
- * to second order, as the studentized bootstrap does, but in closed form (O(units), no resampling):
- *
- *   g(T) = T + (a/3)·T² + (a²/27)·T³ + a/6,   a = the skew of the estimate (γ̂/√n for a mean),
- *   interval = [θ̂ − se·g⁻¹(t), θ̂ − se·g⁻¹(−t)],   g⁻¹(x) = (3/a)·(∛(1 + a·(x − a/6)) − 1),
- *
- * t = Student's (1 + confidence)/2 quantile with the design's degrees of freedom. g is increasing on the whole
- * line ((1 + aT/3)² ≥ 0), so g⁻¹ is defined everywhere; with a = 0 it is the t interval. The same linearised terms
- * as the cluster-robust standard error (src/stats/linear.ts) give the skew, so clusters (units = clusters, df =
- * clusters − 1) and target-weight strata (Satterthwaite df) are handled alike.
- *
- * Null when there is no spread (se = 0) or no degree of freedom: no interval can be read from such data.
- * References: P. Hall, "On the removal of skewness by transformation", JRSS B 54 (1992) 221–228; X.-H. Zhou and
- * S. Gao, "One-sided confidence intervals for means of positively skewed distributions", The American
- * Statistician 54 (2000) 100–104 (Hall's interval and the bootstrap-t are the two that hold their one-sided level).
- */
-function skewTInterval(design, c, confidence) {
-    const { se } = linearSe(design, c);
-    const est = estimate(design, c);
-    const { df, skew } = moments$1(design, c);
-    if (!(se > NO_SPREAD$1 * Math.abs(est)) || !(df >= 1) || !Number.isFinite(est) || !Number.isFinite(skew))
-        return null;
-    const t = tQuantile(1 - (1 - confidence) / 2, df);
-    return { ci: [est - se * inverseHall(t, skew), est - se * inverseHall(-t, skew)], se, df, skew };
-}
-/** g⁻¹(x) for skew a: x when a is 0, else (3/a)·(∛(1 + a·(x − a/6)) − 1), with ∛(1 + y) − 1 = expm1(log1p(y)/3) near 0. */
-function inverseHall(x, a) {
-    if (a === 0)
-        return x;
-    const y = a * (x - a / 6);
-    const root = y > -1 ? Math.expm1(Math.log1p(y) / 3) : Math.cbrt(1 + y) - 1;
-    return (3 / a) * root;
-}
-/**
- * The skew of the estimate and Satterthwaite's degrees of freedom over strata, from the units' linearised terms
- * e_u = w_s·(value_u − est_s·count_u)/den_s: skew = Σe³ / (Σe²)^{3/2}; with V_s = n_s/(n_s − 1)·Σ_{u∈s} e², df =
- * (Σ V_s)² / Σ V_s²/(n_s − 1) — n − 1 (or clusters − 1) with one stratum. A stratum of one unit adds nothing to
- * either (its variance cannot be estimated; the comparison is then marked unreliable, src/stats/interval-choice.ts).
- */
-function moments$1(design, c) {
-    const { k, values, counts } = design;
-    let second = 0;
-    let third = 0;
-    let total = 0;
-    let perDf = 0;
-    for (const s of design.strata) {
-        if (s.size < 2)
-            continue;
-        const den = denominator(design, s);
-        let sum = 0;
-        for (let u = s.start; u < s.start + s.size; u++)
-            sum += values[u * k + c];
-        const est = sum / den;
-        let ss = 0;
-        for (let u = s.start; u < s.start + s.size; u++) {
-            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
-            ss += e * e;
-            third += e * e * e;
+    return {
+        law,
+        units,
+        bootstrap(design, members, stream, scratch) {
+            const laws = new Array(design.k).fill('multinomial');
+            let keys;
+            const draw = {
+                byCounts: (groups, c) => {
+                    if (groups.values.length * COUNTS_PER_GROUP > design.units)
+                        return false;
+                    let memo = distinctOf.get(design);
+                    if (!memo)
+                        distinctOf.set(design, (memo = new Map()));
+                    memo.set(c, groups.distinct);
+                    return !everyColumn && fewOf(groups.distinct, design.units);
+                },
+                job(columns, out) {
+                    for (const c of columns)
+                        laws[c] = 'poisson';
+                    keys ??= unitKeys(design, members);
+                    return poissonJob(design, columns, keys, keyed.weights, resamples, out);
+                }
+            };
+            return { plan: bootstrapPlan(design, resamples, seed, stream, scratch, draw), laws };
+        },
+        flips(design, members, stream) {
+            const flips = {
+                byCounts: (c) => few(design, c),
+                job: (input) => hashFlipJob({ ...input, keys: unitKeys(design, members), seed: keyed.signs, permutations })
+            };
+            return signFlipPlan(design, permutations, seed, stream, flips);
         }
-        second += ss;
-        const v = (s.size / (s.size - 1)) * ss;
-        total += v;
-        perDf += (v * v) / (s.size - 1);
-    }
-    const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN;
-    return { df: perDf > 0 ? (total * total) / perDf : 0, skew };
+    };
 }
-
-/**
- * An interval for the mean difference when every observed difference is the same value c (a candidate identical
- * to the baseline on every query: c = 0). The spread is 0, so no t or bootstrap interval has width, and a point is
- * no evidence: unseen queries may differ. What the data do bound is how many could: if a share p of the
- * population had another difference, n units would all agree with probability (1 − p)^n, so with confidence
- * 1 − alpha/2 the share is below p_u = 1 − (alpha/2)^(1/n) (the "rule of three", about 3.7/n at 95%). Those differ
- * from c by at most the metric's declared range R in either direction, so the mean lies in
- *
- *   [c − p_u·(R + c), c + p_u·(R − c)]   (clipped to [−R, R]),
- *
- * with coverage at least 1 − alpha/2 (two one-sided statements about one share). It is the continuous counterpart
- * of the score interval of a binary metric with every query tied (±z²/(n + z²), src/stats/score-interval.ts):
- * 1,000 identical queries on a metric in [0, 1] bound the change to ±0.0037; 40 only to ±0.088.
- */
-function tiedBound(common, units, range, confidence) {
-    const share = -Math.expm1(Math.log((1 - confidence) / 2) / units);
-    return [Math.max(-range, common - share * (range + common)), Math.min(range, common + share * (range - common))];
+/** At most units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES} distinct values. */
+function fewOf(distinct, units) {
+    return distinct * HISTOGRAM_SHARE <= units && distinct <= HISTOGRAM_MAX_VALUES;
 }
-
 /**
- * The interval statistics.interval auto gives one comparison, and its degrees of freedom when a t quantile made it
- * (null otherwise): Tango's score interval, Hall's skew-corrected t, or, when every difference is the same and the
- * metric has a range, the rule-of-three bound. One function for the engine (src/stats/compare.ts) and the
- * calibration study (bench/calibration), so the study measures exactly what the gate computes.
+ * Column c's distinct values, stratum by stratum (equal doubles are one value, -0 and 0 too, as SQL's GROUP BY
+ * counts them), are at most the units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES}.
  */
-function closedFormInterval(input) {
-    const { method, design, estimate, confidence } = input;
-    if (method === 'score')
-        return { interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null }, df: null };
-    const t = skewTInterval(design, input.column, confidence);
-    if (t)
-        return { interval: { ci: t.ci, method, note: null }, df: t.df };
-    if (input.range !== undefined && !input.weighted && design.units >= 2 && Number.isFinite(estimate)) {
-        const ci = tiedBound(estimate, design.units, input.range[1] - input.range[0], confidence);
-        const unit = design.clusters === null ? 'query' : 'cluster';
-        return { interval: { ci, method: 'tied-bound', note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range` }, df: null };
+function fewDistinct(design, c) {
+    const { k, values } = design;
+    let distinct = 0;
+    for (const s of design.strata) {
+        const sorted = new Float64Array(s.size);
+        for (let i = 0; i < s.size; i++)
+            sorted[i] = values[(s.start + i) * k + c];
+        sorted.sort();
+        for (let i = 0; i < s.size; i++)
+            if (i === 0 || sorted[i] !== sorted[i - 1])
+                distinct++;
+        if (distinct * HISTOGRAM_SHARE > design.units || distinct > HISTOGRAM_MAX_VALUES)
+            return false;
     }
-    // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
-    return { interval: { ci: [estimate, estimate], method, note: null }, df: null };
+    return true;
+}
+/**
+ * The keys of a design's units: the md5 of each query id (computed once per table row) or of each cluster's
+ * value (once per value), in the design's unit order.
+ */
+function unitKeysOf(table, cluster) {
+    let rows;
+    const byValue = new Map();
+    const rowKeys = () => {
+        if (rows)
+            return rows;
+        const keys1 = workerInts(table.ids.length);
+        const keys2 = workerInts(table.ids.length);
+        table.ids.forEach((id, i) => ([keys1[i], keys2[i]] = md5Key(id)));
+        return (rows = { keys1, keys2 });
+    };
+    return (design, members) => {
+        const keys1 = workerInts(design.units);
+        const keys2 = workerInts(design.units);
+        if (cluster) {
+            members.forEach((row, j) => {
+                const value = cluster[row];
+                let key = byValue.get(value);
+                if (!key)
+                    byValue.set(value, (key = md5Key(value)));
+                keys1[design.unitOfMember[j]] = key[0];
+                keys2[design.unitOfMember[j]] = key[1];
+            });
+        }
+        else {
+            const all = rowKeys();
+            members.forEach((row, j) => {
+                keys1[design.unitOfMember[j]] = all.keys1[row];
+                keys2[design.unitOfMember[j]] = all.keys2[row];
+            });
+        }
+        return { keys1, keys2 };
+    };
 }
 
 /**
@@ -14630,6 +16085,7 @@ function selectableResamples(values, stepsPerValue = STEPS_PER_VALUE) {
         cut(j);
         cut(j + 1);
     };
+    const selection = { a: values, settle, budget };
     const first = (r) => {
         started = true;
         const split = n > SAMPLE * 4 ? tails(values, r) : ordinary(values) ? [] : null;
@@ -14658,7 +16114,7 @@ function selectableResamples(values, stepsPerValue = STEPS_PER_VALUE) {
             }
             if (r === lo || r === hi)
                 extreme(values, lo, hi, r === lo);
-            else if (!select(values, r, lo, hi, settle, budget)) {
+            else if (!select(selection, r, lo, hi)) {
                 // Out of steps: the array is still the same values, rearranged; sorted, every rank is its position.
                 sortAll();
                 return values[r];
@@ -14728,10 +16184,10 @@ function tails(a, r) {
     // Three standard deviations of the sample rank beyond the rank's expected place: rarely short of it.
     const index = min(SAMPLE - 1, ceil(q * (SAMPLE - 1) + 3 * sqrt(q * (1 - q) * SAMPLE) + 1));
     // 256 values: even a quadratic selection is cheap here, so no budget.
-    const unbounded = { steps: Infinity };
-    select(sample, index, 0, SAMPLE - 1, ignore, unbounded);
+    const sampled = { a: sample, settle: ignore, budget: { steps: Infinity } };
+    select(sampled, index, 0, SAMPLE - 1);
     const tLow = sample[index];
-    select(sample, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1, ignore, unbounded);
+    select(sampled, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1);
     const tHigh = sample[SAMPLE - 1 - index];
     if (!(tLow < tHigh))
         return ordinary(a) ? [] : null;
@@ -14792,7 +16248,9 @@ function extreme(a, lo, hi, smallest) {
  * sample only, so it reports nothing). Every pass is charged to `budget`; false when it ran out (the range is
  * then rearranged but unfinished).
  */
-function select(a, k, left, right, settle, budget) {
+function select(selection, k, left, right) {
+    const { a, settle, budget } = selection;
+    let sampling;
     while (right > left) {
         budget.steps -= right - left + 1 + MAX_CUTS;
         if (budget.steps < 0)
@@ -14803,7 +16261,8 @@ function select(a, k, left, right, settle, budget) {
             const z = log$1(n);
             const s = 0.5 * exp((2 * z) / 3);
             const sd = 0.5 * sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1);
-            if (!select(a, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)), ignore, budget))
+            sampling ??= { a, settle: ignore, budget };
+            if (!select(sampling, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd))))
                 return false;
         }
         const t = a[k];
@@ -14866,7 +16325,7 @@ function quantileOfRanks(n, at, p) {
  * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
  * stratum has a single unit (no leave-one-out estimate).
  */
-function acceleration(design, c) {
+function acceleration$1(design, c) {
     const { k, values, counts } = design;
     const theta = new Float64Array(design.units);
     for (const s of design.strata) {
@@ -14993,7 +16452,7 @@ function resampleViews(columns) {
  * resamples, so a subset keeps these few numbers per confidence instead of its resamples.
  */
 function columnIntervals(design, resamples, method, confidence) {
-    return resamples.map((r, c) => (method === 'bca' ? bcaInterval(r, estimate(design, c), acceleration(design, c), confidence) : { ci: percentileInterval(r, confidence), method: 'percentile', note: null }));
+    return resamples.map((r, c) => (method === 'bca' ? bcaInterval(r, estimate(design, c), acceleration$1(design, c), confidence) : { ci: percentileInterval(r, confidence), method: 'percentile', note: null }));
 }
 
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
@@ -15008,10 +16467,12 @@ const KEEP_UNITS = 64;
 function createStats(table, rules, options = {}) {
     const metricNames = [...rules.metrics.keys()];
     const statistics = rules.statistics;
-    checkWeights(table, rules);
+    checkWeights$1(table, rules);
     const runner = createRunner(options.threads ?? defaultThreads());
     // The bootstrap is drawn only when the rules ask for a bootstrap interval; auto's intervals are in closed form.
     const bootstrap = statistics.interval !== 'auto';
+    // Which law draws the resamples and the randomization test's signs (statistics.method, fixed from the units).
+    const resampling = createResampling(table, statistics);
     // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
     runner.prepare(((bootstrap ? statistics.resamples : 0) + statistics.permutations / 4) * table.ids.length * metricNames.length);
     const diffs = new Map();
@@ -15057,10 +16518,10 @@ function createStats(table, rules, options = {}) {
     };
     // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
     let scratch;
-    const plan = (design, key) => {
+    const plan = (design, idx, key) => {
         scratch ??= new Float64Array(metricNames.length * statistics.resamples);
         // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-        return bootstrapPlan(design, statistics.resamples, statistics.seed, key, scratch);
+        return resampling.bootstrap(design, idx, key, scratch);
     };
     /** The drawn resamples as views; a copy is kept in the cache when drawing them again would cost more. */
     const keep = (key, design, drawn) => {
@@ -15078,20 +16539,20 @@ function createStats(table, rules, options = {}) {
             const idx = members(filters);
             const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
             const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file);
-            const boot = bootstrap ? plan(design, key) : null;
-            const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`);
+            const boot = bootstrap ? plan(design, idx, key) : null;
+            const flip = resampling.flips(design, idx, `${key}\u0000flip`);
             // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
-            runner.run([...(boot?.jobs ?? []), ...flip.jobs]);
-            s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() };
+            runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs]);
+            s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, statistics, label, rules.source.file)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null };
             if (boot)
-                fill(s, keep(key, design, boot.finish()));
+                fill(s, keep(key, design, boot.plan.finish()));
             subsetCache.set(key, s);
         }
         else if (bootstrap && !s.intervals.has(confidence)) {
             let columns = resampleCache.get(key);
             if (!columns) {
                 // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
-                const boot = plan(s.design, key);
+                const { plan: boot } = plan(s.design, members(filters), key);
                 runner.run(boot.jobs);
                 columns = keep(key, s.design, boot.finish());
             }
@@ -15150,8 +16611,8 @@ function createStats(table, rules, options = {}) {
         }
         const s = subset(filters, confidence);
         const { design, levels } = s;
-        const b = estimate(levels, col);
-        const c = estimate(levels, metricNames.length + col);
+        const b = levels.target[col];
+        const c = levels.target[metricNames.length + col];
         const delta = estimate(design, col);
         // McNemar and the score interval count independent, equally weighted queries: under clusters or weights they would describe another population.
         const independent = design.clusters === null && !statistics.weights;
@@ -15199,20 +16660,29 @@ function createStats(table, rules, options = {}) {
             interval: interval.method,
             intervalNote: interval.note,
             unreliable,
+            resampling: s.laws === null ? null : s.laws[col],
             randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
             tTest: tInterval(design, col, confidence),
             se,
             df,
             clusters: design.clusters,
-            mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
+            mix: statistics.weights ? mixOf$1(statistics.weights.by, design, levels, col, metricNames.length) : null,
             notes
         };
     }
 }
-function mixOf(by, design, levels, col, k) {
+function levelEstimates(levels) {
+    const target = Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c));
+    // The observed mix differs from the target only with target weights (strata named by their value).
+    if (levels.strata.every((s) => s.value === null))
+        return { target, observed: target };
+    const shares = levels.strata.map((s) => s.observedShare);
+    return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) };
+}
+function mixOf$1(by, design, levels, col, k) {
     const observed = design.strata.map((s) => s.observedShare);
-    const baseline = estimate(levels, col, observed);
-    const candidate = estimate(levels, k + col, observed);
+    const baseline = levels.observed[col];
+    const candidate = levels.observed[k + col];
     return {
         by,
         strata: design.strata.map((s) => ({ value: s.value, queries: s.queries, observed: s.observedShare, target: s.weight })),
@@ -15223,7 +16693,7 @@ function mixOf(by, design, levels, col, k) {
  * Target weights must describe the data: every value they name occurs, and every value that occurs has a
  * weight (a value without one would silently drop out of the statistic; give it 0 to mean that).
  */
-function checkWeights(table, rules) {
+function checkWeights$1(table, rules) {
     const weights = rules.statistics.weights;
     if (!weights)
         return;
@@ -15406,17 +16876,13 @@ function gainOf(grade, exp) {
         return 0;
     return exp ? Math.pow(2, grade) - 1 : grade;
 }
-/**
- * Computes every measure for one query into `out` (one slot per measure, in order).
- * `ranked[i]` is the grade of the document at rank i+1 after ranking and depth cut ({@link NOT_JUDGED} or
- * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
- * is simply n = 0, which gives trec_eval's `-c` zeros.
- */
-function computeQuery(measures, ranked, n, judged, out, docs) {
+/** Computes every measure for one query into `out` (one slot per measure, in order). */
+function computeQuery(measures, ranking, judged, out) {
     for (let m = 0; m < measures.length; m++)
-        out[m] = computeOne(measures[m], ranked, n, judged, docs);
+        out[m] = computeOne(measures[m], ranking, judged);
 }
-function computeOne(measure, ranked, n, judged, docs) {
+function computeOne(measure, ranking, judged) {
+    const { grades: ranked, n, docs } = ranking;
     const rel = measure.rel;
     const k = measure.cutoff;
     switch (measure.kind) {
@@ -15583,11 +17049,9 @@ function judgedShare(ev, id, depth) {
             unjudged++;
     return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged };
 }
-/**
- * Pooling analysis over the paired queries (table order: fixed summation order). `measures` are the
- * gated measures whose condensed values the evidence holds, in evidence order.
- */
-function analysePooling(table, base, cand, depth, measures) {
+/** Pooling analysis over the paired queries (table order: fixed summation order), on each side's top `depth`. */
+function analysePooling(table, runs, depth) {
+    const { baseline: base, candidate: cand, measures } = runs;
     const perQuery = [];
     const sums = { b: 0, c: 0 };
     const sides = { b: emptySide(), c: emptySide() };
@@ -15853,7 +17317,8 @@ function poolCoverage(judged, pool) {
     return relevant > 0 ? found / relevant : 0;
 }
 /** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
-function analyseTwoStage(ids, ev, judgments, k, g) {
+function analyseTwoStage(ids, ev, judgments, at) {
+    const { k, gain: g } = at;
     if (ev.candidates === null)
         return null;
     let queries = 0;
@@ -15905,8 +17370,12 @@ function zeroHit(ev, id, depth) {
             return false;
     return true;
 }
-/** Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute. */
-function analyseZeroHits(table, slices, metrics, depth, evidence) {
+/**
+ * Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute; the shares
+ * need both runs' evidence (null with per-query rows: then only the distributions).
+ */
+function analyseZeroHits(table, evidence, options) {
+    const { slices, metrics, depth } = options;
     const groups = [{ slice: [], members: table.ids.map((_, i) => i) }];
     for (const attr of slices) {
         const column = table.attrs.get(attr);
@@ -15990,7 +17459,7 @@ function assessPooling(rules, table, runs) {
         throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
     }
     const depth = poolDepth(rules);
-    const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures);
+    const pooling = runs === null ? null : analysePooling(table, runs, depth);
     const cap = rules.pooling?.maxUnjudged;
     if (pooling === null || cap === undefined)
         return { guards: [], pooling };
@@ -16010,7 +17479,7 @@ function assessZeroHits(rules, table, runs) {
     }
     const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules);
     const gated = [...new Set(rules.checks.map((c) => c.metric))];
-    const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate });
+    const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, { slices: rules.slices, metrics: gated, depth: zDepth });
     const z = rules.maxZeroHitShare;
     if (z === undefined)
         return { guards: [], zeroHits };
@@ -16040,8 +17509,8 @@ function assessTwoStage(rules, table, runs) {
     return {
         k,
         gain,
-        baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
-        candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
+        baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, { k, gain }),
+        candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, { k, gain })
     };
 }
 /** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
@@ -18592,10 +20061,12 @@ function lookConfidence(confidence, allowed) {
  * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
  * relative budget ("2%") is taken of the reference mean of the unit's queries.
  */
-function evaluateBudget(rule, metric, rules, reference, filters, confidence) {
+function evaluateBudget(rule, rules, reference, unit) {
     const spec = rule.budget;
     if (spec === undefined)
         return undefined;
+    const { filters, confidence } = unit;
+    const metric = rules.metrics.get(rule.metric);
     const looks = reference.looks;
     const c = reference.stats.compare(rule.metric, filters, looks === undefined ? confidence : lookConfidence(confidence, looks.allowed));
     const sign = metric.better === 'higher' ? 1 : -1;
@@ -18647,7 +20118,7 @@ async function readGatedRows(file, rules, input = {}) {
     const metricFields = new Set(rules.metrics.keys());
     if (length !== undefined)
         metricFields.add(length);
-    return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
+    return readRows$1(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
 }
 
 const short$1 = (sha) => inline(sha.slice(0, 12), 12);
@@ -27529,7 +29000,7 @@ function collectEvidence(source, keep, measures) {
                 condensedOrder[m++] = view.order[i];
             }
             const condensed = new Float64Array(measures.length);
-            computeQuery(measures, condensedGrades, m, view.judged, condensed, { docnos: view.docnos, order: condensedOrder });
+            computeQuery(measures, { grades: condensedGrades, n: m, docs: { docnos: view.docnos, order: condensedOrder } }, view.judged, condensed);
             evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) });
         },
         unjudged(block) {
@@ -27622,7 +29093,8 @@ function evidenceDepth(rules) {
  * either side that contradicts it is refused), and notes
  * what the dataset left out.
  */
-async function finishSide(side, coverage, evidence, dataset, role = 'baseline') {
+async function finishSide(scored, evidence, dataset, role = 'baseline') {
+    const { side, coverage } = scored;
     if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
         evidence.candidates = await readCandidates(side.source);
         side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`);
@@ -27749,8 +29221,8 @@ const referenceCapability = {
         };
     },
     adjust(unit, { rules, summary, check }) {
-        const metric = rules.metrics.get(check.rule.metric);
-        return withBudget(unit, evaluateBudget(check.rule, metric, rules, { stats: summary.stats, label: summary.label, looks: summary.looks }, unit.slice, unit.comparison.confidence));
+        const reference = { stats: summary.stats, label: summary.label, looks: summary.looks };
+        return withBudget(unit, evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence }));
     }
 };
 function notRead(rules, r) {
@@ -28271,6 +29743,72 @@ function unitJsonExtras(result, unit, check) {
 }
 
 /**
+ * How the bootstrap drew its resamples, in words (statistics.method, src/stats/resampling.ts): the method table,
+ * the terminal's method line and the JSON report state it, since a Poisson law is another method than the
+ * multinomial one. Read from the comparisons themselves, so it says what was done, not what was asked.
+ */
+function resamplingWords(result) {
+    const { poisson, counts } = resamplingColumns(result);
+    const method = result.rules.statistics.method ?? 'auto';
+    const setting = method === 'auto' ? `statistics.method auto: Poisson from ${POISSON_FROM_UNITS.toLocaleString('en-US')} queries or clusters` : `statistics.method ${method}`;
+    if (!result.comparisons.some((c) => c.resampling !== null)) {
+        // statistics.interval auto: every interval in closed form; only the randomization test draws, and its law (fair,
+        // independent signs) is the same either way: the stream of signs is what the setting chooses.
+        const signs = runLaw(result) === 'poisson' ? 'from md5 of each query (or cluster) id and the seed' : 'from the seeded stream';
+        return `no bootstrap drawn: every interval is in closed form (statistics.interval auto); the randomization test's signs ${signs} (${setting})`;
+    }
+    if (poisson.length === 0)
+        return `multinomial: queries (or clusters) drawn with replacement within each stratum (${setting})`;
+    const others = counts.length === 0 ? '' : `; ${counts.join(', ')} multinomial, drawn by counts of their few distinct values`;
+    return `Poisson(1) weights per query (or cluster) and resample, from md5 of its id and the seed, for ${poisson.join(', ')}${others} (${setting}; docs/scale.md)`;
+}
+/** The short form for one line: "multinomial" or "Poisson-weighted". */
+function resamplingShort(result) {
+    return resamplingColumns(result).poisson.length === 0 ? '' : ' (Poisson-weighted)';
+}
+/** The metrics each law drew, over all queries (the slices are drawn the same way). */
+function resamplingColumns(result) {
+    const all = result.comparisons.filter((c) => c.slice.length === 0);
+    return { poisson: all.filter((c) => c.resampling === 'poisson').map((c) => c.metric), counts: all.filter((c) => c.resampling !== 'poisson').map((c) => c.metric) };
+}
+/** The law the run's units chose (the randomization test's signs follow it even when no bootstrap is drawn). */
+function runLaw(result) {
+    const cluster = result.rules.statistics.cluster;
+    const values = cluster === undefined ? undefined : result.table.attrs.get(cluster);
+    return resamplingLaw$1(result.rules.statistics.method, values === undefined ? result.table.ids.length : new Set(values).size);
+}
+/**
+ * The law of the run for the JSON report: the one its units chose (statistics.method; multinomial below 50,000
+ * under auto). Every bootstrap drawn and the randomization test's signs follow it; each comparison's own
+ * `resampling` says how its bootstrap was drawn (by counts for a column with few values; null when none was).
+ */
+function resamplingLaw(result) {
+    return runLaw(result);
+}
+
+/**
+ * The row of a query id in the paired table, or -1: a binary search over the ids, which the table keeps sorted
+ * by code unit. A report that shows ten queries looks them up here instead of building a map of every id (at
+ * 10^6 queries that map was 80 MB of the report's peak).
+ */
+function rowOfId(table, id) {
+    const { ids } = table;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = ids[mid];
+        if (v === id)
+            return mid;
+        if (v < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
  * string from the inputs goes through {@link inline}; numbers through format.ts.
  */
@@ -28475,8 +30013,7 @@ function regressedTable$1(result, limit) {
     const d = digitsFor(primary.range, typical);
     const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
     // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
-    const index = new Map(result.table.ids.map((id, i) => [id, i]));
-    const texts = shown.map((r) => queryDetails(result, index.get(r.id) ?? -1).text);
+    const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text);
     const withText = texts.some((t) => t !== undefined);
     const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
     shown.forEach((r, k) => rows.push([
@@ -28597,6 +30134,7 @@ function methodBody(result) {
         ['Differences', 'paired, candidate − baseline, per query'],
         ['Intervals', `${interval}${familyWords(result)}`],
         [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
+        ['Resampling', resamplingWords(result)],
         ['Randomization test', `${s.permutations} sign flips`],
         ['Seed', inline(s.seed, 40)],
         ['Training runs', stated.get('Training runs') ?? `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`],
@@ -29152,7 +30690,7 @@ const seedsCapability = {
 
 /** Longest query text kept: a question, a prompt; reports show it cut shorter still. */
 const MAX_QUERY_TEXT_CHARS = 4000;
-const HINT = 'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header';
+const HINT$1 = 'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header';
 const ID_KEYS = ['query_id', 'qid', 'id'];
 const TEXT_KEYS = ['text', 'query', 'question', 'title'];
 /**
@@ -29168,10 +30706,10 @@ async function readQueriesFile(path, name, keep) {
         const idKey = ID_KEYS.find((k) => record.has(k));
         const rawId = idKey === undefined ? undefined : record.get(idKey);
         if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
-            throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT);
+            throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT$1);
         const id = String(rawId);
         if (id === '')
-            throw new InputError({ ...where, key: 'query_id' }, 'the query_id is empty', HINT);
+            throw new InputError({ ...where, key: 'query_id' }, 'the query_id is empty', HINT$1);
         checkQueryIdLength(id, where);
         const known = byId.get(id);
         if (known !== undefined)
@@ -29197,9 +30735,9 @@ async function readQueriesFile(path, name, keep) {
         }
         byId.set(id, { line, text, attrs });
     };
-    await forEachRecord(path, name, onRecord, HINT);
+    await forEachRecord(path, name, onRecord, HINT$1);
     if (byId.size === 0)
-        throw new InputError({ file: name }, 'the queries file lists no query', HINT);
+        throw new InputError({ file: name }, 'the queries file lists no query', HINT$1);
     return { source: name, byId, attributes };
 }
 
@@ -29401,7 +30939,7 @@ function runGate(inputs, options = {}) {
         inputs: { baseline: baseline.source, candidate: candidate.source },
         coverage: table.coverage,
         decision,
-        comparisons: allComparisons(rules, table, stats),
+        comparisons: allComparisons$1(rules, table, stats),
         primaryMetric: rules.checks[0].metric,
         regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
         primaryDifferences: stats.differences(rules.checks[0].metric),
@@ -29451,7 +30989,7 @@ function assembleTrust(assessed, guards) {
         Object.assign(parts, a.assessment.trust ?? {});
     return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
 }
-function allComparisons(rules, table, stats) {
+function allComparisons$1(rules, table, stats) {
     const out = [];
     for (const metric of rules.metrics.keys())
         out.push(stats.compare(metric, []));
@@ -29663,11 +31201,13 @@ function referenceRules(raw, checks, fail) {
  * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
  * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
  * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
- * higher-is-better metric that cannot go below 0. `bounds` as for margins.
+ * higher-is-better metric that cannot go below 0. The bounds are the metric's, as for margins.
  */
-function toBudget(value, check, metric, bounds, hasReference, at, fail) {
+function toBudget(value, check, hasReference, site) {
     if (value === undefined)
         return undefined;
+    const { metric, at, fail } = site;
+    const bounds = metric.bounds;
     const path = [...at, 'budget'];
     if (!hasReference)
         fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget");
@@ -29909,6 +31449,10 @@ const RULES_SCHEMA = {
                 interval: {
                     enum: ['auto', 'percentile', 'bca'],
                     description: 'Interval method. "auto" (default): chosen per check by metric type and design, stated in the report: Tango\'s score interval for binary metrics on independent queries, Hall\'s skew-corrected t otherwise (docs/statistics.md). "percentile" or "bca": the paired bootstrap everywhere ("bca" falls back to percentile, with a note, where BCa is undefined).'
+                },
+                method: {
+                    enum: ['auto', 'multinomial', 'poisson'],
+                    description: 'How bootstrap resamples are drawn: "multinomial" (the units drawn with replacement), "poisson" (a Poisson(1) weight per unit and resample, a pure function of the seed, the unit id and the resample, which a warehouse can compute where the rows are: docs/scale.md), or "auto" (default: multinomial below 50,000 units, Poisson above for columns with many distinct values; columns with few are drawn by counts, exactly). The report states the method of every comparison.'
                 },
                 permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
                 cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
@@ -38877,7 +40421,6 @@ function toRules(raw, source, file, hash) {
         if (bounds !== undefined)
             m.bounds = bounds;
     }
-    const boundsOf = (m) => m.bounds;
     const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence;
     const checks = [];
     const names = new Map();
@@ -38894,7 +40437,8 @@ function toRules(raw, source, file, hash) {
         if (kinds.length !== 1) {
             fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)');
         }
-        const kind = toKind(c, metric, boundsOf(metric), confidence, at, fail);
+        const site = { metric: metric, at, fail };
+        const kind = toKind(c, confidence, site);
         checks.push({
             index,
             name: c.name,
@@ -38905,7 +40449,7 @@ function toRules(raw, source, file, hash) {
             perSlice: c.per_slice,
             kind,
             line: source.lineOf(at),
-            budget: toBudget(c.budget, kind, metric, boundsOf(metric), raw.reference !== undefined, at, fail)
+            budget: toBudget(c.budget, kind, raw.reference !== undefined, site)
         });
     });
     checkDesignTests(raw, checks, fail);
@@ -39002,6 +40546,8 @@ function statisticsOptions(raw, fail) {
     }
     return {
         interval: raw.interval ?? 'auto',
+        // Absent stays absent (= auto), so rules without it read exactly as before.
+        ...(raw.method === undefined ? {} : { method: raw.method }),
         permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
         cluster: raw.cluster,
         clusterWeighting: raw.cluster_weighting ?? 'query',
@@ -39013,13 +40559,15 @@ function statisticsOptions(raw, fail) {
  * The demand of one check, refusing the ones that could never fail (vacuous: they pass whatever the
  * candidate does) or never pass: a margin as wide as the metric's range, a relative non-inferiority margin
  * of 100% or more on a metric that cannot go below 0, a regression threshold no query can exceed, a share
- * of 1. `bounds` is the metric's declared range, or a ranking measure's own in runs mode.
+ * of 1. The bounds are the metric's (`site.metric.bounds`): its declared range, or a ranking measure's own in runs mode.
  */
-function toKind(c, metric, bounds, confidence, at, fail) {
+function toKind(c, confidence, site) {
+    const { metric, at, fail } = site;
+    const bounds = metric.bounds;
     if (c.non_inferior)
-        return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, bounds, 'non_inferior', [...at, 'non_inferior', 'margin'], fail) };
+        return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, 'non_inferior', site) };
     if (c.at_least !== undefined || c.at_most !== undefined)
-        return toLevel(c, metric, bounds, at, fail);
+        return toLevel(c, site);
     if (c.superior) {
         const test = c.superior.test ?? 'bootstrap';
         if (test === 'mcnemar' && !metric.binary) {
@@ -39033,7 +40581,7 @@ function toKind(c, metric, bounds, confidence, at, fail) {
             type: 'superior',
             test,
             alpha: c.superior.alpha ?? 1 - confidence,
-            margin: toMargin(c.superior.margin ?? 0, metric, bounds, 'superior', [...at, 'superior', 'margin'], fail)
+            margin: toMargin(c.superior.margin ?? 0, 'superior', site)
         };
     }
     const r = c.max_regressions;
@@ -39053,7 +40601,9 @@ function toKind(c, metric, bounds, confidence, at, fail) {
  * guardrail), and a level the metric can never cross is refused: a floor at or below the lowest value it can take
  * could never fail, one above the highest could never pass (and the same for a ceiling).
  */
-function toLevel(c, metric, bounds, at, fail) {
+function toLevel(c, site) {
+    const { metric, at, fail } = site;
+    const bounds = metric.bounds;
     const bound = c.at_least !== undefined ? 'at_least' : 'at_most';
     const raw = c[bound];
     const value = typeof raw === 'number' ? raw : raw.value;
@@ -39071,7 +40621,11 @@ function toLevel(c, metric, bounds, at, fail) {
     }
     return { type: 'level', bound, value };
 }
-function toMargin(value, metric, bounds, kind, path, fail) {
+/** A non_inferior or superior margin (at `checks[i].<kind>.margin`), refused where the check could never fail or pass. */
+function toMargin(value, kind, site) {
+    const { metric, fail } = site;
+    const bounds = metric.bounds;
+    const path = [...site.at, kind, 'margin'];
     const never = kind === 'non_inferior' ? 'fail' : 'pass';
     const margin = parseAmount(value);
     if (margin.relative) {
@@ -39176,7 +40730,8 @@ let ranked = new Int32Array(1024);
  * next call) and how many there are after the depth cut. Runs already in score order (the usual case) are
  * detected in one pass and only their runs of tied scores are ordered.
  */
-function rankGrades(docnos, scores, count, judged, depth) {
+function rankGrades(list, judged, depth) {
+    const { docnos, scores, count } = list;
     if (order.length < count) {
         order = new Uint32Array(Math.max(count, order.length * 2));
         ranked = new Int32Array(order.length);
@@ -39688,9 +41243,9 @@ async function computeRunRows(options) {
                 runOnlyIds.push(block.id);
             return;
         }
-        const { grades, n, order } = rankGrades(block.docnos, block.scores, block.count, query, depth);
+        const { grades, n, order } = rankGrades(block, query, depth);
         const values = new Float64Array(measures.length);
-        computeQuery(measures, grades, n, query, values, { docnos: block.docnos, order });
+        computeQuery(measures, { grades, n, docs: { docnos: block.docnos, order } }, query, values);
         options.observer?.ranked?.({ id: block.id, grades, n, docnos: block.docnos, order, judged: query, block });
         scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs });
     };
@@ -39723,7 +41278,7 @@ async function computeRunRows(options) {
         const hasRelevant = countRelevant(query, 1) > 0;
         if (s === undefined) {
             const values = new Float64Array(measures.length);
-            computeQuery(measures, empty, 0, query, values);
+            computeQuery(measures, { grades: empty, n: 0 }, query, values);
             s = { line: 0, values, numRet: 0, passValues: null, passAttrs: null };
             if (hasRelevant || policy === 'zero')
                 absentFromRun.push(id);
@@ -40085,8 +41640,8 @@ async function readRuns(rules, fetched, options, manifests) {
     const candEvidence = collectEvidence(candidateFile, evidenceDepth(rules), parsed);
     const base = await computeRunRows({ ...scoring, runFile: baselineFile, observer: baseEvidence.observer });
     const cand = await computeRunRows({ ...scoring, runFile: candidateFile, observer: candEvidence.observer });
-    await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset);
-    await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset, 'candidate');
+    await finishSide(base, baseEvidence.evidence, dataset);
+    await finishSide(cand, candEvidence.evidence, dataset, 'candidate');
     for (const [name, error] of others) {
         for (const side of [base.side, cand.side]) {
             if (!side.numericFields.has(name)) {
@@ -40119,14 +41674,17 @@ function cliInputSource(options) {
             if (given !== undefined)
                 return Promise.resolve(localFile(given));
             if (spec.ref !== undefined)
-                throw notFetched(options.rulesFile, spec.key, `${spec.path ?? ''} at ${spec.ref}`, `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`, spec.name);
+                throw notFetched(options.rulesFile, spec, {
+                    where: `${spec.path ?? ''} at ${spec.ref}`,
+                    how: `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`
+                });
             return Promise.resolve(localFile(spec.path));
         },
         examArtifact(spec) {
             const given = overrides[spec.name];
             if (given !== undefined)
                 return Promise.resolve(localFile(given));
-            throw notFetched(options.rulesFile, spec.key, `the artifact ${spec.artifact}`, `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`, spec.name);
+            throw notFetched(options.rulesFile, spec, { where: `the artifact ${spec.artifact}`, how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE` });
         },
         record(spec, _rules) {
             // Outside a pull request nothing is counted: this run is the one look.
@@ -40144,7 +41702,9 @@ const OVERRIDE_OPTIONS = { 'reference rows': '--reference' };
 function overrideOption(name) {
     return OVERRIDE_OPTIONS[name] ?? '--reference';
 }
-function notFetched(rulesFile, key, where, how, name) {
+function notFetched(rulesFile, spec, place) {
+    const { key, name } = spec;
+    const { where, how } = place;
     const what = name === 'reference rows' ? 'the reference' : `the ${name}`;
     return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(name)} FILE: ${how}`);
 }
@@ -40186,6 +41746,7 @@ function comparisonJson(c) {
         interval: c.interval,
         interval_note: c.intervalNote,
         interval_unreliable: c.unreliable,
+        resampling: c.resampling,
         randomization: { p_value: num$1(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
         t_test: c.tTest === null ? null : { ci: [num$1(c.tTest.ci[0]), num$1(c.tTest.ci[1])], p_value: num$1(c.tTest.pValue), df: c.tTest.df, se: num$1(c.tTest.se) },
         se: num$1(c.se),
@@ -40247,6 +41808,8 @@ function toJsonReport(result) {
                 resamples: rules.statistics.resamples,
                 seed: rules.statistics.seed,
                 interval: rules.statistics.interval === 'auto' ? 'auto (per comparison: see comparisons[].interval)' : rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+                method: rules.statistics.method ?? 'auto',
+                resampling: resamplingLaw(result),
                 permutations: rules.statistics.permutations,
                 cluster: rules.statistics.cluster ?? null,
                 cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
@@ -41829,7 +43392,7 @@ function el(name, attributes, content) {
     return content === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${content}</${name}>`;
 }
 /** Maps [lo, hi] onto [a, b] (a > b for a y axis, which grows downwards), clamped to the range. */
-function linear(lo, hi, a, b) {
+function linear$1(lo, hi, a, b) {
     const span = hi - lo || 1;
     return (v) => a + ((Math.min(hi, Math.max(lo, v)) - lo) / span) * (b - a);
 }
@@ -41877,16 +43440,19 @@ function leftAxis(axis) {
     }
     return `<g class="axis y">${out.join('')}</g>`;
 }
-/** Text at (x, y); `content` must already be escaped (esc or entities). */
-function text(x, y, content, cls, anchor = 'start') {
+/** Text of class `cls` at `at`; `content` must already be escaped (esc or entities). */
+function text(cls, at, content) {
+    const { x, y, anchor = 'start' } = at;
     return el('text', anchor === 'start' ? { class: cls, x, y } : { class: cls, x, y, 'text-anchor': anchor }, content);
 }
-/** A line from (x1, y1) to (x2, y2). */
-function line(x1, y1, x2, y2, cls) {
+/** A line of class `cls` from (x1, y1) to (x2, y2). */
+function line(cls, at) {
+    const { x1, y1, x2, y2 } = at;
     return el('line', { class: cls, x1, y1, x2, y2 });
 }
-/** A rectangle. */
-function rect(x, y, width, height, cls) {
+/** A rectangle of class `cls`: its top left corner (x, y) and its size. */
+function rect(cls, at) {
+    const { x, y, width, height } = at;
     return el('rect', { class: cls, x, y, width, height });
 }
 
@@ -41909,8 +43475,8 @@ function barsSvg(options) {
     const { rows, metric } = options;
     const ticks = countTicks(Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0)))));
     const top = ticks[ticks.length - 1];
-    const right = linear(0, top, CENTRE, CENTRE + HALF);
-    const left = linear(0, top, CENTRE, CENTRE - HALF);
+    const right = linear$1(0, top, CENTRE, CENTRE + HALF);
+    const left = linear$1(0, top, CENTRE, CENTRE - HALF);
     const bottom = TOP$4 + rows.length * ROW$2;
     const out = [svgOpen({ width: WIDTH$3, height: bottom + BOTTOM$2, label: options.label, kind: 'bars', data: { rows: rows.length } })];
     const all = [
@@ -41923,29 +43489,29 @@ function barsSvg(options) {
     const x = (v) => (v < 0 ? left(-v) : right(v));
     const label = (v) => String(Math.abs(v));
     out.push(bottomAxis({ ticks: all, at: x, label, across: bottom + 2, from: CENTRE - HALF, to: CENTRE + HALF, grid: TOP$4 }));
-    out.push(text(CENTRE - 8, TOP$4 - 8, '◄ worse', 'direction', 'end'), text(CENTRE + 8, TOP$4 - 8, 'better ►', 'direction'));
-    out.push(text(TIES_X, TOP$4 - 8, 'ties', 'direction', 'end'));
-    out.push(text(CENTRE, bottom + 38, 'queries', 'axis-title', 'middle'));
+    out.push(text('direction', { x: CENTRE - 8, y: TOP$4 - 8, anchor: 'end' }, '◄ worse'), text('direction', { x: CENTRE + 8, y: TOP$4 - 8 }, 'better ►'));
+    out.push(text('direction', { x: TIES_X, y: TOP$4 - 8, anchor: 'end' }, 'ties'));
+    out.push(text('axis-title', { x: CENTRE, y: bottom + 38, anchor: 'middle' }, 'queries'));
     rows.forEach((r, i) => {
         const y = TOP$4 + i * ROW$2;
         const mid = y + ROW$2 / 2 + 4;
         const limit = limitWords(r, metric);
         const words = `${r.slice}: ${r.losses} worse, ${r.wins} better, ${r.ties} ties${limit ? `; ${limit}` : ''}`;
         out.push(`<g class="slice-row${r.limit !== null && r.limit.status !== 'pass' ? ` ${r.limit.status}` : ''}"><title>${esc(words, 400)}</title>`);
-        out.push(text(0, mid, esc(r.slice, SLICE_CHARS$1), 'slice'));
+        out.push(text('slice', { x: 0, y: mid }, esc(r.slice, SLICE_CHARS$1)));
         if (r.losses > 0)
-            out.push(rect(left(r.losses), y + 3, Math.max(1, CENTRE - left(r.losses)), ROW$2 - 6, 'bar worse'));
+            out.push(rect('bar worse', { x: left(r.losses), y: y + 3, width: Math.max(1, CENTRE - left(r.losses)), height: ROW$2 - 6 }));
         if (r.wins > 0)
-            out.push(rect(CENTRE, y + 3, Math.max(1, right(r.wins) - CENTRE), ROW$2 - 6, 'bar better'));
+            out.push(rect('bar better', { x: CENTRE, y: y + 3, width: Math.max(1, right(r.wins) - CENTRE), height: ROW$2 - 6 }));
         // The loss count goes left of its bar, or of the limit mark when that is further out.
         const lossEnd = r.limit === null ? left(r.losses) : Math.min(left(r.losses), left(r.limit.count));
-        out.push(text(lossEnd - 5, mid, String(r.losses), 'count', 'end'), text(right(r.wins) + 4, mid, String(r.wins), 'count'));
-        out.push(text(TIES_X, mid, String(r.ties), 'count', 'end'));
+        out.push(text('count', { x: lossEnd - 5, y: mid, anchor: 'end' }, String(r.losses)), text('count', { x: right(r.wins) + 4, y: mid }, String(r.wins)));
+        out.push(text('count', { x: TIES_X, y: mid, anchor: 'end' }, String(r.ties)));
         if (r.limit !== null)
-            out.push(line(left(r.limit.count), y + 1, left(r.limit.count), y + ROW$2 - 1, 'count-limit'));
+            out.push(line('count-limit', { x1: left(r.limit.count), y1: y + 1, x2: left(r.limit.count), y2: y + ROW$2 - 1 }));
         out.push('</g>');
     });
-    out.push(line(CENTRE, TOP$4 - 2, CENTRE, bottom + 2, 'zero'));
+    out.push(line('zero', { x1: CENTRE, y1: TOP$4 - 2, x2: CENTRE, y2: bottom + 2 }));
     out.push('</svg>');
     return out.join('\n');
 }
@@ -41979,7 +43545,7 @@ const LONG_WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconclusive', ex
 /** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
 function marker(status, x, y) {
     if (status === 'fail' || status === 'inconclusive')
-        return rect(x - 4.5, y - 4.5, 9, 9, 'mark');
+        return rect('mark', { x: x - 4.5, y: y - 4.5, width: 9, height: 9 });
     return el('circle', { class: 'mark', cx: x, cy: y, r: 4.5 });
 }
 /**
@@ -41997,18 +43563,18 @@ function forestSvg(options) {
     }
     const axis = numberAxis(values, PLOT_WIDTH);
     const right = PLOT_LEFT + PLOT_WIDTH;
-    const x = linear(axis.lo, axis.hi, PLOT_LEFT, right);
+    const x = linear$1(axis.lo, axis.hi, PLOT_LEFT, right);
     const bottom = TOP$3 + rows.length * ROW$1;
     const unit = unitWord(metric);
     const out = [svgOpen({ width: WIDTH$2, height: bottom + BOTTOM$1, label: options.label, kind: 'forest', data: { rows: rows.length } })];
     const label = (v) => tickLabel(axis, v);
     out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP$3 - 6 }));
     if (unit)
-        out.push(text(right + 26, bottom + 22, esc(unit, 16), 'unit'));
+        out.push(text('unit', { x: right + 26, y: bottom + 22 }, esc(unit, 16)));
     const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →'];
-    out.push(text(PLOT_LEFT, bottom + 42, lower, 'direction'), text(right, bottom + 42, upper, 'direction', 'end'));
+    out.push(text('direction', { x: PLOT_LEFT, y: bottom + 42 }, lower), text('direction', { x: right, y: bottom + 42, anchor: 'end' }, upper));
     if (axis.lo <= 0 && axis.hi >= 0)
-        out.push(line(x(0), TOP$3 - 6, x(0), bottom + 4, 'zero'));
+        out.push(line('zero', { x1: x(0), y1: TOP$3 - 6, x2: x(0), y2: bottom + 4 }));
     out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`));
     rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP$3 + i * ROW$1 + ROW$1 / 2)));
     out.push('</svg>');
@@ -42033,7 +43599,7 @@ function limitLines(limits, x, bottom, words) {
         previous = at;
         const top = TOP$3 - (raised ? 24 : 12);
         const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`;
-        out.push(`<g class="limit">${title}${line(at, top, at, bottom + 4, 'limit')}${text(at, top - 4, entities(l.check), 'limit-label', 'middle')}</g>`);
+        out.push(`<g class="limit">${title}${line('limit', { x1: at, y1: top, x2: at, y2: bottom + 4 })}${text('limit-label', { x: at, y: top - 4, anchor: 'middle' }, entities(l.check))}</g>`);
     }
     return out;
 }
@@ -42044,15 +43610,15 @@ function rowSvg(r, metric, x, y) {
     const who = r.check === '' ? r.slice : `check ${r.check}, ${r.slice}`;
     const tooltip = `${LONG_WORD[r.status]}: ${who}: ${forestNumbers(metric, c)}${unit ? ` ${unit}` : ''}${r.note === '' ? '' : `; ${r.note}`}`;
     const out = [`<g class="unit ${r.status}"><title>${esc(tooltip, 400)}</title>`];
-    out.push(text(0, y + 4, WORD[r.status], 'status'), text(80, y + 4, entities(r.check), 'check', 'end'));
-    out.push(text(90, y + 4, esc(r.slice, SLICE_CHARS), 'slice'));
+    out.push(text('status', { x: 0, y: y + 4 }, WORD[r.status]), text('check', { x: 80, y: y + 4, anchor: 'end' }, entities(r.check)));
+    out.push(text('slice', { x: 90, y: y + 4 }, esc(r.slice, SLICE_CHARS)));
     if (c.ci.every(Number.isFinite) && Number.isFinite(c.delta)) {
         const lo = x(toDisplay(metric, c.ci[0]));
         const hi = x(toDisplay(metric, c.ci[1]));
-        out.push(line(lo, y, hi, y, 'ci'), line(lo, y - 5, lo, y + 5, 'cap'), line(hi, y - 5, hi, y + 5, 'cap'));
+        out.push(line('ci', { x1: lo, y1: y, x2: hi, y2: y }), line('cap', { x1: lo, y1: y - 5, x2: lo, y2: y + 5 }), line('cap', { x1: hi, y1: y - 5, x2: hi, y2: y + 5 }));
         out.push(marker(r.status, x(toDisplay(metric, c.delta)), y));
     }
-    out.push(text(NUMBERS_X, y + 4, esc(numbers, 60), 'numbers'), '</g>');
+    out.push(text('numbers', { x: NUMBERS_X, y: y + 4 }, esc(numbers, 60)), '</g>');
     return out.join('');
 }
 
@@ -42375,23 +43941,23 @@ function histogramSvg(options) {
         return null;
     const h = histogram(options.differences, metric);
     const ticks = countTicks(maxOf(h.bins.map((b) => b.count)));
-    const x = linear(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT);
+    const x = linear$1(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT);
     const bottom = TOP$2 + h.bins.length * ROW;
     const height = bottom + BOTTOM;
     const out = [svgOpen({ width: WIDTH$1, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })];
     out.push(bottomAxis({ ticks, at: x, label: String, across: bottom + 2, from: BAR_LEFT, to: BAR_RIGHT, grid: TOP$2 }));
-    out.push(text((BAR_LEFT + BAR_RIGHT) / 2, bottom + 40, 'queries', 'axis-title', 'middle'));
+    out.push(text('axis-title', { x: (BAR_LEFT + BAR_RIGHT) / 2, y: bottom + 40, anchor: 'middle' }, 'queries'));
     const unit = unitWord(metric);
-    out.push(text(LABEL_RIGHT, bottom + 40, esc(`change${unit ? ` (${unit})` : ''}`, 40), 'axis-title', 'end'));
+    out.push(text('axis-title', { x: LABEL_RIGHT, y: bottom + 40, anchor: 'end' }, esc(`change${unit ? ` (${unit})` : ''}`, 40)));
     h.bins.forEach((b, i) => {
         const y = TOP$2 + i * ROW;
         const words = `${b.count} ${b.count === 1 ? 'query' : 'queries'} ${b.side === 'same' ? 'unchanged' : `${b.side}, change ${b.label}${unit ? ` ${unit}` : ''}`}`;
         out.push(`<g class="bin ${b.side}"><title>${esc(words, 200)}</title>`);
-        out.push(text(LABEL_RIGHT, y + ROW / 2 + 4, entities(`${SYMBOL[b.side]} ${b.label}`), 'bin-label', 'end'));
+        out.push(text('bin-label', { x: LABEL_RIGHT, y: y + ROW / 2 + 4, anchor: 'end' }, entities(`${SYMBOL[b.side]} ${b.label}`)));
         if (b.count > 0) {
             const w = Math.max(1, x(b.count) - BAR_LEFT);
-            out.push(rect(BAR_LEFT, y + 3, w, ROW - 6, 'bar'));
-            out.push(text(BAR_LEFT + w + 4, y + ROW / 2 + 4, String(b.count), 'count'));
+            out.push(rect('bar', { x: BAR_LEFT, y: y + 3, width: w, height: ROW - 6 }));
+            out.push(text('count', { x: BAR_LEFT + w + 4, y: y + ROW / 2 + 4 }, String(b.count)));
         }
         out.push('</g>');
     });
@@ -42520,22 +44086,22 @@ function scatterSvg(options) {
     const right = LEFT + SIZE;
     const bottom = TOP$1 + SIZE;
     const { ticks, lo, hi, digits } = valueAxis(options);
-    const x = linear(lo, hi, LEFT, right);
-    const y = linear(lo, hi, bottom, TOP$1);
+    const x = linear$1(lo, hi, LEFT, right);
+    const y = linear$1(lo, hi, bottom, TOP$1);
     const data = { points: selection.indices.length, drawable: selection.drawable };
     const out = [svgOpen({ width: WIDTH, height: HEIGHT, label: options.label, kind: 'scatter', data })];
     const label = (v) => fixed(v, digits);
     out.push(bottomAxis({ ticks, at: x, label, across: bottom, from: LEFT, to: right, grid: TOP$1 }));
     out.push(leftAxis({ ticks, at: y, label, across: LEFT, from: TOP$1, to: bottom, grid: right }));
-    out.push(text((LEFT + right) / 2, bottom + 38, 'baseline', 'axis-title', 'middle'));
+    out.push(text('axis-title', { x: (LEFT + right) / 2, y: bottom + 38, anchor: 'middle' }, 'baseline'));
     const rotated = { class: 'axis-title', transform: `translate(14 ${px((TOP$1 + bottom) / 2)}) rotate(-90)`, 'text-anchor': 'middle' };
     out.push(el('text', rotated, 'candidate'));
-    out.push(line(x(lo), y(lo), x(hi), y(hi), 'diagonal'));
+    out.push(line('diagonal', { x1: x(lo), y1: y(lo), x2: x(hi), y2: y(hi) }));
     const higher = metric.better === 'higher';
     // Which side of the diagonal is better (a binary metric's corners hold points, so it goes without).
     if (!metric.binary) {
-        out.push(text(LEFT + 8, TOP$1 + 16, higher ? 'candidate better ↖' : 'candidate worse ↖', 'corner'));
-        out.push(text(right - 8, bottom - 10, higher ? '↘ candidate worse' : '↘ candidate better', 'corner', 'end'));
+        out.push(text('corner', { x: LEFT + 8, y: TOP$1 + 16 }, higher ? 'candidate better ↖' : 'candidate worse ↖'));
+        out.push(text('corner', { x: right - 8, y: bottom - 10, anchor: 'end' }, higher ? '↘ candidate worse' : '↘ candidate better'));
     }
     // A binary metric's points are spread around their place by a fixed offset from the id's hash (two hashes).
     const place = (v, id, offset) => (metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v);
@@ -42834,10 +44400,9 @@ function toText(result, options) {
         out.push('');
         out.push(paint('bold', `Most regressed on ${plain$1(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
         const listable = listableRegressions(result);
-        const index = new Map(result.table.ids.map((id, i) => [id, i]));
         for (const r of listable.shown.slice(0, TOP)) {
             const attrs = r.attrs.map(([k, v]) => `${plain$1(k, 24)}=${plain$1(v, 32)}`).join(' ');
-            const text = queryDetails(result, index.get(r.id) ?? -1).text;
+            const text = queryDetails(result, rowOfId(result.table, r.id)).text;
             const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain$1(cellUnit(primary), 16)}` : '');
             out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
             if (text !== undefined)
@@ -42874,7 +44439,7 @@ function levelCells(level, metric, typical, mixed) {
 function intervalSummary(result) {
     const s = result.rules.statistics;
     if (s.interval !== 'auto')
-        return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples`;
+        return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}, ${s.resamples} resamples`;
     const byMethod = new Map();
     for (const row of methodRows(result)) {
         const name = methodName(row.method);
@@ -42935,7 +44500,13 @@ ${INPUTS}`,
             'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
             reference: { type: 'string', value: '<file>', description: "the rows of the rules' reference (the last release), for the budgets" },
             'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
-            'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" }
+            'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" },
+            aggregates: {
+                type: 'string',
+                multiple: true,
+                value: '<file>',
+                description: 'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse (repeat: one per shard; docs/scale.md)'
+            }
         }
     },
     metrics: {
@@ -42993,6 +44564,22 @@ Exit 0 = valid, 2 = violations.`,
     explain: {
         summary: 'say in plain words what each check of the rules will demand',
         options: { rules: { type: 'string', value: '<file>', description: 'the rules to explain', required: true } }
+    },
+    sql: {
+        summary: "write the SQL that computes the gate's sums where the rows are, for gate --aggregates",
+        about: `The statement computes Poisson resample sums, sign-flip sums, histograms of few-valued metrics, counts and
+moments per subset and stratum, for DuckDB, Spark SQL or BigQuery. Run it, export the result (Parquet, CSV or JSON
+Lines), then gate with --aggregates FILE in place of --baseline and --candidate. docs/scale.md.`,
+        options: {
+            rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
+            dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },
+            baseline: { type: 'string', value: '<relation>', description: "the baseline's per-query rows: a table or any relation (default: baseline)" },
+            candidate: { type: 'string', value: '<relation>', description: "the candidate's per-query rows (default: candidate)" },
+            'id-field': ID_FIELD,
+            shard: { type: 'string', value: '<name>', description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)" },
+            'histograms-only': { type: 'boolean', description: 'leave out the Poisson and sign sums: enough when every metric takes few values' },
+            out: { type: 'string', value: '<file>', description: 'write the SQL to a file (default: stdout)' }
+        }
     }
 };
 /** True for a name {@link COMMANDS} knows. */
@@ -43647,7 +45234,7 @@ function describeInspection(ins, out) {
 async function readSideForInit(file, args) {
     let side;
     try {
-        side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField });
+        side = await readRows$1(file, { metricFields: new Set(), format: args.format, idField: args.idField });
     }
     catch (error) {
         if (error instanceof InputError && (await looksLikeTrecRun(file)))
@@ -43856,6 +45443,1335 @@ async function validateCommand(options, out, err) {
     return 2;
 }
 
+/** The families of the rules, in a fixed order: every query; each slice attribute; each check's set(s). */
+function subsetFamilies(rules) {
+    const out = [];
+    const seen = new Set();
+    const add = (family) => {
+        const key = familyKey(family);
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        out.push(family);
+    };
+    add({ where: [], by: undefined });
+    for (const attr of rules.slices)
+        add({ where: [], by: attr });
+    for (const check of rules.checks)
+        add({ where: check.where.map(([k, v]) => [k, v]), by: check.perSlice });
+    return out;
+}
+/** A family's canonical text (for sets and messages). */
+function familyKey(family) {
+    return JSON.stringify([family.where, family.by ?? null]);
+}
+/** The filters of the subset of `family` whose `by` attribute has `value` (as decide and the reports name it). */
+function subsetFilters(family, value) {
+    if (family.by === undefined)
+        return family.where.map(([k, v]) => [k, v]);
+    return [...family.where.map(([k, v]) => [k, v]), [family.by, value]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+/** Every attribute the families read (where, slices, per_slice) and the stratum attribute, sorted. */
+function familyAttributes(rules) {
+    const names = new Set();
+    for (const f of subsetFamilies(rules)) {
+        for (const [k] of f.where)
+            names.add(k);
+        if (f.by !== undefined)
+            names.add(f.by);
+    }
+    if (rules.statistics.weights)
+        names.add(rules.statistics.weights.by);
+    return [...names].sort();
+}
+/** The version of the aggregates format the SQL writes and the reader reads. */
+const AGGREGATES_VERSION = 1;
+/** The statistics of a metric's `sums` rows, by name, in the order the SQL writes them. */
+const METRIC_STATS = ['sum', 'sum_abs', 'sum_baseline', 'sum_candidate', 'm2', 'm3', 'wins', 'losses', 'gained', 'lost'];
+/** The `meta` rows the SQL writes for these rules: the reader refuses aggregates computed for anything else. */
+function aggregatesMeta(rules) {
+    return [
+        ['version', String(AGGREGATES_VERSION)],
+        ['rules_sha256', rules.source.sha256],
+        ['seed', rules.statistics.seed],
+        ['resamples', String(rules.statistics.resamples)],
+        ['permutations', String(rules.statistics.permutations)],
+        ['method', rules.statistics.method ?? 'auto'],
+        ['families', String(subsetFamilies(rules).length)]
+    ];
+}
+/** The `coverage` counts the SQL writes: what the pairing of rows refuses or counts (src/align/pair.ts). */
+function coverageStats(rules) {
+    const metrics = [...rules.metrics.keys()];
+    return [
+        'baseline_rows',
+        'candidate_rows',
+        'baseline_repeated',
+        'candidate_repeated',
+        'only_in_baseline',
+        'only_in_candidate',
+        'missing_ids',
+        ...familyAttributes(rules).map((a) => `missing_attribute:${a}`),
+        ...metrics.flatMap((m) => ['baseline', 'candidate'].flatMap((side) => [`missing_value:${side}:${m}`, `invalid_value:${side}:${m}`, `filled:${side}:${m}`]))
+    ];
+}
+
+const DIALECTS$1 = {
+    duckdb: {
+        text: 'VARCHAR',
+        double: 'DOUBLE',
+        bigint: 'BIGINT',
+        xor: (a, b) => `xor(${a}, ${b})`,
+        shr: (a, n) => `(${a} >> ${n})`,
+        md5Word: (s, word) => `CAST(('0x' || substr(md5(${s}), ${1 + 8 * word}, 8)) AS BIGINT)`,
+        range: (name, n) => `(SELECT range AS ${name} FROM range(0, ${n}))`,
+        list: (name, items) => `(SELECT unnest([${items.join(', ')}]) AS ${name})`,
+        nonFinite: (x) => `(isnan(${x}) OR isinf(${x}))`,
+        quote: (name) => `"${name}"`,
+        materialized: 'MATERIALIZED '
+    },
+    spark: {
+        text: 'STRING',
+        double: 'DOUBLE',
+        bigint: 'BIGINT',
+        xor: (a, b) => `(${a} ^ ${b})`,
+        shr: (a, n) => `shiftright(${a}, ${n})`,
+        md5Word: (s, word) => `CAST(conv(substr(md5(${s}), ${1 + 8 * word}, 8), 16, 10) AS BIGINT)`,
+        range: (name, n) => `(SELECT explode(sequence(0, ${n - 1})) AS ${name})`,
+        list: (name, items) => `(SELECT explode(array(${items.join(', ')})) AS ${name})`,
+        nonFinite: (x) => `(isnan(${x}) OR abs(${x}) = double('infinity'))`,
+        quote: (name) => `\`${name}\``,
+        materialized: ''
+    },
+    bigquery: {
+        text: 'STRING',
+        double: 'FLOAT64',
+        bigint: 'INT64',
+        xor: (a, b) => `(${a} ^ ${b})`,
+        shr: (a, n) => `(${a} >> ${n})`,
+        md5Word: (s, word) => `CAST(CONCAT('0x', SUBSTR(TO_HEX(MD5(${s})), ${1 + 8 * word}, 8)) AS INT64)`,
+        range: (name, n) => `(SELECT ${name} FROM UNNEST(GENERATE_ARRAY(0, ${n - 1})) AS ${name})`,
+        list: (name, items) => `(SELECT ${name} FROM UNNEST([${items.join(', ')}]) AS ${name})`,
+        nonFinite: (x) => `(IS_NAN(${x}) OR IS_INF(${x}))`,
+        quote: (name) => `\`${name}\``,
+        materialized: ''
+    }
+};
+const U32 = 4294967295;
+/** A string literal (single quotes doubled, as all three engines read them). */
+function literal(text) {
+    return `'${text.replace(/'/g, "''")}'`;
+}
+/** x · c modulo 2^32 for 0 <= x < 2^32, without a 64-bit overflow: c split into 16-bit halves. */
+function mul32(x, c) {
+    const lo = c & 0xffff;
+    const hi = c >>> 16;
+    return `(((${x}) * ${lo} + ((((${x}) * ${hi}) & 65535) * 65536)) & ${U32})`;
+}
+/** The name of a column the user's table holds, quoted for the dialect; refused when it cannot be quoted safely. */
+function column(d, name, key, file) {
+    if (/["`\\\u0000-\u001f]/.test(name))
+        throw new InputError({ file, key }, `the name ${JSON.stringify(name)} cannot be written as a SQL column name`, 'rename the column (no quotes, backticks, backslashes or control characters)');
+    return d.quote(name);
+}
+/** The SQL statement for the rules (see the module comment). */
+function warehouseSql(rules, options) {
+    const d = DIALECTS$1[options.dialect];
+    const file = rules.source.file;
+    refuseUnsupported(rules);
+    const metrics = [...rules.metrics.values()];
+    const families = subsetFamilies(rules);
+    const attrs = familyAttributes(rules);
+    const id = column(d, options.idField ?? 'query_id', 'id field', file);
+    const stratum = rules.statistics.weights?.by;
+    const { resamples, permutations } = rules.statistics;
+    const pairs = Math.ceil(resamples / 2);
+    const words = Math.ceil(permutations / 32);
+    const seeds = seedKeys(rules.statistics.seed);
+    const shard = literal(options.shard ?? 'all');
+    const attrCol = new Map(attrs.map((a, i) => [a, `a${i}`]));
+    const M = metrics.length;
+    const idx = Array.from({ length: M }, (_, k) => k);
+    const mcol = metrics.map((m) => column(d, m.name, `metrics.${m.name}`, file));
+    const thresholds = rules.checks.flatMap((c) => (c.kind.type === 'max_regressions' ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }] : []));
+    const b = [
+        `CAST(${id} AS ${d.text}) AS id`,
+        ...attrs.map((a) => `CAST(${column(d, a, `attribute ${a}`, file)} AS ${d.text}) AS ${attrCol.get(a)}`),
+        ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)
+    ];
+    const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)];
+    // Under missing: zero a missing value (and every value of a query the candidate dropped) is the metric's fill.
+    const zero = rules.queries.missing === 'zero';
+    const fill = (k) => (zero ? `COALESCE(c.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`);
+    const base = (k) => (zero ? `COALESCE(b.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`);
+    // The pairs: the baseline's queries (the exam) with the candidate's values; d = candidate - baseline, as IEEE doubles.
+    const p = [
+        'b.id AS id',
+        `${d.md5Word('b.id', 0)} AS k1`,
+        `${d.md5Word('b.id', 1)} AS k2`,
+        ...attrs.map((a) => `b.${attrCol.get(a)} AS ${attrCol.get(a)}`),
+        `${stratum === undefined ? literal('') : `b.${attrCol.get(stratum)}`} AS s`,
+        ...idx.flatMap((k) => [`${base(k)} AS b${k}`, `${fill(k)} AS c${k}`, `(${fill(k)} - ${base(k)}) + CAST(0 AS ${d.double}) AS d${k}`])
+    ];
+    const familyCase = families.map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by)}`)).filter((x) => x !== null);
+    const familyWhere = families.map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k)} = ${literal(v)}`).join('')})`).join(' OR ');
+    const e = [
+        'f.g AS g',
+        familyCase.length === 0 ? `${literal('')} AS v` : `CASE f.g ${familyCase.join(' ')} ELSE ${literal('')} END AS v`,
+        'p.s AS s',
+        `${d.xor('p.k1', String(seeds.weights >>> 0))} AS kw`,
+        `${d.xor('p.k1', String(seeds.signs >>> 0))} AS ks`,
+        'p.k2 AS k2',
+        ...idx.flatMap((k) => [`p.b${k} AS b${k}`, `p.c${k} AS c${k}`, `p.d${k} AS d${k}`])
+    ];
+    const sign = (k) => (metrics[k].better === 'higher' ? 1 : -1);
+    const sums = [
+        'COUNT(*) AS n',
+        ...idx.flatMap((k) => [
+            `SUM(d${k}) AS sum${k}`,
+            `SUM(ABS(d${k})) AS abs${k}`,
+            `SUM(b${k}) AS sb${k}`,
+            `SUM(c${k}) AS sc${k}`,
+            `SUM(CASE WHEN ${sign(k)} * d${k} > 0 THEN 1 ELSE 0 END) AS wins${k}`,
+            `SUM(CASE WHEN ${sign(k)} * d${k} < 0 THEN 1 ELSE 0 END) AS losses${k}`,
+            `SUM(CASE WHEN b${k} = 0 AND c${k} = 1 THEN 1 ELSE 0 END) AS gained${k}`,
+            `SUM(CASE WHEN b${k} = 1 AND c${k} = 0 THEN 1 ELSE 0 END) AS lost${k}`
+        ]),
+        ...thresholds.map((t, i) => `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`)
+    ];
+    const moments = idx.flatMap((k) => [`SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`, `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`]);
+    const weight = (u) => `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`;
+    const stage = (from, columns) => `SELECT ${columns.join(', ')} FROM ${from}`;
+    const kept = ['g', 'v', 's', ...idx.map((k) => `d${k}`)];
+    // Layers compute the hash one step at a time, so no engine evaluates a step twice.
+    const hashed = (key, range) => {
+        const steps = [
+            `((${key} + ((j * ${HASH_STEP >>> 0}) & ${U32})) & ${U32}) AS x`,
+            `${d.xor('x', d.shr('x', 16))} AS x`,
+            `${mul32('x', HASH_M1 >>> 0)} AS x`,
+            `${d.xor('x', d.shr('x', 13))} AS x`,
+            `${mul32(d.xor('x', 'k2'), HASH_M2 >>> 0)} AS x`,
+            `${d.xor('x', d.shr('x', 16))} AS h`
+        ];
+        let sql = `SELECT ${[...kept, 'j', 'k2', steps[0]].join(', ')} FROM e CROSS JOIN ${range} AS r`;
+        for (let i = 1; i < steps.length; i++)
+            sql = stage(`(${sql}) AS t${i}`, [...kept, 'j', ...(i < 4 ? ['k2'] : []), steps[i]]);
+        return sql;
+    };
+    const poissonSql = stage(`(${stage(`(${hashed('kw', d.range('j', pairs))}) AS hw`, [...kept, 'j', `${weight('(h & 65535)')} AS wa`, `${weight(d.shr('h', 16))} AS wb`])}) AS pw`, [
+        'g',
+        'v',
+        's',
+        'j',
+        ...idx.flatMap((k) => [`SUM(wa * d${k}) AS pa${k}`, `SUM(wb * d${k}) AS pb${k}`]),
+        'SUM(wa) AS na',
+        'SUM(wb) AS nb'
+    ]);
+    const bits = Array.from({ length: 32 }, (_, t) => t);
+    const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, ['g', 'v', 's', 'j', ...bits.flatMap((t) => idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`))]);
+    const out = (section, cols) => `SELECT ${literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`;
+    const metricName = (k) => `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`;
+    const pick = (k, prefix) => `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`;
+    const statNames = [...METRIC_STATS];
+    const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost'];
+    const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`;
+    const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`;
+    const withSums = options.histogramsOnly !== true;
+    const meta = [...aggregatesMeta(rules), ['sums', withSums ? 'all' : 'histograms'], ['dialect', options.dialect]];
+    const coverage = [
+        ['baseline_rows', '(SELECT COUNT(*) FROM b)', literal('')],
+        ['candidate_rows', '(SELECT COUNT(*) FROM c)', literal('')],
+        ['baseline_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)', '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'],
+        ['candidate_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)', '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'],
+        ['only_in_baseline', '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))', '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'],
+        ['only_in_candidate', '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))', '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'],
+        ['missing_ids', '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)', literal('')],
+        ...attrs.map((a) => [
+            `missing_attribute:${a}`,
+            `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a)} IS NULL)`,
+            `(SELECT MIN(id) FROM b WHERE b.${attrCol.get(a)} IS NULL)`
+        ]),
+        ...idx.flatMap((k) => ['b', 'c'].flatMap((side) => {
+            const m = metrics[k];
+            const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`;
+            const bad = [d.nonFinite(`m${k}`), ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []), ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])].join(' OR ');
+            // The candidate's values of the exam's queries only (a candidate-only query is never compared).
+            const exam = side === 'c' ? ' AND id IN (SELECT id FROM b)' : '';
+            // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
+            const filled = side === 'b' ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)` : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`;
+            return [
+                [`missing_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`],
+                [`invalid_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`],
+                [`filled:${name}`, filled, literal('')]
+            ];
+        }))
+    ];
+    // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
+    const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`;
+    const ctes = [
+        `b AS ${d.materialized}(SELECT ${b.join(', ')} FROM ${options.baseline})`,
+        `c AS ${d.materialized}(SELECT ${c.join(', ')} FROM ${options.candidate})`,
+        `p AS (SELECT ${p.join(', ')} FROM b ${rules.queries.missing === 'zero' ? 'LEFT' : 'INNER'} JOIN c ON b.id = c.id)`,
+        `e AS ${d.materialized}(SELECT ${e.join(', ')} FROM p CROSS JOIN ${d.list('g', families.map((_, g) => g))} AS f WHERE ${familyWhere})`,
+        `mean AS (SELECT g, v, s, ${idx.map((k) => `AVG(d${k}) AS mu${k}`).join(', ')} FROM e GROUP BY g, v, s)`,
+        `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
+        `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
+        `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
+        ...(withSums ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`] : [])
+    ];
+    const none = literal('');
+    const selects = [
+        ...meta.map(([k, v]) => out('meta', { family: '0', value: literal(v), stratum: none, metric: none, stat: literal(k), slot: '0', x: '0', y: '0' })),
+        ...coverage.map(([k, count, example]) => out('coverage', { family: '0', value: `COALESCE(${example}, '')`, stratum: none, metric: none, stat: literal(k), slot: '0', x: count, y: '0' })),
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list('i', statNames.map((_, i) => i))} AS st`,
+        ...thresholds.map((t, i) => `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`),
+        ...(withSums
+            ? [
+                `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
+                `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
+            ]
+            : []),
+        `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
+    ];
+    return `-- retrieval-gate sql: the sums the gate needs, for ${literal(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
+-- Shard ${shard}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines and pass it to
+-- retrieval-gate gate --rules RULES --aggregates FILE [--aggregates FILE ...] (one file per shard, or one for all).
+WITH
+${ctes.join(',\n')}
+${selects.join('\nUNION ALL\n')}
+`;
+}
+/**
+ * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
+ * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
+ */
+function numberIn(d, x) {
+    return `CAST(${literal(String(x))} AS ${d.double})`;
+}
+/** What the SQL path does not compute yet: refused with the key, never silently approximated. */
+function refuseUnsupported(rules) {
+    const file = rules.source.file;
+    if (rules.statistics.cluster !== undefined) {
+        throw new InputError({ file, key: 'statistics.cluster' }, 'the warehouse SQL does not resample clusters yet', 'gate the rows (retrieval-gate gate --baseline B --candidate C), or drop statistics.cluster');
+    }
+    if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined)
+        throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it');
+    if (rules.judgments !== undefined || rules.dataset !== undefined) {
+        throw new InputError({ file, key: rules.judgments ? 'judgments' : 'dataset' }, 'the warehouse SQL reads per-query metric rows, not runs scored against judgments', 'score the runs into per-query rows in the warehouse first, then drop judgments / dataset from these rules');
+    }
+}
+
+const DIALECTS = ['duckdb', 'spark', 'bigquery'];
+/**
+ * `retrieval-gate sql`: writes the SQL statement that computes, where the rows are, the sums the gate decides from
+ * (src/stats/warehouse-sql.ts), for one rules file; `gate --aggregates FILE` reads its result.
+ */
+async function sqlCommand(options, out) {
+    const dialect = options.dialect;
+    if (!DIALECTS.includes(dialect))
+        throw new InputError({ key: '--dialect' }, `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`, `use one of ${DIALECTS.join(', ')}`);
+    const rules = await readRules(options.rules);
+    const sql = warehouseSql(rules, { dialect, baseline: options.baseline, candidate: options.candidate, idField: options.idField, shard: options.shard, histogramsOnly: options.histogramsOnly });
+    if (options.out !== undefined)
+        await writeOutput(options.out, sql);
+    else
+        out(sql);
+}
+
+/**
+ * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
+ * (Parquet, CSV with a header, or JSON Lines) of rows (section, shard, family, value, stratum, metric, stat, slot,
+ * x, y), any row order, a shard's rows in any of the files. The files are an answer like the candidate's rows
+ * (docs/trust.md): every row is checked, capped and refused with its file and line, and the shards are added in
+ * the order of their names, so the same aggregates in any order and any split give the same sums.
+ *
+ * Refused: rows for other rules (the rules' sha256, seed, resamples, permutations or method), a section, family,
+ * metric, statistic or slot the rules do not have, a key given twice in a shard, a number that is not finite
+ * (or a count that is not a whole number), a shard missing a statistic, a resample or a sign pattern, and what
+ * the pairing of rows refuses (counted by the SQL: ids on one side only under `missing: error`, repeated ids,
+ * missing or invalid values, missing attributes).
+ */
+/** Most rows read over all files: at 10^4 resamples and sign patterns a subset and stratum is about 80,000 rows. */
+const MAX_AGGREGATE_ROWS = 20_000_000;
+/** Most shards (names) the files may hold. */
+const MAX_SHARDS = 10_000;
+/** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
+const MAX_FAMILY_VALUES = 20_000;
+const SECTIONS = new Set(['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram']);
+const HINT = 'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged';
+/** Reads and merges the aggregates files for these rules. */
+async function readAggregates(files, rules) {
+    const metrics = [...rules.metrics.keys()];
+    const metricIndex = new Map(metrics.map((m, i) => [m, i]));
+    const families = subsetFamilies(rules);
+    const pairs = Math.ceil(rules.statistics.resamples / 2);
+    const permutations = rules.statistics.permutations;
+    const checks = new Map(rules.checks.filter((c) => c.kind.type === 'max_regressions').map((c) => [c.index, metricIndex.get(c.metric)]));
+    const shards = new Map();
+    let rows = 0;
+    const cellOf = (shard, r) => {
+        const key = `${r.family}\u0000${r.value}\u0000${r.stratum}`;
+        let cell = shard.cells.get(key);
+        if (!cell) {
+            const M = metrics.length;
+            cell = {
+                family: r.family,
+                value: r.value,
+                stratum: r.stratum,
+                n: undefined,
+                stats: new Float64Array(M * METRIC_STATS.length).fill(Number.NaN),
+                regressions: metrics.map(() => new Map()),
+                poisson: Array.from({ length: M + 1 }, () => new Float64Array(2 * pairs)),
+                poissonSeen: Array.from({ length: M + 1 }, () => new Uint8Array(pairs)),
+                minus: Array.from({ length: M }, () => new Float64Array(permutations)),
+                minusSeen: Array.from({ length: M }, () => new Uint8Array(permutations)),
+                histogram: metrics.map(() => null)
+            };
+            shard.cells.set(key, cell);
+        }
+        return cell;
+    };
+    const twice = (r, what) => {
+        throw new InputError(r.where, `${what} of shard ${quote(r.shard)} is given twice`, 'each shard sends every sum once: do not concatenate a shard with itself');
+    };
+    const count = (r, x, what) => {
+        if (!Number.isSafeInteger(x) || x < 0)
+            throw new InputError(r.where, `${what} is ${x}, not a count`, HINT);
+        return x;
+    };
+    const metricOf = (r) => {
+        const m = metricIndex.get(r.metric);
+        if (m === undefined)
+            throw new InputError(r.where, `names the metric ${quote(r.metric)}, which the rules do not have`, `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT}`);
+        return m;
+    };
+    const onRow = (r) => {
+        if (++rows > MAX_AGGREGATE_ROWS)
+            throw new InputError(r.where, `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`, 'fewer slice values, resamples or permutations (docs/limits.md)');
+        let shard = shards.get(r.shard);
+        if (!shard) {
+            if (shards.size >= MAX_SHARDS)
+                throw new InputError(r.where, `more than ${MAX_SHARDS} shards`, 'run the SQL over larger shards (or the whole table at once)');
+            shards.set(r.shard, (shard = { meta: new Map(), coverage: new Map(), cells: new Map() }));
+        }
+        if (r.section === 'meta') {
+            if (shard.meta.has(r.stat))
+                twice(r, `meta ${quote(r.stat)}`);
+            shard.meta.set(r.stat, r.value);
+            return;
+        }
+        if (r.section === 'coverage') {
+            if (shard.coverage.has(r.stat))
+                twice(r, `coverage ${quote(r.stat)}`);
+            shard.coverage.set(r.stat, { count: count(r, r.x, `coverage ${quote(r.stat)}`), example: r.value });
+            return;
+        }
+        if (r.family < 0 || r.family >= families.length)
+            throw new InputError(r.where, `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`, HINT);
+        if (families[r.family].by === undefined && r.value !== '')
+            throw new InputError(r.where, `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`, HINT);
+        if (rules.statistics.weights === undefined && r.stratum !== '')
+            throw new InputError(r.where, `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`, HINT);
+        const cell = cellOf(shard, r);
+        if (r.section === 'sums') {
+            if (r.stat === 'n') {
+                if (cell.n !== undefined)
+                    twice(r, 'the count of queries');
+                cell.n = count(r, r.x, 'n');
+                return;
+            }
+            const m = metricOf(r);
+            if (r.stat.startsWith('regressions:')) {
+                const check = Number(r.stat.slice('regressions:'.length));
+                if (checks.get(check) !== m)
+                    throw new InputError(r.where, `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`, HINT);
+                if (cell.regressions[m].has(check))
+                    twice(r, quote(r.stat));
+                cell.regressions[m].set(check, count(r, r.x, quote(r.stat)));
+                return;
+            }
+            const i = METRIC_STATS.indexOf(r.stat);
+            if (i < 0)
+                throw new InputError(r.where, `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`, HINT);
+            const at = m * METRIC_STATS.length + i;
+            if (!Number.isNaN(cell.stats[at]))
+                twice(r, `${r.stat} of ${quote(r.metric)}`);
+            cell.stats[at] = i >= 6 ? count(r, r.x, r.stat) : r.x;
+            return;
+        }
+        if (r.section === 'poisson') {
+            const m = r.metric === '' ? metrics.length : metricOf(r);
+            if (r.stat !== 'weights' || r.slot >= pairs)
+                throw new InputError(r.where, `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`, HINT);
+            if (cell.poissonSeen[m][r.slot])
+                twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`);
+            cell.poissonSeen[m][r.slot] = 1;
+            if (m === metrics.length) {
+                count(r, r.x, 'a sum of weights');
+                count(r, r.y, 'a sum of weights');
+            }
+            cell.poisson[m][2 * r.slot] = r.x;
+            if (2 * r.slot + 1 < 2 * pairs)
+                cell.poisson[m][2 * r.slot + 1] = r.y;
+            return;
+        }
+        if (r.section === 'signs') {
+            const m = metricOf(r);
+            if (r.stat !== 'minus' || r.slot >= permutations)
+                throw new InputError(r.where, `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`, HINT);
+            if (cell.minusSeen[m][r.slot])
+                twice(r, `sign pattern ${r.slot} of ${quote(r.metric)}`);
+            cell.minusSeen[m][r.slot] = 1;
+            cell.minus[m][r.slot] = r.x;
+            return;
+        }
+        const m = metricOf(r);
+        if (r.stat !== 'count')
+            throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT);
+        const h = (cell.histogram[m] ??= new Map());
+        const v = r.x + 0;
+        if (h.has(v))
+            twice(r, `the histogram value ${v} of ${quote(r.metric)}`);
+        h.set(v, count(r, r.y, 'a histogram count'));
+    };
+    for (const file of files)
+        await readRows(file, onRow);
+    if (shards.size === 0)
+        throw new InputError({ file: files[0]?.name }, 'holds no aggregates', HINT);
+    const names = [...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const label = files.map((f) => f.name).join(', ');
+    const sums = shards.get(names[0]).meta.get('sums');
+    for (const name of names) {
+        const shard = shards.get(name);
+        if (shard.meta.get('sums') !== sums || (sums !== 'all' && sums !== 'histograms')) {
+            throw new InputError({ file: label, key: 'meta sums' }, `shard ${quote(name)} has the sums ${quote(shard.meta.get('sums') ?? '(none)')}, shard ${quote(names[0])} ${quote(sums ?? '(none)')}`, 'write every shard with the same retrieval-gate sql options');
+        }
+        checkShard(name, shard, rules, label, { checks, metrics: metrics.length, resampled: sums === 'all' });
+    }
+    return {
+        source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
+        shards: names,
+        sums: sums,
+        coverage: mergeCoverage(names.map((n) => shards.get(n).coverage)),
+        subsets: mergeSubsets(names.map((n) => shards.get(n)), metrics.length)
+    };
+}
+/** Every row of one file, by its format: Parquet (by its magic), CSV (by its name), else JSON Lines. */
+async function readRows(file, onRow) {
+    const at = (line) => ({ file: file.name, line });
+    if (await isParquet(file.path)) {
+        await withParquet(file.path, async (pq) => {
+            const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c));
+            if (missing.length > 0)
+                throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT);
+            await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) => onRow(toRow((c) => plain$2(record[c]), at(row))));
+        });
+        return;
+    }
+    if (/\.csv$/i.test(file.name) || /\.csv$/i.test(file.path)) {
+        let header;
+        await forEachCsvRecord(file.path, (fields, line) => {
+            if (header === undefined) {
+                header = fields.map((f) => f.trim());
+                const missing = COLUMNS.filter((c) => !header.includes(c));
+                if (missing.length > 0)
+                    throw new InputError(at(line), `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT);
+                return;
+            }
+            if (fields.length === 1 && fields[0] === '')
+                return;
+            if (fields.length !== header.length)
+                throw new InputError(at(line), `${fields.length} fields, but the header has ${header.length}`, HINT);
+            const cells = header;
+            onRow(toRow((c) => fields[cells.indexOf(c)], at(line)));
+        });
+        return;
+    }
+    await forEachLine(file.path, (text, line) => {
+        if (text.trim() === '')
+            return;
+        const record = readObjectLine(text, file.name, line, HINT);
+        onRow(toRow((c) => record[c], at(line)));
+    });
+}
+const COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'stat', 'slot', 'x', 'y'];
+/** A row from its fields (numbers or text), every field checked. */
+function toRow(get, where) {
+    const text = (c, empty = true) => {
+        const v = get(c);
+        const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
+        if (s === undefined)
+            throw new InputError({ ...where, key: c }, `is not text`, HINT);
+        if (s.length > MAX_ATTRIBUTE_CHARS)
+            throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT);
+        if (!empty && s === '')
+            throw new InputError({ ...where, key: c }, 'is empty', HINT);
+        return s;
+    };
+    const number = (c, integer) => {
+        const v = get(c);
+        const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal$1(v.trim()) ?? Number.NaN) : Number.NaN;
+        if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
+            throw new InputError({ ...where, key: c }, `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`, HINT);
+        return x;
+    };
+    const section = text('section', false);
+    if (!SECTIONS.has(section))
+        throw new InputError({ ...where, key: 'section' }, `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`, HINT);
+    const row = {
+        section,
+        shard: text('shard', false),
+        family: number('family', true),
+        value: text('value'),
+        stratum: text('stratum'),
+        metric: text('metric'),
+        stat: text('stat', false),
+        slot: number('slot', true),
+        x: number('x', false),
+        y: number('y', false),
+        where
+    };
+    if (row.slot < 0)
+        throw new InputError({ ...where, key: 'slot' }, `${row.slot} is negative`, HINT);
+    return row;
+}
+/** A shard holds everything the rules need, and was computed for them. */
+function checkShard(name, shard, rules, label, size) {
+    const where = { file: label };
+    for (const [key, expected] of aggregatesMeta(rules)) {
+        const got = shard.meta.get(key);
+        if (got !== expected) {
+            throw new InputError({ ...where, key: `meta ${key}` }, `shard ${quote(name)} was computed for ${key} ${got === undefined ? '(none)' : quote(got)}, but these rules have ${quote(expected)}`, 'write the SQL again for these rules (retrieval-gate sql --rules RULES) and run it: the sums depend on the rules');
+        }
+    }
+    for (const stat of coverageStats(rules))
+        if (!shard.coverage.has(stat))
+            throw new InputError({ ...where, key: `coverage ${stat}` }, `shard ${quote(name)} has no coverage count ${quote(stat)}`, HINT);
+    const families = subsetFamilies(rules);
+    const values = new Map();
+    for (const cell of shard.cells.values()) {
+        const at = `shard ${quote(name)}, family ${cell.family}${cell.value === '' ? '' : ` = ${quote(cell.value)}`}${cell.stratum === '' ? '' : `, stratum ${quote(cell.stratum)}`}`;
+        if (cell.n === undefined)
+            throw new InputError(where, `${at} has no count of queries (sums n)`, HINT);
+        const lacking = (what) => {
+            throw new InputError(where, `${at} lacks ${what}`, HINT);
+        };
+        for (let m = 0; m < size.metrics; m++) {
+            for (let i = 0; i < METRIC_STATS.length; i++)
+                if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i]))
+                    lacking(`${METRIC_STATS[i]} of metric ${m + 1}`);
+            if (size.resampled && cell.minusSeen[m].includes(0))
+                lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`);
+        }
+        for (let m = 0; m <= size.metrics; m++)
+            if (size.resampled && cell.poissonSeen[m].includes(0))
+                lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`);
+        for (const [check, m] of size.checks)
+            if (!cell.regressions[m].has(check))
+                lacking(`regressions:${check}`);
+        let set = values.get(cell.family);
+        if (!set)
+            values.set(cell.family, (set = new Set()));
+        set.add(cell.value);
+        if (set.size > MAX_FAMILY_VALUES)
+            throw new InputError(where, `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`, 'slice by an attribute with fewer values (the same cap as for rows)');
+    }
+}
+function mergeCoverage(parts) {
+    const out = new Map();
+    for (const part of parts) {
+        for (const [stat, c] of part) {
+            const seen = out.get(stat);
+            out.set(stat, { count: (seen?.count ?? 0) + c.count, example: seen && seen.example !== '' ? seen.example : c.example });
+        }
+    }
+    return out;
+}
+const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** The shards' cells added, shard after shard in name order; histograms only where every shard with queries sent one. */
+function mergeSubsets(shards, M) {
+    const subsets = new Map();
+    for (const shard of shards) {
+        for (const cell of shard.cells.values()) {
+            if (cell.n === 0)
+                continue;
+            const key = `${cell.family}\u0000${cell.value}`;
+            let subset = subsets.get(key);
+            if (!subset)
+                subsets.set(key, (subset = { family: cell.family, value: cell.value, strata: new Map() }));
+            let stratum = subset.strata.get(cell.stratum);
+            const n = cell.n;
+            if (!stratum) {
+                stratum = { n: 0, weights: new Float64Array(cell.poisson[M].length), metrics: [], histograms: [] };
+                for (let m = 0; m < M; m++) {
+                    stratum.metrics.push({
+                        sum: 0,
+                        sumAbs: 0,
+                        sumBaseline: 0,
+                        sumCandidate: 0,
+                        m2: 0,
+                        m3: 0,
+                        wins: 0,
+                        losses: 0,
+                        gained: 0,
+                        lost: 0,
+                        regressions: new Map(),
+                        poisson: new Float64Array(cell.poisson[m].length),
+                        minus: new Float64Array(cell.minus[m].length),
+                        histogram: null
+                    });
+                    stratum.histograms.push(new Map());
+                }
+                subset.strata.set(cell.stratum, stratum);
+            }
+            const before = stratum.n;
+            stratum.n = before + n;
+            add(stratum.weights, cell.poisson[M]);
+            for (let m = 0; m < M; m++) {
+                const t = stratum.metrics[m];
+                const s = (i) => cell.stats[m * METRIC_STATS.length + i];
+                mergeMoments(t, before, n, s(0), s(4), s(5));
+                t.sum += s(0);
+                t.sumAbs += s(1);
+                t.sumBaseline += s(2);
+                t.sumCandidate += s(3);
+                t.wins += s(6);
+                t.losses += s(7);
+                t.gained += s(8);
+                t.lost += s(9);
+                for (const [check, c] of cell.regressions[m])
+                    t.regressions.set(check, (t.regressions.get(check) ?? 0) + c);
+                add(t.poisson, cell.poisson[m]);
+                add(t.minus, cell.minus[m]);
+                const merged = stratum.histograms[m];
+                const h = cell.histogram[m];
+                if (merged === null)
+                    continue;
+                if (h === null)
+                    stratum.histograms[m] = null;
+                else
+                    for (const [v, c] of h)
+                        merged.set(v, (merged.get(v) ?? 0) + c);
+            }
+        }
+    }
+    return [...subsets.values()]
+        .sort((a, b) => a.family - b.family || byCode(a.value, b.value))
+        .map((s) => ({
+        family: s.family,
+        value: s.value,
+        strata: [...s.strata.entries()]
+            .sort((a, b) => byCode(a[0], b[0]))
+            .map(([value, st]) => {
+            st.metrics.forEach((t, m) => (t.histogram = histogramOf(st.histograms[m])));
+            return { value, n: st.n, weights: st.weights, metrics: st.metrics };
+        })
+    }));
+}
+function add(into, part) {
+    for (let i = 0; i < into.length; i++)
+        into[i] += part[i];
+}
+/**
+ * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
+ * about its own mean) joins `before` values already merged into t (before t.sum is updated).
+ */
+function mergeMoments(t, before, n, sum, m2, m3) {
+    if (before === 0) {
+        t.m2 = m2;
+        t.m3 = m3;
+        return;
+    }
+    const total = before + n;
+    const delta = sum / n - t.sum / before;
+    const m2Before = t.m2;
+    t.m2 = m2Before + m2 + (delta * delta * before * n) / total;
+    t.m3 = t.m3 + m3 + (delta * delta * delta * before * n * (before - n)) / (total * total) + (3 * delta * (before * m2 - n * m2Before)) / total;
+}
+function histogramOf(h) {
+    if (h === null)
+        return null;
+    const values = Float64Array.from(h.keys()).sort();
+    return { values, counts: Float64Array.from(values, (v) => h.get(v)) };
+}
+
+/**
+ * The groups a column's per-stratum histograms make (its values merged within {@link MERGE_QUANTUM} of the largest
+ * |value|): the groups bootstrapPlan builds from the same values as rows. Used by {@link histogramPlan} and by the
+ * engine over a warehouse's aggregates (src/stats/aggregate-engine.ts).
+ */
+function histogramGroups(strata) {
+    let max = 0;
+    for (const h of strata)
+        for (const v of h.values)
+            if (Math.abs(v) > max && Math.abs(v) !== Infinity)
+                max = Math.abs(v);
+    const groups = new GroupsBuilder(max * MERGE_QUANTUM);
+    for (const h of strata) {
+        groups.stratum();
+        h.values.forEach((v, i) => groups.add(v, 1, h.counts[i]));
+    }
+    return groups.finish();
+}
+
+/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow (never here: no clusters). */
+const NO_CLUSTERS = null;
+function createAggregateStats(aggregates, rules, options = {}) {
+    const statistics = rules.statistics;
+    const metrics = [...rules.metrics.values()];
+    const families = subsetFamilies(rules);
+    const runner = createRunner(options.threads ?? defaultThreads());
+    const byKey = new Map();
+    const valuesByFamily = new Map();
+    for (const s of aggregates.subsets) {
+        byKey.set(filterKey(subsetFilters(families[s.family], s.value)), s);
+        if (families[s.family].by !== undefined)
+            valuesByFamily.set(s.family, [...(valuesByFamily.get(s.family) ?? []), s.value]);
+    }
+    const all = byKey.get('all');
+    const units = all ? all.strata.reduce((n, st) => n + st.n, 0) : 0;
+    const law = resamplingLaw$1(statistics.method, units);
+    checkWeights(rules, all);
+    const cache = new Map();
+    const subsetCache = new Map();
+    const subsetOf = (filters) => byKey.get(filterKey(filters));
+    const familyOf = (filters, attr) => {
+        const where = [...filters].map(([k, v]) => `${k}=${v}`).join('&');
+        const f = families.findIndex((x) => x.by === attr && x.where.map(([k, v]) => `${k}=${v}`).join('&') === where);
+        if (f < 0)
+            throw new Error(`no family ${where} by ${attr}`);
+        return f;
+    };
+    const stats = (filters) => {
+        const key = filterKey(filters);
+        let s = subsetCache.get(key);
+        if (!s) {
+            s = subsetStats(subsetOf(filters), filters, key);
+            subsetCache.set(key, s);
+        }
+        return s;
+    };
+    /** Everything a subset's comparisons read, computed once: its design summary, resamples' intervals, test. */
+    function subsetStats(subset, filters, key) {
+        const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
+        const strata = designStrata(subset, rules, label);
+        const n = strata.strata.reduce((a, st) => a + st.size, 0);
+        const resamples = metrics.map((_, c) => resamplesOf(strata, c, key, n));
+        const randomization = randomizationOf(strata, key, n);
+        return { strata, n, resamples, randomization, intervals: new Map() };
+    }
+    function resamplesOf(d, c, key, n) {
+        const B = statistics.resamples;
+        if (n === 0)
+            return { values: new Float64Array(B).fill(Number.NaN), law: 'multinomial' };
+        if (n === d.strata.length) {
+            let e = 0;
+            for (const s of d.strata)
+                e += (s.weight * (0 + s.sums.metrics[c].sum)) / s.size;
+            return { values: Float64Array.of(e), law: 'multinomial' };
+        }
+        const hist = d.strata.map((s) => s.sums.metrics[c].histogram);
+        const complete = hist.every((h) => h !== null);
+        const groups = complete ? histogramGroups(hist) : null;
+        const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
+        const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n;
+        const byCounts = law === 'multinomial' ? fewGroups : statistics.method !== 'poisson' && fewGroups && distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES;
+        if (byCounts && groups !== null) {
+            const out = new Float64Array(B);
+            const job = multinomialJob({ grouped: [groups], columns: [c], strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })), ratio: false, resamples: B, seed: statistics.seed, stream: key, out });
+            runner.run([job]);
+            return { values: out, law: 'multinomial' };
+        }
+        if (law === 'multinomial')
+            refuseMultinomial(rules, metrics[c].name, n);
+        if (aggregates.sums === 'histograms')
+            refuseNoSums(rules, metrics[c].name);
+        const out = new Float64Array(B);
+        for (const s of d.strata) {
+            const sums = s.sums.metrics[c].poisson;
+            const w = s.sums.weights;
+            // The kernel's term of a stratum that drew no unit: weight · (its sum / its size).
+            const mean = s.weight * (s.sums.metrics[c].sum / s.size);
+            for (let b = 0; b < B; b++)
+                out[b] += w[b] > 0 ? (s.weight * sums[b]) / w[b] : mean;
+        }
+        return { values: out, law: 'poisson' };
+    }
+    function randomizationOf(d, key, n) {
+        const k = metrics.length;
+        const P = statistics.permutations;
+        if (n === 0)
+            return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true };
+        const stream = `${key}\u0000flip`;
+        const pValues = new Float64Array(k);
+        let exact = false;
+        let permutations = P;
+        for (let c = 0; c < k; c++) {
+            const ys = [];
+            const hist = d.strata.map((s) => s.sums.metrics[c].histogram);
+            const f = d.strata.map((s) => s.weight / s.size);
+            let observed = 0;
+            let absSum = 0;
+            d.strata.forEach((s, si) => {
+                observed += f[si] * s.sums.metrics[c].sum;
+                absSum += f[si] * s.sums.metrics[c].sumAbs;
+            });
+            observed = Math.abs(observed);
+            const tol = 1e-9 * absSum;
+            if (n <= 20 && 2 ** n <= Math.max(P, 1)) {
+                // Every sign pattern, from the units' values (the histogram of so few queries is always sent), stratum by stratum.
+                hist.forEach((h) => h.values.forEach((v, i) => {
+                    for (let j = 0; j < h.counts[i]; j++)
+                        ys.push(v);
+                }));
+                const strata = d.strata.map((s) => ({ value: s.value, start: s.start, size: s.size, queries: s.queries, weight: s.weight, observedShare: s.observedShare }));
+                const design = { k: 1, units: ys.length, values: Float64Array.from(ys), counts: null, strata, unitOfMember: new Int32Array(ys.length)};
+                const r = signFlipPlan(design, P, statistics.seed, stream).finish();
+                pValues[c] = r.pValues[0];
+                exact = true;
+                permutations = r.permutations;
+                continue;
+            }
+            const abs = absGroupsFrom(hist, f);
+            const distinct = hist.every((h) => h !== null) ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
+            const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4);
+            const byCounts = cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES));
+            if (byCounts && abs !== null) {
+                const job = signCountJob({ grouped: [abs], columns: [c], observed: Float64Array.of(observed), tol: Float64Array.of(tol), permutations: P, seed: statistics.seed, stream });
+                runner.run([job]);
+                let hits = 0;
+                for (let b = 0; b < job.blocks; b++)
+                    hits += job.out[b];
+                pValues[c] = (hits + 1) / (P + 1);
+                continue;
+            }
+            if (law === 'multinomial')
+                refuseMultinomial(rules, metrics[c].name, n);
+            if (aggregates.sums === 'histograms')
+                refuseNoSums(rules, metrics[c].name);
+            let hits = 0;
+            const limit = observed - tol;
+            for (let p = 0; p < P; p++) {
+                let t = 0;
+                d.strata.forEach((s, si) => (t += f[si] * (s.sums.metrics[c].sum - 2 * s.sums.metrics[c].minus[p])));
+                if (Math.abs(t) >= limit)
+                    hits++;
+            }
+            pValues[c] = (hits + 1) / (P + 1);
+        }
+        return { pValues, permutations: exact ? permutations : P, exact };
+    }
+    // The bootstrap is read only when the rules ask for a bootstrap interval; auto's intervals are in closed form,
+    // from the counts and moments every shard sends (src/stats/closed-form-interval.ts, as from rows).
+    const intervalOf = (s, c, confidence, method) => {
+        let list = s.intervals.get(confidence);
+        if (!list) {
+            list = metrics.map((_, col) => {
+                const sorted = s.resamples[col].values.slice().sort();
+                if (method === 'bca')
+                    return bcaInterval(sorted, estimateOf(s.strata, (st) => st.sums.metrics[col].sum), acceleration(s.strata, col), confidence);
+                return { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
+            });
+            s.intervals.set(confidence, list);
+        }
+        return list[c];
+    };
+    function compareUncached(metric, filters, confidence) {
+        const col = metrics.findIndex((m) => m.name === metric);
+        if (col < 0)
+            throw new Error(`unknown metric ${metric}`);
+        const rule = metrics[col];
+        const s = stats(filters);
+        const sumOf = (pick) => s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0);
+        const wins = sumOf((m) => m.wins);
+        const losses = sumOf((m) => m.losses);
+        const gained = sumOf((m) => m.gained);
+        const lost = sumOf((m) => m.lost);
+        const b = estimateOf(s.strata, (st) => st.sums.metrics[col].sumBaseline);
+        const c = estimateOf(s.strata, (st) => st.sums.metrics[col].sumCandidate);
+        const delta = estimateOf(s.strata, (st) => st.sums.metrics[col].sum);
+        const method = chooseInterval(statistics.interval, rule.binary, !statistics.weights);
+        const linearSe = linear(s.strata, col);
+        const se = linearSe.se;
+        let df = linearSe.df;
+        let interval;
+        const shape = { units: s.n, clusters: NO_CLUSTERS, strata: s.strata.strata };
+        if (method === 'score' || method === 'skew-t') {
+            const moments = s.strata.strata.map((st) => ({ size: st.size, weight: st.weight, m2: st.sums.metrics[col].m2, m3: st.sums.metrics[col].m3 }));
+            const closed = closedFormInterval({ method, shape, moments, estimate: delta, gained, lost, n: s.n, range: rule.range, weighted: statistics.weights !== undefined, confidence });
+            interval = closed.interval;
+            if (closed.df !== null)
+                df = closed.df;
+        }
+        else
+            interval = intervalOf(s, col, confidence, method);
+        const notes = [...s.strata.notes];
+        if (interval.note)
+            notes.push(interval.note);
+        const mcnemar = rule.binary && !statistics.weights;
+        if (rule.binary && !mcnemar)
+            notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
+        const linearDf = linearSe.df;
+        const tTest = !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence);
+        return {
+            metric,
+            slice: filters.map(([k, v]) => [k, v]),
+            n: s.n,
+            baseline: b,
+            candidate: c,
+            delta,
+            relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+            ci: interval.ci,
+            confidence,
+            pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+            test: mcnemar ? 'mcnemar' : null,
+            gained: rule.binary ? gained : null,
+            lost: rule.binary ? lost : null,
+            wins,
+            losses,
+            ties: s.n - wins - losses,
+            interval: interval.method,
+            intervalNote: interval.note,
+            unreliable: unreliableInterval(interval.method, shape, interval.ci),
+            resampling: method === 'score' || method === 'skew-t' ? null : s.resamples[col].law,
+            randomization: { pValue: s.randomization.pValues[col], permutations: s.randomization.permutations, exact: s.randomization.exact },
+            tTest,
+            se,
+            df,
+            clusters: NO_CLUSTERS,
+            mix: statistics.weights ? mixOf(statistics.weights.by, s.strata, col) : null,
+            notes
+        };
+    }
+    return {
+        members: () => new Int32Array(0),
+        differences: () => new Float64Array(0),
+        compare(metric, filters, confidence = statistics.confidence) {
+            const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
+            let c = cache.get(key);
+            if (!c)
+                cache.set(key, (c = compareUncached(metric, filters, confidence)));
+            return c;
+        },
+        valuesOf(attr, filters) {
+            return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !== undefined);
+        },
+        regressionCount(check, filters) {
+            const subset = subsetOf(filters);
+            const col = metrics.findIndex((m) => m.name === check.metric);
+            let count = 0;
+            for (const st of subset?.strata ?? [])
+                count += st.metrics[col].regressions.get(check.index) ?? 0;
+            return { count, nonFinite: 0 };
+        }
+    };
+}
+/** The strata and the design's notes, as src/stats/design.ts builds them from rows (same words). */
+function designStrata(subset, rules, label) {
+    const weights = rules.statistics.weights;
+    const present = subset?.strata ?? [];
+    const m = present.reduce((a, s) => a + s.n, 0);
+    const targetOf = new Map(weights?.target ?? []);
+    let targetPresent = 0;
+    for (const s of present)
+        targetPresent += weights ? targetOf.get(s.value) : 1;
+    const notes = [];
+    let start = 0;
+    const strata = present.map((s) => {
+        const weight = weights ? targetOf.get(s.value) / targetPresent : 1;
+        const stratum = { value: weights ? s.value : null, start, size: s.n, queries: s.n, weight, observedShare: s.n / m, sums: s };
+        start += s.n;
+        if (s.n === 1 && m > 1)
+            notes.push(`${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`);
+        return stratum;
+    });
+    if (weights && m > 0 && targetPresent === 0) {
+        notes.push(`every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
+    }
+    else if (weights && present.length < weights.target.length && m > 0) {
+        const absent = weights.target.filter(([v]) => !present.some((s) => s.value === v)).map(([v]) => v);
+        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
+    }
+    return { strata, notes };
+}
+/** Σ_s weight_s · (a stratum sum) / size_s, in stratum order (src/stats/design.ts, estimate); NaN without queries. */
+function estimateOf(d, pick, shares) {
+    let total = 0;
+    d.strata.forEach((s, si) => (total += ((shares ? shares[si] : s.weight) * pick(s)) / s.size));
+    return d.strata.length === 0 ? Number.NaN : total;
+}
+/** The linearised standard error and its degrees of freedom (src/stats/linear.ts) from the centred second moments. */
+function linear(d, c) {
+    let variance = 0;
+    for (const s of d.strata) {
+        if (s.size < 2)
+            continue;
+        const f = s.weight / s.size;
+        variance += (s.size / (s.size - 1)) * f * f * s.sums.metrics[c].m2;
+    }
+    const units = d.strata.reduce((a, s) => a + s.size, 0);
+    return { se: Math.sqrt(variance), df: units - d.strata.length };
+}
+function tResult(est, se, df, confidence) {
+    const q = tQuantile(1 - (1 - confidence) / 2, df);
+    return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se };
+}
+/**
+ * BCa's acceleration from the jackknife (src/stats/bca.ts): leaving unit u of stratum s out moves the estimate by
+ * weight_s / (size_s − 1) · (mean_s − v_u), so Σ D³ and Σ D² are the strata's centred third and second moments.
+ */
+function acceleration(d, c) {
+    let num = 0;
+    let den = 0;
+    for (const s of d.strata) {
+        if (s.size < 2)
+            return Number.NaN;
+        const f = s.weight / (s.size - 1);
+        num += f * f * f * s.sums.metrics[c].m3;
+        den += f * f * s.sums.metrics[c].m2;
+    }
+    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
+}
+/** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
+function absGroupsFrom(hist, f) {
+    if (hist.some((h) => h === null))
+        return null;
+    const pairs = [];
+    hist.forEach((h, si) => h.values.forEach((v, i) => pairs.push([Math.abs(f[si] * v), h.counts[i]])));
+    pairs.sort((a, b) => a[0] - b[0]);
+    const values = [];
+    const mult = [];
+    for (const [v, n] of pairs) {
+        if (!Number.isFinite(v))
+            return null;
+        if (v === 0)
+            continue;
+        if (values.length > 0 && values[values.length - 1] === v)
+            mult[mult.length - 1] += n;
+        else {
+            values.push(v);
+            mult.push(n);
+        }
+    }
+    return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) };
+}
+function mixOf(by, d, c) {
+    const shares = d.strata.map((s) => s.observedShare);
+    return {
+        by,
+        strata: d.strata.map((s) => ({ value: s.value, queries: s.queries, observed: s.observedShare, target: s.weight })),
+        observed: {
+            baseline: estimateOf(d, (s) => s.sums.metrics[c].sumBaseline, shares),
+            candidate: estimateOf(d, (s) => s.sums.metrics[c].sumCandidate, shares),
+            delta: estimateOf(d, (s) => s.sums.metrics[c].sum, shares)
+        }
+    };
+}
+/** The target weights describe the data (src/stats/compare.ts refuses the same from rows). */
+function checkWeights(rules, all) {
+    const weights = rules.statistics.weights;
+    if (!weights)
+        return;
+    const present = new Set((all?.strata ?? []).map((s) => s.value));
+    const file = rules.source.file;
+    for (const [v] of weights.target) {
+        if (!present.has(v))
+            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${quote(v)}`, `values present: ${[...present]
+                .sort()
+                .slice(0, 20)
+                .map((x) => quote(x))
+                .join(', ')}`);
+    }
+    const named = new Set(weights.target.map(([v]) => v));
+    const missing = [...present].filter((v) => !named.has(v)).sort();
+    if (missing.length > 0) {
+        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing
+            .slice(0, 5)
+            .map((x) => quote(x))
+            .join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
+    }
+}
+function refuseMultinomial(rules, metric, units) {
+    throw new InputError({ file: rules.source.file, key: 'statistics.method' }, `${metric} has too many distinct differences to be drawn from a histogram, and with ${units} queries (fewer than ${POISSON_FROM_UNITS}) the method ${rules.statistics.method ?? 'auto'} draws it multinomially, which needs the rows`, 'set statistics.method: poisson (its weights are computed where the rows are), or gate the rows themselves');
+}
+function refuseNoSums(rules, metric) {
+    throw new InputError({ file: rules.source.file, key: `metrics.${metric}` }, `${metric} has too many distinct differences to be drawn from its histogram, and these aggregates were computed without the Poisson and sign sums (sql --histograms-only)`, 'write the SQL without --histograms-only and run it again');
+}
+
+/**
+ * A warehouse's aggregates in place of the rows (docs/scale.md, "Beyond one machine"): `gate --aggregates FILE`
+ * (one per shard, or one for all) reads what `retrieval-gate sql` computed where the rows are, and decides as from
+ * the rows. Not a capability: a capability adds evidence beside the paired rows, the aggregates replace them. So
+ * this is a new core input (role answer, fetched by the same framework, src/capabilities/inputs.ts: a file given
+ * twice is refused) and the pairing and the rows engine are replaced by the aggregates' reader
+ * (src/readers/aggregates.ts) and engine (src/stats/aggregate-engine.ts); decide, every active capability's
+ * assessment and the reports are the same code as for rows.
+ *
+ * What needs the rows is refused with the key: runs and judgments, an evaluation set, clusters, seed replicates,
+ * a reference, a judge, a queries file, history, the trust rules (src/stats/warehouse-sql.ts refuses the same when
+ * it writes the SQL).
+ */
+/** The input's name in messages and docs. */
+const AGGREGATES_INPUT = 'warehouse aggregates';
+/** The input: files given with --aggregates (the action input `aggregates`), the candidate's side (docs/trust.md). */
+const AGGREGATES_SPEC = { role: 'answer', kind: 'given', name: AGGREGATES_INPUT, option: 'aggregates', input: 'aggregates', many: true, required: true };
+/** Reads the aggregates files the invocation gives, for these rules. */
+async function loadAggregateInputs(rules, source) {
+    refuseRowsOnly(rules);
+    const fetched = await fetchInputs([AGGREGATES_SPEC], source, rules);
+    return { rules, aggregates: await readAggregates(fetched.files(AGGREGATES_INPUT), rules) };
+}
+/** Rules keys whose evidence is per query or per file beside the rows, with what to do. */
+const ROWS_ONLY = [
+    ['judgments', (r) => r.judgments !== undefined],
+    ['dataset', (r) => r.dataset !== undefined],
+    ['statistics.cluster', (r) => r.statistics.cluster !== undefined],
+    ['statistics.min_seeds', (r) => r.statistics.minSeeds !== undefined],
+    ['reference', (r) => r.reference !== undefined],
+    ['judge', (r) => r.judge !== undefined],
+    ['queries.file', (r) => r.queries.file !== undefined],
+    ['history', (r) => r.history !== undefined],
+    ['comparability', (r) => r.comparability !== undefined],
+    ['pooling', (r) => r.pooling !== undefined],
+    ['max_zero_hit_share', (r) => r.maxZeroHitShare !== undefined],
+    ['two_stage', (r) => r.twoStage !== undefined]
+];
+function refuseRowsOnly(rules) {
+    for (const [key, on] of ROWS_ONLY) {
+        if (on(rules)) {
+            throw new InputError({ file: rules.source.file, key }, `reads the rows (or files beside them), which warehouse aggregates do not carry`, `gate the rows (--baseline B --candidate C), or compute what ${key} needs where the rows are and keep it out of these rules`);
+        }
+    }
+}
+/**
+ * The gate's pipeline over aggregates: the engine, decide, every active capability's assessment (none of the
+ * row-reading ones is active: refused above), one verdict; the result a report renders as any other. It has no
+ * per-query values: no regressed-query list, no histogram of differences (the report says so, in the parts below).
+ */
+function runGateOnAggregates(inputs, options = {}) {
+    const { rules, aggregates } = inputs;
+    refuseRowsOnly(rules);
+    const coverage = coverageOf(rules, aggregates);
+    const table = { ids: [], metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])), attrs: new Map(), coverage };
+    const stats = createAggregateStats(aggregates, rules, options);
+    refuseEmptyWhere(rules, stats);
+    const base = sideFromRows(aggregates.source, []);
+    const core = { baseline: base, candidate: base, trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }, seeds: { baseline: [base], candidate: [base] } };
+    const active = CAPABILITIES.flatMap((capability) => {
+        const config = capability.config(rules);
+        return config === undefined ? [] : [{ capability: capability, config }];
+    });
+    let engine = stats;
+    const contextOf = (config, e) => ({ rules, config, evidence: undefined, table, stats: e, core, options });
+    for (const a of active)
+        if (a.capability.stats)
+            engine = a.capability.stats(engine, contextOf(a.config, engine));
+    const assessed = active.map((a) => ({ ...a, evidence: undefined, assessment: a.capability.assess(contextOf(a.config, engine)) }));
+    const guards = assessed.flatMap((a) => a.assessment.guards);
+    const decision = decide(rules, table, engine, guards);
+    const parts = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null };
+    for (const a of assessed)
+        Object.assign(parts, a.assessment.trust ?? {});
+    const trust = { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
+    return {
+        rules,
+        inputs: { baseline: aggregates.source, candidate: aggregates.source },
+        coverage,
+        decision,
+        comparisons: allComparisons(rules, table, engine),
+        primaryMetric: rules.checks[0].metric,
+        regressions: [],
+        primaryDifferences: new Float64Array(0),
+        table,
+        trust,
+        capabilities: [...assessed.map(outcomeOf), aggregatesOutcome(aggregates)]
+    };
+}
+/** Every metric over all queries, then every metric for every value of every slice attribute (as from rows). */
+function allComparisons(rules, table, stats) {
+    const out = [];
+    for (const metric of rules.metrics.keys())
+        out.push(stats.compare(metric, []));
+    for (const attr of rules.slices)
+        for (const value of sliceValues(table, stats, attr, []))
+            for (const metric of rules.metrics.keys())
+                out.push(stats.compare(metric, [[attr, value]]));
+    return out;
+}
+/** What the pairing of rows would have counted, from the SQL's counts; its refusals, with an example id. */
+function coverageOf(rules, aggregates) {
+    const count = (stat) => aggregates.coverage.get(stat)?.count ?? 0;
+    const example = (stat) => {
+        const e = aggregates.coverage.get(stat)?.example ?? '';
+        return e === '' ? '' : ` (for example ${quote(e)})`;
+    };
+    const file = aggregates.source;
+    const refuse = (stat, problem, hint) => {
+        if (count(stat) > 0)
+            throw new InputError({ file }, `${count(stat)} ${problem}${example(stat)}`, hint);
+    };
+    refuse('missing_ids', 'rows have no query id', 'every row needs its query id');
+    refuse('baseline_repeated', "query ids appear more than once in the baseline's rows", 'one row per query on each side');
+    refuse('candidate_repeated', "query ids appear more than once in the candidate's rows", 'one row per query on each side');
+    for (const a of familyAttributes(rules))
+        refuse(`missing_attribute:${a}`, `of the baseline's queries have no ${a}`, `every query of the exam needs its ${a}`);
+    const zero = rules.queries.missing === 'zero';
+    if (!zero) {
+        refuse('only_in_baseline', 'queries are in the baseline only', 'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules');
+        refuse('only_in_candidate', 'queries are in the candidate only', "evaluate the candidate on the exam's queries (the baseline's)");
+    }
+    const filled = [];
+    for (const m of rules.metrics.keys()) {
+        for (const side of ['baseline', 'candidate']) {
+            if (!zero)
+                refuse(`missing_value:${side}:${m}`, `${side} values of ${m} are missing`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero');
+            refuse(`invalid_value:${side}:${m}`, `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`, 'fix the rows, or the metric in the rules');
+        }
+        filled.push({ metric: m, baseline: zero ? count(`filled:baseline:${m}`) : 0, candidate: zero ? count(`filled:candidate:${m}`) : 0 });
+    }
+    const paired = count('baseline_rows');
+    return {
+        baselineRows: paired,
+        candidateRows: count('candidate_rows'),
+        paired,
+        onlyInBaseline: [],
+        onlyInCandidate: [],
+        candidateOnlyIgnored: zero ? count('only_in_candidate') : 0,
+        attributes: { names: familyAttributes(rules), candidateValuesCompared: 0 },
+        filled,
+        missingPolicy: rules.queries.missing,
+        notes: [
+            `read from warehouse aggregates, ${aggregates.source}: sums per subset and stratum, no per-query values${zero && count('only_in_baseline') + count('only_in_candidate') > 0 ? ` (${count('only_in_baseline')} queries in the baseline only, ${count('only_in_candidate')} in the candidate only: counted, not listed)` : ''}`
+        ]
+    };
+}
+/** A check whose `where` selects no query is refused, as from rows (src/align/pair.ts). */
+function refuseEmptyWhere(rules, stats) {
+    for (const check of rules.checks) {
+        if (check.where.length === 0)
+            continue;
+        if (stats.compare(check.metric, check.where).n === 0) {
+            const [name, value] = check.where[0];
+            throw new InputError({ file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` }, `no query has ${check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ')}`, `check the values of ${name} (${quote(value)}) in the rows the SQL read`);
+        }
+    }
+}
+/** The report's words for the aggregates: where they came from, and what a report from them cannot show. */
+function aggregatesOutcome(aggregates) {
+    const sentence = `Read from warehouse aggregates: ${aggregates.source}. The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`;
+    return {
+        name: 'aggregates',
+        guards: [],
+        summary: { source: aggregates.source, shards: aggregates.shards },
+        parts: {
+            markdown: { head: () => [`_${sentence.replace(/_/g, '\\_')}_`, ''] },
+            text: { head: () => [sentence] },
+            json: () => ['aggregates', { source: aggregates.source, shards: aggregates.shards, per_query: false }]
+        }
+    };
+}
+
 /**
  * The to-judge file of a gate result: the pooled top-k documents of both systems that have no graded
  * judgment, one JSON object per query, ready to send for annotation. Empty (no lines) when the pool is
@@ -43929,6 +46845,8 @@ async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: fa
             return await explainCommandLine(rest, out);
         if (command === 'validate')
             return await validateCommandLine(rest, out, err);
+        if (command === 'sql')
+            return await sqlCommandLine(rest, out);
         throw new UsageError(`unknown command ${quote(command)}${suggestion(command, Object.keys(COMMANDS))}`);
     }
     catch (error) {
@@ -43970,6 +46888,8 @@ function required(command, values, names) {
 }
 async function gateCommand(args, out, terminal) {
     const v = parse('gate', args);
+    if (v.aggregates !== undefined)
+        return aggregatesGate(v, out, terminal);
     required('gate', v, ['rules', 'baseline', 'candidate']);
     const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
     if (!['markdown', 'json', 'text'].includes(format))
@@ -43998,6 +46918,42 @@ async function gateCommand(args, out, terminal) {
         await writeOutput(v.json, json);
     out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown);
     return result.decision.verdict === 'pass' ? 0 : 1;
+}
+/** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
+async function aggregatesGate(v, out, terminal) {
+    required('gate', v, ['rules']);
+    const rowsOnly = ['baseline', 'candidate', 'qrels', 'regressions', 'to-judge', 'html', 'reference', 'input-format', 'id-field', ...GIVEN_OPTIONS].filter((o) => v[o] !== undefined);
+    if (rowsOnly.length > 0)
+        throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate');
+    const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
+    if (!['markdown', 'json', 'text'].includes(format))
+        throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate');
+    const rules = await readRules(v.rules);
+    const source = cliInputSource({ given: v, rulesFile: rules.source.file });
+    const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads });
+    const markdown = toMarkdown(result, { files: {} });
+    if (v.markdown)
+        await writeOutput(v.markdown, markdown);
+    const json = toJsonReport(result);
+    if (v.json)
+        await writeOutput(v.json, json);
+    out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} }) : markdown);
+    return result.decision.verdict === 'pass' ? 0 : 1;
+}
+async function sqlCommandLine(args, out) {
+    const v = parse('sql', args);
+    required('sql', v, ['rules']);
+    await sqlCommand({
+        rules: v.rules,
+        dialect: v.dialect ?? 'duckdb',
+        baseline: v.baseline ?? 'baseline',
+        candidate: v.candidate ?? 'candidate',
+        idField: v['id-field'],
+        shard: v.shard,
+        histogramsOnly: v['histograms-only'] === true,
+        out: v.out
+    }, out);
+    return 0;
 }
 async function metricsCommandLine(args, out, err) {
     const v = parse('metrics', args);

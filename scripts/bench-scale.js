@@ -22,6 +22,9 @@
  * n_resamples=10000)). The machine may be shared: every figure is the median of --runs, the spread is printed.
  * --formats: the largest N of --rows again as CSV and as Parquet (hyparquet-writer, a dev dependency; one row
  * group per 100,000 rows), each checked to give the JSON Lines run's checks and comparisons.
+ * --continuous 7e3,1e6: the continuous-valued dataset (five metrics with about one distinct difference per query:
+ * two judge scores and a cosine similarity at full precision, latency in µs, graded nDCG@10), percentile, with
+ * scipy where N <= --scipy-max; --methods auto,multinomial,poisson runs it under each statistics.method.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
@@ -33,9 +36,11 @@ const RESAMPLES = Number(opt('--resamples', 10000))
 const CLI = opt('--cli', join(root, 'dist/cli.js'))
 const ROWS = opt('--rows', '1e3,1e4,7e3,1e5,1e6')
   .split(',')
+  .filter((x) => x !== '')
   .map((x) => Math.round(Number(x)))
 const SLICES = opt('--slices', '1,100,1000,7000,20000')
   .split(',')
+  .filter((x) => x !== '')
   .map((x) => Math.round(Number(x)))
 const SCIPY_MAX = Number(opt('--scipy-max', 10000))
 /** statistics.interval of the rules ('' = the default, auto): percentile times the resampling engine (the default before issue 25). */
@@ -44,6 +49,13 @@ const FORMATS = opt('--formats', '')
   .split(',')
   .filter((f) => f !== '')
 const METRICS = ['hit@10', 'hit@3', 'recall@10', 'ndcg@10', 'latency_ms']
+const CONTINUOUS_ROWS = opt('--continuous', '7e3,1e6')
+  .split(',')
+  .filter((x) => x !== '')
+  .map((x) => Math.round(Number(x)))
+const CONTINUOUS = ['faithfulness', 'answer_relevancy', 'cosine', 'latency_us', 'ndcg@10']
+// statistics.method of the continuous rows: one row per method (e.g. multinomial,poisson: where the laws cross over).
+const METHODS = opt('--methods', 'auto').split(',')
 const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
 
 /** Writes baseline/candidate JSONL (N queries, `slices` distinct bucket values) and the rules, once. */
@@ -93,6 +105,64 @@ async function dataset(n, slices) {
   return dir
 }
 
+/**
+ * Continuous-valued rows (what teams gate besides grid metrics): two LLM-judge scores in [0, 1] at full precision
+ * (ragas faithfulness and answer relevancy as written by Python's repr), a cosine similarity, latency in integer
+ * microseconds (log-normal, median 80 ms) and nDCG@10 with graded gains (0..3) at full precision: about as many
+ * distinct per-query differences as queries in every column. The same skill per query on both sides, independent
+ * noise per side, the candidate a little better. Rules: five non_inferior checks, percentile, 10,000 resamples.
+ */
+async function continuousDataset(n) {
+  const dir = join(root, 'bench-data', `scale-continuous-${n}`)
+  mkdirSync(dir, { recursive: true })
+  const clip01 = (x) => Math.min(1, Math.max(0, x))
+  const log2 = Array.from({ length: 10 }, (_, i) => 1 / Math.log2(i + 2))
+  const dcg = (grades) => grades.reduce((s, g, i) => s + (2 ** g - 1) * log2[i], 0)
+  for (const [side, shift] of [
+    ['baseline', 0],
+    ['candidate', 0.01]
+  ]) {
+    const skillOf = rng(14)
+    const r = rng(side === 'baseline' ? 15 : 16)
+    await writeLines(join(dir, `${side}.jsonl`), n, (i) => {
+      const skill = skillOf()
+      const judged = 1 + Math.floor(skillOf() * 12)
+      // Ten retrieved documents graded 0..3 (better with skill), and the ideal ranking of the judged ones.
+      const grades = Array.from({ length: 10 }, () => Math.min(3, Math.floor(r() * 4 * (skill + shift + 0.2))))
+      const ideal = [...grades, ...Array.from({ length: judged }, () => 1 + Math.floor(skillOf() * 3))].sort((a, b) => b - a).slice(0, 10)
+      const normal = Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())
+      return (
+        JSON.stringify({
+          query_id: `q${String(i).padStart(7, '0')}`,
+          faithfulness: clip01(skill + shift + (r() - 0.5) * 0.4),
+          answer_relevancy: clip01(0.3 + 0.6 * skill + shift + (r() - 0.5) * 0.3),
+          cosine: Math.min(1, 0.55 + 0.35 * skill + shift + (r() - 0.5) * 0.2),
+          latency_us: Math.round(80000 * Math.exp(0.5 * normal - shift)),
+          'ndcg@10': dcg(grades) / dcg(ideal)
+        }) + '\n'
+      )
+    })
+  }
+  for (const method of METHODS)
+    writeFileSync(
+      join(dir, method === 'auto' ? 'rules.yml' : `rules-${method}.yml`),
+      [
+        'version: 1',
+        'metrics:',
+        '  faithfulness: { better: higher, range: [0, 1] }',
+        '  answer_relevancy: { better: higher, range: [0, 1] }',
+        '  cosine: { better: higher, range: [-1, 1] }',
+        '  latency_us: { better: lower, unit: µs }',
+        '  ndcg@10: { better: higher, range: [0, 1] }',
+        `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: percentile${method === 'auto' ? '' : `, method: ${method}`} }`,
+        'checks:',
+        ...CONTINUOUS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_us' ? '"10%"' : 0.01} } }`)
+      ].join('\n') + '\n'
+    )
+  writeFileSync(join(dir, 'scipy_bootstrap.py'), scipyBootstrapScript(CONTINUOUS, RESAMPLES))
+  return dir
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
@@ -137,9 +207,11 @@ const scipyMissing = await measure(PYTHON, ['-c', 'import scipy'], { ok: [0] }).
   (error) => error.message.split('\n').pop()
 )
 if (scipyMissing !== null) console.log(`scipy not run: ${PYTHON} -c 'import scipy' failed (${scipyMissing}); set PYTHON to a python3 with scipy`)
-console.log('')
-console.log('| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
-console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
+if (ROWS.length > 0) {
+  console.log('')
+  console.log('| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
+  console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
+}
 for (const n of ROWS) {
   const dir = await dataset(n, 1)
   const g = await gate(dir, 'rules.yml')
@@ -149,9 +221,9 @@ for (const n of ROWS) {
     `| ${n} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${s ? fmt(s) : scipyMissing === null ? 'not run' : 'no scipy'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${s ? (g.wall / s.wall).toFixed(3) : ''} |`
   )
 }
-console.log('')
-console.log('| queries | slice values | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | without slices: wall s | CPU s | peak MiB | slices add: wall s | CPU s | MiB |')
-console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
+if (SLICES.length > 0) console.log('')
+if (SLICES.length > 0) console.log('| queries | slice values | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | without slices: wall s | CPU s | peak MiB | slices add: wall s | CPU s | MiB |')
+if (SLICES.length > 0) console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
 for (const s of SLICES) {
   const n = Math.max(7000, s)
   const dir = await dataset(n, s)
@@ -203,5 +275,67 @@ if (FORMATS.length > 0) {
     const json = join(dir, `report-${format}.json`)
     const t = await timed(process.execPath, [CLI, 'gate', '--rules', join(dir, 'rules.yml'), '--baseline', b, '--candidate', c, '--json', json, '--markdown', join(dir, `report-${format}.md`)])
     console.log(`| ${format} | ${fmt(t)} | ${cpu(t)} | ${mib(t.peak)} | ${(statSync(b).size / 2 ** 20).toFixed(0)} | ${decisions(json) === reference ? 'yes' : 'NO'} |`)
+  }
+}
+
+if (CONTINUOUS_ROWS.length > 0) {
+  console.log('')
+  console.log(`Continuous-valued metrics (${CONTINUOUS.join(', ')}: about one distinct difference per query)`)
+  console.log('')
+  console.log('| queries | statistics.method | gate wall s | gate CPU s | gate peak MiB | JSON MiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
+  console.log('| -: | - | -: | -: | -: | -: | -: | -: | -: | -: |')
+  for (const n of CONTINUOUS_ROWS) {
+    const dir = await continuousDataset(n)
+    let s = null
+    if (n <= SCIPY_MAX && scipyMissing === null) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')], { ok: [0] })
+    for (const method of METHODS) {
+      const g = await gate(dir, method === 'auto' ? 'rules.yml' : `rules-${method}.yml`)
+      const ratio = s ? (g.wall / s.wall).toFixed(3) : ''
+      console.log(
+        `| ${n} | ${method} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${s ? fmt(s) : scipyMissing === null ? 'not run' : 'no scipy'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${ratio} |`
+      )
+    }
+  }
+}
+
+/**
+ * --against OTHER_CLI: the same gates with another build (an earlier commit's bundle) in this run, the two
+ * interleaved run by run, so that "no slower than before" is a ratio taken on one machine state.
+ */
+const AGAINST = opt('--against', '')
+if (AGAINST !== '') {
+  if (!existsSync(AGAINST)) throw new Error(`${AGAINST} not found`)
+  console.log('')
+  console.log(`This CLI against ${AGAINST}, interleaved, median of ${RUNS} runs each`)
+  console.log('')
+  console.log('| data | queries | this wall s | this CPU s | this peak MiB | other wall s | other CPU s | other peak MiB | this / other (CPU) |')
+  console.log('| - | -: | -: | -: | -: | -: | -: | -: | -: |')
+  const pairs = [...ROWS.map((n) => ['grid', n]), ...CONTINUOUS_ROWS.filter((n) => n <= 100000).map((n) => ['continuous', n])]
+  for (const [kind, n] of pairs) {
+    const dir = kind === 'grid' ? await dataset(n, 1) : await continuousDataset(n)
+    const args = (cli) => [
+      cli,
+      'gate',
+      '--rules',
+      join(dir, 'rules.yml'),
+      '--baseline',
+      join(dir, 'baseline.jsonl'),
+      '--candidate',
+      join(dir, 'candidate.jsonl'),
+      '--json',
+      join(dir, 'ab.json'),
+      '--markdown',
+      join(dir, 'ab.md')
+    ]
+    const mine = []
+    const theirs = []
+    for (let i = 0; i < RUNS; i++) {
+      mine.push(await measure(process.execPath, args(CLI)))
+      theirs.push(await measure(process.execPath, args(AGAINST)))
+    }
+    const med = (rs, key) => median(rs.map((r) => r[key]))
+    console.log(
+      `| ${kind} | ${n} | ${med(mine, 'wall').toFixed(2)} | ${med(mine, 'cpu').toFixed(2)} | ${med(mine, 'peakMiB').toFixed(0)} | ${med(theirs, 'wall').toFixed(2)} | ${med(theirs, 'cpu').toFixed(2)} | ${med(theirs, 'peakMiB').toFixed(0)} | ${(med(mine, 'cpu') / med(theirs, 'cpu')).toFixed(2)} |`
+    )
   }
 }

@@ -15,12 +15,31 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ACC, CHUNK, KEYS2, poissonModule, VALUES } from './wasm-poisson.js'
 
 /**
  * Widest column group. src/stats/bootstrap.ts cuts the columns into groups of at most this many
  * (`Math.min(8, k - g)`): change both together.
  */
 const MAX_WIDTH = 8
+
+/**
+ * Widest column group of the Poisson kernel: two resamples per unit (one hash gives both weights), each with a
+ * local per column and one for the weights' sum, so 2 · (width + 1) locals; wider groups spill them to memory.
+ */
+const MAX_POISSON_WIDTH = 6
+
+/**
+ * Units summed into one partial sum of a Poisson resample before it is added to the resample's total: the values
+ * of a chunk stay in the first-level cache across the block's resamples. A constant, so the order of the
+ * additions (hence every bit) does not depend on the number of threads or on the block size.
+ */
+const POISSON_CHUNK = 512
+
+/** The hash of src/stats/poisson-weights.ts, inlined: x from the unit's keys k1, k2, the seed key and jj = j · step. */
+function hashLines(pad, k1, k2) {
+  return [`let x = ((${k1} ^ seed) + jj) | 0`, 'x ^= x >>> 16', 'x = imul(x, 0x85ebca6b)', 'x ^= x >>> 13', `x = imul(x ^ ${k2}, 0xc2b2ae35)`, 'x ^= x >>> 16'].map((line) => pad + line)
+}
 
 const OUTPUT = 'src/stats/kernels.ts'
 
@@ -87,6 +106,81 @@ function kernel(w) {
     ...cols.map((c) => `        e${c} += (w * a${c}) / denom`),
     '      }',
     ...cols.map((c) => `      flat[${slot(c)}] = e${c}`),
+    '    }',
+    '  }'
+  ].join('\n')
+}
+
+/**
+ * The Poisson kernel of width w: columns g .. g + w - 1 of resamples from .. to (from even). Per stratum, per
+ * chunk of {@link POISSON_CHUNK} units, per pair of resamples (2j, 2j + 1): one hash per unit gives both
+ * weights, each column's weighted values and the weights (or weighted queries) are added in unit order into
+ * locals, then into the pair's per-stratum sums; the stratum's term is weight · Σ w·v / Σ w·n, added to the
+ * estimate in stratum order. A stratum whose weights are all 0 contributes weight · its observed estimate.
+ */
+function poissonKernel(w) {
+  const cols = range(w)
+  const even = (name) => cols.map((c) => `${name}${c} = 0`).join(', ')
+  const pad = '              '
+  const loop = (withCounts) => [
+    '            for (let u = c0; u < c1; u++) {',
+    ...hashLines(pad, 'keys1[u]', 'keys2[u]'),
+    `${pad}let wa = WEIGHTS[(x >>> 4) & 4095]`,
+    `${pad}if (wa < 0) wa = weightOf(x & 65535)`,
+    `${pad}let wb = WEIGHTS[x >>> 20]`,
+    `${pad}if (wb < 0) wb = weightOf(x >>> 16)`,
+    `${pad}const base = ${w === 1 ? 'u' : `u * ${w}`}`,
+    ...cols.map((c) => `${pad}const x${c} = v[${at(c)}]`),
+    ...cols.map((c) => `${pad}a${c} += wa * x${c}`),
+    ...cols.map((c) => `${pad}z${c} += wb * x${c}`),
+    withCounts ? `${pad}ma += wa * counts[u]` : `${pad}ma += wa`,
+    withCounts ? `${pad}mb += wb * counts[u]` : `${pad}mb += wb`,
+    '            }'
+  ]
+  return [
+    `  /** ${w} column${w === 1 ? '' : 's'} (g .. g + ${w - 1}) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */`,
+    `  function poisson${w}(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {`,
+    '    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job',
+    '    const total = job.resamples',
+    '    const strata = sizes.length',
+    '    const pairs = (to - from + 1) >> 1',
+    '    const j0 = from >> 1',
+    `    const stride = ${2 * (w + 1)}`,
+    '    const acc = new Float64Array(pairs * stride)',
+    ...cols.map((c) => `    for (let b = from; b < to; b++) out[${c === 0 ? 'g' : `(g + ${c})`} * total + b] = 0`),
+    '    for (let si = 0; si < sizes.length; si++) {',
+    '      const start = starts[si]',
+    '      const end = start + sizes[si]',
+    '      acc.fill(0)',
+    `      for (let c0 = start; c0 < end; c0 += ${POISSON_CHUNK}) {`,
+    `        const c1 = min(end, c0 + ${POISSON_CHUNK})`,
+    '        for (let p = 0; p < pairs; p++) {',
+    '          const jj = imul(j0 + p, 0x9e3779b9)',
+    `          let ${even('a')}, ma = 0`,
+    `          let ${even('z')}, mb = 0`,
+    '          if (counts === null) {',
+    ...loop(false),
+    '          } else {',
+    ...loop(true),
+    '          }',
+    '          const o = p * stride',
+    ...cols.map((c) => `          acc[o${c === 0 ? '' : ` + ${c}`}] += a${c}`),
+    `          acc[o + ${w}] += ma`,
+    ...cols.map((c) => `          acc[o + ${w + 1 + c}] += z${c}`),
+    `          acc[o + ${2 * w + 1}] += mb`,
+    '        }',
+    '      }',
+    '      const sw = weights[si]',
+    '      for (let p = 0; p < pairs; p++) {',
+    '        const o = p * stride',
+    '        const b = from + 2 * p',
+    `        const na = acc[o + ${w}]`,
+    ...cols.map((c) => `        out[${c === 0 ? 'g' : `(g + ${c})`} * total + b] += na > 0 ? (sw * acc[o${c === 0 ? '' : ` + ${c}`}]) / na : sw * means[${c === 0 ? 'g' : `(g + ${c})`} * strata + si]`),
+    '        if (b + 1 < to) {',
+    `          const nb = acc[o + ${2 * w + 1}]`,
+    ...cols.map((c) => `          out[${c === 0 ? 'g' : `(g + ${c})`} * total + b + 1] += nb > 0 ? (sw * acc[o + ${w + 1 + c}]) / nb : sw * means[${c === 0 ? 'g' : `(g + ${c})`} * strata + si]`),
+    '        }',
+    '      }',
     '    }',
     '  }'
   ].join('\n')
@@ -209,11 +303,81 @@ export interface SignCountJob {
   out: Float64Array
 }
 
-export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob
+/**
+ * Resampling blocks of the Poisson bootstrap (src/stats/poisson.ts): in resample b every unit u gets an independent
+ * Poisson(1) weight, a pure function of (seed, u's keys, b) (src/stats/poisson-weights.ts), and a stratum's term is
+ * weight · Σ w·v / Σ w·n. Unit u = column group floor(u / blocks) (groups of at most ${MAX_POISSON_WIDTH} columns), block u % blocks.
+ */
+export interface PoissonJob {
+  kind: 'poisson'
+  units: number
+  work: number
+  blocks: number
+  /** Resamples per block: even, since one hash gives a pair of resamples. */
+  block: number
+  resamples: number
+  k: number
+  /** Per column group, its columns of the design's values, row-major. */
+  vs: Float64Array[]
+  /** Per unit, the two 32-bit halves of its key (md5 of its id). */
+  keys1: Int32Array
+  keys2: Int32Array
+  /** The seed's key for the weights. */
+  seed: number
+  /** Queries per unit (query-weighted clusters: the denominator is Σ w·n), or null (Σ w). */
+  counts: Float64Array | null
+  starts: Int32Array
+  sizes: Int32Array
+  weights: Float64Array
+  /** means[c * strata + s]: stratum s's estimate of column c, its term in a resample where it drew no unit. */
+  means: Float64Array
+  /** out[c * resamples + b] (unsorted). */
+  out: Float64Array
+}
+
+/**
+ * Blocks of sign patterns of the sign-flip test with every unit's sign a pure function of (seed, its keys, the
+ * pattern) (src/stats/poisson-weights.ts), so that shards of the units can be summed apart. Unit = block.
+ */
+export interface HashFlipJob {
+  kind: 'hashflip'
+  units: number
+  work: number
+  /** Patterns per block: a multiple of 32 (one hash gives a unit's signs in 32 patterns). */
+  block: number
+  permutations: number
+  k: number
+  /** Design units. */
+  n: number
+  /** Contributions y[u * k + c] (src/stats/randomization.ts). */
+  y: Float64Array
+  keys1: Int32Array
+  keys2: Int32Array
+  /** The seed's key for the signs. */
+  seed: number
+  observed: Float64Array
+  tol: Float64Array
+  /** out[block * k + c]: patterns of the block with |T*| >= |T| - tol. */
+  out: Float64Array
+}
+
+export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob | PoissonJob | HashFlipJob
+
+/** The one Poisson function of each width the WebAssembly module exports (scripts/wasm-poisson.js). */
+type PoissonFn = (len: number, j0: number, pairs: number, seed: number) => void
+
+/** The part of the WebAssembly API the kernels use (the project's TypeScript library has no DOM types). */
+interface WasmApi {
+  Memory: new (limits: { initial: number }) => { buffer: ArrayBuffer }
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { exports: Record<string, PoissonFn> }
+}
 
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
   runUnit(job: KernelJob, unit: number): void
+  /** True when the Poisson kernel runs in WebAssembly SIMD (the same bits as without; tests check both ran). */
+  readonly simd: boolean
   /** \`count\` draws of the number of plus signs among m fair signs (tests check it against binomial(m, ½)). */
   plusSigns(state: Uint32Array, m: number, count: number): Float64Array
   /** \`count\` binomial(n, p) variates from a xoshiro128** state (tests check the sampler against the exact law). */
@@ -224,7 +388,7 @@ export interface Kernels {
  * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
  * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
  */
-export function statsKernels(): Kernels {
+export function statsKernels(useWasm = true): Kernels {
   const imul = Math.imul
   const abs = Math.abs
   const min = Math.min
@@ -232,6 +396,7 @@ export function statsKernels(): Kernels {
   const sqrt = Math.sqrt
   const log = Math.log
   const pow = Math.pow
+  const clz32 = Math.clz32
   /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
   const twoPowMinus32 = 2.3283064365386963e-10
 `
@@ -538,8 +703,13 @@ const FLIP = `  /**
   }
 
   return {
+    get simd(): boolean {
+      return wasmKernel() !== null
+    },
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
+      else if (job.kind === 'poisson') poissonUnit(job, unit)
+      else if (job.kind === 'hashflip') hashFlipUnit(job, unit)
       else if (job.kind === 'multinomial') multinomialUnit(job, unit)
       else if (job.kind === 'signcount') signCountUnit(job, unit)
       else flipUnit(job, unit)
@@ -560,9 +730,199 @@ const FLIP = `  /**
 }
 `
 
+const poissonWidths = range(MAX_POISSON_WIDTH).map((i) => i + 1)
+
+const POISSON = `  /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/stats/poisson-weights.ts (a test holds the two equal). */
+  const THRESHOLDS = [24109, 48219, 60273, 64292, 65296, 65497, 65531, 65535]
+  /** The Poisson(1) weight of a 16-bit u by inversion: #{k : u >= T_k}. */
+  function weightOf(u: number): number {
+    let w = 0
+    while (w < 8 && u >= THRESHOLDS[w]) w++
+    return w
+  }
+  /** The weight of every 16-bit u whose top 12 bits are i, or -1 where a threshold falls inside those 16 values. */
+  const WEIGHTS = new Int32Array(4096)
+  for (let i = 0; i < 4096; i++) {
+    const low = weightOf(i * 16)
+    WEIGHTS[i] = low === weightOf(i * 16 + 15) ? low : -1
+  }
+
+  /** By width: POISSON[w] (index 0 is never used). */
+  const POISSON = [poisson1, ${poissonWidths.map((w) => `poisson${w}`).join(', ')}]
+
+  /** Bytes from base64 (a decoder of its own: the kernels use nothing outside their body). */
+  function fromBase64(text: string): Uint8Array {
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+    const clean = text.replace(/=+$/, '')
+    const out = new Uint8Array((clean.length * 3) >> 2)
+    let bits = 0
+    let count = 0
+    let at = 0
+    for (let i = 0; i < clean.length; i++) {
+      bits = (bits << 6) | digits.indexOf(clean[i])
+      count += 6
+      if (count >= 8) {
+        count -= 8
+        out[at++] = (bits >>> count) & 255
+      }
+    }
+    return out
+  }
+
+  /**
+   * The same kernel in WebAssembly SIMD (scripts/wasm-poisson.js; its bytes below), about three times faster, with
+   * the same operations in the same order: the same bits. Null where WebAssembly SIMD cannot be compiled (then the
+   * kernels above run) or when \`useWasm\` is false (tests compare the two).
+   */
+  const WASM_BASE64 = '${Buffer.from(poissonModule(MAX_POISSON_WIDTH)).toString('base64')}'
+  type Wasm = { memory: { buffer: ArrayBuffer }; fns: PoissonFn[] } | null
+  /** Compiled on the first Poisson job (a gate that draws none never compiles it): undefined until then. */
+  let compiled: Wasm | undefined
+  function wasmKernel(): Wasm {
+    if (compiled !== undefined) return compiled
+    compiled = null
+    if (!useWasm) return compiled
+    try {
+      const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
+      const memory = new api.Memory({ initial: 1 })
+      const exports = new api.Instance(new api.Module(fromBase64(WASM_BASE64)), { k: { m: memory } }).exports
+      compiled = { memory, fns: [${['p1', ...poissonWidths.map((w) => `p${w}`)].map((f) => `exports.${f}`).join(', ')}] }
+    } catch {
+      compiled = null
+    }
+    return compiled
+  }
+
+  /** {@link poisson1} .. with the WebAssembly kernel: each chunk of ${CHUNK} units is copied into its memory, then summed into every pair of the block. */
+  function poissonWasm(job: PoissonJob, v: Float64Array, g: number, from: number, to: number, w: number): void {
+    const { memory, fns } = wasmKernel() as NonNullable<Wasm>
+    const fn = fns[w]
+    const { keys1, keys2, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const k1 = new Int32Array(memory.buffer, 0, ${CHUNK})
+    const k2 = new Int32Array(memory.buffer, ${KEYS2}, ${CHUNK})
+    const vals = new Float64Array(memory.buffer, ${VALUES}, ${CHUNK} * w)
+    const acc = new Float64Array(memory.buffer, ${ACC}, pairs * (w + 1) * 2)
+    for (let c = 0; c < w; c++) for (let b = from; b < to; b++) out[(g + c) * total + b] = 0
+    for (let si = 0; si < strata; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += ${CHUNK}) {
+        const c1 = min(end, c0 + ${CHUNK})
+        k1.set(keys1.subarray(c0, c1))
+        k2.set(keys2.subarray(c0, c1))
+        vals.set(v.subarray(c0 * w, c1 * w))
+        fn(c1 - c0, j0, pairs, seed)
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * (w + 1) * 2
+        const b = from + 2 * p
+        const na = acc[o + 2 * w]
+        const nb = acc[o + 2 * w + 1]
+        for (let c = 0; c < w; c++) {
+          const mean = sw * means[(g + c) * strata + si]
+          out[(g + c) * total + b] += na > 0 ? (sw * acc[o + 2 * c]) / na : mean
+          if (b + 1 < to) out[(g + c) * total + b + 1] += nb > 0 ? (sw * acc[o + 2 * c + 1]) / nb : mean
+        }
+      }
+    }
+  }
+
+  function poissonUnit(job: PoissonJob, unit: number): void {
+    const gi = (unit / job.blocks) | 0
+    const block = unit - gi * job.blocks
+    const g = gi * ${MAX_POISSON_WIDTH}
+    const from = block * job.block
+    const to = min(job.resamples, from + job.block)
+    const w = min(${MAX_POISSON_WIDTH}, job.k - g)
+    // WebAssembly for the usual case; query-weighted clusters (a denominator of weighted queries) in JavaScript.
+    if (job.counts === null && wasmKernel() !== null && job.block <= ${2 * Math.floor((65536 - ACC) / ((MAX_POISSON_WIDTH + 1) * 16))}) poissonWasm(job, job.vs[gi], g, from, to, w)
+    else POISSON[w](job, job.vs[gi], g, from, to)
+  }
+
+  /** In place: after it, a[t] bit i is bit t of a[i] before (a 32 x 32 bit matrix transposed by block swaps). */
+  function transpose32(a: Int32Array): void {
+    for (let s = 16, mask = 0x0000ffff; s > 0; s >>>= 1, mask ^= mask << s) {
+      for (let k = 0; k < 32; k = (k + s + 1) & ~s) {
+        const t = ((a[k] >>> s) ^ a[k + s]) & mask
+        a[k] ^= t << s
+        a[k + s] ^= t
+      }
+    }
+  }
+
+  /**
+   * One block of hashed sign patterns. Units are taken 32 at a time: per column, four 256-entry tables hold the
+   * signed sums of each 8 of them (table[mask] = Σ_i (bit i of mask ? −y : +y)); per word of 32 patterns, the 32
+   * units' hashes are transposed so that pattern t's signs are one uint32, whose 4 bytes index the tables. T of a
+   * pattern is the sum over the chunks, in unit order, of the chunk's four table entries.
+   */
+  function hashFlipUnit(job: HashFlipJob, unit: number): void {
+    const { k, n, y, keys1, keys2, seed, observed, tol, out } = job
+    const from = unit * job.block
+    const to = min(job.permutations, from + job.block)
+    const count = to - from
+    const words = (count + 31) >> 5
+    const j0 = from >> 5
+    const sums = new Float64Array(count * k)
+    const tables = new Float64Array(k * 1024)
+    const eight = new Float64Array(8)
+    const h = new Int32Array(32)
+    for (let c0 = 0; c0 < n; c0 += 32) {
+      const len = min(32, n - c0)
+      for (let c = 0; c < k; c++) {
+        for (let g = 0; g < 4; g++) {
+          // The 8 units' contributions (0 past the last unit): entry m is entry m without its lowest bit, that unit flipped.
+          for (let i = 0; i < 8; i++) eight[i] = 8 * g + i < len ? y[(c0 + 8 * g + i) * k + c] : 0
+          const base = c * 1024 + g * 256
+          tables[base] = eight[0] + eight[1] + eight[2] + eight[3] + eight[4] + eight[5] + eight[6] + eight[7]
+          for (let m = 1; m < 256; m++) {
+            const low = m & -m
+            tables[base + m] = tables[base + (m ^ low)] - 2 * eight[31 - clz32(low)]
+          }
+        }
+      }
+      for (let wj = 0; wj < words; wj++) {
+        const jj = imul(j0 + wj, 0x9e3779b9)
+        for (let i = 0; i < len; i++) {
+          const u = c0 + i
+${hashLines('          ', 'keys1[u]', 'keys2[u]').join('\n')}
+          h[i] = x
+        }
+        for (let i = len; i < 32; i++) h[i] = 0
+        transpose32(h)
+        const tmax = min(32, count - 32 * wj)
+        for (let t = 0; t < tmax; t++) {
+          const word = h[t]
+          const b0 = word & 255
+          const b1 = 256 + ((word >>> 8) & 255)
+          const b2 = 512 + ((word >>> 16) & 255)
+          const b3 = 768 + (word >>> 24)
+          const o = (32 * wj + t) * k
+          for (let c = 0; c < k; c++) {
+            const tc = c * 1024
+            sums[o + c] += tables[tc + b0] + tables[tc + b1] + tables[tc + b2] + tables[tc + b3]
+          }
+        }
+      }
+    }
+    for (let c = 0; c < k; c++) {
+      const limit = observed[c] - tol[c]
+      let hits = 0
+      for (let p = 0; p < count; p++) if (abs(sums[p * k + c]) >= limit) hits++
+      out[unit * k + c] = hits
+    }
+  }
+`
+
 /** The whole text of src/stats/kernels.ts. */
 export function kernelsSource() {
-  return [HEADER, ...widths.map((w) => kernel(w) + '\n'), DISPATCH, BINOMIAL, SIGNCOUNT, FLIP].join('\n')
+  return [HEADER, ...widths.map((w) => kernel(w) + '\n'), ...poissonWidths.map((w) => poissonKernel(w) + '\n'), DISPATCH, BINOMIAL, SIGNCOUNT, POISSON, FLIP].join('\n')
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

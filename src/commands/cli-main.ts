@@ -16,6 +16,8 @@ import { explainCommand } from './explain.js'
 import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
+import { sqlCommand } from './sql.js'
+import { loadAggregateInputs, runGateOnAggregates } from '../capabilities/aggregates.js'
 import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/importers/index.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
@@ -79,6 +81,7 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
     if (command === 'init') return await initCommandLine(rest, out)
     if (command === 'explain') return await explainCommandLine(rest, out)
     if (command === 'validate') return await validateCommandLine(rest, out, err)
+    if (command === 'sql') return await sqlCommandLine(rest, out)
     throw new UsageError(`unknown command ${quote(command)}${suggestion(command, Object.keys(COMMANDS))}`)
   } catch (error) {
     if (error instanceof UsageError) {
@@ -119,6 +122,7 @@ function required(command: CommandName, values: Record<string, unknown>, names: 
 
 async function gateCommand(args: string[], out: Write, terminal: Terminal): Promise<number> {
   const v = parse('gate', args)
+  if (v.aggregates !== undefined) return aggregatesGate(v, out, terminal)
   required('gate', v, ['rules', 'baseline', 'candidate'])
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
   if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate')
@@ -145,6 +149,43 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   if (v.json) await writeOutput(v.json as string, json)
   out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
   return result.decision.verdict === 'pass' ? 0 : 1
+}
+
+/** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
+async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal: Terminal): Promise<number> {
+  required('gate', v, ['rules'])
+  const rowsOnly = ['baseline', 'candidate', 'qrels', 'regressions', 'to-judge', 'html', 'reference', 'input-format', 'id-field', ...GIVEN_OPTIONS].filter((o) => v[o] !== undefined)
+  if (rowsOnly.length > 0) throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate')
+  const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
+  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
+  const rules = await readRules(v.rules as string)
+  const source = cliInputSource({ given: v as Record<string, string | string[] | undefined>, rulesFile: rules.source.file })
+  const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads })
+  const markdown = toMarkdown(result, { files: {} })
+  if (v.markdown) await writeOutput(v.markdown as string, markdown)
+  const json = toJsonReport(result)
+  if (v.json) await writeOutput(v.json as string, json)
+  out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} }) : markdown)
+  return result.decision.verdict === 'pass' ? 0 : 1
+}
+
+async function sqlCommandLine(args: string[], out: Write): Promise<number> {
+  const v = parse('sql', args)
+  required('sql', v, ['rules'])
+  await sqlCommand(
+    {
+      rules: v.rules as string,
+      dialect: (v.dialect as string | undefined) ?? 'duckdb',
+      baseline: (v.baseline as string | undefined) ?? 'baseline',
+      candidate: (v.candidate as string | undefined) ?? 'candidate',
+      idField: v['id-field'] as string | undefined,
+      shard: v.shard as string | undefined,
+      histogramsOnly: v['histograms-only'] === true,
+      out: v.out as string | undefined
+    },
+    out
+  )
+  return 0
 }
 
 async function metricsCommandLine(args: string[], out: Write, err: Write): Promise<number> {

@@ -72,7 +72,13 @@ ${INPUTS}`,
       'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
       reference: { type: 'string', value: '<file>', description: "the rows of the rules' reference (the last release), for the budgets" },
       'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
-      'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" }
+      'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" },
+      aggregates: {
+        type: 'string',
+        multiple: true,
+        value: '<file>',
+        description: 'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse (repeat: one per shard; docs/scale.md)'
+      }
     }
   },
   metrics: {
@@ -130,6 +136,22 @@ Exit 0 = valid, 2 = violations.`,
   explain: {
     summary: 'say in plain words what each check of the rules will demand',
     options: { rules: { type: 'string', value: '<file>', description: 'the rules to explain', required: true } }
+  },
+  sql: {
+    summary: "write the SQL that computes the gate's sums where the rows are, for gate --aggregates",
+    about: `The statement computes Poisson resample sums, sign-flip sums, histograms of few-valued metrics, counts and
+moments per subset and stratum, for DuckDB, Spark SQL or BigQuery. Run it, export the result (Parquet, CSV or JSON
+Lines), then gate with --aggregates FILE in place of --baseline and --candidate. docs/scale.md.`,
+    options: {
+      rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
+      dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },
+      baseline: { type: 'string', value: '<relation>', description: "the baseline's per-query rows: a table or any relation (default: baseline)" },
+      candidate: { type: 'string', value: '<relation>', description: "the candidate's per-query rows (default: candidate)" },
+      'id-field': ID_FIELD,
+      shard: { type: 'string', value: '<name>', description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)" },
+      'histograms-only': { type: 'boolean', description: 'leave out the Poisson and sign sums: enough when every metric takes few values' },
+      out: { type: 'string', value: '<file>', description: 'write the SQL to a file (default: stdout)' }
+    }
   }
 } as const satisfies Record<string, CommandSpec>
 

@@ -204,6 +204,8 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
   }
   return {
     interval: raw.interval ?? 'auto',
+    // Absent stays absent (= auto), so rules without it read exactly as before.
+    ...(raw.method === undefined ? {} : { method: raw.method }),
     permutations: raw.permutations ?? raw.resamples ?? DEFAULTS.resamples,
     cluster: raw.cluster,
     clusterWeighting: raw.cluster_weighting ?? 'query',

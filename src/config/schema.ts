@@ -93,6 +93,11 @@ export const RULES_SCHEMA = {
           description:
             'Interval method. "auto" (default): chosen per check by metric type and design, stated in the report: Tango\'s score interval for binary metrics on independent queries, Hall\'s skew-corrected t otherwise (docs/statistics.md). "percentile" or "bca": the paired bootstrap everywhere ("bca" falls back to percentile, with a note, where BCa is undefined).'
         },
+        method: {
+          enum: ['auto', 'multinomial', 'poisson'],
+          description:
+            'How bootstrap resamples are drawn: "multinomial" (the units drawn with replacement), "poisson" (a Poisson(1) weight per unit and resample, a pure function of the seed, the unit id and the resample, which a warehouse can compute where the rows are: docs/scale.md), or "auto" (default: multinomial below 50,000 units, Poisson above for columns with many distinct values; columns with few are drawn by counts, exactly). The report states the method of every comparison.'
+        },
         permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
         cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
         cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },

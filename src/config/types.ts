@@ -72,6 +72,14 @@ export interface StatisticsRules {
    * or the percentile / bias-corrected and accelerated bootstrap everywhere.
    */
   interval: 'auto' | 'percentile' | 'bca'
+  /**
+   * How the bootstrap draws its resamples (src/stats/resampling.ts): `multinomial` (draw the units with
+   * replacement), `poisson` (independent Poisson(1) weights per unit, a pure function of seed, unit and resample,
+   * so a warehouse can compute them where the rows are), or `auto` (default: multinomial below
+   * POISSON_FROM_UNITS units, Poisson above for the columns that are not drawn by counts). Optional so that a
+   * hand-built StatisticsRules (tests, simulations) keeps today's meaning: absent is `auto`.
+   */
+  method?: 'auto' | 'multinomial' | 'poisson'
   /** Sign flips of the paired randomization test (default: resamples). */
   permutations: number
   /** Attribute whose values are clusters resampled whole (users, conversations), or undefined. */

@@ -3,7 +3,8 @@ import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { Comparison, StatsEngine } from '../stats/compare.js'
 import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
 import { minimumDetectable, queriesToSettle } from '../stats/power.js'
-import { filterKey, valuesOf, type Filters } from '../stats/subsets.js'
+import { filterKey, type Filters } from '../stats/subsets.js'
+import { regressionsPast, sliceValues } from '../stats/engine-queries.js'
 import { unitCounts } from './counts.js'
 import { isStatistical } from './describe.js'
 import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.js'
@@ -73,7 +74,7 @@ const unitKey = (rule: CheckRule, filters: Filters): string => `${rule.index}\u0
 /** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
 function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filters[] {
   const base: Filters = rule.where
-  return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+  return rule.perSlice === undefined ? [base] : sliceValues(table, stats, rule.perSlice, base).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
 }
 
 function evaluateCheck(rule: CheckRule, sets: Filters[], context: DecisionContext): CheckResult {
@@ -115,14 +116,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
   if (comparison.n === 0) return unit('fail', 'no_queries')
   if (kind.type === 'max_regressions') {
-    const d = stats.differences(rule.metric)
-    let count = 0
-    let nonFinite = 0
-    for (const i of stats.members(filters)) {
-      const worse = -sign * d[i]
-      if (!Number.isFinite(worse)) nonFinite++
-      else if (worse > kind.threshold) count++
-    }
+    const { count, nonFinite } = regressionsPast(stats, rule, filters, sign, kind.threshold)
     const n = comparison.n
     const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x): x is number => x !== undefined)
     const limit = minOf(limits)

@@ -247,9 +247,9 @@ function checkPlain(bytes: Uint8Array, at: number, n: number, leaf: ParquetLeaf)
 
 /**
  * Walks `count` values of the RLE / bit-packed hybrid in `bytes[start..end)`, `width` bits each, every value at
- * most `max`, and returns how many equal `max` (for definition levels: the values present). A run may not go
- * past `count` (a bit-packed run's padding to a multiple of 8 apart), nor its bytes past `end`: hyparquet
- * writes every value a run claims.
+ * most `max`, and returns how many equal `max` (for definition levels: the values present). An RLE run may not go
+ * past `count`, nor any run's bytes past `end`: hyparquet writes every value an RLE run claims. A bit-packed run
+ * may (its padding; hyparquet stops at `count`) when its values have bytes in the page.
  */
 function hybridRuns(bytes: Uint8Array, start: number, end: number, count: number, width: number, max: number, what: string): number {
   let at = start
@@ -270,7 +270,10 @@ function hybridRuns(bytes: Uint8Array, start: number, end: number, count: number
     if (header % 2 === 1) {
       const groups = (header - 1) / 2
       const n = groups * 8
-      if (n - (count - seen) >= 8) throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`)
+      // Past `count` is padding a decoder skips (DuckDB pads its last run to 256 values), and at a positive width
+      // its bytes must be in the page (checked next), so it costs no more than the page's bytes. At width 0 a run
+      // holds no bytes: one past its padding would be a loop of any length over nothing.
+      if (width === 0 && n - (count - seen) >= 8) throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`)
       if (groups * width > end - at) throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`)
       const take = Math.min(n, count - seen)
       for (let i = 0; i < take; i++) {

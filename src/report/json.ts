@@ -10,6 +10,7 @@ import { trustJson } from './trust-lines.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { resamplingLaw } from './resampling.js'
 
 const num = jsonNumber
 
@@ -35,6 +36,7 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     interval: c.interval,
     interval_note: c.intervalNote,
     interval_unreliable: c.unreliable,
+    resampling: c.resampling,
     randomization: { p_value: num(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
     t_test: c.tTest === null ? null : { ci: [num(c.tTest.ci[0]), num(c.tTest.ci[1])], p_value: num(c.tTest.pValue), df: c.tTest.df, se: num(c.tTest.se) },
     se: num(c.se),
@@ -98,6 +100,8 @@ export function toJsonReport(result: GateResult): string {
         resamples: rules.statistics.resamples,
         seed: rules.statistics.seed,
         interval: rules.statistics.interval === 'auto' ? 'auto (per comparison: see comparisons[].interval)' : rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+        method: rules.statistics.method ?? 'auto',
+        resampling: resamplingLaw(result),
         permutations: rules.statistics.permutations,
         cluster: rules.statistics.cluster ?? null,
         cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,

@@ -12,6 +12,8 @@ import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-check
 import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
+import { resamplingWords } from './resampling.js'
+import { rowOfId } from '../align/row-of-id.js'
 
 /**
  * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
@@ -228,8 +230,7 @@ export function regressedTable(result: GateResult, limit: number): string {
   const d = digitsFor(primary.range, typical)
   const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
   // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
-  const index = new Map(result.table.ids.map((id, i) => [id, i]))
-  const texts = shown.map((r) => queryDetails(result, index.get(r.id) ?? -1).text)
+  const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
   const withText = texts.some((t) => t !== undefined)
   const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
   shown.forEach((r, k) =>
@@ -354,6 +355,7 @@ export function methodBody(result: GateResult): string[] {
     ['Differences', 'paired, candidate − baseline, per query'],
     ['Intervals', `${interval}${familyWords(result)}`],
     [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
+    ['Resampling', resamplingWords(result)],
     ['Randomization test', `${s.permutations} sign flips`],
     ['Seed', inline(s.seed, 40)],
     ['Training runs', stated.get('Training runs') ?? `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`],

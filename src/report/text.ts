@@ -8,6 +8,8 @@ import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, familyWords, needs } from './sections.js'
 import { reportHead } from './head.js'
+import { resamplingShort } from './resampling.js'
+import { rowOfId } from '../align/row-of-id.js'
 import { pageSentence, type WrittenFiles } from './files.js'
 import { cellUnit, changeCell, sliceLabel, unitWord } from './words.js'
 import { gatedNotes, methodName, methodRows, slicesList } from './interval-words.js'
@@ -134,10 +136,9 @@ export function toText(result: GateResult, options: TextOptions): string {
     out.push('')
     out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
     const listable = listableRegressions(result)
-    const index = new Map(result.table.ids.map((id, i) => [id, i]))
     for (const r of listable.shown.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
-      const text = queryDetails(result, index.get(r.id) ?? -1).text
+      const text = queryDetails(result, rowOfId(result.table, r.id)).text
       const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain(cellUnit(primary), 16)}` : '')
       out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd())
       if (text !== undefined) out.push(paint('dim', `      ${plain(text, 100)}`))
@@ -180,7 +181,7 @@ function levelCells(level: LevelInterval, metric: MetricRule, typical: number, m
  */
 function intervalSummary(result: GateResult): string {
   const s = result.rules.statistics
-  if (s.interval !== 'auto') return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap, ${s.resamples} resamples`
+  if (s.interval !== 'auto') return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}, ${s.resamples} resamples`
   const byMethod = new Map<string, Set<string>>()
   for (const row of methodRows(result)) {
     const name = methodName(row.method)

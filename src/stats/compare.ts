@@ -1,14 +1,14 @@
 import type { PairedTable } from '../align/pair.js'
-import type { Rules } from '../config/types.js'
+import type { CheckRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { Interval } from './bca.js'
-import { bootstrapPlan } from './bootstrap.js'
 import { buildDesign, estimate, type Design } from './design.js'
 import { linearSe, tInterval, type TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
-import { signFlipPlan, type Randomization } from './randomization.js'
+import type { Randomization } from './randomization.js'
 import { chooseInterval, unreliableInterval, type IntervalMethod, type Unreliable } from './interval-choice.js'
 import { closedFormInterval } from './closed-form-interval.js'
+import { createResampling, type ColumnLaw } from './resampling.js'
 import type { Resamples } from '../util/order-statistics.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
 import type { KernelPlan } from './threads.js'
@@ -61,6 +61,8 @@ export interface Comparison {
   intervalNote: string | null
   /** Why this interval cannot support a pass (decide makes such a unit inconclusive), or null. */
   unreliable: Unreliable | null
+  /** How the bootstrap drew the resamples (statistics.method, src/stats/resampling.ts); null when no bootstrap was drawn (closed-form intervals). */
+  resampling: ColumnLaw | null
   /** Paired randomization (sign-flip) test of "no difference". */
   randomization: Randomization1
   /** Paired t interval and p (cluster-robust / stratified when the design is), the cross-check. */
@@ -91,6 +93,10 @@ export interface StatsEngine {
   differences(metric: string): Float64Array
   /** Seed files per side when the gate knows them (src/stats/seeds.ts); undefined = one per side. */
   seeds?: { baseline: number; candidate: number }
+  /** An engine without rows (a warehouse's aggregates, src/stats/aggregate-engine.ts): the values of an attribute in a subset. */
+  valuesOf?(attr: string, filters: Filters): string[]
+  /** …and a max_regressions check's count in a subset (src/stats/engine-queries.ts asks for both). */
+  regressionCount?(check: CheckRule, filters: Filters): { count: number; nonFinite: number }
 }
 
 /**
@@ -99,10 +105,13 @@ export interface StatsEngine {
  */
 interface SubsetStats {
   design: Design
-  /** The same design over [baseline columns..., candidate columns...]. */
-  levels: Design
+  /** The estimates of the same design over [baseline columns..., candidate columns...], not the design (2 x its values). */
+  levels: LevelEstimates
   randomization: Randomization
   intervals: Map<number, Interval[]>
+  /** Per column, the law its resamples were drawn by. */
+  /** Per column, the law its bootstrap resamples were drawn by; null when no bootstrap was drawn. */
+  laws: ColumnLaw[] | null
 }
 
 /**
@@ -131,6 +140,8 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   const runner = createRunner(options.threads ?? defaultThreads())
   // The bootstrap is drawn only when the rules ask for a bootstrap interval; auto's intervals are in closed form.
   const bootstrap = statistics.interval !== 'auto'
+  // Which law draws the resamples and the randomization test's signs (statistics.method, fixed from the units).
+  const resampling = createResampling(table, statistics)
   // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
   runner.prepare(((bootstrap ? statistics.resamples : 0) + statistics.permutations / 4) * table.ids.length * metricNames.length)
   const diffs = new Map<string, Float64Array>()
@@ -170,10 +181,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   }
   // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
   let scratch: Float64Array | undefined
-  const plan = (design: Design, key: string): KernelPlan<Float64Array[]> => {
+  const plan = (design: Design, idx: Int32Array, key: string): { plan: KernelPlan<Float64Array[]>; laws: ColumnLaw[] } => {
     scratch ??= new Float64Array(metricNames.length * statistics.resamples)
     // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
-    return bootstrapPlan(design, statistics.resamples, statistics.seed, key, scratch)
+    return resampling.bootstrap(design, idx, key, scratch)
   }
   /** The drawn resamples as views; a copy is kept in the cache when drawing them again would cost more. */
   const keep = (key: string, design: Design, drawn: Float64Array[]): Resamples[] => {
@@ -190,18 +201,18 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
       const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
-      const boot = bootstrap ? plan(design, key) : null
-      const flip = signFlipPlan(design, statistics.permutations, statistics.seed, `${key}\u0000flip`)
+      const boot = bootstrap ? plan(design, idx, key) : null
+      const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
-      runner.run([...(boot?.jobs ?? []), ...flip.jobs])
-      s = { design, levels: buildDesign(table, idx, levelColumns, statistics, label, rules.source.file), randomization: flip.finish(), intervals: new Map() }
-      if (boot) fill(s, keep(key, design, boot.finish()))
+      runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs])
+      s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, statistics, label, rules.source.file)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null }
+      if (boot) fill(s, keep(key, design, boot.plan.finish()))
       subsetCache.set(key, s)
     } else if (bootstrap && !s.intervals.has(confidence)) {
       let columns = resampleCache.get(key)
       if (!columns) {
         // Not kept, or dropped from the cache: drawn again from the same stream, so the same resamples to the bit.
-        const boot = plan(s.design, key)
+        const { plan: boot } = plan(s.design, members(filters), key)
         runner.run(boot.jobs)
         columns = keep(key, s.design, boot.finish())
       }
@@ -253,8 +264,8 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     }
     const s = subset(filters, confidence)
     const { design, levels } = s
-    const b = estimate(levels, col)
-    const c = estimate(levels, metricNames.length + col)
+    const b = levels.target[col]
+    const c = levels.target[metricNames.length + col]
     const delta = estimate(design, col)
     // McNemar and the score interval count independent, equally weighted queries: under clusters or weights they would describe another population.
     const independent = design.clusters === null && !statistics.weights
@@ -297,6 +308,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       interval: interval.method,
       intervalNote: interval.note,
       unreliable,
+      resampling: s.laws === null ? null : s.laws[col],
       randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
       tTest: tInterval(design, col, confidence),
       se,
@@ -308,10 +320,24 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   }
 }
 
-function mixOf(by: string, design: Design, levels: Design, col: number, k: number): Mix {
+/** A levels design's estimates with its weights and with the observed mix: all a comparison reads of it. */
+interface LevelEstimates {
+  target: Float64Array
+  observed: Float64Array
+}
+
+function levelEstimates(levels: Design): LevelEstimates {
+  const target = Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c))
+  // The observed mix differs from the target only with target weights (strata named by their value).
+  if (levels.strata.every((s) => s.value === null)) return { target, observed: target }
+  const shares = levels.strata.map((s) => s.observedShare)
+  return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) }
+}
+
+function mixOf(by: string, design: Design, levels: LevelEstimates, col: number, k: number): Mix {
   const observed = design.strata.map((s) => s.observedShare)
-  const baseline = estimate(levels, col, observed)
-  const candidate = estimate(levels, k + col, observed)
+  const baseline = levels.observed[col]
+  const candidate = levels.observed[k + col]
   return {
     by,
     strata: design.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),

@@ -2,6 +2,7 @@ import type { PairedTable } from '../align/pair.js'
 import type { StatisticsRules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
+import { workerArray } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { abs } = Math
@@ -77,6 +78,10 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
   }
   const strataValues = [...strataMap.keys()].sort(byCode)
   const unitMembers: number[][] = []
+  // Without clusters every unit is one member: their positions in unit order, flat (no array per query: at 10^6
+  // queries the million one-element arrays were 40 MB of garbage per design).
+  const single: number[] = []
+  const unitCount = (): number => (clusterCol ? unitMembers.length : single.length)
   const strata: Stratum[] = []
   const clusterStratum = new Map<string, string>()
   const targetOf = new Map(weights?.target ?? [])
@@ -85,7 +90,7 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
   const notes: string[] = []
   for (const sv of strataValues) {
     const positions = strataMap.get(sv) as number[]
-    const start = unitMembers.length
+    const start = unitCount()
     if (clusterCol) {
       const byCluster = new Map<string, number[]>()
       for (const j of positions) {
@@ -105,9 +110,9 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
       }
       for (const cv of [...byCluster.keys()].sort(byCode)) unitMembers.push(byCluster.get(cv) as number[])
     } else {
-      for (const j of positions) unitMembers.push([j])
+      for (const j of positions) single.push(j)
     }
-    const size = unitMembers.length - start
+    const size = unitCount() - start
     const weight = weights ? (targetOf.get(sv) as number) / targetPresent : 1
     strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m })
     if (size === 1 && m > 1) {
@@ -122,10 +127,22 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
     const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v)
     notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`)
   }
-  const units = unitMembers.length
-  const values = new Float64Array(units * k)
+  const units = unitCount()
+  const values = workerArray(units * k)
   const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null
   const unitOfMember = new Int32Array(m)
+  if (!clusterCol) {
+    // One member per unit: its value as the compensated sum of one term gives it (x + 0, so -0 becomes 0; NaN for an infinite x).
+    for (let u = 0; u < units; u++) {
+      const row = members[single[u]]
+      unitOfMember[single[u]] = u
+      for (let c = 0; c < k; c++) {
+        const x = columns[c][row]
+        values[u * k + c] = x - x === 0 ? x + 0 : Number.NaN
+      }
+    }
+    return { k, units, values, counts, strata, clusters: null, unitOfMember, notes }
+  }
   for (let u = 0; u < units; u++) {
     const list = unitMembers[u]
     for (const j of list) unitOfMember[j] = u

@@ -1,4 +1,4 @@
-import { COUNTS_PER_GROUP, GroupsBuilder, MERGE_QUANTUM, multinomialJob } from './bootstrap.js'
+import { COUNTS_PER_GROUP, GroupsBuilder, MERGE_QUANTUM, multinomialJob, type Groups } from './bootstrap.js'
 import type { KernelPlan } from './threads.js'
 
 /**
@@ -7,8 +7,9 @@ import type { KernelPlan } from './threads.js'
  * rows live (`SELECT stratum, cand - base AS d, COUNT(*) ... GROUP BY stratum, d`) and merge exactly across
  * shards (the counts are integers). The resamples are the ones {@link bootstrapPlan} draws from the rows, to
  * the bit: the same groups (built from the values in ascending order by the same {@link GroupsBuilder}), the
- * same streams, the same kernel. Not wired into the CLI yet: it has no reader, and covers designs of single
- * queries (no clusters), with or without target-weight strata.
+ * same streams, the same kernel. Covers designs of single queries (no clusters), with or without target-weight
+ * strata. `gate --aggregates` draws the few-valued metrics of a warehouse's aggregates through
+ * {@link histogramGroups} (src/stats/aggregate-engine.ts).
  */
 
 /** One stratum's histogram of a column: its distinct values, ascending, and how many queries hold each. */
@@ -59,6 +60,22 @@ function sortOrder(x: number, y: number): number {
   return Number.isNaN(x) === Number.isNaN(y) ? 0 : Number.isNaN(x) ? 1 : -1
 }
 
+/**
+ * The groups a column's per-stratum histograms make (its values merged within {@link MERGE_QUANTUM} of the largest
+ * |value|): the groups bootstrapPlan builds from the same values as rows. Used by {@link histogramPlan} and by the
+ * engine over a warehouse's aggregates (src/stats/aggregate-engine.ts).
+ */
+export function histogramGroups(strata: readonly StratumHistogram[]): Groups {
+  let max = 0
+  for (const h of strata) for (const v of h.values) if (Math.abs(v) > max && Math.abs(v) !== Infinity) max = Math.abs(v)
+  const groups = new GroupsBuilder(max * MERGE_QUANTUM)
+  for (const h of strata) {
+    groups.stratum()
+    h.values.forEach((v, i) => groups.add(v, 1, h.counts[i]))
+  }
+  return groups.finish()
+}
+
 /** One column of the design as histograms: per stratum (in the design's stratum order), and the column's index among the design's columns (it names its streams). */
 export interface HistogramColumn {
   index: number
@@ -81,14 +98,7 @@ export function histogramPlan(columns: readonly HistogramColumn[], weights: read
   // The rows path does not draw these (bootstrapPlan: NaN for no query, one value for one query per stratum).
   if (units <= weights.length) throw new Error(`${units} queries in ${weights.length} strata: nothing to resample`)
   const grouped = columns.map((column) => {
-    let max = 0
-    for (const h of column.strata) for (const v of h.values) if (Math.abs(v) > max && Math.abs(v) !== Infinity) max = Math.abs(v)
-    const groups = new GroupsBuilder(max * MERGE_QUANTUM)
-    for (const h of column.strata) {
-      groups.stratum()
-      h.values.forEach((v, i) => groups.add(v, 1, h.counts[i]))
-    }
-    const g = groups.finish()
+    const g = histogramGroups(column.strata)
     if (g.values.length * COUNTS_PER_GROUP > units) {
       throw new Error(`column ${column.index} has ${g.values.length} distinct values for ${units} queries: it is drawn by index, from the rows, not from a histogram`)
     }

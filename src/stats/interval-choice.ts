@@ -58,13 +58,20 @@ export function chooseInterval(setting: 'auto' | 'percentile' | 'bca', binary: b
   return binary && independent ? 'score' : 'skew-t'
 }
 
+/** What {@link unreliableInterval} reads of a design: its units, clusters and strata sizes (rows or aggregates alike). */
+export interface DesignShape {
+  units: Design['units']
+  clusters: Design['clusters']
+  strata: ReadonlyArray<{ size: number }>
+}
+
 /**
  * Why this interval is no evidence for a pass, or null when it is. Every method: an interval without width,
  * fewer than two clusters, or a stratum of one unit. The skew-corrected t also needs
  * {@link MIN_QUERIES_SKEW} queries (independent) or {@link MIN_CLUSTERS} clusters, below which its level is
  * not assured on the designs that measured it. A non-finite interval is not judged here (decide fails it).
  */
-export function unreliableInterval(method: IntervalMethod, design: Design, ci: readonly [number, number]): Unreliable | null {
+export function unreliableInterval(method: IntervalMethod, design: DesignShape, ci: readonly [number, number]): Unreliable | null {
   if (design.units === 0) return null
   if (design.clusters !== null && design.clusters < 2) return 'few_clusters'
   if (design.strata.some((s) => s.size < 2)) return 'single_unit_stratum'

@@ -115,11 +115,81 @@ export interface SignCountJob {
   out: Float64Array
 }
 
-export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob
+/**
+ * Resampling blocks of the Poisson bootstrap (src/stats/poisson.ts): in resample b every unit u gets an independent
+ * Poisson(1) weight, a pure function of (seed, u's keys, b) (src/stats/poisson-weights.ts), and a stratum's term is
+ * weight · Σ w·v / Σ w·n. Unit u = column group floor(u / blocks) (groups of at most 6 columns), block u % blocks.
+ */
+export interface PoissonJob {
+  kind: 'poisson'
+  units: number
+  work: number
+  blocks: number
+  /** Resamples per block: even, since one hash gives a pair of resamples. */
+  block: number
+  resamples: number
+  k: number
+  /** Per column group, its columns of the design's values, row-major. */
+  vs: Float64Array[]
+  /** Per unit, the two 32-bit halves of its key (md5 of its id). */
+  keys1: Int32Array
+  keys2: Int32Array
+  /** The seed's key for the weights. */
+  seed: number
+  /** Queries per unit (query-weighted clusters: the denominator is Σ w·n), or null (Σ w). */
+  counts: Float64Array | null
+  starts: Int32Array
+  sizes: Int32Array
+  weights: Float64Array
+  /** means[c * strata + s]: stratum s's estimate of column c, its term in a resample where it drew no unit. */
+  means: Float64Array
+  /** out[c * resamples + b] (unsorted). */
+  out: Float64Array
+}
+
+/**
+ * Blocks of sign patterns of the sign-flip test with every unit's sign a pure function of (seed, its keys, the
+ * pattern) (src/stats/poisson-weights.ts), so that shards of the units can be summed apart. Unit = block.
+ */
+export interface HashFlipJob {
+  kind: 'hashflip'
+  units: number
+  work: number
+  /** Patterns per block: a multiple of 32 (one hash gives a unit's signs in 32 patterns). */
+  block: number
+  permutations: number
+  k: number
+  /** Design units. */
+  n: number
+  /** Contributions y[u * k + c] (src/stats/randomization.ts). */
+  y: Float64Array
+  keys1: Int32Array
+  keys2: Int32Array
+  /** The seed's key for the signs. */
+  seed: number
+  observed: Float64Array
+  tol: Float64Array
+  /** out[block * k + c]: patterns of the block with |T*| >= |T| - tol. */
+  out: Float64Array
+}
+
+export type KernelJob = BootstrapJob | FlipJob | MultinomialJob | SignCountJob | PoissonJob | HashFlipJob
+
+/** The one Poisson function of each width the WebAssembly module exports (scripts/wasm-poisson.js). */
+type PoissonFn = (len: number, j0: number, pairs: number, seed: number) => void
+
+/** The part of the WebAssembly API the kernels use (the project's TypeScript library has no DOM types). */
+interface WasmApi {
+  Memory: new (limits: { initial: number }) => { buffer: ArrayBuffer }
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { exports: Record<string, PoissonFn> }
+}
 
 export interface Kernels {
   /** Computes one unit of a job into its slots of job.out. */
   runUnit(job: KernelJob, unit: number): void
+  /** True when the Poisson kernel runs in WebAssembly SIMD (the same bits as without; tests check both ran). */
+  readonly simd: boolean
   /** `count` draws of the number of plus signs among m fair signs (tests check it against binomial(m, ½)). */
   plusSigns(state: Uint32Array, m: number, count: number): Float64Array
   /** `count` binomial(n, p) variates from a xoshiro128** state (tests check the sampler against the exact law). */
@@ -130,7 +200,7 @@ export interface Kernels {
  * The kernels, built from nothing but this function's body (see the module comment: keep it self-contained).
  * Local bindings of Math: a global lookup per call is slow in some hosts (Jest's vm context: 100x).
  */
-export function statsKernels(): Kernels {
+export function statsKernels(useWasm = true): Kernels {
   const imul = Math.imul
   const abs = Math.abs
   const min = Math.min
@@ -138,6 +208,7 @@ export function statsKernels(): Kernels {
   const sqrt = Math.sqrt
   const log = Math.log
   const pow = Math.pow
+  const clz32 = Math.clz32
   /** 2^-32: maps a uint32 r to an index floor(r * m / 2^32) in [0, m) (multiply-shift, Lemire). */
   const twoPowMinus32 = 2.3283064365386963e-10
 
@@ -693,6 +764,651 @@ export function statsKernels(): Kernels {
     }
   }
 
+  /** 1 column (g .. g + 0) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson1(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 4
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, ma = 0
+          let z0 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u
+              const x0 = v[base]
+              a0 += wa * x0
+              z0 += wb * x0
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u
+              const x0 = v[base]
+              a0 += wa * x0
+              z0 += wb * x0
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += ma
+          acc[o + 2] += z0
+          acc[o + 3] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 1]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 3]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 2]) / nb : sw * means[g * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 2 columns (g .. g + 1) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson2(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 6
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, ma = 0
+          let z0 = 0, z1 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 2
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              a0 += wa * x0
+              a1 += wa * x1
+              z0 += wb * x0
+              z1 += wb * x1
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 2
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              a0 += wa * x0
+              a1 += wa * x1
+              z0 += wb * x0
+              z1 += wb * x1
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += ma
+          acc[o + 3] += z0
+          acc[o + 4] += z1
+          acc[o + 5] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 2]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 5]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 3]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 4]) / nb : sw * means[(g + 1) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 3 columns (g .. g + 2) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson3(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 8
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 3
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 3
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += ma
+          acc[o + 4] += z0
+          acc[o + 5] += z1
+          acc[o + 6] += z2
+          acc[o + 7] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 3]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 7]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 4]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 5]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[(g + 2) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 4 columns (g .. g + 3) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson4(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 10
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 3) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, z3 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 4
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 4
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += a3
+          acc[o + 4] += ma
+          acc[o + 5] += z0
+          acc[o + 6] += z1
+          acc[o + 7] += z2
+          acc[o + 8] += z3
+          acc[o + 9] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 4]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 9]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 5]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[(g + 2) * strata + si]
+          out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 3) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 5 columns (g .. g + 4) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson5(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 12
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 3) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 4) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 5
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 5
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += a3
+          acc[o + 4] += a4
+          acc[o + 5] += ma
+          acc[o + 6] += z0
+          acc[o + 7] += z1
+          acc[o + 8] += z2
+          acc[o + 9] += z3
+          acc[o + 10] += z4
+          acc[o + 11] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 5]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si]
+        out[(g + 4) * total + b] += na > 0 ? (sw * acc[o + 4]) / na : sw * means[(g + 4) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 11]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 6]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 2) * strata + si]
+          out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 9]) / nb : sw * means[(g + 3) * strata + si]
+          out[(g + 4) * total + b + 1] += nb > 0 ? (sw * acc[o + 10]) / nb : sw * means[(g + 4) * strata + si]
+        }
+      }
+    }
+  }
+
+  /** 6 columns (g .. g + 5) of Poisson-weighted resamples from .. to: see {@link PoissonJob}. */
+  function poisson6(job: PoissonJob, v: Float64Array, g: number, from: number, to: number): void {
+    const { keys1, keys2, counts, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const stride = 14
+    const acc = new Float64Array(pairs * stride)
+    for (let b = from; b < to; b++) out[g * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 1) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 2) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 3) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 4) * total + b] = 0
+    for (let b = from; b < to; b++) out[(g + 5) * total + b] = 0
+    for (let si = 0; si < sizes.length; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        for (let p = 0; p < pairs; p++) {
+          const jj = imul(j0 + p, 0x9e3779b9)
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, ma = 0
+          let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, mb = 0
+          if (counts === null) {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 6
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              const x5 = v[base + 5]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              a5 += wa * x5
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              z5 += wb * x5
+              ma += wa
+              mb += wb
+            }
+          } else {
+            for (let u = c0; u < c1; u++) {
+              let x = ((keys1[u] ^ seed) + jj) | 0
+              x ^= x >>> 16
+              x = imul(x, 0x85ebca6b)
+              x ^= x >>> 13
+              x = imul(x ^ keys2[u], 0xc2b2ae35)
+              x ^= x >>> 16
+              let wa = WEIGHTS[(x >>> 4) & 4095]
+              if (wa < 0) wa = weightOf(x & 65535)
+              let wb = WEIGHTS[x >>> 20]
+              if (wb < 0) wb = weightOf(x >>> 16)
+              const base = u * 6
+              const x0 = v[base]
+              const x1 = v[base + 1]
+              const x2 = v[base + 2]
+              const x3 = v[base + 3]
+              const x4 = v[base + 4]
+              const x5 = v[base + 5]
+              a0 += wa * x0
+              a1 += wa * x1
+              a2 += wa * x2
+              a3 += wa * x3
+              a4 += wa * x4
+              a5 += wa * x5
+              z0 += wb * x0
+              z1 += wb * x1
+              z2 += wb * x2
+              z3 += wb * x3
+              z4 += wb * x4
+              z5 += wb * x5
+              ma += wa * counts[u]
+              mb += wb * counts[u]
+            }
+          }
+          const o = p * stride
+          acc[o] += a0
+          acc[o + 1] += a1
+          acc[o + 2] += a2
+          acc[o + 3] += a3
+          acc[o + 4] += a4
+          acc[o + 5] += a5
+          acc[o + 6] += ma
+          acc[o + 7] += z0
+          acc[o + 8] += z1
+          acc[o + 9] += z2
+          acc[o + 10] += z3
+          acc[o + 11] += z4
+          acc[o + 12] += z5
+          acc[o + 13] += mb
+        }
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * stride
+        const b = from + 2 * p
+        const na = acc[o + 6]
+        out[g * total + b] += na > 0 ? (sw * acc[o]) / na : sw * means[g * strata + si]
+        out[(g + 1) * total + b] += na > 0 ? (sw * acc[o + 1]) / na : sw * means[(g + 1) * strata + si]
+        out[(g + 2) * total + b] += na > 0 ? (sw * acc[o + 2]) / na : sw * means[(g + 2) * strata + si]
+        out[(g + 3) * total + b] += na > 0 ? (sw * acc[o + 3]) / na : sw * means[(g + 3) * strata + si]
+        out[(g + 4) * total + b] += na > 0 ? (sw * acc[o + 4]) / na : sw * means[(g + 4) * strata + si]
+        out[(g + 5) * total + b] += na > 0 ? (sw * acc[o + 5]) / na : sw * means[(g + 5) * strata + si]
+        if (b + 1 < to) {
+          const nb = acc[o + 13]
+          out[g * total + b + 1] += nb > 0 ? (sw * acc[o + 7]) / nb : sw * means[g * strata + si]
+          out[(g + 1) * total + b + 1] += nb > 0 ? (sw * acc[o + 8]) / nb : sw * means[(g + 1) * strata + si]
+          out[(g + 2) * total + b + 1] += nb > 0 ? (sw * acc[o + 9]) / nb : sw * means[(g + 2) * strata + si]
+          out[(g + 3) * total + b + 1] += nb > 0 ? (sw * acc[o + 10]) / nb : sw * means[(g + 3) * strata + si]
+          out[(g + 4) * total + b + 1] += nb > 0 ? (sw * acc[o + 11]) / nb : sw * means[(g + 4) * strata + si]
+          out[(g + 5) * total + b + 1] += nb > 0 ? (sw * acc[o + 12]) / nb : sw * means[(g + 5) * strata + si]
+        }
+      }
+    }
+  }
+
   /** By width: KERNELS[w] accumulates w columns (index 0 is never used: a group has at least one column). */
   const KERNELS = [kernel1, kernel1, kernel2, kernel3, kernel4, kernel5, kernel6, kernel7, kernel8]
 
@@ -905,6 +1621,198 @@ export function statsKernels(): Kernels {
     job.out[c * job.blocks + block] = hits
   }
 
+  /** T_k = round(65536 · P(X ≤ k)), X ~ Poisson(1): src/stats/poisson-weights.ts (a test holds the two equal). */
+  const THRESHOLDS = [24109, 48219, 60273, 64292, 65296, 65497, 65531, 65535]
+  /** The Poisson(1) weight of a 16-bit u by inversion: #{k : u >= T_k}. */
+  function weightOf(u: number): number {
+    let w = 0
+    while (w < 8 && u >= THRESHOLDS[w]) w++
+    return w
+  }
+  /** The weight of every 16-bit u whose top 12 bits are i, or -1 where a threshold falls inside those 16 values. */
+  const WEIGHTS = new Int32Array(4096)
+  for (let i = 0; i < 4096; i++) {
+    const low = weightOf(i * 16)
+    WEIGHTS[i] = low === weightOf(i * 16 + 15) ? low : -1
+  }
+
+  /** By width: POISSON[w] (index 0 is never used). */
+  const POISSON = [poisson1, poisson1, poisson2, poisson3, poisson4, poisson5, poisson6]
+
+  /** Bytes from base64 (a decoder of its own: the kernels use nothing outside their body). */
+  function fromBase64(text: string): Uint8Array {
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+    const clean = text.replace(/=+$/, '')
+    const out = new Uint8Array((clean.length * 3) >> 2)
+    let bits = 0
+    let count = 0
+    let at = 0
+    for (let i = 0; i < clean.length; i++) {
+      bits = (bits << 6) | digits.indexOf(clean[i])
+      count += 6
+      if (count >= 8) {
+        count -= 8
+        out[at++] = (bits >>> count) & 255
+      }
+    }
+    return out
+  }
+
+  /**
+   * The same kernel in WebAssembly SIMD (scripts/wasm-poisson.js; its bytes below), about three times faster, with
+   * the same operations in the same order: the same bits. Null where WebAssembly SIMD cannot be compiled (then the
+   * kernels above run) or when `useWasm` is false (tests compare the two).
+   */
+  const WASM_BASE64 = 'AGFzbQEAAAABCAFgBH9/f38AAggBAWsBbQIAAQMHBgAAAAAAAAcfBgJwMQAAAnAyAAECcDMAAgJwNAADAnA1AAQCcDYABQqJPQbABwQEfxF7AX8BeyAD/REhCEHrlK+veP0RIQ9BtdzKlXz9ESEQQa28Af0QIRFB2/gC/RAhEkHx1gP9ECETQaT2A/0QIRRBkP4D/RAhFUHZ/wP9ECEWQfv/A/0QIRdB//8D/RAhGCAAQXxxIQZBACEEAkADQCAEIAJPDQEgASAEakG5893xeWz9ESEJ/QwAAAAAAAAAAAAAAAAAAAAAIRr9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQQhsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogDCAM/Q0ICQoLDA0ODwgJCgsMDQ4P/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOIIP3yAf3wASEaIAv9qgEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOQIP3yAf3wASEaIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDmCD98gH98AEhGiAFQQRqIQUMAAsLAkADQCAFIABPDQEgBUEEbCgCAP0RIAj9USAJ/a4BIQogCiAKQRD9rQH9USEKIAogD/21ASEKIAogCkEN/a0B/VEhCiAKIAVBBGwoAoAQ/RH9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAL/akB/f8BIQ0gBUEIbCEZIA4gDf3wASEOIBogDSAZ/QoDgCD98gH98AEhGiAFQQFqIQUMAAsLIARBIGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgDv3wAf0LBJDgASAEQQFqIQQMAAsLC8gIBAR/EXsBfwJ7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIQ5BACEFAkADQCAFIAZPDQEgBUEEbP0ABAAgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbP0ABIAQ/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgBUEQbCEZIAv9qQEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA5Ag/fIB/fABIRogGyANIBn9CgOYIP3yAf3wASEbIAv9qgEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOgIP3yAf3wASEaIBsgDSAZ/QoDqCD98gH98AEhGyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA7Ag/fIB/fABIRogGyANIBn9CgO4IP3yAf3wASEbIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQRBsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAFQQFqIQUMAAsLIARBMGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgG/3wAf0LBJDgASAHIAf9AASg4AEgDv3wAf0LBKDgASAEQQFqIQQMAAsLC9EJBAR/EXsBfwN7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQRhsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA5gg/fIB/fABIRogGyANIBn9CgOgIP3yAf3wASEbIBwgDSAZ/QoDqCD98gH98AEhHCAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoDsCD98gH98AEhGiAbIA0gGf0KA7gg/fIB/fABIRsgHCANIBn9CgPAIP3yAf3wASEcIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDyCD98gH98AEhGiAbIA0gGf0KA9Ag/fIB/fABIRsgHCANIBn9CgPYIP3yAf3wASEcIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQRhsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgBUEBaiEFDAALCyAEQcAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAO/fAB/QsEsOABIARBAWohBAwACwsL2QoEBH8RewF/BHsgA/0RIQhB65Svr3j9ESEPQbXcypV8/REhEEGtvAH9ECERQdv4Av0QIRJB8dYD/RAhE0Gk9gP9ECEUQZD+A/0QIRVB2f8D/RAhFkH7/wP9ECEXQf//A/0QIRggAEF8cSEGQQAhBAJAA0AgBCACTw0BIAEgBGpBufPd8Xls/REhCf0MAAAAAAAAAAAAAAAAAAAAACEa/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIQ5BACEFAkADQCAFIAZPDQEgBUEEbP0ABAAgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbP0ABIAQ/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgBUEgbCEZIAv9qQEhDCAM/f8BIQ0gDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgHSANIBn9CgOYIP3yAf3wASEdIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDoCD98gH98AEhGiAbIA0gGf0KA6gg/fIB/fABIRsgHCANIBn9CgOwIP3yAf3wASEcIB0gDSAZ/QoDuCD98gH98AEhHSAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoDwCD98gH98AEhGiAbIA0gGf0KA8gg/fIB/fABIRsgHCANIBn9CgPQIP3yAf3wASEcIB0gDSAZ/QoD2CD98gH98AEhHSAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA+Ag/fIB/fABIRogGyANIBn9CgPoIP3yAf3wASEbIBwgDSAZ/QoD8CD98gH98AEhHCAdIA0gGf0KA/gg/fIB/fABIR0gBUEEaiEFDAALCwJAA0AgBSAATw0BIAVBBGwoAgD9ESAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRsKAKAEP0R/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgC/2pAf3/ASENIAVBIGwhGSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gBUEBaiEFDAALCyAEQdAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAd/fAB/QsEsOABIAcgB/0ABMDgASAO/fAB/QsEwOABIARBAWohBAwACwsL4QsEBH8RewF/BXsgA/0RIQhB65Svr3j9ESEPQbXcypV8/REhEEGtvAH9ECERQdv4Av0QIRJB8dYD/RAhE0Gk9gP9ECEUQZD+A/0QIRVB2f8D/RAhFkH7/wP9ECEXQf//A/0QIRggAEF8cSEGQQAhBAJAA0AgBCACTw0BIAEgBGpBufPd8Xls/REhCf0MAAAAAAAAAAAAAAAAAAAAACEa/QwAAAAAAAAAAAAAAAAAAAAAIRv9DAAAAAAAAAAAAAAAAAAAAAAhHP0MAAAAAAAAAAAAAAAAAAAAACEd/QwAAAAAAAAAAAAAAAAAAAAAIR79DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQShsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDqCD98gH98AEhGiAbIA0gGf0KA7Ag/fIB/fABIRsgHCANIBn9CgO4IP3yAf3wASEcIB0gDSAZ/QoDwCD98gH98AEhHSAeIA0gGf0KA8gg/fIB/fABIR4gC/2qASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA9Ag/fIB/fABIRogGyANIBn9CgPYIP3yAf3wASEbIBwgDSAZ/QoD4CD98gH98AEhHCAdIA0gGf0KA+gg/fIB/fABIR0gHiANIBn9CgPwIP3yAf3wASEeIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoD+CD98gH98AEhGiAbIA0gGf0KA4Ah/fIB/fABIRsgHCANIBn9CgOIIf3yAf3wASEcIB0gDSAZ/QoDkCH98gH98AEhHSAeIA0gGf0KA5gh/fIB/fABIR4gBUEEaiEFDAALCwJAA0AgBSAATw0BIAVBBGwoAgD9ESAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRsKAKAEP0R/VEgEP21ASEKIAogCkEQ/a0B/VEhCv0MAAAAAAAAAAAAAAAAAAAAACELIAsgCiAR/Tb9kQEhCyALIAogEv02/ZEBIQsgCyAKIBP9Nv2RASELIAsgCiAU/Tb9kQEhCyALIAogFf02/ZEBIQsgCyAKIBb9Nv2RASELIAsgCiAX/Tb9kQEhCyALIAogGP02/ZEBIQsgC/2pAf3/ASENIAVBKGwhGSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIAVBAWohBQwACwsgBEHgAGwhByAHIAf9AASA4AEgGv3wAf0LBIDgASAHIAf9AASQ4AEgG/3wAf0LBJDgASAHIAf9AASg4AEgHP3wAf0LBKDgASAHIAf9AASw4AEgHf3wAf0LBLDgASAHIAf9AATA4AEgHv3wAf0LBMDgASAHIAf9AATQ4AEgDv3wAf0LBNDgASAEQQFqIQQMAAsLC+kMBAR/EXsBfwZ7IAP9ESEIQeuUr694/REhD0G13MqVfP0RIRBBrbwB/RAhEUHb+AL9ECESQfHWA/0QIRNBpPYD/RAhFEGQ/gP9ECEVQdn/A/0QIRZB+/8D/RAhF0H//wP9ECEYIABBfHEhBkEAIQQCQANAIAQgAk8NASABIARqQbnz3fF5bP0RIQn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhHf0MAAAAAAAAAAAAAAAAAAAAACEe/QwAAAAAAAAAAAAAAAAAAAAAIR/9DAAAAAAAAAAAAAAAAAAAAAAhDkEAIQUCQANAIAUgBk8NASAFQQRs/QAEACAI/VEgCf2uASEKIAogCkEQ/a0B/VEhCiAKIA/9tQEhCiAKIApBDf2tAf1RIQogCiAFQQRs/QAEgBD9USAQ/bUBIQogCiAKQRD9rQH9USEK/QwAAAAAAAAAAAAAAAAAAAAAIQsgCyAKIBH9Nv2RASELIAsgCiAS/Tb9kQEhCyALIAogE/02/ZEBIQsgCyAKIBT9Nv2RASELIAsgCiAV/Tb9kQEhCyALIAogFv02/ZEBIQsgCyAKIBf9Nv2RASELIAsgCiAY/Tb9kQEhCyAFQTBsIRkgC/2pASEMIAz9/wEhDSAOIA398AEhDiAaIA0gGf0KA4Ag/fIB/fABIRogGyANIBn9CgOIIP3yAf3wASEbIBwgDSAZ/QoDkCD98gH98AEhHCAdIA0gGf0KA5gg/fIB/fABIR0gHiANIBn9CgOgIP3yAf3wASEeIB8gDSAZ/QoDqCD98gH98AEhHyAMIAz9DQgJCgsMDQ4PCAkKCwwNDg/9/wEhDSAOIA398AEhDiAaIA0gGf0KA7Ag/fIB/fABIRogGyANIBn9CgO4IP3yAf3wASEbIBwgDSAZ/QoDwCD98gH98AEhHCAdIA0gGf0KA8gg/fIB/fABIR0gHiANIBn9CgPQIP3yAf3wASEeIB8gDSAZ/QoD2CD98gH98AEhHyAL/aoBIQwgDP3/ASENIA4gDf3wASEOIBogDSAZ/QoD4CD98gH98AEhGiAbIA0gGf0KA+gg/fIB/fABIRsgHCANIBn9CgPwIP3yAf3wASEcIB0gDSAZ/QoD+CD98gH98AEhHSAeIA0gGf0KA4Ah/fIB/fABIR4gHyANIBn9CgOIIf3yAf3wASEfIAwgDP0NCAkKCwwNDg8ICQoLDA0OD/3/ASENIA4gDf3wASEOIBogDSAZ/QoDkCH98gH98AEhGiAbIA0gGf0KA5gh/fIB/fABIRsgHCANIBn9CgOgIf3yAf3wASEcIB0gDSAZ/QoDqCH98gH98AEhHSAeIA0gGf0KA7Ah/fIB/fABIR4gHyANIBn9CgO4If3yAf3wASEfIAVBBGohBQwACwsCQANAIAUgAE8NASAFQQRsKAIA/REgCP1RIAn9rgEhCiAKIApBEP2tAf1RIQogCiAP/bUBIQogCiAKQQ39rQH9USEKIAogBUEEbCgCgBD9Ef1RIBD9tQEhCiAKIApBEP2tAf1RIQr9DAAAAAAAAAAAAAAAAAAAAAAhCyALIAogEf02/ZEBIQsgCyAKIBL9Nv2RASELIAsgCiAT/Tb9kQEhCyALIAogFP02/ZEBIQsgCyAKIBX9Nv2RASELIAsgCiAW/Tb9kQEhCyALIAogF/02/ZEBIQsgCyAKIBj9Nv2RASELIAv9qQH9/wEhDSAFQTBsIRkgDiAN/fABIQ4gGiANIBn9CgOAIP3yAf3wASEaIBsgDSAZ/QoDiCD98gH98AEhGyAcIA0gGf0KA5Ag/fIB/fABIRwgHSANIBn9CgOYIP3yAf3wASEdIB4gDSAZ/QoDoCD98gH98AEhHiAfIA0gGf0KA6gg/fIB/fABIR8gBUEBaiEFDAALCyAEQfAAbCEHIAcgB/0ABIDgASAa/fAB/QsEgOABIAcgB/0ABJDgASAb/fAB/QsEkOABIAcgB/0ABKDgASAc/fAB/QsEoOABIAcgB/0ABLDgASAd/fAB/QsEsOABIAcgB/0ABMDgASAe/fAB/QsEwOABIAcgB/0ABNDgASAf/fAB/QsE0OABIAcgB/0ABODgASAO/fAB/QsE4OABIARBAWohBAwACwsL'
+  type Wasm = { memory: { buffer: ArrayBuffer }; fns: PoissonFn[] } | null
+  /** Compiled on the first Poisson job (a gate that draws none never compiles it): undefined until then. */
+  let compiled: Wasm | undefined
+  function wasmKernel(): Wasm {
+    if (compiled !== undefined) return compiled
+    compiled = null
+    if (!useWasm) return compiled
+    try {
+      const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
+      const memory = new api.Memory({ initial: 1 })
+      const exports = new api.Instance(new api.Module(fromBase64(WASM_BASE64)), { k: { m: memory } }).exports
+      compiled = { memory, fns: [exports.p1, exports.p1, exports.p2, exports.p3, exports.p4, exports.p5, exports.p6] }
+    } catch {
+      compiled = null
+    }
+    return compiled
+  }
+
+  /** {@link poisson1} .. with the WebAssembly kernel: each chunk of 512 units is copied into its memory, then summed into every pair of the block. */
+  function poissonWasm(job: PoissonJob, v: Float64Array, g: number, from: number, to: number, w: number): void {
+    const { memory, fns } = wasmKernel() as NonNullable<Wasm>
+    const fn = fns[w]
+    const { keys1, keys2, starts, sizes, weights, seed, means, out } = job
+    const total = job.resamples
+    const strata = sizes.length
+    const pairs = (to - from + 1) >> 1
+    const j0 = from >> 1
+    const k1 = new Int32Array(memory.buffer, 0, 512)
+    const k2 = new Int32Array(memory.buffer, 2048, 512)
+    const vals = new Float64Array(memory.buffer, 4096, 512 * w)
+    const acc = new Float64Array(memory.buffer, 28672, pairs * (w + 1) * 2)
+    for (let c = 0; c < w; c++) for (let b = from; b < to; b++) out[(g + c) * total + b] = 0
+    for (let si = 0; si < strata; si++) {
+      const start = starts[si]
+      const end = start + sizes[si]
+      acc.fill(0)
+      for (let c0 = start; c0 < end; c0 += 512) {
+        const c1 = min(end, c0 + 512)
+        k1.set(keys1.subarray(c0, c1))
+        k2.set(keys2.subarray(c0, c1))
+        vals.set(v.subarray(c0 * w, c1 * w))
+        fn(c1 - c0, j0, pairs, seed)
+      }
+      const sw = weights[si]
+      for (let p = 0; p < pairs; p++) {
+        const o = p * (w + 1) * 2
+        const b = from + 2 * p
+        const na = acc[o + 2 * w]
+        const nb = acc[o + 2 * w + 1]
+        for (let c = 0; c < w; c++) {
+          const mean = sw * means[(g + c) * strata + si]
+          out[(g + c) * total + b] += na > 0 ? (sw * acc[o + 2 * c]) / na : mean
+          if (b + 1 < to) out[(g + c) * total + b + 1] += nb > 0 ? (sw * acc[o + 2 * c + 1]) / nb : mean
+        }
+      }
+    }
+  }
+
+  function poissonUnit(job: PoissonJob, unit: number): void {
+    const gi = (unit / job.blocks) | 0
+    const block = unit - gi * job.blocks
+    const g = gi * 6
+    const from = block * job.block
+    const to = min(job.resamples, from + job.block)
+    const w = min(6, job.k - g)
+    // WebAssembly for the usual case; query-weighted clusters (a denominator of weighted queries) in JavaScript.
+    if (job.counts === null && wasmKernel() !== null && job.block <= 658) poissonWasm(job, job.vs[gi], g, from, to, w)
+    else POISSON[w](job, job.vs[gi], g, from, to)
+  }
+
+  /** In place: after it, a[t] bit i is bit t of a[i] before (a 32 x 32 bit matrix transposed by block swaps). */
+  function transpose32(a: Int32Array): void {
+    for (let s = 16, mask = 0x0000ffff; s > 0; s >>>= 1, mask ^= mask << s) {
+      for (let k = 0; k < 32; k = (k + s + 1) & ~s) {
+        const t = ((a[k] >>> s) ^ a[k + s]) & mask
+        a[k] ^= t << s
+        a[k + s] ^= t
+      }
+    }
+  }
+
+  /**
+   * One block of hashed sign patterns. Units are taken 32 at a time: per column, four 256-entry tables hold the
+   * signed sums of each 8 of them (table[mask] = Σ_i (bit i of mask ? −y : +y)); per word of 32 patterns, the 32
+   * units' hashes are transposed so that pattern t's signs are one uint32, whose 4 bytes index the tables. T of a
+   * pattern is the sum over the chunks, in unit order, of the chunk's four table entries.
+   */
+  function hashFlipUnit(job: HashFlipJob, unit: number): void {
+    const { k, n, y, keys1, keys2, seed, observed, tol, out } = job
+    const from = unit * job.block
+    const to = min(job.permutations, from + job.block)
+    const count = to - from
+    const words = (count + 31) >> 5
+    const j0 = from >> 5
+    const sums = new Float64Array(count * k)
+    const tables = new Float64Array(k * 1024)
+    const eight = new Float64Array(8)
+    const h = new Int32Array(32)
+    for (let c0 = 0; c0 < n; c0 += 32) {
+      const len = min(32, n - c0)
+      for (let c = 0; c < k; c++) {
+        for (let g = 0; g < 4; g++) {
+          // The 8 units' contributions (0 past the last unit): entry m is entry m without its lowest bit, that unit flipped.
+          for (let i = 0; i < 8; i++) eight[i] = 8 * g + i < len ? y[(c0 + 8 * g + i) * k + c] : 0
+          const base = c * 1024 + g * 256
+          tables[base] = eight[0] + eight[1] + eight[2] + eight[3] + eight[4] + eight[5] + eight[6] + eight[7]
+          for (let m = 1; m < 256; m++) {
+            const low = m & -m
+            tables[base + m] = tables[base + (m ^ low)] - 2 * eight[31 - clz32(low)]
+          }
+        }
+      }
+      for (let wj = 0; wj < words; wj++) {
+        const jj = imul(j0 + wj, 0x9e3779b9)
+        for (let i = 0; i < len; i++) {
+          const u = c0 + i
+          let x = ((keys1[u] ^ seed) + jj) | 0
+          x ^= x >>> 16
+          x = imul(x, 0x85ebca6b)
+          x ^= x >>> 13
+          x = imul(x ^ keys2[u], 0xc2b2ae35)
+          x ^= x >>> 16
+          h[i] = x
+        }
+        for (let i = len; i < 32; i++) h[i] = 0
+        transpose32(h)
+        const tmax = min(32, count - 32 * wj)
+        for (let t = 0; t < tmax; t++) {
+          const word = h[t]
+          const b0 = word & 255
+          const b1 = 256 + ((word >>> 8) & 255)
+          const b2 = 512 + ((word >>> 16) & 255)
+          const b3 = 768 + (word >>> 24)
+          const o = (32 * wj + t) * k
+          for (let c = 0; c < k; c++) {
+            const tc = c * 1024
+            sums[o + c] += tables[tc + b0] + tables[tc + b1] + tables[tc + b2] + tables[tc + b3]
+          }
+        }
+      }
+    }
+    for (let c = 0; c < k; c++) {
+      const limit = observed[c] - tol[c]
+      let hits = 0
+      for (let p = 0; p < count; p++) if (abs(sums[p * k + c]) >= limit) hits++
+      out[unit * k + c] = hits
+    }
+  }
+
   /**
    * One block of sign patterns: 32 signs per uint32 (shared by every column), units taken four at a time
    * through the 16-entry tables, column by column (each column's table stays in cache). Four patterns are
@@ -990,8 +1898,13 @@ export function statsKernels(): Kernels {
   }
 
   return {
+    get simd(): boolean {
+      return wasmKernel() !== null
+    },
     runUnit(job: KernelJob, unit: number): void {
       if (job.kind === 'bootstrap') bootstrapUnit(job, unit)
+      else if (job.kind === 'poisson') poissonUnit(job, unit)
+      else if (job.kind === 'hashflip') hashFlipUnit(job, unit)
       else if (job.kind === 'multinomial') multinomialUnit(job, unit)
       else if (job.kind === 'signcount') signCountUnit(job, unit)
       else flipUnit(job, unit)

@@ -1,7 +1,7 @@
 import { denominator, type Design } from './design.js'
-import type { FlipJob, KernelJob, SignCountJob } from './kernels.js'
+import type { FlipJob, HashFlipJob, KernelJob, SignCountJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
-import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
+import { SYNC_RUNNER, workerArray, type KernelPlan, type KernelRunner } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { abs } = Math
@@ -41,7 +41,7 @@ export function signFlipTest(design: Design, permutations: number, seed: string,
 }
 
 /** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
-export function signFlipPlan(design: Design, permutations: number, seed: string, stream: string): KernelPlan<Randomization> {
+export function signFlipPlan(design: Design, permutations: number, seed: string, stream: string, flips?: FlipDraw): KernelPlan<Randomization> {
   const { k, units } = design
   const y = contributions(design)
   const observed = new Float64Array(k)
@@ -79,15 +79,18 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   const byCounts: number[] = []
   const grouped: AbsGroups[] = []
   for (let c = 0; c < k; c++) {
-    const g = absGroupsOf(y, k, c, units)
-    if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups) {
+    const g = absGroupsOf(y, k, c, units, Math.floor(FLIP_COST * groups))
+    if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups && (flips?.byCounts(c) ?? true)) {
       byCounts.push(c)
       grouped.push(g)
     } else byFlip.push(c)
   }
   const jobs: KernelJob[] = []
-  let flipJob: FlipJob | null = null
-  if (byFlip.length > 0) {
+  let flipJob: FlipJob | HashFlipJob | null = null
+  if (byFlip.length > 0 && flips) {
+    flipJob = flips.job({ y, k, units, columns: byFlip, observed, tol })
+    jobs.push(flipJob)
+  } else if (byFlip.length > 0) {
     const kf = byFlip.length
     const tables = new Float64Array(kf * groups * 16)
     byFlip.forEach((c, i) => nibbleTable(y, k, c, units, groups, tables.subarray(i * groups * 16, (i + 1) * groups * 16)))
@@ -109,22 +112,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   }
   let countJob: SignCountJob | null = null
   if (byCounts.length > 0) {
-    const states = countsStates(seed, stream, byCounts, blocks)
-    countJob = {
-      kind: 'signcount',
-      units: blocks * byCounts.length,
-      work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
-      blocks,
-      block: BLOCK,
-      permutations,
-      k: byCounts.length,
-      values: grouped.map((g) => g.values),
-      multiplicity: grouped.map((g) => g.multiplicity),
-      observed: Float64Array.from(byCounts, (c) => observed[c]),
-      tol: Float64Array.from(byCounts, (c) => tol[c]),
-      states,
-      out: new Float64Array(blocks * byCounts.length)
-    }
+    countJob = signCountJob({ grouped, columns: byCounts, observed: Float64Array.from(byCounts, (c) => observed[c]), tol: Float64Array.from(byCounts, (c) => tol[c]), permutations, seed, stream })
     jobs.push(countJob)
   }
   return {
@@ -134,7 +122,8 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
       if (flipJob) {
         const out = flipJob.out
         const kf = byFlip.length
-        for (let b = 0; b < blocks; b++) byFlip.forEach((c, i) => (hits[c] += out[b * kf + i]))
+        // The job's own blocks: a hashed flip job's are not the flip job's.
+        for (let b = 0; b < flipJob.units; b++) byFlip.forEach((c, i) => (hits[c] += out[b * kf + i]))
       }
       if (countJob) {
         const out = countJob.out
@@ -148,26 +137,74 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
 }
 
 /**
+ * The sign-count job of the columns flipped by counts (their |y| groups; observed |T| and tolerance per grouped
+ * column): one place builds it, for a design and for a warehouse's histograms (src/stats/aggregate-engine.ts).
+ */
+export function signCountJob(input: { grouped: readonly AbsGroups[]; columns: readonly number[]; observed: Float64Array; tol: Float64Array; permutations: number; seed: string; stream: string }): SignCountJob {
+  const { grouped, columns, permutations } = input
+  const blocks = Math.ceil(permutations / BLOCK)
+  return {
+    kind: 'signcount',
+    units: blocks * columns.length,
+    work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
+    blocks,
+    block: BLOCK,
+    permutations,
+    k: columns.length,
+    values: grouped.map((g) => g.values),
+    multiplicity: grouped.map((g) => g.multiplicity),
+    observed: input.observed,
+    tol: input.tol,
+    states: countsStates(input.seed, input.stream, columns, blocks),
+    out: new Float64Array(blocks * columns.length)
+  }
+}
+
+/**
+ * Another way to flip the columns {@link signFlipPlan} would flip unit by unit (hashed signs,
+ * src/stats/resampling.ts): whether a column it could draw by counts may be, and the job of the flipped ones
+ * (out[block * columns + i], as the flip job's).
+ */
+export interface FlipDraw {
+  byCounts(column: number): boolean
+  job(input: { y: Float64Array; k: number; units: number; columns: readonly number[]; observed: Float64Array; tol: Float64Array }): HashFlipJob
+}
+
+/**
  * Cost of a flipped group of four units in the sign-flip kernel, in the units of {@link countsCost} (about
  * 1.5 ns a group against about 3 ns a random word counted, measured on the 2-core machine): a column is drawn
  * by counts when that costs less per pattern than flipping its units.
  */
-const FLIP_COST = 0.5
+export const FLIP_COST = 0.5
 
 /** Cost per pattern of drawing a column by counts: a word of random bits per 32 units of a value (or one binomial, ~50 words, above 2048). */
-function countsCost(multiplicity: Float64Array): number {
+export function countsCost(multiplicity: Float64Array): number {
   let cost = 0
   for (const m of multiplicity) cost += m > 2048 ? 50 : Math.ceil(m / 32) + 1
   return cost
 }
 
 /** A column's distinct nonzero |y| (ascending) and how many units hold each; null when some y is not finite (flipped one by one). */
-interface AbsGroups {
+export interface AbsGroups {
   values: Float64Array
   multiplicity: Float64Array
 }
 
-function absGroupsOf(y: Float64Array, k: number, c: number, units: number): AbsGroups | null {
+/**
+ * Null too once there are more than `cap` distinct values: every distinct value costs at least one unit of
+ * {@link countsCost}, so such a column is flipped, and listing 10^6 values cost 100 MB at 10^6 queries.
+ */
+function absGroupsOf(y: Float64Array, k: number, c: number, units: number, cap: number): AbsGroups | null {
+  // The first 8 · cap units already holding more than cap distinct |y|: no need to sort them all to know.
+  const look = Math.min(units, 8 * cap + 8)
+  if (look > cap) {
+    const seen = new Set<number>()
+    for (let u = 0; u < look; u++) {
+      const v = abs(y[u * k + c])
+      if (v !== 0) seen.add(v)
+      if (seen.size > cap) return null
+    }
+  }
   const a = new Float64Array(units)
   for (let u = 0; u < units; u++) {
     const v = y[u * k + c]
@@ -182,6 +219,7 @@ function absGroupsOf(y: Float64Array, k: number, c: number, units: number): AbsG
     if (v === 0) continue
     if (values.length > 0 && values[values.length - 1] === v) mult[mult.length - 1]++
     else {
+      if (values.length >= cap) return null
       values.push(v)
       mult.push(1)
     }
@@ -192,7 +230,7 @@ function absGroupsOf(y: Float64Array, k: number, c: number, units: number): AbsG
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
 function contributions(design: Design): Float64Array {
   const { k, values } = design
-  const y = new Float64Array(values.length)
+  const y = workerArray(values.length)
   for (const s of design.strata) {
     const f = s.weight / denominator(design, s)
     for (let u = s.start; u < s.start + s.size; u++) for (let c = 0; c < k; c++) y[u * k + c] = f * values[u * k + c]

@@ -43,8 +43,46 @@ const NO_SPREAD = 1e-12
  */
 export function skewTInterval(design: Design, c: number, confidence: number): SkewT | null {
   const { se } = linearSe(design, c)
-  const est = estimate(design, c)
   const { df, skew } = moments(design, c)
+  return hallInterval(estimate(design, c), { se, df, skew }, confidence)
+}
+
+/** One stratum of differences as a warehouse's aggregates give it: its units, its weight and centred moments. */
+export interface StratumMoments {
+  size: number
+  weight: number
+  /** Σ (d − mean)² and Σ (d − mean)³ over the stratum's units. */
+  m2: number
+  m3: number
+}
+
+/**
+ * The same interval from per-stratum moments instead of the rows (gate --aggregates, src/stats/aggregate-engine.ts):
+ * with f_s = weight_s / size_s the linearised terms' sums are Σe² = f_s²·m2_s and Σe³ = f_s³·m3_s, so the standard
+ * error, the skew and Satterthwaite's degrees of freedom are those {@link skewTInterval} computes from the units.
+ */
+export function skewTFromMoments(est: number, strata: readonly StratumMoments[], confidence: number): SkewT | null {
+  let second = 0
+  let third = 0
+  let total = 0
+  let perDf = 0
+  for (const s of strata) {
+    if (s.size < 2) continue
+    const f = s.weight / s.size
+    const ss = f * f * s.m2
+    second += ss
+    third += f * f * f * s.m3
+    const v = (s.size / (s.size - 1)) * ss
+    total += v
+    perDf += (v * v) / (s.size - 1)
+  }
+  const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN
+  return hallInterval(est, { se: Math.sqrt(total), df: perDf > 0 ? (total * total) / perDf : 0, skew }, confidence)
+}
+
+/** Hall's interval from the estimate, its standard error, degrees of freedom and skew; null without spread or df. */
+function hallInterval(est: number, m: { se: number; df: number; skew: number }, confidence: number): SkewT | null {
+  const { se, df, skew } = m
   if (!(se > NO_SPREAD * Math.abs(est)) || !(df >= 1) || !Number.isFinite(est) || !Number.isFinite(skew)) return null
   const t = tQuantile(1 - (1 - confidence) / 2, df)
   return { ci: [est - se * inverseHall(t, skew), est - se * inverseHall(-t, skew)], se, df, skew }

@@ -1,0 +1,204 @@
+import type { Coverage, PairedTable } from '../align/pair.js'
+import { familyAttributes } from '../config/aggregates-plan.js'
+import type { Rules } from '../config/types.js'
+import { decide } from '../decide/evaluate.js'
+import type { CapabilityOutcome, GateResult } from '../decide/result.js'
+import { InputError } from '../errors.js'
+import type { Aggregates } from '../model/aggregates.js'
+import { sideFromRows } from '../model/rows.js'
+import { readAggregates } from '../readers/aggregates.js'
+import { createAggregateStats } from '../stats/aggregate-engine.js'
+import type { Comparison, StatsEngine, StatsOptions } from '../stats/compare.js'
+import { sliceValues } from '../stats/engine-queries.js'
+import { judgePublishable, type TrustResult } from '../trust/trust.js'
+import { quote } from '../util/show.js'
+import type { AssessContext, CoreSides, GivenSpec, InputSource } from './contract.js'
+import { fetchInputs } from './inputs.js'
+import { CAPABILITIES } from './registry.js'
+import { outcomeOf } from './contract.js'
+
+/**
+ * A warehouse's aggregates in place of the rows (docs/scale.md, "Beyond one machine"): `gate --aggregates FILE`
+ * (one per shard, or one for all) reads what `retrieval-gate sql` computed where the rows are, and decides as from
+ * the rows. Not a capability: a capability adds evidence beside the paired rows, the aggregates replace them. So
+ * this is a new core input (role answer, fetched by the same framework, src/capabilities/inputs.ts: a file given
+ * twice is refused) and the pairing and the rows engine are replaced by the aggregates' reader
+ * (src/readers/aggregates.ts) and engine (src/stats/aggregate-engine.ts); decide, every active capability's
+ * assessment and the reports are the same code as for rows.
+ *
+ * What needs the rows is refused with the key: runs and judgments, an evaluation set, clusters, seed replicates,
+ * a reference, a judge, a queries file, history, the trust rules (src/stats/warehouse-sql.ts refuses the same when
+ * it writes the SQL).
+ */
+
+/** The input's name in messages and docs. */
+export const AGGREGATES_INPUT = 'warehouse aggregates'
+
+/** The input: files given with --aggregates (the action input `aggregates`), the candidate's side (docs/trust.md). */
+export const AGGREGATES_SPEC: GivenSpec = { role: 'answer', kind: 'given', name: AGGREGATES_INPUT, option: 'aggregates', input: 'aggregates', many: true, required: true }
+
+/** The rules and the merged aggregates, ready for {@link runGateOnAggregates}. */
+export interface AggregateInputs {
+  rules: Rules
+  aggregates: Aggregates
+}
+
+/** Reads the aggregates files the invocation gives, for these rules. */
+export async function loadAggregateInputs(rules: Rules, source: InputSource): Promise<AggregateInputs> {
+  refuseRowsOnly(rules)
+  const fetched = await fetchInputs([AGGREGATES_SPEC], source, rules)
+  return { rules, aggregates: await readAggregates(fetched.files(AGGREGATES_INPUT), rules) }
+}
+
+/** Rules keys whose evidence is per query or per file beside the rows, with what to do. */
+const ROWS_ONLY: Array<[string, (rules: Rules) => boolean]> = [
+  ['judgments', (r) => r.judgments !== undefined],
+  ['dataset', (r) => r.dataset !== undefined],
+  ['statistics.cluster', (r) => r.statistics.cluster !== undefined],
+  ['statistics.min_seeds', (r) => r.statistics.minSeeds !== undefined],
+  ['reference', (r) => r.reference !== undefined],
+  ['judge', (r) => r.judge !== undefined],
+  ['queries.file', (r) => r.queries.file !== undefined],
+  ['history', (r) => r.history !== undefined],
+  ['comparability', (r) => r.comparability !== undefined],
+  ['pooling', (r) => r.pooling !== undefined],
+  ['max_zero_hit_share', (r) => r.maxZeroHitShare !== undefined],
+  ['two_stage', (r) => r.twoStage !== undefined]
+]
+
+function refuseRowsOnly(rules: Rules): void {
+  for (const [key, on] of ROWS_ONLY) {
+    if (on(rules)) {
+      throw new InputError(
+        { file: rules.source.file, key },
+        `reads the rows (or files beside them), which warehouse aggregates do not carry`,
+        `gate the rows (--baseline B --candidate C), or compute what ${key} needs where the rows are and keep it out of these rules`
+      )
+    }
+  }
+}
+
+/**
+ * The gate's pipeline over aggregates: the engine, decide, every active capability's assessment (none of the
+ * row-reading ones is active: refused above), one verdict; the result a report renders as any other. It has no
+ * per-query values: no regressed-query list, no histogram of differences (the report says so, in the parts below).
+ */
+export function runGateOnAggregates(inputs: AggregateInputs, options: StatsOptions = {}): GateResult {
+  const { rules, aggregates } = inputs
+  refuseRowsOnly(rules)
+  const coverage = coverageOf(rules, aggregates)
+  const table: PairedTable = { ids: [], metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])), attrs: new Map(), coverage }
+  const stats = createAggregateStats(aggregates, rules, options)
+  refuseEmptyWhere(rules, stats)
+  const base = sideFromRows(aggregates.source, [])
+  const core: CoreSides = { baseline: base, candidate: base, trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }, seeds: { baseline: [base], candidate: [base] } }
+  const active = CAPABILITIES.flatMap((capability) => {
+    const config = capability.config(rules)
+    return config === undefined ? [] : [{ capability: capability, config }]
+  })
+  let engine: StatsEngine = stats
+  const contextOf = (config: unknown, e: StatsEngine): AssessContext<unknown, unknown> => ({ rules, config, evidence: undefined, table, stats: e, core, options })
+  for (const a of active) if (a.capability.stats) engine = a.capability.stats(engine, contextOf(a.config, engine))
+  const assessed = active.map((a) => ({ ...a, evidence: undefined, assessment: a.capability.assess(contextOf(a.config, engine)) }))
+  const guards = assessed.flatMap((a) => a.assessment.guards)
+  const decision = decide(rules, table, engine, guards)
+  const parts: Omit<TrustResult, 'guards' | 'publishable'> = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null }
+  for (const a of assessed) Object.assign(parts, a.assessment.trust ?? {})
+  const trust: TrustResult = { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
+  return {
+    rules,
+    inputs: { baseline: aggregates.source, candidate: aggregates.source },
+    coverage,
+    decision,
+    comparisons: allComparisons(rules, table, engine),
+    primaryMetric: rules.checks[0].metric,
+    regressions: [],
+    primaryDifferences: new Float64Array(0),
+    table,
+    trust,
+    capabilities: [...assessed.map(outcomeOf), aggregatesOutcome(aggregates)]
+  }
+}
+
+/** Every metric over all queries, then every metric for every value of every slice attribute (as from rows). */
+function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {
+  const out: Comparison[] = []
+  for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, []))
+  for (const attr of rules.slices) for (const value of sliceValues(table, stats, attr, [])) for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, [[attr, value]]))
+  return out
+}
+
+/** What the pairing of rows would have counted, from the SQL's counts; its refusals, with an example id. */
+function coverageOf(rules: Rules, aggregates: Aggregates): Coverage {
+  const count = (stat: string): number => aggregates.coverage.get(stat)?.count ?? 0
+  const example = (stat: string): string => {
+    const e = aggregates.coverage.get(stat)?.example ?? ''
+    return e === '' ? '' : ` (for example ${quote(e)})`
+  }
+  const file = aggregates.source
+  const refuse = (stat: string, problem: string, hint: string): void => {
+    if (count(stat) > 0) throw new InputError({ file }, `${count(stat)} ${problem}${example(stat)}`, hint)
+  }
+  refuse('missing_ids', 'rows have no query id', 'every row needs its query id')
+  refuse('baseline_repeated', "query ids appear more than once in the baseline's rows", 'one row per query on each side')
+  refuse('candidate_repeated', "query ids appear more than once in the candidate's rows", 'one row per query on each side')
+  for (const a of familyAttributes(rules)) refuse(`missing_attribute:${a}`, `of the baseline's queries have no ${a}`, `every query of the exam needs its ${a}`)
+  const zero = rules.queries.missing === 'zero'
+  if (!zero) {
+    refuse('only_in_baseline', 'queries are in the baseline only', 'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules')
+    refuse('only_in_candidate', 'queries are in the candidate only', "evaluate the candidate on the exam's queries (the baseline's)")
+  }
+  const filled: Coverage['filled'] = []
+  for (const m of rules.metrics.keys()) {
+    for (const side of ['baseline', 'candidate']) {
+      if (!zero) refuse(`missing_value:${side}:${m}`, `${side} values of ${m} are missing`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero')
+      refuse(`invalid_value:${side}:${m}`, `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`, 'fix the rows, or the metric in the rules')
+    }
+    filled.push({ metric: m, baseline: zero ? count(`filled:baseline:${m}`) : 0, candidate: zero ? count(`filled:candidate:${m}`) : 0 })
+  }
+  const paired = count('baseline_rows')
+  return {
+    baselineRows: paired,
+    candidateRows: count('candidate_rows'),
+    paired,
+    onlyInBaseline: [],
+    onlyInCandidate: [],
+    candidateOnlyIgnored: zero ? count('only_in_candidate') : 0,
+    attributes: { names: familyAttributes(rules), candidateValuesCompared: 0 },
+    filled,
+    missingPolicy: rules.queries.missing,
+    notes: [
+      `read from warehouse aggregates, ${aggregates.source}: sums per subset and stratum, no per-query values${zero && count('only_in_baseline') + count('only_in_candidate') > 0 ? ` (${count('only_in_baseline')} queries in the baseline only, ${count('only_in_candidate')} in the candidate only: counted, not listed)` : ''}`
+    ]
+  }
+}
+
+/** A check whose `where` selects no query is refused, as from rows (src/align/pair.ts). */
+function refuseEmptyWhere(rules: Rules, stats: StatsEngine): void {
+  for (const check of rules.checks) {
+    if (check.where.length === 0) continue
+    if (stats.compare(check.metric, check.where).n === 0) {
+      const [name, value] = check.where[0]
+      throw new InputError(
+        { file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` },
+        `no query has ${check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ')}`,
+        `check the values of ${name} (${quote(value)}) in the rows the SQL read`
+      )
+    }
+  }
+}
+
+/** The report's words for the aggregates: where they came from, and what a report from them cannot show. */
+function aggregatesOutcome(aggregates: Aggregates): CapabilityOutcome {
+  const sentence = `Read from warehouse aggregates: ${aggregates.source}. The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`
+  return {
+    name: 'aggregates',
+    guards: [],
+    summary: { source: aggregates.source, shards: aggregates.shards },
+    parts: {
+      markdown: { head: () => [`_${sentence.replace(/_/g, '\\_')}_`, ''] },
+      text: { head: () => [sentence] },
+      json: () => ['aggregates', { source: aggregates.source, shards: aggregates.shards, per_query: false }]
+    }
+  }
+}

@@ -1,0 +1,446 @@
+import { aggregatesMeta, coverageStats, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
+import type { Rules } from '../config/types.js'
+import { InputError, type Where } from '../errors.js'
+import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
+import { quote } from '../util/show.js'
+import { forEachCsvRecord } from './csv.js'
+import type { FetchedFile } from './fetched.js'
+import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
+import { readObjectLine } from './json-line.js'
+import { forEachLine } from './lines.js'
+import { parseDecimal } from './numbers.js'
+import { forEachParquetRow, plain, withParquet } from './parquet.js'
+import { isParquet } from './sniff.js'
+
+/**
+ * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
+ * (Parquet, CSV with a header, or JSON Lines) of rows (section, shard, family, value, stratum, metric, stat, slot,
+ * x, y), any row order, a shard's rows in any of the files. The files are an answer like the candidate's rows
+ * (docs/trust.md): every row is checked, capped and refused with its file and line, and the shards are added in
+ * the order of their names, so the same aggregates in any order and any split give the same sums.
+ *
+ * Refused: rows for other rules (the rules' sha256, seed, resamples, permutations or method), a section, family,
+ * metric, statistic or slot the rules do not have, a key given twice in a shard, a number that is not finite
+ * (or a count that is not a whole number), a shard missing a statistic, a resample or a sign pattern, and what
+ * the pairing of rows refuses (counted by the SQL: ids on one side only under `missing: error`, repeated ids,
+ * missing or invalid values, missing attributes).
+ */
+
+/** Most rows read over all files: at 10^4 resamples and sign patterns a subset and stratum is about 80,000 rows. */
+export const MAX_AGGREGATE_ROWS = 20_000_000
+
+/** Most shards (names) the files may hold. */
+export const MAX_SHARDS = 10_000
+
+/** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
+const MAX_FAMILY_VALUES = 20_000
+
+const SECTIONS = new Set(['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram'])
+
+const HINT = 'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged'
+
+/** One row as read, with where it is. */
+interface Row {
+  section: string
+  shard: string
+  family: number
+  value: string
+  stratum: string
+  metric: string
+  stat: string
+  slot: number
+  x: number
+  y: number
+  where: Where
+}
+
+/** One shard's sums of one subset and stratum, as its rows arrive. */
+interface Cell {
+  family: number
+  value: string
+  stratum: string
+  n: number | undefined
+  /** stats[m * METRIC_STATS.length + i], NaN until given. */
+  stats: Float64Array
+  regressions: Array<Map<number, number>>
+  /** Per metric and the weights (index M): Σ per resample; seen[r] per pair. */
+  poisson: Float64Array[]
+  poissonSeen: Uint8Array[]
+  minus: Float64Array[]
+  minusSeen: Uint8Array[]
+  histogram: Array<Map<number, number> | null>
+}
+
+interface Shard {
+  meta: Map<string, string>
+  coverage: Map<string, AggregateCount>
+  cells: Map<string, Cell>
+}
+
+/** Reads and merges the aggregates files for these rules. */
+export async function readAggregates(files: readonly FetchedFile[], rules: Rules): Promise<Aggregates> {
+  const metrics = [...rules.metrics.keys()]
+  const metricIndex = new Map(metrics.map((m, i) => [m, i]))
+  const families = subsetFamilies(rules)
+  const pairs = Math.ceil(rules.statistics.resamples / 2)
+  const permutations = rules.statistics.permutations
+  const checks = new Map(rules.checks.filter((c) => c.kind.type === 'max_regressions').map((c) => [c.index, metricIndex.get(c.metric) as number]))
+  const shards = new Map<string, Shard>()
+  let rows = 0
+
+  const cellOf = (shard: Shard, r: Row): Cell => {
+    const key = `${r.family}\u0000${r.value}\u0000${r.stratum}`
+    let cell = shard.cells.get(key)
+    if (!cell) {
+      const M = metrics.length
+      cell = {
+        family: r.family,
+        value: r.value,
+        stratum: r.stratum,
+        n: undefined,
+        stats: new Float64Array(M * METRIC_STATS.length).fill(Number.NaN),
+        regressions: metrics.map(() => new Map<number, number>()),
+        poisson: Array.from({ length: M + 1 }, () => new Float64Array(2 * pairs)),
+        poissonSeen: Array.from({ length: M + 1 }, () => new Uint8Array(pairs)),
+        minus: Array.from({ length: M }, () => new Float64Array(permutations)),
+        minusSeen: Array.from({ length: M }, () => new Uint8Array(permutations)),
+        histogram: metrics.map(() => null)
+      }
+      shard.cells.set(key, cell)
+    }
+    return cell
+  }
+  const twice = (r: Row, what: string): never => {
+    throw new InputError(r.where, `${what} of shard ${quote(r.shard)} is given twice`, 'each shard sends every sum once: do not concatenate a shard with itself')
+  }
+  const count = (r: Row, x: number, what: string): number => {
+    if (!Number.isSafeInteger(x) || x < 0) throw new InputError(r.where, `${what} is ${x}, not a count`, HINT)
+    return x
+  }
+  const metricOf = (r: Row): number => {
+    const m = metricIndex.get(r.metric)
+    if (m === undefined) throw new InputError(r.where, `names the metric ${quote(r.metric)}, which the rules do not have`, `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT}`)
+    return m
+  }
+
+  const onRow = (r: Row): void => {
+    if (++rows > MAX_AGGREGATE_ROWS) throw new InputError(r.where, `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`, 'fewer slice values, resamples or permutations (docs/limits.md)')
+    let shard = shards.get(r.shard)
+    if (!shard) {
+      if (shards.size >= MAX_SHARDS) throw new InputError(r.where, `more than ${MAX_SHARDS} shards`, 'run the SQL over larger shards (or the whole table at once)')
+      shards.set(r.shard, (shard = { meta: new Map(), coverage: new Map(), cells: new Map() }))
+    }
+    if (r.section === 'meta') {
+      if (shard.meta.has(r.stat)) twice(r, `meta ${quote(r.stat)}`)
+      shard.meta.set(r.stat, r.value)
+      return
+    }
+    if (r.section === 'coverage') {
+      if (shard.coverage.has(r.stat)) twice(r, `coverage ${quote(r.stat)}`)
+      shard.coverage.set(r.stat, { count: count(r, r.x, `coverage ${quote(r.stat)}`), example: r.value })
+      return
+    }
+    if (r.family < 0 || r.family >= families.length) throw new InputError(r.where, `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`, HINT)
+    if (families[r.family].by === undefined && r.value !== '') throw new InputError(r.where, `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`, HINT)
+    if (rules.statistics.weights === undefined && r.stratum !== '') throw new InputError(r.where, `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`, HINT)
+    const cell = cellOf(shard, r)
+    if (r.section === 'sums') {
+      if (r.stat === 'n') {
+        if (cell.n !== undefined) twice(r, 'the count of queries')
+        cell.n = count(r, r.x, 'n')
+        return
+      }
+      const m = metricOf(r)
+      if (r.stat.startsWith('regressions:')) {
+        const check = Number(r.stat.slice('regressions:'.length))
+        if (checks.get(check) !== m) throw new InputError(r.where, `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`, HINT)
+        if (cell.regressions[m].has(check)) twice(r, quote(r.stat))
+        cell.regressions[m].set(check, count(r, r.x, quote(r.stat)))
+        return
+      }
+      const i = (METRIC_STATS as readonly string[]).indexOf(r.stat)
+      if (i < 0) throw new InputError(r.where, `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`, HINT)
+      const at = m * METRIC_STATS.length + i
+      if (!Number.isNaN(cell.stats[at])) twice(r, `${r.stat} of ${quote(r.metric)}`)
+      cell.stats[at] = i >= 6 ? count(r, r.x, r.stat) : r.x
+      return
+    }
+    if (r.section === 'poisson') {
+      const m = r.metric === '' ? metrics.length : metricOf(r)
+      if (r.stat !== 'weights' || r.slot >= pairs) throw new InputError(r.where, `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`, HINT)
+      if (cell.poissonSeen[m][r.slot]) twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`)
+      cell.poissonSeen[m][r.slot] = 1
+      if (m === metrics.length) {
+        count(r, r.x, 'a sum of weights')
+        count(r, r.y, 'a sum of weights')
+      }
+      cell.poisson[m][2 * r.slot] = r.x
+      if (2 * r.slot + 1 < 2 * pairs) cell.poisson[m][2 * r.slot + 1] = r.y
+      return
+    }
+    if (r.section === 'signs') {
+      const m = metricOf(r)
+      if (r.stat !== 'minus' || r.slot >= permutations)
+        throw new InputError(r.where, `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`, HINT)
+      if (cell.minusSeen[m][r.slot]) twice(r, `sign pattern ${r.slot} of ${quote(r.metric)}`)
+      cell.minusSeen[m][r.slot] = 1
+      cell.minus[m][r.slot] = r.x
+      return
+    }
+    const m = metricOf(r)
+    if (r.stat !== 'count') throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT)
+    const h = (cell.histogram[m] ??= new Map())
+    const v = r.x + 0
+    if (h.has(v)) twice(r, `the histogram value ${v} of ${quote(r.metric)}`)
+    h.set(v, count(r, r.y, 'a histogram count'))
+  }
+
+  for (const file of files) await readRows(file, onRow)
+  if (shards.size === 0) throw new InputError({ file: files[0]?.name }, 'holds no aggregates', HINT)
+  const names = [...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const label = files.map((f) => f.name).join(', ')
+  const sums = (shards.get(names[0]) as Shard).meta.get('sums')
+  for (const name of names) {
+    const shard = shards.get(name) as Shard
+    if (shard.meta.get('sums') !== sums || (sums !== 'all' && sums !== 'histograms')) {
+      throw new InputError(
+        { file: label, key: 'meta sums' },
+        `shard ${quote(name)} has the sums ${quote(shard.meta.get('sums') ?? '(none)')}, shard ${quote(names[0])} ${quote(sums ?? '(none)')}`,
+        'write every shard with the same retrieval-gate sql options'
+      )
+    }
+    checkShard(name, shard, rules, label, { pairs, permutations, checks, metrics: metrics.length, resampled: sums === 'all' })
+  }
+  return {
+    source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
+    shards: names,
+    sums: sums as 'all' | 'histograms',
+    coverage: mergeCoverage(names.map((n) => (shards.get(n) as Shard).coverage)),
+    subsets: mergeSubsets(
+      names.map((n) => shards.get(n) as Shard),
+      metrics.length
+    )
+  }
+}
+
+/** Every row of one file, by its format: Parquet (by its magic), CSV (by its name), else JSON Lines. */
+async function readRows(file: FetchedFile, onRow: (r: Row) => void): Promise<void> {
+  const at = (line: number): Where => ({ file: file.name, line })
+  if (await isParquet(file.path)) {
+    await withParquet(file.path, async (pq) => {
+      const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c))
+      if (missing.length > 0) throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
+      await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) => onRow(toRow((c) => plain(record[c]), at(row))))
+    })
+    return
+  }
+  if (/\.csv$/i.test(file.name) || /\.csv$/i.test(file.path)) {
+    let header: string[] | undefined
+    await forEachCsvRecord(file.path, (fields, line) => {
+      if (header === undefined) {
+        header = fields.map((f) => f.trim())
+        const missing = COLUMNS.filter((c) => !(header as string[]).includes(c))
+        if (missing.length > 0) throw new InputError(at(line), `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
+        return
+      }
+      if (fields.length === 1 && fields[0] === '') return
+      if (fields.length !== header.length) throw new InputError(at(line), `${fields.length} fields, but the header has ${header.length}`, HINT)
+      const cells = header
+      onRow(toRow((c) => fields[cells.indexOf(c)], at(line)))
+    })
+    return
+  }
+  await forEachLine(file.path, (text, line) => {
+    if (text.trim() === '') return
+    const record = readObjectLine(text, file.name, line, HINT)
+    onRow(toRow((c) => record[c], at(line)))
+  })
+}
+
+const COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'stat', 'slot', 'x', 'y'] as const
+
+/** A row from its fields (numbers or text), every field checked. */
+function toRow(get: (column: string) => unknown, where: Where): Row {
+  const text = (c: string, empty = true): string => {
+    const v = get(c)
+    const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined
+    if (s === undefined) throw new InputError({ ...where, key: c }, `is not text`, HINT)
+    if (s.length > MAX_ATTRIBUTE_CHARS) throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT)
+    if (!empty && s === '') throw new InputError({ ...where, key: c }, 'is empty', HINT)
+    return s
+  }
+  const number = (c: string, integer: boolean): number => {
+    const v = get(c)
+    const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal(v.trim()) ?? Number.NaN) : Number.NaN
+    if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
+      throw new InputError({ ...where, key: c }, `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`, HINT)
+    return x
+  }
+  const section = text('section', false)
+  if (!SECTIONS.has(section)) throw new InputError({ ...where, key: 'section' }, `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`, HINT)
+  const row: Row = {
+    section,
+    shard: text('shard', false),
+    family: number('family', true),
+    value: text('value'),
+    stratum: text('stratum'),
+    metric: text('metric'),
+    stat: text('stat', false),
+    slot: number('slot', true),
+    x: number('x', false),
+    y: number('y', false),
+    where
+  }
+  if (row.slot < 0) throw new InputError({ ...where, key: 'slot' }, `${row.slot} is negative`, HINT)
+  return row
+}
+
+/** A shard holds everything the rules need, and was computed for them. */
+function checkShard(name: string, shard: Shard, rules: Rules, label: string, size: { pairs: number; permutations: number; checks: Map<number, number>; metrics: number; resampled: boolean }): void {
+  const where: Where = { file: label }
+  for (const [key, expected] of aggregatesMeta(rules)) {
+    const got = shard.meta.get(key)
+    if (got !== expected) {
+      throw new InputError(
+        { ...where, key: `meta ${key}` },
+        `shard ${quote(name)} was computed for ${key} ${got === undefined ? '(none)' : quote(got)}, but these rules have ${quote(expected)}`,
+        'write the SQL again for these rules (retrieval-gate sql --rules RULES) and run it: the sums depend on the rules'
+      )
+    }
+  }
+  for (const stat of coverageStats(rules)) if (!shard.coverage.has(stat)) throw new InputError({ ...where, key: `coverage ${stat}` }, `shard ${quote(name)} has no coverage count ${quote(stat)}`, HINT)
+  const families = subsetFamilies(rules)
+  const values = new Map<number, Set<string>>()
+  for (const cell of shard.cells.values()) {
+    const at = `shard ${quote(name)}, family ${cell.family}${cell.value === '' ? '' : ` = ${quote(cell.value)}`}${cell.stratum === '' ? '' : `, stratum ${quote(cell.stratum)}`}`
+    if (cell.n === undefined) throw new InputError(where, `${at} has no count of queries (sums n)`, HINT)
+    const lacking = (what: string): never => {
+      throw new InputError(where, `${at} lacks ${what}`, HINT)
+    }
+    for (let m = 0; m < size.metrics; m++) {
+      for (let i = 0; i < METRIC_STATS.length; i++) if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i])) lacking(`${METRIC_STATS[i]} of metric ${m + 1}`)
+      if (size.resampled && cell.minusSeen[m].includes(0)) lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`)
+    }
+    for (let m = 0; m <= size.metrics; m++) if (size.resampled && cell.poissonSeen[m].includes(0)) lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`)
+    for (const [check, m] of size.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
+    let set = values.get(cell.family)
+    if (!set) values.set(cell.family, (set = new Set()))
+    set.add(cell.value)
+    if (set.size > MAX_FAMILY_VALUES)
+      throw new InputError(where, `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`, 'slice by an attribute with fewer values (the same cap as for rows)')
+  }
+}
+
+function mergeCoverage(parts: ReadonlyArray<Map<string, AggregateCount>>): Map<string, AggregateCount> {
+  const out = new Map<string, AggregateCount>()
+  for (const part of parts) {
+    for (const [stat, c] of part) {
+      const seen = out.get(stat)
+      out.set(stat, { count: (seen?.count ?? 0) + c.count, example: seen && seen.example !== '' ? seen.example : c.example })
+    }
+  }
+  return out
+}
+
+const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** The shards' cells added, shard after shard in name order; histograms only where every shard with queries sent one. */
+function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
+  const subsets = new Map<string, { family: number; value: string; strata: Map<string, { n: number; weights: Float64Array; metrics: MetricSums[]; histograms: Array<Map<number, number> | null> }> }>()
+  for (const shard of shards) {
+    for (const cell of shard.cells.values()) {
+      if (cell.n === 0) continue
+      const key = `${cell.family}\u0000${cell.value}`
+      let subset = subsets.get(key)
+      if (!subset) subsets.set(key, (subset = { family: cell.family, value: cell.value, strata: new Map() }))
+      let stratum = subset.strata.get(cell.stratum)
+      const n = cell.n as number
+      if (!stratum) {
+        stratum = { n: 0, weights: new Float64Array(cell.poisson[M].length), metrics: [], histograms: [] }
+        for (let m = 0; m < M; m++) {
+          stratum.metrics.push({
+            sum: 0,
+            sumAbs: 0,
+            sumBaseline: 0,
+            sumCandidate: 0,
+            m2: 0,
+            m3: 0,
+            wins: 0,
+            losses: 0,
+            gained: 0,
+            lost: 0,
+            regressions: new Map(),
+            poisson: new Float64Array(cell.poisson[m].length),
+            minus: new Float64Array(cell.minus[m].length),
+            histogram: null
+          })
+          stratum.histograms.push(new Map())
+        }
+        subset.strata.set(cell.stratum, stratum)
+      }
+      const before = stratum.n
+      stratum.n = before + n
+      add(stratum.weights, cell.poisson[M])
+      for (let m = 0; m < M; m++) {
+        const t = stratum.metrics[m]
+        const s = (i: number): number => cell.stats[m * METRIC_STATS.length + i]
+        mergeMoments(t, before, n, s(0), s(4), s(5))
+        t.sum += s(0)
+        t.sumAbs += s(1)
+        t.sumBaseline += s(2)
+        t.sumCandidate += s(3)
+        t.wins += s(6)
+        t.losses += s(7)
+        t.gained += s(8)
+        t.lost += s(9)
+        for (const [check, c] of cell.regressions[m]) t.regressions.set(check, (t.regressions.get(check) ?? 0) + c)
+        add(t.poisson, cell.poisson[m])
+        add(t.minus, cell.minus[m])
+        const merged = stratum.histograms[m]
+        const h = cell.histogram[m]
+        if (merged === null) continue
+        if (h === null) stratum.histograms[m] = null
+        else for (const [v, c] of h) merged.set(v, (merged.get(v) ?? 0) + c)
+      }
+    }
+  }
+  return [...subsets.values()]
+    .sort((a, b) => a.family - b.family || byCode(a.value, b.value))
+    .map((s) => ({
+      family: s.family,
+      value: s.value,
+      strata: [...s.strata.entries()]
+        .sort((a, b) => byCode(a[0], b[0]))
+        .map(([value, st]): StratumSums => {
+          st.metrics.forEach((t, m) => (t.histogram = histogramOf(st.histograms[m])))
+          return { value, n: st.n, weights: st.weights, metrics: st.metrics }
+        })
+    }))
+}
+
+function add(into: Float64Array, part: Float64Array): void {
+  for (let i = 0; i < into.length; i++) into[i] += part[i]
+}
+
+/**
+ * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
+ * about its own mean) joins `before` values already merged into t (before t.sum is updated).
+ */
+function mergeMoments(t: MetricSums, before: number, n: number, sum: number, m2: number, m3: number): void {
+  if (before === 0) {
+    t.m2 = m2
+    t.m3 = m3
+    return
+  }
+  const total = before + n
+  const delta = sum / n - t.sum / before
+  const m2Before = t.m2
+  t.m2 = m2Before + m2 + (delta * delta * before * n) / total
+  t.m3 = t.m3 + m3 + (delta * delta * delta * before * n * (before - n)) / (total * total) + (3 * delta * (before * m2 - n * m2Before)) / total
+}
+
+function histogramOf(h: Map<number, number> | null): MetricSums['histogram'] {
+  if (h === null) return null
+  const values = Float64Array.from(h.keys()).sort()
+  return { values, counts: Float64Array.from(values, (v) => h.get(v) as number) }
+}

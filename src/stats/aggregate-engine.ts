@@ -1,0 +1,450 @@
+import { subsetFamilies, subsetFilters } from '../config/aggregates-plan.js'
+import type { CheckRule, Rules } from '../config/types.js'
+import { InputError } from '../errors.js'
+import type { Aggregates, StratumSums, SubsetSums } from '../model/aggregates.js'
+import { quote } from '../util/show.js'
+import { bcaInterval, percentileInterval, type Interval } from './bca.js'
+import { COUNTS_PER_GROUP, multinomialJob } from './bootstrap.js'
+import { histogramGroups } from './histogram-bootstrap.js'
+import type { Comparison, StatsEngine, StatsOptions } from './compare.js'
+import type { Stratum } from './design.js'
+import { mcnemarExact } from './mcnemar.js'
+import { chooseInterval, unreliableInterval } from './interval-choice.js'
+import { closedFormInterval } from './closed-form-interval.js'
+import { countsCost, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
+import { HISTOGRAM_MAX_VALUES, HISTOGRAM_SHARE, POISSON_FROM_UNITS, resamplingLaw, type ColumnLaw } from './resampling.js'
+import { tQuantile, tTwoSided } from './special.js'
+import { filterKey, type Filters } from './subsets.js'
+import { createRunner, defaultThreads } from './threads.js'
+
+/**
+ * The statistics engine over a warehouse's aggregates (src/readers/aggregates.ts) instead of rows: every comparison
+ * the rows engine (src/stats/compare.ts) makes, from the same sums, by the same formulas, in the same order:
+ *
+ * - exactly the same: every count (W/L/T, gained and lost, McNemar's p, regressions), the resamples of a metric
+ *   drawn by counts (from its histogram, as src/stats/histogram-bootstrap.ts draws them: the same groups, streams
+ *   and kernel) and its sign-count test;
+ * - the same up to the order of floating-point additions (docs/scale.md gives the tolerance): the means, the
+ *   t interval and standard error (from the centred moments), BCa's acceleration, the Poisson resamples
+ *   (Σ_s W_s Σ w·d / Σ w per stratum) and the hashed sign-flip test (Σ_s f_s (Σ d − 2 Σ_minus d)).
+ *
+ * The rows path has two more things this one cannot have: per-query differences (so no regressed-query lists) and
+ * the multinomial draws of a metric with many distinct values (below {@link POISSON_FROM_UNITS} queries `auto` draws
+ * them so: such aggregates are refused with the fix, statistics.method: poisson).
+ */
+export interface AggregateEngine extends StatsEngine {
+  /** The values of `attr` among the queries `filters` selects (decide's per_slice units, the slices of the report). */
+  valuesOf(attr: string, filters: Filters): string[]
+  /** Queries past a max_regressions check's threshold in a subset (decide's count, from the SQL's). */
+  regressionCount(check: CheckRule, filters: Filters): { count: number; nonFinite: number }
+}
+
+/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow (never here: no clusters). */
+const NO_CLUSTERS = null
+
+export function createAggregateStats(aggregates: Aggregates, rules: Rules, options: StatsOptions = {}): AggregateEngine {
+  const statistics = rules.statistics
+  const metrics = [...rules.metrics.values()]
+  const families = subsetFamilies(rules)
+  const runner = createRunner(options.threads ?? defaultThreads())
+  const byKey = new Map<string, SubsetSums>()
+  const valuesByFamily = new Map<number, string[]>()
+  for (const s of aggregates.subsets) {
+    byKey.set(filterKey(subsetFilters(families[s.family], s.value)), s)
+    if (families[s.family].by !== undefined) valuesByFamily.set(s.family, [...(valuesByFamily.get(s.family) ?? []), s.value])
+  }
+  const all = byKey.get('all')
+  const units = all ? all.strata.reduce((n, st) => n + st.n, 0) : 0
+  const law = resamplingLaw(statistics.method, units)
+  checkWeights(rules, all)
+  const cache = new Map<string, Comparison>()
+  const subsetCache = new Map<string, SubsetStats>()
+
+  const subsetOf = (filters: Filters): SubsetSums | undefined => byKey.get(filterKey(filters))
+
+  const familyOf = (filters: Filters, attr: string): number => {
+    const where = [...filters].map(([k, v]) => `${k}=${v}`).join('&')
+    const f = families.findIndex((x) => x.by === attr && x.where.map(([k, v]) => `${k}=${v}`).join('&') === where)
+    if (f < 0) throw new Error(`no family ${where} by ${attr}`)
+    return f
+  }
+
+  const stats = (filters: Filters): SubsetStats => {
+    const key = filterKey(filters)
+    let s = subsetCache.get(key)
+    if (!s) {
+      s = subsetStats(subsetOf(filters), filters, key)
+      subsetCache.set(key, s)
+    }
+    return s
+  }
+
+  /** Everything a subset's comparisons read, computed once: its design summary, resamples' intervals, test. */
+  function subsetStats(subset: SubsetSums | undefined, filters: Filters, key: string): SubsetStats {
+    const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
+    const strata = designStrata(subset, rules, label)
+    const n = strata.strata.reduce((a, st) => a + st.size, 0)
+    const resamples = metrics.map((_, c) => resamplesOf(strata, c, key, n))
+    const randomization = randomizationOf(strata, key, n)
+    return { strata, n, resamples, randomization, intervals: new Map() }
+  }
+
+  function resamplesOf(d: DesignStrata, c: number, key: string, n: number): { values: Float64Array; law: ColumnLaw } {
+    const B = statistics.resamples
+    if (n === 0) return { values: new Float64Array(B).fill(Number.NaN), law: 'multinomial' }
+    if (n === d.strata.length) {
+      let e = 0
+      for (const s of d.strata) e += (s.weight * (0 + s.sums.metrics[c].sum)) / s.size
+      return { values: Float64Array.of(e), law: 'multinomial' }
+    }
+    const hist = d.strata.map((s) => s.sums.metrics[c].histogram)
+    const complete = hist.every((h) => h !== null)
+    const groups = complete ? histogramGroups(hist) : null
+    const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
+    const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n
+    const byCounts = law === 'multinomial' ? fewGroups : statistics.method !== 'poisson' && fewGroups && distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES
+    if (byCounts && groups !== null) {
+      const out = new Float64Array(B)
+      const job = multinomialJob({ grouped: [groups], columns: [c], strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })), ratio: false, resamples: B, seed: statistics.seed, stream: key, out })
+      runner.run([job])
+      return { values: out, law: 'multinomial' }
+    }
+    if (law === 'multinomial') refuseMultinomial(rules, metrics[c].name, n)
+    if (aggregates.sums === 'histograms') refuseNoSums(rules, metrics[c].name)
+    const out = new Float64Array(B)
+    for (const s of d.strata) {
+      const sums = s.sums.metrics[c].poisson
+      const w = s.sums.weights
+      // The kernel's term of a stratum that drew no unit: weight · (its sum / its size).
+      const mean = s.weight * (s.sums.metrics[c].sum / s.size)
+      for (let b = 0; b < B; b++) out[b] += w[b] > 0 ? (s.weight * sums[b]) / w[b] : mean
+    }
+    return { values: out, law: 'poisson' }
+  }
+
+  function randomizationOf(d: DesignStrata, key: string, n: number): { pValues: Float64Array; permutations: number; exact: boolean } {
+    const k = metrics.length
+    const P = statistics.permutations
+    if (n === 0) return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true }
+    const stream = `${key}\u0000flip`
+    const pValues = new Float64Array(k)
+    let exact = false
+    let permutations = P
+    for (let c = 0; c < k; c++) {
+      const ys: number[] = []
+      const hist = d.strata.map((s) => s.sums.metrics[c].histogram)
+      const f = d.strata.map((s) => s.weight / s.size)
+      let observed = 0
+      let absSum = 0
+      d.strata.forEach((s, si) => {
+        observed += f[si] * s.sums.metrics[c].sum
+        absSum += f[si] * s.sums.metrics[c].sumAbs
+      })
+      observed = Math.abs(observed)
+      const tol = 1e-9 * absSum
+      if (n <= 20 && 2 ** n <= Math.max(P, 1)) {
+        // Every sign pattern, from the units' values (the histogram of so few queries is always sent), stratum by stratum.
+        hist.forEach((h) =>
+          (h as NonNullable<typeof h>).values.forEach((v, i) => {
+            for (let j = 0; j < (h as NonNullable<typeof h>).counts[i]; j++) ys.push(v)
+          })
+        )
+        const strata = d.strata.map((s) => ({ value: s.value, start: s.start, size: s.size, queries: s.queries, weight: s.weight, observedShare: s.observedShare }))
+        const design = { k: 1, units: ys.length, values: Float64Array.from(ys), counts: null, strata, clusters: null, unitOfMember: new Int32Array(ys.length), notes: [] }
+        const r = signFlipPlan(design, P, statistics.seed, stream).finish()
+        pValues[c] = r.pValues[0]
+        exact = true
+        permutations = r.permutations
+        continue
+      }
+      const abs = absGroupsFrom(hist, f)
+      const distinct = hist.every((h) => h !== null) ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
+      const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4)
+      const byCounts = cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES))
+      if (byCounts && abs !== null) {
+        const job = signCountJob({ grouped: [abs], columns: [c], observed: Float64Array.of(observed), tol: Float64Array.of(tol), permutations: P, seed: statistics.seed, stream })
+        runner.run([job])
+        let hits = 0
+        for (let b = 0; b < job.blocks; b++) hits += job.out[b]
+        pValues[c] = (hits + 1) / (P + 1)
+        continue
+      }
+      if (law === 'multinomial') refuseMultinomial(rules, metrics[c].name, n)
+      if (aggregates.sums === 'histograms') refuseNoSums(rules, metrics[c].name)
+      let hits = 0
+      const limit = observed - tol
+      for (let p = 0; p < P; p++) {
+        let t = 0
+        d.strata.forEach((s, si) => (t += f[si] * (s.sums.metrics[c].sum - 2 * s.sums.metrics[c].minus[p])))
+        if (Math.abs(t) >= limit) hits++
+      }
+      pValues[c] = (hits + 1) / (P + 1)
+    }
+    return { pValues, permutations: exact ? permutations : P, exact }
+  }
+
+  // The bootstrap is read only when the rules ask for a bootstrap interval; auto's intervals are in closed form,
+  // from the counts and moments every shard sends (src/stats/closed-form-interval.ts, as from rows).
+  const intervalOf = (s: SubsetStats, c: number, confidence: number, method: 'percentile' | 'bca'): Interval => {
+    let list = s.intervals.get(confidence)
+    if (!list) {
+      list = metrics.map((_, col) => {
+        const sorted = s.resamples[col].values.slice().sort()
+        if (method === 'bca')
+          return bcaInterval(
+            sorted,
+            estimateOf(s.strata, (st) => st.sums.metrics[col].sum),
+            acceleration(s.strata, col),
+            confidence
+          )
+        return { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
+      })
+      s.intervals.set(confidence, list)
+    }
+    return list[c]
+  }
+
+  function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
+    const col = metrics.findIndex((m) => m.name === metric)
+    if (col < 0) throw new Error(`unknown metric ${metric}`)
+    const rule = metrics[col]
+    const s = stats(filters)
+    const sumOf = (pick: (m: StratumSums['metrics'][number]) => number): number => s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0)
+    const wins = sumOf((m) => m.wins)
+    const losses = sumOf((m) => m.losses)
+    const gained = sumOf((m) => m.gained)
+    const lost = sumOf((m) => m.lost)
+    const b = estimateOf(s.strata, (st) => st.sums.metrics[col].sumBaseline)
+    const c = estimateOf(s.strata, (st) => st.sums.metrics[col].sumCandidate)
+    const delta = estimateOf(s.strata, (st) => st.sums.metrics[col].sum)
+    const method = chooseInterval(statistics.interval, rule.binary, !statistics.weights)
+    const linearSe = linear(s.strata, col)
+    const se = linearSe.se
+    let df = linearSe.df
+    let interval: Interval
+    const shape = { units: s.n, clusters: NO_CLUSTERS, strata: s.strata.strata }
+    if (method === 'score' || method === 'skew-t') {
+      const moments = s.strata.strata.map((st) => ({ size: st.size, weight: st.weight, m2: st.sums.metrics[col].m2, m3: st.sums.metrics[col].m3 }))
+      const closed = closedFormInterval({ method, shape, moments, estimate: delta, gained, lost, n: s.n, range: rule.range, weighted: statistics.weights !== undefined, confidence })
+      interval = closed.interval
+      if (closed.df !== null) df = closed.df
+    } else interval = intervalOf(s, col, confidence, method)
+    const notes = [...s.strata.notes]
+    if (interval.note) notes.push(interval.note)
+    const mcnemar = rule.binary && !statistics.weights
+    if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+    const linearDf = linearSe.df
+    const tTest = !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence)
+    return {
+      metric,
+      slice: filters.map(([k, v]) => [k, v]),
+      n: s.n,
+      baseline: b,
+      candidate: c,
+      delta,
+      relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+      ci: interval.ci,
+      confidence,
+      pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+      test: mcnemar ? 'mcnemar' : null,
+      gained: rule.binary ? gained : null,
+      lost: rule.binary ? lost : null,
+      wins,
+      losses,
+      ties: s.n - wins - losses,
+      interval: interval.method,
+      intervalNote: interval.note,
+      unreliable: unreliableInterval(interval.method, shape, interval.ci),
+      resampling: method === 'score' || method === 'skew-t' ? null : s.resamples[col].law,
+      randomization: { pValue: s.randomization.pValues[col], permutations: s.randomization.permutations, exact: s.randomization.exact },
+      tTest,
+      se,
+      df,
+      clusters: NO_CLUSTERS,
+      mix: statistics.weights ? mixOf(statistics.weights.by, s.strata, col) : null,
+      notes
+    }
+  }
+
+  return {
+    members: () => new Int32Array(0),
+    differences: () => new Float64Array(0),
+    compare(metric, filters, confidence = statistics.confidence) {
+      const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
+      let c = cache.get(key)
+      if (!c) cache.set(key, (c = compareUncached(metric, filters, confidence)))
+      return c
+    },
+    valuesOf(attr, filters) {
+      return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !== undefined)
+    },
+    regressionCount(check, filters) {
+      const subset = subsetOf(filters)
+      const col = metrics.findIndex((m) => m.name === check.metric)
+      let count = 0
+      for (const st of subset?.strata ?? []) count += st.metrics[col].regressions.get(check.index) ?? 0
+      return { count, nonFinite: 0 }
+    }
+  }
+}
+
+/** A subset's strata as the design would hold them: present strata (sorted), their size, renormalised weight, notes. */
+interface DesignStrata {
+  strata: Array<Stratum & { sums: StratumSums }>
+  notes: string[]
+}
+
+interface SubsetStats {
+  strata: DesignStrata
+  n: number
+  resamples: Array<{ values: Float64Array; law: ColumnLaw }>
+  randomization: { pValues: Float64Array; permutations: number; exact: boolean }
+  intervals: Map<number, Interval[]>
+}
+
+/** The strata and the design's notes, as src/stats/design.ts builds them from rows (same words). */
+function designStrata(subset: SubsetSums | undefined, rules: Rules, label: string): DesignStrata {
+  const weights = rules.statistics.weights
+  const present = subset?.strata ?? []
+  const m = present.reduce((a, s) => a + s.n, 0)
+  const targetOf = new Map(weights?.target ?? [])
+  let targetPresent = 0
+  for (const s of present) targetPresent += weights ? (targetOf.get(s.value) as number) : 1
+  const notes: string[] = []
+  let start = 0
+  const strata = present.map((s) => {
+    const weight = weights ? (targetOf.get(s.value) as number) / targetPresent : 1
+    const stratum = { value: weights ? s.value : null, start, size: s.n, queries: s.n, weight, observedShare: s.n / m, sums: s }
+    start += s.n
+    if (s.n === 1 && m > 1) notes.push(`${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`)
+    return stratum
+  })
+  if (weights && m > 0 && targetPresent === 0) {
+    notes.push(`every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`)
+  } else if (weights && present.length < weights.target.length && m > 0) {
+    const absent = weights.target.filter(([v]) => !present.some((s) => s.value === v)).map(([v]) => v)
+    notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`)
+  }
+  return { strata, notes }
+}
+
+/** Σ_s weight_s · (a stratum sum) / size_s, in stratum order (src/stats/design.ts, estimate); NaN without queries. */
+function estimateOf(d: DesignStrata, pick: (s: DesignStrata['strata'][number]) => number, shares?: number[]): number {
+  let total = 0
+  d.strata.forEach((s, si) => (total += ((shares ? shares[si] : s.weight) * pick(s)) / s.size))
+  return d.strata.length === 0 ? Number.NaN : total
+}
+
+/** The linearised standard error and its degrees of freedom (src/stats/linear.ts) from the centred second moments. */
+function linear(d: DesignStrata, c: number): { se: number; df: number } {
+  let variance = 0
+  for (const s of d.strata) {
+    if (s.size < 2) continue
+    const f = s.weight / s.size
+    variance += (s.size / (s.size - 1)) * f * f * s.sums.metrics[c].m2
+  }
+  const units = d.strata.reduce((a, s) => a + s.size, 0)
+  return { se: Math.sqrt(variance), df: units - d.strata.length }
+}
+
+function tResult(est: number, se: number, df: number, confidence: number): Comparison['tTest'] {
+  const q = tQuantile(1 - (1 - confidence) / 2, df)
+  return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se }
+}
+
+/**
+ * BCa's acceleration from the jackknife (src/stats/bca.ts): leaving unit u of stratum s out moves the estimate by
+ * weight_s / (size_s − 1) · (mean_s − v_u), so Σ D³ and Σ D² are the strata's centred third and second moments.
+ */
+function acceleration(d: DesignStrata, c: number): number {
+  let num = 0
+  let den = 0
+  for (const s of d.strata) {
+    if (s.size < 2) return Number.NaN
+    const f = s.weight / (s.size - 1)
+    num += f * f * f * s.sums.metrics[c].m3
+    den += f * f * s.sums.metrics[c].m2
+  }
+  return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN
+}
+
+/** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
+function absGroupsFrom(hist: ReadonlyArray<{ values: Float64Array; counts: Float64Array } | null>, f: readonly number[]): AbsGroups | null {
+  if (hist.some((h) => h === null)) return null
+  const pairs: Array<[number, number]> = []
+  hist.forEach((h, si) => (h as NonNullable<typeof h>).values.forEach((v, i) => pairs.push([Math.abs(f[si] * v), (h as NonNullable<typeof h>).counts[i]])))
+  pairs.sort((a, b) => a[0] - b[0])
+  const values: number[] = []
+  const mult: number[] = []
+  for (const [v, n] of pairs) {
+    if (!Number.isFinite(v)) return null
+    if (v === 0) continue
+    if (values.length > 0 && values[values.length - 1] === v) mult[mult.length - 1] += n
+    else {
+      values.push(v)
+      mult.push(n)
+    }
+  }
+  return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) }
+}
+
+function mixOf(by: string, d: DesignStrata, c: number): Comparison['mix'] {
+  const shares = d.strata.map((s) => s.observedShare)
+  return {
+    by,
+    strata: d.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),
+    observed: {
+      baseline: estimateOf(d, (s) => s.sums.metrics[c].sumBaseline, shares),
+      candidate: estimateOf(d, (s) => s.sums.metrics[c].sumCandidate, shares),
+      delta: estimateOf(d, (s) => s.sums.metrics[c].sum, shares)
+    }
+  }
+}
+
+/** The target weights describe the data (src/stats/compare.ts refuses the same from rows). */
+function checkWeights(rules: Rules, all: SubsetSums | undefined): void {
+  const weights = rules.statistics.weights
+  if (!weights) return
+  const present = new Set((all?.strata ?? []).map((s) => s.value))
+  const file = rules.source.file
+  for (const [v] of weights.target) {
+    if (!present.has(v))
+      throw new InputError(
+        { file, key: `statistics.weights.target.${v}` },
+        `no query has ${weights.by} = ${quote(v)}`,
+        `values present: ${[...present]
+          .sort()
+          .slice(0, 20)
+          .map((x) => quote(x))
+          .join(', ')}`
+      )
+  }
+  const named = new Set(weights.target.map(([v]) => v))
+  const missing = [...present].filter((v) => !named.has(v)).sort()
+  if (missing.length > 0) {
+    throw new InputError(
+      { file, key: 'statistics.weights.target' },
+      `${weights.by} = ${missing
+        .slice(0, 5)
+        .map((x) => quote(x))
+        .join(', ')} occurs in the data but has no target weight`,
+      'give every value its share of the target population (0 to leave it out on purpose)'
+    )
+  }
+}
+
+function refuseMultinomial(rules: Rules, metric: string, units: number): never {
+  throw new InputError(
+    { file: rules.source.file, key: 'statistics.method' },
+    `${metric} has too many distinct differences to be drawn from a histogram, and with ${units} queries (fewer than ${POISSON_FROM_UNITS}) the method ${rules.statistics.method ?? 'auto'} draws it multinomially, which needs the rows`,
+    'set statistics.method: poisson (its weights are computed where the rows are), or gate the rows themselves'
+  )
+}
+
+function refuseNoSums(rules: Rules, metric: string): never {
+  throw new InputError(
+    { file: rules.source.file, key: `metrics.${metric}` },
+    `${metric} has too many distinct differences to be drawn from its histogram, and these aggregates were computed without the Poisson and sign sums (sql --histograms-only)`,
+    'write the SQL without --histograms-only and run it again'
+  )
+}

@@ -1,0 +1,28 @@
+import type { PairedTable } from '../align/pair.js'
+import type { CheckRule } from '../config/types.js'
+import type { StatsEngine } from './compare.js'
+import { valuesOf, type Filters } from './subsets.js'
+
+/**
+ * The two questions decide asks of the queries themselves, answered by the engine when it has no rows (a
+ * warehouse's aggregates, src/stats/aggregate-engine.ts) and from the paired table otherwise.
+ */
+
+/** The distinct values of `attr` among the queries `filters` selects, sorted. */
+export function sliceValues(table: PairedTable, stats: StatsEngine, attr: string, filters: Filters): string[] {
+  return stats.valuesOf ? stats.valuesOf(attr, filters) : valuesOf(table, attr, stats.members(filters))
+}
+
+/** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
+export function regressionsPast(stats: StatsEngine, check: CheckRule, filters: Filters, sign: number, threshold: number): { count: number; nonFinite: number } {
+  if (stats.regressionCount) return stats.regressionCount(check, filters)
+  const d = stats.differences(check.metric)
+  let count = 0
+  let nonFinite = 0
+  for (const i of stats.members(filters)) {
+    const worse = -sign * d[i]
+    if (!Number.isFinite(worse)) nonFinite++
+    else if (worse > threshold) count++
+  }
+  return { count, nonFinite }
+}

@@ -1,0 +1,113 @@
+import type { Design } from './design.js'
+import { denominator } from './design.js'
+import type { HashFlipJob, PoissonJob } from './kernels.js'
+
+/**
+ * The kernel jobs of the Poisson bootstrap and of the hashed sign-flip test (docs/scale.md): every unit's weight in
+ * a resample, and its sign in a pattern, is a pure function of (seed, the unit's id, the resample or pattern)
+ * (src/stats/poisson-weights.ts). Two consequences. The work streams through the units in order (a chunk of them
+ * stays in cache across a block of resamples) instead of gathering 10^10 values at random: at 10^6 queries the
+ * by-index bootstrap is bound by memory latency, this one by arithmetic. And a shard of the units can be summed
+ * anywhere (a warehouse, src/stats/warehouse-sql.ts): the gate adds the shards' sums.
+ */
+
+/** Resamples per block of a Poisson job (even: one hash gives a pair of resamples). */
+export const POISSON_BLOCK = 500
+
+/**
+ * Sign patterns per block of a hashed flip job: a multiple of 32 (one hash gives a unit's signs in 32 patterns),
+ * and large, since every block builds its own tables of every 32 units (about 1,000 operations per column).
+ */
+export const HASH_FLIP_BLOCK = 2048
+
+/** Widest column group of the Poisson kernel (scripts/generate-kernels.js, MAX_POISSON_WIDTH). */
+const POISSON_WIDTH = 6
+
+/** The units' keys (two 32-bit halves of md5 of each unit's id), in the design's unit order. */
+export interface UnitKeys {
+  keys1: Int32Array
+  keys2: Int32Array
+}
+
+/**
+ * The Poisson job of the given columns of a design, into `out` (columns.length x resamples). A stratum whose
+ * weights are all 0 in a resample (probability e^-units: a stratum of one unit, 37 % of the time) contributes its
+ * observed estimate, which is what every multinomial resample of a one-unit stratum gives.
+ */
+export function poissonJob(design: Design, columns: readonly number[], keys: UnitKeys, seed: number, resamples: number, out: Float64Array): PoissonJob {
+  const { k, units, values } = design
+  const width = columns.length
+  const vs: Float64Array[] = []
+  // Every column in one group: the design's own values, not a copy (40 MB at 10^6 queries and 5 metrics).
+  if (width === k && k <= POISSON_WIDTH && columns.every((c, i) => c === i)) vs.push(values)
+  else
+    for (let g = 0; g < width; g += POISSON_WIDTH) {
+      const group = columns.slice(g, Math.min(width, g + POISSON_WIDTH))
+      const v = new Float64Array(units * group.length)
+      for (let u = 0; u < units; u++) for (let i = 0; i < group.length; i++) v[u * group.length + i] = values[u * k + group[i]]
+      vs.push(v)
+    }
+  const blocks = Math.ceil(resamples / POISSON_BLOCK)
+  return {
+    kind: 'poisson',
+    units: vs.length * blocks,
+    work: resamples * units * width,
+    blocks,
+    block: POISSON_BLOCK,
+    resamples,
+    k: width,
+    vs,
+    keys1: keys.keys1,
+    keys2: keys.keys2,
+    seed,
+    counts: design.counts,
+    starts: Int32Array.from(design.strata, (s) => s.start),
+    sizes: Int32Array.from(design.strata, (s) => s.size),
+    weights: Float64Array.from(design.strata, (s) => s.weight),
+    means: stratumMeans(design, columns),
+    out
+  }
+}
+
+/**
+ * Per column and stratum, the stratum's estimate Σ v / denominator (in unit order): what a stratum contributes to
+ * a resample in which it drew no unit. means[c * strata + s].
+ */
+function stratumMeans(design: Design, columns: readonly number[]): Float64Array {
+  const { k, values } = design
+  const out = new Float64Array(columns.length * design.strata.length)
+  columns.forEach((c, i) => {
+    design.strata.forEach((s, si) => {
+      let sum = 0
+      for (let u = s.start; u < s.start + s.size; u++) sum += values[u * k + c]
+      out[i * design.strata.length + si] = sum / denominator(design, s)
+    })
+  })
+  return out
+}
+
+/** The hashed sign-flip job of the given columns: contributions y (units x k, row-major) as signFlipPlan computes them. */
+export function hashFlipJob(input: { y: Float64Array; k: number; units: number; columns: readonly number[]; observed: Float64Array; tol: Float64Array; keys: UnitKeys; seed: number; permutations: number }): HashFlipJob {
+  const { y, k, units, columns, permutations } = input
+  const width = columns.length
+  const all = width === k && columns.every((c, i) => c === i)
+  const own = all ? y : new Float64Array(units * width)
+  if (!all) for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) own[u * width + i] = y[u * k + columns[i]]
+  const blocks = Math.ceil(permutations / HASH_FLIP_BLOCK)
+  return {
+    kind: 'hashflip',
+    units: blocks,
+    work: (permutations * units * width) / 4,
+    block: HASH_FLIP_BLOCK,
+    permutations,
+    k: width,
+    n: units,
+    y: own,
+    keys1: input.keys.keys1,
+    keys2: input.keys.keys2,
+    seed: input.seed,
+    observed: Float64Array.from(columns, (c) => input.observed[c]),
+    tol: Float64Array.from(columns, (c) => input.tol[c]),
+    out: new Float64Array(blocks * width)
+  }
+}

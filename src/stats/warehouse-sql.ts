@@ -1,0 +1,336 @@
+import { aggregatesMeta, familyAttributes, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
+import type { Rules } from '../config/types.js'
+import { InputError } from '../errors.js'
+import { HASH_M1, HASH_M2, HASH_STEP, POISSON_THRESHOLDS, seedKeys } from './poisson-weights.js'
+import { HISTOGRAM_MAX_VALUES } from './resampling.js'
+
+/**
+ * The SQL of `retrieval-gate sql` (docs/scale.md, "Beyond one machine"): one statement that computes, where the
+ * rows are, every sum the gate needs to decide as it would from the rows, and returns them as one long table
+ * (the aggregates format, {@link AGGREGATE_COLUMNS}), which the gate reads with `gate --aggregates FILE`
+ * (src/readers/aggregates.ts). Per shard, subset (every family of src/config/subset-families.ts, every value of
+ * its attribute), stratum (statistics.weights.by) and metric:
+ *
+ * - `sums`: queries, Σ d, Σ |d|, Σ baseline, Σ candidate, the centred Σ (d − mean)² and Σ (d − mean)³ (two passes),
+ *   wins and losses in the metric's direction, gained and lost (binary metrics), the queries past each
+ *   max_regressions threshold;
+ * - `poisson`: per pair of resamples (2j, 2j + 1), Σ w·d of each metric and Σ w, the weights w Poisson(1) from the
+ *   hash of md5(query id), the seed and j (src/stats/poisson-weights.ts), in 32-bit arithmetic on 64-bit integers;
+ * - `signs`: per sign pattern p, Σ d over the queries whose sign is −1 in p (from the same hash, another seed key);
+ * - `histogram`: the distinct differences of a metric and their counts, when the shard has at most
+ *   {@link HISTOGRAM_MAX_VALUES} of them: the gate then draws that metric by counts exactly as from the rows (when
+ *   they are also at most a quarter of the subset's queries, src/stats/resampling.ts);
+ * - `coverage` and `meta`: the counts the pairing refuses on (ids on one side only, repeated, missing or
+ *   non-finite values) and what the statement was written for (the rules' sha256, seed, resamples, method).
+ *
+ * Standard SQL with one dialect table ({@link DIALECTS}): DuckDB (run by the tests), Spark SQL and BigQuery.
+ */
+
+/** The engines the SQL is written for. */
+export type Dialect = 'duckdb' | 'spark' | 'bigquery'
+
+/** The aggregates' columns, in order (docs/scale.md, "The aggregates format"). */
+export const AGGREGATE_COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'stat', 'slot', 'x', 'y'] as const
+
+/** Where the rows are and how the statement is written. */
+export interface SqlOptions {
+  dialect: Dialect
+  /** The baseline's and the candidate's per-query rows: a table name or any relation (read_parquet(...), a subquery). */
+  baseline: string
+  candidate: string
+  /** The query id column (default query_id). */
+  idField?: string
+  /** The name of this shard in the aggregates (the gate adds the shards' sums). */
+  shard?: string
+  /**
+   * Leave out the Poisson and sign sums (rows x resamples / 2 and rows x permutations / 32 rows joined: most of the
+   * cost): enough when every metric has few distinct differences, which the gate then draws by counts from their
+   * histograms (it refuses a metric that needs the sums).
+   */
+  histogramsOnly?: boolean
+}
+
+/** How each engine spells what standard SQL leaves open. */
+interface DialectText {
+  text: string
+  double: string
+  bigint: string
+  xor(a: string, b: string): string
+  shr(a: string, n: number): string
+  /** The first or second 32-bit word of md5(s) as an unsigned integer (hex digits 1-8 or 9-16). */
+  md5Word(s: string, word: 0 | 1): string
+  /** A relation of one BIGINT column `name` holding 0 .. n - 1. */
+  range(name: string, n: number): string
+  /** A relation of one integer column `name` holding the listed integers. */
+  list(name: string, items: number[]): string
+  nonFinite(x: string): string
+  quote(name: string): string
+  materialized: string
+}
+
+export const DIALECTS: Record<Dialect, DialectText> = {
+  duckdb: {
+    text: 'VARCHAR',
+    double: 'DOUBLE',
+    bigint: 'BIGINT',
+    xor: (a, b) => `xor(${a}, ${b})`,
+    shr: (a, n) => `(${a} >> ${n})`,
+    md5Word: (s, word) => `CAST(('0x' || substr(md5(${s}), ${1 + 8 * word}, 8)) AS BIGINT)`,
+    range: (name, n) => `(SELECT range AS ${name} FROM range(0, ${n}))`,
+    list: (name, items) => `(SELECT unnest([${items.join(', ')}]) AS ${name})`,
+    nonFinite: (x) => `(isnan(${x}) OR isinf(${x}))`,
+    quote: (name) => `"${name}"`,
+    materialized: 'MATERIALIZED '
+  },
+  spark: {
+    text: 'STRING',
+    double: 'DOUBLE',
+    bigint: 'BIGINT',
+    xor: (a, b) => `(${a} ^ ${b})`,
+    shr: (a, n) => `shiftright(${a}, ${n})`,
+    md5Word: (s, word) => `CAST(conv(substr(md5(${s}), ${1 + 8 * word}, 8), 16, 10) AS BIGINT)`,
+    range: (name, n) => `(SELECT explode(sequence(0, ${n - 1})) AS ${name})`,
+    list: (name, items) => `(SELECT explode(array(${items.join(', ')})) AS ${name})`,
+    nonFinite: (x) => `(isnan(${x}) OR abs(${x}) = double('infinity'))`,
+    quote: (name) => `\`${name}\``,
+    materialized: ''
+  },
+  bigquery: {
+    text: 'STRING',
+    double: 'FLOAT64',
+    bigint: 'INT64',
+    xor: (a, b) => `(${a} ^ ${b})`,
+    shr: (a, n) => `(${a} >> ${n})`,
+    md5Word: (s, word) => `CAST(CONCAT('0x', SUBSTR(TO_HEX(MD5(${s})), ${1 + 8 * word}, 8)) AS INT64)`,
+    range: (name, n) => `(SELECT ${name} FROM UNNEST(GENERATE_ARRAY(0, ${n - 1})) AS ${name})`,
+    list: (name, items) => `(SELECT ${name} FROM UNNEST([${items.join(', ')}]) AS ${name})`,
+    nonFinite: (x) => `(IS_NAN(${x}) OR IS_INF(${x}))`,
+    quote: (name) => `\`${name}\``,
+    materialized: ''
+  }
+}
+
+const U32 = 4294967295
+
+/** A string literal (single quotes doubled, as all three engines read them). */
+export function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`
+}
+
+/** x · c modulo 2^32 for 0 <= x < 2^32, without a 64-bit overflow: c split into 16-bit halves. */
+function mul32(x: string, c: number): string {
+  const lo = c & 0xffff
+  const hi = c >>> 16
+  return `(((${x}) * ${lo} + ((((${x}) * ${hi}) & 65535) * 65536)) & ${U32})`
+}
+
+/** The name of a column the user's table holds, quoted for the dialect; refused when it cannot be quoted safely. */
+function column(d: DialectText, name: string, key: string, file: string): string {
+  if (/["`\\\u0000-\u001f]/.test(name))
+    throw new InputError({ file, key }, `the name ${JSON.stringify(name)} cannot be written as a SQL column name`, 'rename the column (no quotes, backticks, backslashes or control characters)')
+  return d.quote(name)
+}
+
+/** The SQL statement for the rules (see the module comment). */
+export function warehouseSql(rules: Rules, options: SqlOptions): string {
+  const d = DIALECTS[options.dialect]
+  const file = rules.source.file
+  refuseUnsupported(rules)
+  const metrics = [...rules.metrics.values()]
+  const families = subsetFamilies(rules)
+  const attrs = familyAttributes(rules)
+  const id = column(d, options.idField ?? 'query_id', 'id field', file)
+  const stratum = rules.statistics.weights?.by
+  const { resamples, permutations } = rules.statistics
+  const pairs = Math.ceil(resamples / 2)
+  const words = Math.ceil(permutations / 32)
+  const seeds = seedKeys(rules.statistics.seed)
+  const shard = literal(options.shard ?? 'all')
+  const attrCol = new Map(attrs.map((a, i) => [a, `a${i}`]))
+  const M = metrics.length
+  const idx = Array.from({ length: M }, (_, k) => k)
+  const mcol = metrics.map((m) => column(d, m.name, `metrics.${m.name}`, file))
+  const thresholds = rules.checks.flatMap((c) => (c.kind.type === 'max_regressions' ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }] : []))
+
+  const b = [
+    `CAST(${id} AS ${d.text}) AS id`,
+    ...attrs.map((a) => `CAST(${column(d, a, `attribute ${a}`, file)} AS ${d.text}) AS ${attrCol.get(a) as string}`),
+    ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)
+  ]
+  const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)]
+  // Under missing: zero a missing value (and every value of a query the candidate dropped) is the metric's fill.
+  const zero = rules.queries.missing === 'zero'
+  const fill = (k: number): string => (zero ? `COALESCE(c.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`)
+  const base = (k: number): string => (zero ? `COALESCE(b.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`)
+  // The pairs: the baseline's queries (the exam) with the candidate's values; d = candidate - baseline, as IEEE doubles.
+  const p = [
+    'b.id AS id',
+    `${d.md5Word('b.id', 0)} AS k1`,
+    `${d.md5Word('b.id', 1)} AS k2`,
+    ...attrs.map((a) => `b.${attrCol.get(a) as string} AS ${attrCol.get(a) as string}`),
+    `${stratum === undefined ? literal('') : `b.${attrCol.get(stratum) as string}`} AS s`,
+    ...idx.flatMap((k) => [`${base(k)} AS b${k}`, `${fill(k)} AS c${k}`, `(${fill(k)} - ${base(k)}) + CAST(0 AS ${d.double}) AS d${k}`])
+  ]
+  const familyCase = families.map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by) as string}`)).filter((x) => x !== null)
+  const familyWhere = families.map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k) as string} = ${literal(v)}`).join('')})`).join(' OR ')
+  const e = [
+    'f.g AS g',
+    familyCase.length === 0 ? `${literal('')} AS v` : `CASE f.g ${familyCase.join(' ')} ELSE ${literal('')} END AS v`,
+    'p.s AS s',
+    `${d.xor('p.k1', String(seeds.weights >>> 0))} AS kw`,
+    `${d.xor('p.k1', String(seeds.signs >>> 0))} AS ks`,
+    'p.k2 AS k2',
+    ...idx.flatMap((k) => [`p.b${k} AS b${k}`, `p.c${k} AS c${k}`, `p.d${k} AS d${k}`])
+  ]
+  const sign = (k: number): number => (metrics[k].better === 'higher' ? 1 : -1)
+  const sums = [
+    'COUNT(*) AS n',
+    ...idx.flatMap((k) => [
+      `SUM(d${k}) AS sum${k}`,
+      `SUM(ABS(d${k})) AS abs${k}`,
+      `SUM(b${k}) AS sb${k}`,
+      `SUM(c${k}) AS sc${k}`,
+      `SUM(CASE WHEN ${sign(k)} * d${k} > 0 THEN 1 ELSE 0 END) AS wins${k}`,
+      `SUM(CASE WHEN ${sign(k)} * d${k} < 0 THEN 1 ELSE 0 END) AS losses${k}`,
+      `SUM(CASE WHEN b${k} = 0 AND c${k} = 1 THEN 1 ELSE 0 END) AS gained${k}`,
+      `SUM(CASE WHEN b${k} = 1 AND c${k} = 0 THEN 1 ELSE 0 END) AS lost${k}`
+    ]),
+    ...thresholds.map((t, i) => `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`)
+  ]
+  const moments = idx.flatMap((k) => [`SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`, `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`])
+  const weight = (u: string): string => `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`
+  const stage = (from: string, columns: string[]): string => `SELECT ${columns.join(', ')} FROM ${from}`
+  const kept = ['g', 'v', 's', ...idx.map((k) => `d${k}`)]
+  // Layers compute the hash one step at a time, so no engine evaluates a step twice.
+  const hashed = (key: 'kw' | 'ks', range: string): string => {
+    const steps = [
+      `((${key} + ((j * ${HASH_STEP >>> 0}) & ${U32})) & ${U32}) AS x`,
+      `${d.xor('x', d.shr('x', 16))} AS x`,
+      `${mul32('x', HASH_M1 >>> 0)} AS x`,
+      `${d.xor('x', d.shr('x', 13))} AS x`,
+      `${mul32(d.xor('x', 'k2'), HASH_M2 >>> 0)} AS x`,
+      `${d.xor('x', d.shr('x', 16))} AS h`
+    ]
+    let sql = `SELECT ${[...kept, 'j', 'k2', steps[0]].join(', ')} FROM e CROSS JOIN ${range} AS r`
+    for (let i = 1; i < steps.length; i++) sql = stage(`(${sql}) AS t${i}`, [...kept, 'j', ...(i < 4 ? ['k2'] : []), steps[i]])
+    return sql
+  }
+  const poissonSql = stage(`(${stage(`(${hashed('kw', d.range('j', pairs))}) AS hw`, [...kept, 'j', `${weight('(h & 65535)')} AS wa`, `${weight(d.shr('h', 16))} AS wb`])}) AS pw`, [
+    'g',
+    'v',
+    's',
+    'j',
+    ...idx.flatMap((k) => [`SUM(wa * d${k}) AS pa${k}`, `SUM(wb * d${k}) AS pb${k}`]),
+    'SUM(wa) AS na',
+    'SUM(wb) AS nb'
+  ])
+  const bits = Array.from({ length: 32 }, (_, t) => t)
+  const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, ['g', 'v', 's', 'j', ...bits.flatMap((t) => idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`))])
+  const out = (section: string, cols: { family: string; value: string; stratum: string; metric: string; stat: string; slot: string; x: string; y: string }): string =>
+    `SELECT ${literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
+  const metricName = (k: string): string => `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`
+  const pick = (k: string, prefix: string): string => `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
+  const statNames = [...METRIC_STATS]
+  const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost']
+  const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`
+  const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`
+  const withSums = options.histogramsOnly !== true
+  const meta: Array<[string, string]> = [...aggregatesMeta(rules), ['sums', withSums ? 'all' : 'histograms'], ['dialect', options.dialect]]
+  const coverage: Array<[string, string, string]> = [
+    ['baseline_rows', '(SELECT COUNT(*) FROM b)', literal('')],
+    ['candidate_rows', '(SELECT COUNT(*) FROM c)', literal('')],
+    ['baseline_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)', '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'],
+    ['candidate_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)', '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'],
+    ['only_in_baseline', '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))', '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'],
+    ['only_in_candidate', '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))', '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'],
+    ['missing_ids', '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)', literal('')],
+    ...attrs.map((a): [string, string, string] => [
+      `missing_attribute:${a}`,
+      `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`,
+      `(SELECT MIN(id) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`
+    ]),
+    ...idx.flatMap((k): Array<[string, string, string]> =>
+      (['b', 'c'] as const).flatMap((side): Array<[string, string, string]> => {
+        const m = metrics[k]
+        const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`
+        const bad = [d.nonFinite(`m${k}`), ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []), ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])].join(' OR ')
+        // The candidate's values of the exam's queries only (a candidate-only query is never compared).
+        const exam = side === 'c' ? ' AND id IN (SELECT id FROM b)' : ''
+        // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
+        const filled = side === 'b' ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)` : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`
+        return [
+          [`missing_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`],
+          [`invalid_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`],
+          [`filled:${name}`, filled, literal('')]
+        ]
+      })
+    )
+  ]
+  // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
+  const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`
+  const ctes = [
+    `b AS ${d.materialized}(SELECT ${b.join(', ')} FROM ${options.baseline})`,
+    `c AS ${d.materialized}(SELECT ${c.join(', ')} FROM ${options.candidate})`,
+    `p AS (SELECT ${p.join(', ')} FROM b ${rules.queries.missing === 'zero' ? 'LEFT' : 'INNER'} JOIN c ON b.id = c.id)`,
+    `e AS ${d.materialized}(SELECT ${e.join(', ')} FROM p CROSS JOIN ${d.list(
+      'g',
+      families.map((_, g) => g)
+    )} AS f WHERE ${familyWhere})`,
+    `mean AS (SELECT g, v, s, ${idx.map((k) => `AVG(d${k}) AS mu${k}`).join(', ')} FROM e GROUP BY g, v, s)`,
+    `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
+    `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
+    `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
+    ...(withSums ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`] : [])
+  ]
+  const none = literal('')
+  const selects = [
+    ...meta.map(([k, v]) => out('meta', { family: '0', value: literal(v), stratum: none, metric: none, stat: literal(k), slot: '0', x: '0', y: '0' })),
+    ...coverage.map(([k, count, example]) => out('coverage', { family: '0', value: `COALESCE(${example}, '')`, stratum: none, metric: none, stat: literal(k), slot: '0', x: count, y: '0' })),
+    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
+    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
+      'i',
+      statNames.map((_, i) => i)
+    )} AS st`,
+    ...thresholds.map(
+      (t, i) => `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`
+    ),
+    ...(withSums
+      ? [
+          `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
+          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
+        ]
+      : []),
+    `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
+  ]
+  return `-- retrieval-gate sql: the sums the gate needs, for ${literal(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
+-- Shard ${shard}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines and pass it to
+-- retrieval-gate gate --rules RULES --aggregates FILE [--aggregates FILE ...] (one file per shard, or one for all).
+WITH
+${ctes.join(',\n')}
+${selects.join('\nUNION ALL\n')}
+`
+}
+
+/**
+ * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
+ * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
+ */
+function numberIn(d: DialectText, x: number): string {
+  return `CAST(${literal(String(x))} AS ${d.double})`
+}
+
+/** What the SQL path does not compute yet: refused with the key, never silently approximated. */
+function refuseUnsupported(rules: Rules): void {
+  const file = rules.source.file
+  if (rules.statistics.cluster !== undefined) {
+    throw new InputError({ file, key: 'statistics.cluster' }, 'the warehouse SQL does not resample clusters yet', 'gate the rows (retrieval-gate gate --baseline B --candidate C), or drop statistics.cluster')
+  }
+  if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined) throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it')
+  if (rules.judgments !== undefined || rules.dataset !== undefined) {
+    throw new InputError(
+      { file, key: rules.judgments ? 'judgments' : 'dataset' },
+      'the warehouse SQL reads per-query metric rows, not runs scored against judgments',
+      'score the runs into per-query rows in the warehouse first, then drop judgments / dataset from these rules'
+    )
+  }
+}
