@@ -276,6 +276,12 @@ const CASES: HostileCase[] = [
     /has a bit-packed run of 1073741824 dictionary indices with only 3 left/
   ),
   refused(
+    'a 1-bit bit-packed run padded past the values whose bytes are not in the page',
+    withM(dictionaryM([0.5, 0.75], Buffer.concat([Buffer.from([1]), Buffer.from([0x41, 0x02])]))),
+    'c.parquet (row group 1, column "m", page 2)',
+    /has a bit-packed run of 32 bytes with 1 left/
+  ),
+  refused(
     'a v2 page whose null count disagrees with its levels (values shifted before)',
     withM(
       P.column({
@@ -389,6 +395,14 @@ describe('hostile Parquet: refused with exit 2, the file, row group, column and 
 })
 
 describe('honest Parquet is read exactly through the checks', () => {
+  it('a bit-packed run padded past the page’s values, as DuckDB writes its last run (256 indices for 3 values), is read', async () => {
+    // Bit width 1, one bit-packed run of 32 groups (header (32 << 1) | 1 = 0x41) and its 32 bytes: indices 0, 1, 0.
+    const indices = Buffer.concat([Buffer.from([1, 0x41, 0b010]), Buffer.alloc(31)])
+    const f = writeFiles({ 'padded.parquet': withM(dictionaryM([0.5, 0.75], indices)) })
+    const side = rowsOf(await readRows(f['padded.parquet'], { metricFields: new Set(['m']), keepAttributes: new Set() }))
+    expect(side.map((r) => r.values.get('m'))).toEqual([0.5, 0.75, 0.5])
+  })
+
   it('200 row groups of 20 columns are read, every group (1,000 such groups: a 1.36 MB footer of 464,130 values)', async () => {
     const groups = 200
     const ids = Array.from({ length: groups * 2 }, (_, i) => `q${i}`)
