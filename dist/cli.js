@@ -347,7 +347,10 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
  */
 async function forEachLineBytes(file, onLine, options = {}) {
     const cap = options.maxLineBytes ?? MAX_LINE_BYTES;
-    let pending = null;
+    // The start of a line not yet ended: kept as the chunks it spans and joined once, when its newline arrives,
+    // so a long line costs its own bytes once (joining at every chunk would allocate the square of its length).
+    let pending = [];
+    let pendingBytes = 0;
     let lineNo = 0;
     const emit = (bytes, start, end) => {
         lineNo++;
@@ -365,15 +368,18 @@ async function forEachLineBytes(file, onLine, options = {}) {
         for await (const chunk of stream) {
             let start = 0;
             let nl = chunk.indexOf(0x0a, 0);
-            if (pending !== null) {
+            if (pendingBytes > 0) {
                 if (nl < 0) {
-                    if (pending.length + chunk.length > cap + 1)
+                    if (pendingBytes + chunk.length > cap + 1)
                         tooLong(file, lineNo + 1, cap);
-                    pending = Buffer.concat([pending, chunk]);
+                    pending.push(chunk);
+                    pendingBytes += chunk.length;
                     continue;
                 }
-                const joined = Buffer.concat([pending, chunk.subarray(0, nl)]);
-                pending = null;
+                pending.push(chunk.subarray(0, nl));
+                const joined = Buffer.concat(pending, pendingBytes + nl);
+                pending = [];
+                pendingBytes = 0;
                 emit(joined, 0, joined.length);
                 start = nl + 1;
                 nl = chunk.indexOf(0x0a, start);
@@ -386,7 +392,8 @@ async function forEachLineBytes(file, onLine, options = {}) {
             if (start < chunk.length) {
                 if (chunk.length - start > cap + 1)
                     tooLong(file, lineNo + 1, cap);
-                pending = Buffer.from(chunk.subarray(start));
+                pending = [Buffer.from(chunk.subarray(start))];
+                pendingBytes = chunk.length - start;
             }
         }
     }
@@ -399,8 +406,10 @@ async function forEachLineBytes(file, onLine, options = {}) {
     finally {
         stream.destroy();
     }
-    if (pending !== null && pending.length > 0)
-        emit(pending, 0, pending.length);
+    if (pendingBytes > 0) {
+        const last = Buffer.concat(pending, pendingBytes);
+        emit(last, 0, last.length);
+    }
     return lineNo;
 }
 /**

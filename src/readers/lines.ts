@@ -31,7 +31,10 @@ export type LineBytesHandler = (bytes: Buffer, start: number, end: number, line:
  */
 export async function forEachLineBytes(file: string, onLine: LineBytesHandler, options: LineOptions = {}): Promise<number> {
   const cap = options.maxLineBytes ?? MAX_LINE_BYTES
-  let pending: Buffer | null = null
+  // The start of a line not yet ended: kept as the chunks it spans and joined once, when its newline arrives,
+  // so a long line costs its own bytes once (joining at every chunk would allocate the square of its length).
+  let pending: Buffer[] = []
+  let pendingBytes = 0
   let lineNo = 0
   const emit = (bytes: Buffer, start: number, end: number): void => {
     lineNo++
@@ -47,14 +50,17 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0
       let nl = chunk.indexOf(0x0a, 0)
-      if (pending !== null) {
+      if (pendingBytes > 0) {
         if (nl < 0) {
-          if (pending.length + chunk.length > cap + 1) tooLong(file, lineNo + 1, cap)
-          pending = Buffer.concat([pending, chunk])
+          if (pendingBytes + chunk.length > cap + 1) tooLong(file, lineNo + 1, cap)
+          pending.push(chunk)
+          pendingBytes += chunk.length
           continue
         }
-        const joined: Buffer = Buffer.concat([pending, chunk.subarray(0, nl)])
-        pending = null
+        pending.push(chunk.subarray(0, nl))
+        const joined: Buffer = Buffer.concat(pending, pendingBytes + nl)
+        pending = []
+        pendingBytes = 0
         emit(joined, 0, joined.length)
         start = nl + 1
         nl = chunk.indexOf(0x0a, start)
@@ -66,7 +72,8 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
       }
       if (start < chunk.length) {
         if (chunk.length - start > cap + 1) tooLong(file, lineNo + 1, cap)
-        pending = Buffer.from(chunk.subarray(start))
+        pending = [Buffer.from(chunk.subarray(start))]
+        pendingBytes = chunk.length - start
       }
     }
   } catch (error) {
@@ -76,7 +83,10 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
   } finally {
     stream.destroy()
   }
-  if (pending !== null && pending.length > 0) emit(pending, 0, pending.length)
+  if (pendingBytes > 0) {
+    const last = Buffer.concat(pending, pendingBytes)
+    emit(last, 0, last.length)
+  }
   return lineNo
 }
 
