@@ -7,7 +7,8 @@ import { isMeasureLine, readMeasureRows } from './ir-measures.js'
 import { readPytrecEvalRows } from './pytrec-eval.js'
 import { readRanxQrels } from './ranx.js'
 import { isLz4Head, readRanxLz4Qrels } from './ranx-lz4.js'
-import { columnsOrient, looksLikeRagas, RAGAS_COLUMNS, readRagasRows, recordsToRows } from './ragas.js'
+import { looksLikeRagas, RAGAS_COLUMNS } from './ragas.js'
+import { columnsOrient, readRecordsRows, recordsToRows } from './records-rows.js'
 import { refuseNotPerQuery } from './not-per-query.js'
 import { refuseUnrecognisedJson, refuseWholeJsonDocument, ROWS_JSON_SHAPES } from './unrecognised-json.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
@@ -54,7 +55,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   const csvName = /\.csv$/i.test(file)
   switch (format) {
     case 'ragas':
-      return readRagasRows(file, await recordsLayout(file), { metricFields, idField, keepAttributes })
+      return readRecordsRows(file, await recordsLayout(file), { metricFields, idField, keepAttributes })
     case 'deepeval':
       return readDeepevalRows(file, metricFields, idField)
     case 'pytrec_eval':
@@ -66,9 +67,9 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
     case 'long':
       return readLongRows(file, await longLayout(file), { metricFields, idField, keepAttributes })
     case 'csv':
-      return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined
+      return idField !== undefined ? readRecordsRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined
     case 'jsonl':
-      return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined
+      return idField !== undefined ? readRecordsRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined
     default:
       break
   }
@@ -98,7 +99,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
         if (looksLikeRagas(keys)) throw columnsOrient(file)
         return readPytrecEvalRows(file, metricFields)
       }
-      if (idField !== undefined || looksLikeRagas(keys)) return readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes })
+      if (idField !== undefined || looksLikeRagas(keys)) return readRecordsRows(file, 'jsonl', { metricFields, idField, keepAttributes })
       return undefined
     }
     // not one JSON object on the first line: a document over several lines, a first line longer than the
@@ -129,7 +130,7 @@ export async function importRows(file: string, options: ImportRowsOptions): Prom
   if (csvName) {
     const header = csvHeader(text)
     if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
-      return readRagasRows(file, 'csv', { metricFields, idField, keepAttributes })
+      return readRecordsRows(file, 'csv', { metricFields, idField, keepAttributes })
     }
     return undefined
   }
