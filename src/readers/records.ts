@@ -1,8 +1,7 @@
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import { forEachCsvRecord } from './csv.js'
-import { readObjectLine } from './json-line.js'
-import { forEachLine } from './lines.js'
+import { forEachJsonRecord } from './json/lines.js'
 import { guessRowsFormat } from './sniff.js'
 
 /**
@@ -29,8 +28,13 @@ export async function forEachRecord(file: string, name: string, onRecord: (recor
     })
     return
   }
-  await forEachLine(file, (text, line) => {
-    if (text.trim() === '') return
-    onRecord(new Map(Object.entries(readObjectLine(text, name, line, hint))), line)
-  })
+  await forEachJsonRecord(
+    file,
+    (m, line) => {
+      const record = new Map<string, unknown>()
+      for (let k = 0; k < m.size; k++) record.set(m.keys[k], m.values[k])
+      onRecord(record, line)
+    },
+    { hint, name }
+  )
 }

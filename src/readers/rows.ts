@@ -4,10 +4,9 @@ import { SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { guessRowsFormat, isParquet } from './sniff.js'
 import { readParquetRows } from './parquet-long.js'
-import { readRecordLine } from './json-line.js'
 import { nonFiniteRefusal } from './non-finite.js'
-import { decodeLine, forEachLineBytes, type LineOptions } from './lines.js'
-import { FlatRecord } from './flat-json.js'
+import type { LineOptions } from './lines.js'
+import { forEachJsonRecord } from './json/lines.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
 import { parseMetricCell } from './numbers.js'
 import { documentField, firstLineHint, firstLineMistake, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
@@ -110,33 +109,16 @@ function normalizationTwins(side: SideRows): string[] {
 }
 
 async function readJsonl(file: string, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): Promise<void> {
-  const flat = new FlatRecord()
   const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
-  await forEachLineBytes(
-    file,
-    (bytes, from, to, line) => {
-      // A flat object of plain keys and scalars is read from the bytes; anything else (and every refusal) by the general path.
-      if (flat.parse(bytes, from, to)) return fieldsToRow(flat.keys, flat.values, flat.size, file, line, options, fields, rows, start)
-      const text = decodeLine(bytes, from, to, file, line)
-      if (text.trim() === '') return
+  await forEachJsonRecord(file, (m, line) => fieldsToRow(m.keys, m.values, m.size, file, line, options, fields, rows, start), {
+    ...options,
+    nonFinite: true,
+    hint: (text, line) => (line === 1 ? firstLineHint(text, hint) : hint),
+    beforeParse: (text, line) => {
       const mistake = line === 1 ? firstLineMistake(text) : undefined
       if (mistake !== undefined) throw new InputError({ file, line }, mistake.problem, mistake.hint)
-      const record = readRecordLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint)
-      const keys = Object.keys(record)
-      fieldsToRow(
-        keys,
-        keys.map((k) => record[k]),
-        keys.length,
-        file,
-        line,
-        options,
-        fields,
-        rows,
-        start
-      )
-    },
-    options
-  )
+    }
+  })
 }
 
 /** One record's members (keys[0..size), values[0..size), in Object.keys order) into its row. */

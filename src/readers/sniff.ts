@@ -1,8 +1,6 @@
 import { open } from 'node:fs/promises'
 import { InputError } from '../errors.js'
-import { openError, readWholeText } from './whole-file.js'
-import { parseStrictJson, REPEATED_KEY_HINT } from './json-strict.js'
-import { parseJsonWithNonFinite } from './non-finite.js'
+import { openError } from './whole-file.js'
 import { startsWithLz4Magic } from './binary/lz4-frame.js'
 
 /**
@@ -14,9 +12,6 @@ import { startsWithLz4Magic } from './binary/lz4-frame.js'
 
 /** How many bytes detection looks at. */
 export const HEAD_BYTES = 65536
-
-/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
-export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 /** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
 export async function readHead(file: string): Promise<string> {
@@ -64,40 +59,6 @@ export function firstChar(head: string): string {
 export function firstValueStart(head: string): string {
   const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head)
   return m ? m[1] : ''
-}
-
-/**
- * Parses `text` as one JSON value, or returns undefined when it is not valid JSON. For format detection
- * only: the reader the detection picks parses the file again strictly (repeated keys refused).
- */
-export function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
-
-/** A plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-/**
- * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
- * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
- * object (src/readers/json-strict.ts), with its line.
- */
-export async function readJsonDocument(file: string, what: string): Promise<unknown> {
-  const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' })
-  const parsed = parseStrictJson(text)
-  if (parsed.problem === undefined) return parsed.value
-  if (parsed.repeated) throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT)
-  // Python's json.dump writes NaN bare: read as NaN numbers, refused only in the fields the rules read.
-  const lenient = parseJsonWithNonFinite(text)
-  if (lenient !== undefined) return lenient.value
-  const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
-  throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
 }
 
 /** The four bytes every Parquet file starts (and ends) with. */

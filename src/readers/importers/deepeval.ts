@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
-import { isObject, readJsonDocument } from '../sniff.js'
+import { isObject, readJsonDocument } from '../json/document.js'
 import { quote } from '../../util/show.js'
 
 /**

@@ -12,9 +12,9 @@ import { columnsOrient, readRecordsRows, recordsToRows } from './records-rows.js
 import { refuseNotPerQuery } from './not-per-query.js'
 import { refuseUnrecognisedJson, refuseWholeJsonDocument, ROWS_JSON_SHAPES } from './unrecognised-json.js'
 import { longColumns, readLongRows, type LongLayout } from './long-form.js'
-import { parseJsonWithNonFinite } from '../non-finite.js'
 import { RUN_WITHOUT_JUDGMENTS } from '../../util/input-hints.js'
-import { firstChar, firstContentLine, firstValueStart, isObject, readHead, readJsonDocument, recordsLayout, tryJson } from '../sniff.js'
+import { isObject, parseJsonWithNonFinite, readJsonDocument, tryJson } from '../json/document.js'
+import { firstChar, firstContentLine, firstValueStart, readHead, recordsLayout } from '../sniff.js'
 
 /**
  * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is

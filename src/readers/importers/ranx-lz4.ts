@@ -5,9 +5,9 @@ import { quote } from '../../util/show.js'
 import { decodeNestedNumbers, CborShapeError, type CborNestedHandler, type CborNestedWords } from '../binary/cbor-nested.js'
 import { decompressLz4Frames, Lz4FrameError, startsWithLz4Magic } from '../binary/lz4-frame.js'
 import type { BlockCollector } from '../run-blocks.js'
-import { MAX_DOCUMENT_BYTES } from '../sniff.js'
+import { MAX_DOCUMENT_BYTES } from '../json/document.js'
 import { readWholeBytes } from '../whole-file.js'
-import { MAX_KEY_BYTES } from './json-object.js'
+import { MAX_KEY_BYTES } from '../json/nested.js'
 import { QrelsBuilder } from './qrels-builder.js'
 
 /**

@@ -1,11 +1,10 @@
 import { InputError } from '../../errors.js'
 import { forEachCsvRecord } from '../csv.js'
-import { readObjectLine } from '../json-line.js'
-import { forEachLine } from '../lines.js'
+import { forEachJsonRecord, hasMember, memberValue, type JsonMembers } from '../json/lines.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { looksLikeRagas } from './ragas.js'
-import { isObject, readJsonDocument } from '../sniff.js'
+import { isObject, readJsonDocument } from '../json/document.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -125,12 +124,14 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
 async function readJsonlRecords(file: string, options: RecordsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let idColumn: string | undefined
-  await forEachLine(file, (text, line) => {
-    if (text.trim() === '') return
-    const record = readObjectLine(text, file, line, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))')
-    idColumn ??= chooseId(Object.keys(record), file, options.idField, line)
-    addRecord(sink, record, idColumn, file, line, `line ${line}`)
-  })
+  await forEachJsonRecord(
+    file,
+    (m, line) => {
+      idColumn ??= chooseId(m.keys.slice(0, m.size), file, options.idField, line)
+      addRecord(sink, m, idColumn, file, line, `line ${line}`)
+    },
+    { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' }
+  )
   return sink.finish('write one JSON object per question')
 }
 
@@ -151,19 +152,21 @@ export function recordsToRows(records: unknown[], file: string, options: Records
   let idColumn: string | undefined
   records.forEach((record, i) => {
     if (!isObject(record)) throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}')
-    idColumn ??= chooseId(Object.keys(record), file, options.idField)
-    addRecord(sink, record, idColumn, file, 0, `[${i}]`)
+    const keys = Object.keys(record)
+    idColumn ??= chooseId(keys, file, options.idField)
+    addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, file, 0, `[${i}]`)
   })
   return sink.finish('the array is empty: write one record per question')
 }
 
-function addRecord(sink: RowsSink, record: Record<string, unknown>, idColumn: string, file: string, line: number, label: string): void {
+function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, file: string, line: number, label: string): void {
   const where = line > 0 ? { line } : { key: `${label}.${idColumn}` }
-  const row = sink.start(idText(Object.prototype.hasOwnProperty.call(record, idColumn) ? record[idColumn] : undefined, file, idColumn, where), line, label)
+  const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, file, idColumn, where), line, label)
   if (row === undefined) return
-  for (const key of Object.keys(record)) {
+  for (let k = 0; k < record.size; k++) {
+    const key = record.keys[k]
     if (key === idColumn) continue
-    sink.value(row, key, record[key], line > 0 ? {} : { key: `${label}.${key}` })
+    sink.value(row, key, record.values[k], line > 0 ? {} : { key: `${label}.${key}` })
   }
 }
 

@@ -1,6 +1,7 @@
 import { InputError } from '../../errors.js'
 import { quote } from '../../util/show.js'
-import { firstContentLine, HEAD_BYTES, isObject, MAX_DOCUMENT_BYTES, readHead, tryJson } from '../sniff.js'
+import { isObject, MAX_DOCUMENT_BYTES, tryJson } from '../json/document.js'
+import { firstContentLine, HEAD_BYTES, readHead } from '../sniff.js'
 import { readWholeText } from '../whole-file.js'
 
 /**
