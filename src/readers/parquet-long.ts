@@ -14,6 +14,11 @@ import { forEachParquetRow, plain, readWideParquetRows, withParquet, type OpenPa
  * only the columns the rules use). Row numbers (from 1) stand where a text file has line numbers.
  */
 
+/** The names of a Parquet file's columns, from its checked footer (what tells long form from wide). */
+export async function parquetColumnNames(file: string): Promise<string[]> {
+  return withParquet(file, (pq) => Promise.resolve(pq.columns.map((c) => c.name)))
+}
+
 /**
  * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
  * the column names as for CSV, or named with `long`: `--input-format long`).

@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
-import { isObject, readJsonDocument } from '../json/document.js'
+import { isObject } from '../json/document.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -56,11 +56,6 @@ export function looksLikeDeepeval(wrapped: unknown): boolean {
   const doc = unwrap(wrapped)
   if (isObject(doc)) return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]))
   return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray((doc[0] as Record<string, unknown>)[k]))
-}
-
-/** Reads a deepeval results file into per-query rows. */
-export async function readDeepevalRows(file: string, metricFields: ReadonlySet<string>, idField?: string): Promise<SideRows> {
-  return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField)
 }
 
 /** Rows from a parsed deepeval document (see the module comment). */

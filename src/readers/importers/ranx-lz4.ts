@@ -25,11 +25,6 @@ import { QrelsBuilder } from './qrels-builder.js'
 const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming'
 const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))'
 
-/** True when `head` (the file's first bytes as text) starts with the LZ4 frame magic. */
-export function isLz4Head(head: string): boolean {
-  return head.startsWith('\u0004"M\u0018')
-}
-
 /** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
 async function cborOf(file: string, what: string): Promise<Uint8Array> {
   const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT })

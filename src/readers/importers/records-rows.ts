@@ -136,7 +136,11 @@ async function readJsonlRecords(file: string, options: RecordsOptions): Promise<
 }
 
 async function readJsonRecords(file: string, options: RecordsOptions): Promise<SideRows> {
-  const doc = await readJsonDocument(file, 'per-sample export')
+  return jsonRecordsToRows(await readJsonDocument(file, 'per-sample export'), file, options)
+}
+
+/** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
+export function jsonRecordsToRows(doc: unknown, file: string, options: RecordsOptions): SideRows {
   if (isObject(doc)) {
     const keys = Object.keys(doc)
     if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k]))) throw columnsOrient(file)
