@@ -182,7 +182,6 @@ describe('an entry added to the registry', () => {
     const rows: RowsEntry = {
       kind: 'rows',
       name: 'fake',
-      title: 'a format added by this test',
       named: [{ option: 'csv', when: (p) => p.file.endsWith('.fake') }],
       sniff: (p) => (p.file.endsWith('.fake') ? { by: 'extension', why: 'the name ends in .fake' } : undefined),
       read: async (p) => sideFromRows(p.file, [{ id: 'q1', line: 1, values: [['m', Number(p.head.split(' ')[1])]] }])
@@ -190,7 +189,6 @@ describe('an entry added to the registry', () => {
     const qrels: QrelsEntry = {
       kind: 'qrels',
       name: 'fake',
-      title: 'judgments added by this test',
       sniff: (p) => (p.file.endsWith('.fake') ? { by: 'extension', why: 'the name ends in .fake' } : undefined),
       read: async (p) => ({ source: p.file, queries: new Map(), ids: [], judgments: 0 })
     }

@@ -53,8 +53,6 @@ type Maybe<T> = T | Promise<T>
 interface EntryBase {
   /** Unique within its kind; what the report names (`inputs.formats`). */
   name: string
-  /** The format in words, for docs and messages. */
-  title: string
   /** A shape recognised only to be refused with what to export instead (its `read` throws). */
   refuses?: true
   /** The `--input-format` names that pick this entry (per-query rows), each when its condition holds. */
@@ -103,27 +101,33 @@ const nestedRecord = (p: Probe): boolean => p.firstRecordKeys.length > 0 && p.fi
 const openDocument = (p: Probe): boolean => brace(p) && p.firstRecord === undefined && p.firstKey !== 'query_id' && p.firstKey !== 'testRunData'
 /** A document whose first line is `{` alone (pretty-printed), not a nested object: parsed whole to tell what it is. */
 const loneBrace = (p: Probe): boolean => openDocument(p) && p.firstValueStart !== '{' && p.firstLine.text.trim() === '{'
+/** The whole JSON document, parsed once (strictly) for detection and reader alike; `what` names it in a refusal. */
 const jsonDocument = (p: Probe, what: string): Promise<unknown> => p.memo('document', () => readJsonDocument(p.file, what))
+/** A Parquet file's column names, from its checked footer. */
 const parquetColumns = (p: Probe): Promise<string[]> => p.memo('parquet-columns', () => parquetColumnNames(p.file))
+/** A Parquet table whose columns are long form's (the rules' metrics decide between `value` and a metric). */
 const longParquet = async (p: Probe): Promise<boolean> => p.startsWith(PARQUET_MAGIC) && longColumns(await parquetColumns(p), p.metricFields, p.idField) !== undefined
+/** A file starting `[`: the whole array. */
 const arrayDocument = async (p: Probe): Promise<unknown[] | undefined> => {
   if (p.firstChar !== '[') return undefined
   const doc = await jsonDocument(p, 'JSON array of records')
   return Array.isArray(doc) ? doc : undefined
 }
+/** Every line of a measure listing: its layout is told from all of them. */
 const measureLines = (p: Probe) => p.memo('measure-lines', () => readMeasureLines(p.file))
+/** A three-column measure listing (not named .csv) whose query column is the one `layout` puts it in. */
 const listing = async (p: Probe, layout: MeasureLayout): Promise<Sniffed | undefined> => {
   if (!text(p) || p.named('csv') || p.firstLine.text === '' || !isMeasureLine(p.firstLine.text)) return undefined
   if (measureLayout(await measureLines(p), p.file) !== layout) return undefined
   return content(`three whitespace-separated columns, the ${layout === 'ir_measures' ? 'query id' : 'measure name'} first`)
 }
+/** One of the aggregate-only JSON shapes, from the first keys. */
 const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) => (brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined)
 
 const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'parquet-long',
-    title: 'Parquet table of per-query rows in long form (query id, measure, value)',
     named: [
       { option: 'long', when: (p) => p.startsWith(PARQUET_MAGIC) },
       { option: 'parquet', when: longParquet }
@@ -134,7 +138,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'parquet',
-    title: 'Parquet table of per-query rows (one row per query)',
     named: [{ option: 'parquet' }],
     sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
     read: async (p, o) => {
@@ -145,7 +148,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'lz4',
-    title: 'a ranx .lz4 run where per-query rows are read',
     refuses: true,
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
     read: (p) => {
@@ -155,7 +157,6 @@ const ROWS: RowsEntry[] = [
   ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): RowsEntry => ({
     kind: 'rows',
     name: shape,
-    title: { 'ranx-report': 'ranx Report.save JSON', 'beir-results': 'BEIR util.save_results JSON', 'metric-major': 'a metric-major {metric: {query_id: value}} dump' }[shape],
     refuses: true,
     sniff: notPerQuery(shape),
     read: (p) => {
@@ -165,7 +166,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'deepeval',
-    title: 'deepeval test run or EvaluationResult JSON',
     named: [{ option: 'deepeval' }],
     sniff: async (p) => {
       if (p.firstRecord !== undefined && brace(p)) return looksLikeDeepeval(p.firstRecord) ? content('"testCases" / "test_results" with "metricsData"') : undefined
@@ -179,7 +179,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'long-jsonl',
-    title: 'JSON Lines per-query rows in long form',
     named: [{ option: 'long', when: brace }],
     sniff: (p) => (brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined ? content('its first record has query id, measure and value keys') : undefined),
     read: (p, o) => readLongRows(p.file, 'jsonl', o)
@@ -187,7 +186,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'columns-orient',
-    title: 'pandas to_json default layout (orient="columns") of a ragas frame',
     refuses: true,
     sniff: async (p) => {
       if (brace(p) && p.firstRecord !== undefined) return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys) ? content('ragas columns of objects') : undefined
@@ -203,7 +201,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'pytrec_eval',
-    title: 'pytrec_eval per-query results {query_id: {measure: value}}',
     named: [{ option: 'pytrec_eval' }],
     sniff: (p) => {
       if (brace(p) && p.firstRecord !== undefined) return !plainRecord(p) && nestedRecord(p) ? content('{query_id: {measure: value}} on its first line') : undefined
@@ -217,7 +214,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'json-records',
-    title: 'JSON array of per-sample records (ragas / pandas to_json(orient="records"))',
     named: [{ option: 'ragas', when: (p) => p.firstChar === '[' }],
     sniff: async (p) => {
       const array = await arrayDocument(p)
@@ -229,7 +225,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'jsonl-records',
-    title: 'JSON Lines per-sample records (ragas, or any export with --id-field)',
     named: [
       { option: 'ragas', when: brace },
       { option: 'jsonl', when: (p) => p.idField !== undefined }
@@ -244,7 +239,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'json-document',
-    title: 'a JSON document of a shape that is not read',
     refuses: true,
     sniff: async (p) => {
       if (p.firstChar === '[') {
@@ -268,7 +262,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'long-tsv',
-    title: 'TSV per-query rows in long form',
     named: [{ option: 'long', when: (p) => p.named('tsv') || p.firstLine.text.includes('\t') }],
     sniff: (p) => (text(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined ? content('a tab-separated header with query id, measure and value') : undefined),
     read: (p, o) => readLongRows(p.file, 'tsv', o)
@@ -276,7 +269,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'long-csv',
-    title: 'CSV per-query rows in long form',
     named: [{ option: 'long' }],
     sniff: (p) => (text(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined ? content('a .csv header with query id, measure and value') : undefined),
     read: (p, o) => readLongRows(p.file, 'csv', o)
@@ -284,7 +276,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'csv-records',
-    title: "CSV per-sample records (ragas, pandas' index column, or any export with --id-field)",
     named: [{ option: 'ragas' }, { option: 'csv', when: (p) => p.idField !== undefined }],
     sniff: (p) => {
       if (!text(p) || !p.named('csv')) return undefined
@@ -298,7 +289,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'ir_measures',
-    title: 'ir_measures -q output (query_id measure value)',
     named: [{ option: 'ir_measures' }],
     sniff: (p) => listing(p, 'ir_measures'),
     read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'ir_measures', o.format === undefined ? await measureLines(p) : undefined)
@@ -306,7 +296,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'trec_eval',
-    title: 'trec_eval -q output (measure query_id value)',
     named: [{ option: 'trec_eval' }],
     sniff: (p) => listing(p, 'trec_eval'),
     read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'trec_eval', o.format === undefined ? await measureLines(p) : undefined)
@@ -314,7 +303,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'csv',
-    title: 'CSV per-query rows with a query_id column',
     named: [{ option: 'csv' }],
     sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
     read: (p, o) => readPlainRows(p.file, 'csv', o)
@@ -322,7 +310,6 @@ const ROWS: RowsEntry[] = [
   {
     kind: 'rows',
     name: 'jsonl',
-    title: 'JSON Lines per-query rows with "query_id"',
     named: [{ option: 'jsonl' }],
     sniff: (p) => (plainRecord(p) ? content('its first line is a JSON object with "query_id"') : { by: 'fallback', why: 'no other rows format matched' }),
     read: (p, o) => readPlainRows(p.file, 'jsonl', o)
@@ -333,27 +320,18 @@ const RUNS: RunEntry[] = [
   {
     kind: 'run',
     name: 'parquet',
-    title: 'Parquet run table (q_id, doc_id, score)',
     sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
-    read: async (p, collector) => {
-      await readParquetRun(p.file, collector)
-      return undefined
-    }
+    read: (p, collector) => readParquetRun(p.file, collector).then(() => undefined)
   },
   {
     kind: 'run',
     name: 'lz4',
-    title: 'ranx .lz4 run (Run.save("run.lz4"))',
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: async (p, collector) => {
-      await readRanxLz4Run(p.file, collector)
-      return undefined
-    }
+    read: (p, collector) => readRanxLz4Run(p.file, collector).then(() => undefined)
   },
   {
     kind: 'run',
     name: 'json-document',
-    title: 'a JSON document of a shape that is not a run',
     refuses: true,
     sniff: async (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined),
     read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
@@ -361,14 +339,12 @@ const RUNS: RunEntry[] = [
   {
     kind: 'run',
     name: 'jsonl',
-    title: 'JSON Lines run (one document or one query per line)',
     sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined),
     read: (p, collector) => readJsonlRun(p.file, collector)
   },
   {
     kind: 'run',
     name: 'json',
-    title: 'ranx / pytrec_eval JSON run {query_id: {doc_id: score}}',
     sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined),
     read: (p, collector) => {
       readRanxRun(p.file, collector)
@@ -378,12 +354,8 @@ const RUNS: RunEntry[] = [
   {
     kind: 'run',
     name: 'trec',
-    title: 'TREC run (qid Q0 docno rank score tag)',
     sniff: () => ({ by: 'fallback', why: 'not Parquet, LZ4 or JSON' }),
-    read: async (p, collector) => {
-      await readTrecRun(p.file, collector)
-      return undefined
-    }
+    read: (p, collector) => readTrecRun(p.file, collector).then(() => undefined)
   }
 ]
 
@@ -391,14 +363,12 @@ const QRELS: QrelsEntry[] = [
   {
     kind: 'qrels',
     name: 'lz4',
-    title: 'ranx-style .lz4 judgments',
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
     read: (p) => readRanxLz4Qrels(p.file)
   },
   {
     kind: 'qrels',
     name: 'parquet',
-    title: 'judgments in Parquet (ranx Qrels.save("qrels.parquet"))',
     refuses: true,
     sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
     read: (p) => {
@@ -412,21 +382,18 @@ const QRELS: QrelsEntry[] = [
   {
     kind: 'qrels',
     name: 'json',
-    title: 'ranx / pytrec_eval JSON judgments {query_id: {doc_id: grade}}',
     sniff: (p) => (brace(p) ? content('it starts with {') : undefined),
     read: (p) => readRanxQrels(p.file)
   },
   {
     kind: 'qrels',
     name: 'beir',
-    title: 'BEIR qrels TSV (query-id corpus-id score)',
     sniff: (p) => (isBeirHeader(p.firstLine.text) ? content('a three-column tab-separated header') : undefined),
     read: (p) => readBeirQrels(p.file)
   },
   {
     kind: 'qrels',
     name: 'trec',
-    title: 'TREC qrels (qid iter docno grade)',
     sniff: () => ({ by: 'fallback', why: 'not LZ4, JSON or BEIR' }),
     read: (p) => readTrecQrels(p.file)
   }
@@ -436,14 +403,12 @@ const RECORDS: RecordsEntry[] = [
   {
     kind: 'records',
     name: 'csv',
-    title: 'CSV records with a header',
     sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
     read: (p, to) => forEachCsvMap(p.file, to.name, to.onRecord)
   },
   {
     kind: 'records',
     name: 'jsonl',
-    title: 'JSON Lines records',
     sniff: () => ({ by: 'fallback', why: 'not named .csv' }),
     read: (p, to) => forEachJsonlMap(p.file, to.name, to.onRecord, to.hint)
   }
