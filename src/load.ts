@@ -195,8 +195,8 @@ async function readRuns(rules: Rules, fetched: FetchedInputs, options: LoadOptio
   const candEvidence = collectEvidence(candidateFile, evidenceDepth(rules), parsed)
   const base = await computeRunRows({ ...scoring, runFile: baselineFile, observer: baseEvidence.observer })
   const cand = await computeRunRows({ ...scoring, runFile: candidateFile, observer: candEvidence.observer })
-  await finishSide(base.side, base.coverage, baseEvidence.evidence, dataset)
-  await finishSide(cand.side, cand.coverage, candEvidence.evidence, dataset, 'candidate')
+  await finishSide(base, baseEvidence.evidence, dataset)
+  await finishSide(cand, candEvidence.evidence, dataset, 'candidate')
   for (const [name, error] of others) {
     for (const side of [base.side, cand.side]) {
       if (!side.numericFields.has(name)) {

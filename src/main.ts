@@ -82,7 +82,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     })
     const rules = loadRules(rulesText.text, rulesText.file)
     const warnings: string[] = []
-    const baseline = await resolveBaseline(client, ctx, pr, inputs, env, now(), warnings)
+    const baseline = await resolveBaseline({ client, ctx, pr }, inputs, { env, now: now(), warnings })
     const tmpRoot = env.RUNNER_TEMP || os.tmpdir()
     // One input source decides where every input comes from: the exam at the trusted source, answers from the workspace.
     const source = actionInputSource({
@@ -134,7 +134,7 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('report-html', files.html)
     const whereFull = `the report-markdown file (${markdownPath})`
 
-    const comment = await postComment(client, ctx, pr, inputs, verdict, markdown, whereFull)
+    const comment = await postComment({ client, ctx, pr }, inputs, { verdict, markdown, whereFull })
     core.setOutput('comment-status', comment.status)
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
@@ -218,15 +218,25 @@ async function findPullRequest(client: GitHubClient | undefined, ctx: GateContex
   }
 }
 
-async function resolveBaseline(
-  client: GitHubClient | undefined,
-  ctx: GateContext,
-  pr: PullRequestRef | undefined,
-  inputs: ActionInputs,
-  env: Record<string, string | undefined>,
-  now: Date,
+/** Where the action runs: the API client (undefined without github-token), the run's context and its pull request. */
+interface ActionSite {
+  client: GitHubClient | undefined
+  ctx: GateContext
+  pr: PullRequestRef | undefined
+}
+
+/** What fetching the baseline takes from the run besides the inputs. */
+interface BaselineRun {
+  /** The runner's environment (RUNNER_TEMP holds the artifact's copy). */
+  env: Record<string, string | undefined>
+  now: Date
+  /** The provenance's warnings, which the artifact's join (older than baseline-max-age, not built from the PR's merge base). */
   warnings: string[]
-): Promise<{ file: string; provenance: BaselineProvenance }> {
+}
+
+async function resolveBaseline(site: ActionSite, inputs: ActionInputs, run: BaselineRun): Promise<{ file: string; provenance: BaselineProvenance }> {
+  const { client, ctx, pr } = site
+  const { env, now, warnings } = run
   if (!inputs.baselineArtifact) return { file: inputs.baseline, provenance: { from: 'file', file: inputs.baseline } }
   if (!client) throw new InputError({ key: 'input baseline-artifact' }, 'needs github-token to find and download the artifact', 'pass github-token with actions: read')
   const branch = pr?.baseRef || inputs.baselineBranch || ctx.defaultBranch || 'main'
@@ -245,15 +255,17 @@ async function resolveBaseline(
   return { file: fetched.file, provenance: fetched.provenance }
 }
 
-async function postComment(
-  client: GitHubClient | undefined,
-  ctx: GateContext,
-  pr: PullRequestRef | undefined,
-  inputs: ActionInputs,
-  verdict: 'pass' | 'fail',
-  markdown: string,
+/** The report a comment carries. */
+interface CommentReport {
+  verdict: 'pass' | 'fail'
+  markdown: string
+  /** Where the full report is, named when the comment is cut to fit. */
   whereFull: string
-): Promise<CommentOutcome> {
+}
+
+async function postComment(site: ActionSite, inputs: ActionInputs, report: CommentReport): Promise<CommentOutcome> {
+  const { client, ctx, pr } = site
+  const { verdict, markdown, whereFull } = report
   if (inputs.comment === 'never') return { status: 'skipped', reason: 'comment: never' }
   if (!pr) return { status: 'skipped', reason: 'not a pull request' }
   if (!client) return { status: 'failed', reason: 'no github-token was given' }

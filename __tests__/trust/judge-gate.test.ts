@@ -143,11 +143,14 @@ describe('judge.max_drop (drift)', () => {
     expect(qa).toMatchObject({ slice: { task: 'qa' }, value: 0, interval: null, status: 'inconclusive', undecided: 'undefined' })
   })
 
-  it('refused with one judge column: one judge cannot drift from itself', async () => {
+  it('refused without the candidate judge’s labels: one judge cannot drift from itself; the hint names where they go', async () => {
     const one = jsonl(Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, human: i % 2, judge: i % 2 })))
     const r = await gate('judge: { anchors: ANCHORS, max_drop: 0.05 }\n', { 'anchors.jsonl': one })
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('judge.max_drop')
+    // The anchor file is the exam; the candidate judge's labels are the PR's answer, never a column of the exam.
+    expect(r.stderr).toContain('--candidate-judge-labels')
+    expect(r.stderr).not.toContain('candidate_judge in the anchor file')
     expect(hasStackTrace(r.stderr)).toBe(false)
   })
 })

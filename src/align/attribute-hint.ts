@@ -4,13 +4,20 @@ import { parseMeasure } from '../config/measures.js'
 import type { SideRows } from '../model/rows.js'
 import { didYouMean } from '../util/did-you-mean.js'
 
+/** The two sides' rows: the baseline's are the exam, the candidate's only its answers. */
+export interface Sides {
+  baseline: SideRows
+  candidate: SideRows
+}
+
 /**
  * The refusal for an attribute the rules name (slices, where, per_slice, cluster, weights.by) that the rows
  * cannot group by, or undefined when they can. Two mistakes get their own words: a name the rows spell
  * differently (`language` for `lang`: a prefix or a containment, which an edit distance misses, or a typo),
  * and a metric used as a group (a number per query: every query would be its own group).
  */
-export function attributeRefusal(name: string, key: string, rules: Rules, baseline: SideRows, candidate: SideRows): InputError | undefined {
+export function attributeRefusal(name: string, key: string, rules: Rules, sides: Sides): InputError | undefined {
+  const { baseline, candidate } = sides
   // Only the exam's (the baseline's) fields define groups: the candidate's own labels never decide a slice.
   const labels = new Set(baseline.attributeFields)
   const numbers = new Set(baseline.numericFields)

@@ -1,5 +1,5 @@
 import { neededAttributes } from '../config/attributes.js'
-import type { Rules } from '../config/types.js'
+import type { MetricRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../readers/plain-rows.js'
 import type { SideRows } from '../model/rows.js'
@@ -73,7 +73,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   const attrNames = neededAttributes(rules)
   // The exam's attributes are the baseline's (the evaluation set's, in runs mode): a candidate's own labels never define a slice.
   for (const [name, key] of attrNames) {
-    const refusal = attributeRefusal(name, key, rules, baseline, candidate)
+    const refusal = attributeRefusal(name, key, rules, { baseline, candidate })
     if (refusal !== undefined) throw refusal
   }
   const baseById = baseline.index
@@ -120,7 +120,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
         const row = rows[i]
         const v = row < 0 || values === undefined ? Number.NaN : values[row]
         if (v === v) {
-          checkValue(v, side, row, metric.name, metric.range, metric.binary)
+          checkValue(v, side, row, metric)
           out[i] = v
         } else {
           count[which]++
@@ -150,7 +150,8 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   }
   const attrs = new Map<string, string[]>()
   const compared = { count: 0 }
-  for (const [name] of attrNames) attrs.set(name, attributeColumn(name, ids, { side: baseline, rows: baseRow }, { side: candidate, rows: candRow }, compared))
+  const rowsOf = { base: { side: baseline, rows: baseRow }, cand: { side: candidate, rows: candRow } }
+  for (const [name] of attrNames) attrs.set(name, attributeColumn(name, ids, rowsOf, compared))
   for (const check of rules.checks) refuseVacuousWhere(rules, check, attrs, n)
   return {
     ids,
@@ -172,7 +173,8 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
 }
 
 /** A present value of `metric` checked against the rules: 0 or 1 when binary, inside the declared range. */
-function checkValue(v: number, side: SideRows, row: number, metric: string, range: [number, number] | undefined, binary: boolean): void {
+function checkValue(v: number, side: SideRows, row: number, rule: Pick<MetricRule, 'name' | 'range' | 'binary'>): void {
+  const { name: metric, range, binary } = rule
   if (binary && v !== 0 && v !== 1) {
     throw new InputError({ file: side.source, line: side.lines[row], queryId: side.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
   }
@@ -191,12 +193,19 @@ interface SideRowsOf {
   rows: Int32Array
 }
 
+/** Both sides' rows of the paired queries. */
+interface PairedRowsOf {
+  base: SideRowsOf
+  cand: SideRowsOf
+}
+
 /**
  * An attribute column over the paired queries, from the exam (the baseline rows) only. The candidate may
  * repeat a value (then it must be equal, and the comparison is counted) but never supply or change it: a
  * candidate that relabels a regressed query would otherwise move it out of the slice a rule protects.
  */
-function attributeColumn(name: string, ids: readonly string[], base: SideRowsOf, cand: SideRowsOf, compared: { count: number }): string[] {
+function attributeColumn(name: string, ids: readonly string[], sides: PairedRowsOf, compared: { count: number }): string[] {
+  const { base, cand } = sides
   const baseColumn = base.side.attrs.get(name)
   const candColumn = cand.side.attrs.get(name)
   const out = new Array<string>(ids.length)
@@ -213,14 +222,22 @@ function attributeColumn(name: string, ids: readonly string[], base: SideRowsOf,
       }
       compared.count++
     }
-    if (b === undefined || b === '') throw noAttribute(name, ids[i], base.side, base.rows[i], c)
+    if (b === undefined || b === '') throw noAttribute(name, { side: base.side, row: base.rows[i], id: ids[i] }, c)
     out[i] = b
   }
   return out
 }
 
+/** A paired query's row on the exam's side (the baseline); row 0 is no line: the query is absent from the run. */
+interface ExamRow {
+  side: SideRows
+  row: number
+  id: string
+}
+
 /** The refusal of a paired query whose exam row has no value for an attribute the rules use. */
-function noAttribute(name: string, id: string, baseline: SideRows, row: number, candidateValue: string | undefined): InputError {
+function noAttribute(name: string, exam: ExamRow, candidateValue: string | undefined): InputError {
+  const { side: baseline, row, id } = exam
   const line = baseline.lines[row]
   const hint =
     candidateValue !== undefined && candidateValue !== ''

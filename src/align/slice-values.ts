@@ -21,12 +21,12 @@ export const MAX_SLICE_VALUES = 20000
 export function refuseTooManySliceValues(rules: Rules, table: PairedTable, cap = MAX_SLICE_VALUES): void {
   rules.slices.forEach((attr, i) => {
     const count = distinctValues(table, attr, [])
-    if (count > cap) tooMany(rules, `slices[${i}]`, undefined, attr, count, cap)
+    if (count > cap) tooMany(rules, { key: `slices[${i}]` }, attr, { count, cap })
   })
   for (const check of rules.checks) {
     if (check.perSlice === undefined) continue
     const count = distinctValues(table, check.perSlice, [...check.where])
-    if (count > cap) tooMany(rules, `checks[${check.index}].per_slice`, check.line, check.perSlice, count, cap)
+    if (count > cap) tooMany(rules, { key: `checks[${check.index}].per_slice`, line: check.line }, check.perSlice, { count, cap })
   }
 }
 
@@ -43,9 +43,16 @@ function distinctValues(table: PairedTable, attr: string, where: Array<[string, 
   return seen.size
 }
 
-function tooMany(rules: Rules, key: string, line: number | undefined, attr: string, count: number, cap: number): never {
+/** The rules key that slices by the attribute, and its line when the rules have one for it. */
+interface SliceKey {
+  key: string
+  line?: number
+}
+
+function tooMany(rules: Rules, at: SliceKey, attr: string, values: { count: number; cap: number }): never {
+  const { count, cap } = values
   throw new InputError(
-    { file: rules.source.file, line, key },
+    { file: rules.source.file, line: at.line, key: at.key },
     `attribute "${attr.slice(0, 80)}" has ${count} distinct values; a slice attribute may have at most ${cap} (each value is a comparison of its own)`,
     'slice by a coarser attribute (a segment, a bucket); to account for many users, name the attribute as statistics.cluster instead'
   )

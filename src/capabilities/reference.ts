@@ -3,7 +3,6 @@ import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import type { ReferenceRules } from '../config/types.js'
 import { evaluateBudget, withBudget, type BudgetLooks } from '../decide/budget.js'
-import type { MetricRule } from '../config/types.js'
 import type { SideRows } from '../model/rows.js'
 import { readFetched } from '../readers/fetched.js'
 import { readGatedRows } from '../readers/gated-rows.js'
@@ -79,8 +78,8 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
     }
   },
   adjust(unit, { rules, summary, check }) {
-    const metric = rules.metrics.get(check.rule.metric) as MetricRule
-    return withBudget(unit, evaluateBudget(check.rule, metric, rules, { stats: summary.stats, label: summary.label, looks: summary.looks }, unit.slice, unit.comparison.confidence))
+    const reference = { stats: summary.stats, label: summary.label, looks: summary.looks }
+    return withBudget(unit, evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence }))
   }
 }
 

@@ -18,13 +18,16 @@ export function cliInputSource(options: { given: Readonly<Record<string, string 
       const given = overrides[spec.name]
       if (given !== undefined) return Promise.resolve(localFile(given))
       if (spec.ref !== undefined)
-        throw notFetched(options.rulesFile, spec.key, `${spec.path ?? ''} at ${spec.ref}`, `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`, spec.name)
+        throw notFetched(options.rulesFile, spec, {
+          where: `${spec.path ?? ''} at ${spec.ref}`,
+          how: `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`
+        })
       return Promise.resolve(localFile(spec.path as string))
     },
     examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
       const given = overrides[spec.name]
       if (given !== undefined) return Promise.resolve(localFile(given))
-      throw notFetched(options.rulesFile, spec.key, `the artifact ${spec.artifact}`, `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`, spec.name)
+      throw notFetched(options.rulesFile, spec, { where: `the artifact ${spec.artifact}`, how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE` })
     },
     record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, _rules: Rules): Promise<Records[K]> {
       // Outside a pull request nothing is counted: this run is the one look.
@@ -45,7 +48,17 @@ function overrideOption(name: string): string {
   return OVERRIDE_OPTIONS[name] ?? '--reference'
 }
 
-function notFetched(rulesFile: string, key: string, where: string, how: string, name: string): InputError {
+/** Where an exam input is that the command line does not fetch, and how to get it by hand. */
+interface NotFetched {
+  /** The place the rules name (`eval/rows.csv at v1.4`, `the artifact release-rows`). */
+  where: string
+  /** The commands that fetch it, ending in the option that passes it. */
+  how: string
+}
+
+function notFetched(rulesFile: string, spec: { key: string; name: string }, place: NotFetched): InputError {
+  const { key, name } = spec
+  const { where, how } = place
   const what = name === 'reference rows' ? 'the reference' : `the ${name}`
   return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(name)} FILE: ${how}`)
 }

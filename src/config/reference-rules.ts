@@ -91,22 +91,25 @@ export function referenceRules(raw: RawReferenceRules, checks: readonly CheckRul
   }
 }
 
+/** One check as its margin, level and budget are read: they are judged against its metric, and refused at its key. */
+export interface CheckSite {
+  /** The check's metric; its `bounds` (the declared range, or a ranking measure's own in runs mode) limit what may be asked. */
+  metric: MetricRule
+  /** The check's path in the rules (`['checks', i]`): a refusal names the key under it. */
+  at: Array<string | number>
+  fail: Fail
+}
+
 /**
  * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
  * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
  * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
- * higher-is-better metric that cannot go below 0. `bounds` as for margins.
+ * higher-is-better metric that cannot go below 0. The bounds are the metric's, as for margins.
  */
-export function toBudget(
-  value: number | string | undefined,
-  check: { type: CheckRule['kind']['type'] },
-  metric: MetricRule,
-  bounds: [number, number] | undefined,
-  hasReference: boolean,
-  at: Array<string | number>,
-  fail: Fail
-): Margin | undefined {
+export function toBudget(value: number | string | undefined, check: { type: CheckRule['kind']['type'] }, hasReference: boolean, site: CheckSite): Margin | undefined {
   if (value === undefined) return undefined
+  const { metric, at, fail } = site
+  const bounds = metric.bounds
   const path = [...at, 'budget']
   if (!hasReference)
     fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget")

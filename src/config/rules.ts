@@ -6,7 +6,7 @@ import { RULES_SCHEMA } from './schema.js'
 import type { SchemaType } from './schema-type.js'
 import { parseAmount } from './amount.js'
 import { trustRules } from './trust-rules.js'
-import { referenceRules, toBudget } from './reference-rules.js'
+import { referenceRules, toBudget, type CheckSite } from './reference-rules.js'
 import { judgeRules } from './judge-rules.js'
 import { historyRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
@@ -74,7 +74,6 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     const bounds = m.range ?? (runs ? measureRange(m.name) : undefined)
     if (bounds !== undefined) m.bounds = bounds
   }
-  const boundsOf = (m: MetricRule): [number, number] | undefined => m.bounds
   const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
   const checks: CheckRule[] = []
   const names = new Map<string, number>()
@@ -93,7 +92,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
         'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)'
       )
     }
-    const kind = toKind(c, metric as MetricRule, boundsOf(metric as MetricRule), confidence, at, fail)
+    const site: CheckSite = { metric: metric as MetricRule, at, fail }
+    const kind = toKind(c, confidence, site)
     checks.push({
       index,
       name: c.name,
@@ -104,7 +104,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       perSlice: c.per_slice,
       kind,
       line: source.lineOf(at),
-      budget: toBudget(c.budget, kind, metric as MetricRule, boundsOf(metric as MetricRule), raw.reference !== undefined, at, fail)
+      budget: toBudget(c.budget, kind, raw.reference !== undefined, site)
     })
   })
   checkDesignTests(raw, checks, fail)
@@ -216,11 +216,13 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
  * The demand of one check, refusing the ones that could never fail (vacuous: they pass whatever the
  * candidate does) or never pass: a margin as wide as the metric's range, a relative non-inferiority margin
  * of 100% or more on a metric that cannot go below 0, a regression threshold no query can exceed, a share
- * of 1. `bounds` is the metric's declared range, or a ranking measure's own in runs mode.
+ * of 1. The bounds are the metric's (`site.metric.bounds`): its declared range, or a ranking measure's own in runs mode.
  */
-function toKind(c: RawCheck, metric: MetricRule, bounds: [number, number] | undefined, confidence: number, at: Array<string | number>, fail: Fail): CheckKind {
-  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, metric, bounds, 'non_inferior', [...at, 'non_inferior', 'margin'], fail) }
-  if (c.at_least !== undefined || c.at_most !== undefined) return toLevel(c, metric, bounds, at, fail)
+function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
+  const { metric, at, fail } = site
+  const bounds = metric.bounds
+  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, 'non_inferior', site) }
+  if (c.at_least !== undefined || c.at_most !== undefined) return toLevel(c, site)
   if (c.superior) {
     const test = c.superior.test ?? 'bootstrap'
     if (test === 'mcnemar' && !metric.binary) {
@@ -234,7 +236,7 @@ function toKind(c: RawCheck, metric: MetricRule, bounds: [number, number] | unde
       type: 'superior',
       test,
       alpha: c.superior.alpha ?? 1 - confidence,
-      margin: toMargin(c.superior.margin ?? 0, metric, bounds, 'superior', [...at, 'superior', 'margin'], fail)
+      margin: toMargin(c.superior.margin ?? 0, 'superior', site)
     }
   }
   const r = c.max_regressions as NonNullable<RawCheck['max_regressions']>
@@ -258,7 +260,9 @@ function toKind(c: RawCheck, metric: MetricRule, bounds: [number, number] | unde
  * guardrail), and a level the metric can never cross is refused: a floor at or below the lowest value it can take
  * could never fail, one above the highest could never pass (and the same for a ceiling).
  */
-function toLevel(c: RawCheck, metric: MetricRule, bounds: [number, number] | undefined, at: Array<string | number>, fail: Fail): CheckKind {
+function toLevel(c: RawCheck, site: CheckSite): CheckKind {
+  const { metric, at, fail } = site
+  const bounds = metric.bounds
   const bound = c.at_least !== undefined ? 'at_least' : 'at_most'
   const raw = c[bound] as number | { value: number }
   const value = typeof raw === 'number' ? raw : raw.value
@@ -285,7 +289,11 @@ function toLevel(c: RawCheck, metric: MetricRule, bounds: [number, number] | und
   return { type: 'level', bound, value }
 }
 
-function toMargin(value: number | string, metric: MetricRule, bounds: [number, number] | undefined, kind: 'non_inferior' | 'superior', path: Array<string | number>, fail: Fail): Margin {
+/** A non_inferior or superior margin (at `checks[i].<kind>.margin`), refused where the check could never fail or pass. */
+function toMargin(value: number | string, kind: 'non_inferior' | 'superior', site: CheckSite): Margin {
+  const { metric, fail } = site
+  const bounds = metric.bounds
+  const path = [...site.at, kind, 'margin']
   const never = kind === 'non_inferior' ? 'fail' : 'pass'
   const margin = parseAmount(value)
   if (margin.relative) {

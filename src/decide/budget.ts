@@ -28,6 +28,14 @@ export function lookConfidence(confidence: number, allowed: number): number {
   return 1 - (1 - confidence) / allowed
 }
 
+/** The check unit a budget is read on. */
+export interface BudgetUnit {
+  /** The unit's queries: its check's where, and its per_slice value. */
+  filters: Filters
+  /** The unit's confidence (under reference.looks each look's is derived from it). */
+  confidence: number
+}
+
 /**
  * A check unit's regression budget: the candidate against the reference on the unit's queries, at the unit's
  * confidence, read exactly as non_inferior reads the PR against its base, with the budget as the margin:
@@ -41,9 +49,11 @@ export function lookConfidence(confidence: number, allowed: number): number {
  * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
  * relative budget ("2%") is taken of the reference mean of the unit's queries.
  */
-export function evaluateBudget(rule: CheckRule, metric: MetricRule, rules: Rules, reference: ReferenceStats, filters: Filters, confidence: number): BudgetResult | undefined {
+export function evaluateBudget(rule: CheckRule, rules: Rules, reference: ReferenceStats, unit: BudgetUnit): BudgetResult | undefined {
   const spec = rule.budget
   if (spec === undefined) return undefined
+  const { filters, confidence } = unit
+  const metric = rules.metrics.get(rule.metric) as MetricRule
   const looks = reference.looks
   const c = reference.stats.compare(rule.metric, filters, looks === undefined ? confidence : lookConfidence(confidence, looks.allowed))
   const sign = metric.better === 'higher' ? 1 : -1

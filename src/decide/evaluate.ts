@@ -48,12 +48,25 @@ export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, gua
   const adjusted = adjustPValues(raw, method)
   const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
   const levelOf = candidateLevels(table, rules)
-  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], rules, stats, family, pOf, levelOf))
+  const context: DecisionContext = { rules, stats, family, pOf, levelOf }
+  const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], context))
   const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks)
   return { verdict, decidedBy, checks, guards: counted, family }
 }
 
 type POf = Map<string, { raw: number; adjusted: number }>
+
+/** What every check of one decision is judged with, computed once before any check. */
+interface DecisionContext {
+  rules: Rules
+  stats: StatsEngine
+  /** The statistical units tested together, and the confidence each is judged at. */
+  family: Family
+  /** Each statistical unit's raw and family-adjusted p-value, by {@link unitKey}. */
+  pOf: POf
+  /** The candidate's level (mean and interval) on a unit's queries, for at_least / at_most checks. */
+  levelOf: LevelOf
+}
 
 const unitKey = (rule: CheckRule, filters: Filters): string => `${rule.index}\u0000${filterKey(filters)}`
 
@@ -63,33 +76,41 @@ function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filt
   return rule.perSlice === undefined ? [base] : valuesOf(table, rule.perSlice, stats.members(base)).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
 }
 
-function evaluateCheck(rule: CheckRule, sets: Filters[], rules: Rules, stats: StatsEngine, family: Family, pOf: POf, levelOf: LevelOf): CheckResult {
+function evaluateCheck(rule: CheckRule, sets: Filters[], context: DecisionContext): CheckResult {
+  const rules = context.rules
   const metric = rules.metrics.get(rule.metric) as MetricRule
   // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
-  const units = sets.map((filters) => evaluateUnit(rule, metric, rules, stats, filters, family, pOf, levelOf))
+  const units = sets.map((filters) => evaluateUnit(rule, metric, filters, context))
   const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
   const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass'
   return { rule, status, counts, units }
 }
 
-function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: StatsEngine, filters: Filters, family: Family, pOf: POf, levelOf: LevelOf): UnitResult {
+/** A max_regressions unit's count of regressed queries and the most it allows (null when no limit is a number). */
+interface RegressionCount {
+  regressions: number
+  regressionLimit: number | null
+}
+
+function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, context: DecisionContext): UnitResult {
+  const { rules, stats, family, pOf, levelOf } = context
   const statistical = isStatistical(rule)
   const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence)
   const p = pOf.get(unitKey(rule, filters))
   const sign = metric.better === 'higher' ? 1 : -1
   const kind = rule.kind
-  const unit = (status: Status, reason: Reason, margin = 0, regressions: number | null = null, regressionLimit: number | null = null): UnitResult => ({
+  const unit = (status: Status, reason: Reason, margin = 0, counted?: RegressionCount): UnitResult => ({
     slice: comparison.slice,
     status,
     reason,
     comparison,
     margin,
-    regressions,
-    regressionLimit,
+    regressions: counted === undefined ? null : counted.regressions,
+    regressionLimit: counted === undefined ? null : counted.regressionLimit,
     pValue: p ? p.raw : null,
     pAdjusted: p ? p.adjusted : null,
     pTest: !statistical ? null : unitTest(rule),
-    power: statistical ? powerOf(status, comparison, rules, kind, margin) : null
+    power: statistical ? powerOf(status, comparison, rules, { kind, margin }) : null
   })
   // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
   if (comparison.n === 0) return unit('fail', 'no_queries')
@@ -106,9 +127,10 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, rules: Rules, stats: 
     const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x): x is number => x !== undefined)
     const limit = minOf(limits)
     // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
-    if (nonFinite > 0 || !Number.isFinite(limit)) return unit('fail', 'non_finite', 0, count, Number.isFinite(limit) ? limit : null)
-    if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', 0, count, limit)
-    return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, count, limit)
+    if (nonFinite > 0 || !Number.isFinite(limit)) return unit('fail', 'non_finite', 0, { regressions: count, regressionLimit: Number.isFinite(limit) ? limit : null })
+    const counted = { regressions: count, regressionLimit: limit }
+    if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', 0, counted)
+    return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted)
   }
   if (kind.type === 'level') {
     // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
@@ -164,6 +186,12 @@ function tooFewSeeds(rules: Rules, stats: StatsEngine): boolean {
   return Math.min(seeds.baseline, seeds.candidate) < min
 }
 
+/** What a unit is tested for: its check's kind and the margin in the metric's units (0 for kinds without one). */
+interface Demand {
+  kind: CheckRule['kind']
+  margin: number
+}
+
 /**
  * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
  * confidence (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit
@@ -172,7 +200,8 @@ function tooFewSeeds(rules: Rules, stats: StatsEngine): boolean {
  * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
  * At least enough to reach min_per_slice.
  */
-function powerOf(status: Status, c: Comparison, rules: Rules, kind: CheckRule['kind'], margin: number): { mde: number; moreQueries: number | null } {
+function powerOf(status: Status, c: Comparison, rules: Rules, demand: Demand): { mde: number; moreQueries: number | null } {
+  const { kind, margin } = demand
   const mde = minimumDetectable(c.se, c.confidence, c.df)
   if (status !== 'inconclusive') return { mde, moreQueries: null }
   const floor = Math.max(0, rules.queries.minPerSlice - c.n)

@@ -70,8 +70,8 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
       if (anchors.sameJudge) {
         throw new InputError(
           { file: rules.source.file, key: 'judge.max_drop' },
-          `judge.max_drop compares the baseline's judge with the candidate's, but ${anchors.source} has one judge column`,
-          'write baseline_judge and candidate_judge in the anchor file, or drop max_drop (one judge cannot drift from itself)'
+          `judge.max_drop compares the baseline's judge with the candidate's, but only the baseline judge's labels (${anchors.source}) were given`,
+          "give the candidate judge's labels of every anchor item (--candidate-judge-labels F, action input candidate-judge-labels), or drop max_drop (one judge cannot drift from itself)"
         )
       }
       guards.push(guard('judge.max_drop', j.maxDrop, driftUnits(gated, j, j.maxDrop)))

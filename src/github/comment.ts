@@ -86,11 +86,19 @@ interface ApiComment {
   user: { login: string } | null
 }
 
+/** Which comment is the gate's: on PR `number`, with the marker of comment-name `name`, written by `login`. */
+interface StickyCommentKey {
+  number: number
+  name: string
+  login: string
+}
+
 /**
  * The first comment on the PR that starts with this gate's marker AND was written by `login`, reading every
  * page. A marker planted by someone else (in a comment, or quoted in text) is never matched.
  */
-async function findStickyComment(client: GitHubClient, ctx: GateContext, number: number, name: string, login: string): Promise<ApiComment | undefined> {
+async function findStickyComment(client: GitHubClient, ctx: GateContext, wanted: StickyCommentKey): Promise<ApiComment | undefined> {
+  const { number, name, login } = wanted
   const marker = markerFor(name)
   const comments = (await client.paginate(client.rest.issues.listComments, { owner: ctx.owner, repo: ctx.repo, issue_number: number, per_page: 100 })) as unknown as ApiComment[]
   return comments.find((c) => (c.body ?? '').startsWith(marker) && (c.user?.login ?? '').toLowerCase() === login.toLowerCase())
@@ -113,7 +121,7 @@ export async function upsertStickyComment(client: GitHubClient, ctx: GateContext
     step = "finding the token's user"
     const { login } = await ownLogin(client, req.author)
     step = 'listing the PR comments'
-    const existing = await findStickyComment(client, ctx, pr.number, req.name, login)
+    const existing = await findStickyComment(client, ctx, { number: pr.number, name: req.name, login })
     const meta = existing ? parseMetadata(existing.body ?? '') : undefined
     if (meta && meta.head_sha === head && meta.run_id !== null && req.runId !== undefined && meta.run_id > req.runId) {
       return { status: 'skipped', reason: `run ${meta.run_id} already reported on ${head.slice(0, 12)} and is newer than this run (${req.runId})` }

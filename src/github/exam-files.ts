@@ -51,8 +51,9 @@ export function examAtBase(client: GitHubClient, ctx: GateContext, pr: PullReque
     const handle = await open(local, 'wx', 0o600)
     let read: { bytes: number; sha256: string }
     try {
-      read = await readAtCommit(client, ctx, pr, repoPath, {
+      read = await readAtCommit(client, ctx, pr, {
         file,
+        repoPath,
         what: 'an exam file',
         limit: options.limit ?? MAX_EXAM_FILE_BYTES,
         tooLargeHint: `the contents API serves files up to 100 MiB; keep judgments, evaluation sets and corpus listings under that (split them, or list chunk ids only)`,

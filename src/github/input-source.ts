@@ -66,7 +66,7 @@ export function actionInputSource(options: ActionSourceOptions): InputSource & {
       if (spec.ref !== undefined || spec.dated === true) {
         const ref = spec.ref ?? pr?.baseSha ?? ctx.sha
         const at = { path, ref, shown: spec.ref ?? 'the base commit', key: `${spec.key.split('.')[0]}.ref`, rulesFile: options.rulesFile, label: labelOf(spec) }
-        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, at, { tmpRoot: options.tmpRoot, now: options.now })
+        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
         fetched.set(spec.name, got.provenance)
         return got.file
       }
@@ -75,13 +75,8 @@ export function actionInputSource(options: ActionSourceOptions): InputSource & {
     },
     async examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
       const branch = spec.branch ?? ctx.defaultBranch ?? pr?.baseRef ?? 'main'
-      const got = await trustedArtifact(
-        needClient(spec.key, spec.name),
-        ctx,
-        pr,
-        { artifact: spec.artifact, workflow: spec.workflow, file: spec.file, key: spec.key, rulesFile: options.rulesFile },
-        { tmpRoot: options.tmpRoot, now: options.now, download: options.download, branch }
-      )
+      const from = { artifact: spec.artifact, workflow: spec.workflow, file: spec.file, key: spec.key, rulesFile: options.rulesFile }
+      const got = await trustedArtifact(needClient(spec.key, spec.name), ctx, pr, { ...from, tmpRoot: options.tmpRoot, now: options.now, download: options.download, branch })
       fetched.set(spec.name, got.provenance)
       return got.file
     },

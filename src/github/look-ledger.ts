@@ -70,10 +70,11 @@ export async function readAndRecordLooks(
     if (options.grades) {
       if (thisPr + 1 >= MAX_STATUSES_PER_CONTEXT || (release ?? 0) + 1 >= MAX_STATUSES_PER_CONTEXT) return unknown(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
       step = `recording this look on ${pr.runHeadSha.slice(0, 12)}`
-      await record(client, ctx, pr.runHeadSha, context, `look ${thisPr + 1} at the holdout in PR #${pr.number}`, options.runUrl)
+      await record(client, ctx, { sha: pr.runHeadSha, context, description: `look ${thisPr + 1} at the holdout in PR #${pr.number}`, url: options.runUrl })
       if (options.releaseCommit !== undefined) {
         step = `recording this look on the release commit ${options.releaseCommit.slice(0, 12)}`
-        await record(client, ctx, options.releaseCommit, releaseContext(options.commentName), `look ${(release ?? 0) + 1} at the holdout (PR #${pr.number})`, options.runUrl)
+        const description = `look ${(release ?? 0) + 1} at the holdout (PR #${pr.number})`
+        await record(client, ctx, { sha: options.releaseCommit, context: releaseContext(options.commentName), description, url: options.runUrl })
       }
     }
     return { prior: { thisPr }, release }
@@ -109,7 +110,7 @@ export async function readAndRecordBudgetLook(
     const prior = await countStatuses(client, ctx, options.commit, context)
     if (prior + 1 >= MAX_STATUSES_PER_CONTEXT) return fail(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
     step = `recording this look on the reference commit ${options.commit.slice(0, 12)}`
-    await record(client, ctx, options.commit, context, `look ${prior + 1} at the budget (PR #${pr.number})`, options.runUrl)
+    await record(client, ctx, { sha: options.commit, context, description: `look ${prior + 1} at the budget (PR #${pr.number})`, url: options.runUrl })
     return { thisLook: prior + 1, unknown: null }
   } catch (error) {
     const permission = statusOf(error) === 403 || statusOf(error) === 404 ? ' (the workflow needs permissions: statuses: write)' : ''
@@ -128,6 +129,16 @@ async function countStatuses(client: GitHubClient, ctx: GateContext, sha: string
   return n
 }
 
-async function record(client: GitHubClient, ctx: GateContext, sha: string, context: string, description: string, url: string | undefined): Promise<void> {
+/** One look as a ledger writes it: a success status on a commit (the PR's head, a release's or reference's), in the ledger's context. */
+interface LookStatus {
+  sha: string
+  context: string
+  description: string
+  /** This run's page, when known. */
+  url: string | undefined
+}
+
+async function record(client: GitHubClient, ctx: GateContext, look: LookStatus): Promise<void> {
+  const { sha, context, description, url } = look
   await client.rest.repos.createCommitStatus({ owner: ctx.owner, repo: ctx.repo, sha, state: 'success', context, description, ...(url ? { target_url: url } : {}) })
 }

@@ -8,6 +8,8 @@ import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './o
 export interface ReadAtCommitOptions {
   /** The file as the user named it (the rules path input, or the path the rules give). */
   file: string
+  /** The same file as a path in the repository (repositoryPath(file)): what the contents API is asked for. */
+  repoPath: string
   /** "the rules file", "the exam file": the subject of the messages. */
   what: string
   /** Largest size accepted, in bytes; a larger file is refused before or while it streams. */
@@ -41,8 +43,8 @@ const LFS_POINTER_MAX_BYTES = 1024
  * refuses, when the path is a directory (GitHub then answers with a JSON listing), when it is a Git LFS pointer,
  * or when it is over the limit. The rules and every exam file go through here, so they are refused alike.
  */
-export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, repoPath: string, options: ReadAtCommitOptions): Promise<ReadAtCommitResult> {
-  const { file, what, limit } = options
+export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, options: ReadAtCommitOptions): Promise<ReadAtCommitResult> {
+  const { file, repoPath, what, limit } = options
   const base = options.at?.label ?? describeBase(pr)
   let response: { data: unknown; headers: Record<string, string | number | undefined> }
   try {

@@ -16,7 +16,8 @@ export interface FetchedAtSource {
   provenance: ReferenceProvenance
 }
 
-export interface AtRefOptions {
+/** Where the private copy of a fetched exam file goes, and the time its age is measured at. */
+interface AtRefOptions {
   /** Parent of the private folder the copy is written to (RUNNER_TEMP). */
   tmpRoot: string
   now: Date
@@ -24,38 +25,48 @@ export interface AtRefOptions {
   limit?: number
 }
 
+/** An exam file at a ref, as the rules name it, and where its copy goes. */
+export interface AtRefRequest extends AtRefOptions {
+  /** The file's path in the repository. */
+  path: string
+  /** The tag, branch or commit to read it at (e.g. the release tag v1.4). */
+  ref: string
+  /** The ref as messages and the provenance name it ("the base commit"); default `ref`. */
+  shown?: string
+  /** The rules key that names the ref: refusals point at it. */
+  key: string
+  rulesFile: string
+  /** The reference's name in messages (a file missing at the ref cannot give its budget). */
+  label: string
+}
+
 /**
- * Reads an exam file at a tag, branch or commit (`spec.ref`, e.g. the release tag v1.4) through the contents API,
+ * Reads an exam file at a tag, branch or commit (`request.ref`, e.g. the release tag v1.4) through the contents API,
  * streamed and capped, after resolving the ref to its commit (whose date gives the file's age). Fails closed,
  * with what to do, when the ref does not exist or the file is not at it: a budget is never skipped because its
  * reference could not be read.
  */
-export async function readAtRef(
-  client: GitHubClient,
-  ctx: GateContext,
-  pr: PullRequestRef | undefined,
-  spec: { path: string; ref: string; shown?: string; key: string; rulesFile: string; label: string },
-  options: AtRefOptions
-): Promise<FetchedAtSource> {
-  const repoPath = repositoryPath(spec.path, 'the reference path', 'name the rows file by its path in the repository, e.g. eval/release/rows.csv')
-  const commit = await resolveCommit(client, ctx, spec.ref, { file: spec.rulesFile, key: spec.key })
-  const shown = spec.shown === undefined || spec.shown === spec.ref ? `${spec.ref} (commit ${commit.sha.slice(0, 12)})` : `commit ${commit.sha.slice(0, 12)}`
-  const dir = await mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-reference-'))
+export async function readAtRef(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, request: AtRefRequest): Promise<FetchedAtSource> {
+  const repoPath = repositoryPath(request.path, 'the reference path', 'name the rows file by its path in the repository, e.g. eval/release/rows.csv')
+  const commit = await resolveCommit(client, ctx, request.ref, { file: request.rulesFile, key: request.key })
+  const shown = request.shown === undefined || request.shown === request.ref ? `${request.ref} (commit ${commit.sha.slice(0, 12)})` : `commit ${commit.sha.slice(0, 12)}`
+  const dir = await mkdtemp(path.join(request.tmpRoot, 'retrieval-gate-reference-'))
   const local = path.join(dir, path.posix.basename(repoPath))
   await mkdir(dir, { recursive: true })
   const handle = await open(local, 'wx', 0o600)
   try {
     // readAtCommit names where it read through `at`; the PR (or a stand-in outside PRs) is not used for the ref.
     const target = pr ?? { number: 0, runHeadSha: ctx.sha, baseSha: commit.sha, baseRef: '', isFork: false }
-    await readAtCommit(client, ctx, target, repoPath, {
-      file: spec.path,
+    await readAtCommit(client, ctx, target, {
+      file: request.path,
+      repoPath,
       what: 'the reference rows',
-      limit: options.limit ?? MAX_EXAM_FILE_BYTES,
+      limit: request.limit ?? MAX_EXAM_FILE_BYTES,
       tooLargeHint: 'the contents API serves files up to 100 MiB; keep the per-query rows only',
       at: { sha: commit.sha, label: shown },
       missing: {
-        message: `is not at ${shown}, so the budget against the reference ${quote(spec.label)} cannot be computed`,
-        hint: `commit the release's per-query rows at ${spec.shown ?? spec.ref}, or point reference.ref at the tag that has them`
+        message: `is not at ${shown}, so the budget against the reference ${quote(request.label)} cannot be computed`,
+        hint: `commit the release's per-query rows at ${request.shown ?? request.ref}, or point reference.ref at the tag that has them`
       },
       onChunk: async (chunk) => {
         await handle.write(chunk)
@@ -64,14 +75,24 @@ export async function readAtRef(
   } finally {
     await handle.close()
   }
-  const ageSeconds = commit.date === undefined ? undefined : Math.max(0, Math.floor((options.now.getTime() - Date.parse(commit.date)) / 1000))
+  const ageSeconds = commit.date === undefined ? undefined : Math.max(0, Math.floor((request.now.getTime() - Date.parse(commit.date)) / 1000))
   return {
     file: { path: local, name: `${repoPath}@${commit.sha.slice(0, 12)}` },
-    provenance: { from: 'ref', file: repoPath, ref: spec.shown ?? spec.ref, commit: commit.sha, ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds }) }
+    provenance: { from: 'ref', file: repoPath, ref: request.shown ?? request.ref, commit: commit.sha, ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds }) }
   }
 }
 
-export interface TrustedArtifactOptions extends AtRefOptions {
+/** An exam file in an artifact, as the rules name it, the run it may come from, and where its copy goes. */
+export interface TrustedArtifactRequest extends AtRefOptions {
+  /** The artifact's name. */
+  artifact: string
+  /** Workflow id or file name whose runs may hold it (default: the triggering workflow_run's, else this one). */
+  workflow?: string
+  /** The file inside the artifact (default: its only file). */
+  file?: string
+  /** The rules key that names the artifact: refusals point at it. */
+  key: string
+  rulesFile: string
   download: ArtifactDownloader
   /** The branch (or tag) whose push runs may hold it: the rules' ref, else the default branch. */
   branch: string
@@ -83,28 +104,22 @@ export interface TrustedArtifactOptions extends AtRefOptions {
  * scheduled run, a fork's, a pull request's own pushes, or anything a pull request triggered is never used: a
  * contributor who can push a branch must not be able to upload the exam. Refusals name the rules key.
  */
-export async function trustedArtifact(
-  client: GitHubClient,
-  ctx: GateContext,
-  pr: PullRequestRef | undefined,
-  spec: { artifact: string; workflow?: string; file?: string; key: string; rulesFile: string },
-  options: TrustedArtifactOptions
-): Promise<FetchedAtSource> {
-  const dir = await mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-reference-'))
+export async function trustedArtifact(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, request: TrustedArtifactRequest): Promise<FetchedAtSource> {
+  const dir = await mkdtemp(path.join(request.tmpRoot, 'retrieval-gate-reference-'))
   const fetched = await fetchBaselineArtifact(client, ctx, undefined, {
-    name: spec.artifact,
-    fileInArtifact: spec.file ?? '',
-    workflow: spec.workflow,
-    branch: options.branch,
+    name: request.artifact,
+    fileInArtifact: request.file ?? '',
+    workflow: request.workflow,
+    branch: request.branch,
     events: ['push'],
-    label: `${spec.key} “${spec.artifact}”`,
-    where: { file: spec.rulesFile, key: spec.key },
-    uploadHint: `upload it from a workflow run on push to ${options.branch} (actions/upload-artifact with name: ${spec.artifact}), or name the rows by path and ref instead`,
+    label: `${request.key} “${request.artifact}”`,
+    where: { file: request.rulesFile, key: request.key },
+    uploadHint: `upload it from a workflow run on push to ${request.branch} (actions/upload-artifact with name: ${request.artifact}), or name the rows by path and ref instead`,
     // never the PR's own pushes: the PR must not supply its exam
     notFrom: pr && { sha: pr.runHeadSha, branch: pr.isFork ? undefined : pr.headRef },
     tmpDir: dir,
-    now: options.now,
-    download: options.download
+    now: request.now,
+    download: request.download
   })
   const a = fetched.provenance.artifact as NonNullable<typeof fetched.provenance.artifact>
   return {

@@ -43,8 +43,7 @@ export async function readRulesText(client: GitHubClient | undefined, ctx: GateC
   }
   if (!client)
     throw new InputError({ file }, 'rules-from: base reads the rules through the GitHub API, but no github-token was given', 'pass github-token (the default ${{ github.token }} is enough, with contents: read)')
-  const repoPath = repositoryPath(file)
-  const text = await readRulesAtBase(client, ctx, pr, repoPath, file)
+  const text = await readRulesAtBase(client, ctx, pr, file)
   let local: string | undefined
   try {
     local = await options.readLocal(file)
@@ -58,10 +57,11 @@ export async function readRulesText(client: GitHubClient | undefined, ctx: GateC
 }
 
 /** The rules file at the base commit, as text (UTF-8, a leading byte order mark dropped). */
-async function readRulesAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, repoPath: string, file: string): Promise<string> {
+async function readRulesAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, file: string): Promise<string> {
   const chunks: Uint8Array[] = []
-  await readAtCommit(client, ctx, pr, repoPath, {
+  await readAtCommit(client, ctx, pr, {
     file,
+    repoPath: repositoryPath(file),
     what: 'the rules file',
     limit: MAX_RULES_BYTES,
     tooLargeHint: 'a rules file is a page of YAML',

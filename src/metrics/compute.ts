@@ -30,26 +30,31 @@ function gainOf(grade: number, exp: boolean): number {
   return exp ? Math.pow(2, grade) - 1 : grade
 }
 
-/**
- * Computes every measure for one query into `out` (one slot per measure, in order).
- * `ranked[i]` is the grade of the document at rank i+1 after ranking and depth cut ({@link NOT_JUDGED} or
- * {@link POOLED_UNJUDGED} when it has none); `n` is how many are valid. A judged query absent from the run
- * is simply n = 0, which gives trec_eval's `-c` zeros.
- */
-export function computeQuery(measures: readonly ParsedMeasure[], ranked: Int32Array, n: number, judged: JudgedQuery, out: Float64Array, docs?: RankedDocs): void {
-  for (let m = 0; m < measures.length; m++) out[m] = computeOne(measures[m], ranked, n, judged, docs)
+/** One query's ranking after the depth cut, as the measures read it. */
+export interface Ranking {
+  /** grades[i]: the grade of the document at rank i+1 ({@link NOT_JUDGED} or {@link POOLED_UNJUDGED} when it has none). */
+  grades: Int32Array
+  /** How many ranks are valid; 0 for a judged query absent from the run (trec_eval's `-c` zeros). */
+  n: number
+  docs?: RankedDocs
+}
+
+/** Computes every measure for one query into `out` (one slot per measure, in order). */
+export function computeQuery(measures: readonly ParsedMeasure[], ranking: Ranking, judged: JudgedQuery, out: Float64Array): void {
+  for (let m = 0; m < measures.length; m++) out[m] = computeOne(measures[m], ranking, judged)
 }
 
 /**
- * The document ids behind `ranked` (rank i+1 is `docnos[order[i]]`, byte strings). Only FactRecall@k needs
- * them; without them it scores 0 (a query absent from the run).
+ * The document ids behind a ranking's grades (rank i+1 is `docnos[order[i]]`, byte strings). Only FactRecall@k
+ * needs them; without them it scores 0 (a query absent from the run).
  */
 export interface RankedDocs {
   docnos: readonly string[]
   order: ArrayLike<number>
 }
 
-function computeOne(measure: ParsedMeasure, ranked: Int32Array, n: number, judged: JudgedQuery, docs: RankedDocs | undefined): number {
+function computeOne(measure: ParsedMeasure, ranking: Ranking, judged: JudgedQuery): number {
+  const { grades: ranked, n, docs } = ranking
   const rel = measure.rel
   const k = measure.cutoff
   switch (measure.kind) {

@@ -150,9 +150,9 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
       if (runOnlyIds.length < 20) runOnlyIds.push(block.id)
       return
     }
-    const { grades, n, order } = rankGrades(block.docnos, block.scores, block.count, query, depth)
+    const { grades, n, order } = rankGrades(block, query, depth)
     const values = new Float64Array(measures.length)
-    computeQuery(measures, grades, n, query, values, { docnos: block.docnos, order })
+    computeQuery(measures, { grades, n, docs: { docnos: block.docnos, order } }, query, values)
     options.observer?.ranked?.({ id: block.id, grades, n, docnos: block.docnos, order, judged: query, block })
     scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs })
   }
@@ -185,7 +185,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     const hasRelevant = countRelevant(query, 1) > 0
     if (s === undefined) {
       const values = new Float64Array(measures.length)
-      computeQuery(measures, empty, 0, query, values)
+      computeQuery(measures, { grades: empty, n: 0 }, query, values)
       s = { line: 0, values, numRet: 0, passValues: null, passAttrs: null }
       if (hasRelevant || policy === 'zero') absentFromRun.push(id)
     }

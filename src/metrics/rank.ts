@@ -10,12 +10,20 @@ import type { JudgedQuery } from '../model/qrels.js'
 let order = new Uint32Array(1024)
 let ranked = new Int32Array(1024)
 
+/** One query's retrieved documents as a run lists them: the first `count` ids and scores (a run block). */
+export interface RetrievedList {
+  docnos: readonly string[]
+  scores: Float64Array
+  count: number
+}
+
 /**
  * Ranks one query's documents and returns their grades in rank order (a shared buffer, valid until the
  * next call) and how many there are after the depth cut. Runs already in score order (the usual case) are
  * detected in one pass and only their runs of tied scores are ordered.
  */
-export function rankGrades(docnos: readonly string[], scores: Float64Array, count: number, judged: JudgedQuery, depth: number | undefined): { grades: Int32Array; n: number; order: Uint32Array } {
+export function rankGrades(list: RetrievedList, judged: JudgedQuery, depth: number | undefined): { grades: Int32Array; n: number; order: Uint32Array } {
+  const { docnos, scores, count } = list
   if (order.length < count) {
     order = new Uint32Array(Math.max(count, order.length * 2))
     ranked = new Int32Array(order.length)

@@ -71,7 +71,7 @@ export function collectEvidence(source: string, keep: number, measures: readonly
         condensedOrder[m++] = view.order[i]
       }
       const condensed = new Float64Array(measures.length)
-      computeQuery(measures, condensedGrades, m, view.judged, condensed, { docnos: view.docnos, order: condensedOrder })
+      computeQuery(measures, { grades: condensedGrades, n: m, docs: { docnos: view.docnos, order: condensedOrder } }, view.judged, condensed)
       evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) })
     },
     unjudged(block: RunBlock): void {

@@ -55,6 +55,12 @@ export function evidenceDepth(rules: Rules): number {
   return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH)
 }
 
+/** One side's run as computeRunRows scored it: its rows and what the metrics reader saw (format, skipped fields). */
+interface ScoredSide {
+  side: SideRows
+  coverage: MetricCoverage
+}
+
 /**
  * After a run was scored: reads its first-stage candidates when it has them (the metrics reader skips
  * array fields and names them), gives every row the dataset's attributes (category, difficulty, split:
@@ -62,7 +68,8 @@ export function evidenceDepth(rules: Rules): number {
  * either side that contradicts it is refused), and notes
  * what the dataset left out.
  */
-export async function finishSide(side: SideRows, coverage: MetricCoverage, evidence: SideEvidence, dataset: DatasetJudgments | null, role: 'baseline' | 'candidate' = 'baseline'): Promise<void> {
+export async function finishSide(scored: ScoredSide, evidence: SideEvidence, dataset: DatasetJudgments | null, role: 'baseline' | 'candidate' = 'baseline'): Promise<void> {
+  const { side, coverage } = scored
   if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
     evidence.candidates = await readCandidates(side.source)
     side.notes.push(`first-stage candidates of ${evidence.candidates.size} queries read for the two-stage diagnostics`)

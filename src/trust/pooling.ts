@@ -67,11 +67,16 @@ function judgedShare(ev: SideEvidence, id: string, depth: number): { share: numb
   return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged }
 }
 
-/**
- * Pooling analysis over the paired queries (table order: fixed summation order). `measures` are the
- * gated measures whose condensed values the evidence holds, in evidence order.
- */
-export function analysePooling(table: PairedTable, base: SideEvidence, cand: SideEvidence, depth: number, measures: readonly ParsedMeasure[]): PoolingResult {
+/** Both sides' run evidence, and the gated measures whose condensed values it holds (in evidence order). */
+export interface PoolingEvidence {
+  baseline: SideEvidence
+  candidate: SideEvidence
+  measures: readonly ParsedMeasure[]
+}
+
+/** Pooling analysis over the paired queries (table order: fixed summation order), on each side's top `depth`. */
+export function analysePooling(table: PairedTable, runs: PoolingEvidence, depth: number): PoolingResult {
+  const { baseline: base, candidate: cand, measures } = runs
   const perQuery: PoolingResult['perQuery'] = []
   const sums = { b: 0, c: 0 }
   const sides = { b: emptySide(), c: emptySide() }

@@ -145,7 +145,7 @@ export function assessPooling(rules: Rules, table: PairedTable, runs: TrustEvide
     throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
   }
   const depth = poolDepth(rules)
-  const pooling = runs === null ? null : analysePooling(table, runs.baseline, runs.candidate, depth, runs.measures)
+  const pooling = runs === null ? null : analysePooling(table, runs, depth)
   const cap = rules.pooling?.maxUnjudged
   if (pooling === null || cap === undefined) return { guards: [], pooling }
   const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged)
@@ -165,7 +165,7 @@ export function assessZeroHits(rules: Rules, table: PairedTable, runs: TrustEvid
   }
   const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules)
   const gated = [...new Set(rules.checks.map((c) => c.metric))]
-  const zeroHits = analyseZeroHits(table, rules.slices, gated, zDepth, runs && { baseline: runs.baseline, candidate: runs.candidate })
+  const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, { slices: rules.slices, metrics: gated, depth: zDepth })
   const z = rules.maxZeroHitShare
   if (z === undefined) return { guards: [], zeroHits }
   const breaches: ZeroHitBreach[] = []
@@ -193,8 +193,8 @@ export function assessTwoStage(rules: Rules, table: PairedTable, runs: TrustEvid
   return {
     k,
     gain,
-    baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, k, gain),
-    candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, k, gain)
+    baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, { k, gain }),
+    candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, { k, gain })
   }
 }
 

@@ -76,8 +76,15 @@ export interface TwoStageResult {
   candidate: TwoStageSide | null
 }
 
+/** The depth the ranker and the pool are compared at, and the gain nDCG uses (rules two_stage). */
+export interface TwoStageDepth {
+  k: number
+  gain: Gain
+}
+
 /** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
-export function analyseTwoStage(ids: readonly string[], ev: SideEvidence, judgments: ReadonlyMap<string, JudgedQuery>, k: number, g: Gain): TwoStageSide | null {
+export function analyseTwoStage(ids: readonly string[], ev: SideEvidence, judgments: ReadonlyMap<string, JudgedQuery>, at: TwoStageDepth): TwoStageSide | null {
+  const { k, gain: g } = at
   if (ev.candidates === null) return null
   let queries = 0
   let without = 0

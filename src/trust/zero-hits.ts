@@ -40,8 +40,22 @@ function zeroHit(ev: SideEvidence, id: string, depth: number): boolean {
   return true
 }
 
-/** Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute. */
-export function analyseZeroHits(table: PairedTable, slices: readonly string[], metrics: readonly string[], depth: number, evidence: { baseline: SideEvidence; candidate: SideEvidence } | null): ZeroHitResult {
+/** What the zero-hit table is drawn over. */
+export interface ZeroHitOptions {
+  /** Attributes each of whose values gets a row of its own (after the row of all queries). */
+  slices: readonly string[]
+  /** The gated metrics whose distributions each row shows. */
+  metrics: readonly string[]
+  /** A query has zero hits when nothing graded >= 1 is in its top `depth`. */
+  depth: number
+}
+
+/**
+ * Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute; the shares
+ * need both runs' evidence (null with per-query rows: then only the distributions).
+ */
+export function analyseZeroHits(table: PairedTable, evidence: { baseline: SideEvidence; candidate: SideEvidence } | null, options: ZeroHitOptions): ZeroHitResult {
+  const { slices, metrics, depth } = options
   const groups: Array<{ slice: Array<[string, string]>; members: number[] }> = [{ slice: [], members: table.ids.map((_, i) => i) }]
   for (const attr of slices) {
     const column = table.attrs.get(attr)

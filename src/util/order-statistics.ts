@@ -68,6 +68,7 @@ export function selectableResamples(values: Float64Array, stepsPerValue = STEPS_
     cut(j)
     cut(j + 1)
   }
+  const selection: Selection = { a: values, settle, budget }
   const first = (r: number): void => {
     started = true
     const split = n > SAMPLE * 4 ? tails(values, r) : ordinary(values) ? [] : null
@@ -89,7 +90,7 @@ export function selectableResamples(values: Float64Array, stepsPerValue = STEPS_
         return values[r]
       }
       if (r === lo || r === hi) extreme(values, lo, hi, r === lo)
-      else if (!select(values, r, lo, hi, settle, budget)) {
+      else if (!select(selection, r, lo, hi)) {
         // Out of steps: the array is still the same values, rearranged; sorted, every rank is its position.
         sortAll()
         return values[r]
@@ -159,10 +160,10 @@ function tails(a: Float64Array, r: number): number[] | null {
   // Three standard deviations of the sample rank beyond the rank's expected place: rarely short of it.
   const index = min(SAMPLE - 1, ceil(q * (SAMPLE - 1) + 3 * sqrt(q * (1 - q) * SAMPLE) + 1))
   // 256 values: even a quadratic selection is cheap here, so no budget.
-  const unbounded = { steps: Infinity }
-  select(sample, index, 0, SAMPLE - 1, ignore, unbounded)
+  const sampled: Selection = { a: sample, settle: ignore, budget: { steps: Infinity } }
+  select(sampled, index, 0, SAMPLE - 1)
   const tLow = sample[index]
-  select(sample, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1, ignore, unbounded)
+  select(sampled, SAMPLE - 1 - index, index + 1 <= SAMPLE - 1 - index ? index + 1 : 0, SAMPLE - 1)
   const tHigh = sample[SAMPLE - 1 - index]
   if (!(tLow < tHigh)) return ordinary(a) ? [] : null
   let lt = 0
@@ -209,6 +210,15 @@ function extreme(a: Float64Array, lo: number, hi: number, smallest: boolean): vo
   a[to] = v
 }
 
+/** The array a selection rearranges, who is told what it settles, and what it may spend. */
+interface Selection {
+  a: Float64Array
+  /** Told each partition's pivot position (a boundary: nothing on either side of it moves across again). */
+  settle: (j: number) => void
+  /** Steps left (values a pass looks at); a selection that runs out stops unfinished. */
+  budget: { steps: number }
+}
+
 /**
  * Floyd-Rivest selection (as in the `quickselect` package): rearranges a[left..right] so that position k holds
  * the value of its rank, smaller-or-equal values before it, larger-or-equal after. No NaN in the range. Each
@@ -216,7 +226,9 @@ function extreme(a: Float64Array, lo: number, hi: number, smallest: boolean): vo
  * sample only, so it reports nothing). Every pass is charged to `budget`; false when it ran out (the range is
  * then rearranged but unfinished).
  */
-function select(a: Float64Array, k: number, left: number, right: number, settle: (j: number) => void, budget: { steps: number }): boolean {
+function select(selection: Selection, k: number, left: number, right: number): boolean {
+  const { a, settle, budget } = selection
+  let sampling: Selection | undefined
   while (right > left) {
     budget.steps -= right - left + 1 + MAX_CUTS
     if (budget.steps < 0) return false
@@ -226,7 +238,8 @@ function select(a: Float64Array, k: number, left: number, right: number, settle:
       const z = log(n)
       const s = 0.5 * exp((2 * z) / 3)
       const sd = 0.5 * sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1)
-      if (!select(a, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)), ignore, budget)) return false
+      sampling ??= { a, settle: ignore, budget }
+      if (!select(sampling, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)))) return false
     }
     const t = a[k]
     let i = left

@@ -33,7 +33,7 @@ const LONG_WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', incon
 
 /** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
 function marker(status: RowStatus, x: number, y: number): string {
-  if (status === 'fail' || status === 'inconclusive') return rect(x - 4.5, y - 4.5, 9, 9, 'mark')
+  if (status === 'fail' || status === 'inconclusive') return rect('mark', { x: x - 4.5, y: y - 4.5, width: 9, height: 9 })
   return el('circle', { class: 'mark', cx: x, cy: y, r: 4.5 })
 }
 
@@ -65,10 +65,10 @@ export function forestSvg(options: ForestPicture): { svg: string; hidden: number
   const out = [svgOpen({ width: WIDTH, height: bottom + BOTTOM, label: options.label, kind: 'forest', data: { rows: rows.length } })]
   const label = (v: number): string => tickLabel(axis, v)
   out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP - 6 }))
-  if (unit) out.push(text(right + 26, bottom + 22, esc(unit, 16), 'unit'))
+  if (unit) out.push(text('unit', { x: right + 26, y: bottom + 22 }, esc(unit, 16)))
   const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →']
-  out.push(text(PLOT_LEFT, bottom + 42, lower, 'direction'), text(right, bottom + 42, upper, 'direction', 'end'))
-  if (axis.lo <= 0 && axis.hi >= 0) out.push(line(x(0), TOP - 6, x(0), bottom + 4, 'zero'))
+  out.push(text('direction', { x: PLOT_LEFT, y: bottom + 42 }, lower), text('direction', { x: right, y: bottom + 42, anchor: 'end' }, upper))
+  if (axis.lo <= 0 && axis.hi >= 0) out.push(line('zero', { x1: x(0), y1: TOP - 6, x2: x(0), y2: bottom + 4 }))
   out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`))
   rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP + i * ROW + ROW / 2)))
   out.push('</svg>')
@@ -93,7 +93,7 @@ function limitLines(limits: Array<{ value: number; check: string }>, x: (v: numb
     previous = at
     const top = TOP - (raised ? 24 : 12)
     const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`
-    out.push(`<g class="limit">${title}${line(at, top, at, bottom + 4, 'limit')}${text(at, top - 4, entities(l.check), 'limit-label', 'middle')}</g>`)
+    out.push(`<g class="limit">${title}${line('limit', { x1: at, y1: top, x2: at, y2: bottom + 4 })}${text('limit-label', { x: at, y: top - 4, anchor: 'middle' }, entities(l.check))}</g>`)
   }
   return out
 }
@@ -105,14 +105,14 @@ function rowSvg(r: ForestRow, metric: MetricRule, x: (v: number) => number, y: n
   const who = r.check === '' ? r.slice : `check ${r.check}, ${r.slice}`
   const tooltip = `${LONG_WORD[r.status]}: ${who}: ${forestNumbers(metric, c)}${unit ? ` ${unit}` : ''}${r.note === '' ? '' : `; ${r.note}`}`
   const out = [`<g class="unit ${r.status}"><title>${esc(tooltip, 400)}</title>`]
-  out.push(text(0, y + 4, WORD[r.status], 'status'), text(80, y + 4, entities(r.check), 'check', 'end'))
-  out.push(text(90, y + 4, esc(r.slice, SLICE_CHARS), 'slice'))
+  out.push(text('status', { x: 0, y: y + 4 }, WORD[r.status]), text('check', { x: 80, y: y + 4, anchor: 'end' }, entities(r.check)))
+  out.push(text('slice', { x: 90, y: y + 4 }, esc(r.slice, SLICE_CHARS)))
   if (c.ci.every(Number.isFinite) && Number.isFinite(c.delta)) {
     const lo = x(toDisplay(metric, c.ci[0]))
     const hi = x(toDisplay(metric, c.ci[1]))
-    out.push(line(lo, y, hi, y, 'ci'), line(lo, y - 5, lo, y + 5, 'cap'), line(hi, y - 5, hi, y + 5, 'cap'))
+    out.push(line('ci', { x1: lo, y1: y, x2: hi, y2: y }), line('cap', { x1: lo, y1: y - 5, x2: lo, y2: y + 5 }), line('cap', { x1: hi, y1: y - 5, x2: hi, y2: y + 5 }))
     out.push(marker(r.status, x(toDisplay(metric, c.delta)), y))
   }
-  out.push(text(NUMBERS_X, y + 4, esc(numbers, 60), 'numbers'), '</g>')
+  out.push(text('numbers', { x: NUMBERS_X, y: y + 4 }, esc(numbers, 60)), '</g>')
   return out.join('')
 }

@@ -63,15 +63,15 @@ export function scatterSvg(options: ScatterPicture): string {
   const label = (v: number): string => fixed(v, digits)
   out.push(bottomAxis({ ticks, at: x, label, across: bottom, from: LEFT, to: right, grid: TOP }))
   out.push(leftAxis({ ticks, at: y, label, across: LEFT, from: TOP, to: bottom, grid: right }))
-  out.push(text((LEFT + right) / 2, bottom + 38, 'baseline', 'axis-title', 'middle'))
+  out.push(text('axis-title', { x: (LEFT + right) / 2, y: bottom + 38, anchor: 'middle' }, 'baseline'))
   const rotated = { class: 'axis-title', transform: `translate(14 ${px((TOP + bottom) / 2)}) rotate(-90)`, 'text-anchor': 'middle' }
   out.push(el('text', rotated, 'candidate'))
-  out.push(line(x(lo), y(lo), x(hi), y(hi), 'diagonal'))
+  out.push(line('diagonal', { x1: x(lo), y1: y(lo), x2: x(hi), y2: y(hi) }))
   const higher = metric.better === 'higher'
   // Which side of the diagonal is better (a binary metric's corners hold points, so it goes without).
   if (!metric.binary) {
-    out.push(text(LEFT + 8, TOP + 16, higher ? 'candidate better ↖' : 'candidate worse ↖', 'corner'))
-    out.push(text(right - 8, bottom - 10, higher ? '↘ candidate worse' : '↘ candidate better', 'corner', 'end'))
+    out.push(text('corner', { x: LEFT + 8, y: TOP + 16 }, higher ? 'candidate better ↖' : 'candidate worse ↖'))
+    out.push(text('corner', { x: right - 8, y: bottom - 10, anchor: 'end' }, higher ? '↘ candidate worse' : '↘ candidate better'))
   }
   // A binary metric's points are spread around their place by a fixed offset from the id's hash (two hashes).
   const place = (v: number, id: string, offset: number): number => (metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v)

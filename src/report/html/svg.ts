@@ -100,17 +100,27 @@ export function leftAxis(axis: Axis): string {
   return `<g class="axis y">${out.join('')}</g>`
 }
 
-/** Text at (x, y); `content` must already be escaped (esc or entities). */
-export function text(x: number, y: number, content: string, cls: string, anchor: 'start' | 'middle' | 'end' = 'start'): string {
+/** Where a text goes: the point it is anchored at, and which of its ends sits there (default its start). */
+interface TextPlace {
+  x: number
+  y: number
+  anchor?: 'start' | 'middle' | 'end'
+}
+
+/** Text of class `cls` at `at`; `content` must already be escaped (esc or entities). */
+export function text(cls: string, at: TextPlace, content: string): string {
+  const { x, y, anchor = 'start' } = at
   return el('text', anchor === 'start' ? { class: cls, x, y } : { class: cls, x, y, 'text-anchor': anchor }, content)
 }
 
-/** A line from (x1, y1) to (x2, y2). */
-export function line(x1: number, y1: number, x2: number, y2: number, cls: string): string {
+/** A line of class `cls` from (x1, y1) to (x2, y2). */
+export function line(cls: string, at: { x1: number; y1: number; x2: number; y2: number }): string {
+  const { x1, y1, x2, y2 } = at
   return el('line', { class: cls, x1, y1, x2, y2 })
 }
 
-/** A rectangle. */
-export function rect(x: number, y: number, width: number, height: number, cls: string): string {
+/** A rectangle of class `cls`: its top left corner (x, y) and its size. */
+export function rect(cls: string, at: { x: number; y: number; width: number; height: number }): string {
+  const { x, y, width, height } = at
   return el('rect', { class: cls, x, y, width, height })
 }
