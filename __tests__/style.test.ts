@@ -28,21 +28,6 @@ const PENDING = 'pending: other branch (readers/ and stats/ are converted there)
  * and converted). An entry whose function is gone (or is down to four) fails the test: delete it.
  */
 const ALLOWED = new Map<string, string>([
-  ['readers/binary/lz4-frame.ts decodeBlock', PENDING],
-  ['readers/importers/deepeval.ts caseId', PENDING],
-  ['readers/json/nested.ts readNumber', PENDING],
-  ['readers/importers/long-form.ts attribute', PENDING],
-  ['readers/importers/records-rows.ts addRecord', PENDING],
-  ['readers/importers/ranx-lz4.ts decode', PENDING],
-  ['readers/lines.ts decodeLine', PENDING],
-  ['readers/parquet-pages.ts checkDataPageV1', PENDING],
-  ['readers/parquet-pages.ts checkDataPageV2', PENDING],
-  ['readers/parquet-pages.ts checkValues', PENDING],
-  ['readers/parquet-pages.ts hybridRuns', PENDING],
-  ['readers/parquet.ts zipRows', PENDING],
-  ['readers/plain-rows.ts readJsonl', PENDING],
-  ['readers/plain-rows.ts fieldsToRow', PENDING],
-  ['readers/plain-rows.ts readCsv', PENDING],
   ['stats/bootstrap.ts bootstrapDistribution', PENDING],
   ['stats/bootstrap.ts bootstrapPlan', PENDING],
   ['stats/compare.ts mixOf', PENDING],

@@ -53,7 +53,7 @@ async function readParquetLongRows(file: string, pq: OpenParquet, columns: LongC
     pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain(record[columns.value]), { line: n }))
     for (const key of kept) {
       const v = plain(record[key])
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') pivot.attribute(e, key, String(v), n, () => pivot.sink.value(e.row, key, v, { line: n }))
+      if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), n)) pivot.sink.value(e.row, key, v, { line: n })
     }
   })
   return pivot.finish()

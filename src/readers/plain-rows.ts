@@ -3,7 +3,7 @@ import { SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { forEachCsvRecord } from './csv.js'
 import { nonFiniteRefusal } from './non-finite.js'
 import type { RowsOptions } from './rows-input.js'
-import { forEachJsonRecord } from './json/lines.js'
+import { forEachJsonRecord, type JsonMembers } from './json/lines.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
 import { parseMetricCell } from './numbers.js'
 import { documentField, firstLineHint, firstLineMistake, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
@@ -39,8 +39,9 @@ export async function readPlainRows(file: string, layout: 'jsonl' | 'csv', optio
     }
     return rows.add(id, line)
   }
-  if (layout === 'csv') await readCsv(file, options, fields, rows, start)
-  else await readJsonl(file, options, fields, rows, start)
+  const read: RowsRead = { file, options, fields, rows, start }
+  if (layout === 'csv') await readCsv(read)
+  else await readJsonl(read)
   if (duplicateCount > 0) {
     // A repeated id with a document field is a run (one line per retrieved document): say that, not the repeats.
     const doc = documentField(fields.attributeFields)
@@ -67,6 +68,15 @@ type Fields = Pick<SideRows, 'numericFields' | 'attributeFields'>
 /** Starts the row of a new id (undefined: a repeat, recorded by the caller). */
 type StartRow = (id: string, line: number) => number | undefined
 
+/** One file being read: where its rows and field names go, and how a new id starts its row. */
+interface RowsRead {
+  file: string
+  options: RowsOptions
+  fields: Fields
+  rows: SideRowsBuilder
+  start: StartRow
+}
+
 /**
  * Ids are compared exactly as written ("café" in NFC and NFD are two queries, as "01" and "1" are), because
  * normalising would silently merge queries some system does tell apart. Look-alikes are rare and usually an
@@ -85,9 +95,10 @@ function normalizationTwins(side: SideRows): string[] {
   return twins
 }
 
-async function readJsonl(file: string, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): Promise<void> {
+async function readJsonl(read: RowsRead): Promise<void> {
+  const { file, options } = read
   const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
-  await forEachJsonRecord(file, (m, line) => fieldsToRow(m.keys, m.values, m.size, file, line, options, fields, rows, start), {
+  await forEachJsonRecord(file, (m, line) => fieldsToRow(read, m, line), {
     ...options,
     nonFinite: true,
     hint: (text, line) => (line === 1 ? firstLineHint(text, hint) : hint),
@@ -98,9 +109,11 @@ async function readJsonl(file: string, options: RowsOptions, fields: Fields, row
   })
 }
 
-/** One record's members (keys[0..size), values[0..size), in Object.keys order) into its row. */
-function fieldsToRow(keys: readonly string[], values: readonly unknown[], size: number, file: string, line: number, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): void {
-  const { metricFields, keepAttributes } = options
+/** One record's members (in Object.keys order) into its row. */
+function fieldsToRow(read: RowsRead, record: JsonMembers, line: number): void {
+  const { file, fields, rows, start } = read
+  const { metricFields, keepAttributes } = read.options
+  const { keys, values, size } = record
   let at = -1
   for (let k = 0; k < size && at < 0; k++) if (keys[k] === ID_FIELD) at = k
   const id = readId(at < 0 ? undefined : values[at], file, line)
@@ -153,7 +166,8 @@ function readId(value: unknown, file: string, line: number): string {
   throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
 }
 
-async function readCsv(file: string, options: RowsOptions, fields: Fields, rows: SideRowsBuilder, start: StartRow): Promise<void> {
+async function readCsv(read: RowsRead): Promise<void> {
+  const { file, options, fields, rows, start } = read
   let header: string[] | null = null
   let idColumn = -1
   await forEachCsvRecord(

@@ -79,7 +79,7 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
     const label = `${prefix}[${i}]`
     if (!isObject(tc)) throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"')
     const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {}
-    const id = caseId(tc, metadata, file, label, idField)
+    const id = caseId(tc, metadata, { file, label, idField })
     const row = sink.start(id, 0, label)
     if (row === undefined) return
     const used = new Map<string, string>()
@@ -131,7 +131,9 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
   return sink.finish('the list of test cases is empty')
 }
 
-function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, file: string, label: string, idField: string | undefined): string {
+/** The query id of test case `tc` (see the module comment); `at` says where it is, for the refusals. */
+function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, at: { file: string; label: string; idField: string | undefined }): string {
+  const { file, label, idField } = at
   const text = (v: unknown, what: string): string => {
     if (typeof v === 'string' && v !== '') return v
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)

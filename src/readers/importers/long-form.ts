@@ -103,19 +103,24 @@ export class Pivot {
     put()
   }
 
-  /** Records an attribute of the query: stored once with `put`; a different value on a later line is refused. */
-  attribute(e: Entry, key: string, text: string, line: number, put: () => void): void {
+  /**
+   * Records an attribute of the query: true the first time (the caller stores it), false when a later line repeats
+   * it; a different value on a later line is refused.
+   */
+  attribute(e: Entry, key: string, text: string, line: number): boolean {
     const earlier = e.attrs.get(key)
     if (earlier === undefined) {
       e.attrs.set(key, { text, line })
-      put()
-    } else if (earlier.text !== text) {
+      return true
+    }
+    if (earlier.text !== text) {
       throw new InputError(
         { file: this.file, line, queryId: e.id },
         `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`,
         'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column'
       )
     }
+    return false
   }
 
   /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
@@ -165,7 +170,7 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
         const key = record.keys[k]
         if (key === idKey || key === mKey || key === vKey) continue
         const v = record.values[k]
-        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') pivot.attribute(e, key, String(v), line, () => pivot.sink.value(e.row, key, v, { line }))
+        if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), line)) pivot.sink.value(e.row, key, v, { line })
       }
     }
     await forEachJsonRecord(file, onRecord, { nonFinite: true, hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}' })
@@ -192,7 +197,7 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
     for (let k = 0; k < header.length; k++) {
       const key = header[k]
       if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === '')) continue
-      pivot.attribute(e, key, fields[k], line, () => pivot.sink.cell(e.row, key, fields[k]))
+      if (pivot.attribute(e, key, fields[k], line)) pivot.sink.cell(e.row, key, fields[k])
     }
   }
   if (layout === 'csv') await forEachCsvRecord(file, onRecord)

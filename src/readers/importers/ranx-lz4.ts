@@ -37,7 +37,15 @@ async function cborOf(file: string, what: string): Promise<Uint8Array> {
   }
 }
 
-function decode(file: string, cbor: Uint8Array, handler: CborNestedHandler, words: CborNestedWords, example: string): void {
+/** What a CBOR dict is decoded into and how its refusals word it (`example`: what ranx writes). */
+interface Decoding {
+  handler: CborNestedHandler
+  words: CborNestedWords
+  example: string
+}
+
+function decode(file: string, cbor: Uint8Array, decoding: Decoding): void {
+  const { handler, words, example } = decoding
   try {
     decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES)
   } catch (error) {
@@ -51,10 +59,8 @@ function decode(file: string, cbor: Uint8Array, handler: CborNestedHandler, word
 export async function readRanxLz4Run(file: string, collector: BlockCollector): Promise<void> {
   const cbor = await cborOf(file, 'run')
   let current = ''
-  decode(
-    file,
-    cbor,
-    {
+  decode(file, cbor, {
+    handler: {
       outer: (id, ordinal) => {
         current = id
         collector.startQuery(id, ordinal)
@@ -65,9 +71,9 @@ export async function readRanxLz4Run(file: string, collector: BlockCollector): P
         collector.add(toByteString(doc), score, ordinal)
       }
     },
-    { outerKey: 'query id', innerKey: 'document id', value: 'score' },
-    '{"q1": {"doc7": 12.5}}'
-  )
+    words: { outerKey: 'query id', innerKey: 'document id', value: 'score' },
+    example: '{"q1": {"doc7": 12.5}}'
+  })
 }
 
 /** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
@@ -75,18 +81,16 @@ export async function readRanxLz4Qrels(file: string): Promise<Qrels> {
   const cbor = await cborOf(file, 'judgments file')
   const builder = new QrelsBuilder(file)
   let current = ''
-  decode(
-    file,
-    cbor,
-    {
+  decode(file, cbor, {
+    handler: {
       outer: (id, ordinal) => {
         current = id
         builder.query(id, ordinal)
       },
       entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
     },
-    { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
-    '{"q1": {"doc7": 1}}'
-  )
+    words: { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
+    example: '{"q1": {"doc7": 1}}'
+  })
   return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}')
 }

@@ -128,7 +128,7 @@ async function readJsonlRecords(file: string, options: RecordsOptions): Promise<
     file,
     (m, line) => {
       idColumn ??= chooseId(m.keys.slice(0, m.size), file, options.idField, line)
-      addRecord(sink, m, idColumn, file, line, `line ${line}`)
+      addRecord(sink, m, idColumn, line)
     },
     { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' }
   )
@@ -158,14 +158,17 @@ export function recordsToRows(records: unknown[], file: string, options: Records
     if (!isObject(record)) throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}')
     const keys = Object.keys(record)
     idColumn ??= chooseId(keys, file, options.idField)
-    addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, file, 0, `[${i}]`)
+    addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, `[${i}]`)
   })
   return sink.finish('the array is empty: write one record per question')
 }
 
-function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, file: string, line: number, label: string): void {
+/** One record into the sink; `place` is its line, or for a record of a JSON document its label (`[3]`). */
+function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, place: number | string): void {
+  const line = typeof place === 'number' ? place : 0
+  const label = typeof place === 'number' ? `line ${place}` : place
   const where = line > 0 ? { line } : { key: `${label}.${idColumn}` }
-  const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, file, idColumn, where), line, label)
+  const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where), line, label)
   if (row === undefined) return
   for (let k = 0; k < record.size; k++) {
     const key = record.keys[k]

@@ -1,5 +1,5 @@
 import { InputError } from '../../errors.js'
-import { decodeLine, forEachLineBytes, type LineOptions } from '../lines.js'
+import { decodeLine, forEachLineBytes, refuseNotUtf8, type LineOptions } from '../lines.js'
 import { parseJsonWithNonFinite, parseStrictJson, REPEATED_KEY_HINT } from './document.js'
 import { FlatRecord } from './flat-record.js'
 
@@ -96,7 +96,7 @@ export async function forEachJsonRecord(file: string, onRecord: (members: JsonMe
     file,
     (bytes, from, to, line) => {
       if (flat.parse(bytes, from, to)) return onRecord(flat, line)
-      const text = decodeLine(bytes, from, to, file, line)
+      const text = decodeLine(bytes, from, to) ?? refuseNotUtf8(file, line)
       if (text.trim() === '') return
       options.beforeParse?.(text, line)
       const hint = typeof options.hint === 'string' ? options.hint : options.hint(text, line)

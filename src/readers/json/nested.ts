@@ -154,6 +154,7 @@ export function readNestedNumbers(file: string, handler: NestedHandler, words: N
 }
 
 function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedWords): NestedSummary {
+  const reading: Reading = { file, words, passOn: handler.notNumber !== undefined }
   const fail = (message: string, hint?: string): never => {
     throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`)
   }
@@ -205,7 +206,7 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
         cur.skipSpace()
         if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(inner)}`)
         cur.skipSpace()
-        const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words, handler.notNumber !== undefined)
+        const value = readNumber(cur, reading, inner, key)
         if (typeof value === 'number') handler.entry(inner, value, innerLine)
         else handler.notNumber?.(inner, value, innerLine)
         entries++
@@ -350,15 +351,29 @@ function readHex4(cur: Cursor, bad: (m: string) => never): number {
   return v
 }
 
+/** `score of "d7" in query "q1"`: built only for a refusal, as the hot path reads millions of numbers. */
+function valueOf(words: NestedWords, inner: string, key: string): string {
+  return `${words.value} of ${quote(inner)} in query ${quote(key)}`
+}
+
+/** What {@link readNumber} needs of the read: the file and words for its refusals, and whether non-numbers pass on. */
+interface Reading {
+  file: string
+  words: NestedWords
+  /** Pass `null` and Python's non-finite words on as tokens (the handler has notNumber). */
+  passOn: boolean
+}
+
 /**
  * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
  * non-finite words are returned as tokens for the handler to decide.
  */
-function readNumber(cur: Cursor, file: string, what: string, words: NestedWords, passOn: boolean): number | NotNumber {
+function readNumber(cur: Cursor, reading: Reading, inner: string, key: string): number | NotNumber {
+  const { file, words, passOn } = reading
   const line = cur.line
   const first = cur.peek()
   if (first === 0x22 || first === 0x7b || first === 0x5b) {
-    throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`)
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`)
   }
   // The token runs to the next delimiter; it is lexed from the window (the cap bounds what must be in it).
   cur.ensure(MAX_NUMBER_CHARS + 1)
@@ -374,23 +389,23 @@ function readNumber(cur: Cursor, file: string, what: string, words: NestedWords,
   if (to - from > MAX_NUMBER_CHARS) {
     throw new InputError(
       { file, line },
-      `the ${what} is longer than ${MAX_NUMBER_CHARS} characters (${quote(buf.toString('latin1', from, from + MAX_NUMBER_CHARS), 20)})`,
+      `the ${valueOf(words, inner, key)} is longer than ${MAX_NUMBER_CHARS} characters (${quote(buf.toString('latin1', from, from + MAX_NUMBER_CHARS), 20)})`,
       `write each ${words.value} as a JSON number such as 12.5`
     )
   }
   cur.pos = to
   if (numberEnd(buf, from, to) === to) {
     const value = numberValue(buf, from, to)
-    if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${what} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number')
+    if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number')
     return value
   }
   const text = buf.toString('latin1', from, to)
   if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity')) return text
   if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
-    throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
   }
   if (text === 'null') {
-    throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
   }
-  throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
+  throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
 }
