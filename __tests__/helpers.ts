@@ -48,6 +48,16 @@ export function jsonl(rows: Array<Record<string, unknown>>): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 }
 
+/**
+ * A report without the formats its inputs were read as (the JSON report's `inputs.formats`): what the same data in
+ * two formats must agree on byte for byte. Markdown and text reports do not name the format and pass unchanged.
+ */
+export function withoutInputFormats(report: string): string {
+  const masked = report.replace(/,\n {4}"formats": \{\n[\s\S]*?\n {4}\}/, '')
+  if (report.trimStart().startsWith('{') && masked === report) throw new Error('a JSON report without inputs.formats')
+  return masked
+}
+
 /** True when a message looks like a stack trace (which no refusal may print). */
 export function hasStackTrace(text: string): boolean {
   return /\n\s+at .+\(.+:\d+:\d+\)/.test(text) || /\n\s+at file:/.test(text)

@@ -19,7 +19,7 @@ const MAX_PARAMETERS = 4
 /** Generated files: their shape is their generator's (a test diffs them against it). */
 const GENERATED = new Set(['stats/kernels.ts']) // scripts/generate-kernels.js, npm run generate:kernels
 
-const PENDING = 'pending: other branch (readers/ and stats/ are converted there)'
+const PENDING = 'pending: other branch (stats/ is converted there)'
 
 /**
  * Functions allowed more than four parameters (`file name`, the file relative to src/), each with its reason.
@@ -28,21 +28,6 @@ const PENDING = 'pending: other branch (readers/ and stats/ are converted there)
  * and converted). An entry whose function is gone (or is down to four) fails the test: delete it.
  */
 const ALLOWED = new Map<string, string>([
-  ['readers/binary/lz4-frame.ts decodeBlock', PENDING],
-  ['readers/importers/deepeval.ts caseId', PENDING],
-  ['readers/importers/json-object.ts readNumber', PENDING],
-  ['readers/importers/long-form.ts attribute', PENDING],
-  ['readers/importers/ragas.ts addRecord', PENDING],
-  ['readers/importers/ranx-lz4.ts decode', PENDING],
-  ['readers/lines.ts decodeLine', PENDING],
-  ['readers/parquet-pages.ts checkDataPageV1', PENDING],
-  ['readers/parquet-pages.ts checkDataPageV2', PENDING],
-  ['readers/parquet-pages.ts checkValues', PENDING],
-  ['readers/parquet-pages.ts hybridRuns', PENDING],
-  ['readers/parquet.ts zipRows', PENDING],
-  ['readers/rows.ts readJsonl', PENDING],
-  ['readers/rows.ts fieldsToRow', PENDING],
-  ['readers/rows.ts readCsv', PENDING],
   ['stats/bootstrap.ts bootstrapDistribution', PENDING],
   ['stats/bootstrap.ts bootstrapPlan', PENDING],
   ['stats/compare.ts mixOf', PENDING],
@@ -53,8 +38,6 @@ const ALLOWED = new Map<string, string>([
   ['stats/randomization.ts signFlipTest', PENDING],
   ['stats/randomization.ts nibbleTable', PENDING],
   ['stats/seeds.ts sideColumns', PENDING],
-  ['readers/aggregates.ts checkShard', PENDING],
-  ['readers/aggregates.ts mergeMoments', PENDING],
   ['stats/engine-queries.ts regressionsPast', PENDING],
   ['stats/poisson.ts poissonJob', PENDING],
   ['stats/randomization.ts signFlipPlan', PENDING],

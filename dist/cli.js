@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { open, writeFile } from 'node:fs/promises';
-import { openSync, closeSync, readSync, createReadStream, existsSync } from 'node:fs';
 import os from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { openSync, closeSync, readSync, createReadStream, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
@@ -222,6 +222,148 @@ function isInputError(error) {
     return error instanceof InputError;
 }
 
+/** Number of rows of a side. */
+function rowCount(side) {
+    return side.ids.length;
+}
+/** The value of metric `field` in row `row`, or null when missing (or when no row has the field). */
+function valueAt(side, field, row) {
+    const column = side.values.get(field);
+    if (column === undefined)
+        return null;
+    const v = column[row];
+    return Number.isNaN(v) ? null : v;
+}
+/** The attribute `field` of row `row`, or undefined when the row has none. */
+function attrAt(side, field, row) {
+    return side.attrs.get(field)?.[row];
+}
+/**
+ * Sets attribute `field` of row `row` on a side already built (the evaluation set's attributes are given to a
+ * run's rows after it was scored: src/trust/load-trust.ts).
+ */
+function setAttrAt(side, field, row, value) {
+    let column = side.attrs.get(field);
+    if (column === undefined)
+        side.attrs.set(field, (column = new Array(side.ids.length).fill(undefined)));
+    column[row] = value;
+}
+/**
+ * A side from rows given as data (ids must be unique): what a test or a computation that already holds its
+ * rows uses instead of a reader. The field sets are the fields the rows hold, unless given.
+ */
+function sideFromRows(source, rows, fields = {}) {
+    const builder = new SideRowsBuilder(source);
+    const numericFields = new Set();
+    const attributeFields = new Set();
+    for (const r of rows) {
+        if (builder.rowOf(r.id) !== undefined)
+            throw new Error(`sideFromRows: query id ${JSON.stringify(r.id)} appears twice`);
+        const row = builder.add(r.id, r.line);
+        for (const [name, v] of r.values) {
+            builder.setValue(row, name, v);
+            numericFields.add(name);
+        }
+        for (const [name, v] of r.attrs ?? []) {
+            builder.setAttr(row, name, v);
+            attributeFields.add(name);
+        }
+    }
+    return builder.build({ numericFields: fields.numericFields ?? numericFields, attributeFields: fields.attributeFields ?? attributeFields, notes: fields.notes ?? [] });
+}
+/** First capacity of a builder's columns (they double as rows are added). */
+const FIRST_CAPACITY = 1024;
+/**
+ * Builds a {@link SideRows} row by row while a file is read: columns grow by doubling (amortised O(1) a value,
+ * no object per row), and the id index that finds a repeated id is the one the pairing uses. Readers check the
+ * values (finite, capped) before they set them; the builder only stores.
+ */
+class SideRowsBuilder {
+    source;
+    n = 0;
+    capacity = FIRST_CAPACITY;
+    ids = [];
+    lines = new Float64Array(FIRST_CAPACITY);
+    values = new Map();
+    attrs = new Map();
+    index = new Map();
+    constructor(source) {
+        this.source = source;
+    }
+    /** Rows added so far. */
+    get size() {
+        return this.n;
+    }
+    /** The row of `id`, or undefined when it was not added. */
+    rowOf(id) {
+        return this.index.get(id);
+    }
+    /** The query id of row `row`. */
+    idOf(row) {
+        return this.ids[row];
+    }
+    /** The line of row `row`. */
+    lineOf(row) {
+        return this.lines[row];
+    }
+    /** Appends a row for a new id (the caller has checked {@link rowOf}) and returns its number. */
+    add(id, line) {
+        if (this.n === this.capacity)
+            this.grow();
+        const row = this.n++;
+        this.ids.push(id);
+        this.lines[row] = line;
+        this.index.set(id, row);
+        return row;
+    }
+    /** Sets metric `field` of `row` (null = missing). */
+    setValue(row, field, value) {
+        let column = this.values.get(field);
+        if (column === undefined)
+            this.values.set(field, (column = new Float64Array(this.capacity).fill(Number.NaN)));
+        column[row] = value === null ? Number.NaN : value;
+    }
+    /** Sets attribute `field` of `row`. */
+    setAttr(row, field, text) {
+        let column = this.attrs.get(field);
+        if (column === undefined)
+            this.attrs.set(field, (column = []));
+        // Kept dense (no holes): rows without the attribute read undefined.
+        while (column.length < row)
+            column.push(undefined);
+        if (column.length === row)
+            column.push(text);
+        else
+            column[row] = text;
+    }
+    /** The attribute `field` of `row` set so far, or undefined. */
+    attr(row, field) {
+        return this.attrs.get(field)?.[row];
+    }
+    /** The side, with its field sets and notes; the columns are cut to the rows added. */
+    build(fields) {
+        const n = this.n;
+        const values = new Map();
+        for (const [name, column] of this.values)
+            values.set(name, column.slice(0, n));
+        for (const column of this.attrs.values())
+            while (column.length < n)
+                column.push(undefined);
+        return { source: this.source, ids: this.ids, lines: this.lines.slice(0, n), index: this.index, values, attrs: this.attrs, ...fields };
+    }
+    grow() {
+        this.capacity *= 2;
+        const lines = new Float64Array(this.capacity);
+        lines.set(this.lines);
+        this.lines = lines;
+        for (const [name, column] of this.values) {
+            const wider = new Float64Array(this.capacity).fill(Number.NaN);
+            wider.set(column);
+            this.values.set(name, wider);
+        }
+    }
+}
+
 /** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
 function openError(file, error) {
     const code = error.code;
@@ -417,10 +559,10 @@ async function forEachLineBytes(file, onLine, options = {}) {
  * path; invalid UTF-8 is refused with the file and line.
  */
 async function forEachLine(file, onLine, options = {}) {
-    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end, file, line), line, end - start), options);
+    return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end) ?? refuseNotUtf8(file, line), line, end - start), options);
 }
-/** The text of line `line`, bytes [start, end): ASCII by a fast path, else strict UTF-8 (invalid UTF-8 is refused with the file and line). */
-function decodeLine(bytes, start, end, file, line) {
+/** The text of bytes [start, end): ASCII by a fast path, else strict UTF-8; undefined when they are not UTF-8. */
+function decodeLine(bytes, start, end) {
     let ascii = true;
     for (let i = start; i < end; i++) {
         if (bytes[i] >= 0x80) {
@@ -434,2256 +576,15 @@ function decodeLine(bytes, start, end, file, line) {
         return fatalDecoder.decode(bytes.subarray(start, end));
     }
     catch {
-        throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8');
+        return undefined;
     }
+}
+/** The refusal of a line that is not UTF-8. */
+function refuseNotUtf8(file, line) {
+    throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8');
 }
 function tooLong(file, line, cap) {
     throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter');
-}
-
-/**
- * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
- * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
- * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
- * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
- */
-/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
-function compareCodePoints(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-        let x = a.charCodeAt(i);
-        let y = b.charCodeAt(i);
-        if (x === y)
-            continue;
-        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
-        if (x >= 0xd800)
-            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
-        if (y >= 0xd800)
-            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
-        return x - y;
-    }
-    return a.length - b.length;
-}
-/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
-function toByteString(text) {
-    for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) >= 0x80)
-            return Buffer.from(text, 'utf8').toString('latin1');
-    }
-    return text;
-}
-/** The inverse of {@link toByteString}, for messages. */
-function fromByteString(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        if (bytes.charCodeAt(i) >= 0x80)
-            return Buffer.from(bytes, 'latin1').toString('utf8');
-    }
-    return bytes;
-}
-
-/**
- * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/readers/qrels.ts): grades are whole numbers kept as written
- * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
- * query ids are ordered by UTF-8 bytes as trec_eval orders them.
- */
-class QrelsBuilder {
-    file;
-    queries = new Map();
-    pending = new Map();
-    lines = new Map();
-    judgments = 0;
-    constructor(file) {
-        this.file = file;
-    }
-    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
-    query(id, line) {
-        if (this.queries.has(id))
-            return;
-        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
-        this.pending.set(id, []);
-        this.lines.set(id, new Map());
-    }
-    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
-    add(id, doc, grade, line) {
-        if (!Number.isSafeInteger(grade)) {
-            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        this.query(id, line);
-        const query = this.queries.get(id);
-        const docLines = this.lines.get(id);
-        const docno = toByteString(doc);
-        const earlier = docLines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        docLines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            this.pending.get(id).push(grade);
-        this.judgments++;
-    }
-    /** The judgments, refused when there are none. */
-    finish(emptyHint) {
-        if (this.queries.size === 0)
-            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
-        for (const [id, query] of this.queries) {
-            const grades = Int32Array.from(this.pending.get(id));
-            grades.sort();
-            grades.reverse();
-            query.gradesDesc = grades;
-        }
-        const ids = [...this.queries.keys()].sort(compareCodePoints);
-        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
-    }
-}
-
-/**
- * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
- * `GenericDataLoader` have them:
- *
- *     query-id	corpus-id	score
- *     1	31715818	1
- *
- * The header is recognised by its three columns with a third that is not a number (BEIR writes
- * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
- * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
- */
-/**
- * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
- * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
- * for a header.
- */
-function isBeirHeader(line) {
-    const f = line
-        .replace(/\r$/, '')
-        .split('\t')
-        .map((x) => x.trim());
-    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
-}
-/** Reads BEIR-style TSV judgments. */
-async function readBeirQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let header = true;
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        if (header) {
-            header = false;
-            if (!isBeirHeader(text)) {
-                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
-            }
-            return;
-        }
-        const f = text.split('\t');
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
-        }
-        const [id, doc, scoreText] = f.map((x) => x.trim());
-        if (id === '' || doc === '')
-            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
-        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
-        }
-        builder.add(id, doc, Number(scoreText), line);
-    });
-    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
-}
-
-/**
- * The typed shapes that flow through the pipeline. Inputs are read once into these; every later stage is a
- * pure function of them. Maps (not plain objects) hold user-named keys, so an id or field called
- * `__proto__` or `constructor` is plain data.
- */
-/** Number of rows of a side. */
-function rowCount(side) {
-    return side.ids.length;
-}
-/** The value of metric `field` in row `row`, or null when missing (or when no row has the field). */
-function valueAt(side, field, row) {
-    const column = side.values.get(field);
-    if (column === undefined)
-        return null;
-    const v = column[row];
-    return Number.isNaN(v) ? null : v;
-}
-/** The attribute `field` of row `row`, or undefined when the row has none. */
-function attrAt(side, field, row) {
-    return side.attrs.get(field)?.[row];
-}
-/**
- * Sets attribute `field` of row `row` on a side already built (the evaluation set's attributes are given to a
- * run's rows after it was scored: src/trust/load-trust.ts).
- */
-function setAttrAt(side, field, row, value) {
-    let column = side.attrs.get(field);
-    if (column === undefined)
-        side.attrs.set(field, (column = new Array(side.ids.length).fill(undefined)));
-    column[row] = value;
-}
-/**
- * A side from rows given as data (ids must be unique): what a test or a computation that already holds its
- * rows uses instead of a reader. The field sets are the fields the rows hold, unless given.
- */
-function sideFromRows(source, rows, fields = {}) {
-    const builder = new SideRowsBuilder(source);
-    const numericFields = new Set();
-    const attributeFields = new Set();
-    for (const r of rows) {
-        if (builder.rowOf(r.id) !== undefined)
-            throw new Error(`sideFromRows: query id ${JSON.stringify(r.id)} appears twice`);
-        const row = builder.add(r.id, r.line);
-        for (const [name, v] of r.values) {
-            builder.setValue(row, name, v);
-            numericFields.add(name);
-        }
-        for (const [name, v] of r.attrs ?? []) {
-            builder.setAttr(row, name, v);
-            attributeFields.add(name);
-        }
-    }
-    return builder.build({ numericFields: fields.numericFields ?? numericFields, attributeFields: fields.attributeFields ?? attributeFields, notes: fields.notes ?? [] });
-}
-/** First capacity of a builder's columns (they double as rows are added). */
-const FIRST_CAPACITY = 1024;
-/**
- * Builds a {@link SideRows} row by row while a file is read: columns grow by doubling (amortised O(1) a value,
- * no object per row), and the id index that finds a repeated id is the one the pairing uses. Readers check the
- * values (finite, capped) before they set them; the builder only stores.
- */
-class SideRowsBuilder {
-    source;
-    n = 0;
-    capacity = FIRST_CAPACITY;
-    ids = [];
-    lines = new Float64Array(FIRST_CAPACITY);
-    values = new Map();
-    attrs = new Map();
-    index = new Map();
-    constructor(source) {
-        this.source = source;
-    }
-    /** Rows added so far. */
-    get size() {
-        return this.n;
-    }
-    /** The row of `id`, or undefined when it was not added. */
-    rowOf(id) {
-        return this.index.get(id);
-    }
-    /** The query id of row `row`. */
-    idOf(row) {
-        return this.ids[row];
-    }
-    /** The line of row `row`. */
-    lineOf(row) {
-        return this.lines[row];
-    }
-    /** Appends a row for a new id (the caller has checked {@link rowOf}) and returns its number. */
-    add(id, line) {
-        if (this.n === this.capacity)
-            this.grow();
-        const row = this.n++;
-        this.ids.push(id);
-        this.lines[row] = line;
-        this.index.set(id, row);
-        return row;
-    }
-    /** Sets metric `field` of `row` (null = missing). */
-    setValue(row, field, value) {
-        let column = this.values.get(field);
-        if (column === undefined)
-            this.values.set(field, (column = new Float64Array(this.capacity).fill(Number.NaN)));
-        column[row] = value === null ? Number.NaN : value;
-    }
-    /** Sets attribute `field` of `row`. */
-    setAttr(row, field, text) {
-        let column = this.attrs.get(field);
-        if (column === undefined)
-            this.attrs.set(field, (column = []));
-        // Kept dense (no holes): rows without the attribute read undefined.
-        while (column.length < row)
-            column.push(undefined);
-        if (column.length === row)
-            column.push(text);
-        else
-            column[row] = text;
-    }
-    /** The attribute `field` of `row` set so far, or undefined. */
-    attr(row, field) {
-        return this.attrs.get(field)?.[row];
-    }
-    /** The side, with its field sets and notes; the columns are cut to the rows added. */
-    build(fields) {
-        const n = this.n;
-        const values = new Map();
-        for (const [name, column] of this.values)
-            values.set(name, column.slice(0, n));
-        for (const column of this.attrs.values())
-            while (column.length < n)
-                column.push(undefined);
-        return { source: this.source, ids: this.ids, lines: this.lines.slice(0, n), index: this.index, values, attrs: this.attrs, ...fields };
-    }
-    grow() {
-        this.capacity *= 2;
-        const lines = new Float64Array(this.capacity);
-        lines.set(this.lines);
-        this.lines = lines;
-        for (const [name, column] of this.values) {
-            const wider = new Float64Array(this.capacity).fill(Number.NaN);
-            wider.set(column);
-            this.values.set(name, wider);
-        }
-    }
-}
-
-/**
- * Longest query id, in characters (UTF-16 code units). An id is a key, kept once per query and side and
- * printed in reports; even a question text used as the id (`--id-field user_input`) fits. A longer one is a
- * whole document in the id column, or a file built to make every kept id cost megabytes.
- */
-const MAX_QUERY_ID_CHARS = 1024;
-/**
- * Longest value of an attribute the rules use (slices, where, per_slice, cluster, weights.by), in
- * characters. These are labels (a segment, a category, a user id), kept per query and printed as slice
- * names. Attributes the rules do not use are not kept at all, so they have no cap beyond the line's.
- */
-const MAX_ATTRIBUTE_CHARS = 256;
-/**
- * How many distinct field names a rows reader remembers beyond the metrics and the attributes it keeps.
- * They only feed hints ("did you mean", `init`); a file whose every line invents new field names must not
- * make that list grow with the file.
- */
-const MAX_HINT_FIELDS = 1000;
-/** Refuses a query id longer than {@link MAX_QUERY_ID_CHARS}, showing only its beginning. */
-function checkQueryIdLength(id, where) {
-    if (id.length > MAX_QUERY_ID_CHARS) {
-        throw new InputError(where, `the query id ${JSON.stringify(id.slice(0, 40))}… is ${id.length} characters long; the limit is ${MAX_QUERY_ID_CHARS}`, 'query ids are short keys: write an id column (query_id) instead of the question or document text');
-    }
-}
-/** Refuses a kept attribute value longer than {@link MAX_ATTRIBUTE_CHARS}, naming the attribute. */
-function checkAttributeLength(name, value, where) {
-    if (value.length > MAX_ATTRIBUTE_CHARS) {
-        throw new InputError(where, `attribute "${name.slice(0, 80)}" is ${value.length} characters long (${JSON.stringify(value.slice(0, 40))}…); the limit for an attribute the rules use is ${MAX_ATTRIBUTE_CHARS}`, 'slice, cluster and weight attributes are short labels (a segment, a category, a user id)');
-    }
-}
-/**
- * Longest field name kept for hints, in characters. A hint names a field a person would type; a longer name is
- * a broken export or a file built so that each remembered name costs megabytes (a 16 MiB line can hold one
- * 16 MiB key, and {@link MAX_HINT_FIELDS} of them would be kept).
- */
-const MAX_HINT_FIELD_CHARS = 256;
-/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names; longer names than {@link MAX_HINT_FIELD_CHARS} are not kept. */
-function rememberField(names, name) {
-    if (name.length > MAX_HINT_FIELD_CHARS)
-        return;
-    if (names.size < MAX_HINT_FIELDS || names.has(name))
-        names.add(name);
-}
-/**
- * Longest document id in a run, in bytes. Ids are kept for every document of the query being scored (and,
- * for a run not grouped by query, for the whole run); TREC and MS MARCO ids are tens of bytes, URLs a few
- * hundred. A longer one is a broken line or a file built to make each kept id cost megabytes.
- */
-const MAX_DOC_ID_BYTES = 1024;
-/** Refuses a run's document id (a byte string) longer than {@link MAX_DOC_ID_BYTES}. */
-function checkDocIdLength(docno, where) {
-    if (docno.length > MAX_DOC_ID_BYTES) {
-        throw new InputError(where, `a document id is ${docno.length} bytes long; the limit is ${MAX_DOC_ID_BYTES}`, 'document ids are short keys; the line is probably broken (missing separators)');
-    }
-}
-
-/**
- * Longest number written as text that the gate reads (a CSV cell, a score in a run). A double needs at most
- * 17 significant digits, so even a long fixed-point export (`format(x, '.50f')`) stays far below this; a
- * longer "number" is a broken or hostile file, and refusing it keeps messages short and parsing cheap.
- */
-const MAX_NUMBER_CHARS$1 = 1000;
-/**
- * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
- * exponent (`[+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?`). Hex ("0x10"), "NaN", "Infinity",
- * "1_000", "" and padded text are not numbers here, because JavaScript's Number() would quietly accept some
- * of them (Number("") is 0, Number("0x10") is 16). A hand scanner, one pass, no regex: the regex it replaces
- * (`\d+\.?\d*`) backtracked quadratically on a long run of digits followed by a letter (17 s for 100,000
- * digits), and every byte of a cell comes from the pull request.
- */
-function isDecimalText(text) {
-    const n = text.length;
-    let i = 0;
-    let c = text.charCodeAt(0);
-    if (c === 0x2b || c === 0x2d)
-        i++;
-    let digits = 0;
-    while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39) {
-        i++;
-        digits++;
-    }
-    if (i < n && text.charCodeAt(i) === 0x2e) {
-        i++;
-        while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39) {
-            i++;
-            digits++;
-        }
-    }
-    if (digits === 0)
-        return false;
-    if (i < n && ((c = text.charCodeAt(i)) === 0x65 || c === 0x45)) {
-        i++;
-        if (i < n && ((c = text.charCodeAt(i)) === 0x2b || c === 0x2d))
-            i++;
-        const start = i;
-        while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39)
-            i++;
-        if (i === start)
-            return false;
-    }
-    return i === n;
-}
-/** Parses a strict decimal; returns undefined for anything else, for values that overflow to ±Infinity, and beyond {@link MAX_NUMBER_CHARS}. */
-function parseDecimal$1(text) {
-    if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
-        return undefined;
-    const value = Number(text);
-    return Number.isFinite(value) ? value : undefined;
-}
-/** Why a text is not a usable number, for the error message. */
-function describeBadNumber(text) {
-    if (text === '')
-        return 'is empty';
-    if (text.length > MAX_NUMBER_CHARS$1)
-        return `is ${text.length} characters long; a number is at most ${MAX_NUMBER_CHARS$1}`;
-    if (isDecimalText(text))
-        return `${JSON.stringify(text)} overflows to infinity`;
-    return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
-}
-/**
- * A metric value written as text (a CSV cell): an empty cell is a missing value (null, for the pairing stage
- * to refuse or fill as the rules say); anything that is not a strict finite decimal is refused with the
- * file, line, query and column.
- */
-function parseMetricCell(text, column, where) {
-    const trimmed = text.trim();
-    if (trimmed === '')
-        return null;
-    const value = parseDecimal$1(trimmed);
-    if (value === undefined) {
-        throw new InputError(where, `column "${column}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
-    }
-    return value;
-}
-
-/**
- * The first key repeated within one object of a JSON text that JSON.parse accepted, at any depth, or
- * undefined. Linear in the text's length (each string is scanned once; keys are hashed once).
- */
-function findRepeatedKey(text) {
-    const stack = [];
-    let line = 1;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            const start = i;
-            let escaped = false;
-            for (i++; i < text.length; i++) {
-                const d = text.charCodeAt(i);
-                if (escaped)
-                    escaped = false;
-                else if (d === 0x5c)
-                    escaped = true;
-                else if (d === 0x22)
-                    break;
-            }
-            const top = stack[stack.length - 1];
-            if (top !== undefined && top.isObject && top.expectKey) {
-                const raw = text.slice(start + 1, i);
-                const key = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
-                top.seen ??= new Set();
-                if (top.seen.has(key))
-                    return { key, line, path: pathOf(stack.slice(0, -1)) };
-                top.seen.add(key);
-                top.key = key;
-                top.expectKey = false;
-            }
-        }
-        else if (c === 0x7b)
-            stack.push({ isObject: true, seen: undefined, key: '', index: 0, expectKey: true });
-        else if (c === 0x5b)
-            stack.push({ isObject: false, seen: undefined, key: '', index: 0, expectKey: false });
-        else if (c === 0x7d || c === 0x5d)
-            stack.pop();
-        else if (c === 0x2c) {
-            const top = stack[stack.length - 1];
-            if (top?.isObject)
-                top.expectKey = true;
-            else if (top !== undefined)
-                top.index++;
-        }
-        else if (c === 0x0a)
-            line++;
-    }
-    return undefined;
-}
-/** `a.b[2].c` for the open containers (each frame names the member its child is in). */
-function pathOf(frames) {
-    let path = '';
-    for (const f of frames) {
-        if (f.isObject)
-            path += path === '' ? f.key : `.${f.key}`;
-        else
-            path += `[${f.index}]`;
-    }
-    return path;
-}
-/** The words of a repeated-key refusal: `key "m" appears twice in [3] (JSON would silently keep the last)`. */
-function repeatedKeyProblem(r) {
-    return `key ${quote(r.key)} appears twice in ${r.path === '' ? 'the record' : `the object at ${quote(r.path)}`} (JSON would silently keep the last)`;
-}
-/** The hint of every repeated-key refusal. */
-const REPEATED_KEY_HINT = 'write each key once per object';
-/**
- * Parses `text` as one JSON value and refuses a repeated key at any depth. Returns the problem as a value
- * (with the line in `text`, when known) so a reader that lists every violation (validate) can go on.
- */
-function parseStrictJson(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        const message = error.message;
-        const at = /position (\d+)/.exec(message);
-        return { problem: `is not valid JSON (${message})`, line: at ? lineAt(text, Number(at[1])) : undefined, repeated: false };
-    }
-    if (value !== null && typeof value === 'object') {
-        const repeated = findRepeatedKey(text);
-        if (repeated !== undefined)
-            return { problem: repeatedKeyProblem(repeated), line: repeated.line, repeated: true };
-    }
-    return { value };
-}
-/** The 1-based line of `offset` in `text` (linear; no array of lines is built). */
-function lineAt(text, offset) {
-    let line = 1;
-    for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
-        line++;
-    return line;
-}
-/**
- * {@link parseStrictJson} for a whole file: refuses with the file and the line (offset by `firstLine - 1`
- * when the text is one line of a file), and `hint` for invalid JSON.
- */
-function readStrictJson(text, file, hint, firstLine = 1) {
-    const parsed = parseStrictJson(text);
-    if (parsed.problem === undefined)
-        return parsed.value;
-    const line = parsed.line === undefined ? undefined : parsed.line + firstLine - 1;
-    throw new InputError({ file, line }, parsed.problem, parsed.repeated ? REPEATED_KEY_HINT : hint);
-}
-
-/**
- * Python's `json.dump` writes `float("nan")` and the infinities as the bare words `NaN`, `Infinity` and
- * `-Infinity`, which are not JSON; evaluation tools leave NaN in measures that could not be computed (bpref
- * of a query without judged non-relevant documents). A field the rules do not read decides nothing, so such a
- * word there must not reject the file; in a field the rules read it is refused by name, with the fix
- * ({@link nonFiniteRefusal}). This reads a JSON text that fails JSON.parse only because of those words.
- */
-/** The three words Python writes for non-finite floats, as the numbers they stand for. */
-const WORDS$1 = new Map([
-    ['NaN', Number.NaN],
-    ['Infinity', Number.POSITIVE_INFINITY],
-    ['-Infinity', Number.NEGATIVE_INFINITY]
-]);
-/** The string each word is replaced by before parsing; a text that already holds it is not rewritten. */
-const MARK = '\u0000rg-non-finite:';
-const MARK_ESCAPED = '\\u0000rg-non-finite:';
-/**
- * Parses `text` as JSON in which a value may also be `NaN`, `Infinity` or `-Infinity` (outside strings, where a
- * value starts), giving those as numbers; undefined when the text is not JSON even so, or holds none of them (the
- * caller's own refusal then stands). Repeated keys are refused as in every JSON the gate reads: the result is
- * undefined and the strict parse's refusal is the one shown. Linear in the text's length.
- */
-function parseJsonWithNonFinite(text) {
-    if (text.includes(MARK_ESCAPED))
-        return undefined;
-    let out = '';
-    let from = 0;
-    let found = false;
-    let inString = false;
-    let last = 0; // the last non-space character outside strings before i
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++;
-            else if (c === 0x22)
-                inString = false;
-            continue;
-        }
-        if (c === 0x22) {
-            inString = true;
-            last = c;
-            continue;
-        }
-        if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
-            continue;
-        if ((c === 0x4e || c === 0x49 || c === 0x2d) && (last === 0x3a || last === 0x5b || last === 0x2c || last === 0)) {
-            const word = c === 0x4e ? 'NaN' : c === 0x49 ? 'Infinity' : '-Infinity';
-            const after = text.charCodeAt(i + word.length);
-            if (text.startsWith(word, i) && !isWordChar(after)) {
-                out += `${text.slice(from, i)}"${MARK_ESCAPED}${word}"`;
-                i += word.length - 1;
-                from = i + 1;
-                found = true;
-                last = 0x30;
-                continue;
-            }
-        }
-        last = c;
-    }
-    if (!found)
-        return undefined;
-    const parsed = parseStrictJson(out + text.slice(from));
-    if (parsed.problem !== undefined)
-        return undefined;
-    return { value: restore(parsed.value) };
-}
-/** A letter, digit or underscore: `NaNx` or `Infinity2` is not one of the words. */
-function isWordChar(c) {
-    return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
-}
-/** The parsed value with each marked string turned back into its number (objects and arrays changed in place). */
-function restore(value) {
-    if (typeof value === 'string')
-        return value.startsWith(MARK) ? (WORDS$1.get(value.slice(MARK.length)) ?? value) : value;
-    if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++)
-            value[i] = restore(value[i]);
-        return value;
-    }
-    if (value !== null && typeof value === 'object') {
-        const record = value;
-        for (const key of Object.keys(record))
-            record[key] = restore(record[key]);
-    }
-    return value;
-}
-/**
- * The refusal of a non-finite value (`NaN`, `Infinity`, `-Infinity`, as a number or as the word a tool wrote) in a
- * field the rules read: the gate never compares NaN, and a missing value has its own spelling and its own rule.
- */
-function nonFiniteRefusal(where, field, value) {
-    const word = typeof value === 'number' ? (Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity') : value;
-    const why = /nan/i.test(word) ? `Python's json.dump writes float("nan") so; JSON has no NaN` : `a value beyond the double range, or Python's json.dump of float("inf")`;
-    return new InputError(where, `${quote(field)} is ${word}, not a number the gate can compare (${why})`, 'write null or drop the field where the value is missing (queries.missing decides what the gate does with a missing value), or fix what computed it');
-}
-
-/**
- * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
- * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
- * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
- * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
- * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
- */
-/** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$4 = 20;
-class RowsSink {
-    file;
-    metricFields;
-    keepAttributes;
-    rows;
-    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
-    labels = new Map();
-    duplicates = [];
-    duplicateCount = 0;
-    skipped = new Map();
-    numericFields = new Set();
-    attributeFields = new Set();
-    notes = [];
-    constructor(file, metricFields, 
-    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
-    keepAttributes) {
-        this.file = file;
-        this.metricFields = metricFields;
-        this.keepAttributes = keepAttributes;
-        this.rows = new SideRowsBuilder(file);
-    }
-    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
-    lineOf(row) {
-        return this.rows.lineOf(row) || undefined;
-    }
-    /** The query id of row `row`. */
-    idOf(row) {
-        return this.rows.idOf(row);
-    }
-    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
-    attribute(row, key, text, names) {
-        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-            if (this.keepAttributes !== undefined)
-                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
-            this.rows.setAttr(row, key, text);
-            names.add(key);
-        }
-        else {
-            rememberField(names, key);
-        }
-    }
-    /**
-     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
-     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
-     */
-    start(id, line, label = `line ${line}`) {
-        if (id === '')
-            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
-        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
-        const seen = this.rows.rowOf(id);
-        if (seen !== undefined) {
-            this.duplicateCount++;
-            if (this.duplicates.length < LIST_LIMIT$4)
-                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
-            return undefined;
-        }
-        const row = this.rows.add(id, line);
-        if (label !== `line ${line}`)
-            this.labels.set(row, label);
-        return row;
-    }
-    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
-    value(row, key, value, where = {}) {
-        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            if (value === null || value === undefined)
-                this.rows.setValue(row, key, null);
-            else if (typeof value === 'number') {
-                if (!Number.isFinite(value))
-                    throw nonFiniteRefusal(at, key, value);
-                this.rows.setValue(row, key, value);
-            }
-            else if (typeof value === 'string') {
-                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
-            }
-            else {
-                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
-            }
-            return;
-        }
-        if (typeof value === 'number' && !Number.isFinite(value)) {
-            // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
-            if (this.keepAttributes?.has(key) === true)
-                throw nonFiniteRefusal(at, key, value);
-            rememberField(this.numericFields, key);
-        }
-        else if (typeof value === 'string') {
-            this.attribute(row, key, value, this.attributeFields);
-        }
-        else if (typeof value === 'number') {
-            this.attribute(row, key, String(value), this.numericFields);
-        }
-        else if (typeof value === 'boolean') {
-            this.attribute(row, key, String(value), this.attributeFields);
-        }
-        else if (value !== null && value !== undefined) {
-            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
-        }
-    }
-    /**
-     * A value a JSON reader found as a token that is not a number: `null` (a missing value, as in {@link value}) or
-     * Python's `NaN` / `Infinity` / `-Infinity`, refused in a metric field and not read in any other.
-     */
-    token(row, key, token, where = {}) {
-        if (token === 'null')
-            return this.value(row, key, null, where);
-        if (this.metricFields.has(key))
-            throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token);
-        rememberField(this.numericFields, key);
-    }
-    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
-    cell(row, key, text) {
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
-            return;
-        }
-        const trimmed = text.trim();
-        // an empty cell (pandas' NaN) says nothing about the column's type
-        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
-        if (names !== undefined)
-            this.attribute(row, key, text, names);
-        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
-            this.rows.setAttr(row, key, text);
-    }
-    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
-    finish(emptyHint) {
-        if (this.duplicateCount > 0) {
-            const more = this.duplicateCount - this.duplicates.length;
-            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
-        }
-        if (this.rows.size === 0)
-            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
-        const notes = [...this.notes];
-        for (const key of [...this.skipped.keys()].sort()) {
-            const n = this.skipped.get(key);
-            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
-        }
-        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
-        for (const key of this.attributeFields)
-            if (!this.metricFields.has(key))
-                this.numericFields.delete(key);
-        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
-    }
-}
-
-/**
- * xxHash32 (Yann Collet's reference algorithm, seed 0 unless given): the checksum the LZ4 frame format puts on its
- * header, and optionally on each block and on the whole content. Checked so that a damaged or cut `.lz4` file is
- * refused by name instead of decoding to plausible-looking wrong scores.
- */
-const P1 = 0x9e3779b1;
-const P2 = 0x85ebca77;
-const P3 = 0xc2b2ae3d;
-const P4 = 0x27d4eb2f;
-const P5 = 0x165667b1;
-function rotl(x, r) {
-    return (x << r) | (x >>> (32 - r));
-}
-function lane(b, i) {
-    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
-}
-function round$1(acc, input) {
-    return Math.imul(rotl((acc + Math.imul(input, P2)) | 0, 13), P1);
-}
-/** The 32-bit xxHash of `bytes[start, end)` as an unsigned number. */
-function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
-    let i = start;
-    const len = end - start;
-    let h;
-    if (len >= 16) {
-        let v1 = (seed + P1 + P2) | 0;
-        let v2 = (seed + P2) | 0;
-        let v3 = seed | 0;
-        let v4 = (seed - P1) | 0;
-        const limit = end - 16;
-        while (i <= limit) {
-            v1 = round$1(v1, lane(bytes, i));
-            v2 = round$1(v2, lane(bytes, i + 4));
-            v3 = round$1(v3, lane(bytes, i + 8));
-            v4 = round$1(v4, lane(bytes, i + 12));
-            i += 16;
-        }
-        h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
-    }
-    else {
-        h = (seed + P5) | 0;
-    }
-    h = (h + len) | 0;
-    while (i + 4 <= end) {
-        h = Math.imul(rotl((h + Math.imul(lane(bytes, i), P3)) | 0, 17), P4);
-        i += 4;
-    }
-    while (i < end) {
-        h = Math.imul(rotl((h + Math.imul(bytes[i], P5)) | 0, 11), P1);
-        i++;
-    }
-    h ^= h >>> 15;
-    h = Math.imul(h, P2);
-    h ^= h >>> 13;
-    h = Math.imul(h, P3);
-    h ^= h >>> 16;
-    return h >>> 0;
-}
-
-/**
- * A bounded decoder of the LZ4 frame format (lz4 `doc/lz4_Frame_format.md` v1.6.x, and the block format of
- * `doc/lz4_Block_format.md`), for ranx's `.lz4` runs: `lz4.frame.open(path, "wb")` around
- * `lz4.frame.compress(cbor2.dumps(run))`. Written here rather than taken from npm because the need is small
- * (decode only, no dictionaries) and every limit must be ours: the output never grows past `cap` bytes (a
- * 1 KiB frame can claim gigabytes), every length and match offset is checked against what has been read, and
- * the header, block and content checksums (xxHash32) are verified, so a damaged file is refused, never decoded
- * into other numbers. Concatenated frames are decoded one after the other (the format allows it); skippable
- * frames are skipped. Iterative throughout: no input can make it recurse.
- */
-/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
-const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
-/** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
-class Lz4FrameError extends Error {
-    tooLarge;
-    /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
-    constructor(message, tooLarge = false) {
-        super(message);
-        this.tooLarge = tooLarge;
-    }
-}
-/** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
-const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
-/** True when `bytes` starts with the LZ4 frame magic. */
-function startsWithLz4Magic(bytes) {
-    return bytes.length >= 4 && LZ4_MAGIC.every((b, i) => bytes[i] === b);
-}
-/** A growable output that refuses to grow past its cap. */
-class Output {
-    cap;
-    buf = new Uint8Array(1 << 16);
-    length = 0;
-    constructor(cap) {
-        this.cap = cap;
-    }
-    ensure(extra) {
-        const need = this.length + extra;
-        if (need > this.cap)
-            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true);
-        if (need <= this.buf.length)
-            return;
-        let size = this.buf.length;
-        while (size < need)
-            size *= 2;
-        const grown = new Uint8Array(Math.min(size, this.cap));
-        grown.set(this.buf.subarray(0, this.length));
-        this.buf = grown;
-    }
-}
-function u32(b, i) {
-    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
-}
-/**
- * Decodes one LZ4 block `src[start, end)` into `out`. Matches may reach back to `windowStart` (the start of
- * the frame's output for linked blocks, of the block for independent ones), never before.
- */
-function decodeBlock(src, start, end, out, windowStart) {
-    let ip = start;
-    for (;;) {
-        if (ip >= end)
-            throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`);
-        const token = src[ip++];
-        let literals = token >>> 4;
-        if (literals === 15) {
-            let b;
-            do {
-                if (ip >= end)
-                    throw new Lz4FrameError(`block at byte ${start} ends inside a literal length`);
-                b = src[ip++];
-                literals += b;
-            } while (b === 255);
-        }
-        if (ip + literals > end)
-            throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`);
-        out.ensure(literals);
-        out.buf.set(src.subarray(ip, ip + literals), out.length);
-        out.length += literals;
-        ip += literals;
-        if (ip === end)
-            return; // the last sequence holds literals only
-        if (ip + 2 > end)
-            throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`);
-        const offset = src[ip] | (src[ip + 1] << 8);
-        ip += 2;
-        if (offset === 0 || offset > out.length - windowStart)
-            throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`);
-        let match = (token & 15) + 4;
-        if ((token & 15) === 15) {
-            let b;
-            do {
-                if (ip >= end)
-                    throw new Lz4FrameError(`block at byte ${start} ends inside a match length`);
-                b = src[ip++];
-                match += b;
-            } while (b === 255);
-        }
-        out.ensure(match);
-        const buf = out.buf;
-        let from = out.length - offset;
-        let to = out.length;
-        if (offset >= match)
-            buf.copyWithin(to, from, from + match);
-        else
-            for (const stop = to + match; to < stop;)
-                buf[to++] = buf[from++];
-        out.length += match;
-    }
-}
-/** Decodes the frame starting at `pos`; returns where the next frame starts. */
-function decodeFrame(src, pos, out) {
-    const headerStart = pos + 4;
-    if (src.length < headerStart + 3)
-        throw new Lz4FrameError('is cut short inside the frame header');
-    const flg = src[headerStart];
-    const bd = src[headerStart + 1];
-    if (flg >>> 6 !== 1)
-        throw new Lz4FrameError(`has frame version ${flg >>> 6}, not 1`);
-    if ((flg & 0x02) !== 0 || (bd & 0x8f) !== 0)
-        throw new Lz4FrameError('sets reserved bits of the frame header');
-    const independent = (flg & 0x20) !== 0;
-    const blockChecksum = (flg & 0x10) !== 0;
-    const hasSize = (flg & 0x08) !== 0;
-    const contentChecksum = (flg & 0x04) !== 0;
-    if ((flg & 0x01) !== 0)
-        throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have');
-    const blockMax = BLOCK_MAX[(bd >>> 4) & 7];
-    if (blockMax === undefined)
-        throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`);
-    let i = headerStart + 2;
-    let declared;
-    if (hasSize) {
-        if (src.length < i + 9)
-            throw new Lz4FrameError('is cut short inside the frame header');
-        const low = u32(src, i);
-        const high = u32(src, i + 4);
-        declared = high * 2 ** 32 + low;
-        i += 8;
-    }
-    if (src.length < i + 1)
-        throw new Lz4FrameError('is cut short inside the frame header');
-    if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
-        throw new Lz4FrameError('has a wrong header checksum (the file is damaged)');
-    i++;
-    const frameOut = out.length;
-    if (declared !== undefined && frameOut + declared > out.cap)
-        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true);
-    for (;;) {
-        if (src.length < i + 4)
-            throw new Lz4FrameError('is cut short: the frame has no end mark');
-        const word = u32(src, i);
-        i += 4;
-        if (word === 0)
-            break;
-        const raw = (word & 0x80000000) !== 0;
-        const size = word & 0x7fffffff;
-        if (size > blockMax)
-            throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`);
-        if (src.length < i + size + (blockChecksum ? 4 : 0))
-            throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`);
-        if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
-            throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`);
-        if (raw) {
-            out.ensure(size);
-            out.buf.set(src.subarray(i, i + size), out.length);
-            out.length += size;
-        }
-        else {
-            decodeBlock(src, i, i + size, out, independent ? out.length : frameOut);
-        }
-        i += size + (blockChecksum ? 4 : 0);
-    }
-    if (contentChecksum) {
-        if (src.length < i + 4)
-            throw new Lz4FrameError('is cut short inside the content checksum');
-        if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
-            throw new Lz4FrameError('has a wrong content checksum (the file is damaged)');
-        i += 4;
-    }
-    if (declared !== undefined && out.length - frameOut !== declared)
-        throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`);
-    return i;
-}
-/**
- * Decompresses every frame of `src` (an LZ4 frame file, or a buffer that `lz4.frame.compress` returned) into
- * one buffer of at most `cap` bytes; throws {@link Lz4FrameError} on anything malformed.
- */
-function decompressLz4Frames(src, cap) {
-    const out = new Output(cap);
-    let pos = 0;
-    let frames = 0;
-    while (pos < src.length) {
-        if (src.length - pos < 4)
-            throw new Lz4FrameError(`has ${src.length - pos} stray bytes after the last frame`);
-        const magic = u32(src, pos);
-        if (magic >>> 4 === 0x184d2a5) {
-            // a skippable frame: magic, 4-byte size, data (carries nothing to decode)
-            if (src.length - pos < 8)
-                throw new Lz4FrameError('is cut short inside a skippable frame');
-            pos += 8 + u32(src, pos + 4);
-            if (pos > src.length)
-                throw new Lz4FrameError('is cut short inside a skippable frame');
-            continue;
-        }
-        if (magic !== 0x184d2204)
-            throw new Lz4FrameError(frames === 0 ? 'does not start with the LZ4 frame magic 04 22 4D 18' : `has bytes that are not an LZ4 frame at byte ${pos}`);
-        pos = decodeFrame(src, pos, out);
-        frames++;
-    }
-    if (frames === 0)
-        throw new Lz4FrameError('holds no LZ4 frame');
-    return out.buf.subarray(0, out.length);
-}
-
-/**
- * Format detection, in one place: what a run, a rows file or a records file is, and the helpers the importers
- * share to recognise an export by its first bytes. Formats are detected from the content (the first 64 KiB),
- * not from the file name alone, so a run saved as `run.txt` or a qrels file without an extension is still read
- * for what it is (the one exception: a rows file not named by --format is CSV when it is called `*.csv`).
- */
-/** How many bytes detection looks at. */
-const HEAD_BYTES = 65536;
-/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-/** The first {@link HEAD_BYTES} of a file as text (UTF-8, byte order mark removed; a cut character is dropped). */
-async function readHead(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        const buf = Buffer.alloc(HEAD_BYTES);
-        let bytesRead;
-        try {
-            ;
-            ({ bytesRead } = await handle.read(buf, 0, buf.length, 0));
-        }
-        catch (error) {
-            throw openError(file, error);
-        }
-        return buf.toString('utf8', 0, bytesRead).replace(/^\ufeff/, '');
-    }
-    finally {
-        await handle.close();
-    }
-}
-/** The first line of `head` that is not blank, without its line terminator, or '' when there is none. */
-function firstContentLine(head) {
-    const lines = head.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const text = lines[i].replace(/\r$/, '');
-        if (text.trim() !== '')
-            return { text, line: i + 1 };
-    }
-    return { text: '', line: 0 };
-}
-/** The first non-blank character of `head`, or '' for an empty file. */
-function firstChar(head) {
-    const m = /\S/.exec(head);
-    return m ? m[0] : '';
-}
-/**
- * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
- * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
- * parsing the whole document.
- */
-function firstValueStart(head) {
-    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
-    return m ? m[1] : '';
-}
-/**
- * Parses `text` as one JSON value, or returns undefined when it is not valid JSON. For format detection
- * only: the reader the detection picks parses the file again strictly (repeated keys refused).
- */
-function tryJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** A plain JSON object (not null, not an array). */
-function isObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-/**
- * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
- * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
- * object (src/readers/json-strict.ts), with its line.
- */
-async function readJsonDocument(file, what) {
-    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
-    const parsed = parseStrictJson(text);
-    if (parsed.problem === undefined)
-        return parsed.value;
-    if (parsed.repeated)
-        throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT);
-    // Python's json.dump writes NaN bare: read as NaN numbers, refused only in the fields the rules read.
-    const lenient = parseJsonWithNonFinite(text);
-    if (lenient !== undefined)
-        return lenient.value;
-    const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
-    throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
-}
-/** The four bytes every Parquet file starts (and ends) with. */
-const PARQUET_MAGIC = 'PAR1';
-/** True when the file starts with the Parquet magic `PAR1` (pandas, pyarrow, Spark, DuckDB all write it). */
-async function isParquet(file) {
-    return (await readHead(file)).startsWith(PARQUET_MAGIC);
-}
-/** The layout of a per-query rows file not named by --format: by its name (`.csv`), else JSON Lines. */
-function guessRowsFormat(file) {
-    return /\.csv$/i.test(file) ? 'csv' : 'jsonl';
-}
-/** The layout of a records file named as ragas: by its first character, then its name. */
-async function recordsLayout(file) {
-    const head = await readHead(file);
-    const first = firstChar(head);
-    if (first === '[')
-        return 'json';
-    if (first === '{')
-        return 'jsonl';
-    return 'csv';
-}
-/**
- * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
- * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
- */
-function sniffBraceRun(head) {
-    const { text } = firstContentLine(head);
-    if (text.includes('"query_id"'))
-        return 'jsonl';
-    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
-}
-/**
- * Detects the run format from the first non-blank character (after a UTF-8 BOM): `{` means JSON Lines,
- * or a ranx / pytrec_eval `{query_id: {doc_id: score}}` object (src/readers/importers), `PAR1` a Parquet table
- * (src/readers/parquet.ts), the LZ4 frame magic `04 22 4D 18` a ranx `.lz4` run (src/readers/importers/ranx-lz4.ts),
- * anything else TREC.
- * Reads only the first 64 KiB.
- */
-async function detectRunFormat(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT')
-            throw new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' });
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        throw new InputError({ file }, `cannot be read: ${error.message}`);
-    }
-    try {
-        const buf = Buffer.alloc(65536);
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0).catch((error) => {
-            throw openError(file, error);
-        });
-        if (buf.toString('latin1', 0, Math.min(4, bytesRead)) === PARQUET_MAGIC)
-            return 'parquet';
-        if (startsWithLz4Magic(buf.subarray(0, bytesRead)))
-            return 'lz4';
-        let i = bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-        while (i < bytesRead && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d))
-            i++;
-        return i < bytesRead && buf[i] === 0x7b ? sniffBraceRun(buf.toString('utf8', i, bytesRead)) : 'trec';
-    }
-    finally {
-        await handle.close();
-    }
-}
-
-/**
- * deepeval test results: one row per test case, one metric column per deepeval metric.
- *
- * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
- * snake_case as the Python attributes are named):
- * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
- *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
- *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
- *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
- *   "evaluationCost", "order", "metadata"}], ...}`;
- * - `.deepeval/.latest_test_run.json`, the same test run wrapped as `{"testRunData": {...}, "link": ...}`;
- * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
- *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
- *
- * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
- * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
- * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
- * (`runDuration`, `evaluationCost`, ...; not `order` or `index`, positions) are numeric fields; scalar entries of its metadata are fields
- * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
- *
- * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
- * default `test_case_<n>` or a pytest parametrize id such as `test_rag[test_case0]`, else the field named with `--id-field` (a test-case field such as `input`, or a
- * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
- * the two runs order their test cases differently.
- */
-const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
-const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
-const METRIC_LISTS = ['metricsData', 'metrics_data'];
-/**
- * Positional names: deepeval's default `test_case_<n>`, and pytest's parametrize ids for objects,
- * `<test>[<argname><n>]` (`test_rag[test_case0]`, `test_rag[test_case0-golden3]`): both count test cases,
- * so they pair different questions as soon as two runs order them differently. Linear (disjoint classes).
- */
-const POSITIONAL_NAME = /^(?:test_case_\d+|[^[]*\[[A-Za-z_]+\d+(?:-[A-Za-z_]+\d+)*\])$/;
-/** `order`: a test run's position of the test case, never read. `index`: an EvaluationResult's position, kept as a field (so `init` names it as ignored) and refused as a metric. */
-const POSITION_FIELDS = new Set(['order']);
-/** The wrapper key of `.deepeval/.latest_test_run.json` (deepeval `test_run.py`: `{"testRunData": TestRun, "link": ...}`). */
-const WRAPPER_KEY = 'testRunData';
-/** The test run inside `.deepeval/.latest_test_run.json`'s wrapper, or the document itself. */
-function unwrap(doc) {
-    return isObject(doc) && isObject(doc[WRAPPER_KEY]) ? doc[WRAPPER_KEY] : doc;
-}
-/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
-function looksLikeDeepeval(wrapped) {
-    const doc = unwrap(wrapped);
-    if (isObject(doc))
-        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
-    return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
-}
-/** Reads a deepeval results file into per-query rows. */
-async function readDeepevalRows(file, metricFields, idField) {
-    return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField);
-}
-/** Rows from a parsed deepeval document (see the module comment). */
-function deepevalToRows(wrapped, file, metricFields, idField) {
-    const doc = unwrap(wrapped);
-    let cases;
-    let listKey = '';
-    const sink = new RowsSink(file, metricFields);
-    if (Array.isArray(doc))
-        cases = doc;
-    else if (isObject(doc)) {
-        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
-        if (listKey === '')
-            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
-        cases = doc[listKey];
-        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
-            const conv = doc[k];
-            if (Array.isArray(conv) && conv.length > 0)
-                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
-        }
-    }
-    else
-        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
-    const prefix = listKey ? `${listKey}` : '';
-    cases.forEach((tc, i) => {
-        const label = `${prefix}[${i}]`;
-        if (!isObject(tc))
-            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
-        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
-        const id = caseId(tc, metadata, file, label, idField);
-        const row = sink.start(id, 0, label);
-        if (row === undefined)
-            return;
-        const used = new Map();
-        const claim = (key, from) => {
-            const earlier = used.get(key);
-            if (earlier !== undefined)
-                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
-            used.set(key, from);
-        };
-        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
-        const metrics = metricsKey ? tc[metricsKey] : [];
-        metrics.forEach((m, j) => {
-            const at = `${label}.${metricsKey}[${j}]`;
-            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
-                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
-            const name = m.name;
-            claim(name, `${at}.score`);
-            const errored = m.error !== undefined && m.error !== null;
-            const score = m.score === undefined || errored ? null : m.score;
-            sink.value(row, name, score, { key: `${at}.score` });
-            claim(`${name}.success`, `${at}.success`);
-            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
-            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
-        });
-        for (const key of Object.keys(tc)) {
-            const v = tc[key];
-            if (typeof v === 'number' && !POSITION_FIELDS.has(key)) {
-                if (key === 'index' && metricFields.has(key))
-                    throw new InputError({ file, key: `${label}.index`, queryId: id }, 'the rules name "index" as a metric, but in deepeval output it is the test case\'s position', 'remove the index metric from the rules: a position is never a measure of quality');
-                claim(key, `${label}.${key}`);
-                sink.value(row, key, v, { key: `${label}.${key}` });
-            }
-        }
-        for (const key of Object.keys(metadata)) {
-            const v = metadata[key];
-            if (key === 'query_id' || v === null || typeof v === 'object')
-                continue;
-            claim(key, `${label}.metadata.${key}`);
-            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
-        }
-    });
-    return sink.finish('the list of test cases is empty');
-}
-function caseId(tc, metadata, file, label, idField) {
-    const text = (v, what) => {
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'number' && Number.isSafeInteger(v))
-            return String(v);
-        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id');
-    };
-    if (idField !== undefined) {
-        if (Object.prototype.hasOwnProperty.call(tc, idField))
-            return text(tc[idField], idField);
-        if (Object.prototype.hasOwnProperty.call(metadata, idField))
-            return text(metadata[idField], `metadata.${idField}`);
-        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc)
-            .slice(0, 30)
-            .map((k) => quote(k, 40))
-            .join(', ')}`);
-    }
-    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
-        return text(metadata.query_id, 'metadata.query_id');
-    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
-        return tc.name;
-    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is a position (deepeval's default or a pytest parametrize index), and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
-}
-
-/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
-const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
-/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
-const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
-function looksLikeMeasure(name) {
-    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
-}
-/**
- * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
- * third a decimal number (or the `runid all NAME` line of trec_eval).
- */
-function isMeasureLine(line) {
-    const f = line.trim().split(/\s+/);
-    return f.length === 3 && (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'));
-}
-/** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
-const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i;
-/** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
-async function readMeasureRows(file, metricFields, layout) {
-    const triples = [];
-    await forEachLine(file, (text, line) => {
-        const trimmed = text.trim();
-        if (trimmed === '')
-            return;
-        const f = trimmed.split(/\s+/);
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
-        }
-        triples.push({ a: f[0], b: f[1], value: f[2], line });
-    });
-    if (triples.length === 0)
-        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
-    const chosen = layout ?? detectLayout(triples, file);
-    const sink = new RowsSink(file, metricFields);
-    const rows = new Map();
-    let summaries = 0;
-    for (const t of triples) {
-        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
-        if (queryId === 'all') {
-            summaries++;
-            continue;
-        }
-        const value = parseDecimal$1(t.value);
-        // A measure the rules do not read is not read (ir_measures prints nan for one it could not compute).
-        if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value))
-            continue;
-        if (value === undefined) {
-            if (NOT_A_NUMBER.test(t.value))
-                throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value);
-            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
-        }
-        let entry = rows.get(queryId);
-        if (entry === undefined) {
-            const row = sink.start(queryId, t.line);
-            if (row === undefined)
-                continue;
-            entry = { row, measures: new Map() };
-            rows.set(queryId, entry);
-        }
-        const earlier = entry.measures.get(measure);
-        if (earlier !== undefined) {
-            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
-        }
-        entry.measures.set(measure, t.line);
-        sink.value(entry.row, measure, value);
-    }
-    if (summaries > 0) {
-        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
-    }
-    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
-}
-function detectLayout(triples, file) {
-    let allFirst = 0;
-    let allSecond = 0;
-    const first = new Set();
-    const second = new Set();
-    for (const t of triples) {
-        if (t.a === 'all')
-            allFirst++;
-        else
-            first.add(t.a);
-        if (t.b === 'all')
-            allSecond++;
-        else
-            second.add(t.b);
-    }
-    if (allSecond > 0 && allFirst === 0)
-        return 'trec_eval';
-    if (allFirst > 0 && allSecond === 0)
-        return 'ir_measures';
-    const firstMeasures = [...first].every(looksLikeMeasure);
-    const secondMeasures = [...second].every(looksLikeMeasure);
-    if (firstMeasures && !secondMeasures)
-        return 'trec_eval';
-    if (secondMeasures && !firstMeasures)
-        return 'ir_measures';
-    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
-}
-
-/**
- * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
- * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
- * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
- * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
- */
-/** How much of a first line the guesses look at (a line may be up to 16 MiB; a guess needs a few fields). */
-const HEAD_CHARS = 1000;
-/** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
-const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id'];
-/**
- * What to do with a run (what the retriever returned) given where per-query rows were expected: every such
- * refusal says it the same way, in the words of the rules key (the action has no --qrels).
- */
-const RUN_WITHOUT_JUDGMENTS = 'name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate: the gate then computes the measures from the runs';
-/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
-function headFields(text) {
-    return text
-        .slice(0, HEAD_CHARS)
-        .trim()
-        .split(/[ \t]+/);
-}
-function isNumber(s) {
-    return s !== undefined && s !== '' && Number.isFinite(Number(s));
-}
-/**
- * The first line of a per-query rows file that is a TREC run line (`q1 Q0 doc7 1 12.5 tag`) or a TREC qrels line
- * (`q1 0 doc7 1`): the file is not rows at all, so the refusal names what it is (not "not valid JSON").
- */
-function firstLineMistake(text) {
-    const head = text.slice(0, HEAD_CHARS).trimStart();
-    if (head.startsWith('{') || head.startsWith('['))
-        return undefined;
-    const f = headFields(head);
-    if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
-        return { problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows', hint: RUN_WITHOUT_JUDGMENTS };
-    if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
-        return {
-            problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
-            hint: 'pass it with --qrels (or name it in the rules, key judgments.qrels) and give the runs as --baseline / --candidate'
-        };
-    }
-    return undefined;
-}
-/**
- * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line
- * ({@link firstLineMistake}): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
- */
-function firstLineHint(text, fallback) {
-    const head = text.slice(0, HEAD_CHARS).trimStart();
-    if (head.startsWith('{') || head.startsWith('['))
-        return fallback;
-    if (head.includes(',') || head.includes(';') || head.includes('\t')) {
-        return 'this looks like CSV: name the file with a .csv extension or pass --input-format csv (JSON Lines is assumed for any other name)';
-    }
-    return fallback;
-}
-/** The document field of a rows file with repeated query ids (then a JSON Lines run: one line per document), or undefined. */
-function documentField(fields) {
-    for (const field of fields)
-        if (DOC_FIELDS.includes(field.toLowerCase()))
-            return field;
-    return undefined;
-}
-/** Query id columns of a run table (ranx's `Run.to_dataframe()` writes `q_id`). */
-const RUN_ID_COLUMNS$1 = ['q_id', 'query_id', 'qid'];
-/**
- * A table (Parquet, CSV header) given as per-query rows that has the columns of a run, one row per retrieved
- * document (a query id, a document and a `score` column) and none of the metrics the rules name: the refusal, or
- * undefined.
- */
-function runTableMistake(columns, metricFields, what) {
-    if (columns.some((c) => metricFields.has(c)))
-        return undefined;
-    const id = columns.find((c) => RUN_ID_COLUMNS$1.includes(c));
-    const doc = columns.find((c) => DOC_FIELDS.includes(c.toLowerCase()));
-    if (id === undefined || doc === undefined || !columns.includes('score'))
-        return undefined;
-    return { problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`, hint: RUN_WITHOUT_JUDGMENTS };
-}
-
-/**
- * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
- * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
- * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
- * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
- * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
- * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
- * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
- * overwritten silently), as in every JSON the gate reads (src/readers/json-strict.ts). Every token is capped
- * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
- * bounded memory, instead of being collected whole.
- */
-/**
- * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
- * room for ids that are whole question texts and bounds the memory one string can take (the only strings
- * of this format are keys).
- */
-const MAX_KEY_BYTES = 64 * 1024;
-/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
-const MAX_NUMBER_CHARS = 64;
-const BLOCK$1 = 1 << 20;
-const fatal$1 = new TextDecoder('utf-8', { fatal: true });
-/** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
-let Cursor$1 = class Cursor {
-    fd;
-    buf = Buffer.allocUnsafe(BLOCK$1);
-    /** Bytes of the string being read (grown on demand, reused across strings). */
-    scratch = Buffer.allocUnsafe(256);
-    pos = 0;
-    end = 0;
-    eof = false;
-    line = 1;
-    constructor(fd) {
-        this.fd = fd;
-    }
-    peek() {
-        if (this.pos < this.end)
-            return this.buf[this.pos];
-        return this.fill() ? this.buf[this.pos] : -1;
-    }
-    next() {
-        const c = this.peek();
-        if (c >= 0)
-            this.pos++;
-        return c;
-    }
-    fill() {
-        if (this.eof)
-            return false;
-        const n = readSync(this.fd, this.buf, 0, BLOCK$1, null);
-        if (n === 0) {
-            this.eof = true;
-            return false;
-        }
-        this.pos = 0;
-        this.end = n;
-        return true;
-    }
-    skipSpace() {
-        for (;;) {
-            const c = this.peek();
-            if (c === 0x20 || c === 0x09 || c === 0x0d)
-                this.pos++;
-            else if (c === 0x0a) {
-                this.pos++;
-                this.line++;
-            }
-            else
-                return;
-        }
-    }
-};
-/**
- * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
- * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
- * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
- */
-function readNestedNumbers(file, handler, words) {
-    let fd;
-    try {
-        fd = openSync(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        return parse$1(new Cursor$1(fd), file, handler, words);
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        const code = error.code;
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        throw error;
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function parse$1(cur, file, handler, words) {
-    const fail = (message, hint) => {
-        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
-    };
-    // UTF-8 byte order mark
-    if (cur.peek() === 0xef) {
-        cur.next();
-        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
-            fail('is not valid UTF-8', 'save the file as UTF-8');
-    }
-    cur.skipSpace();
-    if (cur.next() !== 0x7b)
-        fail(`is not ${words.what}: it does not start with "{"`);
-    const seen = new Map();
-    // the inner keys of the current query, with their lines (cleared for each query)
-    const innerSeen = new Map();
-    let entries = 0;
-    cur.skipSpace();
-    if (cur.peek() === 0x7d)
-        fail('is an empty JSON object (no queries)', 'write at least one query');
-    for (;;) {
-        cur.skipSpace();
-        const line = cur.line;
-        if (cur.peek() !== 0x22)
-            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
-        const key = readString(cur, file);
-        if (key === '')
-            fail('a query id is the empty string', 'every query needs a non-empty id');
-        const earlier = seen.get(key);
-        if (earlier !== undefined)
-            fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
-        seen.set(key, line);
-        innerSeen.clear();
-        cur.skipSpace();
-        if (cur.next() !== 0x3a)
-            fail(`expected ":" after ${quote(key)}`);
-        cur.skipSpace();
-        if (cur.peek() !== 0x7b) {
-            fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
-        }
-        cur.next();
-        handler.outer(key, line);
-        cur.skipSpace();
-        if (cur.peek() === 0x7d)
-            cur.next();
-        else {
-            for (;;) {
-                cur.skipSpace();
-                const innerLine = cur.line;
-                if (cur.peek() !== 0x22)
-                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
-                const inner = readString(cur, file);
-                if (inner === '')
-                    fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`);
-                const innerEarlier = innerSeen.get(inner);
-                if (innerEarlier !== undefined) {
-                    fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`);
-                }
-                innerSeen.set(inner, innerLine);
-                cur.skipSpace();
-                if (cur.next() !== 0x3a)
-                    fail(`expected ":" after ${quote(inner)}`);
-                cur.skipSpace();
-                const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words, handler.notNumber !== undefined);
-                if (typeof value === 'number')
-                    handler.entry(inner, value, innerLine);
-                else
-                    handler.notNumber?.(inner, value, innerLine);
-                entries++;
-                cur.skipSpace();
-                const c = cur.next();
-                if (c === 0x2c)
-                    continue;
-                if (c === 0x7d)
-                    break;
-                fail(`expected "," or "}" in query ${quote(key)}, found ${describe$1(c)}`);
-            }
-        }
-        cur.skipSpace();
-        const c = cur.next();
-        if (c === 0x2c)
-            continue;
-        if (c === 0x7d)
-            break;
-        fail(`expected "," or "}" after query ${quote(key)}, found ${describe$1(c)}`);
-    }
-    cur.skipSpace();
-    if (cur.peek() !== -1)
-        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
-    return { outerKeys: seen.size, entries };
-}
-function describe$1(c) {
-    if (c < 0)
-        return 'the end of the file';
-    if (c >= 0x20 && c < 0x7f)
-        return JSON.stringify(String.fromCharCode(c));
-    return `byte 0x${c.toString(16).padStart(2, '0')}`;
-}
-function valueKind(c) {
-    if (c === 0x5b)
-        return 'an array';
-    if (c === 0x22)
-        return 'a string';
-    if (c === 0x6e)
-        return 'null';
-    if (c === 0x74 || c === 0x66)
-        return 'a boolean';
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
-        return 'a number';
-    return describe$1(c);
-}
-/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
-function readString(cur, file) {
-    cur.next();
-    let n = 0;
-    let ascii = true;
-    const push = (b) => {
-        if (n === MAX_KEY_BYTES) {
-            throw new InputError({ file, line: cur.line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`, 'query ids, document ids and measure names are short strings; is this the right file?');
-        }
-        if (n === cur.scratch.length) {
-            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
-            cur.scratch.copy(grown, 0, 0, n);
-            cur.scratch = grown;
-        }
-        cur.scratch[n++] = b;
-    };
-    const pushText = (text) => {
-        for (const b of Buffer.from(text, 'utf8'))
-            push(b);
-        ascii = false;
-    };
-    const bad = (message) => {
-        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
-    };
-    for (;;) {
-        const c = cur.next();
-        if (c < 0)
-            bad('a string is never closed (the file ends inside quotes)');
-        if (c === 0x22)
-            break;
-        if (c < 0x20)
-            bad('a control character (such as a line break) inside a string');
-        if (c !== 0x5c) {
-            if (c >= 0x80)
-                ascii = false;
-            push(c);
-            continue;
-        }
-        const e = cur.next();
-        switch (e) {
-            case 0x22:
-                push(0x22);
-                break;
-            case 0x5c:
-                push(0x5c);
-                break;
-            case 0x2f:
-                push(0x2f);
-                break;
-            case 0x62:
-                push(0x08);
-                break;
-            case 0x66:
-                push(0x0c);
-                break;
-            case 0x6e:
-                push(0x0a);
-                break;
-            case 0x72:
-                push(0x0d);
-                break;
-            case 0x74:
-                push(0x09);
-                break;
-            case 0x75: {
-                let unit = readHex4(cur, bad);
-                if (unit >= 0xd800 && unit <= 0xdbff) {
-                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
-                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
-                    const low = readHex4(cur, bad);
-                    if (low < 0xdc00 || low > 0xdfff)
-                        bad('an unpaired surrogate escape in a string');
-                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
-                }
-                else if (unit >= 0xdc00 && unit <= 0xdfff)
-                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
-                if (unit < 0x80)
-                    push(unit);
-                else
-                    pushText(String.fromCodePoint(unit));
-                break;
-            }
-            default:
-                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
-        }
-    }
-    if (ascii)
-        return cur.scratch.toString('latin1', 0, n);
-    try {
-        return fatal$1.decode(cur.scratch.subarray(0, n));
-    }
-    catch {
-        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
-}
-function readHex4(cur, bad) {
-    let v = 0;
-    for (let i = 0; i < 4; i++) {
-        const c = cur.next();
-        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
-        if (d < 0)
-            bad('an invalid \\u escape in a string');
-        v = v * 16 + d;
-    }
-    return v;
-}
-const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-/**
- * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
- * non-finite words are returned as tokens for the handler to decide.
- */
-function readNumber(cur, file, what, words, passOn) {
-    const line = cur.line;
-    const first = cur.peek();
-    if (first === 0x22 || first === 0x7b || first === 0x5b) {
-        throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
-    }
-    let text = '';
-    for (;;) {
-        const c = cur.peek();
-        if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
-            break;
-        if (text.length === MAX_NUMBER_CHARS) {
-            throw new InputError({ file, line }, `the ${what} is longer than ${MAX_NUMBER_CHARS} characters (${quote(text, 20)})`, `write each ${words.value} as a JSON number such as 12.5`);
-        }
-        text += String.fromCharCode(c);
-        cur.next();
-    }
-    if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity'))
-        return text;
-    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
-        throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
-    }
-    if (text === 'null') {
-        throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
-    }
-    if (!JSON_NUMBER.test(text))
-        throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
-    const value = Number(text);
-    if (!Number.isFinite(value))
-        throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number');
-    return value;
-}
-
-/**
- * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
- * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
- * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
- * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
- * into a dict of dicts. Read streaming, with line numbers.
- */
-function readPytrecEvalRows(file, metricFields) {
-    const sink = new RowsSink(file, metricFields);
-    const shape = new InnerKeys(metricFields);
-    let row;
-    readNestedNumbers(file, {
-        outer: (id, line) => {
-            row = sink.start(id, line);
-            shape.query();
-        },
-        entry: (measure, value, line) => {
-            shape.key(measure);
-            if (row === undefined)
-                return;
-            // a measure twice in a query is refused by the reader (like every repeated JSON key)
-            // every measure is a number: a metric when the rules name it, a numeric field otherwise
-            sink.value(row, measure, value, { line });
-        },
-        // null (pandas' to_json) is a missing value; NaN (json.dump) is refused where the rules read it, else not read
-        notNumber: (measure, token, line) => {
-            shape.key(measure);
-            if (row !== undefined)
-                sink.token(row, measure, token, { line });
-        }
-    }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
-    const run = shape.runLike();
-    if (run !== undefined) {
-        throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS);
-    }
-    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
-}
-/** Most distinct inner keys counted (a run may hold millions of document ids; the count only has to pass a bound). */
-const MAX_COUNTED_KEYS = 100_000;
-/**
- * The inner keys of a `{outer: {inner: number}}` file read as per-query results, to tell a run given by mistake
- * (ranx `Run.save`, `json.dump(run)`) from per-query measures: measures repeat in every query, so the distinct
- * inner keys are about as many as one query holds; a run's document ids differ from query to query. Only asked
- * when none of the rules' metrics was found, so a file the gate can read is never refused by this guess.
- */
-class InnerKeys {
-    metricFields;
-    distinct = new Set();
-    queries = 0;
-    inQuery = 0;
-    most = 0;
-    metricSeen = false;
-    constructor(metricFields) {
-        this.metricFields = metricFields;
-    }
-    query() {
-        this.queries++;
-        this.inQuery = 0;
-    }
-    key(name) {
-        this.inQuery++;
-        if (this.inQuery > this.most)
-            this.most = this.inQuery;
-        if (this.metricFields.has(name))
-            this.metricSeen = true;
-        if (this.distinct.size < MAX_COUNTED_KEYS)
-            this.distinct.add(name);
-    }
-    /** How the keys look like a run's ("6000 different keys under 60 queries, at most 100 in one"), or undefined. */
-    runLike() {
-        if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most)
-            return undefined;
-        const count = this.distinct.size === MAX_COUNTED_KEYS ? `more than ${MAX_COUNTED_KEYS}` : String(this.distinct.size);
-        return `${count} different keys under ${this.queries} queries, at most ${this.most} in one`;
-    }
-}
-
-/**
- * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
- * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
- * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
- * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
- */
-/** Streams a JSON-object run into `collector` (one block per query, in file order). */
-function readRanxRun(file, collector) {
-    const summary = readNestedNumbers(file, {
-        outer: (id, line) => collector.startQuery(id, line),
-        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
-    }, { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' });
-    return summary.entries;
-}
-/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
-function readRanxQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let current = '';
-    readNestedNumbers(file, {
-        outer: (id, line) => {
-            current = id;
-            builder.query(id, line);
-        },
-        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
-    }, { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' });
-    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
-}
-
-/**
- * A CBOR (RFC 8949) decoder for exactly one shape: a map of text keys to maps of text keys to numbers,
- * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
- * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
- * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
- * Keys are capped like the JSON reader's (src/readers/importers/json-object.ts) and repeated keys are refused at
- * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
- * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
- */
-/** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
-class CborShapeError extends Error {
-}
-const utf8$1 = new TextDecoder('utf-8', { fatal: true });
-const MAJOR_NAMES = ['an unsigned integer', 'a negative integer', 'a byte string', 'a text string', 'an array', 'a map', 'a tag', 'a simple value or float'];
-/** Decodes an IEEE 754 half-precision float. */
-function half(bits) {
-    const exp = (bits >>> 10) & 0x1f;
-    const mant = bits & 0x3ff;
-    const sign = bits & 0x8000 ? -1 : 1;
-    if (exp === 0)
-        return sign * mant * 2 ** -24;
-    if (exp === 31)
-        return mant === 0 ? sign * Infinity : NaN;
-    return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
-class Reader {
-    b;
-    pos = 0;
-    view;
-    constructor(b) {
-        this.b = b;
-        this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    }
-    need(n) {
-        if (this.pos + n > this.b.length)
-            throw new CborShapeError(`is cut short at byte ${this.pos}`);
-    }
-    /** Reads an item head: its major type and argument (lengths and integers; float bits for major 7). */
-    head() {
-        const at = this.pos;
-        this.need(1);
-        const first = this.b[this.pos++];
-        const major = first >>> 5;
-        const info = first & 31;
-        let arg;
-        if (info < 24)
-            arg = info;
-        else if (info === 24) {
-            this.need(1);
-            arg = this.b[this.pos];
-            this.pos += 1;
-        }
-        else if (info === 25) {
-            this.need(2);
-            arg = this.view.getUint16(this.pos);
-            this.pos += 2;
-        }
-        else if (info === 26) {
-            this.need(4);
-            arg = this.view.getUint32(this.pos);
-            this.pos += 4;
-        }
-        else if (info === 27) {
-            this.need(8);
-            arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4);
-            this.pos += 8;
-        }
-        else if (info === 31)
-            throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`);
-        else
-            throw new CborShapeError(`has a malformed item head at byte ${at}`);
-        return { major, info, arg, at };
-    }
-    mapLength(what) {
-        const h = this.head();
-        if (h.major !== 5)
-            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`);
-        return h.arg;
-    }
-    text(maxBytes, what) {
-        const h = this.head();
-        if (h.major !== 3)
-            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`);
-        if (h.arg > maxBytes)
-            throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`);
-        this.need(h.arg);
-        let s;
-        try {
-            s = utf8$1.decode(this.b.subarray(this.pos, this.pos + h.arg));
-        }
-        catch {
-            throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
-        }
-        this.pos += h.arg;
-        return s;
-    }
-    number(what) {
-        const at = this.pos;
-        this.need(1);
-        const first = this.b[this.pos];
-        const h = this.head();
-        if (h.major === 0)
-            return h.arg;
-        if (h.major === 1)
-            return -1 - h.arg;
-        if (h.major === 7) {
-            if (h.info === 25)
-                return half(h.arg);
-            if (h.info === 26)
-                return this.view.getFloat32(this.pos - 4);
-            if (h.info === 27)
-                return this.view.getFloat64(this.pos - 8);
-            if (first === 0xf6 || first === 0xf7)
-                throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`);
-            if (first === 0xf4 || first === 0xf5)
-                throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`);
-        }
-        throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`);
-    }
-    done() {
-        return this.pos >= this.b.length;
-    }
-}
-/**
- * Decodes `bytes` as `{outer: {inner: number}}`, handing each entry to `handler` in stored order; returns the
- * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
- * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
- */
-function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
-    const r = new Reader(bytes);
-    const outerCount = r.mapLength('the whole file');
-    const seenOuter = new Map();
-    let ordinal = 0;
-    for (let q = 0; q < outerCount; q++) {
-        const key = r.text(maxKeyBytes, words.outerKey);
-        const earlier = seenOuter.get(key);
-        if (earlier !== undefined)
-            throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`);
-        seenOuter.set(key, q + 1);
-        handler.outer(key, ordinal + 1);
-        const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`);
-        const seenInner = new Set();
-        for (let d = 0; d < innerCount; d++) {
-            const inner = r.text(maxKeyBytes, words.innerKey);
-            if (seenInner.has(inner))
-                throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`);
-            seenInner.add(inner);
-            ordinal++;
-            handler.entry(inner, r.number(words.value), ordinal);
-        }
-    }
-    if (!r.done())
-        throw new CborShapeError(`has ${bytes.length - r.pos} bytes after the map (at byte ${r.pos})`);
-    return ordinal;
-}
-
-/**
- * ranx's `.lz4` runs: `Run.save("run.lz4")` calls `save_lz4(self.to_dict(), path)` (ranx 0.3.20 `ranx/io.py`),
- * which writes `lz4.frame.compress(cbor2.dumps(run), compression_level=16)` through `lz4.frame.open(path, "wb")`:
- * an LZ4 frame whose content is itself an LZ4 frame whose content is the CBOR of `{query_id: {doc_id: score}}`.
- * (ranx 0.3.20's `Qrels.save` has no lz4 kind, but `load_lz4` reads qrels from ranxhub in the same layout, so
- * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
- *
- * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
- * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
- * reads whole; a larger run is refused with the formats that stream.
- */
-const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
-const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
-/** True when `head` (the file's first bytes as text) starts with the LZ4 frame magic. */
-function isLz4Head(head) {
-    return head.startsWith('\u0004"M\u0018');
-}
-/** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
-async function cborOf(file, what) {
-    const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
-    try {
-        const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES);
-        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer;
-    }
-    catch (error) {
-        if (error instanceof Lz4FrameError)
-            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT);
-        throw error;
-    }
-}
-function decode$1(file, cbor, handler, words, example) {
-    try {
-        decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES);
-    }
-    catch (error) {
-        if (error instanceof CborShapeError)
-            throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`);
-        throw error;
-    }
-}
-/** Reads a ranx `.lz4` run into `collector` (one block per query, in stored order). Errors give the entry number (from 1) as the line. */
-async function readRanxLz4Run(file, collector) {
-    const cbor = await cborOf(file, 'run');
-    let current = '';
-    decode$1(file, cbor, {
-        outer: (id, ordinal) => {
-            current = id;
-            collector.startQuery(id, ordinal);
-        },
-        entry: (doc, score, ordinal) => {
-            if (!Number.isFinite(score))
-                throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)');
-            collector.add(toByteString(doc), score, ordinal);
-        }
-    }, { outerKey: 'query id', innerKey: 'document id', value: 'score' }, '{"q1": {"doc7": 12.5}}');
-}
-/** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
-async function readRanxLz4Qrels(file) {
-    const cbor = await cborOf(file, 'judgments file');
-    const builder = new QrelsBuilder(file);
-    let current = '';
-    decode$1(file, cbor, {
-        outer: (id, ordinal) => {
-            current = id;
-            builder.query(id, ordinal);
-        },
-        entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
-    }, { outerKey: 'query id', innerKey: 'document id', value: 'grade' }, '{"q1": {"doc7": 1}}');
-    return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}');
 }
 
 /**
@@ -2826,6798 +727,381 @@ async function forEachCsvRecord(file, onRecord, options = {}) {
 }
 
 /**
- * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
- * runs, evaluator exports, evaluation sets): valid JSON, an object (not an array or a scalar), and no key
- * twice in any object of the line (src/readers/json-strict.ts), since JSON.parse would silently keep the last
- * of `{"m": 0.1, "m": 0.9}`. Returns the problem as a value so a reader that lists every violation
- * (validate) can go on.
+ * The refusal of a non-finite value (`NaN`, `Infinity`, `-Infinity`, as a number or as the word a tool wrote) in a
+ * field the rules read: the gate never compares NaN, and a missing value has its own spelling and its own rule.
+ * (Python's `json.dump` writes those words bare; src/readers/json/document.ts reads them where a value starts.)
  */
-function parseObjectLine(text) {
-    const parsed = parseStrictJson(text);
-    if (parsed.problem !== undefined)
-        return { problem: parsed.problem, repeated: parsed.repeated };
-    const value = parsed.value;
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return { problem: 'is not a JSON object' };
-    return { record: value };
-}
-/**
- * {@link readObjectLine} for records whose values may be Python's bare `NaN` / `Infinity` / `-Infinity`, given as
- * numbers: per-query rows, where a field the rules do not read is not read whatever it holds, and a used one is
- * refused by name (src/readers/non-finite.ts). A line that is not JSON even so is refused as by readObjectLine.
- */
-function readRecordLine(text, file, line, hint) {
-    const parsed = parseObjectLine(text);
-    if (parsed.record !== undefined)
-        return parsed.record;
-    if (parsed.repeated !== true) {
-        const lenient = parseJsonWithNonFinite(text)?.value;
-        if (lenient !== null && typeof lenient === 'object' && !Array.isArray(lenient))
-            return lenient;
-    }
-    throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint);
-}
-/** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
-function readObjectLine(text, file, line, hint) {
-    const parsed = parseObjectLine(text);
-    if (parsed.problem !== undefined)
-        throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint);
-    return parsed.record;
+function nonFiniteRefusal(where, field, value) {
+    const word = typeof value === 'number' ? (Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity') : value;
+    const why = /nan/i.test(word) ? `Python's json.dump writes float("nan") so; JSON has no NaN` : `a value beyond the double range, or Python's json.dump of float("inf")`;
+    return new InputError(where, `${quote(field)} is ${word}, not a number the gate can compare (${why})`, 'write null or drop the field where the value is missing (queries.missing decides what the gate does with a missing value), or fix what computed it');
 }
 
 /**
- * Per-sample exports of ragas (and any evaluator that writes one record per question with its metric
- * columns). ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample: the inputs
- * (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`, `answer`,
- * `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
- * `answer_relevancy`, ...). ragas itself writes no file; these are the ways pandas writes that frame:
- * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
- *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
- * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
- * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
- * pandas' default `to_json` layout (orient="columns") is refused with the fix.
- *
- * Query ids: ragas rows carry none, yet the gate pairs baseline and candidate by id. The id is the
- * `query_id` column, else an `id` column, else the column the user names (`--id-field user_input` makes the
- * question text the id). Without any of these the file is refused: pairing by row position or by a hash
- * would silently pair different questions when the two exports differ in order or content.
+ * The first key repeated within one object of a JSON text that JSON.parse accepted, at any depth, or
+ * undefined. Linear in the text's length (each string is scanned once; keys are hashed once).
  */
-/** Column names that mark a ragas export (current and 0.1 names). */
-const RAGAS_COLUMNS = new Set(['user_input', 'retrieved_contexts', 'reference_contexts', 'response', 'reference', 'question', 'contexts', 'answer', 'ground_truth', 'ground_truths']);
-/** Id columns tried in this order when the user names none. */
-const ID_COLUMNS = ['query_id', 'id'];
-/** True when the columns look like a ragas export. */
-function looksLikeRagas(columns) {
-    for (const c of columns)
-        if (RAGAS_COLUMNS.has(c))
-            return true;
-    return false;
-}
-/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
-async function readRagasRows(file, layout, options) {
-    if (layout === 'csv')
-        return readCsvRecords(file, options);
-    if (layout === 'jsonl')
-        return readJsonlRecords(file, options);
-    return readJsonRecords(file, options);
-}
-function chooseId(columns, file, idField, line) {
-    if (idField !== undefined) {
-        if (!columns.includes(idField)) {
-            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns
-                .slice(0, 30)
-                .map((c) => quote(c, 40))
-                .join(', ')}`);
-        }
-        return idField;
-    }
-    const found = ID_COLUMNS.find((c) => columns.includes(c));
-    if (found !== undefined)
-        return found;
-    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
-    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
-}
-function idText(value, file, column, where) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' && Number.isSafeInteger(value))
-        return String(value);
-    if (typeof value === 'number') {
-        throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
-    }
-    throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
-}
-async function readCsvRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    let header = null;
-    let idColumn = -1;
-    let indexColumn = -1;
-    await forEachCsvRecord(file, (fields, line) => {
-        if (header === null) {
-            header = fields.map((f) => f.trim());
-            const seen = new Set();
-            header.forEach((name, c) => {
-                if (name === '' && c === 0) {
-                    indexColumn = 0;
-                    return;
-                }
-                if (name === '')
-                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
-                if (seen.has(name))
-                    throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
-                seen.add(name);
-            });
-            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
-            if (indexColumn === 0)
-                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
-            return;
-        }
-        if (fields.length !== header.length) {
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
-        }
-        const row = sink.start(fields[idColumn], line);
-        if (row === undefined)
-            return;
-        for (let c = 0; c < header.length; c++) {
-            if (c === idColumn || c === indexColumn)
-                continue;
-            sink.cell(row, header[c], fields[c]);
-        }
-    });
-    if (header === null)
-        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
-    return sink.finish('write one row per question after the header');
-}
-async function readJsonlRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    let idColumn;
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        const record = readObjectLine(text, file, line, 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))');
-        idColumn ??= chooseId(Object.keys(record), file, options.idField, line);
-        addRecord(sink, record, idColumn, file, line, `line ${line}`);
-    });
-    return sink.finish('write one JSON object per question');
-}
-async function readJsonRecords(file, options) {
-    const doc = await readJsonDocument(file, 'per-sample export');
-    if (isObject(doc)) {
-        const keys = Object.keys(doc);
-        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
-            throw columnsOrient(file);
-        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
-    }
-    if (!Array.isArray(doc))
-        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
-    return recordsToRows(doc, file, options);
-}
-/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
-function recordsToRows(records, file, options) {
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    let idColumn;
-    records.forEach((record, i) => {
-        if (!isObject(record))
-            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
-        idColumn ??= chooseId(Object.keys(record), file, options.idField);
-        addRecord(sink, record, idColumn, file, 0, `[${i}]`);
-    });
-    return sink.finish('the array is empty: write one record per question');
-}
-function addRecord(sink, record, idColumn, file, line, label) {
-    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
-    const row = sink.start(idText(Object.prototype.hasOwnProperty.call(record, idColumn) ? record[idColumn] : undefined, file, idColumn, where), line, label);
-    if (row === undefined)
-        return;
-    for (const key of Object.keys(record)) {
-        if (key === idColumn)
-            continue;
-        sink.value(row, key, record[key], line > 0 ? {} : { key: `${label}.${key}` });
-    }
-}
-/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
-function columnsOrient(file) {
-    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
-}
-
-/**
- * JSON shapes that hold aggregates, or per-query values the wrong way round, and would otherwise be read as
- * per-query rows with made-up "queries" (BEIR's `ndcg`, `map`, ...) or refused with a misleading message.
- * Each is recognised from the first keys of the document and refused by name, saying what to export instead:
- * the gate needs one value per query and system, and recomputes every aggregate itself.
- *
- * A metric-major dump `{metric: {query_id: value}}` (ranx `run.scores`) is refused rather than read
- * transposed: its outer keys are told from query ids only by their names, and a wrong guess would pair
- * metrics as queries; the fix (transpose before dumping) is one line of Python.
- */
-/** Keys of ranx `Report.to_dict()` (ranx 0.3 `report.py`, written by `Report.save` with `json.dumps(indent=4)`). */
-const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test']);
-/** Keys of each model's entry in a ranx Report (`{"bm25": {"scores": {...}, "comparisons": {...}, "win_tie_loss": {...}}}`). */
-const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss']);
-/** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
-const BEIR_KEYS = new Set(['ndcg', 'map', 'recall', 'precision', 'mrr', 'r_cap', 'recall_cap', 'hole', 'accuracy', 'top_k_accuracy']);
-/** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
-const BEIR_INNER = /^[A-Za-z_]+@\d+$/;
-/** Metric names as ranx, ir_measures, pytrec_eval and trec_eval spell them (lower or mixed case, optional @k or _k). */
-const METRIC_NAME = /^(?:ndcg|ndcg_burges|dcg|dcg_burges|map|mrr|precision|recall|f1|hits|hit_rate|r-precision|rprec|bpref|rbp|ap|rr|p|r|err|judged|recip_rank|p_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|success|accuracy)(?:@\d+)?$/i;
-/** The first key of a JSON object given as text (`{"a": ...` gives "a"), and the first key of its first value when that is an object. */
-function firstKeys(head) {
-    const outer = /^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*/.exec(head);
-    if (outer === null)
-        return {};
-    const inner = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(head.slice(outer[0].length));
-    return { outer: outer[1], inner: inner?.[1] };
-}
-/**
- * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
- * aggregate results or a metric-major dump; returns normally for anything else.
- */
-function refuseNotPerQuery(file, head) {
-    const { outer, inner } = firstKeys(head);
-    if (outer === undefined)
-        return;
-    const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head);
-    if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner))) {
-        throw new InputError({ file, line: 1 }, 'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data', 'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself');
-    }
-    if (inner === undefined)
-        return;
-    if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner)) {
-        throw new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: ${quote(outer)}: {${quote(inner)}: ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
-    }
-    if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner)) {
-        throw new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
-    }
-}
-
-/**
- * A file that is valid JSON but none of the shapes the gate reads (a results summary, a config, a list of
- * numbers) used to reach the JSON Lines reader, which said its first line "is not valid JSON" and asked for one
- * object per line: wrong on both counts for a pretty-printed document. This module recognises that case and says
- * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
- * which JSON shapes are read.
- */
-/** A head this long may be cut (a cut character or a byte order mark costs up to 3 bytes of {@link HEAD_BYTES}). */
-const HEAD_BYTES_SEEN = HEAD_BYTES - 3;
-/** How many keys of an object the message names. */
-const SHOWN_KEYS = 5;
-/** Longest key shown (characters). */
-const SHOWN_KEY_CHARS = 40;
-/** The JSON shapes read as per-query rows (docs/importers.md). */
-const ROWS_JSON_SHAPES = 'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md';
-/** The JSON shapes read as a run. */
-const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md';
-/** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
-function kind(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return `an array of ${value.length}`;
-    if (isObject(value))
-        return `an object of ${Object.keys(value).length} keys`;
-    if (typeof value === 'string')
-        return 'text';
-    return typeof value;
-}
-/**
- * The top-level shape of a parsed JSON document, for a message: `an object with 2 keys: "experiment" (text),
- * "results" (an array of 2)`, `an array of 3 items, the first a number`, `a single number`.
- */
-function describeJsonShape(value) {
-    if (isObject(value)) {
-        const keys = Object.keys(value);
-        if (keys.length === 0)
-            return 'an empty object {}';
-        const shown = keys.slice(0, SHOWN_KEYS).map((k) => `${quote(k, SHOWN_KEY_CHARS)} (${kind(value[k])})`);
-        const more = keys.length > SHOWN_KEYS ? `, and ${keys.length - SHOWN_KEYS} more` : '';
-        return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`;
-    }
-    if (Array.isArray(value)) {
-        if (value.length === 0)
-            return 'an empty array []';
-        const first = kind(value[0]);
-        return `an array of ${value.length} item${value.length === 1 ? '' : 's'}, the first ${first === 'text' || first === 'null' || first === 'number' || first === 'boolean' ? `a ${first === 'text' ? 'string' : first}` : first}`;
-    }
-    return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`;
-}
-/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
-function refuseUnrecognisedJson(file, value, read) {
-    throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`);
-}
-/**
- * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
- * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, refuses it with
- * its shape; returns normally otherwise (the JSON Lines reader then names the broken line). Reads the whole
- * file only in that case, and only under the whole-document cap.
- */
-async function refuseWholeJsonDocument(file, read) {
-    const head = await readHead(file);
-    const { text, line } = firstContentLine(head);
-    if (line === 0 || tryJson(text) !== undefined)
-        return;
-    if (head.split('\n').length <= line && Buffer.byteLength(head) >= HEAD_BYTES_SEEN)
-        return; // the first line may go on past the head
-    let whole;
-    try {
-        whole = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' });
-    }
-    catch {
-        return;
-    }
-    const value = tryJson(whole);
-    if (value !== undefined)
-        refuseUnrecognisedJson(file, value, read);
-}
-
-/**
- * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
- * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
- * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
- * metric field per measure), so pairing, statistics and reports are byte-identical. A measure repeated for
- * one query is refused with both lines (two runs concatenated, or a missing grouping column). Other columns
- * are attributes of the query: they must hold one value per query (a slice is a property of the query, not
- * of one measure line), else the file is refused with both lines. pandas' unnamed index column (`to_csv` with
- * its default `index=True`) is ignored and noted, as in the ragas reader.
- */
-/** Query id column names, in order of preference (`--id-field` overrides). */
-const ID_NAMES = ['query_id', 'qid'];
-/** Measure column names (`name`: PyTerrier's per-query frame). */
-const MEASURE_NAMES = ['measure', 'metric', 'name'];
-/** Value column names. */
-const VALUE_NAMES = ['value', 'score'];
-/**
- * The long-form columns of a header, or undefined when it is not long form. Detected only when a query id,
- * a measure and a value column are all present and the rules do not name the measure or value column as a
- * metric (then the file is wide: `query_id,name,score` with a metric `score`).
- */
-function longColumns(header, metricFields, idField) {
-    const pick = (names) => names.find((n) => header.includes(n));
-    const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES);
-    const measure = pick(MEASURE_NAMES);
-    const value = pick(VALUE_NAMES);
-    if (id === undefined || measure === undefined || value === undefined)
-        return undefined;
-    if (metricFields.has(measure) || metricFields.has(value))
-        return undefined;
-    return { id, measure, value };
-}
-/**
- * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
- * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
- * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
- */
-class Pivot {
-    file;
-    unit;
-    sink;
-    entries = new Map();
-    constructor(file, metricFields, keepAttributes, unit = 'line') {
-        this.file = file;
-        this.unit = unit;
-        this.sink = new RowsSink(file, metricFields, keepAttributes);
-    }
-    /** The query's entry, started at `line` the first time the id is seen. */
-    entry(id, line) {
-        let e = this.entries.get(id);
-        if (e === undefined) {
-            // A new id (the entries are keyed by id, so the sink never sees a repeat).
-            const row = this.sink.start(id, line);
-            e = { row, id, measures: new Map(), attrs: new Map() };
-            this.entries.set(id, e);
-        }
-        return e;
-    }
-    /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
-    measure(e, measure, line, put) {
-        if (measure === '')
-            throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure');
-        const earlier = e.measures.get(measure);
-        if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: e.id }, `measure ${quote(measure)} appears twice for query ${quote(e.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
-        }
-        e.measures.set(measure, line);
-        put();
-    }
-    /** Records an attribute of the query: stored once with `put`; a different value on a later line is refused. */
-    attribute(e, key, text, line, put) {
-        const earlier = e.attrs.get(key);
-        if (earlier === undefined) {
-            e.attrs.set(key, { text, line });
-            put();
-        }
-        else if (earlier.text !== text) {
-            throw new InputError({ file: this.file, line, queryId: e.id }, `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
-        }
-    }
-    /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
-    finish() {
-        return this.sink.finish('write one line per query and measure: query_id,measure,value');
-    }
-}
-/**
- * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
- * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
- */
-function notLongForm(where, names, idField, what) {
-    const found = names
-        .slice(0, 20)
-        .map((h) => quote(h, 40))
-        .join(', ');
-    return new InputError(where, `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`, `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`);
-}
-/** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
-async function readLongRows(file, layout, options) {
-    const pivot = new Pivot(file, options.metricFields, options.keepAttributes);
-    // long form names the measures in its data, so the metric columns are never those of the header
-    const forced = new Set();
-    if (layout === 'jsonl') {
-        let columns;
-        await forEachLine(file, (text, line) => {
-            if (text.trim() === '')
-                return;
-            const record = readRecordLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}');
-            if (columns === undefined) {
-                columns = longColumns(Object.keys(record), forced, options.idField);
-                if (columns === undefined)
-                    throw notLongForm({ file, line }, Object.keys(record), options.idField, 'file');
+function findRepeatedKey(text) {
+    const stack = [];
+    let line = 1;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            const start = i;
+            let escaped = false;
+            for (i++; i < text.length; i++) {
+                const d = text.charCodeAt(i);
+                if (escaped)
+                    escaped = false;
+                else if (d === 0x5c)
+                    escaped = true;
+                else if (d === 0x22)
+                    break;
             }
-            const { id: idKey, measure: mKey, value: vKey } = columns;
-            const id = record[idKey];
-            const measure = record[mKey];
-            if (typeof id !== 'string' || id === '')
-                throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)');
-            if (typeof measure !== 'string')
-                throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string');
-            const e = pivot.entry(id, line);
-            pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, record[vKey], { line }));
-            for (const key of Object.keys(record)) {
-                if (key === idKey || key === mKey || key === vKey)
-                    continue;
-                const v = record[key];
-                if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-                    pivot.attribute(e, key, String(v), line, () => pivot.sink.value(e.row, key, v, { line }));
+            const top = stack[stack.length - 1];
+            if (top !== undefined && top.isObject && top.expectKey) {
+                const raw = text.slice(start + 1, i);
+                const key = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
+                top.seen ??= new Set();
+                if (top.seen.has(key))
+                    return { key, line, path: pathOf(stack.slice(0, -1)) };
+                top.seen.add(key);
+                top.key = key;
+                top.expectKey = false;
             }
-        });
-        return pivot.finish();
-    }
-    let header;
-    let cols;
-    const onRecord = (fields, line) => {
-        if (header === undefined) {
-            header = fields.map((f) => f.trim());
-            const found = longColumns(header, forced, options.idField);
-            if (found === undefined)
-                throw notLongForm({ file, line }, header, options.idField, 'file');
-            cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) };
-            if (header[0] === '')
-                pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
-            return;
         }
-        if (fields.length === 1 && fields[0].trim() === '')
-            return;
-        const c = cols;
-        if (fields.length !== header.length)
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column');
-        const id = fields[c.id];
-        const measure = fields[c.measure].trim();
-        const e = pivot.entry(id, line);
-        pivot.measure(e, measure, line, () => pivot.sink.cell(e.row, measure, fields[c.value]));
-        for (let k = 0; k < header.length; k++) {
-            const key = header[k];
-            if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === ''))
-                continue;
-            pivot.attribute(e, key, fields[k], line, () => pivot.sink.cell(e.row, key, fields[k]));
-        }
-    };
-    if (layout === 'csv')
-        await forEachCsvRecord(file, onRecord);
-    else
-        await forEachLine(file, (text, line) => onRecord(text.split('\t'), line));
-    if (header === undefined)
-        throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure');
-    return pivot.finish();
-}
-
-/**
- * Importers: the outputs of the tools teams already evaluate with, read as they are. Each format is
- * detected from the file's content (or named with `--format`) and turned into the same per-query rows,
- * judgments or run blocks the built-in readers produce, so every later stage (pairing, statistics,
- * reports) is unchanged. The built-in readers call in here first and fall back to their own formats when
- * no importer claims the file.
- */
-/** Per-query rows formats: the two built-in ones and the importers. */
-const ROW_FORMATS = ['jsonl', 'csv', 'long', 'parquet', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
-/** Checks a `--format` value, refusing an unknown one with the list. */
-function parseRowsFormat(text) {
-    const normalized = text.trim().toLowerCase().replace(/-/g, '_');
-    const found = ROW_FORMATS.find((f) => f === normalized);
-    if (found === undefined)
-        throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`);
-    return found;
-}
-/**
- * Reads per-query rows through an importer when the format is named as one, or when the content is one
- * (see docs/importers.md); returns undefined to let the built-in JSON Lines / CSV reader handle the file.
- */
-async function importRows(file, options) {
-    const { metricFields, format, idField, keepAttributes } = options;
-    const csvName = /\.csv$/i.test(file);
-    switch (format) {
-        case 'ragas':
-            return readRagasRows(file, await recordsLayout(file), { metricFields, idField, keepAttributes });
-        case 'deepeval':
-            return readDeepevalRows(file, metricFields, idField);
-        case 'pytrec_eval':
-            refuseNotPerQuery(file, await readHead(file));
-            return readPytrecEvalRows(file, metricFields);
-        case 'ir_measures':
-        case 'trec_eval':
-            return readMeasureRows(file, metricFields, format);
-        case 'long':
-            return readLongRows(file, await longLayout(file), { metricFields, idField, keepAttributes });
-        case 'csv':
-            return idField !== undefined ? readRagasRows(file, 'csv', { metricFields, idField, keepAttributes }) : undefined;
-        case 'jsonl':
-            return idField !== undefined ? readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes }) : undefined;
-    }
-    const head = await readHead(file);
-    if (isLz4Head(head)) {
-        throw new InputError({ file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS);
-    }
-    const first = firstChar(head);
-    if (first === '[') {
-        const doc = await readJsonDocument(file, 'JSON array of records');
-        if (!Array.isArray(doc))
-            return undefined;
-        if (looksLikeDeepeval(doc))
-            return deepevalToRows(doc, file, metricFields, idField);
-        if (doc.length > 0 && !isObject(doc[0]))
-            refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES);
-        return recordsToRows(doc, file, { metricFields, idField, keepAttributes });
-    }
-    if (first === '{') {
-        refuseNotPerQuery(file, head);
-        const firstLine = firstContentLine(head).text;
-        // A first record with Python's bare NaN in some field is still a record (the reader decides about the field).
-        const line = tryJson(firstLine) ?? parseJsonWithNonFinite(firstLine)?.value;
-        if (isObject(line)) {
-            if (looksLikeDeepeval(line))
-                return readDeepevalRows(file, metricFields, idField);
-            const keys = Object.keys(line);
-            if (longColumns(keys, metricFields, idField) !== undefined)
-                return readLongRows(file, 'jsonl', { metricFields, idField, keepAttributes });
-            if (keys.includes('query_id') && idField === undefined)
-                return undefined;
-            if (keys.length > 0 && keys.every((k) => isObject(line[k]))) {
-                if (looksLikeRagas(keys))
-                    throw columnsOrient(file);
-                return readPytrecEvalRows(file, metricFields);
-            }
-            if (idField !== undefined || looksLikeRagas(keys))
-                return readRagasRows(file, 'jsonl', { metricFields, idField, keepAttributes });
-            return undefined;
-        }
-        // not one JSON object on the first line: a document over several lines, a first line longer than the
-        // head, or a broken JSON Lines record (left to the built-in reader, which names the line)
-        const key = /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
-        if (key === 'query_id') {
-            await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES); // one record pretty-printed over several lines
-            return undefined;
-        }
-        if (key === 'testRunData')
-            return readDeepevalRows(file, metricFields, idField);
-        if (firstValueStart(head) === '{') {
-            if (key !== undefined && RAGAS_COLUMNS.has(key))
-                throw columnsOrient(file);
-            return readPytrecEvalRows(file, metricFields);
-        }
-        if (firstLine.trim() === '{') {
-            const doc = await readJsonDocument(file, 'JSON document');
-            if (looksLikeDeepeval(doc))
-                return deepevalToRows(doc, file, metricFields, idField);
-            if (isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)))
-                throw columnsOrient(file);
-            refuseUnrecognisedJson(file, doc, ROWS_JSON_SHAPES);
-        }
-        await refuseWholeJsonDocument(file, ROWS_JSON_SHAPES);
-        return undefined;
-    }
-    const { text } = firstContentLine(head);
-    const tabbed = text.split('\t').map((h) => h.trim());
-    if (tabbed.length >= 3 && longColumns(tabbed, metricFields, idField) !== undefined)
-        return readLongRows(file, 'tsv', { metricFields, idField, keepAttributes });
-    if (csvName && longColumns(csvHeader(text), metricFields, idField) !== undefined)
-        return readLongRows(file, 'csv', { metricFields, idField, keepAttributes });
-    if (csvName) {
-        const header = csvHeader(text);
-        if (idField !== undefined || header[0] === '' || (!header.includes('query_id') && looksLikeRagas(header))) {
-            return readRagasRows(file, 'csv', { metricFields, idField, keepAttributes });
-        }
-        return undefined;
-    }
-    if (text !== '' && isMeasureLine(text))
-        return readMeasureRows(file, metricFields);
-    return undefined;
-}
-/** The layout of a file named as long form: JSON Lines by its first character, TSV by its name or a tab in its header, else CSV. */
-async function longLayout(file) {
-    const head = await readHead(file);
-    if (firstChar(head) === '{')
-        return 'jsonl';
-    if (/\.tsv$/i.test(file) || firstContentLine(head).text.includes('\t'))
-        return 'tsv';
-    return 'csv';
-}
-/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
-function csvHeader(line) {
-    const out = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-        const c = line[i];
-        if (quoted) {
-            if (c === '"' && line[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"')
-                quoted = false;
-            else
-                field += c;
-        }
-        else if (c === '"')
-            quoted = true;
-        else if (c === ',') {
-            out.push(field.trim());
-            field = '';
-        }
-        else
-            field += c;
-    }
-    out.push(field.trim());
-    return out;
-}
-/**
- * Reads judgments through an importer when the content is ranx / pytrec_eval JSON or a BEIR TSV with its
- * header; returns undefined for TREC qrels (the built-in reader).
- */
-async function importQrels(file) {
-    const head = await readHead(file);
-    if (isLz4Head(head))
-        return readRanxLz4Qrels(file);
-    if (head.startsWith('PAR1')) {
-        throw new InputError({ file }, 'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file', 'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")');
-    }
-    if (firstChar(head) === '{')
-        return readRanxQrels(file);
-    const { text } = firstContentLine(head);
-    if (isBeirHeader(text))
-        return readBeirQrels(file);
-    return undefined;
-}
-
-/** @type {import('../src/types.d.ts').ParquetType[]} */
-const ParquetTypes = [
-  'BOOLEAN',
-  'INT32',
-  'INT64',
-  'INT96', // deprecated
-  'FLOAT',
-  'DOUBLE',
-  'BYTE_ARRAY',
-  'FIXED_LEN_BYTE_ARRAY',
-];
-
-/** @type {import('../src/types.d.ts').Encoding[]} */
-const Encodings = [
-  'PLAIN',
-  'GROUP_VAR_INT', // deprecated
-  'PLAIN_DICTIONARY',
-  'RLE',
-  'BIT_PACKED', // deprecated
-  'DELTA_BINARY_PACKED',
-  'DELTA_LENGTH_BYTE_ARRAY',
-  'DELTA_BYTE_ARRAY',
-  'RLE_DICTIONARY',
-  'BYTE_STREAM_SPLIT',
-  'ALP',
-];
-
-/** @type {import('../src/types.d.ts').FieldRepetitionType[]} */
-const FieldRepetitionTypes = [
-  'REQUIRED',
-  'OPTIONAL',
-  'REPEATED',
-];
-
-/** @type {import('../src/types.d.ts').ConvertedType[]} */
-const ConvertedTypes = [
-  'UTF8',
-  'MAP',
-  'MAP_KEY_VALUE',
-  'LIST',
-  'ENUM',
-  'DECIMAL',
-  'DATE',
-  'TIME_MILLIS',
-  'TIME_MICROS',
-  'TIMESTAMP_MILLIS',
-  'TIMESTAMP_MICROS',
-  'UINT_8',
-  'UINT_16',
-  'UINT_32',
-  'UINT_64',
-  'INT_8',
-  'INT_16',
-  'INT_32',
-  'INT_64',
-  'JSON',
-  'BSON',
-  'INTERVAL',
-];
-
-/** @type {import('../src/types.d.ts').CompressionCodec[]} */
-const CompressionCodecs = [
-  'UNCOMPRESSED',
-  'SNAPPY',
-  'GZIP',
-  'LZO',
-  'BROTLI',
-  'LZ4',
-  'ZSTD',
-  'LZ4_RAW',
-];
-
-/** @type {import('../src/types.d.ts').PageType[]} */
-const PageTypes = [
-  'DATA_PAGE',
-  'INDEX_PAGE',
-  'DICTIONARY_PAGE',
-  'DATA_PAGE_V2',
-];
-
-/** @type {import('../src/types.d.ts').BoundaryOrder[]} */
-const BoundaryOrders = [
-  'UNORDERED',
-  'ASCENDING',
-  'DESCENDING',
-];
-
-/** @type {import('../src/types.d.ts').EdgeInterpolationAlgorithm[]} */
-const EdgeInterpolationAlgorithms = [
-  'SPHERICAL',
-  'VINCENTY',
-  'THOMAS',
-  'ANDOYER',
-  'KARNEY',
-];
-
-/**
- * WKB (Well-Known Binary) decoder for geometry objects.
- *
- * @param {DataReader} reader
- * @returns {Geometry} geometry object
- */
-function wkbToGeojson(reader) {
-  const flags = getFlags(reader);
-
-  if (flags.type === 1) { // Point
-    return { type: 'Point', coordinates: readPosition(reader, flags) }
-  } else if (flags.type === 2) { // LineString
-    return { type: 'LineString', coordinates: readLine$1(reader, flags) }
-  } else if (flags.type === 3) { // Polygon
-    return { type: 'Polygon', coordinates: readPolygon(reader, flags) }
-  } else if (flags.type === 4) { // MultiPoint
-    const points = [];
-    for (let i = 0; i < flags.count; i++) {
-      points.push(readPosition(reader, getFlags(reader)));
-    }
-    return { type: 'MultiPoint', coordinates: points }
-  } else if (flags.type === 5) { // MultiLineString
-    const lines = [];
-    for (let i = 0; i < flags.count; i++) {
-      lines.push(readLine$1(reader, getFlags(reader)));
-    }
-    return { type: 'MultiLineString', coordinates: lines }
-  } else if (flags.type === 6) { // MultiPolygon
-    const polygons = [];
-    for (let i = 0; i < flags.count; i++) {
-      polygons.push(readPolygon(reader, getFlags(reader)));
-    }
-    return { type: 'MultiPolygon', coordinates: polygons }
-  } else if (flags.type === 7) { // GeometryCollection
-    const geometries = [];
-    for (let i = 0; i < flags.count; i++) {
-      geometries.push(wkbToGeojson(reader));
-    }
-    return { type: 'GeometryCollection', geometries }
-  } else {
-    throw new Error(`Unsupported geometry type: ${flags.type}`)
-  }
-}
-
-/**
- * Extract ISO WKB flags and base geometry type.
- *
- * @param {DataReader} reader
- * @returns {WkbFlags}
- */
-function getFlags(reader) {
-  const { view } = reader;
-  const littleEndian = view.getUint8(reader.offset++) === 1;
-  const rawType = view.getUint32(reader.offset, littleEndian);
-  reader.offset += 4;
-
-  const type = rawType % 1000;
-  const flags = Math.floor(rawType / 1000);
-
-  let count = 0;
-  if (type > 1 && type <= 7) {
-    count = view.getUint32(reader.offset, littleEndian);
-    reader.offset += 4;
-  }
-
-  // XY, XYZ, XYM, XYZM
-  let dim = 2;
-  if (flags) dim++;
-  if (flags === 3) dim++;
-
-  return { littleEndian, type, dim, count }
-}
-
-/**
- * @param {DataReader} reader
- * @param {WkbFlags} flags
- * @returns {number[]}
- */
-function readPosition(reader, flags) {
-  const points = [];
-  for (let i = 0; i < flags.dim; i++) {
-    const coord = reader.view.getFloat64(reader.offset, flags.littleEndian);
-    reader.offset += 8;
-    points.push(coord);
-  }
-  return points
-}
-
-/**
- * @param {DataReader} reader
- * @param {WkbFlags} flags
- * @returns {number[][]}
- */
-function readLine$1(reader, flags) {
-  const points = [];
-  for (let i = 0; i < flags.count; i++) {
-    points.push(readPosition(reader, flags));
-  }
-  return points
-}
-
-/**
- * @param {DataReader} reader
- * @param {WkbFlags} flags
- * @returns {number[][][]}
- */
-function readPolygon(reader, flags) {
-  const { view } = reader;
-  const rings = [];
-  for (let r = 0; r < flags.count; r++) {
-    const count = view.getUint32(reader.offset, flags.littleEndian);
-    reader.offset += 4;
-    rings.push(readLine$1(reader, { ...flags, count }));
-  }
-  return rings
-}
-
-/**
- * @typedef {object} WkbFlags
- * @property {boolean} littleEndian
- * @property {number} type
- * @property {number} dim
- * @property {number} count
- */
-
-/**
- * @import {DataReader, Geometry} from '../src/types.js'
- */
-
-/**
- * @import {ColumnDecoder, DecodedArray, Encoding, ParquetParsers} from '../src/types.js'
- */
-
-const decoder$2 = new TextDecoder();
-
-/**
- * Default type parsers when no custom ones are given
- * @type ParquetParsers
- */
-const DEFAULT_PARSERS = {
-  timestampFromMilliseconds(millis) {
-    return new Date(Number(millis))
-  },
-  timestampFromMicroseconds(micros) {
-    return new Date(Number(micros / 1000n))
-  },
-  timestampFromNanoseconds(nanos) {
-    return new Date(Number(nanos / 1000000n))
-  },
-  dateFromDays(days) {
-    return new Date(days * 86400000)
-  },
-  stringFromBytes(bytes) {
-    return bytes && decoder$2.decode(bytes)
-  },
-  jsonFromBytes(bytes) {
-    return bytes && JSON.parse(decoder$2.decode(bytes))
-  },
-  geometryFromBytes(bytes) {
-    return bytes && wkbToGeojson({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 })
-  },
-  geographyFromBytes(bytes) {
-    return bytes && wkbToGeojson({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 })
-  },
-  uuidFromBytes(bytes) {
-    if (!bytes) return undefined
-    const hex = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
-    return hex.slice(0, 8) + '-' + hex.slice(8, 12) + '-' + hex.slice(12, 16) + '-' + hex.slice(16, 20) + '-' + hex.slice(20, 32)
-  },
-};
-
-/**
- * Convert known types from primitive to rich, and dereference dictionary.
- *
- * @param {DecodedArray} data series of primitive types
- * @param {DecodedArray | undefined} dictionary
- * @param {Encoding} encoding
- * @param {ColumnDecoder} columnDecoder
- * @returns {DecodedArray} series of rich types
- */
-function convertWithDictionary(data, dictionary, encoding, columnDecoder) {
-  if (dictionary && encoding.endsWith('_DICTIONARY')) {
-    let output = data;
-    if (data instanceof Uint8Array && !(dictionary instanceof Uint8Array)) {
-      // @ts-expect-error upgrade data to match dictionary type with fancy constructor
-      output = new dictionary.constructor(data.length);
-    }
-    for (let i = 0; i < data.length; i++) {
-      output[i] = dictionary[data[i]];
-    }
-    return output
-  } else {
-    return convert(data, columnDecoder)
-  }
-}
-
-/**
- * Convert known types from primitive to rich.
- *
- * @param {DecodedArray} data series of primitive types
- * @param {ColumnDecoder} columnDecoder
- * @returns {DecodedArray} series of rich types
- */
-function convert(data, columnDecoder) {
-  const { element, parsers, utf8 = true, schemaPath } = columnDecoder;
-  const { type, converted_type: ctype, logical_type: ltype } = element;
-  const nullable = element.repetition_type !== 'REQUIRED';
-
-  // FILE inline data is binary, even when utf8 conversion is enabled.
-  if (type === 'BYTE_ARRAY' && element.name === 'inline' && schemaPath?.at(-2)?.element.logical_type?.type === 'FILE') {
-    return data
-  }
-
-  // Skip utf8 conversion for plain BYTE_ARRAY inside VARIANT
-  const isVariant = schemaPath?.some(s => s.element.logical_type?.type === 'VARIANT');
-  if (isVariant && type === 'BYTE_ARRAY' && ctype !== 'UTF8' && ltype?.type !== 'STRING') {
-    return data
-  }
-  if (ctype === 'DECIMAL') {
-    const scale = element.scale || 0;
-    // divide rather than multiply by 10 ** -scale, which is inexact
-    // (3 * 10 ** -1 is 0.30000000000000004, 3 / 10 ** 1 is 0.3)
-    const factor = 10 ** scale;
-    const arr = new Array(data.length);
-    for (let i = 0; i < arr.length; i++) {
-      if (data[i] instanceof Uint8Array) {
-        // Large scales can overflow the divisor while the result is still representable.
-        arr[i] = scale > 308 ? parseDecimal(data[i]) * 10 ** -scale : parseDecimal(data[i]) / factor;
-      } else {
-        arr[i] = Number(data[i]) / factor;
-      }
-    }
-    return arr
-  }
-  if (!ctype && type === 'INT96') {
-    return Array.from(data).map(v => parsers.timestampFromNanoseconds(parseInt96Nanos(v)))
-  }
-  if (ctype === 'DATE') {
-    return Array.from(data).map(v => parsers.dateFromDays(v))
-  }
-  if (ctype === 'TIMESTAMP_MILLIS') {
-    return Array.from(data).map(v => parsers.timestampFromMilliseconds(v))
-  }
-  if (ctype === 'TIMESTAMP_MICROS') {
-    return Array.from(data).map(v => parsers.timestampFromMicroseconds(v))
-  }
-  if (ctype === 'JSON') {
-    return data.map(v => parsers.jsonFromBytes(v))
-  }
-  if (ctype === 'BSON') {
-    throw new Error('parquet bson not supported')
-  }
-  if (ctype === 'INTERVAL') {
-    throw new Error('parquet interval not supported')
-  }
-  if (ltype?.type === 'GEOMETRY') {
-    return data.map(v => parsers.geometryFromBytes(v))
-  }
-  if (ltype?.type === 'GEOGRAPHY') {
-    return data.map(v => parsers.geographyFromBytes(v))
-  }
-  if (ltype?.type === 'UUID') {
-    return data.map(v => parsers.uuidFromBytes(v))
-  }
-  if (ctype === 'UTF8' || ltype?.type === 'STRING' || utf8 && type === 'BYTE_ARRAY') {
-    return data.map(v => parsers.stringFromBytes(v))
-  }
-  if (ctype === 'UINT_64' || ltype?.type === 'INTEGER' && ltype.bitWidth === 64 && !ltype.isSigned) {
-    if (data instanceof BigInt64Array) return new BigUint64Array(data.buffer, data.byteOffset, data.length)
-    const arr = nullable ? new Array(data.length) : new BigUint64Array(data.length);
-    for (let i = 0; i < arr.length; i++) arr[i] = data[i];
-    return arr
-  }
-  if (ctype === 'UINT_32' || ltype?.type === 'INTEGER' && ltype.bitWidth === 32 && !ltype.isSigned) {
-    if (data instanceof Int32Array) return new Uint32Array(data.buffer, data.byteOffset, data.length)
-    const arr = nullable ? new Array(data.length) : new Uint32Array(data.length);
-    for (let i = 0; i < arr.length; i++) {
-      arr[i] = data[i] < 0 ? 4294967296 + data[i] : data[i];
-    }
-    return arr
-  }
-  if (ltype?.type === 'FLOAT16') {
-    return Array.from(data).map(parseFloat16)
-  }
-  if (ltype?.type === 'TIMESTAMP') {
-    const { unit } = ltype;
-    /** @type {ParquetParsers[keyof ParquetParsers]} */
-    let parser = parsers.timestampFromMilliseconds;
-    if (unit === 'MICROS') parser = parsers.timestampFromMicroseconds;
-    if (unit === 'NANOS') parser = parsers.timestampFromNanoseconds;
-    const arr = new Array(data.length);
-    for (let i = 0; i < arr.length; i++) {
-      arr[i] = parser(data[i]);
-    }
-    return arr
-  }
-  return data
-}
-
-/**
- * @param {Uint8Array} bytes
- * @returns {number}
- */
-function parseDecimal(bytes) {
-  if (!bytes.length) return 0
-
-  let value = 0n;
-  for (const byte of bytes) {
-    value = value * 256n + BigInt(byte);
-  }
-
-  // handle signed
-  const bits = bytes.length * 8;
-  if (value >= 2n ** BigInt(bits - 1)) {
-    value -= 2n ** BigInt(bits);
-  }
-
-  return Number(value)
-}
-
-/**
- * Converts INT96 date format (hi 32bit days, lo 64bit nanos) to nanos since epoch
- * @param {bigint} value
- * @returns {bigint}
- */
-function parseInt96Nanos(value) {
-  const days = (value >> 64n) - 2440588n;
-  const nano = value & 0xffffffffffffffffn;
-  return days * 86400000000000n + nano
-}
-
-/**
- * @param {Uint8Array | undefined} bytes
- * @returns {number | undefined}
- */
-function parseFloat16(bytes) {
-  if (!bytes) return undefined
-  const int16 = bytes[1] << 8 | bytes[0];
-  const sign = int16 >> 15 ? -1 : 1;
-  const exp = int16 >> 10 & 0x1f;
-  const frac = int16 & 0x3ff;
-  if (exp === 0) return sign * 2 ** -14 * (frac / 1024) // subnormals
-  if (exp === 0x1f) return frac ? NaN : sign * Infinity
-  return sign * 2 ** (exp - 15) * (1 + frac / 1024)
-}
-
-/**
- * Build a tree from the schema elements.
- *
- * @param {SchemaElement[]} schema
- * @param {number} rootIndex index of the root element
- * @param {string[]} path path to the element
- * @returns {SchemaTree} tree of schema elements
- */
-function schemaTree(schema, rootIndex, path) {
-  const element = schema[rootIndex];
-  const children = [];
-  let count = 1;
-
-  // Read the specified number of children
-  if (element.num_children) {
-    while (children.length < element.num_children) {
-      const childElement = schema[rootIndex + count];
-      const child = schemaTree(schema, rootIndex + count, [...path, childElement.name]);
-      count += child.count;
-      children.push(child);
-    }
-  }
-
-  return { count, element, children, path }
-}
-
-/**
- * Get schema elements from the root to the given element name.
- *
- * @param {SchemaElement[]} schema
- * @param {string[]} name path to the element
- * @returns {SchemaTree[]} list of schema elements
- */
-function getSchemaPath(schema, name) {
-  return getTreePath(schemaTree(schema, 0, []), name)
-}
-
-/**
- * Get schema tree nodes from the root of a prebuilt tree to the given element name.
- *
- * @param {SchemaTree} tree root of the schema tree
- * @param {string[]} name path to the element
- * @returns {SchemaTree[]} list of schema elements
- */
-function getTreePath(tree, name) {
-  const path = [tree];
-  for (const part of name) {
-    const child = tree.children.find(child => child.element.name === part);
-    if (!child) throw new Error(`parquet schema element not found: ${name}`)
-    path.push(child);
-    tree = child;
-  }
-  return path
-}
-
-/**
- * Get all physical (leaf) column names.
- *
- * @param {SchemaTree} schemaTree
- * @returns {string[]} list of physical column names
- */
-function getPhysicalColumns(schemaTree) {
-  /** @type {string[]} */
-  const columns = [];
-  /** @param {SchemaTree} node */
-  function traverse(node) {
-    if (node.children.length) {
-      for (const child of node.children) {
-        traverse(child);
-      }
-    } else {
-      columns.push(node.path.join('.'));
-    }
-  }
-  traverse(schemaTree);
-  return columns
-}
-
-/**
- * Get the max repetition level for a given schema path.
- *
- * @param {SchemaTree[]} schemaPath
- * @returns {number} max repetition level
- */
-function getMaxRepetitionLevel(schemaPath) {
-  let maxLevel = 0;
-  for (const { element } of schemaPath) {
-    if (element.repetition_type === 'REPEATED') {
-      maxLevel++;
-    }
-  }
-  return maxLevel
-}
-
-/**
- * Get the max definition level for a given schema path.
- *
- * @param {SchemaTree[]} schemaPath
- * @returns {number} max definition level
- */
-function getMaxDefinitionLevel(schemaPath) {
-  let maxLevel = 0;
-  for (const { element } of schemaPath.slice(1)) {
-    if (element.repetition_type !== 'REQUIRED') {
-      maxLevel++;
-    }
-  }
-  return maxLevel
-}
-
-/**
- * Check if a column is list-like.
- *
- * @param {SchemaTree} schema
- * @returns {boolean} true if list-like
- */
-function isListLike(schema) {
-  if (!schema) return false
-  if (schema.element.converted_type !== 'LIST') return false
-  if (schema.children.length > 1) return false
-
-  const firstChild = schema.children[0];
-  if (firstChild.children.length > 1) return false
-  if (firstChild.element.repetition_type !== 'REPEATED') return false
-
-  return true
-}
-
-/**
- * Check if a column is map-like.
- *
- * @param {SchemaTree} schema
- * @returns {boolean} true if map-like
- */
-function isMapLike(schema) {
-  if (!schema) return false
-  if (schema.element.converted_type !== 'MAP') return false
-  if (schema.children.length > 1) return false
-
-  const firstChild = schema.children[0];
-  if (firstChild.children.length !== 2) return false
-  if (firstChild.element.repetition_type !== 'REPEATED') return false
-
-  const keyChild = firstChild.children.find(child => child.element.name === 'key');
-  if (keyChild?.element.repetition_type === 'REPEATED') return false
-
-  const valueChild = firstChild.children.find(child => child.element.name === 'value');
-  if (valueChild?.element.repetition_type === 'REPEATED') return false
-
-  return true
-}
-
-/**
- * Returns true if a column is non-nested.
- *
- * @param {SchemaTree[]} schemaPath
- * @returns {boolean}
- */
-function isFlatColumn(schemaPath) {
-  if (schemaPath.length !== 2) return false
-  const [, column] = schemaPath;
-  if (column.element.repetition_type === 'REPEATED') return false
-  if (column.children.length) return false
-  return true
-}
-
-/**
- * @import {SchemaElement, SchemaTree} from '../src/types.js'
- */
-
-/**
- * @import {DataReader, ThriftObject, ThriftType} from '../src/types.js'
- */
-
-// TCompactProtocol types
-const STOP$1 = 0;
-const TRUE$2 = 1;
-const FALSE$2 = 2;
-const BYTE$1 = 3;
-const I16$1 = 4;
-const I32$1 = 5;
-const I64$1 = 6;
-const DOUBLE$1 = 7;
-const BINARY$1 = 8;
-const LIST$1 = 9;
-const STRUCT$1 = 12;
-
-/**
- * Parse TCompactProtocol
- *
- * @param {DataReader} reader
- * @returns {{ [key: `field_${number}`]: any }}
- */
-function deserializeTCompactProtocol(reader) {
-  /** @type {ThriftObject} */
-  const value = {};
-  let fid = 0;
-
-  while (true) {
-    if (reader.offset >= reader.view.byteLength) throw new Error('thrift struct ended without STOP')
-    // Parse each field based on its type and add to the result object
-    const byte = reader.view.getUint8(reader.offset++);
-    const type = byte & 0x0f;
-    if (type === STOP$1) break
-    const delta = byte >> 4;
-    fid = delta ? fid + delta : readZigZag(reader);
-    value[`field_${fid}`] = readElement(reader, type);
-  }
-
-  return value
-}
-
-/**
- * Read a single element based on its type
- *
- * @param {DataReader} reader
- * @param {number} type
- * @returns {ThriftType}
- */
-function readElement(reader, type) {
-  switch (type) {
-  case TRUE$2:
-    return true
-  case FALSE$2:
-    return false
-  case BYTE$1:
-    return reader.view.getInt8(reader.offset++)
-  case I16$1:
-  case I32$1:
-    return readZigZag(reader)
-  case I64$1:
-    return readZigZagBigInt(reader)
-  case DOUBLE$1: {
-    const value = reader.view.getFloat64(reader.offset, true);
-    reader.offset += 8;
-    return value
-  }
-  case BINARY$1: {
-    const stringLength = readVarInt(reader);
-    if (reader.offset + stringLength > reader.view.byteLength) {
-      throw new Error(`thrift binary length ${stringLength} exceeds remaining ${reader.view.byteLength - reader.offset} bytes`)
-    }
-    const strBytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, stringLength);
-    reader.offset += stringLength;
-    return strBytes
-  }
-  case LIST$1: {
-    const byte = reader.view.getUint8(reader.offset++);
-    const elemType = byte & 0x0f;
-    let listSize = byte >> 4;
-    if (listSize === 15) {
-      listSize = readVarInt(reader);
-    }
-    const boolType = elemType === TRUE$2 || elemType === FALSE$2;
-    const values = new Array(listSize);
-    for (let i = 0; i < listSize; i++) {
-      values[i] = boolType ? readElement(reader, BYTE$1) === 1 : readElement(reader, elemType);
-    }
-    return values
-  }
-  case STRUCT$1:
-    // main function handles struct parsing
-    return deserializeTCompactProtocol(reader)
-  default:
-    // MAP, SET, UUID not used by parquet
-    throw new Error(`thrift unhandled type: ${type}`)
-  }
-}
-
-/**
- * Read varint aka Unsigned LEB128.
- *
- * @param {DataReader} reader
- * @returns {number}
- */
-function readVarInt(reader) {
-  let result = 0;
-  let shift = 0;
-  while (true) {
-    // Read groups of 7 low bits until high bit is 0
-    const byte = reader.view.getUint8(reader.offset++);
-    result |= (byte & 0x7f) << shift;
-    if (!(byte & 0x80)) {
-      return result
-    }
-    shift += 7;
-  }
-}
-
-/**
- * Read a varint as a bigint.
- *
- * @param {DataReader} reader
- * @returns {bigint}
- */
-function readVarBigInt(reader) {
-  let result = 0n;
-  let shift = 0n;
-  while (true) {
-    const byte = reader.view.getUint8(reader.offset++);
-    result |= BigInt(byte & 0x7f) << shift;
-    if (!(byte & 0x80)) {
-      return result
-    }
-    shift += 7n;
-  }
-}
-
-/**
- * Read a zigzag number.
- * Zigzag folds positive and negative numbers into the positive number space.
- *
- * @param {DataReader} reader
- * @returns {number}
- */
-function readZigZag(reader) {
-  const zigzag = readVarInt(reader);
-  return zigzag >>> 1 ^ -(zigzag & 1)
-}
-
-/**
- * Read a zigzag bigint.
- *
- * @param {DataReader} reader
- * @returns {bigint}
- */
-function readZigZagBigInt(reader) {
-  const zigzag = readVarBigInt(reader);
-  return zigzag >> 1n ^ -(zigzag & 1n)
-}
-
-/**
- * @param {SchemaElement[]} schema
- * @param {KeyValue[] | undefined} key_value_metadata
- * @returns {void}
- */
-function markGeoColumns(schema, key_value_metadata) {
-  // Prepare the list of GeoParquet columns
-  /** @type {Map<string, LogicalType>} */
-  const columns = new Map();
-  const geo = key_value_metadata?.find(({ key }) => key === 'geo')?.value;
-  const decodedColumns = (geo && JSON.parse(geo)?.columns) ?? {};
-  for (const [name, column] of Object.entries(decodedColumns)) {
-    if (column.encoding !== 'WKB') continue
-
-    const type = column.edges === 'spherical' ? 'GEOGRAPHY' : 'GEOMETRY';
-    const id = column.crs?.id ?? column.crs?.ids?.[0];
-    const crs = id ? `${id.authority}:${id.code.toString()}` : undefined;
-    // Note: we can't infer GEOGRAPHY's algorithm from GeoParquet
-    columns.set(name, { type, crs });
-  }
-
-  // Mark schema elements with logical type
-  // Only look at root-level columns of type BYTE_ARRAY without existing logical_type
-  for (let i = 1; i < schema.length; i++) { // skip root
-    const { logical_type, name, num_children, type } = schema[i];
-    if (num_children) {
-      i += num_children;
-      continue // skip the element and its children
-    }
-    if (type === 'BYTE_ARRAY' && !logical_type) {
-      schema[i].logical_type = columns.get(name);
-    }
-  }
-}
-
-/**
- * @import {KeyValue, LogicalType, SchemaElement} from '../src/types.js'
- */
-
-/**
- * @import {AsyncBuffer, FileMetaData, KeyValue, LogicalType, MetadataOptions, MinMaxType, ParquetParsers, SchemaElement, SchemaTree, Statistics, TimeUnit} from '../src/types.js'
- */
-
-const defaultInitialFetchSize = 1 << 19; // 512kb
-
-const decoder$1 = new TextDecoder();
-function decode(/** @type {Uint8Array} */ value) {
-  return value && decoder$1.decode(value)
-}
-
-/**
- * Read parquet metadata from an async buffer.
- *
- * An AsyncBuffer is like an ArrayBuffer, but the slices are loaded
- * asynchronously, possibly over the network.
- *
- * You must provide the byteLength of the buffer, typically from a HEAD request.
- *
- * In theory, you could use suffix-range requests to fetch the end of the file,
- * and save a round trip. But in practice, this doesn't work because chrome
- * deems suffix-range requests as a not-safe-listed header, and will require
- * a pre-flight. So the byteLength is required.
- *
- * To make this efficient, we initially request the last 512kb of the file,
- * which is likely to contain the metadata. If the metadata length exceeds the
- * initial fetch, 512kb, we request the rest of the metadata from the AsyncBuffer.
- *
- * This ensures that we either make one 512kb initial request for the metadata,
- * or a second request for up to the metadata size.
- *
- * @param {AsyncBuffer} asyncBuffer parquet file contents
- * @param {MetadataOptions & { initialFetchSize?: number }} options initial fetch size in bytes (default 512kb)
- * @returns {Promise<FileMetaData>} parquet metadata object
- */
-async function parquetMetadataAsync(asyncBuffer, { parsers, initialFetchSize = defaultInitialFetchSize, geoparquet = true } = {}) {
-  if (!asyncBuffer || !(asyncBuffer.byteLength >= 0)) throw new Error('parquet expected AsyncBuffer')
-
-  // fetch last bytes (footer) of the file
-  const footerOffset = Math.max(0, asyncBuffer.byteLength - initialFetchSize);
-  const footerBuffer = await asyncBuffer.slice(footerOffset, asyncBuffer.byteLength);
-
-  // Check for parquet magic number "PAR1"
-  const footerView = new DataView(footerBuffer);
-  if (footerView.getUint32(footerBuffer.byteLength - 4, true) !== 0x31524150) {
-    throw new Error('parquet file invalid (footer != PAR1)')
-  }
-
-  // Parquet files store metadata at the end of the file
-  // Metadata length is 4 bytes before the last PAR1
-  const metadataLength = footerView.getUint32(footerBuffer.byteLength - 8, true);
-  if (metadataLength > asyncBuffer.byteLength - 8) {
-    throw new Error(`parquet metadata length ${metadataLength} exceeds available buffer ${asyncBuffer.byteLength - 8}`)
-  }
-
-  // check if metadata size fits inside the initial fetch
-  if (metadataLength + 8 > initialFetchSize) {
-    // fetch the rest of the metadata
-    const metadataOffset = asyncBuffer.byteLength - metadataLength - 8;
-    const metadataBuffer = await asyncBuffer.slice(metadataOffset, footerOffset);
-    // combine initial fetch with the new slice
-    const combinedBuffer = new ArrayBuffer(metadataLength + 8);
-    const combinedView = new Uint8Array(combinedBuffer);
-    combinedView.set(new Uint8Array(metadataBuffer));
-    combinedView.set(new Uint8Array(footerBuffer), footerOffset - metadataOffset);
-    return parquetMetadata(combinedBuffer, { parsers, geoparquet })
-  } else {
-    // parse metadata from the footer
-    return parquetMetadata(footerBuffer, { parsers, geoparquet })
-  }
-}
-
-/**
- * Read parquet metadata from a buffer synchronously.
- *
- * @param {ArrayBuffer | Uint8Array} arrayBuffer parquet file footer
- * @param {MetadataOptions} options metadata parsing options
- * @returns {FileMetaData} parquet metadata object
- */
-function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
-  let view;
-  if (arrayBuffer instanceof ArrayBuffer) {
-    view = new DataView(arrayBuffer);
-  } else if (arrayBuffer instanceof Uint8Array) {
-    view = new DataView(arrayBuffer.buffer, arrayBuffer.byteOffset, arrayBuffer.byteLength);
-  } else {
-    throw new Error('parquet expected ArrayBuffer or Uint8Array')
-  }
-
-  // Use default parsers if not given
-  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
-
-  // Validate footer magic number "PAR1"
-  if (view.byteLength < 8) {
-    throw new Error('parquet file is too short')
-  }
-  if (view.getUint32(view.byteLength - 4, true) !== 0x31524150) {
-    throw new Error('parquet file invalid (footer != PAR1)')
-  }
-
-  // Parquet files store metadata at the end of the file
-  // Metadata length is 4 bytes before the last PAR1
-  const metadataLengthOffset = view.byteLength - 8;
-  const metadataLength = view.getUint32(metadataLengthOffset, true);
-  if (metadataLength > view.byteLength - 8) {
-    // {metadata}, metadata_length, PAR1
-    throw new Error(`parquet metadata length ${metadataLength} exceeds available buffer ${view.byteLength - 8}`)
-  }
-
-  const metadataOffset = metadataLengthOffset - metadataLength;
-  const reader = { view, offset: metadataOffset };
-  const metadata = deserializeTCompactProtocol(reader);
-
-  // Parse metadata from thrift data
-  const version = metadata.field_1;
-  /** @type {SchemaElement[]} */
-  const schema = metadata.field_2.map((/** @type {any} */ field) => ({
-    type: ParquetTypes[field.field_1],
-    type_length: field.field_2,
-    repetition_type: FieldRepetitionTypes[field.field_3],
-    name: decode(field.field_4),
-    num_children: field.field_5,
-    converted_type: ConvertedTypes[field.field_6],
-    scale: field.field_7,
-    precision: field.field_8,
-    field_id: field.field_9,
-    logical_type: logicalType(field.field_10),
-  }));
-  // schema element per column index
-  const columnSchema = schema.filter(e => e.type);
-  const num_rows = metadata.field_3;
-  const row_groups = metadata.field_4.map((/** @type {any} */ rowGroup) => ({
-    columns: rowGroup.field_1.map((/** @type {any} */ column, /** @type {number} */ columnIndex) => ({
-      file_path: decode(column.field_1),
-      file_offset: column.field_2,
-      meta_data: column.field_3 && {
-        type: ParquetTypes[column.field_3.field_1],
-        encodings: column.field_3.field_2?.map((/** @type {number} */ e) => Encodings[e]),
-        path_in_schema: column.field_3.field_3.map(decode),
-        codec: CompressionCodecs[column.field_3.field_4],
-        num_values: column.field_3.field_5,
-        total_uncompressed_size: column.field_3.field_6,
-        total_compressed_size: column.field_3.field_7,
-        key_value_metadata: column.field_3.field_8?.map((/** @type {any} */ kv) => ({
-          key: decode(kv.field_1),
-          value: decode(kv.field_2),
-        })),
-        data_page_offset: column.field_3.field_9,
-        index_page_offset: column.field_3.field_10,
-        dictionary_page_offset: column.field_3.field_11,
-        statistics: convertStats(column.field_3.field_12, columnSchema[columnIndex], allParsers),
-        encoding_stats: column.field_3.field_13?.map((/** @type {any} */ encodingStat) => ({
-          page_type: PageTypes[encodingStat.field_1],
-          encoding: Encodings[encodingStat.field_2],
-          count: encodingStat.field_3,
-        })),
-        bloom_filter_offset: column.field_3.field_14,
-        bloom_filter_length: column.field_3.field_15,
-        size_statistics: column.field_3.field_16 && {
-          unencoded_byte_array_data_bytes: column.field_3.field_16.field_1,
-          repetition_level_histogram: column.field_3.field_16.field_2,
-          definition_level_histogram: column.field_3.field_16.field_3,
-        },
-        geospatial_statistics: column.field_3.field_17 && {
-          bbox: column.field_3.field_17.field_1 && {
-            xmin: column.field_3.field_17.field_1.field_1,
-            xmax: column.field_3.field_17.field_1.field_2,
-            ymin: column.field_3.field_17.field_1.field_3,
-            ymax: column.field_3.field_17.field_1.field_4,
-            zmin: column.field_3.field_17.field_1.field_5,
-            zmax: column.field_3.field_17.field_1.field_6,
-            mmin: column.field_3.field_17.field_1.field_7,
-            mmax: column.field_3.field_17.field_1.field_8,
-          },
-          geospatial_types: column.field_3.field_17.field_2,
-        },
-      },
-      offset_index_offset: column.field_4,
-      offset_index_length: column.field_5,
-      column_index_offset: column.field_6,
-      column_index_length: column.field_7,
-      crypto_metadata: column.field_8,
-      encrypted_column_metadata: column.field_9,
-    })),
-    total_byte_size: rowGroup.field_2,
-    num_rows: rowGroup.field_3,
-    sorting_columns: rowGroup.field_4?.map((/** @type {any} */ sortingColumn) => ({
-      column_idx: sortingColumn.field_1,
-      descending: sortingColumn.field_2,
-      nulls_first: sortingColumn.field_3,
-    })),
-    file_offset: rowGroup.field_5,
-    total_compressed_size: rowGroup.field_6,
-    ordinal: rowGroup.field_7,
-  }));
-  /** @type {KeyValue[] | undefined} */
-  const key_value_metadata = metadata.field_5?.map((/** @type {any} */ kv) => ({
-    key: decode(kv.field_1),
-    value: decode(kv.field_2),
-  }));
-  const created_by = decode(metadata.field_6);
-
-  if (geoparquet) {
-    markGeoColumns(schema, key_value_metadata);
-  }
-
-  return {
-    version,
-    schema,
-    num_rows,
-    row_groups,
-    key_value_metadata,
-    created_by,
-    metadata_length: metadataLength,
-  }
-}
-
-/**
- * Return a tree of schema elements from parquet metadata.
- *
- * @param {{schema: SchemaElement[]}} metadata parquet metadata object
- * @returns {SchemaTree} tree of schema elements
- */
-function parquetSchema({ schema }) {
-  return getSchemaPath(schema, [])[0]
-}
-
-/**
- * @param {any} logicalType
- * @returns {LogicalType | undefined}
- */
-function logicalType(logicalType) {
-  if (logicalType?.field_1) return { type: 'STRING' }
-  if (logicalType?.field_2) return { type: 'MAP' }
-  if (logicalType?.field_3) return { type: 'LIST' }
-  if (logicalType?.field_4) return { type: 'ENUM' }
-  if (logicalType?.field_5) return {
-    type: 'DECIMAL',
-    scale: logicalType.field_5.field_1,
-    precision: logicalType.field_5.field_2,
-  }
-  if (logicalType?.field_6) return { type: 'DATE' }
-  if (logicalType?.field_7) return {
-    type: 'TIME',
-    isAdjustedToUTC: logicalType.field_7.field_1,
-    unit: timeUnit(logicalType.field_7.field_2),
-  }
-  if (logicalType?.field_8) return {
-    type: 'TIMESTAMP',
-    isAdjustedToUTC: logicalType.field_8.field_1,
-    unit: timeUnit(logicalType.field_8.field_2),
-  }
-  if (logicalType?.field_10) return {
-    type: 'INTEGER',
-    bitWidth: logicalType.field_10.field_1,
-    isSigned: logicalType.field_10.field_2,
-  }
-  if (logicalType?.field_11) return { type: 'NULL' }
-  if (logicalType?.field_12) return { type: 'JSON' }
-  if (logicalType?.field_13) return { type: 'BSON' }
-  if (logicalType?.field_14) return { type: 'UUID' }
-  if (logicalType?.field_15) return { type: 'FLOAT16' }
-  if (logicalType?.field_16) return {
-    type: 'VARIANT',
-    specification_version: logicalType.field_16.field_1,
-  }
-  if (logicalType?.field_17) return {
-    type: 'GEOMETRY',
-    crs: decode(logicalType.field_17.field_1),
-  }
-  if (logicalType?.field_18) return {
-    type: 'GEOGRAPHY',
-    crs: decode(logicalType.field_18.field_1),
-    algorithm: EdgeInterpolationAlgorithms[logicalType.field_18.field_2],
-  }
-  if (logicalType?.field_19) return { type: 'FILE' }
-  return logicalType
-}
-
-/**
- * @param {any} unit
- * @returns {TimeUnit}
- */
-function timeUnit(unit) {
-  if (unit.field_1) return 'MILLIS'
-  if (unit.field_2) return 'MICROS'
-  if (unit.field_3) return 'NANOS'
-  throw new Error('parquet time unit required')
-}
-
-/**
- * Convert column statistics based on column type.
- *
- * @param {any} stats
- * @param {SchemaElement} schema
- * @param {ParquetParsers} parsers
- * @returns {Statistics}
- */
-function convertStats(stats, schema, parsers) {
-  return stats && {
-    max: convertMetadata(stats.field_1, schema, parsers),
-    min: convertMetadata(stats.field_2, schema, parsers),
-    null_count: stats.field_3,
-    distinct_count: stats.field_4,
-    max_value: convertMetadata(stats.field_5, schema, parsers),
-    min_value: convertMetadata(stats.field_6, schema, parsers),
-    is_max_value_exact: stats.field_7,
-    is_min_value_exact: stats.field_8,
-  }
-}
-
-/**
- * @param {Uint8Array | undefined} value
- * @param {SchemaElement} schema
- * @param {ParquetParsers} parsers
- * @returns {MinMaxType | undefined}
- */
-function convertMetadata(value, schema, parsers) {
-  const { type, converted_type, logical_type } = schema;
-  if (value === undefined) return value
-  if (type === 'BOOLEAN') return value[0] === 1
-  if (type === 'BYTE_ARRAY') return parsers.stringFromBytes(value)
-  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
-  if (type === 'FLOAT' && view.byteLength === 4) return view.getFloat32(0, true)
-  if (type === 'DOUBLE' && view.byteLength === 8) return view.getFloat64(0, true)
-  if (type === 'INT32' && converted_type === 'DECIMAL' && view.byteLength === 4) {
-    return view.getInt32(0, true) / 10 ** (schema.scale || 0)
-  }
-  if (type === 'INT64' && converted_type === 'DECIMAL' && view.byteLength === 8) {
-    return Number(view.getBigInt64(0, true)) / 10 ** (schema.scale || 0)
-  }
-  if (type === 'INT32' && converted_type === 'DATE') return parsers.dateFromDays(view.getInt32(0, true))
-  if (type === 'INT64' && converted_type === 'TIMESTAMP_MILLIS') return parsers.timestampFromMilliseconds(view.getBigInt64(0, true))
-  if (type === 'INT64' && converted_type === 'TIMESTAMP_MICROS') return parsers.timestampFromMicroseconds(view.getBigInt64(0, true))
-  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP' && logical_type?.unit === 'NANOS') return parsers.timestampFromNanoseconds(view.getBigInt64(0, true))
-  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP' && logical_type?.unit === 'MICROS') return parsers.timestampFromMicroseconds(view.getBigInt64(0, true))
-  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP') return parsers.timestampFromMilliseconds(view.getBigInt64(0, true))
-  const unsigned = converted_type?.startsWith('UINT_') ||
-    logical_type?.type === 'INTEGER' && !logical_type.isSigned;
-  if (type === 'INT32' && unsigned && view.byteLength === 4) return view.getUint32(0, true)
-  if (type === 'INT64' && unsigned && view.byteLength === 8) return view.getBigUint64(0, true)
-  if (type === 'INT32' && view.byteLength === 4) return view.getInt32(0, true)
-  if (type === 'INT64' && view.byteLength === 8) return view.getBigInt64(0, true)
-  if (converted_type === 'DECIMAL') {
-    const scale = schema.scale || 0;
-    return scale > 308 ? parseDecimal(value) * 10 ** -scale : parseDecimal(value) / 10 ** scale
-  }
-  if (logical_type?.type === 'FLOAT16') return parseFloat16(value)
-  if (logical_type?.type === 'UUID') return parsers.uuidFromBytes(value)
-  if (type === 'FIXED_LEN_BYTE_ARRAY') return value
-  // assert(false)
-  return value
-}
-
-/**
- * @import {ColumnIndex, DataReader, OffsetIndex, PageLocation, ParquetParsers, SchemaElement} from '../src/types.js'
- */
-
-
-/**
- * @param {DataReader} reader
- * @param {SchemaElement} schema
- * @param {Partial<ParquetParsers> | undefined} parsers
- * @returns {ColumnIndex}
- */
-function readColumnIndex(reader, schema, parsers = undefined) {
-  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
-
-  const thrift = deserializeTCompactProtocol(reader);
-  return {
-    null_pages: thrift.field_1,
-    min_values: thrift.field_2.map((/** @type {any} */ m) => convertMetadata(m, schema, allParsers)),
-    max_values: thrift.field_3.map((/** @type {any} */ m) => convertMetadata(m, schema, allParsers)),
-    boundary_order: BoundaryOrders[thrift.field_4],
-    null_counts: thrift.field_5,
-    repetition_level_histograms: thrift.field_6,
-    definition_level_histograms: thrift.field_7,
-  }
-}
-
-/**
- * @param {DataReader} reader
- * @returns {OffsetIndex}
- */
-function readOffsetIndex(reader) {
-  const thrift = deserializeTCompactProtocol(reader);
-  return {
-    // @ts-ignore
-    page_locations: thrift.field_1.map(loc => ({
-      offset: loc.field_1,
-      compressed_page_size: loc.field_2,
-      first_row_index: loc.field_3,
-    })),
-    unencoded_byte_array_data_bytes: thrift.field_2,
-  }
-}
-
-// XxHash64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md)
-// Used by parquet bloom filters: hashes the PLAIN encoding of column values with seed 0.
-
-const MASK = 0xffffffffffffffffn;
-const PRIME1 = 0x9e3779b185ebca87n;
-const PRIME2 = 0xc2b2ae3d27d4eb4fn;
-const PRIME3 = 0x165667b19e3779f9n;
-const PRIME4 = 0x85ebca77c2b2ae63n;
-const PRIME5 = 0x27d4eb2f165667c5n;
-
-/**
- * @param {bigint} x
- * @param {bigint} r rotation amount in bits (1..63)
- * @returns {bigint}
- */
-function rotl64(x, r) {
-  return (x << r | x >> 64n - r) & MASK
-}
-
-/**
- * @param {bigint} acc
- * @param {bigint} val
- * @returns {bigint}
- */
-function round(acc, val) {
-  acc = acc + val * PRIME2 & MASK;
-  acc = rotl64(acc, 31n);
-  return acc * PRIME1 & MASK
-}
-
-/**
- * @param {bigint} acc
- * @param {bigint} val
- * @returns {bigint}
- */
-function mergeRound(acc, val) {
-  acc ^= round(0n, val);
-  return acc * PRIME1 + PRIME4 & MASK
-}
-
-/**
- * Compute the 64-bit xxHash of a byte buffer.
- *
- * @param {Uint8Array} input
- * @param {bigint} [seed]
- * @returns {bigint} 64-bit hash
- */
-function xxhash64(input, seed = 0n) {
-  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
-  const len = input.byteLength;
-  let offset = 0;
-  let h64;
-
-  if (len >= 32) {
-    let v1 = seed + PRIME1 + PRIME2 & MASK;
-    let v2 = seed + PRIME2 & MASK;
-    let v3 = seed;
-    let v4 = seed - PRIME1 & MASK;
-
-    while (offset + 32 <= len) {
-      v1 = round(v1, view.getBigUint64(offset, true)); offset += 8;
-      v2 = round(v2, view.getBigUint64(offset, true)); offset += 8;
-      v3 = round(v3, view.getBigUint64(offset, true)); offset += 8;
-      v4 = round(v4, view.getBigUint64(offset, true)); offset += 8;
-    }
-
-    h64 = rotl64(v1, 1n) + rotl64(v2, 7n) + rotl64(v3, 12n) + rotl64(v4, 18n) & MASK;
-    h64 = mergeRound(h64, v1);
-    h64 = mergeRound(h64, v2);
-    h64 = mergeRound(h64, v3);
-    h64 = mergeRound(h64, v4);
-  } else {
-    h64 = seed + PRIME5 & MASK;
-  }
-
-  h64 = h64 + BigInt(len) & MASK;
-
-  while (offset + 8 <= len) {
-    h64 ^= round(0n, view.getBigUint64(offset, true));
-    h64 = rotl64(h64, 27n) * PRIME1 + PRIME4 & MASK;
-    offset += 8;
-  }
-
-  if (offset + 4 <= len) {
-    h64 ^= BigInt(view.getUint32(offset, true)) * PRIME1 & MASK;
-    h64 = rotl64(h64, 23n) * PRIME2 + PRIME3 & MASK;
-    offset += 4;
-  }
-
-  while (offset < len) {
-    h64 ^= BigInt(view.getUint8(offset)) * PRIME5 & MASK;
-    h64 = rotl64(h64, 11n) * PRIME1 & MASK;
-    offset += 1;
-  }
-
-  h64 ^= h64 >> 33n;
-  h64 = h64 * PRIME2 & MASK;
-  h64 ^= h64 >> 29n;
-  h64 = h64 * PRIME3 & MASK;
-  h64 ^= h64 >> 32n;
-  return h64
-}
-
-// Split Block Bloom Filter (https://github.com/apache/parquet-format/blob/master/BloomFilter.md)
-// A bloom filter is a sequence of 32-byte blocks. Each block holds 8 little-endian uint32 words.
-// Insertion sets one bit per word, chosen by salting the low 32 bits of an xxhash64.
-// Membership requires all 8 bits to be set; misses are exact, hits are probabilistic.
-
-
-/**
- * @import {BloomFilter, DataReader, ParquetQueryFilter, SchemaElement} from '../src/types.js'
- */
-
-const textEncoder = new TextEncoder();
-
-const SALT = new Uint32Array([
-  0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
-  0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
-]);
-
-/**
- * Map the high 32 bits of a hash to a block index in [0, numBlocks).
- *
- * @param {bigint} hash
- * @param {number} numBlocks
- * @returns {number}
- */
-function blockIndex(hash, numBlocks) {
-  return Number((hash >> 32n) * BigInt(numBlocks) >> 32n)
-}
-
-/**
- * Per-block mask: 8 uint32 words, each with a single bit set at position `(low32 * SALT[i]) >> 27`.
- *
- * @param {bigint} hash
- * @returns {Uint32Array}
- */
-function blockMask(hash) {
-  const m = new Uint32Array(8);
-  const low = Number(hash & 0xffffffffn) | 0;
-  for (let i = 0; i < 8; i++) {
-    m[i] = 1 << (Math.imul(low, SALT[i]) >>> 27);
-  }
-  return m
-}
-
-/**
- * Test whether a hash might be present in a Split Block Bloom Filter.
- * False positives are possible; false negatives are not.
- *
- * @param {Uint32Array} blocks bloom filter words (8 * numBlocks long)
- * @param {bigint} hash 64-bit xxhash of the parquet-plain-encoded value
- * @returns {boolean}
- */
-function sbbfContains(blocks, hash) {
-  const offset = blockIndex(hash, blocks.length >> 3) << 3;
-  const m = blockMask(hash);
-  for (let i = 0; i < 8; i++) {
-    if ((blocks[offset + i] & m[i]) === 0) return false
-  }
-  return true
-}
-
-/**
- * Parse a Split Block Bloom Filter from a reader positioned at the BloomFilterHeader.
- * Returns undefined when the header advertises an unsupported algorithm, hash, or
- * compression — callers should treat that as "cannot use this bloom filter."
- *
- * @param {DataReader} reader
- * @returns {BloomFilter | undefined}
- */
-function readBloomFilter(reader) {
-  const header = deserializeTCompactProtocol(reader);
-  const numBytes = header.field_1;
-  if (typeof numBytes !== 'number' || numBytes <= 0 || numBytes % 32 !== 0) return undefined
-  // BloomFilterAlgorithm / Hash / Compression are unions with a single supported variant each.
-  if (!header.field_2?.field_1) return undefined // algorithm must be BLOCK
-  if (!header.field_3?.field_1) return undefined // hash must be XXHASH
-  if (!header.field_4?.field_1) return undefined // compression must be UNCOMPRESSED
-
-  const { view, offset } = reader;
-  if (offset + numBytes > view.byteLength) {
-    throw new Error(`parquet bloom filter truncated: need ${numBytes} bytes, have ${view.byteLength - offset}`)
-  }
-  // Reader offset is not 4-aligned in general, and we want endian-portable reads.
-  const blocks = new Uint32Array(numBytes >> 2);
-  for (let i = 0; i < blocks.length; i++) {
-    blocks[i] = view.getUint32(offset + i * 4, true);
-  }
-  reader.offset = offset + numBytes;
-  return { numBytes, blocks }
-}
-
-/**
- * Hash a JS filter value as its parquet PLAIN-encoded bytes, suitable for a
- * bloom filter lookup. Returns undefined when the column's parser is lossy or
- * ambiguous (DATE, TIMESTAMP_*, DECIMAL, JSON, BSON, INT96, FLOAT16, UUID,
- * GEOMETRY, GEOGRAPHY, INTERVAL) or when the JS value type doesn't match the
- * column. Callers must treat undefined as "bloom filter cannot help."
- *
- * @param {any} value
- * @param {SchemaElement} element
- * @returns {bigint | undefined}
- */
-function hashParquetValue(value, element) {
-  if (value === null || value === undefined) return undefined
-  const { type, converted_type, logical_type } = element;
-
-  if (type === 'BOOLEAN') {
-    if (typeof value !== 'boolean') return undefined
-    return xxhash64(new Uint8Array([value ? 1 : 0]))
-  }
-
-  if (type === 'FLOAT') {
-    if (typeof value !== 'number') return undefined
-    const buf = new ArrayBuffer(4);
-    new DataView(buf).setFloat32(0, value, true);
-    return xxhash64(new Uint8Array(buf))
-  }
-
-  if (type === 'DOUBLE') {
-    if (typeof value !== 'number') return undefined
-    const buf = new ArrayBuffer(8);
-    new DataView(buf).setFloat64(0, value, true);
-    return xxhash64(new Uint8Array(buf))
-  }
-
-  if (type === 'INT32') {
-    if (converted_type === 'DATE' || converted_type === 'DECIMAL' || converted_type === 'TIME_MILLIS') return undefined
-    if (logical_type?.type === 'DATE' || logical_type?.type === 'TIME' || logical_type?.type === 'DECIMAL') return undefined
-    if (typeof value !== 'number' || !Number.isInteger(value)) return undefined
-    const buf = new ArrayBuffer(4);
-    new DataView(buf).setInt32(0, value | 0, true);
-    return xxhash64(new Uint8Array(buf))
-  }
-
-  if (type === 'INT64') {
-    if (converted_type === 'TIMESTAMP_MILLIS' || converted_type === 'TIMESTAMP_MICROS') return undefined
-    if (converted_type === 'TIME_MICROS' || converted_type === 'DECIMAL') return undefined
-    if (logical_type?.type === 'TIMESTAMP' || logical_type?.type === 'TIME' || logical_type?.type === 'DECIMAL') return undefined
-    let bigValue;
-    if (typeof value === 'bigint') bigValue = value;
-    else if (typeof value === 'number' && Number.isSafeInteger(value)) bigValue = BigInt(value);
-    else return undefined
-    const buf = new ArrayBuffer(8);
-    new DataView(buf).setBigUint64(0, BigInt.asUintN(64, bigValue), true);
-    return xxhash64(new Uint8Array(buf))
-  }
-
-  if (type === 'BYTE_ARRAY') {
-    if (converted_type === 'JSON' || converted_type === 'BSON' || converted_type === 'DECIMAL') return undefined
-    if (logical_type?.type === 'JSON' || logical_type?.type === 'BSON' || logical_type?.type === 'VARIANT') return undefined
-    if (logical_type?.type === 'GEOMETRY' || logical_type?.type === 'GEOGRAPHY') return undefined
-    if (typeof value === 'string') return xxhash64(textEncoder.encode(value))
-    if (value instanceof Uint8Array) return xxhash64(value)
-    return undefined
-  }
-
-  if (type === 'FIXED_LEN_BYTE_ARRAY') {
-    if (converted_type === 'DECIMAL' || converted_type === 'INTERVAL') return undefined
-    if (logical_type?.type === 'DECIMAL' || logical_type?.type === 'UUID' || logical_type?.type === 'FLOAT16') return undefined
-    if (logical_type?.type === 'GEOMETRY' || logical_type?.type === 'GEOGRAPHY') return undefined
-    if (value instanceof Uint8Array) return xxhash64(value)
-    return undefined
-  }
-
-  // INT96 deprecated, or type missing on group columns
-  return undefined
-}
-
-/**
- * Top-level column names that appear in $eq or $in predicates within a filter.
- * These are the only columns where a bloom filter can prove a value's absence
- * and let us skip a row group; any other operator can't be helped by a bloom.
- *
- * @param {ParquetQueryFilter | undefined} filter
- * @returns {Set<string>}
- */
-function bloomEligibleColumns(filter) {
-  /** @type {Set<string>} */
-  const out = new Set();
-  walkBloomEligible(filter, out);
-  return out
-}
-
-/**
- * @param {ParquetQueryFilter | undefined} filter
- * @param {Set<string>} out
- */
-function walkBloomEligible(filter, out) {
-  if (!filter) return
-  if ('$and' in filter && Array.isArray(filter.$and)) {
-    for (const sub of filter.$and) walkBloomEligible(sub, out);
-    return
-  }
-  if ('$or' in filter && Array.isArray(filter.$or)) {
-    for (const sub of filter.$or) walkBloomEligible(sub, out);
-    return
-  }
-  // $nor would need to prove presence, not absence — bloom can't help.
-  if ('$nor' in filter) return
-  for (const [field, condition] of Object.entries(filter)) {
-    if (field.startsWith('$')) continue
-    if (typeof condition === 'object' && condition !== null && !Array.isArray(condition)) {
-      if ('$eq' in condition || '$in' in condition) out.add(field);
-    } else {
-      // primitive / null / array condition is an implicit $eq
-      out.add(field);
-    }
-  }
-}
-
-/**
- * @import {AsyncBuffer, Awaitable, DecodedArray} from '../src/types.js'
- */
-
-
-/**
- * Concatenate two arrays fast.
- *
- * @param {any[]} aaa
- * @param {DecodedArray} bbb
- */
-function concat(aaa, bbb) {
-  const chunk = 10000;
-  for (let i = 0; i < bbb.length; i += chunk) {
-    aaa.push(...bbb.slice(i, i + chunk));
-  }
-}
-
-/**
- * Deep equality.
- *
- * @param {any} a
- * @param {any} b
- * @param {boolean} [strict]
- * @returns {boolean}
- */
-function equals(a, b, strict = true) {
-  // eslint-disable-next-line eqeqeq
-  if (strict ? a === b : a == b) return true
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false
-
-  if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    if (a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) {
-      if (a[i] !== b[i]) return false
-    }
-    return true
-  }
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) {
-      if (!equals(a[i], b[i], strict)) return false
-    }
-    return true
-  }
-
-  const aKeys = Object.keys(a);
-  if (aKeys.length !== Object.keys(b).length) return false
-  for (const k of aKeys) {
-    if (!equals(a[k], b[k], strict)) return false
-  }
-  return true
-}
-
-/**
- * Flatten a list of lists into a single list.
- *
- * @param {DecodedArray[]} [chunks]
- * @returns {DecodedArray}
- */
-function flatten$1(chunks) {
-  if (!chunks) return []
-  if (chunks.length === 1) return chunks[0]
-  /** @type {any[]} */
-  const output = [];
-  for (const chunk of chunks) {
-    concat(output, chunk);
-  }
-  return output
-}
-
-/**
- * @import {BloomFilter, ColumnPageStats, PageRanges, ParquetQueryFilter, RowGroup, SchemaElement} from '../src/types.js'
- */
-
-
-const encoder = new TextEncoder();
-
-/**
- * Returns the physical leaf paths referenced by a filter.
- *
- * @param {ParquetQueryFilter} [filter]
- * @returns {string[]}
- */
-function pathsNeededForFilter(filter) {
-  if (!filter) return []
-  /** @type {string[]} */
-  const paths = [];
-  if ('$and' in filter && Array.isArray(filter.$and)) {
-    paths.push(...filter.$and.flatMap(pathsNeededForFilter));
-  } else if ('$or' in filter && Array.isArray(filter.$or)) {
-    paths.push(...filter.$or.flatMap(pathsNeededForFilter));
-  } else if ('$nor' in filter && Array.isArray(filter.$nor)) {
-    paths.push(...filter.$nor.flatMap(pathsNeededForFilter));
-  } else {
-    paths.push(...Object.keys(filter));
-  }
-  return [...new Set(paths)]
-}
-
-/**
- * Returns an array of top-level column names needed to evaluate the filter.
- *
- * @param {ParquetQueryFilter} [filter]
- * @returns {string[]}
- */
-function columnsNeededForFilter(filter) {
-  return [...new Set(pathsNeededForFilter(filter).map(path => path.split('.')[0]))]
-}
-
-/**
- * Match a record against a query filter
- *
- * @param {Record<string, any>} record
- * @param {ParquetQueryFilter} filter
- * @param {boolean} [strict]
- * @returns {boolean}
- */
-function matchFilter(record, filter, strict = true) {
-  if ('$and' in filter && Array.isArray(filter.$and)) {
-    return filter.$and.every(subQuery => matchFilter(record, subQuery, strict))
-  }
-  if ('$or' in filter && Array.isArray(filter.$or)) {
-    return filter.$or.some(subQuery => matchFilter(record, subQuery, strict))
-  }
-  if ('$nor' in filter && Array.isArray(filter.$nor)) {
-    return !filter.$nor.some(subQuery => matchFilter(record, subQuery, strict))
-  }
-
-  return Object.entries(filter).every(([field, condition]) => {
-    const value = resolve$1(record, field);
-
-    // implicit $eq for non-object conditions
-    if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) {
-      return equals(value, condition, strict)
-    }
-
-    return Object.entries(condition || {}).every(([operator, target]) => {
-      if (operator === '$gt') return value !== null && value !== undefined && value > target
-      if (operator === '$gte') return value !== null && value !== undefined && value >= target
-      if (operator === '$lt') return value !== null && value !== undefined && value < target
-      if (operator === '$lte') return value !== null && value !== undefined && value <= target
-      if (operator === '$eq') return equals(value, target, strict)
-      if (operator === '$ne') return !equals(value, target, strict)
-      if (operator === '$in') return Array.isArray(target) && matchesIn(value, target, strict)
-      if (operator === '$nin') return Array.isArray(target) && !matchesIn(value, target, strict)
-      // value is already resolved, so re-wrap it under a plain key. Reusing
-      // field would send a dotted path back through resolve and lose the value.
-      if (operator === '$not') return !matchFilter({ value }, { value: target }, strict)
-      return true
-    })
-  })
-}
-
-/**
- * Match a value or one of its immediate array elements against a list.
- *
- * @param {any} value
- * @param {any[]} targets
- * @param {boolean} strict
- * @returns {boolean}
- */
-function matchesIn(value, targets, strict) {
-  return targets.some(target =>
-    equals(value, target, strict) ||
-    Array.isArray(value) && value.some(element => equals(element, target, strict)))
-}
-
-/**
- * Check if a row group can be skipped based on filter and column statistics,
- * optionally consulting per-column bloom filters for equality predicates that
- * statistics can't decide.
- *
- * @param {object} options
- * @param {RowGroup} options.rowGroup
- * @param {string[]} options.physicalColumns
- * @param {ParquetQueryFilter | undefined} options.filter
- * @param {boolean} [options.strict]
- * @param {Record<string, BloomFilter>} [options.bloomFilters] keyed by filter path
- * @param {Record<string, SchemaElement>} [options.schemaElements] keyed by physical leaf path
- * @returns {boolean} true if the row group can be skipped
- */
-function canSkipRowGroup({ rowGroup, physicalColumns, filter, strict = true, bloomFilters, schemaElements }) {
-  if (!filter) return false
-
-  // Handle logical operators
-  if ('$and' in filter && Array.isArray(filter.$and)) {
-    // For AND, we can skip if ANY condition allows skipping
-    return filter.$and.some(subFilter => canSkipRowGroup({ rowGroup, physicalColumns, filter: subFilter, strict, bloomFilters, schemaElements }))
-  }
-  if ('$or' in filter && Array.isArray(filter.$or)) {
-    // For OR, we can skip only if ALL conditions allow skipping
-    return filter.$or.every(subFilter => canSkipRowGroup({ rowGroup, physicalColumns, filter: subFilter, strict, bloomFilters, schemaElements }))
-  }
-  if ('$nor' in filter && Array.isArray(filter.$nor)) {
-    // For NOR, we can skip if none of the conditions allow skipping
-    // This is complex, so we'll be conservative and not skip
-    return false
-  }
-
-  // Check column filters
-  for (const [field, condition] of Object.entries(filter)) {
-    // Find the column chunk for this field
-    const columnIndex = physicalColumns.indexOf(field);
-    if (columnIndex === -1) continue
-
-    const stats = rowGroup.columns[columnIndex].meta_data?.statistics;
-    const { min, max, min_value, max_value, null_count: nullCount } = stats || {};
-    const minVal = min_value !== undefined ? min_value : min;
-    const maxVal = max_value !== undefined ? max_value : max;
-    const haveStats = minVal !== undefined && maxVal !== undefined;
-
-    const bloom = bloomFilters?.[field];
-    const element = schemaElements?.[field];
-    const matchingNulls = matchFilter({ value: null }, { value: condition }, strict) &&
-      (nullCount === undefined || nullCount > 0);
-
-    if (haveStats && !matchingNulls && canSkipStats(condition, minVal, maxVal, strict, element)) {
-      return true
-    }
-
-    // Handle operators
-    for (const [operator, target] of Object.entries(condition || {})) {
-      // Bloom-filter skipping for equality predicates (proves absence, never presence)
-      if (bloom && element) {
-        if (operator === '$eq') {
-          const hash = hashParquetValue(target, element);
-          if (hash !== undefined && !sbbfContains(bloom.blocks, hash)) return true
-        }
-        if (operator === '$in' && Array.isArray(target) && target.length > 0) {
-          let allAbsent = true;
-          for (const v of target) {
-            const h = hashParquetValue(v, element);
-            if (h === undefined || sbbfContains(bloom.blocks, h)) {
-              allAbsent = false;
-              break
-            }
-          }
-          if (allAbsent) return true
-        }
-      }
-    }
-  }
-
-  return false
-}
-
-/**
- * Check if a page value range [minVal, maxVal] provably contains no value
- * matching the operator conditions.
- *
- * @param {any} condition operator object like { $gt: 5 }
- * @param {any} minVal lower bound (may be truncated, still a valid bound)
- * @param {any} maxVal upper bound (may be truncated, still a valid bound)
- * @param {boolean} strict
- * @param {SchemaElement} [element] physical schema element for the bounds
- * @returns {boolean} true if no value in the range can match
- */
-function canSkipStats(condition, minVal, maxVal, strict, element) {
-  if (minVal === undefined || maxVal === undefined) return false
-  const mayContainNaN = element?.type === 'FLOAT' || element?.type === 'DOUBLE' || element?.logical_type?.type === 'FLOAT16';
-  for (const [operator, target] of Object.entries(condition || {})) {
-    const minComparison = compareParquetValues(minVal, target, strict, element);
-    const maxComparison = compareParquetValues(maxVal, target, strict, element);
-    // Row filtering uses JavaScript relational operators. For non-ASCII
-    // strings their UTF-16 order can differ from Parquet's UTF-8 index order,
-    // and binary values are string-coerced rather than byte-compared, so those
-    // min/max bounds cannot safely prove a relational predicate impossible.
-    const binaryBounds = minVal instanceof Uint8Array || maxVal instanceof Uint8Array;
-    const relationalBoundsAreSafe = !binaryBounds && (element?.type !== 'BYTE_ARRAY' ||
-      typeof target === 'string' && [...target].every(character => character.charCodeAt(0) <= 0x7f));
-    if (operator === '$gt' && relationalBoundsAreSafe && maxComparison !== undefined && maxComparison <= 0) return true
-    if (operator === '$gte' && relationalBoundsAreSafe && maxComparison !== undefined && maxComparison < 0) return true
-    if (operator === '$lt' && relationalBoundsAreSafe && minComparison !== undefined && minComparison >= 0) return true
-    if (operator === '$lte' && relationalBoundsAreSafe && minComparison !== undefined && minComparison > 0) return true
-    if (operator === '$eq') {
-      const targetMinComparison = compareParquetValues(target, minVal, strict, element);
-      const targetMaxComparison = compareParquetValues(target, maxVal, strict, element);
-      if (targetMinComparison !== undefined && targetMinComparison < 0 ||
-          targetMaxComparison !== undefined && targetMaxComparison > 0) return true
-    }
-    if (operator === '$ne' && !mayContainNaN && equals(minVal, maxVal, strict) && equals(minVal, target, strict)) return true
-    if (operator === '$in' && Array.isArray(target) && target.every(value => {
-      const valueMinComparison = compareParquetValues(value, minVal, strict, element);
-      const valueMaxComparison = compareParquetValues(value, maxVal, strict, element);
-      return valueMinComparison !== undefined && valueMinComparison < 0 ||
-        valueMaxComparison !== undefined && valueMaxComparison > 0
-    })) return true
-    if (operator === '$nin' && !mayContainNaN && Array.isArray(target) && equals(minVal, maxVal, strict) && target.some(value => equals(minVal, value, strict))) return true
-  }
-  return false
-}
-
-/**
- * Compare values using Parquet's unsigned lexicographic ordering for binary
- * values. Returns undefined when values do not have a safely comparable order.
- *
- * @param {any} a
- * @param {any} b
- * @param {boolean} strict
- * @param {SchemaElement} [element]
- * @returns {-1 | 0 | 1 | undefined}
- */
-function compareParquetValues(a, b, strict, element) {
-  // BYTE_ARRAY values are decoded as UTF-8 strings by the default parser even
-  // without an explicit UTF8/STRING annotation.
-  if (element?.type === 'BYTE_ARRAY') {
-    if (typeof a !== 'string' || typeof b !== 'string') return undefined
-    return compareBytes(encoder.encode(a), encoder.encode(b))
-  }
-  if (a instanceof Uint8Array || b instanceof Uint8Array) {
-    if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) return undefined
-    return compareBytes(a, b)
-  }
-  if (a < b) return -1
-  if (a > b) return 1
-  if (equals(a, b, strict)) return 0
-  return undefined
-}
-
-/**
- * @param {Uint8Array} a
- * @param {Uint8Array} b
- * @returns {-1 | 0 | 1}
- */
-function compareBytes(a, b) {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    if (a[i] < b[i]) return -1
-    if (a[i] > b[i]) return 1
-  }
-  if (a.length < b.length) return -1
-  if (a.length > b.length) return 1
-  return 0
-}
-
-/**
- * Check whether the filter condition accepts a null value.
- *
- * @param {any} condition
- * @param {boolean} strict
- * @returns {boolean}
- */
-function matchesNull(condition, strict) {
-  return matchFilter({ value: null }, { value: condition }, strict)
-}
-
-/**
- * Compute candidate row ranges within a row group that could match the filter,
- * based on per-page column index statistics.
- *
- * Returns sorted disjoint [start, end) row ranges relative to the group.
- * An empty array means the filter provably matches no rows in the group.
- * Returns undefined when the page statistics give no pruning information
- * (the caller must read the whole selection).
- *
- * @param {ParquetQueryFilter | undefined} filter
- * @param {Record<string, ColumnPageStats>} columnPages keyed by physical leaf path
- * @param {number} groupRows number of rows in the row group
- * @param {boolean} [strict]
- * @returns {PageRanges | undefined}
- */
-function filterPageRanges(filter, columnPages, groupRows, strict = true) {
-  if (!filter) return undefined
-  if ('$and' in filter && Array.isArray(filter.$and)) {
-    /** @type {PageRanges | undefined} */
-    let ranges;
-    for (const subFilter of filter.$and) {
-      ranges = intersectRanges(ranges, filterPageRanges(subFilter, columnPages, groupRows, strict));
-    }
-    return ranges
-  }
-  if ('$or' in filter && Array.isArray(filter.$or)) {
-    /** @type {PageRanges} */
-    let ranges = [];
-    for (const subFilter of filter.$or) {
-      const subRanges = filterPageRanges(subFilter, columnPages, groupRows, strict);
-      // any un-prunable branch could match anywhere
-      if (!subRanges) return undefined
-      ranges = unionRanges(ranges, subRanges);
-    }
-    return ranges
-  }
-  if ('$nor' in filter && Array.isArray(filter.$nor)) {
-    // Conservative: negations cannot be pruned by min/max bounds
-    return undefined
-  }
-
-  // Column conditions: all fields must match, so intersect their ranges
-  /** @type {PageRanges | undefined} */
-  let result;
-  for (const [field, condition] of Object.entries(filter)) {
-    const pages = columnPages[field];
-    if (!pages) continue
-    const nullCanMatch = matchesNull(condition, strict);
-    /** @type {PageRanges} */
-    const keep = [];
-    for (let i = 0; i < pages.pageStarts.length; i++) {
-      const start = pages.pageStarts[i];
-      const end = i + 1 < pages.pageStarts.length ? pages.pageStarts[i + 1] : groupRows;
-      const nullCount = pages.nullCounts?.[i];
-      // Keep pages with matching nulls, including pages whose null presence is
-      // unknown because the optional null_counts index field was omitted.
-      const matchingNulls = nullCanMatch && (nullCount === undefined || nullCount > 0);
-      const skip = !pages.nullPages[i] && !matchingNulls &&
-        canSkipStats(condition, pages.minValues[i], pages.maxValues[i], strict, pages.element);
-      if (!skip) {
-        const last = keep[keep.length - 1];
-        if (last && last[1] === start) last[1] = end;
-        else keep.push([start, end]);
-      }
-    }
-    result = intersectRanges(result, keep);
-  }
-  return result
-}
-
-/**
- * Intersect two sets of sorted disjoint ranges. Undefined means "everything".
- *
- * @param {PageRanges | undefined} a
- * @param {PageRanges | undefined} b
- * @returns {PageRanges | undefined}
- */
-function intersectRanges(a, b) {
-  if (!a) return b
-  if (!b) return a
-  /** @type {PageRanges} */
-  const out = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const start = Math.max(a[i][0], b[j][0]);
-    const end = Math.min(a[i][1], b[j][1]);
-    if (start < end) out.push([start, end]);
-    if (a[i][1] < b[j][1]) i++;
-    else j++;
-  }
-  return out
-}
-
-/**
- * Union two sets of sorted disjoint ranges.
- *
- * @param {PageRanges} a
- * @param {PageRanges} b
- * @returns {PageRanges}
- */
-function unionRanges(a, b) {
-  /** @type {PageRanges} */
-  const out = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const next = j >= b.length || i < a.length && a[i][0] <= b[j][0] ? a[i++] : b[j++];
-    const last = out[out.length - 1];
-    if (last && next[0] <= last[1]) last[1] = Math.max(last[1], next[1]);
-    else out.push([next[0], next[1]]);
-  }
-  return out
-}
-
-/**
- * Resolve a dot-notation path to a value in a nested object.
- *
- * @param {Record<string, any>} record
- * @param {string} path
- * @returns {any}
- */
-function resolve$1(record, path) {
-  let value = record;
-  for (const part of path.split('.')) {
-    value = value?.[part];
-  }
-  return value
-}
-
-/**
- * @import {AsyncBuffer, BloomFilter, ByteRange, ChunkPlan, ColumnPageStats, FileMetaData, GroupPlan, PageLocation, PageRanges, ParquetParsers, ParquetQueryFilter, ParquetReadOptions, QueryPlan, RowGroup, SchemaElement, SchemaTree} from '../src/types.js'
- */
-
-// Combine column chunks if less than 2mb
-const runLimit = 1 << 21; // 2mb
-// When reading selected columns, combine chunks separated by at most this many unrequested bytes.
-// Arrow C++ before 18 and Polars write a copy of each column's metadata after its chunk, leaving small gaps.
-// Same default as Arrow's CacheOptions hole_size_limit.
-const columnGapLimit = 1 << 13; // 8kb
-
-/**
- * Plan which byte ranges to read to satisfy a read request.
- * Metadata must be non-null.
- *
- * @param {ParquetReadOptions & { bloomFiltersByGroup?: Record<string, BloomFilter>[], schemaElements?: Record<string, SchemaElement>, pageRangesByGroup?: (PageRanges | undefined)[], pageLocationsByGroup?: Record<string, PageLocation[]>[] }} options
- * @returns {QueryPlan}
- */
-function parquetPlan(options) {
-  const { metadata, rowStart = 0, columns, useOffsetIndex = false } = options;
-  if (!metadata) throw new Error('parquetPlan requires metadata')
-  /** @type {GroupPlan[]} */
-  const groups = [];
-  /** @type {ByteRange[]} */
-  const fetches = [];
-  /** @type {ByteRange[]} */
-  const indexes = [];
-  const scanPlan = parquetPlanGroups(options);
-  for (const group of scanPlan.groups) {
-    const groupPlan = parquetPlanGroup({ ...group, columns, useOffsetIndex });
-    groups.push(...groupPlan.groups);
-    fetches.push(...groupPlan.fetches);
-    indexes.push(...groupPlan.indexes);
-  }
-  fetches.push(...indexes);
-
-  return { metadata, rowStart, rowEnd: scanPlan.rowEnd, columns, fetches, groups }
-}
-
-/**
- * Select physical row-group ranges without planning column reads.
- *
- * @param {ParquetReadOptions & { bloomFiltersByGroup?: Record<string, BloomFilter>[], schemaElements?: Record<string, SchemaElement>, pageRangesByGroup?: (PageRanges | undefined)[], pageLocationsByGroup?: Record<string, PageLocation[]>[] }} options
- * @returns {{groups: {rowGroup: RowGroup, groupIndex: number, groupStart: number, groupRows: number, ranges: PageRanges, pageRanges?: PageRanges, pageLocations?: Record<string, PageLocation[]>}[], rowEnd: number}}
- */
-function parquetPlanGroups({ metadata, rowStart = 0, rowEnd = Infinity, columns, filter, filterStrict = true, bloomFiltersByGroup, schemaElements, pageRangesByGroup, pageLocationsByGroup }) {
-  if (!metadata) throw new Error('parquetPlan requires metadata')
-  const schemaTree = parquetSchema(metadata);
-  const physicalColumns = getPhysicalColumns(schemaTree);
-  const elementsByPath = filter ? {
-    ...physicalSchemaElements(schemaTree),
-    ...schemaElements,
-  } : schemaElements;
-  const groups = [];
-  let groupStart = 0;
-  for (let groupIndex = 0; groupIndex < metadata.row_groups.length; groupIndex++) {
-    const rowGroup = metadata.row_groups[groupIndex];
-    const groupRows = Number(rowGroup.num_rows);
-    const groupEnd = groupStart + groupRows;
-    if (groupRows > 0 && groupEnd > rowStart && groupStart < rowEnd && !canSkipRowGroup({
-      rowGroup,
-      physicalColumns,
-      filter,
-      strict: filterStrict,
-      bloomFilters: bloomFiltersByGroup?.[groupIndex],
-      schemaElements: elementsByPath,
-    })) {
-      const selectStart = Math.max(rowStart - groupStart, 0);
-      const selectEnd = Math.min(rowEnd - groupStart, groupRows);
-      const pageRanges = pageRangesByGroup?.[groupIndex];
-      const pageLocations = pageLocationsByGroup?.[groupIndex];
-      /** @type {PageRanges} */
-      let ranges = pageRanges
-        ? pageRanges
-          .map(([start, end]) => {
-            /** @type {[number, number]} */
-            const range = [Math.max(start, selectStart), Math.min(end, selectEnd)];
-            return range
-          })
-          .filter(([start, end]) => start < end)
-        : [[selectStart, selectEnd]];
-
-      if (ranges.length > 1) {
-        const canSplit = rowGroup.columns.every(chunk => {
-          const columnName = chunk.meta_data?.path_in_schema[0];
-          const columnPath = chunk.meta_data?.path_in_schema.join('.');
-          if (columns && columnName && !columns.includes(columnName)) return true
-          return !!(chunk.offset_index_offset && chunk.offset_index_length) || !!(columnPath && pageLocations?.[columnPath])
-        });
-        ranges = canSplit
-          ? coalesceOverlappingPageRanges(ranges, rowGroup, columns, pageLocations)
-          : [[ranges[0][0], ranges[ranges.length - 1][1]]];
-      }
-      if (ranges.length) {
-        groups.push({ rowGroup, groupIndex, groupStart, groupRows, ranges, pageRanges, pageLocations });
-      }
-    }
-    groupStart = groupEnd;
-  }
-  return { groups, rowEnd: isFinite(rowEnd) ? rowEnd : groupStart }
-}
-
-/**
- * Build byte plans for retained ranges in one row group.
- *
- * @param {object} options
- * @param {RowGroup} options.rowGroup
- * @param {number} options.groupStart
- * @param {number} options.groupRows
- * @param {PageRanges} options.ranges
- * @param {string[]} [options.columns]
- * @param {boolean} [options.useOffsetIndex]
- * @param {PageRanges} [options.pageRanges]
- * @param {Record<string, PageLocation[]>} [options.pageLocations]
- * @returns {{groups: GroupPlan[], fetches: ByteRange[], indexes: ByteRange[]}}
- */
-function parquetPlanGroup({ rowGroup, groupStart, groupRows, ranges, columns, useOffsetIndex = false, pageRanges, pageLocations }) {
-  /** @type {ChunkPlan[]} */
-  const chunks = [];
-  /** @type {ByteRange[]} */
-  const fetches = [];
-  /** @type {ByteRange[]} */
-  const indexes = [];
-  const narrowed = ranges.length > 1 || ranges[0][0] > 0 || ranges[0][1] < groupRows;
-  for (const chunk of rowGroup.columns) {
-    const meta = chunk.meta_data;
-    if (chunk.file_path) throw new Error('parquet file_path not supported')
-    if (!meta) throw new Error('parquet column metadata is undefined')
-    if (columns && !columns.includes(meta.path_in_schema[0])) continue
-    const columnOffset = meta.dictionary_page_offset || meta.data_page_offset;
-    const startByte = Number(columnOffset);
-    const endByte = Number(columnOffset + meta.total_compressed_size);
-    const chunkPageLocations = pageLocations?.[meta.path_in_schema.join('.')];
-
-    if (chunkPageLocations && narrowed) {
-      chunks.push({ columnMetadata: meta, pageLocations: chunkPageLocations, range: { startByte, endByte } });
-    } else if ((useOffsetIndex || pageRanges) && chunk.offset_index_offset && chunk.offset_index_length && narrowed) {
-      const startByte = Number(chunk.offset_index_offset);
-      chunks.push({
-        columnMetadata: meta,
-        offsetIndex: { startByte, endByte: startByte + chunk.offset_index_length },
-        range: { startByte: Number(columnOffset), endByte },
-      });
-    } else {
-      chunks.push({ columnMetadata: meta, range: { startByte, endByte } });
-    }
-  }
-
-  /** @type {ByteRange[]} */
-  const columnRanges = [];
-  /** @type {ByteRange | undefined} */
-  let run;
-  for (const chunk of chunks) {
-    if ('pageLocations' in chunk) continue
-    if ('offsetIndex' in chunk) {
-      indexes.push(chunk.offsetIndex);
-    } else if (columns) {
-      columnRanges.push(chunk.range);
-    } else if (run && chunk.range.endByte - run.startByte <= runLimit) {
-      run.endByte = chunk.range.endByte;
-    } else {
-      if (run) fetches.push(run);
-      run = { ...chunk.range };
-    }
-  }
-  if (run) fetches.push(run);
-  // selected chunks are combined in file order, skipping only small gaps
-  fetches.push(...coalesceByteRanges(columnRanges, columnGapLimit, runLimit));
-  const groups = ranges.map(([selectStart, selectEnd]) => ({
-    chunks,
-    rowGroup,
-    groupStart,
-    groupRows,
-    selectStart,
-    selectEnd,
-  }));
-  return { groups, fetches, indexes }
-}
-
-/**
- * Merge candidate ranges when any selected column would read an overlapping
- * data page for both ranges. Unknown page layouts are merged conservatively.
- *
- * @param {PageRanges} ranges
- * @param {RowGroup} rowGroup
- * @param {string[] | undefined} columns
- * @param {Record<string, PageLocation[]> | undefined} pageLocations
- * @returns {PageRanges}
- */
-function coalesceOverlappingPageRanges(ranges, rowGroup, columns, pageLocations) {
-  const selectedPageLayouts = rowGroup.columns
-    .filter(chunk => !columns || columns.includes(chunk.meta_data?.path_in_schema[0] || ''))
-    .map(chunk => pageLocations?.[chunk.meta_data?.path_in_schema.join('.') || '']);
-
-  /** @type {PageRanges} */
-  const merged = [];
-  for (const range of ranges) {
-    const last = merged[merged.length - 1];
-    const overlapsPage = last && selectedPageLayouts.some(pages => {
-      if (!pages) return true
-      const lastPages = pagesForRange(last, pages, Number(rowGroup.num_rows));
-      const rangePages = pagesForRange(range, pages, Number(rowGroup.num_rows));
-      return lastPages[0] <= rangePages[1] && rangePages[0] <= lastPages[1]
-    });
-    if (last && overlapsPage) last[1] = range[1];
-    else merged.push([...range]);
-  }
-  return merged
-}
-
-/**
- * Return the inclusive indexes of the first and last pages overlapping a row
- * range. Offset indexes cover every row, so a valid range always finds a page.
- *
- * @param {[number, number]} range
- * @param {PageLocation[]} pages
- * @param {number} groupRows
- * @returns {[number, number]}
- */
-function pagesForRange([rangeStart, rangeEnd], pages, groupRows) {
-  let first = Infinity;
-  let last = -Infinity;
-  for (let i = 0; i < pages.length; i++) {
-    const pageStart = Number(pages[i].first_row_index);
-    const pageEnd = i + 1 < pages.length ? Number(pages[i + 1].first_row_index) : groupRows;
-    if (pageEnd > rangeStart && pageStart < rangeEnd) {
-      first = Math.min(first, i);
-      last = i;
-    }
-  }
-  return [first, last]
-}
-
-/**
- * Fetch bloom filters for $eq / $in columns of row groups not already provably
- * skippable by statistics alone. Returns an array indexed by row-group ordinal;
- * each entry maps top-level column name → BloomFilter for any chunk whose
- * bloom filter we were able to parse. Adds one round-trip when at least one
- * bloom filter is fetched; otherwise returns synchronously.
- *
- * @param {object} options
- * @param {AsyncBuffer} options.file
- * @param {FileMetaData} options.metadata
- * @param {ParquetQueryFilter} options.filter
- * @param {boolean} [options.filterStrict]
- * @returns {Promise<Record<string, BloomFilter>[]>}
- */
-async function prefetchBloomFilters({ file, metadata, filter, filterStrict = true }) {
-  const result = metadata.row_groups.map(() => /** @type {Record<string, BloomFilter>} */ ({}));
-  const eligibleCols = bloomEligibleColumns(filter);
-  if (eligibleCols.size === 0) return result
-  const physicalColumns = getPhysicalColumns(parquetSchema(metadata));
-
-  /** @type {Promise<void>[]} */
-  const tasks = [];
-  metadata.row_groups.forEach((rowGroup, rgIdx) => {
-    if (canSkipRowGroup({ rowGroup, physicalColumns, filter, strict: filterStrict })) return
-    for (const colName of eligibleCols) {
-      const columnIdx = physicalColumns.indexOf(colName);
-      if (columnIdx === -1) continue
-      const meta = rowGroup.columns[columnIdx]?.meta_data;
-      if (!meta?.bloom_filter_offset || !meta.bloom_filter_length) continue
-      const start = Number(meta.bloom_filter_offset);
-      const end = start + meta.bloom_filter_length;
-      tasks.push((async () => {
-        const buffer = await file.slice(start, end);
-        const bloom = readBloomFilter({ view: new DataView(buffer), offset: 0 });
-        if (bloom) result[rgIdx][colName] = bloom;
-      })());
-    }
-  });
-
-  if (tasks.length) await Promise.all(tasks);
-  return result
-}
-
-/**
- * Fetch page indexes (column index + offset index) for filter columns of row
- * groups that survive row-group-level pruning, and compute candidate row
- * ranges per group from the per-page min/max statistics.
- *
- * Returns pageRangesByGroup indexed by row-group ordinal: sorted disjoint
- * [start, end) row ranges (relative to the group) that could match the filter.
- * An empty array means the group provably contains no matching rows; undefined
- * means no page-level information was available for that group.
- * Also returns pageLocationsByGroup, mapping row-group ordinals and physical
- * leaf paths to page locations, so the read path can reuse the parsed offset
- * indexes without refetching them.
- *
- * @param {object} options
- * @param {AsyncBuffer} options.file
- * @param {FileMetaData} options.metadata
- * @param {ParquetQueryFilter} [options.filter]
- * @param {boolean} [options.filterStrict]
- * @param {number} [options.rowStart]
- * @param {number} [options.rowEnd]
- * @param {string[]} [options.columns]
- * @param {Record<string, BloomFilter>[]} [options.bloomFiltersByGroup]
- * @param {Record<string, SchemaElement>} [options.schemaElements]
- * @param {Partial<ParquetParsers>} [options.parsers]
- * @returns {Promise<{pageRangesByGroup: (PageRanges | undefined)[], pageLocationsByGroup: Record<string, PageLocation[]>[]}>}
- */
-async function prefetchPageIndexes({ file, metadata, filter, filterStrict = true, rowStart = 0, rowEnd = Infinity, columns, bloomFiltersByGroup, schemaElements, parsers }) {
-  /** @type {(PageRanges | undefined)[]} */
-  const pageRangesByGroup = metadata.row_groups.map(() => undefined);
-  const pageLocationsByGroup = metadata.row_groups.map(() => /** @type {Record<string, PageLocation[]>} */ ({}));
-  if (filter && '$nor' in filter && Array.isArray(filter.$nor)) {
-    return { pageRangesByGroup, pageLocationsByGroup }
-  }
-  const filterColumns = pathsNeededForFilter(filter);
-  if (!filterColumns.length) return { pageRangesByGroup, pageLocationsByGroup }
-  const schemaTree = parquetSchema(metadata);
-  const physicalColumns = getPhysicalColumns(schemaTree);
-  const elementsByPath = {
-    ...physicalSchemaElements(schemaTree),
-    ...schemaElements,
-  };
-
-  /** @type {ByteRange[]} */
-  const indexRanges = [];
-  /** @type {((file: AsyncBuffer) => Promise<void>)[]} */
-  const indexTasks = [];
-  /** @type {{rgIdx: number, groupRows: number, columnPages: Record<string, ColumnPageStats>}[]} */
-  const candidateGroups = [];
-  let groupStart = 0;
-  metadata.row_groups.forEach((rowGroup, rgIdx) => {
-    const groupRows = Number(rowGroup.num_rows);
-    const groupEnd = groupStart + groupRows;
-    const overlaps = groupRows > 0 && groupEnd > rowStart && groupStart < rowEnd;
-    groupStart = groupEnd;
-    if (!overlaps) return
-    if (canSkipRowGroup({ rowGroup, physicalColumns, filter, strict: filterStrict, bloomFilters: bloomFiltersByGroup?.[rgIdx], schemaElements: elementsByPath })) return
-
-    /** @type {Record<string, ColumnPageStats>} */
-    const columnPages = {};
-    let columnTaskCount = 0;
-    const scheduledOffsetPaths = new Set();
-    let hasFilterIndex = false;
-    for (const columnName of filterColumns) {
-      const columnIdx = physicalColumns.indexOf(columnName);
-      if (columnIdx === -1) continue
-      const chunk = rowGroup.columns[columnIdx];
-      const meta = chunk?.meta_data;
-      if (!meta) continue
-      if (!chunk.column_index_offset || !chunk.column_index_length) continue
-      if (!chunk.offset_index_offset || !chunk.offset_index_length) continue
-      const element = elementsByPath[columnName];
-      if (!element) continue
-      hasFilterIndex = true;
-      scheduledOffsetPaths.add(columnName);
-      const columnIndexStart = Number(chunk.column_index_offset);
-      const offsetIndexStart = Number(chunk.offset_index_offset);
-      const columnIndexEnd = columnIndexStart + chunk.column_index_length;
-      const offsetIndexEnd = offsetIndexStart + chunk.offset_index_length;
-      indexRanges.push(
-        { startByte: columnIndexStart, endByte: columnIndexEnd },
-        { startByte: offsetIndexStart, endByte: offsetIndexEnd }
-      );
-      columnTaskCount++;
-      indexTasks.push(async prefetchedFile => {
-        const [columnIndexBuffer, offsetIndexBuffer] = await Promise.all([
-          prefetchedFile.slice(columnIndexStart, columnIndexEnd),
-          prefetchedFile.slice(offsetIndexStart, offsetIndexEnd),
-        ]);
-        const columnIndex = readColumnIndex({ view: new DataView(columnIndexBuffer), offset: 0 }, element, parsers);
-        const offsetIndex = readOffsetIndex({ view: new DataView(offsetIndexBuffer), offset: 0 });
-        pageLocationsByGroup[rgIdx][columnName] = offsetIndex.page_locations;
-        columnPages[columnName] = {
-          minValues: columnIndex.min_values,
-          maxValues: columnIndex.max_values,
-          nullPages: columnIndex.null_pages,
-          nullCounts: columnIndex.null_counts,
-          pageStarts: offsetIndex.page_locations.map(page => Number(page.first_row_index)),
-          element,
-        };
-      });
-    }
-    // Candidate ranges are shared by every selected column. Load their offset
-    // indexes too so the planner can merge ranges that map to the same coarse
-    // page instead of fetching and decoding that page more than once.
-    if (hasFilterIndex) {
-      for (const chunk of rowGroup.columns) {
-        const meta = chunk.meta_data;
-        if (!meta) continue
-        const columnName = meta.path_in_schema[0];
-        const columnPath = meta.path_in_schema.join('.');
-        if (columns && !columns.includes(columnName)) continue
-        if (scheduledOffsetPaths.has(columnPath)) continue
-        if (!chunk.offset_index_offset || !chunk.offset_index_length) continue
-        scheduledOffsetPaths.add(columnPath);
-        const offsetIndexStart = Number(chunk.offset_index_offset);
-        const offsetIndexEnd = offsetIndexStart + chunk.offset_index_length;
-        indexRanges.push({ startByte: offsetIndexStart, endByte: offsetIndexEnd });
-        columnTaskCount++;
-        indexTasks.push(async prefetchedFile => {
-          const offsetIndexBuffer = await prefetchedFile.slice(offsetIndexStart, offsetIndexEnd);
-          const offsetIndex = readOffsetIndex({ view: new DataView(offsetIndexBuffer), offset: 0 });
-          pageLocationsByGroup[rgIdx][columnPath] = offsetIndex.page_locations;
-        });
-      }
-    }
-    if (columnTaskCount) {
-      candidateGroups.push({ rgIdx, groupRows, columnPages });
-    }
-  });
-
-  if (indexTasks.length) {
-    const prefetchedFile = prefetchAsyncBuffer(file, { fetches: coalesceByteRanges(indexRanges) });
-    await Promise.all(indexTasks.map(task => task(prefetchedFile)));
-    for (const { rgIdx, groupRows, columnPages } of candidateGroups) {
-      pageRangesByGroup[rgIdx] = filterPageRanges(filter, columnPages, groupRows, filterStrict);
-    }
-  }
-  return { pageRangesByGroup, pageLocationsByGroup }
-}
-
-/**
- * Merge overlapping or touching byte ranges. By default no bytes are added;
- * pass maxGap to also merge ranges separated by up to maxGap unrequested bytes,
- * as long as the merged range stays within maxSize.
- *
- * @param {ByteRange[]} ranges
- * @param {number} [maxGap]
- * @param {number} [maxSize]
- * @returns {ByteRange[]}
- */
-function coalesceByteRanges(ranges, maxGap = 0, maxSize = Infinity) {
-  const sorted = ranges
-    .map(range => ({ ...range }))
-    .sort((a, b) => a.startByte - b.startByte || a.endByte - b.endByte);
-  /** @type {ByteRange[]} */
-  const merged = [];
-  for (const range of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && range.startByte <= last.endByte + maxGap && Math.max(last.endByte, range.endByte) - last.startByte <= maxSize) {
-      last.endByte = Math.max(last.endByte, range.endByte);
-    } else {
-      merged.push(range);
-    }
-  }
-  return merged
-}
-
-/**
- * Build a lookup from physical paths to leaf schema elements.
- *
- * @param {SchemaTree} schemaTree
- * @returns {Record<string, SchemaElement>}
- */
-function physicalSchemaElements(schemaTree) {
-  /** @type {Record<string, SchemaElement>} */
-  const elements = {};
-  /** @param {SchemaTree} node */
-  function traverse(node) {
-    if (node.children.length) {
-      for (const child of node.children) traverse(child);
-    } else {
-      elements[node.path.join('.')] = node.element;
-    }
-  }
-  traverse(schemaTree);
-  return elements
-}
-
-/**
- * Prefetch byte ranges from an AsyncBuffer.
- *
- * @param {AsyncBuffer} file
- * @param {{fetches: ByteRange[]}} options
- * @returns {AsyncBuffer}
- */
-function prefetchAsyncBuffer(file, { fetches }) {
-  // fetch byte ranges from the file
-  const promises = fetches.map(({ startByte, endByte }) => file.slice(startByte, endByte));
-  return {
-    byteLength: file.byteLength,
-    slice(start, end = file.byteLength) {
-      // find matching slice
-      const index = fetches.findIndex(({ startByte, endByte }) => startByte <= start && end <= endByte);
-      if (index < 0) {
-        // fallback to direct read
-        return file.slice(start, end)
-      }
-      if (fetches[index].startByte !== start || fetches[index].endByte !== end) {
-        // slice a subrange of the prefetch
-        const startOffset = start - fetches[index].startByte;
-        const endOffset = end - fetches[index].startByte;
-        if (promises[index] instanceof Promise) {
-          return promises[index].then(buffer => buffer.slice(startOffset, endOffset))
-        } else {
-          return promises[index].slice(startOffset, endOffset)
-        }
-      } else {
-        return promises[index]
-      }
-    },
-  }
-}
-
-/**
- * @import {DataReader, ParquetParsers, VariantMetadata} from '../src/types.js'
- */
-
-const decoder = new TextDecoder();
-/** @type {WeakMap<object, Map<string, VariantMetadata>>} */
-const metadataCache = new WeakMap();
-
-/**
- * Recursively decode variant structs into native values.
- *
- * @param {any} value
- * @param {ParquetParsers} [parsers]
- * @returns {any}
- */
-function decodeVariantColumn(value, parsers = DEFAULT_PARSERS) {
-  if (Array.isArray(value)) {
-    return value.map(entry => decodeVariantColumn(entry, parsers))
-  }
-  if (typeof value !== 'object') return value
-
-  if ('metadata' in value) {
-    const metadata = parseVariantMetadata(value.metadata);
-
-    // Decode shredded fields from typed_value
-    const shreddedFields = value.typed_value && decodeTypedValue(value.typed_value, metadata, parsers);
-
-    // Decode binary value (may contain additional fields for partially shredded objects)
-    const binaryValue = value.value && readVariant(makeReader(value.value), metadata, parsers);
-
-    // Merge shredded and binary values for partially shredded objects
-    if (shreddedFields && binaryValue) {
-      return { ...binaryValue, ...shreddedFields }
-    }
-    return shreddedFields ?? binaryValue
-  }
-
-  return value
-}
-
-/**
- * Decode a shredded variant typed_value field.
- *
- * @param {any} typedValue
- * @param {VariantMetadata} metadata
- * @param {ParquetParsers} parsers
- * @returns {any}
- */
-function decodeTypedValue(typedValue, metadata, parsers) {
-  if (typedValue instanceof Date) return typedValue
-
-  // Handle {typed_value, value} wrapper - unwrap and recurse
-  if (typedValue && typeof typedValue === 'object' && !Array.isArray(typedValue) && !(typedValue instanceof Uint8Array)) {
-    if ('typed_value' in typedValue && typedValue.typed_value !== null && typedValue.typed_value !== undefined) {
-      return decodeTypedValue(typedValue.typed_value, metadata, parsers)
-    }
-    if ('value' in typedValue && typedValue.value instanceof Uint8Array) {
-      return readVariant(makeReader(typedValue.value), metadata, parsers)
-    }
-    if ('typed_value' in typedValue || 'value' in typedValue) {
-      // both null/missing → field is null
-      return null
-    }
-    // Shredded object: each field value gets decoded
-    /** @type {Record<string, any>} */
-    const result = {};
-    for (const [key, field] of Object.entries(typedValue)) {
-      if (!metadata.dictionary.includes(key)) continue
-      result[key] = decodeTypedValue(field, metadata, parsers);
-    }
-    return result
-  }
-
-  // Uint8Array: decode as binary variant
-  if (typedValue instanceof Uint8Array) {
-    return readVariant(makeReader(typedValue), metadata, parsers)
-  }
-
-  // Arrays
-  if (Array.isArray(typedValue)) {
-    return typedValue.map(element => decodeTypedValue(element, metadata, parsers))
-  }
-
-  return typedValue
-}
-
-/**
- * @param {Uint8Array} bytes
- * @returns {DataReader}
- */
-function makeReader(bytes) {
-  return { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }
-}
-
-/**
- * Parse and cache variant metadata dictionary.
- *
- * @param {Uint8Array} bytes
- * @returns {VariantMetadata}
- */
-function parseVariantMetadata(bytes) {
-  let bufferCache = metadataCache.get(bytes.buffer);
-  if (!bufferCache) {
-    bufferCache = new Map();
-    metadataCache.set(bytes.buffer, bufferCache);
-  }
-  const key = `${bytes.byteOffset}:${bytes.byteLength}`;
-  const cached = bufferCache.get(key);
-  if (cached) return cached
-
-  const reader = makeReader(bytes);
-  const header = reader.view.getUint8(reader.offset++);
-  const version = header & 0x0f;
-  if (version !== 1) throw new Error(`parquet unsupported variant metadata version: ${version}`)
-  const sorted = (header >> 4 & 0x1) === 1;
-  const offsetSize = (header >> 6 & 0x3) + 1;
-
-  const dictionarySize = readUnsigned(reader, offsetSize);
-
-  const offsets = new Array(dictionarySize + 1);
-  for (let i = 0; i < offsets.length; i++) {
-    offsets[i] = readUnsigned(reader, offsetSize);
-  }
-
-  const base = reader.offset;
-  const dictionary = new Array(dictionarySize);
-  for (let i = 0; i < dictionarySize; i++) {
-    const start = offsets[i];
-    const end = offsets[i + 1];
-    const strBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + base + start, end - start);
-    dictionary[i] = decoder.decode(strBytes);
-  }
-
-  const metadata = { dictionary, sorted };
-  bufferCache.set(key, metadata);
-  return metadata
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} byteWidth
- * @returns {number}
- */
-function readUnsigned(reader, byteWidth) {
-  let value = 0;
-  for (let i = 0; i < byteWidth; i++) {
-    value |= reader.view.getUint8(reader.offset + i) << i * 8;
-  }
-  reader.offset += byteWidth;
-  return value
-}
-
-/**
- * @param {DataReader} reader
- * @param {VariantMetadata} metadata
- * @param {ParquetParsers} parsers
- * @returns {any}
- */
-function readVariant(reader, metadata, parsers) {
-  const typeByte = reader.view.getUint8(reader.offset++);
-  const basicType = typeByte & 0x3;
-  const header = typeByte >> 2;
-  if (basicType === 0) return readVariantPrimitive(reader, header, parsers)
-  if (basicType === 2) return readVariantObject(reader, header, metadata, parsers)
-  if (basicType === 3) return readVariantArray(reader, header, metadata, parsers)
-  // else short string
-  const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, header);
-  reader.offset += header;
-  return decoder.decode(bytes)
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} typeId
- * @param {ParquetParsers} parsers
- * @returns {any}
- */
-function readVariantPrimitive(reader, typeId, parsers) {
-  switch (typeId) {
-  case 0: return null
-  case 1: return true
-  case 2: return false
-  case 3: {
-    const value = reader.view.getInt8(reader.offset);
-    reader.offset += 1;
-    return value
-  }
-  case 4: {
-    const value = reader.view.getInt16(reader.offset, true);
-    reader.offset += 2;
-    return value
-  }
-  case 5: {
-    const value = reader.view.getInt32(reader.offset, true);
-    reader.offset += 4;
-    return value
-  }
-  case 6: {
-    const value = reader.view.getBigInt64(reader.offset, true);
-    reader.offset += 8;
-    return value
-  }
-  case 7: {
-    const value = reader.view.getFloat64(reader.offset, true);
-    reader.offset += 8;
-    return value
-  }
-  case 8:
-    return readVariantDecimal(reader, 4)
-  case 9:
-    return readVariantDecimal(reader, 8)
-  case 10:
-    return readVariantDecimal(reader, 16)
-  case 11: {
-    const value = reader.view.getInt32(reader.offset, true);
-    reader.offset += 4;
-    return parsers.dateFromDays(value)
-  }
-  case 12: // timestamp_micros (utc)
-  case 13: { // timestamp_micros_ntz (no timezone)
-    const value = reader.view.getBigInt64(reader.offset, true);
-    reader.offset += 8;
-    return parsers.timestampFromMicroseconds(value)
-  }
-  case 14: {
-    const value = reader.view.getFloat32(reader.offset, true);
-    reader.offset += 4;
-    return value
-  }
-  case 15:
-    return readVariantBinary(reader)
-  case 16: {
-    const bytes = readVariantBinary(reader);
-    return decoder.decode(bytes)
-  }
-  case 17: {
-    // time: microseconds since midnight
-    const value = reader.view.getBigInt64(reader.offset, true);
-    reader.offset += 8;
-    return value
-  }
-  case 18: // timestamp_nanos (utc)
-  case 19: { // timestamp_nanos_ntz (no timezone)
-    const value = reader.view.getBigInt64(reader.offset, true);
-    reader.offset += 8;
-    return parsers.timestampFromNanoseconds(value)
-  }
-  case 20: {
-    const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, 16);
-    reader.offset += 16;
-    const hex = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-  }
-  default:
-    throw new Error(`parquet unsupported variant primitive type: ${typeId}`)
-  }
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} header
- * @param {VariantMetadata} metadata
- * @param {ParquetParsers} parsers
- * @returns {Record<string, any>}
- */
-function readVariantObject(reader, header, metadata, parsers) {
-  const offsetWidth = (header & 0x3) + 1;
-  const idWidth = (header >> 2 & 0x3) + 1;
-  const isLarge = header >> 4 & 0x1;
-  const numElements = isLarge ? readUnsigned(reader, 4) : reader.view.getUint8(reader.offset++);
-
-  /** @type {number[]} */
-  const fieldIds = new Array(numElements);
-  for (let i = 0; i < numElements; i++) {
-    fieldIds[i] = readUnsigned(reader, idWidth);
-  }
-
-  const offsets = new Array(numElements + 1);
-  for (let i = 0; i < offsets.length; i++) {
-    offsets[i] = readUnsigned(reader, offsetWidth);
-  }
-
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (let i = 0; i < numElements; i++) {
-    const key = metadata.dictionary[fieldIds[i]];
-    // Read value at the given offset
-    const valueReader = {
-      view: reader.view,
-      offset: reader.offset + offsets[i],
-    };
-    out[key] = readVariant(valueReader, metadata, parsers);
-  }
-  reader.offset += offsets[offsets.length - 1];
-  return out
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} header
- * @param {VariantMetadata} metadata
- * @param {ParquetParsers} parsers
- * @returns {any[]}
- */
-function readVariantArray(reader, header, metadata, parsers) {
-  const fieldOffsetSize = header & 0x3;
-  const isLarge = header >> 2 & 0x1;
-  const offsetWidth = fieldOffsetSize + 1;
-  const numElements = readUnsigned(reader, isLarge ? 4 : 1);
-
-  const offsets = new Array(numElements + 1);
-  for (let i = 0; i < offsets.length; i++) {
-    offsets[i] = readUnsigned(reader, offsetWidth);
-  }
-
-  const valuesStart = reader.offset;
-  const result = new Array(numElements);
-  for (let i = 0; i < numElements; i++) {
-    const valueReader = {
-      view: reader.view,
-      offset: valuesStart + offsets[i],
-    };
-    result[i] = readVariant(valueReader, metadata, parsers);
-  }
-  reader.offset = valuesStart + offsets[offsets.length - 1];
-  return result
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} width
- * @returns {number}
- */
-function readVariantDecimal(reader, width) {
-  const scale = reader.view.getUint8(reader.offset);
-  reader.offset += 1;
-  let unscaled;
-  if (width === 4) {
-    unscaled = BigInt(reader.view.getInt32(reader.offset, true));
-    reader.offset += 4;
-  } else if (width === 8) {
-    unscaled = reader.view.getBigInt64(reader.offset, true);
-    reader.offset += 8;
-  } else {
-    const low = reader.view.getBigUint64(reader.offset, true);
-    const high = reader.view.getBigInt64(reader.offset + 8, true);
-    unscaled = high << 64n | low;
-    reader.offset += 16;
-  }
-
-  return Number(unscaled) / 10 ** scale
-}
-
-/**
- * @param {DataReader} reader
- * @returns {Uint8Array}
- */
-function readVariantBinary(reader) {
-  const length = reader.view.getUint32(reader.offset, true);
-  reader.offset += 4;
-  const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, length);
-  reader.offset += length;
-  return bytes
-}
-
-/**
- * Reconstructs a complex nested structure from flat arrays of values and
- * definition and repetition levels, according to Dremel encoding.
- *
- * @param {any[]} output
- * @param {number[] | undefined} definitionLevels
- * @param {number[]} repetitionLevels
- * @param {DecodedArray} values
- * @param {SchemaTree[]} schemaPath
- * @returns {DecodedArray}
- */
-function assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath) {
-  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
-  // If no def/rep levels, synthesize def levels at max
-  if (!definitionLevels?.length && !repetitionLevels.length) {
-    if (!maxDefinitionLevel || !values.length) return values
-    definitionLevels = new Array(values.length).fill(maxDefinitionLevel);
-  }
-  const n = definitionLevels?.length || repetitionLevels.length;
-  const repetitionPath = schemaPath.map(({ element }) => element.repetition_type);
-  let valueIndex = 0;
-
-  // Track state of nested structures
-  const containerStack = [output];
-  let currentContainer = output;
-  let currentDepth = 0; // schema depth
-  let currentDefLevel = 0; // list depth
-  let currentRepLevel = 0;
-
-  if (repetitionLevels[0]) {
-    // continue previous row
-    while (currentDepth < repetitionPath.length - 2 && currentRepLevel < repetitionLevels[0]) {
-      currentDepth++;
-      if (repetitionPath[currentDepth] !== 'REQUIRED') {
-        // go into last list
-        currentContainer = currentContainer.at(-1);
-        containerStack.push(currentContainer);
-        currentDefLevel++;
-      }
-      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel++;
-    }
-  }
-
-  for (let i = 0; i < n; i++) {
-    // assert(currentDefLevel === containerStack.length - 1)
-    const def = definitionLevels?.length ? definitionLevels[i] : maxDefinitionLevel;
-    const rep = repetitionLevels[i];
-
-    // Pop up to start of rep level
-    while (currentDepth && (rep < currentRepLevel || repetitionPath[currentDepth] !== 'REPEATED')) {
-      if (repetitionPath[currentDepth] !== 'REQUIRED') {
-        containerStack.pop();
-        currentDefLevel--;
-      }
-      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel--;
-      currentDepth--;
-    }
-    // @ts-expect-error won't be empty
-    currentContainer = containerStack.at(-1);
-
-    // Go deeper to end of definition level
-    while (
-      (currentDepth < repetitionPath.length - 2 || repetitionPath[currentDepth + 1] === 'REPEATED') &&
-      (currentDefLevel < def || repetitionPath[currentDepth + 1] === 'REQUIRED')
-    ) {
-      currentDepth++;
-      if (repetitionPath[currentDepth] !== 'REQUIRED') {
-        /** @type {any[]} */
-        const newList = [];
-        currentContainer.push(newList);
-        currentContainer = newList;
-        containerStack.push(newList);
-        currentDefLevel++;
-      }
-      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel++;
-    }
-
-    // Add value or null based on definition level
-    if (def === maxDefinitionLevel) {
-      // assert(currentDepth === maxDefinitionLevel || currentDepth === repetitionPath.length - 2)
-      currentContainer.push(values[valueIndex++]);
-    } else if (currentDepth === repetitionPath.length - 2) {
-      // an undefined repeated leaf is an empty list, not a null value
-      currentContainer.push(repetitionPath[currentDepth + 1] === 'REPEATED' ? [] : null);
-    } else {
-      currentContainer.push([]);
-    }
-  }
-
-  // Handle edge cases for empty inputs or single-level data
-  if (!output.length) {
-    // return max definition level of nested lists
-    for (let i = 0; i < maxDefinitionLevel; i++) {
-      /** @type {any[]} */
-      const newList = [];
-      currentContainer.push(newList);
-      currentContainer = newList;
-    }
-  }
-
-  return output
-}
-
-/**
- * Assemble a nested structure from subcolumn data.
- *
- * @param {Map<string, DecodedArray>} subcolumnData
- * @param {SchemaTree} schema top-level schema element
- * @param {ParquetParsers} parsers
- * @param {number} [depth] depth of nested structure
- */
-function assembleNested(subcolumnData, schema, parsers, depth = 0) {
-  const path = schema.path.join('.');
-  const optional = schema.element.repetition_type === 'OPTIONAL';
-  const nextDepth = optional ? depth + 1 : depth;
-
-  if (isListLike(schema)) {
-    let sublist = schema.children[0];
-    let subDepth = nextDepth;
-    if (sublist.children.length === 1) {
-      sublist = sublist.children[0];
-      subDepth++;
-    }
-    assembleNested(subcolumnData, sublist, parsers, subDepth);
-
-    const subcolumn = sublist.path.join('.');
-    const values = subcolumnData.get(subcolumn);
-    if (!values) throw new Error('parquet list column missing values')
-    if (optional) flattenAtDepth(values, depth);
-    subcolumnData.set(path, values);
-    subcolumnData.delete(subcolumn);
-    return
-  }
-
-  if (isMapLike(schema)) {
-    const mapName = schema.children[0].element.name;
-
-    // Assemble keys and values
-    assembleNested(subcolumnData, schema.children[0].children[0], parsers, nextDepth + 1);
-    assembleNested(subcolumnData, schema.children[0].children[1], parsers, nextDepth + 1);
-
-    const keys = subcolumnData.get(`${path}.${mapName}.key`);
-    const values = subcolumnData.get(`${path}.${mapName}.value`);
-
-    if (!keys) throw new Error('parquet map column missing keys')
-    if (!values) throw new Error('parquet map column missing values')
-    if (keys.length !== values.length) {
-      throw new Error('parquet map column key/value length mismatch')
-    }
-
-    const out = assembleMaps(keys, values, nextDepth);
-    if (optional) flattenAtDepth(out, depth);
-
-    subcolumnData.delete(`${path}.${mapName}.key`);
-    subcolumnData.delete(`${path}.${mapName}.value`);
-    subcolumnData.set(path, out);
-    return
-  }
-
-  // Struct-like column
-  if (schema.children.length) {
-    // construct a meta struct and then invert
-    const invertDepth = schema.element.repetition_type === 'REQUIRED' ? depth : depth + 1;
-    /** @type {Record<string, any>} */
-    const struct = {};
-    for (const child of schema.children) {
-      assembleNested(subcolumnData, child, parsers, invertDepth);
-      const childData = subcolumnData.get(child.path.join('.'));
-      if (!childData) throw new Error('parquet struct missing child data')
-      struct[child.element.name] = childData;
-    }
-    // remove children
-    for (const child of schema.children) {
-      subcolumnData.delete(child.path.join('.'));
-    }
-
-    // invert struct by depth
-    let inverted = invertStruct(struct, invertDepth);
-    if (schema.element.logical_type?.type === 'VARIANT') {
-      inverted = decodeVariantColumn(inverted, parsers);
-    }
-    if (optional) flattenAtDepth(inverted, depth);
-    subcolumnData.set(path, inverted);
-  }
-}
-
-/**
- * @import {DecodedArray, ParquetParsers, SchemaTree} from '../src/types.js'
- * @param {DecodedArray} arr
- * @param {number} depth
- */
-function flattenAtDepth(arr, depth) {
-  for (let i = 0; i < arr.length; i++) {
-    if (depth) {
-      flattenAtDepth(arr[i], depth - 1);
-    } else {
-      arr[i] = arr[i].length ? arr[i][0] : null;
-    }
-  }
-}
-
-/**
- * @param {DecodedArray} keys
- * @param {DecodedArray} values
- * @param {number} depth
- * @returns {any[]}
- */
-function assembleMaps(keys, values, depth) {
-  const out = [];
-  for (let i = 0; i < keys.length; i++) {
-    if (depth) {
-      out.push(assembleMaps(keys[i], values[i], depth - 1)); // go deeper
-    } else {
-      if (keys[i]) {
-        /** @type {Record<string, any>} */
-        const obj = {};
-        for (let j = 0; j < keys[i].length; j++) {
-          const value = values[i][j];
-          obj[keys[i][j]] = value === undefined ? null : value;
-        }
-        out.push(obj);
-      } else {
-        out.push(undefined);
-      }
-    }
-  }
-  return out
-}
-
-/**
- * Invert a struct-like object by depth.
- *
- * @param {Record<string, any[]>} struct
- * @param {number} depth
- * @returns {any[]}
- */
-function invertStruct(struct, depth) {
-  const keys = Object.keys(struct);
-  const length = struct[keys[0]]?.length;
-  const out = [];
-  for (let i = 0; i < length; i++) {
-    /** @type {Record<string, any>} */
-    const obj = {};
-    for (const key of keys) {
-      if (struct[key].length !== length) throw new Error('parquet struct parsing error')
-      obj[key] = struct[key][i];
-    }
-    if (depth) {
-      out.push(invertStruct(obj, depth - 1)); // deeper
-    } else {
-      out.push(obj);
-    }
-  }
-  return out
-}
-
-/**
- * ALP (Adaptive Lossless floating-Point) encoding decoder.
- * Supports FLOAT and DOUBLE types.
- *
- * ALP encodes floating-point values by converting them to integers using
- * decimal scaling, then applying frame of reference (FOR) encoding and
- * bit-packing. Values that cannot be losslessly converted are stored as exceptions.
- *
- * See https://github.com/apache/parquet-format/blob/master/AlpEncoding.md
- */
-
-// Correctly-rounded powers of ten (all exactly representable as doubles)
-const POW10$2 = [
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-  1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-];
-const POW10_NEG = [
-  1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9,
-  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18,
-];
-// float32 versions for FLOAT decoding (exponent range [0, 10])
-const POW10F = POW10$2.slice(0, 11).map(Math.fround);
-const POW10F_NEG = POW10_NEG.slice(0, 11).map(Math.fround);
-
-/**
- * Decode ALP encoded data.
- *
- * @import {DataReader, DecodedArray, ParquetType} from '../src/types.d.ts'
- * @param {DataReader} reader - data reader positioned at start of ALP data
- * @param {number} count - number of values to decode
- * @param {ParquetType} type - FLOAT or DOUBLE
- * @returns {DecodedArray} decoded float or double array
- */
-function alpDecode(reader, count, type) {
-  if (type === 'FLOAT') {
-    return alpDecodeFloat(reader, count)
-  } else if (type === 'DOUBLE') {
-    return alpDecodeDouble(reader, count)
-  } else {
-    throw new Error(`ALP encoding unsupported type: ${type}`)
-  }
-}
-
-/**
- * Read the ALP page header and offset array, returning vector layout info.
- *
- * @param {DataReader} reader
- * @returns {{ vectorSize: number, numElements: number, numVectors: number, offsetArrayStart: number }}
- */
-function readAlpHeader(reader) {
-  const { view } = reader;
-  const compressionMode = view.getUint8(reader.offset++);
-  if (compressionMode !== 0) {
-    throw new Error(`ALP unsupported compression mode: ${compressionMode}`)
-  }
-  const integerEncoding = view.getUint8(reader.offset++);
-  if (integerEncoding !== 0) {
-    throw new Error(`ALP unsupported integer encoding: ${integerEncoding}`)
-  }
-  const logVectorSize = view.getUint8(reader.offset++);
-  if (logVectorSize < 3 || logVectorSize > 15) {
-    throw new Error(`ALP invalid log_vector_size: ${logVectorSize}`)
-  }
-  const vectorSize = 1 << logVectorSize;
-  const numElements = view.getInt32(reader.offset, true);
-  reader.offset += 4;
-  const numVectors = Math.ceil(numElements / vectorSize);
-  const offsetArrayStart = reader.offset;
-  reader.offset += numVectors * 4;
-  return { vectorSize, numElements, numVectors, offsetArrayStart }
-}
-
-/**
- * Decode ALP encoded float data.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {Float32Array}
- */
-function alpDecodeFloat(reader, count) {
-  const { view } = reader;
-  const { vectorSize, numElements, numVectors, offsetArrayStart } = readAlpHeader(reader);
-  if (numElements !== count) {
-    throw new Error(`ALP num_elements ${numElements} does not match expected ${count}`)
-  }
-
-  const output = new Float32Array(count);
-  const outputBytes = new Uint8Array(output.buffer);
-
-  for (let v = 0; v < numVectors; v++) {
-    reader.offset = offsetArrayStart + view.getUint32(offsetArrayStart + v * 4, true);
-    const outputOffset = v * vectorSize;
-    const n = Math.min(vectorSize, numElements - outputOffset);
-
-    // AlpInfo (4 bytes)
-    const exponent = view.getUint8(reader.offset++);
-    const factor = view.getUint8(reader.offset++);
-    const numExceptions = view.getUint16(reader.offset, true);
-    reader.offset += 2;
-
-    // ForInfo (5 bytes)
-    const frameOfReference = view.getInt32(reader.offset, true);
-    reader.offset += 4;
-    const bitWidth = view.getUint8(reader.offset++);
-
-    // PackedValues
-    const deltas = unpackBits(reader, n, bitWidth);
-
-    // Reverse FOR (wrapping int32) and decimal decode in float32 arithmetic
-    const mulFactor = POW10F[factor];
-    const mulExponent = POW10F_NEG[exponent];
-    for (let i = 0; i < n; i++) {
-      const encoded = deltas[i] + frameOfReference | 0;
-      output[outputOffset + i] = Math.fround(Math.fround(encoded) * mulFactor) * mulExponent;
-    }
-
-    patchExceptions(reader, numExceptions, 4, outputBytes, outputOffset);
-  }
-
-  return output
-}
-
-/**
- * Decode ALP encoded double data.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {Float64Array}
- */
-function alpDecodeDouble(reader, count) {
-  const { view } = reader;
-  const { vectorSize, numElements, numVectors, offsetArrayStart } = readAlpHeader(reader);
-  if (numElements !== count) {
-    throw new Error(`ALP num_elements ${numElements} does not match expected ${count}`)
-  }
-
-  const output = new Float64Array(count);
-  const outputBytes = new Uint8Array(output.buffer);
-
-  for (let v = 0; v < numVectors; v++) {
-    reader.offset = offsetArrayStart + view.getUint32(offsetArrayStart + v * 4, true);
-    const outputOffset = v * vectorSize;
-    const n = Math.min(vectorSize, numElements - outputOffset);
-
-    // AlpInfo (4 bytes)
-    const exponent = view.getUint8(reader.offset++);
-    const factor = view.getUint8(reader.offset++);
-    const numExceptions = view.getUint16(reader.offset, true);
-    reader.offset += 2;
-
-    // ForInfo (9 bytes)
-    const frameOfReference = view.getBigInt64(reader.offset, true);
-    reader.offset += 8;
-    const bitWidth = view.getUint8(reader.offset++);
-
-    const mulFactor = POW10$2[factor];
-    const mulExponent = POW10_NEG[exponent];
-    const forNumber = Number(frameOfReference);
-    if (bitWidth <= 32 && Number.isSafeInteger(forNumber)) {
-      // Fast path: deltas and frame of reference are exact as doubles,
-      // so delta + FOR rounds identically to an int64 -> double cast.
-      const deltas = unpackBits(reader, n, bitWidth);
-      for (let i = 0; i < n; i++) {
-        output[outputOffset + i] = (deltas[i] + forNumber) * mulFactor * mulExponent;
-      }
-    } else {
-      // Wide values: use BigInt for exact wrapping int64 arithmetic
-      const deltas = unpackBitsBig(reader, n, bitWidth);
-      for (let i = 0; i < n; i++) {
-        const encoded = BigInt.asIntN(64, deltas[i] + frameOfReference);
-        output[outputOffset + i] = Number(encoded) * mulFactor * mulExponent;
-      }
-    }
-
-    patchExceptions(reader, numExceptions, 8, outputBytes, outputOffset);
-  }
-
-  return output
-}
-
-/**
- * Read exception positions and values, and copy the raw IEEE-754 bytes
- * into the output (preserving NaN payloads bit-for-bit).
- *
- * @param {DataReader} reader
- * @param {number} numExceptions
- * @param {number} byteSize - 4 for float, 8 for double
- * @param {Uint8Array} outputBytes - byte view of the output array
- * @param {number} outputOffset - element index of the current vector
- */
-function patchExceptions(reader, numExceptions, byteSize, outputBytes, outputOffset) {
-  if (!numExceptions) return
-  const { view } = reader;
-  const positionsStart = reader.offset;
-  const valuesStart = positionsStart + numExceptions * 2;
-  const source = new Uint8Array(view.buffer, view.byteOffset + valuesStart, numExceptions * byteSize);
-  for (let e = 0; e < numExceptions; e++) {
-    const pos = view.getUint16(positionsStart + e * 2, true);
-    const dest = (outputOffset + pos) * byteSize;
-    outputBytes.set(source.subarray(e * byteSize, (e + 1) * byteSize), dest);
-  }
-  reader.offset = valuesStart + numExceptions * byteSize;
-}
-
-/**
- * Unpack LSB-first bit-packed unsigned values with bitWidth <= 32.
- * Consumes ceil(count * bitWidth / 8) bytes from the reader.
- *
- * @param {DataReader} reader
- * @param {number} count - number of values to unpack
- * @param {number} bitWidth - bits per value
- * @returns {Uint32Array}
- */
-function unpackBits(reader, count, bitWidth) {
-  const output = new Uint32Array(count);
-  if (!bitWidth) return output
-  const { view } = reader;
-  const start = reader.offset;
-  const modulus = 2 ** bitWidth;
-  let bitPos = 0;
-  for (let i = 0; i < count; i++) {
-    let byteIndex = start + (bitPos >>> 3);
-    const shift = bitPos & 7;
-    // accumulate as a double to avoid 32-bit overflow (at most 40 bits needed)
-    let value = view.getUint8(byteIndex++) >>> shift;
-    let bits = 8 - shift;
-    while (bits < bitWidth) {
-      value += view.getUint8(byteIndex++) * 2 ** bits;
-      bits += 8;
-    }
-    output[i] = value % modulus;
-    bitPos += bitWidth;
-  }
-  reader.offset = start + Math.ceil(count * bitWidth / 8);
-  return output
-}
-
-/**
- * Unpack LSB-first bit-packed unsigned values with bitWidth <= 64 as BigInts.
- * Consumes ceil(count * bitWidth / 8) bytes from the reader.
- *
- * @param {DataReader} reader
- * @param {number} count - number of values to unpack
- * @param {number} bitWidth - bits per value
- * @returns {BigUint64Array}
- */
-function unpackBitsBig(reader, count, bitWidth) {
-  const output = new BigUint64Array(count);
-  if (!bitWidth) return output
-  const { view } = reader;
-  const start = reader.offset;
-  const mask = (1n << BigInt(bitWidth)) - 1n;
-  let buffer = 0n;
-  let bitsInBuffer = 0;
-  let byteIndex = start;
-  for (let i = 0; i < count; i++) {
-    while (bitsInBuffer < bitWidth) {
-      buffer |= BigInt(view.getUint8(byteIndex++)) << BigInt(bitsInBuffer);
-      bitsInBuffer += 8;
-    }
-    output[i] = buffer & mask;
-    buffer >>= BigInt(bitWidth);
-    bitsInBuffer -= bitWidth;
-  }
-  reader.offset = start + Math.ceil(count * bitWidth / 8);
-  return output
-}
-
-/**
- * @import {DataReader} from '../src/types.js'
- */
-
-
-/**
- * @param {DataReader} reader
- * @param {number} count number of values to read
- * @param {Int32Array | BigInt64Array} output
- */
-function deltaBinaryUnpack(reader, count, output) {
-  if (output instanceof Int32Array) {
-    deltaBinaryUnpackInt32(reader, count, output);
-    return
-  }
-  const blockSize = readVarInt(reader);
-  const miniblockPerBlock = readVarInt(reader);
-  readVarInt(reader); // assert(=== count)
-  let value = readZigZagBigInt(reader); // first value
-  let outputIndex = 0;
-  output[outputIndex++] = value;
-
-  const valuesPerMiniblock = blockSize / miniblockPerBlock;
-
-  while (outputIndex < count) {
-    // new block
-    const minDelta = readZigZagBigInt(reader);
-    const bitWidths = new Uint8Array(miniblockPerBlock);
-    for (let i = 0; i < miniblockPerBlock; i++) {
-      bitWidths[i] = reader.view.getUint8(reader.offset++);
-    }
-
-    for (let i = 0; i < miniblockPerBlock && outputIndex < count; i++) {
-      // new miniblock
-      const bitWidth = bitWidths[i];
-      if (bitWidth) {
-        // Miniblock data lengths are multiples of four bytes.
-        let bitpackPos = 0;
-        let miniblockCount = valuesPerMiniblock;
-        const mask = (1n << BigInt(bitWidth)) - 1n;
-        while (miniblockCount && outputIndex < count) {
-          let bits = BigInt(reader.view.getUint32(reader.offset, true) >>> bitpackPos) & mask; // TODO: don't re-read value every time
-          bitpackPos += bitWidth;
-          while (bitpackPos >= 32) {
-            bitpackPos -= 32;
-            reader.offset += 4;
-            if (bitpackPos) {
-              bits |= BigInt(reader.view.getUint32(reader.offset, true)) << BigInt(bitWidth - bitpackPos) & mask;
-            }
-          }
-          const delta = minDelta + bits;
-          value += delta;
-          output[outputIndex++] = value;
-          miniblockCount--;
-        }
-        if (miniblockCount) {
-          // consume leftover miniblock
-          reader.offset += Math.ceil((miniblockCount * bitWidth + bitpackPos) / 8);
-        }
-      } else {
-        for (let j = 0; j < valuesPerMiniblock && outputIndex < count; j++) {
-          value += minDelta;
-          output[outputIndex++] = value;
-        }
-      }
-    }
-  }
-}
-
-/**
- * Decode INT32 without BigInt arithmetic in the per-value loop.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @param {Int32Array} output
- */
-function deltaBinaryUnpackInt32(reader, count, output) {
-  const blockSize = readVarInt(reader);
-  const miniblockPerBlock = readVarInt(reader);
-  readVarInt(reader);
-  let value = readZigZag(reader);
-  let outputIndex = 0;
-  output[outputIndex++] = value;
-  const valuesPerMiniblock = blockSize / miniblockPerBlock;
-  const { view } = reader;
-  while (outputIndex < count) {
-    const minDelta = readZigZagInt33(reader);
-    const bitWidthsOffset = reader.offset;
-    let offset = bitWidthsOffset + miniblockPerBlock;
-    for (let i = 0; i < miniblockPerBlock && outputIndex < count; i++) {
-      const bitWidth = view.getUint8(bitWidthsOffset + i);
-      const end = offset + valuesPerMiniblock * bitWidth / 8;
-      let bitOffset = 0;
-      for (let j = 0; j < valuesPerMiniblock && outputIndex < count; j++) {
-        let residual = 0;
-        let bitsRead = 0;
-        while (bitsRead < bitWidth) {
-          const bitsToRead = Math.min(8 - bitOffset, bitWidth - bitsRead);
-          // Residual bits at 32 and above vanish modulo 2^32.
-          if (bitsRead < 32) {
-            residual |= (view.getUint8(offset) >>> bitOffset & (1 << bitsToRead) - 1) << bitsRead;
-          }
-          bitsRead += bitsToRead;
-          bitOffset += bitsToRead;
-          if (bitOffset === 8) {
-            bitOffset = 0;
-            offset++;
-          }
-        }
-        // Parquet INT32 delta arithmetic wraps in two's complement.
-        value = value + minDelta + residual | 0;
-        output[outputIndex++] = value;
-      }
-      // Consume the entire padded miniblock, but not unused miniblock bodies.
-      offset = end;
-    }
-    reader.offset = offset;
-  }
-}
-
-/**
- * Read a zigzag varint modulo 2^32. INT32 deltas can need 33 bits, which
- * readZigZag truncates, but only the low 32 bits of the decoded value matter.
- * readVarInt keeps the low 32 zigzag bits of a 5-byte varint; bit 32 is bit 4
- * of the fifth byte. Reusing readVarInt keeps the caller's hot loop fast.
- *
- * @param {DataReader} reader
- * @returns {number}
- */
-function readZigZagInt33(reader) {
-  const start = reader.offset;
-  const low = readVarInt(reader);
-  const high = reader.offset - start === 5 ? reader.view.getUint8(start + 4) >>> 4 & 1 : 0;
-  return (low >>> 1 | high << 31) ^ -(low & 1)
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} count
- * @param {Uint8Array[]} output
- */
-function deltaLengthByteArray(reader, count, output) {
-  const lengths = new Int32Array(count);
-  deltaBinaryUnpack(reader, count, lengths);
-  for (let i = 0; i < count; i++) {
-    output[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, lengths[i]);
-    reader.offset += lengths[i];
-  }
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} count
- * @param {Uint8Array[]} output
- */
-function deltaByteArray(reader, count, output) {
-  const prefixData = new Int32Array(count);
-  deltaBinaryUnpack(reader, count, prefixData);
-  const suffixData = new Int32Array(count);
-  deltaBinaryUnpack(reader, count, suffixData);
-
-  for (let i = 0; i < count; i++) {
-    const suffix = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, suffixData[i]);
-    if (prefixData[i]) {
-      // copy from previous value
-      output[i] = new Uint8Array(prefixData[i] + suffixData[i]);
-      output[i].set(output[i - 1].subarray(0, prefixData[i]));
-      output[i].set(suffix, prefixData[i]);
-    } else {
-      output[i] = suffix;
-    }
-    reader.offset += suffixData[i];
-  }
-}
-
-/**
- * @import {DataReader, DecodedArray, ParquetType} from '../src/types.js'
- */
-
-
-/**
- * Read values from a run-length encoded/bit-packed hybrid encoding.
- *
- * If length is zero, then read int32 length at the start.
- *
- * @param {DataReader} reader
- * @param {number} width - bitwidth
- * @param {DecodedArray} output
- * @param {number} [length] - length of the encoded data
- */
-function readRleBitPackedHybrid(reader, width, output, length) {
-  if (length === undefined) {
-    length = reader.view.getUint32(reader.offset, true);
-    reader.offset += 4;
-  }
-  const startOffset = reader.offset;
-  let seen = 0;
-  while (seen < output.length) {
-    const header = readVarInt(reader);
-    if (header & 1) {
-      // bit-packed
-      seen = readBitPacked(reader, header, width, output, seen);
-    } else {
-      // rle
-      const count = header >>> 1;
-      readRle(reader, count, width, output, seen);
-      seen += count;
-    }
-  }
-  reader.offset = startOffset + length; // duckdb writes an empty block
-}
-
-/**
- * Run-length encoding: read value with bitWidth and repeat it count times.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @param {number} bitWidth
- * @param {DecodedArray} output
- * @param {number} seen
- */
-function readRle(reader, count, bitWidth, output, seen) {
-  const width = bitWidth + 7 >> 3;
-  let value = 0;
-  for (let i = 0; i < width; i++) {
-    value |= reader.view.getUint8(reader.offset++) << (i << 3);
-  }
-  // assert(value < 1 << bitWidth)
-
-  // repeat value count times
-  for (let i = 0; i < count; i++) {
-    output[seen + i] = value;
-  }
-}
-
-/**
- * Read a bit-packed run of the rle/bitpack hybrid.
- * Supports width > 8 (crossing bytes).
- *
- * @param {DataReader} reader
- * @param {number} header - bit-pack header
- * @param {number} bitWidth
- * @param {DecodedArray} output
- * @param {number} seen
- * @returns {number} total output values so far
- */
-function readBitPacked(reader, header, bitWidth, output, seen) {
-  let count = header >> 1 << 3; // values to read
-  const mask = (1 << bitWidth) - 1;
-
-  let data = 0;
-  if (reader.offset < reader.view.byteLength) {
-    data = reader.view.getUint8(reader.offset++);
-  } else if (mask) {
-    // sometimes out-of-bounds reads are masked out
-    throw new Error(`parquet bitpack offset ${reader.offset} out of range`)
-  }
-  let left = 8;
-  let right = 0;
-
-  // read values
-  while (count) {
-    // if we have crossed a byte boundary, shift the data
-    if (right > 8) {
-      right -= 8;
-      left -= 8;
-      data >>>= 8;
-    } else if (left - right < bitWidth) {
-      // if we don't have bitWidth number of bits to read, read next byte
-      data |= reader.view.getUint8(reader.offset) << left;
-      reader.offset++;
-      left += 8;
-    } else {
-      if (seen < output.length) {
-        // emit value
-        output[seen++] = data >> right & mask;
-      }
-      count--;
-      right += bitWidth;
-    }
-  }
-
-  return seen
-}
-
-/**
- * @param {DataReader} reader
- * @param {number} count
- * @param {ParquetType} type
- * @param {number | undefined} typeLength
- * @returns {DecodedArray}
- */
-function byteStreamSplit(reader, count, type, typeLength) {
-  const width = byteWidth(type, typeLength);
-  const bytes = new Uint8Array(count * width);
-  for (let b = 0; b < width; b++) {
-    for (let i = 0; i < count; i++) {
-      bytes[i * width + b] = reader.view.getUint8(reader.offset++);
-    }
-  }
-  // interpret bytes as typed array
-  if (type === 'FLOAT') return new Float32Array(bytes.buffer)
-  else if (type === 'DOUBLE') return new Float64Array(bytes.buffer)
-  else if (type === 'INT32') return new Int32Array(bytes.buffer)
-  else if (type === 'INT64') return new BigInt64Array(bytes.buffer)
-  else if (type === 'FIXED_LEN_BYTE_ARRAY') {
-    // split into arrays of typeLength
-    const split = new Array(count);
-    for (let i = 0; i < count; i++) {
-      split[i] = bytes.subarray(i * width, (i + 1) * width);
-    }
-    return split
-  }
-  throw new Error(`parquet byte_stream_split unsupported type: ${type}`)
-}
-
-/**
- * @param {ParquetType} type
- * @param {number | undefined} typeLength
- * @returns {number}
- */
-function byteWidth(type, typeLength) {
-  switch (type) {
-  case 'INT32':
-  case 'FLOAT':
-    return 4
-  case 'INT64':
-  case 'DOUBLE':
-    return 8
-  case 'FIXED_LEN_BYTE_ARRAY':
-    if (!typeLength) throw new Error('parquet byteWidth missing type_length')
-    return typeLength
-  default:
-    throw new Error(`parquet unsupported type: ${type}`)
-  }
-}
-
-/**
- * Read `count` values of the given type from the reader.view.
- *
- * @param {DataReader} reader - buffer to read data from
- * @param {ParquetType} type - parquet type of the data
- * @param {number} count - number of values to read
- * @param {number | undefined} fixedLength - length of each fixed length byte array
- * @returns {DecodedArray} array of values
- */
-function readPlain(reader, type, count, fixedLength) {
-  if (count === 0) return []
-  if (type === 'BOOLEAN') {
-    return readPlainBoolean(reader, count)
-  } else if (type === 'INT32') {
-    return readPlainInt32(reader, count)
-  } else if (type === 'INT64') {
-    return readPlainInt64(reader, count)
-  } else if (type === 'INT96') {
-    return readPlainInt96(reader, count)
-  } else if (type === 'FLOAT') {
-    return readPlainFloat(reader, count)
-  } else if (type === 'DOUBLE') {
-    return readPlainDouble(reader, count)
-  } else if (type === 'BYTE_ARRAY') {
-    return readPlainByteArray(reader, count)
-  } else if (type === 'FIXED_LEN_BYTE_ARRAY') {
-    if (!fixedLength) throw new Error('parquet missing fixed length')
-    return readPlainByteArrayFixed(reader, count, fixedLength)
-  } else {
-    throw new Error(`parquet unhandled type: ${type}`)
-  }
-}
-
-/**
- * Read `count` boolean values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {boolean[]}
- */
-function readPlainBoolean(reader, count) {
-  const values = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const byteOffset = reader.offset + (i / 8 | 0);
-    const bitOffset = i % 8;
-    const byte = reader.view.getUint8(byteOffset);
-    values[i] = (byte & 1 << bitOffset) !== 0;
-  }
-  reader.offset += Math.ceil(count / 8);
-  return values
-}
-
-/**
- * Read `count` int32 values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {Int32Array}
- */
-function readPlainInt32(reader, count) {
-  const values = (reader.view.byteOffset + reader.offset) % 4
-    ? new Int32Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 4))
-    : new Int32Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
-  reader.offset += count * 4;
-  return values
-}
-
-/**
- * Read `count` int64 values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {BigInt64Array}
- */
-function readPlainInt64(reader, count) {
-  const values = (reader.view.byteOffset + reader.offset) % 8
-    ? new BigInt64Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 8))
-    : new BigInt64Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
-  reader.offset += count * 8;
-  return values
-}
-
-/**
- * Read `count` int96 values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {bigint[]}
- */
-function readPlainInt96(reader, count) {
-  const values = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const low = reader.view.getBigInt64(reader.offset + i * 12, true);
-    const high = reader.view.getInt32(reader.offset + i * 12 + 8, true);
-    values[i] = BigInt(high) << 64n | low;
-  }
-  reader.offset += count * 12;
-  return values
-}
-
-/**
- * Read `count` float values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {Float32Array}
- */
-function readPlainFloat(reader, count) {
-  const values = (reader.view.byteOffset + reader.offset) % 4
-    ? new Float32Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 4))
-    : new Float32Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
-  reader.offset += count * 4;
-  return values
-}
-
-/**
- * Read `count` double values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {Float64Array}
- */
-function readPlainDouble(reader, count) {
-  const values = (reader.view.byteOffset + reader.offset) % 8
-    ? new Float64Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 8))
-    : new Float64Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
-  reader.offset += count * 8;
-  return values
-}
-
-/**
- * Read `count` byte array values.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @returns {Uint8Array[]}
- */
-function readPlainByteArray(reader, count) {
-  const values = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const length = reader.view.getUint32(reader.offset, true);
-    reader.offset += 4;
-    values[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, length);
-    reader.offset += length;
-  }
-  return values
-}
-
-/**
- * Read a fixed length byte array.
- *
- * @param {DataReader} reader
- * @param {number} count
- * @param {number} fixedLength
- * @returns {Uint8Array[]}
- */
-function readPlainByteArrayFixed(reader, count, fixedLength) {
-  // assert(reader.view.byteLength - reader.offset >= count * fixedLength)
-  const values = new Array(count);
-  for (let i = 0; i < count; i++) {
-    values[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, fixedLength);
-    reader.offset += fixedLength;
-  }
-  return values
-}
-
-/**
- * Create a new buffer with the offset and size.
- *
- * @import {DataReader, DecodedArray, ParquetType} from '../src/types.js'
- * @param {ArrayBufferLike} buffer
- * @param {number} offset
- * @param {number} size
- * @returns {ArrayBuffer}
- */
-function align(buffer, offset, size) {
-  const aligned = new ArrayBuffer(size);
-  new Uint8Array(aligned).set(new Uint8Array(buffer, offset, size));
-  return aligned
-}
-
-/**
- * The MIT License (MIT)
- * Copyright (c) 2016 Zhipeng Jia
- * https://github.com/zhipeng-jia/snappyjs
- */
-
-const WORD_MASK = [0, 0xff, 0xffff, 0xffffff, 0xffffffff];
-
-/**
- * Copy bytes from one array to another
- *
- * @param {Uint8Array} fromArray source array
- * @param {number} fromPos source position
- * @param {Uint8Array} toArray destination array
- * @param {number} toPos destination position
- * @param {number} length number of bytes to copy
- */
-function copyBytes(fromArray, fromPos, toArray, toPos, length) {
-  for (let i = 0; i < length; i++) {
-    toArray[toPos + i] = fromArray[fromPos + i];
-  }
-}
-
-/**
- * Decompress snappy data.
- * Accepts an output buffer to avoid allocating a new buffer for each call.
- *
- * @param {Uint8Array} input compressed data
- * @param {Uint8Array} output output buffer
- */
-function snappyUncompress(input, output) {
-  const inputLength = input.byteLength;
-  const outputLength = output.byteLength;
-  let pos = 0;
-  let outPos = 0;
-
-  // skip preamble (contains uncompressed length as varint)
-  while (pos < inputLength) {
-    const c = input[pos];
-    pos++;
-    if (c < 128) {
-      break
-    }
-  }
-  if (outputLength && pos >= inputLength) {
-    throw new Error('invalid snappy length header')
-  }
-
-  while (pos < inputLength) {
-    const c = input[pos];
-    let len = 0;
-    pos++;
-
-    if (pos >= inputLength) {
-      throw new Error('missing eof marker')
-    }
-
-    // There are two types of elements, literals and copies (back references)
-    if ((c & 0x3) === 0) {
-      // Literals are uncompressed data stored directly in the byte stream
-      let len = (c >>> 2) + 1;
-      // Longer literal length is encoded in multiple bytes
-      if (len > 60) {
-        if (pos + 3 >= inputLength) {
-          throw new Error('snappy error literal pos + 3 >= inputLength')
-        }
-        const lengthSize = len - 60; // length bytes - 1
-        len = input[pos]
-          + (input[pos + 1] << 8)
-          + (input[pos + 2] << 16)
-          + (input[pos + 3] << 24);
-        len = (len & WORD_MASK[lengthSize]) + 1;
-        pos += lengthSize;
-      }
-      if (pos + len > inputLength) {
-        throw new Error('snappy error literal exceeds input length')
-      }
-      copyBytes(input, pos, output, outPos, len);
-      pos += len;
-      outPos += len;
-    } else {
-      // Copy elements
-      let offset = 0; // offset back from current position to read
-      switch (c & 0x3) {
-      case 1:
-        // Copy with 1-byte offset
-        len = (c >>> 2 & 0x7) + 4;
-        offset = input[pos] + (c >>> 5 << 8);
-        pos++;
-        break
-      case 2:
-        // Copy with 2-byte offset
-        if (inputLength <= pos + 1) {
-          throw new Error('snappy error end of input')
-        }
-        len = (c >>> 2) + 1;
-        offset = input[pos] + (input[pos + 1] << 8);
-        pos += 2;
-        break
-      case 3:
-        // Copy with 4-byte offset
-        if (inputLength <= pos + 3) {
-          throw new Error('snappy error end of input')
-        }
-        len = (c >>> 2) + 1;
-        offset = input[pos]
-          + (input[pos + 1] << 8)
-          + (input[pos + 2] << 16)
-          + (input[pos + 3] << 24);
-        pos += 4;
-        break
-      }
-      if (offset === 0 || isNaN(offset)) {
-        throw new Error(`invalid offset ${offset} pos ${pos} inputLength ${inputLength}`)
-      }
-      if (offset > outPos) {
-        throw new Error('cannot copy from before start of buffer')
-      }
-      copyBytes(output, outPos - offset, output, outPos, len);
-      outPos += len;
-    }
-  }
-
-  if (outPos !== outputLength) throw new Error('premature end of input')
-}
-
-/**
- * @import {ColumnDecoder, CompressionCodec, Compressors, DataPage, DataPageHeader, DataPageHeaderV2, DataReader, DecodedArray, PageHeader, SchemaTree} from '../src/types.js'
- */
-
-
-/**
- * Read a data page from uncompressed reader.
- *
- * @param {Uint8Array} bytes raw page data (should already be decompressed)
- * @param {DataPageHeader} daph data page header
- * @param {ColumnDecoder} columnDecoder
- * @returns {DataPage} definition levels, repetition levels, and array of values
- */
-function readDataPage(bytes, daph, { type, element, schemaPath }) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const reader = { view, offset: 0 };
-  /** @type {DecodedArray} */
-  let dataPage;
-
-  // repetition and definition levels
-  const repetitionLevels = readRepetitionLevels(reader, daph, schemaPath);
-  // assert(!repetitionLevels.length || repetitionLevels.length === daph.num_values)
-  const { definitionLevels, numNulls } = readDefinitionLevels(reader, daph, schemaPath);
-  // assert(!definitionLevels.length || definitionLevels.length === daph.num_values)
-
-  // read values based on encoding
-  const nValues = daph.num_values - numNulls;
-  if (daph.encoding === 'PLAIN') {
-    dataPage = readPlain(reader, type, nValues, element.type_length);
-  } else if (
-    daph.encoding === 'PLAIN_DICTIONARY' ||
-    daph.encoding === 'RLE_DICTIONARY' ||
-    daph.encoding === 'RLE'
-  ) {
-    const bitWidth = type === 'BOOLEAN' ? 1 : view.getUint8(reader.offset++);
-    if (bitWidth) {
-      dataPage = new Array(nValues);
-      if (type === 'BOOLEAN') {
-        readRleBitPackedHybrid(reader, bitWidth, dataPage);
-        dataPage = dataPage.map(x => !!x); // convert to boolean
-      } else {
-        // assert(daph.encoding.endsWith('_DICTIONARY'))
-        readRleBitPackedHybrid(reader, bitWidth, dataPage, view.byteLength - reader.offset);
-      }
-    } else {
-      dataPage = new Uint8Array(nValues); // nValue zeroes
-    }
-  } else if (daph.encoding === 'BYTE_STREAM_SPLIT') {
-    dataPage = byteStreamSplit(reader, nValues, type, element.type_length);
-  } else if (daph.encoding === 'ALP') {
-    dataPage = alpDecode(reader, nValues, type);
-  } else if (daph.encoding === 'DELTA_BINARY_PACKED') {
-    const int32 = type === 'INT32';
-    dataPage = int32 ? new Int32Array(nValues) : new BigInt64Array(nValues);
-    deltaBinaryUnpack(reader, nValues, dataPage);
-  } else if (daph.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
-    dataPage = new Array(nValues);
-    deltaLengthByteArray(reader, nValues, dataPage);
-  } else if (daph.encoding === 'DELTA_BYTE_ARRAY') {
-    dataPage = new Array(nValues);
-    deltaByteArray(reader, nValues, dataPage);
-  } else {
-    throw new Error(`parquet unsupported encoding: ${daph.encoding}`)
-  }
-
-  return { definitionLevels, repetitionLevels, dataPage }
-}
-
-/**
- * @param {DataReader} reader data view for the page
- * @param {DataPageHeader} daph data page header
- * @param {SchemaTree[]} schemaPath
- * @returns {any[]} repetition levels and number of bytes read
- */
-function readRepetitionLevels(reader, daph, schemaPath) {
-  if (schemaPath.length > 1) {
-    const maxRepetitionLevel = getMaxRepetitionLevel(schemaPath);
-    if (maxRepetitionLevel) {
-      const values = new Array(daph.num_values);
-      readRleBitPackedHybrid(reader, bitWidth(maxRepetitionLevel), values);
-      return values
-    }
-  }
-  return []
-}
-
-/**
- * @param {DataReader} reader data view for the page
- * @param {DataPageHeader} daph data page header
- * @param {SchemaTree[]} schemaPath
- * @returns {{ definitionLevels: number[], numNulls: number }} definition levels
- */
-function readDefinitionLevels(reader, daph, schemaPath) {
-  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
-  if (!maxDefinitionLevel) return { definitionLevels: [], numNulls: 0 }
-
-  const definitionLevels = new Array(daph.num_values);
-  readRleBitPackedHybrid(reader, bitWidth(maxDefinitionLevel), definitionLevels);
-
-  // count nulls
-  let numNulls = daph.num_values;
-  for (const def of definitionLevels) {
-    if (def === maxDefinitionLevel) numNulls--;
-  }
-  if (numNulls === 0) definitionLevels.length = 0;
-
-  return { definitionLevels, numNulls }
-}
-
-/**
- * @param {Uint8Array} compressedBytes
- * @param {number} uncompressed_page_size
- * @param {CompressionCodec} codec
- * @param {Compressors | undefined} compressors
- * @returns {Uint8Array}
- */
-function decompressPage(compressedBytes, uncompressed_page_size, codec, compressors) {
-  /** @type {Uint8Array} */
-  let page;
-  const customDecompressor = compressors?.[codec];
-  if (codec === 'UNCOMPRESSED') {
-    page = compressedBytes;
-  } else if (customDecompressor) {
-    page = customDecompressor(compressedBytes, uncompressed_page_size);
-  } else if (codec === 'SNAPPY') {
-    page = new Uint8Array(uncompressed_page_size);
-    snappyUncompress(compressedBytes, page);
-  } else {
-    throw new Error(`parquet unsupported compression codec: ${codec}`)
-  }
-  if (page?.length !== uncompressed_page_size) {
-    throw new Error(`parquet decompressed page length ${page?.length} does not match header ${uncompressed_page_size}`)
-  }
-  return page
-}
-
-
-/**
- * Read a data page from the given Uint8Array.
- *
- * @param {Uint8Array} compressedBytes raw page data
- * @param {PageHeader} ph page header
- * @param {ColumnDecoder} columnDecoder
- * @returns {DataPage} definition levels, repetition levels, and array of values
- */
-function readDataPageV2(compressedBytes, ph, columnDecoder) {
-  const view = new DataView(compressedBytes.buffer, compressedBytes.byteOffset, compressedBytes.byteLength);
-  const reader = { view, offset: 0 };
-  const { type, element, schemaPath, codec, compressors } = columnDecoder;
-  const daph2 = ph.data_page_header_v2;
-  if (!daph2) throw new Error('parquet data page header v2 is undefined')
-
-  // repetition levels
-  const repetitionLevels = readRepetitionLevelsV2(reader, daph2, schemaPath);
-  reader.offset = daph2.repetition_levels_byte_length; // readVarInt() => len for boolean v2?
-
-  // definition levels
-  const definitionLevels = readDefinitionLevelsV2(reader, daph2, schemaPath);
-  // assert(reader.offset === daph2.repetition_levels_byte_length + daph2.definition_levels_byte_length)
-
-  const uncompressedPageSize = ph.uncompressed_page_size - daph2.definition_levels_byte_length - daph2.repetition_levels_byte_length;
-
-  let page = compressedBytes.subarray(reader.offset);
-  // a page with no values may have zero compressed bytes, which is not a valid stream
-  if (daph2.is_compressed !== false && uncompressedPageSize) {
-    page = decompressPage(page, uncompressedPageSize, codec, compressors);
-  }
-  const pageView = new DataView(page.buffer, page.byteOffset, page.byteLength);
-  const pageReader = { view: pageView, offset: 0 };
-
-  // read values based on encoding
-  /** @type {DecodedArray} */
-  let dataPage;
-  const nValues = daph2.num_values - daph2.num_nulls;
-  if (daph2.encoding === 'PLAIN') {
-    dataPage = readPlain(pageReader, type, nValues, element.type_length);
-  } else if (daph2.encoding === 'RLE') {
-    // assert(type === 'BOOLEAN')
-    dataPage = new Array(nValues);
-    readRleBitPackedHybrid(pageReader, 1, dataPage);
-    dataPage = dataPage.map(x => !!x);
-  } else if (
-    daph2.encoding === 'PLAIN_DICTIONARY' ||
-    daph2.encoding === 'RLE_DICTIONARY'
-  ) {
-    const bitWidth = pageView.getUint8(pageReader.offset++);
-    dataPage = new Array(nValues);
-    readRleBitPackedHybrid(pageReader, bitWidth, dataPage, uncompressedPageSize - 1);
-  } else if (daph2.encoding === 'DELTA_BINARY_PACKED') {
-    const int32 = type === 'INT32';
-    dataPage = int32 ? new Int32Array(nValues) : new BigInt64Array(nValues);
-    deltaBinaryUnpack(pageReader, nValues, dataPage);
-  } else if (daph2.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
-    dataPage = new Array(nValues);
-    deltaLengthByteArray(pageReader, nValues, dataPage);
-  } else if (daph2.encoding === 'DELTA_BYTE_ARRAY') {
-    dataPage = new Array(nValues);
-    deltaByteArray(pageReader, nValues, dataPage);
-  } else if (daph2.encoding === 'BYTE_STREAM_SPLIT') {
-    dataPage = byteStreamSplit(pageReader, nValues, type, element.type_length);
-  } else if (daph2.encoding === 'ALP') {
-    dataPage = alpDecode(pageReader, nValues, type);
-  } else {
-    throw new Error(`parquet unsupported encoding: ${daph2.encoding}`)
-  }
-
-  return { definitionLevels, repetitionLevels, dataPage }
-}
-
-/**
- * @param {DataReader} reader
- * @param {DataPageHeaderV2} daph2 data page header v2
- * @param {SchemaTree[]} schemaPath
- * @returns {any[]} repetition levels
- */
-function readRepetitionLevelsV2(reader, daph2, schemaPath) {
-  const maxRepetitionLevel = getMaxRepetitionLevel(schemaPath);
-  if (!maxRepetitionLevel) return []
-
-  const values = new Array(daph2.num_values);
-  readRleBitPackedHybrid(reader, bitWidth(maxRepetitionLevel), values, daph2.repetition_levels_byte_length);
-  return values
-}
-
-/**
- * @param {DataReader} reader
- * @param {DataPageHeaderV2} daph2 data page header v2
- * @param {SchemaTree[]} schemaPath
- * @returns {number[] | undefined} definition levels
- */
-function readDefinitionLevelsV2(reader, daph2, schemaPath) {
-  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
-  if (maxDefinitionLevel) {
-    // V2 we know the length
-    const values = new Array(daph2.num_values);
-    readRleBitPackedHybrid(reader, bitWidth(maxDefinitionLevel), values, daph2.definition_levels_byte_length);
-    return values
-  }
-}
-
-/**
- * Minimum bits needed to store value.
- *
- * @param {number} value
- * @returns {number}
- */
-function bitWidth(value) {
-  return 32 - Math.clz32(value)
-}
-
-/**
- * @import {ColumnDecoder, DataReader, DecodedArray, PageHeader, PageResult, RowGroupSelect, Statistics, SubColumnData} from '../src/types.js'
- */
-
-
-/**
- * Parse column data from a buffer.
- *
- * @param {DataReader} reader
- * @param {RowGroupSelect} rowGroupSelect row group selection
- * @param {ColumnDecoder} columnDecoder column decoder params
- * @param {(chunk: SubColumnData) => void} [onPage] callback for each page
- * @returns {{ data: DecodedArray[], skipped: number }}
- */
-function readColumn(reader, { groupStart, selectStart, selectEnd }, columnDecoder, onPage) {
-  const { pathInSchema, schemaPath } = columnDecoder;
-  const isFlat = isFlatColumn(schemaPath);
-  /** @type {DecodedArray[]} */
-  const chunks = [];
-  /** @type {DecodedArray | undefined} */
-  let dictionary = undefined;
-  /** @type {DecodedArray | undefined} */
-  let lastChunk = undefined;
-  let rowCount = 0;
-  let skipped = 0;
-
-  const emitLastChunk = onPage && (() => {
-    lastChunk && onPage({
-      pathInSchema,
-      columnData: lastChunk,
-      rowStart: groupStart + rowCount - lastChunk.length,
-      rowEnd: groupStart + rowCount,
-    });
-  });
-
-  while (isFlat ? rowCount < selectEnd : reader.offset < reader.view.byteLength - 1) {
-    if (reader.offset >= reader.view.byteLength - 1) break // end of reader
-
-    // read page header
-    const header = parquetHeader(reader);
-    if (header.type === 'DICTIONARY_PAGE') {
-      const { data } = readPage(reader, header, columnDecoder, dictionary, undefined, 0);
-      if (data) dictionary = convert(data, columnDecoder);
-    } else {
-      const lastChunkLength = lastChunk?.length || 0;
-      const result = readPage(reader, header, columnDecoder, dictionary, lastChunk, selectStart - rowCount);
-      if (result.skipped) {
-        // skipped page - just advance row count, don't add to chunks
-        if (!chunks.length) {
-          skipped += result.skipped;
-        }
-        rowCount += result.skipped;
-      } else if (result.data && lastChunk === result.data) {
-        // continued from previous page
-        rowCount += result.data.length - lastChunkLength;
-      } else if (result.data && result.data.length) {
-        emitLastChunk?.();
-        chunks.push(result.data);
-        rowCount += result.data.length;
-        lastChunk = result.data;
-      }
-    }
-  }
-  emitLastChunk?.();
-
-  return { data: chunks, skipped }
-}
-
-/**
- * Read a page (data or dictionary) from a buffer.
- *
- * @param {DataReader} reader
- * @param {PageHeader} header
- * @param {ColumnDecoder} columnDecoder
- * @param {DecodedArray | undefined} dictionary
- * @param {DecodedArray | undefined} previousChunk
- * @param {number} pageStart skip this many rows in the page
- * @returns {PageResult}
- */
-function readPage(reader, header, columnDecoder, dictionary, previousChunk, pageStart) {
-  const { type, element, schemaPath, codec, compressors } = columnDecoder;
-  // read compressed_page_size bytes
-  const compressedBytes = new Uint8Array(
-    reader.view.buffer, reader.view.byteOffset + reader.offset, header.compressed_page_size
-  );
-  reader.offset += header.compressed_page_size;
-
-  // parse page data by type
-  if (header.type === 'DATA_PAGE') {
-    const daph = header.data_page_header;
-    if (!daph) throw new Error('parquet data page header is undefined')
-
-    // skip unnecessary non-nested pages
-    if (pageStart > daph.num_values && isFlatColumn(schemaPath)) {
-      return { skipped: daph.num_values }
-    }
-
-    const page = decompressPage(compressedBytes, Number(header.uncompressed_page_size), codec, compressors);
-    const { definitionLevels, repetitionLevels, dataPage } = readDataPage(page, daph, columnDecoder);
-    // assert(!daph.statistics?.null_count || daph.statistics.null_count === BigInt(daph.num_values - dataPage.length))
-
-    // convert types, dereference dictionary, and assemble lists
-    const values = convertWithDictionary(dataPage, dictionary, daph.encoding, columnDecoder);
-    const output = Array.isArray(previousChunk) ? previousChunk : [];
-    const assembled = assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath);
-    return { skipped: 0, data: assembled }
-  } else if (header.type === 'DATA_PAGE_V2') {
-    const daph2 = header.data_page_header_v2;
-    if (!daph2) throw new Error('parquet data page header v2 is undefined')
-
-    // skip unnecessary pages
-    if (pageStart > daph2.num_rows) {
-      return { skipped: daph2.num_rows }
-    }
-
-    const { definitionLevels, repetitionLevels, dataPage } =
-      readDataPageV2(compressedBytes, header, columnDecoder);
-
-    // convert types, dereference dictionary, and assemble lists
-    const values = convertWithDictionary(dataPage, dictionary, daph2.encoding, columnDecoder);
-    const output = Array.isArray(previousChunk) ? previousChunk : [];
-    const assembled = assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath);
-    return { skipped: 0, data: assembled }
-  } else if (header.type === 'DICTIONARY_PAGE') {
-    const diph = header.dictionary_page_header;
-    if (!diph) throw new Error('parquet dictionary page header is undefined')
-
-    const page = decompressPage(
-      compressedBytes, Number(header.uncompressed_page_size), codec, compressors
-    );
-
-    const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
-    const dictArray = readPlain(reader, type, diph.num_values, element.type_length);
-    return { skipped: 0, data: dictArray }
-  } else {
-    throw new Error(`parquet unsupported page type: ${header.type}`)
-  }
-}
-
-/**
- * Read a page header from a buffer, leaving the reader at the start of the page data.
- *
- * @param {DataReader} reader
- * @returns {PageHeader}
- */
-function parquetHeader(reader) {
-  const header = deserializeTCompactProtocol(reader);
-
-  // Parse parquet header from thrift data
-  const type = PageTypes[header.field_1];
-  const uncompressed_page_size = header.field_2;
-  const compressed_page_size = header.field_3;
-  const crc = header.field_4;
-  const data_page_header = header.field_5 && {
-    num_values: header.field_5.field_1,
-    encoding: Encodings[header.field_5.field_2],
-    definition_level_encoding: Encodings[header.field_5.field_3],
-    repetition_level_encoding: Encodings[header.field_5.field_4],
-    statistics: pageStatistics(header.field_5.field_5),
-  };
-  const index_page_header = header.field_6;
-  const dictionary_page_header = header.field_7 && {
-    num_values: header.field_7.field_1,
-    encoding: Encodings[header.field_7.field_2],
-    is_sorted: header.field_7.field_3,
-  };
-  const data_page_header_v2 = header.field_8 && {
-    num_values: header.field_8.field_1,
-    num_nulls: header.field_8.field_2,
-    num_rows: header.field_8.field_3,
-    encoding: Encodings[header.field_8.field_4],
-    definition_levels_byte_length: header.field_8.field_5,
-    repetition_levels_byte_length: header.field_8.field_6,
-    is_compressed: header.field_8.field_7 === undefined ? true : header.field_8.field_7, // default true
-    statistics: pageStatistics(header.field_8.field_8),
-  };
-
-  return {
-    type,
-    uncompressed_page_size,
-    compressed_page_size,
-    crc,
-    data_page_header,
-    index_page_header,
-    dictionary_page_header,
-    data_page_header_v2,
-  }
-}
-
-/**
- * @param {any} stats thrift Statistics struct
- * @returns {Statistics | undefined}
- */
-function pageStatistics(stats) {
-  return stats && {
-    max: stats.field_1,
-    min: stats.field_2,
-    null_count: stats.field_3,
-    distinct_count: stats.field_4,
-    max_value: stats.field_5,
-    min_value: stats.field_6,
-    is_max_value_exact: stats.field_7,
-    is_min_value_exact: stats.field_8,
-  }
-}
-
-/**
- * @import {AsyncColumn, AsyncRowGroup, ChunkPlan, ColumnDecoder, DecodedArray, GroupPlan, PageLocation, ParquetParsers, ParquetReadOptions, QueryPlan, SchemaTree} from '../src/types.js'
- */
-
-
-/**
- * Read a row group from a file-like object.
- *
- * @param {ParquetReadOptions} options
- * @param {QueryPlan} plan
- * @param {GroupPlan} groupPlan
- * @returns {AsyncRowGroup} resolves to column data
- */
-function readRowGroup(options, { metadata }, groupPlan) {
-  /** @type {AsyncColumn[]} */
-  const asyncColumns = [];
-  // build the schema tree once, not per column chunk
-  const schemaTree = parquetSchema(metadata);
-
-  // read column data
-  for (const chunk of groupPlan.chunks) {
-    const { path_in_schema: pathInSchema } = chunk.columnMetadata;
-    const schemaPath = getTreePath(schemaTree, pathInSchema);
-    const columnDecoder = {
-      pathInSchema,
-      element: schemaPath[schemaPath.length - 1].element,
-      schemaPath,
-      ...options,
-      ...chunk.columnMetadata,
-      // merge after options, so a partial parsers object keeps the defaults
-      parsers: { ...DEFAULT_PARSERS, ...options.parsers },
-    };
-    const { startByte, endByte } = chunk.range;
-
-    if ('pageLocations' in chunk) {
-      // page locations already parsed from the offset index
-      asyncColumns.push({
-        pathInSchema,
-        data: readSelectedPages(options, groupPlan, chunk, chunk.pageLocations, columnDecoder),
-      });
-    } else if ('offsetIndex' in chunk) {
-      asyncColumns.push({
-        pathInSchema,
-        // fetch offset index
-        data: Promise.resolve(options.file.slice(chunk.offsetIndex.startByte, chunk.offsetIndex.endByte))
-          .then(arrayBuffer => {
-            const pages = readOffsetIndex({ view: new DataView(arrayBuffer), offset: 0 }).page_locations;
-            return readSelectedPages(options, groupPlan, chunk, pages, columnDecoder)
-          }),
-      });
-    } else {
-      // full column chunk
-      asyncColumns.push({
-        pathInSchema,
-        data: Promise.resolve(options.file.slice(startByte, endByte))
-          .then(buffer => {
-            const reader = { view: new DataView(buffer), offset: 0 };
-            return readColumn(reader, groupPlan, columnDecoder, options.onPage)
-          }),
-      });
-    }
-  }
-
-  return {
-    groupStart: groupPlan.groupStart,
-    groupRows: groupPlan.groupRows,
-    selectStart: groupPlan.selectStart,
-    selectEnd: groupPlan.selectEnd,
-    asyncColumns,
-  }
-}
-
-/**
- * Read only the pages of a column chunk that overlap the group plan's select
- * range [selectStart, selectEnd), using page locations from the offset index.
- *
- * @param {ParquetReadOptions} options
- * @param {GroupPlan} groupPlan
- * @param {ChunkPlan} chunk
- * @param {PageLocation[]} pages
- * @param {ColumnDecoder} columnDecoder
- * @returns {Promise<{data: DecodedArray[], skipped: number}>}
- */
-async function readSelectedPages(options, groupPlan, chunk, pages, columnDecoder) {
-  const { data_page_offset, dictionary_page_offset } = chunk.columnMetadata;
-  const { selectStart, selectEnd } = groupPlan;
-  let { startByte, endByte } = chunk.range;
-  let skipped = -1;
-  // include dictionary if present, handle polars missing dictionary_page_offset
-  const hasDict = dictionary_page_offset || data_page_offset < pages[0].offset;
-  for (let i = 0; i < pages.length; i++) {
-    const page = pages[i];
-    const pageStart = Number(page.first_row_index);
-    const pageEnd = i + 1 < pages.length
-      ? Number(pages[i + 1].first_row_index)
-      : groupPlan.groupRows; // last page extends to end of row group
-    // check if page overlaps with [selectStart, selectEnd)
-    if (skipped < 0 && pageEnd > selectStart) {
-      startByte = Number(page.offset);
-      skipped = pageStart;
-    }
-    if (pageStart < selectEnd) {
-      endByte = Number(page.offset) + page.compressed_page_size;
-    }
-  }
-  if (skipped < 0) skipped = 0;
-  /** @type {DataView} */
-  let view;
-  if (hasDict && skipped) {
-    // fetch the dictionary page separately from the selected data pages so
-    // the skipped leading pages are not transferred
-    const dictLength = Number(pages[0].offset) - chunk.range.startByte;
-    const [dictBuffer, dataBuffer] = await Promise.all([
-      options.file.slice(chunk.range.startByte, Number(pages[0].offset)),
-      options.file.slice(startByte, endByte),
-    ]);
-    // clamp in case the AsyncBuffer returned more bytes than requested
-    const combined = new Uint8Array(dictLength + dataBuffer.byteLength);
-    combined.set(new Uint8Array(dictBuffer, 0, dictLength));
-    combined.set(new Uint8Array(dataBuffer), dictLength);
-    view = new DataView(combined.buffer);
-  } else if (hasDict) {
-    // dictionary page is contiguous with the first selected page
-    view = new DataView(await options.file.slice(chunk.range.startByte, endByte));
-  } else {
-    view = new DataView(await options.file.slice(startByte, endByte));
-  }
-  const reader = { view, offset: 0 };
-  // adjust row selection for skipped pages
-  const adjustedGroupPlan = skipped ? {
-    ...groupPlan,
-    groupStart: groupPlan.groupStart + skipped,
-    selectStart: groupPlan.selectStart - skipped,
-    selectEnd: groupPlan.selectEnd - skipped,
-  } : groupPlan;
-  const { data, skipped: columnSkipped } = readColumn(reader, adjustedGroupPlan, columnDecoder, options.onPage);
-  return {
-    data,
-    skipped: skipped + columnSkipped,
-  }
-}
-
-/**
- * @overload
- * @param {AsyncRowGroup} asyncGroup
- * @param {number} selectStart
- * @param {number} selectEnd
- * @param {string[] | undefined} columns
- * @param {'object'} rowFormat
- * @returns {Promise<Record<string, any>[]>} resolves to row data
- */
-/**
- * @overload
- * @param {AsyncRowGroup} asyncGroup
- * @param {number} selectStart
- * @param {number} selectEnd
- * @param {string[] | undefined} columns
- * @param {'array'} [rowFormat]
- * @returns {Promise<any[][]>} resolves to row data
- */
-/**
- * @param {AsyncRowGroup} asyncGroup
- * @param {number} selectStart
- * @param {number} selectEnd
- * @param {string[] | undefined} columns
- * @param {'object' | 'array'} [rowFormat]
- * @returns {Promise<Record<string, any>[] | any[][]>} resolves to row data
- */
-async function asyncGroupToRows({ asyncColumns }, selectStart, selectEnd, columns, rowFormat) {
-  // TODO: do it without flatten
-  const asyncPages = await Promise.all(asyncColumns.map(column =>
-    column.data.then(({ skipped, data }) => ({ skipped, data: flatten$1(data) }))
-  ));
-
-  // transpose columns into rows
-  const selectCount = selectEnd - selectStart;
-  if (rowFormat === 'object') {
-    /** @type {Record<string, any>[]} */
-    const groupData = Array(selectCount);
-    for (let selectRow = 0; selectRow < selectCount; selectRow++) {
-      // return each row as an object
-      /** @type {Record<string, any>} */
-      const rowData = {};
-      for (let i = 0; i < asyncColumns.length; i++) {
-        const { data, skipped } = asyncPages[i];
-        rowData[asyncColumns[i].pathInSchema[0]] = data[selectStart + selectRow - skipped];
-      }
-      groupData[selectRow] = rowData;
-    }
-    return groupData
-  }
-
-  // careful mapping of column order for rowFormat: array
-  const includedColumnNames = asyncColumns
-    .map(child => child.pathInSchema[0])
-    .filter(name => !columns || columns.includes(name));
-  const columnOrder = columns ?? includedColumnNames;
-  const columnIndexes = columnOrder.map(name => asyncColumns.findIndex(column => column.pathInSchema[0] === name));
-
-  /** @type {any[][]} */
-  const groupData = Array(selectCount);
-  for (let selectRow = 0; selectRow < selectCount; selectRow++) {
-    // return each row as an array
-    const rowData = Array(asyncColumns.length);
-    for (let i = 0; i < columnOrder.length; i++) {
-      const colIdx = columnIndexes[i];
-      if (colIdx < 0) throw new Error(`parquet column not found: ${columnOrder[i]}`)
-      const { data, skipped } = asyncPages[colIdx];
-      rowData[i] = data[selectStart + selectRow - skipped];
-    }
-    groupData[selectRow] = rowData;
-  }
-  return groupData
-}
-
-/**
- * Assemble physical columns into top-level columns asynchronously.
- *
- * @param {AsyncRowGroup} asyncRowGroup
- * @param {SchemaTree} schemaTree
- * @param {Partial<ParquetParsers>} [parsers]
- * @returns {AsyncRowGroup}
- */
-function assembleAsync(asyncRowGroup, schemaTree, parsers) {
-  const { asyncColumns } = asyncRowGroup;
-  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
-  /** @type {AsyncColumn[]} */
-  const assembled = [];
-  for (const child of schemaTree.children) {
-    if (child.children.length) {
-      const childColumns = asyncColumns.filter(column => column.pathInSchema[0] === child.element.name);
-      if (!childColumns.length) continue
-
-      assembled.push({
-        pathInSchema: child.path,
-        data: (async () => {
-          // collect subcolumn data — Promise.all observes every rejection so
-          // a sibling failure cannot leak as an unhandledRejection
-          const resolved = await Promise.all(childColumns.map(c => c.data));
-          /** @type {Map<string, DecodedArray>} */
-          const subcolumnData = new Map();
-          const flattened = resolved.map(({ data }) => flatten$1(data));
-          // Physical pages can cover far more rows than the requested range.
-          // Clip before nested/VARIANT assembly, which expands compact binary
-          // values into independent object graphs and strings for every row.
-          const skipped = Math.max(asyncRowGroup.selectStart ?? 0, ...resolved.map(result => result.skipped));
-          const end = Math.min(asyncRowGroup.selectEnd ?? Infinity, ...resolved.map((result, i) => result.skipped + flattened[i].length));
-          for (let i = 0; i < childColumns.length; i++) {
-            // Offset-index reads may start each physical child at a different
-            // page boundary. Align them to their common absolute row range.
-            const start = skipped - resolved[i].skipped;
-            const length = Math.max(0, end - skipped);
-            subcolumnData.set(
-              childColumns[i].pathInSchema.join('.'),
-              flattened[i].slice(start, start + length)
-            );
-          }
-          // assemble the column
-          assembleNested(subcolumnData, child, allParsers);
-          const assembled = subcolumnData.get(child.element.name);
-          if (!assembled) throw new Error('parquet column data not assembled')
-          return { data: [assembled], skipped }
-        })(),
-      });
-    } else {
-      // leaf node, return the column
-      const asyncColumn = asyncColumns.find(column => column.pathInSchema[0] === child.element.name);
-      if (asyncColumn) assembled.push(asyncColumn);
-    }
-  }
-  return { ...asyncRowGroup, asyncColumns: assembled }
-}
-
-/**
- * @import {AsyncRowGroup, BaseParquetReadOptions, BloomFilter, DecodedArray, PageLocation, PageRanges, ParquetScan, ParquetScanOptions, QueryPlan, SchemaElement} from '../src/types.js'
- */
-
-
-/**
- * Load optional indexes and build the canonical physical read plan.
- * Shared by row-oriented reads and lazy scans so pruning behavior cannot
- * diverge between APIs.
- *
- * @param {BaseParquetReadOptions} options
- * @returns {Promise<{options: PreparedParquetReadOptions, plan: QueryPlan}>}
- */
-async function prepareParquetRead(options) {
-  const prepared = await prepareParquetOptions(options);
-  return {
-    options: prepared,
-    plan: parquetPlan(prepared),
-  }
-}
-
-/**
- * Load optional indexes and validate read options without planning data reads.
- *
- * @param {BaseParquetReadOptions} options
- * @returns {Promise<PreparedParquetReadOptions>}
- */
-async function prepareParquetOptions(options) {
-  const metadata = options.metadata ?? await parquetMetadataAsync(options.file, options);
-  const schemaColumns = parquetSchema(metadata).children.map(child => child.element.name);
-  const filterColumns = columnsNeededForFilter(options.filter);
-  const missingFilterColumns = filterColumns.filter(column => !schemaColumns.includes(column));
-  if (missingFilterColumns.length) {
-    throw new Error(`parquet filter columns not found: ${missingFilterColumns.join(', ')}`)
-  }
-
-  if (options.columns) {
-    const missingColumns = options.columns.filter(column => !schemaColumns.includes(column));
-    if (missingColumns.length) throw new Error(`parquet column not found: ${missingColumns[0]}`)
-  }
-
-  /** @type {PreparedParquetReadOptions} */
-  let prepared = { ...options, metadata };
-  prepared = await withBloomFilters(prepared);
-  prepared = await withPageIndexes(prepared);
-  return prepared
-}
-
-/**
- * Read all planned row groups, prefetching their coalesced byte ranges.
- *
- * @param {BaseParquetReadOptions} options
- * @param {QueryPlan} plan
- * @returns {AsyncRowGroup[]}
- */
-function readParquetPlan(options, plan) {
-  const readOptions = { ...options, file: prefetchAsyncBuffer(options.file, plan) };
-  return plan.groups.map(group => readRowGroup(readOptions, plan, group))
-}
-
-/**
- * Conditionally fetch bloom filters and attach them to planner options.
- *
- * @param {PreparedParquetReadOptions} options
- * @returns {Promise<PreparedParquetReadOptions>}
- */
-async function withBloomFilters(options) {
-  if (!options.useBloomFilters || !options.filter || !options.metadata) return options
-  const schemaTree = parquetSchema(options.metadata);
-  /** @type {Record<string, SchemaElement>} */
-  const schemaElements = {};
-  for (const child of schemaTree.children) schemaElements[child.element.name] = child.element;
-  const bloomFiltersByGroup = await prefetchBloomFilters({
-    file: options.file,
-    metadata: options.metadata,
-    filter: options.filter,
-    filterStrict: options.filterStrict,
-  });
-  return { ...options, bloomFiltersByGroup, schemaElements }
-}
-
-/**
- * Conditionally fetch page indexes and attach candidate ranges and layouts.
- *
- * @param {PreparedParquetReadOptions} options
- * @returns {Promise<PreparedParquetReadOptions>}
- */
-async function withPageIndexes(options) {
-  if (!options.usePageIndex || !options.filter || !options.metadata) return options
-  const { pageRangesByGroup, pageLocationsByGroup } = await prefetchPageIndexes({
-    file: options.file,
-    metadata: options.metadata,
-    filter: options.filter,
-    filterStrict: options.filterStrict,
-    rowStart: options.rowStart,
-    rowEnd: options.rowEnd,
-    columns: options.columns,
-    bloomFiltersByGroup: options.bloomFiltersByGroup,
-    schemaElements: options.schemaElements,
-    parsers: options.parsers,
-  });
-  return { ...options, pageRangesByGroup, pageLocationsByGroup }
-}
-
-/**
- * @import {AsyncRowGroup, BaseParquetReadOptions, DecodedArray, ParquetReadOptions, ParquetRow} from '../src/types.js'
- */
-
-
-/**
- * Symbol for the absolute, zero-based physical position of an object row.
- * @type {typeof import('../src/types.js').rowIndex}
- */
-// eslint-disable-next-line no-extra-parens
-const rowIndex = /** @type {typeof import('../src/types.js').rowIndex} */ (Symbol('rowIndex'));
-
-/**
- * Read parquet data rows from a file-like object.
- * Reads the minimal number of row groups and columns to satisfy the request.
- *
- * Returns a void promise when complete.
- * Errors are thrown on the returned promise.
- * Data is returned in callbacks onComplete, onChunk, onPage, NOT the return promise.
- * See parquetReadObjects for a more convenient API.
- *
- * @param {ParquetReadOptions} options read options
- * @returns {Promise<void>} resolves when all requested rows and columns are parsed, all errors are thrown here
- */
-async function parquetRead(options) {
-  // load metadata if not provided
-  options.metadata ??= await parquetMetadataAsync(options.file, options);
-
-  const { rowStart = 0, rowEnd, columns, onChunk, onComplete, rowFormat, filter, filterStrict = true } = options;
-
-  // Filter requires object format to match column names
-  if (filter && rowFormat !== 'object') {
-    throw new Error('parquet filter requires rowFormat: "object"')
-  }
-
-  if (options.includeRowIndex && rowFormat !== 'object') {
-    throw new Error('parquet includeRowIndex requires rowFormat: "object"')
-  }
-
-  const filterColumns = columnsNeededForFilter(filter);
-  let readColumns = columns;
-  if (columns && filterColumns.length) {
-    const selectedColumns = new Set(columns);
-    const extraColumns = filterColumns.filter(column => !selectedColumns.has(column));
-    if (extraColumns.length) readColumns = [...columns, ...extraColumns];
-  }
-  const readOptions = readColumns === columns ? options : { ...options, columns: readColumns };
-  const prepared = await prepareParquetRead(readOptions);
-  const preparedOptions = prepared.options;
-  const requiresProjection = readColumns !== columns;
-  const asyncGroups = readParquetPlan(preparedOptions, prepared.plan);
-
-  // skip assembly if no onComplete or onChunk, but wait for reading to finish
-  if (!onComplete && !onChunk) {
-    await awaitAllColumns(asyncGroups);
-    return
-  }
-
-  // assemble struct columns
-  if (!preparedOptions.metadata) throw new Error('parquet requires metadata')
-  const schemaTree = parquetSchema(preparedOptions.metadata);
-  const assembled = asyncGroups.map(arg => assembleAsync(arg, schemaTree, options.parsers));
-
-  // onChunk emit all chunks (don't await). Rejection is surfaced by awaitAllColumns below.
-  if (onChunk) {
-    for (const asyncGroup of assembled) {
-      for (const asyncColumn of asyncGroup.asyncColumns) {
-        asyncColumn.data.then(({ data, skipped }) => {
-          let rowStart = asyncGroup.groupStart + skipped;
-          for (const columnData of data) {
-            onChunk({
-              columnName: asyncColumn.pathInSchema[0],
-              columnData,
-              rowStart,
-              rowEnd: rowStart + columnData.length,
-            });
-            rowStart += columnData.length;
-          }
-        }, () => {});
-      }
-    }
-  }
-
-  // onComplete transpose column chunks to rows
-  if (onComplete) {
-    // wait for all reads to settle so a sibling rejection cannot leak
-    await awaitAllColumns(assembled);
-    // loosen the types to avoid duplicate code
-    /** @type {any[]} */
-    const rows = [];
-    for (const asyncGroup of assembled) {
-      // filter to rows in range (the plan may have narrowed the selection to
-      // a sub-range of the group via page index pushdown)
-      const selectStart = asyncGroup.selectStart ?? Math.max(rowStart - asyncGroup.groupStart, 0);
-      const selectEnd = asyncGroup.selectEnd ?? Math.min((rowEnd ?? Infinity) - asyncGroup.groupStart, asyncGroup.groupRows);
-      // transpose column chunks to rows in output
-      const groupData = rowFormat === 'object' ?
-        await asyncGroupToRows(asyncGroup, selectStart, selectEnd, readColumns, 'object') :
-        await asyncGroupToRows(asyncGroup, selectStart, selectEnd, columns, 'array');
-
-      // Attach positions before filtering compacts rows. selectStart accounts
-      // for both requested ranges and page-index pruning within the group.
-      if (options.includeRowIndex) {
-        for (let i = 0; i < groupData.length; i++) {
-          Object.defineProperty(groupData[i], rowIndex, {
-            value: asyncGroup.groupStart + selectStart + i,
-          });
-        }
-      }
-
-      // Apply filter and projection
-      if (filter) {
-        // eslint-disable-next-line no-extra-parens
-        for (const row of /** @type {Record<string, any>[]} */ (groupData)) {
-          if (matchFilter(row, filter, filterStrict)) {
-            if (requiresProjection && columns) {
-              for (const col of filterColumns) {
-                if (!columns.includes(col)) delete row[col];
-              }
-            }
-            rows.push(row);
-          }
-        }
-      } else {
-        concat(rows, groupData);
-      }
-    }
-    onComplete(rows);
-  } else {
-    // wait for all async groups to finish (complete takes care of this)
-    await awaitAllColumns(assembled);
-  }
-}
-
-/**
- * Await every column promise across the given row groups via Promise.allSettled
- * so no rejection escapes as an unhandledRejection. Throws the first rejection.
- *
- * @param {AsyncRowGroup[]} asyncGroups
- * @returns {Promise<void>}
- */
-async function awaitAllColumns(asyncGroups) {
-  const all = asyncGroups.flatMap(g => g.asyncColumns.map(c => c.data));
-  const results = await Promise.allSettled(all);
-  const failed = results.find(r => r.status === 'rejected');
-  if (failed) throw failed.reason
-}
-
-/**
- * A bounded reader of the Thrift compact protocol (thrift `doc/specs/thrift-compact-protocol.md`), the
- * encoding of a Parquet file's footer and of every page header. hyparquet parses both recursively and on the
- * bytes' word: a list that claims 2^31 elements is allocated, 20,000 nested structs overflow the stack, and a
- * 16 MiB footer of empty structs becomes 16 million objects. This reader walks the same bytes first, without
- * recursion, and refuses what no Parquet writer produces: nesting deeper than `maxDepth`, more than `maxValues`
- * fields and list elements in all, a list longer than the bytes left could hold, a string running past the end,
- * an over-long varint, a type Parquet does not use (maps, sets), or bytes after the struct's end. Only then is
- * the struct handed to hyparquet (whose cost then follows the bounded count), or, for page headers, read from
- * the tree this reader builds.
- */
-/** Why the bytes are not a struct this reader accepts (the caller names the file and says what to do). */
-class ThriftError extends Error {
-}
-const STOP = 0;
-const TRUE$1 = 1;
-const FALSE$1 = 2;
-const BYTE = 3;
-const I16 = 4;
-const I32 = 5;
-const I64 = 6;
-const DOUBLE = 7;
-const BINARY = 8;
-const LIST = 9;
-const STRUCT = 12;
-class Cursor {
-    bytes;
-    at;
-    end;
-    constructor(bytes, at, end) {
-        this.bytes = bytes;
-        this.at = at;
-        this.end = end;
-    }
-    byte() {
-        if (this.at >= this.end)
-            throw new ThriftError(`ends at byte ${this.at} inside a struct`);
-        return this.bytes[this.at++];
-    }
-    /** An unsigned varint of at most `maxBytes` bytes (5 for 32-bit values, 10 for 64-bit). */
-    varint(maxBytes) {
-        let result = 0n;
-        for (let i = 0; i < maxBytes; i++) {
-            const b = this.byte();
-            result |= BigInt(b & 0x7f) << BigInt(7 * i);
-            if ((b & 0x80) === 0)
-                return result;
-        }
-        throw new ThriftError(`has a varint longer than ${maxBytes} bytes at byte ${this.at}`);
-    }
-    /** A zigzag-encoded 32-bit (or 16-bit) integer. */
-    int32() {
-        const z = this.varint(5);
-        if (z > 0xffffffffn)
-            throw new ThriftError(`has a 32-bit integer out of range at byte ${this.at}`);
-        const n = Number(z);
-        return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
-    }
-    int64() {
-        const z = this.varint(10);
-        if (z > 0xffffffffffffffffn)
-            throw new ThriftError(`has a 64-bit integer out of range at byte ${this.at}`);
-        return z % 2n === 0n ? z / 2n : -(z + 1n) / 2n;
-    }
-    /** A length (list size, binary length) that must fit in the bytes left, each item taking at least `each` bytes. */
-    length(each, what) {
-        const n = this.varint(5);
-        const left = this.end - this.at;
-        if (n * BigInt(each) > BigInt(left))
-            throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`);
-        return Number(n);
-    }
-}
-/**
- * Walks the struct at `bytes[start..end)` and returns where it ends (it must end exactly at `end` when
- * `exact`), with the decoded tree when `build`. Throws {@link ThriftError} for anything outside the limits.
- * Linear in the bytes; the stack is an array, so no input can make it recurse.
- */
-function readThriftStruct(bytes, options) {
-    const { maxDepth, maxValues, build = false, exact = false } = options;
-    const c = new Cursor(bytes, options.start ?? 0, options.end ?? bytes.length);
-    let values = 0;
-    const root = { list: false, lastId: 0, remaining: 0, elemType: 0, value: build ? new Map() : undefined, slot: -1 };
-    const stack = [root];
-    /** Puts `value` into the frame on top (a struct field or the next list element). */
-    const store = (top, value) => {
-        if (top.value === undefined || value === undefined)
-            return;
-        if (top.list)
-            top.value.push(value);
-        else
-            top.value.set(top.slot, value);
-    };
-    /** Reads one value of `type`; a struct or list is opened (pushed), the rest is returned. */
-    const element = (type, top) => {
-        if (++values > maxValues)
-            throw new ThriftError(`holds more than ${maxValues} values (the limit)`);
-        switch (type) {
-            case TRUE$1:
-            case FALSE$1:
-                if (top.list) {
-                    const b = c.byte();
-                    return b === 1;
-                }
-                return type === TRUE$1;
-            case BYTE: {
-                const b = c.byte();
-                return b > 127 ? b - 256 : b;
-            }
-            case I16:
-            case I32:
-                return c.int32();
-            case I64:
-                return c.int64();
-            case DOUBLE: {
-                if (c.at + 8 > c.end)
-                    throw new ThriftError(`ends at byte ${c.at} inside a double`);
-                const v = new DataView(bytes.buffer, bytes.byteOffset + c.at, 8).getFloat64(0, true);
-                c.at += 8;
-                return v;
-            }
-            case BINARY: {
-                const n = c.length(1, 'binary length');
-                const v = bytes.subarray(c.at, c.at + n);
-                c.at += n;
-                return v;
-            }
-            case LIST:
-            case STRUCT: {
-                if (stack.length >= maxDepth)
-                    throw new ThriftError(`nests structs and lists deeper than ${maxDepth} (the limit) at byte ${c.at}`);
-                const frame = { list: type === LIST, lastId: 0, remaining: 0, elemType: 0, value: undefined, slot: -1 };
-                if (type === LIST) {
-                    const head = c.byte();
-                    frame.elemType = head & 0x0f;
-                    if (!isElementType(frame.elemType))
-                        throw new ThriftError(`has a list of type ${frame.elemType} at byte ${c.at}, which Parquet does not use`);
-                    const short = head >> 4;
-                    frame.remaining = short === 15 ? c.length(1, 'list size') : short;
-                    if (frame.remaining > c.end - c.at)
-                        throw new ThriftError(`has a list of ${frame.remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`);
-                    if (build)
-                        frame.value = [];
-                }
-                else if (build)
-                    frame.value = new Map();
-                stack.push(frame);
-                return undefined;
-            }
-            default:
-                throw new ThriftError(`has a value of type ${type} at byte ${c.at}, which Parquet does not use`);
-        }
-    };
-    while (stack.length > 0) {
-        const top = stack[stack.length - 1];
-        let type;
-        if (top.list) {
-            if (top.remaining === 0) {
-                stack.pop();
-                if (stack.length > 0)
-                    store(stack[stack.length - 1], top.value);
-                continue;
-            }
-            top.remaining--;
-            type = top.elemType;
-        }
-        else {
-            const head = c.byte();
-            type = head & 0x0f;
-            if (type === STOP) {
-                stack.pop();
-                if (stack.length > 0)
-                    store(stack[stack.length - 1], top.value);
-                continue;
-            }
-            const delta = head >> 4;
-            const id = delta !== 0 ? top.lastId + delta : c.int32();
-            if (id < 0 || id > 0x7fff)
-                throw new ThriftError(`has field id ${id} at byte ${c.at}`);
-            top.lastId = id;
-            top.slot = id;
-        }
-        const before = stack.length;
-        const value = element(type, top);
-        // a struct or list was opened: it is stored into `top` (under top.slot, unchanged meanwhile) when it closes
-        if (stack.length > before)
-            continue;
-        store(top, value);
-    }
-    if (exact && c.at !== c.end)
-        throw new ThriftError(`ends at byte ${c.at}, ${c.end - c.at} bytes before the end of its space`);
-    return { end: c.at, value: root.value };
-}
-function isElementType(t) {
-    return t === TRUE$1 || t === FALSE$1 || (t >= BYTE && t <= LIST) || t === STRUCT;
-}
-/** Field `id` of `s` as a safe integer (i32 or i64), or undefined when absent or not an integer. */
-function intField(s, id) {
-    const v = s.get(id);
-    if (typeof v === 'number' && Number.isInteger(v))
-        return v;
-    if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER))
-        return Number(v);
-    return undefined;
-}
-/** Field `id` of `s` as a struct, or undefined. */
-function structField(s, id) {
-    const v = s.get(id);
-    return v instanceof Map ? v : undefined;
-}
-/** Field `id` of `s` as a boolean, or undefined. */
-function boolField(s, id) {
-    const v = s.get(id);
-    return typeof v === 'boolean' ? v : undefined;
-}
-
-/**
- * A Parquet file's frame and footer, checked before anything is decoded from them. hyparquet takes the
- * footer's word for everything (how many rows, where each column chunk is, how deep the schema nests), so
- * every number that decides what is read or allocated is checked here against the file: the footer's size
- * and its Thrift structure ({@link readThriftStruct}: bounded depth and value count, no recursion) before
- * hyparquet parses it; then the schema's shape (depth, element count, every group's children present), and
- * every row group's row count and every column chunk's place and size against the file length. A file that
- * fails is refused as corrupt, naming the file and the row group and column, never read as "missing values".
- */
-/**
- * Largest footer read, in bytes. A per-query table's footer is a few KiB: hyparquet-writer 0.17.0 writes 1.5 KB
- * for one row group of 20 columns, 1.36 MB for 1,000 of them.
- */
-const MAX_FOOTER_BYTES = 8 * 1024 * 1024;
-/**
- * Most Thrift values (fields and list elements) in the footer. hyparquet builds about two objects per value
- * (1,000,000 values grew a process by 152 MB, so this cap costs at most ~75 MB); hyparquet-writer 0.17.0 writes
- * ~23 values per column chunk (1,000 row groups of 20 columns: 464,130 values), pyarrow somewhat more.
- */
-const MAX_FOOTER_VALUES = 500_000;
-/** Deepest Thrift nesting in a footer: FileMetaData → row groups → columns → metadata → statistics is 8 deep. */
-const MAX_FOOTER_DEPTH = 16;
-/** Most schema elements (groups and columns), and most leaf columns (one column chunk each per row group). */
-const MAX_SCHEMA_ELEMENTS = 10_000;
-const MAX_LEAF_COLUMNS = 2_000;
-/**
- * Largest row group, uncompressed, as its footer declares it. pyarrow writes up to 1 Mi rows per group: a
- * per-query table of a million queries and a dozen metrics is ~100 MiB. Bigger groups are a file that is not
- * per-query rows, or one built to exhaust memory. (The declaration is only a first filter: what is decoded is
- * bounded by the page checks, src/readers/parquet-pages.ts, whatever the footer says.)
- */
-const MAX_ROW_GROUP_BYTES = 256 * 1024 * 1024;
-/** Deepest schema nesting (a list of structs is 3 deep); hyparquet builds the schema tree recursively. */
-const MAX_SCHEMA_DEPTH = 32;
-/**
- * Most rows per byte of the file. A row costs bytes (a query id is unique, a run's document is unique per
- * query): the densest honest tables (long form, constant values, run-length encoded) hold a few rows per byte,
- * up to ~12 with every column dictionary- and run-length encoded. A 250-byte file claiming 2^31 rows is a lie,
- * and the cap makes the work of reading any file at most this many rows per byte, however the pages encode
- * them.
- */
-const MAX_ROWS_PER_BYTE = 64;
-const PARQUET_HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV';
-const CORRUPT_HINT = `the file is truncated or corrupt, or was not written by a Parquet writer; ${PARQUET_HINT}`;
-/** A refusal of a corrupt file (or of one part of it). */
-function corruptParquet(where, problem) {
-    return new InputError(where, problem, CORRUPT_HINT);
-}
-/** Checks the frame, walks and parses the footer, and checks the schema and the row groups against the file. */
-async function readParquetFooter(file, reader) {
-    const size = reader.byteLength;
-    if (size < 12)
-        throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${PARQUET_HINT}`);
-    const tail = await reader.read(size - 8, size);
-    if (String.fromCharCode(tail[4], tail[5], tail[6], tail[7]) !== 'PAR1') {
-        throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${PARQUET_HINT}`);
-    }
-    const length = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
-    if (length > size - 12)
-        throw new InputError({ file }, `has a Parquet footer of ${length} bytes in a file of ${size} bytes`, CORRUPT_HINT);
-    if (length > MAX_FOOTER_BYTES) {
-        throw new InputError({ file }, `has a Parquet footer of ${length} bytes; the limit is ${MAX_FOOTER_BYTES}`, `a footer that large lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns`);
-    }
-    const footerStart = size - 8 - length;
-    const bytes = new Uint8Array(length + 8);
-    bytes.set(await reader.read(footerStart, size - 8));
-    bytes.set(tail, length);
-    try {
-        readThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true });
-    }
-    catch (error) {
-        if (!(error instanceof ThriftError))
-            throw error;
-        if (/more than \d+ values/.test(error.message)) {
-            throw new InputError({ file }, `has a Parquet footer that ${error.message}`, 'such a footer lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns');
-        }
-        throw corruptParquet({ file }, `has a Parquet footer that ${error.message}`);
-    }
-    let metadata;
-    try {
-        metadata = parquetMetadata(bytes, { geoparquet: false });
-    }
-    catch (error) {
-        throw corruptParquet({ file }, `has a Parquet footer that cannot be read (${String(error?.message ?? error).slice(0, 200)})`);
-    }
-    const { leaves, columns } = checkSchema(file, metadata);
-    const groupRows = checkRowGroups(file, metadata, leaves, { size, footerStart });
-    return { metadata, leaves, columns, groupRows };
-}
-const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
-/**
- * Walks the flattened schema (depth-first, each group followed by its `num_children` children) without
- * recursion: every group's children must be there, nothing may follow the last one, names are present and
- * unique among siblings, leaves have a type, and the depth and counts stay under the caps (hyparquet builds the
- * tree recursively and looks children up by name: 20,000 nested groups overflowed its stack).
- */
-function checkSchema(file, metadata) {
-    const schema = metadata.schema;
-    const bad = (problem) => corruptParquet({ file }, `has a Parquet schema that ${problem}`);
-    if (!Array.isArray(schema) || schema.length === 0)
-        throw bad('is empty');
-    if (schema.length > MAX_SCHEMA_ELEMENTS) {
-        throw new InputError({ file }, `has a Parquet schema of ${schema.length} elements; the limit is ${MAX_SCHEMA_ELEMENTS}`, `a per-query table has a column per metric and attribute; ${PARQUET_HINT}`);
-    }
-    const root = schema[0];
-    if (!isCount(root.num_children) || root.num_children === 0)
-        throw bad('has no columns');
-    const leaves = [];
-    const columns = [];
-    const stack = [{ remaining: root.num_children, path: [], names: new Set() }];
-    let i = 1;
-    while (stack.length > 0) {
-        const top = stack[stack.length - 1];
-        if (top.remaining === 0) {
+        else if (c === 0x7b)
+            stack.push({ isObject: true, seen: undefined, key: '', index: 0, expectKey: true });
+        else if (c === 0x5b)
+            stack.push({ isObject: false, seen: undefined, key: '', index: 0, expectKey: false });
+        else if (c === 0x7d || c === 0x5d)
             stack.pop();
-            continue;
+        else if (c === 0x2c) {
+            const top = stack[stack.length - 1];
+            if (top?.isObject)
+                top.expectKey = true;
+            else if (top !== undefined)
+                top.index++;
         }
-        top.remaining--;
-        if (i >= schema.length)
-            throw bad(`ends after ${schema.length} elements inside a group that needs more children`);
-        const e = schema[i++];
-        if (typeof e.name !== 'string' || e.name === '')
-            throw bad(`has an element without a name (element ${i - 1})`);
-        if (top.names.has(e.name))
-            throw bad(`names ${quote([...top.path, e.name].join('.'))} twice`);
-        top.names.add(e.name);
-        const path = [...top.path, e.name];
-        const group = e.num_children !== undefined && e.num_children !== 0;
-        if (stack.length === 1) {
-            const nested = group || e.repetition_type === 'REPEATED';
-            columns.push({ name: e.name, numeric: !nested && NUMERIC.has(e.type ?? ''), nested, leaf: nested ? -1 : leaves.length });
-        }
-        if (group) {
-            if (!isCount(e.num_children))
-                throw bad(`gives ${quote(path.join('.'))} ${String(e.num_children)} children`);
-            if (stack.length >= MAX_SCHEMA_DEPTH) {
-                throw new InputError({ file }, `has a Parquet schema nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${quote(path.join('.'), 60)})`, `per-query rows are flat columns; ${PARQUET_HINT}`);
-            }
-            stack.push({ remaining: e.num_children, path, names: new Set() });
-            continue;
-        }
-        if (e.type === undefined)
-            throw bad(`gives the column ${quote(path.join('.'))} no type (or one Parquet does not define)`);
-        if (leaves.length >= MAX_LEAF_COLUMNS) {
-            throw new InputError({ file }, `has more than ${MAX_LEAF_COLUMNS} columns; that is the limit`, `keep the per-query columns only (a query id, the metrics, the attributes the rules use); ${PARQUET_HINT}`);
-        }
-        leaves.push({
-            path,
-            type: e.type,
-            typeLength: e.type_length,
-            flat: path.length === 1 && e.repetition_type !== 'REPEATED',
-            optional: e.repetition_type === 'OPTIONAL'
-        });
+        else if (c === 0x0a)
+            line++;
     }
-    if (i !== schema.length)
-        throw bad(`lists ${schema.length - i} elements after the last column of its root`);
-    return { leaves, columns };
+    return undefined;
 }
-function isCount(n) {
-    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+/** `a.b[2].c` for the open containers (each frame names the member its child is in). */
+function pathOf(frames) {
+    let path = '';
+    for (const f of frames) {
+        if (f.isObject)
+            path += path === '' ? f.key : `.${f.key}`;
+        else
+            path += `[${f.index}]`;
+    }
+    return path;
 }
-/** A footer integer (i64 bigint or i32 number) as a non-negative safe integer, or undefined. */
-function footerInt(v) {
-    const n = typeof v === 'bigint' ? (v >= 0n && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : -1) : v;
-    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+/** The words of a repeated-key refusal: `key "m" appears twice in [3] (JSON would silently keep the last)`. */
+function repeatedKeyProblem(r) {
+    return `key ${quote(r.key)} appears twice in ${r.path === '' ? 'the record' : `the object at ${quote(r.path)}`} (JSON would silently keep the last)`;
 }
+/** The hint of every repeated-key refusal. */
+const REPEATED_KEY_HINT = 'write each key once per object';
 /**
- * Every row group's row count (non-negative, summing to the file's, at most {@link MAX_ROWS_PER_BYTE} per
- * byte of the file), and every column chunk: one per leaf, in schema order, in this file, with its path and
- * type, a value count matching the rows (flat columns), and its bytes inside the file, between the leading
- * `PAR1` and the footer.
+ * Parses `text` as one JSON value and refuses a repeated key at any depth. Returns the problem as a value
+ * (with the line in `text`, when known) so a reader that lists every violation (validate) can go on.
  */
-function checkRowGroups(file, metadata, leaves, at) {
-    const groups = metadata.row_groups;
-    if (!Array.isArray(groups))
-        throw corruptParquet({ file }, 'has a Parquet footer without row groups');
-    const groupRows = [];
-    let total = 0;
-    for (const [g, group] of groups.entries()) {
-        const rows = footerInt(group.num_rows);
-        if (rows === undefined)
-            throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${String(group.num_rows)} rows`);
-        total += rows;
-        if (total > MAX_ROWS_PER_BYTE * at.size) {
-            throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${total} rows up to here in a file of ${at.size} bytes; a Parquet table holds at most ${MAX_ROWS_PER_BYTE} rows per byte of its file`);
-        }
-        groupRows.push(rows);
-        const bytes = footerInt(group.total_byte_size);
-        if (bytes !== undefined && bytes > MAX_ROW_GROUP_BYTES) {
-            throw new InputError({ file, key: `row group ${g + 1}` }, `holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
-        }
-        if (!Array.isArray(group.columns) || group.columns.length !== leaves.length) {
-            throw corruptParquet({ file, key: `row group ${g + 1}` }, `has ${Array.isArray(group.columns) ? group.columns.length : 0} column chunks for the schema's ${leaves.length} columns`);
-        }
-        for (const [c, chunk] of group.columns.entries()) {
-            const leaf = leaves[c];
-            const where = { file, key: `row group ${g + 1}, column ${quote(leaf.path.join('.'), 60)}` };
-            if (chunk.file_path !== undefined) {
-                throw new InputError(where, `is stored in another file (${quote(chunk.file_path, 60)})`, `write the table as one self-contained Parquet file; ${PARQUET_HINT}`);
-            }
-            const meta = chunk.meta_data;
-            if (meta === undefined)
-                throw corruptParquet(where, 'has no column metadata (an encrypted column?)');
-            if (!Array.isArray(meta.path_in_schema) || meta.path_in_schema.join('\u0000') !== leaf.path.join('\u0000')) {
-                throw corruptParquet(where, `is stored under the path ${quote(Array.isArray(meta.path_in_schema) ? meta.path_in_schema.join('.') : null, 60)}, not the schema's`);
-            }
-            if (meta.type !== leaf.type)
-                throw corruptParquet(where, `holds ${String(meta.type)} values but the schema says ${leaf.type}`);
-            const values = footerInt(meta.num_values);
-            if (values === undefined || (leaf.flat && values !== rows))
-                throw corruptParquet(where, `holds ${String(meta.num_values)} values for ${rows} rows`);
-            const dictionary = meta.dictionary_page_offset === undefined ? undefined : footerInt(meta.dictionary_page_offset);
-            const data = footerInt(meta.data_page_offset);
-            const length = footerInt(meta.total_compressed_size);
-            // hyparquet reads a chunk from its dictionary page when there is one (an offset of 0 meaning none)
-            const start = dictionary || data;
-            if (start === undefined || data === undefined || length === undefined || (dictionary !== undefined && dictionary !== 0 && dictionary > data)) {
-                throw corruptParquet(where, `has an impossible place (data at ${String(meta.data_page_offset)}, dictionary at ${String(meta.dictionary_page_offset)}, ${String(meta.total_compressed_size)} bytes)`);
-            }
-            if (start < 4 || start + length > at.footerStart || data >= start + Math.max(length, 1)) {
-                throw corruptParquet(where, `claims bytes ${start} to ${start + length} of a file of ${at.size} bytes whose column data ends at byte ${at.footerStart}`);
-            }
-            if (rows > 0 && length === 0)
-                throw corruptParquet(where, `holds ${rows} rows in 0 bytes`);
-        }
-    }
-    const declared = footerInt(metadata.num_rows);
-    if (declared !== total)
-        throw corruptParquet({ file }, `says it holds ${String(metadata.num_rows)} rows, but its row groups hold ${total}`);
-    return groupRows;
-}
-
-/**
- * The pages of one column chunk, checked before hyparquet decodes them. hyparquet allocates what a page header
- * declares and writes every value a run-length run claims, even past the values the page holds (one 5-byte
- * run of 2^28 values cost 2.7 GB); it reads a value stream past its page into the next page's bytes, and
- * turns a dictionary index past the dictionary or a definition level out of range into a missing value. So each
- * page of every column read is walked here first, bounded: its header (bounded Thrift), sizes inside the chunk
- * and under the caps, its decompressed bytes, its definition levels and dictionary indices run by run (no run
- * may go past the page's values; every index inside the dictionary; every level 0 or 1), and its value bytes
- * against the count they must hold. The chunk's pages must add up to exactly the row group's rows. What then
- * reaches hyparquet decodes to exactly the values the file holds, in work and memory proportional to them.
- *
- * Only flat columns (one value or null per row) are read, in the encodings pandas / pyarrow, Spark's default
- * writer, polars and DuckDB write by default: PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE
- * booleans and BYTE_STREAM_SPLIT; data pages v1 and v2; no compression or snappy.
- */
-/** Most values in one page: a page is at most a row group, and pyarrow writes row groups of up to 1 Mi rows. */
-const MAX_PAGE_VALUES = 1 << 20;
-/** Largest page, uncompressed (writers default to 1 MiB pages; a dictionary page is capped at 1 MiB by pyarrow). */
-const MAX_PAGE_BYTES = 32 * 1024 * 1024;
-/** Page headers are small structs (sizes, counts, statistics); these bound the walk of a damaged one. */
-const HEADER_LIMITS = { maxDepth: 8, maxValues: 1000 };
-const PAGE_TYPES = { 0: 'DATA_PAGE', 1: 'INDEX_PAGE', 2: 'DICTIONARY_PAGE', 3: 'DATA_PAGE_V2' };
-const ENCODINGS = {
-    0: 'PLAIN',
-    1: 'GROUP_VAR_INT',
-    2: 'PLAIN_DICTIONARY',
-    3: 'RLE',
-    4: 'BIT_PACKED',
-    5: 'DELTA_BINARY_PACKED',
-    6: 'DELTA_LENGTH_BYTE_ARRAY',
-    7: 'DELTA_BYTE_ARRAY',
-    8: 'RLE_DICTIONARY',
-    9: 'BYTE_STREAM_SPLIT',
-    10: 'ALP'
-};
-const WIDTH$4 = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 };
-/** Why a page is refused (turned into the refusal naming the file, row group, column and page). */
-class PageError extends Error {
-}
-/**
- * Walks every page of the column chunk `bytes` (the chunk's bytes as the footer places them) and throws an
- * {@link InputError} naming the file, row group, column and page at the first thing hyparquet would decode
- * into more than the file holds, or into other values.
- */
-function checkColumnChunk(bytes, chunk) {
-    const { codec, rows, where } = chunk;
-    if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY') {
-        throw new InputError(where, `is Parquet compressed with ${codec ?? 'an unknown codec'}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`);
-    }
-    let at = 0;
-    let values = 0;
-    let dictionary;
-    for (let pageNo = 1; values < rows; pageNo++) {
-        const place = { ...where, key: `${where.key}, page ${pageNo}` };
-        try {
-            if (at >= bytes.length)
-                throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`);
-            let header;
-            let bodyAt;
-            try {
-                const h = readThriftStruct(bytes, { ...HEADER_LIMITS, start: at, build: true });
-                header = h.value;
-                bodyAt = h.end;
-            }
-            catch (error) {
-                if (error instanceof ThriftError)
-                    throw new PageError(`has a page header that ${error.message}`);
-                throw error;
-            }
-            const type = PAGE_TYPES[intField(header, 1) ?? -1];
-            const usize = intField(header, 2);
-            const csize = intField(header, 3);
-            if (csize === undefined || csize < 0 || bodyAt + csize > bytes.length) {
-                throw new PageError(`claims ${String(csize)} bytes, but the column chunk has ${bytes.length - bodyAt} left`);
-            }
-            if (usize === undefined || usize < 0 || usize > MAX_PAGE_BYTES) {
-                throw new PageError(`claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`);
-            }
-            const body = bytes.subarray(bodyAt, bodyAt + csize);
-            at = bodyAt + csize;
-            if (type === 'DICTIONARY_PAGE') {
-                if (pageNo !== 1)
-                    throw new PageError('is a dictionary page after the first page');
-                dictionary = checkDictionaryPage(header, body, usize, chunk);
-            }
-            else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
-                const n = type === 'DATA_PAGE' ? checkDataPageV1(header, body, usize, chunk, dictionary) : checkDataPageV2(header, body, usize, chunk, dictionary);
-                if (values + n > rows)
-                    throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`);
-                values += n;
-            }
-            else {
-                throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`);
-            }
-        }
-        catch (error) {
-            if (error instanceof PageError)
-                throw corruptParquet(place, error.message);
-            throw error;
-        }
-    }
-}
-/** `body` decompressed to `size` bytes (snappy), or as it is (no compression, where it must be `size` long). */
-function decompress(body, size, codec) {
-    if (codec === 'UNCOMPRESSED') {
-        if (body.length !== size)
-            throw new PageError(`is ${body.length} bytes but says ${size} (no compression)`);
-        return body;
-    }
-    const out = new Uint8Array(size);
+function parseStrictJson(text) {
+    let value;
     try {
-        snappyUncompress(body, out);
+        value = JSON.parse(text);
     }
     catch (error) {
-        throw new PageError(`is not valid snappy data of ${size} bytes (${String(error?.message ?? error).slice(0, 100)})`);
+        const message = error.message;
+        const at = /position (\d+)/.exec(message);
+        return { problem: `is not valid JSON (${message})`, line: at ? lineAt(text, Number(at[1])) : undefined, repeated: false };
     }
-    return out;
-}
-/** The dictionary's size, after checking its values fill its page as PLAIN values. */
-function checkDictionaryPage(header, body, usize, chunk) {
-    const h = structField(header, 7);
-    const n = h === undefined ? undefined : intField(h, 1);
-    if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
-        throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
-    const page = decompress(body, usize, chunk.codec);
-    checkPlain(page, 0, n, chunk.leaf);
-    return n;
-}
-/** Checks a v1 data page (levels and values compressed together) and returns its value count (nulls included). */
-function checkDataPageV1(header, body, usize, chunk, dictionary) {
-    const h = structField(header, 5);
-    const n = h === undefined ? undefined : intField(h, 1);
-    if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES)
-        throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
-    const encoding = ENCODINGS[intField(h, 2) ?? -1];
-    const page = decompress(body, usize, chunk.codec);
-    let at = 0;
-    let present = n;
-    if (chunk.leaf.optional) {
-        // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
-        const levels = ENCODINGS[intField(h, 3) ?? 3];
-        if (levels !== 'RLE')
-            throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`);
-        if (page.length < 4)
-            throw new PageError('ends before its definition levels');
-        const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true);
-        if (4 + length > page.length)
-            throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`);
-        present = hybridRuns(page, 4, 4 + length, n, 1, 1, 'definition levels');
-        at = 4 + length;
+    if (value !== null && typeof value === 'object') {
+        const repeated = findRepeatedKey(text);
+        if (repeated !== undefined)
+            return { problem: repeatedKeyProblem(repeated), line: repeated.line, repeated: true };
     }
-    checkValues(page, at, present, encoding, chunk, dictionary, false);
-    return n;
+    return { value };
 }
-/** Checks a v2 data page (levels uncompressed before the values) and returns its value count (nulls included). */
-function checkDataPageV2(header, body, usize, chunk, dictionary) {
-    const h = structField(header, 8);
-    if (h === undefined)
-        throw new PageError('has no data page header');
-    const n = intField(h, 1);
-    const nulls = intField(h, 2);
-    const rows = intField(h, 3);
-    const defBytes = intField(h, 5) ?? -1;
-    const repBytes = intField(h, 6) ?? -1;
-    const encoding = ENCODINGS[intField(h, 4) ?? -1];
-    if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
-        throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
-    if (rows !== n)
-        throw new PageError(`claims ${String(rows)} rows for ${n} values in a flat column`);
-    if (repBytes !== 0)
-        throw new PageError(`has ${repBytes} bytes of repetition levels in a flat column`);
-    if (defBytes < 0 || defBytes > body.length || defBytes > usize)
-        throw new PageError(`claims ${defBytes} bytes of definition levels in ${body.length}`);
-    let present = n;
-    if (chunk.leaf.optional)
-        present = hybridRuns(body, 0, defBytes, n, 1, 1, 'definition levels');
-    else if (defBytes !== 0)
-        throw new PageError(`has ${defBytes} bytes of definition levels in a required column`);
-    if (nulls !== n - present)
-        throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`);
-    if (usize < defBytes)
-        throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`);
-    const rest = body.subarray(defBytes);
-    const compressed = boolField(h, 7) !== false && usize - defBytes > 0;
-    const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest;
-    checkValues(values, 0, present, encoding, chunk, dictionary, true);
-    return n;
+/** The 1-based line of `offset` in `text` (linear; no array of lines is built). */
+function lineAt(text, offset) {
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
+        line++;
+    return line;
 }
 /**
- * Checks that `bytes[at..]` holds `n` values of the leaf's type in `encoding`, as hyparquet will read them (`v2`:
- * a v2 data page, where hyparquet walks the dictionary indices' runs even when they are 0 bits wide).
+ * {@link parseStrictJson} for a whole file: refuses with the file and the line (offset by `firstLine - 1`
+ * when the text is one line of a file), and `hint` for invalid JSON.
  */
-function checkValues(bytes, at, n, encoding, chunk, dictionary, v2) {
-    const { type } = chunk.leaf;
-    if (encoding === 'PLAIN')
-        return checkPlain(bytes, at, n, chunk.leaf);
-    if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
-        if (dictionary === undefined)
-            throw new PageError(`is ${encoding} encoded but the column chunk has no dictionary page`);
-        if (n === 0)
-            return;
-        if (at >= bytes.length)
-            throw new PageError('ends before its dictionary indices');
-        const width = bytes[at];
-        if (width > 32)
-            throw new PageError(`has dictionary indices ${width} bits wide`);
-        if (dictionary === 0)
-            throw new PageError('refers to an empty dictionary');
-        // v1 with 0 bits: hyparquet reads no runs, every index is 0
-        if (width === 0 && !v2)
-            return;
-        hybridRuns(bytes, at + 1, bytes.length, n, width, dictionary - 1, 'dictionary indices');
-        return;
-    }
-    if (encoding === 'RLE' && type === 'BOOLEAN') {
-        if (at + 4 > bytes.length)
-            throw new PageError('ends before its boolean values');
-        const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
-        if (at + 4 + length > bytes.length)
-            throw new PageError(`claims ${length} bytes of boolean values in ${bytes.length - at - 4}`);
-        hybridRuns(bytes, at + 4, at + 4 + length, n, 1, 1, 'boolean values');
-        return;
-    }
-    if (encoding === 'BYTE_STREAM_SPLIT' && (WIDTH$4[type] !== undefined || type === 'FIXED_LEN_BYTE_ARRAY')) {
-        const width = type === 'FIXED_LEN_BYTE_ARRAY' ? (chunk.leaf.typeLength ?? 0) : WIDTH$4[type];
-        if (width <= 0 || n * width > bytes.length - at)
-            throw new PageError(`holds ${bytes.length - at} bytes for ${n} values of ${width} bytes`);
-        return;
-    }
-    throw new InputError(chunk.where, `is written in the ${encoding ?? 'unknown'} encoding, which is not read`, `${PARQUET_HINT}; pandas / pyarrow write PLAIN and dictionary encodings by default (rewrite with pyarrow.parquet.write_table(table, path) without column_encoding)`);
-}
-/** Checks `n` PLAIN values of the leaf's type at `bytes[at..]` fit in the bytes. */
-function checkPlain(bytes, at, n, leaf) {
-    const left = bytes.length - at;
-    if (leaf.type === 'BOOLEAN') {
-        if (Math.ceil(n / 8) > left)
-            throw new PageError(`holds ${left} bytes for ${n} booleans`);
-    }
-    else if (leaf.type === 'BYTE_ARRAY') {
-        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-        let p = at;
-        for (let i = 0; i < n; i++) {
-            if (p + 4 > bytes.length)
-                throw new PageError(`ends at value ${i + 1} of ${n}`);
-            const length = view.getUint32(p, true);
-            p += 4;
-            if (length > bytes.length - p)
-                throw new PageError(`has value ${i + 1} of ${length} bytes, past the end of the page`);
-            p += length;
-        }
-    }
-    else {
-        const width = leaf.type === 'FIXED_LEN_BYTE_ARRAY' ? (leaf.typeLength ?? 0) : WIDTH$4[leaf.type];
-        if (width === undefined || width <= 0)
-            throw new PageError(`has values of type ${leaf.type} with no width`);
-        if (n * width > left)
-            throw new PageError(`holds ${left} bytes for ${n} values of ${width} bytes`);
-    }
+function readStrictJson(text, file, hint, firstLine = 1) {
+    const parsed = parseStrictJson(text);
+    if (parsed.problem === undefined)
+        return parsed.value;
+    const line = parsed.line === undefined ? undefined : parsed.line + firstLine - 1;
+    throw new InputError({ file, line }, parsed.problem, parsed.repeated ? REPEATED_KEY_HINT : hint);
 }
 /**
- * Walks `count` values of the RLE / bit-packed hybrid in `bytes[start..end)`, `width` bits each, every value at
- * most `max`, and returns how many equal `max` (for definition levels: the values present). An RLE run may not go
- * past `count`, nor any run's bytes past `end`: hyparquet writes every value an RLE run claims. A bit-packed run
- * may (its padding; hyparquet stops at `count`) when its values have bytes in the page.
+ * Python's `json.dump` writes `float("nan")` and the infinities as the bare words `NaN`, `Infinity` and
+ * `-Infinity`, which are not JSON; evaluation tools leave NaN in measures that could not be computed (bpref
+ * of a query without judged non-relevant documents). A field the rules do not read decides nothing, so such a
+ * word there must not reject the file; in a field the rules read it is refused by name, with the fix
+ * (src/readers/non-finite.ts). This reads a JSON text that fails JSON.parse only because of those words.
  */
-function hybridRuns(bytes, start, end, count, width, max, what) {
-    let at = start;
-    let seen = 0;
-    let atMax = 0;
-    const valueBytes = Math.ceil(width / 8);
-    while (seen < count) {
-        let header = 0;
-        let shift = 0;
-        for (;;) {
-            if (at >= end)
-                throw new PageError(`ends inside its ${what} (${seen} of ${count} read)`);
-            const b = bytes[at++];
-            header += (b & 0x7f) * 2 ** shift;
-            if ((b & 0x80) === 0)
-                break;
-            shift += 7;
-            if (shift > 28)
-                throw new PageError(`has an over-long run header in its ${what}`);
+/** The three words Python writes for non-finite floats, as the numbers they stand for. */
+const WORDS$1 = new Map([
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['-Infinity', Number.NEGATIVE_INFINITY]
+]);
+/** The string each word is replaced by before parsing; a text that already holds it is not rewritten. */
+const MARK = '\u0000rg-non-finite:';
+const MARK_ESCAPED = '\\u0000rg-non-finite:';
+/**
+ * Parses `text` as JSON in which a value may also be `NaN`, `Infinity` or `-Infinity` (outside strings, where a
+ * value starts), giving those as numbers; undefined when the text is not JSON even so, or holds none of them (the
+ * caller's own refusal then stands). Repeated keys are refused as in every JSON the gate reads: the result is
+ * undefined and the strict parse's refusal is the one shown. Linear in the text's length.
+ */
+function parseJsonWithNonFinite(text) {
+    if (text.includes(MARK_ESCAPED))
+        return undefined;
+    let out = '';
+    let from = 0;
+    let found = false;
+    let inString = false;
+    let last = 0; // the last non-space character outside strings before i
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+            continue;
         }
-        if (header % 2 === 1) {
-            const groups = (header - 1) / 2;
-            const n = groups * 8;
-            // Past `count` is padding a decoder skips (DuckDB pads its last run to 256 values), and at a positive width
-            // its bytes must be in the page (checked next), so it costs no more than the page's bytes. At width 0 a run
-            // holds no bytes: one past its padding would be a loop of any length over nothing.
-            if (width === 0 && n - (count - seen) >= 8)
-                throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`);
-            if (groups * width > end - at)
-                throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`);
-            const take = Math.min(n, count - seen);
-            for (let i = 0; i < take; i++) {
-                const v = bitsAt(bytes, at, i * width, width);
-                if (v > max)
-                    throw new PageError(`has ${what} value ${v}, more than ${max}`);
-                if (v === max)
-                    atMax++;
+        if (c === 0x22) {
+            inString = true;
+            last = c;
+            continue;
+        }
+        if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
+            continue;
+        if ((c === 0x4e || c === 0x49 || c === 0x2d) && (last === 0x3a || last === 0x5b || last === 0x2c || last === 0)) {
+            const word = c === 0x4e ? 'NaN' : c === 0x49 ? 'Infinity' : '-Infinity';
+            const after = text.charCodeAt(i + word.length);
+            if (text.startsWith(word, i) && !isWordChar(after)) {
+                out += `${text.slice(from, i)}"${MARK_ESCAPED}${word}"`;
+                i += word.length - 1;
+                from = i + 1;
+                found = true;
+                last = 0x30;
+                continue;
             }
-            at += groups * width;
-            seen += take;
         }
-        else {
-            const n = header / 2;
-            if (n > count - seen)
-                throw new PageError(`has a run of ${n} ${what} with only ${count - seen} left`);
-            if (at + valueBytes > end)
-                throw new PageError(`ends inside a run of its ${what}`);
-            let v = 0;
-            for (let i = 0; i < valueBytes; i++)
-                v += bytes[at + i] * 2 ** (8 * i);
-            at += valueBytes;
-            if (n > 0 && v > max)
-                throw new PageError(`has ${what} value ${v}, more than ${max}`);
-            if (v === max)
-                atMax += n;
-            seen += n;
-        }
+        last = c;
     }
-    return atMax;
+    if (!found)
+        return undefined;
+    const parsed = parseStrictJson(out + text.slice(from));
+    if (parsed.problem !== undefined)
+        return undefined;
+    return { value: restore(parsed.value) };
 }
-/** The `width`-bit little-endian value at bit `bit` of `bytes[at..]` (width <= 32). */
-function bitsAt(bytes, at, bit, width) {
-    let v = 0;
-    for (let i = 0; i < width; i++) {
-        const b = bit + i;
-        if ((bytes[at + (b >> 3)] >> (b & 7)) & 1)
-            v += 2 ** i;
+/** A letter, digit or underscore: `NaNx` or `Infinity2` is not one of the words. */
+function isWordChar(c) {
+    return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}
+/** The parsed value with each marked string turned back into its number (objects and arrays changed in place). */
+function restore(value) {
+    if (typeof value === 'string')
+        return value.startsWith(MARK) ? (WORDS$1.get(value.slice(MARK.length)) ?? value) : value;
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+            value[i] = restore(value[i]);
+        return value;
     }
-    return v;
-}
-
-/**
- * Per-query rows in Parquet (wide form: one row per query, a query id column, one numeric column per
- * metric, string attribute columns), as pandas `to_parquet`, pyarrow and Spark write them. Read with
- * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads, and never on
- * the file's word: the footer is checked before hyparquet parses it and against the file
- * (src/readers/parquet-footer.ts), every page of every column read is checked before hyparquet decodes it
- * (src/readers/parquet-pages.ts), and rows are decoded a window at a time, only the columns the rules use, so
- * memory follows the window, not what a row group claims. Rows go through the same {@link RowsSink} as the
- * CSV / JSON importers, so ids, metrics and attributes obey the same caps (src/readers/field-caps.ts) and the
- * same refusals. A library failure on a checked file is still a refusal naming the file and the row group.
- */
-/**
- * Most values (rows x columns read) decoded at once: hyparquet builds one object per row of a window, ~100 MB
- * at this size. A row group of fewer values is one window; a bigger one is read in windows of this many values,
- * each decoding the pages that overlap it (a page that straddles two windows is decoded twice).
- */
-const WINDOW_VALUES = 1 << 20;
-/** Strings must be UTF-8, as in every other input (hyparquet's default decoder replaces bad bytes silently). */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-class BadUtf8 extends Error {
-}
-const PARSERS = {
-    stringFromBytes(bytes) {
-        if (bytes === undefined)
-            return undefined;
-        try {
-            return UTF8.decode(bytes);
-        }
-        catch {
-            throw new BadUtf8('holds text that is not valid UTF-8');
-        }
+    if (value !== null && typeof value === 'object') {
+        const record = value;
+        for (const key of Object.keys(record))
+            record[key] = restore(record[key]);
     }
-};
-/**
- * The file seen by hyparquet and by the checks: positioned reads through one open handle. hyparquet's reads
- * (`slice`) are kept for the row group being read, because each window of rows asks for the same column
- * chunks again; {@link RangeReader.read} (the checks) is not kept.
- */
-function fileBuffer(handle, size, file) {
-    const read = async (start, end) => {
-        const stop = Math.min(end, size);
-        const length = Math.max(0, stop - start);
-        const buf = new Uint8Array(length);
-        let done = 0;
-        while (done < length) {
-            const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error) => {
-                throw openError(file, error);
-            });
-            if (bytesRead === 0)
-                break;
-            done += bytesRead;
-        }
-        return done === length ? buf : buf.subarray(0, done);
-    };
-    const kept = new Map();
-    const buffer = {
-        byteLength: size,
-        slice(start, end) {
-            const key = `${start}:${end ?? size}`;
-            let bytes = kept.get(key);
-            if (bytes === undefined) {
-                bytes = read(start, end ?? size).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-                kept.set(key, bytes);
-            }
-            return bytes;
-        }
-    };
-    return { buffer, reader: { byteLength: size, read }, forget: () => kept.clear() };
-}
-/** A Parquet library failure (on a checked file) as a refusal naming the file (and the row group). */
-function corrupt(where, error) {
-    if (error instanceof InputError)
-        return error;
-    if (error instanceof BadUtf8)
-        return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)');
-    const message = error instanceof Error ? error.message : String(error);
-    const codec = /unsupported compression codec: (\w+)/.exec(message);
-    if (codec)
-        return new InputError(where, `is Parquet compressed with ${codec[1]}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`);
-    return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`);
-}
-/** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
-function plain$2(value) {
-    if (typeof value === 'bigint')
-        return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
     return value;
 }
-/** Opens `file`, checks its frame and footer, runs `use`, and closes the file whatever happens. */
-async function withParquet(file, use) {
-    const { handle, stats } = await openReadable(file);
+/**
+ * Parses `text` as one JSON value, or returns undefined when it is not valid JSON, keeping the last of two equal
+ * keys. For format detection only: the reader the detection picks parses the file again strictly (repeated keys
+ * refused).
+ */
+function tryJson(text) {
     try {
-        // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
-        if (!stats.isFile())
-            throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first');
-        const { buffer, reader, forget } = fileBuffer(handle, stats.size, file);
-        const footer = await readParquetFooter(file, reader);
-        return await use({ buffer, reader, forget, footer, metadata: footer.metadata, columns: footer.columns });
+        return JSON.parse(text);
     }
-    finally {
-        await handle.close();
+    catch {
+        return undefined;
     }
 }
-/** Refuses reading a column that is not one plain value per row (a list, a struct, a map, a repeated column). */
-function refuseNested(file, pq, read) {
-    return read.map((name) => {
-        const c = pq.columns.find((col) => col.name === name);
-        if (c.nested) {
-            throw new InputError({ file }, `column ${quote(name)} is a list, struct or repeated column, not one value per row`, 'a query id, metric or attribute column holds one number or label per row');
-        }
-        return c;
-    });
+/** A plain JSON object (not null, not an array). */
+function isObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 /**
- * Hands rows `start..end` (0-based in the file) of the decoded `chunks` to `onRow`, one record object reused for
- * every row (the readers copy what they keep; a null prototype, so a column named `__proto__` is plain data). A
- * row no chunk of a column covers, or covers with undefined, is a corrupt file, never a missing value.
+ * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
+ * {@link MAX_DOCUMENT_BYTES}, invalid JSON (with the line JSON.parse points at) and a key repeated in any
+ * object, with its line. Python's bare NaN / Infinity are read as numbers (refused later only in the fields the
+ * rules read).
  */
-function zipRows(file, read, chunks, start, end, onRow) {
-    const columns = read.map((name) => ({ name, chunks: chunks.get(name), at: 0 }));
-    const record = Object.create(null);
-    for (let row = start; row < end; row++) {
-        for (const c of columns) {
-            while (c.at < c.chunks.length && c.chunks[c.at].rowEnd <= row)
-                c.at++;
-            const chunk = c.chunks[c.at];
-            const value = chunk !== undefined && chunk.rowStart <= row ? chunk.columnData[row - chunk.rowStart] : undefined;
-            if (value === undefined)
-                throw corruptParquet({ file, key: `row ${row + 1}` }, `column ${quote(c.name)} has no value where the footer promises one`);
-            record[c.name] = value;
-        }
-        onRow(record, row + 1);
-    }
-}
-/**
- * Decodes the `read` columns (flat, present) one row group and one window of rows at a time, each column chunk
- * checked page by page first, handing each row with its 1-based number. A value hyparquet leaves undefined
- * (no data for a row the footer promised) is a corrupt file, never a missing value.
- */
-async function forEachParquetRow(file, pq, read, onRow) {
-    const columns = refuseNested(file, pq, read);
-    const window = Math.max(1, Math.floor(WINDOW_VALUES / Math.max(1, read.length)));
-    let offset = 0;
-    for (const [index, group] of pq.metadata.row_groups.entries()) {
-        const rows = pq.footer.groupRows[index];
-        if (rows === 0)
-            continue;
-        // the bytes held while this group is read (hyparquet's reads are kept for its windows) follow its chunks' sizes
-        const bytes = columns.reduce((n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0), 0);
-        if (bytes > MAX_ROW_GROUP_BYTES) {
-            throw new InputError({ file, key: `row group ${index + 1}` }, `holds ${bytes} bytes in the columns read; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
-        }
-        for (const c of columns) {
-            const leaf = pq.footer.leaves[c.leaf];
-            const meta = group.columns[c.leaf].meta_data;
-            const start = (footerInt(meta.dictionary_page_offset) || footerInt(meta.data_page_offset));
-            const bytes = await pq.reader.read(start, start + footerInt(meta.total_compressed_size));
-            checkColumnChunk(bytes, { leaf, codec: meta.codec, rows, where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` } });
-        }
-        const where = { file, key: `row group ${index + 1}` };
-        for (let first = 0; first < rows; first += window) {
-            const last = Math.min(rows, first + window);
-            // the decoded columns, as hyparquet hands them (pages may reach before the window), zipped into rows here
-            const chunks = new Map(read.map((name) => [name, []]));
-            try {
-                await parquetRead({
-                    file: pq.buffer,
-                    metadata: pq.metadata,
-                    columns: read,
-                    rowStart: offset + first,
-                    rowEnd: offset + last,
-                    parsers: PARSERS,
-                    onChunk: (c) => chunks.get(c.columnName)?.push(c)
-                });
-            }
-            catch (error) {
-                throw corrupt(where, error);
-            }
-            zipRows(file, read, chunks, offset + first, offset + last, onRow);
-        }
-        pq.forget();
-        offset += rows;
-    }
-}
-/** Refuses a file without column `name`, listing the columns it has. */
-function requireColumn(file, pq, name, hint) {
-    if (pq.columns.some((c) => c.name === name))
-        return;
-    const shown = pq.columns
-        .slice(0, 20)
-        .map((c) => quote(c.name))
-        .join(', ');
-    throw new InputError({ file }, `has no ${quote(name)} column (columns: ${shown}${pq.columns.length > 20 ? ', …' : ''})`, hint);
-}
-/**
- * Reads an open Parquet table of per-query rows in wide form into {@link SideRows} (the long form and the choice
- * between them: src/readers/parquet-long.ts). The query id column is `query_id` (or `idField`): strings, or
- * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
- * (1-based, in file order) or the query id.
- */
-async function readWideParquetRows(file, pq, options) {
-    const idField = options.idField ?? 'query_id';
-    requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column');
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    const read = [];
-    for (const c of pq.columns) {
-        const named = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes?.has(c.name) === true;
-        // a list or struct column is read only when named (and then refused): otherwise it is noted, as JSON's are
-        if (named || (options.keepAttributes === undefined && !c.nested))
-            read.push(c.name);
-        else if (!c.nested)
-            rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name);
-        else if (options.keepAttributes === undefined)
-            sink.notes.push(`${file}: column ${quote(c.name)} skipped (a list or struct column, not a number or label)`);
-    }
-    await forEachParquetRow(file, pq, read, (record, n) => {
-        const label = `row ${n}`;
-        const id = plain$2(record[idField]);
-        if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
-            throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)');
-        }
-        const row = sink.start(String(id), 0, label);
-        if (row === undefined)
-            return;
-        for (const name of read)
-            if (name !== idField)
-                sink.value(row, name, plain$2(record[name]), { key: label });
-    });
-    return sink.finish(`write one row per query with a ${quote(idField)} column`);
-}
-/** Query id column names of a run table: ranx `Run.to_dataframe()` writes `q_id`; others `query_id` or `qid`. */
-const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid'];
-/**
- * Reads a run stored as a Parquet table with one row per (query, document): a query id column (`q_id`, as
- * ranx's `Run.to_dataframe()` names it, or `query_id` / `qid`), `doc_id` and `score`, into `collector`.
- * Row numbers (1-based) stand where a text run has line numbers.
- */
-async function readParquetRun(file, collector) {
-    await withParquet(file, async (pq) => {
-        const idColumn = RUN_ID_COLUMNS.find((name) => pq.columns.some((c) => c.name === name)) ?? 'q_id';
-        const hint = 'a run table has columns q_id (or query_id), doc_id and score, one row per retrieved document (ranx: run.to_dataframe().to_parquet(...))';
-        for (const name of [idColumn, 'doc_id', 'score'])
-            requireColumn(file, pq, name, hint);
-        await forEachParquetRow(file, pq, [idColumn, 'doc_id', 'score'], (record, n) => {
-            const id = plain$2(record[idColumn]);
-            if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
-                throw new InputError({ file, line: n }, `${quote(idColumn)} is not a query id (found ${quote(id)})`, hint);
-            }
-            const doc = plain$2(record.doc_id);
-            if (!(typeof doc === 'string' && doc !== '') && !(typeof doc === 'number' && Number.isInteger(doc))) {
-                throw new InputError({ file, line: n, queryId: String(id) }, `"doc_id" is not a document id (found ${quote(doc)})`, hint);
-            }
-            const score = plain$2(record.score);
-            if (typeof score !== 'number' || !Number.isFinite(score)) {
-                throw new InputError({ file, line: n, queryId: String(id) }, `"score" is not a finite number (found ${quote(score)})`, hint);
-            }
-            collector.startQuery(String(id), n);
-            collector.add(toByteString(String(doc)), score, n);
-        });
-    });
+async function readJsonDocument(file, what) {
+    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
+    const parsed = parseStrictJson(text);
+    if (parsed.problem === undefined)
+        return parsed.value;
+    if (parsed.repeated)
+        throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT);
+    // Python's json.dump writes NaN bare: read as NaN numbers, refused only in the fields the rules read.
+    const lenient = parseJsonWithNonFinite(text);
+    if (lenient !== undefined)
+        return lenient.value;
+    const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
+    throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
 }
 
 /**
- * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
- * query and measure, as `df.melt(...)`, an ir_measures `iter_calc` frame or PyTerrier's per-query frame give them
- * with `to_parquet`. Pivoted by the same {@link Pivot} as the CSV / TSV / JSON Lines long form, so the rows (and
- * every report) are the same as for the wide table; the Parquet reader's caps apply (row groups one at a time,
- * only the columns the rules use). Row numbers (from 1) stand where a text file has line numbers.
+ * The one JSON tokenizer: JSON's tokens lexed straight from bytes, `bytes[i..end)`, without a decoded string or a
+ * regular expression. Both streaming readers use it: the JSON Lines fast path (src/readers/json/flat-record.ts,
+ * one line at a time) and the streamed `{outer: {inner: number}}` documents of ranx and pytrec_eval
+ * (src/readers/json/nested.ts, a window of the file at a time). Each function takes only what it fully
+ * understands and says so by its return value, so a caller falls back to its slower path (or to the document
+ * parser, src/readers/json/document.ts) for anything else and gets the same value or the same refusal.
  */
-/**
- * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
- * the column names as for CSV, or named with `long`: `--input-format long`).
- */
-async function readParquetRows(file, options) {
-    return withParquet(file, async (pq) => {
-        const names = pq.columns.map((c) => c.name);
-        const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField);
-        if (long !== undefined)
-            return readParquetLongRows(file, pq, long, options);
-        if (options.long === true)
-            throw notLongForm({ file }, names, options.idField, 'table');
-        const run = options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined;
-        if (run !== undefined)
-            throw new InputError({ file }, run.problem, run.hint);
-        return readWideParquetRows(file, pq, options);
-    });
+/** The index after JSON's white space (space, tab, LF, CR) from `i`, at most `end`. */
+function skipSpace(bytes, i, end) {
+    while (i < end) {
+        const c = bytes[i];
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)
+            break;
+        i++;
+    }
+    return i;
 }
-/** Reads the long-form table `pq` (columns found by {@link longColumns}) into rows. */
-async function readParquetLongRows(file, pq, columns, options) {
-    const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row');
-    const attributes = pq.columns.filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value).map((c) => c.name);
-    const kept = attributes.filter((name) => options.keepAttributes === undefined || options.keepAttributes.has(name));
-    for (const c of pq.columns)
-        if (attributes.includes(c.name) && !kept.includes(c.name))
-            rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name);
-    await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
-        const id = plain$2(record[columns.id]);
-        if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
-            throw new InputError({ file, line: n }, `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`, 'every row needs a query id (text, or a whole number)');
+/** {@link plainStringEnd}: the string holds a byte the plain path does not read (an escape, a control or non-ASCII byte). */
+const NOT_PLAIN = -1;
+/** {@link plainStringEnd}: `end` came before the closing quote. */
+const CUT = -2;
+/**
+ * The index of the closing quote of a string whose text starts at `i` (after its opening quote), when every byte
+ * before it is printable ASCII without a backslash: its text is then `latin1(bytes[i..closing))`, exactly what
+ * JSON.parse gives. {@link NOT_PLAIN} or {@link CUT} otherwise.
+ */
+function plainStringEnd(bytes, i, end) {
+    for (; i < end; i++) {
+        const c = bytes[i];
+        if (c === 0x22)
+            return i;
+        if (c === 0x5c || c < 0x20 || c > 0x7e)
+            return NOT_PLAIN;
+    }
+    return CUT;
+}
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+/** The end of a JSON number at `i` (RFC 8259: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?), or -1. */
+function numberEnd(bytes, i, end) {
+    if (bytes[i] === 0x2d)
+        i++;
+    if (i >= end)
+        return -1;
+    if (bytes[i] === 0x30)
+        i++;
+    else if (bytes[i] >= 0x31 && bytes[i] <= 0x39)
+        while (i < end && isDigit(bytes[i]))
+            i++;
+    else
+        return -1;
+    if (i < end && bytes[i] === 0x2e) {
+        i++;
+        if (i >= end || !isDigit(bytes[i]))
+            return -1;
+        while (i < end && isDigit(bytes[i]))
+            i++;
+    }
+    if (i < end && (bytes[i] === 0x65 || bytes[i] === 0x45)) {
+        i++;
+        if (i < end && (bytes[i] === 0x2b || bytes[i] === 0x2d))
+            i++;
+        if (i >= end || !isDigit(bytes[i]))
+            return -1;
+        while (i < end && isDigit(bytes[i]))
+            i++;
+    }
+    return i;
+}
+/** Powers of ten that are exact doubles (10^0 .. 10^22). */
+const POW10$2 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+/**
+ * The double of a JSON number already checked by {@link numberEnd}: the number JSON.parse gives. Decimals of at
+ * most 15 significant digits without an exponent (every per-query metric value, most scores) take the exact fast
+ * path: the digits as an integer below 2^53 divided by an exact power of ten is one correctly rounded operation
+ * (Clinger 1990), the same double as a correctly rounded parse. Anything else goes through Number(), which reads a
+ * JSON number as JSON.parse does.
+ */
+function numberValue(bytes, from, to) {
+    let i = from;
+    const negative = bytes[i] === 0x2d;
+    if (negative)
+        i++;
+    let digits = 0;
+    let mantissa = 0;
+    let scale = 0;
+    let afterPoint = false;
+    for (; i < to; i++) {
+        const c = bytes[i];
+        if (c === 0x2e) {
+            afterPoint = true;
+            continue;
         }
-        const qid = String(id);
-        const measure = plain$2(record[columns.measure]);
-        if (typeof measure !== 'string')
-            throw new InputError({ file, line: n, queryId: qid }, `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`, 'name the measure as text');
-        const e = pivot.entry(qid, n);
-        pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain$2(record[columns.value]), { line: n }));
-        for (const key of kept) {
-            const v = plain$2(record[key]);
-            if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-                pivot.attribute(e, key, String(v), n, () => pivot.sink.value(e.row, key, v, { line: n }));
-        }
-    });
-    return pivot.finish();
+        if (!isDigit(c))
+            return Number(bytes.toString('latin1', from, to));
+        if (mantissa !== 0 || c !== 0x30)
+            digits++;
+        mantissa = mantissa * 10 + (c - 0x30);
+        if (afterPoint)
+            scale++;
+    }
+    if (digits > 15 || scale > 22)
+        return Number(bytes.toString('latin1', from, to));
+    const value = scale === 0 ? mantissa : mantissa / POW10$2[scale];
+    return negative ? -value : value;
+}
+/** The words JSON spells its literals with. */
+const TRUE$2 = Buffer.from('true');
+const FALSE$2 = Buffer.from('false');
+const NULL = Buffer.from('null');
+/** True when `word` is at `bytes[i..)`, within `end`. */
+function matchesWord(bytes, i, end, word) {
+    if (end - i < word.length)
+        return false;
+    for (let k = 0; k < word.length; k++)
+        if (bytes[i + k] !== word[k])
+            return false;
+    return true;
 }
 
 /**
  * A fast path for the commonest JSON Lines record, a flat object of ASCII keys and scalar values
  * (`{"query_id": "q1", "recall@10": 0.5, "segment": "new"}`), parsed straight from the line's bytes: no
  * decoded line, no object per line, no second scan for repeated keys. At a million rows per side the general
- * path (decode, JSON.parse, the repeated-key scan of json-strict.ts) was about 3 s of a 16 s run.
+ * path (decode, JSON.parse, the repeated-key scan of document.ts) was about 3 s of a 16 s run.
  *
  * It accepts only what it fully understands and what JSON.parse would accept with the same result, and
  * returns false for anything else (an escape, a byte above 0x7f, a nested value, an array-index key, a
  * repeated key, any syntax error), so the caller takes the general path, which gives the same values or
  * the same refusal as before. Its acceptance is tested against JSON.parse on generated lines
- * (__tests__/readers/flat-json.test.ts).
+ * (__tests__/property/flat-json.test.ts). The tokens are lexed by the one JSON tokenizer (./tokens.ts).
  */
 /** Most members a line may have on the fast path (more: the general path). */
 const MAX_MEMBERS = 64;
@@ -9649,7 +1133,7 @@ class FlatRecord {
                 return false;
             if (i >= end || bytes[i] !== 0x22)
                 return false;
-            const keyEnd = stringEnd(bytes, i + 1, end);
+            const keyEnd = plainStringEnd(bytes, i + 1, end);
             if (keyEnd < 0)
                 return false;
             const key = this.keyOf(bytes, i + 1, keyEnd);
@@ -9664,28 +1148,28 @@ class FlatRecord {
             const c = bytes[i];
             let value;
             if (c === 0x22) {
-                const valueEnd = stringEnd(bytes, i + 1, end);
+                const valueEnd = plainStringEnd(bytes, i + 1, end);
                 if (valueEnd < 0)
                     return false;
                 value = bytes.toString('latin1', i + 1, valueEnd);
                 i = valueEnd + 1;
             }
             else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-                const numberEnd = jsonNumberEnd(bytes, i, end);
-                if (numberEnd < 0)
+                const to = numberEnd(bytes, i, end);
+                if (to < 0)
                     return false;
-                value = numberValue(bytes, i, numberEnd);
-                i = numberEnd;
+                value = numberValue(bytes, i, to);
+                i = to;
             }
-            else if (matches(bytes, i, end, TRUE)) {
+            else if (matchesWord(bytes, i, end, TRUE$2)) {
                 value = true;
                 i += 4;
             }
-            else if (matches(bytes, i, end, FALSE)) {
+            else if (matchesWord(bytes, i, end, FALSE$2)) {
                 value = false;
                 i += 5;
             }
-            else if (matches(bytes, i, end, NULL)) {
+            else if (matchesWord(bytes, i, end, NULL)) {
                 value = null;
                 i += 4;
             }
@@ -9728,30 +1212,6 @@ class FlatRecord {
         return text;
     }
 }
-const TRUE = Buffer.from('true');
-const FALSE = Buffer.from('false');
-const NULL = Buffer.from('null');
-/** JSON's four white-space bytes. */
-function skipSpace(bytes, i, end) {
-    while (i < end) {
-        const c = bytes[i];
-        if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)
-            break;
-        i++;
-    }
-    return i;
-}
-/** The index of the closing quote of a string starting at `i` (after its opening quote), or -1 for one this path does not read (an escape, a control or non-ASCII byte, no closing quote). */
-function stringEnd(bytes, i, end) {
-    for (; i < end; i++) {
-        const c = bytes[i];
-        if (c === 0x22)
-            return i;
-        if (c === 0x5c || c < 0x20 || c > 0x7e)
-            return -1;
-    }
-    return -1;
-}
 /** A key that is a canonical array index ("0", "42"): JSON.parse's object lists those first, so the general path keeps the order. */
 function isArrayIndexLike(bytes, from, to) {
     if (to === from)
@@ -9769,104 +1229,313 @@ function sameBytes(a, bytes, from, to) {
             return false;
     return true;
 }
-function matches(bytes, i, end, word) {
-    if (end - i < word.length)
-        return false;
-    for (let k = 0; k < word.length; k++)
-        if (bytes[i + k] !== word[k])
-            return false;
-    return true;
-}
-const isDigit = (c) => c >= 0x30 && c <= 0x39;
-/** The end of a JSON number at `i` (RFC 8259: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?), or -1. */
-function jsonNumberEnd(bytes, i, end) {
-    if (bytes[i] === 0x2d)
-        i++;
-    if (i >= end)
-        return -1;
-    if (bytes[i] === 0x30)
-        i++;
-    else if (bytes[i] >= 0x31 && bytes[i] <= 0x39)
-        while (i < end && isDigit(bytes[i]))
-            i++;
-    else
-        return -1;
-    if (i < end && bytes[i] === 0x2e) {
-        i++;
-        if (i >= end || !isDigit(bytes[i]))
-            return -1;
-        while (i < end && isDigit(bytes[i]))
-            i++;
-    }
-    if (i < end && (bytes[i] === 0x65 || bytes[i] === 0x45)) {
-        i++;
-        if (i < end && (bytes[i] === 0x2b || bytes[i] === 0x2d))
-            i++;
-        if (i >= end || !isDigit(bytes[i]))
-            return -1;
-        while (i < end && isDigit(bytes[i]))
-            i++;
-    }
-    return i;
-}
-/** Powers of ten that are exact doubles (10^0 .. 10^22). */
-const POW10$1 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
 /**
- * The double of a JSON number already checked by {@link jsonNumberEnd}: the number JSON.parse gives.
- * Decimals of at most 15 significant digits without an exponent (every per-query metric value) take the
- * exact fast path: the digits as an integer below 2^53 divided by an exact power of ten is one correctly
- * rounded operation (Clinger 1990), the same double as a correctly rounded parse. Anything else goes
- * through Number(), which reads a JSON number as JSON.parse does.
+ * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
+ * runs, evaluator exports, evaluation sets) off the fast path: valid JSON, an object (not an array or a scalar), and no key
+ * twice in any object of the line (src/readers/json/document.ts), since JSON.parse would silently keep the last
+ * of `{"m": 0.1, "m": 0.9}`. Returns the problem as a value so a reader that lists every violation
+ * (validate) can go on.
  */
-function numberValue(bytes, from, to) {
-    let i = from;
-    const negative = bytes[i] === 0x2d;
-    if (negative)
+function parseObjectLine(text) {
+    const parsed = parseStrictJson(text);
+    if (parsed.problem !== undefined)
+        return { problem: parsed.problem, repeated: parsed.repeated };
+    const value = parsed.value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return { problem: 'is not a JSON object' };
+    return { record: value };
+}
+/**
+ * {@link readObjectLine} for records whose values may be Python's bare `NaN` / `Infinity` / `-Infinity`, given as
+ * numbers: per-query rows, where a field the rules do not read is not read whatever it holds, and a used one is
+ * refused by name (src/readers/non-finite.ts). A line that is not JSON even so is refused as by readObjectLine.
+ */
+function readRecordLine(text, file, line, hint) {
+    const parsed = parseObjectLine(text);
+    if (parsed.record !== undefined)
+        return parsed.record;
+    if (parsed.repeated !== true) {
+        const lenient = parseJsonWithNonFinite(text)?.value;
+        if (lenient !== null && typeof lenient === 'object' && !Array.isArray(lenient))
+            return lenient;
+    }
+    throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint);
+}
+/** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
+function readObjectLine(text, file, line, hint) {
+    const parsed = parseObjectLine(text);
+    if (parsed.problem !== undefined)
+        throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint);
+    return parsed.record;
+}
+/** The value of member `key`, or undefined when the record has none (JSON has no undefined, so the two are told apart). */
+function memberValue(members, key) {
+    for (let k = 0; k < members.size; k++)
+        if (members.keys[k] === key)
+            return members.values[k];
+    return undefined;
+}
+/** True when the record has a member `key`. */
+function hasMember(members, key) {
+    for (let k = 0; k < members.size; k++)
+        if (members.keys[k] === key)
+            return true;
+    return false;
+}
+/**
+ * Calls `onRecord` with the members of every non-blank line of a JSON Lines file, in file order. A line that is
+ * not one JSON object is refused with the file, its line and the hint. Returns the number of lines.
+ */
+async function forEachJsonRecord(file, onRecord, options) {
+    const flat = new FlatRecord();
+    const general = { size: 0, keys: [], values: [] };
+    return forEachLineBytes(file, (bytes, from, to, line) => {
+        if (flat.parse(bytes, from, to))
+            return onRecord(flat, line);
+        const text = decodeLine(bytes, from, to) ?? refuseNotUtf8(file, line);
+        if (text.trim() === '')
+            return;
+        options.beforeParse?.(text, line);
+        const hint = typeof options.hint === 'string' ? options.hint : options.hint(text, line);
+        const shown = options.name ?? file;
+        const record = options.nonFinite === true ? readRecordLine(text, shown, line, hint) : readObjectLine(text, shown, line, hint);
+        const keys = Object.keys(record);
+        general.size = keys.length;
+        general.keys = keys;
+        general.values = keys.map((k) => record[k]);
+        onRecord(general, line);
+    }, options);
+}
+
+/**
+ * Longest query id, in characters (UTF-16 code units). An id is a key, kept once per query and side and
+ * printed in reports; even a question text used as the id (`--id-field user_input`) fits. A longer one is a
+ * whole document in the id column, or a file built to make every kept id cost megabytes.
+ */
+const MAX_QUERY_ID_CHARS = 1024;
+/**
+ * Longest value of an attribute the rules use (slices, where, per_slice, cluster, weights.by), in
+ * characters. These are labels (a segment, a category, a user id), kept per query and printed as slice
+ * names. Attributes the rules do not use are not kept at all, so they have no cap beyond the line's.
+ */
+const MAX_ATTRIBUTE_CHARS = 256;
+/**
+ * How many distinct field names a rows reader remembers beyond the metrics and the attributes it keeps.
+ * They only feed hints ("did you mean", `init`); a file whose every line invents new field names must not
+ * make that list grow with the file.
+ */
+const MAX_HINT_FIELDS = 1000;
+/** Refuses a query id longer than {@link MAX_QUERY_ID_CHARS}, showing only its beginning. */
+function checkQueryIdLength(id, where) {
+    if (id.length > MAX_QUERY_ID_CHARS) {
+        throw new InputError(where, `the query id ${JSON.stringify(id.slice(0, 40))}… is ${id.length} characters long; the limit is ${MAX_QUERY_ID_CHARS}`, 'query ids are short keys: write an id column (query_id) instead of the question or document text');
+    }
+}
+/** Refuses a kept attribute value longer than {@link MAX_ATTRIBUTE_CHARS}, naming the attribute. */
+function checkAttributeLength(name, value, where) {
+    if (value.length > MAX_ATTRIBUTE_CHARS) {
+        throw new InputError(where, `attribute "${name.slice(0, 80)}" is ${value.length} characters long (${JSON.stringify(value.slice(0, 40))}…); the limit for an attribute the rules use is ${MAX_ATTRIBUTE_CHARS}`, 'slice, cluster and weight attributes are short labels (a segment, a category, a user id)');
+    }
+}
+/**
+ * Longest field name kept for hints, in characters. A hint names a field a person would type; a longer name is
+ * a broken export or a file built so that each remembered name costs megabytes (a 16 MiB line can hold one
+ * 16 MiB key, and {@link MAX_HINT_FIELDS} of them would be kept).
+ */
+const MAX_HINT_FIELD_CHARS = 256;
+/** Adds a field name to a hints-only set while it has fewer than {@link MAX_HINT_FIELDS} names; longer names than {@link MAX_HINT_FIELD_CHARS} are not kept. */
+function rememberField(names, name) {
+    if (name.length > MAX_HINT_FIELD_CHARS)
+        return;
+    if (names.size < MAX_HINT_FIELDS || names.has(name))
+        names.add(name);
+}
+/**
+ * Longest document id in a run, in bytes. Ids are kept for every document of the query being scored (and,
+ * for a run not grouped by query, for the whole run); TREC and MS MARCO ids are tens of bytes, URLs a few
+ * hundred. A longer one is a broken line or a file built to make each kept id cost megabytes.
+ */
+const MAX_DOC_ID_BYTES = 1024;
+/** Refuses a run's document id (a byte string) longer than {@link MAX_DOC_ID_BYTES}. */
+function checkDocIdLength(docno, where) {
+    if (docno.length > MAX_DOC_ID_BYTES) {
+        throw new InputError(where, `a document id is ${docno.length} bytes long; the limit is ${MAX_DOC_ID_BYTES}`, 'document ids are short keys; the line is probably broken (missing separators)');
+    }
+}
+
+/**
+ * Longest number written as text that the gate reads (a CSV cell, a score in a run). A double needs at most
+ * 17 significant digits, so even a long fixed-point export (`format(x, '.50f')`) stays far below this; a
+ * longer "number" is a broken or hostile file, and refusing it keeps messages short and parsing cheap.
+ */
+const MAX_NUMBER_CHARS$1 = 1000;
+/**
+ * Strict decimal number syntax for text fields: optional sign, digits with an optional fraction, optional
+ * exponent (`[+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?`). Hex ("0x10"), "NaN", "Infinity",
+ * "1_000", "" and padded text are not numbers here, because JavaScript's Number() would quietly accept some
+ * of them (Number("") is 0, Number("0x10") is 16). A hand scanner, one pass, no regex: the regex it replaces
+ * (`\d+\.?\d*`) backtracked quadratically on a long run of digits followed by a letter (17 s for 100,000
+ * digits), and every byte of a cell comes from the pull request.
+ */
+function isDecimalText(text) {
+    const n = text.length;
+    let i = 0;
+    let c = text.charCodeAt(0);
+    if (c === 0x2b || c === 0x2d)
         i++;
     let digits = 0;
-    let mantissa = 0;
-    let scale = 0;
-    let afterPoint = false;
-    for (; i < to; i++) {
-        const c = bytes[i];
-        if (c === 0x2e) {
-            afterPoint = true;
-            continue;
-        }
-        if (!isDigit(c))
-            return Number(bytes.toString('latin1', from, to));
-        if (mantissa !== 0 || c !== 0x30)
-            digits++;
-        mantissa = mantissa * 10 + (c - 0x30);
-        if (afterPoint)
-            scale++;
+    while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39) {
+        i++;
+        digits++;
     }
-    if (digits > 15 || scale > 22)
-        return Number(bytes.toString('latin1', from, to));
-    const value = scale === 0 ? mantissa : mantissa / POW10$1[scale];
-    return negative ? -value : value;
+    if (i < n && text.charCodeAt(i) === 0x2e) {
+        i++;
+        while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39) {
+            i++;
+            digits++;
+        }
+    }
+    if (digits === 0)
+        return false;
+    if (i < n && ((c = text.charCodeAt(i)) === 0x65 || c === 0x45)) {
+        i++;
+        if (i < n && ((c = text.charCodeAt(i)) === 0x2b || c === 0x2d))
+            i++;
+        const start = i;
+        while (i < n && (c = text.charCodeAt(i)) >= 0x30 && c <= 0x39)
+            i++;
+        if (i === start)
+            return false;
+    }
+    return i === n;
+}
+/** Parses a strict decimal; returns undefined for anything else, for values that overflow to ±Infinity, and beyond {@link MAX_NUMBER_CHARS}. */
+function parseDecimal$1(text) {
+    if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
+        return undefined;
+    const value = Number(text);
+    return Number.isFinite(value) ? value : undefined;
+}
+/** Why a text is not a usable number, for the error message. */
+function describeBadNumber(text) {
+    if (text === '')
+        return 'is empty';
+    if (text.length > MAX_NUMBER_CHARS$1)
+        return `is ${text.length} characters long; a number is at most ${MAX_NUMBER_CHARS$1}`;
+    if (isDecimalText(text))
+        return `${JSON.stringify(text)} overflows to infinity`;
+    return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`;
+}
+/**
+ * A metric value written as text (a CSV cell): an empty cell is a missing value (null, for the pairing stage
+ * to refuse or fill as the rules say); anything that is not a strict finite decimal is refused with the
+ * file, line, query and column.
+ */
+function parseMetricCell(text, column, where) {
+    const trimmed = text.trim();
+    if (trimmed === '')
+        return null;
+    const value = parseDecimal$1(trimmed);
+    if (value === undefined) {
+        throw new InputError(where, `column "${column}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)');
+    }
+    return value;
+}
+
+/**
+ * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
+ * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
+ * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
+ * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
+ */
+/** How much of a first line the guesses look at (a line may be up to 16 MiB; a guess needs a few fields). */
+const HEAD_CHARS = 1000;
+/** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
+const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id'];
+/**
+ * What to do with a run (what the retriever returned) given where per-query rows were expected: every such
+ * refusal says it the same way, in the words of the rules key (the action has no --qrels).
+ */
+const RUN_WITHOUT_JUDGMENTS = 'name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate: the gate then computes the measures from the runs';
+/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
+function headFields(text) {
+    return text
+        .slice(0, HEAD_CHARS)
+        .trim()
+        .split(/[ \t]+/);
+}
+function isNumber(s) {
+    return s !== undefined && s !== '' && Number.isFinite(Number(s));
+}
+/**
+ * The first line of a per-query rows file that is a TREC run line (`q1 Q0 doc7 1 12.5 tag`) or a TREC qrels line
+ * (`q1 0 doc7 1`): the file is not rows at all, so the refusal names what it is (not "not valid JSON").
+ */
+function firstLineMistake(text) {
+    const head = text.slice(0, HEAD_CHARS).trimStart();
+    if (head.startsWith('{') || head.startsWith('['))
+        return undefined;
+    const f = headFields(head);
+    if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
+        return { problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows', hint: RUN_WITHOUT_JUDGMENTS };
+    if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
+        return {
+            problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
+            hint: 'pass it with --qrels (or name it in the rules, key judgments.qrels) and give the runs as --baseline / --candidate'
+        };
+    }
+    return undefined;
+}
+/**
+ * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line
+ * ({@link firstLineMistake}): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
+ */
+function firstLineHint(text, fallback) {
+    const head = text.slice(0, HEAD_CHARS).trimStart();
+    if (head.startsWith('{') || head.startsWith('['))
+        return fallback;
+    if (head.includes(',') || head.includes(';') || head.includes('\t')) {
+        return 'this looks like CSV: name the file with a .csv extension or pass --input-format csv (JSON Lines is assumed for any other name)';
+    }
+    return fallback;
+}
+/** The document field of a rows file with repeated query ids (then a JSON Lines run: one line per document), or undefined. */
+function documentField(fields) {
+    for (const field of fields)
+        if (DOC_FIELDS.includes(field.toLowerCase()))
+            return field;
+    return undefined;
+}
+/** Query id columns of a run table (ranx's `Run.to_dataframe()` writes `q_id`). */
+const RUN_ID_COLUMNS$1 = ['q_id', 'query_id', 'qid'];
+/**
+ * A table (Parquet, CSV header) given as per-query rows that has the columns of a run, one row per retrieved
+ * document (a query id, a document and a `score` column) and none of the metrics the rules name: the refusal, or
+ * undefined.
+ */
+function runTableMistake(columns, metricFields, what) {
+    if (columns.some((c) => metricFields.has(c)))
+        return undefined;
+    const id = columns.find((c) => RUN_ID_COLUMNS$1.includes(c));
+    const doc = columns.find((c) => DOC_FIELDS.includes(c.toLowerCase()));
+    if (id === undefined || doc === undefined || !columns.includes('score'))
+        return undefined;
+    return { problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`, hint: RUN_WITHOUT_JUDGMENTS };
 }
 
 /** The field that names a query in every per-query rows file. */
 const ID_FIELD$1 = 'query_id';
 /** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$3 = 20;
+const LIST_LIMIT$4 = 20;
 /**
- * Reads per-query rows (JSON Lines, CSV with a header, or Parquet: src/readers/parquet.ts) in one streaming pass into {@link SideRows}.
+ * The gate's own per-query rows: JSON Lines (one object per line) or CSV with a header, each record a `query_id`
+ * (a string) plus metric fields (numbers) and attribute fields, read in one streaming pass into {@link SideRows}.
  * Metric fields must be finite numbers (an empty / null value is kept as a missing value for the pairing
  * stage to refuse or fill, as the rules say); query ids are strings taken exactly as written. Duplicate ids
  * are collected and refused together, each with its lines.
  */
-async function readRows$1(file, options) {
-    if (options.format === 'parquet' || ((options.format === undefined || options.format === 'long') && (await isParquet(file)))) {
-        if (!(await isParquet(file)))
-            throw new InputError({ file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in');
-        return readParquetRows(file, { ...options, long: options.format === 'long' });
-    }
-    const imported = await importRows(file, options);
-    if (imported !== undefined)
-        return imported;
-    const format = options.format === 'csv' || options.format === 'jsonl' ? options.format : guessRowsFormat(file);
+async function readPlainRows(file, layout, options) {
     const rows = new SideRowsBuilder(file);
     const fields = { numericFields: new Set(), attributeFields: new Set() };
     const duplicates = [];
@@ -9878,17 +1547,18 @@ async function readRows$1(file, options) {
         if (seen !== undefined) {
             if (duplicateCount === 0)
                 firstRepeat = `query ${quote(id)} on lines ${rows.lineOf(seen)} and ${line}`;
-            if (duplicates.length < LIST_LIMIT$3)
+            if (duplicates.length < LIST_LIMIT$4)
                 duplicates.push(`${quote(id)} (lines ${rows.lineOf(seen)} and ${line})`);
             duplicateCount++;
             return undefined;
         }
         return rows.add(id, line);
     };
-    if (format === 'csv')
-        await readCsv(file, options, fields, rows, start);
+    const read = { file, options, fields, rows, start };
+    if (layout === 'csv')
+        await readCsv(read);
     else
-        await readJsonl(file, options, fields, rows, start);
+        await readJsonl(read);
     if (duplicateCount > 0) {
         // A repeated id with a document field is a run (one line per retrieved document): say that, not the repeats.
         const doc = documentField(fields.attributeFields);
@@ -9927,27 +1597,25 @@ function normalizationTwins(side) {
     });
     return twins;
 }
-async function readJsonl(file, options, fields, rows, start) {
-    const flat = new FlatRecord();
+async function readJsonl(read) {
+    const { file, options } = read;
     const hint = `write one JSON object per line, e.g. {"${ID_FIELD$1}": "q1", "recall@10": 0.5}; a truncated last line is refused`;
-    await forEachLineBytes(file, (bytes, from, to, line) => {
-        // A flat object of plain keys and scalars is read from the bytes; anything else (and every refusal) by the general path.
-        if (flat.parse(bytes, from, to))
-            return fieldsToRow(flat.keys, flat.values, flat.size, file, line, options, fields, rows, start);
-        const text = decodeLine(bytes, from, to, file, line);
-        if (text.trim() === '')
-            return;
-        const mistake = line === 1 ? firstLineMistake(text) : undefined;
-        if (mistake !== undefined)
-            throw new InputError({ file, line }, mistake.problem, mistake.hint);
-        const record = readRecordLine(text, file, line, line === 1 ? firstLineHint(text, hint) : hint);
-        const keys = Object.keys(record);
-        fieldsToRow(keys, keys.map((k) => record[k]), keys.length, file, line, options, fields, rows, start);
-    }, options);
+    await forEachJsonRecord(file, (m, line) => fieldsToRow(read, m, line), {
+        ...options,
+        nonFinite: true,
+        hint: (text, line) => (line === 1 ? firstLineHint(text, hint) : hint),
+        beforeParse: (text, line) => {
+            const mistake = line === 1 ? firstLineMistake(text) : undefined;
+            if (mistake !== undefined)
+                throw new InputError({ file, line }, mistake.problem, mistake.hint);
+        }
+    });
 }
-/** One record's members (keys[0..size), values[0..size), in Object.keys order) into its row. */
-function fieldsToRow(keys, values, size, file, line, options, fields, rows, start) {
-    const { metricFields, keepAttributes } = options;
+/** One record's members (in Object.keys order) into its row. */
+function fieldsToRow(read, record, line) {
+    const { file, fields, rows, start } = read;
+    const { metricFields, keepAttributes } = read.options;
+    const { keys, values, size } = record;
     let at = -1;
     for (let k = 0; k < size && at < 0; k++)
         if (keys[k] === ID_FIELD$1)
@@ -10015,7 +1683,8 @@ function readId(value, file, line) {
     }
     throw new InputError({ file, line }, `"${ID_FIELD$1}" must be a string`, 'write query ids as JSON strings');
 }
-async function readCsv(file, options, fields, rows, start) {
+async function readCsv(read) {
+    const { file, options, fields, rows, start } = read;
     let header = null;
     let idColumn = -1;
     await forEachCsvRecord(file, (cells, line) => {
@@ -10501,7 +2170,7 @@ function canonical$1(name) {
 }
 
 /** How many ids an error or a report line lists before "and N more". */
-const LIST_LIMIT$2 = 20;
+const LIST_LIMIT$3 = 20;
 /**
  * Pairs the two sides query by query over the exam: the baseline's queries and the baseline's attributes
  * (the candidate's answers only fill them in). A query on one side only or a missing value stops the gate
@@ -10593,9 +2262,9 @@ function pairRows(rules, baseline, candidate) {
     if (missingValues.length > 0) {
         // The file blamed is the one holding the first missing value listed (baseline values are listed first).
         missingValues.sort((a, b) => (a.file === b.file ? 0 : a.file === baseline.source ? -1 : 1));
-        const more = missingValues.length - LIST_LIMIT$2;
+        const more = missingValues.length - LIST_LIMIT$3;
         throw new InputError({ file: missingValues[0].file }, `missing metric values: ${missingValues
-            .slice(0, LIST_LIMIT$2)
+            .slice(0, LIST_LIMIT$3)
             .map((m) => m.text)
             .join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)');
     }
@@ -10715,8 +2384,8 @@ function refuseVacuousWhere(rules, check, attrs, n) {
     }
 }
 function listIds(ids, side) {
-    const shown = ids.slice(0, LIST_LIMIT$2).map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id)]})`);
-    return shown.join(', ') + (ids.length > LIST_LIMIT$2 ? ` and ${ids.length - LIST_LIMIT$2} more` : '');
+    const shown = ids.slice(0, LIST_LIMIT$3).map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id)]})`);
+    return shown.join(', ') + (ids.length > LIST_LIMIT$3 ? ` and ${ids.length - LIST_LIMIT$3} more` : '');
 }
 /**
  * Baseline-only ids whose NFC form equals a candidate-only id's: the same text in two Unicode spellings
@@ -15122,7 +6791,7 @@ const { imul: imul$1 } = Math;
  * therefore does not depend on how blocks are scheduled (one thread or several), and raising `resamples`
  * keeps the first resamples unchanged.
  */
-const BLOCK = 1000;
+const BLOCK$1 = 1000;
 /**
  * The 128-bit state of a xoshiro128** generator for one block of one stream, seeded from seedrandom's
  * Alea (so the rules' seed string keeps its meaning). xoshiro128** (Blackman & Vigna) produces a uint32
@@ -15223,7 +6892,7 @@ function bootstrapPlan(design, resamples, seed, stream, scratch, draw) {
         else
             byIndex.push(c);
     }
-    const blocks = Math.ceil(resamples / BLOCK);
+    const blocks = Math.ceil(resamples / BLOCK$1);
     const jobs = [];
     const outOf = (from, length) => (scratch ? scratch.subarray(from, from + length) : new Float64Array(length));
     const indexOut = byIndex.length > 0 ? outOf(0, byIndex.length * resamples) : null;
@@ -15240,7 +6909,7 @@ function bootstrapPlan(design, resamples, seed, stream, scratch, draw) {
             units: vs.length * blocks,
             work: resamples * design.units * ki,
             blocks,
-            block: BLOCK,
+            block: BLOCK$1,
             resamples,
             k: ki,
             vs,
@@ -15274,14 +6943,14 @@ const done = (columns) => ({ jobs: [], finish: () => columns });
  */
 function multinomialJob(input) {
     const { grouped, columns, strata, resamples, seed, stream } = input;
-    const blocks = Math.ceil(resamples / BLOCK);
+    const blocks = Math.ceil(resamples / BLOCK$1);
     const states = countsStates(seed, stream, columns, blocks);
     return {
         kind: 'multinomial',
         units: columns.length * blocks,
         work: resamples * grouped.reduce((n, g) => n + g.values.length, 0) * COUNTS_PER_GROUP,
         blocks,
-        block: BLOCK,
+        block: BLOCK$1,
         resamples,
         k: columns.length,
         values: grouped.map((g) => g.values),
@@ -15572,7 +7241,7 @@ const SINES = Int32Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math
 let words$1 = new Int32Array(16);
 const { imul } = Math;
 function md5Head(text) {
-    const bytes = utf8(text);
+    const bytes = utf8$1(text);
     const n = bytes.length;
     const blocks = ((n + 8) >>> 6) + 1;
     if (words$1.length < blocks * 16)
@@ -15629,7 +7298,7 @@ function md5Head(text) {
 }
 const swap$1 = (x) => ((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
 /** UTF-8 bytes of a text (a plain copy for ASCII, the usual id). */
-function utf8(text) {
+function utf8$1(text) {
     const out = [];
     for (let i = 0; i < text.length; i++) {
         const code = text.charCodeAt(i);
@@ -15719,7 +7388,7 @@ function signFlipPlan(design, permutations, seed, stream, flips) {
         return done({ pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true });
     }
     const groups = Math.ceil(units / 4);
-    const blocks = Math.ceil(permutations / BLOCK);
+    const blocks = Math.ceil(permutations / BLOCK$1);
     const byFlip = [];
     const byCounts = [];
     const grouped = [];
@@ -15746,7 +7415,7 @@ function signFlipPlan(design, permutations, seed, stream, flips) {
             kind: 'flip',
             units: blocks,
             work: permutations * groups * kf,
-            block: BLOCK,
+            block: BLOCK$1,
             permutations,
             k: kf,
             groups,
@@ -15791,13 +7460,13 @@ function signFlipPlan(design, permutations, seed, stream, flips) {
  */
 function signCountJob(input) {
     const { grouped, columns, permutations } = input;
-    const blocks = Math.ceil(permutations / BLOCK);
+    const blocks = Math.ceil(permutations / BLOCK$1);
     return {
         kind: 'signcount',
         units: blocks * columns.length,
         work: permutations * grouped.reduce((n, g) => n + countsCost(g.multiplicity), 0),
         blocks,
-        block: BLOCK,
+        block: BLOCK$1,
         permutations,
         k: columns.length,
         values: grouped.map((g) => g.values),
@@ -16756,10 +8425,10 @@ function parseManifest(text, source) {
             throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
     }
     const leaves = new Map();
-    flatten(obj, '', leaves, source);
+    flatten$1(obj, '', leaves, source);
     return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
 }
-function flatten(value, prefix, out, source) {
+function flatten$1(value, prefix, out, source) {
     for (const key of Object.keys(value)) {
         if (key.includes('.') || key === '') {
             throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
@@ -16771,7 +8440,7 @@ function flatten(value, prefix, out, source) {
             if (Object.keys(inner).length === 0)
                 out.set(path, '{}');
             else
-                flatten(inner, `${path}.`, out, source);
+                flatten$1(inner, `${path}.`, out, source);
         }
         else
             out.set(path, canonicalJson(v));
@@ -17043,6 +8712,46 @@ function factRecall(judged, limit, rel, docs) {
         }
     }
     return found / facts.length;
+}
+
+/**
+ * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
+ * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
+ * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
+ * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
+ */
+/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
+function compareCodePoints(a, b) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        let x = a.charCodeAt(i);
+        let y = b.charCodeAt(i);
+        if (x === y)
+            continue;
+        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
+        if (x >= 0xd800)
+            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+        if (y >= 0xd800)
+            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+        return x - y;
+    }
+    return a.length - b.length;
+}
+/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
+function toByteString(text) {
+    for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) >= 0x80)
+            return Buffer.from(text, 'utf8').toString('latin1');
+    }
+    return text;
+}
+/** The inverse of {@link toByteString}, for messages. */
+function fromByteString(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        if (bytes.charCodeAt(i) >= 0x80)
+            return Buffer.from(bytes, 'latin1').toString('utf8');
+    }
+    return bytes;
 }
 
 const usable = (grade) => grade >= 0;
@@ -17583,6 +9292,21 @@ function judgePublishable(pooling, dataset, comparability) {
     // A result is publishable only when every condition was checked and held: what could not be checked
     // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
     return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked };
+}
+
+/**
+ * The format of one side as the report names it: the format of its file, or of all its seed files when they share
+ * one; several names joined (`jsonl + csv`) when seed files differ; null when the side was not read from a file
+ * (rows a caller computed).
+ */
+function sideFormat(files) {
+    const chosen = files.map((f) => f.format).filter((f) => f !== undefined);
+    if (chosen.length === 0 || chosen.length < files.length)
+        return null;
+    const names = [...new Set(chosen.map((f) => f.name))];
+    if (names.length === 1)
+        return chosen[0];
+    return { kind: chosen[0].kind, name: names.join(' + '), by: 'content', why: 'each seed file detected on its own' };
 }
 
 /** The outcome the result carries for the renderers. */
@@ -18129,7 +9853,7 @@ function codeText(text, max = MAX_CELL) {
  * Untrusted text for a terminal: control characters (ESC sequences could rewrite the screen or the
  * clipboard) and bidi overrides removed, line breaks folded, cut at `max` code points.
  */
-function plain$1(text, max = MAX_CELL) {
+function plain$2(text, max = MAX_CELL) {
     return clean(text, max);
 }
 
@@ -18767,7 +10491,7 @@ const SAFE_URL$1 = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
 const short$2 = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
 const WORDS = { missing: 'no report artifact', expired: 'expired', unreadable: 'unreadable', wrong_version: 'from another report version', stale: 'stale (too old)' };
 /** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
-function readLine(h) {
+function readLine$1(h) {
     const skipped = Object.keys(WORDS).filter((r) => h.skipped[r] > 0).map((r) => `${h.skipped[r]} ${WORDS[r]}`);
     const asked = `history.runs is ${h.requested}`;
     const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
@@ -18797,7 +10521,7 @@ function chart(metric, points) {
  * simply has no point on the series it lacks.
  */
 function historySection(result, h) {
-    const out = ['### History', '', readLine(h), ''];
+    const out = ['### History', '', readLine$1(h), ''];
     if (h.notes.length > 0)
         out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '');
     const series = seriesOf(result);
@@ -19040,7 +10764,7 @@ const holdoutCapability = {
             summary: { account, mask },
             parts: {
                 markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
-                text: { head: () => [`  ${plain$1(holdoutSentence(account), 800)}`] },
+                text: { head: () => [`  ${plain$2(holdoutSentence(account), 800)}`] },
                 json: () => ['holdout', holdoutJson(account)],
                 unitJson: (unit) => (unit.holdoutLooks ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]] : []),
                 ...(graded ? { withheld: (i) => mask[i] === 1 } : {})
@@ -19051,37 +10775,9072 @@ const holdoutCapability = {
 };
 
 /**
- * Calls `onRecord` for every record of a small exam or answer file of records (judge anchors and labels, a
- * queries file): JSON Lines, or CSV with a header when its name ends in `.csv`. A header naming a column twice,
- * a CSV record with another number of fields, and a JSON line that is not an object are refused with the line;
- * blank lines are skipped. `hint` says what a record looks like.
+ * xxHash32 (Yann Collet's reference algorithm, seed 0 unless given): the checksum the LZ4 frame format puts on its
+ * header, and optionally on each block and on the whole content. Checked so that a damaged or cut `.lz4` file is
+ * refused by name instead of decoding to plausible-looking wrong scores.
  */
-async function forEachRecord(file, name, onRecord, hint) {
-    if (guessRowsFormat(file) === 'csv') {
-        let header;
-        await forEachCsvRecord(file, (fields, line) => {
-            if (header === undefined) {
-                header = fields.map((f) => f.trim());
-                const twice = header.find((h, i) => header?.indexOf(h) !== i);
-                if (twice !== undefined)
-                    throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once');
-                return;
-            }
-            if (fields.length === 1 && fields[0].trim() === '')
-                return;
-            if (fields.length !== header.length)
-                throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column');
-            const record = new Map();
-            header.forEach((h, i) => record.set(h, fields[i]));
-            onRecord(record, line);
-        });
-        return;
+const P1 = 0x9e3779b1;
+const P2 = 0x85ebca77;
+const P3 = 0xc2b2ae3d;
+const P4 = 0x27d4eb2f;
+const P5 = 0x165667b1;
+function rotl(x, r) {
+    return (x << r) | (x >>> (32 - r));
+}
+function lane(b, i) {
+    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+function round$1(acc, input) {
+    return Math.imul(rotl((acc + Math.imul(input, P2)) | 0, 13), P1);
+}
+/** The 32-bit xxHash of `bytes[start, end)` as an unsigned number. */
+function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
+    let i = start;
+    const len = end - start;
+    let h;
+    if (len >= 16) {
+        let v1 = (seed + P1 + P2) | 0;
+        let v2 = (seed + P2) | 0;
+        let v3 = seed | 0;
+        let v4 = (seed - P1) | 0;
+        const limit = end - 16;
+        while (i <= limit) {
+            v1 = round$1(v1, lane(bytes, i));
+            v2 = round$1(v2, lane(bytes, i + 4));
+            v3 = round$1(v3, lane(bytes, i + 8));
+            v4 = round$1(v4, lane(bytes, i + 12));
+            i += 16;
+        }
+        h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
     }
+    else {
+        h = (seed + P5) | 0;
+    }
+    h = (h + len) | 0;
+    while (i + 4 <= end) {
+        h = Math.imul(rotl((h + Math.imul(lane(bytes, i), P3)) | 0, 17), P4);
+        i += 4;
+    }
+    while (i < end) {
+        h = Math.imul(rotl((h + Math.imul(bytes[i], P5)) | 0, 11), P1);
+        i++;
+    }
+    h ^= h >>> 15;
+    h = Math.imul(h, P2);
+    h ^= h >>> 13;
+    h = Math.imul(h, P3);
+    h ^= h >>> 16;
+    return h >>> 0;
+}
+
+/**
+ * A bounded decoder of the LZ4 frame format (lz4 `doc/lz4_Frame_format.md` v1.6.x, and the block format of
+ * `doc/lz4_Block_format.md`), for ranx's `.lz4` runs: `lz4.frame.open(path, "wb")` around
+ * `lz4.frame.compress(cbor2.dumps(run))`. Written here rather than taken from npm because the need is small
+ * (decode only, no dictionaries) and every limit must be ours: the output never grows past `cap` bytes (a
+ * 1 KiB frame can claim gigabytes), every length and match offset is checked against what has been read, and
+ * the header, block and content checksums (xxHash32) are verified, so a damaged file is refused, never decoded
+ * into other numbers. Concatenated frames are decoded one after the other (the format allows it); skippable
+ * frames are skipped. Iterative throughout: no input can make it recurse.
+ */
+/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
+const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
+/** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
+class Lz4FrameError extends Error {
+    tooLarge;
+    /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
+    constructor(message, tooLarge = false) {
+        super(message);
+        this.tooLarge = tooLarge;
+    }
+}
+/** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
+const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
+/** True when `bytes` starts with the LZ4 frame magic. */
+function startsWithLz4Magic(bytes) {
+    return bytes.length >= 4 && LZ4_MAGIC.every((b, i) => bytes[i] === b);
+}
+/** A growable output that refuses to grow past its cap. */
+class Output {
+    cap;
+    buf = new Uint8Array(1 << 16);
+    length = 0;
+    constructor(cap) {
+        this.cap = cap;
+    }
+    ensure(extra) {
+        const need = this.length + extra;
+        if (need > this.cap)
+            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true);
+        if (need <= this.buf.length)
+            return;
+        let size = this.buf.length;
+        while (size < need)
+            size *= 2;
+        const grown = new Uint8Array(Math.min(size, this.cap));
+        grown.set(this.buf.subarray(0, this.length));
+        this.buf = grown;
+    }
+}
+function u32(b, i) {
+    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+/**
+ * Decodes one LZ4 block into `out`. Matches may reach back to `windowStart` (the start of the frame's output for
+ * linked blocks, of the block for independent ones), never before.
+ */
+function decodeBlock(block, out, windowStart) {
+    const { src, start, end } = block;
+    let ip = start;
+    for (;;) {
+        if (ip >= end)
+            throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`);
+        const token = src[ip++];
+        let literals = token >>> 4;
+        if (literals === 15) {
+            let b;
+            do {
+                if (ip >= end)
+                    throw new Lz4FrameError(`block at byte ${start} ends inside a literal length`);
+                b = src[ip++];
+                literals += b;
+            } while (b === 255);
+        }
+        if (ip + literals > end)
+            throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`);
+        out.ensure(literals);
+        out.buf.set(src.subarray(ip, ip + literals), out.length);
+        out.length += literals;
+        ip += literals;
+        if (ip === end)
+            return; // the last sequence holds literals only
+        if (ip + 2 > end)
+            throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`);
+        const offset = src[ip] | (src[ip + 1] << 8);
+        ip += 2;
+        if (offset === 0 || offset > out.length - windowStart)
+            throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`);
+        let match = (token & 15) + 4;
+        if ((token & 15) === 15) {
+            let b;
+            do {
+                if (ip >= end)
+                    throw new Lz4FrameError(`block at byte ${start} ends inside a match length`);
+                b = src[ip++];
+                match += b;
+            } while (b === 255);
+        }
+        out.ensure(match);
+        const buf = out.buf;
+        let from = out.length - offset;
+        let to = out.length;
+        if (offset >= match)
+            buf.copyWithin(to, from, from + match);
+        else
+            for (const stop = to + match; to < stop;)
+                buf[to++] = buf[from++];
+        out.length += match;
+    }
+}
+/** Decodes the frame starting at `pos`; returns where the next frame starts. */
+function decodeFrame(src, pos, out) {
+    const headerStart = pos + 4;
+    if (src.length < headerStart + 3)
+        throw new Lz4FrameError('is cut short inside the frame header');
+    const flg = src[headerStart];
+    const bd = src[headerStart + 1];
+    if (flg >>> 6 !== 1)
+        throw new Lz4FrameError(`has frame version ${flg >>> 6}, not 1`);
+    if ((flg & 0x02) !== 0 || (bd & 0x8f) !== 0)
+        throw new Lz4FrameError('sets reserved bits of the frame header');
+    const independent = (flg & 0x20) !== 0;
+    const blockChecksum = (flg & 0x10) !== 0;
+    const hasSize = (flg & 0x08) !== 0;
+    const contentChecksum = (flg & 0x04) !== 0;
+    if ((flg & 0x01) !== 0)
+        throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have');
+    const blockMax = BLOCK_MAX[(bd >>> 4) & 7];
+    if (blockMax === undefined)
+        throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`);
+    let i = headerStart + 2;
+    let declared;
+    if (hasSize) {
+        if (src.length < i + 9)
+            throw new Lz4FrameError('is cut short inside the frame header');
+        const low = u32(src, i);
+        const high = u32(src, i + 4);
+        declared = high * 2 ** 32 + low;
+        i += 8;
+    }
+    if (src.length < i + 1)
+        throw new Lz4FrameError('is cut short inside the frame header');
+    if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
+        throw new Lz4FrameError('has a wrong header checksum (the file is damaged)');
+    i++;
+    const frameOut = out.length;
+    if (declared !== undefined && frameOut + declared > out.cap)
+        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true);
+    for (;;) {
+        if (src.length < i + 4)
+            throw new Lz4FrameError('is cut short: the frame has no end mark');
+        const word = u32(src, i);
+        i += 4;
+        if (word === 0)
+            break;
+        const raw = (word & 0x80000000) !== 0;
+        const size = word & 0x7fffffff;
+        if (size > blockMax)
+            throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`);
+        if (src.length < i + size + (blockChecksum ? 4 : 0))
+            throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`);
+        if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
+            throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`);
+        if (raw) {
+            out.ensure(size);
+            out.buf.set(src.subarray(i, i + size), out.length);
+            out.length += size;
+        }
+        else {
+            decodeBlock({ src, start: i, end: i + size }, out, independent ? out.length : frameOut);
+        }
+        i += size + (blockChecksum ? 4 : 0);
+    }
+    if (contentChecksum) {
+        if (src.length < i + 4)
+            throw new Lz4FrameError('is cut short inside the content checksum');
+        if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
+            throw new Lz4FrameError('has a wrong content checksum (the file is damaged)');
+        i += 4;
+    }
+    if (declared !== undefined && out.length - frameOut !== declared)
+        throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`);
+    return i;
+}
+/**
+ * Decompresses every frame of `src` (an LZ4 frame file, or a buffer that `lz4.frame.compress` returned) into
+ * one buffer of at most `cap` bytes; throws {@link Lz4FrameError} on anything malformed.
+ */
+function decompressLz4Frames(src, cap) {
+    const out = new Output(cap);
+    let pos = 0;
+    let frames = 0;
+    while (pos < src.length) {
+        if (src.length - pos < 4)
+            throw new Lz4FrameError(`has ${src.length - pos} stray bytes after the last frame`);
+        const magic = u32(src, pos);
+        if (magic >>> 4 === 0x184d2a5) {
+            // a skippable frame: magic, 4-byte size, data (carries nothing to decode)
+            if (src.length - pos < 8)
+                throw new Lz4FrameError('is cut short inside a skippable frame');
+            pos += 8 + u32(src, pos + 4);
+            if (pos > src.length)
+                throw new Lz4FrameError('is cut short inside a skippable frame');
+            continue;
+        }
+        if (magic !== 0x184d2204)
+            throw new Lz4FrameError(frames === 0 ? 'does not start with the LZ4 frame magic 04 22 4D 18' : `has bytes that are not an LZ4 frame at byte ${pos}`);
+        pos = decodeFrame(src, pos, out);
+        frames++;
+    }
+    if (frames === 0)
+        throw new Lz4FrameError('holds no LZ4 frame');
+    return out.buf.subarray(0, out.length);
+}
+
+/**
+ * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
+ * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
+ * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
+ * query ids are ordered by UTF-8 bytes as trec_eval orders them.
+ */
+class QrelsBuilder {
+    file;
+    queries = new Map();
+    pending = new Map();
+    lines = new Map();
+    judgments = 0;
+    constructor(file) {
+        this.file = file;
+    }
+    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
+    query(id, line) {
+        if (this.queries.has(id))
+            return;
+        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
+        this.pending.set(id, []);
+        this.lines.set(id, new Map());
+    }
+    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
+    add(id, doc, grade, line) {
+        if (!Number.isSafeInteger(grade)) {
+            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        this.query(id, line);
+        const query = this.queries.get(id);
+        const docLines = this.lines.get(id);
+        const docno = toByteString(doc);
+        const earlier = docLines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        docLines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            this.pending.get(id).push(grade);
+        this.judgments++;
+    }
+    /** The judgments, refused when there are none. */
+    finish(emptyHint) {
+        if (this.queries.size === 0)
+            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
+        for (const [id, query] of this.queries) {
+            const grades = Int32Array.from(this.pending.get(id));
+            grades.sort();
+            grades.reverse();
+            query.gradesDesc = grades;
+        }
+        const ids = [...this.queries.keys()].sort(compareCodePoints);
+        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
+    }
+}
+
+/**
+ * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
+ * `GenericDataLoader` have them:
+ *
+ *     query-id	corpus-id	score
+ *     1	31715818	1
+ *
+ * The header is recognised by its three columns with a third that is not a number (BEIR writes
+ * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
+ * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
+ */
+/**
+ * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
+ * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
+ * for a header.
+ */
+function isBeirHeader(line) {
+    const f = line
+        .replace(/\r$/, '')
+        .split('\t')
+        .map((x) => x.trim());
+    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
+}
+/** Reads BEIR-style TSV judgments. */
+async function readBeirQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let header = true;
     await forEachLine(file, (text, line) => {
         if (text.trim() === '')
             return;
-        onRecord(new Map(Object.entries(readObjectLine(text, name, line, hint))), line);
+        if (header) {
+            header = false;
+            if (!isBeirHeader(text)) {
+                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
+            }
+            return;
+        }
+        const f = text.split('\t');
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
+        }
+        const [id, doc, scoreText] = f.map((x) => x.trim());
+        if (id === '' || doc === '')
+            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
+        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
+            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
+        }
+        builder.add(id, doc, Number(scoreText), line);
     });
+    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
+}
+
+/**
+ * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
+ * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
+ * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
+ * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ */
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT$2 = 20;
+class RowsSink {
+    file;
+    metricFields;
+    keepAttributes;
+    rows;
+    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
+    labels = new Map();
+    duplicates = [];
+    duplicateCount = 0;
+    skipped = new Map();
+    numericFields = new Set();
+    attributeFields = new Set();
+    notes = [];
+    constructor(file, metricFields, 
+    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
+    keepAttributes) {
+        this.file = file;
+        this.metricFields = metricFields;
+        this.keepAttributes = keepAttributes;
+        this.rows = new SideRowsBuilder(file);
+    }
+    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
+    lineOf(row) {
+        return this.rows.lineOf(row) || undefined;
+    }
+    /** The query id of row `row`. */
+    idOf(row) {
+        return this.rows.idOf(row);
+    }
+    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
+    attribute(row, key, text, names) {
+        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+            if (this.keepAttributes !== undefined)
+                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
+            this.rows.setAttr(row, key, text);
+            names.add(key);
+        }
+        else {
+            rememberField(names, key);
+        }
+    }
+    /**
+     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
+     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
+     */
+    start(id, line, label = `line ${line}`) {
+        if (id === '')
+            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
+        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
+        const seen = this.rows.rowOf(id);
+        if (seen !== undefined) {
+            this.duplicateCount++;
+            if (this.duplicates.length < LIST_LIMIT$2)
+                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
+            return undefined;
+        }
+        const row = this.rows.add(id, line);
+        if (label !== `line ${line}`)
+            this.labels.set(row, label);
+        return row;
+    }
+    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
+    value(row, key, value, where = {}) {
+        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            if (value === null || value === undefined)
+                this.rows.setValue(row, key, null);
+            else if (typeof value === 'number') {
+                if (!Number.isFinite(value))
+                    throw nonFiniteRefusal(at, key, value);
+                this.rows.setValue(row, key, value);
+            }
+            else if (typeof value === 'string') {
+                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
+            }
+            else {
+                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
+            }
+            return;
+        }
+        if (typeof value === 'number' && !Number.isFinite(value)) {
+            // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+            if (this.keepAttributes?.has(key) === true)
+                throw nonFiniteRefusal(at, key, value);
+            rememberField(this.numericFields, key);
+        }
+        else if (typeof value === 'string') {
+            this.attribute(row, key, value, this.attributeFields);
+        }
+        else if (typeof value === 'number') {
+            this.attribute(row, key, String(value), this.numericFields);
+        }
+        else if (typeof value === 'boolean') {
+            this.attribute(row, key, String(value), this.attributeFields);
+        }
+        else if (value !== null && value !== undefined) {
+            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
+        }
+    }
+    /**
+     * A value a JSON reader found as a token that is not a number: `null` (a missing value, as in {@link value}) or
+     * Python's `NaN` / `Infinity` / `-Infinity`, refused in a metric field and not read in any other.
+     */
+    token(row, key, token, where = {}) {
+        if (token === 'null')
+            return this.value(row, key, null, where);
+        if (this.metricFields.has(key))
+            throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token);
+        rememberField(this.numericFields, key);
+    }
+    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
+    cell(row, key, text) {
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
+            return;
+        }
+        const trimmed = text.trim();
+        // an empty cell (pandas' NaN) says nothing about the column's type
+        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
+        if (names !== undefined)
+            this.attribute(row, key, text, names);
+        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
+            this.rows.setAttr(row, key, text);
+    }
+    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
+    finish(emptyHint) {
+        if (this.duplicateCount > 0) {
+            const more = this.duplicateCount - this.duplicates.length;
+            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+        }
+        if (this.rows.size === 0)
+            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
+        const notes = [...this.notes];
+        for (const key of [...this.skipped.keys()].sort()) {
+            const n = this.skipped.get(key);
+            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
+        }
+        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
+        for (const key of this.attributeFields)
+            if (!this.metricFields.has(key))
+                this.numericFields.delete(key);
+        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
+    }
+}
+
+/**
+ * deepeval test results: one row per test case, one metric column per deepeval metric.
+ *
+ * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
+ * snake_case as the Python attributes are named):
+ * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
+ *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
+ *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
+ *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
+ *   "evaluationCost", "order", "metadata"}], ...}`;
+ * - `.deepeval/.latest_test_run.json`, the same test run wrapped as `{"testRunData": {...}, "link": ...}`;
+ * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
+ *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
+ *
+ * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
+ * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
+ * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
+ * (`runDuration`, `evaluationCost`, ...; not `order` or `index`, positions) are numeric fields; scalar entries of its metadata are fields
+ * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
+ *
+ * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
+ * default `test_case_<n>` or a pytest parametrize id such as `test_rag[test_case0]`, else the field named with `--id-field` (a test-case field such as `input`, or a
+ * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
+ * the two runs order their test cases differently.
+ */
+const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
+const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
+const METRIC_LISTS = ['metricsData', 'metrics_data'];
+/**
+ * Positional names: deepeval's default `test_case_<n>`, and pytest's parametrize ids for objects,
+ * `<test>[<argname><n>]` (`test_rag[test_case0]`, `test_rag[test_case0-golden3]`): both count test cases,
+ * so they pair different questions as soon as two runs order them differently. Linear (disjoint classes).
+ */
+const POSITIONAL_NAME = /^(?:test_case_\d+|[^[]*\[[A-Za-z_]+\d+(?:-[A-Za-z_]+\d+)*\])$/;
+/** `order`: a test run's position of the test case, never read. `index`: an EvaluationResult's position, kept as a field (so `init` names it as ignored) and refused as a metric. */
+const POSITION_FIELDS = new Set(['order']);
+/** The wrapper key of `.deepeval/.latest_test_run.json` (deepeval `test_run.py`: `{"testRunData": TestRun, "link": ...}`). */
+const WRAPPER_KEY = 'testRunData';
+/** The test run inside `.deepeval/.latest_test_run.json`'s wrapper, or the document itself. */
+function unwrap(doc) {
+    return isObject(doc) && isObject(doc[WRAPPER_KEY]) ? doc[WRAPPER_KEY] : doc;
+}
+/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
+function looksLikeDeepeval(wrapped) {
+    const doc = unwrap(wrapped);
+    if (isObject(doc))
+        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
+    return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
+}
+/** Rows from a parsed deepeval document (see the module comment). */
+function deepevalToRows(wrapped, file, metricFields, idField) {
+    const doc = unwrap(wrapped);
+    let cases;
+    let listKey = '';
+    const sink = new RowsSink(file, metricFields);
+    if (Array.isArray(doc))
+        cases = doc;
+    else if (isObject(doc)) {
+        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
+        if (listKey === '')
+            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
+        cases = doc[listKey];
+        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
+            const conv = doc[k];
+            if (Array.isArray(conv) && conv.length > 0)
+                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
+        }
+    }
+    else
+        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
+    const prefix = listKey ? `${listKey}` : '';
+    cases.forEach((tc, i) => {
+        const label = `${prefix}[${i}]`;
+        if (!isObject(tc))
+            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
+        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
+        const id = caseId(tc, metadata, { file, label, idField });
+        const row = sink.start(id, 0, label);
+        if (row === undefined)
+            return;
+        const used = new Map();
+        const claim = (key, from) => {
+            const earlier = used.get(key);
+            if (earlier !== undefined)
+                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
+            used.set(key, from);
+        };
+        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
+        const metrics = metricsKey ? tc[metricsKey] : [];
+        metrics.forEach((m, j) => {
+            const at = `${label}.${metricsKey}[${j}]`;
+            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
+                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
+            const name = m.name;
+            claim(name, `${at}.score`);
+            const errored = m.error !== undefined && m.error !== null;
+            const score = m.score === undefined || errored ? null : m.score;
+            sink.value(row, name, score, { key: `${at}.score` });
+            claim(`${name}.success`, `${at}.success`);
+            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
+            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
+        });
+        for (const key of Object.keys(tc)) {
+            const v = tc[key];
+            if (typeof v === 'number' && !POSITION_FIELDS.has(key)) {
+                if (key === 'index' && metricFields.has(key))
+                    throw new InputError({ file, key: `${label}.index`, queryId: id }, 'the rules name "index" as a metric, but in deepeval output it is the test case\'s position', 'remove the index metric from the rules: a position is never a measure of quality');
+                claim(key, `${label}.${key}`);
+                sink.value(row, key, v, { key: `${label}.${key}` });
+            }
+        }
+        for (const key of Object.keys(metadata)) {
+            const v = metadata[key];
+            if (key === 'query_id' || v === null || typeof v === 'object')
+                continue;
+            claim(key, `${label}.metadata.${key}`);
+            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
+        }
+    });
+    return sink.finish('the list of test cases is empty');
+}
+/** The query id of test case `tc` (see the module comment); `at` says where it is, for the refusals. */
+function caseId(tc, metadata, at) {
+    const { file, label, idField } = at;
+    const text = (v, what) => {
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'number' && Number.isSafeInteger(v))
+            return String(v);
+        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id');
+    };
+    if (idField !== undefined) {
+        if (Object.prototype.hasOwnProperty.call(tc, idField))
+            return text(tc[idField], idField);
+        if (Object.prototype.hasOwnProperty.call(metadata, idField))
+            return text(metadata[idField], `metadata.${idField}`);
+        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc)
+            .slice(0, 30)
+            .map((k) => quote(k, 40))
+            .join(', ')}`);
+    }
+    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
+        return text(metadata.query_id, 'metadata.query_id');
+    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
+        return tc.name;
+    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is a position (deepeval's default or a pytest parametrize index), and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
+}
+
+/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
+const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
+/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
+const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
+function looksLikeMeasure(name) {
+    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
+}
+/**
+ * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
+ * third a decimal number (or the `runid all NAME` line of trec_eval).
+ */
+function isMeasureLine(line) {
+    const f = line.trim().split(/\s+/);
+    return f.length === 3 && (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'));
+}
+/** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
+const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i;
+/** Every non-blank line of a measure listing, split on white space; a line without exactly three fields is refused. */
+async function readMeasureLines(file) {
+    const triples = [];
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '')
+            return;
+        const f = trimmed.split(/\s+/);
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
+        }
+        triples.push({ a: f[0], b: f[1], value: f[2], line });
+    });
+    if (triples.length === 0)
+        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
+    return triples;
+}
+/**
+ * Reads a per-query measure listing into rows (one per query), in the layout named (or detected from all its
+ * lines: {@link measureLayout}); `triples` are its lines when detection read them already.
+ */
+async function readMeasureRows(file, metricFields, layout, triples) {
+    triples ??= await readMeasureLines(file);
+    const chosen = layout ?? measureLayout(triples, file);
+    const sink = new RowsSink(file, metricFields);
+    const rows = new Map();
+    let summaries = 0;
+    for (const t of triples) {
+        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
+        if (queryId === 'all') {
+            summaries++;
+            continue;
+        }
+        const value = parseDecimal$1(t.value);
+        // A measure the rules do not read is not read (ir_measures prints nan for one it could not compute).
+        if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value))
+            continue;
+        if (value === undefined) {
+            if (NOT_A_NUMBER.test(t.value))
+                throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value);
+            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
+        }
+        let entry = rows.get(queryId);
+        if (entry === undefined) {
+            const row = sink.start(queryId, t.line);
+            if (row === undefined)
+                continue;
+            entry = { row, measures: new Map() };
+            rows.set(queryId, entry);
+        }
+        const earlier = entry.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
+        }
+        entry.measures.set(measure, t.line);
+        sink.value(entry.row, measure, value);
+    }
+    if (summaries > 0) {
+        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
+    }
+    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
+}
+/**
+ * Which column of a listing holds the query ids: the one where `all` appears; without `all` lines, the other one
+ * than the column whose every value looks like a measure name. Refused when neither settles it (the user names the
+ * format).
+ */
+function measureLayout(triples, file) {
+    let allFirst = 0;
+    let allSecond = 0;
+    const first = new Set();
+    const second = new Set();
+    for (const t of triples) {
+        if (t.a === 'all')
+            allFirst++;
+        else
+            first.add(t.a);
+        if (t.b === 'all')
+            allSecond++;
+        else
+            second.add(t.b);
+    }
+    if (allSecond > 0 && allFirst === 0)
+        return 'trec_eval';
+    if (allFirst > 0 && allSecond === 0)
+        return 'ir_measures';
+    const firstMeasures = [...first].every(looksLikeMeasure);
+    const secondMeasures = [...second].every(looksLikeMeasure);
+    if (firstMeasures && !secondMeasures)
+        return 'trec_eval';
+    if (secondMeasures && !firstMeasures)
+        return 'ir_measures';
+    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
+}
+
+/**
+ * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
+ * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
+ * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
+ * metric field per measure), so pairing, statistics and reports are byte-identical. A measure repeated for
+ * one query is refused with both lines (two runs concatenated, or a missing grouping column). Other columns
+ * are attributes of the query: they must hold one value per query (a slice is a property of the query, not
+ * of one measure line), else the file is refused with both lines. pandas' unnamed index column (`to_csv` with
+ * its default `index=True`) is ignored and noted, as in the ragas reader.
+ */
+/** Query id column names, in order of preference (`--id-field` overrides). */
+const ID_NAMES = ['query_id', 'qid'];
+/** Measure column names (`name`: PyTerrier's per-query frame). */
+const MEASURE_NAMES = ['measure', 'metric', 'name'];
+/** Value column names. */
+const VALUE_NAMES = ['value', 'score'];
+/**
+ * The long-form columns of a header, or undefined when it is not long form. Detected only when a query id,
+ * a measure and a value column are all present and the rules do not name the measure or value column as a
+ * metric (then the file is wide: `query_id,name,score` with a metric `score`).
+ */
+function longColumns(header, metricFields, idField) {
+    const pick = (names) => names.find((n) => header.includes(n));
+    const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES);
+    const measure = pick(MEASURE_NAMES);
+    const value = pick(VALUE_NAMES);
+    if (id === undefined || measure === undefined || value === undefined)
+        return undefined;
+    if (metricFields.has(measure) || metricFields.has(value))
+        return undefined;
+    return { id, measure, value };
+}
+/**
+ * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
+ * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
+ * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
+ */
+class Pivot {
+    file;
+    unit;
+    sink;
+    entries = new Map();
+    constructor(file, metricFields, keepAttributes, unit = 'line') {
+        this.file = file;
+        this.unit = unit;
+        this.sink = new RowsSink(file, metricFields, keepAttributes);
+    }
+    /** The query's entry, started at `line` the first time the id is seen. */
+    entry(id, line) {
+        let e = this.entries.get(id);
+        if (e === undefined) {
+            // A new id (the entries are keyed by id, so the sink never sees a repeat).
+            const row = this.sink.start(id, line);
+            e = { row, id, measures: new Map(), attrs: new Map() };
+            this.entries.set(id, e);
+        }
+        return e;
+    }
+    /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
+    measure(e, measure, line, put) {
+        if (measure === '')
+            throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure');
+        const earlier = e.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: e.id }, `measure ${quote(measure)} appears twice for query ${quote(e.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
+        }
+        e.measures.set(measure, line);
+        put();
+    }
+    /**
+     * Records an attribute of the query: true the first time (the caller stores it), false when a later line repeats
+     * it; a different value on a later line is refused.
+     */
+    attribute(e, key, text, line) {
+        const earlier = e.attrs.get(key);
+        if (earlier === undefined) {
+            e.attrs.set(key, { text, line });
+            return true;
+        }
+        if (earlier.text !== text) {
+            throw new InputError({ file: this.file, line, queryId: e.id }, `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
+        }
+        return false;
+    }
+    /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
+    finish() {
+        return this.sink.finish('write one line per query and measure: query_id,measure,value');
+    }
+}
+/**
+ * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
+ * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
+ */
+function notLongForm(where, names, idField, what) {
+    const found = names
+        .slice(0, 20)
+        .map((h) => quote(h, 40))
+        .join(', ');
+    return new InputError(where, `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`, `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`);
+}
+/** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
+async function readLongRows(file, layout, options) {
+    const pivot = new Pivot(file, options.metricFields, options.keepAttributes);
+    // long form names the measures in its data, so the metric columns are never those of the header
+    const forced = new Set();
+    if (layout === 'jsonl') {
+        let columns;
+        const onRecord = (record, line) => {
+            if (columns === undefined) {
+                const keys = record.keys.slice(0, record.size);
+                columns = longColumns(keys, forced, options.idField);
+                if (columns === undefined)
+                    throw notLongForm({ file, line }, keys, options.idField, 'file');
+            }
+            const { id: idKey, measure: mKey, value: vKey } = columns;
+            const id = memberValue(record, idKey);
+            const measure = memberValue(record, mKey);
+            if (typeof id !== 'string' || id === '')
+                throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)');
+            if (typeof measure !== 'string')
+                throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string');
+            const e = pivot.entry(id, line);
+            pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, memberValue(record, vKey), { line }));
+            for (let k = 0; k < record.size; k++) {
+                const key = record.keys[k];
+                if (key === idKey || key === mKey || key === vKey)
+                    continue;
+                const v = record.values[k];
+                if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), line))
+                    pivot.sink.value(e.row, key, v, { line });
+            }
+        };
+        await forEachJsonRecord(file, onRecord, { nonFinite: true, hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}' });
+        return pivot.finish();
+    }
+    let header;
+    let cols;
+    const onRecord = (fields, line) => {
+        if (header === undefined) {
+            header = fields.map((f) => f.trim());
+            const found = longColumns(header, forced, options.idField);
+            if (found === undefined)
+                throw notLongForm({ file, line }, header, options.idField, 'file');
+            cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) };
+            if (header[0] === '')
+                pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length === 1 && fields[0].trim() === '')
+            return;
+        const c = cols;
+        if (fields.length !== header.length)
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column');
+        const id = fields[c.id];
+        const measure = fields[c.measure].trim();
+        const e = pivot.entry(id, line);
+        pivot.measure(e, measure, line, () => pivot.sink.cell(e.row, measure, fields[c.value]));
+        for (let k = 0; k < header.length; k++) {
+            const key = header[k];
+            if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === ''))
+                continue;
+            if (pivot.attribute(e, key, fields[k], line))
+                pivot.sink.cell(e.row, key, fields[k]);
+        }
+    };
+    if (layout === 'csv')
+        await forEachCsvRecord(file, onRecord);
+    else
+        await forEachLine(file, (text, line) => onRecord(text.split('\t'), line));
+    if (header === undefined)
+        throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure');
+    return pivot.finish();
+}
+
+/**
+ * JSON shapes that hold aggregates, or per-query values the wrong way round, and would otherwise be read as
+ * per-query rows with made-up "queries" (BEIR's `ndcg`, `map`, ...) or refused with a misleading message.
+ * Each is recognised from the first keys of the document and refused by name, saying what to export instead:
+ * the gate needs one value per query and system, and recomputes every aggregate itself.
+ *
+ * A metric-major dump `{metric: {query_id: value}}` (ranx `run.scores`) is refused rather than read
+ * transposed: its outer keys are told from query ids only by their names, and a wrong guess would pair
+ * metrics as queries; the fix (transpose before dumping) is one line of Python.
+ */
+/** Keys of ranx `Report.to_dict()` (ranx 0.3 `report.py`, written by `Report.save` with `json.dumps(indent=4)`). */
+const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test']);
+/** Keys of each model's entry in a ranx Report (`{"bm25": {"scores": {...}, "comparisons": {...}, "win_tie_loss": {...}}}`). */
+const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss']);
+/** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
+const BEIR_KEYS = new Set(['ndcg', 'map', 'recall', 'precision', 'mrr', 'r_cap', 'recall_cap', 'hole', 'accuracy', 'top_k_accuracy']);
+/** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
+const BEIR_INNER = /^[A-Za-z_]+@\d+$/;
+/** Metric names as ranx, ir_measures, pytrec_eval and trec_eval spell them (lower or mixed case, optional @k or _k). */
+const METRIC_NAME = /^(?:ndcg|ndcg_burges|dcg|dcg_burges|map|mrr|precision|recall|f1|hits|hit_rate|r-precision|rprec|bpref|rbp|ap|rr|p|r|err|judged|recip_rank|p_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|success|accuracy)(?:@\d+)?$/i;
+/** The first key of a JSON object given as text (`{"a": ...` gives "a"), and the first key of its first value when that is an object. */
+function firstKeys(head) {
+    const outer = /^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*/.exec(head);
+    if (outer === null)
+        return {};
+    const inner = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(head.slice(outer[0].length));
+    return { outer: outer[1], inner: inner?.[1] };
+}
+/** Which of the refused shapes a document is, from its first keys in the head of the file; undefined for any other. */
+function notPerQueryShape(head) {
+    const { outer, inner } = firstKeys(head);
+    if (outer === undefined)
+        return undefined;
+    const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head);
+    if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner)))
+        return 'ranx-report';
+    if (inner === undefined)
+        return undefined;
+    if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner))
+        return 'beir-results';
+    if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner))
+        return 'metric-major';
+    return undefined;
+}
+/** The refusal of a document of shape `shape` (see {@link notPerQueryShape}), saying what to export instead. */
+function notPerQueryRefusal(file, head, shape) {
+    if (shape === 'ranx-report') {
+        return new InputError({ file, line: 1 }, 'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data', 'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself');
+    }
+    const { outer, inner } = firstKeys(head);
+    if (shape === 'beir-results') {
+        return new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: ${quote(outer)}: {${quote(inner)}: ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
+    }
+    return new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
+}
+/**
+ * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
+ * aggregate results or a metric-major dump; returns normally for anything else.
+ */
+function refuseNotPerQuery(file, head) {
+    const shape = notPerQueryShape(head);
+    if (shape !== undefined)
+        throw notPerQueryRefusal(file, head, shape);
+}
+
+/**
+ * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
+ * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
+ * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
+ * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
+ * line numbers. This reads the file in a window of 1 MiB, lexes its tokens with the one JSON tokenizer
+ * (./tokens.ts), keeps one key at a time, and reports every refusal
+ * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
+ * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
+ * overwritten silently), as in every JSON the gate reads (src/readers/json/document.ts). Every token is capped
+ * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
+ * bounded memory, instead of being collected whole.
+ */
+/**
+ * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
+ * room for ids that are whole question texts and bounds the memory one string can take (the only strings
+ * of this format are keys).
+ */
+const MAX_KEY_BYTES = 64 * 1024;
+/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
+const MAX_NUMBER_CHARS = 64;
+const BLOCK = 1 << 20;
+const fatal$1 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * A window over a file read with `readSync` (at most one block in memory): tokens are lexed from its bytes by the
+ * JSON tokenizer (./tokens.ts) once {@link ensure} has put a whole capped token in it; `peek` / `next` serve the
+ * structure between tokens and the slow path of strings with escapes or non-ASCII bytes.
+ */
+let Cursor$1 = class Cursor {
+    fd;
+    buf = Buffer.allocUnsafe(BLOCK);
+    /** Bytes of a string read by the slow path (grown on demand, reused across strings). */
+    scratch = Buffer.allocUnsafe(256);
+    pos = 0;
+    end = 0;
+    eof = false;
+    line = 1;
+    constructor(fd) {
+        this.fd = fd;
+    }
+    /** Makes at least `n` (at most one block) unread bytes available from `pos`, fewer only at the end of the file. */
+    ensure(n) {
+        if (this.end - this.pos >= n || this.eof)
+            return;
+        if (this.pos > 0) {
+            this.buf.copy(this.buf, 0, this.pos, this.end);
+            this.end -= this.pos;
+            this.pos = 0;
+        }
+        while (this.end < n && !this.eof) {
+            const got = readSync(this.fd, this.buf, this.end, BLOCK - this.end, null);
+            if (got === 0)
+                this.eof = true;
+            else
+                this.end += got;
+        }
+    }
+    peek() {
+        if (this.pos < this.end)
+            return this.buf[this.pos];
+        this.ensure(1);
+        return this.pos < this.end ? this.buf[this.pos] : -1;
+    }
+    next() {
+        const c = this.peek();
+        if (c >= 0)
+            this.pos++;
+        return c;
+    }
+    skipSpace() {
+        for (;;) {
+            const { buf, end } = this;
+            let pos = this.pos;
+            while (pos < end) {
+                const c = buf[pos];
+                if (c === 0x20 || c === 0x09 || c === 0x0d)
+                    pos++;
+                else if (c === 0x0a) {
+                    pos++;
+                    this.line++;
+                }
+                else
+                    break;
+            }
+            this.pos = pos;
+            if (pos < end)
+                return;
+            this.ensure(1);
+            if (this.pos >= this.end)
+                return;
+        }
+    }
+};
+/**
+ * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
+ * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
+ * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
+ */
+function readNestedNumbers(file, handler, words) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        return parse$1(new Cursor$1(fd), file, handler, words);
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const code = error.code;
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        throw error;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function parse$1(cur, file, handler, words) {
+    const reading = { file, words, passOn: handler.notNumber !== undefined };
+    const fail = (message, hint) => {
+        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
+    };
+    // UTF-8 byte order mark
+    if (cur.peek() === 0xef) {
+        cur.next();
+        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
+            fail('is not valid UTF-8', 'save the file as UTF-8');
+    }
+    cur.skipSpace();
+    if (cur.next() !== 0x7b)
+        fail(`is not ${words.what}: it does not start with "{"`);
+    const seen = new Map();
+    // the inner keys of the current query, with their lines (cleared for each query)
+    const innerSeen = new Map();
+    let entries = 0;
+    cur.skipSpace();
+    if (cur.peek() === 0x7d)
+        fail('is an empty JSON object (no queries)', 'write at least one query');
+    for (;;) {
+        cur.skipSpace();
+        const line = cur.line;
+        if (cur.peek() !== 0x22)
+            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
+        const key = readString(cur, file);
+        if (key === '')
+            fail('a query id is the empty string', 'every query needs a non-empty id');
+        const earlier = seen.get(key);
+        if (earlier !== undefined)
+            fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
+        seen.set(key, line);
+        innerSeen.clear();
+        cur.skipSpace();
+        if (cur.next() !== 0x3a)
+            fail(`expected ":" after ${quote(key)}`);
+        cur.skipSpace();
+        if (cur.peek() !== 0x7b) {
+            fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
+        }
+        cur.next();
+        handler.outer(key, line);
+        cur.skipSpace();
+        if (cur.peek() === 0x7d)
+            cur.next();
+        else {
+            for (;;) {
+                cur.skipSpace();
+                const innerLine = cur.line;
+                if (cur.peek() !== 0x22)
+                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
+                const inner = readString(cur, file);
+                if (inner === '')
+                    fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`);
+                const innerEarlier = innerSeen.get(inner);
+                if (innerEarlier !== undefined) {
+                    fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`);
+                }
+                innerSeen.set(inner, innerLine);
+                cur.skipSpace();
+                if (cur.next() !== 0x3a)
+                    fail(`expected ":" after ${quote(inner)}`);
+                cur.skipSpace();
+                const value = readNumber(cur, reading, inner, key);
+                if (typeof value === 'number')
+                    handler.entry(inner, value, innerLine);
+                else
+                    handler.notNumber?.(inner, value, innerLine);
+                entries++;
+                cur.skipSpace();
+                const c = cur.next();
+                if (c === 0x2c)
+                    continue;
+                if (c === 0x7d)
+                    break;
+                fail(`expected "," or "}" in query ${quote(key)}, found ${describe$1(c)}`);
+            }
+        }
+        cur.skipSpace();
+        const c = cur.next();
+        if (c === 0x2c)
+            continue;
+        if (c === 0x7d)
+            break;
+        fail(`expected "," or "}" after query ${quote(key)}, found ${describe$1(c)}`);
+    }
+    cur.skipSpace();
+    if (cur.peek() !== -1)
+        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
+    return { outerKeys: seen.size, entries };
+}
+function describe$1(c) {
+    if (c < 0)
+        return 'the end of the file';
+    if (c >= 0x20 && c < 0x7f)
+        return JSON.stringify(String.fromCharCode(c));
+    return `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+function valueKind(c) {
+    if (c === 0x5b)
+        return 'an array';
+    if (c === 0x22)
+        return 'a string';
+    if (c === 0x6e)
+        return 'null';
+    if (c === 0x74 || c === 0x66)
+        return 'a boolean';
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
+        return 'a number';
+    return describe$1(c);
+}
+/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
+function readString(cur, file) {
+    cur.next();
+    // The fast path: a plain string (printable ASCII, no escape) read from the window in one scan.
+    cur.ensure(MAX_KEY_BYTES + 1);
+    const from = cur.pos;
+    const limit = Math.min(cur.end, from + MAX_KEY_BYTES + 1);
+    const close = plainStringEnd(cur.buf, from, limit);
+    if (close >= 0) {
+        cur.pos = close + 1;
+        return cur.buf.toString('latin1', from, close);
+    }
+    if (close === CUT && limit === from + MAX_KEY_BYTES + 1)
+        tooLongKey(file, cur.line, cur.buf.toString('latin1', from, from + 40));
+    // An escape, a byte the plain path does not take, or the end of the file: byte by byte from the string's start.
+    let n = 0;
+    let ascii = true;
+    const push = (b) => {
+        if (n === MAX_KEY_BYTES)
+            tooLongKey(file, cur.line, cur.scratch.toString('utf8', 0, 40));
+        if (n === cur.scratch.length) {
+            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
+            cur.scratch.copy(grown, 0, 0, n);
+            cur.scratch = grown;
+        }
+        cur.scratch[n++] = b;
+    };
+    const pushText = (text) => {
+        for (const b of Buffer.from(text, 'utf8'))
+            push(b);
+        ascii = false;
+    };
+    const bad = (message) => {
+        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
+    };
+    for (;;) {
+        const c = cur.next();
+        if (c < 0)
+            bad('a string is never closed (the file ends inside quotes)');
+        if (c === 0x22)
+            break;
+        if (c < 0x20)
+            bad('a control character (such as a line break) inside a string');
+        if (c !== 0x5c) {
+            if (c >= 0x80)
+                ascii = false;
+            push(c);
+            continue;
+        }
+        const e = cur.next();
+        switch (e) {
+            case 0x22:
+                push(0x22);
+                break;
+            case 0x5c:
+                push(0x5c);
+                break;
+            case 0x2f:
+                push(0x2f);
+                break;
+            case 0x62:
+                push(0x08);
+                break;
+            case 0x66:
+                push(0x0c);
+                break;
+            case 0x6e:
+                push(0x0a);
+                break;
+            case 0x72:
+                push(0x0d);
+                break;
+            case 0x74:
+                push(0x09);
+                break;
+            case 0x75: {
+                let unit = readHex4(cur, bad);
+                if (unit >= 0xd800 && unit <= 0xdbff) {
+                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
+                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
+                    const low = readHex4(cur, bad);
+                    if (low < 0xdc00 || low > 0xdfff)
+                        bad('an unpaired surrogate escape in a string');
+                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                }
+                else if (unit >= 0xdc00 && unit <= 0xdfff)
+                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
+                if (unit < 0x80)
+                    push(unit);
+                else
+                    pushText(String.fromCodePoint(unit));
+                break;
+            }
+            default:
+                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
+        }
+    }
+    if (ascii)
+        return cur.scratch.toString('latin1', 0, n);
+    try {
+        return fatal$1.decode(cur.scratch.subarray(0, n));
+    }
+    catch {
+        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+/** The refusal of a key over {@link MAX_KEY_BYTES}, naming how it starts. */
+function tooLongKey(file, line, start) {
+    throw new InputError({ file, line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(start)})`, 'query ids, document ids and measure names are short strings; is this the right file?');
+}
+function readHex4(cur, bad) {
+    let v = 0;
+    for (let i = 0; i < 4; i++) {
+        const c = cur.next();
+        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+        if (d < 0)
+            bad('an invalid \\u escape in a string');
+        v = v * 16 + d;
+    }
+    return v;
+}
+/** `score of "d7" in query "q1"`: built only for a refusal, as the hot path reads millions of numbers. */
+function valueOf(words, inner, key) {
+    return `${words.value} of ${quote(inner)} in query ${quote(key)}`;
+}
+/**
+ * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
+ * non-finite words are returned as tokens for the handler to decide.
+ */
+function readNumber(cur, reading, inner, key) {
+    const { file, words, passOn } = reading;
+    const line = cur.line;
+    const first = cur.peek();
+    if (first === 0x22 || first === 0x7b || first === 0x5b) {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
+    }
+    // The token runs to the next delimiter; it is lexed from the window (the cap bounds what must be in it).
+    cur.ensure(MAX_NUMBER_CHARS + 1);
+    const { buf } = cur;
+    const from = cur.pos;
+    const limit = Math.min(cur.end, from + MAX_NUMBER_CHARS + 1);
+    let to = from;
+    while (to < limit) {
+        const c = buf[to];
+        if (c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
+            break;
+        to++;
+    }
+    if (to - from > MAX_NUMBER_CHARS) {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is longer than ${MAX_NUMBER_CHARS} characters (${quote(buf.toString('latin1', from, from + MAX_NUMBER_CHARS), 20)})`, `write each ${words.value} as a JSON number such as 12.5`);
+    }
+    cur.pos = to;
+    if (numberEnd(buf, from, to) === to) {
+        const value = numberValue(buf, from, to);
+        if (!Number.isFinite(value))
+            throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number');
+        return value;
+    }
+    const text = buf.toString('latin1', from, to);
+    if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity'))
+        return text;
+    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
+    }
+    if (text === 'null') {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
+    }
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
+}
+
+/**
+ * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
+ * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
+ * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
+ * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
+ * into a dict of dicts. Read streaming, with line numbers.
+ */
+function readPytrecEvalRows(file, metricFields) {
+    const sink = new RowsSink(file, metricFields);
+    const shape = new InnerKeys(metricFields);
+    let row;
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            row = sink.start(id, line);
+            shape.query();
+        },
+        entry: (measure, value, line) => {
+            shape.key(measure);
+            if (row === undefined)
+                return;
+            // a measure twice in a query is refused by the reader (like every repeated JSON key)
+            // every measure is a number: a metric when the rules name it, a numeric field otherwise
+            sink.value(row, measure, value, { line });
+        },
+        // null (pandas' to_json) is a missing value; NaN (json.dump) is refused where the rules read it, else not read
+        notNumber: (measure, token, line) => {
+            shape.key(measure);
+            if (row !== undefined)
+                sink.token(row, measure, token, { line });
+        }
+    }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
+    const run = shape.runLike();
+    if (run !== undefined) {
+        throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS);
+    }
+    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
+}
+/** Most distinct inner keys counted (a run may hold millions of document ids; the count only has to pass a bound). */
+const MAX_COUNTED_KEYS = 100_000;
+/**
+ * The inner keys of a `{outer: {inner: number}}` file read as per-query results, to tell a run given by mistake
+ * (ranx `Run.save`, `json.dump(run)`) from per-query measures: measures repeat in every query, so the distinct
+ * inner keys are about as many as one query holds; a run's document ids differ from query to query. Only asked
+ * when none of the rules' metrics was found, so a file the gate can read is never refused by this guess.
+ */
+class InnerKeys {
+    metricFields;
+    distinct = new Set();
+    queries = 0;
+    inQuery = 0;
+    most = 0;
+    metricSeen = false;
+    constructor(metricFields) {
+        this.metricFields = metricFields;
+    }
+    query() {
+        this.queries++;
+        this.inQuery = 0;
+    }
+    key(name) {
+        this.inQuery++;
+        if (this.inQuery > this.most)
+            this.most = this.inQuery;
+        if (this.metricFields.has(name))
+            this.metricSeen = true;
+        if (this.distinct.size < MAX_COUNTED_KEYS)
+            this.distinct.add(name);
+    }
+    /** How the keys look like a run's ("6000 different keys under 60 queries, at most 100 in one"), or undefined. */
+    runLike() {
+        if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most)
+            return undefined;
+        const count = this.distinct.size === MAX_COUNTED_KEYS ? `more than ${MAX_COUNTED_KEYS}` : String(this.distinct.size);
+        return `${count} different keys under ${this.queries} queries, at most ${this.most} in one`;
+    }
+}
+
+/**
+ * ragas' per-sample exports. ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample:
+ * the inputs (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`,
+ * `answer`, `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
+ * `answer_relevancy`, ...). ragas itself writes no file; pandas does (`to_csv`, `to_json(orient="records")`,
+ * `to_json(orient="records", lines=True)`), and every one of them is read by the generic per-sample records reader
+ * (src/readers/importers/records-rows.ts). What is ragas' own is how its exports are recognised: by these column
+ * names (src/readers/formats.ts).
+ */
+/** Column names that mark a ragas export (current and 0.1 names). */
+const RAGAS_COLUMNS = new Set(['user_input', 'retrieved_contexts', 'reference_contexts', 'response', 'reference', 'question', 'contexts', 'answer', 'ground_truth', 'ground_truths']);
+/** True when the columns look like a ragas export. */
+function looksLikeRagas(columns) {
+    for (const c of columns)
+        if (RAGAS_COLUMNS.has(c))
+            return true;
+    return false;
+}
+
+/**
+ * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
+ * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
+ * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
+ * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
+ */
+/** Streams a JSON-object run into `collector` (one block per query, in file order). */
+function readRanxRun(file, collector) {
+    const summary = readNestedNumbers(file, {
+        outer: (id, line) => collector.startQuery(id, line),
+        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
+    }, { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' });
+    return summary.entries;
+}
+/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
+function readRanxQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            current = id;
+            builder.query(id, line);
+        },
+        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
+    }, { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' });
+    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
+ * A CBOR (RFC 8949) decoder for exactly one shape: a map of text keys to maps of text keys to numbers,
+ * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
+ * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
+ * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
+ * Keys are capped like the JSON reader's (src/readers/json/nested.ts) and repeated keys are refused at
+ * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
+ * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
+ */
+/** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
+class CborShapeError extends Error {
+}
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const MAJOR_NAMES = ['an unsigned integer', 'a negative integer', 'a byte string', 'a text string', 'an array', 'a map', 'a tag', 'a simple value or float'];
+/** Decodes an IEEE 754 half-precision float. */
+function half(bits) {
+    const exp = (bits >>> 10) & 0x1f;
+    const mant = bits & 0x3ff;
+    const sign = bits & 0x8000 ? -1 : 1;
+    if (exp === 0)
+        return sign * mant * 2 ** -24;
+    if (exp === 31)
+        return mant === 0 ? sign * Infinity : NaN;
+    return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+class Reader {
+    b;
+    pos = 0;
+    view;
+    constructor(b) {
+        this.b = b;
+        this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    need(n) {
+        if (this.pos + n > this.b.length)
+            throw new CborShapeError(`is cut short at byte ${this.pos}`);
+    }
+    /** Reads an item head: its major type and argument (lengths and integers; float bits for major 7). */
+    head() {
+        const at = this.pos;
+        this.need(1);
+        const first = this.b[this.pos++];
+        const major = first >>> 5;
+        const info = first & 31;
+        let arg;
+        if (info < 24)
+            arg = info;
+        else if (info === 24) {
+            this.need(1);
+            arg = this.b[this.pos];
+            this.pos += 1;
+        }
+        else if (info === 25) {
+            this.need(2);
+            arg = this.view.getUint16(this.pos);
+            this.pos += 2;
+        }
+        else if (info === 26) {
+            this.need(4);
+            arg = this.view.getUint32(this.pos);
+            this.pos += 4;
+        }
+        else if (info === 27) {
+            this.need(8);
+            arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4);
+            this.pos += 8;
+        }
+        else if (info === 31)
+            throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`);
+        else
+            throw new CborShapeError(`has a malformed item head at byte ${at}`);
+        return { major, info, arg, at };
+    }
+    mapLength(what) {
+        const h = this.head();
+        if (h.major !== 5)
+            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`);
+        return h.arg;
+    }
+    text(maxBytes, what) {
+        const h = this.head();
+        if (h.major !== 3)
+            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`);
+        if (h.arg > maxBytes)
+            throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`);
+        this.need(h.arg);
+        let s;
+        try {
+            s = utf8.decode(this.b.subarray(this.pos, this.pos + h.arg));
+        }
+        catch {
+            throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
+        }
+        this.pos += h.arg;
+        return s;
+    }
+    number(what) {
+        const at = this.pos;
+        this.need(1);
+        const first = this.b[this.pos];
+        const h = this.head();
+        if (h.major === 0)
+            return h.arg;
+        if (h.major === 1)
+            return -1 - h.arg;
+        if (h.major === 7) {
+            if (h.info === 25)
+                return half(h.arg);
+            if (h.info === 26)
+                return this.view.getFloat32(this.pos - 4);
+            if (h.info === 27)
+                return this.view.getFloat64(this.pos - 8);
+            if (first === 0xf6 || first === 0xf7)
+                throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`);
+            if (first === 0xf4 || first === 0xf5)
+                throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`);
+        }
+        throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`);
+    }
+    done() {
+        return this.pos >= this.b.length;
+    }
+}
+/**
+ * Decodes `bytes` as `{outer: {inner: number}}`, handing each entry to `handler` in stored order; returns the
+ * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
+ * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
+ */
+function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
+    const r = new Reader(bytes);
+    const outerCount = r.mapLength('the whole file');
+    const seenOuter = new Map();
+    let ordinal = 0;
+    for (let q = 0; q < outerCount; q++) {
+        const key = r.text(maxKeyBytes, words.outerKey);
+        const earlier = seenOuter.get(key);
+        if (earlier !== undefined)
+            throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`);
+        seenOuter.set(key, q + 1);
+        handler.outer(key, ordinal + 1);
+        const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`);
+        const seenInner = new Set();
+        for (let d = 0; d < innerCount; d++) {
+            const inner = r.text(maxKeyBytes, words.innerKey);
+            if (seenInner.has(inner))
+                throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`);
+            seenInner.add(inner);
+            ordinal++;
+            handler.entry(inner, r.number(words.value), ordinal);
+        }
+    }
+    if (!r.done())
+        throw new CborShapeError(`has ${bytes.length - r.pos} bytes after the map (at byte ${r.pos})`);
+    return ordinal;
+}
+
+/**
+ * ranx's `.lz4` runs: `Run.save("run.lz4")` calls `save_lz4(self.to_dict(), path)` (ranx 0.3.20 `ranx/io.py`),
+ * which writes `lz4.frame.compress(cbor2.dumps(run), compression_level=16)` through `lz4.frame.open(path, "wb")`:
+ * an LZ4 frame whose content is itself an LZ4 frame whose content is the CBOR of `{query_id: {doc_id: score}}`.
+ * (ranx 0.3.20's `Qrels.save` has no lz4 kind, but `load_lz4` reads qrels from ranxhub in the same layout, so
+ * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
+ *
+ * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
+ * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
+ * reads whole; a larger run is refused with the formats that stream.
+ */
+const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
+const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
+/** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
+async function cborOf(file, what) {
+    const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
+    try {
+        const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES);
+        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer;
+    }
+    catch (error) {
+        if (error instanceof Lz4FrameError)
+            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT);
+        throw error;
+    }
+}
+function decode$1(file, cbor, decoding) {
+    const { handler, words, example } = decoding;
+    try {
+        decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES);
+    }
+    catch (error) {
+        if (error instanceof CborShapeError)
+            throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`);
+        throw error;
+    }
+}
+/** Reads a ranx `.lz4` run into `collector` (one block per query, in stored order). Errors give the entry number (from 1) as the line. */
+async function readRanxLz4Run(file, collector) {
+    const cbor = await cborOf(file, 'run');
+    let current = '';
+    decode$1(file, cbor, {
+        handler: {
+            outer: (id, ordinal) => {
+                current = id;
+                collector.startQuery(id, ordinal);
+            },
+            entry: (doc, score, ordinal) => {
+                if (!Number.isFinite(score))
+                    throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)');
+                collector.add(toByteString(doc), score, ordinal);
+            }
+        },
+        words: { outerKey: 'query id', innerKey: 'document id', value: 'score' },
+        example: '{"q1": {"doc7": 12.5}}'
+    });
+}
+/** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
+async function readRanxLz4Qrels(file) {
+    const cbor = await cborOf(file, 'judgments file');
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    decode$1(file, cbor, {
+        handler: {
+            outer: (id, ordinal) => {
+                current = id;
+                builder.query(id, ordinal);
+            },
+            entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
+        },
+        words: { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
+        example: '{"q1": {"doc7": 1}}'
+    });
+    return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
+ * Per-sample records: one record per question with its metric columns, as any evaluator that keeps a table of
+ * samples writes it through pandas (ragas' `result.to_pandas()` is the best-known one):
+ * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
+ *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
+ * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
+ * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
+ * pandas' default `to_json` layout (orient="columns") is refused with the fix.
+ *
+ * Query ids: such rows often carry none, yet the gate pairs baseline and candidate by id. The id is the
+ * `query_id` column, else an `id` column, else the column the user names with `--id-field` (`--id-field
+ * user_input` makes the question text the id). Without any of these the file is refused: pairing by row position
+ * or by a hash would silently pair different questions when the two exports differ in order or content. This is
+ * the reader `--id-field` selects for any CSV or JSON Lines rows file.
+ */
+/** Id columns tried in this order when the user names none. */
+const ID_COLUMNS = ['query_id', 'id'];
+/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
+async function readRecordsRows(file, layout, options) {
+    if (layout === 'csv')
+        return readCsvRecords(file, options);
+    if (layout === 'jsonl')
+        return readJsonlRecords(file, options);
+    return readJsonRecords(file, options);
+}
+function chooseId(columns, file, idField, line) {
+    if (idField !== undefined) {
+        if (!columns.includes(idField)) {
+            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns
+                .slice(0, 30)
+                .map((c) => quote(c, 40))
+                .join(', ')}`);
+        }
+        return idField;
+    }
+    const found = ID_COLUMNS.find((c) => columns.includes(c));
+    if (found !== undefined)
+        return found;
+    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
+    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
+}
+function idText(value, file, column, where) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value))
+        return String(value);
+    if (typeof value === 'number') {
+        throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
+    }
+    throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
+}
+async function readCsvRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    let header = null;
+    let idColumn = -1;
+    let indexColumn = -1;
+    await forEachCsvRecord(file, (fields, line) => {
+        if (header === null) {
+            header = fields.map((f) => f.trim());
+            const seen = new Set();
+            header.forEach((name, c) => {
+                if (name === '' && c === 0) {
+                    indexColumn = 0;
+                    return;
+                }
+                if (name === '')
+                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
+                if (seen.has(name))
+                    throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
+                seen.add(name);
+            });
+            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
+            if (indexColumn === 0)
+                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length !== header.length) {
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
+        }
+        const row = sink.start(fields[idColumn], line);
+        if (row === undefined)
+            return;
+        for (let c = 0; c < header.length; c++) {
+            if (c === idColumn || c === indexColumn)
+                continue;
+            sink.cell(row, header[c], fields[c]);
+        }
+    });
+    if (header === null)
+        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
+    return sink.finish('write one row per question after the header');
+}
+async function readJsonlRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    let idColumn;
+    await forEachJsonRecord(file, (m, line) => {
+        idColumn ??= chooseId(m.keys.slice(0, m.size), file, options.idField, line);
+        addRecord(sink, m, idColumn, line);
+    }, { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' });
+    return sink.finish('write one JSON object per question');
+}
+async function readJsonRecords(file, options) {
+    return jsonRecordsToRows(await readJsonDocument(file, 'per-sample export'), file, options);
+}
+/** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
+function jsonRecordsToRows(doc, file, options) {
+    if (isObject(doc)) {
+        const keys = Object.keys(doc);
+        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
+            throw columnsOrient(file);
+        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
+    }
+    if (!Array.isArray(doc))
+        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
+    return recordsToRows(doc, file, options);
+}
+/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
+function recordsToRows(records, file, options) {
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    let idColumn;
+    records.forEach((record, i) => {
+        if (!isObject(record))
+            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
+        const keys = Object.keys(record);
+        idColumn ??= chooseId(keys, file, options.idField);
+        addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, `[${i}]`);
+    });
+    return sink.finish('the array is empty: write one record per question');
+}
+/** One record into the sink; `place` is its line, or for a record of a JSON document its label (`[3]`). */
+function addRecord(sink, record, idColumn, place) {
+    const line = typeof place === 'number' ? place : 0;
+    const label = typeof place === 'number' ? `line ${place}` : place;
+    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
+    const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where), line, label);
+    if (row === undefined)
+        return;
+    for (let k = 0; k < record.size; k++) {
+        const key = record.keys[k];
+        if (key === idColumn)
+            continue;
+        sink.value(row, key, record.values[k], line > 0 ? {} : { key: `${label}.${key}` });
+    }
+}
+/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
+function columnsOrient(file) {
+    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
+}
+
+/**
+ * What format detection looks at (src/readers/detect.ts): a file's name, its first {@link HEAD_BYTES} bytes and
+ * the features the registry's sniffs ask about (first character, first line, first JSON record, first key, a
+ * header's columns), each computed once and only when asked; the head is read on first use, so a format decided
+ * by `--input-format` or by the name alone never opens the file here. A sniff that needs more than the head (a
+ * whole JSON document, a Parquet footer, every line of a measure listing) computes it through {@link Probe.memo},
+ * so the reader the detection picks gets it without reading the file again.
+ */
+/** The first four bytes of every Parquet file (and its last four). */
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31];
+/** How many bytes detection looks at. */
+const HEAD_BYTES = 65536;
+/** The first line of `text` that is not blank, without its line terminator, or '' (line 0) when there is none. */
+function firstContentLine(text) {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].replace(/\r$/, '');
+        if (line.trim() !== '')
+            return { text: line, line: i + 1 };
+    }
+    return { text: '', line: 0 };
+}
+/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
+function csvHeader(line) {
+    const out = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quoted) {
+            if (c === '"' && line[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"')
+                quoted = false;
+            else
+                field += c;
+        }
+        else if (c === '"')
+            quoted = true;
+        else if (c === ',') {
+            out.push(field.trim());
+            field = '';
+        }
+        else
+            field += c;
+    }
+    out.push(field.trim());
+    return out;
+}
+/**
+ * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
+ * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
+ * parsing the whole document.
+ */
+function firstValueStart(head) {
+    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
+    return m ? m[1] : '';
+}
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+function sniffBraceRun(head) {
+    const { text } = firstContentLine(head);
+    if (text.includes('"query_id"'))
+        return 'jsonl';
+    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
+}
+/** The first {@link HEAD_BYTES} bytes of `file` (fewer when it is shorter); a file that cannot be read is refused by name. */
+function readHeadBytes(file) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        let bytesRead;
+        try {
+            bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0);
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        return buf.subarray(0, bytesRead);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/** One file as detection sees it; every feature is computed on first use and kept. */
+class Probe {
+    file;
+    metricFields;
+    idField;
+    headBytes;
+    computed = new Map();
+    pending = new Map();
+    constructor(input) {
+        this.file = input.file;
+        this.headBytes = input.head?.subarray(0, HEAD_BYTES);
+        this.metricFields = input.metricFields ?? new Set();
+        this.idField = input.idField;
+    }
+    once(key, compute) {
+        if (this.computed.has(key))
+            return this.computed.get(key);
+        const value = compute();
+        this.computed.set(key, value);
+        return value;
+    }
+    /** The first {@link HEAD_BYTES} bytes of the file. */
+    get bytes() {
+        this.headBytes ??= readHeadBytes(this.file);
+        return this.headBytes;
+    }
+    /** The head as text (UTF-8, byte order mark removed; a character cut by the head's end is replaced). */
+    get head() {
+        return this.once('head', () => this.bytes.toString('utf8').replace(/^\ufeff/, ''));
+    }
+    /** True when the file's name ends in `.ext` (any case). */
+    named(ext) {
+        return (ext === 'csv' ? /\.csv$/i : /\.tsv$/i).test(this.file);
+    }
+    /** True when the file starts with these bytes (a magic number). */
+    startsWith(magic) {
+        const bytes = this.bytes;
+        return bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+    }
+    /** The first non-blank character of the head, or '' for an empty file. */
+    get firstChar() {
+        return this.once('firstChar', () => /\S/.exec(this.head)?.[0] ?? '');
+    }
+    /** The first byte after a byte order mark and JSON's white space, as a character ('' when there is none). */
+    get firstJsonChar() {
+        return this.once('firstJsonChar', () => {
+            const b = this.bytes;
+            let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+            while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d))
+                i++;
+            return i < b.length ? String.fromCharCode(b[i]) : '';
+        });
+    }
+    /** The first non-blank line of the head, and its number. */
+    get firstLine() {
+        return this.once('firstLine', () => firstContentLine(this.head));
+    }
+    /** The first line as a JSON object (Python's bare NaN allowed, a repeated key keeping the last), or undefined. */
+    get firstRecord() {
+        return this.once('firstRecord', () => {
+            const text = this.firstLine.text;
+            const value = tryJson(text) ?? parseJsonWithNonFinite(text)?.value;
+            return isObject(value) ? value : undefined;
+        });
+    }
+    /** The keys of {@link firstRecord} (empty when there is none). */
+    get firstRecordKeys() {
+        return this.once('firstRecordKeys', () => Object.keys(this.firstRecord ?? {}));
+    }
+    /** For a head starting with `{`: its first key as written (escapes kept), or undefined. */
+    get firstKey() {
+        return this.once('firstKey', () => /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(this.head)?.[1]);
+    }
+    /** {@link firstValueStart} of the head. */
+    get firstValueStart() {
+        return this.once('firstValueStart', () => firstValueStart(this.head));
+    }
+    /** The first line's CSV columns. */
+    get csvHeader() {
+        return this.once('csvHeader', () => csvHeader(this.firstLine.text));
+    }
+    /** The first line split at tabs, each name trimmed. */
+    get tabHeader() {
+        return this.once('tabHeader', () => this.firstLine.text.split('\t').map((h) => h.trim()));
+    }
+    /**
+     * What a sniff computed beyond the head (a whole document, a Parquet footer's columns, a listing's lines), once
+     * per probe under `key`: the detection and the reader it picks share it. A refusal thrown while computing it is
+     * the file's refusal.
+     */
+    async memo(key, compute) {
+        if (this.computed.has(key))
+            return this.computed.get(key);
+        let running = this.pending.get(key);
+        if (running === undefined) {
+            running = compute();
+            this.pending.set(key, running);
+        }
+        const value = await running;
+        this.computed.set(key, value);
+        return value;
+    }
+}
+
+/**
+ * A file that is valid JSON but none of the shapes the gate reads (a results summary, a config, a list of
+ * numbers) used to reach the JSON Lines reader, which said its first line "is not valid JSON" and asked for one
+ * object per line: wrong on both counts for a pretty-printed document. This module recognises that case and says
+ * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
+ * which JSON shapes are read.
+ */
+/** A head this long may be cut (a cut character or a byte order mark costs up to 3 bytes of {@link HEAD_BYTES}). */
+const HEAD_BYTES_SEEN = HEAD_BYTES - 3;
+/** How many keys of an object the message names. */
+const SHOWN_KEYS = 5;
+/** Longest key shown (characters). */
+const SHOWN_KEY_CHARS = 40;
+/** The JSON shapes read as per-query rows (docs/importers.md). */
+const ROWS_JSON_SHAPES = 'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md';
+/** The JSON shapes read as a run. */
+const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md';
+/** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
+function kind(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return `an array of ${value.length}`;
+    if (isObject(value))
+        return `an object of ${Object.keys(value).length} keys`;
+    if (typeof value === 'string')
+        return 'text';
+    return typeof value;
+}
+/**
+ * The top-level shape of a parsed JSON document, for a message: `an object with 2 keys: "experiment" (text),
+ * "results" (an array of 2)`, `an array of 3 items, the first a number`, `a single number`.
+ */
+function describeJsonShape(value) {
+    if (isObject(value)) {
+        const keys = Object.keys(value);
+        if (keys.length === 0)
+            return 'an empty object {}';
+        const shown = keys.slice(0, SHOWN_KEYS).map((k) => `${quote(k, SHOWN_KEY_CHARS)} (${kind(value[k])})`);
+        const more = keys.length > SHOWN_KEYS ? `, and ${keys.length - SHOWN_KEYS} more` : '';
+        return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`;
+    }
+    if (Array.isArray(value)) {
+        if (value.length === 0)
+            return 'an empty array []';
+        const first = kind(value[0]);
+        return `an array of ${value.length} item${value.length === 1 ? '' : 's'}, the first ${first === 'text' || first === 'null' || first === 'number' || first === 'boolean' ? `a ${first === 'text' ? 'string' : first}` : first}`;
+    }
+    return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`;
+}
+/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
+function refuseUnrecognisedJson(file, value, read) {
+    throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`);
+}
+/**
+ * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
+ * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, that document (a
+ * repeated key keeping the last: it is only shown, never read); undefined otherwise (the JSON Lines reader then
+ * names the broken line). Reads the whole file only in that case, and only under the whole-document cap.
+ */
+async function wholeJsonDocument(probe) {
+    const { text, line } = probe.firstLine;
+    if (line === 0 || tryJson(text) !== undefined)
+        return undefined;
+    if (probe.head.split('\n').length <= line && Buffer.byteLength(probe.head) >= HEAD_BYTES_SEEN)
+        return undefined; // the first line may go on past the head
+    return probe.memo('whole-json', async () => {
+        let whole;
+        try {
+            whole = await readWholeText(probe.file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' });
+        }
+        catch {
+            return undefined;
+        }
+        const value = tryJson(whole);
+        return value === undefined ? undefined : { value };
+    });
+}
+
+/**
+ * JSON Lines run reader. Two record shapes, freely mixed:
+ * - one document per line: `{"query_id": "q1", "doc_id": "d7", "score": 3.2}`;
+ * - one query per line: `{"query_id": "q1", "results": [{"doc_id": "d7", "score": 3.2}, ...], ...}`, whose
+ *   other top-level fields travel into the query's row: numbers (and null) as metric values, strings and
+ *   booleans as attributes (slices). Objects and arrays are skipped and named in a note.
+ * Query ids must be JSON strings: a numeric id would lose leading zeros and precision ("01" vs 1).
+ */
+const RESERVED = new Set(['query_id', 'results', 'doc_id', 'score']);
+/** Reads a JSON Lines run into `collector`; returns skipped (non-scalar) passthrough field names. */
+async function readJsonlRun(file, collector) {
+    const skipped = new Set();
+    const recordSeen = new Set();
+    const hint = 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}';
+    await forEachJsonRecord(file, (obj, line) => {
+        const id = queryId(memberValue(obj, 'query_id'), file, line);
+        if (hasMember(obj, 'results')) {
+            const results = memberValue(obj, 'results');
+            if (!Array.isArray(results)) {
+                throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]');
+            }
+            if (recordSeen.has(id)) {
+                throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query');
+            }
+            recordSeen.add(id);
+            collector.startQuery(id, line);
+            for (let i = 0; i < results.length; i++) {
+                const r = results[i];
+                if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+                    throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}');
+                }
+                collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line);
+            }
+            const values = new Map();
+            const attrs = new Map();
+            for (let k = 0; k < obj.size; k++) {
+                const key = obj.keys[k];
+                if (RESERVED.has(key))
+                    continue;
+                const v = obj.values[k];
+                if (typeof v === 'number') {
+                    if (!Number.isFinite(v))
+                        throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)');
+                    values.set(key, v);
+                }
+                else if (v === null)
+                    values.set(key, null);
+                else if (typeof v === 'string')
+                    attrs.set(key, v);
+                else if (typeof v === 'boolean')
+                    attrs.set(key, String(v));
+                else
+                    skipped.add(key);
+            }
+            collector.setFields(values, attrs);
+            return;
+        }
+        collector.startQuery(id, line);
+        collector.add(docId(memberValue(obj, 'doc_id'), file, line, 'doc_id'), score(memberValue(obj, 'score'), file, line, 'score'), line);
+    }, { hint });
+    return skipped;
+}
+function queryId(value, file, line) {
+    if (typeof value === 'string' && value !== '')
+        return value;
+    if (typeof value === 'number') {
+        throw new InputError({ file, line }, `query_id ${String(value)} is a JSON number`, `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`);
+    }
+    throw new InputError({ file, line }, 'has no "query_id" string', 'every record names its query as "query_id": "..."');
+}
+function docId(value, file, line, key) {
+    if (typeof value === 'string' && value !== '')
+        return toByteString(value);
+    throw new InputError({ file, line, key }, `${key} is not a non-empty string`, 'document ids are JSON strings');
+}
+function score(value, file, line, key) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return value;
+    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${quote(value)})`, 'scores are JSON numbers such as 12.5');
+}
+
+/** @type {import('../src/types.d.ts').ParquetType[]} */
+const ParquetTypes = [
+  'BOOLEAN',
+  'INT32',
+  'INT64',
+  'INT96', // deprecated
+  'FLOAT',
+  'DOUBLE',
+  'BYTE_ARRAY',
+  'FIXED_LEN_BYTE_ARRAY',
+];
+
+/** @type {import('../src/types.d.ts').Encoding[]} */
+const Encodings = [
+  'PLAIN',
+  'GROUP_VAR_INT', // deprecated
+  'PLAIN_DICTIONARY',
+  'RLE',
+  'BIT_PACKED', // deprecated
+  'DELTA_BINARY_PACKED',
+  'DELTA_LENGTH_BYTE_ARRAY',
+  'DELTA_BYTE_ARRAY',
+  'RLE_DICTIONARY',
+  'BYTE_STREAM_SPLIT',
+  'ALP',
+];
+
+/** @type {import('../src/types.d.ts').FieldRepetitionType[]} */
+const FieldRepetitionTypes = [
+  'REQUIRED',
+  'OPTIONAL',
+  'REPEATED',
+];
+
+/** @type {import('../src/types.d.ts').ConvertedType[]} */
+const ConvertedTypes = [
+  'UTF8',
+  'MAP',
+  'MAP_KEY_VALUE',
+  'LIST',
+  'ENUM',
+  'DECIMAL',
+  'DATE',
+  'TIME_MILLIS',
+  'TIME_MICROS',
+  'TIMESTAMP_MILLIS',
+  'TIMESTAMP_MICROS',
+  'UINT_8',
+  'UINT_16',
+  'UINT_32',
+  'UINT_64',
+  'INT_8',
+  'INT_16',
+  'INT_32',
+  'INT_64',
+  'JSON',
+  'BSON',
+  'INTERVAL',
+];
+
+/** @type {import('../src/types.d.ts').CompressionCodec[]} */
+const CompressionCodecs = [
+  'UNCOMPRESSED',
+  'SNAPPY',
+  'GZIP',
+  'LZO',
+  'BROTLI',
+  'LZ4',
+  'ZSTD',
+  'LZ4_RAW',
+];
+
+/** @type {import('../src/types.d.ts').PageType[]} */
+const PageTypes = [
+  'DATA_PAGE',
+  'INDEX_PAGE',
+  'DICTIONARY_PAGE',
+  'DATA_PAGE_V2',
+];
+
+/** @type {import('../src/types.d.ts').BoundaryOrder[]} */
+const BoundaryOrders = [
+  'UNORDERED',
+  'ASCENDING',
+  'DESCENDING',
+];
+
+/** @type {import('../src/types.d.ts').EdgeInterpolationAlgorithm[]} */
+const EdgeInterpolationAlgorithms = [
+  'SPHERICAL',
+  'VINCENTY',
+  'THOMAS',
+  'ANDOYER',
+  'KARNEY',
+];
+
+/**
+ * WKB (Well-Known Binary) decoder for geometry objects.
+ *
+ * @param {DataReader} reader
+ * @returns {Geometry} geometry object
+ */
+function wkbToGeojson(reader) {
+  const flags = getFlags(reader);
+
+  if (flags.type === 1) { // Point
+    return { type: 'Point', coordinates: readPosition(reader, flags) }
+  } else if (flags.type === 2) { // LineString
+    return { type: 'LineString', coordinates: readLine(reader, flags) }
+  } else if (flags.type === 3) { // Polygon
+    return { type: 'Polygon', coordinates: readPolygon(reader, flags) }
+  } else if (flags.type === 4) { // MultiPoint
+    const points = [];
+    for (let i = 0; i < flags.count; i++) {
+      points.push(readPosition(reader, getFlags(reader)));
+    }
+    return { type: 'MultiPoint', coordinates: points }
+  } else if (flags.type === 5) { // MultiLineString
+    const lines = [];
+    for (let i = 0; i < flags.count; i++) {
+      lines.push(readLine(reader, getFlags(reader)));
+    }
+    return { type: 'MultiLineString', coordinates: lines }
+  } else if (flags.type === 6) { // MultiPolygon
+    const polygons = [];
+    for (let i = 0; i < flags.count; i++) {
+      polygons.push(readPolygon(reader, getFlags(reader)));
+    }
+    return { type: 'MultiPolygon', coordinates: polygons }
+  } else if (flags.type === 7) { // GeometryCollection
+    const geometries = [];
+    for (let i = 0; i < flags.count; i++) {
+      geometries.push(wkbToGeojson(reader));
+    }
+    return { type: 'GeometryCollection', geometries }
+  } else {
+    throw new Error(`Unsupported geometry type: ${flags.type}`)
+  }
+}
+
+/**
+ * Extract ISO WKB flags and base geometry type.
+ *
+ * @param {DataReader} reader
+ * @returns {WkbFlags}
+ */
+function getFlags(reader) {
+  const { view } = reader;
+  const littleEndian = view.getUint8(reader.offset++) === 1;
+  const rawType = view.getUint32(reader.offset, littleEndian);
+  reader.offset += 4;
+
+  const type = rawType % 1000;
+  const flags = Math.floor(rawType / 1000);
+
+  let count = 0;
+  if (type > 1 && type <= 7) {
+    count = view.getUint32(reader.offset, littleEndian);
+    reader.offset += 4;
+  }
+
+  // XY, XYZ, XYM, XYZM
+  let dim = 2;
+  if (flags) dim++;
+  if (flags === 3) dim++;
+
+  return { littleEndian, type, dim, count }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {WkbFlags} flags
+ * @returns {number[]}
+ */
+function readPosition(reader, flags) {
+  const points = [];
+  for (let i = 0; i < flags.dim; i++) {
+    const coord = reader.view.getFloat64(reader.offset, flags.littleEndian);
+    reader.offset += 8;
+    points.push(coord);
+  }
+  return points
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {WkbFlags} flags
+ * @returns {number[][]}
+ */
+function readLine(reader, flags) {
+  const points = [];
+  for (let i = 0; i < flags.count; i++) {
+    points.push(readPosition(reader, flags));
+  }
+  return points
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {WkbFlags} flags
+ * @returns {number[][][]}
+ */
+function readPolygon(reader, flags) {
+  const { view } = reader;
+  const rings = [];
+  for (let r = 0; r < flags.count; r++) {
+    const count = view.getUint32(reader.offset, flags.littleEndian);
+    reader.offset += 4;
+    rings.push(readLine(reader, { ...flags, count }));
+  }
+  return rings
+}
+
+/**
+ * @typedef {object} WkbFlags
+ * @property {boolean} littleEndian
+ * @property {number} type
+ * @property {number} dim
+ * @property {number} count
+ */
+
+/**
+ * @import {DataReader, Geometry} from '../src/types.js'
+ */
+
+/**
+ * @import {ColumnDecoder, DecodedArray, Encoding, ParquetParsers} from '../src/types.js'
+ */
+
+const decoder$2 = new TextDecoder();
+
+/**
+ * Default type parsers when no custom ones are given
+ * @type ParquetParsers
+ */
+const DEFAULT_PARSERS = {
+  timestampFromMilliseconds(millis) {
+    return new Date(Number(millis))
+  },
+  timestampFromMicroseconds(micros) {
+    return new Date(Number(micros / 1000n))
+  },
+  timestampFromNanoseconds(nanos) {
+    return new Date(Number(nanos / 1000000n))
+  },
+  dateFromDays(days) {
+    return new Date(days * 86400000)
+  },
+  stringFromBytes(bytes) {
+    return bytes && decoder$2.decode(bytes)
+  },
+  jsonFromBytes(bytes) {
+    return bytes && JSON.parse(decoder$2.decode(bytes))
+  },
+  geometryFromBytes(bytes) {
+    return bytes && wkbToGeojson({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 })
+  },
+  geographyFromBytes(bytes) {
+    return bytes && wkbToGeojson({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 })
+  },
+  uuidFromBytes(bytes) {
+    if (!bytes) return undefined
+    const hex = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+    return hex.slice(0, 8) + '-' + hex.slice(8, 12) + '-' + hex.slice(12, 16) + '-' + hex.slice(16, 20) + '-' + hex.slice(20, 32)
+  },
+};
+
+/**
+ * Convert known types from primitive to rich, and dereference dictionary.
+ *
+ * @param {DecodedArray} data series of primitive types
+ * @param {DecodedArray | undefined} dictionary
+ * @param {Encoding} encoding
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DecodedArray} series of rich types
+ */
+function convertWithDictionary(data, dictionary, encoding, columnDecoder) {
+  if (dictionary && encoding.endsWith('_DICTIONARY')) {
+    let output = data;
+    if (data instanceof Uint8Array && !(dictionary instanceof Uint8Array)) {
+      // @ts-expect-error upgrade data to match dictionary type with fancy constructor
+      output = new dictionary.constructor(data.length);
+    }
+    for (let i = 0; i < data.length; i++) {
+      output[i] = dictionary[data[i]];
+    }
+    return output
+  } else {
+    return convert(data, columnDecoder)
+  }
+}
+
+/**
+ * Convert known types from primitive to rich.
+ *
+ * @param {DecodedArray} data series of primitive types
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DecodedArray} series of rich types
+ */
+function convert(data, columnDecoder) {
+  const { element, parsers, utf8 = true, schemaPath } = columnDecoder;
+  const { type, converted_type: ctype, logical_type: ltype } = element;
+  const nullable = element.repetition_type !== 'REQUIRED';
+
+  // FILE inline data is binary, even when utf8 conversion is enabled.
+  if (type === 'BYTE_ARRAY' && element.name === 'inline' && schemaPath?.at(-2)?.element.logical_type?.type === 'FILE') {
+    return data
+  }
+
+  // Skip utf8 conversion for plain BYTE_ARRAY inside VARIANT
+  const isVariant = schemaPath?.some(s => s.element.logical_type?.type === 'VARIANT');
+  if (isVariant && type === 'BYTE_ARRAY' && ctype !== 'UTF8' && ltype?.type !== 'STRING') {
+    return data
+  }
+  if (ctype === 'DECIMAL') {
+    const scale = element.scale || 0;
+    // divide rather than multiply by 10 ** -scale, which is inexact
+    // (3 * 10 ** -1 is 0.30000000000000004, 3 / 10 ** 1 is 0.3)
+    const factor = 10 ** scale;
+    const arr = new Array(data.length);
+    for (let i = 0; i < arr.length; i++) {
+      if (data[i] instanceof Uint8Array) {
+        // Large scales can overflow the divisor while the result is still representable.
+        arr[i] = scale > 308 ? parseDecimal(data[i]) * 10 ** -scale : parseDecimal(data[i]) / factor;
+      } else {
+        arr[i] = Number(data[i]) / factor;
+      }
+    }
+    return arr
+  }
+  if (!ctype && type === 'INT96') {
+    return Array.from(data).map(v => parsers.timestampFromNanoseconds(parseInt96Nanos(v)))
+  }
+  if (ctype === 'DATE') {
+    return Array.from(data).map(v => parsers.dateFromDays(v))
+  }
+  if (ctype === 'TIMESTAMP_MILLIS') {
+    return Array.from(data).map(v => parsers.timestampFromMilliseconds(v))
+  }
+  if (ctype === 'TIMESTAMP_MICROS') {
+    return Array.from(data).map(v => parsers.timestampFromMicroseconds(v))
+  }
+  if (ctype === 'JSON') {
+    return data.map(v => parsers.jsonFromBytes(v))
+  }
+  if (ctype === 'BSON') {
+    throw new Error('parquet bson not supported')
+  }
+  if (ctype === 'INTERVAL') {
+    throw new Error('parquet interval not supported')
+  }
+  if (ltype?.type === 'GEOMETRY') {
+    return data.map(v => parsers.geometryFromBytes(v))
+  }
+  if (ltype?.type === 'GEOGRAPHY') {
+    return data.map(v => parsers.geographyFromBytes(v))
+  }
+  if (ltype?.type === 'UUID') {
+    return data.map(v => parsers.uuidFromBytes(v))
+  }
+  if (ctype === 'UTF8' || ltype?.type === 'STRING' || utf8 && type === 'BYTE_ARRAY') {
+    return data.map(v => parsers.stringFromBytes(v))
+  }
+  if (ctype === 'UINT_64' || ltype?.type === 'INTEGER' && ltype.bitWidth === 64 && !ltype.isSigned) {
+    if (data instanceof BigInt64Array) return new BigUint64Array(data.buffer, data.byteOffset, data.length)
+    const arr = nullable ? new Array(data.length) : new BigUint64Array(data.length);
+    for (let i = 0; i < arr.length; i++) arr[i] = data[i];
+    return arr
+  }
+  if (ctype === 'UINT_32' || ltype?.type === 'INTEGER' && ltype.bitWidth === 32 && !ltype.isSigned) {
+    if (data instanceof Int32Array) return new Uint32Array(data.buffer, data.byteOffset, data.length)
+    const arr = nullable ? new Array(data.length) : new Uint32Array(data.length);
+    for (let i = 0; i < arr.length; i++) {
+      arr[i] = data[i] < 0 ? 4294967296 + data[i] : data[i];
+    }
+    return arr
+  }
+  if (ltype?.type === 'FLOAT16') {
+    return Array.from(data).map(parseFloat16)
+  }
+  if (ltype?.type === 'TIMESTAMP') {
+    const { unit } = ltype;
+    /** @type {ParquetParsers[keyof ParquetParsers]} */
+    let parser = parsers.timestampFromMilliseconds;
+    if (unit === 'MICROS') parser = parsers.timestampFromMicroseconds;
+    if (unit === 'NANOS') parser = parsers.timestampFromNanoseconds;
+    const arr = new Array(data.length);
+    for (let i = 0; i < arr.length; i++) {
+      arr[i] = parser(data[i]);
+    }
+    return arr
+  }
+  return data
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {number}
+ */
+function parseDecimal(bytes) {
+  if (!bytes.length) return 0
+
+  let value = 0n;
+  for (const byte of bytes) {
+    value = value * 256n + BigInt(byte);
+  }
+
+  // handle signed
+  const bits = bytes.length * 8;
+  if (value >= 2n ** BigInt(bits - 1)) {
+    value -= 2n ** BigInt(bits);
+  }
+
+  return Number(value)
+}
+
+/**
+ * Converts INT96 date format (hi 32bit days, lo 64bit nanos) to nanos since epoch
+ * @param {bigint} value
+ * @returns {bigint}
+ */
+function parseInt96Nanos(value) {
+  const days = (value >> 64n) - 2440588n;
+  const nano = value & 0xffffffffffffffffn;
+  return days * 86400000000000n + nano
+}
+
+/**
+ * @param {Uint8Array | undefined} bytes
+ * @returns {number | undefined}
+ */
+function parseFloat16(bytes) {
+  if (!bytes) return undefined
+  const int16 = bytes[1] << 8 | bytes[0];
+  const sign = int16 >> 15 ? -1 : 1;
+  const exp = int16 >> 10 & 0x1f;
+  const frac = int16 & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024) // subnormals
+  if (exp === 0x1f) return frac ? NaN : sign * Infinity
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024)
+}
+
+/**
+ * Build a tree from the schema elements.
+ *
+ * @param {SchemaElement[]} schema
+ * @param {number} rootIndex index of the root element
+ * @param {string[]} path path to the element
+ * @returns {SchemaTree} tree of schema elements
+ */
+function schemaTree(schema, rootIndex, path) {
+  const element = schema[rootIndex];
+  const children = [];
+  let count = 1;
+
+  // Read the specified number of children
+  if (element.num_children) {
+    while (children.length < element.num_children) {
+      const childElement = schema[rootIndex + count];
+      const child = schemaTree(schema, rootIndex + count, [...path, childElement.name]);
+      count += child.count;
+      children.push(child);
+    }
+  }
+
+  return { count, element, children, path }
+}
+
+/**
+ * Get schema elements from the root to the given element name.
+ *
+ * @param {SchemaElement[]} schema
+ * @param {string[]} name path to the element
+ * @returns {SchemaTree[]} list of schema elements
+ */
+function getSchemaPath(schema, name) {
+  return getTreePath(schemaTree(schema, 0, []), name)
+}
+
+/**
+ * Get schema tree nodes from the root of a prebuilt tree to the given element name.
+ *
+ * @param {SchemaTree} tree root of the schema tree
+ * @param {string[]} name path to the element
+ * @returns {SchemaTree[]} list of schema elements
+ */
+function getTreePath(tree, name) {
+  const path = [tree];
+  for (const part of name) {
+    const child = tree.children.find(child => child.element.name === part);
+    if (!child) throw new Error(`parquet schema element not found: ${name}`)
+    path.push(child);
+    tree = child;
+  }
+  return path
+}
+
+/**
+ * Get all physical (leaf) column names.
+ *
+ * @param {SchemaTree} schemaTree
+ * @returns {string[]} list of physical column names
+ */
+function getPhysicalColumns(schemaTree) {
+  /** @type {string[]} */
+  const columns = [];
+  /** @param {SchemaTree} node */
+  function traverse(node) {
+    if (node.children.length) {
+      for (const child of node.children) {
+        traverse(child);
+      }
+    } else {
+      columns.push(node.path.join('.'));
+    }
+  }
+  traverse(schemaTree);
+  return columns
+}
+
+/**
+ * Get the max repetition level for a given schema path.
+ *
+ * @param {SchemaTree[]} schemaPath
+ * @returns {number} max repetition level
+ */
+function getMaxRepetitionLevel(schemaPath) {
+  let maxLevel = 0;
+  for (const { element } of schemaPath) {
+    if (element.repetition_type === 'REPEATED') {
+      maxLevel++;
+    }
+  }
+  return maxLevel
+}
+
+/**
+ * Get the max definition level for a given schema path.
+ *
+ * @param {SchemaTree[]} schemaPath
+ * @returns {number} max definition level
+ */
+function getMaxDefinitionLevel(schemaPath) {
+  let maxLevel = 0;
+  for (const { element } of schemaPath.slice(1)) {
+    if (element.repetition_type !== 'REQUIRED') {
+      maxLevel++;
+    }
+  }
+  return maxLevel
+}
+
+/**
+ * Check if a column is list-like.
+ *
+ * @param {SchemaTree} schema
+ * @returns {boolean} true if list-like
+ */
+function isListLike(schema) {
+  if (!schema) return false
+  if (schema.element.converted_type !== 'LIST') return false
+  if (schema.children.length > 1) return false
+
+  const firstChild = schema.children[0];
+  if (firstChild.children.length > 1) return false
+  if (firstChild.element.repetition_type !== 'REPEATED') return false
+
+  return true
+}
+
+/**
+ * Check if a column is map-like.
+ *
+ * @param {SchemaTree} schema
+ * @returns {boolean} true if map-like
+ */
+function isMapLike(schema) {
+  if (!schema) return false
+  if (schema.element.converted_type !== 'MAP') return false
+  if (schema.children.length > 1) return false
+
+  const firstChild = schema.children[0];
+  if (firstChild.children.length !== 2) return false
+  if (firstChild.element.repetition_type !== 'REPEATED') return false
+
+  const keyChild = firstChild.children.find(child => child.element.name === 'key');
+  if (keyChild?.element.repetition_type === 'REPEATED') return false
+
+  const valueChild = firstChild.children.find(child => child.element.name === 'value');
+  if (valueChild?.element.repetition_type === 'REPEATED') return false
+
+  return true
+}
+
+/**
+ * Returns true if a column is non-nested.
+ *
+ * @param {SchemaTree[]} schemaPath
+ * @returns {boolean}
+ */
+function isFlatColumn(schemaPath) {
+  if (schemaPath.length !== 2) return false
+  const [, column] = schemaPath;
+  if (column.element.repetition_type === 'REPEATED') return false
+  if (column.children.length) return false
+  return true
+}
+
+/**
+ * @import {SchemaElement, SchemaTree} from '../src/types.js'
+ */
+
+/**
+ * @import {DataReader, ThriftObject, ThriftType} from '../src/types.js'
+ */
+
+// TCompactProtocol types
+const STOP$1 = 0;
+const TRUE$1 = 1;
+const FALSE$1 = 2;
+const BYTE$1 = 3;
+const I16$1 = 4;
+const I32$1 = 5;
+const I64$1 = 6;
+const DOUBLE$1 = 7;
+const BINARY$1 = 8;
+const LIST$1 = 9;
+const STRUCT$1 = 12;
+
+/**
+ * Parse TCompactProtocol
+ *
+ * @param {DataReader} reader
+ * @returns {{ [key: `field_${number}`]: any }}
+ */
+function deserializeTCompactProtocol(reader) {
+  /** @type {ThriftObject} */
+  const value = {};
+  let fid = 0;
+
+  while (true) {
+    if (reader.offset >= reader.view.byteLength) throw new Error('thrift struct ended without STOP')
+    // Parse each field based on its type and add to the result object
+    const byte = reader.view.getUint8(reader.offset++);
+    const type = byte & 0x0f;
+    if (type === STOP$1) break
+    const delta = byte >> 4;
+    fid = delta ? fid + delta : readZigZag(reader);
+    value[`field_${fid}`] = readElement(reader, type);
+  }
+
+  return value
+}
+
+/**
+ * Read a single element based on its type
+ *
+ * @param {DataReader} reader
+ * @param {number} type
+ * @returns {ThriftType}
+ */
+function readElement(reader, type) {
+  switch (type) {
+  case TRUE$1:
+    return true
+  case FALSE$1:
+    return false
+  case BYTE$1:
+    return reader.view.getInt8(reader.offset++)
+  case I16$1:
+  case I32$1:
+    return readZigZag(reader)
+  case I64$1:
+    return readZigZagBigInt(reader)
+  case DOUBLE$1: {
+    const value = reader.view.getFloat64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case BINARY$1: {
+    const stringLength = readVarInt(reader);
+    if (reader.offset + stringLength > reader.view.byteLength) {
+      throw new Error(`thrift binary length ${stringLength} exceeds remaining ${reader.view.byteLength - reader.offset} bytes`)
+    }
+    const strBytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, stringLength);
+    reader.offset += stringLength;
+    return strBytes
+  }
+  case LIST$1: {
+    const byte = reader.view.getUint8(reader.offset++);
+    const elemType = byte & 0x0f;
+    let listSize = byte >> 4;
+    if (listSize === 15) {
+      listSize = readVarInt(reader);
+    }
+    const boolType = elemType === TRUE$1 || elemType === FALSE$1;
+    const values = new Array(listSize);
+    for (let i = 0; i < listSize; i++) {
+      values[i] = boolType ? readElement(reader, BYTE$1) === 1 : readElement(reader, elemType);
+    }
+    return values
+  }
+  case STRUCT$1:
+    // main function handles struct parsing
+    return deserializeTCompactProtocol(reader)
+  default:
+    // MAP, SET, UUID not used by parquet
+    throw new Error(`thrift unhandled type: ${type}`)
+  }
+}
+
+/**
+ * Read varint aka Unsigned LEB128.
+ *
+ * @param {DataReader} reader
+ * @returns {number}
+ */
+function readVarInt(reader) {
+  let result = 0;
+  let shift = 0;
+  while (true) {
+    // Read groups of 7 low bits until high bit is 0
+    const byte = reader.view.getUint8(reader.offset++);
+    result |= (byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      return result
+    }
+    shift += 7;
+  }
+}
+
+/**
+ * Read a varint as a bigint.
+ *
+ * @param {DataReader} reader
+ * @returns {bigint}
+ */
+function readVarBigInt(reader) {
+  let result = 0n;
+  let shift = 0n;
+  while (true) {
+    const byte = reader.view.getUint8(reader.offset++);
+    result |= BigInt(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      return result
+    }
+    shift += 7n;
+  }
+}
+
+/**
+ * Read a zigzag number.
+ * Zigzag folds positive and negative numbers into the positive number space.
+ *
+ * @param {DataReader} reader
+ * @returns {number}
+ */
+function readZigZag(reader) {
+  const zigzag = readVarInt(reader);
+  return zigzag >>> 1 ^ -(zigzag & 1)
+}
+
+/**
+ * Read a zigzag bigint.
+ *
+ * @param {DataReader} reader
+ * @returns {bigint}
+ */
+function readZigZagBigInt(reader) {
+  const zigzag = readVarBigInt(reader);
+  return zigzag >> 1n ^ -(zigzag & 1n)
+}
+
+/**
+ * @param {SchemaElement[]} schema
+ * @param {KeyValue[] | undefined} key_value_metadata
+ * @returns {void}
+ */
+function markGeoColumns(schema, key_value_metadata) {
+  // Prepare the list of GeoParquet columns
+  /** @type {Map<string, LogicalType>} */
+  const columns = new Map();
+  const geo = key_value_metadata?.find(({ key }) => key === 'geo')?.value;
+  const decodedColumns = (geo && JSON.parse(geo)?.columns) ?? {};
+  for (const [name, column] of Object.entries(decodedColumns)) {
+    if (column.encoding !== 'WKB') continue
+
+    const type = column.edges === 'spherical' ? 'GEOGRAPHY' : 'GEOMETRY';
+    const id = column.crs?.id ?? column.crs?.ids?.[0];
+    const crs = id ? `${id.authority}:${id.code.toString()}` : undefined;
+    // Note: we can't infer GEOGRAPHY's algorithm from GeoParquet
+    columns.set(name, { type, crs });
+  }
+
+  // Mark schema elements with logical type
+  // Only look at root-level columns of type BYTE_ARRAY without existing logical_type
+  for (let i = 1; i < schema.length; i++) { // skip root
+    const { logical_type, name, num_children, type } = schema[i];
+    if (num_children) {
+      i += num_children;
+      continue // skip the element and its children
+    }
+    if (type === 'BYTE_ARRAY' && !logical_type) {
+      schema[i].logical_type = columns.get(name);
+    }
+  }
+}
+
+/**
+ * @import {KeyValue, LogicalType, SchemaElement} from '../src/types.js'
+ */
+
+/**
+ * @import {AsyncBuffer, FileMetaData, KeyValue, LogicalType, MetadataOptions, MinMaxType, ParquetParsers, SchemaElement, SchemaTree, Statistics, TimeUnit} from '../src/types.js'
+ */
+
+const defaultInitialFetchSize = 1 << 19; // 512kb
+
+const decoder$1 = new TextDecoder();
+function decode(/** @type {Uint8Array} */ value) {
+  return value && decoder$1.decode(value)
+}
+
+/**
+ * Read parquet metadata from an async buffer.
+ *
+ * An AsyncBuffer is like an ArrayBuffer, but the slices are loaded
+ * asynchronously, possibly over the network.
+ *
+ * You must provide the byteLength of the buffer, typically from a HEAD request.
+ *
+ * In theory, you could use suffix-range requests to fetch the end of the file,
+ * and save a round trip. But in practice, this doesn't work because chrome
+ * deems suffix-range requests as a not-safe-listed header, and will require
+ * a pre-flight. So the byteLength is required.
+ *
+ * To make this efficient, we initially request the last 512kb of the file,
+ * which is likely to contain the metadata. If the metadata length exceeds the
+ * initial fetch, 512kb, we request the rest of the metadata from the AsyncBuffer.
+ *
+ * This ensures that we either make one 512kb initial request for the metadata,
+ * or a second request for up to the metadata size.
+ *
+ * @param {AsyncBuffer} asyncBuffer parquet file contents
+ * @param {MetadataOptions & { initialFetchSize?: number }} options initial fetch size in bytes (default 512kb)
+ * @returns {Promise<FileMetaData>} parquet metadata object
+ */
+async function parquetMetadataAsync(asyncBuffer, { parsers, initialFetchSize = defaultInitialFetchSize, geoparquet = true } = {}) {
+  if (!asyncBuffer || !(asyncBuffer.byteLength >= 0)) throw new Error('parquet expected AsyncBuffer')
+
+  // fetch last bytes (footer) of the file
+  const footerOffset = Math.max(0, asyncBuffer.byteLength - initialFetchSize);
+  const footerBuffer = await asyncBuffer.slice(footerOffset, asyncBuffer.byteLength);
+
+  // Check for parquet magic number "PAR1"
+  const footerView = new DataView(footerBuffer);
+  if (footerView.getUint32(footerBuffer.byteLength - 4, true) !== 0x31524150) {
+    throw new Error('parquet file invalid (footer != PAR1)')
+  }
+
+  // Parquet files store metadata at the end of the file
+  // Metadata length is 4 bytes before the last PAR1
+  const metadataLength = footerView.getUint32(footerBuffer.byteLength - 8, true);
+  if (metadataLength > asyncBuffer.byteLength - 8) {
+    throw new Error(`parquet metadata length ${metadataLength} exceeds available buffer ${asyncBuffer.byteLength - 8}`)
+  }
+
+  // check if metadata size fits inside the initial fetch
+  if (metadataLength + 8 > initialFetchSize) {
+    // fetch the rest of the metadata
+    const metadataOffset = asyncBuffer.byteLength - metadataLength - 8;
+    const metadataBuffer = await asyncBuffer.slice(metadataOffset, footerOffset);
+    // combine initial fetch with the new slice
+    const combinedBuffer = new ArrayBuffer(metadataLength + 8);
+    const combinedView = new Uint8Array(combinedBuffer);
+    combinedView.set(new Uint8Array(metadataBuffer));
+    combinedView.set(new Uint8Array(footerBuffer), footerOffset - metadataOffset);
+    return parquetMetadata(combinedBuffer, { parsers, geoparquet })
+  } else {
+    // parse metadata from the footer
+    return parquetMetadata(footerBuffer, { parsers, geoparquet })
+  }
+}
+
+/**
+ * Read parquet metadata from a buffer synchronously.
+ *
+ * @param {ArrayBuffer | Uint8Array} arrayBuffer parquet file footer
+ * @param {MetadataOptions} options metadata parsing options
+ * @returns {FileMetaData} parquet metadata object
+ */
+function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
+  let view;
+  if (arrayBuffer instanceof ArrayBuffer) {
+    view = new DataView(arrayBuffer);
+  } else if (arrayBuffer instanceof Uint8Array) {
+    view = new DataView(arrayBuffer.buffer, arrayBuffer.byteOffset, arrayBuffer.byteLength);
+  } else {
+    throw new Error('parquet expected ArrayBuffer or Uint8Array')
+  }
+
+  // Use default parsers if not given
+  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
+
+  // Validate footer magic number "PAR1"
+  if (view.byteLength < 8) {
+    throw new Error('parquet file is too short')
+  }
+  if (view.getUint32(view.byteLength - 4, true) !== 0x31524150) {
+    throw new Error('parquet file invalid (footer != PAR1)')
+  }
+
+  // Parquet files store metadata at the end of the file
+  // Metadata length is 4 bytes before the last PAR1
+  const metadataLengthOffset = view.byteLength - 8;
+  const metadataLength = view.getUint32(metadataLengthOffset, true);
+  if (metadataLength > view.byteLength - 8) {
+    // {metadata}, metadata_length, PAR1
+    throw new Error(`parquet metadata length ${metadataLength} exceeds available buffer ${view.byteLength - 8}`)
+  }
+
+  const metadataOffset = metadataLengthOffset - metadataLength;
+  const reader = { view, offset: metadataOffset };
+  const metadata = deserializeTCompactProtocol(reader);
+
+  // Parse metadata from thrift data
+  const version = metadata.field_1;
+  /** @type {SchemaElement[]} */
+  const schema = metadata.field_2.map((/** @type {any} */ field) => ({
+    type: ParquetTypes[field.field_1],
+    type_length: field.field_2,
+    repetition_type: FieldRepetitionTypes[field.field_3],
+    name: decode(field.field_4),
+    num_children: field.field_5,
+    converted_type: ConvertedTypes[field.field_6],
+    scale: field.field_7,
+    precision: field.field_8,
+    field_id: field.field_9,
+    logical_type: logicalType(field.field_10),
+  }));
+  // schema element per column index
+  const columnSchema = schema.filter(e => e.type);
+  const num_rows = metadata.field_3;
+  const row_groups = metadata.field_4.map((/** @type {any} */ rowGroup) => ({
+    columns: rowGroup.field_1.map((/** @type {any} */ column, /** @type {number} */ columnIndex) => ({
+      file_path: decode(column.field_1),
+      file_offset: column.field_2,
+      meta_data: column.field_3 && {
+        type: ParquetTypes[column.field_3.field_1],
+        encodings: column.field_3.field_2?.map((/** @type {number} */ e) => Encodings[e]),
+        path_in_schema: column.field_3.field_3.map(decode),
+        codec: CompressionCodecs[column.field_3.field_4],
+        num_values: column.field_3.field_5,
+        total_uncompressed_size: column.field_3.field_6,
+        total_compressed_size: column.field_3.field_7,
+        key_value_metadata: column.field_3.field_8?.map((/** @type {any} */ kv) => ({
+          key: decode(kv.field_1),
+          value: decode(kv.field_2),
+        })),
+        data_page_offset: column.field_3.field_9,
+        index_page_offset: column.field_3.field_10,
+        dictionary_page_offset: column.field_3.field_11,
+        statistics: convertStats(column.field_3.field_12, columnSchema[columnIndex], allParsers),
+        encoding_stats: column.field_3.field_13?.map((/** @type {any} */ encodingStat) => ({
+          page_type: PageTypes[encodingStat.field_1],
+          encoding: Encodings[encodingStat.field_2],
+          count: encodingStat.field_3,
+        })),
+        bloom_filter_offset: column.field_3.field_14,
+        bloom_filter_length: column.field_3.field_15,
+        size_statistics: column.field_3.field_16 && {
+          unencoded_byte_array_data_bytes: column.field_3.field_16.field_1,
+          repetition_level_histogram: column.field_3.field_16.field_2,
+          definition_level_histogram: column.field_3.field_16.field_3,
+        },
+        geospatial_statistics: column.field_3.field_17 && {
+          bbox: column.field_3.field_17.field_1 && {
+            xmin: column.field_3.field_17.field_1.field_1,
+            xmax: column.field_3.field_17.field_1.field_2,
+            ymin: column.field_3.field_17.field_1.field_3,
+            ymax: column.field_3.field_17.field_1.field_4,
+            zmin: column.field_3.field_17.field_1.field_5,
+            zmax: column.field_3.field_17.field_1.field_6,
+            mmin: column.field_3.field_17.field_1.field_7,
+            mmax: column.field_3.field_17.field_1.field_8,
+          },
+          geospatial_types: column.field_3.field_17.field_2,
+        },
+      },
+      offset_index_offset: column.field_4,
+      offset_index_length: column.field_5,
+      column_index_offset: column.field_6,
+      column_index_length: column.field_7,
+      crypto_metadata: column.field_8,
+      encrypted_column_metadata: column.field_9,
+    })),
+    total_byte_size: rowGroup.field_2,
+    num_rows: rowGroup.field_3,
+    sorting_columns: rowGroup.field_4?.map((/** @type {any} */ sortingColumn) => ({
+      column_idx: sortingColumn.field_1,
+      descending: sortingColumn.field_2,
+      nulls_first: sortingColumn.field_3,
+    })),
+    file_offset: rowGroup.field_5,
+    total_compressed_size: rowGroup.field_6,
+    ordinal: rowGroup.field_7,
+  }));
+  /** @type {KeyValue[] | undefined} */
+  const key_value_metadata = metadata.field_5?.map((/** @type {any} */ kv) => ({
+    key: decode(kv.field_1),
+    value: decode(kv.field_2),
+  }));
+  const created_by = decode(metadata.field_6);
+
+  if (geoparquet) {
+    markGeoColumns(schema, key_value_metadata);
+  }
+
+  return {
+    version,
+    schema,
+    num_rows,
+    row_groups,
+    key_value_metadata,
+    created_by,
+    metadata_length: metadataLength,
+  }
+}
+
+/**
+ * Return a tree of schema elements from parquet metadata.
+ *
+ * @param {{schema: SchemaElement[]}} metadata parquet metadata object
+ * @returns {SchemaTree} tree of schema elements
+ */
+function parquetSchema({ schema }) {
+  return getSchemaPath(schema, [])[0]
+}
+
+/**
+ * @param {any} logicalType
+ * @returns {LogicalType | undefined}
+ */
+function logicalType(logicalType) {
+  if (logicalType?.field_1) return { type: 'STRING' }
+  if (logicalType?.field_2) return { type: 'MAP' }
+  if (logicalType?.field_3) return { type: 'LIST' }
+  if (logicalType?.field_4) return { type: 'ENUM' }
+  if (logicalType?.field_5) return {
+    type: 'DECIMAL',
+    scale: logicalType.field_5.field_1,
+    precision: logicalType.field_5.field_2,
+  }
+  if (logicalType?.field_6) return { type: 'DATE' }
+  if (logicalType?.field_7) return {
+    type: 'TIME',
+    isAdjustedToUTC: logicalType.field_7.field_1,
+    unit: timeUnit(logicalType.field_7.field_2),
+  }
+  if (logicalType?.field_8) return {
+    type: 'TIMESTAMP',
+    isAdjustedToUTC: logicalType.field_8.field_1,
+    unit: timeUnit(logicalType.field_8.field_2),
+  }
+  if (logicalType?.field_10) return {
+    type: 'INTEGER',
+    bitWidth: logicalType.field_10.field_1,
+    isSigned: logicalType.field_10.field_2,
+  }
+  if (logicalType?.field_11) return { type: 'NULL' }
+  if (logicalType?.field_12) return { type: 'JSON' }
+  if (logicalType?.field_13) return { type: 'BSON' }
+  if (logicalType?.field_14) return { type: 'UUID' }
+  if (logicalType?.field_15) return { type: 'FLOAT16' }
+  if (logicalType?.field_16) return {
+    type: 'VARIANT',
+    specification_version: logicalType.field_16.field_1,
+  }
+  if (logicalType?.field_17) return {
+    type: 'GEOMETRY',
+    crs: decode(logicalType.field_17.field_1),
+  }
+  if (logicalType?.field_18) return {
+    type: 'GEOGRAPHY',
+    crs: decode(logicalType.field_18.field_1),
+    algorithm: EdgeInterpolationAlgorithms[logicalType.field_18.field_2],
+  }
+  if (logicalType?.field_19) return { type: 'FILE' }
+  return logicalType
+}
+
+/**
+ * @param {any} unit
+ * @returns {TimeUnit}
+ */
+function timeUnit(unit) {
+  if (unit.field_1) return 'MILLIS'
+  if (unit.field_2) return 'MICROS'
+  if (unit.field_3) return 'NANOS'
+  throw new Error('parquet time unit required')
+}
+
+/**
+ * Convert column statistics based on column type.
+ *
+ * @param {any} stats
+ * @param {SchemaElement} schema
+ * @param {ParquetParsers} parsers
+ * @returns {Statistics}
+ */
+function convertStats(stats, schema, parsers) {
+  return stats && {
+    max: convertMetadata(stats.field_1, schema, parsers),
+    min: convertMetadata(stats.field_2, schema, parsers),
+    null_count: stats.field_3,
+    distinct_count: stats.field_4,
+    max_value: convertMetadata(stats.field_5, schema, parsers),
+    min_value: convertMetadata(stats.field_6, schema, parsers),
+    is_max_value_exact: stats.field_7,
+    is_min_value_exact: stats.field_8,
+  }
+}
+
+/**
+ * @param {Uint8Array | undefined} value
+ * @param {SchemaElement} schema
+ * @param {ParquetParsers} parsers
+ * @returns {MinMaxType | undefined}
+ */
+function convertMetadata(value, schema, parsers) {
+  const { type, converted_type, logical_type } = schema;
+  if (value === undefined) return value
+  if (type === 'BOOLEAN') return value[0] === 1
+  if (type === 'BYTE_ARRAY') return parsers.stringFromBytes(value)
+  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+  if (type === 'FLOAT' && view.byteLength === 4) return view.getFloat32(0, true)
+  if (type === 'DOUBLE' && view.byteLength === 8) return view.getFloat64(0, true)
+  if (type === 'INT32' && converted_type === 'DECIMAL' && view.byteLength === 4) {
+    return view.getInt32(0, true) / 10 ** (schema.scale || 0)
+  }
+  if (type === 'INT64' && converted_type === 'DECIMAL' && view.byteLength === 8) {
+    return Number(view.getBigInt64(0, true)) / 10 ** (schema.scale || 0)
+  }
+  if (type === 'INT32' && converted_type === 'DATE') return parsers.dateFromDays(view.getInt32(0, true))
+  if (type === 'INT64' && converted_type === 'TIMESTAMP_MILLIS') return parsers.timestampFromMilliseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && converted_type === 'TIMESTAMP_MICROS') return parsers.timestampFromMicroseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP' && logical_type?.unit === 'NANOS') return parsers.timestampFromNanoseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP' && logical_type?.unit === 'MICROS') return parsers.timestampFromMicroseconds(view.getBigInt64(0, true))
+  if (type === 'INT64' && logical_type?.type === 'TIMESTAMP') return parsers.timestampFromMilliseconds(view.getBigInt64(0, true))
+  const unsigned = converted_type?.startsWith('UINT_') ||
+    logical_type?.type === 'INTEGER' && !logical_type.isSigned;
+  if (type === 'INT32' && unsigned && view.byteLength === 4) return view.getUint32(0, true)
+  if (type === 'INT64' && unsigned && view.byteLength === 8) return view.getBigUint64(0, true)
+  if (type === 'INT32' && view.byteLength === 4) return view.getInt32(0, true)
+  if (type === 'INT64' && view.byteLength === 8) return view.getBigInt64(0, true)
+  if (converted_type === 'DECIMAL') {
+    const scale = schema.scale || 0;
+    return scale > 308 ? parseDecimal(value) * 10 ** -scale : parseDecimal(value) / 10 ** scale
+  }
+  if (logical_type?.type === 'FLOAT16') return parseFloat16(value)
+  if (logical_type?.type === 'UUID') return parsers.uuidFromBytes(value)
+  if (type === 'FIXED_LEN_BYTE_ARRAY') return value
+  // assert(false)
+  return value
+}
+
+/**
+ * @import {ColumnIndex, DataReader, OffsetIndex, PageLocation, ParquetParsers, SchemaElement} from '../src/types.js'
+ */
+
+
+/**
+ * @param {DataReader} reader
+ * @param {SchemaElement} schema
+ * @param {Partial<ParquetParsers> | undefined} parsers
+ * @returns {ColumnIndex}
+ */
+function readColumnIndex(reader, schema, parsers = undefined) {
+  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
+
+  const thrift = deserializeTCompactProtocol(reader);
+  return {
+    null_pages: thrift.field_1,
+    min_values: thrift.field_2.map((/** @type {any} */ m) => convertMetadata(m, schema, allParsers)),
+    max_values: thrift.field_3.map((/** @type {any} */ m) => convertMetadata(m, schema, allParsers)),
+    boundary_order: BoundaryOrders[thrift.field_4],
+    null_counts: thrift.field_5,
+    repetition_level_histograms: thrift.field_6,
+    definition_level_histograms: thrift.field_7,
+  }
+}
+
+/**
+ * @param {DataReader} reader
+ * @returns {OffsetIndex}
+ */
+function readOffsetIndex(reader) {
+  const thrift = deserializeTCompactProtocol(reader);
+  return {
+    // @ts-ignore
+    page_locations: thrift.field_1.map(loc => ({
+      offset: loc.field_1,
+      compressed_page_size: loc.field_2,
+      first_row_index: loc.field_3,
+    })),
+    unencoded_byte_array_data_bytes: thrift.field_2,
+  }
+}
+
+// XxHash64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md)
+// Used by parquet bloom filters: hashes the PLAIN encoding of column values with seed 0.
+
+const MASK = 0xffffffffffffffffn;
+const PRIME1 = 0x9e3779b185ebca87n;
+const PRIME2 = 0xc2b2ae3d27d4eb4fn;
+const PRIME3 = 0x165667b19e3779f9n;
+const PRIME4 = 0x85ebca77c2b2ae63n;
+const PRIME5 = 0x27d4eb2f165667c5n;
+
+/**
+ * @param {bigint} x
+ * @param {bigint} r rotation amount in bits (1..63)
+ * @returns {bigint}
+ */
+function rotl64(x, r) {
+  return (x << r | x >> 64n - r) & MASK
+}
+
+/**
+ * @param {bigint} acc
+ * @param {bigint} val
+ * @returns {bigint}
+ */
+function round(acc, val) {
+  acc = acc + val * PRIME2 & MASK;
+  acc = rotl64(acc, 31n);
+  return acc * PRIME1 & MASK
+}
+
+/**
+ * @param {bigint} acc
+ * @param {bigint} val
+ * @returns {bigint}
+ */
+function mergeRound(acc, val) {
+  acc ^= round(0n, val);
+  return acc * PRIME1 + PRIME4 & MASK
+}
+
+/**
+ * Compute the 64-bit xxHash of a byte buffer.
+ *
+ * @param {Uint8Array} input
+ * @param {bigint} [seed]
+ * @returns {bigint} 64-bit hash
+ */
+function xxhash64(input, seed = 0n) {
+  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  const len = input.byteLength;
+  let offset = 0;
+  let h64;
+
+  if (len >= 32) {
+    let v1 = seed + PRIME1 + PRIME2 & MASK;
+    let v2 = seed + PRIME2 & MASK;
+    let v3 = seed;
+    let v4 = seed - PRIME1 & MASK;
+
+    while (offset + 32 <= len) {
+      v1 = round(v1, view.getBigUint64(offset, true)); offset += 8;
+      v2 = round(v2, view.getBigUint64(offset, true)); offset += 8;
+      v3 = round(v3, view.getBigUint64(offset, true)); offset += 8;
+      v4 = round(v4, view.getBigUint64(offset, true)); offset += 8;
+    }
+
+    h64 = rotl64(v1, 1n) + rotl64(v2, 7n) + rotl64(v3, 12n) + rotl64(v4, 18n) & MASK;
+    h64 = mergeRound(h64, v1);
+    h64 = mergeRound(h64, v2);
+    h64 = mergeRound(h64, v3);
+    h64 = mergeRound(h64, v4);
+  } else {
+    h64 = seed + PRIME5 & MASK;
+  }
+
+  h64 = h64 + BigInt(len) & MASK;
+
+  while (offset + 8 <= len) {
+    h64 ^= round(0n, view.getBigUint64(offset, true));
+    h64 = rotl64(h64, 27n) * PRIME1 + PRIME4 & MASK;
+    offset += 8;
+  }
+
+  if (offset + 4 <= len) {
+    h64 ^= BigInt(view.getUint32(offset, true)) * PRIME1 & MASK;
+    h64 = rotl64(h64, 23n) * PRIME2 + PRIME3 & MASK;
+    offset += 4;
+  }
+
+  while (offset < len) {
+    h64 ^= BigInt(view.getUint8(offset)) * PRIME5 & MASK;
+    h64 = rotl64(h64, 11n) * PRIME1 & MASK;
+    offset += 1;
+  }
+
+  h64 ^= h64 >> 33n;
+  h64 = h64 * PRIME2 & MASK;
+  h64 ^= h64 >> 29n;
+  h64 = h64 * PRIME3 & MASK;
+  h64 ^= h64 >> 32n;
+  return h64
+}
+
+// Split Block Bloom Filter (https://github.com/apache/parquet-format/blob/master/BloomFilter.md)
+// A bloom filter is a sequence of 32-byte blocks. Each block holds 8 little-endian uint32 words.
+// Insertion sets one bit per word, chosen by salting the low 32 bits of an xxhash64.
+// Membership requires all 8 bits to be set; misses are exact, hits are probabilistic.
+
+
+/**
+ * @import {BloomFilter, DataReader, ParquetQueryFilter, SchemaElement} from '../src/types.js'
+ */
+
+const textEncoder = new TextEncoder();
+
+const SALT = new Uint32Array([
+  0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
+  0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
+]);
+
+/**
+ * Map the high 32 bits of a hash to a block index in [0, numBlocks).
+ *
+ * @param {bigint} hash
+ * @param {number} numBlocks
+ * @returns {number}
+ */
+function blockIndex(hash, numBlocks) {
+  return Number((hash >> 32n) * BigInt(numBlocks) >> 32n)
+}
+
+/**
+ * Per-block mask: 8 uint32 words, each with a single bit set at position `(low32 * SALT[i]) >> 27`.
+ *
+ * @param {bigint} hash
+ * @returns {Uint32Array}
+ */
+function blockMask(hash) {
+  const m = new Uint32Array(8);
+  const low = Number(hash & 0xffffffffn) | 0;
+  for (let i = 0; i < 8; i++) {
+    m[i] = 1 << (Math.imul(low, SALT[i]) >>> 27);
+  }
+  return m
+}
+
+/**
+ * Test whether a hash might be present in a Split Block Bloom Filter.
+ * False positives are possible; false negatives are not.
+ *
+ * @param {Uint32Array} blocks bloom filter words (8 * numBlocks long)
+ * @param {bigint} hash 64-bit xxhash of the parquet-plain-encoded value
+ * @returns {boolean}
+ */
+function sbbfContains(blocks, hash) {
+  const offset = blockIndex(hash, blocks.length >> 3) << 3;
+  const m = blockMask(hash);
+  for (let i = 0; i < 8; i++) {
+    if ((blocks[offset + i] & m[i]) === 0) return false
+  }
+  return true
+}
+
+/**
+ * Parse a Split Block Bloom Filter from a reader positioned at the BloomFilterHeader.
+ * Returns undefined when the header advertises an unsupported algorithm, hash, or
+ * compression — callers should treat that as "cannot use this bloom filter."
+ *
+ * @param {DataReader} reader
+ * @returns {BloomFilter | undefined}
+ */
+function readBloomFilter(reader) {
+  const header = deserializeTCompactProtocol(reader);
+  const numBytes = header.field_1;
+  if (typeof numBytes !== 'number' || numBytes <= 0 || numBytes % 32 !== 0) return undefined
+  // BloomFilterAlgorithm / Hash / Compression are unions with a single supported variant each.
+  if (!header.field_2?.field_1) return undefined // algorithm must be BLOCK
+  if (!header.field_3?.field_1) return undefined // hash must be XXHASH
+  if (!header.field_4?.field_1) return undefined // compression must be UNCOMPRESSED
+
+  const { view, offset } = reader;
+  if (offset + numBytes > view.byteLength) {
+    throw new Error(`parquet bloom filter truncated: need ${numBytes} bytes, have ${view.byteLength - offset}`)
+  }
+  // Reader offset is not 4-aligned in general, and we want endian-portable reads.
+  const blocks = new Uint32Array(numBytes >> 2);
+  for (let i = 0; i < blocks.length; i++) {
+    blocks[i] = view.getUint32(offset + i * 4, true);
+  }
+  reader.offset = offset + numBytes;
+  return { numBytes, blocks }
+}
+
+/**
+ * Hash a JS filter value as its parquet PLAIN-encoded bytes, suitable for a
+ * bloom filter lookup. Returns undefined when the column's parser is lossy or
+ * ambiguous (DATE, TIMESTAMP_*, DECIMAL, JSON, BSON, INT96, FLOAT16, UUID,
+ * GEOMETRY, GEOGRAPHY, INTERVAL) or when the JS value type doesn't match the
+ * column. Callers must treat undefined as "bloom filter cannot help."
+ *
+ * @param {any} value
+ * @param {SchemaElement} element
+ * @returns {bigint | undefined}
+ */
+function hashParquetValue(value, element) {
+  if (value === null || value === undefined) return undefined
+  const { type, converted_type, logical_type } = element;
+
+  if (type === 'BOOLEAN') {
+    if (typeof value !== 'boolean') return undefined
+    return xxhash64(new Uint8Array([value ? 1 : 0]))
+  }
+
+  if (type === 'FLOAT') {
+    if (typeof value !== 'number') return undefined
+    const buf = new ArrayBuffer(4);
+    new DataView(buf).setFloat32(0, value, true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'DOUBLE') {
+    if (typeof value !== 'number') return undefined
+    const buf = new ArrayBuffer(8);
+    new DataView(buf).setFloat64(0, value, true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'INT32') {
+    if (converted_type === 'DATE' || converted_type === 'DECIMAL' || converted_type === 'TIME_MILLIS') return undefined
+    if (logical_type?.type === 'DATE' || logical_type?.type === 'TIME' || logical_type?.type === 'DECIMAL') return undefined
+    if (typeof value !== 'number' || !Number.isInteger(value)) return undefined
+    const buf = new ArrayBuffer(4);
+    new DataView(buf).setInt32(0, value | 0, true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'INT64') {
+    if (converted_type === 'TIMESTAMP_MILLIS' || converted_type === 'TIMESTAMP_MICROS') return undefined
+    if (converted_type === 'TIME_MICROS' || converted_type === 'DECIMAL') return undefined
+    if (logical_type?.type === 'TIMESTAMP' || logical_type?.type === 'TIME' || logical_type?.type === 'DECIMAL') return undefined
+    let bigValue;
+    if (typeof value === 'bigint') bigValue = value;
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) bigValue = BigInt(value);
+    else return undefined
+    const buf = new ArrayBuffer(8);
+    new DataView(buf).setBigUint64(0, BigInt.asUintN(64, bigValue), true);
+    return xxhash64(new Uint8Array(buf))
+  }
+
+  if (type === 'BYTE_ARRAY') {
+    if (converted_type === 'JSON' || converted_type === 'BSON' || converted_type === 'DECIMAL') return undefined
+    if (logical_type?.type === 'JSON' || logical_type?.type === 'BSON' || logical_type?.type === 'VARIANT') return undefined
+    if (logical_type?.type === 'GEOMETRY' || logical_type?.type === 'GEOGRAPHY') return undefined
+    if (typeof value === 'string') return xxhash64(textEncoder.encode(value))
+    if (value instanceof Uint8Array) return xxhash64(value)
+    return undefined
+  }
+
+  if (type === 'FIXED_LEN_BYTE_ARRAY') {
+    if (converted_type === 'DECIMAL' || converted_type === 'INTERVAL') return undefined
+    if (logical_type?.type === 'DECIMAL' || logical_type?.type === 'UUID' || logical_type?.type === 'FLOAT16') return undefined
+    if (logical_type?.type === 'GEOMETRY' || logical_type?.type === 'GEOGRAPHY') return undefined
+    if (value instanceof Uint8Array) return xxhash64(value)
+    return undefined
+  }
+
+  // INT96 deprecated, or type missing on group columns
+  return undefined
+}
+
+/**
+ * Top-level column names that appear in $eq or $in predicates within a filter.
+ * These are the only columns where a bloom filter can prove a value's absence
+ * and let us skip a row group; any other operator can't be helped by a bloom.
+ *
+ * @param {ParquetQueryFilter | undefined} filter
+ * @returns {Set<string>}
+ */
+function bloomEligibleColumns(filter) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  walkBloomEligible(filter, out);
+  return out
+}
+
+/**
+ * @param {ParquetQueryFilter | undefined} filter
+ * @param {Set<string>} out
+ */
+function walkBloomEligible(filter, out) {
+  if (!filter) return
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    for (const sub of filter.$and) walkBloomEligible(sub, out);
+    return
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    for (const sub of filter.$or) walkBloomEligible(sub, out);
+    return
+  }
+  // $nor would need to prove presence, not absence — bloom can't help.
+  if ('$nor' in filter) return
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field.startsWith('$')) continue
+    if (typeof condition === 'object' && condition !== null && !Array.isArray(condition)) {
+      if ('$eq' in condition || '$in' in condition) out.add(field);
+    } else {
+      // primitive / null / array condition is an implicit $eq
+      out.add(field);
+    }
+  }
+}
+
+/**
+ * @import {AsyncBuffer, Awaitable, DecodedArray} from '../src/types.js'
+ */
+
+
+/**
+ * Concatenate two arrays fast.
+ *
+ * @param {any[]} aaa
+ * @param {DecodedArray} bbb
+ */
+function concat(aaa, bbb) {
+  const chunk = 10000;
+  for (let i = 0; i < bbb.length; i += chunk) {
+    aaa.push(...bbb.slice(i, i + chunk));
+  }
+}
+
+/**
+ * Deep equality.
+ *
+ * @param {any} a
+ * @param {any} b
+ * @param {boolean} [strict]
+ * @returns {boolean}
+ */
+function equals(a, b, strict = true) {
+  // eslint-disable-next-line eqeqeq
+  if (strict ? a === b : a == b) return true
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false
+
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] !== b[i]) return false
+    }
+    return true
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) {
+      if (!equals(a[i], b[i], strict)) return false
+    }
+    return true
+  }
+
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false
+  for (const k of aKeys) {
+    if (!equals(a[k], b[k], strict)) return false
+  }
+  return true
+}
+
+/**
+ * Flatten a list of lists into a single list.
+ *
+ * @param {DecodedArray[]} [chunks]
+ * @returns {DecodedArray}
+ */
+function flatten(chunks) {
+  if (!chunks) return []
+  if (chunks.length === 1) return chunks[0]
+  /** @type {any[]} */
+  const output = [];
+  for (const chunk of chunks) {
+    concat(output, chunk);
+  }
+  return output
+}
+
+/**
+ * @import {BloomFilter, ColumnPageStats, PageRanges, ParquetQueryFilter, RowGroup, SchemaElement} from '../src/types.js'
+ */
+
+
+const encoder = new TextEncoder();
+
+/**
+ * Returns the physical leaf paths referenced by a filter.
+ *
+ * @param {ParquetQueryFilter} [filter]
+ * @returns {string[]}
+ */
+function pathsNeededForFilter(filter) {
+  if (!filter) return []
+  /** @type {string[]} */
+  const paths = [];
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    paths.push(...filter.$and.flatMap(pathsNeededForFilter));
+  } else if ('$or' in filter && Array.isArray(filter.$or)) {
+    paths.push(...filter.$or.flatMap(pathsNeededForFilter));
+  } else if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    paths.push(...filter.$nor.flatMap(pathsNeededForFilter));
+  } else {
+    paths.push(...Object.keys(filter));
+  }
+  return [...new Set(paths)]
+}
+
+/**
+ * Returns an array of top-level column names needed to evaluate the filter.
+ *
+ * @param {ParquetQueryFilter} [filter]
+ * @returns {string[]}
+ */
+function columnsNeededForFilter(filter) {
+  return [...new Set(pathsNeededForFilter(filter).map(path => path.split('.')[0]))]
+}
+
+/**
+ * Match a record against a query filter
+ *
+ * @param {Record<string, any>} record
+ * @param {ParquetQueryFilter} filter
+ * @param {boolean} [strict]
+ * @returns {boolean}
+ */
+function matchFilter(record, filter, strict = true) {
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    return filter.$and.every(subQuery => matchFilter(record, subQuery, strict))
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    return filter.$or.some(subQuery => matchFilter(record, subQuery, strict))
+  }
+  if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    return !filter.$nor.some(subQuery => matchFilter(record, subQuery, strict))
+  }
+
+  return Object.entries(filter).every(([field, condition]) => {
+    const value = resolve$1(record, field);
+
+    // implicit $eq for non-object conditions
+    if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) {
+      return equals(value, condition, strict)
+    }
+
+    return Object.entries(condition || {}).every(([operator, target]) => {
+      if (operator === '$gt') return value !== null && value !== undefined && value > target
+      if (operator === '$gte') return value !== null && value !== undefined && value >= target
+      if (operator === '$lt') return value !== null && value !== undefined && value < target
+      if (operator === '$lte') return value !== null && value !== undefined && value <= target
+      if (operator === '$eq') return equals(value, target, strict)
+      if (operator === '$ne') return !equals(value, target, strict)
+      if (operator === '$in') return Array.isArray(target) && matchesIn(value, target, strict)
+      if (operator === '$nin') return Array.isArray(target) && !matchesIn(value, target, strict)
+      // value is already resolved, so re-wrap it under a plain key. Reusing
+      // field would send a dotted path back through resolve and lose the value.
+      if (operator === '$not') return !matchFilter({ value }, { value: target }, strict)
+      return true
+    })
+  })
+}
+
+/**
+ * Match a value or one of its immediate array elements against a list.
+ *
+ * @param {any} value
+ * @param {any[]} targets
+ * @param {boolean} strict
+ * @returns {boolean}
+ */
+function matchesIn(value, targets, strict) {
+  return targets.some(target =>
+    equals(value, target, strict) ||
+    Array.isArray(value) && value.some(element => equals(element, target, strict)))
+}
+
+/**
+ * Check if a row group can be skipped based on filter and column statistics,
+ * optionally consulting per-column bloom filters for equality predicates that
+ * statistics can't decide.
+ *
+ * @param {object} options
+ * @param {RowGroup} options.rowGroup
+ * @param {string[]} options.physicalColumns
+ * @param {ParquetQueryFilter | undefined} options.filter
+ * @param {boolean} [options.strict]
+ * @param {Record<string, BloomFilter>} [options.bloomFilters] keyed by filter path
+ * @param {Record<string, SchemaElement>} [options.schemaElements] keyed by physical leaf path
+ * @returns {boolean} true if the row group can be skipped
+ */
+function canSkipRowGroup({ rowGroup, physicalColumns, filter, strict = true, bloomFilters, schemaElements }) {
+  if (!filter) return false
+
+  // Handle logical operators
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    // For AND, we can skip if ANY condition allows skipping
+    return filter.$and.some(subFilter => canSkipRowGroup({ rowGroup, physicalColumns, filter: subFilter, strict, bloomFilters, schemaElements }))
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    // For OR, we can skip only if ALL conditions allow skipping
+    return filter.$or.every(subFilter => canSkipRowGroup({ rowGroup, physicalColumns, filter: subFilter, strict, bloomFilters, schemaElements }))
+  }
+  if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    // For NOR, we can skip if none of the conditions allow skipping
+    // This is complex, so we'll be conservative and not skip
+    return false
+  }
+
+  // Check column filters
+  for (const [field, condition] of Object.entries(filter)) {
+    // Find the column chunk for this field
+    const columnIndex = physicalColumns.indexOf(field);
+    if (columnIndex === -1) continue
+
+    const stats = rowGroup.columns[columnIndex].meta_data?.statistics;
+    const { min, max, min_value, max_value, null_count: nullCount } = stats || {};
+    const minVal = min_value !== undefined ? min_value : min;
+    const maxVal = max_value !== undefined ? max_value : max;
+    const haveStats = minVal !== undefined && maxVal !== undefined;
+
+    const bloom = bloomFilters?.[field];
+    const element = schemaElements?.[field];
+    const matchingNulls = matchFilter({ value: null }, { value: condition }, strict) &&
+      (nullCount === undefined || nullCount > 0);
+
+    if (haveStats && !matchingNulls && canSkipStats(condition, minVal, maxVal, strict, element)) {
+      return true
+    }
+
+    // Handle operators
+    for (const [operator, target] of Object.entries(condition || {})) {
+      // Bloom-filter skipping for equality predicates (proves absence, never presence)
+      if (bloom && element) {
+        if (operator === '$eq') {
+          const hash = hashParquetValue(target, element);
+          if (hash !== undefined && !sbbfContains(bloom.blocks, hash)) return true
+        }
+        if (operator === '$in' && Array.isArray(target) && target.length > 0) {
+          let allAbsent = true;
+          for (const v of target) {
+            const h = hashParquetValue(v, element);
+            if (h === undefined || sbbfContains(bloom.blocks, h)) {
+              allAbsent = false;
+              break
+            }
+          }
+          if (allAbsent) return true
+        }
+      }
+    }
+  }
+
+  return false
+}
+
+/**
+ * Check if a page value range [minVal, maxVal] provably contains no value
+ * matching the operator conditions.
+ *
+ * @param {any} condition operator object like { $gt: 5 }
+ * @param {any} minVal lower bound (may be truncated, still a valid bound)
+ * @param {any} maxVal upper bound (may be truncated, still a valid bound)
+ * @param {boolean} strict
+ * @param {SchemaElement} [element] physical schema element for the bounds
+ * @returns {boolean} true if no value in the range can match
+ */
+function canSkipStats(condition, minVal, maxVal, strict, element) {
+  if (minVal === undefined || maxVal === undefined) return false
+  const mayContainNaN = element?.type === 'FLOAT' || element?.type === 'DOUBLE' || element?.logical_type?.type === 'FLOAT16';
+  for (const [operator, target] of Object.entries(condition || {})) {
+    const minComparison = compareParquetValues(minVal, target, strict, element);
+    const maxComparison = compareParquetValues(maxVal, target, strict, element);
+    // Row filtering uses JavaScript relational operators. For non-ASCII
+    // strings their UTF-16 order can differ from Parquet's UTF-8 index order,
+    // and binary values are string-coerced rather than byte-compared, so those
+    // min/max bounds cannot safely prove a relational predicate impossible.
+    const binaryBounds = minVal instanceof Uint8Array || maxVal instanceof Uint8Array;
+    const relationalBoundsAreSafe = !binaryBounds && (element?.type !== 'BYTE_ARRAY' ||
+      typeof target === 'string' && [...target].every(character => character.charCodeAt(0) <= 0x7f));
+    if (operator === '$gt' && relationalBoundsAreSafe && maxComparison !== undefined && maxComparison <= 0) return true
+    if (operator === '$gte' && relationalBoundsAreSafe && maxComparison !== undefined && maxComparison < 0) return true
+    if (operator === '$lt' && relationalBoundsAreSafe && minComparison !== undefined && minComparison >= 0) return true
+    if (operator === '$lte' && relationalBoundsAreSafe && minComparison !== undefined && minComparison > 0) return true
+    if (operator === '$eq') {
+      const targetMinComparison = compareParquetValues(target, minVal, strict, element);
+      const targetMaxComparison = compareParquetValues(target, maxVal, strict, element);
+      if (targetMinComparison !== undefined && targetMinComparison < 0 ||
+          targetMaxComparison !== undefined && targetMaxComparison > 0) return true
+    }
+    if (operator === '$ne' && !mayContainNaN && equals(minVal, maxVal, strict) && equals(minVal, target, strict)) return true
+    if (operator === '$in' && Array.isArray(target) && target.every(value => {
+      const valueMinComparison = compareParquetValues(value, minVal, strict, element);
+      const valueMaxComparison = compareParquetValues(value, maxVal, strict, element);
+      return valueMinComparison !== undefined && valueMinComparison < 0 ||
+        valueMaxComparison !== undefined && valueMaxComparison > 0
+    })) return true
+    if (operator === '$nin' && !mayContainNaN && Array.isArray(target) && equals(minVal, maxVal, strict) && target.some(value => equals(minVal, value, strict))) return true
+  }
+  return false
+}
+
+/**
+ * Compare values using Parquet's unsigned lexicographic ordering for binary
+ * values. Returns undefined when values do not have a safely comparable order.
+ *
+ * @param {any} a
+ * @param {any} b
+ * @param {boolean} strict
+ * @param {SchemaElement} [element]
+ * @returns {-1 | 0 | 1 | undefined}
+ */
+function compareParquetValues(a, b, strict, element) {
+  // BYTE_ARRAY values are decoded as UTF-8 strings by the default parser even
+  // without an explicit UTF8/STRING annotation.
+  if (element?.type === 'BYTE_ARRAY') {
+    if (typeof a !== 'string' || typeof b !== 'string') return undefined
+    return compareBytes(encoder.encode(a), encoder.encode(b))
+  }
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) return undefined
+    return compareBytes(a, b)
+  }
+  if (a < b) return -1
+  if (a > b) return 1
+  if (equals(a, b, strict)) return 0
+  return undefined
+}
+
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {-1 | 0 | 1}
+ */
+function compareBytes(a, b) {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    if (a[i] < b[i]) return -1
+    if (a[i] > b[i]) return 1
+  }
+  if (a.length < b.length) return -1
+  if (a.length > b.length) return 1
+  return 0
+}
+
+/**
+ * Check whether the filter condition accepts a null value.
+ *
+ * @param {any} condition
+ * @param {boolean} strict
+ * @returns {boolean}
+ */
+function matchesNull(condition, strict) {
+  return matchFilter({ value: null }, { value: condition }, strict)
+}
+
+/**
+ * Compute candidate row ranges within a row group that could match the filter,
+ * based on per-page column index statistics.
+ *
+ * Returns sorted disjoint [start, end) row ranges relative to the group.
+ * An empty array means the filter provably matches no rows in the group.
+ * Returns undefined when the page statistics give no pruning information
+ * (the caller must read the whole selection).
+ *
+ * @param {ParquetQueryFilter | undefined} filter
+ * @param {Record<string, ColumnPageStats>} columnPages keyed by physical leaf path
+ * @param {number} groupRows number of rows in the row group
+ * @param {boolean} [strict]
+ * @returns {PageRanges | undefined}
+ */
+function filterPageRanges(filter, columnPages, groupRows, strict = true) {
+  if (!filter) return undefined
+  if ('$and' in filter && Array.isArray(filter.$and)) {
+    /** @type {PageRanges | undefined} */
+    let ranges;
+    for (const subFilter of filter.$and) {
+      ranges = intersectRanges(ranges, filterPageRanges(subFilter, columnPages, groupRows, strict));
+    }
+    return ranges
+  }
+  if ('$or' in filter && Array.isArray(filter.$or)) {
+    /** @type {PageRanges} */
+    let ranges = [];
+    for (const subFilter of filter.$or) {
+      const subRanges = filterPageRanges(subFilter, columnPages, groupRows, strict);
+      // any un-prunable branch could match anywhere
+      if (!subRanges) return undefined
+      ranges = unionRanges(ranges, subRanges);
+    }
+    return ranges
+  }
+  if ('$nor' in filter && Array.isArray(filter.$nor)) {
+    // Conservative: negations cannot be pruned by min/max bounds
+    return undefined
+  }
+
+  // Column conditions: all fields must match, so intersect their ranges
+  /** @type {PageRanges | undefined} */
+  let result;
+  for (const [field, condition] of Object.entries(filter)) {
+    const pages = columnPages[field];
+    if (!pages) continue
+    const nullCanMatch = matchesNull(condition, strict);
+    /** @type {PageRanges} */
+    const keep = [];
+    for (let i = 0; i < pages.pageStarts.length; i++) {
+      const start = pages.pageStarts[i];
+      const end = i + 1 < pages.pageStarts.length ? pages.pageStarts[i + 1] : groupRows;
+      const nullCount = pages.nullCounts?.[i];
+      // Keep pages with matching nulls, including pages whose null presence is
+      // unknown because the optional null_counts index field was omitted.
+      const matchingNulls = nullCanMatch && (nullCount === undefined || nullCount > 0);
+      const skip = !pages.nullPages[i] && !matchingNulls &&
+        canSkipStats(condition, pages.minValues[i], pages.maxValues[i], strict, pages.element);
+      if (!skip) {
+        const last = keep[keep.length - 1];
+        if (last && last[1] === start) last[1] = end;
+        else keep.push([start, end]);
+      }
+    }
+    result = intersectRanges(result, keep);
+  }
+  return result
+}
+
+/**
+ * Intersect two sets of sorted disjoint ranges. Undefined means "everything".
+ *
+ * @param {PageRanges | undefined} a
+ * @param {PageRanges | undefined} b
+ * @returns {PageRanges | undefined}
+ */
+function intersectRanges(a, b) {
+  if (!a) return b
+  if (!b) return a
+  /** @type {PageRanges} */
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const start = Math.max(a[i][0], b[j][0]);
+    const end = Math.min(a[i][1], b[j][1]);
+    if (start < end) out.push([start, end]);
+    if (a[i][1] < b[j][1]) i++;
+    else j++;
+  }
+  return out
+}
+
+/**
+ * Union two sets of sorted disjoint ranges.
+ *
+ * @param {PageRanges} a
+ * @param {PageRanges} b
+ * @returns {PageRanges}
+ */
+function unionRanges(a, b) {
+  /** @type {PageRanges} */
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || i < a.length && a[i][0] <= b[j][0] ? a[i++] : b[j++];
+    const last = out[out.length - 1];
+    if (last && next[0] <= last[1]) last[1] = Math.max(last[1], next[1]);
+    else out.push([next[0], next[1]]);
+  }
+  return out
+}
+
+/**
+ * Resolve a dot-notation path to a value in a nested object.
+ *
+ * @param {Record<string, any>} record
+ * @param {string} path
+ * @returns {any}
+ */
+function resolve$1(record, path) {
+  let value = record;
+  for (const part of path.split('.')) {
+    value = value?.[part];
+  }
+  return value
+}
+
+/**
+ * @import {AsyncBuffer, BloomFilter, ByteRange, ChunkPlan, ColumnPageStats, FileMetaData, GroupPlan, PageLocation, PageRanges, ParquetParsers, ParquetQueryFilter, ParquetReadOptions, QueryPlan, RowGroup, SchemaElement, SchemaTree} from '../src/types.js'
+ */
+
+// Combine column chunks if less than 2mb
+const runLimit = 1 << 21; // 2mb
+// When reading selected columns, combine chunks separated by at most this many unrequested bytes.
+// Arrow C++ before 18 and Polars write a copy of each column's metadata after its chunk, leaving small gaps.
+// Same default as Arrow's CacheOptions hole_size_limit.
+const columnGapLimit = 1 << 13; // 8kb
+
+/**
+ * Plan which byte ranges to read to satisfy a read request.
+ * Metadata must be non-null.
+ *
+ * @param {ParquetReadOptions & { bloomFiltersByGroup?: Record<string, BloomFilter>[], schemaElements?: Record<string, SchemaElement>, pageRangesByGroup?: (PageRanges | undefined)[], pageLocationsByGroup?: Record<string, PageLocation[]>[] }} options
+ * @returns {QueryPlan}
+ */
+function parquetPlan(options) {
+  const { metadata, rowStart = 0, columns, useOffsetIndex = false } = options;
+  if (!metadata) throw new Error('parquetPlan requires metadata')
+  /** @type {GroupPlan[]} */
+  const groups = [];
+  /** @type {ByteRange[]} */
+  const fetches = [];
+  /** @type {ByteRange[]} */
+  const indexes = [];
+  const scanPlan = parquetPlanGroups(options);
+  for (const group of scanPlan.groups) {
+    const groupPlan = parquetPlanGroup({ ...group, columns, useOffsetIndex });
+    groups.push(...groupPlan.groups);
+    fetches.push(...groupPlan.fetches);
+    indexes.push(...groupPlan.indexes);
+  }
+  fetches.push(...indexes);
+
+  return { metadata, rowStart, rowEnd: scanPlan.rowEnd, columns, fetches, groups }
+}
+
+/**
+ * Select physical row-group ranges without planning column reads.
+ *
+ * @param {ParquetReadOptions & { bloomFiltersByGroup?: Record<string, BloomFilter>[], schemaElements?: Record<string, SchemaElement>, pageRangesByGroup?: (PageRanges | undefined)[], pageLocationsByGroup?: Record<string, PageLocation[]>[] }} options
+ * @returns {{groups: {rowGroup: RowGroup, groupIndex: number, groupStart: number, groupRows: number, ranges: PageRanges, pageRanges?: PageRanges, pageLocations?: Record<string, PageLocation[]>}[], rowEnd: number}}
+ */
+function parquetPlanGroups({ metadata, rowStart = 0, rowEnd = Infinity, columns, filter, filterStrict = true, bloomFiltersByGroup, schemaElements, pageRangesByGroup, pageLocationsByGroup }) {
+  if (!metadata) throw new Error('parquetPlan requires metadata')
+  const schemaTree = parquetSchema(metadata);
+  const physicalColumns = getPhysicalColumns(schemaTree);
+  const elementsByPath = filter ? {
+    ...physicalSchemaElements(schemaTree),
+    ...schemaElements,
+  } : schemaElements;
+  const groups = [];
+  let groupStart = 0;
+  for (let groupIndex = 0; groupIndex < metadata.row_groups.length; groupIndex++) {
+    const rowGroup = metadata.row_groups[groupIndex];
+    const groupRows = Number(rowGroup.num_rows);
+    const groupEnd = groupStart + groupRows;
+    if (groupRows > 0 && groupEnd > rowStart && groupStart < rowEnd && !canSkipRowGroup({
+      rowGroup,
+      physicalColumns,
+      filter,
+      strict: filterStrict,
+      bloomFilters: bloomFiltersByGroup?.[groupIndex],
+      schemaElements: elementsByPath,
+    })) {
+      const selectStart = Math.max(rowStart - groupStart, 0);
+      const selectEnd = Math.min(rowEnd - groupStart, groupRows);
+      const pageRanges = pageRangesByGroup?.[groupIndex];
+      const pageLocations = pageLocationsByGroup?.[groupIndex];
+      /** @type {PageRanges} */
+      let ranges = pageRanges
+        ? pageRanges
+          .map(([start, end]) => {
+            /** @type {[number, number]} */
+            const range = [Math.max(start, selectStart), Math.min(end, selectEnd)];
+            return range
+          })
+          .filter(([start, end]) => start < end)
+        : [[selectStart, selectEnd]];
+
+      if (ranges.length > 1) {
+        const canSplit = rowGroup.columns.every(chunk => {
+          const columnName = chunk.meta_data?.path_in_schema[0];
+          const columnPath = chunk.meta_data?.path_in_schema.join('.');
+          if (columns && columnName && !columns.includes(columnName)) return true
+          return !!(chunk.offset_index_offset && chunk.offset_index_length) || !!(columnPath && pageLocations?.[columnPath])
+        });
+        ranges = canSplit
+          ? coalesceOverlappingPageRanges(ranges, rowGroup, columns, pageLocations)
+          : [[ranges[0][0], ranges[ranges.length - 1][1]]];
+      }
+      if (ranges.length) {
+        groups.push({ rowGroup, groupIndex, groupStart, groupRows, ranges, pageRanges, pageLocations });
+      }
+    }
+    groupStart = groupEnd;
+  }
+  return { groups, rowEnd: isFinite(rowEnd) ? rowEnd : groupStart }
+}
+
+/**
+ * Build byte plans for retained ranges in one row group.
+ *
+ * @param {object} options
+ * @param {RowGroup} options.rowGroup
+ * @param {number} options.groupStart
+ * @param {number} options.groupRows
+ * @param {PageRanges} options.ranges
+ * @param {string[]} [options.columns]
+ * @param {boolean} [options.useOffsetIndex]
+ * @param {PageRanges} [options.pageRanges]
+ * @param {Record<string, PageLocation[]>} [options.pageLocations]
+ * @returns {{groups: GroupPlan[], fetches: ByteRange[], indexes: ByteRange[]}}
+ */
+function parquetPlanGroup({ rowGroup, groupStart, groupRows, ranges, columns, useOffsetIndex = false, pageRanges, pageLocations }) {
+  /** @type {ChunkPlan[]} */
+  const chunks = [];
+  /** @type {ByteRange[]} */
+  const fetches = [];
+  /** @type {ByteRange[]} */
+  const indexes = [];
+  const narrowed = ranges.length > 1 || ranges[0][0] > 0 || ranges[0][1] < groupRows;
+  for (const chunk of rowGroup.columns) {
+    const meta = chunk.meta_data;
+    if (chunk.file_path) throw new Error('parquet file_path not supported')
+    if (!meta) throw new Error('parquet column metadata is undefined')
+    if (columns && !columns.includes(meta.path_in_schema[0])) continue
+    const columnOffset = meta.dictionary_page_offset || meta.data_page_offset;
+    const startByte = Number(columnOffset);
+    const endByte = Number(columnOffset + meta.total_compressed_size);
+    const chunkPageLocations = pageLocations?.[meta.path_in_schema.join('.')];
+
+    if (chunkPageLocations && narrowed) {
+      chunks.push({ columnMetadata: meta, pageLocations: chunkPageLocations, range: { startByte, endByte } });
+    } else if ((useOffsetIndex || pageRanges) && chunk.offset_index_offset && chunk.offset_index_length && narrowed) {
+      const startByte = Number(chunk.offset_index_offset);
+      chunks.push({
+        columnMetadata: meta,
+        offsetIndex: { startByte, endByte: startByte + chunk.offset_index_length },
+        range: { startByte: Number(columnOffset), endByte },
+      });
+    } else {
+      chunks.push({ columnMetadata: meta, range: { startByte, endByte } });
+    }
+  }
+
+  /** @type {ByteRange[]} */
+  const columnRanges = [];
+  /** @type {ByteRange | undefined} */
+  let run;
+  for (const chunk of chunks) {
+    if ('pageLocations' in chunk) continue
+    if ('offsetIndex' in chunk) {
+      indexes.push(chunk.offsetIndex);
+    } else if (columns) {
+      columnRanges.push(chunk.range);
+    } else if (run && chunk.range.endByte - run.startByte <= runLimit) {
+      run.endByte = chunk.range.endByte;
+    } else {
+      if (run) fetches.push(run);
+      run = { ...chunk.range };
+    }
+  }
+  if (run) fetches.push(run);
+  // selected chunks are combined in file order, skipping only small gaps
+  fetches.push(...coalesceByteRanges(columnRanges, columnGapLimit, runLimit));
+  const groups = ranges.map(([selectStart, selectEnd]) => ({
+    chunks,
+    rowGroup,
+    groupStart,
+    groupRows,
+    selectStart,
+    selectEnd,
+  }));
+  return { groups, fetches, indexes }
+}
+
+/**
+ * Merge candidate ranges when any selected column would read an overlapping
+ * data page for both ranges. Unknown page layouts are merged conservatively.
+ *
+ * @param {PageRanges} ranges
+ * @param {RowGroup} rowGroup
+ * @param {string[] | undefined} columns
+ * @param {Record<string, PageLocation[]> | undefined} pageLocations
+ * @returns {PageRanges}
+ */
+function coalesceOverlappingPageRanges(ranges, rowGroup, columns, pageLocations) {
+  const selectedPageLayouts = rowGroup.columns
+    .filter(chunk => !columns || columns.includes(chunk.meta_data?.path_in_schema[0] || ''))
+    .map(chunk => pageLocations?.[chunk.meta_data?.path_in_schema.join('.') || '']);
+
+  /** @type {PageRanges} */
+  const merged = [];
+  for (const range of ranges) {
+    const last = merged[merged.length - 1];
+    const overlapsPage = last && selectedPageLayouts.some(pages => {
+      if (!pages) return true
+      const lastPages = pagesForRange(last, pages, Number(rowGroup.num_rows));
+      const rangePages = pagesForRange(range, pages, Number(rowGroup.num_rows));
+      return lastPages[0] <= rangePages[1] && rangePages[0] <= lastPages[1]
+    });
+    if (last && overlapsPage) last[1] = range[1];
+    else merged.push([...range]);
+  }
+  return merged
+}
+
+/**
+ * Return the inclusive indexes of the first and last pages overlapping a row
+ * range. Offset indexes cover every row, so a valid range always finds a page.
+ *
+ * @param {[number, number]} range
+ * @param {PageLocation[]} pages
+ * @param {number} groupRows
+ * @returns {[number, number]}
+ */
+function pagesForRange([rangeStart, rangeEnd], pages, groupRows) {
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < pages.length; i++) {
+    const pageStart = Number(pages[i].first_row_index);
+    const pageEnd = i + 1 < pages.length ? Number(pages[i + 1].first_row_index) : groupRows;
+    if (pageEnd > rangeStart && pageStart < rangeEnd) {
+      first = Math.min(first, i);
+      last = i;
+    }
+  }
+  return [first, last]
+}
+
+/**
+ * Fetch bloom filters for $eq / $in columns of row groups not already provably
+ * skippable by statistics alone. Returns an array indexed by row-group ordinal;
+ * each entry maps top-level column name → BloomFilter for any chunk whose
+ * bloom filter we were able to parse. Adds one round-trip when at least one
+ * bloom filter is fetched; otherwise returns synchronously.
+ *
+ * @param {object} options
+ * @param {AsyncBuffer} options.file
+ * @param {FileMetaData} options.metadata
+ * @param {ParquetQueryFilter} options.filter
+ * @param {boolean} [options.filterStrict]
+ * @returns {Promise<Record<string, BloomFilter>[]>}
+ */
+async function prefetchBloomFilters({ file, metadata, filter, filterStrict = true }) {
+  const result = metadata.row_groups.map(() => /** @type {Record<string, BloomFilter>} */ ({}));
+  const eligibleCols = bloomEligibleColumns(filter);
+  if (eligibleCols.size === 0) return result
+  const physicalColumns = getPhysicalColumns(parquetSchema(metadata));
+
+  /** @type {Promise<void>[]} */
+  const tasks = [];
+  metadata.row_groups.forEach((rowGroup, rgIdx) => {
+    if (canSkipRowGroup({ rowGroup, physicalColumns, filter, strict: filterStrict })) return
+    for (const colName of eligibleCols) {
+      const columnIdx = physicalColumns.indexOf(colName);
+      if (columnIdx === -1) continue
+      const meta = rowGroup.columns[columnIdx]?.meta_data;
+      if (!meta?.bloom_filter_offset || !meta.bloom_filter_length) continue
+      const start = Number(meta.bloom_filter_offset);
+      const end = start + meta.bloom_filter_length;
+      tasks.push((async () => {
+        const buffer = await file.slice(start, end);
+        const bloom = readBloomFilter({ view: new DataView(buffer), offset: 0 });
+        if (bloom) result[rgIdx][colName] = bloom;
+      })());
+    }
+  });
+
+  if (tasks.length) await Promise.all(tasks);
+  return result
+}
+
+/**
+ * Fetch page indexes (column index + offset index) for filter columns of row
+ * groups that survive row-group-level pruning, and compute candidate row
+ * ranges per group from the per-page min/max statistics.
+ *
+ * Returns pageRangesByGroup indexed by row-group ordinal: sorted disjoint
+ * [start, end) row ranges (relative to the group) that could match the filter.
+ * An empty array means the group provably contains no matching rows; undefined
+ * means no page-level information was available for that group.
+ * Also returns pageLocationsByGroup, mapping row-group ordinals and physical
+ * leaf paths to page locations, so the read path can reuse the parsed offset
+ * indexes without refetching them.
+ *
+ * @param {object} options
+ * @param {AsyncBuffer} options.file
+ * @param {FileMetaData} options.metadata
+ * @param {ParquetQueryFilter} [options.filter]
+ * @param {boolean} [options.filterStrict]
+ * @param {number} [options.rowStart]
+ * @param {number} [options.rowEnd]
+ * @param {string[]} [options.columns]
+ * @param {Record<string, BloomFilter>[]} [options.bloomFiltersByGroup]
+ * @param {Record<string, SchemaElement>} [options.schemaElements]
+ * @param {Partial<ParquetParsers>} [options.parsers]
+ * @returns {Promise<{pageRangesByGroup: (PageRanges | undefined)[], pageLocationsByGroup: Record<string, PageLocation[]>[]}>}
+ */
+async function prefetchPageIndexes({ file, metadata, filter, filterStrict = true, rowStart = 0, rowEnd = Infinity, columns, bloomFiltersByGroup, schemaElements, parsers }) {
+  /** @type {(PageRanges | undefined)[]} */
+  const pageRangesByGroup = metadata.row_groups.map(() => undefined);
+  const pageLocationsByGroup = metadata.row_groups.map(() => /** @type {Record<string, PageLocation[]>} */ ({}));
+  if (filter && '$nor' in filter && Array.isArray(filter.$nor)) {
+    return { pageRangesByGroup, pageLocationsByGroup }
+  }
+  const filterColumns = pathsNeededForFilter(filter);
+  if (!filterColumns.length) return { pageRangesByGroup, pageLocationsByGroup }
+  const schemaTree = parquetSchema(metadata);
+  const physicalColumns = getPhysicalColumns(schemaTree);
+  const elementsByPath = {
+    ...physicalSchemaElements(schemaTree),
+    ...schemaElements,
+  };
+
+  /** @type {ByteRange[]} */
+  const indexRanges = [];
+  /** @type {((file: AsyncBuffer) => Promise<void>)[]} */
+  const indexTasks = [];
+  /** @type {{rgIdx: number, groupRows: number, columnPages: Record<string, ColumnPageStats>}[]} */
+  const candidateGroups = [];
+  let groupStart = 0;
+  metadata.row_groups.forEach((rowGroup, rgIdx) => {
+    const groupRows = Number(rowGroup.num_rows);
+    const groupEnd = groupStart + groupRows;
+    const overlaps = groupRows > 0 && groupEnd > rowStart && groupStart < rowEnd;
+    groupStart = groupEnd;
+    if (!overlaps) return
+    if (canSkipRowGroup({ rowGroup, physicalColumns, filter, strict: filterStrict, bloomFilters: bloomFiltersByGroup?.[rgIdx], schemaElements: elementsByPath })) return
+
+    /** @type {Record<string, ColumnPageStats>} */
+    const columnPages = {};
+    let columnTaskCount = 0;
+    const scheduledOffsetPaths = new Set();
+    let hasFilterIndex = false;
+    for (const columnName of filterColumns) {
+      const columnIdx = physicalColumns.indexOf(columnName);
+      if (columnIdx === -1) continue
+      const chunk = rowGroup.columns[columnIdx];
+      const meta = chunk?.meta_data;
+      if (!meta) continue
+      if (!chunk.column_index_offset || !chunk.column_index_length) continue
+      if (!chunk.offset_index_offset || !chunk.offset_index_length) continue
+      const element = elementsByPath[columnName];
+      if (!element) continue
+      hasFilterIndex = true;
+      scheduledOffsetPaths.add(columnName);
+      const columnIndexStart = Number(chunk.column_index_offset);
+      const offsetIndexStart = Number(chunk.offset_index_offset);
+      const columnIndexEnd = columnIndexStart + chunk.column_index_length;
+      const offsetIndexEnd = offsetIndexStart + chunk.offset_index_length;
+      indexRanges.push(
+        { startByte: columnIndexStart, endByte: columnIndexEnd },
+        { startByte: offsetIndexStart, endByte: offsetIndexEnd }
+      );
+      columnTaskCount++;
+      indexTasks.push(async prefetchedFile => {
+        const [columnIndexBuffer, offsetIndexBuffer] = await Promise.all([
+          prefetchedFile.slice(columnIndexStart, columnIndexEnd),
+          prefetchedFile.slice(offsetIndexStart, offsetIndexEnd),
+        ]);
+        const columnIndex = readColumnIndex({ view: new DataView(columnIndexBuffer), offset: 0 }, element, parsers);
+        const offsetIndex = readOffsetIndex({ view: new DataView(offsetIndexBuffer), offset: 0 });
+        pageLocationsByGroup[rgIdx][columnName] = offsetIndex.page_locations;
+        columnPages[columnName] = {
+          minValues: columnIndex.min_values,
+          maxValues: columnIndex.max_values,
+          nullPages: columnIndex.null_pages,
+          nullCounts: columnIndex.null_counts,
+          pageStarts: offsetIndex.page_locations.map(page => Number(page.first_row_index)),
+          element,
+        };
+      });
+    }
+    // Candidate ranges are shared by every selected column. Load their offset
+    // indexes too so the planner can merge ranges that map to the same coarse
+    // page instead of fetching and decoding that page more than once.
+    if (hasFilterIndex) {
+      for (const chunk of rowGroup.columns) {
+        const meta = chunk.meta_data;
+        if (!meta) continue
+        const columnName = meta.path_in_schema[0];
+        const columnPath = meta.path_in_schema.join('.');
+        if (columns && !columns.includes(columnName)) continue
+        if (scheduledOffsetPaths.has(columnPath)) continue
+        if (!chunk.offset_index_offset || !chunk.offset_index_length) continue
+        scheduledOffsetPaths.add(columnPath);
+        const offsetIndexStart = Number(chunk.offset_index_offset);
+        const offsetIndexEnd = offsetIndexStart + chunk.offset_index_length;
+        indexRanges.push({ startByte: offsetIndexStart, endByte: offsetIndexEnd });
+        columnTaskCount++;
+        indexTasks.push(async prefetchedFile => {
+          const offsetIndexBuffer = await prefetchedFile.slice(offsetIndexStart, offsetIndexEnd);
+          const offsetIndex = readOffsetIndex({ view: new DataView(offsetIndexBuffer), offset: 0 });
+          pageLocationsByGroup[rgIdx][columnPath] = offsetIndex.page_locations;
+        });
+      }
+    }
+    if (columnTaskCount) {
+      candidateGroups.push({ rgIdx, groupRows, columnPages });
+    }
+  });
+
+  if (indexTasks.length) {
+    const prefetchedFile = prefetchAsyncBuffer(file, { fetches: coalesceByteRanges(indexRanges) });
+    await Promise.all(indexTasks.map(task => task(prefetchedFile)));
+    for (const { rgIdx, groupRows, columnPages } of candidateGroups) {
+      pageRangesByGroup[rgIdx] = filterPageRanges(filter, columnPages, groupRows, filterStrict);
+    }
+  }
+  return { pageRangesByGroup, pageLocationsByGroup }
+}
+
+/**
+ * Merge overlapping or touching byte ranges. By default no bytes are added;
+ * pass maxGap to also merge ranges separated by up to maxGap unrequested bytes,
+ * as long as the merged range stays within maxSize.
+ *
+ * @param {ByteRange[]} ranges
+ * @param {number} [maxGap]
+ * @param {number} [maxSize]
+ * @returns {ByteRange[]}
+ */
+function coalesceByteRanges(ranges, maxGap = 0, maxSize = Infinity) {
+  const sorted = ranges
+    .map(range => ({ ...range }))
+    .sort((a, b) => a.startByte - b.startByte || a.endByte - b.endByte);
+  /** @type {ByteRange[]} */
+  const merged = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && range.startByte <= last.endByte + maxGap && Math.max(last.endByte, range.endByte) - last.startByte <= maxSize) {
+      last.endByte = Math.max(last.endByte, range.endByte);
+    } else {
+      merged.push(range);
+    }
+  }
+  return merged
+}
+
+/**
+ * Build a lookup from physical paths to leaf schema elements.
+ *
+ * @param {SchemaTree} schemaTree
+ * @returns {Record<string, SchemaElement>}
+ */
+function physicalSchemaElements(schemaTree) {
+  /** @type {Record<string, SchemaElement>} */
+  const elements = {};
+  /** @param {SchemaTree} node */
+  function traverse(node) {
+    if (node.children.length) {
+      for (const child of node.children) traverse(child);
+    } else {
+      elements[node.path.join('.')] = node.element;
+    }
+  }
+  traverse(schemaTree);
+  return elements
+}
+
+/**
+ * Prefetch byte ranges from an AsyncBuffer.
+ *
+ * @param {AsyncBuffer} file
+ * @param {{fetches: ByteRange[]}} options
+ * @returns {AsyncBuffer}
+ */
+function prefetchAsyncBuffer(file, { fetches }) {
+  // fetch byte ranges from the file
+  const promises = fetches.map(({ startByte, endByte }) => file.slice(startByte, endByte));
+  return {
+    byteLength: file.byteLength,
+    slice(start, end = file.byteLength) {
+      // find matching slice
+      const index = fetches.findIndex(({ startByte, endByte }) => startByte <= start && end <= endByte);
+      if (index < 0) {
+        // fallback to direct read
+        return file.slice(start, end)
+      }
+      if (fetches[index].startByte !== start || fetches[index].endByte !== end) {
+        // slice a subrange of the prefetch
+        const startOffset = start - fetches[index].startByte;
+        const endOffset = end - fetches[index].startByte;
+        if (promises[index] instanceof Promise) {
+          return promises[index].then(buffer => buffer.slice(startOffset, endOffset))
+        } else {
+          return promises[index].slice(startOffset, endOffset)
+        }
+      } else {
+        return promises[index]
+      }
+    },
+  }
+}
+
+/**
+ * @import {DataReader, ParquetParsers, VariantMetadata} from '../src/types.js'
+ */
+
+const decoder = new TextDecoder();
+/** @type {WeakMap<object, Map<string, VariantMetadata>>} */
+const metadataCache = new WeakMap();
+
+/**
+ * Recursively decode variant structs into native values.
+ *
+ * @param {any} value
+ * @param {ParquetParsers} [parsers]
+ * @returns {any}
+ */
+function decodeVariantColumn(value, parsers = DEFAULT_PARSERS) {
+  if (Array.isArray(value)) {
+    return value.map(entry => decodeVariantColumn(entry, parsers))
+  }
+  if (typeof value !== 'object') return value
+
+  if ('metadata' in value) {
+    const metadata = parseVariantMetadata(value.metadata);
+
+    // Decode shredded fields from typed_value
+    const shreddedFields = value.typed_value && decodeTypedValue(value.typed_value, metadata, parsers);
+
+    // Decode binary value (may contain additional fields for partially shredded objects)
+    const binaryValue = value.value && readVariant(makeReader(value.value), metadata, parsers);
+
+    // Merge shredded and binary values for partially shredded objects
+    if (shreddedFields && binaryValue) {
+      return { ...binaryValue, ...shreddedFields }
+    }
+    return shreddedFields ?? binaryValue
+  }
+
+  return value
+}
+
+/**
+ * Decode a shredded variant typed_value field.
+ *
+ * @param {any} typedValue
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {any}
+ */
+function decodeTypedValue(typedValue, metadata, parsers) {
+  if (typedValue instanceof Date) return typedValue
+
+  // Handle {typed_value, value} wrapper - unwrap and recurse
+  if (typedValue && typeof typedValue === 'object' && !Array.isArray(typedValue) && !(typedValue instanceof Uint8Array)) {
+    if ('typed_value' in typedValue && typedValue.typed_value !== null && typedValue.typed_value !== undefined) {
+      return decodeTypedValue(typedValue.typed_value, metadata, parsers)
+    }
+    if ('value' in typedValue && typedValue.value instanceof Uint8Array) {
+      return readVariant(makeReader(typedValue.value), metadata, parsers)
+    }
+    if ('typed_value' in typedValue || 'value' in typedValue) {
+      // both null/missing → field is null
+      return null
+    }
+    // Shredded object: each field value gets decoded
+    /** @type {Record<string, any>} */
+    const result = {};
+    for (const [key, field] of Object.entries(typedValue)) {
+      if (!metadata.dictionary.includes(key)) continue
+      result[key] = decodeTypedValue(field, metadata, parsers);
+    }
+    return result
+  }
+
+  // Uint8Array: decode as binary variant
+  if (typedValue instanceof Uint8Array) {
+    return readVariant(makeReader(typedValue), metadata, parsers)
+  }
+
+  // Arrays
+  if (Array.isArray(typedValue)) {
+    return typedValue.map(element => decodeTypedValue(element, metadata, parsers))
+  }
+
+  return typedValue
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {DataReader}
+ */
+function makeReader(bytes) {
+  return { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }
+}
+
+/**
+ * Parse and cache variant metadata dictionary.
+ *
+ * @param {Uint8Array} bytes
+ * @returns {VariantMetadata}
+ */
+function parseVariantMetadata(bytes) {
+  let bufferCache = metadataCache.get(bytes.buffer);
+  if (!bufferCache) {
+    bufferCache = new Map();
+    metadataCache.set(bytes.buffer, bufferCache);
+  }
+  const key = `${bytes.byteOffset}:${bytes.byteLength}`;
+  const cached = bufferCache.get(key);
+  if (cached) return cached
+
+  const reader = makeReader(bytes);
+  const header = reader.view.getUint8(reader.offset++);
+  const version = header & 0x0f;
+  if (version !== 1) throw new Error(`parquet unsupported variant metadata version: ${version}`)
+  const sorted = (header >> 4 & 0x1) === 1;
+  const offsetSize = (header >> 6 & 0x3) + 1;
+
+  const dictionarySize = readUnsigned(reader, offsetSize);
+
+  const offsets = new Array(dictionarySize + 1);
+  for (let i = 0; i < offsets.length; i++) {
+    offsets[i] = readUnsigned(reader, offsetSize);
+  }
+
+  const base = reader.offset;
+  const dictionary = new Array(dictionarySize);
+  for (let i = 0; i < dictionarySize; i++) {
+    const start = offsets[i];
+    const end = offsets[i + 1];
+    const strBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + base + start, end - start);
+    dictionary[i] = decoder.decode(strBytes);
+  }
+
+  const metadata = { dictionary, sorted };
+  bufferCache.set(key, metadata);
+  return metadata
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} byteWidth
+ * @returns {number}
+ */
+function readUnsigned(reader, byteWidth) {
+  let value = 0;
+  for (let i = 0; i < byteWidth; i++) {
+    value |= reader.view.getUint8(reader.offset + i) << i * 8;
+  }
+  reader.offset += byteWidth;
+  return value
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {any}
+ */
+function readVariant(reader, metadata, parsers) {
+  const typeByte = reader.view.getUint8(reader.offset++);
+  const basicType = typeByte & 0x3;
+  const header = typeByte >> 2;
+  if (basicType === 0) return readVariantPrimitive(reader, header, parsers)
+  if (basicType === 2) return readVariantObject(reader, header, metadata, parsers)
+  if (basicType === 3) return readVariantArray(reader, header, metadata, parsers)
+  // else short string
+  const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, header);
+  reader.offset += header;
+  return decoder.decode(bytes)
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} typeId
+ * @param {ParquetParsers} parsers
+ * @returns {any}
+ */
+function readVariantPrimitive(reader, typeId, parsers) {
+  switch (typeId) {
+  case 0: return null
+  case 1: return true
+  case 2: return false
+  case 3: {
+    const value = reader.view.getInt8(reader.offset);
+    reader.offset += 1;
+    return value
+  }
+  case 4: {
+    const value = reader.view.getInt16(reader.offset, true);
+    reader.offset += 2;
+    return value
+  }
+  case 5: {
+    const value = reader.view.getInt32(reader.offset, true);
+    reader.offset += 4;
+    return value
+  }
+  case 6: {
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case 7: {
+    const value = reader.view.getFloat64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case 8:
+    return readVariantDecimal(reader, 4)
+  case 9:
+    return readVariantDecimal(reader, 8)
+  case 10:
+    return readVariantDecimal(reader, 16)
+  case 11: {
+    const value = reader.view.getInt32(reader.offset, true);
+    reader.offset += 4;
+    return parsers.dateFromDays(value)
+  }
+  case 12: // timestamp_micros (utc)
+  case 13: { // timestamp_micros_ntz (no timezone)
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return parsers.timestampFromMicroseconds(value)
+  }
+  case 14: {
+    const value = reader.view.getFloat32(reader.offset, true);
+    reader.offset += 4;
+    return value
+  }
+  case 15:
+    return readVariantBinary(reader)
+  case 16: {
+    const bytes = readVariantBinary(reader);
+    return decoder.decode(bytes)
+  }
+  case 17: {
+    // time: microseconds since midnight
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return value
+  }
+  case 18: // timestamp_nanos (utc)
+  case 19: { // timestamp_nanos_ntz (no timezone)
+    const value = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    return parsers.timestampFromNanoseconds(value)
+  }
+  case 20: {
+    const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, 16);
+    reader.offset += 16;
+    const hex = Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  }
+  default:
+    throw new Error(`parquet unsupported variant primitive type: ${typeId}`)
+  }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} header
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {Record<string, any>}
+ */
+function readVariantObject(reader, header, metadata, parsers) {
+  const offsetWidth = (header & 0x3) + 1;
+  const idWidth = (header >> 2 & 0x3) + 1;
+  const isLarge = header >> 4 & 0x1;
+  const numElements = isLarge ? readUnsigned(reader, 4) : reader.view.getUint8(reader.offset++);
+
+  /** @type {number[]} */
+  const fieldIds = new Array(numElements);
+  for (let i = 0; i < numElements; i++) {
+    fieldIds[i] = readUnsigned(reader, idWidth);
+  }
+
+  const offsets = new Array(numElements + 1);
+  for (let i = 0; i < offsets.length; i++) {
+    offsets[i] = readUnsigned(reader, offsetWidth);
+  }
+
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (let i = 0; i < numElements; i++) {
+    const key = metadata.dictionary[fieldIds[i]];
+    // Read value at the given offset
+    const valueReader = {
+      view: reader.view,
+      offset: reader.offset + offsets[i],
+    };
+    out[key] = readVariant(valueReader, metadata, parsers);
+  }
+  reader.offset += offsets[offsets.length - 1];
+  return out
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} header
+ * @param {VariantMetadata} metadata
+ * @param {ParquetParsers} parsers
+ * @returns {any[]}
+ */
+function readVariantArray(reader, header, metadata, parsers) {
+  const fieldOffsetSize = header & 0x3;
+  const isLarge = header >> 2 & 0x1;
+  const offsetWidth = fieldOffsetSize + 1;
+  const numElements = readUnsigned(reader, isLarge ? 4 : 1);
+
+  const offsets = new Array(numElements + 1);
+  for (let i = 0; i < offsets.length; i++) {
+    offsets[i] = readUnsigned(reader, offsetWidth);
+  }
+
+  const valuesStart = reader.offset;
+  const result = new Array(numElements);
+  for (let i = 0; i < numElements; i++) {
+    const valueReader = {
+      view: reader.view,
+      offset: valuesStart + offsets[i],
+    };
+    result[i] = readVariant(valueReader, metadata, parsers);
+  }
+  reader.offset = valuesStart + offsets[offsets.length - 1];
+  return result
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} width
+ * @returns {number}
+ */
+function readVariantDecimal(reader, width) {
+  const scale = reader.view.getUint8(reader.offset);
+  reader.offset += 1;
+  let unscaled;
+  if (width === 4) {
+    unscaled = BigInt(reader.view.getInt32(reader.offset, true));
+    reader.offset += 4;
+  } else if (width === 8) {
+    unscaled = reader.view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+  } else {
+    const low = reader.view.getBigUint64(reader.offset, true);
+    const high = reader.view.getBigInt64(reader.offset + 8, true);
+    unscaled = high << 64n | low;
+    reader.offset += 16;
+  }
+
+  return Number(unscaled) / 10 ** scale
+}
+
+/**
+ * @param {DataReader} reader
+ * @returns {Uint8Array}
+ */
+function readVariantBinary(reader) {
+  const length = reader.view.getUint32(reader.offset, true);
+  reader.offset += 4;
+  const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, length);
+  reader.offset += length;
+  return bytes
+}
+
+/**
+ * Reconstructs a complex nested structure from flat arrays of values and
+ * definition and repetition levels, according to Dremel encoding.
+ *
+ * @param {any[]} output
+ * @param {number[] | undefined} definitionLevels
+ * @param {number[]} repetitionLevels
+ * @param {DecodedArray} values
+ * @param {SchemaTree[]} schemaPath
+ * @returns {DecodedArray}
+ */
+function assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath) {
+  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
+  // If no def/rep levels, synthesize def levels at max
+  if (!definitionLevels?.length && !repetitionLevels.length) {
+    if (!maxDefinitionLevel || !values.length) return values
+    definitionLevels = new Array(values.length).fill(maxDefinitionLevel);
+  }
+  const n = definitionLevels?.length || repetitionLevels.length;
+  const repetitionPath = schemaPath.map(({ element }) => element.repetition_type);
+  let valueIndex = 0;
+
+  // Track state of nested structures
+  const containerStack = [output];
+  let currentContainer = output;
+  let currentDepth = 0; // schema depth
+  let currentDefLevel = 0; // list depth
+  let currentRepLevel = 0;
+
+  if (repetitionLevels[0]) {
+    // continue previous row
+    while (currentDepth < repetitionPath.length - 2 && currentRepLevel < repetitionLevels[0]) {
+      currentDepth++;
+      if (repetitionPath[currentDepth] !== 'REQUIRED') {
+        // go into last list
+        currentContainer = currentContainer.at(-1);
+        containerStack.push(currentContainer);
+        currentDefLevel++;
+      }
+      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel++;
+    }
+  }
+
+  for (let i = 0; i < n; i++) {
+    // assert(currentDefLevel === containerStack.length - 1)
+    const def = definitionLevels?.length ? definitionLevels[i] : maxDefinitionLevel;
+    const rep = repetitionLevels[i];
+
+    // Pop up to start of rep level
+    while (currentDepth && (rep < currentRepLevel || repetitionPath[currentDepth] !== 'REPEATED')) {
+      if (repetitionPath[currentDepth] !== 'REQUIRED') {
+        containerStack.pop();
+        currentDefLevel--;
+      }
+      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel--;
+      currentDepth--;
+    }
+    // @ts-expect-error won't be empty
+    currentContainer = containerStack.at(-1);
+
+    // Go deeper to end of definition level
+    while (
+      (currentDepth < repetitionPath.length - 2 || repetitionPath[currentDepth + 1] === 'REPEATED') &&
+      (currentDefLevel < def || repetitionPath[currentDepth + 1] === 'REQUIRED')
+    ) {
+      currentDepth++;
+      if (repetitionPath[currentDepth] !== 'REQUIRED') {
+        /** @type {any[]} */
+        const newList = [];
+        currentContainer.push(newList);
+        currentContainer = newList;
+        containerStack.push(newList);
+        currentDefLevel++;
+      }
+      if (repetitionPath[currentDepth] === 'REPEATED') currentRepLevel++;
+    }
+
+    // Add value or null based on definition level
+    if (def === maxDefinitionLevel) {
+      // assert(currentDepth === maxDefinitionLevel || currentDepth === repetitionPath.length - 2)
+      currentContainer.push(values[valueIndex++]);
+    } else if (currentDepth === repetitionPath.length - 2) {
+      // an undefined repeated leaf is an empty list, not a null value
+      currentContainer.push(repetitionPath[currentDepth + 1] === 'REPEATED' ? [] : null);
+    } else {
+      currentContainer.push([]);
+    }
+  }
+
+  // Handle edge cases for empty inputs or single-level data
+  if (!output.length) {
+    // return max definition level of nested lists
+    for (let i = 0; i < maxDefinitionLevel; i++) {
+      /** @type {any[]} */
+      const newList = [];
+      currentContainer.push(newList);
+      currentContainer = newList;
+    }
+  }
+
+  return output
+}
+
+/**
+ * Assemble a nested structure from subcolumn data.
+ *
+ * @param {Map<string, DecodedArray>} subcolumnData
+ * @param {SchemaTree} schema top-level schema element
+ * @param {ParquetParsers} parsers
+ * @param {number} [depth] depth of nested structure
+ */
+function assembleNested(subcolumnData, schema, parsers, depth = 0) {
+  const path = schema.path.join('.');
+  const optional = schema.element.repetition_type === 'OPTIONAL';
+  const nextDepth = optional ? depth + 1 : depth;
+
+  if (isListLike(schema)) {
+    let sublist = schema.children[0];
+    let subDepth = nextDepth;
+    if (sublist.children.length === 1) {
+      sublist = sublist.children[0];
+      subDepth++;
+    }
+    assembleNested(subcolumnData, sublist, parsers, subDepth);
+
+    const subcolumn = sublist.path.join('.');
+    const values = subcolumnData.get(subcolumn);
+    if (!values) throw new Error('parquet list column missing values')
+    if (optional) flattenAtDepth(values, depth);
+    subcolumnData.set(path, values);
+    subcolumnData.delete(subcolumn);
+    return
+  }
+
+  if (isMapLike(schema)) {
+    const mapName = schema.children[0].element.name;
+
+    // Assemble keys and values
+    assembleNested(subcolumnData, schema.children[0].children[0], parsers, nextDepth + 1);
+    assembleNested(subcolumnData, schema.children[0].children[1], parsers, nextDepth + 1);
+
+    const keys = subcolumnData.get(`${path}.${mapName}.key`);
+    const values = subcolumnData.get(`${path}.${mapName}.value`);
+
+    if (!keys) throw new Error('parquet map column missing keys')
+    if (!values) throw new Error('parquet map column missing values')
+    if (keys.length !== values.length) {
+      throw new Error('parquet map column key/value length mismatch')
+    }
+
+    const out = assembleMaps(keys, values, nextDepth);
+    if (optional) flattenAtDepth(out, depth);
+
+    subcolumnData.delete(`${path}.${mapName}.key`);
+    subcolumnData.delete(`${path}.${mapName}.value`);
+    subcolumnData.set(path, out);
+    return
+  }
+
+  // Struct-like column
+  if (schema.children.length) {
+    // construct a meta struct and then invert
+    const invertDepth = schema.element.repetition_type === 'REQUIRED' ? depth : depth + 1;
+    /** @type {Record<string, any>} */
+    const struct = {};
+    for (const child of schema.children) {
+      assembleNested(subcolumnData, child, parsers, invertDepth);
+      const childData = subcolumnData.get(child.path.join('.'));
+      if (!childData) throw new Error('parquet struct missing child data')
+      struct[child.element.name] = childData;
+    }
+    // remove children
+    for (const child of schema.children) {
+      subcolumnData.delete(child.path.join('.'));
+    }
+
+    // invert struct by depth
+    let inverted = invertStruct(struct, invertDepth);
+    if (schema.element.logical_type?.type === 'VARIANT') {
+      inverted = decodeVariantColumn(inverted, parsers);
+    }
+    if (optional) flattenAtDepth(inverted, depth);
+    subcolumnData.set(path, inverted);
+  }
+}
+
+/**
+ * @import {DecodedArray, ParquetParsers, SchemaTree} from '../src/types.js'
+ * @param {DecodedArray} arr
+ * @param {number} depth
+ */
+function flattenAtDepth(arr, depth) {
+  for (let i = 0; i < arr.length; i++) {
+    if (depth) {
+      flattenAtDepth(arr[i], depth - 1);
+    } else {
+      arr[i] = arr[i].length ? arr[i][0] : null;
+    }
+  }
+}
+
+/**
+ * @param {DecodedArray} keys
+ * @param {DecodedArray} values
+ * @param {number} depth
+ * @returns {any[]}
+ */
+function assembleMaps(keys, values, depth) {
+  const out = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (depth) {
+      out.push(assembleMaps(keys[i], values[i], depth - 1)); // go deeper
+    } else {
+      if (keys[i]) {
+        /** @type {Record<string, any>} */
+        const obj = {};
+        for (let j = 0; j < keys[i].length; j++) {
+          const value = values[i][j];
+          obj[keys[i][j]] = value === undefined ? null : value;
+        }
+        out.push(obj);
+      } else {
+        out.push(undefined);
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * Invert a struct-like object by depth.
+ *
+ * @param {Record<string, any[]>} struct
+ * @param {number} depth
+ * @returns {any[]}
+ */
+function invertStruct(struct, depth) {
+  const keys = Object.keys(struct);
+  const length = struct[keys[0]]?.length;
+  const out = [];
+  for (let i = 0; i < length; i++) {
+    /** @type {Record<string, any>} */
+    const obj = {};
+    for (const key of keys) {
+      if (struct[key].length !== length) throw new Error('parquet struct parsing error')
+      obj[key] = struct[key][i];
+    }
+    if (depth) {
+      out.push(invertStruct(obj, depth - 1)); // deeper
+    } else {
+      out.push(obj);
+    }
+  }
+  return out
+}
+
+/**
+ * ALP (Adaptive Lossless floating-Point) encoding decoder.
+ * Supports FLOAT and DOUBLE types.
+ *
+ * ALP encodes floating-point values by converting them to integers using
+ * decimal scaling, then applying frame of reference (FOR) encoding and
+ * bit-packing. Values that cannot be losslessly converted are stored as exceptions.
+ *
+ * See https://github.com/apache/parquet-format/blob/master/AlpEncoding.md
+ */
+
+// Correctly-rounded powers of ten (all exactly representable as doubles)
+const POW10$1 = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+  1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+];
+const POW10_NEG = [
+  1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9,
+  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18,
+];
+// float32 versions for FLOAT decoding (exponent range [0, 10])
+const POW10F = POW10$1.slice(0, 11).map(Math.fround);
+const POW10F_NEG = POW10_NEG.slice(0, 11).map(Math.fround);
+
+/**
+ * Decode ALP encoded data.
+ *
+ * @import {DataReader, DecodedArray, ParquetType} from '../src/types.d.ts'
+ * @param {DataReader} reader - data reader positioned at start of ALP data
+ * @param {number} count - number of values to decode
+ * @param {ParquetType} type - FLOAT or DOUBLE
+ * @returns {DecodedArray} decoded float or double array
+ */
+function alpDecode(reader, count, type) {
+  if (type === 'FLOAT') {
+    return alpDecodeFloat(reader, count)
+  } else if (type === 'DOUBLE') {
+    return alpDecodeDouble(reader, count)
+  } else {
+    throw new Error(`ALP encoding unsupported type: ${type}`)
+  }
+}
+
+/**
+ * Read the ALP page header and offset array, returning vector layout info.
+ *
+ * @param {DataReader} reader
+ * @returns {{ vectorSize: number, numElements: number, numVectors: number, offsetArrayStart: number }}
+ */
+function readAlpHeader(reader) {
+  const { view } = reader;
+  const compressionMode = view.getUint8(reader.offset++);
+  if (compressionMode !== 0) {
+    throw new Error(`ALP unsupported compression mode: ${compressionMode}`)
+  }
+  const integerEncoding = view.getUint8(reader.offset++);
+  if (integerEncoding !== 0) {
+    throw new Error(`ALP unsupported integer encoding: ${integerEncoding}`)
+  }
+  const logVectorSize = view.getUint8(reader.offset++);
+  if (logVectorSize < 3 || logVectorSize > 15) {
+    throw new Error(`ALP invalid log_vector_size: ${logVectorSize}`)
+  }
+  const vectorSize = 1 << logVectorSize;
+  const numElements = view.getInt32(reader.offset, true);
+  reader.offset += 4;
+  const numVectors = Math.ceil(numElements / vectorSize);
+  const offsetArrayStart = reader.offset;
+  reader.offset += numVectors * 4;
+  return { vectorSize, numElements, numVectors, offsetArrayStart }
+}
+
+/**
+ * Decode ALP encoded float data.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float32Array}
+ */
+function alpDecodeFloat(reader, count) {
+  const { view } = reader;
+  const { vectorSize, numElements, numVectors, offsetArrayStart } = readAlpHeader(reader);
+  if (numElements !== count) {
+    throw new Error(`ALP num_elements ${numElements} does not match expected ${count}`)
+  }
+
+  const output = new Float32Array(count);
+  const outputBytes = new Uint8Array(output.buffer);
+
+  for (let v = 0; v < numVectors; v++) {
+    reader.offset = offsetArrayStart + view.getUint32(offsetArrayStart + v * 4, true);
+    const outputOffset = v * vectorSize;
+    const n = Math.min(vectorSize, numElements - outputOffset);
+
+    // AlpInfo (4 bytes)
+    const exponent = view.getUint8(reader.offset++);
+    const factor = view.getUint8(reader.offset++);
+    const numExceptions = view.getUint16(reader.offset, true);
+    reader.offset += 2;
+
+    // ForInfo (5 bytes)
+    const frameOfReference = view.getInt32(reader.offset, true);
+    reader.offset += 4;
+    const bitWidth = view.getUint8(reader.offset++);
+
+    // PackedValues
+    const deltas = unpackBits(reader, n, bitWidth);
+
+    // Reverse FOR (wrapping int32) and decimal decode in float32 arithmetic
+    const mulFactor = POW10F[factor];
+    const mulExponent = POW10F_NEG[exponent];
+    for (let i = 0; i < n; i++) {
+      const encoded = deltas[i] + frameOfReference | 0;
+      output[outputOffset + i] = Math.fround(Math.fround(encoded) * mulFactor) * mulExponent;
+    }
+
+    patchExceptions(reader, numExceptions, 4, outputBytes, outputOffset);
+  }
+
+  return output
+}
+
+/**
+ * Decode ALP encoded double data.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float64Array}
+ */
+function alpDecodeDouble(reader, count) {
+  const { view } = reader;
+  const { vectorSize, numElements, numVectors, offsetArrayStart } = readAlpHeader(reader);
+  if (numElements !== count) {
+    throw new Error(`ALP num_elements ${numElements} does not match expected ${count}`)
+  }
+
+  const output = new Float64Array(count);
+  const outputBytes = new Uint8Array(output.buffer);
+
+  for (let v = 0; v < numVectors; v++) {
+    reader.offset = offsetArrayStart + view.getUint32(offsetArrayStart + v * 4, true);
+    const outputOffset = v * vectorSize;
+    const n = Math.min(vectorSize, numElements - outputOffset);
+
+    // AlpInfo (4 bytes)
+    const exponent = view.getUint8(reader.offset++);
+    const factor = view.getUint8(reader.offset++);
+    const numExceptions = view.getUint16(reader.offset, true);
+    reader.offset += 2;
+
+    // ForInfo (9 bytes)
+    const frameOfReference = view.getBigInt64(reader.offset, true);
+    reader.offset += 8;
+    const bitWidth = view.getUint8(reader.offset++);
+
+    const mulFactor = POW10$1[factor];
+    const mulExponent = POW10_NEG[exponent];
+    const forNumber = Number(frameOfReference);
+    if (bitWidth <= 32 && Number.isSafeInteger(forNumber)) {
+      // Fast path: deltas and frame of reference are exact as doubles,
+      // so delta + FOR rounds identically to an int64 -> double cast.
+      const deltas = unpackBits(reader, n, bitWidth);
+      for (let i = 0; i < n; i++) {
+        output[outputOffset + i] = (deltas[i] + forNumber) * mulFactor * mulExponent;
+      }
+    } else {
+      // Wide values: use BigInt for exact wrapping int64 arithmetic
+      const deltas = unpackBitsBig(reader, n, bitWidth);
+      for (let i = 0; i < n; i++) {
+        const encoded = BigInt.asIntN(64, deltas[i] + frameOfReference);
+        output[outputOffset + i] = Number(encoded) * mulFactor * mulExponent;
+      }
+    }
+
+    patchExceptions(reader, numExceptions, 8, outputBytes, outputOffset);
+  }
+
+  return output
+}
+
+/**
+ * Read exception positions and values, and copy the raw IEEE-754 bytes
+ * into the output (preserving NaN payloads bit-for-bit).
+ *
+ * @param {DataReader} reader
+ * @param {number} numExceptions
+ * @param {number} byteSize - 4 for float, 8 for double
+ * @param {Uint8Array} outputBytes - byte view of the output array
+ * @param {number} outputOffset - element index of the current vector
+ */
+function patchExceptions(reader, numExceptions, byteSize, outputBytes, outputOffset) {
+  if (!numExceptions) return
+  const { view } = reader;
+  const positionsStart = reader.offset;
+  const valuesStart = positionsStart + numExceptions * 2;
+  const source = new Uint8Array(view.buffer, view.byteOffset + valuesStart, numExceptions * byteSize);
+  for (let e = 0; e < numExceptions; e++) {
+    const pos = view.getUint16(positionsStart + e * 2, true);
+    const dest = (outputOffset + pos) * byteSize;
+    outputBytes.set(source.subarray(e * byteSize, (e + 1) * byteSize), dest);
+  }
+  reader.offset = valuesStart + numExceptions * byteSize;
+}
+
+/**
+ * Unpack LSB-first bit-packed unsigned values with bitWidth <= 32.
+ * Consumes ceil(count * bitWidth / 8) bytes from the reader.
+ *
+ * @param {DataReader} reader
+ * @param {number} count - number of values to unpack
+ * @param {number} bitWidth - bits per value
+ * @returns {Uint32Array}
+ */
+function unpackBits(reader, count, bitWidth) {
+  const output = new Uint32Array(count);
+  if (!bitWidth) return output
+  const { view } = reader;
+  const start = reader.offset;
+  const modulus = 2 ** bitWidth;
+  let bitPos = 0;
+  for (let i = 0; i < count; i++) {
+    let byteIndex = start + (bitPos >>> 3);
+    const shift = bitPos & 7;
+    // accumulate as a double to avoid 32-bit overflow (at most 40 bits needed)
+    let value = view.getUint8(byteIndex++) >>> shift;
+    let bits = 8 - shift;
+    while (bits < bitWidth) {
+      value += view.getUint8(byteIndex++) * 2 ** bits;
+      bits += 8;
+    }
+    output[i] = value % modulus;
+    bitPos += bitWidth;
+  }
+  reader.offset = start + Math.ceil(count * bitWidth / 8);
+  return output
+}
+
+/**
+ * Unpack LSB-first bit-packed unsigned values with bitWidth <= 64 as BigInts.
+ * Consumes ceil(count * bitWidth / 8) bytes from the reader.
+ *
+ * @param {DataReader} reader
+ * @param {number} count - number of values to unpack
+ * @param {number} bitWidth - bits per value
+ * @returns {BigUint64Array}
+ */
+function unpackBitsBig(reader, count, bitWidth) {
+  const output = new BigUint64Array(count);
+  if (!bitWidth) return output
+  const { view } = reader;
+  const start = reader.offset;
+  const mask = (1n << BigInt(bitWidth)) - 1n;
+  let buffer = 0n;
+  let bitsInBuffer = 0;
+  let byteIndex = start;
+  for (let i = 0; i < count; i++) {
+    while (bitsInBuffer < bitWidth) {
+      buffer |= BigInt(view.getUint8(byteIndex++)) << BigInt(bitsInBuffer);
+      bitsInBuffer += 8;
+    }
+    output[i] = buffer & mask;
+    buffer >>= BigInt(bitWidth);
+    bitsInBuffer -= bitWidth;
+  }
+  reader.offset = start + Math.ceil(count * bitWidth / 8);
+  return output
+}
+
+/**
+ * @import {DataReader} from '../src/types.js'
+ */
+
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count number of values to read
+ * @param {Int32Array | BigInt64Array} output
+ */
+function deltaBinaryUnpack(reader, count, output) {
+  if (output instanceof Int32Array) {
+    deltaBinaryUnpackInt32(reader, count, output);
+    return
+  }
+  const blockSize = readVarInt(reader);
+  const miniblockPerBlock = readVarInt(reader);
+  readVarInt(reader); // assert(=== count)
+  let value = readZigZagBigInt(reader); // first value
+  let outputIndex = 0;
+  output[outputIndex++] = value;
+
+  const valuesPerMiniblock = blockSize / miniblockPerBlock;
+
+  while (outputIndex < count) {
+    // new block
+    const minDelta = readZigZagBigInt(reader);
+    const bitWidths = new Uint8Array(miniblockPerBlock);
+    for (let i = 0; i < miniblockPerBlock; i++) {
+      bitWidths[i] = reader.view.getUint8(reader.offset++);
+    }
+
+    for (let i = 0; i < miniblockPerBlock && outputIndex < count; i++) {
+      // new miniblock
+      const bitWidth = bitWidths[i];
+      if (bitWidth) {
+        // Miniblock data lengths are multiples of four bytes.
+        let bitpackPos = 0;
+        let miniblockCount = valuesPerMiniblock;
+        const mask = (1n << BigInt(bitWidth)) - 1n;
+        while (miniblockCount && outputIndex < count) {
+          let bits = BigInt(reader.view.getUint32(reader.offset, true) >>> bitpackPos) & mask; // TODO: don't re-read value every time
+          bitpackPos += bitWidth;
+          while (bitpackPos >= 32) {
+            bitpackPos -= 32;
+            reader.offset += 4;
+            if (bitpackPos) {
+              bits |= BigInt(reader.view.getUint32(reader.offset, true)) << BigInt(bitWidth - bitpackPos) & mask;
+            }
+          }
+          const delta = minDelta + bits;
+          value += delta;
+          output[outputIndex++] = value;
+          miniblockCount--;
+        }
+        if (miniblockCount) {
+          // consume leftover miniblock
+          reader.offset += Math.ceil((miniblockCount * bitWidth + bitpackPos) / 8);
+        }
+      } else {
+        for (let j = 0; j < valuesPerMiniblock && outputIndex < count; j++) {
+          value += minDelta;
+          output[outputIndex++] = value;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Decode INT32 without BigInt arithmetic in the per-value loop.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {Int32Array} output
+ */
+function deltaBinaryUnpackInt32(reader, count, output) {
+  const blockSize = readVarInt(reader);
+  const miniblockPerBlock = readVarInt(reader);
+  readVarInt(reader);
+  let value = readZigZag(reader);
+  let outputIndex = 0;
+  output[outputIndex++] = value;
+  const valuesPerMiniblock = blockSize / miniblockPerBlock;
+  const { view } = reader;
+  while (outputIndex < count) {
+    const minDelta = readZigZagInt33(reader);
+    const bitWidthsOffset = reader.offset;
+    let offset = bitWidthsOffset + miniblockPerBlock;
+    for (let i = 0; i < miniblockPerBlock && outputIndex < count; i++) {
+      const bitWidth = view.getUint8(bitWidthsOffset + i);
+      const end = offset + valuesPerMiniblock * bitWidth / 8;
+      let bitOffset = 0;
+      for (let j = 0; j < valuesPerMiniblock && outputIndex < count; j++) {
+        let residual = 0;
+        let bitsRead = 0;
+        while (bitsRead < bitWidth) {
+          const bitsToRead = Math.min(8 - bitOffset, bitWidth - bitsRead);
+          // Residual bits at 32 and above vanish modulo 2^32.
+          if (bitsRead < 32) {
+            residual |= (view.getUint8(offset) >>> bitOffset & (1 << bitsToRead) - 1) << bitsRead;
+          }
+          bitsRead += bitsToRead;
+          bitOffset += bitsToRead;
+          if (bitOffset === 8) {
+            bitOffset = 0;
+            offset++;
+          }
+        }
+        // Parquet INT32 delta arithmetic wraps in two's complement.
+        value = value + minDelta + residual | 0;
+        output[outputIndex++] = value;
+      }
+      // Consume the entire padded miniblock, but not unused miniblock bodies.
+      offset = end;
+    }
+    reader.offset = offset;
+  }
+}
+
+/**
+ * Read a zigzag varint modulo 2^32. INT32 deltas can need 33 bits, which
+ * readZigZag truncates, but only the low 32 bits of the decoded value matter.
+ * readVarInt keeps the low 32 zigzag bits of a 5-byte varint; bit 32 is bit 4
+ * of the fifth byte. Reusing readVarInt keeps the caller's hot loop fast.
+ *
+ * @param {DataReader} reader
+ * @returns {number}
+ */
+function readZigZagInt33(reader) {
+  const start = reader.offset;
+  const low = readVarInt(reader);
+  const high = reader.offset - start === 5 ? reader.view.getUint8(start + 4) >>> 4 & 1 : 0;
+  return (low >>> 1 | high << 31) ^ -(low & 1)
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {Uint8Array[]} output
+ */
+function deltaLengthByteArray(reader, count, output) {
+  const lengths = new Int32Array(count);
+  deltaBinaryUnpack(reader, count, lengths);
+  for (let i = 0; i < count; i++) {
+    output[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, lengths[i]);
+    reader.offset += lengths[i];
+  }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {Uint8Array[]} output
+ */
+function deltaByteArray(reader, count, output) {
+  const prefixData = new Int32Array(count);
+  deltaBinaryUnpack(reader, count, prefixData);
+  const suffixData = new Int32Array(count);
+  deltaBinaryUnpack(reader, count, suffixData);
+
+  for (let i = 0; i < count; i++) {
+    const suffix = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, suffixData[i]);
+    if (prefixData[i]) {
+      // copy from previous value
+      output[i] = new Uint8Array(prefixData[i] + suffixData[i]);
+      output[i].set(output[i - 1].subarray(0, prefixData[i]));
+      output[i].set(suffix, prefixData[i]);
+    } else {
+      output[i] = suffix;
+    }
+    reader.offset += suffixData[i];
+  }
+}
+
+/**
+ * @import {DataReader, DecodedArray, ParquetType} from '../src/types.js'
+ */
+
+
+/**
+ * Read values from a run-length encoded/bit-packed hybrid encoding.
+ *
+ * If length is zero, then read int32 length at the start.
+ *
+ * @param {DataReader} reader
+ * @param {number} width - bitwidth
+ * @param {DecodedArray} output
+ * @param {number} [length] - length of the encoded data
+ */
+function readRleBitPackedHybrid(reader, width, output, length) {
+  if (length === undefined) {
+    length = reader.view.getUint32(reader.offset, true);
+    reader.offset += 4;
+  }
+  const startOffset = reader.offset;
+  let seen = 0;
+  while (seen < output.length) {
+    const header = readVarInt(reader);
+    if (header & 1) {
+      // bit-packed
+      seen = readBitPacked(reader, header, width, output, seen);
+    } else {
+      // rle
+      const count = header >>> 1;
+      readRle(reader, count, width, output, seen);
+      seen += count;
+    }
+  }
+  reader.offset = startOffset + length; // duckdb writes an empty block
+}
+
+/**
+ * Run-length encoding: read value with bitWidth and repeat it count times.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {number} bitWidth
+ * @param {DecodedArray} output
+ * @param {number} seen
+ */
+function readRle(reader, count, bitWidth, output, seen) {
+  const width = bitWidth + 7 >> 3;
+  let value = 0;
+  for (let i = 0; i < width; i++) {
+    value |= reader.view.getUint8(reader.offset++) << (i << 3);
+  }
+  // assert(value < 1 << bitWidth)
+
+  // repeat value count times
+  for (let i = 0; i < count; i++) {
+    output[seen + i] = value;
+  }
+}
+
+/**
+ * Read a bit-packed run of the rle/bitpack hybrid.
+ * Supports width > 8 (crossing bytes).
+ *
+ * @param {DataReader} reader
+ * @param {number} header - bit-pack header
+ * @param {number} bitWidth
+ * @param {DecodedArray} output
+ * @param {number} seen
+ * @returns {number} total output values so far
+ */
+function readBitPacked(reader, header, bitWidth, output, seen) {
+  let count = header >> 1 << 3; // values to read
+  const mask = (1 << bitWidth) - 1;
+
+  let data = 0;
+  if (reader.offset < reader.view.byteLength) {
+    data = reader.view.getUint8(reader.offset++);
+  } else if (mask) {
+    // sometimes out-of-bounds reads are masked out
+    throw new Error(`parquet bitpack offset ${reader.offset} out of range`)
+  }
+  let left = 8;
+  let right = 0;
+
+  // read values
+  while (count) {
+    // if we have crossed a byte boundary, shift the data
+    if (right > 8) {
+      right -= 8;
+      left -= 8;
+      data >>>= 8;
+    } else if (left - right < bitWidth) {
+      // if we don't have bitWidth number of bits to read, read next byte
+      data |= reader.view.getUint8(reader.offset) << left;
+      reader.offset++;
+      left += 8;
+    } else {
+      if (seen < output.length) {
+        // emit value
+        output[seen++] = data >> right & mask;
+      }
+      count--;
+      right += bitWidth;
+    }
+  }
+
+  return seen
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {ParquetType} type
+ * @param {number | undefined} typeLength
+ * @returns {DecodedArray}
+ */
+function byteStreamSplit(reader, count, type, typeLength) {
+  const width = byteWidth(type, typeLength);
+  const bytes = new Uint8Array(count * width);
+  for (let b = 0; b < width; b++) {
+    for (let i = 0; i < count; i++) {
+      bytes[i * width + b] = reader.view.getUint8(reader.offset++);
+    }
+  }
+  // interpret bytes as typed array
+  if (type === 'FLOAT') return new Float32Array(bytes.buffer)
+  else if (type === 'DOUBLE') return new Float64Array(bytes.buffer)
+  else if (type === 'INT32') return new Int32Array(bytes.buffer)
+  else if (type === 'INT64') return new BigInt64Array(bytes.buffer)
+  else if (type === 'FIXED_LEN_BYTE_ARRAY') {
+    // split into arrays of typeLength
+    const split = new Array(count);
+    for (let i = 0; i < count; i++) {
+      split[i] = bytes.subarray(i * width, (i + 1) * width);
+    }
+    return split
+  }
+  throw new Error(`parquet byte_stream_split unsupported type: ${type}`)
+}
+
+/**
+ * @param {ParquetType} type
+ * @param {number | undefined} typeLength
+ * @returns {number}
+ */
+function byteWidth(type, typeLength) {
+  switch (type) {
+  case 'INT32':
+  case 'FLOAT':
+    return 4
+  case 'INT64':
+  case 'DOUBLE':
+    return 8
+  case 'FIXED_LEN_BYTE_ARRAY':
+    if (!typeLength) throw new Error('parquet byteWidth missing type_length')
+    return typeLength
+  default:
+    throw new Error(`parquet unsupported type: ${type}`)
+  }
+}
+
+/**
+ * Read `count` values of the given type from the reader.view.
+ *
+ * @param {DataReader} reader - buffer to read data from
+ * @param {ParquetType} type - parquet type of the data
+ * @param {number} count - number of values to read
+ * @param {number | undefined} fixedLength - length of each fixed length byte array
+ * @returns {DecodedArray} array of values
+ */
+function readPlain(reader, type, count, fixedLength) {
+  if (count === 0) return []
+  if (type === 'BOOLEAN') {
+    return readPlainBoolean(reader, count)
+  } else if (type === 'INT32') {
+    return readPlainInt32(reader, count)
+  } else if (type === 'INT64') {
+    return readPlainInt64(reader, count)
+  } else if (type === 'INT96') {
+    return readPlainInt96(reader, count)
+  } else if (type === 'FLOAT') {
+    return readPlainFloat(reader, count)
+  } else if (type === 'DOUBLE') {
+    return readPlainDouble(reader, count)
+  } else if (type === 'BYTE_ARRAY') {
+    return readPlainByteArray(reader, count)
+  } else if (type === 'FIXED_LEN_BYTE_ARRAY') {
+    if (!fixedLength) throw new Error('parquet missing fixed length')
+    return readPlainByteArrayFixed(reader, count, fixedLength)
+  } else {
+    throw new Error(`parquet unhandled type: ${type}`)
+  }
+}
+
+/**
+ * Read `count` boolean values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {boolean[]}
+ */
+function readPlainBoolean(reader, count) {
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const byteOffset = reader.offset + (i / 8 | 0);
+    const bitOffset = i % 8;
+    const byte = reader.view.getUint8(byteOffset);
+    values[i] = (byte & 1 << bitOffset) !== 0;
+  }
+  reader.offset += Math.ceil(count / 8);
+  return values
+}
+
+/**
+ * Read `count` int32 values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Int32Array}
+ */
+function readPlainInt32(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 4
+    ? new Int32Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 4))
+    : new Int32Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 4;
+  return values
+}
+
+/**
+ * Read `count` int64 values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {BigInt64Array}
+ */
+function readPlainInt64(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 8
+    ? new BigInt64Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 8))
+    : new BigInt64Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 8;
+  return values
+}
+
+/**
+ * Read `count` int96 values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {bigint[]}
+ */
+function readPlainInt96(reader, count) {
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const low = reader.view.getBigInt64(reader.offset + i * 12, true);
+    const high = reader.view.getInt32(reader.offset + i * 12 + 8, true);
+    values[i] = BigInt(high) << 64n | low;
+  }
+  reader.offset += count * 12;
+  return values
+}
+
+/**
+ * Read `count` float values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float32Array}
+ */
+function readPlainFloat(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 4
+    ? new Float32Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 4))
+    : new Float32Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 4;
+  return values
+}
+
+/**
+ * Read `count` double values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Float64Array}
+ */
+function readPlainDouble(reader, count) {
+  const values = (reader.view.byteOffset + reader.offset) % 8
+    ? new Float64Array(align(reader.view.buffer, reader.view.byteOffset + reader.offset, count * 8))
+    : new Float64Array(reader.view.buffer, reader.view.byteOffset + reader.offset, count);
+  reader.offset += count * 8;
+  return values
+}
+
+/**
+ * Read `count` byte array values.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @returns {Uint8Array[]}
+ */
+function readPlainByteArray(reader, count) {
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const length = reader.view.getUint32(reader.offset, true);
+    reader.offset += 4;
+    values[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, length);
+    reader.offset += length;
+  }
+  return values
+}
+
+/**
+ * Read a fixed length byte array.
+ *
+ * @param {DataReader} reader
+ * @param {number} count
+ * @param {number} fixedLength
+ * @returns {Uint8Array[]}
+ */
+function readPlainByteArrayFixed(reader, count, fixedLength) {
+  // assert(reader.view.byteLength - reader.offset >= count * fixedLength)
+  const values = new Array(count);
+  for (let i = 0; i < count; i++) {
+    values[i] = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, fixedLength);
+    reader.offset += fixedLength;
+  }
+  return values
+}
+
+/**
+ * Create a new buffer with the offset and size.
+ *
+ * @import {DataReader, DecodedArray, ParquetType} from '../src/types.js'
+ * @param {ArrayBufferLike} buffer
+ * @param {number} offset
+ * @param {number} size
+ * @returns {ArrayBuffer}
+ */
+function align(buffer, offset, size) {
+  const aligned = new ArrayBuffer(size);
+  new Uint8Array(aligned).set(new Uint8Array(buffer, offset, size));
+  return aligned
+}
+
+/**
+ * The MIT License (MIT)
+ * Copyright (c) 2016 Zhipeng Jia
+ * https://github.com/zhipeng-jia/snappyjs
+ */
+
+const WORD_MASK = [0, 0xff, 0xffff, 0xffffff, 0xffffffff];
+
+/**
+ * Copy bytes from one array to another
+ *
+ * @param {Uint8Array} fromArray source array
+ * @param {number} fromPos source position
+ * @param {Uint8Array} toArray destination array
+ * @param {number} toPos destination position
+ * @param {number} length number of bytes to copy
+ */
+function copyBytes(fromArray, fromPos, toArray, toPos, length) {
+  for (let i = 0; i < length; i++) {
+    toArray[toPos + i] = fromArray[fromPos + i];
+  }
+}
+
+/**
+ * Decompress snappy data.
+ * Accepts an output buffer to avoid allocating a new buffer for each call.
+ *
+ * @param {Uint8Array} input compressed data
+ * @param {Uint8Array} output output buffer
+ */
+function snappyUncompress(input, output) {
+  const inputLength = input.byteLength;
+  const outputLength = output.byteLength;
+  let pos = 0;
+  let outPos = 0;
+
+  // skip preamble (contains uncompressed length as varint)
+  while (pos < inputLength) {
+    const c = input[pos];
+    pos++;
+    if (c < 128) {
+      break
+    }
+  }
+  if (outputLength && pos >= inputLength) {
+    throw new Error('invalid snappy length header')
+  }
+
+  while (pos < inputLength) {
+    const c = input[pos];
+    let len = 0;
+    pos++;
+
+    if (pos >= inputLength) {
+      throw new Error('missing eof marker')
+    }
+
+    // There are two types of elements, literals and copies (back references)
+    if ((c & 0x3) === 0) {
+      // Literals are uncompressed data stored directly in the byte stream
+      let len = (c >>> 2) + 1;
+      // Longer literal length is encoded in multiple bytes
+      if (len > 60) {
+        if (pos + 3 >= inputLength) {
+          throw new Error('snappy error literal pos + 3 >= inputLength')
+        }
+        const lengthSize = len - 60; // length bytes - 1
+        len = input[pos]
+          + (input[pos + 1] << 8)
+          + (input[pos + 2] << 16)
+          + (input[pos + 3] << 24);
+        len = (len & WORD_MASK[lengthSize]) + 1;
+        pos += lengthSize;
+      }
+      if (pos + len > inputLength) {
+        throw new Error('snappy error literal exceeds input length')
+      }
+      copyBytes(input, pos, output, outPos, len);
+      pos += len;
+      outPos += len;
+    } else {
+      // Copy elements
+      let offset = 0; // offset back from current position to read
+      switch (c & 0x3) {
+      case 1:
+        // Copy with 1-byte offset
+        len = (c >>> 2 & 0x7) + 4;
+        offset = input[pos] + (c >>> 5 << 8);
+        pos++;
+        break
+      case 2:
+        // Copy with 2-byte offset
+        if (inputLength <= pos + 1) {
+          throw new Error('snappy error end of input')
+        }
+        len = (c >>> 2) + 1;
+        offset = input[pos] + (input[pos + 1] << 8);
+        pos += 2;
+        break
+      case 3:
+        // Copy with 4-byte offset
+        if (inputLength <= pos + 3) {
+          throw new Error('snappy error end of input')
+        }
+        len = (c >>> 2) + 1;
+        offset = input[pos]
+          + (input[pos + 1] << 8)
+          + (input[pos + 2] << 16)
+          + (input[pos + 3] << 24);
+        pos += 4;
+        break
+      }
+      if (offset === 0 || isNaN(offset)) {
+        throw new Error(`invalid offset ${offset} pos ${pos} inputLength ${inputLength}`)
+      }
+      if (offset > outPos) {
+        throw new Error('cannot copy from before start of buffer')
+      }
+      copyBytes(output, outPos - offset, output, outPos, len);
+      outPos += len;
+    }
+  }
+
+  if (outPos !== outputLength) throw new Error('premature end of input')
+}
+
+/**
+ * @import {ColumnDecoder, CompressionCodec, Compressors, DataPage, DataPageHeader, DataPageHeaderV2, DataReader, DecodedArray, PageHeader, SchemaTree} from '../src/types.js'
+ */
+
+
+/**
+ * Read a data page from uncompressed reader.
+ *
+ * @param {Uint8Array} bytes raw page data (should already be decompressed)
+ * @param {DataPageHeader} daph data page header
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DataPage} definition levels, repetition levels, and array of values
+ */
+function readDataPage(bytes, daph, { type, element, schemaPath }) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const reader = { view, offset: 0 };
+  /** @type {DecodedArray} */
+  let dataPage;
+
+  // repetition and definition levels
+  const repetitionLevels = readRepetitionLevels(reader, daph, schemaPath);
+  // assert(!repetitionLevels.length || repetitionLevels.length === daph.num_values)
+  const { definitionLevels, numNulls } = readDefinitionLevels(reader, daph, schemaPath);
+  // assert(!definitionLevels.length || definitionLevels.length === daph.num_values)
+
+  // read values based on encoding
+  const nValues = daph.num_values - numNulls;
+  if (daph.encoding === 'PLAIN') {
+    dataPage = readPlain(reader, type, nValues, element.type_length);
+  } else if (
+    daph.encoding === 'PLAIN_DICTIONARY' ||
+    daph.encoding === 'RLE_DICTIONARY' ||
+    daph.encoding === 'RLE'
+  ) {
+    const bitWidth = type === 'BOOLEAN' ? 1 : view.getUint8(reader.offset++);
+    if (bitWidth) {
+      dataPage = new Array(nValues);
+      if (type === 'BOOLEAN') {
+        readRleBitPackedHybrid(reader, bitWidth, dataPage);
+        dataPage = dataPage.map(x => !!x); // convert to boolean
+      } else {
+        // assert(daph.encoding.endsWith('_DICTIONARY'))
+        readRleBitPackedHybrid(reader, bitWidth, dataPage, view.byteLength - reader.offset);
+      }
+    } else {
+      dataPage = new Uint8Array(nValues); // nValue zeroes
+    }
+  } else if (daph.encoding === 'BYTE_STREAM_SPLIT') {
+    dataPage = byteStreamSplit(reader, nValues, type, element.type_length);
+  } else if (daph.encoding === 'ALP') {
+    dataPage = alpDecode(reader, nValues, type);
+  } else if (daph.encoding === 'DELTA_BINARY_PACKED') {
+    const int32 = type === 'INT32';
+    dataPage = int32 ? new Int32Array(nValues) : new BigInt64Array(nValues);
+    deltaBinaryUnpack(reader, nValues, dataPage);
+  } else if (daph.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaLengthByteArray(reader, nValues, dataPage);
+  } else if (daph.encoding === 'DELTA_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaByteArray(reader, nValues, dataPage);
+  } else {
+    throw new Error(`parquet unsupported encoding: ${daph.encoding}`)
+  }
+
+  return { definitionLevels, repetitionLevels, dataPage }
+}
+
+/**
+ * @param {DataReader} reader data view for the page
+ * @param {DataPageHeader} daph data page header
+ * @param {SchemaTree[]} schemaPath
+ * @returns {any[]} repetition levels and number of bytes read
+ */
+function readRepetitionLevels(reader, daph, schemaPath) {
+  if (schemaPath.length > 1) {
+    const maxRepetitionLevel = getMaxRepetitionLevel(schemaPath);
+    if (maxRepetitionLevel) {
+      const values = new Array(daph.num_values);
+      readRleBitPackedHybrid(reader, bitWidth(maxRepetitionLevel), values);
+      return values
+    }
+  }
+  return []
+}
+
+/**
+ * @param {DataReader} reader data view for the page
+ * @param {DataPageHeader} daph data page header
+ * @param {SchemaTree[]} schemaPath
+ * @returns {{ definitionLevels: number[], numNulls: number }} definition levels
+ */
+function readDefinitionLevels(reader, daph, schemaPath) {
+  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
+  if (!maxDefinitionLevel) return { definitionLevels: [], numNulls: 0 }
+
+  const definitionLevels = new Array(daph.num_values);
+  readRleBitPackedHybrid(reader, bitWidth(maxDefinitionLevel), definitionLevels);
+
+  // count nulls
+  let numNulls = daph.num_values;
+  for (const def of definitionLevels) {
+    if (def === maxDefinitionLevel) numNulls--;
+  }
+  if (numNulls === 0) definitionLevels.length = 0;
+
+  return { definitionLevels, numNulls }
+}
+
+/**
+ * @param {Uint8Array} compressedBytes
+ * @param {number} uncompressed_page_size
+ * @param {CompressionCodec} codec
+ * @param {Compressors | undefined} compressors
+ * @returns {Uint8Array}
+ */
+function decompressPage(compressedBytes, uncompressed_page_size, codec, compressors) {
+  /** @type {Uint8Array} */
+  let page;
+  const customDecompressor = compressors?.[codec];
+  if (codec === 'UNCOMPRESSED') {
+    page = compressedBytes;
+  } else if (customDecompressor) {
+    page = customDecompressor(compressedBytes, uncompressed_page_size);
+  } else if (codec === 'SNAPPY') {
+    page = new Uint8Array(uncompressed_page_size);
+    snappyUncompress(compressedBytes, page);
+  } else {
+    throw new Error(`parquet unsupported compression codec: ${codec}`)
+  }
+  if (page?.length !== uncompressed_page_size) {
+    throw new Error(`parquet decompressed page length ${page?.length} does not match header ${uncompressed_page_size}`)
+  }
+  return page
+}
+
+
+/**
+ * Read a data page from the given Uint8Array.
+ *
+ * @param {Uint8Array} compressedBytes raw page data
+ * @param {PageHeader} ph page header
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {DataPage} definition levels, repetition levels, and array of values
+ */
+function readDataPageV2(compressedBytes, ph, columnDecoder) {
+  const view = new DataView(compressedBytes.buffer, compressedBytes.byteOffset, compressedBytes.byteLength);
+  const reader = { view, offset: 0 };
+  const { type, element, schemaPath, codec, compressors } = columnDecoder;
+  const daph2 = ph.data_page_header_v2;
+  if (!daph2) throw new Error('parquet data page header v2 is undefined')
+
+  // repetition levels
+  const repetitionLevels = readRepetitionLevelsV2(reader, daph2, schemaPath);
+  reader.offset = daph2.repetition_levels_byte_length; // readVarInt() => len for boolean v2?
+
+  // definition levels
+  const definitionLevels = readDefinitionLevelsV2(reader, daph2, schemaPath);
+  // assert(reader.offset === daph2.repetition_levels_byte_length + daph2.definition_levels_byte_length)
+
+  const uncompressedPageSize = ph.uncompressed_page_size - daph2.definition_levels_byte_length - daph2.repetition_levels_byte_length;
+
+  let page = compressedBytes.subarray(reader.offset);
+  // a page with no values may have zero compressed bytes, which is not a valid stream
+  if (daph2.is_compressed !== false && uncompressedPageSize) {
+    page = decompressPage(page, uncompressedPageSize, codec, compressors);
+  }
+  const pageView = new DataView(page.buffer, page.byteOffset, page.byteLength);
+  const pageReader = { view: pageView, offset: 0 };
+
+  // read values based on encoding
+  /** @type {DecodedArray} */
+  let dataPage;
+  const nValues = daph2.num_values - daph2.num_nulls;
+  if (daph2.encoding === 'PLAIN') {
+    dataPage = readPlain(pageReader, type, nValues, element.type_length);
+  } else if (daph2.encoding === 'RLE') {
+    // assert(type === 'BOOLEAN')
+    dataPage = new Array(nValues);
+    readRleBitPackedHybrid(pageReader, 1, dataPage);
+    dataPage = dataPage.map(x => !!x);
+  } else if (
+    daph2.encoding === 'PLAIN_DICTIONARY' ||
+    daph2.encoding === 'RLE_DICTIONARY'
+  ) {
+    const bitWidth = pageView.getUint8(pageReader.offset++);
+    dataPage = new Array(nValues);
+    readRleBitPackedHybrid(pageReader, bitWidth, dataPage, uncompressedPageSize - 1);
+  } else if (daph2.encoding === 'DELTA_BINARY_PACKED') {
+    const int32 = type === 'INT32';
+    dataPage = int32 ? new Int32Array(nValues) : new BigInt64Array(nValues);
+    deltaBinaryUnpack(pageReader, nValues, dataPage);
+  } else if (daph2.encoding === 'DELTA_LENGTH_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaLengthByteArray(pageReader, nValues, dataPage);
+  } else if (daph2.encoding === 'DELTA_BYTE_ARRAY') {
+    dataPage = new Array(nValues);
+    deltaByteArray(pageReader, nValues, dataPage);
+  } else if (daph2.encoding === 'BYTE_STREAM_SPLIT') {
+    dataPage = byteStreamSplit(pageReader, nValues, type, element.type_length);
+  } else if (daph2.encoding === 'ALP') {
+    dataPage = alpDecode(pageReader, nValues, type);
+  } else {
+    throw new Error(`parquet unsupported encoding: ${daph2.encoding}`)
+  }
+
+  return { definitionLevels, repetitionLevels, dataPage }
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {DataPageHeaderV2} daph2 data page header v2
+ * @param {SchemaTree[]} schemaPath
+ * @returns {any[]} repetition levels
+ */
+function readRepetitionLevelsV2(reader, daph2, schemaPath) {
+  const maxRepetitionLevel = getMaxRepetitionLevel(schemaPath);
+  if (!maxRepetitionLevel) return []
+
+  const values = new Array(daph2.num_values);
+  readRleBitPackedHybrid(reader, bitWidth(maxRepetitionLevel), values, daph2.repetition_levels_byte_length);
+  return values
+}
+
+/**
+ * @param {DataReader} reader
+ * @param {DataPageHeaderV2} daph2 data page header v2
+ * @param {SchemaTree[]} schemaPath
+ * @returns {number[] | undefined} definition levels
+ */
+function readDefinitionLevelsV2(reader, daph2, schemaPath) {
+  const maxDefinitionLevel = getMaxDefinitionLevel(schemaPath);
+  if (maxDefinitionLevel) {
+    // V2 we know the length
+    const values = new Array(daph2.num_values);
+    readRleBitPackedHybrid(reader, bitWidth(maxDefinitionLevel), values, daph2.definition_levels_byte_length);
+    return values
+  }
+}
+
+/**
+ * Minimum bits needed to store value.
+ *
+ * @param {number} value
+ * @returns {number}
+ */
+function bitWidth(value) {
+  return 32 - Math.clz32(value)
+}
+
+/**
+ * @import {ColumnDecoder, DataReader, DecodedArray, PageHeader, PageResult, RowGroupSelect, Statistics, SubColumnData} from '../src/types.js'
+ */
+
+
+/**
+ * Parse column data from a buffer.
+ *
+ * @param {DataReader} reader
+ * @param {RowGroupSelect} rowGroupSelect row group selection
+ * @param {ColumnDecoder} columnDecoder column decoder params
+ * @param {(chunk: SubColumnData) => void} [onPage] callback for each page
+ * @returns {{ data: DecodedArray[], skipped: number }}
+ */
+function readColumn(reader, { groupStart, selectStart, selectEnd }, columnDecoder, onPage) {
+  const { pathInSchema, schemaPath } = columnDecoder;
+  const isFlat = isFlatColumn(schemaPath);
+  /** @type {DecodedArray[]} */
+  const chunks = [];
+  /** @type {DecodedArray | undefined} */
+  let dictionary = undefined;
+  /** @type {DecodedArray | undefined} */
+  let lastChunk = undefined;
+  let rowCount = 0;
+  let skipped = 0;
+
+  const emitLastChunk = onPage && (() => {
+    lastChunk && onPage({
+      pathInSchema,
+      columnData: lastChunk,
+      rowStart: groupStart + rowCount - lastChunk.length,
+      rowEnd: groupStart + rowCount,
+    });
+  });
+
+  while (isFlat ? rowCount < selectEnd : reader.offset < reader.view.byteLength - 1) {
+    if (reader.offset >= reader.view.byteLength - 1) break // end of reader
+
+    // read page header
+    const header = parquetHeader(reader);
+    if (header.type === 'DICTIONARY_PAGE') {
+      const { data } = readPage(reader, header, columnDecoder, dictionary, undefined, 0);
+      if (data) dictionary = convert(data, columnDecoder);
+    } else {
+      const lastChunkLength = lastChunk?.length || 0;
+      const result = readPage(reader, header, columnDecoder, dictionary, lastChunk, selectStart - rowCount);
+      if (result.skipped) {
+        // skipped page - just advance row count, don't add to chunks
+        if (!chunks.length) {
+          skipped += result.skipped;
+        }
+        rowCount += result.skipped;
+      } else if (result.data && lastChunk === result.data) {
+        // continued from previous page
+        rowCount += result.data.length - lastChunkLength;
+      } else if (result.data && result.data.length) {
+        emitLastChunk?.();
+        chunks.push(result.data);
+        rowCount += result.data.length;
+        lastChunk = result.data;
+      }
+    }
+  }
+  emitLastChunk?.();
+
+  return { data: chunks, skipped }
+}
+
+/**
+ * Read a page (data or dictionary) from a buffer.
+ *
+ * @param {DataReader} reader
+ * @param {PageHeader} header
+ * @param {ColumnDecoder} columnDecoder
+ * @param {DecodedArray | undefined} dictionary
+ * @param {DecodedArray | undefined} previousChunk
+ * @param {number} pageStart skip this many rows in the page
+ * @returns {PageResult}
+ */
+function readPage(reader, header, columnDecoder, dictionary, previousChunk, pageStart) {
+  const { type, element, schemaPath, codec, compressors } = columnDecoder;
+  // read compressed_page_size bytes
+  const compressedBytes = new Uint8Array(
+    reader.view.buffer, reader.view.byteOffset + reader.offset, header.compressed_page_size
+  );
+  reader.offset += header.compressed_page_size;
+
+  // parse page data by type
+  if (header.type === 'DATA_PAGE') {
+    const daph = header.data_page_header;
+    if (!daph) throw new Error('parquet data page header is undefined')
+
+    // skip unnecessary non-nested pages
+    if (pageStart > daph.num_values && isFlatColumn(schemaPath)) {
+      return { skipped: daph.num_values }
+    }
+
+    const page = decompressPage(compressedBytes, Number(header.uncompressed_page_size), codec, compressors);
+    const { definitionLevels, repetitionLevels, dataPage } = readDataPage(page, daph, columnDecoder);
+    // assert(!daph.statistics?.null_count || daph.statistics.null_count === BigInt(daph.num_values - dataPage.length))
+
+    // convert types, dereference dictionary, and assemble lists
+    const values = convertWithDictionary(dataPage, dictionary, daph.encoding, columnDecoder);
+    const output = Array.isArray(previousChunk) ? previousChunk : [];
+    const assembled = assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath);
+    return { skipped: 0, data: assembled }
+  } else if (header.type === 'DATA_PAGE_V2') {
+    const daph2 = header.data_page_header_v2;
+    if (!daph2) throw new Error('parquet data page header v2 is undefined')
+
+    // skip unnecessary pages
+    if (pageStart > daph2.num_rows) {
+      return { skipped: daph2.num_rows }
+    }
+
+    const { definitionLevels, repetitionLevels, dataPage } =
+      readDataPageV2(compressedBytes, header, columnDecoder);
+
+    // convert types, dereference dictionary, and assemble lists
+    const values = convertWithDictionary(dataPage, dictionary, daph2.encoding, columnDecoder);
+    const output = Array.isArray(previousChunk) ? previousChunk : [];
+    const assembled = assembleLists(output, definitionLevels, repetitionLevels, values, schemaPath);
+    return { skipped: 0, data: assembled }
+  } else if (header.type === 'DICTIONARY_PAGE') {
+    const diph = header.dictionary_page_header;
+    if (!diph) throw new Error('parquet dictionary page header is undefined')
+
+    const page = decompressPage(
+      compressedBytes, Number(header.uncompressed_page_size), codec, compressors
+    );
+
+    const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
+    const dictArray = readPlain(reader, type, diph.num_values, element.type_length);
+    return { skipped: 0, data: dictArray }
+  } else {
+    throw new Error(`parquet unsupported page type: ${header.type}`)
+  }
+}
+
+/**
+ * Read a page header from a buffer, leaving the reader at the start of the page data.
+ *
+ * @param {DataReader} reader
+ * @returns {PageHeader}
+ */
+function parquetHeader(reader) {
+  const header = deserializeTCompactProtocol(reader);
+
+  // Parse parquet header from thrift data
+  const type = PageTypes[header.field_1];
+  const uncompressed_page_size = header.field_2;
+  const compressed_page_size = header.field_3;
+  const crc = header.field_4;
+  const data_page_header = header.field_5 && {
+    num_values: header.field_5.field_1,
+    encoding: Encodings[header.field_5.field_2],
+    definition_level_encoding: Encodings[header.field_5.field_3],
+    repetition_level_encoding: Encodings[header.field_5.field_4],
+    statistics: pageStatistics(header.field_5.field_5),
+  };
+  const index_page_header = header.field_6;
+  const dictionary_page_header = header.field_7 && {
+    num_values: header.field_7.field_1,
+    encoding: Encodings[header.field_7.field_2],
+    is_sorted: header.field_7.field_3,
+  };
+  const data_page_header_v2 = header.field_8 && {
+    num_values: header.field_8.field_1,
+    num_nulls: header.field_8.field_2,
+    num_rows: header.field_8.field_3,
+    encoding: Encodings[header.field_8.field_4],
+    definition_levels_byte_length: header.field_8.field_5,
+    repetition_levels_byte_length: header.field_8.field_6,
+    is_compressed: header.field_8.field_7 === undefined ? true : header.field_8.field_7, // default true
+    statistics: pageStatistics(header.field_8.field_8),
+  };
+
+  return {
+    type,
+    uncompressed_page_size,
+    compressed_page_size,
+    crc,
+    data_page_header,
+    index_page_header,
+    dictionary_page_header,
+    data_page_header_v2,
+  }
+}
+
+/**
+ * @param {any} stats thrift Statistics struct
+ * @returns {Statistics | undefined}
+ */
+function pageStatistics(stats) {
+  return stats && {
+    max: stats.field_1,
+    min: stats.field_2,
+    null_count: stats.field_3,
+    distinct_count: stats.field_4,
+    max_value: stats.field_5,
+    min_value: stats.field_6,
+    is_max_value_exact: stats.field_7,
+    is_min_value_exact: stats.field_8,
+  }
+}
+
+/**
+ * @import {AsyncColumn, AsyncRowGroup, ChunkPlan, ColumnDecoder, DecodedArray, GroupPlan, PageLocation, ParquetParsers, ParquetReadOptions, QueryPlan, SchemaTree} from '../src/types.js'
+ */
+
+
+/**
+ * Read a row group from a file-like object.
+ *
+ * @param {ParquetReadOptions} options
+ * @param {QueryPlan} plan
+ * @param {GroupPlan} groupPlan
+ * @returns {AsyncRowGroup} resolves to column data
+ */
+function readRowGroup(options, { metadata }, groupPlan) {
+  /** @type {AsyncColumn[]} */
+  const asyncColumns = [];
+  // build the schema tree once, not per column chunk
+  const schemaTree = parquetSchema(metadata);
+
+  // read column data
+  for (const chunk of groupPlan.chunks) {
+    const { path_in_schema: pathInSchema } = chunk.columnMetadata;
+    const schemaPath = getTreePath(schemaTree, pathInSchema);
+    const columnDecoder = {
+      pathInSchema,
+      element: schemaPath[schemaPath.length - 1].element,
+      schemaPath,
+      ...options,
+      ...chunk.columnMetadata,
+      // merge after options, so a partial parsers object keeps the defaults
+      parsers: { ...DEFAULT_PARSERS, ...options.parsers },
+    };
+    const { startByte, endByte } = chunk.range;
+
+    if ('pageLocations' in chunk) {
+      // page locations already parsed from the offset index
+      asyncColumns.push({
+        pathInSchema,
+        data: readSelectedPages(options, groupPlan, chunk, chunk.pageLocations, columnDecoder),
+      });
+    } else if ('offsetIndex' in chunk) {
+      asyncColumns.push({
+        pathInSchema,
+        // fetch offset index
+        data: Promise.resolve(options.file.slice(chunk.offsetIndex.startByte, chunk.offsetIndex.endByte))
+          .then(arrayBuffer => {
+            const pages = readOffsetIndex({ view: new DataView(arrayBuffer), offset: 0 }).page_locations;
+            return readSelectedPages(options, groupPlan, chunk, pages, columnDecoder)
+          }),
+      });
+    } else {
+      // full column chunk
+      asyncColumns.push({
+        pathInSchema,
+        data: Promise.resolve(options.file.slice(startByte, endByte))
+          .then(buffer => {
+            const reader = { view: new DataView(buffer), offset: 0 };
+            return readColumn(reader, groupPlan, columnDecoder, options.onPage)
+          }),
+      });
+    }
+  }
+
+  return {
+    groupStart: groupPlan.groupStart,
+    groupRows: groupPlan.groupRows,
+    selectStart: groupPlan.selectStart,
+    selectEnd: groupPlan.selectEnd,
+    asyncColumns,
+  }
+}
+
+/**
+ * Read only the pages of a column chunk that overlap the group plan's select
+ * range [selectStart, selectEnd), using page locations from the offset index.
+ *
+ * @param {ParquetReadOptions} options
+ * @param {GroupPlan} groupPlan
+ * @param {ChunkPlan} chunk
+ * @param {PageLocation[]} pages
+ * @param {ColumnDecoder} columnDecoder
+ * @returns {Promise<{data: DecodedArray[], skipped: number}>}
+ */
+async function readSelectedPages(options, groupPlan, chunk, pages, columnDecoder) {
+  const { data_page_offset, dictionary_page_offset } = chunk.columnMetadata;
+  const { selectStart, selectEnd } = groupPlan;
+  let { startByte, endByte } = chunk.range;
+  let skipped = -1;
+  // include dictionary if present, handle polars missing dictionary_page_offset
+  const hasDict = dictionary_page_offset || data_page_offset < pages[0].offset;
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i];
+    const pageStart = Number(page.first_row_index);
+    const pageEnd = i + 1 < pages.length
+      ? Number(pages[i + 1].first_row_index)
+      : groupPlan.groupRows; // last page extends to end of row group
+    // check if page overlaps with [selectStart, selectEnd)
+    if (skipped < 0 && pageEnd > selectStart) {
+      startByte = Number(page.offset);
+      skipped = pageStart;
+    }
+    if (pageStart < selectEnd) {
+      endByte = Number(page.offset) + page.compressed_page_size;
+    }
+  }
+  if (skipped < 0) skipped = 0;
+  /** @type {DataView} */
+  let view;
+  if (hasDict && skipped) {
+    // fetch the dictionary page separately from the selected data pages so
+    // the skipped leading pages are not transferred
+    const dictLength = Number(pages[0].offset) - chunk.range.startByte;
+    const [dictBuffer, dataBuffer] = await Promise.all([
+      options.file.slice(chunk.range.startByte, Number(pages[0].offset)),
+      options.file.slice(startByte, endByte),
+    ]);
+    // clamp in case the AsyncBuffer returned more bytes than requested
+    const combined = new Uint8Array(dictLength + dataBuffer.byteLength);
+    combined.set(new Uint8Array(dictBuffer, 0, dictLength));
+    combined.set(new Uint8Array(dataBuffer), dictLength);
+    view = new DataView(combined.buffer);
+  } else if (hasDict) {
+    // dictionary page is contiguous with the first selected page
+    view = new DataView(await options.file.slice(chunk.range.startByte, endByte));
+  } else {
+    view = new DataView(await options.file.slice(startByte, endByte));
+  }
+  const reader = { view, offset: 0 };
+  // adjust row selection for skipped pages
+  const adjustedGroupPlan = skipped ? {
+    ...groupPlan,
+    groupStart: groupPlan.groupStart + skipped,
+    selectStart: groupPlan.selectStart - skipped,
+    selectEnd: groupPlan.selectEnd - skipped,
+  } : groupPlan;
+  const { data, skipped: columnSkipped } = readColumn(reader, adjustedGroupPlan, columnDecoder, options.onPage);
+  return {
+    data,
+    skipped: skipped + columnSkipped,
+  }
+}
+
+/**
+ * @overload
+ * @param {AsyncRowGroup} asyncGroup
+ * @param {number} selectStart
+ * @param {number} selectEnd
+ * @param {string[] | undefined} columns
+ * @param {'object'} rowFormat
+ * @returns {Promise<Record<string, any>[]>} resolves to row data
+ */
+/**
+ * @overload
+ * @param {AsyncRowGroup} asyncGroup
+ * @param {number} selectStart
+ * @param {number} selectEnd
+ * @param {string[] | undefined} columns
+ * @param {'array'} [rowFormat]
+ * @returns {Promise<any[][]>} resolves to row data
+ */
+/**
+ * @param {AsyncRowGroup} asyncGroup
+ * @param {number} selectStart
+ * @param {number} selectEnd
+ * @param {string[] | undefined} columns
+ * @param {'object' | 'array'} [rowFormat]
+ * @returns {Promise<Record<string, any>[] | any[][]>} resolves to row data
+ */
+async function asyncGroupToRows({ asyncColumns }, selectStart, selectEnd, columns, rowFormat) {
+  // TODO: do it without flatten
+  const asyncPages = await Promise.all(asyncColumns.map(column =>
+    column.data.then(({ skipped, data }) => ({ skipped, data: flatten(data) }))
+  ));
+
+  // transpose columns into rows
+  const selectCount = selectEnd - selectStart;
+  if (rowFormat === 'object') {
+    /** @type {Record<string, any>[]} */
+    const groupData = Array(selectCount);
+    for (let selectRow = 0; selectRow < selectCount; selectRow++) {
+      // return each row as an object
+      /** @type {Record<string, any>} */
+      const rowData = {};
+      for (let i = 0; i < asyncColumns.length; i++) {
+        const { data, skipped } = asyncPages[i];
+        rowData[asyncColumns[i].pathInSchema[0]] = data[selectStart + selectRow - skipped];
+      }
+      groupData[selectRow] = rowData;
+    }
+    return groupData
+  }
+
+  // careful mapping of column order for rowFormat: array
+  const includedColumnNames = asyncColumns
+    .map(child => child.pathInSchema[0])
+    .filter(name => !columns || columns.includes(name));
+  const columnOrder = columns ?? includedColumnNames;
+  const columnIndexes = columnOrder.map(name => asyncColumns.findIndex(column => column.pathInSchema[0] === name));
+
+  /** @type {any[][]} */
+  const groupData = Array(selectCount);
+  for (let selectRow = 0; selectRow < selectCount; selectRow++) {
+    // return each row as an array
+    const rowData = Array(asyncColumns.length);
+    for (let i = 0; i < columnOrder.length; i++) {
+      const colIdx = columnIndexes[i];
+      if (colIdx < 0) throw new Error(`parquet column not found: ${columnOrder[i]}`)
+      const { data, skipped } = asyncPages[colIdx];
+      rowData[i] = data[selectStart + selectRow - skipped];
+    }
+    groupData[selectRow] = rowData;
+  }
+  return groupData
+}
+
+/**
+ * Assemble physical columns into top-level columns asynchronously.
+ *
+ * @param {AsyncRowGroup} asyncRowGroup
+ * @param {SchemaTree} schemaTree
+ * @param {Partial<ParquetParsers>} [parsers]
+ * @returns {AsyncRowGroup}
+ */
+function assembleAsync(asyncRowGroup, schemaTree, parsers) {
+  const { asyncColumns } = asyncRowGroup;
+  const allParsers = { ...DEFAULT_PARSERS, ...parsers };
+  /** @type {AsyncColumn[]} */
+  const assembled = [];
+  for (const child of schemaTree.children) {
+    if (child.children.length) {
+      const childColumns = asyncColumns.filter(column => column.pathInSchema[0] === child.element.name);
+      if (!childColumns.length) continue
+
+      assembled.push({
+        pathInSchema: child.path,
+        data: (async () => {
+          // collect subcolumn data — Promise.all observes every rejection so
+          // a sibling failure cannot leak as an unhandledRejection
+          const resolved = await Promise.all(childColumns.map(c => c.data));
+          /** @type {Map<string, DecodedArray>} */
+          const subcolumnData = new Map();
+          const flattened = resolved.map(({ data }) => flatten(data));
+          // Physical pages can cover far more rows than the requested range.
+          // Clip before nested/VARIANT assembly, which expands compact binary
+          // values into independent object graphs and strings for every row.
+          const skipped = Math.max(asyncRowGroup.selectStart ?? 0, ...resolved.map(result => result.skipped));
+          const end = Math.min(asyncRowGroup.selectEnd ?? Infinity, ...resolved.map((result, i) => result.skipped + flattened[i].length));
+          for (let i = 0; i < childColumns.length; i++) {
+            // Offset-index reads may start each physical child at a different
+            // page boundary. Align them to their common absolute row range.
+            const start = skipped - resolved[i].skipped;
+            const length = Math.max(0, end - skipped);
+            subcolumnData.set(
+              childColumns[i].pathInSchema.join('.'),
+              flattened[i].slice(start, start + length)
+            );
+          }
+          // assemble the column
+          assembleNested(subcolumnData, child, allParsers);
+          const assembled = subcolumnData.get(child.element.name);
+          if (!assembled) throw new Error('parquet column data not assembled')
+          return { data: [assembled], skipped }
+        })(),
+      });
+    } else {
+      // leaf node, return the column
+      const asyncColumn = asyncColumns.find(column => column.pathInSchema[0] === child.element.name);
+      if (asyncColumn) assembled.push(asyncColumn);
+    }
+  }
+  return { ...asyncRowGroup, asyncColumns: assembled }
+}
+
+/**
+ * @import {AsyncRowGroup, BaseParquetReadOptions, BloomFilter, DecodedArray, PageLocation, PageRanges, ParquetScan, ParquetScanOptions, QueryPlan, SchemaElement} from '../src/types.js'
+ */
+
+
+/**
+ * Load optional indexes and build the canonical physical read plan.
+ * Shared by row-oriented reads and lazy scans so pruning behavior cannot
+ * diverge between APIs.
+ *
+ * @param {BaseParquetReadOptions} options
+ * @returns {Promise<{options: PreparedParquetReadOptions, plan: QueryPlan}>}
+ */
+async function prepareParquetRead(options) {
+  const prepared = await prepareParquetOptions(options);
+  return {
+    options: prepared,
+    plan: parquetPlan(prepared),
+  }
+}
+
+/**
+ * Load optional indexes and validate read options without planning data reads.
+ *
+ * @param {BaseParquetReadOptions} options
+ * @returns {Promise<PreparedParquetReadOptions>}
+ */
+async function prepareParquetOptions(options) {
+  const metadata = options.metadata ?? await parquetMetadataAsync(options.file, options);
+  const schemaColumns = parquetSchema(metadata).children.map(child => child.element.name);
+  const filterColumns = columnsNeededForFilter(options.filter);
+  const missingFilterColumns = filterColumns.filter(column => !schemaColumns.includes(column));
+  if (missingFilterColumns.length) {
+    throw new Error(`parquet filter columns not found: ${missingFilterColumns.join(', ')}`)
+  }
+
+  if (options.columns) {
+    const missingColumns = options.columns.filter(column => !schemaColumns.includes(column));
+    if (missingColumns.length) throw new Error(`parquet column not found: ${missingColumns[0]}`)
+  }
+
+  /** @type {PreparedParquetReadOptions} */
+  let prepared = { ...options, metadata };
+  prepared = await withBloomFilters(prepared);
+  prepared = await withPageIndexes(prepared);
+  return prepared
+}
+
+/**
+ * Read all planned row groups, prefetching their coalesced byte ranges.
+ *
+ * @param {BaseParquetReadOptions} options
+ * @param {QueryPlan} plan
+ * @returns {AsyncRowGroup[]}
+ */
+function readParquetPlan(options, plan) {
+  const readOptions = { ...options, file: prefetchAsyncBuffer(options.file, plan) };
+  return plan.groups.map(group => readRowGroup(readOptions, plan, group))
+}
+
+/**
+ * Conditionally fetch bloom filters and attach them to planner options.
+ *
+ * @param {PreparedParquetReadOptions} options
+ * @returns {Promise<PreparedParquetReadOptions>}
+ */
+async function withBloomFilters(options) {
+  if (!options.useBloomFilters || !options.filter || !options.metadata) return options
+  const schemaTree = parquetSchema(options.metadata);
+  /** @type {Record<string, SchemaElement>} */
+  const schemaElements = {};
+  for (const child of schemaTree.children) schemaElements[child.element.name] = child.element;
+  const bloomFiltersByGroup = await prefetchBloomFilters({
+    file: options.file,
+    metadata: options.metadata,
+    filter: options.filter,
+    filterStrict: options.filterStrict,
+  });
+  return { ...options, bloomFiltersByGroup, schemaElements }
+}
+
+/**
+ * Conditionally fetch page indexes and attach candidate ranges and layouts.
+ *
+ * @param {PreparedParquetReadOptions} options
+ * @returns {Promise<PreparedParquetReadOptions>}
+ */
+async function withPageIndexes(options) {
+  if (!options.usePageIndex || !options.filter || !options.metadata) return options
+  const { pageRangesByGroup, pageLocationsByGroup } = await prefetchPageIndexes({
+    file: options.file,
+    metadata: options.metadata,
+    filter: options.filter,
+    filterStrict: options.filterStrict,
+    rowStart: options.rowStart,
+    rowEnd: options.rowEnd,
+    columns: options.columns,
+    bloomFiltersByGroup: options.bloomFiltersByGroup,
+    schemaElements: options.schemaElements,
+    parsers: options.parsers,
+  });
+  return { ...options, pageRangesByGroup, pageLocationsByGroup }
+}
+
+/**
+ * @import {AsyncRowGroup, BaseParquetReadOptions, DecodedArray, ParquetReadOptions, ParquetRow} from '../src/types.js'
+ */
+
+
+/**
+ * Symbol for the absolute, zero-based physical position of an object row.
+ * @type {typeof import('../src/types.js').rowIndex}
+ */
+// eslint-disable-next-line no-extra-parens
+const rowIndex = /** @type {typeof import('../src/types.js').rowIndex} */ (Symbol('rowIndex'));
+
+/**
+ * Read parquet data rows from a file-like object.
+ * Reads the minimal number of row groups and columns to satisfy the request.
+ *
+ * Returns a void promise when complete.
+ * Errors are thrown on the returned promise.
+ * Data is returned in callbacks onComplete, onChunk, onPage, NOT the return promise.
+ * See parquetReadObjects for a more convenient API.
+ *
+ * @param {ParquetReadOptions} options read options
+ * @returns {Promise<void>} resolves when all requested rows and columns are parsed, all errors are thrown here
+ */
+async function parquetRead(options) {
+  // load metadata if not provided
+  options.metadata ??= await parquetMetadataAsync(options.file, options);
+
+  const { rowStart = 0, rowEnd, columns, onChunk, onComplete, rowFormat, filter, filterStrict = true } = options;
+
+  // Filter requires object format to match column names
+  if (filter && rowFormat !== 'object') {
+    throw new Error('parquet filter requires rowFormat: "object"')
+  }
+
+  if (options.includeRowIndex && rowFormat !== 'object') {
+    throw new Error('parquet includeRowIndex requires rowFormat: "object"')
+  }
+
+  const filterColumns = columnsNeededForFilter(filter);
+  let readColumns = columns;
+  if (columns && filterColumns.length) {
+    const selectedColumns = new Set(columns);
+    const extraColumns = filterColumns.filter(column => !selectedColumns.has(column));
+    if (extraColumns.length) readColumns = [...columns, ...extraColumns];
+  }
+  const readOptions = readColumns === columns ? options : { ...options, columns: readColumns };
+  const prepared = await prepareParquetRead(readOptions);
+  const preparedOptions = prepared.options;
+  const requiresProjection = readColumns !== columns;
+  const asyncGroups = readParquetPlan(preparedOptions, prepared.plan);
+
+  // skip assembly if no onComplete or onChunk, but wait for reading to finish
+  if (!onComplete && !onChunk) {
+    await awaitAllColumns(asyncGroups);
+    return
+  }
+
+  // assemble struct columns
+  if (!preparedOptions.metadata) throw new Error('parquet requires metadata')
+  const schemaTree = parquetSchema(preparedOptions.metadata);
+  const assembled = asyncGroups.map(arg => assembleAsync(arg, schemaTree, options.parsers));
+
+  // onChunk emit all chunks (don't await). Rejection is surfaced by awaitAllColumns below.
+  if (onChunk) {
+    for (const asyncGroup of assembled) {
+      for (const asyncColumn of asyncGroup.asyncColumns) {
+        asyncColumn.data.then(({ data, skipped }) => {
+          let rowStart = asyncGroup.groupStart + skipped;
+          for (const columnData of data) {
+            onChunk({
+              columnName: asyncColumn.pathInSchema[0],
+              columnData,
+              rowStart,
+              rowEnd: rowStart + columnData.length,
+            });
+            rowStart += columnData.length;
+          }
+        }, () => {});
+      }
+    }
+  }
+
+  // onComplete transpose column chunks to rows
+  if (onComplete) {
+    // wait for all reads to settle so a sibling rejection cannot leak
+    await awaitAllColumns(assembled);
+    // loosen the types to avoid duplicate code
+    /** @type {any[]} */
+    const rows = [];
+    for (const asyncGroup of assembled) {
+      // filter to rows in range (the plan may have narrowed the selection to
+      // a sub-range of the group via page index pushdown)
+      const selectStart = asyncGroup.selectStart ?? Math.max(rowStart - asyncGroup.groupStart, 0);
+      const selectEnd = asyncGroup.selectEnd ?? Math.min((rowEnd ?? Infinity) - asyncGroup.groupStart, asyncGroup.groupRows);
+      // transpose column chunks to rows in output
+      const groupData = rowFormat === 'object' ?
+        await asyncGroupToRows(asyncGroup, selectStart, selectEnd, readColumns, 'object') :
+        await asyncGroupToRows(asyncGroup, selectStart, selectEnd, columns, 'array');
+
+      // Attach positions before filtering compacts rows. selectStart accounts
+      // for both requested ranges and page-index pruning within the group.
+      if (options.includeRowIndex) {
+        for (let i = 0; i < groupData.length; i++) {
+          Object.defineProperty(groupData[i], rowIndex, {
+            value: asyncGroup.groupStart + selectStart + i,
+          });
+        }
+      }
+
+      // Apply filter and projection
+      if (filter) {
+        // eslint-disable-next-line no-extra-parens
+        for (const row of /** @type {Record<string, any>[]} */ (groupData)) {
+          if (matchFilter(row, filter, filterStrict)) {
+            if (requiresProjection && columns) {
+              for (const col of filterColumns) {
+                if (!columns.includes(col)) delete row[col];
+              }
+            }
+            rows.push(row);
+          }
+        }
+      } else {
+        concat(rows, groupData);
+      }
+    }
+    onComplete(rows);
+  } else {
+    // wait for all async groups to finish (complete takes care of this)
+    await awaitAllColumns(assembled);
+  }
+}
+
+/**
+ * Await every column promise across the given row groups via Promise.allSettled
+ * so no rejection escapes as an unhandledRejection. Throws the first rejection.
+ *
+ * @param {AsyncRowGroup[]} asyncGroups
+ * @returns {Promise<void>}
+ */
+async function awaitAllColumns(asyncGroups) {
+  const all = asyncGroups.flatMap(g => g.asyncColumns.map(c => c.data));
+  const results = await Promise.allSettled(all);
+  const failed = results.find(r => r.status === 'rejected');
+  if (failed) throw failed.reason
+}
+
+/**
+ * A bounded reader of the Thrift compact protocol (thrift `doc/specs/thrift-compact-protocol.md`), the
+ * encoding of a Parquet file's footer and of every page header. hyparquet parses both recursively and on the
+ * bytes' word: a list that claims 2^31 elements is allocated, 20,000 nested structs overflow the stack, and a
+ * 16 MiB footer of empty structs becomes 16 million objects. This reader walks the same bytes first, without
+ * recursion, and refuses what no Parquet writer produces: nesting deeper than `maxDepth`, more than `maxValues`
+ * fields and list elements in all, a list longer than the bytes left could hold, a string running past the end,
+ * an over-long varint, a type Parquet does not use (maps, sets), or bytes after the struct's end. Only then is
+ * the struct handed to hyparquet (whose cost then follows the bounded count), or, for page headers, read from
+ * the tree this reader builds.
+ */
+/** Why the bytes are not a struct this reader accepts (the caller names the file and says what to do). */
+class ThriftError extends Error {
+}
+const STOP = 0;
+const TRUE = 1;
+const FALSE = 2;
+const BYTE = 3;
+const I16 = 4;
+const I32 = 5;
+const I64 = 6;
+const DOUBLE = 7;
+const BINARY = 8;
+const LIST = 9;
+const STRUCT = 12;
+class Cursor {
+    bytes;
+    at;
+    end;
+    constructor(bytes, at, end) {
+        this.bytes = bytes;
+        this.at = at;
+        this.end = end;
+    }
+    byte() {
+        if (this.at >= this.end)
+            throw new ThriftError(`ends at byte ${this.at} inside a struct`);
+        return this.bytes[this.at++];
+    }
+    /** An unsigned varint of at most `maxBytes` bytes (5 for 32-bit values, 10 for 64-bit). */
+    varint(maxBytes) {
+        let result = 0n;
+        for (let i = 0; i < maxBytes; i++) {
+            const b = this.byte();
+            result |= BigInt(b & 0x7f) << BigInt(7 * i);
+            if ((b & 0x80) === 0)
+                return result;
+        }
+        throw new ThriftError(`has a varint longer than ${maxBytes} bytes at byte ${this.at}`);
+    }
+    /** A zigzag-encoded 32-bit (or 16-bit) integer. */
+    int32() {
+        const z = this.varint(5);
+        if (z > 0xffffffffn)
+            throw new ThriftError(`has a 32-bit integer out of range at byte ${this.at}`);
+        const n = Number(z);
+        return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
+    }
+    int64() {
+        const z = this.varint(10);
+        if (z > 0xffffffffffffffffn)
+            throw new ThriftError(`has a 64-bit integer out of range at byte ${this.at}`);
+        return z % 2n === 0n ? z / 2n : -(z + 1n) / 2n;
+    }
+    /** A length (list size, binary length) that must fit in the bytes left, each item taking at least `each` bytes. */
+    length(each, what) {
+        const n = this.varint(5);
+        const left = this.end - this.at;
+        if (n * BigInt(each) > BigInt(left))
+            throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`);
+        return Number(n);
+    }
+}
+/**
+ * Walks the struct at `bytes[start..end)` and returns where it ends (it must end exactly at `end` when
+ * `exact`), with the decoded tree when `build`. Throws {@link ThriftError} for anything outside the limits.
+ * Linear in the bytes; the stack is an array, so no input can make it recurse.
+ */
+function readThriftStruct(bytes, options) {
+    const { maxDepth, maxValues, build = false, exact = false } = options;
+    const c = new Cursor(bytes, options.start ?? 0, options.end ?? bytes.length);
+    let values = 0;
+    const root = { list: false, lastId: 0, remaining: 0, elemType: 0, value: build ? new Map() : undefined, slot: -1 };
+    const stack = [root];
+    /** Puts `value` into the frame on top (a struct field or the next list element). */
+    const store = (top, value) => {
+        if (top.value === undefined || value === undefined)
+            return;
+        if (top.list)
+            top.value.push(value);
+        else
+            top.value.set(top.slot, value);
+    };
+    /** Reads one value of `type`; a struct or list is opened (pushed), the rest is returned. */
+    const element = (type, top) => {
+        if (++values > maxValues)
+            throw new ThriftError(`holds more than ${maxValues} values (the limit)`);
+        switch (type) {
+            case TRUE:
+            case FALSE:
+                if (top.list) {
+                    const b = c.byte();
+                    return b === 1;
+                }
+                return type === TRUE;
+            case BYTE: {
+                const b = c.byte();
+                return b > 127 ? b - 256 : b;
+            }
+            case I16:
+            case I32:
+                return c.int32();
+            case I64:
+                return c.int64();
+            case DOUBLE: {
+                if (c.at + 8 > c.end)
+                    throw new ThriftError(`ends at byte ${c.at} inside a double`);
+                const v = new DataView(bytes.buffer, bytes.byteOffset + c.at, 8).getFloat64(0, true);
+                c.at += 8;
+                return v;
+            }
+            case BINARY: {
+                const n = c.length(1, 'binary length');
+                const v = bytes.subarray(c.at, c.at + n);
+                c.at += n;
+                return v;
+            }
+            case LIST:
+            case STRUCT: {
+                if (stack.length >= maxDepth)
+                    throw new ThriftError(`nests structs and lists deeper than ${maxDepth} (the limit) at byte ${c.at}`);
+                const frame = { list: type === LIST, lastId: 0, remaining: 0, elemType: 0, value: undefined, slot: -1 };
+                if (type === LIST) {
+                    const head = c.byte();
+                    frame.elemType = head & 0x0f;
+                    if (!isElementType(frame.elemType))
+                        throw new ThriftError(`has a list of type ${frame.elemType} at byte ${c.at}, which Parquet does not use`);
+                    const short = head >> 4;
+                    frame.remaining = short === 15 ? c.length(1, 'list size') : short;
+                    if (frame.remaining > c.end - c.at)
+                        throw new ThriftError(`has a list of ${frame.remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`);
+                    if (build)
+                        frame.value = [];
+                }
+                else if (build)
+                    frame.value = new Map();
+                stack.push(frame);
+                return undefined;
+            }
+            default:
+                throw new ThriftError(`has a value of type ${type} at byte ${c.at}, which Parquet does not use`);
+        }
+    };
+    while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        let type;
+        if (top.list) {
+            if (top.remaining === 0) {
+                stack.pop();
+                if (stack.length > 0)
+                    store(stack[stack.length - 1], top.value);
+                continue;
+            }
+            top.remaining--;
+            type = top.elemType;
+        }
+        else {
+            const head = c.byte();
+            type = head & 0x0f;
+            if (type === STOP) {
+                stack.pop();
+                if (stack.length > 0)
+                    store(stack[stack.length - 1], top.value);
+                continue;
+            }
+            const delta = head >> 4;
+            const id = delta !== 0 ? top.lastId + delta : c.int32();
+            if (id < 0 || id > 0x7fff)
+                throw new ThriftError(`has field id ${id} at byte ${c.at}`);
+            top.lastId = id;
+            top.slot = id;
+        }
+        const before = stack.length;
+        const value = element(type, top);
+        // a struct or list was opened: it is stored into `top` (under top.slot, unchanged meanwhile) when it closes
+        if (stack.length > before)
+            continue;
+        store(top, value);
+    }
+    if (exact && c.at !== c.end)
+        throw new ThriftError(`ends at byte ${c.at}, ${c.end - c.at} bytes before the end of its space`);
+    return { end: c.at, value: root.value };
+}
+function isElementType(t) {
+    return t === TRUE || t === FALSE || (t >= BYTE && t <= LIST) || t === STRUCT;
+}
+/** Field `id` of `s` as a safe integer (i32 or i64), or undefined when absent or not an integer. */
+function intField(s, id) {
+    const v = s.get(id);
+    if (typeof v === 'number' && Number.isInteger(v))
+        return v;
+    if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER))
+        return Number(v);
+    return undefined;
+}
+/** Field `id` of `s` as a struct, or undefined. */
+function structField(s, id) {
+    const v = s.get(id);
+    return v instanceof Map ? v : undefined;
+}
+/** Field `id` of `s` as a boolean, or undefined. */
+function boolField(s, id) {
+    const v = s.get(id);
+    return typeof v === 'boolean' ? v : undefined;
+}
+
+/**
+ * A Parquet file's frame and footer, checked before anything is decoded from them. hyparquet takes the
+ * footer's word for everything (how many rows, where each column chunk is, how deep the schema nests), so
+ * every number that decides what is read or allocated is checked here against the file: the footer's size
+ * and its Thrift structure ({@link readThriftStruct}: bounded depth and value count, no recursion) before
+ * hyparquet parses it; then the schema's shape (depth, element count, every group's children present), and
+ * every row group's row count and every column chunk's place and size against the file length. A file that
+ * fails is refused as corrupt, naming the file and the row group and column, never read as "missing values".
+ */
+/**
+ * Largest footer read, in bytes. A per-query table's footer is a few KiB: hyparquet-writer 0.17.0 writes 1.5 KB
+ * for one row group of 20 columns, 1.36 MB for 1,000 of them.
+ */
+const MAX_FOOTER_BYTES = 8 * 1024 * 1024;
+/**
+ * Most Thrift values (fields and list elements) in the footer. hyparquet builds about two objects per value
+ * (1,000,000 values grew a process by 152 MB, so this cap costs at most ~75 MB); hyparquet-writer 0.17.0 writes
+ * ~23 values per column chunk (1,000 row groups of 20 columns: 464,130 values), pyarrow somewhat more.
+ */
+const MAX_FOOTER_VALUES = 500_000;
+/** Deepest Thrift nesting in a footer: FileMetaData → row groups → columns → metadata → statistics is 8 deep. */
+const MAX_FOOTER_DEPTH = 16;
+/** Most schema elements (groups and columns), and most leaf columns (one column chunk each per row group). */
+const MAX_SCHEMA_ELEMENTS = 10_000;
+const MAX_LEAF_COLUMNS = 2_000;
+/**
+ * Largest row group, uncompressed, as its footer declares it. pyarrow writes up to 1 Mi rows per group: a
+ * per-query table of a million queries and a dozen metrics is ~100 MiB. Bigger groups are a file that is not
+ * per-query rows, or one built to exhaust memory. (The declaration is only a first filter: what is decoded is
+ * bounded by the page checks, src/readers/parquet-pages.ts, whatever the footer says.)
+ */
+const MAX_ROW_GROUP_BYTES = 256 * 1024 * 1024;
+/** Deepest schema nesting (a list of structs is 3 deep); hyparquet builds the schema tree recursively. */
+const MAX_SCHEMA_DEPTH = 32;
+/**
+ * Most rows per byte of the file. A row costs bytes (a query id is unique, a run's document is unique per
+ * query): the densest honest tables (long form, constant values, run-length encoded) hold a few rows per byte,
+ * up to ~12 with every column dictionary- and run-length encoded. A 250-byte file claiming 2^31 rows is a lie,
+ * and the cap makes the work of reading any file at most this many rows per byte, however the pages encode
+ * them.
+ */
+const MAX_ROWS_PER_BYTE = 64;
+const PARQUET_HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV';
+const CORRUPT_HINT = `the file is truncated or corrupt, or was not written by a Parquet writer; ${PARQUET_HINT}`;
+/** A refusal of a corrupt file (or of one part of it). */
+function corruptParquet(where, problem) {
+    return new InputError(where, problem, CORRUPT_HINT);
+}
+/** Checks the frame, walks and parses the footer, and checks the schema and the row groups against the file. */
+async function readParquetFooter(file, reader) {
+    const size = reader.byteLength;
+    if (size < 12)
+        throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${PARQUET_HINT}`);
+    const tail = await reader.read(size - 8, size);
+    if (String.fromCharCode(tail[4], tail[5], tail[6], tail[7]) !== 'PAR1') {
+        throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${PARQUET_HINT}`);
+    }
+    const length = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
+    if (length > size - 12)
+        throw new InputError({ file }, `has a Parquet footer of ${length} bytes in a file of ${size} bytes`, CORRUPT_HINT);
+    if (length > MAX_FOOTER_BYTES) {
+        throw new InputError({ file }, `has a Parquet footer of ${length} bytes; the limit is ${MAX_FOOTER_BYTES}`, `a footer that large lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns`);
+    }
+    const footerStart = size - 8 - length;
+    const bytes = new Uint8Array(length + 8);
+    bytes.set(await reader.read(footerStart, size - 8));
+    bytes.set(tail, length);
+    try {
+        readThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true });
+    }
+    catch (error) {
+        if (!(error instanceof ThriftError))
+            throw error;
+        if (/more than \d+ values/.test(error.message)) {
+            throw new InputError({ file }, `has a Parquet footer that ${error.message}`, 'such a footer lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns');
+        }
+        throw corruptParquet({ file }, `has a Parquet footer that ${error.message}`);
+    }
+    let metadata;
+    try {
+        metadata = parquetMetadata(bytes, { geoparquet: false });
+    }
+    catch (error) {
+        throw corruptParquet({ file }, `has a Parquet footer that cannot be read (${String(error?.message ?? error).slice(0, 200)})`);
+    }
+    const { leaves, columns } = checkSchema(file, metadata);
+    const groupRows = checkRowGroups(file, metadata, leaves, { size, footerStart });
+    return { metadata, leaves, columns, groupRows };
+}
+const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+/**
+ * Walks the flattened schema (depth-first, each group followed by its `num_children` children) without
+ * recursion: every group's children must be there, nothing may follow the last one, names are present and
+ * unique among siblings, leaves have a type, and the depth and counts stay under the caps (hyparquet builds the
+ * tree recursively and looks children up by name: 20,000 nested groups overflowed its stack).
+ */
+function checkSchema(file, metadata) {
+    const schema = metadata.schema;
+    const bad = (problem) => corruptParquet({ file }, `has a Parquet schema that ${problem}`);
+    if (!Array.isArray(schema) || schema.length === 0)
+        throw bad('is empty');
+    if (schema.length > MAX_SCHEMA_ELEMENTS) {
+        throw new InputError({ file }, `has a Parquet schema of ${schema.length} elements; the limit is ${MAX_SCHEMA_ELEMENTS}`, `a per-query table has a column per metric and attribute; ${PARQUET_HINT}`);
+    }
+    const root = schema[0];
+    if (!isCount(root.num_children) || root.num_children === 0)
+        throw bad('has no columns');
+    const leaves = [];
+    const columns = [];
+    const stack = [{ remaining: root.num_children, path: [], names: new Set() }];
+    let i = 1;
+    while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (top.remaining === 0) {
+            stack.pop();
+            continue;
+        }
+        top.remaining--;
+        if (i >= schema.length)
+            throw bad(`ends after ${schema.length} elements inside a group that needs more children`);
+        const e = schema[i++];
+        if (typeof e.name !== 'string' || e.name === '')
+            throw bad(`has an element without a name (element ${i - 1})`);
+        if (top.names.has(e.name))
+            throw bad(`names ${quote([...top.path, e.name].join('.'))} twice`);
+        top.names.add(e.name);
+        const path = [...top.path, e.name];
+        const group = e.num_children !== undefined && e.num_children !== 0;
+        if (stack.length === 1) {
+            const nested = group || e.repetition_type === 'REPEATED';
+            columns.push({ name: e.name, numeric: !nested && NUMERIC.has(e.type ?? ''), nested, leaf: nested ? -1 : leaves.length });
+        }
+        if (group) {
+            if (!isCount(e.num_children))
+                throw bad(`gives ${quote(path.join('.'))} ${String(e.num_children)} children`);
+            if (stack.length >= MAX_SCHEMA_DEPTH) {
+                throw new InputError({ file }, `has a Parquet schema nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${quote(path.join('.'), 60)})`, `per-query rows are flat columns; ${PARQUET_HINT}`);
+            }
+            stack.push({ remaining: e.num_children, path, names: new Set() });
+            continue;
+        }
+        if (e.type === undefined)
+            throw bad(`gives the column ${quote(path.join('.'))} no type (or one Parquet does not define)`);
+        if (leaves.length >= MAX_LEAF_COLUMNS) {
+            throw new InputError({ file }, `has more than ${MAX_LEAF_COLUMNS} columns; that is the limit`, `keep the per-query columns only (a query id, the metrics, the attributes the rules use); ${PARQUET_HINT}`);
+        }
+        leaves.push({
+            path,
+            type: e.type,
+            typeLength: e.type_length,
+            flat: path.length === 1 && e.repetition_type !== 'REPEATED',
+            optional: e.repetition_type === 'OPTIONAL'
+        });
+    }
+    if (i !== schema.length)
+        throw bad(`lists ${schema.length - i} elements after the last column of its root`);
+    return { leaves, columns };
+}
+function isCount(n) {
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+/** A footer integer (i64 bigint or i32 number) as a non-negative safe integer, or undefined. */
+function footerInt(v) {
+    const n = typeof v === 'bigint' ? (v >= 0n && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : -1) : v;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+/**
+ * Every row group's row count (non-negative, summing to the file's, at most {@link MAX_ROWS_PER_BYTE} per
+ * byte of the file), and every column chunk: one per leaf, in schema order, in this file, with its path and
+ * type, a value count matching the rows (flat columns), and its bytes inside the file, between the leading
+ * `PAR1` and the footer.
+ */
+function checkRowGroups(file, metadata, leaves, at) {
+    const groups = metadata.row_groups;
+    if (!Array.isArray(groups))
+        throw corruptParquet({ file }, 'has a Parquet footer without row groups');
+    const groupRows = [];
+    let total = 0;
+    for (const [g, group] of groups.entries()) {
+        const rows = footerInt(group.num_rows);
+        if (rows === undefined)
+            throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${String(group.num_rows)} rows`);
+        total += rows;
+        if (total > MAX_ROWS_PER_BYTE * at.size) {
+            throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${total} rows up to here in a file of ${at.size} bytes; a Parquet table holds at most ${MAX_ROWS_PER_BYTE} rows per byte of its file`);
+        }
+        groupRows.push(rows);
+        const bytes = footerInt(group.total_byte_size);
+        if (bytes !== undefined && bytes > MAX_ROW_GROUP_BYTES) {
+            throw new InputError({ file, key: `row group ${g + 1}` }, `holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
+        }
+        if (!Array.isArray(group.columns) || group.columns.length !== leaves.length) {
+            throw corruptParquet({ file, key: `row group ${g + 1}` }, `has ${Array.isArray(group.columns) ? group.columns.length : 0} column chunks for the schema's ${leaves.length} columns`);
+        }
+        for (const [c, chunk] of group.columns.entries()) {
+            const leaf = leaves[c];
+            const where = { file, key: `row group ${g + 1}, column ${quote(leaf.path.join('.'), 60)}` };
+            if (chunk.file_path !== undefined) {
+                throw new InputError(where, `is stored in another file (${quote(chunk.file_path, 60)})`, `write the table as one self-contained Parquet file; ${PARQUET_HINT}`);
+            }
+            const meta = chunk.meta_data;
+            if (meta === undefined)
+                throw corruptParquet(where, 'has no column metadata (an encrypted column?)');
+            if (!Array.isArray(meta.path_in_schema) || meta.path_in_schema.join('\u0000') !== leaf.path.join('\u0000')) {
+                throw corruptParquet(where, `is stored under the path ${quote(Array.isArray(meta.path_in_schema) ? meta.path_in_schema.join('.') : null, 60)}, not the schema's`);
+            }
+            if (meta.type !== leaf.type)
+                throw corruptParquet(where, `holds ${String(meta.type)} values but the schema says ${leaf.type}`);
+            const values = footerInt(meta.num_values);
+            if (values === undefined || (leaf.flat && values !== rows))
+                throw corruptParquet(where, `holds ${String(meta.num_values)} values for ${rows} rows`);
+            const dictionary = meta.dictionary_page_offset === undefined ? undefined : footerInt(meta.dictionary_page_offset);
+            const data = footerInt(meta.data_page_offset);
+            const length = footerInt(meta.total_compressed_size);
+            // hyparquet reads a chunk from its dictionary page when there is one (an offset of 0 meaning none)
+            const start = dictionary || data;
+            if (start === undefined || data === undefined || length === undefined || (dictionary !== undefined && dictionary !== 0 && dictionary > data)) {
+                throw corruptParquet(where, `has an impossible place (data at ${String(meta.data_page_offset)}, dictionary at ${String(meta.dictionary_page_offset)}, ${String(meta.total_compressed_size)} bytes)`);
+            }
+            if (start < 4 || start + length > at.footerStart || data >= start + Math.max(length, 1)) {
+                throw corruptParquet(where, `claims bytes ${start} to ${start + length} of a file of ${at.size} bytes whose column data ends at byte ${at.footerStart}`);
+            }
+            if (rows > 0 && length === 0)
+                throw corruptParquet(where, `holds ${rows} rows in 0 bytes`);
+        }
+    }
+    const declared = footerInt(metadata.num_rows);
+    if (declared !== total)
+        throw corruptParquet({ file }, `says it holds ${String(metadata.num_rows)} rows, but its row groups hold ${total}`);
+    return groupRows;
+}
+
+/**
+ * The pages of one column chunk, checked before hyparquet decodes them. hyparquet allocates what a page header
+ * declares and writes every value a run-length run claims, even past the values the page holds (one 5-byte
+ * run of 2^28 values cost 2.7 GB); it reads a value stream past its page into the next page's bytes, and
+ * turns a dictionary index past the dictionary or a definition level out of range into a missing value. So each
+ * page of every column read is walked here first, bounded: its header (bounded Thrift), sizes inside the chunk
+ * and under the caps, its decompressed bytes, its definition levels and dictionary indices run by run (no run
+ * may go past the page's values; every index inside the dictionary; every level 0 or 1), and its value bytes
+ * against the count they must hold. The chunk's pages must add up to exactly the row group's rows. What then
+ * reaches hyparquet decodes to exactly the values the file holds, in work and memory proportional to them.
+ *
+ * Only flat columns (one value or null per row) are read, in the encodings pandas / pyarrow, Spark's default
+ * writer, polars and DuckDB write by default: PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE
+ * booleans and BYTE_STREAM_SPLIT; data pages v1 and v2; no compression or snappy.
+ */
+/** Most values in one page: a page is at most a row group, and pyarrow writes row groups of up to 1 Mi rows. */
+const MAX_PAGE_VALUES = 1 << 20;
+/** Largest page, uncompressed (writers default to 1 MiB pages; a dictionary page is capped at 1 MiB by pyarrow). */
+const MAX_PAGE_BYTES = 32 * 1024 * 1024;
+/** Page headers are small structs (sizes, counts, statistics); these bound the walk of a damaged one. */
+const HEADER_LIMITS = { maxDepth: 8, maxValues: 1000 };
+const PAGE_TYPES = { 0: 'DATA_PAGE', 1: 'INDEX_PAGE', 2: 'DICTIONARY_PAGE', 3: 'DATA_PAGE_V2' };
+const ENCODINGS = {
+    0: 'PLAIN',
+    1: 'GROUP_VAR_INT',
+    2: 'PLAIN_DICTIONARY',
+    3: 'RLE',
+    4: 'BIT_PACKED',
+    5: 'DELTA_BINARY_PACKED',
+    6: 'DELTA_LENGTH_BYTE_ARRAY',
+    7: 'DELTA_BYTE_ARRAY',
+    8: 'RLE_DICTIONARY',
+    9: 'BYTE_STREAM_SPLIT',
+    10: 'ALP'
+};
+const WIDTH$4 = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 };
+/** Why a page is refused (turned into the refusal naming the file, row group, column and page). */
+class PageError extends Error {
+}
+/**
+ * Walks every page of the column chunk `bytes` (the chunk's bytes as the footer places them) and throws an
+ * {@link InputError} naming the file, row group, column and page at the first thing hyparquet would decode
+ * into more than the file holds, or into other values.
+ */
+function checkColumnChunk(bytes, chunk) {
+    const { codec, rows, where } = chunk;
+    if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY') {
+        throw new InputError(where, `is Parquet compressed with ${codec ?? 'an unknown codec'}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`);
+    }
+    let at = 0;
+    let values = 0;
+    let dictionary;
+    for (let pageNo = 1; values < rows; pageNo++) {
+        const place = { ...where, key: `${where.key}, page ${pageNo}` };
+        try {
+            if (at >= bytes.length)
+                throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`);
+            let header;
+            let bodyAt;
+            try {
+                const h = readThriftStruct(bytes, { ...HEADER_LIMITS, start: at, build: true });
+                header = h.value;
+                bodyAt = h.end;
+            }
+            catch (error) {
+                if (error instanceof ThriftError)
+                    throw new PageError(`has a page header that ${error.message}`);
+                throw error;
+            }
+            const type = PAGE_TYPES[intField(header, 1) ?? -1];
+            const usize = intField(header, 2);
+            const csize = intField(header, 3);
+            if (csize === undefined || csize < 0 || bodyAt + csize > bytes.length) {
+                throw new PageError(`claims ${String(csize)} bytes, but the column chunk has ${bytes.length - bodyAt} left`);
+            }
+            if (usize === undefined || usize < 0 || usize > MAX_PAGE_BYTES) {
+                throw new PageError(`claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`);
+            }
+            const body = bytes.subarray(bodyAt, bodyAt + csize);
+            at = bodyAt + csize;
+            if (type === 'DICTIONARY_PAGE') {
+                if (pageNo !== 1)
+                    throw new PageError('is a dictionary page after the first page');
+                dictionary = checkDictionaryPage(header, body, usize, chunk);
+            }
+            else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
+                const page = { header, body, usize };
+                const n = type === 'DATA_PAGE' ? checkDataPageV1(page, chunk, dictionary) : checkDataPageV2(page, chunk, dictionary);
+                if (values + n > rows)
+                    throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`);
+                values += n;
+            }
+            else {
+                throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`);
+            }
+        }
+        catch (error) {
+            if (error instanceof PageError)
+                throw corruptParquet(place, error.message);
+            throw error;
+        }
+    }
+}
+/** `body` decompressed to `size` bytes (snappy), or as it is (no compression, where it must be `size` long). */
+function decompress(body, size, codec) {
+    if (codec === 'UNCOMPRESSED') {
+        if (body.length !== size)
+            throw new PageError(`is ${body.length} bytes but says ${size} (no compression)`);
+        return body;
+    }
+    const out = new Uint8Array(size);
+    try {
+        snappyUncompress(body, out);
+    }
+    catch (error) {
+        throw new PageError(`is not valid snappy data of ${size} bytes (${String(error?.message ?? error).slice(0, 100)})`);
+    }
+    return out;
+}
+/** The dictionary's size, after checking its values fill its page as PLAIN values. */
+function checkDictionaryPage(header, body, usize, chunk) {
+    const h = structField(header, 7);
+    const n = h === undefined ? undefined : intField(h, 1);
+    if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+        throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
+    const page = decompress(body, usize, chunk.codec);
+    checkPlain(page, 0, n, chunk.leaf);
+    return n;
+}
+/** Checks a v1 data page (levels and values compressed together) and returns its value count (nulls included). */
+function checkDataPageV1(raw, chunk, dictionary) {
+    const { header, body, usize } = raw;
+    const h = structField(header, 5);
+    const n = h === undefined ? undefined : intField(h, 1);
+    if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+        throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
+    const encoding = ENCODINGS[intField(h, 2) ?? -1];
+    const page = decompress(body, usize, chunk.codec);
+    let at = 0;
+    let present = n;
+    if (chunk.leaf.optional) {
+        // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
+        const levels = ENCODINGS[intField(h, 3) ?? 3];
+        if (levels !== 'RLE')
+            throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`);
+        if (page.length < 4)
+            throw new PageError('ends before its definition levels');
+        const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true);
+        if (4 + length > page.length)
+            throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`);
+        present = hybridRuns(page.subarray(4, 4 + length), { count: n, width: 1, max: 1, what: 'definition levels' });
+        at = 4 + length;
+    }
+    checkValues({ bytes: page, at, n: present, encoding, v2: false }, chunk, dictionary);
+    return n;
+}
+/** Checks a v2 data page (levels uncompressed before the values) and returns its value count (nulls included). */
+function checkDataPageV2(raw, chunk, dictionary) {
+    const { header, body, usize } = raw;
+    const h = structField(header, 8);
+    if (h === undefined)
+        throw new PageError('has no data page header');
+    const n = intField(h, 1);
+    const nulls = intField(h, 2);
+    const rows = intField(h, 3);
+    const defBytes = intField(h, 5) ?? -1;
+    const repBytes = intField(h, 6) ?? -1;
+    const encoding = ENCODINGS[intField(h, 4) ?? -1];
+    if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+        throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
+    if (rows !== n)
+        throw new PageError(`claims ${String(rows)} rows for ${n} values in a flat column`);
+    if (repBytes !== 0)
+        throw new PageError(`has ${repBytes} bytes of repetition levels in a flat column`);
+    if (defBytes < 0 || defBytes > body.length || defBytes > usize)
+        throw new PageError(`claims ${defBytes} bytes of definition levels in ${body.length}`);
+    let present = n;
+    if (chunk.leaf.optional)
+        present = hybridRuns(body.subarray(0, defBytes), { count: n, width: 1, max: 1, what: 'definition levels' });
+    else if (defBytes !== 0)
+        throw new PageError(`has ${defBytes} bytes of definition levels in a required column`);
+    if (nulls !== n - present)
+        throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`);
+    if (usize < defBytes)
+        throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`);
+    const rest = body.subarray(defBytes);
+    const compressed = boolField(h, 7) !== false && usize - defBytes > 0;
+    const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest;
+    checkValues({ bytes: values, at: 0, n: present, encoding, v2: true }, chunk, dictionary);
+    return n;
+}
+/**
+ * Checks that the page holds its values of the leaf's type in their encoding, as hyparquet will read them (v2: a
+ * v2 data page, where hyparquet walks the dictionary indices' runs even when they are 0 bits wide).
+ */
+function checkValues(values, chunk, dictionary) {
+    const { bytes, at, n, encoding, v2 } = values;
+    const { type } = chunk.leaf;
+    if (encoding === 'PLAIN')
+        return checkPlain(bytes, at, n, chunk.leaf);
+    if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
+        if (dictionary === undefined)
+            throw new PageError(`is ${encoding} encoded but the column chunk has no dictionary page`);
+        if (n === 0)
+            return;
+        if (at >= bytes.length)
+            throw new PageError('ends before its dictionary indices');
+        const width = bytes[at];
+        if (width > 32)
+            throw new PageError(`has dictionary indices ${width} bits wide`);
+        if (dictionary === 0)
+            throw new PageError('refers to an empty dictionary');
+        // v1 with 0 bits: hyparquet reads no runs, every index is 0
+        if (width === 0 && !v2)
+            return;
+        hybridRuns(bytes.subarray(at + 1), { count: n, width, max: dictionary - 1, what: 'dictionary indices' });
+        return;
+    }
+    if (encoding === 'RLE' && type === 'BOOLEAN') {
+        if (at + 4 > bytes.length)
+            throw new PageError('ends before its boolean values');
+        const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
+        if (at + 4 + length > bytes.length)
+            throw new PageError(`claims ${length} bytes of boolean values in ${bytes.length - at - 4}`);
+        hybridRuns(bytes.subarray(at + 4, at + 4 + length), { count: n, width: 1, max: 1, what: 'boolean values' });
+        return;
+    }
+    if (encoding === 'BYTE_STREAM_SPLIT' && (WIDTH$4[type] !== undefined || type === 'FIXED_LEN_BYTE_ARRAY')) {
+        const width = type === 'FIXED_LEN_BYTE_ARRAY' ? (chunk.leaf.typeLength ?? 0) : WIDTH$4[type];
+        if (width <= 0 || n * width > bytes.length - at)
+            throw new PageError(`holds ${bytes.length - at} bytes for ${n} values of ${width} bytes`);
+        return;
+    }
+    throw new InputError(chunk.where, `is written in the ${encoding ?? 'unknown'} encoding, which is not read`, `${PARQUET_HINT}; pandas / pyarrow write PLAIN and dictionary encodings by default (rewrite with pyarrow.parquet.write_table(table, path) without column_encoding)`);
+}
+/** Checks `n` PLAIN values of the leaf's type at `bytes[at..]` fit in the bytes. */
+function checkPlain(bytes, at, n, leaf) {
+    const left = bytes.length - at;
+    if (leaf.type === 'BOOLEAN') {
+        if (Math.ceil(n / 8) > left)
+            throw new PageError(`holds ${left} bytes for ${n} booleans`);
+    }
+    else if (leaf.type === 'BYTE_ARRAY') {
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+        let p = at;
+        for (let i = 0; i < n; i++) {
+            if (p + 4 > bytes.length)
+                throw new PageError(`ends at value ${i + 1} of ${n}`);
+            const length = view.getUint32(p, true);
+            p += 4;
+            if (length > bytes.length - p)
+                throw new PageError(`has value ${i + 1} of ${length} bytes, past the end of the page`);
+            p += length;
+        }
+    }
+    else {
+        const width = leaf.type === 'FIXED_LEN_BYTE_ARRAY' ? (leaf.typeLength ?? 0) : WIDTH$4[leaf.type];
+        if (width === undefined || width <= 0)
+            throw new PageError(`has values of type ${leaf.type} with no width`);
+        if (n * width > left)
+            throw new PageError(`holds ${left} bytes for ${n} values of ${width} bytes`);
+    }
+}
+/**
+ * Walks `count` values of the RLE / bit-packed hybrid in `bytes` (exactly the runs' bytes), `width` bits each,
+ * every value at most `max`, and returns how many equal `max` (for definition levels: the values present). An RLE
+ * run may not go past `count`, nor any run's bytes past the end: hyparquet writes every value an RLE run claims. A
+ * bit-packed run may (its padding; hyparquet stops at `count`) when its values have bytes in the page.
+ */
+function hybridRuns(bytes, values) {
+    const { count, width, max, what } = values;
+    const end = bytes.length;
+    let at = 0;
+    let seen = 0;
+    let atMax = 0;
+    const valueBytes = Math.ceil(width / 8);
+    while (seen < count) {
+        let header = 0;
+        let shift = 0;
+        for (;;) {
+            if (at >= end)
+                throw new PageError(`ends inside its ${what} (${seen} of ${count} read)`);
+            const b = bytes[at++];
+            header += (b & 0x7f) * 2 ** shift;
+            if ((b & 0x80) === 0)
+                break;
+            shift += 7;
+            if (shift > 28)
+                throw new PageError(`has an over-long run header in its ${what}`);
+        }
+        if (header % 2 === 1) {
+            const groups = (header - 1) / 2;
+            const n = groups * 8;
+            // Past `count` is padding a decoder skips (DuckDB pads its last run to 256 values), and at a positive width
+            // its bytes must be in the page (checked next), so it costs no more than the page's bytes. At width 0 a run
+            // holds no bytes: one past its padding would be a loop of any length over nothing.
+            if (width === 0 && n - (count - seen) >= 8)
+                throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`);
+            if (groups * width > end - at)
+                throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`);
+            const take = Math.min(n, count - seen);
+            for (let i = 0; i < take; i++) {
+                const v = bitsAt(bytes, at, i * width, width);
+                if (v > max)
+                    throw new PageError(`has ${what} value ${v}, more than ${max}`);
+                if (v === max)
+                    atMax++;
+            }
+            at += groups * width;
+            seen += take;
+        }
+        else {
+            const n = header / 2;
+            if (n > count - seen)
+                throw new PageError(`has a run of ${n} ${what} with only ${count - seen} left`);
+            if (at + valueBytes > end)
+                throw new PageError(`ends inside a run of its ${what}`);
+            let v = 0;
+            for (let i = 0; i < valueBytes; i++)
+                v += bytes[at + i] * 2 ** (8 * i);
+            at += valueBytes;
+            if (n > 0 && v > max)
+                throw new PageError(`has ${what} value ${v}, more than ${max}`);
+            if (v === max)
+                atMax += n;
+            seen += n;
+        }
+    }
+    return atMax;
+}
+/** The `width`-bit little-endian value at bit `bit` of `bytes[at..]` (width <= 32). */
+function bitsAt(bytes, at, bit, width) {
+    let v = 0;
+    for (let i = 0; i < width; i++) {
+        const b = bit + i;
+        if ((bytes[at + (b >> 3)] >> (b & 7)) & 1)
+            v += 2 ** i;
+    }
+    return v;
+}
+
+/**
+ * Per-query rows in Parquet (wide form: one row per query, a query id column, one numeric column per
+ * metric, string attribute columns), as pandas `to_parquet`, pyarrow and Spark write them. Read with
+ * hyparquet (pure JavaScript, no native build, snappy built in) through positioned file reads, and never on
+ * the file's word: the footer is checked before hyparquet parses it and against the file
+ * (src/readers/parquet-footer.ts), every page of every column read is checked before hyparquet decodes it
+ * (src/readers/parquet-pages.ts), and rows are decoded a window at a time, only the columns the rules use, so
+ * memory follows the window, not what a row group claims. Rows go through the same {@link RowsSink} as the
+ * CSV / JSON importers, so ids, metrics and attributes obey the same caps (src/readers/field-caps.ts) and the
+ * same refusals. A library failure on a checked file is still a refusal naming the file and the row group.
+ */
+/**
+ * Most values (rows x columns read) decoded at once: hyparquet builds one object per row of a window, ~100 MB
+ * at this size. A row group of fewer values is one window; a bigger one is read in windows of this many values,
+ * each decoding the pages that overlap it (a page that straddles two windows is decoded twice).
+ */
+const WINDOW_VALUES = 1 << 20;
+/** Strings must be UTF-8, as in every other input (hyparquet's default decoder replaces bad bytes silently). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+class BadUtf8 extends Error {
+}
+const PARSERS = {
+    stringFromBytes(bytes) {
+        if (bytes === undefined)
+            return undefined;
+        try {
+            return UTF8.decode(bytes);
+        }
+        catch {
+            throw new BadUtf8('holds text that is not valid UTF-8');
+        }
+    }
+};
+/**
+ * The file seen by hyparquet and by the checks: positioned reads through one open handle. hyparquet's reads
+ * (`slice`) are kept for the row group being read, because each window of rows asks for the same column
+ * chunks again; {@link RangeReader.read} (the checks) is not kept.
+ */
+function fileBuffer(handle, size, file) {
+    const read = async (start, end) => {
+        const stop = Math.min(end, size);
+        const length = Math.max(0, stop - start);
+        const buf = new Uint8Array(length);
+        let done = 0;
+        while (done < length) {
+            const { bytesRead } = await handle.read(buf, done, length - done, start + done).catch((error) => {
+                throw openError(file, error);
+            });
+            if (bytesRead === 0)
+                break;
+            done += bytesRead;
+        }
+        return done === length ? buf : buf.subarray(0, done);
+    };
+    const kept = new Map();
+    const buffer = {
+        byteLength: size,
+        slice(start, end) {
+            const key = `${start}:${end ?? size}`;
+            let bytes = kept.get(key);
+            if (bytes === undefined) {
+                bytes = read(start, end ?? size).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+                kept.set(key, bytes);
+            }
+            return bytes;
+        }
+    };
+    return { buffer, reader: { byteLength: size, read }, forget: () => kept.clear() };
+}
+/** A Parquet library failure (on a checked file) as a refusal naming the file (and the row group). */
+function corrupt(where, error) {
+    if (error instanceof InputError)
+        return error;
+    if (error instanceof BadUtf8)
+        return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)');
+    const message = error instanceof Error ? error.message : String(error);
+    const codec = /unsupported compression codec: (\w+)/.exec(message);
+    if (codec)
+        return new InputError(where, `is Parquet compressed with ${codec[1]}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`);
+    return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`);
+}
+/** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
+function plain$1(value) {
+    if (typeof value === 'bigint')
+        return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+    return value;
+}
+/** Opens `file`, checks its frame and footer, runs `use`, and closes the file whatever happens. */
+async function withParquet(file, use) {
+    const { handle, stats } = await openReadable(file);
+    try {
+        // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
+        if (!stats.isFile())
+            throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first');
+        const { buffer, reader, forget } = fileBuffer(handle, stats.size, file);
+        const footer = await readParquetFooter(file, reader);
+        return await use({ buffer, reader, forget, footer, metadata: footer.metadata, columns: footer.columns });
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** Refuses reading a column that is not one plain value per row (a list, a struct, a map, a repeated column). */
+function refuseNested(file, pq, read) {
+    return read.map((name) => {
+        const c = pq.columns.find((col) => col.name === name);
+        if (c.nested) {
+            throw new InputError({ file }, `column ${quote(name)} is a list, struct or repeated column, not one value per row`, 'a query id, metric or attribute column holds one number or label per row');
+        }
+        return c;
+    });
+}
+/**
+ * Hands the rows of a decoded window to `onRow`, one record object reused for
+ * every row (the readers copy what they keep; a null prototype, so a column named `__proto__` is plain data). A
+ * row no chunk of a column covers, or covers with undefined, is a corrupt file, never a missing value.
+ */
+function zipRows(window, onRow) {
+    const { file, read, chunks, start, end } = window;
+    const columns = read.map((name) => ({ name, chunks: chunks.get(name), at: 0 }));
+    const record = Object.create(null);
+    for (let row = start; row < end; row++) {
+        for (const c of columns) {
+            while (c.at < c.chunks.length && c.chunks[c.at].rowEnd <= row)
+                c.at++;
+            const chunk = c.chunks[c.at];
+            const value = chunk !== undefined && chunk.rowStart <= row ? chunk.columnData[row - chunk.rowStart] : undefined;
+            if (value === undefined)
+                throw corruptParquet({ file, key: `row ${row + 1}` }, `column ${quote(c.name)} has no value where the footer promises one`);
+            record[c.name] = value;
+        }
+        onRow(record, row + 1);
+    }
+}
+/**
+ * Decodes the `read` columns (flat, present) one row group and one window of rows at a time, each column chunk
+ * checked page by page first, handing each row with its 1-based number. A value hyparquet leaves undefined
+ * (no data for a row the footer promised) is a corrupt file, never a missing value.
+ */
+async function forEachParquetRow(file, pq, read, onRow) {
+    const columns = refuseNested(file, pq, read);
+    const window = Math.max(1, Math.floor(WINDOW_VALUES / Math.max(1, read.length)));
+    let offset = 0;
+    for (const [index, group] of pq.metadata.row_groups.entries()) {
+        const rows = pq.footer.groupRows[index];
+        if (rows === 0)
+            continue;
+        // the bytes held while this group is read (hyparquet's reads are kept for its windows) follow its chunks' sizes
+        const bytes = columns.reduce((n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0), 0);
+        if (bytes > MAX_ROW_GROUP_BYTES) {
+            throw new InputError({ file, key: `row group ${index + 1}` }, `holds ${bytes} bytes in the columns read; the limit is ${MAX_ROW_GROUP_BYTES}`, 'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns');
+        }
+        for (const c of columns) {
+            const leaf = pq.footer.leaves[c.leaf];
+            const meta = group.columns[c.leaf].meta_data;
+            const start = (footerInt(meta.dictionary_page_offset) || footerInt(meta.data_page_offset));
+            const bytes = await pq.reader.read(start, start + footerInt(meta.total_compressed_size));
+            checkColumnChunk(bytes, { leaf, codec: meta.codec, rows, where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` } });
+        }
+        const where = { file, key: `row group ${index + 1}` };
+        for (let first = 0; first < rows; first += window) {
+            const last = Math.min(rows, first + window);
+            // the decoded columns, as hyparquet hands them (pages may reach before the window), zipped into rows here
+            const chunks = new Map(read.map((name) => [name, []]));
+            try {
+                await parquetRead({
+                    file: pq.buffer,
+                    metadata: pq.metadata,
+                    columns: read,
+                    rowStart: offset + first,
+                    rowEnd: offset + last,
+                    parsers: PARSERS,
+                    onChunk: (c) => chunks.get(c.columnName)?.push(c)
+                });
+            }
+            catch (error) {
+                throw corrupt(where, error);
+            }
+            zipRows({ file, read, chunks, start: offset + first, end: offset + last }, onRow);
+        }
+        pq.forget();
+        offset += rows;
+    }
+}
+/** Refuses a file without column `name`, listing the columns it has. */
+function requireColumn(file, pq, name, hint) {
+    if (pq.columns.some((c) => c.name === name))
+        return;
+    const shown = pq.columns
+        .slice(0, 20)
+        .map((c) => quote(c.name))
+        .join(', ');
+    throw new InputError({ file }, `has no ${quote(name)} column (columns: ${shown}${pq.columns.length > 20 ? ', …' : ''})`, hint);
+}
+/**
+ * Reads an open Parquet table of per-query rows in wide form into {@link SideRows} (the long form and the choice
+ * between them: src/readers/parquet-long.ts). The query id column is `query_id` (or `idField`): strings, or
+ * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
+ * (1-based, in file order) or the query id.
+ */
+async function readWideParquetRows(file, pq, options) {
+    const idField = options.idField ?? 'query_id';
+    requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column');
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    const read = [];
+    for (const c of pq.columns) {
+        const named = c.name === idField || options.metricFields.has(c.name) || options.keepAttributes?.has(c.name) === true;
+        // a list or struct column is read only when named (and then refused): otherwise it is noted, as JSON's are
+        if (named || (options.keepAttributes === undefined && !c.nested))
+            read.push(c.name);
+        else if (!c.nested)
+            rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name);
+        else if (options.keepAttributes === undefined)
+            sink.notes.push(`${file}: column ${quote(c.name)} skipped (a list or struct column, not a number or label)`);
+    }
+    await forEachParquetRow(file, pq, read, (record, n) => {
+        const label = `row ${n}`;
+        const id = plain$1(record[idField]);
+        if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
+            throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)');
+        }
+        const row = sink.start(String(id), 0, label);
+        if (row === undefined)
+            return;
+        for (const name of read)
+            if (name !== idField)
+                sink.value(row, name, plain$1(record[name]), { key: label });
+    });
+    return sink.finish(`write one row per query with a ${quote(idField)} column`);
+}
+/** Query id column names of a run table: ranx `Run.to_dataframe()` writes `q_id`; others `query_id` or `qid`. */
+const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid'];
+/**
+ * Reads a run stored as a Parquet table with one row per (query, document): a query id column (`q_id`, as
+ * ranx's `Run.to_dataframe()` names it, or `query_id` / `qid`), `doc_id` and `score`, into `collector`.
+ * Row numbers (1-based) stand where a text run has line numbers.
+ */
+async function readParquetRun(file, collector) {
+    await withParquet(file, async (pq) => {
+        const idColumn = RUN_ID_COLUMNS.find((name) => pq.columns.some((c) => c.name === name)) ?? 'q_id';
+        const hint = 'a run table has columns q_id (or query_id), doc_id and score, one row per retrieved document (ranx: run.to_dataframe().to_parquet(...))';
+        for (const name of [idColumn, 'doc_id', 'score'])
+            requireColumn(file, pq, name, hint);
+        await forEachParquetRow(file, pq, [idColumn, 'doc_id', 'score'], (record, n) => {
+            const id = plain$1(record[idColumn]);
+            if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
+                throw new InputError({ file, line: n }, `${quote(idColumn)} is not a query id (found ${quote(id)})`, hint);
+            }
+            const doc = plain$1(record.doc_id);
+            if (!(typeof doc === 'string' && doc !== '') && !(typeof doc === 'number' && Number.isInteger(doc))) {
+                throw new InputError({ file, line: n, queryId: String(id) }, `"doc_id" is not a document id (found ${quote(doc)})`, hint);
+            }
+            const score = plain$1(record.score);
+            if (typeof score !== 'number' || !Number.isFinite(score)) {
+                throw new InputError({ file, line: n, queryId: String(id) }, `"score" is not a finite number (found ${quote(score)})`, hint);
+            }
+            collector.startQuery(String(id), n);
+            collector.add(toByteString(String(doc)), score, n);
+        });
+    });
+}
+
+/**
+ * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
+ * query and measure, as `df.melt(...)`, an ir_measures `iter_calc` frame or PyTerrier's per-query frame give them
+ * with `to_parquet`. Pivoted by the same {@link Pivot} as the CSV / TSV / JSON Lines long form, so the rows (and
+ * every report) are the same as for the wide table; the Parquet reader's caps apply (row groups one at a time,
+ * only the columns the rules use). Row numbers (from 1) stand where a text file has line numbers.
+ */
+/** The names of a Parquet file's columns, from its checked footer (what tells long form from wide). */
+async function parquetColumnNames(file) {
+    return withParquet(file, (pq) => Promise.resolve(pq.columns.map((c) => c.name)));
+}
+/**
+ * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
+ * the column names as for CSV, or named with `long`: `--input-format long`).
+ */
+async function readParquetRows(file, options) {
+    return withParquet(file, async (pq) => {
+        const names = pq.columns.map((c) => c.name);
+        const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField);
+        if (long !== undefined)
+            return readParquetLongRows(file, pq, long, options);
+        if (options.long === true)
+            throw notLongForm({ file }, names, options.idField, 'table');
+        const run = options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined;
+        if (run !== undefined)
+            throw new InputError({ file }, run.problem, run.hint);
+        return readWideParquetRows(file, pq, options);
+    });
+}
+/** Reads the long-form table `pq` (columns found by {@link longColumns}) into rows. */
+async function readParquetLongRows(file, pq, columns, options) {
+    const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row');
+    const attributes = pq.columns.filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value).map((c) => c.name);
+    const kept = attributes.filter((name) => options.keepAttributes === undefined || options.keepAttributes.has(name));
+    for (const c of pq.columns)
+        if (attributes.includes(c.name) && !kept.includes(c.name))
+            rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name);
+    await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
+        const id = plain$1(record[columns.id]);
+        if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
+            throw new InputError({ file, line: n }, `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`, 'every row needs a query id (text, or a whole number)');
+        }
+        const qid = String(id);
+        const measure = plain$1(record[columns.measure]);
+        if (typeof measure !== 'string')
+            throw new InputError({ file, line: n, queryId: qid }, `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`, 'name the measure as text');
+        const e = pivot.entry(qid, n);
+        pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain$1(record[columns.value]), { line: n }));
+        for (const key of kept) {
+            const v = plain$1(record[key]);
+            if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), n))
+                pivot.sink.value(e.row, key, v, { line: n });
+        }
+    });
+    return pivot.finish();
+}
+
+/** The records of a CSV file with a header line. */
+async function forEachCsvMap(file, name, onRecord) {
+    let header;
+    await forEachCsvRecord(file, (fields, line) => {
+        if (header === undefined) {
+            header = fields.map((f) => f.trim());
+            const twice = header.find((h, i) => header?.indexOf(h) !== i);
+            if (twice !== undefined)
+                throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once');
+            return;
+        }
+        if (fields.length === 1 && fields[0].trim() === '')
+            return;
+        if (fields.length !== header.length)
+            throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column');
+        const record = new Map();
+        header.forEach((h, i) => record.set(h, fields[i]));
+        onRecord(record, line);
+    });
+}
+/** The records of a JSON Lines file (one object per line; `hint` says what a record looks like). */
+async function forEachJsonlMap(file, name, onRecord, hint) {
+    await forEachJsonRecord(file, (m, line) => {
+        const record = new Map();
+        for (let k = 0; k < m.size; k++)
+            record.set(m.keys[k], m.values[k]);
+        onRecord(record, line);
+    }, { hint, name });
+}
+
+/**
+ * Score parsing. Scores decide the ranking, so a score must parse to exactly the double C's strtod gives
+ * (trec_eval reads them with atof), and anything that is not a plain finite decimal number is refused
+ * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
+ */
+/** Exact powers of ten (all exactly representable up to 1e22). */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+/**
+ * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
+ * MAX_NUMBER_CHARS (one linear scan: src/readers/numbers.ts).
+ */
+function parseScoreText(text) {
+    if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
+        return NaN;
+    const value = Number(text);
+    return Number.isFinite(value) ? value : NaN;
+}
+/**
+ * Parses bytes[start, end) as a decimal number. Fast path (Clinger): at most 15 significant digits and a
+ * decimal exponent within ±22, where mantissa and power of ten are both exact doubles, so one IEEE
+ * multiplication or division gives the correctly rounded result — the same double strtod returns. Any other
+ * form goes through the text path. Returns NaN for anything that is not a finite plain decimal.
+ */
+function parseScoreBytes(bytes, start, end) {
+    let i = start;
+    let negative = false;
+    const first = bytes[i];
+    if (first === 0x2d || first === 0x2b) {
+        negative = first === 0x2d;
+        i++;
+    }
+    let mantissa = 0;
+    let digits = 0;
+    let exponent = 0;
+    let sawDigit = false;
+    let c;
+    // integer part
+    while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
+        if (digits > 0 || c !== 0x30) {
+            mantissa = mantissa * 10 + (c - 0x30);
+            digits++;
+        }
+        sawDigit = true;
+        i++;
+    }
+    if (i < end && bytes[i] === 0x2e) {
+        i++;
+        while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
+            if (digits > 0 || c !== 0x30) {
+                mantissa = mantissa * 10 + (c - 0x30);
+                digits++;
+            }
+            exponent--;
+            sawDigit = true;
+            i++;
+        }
+    }
+    if (!sawDigit)
+        return slow(bytes, start, end);
+    if (i < end) {
+        c = bytes[i];
+        if (c !== 0x65 && c !== 0x45)
+            return slow(bytes, start, end);
+        i++;
+        let expNegative = false;
+        if (i < end && (bytes[i] === 0x2d || bytes[i] === 0x2b)) {
+            expNegative = bytes[i] === 0x2d;
+            i++;
+        }
+        if (i >= end)
+            return NaN;
+        let e = 0;
+        while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
+            if (e < 100000)
+                e = e * 10 + (c - 0x30);
+            i++;
+        }
+        if (i < end)
+            return NaN;
+        exponent += expNegative ? -e : e;
+    }
+    if (digits > 15 || exponent > 22 || exponent < -22)
+        return slow(bytes, start, end);
+    const value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
+    return negative ? -value : value;
+}
+function slow(bytes, start, end) {
+    return parseScoreText(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
+}
+
+/**
+ * TREC run reader (`qid Q0 docno rank score tag`, whitespace separated; Q0 and rank ignored, the tag
+ * optional). Runs are the one input with millions of lines, so lines are parsed straight from the read
+ * buffer: no per-line string, no split, no regex; the query id is decoded only when it changes, the
+ * document id is taken as a byte string (order.ts), and the score goes through a correctly rounded fast
+ * path (score.ts).
+ */
+const fatal = new TextDecoder('utf-8', { fatal: true });
+function isSpace(c) {
+    return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c;
+}
+/** Streams a TREC run file into `collector`. Returns the number of lines. */
+async function readTrecRun(file, collector) {
+    // bytes of the current query id, to detect a change without decoding
+    let qidBuf = Buffer.alloc(256);
+    let qidLen = -1;
+    const fieldStart = new Int32Array(6);
+    const fieldEnd = new Int32Array(6);
+    const parseLine = (bytes, start, end, lineNo) => {
+        const buf = bytes;
+        // split into up to 6 fields
+        let nf = 0;
+        let i = start;
+        let high = 0;
+        while (i < end) {
+            while (i < end && isSpace(buf[i]))
+                i++;
+            if (i >= end)
+                break;
+            if (nf === 6)
+                break;
+            fieldStart[nf] = i;
+            while (i < end) {
+                const c = buf[i];
+                if (isSpace(c))
+                    break;
+                high |= c;
+                i++;
+            }
+            fieldEnd[nf++] = i;
+        }
+        if (nf === 0)
+            return;
+        if (nf < 5) {
+            throw new InputError({ file, line: lineNo }, `a TREC run line needs the fields "query_id Q0 doc_id rank score [tag]", found ${nf}`, 'fix or remove the line');
+        }
+        if (high >= 0x80) {
+            // validate UTF-8 of the fields we use (rare path)
+            try {
+                fatal.decode(buf.subarray(fieldStart[0], fieldEnd[0]));
+                fatal.decode(buf.subarray(fieldStart[2], fieldEnd[2]));
+            }
+            catch {
+                throw new InputError({ file, line: lineNo }, 'is not valid UTF-8', 'save the file as UTF-8');
+            }
+        }
+        // query id: decode only when it changes
+        const qs = fieldStart[0];
+        const ql = fieldEnd[0] - qs;
+        let same = ql === qidLen;
+        if (same) {
+            for (let j = 0; j < ql; j++) {
+                if (qidBuf[j] !== buf[qs + j]) {
+                    same = false;
+                    break;
+                }
+            }
+        }
+        if (!same) {
+            if (qidBuf.length < ql)
+                qidBuf = Buffer.alloc(ql * 2);
+            buf.copy(qidBuf, 0, qs, qs + ql);
+            qidLen = ql;
+            const id = high >= 0x80 ? buf.toString('utf8', qs, qs + ql) : buf.latin1Slice(qs, qs + ql);
+            collector.startQuery(id, lineNo);
+        }
+        const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4]);
+        if (Number.isNaN(score)) {
+            const text = buf.toString('utf8', fieldStart[4], fieldEnd[4]);
+            throw new InputError({ file, line: lineNo }, `score ${quote(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)');
+        }
+        collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo);
+    };
+    return forEachLineBytes(file, parseLine);
+}
+
+/**
+ * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
+ * Grades are kept as written; as in trec_eval, a negative grade marks a document that is in the pool but
+ * unjudged: it is neither relevant nor non-relevant (bpref skips it, nDCG gives it no gain) and it never
+ * counts as a relevant document of the query.
+ */
+const WS = /[ \t\v\f\r]+/;
+/**
+ * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
+ * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
+ * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are read by src/readers/importers with the
+ * same semantics (src/readers/formats.ts tells them apart).
+ */
+async function readTrecQrels(file) {
+    const queries = new Map();
+    const pendingGrades = new Map();
+    const firstLines = new Map();
+    let judgments = 0;
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '' || trimmed.startsWith('#'))
+            return;
+        const fields = trimmed.split(WS);
+        if (fields.length !== 4) {
+            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
+        }
+        const [id, , docText, gradeText] = fields;
+        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
+            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        const grade = Number(gradeText);
+        const docno = toByteString(docText);
+        let query = queries.get(id);
+        let lines = firstLines.get(id);
+        if (query === undefined || lines === undefined) {
+            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
+            lines = new Map();
+            queries.set(id, query);
+            firstLines.set(id, lines);
+            pendingGrades.set(id, []);
+        }
+        const earlier = lines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        lines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            pendingGrades.get(id).push(grade);
+        judgments++;
+    });
+    if (queries.size === 0) {
+        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
+    }
+    for (const [id, query] of queries) {
+        const grades = Int32Array.from(pendingGrades.get(id));
+        grades.sort();
+        grades.reverse();
+        query.gradesDesc = grades;
+    }
+    const ids = [...queries.keys()].sort(compareCodePoints);
+    return { source: file, queries, ids, judgments };
+}
+
+const content = (why) => ({ by: 'content', why });
+// What the sniffs of JSON rows files share: the first record (an object on the first line) and the first key.
+const brace = (p) => p.firstChar === '{';
+const text$1 = (p) => p.firstChar !== '{' && p.firstChar !== '[';
+/** A first record that is the gate's own rows (a `query_id`, no `--id-field`): left to the plain reader. */
+const plainRecord = (p) => p.firstRecord !== undefined && p.firstRecordKeys.includes('query_id') && p.idField === undefined;
+/** Every value of the first record an object: `{query_id: {measure: value}}` on one line. */
+const nestedRecord = (p) => p.firstRecordKeys.length > 0 && p.firstRecordKeys.every((k) => isObject(p.firstRecord?.[k]));
+/** No object on the first line and the first key not one that decides alone: a document over several lines. */
+const openDocument = (p) => brace(p) && p.firstRecord === undefined && p.firstKey !== 'query_id' && p.firstKey !== 'testRunData';
+/** A document whose first line is `{` alone (pretty-printed), not a nested object: parsed whole to tell what it is. */
+const loneBrace = (p) => openDocument(p) && p.firstValueStart !== '{' && p.firstLine.text.trim() === '{';
+/** The whole JSON document, parsed once (strictly) for detection and reader alike; `what` names it in a refusal. */
+const jsonDocument = (p, what) => p.memo('document', () => readJsonDocument(p.file, what));
+/** A Parquet file's column names, from its checked footer. */
+const parquetColumns = (p) => p.memo('parquet-columns', () => parquetColumnNames(p.file));
+/** A Parquet table whose columns are long form's (the rules' metrics decide between `value` and a metric). */
+const longParquet = async (p) => p.startsWith(PARQUET_MAGIC) && longColumns(await parquetColumns(p), p.metricFields, p.idField) !== undefined;
+/** A file starting `[`: the whole array. */
+const arrayDocument = async (p) => {
+    if (p.firstChar !== '[')
+        return undefined;
+    const doc = await jsonDocument(p, 'JSON array of records');
+    return Array.isArray(doc) ? doc : undefined;
+};
+/** Every line of a measure listing: its layout is told from all of them. */
+const measureLines = (p) => p.memo('measure-lines', () => readMeasureLines(p.file));
+/** A three-column measure listing (not named .csv) whose query column is the one `layout` puts it in. */
+const listing = async (p, layout) => {
+    if (!text$1(p) || p.named('csv') || p.firstLine.text === '' || !isMeasureLine(p.firstLine.text))
+        return undefined;
+    if (measureLayout(await measureLines(p), p.file) !== layout)
+        return undefined;
+    return content(`three whitespace-separated columns, the ${layout === 'ir_measures' ? 'query id' : 'measure name'} first`);
+};
+/** One of the aggregate-only JSON shapes, from the first keys. */
+const notPerQuery = (shape) => (p) => (brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined);
+const ROWS$1 = [
+    {
+        kind: 'rows',
+        name: 'parquet-long',
+        named: [
+            { option: 'long', when: (p) => p.startsWith(PARQUET_MAGIC) },
+            { option: 'parquet', when: longParquet }
+        ],
+        sniff: async (p) => ((await longParquet(p)) ? content('PAR1, with query id, measure and value columns') : undefined),
+        read: (p, o) => readParquetRows(p.file, { ...o, long: o.format === 'long' })
+    },
+    {
+        kind: 'rows',
+        name: 'parquet',
+        named: [{ option: 'parquet' }],
+        sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+        read: async (p, o) => {
+            if (!p.startsWith(PARQUET_MAGIC))
+                throw new InputError({ file: p.file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in');
+            return readParquetRows(p.file, { ...o, long: false });
+        }
+    },
+    {
+        kind: 'rows',
+        name: 'lz4',
+        refuses: true,
+        sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+        read: (p) => {
+            throw new InputError({ file: p.file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS);
+        }
+    },
+    ...['ranx-report', 'beir-results', 'metric-major'].map((shape) => ({
+        kind: 'rows',
+        name: shape,
+        refuses: true,
+        sniff: notPerQuery(shape),
+        read: (p) => {
+            throw notPerQueryRefusal(p.file, p.head, shape);
+        }
+    })),
+    {
+        kind: 'rows',
+        name: 'deepeval',
+        named: [{ option: 'deepeval' }],
+        sniff: async (p) => {
+            if (p.firstRecord !== undefined && brace(p))
+                return looksLikeDeepeval(p.firstRecord) ? content('"testCases" / "test_results" with "metricsData"') : undefined;
+            if (brace(p) && p.firstKey === 'testRunData')
+                return content('its first key is "testRunData" (.deepeval/.latest_test_run.json)');
+            if (loneBrace(p))
+                return looksLikeDeepeval(await jsonDocument(p, 'JSON document')) ? content('a JSON document with "testCases" / "test_results"') : undefined;
+            const array = await arrayDocument(p);
+            return array !== undefined && looksLikeDeepeval(array) ? content('a JSON array of test cases with "metricsData"') : undefined;
+        },
+        read: async (p, o) => deepevalToRows(await jsonDocument(p, 'deepeval results file'), p.file, o.metricFields, o.idField)
+    },
+    {
+        kind: 'rows',
+        name: 'long-jsonl',
+        named: [{ option: 'long', when: brace }],
+        sniff: (p) => (brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined ? content('its first record has query id, measure and value keys') : undefined),
+        read: (p, o) => readLongRows(p.file, 'jsonl', o)
+    },
+    {
+        kind: 'rows',
+        name: 'columns-orient',
+        refuses: true,
+        sniff: async (p) => {
+            if (brace(p) && p.firstRecord !== undefined)
+                return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys) ? content('ragas columns of objects') : undefined;
+            if (openDocument(p) && p.firstValueStart === '{')
+                return RAGAS_COLUMNS.has(p.firstKey ?? '') ? content('a ragas column of objects first') : undefined;
+            if (!loneBrace(p))
+                return undefined;
+            const doc = await jsonDocument(p, 'JSON document');
+            return isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)) ? content('a JSON object keyed by ragas columns') : undefined;
+        },
+        read: (p) => {
+            throw columnsOrient(p.file);
+        }
+    },
+    {
+        kind: 'rows',
+        name: 'pytrec_eval',
+        named: [{ option: 'pytrec_eval' }],
+        sniff: (p) => {
+            if (brace(p) && p.firstRecord !== undefined)
+                return !plainRecord(p) && nestedRecord(p) ? content('{query_id: {measure: value}} on its first line') : undefined;
+            return openDocument(p) && p.firstValueStart === '{' ? content('an object of objects') : undefined;
+        },
+        read: (p, o) => {
+            refuseNotPerQuery(p.file, p.head);
+            return readPytrecEvalRows(p.file, o.metricFields);
+        }
+    },
+    {
+        kind: 'rows',
+        name: 'json-records',
+        named: [{ option: 'ragas', when: (p) => p.firstChar === '[' }],
+        sniff: async (p) => {
+            const array = await arrayDocument(p);
+            if (array === undefined || looksLikeDeepeval(array) || (array.length > 0 && !isObject(array[0])))
+                return undefined;
+            return content('a JSON array of objects');
+        },
+        read: async (p, o) => jsonRecordsToRows(await jsonDocument(p, 'per-sample export'), p.file, o)
+    },
+    {
+        kind: 'rows',
+        name: 'jsonl-records',
+        named: [
+            { option: 'ragas', when: brace },
+            { option: 'jsonl', when: (p) => p.idField !== undefined }
+        ],
+        sniff: (p) => {
+            if (!brace(p) || p.firstRecord === undefined || plainRecord(p) || nestedRecord(p))
+                return undefined;
+            if (looksLikeRagas(p.firstRecordKeys))
+                return content('ragas columns in its first record');
+            return p.idField !== undefined ? content('a JSON object per line, with --id-field') : undefined;
+        },
+        read: (p, o) => readRecordsRows(p.file, 'jsonl', o)
+    },
+    {
+        kind: 'rows',
+        name: 'json-document',
+        refuses: true,
+        sniff: async (p) => {
+            if (p.firstChar === '[') {
+                const array = await arrayDocument(p);
+                return array !== undefined && array.length > 0 && !isObject(array[0]) ? content('a JSON array of non-objects') : undefined;
+            }
+            if (!brace(p) || p.firstRecord !== undefined)
+                return undefined;
+            if (loneBrace(p)) {
+                await jsonDocument(p, 'JSON document');
+                return content('one JSON document over several lines');
+            }
+            if (openDocument(p) && p.firstValueStart === '{')
+                return undefined;
+            if (p.firstKey === 'testRunData')
+                return undefined;
+            return (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined;
+        },
+        read: async (p) => {
+            const value = p.firstChar === '[' || loneBrace(p) ? await jsonDocument(p, 'JSON document') : (await wholeJsonDocument(p))?.value;
+            return refuseUnrecognisedJson(p.file, value, ROWS_JSON_SHAPES);
+        }
+    },
+    {
+        kind: 'rows',
+        name: 'long-tsv',
+        named: [{ option: 'long', when: (p) => p.named('tsv') || p.firstLine.text.includes('\t') }],
+        sniff: (p) => (text$1(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined ? content('a tab-separated header with query id, measure and value') : undefined),
+        read: (p, o) => readLongRows(p.file, 'tsv', o)
+    },
+    {
+        kind: 'rows',
+        name: 'long-csv',
+        named: [{ option: 'long' }],
+        sniff: (p) => (text$1(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined ? content('a .csv header with query id, measure and value') : undefined),
+        read: (p, o) => readLongRows(p.file, 'csv', o)
+    },
+    {
+        kind: 'rows',
+        name: 'csv-records',
+        named: [{ option: 'ragas' }, { option: 'csv', when: (p) => p.idField !== undefined }],
+        sniff: (p) => {
+            if (!text$1(p) || !p.named('csv'))
+                return undefined;
+            const header = p.csvHeader;
+            if (p.idField !== undefined)
+                return content('a .csv file, with --id-field');
+            if (header[0] === '')
+                return content("a .csv header whose first name is empty (pandas' index)");
+            return !header.includes('query_id') && looksLikeRagas(header) ? content('a .csv header with ragas columns') : undefined;
+        },
+        read: (p, o) => readRecordsRows(p.file, 'csv', o)
+    },
+    {
+        kind: 'rows',
+        name: 'ir_measures',
+        named: [{ option: 'ir_measures' }],
+        sniff: (p) => listing(p, 'ir_measures'),
+        read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'ir_measures', o.format === undefined ? await measureLines(p) : undefined)
+    },
+    {
+        kind: 'rows',
+        name: 'trec_eval',
+        named: [{ option: 'trec_eval' }],
+        sniff: (p) => listing(p, 'trec_eval'),
+        read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'trec_eval', o.format === undefined ? await measureLines(p) : undefined)
+    },
+    {
+        kind: 'rows',
+        name: 'csv',
+        named: [{ option: 'csv' }],
+        sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+        read: (p, o) => readPlainRows(p.file, 'csv', o)
+    },
+    {
+        kind: 'rows',
+        name: 'jsonl',
+        named: [{ option: 'jsonl' }],
+        sniff: (p) => (plainRecord(p) ? content('its first line is a JSON object with "query_id"') : { by: 'fallback', why: 'no other rows format matched' }),
+        read: (p, o) => readPlainRows(p.file, 'jsonl', o)
+    }
+];
+const RUNS = [
+    {
+        kind: 'run',
+        name: 'parquet',
+        sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+        read: (p, collector) => readParquetRun(p.file, collector).then(() => undefined)
+    },
+    {
+        kind: 'run',
+        name: 'lz4',
+        sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+        read: (p, collector) => readRanxLz4Run(p.file, collector).then(() => undefined)
+    },
+    {
+        kind: 'run',
+        name: 'json-document',
+        refuses: true,
+        sniff: async (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined),
+        read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
+    },
+    {
+        kind: 'run',
+        name: 'jsonl',
+        sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined),
+        read: (p, collector) => readJsonlRun(p.file, collector)
+    },
+    {
+        kind: 'run',
+        name: 'json',
+        sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined),
+        read: (p, collector) => {
+            readRanxRun(p.file, collector);
+            return undefined;
+        }
+    },
+    {
+        kind: 'run',
+        name: 'trec',
+        sniff: () => ({ by: 'fallback', why: 'not Parquet, LZ4 or JSON' }),
+        read: (p, collector) => readTrecRun(p.file, collector).then(() => undefined)
+    }
+];
+const QRELS = [
+    {
+        kind: 'qrels',
+        name: 'lz4',
+        sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+        read: (p) => readRanxLz4Qrels(p.file)
+    },
+    {
+        kind: 'qrels',
+        name: 'parquet',
+        refuses: true,
+        sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+        read: (p) => {
+            throw new InputError({ file: p.file }, 'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file', 'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")');
+        }
+    },
+    {
+        kind: 'qrels',
+        name: 'json',
+        sniff: (p) => (brace(p) ? content('it starts with {') : undefined),
+        read: (p) => readRanxQrels(p.file)
+    },
+    {
+        kind: 'qrels',
+        name: 'beir',
+        sniff: (p) => (isBeirHeader(p.firstLine.text) ? content('a three-column tab-separated header') : undefined),
+        read: (p) => readBeirQrels(p.file)
+    },
+    {
+        kind: 'qrels',
+        name: 'trec',
+        sniff: () => ({ by: 'fallback', why: 'not LZ4, JSON or BEIR' }),
+        read: (p) => readTrecQrels(p.file)
+    }
+];
+const RECORDS = [
+    {
+        kind: 'records',
+        name: 'csv',
+        sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+        read: (p, to) => forEachCsvMap(p.file, to.name, to.onRecord)
+    },
+    {
+        kind: 'records',
+        name: 'jsonl',
+        sniff: () => ({ by: 'fallback', why: 'not named .csv' }),
+        read: (p, to) => forEachJsonlMap(p.file, to.name, to.onRecord, to.hint)
+    }
+];
+/** Every format, by kind, in precedence order within each kind. */
+const FORMATS = [...ROWS$1, ...RUNS, ...QRELS, ...RECORDS];
+
+/** Detects the format of `request.file` among the registry's entries of `request.kind` (see the module comment). */
+async function detectFormat(request) {
+    const { kind, format } = request;
+    const probe = new Probe(request);
+    const entries = FORMATS.filter((e) => e.kind === kind);
+    const chosen = (entry, by, why) => ({ entry, probe, choice: { kind, name: entry.name, by, why } });
+    if (format !== undefined) {
+        for (const entry of entries) {
+            for (const named of entry.named ?? []) {
+                if (named.option === format && (named.when === undefined || (await named.when(probe))))
+                    return chosen(entry, 'explicit', `named with --input-format ${format}`);
+            }
+        }
+        throw new Error(`format registry: no ${kind} entry answers to --input-format ${format}`);
+    }
+    for (const entry of entries) {
+        const sniffed = await entry.sniff?.(probe);
+        if (sniffed !== undefined)
+            return chosen(entry, sniffed.by, sniffed.why);
+    }
+    // Every kind ends with its default format, which sniffs anything: reaching here is a registry bug.
+    throw new Error(`format registry: no ${kind} entry took ${request.file}`);
+}
+
+/**
+ * Calls `onRecord` for every record of a small exam or answer file of records (judge anchors and labels, a
+ * queries file): JSON Lines, or CSV with a header when its name ends in `.csv` (src/readers/formats.ts, kind
+ * `records`; src/readers/record-maps.ts reads both). `hint` says what a record looks like.
+ */
+async function forEachRecord(file, name, onRecord, hint) {
+    const { entry, probe } = await detectFormat({ kind: 'records', file });
+    await entry.read(probe, { name, onRecord, hint });
 }
 
 /** Most distinct labels: kappa builds a k x k table, and more labels than this are free text, not a scale. */
@@ -20114,6 +20873,19 @@ function withBudget(unit, budget) {
     if (RANK$1[budget.status] <= RANK$1[unit.status])
         return { ...unit, budget };
     return { ...unit, budget, status: budget.status, reason: budget.reason };
+}
+
+/**
+ * Reads one per-query rows file in whatever format it is (JSON Lines, CSV, Parquet, long form, other tools'
+ * exports: src/readers/formats.ts), detected once (src/readers/detect.ts) or named with `options.format`. The rows
+ * carry the format chosen and why (`format`), for the report. Every reader gives the same {@link SideRows}, so
+ * pairing, statistics and reports do not depend on the format.
+ */
+async function readRows$1(file, options) {
+    const { entry, choice, probe } = await detectFormat({ kind: 'rows', file, format: options.format, metricFields: options.metricFields, idField: options.idField });
+    const side = await entry.read(probe, options);
+    side.format = choice;
+    return side;
 }
 
 /**
@@ -28911,71 +29683,13 @@ function datasetRefusal(file, violations) {
 }
 
 /**
- * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
- * Grades are kept as written; as in trec_eval, a negative grade marks a document that is in the pool but
- * unjudged: it is neither relevant nor non-relevant (bpref skips it, nDCG gives it no gain) and it never
- * counts as a relevant document of the query.
- */
-const WS = /[ \t\v\f\r]+/;
-/**
- * Reads a TREC qrels file. Refuses a malformed line, a non-integer grade and a document judged twice for
- * the same query, naming the file and line. Blank lines and lines starting with `#` are skipped (as
- * trec_eval does). ranx / pytrec_eval JSON and BEIR TSV judgments are detected and read by src/readers/importers
- * with the same semantics.
+ * Reads a judgments file in whatever format it is (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, ranx .lz4:
+ * src/readers/formats.ts), detected once (src/readers/detect.ts). Read once and shared by the baseline and the
+ * candidate run; every format has the TREC reader's semantics (src/readers/trec-qrels.ts).
  */
 async function readQrels(file) {
-    // ranx / pytrec_eval JSON and BEIR TSV judgments (src/readers/importers); TREC qrels below
-    const imported = await importQrels(file);
-    if (imported !== undefined)
-        return imported;
-    const queries = new Map();
-    const pendingGrades = new Map();
-    const firstLines = new Map();
-    let judgments = 0;
-    await forEachLine(file, (text, line) => {
-        const trimmed = text.trim();
-        if (trimmed === '' || trimmed.startsWith('#'))
-            return;
-        const fields = trimmed.split(WS);
-        if (fields.length !== 4) {
-            throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)');
-        }
-        const [id, , docText, gradeText] = fields;
-        if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
-            throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        const grade = Number(gradeText);
-        const docno = toByteString(docText);
-        let query = queries.get(id);
-        let lines = firstLines.get(id);
-        if (query === undefined || lines === undefined) {
-            query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) };
-            lines = new Map();
-            queries.set(id, query);
-            firstLines.set(id, lines);
-            pendingGrades.set(id, []);
-        }
-        const earlier = lines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        lines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            pendingGrades.get(id).push(grade);
-        judgments++;
-    });
-    if (queries.size === 0) {
-        throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"');
-    }
-    for (const [id, query] of queries) {
-        const grades = Int32Array.from(pendingGrades.get(id));
-        grades.sort();
-        grades.reverse();
-        query.gradesDesc = grades;
-    }
-    const ids = [...queries.keys()].sort(compareCodePoints);
-    return { source: file, queries, ids, judgments };
+    const { entry, probe } = await detectFormat({ kind: 'qrels', file });
+    return entry.read(probe);
 }
 
 /** True when a per-query record marks abstention (`"abstained": true`). */
@@ -29223,7 +29937,7 @@ const referenceCapability = {
             summary,
             parts: {
                 markdown: { afterFindings: ({ result }) => budgetSection(result, summary) },
-                text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain$1) },
+                text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain$2) },
                 json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
                 unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)
             }
@@ -30275,9 +30989,9 @@ function seedBootstrap(columns, resamples, seed, stream) {
     // Per query: the drawn seeds' weighted difference; recomputed once per resample (seeds first, then queries).
     const y = new Float64Array(n);
     const TWO32 = 4294967296;
-    for (let start = 0, block = 0; start < resamples; start += BLOCK, block++) {
+    for (let start = 0, block = 0; start < resamples; start += BLOCK$1, block++) {
         const next = xoshiro128ss(blockState(seed, stream, block));
-        const end = Math.min(resamples, start + BLOCK);
+        const end = Math.min(resamples, start + BLOCK$1);
         for (let r = start; r < end; r++) {
             wb.fill(0);
             wc.fill(0);
@@ -30690,7 +31404,7 @@ const seedsCapability = {
                 },
                 sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
                 ...(summary.twoLevel ? { methodRows: () => [['Training runs', 'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")']] } : {}),
-                text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain$1(t, 600)}`) },
+                text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain$2(t, 600)}`) },
                 json: () => ['seeds', seedsJson(summary)]
             }
         };
@@ -30945,7 +31659,7 @@ function runGate(inputs, options = {}) {
     const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats));
     return {
         rules,
-        inputs: { baseline: baseline.source, candidate: candidate.source },
+        inputs: { baseline: baseline.source, candidate: candidate.source, formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) } },
         coverage: table.coverage,
         decision,
         comparisons: allComparisons$1(rules, table, stats),
@@ -40923,297 +41637,28 @@ class BlockCollector {
 }
 
 /**
- * JSON Lines run reader. Two record shapes, freely mixed:
- * - one document per line: `{"query_id": "q1", "doc_id": "d7", "score": 3.2}`;
- * - one query per line: `{"query_id": "q1", "results": [{"doc_id": "d7", "score": 3.2}, ...], ...}`, whose
- *   other top-level fields travel into the query's row: numbers (and null) as metric values, strings and
- *   booleans as attributes (slices). Objects and arrays are skipped and named in a note.
- * Query ids must be JSON strings: a numeric id would lose leading zeros and precision ("01" vs 1).
- */
-const RESERVED = new Set(['query_id', 'results', 'doc_id', 'score']);
-/** Reads a JSON Lines run into `collector`; returns skipped (non-scalar) passthrough field names. */
-async function readJsonlRun(file, collector) {
-    const skipped = new Set();
-    const recordSeen = new Set();
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        const obj = readObjectLine(text, file, line, 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}');
-        const id = queryId(obj.query_id, file, line);
-        if (Object.prototype.hasOwnProperty.call(obj, 'results')) {
-            const results = obj.results;
-            if (!Array.isArray(results)) {
-                throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]');
-            }
-            if (recordSeen.has(id)) {
-                throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query');
-            }
-            recordSeen.add(id);
-            collector.startQuery(id, line);
-            for (let i = 0; i < results.length; i++) {
-                const r = results[i];
-                if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-                    throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}');
-                }
-                collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line);
-            }
-            const values = new Map();
-            const attrs = new Map();
-            for (const key of Object.keys(obj)) {
-                if (RESERVED.has(key))
-                    continue;
-                const v = obj[key];
-                if (typeof v === 'number') {
-                    if (!Number.isFinite(v))
-                        throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)');
-                    values.set(key, v);
-                }
-                else if (v === null)
-                    values.set(key, null);
-                else if (typeof v === 'string')
-                    attrs.set(key, v);
-                else if (typeof v === 'boolean')
-                    attrs.set(key, String(v));
-                else
-                    skipped.add(key);
-            }
-            collector.setFields(values, attrs);
-            return;
-        }
-        collector.startQuery(id, line);
-        collector.add(docId(obj.doc_id, file, line, 'doc_id'), score(obj.score, file, line, 'score'), line);
-    });
-    return skipped;
-}
-function queryId(value, file, line) {
-    if (typeof value === 'string' && value !== '')
-        return value;
-    if (typeof value === 'number') {
-        throw new InputError({ file, line }, `query_id ${String(value)} is a JSON number`, `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`);
-    }
-    throw new InputError({ file, line }, 'has no "query_id" string', 'every record names its query as "query_id": "..."');
-}
-function docId(value, file, line, key) {
-    if (typeof value === 'string' && value !== '')
-        return toByteString(value);
-    throw new InputError({ file, line, key }, `${key} is not a non-empty string`, 'document ids are JSON strings');
-}
-function score(value, file, line, key) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return value;
-    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${quote(value)})`, 'scores are JSON numbers such as 12.5');
-}
-
-/**
- * Score parsing. Scores decide the ranking, so a score must parse to exactly the double C's strtod gives
- * (trec_eval reads them with atof), and anything that is not a plain finite decimal number is refused
- * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
- */
-/** Exact powers of ten (all exactly representable up to 1e22). */
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-/**
- * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
- * MAX_NUMBER_CHARS (one linear scan: src/readers/numbers.ts).
- */
-function parseScoreText(text) {
-    if (text.length > MAX_NUMBER_CHARS$1 || !isDecimalText(text))
-        return NaN;
-    const value = Number(text);
-    return Number.isFinite(value) ? value : NaN;
-}
-/**
- * Parses bytes[start, end) as a decimal number. Fast path (Clinger): at most 15 significant digits and a
- * decimal exponent within ±22, where mantissa and power of ten are both exact doubles, so one IEEE
- * multiplication or division gives the correctly rounded result — the same double strtod returns. Any other
- * form goes through the text path. Returns NaN for anything that is not a finite plain decimal.
- */
-function parseScoreBytes(bytes, start, end) {
-    let i = start;
-    let negative = false;
-    const first = bytes[i];
-    if (first === 0x2d || first === 0x2b) {
-        negative = first === 0x2d;
-        i++;
-    }
-    let mantissa = 0;
-    let digits = 0;
-    let exponent = 0;
-    let sawDigit = false;
-    let c;
-    // integer part
-    while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
-        if (digits > 0 || c !== 0x30) {
-            mantissa = mantissa * 10 + (c - 0x30);
-            digits++;
-        }
-        sawDigit = true;
-        i++;
-    }
-    if (i < end && bytes[i] === 0x2e) {
-        i++;
-        while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
-            if (digits > 0 || c !== 0x30) {
-                mantissa = mantissa * 10 + (c - 0x30);
-                digits++;
-            }
-            exponent--;
-            sawDigit = true;
-            i++;
-        }
-    }
-    if (!sawDigit)
-        return slow(bytes, start, end);
-    if (i < end) {
-        c = bytes[i];
-        if (c !== 0x65 && c !== 0x45)
-            return slow(bytes, start, end);
-        i++;
-        let expNegative = false;
-        if (i < end && (bytes[i] === 0x2d || bytes[i] === 0x2b)) {
-            expNegative = bytes[i] === 0x2d;
-            i++;
-        }
-        if (i >= end)
-            return NaN;
-        let e = 0;
-        while (i < end && (c = bytes[i]) >= 0x30 && c <= 0x39) {
-            if (e < 100000)
-                e = e * 10 + (c - 0x30);
-            i++;
-        }
-        if (i < end)
-            return NaN;
-        exponent += expNegative ? -e : e;
-    }
-    if (digits > 15 || exponent > 22 || exponent < -22)
-        return slow(bytes, start, end);
-    const value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
-    return negative ? -value : value;
-}
-function slow(bytes, start, end) {
-    return parseScoreText(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
-}
-
-/**
- * TREC run reader (`qid Q0 docno rank score tag`, whitespace separated; Q0 and rank ignored, the tag
- * optional). Runs are the one input with millions of lines, so lines are parsed straight from the read
- * buffer: no per-line string, no split, no regex; the query id is decoded only when it changes, the
- * document id is taken as a byte string (order.ts), and the score goes through a correctly rounded fast
- * path (score.ts).
- */
-const fatal = new TextDecoder('utf-8', { fatal: true });
-function isSpace(c) {
-    return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c;
-}
-/** Streams a TREC run file into `collector`. Returns the number of lines. */
-async function readTrecRun(file, collector) {
-    // bytes of the current query id, to detect a change without decoding
-    let qidBuf = Buffer.alloc(256);
-    let qidLen = -1;
-    const fieldStart = new Int32Array(6);
-    const fieldEnd = new Int32Array(6);
-    const parseLine = (bytes, start, end, lineNo) => {
-        const buf = bytes;
-        // split into up to 6 fields
-        let nf = 0;
-        let i = start;
-        let high = 0;
-        while (i < end) {
-            while (i < end && isSpace(buf[i]))
-                i++;
-            if (i >= end)
-                break;
-            if (nf === 6)
-                break;
-            fieldStart[nf] = i;
-            while (i < end) {
-                const c = buf[i];
-                if (isSpace(c))
-                    break;
-                high |= c;
-                i++;
-            }
-            fieldEnd[nf++] = i;
-        }
-        if (nf === 0)
-            return;
-        if (nf < 5) {
-            throw new InputError({ file, line: lineNo }, `a TREC run line needs the fields "query_id Q0 doc_id rank score [tag]", found ${nf}`, 'fix or remove the line');
-        }
-        if (high >= 0x80) {
-            // validate UTF-8 of the fields we use (rare path)
-            try {
-                fatal.decode(buf.subarray(fieldStart[0], fieldEnd[0]));
-                fatal.decode(buf.subarray(fieldStart[2], fieldEnd[2]));
-            }
-            catch {
-                throw new InputError({ file, line: lineNo }, 'is not valid UTF-8', 'save the file as UTF-8');
-            }
-        }
-        // query id: decode only when it changes
-        const qs = fieldStart[0];
-        const ql = fieldEnd[0] - qs;
-        let same = ql === qidLen;
-        if (same) {
-            for (let j = 0; j < ql; j++) {
-                if (qidBuf[j] !== buf[qs + j]) {
-                    same = false;
-                    break;
-                }
-            }
-        }
-        if (!same) {
-            if (qidBuf.length < ql)
-                qidBuf = Buffer.alloc(ql * 2);
-            buf.copy(qidBuf, 0, qs, qs + ql);
-            qidLen = ql;
-            const id = high >= 0x80 ? buf.toString('utf8', qs, qs + ql) : buf.latin1Slice(qs, qs + ql);
-            collector.startQuery(id, lineNo);
-        }
-        const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4]);
-        if (Number.isNaN(score)) {
-            const text = buf.toString('utf8', fieldStart[4], fieldEnd[4]);
-            throw new InputError({ file, line: lineNo }, `score ${quote(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)');
-        }
-        collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo);
-    };
-    return forEachLineBytes(file, parseLine);
-}
-
-/**
- * Reads a run, handing each query's block to `onBlock`. First streams (memory: one query); if the run
- * turns out not to be grouped by query, calls `onRestart` (drop what was computed) and reads it again,
- * buffering all queries (memory: the whole run).
+ * Reads a run in whatever format it is (TREC, JSON Lines, ranx / pytrec_eval JSON, Parquet, ranx .lz4:
+ * src/readers/formats.ts), detected once, handing each query's block to `onBlock`. First streams (memory: one
+ * query); if the run turns out not to be grouped by query, calls `onRestart` (drop what was computed) and reads it
+ * again, buffering all queries (memory: the whole run).
  */
 async function readRun(file, onBlock, onRestart) {
-    const format = await detectRunFormat(file);
-    if (format === 'jsonl')
-        await refuseWholeJsonDocument(file, RUN_JSON_SHAPES);
+    const { entry, choice, probe } = await detectFormat({ kind: 'run', file });
     const read = async (mode) => {
         const collector = new BlockCollector(file, mode, onBlock);
-        let skipped = [];
-        if (format === 'trec')
-            await readTrecRun(file, collector);
-        else if (format === 'json')
-            readRanxRun(file, collector);
-        else if (format === 'parquet')
-            await readParquetRun(file, collector);
-        else if (format === 'lz4')
-            await readRanxLz4Run(file, collector);
-        else
-            skipped = [...(await readJsonlRun(file, collector))];
+        const skipped = await entry.read(probe, collector);
         collector.finish();
-        return skipped;
+        return [...(skipped ?? [])];
     };
     try {
-        return { format, grouped: true, skippedFields: await read('stream') };
+        return { format: choice, grouped: true, skippedFields: await read('stream') };
     }
     catch (error) {
         if (!(error instanceof NotGroupedSignal))
             throw error;
     }
     onRestart();
-    return { format, grouped: false, skippedFields: await read('buffer') };
+    return { format: choice, grouped: false, skippedFields: await read('buffer') };
 }
 
 /**
@@ -41347,7 +41792,7 @@ async function computeRunRows(options) {
     if (info.skippedFields.length)
         notes.push(`fields skipped (objects or arrays): ${info.skippedFields.join(', ')}`);
     const coverage = {
-        runFormat: info.format,
+        runFormat: info.format.name,
         runGrouped: info.grouped,
         runLines,
         judgedQueries: qrels.ids.length,
@@ -41360,7 +41805,9 @@ async function computeRunRows(options) {
         depth: depth ?? null,
         skippedFields: info.skippedFields
     };
-    return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null };
+    const side = rows.build({ numericFields, attributeFields, notes });
+    side.format = info.format;
+    return { side, coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null };
 }
 /** How many absent query ids a refusal lists. */
 const ABSENT_SHOWN = 5;
@@ -44315,10 +44762,10 @@ function toText(result, options) {
     out.push(by === null
         ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
         : by.kind === 'trust'
-            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$1(by.rule)}"`
-            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain$1(by.check.rule.name)}"`);
+            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$2(by.rule)}"`
+            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain$2(by.check.rule.name)}"`);
     if (head.sentence !== null)
-        out.push(`  ${plain$1(head.sentence, 800)}`);
+        out.push(`  ${plain$2(head.sentence, 800)}`);
     const { total, pass, fail, inconclusive } = head.counts;
     const counted = inconclusiveCounting(result.decision.checks);
     out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`));
@@ -44326,7 +44773,7 @@ function toText(result, options) {
     if (ignored !== null)
         out.push(paint('dim', `  ${ignored}.`));
     for (const g of head.trust)
-        out.push(`  ${statusWord(g.status)} trust rule ${plain$1(g.rule)}: ${plain$1(g.reason, 800)}`);
+        out.push(`  ${statusWord(g.status)} trust rule ${plain$2(g.rule)}: ${plain$2(g.reason, 800)}`);
     out.push('');
     out.push(paint('bold', 'Gated checks'));
     const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
@@ -44337,7 +44784,7 @@ function toText(result, options) {
         const metric = rules.metrics.get(check.rule.metric);
         // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
         const change = (x, typical) => changeCell(x, metric, typical);
-        const unitWords = cellUnit(metric) ? ` ${plain$1(cellUnit(metric), 16)}` : '';
+        const unitWords = cellUnit(metric) ? ` ${plain$2(cellUnit(metric), 16)}` : '';
         for (const unit of check.units) {
             const c = unit.comparison;
             const typical = Math.abs(c.baseline);
@@ -44345,9 +44792,9 @@ function toText(result, options) {
             rows.push([
                 '',
                 String(check.rule.index + 1),
-                plain$1(check.rule.name, 40),
-                plain$1(metric.name, 24),
-                plain$1(sliceLabel(c.slice), 32),
+                plain$2(check.rule.name, 40),
+                plain$2(metric.name, 24),
+                plain$2(sliceLabel(c.slice), 32),
                 String(c.n),
                 ...(unit.level !== undefined ? levelCells(unit.level, metric, typical, mixed) : [change(c.delta, typical) + unitWords, intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)]),
                 needs(check, unit, metric)
@@ -44367,19 +44814,19 @@ function toText(result, options) {
     if (others.length > 0) {
         out.push('');
         for (const f of others)
-            out.push(`  ${statusWord(f.unit.status)} ${plain$1(f.check.rule.name, 80)}: ${plain$1(f.sentence, 600)}`);
+            out.push(`  ${statusWord(f.unit.status)} ${plain$2(f.check.rule.name, 80)}: ${plain$2(f.sentence, 600)}`);
     }
     // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
     const after = [];
     const pub = head.publishable;
     if (pub !== null)
-        after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$1(pub.detail, 1300)}` : ` (${plain$1(pub.detail, 400)})`}`);
+        after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$2(pub.detail, 1300)}` : ` (${plain$2(pub.detail, 400)})`}`);
     if (head.toJudge !== null)
-        after.push(`  ${plain$1(head.toJudge, 400)}`);
+        after.push(`  ${plain$2(head.toJudge, 400)}`);
     after.push(...textSlot(result, 'head', options.files));
     const page = pageSentence(options.files);
     if (page !== null)
-        after.push(`  ${plain$1(page, 600)}`);
+        after.push(`  ${plain$2(page, 600)}`);
     if (after.length > 0)
         out.push('', ...after);
     const under = textSlot(result, 'underChecks', options.files);
@@ -44387,7 +44834,7 @@ function toText(result, options) {
         out.push('', ...under);
     const notes = gatedNotes(result);
     if (notes.length > 0)
-        out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain$1(slicesList(n.slices), 300)}): ${plain$1(n.note, 400)}`));
+        out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain$2(slicesList(n.slices), 300)}): ${plain$2(n.note, 400)}`));
     const budget = textSlot(result, 'afterFindings', options.files);
     if (budget.length > 0)
         out.push('', ...budget);
@@ -44398,24 +44845,24 @@ function toText(result, options) {
         out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()));
     const hist = histogramLines(result, (side, line) => paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line));
     if (hist.length > 0) {
-        out.push('', `  ${plain$1(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain$1(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`);
+        out.push('', `  ${plain$2(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain$2(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`);
         out.push(...hist.map((l) => `  ${l}`));
         const tail = leftTail(result);
         if (tail !== null)
-            out.push(`  ${plain$1(leftTailSentence(tail), 400)}`);
+            out.push(`  ${plain$2(leftTailSentence(tail), 400)}`);
     }
     if (result.regressions.length > 0) {
         const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline));
         out.push('');
-        out.push(paint('bold', `Most regressed on ${plain$1(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
+        out.push(paint('bold', `Most regressed on ${plain$2(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
         const listable = listableRegressions(result);
         for (const r of listable.shown.slice(0, TOP)) {
-            const attrs = r.attrs.map(([k, v]) => `${plain$1(k, 24)}=${plain$1(v, 32)}`).join(' ');
+            const attrs = r.attrs.map(([k, v]) => `${plain$2(k, 24)}=${plain$2(v, 32)}`).join(' ');
             const text = queryDetails(result, rowOfId(result.table, r.id)).text;
-            const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain$1(cellUnit(primary), 16)}` : '');
-            out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
+            const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain$2(cellUnit(primary), 16)}` : '');
+            out.push(`  ${pad(plain$2(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
             if (text !== undefined)
-                out.push(paint('dim', `      ${plain$1(text, 100)}`));
+                out.push(paint('dim', `      ${plain$2(text, 100)}`));
         }
         if (listable.withheld > 0)
             out.push(paint('dim', `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`));
@@ -44425,14 +44872,14 @@ function toText(result, options) {
         out.push('');
         out.push(paint('bold', 'What to look at next'));
         for (const s of steps) {
-            out.push(`  - ${s.pattern}: ${plain$1(s.lookAt, 400)}.`);
+            out.push(`  - ${s.pattern}: ${plain$2(s.lookAt, 400)}.`);
             for (const e of s.evidence)
-                out.push(paint('dim', `      ${plain$1(e, 200)}`));
+                out.push(paint('dim', `      ${plain$2(e, 200)}`));
         }
     }
     const s = rules.statistics;
     out.push('');
-    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
+    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain$2(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$2(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
     out.push('');
     return out.join('\n');
 }
@@ -44453,7 +44900,7 @@ function intervalSummary(result) {
     for (const row of methodRows(result)) {
         const name = methodName(row.method);
         const metrics = byMethod.get(name) ?? new Set();
-        metrics.add(plain$1(row.check.rule.metric, 40));
+        metrics.add(plain$2(row.check.rule.metric, 40));
         byMethod.set(name, metrics);
     }
     const parts = [...byMethod].map(([name, metrics]) => `${name} (${[...metrics].join(', ')})`);
@@ -44467,12 +44914,27 @@ function pad(s, w) {
     return s + ' '.repeat(Math.max(0, w - width(s)));
 }
 
+/**
+ * The names `--input-format` takes for per-query rows, in the order the help lists them. Each names one or more
+ * entries of the format registry (src/readers/formats.ts: an entry's `named`), the layout then told from the content
+ * (`long` is long-form CSV, TSV, JSON Lines or Parquet).
+ */
+const ROW_FORMATS = ['jsonl', 'csv', 'long', 'parquet', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
+/** Checks an `--input-format` value, refusing an unknown one with the list. */
+function parseRowsFormat(text) {
+    const normalized = text.trim().toLowerCase().replace(/-/g, '_');
+    const found = ROW_FORMATS.find((f) => f === normalized);
+    if (found === undefined)
+        throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`);
+    return found;
+}
+
 /** The exit codes every command uses; `--help` and docs/cli.md say them. */
 const EXIT_CODES = 'Exit codes: 0 pass (or done), 1 fail (a rule was not met), 2 unusable input or usage, 3 internal error (a bug: please report it with the command).';
 const INPUT_FORMAT = {
     type: 'string',
     value: '<format>',
-    description: 'name the format of per-query files: jsonl, csv, long, parquet, ragas, deepeval, pytrec_eval, ir_measures, trec_eval'
+    description: `name the format of per-query files: ${ROW_FORMATS.join(', ')}`
 };
 const ID_FIELD = { type: 'string', value: '<name>', description: 'the query id field of exports without query_id (ragas user_input, ...)' };
 /** What the rows and runs may be, for the commands that read them. */
@@ -45246,7 +45708,7 @@ async function readSideForInit(file, args) {
         side = await readRows$1(file, { metricFields: new Set(), format: args.format, idField: args.idField });
     }
     catch (error) {
-        if (error instanceof InputError && (await looksLikeTrecRun(file)))
+        if (error instanceof InputError && looksLikeTrecRun(file))
             throw runWithoutQrels(file);
         throw error;
     }
@@ -45254,11 +45716,9 @@ async function readSideForInit(file, args) {
         throw runWithoutQrels(file, side.numericFields.size);
     return side;
 }
-async function looksLikeTrecRun(file) {
+function looksLikeTrecRun(file) {
     try {
-        const f = firstContentLine(await readHead(file))
-            .text.trim()
-            .split(/\s+/);
+        const f = new Probe({ file }).firstLine.text.trim().split(/\s+/);
         return (f.length === 5 || f.length === 6) && parseDecimal$1(f[4]) !== undefined;
     }
     catch {
@@ -45956,7 +46416,7 @@ async function readAggregates(files, rules) {
         if (shard.meta.get('sums') !== sums || (sums !== 'all' && sums !== 'histograms')) {
             throw new InputError({ file: label, key: 'meta sums' }, `shard ${quote(name)} has the sums ${quote(shard.meta.get('sums') ?? '(none)')}, shard ${quote(names[0])} ${quote(sums ?? '(none)')}`, 'write every shard with the same retrieval-gate sql options');
         }
-        checkShard(name, shard, rules, label, { checks, metrics: metrics.length, resampled: sums === 'all' });
+        checkShard(name, shard, rules, { label, checks, metrics: metrics.length, resampled: sums === 'all' });
     }
     return {
         source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
@@ -45969,12 +46429,12 @@ async function readAggregates(files, rules) {
 /** Every row of one file, by its format: Parquet (by its magic), CSV (by its name), else JSON Lines. */
 async function readRows(file, onRow) {
     const at = (line) => ({ file: file.name, line });
-    if (await isParquet(file.path)) {
+    if (new Probe({ file: file.path }).startsWith(PARQUET_MAGIC)) {
         await withParquet(file.path, async (pq) => {
             const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c));
             if (missing.length > 0)
                 throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT);
-            await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) => onRow(toRow((c) => plain$2(record[c]), at(row))));
+            await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) => onRow(toRow((c) => plain$1(record[c]), at(row))));
         });
         return;
     }
@@ -46046,8 +46506,8 @@ function toRow(get, where) {
     return row;
 }
 /** A shard holds everything the rules need, and was computed for them. */
-function checkShard(name, shard, rules, label, size) {
-    const where = { file: label };
+function checkShard(name, shard, rules, size) {
+    const where = { file: size.label };
     for (const [key, expected] of aggregatesMeta(rules)) {
         const got = shard.meta.get(key);
         if (got !== expected) {
@@ -46140,7 +46600,7 @@ function mergeSubsets(shards, M) {
             for (let m = 0; m < M; m++) {
                 const t = stratum.metrics[m];
                 const s = (i) => cell.stats[m * METRIC_STATS.length + i];
-                mergeMoments(t, before, n, s(0), s(4), s(5));
+                mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) });
                 t.sum += s(0);
                 t.sumAbs += s(1);
                 t.sumBaseline += s(2);
@@ -46186,7 +46646,8 @@ function add(into, part) {
  * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
  * about its own mean) joins `before` values already merged into t (before t.sum is updated).
  */
-function mergeMoments(t, before, n, sum, m2, m3) {
+function mergeMoments(t, before, shard) {
+    const { n, sum, m2, m3 } = shard;
     if (before === 0) {
         t.m2 = m2;
         t.m3 = m3;

@@ -10,6 +10,7 @@ import { createStats, type Comparison, type StatsEngine, type StatsOptions } fro
 import { valuesOf } from './stats/subsets.js'
 import { judgePublishable, type TrustEvidence, type TrustResult } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
+import { sideFormat } from './model/format.js'
 import type { SeedSides } from './align/seeds.js'
 import { outcomeOf, type AssessContext, type Assessed, type Capability } from './capabilities/contract.js'
 import { activeCapabilities, type Active, type GateInputs } from './capabilities/registry.js'
@@ -54,7 +55,7 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
   const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats))
   return {
     rules,
-    inputs: { baseline: baseline.source, candidate: candidate.source },
+    inputs: { baseline: baseline.source, candidate: candidate.source, formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) } },
     coverage: table.coverage,
     decision,
     comparisons: allComparisons(rules, table, stats),

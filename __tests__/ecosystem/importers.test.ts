@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/readers/rows.js'
 import { computeRunRows, detectRunFormat, readQrels, type Qrels } from '../../src/metrics/index.js'
 import type { SideRows } from '../../src/model/rows.js'
-import { sniffBraceRun } from '../../src/readers/sniff.js'
+import { sniffBraceRun } from '../../src/readers/probe.js'
 import { writeFiles } from '../helpers.js'
 import { rowsOf } from '../../src/model/rows.js'
 

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/readers/rows.js'
-import { cli, hasStackTrace, tempDir, writeFiles } from '../helpers.js'
+import { cli, hasStackTrace, tempDir, withoutInputFormats, writeFiles } from '../helpers.js'
 import { rowsOf } from '../../src/model/rows.js'
 
 const examples = join(process.cwd(), 'examples')
@@ -48,7 +48,7 @@ function longJsonl(rows: Row[]): string {
   return lines.join('\n') + '\n'
 }
 
-async function reports(dir: string, ext: string, extra: string[] = []): Promise<{ json: string; md: string }> {
+async function reports(dir: string, ext: string, extra: string[] = []): Promise<{ json: string; md: string; format: string }> {
   const out = tempDir()
   const r = await cli([
     'gate',
@@ -69,7 +69,10 @@ async function reports(dir: string, ext: string, extra: string[] = []): Promise<
   expect(r.stderr).toBe('')
   expect([0, 1]).toContain(r.code)
   const clean = (t: string): string => t.split(dir).join('DIR').split(`.${ext}`).join('.EXT')
-  return { json: clean(readFileSync(join(out, 'r.json'), 'utf8')), md: clean(readFileSync(join(out, 'r.md'), 'utf8')) }
+  const json = readFileSync(join(out, 'r.json'), 'utf8')
+  // the same report for the same data in every form, except that the JSON one names the format it was read as
+  const formats = (JSON.parse(json) as { inputs: { formats: Record<string, { name: string }> } }).inputs.formats
+  return { json: clean(withoutInputFormats(json)), md: clean(readFileSync(join(out, 'r.md'), 'utf8')), format: formats.baseline.name }
 }
 
 describe('long (tidy) form', () => {
@@ -79,21 +82,21 @@ describe('long (tidy) form', () => {
   it('gives the same JSON and Markdown reports, byte for byte, as the wide form (CSV, TSV, JSON Lines)', async () => {
     const wide = tempDir()
     writeFilesIn(wide, { 'baseline.csv': wideCsv(base), 'candidate.csv': wideCsv(cand) })
-    const reference = await reports(wide, 'csv')
+    const { format: csvFormat, ...reference } = await reports(wide, 'csv')
+    expect(csvFormat).toBe('csv')
     const wideJl = tempDir()
     writeFilesIn(wideJl, { 'baseline.jsonl': readFileSync(join(examples, 'baseline.jsonl'), 'utf8'), 'candidate.jsonl': readFileSync(join(examples, 'candidate.jsonl'), 'utf8') })
-    const referenceJsonl = await reports(wideJl, 'jsonl')
-    expect(reference).toEqual(referenceJsonl)
+    expect(await reports(wideJl, 'jsonl')).toEqual({ ...reference, format: 'jsonl' })
     const longCsv = tempDir()
     writeFilesIn(longCsv, { 'baseline.csv': longLines(base, ','), 'candidate.csv': longLines(cand, ',') })
-    expect(await reports(longCsv, 'csv')).toEqual(reference)
+    expect(await reports(longCsv, 'csv')).toEqual({ ...reference, format: 'long-csv' })
     const longTsv = tempDir()
     writeFilesIn(longTsv, { 'baseline.tsv': longLines(base, '\t', 'qid'), 'candidate.tsv': longLines(cand, '\t', 'qid') })
-    expect(await reports(longTsv, 'tsv')).toEqual(reference)
+    expect(await reports(longTsv, 'tsv')).toEqual({ ...reference, format: 'long-tsv' })
     const longJl = tempDir()
     writeFilesIn(longJl, { 'baseline.jsonl': longJsonl(base), 'candidate.jsonl': longJsonl(cand) })
-    expect(await reports(longJl, 'jsonl')).toEqual(reference)
-    expect(await reports(longJl, 'jsonl', ['--input-format', 'long'])).toEqual(reference)
+    expect(await reports(longJl, 'jsonl')).toEqual({ ...reference, format: 'long-jsonl' })
+    expect(await reports(longJl, 'jsonl', ['--input-format', 'long'])).toEqual({ ...reference, format: 'long-jsonl' })
   })
 
   it('reads PyTerrier Experiment(perquery=True) to_csv (index column, name,qid,measure,value) and ir_measures iter_calc frames', async () => {

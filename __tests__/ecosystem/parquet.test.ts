@@ -10,7 +10,7 @@ import { describe, expect, it } from '@jest/globals'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { readRows } from '../../src/readers/rows.js'
 import { computeRunRows, detectRunFormat, readQrels } from '../../src/metrics/index.js'
-import { cli, hasStackTrace, writeFiles } from '../helpers.js'
+import { cli, hasStackTrace, withoutInputFormats, writeFiles } from '../helpers.js'
 import { rowsOf } from '../../src/model/rows.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'parquet')
@@ -54,8 +54,17 @@ describe('Parquet per-query rows', () => {
       expect([0, 1]).toContain(fromParquet.code)
       expect(fromParquet.code).toBe(fromCsv.code)
       expect(fromParquet.stdout.length).toBeGreaterThan(100)
-      expect(fromParquet.stdout).toBe(fromCsv.stdout)
-      expect(fromParquet.stdout).toBe(fromJsonl.stdout)
+      // the same report, except that the JSON one names the format each was read as
+      expect(withoutInputFormats(fromParquet.stdout)).toBe(withoutInputFormats(fromCsv.stdout))
+      expect(withoutInputFormats(fromParquet.stdout)).toBe(withoutInputFormats(fromJsonl.stdout))
+      if (format === 'json') {
+        const named = (r: { stdout: string }): unknown => (JSON.parse(r.stdout) as { inputs: { formats: { candidate: { name: string; by: string } } } }).inputs.formats.candidate
+        expect([named(fromParquet), named(fromCsv), named(fromJsonl)]).toEqual([
+          { kind: 'rows', name: 'parquet', by: 'content', why: 'it starts with PAR1, the Parquet magic' },
+          { kind: 'rows', name: 'csv', by: 'explicit', why: 'named with --input-format csv' },
+          { kind: 'rows', name: 'jsonl', by: 'content', why: 'its first line is a JSON object with "query_id"' }
+        ])
+      }
     }
   })
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import { parseObjectLine } from '../../src/readers/json-line.js'
+import { parseObjectLine } from '../../src/readers/json/lines.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
 
-describe('every JSON Lines reader reads a line the same way (src/readers/json-line.ts)', () => {
+describe('every JSON Lines reader reads a line the same way (src/readers/json/lines.ts)', () => {
   it('refuses invalid JSON, a non-object and a repeated key, and accepts an object', () => {
     expect(parseObjectLine('{"a": 1').problem).toMatch(/^is not valid JSON/)
     expect(parseObjectLine('[1]').problem).toBe('is not a JSON object')

@@ -4,7 +4,7 @@
  * text), repeated keys are still refused, and a text already holding the internal mark is not rewritten.
  */
 import { describe, expect, it } from '@jest/globals'
-import { parseJsonWithNonFinite } from '../../src/readers/non-finite.js'
+import { parseJsonWithNonFinite } from '../../src/readers/json/document.js'
 
 describe('parseJsonWithNonFinite', () => {
   it('reads the three words as values, at any depth and in arrays, as json.dumps writes them', () => {

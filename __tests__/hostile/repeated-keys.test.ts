@@ -1,12 +1,12 @@
 /**
  * A key repeated in one JSON object is refused in every JSON the gate reads, at any depth, with the file and
- * the line (src/readers/json-strict.ts; src/readers/importers/json-object.ts for ranx / pytrec_eval objects; the YAML
+ * the line (src/readers/json/document.ts; src/readers/json/nested.ts for ranx / pytrec_eval objects; the YAML
  * parser's uniqueKeys for rules). JSON.parse would keep the last value silently: `"recall@10": 0.30, ...,
  * "recall@10": 0.99` turned a failing candidate into a pass, and a second `content_hash` satisfied
  * `must_match`.
  */
 import { describe, expect, it } from '@jest/globals'
-import { findRepeatedKey, parseStrictJson } from '../../src/readers/json-strict.js'
+import { findRepeatedKey, parseStrictJson } from '../../src/readers/json/document.js'
 import { RULES, rowsJsonl, runCase, type HostileCase } from './harness.js'
 
 const rows = rowsJsonl()

@@ -1,5 +1,5 @@
 /**
- * The flat-line fast path (src/readers/flat-json.ts) against the general path it stands in for: on every line
+ * The flat-line fast path (src/readers/json/flat-record.ts) against the general path it stands in for: on every line
  * it accepts, JSON.parse must accept the line too, without a repeated key, and give the same members in the
  * same order with the same values (Object.is, so -0 and every double bit count). Lines are generated to hit
  * its edges: numbers of every shape (exponents, leading zeros, 16+ digits, -0, huge and tiny), escapes,
@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { FlatRecord } from '../../src/readers/flat-json.js'
-import { findRepeatedKey } from '../../src/readers/json-strict.js'
+import { FlatRecord } from '../../src/readers/json/flat-record.js'
+import { findRepeatedKey } from '../../src/readers/json/document.js'
 
 const RUNS = Number(process.env.RG_PROPERTY_RUNS ?? 100) * 20
 
@@ -126,7 +126,7 @@ describe('flat JSON lines: the fast path reads what JSON.parse reads, or decline
   })
 
   it('a repeated key is refused by the reader whichever path reads the line', () => {
-    // The fast path declines it; the general path's refusal is the one users see (json-strict.ts).
+    // The fast path declines it; the general path's refusal is the one users see (json/document.ts).
     expect(fast('{"query_id":"q1","m":0.1,"m":0.9}')).toBeNull()
     expect(general('{"query_id":"q1","m":0.1,"m":0.9}')).toBeNull()
   })

@@ -1,7 +1,7 @@
 import { neededAttributes } from '../config/attributes.js'
 import type { MetricRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { escapeNonAscii } from '../readers/rows.js'
+import { escapeNonAscii } from '../readers/plain-rows.js'
 import type { SideRows } from '../model/rows.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { attributeRefusal, missingMetricHint } from './attribute-hint.js'

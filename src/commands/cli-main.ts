@@ -19,7 +19,7 @@ import { validateCommand } from './validate.js'
 import { sqlCommand } from './sql.js'
 import { loadAggregateInputs, runGateOnAggregates } from '../capabilities/aggregates.js'
 import { toJudgeFile } from '../report/to-judge.js'
-import { parseRowsFormat } from '../readers/importers/index.js'
+import { parseRowsFormat } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
 
 /** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */

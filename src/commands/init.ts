@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { loadRules } from '../config/rules.js'
 import { InputError } from '../errors.js'
-import type { RowsFormat } from '../readers/importers/index.js'
-import { firstContentLine, readHead } from '../readers/sniff.js'
+import type { RowsFormat } from '../readers/rows-input.js'
+import { Probe } from '../readers/probe.js'
 import { parseDecimal } from '../readers/numbers.js'
 import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
@@ -418,18 +418,16 @@ async function readSideForInit(file: string, args: InitArgs): Promise<SideRows> 
   try {
     side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField })
   } catch (error) {
-    if (error instanceof InputError && (await looksLikeTrecRun(file))) throw runWithoutQrels(file)
+    if (error instanceof InputError && looksLikeTrecRun(file)) throw runWithoutQrels(file)
     throw error
   }
   if (side.numericFields.size > MAX_METRICS) throw runWithoutQrels(file, side.numericFields.size)
   return side
 }
 
-async function looksLikeTrecRun(file: string): Promise<boolean> {
+function looksLikeTrecRun(file: string): boolean {
   try {
-    const f = firstContentLine(await readHead(file))
-      .text.trim()
-      .split(/\s+/)
+    const f = new Probe({ file }).firstLine.text.trim().split(/\s+/)
     return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined
   } catch {
     return false

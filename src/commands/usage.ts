@@ -1,5 +1,6 @@
 import { VERSION } from '../version.js'
 import { maxOf } from '../util/extent.js'
+import { ROW_FORMATS } from '../readers/rows-input.js'
 
 /** One option as node:util parseArgs takes it. */
 export interface OptionSpec {
@@ -33,7 +34,7 @@ export const EXIT_CODES = 'Exit codes: 0 pass (or done), 1 fail (a rule was not 
 const INPUT_FORMAT: OptionDoc = {
   type: 'string',
   value: '<format>',
-  description: 'name the format of per-query files: jsonl, csv, long, parquet, ragas, deepeval, pytrec_eval, ir_measures, trec_eval'
+  description: `name the format of per-query files: ${ROW_FORMATS.join(', ')}`
 }
 const ID_FIELD: OptionDoc = { type: 'string', value: '<name>', description: 'the query id field of exports without query_id (ragas user_input, ...)' }
 

@@ -9,6 +9,7 @@ import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
 import type { Provenance } from '../model/provenance.js'
+import type { FormatChoice } from '../model/format.js'
 import type { GuardResult } from '../trust/trust.js'
 import type { CheckResult, UnitResult } from './types.js'
 
@@ -27,7 +28,8 @@ export interface RegressedQuery {
 /** Everything the gate found, ready for any report format: a pure function of rules and inputs. */
 export interface GateResult {
   rules: Rules
-  inputs: { baseline: string; candidate: string }
+  /** The files compared and, when they were read from files, the format each was read as (src/readers/detect.ts). */
+  inputs: { baseline: string; candidate: string; formats?: { baseline: FormatChoice | null; candidate: FormatChoice | null } }
   coverage: Coverage
   decision: Decision
   /** Every metric over all queries, then every metric for every value of every `slices` attribute. */

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/history.js'
-import { parseStrictJson } from '../readers/json-strict.js'
+import { parseStrictJson } from '../readers/json/document.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import type { ApiRun, ArtifactDownloader } from './baseline-artifact.js'
 import type { GateContext } from './context.js'

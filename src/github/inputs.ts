@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { parseRowsFormat, type RowsFormat } from '../readers/importers/index.js'
+import { parseRowsFormat, type RowsFormat } from '../readers/rows-input.js'
 import type { CommentMode } from './comment.js'
 import { COMMIT_STATUS_MODES, type CommitStatusMode } from './commit-status.js'
 import { isPullRequestEvent } from './context.js'

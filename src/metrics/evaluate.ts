@@ -7,7 +7,6 @@ import { countRelevant, type JudgedQuery, type Qrels } from '../model/qrels.js'
 import { readQrels } from '../readers/qrels.js'
 import { rankGrades } from './rank.js'
 import { readRun } from '../readers/run.js'
-import type { RunFormat } from '../readers/sniff.js'
 import { quote } from '../util/show.js'
 
 /**
@@ -75,7 +74,8 @@ export interface RunObserver {
 
 /** How the query sets of the run and the judgments met, and what was done about each difference. */
 export interface MetricCoverage {
-  runFormat: RunFormat
+  /** The run's format, by its name in the registry (src/readers/formats.ts: trec, jsonl, json, parquet, lz4). */
+  runFormat: string
   /** False when the run was not grouped by query and was buffered whole (memory grew with the run). */
   runGrouped: boolean
   runLines: number
@@ -239,7 +239,7 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
   if (info.skippedFields.length) notes.push(`fields skipped (objects or arrays): ${info.skippedFields.join(', ')}`)
 
   const coverage: MetricCoverage = {
-    runFormat: info.format,
+    runFormat: info.format.name,
     runGrouped: info.grouped,
     runLines,
     judgedQueries: qrels.ids.length,
@@ -252,7 +252,9 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     depth: depth ?? null,
     skippedFields: info.skippedFields
   }
-  return { side: rows.build({ numericFields, attributeFields, notes }), coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null }
+  const side = rows.build({ numericFields, attributeFields, notes })
+  side.format = info.format
+  return { side, coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null }
 }
 
 /** How many absent query ids a refusal lists. */

@@ -1,3 +1,5 @@
+import type { FormatChoice } from './format.js'
+
 /**
  * The typed shapes that flow through the pipeline. Inputs are read once into these; every later stage is a
  * pure function of them. Maps (not plain objects) hold user-named keys, so an id or field called
@@ -33,6 +35,8 @@ export interface SideRows {
   attributeFields: Set<string>
   /** Facts about how the rows were made that the report must show (e.g. queries scored 0 because absent from a run). */
   notes: string[]
+  /** The format the file was read as and why (src/readers/detect.ts); absent for rows not read from a file. */
+  format?: FormatChoice
 }
 
 /** One query's record on one side, as an object: the row view of {@link rowsOf}, for code off the hot path. */

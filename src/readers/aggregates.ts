@@ -6,11 +6,11 @@ import { quote } from '../util/show.js'
 import { forEachCsvRecord } from './csv.js'
 import type { FetchedFile } from './fetched.js'
 import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
-import { readObjectLine } from './json-line.js'
+import { readObjectLine } from './json/lines.js'
 import { forEachLine } from './lines.js'
 import { parseDecimal } from './numbers.js'
 import { forEachParquetRow, plain, withParquet } from './parquet.js'
-import { isParquet } from './sniff.js'
+import { PARQUET_MAGIC, Probe } from './probe.js'
 
 /**
  * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
@@ -209,7 +209,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
         'write every shard with the same retrieval-gate sql options'
       )
     }
-    checkShard(name, shard, rules, label, { pairs, permutations, checks, metrics: metrics.length, resampled: sums === 'all' })
+    checkShard(name, shard, rules, { label, pairs, permutations, checks, metrics: metrics.length, resampled: sums === 'all' })
   }
   return {
     source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
@@ -226,7 +226,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
 /** Every row of one file, by its format: Parquet (by its magic), CSV (by its name), else JSON Lines. */
 async function readRows(file: FetchedFile, onRow: (r: Row) => void): Promise<void> {
   const at = (line: number): Where => ({ file: file.name, line })
-  if (await isParquet(file.path)) {
+  if (new Probe({ file: file.path }).startsWith(PARQUET_MAGIC)) {
     await withParquet(file.path, async (pq) => {
       const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c))
       if (missing.length > 0) throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
@@ -295,9 +295,19 @@ function toRow(get: (column: string) => unknown, where: Where): Row {
   return row
 }
 
+/** What every shard must hold for the rules, and the files' names for the refusals. */
+interface ShardSize {
+  label: string
+  pairs: number
+  permutations: number
+  checks: Map<number, number>
+  metrics: number
+  resampled: boolean
+}
+
 /** A shard holds everything the rules need, and was computed for them. */
-function checkShard(name: string, shard: Shard, rules: Rules, label: string, size: { pairs: number; permutations: number; checks: Map<number, number>; metrics: number; resampled: boolean }): void {
-  const where: Where = { file: label }
+function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): void {
+  const where: Where = { file: size.label }
   for (const [key, expected] of aggregatesMeta(rules)) {
     const got = shard.meta.get(key)
     if (got !== expected) {
@@ -384,7 +394,7 @@ function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
       for (let m = 0; m < M; m++) {
         const t = stratum.metrics[m]
         const s = (i: number): number => cell.stats[m * METRIC_STATS.length + i]
-        mergeMoments(t, before, n, s(0), s(4), s(5))
+        mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) })
         t.sum += s(0)
         t.sumAbs += s(1)
         t.sumBaseline += s(2)
@@ -426,7 +436,8 @@ function add(into: Float64Array, part: Float64Array): void {
  * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
  * about its own mean) joins `before` values already merged into t (before t.sum is updated).
  */
-function mergeMoments(t: MetricSums, before: number, n: number, sum: number, m2: number, m3: number): void {
+function mergeMoments(t: MetricSums, before: number, shard: { n: number; sum: number; m2: number; m3: number }): void {
+  const { n, sum, m2, m3 } = shard
   if (before === 0) {
     t.m2 = m2
     t.m3 = m3

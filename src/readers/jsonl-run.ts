@@ -1,6 +1,5 @@
 import { InputError } from '../errors.js'
-import { readObjectLine } from './json-line.js'
-import { forEachLine } from './lines.js'
+import { forEachJsonRecord, hasMember, memberValue } from './json/lines.js'
 import type { BlockCollector } from './run-blocks.js'
 import { toByteString } from '../util/order.js'
 import { quote } from '../util/show.js'
@@ -20,46 +19,50 @@ const RESERVED = new Set(['query_id', 'results', 'doc_id', 'score'])
 export async function readJsonlRun(file: string, collector: BlockCollector): Promise<Set<string>> {
   const skipped = new Set<string>()
   const recordSeen = new Set<string>()
-  await forEachLine(file, (text, line) => {
-    if (text.trim() === '') return
-    const obj = readObjectLine(text, file, line, 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}')
-    const id = queryId(obj.query_id, file, line)
-    if (Object.prototype.hasOwnProperty.call(obj, 'results')) {
-      const results = obj.results
-      if (!Array.isArray(results)) {
-        throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]')
-      }
-      if (recordSeen.has(id)) {
-        throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query')
-      }
-      recordSeen.add(id)
-      collector.startQuery(id, line)
-      for (let i = 0; i < results.length; i++) {
-        const r = results[i] as Record<string, unknown> | null
-        if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-          throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}')
+  const hint = 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}'
+  await forEachJsonRecord(
+    file,
+    (obj, line) => {
+      const id = queryId(memberValue(obj, 'query_id'), file, line)
+      if (hasMember(obj, 'results')) {
+        const results = memberValue(obj, 'results')
+        if (!Array.isArray(results)) {
+          throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]')
         }
-        collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line)
+        if (recordSeen.has(id)) {
+          throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query')
+        }
+        recordSeen.add(id)
+        collector.startQuery(id, line)
+        for (let i = 0; i < results.length; i++) {
+          const r = results[i] as Record<string, unknown> | null
+          if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+            throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}')
+          }
+          collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line)
+        }
+        const values = new Map<string, number | null>()
+        const attrs = new Map<string, string>()
+        for (let k = 0; k < obj.size; k++) {
+          const key = obj.keys[k]
+          if (RESERVED.has(key)) continue
+          const v = obj.values[k]
+          if (typeof v === 'number') {
+            if (!Number.isFinite(v)) throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)')
+            values.set(key, v)
+          } else if (v === null) values.set(key, null)
+          else if (typeof v === 'string') attrs.set(key, v)
+          else if (typeof v === 'boolean') attrs.set(key, String(v))
+          else skipped.add(key)
+        }
+        collector.setFields(values, attrs)
+        return
       }
-      const values = new Map<string, number | null>()
-      const attrs = new Map<string, string>()
-      for (const key of Object.keys(obj)) {
-        if (RESERVED.has(key)) continue
-        const v = obj[key]
-        if (typeof v === 'number') {
-          if (!Number.isFinite(v)) throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)')
-          values.set(key, v)
-        } else if (v === null) values.set(key, null)
-        else if (typeof v === 'string') attrs.set(key, v)
-        else if (typeof v === 'boolean') attrs.set(key, String(v))
-        else skipped.add(key)
-      }
-      collector.setFields(values, attrs)
-      return
-    }
-    collector.startQuery(id, line)
-    collector.add(docId(obj.doc_id, file, line, 'doc_id'), score(obj.score, file, line, 'score'), line)
-  })
+      collector.startQuery(id, line)
+      collector.add(docId(memberValue(obj, 'doc_id'), file, line, 'doc_id'), score(memberValue(obj, 'score'), file, line, 'score'), line)
+    },
+    { hint }
+  )
   return skipped
 }
 

@@ -95,11 +95,11 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
  * path; invalid UTF-8 is refused with the file and line.
  */
 export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
-  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end, file, line), line, end - start), options)
+  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end) ?? refuseNotUtf8(file, line), line, end - start), options)
 }
 
-/** The text of line `line`, bytes [start, end): ASCII by a fast path, else strict UTF-8 (invalid UTF-8 is refused with the file and line). */
-export function decodeLine(bytes: Buffer, start: number, end: number, file: string, line: number): string {
+/** The text of bytes [start, end): ASCII by a fast path, else strict UTF-8; undefined when they are not UTF-8. */
+export function decodeLine(bytes: Buffer, start: number, end: number): string | undefined {
   let ascii = true
   for (let i = start; i < end; i++) {
     if (bytes[i] >= 0x80) {
@@ -111,8 +111,13 @@ export function decodeLine(bytes: Buffer, start: number, end: number, file: stri
   try {
     return fatalDecoder.decode(bytes.subarray(start, end))
   } catch {
-    throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8')
+    return undefined
   }
+}
+
+/** The refusal of a line that is not UTF-8. */
+export function refuseNotUtf8(file: string, line: number): never {
+  throw new InputError({ file, line }, 'is not valid UTF-8', 'save the file as UTF-8')
 }
 
 function tooLong(file: string, line: number, cap: number): never {

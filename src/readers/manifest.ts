@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { readStrictJson } from './json-strict.js'
+import { readStrictJson } from './json/document.js'
 import { quote } from '../util/show.js'
 
 /**

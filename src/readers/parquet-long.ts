@@ -14,6 +14,11 @@ import { forEachParquetRow, plain, readWideParquetRows, withParquet, type OpenPa
  * only the columns the rules use). Row numbers (from 1) stand where a text file has line numbers.
  */
 
+/** The names of a Parquet file's columns, from its checked footer (what tells long form from wide). */
+export async function parquetColumnNames(file: string): Promise<string[]> {
+  return withParquet(file, (pq) => Promise.resolve(pq.columns.map((c) => c.name)))
+}
+
 /**
  * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
  * the column names as for CSV, or named with `long`: `--input-format long`).
@@ -48,7 +53,7 @@ async function readParquetLongRows(file: string, pq: OpenParquet, columns: LongC
     pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain(record[columns.value]), { line: n }))
     for (const key of kept) {
       const v = plain(record[key])
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') pivot.attribute(e, key, String(v), n, () => pivot.sink.value(e.row, key, v, { line: n }))
+      if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), n)) pivot.sink.value(e.row, key, v, { line: n })
     }
   })
   return pivot.finish()

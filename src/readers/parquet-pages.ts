@@ -98,7 +98,8 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
         if (pageNo !== 1) throw new PageError('is a dictionary page after the first page')
         dictionary = checkDictionaryPage(header, body, usize, chunk)
       } else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
-        const n = type === 'DATA_PAGE' ? checkDataPageV1(header, body, usize, chunk, dictionary) : checkDataPageV2(header, body, usize, chunk, dictionary)
+        const page: RawPage = { header, body, usize }
+        const n = type === 'DATA_PAGE' ? checkDataPageV1(page, chunk, dictionary) : checkDataPageV2(page, chunk, dictionary)
         if (values + n > rows) throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`)
         values += n
       } else {
@@ -136,8 +137,16 @@ function checkDictionaryPage(header: ThriftStruct, body: Uint8Array, usize: numb
   return n
 }
 
+/** A data page as its header gives it: the header, its body (as stored), its size uncompressed. */
+interface RawPage {
+  header: ThriftStruct
+  body: Uint8Array
+  usize: number
+}
+
 /** Checks a v1 data page (levels and values compressed together) and returns its value count (nulls included). */
-function checkDataPageV1(header: ThriftStruct, body: Uint8Array, usize: number, chunk: ChunkCheck, dictionary: number | undefined): number {
+function checkDataPageV1(raw: RawPage, chunk: ChunkCheck, dictionary: number | undefined): number {
+  const { header, body, usize } = raw
   const h = structField(header, 5)
   const n = h === undefined ? undefined : intField(h, 1)
   if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES) throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
@@ -152,15 +161,16 @@ function checkDataPageV1(header: ThriftStruct, body: Uint8Array, usize: number, 
     if (page.length < 4) throw new PageError('ends before its definition levels')
     const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true)
     if (4 + length > page.length) throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`)
-    present = hybridRuns(page, 4, 4 + length, n, 1, 1, 'definition levels')
+    present = hybridRuns(page.subarray(4, 4 + length), { count: n, width: 1, max: 1, what: 'definition levels' })
     at = 4 + length
   }
-  checkValues(page, at, present, encoding, chunk, dictionary, false)
+  checkValues({ bytes: page, at, n: present, encoding, v2: false }, chunk, dictionary)
   return n
 }
 
 /** Checks a v2 data page (levels uncompressed before the values) and returns its value count (nulls included). */
-function checkDataPageV2(header: ThriftStruct, body: Uint8Array, usize: number, chunk: ChunkCheck, dictionary: number | undefined): number {
+function checkDataPageV2(raw: RawPage, chunk: ChunkCheck, dictionary: number | undefined): number {
+  const { header, body, usize } = raw
   const h = structField(header, 8)
   if (h === undefined) throw new PageError('has no data page header')
   const n = intField(h, 1)
@@ -174,22 +184,32 @@ function checkDataPageV2(header: ThriftStruct, body: Uint8Array, usize: number, 
   if (repBytes !== 0) throw new PageError(`has ${repBytes} bytes of repetition levels in a flat column`)
   if (defBytes < 0 || defBytes > body.length || defBytes > usize) throw new PageError(`claims ${defBytes} bytes of definition levels in ${body.length}`)
   let present = n
-  if (chunk.leaf.optional) present = hybridRuns(body, 0, defBytes, n, 1, 1, 'definition levels')
+  if (chunk.leaf.optional) present = hybridRuns(body.subarray(0, defBytes), { count: n, width: 1, max: 1, what: 'definition levels' })
   else if (defBytes !== 0) throw new PageError(`has ${defBytes} bytes of definition levels in a required column`)
   if (nulls !== n - present) throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`)
   if (usize < defBytes) throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`)
   const rest = body.subarray(defBytes)
   const compressed = boolField(h, 7) !== false && usize - defBytes > 0
   const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest
-  checkValues(values, 0, present, encoding, chunk, dictionary, true)
+  checkValues({ bytes: values, at: 0, n: present, encoding, v2: true }, chunk, dictionary)
   return n
 }
 
+/** A page's values: `n` of them at `bytes[at..]` in `encoding`; `v2` for a v2 data page. */
+interface PageValues {
+  bytes: Uint8Array
+  at: number
+  n: number
+  encoding: string | undefined
+  v2: boolean
+}
+
 /**
- * Checks that `bytes[at..]` holds `n` values of the leaf's type in `encoding`, as hyparquet will read them (`v2`:
- * a v2 data page, where hyparquet walks the dictionary indices' runs even when they are 0 bits wide).
+ * Checks that the page holds its values of the leaf's type in their encoding, as hyparquet will read them (v2: a
+ * v2 data page, where hyparquet walks the dictionary indices' runs even when they are 0 bits wide).
  */
-function checkValues(bytes: Uint8Array, at: number, n: number, encoding: string | undefined, chunk: ChunkCheck, dictionary: number | undefined, v2: boolean): void {
+function checkValues(values: PageValues, chunk: ChunkCheck, dictionary: number | undefined): void {
+  const { bytes, at, n, encoding, v2 } = values
   const { type } = chunk.leaf
   if (encoding === 'PLAIN') return checkPlain(bytes, at, n, chunk.leaf)
   if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
@@ -201,14 +221,14 @@ function checkValues(bytes: Uint8Array, at: number, n: number, encoding: string 
     if (dictionary === 0) throw new PageError('refers to an empty dictionary')
     // v1 with 0 bits: hyparquet reads no runs, every index is 0
     if (width === 0 && !v2) return
-    hybridRuns(bytes, at + 1, bytes.length, n, width, dictionary - 1, 'dictionary indices')
+    hybridRuns(bytes.subarray(at + 1), { count: n, width, max: dictionary - 1, what: 'dictionary indices' })
     return
   }
   if (encoding === 'RLE' && type === 'BOOLEAN') {
     if (at + 4 > bytes.length) throw new PageError('ends before its boolean values')
     const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true)
     if (at + 4 + length > bytes.length) throw new PageError(`claims ${length} bytes of boolean values in ${bytes.length - at - 4}`)
-    hybridRuns(bytes, at + 4, at + 4 + length, n, 1, 1, 'boolean values')
+    hybridRuns(bytes.subarray(at + 4, at + 4 + length), { count: n, width: 1, max: 1, what: 'boolean values' })
     return
   }
   if (encoding === 'BYTE_STREAM_SPLIT' && (WIDTH[type] !== undefined || type === 'FIXED_LEN_BYTE_ARRAY')) {
@@ -245,14 +265,24 @@ function checkPlain(bytes: Uint8Array, at: number, n: number, leaf: ParquetLeaf)
   }
 }
 
+/** What a run of the RLE / bit-packed hybrid holds: `count` values, `width` bits each, each at most `max`; `what` names them. */
+interface HybridValues {
+  count: number
+  width: number
+  max: number
+  what: string
+}
+
 /**
- * Walks `count` values of the RLE / bit-packed hybrid in `bytes[start..end)`, `width` bits each, every value at
- * most `max`, and returns how many equal `max` (for definition levels: the values present). An RLE run may not go
- * past `count`, nor any run's bytes past `end`: hyparquet writes every value an RLE run claims. A bit-packed run
- * may (its padding; hyparquet stops at `count`) when its values have bytes in the page.
+ * Walks `count` values of the RLE / bit-packed hybrid in `bytes` (exactly the runs' bytes), `width` bits each,
+ * every value at most `max`, and returns how many equal `max` (for definition levels: the values present). An RLE
+ * run may not go past `count`, nor any run's bytes past the end: hyparquet writes every value an RLE run claims. A
+ * bit-packed run may (its padding; hyparquet stops at `count`) when its values have bytes in the page.
  */
-function hybridRuns(bytes: Uint8Array, start: number, end: number, count: number, width: number, max: number, what: string): number {
-  let at = start
+function hybridRuns(bytes: Uint8Array, values: HybridValues): number {
+  const { count, width, max, what } = values
+  const end = bytes.length
+  let at = 0
   let seen = 0
   let atMax = 0
   const valueBytes = Math.ceil(width / 8)

@@ -132,12 +132,22 @@ function refuseNested(file: string, pq: OpenParquet, read: string[]): ParquetCol
   })
 }
 
+/** A decoded window of a file's rows: the `read` columns' chunks, covering rows `start..end` (0-based in the file). */
+interface DecodedWindow {
+  file: string
+  read: string[]
+  chunks: Map<string, ColumnData[]>
+  start: number
+  end: number
+}
+
 /**
- * Hands rows `start..end` (0-based in the file) of the decoded `chunks` to `onRow`, one record object reused for
+ * Hands the rows of a decoded window to `onRow`, one record object reused for
  * every row (the readers copy what they keep; a null prototype, so a column named `__proto__` is plain data). A
  * row no chunk of a column covers, or covers with undefined, is a corrupt file, never a missing value.
  */
-function zipRows(file: string, read: string[], chunks: Map<string, ColumnData[]>, start: number, end: number, onRow: (record: Record<string, unknown>, row: number) => void): void {
+function zipRows(window: DecodedWindow, onRow: (record: Record<string, unknown>, row: number) => void): void {
+  const { file, read, chunks, start, end } = window
   const columns = read.map((name) => ({ name, chunks: chunks.get(name) as ColumnData[], at: 0 }))
   const record = Object.create(null) as Record<string, unknown>
   for (let row = start; row < end; row++) {
@@ -198,7 +208,7 @@ export async function forEachParquetRow(file: string, pq: OpenParquet, read: str
       } catch (error) {
         throw corrupt(where, error)
       }
-      zipRows(file, read, chunks, offset + first, offset + last, onRow)
+      zipRows({ file, read, chunks, start: offset + first, end: offset + last }, onRow)
     }
     pq.forget()
     offset += rows

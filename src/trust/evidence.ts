@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { forEachLine } from '../readers/lines.js'
-import { parseObjectLine } from '../readers/json-line.js'
+import { parseObjectLine } from '../readers/json/lines.js'
 import { computeQuery, NOT_JUDGED } from '../metrics/compute.js'
 import type { RankedView, RunObserver } from '../metrics/evaluate.js'
 import type { ParsedMeasure } from '../config/measures.js'

@@ -5,7 +5,7 @@ import { quote } from '../../util/show.js'
  * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
  * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
  * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
- * Keys are capped like the JSON reader's (src/readers/importers/json-object.ts) and repeated keys are refused at
+ * Keys are capped like the JSON reader's (src/readers/json/nested.ts) and repeated keys are refused at
  * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
  * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
  */

@@ -56,11 +56,19 @@ function u32(b: Uint8Array, i: number): number {
   return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0
 }
 
+/** One compressed block: `src[start, end)`. */
+interface Block {
+  src: Uint8Array
+  start: number
+  end: number
+}
+
 /**
- * Decodes one LZ4 block `src[start, end)` into `out`. Matches may reach back to `windowStart` (the start of
- * the frame's output for linked blocks, of the block for independent ones), never before.
+ * Decodes one LZ4 block into `out`. Matches may reach back to `windowStart` (the start of the frame's output for
+ * linked blocks, of the block for independent ones), never before.
  */
-function decodeBlock(src: Uint8Array, start: number, end: number, out: Output, windowStart: number): void {
+function decodeBlock(block: Block, out: Output, windowStart: number): void {
+  const { src, start, end } = block
   let ip = start
   for (;;) {
     if (ip >= end) throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`)
@@ -147,7 +155,7 @@ function decodeFrame(src: Uint8Array, pos: number, out: Output): number {
       out.buf.set(src.subarray(i, i + size), out.length)
       out.length += size
     } else {
-      decodeBlock(src, i, i + size, out, independent ? out.length : frameOut)
+      decodeBlock({ src, start: i, end: i + size }, out, independent ? out.length : frameOut)
     }
     i += size + (blockChecksum ? 4 : 0)
   }

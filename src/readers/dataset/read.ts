@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { parseObjectLine } from '../json-line.js'
+import { parseObjectLine } from '../json/lines.js'
 import { quote } from '../../util/show.js'
 import { forEachLine } from '../lines.js'
 import { DATASET_SCHEMA } from './schema.js'

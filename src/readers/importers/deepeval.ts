@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
-import { isObject, readJsonDocument } from '../sniff.js'
+import { isObject } from '../json/document.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -58,11 +58,6 @@ export function looksLikeDeepeval(wrapped: unknown): boolean {
   return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray((doc[0] as Record<string, unknown>)[k]))
 }
 
-/** Reads a deepeval results file into per-query rows. */
-export async function readDeepevalRows(file: string, metricFields: ReadonlySet<string>, idField?: string): Promise<SideRows> {
-  return deepevalToRows(await readJsonDocument(file, 'deepeval results file'), file, metricFields, idField)
-}
-
 /** Rows from a parsed deepeval document (see the module comment). */
 export function deepevalToRows(wrapped: unknown, file: string, metricFields: ReadonlySet<string>, idField?: string): SideRows {
   const doc = unwrap(wrapped)
@@ -84,7 +79,7 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
     const label = `${prefix}[${i}]`
     if (!isObject(tc)) throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"')
     const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {}
-    const id = caseId(tc, metadata, file, label, idField)
+    const id = caseId(tc, metadata, { file, label, idField })
     const row = sink.start(id, 0, label)
     if (row === undefined) return
     const used = new Map<string, string>()
@@ -136,7 +131,9 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
   return sink.finish('the list of test cases is empty')
 }
 
-function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, file: string, label: string, idField: string | undefined): string {
+/** The query id of test case `tc` (see the module comment); `at` says where it is, for the refusals. */
+function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, at: { file: string; label: string; idField: string | undefined }): string {
+  const { file, label, idField } = at
   const text = (v: unknown, what: string): string => {
     if (typeof v === 'string' && v !== '') return v
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)

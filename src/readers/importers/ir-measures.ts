@@ -22,13 +22,6 @@ import { quote } from '../../util/show.js'
 /** Which column is the query id. */
 export type MeasureLayout = 'ir_measures' | 'trec_eval'
 
-interface Triple {
-  a: string
-  b: string
-  value: string
-  line: number
-}
-
 /** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
 const TREC_EVAL_MEASURE =
   /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/
@@ -53,9 +46,17 @@ export function isMeasureLine(line: string): boolean {
 /** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
 const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i
 
-/** Reads a per-query measure listing into rows (one per query), with the layout named or detected. */
-export async function readMeasureRows(file: string, metricFields: ReadonlySet<string>, layout?: MeasureLayout): Promise<SideRows> {
-  const triples: Triple[] = []
+/** One line of a measure listing, split into its three fields. */
+export interface MeasureTriple {
+  a: string
+  b: string
+  value: string
+  line: number
+}
+
+/** Every non-blank line of a measure listing, split on white space; a line without exactly three fields is refused. */
+export async function readMeasureLines(file: string): Promise<MeasureTriple[]> {
+  const triples: MeasureTriple[] = []
   await forEachLine(file, (text, line) => {
     const trimmed = text.trim()
     if (trimmed === '') return
@@ -66,7 +67,16 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
     triples.push({ a: f[0], b: f[1], value: f[2], line })
   })
   if (triples.length === 0) throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q')
-  const chosen = layout ?? detectLayout(triples, file)
+  return triples
+}
+
+/**
+ * Reads a per-query measure listing into rows (one per query), in the layout named (or detected from all its
+ * lines: {@link measureLayout}); `triples` are its lines when detection read them already.
+ */
+export async function readMeasureRows(file: string, metricFields: ReadonlySet<string>, layout?: MeasureLayout, triples?: MeasureTriple[]): Promise<SideRows> {
+  triples ??= await readMeasureLines(file)
+  const chosen = layout ?? measureLayout(triples, file)
   const sink = new RowsSink(file, metricFields)
   const rows = new Map<string, { row: number; measures: Map<string, number> }>()
   let summaries = 0
@@ -103,7 +113,12 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
   return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`)
 }
 
-function detectLayout(triples: Triple[], file: string): MeasureLayout {
+/**
+ * Which column of a listing holds the query ids: the one where `all` appears; without `all` lines, the other one
+ * than the column whose every value looks like a measure name. Refused when neither settles it (the user names the
+ * format).
+ */
+export function measureLayout(triples: readonly MeasureTriple[], file: string): MeasureLayout {
   let allFirst = 0
   let allSecond = 0
   const first = new Set<string>()

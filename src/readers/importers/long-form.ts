@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
 import { forEachCsvRecord } from '../csv.js'
-import { readRecordLine } from '../json-line.js'
+import { forEachJsonRecord, memberValue, type JsonMembers } from '../json/lines.js'
 import { forEachLine } from '../lines.js'
 import { RowsSink } from './rows-sink.js'
 import { quote } from '../../util/show.js'
@@ -103,19 +103,24 @@ export class Pivot {
     put()
   }
 
-  /** Records an attribute of the query: stored once with `put`; a different value on a later line is refused. */
-  attribute(e: Entry, key: string, text: string, line: number, put: () => void): void {
+  /**
+   * Records an attribute of the query: true the first time (the caller stores it), false when a later line repeats
+   * it; a different value on a later line is refused.
+   */
+  attribute(e: Entry, key: string, text: string, line: number): boolean {
     const earlier = e.attrs.get(key)
     if (earlier === undefined) {
       e.attrs.set(key, { text, line })
-      put()
-    } else if (earlier.text !== text) {
+      return true
+    }
+    if (earlier.text !== text) {
       throw new InputError(
         { file: this.file, line, queryId: e.id },
         `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`,
         'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column'
       )
     }
+    return false
   }
 
   /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
@@ -147,27 +152,28 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
   const forced = new Set<string>()
   if (layout === 'jsonl') {
     let columns: LongColumns | undefined
-    await forEachLine(file, (text, line) => {
-      if (text.trim() === '') return
-      const record = readRecordLine(text, file, line, 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}')
+    const onRecord = (record: JsonMembers, line: number): void => {
       if (columns === undefined) {
-        columns = longColumns(Object.keys(record), forced, options.idField)
-        if (columns === undefined) throw notLongForm({ file, line }, Object.keys(record), options.idField, 'file')
+        const keys = record.keys.slice(0, record.size)
+        columns = longColumns(keys, forced, options.idField)
+        if (columns === undefined) throw notLongForm({ file, line }, keys, options.idField, 'file')
       }
       const { id: idKey, measure: mKey, value: vKey } = columns
-      const id = record[idKey]
-      const measure = record[mKey]
+      const id = memberValue(record, idKey)
+      const measure = memberValue(record, mKey)
       if (typeof id !== 'string' || id === '')
         throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)')
       if (typeof measure !== 'string') throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string')
       const e = pivot.entry(id, line)
-      pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, record[vKey], { line }))
-      for (const key of Object.keys(record)) {
+      pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, memberValue(record, vKey), { line }))
+      for (let k = 0; k < record.size; k++) {
+        const key = record.keys[k]
         if (key === idKey || key === mKey || key === vKey) continue
-        const v = record[key]
-        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') pivot.attribute(e, key, String(v), line, () => pivot.sink.value(e.row, key, v, { line }))
+        const v = record.values[k]
+        if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), line)) pivot.sink.value(e.row, key, v, { line })
       }
-    })
+    }
+    await forEachJsonRecord(file, onRecord, { nonFinite: true, hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}' })
     return pivot.finish()
   }
   let header: string[] | undefined
@@ -191,7 +197,7 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
     for (let k = 0; k < header.length; k++) {
       const key = header[k]
       if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === '')) continue
-      pivot.attribute(e, key, fields[k], line, () => pivot.sink.cell(e.row, key, fields[k]))
+      if (pivot.attribute(e, key, fields[k], line)) pivot.sink.cell(e.row, key, fields[k])
     }
   }
   if (layout === 'csv') await forEachCsvRecord(file, onRecord)

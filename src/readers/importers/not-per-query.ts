@@ -36,34 +36,50 @@ function firstKeys(head: string): { outer?: string; inner?: string } {
   return { outer: outer[1], inner: inner?.[1] }
 }
 
-/**
- * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
- * aggregate results or a metric-major dump; returns normally for anything else.
- */
-export function refuseNotPerQuery(file: string, head: string): void {
+/** The aggregate-only JSON shapes recognised (and refused) where per-query rows are read. */
+export type NotPerQueryShape = 'ranx-report' | 'beir-results' | 'metric-major'
+
+/** Which of the refused shapes a document is, from its first keys in the head of the file; undefined for any other. */
+export function notPerQueryShape(head: string): NotPerQueryShape | undefined {
   const { outer, inner } = firstKeys(head)
-  if (outer === undefined) return
+  if (outer === undefined) return undefined
   const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head)
-  if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner))) {
-    throw new InputError(
+  if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner))) return 'ranx-report'
+  if (inner === undefined) return undefined
+  if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner)) return 'beir-results'
+  if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner)) return 'metric-major'
+  return undefined
+}
+
+/** The refusal of a document of shape `shape` (see {@link notPerQueryShape}), saying what to export instead. */
+export function notPerQueryRefusal(file: string, head: string, shape: NotPerQueryShape): InputError {
+  if (shape === 'ranx-report') {
+    return new InputError(
       { file, line: 1 },
       'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data',
       'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself'
     )
   }
-  if (inner === undefined) return
-  if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner)) {
-    throw new InputError(
+  const { outer, inner } = firstKeys(head) as { outer: string; inner: string }
+  if (shape === 'beir-results') {
+    return new InputError(
       { file, line: 1 },
       `is BEIR save_results output (aggregates only: ${quote(outer)}: {${quote(inner)}: ...}), not per-query data`,
       'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))'
     )
   }
-  if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner)) {
-    throw new InputError(
-      { file, line: 1 },
-      `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`,
-      'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV'
-    )
-  }
+  return new InputError(
+    { file, line: 1 },
+    `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`,
+    'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV'
+  )
+}
+
+/**
+ * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
+ * aggregate results or a metric-major dump; returns normally for anything else.
+ */
+export function refuseNotPerQuery(file: string, head: string): void {
+  const shape = notPerQueryShape(head)
+  if (shape !== undefined) throw notPerQueryRefusal(file, head, shape)
 }

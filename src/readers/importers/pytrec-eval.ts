@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
 import { RUN_WITHOUT_JUDGMENTS } from '../../util/input-hints.js'
-import { readNestedNumbers } from './json-object.js'
+import { readNestedNumbers } from '../json/nested.js'
 import { RowsSink } from './rows-sink.js'
 
 /**

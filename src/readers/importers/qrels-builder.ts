@@ -5,7 +5,7 @@ import { quote } from '../../util/show.js'
 
 /**
  * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/readers/qrels.ts): grades are whole numbers kept as written
+ * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
  * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
  * query ids are ordered by UTF-8 bytes as trec_eval orders them.
  */

@@ -5,9 +5,9 @@ import { quote } from '../../util/show.js'
 import { decodeNestedNumbers, CborShapeError, type CborNestedHandler, type CborNestedWords } from '../binary/cbor-nested.js'
 import { decompressLz4Frames, Lz4FrameError, startsWithLz4Magic } from '../binary/lz4-frame.js'
 import type { BlockCollector } from '../run-blocks.js'
-import { MAX_DOCUMENT_BYTES } from '../sniff.js'
+import { MAX_DOCUMENT_BYTES } from '../json/document.js'
 import { readWholeBytes } from '../whole-file.js'
-import { MAX_KEY_BYTES } from './json-object.js'
+import { MAX_KEY_BYTES } from '../json/nested.js'
 import { QrelsBuilder } from './qrels-builder.js'
 
 /**
@@ -25,11 +25,6 @@ import { QrelsBuilder } from './qrels-builder.js'
 const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming'
 const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))'
 
-/** True when `head` (the file's first bytes as text) starts with the LZ4 frame magic. */
-export function isLz4Head(head: string): boolean {
-  return head.startsWith('\u0004"M\u0018')
-}
-
 /** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
 async function cborOf(file: string, what: string): Promise<Uint8Array> {
   const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT })
@@ -42,7 +37,15 @@ async function cborOf(file: string, what: string): Promise<Uint8Array> {
   }
 }
 
-function decode(file: string, cbor: Uint8Array, handler: CborNestedHandler, words: CborNestedWords, example: string): void {
+/** What a CBOR dict is decoded into and how its refusals word it (`example`: what ranx writes). */
+interface Decoding {
+  handler: CborNestedHandler
+  words: CborNestedWords
+  example: string
+}
+
+function decode(file: string, cbor: Uint8Array, decoding: Decoding): void {
+  const { handler, words, example } = decoding
   try {
     decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES)
   } catch (error) {
@@ -56,10 +59,8 @@ function decode(file: string, cbor: Uint8Array, handler: CborNestedHandler, word
 export async function readRanxLz4Run(file: string, collector: BlockCollector): Promise<void> {
   const cbor = await cborOf(file, 'run')
   let current = ''
-  decode(
-    file,
-    cbor,
-    {
+  decode(file, cbor, {
+    handler: {
       outer: (id, ordinal) => {
         current = id
         collector.startQuery(id, ordinal)
@@ -70,9 +71,9 @@ export async function readRanxLz4Run(file: string, collector: BlockCollector): P
         collector.add(toByteString(doc), score, ordinal)
       }
     },
-    { outerKey: 'query id', innerKey: 'document id', value: 'score' },
-    '{"q1": {"doc7": 12.5}}'
-  )
+    words: { outerKey: 'query id', innerKey: 'document id', value: 'score' },
+    example: '{"q1": {"doc7": 12.5}}'
+  })
 }
 
 /** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
@@ -80,18 +81,16 @@ export async function readRanxLz4Qrels(file: string): Promise<Qrels> {
   const cbor = await cborOf(file, 'judgments file')
   const builder = new QrelsBuilder(file)
   let current = ''
-  decode(
-    file,
-    cbor,
-    {
+  decode(file, cbor, {
+    handler: {
       outer: (id, ordinal) => {
         current = id
         builder.query(id, ordinal)
       },
       entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
     },
-    { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
-    '{"q1": {"doc7": 1}}'
-  )
+    words: { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
+    example: '{"q1": {"doc7": 1}}'
+  })
   return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}')
 }

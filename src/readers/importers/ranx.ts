@@ -1,7 +1,7 @@
 import type { BlockCollector } from '../run-blocks.js'
 import { toByteString } from '../../util/order.js'
 import type { Qrels } from '../../model/qrels.js'
-import { readNestedNumbers } from './json-object.js'
+import { readNestedNumbers } from '../json/nested.js'
 import { QrelsBuilder } from './qrels-builder.js'
 
 /**

@@ -1,6 +1,7 @@
 import { InputError } from '../../errors.js'
 import { quote } from '../../util/show.js'
-import { firstContentLine, HEAD_BYTES, isObject, MAX_DOCUMENT_BYTES, readHead, tryJson } from '../sniff.js'
+import { isObject, MAX_DOCUMENT_BYTES, tryJson } from '../json/document.js'
+import { HEAD_BYTES, type Probe } from '../probe.js'
 import { readWholeText } from '../whole-file.js'
 
 /**
@@ -63,21 +64,22 @@ export function refuseUnrecognisedJson(file: string, value: unknown, read: strin
 
 /**
  * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
- * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, refuses it with
- * its shape; returns normally otherwise (the JSON Lines reader then names the broken line). Reads the whole
- * file only in that case, and only under the whole-document cap.
+ * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, that document (a
+ * repeated key keeping the last: it is only shown, never read); undefined otherwise (the JSON Lines reader then
+ * names the broken line). Reads the whole file only in that case, and only under the whole-document cap.
  */
-export async function refuseWholeJsonDocument(file: string, read: string): Promise<void> {
-  const head = await readHead(file)
-  const { text, line } = firstContentLine(head)
-  if (line === 0 || tryJson(text) !== undefined) return
-  if (head.split('\n').length <= line && Buffer.byteLength(head) >= HEAD_BYTES_SEEN) return // the first line may go on past the head
-  let whole: string
-  try {
-    whole = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' })
-  } catch {
-    return
-  }
-  const value = tryJson(whole)
-  if (value !== undefined) refuseUnrecognisedJson(file, value, read)
+export async function wholeJsonDocument(probe: Probe): Promise<{ value: unknown } | undefined> {
+  const { text, line } = probe.firstLine
+  if (line === 0 || tryJson(text) !== undefined) return undefined
+  if (probe.head.split('\n').length <= line && Buffer.byteLength(probe.head) >= HEAD_BYTES_SEEN) return undefined // the first line may go on past the head
+  return probe.memo('whole-json', async () => {
+    let whole: string
+    try {
+      whole = await readWholeText(probe.file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' })
+    } catch {
+      return undefined
+    }
+    const value = tryJson(whole)
+    return value === undefined ? undefined : { value }
+  })
 }

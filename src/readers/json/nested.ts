@@ -2,16 +2,18 @@ import { closeSync, openSync, readSync } from 'node:fs'
 import { InputError } from '../../errors.js'
 import { openError } from '../whole-file.js'
 import { quote } from '../../util/show.js'
+import { CUT, numberEnd, numberValue, plainStringEnd } from './tokens.js'
 
 /**
  * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
  * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
  * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
  * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
- * line numbers. This reads the file in 1 MiB blocks, keeps one key at a time, and reports every refusal
+ * line numbers. This reads the file in a window of 1 MiB, lexes its tokens with the one JSON tokenizer
+ * (./tokens.ts), keeps one key at a time, and reports every refusal
  * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
  * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
- * overwritten silently), as in every JSON the gate reads (src/readers/json-strict.ts). Every token is capped
+ * overwritten silently), as in every JSON the gate reads (src/readers/json/document.ts). Every token is capped
  * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
  * bounded memory, instead of being collected whole.
  */
@@ -64,21 +66,41 @@ export interface NestedSummary {
 const BLOCK = 1 << 20
 const fatal = new TextDecoder('utf-8', { fatal: true })
 
-/** A byte cursor over a file read in blocks with `readSync` (one block in memory at a time). */
+/**
+ * A window over a file read with `readSync` (at most one block in memory): tokens are lexed from its bytes by the
+ * JSON tokenizer (./tokens.ts) once {@link ensure} has put a whole capped token in it; `peek` / `next` serve the
+ * structure between tokens and the slow path of strings with escapes or non-ASCII bytes.
+ */
 class Cursor {
-  private readonly buf = Buffer.allocUnsafe(BLOCK)
-  /** Bytes of the string being read (grown on demand, reused across strings). */
+  readonly buf = Buffer.allocUnsafe(BLOCK)
+  /** Bytes of a string read by the slow path (grown on demand, reused across strings). */
   scratch = Buffer.allocUnsafe(256)
-  private pos = 0
-  private end = 0
+  pos = 0
+  end = 0
   private eof = false
   line = 1
 
   constructor(private readonly fd: number) {}
 
+  /** Makes at least `n` (at most one block) unread bytes available from `pos`, fewer only at the end of the file. */
+  ensure(n: number): void {
+    if (this.end - this.pos >= n || this.eof) return
+    if (this.pos > 0) {
+      this.buf.copy(this.buf, 0, this.pos, this.end)
+      this.end -= this.pos
+      this.pos = 0
+    }
+    while (this.end < n && !this.eof) {
+      const got = readSync(this.fd, this.buf, this.end, BLOCK - this.end, null)
+      if (got === 0) this.eof = true
+      else this.end += got
+    }
+  }
+
   peek(): number {
     if (this.pos < this.end) return this.buf[this.pos]
-    return this.fill() ? this.buf[this.pos] : -1
+    this.ensure(1)
+    return this.pos < this.end ? this.buf[this.pos] : -1
   }
 
   next(): number {
@@ -87,26 +109,22 @@ class Cursor {
     return c
   }
 
-  private fill(): boolean {
-    if (this.eof) return false
-    const n = readSync(this.fd, this.buf, 0, BLOCK, null)
-    if (n === 0) {
-      this.eof = true
-      return false
-    }
-    this.pos = 0
-    this.end = n
-    return true
-  }
-
   skipSpace(): void {
     for (;;) {
-      const c = this.peek()
-      if (c === 0x20 || c === 0x09 || c === 0x0d) this.pos++
-      else if (c === 0x0a) {
-        this.pos++
-        this.line++
-      } else return
+      const { buf, end } = this
+      let pos = this.pos
+      while (pos < end) {
+        const c = buf[pos]
+        if (c === 0x20 || c === 0x09 || c === 0x0d) pos++
+        else if (c === 0x0a) {
+          pos++
+          this.line++
+        } else break
+      }
+      this.pos = pos
+      if (pos < end) return
+      this.ensure(1)
+      if (this.pos >= this.end) return
     }
   }
 }
@@ -136,6 +154,7 @@ export function readNestedNumbers(file: string, handler: NestedHandler, words: N
 }
 
 function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedWords): NestedSummary {
+  const reading: Reading = { file, words, passOn: handler.notNumber !== undefined }
   const fail = (message: string, hint?: string): never => {
     throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`)
   }
@@ -187,7 +206,7 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
         cur.skipSpace()
         if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(inner)}`)
         cur.skipSpace()
-        const value = readNumber(cur, file, `${words.value} of ${quote(inner)} in query ${quote(key)}`, words, handler.notNumber !== undefined)
+        const value = readNumber(cur, reading, inner, key)
         if (typeof value === 'number') handler.entry(inner, value, innerLine)
         else handler.notNumber?.(inner, value, innerLine)
         entries++
@@ -227,16 +246,21 @@ function valueKind(c: number): string {
 /** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
 function readString(cur: Cursor, file: string): string {
   cur.next()
+  // The fast path: a plain string (printable ASCII, no escape) read from the window in one scan.
+  cur.ensure(MAX_KEY_BYTES + 1)
+  const from = cur.pos
+  const limit = Math.min(cur.end, from + MAX_KEY_BYTES + 1)
+  const close = plainStringEnd(cur.buf, from, limit)
+  if (close >= 0) {
+    cur.pos = close + 1
+    return cur.buf.toString('latin1', from, close)
+  }
+  if (close === CUT && limit === from + MAX_KEY_BYTES + 1) tooLongKey(file, cur.line, cur.buf.toString('latin1', from, from + 40))
+  // An escape, a byte the plain path does not take, or the end of the file: byte by byte from the string's start.
   let n = 0
   let ascii = true
   const push = (b: number): void => {
-    if (n === MAX_KEY_BYTES) {
-      throw new InputError(
-        { file, line: cur.line },
-        `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(cur.scratch.toString('utf8', 0, 40))})`,
-        'query ids, document ids and measure names are short strings; is this the right file?'
-      )
-    }
+    if (n === MAX_KEY_BYTES) tooLongKey(file, cur.line, cur.scratch.toString('utf8', 0, 40))
     if (n === cur.scratch.length) {
       const grown = Buffer.allocUnsafe(cur.scratch.length * 2)
       cur.scratch.copy(grown, 0, 0, n)
@@ -311,6 +335,11 @@ function readString(cur: Cursor, file: string): string {
   }
 }
 
+/** The refusal of a key over {@link MAX_KEY_BYTES}, naming how it starts. */
+function tooLongKey(file: string, line: number, start: string): never {
+  throw new InputError({ file, line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(start)})`, 'query ids, document ids and measure names are short strings; is this the right file?')
+}
+
 function readHex4(cur: Cursor, bad: (m: string) => never): number {
   let v = 0
   for (let i = 0; i < 4; i++) {
@@ -322,37 +351,61 @@ function readHex4(cur: Cursor, bad: (m: string) => never): number {
   return v
 }
 
-const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/
+/** `score of "d7" in query "q1"`: built only for a refusal, as the hot path reads millions of numbers. */
+function valueOf(words: NestedWords, inner: string, key: string): string {
+  return `${words.value} of ${quote(inner)} in query ${quote(key)}`
+}
+
+/** What {@link readNumber} needs of the read: the file and words for its refusals, and whether non-numbers pass on. */
+interface Reading {
+  file: string
+  words: NestedWords
+  /** Pass `null` and Python's non-finite words on as tokens (the handler has notNumber). */
+  passOn: boolean
+}
 
 /**
  * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
  * non-finite words are returned as tokens for the handler to decide.
  */
-function readNumber(cur: Cursor, file: string, what: string, words: NestedWords, passOn: boolean): number | NotNumber {
+function readNumber(cur: Cursor, reading: Reading, inner: string, key: string): number | NotNumber {
+  const { file, words, passOn } = reading
   const line = cur.line
   const first = cur.peek()
   if (first === 0x22 || first === 0x7b || first === 0x5b) {
-    throw new InputError({ file, line }, `the ${what} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`)
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`)
   }
-  let text = ''
-  for (;;) {
-    const c = cur.peek()
-    if (c < 0 || c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) break
-    if (text.length === MAX_NUMBER_CHARS) {
-      throw new InputError({ file, line }, `the ${what} is longer than ${MAX_NUMBER_CHARS} characters (${quote(text, 20)})`, `write each ${words.value} as a JSON number such as 12.5`)
-    }
-    text += String.fromCharCode(c)
-    cur.next()
+  // The token runs to the next delimiter; it is lexed from the window (the cap bounds what must be in it).
+  cur.ensure(MAX_NUMBER_CHARS + 1)
+  const { buf } = cur
+  const from = cur.pos
+  const limit = Math.min(cur.end, from + MAX_NUMBER_CHARS + 1)
+  let to = from
+  while (to < limit) {
+    const c = buf[to]
+    if (c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) break
+    to++
   }
+  if (to - from > MAX_NUMBER_CHARS) {
+    throw new InputError(
+      { file, line },
+      `the ${valueOf(words, inner, key)} is longer than ${MAX_NUMBER_CHARS} characters (${quote(buf.toString('latin1', from, from + MAX_NUMBER_CHARS), 20)})`,
+      `write each ${words.value} as a JSON number such as 12.5`
+    )
+  }
+  cur.pos = to
+  if (numberEnd(buf, from, to) === to) {
+    const value = numberValue(buf, from, to)
+    if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number')
+    return value
+  }
+  const text = buf.toString('latin1', from, to)
   if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity')) return text
   if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
-    throw new InputError({ file, line }, `the ${what} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
   }
   if (text === 'null') {
-    throw new InputError({ file, line }, `the ${what} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
   }
-  if (!JSON_NUMBER.test(text)) throw new InputError({ file, line }, `the ${what} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
-  const value = Number(text)
-  if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${what} ${text} overflows to infinity`, 'write a finite number')
-  return value
+  throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
 }

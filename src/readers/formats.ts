@@ -1,0 +1,417 @@
+import { InputError } from '../errors.js'
+import type { Qrels } from '../model/qrels.js'
+import type { SideRows } from '../model/rows.js'
+import { RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
+import { LZ4_MAGIC } from './binary/lz4-frame.js'
+import { isBeirHeader, readBeirQrels } from './importers/beir.js'
+import { deepevalToRows, looksLikeDeepeval } from './importers/deepeval.js'
+import { isMeasureLine, measureLayout, readMeasureLines, readMeasureRows, type MeasureLayout } from './importers/ir-measures.js'
+import { longColumns, readLongRows } from './importers/long-form.js'
+import { notPerQueryRefusal, notPerQueryShape, refuseNotPerQuery, type NotPerQueryShape } from './importers/not-per-query.js'
+import { readPytrecEvalRows } from './importers/pytrec-eval.js'
+import { looksLikeRagas, RAGAS_COLUMNS } from './importers/ragas.js'
+import { readRanxQrels, readRanxRun } from './importers/ranx.js'
+import { readRanxLz4Qrels, readRanxLz4Run } from './importers/ranx-lz4.js'
+import { columnsOrient, jsonRecordsToRows, readRecordsRows } from './importers/records-rows.js'
+import { refuseUnrecognisedJson, ROWS_JSON_SHAPES, RUN_JSON_SHAPES, wholeJsonDocument } from './importers/unrecognised-json.js'
+import { isObject, readJsonDocument } from './json/document.js'
+import { readJsonlRun } from './jsonl-run.js'
+import { readParquetRun } from './parquet.js'
+import { parquetColumnNames, readParquetRows } from './parquet-long.js'
+import { readPlainRows } from './plain-rows.js'
+import { PARQUET_MAGIC, sniffBraceRun, type Probe } from './probe.js'
+import { forEachCsvMap, forEachJsonlMap, type RecordHandler } from './record-maps.js'
+import type { RowsFormat, RowsOptions } from './rows-input.js'
+import type { BlockCollector } from './run-blocks.js'
+import { readTrecRun } from './trec-run.js'
+import { readTrecQrels } from './trec-qrels.js'
+
+/**
+ * THE format registry: every format the gate and `metrics` read, and every look-alike they refuse by name, one
+ * entry each. Detection (src/readers/detect.ts) asks the entries of the kind being read, **in this order**, and the
+ * first whose `sniff` recognises the file wins (or, with `--input-format`, the first that answers to the name); the
+ * entry's `read` then reads it. Adding a format is one entry here and its reader's file.
+ *
+ * The order is the precedence: magic bytes first, then refusals of shapes that would otherwise be read as something
+ * else, then JSON shapes by their first record or first keys, then text layouts by their header, then the kind's
+ * own format by the file's name, and last its default. Each sniff states its whole condition (not only what tells
+ * it from its neighbours), so reading one entry says when it is chosen.
+ */
+
+/** What is being read. */
+export type FormatKind = 'rows' | 'run' | 'qrels' | 'records'
+
+/** A sniff's verdict: how the file was recognised and the evidence, in a few words for the report. */
+export interface Sniffed {
+  by: 'content' | 'extension' | 'fallback'
+  why: string
+}
+
+/** What a sniff or a `named` condition may return. */
+type Maybe<T> = T | Promise<T>
+
+interface EntryBase {
+  /** Unique within its kind; what the report names (`inputs.formats`). */
+  name: string
+  /** A shape recognised only to be refused with what to export instead (its `read` throws). */
+  refuses?: true
+  /** The `--input-format` names that pick this entry (per-query rows), each when its condition holds. */
+  named?: ReadonlyArray<{ option: RowsFormat; when?: (p: Probe) => Maybe<boolean> }>
+  /** Whether the file is this format when it is not named: the evidence, or undefined. */
+  sniff?: (p: Probe) => Maybe<Sniffed | undefined>
+}
+
+/** A per-query rows format. */
+export interface RowsEntry extends EntryBase {
+  kind: 'rows'
+  read(p: Probe, options: RowsOptions): Maybe<SideRows>
+}
+
+/** A run format: each query's documents into the collector; returns passthrough fields skipped, if any. */
+export interface RunEntry extends EntryBase {
+  kind: 'run'
+  read(p: Probe, collector: BlockCollector): Maybe<ReadonlySet<string> | undefined>
+}
+
+/** A judgments format. */
+export interface QrelsEntry extends EntryBase {
+  kind: 'qrels'
+  read(p: Probe): Maybe<Qrels>
+}
+
+/** A records format (judge anchors and labels, a queries file): every record to `onRecord`, refusals naming `name`. */
+export interface RecordsEntry extends EntryBase {
+  kind: 'records'
+  read(p: Probe, to: { name: string; onRecord: RecordHandler; hint: string }): Maybe<void>
+}
+
+export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry
+
+const content = (why: string): Sniffed => ({ by: 'content', why })
+
+// What the sniffs of JSON rows files share: the first record (an object on the first line) and the first key.
+const brace = (p: Probe): boolean => p.firstChar === '{'
+const text = (p: Probe): boolean => p.firstChar !== '{' && p.firstChar !== '['
+/** A first record that is the gate's own rows (a `query_id`, no `--id-field`): left to the plain reader. */
+const plainRecord = (p: Probe): boolean => p.firstRecord !== undefined && p.firstRecordKeys.includes('query_id') && p.idField === undefined
+/** Every value of the first record an object: `{query_id: {measure: value}}` on one line. */
+const nestedRecord = (p: Probe): boolean => p.firstRecordKeys.length > 0 && p.firstRecordKeys.every((k) => isObject(p.firstRecord?.[k]))
+/** No object on the first line and the first key not one that decides alone: a document over several lines. */
+const openDocument = (p: Probe): boolean => brace(p) && p.firstRecord === undefined && p.firstKey !== 'query_id' && p.firstKey !== 'testRunData'
+/** A document whose first line is `{` alone (pretty-printed), not a nested object: parsed whole to tell what it is. */
+const loneBrace = (p: Probe): boolean => openDocument(p) && p.firstValueStart !== '{' && p.firstLine.text.trim() === '{'
+/** The whole JSON document, parsed once (strictly) for detection and reader alike; `what` names it in a refusal. */
+const jsonDocument = (p: Probe, what: string): Promise<unknown> => p.memo('document', () => readJsonDocument(p.file, what))
+/** A Parquet file's column names, from its checked footer. */
+const parquetColumns = (p: Probe): Promise<string[]> => p.memo('parquet-columns', () => parquetColumnNames(p.file))
+/** A Parquet table whose columns are long form's (the rules' metrics decide between `value` and a metric). */
+const longParquet = async (p: Probe): Promise<boolean> => p.startsWith(PARQUET_MAGIC) && longColumns(await parquetColumns(p), p.metricFields, p.idField) !== undefined
+/** A file starting `[`: the whole array. */
+const arrayDocument = async (p: Probe): Promise<unknown[] | undefined> => {
+  if (p.firstChar !== '[') return undefined
+  const doc = await jsonDocument(p, 'JSON array of records')
+  return Array.isArray(doc) ? doc : undefined
+}
+/** Every line of a measure listing: its layout is told from all of them. */
+const measureLines = (p: Probe) => p.memo('measure-lines', () => readMeasureLines(p.file))
+/** A three-column measure listing (not named .csv) whose query column is the one `layout` puts it in. */
+const listing = async (p: Probe, layout: MeasureLayout): Promise<Sniffed | undefined> => {
+  if (!text(p) || p.named('csv') || p.firstLine.text === '' || !isMeasureLine(p.firstLine.text)) return undefined
+  if (measureLayout(await measureLines(p), p.file) !== layout) return undefined
+  return content(`three whitespace-separated columns, the ${layout === 'ir_measures' ? 'query id' : 'measure name'} first`)
+}
+/** One of the aggregate-only JSON shapes, from the first keys. */
+const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) => (brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined)
+
+const ROWS: RowsEntry[] = [
+  {
+    kind: 'rows',
+    name: 'parquet-long',
+    named: [
+      { option: 'long', when: (p) => p.startsWith(PARQUET_MAGIC) },
+      { option: 'parquet', when: longParquet }
+    ],
+    sniff: async (p) => ((await longParquet(p)) ? content('PAR1, with query id, measure and value columns') : undefined),
+    read: (p, o) => readParquetRows(p.file, { ...o, long: o.format === 'long' })
+  },
+  {
+    kind: 'rows',
+    name: 'parquet',
+    named: [{ option: 'parquet' }],
+    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    read: async (p, o) => {
+      if (!p.startsWith(PARQUET_MAGIC)) throw new InputError({ file: p.file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in')
+      return readParquetRows(p.file, { ...o, long: false })
+    }
+  },
+  {
+    kind: 'rows',
+    name: 'lz4',
+    refuses: true,
+    sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+    read: (p) => {
+      throw new InputError({ file: p.file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS)
+    }
+  },
+  ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): RowsEntry => ({
+    kind: 'rows',
+    name: shape,
+    refuses: true,
+    sniff: notPerQuery(shape),
+    read: (p) => {
+      throw notPerQueryRefusal(p.file, p.head, shape)
+    }
+  })),
+  {
+    kind: 'rows',
+    name: 'deepeval',
+    named: [{ option: 'deepeval' }],
+    sniff: async (p) => {
+      if (p.firstRecord !== undefined && brace(p)) return looksLikeDeepeval(p.firstRecord) ? content('"testCases" / "test_results" with "metricsData"') : undefined
+      if (brace(p) && p.firstKey === 'testRunData') return content('its first key is "testRunData" (.deepeval/.latest_test_run.json)')
+      if (loneBrace(p)) return looksLikeDeepeval(await jsonDocument(p, 'JSON document')) ? content('a JSON document with "testCases" / "test_results"') : undefined
+      const array = await arrayDocument(p)
+      return array !== undefined && looksLikeDeepeval(array) ? content('a JSON array of test cases with "metricsData"') : undefined
+    },
+    read: async (p, o) => deepevalToRows(await jsonDocument(p, 'deepeval results file'), p.file, o.metricFields, o.idField)
+  },
+  {
+    kind: 'rows',
+    name: 'long-jsonl',
+    named: [{ option: 'long', when: brace }],
+    sniff: (p) => (brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined ? content('its first record has query id, measure and value keys') : undefined),
+    read: (p, o) => readLongRows(p.file, 'jsonl', o)
+  },
+  {
+    kind: 'rows',
+    name: 'columns-orient',
+    refuses: true,
+    sniff: async (p) => {
+      if (brace(p) && p.firstRecord !== undefined) return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys) ? content('ragas columns of objects') : undefined
+      if (openDocument(p) && p.firstValueStart === '{') return RAGAS_COLUMNS.has(p.firstKey ?? '') ? content('a ragas column of objects first') : undefined
+      if (!loneBrace(p)) return undefined
+      const doc = await jsonDocument(p, 'JSON document')
+      return isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)) ? content('a JSON object keyed by ragas columns') : undefined
+    },
+    read: (p) => {
+      throw columnsOrient(p.file)
+    }
+  },
+  {
+    kind: 'rows',
+    name: 'pytrec_eval',
+    named: [{ option: 'pytrec_eval' }],
+    sniff: (p) => {
+      if (brace(p) && p.firstRecord !== undefined) return !plainRecord(p) && nestedRecord(p) ? content('{query_id: {measure: value}} on its first line') : undefined
+      return openDocument(p) && p.firstValueStart === '{' ? content('an object of objects') : undefined
+    },
+    read: (p, o) => {
+      refuseNotPerQuery(p.file, p.head)
+      return readPytrecEvalRows(p.file, o.metricFields)
+    }
+  },
+  {
+    kind: 'rows',
+    name: 'json-records',
+    named: [{ option: 'ragas', when: (p) => p.firstChar === '[' }],
+    sniff: async (p) => {
+      const array = await arrayDocument(p)
+      if (array === undefined || looksLikeDeepeval(array) || (array.length > 0 && !isObject(array[0]))) return undefined
+      return content('a JSON array of objects')
+    },
+    read: async (p, o) => jsonRecordsToRows(await jsonDocument(p, 'per-sample export'), p.file, o)
+  },
+  {
+    kind: 'rows',
+    name: 'jsonl-records',
+    named: [
+      { option: 'ragas', when: brace },
+      { option: 'jsonl', when: (p) => p.idField !== undefined }
+    ],
+    sniff: (p) => {
+      if (!brace(p) || p.firstRecord === undefined || plainRecord(p) || nestedRecord(p)) return undefined
+      if (looksLikeRagas(p.firstRecordKeys)) return content('ragas columns in its first record')
+      return p.idField !== undefined ? content('a JSON object per line, with --id-field') : undefined
+    },
+    read: (p, o) => readRecordsRows(p.file, 'jsonl', o)
+  },
+  {
+    kind: 'rows',
+    name: 'json-document',
+    refuses: true,
+    sniff: async (p) => {
+      if (p.firstChar === '[') {
+        const array = await arrayDocument(p)
+        return array !== undefined && array.length > 0 && !isObject(array[0]) ? content('a JSON array of non-objects') : undefined
+      }
+      if (!brace(p) || p.firstRecord !== undefined) return undefined
+      if (loneBrace(p)) {
+        await jsonDocument(p, 'JSON document')
+        return content('one JSON document over several lines')
+      }
+      if (openDocument(p) && p.firstValueStart === '{') return undefined
+      if (p.firstKey === 'testRunData') return undefined
+      return (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined
+    },
+    read: async (p) => {
+      const value = p.firstChar === '[' || loneBrace(p) ? await jsonDocument(p, 'JSON document') : (await wholeJsonDocument(p))?.value
+      return refuseUnrecognisedJson(p.file, value, ROWS_JSON_SHAPES)
+    }
+  },
+  {
+    kind: 'rows',
+    name: 'long-tsv',
+    named: [{ option: 'long', when: (p) => p.named('tsv') || p.firstLine.text.includes('\t') }],
+    sniff: (p) => (text(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined ? content('a tab-separated header with query id, measure and value') : undefined),
+    read: (p, o) => readLongRows(p.file, 'tsv', o)
+  },
+  {
+    kind: 'rows',
+    name: 'long-csv',
+    named: [{ option: 'long' }],
+    sniff: (p) => (text(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined ? content('a .csv header with query id, measure and value') : undefined),
+    read: (p, o) => readLongRows(p.file, 'csv', o)
+  },
+  {
+    kind: 'rows',
+    name: 'csv-records',
+    named: [{ option: 'ragas' }, { option: 'csv', when: (p) => p.idField !== undefined }],
+    sniff: (p) => {
+      if (!text(p) || !p.named('csv')) return undefined
+      const header = p.csvHeader
+      if (p.idField !== undefined) return content('a .csv file, with --id-field')
+      if (header[0] === '') return content("a .csv header whose first name is empty (pandas' index)")
+      return !header.includes('query_id') && looksLikeRagas(header) ? content('a .csv header with ragas columns') : undefined
+    },
+    read: (p, o) => readRecordsRows(p.file, 'csv', o)
+  },
+  {
+    kind: 'rows',
+    name: 'ir_measures',
+    named: [{ option: 'ir_measures' }],
+    sniff: (p) => listing(p, 'ir_measures'),
+    read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'ir_measures', o.format === undefined ? await measureLines(p) : undefined)
+  },
+  {
+    kind: 'rows',
+    name: 'trec_eval',
+    named: [{ option: 'trec_eval' }],
+    sniff: (p) => listing(p, 'trec_eval'),
+    read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'trec_eval', o.format === undefined ? await measureLines(p) : undefined)
+  },
+  {
+    kind: 'rows',
+    name: 'csv',
+    named: [{ option: 'csv' }],
+    sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+    read: (p, o) => readPlainRows(p.file, 'csv', o)
+  },
+  {
+    kind: 'rows',
+    name: 'jsonl',
+    named: [{ option: 'jsonl' }],
+    sniff: (p) => (plainRecord(p) ? content('its first line is a JSON object with "query_id"') : { by: 'fallback', why: 'no other rows format matched' }),
+    read: (p, o) => readPlainRows(p.file, 'jsonl', o)
+  }
+]
+
+const RUNS: RunEntry[] = [
+  {
+    kind: 'run',
+    name: 'parquet',
+    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    read: (p, collector) => readParquetRun(p.file, collector).then(() => undefined)
+  },
+  {
+    kind: 'run',
+    name: 'lz4',
+    sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+    read: (p, collector) => readRanxLz4Run(p.file, collector).then(() => undefined)
+  },
+  {
+    kind: 'run',
+    name: 'json-document',
+    refuses: true,
+    sniff: async (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined),
+    read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
+  },
+  {
+    kind: 'run',
+    name: 'jsonl',
+    sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined),
+    read: (p, collector) => readJsonlRun(p.file, collector)
+  },
+  {
+    kind: 'run',
+    name: 'json',
+    sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined),
+    read: (p, collector) => {
+      readRanxRun(p.file, collector)
+      return undefined
+    }
+  },
+  {
+    kind: 'run',
+    name: 'trec',
+    sniff: () => ({ by: 'fallback', why: 'not Parquet, LZ4 or JSON' }),
+    read: (p, collector) => readTrecRun(p.file, collector).then(() => undefined)
+  }
+]
+
+const QRELS: QrelsEntry[] = [
+  {
+    kind: 'qrels',
+    name: 'lz4',
+    sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+    read: (p) => readRanxLz4Qrels(p.file)
+  },
+  {
+    kind: 'qrels',
+    name: 'parquet',
+    refuses: true,
+    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    read: (p) => {
+      throw new InputError(
+        { file: p.file },
+        'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file',
+        'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")'
+      )
+    }
+  },
+  {
+    kind: 'qrels',
+    name: 'json',
+    sniff: (p) => (brace(p) ? content('it starts with {') : undefined),
+    read: (p) => readRanxQrels(p.file)
+  },
+  {
+    kind: 'qrels',
+    name: 'beir',
+    sniff: (p) => (isBeirHeader(p.firstLine.text) ? content('a three-column tab-separated header') : undefined),
+    read: (p) => readBeirQrels(p.file)
+  },
+  {
+    kind: 'qrels',
+    name: 'trec',
+    sniff: () => ({ by: 'fallback', why: 'not LZ4, JSON or BEIR' }),
+    read: (p) => readTrecQrels(p.file)
+  }
+]
+
+const RECORDS: RecordsEntry[] = [
+  {
+    kind: 'records',
+    name: 'csv',
+    sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+    read: (p, to) => forEachCsvMap(p.file, to.name, to.onRecord)
+  },
+  {
+    kind: 'records',
+    name: 'jsonl',
+    sniff: () => ({ by: 'fallback', why: 'not named .csv' }),
+    read: (p, to) => forEachJsonlMap(p.file, to.name, to.onRecord, to.hint)
+  }
+]
+
+/** Every format, by kind, in precedence order within each kind. */
+export const FORMATS: readonly FormatEntry[] = [...ROWS, ...RUNS, ...QRELS, ...RECORDS]
