@@ -1,13 +1,12 @@
 /**
  * The golden report scenarios shared by golden.test.ts (in this process, the fast loop) and
  * golden-environments.slow.test.ts (another process, time zone and locale, Node 24): the CLI arguments of each
- * scenario and the committed files its reports must equal byte for byte.
+ * scenario and the committed files (in __tests__/golden/, ../golden.ts) its reports must equal byte for byte.
  */
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { readGolden } from '../golden.js'
 
 export const root = path.resolve(import.meta.dirname, '../..')
-export const goldenDir = path.join(import.meta.dirname, 'golden')
 
 /** Scenarios: rules and inputs as relative paths (the reports name them), run from the repository root. */
 export const SCENARIOS = {
@@ -26,6 +25,6 @@ export interface Output {
 
 /** The committed golden output of a scenario. */
 export function golden(name: Scenario): Output {
-  const read = (ext: string) => readFileSync(path.join(goldenDir, `${name}.${ext}`), 'utf8')
+  const read = (ext: string) => readGolden(`${name}.${ext}`)
   return { code: Number(read('code').trim()), json: read('json'), markdown: read('md') }
 }
