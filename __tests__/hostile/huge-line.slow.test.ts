@@ -55,23 +55,33 @@ large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
       ]
       for (const [what, args, where] of runs) {
         const start = Date.now()
-        const r = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))', cliJs, ...args], {
-          cwd: dir,
-          encoding: 'utf8',
-          timeout: 60000
-        })
+        const r = spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'data:text/javascript,process.on("exit",()=>{const m=process.memoryUsage();process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+" heap "+(m.heapTotal>>20)+" MB, external "+(m.external>>20)+" MB, array buffers "+(m.arrayBuffers>>20)+" MB at exit\\n")})',
+            cliJs,
+            ...args
+          ],
+          {
+            cwd: dir,
+            encoding: 'utf8',
+            timeout: 60000
+          }
+        )
         const ms = Date.now() - start
         const rssMb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1]) / 1024
-        const message = r.stderr.replace(/MAXRSS_KB=\d+\n/, '')
+        const memory = /MAXRSS_KB=\d+ (.*)\n/.exec(r.stderr)?.[1] ?? ''
+        const message = r.stderr.replace(/MAXRSS_KB=.*\n/, '')
         try {
           expect(r.status).toBe(2)
           expect(message).toContain(`${where}: line is longer than ${MAX_LINE_BYTES} bytes`)
           expect(message).not.toMatch(/\n\s+at /)
           expect(rssMb).toBeLessThan(RSS_LIMIT_MB)
         } catch (error) {
-          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS, ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`, { cause: error })
+          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS (${memory}), ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`, { cause: error })
         }
-        process.stdout.write(`huge line, ${what}: refused in ${ms} ms, peak RSS ${rssMb.toFixed(0)} MB\n`)
+        process.stdout.write(`huge line, ${what}: refused in ${ms} ms, peak RSS ${rssMb.toFixed(0)} MB (${memory})\n`)
       }
     } finally {
       rmSync(dir, { recursive: true, force: true })
