@@ -52,10 +52,8 @@ const ALLOWED = new Map<string, string>([
   ['stats/kappa.ts kappaWeighted', PENDING],
   ['stats/randomization.ts signFlipTest', PENDING],
   ['stats/randomization.ts nibbleTable', PENDING],
-  ['stats/seeds.ts sideColumns', PENDING],
   ['readers/aggregates.ts checkShard', PENDING],
   ['readers/aggregates.ts mergeMoments', PENDING],
-  ['stats/engine-queries.ts regressionsPast', PENDING],
   ['stats/poisson.ts poissonJob', PENDING],
   ['stats/randomization.ts signFlipPlan', PENDING],
   ['stats/randomization.ts absGroupsOf', PENDING]
