@@ -48,8 +48,6 @@ const ALLOWED = new Map<string, string>([
   ['stats/compare.ts mixOf', PENDING],
   ['stats/design.ts buildDesign', PENDING],
   ['stats/histogram-bootstrap.ts histogramPlan', PENDING],
-  ['stats/judge-agreement.ts sliceAgreement', PENDING],
-  ['stats/kappa.ts kappaWeighted', PENDING],
   ['stats/randomization.ts signFlipTest', PENDING],
   ['stats/randomization.ts nibbleTable', PENDING],
   ['readers/aggregates.ts checkShard', PENDING],

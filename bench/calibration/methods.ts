@@ -5,7 +5,7 @@ import { tInterval } from '../../src/stats/linear.js'
 import { blockState, xoshiro128ss } from '../../src/stats/rng.js'
 import { normalQuantile, tQuantile } from '../../src/stats/special.js'
 import { seedInterval } from '../../src/stats/seed-interval.js'
-import { kappaWeighted, weightMatrix } from '../../src/stats/kappa.js'
+import { kappaWeighted, kappaWeighting } from '../../src/stats/kappa.js'
 import { quantileSorted } from '../../src/util/quantile.js'
 import type { StatisticsRules } from '../../src/config/types.js'
 import type { PairedTable } from '../../src/align/pair.js'
@@ -191,9 +191,7 @@ export function kappaBootstrap(
   stream: string,
   confidence = 0.95
 ): { baseline: [number, number] | null; drift: [number, number] | null } {
-  const w = weightMatrix(k, 'none')
-  const rows = new Float64Array(k)
-  const cols = new Float64Array(k)
+  const weighting = kappaWeighting(k, 'none')
   const tb = new Float64Array(k * k)
   const tc = new Float64Array(k * k)
   const next = xoshiro128ss(blockState('calibration', `${stream}\u0000kappa`, 0))
@@ -208,8 +206,8 @@ export function kappaBootstrap(
       tb[h * k + b]++
       tc[h * k + c]++
     }
-    const kb = kappaWeighted(tb, k, w, rows, cols).kappa
-    const kc = kappaWeighted(tc, k, w, rows, cols).kappa
+    const kb = kappaWeighted(tb, weighting).kappa
+    const kc = kappaWeighted(tc, weighting).kappa
     if (kb !== null) base.push(kb)
     if (kb !== null && kc !== null) drift.push(kc - kb)
   }
