@@ -45,8 +45,6 @@ const ALLOWED = new Map<string, string>([
   ['readers/rows.ts readCsv', PENDING],
   ['stats/bootstrap.ts bootstrapDistribution', PENDING],
   ['stats/bootstrap.ts bootstrapPlan', PENDING],
-  ['stats/compare.ts mixOf', PENDING],
-  ['stats/design.ts buildDesign', PENDING],
   ['stats/histogram-bootstrap.ts histogramPlan', PENDING],
   ['stats/randomization.ts signFlipTest', PENDING],
   ['stats/randomization.ts nibbleTable', PENDING],

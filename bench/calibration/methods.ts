@@ -34,7 +34,7 @@ const STATS: StatisticsRules = {
 export function designFor(diff: Float64Array, labels?: string[]): Design {
   const table = { attrs: new Map(labels ? [['cluster', labels]] : []) } as unknown as PairedTable
   const members = Int32Array.from({ length: diff.length }, (_, i) => i)
-  return buildDesign(table, members, [diff], labels ? { ...STATS, cluster: 'cluster' } : STATS)
+  return buildDesign(table, members, [diff], { statistics: labels ? { ...STATS, cluster: 'cluster' } : STATS })
 }
 
 /** Percentile and BCa bootstrap intervals from the gate's own resampling kernels (seeded per simulation). */

@@ -51,7 +51,7 @@ export function runPoissonCell(cell: Cell, simulations: number, resamples: numbe
   for (let s = 0; s < simulations; s++) {
     const { d, clusters } = simulate(cell, seed, s)
     const table = { attrs: new Map([['cluster', clusters]]) } as unknown as Parameters<typeof buildDesign>[0]
-    const design = buildDesign(table, members, [d], statistics)
+    const design = buildDesign(table, members, [d], { statistics })
     // Units in design order: the clusters sorted by name, or the queries in order (their ids differ by simulation).
     const ids = clustered ? [...new Set(clusters)].sort() : Array.from({ length: cell.queries }, (_, i) => `sim${s}/q${i}`)
     const poisson = poissonDistribution(design, ids, resamples, `${seed}/${s}`)
