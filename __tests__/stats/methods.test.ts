@@ -76,7 +76,7 @@ describe('BCa interval', () => {
       1.4034, 0.5599, 3.1322, -0.3309, 1.3759, -0.7467, -0.7574, -0.7727, -0.7462, -0.3561, -0.7391, 0.7495, -0.768, -0.3026, -0.5886, 0.0409, -0.7718, -0.2495, 2.0886, 0.3206, -0.4292, 0.7995, -0.0955
     ]
     const design = designOf([Y])
-    const sorted = bootstrapDistribution(design, 20000, '1', 'all')[0]
+    const sorted = bootstrapDistribution(design, { resamples: 20000, seed: '1', stream: 'all' })[0]
     const r = bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), 0.95)
     expect(r.method).toBe('bca')
     close(r.ci[0], 0.09984959016600975, 0.015)
@@ -87,7 +87,7 @@ describe('BCa interval', () => {
   })
   it('says so instead of returning NaN when every difference is 0 (hit@k without change)', () => {
     const design = designOf([new Array(200).fill(0)])
-    const sorted = bootstrapDistribution(design, 1000, '1', 'all')[0]
+    const sorted = bootstrapDistribution(design, { resamples: 1000, seed: '1', stream: 'all' })[0]
     const r = bcaInterval(sorted, 0, acceleration(design, 0), 0.95)
     expect(r.ci).toEqual([0, 0])
     expect(r.method).toBe('percentile')
@@ -99,7 +99,7 @@ describe('BCa interval', () => {
     d[77] = -1
     d[150] = 1
     const design = designOf([d])
-    const sorted = bootstrapDistribution(design, 2000, '1', 'all')[0]
+    const sorted = bootstrapDistribution(design, { resamples: 2000, seed: '1', stream: 'all' })[0]
     const r = bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), 0.95)
     expect(r.ci.every(Number.isFinite)).toBe(true)
     expect(r.ci[0]).toBeLessThanOrEqual(r.ci[1])

@@ -39,7 +39,7 @@ export function designFor(diff: Float64Array, labels?: string[]): Design {
 
 /** Percentile and BCa bootstrap intervals from the gate's own resampling kernels (seeded per simulation). */
 export function bootstrapIntervals(design: Design, resamples: number, stream: string, confidence = 0.95): { percentile: [number, number]; bca: [number, number] } {
-  const sorted = bootstrapDistribution(design, resamples, 'calibration', stream)[0]
+  const sorted = bootstrapDistribution(design, { resamples, seed: 'calibration', stream })[0]
   return { percentile: percentileInterval(sorted, confidence), bca: bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), confidence).ci }
 }
 

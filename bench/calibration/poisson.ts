@@ -58,7 +58,7 @@ export function runPoissonCell(cell: Cell, simulations: number, resamples: numbe
     const intervals = new Map<PoissonMethod, [number, number]>([
       ['poisson percentile', percentileInterval(poisson, confidence)],
       ['poisson bca', bcaInterval(poisson, estimate(design, 0), acceleration(design, 0), confidence).ci],
-      ['multinomial percentile', percentileInterval(bootstrapDistribution(design, resamples, seed, `sim${s}`)[0], confidence)]
+      ['multinomial percentile', percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)]
     ])
     for (const m of methods) {
       const [lo, hi] = intervals.get(m) as [number, number]

@@ -74,7 +74,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
     return {
       law,
       units,
-      bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, resamples, seed, stream, scratch), laws: new Array<ColumnLaw>(design.k).fill('multinomial') }),
+      bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, { resamples, seed, stream, scratch }), laws: new Array<ColumnLaw>(design.k).fill('multinomial') }),
       flips: (design, _members, stream) => signFlipPlan(design, permutations, seed, stream)
     }
   }
@@ -107,7 +107,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
           return poissonJob(design, columns, keys, keyed.weights, resamples, out)
         }
       }
-      return { plan: bootstrapPlan(design, resamples, seed, stream, scratch, draw), laws }
+      return { plan: bootstrapPlan(design, { resamples, seed, stream, scratch, draw }), laws }
     },
     flips(design, members, stream) {
       const flips: FlipDraw = {
