@@ -75,7 +75,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
       law,
       units,
       bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, { resamples, seed, stream, scratch }), laws: new Array<ColumnLaw>(design.k).fill('multinomial') }),
-      flips: (design, _members, stream) => signFlipPlan(design, permutations, seed, stream)
+      flips: (design, _members, stream) => signFlipPlan(design, { permutations, seed, stream })
     }
   }
   const keyed = seedKeys(seed)
@@ -114,7 +114,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
         byCounts: (c) => few(design, c),
         job: (input) => hashFlipJob({ ...input, keys: unitKeys(design, members), seed: keyed.signs, permutations })
       }
-      return signFlipPlan(design, permutations, seed, stream, flips)
+      return signFlipPlan(design, { permutations, seed, stream, flips })
     }
   }
 }
