@@ -26,7 +26,7 @@ export interface PoissonCellResult {
 /** The Poisson resamples of column 0 of a design whose units are named `ids`, sorted ascending. */
 export function poissonDistribution(design: Design, ids: readonly string[], resamples: number, seed: string): Float64Array {
   const out = new Float64Array(resamples)
-  SYNC_RUNNER.run([poissonJob(design, [0], keysOf(ids), seedKeys(seed).weights, resamples, out)])
+  SYNC_RUNNER.run([poissonJob({ design, columns: [0], keys: keysOf(ids), seed: seedKeys(seed).weights, resamples, out })])
   return out.sort()
 }
 

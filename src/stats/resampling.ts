@@ -104,7 +104,7 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
         job(columns, out) {
           for (const c of columns) laws[c] = 'poisson'
           keys ??= unitKeys(design, members)
-          return poissonJob(design, columns, keys, keyed.weights, resamples, out)
+          return poissonJob({ design, columns, keys, seed: keyed.weights, resamples, out })
         }
       }
       return { plan: bootstrapPlan(design, { resamples, seed, stream, scratch, draw }), laws }
