@@ -2884,9 +2884,10 @@ function sliceValues(table, stats, attr, filters) {
     return stats.valuesOf ? stats.valuesOf(attr, filters) : valuesOf(table, attr, stats.members(filters));
 }
 /** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
-function regressionsPast(stats, check, filters, sign, threshold) {
+function regressionsPast(stats, check, filters, line) {
     if (stats.regressionCount)
         return stats.regressionCount(check, filters);
+    const { sign, threshold } = line;
     const d = stats.differences(check.metric);
     let count = 0;
     let nonFinite = 0;
@@ -5081,7 +5082,8 @@ const byCode$1 = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
  * order, so the design depends on nothing but the data.
  */
-function buildDesign(table, members, columns, statistics, subsetLabel = 'all queries', rulesFile) {
+function buildDesign(table, members, columns, options) {
+    const { statistics, label: subsetLabel = 'all queries', rulesFile } = options;
     const k = columns.length;
     const m = members.length;
     const weights = statistics.weights;
@@ -5262,7 +5264,7 @@ function candidateLevels(table, rules) {
     return (metric, filters, members, confidence) => {
         const column = table.metrics.get(metric).cand;
         const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
-        const design = buildDesign(table, members, [column], rules.statistics, label, rules.source.file);
+        const design = buildDesign(table, members, [column], { statistics: rules.statistics, label, rulesFile: rules.source.file });
         const mean = estimate(design, 0);
         const t = tInterval(design, 0, confidence);
         return { mean, ci: t === null ? null : t.ci, confidence, method: 't', df: t === null ? null : t.df };
@@ -5373,7 +5375,7 @@ function evaluateUnit(rule, metric, filters, context) {
     if (comparison.n === 0)
         return unit('fail', 'no_queries');
     if (kind.type === 'max_regressions') {
-        const { count, nonFinite } = regressionsPast(stats, rule, filters, sign, kind.threshold);
+        const { count, nonFinite } = regressionsPast(stats, rule, filters, { sign, threshold: kind.threshold });
         const n = comparison.n;
         const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x) => x !== undefined);
         const limit = minOf(limits);
@@ -6869,12 +6871,13 @@ const COUNTS_PER_GROUP = 32;
  * per stratum, as conditional binomials ({@link COUNTS_PER_GROUP}). A design with one unit per stratum has
  * a single possible resample: no drawing at all, one value per column.
  *
- * `scratch` (at least columns x resamples long), when given, receives the resamples instead of a new array:
+ * `options.scratch` (at least columns x resamples long), when given, receives the resamples instead of a new array:
  * a caller drawing thousands of subsets one after the other reuses one buffer rather than leaving the
  * garbage collector 400 KB per subset (5 metrics x 10,000). The columns returned are then views of it,
  * valid until it is written again.
  */
-function bootstrapPlan(design, resamples, seed, stream, scratch, draw) {
+function bootstrapPlan(design, options) {
+    const { resamples, seed, stream, scratch, draw } = options;
     const { k } = design;
     if (design.units === 0)
         return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)));
@@ -7145,7 +7148,8 @@ const POISSON_WIDTH = 6;
  * weights are all 0 in a resample (probability e^-units: a stratum of one unit, 37 % of the time) contributes its
  * observed estimate, which is what every multinomial resample of a one-unit stratum gives.
  */
-function poissonJob(design, columns, keys, seed, resamples, out) {
+function poissonJob(input) {
+    const { design, columns, keys, seed, resamples, out } = input;
     const { k, units, values } = design;
     const width = columns.length;
     const vs = [];
@@ -7351,9 +7355,11 @@ const { abs } = Math;
 /** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says. */
 const EXACT_UNITS = 20;
 /** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
-function signFlipPlan(design, permutations, seed, stream, flips) {
+function signFlipPlan(design, options) {
+    const { permutations, seed, stream, flips } = options;
     const { k, units } = design;
-    const y = contributions(design);
+    const contribution = contributions(design);
+    const { y } = contribution;
     const observed = new Float64Array(k);
     const tol = new Float64Array(k);
     for (let c = 0; c < k; c++) {
@@ -7393,7 +7399,7 @@ function signFlipPlan(design, permutations, seed, stream, flips) {
     const byCounts = [];
     const grouped = [];
     for (let c = 0; c < k; c++) {
-        const g = absGroupsOf(y, k, c, units, Math.floor(FLIP_COST * groups));
+        const g = absGroupsOf(contribution, c, Math.floor(FLIP_COST * groups));
         if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups && (flips?.byCounts(c) ?? true)) {
             byCounts.push(c);
             grouped.push(g);
@@ -7410,7 +7416,7 @@ function signFlipPlan(design, permutations, seed, stream, flips) {
     else if (byFlip.length > 0) {
         const kf = byFlip.length;
         const tables = new Float64Array(kf * groups * 16);
-        byFlip.forEach((c, i) => nibbleTable(y, k, c, units, groups, tables.subarray(i * groups * 16, (i + 1) * groups * 16)));
+        byFlip.forEach((c, i) => nibbleTable(contribution, c, tables.subarray(i * groups * 16, (i + 1) * groups * 16)));
         flipJob = {
             kind: 'flip',
             units: blocks,
@@ -7494,7 +7500,8 @@ function countsCost(multiplicity) {
  * Null too once there are more than `cap` distinct values: every distinct value costs at least one unit of
  * {@link countsCost}, so such a column is flipped, and listing 10^6 values cost 100 MB at 10^6 queries.
  */
-function absGroupsOf(y, k, c, units, cap) {
+function absGroupsOf(contribution, c, cap) {
+    const { y, k, units } = contribution;
     // The first 8 · cap units already holding more than cap distinct |y|: no need to sort them all to know.
     const look = Math.min(units, 8 * cap + 8);
     if (look > cap) {
@@ -7534,7 +7541,7 @@ function absGroupsOf(y, k, c, units, cap) {
 }
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
 function contributions(design) {
-    const { k, values } = design;
+    const { k, units, values } = design;
     const y = workerArray(values.length);
     for (const s of design.strata) {
         const f = s.weight / denominator(design, s);
@@ -7542,10 +7549,15 @@ function contributions(design) {
             for (let c = 0; c < k; c++)
                 y[u * k + c] = f * values[u * k + c];
     }
-    return y;
+    return { y, k, units };
 }
-/** table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c (absent units count 0). */
-function nibbleTable(y, k, c, units, groups, table) {
+/**
+ * table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c and every group g of
+ * four units (absent units count 0); `table` holds ceil(units / 4) x 16 sums.
+ */
+function nibbleTable(contribution, c, table) {
+    const { y, k, units } = contribution;
+    const groups = Math.ceil(units / 4);
     for (let g = 0; g < groups; g++) {
         for (let mask = 0; mask < 16; mask++) {
             let s = 0;
@@ -7591,8 +7603,8 @@ function createResampling(table, statistics) {
         return {
             law,
             units,
-            bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, resamples, seed, stream, scratch), laws: new Array(design.k).fill('multinomial') }),
-            flips: (design, _members, stream) => signFlipPlan(design, permutations, seed, stream)
+            bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, { resamples, seed, stream, scratch }), laws: new Array(design.k).fill('multinomial') }),
+            flips: (design, _members, stream) => signFlipPlan(design, { permutations, seed, stream })
         };
     }
     const keyed = seedKeys(seed);
@@ -7624,17 +7636,17 @@ function createResampling(table, statistics) {
                     for (const c of columns)
                         laws[c] = 'poisson';
                     keys ??= unitKeys(design, members);
-                    return poissonJob(design, columns, keys, keyed.weights, resamples, out);
+                    return poissonJob({ design, columns, keys, seed: keyed.weights, resamples, out });
                 }
             };
-            return { plan: bootstrapPlan(design, resamples, seed, stream, scratch, draw), laws };
+            return { plan: bootstrapPlan(design, { resamples, seed, stream, scratch, draw }), laws };
         },
         flips(design, members, stream) {
             const flips = {
                 byCounts: (c) => few(design, c),
                 job: (input) => hashFlipJob({ ...input, keys: unitKeys(design, members), seed: keyed.signs, permutations })
             };
-            return signFlipPlan(design, permutations, seed, stream, flips);
+            return signFlipPlan(design, { permutations, seed, stream, flips });
         }
     };
 }
@@ -8216,12 +8228,13 @@ function createStats(table, rules, options = {}) {
         if (!s) {
             const idx = members(filters);
             const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
-            const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file);
+            const under = { statistics, label, rulesFile: rules.source.file };
+            const design = buildDesign(table, idx, diffColumns, under);
             const boot = bootstrap ? plan(design, idx, key) : null;
             const flip = resampling.flips(design, idx, `${key}\u0000flip`);
             // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
             runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs]);
-            s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, statistics, label, rules.source.file)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null };
+            s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, under)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null };
             if (boot)
                 fill(s, keep(key, design, boot.plan.finish()));
             subsetCache.set(key, s);
@@ -8344,7 +8357,7 @@ function createStats(table, rules, options = {}) {
             se,
             df,
             clusters: design.clusters,
-            mix: statistics.weights ? mixOf$1(statistics.weights.by, design, levels, col, metricNames.length) : null,
+            mix: statistics.weights ? mixOf$1(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length)) : null,
             notes
         };
     }
@@ -8357,14 +8370,17 @@ function levelEstimates(levels) {
     const shares = levels.strata.map((s) => s.observedShare);
     return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) };
 }
-function mixOf$1(by, design, levels, col, k) {
+/** Both sides' levels of metric `col` (of `k`) under the observed mix (the levels design: [baselines..., candidates...]). */
+function observedLevels(levels, col, k) {
+    return { baseline: levels.observed[col], candidate: levels.observed[k + col] };
+}
+/** The mix of a weighted comparison: the strata of column `col`'s design, and the comparison under the observed mix. */
+function mixOf$1(by, design, col, levels) {
     const observed = design.strata.map((s) => s.observedShare);
-    const baseline = levels.observed[col];
-    const candidate = levels.observed[k + col];
     return {
         by,
         strata: design.strata.map((s) => ({ value: s.value, queries: s.queries, observed: s.observedShare, target: s.weight })),
-        observed: { baseline, candidate, delta: estimate(design, col, observed) }
+        observed: { baseline: levels.baseline, candidate: levels.candidate, delta: estimate(design, col, observed) }
     };
 }
 /**
@@ -20062,11 +20078,13 @@ function weightMatrix(k, weights) {
             w[i * k + j] = agreementWeight(i, j, k, weights);
     return w;
 }
-/**
- * {@link kappaOfTable} with the weights from {@link weightMatrix} and two scratch arrays of length k (the
- * bootstrap calls it once per resample and allocates nothing).
- */
-function kappaWeighted(counts, k, w, rows, cols) {
+/** The {@link KappaWeighting} of a scale of k labels under `weights`. */
+function kappaWeighting(k, weights) {
+    return { k, w: weightMatrix(k, weights), rows: new Float64Array(k), cols: new Float64Array(k) };
+}
+/** {@link kappaOfTable} under a {@link KappaWeighting} (its scratch arrays are overwritten). */
+function kappaWeighted(counts, weighting) {
+    const { k, w, rows, cols } = weighting;
     rows.fill(0);
     cols.fill(0);
     let n = 0;
@@ -20144,14 +20162,13 @@ function cellsOf(items, scale, k, side) {
     return { starts, cells };
 }
 /** Agreement over one slice's items. */
-function sliceAgreement(slice, items, scale, sameJudge, options) {
+function sliceAgreement(anchors, scale, options) {
+    const { slice, items, sameJudge } = anchors;
     const k = scale.length;
     const index = new Map(scale.map((l, i) => [l, i]));
     const sides = sameJudge ? ['baseline'] : ['baseline', 'candidate'];
     const cells = sides.map((s) => cellsOf(items, index, k, s));
-    const w = weightMatrix(k, options.weights);
-    const rowsBuf = new Float64Array(k);
-    const colsBuf = new Float64Array(k);
+    const weighting = kappaWeighting(k, options.weights);
     const m = items.length;
     // Every side's whole table, then each item's cells taken out and put back: m leave-one-out kappas per side.
     const tables = cells.map(({ cells: flat }) => {
@@ -20160,7 +20177,7 @@ function sliceAgreement(slice, items, scale, sameJudge, options) {
             t[cell]++;
         return t;
     });
-    const point = tables.map((t) => kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa);
+    const point = tables.map((t) => kappaWeighted(t, weighting).kappa);
     const raws = tables.map((t) => rawAgreement(t, k) ?? 0);
     const leaveOut = cells.map(({ starts, cells: flat }, c) => {
         const t = tables[c];
@@ -20168,7 +20185,7 @@ function sliceAgreement(slice, items, scale, sameJudge, options) {
         for (let p = 0; p < m; p++) {
             for (let x = starts[p]; x < starts[p + 1]; x++)
                 t[flat[x]]--;
-            out.push(kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa);
+            out.push(kappaWeighted(t, weighting).kappa);
             for (let x = starts[p]; x < starts[p + 1]; x++)
                 t[flat[x]]++;
         }
@@ -20255,9 +20272,12 @@ function judgeAgreement(anchors, scale, perSlice, options) {
     if (groups.size > MAX_SLICE_VALUES$1) {
         throw new InputError({ file: anchors.source, key: 'judge.per_slice' }, `"${perSlice}" has ${groups.size} distinct values among the anchors; the limit is ${MAX_SLICE_VALUES$1}`, 'per_slice names a short list of tasks or categories, not an id');
     }
-    const out = [sliceAgreement([], anchors.items, scale, anchors.sameJudge, options)];
-    for (const value of [...groups.keys()].sort(compareCodePoints))
-        out.push(sliceAgreement([[perSlice, value]], groups.get(value), scale, anchors.sameJudge, options));
+    const { sameJudge } = anchors;
+    const out = [sliceAgreement({ slice: [], items: anchors.items, sameJudge }, scale, options)];
+    for (const value of [...groups.keys()].sort(compareCodePoints)) {
+        const items = groups.get(value);
+        out.push(sliceAgreement({ slice: [[perSlice, value]], items, sameJudge }, scale, options));
+    }
     return out;
 }
 
@@ -31254,14 +31274,16 @@ function seedRules(rules, seeds) {
 /** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
 function seedColumns(table, seeds, metric, members) {
     const { base, cand } = table.metrics.get(metric);
-    return { base: sideColumns(seeds.baseline, table, metric, members, base), cand: sideColumns(seeds.candidate, table, metric, members, cand) };
+    const subset = { table, metric, members };
+    return { base: sideColumns(seeds.baseline, base, subset), cand: sideColumns(seeds.candidate, cand, subset) };
 }
 /**
  * A query whose value is missing in a seed (or, under queries.missing: zero, absent from the whole side) takes
  * the paired table's value for every seed of the side: the filled value the averaged rows were given, so the
  * seed columns average to exactly the table's column.
  */
-function sideColumns(files, table, metric, members, filled) {
+function sideColumns(files, filled, subset) {
+    const { table, metric, members } = subset;
     const columns = files.map((f) => f.values.get(metric));
     const out = files.map(() => new Float64Array(members.length));
     for (let j = 0; j < members.length; j++) {
@@ -46797,7 +46819,7 @@ function createAggregateStats(aggregates, rules, options = {}) {
                 }));
                 const strata = d.strata.map((s) => ({ value: s.value, start: s.start, size: s.size, queries: s.queries, weight: s.weight, observedShare: s.observedShare }));
                 const design = { k: 1, units: ys.length, values: Float64Array.from(ys), counts: null, strata, unitOfMember: new Int32Array(ys.length)};
-                const r = signFlipPlan(design, P, statistics.seed, stream).finish();
+                const r = signFlipPlan(design, { permutations: P, seed: statistics.seed, stream }).finish();
                 pValues[c] = r.pValues[0];
                 exact = true;
                 permutations = r.permutations;

@@ -108,8 +108,8 @@ describe('statistics invariants (fast-check)', () => {
         const { base, cand } = table.metrics.get('m') as { base: Float64Array; cand: Float64Array }
         const d = cand.map((v, i) => v - base[i])
         const neg = d.map((v) => -v)
-        const [a] = bootstrapDistribution(buildDesign(table, members, [d], r.statistics), resamples, 'seed', 'stream')
-        const [b] = bootstrapDistribution(buildDesign(table, members, [neg], r.statistics), resamples, 'seed', 'stream')
+        const [a] = bootstrapDistribution(buildDesign(table, members, [d], { statistics: r.statistics }), { resamples, seed: 'seed', stream: 'stream' })
+        const [b] = bootstrapDistribution(buildDesign(table, members, [neg], { statistics: r.statistics }), { resamples, seed: 'seed', stream: 'stream' })
         for (let i = 0; i < resamples; i++) if (!(b[i] === -a[resamples - 1 - i])) throw new Error(`resample ${i}: ${b[i]} vs ${-a[resamples - 1 - i]}`)
       }),
       { numRuns: RUNS }

@@ -51,7 +51,7 @@ describe('bootstrap kernels equal the naive plan bit for bit', () => {
     it(`${k} column(s)`, () => {
       const cols = Array.from({ length: k }, (_, c) => column(157, (i) => Math.sin(i * (c + 1)) * 0.3 + (i % 7 === c ? 1 : 0)))
       const design = designOf(cols)
-      const fast = bootstrapDistribution(design, 2300, '42', 'all')
+      const fast = bootstrapDistribution(design, { resamples: 2300, seed: '42', stream: 'all' })
       const slow = naive(design, 2300, '42', 'all')
       for (let c = 0; c < k; c++) expect(Array.from(fast[c])).toEqual(Array.from(slow[c]))
     })
@@ -75,7 +75,7 @@ describe('bootstrap kernels equal the naive plan bit for bit', () => {
       ['new', 40, 0.5],
       ['old', 80, 0.5]
     ])
-    const fast = bootstrapDistribution(design, 1500, '1', 'x')
+    const fast = bootstrapDistribution(design, { resamples: 1500, seed: '1', stream: 'x' })
     const slow = naive(design, 1500, '1', 'x')
     expect(Array.from(fast[1])).toEqual(Array.from(slow[1]))
   })
@@ -84,7 +84,7 @@ describe('bootstrap kernels equal the naive plan bit for bit', () => {
     const design = designOf([column(90, (i) => (i % 4) - 1.5)], { user }, { cluster: 'user' })
     expect(design.clusters).toBe(13)
     expect(design.counts).not.toBeNull()
-    const fast = bootstrapDistribution(design, 1200, '1', 'c')
+    const fast = bootstrapDistribution(design, { resamples: 1200, seed: '1', stream: 'c' })
     expect(Array.from(fast[0])).toEqual(Array.from(naive(design, 1200, '1', 'c')[0]))
   })
   it('clusters, cluster-weighted (mean of cluster means)', () => {
@@ -100,17 +100,17 @@ describe('bootstrap kernels equal the naive plan bit for bit', () => {
     expect(Math.abs(estimate(design, 0) - means.reduce((a, b) => a + b, 0) / 7)).toBeLessThan(1e-15)
     // ... which differs from the query-weighted mean (clusters have 9 or 8 queries).
     expect(Math.abs(estimate(design, 0) - d.reduce((a, b) => a + b, 0) / 60)).toBeGreaterThan(1e-4)
-    expect(Array.from(bootstrapDistribution(design, 1000, '1', 'c')[0])).toEqual(Array.from(naive(design, 1000, '1', 'c')[0]))
+    expect(Array.from(bootstrapDistribution(design, { resamples: 1000, seed: '1', stream: 'c' })[0])).toEqual(Array.from(naive(design, 1000, '1', 'c')[0]))
   })
 })
 
 describe('plan properties', () => {
   const design = designOf([column(300, (i) => Math.sin(i))])
   it('same seed and stream, same bytes; another seed or stream, other resamples', () => {
-    const a = bootstrapDistribution(design, 3000, '7', 'all')[0]
-    expect(Array.from(bootstrapDistribution(design, 3000, '7', 'all')[0])).toEqual(Array.from(a))
-    expect(Array.from(bootstrapDistribution(design, 3000, '8', 'all')[0])).not.toEqual(Array.from(a))
-    expect(Array.from(bootstrapDistribution(design, 3000, '7', 'segment=new')[0])).not.toEqual(Array.from(a))
+    const a = bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'all' })[0]
+    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'all' })[0])).toEqual(Array.from(a))
+    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '8', stream: 'all' })[0])).not.toEqual(Array.from(a))
+    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'segment=new' })[0])).not.toEqual(Array.from(a))
   })
   it('raising resamples keeps the earlier blocks (blocks have their own streams)', () => {
     const two = naive(design, 2 * BLOCK, '7', 'all')
@@ -121,6 +121,6 @@ describe('plan properties', () => {
   it('an empty subset gives NaN resamples, never a silent 0', () => {
     const empty = designOf([[1]])
     const none = { ...empty, units: 0, strata: [] }
-    expect(Number.isNaN(bootstrapDistribution(none, 100, '1', 'x')[0][0])).toBe(true)
+    expect(Number.isNaN(bootstrapDistribution(none, { resamples: 100, seed: '1', stream: 'x' })[0][0])).toBe(true)
   })
 })

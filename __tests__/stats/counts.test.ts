@@ -92,7 +92,7 @@ describe('bootstrap by counts', () => {
 
   it('draws a few-valued column by counts and a many-valued one by index, in one plan', () => {
     const design = designOf([binary, continuous])
-    const kinds = bootstrapPlan(design, 2000, '1', 'all').jobs.map((j) => j.kind)
+    const kinds = bootstrapPlan(design, { resamples: 2000, seed: '1', stream: 'all' }).jobs.map((j) => j.kind)
     expect(kinds.sort()).toEqual(['bootstrap', 'multinomial'])
     expect(3 * COUNTS_PER_GROUP).toBeLessThanOrEqual(1000)
   })
@@ -101,7 +101,7 @@ describe('bootstrap by counts', () => {
     // By hand: mean = (150 − 100) / 1000 = 0.05; plug-in variance of one draw = E[d²] − mean² = 0.25 − 0.0025
     // = 0.2475; the mean of 1,000 draws has variance 0.2475 / 1000 = 2.475e-4.
     const resamples = 20_000
-    const [sorted] = bootstrapDistribution(designOf([binary]), resamples, '3', 'all')
+    const [sorted] = bootstrapDistribution(designOf([binary]), { resamples, seed: '3', stream: 'all' })
     let mean = 0
     for (const v of sorted) mean += v
     mean /= resamples
@@ -134,9 +134,9 @@ describe('bootstrap by counts', () => {
       }
     )
     expect(design.counts).not.toBeNull()
-    expect(bootstrapPlan(design, 3000, '3', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
-    const [sorted] = bootstrapDistribution(design, 3000, '3', 'all')
-    const threaded = bootstrapDistribution(design, 3000, '3', 'all', createRunner(2, { minWork: 0 }))[0]
+    expect(bootstrapPlan(design, { resamples: 3000, seed: '3', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    const [sorted] = bootstrapDistribution(design, { resamples: 3000, seed: '3', stream: 'all' })
+    const threaded = bootstrapDistribution(design, { resamples: 3000, seed: '3', stream: 'all' }, createRunner(2, { minWork: 0 }))[0]
     expect(Array.from(threaded)).toEqual(Array.from(sorted))
     let mean = 0
     for (const v of sorted) mean += v
@@ -148,7 +148,7 @@ describe('bootstrap by counts', () => {
 
   it('one unit per stratum: no drawing, one value per column, whatever the resamples', () => {
     const design = designOf([[0.25], [-1]])
-    const plan = bootstrapPlan(design, 100_000_000, '1', 'all')
+    const plan = bootstrapPlan(design, { resamples: 100_000_000, seed: '1', stream: 'all' })
     expect(plan.jobs).toEqual([])
     const sorted = plan.finish()
     expect(sorted.map((s) => Array.from(s))).toEqual([[0.25], [-1]])
@@ -161,8 +161,8 @@ describe('values a few ulps apart are drawn as one', () => {
     const column = Array.from({ length: 1000 }, (_, i) => 0.3 + (i % 64) * 2 ** -54)
     expect(new Set(column).size).toBe(64)
     const design = designOf([column])
-    expect(bootstrapPlan(design, 100, '3', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
-    const [sorted] = bootstrapDistribution(design, 100, '3', 'all')
+    expect(bootstrapPlan(design, { resamples: 100, seed: '3', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    const [sorted] = bootstrapDistribution(design, { resamples: 100, seed: '3', stream: 'all' })
     for (const v of sorted) expect(Math.abs(v - 0.3)).toBeLessThanOrEqual(0.3 * 2 ** -46)
   })
 })
@@ -175,7 +175,7 @@ describe('by counts, the resamples are a function of the histogram of each colum
   const grid = Array.from({ length: n }, (_, i) => [-1, 0, 0, 0, 1, 0.25, -0.5][i % 7])
   /** Resamples in draw order (not sorted: a sort could hide a difference of order). */
   const drawn = (design: Design): Float64Array => {
-    const plan = bootstrapPlan(design, 500, '5', 'all')
+    const plan = bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' })
     SYNC_RUNNER.run(plan.jobs)
     return Float64Array.from(plan.finish()[0])
   }
@@ -192,7 +192,7 @@ describe('by counts, the resamples are a function of the histogram of each colum
 
   it('the same values in another order give the same resamples, bit for bit', () => {
     const design = designOf([grid])
-    expect(bootstrapPlan(design, 500, '5', 'all').jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    expect(bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['multinomial'])
     const a = drawn(design)
     const b = drawn(designOf([shuffled(grid, 9)]))
     expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true)
@@ -201,7 +201,7 @@ describe('by counts, the resamples are a function of the histogram of each colum
   it('a column drawn by index does depend on the order (the property is the counts path’s, not every column’s)', () => {
     const continuous = Array.from({ length: n }, (_, i) => Math.sin(i) / 3)
     const design = designOf([continuous])
-    expect(bootstrapPlan(design, 500, '5', 'all').jobs.map((j) => j.kind)).toEqual(['bootstrap'])
+    expect(bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['bootstrap'])
     const a = drawn(design)
     const b = drawn(designOf([shuffled(continuous, 9)]))
     expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(false)

@@ -37,7 +37,7 @@ export function designOf(columns: number[][], attrs: Record<string, string[]> = 
     tableOf(n, attrs),
     members,
     columns.map((c) => Float64Array.from(c)),
-    statistics(over)
+    { statistics: statistics(over) }
   )
 }
 

@@ -66,16 +66,14 @@ describe('a bootstrap from merged shard histograms', () => {
     for (const shards of [1, 3, 17]) {
       it(`${label}, ${shards} shards: the resamples of every column drawn by counts, bit for bit`, () => {
         const design = designOf(columns, { seg }, over)
-        const plan = bootstrapPlan(design, 2000, '1', 'all')
+        const plan = bootstrapPlan(design, { resamples: 2000, seed: '1', stream: 'all' })
         expect(plan.jobs.map((j) => j.kind)).toEqual(['multinomial'])
         const rows = run(plan)
         const merged = run(
           histogramPlan(
             fromShards(design, columns, strata, shards, shards),
             design.strata.map((s) => s.weight),
-            2000,
-            '1',
-            'all'
+            { resamples: 2000, seed: '1', stream: 'all' }
           )
         )
         expect(merged.map(bits)).toEqual(rows.map(bits))
@@ -95,7 +93,7 @@ describe('a bootstrap from merged shard histograms', () => {
   it('refuses a column the rows path draws by index (too many distinct values for a histogram to help)', () => {
     const continuous = Array.from({ length: n }, (_, i) => Math.sin(i) / 3)
     const design = designOf([continuous])
-    expect(bootstrapPlan(design, 100, '1', 'all').jobs.map((j) => j.kind)).toEqual(['bootstrap'])
-    expect(() => histogramPlan(fromShards(design, [continuous], null, 2, 1), [1], 100, '1', 'all')).toThrow(/drawn by index/)
+    expect(bootstrapPlan(design, { resamples: 100, seed: '1', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['bootstrap'])
+    expect(() => histogramPlan(fromShards(design, [continuous], null, 2, 1), [1], { resamples: 100, seed: '1', stream: 'all' })).toThrow(/drawn by index/)
   })
 })

@@ -199,7 +199,7 @@ describe('kappa intervals by the jackknife over items', () => {
   }))
 
   it('linear weights: kappa on the atanh scale and the paired drift (statsmodels cohens_kappa per leave-one-out table)', () => {
-    const a = sliceAgreement([], items, ['0', '1', '2'], false, { weights: 'linear', confidence: 0.95 })
+    const a = sliceAgreement({ slice: [], items, sameJudge: false }, ['0', '1', '2'], { weights: 'linear', confidence: 0.95 })
     close(a.baseline.kappa as number, 0.7530864197530864, 1e-12)
     close(a.baseline.interval![0], 0.41672261327810955, 1e-10)
     close(a.baseline.interval![1], 0.9080639348706233, 1e-10)
@@ -211,7 +211,7 @@ describe('kappa intervals by the jackknife over items', () => {
   })
 
   it('unweighted: the same construction (reference "kappa_jackknife_none")', () => {
-    const a = sliceAgreement([], items, ['0', '1', '2'], false, { weights: 'none', confidence: 0.95 })
+    const a = sliceAgreement({ slice: [], items, sameJudge: false }, ['0', '1', '2'], { weights: 'none', confidence: 0.95 })
     close(a.baseline.interval![0], 0.29171136394176334, 1e-10)
     close(a.baseline.interval![1], 0.8802013296491497, 1e-10)
     close(a.drift!.interval![0], -0.7131916968160832, 1e-10)

@@ -47,7 +47,7 @@ function reference(design: Design, resamples: number, seed: string, stream: stri
 
 /** The kernels' output for the design, unsorted (the plan's jobs run on this thread; finish() is not called). */
 function kernelsOutput(design: Design, resamples: number, seed: string, stream: string): Float64Array {
-  const plan = bootstrapPlan(design, resamples, seed, stream)
+  const plan = bootstrapPlan(design, { resamples, seed, stream })
   const kernels = statsKernels()
   const job = plan.jobs[0] as BootstrapJob
   for (let u = 0; u < job.units; u++) kernels.runUnit(job, u)

@@ -76,7 +76,7 @@ describe('BCa interval', () => {
       1.4034, 0.5599, 3.1322, -0.3309, 1.3759, -0.7467, -0.7574, -0.7727, -0.7462, -0.3561, -0.7391, 0.7495, -0.768, -0.3026, -0.5886, 0.0409, -0.7718, -0.2495, 2.0886, 0.3206, -0.4292, 0.7995, -0.0955
     ]
     const design = designOf([Y])
-    const sorted = bootstrapDistribution(design, 20000, '1', 'all')[0]
+    const sorted = bootstrapDistribution(design, { resamples: 20000, seed: '1', stream: 'all' })[0]
     const r = bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), 0.95)
     expect(r.method).toBe('bca')
     close(r.ci[0], 0.09984959016600975, 0.015)
@@ -87,7 +87,7 @@ describe('BCa interval', () => {
   })
   it('says so instead of returning NaN when every difference is 0 (hit@k without change)', () => {
     const design = designOf([new Array(200).fill(0)])
-    const sorted = bootstrapDistribution(design, 1000, '1', 'all')[0]
+    const sorted = bootstrapDistribution(design, { resamples: 1000, seed: '1', stream: 'all' })[0]
     const r = bcaInterval(sorted, 0, acceleration(design, 0), 0.95)
     expect(r.ci).toEqual([0, 0])
     expect(r.method).toBe('percentile')
@@ -99,7 +99,7 @@ describe('BCa interval', () => {
     d[77] = -1
     d[150] = 1
     const design = designOf([d])
-    const sorted = bootstrapDistribution(design, 2000, '1', 'all')[0]
+    const sorted = bootstrapDistribution(design, { resamples: 2000, seed: '1', stream: 'all' })[0]
     const r = bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), 0.95)
     expect(r.ci.every(Number.isFinite)).toBe(true)
     expect(r.ci[0]).toBeLessThanOrEqual(r.ci[1])
@@ -116,32 +116,32 @@ describe('BCa interval', () => {
 describe('paired randomization (sign-flip) test', () => {
   // Exact p: numpy enumeration of all 2^n sign patterns (itertools.product), in reference.py.
   it('enumerates every sign pattern when there are few, matching the exact p', () => {
-    const r12 = signFlipTest(designOf([[0.3, -0.1, 0.25, 0.05, 0.4, -0.2, 0.15, 0.1, 0.0, 0.35, -0.05, 0.2]]), 10000, '1', 's')
+    const r12 = signFlipTest(designOf([[0.3, -0.1, 0.25, 0.05, 0.4, -0.2, 0.15, 0.1, 0.0, 0.35, -0.05, 0.2]]), { permutations: 10000, seed: '1', stream: 's' })
     expect(r12.exact).toBe(true)
     expect(r12.permutations).toBe(4096)
     expect(r12.pValues[0]).toBe(0.0595703125)
-    const r16 = signFlipTest(designOf([[1, 0, 0, 1, -1, 1, 0, 1, 1, 0, -1, 1, 0, 1, 1, 0]]), 70000, '1', 's')
+    const r16 = signFlipTest(designOf([[1, 0, 0, 1, -1, 1, 0, 1, 1, 0, -1, 1, 0, 1, 1, 0]]), { permutations: 70000, seed: '1', stream: 's' })
     expect(r16.exact).toBe(true)
     expect(r16.pValues[0]).toBe(0.109375)
   })
   const F20 = [0.762, -0.617, 0.275, -0.02, 0.014, 0.085, -0.456, 0.08, -0.11, 1.147, 0.218, 0.044, 0.066, -0.05, -0.167, 0.033, 0.295, 0.078, 0.437, 0.09]
   it('enumerates 2^20 patterns exactly when permutations allow', () => {
-    expect(signFlipTest(designOf([F20]), 2 ** 20, '1', 's').pValues[0]).toBe(0.21798133850097656)
+    expect(signFlipTest(designOf([F20]), { permutations: 2 ** 20, seed: '1', stream: 's' }).pValues[0]).toBe(0.21798133850097656)
   })
   it('samples patterns otherwise, within Monte Carlo error of the exact p, reproducibly', () => {
-    const r = signFlipTest(designOf([F20, F20.map((x) => -x)]), 20000, '1', 's')
+    const r = signFlipTest(designOf([F20, F20.map((x) => -x)]), { permutations: 20000, seed: '1', stream: 's' })
     expect(r.exact).toBe(false)
     // 4 standard errors of a proportion at p = 0.218 over 20,000 draws: 4 * sqrt(0.218 * 0.782 / 20000) = 0.0117.
     close(r.pValues[0], 0.21798133850097656, 0.0117)
     // |T| is symmetric: a column of negated differences gets the same p from the same signs.
     expect(r.pValues[1]).toBe(r.pValues[0])
-    expect(signFlipTest(designOf([F20]), 20000, '1', 's').pValues[0]).toBe(r.pValues[0])
+    expect(signFlipTest(designOf([F20]), { permutations: 20000, seed: '1', stream: 's' }).pValues[0]).toBe(r.pValues[0])
   })
   it('flips clusters whole', () => {
     // Two clusters of 10 identical queries each: only 4 sign patterns, so p is exact in quarters.
     const d = [...new Array(10).fill(0.5), ...new Array(10).fill(0.2)]
     const users = [...new Array(10).fill('a'), ...new Array(10).fill('b')]
-    const r = signFlipTest(designOf([d], { user: users }, { cluster: 'user' }), 1000, '1', 's')
+    const r = signFlipTest(designOf([d], { user: users }, { cluster: 'user' }), { permutations: 1000, seed: '1', stream: 's' })
     expect(r.exact).toBe(true)
     expect(r.permutations).toBe(4)
     expect(r.pValues[0]).toBe(0.5) // |±5 ± 2| >= 7 only for ++ and --

@@ -134,7 +134,7 @@ describe('the Poisson kernel computes the defined resamples', () => {
       const columns = Array.from({ length: design.k }, (_, c) => c)
       const resamples = 1001
       const out = new Float64Array(columns.length * resamples)
-      const job = poissonJob(design, columns, keys, seed, resamples, out)
+      const job = poissonJob({ design, columns, keys, seed, resamples, out })
       SYNC_RUNNER.run([job])
       for (const c of columns) for (const b of [0, 1, 2, 499, 500, 501, 999, 1000]) expect(out[c * resamples + b]).toBe(referencePoisson(design, c, seed, b, keys))
       expect(out.every(Number.isFinite)).toBe(true)
@@ -148,8 +148,8 @@ describe('the Poisson kernel computes the defined resamples', () => {
     for (const design of [designs.plain, designs.strata]) {
       for (const columns of [[0], [0, 1, 2], [0, 1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6, 7]]) {
         const keys = keysOf(Array.from({ length: design.units }, (_, u) => `k${u}`))
-        const a = poissonJob(design, columns, keys, seed, 777, new Float64Array(columns.length * 777))
-        const b = poissonJob(design, columns, keys, seed, 777, new Float64Array(columns.length * 777))
+        const a = poissonJob({ design, columns, keys, seed, resamples: 777, out: new Float64Array(columns.length * 777) })
+        const b = poissonJob({ design, columns, keys, seed, resamples: 777, out: new Float64Array(columns.length * 777) })
         for (let u = 0; u < a.units; u++) simd.runUnit(a, u)
         for (let u = 0; u < b.units; u++) plain.runUnit(b, u)
         expect(bits(a.out)).toEqual(bits(b.out))
@@ -161,14 +161,14 @@ describe('the Poisson kernel computes the defined resamples', () => {
     const keys = keysOf(Array.from({ length: design.units }, (_, u) => `id${u}`))
     const columns = [0, 1, 2, 3, 4, 5, 6, 7]
     const one = new Float64Array(8 * 3000)
-    SYNC_RUNNER.run([poissonJob(design, columns, keys, seed, 3000, one)])
+    SYNC_RUNNER.run([poissonJob({ design, columns, keys, seed, resamples: 3000, out: one })])
     const two = new Float64Array(8 * 3000)
     const runner = createRunner(2, { minWork: 1, callerWorks: false })
-    runner.run([poissonJob(design, columns, keys, seed, 3000, two)])
+    runner.run([poissonJob({ design, columns, keys, seed, resamples: 3000, out: two })])
     expect(runner.unitsOnWorkers).toBeGreaterThan(0)
     expect(bits(two)).toEqual(bits(one))
     // Blocks of another size: each resample is still computed alone, so the same bits.
-    const job = poissonJob(design, columns, keys, seed, 3000, new Float64Array(8 * 3000))
+    const job = poissonJob({ design, columns, keys, seed, resamples: 3000, out: new Float64Array(8 * 3000) })
     const other: PoissonJob = { ...job, block: 128, blocks: Math.ceil(3000 / 128), units: 2 * Math.ceil(3000 / 128) }
     SYNC_RUNNER.run([other])
     expect(bits(other.out)).toEqual(bits(one))

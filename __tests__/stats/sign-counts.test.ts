@@ -47,7 +47,7 @@ describe('plus signs among m fair signs', () => {
 describe('sign-flip test by counts', () => {
   it('a binary difference is drawn by counts, a continuous one is flipped unit by unit', () => {
     const continuous = Array.from({ length: 100 }, (_, i) => Math.sin(i + 1))
-    const plan = signFlipPlan(designOf([column(100, 30, 10), continuous]), 2000, '1', 'all')
+    const plan = signFlipPlan(designOf([column(100, 30, 10), continuous]), { permutations: 2000, seed: '1', stream: 'all' })
     expect(plan.jobs.map((j) => [j.kind, j.k])).toEqual([
       ['flip', 1],
       ['signcount', 1]
@@ -58,7 +58,7 @@ describe('sign-flip test by counts', () => {
     // Flipping 40 units of |y| = 1/100: |T*| >= |T| iff the plus signs are >= 30 or <= 10, so
     // p = 2 · P(Bin(40, ½) >= 30) = 0.0022214337732293643 (/usr/bin/python3: scipy.stats.binomtest(30, 40, 0.5).pvalue).
     const permutations = 200_000
-    const r = signFlipTest(designOf([column(100, 30, 10)]), permutations, '1', 'all')
+    const r = signFlipTest(designOf([column(100, 30, 10)]), { permutations, seed: '1', stream: 'all' })
     const exact = 0.0022214337732293643
     expect(r.exact).toBe(false)
     expect(r.permutations).toBe(permutations)
@@ -70,19 +70,19 @@ describe('sign-flip test by counts', () => {
     // (/usr/bin/python3: 2 * scipy.stats.binom.sf(2549, 5000, 0.5)).
     const permutations = 20_000
     const design = designOf([column(5000, 2550, 2450), column(5000, 2450, 2550)])
-    const r = signFlipTest(design, permutations, '1', 'all')
+    const r = signFlipTest(design, { permutations, seed: '1', stream: 'all' })
     const exact = 0.16148522239737653
     for (const p of r.pValues) expect(Math.abs(p - exact)).toBeLessThan(5 * Math.sqrt((exact * (1 - exact)) / permutations))
-    const threaded = signFlipTest(design, permutations, '1', 'all', createRunner(2, { minWork: 0 }))
+    const threaded = signFlipTest(design, { permutations, seed: '1', stream: 'all' }, createRunner(2, { minWork: 0 }))
     expect([...threaded.pValues]).toEqual([...r.pValues])
   })
 
   it('does not depend on the order of the units', () => {
     const c = column(300, 120, 60).map((v, i) => v * (1 + (i % 7)))
     const reversed = [...c].reverse()
-    const a = signFlipTest(designOf([c]), 5000, '1', 'all')
-    const b = signFlipTest(designOf([reversed]), 5000, '1', 'all')
-    expect(signFlipPlan(designOf([c]), 5000, '1', 'all').jobs[0].kind).toBe('signcount')
+    const a = signFlipTest(designOf([c]), { permutations: 5000, seed: '1', stream: 'all' })
+    const b = signFlipTest(designOf([reversed]), { permutations: 5000, seed: '1', stream: 'all' })
+    expect(signFlipPlan(designOf([c]), { permutations: 5000, seed: '1', stream: 'all' }).jobs[0].kind).toBe('signcount')
     expect([...b.pValues]).toEqual([...a.pValues])
   })
 })

@@ -53,24 +53,24 @@ describe('kernel jobs on worker threads give the same bits', () => {
   }
   it('the designs exercise both ways of drawing (by index and by counts)', () => {
     // The clustered design (97 clusters of many distinct sums) is drawn by index only; counts with clusters: counts.test.ts.
-    for (const design of [designs.plain, designs.weighted]) expect(new Set(bootstrapPlan(design, 2500, '5', 'x').jobs.map((j) => j.kind))).toEqual(new Set(['bootstrap', 'multinomial']))
+    for (const design of [designs.plain, designs.weighted]) expect(new Set(bootstrapPlan(design, { resamples: 2500, seed: '5', stream: 'x' }).jobs.map((j) => j.kind))).toEqual(new Set(['bootstrap', 'multinomial']))
     // And both ways of flipping signs (unit by unit, and by counts of equal |y|).
-    for (const design of [designs.plain, designs.weighted]) expect(new Set(signFlipPlan(design, 3300, '5', 'x').jobs.map((j) => j.kind))).toEqual(new Set(['flip', 'signcount']))
+    for (const design of [designs.plain, designs.weighted]) expect(new Set(signFlipPlan(design, { permutations: 3300, seed: '5', stream: 'x' }).jobs.map((j) => j.kind))).toEqual(new Set(['flip', 'signcount']))
   })
   for (const [name, design] of Object.entries(designs)) {
     it(`${name}: bootstrap (2,500 resamples) and sign flips (3,300 patterns), workers only and both`, () => {
-      const sync = bootstrapDistribution(design, 2500, '5', name)
-      const flips = signFlipTest(design, 3300, '5', name)
+      const sync = bootstrapDistribution(design, { resamples: 2500, seed: '5', stream: name })
+      const flips = signFlipTest(design, { permutations: 3300, seed: '5', stream: name })
       for (const options of [{ callerWorks: false }, { callerWorks: true }]) {
         const runner = createRunner(2, { minWork: 0, stallMs: 60000, ...options })
-        const threaded = bootstrapDistribution(design, 2500, '5', name, runner)
+        const threaded = bootstrapDistribution(design, { resamples: 2500, seed: '5', stream: name }, runner)
         threaded.forEach((col, c) => expect(bits(col)).toEqual(bits(sync[c])))
-        const tf = signFlipTest(design, 3300, '5', name, runner)
+        const tf = signFlipTest(design, { permutations: 3300, seed: '5', stream: name }, runner)
         expect(Array.from(tf.pValues)).toEqual(Array.from(flips.pValues))
         // Every unit of the bootstrap (columns drawn by index and by counts alike) and of the sign flips (4 blocks per
         // column drawn by counts, 4 for all columns flipped unit by unit) ran on a worker.
-        const bootUnits = bootstrapPlan(design, 2500, '5', name).jobs.reduce((n, j) => n + j.units, 0)
-        const flipUnits = signFlipPlan(design, 3300, '5', name).jobs.reduce((n, j) => n + j.units, 0)
+        const bootUnits = bootstrapPlan(design, { resamples: 2500, seed: '5', stream: name }).jobs.reduce((n, j) => n + j.units, 0)
+        const flipUnits = signFlipPlan(design, { permutations: 3300, seed: '5', stream: name }).jobs.reduce((n, j) => n + j.units, 0)
         if (!options.callerWorks) expect(runner.unitsOnWorkers).toBe(bootUnits + flipUnits)
       }
     })

@@ -69,13 +69,13 @@ function itemsOf(table: number[], k: number, candidate?: number[]): AnchorItem[]
 describe('agreement over anchor items', () => {
   const options = { weights: 'linear' as const, confidence: 0.95 }
   it("the point kappa and raw agreement are the table's (statsmodels value above); the interval holds it and depends on nothing else", () => {
-    const a = sliceAgreement([], itemsOf(T3, 3), ['0', '1', '2'], true, options)
+    const a = sliceAgreement({ slice: [], items: itemsOf(T3, 3), sameJudge: true }, ['0', '1', '2'], options)
     expect(a.baseline.kappa).toBeCloseTo(0.620253164556962, 12)
     expect(a.baseline.raw).toBeCloseTo(14 / 20, 12) // hand: diagonal 5 + 6 + 3 of 20
     const [lo, hi] = a.baseline.interval as [number, number]
     expect(lo).toBeLessThan(0.620253164556962)
     expect(hi).toBeGreaterThan(0.620253164556962)
-    expect(sliceAgreement([], [...itemsOf(T3, 3)].reverse(), ['0', '1', '2'], true, options).baseline.interval).toEqual(a.baseline.interval)
+    expect(sliceAgreement({ slice: [], items: [...itemsOf(T3, 3)].reverse(), sameJudge: true }, ['0', '1', '2'], options).baseline.interval).toEqual(a.baseline.interval)
     expect(a.baseline.undefinedLeaveOneOut).toBe(0)
   })
 
@@ -92,7 +92,7 @@ describe('agreement over anchor items', () => {
   })
 
   it('the same labels on both sides: drift 0 without an interval (a point is no evidence, so max_drop stays undecided)', () => {
-    const a = sliceAgreement([], itemsOf(T3, 3, T3), ['0', '1', '2'], false, options)
+    const a = sliceAgreement({ slice: [], items: itemsOf(T3, 3, T3), sameJudge: false }, ['0', '1', '2'], options)
     expect(a.drift).toEqual({ delta: 0, interval: null })
   })
 })

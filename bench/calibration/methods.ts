@@ -5,7 +5,7 @@ import { tInterval } from '../../src/stats/linear.js'
 import { blockState, xoshiro128ss } from '../../src/stats/rng.js'
 import { normalQuantile, tQuantile } from '../../src/stats/special.js'
 import { seedInterval } from '../../src/stats/seed-interval.js'
-import { kappaWeighted, weightMatrix } from '../../src/stats/kappa.js'
+import { kappaWeighted, kappaWeighting } from '../../src/stats/kappa.js'
 import { quantileSorted } from '../../src/util/quantile.js'
 import type { StatisticsRules } from '../../src/config/types.js'
 import type { PairedTable } from '../../src/align/pair.js'
@@ -34,12 +34,12 @@ const STATS: StatisticsRules = {
 export function designFor(diff: Float64Array, labels?: string[]): Design {
   const table = { attrs: new Map(labels ? [['cluster', labels]] : []) } as unknown as PairedTable
   const members = Int32Array.from({ length: diff.length }, (_, i) => i)
-  return buildDesign(table, members, [diff], labels ? { ...STATS, cluster: 'cluster' } : STATS)
+  return buildDesign(table, members, [diff], { statistics: labels ? { ...STATS, cluster: 'cluster' } : STATS })
 }
 
 /** Percentile and BCa bootstrap intervals from the gate's own resampling kernels (seeded per simulation). */
 export function bootstrapIntervals(design: Design, resamples: number, stream: string, confidence = 0.95): { percentile: [number, number]; bca: [number, number] } {
-  const sorted = bootstrapDistribution(design, resamples, 'calibration', stream)[0]
+  const sorted = bootstrapDistribution(design, { resamples, seed: 'calibration', stream })[0]
   return { percentile: percentileInterval(sorted, confidence), bca: bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), confidence).ci }
 }
 
@@ -191,9 +191,7 @@ export function kappaBootstrap(
   stream: string,
   confidence = 0.95
 ): { baseline: [number, number] | null; drift: [number, number] | null } {
-  const w = weightMatrix(k, 'none')
-  const rows = new Float64Array(k)
-  const cols = new Float64Array(k)
+  const weighting = kappaWeighting(k, 'none')
   const tb = new Float64Array(k * k)
   const tc = new Float64Array(k * k)
   const next = xoshiro128ss(blockState('calibration', `${stream}\u0000kappa`, 0))
@@ -208,8 +206,8 @@ export function kappaBootstrap(
       tb[h * k + b]++
       tc[h * k + c]++
     }
-    const kb = kappaWeighted(tb, k, w, rows, cols).kappa
-    const kc = kappaWeighted(tc, k, w, rows, cols).kappa
+    const kb = kappaWeighted(tb, weighting).kappa
+    const kc = kappaWeighted(tc, weighting).kappa
     if (kb !== null) base.push(kb)
     if (kb !== null && kc !== null) drift.push(kc - kb)
   }

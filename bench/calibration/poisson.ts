@@ -26,7 +26,7 @@ export interface PoissonCellResult {
 /** The Poisson resamples of column 0 of a design whose units are named `ids`, sorted ascending. */
 export function poissonDistribution(design: Design, ids: readonly string[], resamples: number, seed: string): Float64Array {
   const out = new Float64Array(resamples)
-  SYNC_RUNNER.run([poissonJob(design, [0], keysOf(ids), seedKeys(seed).weights, resamples, out)])
+  SYNC_RUNNER.run([poissonJob({ design, columns: [0], keys: keysOf(ids), seed: seedKeys(seed).weights, resamples, out })])
   return out.sort()
 }
 
@@ -51,14 +51,14 @@ export function runPoissonCell(cell: Cell, simulations: number, resamples: numbe
   for (let s = 0; s < simulations; s++) {
     const { d, clusters } = simulate(cell, seed, s)
     const table = { attrs: new Map([['cluster', clusters]]) } as unknown as Parameters<typeof buildDesign>[0]
-    const design = buildDesign(table, members, [d], statistics)
+    const design = buildDesign(table, members, [d], { statistics })
     // Units in design order: the clusters sorted by name, or the queries in order (their ids differ by simulation).
     const ids = clustered ? [...new Set(clusters)].sort() : Array.from({ length: cell.queries }, (_, i) => `sim${s}/q${i}`)
     const poisson = poissonDistribution(design, ids, resamples, `${seed}/${s}`)
     const intervals = new Map<PoissonMethod, [number, number]>([
       ['poisson percentile', percentileInterval(poisson, confidence)],
       ['poisson bca', bcaInterval(poisson, estimate(design, 0), acceleration(design, 0), confidence).ci],
-      ['multinomial percentile', percentileInterval(bootstrapDistribution(design, resamples, seed, `sim${s}`)[0], confidence)]
+      ['multinomial percentile', percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)]
     ])
     for (const m of methods) {
       const [lo, hi] = intervals.get(m) as [number, number]

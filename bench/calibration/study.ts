@@ -230,7 +230,7 @@ export function runJudgeDesign(design: JudgeDesign, options: StudyOptions, metho
       attrs: new Map(),
       scorings: [{ line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }]
     }))
-    const a = sliceAgreement([], items, scale, false, { weights: 'none', confidence: 0.95 })
+    const a = sliceAgreement({ slice: [], items, sameJudge: false }, scale, { weights: 'none', confidence: 0.95 })
     add(gateName, a.baseline.interval, a.drift?.interval ?? null, design.items < DEFAULT_MIN_ANCHOR_ITEMS)
     if (!methods) continue
     add('jackknife-t, min_items 10', a.baseline.interval, a.drift?.interval ?? null, design.items < 10)

@@ -116,7 +116,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
   if (comparison.n === 0) return unit('fail', 'no_queries')
   if (kind.type === 'max_regressions') {
-    const { count, nonFinite } = regressionsPast(stats, rule, filters, sign, kind.threshold)
+    const { count, nonFinite } = regressionsPast(stats, rule, filters, { sign, threshold: kind.threshold })
     const n = comparison.n
     const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x): x is number => x !== undefined)
     const limit = minOf(limits)

@@ -26,7 +26,7 @@ export function candidateLevels(table: PairedTable, rules: Rules): LevelOf {
   return (metric, filters, members, confidence) => {
     const column = (table.metrics.get(metric) as { cand: Float64Array }).cand
     const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
-    const design = buildDesign(table, members, [column], rules.statistics, label, rules.source.file)
+    const design = buildDesign(table, members, [column], { statistics: rules.statistics, label, rulesFile: rules.source.file })
     const mean = estimate(design, 0)
     const t = tInterval(design, 0, confidence)
     return { mean, ci: t === null ? null : t.ci, confidence, method: 't', df: t === null ? null : t.df }

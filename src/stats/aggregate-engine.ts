@@ -151,7 +151,7 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
         )
         const strata = d.strata.map((s) => ({ value: s.value, start: s.start, size: s.size, queries: s.queries, weight: s.weight, observedShare: s.observedShare }))
         const design = { k: 1, units: ys.length, values: Float64Array.from(ys), counts: null, strata, clusters: null, unitOfMember: new Int32Array(ys.length), notes: [] }
-        const r = signFlipPlan(design, P, statistics.seed, stream).finish()
+        const r = signFlipPlan(design, { permutations: P, seed: statistics.seed, stream }).finish()
         pValues[c] = r.pValues[0]
         exact = true
         permutations = r.permutations

@@ -15,10 +15,28 @@ import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
  * own stream derived from (seed, stream, block), so the bytes do not depend on scheduling: the `runner`
  * (src/stats/threads.ts) may spread the blocks over threads and the result is the same.
  */
-export function bootstrapDistribution(design: Design, resamples: number, seed: string, stream: string, runner: KernelRunner = SYNC_RUNNER): Float64Array[] {
-  const plan = bootstrapPlan(design, resamples, seed, stream)
+export function bootstrapDistribution(design: Design, draw: ResampleDraw, runner: KernelRunner = SYNC_RUNNER): Float64Array[] {
+  const plan = bootstrapPlan(design, draw)
   runner.run(plan.jobs)
   return plan.finish().map((column) => column.sort())
+}
+
+/**
+ * How many resamples to draw and the random streams they come from: the run's seed and the subset's key (the
+ * stream), from which every block's own stream is derived. The same draw of the same design gives the same bytes.
+ */
+export interface ResampleDraw {
+  resamples: number
+  seed: string
+  stream: string
+}
+
+/** A {@link ResampleDraw} of {@link bootstrapPlan}, with where its resamples go and who draws the columns by index. */
+export interface BootstrapPlanOptions extends ResampleDraw {
+  /** At least columns x resamples long: receives the resamples instead of a new array (see {@link bootstrapPlan}). */
+  scratch?: Float64Array
+  /** Another way to draw the columns drawn by index (the Poisson bootstrap); by default the multinomial kernel. */
+  draw?: IndexDraw
 }
 
 /**
@@ -41,12 +59,13 @@ export const COUNTS_PER_GROUP = 32
  * per stratum, as conditional binomials ({@link COUNTS_PER_GROUP}). A design with one unit per stratum has
  * a single possible resample: no drawing at all, one value per column.
  *
- * `scratch` (at least columns x resamples long), when given, receives the resamples instead of a new array:
+ * `options.scratch` (at least columns x resamples long), when given, receives the resamples instead of a new array:
  * a caller drawing thousands of subsets one after the other reuses one buffer rather than leaving the
  * garbage collector 400 KB per subset (5 metrics x 10,000). The columns returned are then views of it,
  * valid until it is written again.
  */
-export function bootstrapPlan(design: Design, resamples: number, seed: string, stream: string, scratch?: Float64Array, draw?: IndexDraw): KernelPlan<Float64Array[]> {
+export function bootstrapPlan(design: Design, options: BootstrapPlanOptions): KernelPlan<Float64Array[]> {
+  const { resamples, seed, stream, scratch, draw } = options
   const { k } = design
   if (design.units === 0) return done(Array.from({ length: k }, () => new Float64Array(resamples).fill(Number.NaN)))
   if (design.units === design.strata.length) return done(constantResamples(design))

@@ -200,12 +200,13 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     if (!s) {
       const idx = members(filters)
       const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
-      const design = buildDesign(table, idx, diffColumns, statistics, label, rules.source.file)
+      const under = { statistics, label, rulesFile: rules.source.file }
+      const design = buildDesign(table, idx, diffColumns, under)
       const boot = bootstrap ? plan(design, idx, key) : null
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs])
-      s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, statistics, label, rules.source.file)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null }
+      s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, under)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null }
       if (boot) fill(s, keep(key, design, boot.plan.finish()))
       subsetCache.set(key, s)
     } else if (bootstrap && !s.intervals.has(confidence)) {
@@ -314,7 +315,7 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       se,
       df,
       clusters: design.clusters,
-      mix: statistics.weights ? mixOf(statistics.weights.by, design, levels, col, metricNames.length) : null,
+      mix: statistics.weights ? mixOf(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length)) : null,
       notes
     }
   }
@@ -334,14 +335,18 @@ function levelEstimates(levels: Design): LevelEstimates {
   return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) }
 }
 
-function mixOf(by: string, design: Design, levels: LevelEstimates, col: number, k: number): Mix {
+/** Both sides' levels of metric `col` (of `k`) under the observed mix (the levels design: [baselines..., candidates...]). */
+function observedLevels(levels: LevelEstimates, col: number, k: number): { baseline: number; candidate: number } {
+  return { baseline: levels.observed[col], candidate: levels.observed[k + col] }
+}
+
+/** The mix of a weighted comparison: the strata of column `col`'s design, and the comparison under the observed mix. */
+function mixOf(by: string, design: Design, col: number, levels: { baseline: number; candidate: number }): Mix {
   const observed = design.strata.map((s) => s.observedShare)
-  const baseline = levels.observed[col]
-  const candidate = levels.observed[k + col]
   return {
     by,
     strata: design.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),
-    observed: { baseline, candidate, delta: estimate(design, col, observed) }
+    observed: { baseline: levels.baseline, candidate: levels.candidate, delta: estimate(design, col, observed) }
   }
 }
 

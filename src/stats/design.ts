@@ -54,12 +54,23 @@ export interface Design {
 
 const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/** The rules a design is built under, and the words its notes and refusals use. */
+export interface DesignOptions {
+  /** statistics.cluster, statistics.weights and statistics.cluster_weighting shape the design. */
+  statistics: StatisticsRules
+  /** The subset as a note names it ("segment = new"); default "all queries". */
+  label?: string
+  /** The rules file a refusal names (statistics.cluster against statistics.weights). */
+  rulesFile?: string
+}
+
 /**
  * Builds the design of a subset for the given columns (per-query values aligned with the table). Units
  * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
  * order, so the design depends on nothing but the data.
  */
-export function buildDesign(table: PairedTable, members: Int32Array, columns: Float64Array[], statistics: StatisticsRules, subsetLabel = 'all queries', rulesFile?: string): Design {
+export function buildDesign(table: PairedTable, members: Int32Array, columns: Float64Array[], options: DesignOptions): Design {
+  const { statistics, label: subsetLabel = 'all queries', rulesFile } = options
   const k = columns.length
   const m = members.length
   const weights = statistics.weights

@@ -13,9 +13,19 @@ export function sliceValues(table: PairedTable, stats: StatsEngine, attr: string
   return stats.valuesOf ? stats.valuesOf(attr, filters) : valuesOf(table, attr, stats.members(filters))
 }
 
+/**
+ * What a regression is for a max_regressions check: a difference worse than `threshold` in the metric's direction
+ * (`sign` +1 when higher is better, -1 when lower is).
+ */
+export interface RegressionLine {
+  sign: number
+  threshold: number
+}
+
 /** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
-export function regressionsPast(stats: StatsEngine, check: CheckRule, filters: Filters, sign: number, threshold: number): { count: number; nonFinite: number } {
+export function regressionsPast(stats: StatsEngine, check: CheckRule, filters: Filters, line: RegressionLine): { count: number; nonFinite: number } {
   if (stats.regressionCount) return stats.regressionCount(check, filters)
+  const { sign, threshold } = line
   const d = stats.differences(check.metric)
   let count = 0
   let nonFinite = 0

@@ -1,4 +1,4 @@
-import { COUNTS_PER_GROUP, GroupsBuilder, MERGE_QUANTUM, multinomialJob, type Groups } from './bootstrap.js'
+import { COUNTS_PER_GROUP, GroupsBuilder, MERGE_QUANTUM, multinomialJob, type Groups, type ResampleDraw } from './bootstrap.js'
 import type { KernelPlan } from './threads.js'
 
 /**
@@ -84,11 +84,12 @@ export interface HistogramColumn {
 
 /**
  * The resamples of the given columns from their histograms, as {@link bootstrapPlan} draws them from the rows
- * (same seed, same stream: the subset's key). `weights` are the strata's weights in the estimate (1 for a
- * design without strata). Throws for a column with too many distinct values to be drawn by counts: the rows
- * path draws it by index, which needs the rows (docs/scale.md: the Poisson design).
+ * under the same draw (resamples, seed, and the subset's key as stream). `weights` are the strata's weights in the
+ * estimate (1 for a design without strata). Throws for a column with too many distinct values to be drawn by
+ * counts: the rows path draws it by index, which needs the rows (docs/scale.md: the Poisson design).
  */
-export function histogramPlan(columns: readonly HistogramColumn[], weights: readonly number[], resamples: number, seed: string, stream: string): KernelPlan<Float64Array[]> {
+export function histogramPlan(columns: readonly HistogramColumn[], weights: readonly number[], draw: ResampleDraw): KernelPlan<Float64Array[]> {
+  const { resamples, seed, stream } = draw
   const sizeOf = (h: StratumHistogram): number => h.counts.reduce((n, c) => n + c, 0)
   const sizes = weights.map((_, s) => (columns.length > 0 ? sizeOf(columns[0].strata[s]) : 0))
   for (const column of columns) {

@@ -3,7 +3,7 @@ import { InputError } from '../errors.js'
 import type { AnchorItem, JudgeAnchors } from '../readers/anchors.js'
 import { compareCodePoints } from '../util/order.js'
 import { quote } from '../util/show.js'
-import { kappaWeighted, rawAgreement, weightMatrix } from './kappa.js'
+import { kappaWeighted, kappaWeighting, rawAgreement } from './kappa.js'
 import { tQuantile } from './special.js'
 import { MAX_SLICE_VALUES } from '../align/slice-values.js'
 
@@ -86,15 +86,22 @@ function cellsOf(items: readonly AnchorItem[], scale: ReadonlyMap<string, number
   return { starts, cells }
 }
 
+/** One slice of the anchors: its filters ([] = all), its items, and whether one judge serves both sides. */
+export interface AnchorSlice {
+  slice: Array<[string, string]>
+  items: readonly AnchorItem[]
+  /** JudgeAnchors.sameJudge: then only the baseline's labels are read. */
+  sameJudge: boolean
+}
+
 /** Agreement over one slice's items. */
-export function sliceAgreement(slice: Array<[string, string]>, items: readonly AnchorItem[], scale: readonly string[], sameJudge: boolean, options: AgreementOptions): SliceAgreement {
+export function sliceAgreement(anchors: AnchorSlice, scale: readonly string[], options: AgreementOptions): SliceAgreement {
+  const { slice, items, sameJudge } = anchors
   const k = scale.length
   const index = new Map(scale.map((l, i) => [l, i]))
   const sides: Array<'baseline' | 'candidate'> = sameJudge ? ['baseline'] : ['baseline', 'candidate']
   const cells = sides.map((s) => cellsOf(items, index, k, s))
-  const w = weightMatrix(k, options.weights)
-  const rowsBuf = new Float64Array(k)
-  const colsBuf = new Float64Array(k)
+  const weighting = kappaWeighting(k, options.weights)
   const m = items.length
   // Every side's whole table, then each item's cells taken out and put back: m leave-one-out kappas per side.
   const tables = cells.map(({ cells: flat }) => {
@@ -102,14 +109,14 @@ export function sliceAgreement(slice: Array<[string, string]>, items: readonly A
     for (const cell of flat) t[cell]++
     return t
   })
-  const point = tables.map((t) => kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa)
+  const point = tables.map((t) => kappaWeighted(t, weighting).kappa)
   const raws = tables.map((t) => rawAgreement(t, k) ?? 0)
   const leaveOut = cells.map(({ starts, cells: flat }, c) => {
     const t = tables[c]
     const out: Array<number | null> = []
     for (let p = 0; p < m; p++) {
       for (let x = starts[p]; x < starts[p + 1]; x++) t[flat[x]]--
-      out.push(kappaWeighted(t, k, w, rowsBuf, colsBuf).kappa)
+      out.push(kappaWeighted(t, weighting).kappa)
       for (let x = starts[p]; x < starts[p + 1]; x++) t[flat[x]]++
     }
     return out
@@ -199,7 +206,11 @@ export function judgeAgreement(anchors: JudgeAnchors, scale: readonly string[], 
       'per_slice names a short list of tasks or categories, not an id'
     )
   }
-  const out = [sliceAgreement([], anchors.items, scale, anchors.sameJudge, options)]
-  for (const value of [...groups.keys()].sort(compareCodePoints)) out.push(sliceAgreement([[perSlice as string, value]], groups.get(value) as AnchorItem[], scale, anchors.sameJudge, options))
+  const { sameJudge } = anchors
+  const out = [sliceAgreement({ slice: [], items: anchors.items, sameJudge }, scale, options)]
+  for (const value of [...groups.keys()].sort(compareCodePoints)) {
+    const items = groups.get(value) as AnchorItem[]
+    out.push(sliceAgreement({ slice: [[perSlice as string, value]], items, sameJudge }, scale, options))
+  }
   return out
 }

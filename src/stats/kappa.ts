@@ -37,14 +37,29 @@ export function weightMatrix(k: number, weights: KappaWeights): Float64Array {
  * Undefined (null, never NaN) when the table is empty or chance agreement reaches 1.
  */
 export function kappaOfTable(counts: ArrayLike<number>, k: number, weights: KappaWeights): KappaValue {
-  return kappaWeighted(counts, k, weightMatrix(k, weights), new Float64Array(k), new Float64Array(k))
+  return kappaWeighted(counts, kappaWeighting(k, weights))
 }
 
 /**
- * {@link kappaOfTable} with the weights from {@link weightMatrix} and two scratch arrays of length k (the
- * bootstrap calls it once per resample and allocates nothing).
+ * What {@link kappaWeighted} reads besides the table, built once per scale: its k labels, the agreement weights
+ * ({@link weightMatrix}) and two scratch arrays of length k for the margins. Reused across tables, so a caller
+ * computing a kappa per resample or per left-out item allocates nothing per kappa.
  */
-export function kappaWeighted(counts: ArrayLike<number>, k: number, w: Float64Array, rows: Float64Array, cols: Float64Array): KappaValue {
+export interface KappaWeighting {
+  k: number
+  w: Float64Array
+  rows: Float64Array
+  cols: Float64Array
+}
+
+/** The {@link KappaWeighting} of a scale of k labels under `weights`. */
+export function kappaWeighting(k: number, weights: KappaWeights): KappaWeighting {
+  return { k, w: weightMatrix(k, weights), rows: new Float64Array(k), cols: new Float64Array(k) }
+}
+
+/** {@link kappaOfTable} under a {@link KappaWeighting} (its scratch arrays are overwritten). */
+export function kappaWeighted(counts: ArrayLike<number>, weighting: KappaWeighting): KappaValue {
+  const { k, w, rows, cols } = weighting
   rows.fill(0)
   cols.fill(0)
   let n = 0

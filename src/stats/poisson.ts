@@ -29,12 +29,26 @@ export interface UnitKeys {
   keys2: Int32Array
 }
 
+/** What a Poisson job is made of: the columns of a design it draws, the units' keys and seed, and where it writes. */
+export interface PoissonInput {
+  design: Design
+  /** The design's columns drawn (indices into its k). */
+  columns: readonly number[]
+  keys: UnitKeys
+  /** The weights' seed (seedKeys(seed).weights, src/stats/poisson-weights.ts). */
+  seed: number
+  resamples: number
+  /** columns.length x resamples, receives the resamples column after column. */
+  out: Float64Array
+}
+
 /**
  * The Poisson job of the given columns of a design, into `out` (columns.length x resamples). A stratum whose
  * weights are all 0 in a resample (probability e^-units: a stratum of one unit, 37 % of the time) contributes its
  * observed estimate, which is what every multinomial resample of a one-unit stratum gives.
  */
-export function poissonJob(design: Design, columns: readonly number[], keys: UnitKeys, seed: number, resamples: number, out: Float64Array): PoissonJob {
+export function poissonJob(input: PoissonInput): PoissonJob {
+  const { design, columns, keys, seed, resamples, out } = input
   const { k, units, values } = design
   const width = columns.length
   const vs: Float64Array[] = []

@@ -34,16 +34,33 @@ const EXACT_UNITS = 20
  * the additions. All columns share the signs. Patterns come in blocks of {@link BLOCK}, each with its own
  * stream (src/stats/kernels.ts), so the `runner` may spread the blocks over threads with the same result.
  */
-export function signFlipTest(design: Design, permutations: number, seed: string, stream: string, runner: KernelRunner = SYNC_RUNNER): Randomization {
-  const plan = signFlipPlan(design, permutations, seed, stream)
+export function signFlipTest(design: Design, draw: PatternDraw, runner: KernelRunner = SYNC_RUNNER): Randomization {
+  const plan = signFlipPlan(design, draw)
   runner.run(plan.jobs)
   return plan.finish()
 }
 
+/**
+ * How many random sign patterns to draw and the random streams they come from: the run's seed and the subset's key
+ * (the stream), from which every block's own stream is derived.
+ */
+export interface PatternDraw {
+  permutations: number
+  seed: string
+  stream: string
+}
+
+/** A {@link PatternDraw} of {@link signFlipPlan}, and another way to flip the columns it flips unit by unit. */
+export interface SignFlipPlanOptions extends PatternDraw {
+  flips?: FlipDraw
+}
+
 /** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
-export function signFlipPlan(design: Design, permutations: number, seed: string, stream: string, flips?: FlipDraw): KernelPlan<Randomization> {
+export function signFlipPlan(design: Design, options: SignFlipPlanOptions): KernelPlan<Randomization> {
+  const { permutations, seed, stream, flips } = options
   const { k, units } = design
-  const y = contributions(design)
+  const contribution = contributions(design)
+  const { y } = contribution
   const observed = new Float64Array(k)
   const tol = new Float64Array(k)
   for (let c = 0; c < k; c++) {
@@ -79,7 +96,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   const byCounts: number[] = []
   const grouped: AbsGroups[] = []
   for (let c = 0; c < k; c++) {
-    const g = absGroupsOf(y, k, c, units, Math.floor(FLIP_COST * groups))
+    const g = absGroupsOf(contribution, c, Math.floor(FLIP_COST * groups))
     if (g !== null && countsCost(g.multiplicity) <= FLIP_COST * groups && (flips?.byCounts(c) ?? true)) {
       byCounts.push(c)
       grouped.push(g)
@@ -93,7 +110,7 @@ export function signFlipPlan(design: Design, permutations: number, seed: string,
   } else if (byFlip.length > 0) {
     const kf = byFlip.length
     const tables = new Float64Array(kf * groups * 16)
-    byFlip.forEach((c, i) => nibbleTable(y, k, c, units, groups, tables.subarray(i * groups * 16, (i + 1) * groups * 16)))
+    byFlip.forEach((c, i) => nibbleTable(contribution, c, tables.subarray(i * groups * 16, (i + 1) * groups * 16)))
     flipJob = {
       kind: 'flip',
       units: blocks,
@@ -194,7 +211,8 @@ export interface AbsGroups {
  * Null too once there are more than `cap` distinct values: every distinct value costs at least one unit of
  * {@link countsCost}, so such a column is flipped, and listing 10^6 values cost 100 MB at 10^6 queries.
  */
-function absGroupsOf(y: Float64Array, k: number, c: number, units: number, cap: number): AbsGroups | null {
+function absGroupsOf(contribution: Contributions, c: number, cap: number): AbsGroups | null {
+  const { y, k, units } = contribution
   // The first 8 · cap units already holding more than cap distinct |y|: no need to sort them all to know.
   const look = Math.min(units, 8 * cap + 8)
   if (look > cap) {
@@ -227,19 +245,31 @@ function absGroupsOf(y: Float64Array, k: number, c: number, units: number, cap: 
   return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) }
 }
 
+/** The units' contributions to the estimates, row-major (units x k): y[u * k + c]. */
+interface Contributions {
+  y: Float64Array
+  k: number
+  units: number
+}
+
 /** y[u * k + c]: the unit's contribution to the estimate of column c, weight · value / stratum denominator. */
-function contributions(design: Design): Float64Array {
-  const { k, values } = design
+function contributions(design: Design): Contributions {
+  const { k, units, values } = design
   const y = workerArray(values.length)
   for (const s of design.strata) {
     const f = s.weight / denominator(design, s)
     for (let u = s.start; u < s.start + s.size; u++) for (let c = 0; c < k; c++) y[u * k + c] = f * values[u * k + c]
   }
-  return y
+  return { y, k, units }
 }
 
-/** table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c (absent units count 0). */
-function nibbleTable(y: Float64Array, k: number, c: number, units: number, groups: number, table: Float64Array): void {
+/**
+ * table[g * 16 + mask] = Σ_{j < 4} (bit j of mask ? −1 : +1) · y[4g + j, c] for one column c and every group g of
+ * four units (absent units count 0); `table` holds ceil(units / 4) x 16 sums.
+ */
+function nibbleTable(contribution: Contributions, c: number, table: Float64Array): void {
+  const { y, k, units } = contribution
+  const groups = Math.ceil(units / 4)
   for (let g = 0; g < groups; g++) {
     for (let mask = 0; mask < 16; mask++) {
       let s = 0

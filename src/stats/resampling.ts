@@ -74,8 +74,8 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
     return {
       law,
       units,
-      bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, resamples, seed, stream, scratch), laws: new Array<ColumnLaw>(design.k).fill('multinomial') }),
-      flips: (design, _members, stream) => signFlipPlan(design, permutations, seed, stream)
+      bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, { resamples, seed, stream, scratch }), laws: new Array<ColumnLaw>(design.k).fill('multinomial') }),
+      flips: (design, _members, stream) => signFlipPlan(design, { permutations, seed, stream })
     }
   }
   const keyed = seedKeys(seed)
@@ -104,17 +104,17 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
         job(columns, out) {
           for (const c of columns) laws[c] = 'poisson'
           keys ??= unitKeys(design, members)
-          return poissonJob(design, columns, keys, keyed.weights, resamples, out)
+          return poissonJob({ design, columns, keys, seed: keyed.weights, resamples, out })
         }
       }
-      return { plan: bootstrapPlan(design, resamples, seed, stream, scratch, draw), laws }
+      return { plan: bootstrapPlan(design, { resamples, seed, stream, scratch, draw }), laws }
     },
     flips(design, members, stream) {
       const flips: FlipDraw = {
         byCounts: (c) => few(design, c),
         job: (input) => hashFlipJob({ ...input, keys: unitKeys(design, members), seed: keyed.signs, permutations })
       }
-      return signFlipPlan(design, permutations, seed, stream, flips)
+      return signFlipPlan(design, { permutations, seed, stream, flips })
     }
   }
 }

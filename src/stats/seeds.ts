@@ -160,7 +160,15 @@ export function seedRules(rules: Rules, seeds: SeedSides): Rules {
 /** Per seed, the metric's values over `members` (in the table's order); see the seed-averaged rows in align/seeds.ts. */
 export function seedColumns(table: PairedTable, seeds: SeedSides, metric: string, members: Int32Array): SeedColumns {
   const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
-  return { base: sideColumns(seeds.baseline, table, metric, members, base), cand: sideColumns(seeds.candidate, table, metric, members, cand) }
+  const subset = { table, metric, members }
+  return { base: sideColumns(seeds.baseline, base, subset), cand: sideColumns(seeds.candidate, cand, subset) }
+}
+
+/** The metric and queries (rows of the paired table, in its order) whose seed columns are read. */
+interface SeedSubset {
+  table: PairedTable
+  metric: string
+  members: Int32Array
 }
 
 /**
@@ -168,7 +176,8 @@ export function seedColumns(table: PairedTable, seeds: SeedSides, metric: string
  * the paired table's value for every seed of the side: the filled value the averaged rows were given, so the
  * seed columns average to exactly the table's column.
  */
-function sideColumns(files: SideRows[], table: PairedTable, metric: string, members: Int32Array, filled: Float64Array): Float64Array[] {
+function sideColumns(files: SideRows[], filled: Float64Array, subset: SeedSubset): Float64Array[] {
+  const { table, metric, members } = subset
   const columns = files.map((f) => f.values.get(metric))
   const out = files.map(() => new Float64Array(members.length))
   for (let j = 0; j < members.length; j++) {
