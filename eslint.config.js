@@ -32,9 +32,15 @@ export default tseslint.config(
     },
     rules: {
       // `_`-prefixed names are deliberately unused (positional callbacks, destructuring that drops a field).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }
+      ],
       // Numbers, booleans and null in template literals are how reports are written; only objects (which print "[object Object]") are bugs.
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }]
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true }
+      ]
     }
   },
   {

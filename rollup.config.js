@@ -35,7 +35,13 @@ export default [
   },
   {
     input: 'src/cli.ts',
-    output: { file: 'dist/cli.js', format: 'es', sourcemap: false, banner: '#!/usr/bin/env node', inlineDynamicImports: true },
+    output: {
+      file: 'dist/cli.js',
+      format: 'es',
+      sourcemap: false,
+      banner: '#!/usr/bin/env node',
+      inlineDynamicImports: true
+    },
     plugins: plugins(),
     onwarn
   }

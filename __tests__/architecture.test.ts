@@ -47,7 +47,8 @@ function roomOf(file: string): string {
 
 function rankOf(file: string): number {
   const rank = ROOMS.findIndex((names) => names.includes(roomOf(file)))
-  if (rank < 0) throw new Error(`${path.relative(src, file)} is in no room: add its folder to ROOMS and docs/architecture.md`)
+  if (rank < 0)
+    throw new Error(`${path.relative(src, file)} is in no room: add its folder to ROOMS and docs/architecture.md`)
   return rank
 }
 
@@ -58,7 +59,9 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
   for (const file of files) {
     const targets = new Set<string>()
-    for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"\n]*(?:\n[^'"\n]*)*?from\s+'(\.[^']+)'/gm)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(
+      /^\s*(?:import|export)\b[^'"\n]*(?:\n[^'"\n]*)*?from\s+'(\.[^']+)'/gm
+    )) {
       targets.add(path.resolve(path.dirname(file), m[1].replace(/\.js$/, '.ts')))
     }
     graph.set(
@@ -132,7 +135,8 @@ describe('src/ in pipeline order (docs/architecture.md)', () => {
     const leaks: string[] = []
     for (const [file, targets] of graph) {
       if (!core(file)) continue
-      for (const t of targets) if (roomOf(t) === 'report') leaks.push(`${path.relative(src, file)} -> ${path.relative(src, t)}`)
+      for (const t of targets)
+        if (roomOf(t) === 'report') leaks.push(`${path.relative(src, file)} -> ${path.relative(src, t)}`)
     }
     expect(leaks).toEqual([])
   })
@@ -142,7 +146,8 @@ describe('src/ in pipeline order (docs/architecture.md)', () => {
     const back: string[] = []
     for (const [file, targets] of graph) {
       if (!path.relative(src, file).startsWith('readers/importers/')) continue
-      for (const t of targets) if (entries.includes(t)) back.push(`${path.relative(src, file)} -> ${path.relative(src, t)}`)
+      for (const t of targets)
+        if (entries.includes(t)) back.push(`${path.relative(src, file)} -> ${path.relative(src, t)}`)
     }
     expect(back).toEqual([])
   })

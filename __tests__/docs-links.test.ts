@@ -40,7 +40,8 @@ function broken(page: string, written = readFileSync(path.join(root, page), 'utf
     const [file, fragment] = target.split('#')
     const resolved = file === '' ? page : path.normalize(path.join(path.dirname(page), file))
     if (!existsSync(path.join(root, resolved))) found.push(`${page}: ${target} (no such file)`)
-    else if (fragment !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(fragment)) found.push(`${page}: ${target} (no such heading)`)
+    else if (fragment !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(fragment))
+      found.push(`${page}: ${target} (no such heading)`)
   }
   return found
 }
@@ -52,7 +53,11 @@ describe('links in the README and docs', () => {
   })
 
   it('a link to a missing file or heading is found, one inside a code block is not (the check can fail)', () => {
-    const page = 'See [trust](docs/trust.md#threat-model-what-a-pull-request-can-and-cannot-decide), [gone](docs/gone.md), [nowhere](docs/trust.md#no-such-heading).\n```\n[code](docs/also-gone.md)\n```\n'
-    expect(broken('README.md', page)).toEqual(['README.md: docs/gone.md (no such file)', 'README.md: docs/trust.md#no-such-heading (no such heading)'])
+    const page =
+      'See [trust](docs/trust.md#threat-model-what-a-pull-request-can-and-cannot-decide), [gone](docs/gone.md), [nowhere](docs/trust.md#no-such-heading).\n```\n[code](docs/also-gone.md)\n```\n'
+    expect(broken('README.md', page)).toEqual([
+      'README.md: docs/gone.md (no such file)',
+      'README.md: docs/trust.md#no-such-heading (no such heading)'
+    ])
   })
 })

@@ -31,6 +31,9 @@ export function expectGolden(name: string, actual: string): void {
     mkdirSync(GOLDEN_DIR, { recursive: true })
     writeFileSync(file, actual)
   }
-  if (!existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} does not exist: write it with UPDATE_GOLDEN=1 npm test -- golden, and review it`)
+  if (!existsSync(file))
+    throw new Error(
+      `${path.relative(process.cwd(), file)} does not exist: write it with UPDATE_GOLDEN=1 npm test -- golden, and review it`
+    )
   expect(actual).toBe(readFileSync(file, 'utf8'))
 }

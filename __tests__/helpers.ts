@@ -78,11 +78,21 @@ export async function refusal(run: () => unknown): Promise<InputError> {
  * Reads both sides (and every capability's inputs) the way the CLI does: files as named, given files from
  * `given` (option name -> file or files; baseline and candidate are required).
  */
-export async function loadFiles(rules: Rules, given: Record<string, string | string[] | undefined>, overrides: Record<string, string | undefined> = {}): Promise<LoadedInputs> {
+export async function loadFiles(
+  rules: Rules,
+  given: Record<string, string | string[] | undefined>,
+  overrides: Record<string, string | undefined> = {}
+): Promise<LoadedInputs> {
   return loadGateInputs(rules, cliInputSource({ given, overrides, rulesFile: rules.source.file }))
 }
 
 /** The gate on two sides in hand (see sidesInputs), with any evidence the capabilities would have read. */
-export function gateSides(rules: Rules, baseline: SideRows, candidate: SideRows, extra: Parameters<typeof sidesInputs>[3] = {}, options: GateOptions = {}): GateResult {
+export function gateSides(
+  rules: Rules,
+  baseline: SideRows,
+  candidate: SideRows,
+  extra: Parameters<typeof sidesInputs>[3] = {},
+  options: GateOptions = {}
+): GateResult {
   return runGate(sidesInputs(rules, baseline, candidate, extra), options)
 }

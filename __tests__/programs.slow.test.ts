@@ -20,20 +20,36 @@ const MISSING = { CMARK_GFM_PATH: '/nonexistent/cmark-gfm', CHROMIUM_PATH: '/non
 function jestOn(env: Record<string, string>): { status: number | null; out: string } {
   const base = { ...process.env }
   for (const k of ['CI', 'RG_SKIP_BROWSER', 'GITHUB_ACTIONS']) delete base[k]
-  const r = spawnSync(process.execPath, ['--experimental-vm-modules', path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=1', '--testPathIgnorePatterns', '/node_modules/', '--', ...FILES], {
-    cwd: root,
-    env: { ...base, ...env },
-    encoding: 'utf8',
-    timeout: 240000
-  })
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--experimental-vm-modules',
+      path.join(root, 'node_modules/jest/bin/jest.js'),
+      '--maxWorkers=1',
+      '--testPathIgnorePatterns',
+      '/node_modules/',
+      '--',
+      ...FILES
+    ],
+    {
+      cwd: root,
+      env: { ...base, ...env },
+      encoding: 'utf8',
+      timeout: 240000
+    }
+  )
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` }
 }
 
 describe('a machine without cmark-gfm and chromium (simulated by paths that do not exist)', () => {
   it('off CI: those tests are skipped, each file says in one line what to install, and jest succeeds', () => {
     const r = jestOn(MISSING)
-    expect(r.out).toContain(`skipped: the GFM rendering tests (cmark-gfm): /nonexistent/cmark-gfm not found (ENOENT; set CMARK_GFM_PATH to another path); to run them: ${INSTALL}\n`)
-    expect(r.out).toContain(`skipped: the Mermaid rendering tests (chromium): /nonexistent/chromium not found (ENOENT; set CHROMIUM_PATH to another path); to run them: ${INSTALL}\n`)
+    expect(r.out).toContain(
+      `skipped: the GFM rendering tests (cmark-gfm): /nonexistent/cmark-gfm not found (ENOENT; set CMARK_GFM_PATH to another path); to run them: ${INSTALL}\n`
+    )
+    expect(r.out).toContain(
+      `skipped: the Mermaid rendering tests (chromium): /nonexistent/chromium not found (ENOENT; set CHROMIUM_PATH to another path); to run them: ${INSTALL}\n`
+    )
     expect(r.out).toMatch(/Tests: +\d+ skipped, \d+ total/) // none passed, none failed: all skipped
     expect(r.out).not.toMatch(/ENOENT[\s\S]*spawnSync|executable doesn't exist/)
     expect(r.status).toBe(0)

@@ -34,7 +34,11 @@ export function decide(what: string, available: Availability, install: string, c
   if (available.run) return { action: 'run' }
   const reason = available.reason.replace(/\s+/g, ' ').trim()
   if (available.explicit) return { action: 'skip', line: `skipped: ${what} (${reason})` }
-  if (ci) return { action: 'fail', line: `${what} cannot run on CI: ${reason}; CI must install it (${install}) and run every test` }
+  if (ci)
+    return {
+      action: 'fail',
+      line: `${what} cannot run on CI: ${reason}; CI must install it (${install}) and run every test`
+    }
   return { action: 'skip', line: `skipped: ${what}: ${reason}; to run them: ${install}` }
 }
 
@@ -45,20 +49,35 @@ export function executableAt(file: string, envName: string): Availability {
     accessSync(file, constants.X_OK)
     return { run: true }
   } catch (error) {
-    return { run: false, reason: `${file} not found (${(error as NodeJS.ErrnoException).code ?? 'error'}; set ${envName} to another path)`, explicit: false }
+    return {
+      run: false,
+      reason: `${file} not found (${(error as NodeJS.ErrnoException).code ?? 'error'}; set ${envName} to another path)`,
+      explicit: false
+    }
   }
 }
 
 /** A program that answers `args` with exit status 0 (e.g. `npx -y node@24 --version`). */
-export function answers(command: string, args: string[], check: (stdout: string) => boolean, timeoutMs: number, cwd?: string): Availability {
+export function answers(
+  command: string,
+  args: string[],
+  check: (stdout: string) => boolean,
+  timeoutMs: number,
+  cwd?: string
+): Availability {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: timeoutMs, cwd })
   if (r.status === 0 && check(r.stdout.trim())) return { run: true }
-  const why = r.error ? String((r.error as NodeJS.ErrnoException).code ?? r.error.message) : `exit ${r.status ?? r.signal}`
+  const why = r.error
+    ? String((r.error as NodeJS.ErrnoException).code ?? r.error.message)
+    : `exit ${r.status ?? r.signal}`
   return { run: false, reason: `\`${[command, ...args].join(' ')}\` failed (${why})`, explicit: false }
 }
 
 /** An explicit skip by an environment variable set to 1. */
-export function skippedBy(envName: string, env: Record<string, string | undefined> = process.env): Availability | undefined {
+export function skippedBy(
+  envName: string,
+  env: Record<string, string | undefined> = process.env
+): Availability | undefined {
   return env[envName] === '1' ? { run: false, reason: `${envName}=1`, explicit: true } : undefined
 }
 
@@ -66,7 +85,11 @@ export function skippedBy(envName: string, env: Record<string, string | undefine
  * jest's `describe` and `it` for tests that need a program: the real ones when it is available; `.skip` when
  * it is missing off CI (after writing the one line); under CI a single failing test carrying the line.
  */
-export function needing(what: string, available: Availability, install = INSTALL): { describe: typeof describe; it: typeof it } {
+export function needing(
+  what: string,
+  available: Availability,
+  install = INSTALL
+): { describe: typeof describe; it: typeof it } {
   const d = decide(what, available, install, onCi())
   if (d.action === 'run') return { describe, it }
   if (d.action === 'skip') {

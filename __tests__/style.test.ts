@@ -102,7 +102,9 @@ describe('options objects beyond four parameters', () => {
 
   it('no function outside the allowlist takes more than four parameters', () => {
     const offenders = long.filter((s) => !ALLOWED.has(s.key))
-    const named = offenders.map((s) => `src/${s.rel}:${s.line} ${s.name}: ${s.parameters} parameters (use an options object)`)
+    const named = offenders.map(
+      (s) => `src/${s.rel}:${s.line} ${s.name}: ${s.parameters} parameters (use an options object)`
+    )
     expect(named).toEqual([])
   })
 

@@ -32,14 +32,26 @@ function testFilesOnDisk(dir: string): string[] {
 /** The files jest would run with `config`, from jest itself. */
 function listTests(config: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-vm-modules', path.join(root, 'node_modules/jest/bin/jest.js'), '--config', config, '--listTests', '--json'], { cwd: root })
+    const child = spawn(
+      process.execPath,
+      [
+        '--experimental-vm-modules',
+        path.join(root, 'node_modules/jest/bin/jest.js'),
+        '--config',
+        config,
+        '--listTests',
+        '--json'
+      ],
+      { cwd: root }
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     child.on('error', reject)
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`jest --listTests --config ${config} exited ${code}: ${stderr.slice(0, 2000)}`))
+      if (code !== 0)
+        return reject(new Error(`jest --listTests --config ${config} exited ${code}: ${stderr.slice(0, 2000)}`))
       const files = JSON.parse(stdout) as string[]
       resolve(files.map((f) => path.relative(root, f).split(path.sep).join('/')).sort())
     })
@@ -58,7 +70,13 @@ export function unassigned(onDisk: string[], fast: string[], slow: string[]): { 
 
 describe('the fast and slow test sets', () => {
   it('a file in neither set or in both is found (the check itself)', () => {
-    expect(unassigned(['a.test.ts', 'b.slow.test.ts', 'c.spec.ts', 'd.test.ts'], ['a.test.ts', 'd.test.ts'], ['b.slow.test.ts', 'd.test.ts'])).toEqual({ neither: ['c.spec.ts'], both: ['d.test.ts'] })
+    expect(
+      unassigned(
+        ['a.test.ts', 'b.slow.test.ts', 'c.spec.ts', 'd.test.ts'],
+        ['a.test.ts', 'd.test.ts'],
+        ['b.slow.test.ts', 'd.test.ts']
+      )
+    ).toEqual({ neither: ['c.spec.ts'], both: ['d.test.ts'] })
   })
 
   it('every test file on disk is in exactly one set, as jest itself lists them', async () => {

@@ -63,7 +63,15 @@ const MAX_LOG_LINE_CHARS = 4000;
 // Tab and ESC are allowed by safeLines (reports are tab-separated or coloured), never inside a value.
 const ESCAPED_IN_VALUE = /[\u0000-\u001f"\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ESCAPED_IN_TEXT = /[\u0000-\u0008\u000a-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-const SHORT = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '"': '\\"', '\\': '\\\\' };
+const SHORT = {
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\b': '\\b',
+    '\f': '\\f',
+    '"': '\\"',
+    '\\': '\\\\'
+};
 function unicodeEscape(c) {
     return SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
@@ -93,7 +101,9 @@ function quote(value, max = MAX_SHOWN_CHARS) {
     const shown = cut(s, max);
     const body = breakCommandPrefix(shown.replace(ESCAPED_IN_VALUE, unicodeEscape));
     const text = typeof value === 'string' ? `"${body}"` : body;
-    return shown.length < s.length ? `${typeof value === 'string' ? text.slice(0, -1) + '…"' : text + '…'} (${s.length} characters)` : text;
+    return shown.length < s.length
+        ? `${typeof value === 'string' ? text.slice(0, -1) + '…"' : text + '…'} (${s.length} characters)`
+        : text;
 }
 /**
  * An input value for a line of output where it usually reads best bare (a metric, an attribute, an id in a
@@ -210,7 +220,9 @@ function formatInputError(where, message, hint) {
     if (where.key !== undefined)
         place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS$1)})` : sanitizeText(where.key, MAX_PLACE_CHARS$1);
     let text = place ? `${place}: ${message}` : message;
-    if (where.queryId !== undefined && !message.includes(quote(where.queryId)) && !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))) {
+    if (where.queryId !== undefined &&
+        !message.includes(quote(where.queryId)) &&
+        !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))) {
         text += ` (query ${quote(where.queryId)})`;
     }
     if (hint)
@@ -269,7 +281,11 @@ function sideFromRows(source, rows, fields = {}) {
             attributeFields.add(name);
         }
     }
-    return builder.build({ numericFields: fields.numericFields ?? numericFields, attributeFields: fields.attributeFields ?? attributeFields, notes: fields.notes ?? [] });
+    return builder.build({
+        numericFields: fields.numericFields ?? numericFields,
+        attributeFields: fields.attributeFields ?? attributeFields,
+        notes: fields.notes ?? []
+    });
 }
 /** First capacity of a builder's columns (they double as rows are added). */
 const FIRST_CAPACITY = 1024;
@@ -349,7 +365,15 @@ class SideRowsBuilder {
         for (const column of this.attrs.values())
             while (column.length < n)
                 column.push(undefined);
-        return { source: this.source, ids: this.ids, lines: this.lines.slice(0, n), index: this.index, values, attrs: this.attrs, ...fields };
+        return {
+            source: this.source,
+            ids: this.ids,
+            lines: this.lines.slice(0, n),
+            index: this.index,
+            values,
+            attrs: this.attrs,
+            ...fields
+        };
     }
     grow() {
         this.capacity *= 2;
@@ -368,7 +392,9 @@ class SideRowsBuilder {
 function openError(file, error) {
     const code = error.code;
     if (code === 'ENOENT')
-        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' });
+        return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', {
+            code: 'not_found'
+        });
     if (code === 'EISDIR')
         return new InputError({ file }, 'is a directory, not a file', 'name the file itself');
     if (code === 'EACCES')
@@ -498,7 +524,11 @@ async function forEachLineBytes(file, onLine, options = {}) {
         lineNo++;
         if (end > start && bytes[end - 1] === 0x0d)
             end--;
-        if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
+        if (lineNo === 1 &&
+            end - start >= 3 &&
+            bytes[start] === 0xef &&
+            bytes[start + 1] === 0xbb &&
+            bytes[start + 2] === 0xbf) {
             start += 3;
         }
         if (end - start > cap)
@@ -615,7 +645,11 @@ class FieldText {
     }
     /** The field so far, and a fresh start. */
     take() {
-        const text = this.runs.length === 0 ? (this.run.length === 1 ? this.run[0] : this.run.join('')) : this.runs.join('') + this.run.join('');
+        const text = this.runs.length === 0
+            ? this.run.length === 1
+                ? this.run[0]
+                : this.run.join('')
+            : this.runs.join('') + this.run.join('');
         this.clear();
         return text;
     }
@@ -733,7 +767,9 @@ async function forEachCsvRecord(file, onRecord, options = {}) {
  */
 function nonFiniteRefusal(where, field, value) {
     const word = typeof value === 'number' ? (Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity') : value;
-    const why = /nan/i.test(word) ? `Python's json.dump writes float("nan") so; JSON has no NaN` : `a value beyond the double range, or Python's json.dump of float("inf")`;
+    const why = /nan/i.test(word)
+        ? `Python's json.dump writes float("nan") so; JSON has no NaN`
+        : `a value beyond the double range, or Python's json.dump of float("inf")`;
     return new InputError(where, `${quote(field)} is ${word}, not a number the gate can compare (${why})`, 'write null or drop the field where the value is missing (queries.missing decides what the gate does with a missing value), or fix what computed it');
 }
 
@@ -817,7 +853,11 @@ function parseStrictJson(text) {
     catch (error) {
         const message = error.message;
         const at = /position (\d+)/.exec(message);
-        return { problem: `is not valid JSON (${message})`, line: at ? lineAt(text, Number(at[1])) : undefined, repeated: false };
+        return {
+            problem: `is not valid JSON (${message})`,
+            line: at ? lineAt(text, Number(at[1])) : undefined,
+            repeated: false
+        };
     }
     if (value !== null && typeof value === 'object') {
         const repeated = findRepeatedKey(text);
@@ -957,7 +997,11 @@ const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
  * rules read).
  */
 async function readJsonDocument(file, what) {
-    const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' });
+    const text = await readWholeText(file, {
+        limit: MAX_DOCUMENT_BYTES,
+        what: `a ${what}`,
+        hint: 'write it as JSON Lines (one record per line) or CSV instead'
+    });
     const parsed = parseStrictJson(text);
     if (parsed.problem === undefined)
         return parsed.value;
@@ -967,7 +1011,9 @@ async function readJsonDocument(file, what) {
     const lenient = parseJsonWithNonFinite(text);
     if (lenient !== undefined)
         return lenient.value;
-    const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : '';
+    const nan = /\bNaN\b/.test(text)
+        ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)'
+        : '';
     throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`);
 }
 
@@ -1452,7 +1498,18 @@ function parseMetricCell(text, column, where) {
 /** How much of a first line the guesses look at (a line may be up to 16 MiB; a guess needs a few fields). */
 const HEAD_CHARS = 1000;
 /** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
-const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id'];
+const DOC_FIELDS = [
+    'doc_id',
+    'docid',
+    'docno',
+    'doc',
+    'document_id',
+    'corpus_id',
+    'corpus-id',
+    'pid',
+    'passage_id',
+    'chunk_id'
+];
 /**
  * What to do with a run (what the retriever returned) given where per-query rows were expected: every such
  * refusal says it the same way, in the words of the rules key (the action has no --qrels).
@@ -1478,7 +1535,10 @@ function firstLineMistake(text) {
         return undefined;
     const f = headFields(head);
     if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
-        return { problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows', hint: RUN_WITHOUT_JUDGMENTS };
+        return {
+            problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows',
+            hint: RUN_WITHOUT_JUDGMENTS
+        };
     if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
         return {
             problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
@@ -1521,7 +1581,10 @@ function runTableMistake(columns, metricFields, what) {
     const doc = columns.find((c) => DOC_FIELDS.includes(c.toLowerCase()));
     if (id === undefined || doc === undefined || !columns.includes('score'))
         return undefined;
-    return { problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`, hint: RUN_WITHOUT_JUDGMENTS };
+    return {
+        problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`,
+        hint: RUN_WITHOUT_JUDGMENTS
+    };
 }
 
 /** The field that names a query in every per-query rows file. */
@@ -1987,7 +2050,15 @@ function parseMeasure(name) {
     if (info.params.includes('rel') && rel !== 1)
         params.push(`rel=${rel}`);
     const canonical = `${kind}${params.length ? `(${params.join(',')})` : ''}${cutoff !== null ? `@${cutoff}` : ''}`;
-    return { name, kind, cutoff, rel, gain, canonical, aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean' };
+    return {
+        name,
+        kind,
+        cutoff,
+        rel,
+        gain,
+        canonical,
+        aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean'
+    };
 }
 /**
  * Parses a list of names, keeping the first of exact repeats (asking twice for `P@10` yields one column).
@@ -2023,9 +2094,15 @@ function trecEvalSpelling(name) {
  * to write instead rather than with a near miss that measures something else.
  */
 const FOREIGN_MEASURES = new Map([
-    ['hits', 'ranx hits@k counts the relevant documents in the top k and is not computed here: P@k is hits@k / k, Success@k (hit@k) is 1 when hits@k > 0'],
+    [
+        'hits',
+        'ranx hits@k counts the relevant documents in the top k and is not computed here: P@k is hits@k / k, Success@k (hit@k) is 1 when hits@k > 0'
+    ],
     ['dcg', 'unnormalised DCG is not computed here: nDCG@k divides it by the ideal DCG'],
-    ['err', 'expected reciprocal rank (ERR) is not computed here: RR@k is the reciprocal rank of the first relevant document']
+    [
+        'err',
+        'expected reciprocal rank (ERR) is not computed here: RR@k is the reciprocal rank of the first relevant document'
+    ]
 ]);
 function unknown(name) {
     const stem = splitCutoff(name.trim()).stem.toLowerCase();
@@ -2211,7 +2288,9 @@ function pairRows(rules, baseline, candidate) {
         if (onlyInCandidate.length > 0)
             parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`);
         const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate);
-        const twins = spelled.length > 0 ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides` : '';
+        const twins = spelled.length > 0
+            ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
+            : '';
         throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '));
     }
     // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
@@ -2248,7 +2327,10 @@ function pairRows(rules, baseline, candidate) {
                 else {
                     count[which]++;
                     if (!zero)
-                        missingValues.push({ file: side.source, text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})` });
+                        missingValues.push({
+                            file: side.source,
+                            text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})`
+                        });
                     out[i] = fill;
                 }
             }
@@ -2384,7 +2466,9 @@ function refuseVacuousWhere(rules, check, attrs, n) {
     }
 }
 function listIds(ids, side) {
-    const shown = ids.slice(0, LIST_LIMIT$3).map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id)]})`);
+    const shown = ids
+        .slice(0, LIST_LIMIT$3)
+        .map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id)]})`);
     return shown.join(', ') + (ids.length > LIST_LIMIT$3 ? ` and ${ids.length - LIST_LIMIT$3} more` : '');
 }
 /**
@@ -2506,12 +2590,17 @@ function decideVerdict(rules, guards, checks) {
     const counted = guards.map((g) => ({ ...g, counts: guardCounts(g.status, rules) }));
     const guard = counted.find((g) => g.counts === 'fail');
     if (guard !== undefined)
-        return { verdict: 'fail', decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard }, guards: counted };
+        return {
+            verdict: 'fail',
+            decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard },
+            guards: counted
+        };
     const check = checks.find((c) => c.counts === 'fail');
     if (check === undefined)
         return { verdict: 'pass', decidedBy: null, guards: counted };
     // A check counts as fail only through a unit that did not pass, so one is always found.
-    const unit = (check.units.find((u) => u.status === 'fail') ?? check.units.find((u) => u.status !== 'pass'));
+    const unit = (check.units.find((u) => u.status === 'fail') ??
+        check.units.find((u) => u.status !== 'pass'));
     return { verdict: 'fail', decidedBy: { kind: 'check', check, unit }, guards: counted };
 }
 /** The name a failure message gives what decided it: `trust rule "pooling.max_unjudged"` or `"check name"`. */
@@ -2564,7 +2653,10 @@ function adjustPValues(p, method) {
  * scipy.special / scipy.stats in __tests__/stats/special.test.ts (relative error below 1e-12 for the normal
  * functions, 1e-10 for t).
  */
-const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+const LANCZOS = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7
+];
 /** ln Γ(x) for x > 0 (Lanczos, g = 7): relative error about 1e-15. */
 function lgamma(x) {
     if (x < 0.5)
@@ -2710,9 +2802,26 @@ function normalQuantile(p) {
     if (Math.abs(q) <= 0.425) {
         const r = 0.180625 - q * q;
         return ((q *
-            (((((((2509.0809287301226727 * r + 33430.575583588128105) * r + 67265.770927008700853) * r + 45921.953931549871457) * r + 13731.693765509461125) * r + 1971.5909503065514427) * r + 133.14166789178437745) * r +
+            (((((((2509.0809287301226727 * r + 33430.575583588128105) * r + 67265.770927008700853) * r +
+                45921.953931549871457) *
+                r +
+                13731.693765509461125) *
+                r +
+                1971.5909503065514427) *
+                r +
+                133.14166789178437745) *
+                r +
                 3.387132872796366608)) /
-            (((((((5226.495278852854561 * r + 28729.085735721942674) * r + 39307.89580009271061) * r + 21213.794301586595867) * r + 5394.1960214247511077) * r + 687.1870074920579083) * r + 42.313330701600911252) * r + 1));
+            (((((((5226.495278852854561 * r + 28729.085735721942674) * r + 39307.89580009271061) * r +
+                21213.794301586595867) *
+                r +
+                5394.1960214247511077) *
+                r +
+                687.1870074920579083) *
+                r +
+                42.313330701600911252) *
+                r +
+                1));
     }
     let r = q < 0 ? p : 1 - p;
     r = Math.sqrt(-Math.log(r));
@@ -2720,10 +2829,23 @@ function normalQuantile(p) {
     if (r <= 5) {
         r -= 1.6;
         x =
-            (((((((7.7454501427834140764e-4 * r + 0.0227238449892691845833) * r + 0.24178072517745061177) * r + 1.27045825245236838258) * r + 3.64784832476320460504) * r + 5.7694972214606914055) * r + 4.6303378461565452959) *
+            (((((((7.7454501427834140764e-4 * r + 0.0227238449892691845833) * r + 0.24178072517745061177) * r +
+                1.27045825245236838258) *
+                r +
+                3.64784832476320460504) *
+                r +
+                5.7694972214606914055) *
+                r +
+                4.6303378461565452959) *
                 r +
                 1.42343711074968357734) /
-                (((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r + 0.14810397642748007459) * r + 0.68976733498510000455) * r + 1.6763848301838038494) * r +
+                (((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r +
+                    0.14810397642748007459) *
+                    r +
+                    0.68976733498510000455) *
+                    r +
+                    1.6763848301838038494) *
+                    r +
                     2.05319162663775882187) *
                     r +
                     1);
@@ -2731,11 +2853,23 @@ function normalQuantile(p) {
     else {
         r -= 5;
         x =
-            (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r + 0.026532189526576123093) * r + 0.29656057182850489123) * r + 1.7848265399172913358) * r +
+            (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r +
+                0.026532189526576123093) *
+                r +
+                0.29656057182850489123) *
+                r +
+                1.7848265399172913358) *
+                r +
                 5.4637849111641143699) *
                 r +
                 6.6579046435011037772) /
-                (((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r + 0.0148753612908506148525) * r + 0.13692988092273580531) * r +
+                (((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r +
+                    7.868691311456132591e-4) *
+                    r +
+                    0.0148753612908506148525) *
+                    r +
+                    0.13692988092273580531) *
+                    r +
                     0.59983220655588793769) *
                     r +
                     1);
@@ -2931,7 +3065,16 @@ function describeCheck(rule, rules) {
         return { reason, policy, counts: policyCounts(policy, rules) };
     });
     if (kind.type === 'max_regressions') {
-        return { test: 'max_regressions', statistical: false, pass: ['holds'], fail: ['too_many_regressions', ...always], inconclusive: [], minQueries: null, perSlice, confidence: rules.statistics.confidence };
+        return {
+            test: 'max_regressions',
+            statistical: false,
+            pass: ['holds'],
+            fail: ['too_many_regressions', ...always],
+            inconclusive: [],
+            minQueries: null,
+            perSlice,
+            confidence: rules.statistics.confidence
+        };
     }
     if (kind.type === 'level') {
         return {
@@ -2946,12 +3089,33 @@ function describeCheck(rule, rules) {
         };
     }
     const confidence = familyConfidenceFromRules(rules);
-    const base = { statistical: true, pass: ['holds'], minQueries: rules.queries.minPerSlice, perSlice, confidence };
+    const base = {
+        statistical: true,
+        pass: ['holds'],
+        minQueries: rules.queries.minPerSlice,
+        perSlice,
+        confidence
+    };
     if (kind.type === 'non_inferior')
-        return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable']) };
+        return {
+            ...base,
+            test: 'non_inferior',
+            fail: ['shown_worse', ...always],
+            inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable'])
+        };
     if (kind.test !== 'bootstrap')
-        return { ...base, test: `superior_${kind.test}`, fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) };
-    return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable']) };
+        return {
+            ...base,
+            test: `superior_${kind.test}`,
+            fail: ['shown_worse', ...always],
+            inconclusive: inconclusive(['not_shown_better', 'too_few_queries'])
+        };
+    return {
+        ...base,
+        test: 'superior_bootstrap',
+        fail: ['shown_worse', 'shown_not_better', ...always],
+        inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
+    };
 }
 /** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */
 function describePolicies(rules) {
@@ -4951,7 +5115,12 @@ function sharedJob(job) {
 }
 function sharedBatch(jobs) {
     const units = jobs.reduce((n, j) => n + j.units, 0);
-    return { jobs: jobs.map(sharedJob), units, ctl: new Int32Array(new SharedArrayBuffer(12)), done: new Int32Array(new SharedArrayBuffer(4 * units)) };
+    return {
+        jobs: jobs.map(sharedJob),
+        units,
+        ctl: new Int32Array(new SharedArrayBuffer(12)),
+        done: new Int32Array(new SharedArrayBuffer(4 * units))
+    };
 }
 /** Unit u of a batch: its job and its index within the job. */
 function runUnit(k, jobs, u) {
@@ -5139,7 +5308,14 @@ function buildDesign(table, members, columns, options) {
         }
         const size = unitCount() - start;
         const weight = weights ? targetOf.get(sv) / targetPresent : 1;
-        strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m });
+        strata.push({
+            value: weights ? sv : null,
+            start,
+            size,
+            queries: positions.length,
+            weight,
+            observedShare: positions.length / m
+        });
         if (size === 1 && m > 1) {
             notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`);
         }
@@ -5264,7 +5440,11 @@ function candidateLevels(table, rules) {
     return (metric, filters, members, confidence) => {
         const column = table.metrics.get(metric).cand;
         const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
-        const design = buildDesign(table, members, [column], { statistics: rules.statistics, label, rulesFile: rules.source.file });
+        const design = buildDesign(table, members, [column], {
+            statistics: rules.statistics,
+            label,
+            rulesFile: rules.source.file
+        });
         const mean = estimate(design, 0);
         const t = tInterval(design, 0, confidence);
         return { mean, ci: t === null ? null : t.ci, confidence, method: 't', df: t === null ? null : t.df };
@@ -5323,9 +5503,13 @@ function decidesOnP(rule) {
 function decide(rules, table, stats, guards = []) {
     // The family is known before any result: the statistical checks and, for per_slice, the slices present.
     const sets = rules.checks.map((rule) => unitSets(rule, table, stats));
-    const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []));
+    const members = rules.checks.flatMap((rule, i) => isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []);
     const method = rules.statistics.multiplicity;
-    const family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) };
+    const family = {
+        method,
+        size: members.length,
+        confidence: familyConfidence(rules.statistics.confidence, members.length, method)
+    };
     // Each unit's own test: McNemar, the t-test or the randomization test (src/decide/superior-tests.ts).
     const raw = members.map(({ rule, filters }) => unitPValue(rule, stats.compare(rule.metric, filters, family.confidence)));
     const adjusted = adjustPValues(raw, method);
@@ -5340,14 +5524,20 @@ const unitKey = (rule, filters) => `${rule.index}\u0000${filterKey(filters)}`;
 /** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
 function unitSets(rule, table, stats) {
     const base = rule.where;
-    return rule.perSlice === undefined ? [base] : sliceValues(table, stats, rule.perSlice, base).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    return rule.perSlice === undefined
+        ? [base]
+        : sliceValues(table, stats, rule.perSlice, base).map((v) => [...base, [rule.perSlice, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 function evaluateCheck(rule, sets, context) {
     const rules = context.rules;
     const metric = rules.metrics.get(rule.metric);
     // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
     const units = sets.map((filters) => evaluateUnit(rule, metric, filters, context));
-    const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
+    const status = units.some((u) => u.status === 'fail')
+        ? 'fail'
+        : units.some((u) => u.status === 'inconclusive')
+            ? 'inconclusive'
+            : 'pass';
     const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass';
     return { rule, status, counts, units };
 }
@@ -5381,7 +5571,10 @@ function evaluateUnit(rule, metric, filters, context) {
         const limit = minOf(limits);
         // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
         if (nonFinite > 0 || !Number.isFinite(limit))
-            return unit('fail', 'non_finite', 0, { regressions: count, regressionLimit: Number.isFinite(limit) ? limit : null });
+            return unit('fail', 'non_finite', 0, {
+                regressions: count,
+                regressionLimit: Number.isFinite(limit) ? limit : null
+            });
         const counted = { regressions: count, regressionLimit: limit };
         if (tooFewSeeds(rules, stats))
             return unit('inconclusive', 'too_few_seeds', 0, counted);
@@ -5416,7 +5609,7 @@ function evaluateUnit(rule, metric, filters, context) {
         return unit('fail', 'non_finite', margin);
     // An interval that cannot support a pass (src/stats/interval-choice.ts) leaves the unit inconclusive where it would
     // pass; a unit it shows worse still fails (failing on thin evidence is never a false pass).
-    const pass = () => (comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin));
+    const pass = () => comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin);
     if (kind.type === 'non_inferior') {
         if (lo >= -margin)
             return pass();
@@ -5467,7 +5660,16 @@ function powerOf(status, c, rules, demand) {
     if (status !== 'inconclusive')
         return { mde, moreQueries: null };
     const floor = Math.max(0, rules.queries.minPerSlice - c.n);
-    const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t' ? queriesToSettle({ n: c.n, se: c.se, df: c.df, units: c.clusters ?? c.n, distance: margin, confidence: c.confidence }) : null;
+    const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t'
+        ? queriesToSettle({
+            n: c.n,
+            se: c.se,
+            df: c.df,
+            units: c.clusters ?? c.n,
+            distance: margin,
+            confidence: c.confidence
+        })
+        : null;
     return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) };
 }
 
@@ -5757,15 +5959,27 @@ function tiedBound(common, units, range, confidence) {
 function closedFormInterval(input) {
     const { method, estimate, confidence } = input;
     if (method === 'score')
-        return { interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null }, df: null };
+        return {
+            interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null },
+            df: null
+        };
     const shape = 'design' in input ? input.design : input.shape;
-    const t = 'design' in input ? skewTInterval(input.design, input.column, confidence) : skewTFromMoments(estimate, input.moments, confidence);
+    const t = 'design' in input
+        ? skewTInterval(input.design, input.column, confidence)
+        : skewTFromMoments(estimate, input.moments, confidence);
     if (t)
         return { interval: { ci: t.ci, method, note: null }, df: t.df };
     if (input.range !== undefined && !input.weighted && shape.units >= 2 && Number.isFinite(estimate)) {
         const ci = tiedBound(estimate, shape.units, input.range[1] - input.range[0], confidence);
         const unit = shape.clusters === null ? 'query' : 'cluster';
-        return { interval: { ci, method: 'tied-bound', note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range` }, df: null };
+        return {
+            interval: {
+                ci,
+                method: 'tied-bound',
+                note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range`
+            },
+            df: null
+        };
     }
     // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
     return { interval: { ci: [estimate, estimate], method, note: null }, df: null };
@@ -6897,7 +7111,7 @@ function bootstrapPlan(design, options) {
     }
     const blocks = Math.ceil(resamples / BLOCK$1);
     const jobs = [];
-    const outOf = (from, length) => (scratch ? scratch.subarray(from, from + length) : new Float64Array(length));
+    const outOf = (from, length) => scratch ? scratch.subarray(from, from + length) : new Float64Array(length);
     const indexOut = byIndex.length > 0 ? outOf(0, byIndex.length * resamples) : null;
     if (indexOut && draw)
         jobs.push(draw.job(byIndex, indexOut));
@@ -6927,7 +7141,16 @@ function bootstrapPlan(design, options) {
     }
     const countsOut = byCounts.length > 0 ? outOf(byIndex.length * resamples, byCounts.length * resamples) : null;
     if (countsOut)
-        jobs.push(multinomialJob({ grouped, columns: byCounts, strata: design.strata, ratio: design.counts !== null, resamples, seed, stream, out: countsOut }));
+        jobs.push(multinomialJob({
+            grouped,
+            columns: byCounts,
+            strata: design.strata,
+            ratio: design.counts !== null,
+            resamples,
+            seed,
+            stream,
+            out: countsOut
+        }));
     return {
         jobs,
         finish() {
@@ -7015,7 +7238,9 @@ class GroupsBuilder {
             this.distinct++;
         this.last = v;
         const last = this.values.length - 1;
-        if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries)
+        if (last >= this.offsets[this.offsets.length - 1] &&
+            this.joins(this.values[last], v) &&
+            this.queries[last] === queries)
             this.mult[last] += units;
         else {
             this.values.push(v);
@@ -7347,7 +7572,10 @@ function md5Key(text) {
 }
 /** The seed keys of the weights and of the signs (see the module comment). */
 function seedKeys(seed) {
-    return { weights: md5Key(`retrieval-gate/weights\u0000${seed}`)[0], signs: md5Key(`retrieval-gate/signs\u0000${seed}`)[0] };
+    return {
+        weights: md5Key(`retrieval-gate/weights\u0000${seed}`)[0],
+        signs: md5Key(`retrieval-gate/signs\u0000${seed}`)[0]
+    };
 }
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -7435,7 +7663,15 @@ function signFlipPlan(design, options) {
     }
     let countJob = null;
     if (byCounts.length > 0) {
-        countJob = signCountJob({ grouped, columns: byCounts, observed: Float64Array.from(byCounts, (c) => observed[c]), tol: Float64Array.from(byCounts, (c) => tol[c]), permutations, seed, stream });
+        countJob = signCountJob({
+            grouped,
+            columns: byCounts,
+            observed: Float64Array.from(byCounts, (c) => observed[c]),
+            tol: Float64Array.from(byCounts, (c) => tol[c]),
+            permutations,
+            seed,
+            stream
+        });
         jobs.push(countJob);
     }
     return {
@@ -7603,7 +7839,10 @@ function createResampling(table, statistics) {
         return {
             law,
             units,
-            bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, { resamples, seed, stream, scratch }), laws: new Array(design.k).fill('multinomial') }),
+            bootstrap: (design, _members, stream, scratch) => ({
+                plan: bootstrapPlan(design, { resamples, seed, stream, scratch }),
+                laws: new Array(design.k).fill('multinomial')
+            }),
             flips: (design, _members, stream) => signFlipPlan(design, { permutations, seed, stream })
         };
     }
@@ -8064,14 +8303,22 @@ function percentileInterval(given, confidence) {
  */
 function bcaInterval(given, theta, accel, confidence) {
     const resamples = view(given);
-    const fallback = (note) => ({ ci: percentileInterval(resamples, confidence), method: 'percentile', note });
+    const fallback = (note) => ({
+        ci: percentileInterval(resamples, confidence),
+        method: 'percentile',
+        note
+    });
     const B = resamples.size;
     if (B === 0 || !Number.isFinite(theta))
         return fallback('no resamples');
     const first = resamples.at(0);
     const last = resamples.at(B - 1);
     if (first === last) {
-        return { ci: [first, last], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' };
+        return {
+            ci: [first, last],
+            method: 'percentile',
+            note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value'
+        };
     }
     if (!Number.isFinite(accel))
         return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown');
@@ -8090,7 +8337,9 @@ function bcaInterval(given, theta, accel, confidence) {
         ends.push(normalCdf(z0 + num / q));
     }
     const [p1, p2] = ends;
-    const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null;
+    const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2
+        ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise'
+        : null;
     return { ci: [quantileOf(resamples, p1), quantileOf(resamples, p2)], method: 'bca', note };
 }
 
@@ -8142,7 +8391,9 @@ function resampleViews(columns) {
  * resamples, so a subset keeps these few numbers per confidence instead of its resamples.
  */
 function columnIntervals(design, resamples, method, confidence) {
-    return resamples.map((r, c) => (method === 'bca' ? bcaInterval(r, estimate(design, c), acceleration$1(design, c), confidence) : { ci: percentileInterval(r, confidence), method: 'percentile', note: null }));
+    return resamples.map((r, c) => method === 'bca'
+        ? bcaInterval(r, estimate(design, c), acceleration$1(design, c), confidence)
+        : { ci: percentileInterval(r, confidence), method: 'percentile', note: null });
 }
 
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
@@ -8174,7 +8425,10 @@ function createStats(table, rules, options = {}) {
         diffs.set(name, d);
     }
     const diffColumns = metricNames.map((n) => diffs.get(n));
-    const levelColumns = [...metricNames.map((n) => table.metrics.get(n).base), ...metricNames.map((n) => table.metrics.get(n).cand)];
+    const levelColumns = [
+        ...metricNames.map((n) => table.metrics.get(n).base),
+        ...metricNames.map((n) => table.metrics.get(n).cand)
+    ];
     const membersCache = new Map();
     const subsetCache = new Map();
     const resampleCache = createResampleCache(options.cacheBytes ?? RESAMPLE_CACHE_BYTES);
@@ -8234,7 +8488,13 @@ function createStats(table, rules, options = {}) {
             const flip = resampling.flips(design, idx, `${key}\u0000flip`);
             // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
             runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs]);
-            s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, under)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null };
+            s = {
+                design,
+                levels: levelEstimates(buildDesign(table, idx, levelColumns, under)),
+                randomization: flip.finish(),
+                intervals: new Map(),
+                laws: boot?.laws ?? null
+            };
             if (boot)
                 fill(s, keep(key, design, boot.plan.finish()));
             subsetCache.set(key, s);
@@ -8313,7 +8573,18 @@ function createStats(table, rules, options = {}) {
         const se = linear.se;
         let df = linear.df;
         if (method === 'score' || method === 'skew-t') {
-            const closed = closedFormInterval({ method, design, column: col, estimate: delta, gained, lost, n: idx.length, range: rule.range, weighted: statistics.weights !== undefined, confidence });
+            const closed = closedFormInterval({
+                method,
+                design,
+                column: col,
+                estimate: delta,
+                gained,
+                lost,
+                n: idx.length,
+                range: rule.range,
+                weighted: statistics.weights !== undefined,
+                confidence
+            });
             interval = closed.interval;
             if (closed.df !== null)
                 df = closed.df;
@@ -8357,7 +8628,9 @@ function createStats(table, rules, options = {}) {
             se,
             df,
             clusters: design.clusters,
-            mix: statistics.weights ? mixOf$1(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length)) : null,
+            mix: statistics.weights
+                ? mixOf$1(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length))
+                : null,
             notes
         };
     }
@@ -8379,7 +8652,12 @@ function mixOf$1(by, design, col, levels) {
     const observed = design.strata.map((s) => s.observedShare);
     return {
         by,
-        strata: design.strata.map((s) => ({ value: s.value, queries: s.queries, observed: s.observedShare, target: s.weight })),
+        strata: design.strata.map((s) => ({
+            value: s.value,
+            queries: s.queries,
+            observed: s.observedShare,
+            target: s.weight
+        })),
         observed: { baseline: levels.baseline, candidate: levels.candidate, delta: estimate(design, col, observed) }
     };
 }
@@ -8523,7 +8801,14 @@ function compareManifests(sides, mustMatch, mayDiffer) {
         else
             warnings.push({ path, values });
     }
-    return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 };
+    return {
+        sides: sides.map(([name, m]) => [name, m.source]),
+        mustMatch: [...mustMatch],
+        mismatches,
+        warnings,
+        allowed,
+        comparable: mismatches.length === 0
+    };
 }
 /** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
 function describeDifference(d) {
@@ -8832,7 +9117,12 @@ function analysePooling(table, runs, depth) {
             missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
             toJudge.push({
                 queryId: id,
-                documents: missing.map(([doc, d]) => ({ docId: fromByteString(doc), baselineRank: d.b, candidateRank: d.c, pooledUnjudged: d.grade !== NOT_JUDGED }))
+                documents: missing.map(([doc, d]) => ({
+                    docId: fromByteString(doc),
+                    baselineRank: d.b,
+                    candidateRank: d.c,
+                    pooledUnjudged: d.grade !== NOT_JUDGED
+                }))
             });
         }
     }
@@ -8890,8 +9180,16 @@ const shareCap = (what) => ({
     minProperties: 1,
     properties: {
         share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
-        increase: { type: 'number', minimum: 0, maximum: 1, description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).` },
-        outcome: { enum: ['fail', 'inconclusive'], description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).' }
+        increase: {
+            type: 'number',
+            minimum: 0,
+            maximum: 1,
+            description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).`
+        },
+        outcome: {
+            enum: ['fail', 'inconclusive'],
+            description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).'
+        }
     }
 });
 const TRUST_RULES_PROPERTIES = {
@@ -8902,18 +9200,39 @@ const TRUST_RULES_PROPERTIES = {
         description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
         properties: {
             file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
-            corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
+            corpus: {
+                type: 'string',
+                minLength: 1,
+                description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.'
+            },
             split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-            manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." },
+            manifest: {
+                type: 'string',
+                minLength: 1,
+                description: "The dataset's snapshot manifest, compared with the runs' for the fields it has."
+            },
             holdout_looks: {
                 type: 'object',
                 additionalProperties: false,
                 minProperties: 1,
                 description: 'Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses, docs/trust.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.',
                 properties: {
-                    max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' },
-                    max_per_release: { type: 'integer', minimum: 1, description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.' },
-                    release: { type: 'string', minLength: 1, maxLength: 255, description: 'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.' }
+                    max_per_pr: {
+                        type: 'integer',
+                        minimum: 1,
+                        description: 'Most gate runs per pull request that may grade the holdout.'
+                    },
+                    max_per_release: {
+                        type: 'integer',
+                        minimum: 1,
+                        description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.'
+                    },
+                    release: {
+                        type: 'string',
+                        minLength: 1,
+                        maxLength: 255,
+                        description: 'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.'
+                    }
                 }
             }
         }
@@ -8924,7 +9243,13 @@ const TRUST_RULES_PROPERTIES = {
         required: ['must_match'],
         description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
         properties: {
-            must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
+            must_match: {
+                type: 'array',
+                minItems: 1,
+                uniqueItems: true,
+                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+                description: 'e.g. [corpus.content_hash, chunker, judge.model].'
+            },
             may_differ: {
                 type: 'array',
                 uniqueItems: true,
@@ -8938,8 +9263,16 @@ const TRUST_RULES_PROPERTIES = {
         additionalProperties: false,
         description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
         properties: {
-            depth: { type: 'integer', minimum: 1, maximum: 1000, description: "k of the pool (each side's top k). Default 10." },
-            max_unjudged: { ...shareCap('unjudged share of its top k'), description: "Caps the candidate's mean share of unjudged documents in its top k." }
+            depth: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 1000,
+                description: "k of the pool (each side's top k). Default 10."
+            },
+            max_unjudged: {
+                ...shareCap('unjudged share of its top k'),
+                description: "Caps the candidate's mean share of unjudged documents in its top k."
+            }
         }
     },
     max_zero_hit_share: {
@@ -8947,8 +9280,18 @@ const TRUST_RULES_PROPERTIES = {
         description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
         properties: {
             ...shareCap('').properties,
-            share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
-            increase: { type: 'number', minimum: 0, maximum: 1, description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice." },
+            share: {
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+                description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.'
+            },
+            increase: {
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+                description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice."
+            },
             depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
         }
     },
@@ -8957,8 +9300,16 @@ const TRUST_RULES_PROPERTIES = {
         additionalProperties: false,
         description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
         properties: {
-            k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
-            gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
+            k: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 1000,
+                description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10."
+            },
+            gain: {
+                enum: ['linear', 'exp'],
+                description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).'
+            }
         }
     }
 };
@@ -8980,7 +9331,9 @@ function trustRules(raw, fail) {
     }
     const looks = raw.dataset?.holdout_looks;
     if (looks !== undefined && (looks.max_per_release === undefined) !== (looks.release === undefined)) {
-        fail(['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'], looks.release === undefined ? 'max_per_release counts looks since a release, but names no release' : 'release names where the looks of a release are kept, but no max_per_release caps them', 'give both: holdout_looks: { max_per_release: 20, release: v1.4 }');
+        fail(['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'], looks.release === undefined
+            ? 'max_per_release counts looks since a release, but names no release'
+            : 'release names where the looks of a release are kept, but no max_per_release caps them', 'give both: holdout_looks: { max_per_release: 20, release: v1.4 }');
     }
     const cap = (c, path) => {
         if (c.share === undefined && c.increase === undefined)
@@ -8996,14 +9349,23 @@ function trustRules(raw, fail) {
         holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
         holdoutRelease: raw.dataset.holdout_looks?.release
     };
-    const comparability = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] };
+    const comparability = raw.comparability && {
+        mustMatch: raw.comparability.must_match,
+        mayDiffer: raw.comparability.may_differ ?? ['embedding']
+    };
     const pooling = raw.pooling && {
         depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
         maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
     };
     const z = raw.max_zero_hit_share;
-    const maxZeroHitShare = z && { ...cap(z, ['max_zero_hit_share']), depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH };
-    const twoStage = raw.two_stage && { k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH, gain: raw.two_stage.gain ?? 'linear' };
+    const maxZeroHitShare = z && {
+        ...cap(z, ['max_zero_hit_share']),
+        depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH
+    };
+    const twoStage = raw.two_stage && {
+        k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH,
+        gain: raw.two_stage.gain ?? 'linear'
+    };
     return { dataset, comparability, pooling, maxZeroHitShare, twoStage };
 }
 
@@ -9082,7 +9444,15 @@ function analyseTwoStage(ids, ev, judgments, at) {
             outside++;
     }
     const mean = (x) => (queries > 0 ? x / queries : 0);
-    return { queries, withoutCandidates: without, meanPoolSize: mean(size), coverage: mean(coverage), ranker: mean(ranker), ceiling: mean(ceiling), rankedOutsidePool: outside };
+    return {
+        queries,
+        withoutCandidates: without,
+        meanPoolSize: mean(size),
+        coverage: mean(coverage),
+        ranker: mean(ranker),
+        ceiling: mean(ceiling),
+        rankedOutsidePool: outside
+    };
 }
 
 /**
@@ -9110,7 +9480,9 @@ function zeroHit(ev, id, depth) {
  */
 function analyseZeroHits(table, evidence, options) {
     const { slices, metrics, depth } = options;
-    const groups = [{ slice: [], members: table.ids.map((_, i) => i) }];
+    const groups = [
+        { slice: [], members: table.ids.map((_, i) => i) }
+    ];
     for (const attr of slices) {
         const column = table.attrs.get(attr);
         if (column === undefined)
@@ -9179,7 +9551,9 @@ function assessComparability(rules, manifests) {
     const guard = {
         rule: 'comparability',
         status: comparability.comparable ? 'pass' : 'fail',
-        reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
+        reason: comparability.comparable
+            ? { code: 'comparable', mustMatch: rules.comparability.mustMatch }
+            : { code: 'not_comparable', mismatches: comparability.mismatches }
     };
     return { guards: [guard], comparability };
 }
@@ -9213,7 +9587,11 @@ function assessZeroHits(rules, table, runs) {
     }
     const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules);
     const gated = [...new Set(rules.checks.map((c) => c.metric))];
-    const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, { slices: rules.slices, metrics: gated, depth: zDepth });
+    const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, {
+        slices: rules.slices,
+        metrics: gated,
+        depth: zDepth
+    });
     const z = rules.maxZeroHitShare;
     if (z === undefined)
         return { guards: [], zeroHits };
@@ -9229,7 +9607,13 @@ function assessZeroHits(rules, table, runs) {
         rule: 'max_zero_hit_share',
         status: breaches.length === 0 ? 'pass' : z.outcome,
         reason: breaches.length === 0
-            ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
+            ? {
+                code: 'zero_hits_within',
+                depth: zDepth,
+                cap: z,
+                baseline: zeroHits.slices[0].baseline ?? 0,
+                candidate: zeroHits.slices[0].candidate ?? 0
+            }
             : { code: 'zero_hits_above', depth: zDepth, breaches }
     };
     return { guards: [guard], zeroHits };
@@ -9276,7 +9660,11 @@ function summariseDataset(d, runs) {
         split: d.split,
         gated: d.gated.length,
         disputed: d.disputed,
-        unanswerable: { ids: d.unanswerable, baseline: runs && side(runs.baseline), candidate: runs && side(runs.candidate) },
+        unanswerable: {
+            ids: d.unanswerable,
+            baseline: runs && side(runs.baseline),
+            candidate: runs && side(runs.candidate)
+        },
         otherSplit: d.otherSplit
     };
 }
@@ -9327,7 +9715,12 @@ function sideFormat(files) {
 
 /** The outcome the result carries for the renderers. */
 function outcomeOf(a) {
-    return { name: a.capability.name, guards: a.assessment.guards, summary: a.assessment.summary, parts: a.assessment.parts };
+    return {
+        name: a.capability.name,
+        guards: a.assessment.guards,
+        summary: a.assessment.summary,
+        parts: a.assessment.parts
+    };
 }
 
 // To do: next major: remove.
@@ -9814,7 +10207,12 @@ function escapeMarkdown(s) {
 }
 /** Entity-escapes text for raw HTML. */
 function escapeHtml(s) {
-    return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    return s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;');
 }
 /** Applies `code` to every linkish word of `s` and `other` to the text between them. */
 function byWord(s, code, other) {
@@ -10032,7 +10430,8 @@ function jsonNumbers(_key, value) {
 const RAW_BREAKS = /[\u0085\u2028\u2029]/g;
 /** `value` as one JSON Lines record, newline included (`replacer` as JSON.stringify's). */
 function jsonLine(value, replacer) {
-    return JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
+    return (JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) +
+        '\n');
 }
 
 /** Metrics named by at least one check, in the order the checks first name them. */
@@ -10084,7 +10483,14 @@ function regressionRecords(result) {
         for (const a of attrNames)
             defineKey(attributes, a, table.attrs.get(a)[i]);
         const details = queryDetails(result, i);
-        out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes, ...(details.text === undefined ? {} : { text: details.text }), ...(details.top === undefined ? {} : { top: details.top }) });
+        out.push({
+            query_id: table.ids[i],
+            worse_on: worse,
+            metrics: values,
+            attributes,
+            ...(details.text === undefined ? {} : { text: details.text }),
+            ...(details.top === undefined ? {} : { top: details.top })
+        });
     }
     return out;
 }
@@ -10288,7 +10694,9 @@ function powerWords(unit, metric) {
     const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
     let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false, Number.isFinite(typical) ? typical : p.mde)} (80% power)`;
     if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
-        const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable' ? '' : 'if the candidate truly changed nothing, ';
+        const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable'
+            ? ''
+            : 'if the candidate truly changed nothing, ';
         text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`;
     }
     return text;
@@ -10344,11 +10752,15 @@ function explainUnit(check, unit, metric, minPerSlice) {
             return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`;
         case 'budget_exceeded':
         case 'budget_crosses': {
-            const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget';
+            const spent = unit.reason === 'budget_exceeded'
+                ? 'the drop since the reference exceeds the budget'
+                : 'the data cannot rule out a drop since the reference beyond the budget';
             return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`;
         }
         case 'too_many_regressions': {
-            const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : '';
+            const t = kind.type === 'max_regressions' && kind.threshold > 0
+                ? ` by more than ${amount(kind.threshold, metric, false)}`
+                : '';
             return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
         }
     }
@@ -10367,12 +10779,16 @@ function explainUnit(check, unit, metric, minPerSlice) {
     }
     if (kind.type === 'superior') {
         if (kind.test === 'mcnemar') {
-            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue
+                ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
+                : '';
             return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
         }
         if (kind.test === 't' || kind.test === 'randomization') {
             const test = kind.test === 't' ? 'paired t-test' : 'randomization test';
-            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : '';
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue
+                ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
+                : '';
             const gain = higher ? 'rise' : 'fall';
             return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
         }
@@ -10505,10 +10921,18 @@ function valueIn(index, key) {
 /** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
 const SAFE_URL$1 = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
 const short$2 = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
-const WORDS = { missing: 'no report artifact', expired: 'expired', unreadable: 'unreadable', wrong_version: 'from another report version', stale: 'stale (too old)' };
+const WORDS = {
+    missing: 'no report artifact',
+    expired: 'expired',
+    unreadable: 'unreadable',
+    wrong_version: 'from another report version',
+    stale: 'stale (too old)'
+};
 /** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
 function readLine$1(h) {
-    const skipped = Object.keys(WORDS).filter((r) => h.skipped[r] > 0).map((r) => `${h.skipped[r]} ${WORDS[r]}`);
+    const skipped = Object.keys(WORDS)
+        .filter((r) => h.skipped[r] > 0)
+        .map((r) => `${h.skipped[r]} ${WORDS[r]}`);
     const asked = `history.runs is ${h.requested}`;
     const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
     return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`;
@@ -10568,7 +10992,14 @@ function historySection(result, h) {
         out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '');
     const columns = series.slice(0, MAX_COLUMNS);
     const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
-    const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]];
+    const rows = [
+        [
+            'Run',
+            'Commit',
+            'Date',
+            ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))
+        ]
+    ];
     for (const [i, r] of h.reports.entries()) {
         rows.push([
             SAFE_URL$1.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
@@ -10699,7 +11130,9 @@ function capHoldoutUnit(unit, account, mask, stats) {
     if (account.unknown !== null)
         return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' };
     const release = account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease;
-    const looks = release ? { thisPr: account.thisRelease, maxPerPr: account.maxPerRelease, release: true } : { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
+    const looks = release
+        ? { thisPr: account.thisRelease, maxPerPr: account.maxPerRelease, release: true }
+        : { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
     return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks };
 }
 
@@ -10720,9 +11153,15 @@ function holdoutSentence(h) {
         return `Holdout: not graded by this run (split ${h.split}).${pr}`;
     }
     const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`;
-    const pr = h.thisPr === null ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)' : `${times(h.thisPr)} in this PR, this run included${cap}`;
-    const release = h.thisRelease === null ? '' : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`;
-    const total = h.total === null ? '' : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
+    const pr = h.thisPr === null
+        ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)'
+        : `${times(h.thisPr)} in this PR, this run included${cap}`;
+    const release = h.thisRelease === null
+        ? ''
+        : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`;
+    const total = h.total === null
+        ? ''
+        : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
     const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : '';
     return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${release}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
 }
@@ -10782,7 +11221,9 @@ const holdoutCapability = {
                 markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
                 text: { head: () => [`  ${plain$2(holdoutSentence(account), 800)}`] },
                 json: () => ['holdout', holdoutJson(account)],
-                unitJson: (unit) => (unit.holdoutLooks ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]] : []),
+                unitJson: (unit) => unit.holdoutLooks
+                    ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]]
+                    : [],
                 ...(graded ? { withheld: (i) => mask[i] === 1 } : {})
             }
         };
@@ -11054,7 +11495,9 @@ function decompressLz4Frames(src, cap) {
             continue;
         }
         if (magic !== 0x184d2204)
-            throw new Lz4FrameError(frames === 0 ? 'does not start with the LZ4 frame magic 04 22 4D 18' : `has bytes that are not an LZ4 frame at byte ${pos}`);
+            throw new Lz4FrameError(frames === 0
+                ? 'does not start with the LZ4 frame magic 04 22 4D 18'
+                : `has bytes that are not an LZ4 frame at byte ${pos}`);
         pos = decodeFrame(src, pos, out);
         frames++;
     }
@@ -11376,7 +11819,10 @@ function looksLikeDeepeval(wrapped) {
     const doc = unwrap(wrapped);
     if (isObject(doc))
         return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
-    return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray(doc[0][k]));
+    return (Array.isArray(doc) &&
+        doc.length > 0 &&
+        isObject(doc[0]) &&
+        METRIC_LISTS.some((k) => Array.isArray(doc[0][k])));
 }
 /** Rows from a parsed deepeval document (see the module comment). */
 function deepevalToRows(wrapped, file, metricFields, idField) {
@@ -11490,7 +11936,8 @@ function looksLikeMeasure(name) {
  */
 function isMeasureLine(line) {
     const f = line.trim().split(/\s+/);
-    return f.length === 3 && (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'));
+    return (f.length === 3 &&
+        (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all')));
 }
 /** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
 const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i;
@@ -11717,11 +12164,15 @@ async function readLongRows(file, layout, options) {
                 if (key === idKey || key === mKey || key === vKey)
                     continue;
                 const v = record.values[k];
-                if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), line))
+                if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+                    pivot.attribute(e, key, String(v), line))
                     pivot.sink.value(e.row, key, v, { line });
             }
         };
-        await forEachJsonRecord(file, onRecord, { nonFinite: true, hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}' });
+        await forEachJsonRecord(file, onRecord, {
+            nonFinite: true,
+            hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}'
+        });
         return pivot.finish();
     }
     let header;
@@ -11732,7 +12183,11 @@ async function readLongRows(file, layout, options) {
             const found = longColumns(header, forced, options.idField);
             if (found === undefined)
                 throw notLongForm({ file, line }, header, options.idField, 'file');
-            cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) };
+            cols = {
+                id: header.indexOf(found.id),
+                measure: header.indexOf(found.measure),
+                value: header.indexOf(found.value)
+            };
             if (header[0] === '')
                 pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
             return;
@@ -11778,7 +12233,18 @@ const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test']);
 /** Keys of each model's entry in a ranx Report (`{"bm25": {"scores": {...}, "comparisons": {...}, "win_tie_loss": {...}}}`). */
 const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss']);
 /** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
-const BEIR_KEYS = new Set(['ndcg', 'map', 'recall', 'precision', 'mrr', 'r_cap', 'recall_cap', 'hole', 'accuracy', 'top_k_accuracy']);
+const BEIR_KEYS = new Set([
+    'ndcg',
+    'map',
+    'recall',
+    'precision',
+    'mrr',
+    'r_cap',
+    'recall_cap',
+    'hole',
+    'accuracy',
+    'top_k_accuracy'
+]);
 /** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
 const BEIR_INNER = /^[A-Za-z_]+@\d+$/;
 /** Metric names as ranx, ir_measures, pytrec_eval and trec_eval spell them (lower or mixed case, optional @k or _k). */
@@ -12261,7 +12727,12 @@ function readPytrecEvalRows(file, metricFields) {
             if (row !== undefined)
                 sink.token(row, measure, token, { line });
         }
-    }, { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' });
+    }, {
+        what: 'pytrec_eval per-query results',
+        example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}',
+        innerKey: 'measure',
+        value: 'value'
+    });
     const run = shape.runLike();
     if (run !== undefined) {
         throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS);
@@ -12318,7 +12789,18 @@ class InnerKeys {
  * names (src/readers/formats.ts).
  */
 /** Column names that mark a ragas export (current and 0.1 names). */
-const RAGAS_COLUMNS = new Set(['user_input', 'retrieved_contexts', 'reference_contexts', 'response', 'reference', 'question', 'contexts', 'answer', 'ground_truth', 'ground_truths']);
+const RAGAS_COLUMNS = new Set([
+    'user_input',
+    'retrieved_contexts',
+    'reference_contexts',
+    'response',
+    'reference',
+    'question',
+    'contexts',
+    'answer',
+    'ground_truth',
+    'ground_truths'
+]);
 /** True when the columns look like a ragas export. */
 function looksLikeRagas(columns) {
     for (const c of columns)
@@ -12338,7 +12820,12 @@ function readRanxRun(file, collector) {
     const summary = readNestedNumbers(file, {
         outer: (id, line) => collector.startQuery(id, line),
         entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
-    }, { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' });
+    }, {
+        what: 'a ranx / pytrec_eval run',
+        example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}',
+        innerKey: 'document id',
+        value: 'score'
+    });
     return summary.entries;
 }
 /** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
@@ -12351,7 +12838,12 @@ function readRanxQrels(file) {
             builder.query(id, line);
         },
         entry: (doc, grade, line) => builder.add(current, doc, grade, line)
-    }, { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' });
+    }, {
+        what: 'ranx / pytrec_eval judgments',
+        example: '{"q1": {"doc7": 1, "doc3": 0}}',
+        innerKey: 'document id',
+        value: 'grade'
+    });
     return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
 }
 
@@ -12368,7 +12860,16 @@ function readRanxQrels(file) {
 class CborShapeError extends Error {
 }
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const MAJOR_NAMES = ['an unsigned integer', 'a negative integer', 'a byte string', 'a text string', 'an array', 'a map', 'a tag', 'a simple value or float'];
+const MAJOR_NAMES = [
+    'an unsigned integer',
+    'a negative integer',
+    'a byte string',
+    'a text string',
+    'an array',
+    'a map',
+    'a tag',
+    'a simple value or float'
+];
 /** Decodes an IEEE 754 half-precision float. */
 function half(bits) {
     const exp = (bits >>> 10) & 0x1f;
@@ -18190,7 +18691,14 @@ function readThriftStruct(bytes, options) {
     const { maxDepth, maxValues, build = false, exact = false } = options;
     const c = new Cursor(bytes, options.start ?? 0, options.end ?? bytes.length);
     let values = 0;
-    const root = { list: false, lastId: 0, remaining: 0, elemType: 0, value: build ? new Map() : undefined, slot: -1 };
+    const root = {
+        list: false,
+        lastId: 0,
+        remaining: 0,
+        elemType: 0,
+        value: build ? new Map() : undefined,
+        slot: -1
+    };
     const stack = [root];
     /** Puts `value` into the frame on top (a struct field or the next list element). */
     const store = (top, value) => {
@@ -18433,7 +18941,9 @@ function checkSchema(file, metadata) {
         throw bad('has no columns');
     const leaves = [];
     const columns = [];
-    const stack = [{ remaining: root.num_children, path: [], names: new Set() }];
+    const stack = [
+        { remaining: root.num_children, path: [], names: new Set() }
+    ];
     let i = 1;
     while (stack.length > 0) {
         const top = stack[stack.length - 1];
@@ -18454,7 +18964,12 @@ function checkSchema(file, metadata) {
         const group = e.num_children !== undefined && e.num_children !== 0;
         if (stack.length === 1) {
             const nested = group || e.repetition_type === 'REPEATED';
-            columns.push({ name: e.name, numeric: !nested && NUMERIC.has(e.type ?? ''), nested, leaf: nested ? -1 : leaves.length });
+            columns.push({
+                name: e.name,
+                numeric: !nested && NUMERIC.has(e.type ?? ''),
+                nested,
+                leaf: nested ? -1 : leaves.length
+            });
         }
         if (group) {
             if (!isCount(e.num_children))
@@ -18540,7 +19055,10 @@ function checkRowGroups(file, metadata, leaves, at) {
             const length = footerInt(meta.total_compressed_size);
             // hyparquet reads a chunk from its dictionary page when there is one (an offset of 0 meaning none)
             const start = dictionary || data;
-            if (start === undefined || data === undefined || length === undefined || (dictionary !== undefined && dictionary !== 0 && dictionary > data)) {
+            if (start === undefined ||
+                data === undefined ||
+                length === undefined ||
+                (dictionary !== undefined && dictionary !== 0 && dictionary > data)) {
                 throw corruptParquet(where, `has an impossible place (data at ${String(meta.data_page_offset)}, dictionary at ${String(meta.dictionary_page_offset)}, ${String(meta.total_compressed_size)} bytes)`);
             }
             if (start < 4 || start + length > at.footerStart || data >= start + Math.max(length, 1)) {
@@ -19054,7 +19572,12 @@ async function forEachParquetRow(file, pq, read, onRow) {
             const meta = group.columns[c.leaf].meta_data;
             const start = (footerInt(meta.dictionary_page_offset) || footerInt(meta.data_page_offset));
             const bytes = await pq.reader.read(start, start + footerInt(meta.total_compressed_size));
-            checkColumnChunk(bytes, { leaf, codec: meta.codec, rows, where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` } });
+            checkColumnChunk(bytes, {
+                leaf,
+                codec: meta.codec,
+                rows,
+                where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` }
+            });
         }
         const where = { file, key: `row group ${index + 1}` };
         for (let first = 0; first < rows; first += window) {
@@ -19099,7 +19622,9 @@ function requireColumn(file, pq, name, hint) {
  */
 async function readWideParquetRows(file, pq, options) {
     const idField = options.idField ?? 'query_id';
-    requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column');
+    requireColumn(file, pq, idField, options.idField === undefined
+        ? 'name the query id column query_id, or pass --id-field with its name'
+        : 'pass --id-field with the name of the query id column');
     const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
     const read = [];
     for (const c of pq.columns) {
@@ -19191,7 +19716,9 @@ async function readParquetRows(file, options) {
 /** Reads the long-form table `pq` (columns found by {@link longColumns}) into rows. */
 async function readParquetLongRows(file, pq, columns, options) {
     const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row');
-    const attributes = pq.columns.filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value).map((c) => c.name);
+    const attributes = pq.columns
+        .filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value)
+        .map((c) => c.name);
     const kept = attributes.filter((name) => options.keepAttributes === undefined || options.keepAttributes.has(name));
     for (const c of pq.columns)
         if (attributes.includes(c.name) && !kept.includes(c.name))
@@ -19209,7 +19736,8 @@ async function readParquetLongRows(file, pq, columns, options) {
         pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain$1(record[columns.value]), { line: n }));
         for (const key of kept) {
             const v = plain$1(record[key]);
-            if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), n))
+            if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+                pivot.attribute(e, key, String(v), n))
                 pivot.sink.value(e.row, key, v, { line: n });
         }
     });
@@ -19252,7 +19780,10 @@ async function forEachJsonlMap(file, name, onRecord, hint) {
  * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
  */
 /** Exact powers of ten (all exactly representable up to 1e22). */
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+    1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22
+];
 /**
  * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
  * MAX_NUMBER_CHARS (one linear scan: src/readers/numbers.ts).
@@ -19522,7 +20053,7 @@ const listing = async (p, layout) => {
     return content(`three whitespace-separated columns, the ${layout === 'ir_measures' ? 'query id' : 'measure name'} first`);
 };
 /** One of the aggregate-only JSON shapes, from the first keys. */
-const notPerQuery = (shape) => (p) => (brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined);
+const notPerQuery = (shape) => (p) => brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined;
 const ROWS$1 = [
     {
         kind: 'rows',
@@ -19531,7 +20062,7 @@ const ROWS$1 = [
             { option: 'long', when: (p) => p.startsWith(PARQUET_MAGIC) },
             { option: 'parquet', when: longParquet }
         ],
-        sniff: async (p) => ((await longParquet(p)) ? content('PAR1, with query id, measure and value columns') : undefined),
+        sniff: async (p) => (await longParquet(p)) ? content('PAR1, with query id, measure and value columns') : undefined,
         read: (p, o) => readParquetRows(p.file, { ...o, long: o.format === 'long' })
     },
     {
@@ -19573,9 +20104,13 @@ const ROWS$1 = [
             if (brace(p) && p.firstKey === 'testRunData')
                 return content('its first key is "testRunData" (.deepeval/.latest_test_run.json)');
             if (loneBrace(p))
-                return looksLikeDeepeval(await jsonDocument(p, 'JSON document')) ? content('a JSON document with "testCases" / "test_results"') : undefined;
+                return looksLikeDeepeval(await jsonDocument(p, 'JSON document'))
+                    ? content('a JSON document with "testCases" / "test_results"')
+                    : undefined;
             const array = await arrayDocument(p);
-            return array !== undefined && looksLikeDeepeval(array) ? content('a JSON array of test cases with "metricsData"') : undefined;
+            return array !== undefined && looksLikeDeepeval(array)
+                ? content('a JSON array of test cases with "metricsData"')
+                : undefined;
         },
         read: async (p, o) => deepevalToRows(await jsonDocument(p, 'deepeval results file'), p.file, o.metricFields, o.idField)
     },
@@ -19583,7 +20118,9 @@ const ROWS$1 = [
         kind: 'rows',
         name: 'long-jsonl',
         named: [{ option: 'long', when: brace }],
-        sniff: (p) => (brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined ? content('its first record has query id, measure and value keys') : undefined),
+        sniff: (p) => brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined
+            ? content('its first record has query id, measure and value keys')
+            : undefined,
         read: (p, o) => readLongRows(p.file, 'jsonl', o)
     },
     {
@@ -19592,13 +20129,17 @@ const ROWS$1 = [
         refuses: true,
         sniff: async (p) => {
             if (brace(p) && p.firstRecord !== undefined)
-                return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys) ? content('ragas columns of objects') : undefined;
+                return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys)
+                    ? content('ragas columns of objects')
+                    : undefined;
             if (openDocument(p) && p.firstValueStart === '{')
                 return RAGAS_COLUMNS.has(p.firstKey ?? '') ? content('a ragas column of objects first') : undefined;
             if (!loneBrace(p))
                 return undefined;
             const doc = await jsonDocument(p, 'JSON document');
-            return isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)) ? content('a JSON object keyed by ragas columns') : undefined;
+            return isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k))
+                ? content('a JSON object keyed by ragas columns')
+                : undefined;
         },
         read: (p) => {
             throw columnsOrient(p.file);
@@ -19610,7 +20151,9 @@ const ROWS$1 = [
         named: [{ option: 'pytrec_eval' }],
         sniff: (p) => {
             if (brace(p) && p.firstRecord !== undefined)
-                return !plainRecord(p) && nestedRecord(p) ? content('{query_id: {measure: value}} on its first line') : undefined;
+                return !plainRecord(p) && nestedRecord(p)
+                    ? content('{query_id: {measure: value}} on its first line')
+                    : undefined;
             return openDocument(p) && p.firstValueStart === '{' ? content('an object of objects') : undefined;
         },
         read: (p, o) => {
@@ -19653,7 +20196,9 @@ const ROWS$1 = [
         sniff: async (p) => {
             if (p.firstChar === '[') {
                 const array = await arrayDocument(p);
-                return array !== undefined && array.length > 0 && !isObject(array[0]) ? content('a JSON array of non-objects') : undefined;
+                return array !== undefined && array.length > 0 && !isObject(array[0])
+                    ? content('a JSON array of non-objects')
+                    : undefined;
             }
             if (!brace(p) || p.firstRecord !== undefined)
                 return undefined;
@@ -19668,7 +20213,9 @@ const ROWS$1 = [
             return (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined;
         },
         read: async (p) => {
-            const value = p.firstChar === '[' || loneBrace(p) ? await jsonDocument(p, 'JSON document') : (await wholeJsonDocument(p))?.value;
+            const value = p.firstChar === '[' || loneBrace(p)
+                ? await jsonDocument(p, 'JSON document')
+                : (await wholeJsonDocument(p))?.value;
             return refuseUnrecognisedJson(p.file, value, ROWS_JSON_SHAPES);
         }
     },
@@ -19676,14 +20223,18 @@ const ROWS$1 = [
         kind: 'rows',
         name: 'long-tsv',
         named: [{ option: 'long', when: (p) => p.named('tsv') || p.firstLine.text.includes('\t') }],
-        sniff: (p) => (text$1(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined ? content('a tab-separated header with query id, measure and value') : undefined),
+        sniff: (p) => text$1(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined
+            ? content('a tab-separated header with query id, measure and value')
+            : undefined,
         read: (p, o) => readLongRows(p.file, 'tsv', o)
     },
     {
         kind: 'rows',
         name: 'long-csv',
         named: [{ option: 'long' }],
-        sniff: (p) => (text$1(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined ? content('a .csv header with query id, measure and value') : undefined),
+        sniff: (p) => text$1(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined
+            ? content('a .csv header with query id, measure and value')
+            : undefined,
         read: (p, o) => readLongRows(p.file, 'csv', o)
     },
     {
@@ -19698,7 +20249,9 @@ const ROWS$1 = [
                 return content('a .csv file, with --id-field');
             if (header[0] === '')
                 return content("a .csv header whose first name is empty (pandas' index)");
-            return !header.includes('query_id') && looksLikeRagas(header) ? content('a .csv header with ragas columns') : undefined;
+            return !header.includes('query_id') && looksLikeRagas(header)
+                ? content('a .csv header with ragas columns')
+                : undefined;
         },
         read: (p, o) => readRecordsRows(p.file, 'csv', o)
     },
@@ -19727,7 +20280,9 @@ const ROWS$1 = [
         kind: 'rows',
         name: 'jsonl',
         named: [{ option: 'jsonl' }],
-        sniff: (p) => (plainRecord(p) ? content('its first line is a JSON object with "query_id"') : { by: 'fallback', why: 'no other rows format matched' }),
+        sniff: (p) => plainRecord(p)
+            ? content('its first line is a JSON object with "query_id"')
+            : { by: 'fallback', why: 'no other rows format matched' },
         read: (p, o) => readPlainRows(p.file, 'jsonl', o)
     }
 ];
@@ -19748,19 +20303,21 @@ const RUNS = [
         kind: 'run',
         name: 'json-document',
         refuses: true,
-        sniff: async (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined),
+        sniff: async (p) => p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined
+            ? content('one JSON document over several lines')
+            : undefined,
         read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
     },
     {
         kind: 'run',
         name: 'jsonl',
-        sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined),
+        sniff: (p) => p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined,
         read: (p, collector) => readJsonlRun(p.file, collector)
     },
     {
         kind: 'run',
         name: 'json',
-        sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined),
+        sniff: (p) => p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined,
         read: (p, collector) => {
             readRanxRun(p.file, collector);
             return undefined;
@@ -19830,7 +20387,11 @@ async function detectFormat(request) {
     const { kind, format } = request;
     const probe = new Probe(request);
     const entries = FORMATS.filter((e) => e.kind === kind);
-    const chosen = (entry, by, why) => ({ entry, probe, choice: { kind, name: entry.name, by, why } });
+    const chosen = (entry, by, why) => ({
+        entry,
+        probe,
+        choice: { kind, name: entry.name, by, why }
+    });
     if (format !== undefined) {
         for (const entry of entries) {
             for (const named of entry.named ?? []) {
@@ -19946,7 +20507,9 @@ async function readAnchors(file, name, perSlice) {
         if (known.human !== human) {
             throw new InputError({ ...where, queryId: id, key: 'human' }, `item ${quote(id)} has human label ${quote(human)} here but ${quote(known.human)} at line ${known.line}`, 'an item scored again keeps its human label');
         }
-        const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])].sort(compareCodePoints).find((k) => attrs.get(k) !== known.attrs.get(k));
+        const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])]
+            .sort(compareCodePoints)
+            .find((k) => attrs.get(k) !== known.attrs.get(k));
         if (differs !== undefined) {
             throw new InputError({ ...where, queryId: id, key: differs }, `item ${quote(id)} has ${differs} = ${quote(attrs.get(differs) ?? '')} here but ${quote(known.attrs.get(differs) ?? '')} at line ${known.line}`, 'an item scored again keeps its attributes');
         }
@@ -20012,7 +20575,10 @@ async function readCandidateJudgeLabels(file, name, anchors) {
                 ? `anchor item ${quote(item.id)} (${anchors.source}:${item.line}) has no candidate judge label`
                 : `anchor item ${quote(item.id)} is labelled ${list.length} times, but ${anchors.source} scores it ${item.scorings.length} times`, 'label every anchor item, as often as the anchor file scores it: a judge that leaves items out chooses what its agreement is measured on');
         }
-        return { ...item, scorings: item.scorings.map((s, t) => ({ ...s, candidate: list[t].label, candidateSwapped: list[t].swapped })) };
+        return {
+            ...item,
+            scorings: item.scorings.map((s, t) => ({ ...s, candidate: list[t].label, candidateSwapped: list[t].swapped }))
+        };
     });
     return { source: anchors.source, candidateSource: name, sameJudge: false, items, labels };
 }
@@ -20049,7 +20615,9 @@ function renamed(error, files) {
         return out;
     };
     const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
-    const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), { code: error.code });
+    const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), {
+        code: error.code
+    });
     copy.message = rename(error.message);
     return copy;
 }
@@ -20381,7 +20949,12 @@ function judgeRepeatability(anchors, scale, graded) {
                 flips++;
             range += hi - lo;
         }
-        return { side, repeatedItems: repeated, flipShare: repeated > 0 ? flips / repeated : null, meanRange: repeated > 0 && graded ? range / repeated : null };
+        return {
+            side,
+            repeatedItems: repeated,
+            flipShare: repeated > 0 ? flips / repeated : null,
+            meanRange: repeated > 0 && graded ? range / repeated : null
+        };
     });
 }
 /** Position consistency of each judge over the scorings that carry a swapped-order label. */
@@ -20424,7 +20997,14 @@ function lengthBias(table, baseline, candidate, options) {
         const row = side.index.get(id);
         const v = row === undefined ? null : valueAt(side, options.length, row);
         if (v === null || v === undefined) {
-            throw new InputError({ file: side.source, ...(row === undefined ? {} : { line: side.lines[row] }), queryId: id, key: 'judge.length_bias.length' }, row === undefined ? `the ${role} has no row for query ${quote(id)}, so its answer length "${options.length}" is unknown` : `the ${role}'s row has no answer length "${options.length}" (judge.length_bias)`, `write ${options.length} on the row of every exam query of both sides: length bias is measured over the whole exam, never over the queries an answer chose to carry it (queries.missing: zero fills metric values, not lengths)`);
+            throw new InputError({
+                file: side.source,
+                ...(row === undefined ? {} : { line: side.lines[row] }),
+                queryId: id,
+                key: 'judge.length_bias.length'
+            }, row === undefined
+                ? `the ${role} has no row for query ${quote(id)}, so its answer length "${options.length}" is unknown`
+                : `the ${role}'s row has no answer length "${options.length}" (judge.length_bias)`, `write ${options.length} on the row of every exam query of both sides: length bias is measured over the whole exam, never over the queries an answer chose to carry it (queries.missing: zero fills metric values, not lengths)`);
         }
         return v;
     };
@@ -20508,11 +21088,26 @@ function assessJudge(rules, inputs) {
             guards.push(guard('judge.length_bias', max, units));
         }
     }
-    return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, agreement, repeatability, position, lengthBias: bias, guards };
+    return {
+        anchors: anchors?.source ?? null,
+        sameJudge: anchors?.sameJudge ?? true,
+        weights: j.weights,
+        labels,
+        confidence,
+        agreement,
+        repeatability,
+        position,
+        lengthBias: bias,
+        guards
+    };
 }
 /** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
 function guard(rule, limit, units) {
-    const status = units.some((u) => u.status === 'fail') ? 'fail' : units.length === 0 || units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
+    const status = units.some((u) => u.status === 'fail')
+        ? 'fail'
+        : units.length === 0 || units.some((u) => u.status === 'inconclusive')
+            ? 'inconclusive'
+            : 'pass';
     return { rule, status, reason: { code: 'judge', rule, limit, units } };
 }
 /**
@@ -20576,8 +21171,8 @@ function shareUnit(side, n, value, ok) {
  */
 const table$3 = (rows) => markdownTable(rows, { alignDelimiters: false });
 const num$2 = (x, digits = 3) => (x === null ? 'undefined' : fixed(x, digits));
-const label$2 = (slice) => (slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', '));
-const sideWords = (side) => (side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`);
+const label$2 = (slice) => slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
+const sideWords = (side) => side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`;
 const UNDECIDED = {
     too_few: 'too few items',
     undefined: 'undefined (every item has one same label, or no interval could be formed: a leave-one-out kappa is undefined, or none differs from the others)',
@@ -20641,7 +21236,18 @@ function judgeBody(judge) {
         out.push(`**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} jackknife-t intervals over anchor items, kappa on Fisher's z scale):`, '');
         const head = judge.sameJudge
             ? ['Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement']
-            : ['Slice', 'Items', 'Baseline kappa', 'Interval', 'Raw', 'Candidate kappa', 'Interval', 'Raw', 'Change', 'Change interval'];
+            : [
+                'Slice',
+                'Items',
+                'Baseline kappa',
+                'Interval',
+                'Raw',
+                'Candidate kappa',
+                'Interval',
+                'Raw',
+                'Change',
+                'Change interval'
+            ];
         const rows = [head];
         for (const s of judge.agreement) {
             if (judge.sameJudge)
@@ -20650,7 +21256,14 @@ function judgeBody(judge) {
                 const d = s.drift;
                 const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3);
                 const ci = d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`;
-                rows.push([inline(label$2(s.slice)), String(s.items), ...agreementCells(s.baseline), ...agreementCells(s.candidate), change, ci]);
+                rows.push([
+                    inline(label$2(s.slice)),
+                    String(s.items),
+                    ...agreementCells(s.baseline),
+                    ...agreementCells(s.candidate),
+                    change,
+                    ci
+                ]);
             }
         }
         out.push(table$3(rows), '');
@@ -20676,7 +21289,13 @@ function judgeBody(judge) {
         out.push(`**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`, '');
         const rows = [['Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)']];
         for (const s of lb.slices)
-            rows.push([inline(s.slice.length === 0 ? 'all queries' : label$2(s.slice)), String(s.n), num$2(s.spearman), num$2(s.pearson), s.slope === null ? 'undefined' : fixed(s.slope, 6)]);
+            rows.push([
+                inline(s.slice.length === 0 ? 'all queries' : label$2(s.slice)),
+                String(s.n),
+                num$2(s.spearman),
+                num$2(s.pearson),
+                s.slope === null ? 'undefined' : fixed(s.slope, 6)
+            ]);
         out.push(table$3(rows), '');
         if (lb.withoutLength > 0)
             out.push(`_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`, '');
@@ -20685,7 +21304,9 @@ function judgeBody(judge) {
 }
 /** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */
 function judgeJson(judge) {
-    const side = (a) => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_leave_one_out: a.undefinedLeaveOneOut });
+    const side = (a) => a === null
+        ? null
+        : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_leave_one_out: a.undefinedLeaveOneOut };
     return {
         anchors: judge.anchors,
         same_judge: judge.sameJudge,
@@ -20701,7 +21322,12 @@ function judgeJson(judge) {
             candidate: side(s.candidate),
             drift: s.drift
         })),
-        repeatability: judge.repeatability.map((r) => ({ side: r.side, repeated_items: r.repeatedItems, flip_share: r.flipShare, mean_range: r.meanRange })),
+        repeatability: judge.repeatability.map((r) => ({
+            side: r.side,
+            repeated_items: r.repeatedItems,
+            flip_share: r.flipShare,
+            mean_range: r.meanRange
+        })),
         position: judge.position.map((p) => ({ side: p.side, scorings: p.scorings, consistent: p.consistent })),
         length_bias: judge.lengthBias === null
             ? null
@@ -20709,12 +21335,28 @@ function judgeJson(judge) {
                 score: judge.lengthBias.score,
                 length: judge.lengthBias.length,
                 without_length: judge.lengthBias.withoutLength,
-                slices: judge.lengthBias.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, spearman: s.spearman, pearson: s.pearson, slope: s.slope }))
+                slices: judge.lengthBias.slices.map((s) => ({
+                    slice: Object.fromEntries(s.slice),
+                    n: s.n,
+                    spearman: s.spearman,
+                    pearson: s.pearson,
+                    slope: s.slope
+                }))
             },
         guards: judge.guards.map((g) => ({
             rule: g.rule,
             status: g.status,
-            units: g.reason.code === 'judge' ? g.reason.units.map((u) => ({ slice: Object.fromEntries(u.slice), side: u.side, n: u.n, value: u.value, interval: u.interval, status: u.status, undecided: u.undecided })) : []
+            units: g.reason.code === 'judge'
+                ? g.reason.units.map((u) => ({
+                    slice: Object.fromEntries(u.slice),
+                    side: u.side,
+                    n: u.n,
+                    value: u.value,
+                    interval: u.interval,
+                    status: u.status,
+                    undecided: u.undecided
+                }))
+                : []
         }))
     };
 }
@@ -20734,8 +21376,20 @@ const judgeCapability = {
     about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
     config: (rules) => rules.judge,
     inputs: (j) => [
-        ...(j.anchors === undefined ? [] : [{ role: 'exam', kind: 'file', name: 'judge anchors', path: j.anchors, key: 'judge.anchors' }]),
-        { role: 'answer', kind: 'given', name: "candidate judge's labels", option: CANDIDATE_JUDGE_LABELS, input: CANDIDATE_JUDGE_LABELS, many: false, required: false }
+        ...(j.anchors === undefined
+            ? []
+            : [
+                { role: 'exam', kind: 'file', name: 'judge anchors', path: j.anchors, key: 'judge.anchors' }
+            ]),
+        {
+            role: 'answer',
+            kind: 'given',
+            name: "candidate judge's labels",
+            option: CANDIDATE_JUDGE_LABELS,
+            input: CANDIDATE_JUDGE_LABELS,
+            many: false,
+            required: false
+        }
     ],
     async read(j, inputs) {
         const file = inputs.file('judge anchors');
@@ -20746,10 +21400,17 @@ const judgeCapability = {
             return null;
         }
         const anchors = await readFetched(file, (path, name) => readAnchors(path, name, j.perSlice));
-        return labels === undefined ? anchors : readFetched(labels, (path, name) => readCandidateJudgeLabels(path, name, anchors));
+        return labels === undefined
+            ? anchors
+            : readFetched(labels, (path, name) => readCandidateJudgeLabels(path, name, anchors));
     },
     assess({ rules, table, core, evidence }) {
-        const judge = assessJudge(rules, { table, baseline: core.baseline, candidate: core.candidate, anchors: evidence ?? null });
+        const judge = assessJudge(rules, {
+            table,
+            baseline: core.baseline,
+            candidate: core.candidate,
+            anchors: evidence ?? null
+        });
         return {
             guards: judge.guards,
             summary: judge,
@@ -20808,7 +21469,10 @@ function pairReference(rules, table, reference, label) {
             if (metric.binary && v !== 0 && v !== 1)
                 throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id });
             if (metric.range && (v < metric.range[0] || v > metric.range[1]))
-                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line, queryId: id });
+                throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, {
+                    line,
+                    queryId: id
+                });
             base[i] = v;
         });
         metrics.set(metric.name, { base, cand });
@@ -20823,7 +21487,12 @@ function pairReference(rules, table, reference, label) {
             }
         });
     }
-    return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.ids.length } };
+    return {
+        ids: table.ids,
+        metrics,
+        attrs: table.attrs,
+        coverage: { ...table.coverage, baselineRows: reference.ids.length }
+    };
 }
 function list$1(ids) {
     return (ids
@@ -20860,7 +21529,15 @@ function evaluateBudget(rule, rules, reference, unit) {
     const sign = metric.better === 'higher' ? 1 : -1;
     const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value;
     const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]];
-    const result = (status, reason) => ({ reference: reference.label, status, reason, budget, used: -sign * c.delta, usedCi: [-hi, -lo], comparison: c });
+    const result = (status, reason) => ({
+        reference: reference.label,
+        status,
+        reason,
+        budget,
+        used: -sign * c.delta,
+        usedCi: [-hi, -lo],
+        comparison: c
+    });
     if (c.n === 0)
         return result('fail', 'no_queries');
     if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite))
@@ -20902,7 +21579,13 @@ function withBudget(unit, budget) {
  * pairing, statistics and reports do not depend on the format.
  */
 async function readRows$1(file, options) {
-    const { entry, choice, probe } = await detectFormat({ kind: 'rows', file, format: options.format, metricFields: options.metricFields, idField: options.idField });
+    const { entry, choice, probe } = await detectFormat({
+        kind: 'rows',
+        file,
+        format: options.format,
+        metricFields: options.metricFields,
+        idField: options.idField
+    });
     const side = await entry.read(probe, options);
     side.format = choice;
     return side;
@@ -20961,7 +21644,17 @@ function provenanceJson(p) {
     const r = p.rules;
     const b = p.baseline;
     return {
-        rules: r ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null } : null,
+        rules: r
+            ? {
+                from: r.from,
+                chosen_by: r.chosenBy,
+                file: r.file,
+                sha256: r.sha256,
+                commit: r.commit ?? null,
+                changed_in_pr: r.workspaceSha256 !== undefined,
+                workspace_sha256: r.workspaceSha256 ?? null
+            }
+            : null,
         baseline: b
             ? {
                 from: b.from,
@@ -20980,7 +21673,16 @@ function provenanceJson(p) {
                     : null
             }
             : null,
-        exam_files: p.exam ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null })) : null,
+        exam_files: p.exam
+            ? p.exam.map((e) => ({
+                file: e.file,
+                commit: e.commit,
+                sha256: e.sha256,
+                bytes: e.bytes,
+                changed_in_pr: e.workspaceSha256 !== undefined,
+                workspace_sha256: e.workspaceSha256 ?? null
+            }))
+            : null,
         warnings: p.warnings
     };
 }
@@ -21009,10 +21711,16 @@ function budgetLooksSentence(ref) {
     const release = confidenceLabel(ref.confidence);
     if (l.thisLook === null)
         return `The looks at this budget could not be counted (${l.unknown ?? 'unknown'}): a budget that is not shown spent is inconclusive.`;
-    const over = l.thisLook > l.allowed ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.` : '';
+    const over = l.thisLook > l.allowed
+        ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.`
+        : '';
     return `This run is look ${l.thisLook} of at most ${l.allowed} at ${ref.label} (reference.looks): each budget interval is at ${each}, so over the release the budgets hold at ${release}.${over}`;
 }
-const WORD$2 = { pass: '✅ within budget', fail: '❌ budget exceeded', inconclusive: '⚠️ cannot tell' };
+const WORD$2 = {
+    pass: '✅ within budget',
+    fail: '❌ budget exceeded',
+    inconclusive: '⚠️ cannot tell'
+};
 function budgeted(result) {
     const out = [];
     for (const check of result.decision.checks)
@@ -21071,7 +21779,19 @@ function unitBudgetJson(unit, num) {
     const b = unit.budget;
     if (b === undefined)
         return [];
-    return [['budget', { reference: b.reference, status: b.status, reason: b.reason, budget: num(b.budget), used: num(b.used), used_ci: [num(b.usedCi[0]), num(b.usedCi[1])] }]];
+    return [
+        [
+            'budget',
+            {
+                reference: b.reference,
+                status: b.status,
+                reason: b.reason,
+                budget: num(b.budget),
+                used: num(b.used),
+                used_ci: [num(b.usedCi[0]), num(b.usedCi[1])]
+            }
+        ]
+    ];
 }
 /** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
 function budgetsJson(result, ref, num) {
@@ -21087,8 +21807,19 @@ function budgetsJson(result, ref, num) {
             commit: p?.commit ?? null,
             date: p?.date ?? null,
             age_seconds: p?.ageSeconds ?? null,
-            artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null,
-            ...(ref.looks === undefined ? {} : { looks: { this_look: ref.looks.thisLook, allowed: ref.looks.allowed, confidence_each: lookConfidence(ref.confidence, ref.looks.allowed), unknown: ref.looks.unknown } })
+            artifact: p?.artifact
+                ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl }
+                : null,
+            ...(ref.looks === undefined
+                ? {}
+                : {
+                    looks: {
+                        this_look: ref.looks.thisLook,
+                        allowed: ref.looks.allowed,
+                        confidence_each: lookConfidence(ref.confidence, ref.looks.allowed),
+                        unknown: ref.looks.unknown
+                    }
+                })
         },
         units: budgeted(result).map(({ check, unit }) => {
             const b = unit.budget;
@@ -21175,7 +21906,15 @@ function datasetJudgments(dataset, split) {
     const ids = [...queries.keys()].sort(compareCodePoints);
     disputed.sort(compareCodePoints);
     unanswerable.sort(compareCodePoints);
-    return { qrels: { source: dataset.file, queries, ids, judgments }, split, gated: ids, disputed, unanswerable, otherSplit, attrs };
+    return {
+        qrels: { source: dataset.file, queries, ids, judgments },
+        split,
+        gated: ids,
+        disputed,
+        unanswerable,
+        otherSplit,
+        attrs
+    };
 }
 
 var ajv$1 = {exports: {}};
@@ -29275,7 +30014,14 @@ var ajvExports = /*@__PURE__*/ requireAjv();
  * corpus, answerable has gold, ...) are in `semantic.ts`.
  */
 /** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
-const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance', 'key_facts', 'distractors'];
+const GUARDED_FIELDS = [
+    'question',
+    'answerable',
+    'gold_chunk_ids',
+    'graded_relevance',
+    'key_facts',
+    'distractors'
+];
 const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' };
 const DATASET_SCHEMA = {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -29286,10 +30032,23 @@ const DATASET_SCHEMA = {
     additionalProperties: false,
     required: ['id', 'question', 'answerable', 'gold_chunk_ids', 'split'],
     properties: {
-        id: { type: 'string', minLength: 1, maxLength: 200, description: 'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.' },
+        id: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.'
+        },
         question: { type: 'string', minLength: 1, description: 'The question as the system receives it.' },
-        answerable: { type: 'boolean', description: 'False when the corpus holds no answer: the right behaviour is to abstain.' },
-        gold_chunk_ids: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.' },
+        answerable: {
+            type: 'boolean',
+            description: 'False when the corpus holds no answer: the right behaviour is to abstain.'
+        },
+        gold_chunk_ids: {
+            type: 'array',
+            items: chunkId,
+            uniqueItems: true,
+            description: 'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.'
+        },
         key_facts: {
             type: 'array',
             description: 'The facts a complete answer needs, each with the chunks that support it (FactRecall@k).',
@@ -29300,7 +30059,13 @@ const DATASET_SCHEMA = {
                 properties: {
                     id: { type: 'string', minLength: 1, description: 'Unique within the question.' },
                     text: { type: 'string', description: 'The fact in words (for reviewers).' },
-                    chunk_ids: { type: 'array', items: chunkId, minItems: 1, uniqueItems: true, description: 'Gold chunks that support the fact.' }
+                    chunk_ids: {
+                        type: 'array',
+                        items: chunkId,
+                        minItems: 1,
+                        uniqueItems: true,
+                        description: 'Gold chunks that support the fact.'
+                    }
                 }
             }
         },
@@ -29310,7 +30075,12 @@ const DATASET_SCHEMA = {
             propertyNames: { minLength: 1 },
             additionalProperties: { type: 'integer', minimum: 0, maximum: 3 }
         },
-        distractors: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that look relevant but are not (judged grade 0 unless graded).' },
+        distractors: {
+            type: 'array',
+            items: chunkId,
+            uniqueItems: true,
+            description: 'Chunks that look relevant but are not (judged grade 0 unless graded).'
+        },
         category: { type: 'string', minLength: 1, description: 'A slice of the report (e.g. billing, api).' },
         tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
         difficulty: { enum: ['easy', 'medium', 'hard'] },
@@ -29328,7 +30098,11 @@ const DATASET_SCHEMA = {
                         { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }
                     ]
                 },
-                method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
+                method: {
+                    type: 'string',
+                    minLength: 1,
+                    description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.'
+                },
                 status: { enum: ['pending', 'accepted', 'disputed'] },
                 note: { type: 'string' }
             }
@@ -29341,7 +30115,12 @@ const DATASET_SCHEMA = {
                 additionalProperties: false,
                 required: ['changed', 'reason'],
                 properties: {
-                    changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] } },
+                    changed: {
+                        type: 'array',
+                        minItems: 1,
+                        uniqueItems: true,
+                        items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] }
+                    },
                     reason: { type: 'string', minLength: 1 },
                     by: { type: 'string' },
                     date: { type: 'string' }
@@ -29369,7 +30148,13 @@ async function readDataset(file) {
             return;
         const parsed = parseObjectLine(text);
         if (parsed.problem !== undefined) {
-            violations.push({ file, line, id: null, rule: 'json', message: `${parsed.problem}; each line is one JSON object, each field once` });
+            violations.push({
+                file,
+                line,
+                id: null,
+                rule: 'json',
+                message: `${parsed.problem}; each line is one JSON object, each field once`
+            });
             return;
         }
         const record = parsed.record;
@@ -29406,7 +30191,13 @@ async function readCorpusListing(file) {
             }
             const c = parsed.record.chunk_id;
             if (typeof c !== 'string' || c === '') {
-                violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' });
+                violations.push({
+                    file,
+                    line,
+                    id: null,
+                    rule: 'corpus_line',
+                    message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line'
+                });
                 return;
             }
             id = c;
@@ -29415,14 +30206,26 @@ async function readCorpusListing(file) {
             id = t;
         const earlier = firstLine.get(id);
         if (earlier !== undefined) {
-            violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${quote(id)} is listed twice (also on line ${earlier})` });
+            violations.push({
+                file,
+                line,
+                id: null,
+                rule: 'corpus_duplicate',
+                message: `chunk ${quote(id)} is listed twice (also on line ${earlier})`
+            });
             return;
         }
         firstLine.set(id, line);
         chunks.add(id);
     });
     if (chunks.size === 0 && violations.length === 0) {
-        violations.push({ file, line: null, id: null, rule: 'corpus_empty', message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)' });
+        violations.push({
+            file,
+            line: null,
+            id: null,
+            rule: 'corpus_empty',
+            message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)'
+        });
     }
     return { file, chunks, violations };
 }
@@ -29588,7 +30391,13 @@ function checkChanges(dataset, previous) {
             const is = value(q);
             if (was === is)
                 continue;
-            out.push({ file: dataset.file, line, id: q.id, rule, message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}` });
+            out.push({
+                file: dataset.file,
+                line,
+                id: q.id,
+                rule,
+                message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}`
+            });
         }
         const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q));
         if (changed.length === 0)
@@ -29646,7 +30455,9 @@ function canonical(field, q) {
         }
         case 'key_facts':
             // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
-            return JSON.stringify((q.key_facts ?? []).map((f) => [f.id, [...f.chunk_ids].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+            return JSON.stringify((q.key_facts ?? [])
+                .map((f) => [f.id, [...f.chunk_ids].sort()])
+                .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
         case 'distractors':
             // judged grade 0: a judgment like any other (Judged@k, bpref, the unjudged share)
             return JSON.stringify([...(q.distractors ?? [])].sort());
@@ -29686,7 +30497,13 @@ async function loadCheckedDataset(file, corpusFile, previousFile) {
         pushAll(violations, previous.violations.map((v) => ({ ...v, message: `(previous copy) ${v.message}` })));
     pushAll(violations, checkDataset(dataset, corpus, previous));
     if (dataset.entries.length === 0 && dataset.violations.length === 0) {
-        violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' });
+        violations.push({
+            file,
+            line: null,
+            id: null,
+            rule: 'empty',
+            message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)'
+        });
     }
     // file by file (dataset, corpus, previous) in line order; stable, so a line's violations keep their order
     const fileOrder = [file, corpusFile, previousFile];
@@ -29744,7 +30561,13 @@ function collectEvidence(source, keep, measures) {
             }
             const condensed = new Float64Array(measures.length);
             computeQuery(measures, { grades: condensedGrades, n: m, docs: { docnos: view.docnos, order: condensedOrder } }, view.judged, condensed);
-            evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) });
+            evidence.queries.set(view.id, {
+                top,
+                topGrades: view.grades.slice(0, limit),
+                numRet: view.n,
+                condensed,
+                abstained: abstainedOf(view.block)
+            });
         },
         unjudged(block) {
             evidence.unjudged.set(block.id, { numRet: block.count, abstained: abstainedOf(block) });
@@ -29778,7 +30601,11 @@ async function readCandidates(file) {
             throw new InputError({ file, line, queryId: id, key: 'candidates' }, '"candidates" is not an array', 'write "candidates": ["doc-1", "doc-2", ...] (the first-stage pool, before reranking)');
         const docs = [];
         list.forEach((c, i) => {
-            const doc = typeof c === 'string' ? c : c !== null && typeof c === 'object' ? c.doc_id : undefined;
+            const doc = typeof c === 'string'
+                ? c
+                : c !== null && typeof c === 'object'
+                    ? c.doc_id
+                    : undefined;
             if (typeof doc !== 'string' || doc === '') {
                 throw new InputError({ file, line, queryId: id, key: `candidates[${i}]` }, `candidates[${i}] is neither a document id string nor an object with "doc_id"`, 'list the first-stage documents as ids or {"doc_id": ...}');
             }
@@ -29800,7 +30627,11 @@ async function readManifest(file) {
     if (file === undefined)
         return null;
     return readFetched(file, async (path, name) => {
-        const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' });
+        const text = await readWholeText(path, {
+            limit: MAX_MANIFEST_BYTES,
+            what: 'a manifest',
+            hint: 'a manifest is a page of JSON'
+        });
         return parseManifest(text, name);
     });
 }
@@ -29888,7 +30719,9 @@ function datasetNotes(d) {
 function checkReferenceSnapshot(rules, reference, exam, label) {
     const mustMatch = rules.comparability?.mustMatch;
     if (reference === null)
-        return mustMatch === undefined ? null : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`;
+        return mustMatch === undefined
+            ? null
+            : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`;
     if (mustMatch === undefined) {
         throw new InputError({ file: reference.source }, 'a reference manifest was given, but the rules name no comparability.must_match fields to compare it on', 'add comparability: { must_match: [corpus.content_hash, judge.model] } to the rules, or leave the reference manifest out');
     }
@@ -29931,9 +30764,27 @@ const referenceCapability = {
     inputs: (r) => [
         r.artifact === undefined
             ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
-            : { role: 'exam', kind: 'artifact', name: ROWS, artifact: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, branch: r.artifact.ref, key: 'reference.artifact' },
-        { role: 'exam', kind: 'file', name: MANIFEST, path: r.manifest, givenBy: { option: 'reference-manifest', input: 'reference-manifest' }, key: 'reference.manifest' },
-        ...(r.looks === undefined ? [] : [{ role: 'exam', kind: 'record', name: 'budget-looks', key: 'reference.looks' }])
+            : {
+                role: 'exam',
+                kind: 'artifact',
+                name: ROWS,
+                artifact: r.artifact.name,
+                workflow: r.artifact.workflow,
+                file: r.artifact.file,
+                branch: r.artifact.ref,
+                key: 'reference.artifact'
+            },
+        {
+            role: 'exam',
+            kind: 'file',
+            name: MANIFEST,
+            path: r.manifest,
+            givenBy: { option: 'reference-manifest', input: 'reference-manifest' },
+            key: 'reference.manifest'
+        },
+        ...(r.looks === undefined
+            ? []
+            : [{ role: 'exam', kind: 'record', name: 'budget-looks', key: 'reference.looks' }])
     ],
     async read(_r, inputs, { rules, rowsInput }) {
         const rowsFile = inputs.file(ROWS);
@@ -29942,7 +30793,11 @@ const referenceCapability = {
         const rows = await readFetched(rowsFile, (path, name) => readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name })));
         const manifestFile = inputs.file(MANIFEST);
         const looks = inputs.record('budget-looks');
-        return { rows, manifest: manifestFile === undefined ? null : await readManifest(manifestFile), ...(looks === undefined ? {} : { looks }) };
+        return {
+            rows,
+            manifest: manifestFile === undefined ? null : await readManifest(manifestFile),
+            ...(looks === undefined ? {} : { looks })
+        };
     },
     assess({ rules, config, evidence, table, core, options }) {
         // Budgets are never skipped silently: rules that name a reference need its rows.
@@ -29950,8 +30805,22 @@ const referenceCapability = {
             throw notRead(rules, config);
         const snapshot = checkReferenceSnapshot(rules, evidence.manifest, { baseline: core.trust.manifests.baseline, dataset: core.trust.manifests.dataset }, config.label);
         const stats = createStats(pairReference(rules, table, evidence.rows, config.label), rules, options);
-        const looks = config.looks === undefined ? undefined : { thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook, allowed: config.looks, unknown: evidence.looks?.unknown ?? null };
-        const summary = { label: config.label, file: evidence.rows.source, rows: evidence.rows.ids.length, snapshot, stats, looks, confidence: rules.statistics.confidence };
+        const looks = config.looks === undefined
+            ? undefined
+            : {
+                thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook,
+                allowed: config.looks,
+                unknown: evidence.looks?.unknown ?? null
+            };
+        const summary = {
+            label: config.label,
+            file: evidence.rows.source,
+            rows: evidence.rows.ids.length,
+            snapshot,
+            stats,
+            looks,
+            confidence: rules.statistics.confidence
+        };
         return {
             guards: [],
             summary,
@@ -29969,7 +30838,9 @@ const referenceCapability = {
     }
 };
 function notRead(rules, r) {
-    return new InputError({ file: rules.source.file, key: 'reference' }, `the rules spend budgets against the reference ${quote(r.label)}, but its rows were not read`, r.path !== undefined && r.ref === undefined ? `pass --reference ${r.path}` : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)");
+    return new InputError({ file: rules.source.file, key: 'reference' }, `the rules spend budgets against the reference ${quote(r.label)}, but its rows were not read`, r.path !== undefined && r.ref === undefined
+        ? `pass --reference ${r.path}`
+        : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)");
 }
 
 /** The tool's version, printed in every report (a test keeps it equal to package.json's). */
@@ -30027,7 +30898,11 @@ function foldedSummary(check) {
     for (const u of check.units)
         counts[u.status]++;
     const n = check.units.length;
-    const outcome = counts.pass === n ? 'all pass' : [`${counts.fail} fail`, `${counts.inconclusive} inconclusive`, `${counts.pass} pass`].filter((t) => !t.startsWith('0 ')).join(', ');
+    const outcome = counts.pass === n
+        ? 'all pass'
+        : [`${counts.fail} fail`, `${counts.inconclusive} inconclusive`, `${counts.pass} pass`]
+            .filter((t) => !t.startsWith('0 '))
+            .join(', ');
     const worst = nearest(check.units);
     const near = `nearest its limit: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`;
     return htmlText(`Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`, 300);
@@ -30065,7 +30940,9 @@ function unjudgedNumbers(r) {
 }
 /** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
 function breachWords(b) {
-    return b.kind === 'share' ? `the limit of ${pct$2(b.share)}` : `the baseline's ${pct$2(b.baseline)} + ${pct$2(b.increase)} allowed`;
+    return b.kind === 'share'
+        ? `the limit of ${pct$2(b.share)}`
+        : `the baseline's ${pct$2(b.baseline)} + ${pct$2(b.increase)} allowed`;
 }
 /** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */
 function limits(cap) {
@@ -30081,7 +30958,11 @@ function label$1(slice) {
 }
 
 /** The option of the gate command that writes each file (the action always writes both). */
-const FLAG = { regressions: '--regressions FILE', toJudge: '--to-judge FILE', html: '--html FILE' };
+const FLAG = {
+    regressions: '--regressions FILE',
+    toJudge: '--to-judge FILE',
+    html: '--html FILE'
+};
 /**
  * Where an output file is: `{ file }` when it was written, else `{ how }`, RAW words saying how to get it
  * ("add --regressions FILE to the gate command").
@@ -30108,7 +30989,9 @@ function pageSentence(files) {
     const file = files?.html;
     if (file === undefined)
         return null;
-    const where = files?.reportDir !== undefined ? `${clean(file.split(/[\\/]/).pop() ?? file, 200)} in the report artifact (report-dir ${clean(files.reportDir, 200)})` : clean(file, 200);
+    const where = files?.reportDir !== undefined
+        ? `${clean(file.split(/[\\/]/).pop() ?? file, 200)} in the report artifact (report-dir ${clean(files.reportDir, 200)})`
+        : clean(file, 200);
     return `The full page, with every check and slice on one axis and each query plotted, is ${where}: one HTML file that opens in a browser, from disk.`;
 }
 
@@ -30120,7 +31003,11 @@ function summarize(result) {
     for (const check of decision.checks) {
         for (const unit of check.units) {
             if (unit.status !== 'pass')
-                findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) });
+                findings.push({
+                    check,
+                    unit,
+                    sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice)
+                });
         }
     }
     const deciding = decision.decidedBy;
@@ -30129,7 +31016,12 @@ function summarize(result) {
     return {
         verdict: decision.verdict,
         decidedBy,
-        counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
+        counts: {
+            total: decision.checks.length,
+            pass: count('pass'),
+            fail: count('fail'),
+            inconclusive: count('inconclusive')
+        },
         findings
     };
 }
@@ -30149,7 +31041,11 @@ function reportHead(result, files) {
         decidedBy,
         sentence,
         counts: summary.counts,
-        trust: others.map((g) => ({ rule: g.rule, status: g.status, reason: guardSentence(g.reason) })),
+        trust: others.map((g) => ({
+            rule: g.rule,
+            status: g.status,
+            reason: guardSentence(g.reason)
+        })),
         publishable: trust ? publishableWords(trust) : null,
         toJudge: toJudgeSentence(trust, files),
         findings: summary.findings.filter((f) => f !== shown)
@@ -30163,7 +31059,10 @@ function reportHead(result, files) {
 function publishableWords(trust) {
     const p = trust.publishable;
     if (p.value)
-        return { label: 'yes', detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out' };
+        return {
+            label: 'yes',
+            detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out'
+        };
     const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : '';
     if (p.reasons.length === 0)
         return { label: 'not established', detail: unchecked };
@@ -30176,7 +31075,9 @@ function toJudgeSentence(trust, files) {
         return null;
     const where = fileOrHow(files, 'toJudge');
     const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`;
-    return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`;
+    return where.file !== undefined
+        ? `${what} are listed for judging in ${where.file}.`
+        : `${what} are not written to a file; to list them for judging, ${where.how}.`;
 }
 
 /**
@@ -30248,7 +31149,11 @@ function comparabilityEntries(trust) {
                 out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
         }
         for (const m of c.mismatches)
-            out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` });
+            out.push({
+                aspect: m.path,
+                status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs',
+                detail: `must match (not comparable): ${describeDifference(m)}`
+            });
         for (const w of c.warnings)
             out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
         for (const a of c.allowed)
@@ -30277,7 +31182,10 @@ function publishableLine(trust) {
 function trustBody(trust) {
     const out = [];
     if (trust.guards.length > 0) {
-        out.push(table$2([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(guardSentence(g.reason), 600)])]), '');
+        out.push(table$2([
+            ['Trust rule', 'Status', 'Reason'],
+            ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(guardSentence(g.reason), 600)])
+        ]), '');
     }
     const d = trust.dataset;
     if (d !== null) {
@@ -30297,13 +31205,39 @@ function trustBody(trust) {
         out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '');
         out.push(table$2([
             ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
-            ['baseline', pct$1(p.baseline.meanJudged), pct$1(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
-            ['candidate', pct$1(p.candidate.meanJudged), pct$1(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
+            [
+                'baseline',
+                pct$1(p.baseline.meanJudged),
+                pct$1(p.baseline.meanUnjudged),
+                String(p.baseline.queries),
+                String(p.baseline.emptyRankings),
+                `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`
+            ],
+            [
+                'candidate',
+                pct$1(p.candidate.meanJudged),
+                pct$1(p.candidate.meanUnjudged),
+                String(p.candidate.queries),
+                String(p.candidate.emptyRankings),
+                `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`
+            ]
         ]), '');
         out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`);
         if (p.condensed.length > 0) {
             out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '');
-            const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']];
+            const rows = [
+                [
+                    'Metric',
+                    'n',
+                    'Baseline',
+                    'Candidate',
+                    'Δ',
+                    'Condensed baseline',
+                    'Condensed candidate',
+                    'Condensed Δ',
+                    'Direction'
+                ]
+            ];
             for (const c of p.condensed) {
                 rows.push([
                     inline(c.metric),
@@ -30324,7 +31258,17 @@ function trustBody(trust) {
     const z = trust.zeroHits;
     if (z.slices.length > 0) {
         out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '');
-        const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']];
+        const rows = [
+            [
+                'Slice',
+                'n',
+                'Zero hits, baseline',
+                'Zero hits, candidate',
+                'Metric',
+                'Baseline quantiles',
+                'Candidate quantiles'
+            ]
+        ];
         // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
         const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices');
         for (const s of bounded.shown) {
@@ -30334,7 +31278,15 @@ function trustBody(trust) {
             if (s.distributions.length === 0)
                 rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
             for (const d of s.distributions)
-                rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')]);
+                rows.push([
+                    inline(label),
+                    String(s.n),
+                    zb,
+                    zc,
+                    inline(d.metric),
+                    d.baseline.map((x) => fixed(x, 3)).join(' / '),
+                    d.candidate.map((x) => fixed(x, 3)).join(' / ')
+                ]);
         }
         out.push(table$2(rows), '');
         if (bounded.note)
@@ -30345,7 +31297,18 @@ function trustBody(trust) {
     const t = trust.twoStage;
     if (t !== null) {
         out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '');
-        const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']];
+        const rows = [
+            [
+                'Side',
+                'Queries',
+                'Pool size (mean)',
+                'Pool recall',
+                `Ranker nDCG@${t.k}`,
+                'Pool ceiling',
+                'Ranking headroom',
+                'Recall headroom'
+            ]
+        ];
         for (const [name, s] of [
             ['baseline', t.baseline],
             ['candidate', t.candidate]
@@ -30353,7 +31316,16 @@ function trustBody(trust) {
             if (s === null)
                 rows.push([name, '0', 'no candidates', '', '', '', '', '']);
             else
-                rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)]);
+                rows.push([
+                    name,
+                    String(s.queries),
+                    fixed(s.meanPoolSize, 1),
+                    fixed(s.coverage, 4),
+                    fixed(s.ranker, 4),
+                    fixed(s.ceiling, 4),
+                    fixed(s.ceiling - s.ranker, 4),
+                    fixed(1 - s.ceiling, 4)
+                ]);
         }
         out.push(table$2(rows), '');
     }
@@ -30372,7 +31344,10 @@ function trustBody(trust) {
 /** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
 function trustJson(trust, decision, withheld = null) {
     const c = trust.comparability;
-    const diff = (d) => ({ field: d.path, values: Object.fromEntries(d.values) });
+    const diff = (d) => ({
+        field: d.path,
+        values: Object.fromEntries(d.values)
+    });
     const p = trust.pooling;
     const side = (s) => ({
         mean_judged: s.meanJudged,
@@ -30383,25 +31358,59 @@ function trustJson(trust, decision, withheld = null) {
         unjudged_docs: s.unjudgedDocs
     });
     return {
-        guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
+        guards: decision.guards.map((g) => ({
+            rule: g.rule,
+            status: g.status,
+            counts_as: g.counts,
+            reason: guardSentence(g.reason)
+        })),
         decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
-        comparability: c === null ? null : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+        comparability: c === null
+            ? null
+            : {
+                sides: Object.fromEntries(c.sides),
+                must_match: c.mustMatch,
+                comparable: c.comparable,
+                mismatches: c.mismatches.map(diff),
+                warnings: c.warnings.map(diff),
+                allowed: c.allowed.map(diff)
+            },
         pooling: p === null
             ? null
             : {
                 depth: p.depth,
                 baseline: side(p.baseline),
                 candidate: side(p.candidate),
-                pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
+                pool: {
+                    documents: p.pool.documents,
+                    unjudged: p.pool.unjudged,
+                    queries_with_unjudged: p.pool.queriesWithUnjudged
+                },
                 // Holdout queries' per-query shares are withheld (counted in the means above).
-                judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
-                condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
+                judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({
+                    query_id: q.id,
+                    baseline: q.baseline,
+                    candidate: q.candidate
+                })),
+                condensed: p.condensed.map((x) => ({
+                    metric: x.metric,
+                    n: x.n,
+                    full: x.full,
+                    condensed: x.condensed,
+                    direction_differs: x.directionDiffers
+                }))
             },
         zero_hits: {
             depth: trust.zeroHits.depth,
             from_runs: trust.zeroHits.fromRuns,
             quantiles: [...QUANTILES],
-            slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
+            slices: trust.zeroHits.slices.map((s) => ({
+                slice: Object.fromEntries(s.slice),
+                n: s.n,
+                baseline: s.baseline,
+                candidate: s.candidate,
+                distributions: s.distributions
+            }))
         },
         two_stage: trust.twoStage,
         dataset: trust.dataset === null
@@ -30493,7 +31502,9 @@ function unitJsonExtras(result, unit, check) {
 function resamplingWords(result) {
     const { poisson, counts } = resamplingColumns(result);
     const method = result.rules.statistics.method ?? 'auto';
-    const setting = method === 'auto' ? `statistics.method auto: Poisson from ${POISSON_FROM_UNITS.toLocaleString('en-US')} queries or clusters` : `statistics.method ${method}`;
+    const setting = method === 'auto'
+        ? `statistics.method auto: Poisson from ${POISSON_FROM_UNITS.toLocaleString('en-US')} queries or clusters`
+        : `statistics.method ${method}`;
     if (!result.comparisons.some((c) => c.resampling !== null)) {
         // statistics.interval auto: every interval in closed form; only the randomization test draws, and its law (fair,
         // independent signs) is the same either way: the stream of signs is what the setting chooses.
@@ -30512,7 +31523,10 @@ function resamplingShort(result) {
 /** The metrics each law drew, over all queries (the slices are drawn the same way). */
 function resamplingColumns(result) {
     const all = result.comparisons.filter((c) => c.slice.length === 0);
-    return { poisson: all.filter((c) => c.resampling === 'poisson').map((c) => c.metric), counts: all.filter((c) => c.resampling !== 'poisson').map((c) => c.metric) };
+    return {
+        poisson: all.filter((c) => c.resampling === 'poisson').map((c) => c.metric),
+        counts: all.filter((c) => c.resampling !== 'poisson').map((c) => c.metric)
+    };
 }
 /** The law the run's units chose (the randomization test's signs follow it even when no bootstrap is drawn). */
 function runLaw(result) {
@@ -30585,10 +31599,15 @@ function changeCells(unit, metric, mixed) {
     const c = unit.comparison;
     if (unit.level !== undefined) {
         const l = unit.level;
-        const ci = l.ci === null ? '—' : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed);
+        const ci = l.ci === null
+            ? '—'
+            : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed);
         return [`mean ${levelCell(l.mean, metric, c)}`, ci];
     }
-    return [change(c.delta, metric, c) + changeUnit(metric), intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)];
+    return [
+        change(c.delta, metric, c) + changeUnit(metric),
+        intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+    ];
 }
 /** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
 const change = (x, metric, c) => changeCell(x, metric, Math.abs(c.baseline));
@@ -30606,7 +31625,12 @@ function values(c, metric, mixed) {
     const d = digits(metric, c);
     const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`;
     const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : '';
-    return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, change(c.delta, metric, c) + changeUnit(metric) + rel, intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)];
+    return [
+        fixed(c.baseline, d) + unit,
+        fixed(c.candidate, d) + unit,
+        change(c.delta, metric, c) + changeUnit(metric) + rel,
+        intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+    ];
 }
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
 function needs(check, unit, metric) {
@@ -30630,8 +31654,12 @@ function ownNeeds(check, unit, metric) {
         return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`;
     const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : '';
     if (kind.type === 'non_inferior')
-        return higher ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}` : `high end ≤ ${change(unit.margin, metric, c)}${rel}`;
-    return higher ? `low end > ${change(unit.margin, metric, c)}${rel}` : `high end < ${change(-unit.margin, metric, c)}${rel}`;
+        return higher
+            ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}`
+            : `high end ≤ ${change(unit.margin, metric, c)}${rel}`;
+    return higher
+        ? `low end > ${change(unit.margin, metric, c)}${rel}`
+        : `high end < ${change(-unit.margin, metric, c)}${rel}`;
 }
 /**
  * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
@@ -30647,7 +31675,16 @@ function checksTable(result) {
         const metric = metricOf$2(result, check.rule.metric);
         if (isFolded(check)) {
             const name = `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`;
-            rows.push([STATUS[check.status], name, inline(metric.name, 24), inline(foldedSlices(check), 32), String(foldedCount(check)), '—', '—', foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')]);
+            rows.push([
+                STATUS[check.status],
+                name,
+                inline(metric.name, 24),
+                inline(foldedSlices(check), 32),
+                String(foldedCount(check)),
+                '—',
+                '—',
+                foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')
+            ]);
             continue;
         }
         for (const unit of check.units) {
@@ -30717,7 +31754,9 @@ function checkDetailsTable(result) {
     const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence));
     const conf = intervalHeading(confidences);
     const mixed = conf === 'CI';
-    const rows = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']];
+    const rows = [
+        ['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']
+    ];
     for (const check of result.decision.checks) {
         const metric = metricOf$2(result, check.rule.metric);
         for (const unit of check.units) {
@@ -30744,7 +31783,14 @@ function comparisonsTable(result, comparisons) {
     const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']];
     for (const c of comparisons) {
         const metric = metricOf$2(result, c.metric);
-        rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric, mixed), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`]);
+        rows.push([
+            inline(metric.name),
+            inline(sliceLabel(c.slice)),
+            String(c.n),
+            ...values(c, metric, mixed),
+            pValue(c.pValue),
+            `${c.wins}/${c.losses}/${c.ties}`
+        ]);
     }
     return table$1(rows);
 }
@@ -30758,7 +31804,9 @@ function regressedTable$1(result, limit) {
     // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
     const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text);
     const withText = texts.some((t) => t !== undefined);
-    const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]];
+    const rows = [
+        ['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]
+    ];
     shown.forEach((r, k) => rows.push([
         inline(r.id),
         ...(withText ? [inline(texts[k] ?? '', 120)] : []),
@@ -30790,7 +31838,10 @@ function coverageBody(result) {
     ];
     for (const f of coverage.filled) {
         if (f.baseline + f.candidate > 0)
-            rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`]);
+            rows.push([
+                `${inline(f.metric)}: values filled (missing: zero)`,
+                `${f.baseline} baseline, ${f.candidate} candidate`
+            ]);
     }
     const out = [table$1(rows), ''];
     if (coverage.onlyInBaseline.length > 0) {
@@ -30828,9 +31879,17 @@ function attributesRow(coverage) {
     if (a.candidateValuesCompared === total)
         return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)'];
     if (a.candidateValuesCompared > 0) {
-        return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`];
+        return [
+            'Query attributes',
+            '✅ from the exam',
+            `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`
+        ];
     }
-    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`];
+    return [
+        'Query attributes',
+        '✅ from the exam',
+        `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`
+    ];
 }
 /**
  * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
@@ -30861,7 +31920,9 @@ function comparabilityBody(result) {
 /** ", gated statistical checks at 98.33% (bonferroni over 3)" when a multiplicity adjustment changes the confidence. */
 function familyWords(result) {
     const f = result.decision.family;
-    return f.confidence === result.rules.statistics.confidence ? '' : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`;
+    return f.confidence === result.rules.statistics.confidence
+        ? ''
+        : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`;
 }
 /** How the numbers were made: everything needed to reproduce them. */
 function methodBody(result) {
@@ -30880,13 +31941,34 @@ function methodBody(result) {
         ['Resampling', resamplingWords(result)],
         ['Randomization test', `${s.permutations} sign flips`],
         ['Seed', inline(s.seed, 40)],
-        ['Training runs', stated.get('Training runs') ?? `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`],
+        [
+            'Training runs',
+            stated.get('Training runs') ??
+                `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`
+        ],
         ['Binary metrics', 'exact two-sided McNemar test'],
-        ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
-        ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
-        ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
+        [
+            'Multiplicity',
+            s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`
+        ],
+        [
+            'Clusters',
+            s.cluster === undefined
+                ? 'none (queries resampled one by one)'
+                : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`
+        ],
+        [
+            'Target weights',
+            s.weights === undefined
+                ? 'none (the observed mix of queries)'
+                : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') +
+                    ` by ${inline(s.weights.by, 40)}`
+        ],
         ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-        ['Inconclusive counts as', `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`],
+        [
+            'Inconclusive counts as',
+            `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`
+        ],
         ['Missing queries', rules.queries.missing],
         ['Rules file', inline(rules.source.file, 200)],
         ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
@@ -30915,7 +31997,9 @@ function seedSentences(result, seeds) {
     const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`;
     if (seeds.interval === 'seeds-t') {
         const one = seeds.baseline.length === 1 ? 'baseline' : seeds.candidate.length === 1 ? 'candidate' : null;
-        const assumed = one === null ? '' : ` The ${one} has one seed: its training variance was not measured and is taken to be the ${one === 'baseline' ? 'candidate' : 'baseline'}'s.`;
+        const assumed = one === null
+            ? ''
+            : ` The ${one} has one seed: its training variance was not measured and is taken to be the ${one === 'baseline' ? 'candidate' : 'baseline'}'s.`;
         out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval is a t interval over the seeds' spread and the queries.${assumed}`);
     }
     else if (seeds.twoLevel)
@@ -30946,11 +32030,30 @@ function seedsBody(seeds, result) {
     for (const m of seeds.metrics) {
         const d = digitsOf(result, m);
         const name = inline(metricOf$1(result, m.metric).name);
-        rows.push([name, 'baseline', String(m.baseline.means.length), meansCell(m.baseline, d), sdCell(m.baseline, d), rangeCell(m.baseline, d)]);
-        rows.push([name, 'candidate', String(m.candidate.means.length), meansCell(m.candidate, d), sdCell(m.candidate, d), rangeCell(m.candidate, d)]);
+        rows.push([
+            name,
+            'baseline',
+            String(m.baseline.means.length),
+            meansCell(m.baseline, d),
+            sdCell(m.baseline, d),
+            rangeCell(m.baseline, d)
+        ]);
+        rows.push([
+            name,
+            'candidate',
+            String(m.candidate.means.length),
+            meansCell(m.candidate, d),
+            sdCell(m.candidate, d),
+            rangeCell(m.candidate, d)
+        ]);
     }
     const files = (side, list) => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`;
-    return [markdownTable(rows, { alignDelimiters: false }), '', `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`, ''];
+    return [
+        markdownTable(rows, { alignDelimiters: false }),
+        '',
+        `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`,
+        ''
+    ];
 }
 /** The JSON report's `seeds` field (docs/report.md). */
 function seedsJson(seeds) {
@@ -30964,7 +32067,14 @@ function seedsJson(seeds) {
             : seeds.interval === 'two-level bootstrap'
                 ? 'two-level bootstrap: seeds within each side, then queries (shared)'
                 : 'queries only (one seed per side)',
-        metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
+        metrics: seeds.metrics.map((m) => ({
+            metric: m.metric,
+            delta: m.delta,
+            baseline: side(m.baseline),
+            candidate: side(m.candidate),
+            spread: m.spread,
+            within_spread: m.withinSpread
+        }))
     };
 }
 const metricOf$1 = (result, name) => result.rules.metrics.get(name);
@@ -31113,7 +32223,8 @@ function seedInterval(columns, confidence) {
         training = varB !== null ? 'assumed_from_baseline' : 'assumed_from_candidate';
     }
     const variance = queryVariance + seedVariance;
-    const perDf = (queryVariance > 0 && n > 1 ? (queryVariance * queryVariance) / (n - 1) : 0) + (seedVariance > 0 ? (seedVariance * seedVariance) / seedDf : 0);
+    const perDf = (queryVariance > 0 && n > 1 ? (queryVariance * queryVariance) / (n - 1) : 0) +
+        (seedVariance > 0 ? (seedVariance * seedVariance) / seedDf : 0);
     const df = perDf > 0 ? (variance * variance) / perDf : 0;
     const se = Math.sqrt(variance);
     if (!(df > 0) || !(se > 0))
@@ -31179,7 +32290,14 @@ function withSeeds(engine, table, rules, seeds) {
         const delta = engine.compare(metric, []).delta;
         const sds = [baseline.sd, candidate.sd].filter((x) => x !== null);
         const spread = sds.length === 0 ? null : maxOf(sds);
-        return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread };
+        return {
+            metric,
+            baseline,
+            candidate,
+            delta,
+            spread,
+            withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread
+        };
     });
     const summary = {
         baseline: seeds.baseline.map((s) => s.source),
@@ -31221,7 +32339,18 @@ function withSeeds(engine, table, rules, seeds) {
             notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`);
             const ci = percentileInterval(dist, confidence);
             const unreliable = seedUnreliable(c, ci);
-            const out = { ...c, ci, interval: 'percentile', intervalNote: null, unreliable, pValue: null, test: null, gained: null, lost: null, notes };
+            const out = {
+                ...c,
+                ci,
+                interval: 'percentile',
+                intervalNote: null,
+                unreliable,
+                pValue: null,
+                test: null,
+                gained: null,
+                lost: null,
+                notes
+            };
             cache.set(key, out);
             return out;
         }
@@ -31246,7 +32375,20 @@ function seedTComparison(c, columns, confidence, count) {
     }
     notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed');
     const unreliable = seedUnreliable(c, t.ci);
-    return { ...c, ci: t.ci, interval: 'seeds-t', intervalNote: null, unreliable, se: t.se, df: t.df, pValue: null, test: null, gained: null, lost: null, notes };
+    return {
+        ...c,
+        ci: t.ci,
+        interval: 'seeds-t',
+        intervalNote: null,
+        unreliable,
+        se: t.se,
+        df: t.df,
+        pValue: null,
+        test: null,
+        gained: null,
+        lost: null,
+        notes
+    };
 }
 /**
  * Why a seed interval cannot support a pass: too few queries or a one-unit set (as for the queries alone), or no
@@ -31314,7 +32456,8 @@ function refuseUnmodelled(rules) {
             throw new InputError({ file, key: `checks[${check.index}].superior.test` }, `check ${quote(check.name)} uses McNemar, which needs one 0/1 outcome per query; averaged over seeds a hit is a share`, 'use superior: { test: bootstrap } with seed replicates (its interval covers seeds and queries), or gate one seed per side');
         }
         // The t and randomization tests, and an at_least / at_most level's t interval, see the seed-averaged values as fixed.
-        if ((check.kind.type === 'superior' && (check.kind.test === 't' || check.kind.test === 'randomization')) || check.kind.type === 'level') {
+        if ((check.kind.type === 'superior' && (check.kind.test === 't' || check.kind.test === 'randomization')) ||
+            check.kind.type === 'level') {
             const key = check.kind.type === 'level' ? check.kind.bound : 'superior.test';
             throw new InputError({ file, key: `checks[${check.index}].${key}` }, `check ${quote(check.name)} ${check.kind.type === 'level' ? "judges the candidate's mean on a t interval" : `gates on the ${check.kind.test === 't' ? 'paired t-test' : 'randomization test'}`}, which treats the seed-averaged values as fixed and would ignore the training noise between seeds`, 'use a non_inferior or superior: { test: bootstrap } check with seed replicates (its interval covers seeds and queries), or gate one seed per side');
         }
@@ -31412,7 +32555,7 @@ const seedsCapability = {
         return Promise.resolve(core.seeds);
     },
     prepare: (rules, core) => seedRules(rules, core.seeds),
-    stats: (engine, { rules, table, core, config }) => (counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine),
+    stats: (engine, { rules, table, core, config }) => counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
     assess({ rules, table, stats, core, config }) {
         if (!counted(config, core.seeds))
             return { guards: [], summary: null, parts: {} };
@@ -31425,7 +32568,16 @@ const seedsCapability = {
                     underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`)
                 },
                 sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
-                ...(summary.twoLevel ? { methodRows: () => [['Training runs', 'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")']] } : {}),
+                ...(summary.twoLevel
+                    ? {
+                        methodRows: () => [
+                            [
+                                'Training runs',
+                                'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")'
+                            ]
+                        ]
+                    }
+                    : {}),
                 text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain$2(t, 600)}`) },
                 json: () => ['seeds', seedsJson(summary)]
             }
@@ -31502,7 +32654,7 @@ const queriesCapability = {
     name: 'queries',
     about: 'runs without attributes: the exam’s queries file gives each query its slices and text',
     config: (rules) => ({ file: rules.queries.file }),
-    inputs: (q) => (q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }]),
+    inputs: (q) => q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }],
     async read(_q, inputs, { rules }) {
         const file = inputs.file(FILE);
         if (file === undefined)
@@ -31510,14 +32662,19 @@ const queriesCapability = {
         const keep = new Set(neededAttributes(rules).keys());
         return readFetched(file, (path, name) => readQueriesFile(path, name, keep));
     },
-    sides: (core, file) => (file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) }),
+    sides: (core, file) => file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) },
     assess({ evidence: file, table, core }) {
         const text = file === null || file === undefined ? null : file;
         const runs = core.trust.runs;
         const details = (i) => {
             const id = table.ids[i];
             const t = text?.byId.get(id)?.text ?? undefined;
-            const top = runs === null ? undefined : { baseline: topOf(runs.baseline.queries.get(id)?.top), candidate: topOf(runs.candidate.queries.get(id)?.top) };
+            const top = runs === null
+                ? undefined
+                : {
+                    baseline: topOf(runs.baseline.queries.get(id)?.top),
+                    candidate: topOf(runs.candidate.queries.get(id)?.top)
+                };
             if (t === undefined && top === undefined)
                 return undefined;
             return { ...(t === undefined ? {} : { text: t }), ...(top === undefined ? {} : { top }) };
@@ -31527,7 +32684,11 @@ const queriesCapability = {
             summary: file ?? null,
             parts: {
                 ...(text === null && runs === null ? {} : { queryDetails: details }),
-                ...(text === null ? {} : { json: () => ['queries_file', { file: text.source, queries: text.byId.size, attributes: text.attributes }] })
+                ...(text === null
+                    ? {}
+                    : {
+                        json: () => ['queries_file', { file: text.source, queries: text.byId.size, attributes: text.attributes }]
+                    })
             }
         };
     }
@@ -31611,7 +32772,12 @@ const twoStageCapability = {
     config: () => true,
     inputs: () => [],
     read: () => Promise.resolve(null),
-    assess: ({ rules, table, core }) => ({ guards: [], summary: null, trust: { twoStage: assessTwoStage(rules, table, core.trust.runs) }, parts: {} })
+    assess: ({ rules, table, core }) => ({
+        guards: [],
+        summary: null,
+        trust: { twoStage: assessTwoStage(rules, table, core.trust.runs) },
+        parts: {}
+    })
 };
 /** The evaluation set (rules `dataset`): what it gated, disputed, left out and how unanswerable questions went. */
 const datasetCapability = {
@@ -31620,7 +32786,12 @@ const datasetCapability = {
     config: () => true,
     inputs: () => [],
     read: () => Promise.resolve(null),
-    assess: ({ core }) => ({ guards: [], summary: null, trust: { dataset: core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs) }, parts: {} })
+    assess: ({ core }) => ({
+        guards: [],
+        summary: null,
+        trust: { dataset: core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs) },
+        parts: {}
+    })
 };
 
 /**
@@ -31672,16 +32843,32 @@ function runGate(inputs, options = {}) {
     const table = pairRows(rules, baseline, candidate);
     refuseTooManySliceValues(rules, table);
     let stats = createStats(table, rules, options);
-    const contextOf = (a, engine) => ({ rules, config: a.config, evidence: evidenceOf(a), table, stats: engine, core, options });
+    const contextOf = (a, engine) => ({
+        rules,
+        config: a.config,
+        evidence: evidenceOf(a),
+        table,
+        stats: engine,
+        core,
+        options
+    });
     for (const a of active)
         if (a.capability.stats)
             stats = a.capability.stats(stats, contextOf(a, stats));
-    const assessed = active.map((a) => ({ ...a, evidence: evidenceOf(a), assessment: a.capability.assess(contextOf(a, stats)) }));
+    const assessed = active.map((a) => ({
+        ...a,
+        evidence: evidenceOf(a),
+        assessment: a.capability.assess(contextOf(a, stats))
+    }));
     const guards = assessed.flatMap((a) => a.assessment.guards);
     const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats));
     return {
         rules,
-        inputs: { baseline: baseline.source, candidate: candidate.source, formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) } },
+        inputs: {
+            baseline: baseline.source,
+            candidate: candidate.source,
+            formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) }
+        },
         coverage: table.coverage,
         decision,
         comparisons: allComparisons$1(rules, table, stats),
@@ -31708,7 +32895,11 @@ function adjustUnits(decision, rules, assessed, contextOf) {
         const units = check.units.map((unit) => {
             let out = unit;
             for (const a of adjusting) {
-                const next = a.capability.adjust(out, { ...contextOf(a), summary: a.assessment.summary, check });
+                const next = a.capability.adjust(out, {
+                    ...contextOf(a),
+                    summary: a.assessment.summary,
+                    check
+                });
                 if (RANK[next.status] < RANK[out.status])
                     throw new Error(`capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`);
                 out = next;
@@ -31718,7 +32909,11 @@ function adjustUnits(decision, rules, assessed, contextOf) {
         if (units.every((u, i) => u === check.units[i]))
             return check;
         changed = true;
-        const status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass';
+        const status = units.some((u) => u.status === 'fail')
+            ? 'fail'
+            : units.some((u) => u.status === 'inconclusive')
+                ? 'inconclusive'
+                : 'pass';
         const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass';
         return { ...check, status, counts, units };
     });
@@ -31729,7 +32924,13 @@ function adjustUnits(decision, rules, assessed, contextOf) {
 }
 /** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
 function assembleTrust(assessed, guards) {
-    const parts = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null };
+    const parts = {
+        comparability: null,
+        pooling: null,
+        zeroHits: { depth: 0, fromRuns: false, slices: [] },
+        twoStage: null,
+        dataset: null
+    };
     for (const a of assessed)
         Object.assign(parts, a.assessment.trust ?? {});
     return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
@@ -31754,7 +32955,13 @@ function regressedQueries(rules, table, stats, metric) {
     const rows = [];
     for (let i = 0; i < d.length; i++) {
         if (sign * d[i] < 0) {
-            rows.push({ id: table.ids[i], baseline: base[i], candidate: cand[i], delta: d[i], attrs: attrNames.map((a) => [a, table.attrs.get(a)[i]]) });
+            rows.push({
+                id: table.ids[i],
+                baseline: base[i],
+                candidate: cand[i],
+                delta: d[i],
+                attrs: attrNames.map((a) => [a, table.attrs.get(a)[i]])
+            });
         }
     }
     rows.sort((a, b) => sign * a.delta - sign * b.delta || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -31886,8 +33093,17 @@ const REFERENCE_RULES_PROPERTIES = {
         additionalProperties: false,
         description: "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
         properties: {
-            name: { type: 'string', minLength: 1, maxLength: 100, description: 'Label in the report ("used since v1.4"). Default: ref, else path.' },
-            path: { type: 'string', minLength: 1, description: 'The rows file in the repository (per-query rows, JSONL or CSV).' },
+            name: {
+                type: 'string',
+                minLength: 1,
+                maxLength: 100,
+                description: 'Label in the report ("used since v1.4"). Default: ref, else path.'
+            },
+            path: {
+                type: 'string',
+                minLength: 1,
+                description: 'The rows file in the repository (per-query rows, JSONL or CSV).'
+            },
             ref: {
                 type: 'string',
                 minLength: 1,
@@ -31912,9 +33128,22 @@ const REFERENCE_RULES_PROPERTIES = {
                 description: "Instead of path/ref: an artifact of the latest successful push run of a workflow on the default branch (or on `ref`) of this repository. Runs of other branches, dispatched or scheduled runs, and runs triggered by pull requests are never used: a contributor who can push a branch must not be able to upload the release's rows.",
                 properties: {
                     name: { type: 'string', minLength: 1, description: 'Artifact name.' },
-                    workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).' },
-                    ref: { type: 'string', minLength: 1, maxLength: 255, description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.' },
-                    file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
+                    workflow: {
+                        type: 'string',
+                        minLength: 1,
+                        description: 'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).'
+                    },
+                    ref: {
+                        type: 'string',
+                        minLength: 1,
+                        maxLength: 255,
+                        description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.'
+                    },
+                    file: {
+                        type: 'string',
+                        minLength: 1,
+                        description: "The rows file inside the artifact (default: the artifact's only file)."
+                    }
                 }
             }
         }
@@ -31930,7 +33159,9 @@ function referenceRules(raw, checks, fail) {
     if (r === undefined)
         return {};
     if ((r.path === undefined) === (r.artifact === undefined)) {
-        fail(['reference'], r.path === undefined ? 'reference names neither a path nor an artifact' : 'reference names both a path and an artifact', 'give path (with ref: the tag of the last release) or artifact: { name, workflow }, not both');
+        fail(['reference'], r.path === undefined
+            ? 'reference names neither a path nor an artifact'
+            : 'reference names both a path and an artifact', 'give path (with ref: the tag of the last release) or artifact: { name, workflow }, not both');
     }
     if (r.artifact !== undefined && r.ref !== undefined)
         fail(['reference', 'ref'], 'ref applies to path, not to an artifact', 'drop ref, or name the file with path and ref');
@@ -31939,7 +33170,19 @@ function referenceRules(raw, checks, fail) {
     }
     const label = r.name ?? r.ref ?? r.path ?? r.artifact.name;
     return {
-        reference: { label, path: r.path, ref: r.ref, manifest: r.manifest, looks: r.looks, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, ref: r.artifact.ref } }
+        reference: {
+            label,
+            path: r.path,
+            ref: r.ref,
+            manifest: r.manifest,
+            looks: r.looks,
+            artifact: r.artifact && {
+                name: r.artifact.name,
+                workflow: r.artifact.workflow,
+                file: r.artifact.file,
+                ref: r.artifact.ref
+            }
+        }
     };
 }
 /**
@@ -31980,8 +33223,18 @@ const HISTORY_RULES_PROPERTIES = {
         required: ['runs'],
         description: 'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
         properties: {
-            runs: { type: 'integer', minimum: 1, maximum: 50, description: 'How many of the latest successful push runs on the default branch to read (1..50).' },
-            max_age_days: { type: 'integer', minimum: 1, maximum: 3650, description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).` },
+            runs: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 50,
+                description: 'How many of the latest successful push runs on the default branch to read (1..50).'
+            },
+            max_age_days: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 3650,
+                description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).`
+            },
             workflow: {
                 type: 'string',
                 pattern: '^[A-Za-z0-9._-]{1,100}\\.ya?ml$',
@@ -31997,7 +33250,12 @@ const HISTORY_RULES_PROPERTIES = {
 };
 /** The typed `history` rules, or undefined when the rules have none. */
 function historyRules(raw) {
-    return raw.history && { runs: raw.history.runs, maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS, workflow: raw.history.workflow, artifact: raw.history.artifact };
+    return (raw.history && {
+        runs: raw.history.runs,
+        maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
+        workflow: raw.history.workflow,
+        artifact: raw.history.artifact
+    });
 }
 
 const share$1 = (description) => ({ type: 'number', minimum: 0, maximum: 1, description });
@@ -32013,7 +33271,10 @@ const JUDGE_RULES_PROPERTIES = {
                 minLength: 1,
                 description: "Anchor file (JSON Lines, or CSV by its .csv name): one scoring per record with id, human, judge (the baseline judge's label), optional judge_swapped and attributes. Part of the exam: read at the base commit in a pull request. The candidate judge's labels are the candidate's answer, given apart (--candidate-judge-labels, action input candidate-judge-labels)."
             },
-            weights: { enum: ['none', 'linear', 'quadratic'], description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)." },
+            weights: {
+                enum: ['none', 'linear', 'quadratic'],
+                description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)."
+            },
             labels: {
                 type: 'array',
                 minItems: 2,
@@ -32022,20 +33283,31 @@ const JUDGE_RULES_PROPERTIES = {
                 items: { type: ['string', 'number'] },
                 description: 'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
             },
-            per_slice: { type: 'string', minLength: 1, description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.' },
+            per_slice: {
+                type: 'string',
+                minLength: 1,
+                description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.'
+            },
             min_items: {
                 type: 'integer',
                 minimum: 2,
                 description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 40 (below it no kappa interval holds its level, docs/statistics.md).'
             },
-            min_kappa: { type: 'number', minimum: -1, maximum: 1, description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice." },
+            min_kappa: {
+                type: 'number',
+                minimum: -1,
+                maximum: 1,
+                description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice."
+            },
             max_drop: share$1("Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs the candidate judge's labels (--candidate-judge-labels)."),
             repeatability: {
                 type: 'object',
                 additionalProperties: false,
                 required: ['max_flip_share'],
                 description: 'Anchors scored more than once (the same id on several records).',
-                properties: { max_flip_share: share$1('Most share of repeated items whose judge label is not the same every time.') }
+                properties: {
+                    max_flip_share: share$1('Most share of repeated items whose judge label is not the same every time.')
+                }
             },
             position: {
                 type: 'object',
@@ -32051,7 +33323,11 @@ const JUDGE_RULES_PROPERTIES = {
                 description: "How the change of a judge score relates to the change of answer length, query by query (Spearman's rho of the two changes), overall and per slice.",
                 properties: {
                     score: { type: 'string', minLength: 1, description: 'The judge-scored metric (a key of metrics).' },
-                    length: { type: 'string', minLength: 1, description: 'The numeric per-query field holding the answer length (characters or tokens) on both sides.' },
+                    length: {
+                        type: 'string',
+                        minLength: 1,
+                        description: 'The numeric per-query field holding the answer length (characters or tokens) on both sides.'
+                    },
                     per_slice: { type: 'string', minLength: 1, description: 'Query attribute to break the diagnostic down by.' },
                     max_correlation: {
                         type: 'number',
@@ -32145,8 +33421,14 @@ const RULES_SCHEMA = {
                 additionalProperties: false,
                 required: ['better'],
                 properties: {
-                    better: { enum: ['higher', 'lower'], description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.' },
-                    binary: { type: 'boolean', description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.' },
+                    better: {
+                        enum: ['higher', 'lower'],
+                        description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.'
+                    },
+                    binary: {
+                        type: 'boolean',
+                        description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.'
+                    },
                     range: {
                         type: 'array',
                         description: 'The values the metric can take, [min, max]; a value outside is refused. Defaults to [0, 1] for binary metrics.',
@@ -32155,7 +33437,10 @@ const RULES_SCHEMA = {
                         maxItems: 2
                     },
                     unit: { type: 'string', maxLength: 16, description: 'Unit shown after values in the report, e.g. "ms".' },
-                    fill: { type: 'number', description: 'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).' }
+                    fill: {
+                        type: 'number',
+                        description: 'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).'
+                    }
                 }
             }
         },
@@ -32164,12 +33449,20 @@ const RULES_SCHEMA = {
             additionalProperties: false,
             description: 'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
             properties: {
-                qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.' },
+                qrels: {
+                    type: 'string',
+                    minLength: 1,
+                    description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.'
+                },
                 no_relevant: {
                     enum: ['exclude', 'zero', 'report'],
                     description: 'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
                 },
-                depth: { type: 'integer', minimum: 1, description: 'Only the top N documents of each ranking count (trec_eval -M).' }
+                depth: {
+                    type: 'integer',
+                    minimum: 1,
+                    description: 'Only the top N documents of each ranking count (trec_eval -M).'
+                }
             }
         },
         ...TRUST_RULES_PROPERTIES,
@@ -32188,9 +33481,22 @@ const RULES_SCHEMA = {
             additionalProperties: false,
             description: 'How intervals and tests are computed.',
             properties: {
-                confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
-                resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
-                seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' },
+                confidence: {
+                    type: 'number',
+                    exclusiveMinimum: 0.5,
+                    exclusiveMaximum: 1,
+                    description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.'
+                },
+                resamples: {
+                    type: 'integer',
+                    minimum: 100,
+                    maximum: 1000000,
+                    description: 'Bootstrap resamples. Default 10000.'
+                },
+                seed: {
+                    type: ['integer', 'string'],
+                    description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.'
+                },
                 interval: {
                     enum: ['auto', 'percentile', 'bca'],
                     description: 'Interval method. "auto" (default): chosen per check by metric type and design, stated in the report: Tango\'s score interval for binary metrics on independent queries, Hall\'s skew-corrected t otherwise (docs/statistics.md). "percentile" or "bca": the paired bootstrap everywhere ("bca" falls back to percentile, with a note, where BCa is undefined).'
@@ -32199,9 +33505,21 @@ const RULES_SCHEMA = {
                     enum: ['auto', 'multinomial', 'poisson'],
                     description: 'How bootstrap resamples are drawn: "multinomial" (the units drawn with replacement), "poisson" (a Poisson(1) weight per unit and resample, a pure function of the seed, the unit id and the resample, which a warehouse can compute where the rows are: docs/scale.md), or "auto" (default: multinomial below 50,000 units, Poisson above for columns with many distinct values; columns with few are drawn by counts, exactly). The report states the method of every comparison.'
                 },
-                permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
-                cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
-                cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },
+                permutations: {
+                    type: 'integer',
+                    minimum: 100,
+                    maximum: 1000000,
+                    description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.'
+                },
+                cluster: {
+                    type: 'string',
+                    minLength: 1,
+                    description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.'
+                },
+                cluster_weighting: {
+                    enum: ['query', 'cluster'],
+                    description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).'
+                },
                 weights: {
                     type: 'object',
                     additionalProperties: false,
@@ -32238,7 +33556,11 @@ const RULES_SCHEMA = {
                     enum: ['error', 'zero'],
                     description: 'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
                 },
-                min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' },
+                min_per_slice: {
+                    type: 'integer',
+                    minimum: 1,
+                    description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.'
+                },
                 file: {
                     type: 'string',
                     minLength: 1,
@@ -32264,10 +33586,19 @@ const RULES_SCHEMA = {
                 additionalProperties: false,
                 required: ['name', 'metric'],
                 properties: {
-                    name: { type: 'string', minLength: 1, maxLength: 200, description: 'Shown in the report and the annotation.' },
+                    name: {
+                        type: 'string',
+                        minLength: 1,
+                        maxLength: 200,
+                        description: 'Shown in the report and the annotation.'
+                    },
                     metric: { type: 'string', minLength: 1, description: 'A key of `metrics`.' },
                     where: where,
-                    per_slice: { type: 'string', minLength: 1, description: 'Evaluate the check separately for every value of this attribute; all must hold.' },
+                    per_slice: {
+                        type: 'string',
+                        minLength: 1,
+                        description: 'Evaluate the check separately for every value of this attribute; all must hold.'
+                    },
                     non_inferior: {
                         type: 'object',
                         additionalProperties: false,
@@ -32281,16 +33612,40 @@ const RULES_SCHEMA = {
                         description: 'Passes when the candidate is shown better: the bootstrap interval clears the margin (test: bootstrap), or a test of "no difference" has p < alpha with the change in the better direction (test: mcnemar for binary metrics, gained vs lost; t, the paired t-test; randomization, the paired sign-flip test). docs/rules.md.',
                         properties: {
                             test: { enum: ['bootstrap', 'mcnemar', 't', 'randomization'], description: 'Default bootstrap.' },
-                            alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar, t and randomization (two-sided). Default 1 - confidence.' },
-                            margin: { ...margin, description: 'For bootstrap: the better end must clear this improvement (default 0).' }
+                            alpha: {
+                                type: 'number',
+                                exclusiveMinimum: 0,
+                                maximum: 0.5,
+                                description: 'For mcnemar, t and randomization (two-sided). Default 1 - confidence.'
+                            },
+                            margin: {
+                                ...margin,
+                                description: 'For bootstrap: the better end must clear this improvement (default 0).'
+                            }
                         }
                     },
                     at_least: {
-                        oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The floor, in the metric's units." } } }],
+                        oneOf: [
+                            { type: 'number' },
+                            {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['value'],
+                                properties: { value: { type: 'number', description: "The floor, in the metric's units." } }
+                            }
+                        ],
                         description: "An absolute floor for a better-higher metric: passes when the worse (low) end of the interval of the candidate's mean is at least the value, fails when the better (high) end is below it, else inconclusive. `at_least: 0.35` or `at_least: { value: 0.35 }`. docs/rules.md."
                     },
                     at_most: {
-                        oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } } }],
+                        oneOf: [
+                            { type: 'number' },
+                            {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['value'],
+                                properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } }
+                            }
+                        ],
                         description: "An absolute ceiling for a better-lower metric (latency): passes when the worse (high) end of the interval of the candidate's mean is at most the value, fails when the better (low) end is above it, else inconclusive. docs/rules.md."
                     },
                     max_regressions: {
@@ -32300,8 +33655,17 @@ const RULES_SCHEMA = {
                         description: 'Caps how many queries may get worse (a count of queries, or a share of the compared queries).',
                         properties: {
                             count: { type: 'integer', minimum: 0, description: 'At most this many regressed queries.' },
-                            share: { type: 'number', minimum: 0, maximum: 1, description: 'At most this share of the compared queries regressed.' },
-                            threshold: { type: 'number', minimum: 0, description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).' }
+                            share: {
+                                type: 'number',
+                                minimum: 0,
+                                maximum: 1,
+                                description: 'At most this share of the compared queries regressed.'
+                            },
+                            threshold: {
+                                type: 'number',
+                                minimum: 0,
+                                description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).'
+                            }
                         }
                     },
                     ...BUDGET_PROPERTY
@@ -41060,7 +42424,9 @@ function parseSource(text, file, what) {
     if (first) {
         // The parser's error code, not its wording, says a key is repeated (the only error whose message says "unique").
         const repeated = first.code === 'DUPLICATE_KEY';
-        const message = repeated ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0];
+        const message = repeated
+            ? 'a key is repeated in the same mapping (the second would silently win)'
+            : first.message.split('\n')[0];
         throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, repeated ? 'remove or rename the repeated key' : undefined);
     }
     distExports.visit(doc, {
@@ -41157,7 +42523,14 @@ function toRules(raw, source, file, hash) {
         }
         if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1]))
             fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range');
-        metrics.set(name, { name, better: m.better, binary, range, unit: m.unit ?? '', fill: m.fill ?? (m.better === 'higher' ? 0 : undefined) });
+        metrics.set(name, {
+            name,
+            better: m.better,
+            binary,
+            range,
+            unit: m.unit ?? '',
+            fill: m.fill ?? (m.better === 'higher' ? 0 : undefined)
+        });
     }
     // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
     const runs = raw.judgments !== undefined || raw.dataset !== undefined;
@@ -41180,7 +42553,9 @@ function toRules(raw, source, file, hash) {
         names.set(c.name, index);
         const kinds = ['non_inferior', 'superior', 'max_regressions', 'at_least', 'at_most'].filter((k) => c[k] !== undefined);
         if (kinds.length !== 1) {
-            fail(at, kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)');
+            fail(at, kinds.length === 0
+                ? `check "${c.name}" says what to compare but not what to demand`
+                : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`, 'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)');
         }
         const site = { metric: metric, at, fail };
         const kind = toKind(c, confidence, site);
@@ -41201,7 +42576,9 @@ function toRules(raw, source, file, hash) {
     return {
         version: 1,
         metrics,
-        judgments: raw.judgments ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth } : undefined,
+        judgments: raw.judgments
+            ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth }
+            : undefined,
         slices: raw.slices ?? [],
         statistics: {
             confidence,
@@ -41210,7 +42587,11 @@ function toRules(raw, source, file, hash) {
             ...statisticsOptions(raw.statistics ?? {}, fail),
             ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
         },
-        queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice, ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file }) },
+        queries: {
+            missing,
+            minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice,
+            ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file })
+        },
         onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
         // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
         onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
@@ -41229,7 +42610,11 @@ function toRules(raw, source, file, hash) {
  */
 function checkDesignTests(raw, checks, fail) {
     refuseOneClusterSets(raw, checks, fail);
-    const design = raw.statistics?.cluster !== undefined ? 'statistics.cluster' : raw.statistics?.weights !== undefined ? 'statistics.weights' : undefined;
+    const design = raw.statistics?.cluster !== undefined
+        ? 'statistics.cluster'
+        : raw.statistics?.weights !== undefined
+            ? 'statistics.weights'
+            : undefined;
     if (design === undefined)
         return;
     for (const c of checks) {
@@ -41359,7 +42744,17 @@ function toLevel(c, site) {
     }
     if (bounds !== undefined) {
         const [lo, hi] = bounds;
-        const never = bound === 'at_least' ? (value <= lo ? 'fail' : value > hi ? 'pass' : null) : value >= hi ? 'fail' : value < lo ? 'pass' : null;
+        const never = bound === 'at_least'
+            ? value <= lo
+                ? 'fail'
+                : value > hi
+                    ? 'pass'
+                    : null
+            : value >= hi
+                ? 'fail'
+                : value < lo
+                    ? 'pass'
+                    : null;
         if (never !== null) {
             fail(path, `${bound} ${value} is outside what ${metric.name} can take beyond its range [${lo}, ${hi}], so the check could never ${never}`, `write a level inside the range, in the metric's units (0.35 of a 0..1 metric)`);
         }
@@ -41375,7 +42770,10 @@ function toMargin(value, kind, site) {
     const margin = parseAmount(value);
     if (margin.relative) {
         // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
-        if (kind === 'non_inferior' && margin.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+        if (kind === 'non_inferior' &&
+            margin.value >= 1 &&
+            metric.better === 'higher' &&
+            (bounds === undefined || bounds[0] >= 0)) {
             fail(path, `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units');
         }
     }
@@ -41452,7 +42850,9 @@ function typeOfValue(data, path) {
     return typeof v;
 }
 function article(type) {
-    const words = type.split(',').map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'integer' ? 'an integer' : `a ${t}`));
+    const words = type
+        .split(',')
+        .map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'integer' ? 'an integer' : `a ${t}`));
     return words.join(' or ');
 }
 /** `checks[2].non_inferior.margin` from ['checks', 2, 'non_inferior', 'margin']. */
@@ -41561,7 +42961,10 @@ class NotGroupedSignal extends Error {
     }
 }
 function newBlock(id, line) {
-    return { block: { id, line, docnos: [], scores: new Float64Array(64), count: 0, values: null, attrs: null }, seen: new Map() };
+    return {
+        block: { id, line, docnos: [], scores: new Float64Array(64), count: 0, values: null, attrs: null },
+        seen: new Map()
+    };
 }
 /** Collects documents into query blocks; see the module comment for the two modes. */
 class BlockCollector {
@@ -41802,7 +43205,11 @@ async function computeRunRows(options) {
     if (absentFromRun.length)
         notes.push(`${absentFromRun.length} judged ${plural$1(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`);
     if (noRelevantIds.length) {
-        const what = policy === 'zero' ? 'kept with 0 for every measure' : policy === 'report' ? 'left out of the rows and reported separately' : 'left out of the rows';
+        const what = policy === 'zero'
+            ? 'kept with 0 for every measure'
+            : policy === 'report'
+                ? 'left out of the rows and reported separately'
+                : 'left out of the rows';
         notes.push(`${noRelevantIds.length} judged ${plural$1(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`);
     }
     if (runOnly)
@@ -41925,7 +43332,15 @@ async function fetchInputs(specs, source, rules) {
 function namedBy(spec, source) {
     if (spec.givenBy === undefined)
         return undefined;
-    const given = source.given({ role: 'baseline', kind: 'given', name: spec.name, option: spec.givenBy.option, input: spec.givenBy.input, many: false, required: false });
+    const given = source.given({
+        role: 'baseline',
+        kind: 'given',
+        name: spec.name,
+        option: spec.givenBy.option,
+        input: spec.givenBy.input,
+        many: false,
+        required: false
+    });
     if (given.length > 1)
         throw tooMany(spec.name, spec.givenBy.option, spec.givenBy.input);
     return given[0];
@@ -41948,7 +43363,9 @@ async function givenFiles(spec, source) {
         const sha256 = await hashFile(path);
         const twin = byHash.get(sha256);
         if (twin !== undefined) {
-            throw new InputError({ file: path, key: `--${spec.option}` }, twin === path ? `${quote(path)} is given twice as ${spec.name}` : `has the same content as ${quote(twin)}, also given as ${spec.name}`, `one file per independently trained seed, each once: two copies of one seed are one seed (the rules count seeds with statistics.min_seeds)`);
+            throw new InputError({ file: path, key: `--${spec.option}` }, twin === path
+                ? `${quote(path)} is given twice as ${spec.name}`
+                : `has the same content as ${quote(twin)}, also given as ${spec.name}`, `one file per independently trained seed, each once: two copies of one seed are one seed (the rules count seeds with statistics.min_seeds)`);
         }
         byHash.set(sha256, path);
         out.push({ ...localFile(path), sha256 });
@@ -41998,10 +43415,42 @@ const CORE = {
  */
 function coreInputs(rules, options = {}) {
     const specs = [
-        { role: 'baseline', kind: 'given', name: CORE.baseline, option: 'baseline', input: 'baseline', many: true, required: true },
-        { role: 'answer', kind: 'given', name: CORE.candidate, option: 'candidate', input: 'candidate', many: true, required: true },
-        { role: 'baseline', kind: 'given', name: CORE.baselineManifest, option: 'baseline-manifest', input: 'baseline-manifest', many: false, required: false },
-        { role: 'answer', kind: 'given', name: CORE.candidateManifest, option: 'candidate-manifest', input: 'candidate-manifest', many: false, required: false }
+        {
+            role: 'baseline',
+            kind: 'given',
+            name: CORE.baseline,
+            option: 'baseline',
+            input: 'baseline',
+            many: true,
+            required: true
+        },
+        {
+            role: 'answer',
+            kind: 'given',
+            name: CORE.candidate,
+            option: 'candidate',
+            input: 'candidate',
+            many: true,
+            required: true
+        },
+        {
+            role: 'baseline',
+            kind: 'given',
+            name: CORE.baselineManifest,
+            option: 'baseline-manifest',
+            input: 'baseline-manifest',
+            many: false,
+            required: false
+        },
+        {
+            role: 'answer',
+            kind: 'given',
+            name: CORE.candidateManifest,
+            option: 'candidate-manifest',
+            input: 'candidate-manifest',
+            many: false,
+            required: false
+        }
     ];
     const qrels = rules.judgments?.qrels;
     if (qrels !== undefined && options.qrels === undefined)
@@ -42075,12 +43524,23 @@ async function readCore(rules, fetched, options) {
         if (!runsMode) {
             const baseline = await readGatedRows(baselineFiles[0].path, rules, rowsInput);
             const candidate = await readGatedRows(candidateFiles[0].path, rules, rowsInput);
-            return { core: { baseline, candidate, trust: { runs: null, dataset: null, manifests }, seeds: { baseline: [baseline], candidate: [candidate] } }, runs: undefined };
+            return {
+                core: {
+                    baseline,
+                    candidate,
+                    trust: { runs: null, dataset: null, manifests },
+                    seeds: { baseline: [baseline], candidate: [candidate] }
+                },
+                runs: undefined
+            };
         }
         return readRuns(rules, fetched, options, manifests);
     }
     if (runsMode) {
-        throw new InputError({ file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name, key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files");
+        throw new InputError({
+            file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name,
+            key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined
+        }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files");
     }
     const seeds = { baseline: [], candidate: [] };
     for (const file of baselineFiles)
@@ -42109,8 +43569,17 @@ async function readRuns(rules, fetched, options, manifests) {
     }
     const datasetFile = fetched.file(CORE.dataset);
     const dataset = datasetFile === undefined ? null : await loadDatasetJudgments(rules, datasetFile, fetched.file(CORE.corpus));
-    const qrels = options.qrels !== undefined ? await readQrels(options.qrels) : dataset !== null ? dataset.qrels : await readRulesQrels(fetched.file(CORE.judgments));
-    const scoring = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' };
+    const qrels = options.qrels !== undefined
+        ? await readQrels(options.qrels)
+        : dataset !== null
+            ? dataset.qrels
+            : await readRulesQrels(fetched.file(CORE.judgments));
+    const scoring = {
+        qrels,
+        measures,
+        depth: rules.judgments?.depth,
+        noRelevant: rules.judgments?.noRelevant ?? 'exclude'
+    };
     const parsed = measures.length > 0 ? parseMeasures(measures) : [];
     const baselineFile = fetched.file(CORE.baseline).path;
     const candidateFile = fetched.file(CORE.candidate).path;
@@ -42131,8 +43600,17 @@ async function readRuns(rules, fetched, options, manifests) {
     cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`);
     if (dataset !== null)
         base.side.notes.unshift(...datasetNotes(dataset));
-    const trust = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests };
-    const core = { baseline: base.side, candidate: cand.side, trust, seeds: { baseline: [base.side], candidate: [cand.side] } };
+    const trust = {
+        runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence },
+        dataset,
+        manifests
+    };
+    const core = {
+        baseline: base.side,
+        candidate: cand.side,
+        trust,
+        seeds: { baseline: [base.side], candidate: [cand.side] }
+    };
     return { core, runs: { baseline: base.coverage, candidate: cand.coverage } };
 }
 
@@ -42162,11 +43640,18 @@ function cliInputSource(options) {
             const given = overrides[spec.name];
             if (given !== undefined)
                 return Promise.resolve(localFile(given));
-            throw notFetched(options.rulesFile, spec, { where: `the artifact ${spec.artifact}`, how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE` });
+            throw notFetched(options.rulesFile, spec, {
+                where: `the artifact ${spec.artifact}`,
+                how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`
+            });
         },
         record(spec, _rules) {
             // Outside a pull request nothing is counted: this run is the one look.
-            const none = { 'holdout-looks': { thisPr: null }, history: undefined, 'budget-looks': { thisLook: 1, unknown: null } };
+            const none = {
+                'holdout-looks': { thisPr: null },
+                history: undefined,
+                'budget-looks': { thisLook: 1, unknown: null }
+            };
             return Promise.resolve(none[spec.name]);
         },
         given(spec) {
@@ -42225,8 +43710,19 @@ function comparisonJson(c) {
         interval_note: c.intervalNote,
         interval_unreliable: c.unreliable,
         resampling: c.resampling,
-        randomization: { p_value: num$1(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
-        t_test: c.tTest === null ? null : { ci: [num$1(c.tTest.ci[0]), num$1(c.tTest.ci[1])], p_value: num$1(c.tTest.pValue), df: c.tTest.df, se: num$1(c.tTest.se) },
+        randomization: {
+            p_value: num$1(c.randomization.pValue),
+            permutations: c.randomization.permutations,
+            exact: c.randomization.exact
+        },
+        t_test: c.tTest === null
+            ? null
+            : {
+                ci: [num$1(c.tTest.ci[0]), num$1(c.tTest.ci[1])],
+                p_value: num$1(c.tTest.pValue),
+                df: c.tTest.df,
+                se: num$1(c.tTest.se)
+            },
         se: num$1(c.se),
         df: num$1(c.df),
         clusters: c.clusters,
@@ -42237,8 +43733,17 @@ function comparisonJson(c) {
 function mixJson(m) {
     return {
         by: m.by,
-        strata: m.strata.map((s) => ({ value: s.value, queries: s.queries, observed_share: num$1(s.observed), target_share: num$1(s.target) })),
-        observed_mix: { baseline: num$1(m.observed.baseline), candidate: num$1(m.observed.candidate), delta: num$1(m.observed.delta) }
+        strata: m.strata.map((s) => ({
+            value: s.value,
+            queries: s.queries,
+            observed_share: num$1(s.observed),
+            target_share: num$1(s.target)
+        })),
+        observed_mix: {
+            baseline: num$1(m.observed.baseline),
+            candidate: num$1(m.observed.candidate),
+            delta: num$1(m.observed.delta)
+        }
     };
 }
 function unitJson(result, check, u) {
@@ -42255,7 +43760,17 @@ function unitJson(result, check, u) {
         p_test: u.pTest,
         power: u.power === null ? null : { mde: num$1(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
         // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
-        ...(u.level ? { level: { mean: num$1(u.level.mean), ci: u.level.ci === null ? null : [num$1(u.level.ci[0]), num$1(u.level.ci[1])], confidence: u.level.confidence, method: u.level.method, df: u.level.df } } : {})
+        ...(u.level
+            ? {
+                level: {
+                    mean: num$1(u.level.mean),
+                    ci: u.level.ci === null ? null : [num$1(u.level.ci[0]), num$1(u.level.ci[1])],
+                    confidence: u.level.confidence,
+                    method: u.level.method,
+                    df: u.level.df
+                }
+            }
+            : {})
     };
     // The capabilities' keys (the budget, the holdout looks), only on the units they concern.
     for (const [key, value] of unitJsonExtras(result, u, check))
@@ -42275,7 +43790,13 @@ function toJsonReport(result) {
         tool: { name: TOOL_NAME, version: VERSION },
         verdict: decision.verdict,
         decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
-        publishable: result.trust ? { value: result.trust.publishable.value, reasons: result.trust.publishable.reasons, unchecked: result.trust.publishable.unchecked } : null,
+        publishable: result.trust
+            ? {
+                value: result.trust.publishable.value,
+                reasons: result.trust.publishable.reasons,
+                unchecked: result.trust.publishable.unchecked
+            }
+            : null,
         rules: {
             file: rules.source.file,
             sha256: rules.source.sha256,
@@ -42285,14 +43806,24 @@ function toJsonReport(result) {
                 confidence: rules.statistics.confidence,
                 resamples: rules.statistics.resamples,
                 seed: rules.statistics.seed,
-                interval: rules.statistics.interval === 'auto' ? 'auto (per comparison: see comparisons[].interval)' : rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+                interval: rules.statistics.interval === 'auto'
+                    ? 'auto (per comparison: see comparisons[].interval)'
+                    : rules.statistics.interval === 'bca'
+                        ? 'bca paired bootstrap'
+                        : 'percentile paired bootstrap',
                 method: rules.statistics.method ?? 'auto',
                 resampling: resamplingLaw(result),
                 permutations: rules.statistics.permutations,
                 cluster: rules.statistics.cluster ?? null,
                 cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
-                weights: rules.statistics.weights ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) } : null,
-                multiplicity: { method: decision.family.method, family_size: decision.family.size, interval_confidence: decision.family.confidence }
+                weights: rules.statistics.weights
+                    ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) }
+                    : null,
+                multiplicity: {
+                    method: decision.family.method,
+                    family_size: decision.family.size,
+                    interval_confidence: decision.family.confidence
+                }
             },
             queries: { missing: rules.queries.missing, min_per_slice: rules.queries.minPerSlice }
         },
@@ -42305,10 +43836,16 @@ function toJsonReport(result) {
             only_in_baseline: coverage.onlyInBaseline,
             only_in_candidate: coverage.onlyInCandidate,
             candidate_only_ignored: coverage.candidateOnlyIgnored,
-            attributes: { from: 'baseline', names: coverage.attributes.names, candidate_values_compared: coverage.attributes.candidateValuesCompared },
+            attributes: {
+                from: 'baseline',
+                names: coverage.attributes.names,
+                candidate_values_compared: coverage.attributes.candidateValuesCompared
+            },
             missing_policy: coverage.missingPolicy,
             filled: coverage.filled,
-            notes: candidateOnlyLine(coverage) === null ? coverage.notes : [...coverage.notes, candidateOnlyLine(coverage)]
+            notes: candidateOnlyLine(coverage) === null
+                ? coverage.notes
+                : [...coverage.notes, candidateOnlyLine(coverage)]
         },
         checks: decision.checks.map((c) => ({
             rule: c.rule.name,
@@ -42327,7 +43864,13 @@ function toJsonReport(result) {
             metric: result.primaryMetric,
             count: result.regressions.length,
             // Holdout queries are counted, never listed (src/capabilities/holdout.ts).
-            queries: listable.shown.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) })),
+            queries: listable.shown.map((r) => ({
+                query_id: r.id,
+                baseline: r.baseline,
+                candidate: r.candidate,
+                delta: r.delta,
+                attributes: Object.fromEntries(r.attrs)
+            })),
             ...(listable.withheld > 0 ? { withheld: listable.withheld } : {})
         },
         // Issue 5: trust checks (src/report/trust-lines.ts)
@@ -42497,10 +44040,18 @@ function histogram(differences, metric) {
     }
     const bins = [];
     for (let j = k; j >= 1; j--)
-        bins.push({ label: `${label(-j * step, metric)} to ${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) });
+        bins.push({
+            label: `${label(-j * step, metric)} to ${label(-(j - 1) * step, metric)}`,
+            count: neg[j - 1],
+            side: sideOf(-1)
+        });
     bins.push({ label: '0', count: ties, side: 'same' });
     for (let j = 1; j <= k; j++)
-        bins.push({ label: `${label((j - 1) * step, metric)} to ${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) });
+        bins.push({
+            label: `${label((j - 1) * step, metric)} to ${label(j * step, metric)}`,
+            count: pos[j - 1],
+            side: sideOf(1)
+        });
     return { step, nonFinite, bins };
 }
 
@@ -42728,7 +44279,9 @@ function drawForest(options) {
     for (const k of options.keys)
         out.push(cutToWidth(k, LINE));
     const used = new Set(rows.map((r) => r.status));
-    const legend = ['pass', 'fail', 'inconclusive', 'exploratory'].filter((s) => used.has(s)).map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`);
+    const legend = ['pass', 'fail', 'inconclusive', 'exploratory']
+        .filter((s) => used.has(s))
+        .map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`);
     out.push(`${legend.join('  ')}   │ no change${limits.length > 0 ? '   ¦ limit' : ''}`);
     return out;
 }
@@ -42769,7 +44322,13 @@ function gatedForestData(result) {
             // A Set: a relative margin gives every slice its own limit, and a list lookup per unit is quadratic in slices.
             const own = new Set();
             for (const unit of check.units) {
-                rows.push({ status: unit.status, check: n, slice: sliceLabel(unit.comparison.slice), comparison: unit.comparison, note: countNote(check, unit) });
+                rows.push({
+                    status: unit.status,
+                    check: n,
+                    slice: sliceLabel(unit.comparison.slice),
+                    comparison: unit.comparison,
+                    note: countNote(check, unit)
+                });
                 const l = limitOf(check, unit, metric);
                 if (l !== null && Number.isFinite(l))
                     own.add(l);
@@ -42804,7 +44363,9 @@ function keyWords(check, limits, metric) {
     const words = limits.map((l) => displayNumber(l, metric)).join(', ');
     if (kind.type === 'superior' && kind.test !== 'bootstrap') {
         const alpha = fixed(kind.alpha, 3);
-        const test = kind.test === 'mcnemar' ? `McNemar p < ${alpha}, more gained than lost` : `${kind.test === 't' ? 't-test' : 'randomization test'} p < ${alpha}, a gain`;
+        const test = kind.test === 'mcnemar'
+            ? `McNemar p < ${alpha}, more gained than lost`
+            : `${kind.test === 't' ? 't-test' : 'randomization test'} p < ${alpha}, a gain`;
         return `${test} (a test: no limit on the axis)`;
     }
     return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`;
@@ -42814,7 +44375,13 @@ function sliceForestRows(result, name) {
     const comparisons = result.comparisons.filter((c) => c.metric === name);
     if (comparisons.length < 2)
         return null;
-    return comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }));
+    return comparisons.map((c) => ({
+        status: 'exploratory',
+        check: '',
+        slice: sliceLabel(c.slice),
+        comparison: c,
+        note: `n = ${c.n}`
+    }));
 }
 /** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */
 function sliceForest(result, name) {
@@ -42848,7 +44415,9 @@ function limitWords(row, metric) {
     const l = row.limit;
     if (l === null)
         return '';
-    const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : '';
+    const by = l.threshold > 0
+        ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}`
+        : '';
     return `limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`;
 }
 function drawRow(row, scale, metric) {
@@ -42890,7 +44459,12 @@ function barRows(result, name) {
         for (const unit of check.units) {
             const row = add(unit.comparison.slice, unit.comparison);
             if (kind.type === 'max_regressions' && unit.regressionLimit !== null && unit.regressions !== null) {
-                row.limit = { count: unit.regressionLimit, worse: unit.regressions, status: unit.status, threshold: kind.threshold };
+                row.limit = {
+                    count: unit.regressionLimit,
+                    worse: unit.regressions,
+                    status: unit.status,
+                    threshold: kind.threshold
+                };
             }
         }
     }
@@ -42906,7 +44480,13 @@ function barsFor(result, name) {
     const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))));
     const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF$1} columns = ${scale} queries)`, LINE);
     const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF$1)}│${padEnd('►', HALF$1)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`;
-    return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric)), ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])];
+    return [
+        title,
+        '',
+        header,
+        ...rows.map((r) => drawRow(r, scale, metric)),
+        ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])
+    ];
 }
 /** One block of diverging bars per gated metric, in the order the checks name the metrics. */
 function countBars(result) {
@@ -43009,13 +44589,31 @@ const PRECISION_LOW = 0.3;
 const LOSS_SHARE = 0.1;
 const MAX_EVIDENCE = 3;
 const LOOK_AT = {
-    first_stage: ['Hit@k is low or fell: relevant documents are not retrieved at all', 'check the embeddings, hybrid (lexical + dense) search and chunk boundaries'],
-    ranking: ['Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low', 'check the reranker and exact-term weighting'],
-    evidence: ['Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed', 'try multi-evidence retrieval, query decomposition or a larger candidate set'],
-    precision: ['Recall is high but Precision is low or fell: the right documents come with a lot of noise', 'try context denoising or a dynamic k'],
+    first_stage: [
+        'Hit@k is low or fell: relevant documents are not retrieved at all',
+        'check the embeddings, hybrid (lexical + dense) search and chunk boundaries'
+    ],
+    ranking: [
+        'Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low',
+        'check the reranker and exact-term weighting'
+    ],
+    evidence: [
+        'Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed',
+        'try multi-evidence retrieval, query decomposition or a larger candidate set'
+    ],
+    precision: [
+        'Recall is high but Precision is low or fell: the right documents come with a lot of noise',
+        'try context denoising or a dynamic k'
+    ],
     // The look-at of hidden_regressions names the regression set's file, or how to write it (nextSteps).
-    hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries as a regression set'],
-    wide_interval: ['An interval is too wide to decide', 'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters']
+    hidden_regressions: [
+        'The mean improved, but many queries got worse',
+        'keep the regressed queries as a regression set'
+    ],
+    wide_interval: [
+        'An interval is too wide to decide',
+        'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters'
+    ]
 };
 const share = (x) => Number.isFinite(x) && x >= 0 && x <= 1;
 /** The change is shown to be in the worse direction: the whole interval is on the worse side of 0. */
@@ -43061,10 +44659,16 @@ function nextSteps(result, files) {
         if (hit && !hitBad) {
             if (rank && notImproved(rank) && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank)))
                 add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`);
-            if (recall && notImproved(recall) && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall)))
+            if (recall &&
+                notImproved(recall) &&
+                (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall)))
                 add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`);
         }
-        if (recall && precision && notImproved(precision) && !shownWorse(recall) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision))) {
+        if (recall &&
+            precision &&
+            notImproved(precision) &&
+            !shownWorse(recall) &&
+            ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision))) {
             add('precision', `${label}: ${moved(recall)}, ${moved(precision)}`);
         }
     }
@@ -43078,10 +44682,16 @@ function nextSteps(result, files) {
     for (const check of result.decision.checks) {
         for (const unit of check.units) {
             // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
-            if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded' || unit.reason === 'holdout_looks_unknown')
+            if (unit.status !== 'inconclusive' ||
+                unit.reason === 'holdout_looks_exceeded' ||
+                unit.reason === 'holdout_looks_unknown')
                 continue;
             const c = unit.comparison;
-            const why = unit.reason === 'too_few_queries' ? `only ${c.n} queries` : unit.reason === 'interval_unreliable' && c.unreliable !== null ? unreliableWords(c.unreliable, c) : 'the interval straddles the limit';
+            const why = unit.reason === 'too_few_queries'
+                ? `only ${c.n} queries`
+                : unit.reason === 'interval_unreliable' && c.unreliable !== null
+                    ? unreliableWords(c.unreliable, c)
+                    : 'the interval straddles the limit';
             add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`);
         }
     }
@@ -43238,7 +44848,9 @@ function toMarkdown(result, options = {}) {
         ...sliceForests,
         comparisonsTable(result, result.comparisons.filter((c) => c.slice.length === 0)),
         '',
-        ...(sliceRows.shown.length > 0 ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])] : ['_No slices are declared in the rules._', ''])
+        ...(sliceRows.shown.length > 0
+            ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])]
+            : ['_No slices are declared in the rules._', ''])
     ]);
     const worseOnGated = regressionCount(result);
     if (result.regressions.length > 0 || worseOnGated > 0) {
@@ -43256,7 +44868,10 @@ function toMarkdown(result, options = {}) {
     details(out, SECTION_TITLES.coverage, coverageBody(result));
     details(out, SECTION_TITLES.comparability, comparabilityBody(result));
     if (result.trust)
-        details(out, SECTION_TITLES.trust, [...markdownSlot(result, 'trustDetails', options.files), ...trustBody(result.trust)]);
+        details(out, SECTION_TITLES.trust, [
+            ...markdownSlot(result, 'trustDetails', options.files),
+            ...trustBody(result.trust)
+        ]);
     for (const s of capabilitySections(result, options.files))
         details(out, s.title, s.body);
     details(out, SECTION_TITLES.method, methodBody(result));
@@ -43309,7 +44924,12 @@ function esc(text, max = 120) {
 }
 /** Entity-escapes text that is already clean (our own words, numbers, RAW sentences after `clean`). */
 function entities(s) {
-    return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    return s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;');
 }
 
 /**
@@ -43441,7 +45061,10 @@ function table(rows, delimiter) {
     });
     const cellHtml = (tag, text, j) => {
         const status = tag === 'td' ? STATUS_CLASS.find(([mark]) => textSymbols(text.trim()).startsWith(`${mark} `)) : undefined;
-        const classes = [align[j] === 'right' ? 'num' : align[j] === 'center' ? 'mid' : '', status ? `st ${status[1]}` : ''].filter((c) => c !== '');
+        const classes = [
+            align[j] === 'right' ? 'num' : align[j] === 'center' ? 'mid' : '',
+            status ? `st ${status[1]}` : ''
+        ].filter((c) => c !== '');
         return `<${tag}${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''}>${inlineHtml(text.trim())}</${tag}>`;
     };
     const [head, ...body] = rows.map(splitRow);
@@ -43552,7 +45175,10 @@ function inlineHtml(source) {
             else {
                 flush();
                 const label = inlineHtml(m[1]);
-                tokens.push({ kind: 'html', html: SAFE_URL.test(m[2]) ? `<a href="${entities(m[2])}" rel="noopener noreferrer">${label}</a>` : label });
+                tokens.push({
+                    kind: 'html',
+                    html: SAFE_URL.test(m[2]) ? `<a href="${entities(m[2])}" rel="noopener noreferrer">${label}</a>` : label
+                });
                 i += m[0].length;
             }
         }
@@ -43827,7 +45453,13 @@ footer { margin-top: 36px; color: var(--muted); font-size: 0.9em; border-top: 1p
 /** The policy for a page whose only inline style and script are `style` and `script`. */
 function contentSecurityPolicy(style, script) {
     const hash = (text) => `'sha256-${sha256Base64(text)}'`;
-    return [`default-src 'none'`, `style-src ${hash(style)}`, `script-src ${hash(script)}`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+    return [
+        `default-src 'none'`,
+        `style-src ${hash(style)}`,
+        `script-src ${hash(script)}`,
+        `base-uri 'none'`,
+        `form-action 'none'`
+    ].join('; ');
 }
 /** The whole document around `body` (HTML already escaped); `title` is RAW. */
 function htmlDocument(title, body) {
@@ -43956,7 +45588,9 @@ function barsSvg(options) {
     const right = linear$1(0, top, CENTRE, CENTRE + HALF);
     const left = linear$1(0, top, CENTRE, CENTRE - HALF);
     const bottom = TOP$4 + rows.length * ROW$2;
-    const out = [svgOpen({ width: WIDTH$3, height: bottom + BOTTOM$2, label: options.label, kind: 'bars', data: { rows: rows.length } })];
+    const out = [
+        svgOpen({ width: WIDTH$3, height: bottom + BOTTOM$2, label: options.label, kind: 'bars', data: { rows: rows.length } })
+    ];
     const all = [
         ...ticks
             .slice(1)
@@ -44019,7 +45653,12 @@ const LABEL_GAP = 16;
 /** Longest slice label drawn in a row (the tooltip has it whole). */
 const SLICE_CHARS = 34;
 const WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconcl.', exploratory: '' };
-const LONG_WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconclusive', exploratory: 'exploratory' };
+const LONG_WORD = {
+    pass: 'pass',
+    fail: 'FAIL',
+    inconclusive: 'inconclusive',
+    exploratory: 'exploratory'
+};
 /** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
 function marker(status, x, y) {
     if (status === 'fail' || status === 'inconclusive')
@@ -44033,7 +45672,9 @@ function marker(status, x, y) {
 function forestSvg(options) {
     const { metric } = options;
     const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive');
-    const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => ({ value: toDisplay(metric, l.value), check: l.check }));
+    const limits = options.limits
+        .filter((l) => Number.isFinite(l.value))
+        .map((l) => ({ value: toDisplay(metric, l.value), check: l.check }));
     const values = [0, ...limits.map((l) => l.value)];
     for (const r of rows) {
         if (r.comparison.ci.every(Number.isFinite))
@@ -44044,7 +45685,15 @@ function forestSvg(options) {
     const x = linear$1(axis.lo, axis.hi, PLOT_LEFT, right);
     const bottom = TOP$3 + rows.length * ROW$1;
     const unit = unitWord(metric);
-    const out = [svgOpen({ width: WIDTH$2, height: bottom + BOTTOM$1, label: options.label, kind: 'forest', data: { rows: rows.length } })];
+    const out = [
+        svgOpen({
+            width: WIDTH$2,
+            height: bottom + BOTTOM$1,
+            label: options.label,
+            kind: 'forest',
+            data: { rows: rows.length }
+        })
+    ];
     const label = (v) => tickLabel(axis, v);
     out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP$3 - 6 }));
     if (unit)
@@ -44241,9 +45890,17 @@ function columnsOf(result, rows, details) {
     const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : [];
     attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')));
     if (baselineTop !== undefined)
-        columns.push({ head: 'Baseline top documents (grade)', numeric: false, cell: (r) => topCell(baselineTop.get(r.id)) });
+        columns.push({
+            head: 'Baseline top documents (grade)',
+            numeric: false,
+            cell: (r) => topCell(baselineTop.get(r.id))
+        });
     if (candidateTop !== undefined)
-        columns.push({ head: 'Candidate top documents (grade)', numeric: false, cell: (r) => topCell(candidateTop.get(r.id)) });
+        columns.push({
+            head: 'Candidate top documents (grade)',
+            numeric: false,
+            cell: (r) => topCell(candidateTop.get(r.id))
+        });
     return columns;
 }
 /** The filter box: hidden until the page's script shows it (without a script it would do nothing). */
@@ -44422,7 +46079,9 @@ function histogramSvg(options) {
     const x = linear$1(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT);
     const bottom = TOP$2 + h.bins.length * ROW;
     const height = bottom + BOTTOM;
-    const out = [svgOpen({ width: WIDTH$1, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })];
+    const out = [
+        svgOpen({ width: WIDTH$1, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })
+    ];
     out.push(bottomAxis({ ticks, at: x, label: String, across: bottom + 2, from: BAR_LEFT, to: BAR_RIGHT, grid: TOP$2 }));
     out.push(text('axis-title', { x: (BAR_LEFT + BAR_RIGHT) / 2, y: bottom + 40, anchor: 'middle' }, 'queries'));
     const unit = unitWord(metric);
@@ -44509,7 +46168,15 @@ function selectPoints(options) {
         if (chosen[i] === 1 && worseSet[i] === 1)
             order.push(i);
     const indices = Int32Array.from(order);
-    return { indices, worse: Uint8Array.from(order, (i) => worseSet[i]), drawable: drawable.length, worseTotal, worstTaken, holdout, nonFinite };
+    return {
+        indices,
+        worse: Uint8Array.from(order, (i) => worseSet[i]),
+        drawable: drawable.length,
+        worseTotal,
+        worstTaken,
+        holdout,
+        nonFinite
+    };
 }
 /** The `k` candidates whose ids hash lowest (ties at the threshold by index). */
 function sampleByHash(candidates, ids, k) {
@@ -44572,7 +46239,11 @@ function scatterSvg(options) {
     out.push(bottomAxis({ ticks, at: x, label, across: bottom, from: LEFT, to: right, grid: TOP$1 }));
     out.push(leftAxis({ ticks, at: y, label, across: LEFT, from: TOP$1, to: bottom, grid: right }));
     out.push(text('axis-title', { x: (LEFT + right) / 2, y: bottom + 38, anchor: 'middle' }, 'baseline'));
-    const rotated = { class: 'axis-title', transform: `translate(14 ${px((TOP$1 + bottom) / 2)}) rotate(-90)`, 'text-anchor': 'middle' };
+    const rotated = {
+        class: 'axis-title',
+        transform: `translate(14 ${px((TOP$1 + bottom) / 2)}) rotate(-90)`,
+        'text-anchor': 'middle'
+    };
     out.push(el('text', rotated, 'candidate'));
     out.push(line('diagonal', { x1: x(lo), y1: y(lo), x2: x(hi), y2: y(hi) }));
     const higher = metric.better === 'higher';
@@ -44582,7 +46253,7 @@ function scatterSvg(options) {
         out.push(text('corner', { x: right - 8, y: bottom - 10, anchor: 'end' }, higher ? '↘ candidate worse' : '↘ candidate better'));
     }
     // A binary metric's points are spread around their place by a fixed offset from the id's hash (two hashes).
-    const place = (v, id, offset) => (metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v);
+    const place = (v, id, offset) => metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v;
     out.push('<g class="points">');
     selection.indices.forEach((i, k) => {
         const id = options.ids[i];
@@ -44595,7 +46266,9 @@ function scatterSvg(options) {
         const title = `<title>${esc(words, 300)}</title>`;
         const worse = selection.worse[k] === 1;
         const cls = `pt c${colour}${worse ? ' w' : ''}`;
-        out.push(worse ? el('path', { class: cls, d: `M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z` }, title) : el('circle', { class: cls, cx, cy, r: 3 }, title));
+        out.push(worse
+            ? el('path', { class: cls, d: `M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z` }, title)
+            : el('circle', { class: cls, cx, cy, r: 3 }, title));
     });
     out.push('</g>', '</svg>');
     return out.join('\n');
@@ -44688,7 +46361,9 @@ function histogramFigure(result, metric, tail) {
     if (hist === null)
         return '';
     const unit = unitWord(metric);
-    const words = [`Change per query, candidate − baseline${unit ? ` in ${unit}` : ''}, over all ${hist.queries} queries:`];
+    const words = [
+        `Change per query, candidate − baseline${unit ? ` in ${unit}` : ''}, over all ${hist.queries} queries:`
+    ];
     words.push('many small gains and a few large losses can have the same mean.');
     if (hist.nonFinite > 0)
         words.push(`${plural(hist.nonFinite, 'difference is', 'differences are')} not a finite number, not binned.`);
@@ -44741,7 +46416,12 @@ function toHtmlReport(result, options = {}) {
         section('slices-section', 'Wins and losses per slice', sliceBarsSection(result)),
         collapsed('breakdown', SECTION_TITLES.breakdown, breakdownBody(result)),
         parts.history,
-        section('regressed-section', regressed, regressedBody(result, { isHoldout, files, details: options.details ?? capabilityDetails(result), maxRows: options.maxRows })),
+        section('regressed-section', regressed, regressedBody(result, {
+            isHoldout,
+            files,
+            details: options.details ?? capabilityDetails(result),
+            maxRows: options.maxRows
+        })),
         section('details-section', 'Coverage, comparability, trust and method', detailsBody(result, parts, files)),
         '</main>',
         `<footer><p><em>${entities(SCOPE_SENTENCE)}</em></p></footer>`
@@ -44818,7 +46498,12 @@ function toText(result, options) {
                 plain$2(metric.name, 24),
                 plain$2(sliceLabel(c.slice), 32),
                 String(c.n),
-                ...(unit.level !== undefined ? levelCells(unit.level, metric, typical, mixed) : [change(c.delta, typical) + unitWords, intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)]),
+                ...(unit.level !== undefined
+                    ? levelCells(unit.level, metric, typical, mixed)
+                    : [
+                        change(c.delta, typical) + unitWords,
+                        intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)
+                    ]),
                 needs(check, unit, metric)
             ]);
         }
@@ -44876,12 +46561,14 @@ function toText(result, options) {
     if (result.regressions.length > 0) {
         const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline));
         out.push('');
-        out.push(paint('bold', `Most regressed on ${plain$2(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
+        out.push(paint('bold', `Most regressed on ${plain$2(primary.name, 40)}`) +
+            paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
         const listable = listableRegressions(result);
         for (const r of listable.shown.slice(0, TOP)) {
             const attrs = r.attrs.map(([k, v]) => `${plain$2(k, 24)}=${plain$2(v, 32)}`).join(' ');
             const text = queryDetails(result, rowOfId(result.table, r.id)).text;
-            const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain$2(cellUnit(primary), 16)}` : '');
+            const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) +
+                (cellUnit(primary) ? ` ${plain$2(cellUnit(primary), 16)}` : '');
             out.push(`  ${pad(plain$2(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
             if (text !== undefined)
                 out.push(paint('dim', `      ${plain$2(text, 100)}`));
@@ -44908,7 +46595,10 @@ function toText(result, options) {
 /** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
 function levelCells(level, metric, typical, mixed) {
     const d = digitsFor(metric.range, typical);
-    return [`mean ${fixed(level.mean, d)}`, level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)];
+    return [
+        `mean ${fixed(level.mean, d)}`,
+        level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
+    ];
 }
 /**
  * The intervals in a few words: under statistics.interval auto the methods the gated checks used ("intervals by
@@ -44941,7 +46631,17 @@ function pad(s, w) {
  * entries of the format registry (src/readers/formats.ts: an entry's `named`), the layout then told from the content
  * (`long` is long-form CSV, TSV, JSON Lines or Parquet).
  */
-const ROW_FORMATS = ['jsonl', 'csv', 'long', 'parquet', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'];
+const ROW_FORMATS = [
+    'jsonl',
+    'csv',
+    'long',
+    'parquet',
+    'ragas',
+    'deepeval',
+    'pytrec_eval',
+    'ir_measures',
+    'trec_eval'
+];
 /** Checks an `--input-format` value, refusing an unknown one with the list. */
 function parseRowsFormat(text) {
     const normalized = text.trim().toLowerCase().replace(/-/g, '_');
@@ -44958,7 +46658,11 @@ const INPUT_FORMAT = {
     value: '<format>',
     description: `name the format of per-query files: ${ROW_FORMATS.join(', ')}`
 };
-const ID_FIELD = { type: 'string', value: '<name>', description: 'the query id field of exports without query_id (ragas user_input, ...)' };
+const ID_FIELD = {
+    type: 'string',
+    value: '<name>',
+    description: 'the query id field of exports without query_id (ragas user_input, ...)'
+};
 /** What the rows and runs may be, for the commands that read them. */
 const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
 or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected, or named with
@@ -44977,23 +46681,72 @@ const COMMANDS = {
 otherwise. Repeat --baseline / --candidate to give one file per independently trained seed.
 ${INPUTS}`,
         options: {
-            rules: { type: 'string', value: '<file>', description: 'the rules (YAML or JSON), written before the results were seen', required: true },
-            baseline: { type: 'string', multiple: true, value: '<file>', description: 'the baseline: per-query rows, or a run (repeat: one file per seed)', required: true },
-            candidate: { type: 'string', multiple: true, value: '<file>', description: 'the candidate, in the form of the baseline (repeat: one file per seed)', required: true },
-            format: { type: 'string', value: '<format>', description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)' },
+            rules: {
+                type: 'string',
+                value: '<file>',
+                description: 'the rules (YAML or JSON), written before the results were seen',
+                required: true
+            },
+            baseline: {
+                type: 'string',
+                multiple: true,
+                value: '<file>',
+                description: 'the baseline: per-query rows, or a run (repeat: one file per seed)',
+                required: true
+            },
+            candidate: {
+                type: 'string',
+                multiple: true,
+                value: '<file>',
+                description: 'the candidate, in the form of the baseline (repeat: one file per seed)',
+                required: true
+            },
+            format: {
+                type: 'string',
+                value: '<format>',
+                description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)'
+            },
             markdown: { type: 'string', value: '<file>', description: 'also write the Markdown report to a file' },
             json: { type: 'string', value: '<file>', description: 'also write the JSON report to a file' },
-            html: { type: 'string', value: '<file>', description: 'also write the report as one self-contained HTML page with plots (docs/report.md)' },
-            regressions: { type: 'string', value: '<file>', description: 'write the queries that got worse on a gated metric (JSON Lines)' },
-            'to-judge': { type: 'string', value: '<file>', description: 'write the pooled top documents without a judgment, to judge' },
-            qrels: { type: 'string', value: '<file>', description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)' },
+            html: {
+                type: 'string',
+                value: '<file>',
+                description: 'also write the report as one self-contained HTML page with plots (docs/report.md)'
+            },
+            regressions: {
+                type: 'string',
+                value: '<file>',
+                description: 'write the queries that got worse on a gated metric (JSON Lines)'
+            },
+            'to-judge': {
+                type: 'string',
+                value: '<file>',
+                description: 'write the pooled top documents without a judgment, to judge'
+            },
+            qrels: {
+                type: 'string',
+                value: '<file>',
+                description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)'
+            },
             'input-format': INPUT_FORMAT,
             'id-field': ID_FIELD,
-            'baseline-manifest': { type: 'string', value: '<file>', description: "the baseline's snapshot manifest, for the comparability checks" },
+            'baseline-manifest': {
+                type: 'string',
+                value: '<file>',
+                description: "the baseline's snapshot manifest, for the comparability checks"
+            },
             'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
-            reference: { type: 'string', value: '<file>', description: "the rows of the rules' reference (the last release), for the budgets" },
+            reference: {
+                type: 'string',
+                value: '<file>',
+                description: "the rows of the rules' reference (the last release), for the budgets"
+            },
             'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
-            'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" },
+            'candidate-judge-labels': {
+                type: 'string',
+                value: '<file>',
+                description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)"
+            },
             aggregates: {
                 type: 'string',
                 multiple: true,
@@ -45020,9 +46773,22 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
                 required: true
             },
             'per-query': { type: 'boolean', description: 'print every query before the "all" lines (trec_eval -q)' },
-            format: { type: 'string', value: '<format>', description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)' },
-            complete: { type: 'boolean', short: 'c', description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)' },
-            depth: { type: 'string', short: 'M', value: '<n>', description: 'keep the top n documents of each ranking (trec_eval -M)' },
+            format: {
+                type: 'string',
+                value: '<format>',
+                description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)'
+            },
+            complete: {
+                type: 'boolean',
+                short: 'c',
+                description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)'
+            },
+            depth: {
+                type: 'string',
+                short: 'M',
+                value: '<n>',
+                description: 'keep the top n documents of each ranking (trec_eval -M)'
+            },
             'no-relevant': {
                 type: 'string',
                 value: '<policy>',
@@ -45038,7 +46804,11 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
             candidate: { type: 'string', value: '<file>', description: 'the candidate file to inspect', required: true },
             out: { type: 'string', value: '<file>', description: 'where to write the rules (default: retrieval-gate.yml)' },
             force: { type: 'boolean', description: 'overwrite an existing rules file' },
-            qrels: { type: 'string', value: '<file>', description: 'the judgments: the two files are runs, and ranking measures are proposed' },
+            qrels: {
+                type: 'string',
+                value: '<file>',
+                description: 'the judgments: the two files are runs, and ranking measures are proposed'
+            },
             'input-format': INPUT_FORMAT,
             'id-field': ID_FIELD
         }
@@ -45051,7 +46821,11 @@ Exit 0 = valid, 2 = violations.`,
         options: {
             dataset: { type: 'string', value: '<file>', description: 'the evaluation set (JSON Lines)', required: true },
             corpus: { type: 'string', value: '<file>', description: 'the corpus listing every chunk id may come from' },
-            previous: { type: 'string', value: '<file>', description: 'the previous copy of the evaluation set, to compare with' }
+            previous: {
+                type: 'string',
+                value: '<file>',
+                description: 'the previous copy of the evaluation set, to compare with'
+            }
         }
     },
     explain: {
@@ -45066,11 +46840,26 @@ Lines), then gate with --aggregates FILE in place of --baseline and --candidate.
         options: {
             rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
             dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },
-            baseline: { type: 'string', value: '<relation>', description: "the baseline's per-query rows: a table or any relation (default: baseline)" },
-            candidate: { type: 'string', value: '<relation>', description: "the candidate's per-query rows (default: candidate)" },
+            baseline: {
+                type: 'string',
+                value: '<relation>',
+                description: "the baseline's per-query rows: a table or any relation (default: baseline)"
+            },
+            candidate: {
+                type: 'string',
+                value: '<relation>',
+                description: "the candidate's per-query rows (default: candidate)"
+            },
             'id-field': ID_FIELD,
-            shard: { type: 'string', value: '<name>', description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)" },
-            'histograms-only': { type: 'boolean', description: 'leave out the Poisson and sign sums: enough when every metric takes few values' },
+            shard: {
+                type: 'string',
+                value: '<name>',
+                description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)"
+            },
+            'histograms-only': {
+                type: 'boolean',
+                description: 'leave out the Poisson and sign sums: enough when every metric takes few values'
+            },
             out: { type: 'string', value: '<file>', description: 'write the SQL to a file (default: stdout)' }
         }
     }
@@ -45083,7 +46872,11 @@ function isCommand(name) {
 function parserOptions(name) {
     const out = {};
     for (const [key, o] of Object.entries(COMMANDS[name].options)) {
-        out[key] = { type: o.type, ...(o.multiple === true ? { multiple: true } : {}), ...(o.short === undefined ? {} : { short: o.short }) };
+        out[key] = {
+            type: o.type,
+            ...(o.multiple === true ? { multiple: true } : {}),
+            ...(o.short === undefined ? {} : { short: o.short })
+        };
     }
     return out;
 }
@@ -45101,8 +46894,13 @@ function optionLines(entries) {
 function commandUsage(name) {
     const spec = COMMANDS[name];
     const options = Object.entries(spec.options);
-    const required = options.filter(([, o]) => o.required === true).map(([key, o]) => (o.short === undefined ? `--${key} ${o.value ?? ''}`.trimEnd() : `-${o.short} ${o.value ?? ''}`.trimEnd()));
-    const entries = options.map(([key, o]) => [flags(key, o), `${o.description}${o.required === true ? ' (required)' : ''}`]);
+    const required = options
+        .filter(([, o]) => o.required === true)
+        .map(([key, o]) => o.short === undefined ? `--${key} ${o.value ?? ''}`.trimEnd() : `-${o.short} ${o.value ?? ''}`.trimEnd());
+    const entries = options.map(([key, o]) => [
+        flags(key, o),
+        `${o.description}${o.required === true ? ' (required)' : ''}`
+    ]);
     entries.push(['-h, --help', 'show this help']);
     return [
         `retrieval-gate ${VERSION}`,
@@ -45221,11 +47019,18 @@ function explainCheck(check, rules) {
     const lines = [];
     const kind = check.kind;
     let head;
-    const testNames = { mcnemar: 'exact McNemar test', t: 'paired t-test', randomization: 'paired randomization test' };
+    const testNames = {
+        mcnemar: 'exact McNemar test',
+        t: 'paired t-test',
+        randomization: 'paired randomization test'
+    };
     if (kind.type === 'non_inferior')
         head = `non_inferior, margin ${kind.margin.text}`;
     else if (kind.type === 'superior')
-        head = kind.test === 'bootstrap' ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}` : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`;
+        head =
+            kind.test === 'bootstrap'
+                ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
+                : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`;
     else if (kind.type === 'level')
         head = `${kind.bound} ${plain(kind.value)}`;
     else
@@ -45263,7 +47068,9 @@ function explainCheck(check, rules) {
     }
     else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior') {
         const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`;
-        const test = d.test === 'superior_t' ? "paired t-test (two-sided, under the rules' design)" : 'paired randomization (sign-flip) test (two-sided)';
+        const test = d.test === 'superior_t'
+            ? "paired t-test (two-sided, under the rules' design)"
+            : 'paired randomization (sign-flip) test (two-sided)';
         const gain = higher ? 'rose' : 'fell';
         lines.push(`   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`);
         lines.push(`   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`);
@@ -45284,8 +47091,14 @@ function explainCheck(check, rules) {
         if (kind.share !== undefined)
             limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`);
         const worse = higher ? 'dropped' : 'rose';
-        const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : '';
-        const among = check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : '';
+        const by = kind.threshold > 0
+            ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}`
+            : '';
+        const among = check.perSlice !== undefined
+            ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}`
+            : check.where.length > 0
+                ? ` among ${sliceLabel(check.where)}`
+                : '';
         lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`);
         if (d.inconclusive.length === 0 && d.minQueries === null)
             lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.');
@@ -45338,7 +47151,9 @@ function explainRules(rules) {
     const multiplicity = stats.multiplicity;
     if (multiplicity !== 'none') {
         const m = familySizeFromRules(rules);
-        const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`;
+        const size = m === null
+            ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)'
+            : `${m} statistical ${m === 1 ? 'unit' : 'units'}`;
         const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(familyConfidenceFromRules(rules));
         L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`);
     }
@@ -45356,8 +47171,12 @@ function explainRules(rules) {
         L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`);
     }
     else {
-        const superior = rules.checks.some((c) => c.kind.type === 'superior') ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)` : '';
-        const open = policies.on_inconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)';
+        const superior = rules.checks.some((c) => c.kind.type === 'superior')
+            ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)`
+            : '';
+        const open = policies.on_inconclusive === 'fail'
+            ? 'counts as a fail'
+            : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)';
         L.push(`Verdict: pass only if all ${checks} as pass. A check the data neither prove nor refute ${open} (on_inconclusive: ${rules.onInconclusive})${superior}; ` +
             `a check with fewer than ${rules.queries.minPerSlice} queries ${tooFewWords(rules)}.`);
     }
@@ -45392,7 +47211,20 @@ const RUN_MEASURES = ['nDCG@10', 'R@100', 'RR'];
 const MAX_METRICS = 50;
 /** An attribute with more distinct values than this is free text or an id, not a slice. */
 const MAX_SLICE_VALUES = 20;
-const LOWER_WORDS = new Set(['latency', 'cost', 'time', 'duration', 'ms', 'sec', 'secs', 'seconds', 'price', 'error', 'errors', 'loss']);
+const LOWER_WORDS = new Set([
+    'latency',
+    'cost',
+    'time',
+    'duration',
+    'ms',
+    'sec',
+    'secs',
+    'seconds',
+    'price',
+    'error',
+    'errors',
+    'loss'
+]);
 /** The words of a field name ("runDuration" -> run, duration; "latency_ms" -> latency, ms). */
 function words(name) {
     return name
@@ -45422,7 +47254,20 @@ function numericValue(side, row, name) {
  * (`index`, `order`, `Unnamed: 0`, `level_0`), and ids (`id`, `*_id`, `*Id`, `*_idx`). A check on them would
  * gate on the order the rows were written in.
  */
-const POSITION_NAMES = new Set(['id', 'index', 'idx', 'order', 'position', 'pos', 'row', 'rownum', 'row_number', 'level_0', 'unnamed: 0', '#']);
+const POSITION_NAMES = new Set([
+    'id',
+    'index',
+    'idx',
+    'order',
+    'position',
+    'pos',
+    'row',
+    'rownum',
+    'row_number',
+    'level_0',
+    'unnamed: 0',
+    '#'
+]);
 /** Fewest values before "0, 1, 2, ... in some order" is taken as a position rather than a coincidence. */
 const MIN_POSITION_ROWS = 8;
 /** Why a numeric field is a position or an id (by its name, or by values 0..n-1 / 1..n on each side), or undefined. */
@@ -45447,7 +47292,9 @@ function positionOrId(name, sides) {
         const min = minOf(seen);
         return (min === 0 || min === 1) && maxOf(seen) - min + 1 === seen.size;
     });
-    return consecutive ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric' : undefined;
+    return consecutive
+        ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric'
+        : undefined;
 }
 /**
  * Text fields whose every value is a plain decimal: the metric columns of a CSV, which the rows reader keeps
@@ -45488,7 +47335,9 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
     const sides = [baseline, candidate];
     const numericText = numericTextFields(sides, textNumbers);
     const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields].filter((f) => !numericText.has(f)));
-    const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields, ...numericText])].filter((f) => !textFields.has(f)).sort();
+    const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields, ...numericText])]
+        .filter((f) => !textFields.has(f))
+        .sort();
     const metrics = [];
     const ignored = [];
     for (const name of numeric) {
@@ -45521,7 +47370,17 @@ function inspectSides(baseline, candidate, qrels, textNumbers = false) {
         }
         const dir = guessDirection(name);
         const share = min >= 0 && max <= 1 && dir.better === 'higher';
-        metrics.push({ name, better: dir.better, why: dir.why, binary, range: share && !binary ? [0, 1] : undefined, unit: dir.unit, min, max, count });
+        metrics.push({
+            name,
+            better: dir.better,
+            why: dir.why,
+            binary,
+            range: share && !binary ? [0, 1] : undefined,
+            unit: dir.unit,
+            min,
+            max,
+            count
+        });
     }
     const attributes = [];
     for (const name of [...textFields].sort()) {
@@ -45748,7 +47607,9 @@ function looksLikeTrecRun(file) {
     }
 }
 function runWithoutQrels(file, fields) {
-    return new InputError({ file }, fields === undefined ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows' : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`, 'pass --qrels with the judgments, and init proposes ranking measures computed from the runs');
+    return new InputError({ file }, fields === undefined
+        ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows'
+        : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`, 'pass --qrels with the judgments, and init proposes ranking measures computed from the runs');
 }
 /** `init`: inspects the inputs, writes the starter rules (refusing to overwrite without --force), prints a summary. */
 async function initCommand(args, write) {
@@ -45883,7 +47744,9 @@ async function metricsCommand(args, write) {
     const left = coverage.noRelevant.ids.length;
     const warnings = noRelevant === 'zero' || left === 0
         ? []
-        : [`${left} judged ${left === 1 ? 'query' : 'queries'} without a relevant document left out of the averages (--no-relevant ${noRelevant}); trec_eval averages over them: leave out --no-relevant for its numbers`];
+        : [
+            `${left} judged ${left === 1 ? 'query' : 'queries'} without a relevant document left out of the averages (--no-relevant ${noRelevant}); trec_eval averages over them: leave out --no-relevant for its numbers`
+        ];
     return { warnings };
 }
 
@@ -45914,7 +47777,9 @@ async function validateCommand(options, out, err) {
     // file names and ids are input: escaped, so each stays on its line (formatViolation does the same)
     const file = (name) => sanitizeText(name, 240);
     lines.push(`${file(options.dataset)}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`);
-    lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${file(options.corpus ?? '')}: ${checked.corpusChunks} chunks`);
+    lines.push(checked.corpusChunks === null
+        ? 'corpus: not given, so chunk existence was not checked (pass --corpus)'
+        : `corpus ${file(options.corpus ?? '')}: ${checked.corpusChunks} chunks`);
     if (options.previous !== undefined) {
         const removed = checked.removed.slice(0, 20).map((id) => bare(id, 240));
         lines.push(`previous ${file(options.previous)}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${removed.join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`);
@@ -45960,7 +47825,10 @@ function familyKey(family) {
 function subsetFilters(family, value) {
     if (family.by === undefined)
         return family.where.map(([k, v]) => [k, v]);
-    return [...family.where.map(([k, v]) => [k, v]), [family.by, value]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return [
+        ...family.where.map(([k, v]) => [k, v]),
+        [family.by, value]
+    ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 /** Every attribute the families read (where, slices, per_slice) and the stratum attribute, sorted. */
 function familyAttributes(rules) {
@@ -45978,7 +47846,18 @@ function familyAttributes(rules) {
 /** The version of the aggregates format the SQL writes and the reader reads. */
 const AGGREGATES_VERSION = 1;
 /** The statistics of a metric's `sums` rows, by name, in the order the SQL writes them. */
-const METRIC_STATS = ['sum', 'sum_abs', 'sum_baseline', 'sum_candidate', 'm2', 'm3', 'wins', 'losses', 'gained', 'lost'];
+const METRIC_STATS = [
+    'sum',
+    'sum_abs',
+    'sum_baseline',
+    'sum_candidate',
+    'm2',
+    'm3',
+    'wins',
+    'losses',
+    'gained',
+    'lost'
+];
 /** The `meta` rows the SQL writes for these rules: the reader refuses aggregates computed for anything else. */
 function aggregatesMeta(rules) {
     return [
@@ -46003,7 +47882,11 @@ function coverageStats(rules) {
         'only_in_candidate',
         'missing_ids',
         ...familyAttributes(rules).map((a) => `missing_attribute:${a}`),
-        ...metrics.flatMap((m) => ['baseline', 'candidate'].flatMap((side) => [`missing_value:${side}:${m}`, `invalid_value:${side}:${m}`, `filled:${side}:${m}`]))
+        ...metrics.flatMap((m) => ['baseline', 'candidate'].flatMap((side) => [
+            `missing_value:${side}:${m}`,
+            `invalid_value:${side}:${m}`,
+            `filled:${side}:${m}`
+        ]))
     ];
 }
 
@@ -46084,7 +47967,9 @@ function warehouseSql(rules, options) {
     const M = metrics.length;
     const idx = Array.from({ length: M }, (_, k) => k);
     const mcol = metrics.map((m) => column(d, m.name, `metrics.${m.name}`, file));
-    const thresholds = rules.checks.flatMap((c) => (c.kind.type === 'max_regressions' ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }] : []));
+    const thresholds = rules.checks.flatMap((c) => c.kind.type === 'max_regressions'
+        ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }]
+        : []);
     const b = [
         `CAST(${id} AS ${d.text}) AS id`,
         ...attrs.map((a) => `CAST(${column(d, a, `attribute ${a}`, file)} AS ${d.text}) AS ${attrCol.get(a)}`),
@@ -46102,10 +47987,18 @@ function warehouseSql(rules, options) {
         `${d.md5Word('b.id', 1)} AS k2`,
         ...attrs.map((a) => `b.${attrCol.get(a)} AS ${attrCol.get(a)}`),
         `${stratum === undefined ? literal('') : `b.${attrCol.get(stratum)}`} AS s`,
-        ...idx.flatMap((k) => [`${base(k)} AS b${k}`, `${fill(k)} AS c${k}`, `(${fill(k)} - ${base(k)}) + CAST(0 AS ${d.double}) AS d${k}`])
+        ...idx.flatMap((k) => [
+            `${base(k)} AS b${k}`,
+            `${fill(k)} AS c${k}`,
+            `(${fill(k)} - ${base(k)}) + CAST(0 AS ${d.double}) AS d${k}`
+        ])
     ];
-    const familyCase = families.map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by)}`)).filter((x) => x !== null);
-    const familyWhere = families.map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k)} = ${literal(v)}`).join('')})`).join(' OR ');
+    const familyCase = families
+        .map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by)}`))
+        .filter((x) => x !== null);
+    const familyWhere = families
+        .map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k)} = ${literal(v)}`).join('')})`)
+        .join(' OR ');
     const e = [
         'f.g AS g',
         familyCase.length === 0 ? `${literal('')} AS v` : `CASE f.g ${familyCase.join(' ')} ELSE ${literal('')} END AS v`,
@@ -46130,7 +48023,10 @@ function warehouseSql(rules, options) {
         ]),
         ...thresholds.map((t, i) => `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`)
     ];
-    const moments = idx.flatMap((k) => [`SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`, `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`]);
+    const moments = idx.flatMap((k) => [
+        `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`,
+        `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`
+    ]);
     const weight = (u) => `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`;
     const stage = (from, columns) => `SELECT ${columns.join(', ')} FROM ${from}`;
     const kept = ['g', 'v', 's', ...idx.map((k) => `d${k}`)];
@@ -46159,7 +48055,13 @@ function warehouseSql(rules, options) {
         'SUM(wb) AS nb'
     ]);
     const bits = Array.from({ length: 32 }, (_, t) => t);
-    const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, ['g', 'v', 's', 'j', ...bits.flatMap((t) => idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`))]);
+    const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, [
+        'g',
+        'v',
+        's',
+        'j',
+        ...bits.flatMap((t) => idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`))
+    ]);
     const out = (section, cols) => `SELECT ${literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`;
     const metricName = (k) => `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`;
     const pick = (k, prefix) => `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`;
@@ -46168,15 +48070,39 @@ function warehouseSql(rules, options) {
     const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`;
     const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`;
     const withSums = options.histogramsOnly !== true;
-    const meta = [...aggregatesMeta(rules), ['sums', withSums ? 'all' : 'histograms'], ['dialect', options.dialect]];
+    const meta = [
+        ...aggregatesMeta(rules),
+        ['sums', withSums ? 'all' : 'histograms'],
+        ['dialect', options.dialect]
+    ];
     const coverage = [
         ['baseline_rows', '(SELECT COUNT(*) FROM b)', literal('')],
         ['candidate_rows', '(SELECT COUNT(*) FROM c)', literal('')],
-        ['baseline_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)', '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'],
-        ['candidate_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)', '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'],
-        ['only_in_baseline', '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))', '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'],
-        ['only_in_candidate', '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))', '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'],
-        ['missing_ids', '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)', literal('')],
+        [
+            'baseline_repeated',
+            '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)',
+            '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'
+        ],
+        [
+            'candidate_repeated',
+            '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)',
+            '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'
+        ],
+        [
+            'only_in_baseline',
+            '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))',
+            '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'
+        ],
+        [
+            'only_in_candidate',
+            '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))',
+            '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'
+        ],
+        [
+            'missing_ids',
+            '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)',
+            literal('')
+        ],
         ...attrs.map((a) => [
             `missing_attribute:${a}`,
             `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a)} IS NULL)`,
@@ -46185,14 +48111,28 @@ function warehouseSql(rules, options) {
         ...idx.flatMap((k) => ['b', 'c'].flatMap((side) => {
             const m = metrics[k];
             const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`;
-            const bad = [d.nonFinite(`m${k}`), ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []), ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])].join(' OR ');
+            const bad = [
+                d.nonFinite(`m${k}`),
+                ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []),
+                ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])
+            ].join(' OR ');
             // The candidate's values of the exam's queries only (a candidate-only query is never compared).
             const exam = side === 'c' ? ' AND id IN (SELECT id FROM b)' : '';
             // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
-            const filled = side === 'b' ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)` : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`;
+            const filled = side === 'b'
+                ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)`
+                : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`;
             return [
-                [`missing_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`],
-                [`invalid_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`],
+                [
+                    `missing_value:${name}`,
+                    `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`,
+                    `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`
+                ],
+                [
+                    `invalid_value:${name}`,
+                    `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`,
+                    `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`
+                ],
                 [`filled:${name}`, filled, literal('')]
             ];
         }))
@@ -46208,12 +48148,32 @@ function warehouseSql(rules, options) {
         `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
         `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
         `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
-        ...(withSums ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`] : [])
+        ...(withSums
+            ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
+            : [])
     ];
     const none = literal('');
     const selects = [
-        ...meta.map(([k, v]) => out('meta', { family: '0', value: literal(v), stratum: none, metric: none, stat: literal(k), slot: '0', x: '0', y: '0' })),
-        ...coverage.map(([k, count, example]) => out('coverage', { family: '0', value: `COALESCE(${example}, '')`, stratum: none, metric: none, stat: literal(k), slot: '0', x: count, y: '0' })),
+        ...meta.map(([k, v]) => out('meta', {
+            family: '0',
+            value: literal(v),
+            stratum: none,
+            metric: none,
+            stat: literal(k),
+            slot: '0',
+            x: '0',
+            y: '0'
+        })),
+        ...coverage.map(([k, count, example]) => out('coverage', {
+            family: '0',
+            value: `COALESCE(${example}, '')`,
+            stratum: none,
+            metric: none,
+            stat: literal(k),
+            slot: '0',
+            x: count,
+            y: '0'
+        })),
         `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
         `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list('i', statNames.map((_, i) => i))} AS st`,
         ...thresholds.map((t, i) => `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`),
@@ -46263,7 +48223,14 @@ async function sqlCommand(options, out) {
     if (!DIALECTS.includes(dialect))
         throw new InputError({ key: '--dialect' }, `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`, `use one of ${DIALECTS.join(', ')}`);
     const rules = await readRules(options.rules);
-    const sql = warehouseSql(rules, { dialect, baseline: options.baseline, candidate: options.candidate, idField: options.idField, shard: options.shard, histogramsOnly: options.histogramsOnly });
+    const sql = warehouseSql(rules, {
+        dialect,
+        baseline: options.baseline,
+        candidate: options.candidate,
+        idField: options.idField,
+        shard: options.shard,
+        histogramsOnly: options.histogramsOnly
+    });
     if (options.out !== undefined)
         await writeOutput(options.out, sql);
     else
@@ -46298,7 +48265,9 @@ async function readAggregates(files, rules) {
     const families = subsetFamilies(rules);
     const pairs = Math.ceil(rules.statistics.resamples / 2);
     const permutations = rules.statistics.permutations;
-    const checks = new Map(rules.checks.filter((c) => c.kind.type === 'max_regressions').map((c) => [c.index, metricIndex.get(c.metric)]));
+    const checks = new Map(rules.checks
+        .filter((c) => c.kind.type === 'max_regressions')
+        .map((c) => [c.index, metricIndex.get(c.metric)]));
     const shards = new Map();
     let rows = 0;
     const cellOf = (shard, r) => {
@@ -46438,7 +48407,12 @@ async function readAggregates(files, rules) {
         if (shard.meta.get('sums') !== sums || (sums !== 'all' && sums !== 'histograms')) {
             throw new InputError({ file: label, key: 'meta sums' }, `shard ${quote(name)} has the sums ${quote(shard.meta.get('sums') ?? '(none)')}, shard ${quote(names[0])} ${quote(sums ?? '(none)')}`, 'write every shard with the same retrieval-gate sql options');
         }
-        checkShard(name, shard, rules, { label, checks, metrics: metrics.length, resampled: sums === 'all' });
+        checkShard(name, shard, rules, {
+            label,
+            checks,
+            metrics: metrics.length,
+            resampled: sums === 'all'
+        });
     }
     return {
         source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
@@ -46491,7 +48465,13 @@ const COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'st
 function toRow(get, where) {
     const text = (c, empty = true) => {
         const v = get(c);
-        const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
+        const s = v === null || v === undefined
+            ? ''
+            : typeof v === 'string'
+                ? v
+                : typeof v === 'number' || typeof v === 'bigint'
+                    ? String(v)
+                    : undefined;
         if (s === undefined)
             throw new InputError({ ...where, key: c }, `is not text`, HINT);
         if (s.length > MAX_ATTRIBUTE_CHARS)
@@ -46574,7 +48554,10 @@ function mergeCoverage(parts) {
     for (const part of parts) {
         for (const [stat, c] of part) {
             const seen = out.get(stat);
-            out.set(stat, { count: (seen?.count ?? 0) + c.count, example: seen && seen.example !== '' ? seen.example : c.example });
+            out.set(stat, {
+                count: (seen?.count ?? 0) + c.count,
+                example: seen && seen.example !== '' ? seen.example : c.example
+            });
         }
     }
     return out;
@@ -46679,7 +48662,11 @@ function mergeMoments(t, before, shard) {
     const delta = sum / n - t.sum / before;
     const m2Before = t.m2;
     t.m2 = m2Before + m2 + (delta * delta * before * n) / total;
-    t.m3 = t.m3 + m3 + (delta * delta * delta * before * n * (before - n)) / (total * total) + (3 * delta * (before * m2 - n * m2Before)) / total;
+    t.m3 =
+        t.m3 +
+            m3 +
+            (delta * delta * delta * before * n * (before - n)) / (total * total) +
+            (3 * delta * (before * m2 - n * m2Before)) / total;
 }
 function histogramOf(h) {
     if (h === null)
@@ -46768,10 +48755,24 @@ function createAggregateStats(aggregates, rules, options = {}) {
         const groups = complete ? histogramGroups(hist) : null;
         const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
         const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n;
-        const byCounts = law === 'multinomial' ? fewGroups : statistics.method !== 'poisson' && fewGroups && distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES;
+        const byCounts = law === 'multinomial'
+            ? fewGroups
+            : statistics.method !== 'poisson' &&
+                fewGroups &&
+                distinct * HISTOGRAM_SHARE <= n &&
+                distinct <= HISTOGRAM_MAX_VALUES;
         if (byCounts && groups !== null) {
             const out = new Float64Array(B);
-            const job = multinomialJob({ grouped: [groups], columns: [c], strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })), ratio: false, resamples: B, seed: statistics.seed, stream: key, out });
+            const job = multinomialJob({
+                grouped: [groups],
+                columns: [c],
+                strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })),
+                ratio: false,
+                resamples: B,
+                seed: statistics.seed,
+                stream: key,
+                out
+            });
             runner.run([job]);
             return { values: out, law: 'multinomial' };
         }
@@ -46817,8 +48818,21 @@ function createAggregateStats(aggregates, rules, options = {}) {
                     for (let j = 0; j < h.counts[i]; j++)
                         ys.push(v);
                 }));
-                const strata = d.strata.map((s) => ({ value: s.value, start: s.start, size: s.size, queries: s.queries, weight: s.weight, observedShare: s.observedShare }));
-                const design = { k: 1, units: ys.length, values: Float64Array.from(ys), counts: null, strata, unitOfMember: new Int32Array(ys.length)};
+                const strata = d.strata.map((s) => ({
+                    value: s.value,
+                    start: s.start,
+                    size: s.size,
+                    queries: s.queries,
+                    weight: s.weight,
+                    observedShare: s.observedShare
+                }));
+                const design = {
+                    k: 1,
+                    units: ys.length,
+                    values: Float64Array.from(ys),
+                    counts: null,
+                    strata,
+                    unitOfMember: new Int32Array(ys.length)};
                 const r = signFlipPlan(design, { permutations: P, seed: statistics.seed, stream }).finish();
                 pValues[c] = r.pValues[0];
                 exact = true;
@@ -46830,7 +48844,15 @@ function createAggregateStats(aggregates, rules, options = {}) {
             const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4);
             const byCounts = cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES));
             if (byCounts && abs !== null) {
-                const job = signCountJob({ grouped: [abs], columns: [c], observed: Float64Array.of(observed), tol: Float64Array.of(tol), permutations: P, seed: statistics.seed, stream });
+                const job = signCountJob({
+                    grouped: [abs],
+                    columns: [c],
+                    observed: Float64Array.of(observed),
+                    tol: Float64Array.of(tol),
+                    permutations: P,
+                    seed: statistics.seed,
+                    stream
+                });
                 runner.run([job]);
                 let hits = 0;
                 for (let b = 0; b < job.blocks; b++)
@@ -46890,8 +48912,24 @@ function createAggregateStats(aggregates, rules, options = {}) {
         let interval;
         const shape = { units: s.n, clusters: NO_CLUSTERS, strata: s.strata.strata };
         if (method === 'score' || method === 'skew-t') {
-            const moments = s.strata.strata.map((st) => ({ size: st.size, weight: st.weight, m2: st.sums.metrics[col].m2, m3: st.sums.metrics[col].m3 }));
-            const closed = closedFormInterval({ method, shape, moments, estimate: delta, gained, lost, n: s.n, range: rule.range, weighted: statistics.weights !== undefined, confidence });
+            const moments = s.strata.strata.map((st) => ({
+                size: st.size,
+                weight: st.weight,
+                m2: st.sums.metrics[col].m2,
+                m3: st.sums.metrics[col].m3
+            }));
+            const closed = closedFormInterval({
+                method,
+                shape,
+                moments,
+                estimate: delta,
+                gained,
+                lost,
+                n: s.n,
+                range: rule.range,
+                weighted: statistics.weights !== undefined,
+                confidence
+            });
             interval = closed.interval;
             if (closed.df !== null)
                 df = closed.df;
@@ -46927,7 +48965,11 @@ function createAggregateStats(aggregates, rules, options = {}) {
             intervalNote: interval.note,
             unreliable: unreliableInterval(interval.method, shape, interval.ci),
             resampling: method === 'score' || method === 'skew-t' ? null : s.resamples[col].law,
-            randomization: { pValue: s.randomization.pValues[col], permutations: s.randomization.permutations, exact: s.randomization.exact },
+            randomization: {
+                pValue: s.randomization.pValues[col],
+                permutations: s.randomization.permutations,
+                exact: s.randomization.exact
+            },
             tTest,
             se,
             df,
@@ -46947,7 +48989,8 @@ function createAggregateStats(aggregates, rules, options = {}) {
             return c;
         },
         valuesOf(attr, filters) {
-            return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !== undefined);
+            return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !==
+                undefined);
         },
         regressionCount(check, filters) {
             const subset = subsetOf(filters);
@@ -46972,7 +49015,15 @@ function designStrata(subset, rules, label) {
     let start = 0;
     const strata = present.map((s) => {
         const weight = weights ? targetOf.get(s.value) / targetPresent : 1;
-        const stratum = { value: weights ? s.value : null, start, size: s.n, queries: s.n, weight, observedShare: s.n / m, sums: s };
+        const stratum = {
+            value: weights ? s.value : null,
+            start,
+            size: s.n,
+            queries: s.n,
+            weight,
+            observedShare: s.n / m,
+            sums: s
+        };
         start += s.n;
         if (s.n === 1 && m > 1)
             notes.push(`${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`);
@@ -47052,7 +49103,12 @@ function mixOf(by, d, c) {
     const shares = d.strata.map((s) => s.observedShare);
     return {
         by,
-        strata: d.strata.map((s) => ({ value: s.value, queries: s.queries, observed: s.observedShare, target: s.weight })),
+        strata: d.strata.map((s) => ({
+            value: s.value,
+            queries: s.queries,
+            observed: s.observedShare,
+            target: s.weight
+        })),
         observed: {
             baseline: estimateOf(d, (s) => s.sums.metrics[c].sumBaseline, shares),
             candidate: estimateOf(d, (s) => s.sums.metrics[c].sumCandidate, shares),
@@ -47107,7 +49163,15 @@ function refuseNoSums(rules, metric) {
 /** The input's name in messages and docs. */
 const AGGREGATES_INPUT = 'warehouse aggregates';
 /** The input: files given with --aggregates (the action input `aggregates`), the candidate's side (docs/trust.md). */
-const AGGREGATES_SPEC = { role: 'answer', kind: 'given', name: AGGREGATES_INPUT, option: 'aggregates', input: 'aggregates', many: true, required: true };
+const AGGREGATES_SPEC = {
+    role: 'answer',
+    kind: 'given',
+    name: AGGREGATES_INPUT,
+    option: 'aggregates',
+    input: 'aggregates',
+    many: true,
+    required: true
+};
 /** Reads the aggregates files the invocation gives, for these rules. */
 async function loadAggregateInputs(rules, source) {
     refuseRowsOnly(rules);
@@ -47145,27 +49209,59 @@ function runGateOnAggregates(inputs, options = {}) {
     const { rules, aggregates } = inputs;
     refuseRowsOnly(rules);
     const coverage = coverageOf(rules, aggregates);
-    const table = { ids: [], metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])), attrs: new Map(), coverage };
+    const table = {
+        ids: [],
+        metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])),
+        attrs: new Map(),
+        coverage
+    };
     const stats = createAggregateStats(aggregates, rules, options);
     refuseEmptyWhere(rules, stats);
     const base = sideFromRows(aggregates.source, []);
-    const core = { baseline: base, candidate: base, trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }, seeds: { baseline: [base], candidate: [base] } };
+    const core = {
+        baseline: base,
+        candidate: base,
+        trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } },
+        seeds: { baseline: [base], candidate: [base] }
+    };
     const active = CAPABILITIES.flatMap((capability) => {
         const config = capability.config(rules);
         return config === undefined ? [] : [{ capability: capability, config }];
     });
     let engine = stats;
-    const contextOf = (config, e) => ({ rules, config, evidence: undefined, table, stats: e, core, options });
+    const contextOf = (config, e) => ({
+        rules,
+        config,
+        evidence: undefined,
+        table,
+        stats: e,
+        core,
+        options
+    });
     for (const a of active)
         if (a.capability.stats)
             engine = a.capability.stats(engine, contextOf(a.config, engine));
-    const assessed = active.map((a) => ({ ...a, evidence: undefined, assessment: a.capability.assess(contextOf(a.config, engine)) }));
+    const assessed = active.map((a) => ({
+        ...a,
+        evidence: undefined,
+        assessment: a.capability.assess(contextOf(a.config, engine))
+    }));
     const guards = assessed.flatMap((a) => a.assessment.guards);
     const decision = decide(rules, table, engine, guards);
-    const parts = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null };
+    const parts = {
+        comparability: null,
+        pooling: null,
+        zeroHits: { depth: 0, fromRuns: false, slices: [] },
+        twoStage: null,
+        dataset: null
+    };
     for (const a of assessed)
         Object.assign(parts, a.assessment.trust ?? {});
-    const trust = { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
+    const trust = {
+        guards,
+        ...parts,
+        publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability)
+    };
     return {
         rules,
         inputs: { baseline: aggregates.source, candidate: aggregates.source },
@@ -47220,7 +49316,11 @@ function coverageOf(rules, aggregates) {
                 refuse(`missing_value:${side}:${m}`, `${side} values of ${m} are missing`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero');
             refuse(`invalid_value:${side}:${m}`, `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`, 'fix the rows, or the metric in the rules');
         }
-        filled.push({ metric: m, baseline: zero ? count(`filled:baseline:${m}`) : 0, candidate: zero ? count(`filled:candidate:${m}`) : 0 });
+        filled.push({
+            metric: m,
+            baseline: zero ? count(`filled:baseline:${m}`) : 0,
+            candidate: zero ? count(`filled:candidate:${m}`) : 0
+        });
     }
     const paired = count('baseline_rows');
     return {
@@ -47283,13 +49383,23 @@ function toJudgeJsonl(entries, depth) {
         .map((e) => jsonLine({
         query_id: e.queryId,
         depth,
-        documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+        documents: e.documents.map((d) => ({
+            doc_id: d.docId,
+            baseline_rank: d.baselineRank,
+            candidate_rank: d.candidateRank,
+            ...(d.pooledUnjudged ? { pooled_unjudged: true } : {})
+        }))
     }, jsonNumbers))
         .join('');
 }
 
 /** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
-const GIVEN_OPTIONS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'];
+const GIVEN_OPTIONS = [
+    'baseline-manifest',
+    'candidate-manifest',
+    'reference-manifest',
+    'candidate-judge-labels'
+];
 /** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
     command;
@@ -47387,19 +49497,34 @@ async function gateCommand(args, out, terminal) {
     if (!['markdown', 'json', 'text'].includes(format))
         throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate');
     const rules = await readRules(v.rules);
-    const rowsInput = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']), idField: v['id-field'] };
+    const rowsInput = {
+        format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']),
+        idField: v['id-field']
+    };
     if (v.reference !== undefined && rules.reference === undefined) {
         throw new InputError({ file: v.reference }, 'a reference was given, but the rules name none, so no check has a budget to spend against it', 'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out');
     }
-    const source = cliInputSource({ given: v, overrides: { 'reference rows': v.reference }, rulesFile: rules.source.file });
-    const loaded = await loadGateInputs(rules, source, { rowsInput, qrels: v.qrels, givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined) });
+    const source = cliInputSource({
+        given: v,
+        overrides: { 'reference rows': v.reference },
+        rulesFile: rules.source.file
+    });
+    const loaded = await loadGateInputs(rules, source, {
+        rowsInput,
+        qrels: v.qrels,
+        givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined)
+    });
     const result = runGate(loaded, { threads: terminal.threads });
     if (v['to-judge'])
         await writeOutput(v['to-judge'], toJudgeFile(result));
     if (v.regressions)
         await writeOutput(v.regressions, toRegressionsJsonl(result));
     // The reports name an output file only when it was written (otherwise they say which option writes it).
-    const files = { regressions: v.regressions, toJudge: v['to-judge'], html: v.html };
+    const files = {
+        regressions: v.regressions,
+        toJudge: v['to-judge'],
+        html: v.html
+    };
     if (v.html)
         await writeOutput(v.html, toHtmlReport(result, { files }));
     const markdown = toMarkdown(result, { files });
@@ -47408,20 +49533,38 @@ async function gateCommand(args, out, terminal) {
     const json = toJsonReport(result);
     if (v.json)
         await writeOutput(v.json, json);
-    out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown);
+    out(format === 'json'
+        ? json
+        : format === 'text'
+            ? toText(result, { color: terminal.isTTY && !terminal.noColor, files })
+            : markdown);
     return result.decision.verdict === 'pass' ? 0 : 1;
 }
 /** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
 async function aggregatesGate(v, out, terminal) {
     required('gate', v, ['rules']);
-    const rowsOnly = ['baseline', 'candidate', 'qrels', 'regressions', 'to-judge', 'html', 'reference', 'input-format', 'id-field', ...GIVEN_OPTIONS].filter((o) => v[o] !== undefined);
+    const rowsOnly = [
+        'baseline',
+        'candidate',
+        'qrels',
+        'regressions',
+        'to-judge',
+        'html',
+        'reference',
+        'input-format',
+        'id-field',
+        ...GIVEN_OPTIONS
+    ].filter((o) => v[o] !== undefined);
     if (rowsOnly.length > 0)
         throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate');
     const format = v.format ?? (terminal.isTTY ? 'text' : 'markdown');
     if (!['markdown', 'json', 'text'].includes(format))
         throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate');
     const rules = await readRules(v.rules);
-    const source = cliInputSource({ given: v, rulesFile: rules.source.file });
+    const source = cliInputSource({
+        given: v,
+        rulesFile: rules.source.file
+    });
     const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads });
     const markdown = toMarkdown(result, { files: {} });
     if (v.markdown)
@@ -47429,7 +49572,11 @@ async function aggregatesGate(v, out, terminal) {
     const json = toJsonReport(result);
     if (v.json)
         await writeOutput(v.json, json);
-    out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} }) : markdown);
+    out(format === 'json'
+        ? json
+        : format === 'text'
+            ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} })
+            : markdown);
     return result.decision.verdict === 'pass' ? 0 : 1;
 }
 async function sqlCommandLine(args, out) {
@@ -47463,7 +49610,16 @@ async function metricsCommandLine(args, out, err) {
         depth = Number(v.depth);
     }
     const complete = v.complete === true;
-    const notes = await metricsCommand({ qrels: v.qrels, run: v.run, measures: v.measure, perQuery: v['per-query'] === true, format, depth, noRelevant, complete }, out);
+    const notes = await metricsCommand({
+        qrels: v.qrels,
+        run: v.run,
+        measures: v.measure,
+        perQuery: v['per-query'] === true,
+        format,
+        depth,
+        noRelevant,
+        complete
+    }, out);
     for (const w of notes.warnings)
         err(`retrieval-gate: ${w}\n`);
     return 0;
@@ -47491,7 +49647,11 @@ async function explainCommandLine(args, out) {
 async function validateCommandLine(args, out, err) {
     const v = parse('validate', args);
     required('validate', v, ['dataset']);
-    return validateCommand({ dataset: v.dataset, corpus: v.corpus, previous: v.previous }, out, err);
+    return validateCommand({
+        dataset: v.dataset,
+        corpus: v.corpus,
+        previous: v.previous
+    }, out, err);
 }
 
 /**
@@ -47531,7 +49691,11 @@ const stdout = quietOnBrokenPipe(process.stdout, (error) => {
 main(process.argv.slice(2), stdout, (text) => process.stderr.write(text), 
 // NO_COLOR (https://no-color.org): set and not empty means no colour.
 // RG_THREADS: threads for the resampling (1 = none); changes the time, never a byte of the report.
-{ isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '', threads: defaultThreads(process.env.RG_THREADS) }).then((code) => {
+{
+    isTTY: process.stdout.isTTY === true,
+    noColor: (process.env.NO_COLOR ?? '') !== '',
+    threads: defaultThreads(process.env.RG_THREADS)
+}).then((code) => {
     // An output that could not be written (other than a reader closing the pipe) is an error, not the verdict.
     process.exitCode = stdoutFailed ? 3 : code;
 }, (error) => {

@@ -32,7 +32,8 @@ export function actionTables(yamlText) {
     out.push(`| \`${name}\` | ${spec.required ? 'yes' : 'no'} | ${def} | ${cell(spec.description)} |`)
   }
   out.push('', '| Output | What it is |', '| --- | --- |')
-  for (const [name, spec] of Object.entries(action.outputs ?? {})) out.push(`| \`${name}\` | ${cell(spec.description)} |`)
+  for (const [name, spec] of Object.entries(action.outputs ?? {}))
+    out.push(`| \`${name}\` | ${cell(spec.description)} |`)
   return out.join('\n')
 }
 

@@ -41,7 +41,9 @@ export function measure(cmd, args, options = {}) {
   const timeFile = join(dir, 'time.txt')
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint()
-    const child = TIME ? spawn(TIME, ['-f', '%U %S %M', '-o', timeFile, cmd, ...args], { cwd: options.cwd ?? root }) : spawn(cmd, args, { cwd: options.cwd ?? root })
+    const child = TIME
+      ? spawn(TIME, ['-f', '%U %S %M', '-o', timeFile, cmd, ...args], { cwd: options.cwd ?? root })
+      : spawn(cmd, args, { cwd: options.cwd ?? root })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -57,7 +59,8 @@ export function measure(cmd, args, options = {}) {
         peakMiB = maxKb / 1024
       }
       rmSync(dir, { recursive: true, force: true })
-      if (!(options.ok ?? [0, 1]).includes(code)) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`))
+      if (!(options.ok ?? [0, 1]).includes(code))
+        return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`))
       resolve({ code, stdout, stderr, wall, cpu, peakMiB })
     })
   })

@@ -17,7 +17,14 @@ import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { opt, writeLines } from './bench-common.js'
-import { bigFooterTable, chunkPastEndTable, claimedRowsTable, honestTable, nestedSchemaFile, rleRunTable } from './hostile-parquet.js'
+import {
+  bigFooterTable,
+  chunkPastEndTable,
+  claimedRowsTable,
+  honestTable,
+  nestedSchemaFile,
+  rleRunTable
+} from './hostile-parquet.js'
 
 const cli = opt('--cli', undefined)
 if (!cli) throw new Error('--cli path/to/cli.js is required')
@@ -42,7 +49,16 @@ async function writeBig(file, head, fill, bytes, tail = '') {
 }
 
 const f = (name) => join(dir, name)
-const gate = (rules, b, c, extra = []) => ['gate', '--rules', f(rules), '--baseline', b.startsWith('/') ? b : f(b), '--candidate', c.startsWith('/') ? c : f(c), ...extra]
+const gate = (rules, b, c, extra = []) => [
+  'gate',
+  '--rules',
+  f(rules),
+  '--baseline',
+  b.startsWith('/') ? b : f(b),
+  '--candidate',
+  c.startsWith('/') ? c : f(c),
+  ...extra
+]
 
 function slicesRules(values, perSlice) {
   return perSlice
@@ -115,9 +131,22 @@ const CASES = [
     `slices: [seg] with ${n} values (2 queries each)`,
     async () => {
       writeFileSync(f(`slices-${n}.yml`), slicesRules(n, false))
-      await writeLines(f(`slices-b-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`)
-      await writeLines(f(`slices-c-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`)
-      return gate(`slices-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, ['--json', f(`slices-${n}.report.json`), '--markdown', f(`slices-${n}.md`)])
+      await writeLines(
+        f(`slices-b-${n}.jsonl`),
+        2 * n,
+        (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`
+      )
+      await writeLines(
+        f(`slices-c-${n}.jsonl`),
+        2 * n,
+        (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`
+      )
+      return gate(`slices-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, [
+        '--json',
+        f(`slices-${n}.report.json`),
+        '--markdown',
+        f(`slices-${n}.md`)
+      ])
     }
   ]),
   ...[1000, 45000].map((n) => [
@@ -125,9 +154,20 @@ const CASES = [
     `per_slice over ${n} values (2 queries each)`,
     async () => {
       writeFileSync(f(`per-slice-${n}.yml`), slicesRules(n, true))
-      await writeLines(f(`slices-b-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`)
-      await writeLines(f(`slices-c-${n}.jsonl`), 2 * n, (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`)
-      return gate(`per-slice-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, ['--json', f(`per-slice-${n}.report.json`)])
+      await writeLines(
+        f(`slices-b-${n}.jsonl`),
+        2 * n,
+        (i) => `{"query_id":"q${i}","m":${((i * 7) % 10) / 10},"seg":"s${i % n}"}\n`
+      )
+      await writeLines(
+        f(`slices-c-${n}.jsonl`),
+        2 * n,
+        (i) => `{"query_id":"q${i}","m":${((i * 3) % 10) / 10},"seg":"s${i % n}"}\n`
+      )
+      return gate(`per-slice-${n}.yml`, `slices-b-${n}.jsonl`, `slices-c-${n}.jsonl`, [
+        '--json',
+        f(`per-slice-${n}.report.json`)
+      ])
     }
   ]),
   [
@@ -143,16 +183,31 @@ const CASES = [
   // Parquet on the metadata's word (issue 24, item 8): each file is built byte by byte (scripts/hostile-parquet.js)
   ...[
     ['parquet-rle-run', 'Parquet: one run-length run of 2^28 values in a ~250-byte file', () => rleRunTable(2 ** 28)],
-    ['parquet-claimed-rows', 'Parquet: a row group claiming 2^31 rows in a ~200-byte file', () => claimedRowsTable(2 ** 31)],
+    [
+      'parquet-claimed-rows',
+      'Parquet: a row group claiming 2^31 rows in a ~200-byte file',
+      () => claimedRowsTable(2 ** 31)
+    ],
     ['parquet-nested-schema', 'Parquet: 20,000 nested schema groups', () => nestedSchemaFile(20000)],
     ['parquet-footer-16mib', 'Parquet: a 16 MiB footer of empty structs', () => bigFooterTable(16 * 1024 * 1024 - 64)],
-    ['parquet-footer-8mib', 'Parquet: an 8 MiB footer of empty structs (under the size cap)', () => bigFooterTable(8 * 1024 * 1024 - 64)],
-    ['parquet-chunk-past-end', 'Parquet: a column chunk starting past the end of the file (rules: missing: zero)', () => chunkPastEndTable(1000)]
+    [
+      'parquet-footer-8mib',
+      'Parquet: an 8 MiB footer of empty structs (under the size cap)',
+      () => bigFooterTable(8 * 1024 * 1024 - 64)
+    ],
+    [
+      'parquet-chunk-past-end',
+      'Parquet: a column chunk starting past the end of the file (rules: missing: zero)',
+      () => chunkPastEndTable(1000)
+    ]
   ].map(([name, what, build]) => [
     name,
     what,
     async () => {
-      writeFileSync(f('zero.yml'), RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }'))
+      writeFileSync(
+        f('zero.yml'),
+        RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }')
+      )
       writeFileSync(f('honest.parquet'), honestTable(3))
       writeFileSync(f(`${name}.parquet`), build())
       return gate('zero.yml', 'honest.parquet', `${name}.parquet`)
@@ -173,8 +228,13 @@ const CASES = [
 function run(args) {
   const timeFile = join(dir, 'time.txt')
   rmSync(timeFile, { force: true })
-  const inner = ['/usr/bin/time', '-f', '%e %M', '-o', timeFile, process.execPath, cli, ...args].map((a) => `'${a}'`).join(' ')
-  const child = spawn('bash', ['-c', `${limitMb ? `ulimit -v ${Number(limitMb) * 1024}; ` : ''}exec ${inner}`], { cwd: dir, detached: true })
+  const inner = ['/usr/bin/time', '-f', '%e %M', '-o', timeFile, process.execPath, cli, ...args]
+    .map((a) => `'${a}'`)
+    .join(' ')
+  const child = spawn('bash', ['-c', `${limitMb ? `ulimit -v ${Number(limitMb) * 1024}; ` : ''}exec ${inner}`], {
+    cwd: dir,
+    detached: true
+  })
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d.toString().slice(0, 4000)))
   child.stdout.resume()
@@ -190,9 +250,15 @@ function run(args) {
       clearTimeout(timer)
       const wall = (Date.now() - start) / 1000
       let peak = null
-      if (existsSync(timeFile)) peak = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(/\s+/)[1]) / 1024
+      if (existsSync(timeFile))
+        peak = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(/\s+/)[1]) / 1024
       const first = stderr.split('\n').find((l) => l.trim() !== '' && !l.startsWith('Command ')) ?? ''
-      resolve({ code: killed ? `stopped at ${timeout} s` : signal ? `killed (${signal})` : code, wall, peak: Number.isFinite(peak) ? peak : null, first })
+      resolve({
+        code: killed ? `stopped at ${timeout} s` : signal ? `killed (${signal})` : code,
+        wall,
+        peak: Number.isFinite(peak) ? peak : null,
+        first
+      })
     })
   })
 }
@@ -206,5 +272,7 @@ for (const [name, what, setup] of CASES) {
     .replaceAll(dir + '/', '')
     .replaceAll('|', '\\|')
     .slice(0, 140)
-  process.stdout.write(`| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |\n`)
+  process.stdout.write(
+    `| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |\n`
+  )
 }

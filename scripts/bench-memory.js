@@ -36,7 +36,11 @@ async function makeRun() {
       const k = i % 1000
       return `query-${String(q).padStart(6, '0')} Q0 document-${String(Math.floor(r() * 1e7)).padStart(8, '0')}-${k} ${k + 1} ${(1000 - k + r()).toFixed(6)} bench-memory-run\n`
     })
-    await writeLines(qrels, queries * 10, (i) => `query-${String(Math.floor(i / 10)).padStart(6, '0')} 0 document-x-${i % 10} ${i % 3}\n`)
+    await writeLines(
+      qrels,
+      queries * 10,
+      (i) => `query-${String(Math.floor(i / 10)).padStart(6, '0')} 0 document-x-${i % 10} ${i % 3}\n`
+    )
   }
   return { run, qrels }
 }
@@ -47,7 +51,12 @@ async function makeRows(name, seed) {
   if (!existsSync(file)) {
     const r = rng(seed)
     const trace = JSON.stringify({ steps: Array.from({ length: 60 }, (_, i) => ({ step: i, tokens: 'x'.repeat(60) })) })
-    await writeLines(file, queries, (i) => `{"query_id":"q${i}","recall@10":${r().toFixed(4)},"latency_ms":${(20 + 40 * r()).toFixed(1)},"segment":"${i % 3 ? 'established' : 'new'}","debug":${trace}}\n`)
+    await writeLines(
+      file,
+      queries,
+      (i) =>
+        `{"query_id":"q${i}","recall@10":${r().toFixed(4)},"latency_ms":${(20 + 40 * r()).toFixed(1)},"segment":"${i % 3 ? 'established' : 'new'}","debug":${trace}}\n`
+    )
   }
   return file
 }
@@ -123,7 +132,11 @@ function cliPath() {
   if (given) return given
   const out = join(root, 'node_modules/.cache/rg-bench-build')
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root, stdio: 'pipe' })
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
+      { cwd: root, stdio: 'pipe' }
+    )
   } catch {
     // emitted anyway
   }
@@ -132,15 +145,26 @@ function cliPath() {
 
 function measure(label, cli, args, inputs) {
   const start = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))', cli, ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 28
-  })
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))',
+      cli,
+      ...args
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28
+    }
+  )
   const secs = Number(process.hrtime.bigint() - start) / 1e9
   const rss = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1]) / 1024
   const bytes = inputs.reduce((s, f) => s + statSync(f).size, 0)
-  console.log(`${label}: exit ${r.status}, inputs ${(bytes / 2 ** 30).toFixed(2)} GiB, ${secs.toFixed(1)} s, peak RSS ${rss.toFixed(0)} MB`)
+  console.log(
+    `${label}: exit ${r.status}, inputs ${(bytes / 2 ** 30).toFixed(2)} GiB, ${secs.toFixed(1)} s, peak RSS ${rss.toFixed(0)} MB`
+  )
   if (r.status !== 0 && r.status !== 1) console.log(r.stderr.slice(0, 1000))
 }
 
@@ -148,7 +172,12 @@ const cli = cliPath()
 console.log(`CLI: ${cli}; Node ${process.version}`)
 measure('baseline: --version', cli, ['--version'], [])
 const { run, qrels } = await makeRun()
-measure('metrics on a TREC run', cli, ['metrics', '--qrels', qrels, '--run', run, '-m', 'nDCG@10', '-m', 'R@100'], [run, qrels])
+measure(
+  'metrics on a TREC run',
+  cli,
+  ['metrics', '--qrels', qrels, '--run', run, '-m', 'nDCG@10', '-m', 'R@100'],
+  [run, qrels]
+)
 const b = await makeRows('baseline', 2)
 const c = await makeRows('candidate', 3)
 const rules = join(data, 'mem-rules.yml')
@@ -156,9 +185,24 @@ writeFileSync(
   rules,
   'version: 1\nmetrics:\n  recall@10: { better: higher, range: [0, 1] }\n  latency_ms: { better: lower, unit: ms }\nslices: [segment]\nstatistics: { resamples: 2000 }\nchecks:\n  - { name: recall, metric: recall@10, non_inferior: { margin: 0.01 } }\n  - { name: latency, metric: latency_ms, non_inferior: { margin: "10%" } }\n'
 )
-measure('gate on per-query rows (JSON Lines)', cli, ['gate', '--rules', rules, '--baseline', b, '--candidate', c, '--json', join(data, 'mem-report.json')], [b, c])
+measure(
+  'gate on per-query rows (JSON Lines)',
+  cli,
+  ['gate', '--rules', rules, '--baseline', b, '--candidate', c, '--json', join(data, 'mem-report.json')],
+  [b, c]
+)
 const pb = makeParquetRows('baseline', 2)
 const pc = makeParquetRows('candidate', 3)
-measure('gate on per-query rows (Parquet)', cli, ['gate', '--rules', rules, '--baseline', pb, '--candidate', pc, '--json', join(data, 'mem-report-parquet.json')], [pb, pc])
+measure(
+  'gate on per-query rows (Parquet)',
+  cli,
+  ['gate', '--rules', rules, '--baseline', pb, '--candidate', pc, '--json', join(data, 'mem-report-parquet.json')],
+  [pb, pc]
+)
 const prun = makeParquetRun()
-measure('metrics on a Parquet run table', cli, ['metrics', '--qrels', qrels, '--run', prun, '-m', 'nDCG@10', '-m', 'R@100'], [prun, qrels])
+measure(
+  'metrics on a Parquet run table',
+  cli,
+  ['metrics', '--qrels', qrels, '--run', prun, '-m', 'nDCG@10', '-m', 'R@100'],
+  [prun, qrels]
+)

@@ -87,7 +87,14 @@ const size = (statSync(runFile).size / 2 ** 20).toFixed(0)
 console.log(`run ${runFile} (${QUERIES} queries x ${DOCS} docs, ${size} MiB), qrels ${qrelsFile}`)
 
 const measures = ['AP', 'RR', 'P@10', 'R@10', 'R@100', 'nDCG@10']
-const trecNames = { map: 'AP', recip_rank: 'RR', P_10: 'P@10', recall_10: 'R@10', recall_100: 'R@100', ndcg_cut_10: 'nDCG@10' }
+const trecNames = {
+  map: 'AP',
+  recip_rank: 'RR',
+  P_10: 'P@10',
+  recall_10: 'R@10',
+  recall_100: 'R@100',
+  ndcg_cut_10: 'nDCG@10'
+}
 const metricArgs = ['--qrels', qrelsFile, '--run', runFile, '-c', ...measures.flatMap((m) => ['-m', m])]
 
 let ourCmd
@@ -114,7 +121,21 @@ if (!existsSync(TREC_EVAL)) {
   process.stdout.write(ours.out)
   process.exit(0)
 }
-const te = await best(TREC_EVAL, ['-c', '-m', 'map', '-m', 'recip_rank', '-m', 'P.10', '-m', 'recall.10,100', '-m', 'ndcg_cut.10', qrelsFile, runFile])
+const te = await best(TREC_EVAL, [
+  '-c',
+  '-m',
+  'map',
+  '-m',
+  'recip_rank',
+  '-m',
+  'P.10',
+  '-m',
+  'recall.10,100',
+  '-m',
+  'ndcg_cut.10',
+  qrelsFile,
+  runFile
+])
 console.log(`trec_eval:              ${te.wall.toFixed(2)} s wall, ${te.peakMiB.toFixed(0)} MiB peak RSS`)
 console.log(`ratio: ${(ours.wall / te.wall).toFixed(2)}x time, ${(ours.peakMiB / te.peakMiB).toFixed(2)}x memory`)
 

@@ -97,7 +97,10 @@ async function dataset(n, slices) {
       `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1${INTERVAL ? `, interval: ${INTERVAL}` : ''} }`,
       ...(withSlices ? ['slices: [bucket]'] : []),
       'checks:',
-      ...METRICS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`)
+      ...METRICS.map(
+        (m) =>
+          `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`
+      )
     ].join('\n') + '\n'
   writeFileSync(join(dir, 'rules.yml'), rules(false))
   writeFileSync(join(dir, 'rules-slices.yml'), rules(true))
@@ -129,7 +132,9 @@ async function continuousDataset(n) {
       const judged = 1 + Math.floor(skillOf() * 12)
       // Ten retrieved documents graded 0..3 (better with skill), and the ideal ranking of the judged ones.
       const grades = Array.from({ length: 10 }, () => Math.min(3, Math.floor(r() * 4 * (skill + shift + 0.2))))
-      const ideal = [...grades, ...Array.from({ length: judged }, () => 1 + Math.floor(skillOf() * 3))].sort((a, b) => b - a).slice(0, 10)
+      const ideal = [...grades, ...Array.from({ length: judged }, () => 1 + Math.floor(skillOf() * 3))]
+        .sort((a, b) => b - a)
+        .slice(0, 10)
       const normal = Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())
       return (
         JSON.stringify({
@@ -156,7 +161,10 @@ async function continuousDataset(n) {
         '  ndcg@10: { better: higher, range: [0, 1] }',
         `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: percentile${method === 'auto' ? '' : `, method: ${method}`} }`,
         'checks:',
-        ...CONTINUOUS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_us' ? '"10%"' : 0.01} } }`)
+        ...CONTINUOUS.map(
+          (m) =>
+            `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_us' ? '"10%"' : 0.01} } }`
+        )
       ].join('\n') + '\n'
     )
   writeFileSync(join(dir, 'scipy_bootstrap.py'), scipyBootstrapScript(CONTINUOUS, RESAMPLES))
@@ -180,13 +188,32 @@ async function timed(cmd, args, options = {}) {
     if (r.peakMiB !== null) peaks.push(r.peakMiB)
     if (r.cpu !== null) cpus.push(r.cpu)
   }
-  return { wall: median(walls), min: Math.min(...walls), max: Math.max(...walls), peak: peaks.length ? median(peaks) : null, cpu: cpus.length ? median(cpus) : null }
+  return {
+    wall: median(walls),
+    min: Math.min(...walls),
+    max: Math.max(...walls),
+    peak: peaks.length ? median(peaks) : null,
+    cpu: cpus.length ? median(cpus) : null
+  }
 }
 
 async function gate(dir, rulesFile) {
   const json = join(dir, `report-${rulesFile}.json`)
   const md = join(dir, `report-${rulesFile}.md`)
-  const t = await timed(process.execPath, [CLI, 'gate', '--rules', join(dir, rulesFile), '--baseline', join(dir, 'baseline.jsonl'), '--candidate', join(dir, 'candidate.jsonl'), '--json', json, '--markdown', md])
+  const t = await timed(process.execPath, [
+    CLI,
+    'gate',
+    '--rules',
+    join(dir, rulesFile),
+    '--baseline',
+    join(dir, 'baseline.jsonl'),
+    '--candidate',
+    join(dir, 'candidate.jsonl'),
+    '--json',
+    json,
+    '--markdown',
+    md
+  ])
   return { ...t, jsonMiB: statSync(json).size / 2 ** 20, mdKiB: statSync(md).size / 1024 }
 }
 
@@ -195,7 +222,9 @@ const cpu = (t) => (t.cpu === null ? 'n/a' : t.cpu.toFixed(2))
 const mib = (x) => (x === null ? 'n/a' : x.toFixed(0))
 
 if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first (or pass --cli)`)
-console.log(`retrieval-gate ${CLI} on node ${process.version}; ${METRICS.length} metrics x ${RESAMPLES} resamples; median of ${RUNS} runs (min-max), whole process`)
+console.log(
+  `retrieval-gate ${CLI} on node ${process.version}; ${METRICS.length} metrics x ${RESAMPLES} resamples; median of ${RUNS} runs (min-max), whole process`
+)
 console.log(
   `machine: ${cpus().length} cores, load average ${loadavg()
     .map((x) => x.toFixed(1))
@@ -206,23 +235,34 @@ const scipyMissing = await measure(PYTHON, ['-c', 'import scipy'], { ok: [0] }).
   () => null,
   (error) => error.message.split('\n').pop()
 )
-if (scipyMissing !== null) console.log(`scipy not run: ${PYTHON} -c 'import scipy' failed (${scipyMissing}); set PYTHON to a python3 with scipy`)
+if (scipyMissing !== null)
+  console.log(`scipy not run: ${PYTHON} -c 'import scipy' failed (${scipyMissing}); set PYTHON to a python3 with scipy`)
 if (ROWS.length > 0) {
   console.log('')
-  console.log('| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
+  console.log(
+    '| queries | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |'
+  )
   console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
 }
 for (const n of ROWS) {
   const dir = await dataset(n, 1)
   const g = await gate(dir, 'rules.yml')
   let s = null
-  if (n <= SCIPY_MAX && scipyMissing === null) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')], { ok: [0] })
+  if (n <= SCIPY_MAX && scipyMissing === null)
+    s = await timed(
+      PYTHON,
+      [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')],
+      { ok: [0] }
+    )
   console.log(
     `| ${n} | ${fmt(g)} | ${cpu(g)} | ${mib(g.peak)} | ${g.jsonMiB.toFixed(2)} | ${g.mdKiB.toFixed(0)} | ${s ? fmt(s) : scipyMissing === null ? 'not run' : 'no scipy'} | ${s ? cpu(s) : ''} | ${s ? mib(s.peak) : ''} | ${s ? (g.wall / s.wall).toFixed(3) : ''} |`
   )
 }
 if (SLICES.length > 0) console.log('')
-if (SLICES.length > 0) console.log('| queries | slice values | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | without slices: wall s | CPU s | peak MiB | slices add: wall s | CPU s | MiB |')
+if (SLICES.length > 0)
+  console.log(
+    '| queries | slice values | gate wall s | gate CPU s | gate peak MiB | JSON MiB | Markdown KiB | without slices: wall s | CPU s | peak MiB | slices add: wall s | CPU s | MiB |'
+  )
 if (SLICES.length > 0) console.log('| -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: | -: |')
 for (const s of SLICES) {
   const n = Math.max(7000, s)
@@ -245,7 +285,11 @@ async function otherFormat(dir, side, format) {
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l))
   const columns = ['query_id', ...METRICS, 'bucket']
-  if (format === 'csv') writeFileSync(file, [columns.join(','), ...records.map((r) => columns.map((c) => r[c]).join(','))].join('\n') + '\n')
+  if (format === 'csv')
+    writeFileSync(
+      file,
+      [columns.join(','), ...records.map((r) => columns.map((c) => r[c]).join(','))].join('\n') + '\n'
+    )
   else {
     const { parquetWriteBuffer } = await import('hyparquet-writer')
     const columnData = [
@@ -267,14 +311,31 @@ if (FORMATS.length > 0) {
   }
   const reference = decisions(join(dir, 'report-rules.yml.json'))
   console.log('')
-  console.log(`| ${n} queries as | gate wall s | gate CPU s | gate peak MiB | input MiB per side | same checks and comparisons as JSON Lines |`)
+  console.log(
+    `| ${n} queries as | gate wall s | gate CPU s | gate peak MiB | input MiB per side | same checks and comparisons as JSON Lines |`
+  )
   console.log('| - | -: | -: | -: | -: | - |')
   for (const format of FORMATS) {
     const b = await otherFormat(dir, 'baseline', format)
     const c = await otherFormat(dir, 'candidate', format)
     const json = join(dir, `report-${format}.json`)
-    const t = await timed(process.execPath, [CLI, 'gate', '--rules', join(dir, 'rules.yml'), '--baseline', b, '--candidate', c, '--json', json, '--markdown', join(dir, `report-${format}.md`)])
-    console.log(`| ${format} | ${fmt(t)} | ${cpu(t)} | ${mib(t.peak)} | ${(statSync(b).size / 2 ** 20).toFixed(0)} | ${decisions(json) === reference ? 'yes' : 'NO'} |`)
+    const t = await timed(process.execPath, [
+      CLI,
+      'gate',
+      '--rules',
+      join(dir, 'rules.yml'),
+      '--baseline',
+      b,
+      '--candidate',
+      c,
+      '--json',
+      json,
+      '--markdown',
+      join(dir, `report-${format}.md`)
+    ])
+    console.log(
+      `| ${format} | ${fmt(t)} | ${cpu(t)} | ${mib(t.peak)} | ${(statSync(b).size / 2 ** 20).toFixed(0)} | ${decisions(json) === reference ? 'yes' : 'NO'} |`
+    )
   }
 }
 
@@ -282,12 +343,19 @@ if (CONTINUOUS_ROWS.length > 0) {
   console.log('')
   console.log(`Continuous-valued metrics (${CONTINUOUS.join(', ')}: about one distinct difference per query)`)
   console.log('')
-  console.log('| queries | statistics.method | gate wall s | gate CPU s | gate peak MiB | JSON MiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |')
+  console.log(
+    '| queries | statistics.method | gate wall s | gate CPU s | gate peak MiB | JSON MiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |'
+  )
   console.log('| -: | - | -: | -: | -: | -: | -: | -: | -: | -: |')
   for (const n of CONTINUOUS_ROWS) {
     const dir = await continuousDataset(n)
     let s = null
-    if (n <= SCIPY_MAX && scipyMissing === null) s = await timed(PYTHON, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')], { ok: [0] })
+    if (n <= SCIPY_MAX && scipyMissing === null)
+      s = await timed(
+        PYTHON,
+        [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')],
+        { ok: [0] }
+      )
     for (const method of METHODS) {
       const g = await gate(dir, method === 'auto' ? 'rules.yml' : `rules-${method}.yml`)
       const ratio = s ? (g.wall / s.wall).toFixed(3) : ''
@@ -308,9 +376,14 @@ if (AGAINST !== '') {
   console.log('')
   console.log(`This CLI against ${AGAINST}, interleaved, median of ${RUNS} runs each`)
   console.log('')
-  console.log('| data | queries | this wall s | this CPU s | this peak MiB | other wall s | other CPU s | other peak MiB | this / other (CPU) |')
+  console.log(
+    '| data | queries | this wall s | this CPU s | this peak MiB | other wall s | other CPU s | other peak MiB | this / other (CPU) |'
+  )
   console.log('| - | -: | -: | -: | -: | -: | -: | -: | -: |')
-  const pairs = [...ROWS.map((n) => ['grid', n]), ...CONTINUOUS_ROWS.filter((n) => n <= 100000).map((n) => ['continuous', n])]
+  const pairs = [
+    ...ROWS.map((n) => ['grid', n]),
+    ...CONTINUOUS_ROWS.filter((n) => n <= 100000).map((n) => ['continuous', n])
+  ]
   for (const [kind, n] of pairs) {
     const dir = kind === 'grid' ? await dataset(n, 1) : await continuousDataset(n)
     const args = (cli) => [

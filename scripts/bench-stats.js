@@ -61,7 +61,10 @@ function generate() {
     // (the default interval, auto, draws no bootstrap at all).
     `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: percentile }`,
     'checks:',
-    ...METRICS.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`)
+    ...METRICS.map(
+      (m) =>
+        `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: ${m === 'latency_ms' ? '"10%"' : 0.01} } }`
+    )
   ]
   writeFileSync(join(dir, 'rules.yml'), rules.join('\n') + '\n')
   writeFileSync(join(dir, 'scipy_bootstrap.py'), scipyBootstrapScript(METRICS, RESAMPLES))
@@ -69,15 +72,36 @@ function generate() {
 
 const best = (cmd, args) => bestOf(cmd, args, RUNS).then((r) => ({ ...r, seconds: r.wall }))
 
-if (!existsSync(join(dir, 'rules.yml')) || !readFileSync(join(dir, 'rules.yml'), 'utf8').includes('interval: percentile')) generate()
+if (
+  !existsSync(join(dir, 'rules.yml')) ||
+  !readFileSync(join(dir, 'rules.yml'), 'utf8').includes('interval: percentile')
+)
+  generate()
 if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
 const report = join(dir, 'report.json')
-const gate = await best(process.execPath, [CLI, 'gate', '--rules', join(dir, 'rules.yml'), '--baseline', join(dir, 'baseline.jsonl'), '--candidate', join(dir, 'candidate.jsonl'), '--json', report])
+const gate = await best(process.execPath, [
+  CLI,
+  'gate',
+  '--rules',
+  join(dir, 'rules.yml'),
+  '--baseline',
+  join(dir, 'baseline.jsonl'),
+  '--candidate',
+  join(dir, 'candidate.jsonl'),
+  '--json',
+  report
+])
 const python = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
-const scipy = await best(python, [join(dir, 'scipy_bootstrap.py'), join(dir, 'baseline.jsonl'), join(dir, 'candidate.jsonl')])
+const scipy = await best(python, [
+  join(dir, 'scipy_bootstrap.py'),
+  join(dir, 'baseline.jsonl'),
+  join(dir, 'candidate.jsonl')
+])
 const ours = JSON.parse(readFileSync(report, 'utf8')).comparisons
 const theirs = JSON.parse(scipy.stdout)
-console.log(`${QUERIES} queries x ${METRICS.length} metrics x ${RESAMPLES} resamples, best of ${RUNS} (wall clock, whole process)`)
+console.log(
+  `${QUERIES} queries x ${METRICS.length} metrics x ${RESAMPLES} resamples, best of ${RUNS} (wall clock, whole process)`
+)
 console.log('')
 console.log('| metric | gate 95% CI | scipy 95% CI |')
 console.log('| - | - | - |')

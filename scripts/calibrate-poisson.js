@@ -24,7 +24,11 @@ const quick = argv.includes('--quick')
 const SIMS = opt('--simulations', quick ? 200 : 1000)
 const RESAMPLES = opt('--resamples', quick ? 500 : 1000)
 const out = join(root, 'build', 'calibrate')
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.json')], { stdio: 'inherit' })
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.json')],
+  { stdio: 'inherit' }
+)
 const { runPoissonCell } = await import(pathToFileURL(join(out, 'bench/calibration/poisson.js')).href)
 const { MARGIN } = await import(pathToFileURL(join(out, 'bench/calibration/poisson-cells.js')).href)
 
@@ -41,7 +45,9 @@ const cells = [
   { kind: 'continuous', queries: 200, clusterSize: 10 },
   { kind: 'continuous', queries: 1000, clusterSize: 10 }
 ]
-console.log(`Poisson bootstrap: ${SIMS} simulations per row, ${RESAMPLES} resamples each, nominal 95% two-sided; true difference = -margin = ${-MARGIN}`)
+console.log(
+  `Poisson bootstrap: ${SIMS} simulations per row, ${RESAMPLES} resamples each, nominal 95% two-sided; true difference = -margin = ${-MARGIN}`
+)
 console.log('')
 console.log('| metric | queries | clusters | method | coverage | false pass | within targets |')
 console.log('| - | - | - | - | - | - | - |')
@@ -51,8 +57,12 @@ for (const cell of cells) {
     const ok = r.coverage >= 0.93 && r.coverage <= 0.97 && r.falsePass <= 0.035
     const verdict = ok ? 'yes' : cell.queries >= 200 ? '**no**' : 'no (small n)'
     const clusters = cell.clusterSize > 1 ? `${cell.queries / cell.clusterSize} of ${cell.clusterSize}` : '-'
-    console.log(`| ${cell.kind} | ${cell.queries} | ${clusters} | ${r.method} | ${r.coverage.toFixed(3)} | ${r.falsePass.toFixed(3)} | ${verdict} |`)
+    console.log(
+      `| ${cell.kind} | ${cell.queries} | ${clusters} | ${r.method} | ${r.coverage.toFixed(3)} | ${r.falsePass.toFixed(3)} | ${verdict} |`
+    )
   }
 }
 console.log('')
-console.log(`Monte Carlo standard error: coverage ±${Math.sqrt((0.95 * 0.05) / SIMS).toFixed(3)}, false pass ±${Math.sqrt((0.025 * 0.975) / SIMS).toFixed(3)}; ${((Date.now() - t0) / 1000).toFixed(0)} s.`)
+console.log(
+  `Monte Carlo standard error: coverage ±${Math.sqrt((0.95 * 0.05) / SIMS).toFixed(3)}, false pass ±${Math.sqrt((0.025 * 0.975) / SIMS).toFixed(3)}; ${((Date.now() - t0) / 1000).toFixed(0)} s.`
+)

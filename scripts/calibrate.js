@@ -28,11 +28,19 @@ const SIMS = Number(opt('--simulations', 1000))
 const RESAMPLES = Number(opt('--resamples', 1000))
 const only = opt('--only', undefined)
 const out = join(root, 'build', 'calibrate')
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.json')], { stdio: 'inherit' })
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.json')],
+  { stdio: 'inherit' }
+)
 const { runStudy, tables } = await import(pathToFileURL(join(out, 'bench/calibration/study.js')).href)
 
 const t0 = Date.now()
-const rows = runStudy({ simulations: SIMS, resamples: RESAMPLES, only: only === undefined ? undefined : (name) => name.includes(only) })
+const rows = runStudy({
+  simulations: SIMS,
+  resamples: RESAMPLES,
+  only: only === undefined ? undefined : (name) => name.includes(only)
+})
 const seconds = ((Date.now() - t0) / 1000).toFixed(0)
 const body = [
   `\`npm run calibrate\`: ${SIMS} simulations per design, ${RESAMPLES} resamples per bootstrap, nominal 95% two-sided (one-sided 0.025 at the margin); ${seconds} s on this machine. In brackets: Wilson 95% intervals of each rate. **Bold**: the gate's own method (statistics.interval auto).`,

@@ -23,5 +23,7 @@ const r = spawnSync(
   { stdio: ['ignore', 'inherit', 'inherit'] }
 )
 const words = { 0: 'pass (exit 0)', 1: 'fail (exit 1): a rule was not met', 2: 'unusable input (exit 2)' }
-console.log(`\nverdict: ${words[r.status] ?? `exit ${r.status}`}; reports written to examples/report.md, examples/report.json and examples/report.html`)
+console.log(
+  `\nverdict: ${words[r.status] ?? `exit ${r.status}`}; reports written to examples/report.md, examples/report.json and examples/report.html`
+)
 process.exit(r.status === 0 || r.status === 1 ? 0 : (r.status ?? 1))

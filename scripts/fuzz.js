@@ -34,9 +34,20 @@ const enc = (s) => Buffer.from(s, 'utf8')
 
 /** Valid inputs of every format: the fuzzer mutates these. */
 export const SEEDS = {
-  rowsJsonl: ['{"query_id":"q1","m":0.5,"n":1,"seg":"a"}\n{"query_id":"q2","m":0.25,"n":0,"seg":"b"}\n', '{"query_id":"01","m":1e-3,"n":null}\r\n{"query_id":"caf\u00e9","m":0,"n":1,"__proto__":{"x":1}}\r\n'],
-  rowsCsv: ['query_id,m,n,seg\nq1,0.5,1,a\n"q,2",0.25,0,"b\nc"\n', '\ufeffseg,query_id,m,n\r\n"say ""hi""",q1,1e-3,\r\nz,q2,0,1\r\n'],
-  qrels: ['q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n', '# comment\nq1\t0\td1\t3\r\nq2 0 d9 -1\n', 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td 3\t2\n', '{"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}}\n'],
+  rowsJsonl: [
+    '{"query_id":"q1","m":0.5,"n":1,"seg":"a"}\n{"query_id":"q2","m":0.25,"n":0,"seg":"b"}\n',
+    '{"query_id":"01","m":1e-3,"n":null}\r\n{"query_id":"caf\u00e9","m":0,"n":1,"__proto__":{"x":1}}\r\n'
+  ],
+  rowsCsv: [
+    'query_id,m,n,seg\nq1,0.5,1,a\n"q,2",0.25,0,"b\nc"\n',
+    '\ufeffseg,query_id,m,n\r\n"say ""hi""",q1,1e-3,\r\nz,q2,0,1\r\n'
+  ],
+  qrels: [
+    'q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n',
+    '# comment\nq1\t0\td1\t3\r\nq2 0 d9 -1\n',
+    'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td 3\t2\n',
+    '{"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}}\n'
+  ],
   run: [
     'q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq2 Q0 d3 1 0.25 t\n',
     '{"query_id":"q1","lat":3,"seg":"a","results":[{"doc_id":"d1","score":2},{"doc_id":"d2","score":1}]}\n{"query_id":"q2","doc_id":"d3","score":0.5}\n',
@@ -128,13 +139,37 @@ const TOKENS = [
   '\u0000',
   '\x7f'
 ].map(enc)
-const BYTES = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xe2, 0x82])]
+const BYTES = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc3]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+  Buffer.from([0xc0, 0xaf]),
+  Buffer.from([0xe2, 0x82])
+]
 
 const mutationArb = fc.oneof(
-  fc.record({ kind: fc.constant('flip'), at: fc.double({ min: 0, max: 1, noNaN: true }), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant('insert'), at: fc.double({ min: 0, max: 1, noNaN: true }), token: fc.constantFrom(...TOKENS, ...BYTES) }),
-  fc.record({ kind: fc.constant('delete'), at: fc.double({ min: 0, max: 1, noNaN: true }), len: fc.integer({ min: 1, max: 24 }) }),
-  fc.record({ kind: fc.constant('dup'), at: fc.double({ min: 0, max: 1, noNaN: true }), len: fc.integer({ min: 1, max: 80 }), times: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({
+    kind: fc.constant('flip'),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    byte: fc.integer({ min: 0, max: 255 })
+  }),
+  fc.record({
+    kind: fc.constant('insert'),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    token: fc.constantFrom(...TOKENS, ...BYTES)
+  }),
+  fc.record({
+    kind: fc.constant('delete'),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    len: fc.integer({ min: 1, max: 24 })
+  }),
+  fc.record({
+    kind: fc.constant('dup'),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    len: fc.integer({ min: 1, max: 80 }),
+    times: fc.integer({ min: 1, max: 4 })
+  }),
   fc.record({ kind: fc.constant('truncate'), at: fc.double({ min: 0, max: 1, noNaN: true }) })
 )
 
@@ -147,7 +182,12 @@ function mutate(seed, mutations) {
       b[Math.min(i, b.length - 1)] = m.byte
     } else if (m.kind === 'insert') b = Buffer.concat([b.subarray(0, i), m.token, b.subarray(i)])
     else if (m.kind === 'delete') b = Buffer.concat([b.subarray(0, i), b.subarray(i + m.len)])
-    else if (m.kind === 'dup') b = Buffer.concat([b.subarray(0, i + m.len), ...Array(m.times).fill(b.subarray(i, i + m.len)), b.subarray(i + m.len)])
+    else if (m.kind === 'dup')
+      b = Buffer.concat([
+        b.subarray(0, i + m.len),
+        ...Array(m.times).fill(b.subarray(i, i + m.len)),
+        b.subarray(i + m.len)
+      ])
     else if (m.kind === 'truncate') b = b.subarray(0, i)
   }
   return b
@@ -155,7 +195,9 @@ function mutate(seed, mutations) {
 
 /** Inputs for one format: mutated seeds (mostly), raw bytes and random text. */
 export function inputArb(seeds) {
-  const mutated = fc.tuple(fc.constantFrom(...seeds.map(enc)), fc.array(mutationArb, { minLength: 1, maxLength: 10 })).map(([s, ms]) => mutate(s, ms))
+  const mutated = fc
+    .tuple(fc.constantFrom(...seeds.map(enc)), fc.array(mutationArb, { minLength: 1, maxLength: 10 }))
+    .map(([s, ms]) => mutate(s, ms))
   const raw = fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a))
   const text = fc.string({ unit: 'binary', maxLength: 200 }).map(enc)
   return fc.oneof({ weight: 8, arbitrary: mutated }, { weight: 1, arbitrary: raw }, { weight: 1, arbitrary: text })
@@ -186,13 +228,24 @@ export function makeTargets(api) {
   return [
     { name: 'rows-jsonl', ext: 'jsonl', seeds: SEEDS.rowsJsonl, run: (file) => api.readRows(file, { metricFields }) },
     { name: 'rows-csv', ext: 'csv', seeds: SEEDS.rowsCsv, run: (file) => api.readRows(file, { metricFields }) },
-    { name: 'rows-parquet', ext: 'parquet', seeds: PARQUET_SEEDS, run: (file) => api.readRows(file, { metricFields, keepAttributes: new Set(['seg']) }) },
+    {
+      name: 'rows-parquet',
+      ext: 'parquet',
+      seeds: PARQUET_SEEDS,
+      run: (file) => api.readRows(file, { metricFields, keepAttributes: new Set(['seg']) })
+    },
     { name: 'qrels', ext: 'txt', seeds: SEEDS.qrels, run: (file) => api.readQrels(file) },
     {
       name: 'run',
       ext: 'txt',
       seeds: SEEDS.run,
-      run: async (file) => api.computeRunRows({ runFile: file, qrels: await judgments(dirname(file)), measures: ['P@2', 'nDCG@10', 'AP', 'RR', 'R@5'], noRelevant: 'zero' })
+      run: async (file) =>
+        api.computeRunRows({
+          runFile: file,
+          qrels: await judgments(dirname(file)),
+          measures: ['P@2', 'nDCG@10', 'AP', 'RR', 'R@5'],
+          noRelevant: 'zero'
+        })
     },
     { name: 'rules', ext: 'yml', seeds: SEEDS.rules, run: (file) => api.readRules(file) },
     {
@@ -219,7 +272,11 @@ export function makeTargets(api) {
  * Runs one target for `runs` inputs. Returns the findings (shrunk inputs with their error). `onInput`
  * is told the file before each read (the worker's watchdog uses it).
  */
-export async function fuzzTarget(api, target, { runs, seed, slowMs = 2000, dir = mkdtempSync(join(tmpdir(), 'rg-fuzz-')), onInput } = {}) {
+export async function fuzzTarget(
+  api,
+  target,
+  { runs, seed, slowMs = 2000, dir = mkdtempSync(join(tmpdir(), 'rg-fuzz-')), onInput } = {}
+) {
   const file = join(dir, `input.${target.ext}`)
   const findings = []
   // A library printing a process warning (e.g. yaml on a collection key) is noise on the user's terminal.
@@ -235,11 +292,13 @@ export async function fuzzTarget(api, target, { runs, seed, slowMs = 2000, dir =
         await target.run(file)
       } catch (error) {
         if (!(error instanceof api.InputError)) throw error
-        if (/\n\s+at /.test(error.message)) throw new Error(`an InputError message holds a stack trace: ${error.message}`, { cause: error })
+        if (/\n\s+at /.test(error.message))
+          throw new Error(`an InputError message holds a stack trace: ${error.message}`, { cause: error })
       }
       const ms = performance.now() - start
       if (ms > slowMs) throw new Error(`took ${ms.toFixed(0)} ms (limit ${slowMs})`)
-      if ({}.polluted !== undefined || Object.keys(Object.prototype).length > 0) throw new Error('Object.prototype was polluted')
+      if ({}.polluted !== undefined || Object.keys(Object.prototype).length > 0)
+        throw new Error('Object.prototype was polluted')
       await new Promise((resolve) => setImmediate(resolve))
       if (warnings.length > 0) throw new Error(`process warning: ${warnings.splice(0).join('; ')}`)
     }),
@@ -248,7 +307,14 @@ export async function fuzzTarget(api, target, { runs, seed, slowMs = 2000, dir =
   process.off('warning', onWarning)
   if (result.failed) {
     const bytes = result.counterexample[0]
-    findings.push({ target: target.name, ext: target.ext, bytes, error: String(result.errorInstance?.stack ?? result.error), seed: result.seed, path: result.counterexamplePath })
+    findings.push({
+      target: target.name,
+      ext: target.ext,
+      bytes,
+      error: String(result.errorInstance?.stack ?? result.error),
+      seed: result.seed,
+      path: result.counterexamplePath
+    })
   }
   return { runs: result.numRuns, findings }
 }
@@ -267,7 +333,19 @@ const BUILD = join(root, 'node_modules/.cache/rg-fuzz-build')
 /** Compiles src/ once (the main thread does this before starting workers). */
 async function compile() {
   const { execFileSync } = await import('node:child_process')
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', BUILD, '--noEmitOnError', 'false'], { stdio: 'inherit', cwd: root })
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(root, 'tsconfig.build.json'),
+      '--outDir',
+      BUILD,
+      '--noEmitOnError',
+      'false'
+    ],
+    { stdio: 'inherit', cwd: root }
+  )
 }
 
 async function loadBuild() {
@@ -345,7 +423,10 @@ async function cliMain() {
       })
       worker.on('error', (e) => {
         clearInterval(watchdog)
-        resolve({ runs: null, findings: [{ target: name, ext: 'bin', bytes: Buffer.alloc(0), error: String(e?.stack ?? e) }] })
+        resolve({
+          runs: null,
+          findings: [{ target: name, ext: 'bin', bytes: Buffer.alloc(0), error: String(e?.stack ?? e) }]
+        })
       })
     })
     const secs = ((Date.now() - start) / 1000).toFixed(1)

@@ -38,7 +38,14 @@ const POISSON_CHUNK = 512
 
 /** The hash of src/stats/poisson-weights.ts, inlined: x from the unit's keys k1, k2, the seed key and jj = j · step. */
 function hashLines(pad, k1, k2) {
-  return [`let x = ((${k1} ^ seed) + jj) | 0`, 'x ^= x >>> 16', 'x = imul(x, 0x85ebca6b)', 'x ^= x >>> 13', `x = imul(x ^ ${k2}, 0xc2b2ae35)`, 'x ^= x >>> 16'].map((line) => pad + line)
+  return [
+    `let x = ((${k1} ^ seed) + jj) | 0`,
+    'x ^= x >>> 16',
+    'x = imul(x, 0x85ebca6b)',
+    'x ^= x >>> 13',
+    `x = imul(x ^ ${k2}, 0xc2b2ae35)`,
+    'x ^= x >>> 16'
+  ].map((line) => pad + line)
 }
 
 const OUTPUT = 'src/stats/kernels.ts'
@@ -54,9 +61,17 @@ const slot = (c) => (c === 0 ? 'g * total + b' : `(g + ${c}) * total + b`)
 
 /** One xoshiro128** step, inlined: r is the output, the state (s0 .. s3) advances. Indented by `pad`. */
 function xoshiroStep(pad) {
-  return ['const x = imul(s1, 5)', 'const r = imul((x << 7) | (x >>> 25), 9) >>> 0', 'const t = s1 << 9', 's2 ^= s0', 's3 ^= s1', 's1 ^= s2', 's0 ^= s3', 's2 ^= t', 's3 = (s3 << 11) | (s3 >>> 21)'].map(
-    (line) => pad + line
-  )
+  return [
+    'const x = imul(s1, 5)',
+    'const r = imul((x << 7) | (x >>> 25), 9) >>> 0',
+    'const t = s1 << 9',
+    's2 ^= s0',
+    's3 ^= s1',
+    's1 ^= s2',
+    's0 ^= s3',
+    's2 ^= t',
+    's3 = (s3 << 11) | (s3 >>> 21)'
+  ].map((line) => pad + line)
 }
 
 /**
@@ -175,10 +190,16 @@ function poissonKernel(w) {
     '        const o = p * stride',
     '        const b = from + 2 * p',
     `        const na = acc[o + ${w}]`,
-    ...cols.map((c) => `        out[${c === 0 ? 'g' : `(g + ${c})`} * total + b] += na > 0 ? (sw * acc[o${c === 0 ? '' : ` + ${c}`}]) / na : sw * means[${c === 0 ? 'g' : `(g + ${c})`} * strata + si]`),
+    ...cols.map(
+      (c) =>
+        `        out[${c === 0 ? 'g' : `(g + ${c})`} * total + b] += na > 0 ? (sw * acc[o${c === 0 ? '' : ` + ${c}`}]) / na : sw * means[${c === 0 ? 'g' : `(g + ${c})`} * strata + si]`
+    ),
     '        if (b + 1 < to) {',
     `          const nb = acc[o + ${2 * w + 1}]`,
-    ...cols.map((c) => `          out[${c === 0 ? 'g' : `(g + ${c})`} * total + b + 1] += nb > 0 ? (sw * acc[o + ${w + 1 + c}]) / nb : sw * means[${c === 0 ? 'g' : `(g + ${c})`} * strata + si]`),
+    ...cols.map(
+      (c) =>
+        `          out[${c === 0 ? 'g' : `(g + ${c})`} * total + b + 1] += nb > 0 ? (sw * acc[o + ${w + 1 + c}]) / nb : sw * means[${c === 0 ? 'g' : `(g + ${c})`} * strata + si]`
+    ),
     '        }',
     '      }',
     '    }',
@@ -922,7 +943,16 @@ ${hashLines('          ', 'keys1[u]', 'keys2[u]').join('\n')}
 
 /** The whole text of src/stats/kernels.ts. */
 export function kernelsSource() {
-  return [HEADER, ...widths.map((w) => kernel(w) + '\n'), ...poissonWidths.map((w) => poissonKernel(w) + '\n'), DISPATCH, BINOMIAL, SIGNCOUNT, POISSON, FLIP].join('\n')
+  return [
+    HEADER,
+    ...widths.map((w) => kernel(w) + '\n'),
+    ...poissonWidths.map((w) => poissonKernel(w) + '\n'),
+    DISPATCH,
+    BINOMIAL,
+    SIGNCOUNT,
+    POISSON,
+    FLIP
+  ].join('\n')
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -28,7 +28,14 @@ const STRUCT = 12
 /** Parquet enums used here (parquet.thrift). */
 export const TYPE = { BOOLEAN: 0, INT32: 1, INT64: 2, FLOAT: 4, DOUBLE: 5, BYTE_ARRAY: 6 }
 export const REPETITION = { REQUIRED: 0, OPTIONAL: 1, REPEATED: 2 }
-export const ENCODING = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, DELTA_BINARY_PACKED: 5, DELTA_BYTE_ARRAY: 7, RLE_DICTIONARY: 8 }
+export const ENCODING = {
+  PLAIN: 0,
+  PLAIN_DICTIONARY: 2,
+  RLE: 3,
+  DELTA_BINARY_PACKED: 5,
+  DELTA_BYTE_ARRAY: 7,
+  RLE_DICTIONARY: 8
+}
 export const PAGE = { DATA_PAGE: 0, DICTIONARY_PAGE: 2, DATA_PAGE_V2: 3 }
 export const CODEC = { UNCOMPRESSED: 0, SNAPPY: 1 }
 const UTF8 = 0
@@ -173,7 +180,15 @@ export function lengthPrefixed(runs) {
 }
 
 /** A page: its header (a Thrift PageHeader) then its body. `header` overrides any field. */
-export function page({ type = PAGE.DATA_PAGE, body, numValues, encoding = ENCODING.PLAIN, uncompressed, compressed, v2 }) {
+export function page({
+  type = PAGE.DATA_PAGE,
+  body,
+  numValues,
+  encoding = ENCODING.PLAIN,
+  uncompressed,
+  compressed,
+  v2
+}) {
   const sizes = [
     [1, i32(type)],
     [2, i32(uncompressed ?? body.length)],
@@ -217,8 +232,28 @@ export function page({ type = PAGE.DATA_PAGE, body, numValues, encoding = ENCODI
 // ---- whole files
 
 /** A flat column: its schema element and its chunk (encoded pages), with what the chunk's metadata says. */
-export function column({ name, type, optional = false, pages, numValues, codec = CODEC.UNCOMPRESSED, dictionary = false, encodings, chunkFields = [] }) {
-  return { name, type, optional, pages: Buffer.concat(pages), numValues, codec, dictionary, encodings: encodings ?? [ENCODING.PLAIN, ENCODING.RLE], chunkFields }
+export function column({
+  name,
+  type,
+  optional = false,
+  pages,
+  numValues,
+  codec = CODEC.UNCOMPRESSED,
+  dictionary = false,
+  encodings,
+  chunkFields = []
+}) {
+  return {
+    name,
+    type,
+    optional,
+    pages: Buffer.concat(pages),
+    numValues,
+    codec,
+    dictionary,
+    encodings: encodings ?? [ENCODING.PLAIN, ENCODING.RLE],
+    chunkFields
+  }
 }
 
 /** A SchemaElement of a leaf column. */
@@ -323,7 +358,12 @@ export function idColumn(n, name = 'query_id', first = 1) {
 
 /** `values` as a REQUIRED DOUBLE column in one PLAIN page. */
 export function doubleColumn(name, values) {
-  return column({ name, type: TYPE.DOUBLE, pages: [page({ body: plainDoubles(values), numValues: values.length })], numValues: values.length })
+  return column({
+    name,
+    type: TYPE.DOUBLE,
+    pages: [page({ body: plainDoubles(values), numValues: values.length })],
+    numValues: values.length
+  })
 }
 
 /** A per-query table `query_id, m` of `n` rows (m = 0.5), honest: the reader must accept it. */
@@ -339,7 +379,13 @@ export function honestTable(n = 3) {
  */
 export function rleRunTable(count = 2 ** 28) {
   const body = Buffer.concat([lengthPrefixed(rleRun(count, 1)), plainDoubles([0.5, 0.5, 0.5])])
-  const m = column({ name: 'm', type: TYPE.DOUBLE, optional: true, pages: [page({ body, numValues: 3 })], numValues: 3 })
+  const m = column({
+    name: 'm',
+    type: TYPE.DOUBLE,
+    optional: true,
+    pages: [page({ body, numValues: 3 })],
+    numValues: 3
+  })
   return parquetFile({ groups: [{ rows: 3, columns: [idColumn(3), m] }] })
 }
 

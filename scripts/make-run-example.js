@@ -35,10 +35,19 @@ console.log('wrote examples/runs/{qrels.txt,baseline.jsonl,candidate.jsonl} (200
 
 // examples/trec: `qid Q0 docno rank score tag` lines carry no segment; the queries file does.
 const topics = ['billing', 'login', 'export', 'search']
-const trecRun = (rows, tag) => rows.flatMap((r) => r.results.map((d, k) => `${r.query_id} Q0 ${d.doc_id} ${k + 1} ${d.score} ${tag}`)).join('\n') + '\n'
-const queries = base.map((r, i) => ({ query_id: r.query_id, text: `how do I fix ${topics[i % 4]} problem ${i + 1}?`, segment: r.segment, topic: topics[i % 4] }))
+const trecRun = (rows, tag) =>
+  rows.flatMap((r) => r.results.map((d, k) => `${r.query_id} Q0 ${d.doc_id} ${k + 1} ${d.score} ${tag}`)).join('\n') +
+  '\n'
+const queries = base.map((r, i) => ({
+  query_id: r.query_id,
+  text: `how do I fix ${topics[i % 4]} problem ${i + 1}?`,
+  segment: r.segment,
+  topic: topics[i % 4]
+}))
 mkdirSync('examples/trec', { recursive: true })
 writeFileSync('examples/trec/baseline.run', trecRun(base, 'bm25'))
 writeFileSync('examples/trec/candidate.run', trecRun(cand, 'hybrid'))
 writeFileSync('examples/trec/queries.jsonl', queries.map((q) => JSON.stringify(q)).join('\n') + '\n')
-console.log('wrote examples/trec/{baseline.run,candidate.run,queries.jsonl} (the same runs as TREC runs, attributes in the queries file)')
+console.log(
+  'wrote examples/trec/{baseline.run,candidate.run,queries.jsonl} (the same runs as TREC runs, attributes in the queries file)'
+)

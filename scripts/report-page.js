@@ -12,7 +12,16 @@ import { chromium } from 'playwright-core'
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
 const MERMAID_JS = path.join(process.cwd(), 'node_modules', 'mermaid', 'dist', 'mermaid.min.js')
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-sync'
+]
 
 /** Width of a comment in a pull request's conversation column, the narrowest place the report is read. */
 export const COMMENT_WIDTH = 880
@@ -46,7 +55,11 @@ function css(theme) {
 
 /** The Markdown rendered as GitHub renders it (raw <details>/<summary> kept, as GitHub's sanitizer keeps them). */
 export function renderGfm(markdown) {
-  const r = spawnSync(CMARK, ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter', '--unsafe'], { input: markdown, encoding: 'utf8', timeout: 20000 })
+  const r = spawnSync(CMARK, ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter', '--unsafe'], {
+    input: markdown,
+    encoding: 'utf8',
+    timeout: 20000
+  })
   if (r.error) throw r.error
   if (r.status !== 0) throw new Error(`cmark-gfm exited ${r.status}: ${r.stderr}`)
   return r.stdout
@@ -71,7 +84,13 @@ export async function openReportBrowser() {
   let context
   try {
     context = await withTimeout(
-      chromium.launchPersistentContext(userData, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30000, viewport: { width: COMMENT_WIDTH + 16, height: 900 } }),
+      chromium.launchPersistentContext(userData, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ARGS,
+        timeout: 30000,
+        viewport: { width: COMMENT_WIDTH + 16, height: 900 }
+      }),
       40000,
       'launching chromium'
     )
@@ -79,13 +98,19 @@ export async function openReportBrowser() {
     page.setDefaultTimeout(20000)
     const show = async (markdown, theme = 'light') => {
       const html = renderGfm(markdown)
-      await page.setContent(`<!doctype html><html><head><meta charset="utf-8"><style>${css(theme)}</style></head><body><div class="comment"><article class="markdown-body">${html}</article></div></body></html>`)
+      await page.setContent(
+        `<!doctype html><html><head><meta charset="utf-8"><style>${css(theme)}</style></head><body><div class="comment"><article class="markdown-body">${html}</article></div></body></html>`
+      )
       await withTimeout(page.addScriptTag({ path: MERMAID_JS }), 60000, 'loading mermaid.min.js')
       return withTimeout(
         page.evaluate(async (theme) => {
           const doc = globalThis.document
           const mermaid = globalThis.mermaid
-          mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default' })
+          mermaid.initialize({
+            startOnLoad: false,
+            securityLevel: 'strict',
+            theme: theme === 'dark' ? 'dark' : 'default'
+          })
           const pictures = []
           let n = 0
           for (const code of [...doc.querySelectorAll('pre > code.language-mermaid')]) {
@@ -118,7 +143,12 @@ export async function openReportBrowser() {
             t.parentElement.appendChild(probe)
             const natural = probe.scrollWidth
             probe.remove()
-            return { ...box(t), natural, rowHeights: [...t.querySelectorAll('tr')].map((r) => r.offsetHeight), header: [...t.querySelectorAll('th')].map((th) => th.textContent.trim()) }
+            return {
+              ...box(t),
+              natural,
+              rowHeights: [...t.querySelectorAll('tr')].map((r) => r.offsetHeight),
+              header: [...t.querySelectorAll('th')].map((th) => th.textContent.trim())
+            }
           })
           const blocks = [...doc.querySelectorAll('article > pre')].map((p) => ({ ...box(p), text: p.textContent }))
           return { tables, blocks, pictures, pageWidth: doc.documentElement.scrollWidth }

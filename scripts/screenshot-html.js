@@ -12,7 +12,16 @@ import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-sync'
+]
 /** Width, colour scheme, and the height of the shot (null: the whole page). */
 const SHOTS = [
   [880, 'light', null],
@@ -23,7 +32,12 @@ const SHOTS = [
 const [input = 'examples/report.html', prefix = 'docs/images/report-page'] = process.argv.slice(2)
 const url = pathToFileURL(path.resolve(input)).href
 const userData = mkdtempSync(path.join(tmpdir(), 'rg-html-shot-'))
-const context = await chromium.launchPersistentContext(userData, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30000 })
+const context = await chromium.launchPersistentContext(userData, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ARGS,
+  timeout: 30000
+})
 let failed = false
 try {
   for (const [width, scheme, height] of SHOTS) {
@@ -46,7 +60,9 @@ try {
       scrollWidth: document.documentElement.scrollWidth,
       height: document.documentElement.scrollHeight
     })`)
-    console.log(`${file}: ${drawn.plots} plots, ${drawn.points} points, page ${drawn.scrollWidth} x ${drawn.height} px, ${errors.length} console error(s), ${requests.length} request(s) besides the file`)
+    console.log(
+      `${file}: ${drawn.plots} plots, ${drawn.points} points, page ${drawn.scrollWidth} x ${drawn.height} px, ${errors.length} console error(s), ${requests.length} request(s) besides the file`
+    )
     for (const line of [...errors, ...requests]) console.log(`  ${line}`)
     if (errors.length > 0 || requests.length > 0 || drawn.scrollWidth > width) failed = true
     await page.close()

@@ -14,9 +14,14 @@ try {
     const drawn = await browser.show(markdown, theme)
     const file = `${prefix}-${theme}.png`
     await browser.screenshot(file)
-    const unlabelled = [...drawn.blocks.filter((b) => b.text.includes('┴')).map((b) => b.text), ...drawn.pictures].filter((p) => !axisHasNumbers(p)).length
+    const unlabelled = [
+      ...drawn.blocks.filter((b) => b.text.includes('┴')).map((b) => b.text),
+      ...drawn.pictures
+    ].filter((p) => !axisHasNumbers(p)).length
     const overflowing = drawn.tables.filter((t) => t.scrollWidth > t.clientWidth).length
-    console.log(`${file}: ${drawn.pictures.length} Mermaid picture(s), ${drawn.blocks.length} code block(s), ${overflowing} table(s) wider than the comment, ${unlabelled} axis/axes without numbers`)
+    console.log(
+      `${file}: ${drawn.pictures.length} Mermaid picture(s), ${drawn.blocks.length} code block(s), ${overflowing} table(s) wider than the comment, ${unlabelled} axis/axes without numbers`
+    )
   }
 } finally {
   await browser.close()

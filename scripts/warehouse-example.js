@@ -43,8 +43,12 @@ if (process.argv[2] === '--engine') {
         CAST(least(1.0, 0.55 + 0.35 * skill + ${shift} + ((hash(i, ${salt}, 5) % 1000000) / 1000000.0 - 0.5) * 0.2) AS DOUBLE) AS cosine,
         'seg' || CAST(hash(i, 9) % 8 AS VARCHAR) AS segment
       FROM (${side()})`
-    await con.run(`COPY (${metrics(0, 11)}) TO '${join(b, 'baseline.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)`)
-    await con.run(`COPY (${metrics(0.01, 12)}) TO '${join(b, 'candidate.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)`)
+    await con.run(
+      `COPY (${metrics(0, 11)}) TO '${join(b, 'baseline.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)`
+    )
+    await con.run(
+      `COPY (${metrics(0.01, 12)}) TO '${join(b, 'candidate.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)`
+    )
   } else {
     const { readFileSync } = await import('node:fs')
     await con.run(`COPY (${readFileSync(a, 'utf8')}) TO '${b}' (FORMAT parquet)`)
@@ -54,7 +58,8 @@ if (process.argv[2] === '--engine') {
 }
 
 mkdirSync(dir, { recursive: true })
-const metrics = KIND === 'grid' ? ['hit@10', 'recall@10', 'ndcg@10'] : ['hit@10', 'recall@10', 'ndcg@10', 'judge', 'cosine']
+const metrics =
+  KIND === 'grid' ? ['hit@10', 'recall@10', 'ndcg@10'] : ['hit@10', 'recall@10', 'ndcg@10', 'judge', 'cosine']
 const rules = join(dir, 'rules.yml')
 writeFileSync(
   rules,
@@ -64,7 +69,9 @@ writeFileSync(
     '  hit@10: { better: higher, binary: true }',
     '  recall@10: { better: higher, range: [0, 1] }',
     '  ndcg@10: { better: higher, range: [0, 1] }',
-    ...(KIND === 'grid' ? [] : ['  judge: { better: higher, range: [0, 1] }', '  cosine: { better: higher, range: [-1, 1] }']),
+    ...(KIND === 'grid'
+      ? []
+      : ['  judge: { better: higher, range: [0, 1] }', '  cosine: { better: higher, range: [-1, 1] }']),
     'slices: [segment]',
     `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, permutations: ${RESAMPLES}, seed: 1${KIND === 'grid' ? '' : ', method: poisson'} }`,
     'checks:',
@@ -74,7 +81,8 @@ writeFileSync(
 )
 if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first (or pass --cli)`)
 const self = join(root, 'scripts', 'warehouse-example.js')
-if (!existsSync(join(dir, 'candidate.parquet'))) await measure(process.execPath, [self, '--engine', 'write', String(ROWS), dir], { ok: [0] })
+if (!existsSync(join(dir, 'candidate.parquet')))
+  await measure(process.execPath, [self, '--engine', 'write', String(ROWS), dir], { ok: [0] })
 const sqlFile = join(dir, 'aggregates.sql')
 const agg = join(dir, 'aggregates.parquet')
 const sql = await measure(
@@ -95,10 +103,23 @@ const sql = await measure(
   { ok: [0] }
 )
 const engine = await measure(process.execPath, [self, '--engine', 'run', sqlFile, agg], { ok: [0] })
-const gate = await measure(process.execPath, [CLI, 'gate', '--rules', rules, '--aggregates', agg, '--json', join(dir, 'report.json'), '--markdown', join(dir, 'report.md')])
+const gate = await measure(process.execPath, [
+  CLI,
+  'gate',
+  '--rules',
+  rules,
+  '--aggregates',
+  agg,
+  '--json',
+  join(dir, 'report.json'),
+  '--markdown',
+  join(dir, 'report.md')
+])
 const mib = (x) => (x === null ? 'n/a' : x.toFixed(0))
 const MiB = (file) => (statSync(file).size / 2 ** 20).toFixed(1)
-console.log(`${ROWS} queries per side (${KIND}: ${metrics.join(', ')}; 8 segments), ${RESAMPLES} resamples and sign patterns; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`)
+console.log(
+  `${ROWS} queries per side (${KIND}: ${metrics.join(', ')}; 8 segments), ${RESAMPLES} resamples and sign patterns; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`
+)
 console.log('')
 console.log('| step | wall s | CPU s | peak MiB | output |')
 console.log('| - | -: | -: | -: | - |')

@@ -123,7 +123,16 @@ function body(w) {
   // Adds unit (u + k)'s two weights (in wt, as f64x2) times its values into the accumulators.
   const addUnit = (k) => {
     emit(I.get(an), I.get(wt), I.f64add, I.set(an))
-    for (let c = 0; c < w; c++) emit(I.get(a(c)), I.get(wt), I.get(base), I.load64Splat(VALUES + (k * w + c) * 8), I.f64mul, I.f64add, I.set(a(c)))
+    for (let c = 0; c < w; c++)
+      emit(
+        I.get(a(c)),
+        I.get(wt),
+        I.get(base),
+        I.load64Splat(VALUES + (k * w + c) * 8),
+        I.f64mul,
+        I.f64add,
+        I.set(a(c))
+      )
   }
   emit(I.get(3), I.i32splat, I.set(seedv))
   emit(I.i32(0x85ebca6b), I.i32splat, I.set(m1), I.i32(0xc2b2ae35), I.i32splat, I.set(m2))
@@ -139,7 +148,10 @@ function body(w) {
   // Four units at a time.
   emit(I.block, I.loop)
   emit(I.get(u), I.get(lim), I.geU, I.brIf(1))
-  hashFrom([...I.get(u), ...I.i32(4), ...I.mul, ...I.v128load(KEYS1)], [...I.get(u), ...I.i32(4), ...I.mul, ...I.v128load(KEYS2)])
+  hashFrom(
+    [...I.get(u), ...I.i32(4), ...I.mul, ...I.v128load(KEYS1)],
+    [...I.get(u), ...I.i32(4), ...I.mul, ...I.v128load(KEYS2)]
+  )
   emit(I.get(u), I.i32(w * 8), I.mul, I.set(base))
   for (const [extend, k0] of [
     [I.i32extendLowU, 0],
@@ -156,7 +168,10 @@ function body(w) {
   // The last len % 4 units one at a time (every lane holds the same unit).
   emit(I.block, I.loop)
   emit(I.get(u), I.get(0), I.geU, I.brIf(1))
-  hashFrom([...I.get(u), ...I.i32(4), ...I.mul, ...I.load32(KEYS1), ...I.i32splat], [...I.get(u), ...I.i32(4), ...I.mul, ...I.load32(KEYS2), ...I.i32splat])
+  hashFrom(
+    [...I.get(u), ...I.i32(4), ...I.mul, ...I.load32(KEYS1), ...I.i32splat],
+    [...I.get(u), ...I.i32(4), ...I.mul, ...I.load32(KEYS2), ...I.i32splat]
+  )
   emit(I.get(wv), I.i32extendLowU, I.f64convertLowU, I.set(wt))
   emit(I.get(u), I.i32(w * 8), I.mul, I.set(base))
   addUnit(0)
@@ -165,7 +180,14 @@ function body(w) {
   // acc = ACC + p * (w + 1) * 16: add the chunk's sums into the pair's.
   emit(I.get(p), I.i32((w + 1) * 16), I.mul, I.set(acc))
   for (let c = 0; c <= w; c++) {
-    emit(I.get(acc), I.get(acc), I.v128load(ACC + c * 16), I.get(c === w ? an : a(c)), I.f64add, I.v128store(ACC + c * 16))
+    emit(
+      I.get(acc),
+      I.get(acc),
+      I.v128load(ACC + c * 16),
+      I.get(c === w ? an : a(c)),
+      I.f64add,
+      I.v128store(ACC + c * 16)
+    )
   }
   emit(I.get(p), I.i32(1), I.add, I.set(p))
   emit(I.br(0), I.end, I.end)
@@ -195,5 +217,19 @@ export function poissonModule(maxWidth) {
       })
     )
   )
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...funcs, ...exports, ...code])
+  return Uint8Array.from([
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    ...type,
+    ...imports,
+    ...funcs,
+    ...exports,
+    ...code
+  ])
 }

@@ -95,7 +95,9 @@ export function checkWithKeys(text, file, inputs, firstLine = 1) {
       if (isScalar(run) && typeof run.value === 'string') {
         for (const m of run.value.matchAll(/\$\{\{\s*(github\.event\.[\w.-]+)\s*\}\}/g)) {
           const at = lineCounter.linePos(run.range?.[0] ?? 0)
-          findings.push(`${file}:${at.line + firstLine - 1}:${at.col}: \${{ ${m[1]} }} is written into a run: script; pass it through env: (e.g. BASE_SHA: \${{ ${m[1]} }}) and read "$BASE_SHA"`)
+          findings.push(
+            `${file}:${at.line + firstLine - 1}:${at.col}: \${{ ${m[1]} }} is written into a run: script; pass it through env: (e.g. BASE_SHA: \${{ ${m[1]} }}) and read "$BASE_SHA"`
+          )
         }
       }
       const uses = step.get('uses')
@@ -108,7 +110,9 @@ export function checkWithKeys(text, file, inputs, firstLine = 1) {
         if (inputs.has(key)) continue
         const at = lineCounter.linePos(pair.key.range?.[0] ?? 0)
         const near = closest(key, inputs)
-        findings.push(`${file}:${at.line + firstLine - 1}:${at.col}: input "${key}" is not an input of the retrieval-gate action (action.yml)${near === undefined ? '' : `; did you mean "${near}"?`}`)
+        findings.push(
+          `${file}:${at.line + firstLine - 1}:${at.col}: input "${key}" is not an input of the retrieval-gate action (action.yml)${near === undefined ? '' : `; did you mean "${near}"?`}`
+        )
       }
     }
   }
@@ -123,7 +127,8 @@ export function checkWithKeys(text, file, inputs, firstLine = 1) {
 export function defaultFiles() {
   const files = []
   for (const folder of ['.github/workflows', 'docs/workflows']) {
-    for (const f of readdirSync(path.join(root, folder)).sort()) if (/\.ya?ml$/.test(f)) files.push(path.join(folder, f))
+    for (const f of readdirSync(path.join(root, folder)).sort())
+      if (/\.ya?ml$/.test(f)) files.push(path.join(folder, f))
   }
   files.push('README.md')
   for (const f of readdirSync(path.join(root, 'docs')).sort()) if (f.endsWith('.md')) files.push(path.join('docs', f))

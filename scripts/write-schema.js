@@ -9,7 +9,21 @@ import path from 'node:path'
 const out = mkdtempSync(path.join(tmpdir(), 'rg-schema-'))
 execFileSync(
   process.execPath,
-  ['node_modules/typescript/bin/tsc', 'src/config/schema.ts', 'src/readers/dataset/schema.ts', '--rootDir', 'src', '--outDir', out, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022'],
+  [
+    'node_modules/typescript/bin/tsc',
+    'src/config/schema.ts',
+    'src/readers/dataset/schema.ts',
+    '--rootDir',
+    'src',
+    '--outDir',
+    out,
+    '--module',
+    'NodeNext',
+    '--moduleResolution',
+    'NodeNext',
+    '--target',
+    'ES2022'
+  ],
   { stdio: 'inherit' }
 )
 writeFileSync(path.join(out, 'package.json'), '{"type":"module"}\n')

@@ -20,7 +20,11 @@ main(
   (text) => process.stderr.write(text),
   // NO_COLOR (https://no-color.org): set and not empty means no colour.
   // RG_THREADS: threads for the resampling (1 = none); changes the time, never a byte of the report.
-  { isTTY: process.stdout.isTTY === true, noColor: (process.env.NO_COLOR ?? '') !== '', threads: defaultThreads(process.env.RG_THREADS) }
+  {
+    isTTY: process.stdout.isTTY === true,
+    noColor: (process.env.NO_COLOR ?? '') !== '',
+    threads: defaultThreads(process.env.RG_THREADS)
+  }
 ).then(
   (code) => {
     // An output that could not be written (other than a reader closing the pipe) is an error, not the verdict.

@@ -61,9 +61,14 @@ export function formatInputError(where: Where, message: string, hint?: string): 
   let place = ''
   if (where.file !== undefined) place += sanitizeText(where.file, MAX_PLACE_CHARS)
   if (where.line !== undefined) place += `:${where.line}`
-  if (where.key !== undefined) place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS)})` : sanitizeText(where.key, MAX_PLACE_CHARS)
+  if (where.key !== undefined)
+    place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS)})` : sanitizeText(where.key, MAX_PLACE_CHARS)
   let text = place ? `${place}: ${message}` : message
-  if (where.queryId !== undefined && !message.includes(quote(where.queryId)) && !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))) {
+  if (
+    where.queryId !== undefined &&
+    !message.includes(quote(where.queryId)) &&
+    !(where.queryId.length <= MAX_SHOWN_CHARS && message.includes(where.queryId))
+  ) {
     text += ` (query ${quote(where.queryId)})`
   }
   if (hint) text += `. ${hint}`

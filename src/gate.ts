@@ -23,8 +23,17 @@ export type { GateInputs } from './capabilities/registry.js'
  * reference's rows, judge anchors). A capability whose evidence is absent runs on none (no earlier holdout
  * looks, one judge) or refuses as it does when its file was not read.
  */
-export function sidesInputs(rules: Rules, baseline: SideRows, candidate: SideRows, extra: { trust?: TrustEvidence; seeds?: SeedSides; evidence?: Readonly<Record<string, unknown>> } = {}): GateInputs {
-  const trust = extra.trust ?? { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }
+export function sidesInputs(
+  rules: Rules,
+  baseline: SideRows,
+  candidate: SideRows,
+  extra: { trust?: TrustEvidence; seeds?: SeedSides; evidence?: Readonly<Record<string, unknown>> } = {}
+): GateInputs {
+  const trust = extra.trust ?? {
+    runs: null,
+    dataset: null,
+    manifests: { baseline: null, candidate: null, dataset: null }
+  }
   const seeds = extra.seeds ?? { baseline: [baseline], candidate: [candidate] }
   return { rules, core: { baseline, candidate, trust, seeds }, evidence: new Map(Object.entries(extra.evidence ?? {})) }
 }
@@ -48,14 +57,30 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
   const table = pairRows(rules, baseline, candidate)
   refuseTooManySliceValues(rules, table)
   let stats = createStats(table, rules, options)
-  const contextOf = (a: Active, engine: StatsEngine): AssessContext<unknown, unknown> => ({ rules, config: a.config, evidence: evidenceOf(a), table, stats: engine, core, options })
+  const contextOf = (a: Active, engine: StatsEngine): AssessContext<unknown, unknown> => ({
+    rules,
+    config: a.config,
+    evidence: evidenceOf(a),
+    table,
+    stats: engine,
+    core,
+    options
+  })
   for (const a of active) if (a.capability.stats) stats = a.capability.stats(stats, contextOf(a, stats))
-  const assessed: Assessed[] = active.map((a) => ({ ...a, evidence: evidenceOf(a), assessment: a.capability.assess(contextOf(a, stats)) }))
+  const assessed: Assessed[] = active.map((a) => ({
+    ...a,
+    evidence: evidenceOf(a),
+    assessment: a.capability.assess(contextOf(a, stats))
+  }))
   const guards = assessed.flatMap((a) => a.assessment.guards)
   const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats))
   return {
     rules,
-    inputs: { baseline: baseline.source, candidate: candidate.source, formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) } },
+    inputs: {
+      baseline: baseline.source,
+      candidate: candidate.source,
+      formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) }
+    },
     coverage: table.coverage,
     decision,
     comparisons: allComparisons(rules, table, stats),
@@ -75,7 +100,12 @@ const RANK: Record<Status, number> = { pass: 0, inconclusive: 1, fail: 2 }
  * again, once. An adjustment may only make a unit worse (pass -> inconclusive -> fail), never better: a
  * capability that tried would be a bug, and the gate stops rather than pass on it.
  */
-function adjustUnits(decision: Decision, rules: Rules, assessed: readonly Assessed[], contextOf: (a: Assessed) => AssessContext<unknown, unknown>): Decision {
+function adjustUnits(
+  decision: Decision,
+  rules: Rules,
+  assessed: readonly Assessed[],
+  contextOf: (a: Assessed) => AssessContext<unknown, unknown>
+): Decision {
   const adjusting = assessed.filter((a) => a.capability.adjust !== undefined)
   if (adjusting.length === 0) return decision
   let changed = false
@@ -83,15 +113,26 @@ function adjustUnits(decision: Decision, rules: Rules, assessed: readonly Assess
     const units = check.units.map((unit) => {
       let out: UnitResult = unit
       for (const a of adjusting) {
-        const next = (a.capability.adjust as NonNullable<Capability['adjust']>)(out, { ...contextOf(a), summary: a.assessment.summary, check })
-        if (RANK[next.status] < RANK[out.status]) throw new Error(`capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`)
+        const next = (a.capability.adjust as NonNullable<Capability['adjust']>)(out, {
+          ...contextOf(a),
+          summary: a.assessment.summary,
+          check
+        })
+        if (RANK[next.status] < RANK[out.status])
+          throw new Error(
+            `capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`
+          )
         out = next
       }
       return out
     })
     if (units.every((u, i) => u === check.units[i])) return check
     changed = true
-    const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
+    const status: Status = units.some((u) => u.status === 'fail')
+      ? 'fail'
+      : units.some((u) => u.status === 'inconclusive')
+        ? 'inconclusive'
+        : 'pass'
     const counts = units.some((u) => unitCounts(u, check.rule, rules) === 'fail') ? 'fail' : 'pass'
     return { ...check, status, counts, units }
   })
@@ -102,7 +143,13 @@ function adjustUnits(decision: Decision, rules: Rules, assessed: readonly Assess
 
 /** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
 function assembleTrust(assessed: readonly Assessed[], guards: TrustResult['guards']): TrustResult {
-  const parts: Omit<TrustResult, 'guards' | 'publishable'> = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null }
+  const parts: Omit<TrustResult, 'guards' | 'publishable'> = {
+    comparability: null,
+    pooling: null,
+    zeroHits: { depth: 0, fromRuns: false, slices: [] },
+    twoStage: null,
+    dataset: null
+  }
   for (const a of assessed) Object.assign(parts, a.assessment.trust ?? {})
   return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
 }
@@ -126,7 +173,13 @@ function regressedQueries(rules: Rules, table: PairedTable, stats: StatsEngine, 
   const rows: RegressedQuery[] = []
   for (let i = 0; i < d.length; i++) {
     if (sign * d[i] < 0) {
-      rows.push({ id: table.ids[i], baseline: base[i], candidate: cand[i], delta: d[i], attrs: attrNames.map((a) => [a, (table.attrs.get(a) as string[])[i]]) })
+      rows.push({
+        id: table.ids[i],
+        baseline: base[i],
+        candidate: cand[i],
+        delta: d[i],
+        attrs: attrNames.map((a) => [a, (table.attrs.get(a) as string[])[i]])
+      })
     }
   }
   rows.sort((a, b) => sign * a.delta - sign * b.delta || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

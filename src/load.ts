@@ -2,13 +2,27 @@ import { averageSeeds, type SeedSides } from './align/seeds.js'
 import { loadRules } from './config/rules.js'
 import type { Rules } from './config/types.js'
 import { InputError } from './errors.js'
-import { computeRunRows, parseMeasure, parseMeasures, readQrels, type MetricCoverage, type Qrels } from './metrics/index.js'
+import {
+  computeRunRows,
+  parseMeasure,
+  parseMeasures,
+  readQrels,
+  type MetricCoverage,
+  type Qrels
+} from './metrics/index.js'
 import type { FetchedFile } from './readers/fetched.js'
 import { readGatedRows } from './readers/gated-rows.js'
 import type { RowsInput } from './readers/rows-input.js'
 import { readWholeText } from './readers/whole-file.js'
 import { collectEvidence } from './trust/evidence.js'
-import { datasetNotes, evidenceDepth, finishSide, loadDatasetJudgments, readManifest, readRulesQrels } from './trust/load-trust.js'
+import {
+  datasetNotes,
+  evidenceDepth,
+  finishSide,
+  loadDatasetJudgments,
+  readManifest,
+  readRulesQrels
+} from './trust/load-trust.js'
 import type { TrustEvidence } from './trust/trust.js'
 import type { CoreSides, FetchedInputs, InputSource, InputSpec } from './capabilities/contract.js'
 import { fetchInputs } from './capabilities/inputs.js'
@@ -47,18 +61,53 @@ export const CORE = {
  */
 export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[] {
   const specs: InputSpec[] = [
-    { role: 'baseline', kind: 'given', name: CORE.baseline, option: 'baseline', input: 'baseline', many: true, required: true },
-    { role: 'answer', kind: 'given', name: CORE.candidate, option: 'candidate', input: 'candidate', many: true, required: true },
-    { role: 'baseline', kind: 'given', name: CORE.baselineManifest, option: 'baseline-manifest', input: 'baseline-manifest', many: false, required: false },
-    { role: 'answer', kind: 'given', name: CORE.candidateManifest, option: 'candidate-manifest', input: 'candidate-manifest', many: false, required: false }
+    {
+      role: 'baseline',
+      kind: 'given',
+      name: CORE.baseline,
+      option: 'baseline',
+      input: 'baseline',
+      many: true,
+      required: true
+    },
+    {
+      role: 'answer',
+      kind: 'given',
+      name: CORE.candidate,
+      option: 'candidate',
+      input: 'candidate',
+      many: true,
+      required: true
+    },
+    {
+      role: 'baseline',
+      kind: 'given',
+      name: CORE.baselineManifest,
+      option: 'baseline-manifest',
+      input: 'baseline-manifest',
+      many: false,
+      required: false
+    },
+    {
+      role: 'answer',
+      kind: 'given',
+      name: CORE.candidateManifest,
+      option: 'candidate-manifest',
+      input: 'candidate-manifest',
+      many: false,
+      required: false
+    }
   ]
   const qrels = rules.judgments?.qrels
-  if (qrels !== undefined && options.qrels === undefined) specs.push({ role: 'exam', kind: 'file', name: CORE.judgments, path: qrels, key: 'judgments.qrels' })
+  if (qrels !== undefined && options.qrels === undefined)
+    specs.push({ role: 'exam', kind: 'file', name: CORE.judgments, path: qrels, key: 'judgments.qrels' })
   const d = rules.dataset
   if (d !== undefined) {
     specs.push({ role: 'exam', kind: 'file', name: CORE.dataset, path: d.file, key: 'dataset.file' })
-    if (d.corpus !== undefined) specs.push({ role: 'exam', kind: 'file', name: CORE.corpus, path: d.corpus, key: 'dataset.corpus' })
-    if (d.manifest !== undefined) specs.push({ role: 'exam', kind: 'file', name: CORE.datasetManifest, path: d.manifest, key: 'dataset.manifest' })
+    if (d.corpus !== undefined)
+      specs.push({ role: 'exam', kind: 'file', name: CORE.corpus, path: d.corpus, key: 'dataset.corpus' })
+    if (d.manifest !== undefined)
+      specs.push({ role: 'exam', kind: 'file', name: CORE.datasetManifest, path: d.manifest, key: 'dataset.manifest' })
   }
   return specs
 }
@@ -68,7 +117,10 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
  * what a pull request's run reads at the trusted source (docs/trust.md).
  */
 export function examInputs(rules: Rules): InputSpec[] {
-  const all = [...coreInputs(rules), ...activeCapabilities(rules).flatMap(({ capability, config }) => capability.inputs(config, rules))]
+  const all = [
+    ...coreInputs(rules),
+    ...activeCapabilities(rules).flatMap(({ capability, config }) => capability.inputs(config, rules))
+  ]
   return all.filter((spec) => spec.role === 'exam')
 }
 
@@ -92,7 +144,11 @@ export interface LoadedInputs extends GateInputs {
  * inputs of every capability the rules switch on, in registry order, each fetched by the framework and read by
  * the capability. Nothing here names a capability.
  */
-export async function loadGateInputs(rules: Rules, source: InputSource, options: LoadOptions = {}): Promise<LoadedInputs> {
+export async function loadGateInputs(
+  rules: Rules,
+  source: InputSource,
+  options: LoadOptions = {}
+): Promise<LoadedInputs> {
   const rowsInput = options.rowsInput ?? {}
   const active = activeCapabilities(rules).map((a) => ({ ...a, specs: a.capability.inputs(a.config, rules) }))
   refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? [])
@@ -137,7 +193,11 @@ const READ_BY: Record<string, string> = { 'candidate-judge-labels': 'judge.ancho
  * several files on a side: one per independently trained seed, each read as per-query rows and averaged per query
  * (src/align/seeds.ts).
  */
-async function readCore(rules: Rules, fetched: FetchedInputs, options: LoadOptions): Promise<{ core: CoreSides; runs: LoadedInputs['runs'] }> {
+async function readCore(
+  rules: Rules,
+  fetched: FetchedInputs,
+  options: LoadOptions
+): Promise<{ core: CoreSides; runs: LoadedInputs['runs'] }> {
   const rowsInput = options.rowsInput ?? {}
   const manifests: TrustEvidence['manifests'] = {
     baseline: await readManifest(fetched.file(CORE.baselineManifest)),
@@ -151,13 +211,24 @@ async function readCore(rules: Rules, fetched: FetchedInputs, options: LoadOptio
     if (!runsMode) {
       const baseline = await readGatedRows(baselineFiles[0].path, rules, rowsInput)
       const candidate = await readGatedRows(candidateFiles[0].path, rules, rowsInput)
-      return { core: { baseline, candidate, trust: { runs: null, dataset: null, manifests }, seeds: { baseline: [baseline], candidate: [candidate] } }, runs: undefined }
+      return {
+        core: {
+          baseline,
+          candidate,
+          trust: { runs: null, dataset: null, manifests },
+          seeds: { baseline: [baseline], candidate: [candidate] }
+        },
+        runs: undefined
+      }
     }
     return readRuns(rules, fetched, options, manifests)
   }
   if (runsMode) {
     throw new InputError(
-      { file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name, key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined },
+      {
+        file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name,
+        key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined
+      },
       'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
       "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files"
     )
@@ -172,7 +243,12 @@ async function readCore(rules: Rules, fetched: FetchedInputs, options: LoadOptio
 }
 
 /** Both sides as runs scored against the judgments (read once), with the evidence the trust checks read. */
-async function readRuns(rules: Rules, fetched: FetchedInputs, options: LoadOptions, manifests: TrustEvidence['manifests']): Promise<{ core: CoreSides; runs: LoadedInputs['runs'] }> {
+async function readRuns(
+  rules: Rules,
+  fetched: FetchedInputs,
+  options: LoadOptions,
+  manifests: TrustEvidence['manifests']
+): Promise<{ core: CoreSides; runs: LoadedInputs['runs'] }> {
   const measures: string[] = []
   const others: Array<[string, InputError]> = []
   for (const name of rules.metrics.keys()) {
@@ -185,9 +261,20 @@ async function readRuns(rules: Rules, fetched: FetchedInputs, options: LoadOptio
     }
   }
   const datasetFile = fetched.file(CORE.dataset)
-  const dataset = datasetFile === undefined ? null : await loadDatasetJudgments(rules, datasetFile, fetched.file(CORE.corpus))
-  const qrels: Qrels = options.qrels !== undefined ? await readQrels(options.qrels) : dataset !== null ? dataset.qrels : await readRulesQrels(fetched.file(CORE.judgments) as FetchedFile)
-  const scoring = { qrels, measures, depth: rules.judgments?.depth, noRelevant: rules.judgments?.noRelevant ?? 'exclude' }
+  const dataset =
+    datasetFile === undefined ? null : await loadDatasetJudgments(rules, datasetFile, fetched.file(CORE.corpus))
+  const qrels: Qrels =
+    options.qrels !== undefined
+      ? await readQrels(options.qrels)
+      : dataset !== null
+        ? dataset.qrels
+        : await readRulesQrels(fetched.file(CORE.judgments) as FetchedFile)
+  const scoring = {
+    qrels,
+    measures,
+    depth: rules.judgments?.depth,
+    noRelevant: rules.judgments?.noRelevant ?? 'exclude'
+  }
   const parsed = measures.length > 0 ? parseMeasures(measures) : []
   const baselineFile = (fetched.file(CORE.baseline) as FetchedFile).path
   const candidateFile = (fetched.file(CORE.candidate) as FetchedFile).path
@@ -211,7 +298,16 @@ async function readRuns(rules: Rules, fetched: FetchedInputs, options: LoadOptio
   base.side.notes = base.side.notes.map((n) => `baseline: ${n}`)
   cand.side.notes = cand.side.notes.map((n) => `candidate: ${n}`)
   if (dataset !== null) base.side.notes.unshift(...datasetNotes(dataset))
-  const trust: TrustEvidence = { runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence }, dataset, manifests }
-  const core: CoreSides = { baseline: base.side, candidate: cand.side, trust, seeds: { baseline: [base.side], candidate: [cand.side] } }
+  const trust: TrustEvidence = {
+    runs: { qrels, measures: parsed, baseline: baseEvidence.evidence, candidate: candEvidence.evidence },
+    dataset,
+    manifests
+  }
+  const core: CoreSides = {
+    baseline: base.side,
+    candidate: cand.side,
+    trust,
+    seeds: { baseline: [base.side], candidate: [cand.side] }
+  }
   return { core, runs: { baseline: base.coverage, candidate: cand.coverage } }
 }

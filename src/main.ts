@@ -57,7 +57,10 @@ const SUMMARY_LIMIT = 1024 * 1024 - 4096
  * read-only token, rate limit) is a warning, never a failure. Unusable input fails the step with the file and
  * line, and no stack trace, sets `verdict` to `error` and says in the job summary what to do.
  */
-export async function run(env: Record<string, string | undefined> = process.env, now: () => Date = () => new Date()): Promise<void> {
+export async function run(
+  env: Record<string, string | undefined> = process.env,
+  now: () => Date = () => new Date()
+): Promise<void> {
   // The step's own warnings (PR not found, comment or summary not written) are counted: they share GitHub's
   // 10 warnings per step with the checks' annotations, and must never push one out unannounced.
   const own: Required<AnnotationCounts> = { error: 0, warning: 0, notice: 0 }
@@ -70,7 +73,9 @@ export async function run(env: Record<string, string | undefined> = process.env,
   try {
     const ctx = contextFromEnv(env)
     const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
-    const client = inputs.token ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) }) : undefined
+    const client = inputs.token
+      ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) })
+      : undefined
     const pr = await findPullRequest(client, ctx, inputs, warn)
     statusRoute = { client, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
 
@@ -100,18 +105,36 @@ export async function run(env: Record<string, string | undefined> = process.env,
       warn
     })
     const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
-    const loaded = await loadGateInputs(rules, source, { rowsInput, givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0) })
+    const loaded = await loadGateInputs(rules, source, {
+      rowsInput,
+      givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0)
+    })
     const fetched = source.provenance()
     const referenceFrom = fetched.fetched.get('reference rows')
-    const provenance: Provenance = { rules: rulesText.provenance, baseline: baseline.provenance, exam: fetched.exam, warnings, ...(referenceFrom ? { reference: referenceFrom } : {}) }
+    const provenance: Provenance = {
+      rules: rulesText.provenance,
+      baseline: baseline.provenance,
+      exam: fetched.exam,
+      warnings,
+      ...(referenceFrom ? { reference: referenceFrom } : {})
+    }
     const result = { ...runGate(loaded, { threads: defaultThreads(env.RG_THREADS) }), provenance }
     const verdict = result.decision.verdict
 
     // The regression set and the to-judge list are always written into report-dir: the report names them.
-    const files = { regressions: path.join(inputs.reportDir, REGRESSIONS_FILE), toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE), html: path.join(inputs.reportDir, HTML_FILE), reportDir: inputs.reportDir }
+    const files = {
+      regressions: path.join(inputs.reportDir, REGRESSIONS_FILE),
+      toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE),
+      html: path.join(inputs.reportDir, HTML_FILE),
+      reportDir: inputs.reportDir
+    }
     const markdown = toMarkdown(result, { files })
     await mkdir(inputs.reportDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-      throw new InputError({ key: 'input report-dir' }, `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`, 'name a writable folder (a path inside the workspace or RUNNER_TEMP)')
+      throw new InputError(
+        { key: 'input report-dir' },
+        `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`,
+        'name a writable folder (a path inside the workspace or RUNNER_TEMP)'
+      )
     })
     const jsonPath = path.join(inputs.reportDir, 'report.json')
     const markdownPath = path.join(inputs.reportDir, 'report.md')
@@ -124,7 +147,12 @@ export async function run(env: Record<string, string | undefined> = process.env,
     await writeOutput(files.toJudge, toJudgeFile(result))
     // Push runs keep their JSON report as an artifact: the history later pull requests draw (src/github/history.ts).
     if (ctx.eventName === 'push') {
-      const upload = await uploadReportArtifact(artifactClientUploader, reportArtifactName(inputs.commentName), jsonPath, env)
+      const upload = await uploadReportArtifact(
+        artifactClientUploader,
+        reportArtifactName(inputs.commentName),
+        jsonPath,
+        env
+      )
       if (upload.uploaded || !env.ACTIONS_RUNTIME_TOKEN) log.info(`retrieval-gate: ${upload.message}`)
       else warn(`retrieval-gate: ${upload.message}`)
     }
@@ -138,12 +166,16 @@ export async function run(env: Record<string, string | undefined> = process.env,
     core.setOutput('comment-status', comment.status)
     core.setOutput('comment-url', 'url' in comment ? comment.url : '')
     const status = commentStatusLine(comment)
-    if (comment.status === 'failed') warn(`retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`)
+    if (comment.status === 'failed')
+      warn(
+        `retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`
+      )
     else log.info(`retrieval-gate: ${status}`)
     await publishCommitStatus(statusRoute, { verdict, decision: result.decision }, warn)
 
     await writeSummary(markdown, comment, whereFull, warn)
-    const failure = verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
+    const failure =
+      verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
     const annotations = [
       ...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')),
       ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))
@@ -163,15 +195,22 @@ export async function run(env: Record<string, string | undefined> = process.env,
  * when created or skipped, a warning when it failed (a 403 names `statuses: write`). The step's result never
  * depends on it. Output `commit-status-outcome`: created, skipped or failed.
  */
-async function publishCommitStatus(route: StatusRoute | undefined, subject: StatusSubject, warn: (message: string) => void): Promise<void> {
+async function publishCommitStatus(
+  route: StatusRoute | undefined,
+  subject: StatusSubject,
+  warn: (message: string) => void
+): Promise<void> {
   let outcome: CommitStatusOutcome
   try {
-    outcome = route ? await reportCommitStatus(route, subject) : { status: 'skipped', reason: 'commit-status or comment-name is not a valid value' }
+    outcome = route
+      ? await reportCommitStatus(route, subject)
+      : { status: 'skipped', reason: 'commit-status or comment-name is not a valid value' }
   } catch (error) {
     outcome = { status: 'failed', reason: (error as Error)?.message ?? String(error) }
   }
   core.setOutput('commit-status-outcome', outcome.status)
-  if (outcome.status === 'created') log.info(`retrieval-gate: commit status ${outcome.state} created on ${outcome.sha} (${outcome.context})`)
+  if (outcome.status === 'created')
+    log.info(`retrieval-gate: commit status ${outcome.state} created on ${outcome.sha} (${outcome.context})`)
   else if (outcome.status === 'skipped') log.info(`retrieval-gate: no commit status: ${outcome.reason}`)
   else warn(`retrieval-gate: the commit status was not created: ${outcome.reason}. The verdict is unaffected.`)
 }
@@ -205,7 +244,12 @@ async function failWithoutVerdict(error: unknown, warn: (message: string) => voi
   else log.setFailed(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}`)
 }
 
-async function findPullRequest(client: GitHubClient | undefined, ctx: GateContext, inputs: ActionInputs, warn: (message: string) => void): Promise<PullRequestRef | undefined> {
+async function findPullRequest(
+  client: GitHubClient | undefined,
+  ctx: GateContext,
+  inputs: ActionInputs,
+  warn: (message: string) => void
+): Promise<PullRequestRef | undefined> {
   if (!client) return inputs.prNumber === undefined ? ctx.pullRequest : undefined
   try {
     return await resolvePullRequest(client, ctx, inputs.prNumber)
@@ -234,11 +278,20 @@ interface BaselineRun {
   warnings: string[]
 }
 
-async function resolveBaseline(site: ActionSite, inputs: ActionInputs, run: BaselineRun): Promise<{ file: string; provenance: BaselineProvenance }> {
+async function resolveBaseline(
+  site: ActionSite,
+  inputs: ActionInputs,
+  run: BaselineRun
+): Promise<{ file: string; provenance: BaselineProvenance }> {
   const { client, ctx, pr } = site
   const { env, now, warnings } = run
   if (!inputs.baselineArtifact) return { file: inputs.baseline, provenance: { from: 'file', file: inputs.baseline } }
-  if (!client) throw new InputError({ key: 'input baseline-artifact' }, 'needs github-token to find and download the artifact', 'pass github-token with actions: read')
+  if (!client)
+    throw new InputError(
+      { key: 'input baseline-artifact' },
+      'needs github-token to find and download the artifact',
+      'pass github-token with actions: read'
+    )
   const branch = pr?.baseRef || inputs.baselineBranch || ctx.defaultBranch || 'main'
   const tmpRoot = await mkdtemp(path.join(env.RUNNER_TEMP || os.tmpdir(), 'retrieval-gate-'))
   const fetched = await fetchBaselineArtifact(client, ctx, pr, {
@@ -299,9 +352,17 @@ function emit(a: Annotation): void {
   else log.notice(a.message, props)
 }
 
-async function writeSummary(markdown: string, comment: CommentOutcome, whereFull: string, warn: (message: string) => void): Promise<void> {
+async function writeSummary(
+  markdown: string,
+  comment: CommentOutcome,
+  whereFull: string,
+  warn: (message: string) => void
+): Promise<void> {
   try {
-    const head = comment.status === 'failed' ? `> ⚠️ The PR comment could not be written (${inline(comment.reason, 600)}); the verdict below is unaffected.\n\n` : ''
+    const head =
+      comment.status === 'failed'
+        ? `> ⚠️ The PR comment could not be written (${inline(comment.reason, 600)}); the verdict below is unaffected.\n\n`
+        : ''
     await core.summary.addRaw(head + fitMarkdown(markdown, SUMMARY_LIMIT, whereFull).text).write()
   } catch (error) {
     warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
@@ -309,7 +370,12 @@ async function writeSummary(markdown: string, comment: CommentOutcome, whereFull
 }
 
 /** The action inputs that give optional files (each must be one an input of the rules reads). */
-const GIVEN_INPUTS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'] as const
+const GIVEN_INPUTS = [
+  'baseline-manifest',
+  'candidate-manifest',
+  'reference-manifest',
+  'candidate-judge-labels'
+] as const
 
 /** The files an action input gives: the baseline (its artifact's file, or one per seed), the candidate, the optional files. */
 function givenFiles(inputs: ActionInputs, baselineFile: string, input: string): string[] {

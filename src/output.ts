@@ -10,6 +10,10 @@ export async function writeOutput(file: string, text: string): Promise<void> {
   try {
     await writeFile(file, text)
   } catch (error) {
-    throw new InputError({ file }, `cannot write the output file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'check that its folder exists and is writable')
+    throw new InputError(
+      { file },
+      `cannot write the output file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      'check that its folder exists and is writable'
+    )
   }
 }

@@ -19,8 +19,10 @@ const segment = (i: number): string => (i % 2 === 0 ? 'new' : 'old')
 /** The release's recall@10 per query: spread over 0.3..0.9. */
 const release = ids.map((_, i) => 0.3 + ((i * 7) % 40) * 0.015)
 /** After k PRs: each PR takes 0.004 from every query, with jitter +0.001, +0.001, -0.001, -0.001 by (i + k) mod 4 (sums to 0 per segment). */
-const afterPrs = (k: number): number[] => release.map((v, i) => v - 0.004 * k + (k === 0 ? 0 : (i + k) % 4 < 2 ? 0.001 : -0.001))
-const rows = (values: number[], attrs = true): string => jsonl(ids.map((id, i) => ({ query_id: id, 'recall@10': values[i], ...(attrs ? { segment: segment(i) } : {}) })))
+const afterPrs = (k: number): number[] =>
+  release.map((v, i) => v - 0.004 * k + (k === 0 ? 0 : (i + k) % 4 < 2 ? 0.001 : -0.001))
+const rows = (values: number[], attrs = true): string =>
+  jsonl(ids.map((id, i) => ({ query_id: id, 'recall@10': values[i], ...(attrs ? { segment: segment(i) } : {}) })))
 
 const RULES = (extra = ''): string => `version: 1
 metrics:
@@ -39,8 +41,26 @@ checks:
 ${extra}`
 
 async function gate(k: number, rules = RULES(), reference = rows(release), more: string[] = []) {
-  const f = writeFiles({ 'rules.yml': rules, 'base.jsonl': rows(afterPrs(k - 1)), 'cand.jsonl': rows(afterPrs(k)), 'ref.jsonl': reference })
-  return cli(['gate', '--rules', f['rules.yml'], '--baseline', f['base.jsonl'], '--candidate', f['cand.jsonl'], '--reference', f['ref.jsonl'], '--format', 'json', ...more])
+  const f = writeFiles({
+    'rules.yml': rules,
+    'base.jsonl': rows(afterPrs(k - 1)),
+    'cand.jsonl': rows(afterPrs(k)),
+    'ref.jsonl': reference
+  })
+  return cli([
+    'gate',
+    '--rules',
+    f['rules.yml'],
+    '--baseline',
+    f['base.jsonl'],
+    '--candidate',
+    f['cand.jsonl'],
+    '--reference',
+    f['ref.jsonl'],
+    '--format',
+    'json',
+    ...more
+  ])
 }
 
 describe('a series of PRs that each pass alone', () => {
@@ -52,7 +72,10 @@ describe('a series of PRs that each pass alone', () => {
         verdict: string
         decided_by: string | null
         checks: Array<{ units: Array<{ status: string; reason: string; comparison: { ci: number[] } }> }>
-        budgets: { reference: { label: string }; units: Array<{ status: string; reason: string; used: number; used_ci: number[]; budget: number }> }
+        budgets: {
+          reference: { label: string }
+          units: Array<{ status: string; reason: string; used: number; used_ci: number[]; budget: number }>
+        }
       }
       // This PR alone: about -0.4 points, the worse end of its interval inside the 0.5-point margin.
       expect(report.checks[0].units[0].comparison.ci[0]).toBeGreaterThan(-0.005)
@@ -77,7 +100,17 @@ describe('a series of PRs that each pass alone', () => {
       'base.jsonl': rows(afterPrs(2)),
       'cand.jsonl': rows(afterPrs(3))
     })
-    const plain = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['base.jsonl'], '--candidate', f['cand.jsonl'], '--format', 'json'])
+    const plain = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      f['base.jsonl'],
+      '--candidate',
+      f['cand.jsonl'],
+      '--format',
+      'json'
+    ])
     expect(plain.code).toBe(0)
   })
 
@@ -93,24 +126,52 @@ describe('a series of PRs that each pass alone', () => {
     expect(r.stdout).toContain('## ❌ retrieval-gate: fail, decided by check 1 “recall does not drop”')
     expect(r.stdout).toContain('### Regression budget since v1.4')
     // 1.2 of 1.0 points: the drop 0.012 and the budget 0.01, x100 (points of a 0..1 metric), one decimal.
-    expect(r.stdout).toMatch(/- ❌ budget exceeded \*\*recall does not drop\*\* \(all queries\): 1\.2 of 1\.0 points used since v1\.4 \(95% interval of the drop \+1\.\d to \+1\.\d points, 40 queries\)\./)
+    expect(r.stdout).toMatch(
+      /- ❌ budget exceeded \*\*recall does not drop\*\* \(all queries\): 1\.2 of 1\.0 points used since v1\.4 \(95% interval of the drop \+1\.\d to \+1\.\d points, 40 queries\)\./
+    )
     // Relative budget per slice: 5% of each segment's reference mean (both means are ~0.59: ~2.9 points), not exceeded.
-    expect(r.stdout).toMatch(/- ✅ within budget \*\*recall per segment\*\* \(segment = new\): 1\.\d of 2\.\d points used since v1\.4 .*\(budget 5% of the reference mean\)\./)
+    expect(r.stdout).toMatch(
+      /- ✅ within budget \*\*recall per segment\*\* \(segment = new\): 1\.\d of 2\.\d points used since v1\.4 .*\(budget 5% of the reference mean\)\./
+    )
     expect(r.stdout).toMatch(/- ✅ within budget \*\*recall per segment\*\* \(segment = old\): /)
-    expect(r.stdout).toContain('the drop since the reference exceeds the budget, whatever this PR alone did (-0.4 points against its baseline)')
+    expect(r.stdout).toContain(
+      'the drop since the reference exceeds the budget, whatever this PR alone did (-0.4 points against its baseline)'
+    )
   })
 
   test('the terminal report lists the budget lines', async () => {
     const r = await gate(3, RULES(), rows(release), ['--format', 'text'])
-    expect(r.stdout).toMatch(/Regression budget since v1\.4 \(.*ref\.jsonl\):\n {2}FAIL recall does not drop \(all queries\): 1\.2 of 1\.0 points used since v1\.4/)
+    expect(r.stdout).toMatch(
+      /Regression budget since v1\.4 \(.*ref\.jsonl\):\n {2}FAIL recall does not drop \(all queries\): 1\.2 of 1\.0 points used since v1\.4/
+    )
   })
 })
 
 describe('the same statistics, read like non_inferior', () => {
   test('with the reference equal to the baseline, the budget interval is the check interval exactly (same plan, same seed)', async () => {
-    const f = writeFiles({ 'rules.yml': RULES(), 'base.jsonl': rows(afterPrs(0)), 'cand.jsonl': rows(afterPrs(1)), 'ref.jsonl': rows(afterPrs(0)) })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['base.jsonl'], '--candidate', f['cand.jsonl'], '--reference', f['ref.jsonl'], '--format', 'json'])
-    const report = JSON.parse(r.stdout) as { checks: Array<{ units: Array<{ comparison: { ci: number[]; delta: number } }> }>; budgets: { units: Array<{ used: number; used_ci: number[] }> } }
+    const f = writeFiles({
+      'rules.yml': RULES(),
+      'base.jsonl': rows(afterPrs(0)),
+      'cand.jsonl': rows(afterPrs(1)),
+      'ref.jsonl': rows(afterPrs(0))
+    })
+    const r = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      f['base.jsonl'],
+      '--candidate',
+      f['cand.jsonl'],
+      '--reference',
+      f['ref.jsonl'],
+      '--format',
+      'json'
+    ])
+    const report = JSON.parse(r.stdout) as {
+      checks: Array<{ units: Array<{ comparison: { ci: number[]; delta: number } }> }>
+      budgets: { units: Array<{ used: number; used_ci: number[] }> }
+    }
     const c = report.checks[0].units[0].comparison
     const b = report.budgets.units[0]
     expect(b.used).toBe(-c.delta)
@@ -123,10 +184,31 @@ describe('the same statistics, read like non_inferior', () => {
     const rules = RULES().replace('margin: 0.005', 'margin: 0.2')
     // The candidate is the base give or take 0.0001 (equal differences everywhere would be no evidence for the check itself).
     const near = noisy.map((v, i) => v + ((i % 3) - 1) * 0.0001)
-    const f = writeFiles({ 'rules.yml': rules, 'base.jsonl': rows(noisy), 'cand.jsonl': rows(near), 'ref.jsonl': rows(release) })
-    const args = ['gate', '--rules', f['rules.yml'], '--baseline', f['base.jsonl'], '--candidate', f['cand.jsonl'], '--reference', f['ref.jsonl'], '--format', 'json']
+    const f = writeFiles({
+      'rules.yml': rules,
+      'base.jsonl': rows(noisy),
+      'cand.jsonl': rows(near),
+      'ref.jsonl': rows(release)
+    })
+    const args = [
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      f['base.jsonl'],
+      '--candidate',
+      f['cand.jsonl'],
+      '--reference',
+      f['ref.jsonl'],
+      '--format',
+      'json'
+    ]
     const r = await cli(args)
-    const report = JSON.parse(r.stdout) as { verdict: string; checks: Array<{ status: string; units: Array<{ reason: string }> }>; budgets: { units: Array<{ status: string; used_ci: number[] }> } }
+    const report = JSON.parse(r.stdout) as {
+      verdict: string
+      checks: Array<{ status: string; units: Array<{ reason: string }> }>
+      budgets: { units: Array<{ status: string; used_ci: number[] }> }
+    }
     expect(report.budgets.units[0].used_ci[0]).toBeLessThan(0.01)
     expect(report.budgets.units[0].used_ci[1]).toBeGreaterThan(0.01)
     expect(report.checks[0].status).toBe('inconclusive')
@@ -140,15 +222,23 @@ describe('the same statistics, read like non_inferior', () => {
 
 describe('the reference must be the exam', () => {
   test('a reference with a different query set is refused as not comparable (exit 2), never re-paired', async () => {
-    const other = jsonl([...ids.slice(1).map((id, i) => ({ query_id: id, 'recall@10': release[i + 1] })), { query_id: 'q99', 'recall@10': 0.5 }])
+    const other = jsonl([
+      ...ids.slice(1).map((id, i) => ({ query_id: id, 'recall@10': release[i + 1] })),
+      { query_id: 'q99', 'recall@10': 0.5 }
+    ])
     const r = await gate(1, RULES(), other)
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('the reference "v1.4" is not comparable with the exam: a different query set: 1 exam query is not in it ("q00"); 1 of its queries is not in the exam ("q99")')
+    expect(r.stderr).toContain(
+      'the reference "v1.4" is not comparable with the exam: a different query set: 1 exam query is not in it ("q00"); 1 of its queries is not in the exam ("q99")'
+    )
     expect(r.stderr).toContain('regenerate the reference rows on the current exam')
   })
 
   test('a reference that labels a query with another slice value is refused', async () => {
-    const relabelled = rows(release).replace('"query_id":"q00","recall@10":0.3,"segment":"new"', '"query_id":"q00","recall@10":0.3,"segment":"old"')
+    const relabelled = rows(release).replace(
+      '"query_id":"q00","recall@10":0.3,"segment":"new"',
+      '"query_id":"q00","recall@10":0.3,"segment":"old"'
+    )
     expect(relabelled).not.toBe(rows(release))
     const r = await gate(1, RULES('    where: { segment: new }\n'.replace(/^/, '')), relabelled)
     expect(r.code).toBe(2)
@@ -171,8 +261,16 @@ describe('the reference must be the exam', () => {
     const manifests = ['--baseline-manifest', f['base.json'], '--candidate-manifest', f['cand.json']]
     const bad = await gate(1, rules, rows(release), [...manifests, '--reference-manifest', f['ref.json']])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('the reference "v1.4" was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:bb\\"" in it')
-    const good = await gate(1, rules, rows(release), [...manifests, '--reference-manifest', f['same.json'], '--format', 'markdown'])
+    expect(bad.stderr).toContain(
+      'the reference "v1.4" was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:bb\\"" in it'
+    )
+    const good = await gate(1, rules, rows(release), [
+      ...manifests,
+      '--reference-manifest',
+      f['same.json'],
+      '--format',
+      'markdown'
+    ])
     expect(good.code).toBe(0)
     expect(good.stdout).toContain("Snapshot: the reference's snapshot matches")
   })
@@ -181,19 +279,54 @@ describe('the reference must be the exam', () => {
 describe('the CLI and the rules', () => {
   test('a reference at a ref is not read from the working directory: --reference is required', async () => {
     const f = writeFiles({ 'rules.yml': RULES(), 'base.jsonl': rows(release), 'cand.jsonl': rows(afterPrs(1)) })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['base.jsonl'], '--candidate', f['cand.jsonl']])
+    const r = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      f['base.jsonl'],
+      '--candidate',
+      f['cand.jsonl']
+    ])
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('the reference is eval/release/rows.jsonl at v1.4, which the command line does not fetch')
+    expect(r.stderr).toContain(
+      'the reference is eval/release/rows.jsonl at v1.4, which the command line does not fetch'
+    )
     expect(r.stderr).toContain('git show v1.4:eval/release/rows.jsonl')
   })
 
   test.each([
-    ['a budget without a reference', RULES().replace(/reference:\n( {2}.*\n){3}/, ''), 'checks[0].budget', "a budget is spent against the rules' reference, and the rules name none"],
-    ['a budget as wide as the range', RULES().replace('budget: 0.01', 'budget: 1'), 'checks[0].budget', 'budget 1 is larger than the whole range of recall@10 [0, 1] or equal to it, so it could never be exceeded'],
-    ['a relative budget of 100%', RULES().replace('budget: 0.01', 'budget: "100%"'), 'checks[0].budget', 'budget 100% allows recall@10 to fall to 0'],
-    ['a budget on max_regressions', RULES().replace('non_inferior: { margin: 0.005 }', 'max_regressions: { count: 3 }'), 'checks[0].budget', 'a budget is a drop of the mean since the reference'],
+    [
+      'a budget without a reference',
+      RULES().replace(/reference:\n( {2}.*\n){3}/, ''),
+      'checks[0].budget',
+      "a budget is spent against the rules' reference, and the rules name none"
+    ],
+    [
+      'a budget as wide as the range',
+      RULES().replace('budget: 0.01', 'budget: 1'),
+      'checks[0].budget',
+      'budget 1 is larger than the whole range of recall@10 [0, 1] or equal to it, so it could never be exceeded'
+    ],
+    [
+      'a relative budget of 100%',
+      RULES().replace('budget: 0.01', 'budget: "100%"'),
+      'checks[0].budget',
+      'budget 100% allows recall@10 to fall to 0'
+    ],
+    [
+      'a budget on max_regressions',
+      RULES().replace('non_inferior: { margin: 0.005 }', 'max_regressions: { count: 3 }'),
+      'checks[0].budget',
+      'a budget is a drop of the mean since the reference'
+    ],
     ['a reference no check spends', RULES().replace('    budget: 0.01\n', ''), 'reference', 'no check has a budget'],
-    ['a reference with path and artifact', RULES().replace('  ref: v1.4\n', '  artifact: { name: release-rows }\n'), 'reference', 'reference names both a path and an artifact'],
+    [
+      'a reference with path and artifact',
+      RULES().replace('  ref: v1.4\n', '  artifact: { name: release-rows }\n'),
+      'reference',
+      'reference names both a path and an artifact'
+    ],
     ['a negative budget', RULES().replace('budget: 0.01', 'budget: -0.01'), 'checks[0].budget', 'must be']
   ])('%s is refused with its key', async (_, text, key, message) => {
     const e = await refusal(() => loadRules(text, 'rules.yml'))
@@ -202,15 +335,29 @@ describe('the CLI and the rules', () => {
   })
 
   test('a budget on a superior check and per slice is accepted', () => {
-    const rules = loadRules(RULES('  - name: better on new\n    metric: recall@10\n    where: { segment: new }\n    superior: {}\n    budget: "2%"\n'), 'rules.yml')
+    const rules = loadRules(
+      RULES(
+        '  - name: better on new\n    metric: recall@10\n    where: { segment: new }\n    superior: {}\n    budget: "2%"\n'
+      ),
+      'rules.yml'
+    )
     expect(rules.checks[1].budget).toEqual({ value: 0.02, relative: true, text: '2%' })
-    expect(rules.reference).toEqual({ label: 'v1.4', path: 'eval/release/rows.jsonl', ref: 'v1.4', artifact: undefined })
+    expect(rules.reference).toEqual({
+      label: 'v1.4',
+      path: 'eval/release/rows.jsonl',
+      ref: 'v1.4',
+      artifact: undefined
+    })
   })
 })
 
 describe('explain', () => {
   test('says what the budget demands, for non_inferior and superior checks', async () => {
-    const f = writeFiles({ 'rules.yml': RULES('  - name: better on new\n    metric: recall@10\n    where: { segment: new }\n    superior: {}\n    budget: "2%"\n') })
+    const f = writeFiles({
+      'rules.yml': RULES(
+        '  - name: better on new\n    metric: recall@10\n    where: { segment: new }\n    superior: {}\n    budget: "2%"\n'
+      )
+    })
     const r = await cli(['explain', '--rules', f['rules.yml']])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain(
@@ -224,8 +371,8 @@ describe('determinism', () => {
   test('the same inputs and reference give the same bytes', async () => {
     const a = await gate(3)
     const b = await gate(3)
-    expect(a.stdout.replace(/"[^"]*ref\.jsonl"/g, '"ref"').replace(/"[^"]*(base|cand|rules)\.(jsonl|yml)"/g, '"f"')).toBe(
-      b.stdout.replace(/"[^"]*ref\.jsonl"/g, '"ref"').replace(/"[^"]*(base|cand|rules)\.(jsonl|yml)"/g, '"f"')
-    )
+    expect(
+      a.stdout.replace(/"[^"]*ref\.jsonl"/g, '"ref"').replace(/"[^"]*(base|cand|rules)\.(jsonl|yml)"/g, '"f"')
+    ).toBe(b.stdout.replace(/"[^"]*ref\.jsonl"/g, '"ref"').replace(/"[^"]*(base|cand|rules)\.(jsonl|yml)"/g, '"f"'))
   })
 })

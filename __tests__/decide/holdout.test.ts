@@ -37,20 +37,33 @@ async function gate(rulesText: string, prior?: PriorLooks) {
 describe('holdout looks are counted', () => {
   it('a PR run that grades the holdout adds one look to the count read from the comment', async () => {
     const { json, markdown } = await gate(rulesWith(''), { thisPr: 2 })
-    expect(json.holdout).toEqual({ split: 'holdout', graded: true, queries: 4, looks: { this_run: 1, this_pr: 3, total: null, history_reports: null }, max_per_pr: null, exceeded: false })
-    expect(markdown).toContain('Holdout: graded by this run (4 queries); looked at 3 times in this PR, this run included.')
+    expect(json.holdout).toEqual({
+      split: 'holdout',
+      graded: true,
+      queries: 4,
+      looks: { this_run: 1, this_pr: 3, total: null, history_reports: null },
+      max_per_pr: null,
+      exceeded: false
+    })
+    expect(markdown).toContain(
+      'Holdout: graded by this run (4 queries); looked at 3 times in this PR, this run included.'
+    )
     expect(json.verdict).toBe('pass')
   })
 
   it('the terminal report says it too', async () => {
     const { result } = await gate(rulesWith(''), { thisPr: 2 })
-    expect(toText(result, { color: false })).toContain('Holdout: graded by this run (4 queries); looked at 3 times in this PR, this run included.')
+    expect(toText(result, { color: false })).toContain(
+      'Holdout: graded by this run (4 queries); looked at 3 times in this PR, this run included.'
+    )
   })
 
   it('in total: the looks of the history reports plus this PR', async () => {
     const { json, markdown } = await gate(rulesWith(''), { thisPr: 0, history: { looks: 7, reports: 9 } })
     expect(json.holdout.looks).toEqual({ this_run: 1, this_pr: 1, total: 8, history_reports: 9 })
-    expect(markdown).toContain('looked at once in this PR, this run included, 8 times in total over the 9 gate runs on the default branch read as history and this PR.')
+    expect(markdown).toContain(
+      'looked at once in this PR, this run included, 8 times in total over the 9 gate runs on the default branch read as history and this PR.'
+    )
   })
 
   it('outside a pull request (CLI, push) the run is one look and the JSON says so, to be summed as history', async () => {
@@ -80,11 +93,17 @@ describe('dataset.holdout_looks.max_per_pr caps the looks per PR', () => {
     const { json, markdown } = await gate(capped, { thisPr: 2 })
     expect(json.holdout).toMatchObject({ looks: { this_pr: 3 }, max_per_pr: 2, exceeded: true })
     const unit = json.checks[0].units[0]
-    expect(unit).toMatchObject({ status: 'inconclusive', reason: 'holdout_looks_exceeded', holdout_looks: { this_pr: 3, max_per_pr: 2 } })
+    expect(unit).toMatchObject({
+      status: 'inconclusive',
+      reason: 'holdout_looks_exceeded',
+      holdout_looks: { this_pr: 3, max_per_pr: 2 }
+    })
     // on_inconclusive defaults to fail: the verdict fails, decided by the check
     expect(json.verdict).toBe('fail')
     expect(json.decided_by).toBe('nDCG@3 does not drop')
-    expect(markdown).toContain('the holdout has been graded 3 times in this PR, more than dataset.holdout\\_looks.max\\_per\\_pr (2) allows')
+    expect(markdown).toContain(
+      'the holdout has been graded 3 times in this PR, more than dataset.holdout\\_looks.max\\_per\\_pr (2) allows'
+    )
     expect(markdown).toContain('That is more than allowed: the checks on holdout queries are inconclusive.')
     // not an interval too wide to decide: more queries would settle nothing
     expect(markdown).not.toContain('An interval is too wide to decide')
@@ -107,7 +126,9 @@ describe('per-query details: the dev split only', () => {
   it('grading the holdout, the regressed queries are withheld and counted', async () => {
     const { markdown, json } = await gate(rulesWith(''), { thisPr: 0 })
     expect(json.regressions.count).toBe(2) // h3, h4: the JSON report keeps them (docs/report.md)
-    expect(markdown).toContain('2 holdout queries that got worse are not listed: the holdout is reported in aggregates only.')
+    expect(markdown).toContain(
+      '2 holdout queries that got worse are not listed: the holdout is reported in aggregates only.'
+    )
     expect(markdown).not.toMatch(/\| h3 \|/)
     expect(markdown).not.toMatch(/\| h4 \|/)
   })

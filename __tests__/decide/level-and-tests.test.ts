@@ -26,12 +26,20 @@ const BASE = CAND.map((c, i) => Math.min(1, Math.max(0, round4(c - 0.03 + (0.04 
 const NOISY = CAND.map((c, i) => Math.min(1, Math.max(0, round4(c + (i % 2 ? 0.05 : -0.05) + 0.001 * ((i * 7) % 5)))))
 
 function side(file: string, values: number[]) {
-  const rows: QueryRow[] = values.map((v, i) => ({ id: `q${String(i).padStart(2, '0')}`, line: i + 1, values: new Map([['m', v]]), attrs: new Map() }))
+  const rows: QueryRow[] = values.map((v, i) => ({
+    id: `q${String(i).padStart(2, '0')}`,
+    line: i + 1,
+    values: new Map([['m', v]]),
+    attrs: new Map()
+  }))
   return sideFromRows(file, rows)
 }
 
 function rules(check: string, metric = 'm: { better: higher, range: [0, 1] }') {
-  return loadRules(`version: 1\nmetrics:\n  ${metric}\nstatistics: { resamples: 2000, seed: 3 }\nchecks:\n  - name: c\n    metric: m\n    ${check}\n`, 'rules.yml')
+  return loadRules(
+    `version: 1\nmetrics:\n  ${metric}\nstatistics: { resamples: 2000, seed: 3 }\nchecks:\n  - name: c\n    metric: m\n    ${check}\n`,
+    'rules.yml'
+  )
 }
 
 function unitOf(check: string, base = BASE, cand = CAND) {
@@ -69,7 +77,10 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
   it('at_most on a better-lower metric mirrors it; every value equal is no evidence', () => {
     const lower = (value: number, values = CAND) =>
       gateSides(
-        loadRules(`version: 1\nmetrics:\n  m: { better: lower, unit: ms }\nstatistics: { resamples: 2000 }\nchecks:\n  - name: c\n    metric: m\n    at_most: ${value}\n`, 'r.yml'),
+        loadRules(
+          `version: 1\nmetrics:\n  m: { better: lower, unit: ms }\nstatistics: { resamples: 2000 }\nchecks:\n  - name: c\n    metric: m\n    at_most: ${value}\n`,
+          'r.yml'
+        ),
         side('b.jsonl', BASE),
         side('c.jsonl', values)
       ).decision.checks[0].units[0]
@@ -90,9 +101,15 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
   })
 
   it('refuses a level on the wrong side of the metric, or one the metric can never cross', () => {
-    expect(refusal('at_most: 0.3').message).toMatch(/\(checks\[0\]\.at_most\): m is better higher, so at_most would bound it on the wrong side.*write at_least: 0\.3/)
-    expect(refusal('at_least: 5\nm: { better: lower }').message).toMatch(/m is better lower, so at_least would bound it on the wrong side.*write at_most: 5/)
-    expect(refusal('at_least: 0').message).toMatch(/at_least 0 is outside what m can take beyond its range \[0, 1\], so the check could never fail/)
+    expect(refusal('at_most: 0.3').message).toMatch(
+      /\(checks\[0\]\.at_most\): m is better higher, so at_most would bound it on the wrong side.*write at_least: 0\.3/
+    )
+    expect(refusal('at_least: 5\nm: { better: lower }').message).toMatch(
+      /m is better lower, so at_least would bound it on the wrong side.*write at_most: 5/
+    )
+    expect(refusal('at_least: 0').message).toMatch(
+      /at_least 0 is outside what m can take beyond its range \[0, 1\], so the check could never fail/
+    )
     expect(refusal('at_least: 1.5').message).toMatch(/so the check could never pass/)
     expect(refusal('at_least: 0.3\n').message).not.toBe('')
   })
@@ -100,15 +117,24 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
   it('says so in the report, the JSON and explain', async () => {
     const { result } = unitOf('at_least: 0.56')
     const md = toMarkdown(result)
-    expect(md).toContain('**m has a candidate mean of 0.5000 (95% t interval 0.4425 to 0.5575, 40 queries); the rules need at least 0.5600.**')
-    expect(md).toContain('| ❌ fail | 1. c | m | all queries | 40 | mean\u00a00.5000 | [0.4425,\u00a00.5575] | low ≥\u00a00.5600 |')
-    const json = JSON.parse(toJsonReport(result)) as { checks: Array<{ kind: string; units: Array<{ level: unknown; reason: string }> }> }
+    expect(md).toContain(
+      '**m has a candidate mean of 0.5000 (95% t interval 0.4425 to 0.5575, 40 queries); the rules need at least 0.5600.**'
+    )
+    expect(md).toContain(
+      '| ❌ fail | 1. c | m | all queries | 40 | mean\u00a00.5000 | [0.4425,\u00a00.5575] | low ≥\u00a00.5600 |'
+    )
+    const json = JSON.parse(toJsonReport(result)) as {
+      checks: Array<{ kind: string; units: Array<{ level: unknown; reason: string }> }>
+    }
     expect(json.checks[0].kind).toBe('at_least')
     expect(json.checks[0].units[0].reason).toBe('beyond_level')
     const level = json.checks[0].units[0].level as { mean: number; ci: [number, number]; method: string; df: number }
     expect([level.mean, level.method, level.df]).toEqual([0.5, 't', 39])
     expect(level.ci[0]).toBeCloseTo(0.4424812376243401, 8)
-    const f = writeFiles({ 'r.yml': 'version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - name: floor\n    metric: m\n    at_least: 0.35\n' })
+    const f = writeFiles({
+      'r.yml':
+        'version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - name: floor\n    metric: m\n    at_least: 0.35\n'
+    })
     let text = ''
     await explainCommand(f['r.yml'], (t) => (text += t))
     expect(text).toContain("Passes if the lower 95% bound of the candidate's mean m (a t interval) is at least 0.35.")
@@ -142,8 +168,12 @@ describe('superior: { test: t | randomization }', () => {
   })
 
   it('the t and randomization tests take no margin (they test "no difference")', () => {
-    expect(refusal('superior: { test: t, margin: 0.01 }').message).toMatch(/the paired t-test tests "no difference"; it takes no margin/)
-    expect(refusal('superior: { test: randomization, margin: 0.01 }').message).toMatch(/the randomization test tests "no difference"; it takes no margin/)
+    expect(refusal('superior: { test: t, margin: 0.01 }').message).toMatch(
+      /the paired t-test tests "no difference"; it takes no margin/
+    )
+    expect(refusal('superior: { test: randomization, margin: 0.01 }').message).toMatch(
+      /the randomization test tests "no difference"; it takes no margin/
+    )
   })
 
   it('the report names the test and its p', () => {
@@ -169,7 +199,19 @@ describe('with seed replicates', () => {
         'c1.jsonl': rows(CAND),
         'c2.jsonl': rows(CAND.map((v) => v + 0.01))
       })
-      const r = await cli(['gate', '--rules', f['r.yml'], '--baseline', f['b1.jsonl'], '--baseline', f['b2.jsonl'], '--candidate', f['c1.jsonl'], '--candidate', f['c2.jsonl']])
+      const r = await cli([
+        'gate',
+        '--rules',
+        f['r.yml'],
+        '--baseline',
+        f['b1.jsonl'],
+        '--baseline',
+        f['b2.jsonl'],
+        '--candidate',
+        f['c1.jsonl'],
+        '--candidate',
+        f['c2.jsonl']
+      ])
       expect(r.code).toBe(2)
       expect(r.stderr).toContain(`(checks[0].${key})`)
       expect(r.stderr).toContain('which treats the seed-averaged values as fixed')

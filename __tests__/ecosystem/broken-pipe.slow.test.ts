@@ -15,10 +15,18 @@ let dir = ''
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'rg-pipe-'))
-  for (const f of ['src', 'rollup.config.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(path.join(root, f), path.join(dir, f), { recursive: true })
+  for (const f of ['src', 'rollup.config.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])
+    cpSync(path.join(root, f), path.join(dir, f), { recursive: true })
   symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
-  writeFileSync(path.join(dir, 'cli-only.config.js'), "import all from './rollup.config.js'\nexport default all.filter((c) => c.input === 'src/cli.ts')\n")
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/rollup/dist/bin/rollup'), '--config', 'cli-only.config.js', '--silent'], { cwd: dir, encoding: 'utf8', timeout: 180000 })
+  writeFileSync(
+    path.join(dir, 'cli-only.config.js'),
+    "import all from './rollup.config.js'\nexport default all.filter((c) => c.input === 'src/cli.ts')\n"
+  )
+  const r = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/rollup/dist/bin/rollup'), '--config', 'cli-only.config.js', '--silent'],
+    { cwd: dir, encoding: 'utf8', timeout: 180000 }
+  )
   if (r.status !== 0) throw new Error(`bundling failed: ${r.stderr}`)
 }, 200000)
 
@@ -28,7 +36,17 @@ describe('gate | head', () => {
   it('writes until the reader closes the pipe, then stops quietly, with the exit code of the verdict', () => {
     const cli = path.join(dir, 'dist', 'cli.js')
     expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true)
-    const args = ['gate', '--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl', '--format', 'json']
+    const args = [
+      'gate',
+      '--rules',
+      'examples/rules.yml',
+      '--baseline',
+      'examples/baseline.jsonl',
+      '--candidate',
+      'examples/candidate.jsonl',
+      '--format',
+      'json'
+    ]
     const err = path.join(dir, 'stderr.txt')
     // bash: the CLI's own exit code (PIPESTATUS[0]) and its stderr, apart from the reader's.
     const run = (reader: string) => {

@@ -16,7 +16,15 @@ const examples = join(process.cwd(), 'examples')
 describe('init', () => {
   it('writes starter rules that load, guess directions from names, and gate the files they came from', async () => {
     const out = join(tempDir(), 'retrieval-gate.yml')
-    const r = await cli(['init', '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--out', out])
+    const r = await cli([
+      'init',
+      '--baseline',
+      join(examples, 'baseline.jsonl'),
+      '--candidate',
+      join(examples, 'candidate.jsonl'),
+      '--out',
+      out
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const text = readFileSync(out, 'utf8')
@@ -27,14 +35,34 @@ describe('init', () => {
     expect(rules.metrics.get('recall@10')).toMatchObject({ better: 'higher', range: [0, 1] })
     expect(rules.slices).toEqual(['category', 'segment'])
     expect(rules.checks.map((c) => c.metric)).toEqual(['mrr@10', 'recall@10', 'hit@10', 'latency_ms'])
-    expect(r.stdout).toMatch(/user_id: 100 distinct values shared by several queries each: not a slice; a cluster candidate/)
-    const gate = await cli(['gate', '--rules', out, '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--format', 'json'])
+    expect(r.stdout).toMatch(
+      /user_id: 100 distinct values shared by several queries each: not a slice; a cluster candidate/
+    )
+    const gate = await cli([
+      'gate',
+      '--rules',
+      out,
+      '--baseline',
+      join(examples, 'baseline.jsonl'),
+      '--candidate',
+      join(examples, 'candidate.jsonl'),
+      '--format',
+      'json'
+    ])
     expect([0, 1]).toContain(gate.code)
   })
 
   it('proposes (commented) a cluster bootstrap over an attribute that many queries share, and the proposal loads', async () => {
     const out = join(tempDir(), 'rules.yml')
-    const r = await cli(['init', '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--out', out])
+    const r = await cli([
+      'init',
+      '--baseline',
+      join(examples, 'baseline.jsonl'),
+      '--candidate',
+      join(examples, 'candidate.jsonl'),
+      '--out',
+      out
+    ])
     expect(r.code).toBe(0)
     // The example has 400 queries from 100 users (4 each): user_id is not a slice but a cluster candidate.
     expect(r.stdout).toContain('user_id: 100 distinct values shared by several queries each')
@@ -48,7 +76,15 @@ describe('init', () => {
   it('refuses to overwrite an existing file unless --force, and writes the same bytes every time', async () => {
     const out = join(tempDir(), 'rules.yml')
     writeFileSync(out, 'mine\n')
-    const args = ['init', '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--out', out]
+    const args = [
+      'init',
+      '--baseline',
+      join(examples, 'baseline.jsonl'),
+      '--candidate',
+      join(examples, 'candidate.jsonl'),
+      '--out',
+      out
+    ]
     const refused = await cli(args)
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/rules\.yml: already exists\. pass --force/)
@@ -60,7 +96,17 @@ describe('init', () => {
   })
 
   it('quotes field names YAML would misread, so the file loads with the same names', async () => {
-    const rows = (shift: number) => jsonl(Array.from({ length: 40 }, (_, i) => ({ query_id: `q${i}`, yes: (i % 3) / 3 + shift, 'P(rel=2)@10': i % 2, 'cost usd': 0.001 * i, null: i / 2, group: i % 2 ? 'a' : 'b' })))
+    const rows = (shift: number) =>
+      jsonl(
+        Array.from({ length: 40 }, (_, i) => ({
+          query_id: `q${i}`,
+          yes: (i % 3) / 3 + shift,
+          'P(rel=2)@10': i % 2,
+          'cost usd': 0.001 * i,
+          null: i / 2,
+          group: i % 2 ? 'a' : 'b'
+        }))
+      )
     const f = writeFiles({ 'b.jsonl': rows(0), 'c.jsonl': rows(0.01) })
     const out = join(tempDir(), 'r.yml')
     const r = await cli(['init', '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--out', out])
@@ -74,7 +120,17 @@ describe('init', () => {
 
   it('proposes ranking measures and judgments for runs given with --qrels', async () => {
     const out = join(tempDir(), 'r.yml')
-    const r = await cli(['init', '--baseline', join(examples, 'runs/baseline.jsonl'), '--candidate', join(examples, 'runs/candidate.jsonl'), '--qrels', join(examples, 'runs/qrels.txt'), '--out', out])
+    const r = await cli([
+      'init',
+      '--baseline',
+      join(examples, 'runs/baseline.jsonl'),
+      '--candidate',
+      join(examples, 'runs/candidate.jsonl'),
+      '--qrels',
+      join(examples, 'runs/qrels.txt'),
+      '--out',
+      out
+    ])
     expect(r.stderr).toBe('')
     const rules = loadRules(readFileSync(out, 'utf8'), out)
     expect(rules.judgments?.qrels).toBe(join(examples, 'runs/qrels.txt'))
@@ -83,7 +139,15 @@ describe('init', () => {
   })
 
   it('refuses a run given without --qrels, and says to pass it', async () => {
-    const r = await cli(['init', '--baseline', join(process.cwd(), '__tests__/fixtures/trec/run.txt'), '--candidate', join(process.cwd(), '__tests__/fixtures/trec/run.txt'), '--out', join(tempDir(), 'x.yml')])
+    const r = await cli([
+      'init',
+      '--baseline',
+      join(process.cwd(), '__tests__/fixtures/trec/run.txt'),
+      '--candidate',
+      join(process.cwd(), '__tests__/fixtures/trec/run.txt'),
+      '--out',
+      join(tempDir(), 'x.yml')
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/run\.txt: looks like a run .*pass --qrels/)
     expect(hasStackTrace(r.stderr)).toBe(false)
@@ -91,10 +155,25 @@ describe('init', () => {
 
   it('reads a ragas export with --id-field and leaves the question text out of the slices', async () => {
     const out = join(tempDir(), 'r.yml')
-    const r = await cli(['init', '--baseline', join(fx, 'ragas/baseline.csv'), '--candidate', join(fx, 'ragas/candidate.csv'), '--id-field', 'user_input', '--out', out])
+    const r = await cli([
+      'init',
+      '--baseline',
+      join(fx, 'ragas/baseline.csv'),
+      '--candidate',
+      join(fx, 'ragas/candidate.csv'),
+      '--id-field',
+      'user_input',
+      '--out',
+      out
+    ])
     expect(r.stderr).toBe('')
     const rules = loadRules(readFileSync(out, 'utf8'), out)
-    expect([...rules.metrics.keys()].sort()).toEqual(['answer_relevancy', 'context_precision', 'context_recall', 'faithfulness'])
+    expect([...rules.metrics.keys()].sort()).toEqual([
+      'answer_relevancy',
+      'context_precision',
+      'context_recall',
+      'faithfulness'
+    ])
     expect(rules.slices).toEqual([])
     expect(readFileSync(out, 'utf8')).toMatch(/# Only 8 paired queries: with min_per_slice 30/)
   })
@@ -105,10 +184,18 @@ describe('explain', () => {
     const r = await cli(['explain', '--rules', join(examples, 'rules.yml')])
     expect(r.code).toBe(0)
     const t = r.stdout
-    expect(t).toContain('Fails if the lower 95% bound of the change in recall@10 (candidate - baseline) for segment = new is below -0.02 (-2.0 points).')
-    expect(t).toContain('Fails if the upper 95% bound of the change in latency_ms (candidate - baseline) is above +20% of the baseline mean.')
-    expect(t).toContain('Passes only if the exact McNemar p-value is below 0.05 and more queries gained (0 -> 1) than lost (1 -> 0).')
-    expect(t).toContain('Fails if more than 40 queries within any one value of category got worse on recall@10: dropped')
+    expect(t).toContain(
+      'Fails if the lower 95% bound of the change in recall@10 (candidate - baseline) for segment = new is below -0.02 (-2.0 points).'
+    )
+    expect(t).toContain(
+      'Fails if the upper 95% bound of the change in latency_ms (candidate - baseline) is above +20% of the baseline mean.'
+    )
+    expect(t).toContain(
+      'Passes only if the exact McNemar p-value is below 0.05 and more queries gained (0 -> 1) than lost (1 -> 0).'
+    )
+    expect(t).toContain(
+      'Fails if more than 40 queries within any one value of category got worse on recall@10: dropped'
+    )
     expect(t).toContain('Verdict: pass only if all 5 checks count as pass; an inconclusive check counts as a fail.')
     expect(t.match(/^\d\. /gm)).toHaveLength(5)
   })
@@ -131,13 +218,20 @@ describe('explain', () => {
     const r = await cli(['explain', '--rules', f['r.yml']])
     expect(r.stderr).toBe('')
     expect(r.stdout).toContain('every interval below is computed at 97.5% confidence instead of 95%')
-    expect(r.stdout).toContain('Passes only if the upper 97.5% bound of the change in cost (candidate - baseline) is below -0.5 (-0.5000 usd)')
-    expect(r.stdout).toContain('Fails only if the upper 97.5% bound of the change in ndcg (candidate - baseline) is below -0.01 (-1.0 points) (shown worse by more than the margin).')
+    expect(r.stdout).toContain(
+      'Passes only if the upper 97.5% bound of the change in cost (candidate - baseline) is below -0.5 (-0.5000 usd)'
+    )
+    expect(r.stdout).toContain(
+      'Fails only if the upper 97.5% bound of the change in ndcg (candidate - baseline) is below -0.01 (-1.0 points) (shown worse by more than the margin).'
+    )
     expect(r.stdout).toContain('counts as a pass (choose this knowingly')
   })
 
   it('refuses invalid rules exactly as the gate does (exit 2, file and key)', async () => {
-    const f = writeFiles({ 'bad.yml': 'version: 1\nmetrics: { m: { better: up } }\nchecks: [{ name: x, metric: m, non_inferior: { margin: 0.1 } }]\n' })
+    const f = writeFiles({
+      'bad.yml':
+        'version: 1\nmetrics: { m: { better: up } }\nchecks: [{ name: x, metric: m, non_inferior: { margin: 0.1 } }]\n'
+    })
     const r = await cli(['explain', '--rules', f['bad.yml']])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/bad\.yml:2 \(metrics\.m\.better\)/)
@@ -162,7 +256,17 @@ describe('gating imported exports', () => {
     })['r.yml']
 
   it('a ragas run with a failed faithfulness evaluation stops the gate instead of counting it as 0', async () => {
-    const r = await cli(['gate', '--rules', ragasRules('error'), '--baseline', join(fx, 'ragas/baseline.csv'), '--candidate', join(fx, 'ragas/candidate.csv'), '--id-field', 'user_input'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      ragasRules('error'),
+      '--baseline',
+      join(fx, 'ragas/baseline.csv'),
+      '--candidate',
+      join(fx, 'ragas/candidate.csv'),
+      '--id-field',
+      'user_input'
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/missing metric values: "Why was my card declined\?" \(.*candidate\.csv:7, faithfulness\)/)
     // The file blamed is the one without the value (the candidate), not the baseline.
@@ -172,7 +276,19 @@ describe('gating imported exports', () => {
 
   it('with queries.missing: zero the same files gate, and the filled value is counted', async () => {
     const json = join(tempDir(), 'report.json')
-    const r = await cli(['gate', '--rules', ragasRules('zero'), '--baseline', join(fx, 'ragas/baseline.csv'), '--candidate', join(fx, 'ragas/candidate.csv'), '--id-field', 'user_input', '--json', json])
+    const r = await cli([
+      'gate',
+      '--rules',
+      ragasRules('zero'),
+      '--baseline',
+      join(fx, 'ragas/baseline.csv'),
+      '--candidate',
+      join(fx, 'ragas/candidate.csv'),
+      '--id-field',
+      'user_input',
+      '--json',
+      json
+    ])
     expect([0, 1]).toContain(r.code)
     const report = JSON.parse(readFileSync(json, 'utf8'))
     expect(JSON.stringify(report.coverage)).toMatch(/"metric":"faithfulness","baseline":0,"candidate":1/)
@@ -184,14 +300,34 @@ describe('gating imported exports', () => {
         // A handful of test cases cannot support a statistical pass (docs/statistics.md): the policies let the import be read from a passing gate.
         'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 5 }\nstatistics: { resamples: 1000 }\non_inconclusive: pass\non_too_few: pass\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.01 } }\n'
     })
-    const r1 = await cli(['gate', '--rules', de['r.yml'], '--baseline', join(fx, 'deepeval/baseline.json'), '--candidate', join(fx, 'deepeval/candidate.json'), '--format', 'json'])
+    const r1 = await cli([
+      'gate',
+      '--rules',
+      de['r.yml'],
+      '--baseline',
+      join(fx, 'deepeval/baseline.json'),
+      '--candidate',
+      join(fx, 'deepeval/candidate.json'),
+      '--format',
+      'json'
+    ])
     expect(r1.code).toBe(0)
     expect(JSON.parse(r1.stdout).verdict).toBe('pass')
     const rx = writeFiles({
       'r.yml': `version: 1\njudgments: { qrels: ${JSON.stringify(join(fx, 'ranx/qrels.json'))}, no_relevant: zero }\nmetrics:\n  nDCG@10: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 5 }\nstatistics: { resamples: 1000 }\non_inconclusive: pass\non_too_few: pass\nchecks:\n  - { name: ndcg, metric: nDCG@10, non_inferior: { margin: 0.01 } }\n`
     })
     // the same run written by ranx and by json.dump: every difference is 0, so the check holds
-    const r2 = await cli(['gate', '--rules', rx['r.yml'], '--baseline', join(fx, 'ranx/run.json'), '--candidate', join(fx, 'pytrec_eval/run.json'), '--format', 'json'])
+    const r2 = await cli([
+      'gate',
+      '--rules',
+      rx['r.yml'],
+      '--baseline',
+      join(fx, 'ranx/run.json'),
+      '--candidate',
+      join(fx, 'pytrec_eval/run.json'),
+      '--format',
+      'json'
+    ])
     expect(r2.stderr).toBe('')
     const report = JSON.parse(r2.stdout)
     expect(report.verdict).toBe('pass')
@@ -199,7 +335,17 @@ describe('gating imported exports', () => {
   })
 
   it('refuses an unknown --input-format with the list', async () => {
-    const r = await cli(['gate', '--rules', ragasRules('error'), '--baseline', 'b', '--candidate', 'c', '--input-format', 'xlsx'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      ragasRules('error'),
+      '--baseline',
+      'b',
+      '--candidate',
+      'c',
+      '--input-format',
+      'xlsx'
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/unknown format "xlsx".*parquet, ragas, deepeval, pytrec_eval, ir_measures, trec_eval/)
   })

@@ -13,7 +13,9 @@ const src = join(process.cwd(), 'src')
 const examples = join(process.cwd(), 'examples')
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []
+  )
 }
 
 describe('commands named in messages', () => {
@@ -21,14 +23,18 @@ describe('commands named in messages', () => {
     const wrong: string[] = []
     let seen = 0
     for (const file of sources(src)) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/retrieval-gate ([a-z]+)((?: +(?:--?[a-zA-Z][\w-]*|[A-Z]+|\$\{[^}]+\}|[\w./<>]+))*)/g)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(
+        /retrieval-gate ([a-z]+)((?: +(?:--?[a-zA-Z][\w-]*|[A-Z]+|\$\{[^}]+\}|[\w./<>]+))*)/g
+      )) {
         const [whole, command, rest] = m
         if (!isCommand(command)) continue // prose such as "retrieval-gate rules" or "retrieval-gate does not"
         seen += 1
         const options = COMMANDS[command].options as Record<string, { short?: string }>
         const shorts = new Set(Object.values(options).map((o) => o.short))
         for (const flag of rest.match(/(?<=\s)--?[a-zA-Z][\w-]*/g) ?? []) {
-          const known = flag.startsWith('--') ? flag.slice(2) in options || flag === '--help' : shorts.has(flag.slice(1))
+          const known = flag.startsWith('--')
+            ? flag.slice(2) in options || flag === '--help'
+            : shorts.has(flag.slice(1))
           if (!known) wrong.push(`${file.slice(src.length + 1)}: ${whole}`)
         }
       }
@@ -39,9 +45,19 @@ describe('commands named in messages', () => {
 
   it('init ends with the next command, installed and through npx', async () => {
     const out = join(tempDir(), 'retrieval-gate.yml')
-    const r = await cli(['init', '--baseline', join(examples, 'baseline.jsonl'), '--candidate', join(examples, 'candidate.jsonl'), '--out', out])
+    const r = await cli([
+      'init',
+      '--baseline',
+      join(examples, 'baseline.jsonl'),
+      '--candidate',
+      join(examples, 'candidate.jsonl'),
+      '--out',
+      out
+    ])
     expect(r.code).toBe(0)
     const last = r.stdout.trimEnd().split('\n').at(-1)
-    expect(last).toBe(`Then: retrieval-gate explain --rules ${out}   (not installed: npx retrieval-gate explain --rules ${out})`)
+    expect(last).toBe(
+      `Then: retrieval-gate explain --rules ${out}   (not installed: npx retrieval-gate explain --rules ${out})`
+    )
   })
 })

@@ -12,7 +12,13 @@ import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { detectFormat } from '../../src/readers/detect.js'
-import { FORMATS, type FormatEntry, type FormatKind, type QrelsEntry, type RowsEntry } from '../../src/readers/formats.js'
+import {
+  FORMATS,
+  type FormatEntry,
+  type FormatKind,
+  type QrelsEntry,
+  type RowsEntry
+} from '../../src/readers/formats.js'
 import { ROW_FORMATS } from '../../src/readers/rows-input.js'
 import { readRows } from '../../src/readers/rows.js'
 import { readQrels } from '../../src/readers/qrels.js'
@@ -75,10 +81,13 @@ const FIXTURES: Record<string, { kind: FormatKind; name: string; metrics?: strin
   '__tests__/fixtures/trust/dataset/corpus.txt': 'a corpus listing (one document id per line, src/readers/dataset/)',
   '__tests__/fixtures/trust/dataset/rules.yml': 'a rules file (src/config/)',
   '__tests__/fixtures/trust/manifests/baseline.json': 'a manifest (src/readers/manifest.ts, one JSON object)',
-  '__tests__/fixtures/trust/manifests/candidate-new-embedding.json': 'a manifest (src/readers/manifest.ts, one JSON object)',
-  '__tests__/fixtures/trust/manifests/candidate-new-metric-code.json': 'a manifest (src/readers/manifest.ts, one JSON object)',
+  '__tests__/fixtures/trust/manifests/candidate-new-embedding.json':
+    'a manifest (src/readers/manifest.ts, one JSON object)',
+  '__tests__/fixtures/trust/manifests/candidate-new-metric-code.json':
+    'a manifest (src/readers/manifest.ts, one JSON object)',
   '__tests__/fixtures/trust/manifests/candidate-no-judge.json': 'a manifest (src/readers/manifest.ts, one JSON object)',
-  '__tests__/fixtures/trust/manifests/candidate-rechunked.json': 'a manifest (src/readers/manifest.ts, one JSON object)',
+  '__tests__/fixtures/trust/manifests/candidate-rechunked.json':
+    'a manifest (src/readers/manifest.ts, one JSON object)',
   '__tests__/fixtures/trust/pooling/baseline.jsonl': { kind: 'rows', name: 'jsonl' },
   '__tests__/fixtures/trust/pooling/candidate.jsonl': { kind: 'rows', name: 'jsonl' },
   '__tests__/fixtures/trust/pooling/qrels.txt': { kind: 'qrels', name: 'trec' },
@@ -103,16 +112,51 @@ const FIXTURES: Record<string, { kind: FormatKind; name: string; metrics?: strin
 /** Samples of the formats no committed file exercises as itself: refusals, and forms only tests write. */
 const SAMPLES: Array<{ kind: FormatKind; name: string; file: string; text: string | Buffer }> = [
   // committed files given where another kind is read: refused by name (rows, judgments) or read (a run table)
-  { kind: 'rows', name: 'lz4', file: 'run.lz4', text: readFileSync(join(root, '__tests__/fixtures/importers/ranx/run.lz4')) },
-  { kind: 'qrels', name: 'parquet', file: 'qrels.parquet', text: readFileSync(join(root, '__tests__/fixtures/parquet/baseline.parquet')) },
-  { kind: 'run', name: 'parquet', file: 'run.parquet', text: readFileSync(join(root, '__tests__/fixtures/parquet/baseline.parquet')) },
-  { kind: 'rows', name: 'ranx-report', file: 'report.json', text: '{"model_names": ["bm25"], "stat_test": "student", "metrics": ["ndcg@10"]}\n' },
-  { kind: 'rows', name: 'beir-results', file: 'results.json', text: '{"ndcg": {"NDCG@10": 0.5}, "map": {"MAP@10": 0.4}}\n' },
+  {
+    kind: 'rows',
+    name: 'lz4',
+    file: 'run.lz4',
+    text: readFileSync(join(root, '__tests__/fixtures/importers/ranx/run.lz4'))
+  },
+  {
+    kind: 'qrels',
+    name: 'parquet',
+    file: 'qrels.parquet',
+    text: readFileSync(join(root, '__tests__/fixtures/parquet/baseline.parquet'))
+  },
+  {
+    kind: 'run',
+    name: 'parquet',
+    file: 'run.parquet',
+    text: readFileSync(join(root, '__tests__/fixtures/parquet/baseline.parquet'))
+  },
+  {
+    kind: 'rows',
+    name: 'ranx-report',
+    file: 'report.json',
+    text: '{"model_names": ["bm25"], "stat_test": "student", "metrics": ["ndcg@10"]}\n'
+  },
+  {
+    kind: 'rows',
+    name: 'beir-results',
+    file: 'results.json',
+    text: '{"ndcg": {"NDCG@10": 0.5}, "map": {"MAP@10": 0.4}}\n'
+  },
   { kind: 'rows', name: 'metric-major', file: 'scores.json', text: '{"ndcg@10": {"q1": 0.5, "q2": 0.25}}\n' },
-  { kind: 'rows', name: 'long-jsonl', file: 'long.jsonl', text: '{"query_id": "q1", "measure": "nDCG@10", "value": 0.5}\n' },
+  {
+    kind: 'rows',
+    name: 'long-jsonl',
+    file: 'long.jsonl',
+    text: '{"query_id": "q1", "measure": "nDCG@10", "value": 0.5}\n'
+  },
   { kind: 'rows', name: 'long-tsv', file: 'long.tsv', text: 'qid\tmeasure\tvalue\nq1\tAP\t0.5\n' },
   { kind: 'rows', name: 'long-csv', file: 'long.csv', text: 'query_id,measure,value\nq1,AP,0.5\n' },
-  { kind: 'rows', name: 'json-document', file: 'summary.json', text: '{\n  "experiment": "bm25",\n  "results": [1, 2]\n}\n' },
+  {
+    kind: 'rows',
+    name: 'json-document',
+    file: 'summary.json',
+    text: '{\n  "experiment": "bm25",\n  "results": [1, 2]\n}\n'
+  },
   { kind: 'rows', name: 'csv', file: 'rows.csv', text: 'query_id,recall@10\nq1,0.5\n' },
   { kind: 'run', name: 'json-document', file: 'summary.json', text: '{\n  "experiment": "bm25"\n}\n' },
   { kind: 'records', name: 'csv', file: 'labels.csv', text: 'item,label\na,1\n' }
@@ -127,7 +171,10 @@ const entryNames = (kind: FormatKind): string[] => FORMATS.filter((e) => e.kind 
 
 describe('the format registry', () => {
   it('detects every committed fixture and example as the format it is used as, each an entry of the registry', async () => {
-    const committed = execFileSync('git', ['ls-files', '__tests__/fixtures', 'examples'], { cwd: root, encoding: 'utf8' })
+    const committed = execFileSync('git', ['ls-files', '__tests__/fixtures', 'examples'], {
+      cwd: root,
+      encoding: 'utf8'
+    })
       .split('\n')
       .filter((f) => f !== '')
     // a file added without saying how it is read fails here
@@ -142,8 +189,12 @@ describe('the format registry', () => {
   it('has no entry that neither a fixture nor a sample exercises, and the samples are detected as their entries', async () => {
     const dir = writeFiles(Object.fromEntries(SAMPLES.map((s) => [s.file, s.text])))
     const path = (file: string): string => dir[file]
-    for (const s of SAMPLES) expect([s.kind, s.file, await detected(s.kind, path(s.file))]).toEqual([s.kind, s.file, s.name])
-    const exercised = new Set([...Object.values(FIXTURES).flatMap((f) => (typeof f === 'string' ? [] : [`${f.kind} ${f.name}`])), ...SAMPLES.map((s) => `${s.kind} ${s.name}`)])
+    for (const s of SAMPLES)
+      expect([s.kind, s.file, await detected(s.kind, path(s.file))]).toEqual([s.kind, s.file, s.name])
+    const exercised = new Set([
+      ...Object.values(FIXTURES).flatMap((f) => (typeof f === 'string' ? [] : [`${f.kind} ${f.name}`])),
+      ...SAMPLES.map((s) => `${s.kind} ${s.name}`)
+    ])
     expect(FORMATS.map((e) => `${e.kind} ${e.name}`).filter((k) => !exercised.has(k))).toEqual([])
   })
 
@@ -158,7 +209,11 @@ describe('the format registry', () => {
 
   it('answers every --input-format name, each by at least one entry that takes any file, and names no other', () => {
     const rows = FORMATS.filter((e): e is RowsEntry => e.kind === 'rows')
-    for (const option of ROW_FORMATS) expect([option, rows.some((e) => e.named?.some((n) => n.option === option && n.when === undefined))]).toEqual([option, true])
+    for (const option of ROW_FORMATS)
+      expect([option, rows.some((e) => e.named?.some((n) => n.option === option && n.when === undefined))]).toEqual([
+        option,
+        true
+      ])
     const named = new Set(FORMATS.flatMap((e) => (e.named ?? []).map((n) => n.option)))
     expect([...named].filter((n) => !(ROW_FORMATS as readonly string[]).includes(n))).toEqual([])
     // a refusal is never what an option picks
@@ -167,18 +222,41 @@ describe('the format registry', () => {
 
   it('says why: the content, the name, the option, or the default', async () => {
     const f = writeFiles({ 'rows.csv': 'query_id,m\nq1,1\n', 'odd.txt': 'hello\n' })
-    expect((await detectFormat({ kind: 'rows', file: f['rows.csv'] })).choice).toEqual({ kind: 'rows', name: 'csv', by: 'extension', why: 'the name ends in .csv' })
-    expect((await detectFormat({ kind: 'rows', file: f['rows.csv'], format: 'jsonl' })).choice).toEqual({ kind: 'rows', name: 'jsonl', by: 'explicit', why: 'named with --input-format jsonl' })
-    expect((await detectFormat({ kind: 'rows', file: join(root, 'examples/baseline.jsonl') })).choice.by).toBe('content')
-    expect((await detectFormat({ kind: 'rows', file: f['odd.txt'] })).choice).toEqual({ kind: 'rows', name: 'jsonl', by: 'fallback', why: 'no other rows format matched' })
+    expect((await detectFormat({ kind: 'rows', file: f['rows.csv'] })).choice).toEqual({
+      kind: 'rows',
+      name: 'csv',
+      by: 'extension',
+      why: 'the name ends in .csv'
+    })
+    expect((await detectFormat({ kind: 'rows', file: f['rows.csv'], format: 'jsonl' })).choice).toEqual({
+      kind: 'rows',
+      name: 'jsonl',
+      by: 'explicit',
+      why: 'named with --input-format jsonl'
+    })
+    expect((await detectFormat({ kind: 'rows', file: join(root, 'examples/baseline.jsonl') })).choice.by).toBe(
+      'content'
+    )
+    expect((await detectFormat({ kind: 'rows', file: f['odd.txt'] })).choice).toEqual({
+      kind: 'rows',
+      name: 'jsonl',
+      by: 'fallback',
+      why: 'no other rows format matched'
+    })
     // the head can be given instead of read
-    expect((await detectFormat({ kind: 'run', file: 'given.bin', head: Buffer.from('PAR1....') })).choice.name).toBe('parquet')
+    expect((await detectFormat({ kind: 'run', file: 'given.bin', head: Buffer.from('PAR1....') })).choice.name).toBe(
+      'parquet'
+    )
   })
 })
 
 describe('an entry added to the registry', () => {
   it('is detected and read by the readers entry points, with nothing else changed', async () => {
-    const f = writeFiles({ 'scores.fake': 'q1 0.5\n', 'rows.jsonl': '{"query_id": "q1", "m": 0.25}\n', 'judged.fake': 'anything\n' })
+    const f = writeFiles({
+      'scores.fake': 'q1 0.5\n',
+      'rows.jsonl': '{"query_id": "q1", "m": 0.25}\n',
+      'judged.fake': 'anything\n'
+    })
     const rows: RowsEntry = {
       kind: 'rows',
       name: 'fake',
@@ -198,7 +276,9 @@ describe('an entry added to the registry', () => {
       const side = await readRows(f['scores.fake'], { metricFields: new Set(['m']) })
       expect(side.format).toEqual({ kind: 'rows', name: 'fake', by: 'extension', why: 'the name ends in .fake' })
       expect(rowsOf(side).map((r) => [r.id, r.values.get('m')])).toEqual([['q1', 0.5]])
-      expect((await readRows(f['scores.fake'], { metricFields: new Set(['m']), format: 'csv' })).format?.by).toBe('explicit')
+      expect((await readRows(f['scores.fake'], { metricFields: new Set(['m']), format: 'csv' })).format?.by).toBe(
+        'explicit'
+      )
       expect((await readRows(f['rows.jsonl'], { metricFields: new Set(['m']) })).format?.name).toBe('jsonl')
       expect((await readQrels(f['judged.fake'])).source).toBe(f['judged.fake'])
     } finally {

@@ -51,13 +51,17 @@ describe('<command> --help', () => {
   it('a misspelt option gets a "did you mean" and where the usage is', async () => {
     const r = await cli(['gate', '--rules', 'r.yml', '--baseline-manfest', 'm.json'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/^retrieval-gate: Unknown option '--baseline-manfest'.* \(did you mean "--baseline-manifest"\?\)\nsee retrieval-gate gate --help\n$/)
+    expect(r.stderr).toMatch(
+      /^retrieval-gate: Unknown option '--baseline-manfest'.* \(did you mean "--baseline-manifest"\?\)\nsee retrieval-gate gate --help\n$/
+    )
   })
 
   it('a wrong value names the values and where the usage is (metrics --format)', async () => {
     const r = await cli(['metrics', '--qrels', 'q', '--run', 'r', '-m', 'AP', '--format', 'csv'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toBe('retrieval-gate: --format must be trec or jsonl, not "csv"\nsee retrieval-gate metrics --help\n')
+    expect(r.stderr).toBe(
+      'retrieval-gate: --format must be trec or jsonl, not "csv"\nsee retrieval-gate metrics --help\n'
+    )
   })
 
   it('the full --help lists every command, one per line with its summary, and the exit codes', async () => {
@@ -76,7 +80,8 @@ describe('each usage lists every option its parser accepts', () => {
       const unlisted: string[] = []
       for (const [option, spec] of Object.entries(options)) {
         if (!new RegExp(`--${option}(?![\\w-])`).test(usage)) unlisted.push(`--${option}`)
-        if (spec.short !== undefined && !new RegExp(`(^|[\\s\\[(])-${spec.short}(?![\\w-])`).test(usage)) unlisted.push(`-${spec.short}`)
+        if (spec.short !== undefined && !new RegExp(`(^|[\\s\\[(])-${spec.short}(?![\\w-])`).test(usage))
+          unlisted.push(`-${spec.short}`)
       }
       expect(unlisted).toEqual([])
     })

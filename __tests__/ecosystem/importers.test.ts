@@ -60,7 +60,9 @@ describe('judgments', () => {
     })
     await expect(readQrels(f['frac.json'])).rejects.toThrow(/frac\.json:1: .*grade 1\.5 .*not a whole number/)
     await expect(readQrels(f['nan.json'])).rejects.toThrow(/nan\.json:2: .*is NaN/)
-    await expect(readQrels(f['twice.json'])).rejects.toThrow(/twice\.json:2: query "q1" appears twice \(also on line 1\)/)
+    await expect(readQrels(f['twice.json'])).rejects.toThrow(
+      /twice\.json:2: query "q1" appears twice \(also on line 1\)/
+    )
     await expect(readQrels(f['beir.tsv'])).rejects.toThrow(/beir\.tsv:3: .*judged twice .*also on line 2/)
   })
 })
@@ -77,10 +79,20 @@ describe('runs', () => {
 
   it('ranx and pytrec_eval runs score exactly as the TREC run (every query, every measure)', async () => {
     const qrels = await readQrels(join(trec, 'qrels.txt'))
-    const reference = await computeRunRows({ runFile: join(trec, 'run.txt'), qrels, measures: MEASURES, noRelevant: 'zero' })
+    const reference = await computeRunRows({
+      runFile: join(trec, 'run.txt'),
+      qrels,
+      measures: MEASURES,
+      noRelevant: 'zero'
+    })
     for (const file of ['ranx/run.json', 'pytrec_eval/run.json']) {
       for (const judgments of [qrels, await readQrels(join(fx, file.replace('run.json', 'qrels.json')))]) {
-        const got = await computeRunRows({ runFile: join(fx, file), qrels: judgments, measures: MEASURES, noRelevant: 'zero' })
+        const got = await computeRunRows({
+          runFile: join(fx, file),
+          qrels: judgments,
+          measures: MEASURES,
+          noRelevant: 'zero'
+        })
         expect(valuesOf(got.side)).toEqual(valuesOf(reference.side))
         expect(got.coverage.runFormat).toBe('json')
         expect(got.coverage.runLines).toBe(reference.coverage.runLines)
@@ -89,7 +101,12 @@ describe('runs', () => {
   })
 
   it("matches trec_eval's own per-query output on the ranx run (AP, nDCG@10, RR to 4 decimals)", async () => {
-    const got = await computeRunRows({ runFile: join(fx, 'ranx/run.json'), qrelsFile: join(fx, 'ranx/qrels.json'), measures: ['AP', 'nDCG@10', 'RR'], noRelevant: 'zero' })
+    const got = await computeRunRows({
+      runFile: join(fx, 'ranx/run.json'),
+      qrelsFile: join(fx, 'ranx/qrels.json'),
+      measures: ['AP', 'nDCG@10', 'RR'],
+      noRelevant: 'zero'
+    })
     const expected = trecEvalValues()
     let compared = 0
     for (const row of rowsOf(got.side)) {
@@ -163,10 +180,14 @@ describe('per-query measure files', () => {
       ['q1', 0.5],
       ['q2', 0.25]
     ])
-    await expect(readRows(f['odd.tsv'], { metricFields: new Set() })).rejects.toThrow(/odd\.tsv: cannot tell which column .*--format ir_measures/)
+    await expect(readRows(f['odd.tsv'], { metricFields: new Set() })).rejects.toThrow(
+      /odd\.tsv: cannot tell which column .*--format ir_measures/
+    )
     const named = await readRows(f['odd.tsv'], { metricFields: new Set(['b']), format: 'ir_measures' })
     expect(rowsOf(named).map((r) => r.id)).toEqual(['a', 'c'])
-    await expect(readRows(f['dup.tsv'], { metricFields: new Set(['AP']) })).rejects.toThrow(/dup\.tsv:2: AP appears twice for query "q1" \(also on line 1\)/)
+    await expect(readRows(f['dup.tsv'], { metricFields: new Set(['AP']) })).rejects.toThrow(
+      /dup\.tsv:2: AP appears twice for query "q1" \(also on line 1\)/
+    )
   })
 
   it('reads pytrec_eval per-query results (json.dump of evaluate()) as rows', async () => {
@@ -183,7 +204,9 @@ describe('ragas exports', () => {
   const metrics = new Set(['context_precision', 'faithfulness'])
 
   it('refuses a ragas CSV without a query id, naming --id-field', async () => {
-    await expect(readRows(join(fx, 'ragas/baseline.csv'), { metricFields: metrics })).rejects.toThrow(/baseline\.csv:1: has no query id column .*--id-field user_input/)
+    await expect(readRows(join(fx, 'ragas/baseline.csv'), { metricFields: metrics })).rejects.toThrow(
+      /baseline\.csv:1: has no query id column .*--id-field user_input/
+    )
   })
 
   it('reads a ragas CSV with --id-field user_input: NaN cells are missing values, list columns are text', async () => {
@@ -192,7 +215,9 @@ describe('ragas exports', () => {
     const declined = rowsOf(side).find((r) => r.id === 'Why was my card declined?')!
     expect(declined.values.get('faithfulness')).toBeNull()
     expect(declined.values.get('context_precision')).toBe(0.59)
-    expect(declined.attrs.get('retrieved_contexts')).toBe("['Help article 5: why was my card declined?', 'FAQ/billing/5']")
+    expect(declined.attrs.get('retrieved_contexts')).toBe(
+      "['Help article 5: why was my card declined?', 'FAQ/billing/5']"
+    )
     expect(side.numericFields.has('context_recall')).toBe(true)
   })
 
@@ -217,12 +242,16 @@ describe('ragas exports', () => {
   })
 
   it("refuses pandas' default to_json layout with the fix", async () => {
-    await expect(readRows(join(fx, 'ragas/columns.json'), { metricFields: metrics })).rejects.toThrow(/orient="columns".*orient="records"/)
+    await expect(readRows(join(fx, 'ragas/columns.json'), { metricFields: metrics })).rejects.toThrow(
+      /orient="columns".*orient="records"/
+    )
   })
 
   it('refuses repeated questions when the question is the id', async () => {
     const f = writeFiles({ 'dup.csv': 'user_input,faithfulness\nsame?,0.5\nother?,0.7\nsame?,0.6\n' })
-    await expect(readRows(f['dup.csv'], { metricFields: metrics, idField: 'user_input' })).rejects.toThrow(/dup\.csv: duplicate query ids: "same\?" \(line 2 and line 4\)/)
+    await expect(readRows(f['dup.csv'], { metricFields: metrics, idField: 'user_input' })).rejects.toThrow(
+      /dup\.csv: duplicate query ids: "same\?" \(line 2 and line 4\)/
+    )
   })
 })
 
@@ -231,7 +260,16 @@ describe('deepeval results', () => {
 
   it('reads the test-run file: one row per test case, score and .success per metric, metadata as fields', async () => {
     const side = await readRows(join(fx, 'deepeval/candidate.json'), { metricFields: metrics })
-    expect(rowsOf(side).map((r) => r.id)).toEqual(['faq-00', 'faq-01', 'faq-02', 'faq-03', 'faq-04', 'faq-05', 'faq-06', 'faq-07'])
+    expect(rowsOf(side).map((r) => r.id)).toEqual([
+      'faq-00',
+      'faq-01',
+      'faq-02',
+      'faq-03',
+      'faq-04',
+      'faq-05',
+      'faq-06',
+      'faq-07'
+    ])
     const errored = rowsOf(side)[3]
     expect(errored.values.get('Faithfulness')).toBeNull()
     expect(errored.values.get('Faithfulness.success')).toBe(0)
@@ -242,13 +280,17 @@ describe('deepeval results', () => {
   })
 
   it("refuses deepeval's positional names (test_case_<n>) without a query id, and accepts --id-field input", async () => {
-    await expect(readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics })).rejects.toThrow(/positional\.json \(testCases\[0\]\): has no query id: .*"test_case_0".*additional_metadata/)
+    await expect(readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics })).rejects.toThrow(
+      /positional\.json \(testCases\[0\]\): has no query id: .*"test_case_0".*additional_metadata/
+    )
     const side = await readRows(join(fx, 'deepeval/positional.json'), { metricFields: metrics, idField: 'input' })
     expect(rowsOf(side)[0].id).toBe('How do I reset my password?')
   })
 
   it('reads an EvaluationResult dumped with snake_case fields', async () => {
-    const side = await readRows(join(fx, 'deepeval/evaluation-result.json'), { metricFields: new Set(['Answer Relevancy']) })
+    const side = await readRows(join(fx, 'deepeval/evaluation-result.json'), {
+      metricFields: new Set(['Answer Relevancy'])
+    })
     expect(rowsOf(side).map((r) => [r.id, r.values.get('Answer Relevancy')])).toEqual([
       ['faq-00', 0.9],
       ['faq-01', 0.8],
@@ -260,13 +302,18 @@ describe('deepeval results', () => {
 describe('built-in formats are untouched', () => {
   it('reads a JSON Lines row whose first line is longer than the detection head (64 KiB) with the built-in reader', async () => {
     const long = 'x'.repeat(70000)
-    const f = writeFiles({ 'long.jsonl': `{"query_id": "q1", "note": "${long}", "m": 0.25}\n{"query_id": "q2", "m": 0.5}\n`, 'bad.jsonl': `{"query_id": "q1", "m": 0.25\n` })
+    const f = writeFiles({
+      'long.jsonl': `{"query_id": "q1", "note": "${long}", "m": 0.25}\n{"query_id": "q2", "m": 0.5}\n`,
+      'bad.jsonl': `{"query_id": "q1", "m": 0.25\n`
+    })
     const side = await readRows(f['long.jsonl'], { metricFields: new Set(['m']) })
     expect(rowsOf(side).map((r) => [r.id, r.values.get('m')])).toEqual([
       ['q1', 0.25],
       ['q2', 0.5]
     ])
-    await expect(readRows(f['bad.jsonl'], { metricFields: new Set(['m']) })).rejects.toThrow(/bad\.jsonl:1: is not valid JSON/)
+    await expect(readRows(f['bad.jsonl'], { metricFields: new Set(['m']) })).rejects.toThrow(
+      /bad\.jsonl:1: is not valid JSON/
+    )
   })
 
   it('still reads JSON Lines and CSV rows with query_id through the built-in reader', async () => {

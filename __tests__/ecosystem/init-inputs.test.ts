@@ -13,10 +13,14 @@ const fx = join(process.cwd(), '__tests__', 'fixtures', 'importers')
 
 /** The recipe's CSV: `df.insert(0, "query_id", ids); df.to_csv(path, index=False)` of a ragas result, 40 questions. */
 function ragasCsv(shift: number): string {
-  const lines = ['query_id,user_input,retrieved_contexts,response,reference,context_precision,context_recall,faithfulness,answer_relevancy']
+  const lines = [
+    'query_id,user_input,retrieved_contexts,response,reference,context_precision,context_recall,faithfulness,answer_relevancy'
+  ]
   for (let i = 0; i < 40; i++) {
     const v = (k: number) => (((i * 37 + k * 11) % 50) / 100 + 0.4 + shift).toFixed(2)
-    lines.push(`q${String(i).padStart(3, '0')},"What is ${i}?","['Help article ${i}']",Answer ${i},Reference ${i},${v(1)},${v(2)},${v(3)},${v(4)}`)
+    lines.push(
+      `q${String(i).padStart(3, '0')},"What is ${i}?","['Help article ${i}']",Answer ${i},Reference ${i},${v(1)},${v(2)},${v(3)},${v(4)}`
+    )
   }
   return lines.join('\n') + '\n'
 }
@@ -30,13 +34,30 @@ async function init(files: Record<string, string>, b: string, c: string, extra: 
 
 describe('init on a plain CSV with query_id (the ragas recipe)', () => {
   it('proposes the numeric columns as metrics, and the starter rules gate the same files', async () => {
-    const r = await init({ 'baseline.csv': ragasCsv(0), 'candidate.csv': ragasCsv(0.01) }, 'baseline.csv', 'candidate.csv')
+    const r = await init(
+      { 'baseline.csv': ragasCsv(0), 'candidate.csv': ragasCsv(0.01) },
+      'baseline.csv',
+      'candidate.csv'
+    )
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const rules = loadRules(r.rules, r.out)
-    expect([...rules.metrics.keys()].sort()).toEqual(['answer_relevancy', 'context_precision', 'context_recall', 'faithfulness'])
+    expect([...rules.metrics.keys()].sort()).toEqual([
+      'answer_relevancy',
+      'context_precision',
+      'context_recall',
+      'faithfulness'
+    ])
     expect(rules.metrics.get('faithfulness')).toMatchObject({ better: 'higher', range: [0, 1] })
-    const g = await cli(['gate', '--rules', r.out, '--baseline', r.f['baseline.csv'], '--candidate', r.f['candidate.csv']])
+    const g = await cli([
+      'gate',
+      '--rules',
+      r.out,
+      '--baseline',
+      r.f['baseline.csv'],
+      '--candidate',
+      r.f['candidate.csv']
+    ])
     expect(g.stderr).toBe('')
     expect([0, 1]).toContain(g.code)
   })
@@ -55,11 +76,17 @@ describe('init on a plain CSV with query_id (the ragas recipe)', () => {
 describe('init never proposes a check on a position or an id', () => {
   it("deepeval's positional index field", async () => {
     const withIndex = (file: string) => {
-      const doc = JSON.parse(readFileSync(join(fx, 'deepeval', file), 'utf8')) as { testCases: Array<Record<string, unknown>> }
+      const doc = JSON.parse(readFileSync(join(fx, 'deepeval', file), 'utf8')) as {
+        testCases: Array<Record<string, unknown>>
+      }
       doc.testCases.forEach((c, i) => (c.index = i))
       return JSON.stringify(doc)
     }
-    const r = await init({ 'b.json': withIndex('baseline.json'), 'c.json': withIndex('candidate.json') }, 'b.json', 'c.json')
+    const r = await init(
+      { 'b.json': withIndex('baseline.json'), 'c.json': withIndex('candidate.json') },
+      'b.json',
+      'c.json'
+    )
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const rules = loadRules(r.rules, r.out)
@@ -69,7 +96,15 @@ describe('init never proposes a check on a position or an id', () => {
   })
 
   it('any column counting the rows 0..n-1 or 1..n, whatever its name, and pandas index columns', async () => {
-    const rows = (shift: number) => Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, n: i, 'Unnamed: 0': i, position_1: i + 1, 'recall@10': 0.5 + shift, user_id: 1000 + i }))
+    const rows = (shift: number) =>
+      Array.from({ length: 12 }, (_, i) => ({
+        query_id: `q${i}`,
+        n: i,
+        'Unnamed: 0': i,
+        position_1: i + 1,
+        'recall@10': 0.5 + shift,
+        user_id: 1000 + i
+      }))
     const r = await init({ 'b.jsonl': jsonl(rows(0)), 'c.jsonl': jsonl(rows(0.1)) }, 'b.jsonl', 'c.jsonl')
     expect(r.stderr).toBe('')
     const rules = loadRules(r.rules, r.out)

@@ -33,7 +33,9 @@ function wideCsv(rows: Row[]): string {
 function longLines(rows: Row[], sep: string, idName = 'query_id'): string {
   const attrs = attrsOf(rows[0])
   const out = [[idName, 'measure', 'value', ...attrs].join(sep)]
-  for (const r of rows) for (const m of METRICS) out.push([String(r.query_id), m, String(r[m]), ...attrs.map((a) => String(r[a]))].join(sep))
+  for (const r of rows)
+    for (const m of METRICS)
+      out.push([String(r.query_id), m, String(r[m]), ...attrs.map((a) => String(r[a]))].join(sep))
   return out.join('\n') + '\n'
 }
 
@@ -48,7 +50,11 @@ function longJsonl(rows: Row[]): string {
   return lines.join('\n') + '\n'
 }
 
-async function reports(dir: string, ext: string, extra: string[] = []): Promise<{ json: string; md: string; format: string }> {
+async function reports(
+  dir: string,
+  ext: string,
+  extra: string[] = []
+): Promise<{ json: string; md: string; format: string }> {
   const out = tempDir()
   const r = await cli([
     'gate',
@@ -72,7 +78,11 @@ async function reports(dir: string, ext: string, extra: string[] = []): Promise<
   const json = readFileSync(join(out, 'r.json'), 'utf8')
   // the same report for the same data in every form, except that the JSON one names the format it was read as
   const formats = (JSON.parse(json) as { inputs: { formats: Record<string, { name: string }> } }).inputs.formats
-  return { json: clean(withoutInputFormats(json)), md: clean(readFileSync(join(out, 'r.md'), 'utf8')), format: formats.baseline.name }
+  return {
+    json: clean(withoutInputFormats(json)),
+    md: clean(readFileSync(join(out, 'r.md'), 'utf8')),
+    format: formats.baseline.name
+  }
 }
 
 describe('long (tidy) form', () => {
@@ -85,13 +95,19 @@ describe('long (tidy) form', () => {
     const { format: csvFormat, ...reference } = await reports(wide, 'csv')
     expect(csvFormat).toBe('csv')
     const wideJl = tempDir()
-    writeFilesIn(wideJl, { 'baseline.jsonl': readFileSync(join(examples, 'baseline.jsonl'), 'utf8'), 'candidate.jsonl': readFileSync(join(examples, 'candidate.jsonl'), 'utf8') })
+    writeFilesIn(wideJl, {
+      'baseline.jsonl': readFileSync(join(examples, 'baseline.jsonl'), 'utf8'),
+      'candidate.jsonl': readFileSync(join(examples, 'candidate.jsonl'), 'utf8')
+    })
     expect(await reports(wideJl, 'jsonl')).toEqual({ ...reference, format: 'jsonl' })
     const longCsv = tempDir()
     writeFilesIn(longCsv, { 'baseline.csv': longLines(base, ','), 'candidate.csv': longLines(cand, ',') })
     expect(await reports(longCsv, 'csv')).toEqual({ ...reference, format: 'long-csv' })
     const longTsv = tempDir()
-    writeFilesIn(longTsv, { 'baseline.tsv': longLines(base, '\t', 'qid'), 'candidate.tsv': longLines(cand, '\t', 'qid') })
+    writeFilesIn(longTsv, {
+      'baseline.tsv': longLines(base, '\t', 'qid'),
+      'candidate.tsv': longLines(cand, '\t', 'qid')
+    })
     expect(await reports(longTsv, 'tsv')).toEqual({ ...reference, format: 'long-tsv' })
     const longJl = tempDir()
     writeFilesIn(longJl, { 'baseline.jsonl': longJsonl(base), 'candidate.jsonl': longJsonl(cand) })
@@ -101,7 +117,8 @@ describe('long (tidy) form', () => {
 
   it('reads PyTerrier Experiment(perquery=True) to_csv (index column, name,qid,measure,value) and ir_measures iter_calc frames', async () => {
     const f = writeFiles({
-      'pt.csv': ',name,qid,measure,value\n0,BM25,q1,nDCG@10,0.5\n1,BM25,q1,AP,0.25\n2,BM25,q2,nDCG@10,0.125\n3,BM25,q2,AP,0.0\n',
+      'pt.csv':
+        ',name,qid,measure,value\n0,BM25,q1,nDCG@10,0.5\n1,BM25,q1,AP,0.25\n2,BM25,q2,nDCG@10,0.125\n3,BM25,q2,AP,0.0\n',
       'irm.csv': 'query_id,measure,value\nq1,nDCG@10,0.5\nq2,nDCG@10,0.125\n'
     })
     const side = await readRows(f['pt.csv'], { metricFields: new Set(['nDCG@10', 'AP']) })
@@ -118,17 +135,30 @@ describe('long (tidy) form', () => {
 
   it('refuses a measure repeated for one query, with both lines', async () => {
     const f = writeFiles({ 'rep.csv': 'qid,measure,value\nq1,nDCG@10,0.5\nq2,nDCG@10,0.25\nq1,nDCG@10,0.75\n' })
-    await expect(readRows(f['rep.csv'], { metricFields: new Set(['nDCG@10']) })).rejects.toThrow(/rep\.csv:4: measure "nDCG@10" appears twice for query "q1" \(lines 2 and 4\)/)
-    const r = await cli(['gate', '--rules', join(examples, 'rules.yml'), '--baseline', f['rep.csv'], '--candidate', f['rep.csv']])
+    await expect(readRows(f['rep.csv'], { metricFields: new Set(['nDCG@10']) })).rejects.toThrow(
+      /rep\.csv:4: measure "nDCG@10" appears twice for query "q1" \(lines 2 and 4\)/
+    )
+    const r = await cli([
+      'gate',
+      '--rules',
+      join(examples, 'rules.yml'),
+      '--baseline',
+      f['rep.csv'],
+      '--candidate',
+      f['rep.csv']
+    ])
     expect(r.code).toBe(2)
     expect(hasStackTrace(r.stderr)).toBe(false)
   })
 
   it('refuses an attribute that differs within a query (attributes belong to the query), with both lines', async () => {
-    const f = writeFiles({ 'a.jsonl': '{"qid": "q1", "measure": "m", "value": 0.5, "segment": "new"}\n{"qid": "q1", "measure": "n", "value": 0.5, "segment": "old"}\n' })
-    await expect(readRows(f['a.jsonl'], { metricFields: new Set(['m', 'n']), keepAttributes: new Set(['segment']) })).rejects.toThrow(
-      /a\.jsonl:2: attribute "segment" of query "q1" is "new" on line 1 and "old" on line 2/
-    )
+    const f = writeFiles({
+      'a.jsonl':
+        '{"qid": "q1", "measure": "m", "value": 0.5, "segment": "new"}\n{"qid": "q1", "measure": "n", "value": 0.5, "segment": "old"}\n'
+    })
+    await expect(
+      readRows(f['a.jsonl'], { metricFields: new Set(['m', 'n']), keepAttributes: new Set(['segment']) })
+    ).rejects.toThrow(/a\.jsonl:2: attribute "segment" of query "q1" is "new" on line 1 and "old" on line 2/)
   })
 
   it('is not taken for wide form when the rules name the value column as a metric', async () => {
@@ -142,7 +172,9 @@ describe('long (tidy) form', () => {
 
   it('--input-format long refuses a file without the three columns, naming them', async () => {
     const f = writeFiles({ 'x.csv': 'query_id,recall\nq1,0.5\n' })
-    await expect(readRows(f['x.csv'], { metricFields: new Set(['recall']), format: 'long' })).rejects.toThrow(/x\.csv:1: is not long form: it needs a query id/)
+    await expect(readRows(f['x.csv'], { metricFields: new Set(['recall']), format: 'long' })).rejects.toThrow(
+      /x\.csv:1: is not long form: it needs a query id/
+    )
   })
 })
 

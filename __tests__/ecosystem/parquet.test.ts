@@ -27,7 +27,9 @@ function toCsv(file: string): string {
   return [header.join(','), ...records.map((r) => header.map((h) => String(r[h])).join(','))].join('\n') + '\n'
 }
 
-function parquet(columns: Array<{ name: string; type: 'STRING' | 'DOUBLE'; data: Array<string | number | null> }>): Buffer {
+function parquet(
+  columns: Array<{ name: string; type: 'STRING' | 'DOUBLE'; data: Array<string | number | null> }>
+): Buffer {
   return Buffer.from(parquetWriteBuffer({ columnData: columns }))
 }
 
@@ -35,13 +37,30 @@ describe('Parquet per-query rows', () => {
   it('gates byte-identically to the same data as CSV and as JSON Lines (every report format)', async () => {
     // the report names the files: each copy is called b and c in its own folder and passed relative to it
     const csv = writeFiles({ b: toCsv(join(examples, 'baseline.jsonl')), c: toCsv(join(examples, 'candidate.jsonl')) })
-    const pq = writeFiles({ b: readFileSync(join(fx, 'baseline.parquet')), c: readFileSync(join(fx, 'candidate.parquet')) })
-    const jl = writeFiles({ b: readFileSync(join(examples, 'baseline.jsonl')), c: readFileSync(join(examples, 'candidate.jsonl')) })
+    const pq = writeFiles({
+      b: readFileSync(join(fx, 'baseline.parquet')),
+      c: readFileSync(join(fx, 'candidate.parquet'))
+    })
+    const jl = writeFiles({
+      b: readFileSync(join(examples, 'baseline.jsonl')),
+      c: readFileSync(join(examples, 'candidate.jsonl'))
+    })
     const home = process.cwd()
     const run = async (dir: string, format: string, extra: string[] = []) => {
       process.chdir(dir)
       try {
-        return await cli(['gate', '--rules', rules, '--baseline', 'b', '--candidate', 'c', '--format', format, ...extra])
+        return await cli([
+          'gate',
+          '--rules',
+          rules,
+          '--baseline',
+          'b',
+          '--candidate',
+          'c',
+          '--format',
+          format,
+          ...extra
+        ])
       } finally {
         process.chdir(home)
       }
@@ -58,7 +77,9 @@ describe('Parquet per-query rows', () => {
       expect(withoutInputFormats(fromParquet.stdout)).toBe(withoutInputFormats(fromCsv.stdout))
       expect(withoutInputFormats(fromParquet.stdout)).toBe(withoutInputFormats(fromJsonl.stdout))
       if (format === 'json') {
-        const named = (r: { stdout: string }): unknown => (JSON.parse(r.stdout) as { inputs: { formats: { candidate: { name: string; by: string } } } }).inputs.formats.candidate
+        const named = (r: { stdout: string }): unknown =>
+          (JSON.parse(r.stdout) as { inputs: { formats: { candidate: { name: string; by: string } } } }).inputs.formats
+            .candidate
         expect([named(fromParquet), named(fromCsv), named(fromJsonl)]).toEqual([
           { kind: 'rows', name: 'parquet', by: 'content', why: 'it starts with PAR1, the Parquet magic' },
           { kind: 'rows', name: 'csv', by: 'explicit', why: 'named with --input-format csv' },
@@ -69,7 +90,10 @@ describe('Parquet per-query rows', () => {
   })
 
   it('reads every row group, INT64 metrics as numbers, and only the columns the rules use', async () => {
-    const side = await readRows(join(fx, 'baseline.parquet'), { metricFields: new Set(['recall@10', 'hit@10']), keepAttributes: new Set(['segment']) })
+    const side = await readRows(join(fx, 'baseline.parquet'), {
+      metricFields: new Set(['recall@10', 'hit@10']),
+      keepAttributes: new Set(['segment'])
+    })
     expect(rowsOf(side)).toHaveLength(400)
     expect(rowsOf(side)[399].id).toBe('q0400')
     expect(rowsOf(side)[0].values.get('hit@10')).toBe(1)
@@ -81,21 +105,37 @@ describe('Parquet per-query rows', () => {
   it('is detected by its PAR1 magic whatever the name, and named with --input-format parquet', async () => {
     const f = writeFiles({ 'rows.dat': readFileSync(join(fx, 'baseline.parquet')), 'rows.csv': 'query_id,m\nq1,1\n' })
     expect(rowsOf(await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']) }))).toHaveLength(400)
-    expect(rowsOf(await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']), format: 'parquet' }))).toHaveLength(400)
-    await expect(readRows(f['rows.csv'], { metricFields: new Set(['m']), format: 'parquet' })).rejects.toThrow(/rows\.csv: does not start with PAR1/)
+    expect(
+      rowsOf(await readRows(f['rows.dat'], { metricFields: new Set(['recall@10']), format: 'parquet' }))
+    ).toHaveLength(400)
+    await expect(readRows(f['rows.csv'], { metricFields: new Set(['m']), format: 'parquet' })).rejects.toThrow(
+      /rows\.csv: does not start with PAR1/
+    )
   })
 
   it('refuses a truncated or corrupt file with exit 2, the file name and no stack trace', async () => {
     const whole = readFileSync(join(fx, 'candidate.parquet'))
     const corrupt = Buffer.from(whole)
     corrupt.fill(0xff, 4, whole.length - 8)
-    const f = writeFiles({ 'cut.parquet': whole.subarray(0, Math.floor(whole.length / 2)), 'bad.parquet': corrupt, 'tiny.parquet': 'PAR1' })
+    const f = writeFiles({
+      'cut.parquet': whole.subarray(0, Math.floor(whole.length / 2)),
+      'bad.parquet': corrupt,
+      'tiny.parquet': 'PAR1'
+    })
     for (const [name, message] of [
       ['cut.parquet', /cut\.parquet: starts like Parquet but does not end with the PAR1 footer/],
       ['bad.parquet', /bad\.parquet: (is not a readable Parquet file|has a Parquet footer)/],
       ['tiny.parquet', /tiny\.parquet: is 4 bytes long, too short/]
     ] as const) {
-      const r = await cli(['gate', '--rules', rules, '--baseline', join(fx, 'baseline.parquet'), '--candidate', f[name]])
+      const r = await cli([
+        'gate',
+        '--rules',
+        rules,
+        '--baseline',
+        join(fx, 'baseline.parquet'),
+        '--candidate',
+        f[name]
+      ])
       expect(r.code).toBe(2)
       expect(r.stderr).toMatch(message)
       expect(hasStackTrace(r.stderr)).toBe(false)
@@ -110,7 +150,9 @@ describe('Parquet per-query rows', () => {
     const bad = Buffer.from(good)
     bad.fill(0xff, 4, 40)
     const f = writeFiles({ 'page.parquet': bad })
-    await expect(readRows(f['page.parquet'], { metricFields: new Set(['m']) })).rejects.toThrow(/page\.parquet \(row group 1, column "query_id", page 1\): has a page header that .*truncated or corrupt/)
+    await expect(readRows(f['page.parquet'], { metricFields: new Set(['m']) })).rejects.toThrow(
+      /page\.parquet \(row group 1, column "query_id", page 1\): has a page header that .*truncated or corrupt/
+    )
   })
 
   it('refuses a repeated query id with both row numbers, a missing id column, a null id and a text metric', async () => {
@@ -126,14 +168,28 @@ describe('Parquet per-query rows', () => {
         { name: 'm', type: 'STRING', data: ['high'] }
       ])
     })
-    const dup = await cli(['gate', '--rules', rules, '--baseline', join(fx, 'baseline.parquet'), '--candidate', f['dup.parquet']])
+    const dup = await cli([
+      'gate',
+      '--rules',
+      rules,
+      '--baseline',
+      join(fx, 'baseline.parquet'),
+      '--candidate',
+      f['dup.parquet']
+    ])
     expect(dup.code).toBe(2)
     expect(dup.stderr).toMatch(/dup\.parquet: duplicate query ids: "q1" \(row 1 and row 3\)/)
     expect(hasStackTrace(dup.stderr)).toBe(false)
-    await expect(readRows(f['noid.parquet'], { metricFields: new Set() })).rejects.toThrow(/noid\.parquet: has no "query_id" column \(columns: "qid"\).*--id-field/)
+    await expect(readRows(f['noid.parquet'], { metricFields: new Set() })).rejects.toThrow(
+      /noid\.parquet: has no "query_id" column \(columns: "qid"\).*--id-field/
+    )
     expect(rowsOf(await readRows(f['noid.parquet'], { metricFields: new Set(), idField: 'qid' }))[0].id).toBe('q1')
-    await expect(readRows(f['nullid.parquet'], { metricFields: new Set() })).rejects.toThrow(/nullid\.parquet.*row 2.*"query_id" is null/)
-    await expect(readRows(f['text.parquet'], { metricFields: new Set(['m']) })).rejects.toThrow(/text\.parquet.*"m" is a string \("high"\), not a number/)
+    await expect(readRows(f['nullid.parquet'], { metricFields: new Set() })).rejects.toThrow(
+      /nullid\.parquet.*row 2.*"query_id" is null/
+    )
+    await expect(readRows(f['text.parquet'], { metricFields: new Set(['m']) })).rejects.toThrow(
+      /text\.parquet.*"m" is a string \("high"\), not a number/
+    )
   })
 
   it('reads a run table (q_id, doc_id, score, as ranx Run.to_dataframe names them) exactly as the TREC run', async () => {
@@ -150,14 +206,21 @@ describe('Parquet per-query rows', () => {
       ],
       rowGroupSize: 1000
     })
-    const f = writeFiles({ 'run.parquet': Buffer.from(table), 'bad.parquet': parquet([{ name: 'q_id', type: 'STRING', data: ['q1'] }]) })
+    const f = writeFiles({
+      'run.parquet': Buffer.from(table),
+      'bad.parquet': parquet([{ name: 'q_id', type: 'STRING', data: ['q1'] }])
+    })
     expect(await detectRunFormat(f['run.parquet'])).toBe('parquet')
     const qrels = await readQrels(join(trec, 'qrels.txt'))
     const measures = ['AP', 'nDCG@10', 'P@5', 'RR', 'NumRet']
     const reference = await computeRunRows({ runFile: join(trec, 'run.txt'), qrels, measures, noRelevant: 'zero' })
     const fromParquet = await computeRunRows({ runFile: f['run.parquet'], qrels, measures, noRelevant: 'zero' })
     expect(rowsOf(reference.side).length).toBeGreaterThan(10)
-    expect(rowsOf(fromParquet.side).map((r) => [r.id, [...r.values]])).toEqual(rowsOf(reference.side).map((r) => [r.id, [...r.values]]))
-    await expect(computeRunRows({ runFile: f['bad.parquet'], qrels, measures, noRelevant: 'zero' })).rejects.toThrow(/bad\.parquet: has no "doc_id" column/)
+    expect(rowsOf(fromParquet.side).map((r) => [r.id, [...r.values]])).toEqual(
+      rowsOf(reference.side).map((r) => [r.id, [...r.values]])
+    )
+    await expect(computeRunRows({ runFile: f['bad.parquet'], qrels, measures, noRelevant: 'zero' })).rejects.toThrow(
+      /bad\.parquet: has no "doc_id" column/
+    )
   })
 })

@@ -28,14 +28,30 @@ describe('valid JSON of a shape the gate does not read', () => {
     expect((await refusal(() => readRows(f['record.json'], { metricFields }))).message).toMatch(
       /record\.json: is valid JSON, .*an object with 2 keys: "query_id" \(text\), "ndcg@10" \(number\)\. the JSON read here: JSON Lines/
     )
-    expect((await refusal(() => readRows(f['numbers.json'], { metricFields }))).message).toMatch(/numbers\.json: is valid JSON, .*an array of 3 items, the first a number/)
-    expect((await refusal(() => readRows(f['flat.json'], { metricFields }))).message).toMatch(/flat\.json: is valid JSON, .*an object with 2 keys: "experiment" \(text\), "n" \(number\)/)
-    for (const file of Object.values(f)) expect((await refusal(() => readRows(file, { metricFields }))).message).not.toMatch(/is not valid JSON|write one JSON object per line/)
+    expect((await refusal(() => readRows(f['numbers.json'], { metricFields }))).message).toMatch(
+      /numbers\.json: is valid JSON, .*an array of 3 items, the first a number/
+    )
+    expect((await refusal(() => readRows(f['flat.json'], { metricFields }))).message).toMatch(
+      /flat\.json: is valid JSON, .*an object with 2 keys: "experiment" \(text\), "n" \(number\)/
+    )
+    for (const file of Object.values(f))
+      expect((await refusal(() => readRows(file, { metricFields }))).message).not.toMatch(
+        /is not valid JSON|write one JSON object per line/
+      )
   })
 
   it('a run: names the shape and the run formats', async () => {
     const f = writeFiles({ 'run.json': JSON.stringify({ name: 'bm25', k1: 0.9 }, null, 2) })
-    const message = (await refusal(() => computeRunRows({ runFile: f['run.json'], qrelsFile: join(trec, 'qrels.txt'), measures: ['AP'], noRelevant: 'zero' }))).message
+    const message = (
+      await refusal(() =>
+        computeRunRows({
+          runFile: f['run.json'],
+          qrelsFile: join(trec, 'qrels.txt'),
+          measures: ['AP'],
+          noRelevant: 'zero'
+        })
+      )
+    ).message
     expect(message).toMatch(
       /run\.json: is valid JSON, but not a shape the gate reads: the document is an object with 2 keys: "name" \(text\), "k1" \(number\)\. the JSON read here: a ranx \/ pytrec_eval object \{query_id: \{doc_id: score\}\}/
     )
@@ -43,15 +59,22 @@ describe('valid JSON of a shape the gate does not read', () => {
 
   it('escapes and cuts the keys it shows, and names at most five', () => {
     const shape = describeJsonShape({ ['evil\n::error::' + 'x'.repeat(200)]: 1, b: null, c: {}, d: true, e: 'x', f: 2 })
-    expect(shape).toMatch(/^an object with 6 keys: "evil\\n::error::x+…" \(\d+ characters\) \(number\), "b" \(null\), "c" \(an object of 0 keys\), "d" \(boolean\), "e" \(text\), and 1 more$/)
+    expect(shape).toMatch(
+      /^an object with 6 keys: "evil\\n::error::x+…" \(\d+ characters\) \(number\), "b" \(null\), "c" \(an object of 0 keys\), "d" \(boolean\), "e" \(text\), and 1 more$/
+    )
     expect(shape).not.toContain('\n')
     expect(describeJsonShape('s')).toBe('a single string')
     expect(describeJsonShape([])).toBe('an empty array []')
   })
 
   it('broken JSON is still refused as broken, at its line', async () => {
-    const f = writeFiles({ 'cut.json': '{\n  "experiment": "bm25",\n', 'rows.jsonl': '{"query_id": "q1", "ndcg@10": 0.5\n{"query_id": "q2", "ndcg@10": 0.5}\n' })
+    const f = writeFiles({
+      'cut.json': '{\n  "experiment": "bm25",\n',
+      'rows.jsonl': '{"query_id": "q1", "ndcg@10": 0.5\n{"query_id": "q2", "ndcg@10": 0.5}\n'
+    })
     expect((await refusal(() => readRows(f['cut.json'], { metricFields }))).message).toMatch(/cut\.json:\d+: .*JSON/)
-    expect((await refusal(() => readRows(f['rows.jsonl'], { metricFields }))).message).toMatch(/rows\.jsonl:1: is not valid JSON/)
+    expect((await refusal(() => readRows(f['rows.jsonl'], { metricFields }))).message).toMatch(
+      /rows\.jsonl:1: is not valid JSON/
+    )
   })
 })

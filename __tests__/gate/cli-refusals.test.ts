@@ -10,7 +10,8 @@ checks:
     non_inferior: { margin: 0.01 }
 `
 
-const rows = (n: number, value = 0.5) => Array.from({ length: n }, (_, i) => ({ query_id: `q${i}`, 'recall@10': value }))
+const rows = (n: number, value = 0.5) =>
+  Array.from({ length: n }, (_, i) => ({ query_id: `q${i}`, 'recall@10': value }))
 
 async function gate(baseline: string, candidate: string, rules = RULES, names = { b: 'base.jsonl', c: 'cand.jsonl' }) {
   const f = writeFiles({ 'rules.yml': rules, [names.b]: baseline, [names.c]: candidate })
@@ -71,8 +72,16 @@ describe('gate refuses unusable pairings (exit 2, file and line, no stack trace)
 
   it('NaN in CSV, and hex', async () => {
     const csv = (v: string) => 'query_id,recall@10\nq0,0.5\nq1,' + v + '\n'
-    expectRefusal(await gate(csv('NaN'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' }), 'b.csv:3', /"NaN" is not a decimal number/)
-    expectRefusal(await gate(csv('0x10'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' }), 'b.csv:3', /"0x10" is not a decimal number/)
+    expectRefusal(
+      await gate(csv('NaN'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' }),
+      'b.csv:3',
+      /"NaN" is not a decimal number/
+    )
+    expectRefusal(
+      await gate(csv('0x10'), csv('0.5'), RULES, { b: 'b.csv', c: 'c.csv' }),
+      'b.csv:3',
+      /"0x10" is not a decimal number/
+    )
   })
 
   it('a value outside the declared range', async () => {
@@ -107,10 +116,26 @@ describe('gate refuses unusable pairings (exit 2, file and line, no stack trace)
 
   it('a rules path that is missing, or runs through a regular file, is named with what went wrong', async () => {
     const f = writeFiles({ 'rules.yml': RULES, 'base.jsonl': jsonl(rows(40)) })
-    const missing = await cli(['gate', '--rules', 'nope.yml', '--baseline', f['base.jsonl'], '--candidate', f['base.jsonl']])
+    const missing = await cli([
+      'gate',
+      '--rules',
+      'nope.yml',
+      '--baseline',
+      f['base.jsonl'],
+      '--candidate',
+      f['base.jsonl']
+    ])
     expectRefusal(missing, 'nope.yml', /file not found/)
     // ENOTDIR is not "file not found" (the load.ts reader used to say so for every failure of stat)
-    const through = await cli(['gate', '--rules', `${f['rules.yml']}/x.yml`, '--baseline', f['base.jsonl'], '--candidate', f['base.jsonl']])
+    const through = await cli([
+      'gate',
+      '--rules',
+      `${f['rules.yml']}/x.yml`,
+      '--baseline',
+      f['base.jsonl'],
+      '--candidate',
+      f['base.jsonl']
+    ])
     expectRefusal(through, 'rules.yml/x.yml', /cannot be read: ENOTDIR/)
   })
 
@@ -125,7 +150,17 @@ describe('missing: zero fills and counts instead of refusing', () => {
   it('scores the absent side 0 and says how many', async () => {
     const rules = RULES.replace('checks:', 'queries: { missing: zero }\nchecks:')
     const f = writeFiles({ 'rules.yml': rules, 'b.jsonl': jsonl(rows(40)), 'c.jsonl': jsonl(rows(38)) })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--json', f['rules.yml'] + '.json'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      f['b.jsonl'],
+      '--candidate',
+      f['c.jsonl'],
+      '--json',
+      f['rules.yml'] + '.json'
+    ])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/2 only in the baseline \(filled: missing zero\), 0 only in the candidate/)
     expect(r.stdout).toMatch(/\| `recall@10`: values filled \(missing: zero\) \| 0 baseline, 2 candidate \|/)
@@ -141,7 +176,9 @@ describe('ids in two Unicode spellings', () => {
     const cand = [...rows(39), { query_id: nfd, 'recall@10': 0.5 }]
     const r = await gate(jsonl(base), jsonl(cand))
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('1 of them differ only in Unicode normalisation (e.g. baseline "caf\\u00e9" vs candidate "cafe\\u0301")')
+    expect(r.stderr).toContain(
+      '1 of them differ only in Unicode normalisation (e.g. baseline "caf\\u00e9" vs candidate "cafe\\u0301")'
+    )
   })
 })
 

@@ -21,7 +21,17 @@ function shuffle<T>(items: T[], seed: number): T[] {
 async function gateReports(baseline: string, candidate: string) {
   const f = writeFiles({ 'b.jsonl': baseline, 'c.jsonl': candidate })
   const json = f['b.jsonl'] + '.report.json'
-  const r = await cli(['gate', '--rules', path.join(root, 'examples/rules.yml'), '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--json', json])
+  const r = await cli([
+    'gate',
+    '--rules',
+    path.join(root, 'examples/rules.yml'),
+    '--baseline',
+    f['b.jsonl'],
+    '--candidate',
+    f['c.jsonl'],
+    '--json',
+    json
+  ])
   // File names differ between runs (temp folders); compare the reports with them normalised.
   const norm = (t: string) => t.split(f['b.jsonl']).join('<baseline>').split(f['c.jsonl']).join('<candidate>')
   return { code: r.code, markdown: norm(r.stdout), json: norm(readFileSync(json, 'utf8')) }
@@ -42,7 +52,10 @@ describe('same inputs give byte-identical reports', () => {
   it('with the rows of both files in another order', async () => {
     const a = await gateReports(baseline, candidate)
     const lines = (t: string) => t.trimEnd().split('\n')
-    const b = await gateReports(shuffle(lines(baseline), 42).join('\n') + '\n', shuffle(lines(candidate), 7).join('\n') + '\n')
+    const b = await gateReports(
+      shuffle(lines(baseline), 42).join('\n') + '\n',
+      shuffle(lines(candidate), 7).join('\n') + '\n'
+    )
     expect(b.markdown).toBe(a.markdown)
     expect(b.json).toBe(a.json)
   })
@@ -58,7 +71,15 @@ describe('same inputs give byte-identical reports', () => {
       return [cols.join(','), ...rows.map((r) => cols.map((c) => String(r[c])).join(','))].join('\r\n') + '\r\n'
     }
     const f = writeFiles({ 'b.csv': toCsv(baseline), 'c.csv': toCsv(candidate) })
-    const r = await cli(['gate', '--rules', path.join(root, 'examples/rules.yml'), '--baseline', f['b.csv'], '--candidate', f['c.csv']])
+    const r = await cli([
+      'gate',
+      '--rules',
+      path.join(root, 'examples/rules.yml'),
+      '--baseline',
+      f['b.csv'],
+      '--candidate',
+      f['c.csv']
+    ])
     const norm = r.stdout.split(f['b.csv']).join('<baseline>').split(f['c.csv']).join('<candidate>')
     // The checks table and everything computed is the same; only the row counts line mentions the files.
     expect(norm.replace(/\n- Baseline:.*\n/, '\n')).toBe(a.markdown.replace(/\n- Baseline:.*\n/, '\n'))

@@ -16,7 +16,11 @@ function sides() {
   for (let i = 0; i < 60; i++) {
     const segment = i < 55 ? 'big' : 'small'
     base.push({ query_id: `q${String(i).padStart(2, '0')}`, 'recall@10': 0.5, segment })
-    cand.push({ query_id: `q${String(i).padStart(2, '0')}`, 'recall@10': i < 55 ? (i % 2 === 0 ? 0.6 : 0.4) : 0.5, segment })
+    cand.push({
+      query_id: `q${String(i).padStart(2, '0')}`,
+      'recall@10': i < 55 ? (i % 2 === 0 ? 0.6 : 0.4) : 0.5,
+      segment
+    })
   }
   return { base: jsonl(base), cand: jsonl(cand) }
 }
@@ -26,14 +30,29 @@ const METRICS = 'version: 1\nmetrics:\n  recall@10: { better: higher, range: [0,
 async function gate(rules: string) {
   const { base, cand } = sides()
   const f = writeFiles({ 'rules.yml': rules, 'b.jsonl': base, 'c.jsonl': cand })
-  const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--format', 'json'])
+  const r = await cli([
+    'gate',
+    '--rules',
+    f['rules.yml'],
+    '--baseline',
+    f['b.jsonl'],
+    '--candidate',
+    f['c.jsonl'],
+    '--format',
+    'json'
+  ])
   expect(r.stderr).toBe('')
-  const report = JSON.parse(r.stdout) as { verdict: string; checks: Array<{ rule: string; status: string; counts_as: string; units: Array<{ reason: string }> }> }
+  const report = JSON.parse(r.stdout) as {
+    verdict: string
+    checks: Array<{ rule: string; status: string; counts_as: string; units: Array<{ reason: string }> }>
+  }
   return { code: r.code, report, explain: (await cli(['explain', '--rules', f['rules.yml']])).stdout }
 }
 
-const superior = 'checks:\n  - name: better\n    metric: recall@10\n    where: { segment: big }\n    superior: { margin: 0 }\n'
-const nonInferior = 'checks:\n  - name: holds\n    metric: recall@10\n    where: { segment: big }\n    non_inferior: { margin: 0.01 }\n'
+const superior =
+  'checks:\n  - name: better\n    metric: recall@10\n    where: { segment: big }\n    superior: { margin: 0 }\n'
+const nonInferior =
+  'checks:\n  - name: holds\n    metric: recall@10\n    where: { segment: big }\n    non_inferior: { margin: 0.01 }\n'
 const perSlice =
   'checks:\n  - name: holds per segment\n    metric: recall@10\n    per_slice: segment\n    max_regressions: { count: 50 }\n  - name: no drop per segment\n    metric: recall@10\n    where: { segment: small }\n    non_inferior: { margin: 0.01 }\n'
 
@@ -44,7 +63,9 @@ describe('a superior check must be shown', () => {
     expect(report.checks[0].units[0].reason).toBe('not_shown_better')
     expect(report.verdict).toBe('fail')
     expect(code).toBe(1)
-    expect(explain).toContain('otherwise inconclusive (not shown better), which always counts as a fail: a superior check must be shown (on_inconclusive: pass does not apply to it).')
+    expect(explain).toContain(
+      'otherwise inconclusive (not shown better), which always counts as a fail: a superior check must be shown (on_inconclusive: pass does not apply to it).'
+    )
   })
 
   it('fails under the default too (unchanged)', async () => {
@@ -73,10 +94,14 @@ describe('on_too_few decides a check with fewer than min_per_slice queries', () 
     const passing = await gate(`${METRICS}on_inconclusive: pass\n${perSlice}`)
     expect(passing.report.checks[1]).toMatchObject({ status: 'inconclusive', counts_as: 'pass' })
     expect(passing.report.checks[1].units[0].reason).toBe('too_few_queries')
-    expect(passing.explain).toContain('Inconclusive with fewer than 30 queries, which counts as a pass (on_too_few: pass)')
+    expect(passing.explain).toContain(
+      'Inconclusive with fewer than 30 queries, which counts as a pass (on_too_few: pass)'
+    )
     const failing = await gate(`${METRICS}${perSlice}`)
     expect(failing.report.checks[1]).toMatchObject({ status: 'inconclusive', counts_as: 'fail' })
-    expect(failing.explain).toContain('Inconclusive with fewer than 30 queries, which counts as a fail (on_too_few: fail)')
+    expect(failing.explain).toContain(
+      'Inconclusive with fewer than 30 queries, which counts as a fail (on_too_few: fail)'
+    )
   })
 
   it('on_too_few: fail fails a small slice under on_inconclusive: pass', async () => {
@@ -90,6 +115,8 @@ describe('on_too_few decides a check with fewer than min_per_slice queries', () 
     const { report, explain } = await gate(`${METRICS}on_too_few: pass\n${perSlice}`)
     expect(report.checks[1]).toMatchObject({ status: 'inconclusive', counts_as: 'pass' })
     expect(report.verdict).toBe('pass')
-    expect(explain).toContain('A check the data neither prove nor refute counts as a fail (on_inconclusive: fail); a check with fewer than 30 queries counts as a pass (on_too_few: pass).')
+    expect(explain).toContain(
+      'A check the data neither prove nor refute counts as a fail (on_inconclusive: fail); a check with fewer than 30 queries counts as a pass (on_too_few: pass).'
+    )
   })
 })

@@ -14,7 +14,12 @@ import { gateSides, refusal } from '../helpers.js'
 type Row = { id: string; values: Record<string, number>; attrs?: Record<string, string> }
 
 function side(source: string, rows: Row[]): SideRows {
-  const out: QueryRow[] = rows.map((r, i) => ({ id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs ?? {})) }))
+  const out: QueryRow[] = rows.map((r, i) => ({
+    id: r.id,
+    line: i + 1,
+    values: new Map(Object.entries(r.values)),
+    attrs: new Map(Object.entries(r.attrs ?? {}))
+  }))
   const numeric = new Set(rows.flatMap((r) => Object.keys(r.values)))
   const attrs = new Set(rows.flatMap((r) => Object.keys(r.attrs ?? {})))
   return sideFromRows(source, out, { numericFields: numeric, attributeFields: attrs, notes: [] })
@@ -40,11 +45,16 @@ checks:
     expect(unit.status).toBe('inconclusive')
     expect(unit.reason).toBe('interval_crosses_margin')
     const md = toMarkdown(r)
-    expect(md).toContain("| 1. hit holds | all queries | Tango's score interval for paired proportions | binary metric, independent queries")
+    expect(md).toContain(
+      "| 1. hit holds | all queries | Tango's score interval for paired proportions | binary metric, independent queries"
+    )
   })
   it('200 queries all tied pass a 0.02 margin: the interval shrinks with the evidence', () => {
     const rows = Array.from({ length: 200 }, (_, i) => ({ id: id(i), values: { hit: i % 3 === 0 ? 0 : 1 } }))
-    const loose = loadRules(`version: 1\nmetrics: { hit: { better: higher, binary: true } }\nchecks:\n  - { name: hit holds, metric: hit, non_inferior: { margin: 0.02 } }\n`, 'rules.yml')
+    const loose = loadRules(
+      `version: 1\nmetrics: { hit: { better: higher, binary: true } }\nchecks:\n  - { name: hit holds, metric: hit, non_inferior: { margin: 0.02 } }\n`,
+      'rules.yml'
+    )
     expect(gateSides(loose, side('b', rows), side('c', rows)).decision.checks[0].units[0].status).toBe('pass')
   })
 })
@@ -60,12 +70,20 @@ checks:
 `,
       'rules.yml'
     )
-  const rows = (n: number, k: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: id(i), values: { recall: 0.5 + (k * ((i * 7) % 11)) / 100 } }))
+  const rows = (n: number, k: number): Row[] =>
+    Array.from({ length: n }, (_, i) => ({ id: id(i), values: { recall: 0.5 + (k * ((i * 7) % 11)) / 100 } }))
   it('35 queries that would pass a wide margin are inconclusive, with the reason in words; 40 pass', () => {
     const r = gateSides(rules(30), side('b', rows(35, 0)), side('c', rows(35, 1)))
     const unit = r.decision.checks[0].units[0]
-    expect([unit.status, unit.reason, unit.comparison.unreliable, unit.comparison.interval]).toEqual(['inconclusive', 'interval_unreliable', 'few_queries', 'skew-t'])
-    expect(toMarkdown(r)).toContain('this interval cannot support a pass: only 35 queries: a metric that is not binary needs at least 40')
+    expect([unit.status, unit.reason, unit.comparison.unreliable, unit.comparison.interval]).toEqual([
+      'inconclusive',
+      'interval_unreliable',
+      'few_queries',
+      'skew-t'
+    ])
+    expect(toMarkdown(r)).toContain(
+      'this interval cannot support a pass: only 35 queries: a metric that is not binary needs at least 40'
+    )
     expect(toText(r, { color: false })).toContain('needs at least 40')
     const ok = gateSides(rules(30), side('b', rows(40, 0)), side('c', rows(40, 1)))
     expect(ok.decision.checks[0].units[0].status).toBe('pass')
@@ -87,12 +105,27 @@ statistics: { cluster: user${stats} }
 checks:
 ${check}`
   it('per_slice, where or weights.by on the cluster attribute are refused by name', async () => {
-    const perSlice = await refusal(() => loadRules(text('  - { name: c, metric: recall, per_slice: user, non_inferior: { margin: 0.1 } }\n'), 'rules.yml'))
+    const perSlice = await refusal(() =>
+      loadRules(text('  - { name: c, metric: recall, per_slice: user, non_inferior: { margin: 0.1 } }\n'), 'rules.yml')
+    )
     expect(perSlice.where).toMatchObject({ key: 'checks[0].per_slice' })
     expect(perSlice.message).toMatch(/each slice would be one cluster/)
-    const where = await refusal(() => loadRules(text('  - { name: c, metric: recall, where: { user: u1 }, non_inferior: { margin: 0.1 } }\n'), 'rules.yml'))
+    const where = await refusal(() =>
+      loadRules(
+        text('  - { name: c, metric: recall, where: { user: u1 }, non_inferior: { margin: 0.1 } }\n'),
+        'rules.yml'
+      )
+    )
     expect(where.where).toMatchObject({ key: 'checks[0].where.user' })
-    const weights = await refusal(() => loadRules(text('  - { name: c, metric: recall, non_inferior: { margin: 0.1 } }\n', ', weights: { by: user, target: { u1: 1 } }'), 'rules.yml'))
+    const weights = await refusal(() =>
+      loadRules(
+        text(
+          '  - { name: c, metric: recall, non_inferior: { margin: 0.1 } }\n',
+          ', weights: { by: user, target: { u1: 1 } }'
+        ),
+        'rules.yml'
+      )
+    )
     expect(weights.where).toMatchObject({ key: 'statistics.weights.by' })
   })
 
@@ -107,18 +140,31 @@ checks:
 `,
       'rules.yml'
     )
-    const rows = (k: number): Row[] => Array.from({ length: 80 }, (_, i) => ({ id: id(i), values: { recall: 0.5 + (k * (i % 5)) / 100 }, attrs: { segment: i % 2 ? 'a' : 'b', team: i % 2 ? 'ta' : 'tb' } }))
+    const rows = (k: number): Row[] =>
+      Array.from({ length: 80 }, (_, i) => ({
+        id: id(i),
+        values: { recall: 0.5 + (k * (i % 5)) / 100 },
+        attrs: { segment: i % 2 ? 'a' : 'b', team: i % 2 ? 'ta' : 'tb' }
+      }))
     const r = gateSides(rules, side('b', rows(0)), side('c', rows(1)))
     for (const unit of r.decision.checks[0].units) {
-      expect([unit.status, unit.reason, unit.comparison.unreliable]).toEqual(['inconclusive', 'interval_unreliable', 'few_clusters'])
+      expect([unit.status, unit.reason, unit.comparison.unreliable]).toEqual([
+        'inconclusive',
+        'interval_unreliable',
+        'few_clusters'
+      ])
     }
     const md = toMarkdown(r)
     expect(md).toContain('only 1 cluster: the variability between clusters cannot be estimated')
     // Every note of a gated unit's interval reaches the Markdown, not only the JSON.
     expect(md).toContain('Notes on the intervals of the gated checks:')
-    expect(md).toContain('- check 1 (segment = a): segment = a has a single cluster: its variability cannot be estimated and is counted as none')
+    expect(md).toContain(
+      '- check 1 (segment = a): segment = a has a single cluster: its variability cannot be estimated and is counted as none'
+    )
     expect(md).toContain('- check 1 (segment = b): segment = b has a single cluster')
-    const units = JSON.parse(toJsonReport(r)).checks[0].units as Array<{ comparison: { interval_unreliable: string | null } }>
+    const units = JSON.parse(toJsonReport(r)).checks[0].units as Array<{
+      comparison: { interval_unreliable: string | null }
+    }>
     expect(units.map((u) => u.comparison.interval_unreliable)).toEqual(['few_clusters', 'few_clusters'])
   })
 
@@ -132,9 +178,16 @@ checks:
 `,
       'rules.yml'
     )
-    const rows = (k: number): Row[] => Array.from({ length: 100 }, (_, i) => ({ id: id(i), values: { recall: 0.5 + (k * (i % 7)) / 100 }, attrs: { user: `u${i % 12}` } }))
+    const rows = (k: number): Row[] =>
+      Array.from({ length: 100 }, (_, i) => ({
+        id: id(i),
+        values: { recall: 0.5 + (k * (i % 7)) / 100 },
+        attrs: { user: `u${i % 12}` }
+      }))
     const md = toMarkdown(gateSides(rules, side('b', rows(0)), side('c', rows(1))))
-    expect(md).toContain('- check 1 (all queries): only 12 clusters: a cluster bootstrap tends to give too narrow intervals below about 30')
+    expect(md).toContain(
+      '- check 1 (all queries): only 12 clusters: a cluster bootstrap tends to give too narrow intervals below about 30'
+    )
   })
 })
 
@@ -151,20 +204,30 @@ checks:
     const seedRows = (shift: number, noise: number): SideRows =>
       side(
         's',
-        Array.from({ length: 60 }, (_, i) => ({ id: id(i), values: { score: 0.5 + shift + (((i * 13 + noise) % 7) - 3) / 100 } }))
+        Array.from({ length: 60 }, (_, i) => ({
+          id: id(i),
+          values: { score: 0.5 + shift + (((i * 13 + noise) % 7) - 3) / 100 }
+        }))
       )
     const baseline = [seedRows(0, 0)]
     const candidate = [seedRows(0.01, 1), seedRows(0.02, 2), seedRows(0, 3), seedRows(0.015, 4), seedRows(0.005, 5)]
     const mean = (files: SideRows[]): SideRows =>
       side(
         'avg',
-        Array.from({ length: 60 }, (_, i) => ({ id: id(i), values: { score: files.reduce((a, f) => a + (f.values.get('score') as Float64Array)[i], 0) / files.length } }))
+        Array.from({ length: 60 }, (_, i) => ({
+          id: id(i),
+          values: { score: files.reduce((a, f) => a + (f.values.get('score') as Float64Array)[i], 0) / files.length }
+        }))
       )
     const seeds: SeedSides = { baseline, candidate }
     const r = gateSides(rules, mean(baseline), mean(candidate), { seeds })
     const c = r.decision.checks[0].units[0].comparison
     expect(c.interval).toBe('seeds-t')
-    expect(c.notes.join(' ')).toContain("the baseline has one seed, so its training variance was not measured: it is taken to be the candidate's")
-    expect(toMarkdown(r)).toContain("The baseline has one seed: its training variance was not measured and is taken to be the candidate's.")
+    expect(c.notes.join(' ')).toContain(
+      "the baseline has one seed, so its training variance was not measured: it is taken to be the candidate's"
+    )
+    expect(toMarkdown(r)).toContain(
+      "The baseline has one seed: its training variance was not measured and is taken to be the candidate's."
+    )
   })
 })

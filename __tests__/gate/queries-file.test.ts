@@ -44,7 +44,10 @@ checks:
     non_inferior: { margin: 0.5 }
 `
 
-async function gate(files: Record<string, string>, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string; dir: string }> {
+async function gate(
+  files: Record<string, string>,
+  extra: string[] = []
+): Promise<{ code: number; stdout: string; stderr: string; dir: string }> {
   const f = writeFiles({ 'b.txt': trec(`${EX}/baseline.jsonl`), 'c.txt': trec(`${EX}/candidate.jsonl`), ...files })
   const dir = tempDir()
   const text = (files['rules.yml'] ?? rules(f['queries.jsonl'] ?? null)).split('QUERIES').join(f['queries.jsonl'] ?? '')
@@ -79,7 +82,11 @@ describe('a queries file slices runs that carry no attributes', () => {
     const r = await gate({ 'queries.jsonl': QUERIES })
     expect(r.code).not.toBe(2)
     const report = JSON.parse(readFileSync(path.join(r.dir, 'report.json'), 'utf8')) as Record<string, any>
-    expect(report.checks[0].units.map((u: { slice: Record<string, string> }) => u.slice.family).sort()).toEqual(['billing', 'errors', 'howto'])
+    expect(report.checks[0].units.map((u: { slice: Record<string, string> }) => u.slice.family).sort()).toEqual([
+      'billing',
+      'errors',
+      'howto'
+    ])
     expect(report.queries_file).toMatchObject({ queries: queryIds.length, attributes: ['family'] })
     const md = readFileSync(path.join(r.dir, 'report.md'), 'utf8')
     expect(md).toMatch(/\| Query \| Text \| Baseline \|/)
@@ -105,7 +112,12 @@ describe('a queries file slices runs that carry no attributes', () => {
     const r = await cli([
       'gate',
       '--rules',
-      writeFiles({ 'rules.yml': rules(writeFiles({ 'q.jsonl': withSegment })['q.jsonl']).replace('slices: [family]', 'slices: [family, segment]') })['rules.yml'],
+      writeFiles({
+        'rules.yml': rules(writeFiles({ 'q.jsonl': withSegment })['q.jsonl']).replace(
+          'slices: [family]',
+          'slices: [family, segment]'
+        )
+      })['rules.yml'],
       '--baseline',
       `${EX}/baseline.jsonl`,
       '--candidate',
@@ -121,8 +133,12 @@ describe('a queries file slices runs that carry no attributes', () => {
 
 describe('the README example examples/trec (TREC runs, the segment and topic in a queries file)', () => {
   it('is what scripts/make-run-example.js writes: the JSON Lines example runs as TREC lines', () => {
-    expect(readFileSync('examples/trec/baseline.run', 'utf8').trim()).toBe(trec(`${EX}/baseline.jsonl`).replace(/ sys$/gm, ' bm25'))
-    expect(readFileSync('examples/trec/candidate.run', 'utf8').trim()).toBe(trec(`${EX}/candidate.jsonl`).replace(/ sys$/gm, ' hybrid'))
+    expect(readFileSync('examples/trec/baseline.run', 'utf8').trim()).toBe(
+      trec(`${EX}/baseline.jsonl`).replace(/ sys$/gm, ' bm25')
+    )
+    expect(readFileSync('examples/trec/candidate.run', 'utf8').trim()).toBe(
+      trec(`${EX}/candidate.jsonl`).replace(/ sys$/gm, ' hybrid')
+    )
   })
 
   it('fails on the new users, slices by topic, and shows each regressed query with its text', async () => {
@@ -142,7 +158,10 @@ describe('the README example examples/trec (TREC runs, the segment and topic in 
     ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(1)
-    const report = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as { decided_by: string; checks: Array<{ units: Array<{ slice: Record<string, string> }> }> }
+    const report = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as {
+      decided_by: string
+      checks: Array<{ units: Array<{ slice: Record<string, string> }> }>
+    }
     expect(report.decided_by).toBe('new users are protected')
     expect(report.checks[2].units.map((u) => u.slice.topic)).toEqual(['billing', 'export', 'login', 'search'])
     expect(r.stdout).toContain('how do I fix')

@@ -3,8 +3,16 @@ import { gateSides } from '../helpers.js'
 import { loadRules } from '../../src/config/rules.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 
-function side(source: string, rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>): SideRows {
-  const out: QueryRow[] = rows.map((r, i) => ({ id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs ?? {})) }))
+function side(
+  source: string,
+  rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>
+): SideRows {
+  const out: QueryRow[] = rows.map((r, i) => ({
+    id: r.id,
+    line: i + 1,
+    values: new Map(Object.entries(r.values)),
+    attrs: new Map(Object.entries(r.attrs ?? {}))
+  }))
   const numeric = new Set(rows.flatMap((r) => Object.keys(r.values)))
   const attrs = new Set(rows.flatMap((r) => Object.keys(r.attrs ?? {})))
   return sideFromRows(source, out, { numericFields: numeric, attributeFields: attrs, notes: [] })
@@ -128,7 +136,11 @@ checks:
       'r.yml'
     )
     // The candidate is k ms slower, give or take 1 ms (i mod 3 - 1): the differences vary, so the interval has width.
-    const rows = (k: number) => Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + (k === 0 ? 0 : k + (i % 3) - 1) } }))
+    const rows = (k: number) =>
+      Array.from({ length: 40 }, (_, i) => ({
+        id: `q${i}`,
+        values: { latency: 100 + (i % 5) + (k === 0 ? 0 : k + (i % 3) - 1) }
+      }))
     // +10 ms on a 102 ms mean is +9.8%, inside a 20% margin (20.4 ms): passes.
     expect(gateSides(rules, side('b', rows(0)), side('c', rows(10))).decision.verdict).toBe('pass')
     // +30 ms is beyond 20.4 ms: shown worse.
@@ -147,10 +159,17 @@ checks:
 `,
       'r.yml'
     )
-    const rows = (k: number) => Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + k } }))
+    const rows = (k: number) =>
+      Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, values: { latency: 100 + (i % 5) + k } }))
     const unit = gateSides(rules, side('b', rows(0)), side('c', rows(10))).decision.checks[0].units[0]
-    expect([unit.status, unit.reason, unit.comparison.unreliable]).toEqual(['inconclusive', 'interval_unreliable', 'no_spread'])
+    expect([unit.status, unit.reason, unit.comparison.unreliable]).toEqual([
+      'inconclusive',
+      'interval_unreliable',
+      'no_spread'
+    ])
     // Shown worse by an exact shift still fails: failing on thin evidence is never a false pass.
-    expect(gateSides(rules, side('b', rows(0)), side('c', rows(30))).decision.checks[0].units[0].reason).toBe('shown_worse')
+    expect(gateSides(rules, side('b', rows(0)), side('c', rows(30))).decision.checks[0].units[0].reason).toBe(
+      'shown_worse'
+    )
   })
 })

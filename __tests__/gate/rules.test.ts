@@ -46,18 +46,27 @@ describe('rules loading', () => {
     })
     expect(rules.queries).toEqual({ missing: 'error', minPerSlice: 30 })
     expect(rules.onInconclusive).toBe('fail')
-    expect(rules.checks[0]).toMatchObject({ name: 'recall does not drop', line: 7, kind: { type: 'non_inferior', margin: { value: 0.005, relative: false } } })
+    expect(rules.checks[0]).toMatchObject({
+      name: 'recall does not drop',
+      line: 7,
+      kind: { type: 'non_inferior', margin: { value: 0.005, relative: false } }
+    })
     expect(rules.metrics.get('hit@10')?.range).toEqual([0, 1])
   })
 
   it('reads relative margins', () => {
-    const rules = loadRules(BASE + `  - name: latency\n    metric: latency_ms\n    non_inferior: { margin: 20% }\n`, 'rules.yml')
+    const rules = loadRules(
+      BASE + `  - name: latency\n    metric: latency_ms\n    non_inferior: { margin: 20% }\n`,
+      'rules.yml'
+    )
     expect(rules.checks[1].kind).toEqual({ type: 'non_inferior', margin: { value: 0.2, relative: true, text: '20%' } })
   })
 
   it('suggests the right key for a typo, with its line', () => {
     const e = refusal(BASE.replace('non_inferior:', 'non_inferiour:'))
-    expect(e.message).toMatch(/^rules\.yml:9 \(checks\[0\]\.non_inferiour\): unknown key "non_inferiour" \(did you mean "non_inferior"\?\)/)
+    expect(e.message).toMatch(
+      /^rules\.yml:9 \(checks\[0\]\.non_inferiour\): unknown key "non_inferiour" \(did you mean "non_inferior"\?\)/
+    )
   })
 
   it('suggests the right metric name', () => {
@@ -76,18 +85,24 @@ describe('rules loading', () => {
   })
 
   it('refuses a margin larger than the metric range, and a negative margin', () => {
-    expect(refusal(BASE.replace('margin: 0.005', 'margin: 2')).message).toMatch(/checks\[0\]\.non_inferior\.margin.*could never fail/)
+    expect(refusal(BASE.replace('margin: 0.005', 'margin: 2')).message).toMatch(
+      /checks\[0\]\.non_inferior\.margin.*could never fail/
+    )
     expect(refusal(BASE.replace('margin: 0.005', 'margin: -0.1')).message).toMatch(/checks\[0\]\.non_inferior\.margin/)
     expect(refusal(BASE.replace('margin: 0.005', 'margin: 250%')).message).toMatch(/not a valid margin/)
   })
 
   it('refuses a check that demands nothing or two things', () => {
-    expect(refusal(BASE.replace('    non_inferior: { margin: 0.005 }\n', '')).message).toMatch(/says what to compare but not what to demand/)
+    expect(refusal(BASE.replace('    non_inferior: { margin: 0.005 }\n', '')).message).toMatch(
+      /says what to compare but not what to demand/
+    )
     expect(refusal(BASE + '    superior: {}\n').message).toMatch(/a check demands exactly one thing/)
   })
 
   it('refuses McNemar on a metric that is not binary', () => {
-    expect(refusal(BASE + '  - { name: x, metric: recall@10, superior: { test: mcnemar } }\n').message).toMatch(/not declared binary/)
+    expect(refusal(BASE + '  - { name: x, metric: recall@10, superior: { test: mcnemar } }\n').message).toMatch(
+      /not declared binary/
+    )
   })
 
   it('refuses duplicate keys, aliases, empty files', () => {
@@ -110,7 +125,9 @@ describe('rules loading', () => {
   })
 
   it('requires a fill value for lower-is-better metrics under missing: zero', () => {
-    expect(refusal(BASE + 'queries: { missing: zero }\n').message).toMatch(/metrics\.latency_ms.*give latency_ms a "fill" value/)
+    expect(refusal(BASE + 'queries: { missing: zero }\n').message).toMatch(
+      /metrics\.latency_ms.*give latency_ms a "fill" value/
+    )
   })
 
   it('keeps rules/schema.json equal to the schema the loader uses (npm run schema)', () => {

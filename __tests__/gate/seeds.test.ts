@@ -16,7 +16,13 @@ const wobble = (s: number, q: number): number => (((s * 7 + q * 13) % 5) - 2) / 
 /** One seed's rows: query effect + the seed's shift + `gain` + wobble. */
 function seedRows(shift: number, gain: number, s: number, skip?: number): string {
   const rows: Array<Record<string, unknown>> = []
-  for (let q = 0; q < N; q++) if (q !== skip) rows.push({ query_id: id(q), score: queryEffect(q) + shift + gain + wobble(s, q), segment: q % 2 === 0 ? 'a' : 'b' })
+  for (let q = 0; q < N; q++)
+    if (q !== skip)
+      rows.push({
+        query_id: id(q),
+        score: queryEffect(q) + shift + gain + wobble(s, q),
+        segment: q % 2 === 0 ? 'a' : 'b'
+      })
   return jsonl(rows)
 }
 
@@ -29,13 +35,22 @@ const SUPERIOR = 'checks:\n  - name: better\n    metric: score\n    superior: { 
 
 interface Report {
   verdict: string
-  checks: Array<{ status: string; units: Array<{ reason: string; comparison: { delta: number; ci: [number, number]; n: number } }> }>
+  checks: Array<{
+    status: string
+    units: Array<{ reason: string; comparison: { delta: number; ci: [number, number]; n: number } }>
+  }>
   seeds?: {
     baseline_files: string[]
     candidate_files: string[]
     min_seeds: number | null
     interval: string
-    metrics: Array<{ metric: string; delta: number; baseline: { means: number[]; sd: number | null }; candidate: { means: number[]; sd: number | null }; within_spread: boolean }>
+    metrics: Array<{
+      metric: string
+      delta: number
+      baseline: { means: number[]; sd: number | null }
+      candidate: { means: number[]; sd: number | null }
+      within_spread: boolean
+    }>
   }
 }
 
@@ -49,7 +64,15 @@ function files(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 async function gate(f: Record<string, string>, baselines: string[], candidates: string[], format = 'json') {
-  const args = ['gate', '--rules', f['rules.yml'], ...baselines.flatMap((b) => ['--baseline', f[b]]), ...candidates.flatMap((c) => ['--candidate', f[c]]), '--format', format]
+  const args = [
+    'gate',
+    '--rules',
+    f['rules.yml'],
+    ...baselines.flatMap((b) => ['--baseline', f[b]]),
+    ...candidates.flatMap((c) => ['--candidate', f[c]]),
+    '--format',
+    format
+  ]
   return cli(args)
 }
 
@@ -66,7 +89,8 @@ describe('several seed files per side', () => {
     // Per query: mean over the candidate's seeds minus mean over the baseline's. The shifts cancel (-0.05, 0, 0.05)
     // and the wobbles average out to the query's mean wobble difference: over all queries delta = GAIN + mean wobble gap.
     let expected = 0
-    for (let q = 0; q < N; q++) expected += SHIFTS.reduce((a, _, s) => a + wobble(s + 11, q) - wobble(s, q), 0) / 3 + GAIN
+    for (let q = 0; q < N; q++)
+      expected += SHIFTS.reduce((a, _, s) => a + wobble(s + 11, q) - wobble(s, q), 0) / 3 + GAIN
     expect(unit.comparison.delta).toBeCloseTo(expected / N, 10)
     expect(unit.comparison.n).toBe(N)
     // The seeds spread by SD 0.05 (seed means -0.05 / 0 / +0.05 around the same queries), five times the gain:
@@ -85,8 +109,19 @@ describe('several seed files per side', () => {
     // The same seed-averaged rows as one file per side: the same delta, but a query-only interval that excludes 0
     // (the old behaviour, which took the gain for shown).
     const average = (prefix: string, gain: number, offset: number): string =>
-      jsonl(Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: SHIFTS.reduce((a, shift, s) => a + queryEffect(q) + shift + gain + wobble(s + offset, q), 0) / 3, segment: q % 2 === 0 ? 'a' : 'b', prefix })))
-    const g = writeFiles({ 'rules.yml': METRICS + SUPERIOR, 'b.jsonl': average('b', 0, 0), 'c.jsonl': average('c', GAIN, 11) })
+      jsonl(
+        Array.from({ length: N }, (_, q) => ({
+          query_id: id(q),
+          score: SHIFTS.reduce((a, shift, s) => a + queryEffect(q) + shift + gain + wobble(s + offset, q), 0) / 3,
+          segment: q % 2 === 0 ? 'a' : 'b',
+          prefix
+        }))
+      )
+    const g = writeFiles({
+      'rules.yml': METRICS + SUPERIOR,
+      'b.jsonl': average('b', 0, 0),
+      'c.jsonl': average('c', GAIN, 11)
+    })
     const single = JSON.parse((await gate(g, ['b.jsonl'], ['c.jsonl'])).stdout) as Report
     expect(single.checks[0].units[0].comparison.delta).toBeCloseTo(unit.comparison.delta, 10)
     expect(single.checks[0].units[0].comparison.ci[0]).toBeGreaterThan(0)
@@ -107,7 +142,9 @@ describe('several seed files per side', () => {
     const f = files({ 'rules.yml': METRICS + SUPERIOR })
     const r = await gate(f, ALL_B, ALL_C, 'text')
     expect(r.stdout).toContain('  Seed replicates: 3 baseline and 3 candidate seeds')
-    expect(r.stdout).toContain('is smaller than the spread between seeds (standard deviation of the seed means up to 0.0500)')
+    expect(r.stdout).toContain(
+      'is smaller than the spread between seeds (standard deviation of the seed means up to 0.0500)'
+    )
   })
 
   it('is deterministic: the same files give the same bytes', async () => {
@@ -119,14 +156,28 @@ describe('several seed files per side', () => {
 
   it('equal seed means are no spread: the gain is never called smaller than it (rounding is not a spread)', async () => {
     // Two baseline seeds whose per-query values are the same numbers on other queries: equal means, different seeds.
-    const rows = (perm: (q: number) => number, gain: number): string => jsonl(Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: queryEffect(perm(q)) + gain, segment: q % 2 === 0 ? 'a' : 'b' })))
-    const seeds = { 'p0.jsonl': rows((q) => q, 0), 'p1.jsonl': rows((q) => N - 1 - q, 0), 'g0.jsonl': rows((q) => q, GAIN), 'g1.jsonl': rows((q) => N - 1 - q, GAIN) }
+    const rows = (perm: (q: number) => number, gain: number): string =>
+      jsonl(
+        Array.from({ length: N }, (_, q) => ({
+          query_id: id(q),
+          score: queryEffect(perm(q)) + gain,
+          segment: q % 2 === 0 ? 'a' : 'b'
+        }))
+      )
+    const seeds = {
+      'p0.jsonl': rows((q) => q, 0),
+      'p1.jsonl': rows((q) => N - 1 - q, 0),
+      'g0.jsonl': rows((q) => q, GAIN),
+      'g1.jsonl': rows((q) => N - 1 - q, GAIN)
+    }
     const f = files({ 'rules.yml': METRICS + SUPERIOR, ...seeds })
     const r = await gate(f, ['p0.jsonl', 'p1.jsonl'], ['g0.jsonl', 'g1.jsonl'])
     const report = JSON.parse(r.stdout) as Report
     expect(report.seeds?.metrics[0].baseline.sd ?? 1).toBeLessThan(1e-12)
     expect(report.seeds?.metrics[0].within_spread).toBe(false)
-    expect((await gate(f, ['p0.jsonl', 'p1.jsonl'], ['g0.jsonl', 'g1.jsonl'], 'markdown')).stdout).not.toContain('smaller than the spread')
+    expect((await gate(f, ['p0.jsonl', 'p1.jsonl'], ['g0.jsonl', 'g1.jsonl'], 'markdown')).stdout).not.toContain(
+      'smaller than the spread'
+    )
   })
 
   // Issue 24, item 3: the same file passed five times, or identical copies, met min_seeds with zero spread.
@@ -139,7 +190,12 @@ describe('several seed files per side', () => {
 
   it('byte-identical copies under other names are one seed, and are refused', async () => {
     const same = seedRows(0, GAIN, 10)
-    const f = files({ 'rules.yml': METRICS + SUPERIOR, 'copy-a.jsonl': same, 'copy-b.jsonl': same, 'copy-c.jsonl': same })
+    const f = files({
+      'rules.yml': METRICS + SUPERIOR,
+      'copy-a.jsonl': same,
+      'copy-b.jsonl': same,
+      'copy-c.jsonl': same
+    })
     const r = await gate(f, ALL_B, ['copy-a.jsonl', 'copy-b.jsonl', 'copy-c.jsonl'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/copy-b\.jsonl.*has the same content as .*copy-a\.jsonl/)
@@ -150,9 +206,15 @@ describe('several seed files per side', () => {
     const reordered =
       [...lines]
         .reverse()
-        .map((l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as Record<string, unknown>).reverse())))
+        .map((l) =>
+          JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as Record<string, unknown>).reverse()))
+        )
         .join('\n') + '\n'
-    const f = files({ 'rules.yml': METRICS + SUPERIOR, 'seed.jsonl': lines.join('\n') + '\n', 'again.jsonl': reordered })
+    const f = files({
+      'rules.yml': METRICS + SUPERIOR,
+      'seed.jsonl': lines.join('\n') + '\n',
+      'again.jsonl': reordered
+    })
     const r = await gate(f, ALL_B, ['seed.jsonl', 'again.jsonl', 'c2.jsonl'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/again\.jsonl.*same value as .*seed\.jsonl for every query and metric/)
@@ -178,12 +240,18 @@ describe('refusals', () => {
   })
 
   it('a metric one seed file has in no row is refused, naming that file (its average would be missing for every query)', async () => {
-    const rules = 'version: 1\nmetrics:\n  score: { better: higher }\n  other: { better: higher }\nstatistics: { resamples: 2000 }\n' + SUPERIOR
-    const withOther = jsonl(Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: queryEffect(q), other: 0.5, segment: 'a' })))
+    const rules =
+      'version: 1\nmetrics:\n  score: { better: higher }\n  other: { better: higher }\nstatistics: { resamples: 2000 }\n' +
+      SUPERIOR
+    const withOther = jsonl(
+      Array.from({ length: N }, (_, q) => ({ query_id: id(q), score: queryEffect(q), other: 0.5, segment: 'a' }))
+    )
     const f = files({ 'rules.yml': rules, 'b-other.jsonl': withOther, 'c-other.jsonl': withOther })
     const r = await gate(f, ['b-other.jsonl', 'b1.jsonl'], ['c-other.jsonl', 'c1.jsonl'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain(`${f['b1.jsonl']} (metrics.other): this baseline seed has no row with the metric "other", which ${f['b-other.jsonl']} has`)
+    expect(r.stderr).toContain(
+      `${f['b1.jsonl']} (metrics.other): this baseline seed has no row with the metric "other", which ${f['b-other.jsonl']} has`
+    )
   })
 
   it('a seed file with an extra query is refused at its line', async () => {
@@ -197,8 +265,10 @@ describe('refusals', () => {
   })
 
   it('McNemar with several seeds is refused (a seed-averaged hit is a share, not 0 or 1)', async () => {
-    const rules = 'version: 1\nmetrics:\n  score: { better: higher, binary: true }\nchecks:\n  - name: hits\n    metric: score\n    superior: { test: mcnemar }\n'
-    const hit = (s: number) => jsonl(Array.from({ length: 40 }, (_, q) => ({ query_id: id(q), score: (q + s) % 3 === 0 ? 0 : 1 })))
+    const rules =
+      'version: 1\nmetrics:\n  score: { better: higher, binary: true }\nchecks:\n  - name: hits\n    metric: score\n    superior: { test: mcnemar }\n'
+    const hit = (s: number) =>
+      jsonl(Array.from({ length: 40 }, (_, q) => ({ query_id: id(q), score: (q + s) % 3 === 0 ? 0 : 1 })))
     const f = writeFiles({ 'rules.yml': rules, 'b0.jsonl': hit(0), 'b1.jsonl': hit(1), 'c0.jsonl': hit(2) })
     const r = await gate(f, ['b0.jsonl', 'b1.jsonl'], ['c0.jsonl'])
     expect(r.code).toBe(2)
@@ -207,9 +277,17 @@ describe('refusals', () => {
   })
 
   it('a binary metric is gated on seed shares with the bootstrap; each seed must still be 0 or 1', async () => {
-    const rules = 'version: 1\nmetrics:\n  hit: { better: higher, binary: true }\nstatistics: { resamples: 1000 }\nchecks:\n  - name: hits\n    metric: hit\n    non_inferior: { margin: 0.5 }\n'
-    const hit = (s: number) => jsonl(Array.from({ length: 40 }, (_, q) => ({ query_id: id(q), hit: (q + s) % 3 === 0 ? 0 : 1 })))
-    const f = writeFiles({ 'rules.yml': rules, 'b0.jsonl': hit(0), 'b1.jsonl': hit(1), 'c0.jsonl': hit(2), 'bad.jsonl': hit(1).replace('"hit":0', '"hit":0.5') })
+    const rules =
+      'version: 1\nmetrics:\n  hit: { better: higher, binary: true }\nstatistics: { resamples: 1000 }\nchecks:\n  - name: hits\n    metric: hit\n    non_inferior: { margin: 0.5 }\n'
+    const hit = (s: number) =>
+      jsonl(Array.from({ length: 40 }, (_, q) => ({ query_id: id(q), hit: (q + s) % 3 === 0 ? 0 : 1 })))
+    const f = writeFiles({
+      'rules.yml': rules,
+      'b0.jsonl': hit(0),
+      'b1.jsonl': hit(1),
+      'c0.jsonl': hit(2),
+      'bad.jsonl': hit(1).replace('"hit":0', '"hit":0.5')
+    })
     const ok = await gate(f, ['b0.jsonl', 'b1.jsonl'], ['c0.jsonl'])
     expect(ok.stderr).toBe('')
     const report = JSON.parse(ok.stdout) as Report
@@ -223,7 +301,9 @@ describe('refusals', () => {
   })
 
   it('clusters with several seeds are refused', async () => {
-    const f = files({ 'rules.yml': METRICS.replace('{ resamples: 2000 }', '{ resamples: 2000, cluster: segment }') + SUPERIOR })
+    const f = files({
+      'rules.yml': METRICS.replace('{ resamples: 2000 }', '{ resamples: 2000, cluster: segment }') + SUPERIOR
+    })
     const r = await gate(f, ALL_B, ALL_C)
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('statistics.cluster')
@@ -231,7 +311,9 @@ describe('refusals', () => {
 })
 
 describe('statistics.min_seeds', () => {
-  const rules = METRICS.replace('{ resamples: 2000 }', '{ resamples: 2000, min_seeds: 3 }') + 'checks:\n  - name: holds\n    metric: score\n    non_inferior: { margin: 0.5 }\n'
+  const rules =
+    METRICS.replace('{ resamples: 2000 }', '{ resamples: 2000, min_seeds: 3 }') +
+    'checks:\n  - name: holds\n    metric: score\n    non_inferior: { margin: 0.5 }\n'
 
   it('fewer seeds than the rules ask for: every check is inconclusive with the reason named', async () => {
     const f = files({ 'rules.yml': rules })
@@ -242,7 +324,9 @@ describe('statistics.min_seeds', () => {
     expect(report.seeds?.min_seeds).toBe(3)
     expect(report.seeds?.interval).toBe('queries only (one seed per side)')
     const md = await gate(f, ['b0.jsonl', 'b1.jsonl'], ALL_C, 'markdown')
-    expect(md.stdout).toContain('The rules ask for at least 3 seeds per side (statistics.min\\_seeds) and 2 baseline and 3 candidate seeds were given: every check is inconclusive.')
+    expect(md.stdout).toContain(
+      'The rules ask for at least 3 seeds per side (statistics.min\\_seeds) and 2 baseline and 3 candidate seeds were given: every check is inconclusive.'
+    )
     expect(md.stdout).toContain('fewer independently trained seeds than statistics.min\\_seeds asks for')
     const explain = await cli(['explain', '--rules', f['rules.yml']])
     expect(explain.stdout).toContain('Seeds: each side must give at least 3 independently trained seeds')
@@ -252,7 +336,9 @@ describe('statistics.min_seeds', () => {
     const f = files({ 'rules.yml': rules })
     const report = JSON.parse((await gate(f, ALL_B, ALL_C)).stdout) as Report
     expect(report.checks[0].status).toBe('pass')
-    expect(report.seeds?.interval).toBe('t over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom')
+    expect(report.seeds?.interval).toBe(
+      't over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom'
+    )
   })
 })
 
@@ -260,7 +346,10 @@ describe('the action takes newline-separated files', () => {
   const get = (values: Record<string, string>) => (name: string) => values[name] ?? ''
 
   it("one line per seed; one line is today's single file", () => {
-    const many = readInputs(get({ rules: 'r.yml', baseline: 'b1.jsonl\nb2.jsonl\n', candidate: ' c1.jsonl \n\nc2.jsonl\nc3.jsonl' }), 'push')
+    const many = readInputs(
+      get({ rules: 'r.yml', baseline: 'b1.jsonl\nb2.jsonl\n', candidate: ' c1.jsonl \n\nc2.jsonl\nc3.jsonl' }),
+      'push'
+    )
     expect(many.baselineSeeds).toEqual(['b1.jsonl', 'b2.jsonl'])
     expect(many.candidateSeeds).toEqual(['c1.jsonl', 'c2.jsonl', 'c3.jsonl'])
     expect([many.baseline, many.candidate]).toEqual(['b1.jsonl', 'c1.jsonl'])
@@ -270,6 +359,8 @@ describe('the action takes newline-separated files', () => {
   })
 
   it('several baseline files with baseline-artifact are refused', () => {
-    expect(() => readInputs(get({ rules: 'r.yml', baseline: 'b1\nb2', candidate: 'c', 'baseline-artifact': 'a' }), 'push')).toThrow(/baseline-artifact reads one file/)
+    expect(() =>
+      readInputs(get({ rules: 'r.yml', baseline: 'b1\nb2', candidate: 'c', 'baseline-artifact': 'a' }), 'push')
+    ).toThrow(/baseline-artifact reads one file/)
   })
 })

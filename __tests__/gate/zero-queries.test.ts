@@ -14,7 +14,12 @@ import { createStats } from '../../src/stats/compare.js'
 const side = (source: string, value: number): SideRows =>
   sideFromRows(
     source,
-    Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, line: i + 1, values: new Map([['m', value]]), attrs: new Map([['segment', 'established']]) }))
+    Array.from({ length: 40 }, (_, i) => ({
+      id: `q${i}`,
+      line: i + 1,
+      values: new Map([['m', value]]),
+      attrs: new Map([['segment', 'established']])
+    }))
   )
 
 const rules = (onInconclusive: 'pass' | 'fail', check: string) =>
@@ -42,14 +47,20 @@ describe('a check over zero queries', () => {
     for (const policy of ['pass', 'fail'] as const) {
       const r = rules(policy, check)
       // Paired under rules with no where (so the empty slice is not refused at pairing); the values are equal.
-      const table = pairRows(rules(policy, '{ name: all, metric: m, non_inferior: { margin: 0.02 } }'), side('b.jsonl', 0.5), side('c.jsonl', 0.5))
+      const table = pairRows(
+        rules(policy, '{ name: all, metric: m, non_inferior: { margin: 0.02 } }'),
+        side('b.jsonl', 0.5),
+        side('c.jsonl', 0.5)
+      )
       const d = decide(r, table, createStats(table, r))
       expect(d.checks[0].units[0].comparison.n).toBe(0)
       expect(d.checks[0].units[0].reason).toBe('no_queries')
       expect(d.checks[0].status).toBe('fail')
       expect(d.checks[0].counts).toBe('fail')
       expect(d.verdict).toBe('fail')
-      expect(explainUnit(d.checks[0], d.checks[0].units[0], r.metrics.get('m')!, 5)).toBe('m for segment = new has no queries to compare; a check over zero queries never passes.')
+      expect(explainUnit(d.checks[0], d.checks[0].units[0], r.metrics.get('m')!, 5)).toBe(
+        'm for segment = new has no queries to compare; a check over zero queries never passes.'
+      )
     }
   })
 })

@@ -9,7 +9,10 @@ type Run = (env: Record<string, string | undefined>, now: () => Date) => Promise
  * Runs the action on process.env at a fixed "now" under fake timers (the throttling plugin spaces comment writes
  * 3 s apart, run after run), with stdout captured. Returns the exit code (reset afterwards) and what was written.
  */
-export async function runCaptured(run: Run, now = new Date('2025-06-10T12:00:00Z')): Promise<{ code: number; stdout: string[] }> {
+export async function runCaptured(
+  run: Run,
+  now = new Date('2025-06-10T12:00:00Z')
+): Promise<{ code: number; stdout: string[] }> {
   process.exitCode = undefined
   const stdout: string[] = []
   const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

@@ -12,6 +12,7 @@ describe('the inputs and outputs table', () => {
     const doc = readFileSync('docs/github.md', 'utf8')
     const tables = (actionTables as (yaml: string) => string)(readFileSync('action.yml', 'utf8'))
     expect((withTables as (doc: string, tables: string) => string)(doc, tables)).toBe(doc)
-    for (const input of ['rules', 'baseline', 'candidate', 'candidate-judge-labels', 'report-dir']) expect(tables).toContain(`| \`${input}\` |`)
+    for (const input of ['rules', 'baseline', 'candidate', 'candidate-judge-labels', 'report-dir'])
+      expect(tables).toContain(`| \`${input}\` |`)
   })
 })

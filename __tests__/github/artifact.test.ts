@@ -34,14 +34,26 @@ beforeAll(async () => {
   zip = await import('../../src/github/zip.js')
   octo = await import('../../src/github/octokit.js')
   fake.users.set('t', 'github-actions[bot]')
-  ctx = { eventName: 'pull_request', owner: fake.owner, repo: fake.repo, apiUrl: fake.url, serverUrl: 'https://github.com', runId: 900, sha: 'm'.repeat(40), workspace: '/tmp' }
+  ctx = {
+    eventName: 'pull_request',
+    owner: fake.owner,
+    repo: fake.repo,
+    apiUrl: fake.url,
+    serverUrl: 'https://github.com',
+    runId: 900,
+    sha: 'm'.repeat(40),
+    workspace: '/tmp'
+  }
 })
 afterAll(async () => {
   stdout.restore()
   await fake.stop()
 })
 
-const run = (id: number, over: Partial<import('./fake-github.js').FakeRun> = {}): import('./fake-github.js').FakeRun => ({
+const run = (
+  id: number,
+  over: Partial<import('./fake-github.js').FakeRun> = {}
+): import('./fake-github.js').FakeRun => ({
   id,
   workflow_id: 11,
   head_sha: BASE,
@@ -63,7 +75,9 @@ beforeEach(() => {
   fake.mergeBases.clear()
 })
 
-const options = async (over: Partial<import('../../src/github/baseline-artifact.js').BaselineArtifactOptions> = {}) => ({
+const options = async (
+  over: Partial<import('../../src/github/baseline-artifact.js').BaselineArtifactOptions> = {}
+) => ({
   name: 'baseline-rows',
   fileInArtifact: '',
   branch: 'main',
@@ -79,15 +93,45 @@ describe('baseline from an artifact of the base branch', () => {
     fake.runs.push(run(800, { head_sha: 'e'.repeat(40), created_at: '2025-06-01T00:00:00Z' }), run(850))
     // a fork PR whose branch is also called main must never be taken for the base branch
     fake.runs.push(run(870, { event: 'pull_request', head_repository: { full_name: 'eve/search' } }))
-    fake.artifacts.push({ id: 3, name: 'baseline-rows', size_in_bytes: 300, expired: false, created_at: '2025-06-09T12:00:00Z', runId: 850, zip: makeZip([{ name: 'rows/baseline.jsonl', data: ROWS, deflate: true }]) })
-    fake.artifacts.push({ id: 4, name: 'baseline-rows', size_in_bytes: 300, expired: false, created_at: '2025-06-09T12:00:00Z', runId: 870, zip: makeZip([{ name: 'evil.jsonl', data: 'x' }]) })
-    const out = await mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
+    fake.artifacts.push({
+      id: 3,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-09T12:00:00Z',
+      runId: 850,
+      zip: makeZip([{ name: 'rows/baseline.jsonl', data: ROWS, deflate: true }])
+    })
+    fake.artifacts.push({
+      id: 4,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-09T12:00:00Z',
+      runId: 870,
+      zip: makeZip([{ name: 'evil.jsonl', data: 'x' }])
+    })
+    const out = await mod.fetchBaselineArtifact(
+      octo.createClient('t', { baseUrl: fake.url }),
+      ctx,
+      pr,
+      await options({ workflow: 11 })
+    )
     expect(await readFile(out.file, 'utf8')).toBe(ROWS)
     expect(path.basename(out.file)).toBe('baseline.jsonl')
     expect(out.provenance).toEqual({
       from: 'artifact',
       file: 'rows/baseline.jsonl',
-      artifact: { name: 'baseline-rows', id: 3, runId: 850, runUrl: 'https://github.com/acme/search/actions/runs/850', branch: 'main', commit: BASE, createdAt: '2025-06-09T12:00:00Z', ageSeconds: 86400 }
+      artifact: {
+        name: 'baseline-rows',
+        id: 3,
+        runId: 850,
+        runUrl: 'https://github.com/acme/search/actions/runs/850',
+        branch: 'main',
+        commit: BASE,
+        createdAt: '2025-06-09T12:00:00Z',
+        ageSeconds: 86400
+      }
     })
     expect(out.warnings).toEqual([])
     expect(fake.requests('GET', /\/actions\/artifacts\/3\/zip$/)).toHaveLength(1) // the real client asked the fake
@@ -95,33 +139,79 @@ describe('baseline from an artifact of the base branch', () => {
   })
 
   it('finds the workflow from this run, and warns when the baseline is too old or not from the merge base', async () => {
-    fake.runs.push(run(700, { head_sha: 'f'.repeat(40) }), { ...run(900), event: 'pull_request', head_branch: 'feature' })
+    fake.runs.push(run(700, { head_sha: 'f'.repeat(40) }), {
+      ...run(900),
+      event: 'pull_request',
+      head_branch: 'feature'
+    })
     fake.runs = fake.runs.filter((r, i, all) => all.findIndex((x) => x.id === r.id) === i)
-    fake.artifacts.push({ id: 5, name: 'baseline-rows', size_in_bytes: 300, expired: false, created_at: '2025-05-01T12:00:00Z', runId: 700, zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }]) })
+    fake.artifacts.push({
+      id: 5,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-05-01T12:00:00Z',
+      runId: 700,
+      zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }])
+    })
     fake.mergeBases.set(`${BASE}...${HEAD}`, MERGE_BASE)
     const out = await mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options())
     expect(fake.requests('GET', /\/actions\/runs\/900$/)).toHaveLength(1)
     expect(out.provenance.artifact?.ageSeconds).toBe(40 * 86400)
     expect(out.warnings).toHaveLength(2)
-    expect(out.warnings[0]).toBe('The baseline is 40 d 0 h old, older than baseline-max-age (7 d 0 h): re-run the baseline workflow on main.')
-    expect(out.warnings[1]).toContain("built from commit ffffffffffff, which is neither the PR's merge base (dddddddddddd) nor its base commit (cccccccccccc)")
+    expect(out.warnings[0]).toBe(
+      'The baseline is 40 d 0 h old, older than baseline-max-age (7 d 0 h): re-run the baseline workflow on main.'
+    )
+    expect(out.warnings[1]).toContain(
+      "built from commit ffffffffffff, which is neither the PR's merge base (dddddddddddd) nor its base commit (cccccccccccc)"
+    )
   })
 
   it('accepts a baseline built from the merge base without a warning', async () => {
     fake.runs.push(run(710, { head_sha: MERGE_BASE }))
-    fake.artifacts.push({ id: 6, name: 'baseline-rows', size_in_bytes: 300, expired: false, created_at: '2025-06-10T11:00:00Z', runId: 710, zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }]) })
+    fake.artifacts.push({
+      id: 6,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-10T11:00:00Z',
+      runId: 710,
+      zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }])
+    })
     fake.mergeBases.set(`${BASE}...${HEAD}`, MERGE_BASE)
-    const out = await mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
+    const out = await mod.fetchBaselineArtifact(
+      octo.createClient('t', { baseUrl: fake.url }),
+      ctx,
+      pr,
+      await options({ workflow: 11 })
+    )
     expect(out.warnings).toEqual([])
   })
 
   it('fails with a clear message when no run has the artifact, or it is over the size cap', async () => {
     fake.runs.push(run(720))
-    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(
+    await expect(
+      mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
+    ).rejects.toThrow(
       /baseline-artifact “baseline-rows”: not found in the last 1 successful non-PR runs of workflow 11 on branch main/
     )
-    fake.artifacts.push({ id: 7, name: 'baseline-rows', size_in_bytes: 5000, expired: false, created_at: '2025-06-10T11:00:00Z', runId: 720, zip: makeZip([{ name: 'b.jsonl', data: ROWS }]) })
-    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11, maxBytes: 1000 }))).rejects.toThrow(/is 5000 bytes; the cap is 1000/)
+    fake.artifacts.push({
+      id: 7,
+      name: 'baseline-rows',
+      size_in_bytes: 5000,
+      expired: false,
+      created_at: '2025-06-10T11:00:00Z',
+      runId: 720,
+      zip: makeZip([{ name: 'b.jsonl', data: ROWS }])
+    })
+    await expect(
+      mod.fetchBaselineArtifact(
+        octo.createClient('t', { baseUrl: fake.url }),
+        ctx,
+        pr,
+        await options({ workflow: 11, maxBytes: 1000 })
+      )
+    ).rejects.toThrow(/is 5000 bytes; the cap is 1000/)
   })
 
   it('refuses an artifact with an entry escaping the target folder, and asks which file when there are several', async () => {
@@ -138,9 +228,9 @@ describe('baseline from an artifact of the base branch', () => {
         { name: '../../escape.sh', data: 'rm -rf /' }
       ])
     })
-    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(
-      /refused: the archive entry "..\/..\/escape.sh" would be written outside the target folder/
-    )
+    await expect(
+      mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
+    ).rejects.toThrow(/refused: the archive entry "..\/..\/escape.sh" would be written outside the target folder/)
     fake.artifacts = [
       {
         id: 9,
@@ -155,10 +245,15 @@ describe('baseline from an artifact of the base branch', () => {
         ])
       }
     ]
-    await expect(mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))).rejects.toThrow(
-      /holds 2 files \(a.jsonl, b.jsonl\), so baseline must name the one to use/
+    await expect(
+      mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
+    ).rejects.toThrow(/holds 2 files \(a.jsonl, b.jsonl\), so baseline must name the one to use/)
+    const out = await mod.fetchBaselineArtifact(
+      octo.createClient('t', { baseUrl: fake.url }),
+      ctx,
+      pr,
+      await options({ workflow: 11, fileInArtifact: 'b.jsonl' })
     )
-    const out = await mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11, fileInArtifact: 'b.jsonl' }))
     expect(out.provenance.file).toBe('b.jsonl')
   })
 })
@@ -178,15 +273,27 @@ describe('zip reader for untrusted archives', () => {
       ['dir/b.txt', 500, 500]
     ])
   })
-  it.each([['../x'], ['/etc/passwd'], ['a/../../x'], ['C:/x'], ['a\\..\\x'], ['./a']])('refuses the entry name %s', (name) => {
-    expect(() => zip.readZip(makeZip([{ name, data: 'x' }]), limits)).toThrow(zip.ZipRefusal)
-  })
+  it.each([['../x'], ['/etc/passwd'], ['a/../../x'], ['C:/x'], ['a\\..\\x'], ['./a']])(
+    'refuses the entry name %s',
+    (name) => {
+      expect(() => zip.readZip(makeZip([{ name, data: 'x' }]), limits)).toThrow(zip.ZipRefusal)
+    }
+  )
   it('refuses symbolic links, too many bytes, too many entries and lying sizes', () => {
-    expect(() => zip.readZip(makeZip([{ name: 'link', data: '/etc/passwd', symlink: true }]), limits)).toThrow(/symbolic link/)
-    expect(() => zip.readZip(makeZip([{ name: 'big', data: 'x'.repeat(1001), deflate: true }]), limits)).toThrow(/more than 1000 bytes/)
-    expect(() => zip.readZip(makeZip(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: '' }))), limits)).toThrow(/11 entries/)
+    expect(() => zip.readZip(makeZip([{ name: 'link', data: '/etc/passwd', symlink: true }]), limits)).toThrow(
+      /symbolic link/
+    )
+    expect(() => zip.readZip(makeZip([{ name: 'big', data: 'x'.repeat(1001), deflate: true }]), limits)).toThrow(
+      /more than 1000 bytes/
+    )
+    expect(() =>
+      zip.readZip(makeZip(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: '' }))), limits)
+    ).toThrow(/11 entries/)
     // a bomb that declares 10 bytes but inflates to 900: stopped at the declared size, never inflated whole
-    const bomb = zip.readZip(makeZip([{ name: 'bomb', data: 'x'.repeat(900), deflate: true, declaredSize: 10 }]), limits)
+    const bomb = zip.readZip(
+      makeZip([{ name: 'bomb', data: 'x'.repeat(900), deflate: true, declaredSize: 10 }]),
+      limits
+    )
     expect(() => bomb[0].read()).toThrow(/does not inflate to its declared 10 bytes/)
     expect(() => zip.readZip(Buffer.from('not a zip'), limits)).toThrow(/not a ZIP archive/)
   })

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { ACTIONS_BOT_LOGIN, markerFor, metadataLine, parseMetadata, upsertStickyComment, type CommentRequest } from '../../src/github/comment.js'
+import {
+  ACTIONS_BOT_LOGIN,
+  markerFor,
+  metadataLine,
+  parseMetadata,
+  upsertStickyComment,
+  type CommentRequest
+} from '../../src/github/comment.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { createClient, retryAfterSeconds } from '../../src/github/octokit.js'
 import { FakeGitHub } from './fake-github.js'
@@ -21,7 +28,14 @@ const ctxFor = (f: FakeGitHub): GateContext => ({
   workspace: '/tmp',
   defaultBranch: 'main'
 })
-const pr: PullRequestRef = { number: 7, runHeadSha: HEAD, baseSha: BASE, baseRef: 'main', headRepo: 'acme/search', isFork: false }
+const pr: PullRequestRef = {
+  number: 7,
+  runHeadSha: HEAD,
+  baseSha: BASE,
+  baseRef: 'main',
+  headRepo: 'acme/search',
+  isFork: false
+}
 const request = (over: Partial<CommentRequest> = {}): CommentRequest => ({
   name: 'default',
   mode: 'always',
@@ -33,7 +47,8 @@ const request = (over: Partial<CommentRequest> = {}): CommentRequest => ({
 })
 const logs: string[] = []
 let clients = 0
-const client = (token: string, secondMs = 20) => createClient(token, { baseUrl: fake.url, secondMs, log: (m) => logs.push(m), throttleId: `test-${clients++}` })
+const client = (token: string, secondMs = 20) =>
+  createClient(token, { baseUrl: fake.url, secondMs, log: (m) => logs.push(m), throttleId: `test-${clients++}` })
 
 beforeAll(async () => {
   fake = await new FakeGitHub().start()
@@ -51,20 +66,34 @@ beforeEach(() => {
   fake.userForbidden.add('t-actions')
   fake.users.set('t-alice', 'alice')
   fake.users.set('t-mallory', 'mallory')
-  fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+  fake.pulls.set(7, {
+    number: 7,
+    head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+    base: { sha: BASE, ref: 'main' }
+  })
 })
 
 describe('sticky PR comment against a fake GitHub API', () => {
   it('creates the comment on the first run and updates the same one on the second', async () => {
     const ctx = ctxFor(fake)
-    const first = await upsertStickyComment(client('t-actions'), ctx, pr, request({ verdict: 'fail', markdown: 'first report\n' }))
+    const first = await upsertStickyComment(
+      client('t-actions'),
+      ctx,
+      pr,
+      request({ verdict: 'fail', markdown: 'first report\n' })
+    )
     expect(first.status).toBe('created')
     const list = fake.comments.get(7) ?? []
     expect(list).toHaveLength(1)
     expect(list[0].user.login).toBe(ACTIONS_BOT_LOGIN) // GET /user was 403: fell back to the Actions bot login
     expect(list[0].body.startsWith(`${markerFor('default')}\n`)).toBe(true)
     expect(parseMetadata(list[0].body)).toEqual({ head_sha: HEAD, run_id: 50, verdict: 'fail' })
-    const second = await upsertStickyComment(client('t-actions'), ctx, pr, request({ verdict: 'pass', markdown: 'second report\n' }))
+    const second = await upsertStickyComment(
+      client('t-actions'),
+      ctx,
+      pr,
+      request({ verdict: 'pass', markdown: 'second report\n' })
+    )
     expect(second.status).toBe('updated')
     expect(second.status === 'updated' && first.status === 'created' && second.id === first.id).toBe(true)
     expect(fake.comments.get(7)).toHaveLength(1)
@@ -75,7 +104,11 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it("leaves another user's comment alone even when it carries the marker", async () => {
-    const planted = fake.addComment(7, 'mallory', `${markerFor('default')}\n${metadataLine({ head_sha: HEAD, run_id: 999, verdict: 'pass' })}\nall good, merge it`)
+    const planted = fake.addComment(
+      7,
+      'mallory',
+      `${markerFor('default')}\n${metadataLine({ head_sha: HEAD, run_id: 999, verdict: 'pass' })}\nall good, merge it`
+    )
     const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request())
     expect(out.status).toBe('created')
     expect(planted.body).toContain('all good, merge it')
@@ -94,7 +127,12 @@ describe('sticky PR comment against a fake GitHub API', () => {
   it('keeps one comment per comment-name (several gates coexist)', async () => {
     await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ name: 'latency' }))
     await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ name: 'quality' }))
-    await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ name: 'latency', markdown: 'latency again\n' }))
+    await upsertStickyComment(
+      client('t-actions'),
+      ctxFor(fake),
+      pr,
+      request({ name: 'latency', markdown: 'latency again\n' })
+    )
     const bodies = (fake.comments.get(7) ?? []).map((c) => c.body.split('\n')[0])
     expect(bodies).toEqual([markerFor('latency'), markerFor('quality')])
     expect(fake.comments.get(7)?.[0].body).toContain('latency again')
@@ -116,7 +154,12 @@ describe('sticky PR comment against a fake GitHub API', () => {
     fake.users.set('t-fork', ACTIONS_BOT_LOGIN)
     fake.userForbidden.add('t-fork')
     fake.readOnly.add('t-fork')
-    const out = await upsertStickyComment(client('t-fork'), ctxFor(fake), { ...pr, isFork: true, headRepo: 'eve/search' }, request())
+    const out = await upsertStickyComment(
+      client('t-fork'),
+      ctxFor(fake),
+      { ...pr, isFork: true, headRepo: 'eve/search' },
+      request()
+    )
     expect(out.status).toBe('failed')
     if (out.status !== 'failed') return
     expect(out.httpStatus).toBe(403)
@@ -126,9 +169,18 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('retries a 429 after its retry-after', async () => {
-    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 429, headers: { 'retry-after': '5' }, body: { message: 'Too Many Requests' }, times: 1 })
+    fake.faults.push({
+      method: 'GET',
+      path: /\/issues\/7\/comments$/,
+      status: 429,
+      headers: { 'retry-after': '5' },
+      body: { message: 'Too Many Requests' },
+      times: 1
+    })
     // real seconds on a fake clock: the wait is what GitHub asked, and takes no real time
-    const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
+    const { value: out, fakeMs } = await withFakeTime(() =>
+      upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request())
+    )
     expect(out.status).toBe('created')
     expect(fakeMs).toBeGreaterThanOrEqual(5000)
     const gets = fake.requests('GET', /\/issues\/7\/comments$/)
@@ -145,7 +197,9 @@ describe('sticky PR comment against a fake GitHub API', () => {
       body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
       times: 1
     })
-    const { value: out, fakeMs } = await withFakeTime(() => upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request()))
+    const { value: out, fakeMs } = await withFakeTime(() =>
+      upsertStickyComment(client('t-actions', 1000), ctxFor(fake), pr, request())
+    )
     expect(out.status).toBe('created')
     expect(fakeMs).toBeGreaterThanOrEqual(5000)
     expect(fake.requests('POST', /comments$/).map((r) => r.status)).toEqual([403, 201])
@@ -153,7 +207,13 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('gives up on a 429 that keeps coming, and says so', async () => {
-    fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 429, headers: { 'retry-after': '0' }, times: 10 })
+    fake.faults.push({
+      method: 'GET',
+      path: /\/issues\/7\/comments$/,
+      status: 429,
+      headers: { 'retry-after': '0' },
+      times: 10
+    })
     const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request())
     expect(out.status).toBe('failed')
     expect(out.status === 'failed' && out.reason).toContain('HTTP 429')
@@ -161,8 +221,16 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('does not overwrite a newer result when the PR head moved on (stale run)', async () => {
-    const ours = fake.addComment(7, ACTIONS_BOT_LOGIN, `${markerFor('default')}\n${metadataLine({ head_sha: NEWER, run_id: 60, verdict: 'pass' })}\nnewer result`)
-    fake.pulls.set(7, { number: 7, head: { sha: NEWER, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+    const ours = fake.addComment(
+      7,
+      ACTIONS_BOT_LOGIN,
+      `${markerFor('default')}\n${metadataLine({ head_sha: NEWER, run_id: 60, verdict: 'pass' })}\nnewer result`
+    )
+    fake.pulls.set(7, {
+      number: 7,
+      head: { sha: NEWER, ref: 'feature', repo: { full_name: 'acme/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
     const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request())
     expect(out.status).toBe('skipped')
     expect(out.status === 'skipped' && out.reason).toContain('stale run')
@@ -171,18 +239,37 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('does not overwrite a later run on the same head commit', async () => {
-    const ours = fake.addComment(7, ACTIONS_BOT_LOGIN, `${markerFor('default')}\n${metadataLine({ head_sha: HEAD, run_id: 70, verdict: 'pass' })}\nlater run`)
+    const ours = fake.addComment(
+      7,
+      ACTIONS_BOT_LOGIN,
+      `${markerFor('default')}\n${metadataLine({ head_sha: HEAD, run_id: 70, verdict: 'pass' })}\nlater run`
+    )
     const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ runId: 50 }))
     expect(out.status).toBe('skipped')
     expect(ours.body).toContain('later run')
   })
 
   it('comment: on-failure creates nothing on a pass, but updates an earlier failure comment', async () => {
-    const none = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ mode: 'on-failure', verdict: 'pass' }))
+    const none = await upsertStickyComment(
+      client('t-actions'),
+      ctxFor(fake),
+      pr,
+      request({ mode: 'on-failure', verdict: 'pass' })
+    )
     expect(none.status).toBe('skipped')
     expect(fake.comments.get(7) ?? []).toHaveLength(0)
-    await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ mode: 'on-failure', verdict: 'fail', markdown: 'failing\n' }))
-    const again = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ mode: 'on-failure', verdict: 'pass', markdown: 'passing now\n' }))
+    await upsertStickyComment(
+      client('t-actions'),
+      ctxFor(fake),
+      pr,
+      request({ mode: 'on-failure', verdict: 'fail', markdown: 'failing\n' })
+    )
+    const again = await upsertStickyComment(
+      client('t-actions'),
+      ctxFor(fake),
+      pr,
+      request({ mode: 'on-failure', verdict: 'pass', markdown: 'passing now\n' })
+    )
     expect(again.status).toBe('updated')
     expect(fake.comments.get(7)?.[0].body).toContain('passing now')
   })
@@ -194,8 +281,14 @@ describe('sticky PR comment against a fake GitHub API', () => {
   })
 
   it('keeps the body under 65,536 characters by dropping whole sections, never the verdict', async () => {
-    const big = '<details><summary>Slices</summary>\n\n' + '| a | b |\n|---|---|\n' + '| x | y |\n'.repeat(9000) + '\n</details>\n'
-    const markdown = '## ❌ retrieval-gate: fail, decided by “recall”\n\n1 of 2 checks pass.\n\n### Checks\n\n| c |\n|---|\n| r |\n\n' + big
+    const big =
+      '<details><summary>Slices</summary>\n\n' +
+      '| a | b |\n|---|---|\n' +
+      '| x | y |\n'.repeat(9000) +
+      '\n</details>\n'
+    const markdown =
+      '## ❌ retrieval-gate: fail, decided by “recall”\n\n1 of 2 checks pass.\n\n### Checks\n\n| c |\n|---|\n| r |\n\n' +
+      big
     const out = await upsertStickyComment(client('t-actions'), ctxFor(fake), pr, request({ markdown }))
     expect(out.status).toBe('created')
     const body = fake.comments.get(7)?.[0].body ?? ''

@@ -117,7 +117,12 @@ export class FakeGitHub {
 
   addComment(issue: number, login: string, body: string): FakeComment {
     const id = this.nextId++
-    const c = { id, body, user: { login }, html_url: `https://github.com/${this.owner}/${this.repo}/pull/${issue}#issuecomment-${id}` }
+    const c = {
+      id,
+      body,
+      user: { login },
+      html_url: `https://github.com/${this.owner}/${this.repo}/pull/${issue}#issuecomment-${id}`
+    }
     const list = this.comments.get(issue) ?? []
     list.push(c)
     this.comments.set(issue, list)
@@ -128,12 +133,22 @@ export class FakeGitHub {
     return this.log.filter((r) => r.method === method && path.test(r.path.split('?')[0]))
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {}
+  ): void {
     const auth = req.headers.authorization
     this.log.push({ method: req.method ?? '', path: req.url ?? '', status, token: auth?.split(' ')[1] })
     const isBuffer = Buffer.isBuffer(body)
     const text = isBuffer ? body : typeof body === 'string' ? body : JSON.stringify(body)
-    res.writeHead(status, { 'content-type': isBuffer || typeof body === 'string' ? 'application/octet-stream' : 'application/json; charset=utf-8', ...headers })
+    res.writeHead(status, {
+      'content-type':
+        isBuffer || typeof body === 'string' ? 'application/octet-stream' : 'application/json; charset=utf-8',
+      ...headers
+    })
     res.end(text)
   }
 
@@ -170,7 +185,10 @@ export class FakeGitHub {
     if (blob) {
       const a = this.artifacts.find((x) => x.id === Number(blob[1]))
       if (!a) return this.send(req, res, 404, { message: 'Not Found' })
-      return this.send(req, res, 200, a.zip, { 'content-type': 'application/zip', 'content-disposition': `attachment; filename=${a.name}.zip` })
+      return this.send(req, res, 200, a.zip, {
+        'content-type': 'application/zip',
+        'content-disposition': `attachment; filename=${a.name}.zip`
+      })
     }
     const token = req.headers.authorization?.split(' ')[1]
     const login = token ? this.users.get(token) : undefined
@@ -179,7 +197,8 @@ export class FakeGitHub {
     const base = `/repos/${this.owner}/${this.repo}`
     let m: RegExpExecArray | null
     if (method === 'GET' && p === '/user') {
-      if (token && this.userForbidden.has(token)) return this.send(req, res, 403, { message: 'Resource not accessible by integration' })
+      if (token && this.userForbidden.has(token))
+        return this.send(req, res, 403, { message: 'Resource not accessible by integration' })
       return this.send(req, res, 200, { login, type: 'User' })
     }
     if (!p.startsWith(base + '/')) return this.send(req, res, 404, { message: 'Not Found' })
@@ -208,7 +227,9 @@ export class FakeGitHub {
     if (method === 'GET' && rest === '/pulls') {
       const head = url.searchParams.get('head') ?? ''
       const [owner, ref] = head.split(':')
-      const list = [...this.pulls.values()].filter((x) => !head || (x.head.repo?.full_name.split('/')[0] === owner && x.head.ref === ref))
+      const list = [...this.pulls.values()].filter(
+        (x) => !head || (x.head.repo?.full_name.split('/')[0] === owner && x.head.ref === ref)
+      )
       return this.send(req, res, 200, list)
     }
     if (method === 'GET' && (m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
@@ -247,8 +268,12 @@ export class FakeGitHub {
       const body = await this.readBody(req)
       const sha = decodeURIComponent(m[1])
       // like GitHub: the state must be one of four, and a description over 140 characters is refused
-      if (!['error', 'failure', 'pending', 'success'].includes(String(body.state))) return this.send(req, res, 422, { message: 'Validation Failed' })
-      if (typeof body.description === 'string' && body.description.length > 140) return this.send(req, res, 422, { message: 'Validation Failed: description is too long (maximum is 140 characters)' })
+      if (!['error', 'failure', 'pending', 'success'].includes(String(body.state)))
+        return this.send(req, res, 422, { message: 'Validation Failed' })
+      if (typeof body.description === 'string' && body.description.length > 140)
+        return this.send(req, res, 422, {
+          message: 'Validation Failed: description is too long (maximum is 140 characters)'
+        })
       const status: FakeStatus = {
         sha,
         state: String(body.state),
@@ -275,7 +300,10 @@ export class FakeGitHub {
         return this.send(req, res, 404, { message: 'Not Found' })
       }
       const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8')
-      return this.send(req, res, 200, bytes, { 'content-type': 'application/vnd.github.raw', ...(this.unsized.has(key) ? {} : { 'content-length': String(bytes.length) }) })
+      return this.send(req, res, 200, bytes, {
+        'content-type': 'application/vnd.github.raw',
+        ...(this.unsized.has(key) ? {} : { 'content-length': String(bytes.length) })
+      })
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)$/.exec(rest))) {
       const run = this.runs.find((r) => r.id === Number(m?.[1]))
@@ -286,13 +314,20 @@ export class FakeGitHub {
       const branch = url.searchParams.get('branch')
       const status = url.searchParams.get('status')
       const list = this.runs
-        .filter((r) => (String(r.workflow_id) === wf || (r.path !== undefined && r.path.split('/').pop() === wf)) && (!branch || r.head_branch === branch) && (!status || r.conclusion === status))
+        .filter(
+          (r) =>
+            (String(r.workflow_id) === wf || (r.path !== undefined && r.path.split('/').pop() === wf)) &&
+            (!branch || r.head_branch === branch) &&
+            (!status || r.conclusion === status)
+        )
         .sort((a, b) => b.id - a.id)
       return this.send(req, res, 200, { total_count: list.length, workflow_runs: list })
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)\/artifacts$/.exec(rest))) {
       const name = url.searchParams.get('name')
-      const list = this.artifacts.filter((a) => a.runId === Number(m?.[1]) && (!name || a.name === name)).map(({ zip: _zip, runId: _run, ...a }) => a)
+      const list = this.artifacts
+        .filter((a) => a.runId === Number(m?.[1]) && (!name || a.name === name))
+        .map(({ zip: _zip, runId: _run, ...a }) => a)
       return this.send(req, res, 200, { total_count: list.length, artifacts: list })
     }
     if (method === 'GET' && (m = /^\/actions\/artifacts\/(\d+)\/zip$/.exec(rest))) {
@@ -316,7 +351,9 @@ export class FakeGitHub {
 }
 
 /** A ZIP archive built by hand (stored or deflated entries), including hostile ones the reader must refuse. */
-export function makeZip(entries: Array<{ name: string; data: string | Buffer; deflate?: boolean; symlink?: boolean; declaredSize?: number }>): Buffer {
+export function makeZip(
+  entries: Array<{ name: string; data: string | Buffer; deflate?: boolean; symlink?: boolean; declaredSize?: number }>
+): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
   let offset = 0

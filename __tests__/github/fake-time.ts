@@ -16,7 +16,9 @@ const STEP_MS = 50
 /** `work()` under fake timers until it settles; its value (or its rejection) and the fake milliseconds it took. */
 export async function withFakeTime<T>(work: () => Promise<T>): Promise<{ value: T; fakeMs: number }> {
   const realSetTimeout = globalThis.setTimeout
-  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'hrtime', 'performance'] })
+  jest.useFakeTimers({
+    doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'hrtime', 'performance']
+  })
   const start = Date.now()
   try {
     let settled = false

@@ -14,7 +14,12 @@ describe('the report artifact of push runs', () => {
 
   it('is uploaded on a runner; a failed upload is a message, never a throw', async () => {
     const calls: Array<[string, string]> = []
-    const ok = await uploadReportArtifact(async (name, file) => void calls.push([name, file]), 'retrieval-gate-report', '/r/report.json', { ACTIONS_RUNTIME_TOKEN: 'x' })
+    const ok = await uploadReportArtifact(
+      async (name, file) => void calls.push([name, file]),
+      'retrieval-gate-report',
+      '/r/report.json',
+      { ACTIONS_RUNTIME_TOKEN: 'x' }
+    )
     expect(ok.uploaded).toBe(true)
     expect(calls).toEqual([['retrieval-gate-report', '/r/report.json']])
     const failed = await uploadReportArtifact(
@@ -27,9 +32,15 @@ describe('the report artifact of push runs', () => {
     )
     expect(failed).toEqual({
       uploaded: false,
-      message: 'the report could not be uploaded as artifact retrieval-gate-report for history: Conflict: an artifact with this name already exists on the workflow run. The verdict is unaffected.'
+      message:
+        'the report could not be uploaded as artifact retrieval-gate-report for history: Conflict: an artifact with this name already exists on the workflow run. The verdict is unaffected.'
     })
-    const off = await uploadReportArtifact(async () => void calls.push(['no', 'no']), 'retrieval-gate-report', '/r/report.json', {})
+    const off = await uploadReportArtifact(
+      async () => void calls.push(['no', 'no']),
+      'retrieval-gate-report',
+      '/r/report.json',
+      {}
+    )
     expect(off.uploaded).toBe(false)
     expect(calls).toHaveLength(1)
   })

@@ -34,7 +34,16 @@ beforeAll(async () => {
   artifact = await import('../../src/github/baseline-artifact.js')
   octo = await import('../../src/github/octokit.js')
   fake.users.set('t', 'github-actions[bot]')
-  ctx = { eventName: 'pull_request', owner: fake.owner, repo: fake.repo, apiUrl: fake.url, serverUrl: 'https://github.com', runId: 900, sha: 'm'.repeat(40), workspace: '/tmp' }
+  ctx = {
+    eventName: 'pull_request',
+    owner: fake.owner,
+    repo: fake.repo,
+    apiUrl: fake.url,
+    serverUrl: 'https://github.com',
+    runId: 900,
+    sha: 'm'.repeat(40),
+    workspace: '/tmp'
+  }
 })
 afterAll(async () => {
   stdout.restore()
@@ -60,7 +69,13 @@ const report = (recall: number, over: Record<string, unknown> = {}): string =>
   JSON.stringify({
     tool: { name: 'retrieval-gate', version: '0.1.0' },
     verdict: 'pass',
-    checks: [{ rule: 'recall does not drop', metric: 'recall@10', units: [{ slice: {}, comparison: { metric: 'recall@10', slice: {}, candidate: recall } }] }],
+    checks: [
+      {
+        rule: 'recall does not drop',
+        metric: 'recall@10',
+        units: [{ slice: {}, comparison: { metric: 'recall@10', slice: {}, candidate: recall } }]
+      }
+    ],
     comparisons: [
       { metric: 'recall@10', slice: {}, candidate: recall },
       { metric: 'recall@10', slice: { segment: 'new' }, candidate: 0.1 }
@@ -71,7 +86,16 @@ const report = (recall: number, over: Record<string, unknown> = {}): string =>
 
 let nextArtifact = 1
 function upload(runId: number, zip: Buffer, over: Partial<import('./fake-github.js').FakeArtifact> = {}): void {
-  fake.artifacts.push({ id: nextArtifact++, name: 'retrieval-gate-report', size_in_bytes: zip.length, expired: false, created_at: `2025-06-0${runId % 10}T12:05:00Z`, runId, zip, ...over })
+  fake.artifacts.push({
+    id: nextArtifact++,
+    name: 'retrieval-gate-report',
+    size_in_bytes: zip.length,
+    expired: false,
+    created_at: `2025-06-0${runId % 10}T12:05:00Z`,
+    runId,
+    zip,
+    ...over
+  })
 }
 const zipOf = (text: string): Buffer => makeZip([{ name: 'report.json', data: text, deflate: true }])
 
@@ -101,7 +125,11 @@ describe('history of the default branch', () => {
       upload(id, zipOf(report([0, 0.69, 0.68, 0.67, 0.66][id - 800])))
     }
     // a PR run, a push to another branch and a failed run are never history
-    fake.runs.push(run(805, { event: 'pull_request' }), run(806, { head_branch: 'dev' }), run(807, { conclusion: 'failure' }))
+    fake.runs.push(
+      run(805, { event: 'pull_request' }),
+      run(806, { head_branch: 'dev' }),
+      run(807, { conclusion: 'failure' })
+    )
     upload(805, zipOf(report(0.99)))
     const h = await mod.fetchHistory(octo.createClient('t', { baseUrl: fake.url }), ctx, {
       runs: 3,
@@ -173,10 +201,18 @@ describe('history of the default branch', () => {
   it('an API failure leaves the history empty with a note saying what to grant', async () => {
     fake.runs.push(run(821))
     upload(821, zipOf(report(0.6)))
-    fake.faults.push({ method: 'GET', path: /\/actions\/workflows\/\d+\/runs$/, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 })
+    fake.faults.push({
+      method: 'GET',
+      path: /\/actions\/workflows\/\d+\/runs$/,
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+      times: 1
+    })
     const h = await fetch(5)
     expect(h.reports).toEqual([])
-    expect(h.notes[0]).toMatch(/^History could not be listed \(.*403.*\); the workflow needs permissions: actions: read\.$/)
+    expect(h.notes[0]).toMatch(
+      /^History could not be listed \(.*403.*\); the workflow needs permissions: actions: read\.$/
+    )
   })
 
   it('an oversized artifact is not downloaded', async () => {

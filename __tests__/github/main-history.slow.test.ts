@@ -35,13 +35,18 @@ let run: typeof import('../../src/main.js').run
 const saved = { ...process.env }
 let stdout: string[] = []
 
-async function setup(rules: string, envOver: Record<string, string> = {}, event: Record<string, unknown> = prEvent): Promise<void> {
+async function setup(
+  rules: string,
+  envOver: Record<string, string> = {},
+  event: Record<string, unknown> = prEvent
+): Promise<void> {
   fake.files.set(`${BASE}:gate.yml`, rules)
   await writeFile(path.join(dir, 'gate.yml'), rules)
   await writeFile(path.join(dir, 'event.json'), JSON.stringify(event))
   await writeFile(path.join(dir, 'output.txt'), '')
   await writeFile(path.join(dir, 'summary.md'), '')
-  for (const k of Object.keys(process.env)) if (k.startsWith('INPUT_') || k.startsWith('GITHUB_') || k.startsWith('ACTIONS_')) delete process.env[k]
+  for (const k of Object.keys(process.env))
+    if (k.startsWith('INPUT_') || k.startsWith('GITHUB_') || k.startsWith('ACTIONS_')) delete process.env[k]
   Object.assign(process.env, {
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
@@ -64,13 +69,20 @@ async function setup(rules: string, envOver: Record<string, string> = {}, event:
 
 const prEvent = {
   repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
-  pull_request: { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main', repo: { full_name: 'acme/search' } } }
+  pull_request: {
+    number: 7,
+    head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+    base: { sha: BASE, ref: 'main', repo: { full_name: 'acme/search' } }
+  }
 }
 
 async function runAction(): Promise<{ code: number; report: Record<string, any> }> {
   let code: number
   ;({ code, stdout } = await runCaptured(run))
-  return { code, report: JSON.parse(await readFile(path.join(dir, 'report', 'report.json'), 'utf8')) as Record<string, any> }
+  return {
+    code,
+    report: JSON.parse(await readFile(path.join(dir, 'report', 'report.json'), 'utf8')) as Record<string, any>
+  }
 }
 
 const pushRun = (id: number, over: Partial<FakeRun> = {}): FakeRun => ({
@@ -93,7 +105,8 @@ beforeAll(async () => {
   await copyFile(path.join(repoRoot, D, 'baseline.jsonl'), path.join(dir, 'baseline.jsonl'))
   await copyFile(path.join(repoRoot, D, 'candidate.jsonl'), path.join(dir, 'candidate.jsonl'))
   // the exam (evaluation set, corpus) is read at the base commit, as in a real PR
-  for (const f of ['dataset.jsonl', 'corpus.txt']) fake.files.set(`${BASE}:${D}/${f}`, await readFile(path.join(repoRoot, D, f)))
+  for (const f of ['dataset.jsonl', 'corpus.txt'])
+    fake.files.set(`${BASE}:${D}/${f}`, await readFile(path.join(repoRoot, D, f)))
   await mkdir(path.join(dir, D), { recursive: true })
   process.env.GITHUB_API_URL = fake.url
   delete process.env.GITHUB_SERVER_URL
@@ -114,10 +127,15 @@ beforeEach(() => {
   fake.runs = [pushRun(900, { event: 'pull_request', head_branch: 'feature', conclusion: '' })]
   fake.users.set('t-actions', 'github-actions[bot]')
   fake.userForbidden.add('t-actions')
-  fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+  fake.pulls.set(7, {
+    number: 7,
+    head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+    base: { sha: BASE, ref: 'main' }
+  })
 })
 
-const looksRecorded = (sha = HEAD): number => fake.statuses.filter((x) => x.sha === sha && x.context === 'retrieval-gate holdout look').length
+const looksRecorded = (sha = HEAD): number =>
+  fake.statuses.filter((x) => x.sha === sha && x.context === 'retrieval-gate holdout look').length
 
 describe('holdout looks across the runs of one PR', () => {
   it('each PR run that grades the holdout adds one look to the ledger; beyond the cap the check is inconclusive', async () => {
@@ -155,11 +173,25 @@ describe('holdout looks across the runs of one PR', () => {
   it('the same branch reopened as a new PR keeps its looks (its commits carry them), and stale runs count too', async () => {
     await setup(RULES(', holdout_looks: { max_per_pr: 1 }'))
     fake.pullCommits.set(7, ['b'.repeat(40), HEAD])
-    fake.statuses.push({ sha: 'b'.repeat(40), state: 'success', context: 'retrieval-gate holdout look', description: 'look 1', target_url: undefined })
+    fake.statuses.push({
+      sha: 'b'.repeat(40),
+      state: 'success',
+      context: 'retrieval-gate holdout look',
+      description: 'look 1',
+      target_url: undefined
+    })
     // PR 8: the same branch, reopened; its commits include the earlier one that was graded.
-    fake.pulls.set(8, { number: 8, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+    fake.pulls.set(8, {
+      number: 8,
+      head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
     fake.pullCommits.set(8, ['b'.repeat(40), HEAD])
-    await setup(RULES(', holdout_looks: { max_per_pr: 1 }'), {}, { ...prEvent, pull_request: { ...prEvent.pull_request, number: 8 } })
+    await setup(
+      RULES(', holdout_looks: { max_per_pr: 1 }'),
+      {},
+      { ...prEvent, pull_request: { ...prEvent.pull_request, number: 8 } }
+    )
     const reopened = await runAction()
     expect(reopened.report.holdout).toMatchObject({ looks: { this_pr: 2 }, exceeded: true })
   })
@@ -181,7 +213,14 @@ describe('holdout looks across the runs of one PR', () => {
   it('with a release named, looks are also counted on the release commit, across PRs', async () => {
     const TAG = 'e'.repeat(40)
     fake.commits.set('v1.4', { sha: TAG, date: '2025-05-01T12:00:00Z' })
-    for (let i = 0; i < 3; i++) fake.statuses.push({ sha: TAG, state: 'success', context: 'retrieval-gate holdout look (release)', description: `look ${i + 1}`, target_url: undefined })
+    for (let i = 0; i < 3; i++)
+      fake.statuses.push({
+        sha: TAG,
+        state: 'success',
+        context: 'retrieval-gate holdout look (release)',
+        description: `look ${i + 1}`,
+        target_url: undefined
+      })
     await setup(RULES(', holdout_looks: { max_per_release: 3, release: v1.4 }'))
     const r = await runAction()
     expect(r.report.holdout).toMatchObject({ this_release: 4, max_per_release: 3, exceeded: true })
@@ -201,7 +240,15 @@ describe('history in the PR comment', () => {
 
   it('draws nDCG@3 over the push runs on main, notes the missing one, and sums the holdout looks in total', async () => {
     fake.runs.push(pushRun(801), pushRun(802), pushRun(803))
-    fake.artifacts.push({ id: 1, name: 'retrieval-gate-report', size_in_bytes: 400, expired: false, created_at: '2025-06-01T12:05:00Z', runId: 801, zip: makeZip([{ name: 'report.json', data: report(0.9, 1) }]) })
+    fake.artifacts.push({
+      id: 1,
+      name: 'retrieval-gate-report',
+      size_in_bytes: 400,
+      expired: false,
+      created_at: '2025-06-01T12:05:00Z',
+      runId: 801,
+      zip: makeZip([{ name: 'report.json', data: report(0.9, 1) }])
+    })
     fake.artifacts.push({
       id: 2,
       name: 'retrieval-gate-report',
@@ -227,6 +274,8 @@ describe('history in the PR comment', () => {
     await setup(RULES(''), { GITHUB_EVENT_NAME: 'push' }, { repository: prEvent.repository })
     const { code } = await runAction()
     expect(code).toBe(0)
-    expect(stdout.join('')).toContain('the report was not uploaded as artifact retrieval-gate-report for history: not on a GitHub runner')
+    expect(stdout.join('')).toContain(
+      'the report was not uploaded as artifact retrieval-gate-report for history: not on a GitHub runner'
+    )
   })
 })

@@ -25,7 +25,12 @@ let stdout: string[] = []
 
 const sha = (t: string): string => createHash('sha256').update(t).digest('hex')
 
-async function setup(event: Record<string, unknown>, inputs: Record<string, string>, token = 't-actions', envOver: Record<string, string> = {}): Promise<void> {
+async function setup(
+  event: Record<string, unknown>,
+  inputs: Record<string, string>,
+  token = 't-actions',
+  envOver: Record<string, string> = {}
+): Promise<void> {
   const eventPath = path.join(dir, 'event.json')
   await writeFile(eventPath, JSON.stringify(event))
   await writeFile(path.join(dir, 'output.txt'), '')
@@ -75,7 +80,10 @@ beforeAll(async () => {
   fake = await new FakeGitHub().start()
   dir = await mkdtemp(path.join(os.tmpdir(), 'rg-main-test-'))
   // the example scenario with fewer resamples (the statistics are tested elsewhere; this is about the plumbing)
-  baseRules = (await readFile(path.join(repoRoot, 'examples/rules.yml'), 'utf8')).replace('resamples: 10000', 'resamples: 1000')
+  baseRules = (await readFile(path.join(repoRoot, 'examples/rules.yml'), 'utf8')).replace(
+    'resamples: 10000',
+    'resamples: 1000'
+  )
   await writeFile(path.join(dir, 'baseline.jsonl'), await readFile(path.join(repoRoot, 'examples/baseline.jsonl')))
   await writeFile(path.join(dir, 'candidate.jsonl'), await readFile(path.join(repoRoot, 'examples/candidate.jsonl')))
   // @actions/artifact's download builds its octokit from GITHUB_API_URL when @actions/github is first imported
@@ -98,7 +106,11 @@ beforeEach(async () => {
   fake.users.set('t-fork', 'github-actions[bot]')
   fake.userForbidden.add('t-fork')
   fake.readOnly.add('t-fork')
-  fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+  fake.pulls.set(7, {
+    number: 7,
+    head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+    base: { sha: BASE, ref: 'main' }
+  })
   fake.files.set(`${BASE}:${RULES}`, baseRules)
   await writeFile(path.join(dir, RULES), baseRules)
 })
@@ -112,21 +124,35 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(out['comment-status']).toBe('created')
     const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
     expect(report.verdict).toBe('fail')
-    expect(report.provenance.rules).toEqual({ from: 'base', chosen_by: 'default', file: RULES, sha256: sha(baseRules), commit: BASE, changed_in_pr: false, workspace_sha256: null })
+    expect(report.provenance.rules).toEqual({
+      from: 'base',
+      chosen_by: 'default',
+      file: RULES,
+      sha256: sha(baseRules),
+      commit: BASE,
+      changed_in_pr: false,
+      workspace_sha256: null
+    })
     expect(report.provenance.baseline.from).toBe('file')
     const md = await readFile(out['report-markdown'], 'utf8')
     expect(md).toContain("read from the PR's base commit `cccccccccccc` (rules-from: base, the default for this event)")
     const checkLine = baseRules.split('\n').findIndex((l) => l.includes('name: new users are protected')) + 1
-    expect(stdout.join('')).toContain(`::error title=retrieval-gate%3A check “new users are protected” fail,file=${RULES},line=${checkLine}::`)
+    expect(stdout.join('')).toContain(
+      `::error title=retrieval-gate%3A check “new users are protected” fail,file=${RULES},line=${checkLine}::`
+    )
     expect(await readFile(path.join(dir, 'summary.md'), 'utf8')).toContain('retrieval-gate: fail')
     const comments = fake.comments.get(7) ?? []
     expect(comments).toHaveLength(1)
-    expect(comments[0].body.startsWith('<!-- retrieval-gate:default -->\n<!-- retrieval-gate-meta {"head_sha":"' + HEAD)).toBe(true)
+    expect(
+      comments[0].body.startsWith('<!-- retrieval-gate:default -->\n<!-- retrieval-gate-meta {"head_sha":"' + HEAD)
+    ).toBe(true)
     // The HTML page: written into report-dir, an output, and named in the comment and the job summary.
     expect(path.basename(out['report-html'])).toBe('report.html')
     expect((await readFile(out['report-html'], 'utf8')).startsWith('<!DOCTYPE html>')).toBe(true)
     expect(comments[0].body).toContain('is report.html in the report artifact (report-dir ')
-    expect(await readFile(path.join(dir, 'summary.md'), 'utf8')).toContain('is report.html in the report artifact (report-dir ')
+    expect(await readFile(path.join(dir, 'summary.md'), 'utf8')).toContain(
+      'is report.html in the report artifact (report-dir '
+    )
     // second run: the same comment is updated
     await setup(prEvent(), {})
     expect(await runAction()).toBe(1)
@@ -141,7 +167,9 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(out.verdict).toBe('fail')
     expect(out['comment-status']).toBe('failed')
     const log = stdout.join('')
-    expect(log).toMatch(/::warning::retrieval-gate: the PR comment was not written: creating the comment failed \(HTTP 403\)/)
+    expect(log).toMatch(
+      /::warning::retrieval-gate: the PR comment was not written: creating the comment failed \(HTTP 403\)/
+    )
     expect(log).toContain('fork')
     const summary = await readFile(path.join(dir, 'summary.md'), 'utf8')
     expect(summary).toContain('The PR comment could not be written')
@@ -158,12 +186,16 @@ describe('the action, end to end against a fake GitHub', () => {
     const out = await outputs()
     expect(out.verdict).toBe('fail')
     const md = await readFile(out['report-markdown'], 'utf8')
-    expect(md).toContain(`This pull request changes ${RULES}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${sha(baseRules)}\`, PR sha256 \`${sha(loosened)}\`)`)
+    expect(md).toContain(
+      `This pull request changes ${RULES}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${sha(baseRules)}\`, PR sha256 \`${sha(loosened)}\`)`
+    )
     // with rules-from: workspace the loosened rules would have passed: proof the base copy was the one enforced
     await setup(prEvent(), { 'rules-from': 'workspace', comment: 'never' })
     expect(await runAction()).toBe(0)
     expect((await outputs()).verdict).toBe('pass')
-    expect(await readFile((await outputs())['report-markdown'], 'utf8')).toContain('read from the workspace (rules-from: workspace)')
+    expect(await readFile((await outputs())['report-markdown'], 'utf8')).toContain(
+      'read from the workspace (rules-from: workspace)'
+    )
   })
 
   it('base commit without a rules file: fails closed with a clear message and no verdict', async () => {
@@ -171,13 +203,19 @@ describe('the action, end to end against a fake GitHub', () => {
     await setup(prEvent(), {})
     expect(await runAction()).toBe(1)
     const log = stdout.join('')
-    expect(log).toMatch(/::error::retrieval-gate: gate\.yml: no rules file at the PR's base commit cccccccccccc \(main\): the gate fails closed/)
+    expect(log).toMatch(
+      /::error::retrieval-gate: gate\.yml: no rules file at the PR's base commit cccccccccccc \(main\): the gate fails closed/
+    )
     expect((await outputs()).verdict).toBe('error') // no verdict was reached
     expect(fake.comments.get(7) ?? []).toHaveLength(0)
   })
 
   it('a stale run (the PR head moved on) keeps its verdict but leaves the comment to the newer run', async () => {
-    fake.pulls.set(7, { number: 7, head: { sha: 'b'.repeat(40), ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+    fake.pulls.set(7, {
+      number: 7,
+      head: { sha: 'b'.repeat(40), ref: 'feature', repo: { full_name: 'acme/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
     await setup(prEvent(), {})
     expect(await runAction()).toBe(1)
     const out = await outputs()
@@ -188,19 +226,65 @@ describe('the action, end to end against a fake GitHub', () => {
 
   it('fork pattern (workflow_run): finds the fork PR, reads base rules and the baseline artifact, comments; nothing checked out', async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'rg-main-empty-'))
-    fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: BASE, ref: 'main' } })
-    const common = { workflow_id: 11, status: 'completed', conclusion: 'success', created_at: '2025-06-09T12:00:00Z', html_url: 'https://github.com/acme/search/actions/runs/850' }
+    fake.pulls.set(7, {
+      number: 7,
+      head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
+    const common = {
+      workflow_id: 11,
+      status: 'completed',
+      conclusion: 'success',
+      created_at: '2025-06-09T12:00:00Z',
+      html_url: 'https://github.com/acme/search/actions/runs/850'
+    }
     fake.runs = [
-      { ...common, id: 850, head_sha: BASE, head_branch: 'main', event: 'push', head_repository: { full_name: 'acme/search' } },
-      { ...common, id: 880, head_sha: HEAD, head_branch: 'patch-1', event: 'pull_request', head_repository: { full_name: 'eve/search' } }
+      {
+        ...common,
+        id: 850,
+        head_sha: BASE,
+        head_branch: 'main',
+        event: 'push',
+        head_repository: { full_name: 'acme/search' }
+      },
+      {
+        ...common,
+        id: 880,
+        head_sha: HEAD,
+        head_branch: 'patch-1',
+        event: 'pull_request',
+        head_repository: { full_name: 'eve/search' }
+      }
     ]
     const rows = await readFile(path.join(dir, 'baseline.jsonl'))
-    fake.artifacts = [{ id: 31, name: 'baseline-rows', size_in_bytes: rows.length, expired: false, created_at: '2025-06-09T12:00:00Z', runId: 850, zip: makeZip([{ name: 'rows.jsonl', data: rows, deflate: true }]) }]
+    fake.artifacts = [
+      {
+        id: 31,
+        name: 'baseline-rows',
+        size_in_bytes: rows.length,
+        expired: false,
+        created_at: '2025-06-09T12:00:00Z',
+        runId: 850,
+        zip: makeZip([{ name: 'rows.jsonl', data: rows, deflate: true }])
+      }
+    ]
     const event = {
       repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
-      workflow_run: { id: 880, workflow_id: 11, head_sha: HEAD, head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', conclusion: 'success', pull_requests: [] }
+      workflow_run: {
+        id: 880,
+        workflow_id: 11,
+        head_sha: HEAD,
+        head_branch: 'patch-1',
+        head_repository: { full_name: 'eve/search' },
+        event: 'pull_request',
+        conclusion: 'success',
+        pull_requests: []
+      }
     }
-    await setup(event, { baseline: '', 'baseline-artifact': 'baseline-rows' }, 't-actions', { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_WORKSPACE: empty })
+    await setup(event, { baseline: '', 'baseline-artifact': 'baseline-rows' }, 't-actions', {
+      GITHUB_EVENT_NAME: 'workflow_run',
+      GITHUB_WORKSPACE: empty
+    })
     expect(await runAction()).toBe(1)
     const out = await outputs()
     expect(out['comment-status']).toBe('created')
@@ -209,7 +293,16 @@ describe('the action, end to end against a fake GitHub', () => {
     expect(report.provenance.baseline).toEqual({
       from: 'artifact',
       file: 'rows.jsonl',
-      artifact: { name: 'baseline-rows', id: 31, run_id: 850, run_url: 'https://github.com/acme/search/actions/runs/850', branch: 'main', commit: BASE, created_at: '2025-06-09T12:00:00Z', age_seconds: 86400 }
+      artifact: {
+        name: 'baseline-rows',
+        id: 31,
+        run_id: 850,
+        run_url: 'https://github.com/acme/search/actions/runs/850',
+        branch: 'main',
+        commit: BASE,
+        created_at: '2025-06-09T12:00:00Z',
+        age_seconds: 86400
+      }
     })
     expect(report.provenance.warnings).toEqual([])
     expect(fake.comments.get(7)?.[0].body).toContain('Baseline: artifact “baseline-rows” (rows.jsonl) from run [850]')
@@ -232,25 +325,38 @@ describe('the action, end to end against a fake GitHub', () => {
       return out
     }
     const bs = [await seedOf(path.join(dir, 'baseline.jsonl'), 0), await seedOf(path.join(dir, 'baseline.jsonl'), 1)]
-    const cs = [await seedOf(path.join(dir, 'candidate.jsonl'), 0), await seedOf(path.join(dir, 'candidate.jsonl'), 1), await seedOf(path.join(dir, 'candidate.jsonl'), 2)]
+    const cs = [
+      await seedOf(path.join(dir, 'candidate.jsonl'), 0),
+      await seedOf(path.join(dir, 'candidate.jsonl'), 1),
+      await seedOf(path.join(dir, 'candidate.jsonl'), 2)
+    ]
     await setup(prEvent(), { baseline: `${bs.join('\n')}\n`, candidate: cs.join('\n'), comment: 'never' })
     await runAction()
-    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as { seeds: { baseline_files: string[]; candidate_files: string[]; interval: string } }
+    const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as {
+      seeds: { baseline_files: string[]; candidate_files: string[]; interval: string }
+    }
     expect(report.seeds.baseline_files).toEqual(bs)
     expect(report.seeds.candidate_files).toEqual(cs)
-    expect(report.seeds.interval).toBe('t over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom')
+    expect(report.seeds.interval).toBe(
+      't over seeds and queries: seed-mean variance per side plus query variance, Satterthwaite degrees of freedom'
+    )
   })
 
   it('refuses an invalid input by name', async () => {
     await setup(prEvent(), { comment: 'sometimes' })
     expect(await runAction()).toBe(1)
-    expect(stdout.join('')).toContain('::error::retrieval-gate: input comment: "sometimes" is not one of always, on-failure, never')
+    expect(stdout.join('')).toContain(
+      '::error::retrieval-gate: input comment: "sometimes" is not one of always, on-failure, never'
+    )
   })
 
   it('input text in a refusal reaches the log escaped: no ##[ command, no line starting with ::, short', async () => {
     const hostile = 'q ##[warning]INJECTED\n::warning::INJECTED ' + 'x'.repeat(1_000_000)
     const candidate = path.join(dir, 'hostile-candidate.jsonl')
-    await writeFile(candidate, [hostile, hostile].map((id) => JSON.stringify({ query_id: id, 'recall@10': 0.5 })).join('\n') + '\n')
+    await writeFile(
+      candidate,
+      [hostile, hostile].map((id) => JSON.stringify({ query_id: id, 'recall@10': 0.5 })).join('\n') + '\n'
+    )
     await setup(prEvent(), { candidate })
     expect(await runAction()).toBe(1)
     const log = stdout.join('')
@@ -264,7 +370,9 @@ describe('the action, end to end against a fake GitHub', () => {
     await setup(prEvent(), { 'report-dir': path.join(dir, RULES, 'report') }) // below a regular file
     expect(await runAction()).toBe(1)
     const log = stdout.join('')
-    expect(log).toContain(`::error::retrieval-gate: input report-dir: cannot create the folder ${path.join(dir, RULES, 'report')} (ENOTDIR)`)
+    expect(log).toContain(
+      `::error::retrieval-gate: input report-dir: cannot create the folder ${path.join(dir, RULES, 'report')} (ENOTDIR)`
+    )
     expect(log).not.toContain('internal error')
   })
 })
@@ -279,12 +387,30 @@ describe('commit status on the pull request head', () => {
   const MAIN_HEAD = 'd'.repeat(40)
   const forkRunEvent = (): Record<string, unknown> => ({
     repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
-    workflow_run: { id: 880, workflow_id: 11, head_sha: HEAD, head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', conclusion: 'success', pull_requests: [] }
+    workflow_run: {
+      id: 880,
+      workflow_id: 11,
+      head_sha: HEAD,
+      head_branch: 'patch-1',
+      head_repository: { full_name: 'eve/search' },
+      event: 'pull_request',
+      conclusion: 'success',
+      pull_requests: []
+    }
   })
   /** The fork pattern's gate run: base rules through the API, the baseline as a file, GITHUB_SHA on main. */
   async function forkGate(inputs: Record<string, string> = {}, envOver: Record<string, string> = {}): Promise<number> {
-    fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: BASE, ref: 'main' } })
-    await setup(forkRunEvent(), { comment: 'never', ...inputs }, 't-actions', { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: MAIN_HEAD, GITHUB_SERVER_URL: 'https://ghe.example.com', ...envOver })
+    fake.pulls.set(7, {
+      number: 7,
+      head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
+    await setup(forkRunEvent(), { comment: 'never', ...inputs }, 't-actions', {
+      GITHUB_EVENT_NAME: 'workflow_run',
+      GITHUB_SHA: MAIN_HEAD,
+      GITHUB_SERVER_URL: 'https://ghe.example.com',
+      ...envOver
+    })
     return runAction()
   }
   const loosened = (): string => baseRules.replace(/ {2}- name: new users are protected[\s\S]*?margin: 0\.02 \}\n/, '')
@@ -309,18 +435,26 @@ describe('commit status on the pull request head', () => {
     fake.files.set(`${BASE}:${RULES}`, loosened())
     expect(await forkGate()).toBe(0)
     expect((await outputs()).verdict).toBe('pass')
-    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'success', 'pass: 4 of 4 checks passed']])
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([
+      [HEAD, 'success', 'pass: 4 of 4 checks passed']
+    ])
   })
 
   // Issue 24, item 2: two open PRs from one head branch (into different bases) share its head commit; the gate
   // graded one of them and posted its status on the shared commit, speaking for the other.
   it('two open PRs from the same fork branch: no verdict, an error status, and the ambiguity named', async () => {
-    fake.pulls.set(9, { number: 9, head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: 'f'.repeat(40), ref: 'release' } })
+    fake.pulls.set(9, {
+      number: 9,
+      head: { sha: HEAD, ref: 'patch-1', repo: { full_name: 'eve/search' } },
+      base: { sha: 'f'.repeat(40), ref: 'release' }
+    })
     try {
       expect(await forkGate()).toBe(1)
       const out = await outputs()
       expect(out.verdict).toBe('error')
-      expect(stdout.join('')).toContain('2 open pull requests come from "eve/search":"patch-1" (#7 into "main", #9 into "release"), so which one this run grades is ambiguous')
+      expect(stdout.join('')).toContain(
+        '2 open pull requests come from "eve/search":"patch-1" (#7 into "main", #9 into "release"), so which one this run grades is ambiguous'
+      )
       expect(fake.statuses.map((x) => [x.sha, x.state])).toEqual([[HEAD, 'error']])
     } finally {
       fake.pulls.delete(9)
@@ -328,11 +462,17 @@ describe('commit status on the pull request head', () => {
   })
 
   it('pr-number must name the PR the triggering run built', async () => {
-    fake.pulls.set(9, { number: 9, head: { sha: 'e'.repeat(40), ref: 'other', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+    fake.pulls.set(9, {
+      number: 9,
+      head: { sha: 'e'.repeat(40), ref: 'other', repo: { full_name: 'acme/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
     try {
       expect(await forkGate({ 'pr-number': '9' })).toBe(1)
       expect((await outputs()).verdict).toBe('error')
-      expect(stdout.join('')).toContain('pull request #9 has head "acme/search":"other", not the branch the triggering run built ("eve/search":"patch-1")')
+      expect(stdout.join('')).toContain(
+        'pull request #9 has head "acme/search":"other", not the branch the triggering run built ("eve/search":"patch-1")'
+      )
     } finally {
       fake.pulls.delete(9)
     }
@@ -344,17 +484,31 @@ describe('commit status on the pull request head', () => {
     expect(await forkGate()).toBe(1)
     expect((await outputs()).verdict).toBe('error')
     const line = bad.split('\n').findIndex((l) => l.includes('"much"')) + 1
-    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'error', `error: no verdict, unusable input in "gate.yml" line ${line} key "checks[0].non_inferior.margin"; see the run`]])
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([
+      [
+        HEAD,
+        'error',
+        `error: no verdict, unusable input in "gate.yml" line ${line} key "checks[0].non_inferior.margin"; see the run`
+      ]
+    ])
   })
 
   it('an unusable action input still reports error on the head, so a required check does not wait forever', async () => {
     expect(await forkGate({ comment: 'sometimes' })).toBe(1)
     expect((await outputs()).verdict).toBe('error')
-    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([[HEAD, 'error', 'error: no verdict, unusable input in key "input comment"; see the run']])
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.description])).toEqual([
+      [HEAD, 'error', 'error: no verdict, unusable input in key "input comment"; see the run']
+    ])
   })
 
   it('403 on statuses: a warning naming statuses: write; the verdict and the exit code are unchanged', async () => {
-    fake.faults.push({ method: 'POST', path: /\/statuses\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 })
+    fake.faults.push({
+      method: 'POST',
+      path: /\/statuses\//,
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+      times: 5
+    })
     expect(await forkGate()).toBe(1)
     expect((await outputs()).verdict).toBe('fail')
     expect((await outputs())['commit-status-outcome']).toBe('failed')
@@ -368,16 +522,30 @@ describe('commit status on the pull request head', () => {
     expect(fake.requests('POST', /\/statuses\//)).toHaveLength(1) // a 403 is an answer, not retried
     // a passing gate stays green
     fake.files.set(`${BASE}:${RULES}`, loosened())
-    fake.faults.push({ method: 'POST', path: /\/statuses\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 })
+    fake.faults.push({
+      method: 'POST',
+      path: /\/statuses\//,
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+      times: 5
+    })
     expect(await forkGate()).toBe(0)
     expect((await outputs()).verdict).toBe('pass')
   })
 
   it('another API error (422) is a warning too, never the step result', async () => {
     fake.files.set(`${BASE}:${RULES}`, loosened())
-    fake.faults.push({ method: 'POST', path: /\/statuses\//, status: 422, body: { message: 'No commit found for SHA' }, times: 5 })
+    fake.faults.push({
+      method: 'POST',
+      path: /\/statuses\//,
+      status: 422,
+      body: { message: 'No commit found for SHA' },
+      times: 5
+    })
     expect(await forkGate()).toBe(0)
-    expect(stdout.join('')).toMatch(/::warning::retrieval-gate: the commit status was not created: creating the commit status on aaaaaaaaaaaa failed \(HTTP 422\): No commit found for SHA/)
+    expect(stdout.join('')).toMatch(
+      /::warning::retrieval-gate: the commit status was not created: creating the commit status on aaaaaaaaaaaa failed \(HTTP 422\): No commit found for SHA/
+    )
   })
 
   it('plain pull_request: no status unless commit-status: true, which posts on the head sha (not the merge commit)', async () => {
@@ -388,21 +556,32 @@ describe('commit status on the pull request head', () => {
     expect(fake.requests('POST', /\/statuses\//)).toHaveLength(0)
     await setup(prEvent(), { comment: 'never', 'commit-status': 'true' })
     expect(await runAction()).toBe(1)
-    expect(fake.statuses.map((x) => [x.sha, x.state, x.target_url])).toEqual([[HEAD, 'failure', 'https://github.com/acme/search/actions/runs/900']])
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.target_url])).toEqual([
+      [HEAD, 'failure', 'https://github.com/acme/search/actions/runs/900']
+    ])
   })
 
   it('commit-status: false posts nothing, even in workflow_run; an invalid value is refused by name', async () => {
     expect(await forkGate({ 'commit-status': 'false' })).toBe(1)
     expect(fake.statuses).toEqual([])
     expect(await forkGate({ 'commit-status': 'yes' })).toBe(1)
-    expect(stdout.join('')).toContain('::error::retrieval-gate: input commit-status: "yes" is not one of auto, true, false')
+    expect(stdout.join('')).toContain(
+      '::error::retrieval-gate: input commit-status: "yes" is not one of auto, true, false'
+    )
     expect(fake.statuses).toEqual([]) // its wish is unknown: no status
   })
 
   it('a workflow_run about a push (not a pull request) posts nothing under auto', async () => {
     const event = forkRunEvent()
-    Object.assign(event.workflow_run as Record<string, unknown>, { event: 'push', head_branch: 'main', head_repository: { full_name: 'acme/search' }, head_sha: MAIN_HEAD })
-    await setup(event, { comment: 'never', 'rules-from': 'workspace' }, 't-actions', { GITHUB_EVENT_NAME: 'workflow_run' })
+    Object.assign(event.workflow_run as Record<string, unknown>, {
+      event: 'push',
+      head_branch: 'main',
+      head_repository: { full_name: 'acme/search' },
+      head_sha: MAIN_HEAD
+    })
+    await setup(event, { comment: 'never', 'rules-from': 'workspace' }, 't-actions', {
+      GITHUB_EVENT_NAME: 'workflow_run'
+    })
     expect(await runAction()).toBe(1)
     expect(fake.statuses).toEqual([])
   })
@@ -435,7 +614,15 @@ describe('the exam is read at the base commit, like the rules', () => {
   const ids = Array.from({ length: 30 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`)
   const regressed = new Set(ids.slice(0, 10))
   const question = (id: string, over: Record<string, unknown> = {}): string =>
-    JSON.stringify({ id, question: `question ${id}?`, answerable: true, gold_chunk_ids: [`g-${id}`], split: 'holdout', review: { status: 'accepted' }, ...over })
+    JSON.stringify({
+      id,
+      question: `question ${id}?`,
+      answerable: true,
+      gold_chunk_ids: [`g-${id}`],
+      split: 'holdout',
+      review: { status: 'accepted' },
+      ...over
+    })
   const baseDataset = ids.map((id) => question(id)).join('\n') + '\n'
   const baseQrels = ids.map((id) => `${id} 0 g-${id} 1`).join('\n') + '\n'
   const run = (candidate: boolean): string =>
@@ -465,7 +652,12 @@ describe('the exam is read at the base commit, like the rules', () => {
     await writeFile(path.join(dir, 'runs-base.jsonl'), run(false))
     await writeFile(path.join(dir, 'runs-cand.jsonl'), run(true))
   }
-  const runInputs = (over: Record<string, string> = {}): Record<string, string> => ({ baseline: path.join(dir, 'runs-base.jsonl'), candidate: path.join(dir, 'runs-cand.jsonl'), comment: 'never', ...over })
+  const runInputs = (over: Record<string, string> = {}): Record<string, string> => ({
+    baseline: path.join(dir, 'runs-base.jsonl'),
+    candidate: path.join(dir, 'runs-cand.jsonl'),
+    comment: 'never',
+    ...over
+  })
 
   /** The same gate over the PR's copy, read from the workspace: what the PR's edit would have earned. */
   async function verdictWithPrCopy(rulesText: string, file: string): Promise<string | undefined> {
@@ -482,7 +674,16 @@ describe('the exam is read at the base commit, like the rules', () => {
     const out = await outputs()
     expect(out.verdict).toBe('fail')
     const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
-    expect(report.provenance.exam_files).toEqual([{ file, commit: BASE, sha256: sha(base), bytes: Buffer.byteLength(base), changed_in_pr: true, workspace_sha256: sha(pr) }])
+    expect(report.provenance.exam_files).toEqual([
+      {
+        file,
+        commit: BASE,
+        sha256: sha(base),
+        bytes: Buffer.byteLength(base),
+        changed_in_pr: true,
+        workspace_sha256: sha(pr)
+      }
+    ])
     expect(report.provenance.warnings).toEqual([])
     const md = await readFile(out['report-markdown'], 'utf8')
     expect(md).toContain(
@@ -490,7 +691,8 @@ describe('the exam is read at the base commit, like the rules', () => {
     )
     expect(md).not.toContain('retrieval-gate-exam-') // the private copy is never named, only path@commit
     expect(JSON.stringify(report)).not.toContain('retrieval-gate-exam-')
-    if (file.endsWith('.jsonl')) expect(md).toContain(`Evaluation set \`${file}@cccccccccccc\`: split holdout, 30 answerable questions gated`) // @ in a code span: not a mention, and copies as written
+    if (file.endsWith('.jsonl'))
+      expect(md).toContain(`Evaluation set \`${file}@cccccccccccc\`: split holdout, 30 answerable questions gated`) // @ in a code span: not a mention, and copies as written
     expect(fake.requests('GET', new RegExp(`/contents/${encodeURIComponent(file)}$`))).toHaveLength(1)
     // proof that the edit mattered: graded with the PR's own copy, the same change passes
     expect(await verdictWithPrCopy(rulesText, file)).toBe('pass')
@@ -502,7 +704,8 @@ describe('the exam is read at the base commit, like the rules', () => {
   })
 
   it('a PR that marks its regressed questions review.status: disputed is graded with the base copy: the fail stays', async () => {
-    const disputed = ids.map((id) => question(id, regressed.has(id) ? { review: { status: 'disputed' } } : {})).join('\n') + '\n'
+    const disputed =
+      ids.map((id) => question(id, regressed.has(id) ? { review: { status: 'disputed' } } : {})).join('\n') + '\n'
     await expectBaseCopyGraded(datasetRules, 'eval/questions.jsonl', baseDataset, disputed)
   })
 
@@ -517,21 +720,36 @@ describe('the exam is read at the base commit, like the rules', () => {
     expect(await runAction()).toBe(1)
     const out = await outputs()
     const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
-    expect(report.provenance.exam_files).toEqual([{ file: 'eval/questions.jsonl', commit: BASE, sha256: sha(baseDataset), bytes: Buffer.byteLength(baseDataset), changed_in_pr: false, workspace_sha256: null }])
-    expect(await readFile(out['report-markdown'], 'utf8')).toContain(`- Exam file eval/questions.jsonl read from the PR's base commit \`cccccccccccc\`; sha256 \`${sha(baseDataset)}\`.`)
+    expect(report.provenance.exam_files).toEqual([
+      {
+        file: 'eval/questions.jsonl',
+        commit: BASE,
+        sha256: sha(baseDataset),
+        bytes: Buffer.byteLength(baseDataset),
+        changed_in_pr: false,
+        workspace_sha256: null
+      }
+    ])
+    expect(await readFile(out['report-markdown'], 'utf8')).toContain(
+      `- Exam file eval/questions.jsonl read from the PR's base commit \`cccccccccccc\`; sha256 \`${sha(baseDataset)}\`.`
+    )
   })
 
   it('the corpus listing and the dataset manifest the rules name are read at the base commit too', async () => {
     const corpus = ids.flatMap((id) => [`g-${id}`, `x-${id}`, `y-${id}`]).join('\n') + '\n'
     const manifest = JSON.stringify({ corpus: { documents: 90, content_hash: 'sha256:1111' } }) + '\n'
-    const withAll = rules('dataset: { file: eval/questions.jsonl, corpus: eval/corpus.txt, manifest: eval/manifest.json, split: holdout }')
+    const withAll = rules(
+      'dataset: { file: eval/questions.jsonl, corpus: eval/corpus.txt, manifest: eval/manifest.json, split: holdout }'
+    )
     await scenario(withAll, 'eval/questions.jsonl', baseDataset, baseDataset)
     fake.files.set(`${BASE}:eval/corpus.txt`, corpus)
     // the PR drops its own documents from the corpus listing's copy in the workspace: not what is read
     await writeFile(path.join(dir, 'eval/corpus.txt'), 'nothing\n')
     await setup(prEvent(), runInputs())
     expect(await runAction()).toBe(1)
-    expect(stdout.join('')).toContain("::error::retrieval-gate: eval/manifest.json: is not at the PR's base commit cccccccccccc (main): the gate fails closed")
+    expect(stdout.join('')).toContain(
+      "::error::retrieval-gate: eval/manifest.json: is not at the PR's base commit cccccccccccc (main): the gate fails closed"
+    )
     fake.files.set(`${BASE}:eval/manifest.json`, manifest)
     await writeFile(path.join(dir, 'eval/manifest.json'), manifest)
     await setup(prEvent(), runInputs())
@@ -550,13 +768,20 @@ describe('the exam is read at the base commit, like the rules', () => {
     await setup(prEvent(), runInputs())
     expect(await runAction()).toBe(1)
     const log = stdout.join('')
-    expect(log).toContain("::error::retrieval-gate: eval/questions.jsonl: is not at the PR's base commit cccccccccccc (main): the gate fails closed")
+    expect(log).toContain(
+      "::error::retrieval-gate: eval/questions.jsonl: is not at the PR's base commit cccccccccccc (main): the gate fails closed"
+    )
     expect(log).toContain('merge the file into main first (in its own reviewed PR), then re-run')
     expect((await outputs()).verdict).toBe('error')
   })
 
   it('a broken base copy is refused under its repository name and commit, with the line', async () => {
-    await scenario(datasetRules, 'eval/questions.jsonl', baseDataset.replace(question('q03'), '{"id": "q03"'), baseDataset)
+    await scenario(
+      datasetRules,
+      'eval/questions.jsonl',
+      baseDataset.replace(question('q03'), '{"id": "q03"'),
+      baseDataset
+    )
     await setup(prEvent(), runInputs())
     expect(await runAction()).toBe(1)
     const log = stdout.join('')
@@ -589,7 +814,12 @@ describe('the exam is read at the base commit, like the rules', () => {
 
 /** `extra` more copies of check 2 ("new users are protected", which fails on the example data), appended to the rules. */
 const withCopies = (rules: string, extra: number): string =>
-  rules.replace(/\n*$/, '\n') + Array.from({ length: extra }, (_, i) => `  - name: new users are protected ${i + 2}\n    metric: recall@10\n    where: { segment: new }\n    non_inferior: { margin: 0.02 }\n`).join('')
+  rules.replace(/\n*$/, '\n') +
+  Array.from(
+    { length: extra },
+    (_, i) =>
+      `  - name: new users are protected ${i + 2}\n    metric: recall@10\n    where: { segment: new }\n    non_inferior: { margin: 0.02 }\n`
+  ).join('')
 const commandsOf = (kind: string): string[] =>
   stdout
     .join('')
@@ -606,7 +836,9 @@ describe('annotations: GitHub shows 10 of each kind per step, and every one the 
     expect(errors).toHaveLength(10)
     expect(errors.at(-1)).toMatch(/^::error::retrieval-gate: fail, decided by "new users are protected"/)
     expect(errors.filter((l) => l.includes('title=retrieval-gate%3A check'))).toHaveLength(9)
-    expect(commandsOf('notice')).toEqual([expect.stringContaining('::1 more error not shown as annotations (GitHub shows at most 10 of each kind per step)')])
+    expect(commandsOf('notice')).toEqual([
+      expect.stringContaining('::1 more error not shown as annotations (GitHub shows at most 10 of each kind per step)')
+    ])
   })
 
   it('12 failing checks: the notice counts the 3 check errors that did not fit', async () => {
@@ -620,14 +852,18 @@ describe('annotations: GitHub shows 10 of each kind per step, and every one the 
   it('fork PR, 10 check warnings: the comment warning keeps its place and the notice counts the check warning it displaced', async () => {
     // every statistical check inconclusive (fewer than 1000 queries; max_regressions still passes), and
     // inconclusive passes: 10 check warnings, verdict pass
-    const rules = withCopies(baseRules, 6).replace('min_per_slice: 30', 'min_per_slice: 1000').replace('on_inconclusive: fail', 'on_inconclusive: pass')
+    const rules = withCopies(baseRules, 6)
+      .replace('min_per_slice: 30', 'min_per_slice: 1000')
+      .replace('on_inconclusive: fail', 'on_inconclusive: pass')
     fake.files.set(`${BASE}:${RULES}`, rules)
     await setup(prEvent(true), {}, 't-fork')
     expect(await runAction()).toBe(0)
     expect((await outputs()).verdict).toBe('pass')
     const warnings = commandsOf('warning')
     expect(warnings).toHaveLength(10)
-    expect(warnings.filter((l) => l.startsWith('::warning::retrieval-gate: the PR comment was not written'))).toHaveLength(1)
+    expect(
+      warnings.filter((l) => l.startsWith('::warning::retrieval-gate: the PR comment was not written'))
+    ).toHaveLength(1)
     expect(warnings.filter((l) => l.includes('title=retrieval-gate%3A check'))).toHaveLength(9)
     expect(commandsOf('error')).toHaveLength(0)
     expect(commandsOf('notice')).toEqual([expect.stringContaining('::1 more warning not shown as annotations')])

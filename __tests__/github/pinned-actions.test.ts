@@ -24,7 +24,13 @@ function filesToCheck(): string[] {
           .sort()
           .map((f) => `${dir}/${f}`)
       : []
-  return [...inDir('.github/workflows', ['.yml', '.yaml']), ...inDir('docs/workflows', ['.yml', '.yaml']), 'action.yml', 'README.md', ...inDir('docs', ['.md'])]
+  return [
+    ...inDir('.github/workflows', ['.yml', '.yaml']),
+    ...inDir('docs/workflows', ['.yml', '.yaml']),
+    'action.yml',
+    'README.md',
+    ...inDir('docs', ['.md'])
+  ]
 }
 
 /** A `uses:` key (not the end of another word: `statuses: write` is a permission) and what follows it on the line. */
@@ -44,7 +50,8 @@ export function unpinned(file: string, text: string): string[] {
       if (ref.startsWith('docker://')) {
         if (!DOCKER_DIGEST.test(ref)) out.push(`${where} (a docker image by tag: pin it by @sha256: digest)`)
       } else if (!SHA.test(ref)) out.push(`${where} (a tag or branch: pin it by the release's full commit sha)`)
-      else if (!VERSION_COMMENT.test(rest)) out.push(`${where} (pinned, but no "# vX.Y.Z" comment saying which release)`)
+      else if (!VERSION_COMMENT.test(rest))
+        out.push(`${where} (pinned, but no "# vX.Y.Z" comment saying which release)`)
     }
   })
   return out
@@ -78,7 +85,14 @@ describe('third-party actions are pinned by commit sha', () => {
 
   it('in the workflows, the example workflows, action.yml, the README and docs', () => {
     const files = filesToCheck()
-    expect(files).toEqual(expect.arrayContaining(['.github/workflows/test.yml', 'docs/workflows/same-repo.yml', 'README.md', 'docs/recipes.md']))
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/test.yml',
+        'docs/workflows/same-repo.yml',
+        'README.md',
+        'docs/recipes.md'
+      ])
+    )
     const found = files.flatMap((f) => unpinned(f, readFileSync(path.join(root, f), 'utf8')))
     expect(found).toEqual([])
   })

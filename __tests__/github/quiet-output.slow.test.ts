@@ -14,16 +14,26 @@ const FILES = ['__tests__/github/artifact.test.ts', '__tests__/github/history.te
 
 describe('the test output', () => {
   it('holds no ::debug:: or artifact-download line from @actions/artifact', () => {
-    const r = spawnSync(process.execPath, ['--experimental-vm-modules', path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=1', '--', ...FILES], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 240000,
-      env: { ...process.env, CI: '' }
-    })
+    const r = spawnSync(
+      process.execPath,
+      ['--experimental-vm-modules', path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=1', '--', ...FILES],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 240000,
+        env: { ...process.env, CI: '' }
+      }
+    )
     const out = `${r.stdout}\n${r.stderr}`
     expect(out).toMatch(/Tests: +\d+ passed, \d+ total/)
     expect(r.status).toBe(0)
-    const leaked = out.split('\n').filter((l) => /^::\w+::|Downloading artifact|Starting download of artifact|SHA256 digest of downloaded artifact/.test(l.trim()))
+    const leaked = out
+      .split('\n')
+      .filter((l) =>
+        /^::\w+::|Downloading artifact|Starting download of artifact|SHA256 digest of downloaded artifact/.test(
+          l.trim()
+        )
+      )
     expect(leaked).toEqual([])
   }, 300000)
 })

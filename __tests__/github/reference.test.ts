@@ -24,8 +24,10 @@ const release = ids.map((_, i) => 0.3 + ((i * 7) % 40) * 0.015)
  * After k PRs: 0.004 less on every query, give or take 0.001 ((i + k) mod 4: +, +, -, -; it sums to 0), so no
  * comparison has the same difference on every query (that would be no evidence, docs/statistics.md).
  */
-const after = (k: number): number[] => release.map((v, i) => v - 0.004 * k + (k === 0 ? 0 : (i + k) % 4 < 2 ? 0.001 : -0.001))
-const rows = (values: number[]): string => ids.map((id, i) => JSON.stringify({ query_id: id, 'recall@10': values[i] })).join('\n') + '\n'
+const after = (k: number): number[] =>
+  release.map((v, i) => v - 0.004 * k + (k === 0 ? 0 : (i + k) % 4 < 2 ? 0.001 : -0.001))
+const rows = (values: number[]): string =>
+  ids.map((id, i) => JSON.stringify({ query_id: id, 'recall@10': values[i] })).join('\n') + '\n'
 const rules = (reference: string): string => `version: 1
 metrics:
   recall@10: { better: higher, range: [0, 1] }
@@ -53,7 +55,11 @@ async function setup(rulesText: string, envOver: Record<string, string> = {}): P
     eventPath,
     JSON.stringify({
       repository: { name: 'search', owner: { login: 'acme' }, default_branch: 'main' },
-      pull_request: { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main', repo: { full_name: 'acme/search' } } }
+      pull_request: {
+        number: 7,
+        head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+        base: { sha: BASE, ref: 'main', repo: { full_name: 'acme/search' } }
+      }
     })
   )
   await writeFile(path.join(dir, 'output.txt'), '')
@@ -113,7 +119,11 @@ beforeEach(() => {
   fake.log = []
   fake.users.set('t-actions', 'github-actions[bot]')
   fake.userForbidden.add('t-actions')
-  fake.pulls.set(7, { number: 7, head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } }, base: { sha: BASE, ref: 'main' } })
+  fake.pulls.set(7, {
+    number: 7,
+    head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+    base: { sha: BASE, ref: 'main' }
+  })
 })
 
 describe('the reference read by the action', () => {
@@ -125,7 +135,9 @@ describe('the reference read by the action', () => {
     const out = await outputs()
     expect(out.verdict).toBe('fail')
     // The file is read at the tag's commit, not at the base commit.
-    expect(fake.requests('GET', /\/contents\//).map((r) => r.path)).toContain(`/repos/acme/search/contents/eval%2Frelease%2Frows.jsonl?ref=${TAGGED}`)
+    expect(fake.requests('GET', /\/contents\//).map((r) => r.path)).toContain(
+      `/repos/acme/search/contents/eval%2Frelease%2Frows.jsonl?ref=${TAGGED}`
+    )
     const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
     expect(report.decided_by).toBe('recall does not drop')
     // 40 days between the tagged commit (2025-05-01T12:00Z) and this run (2025-06-10T12:00Z): 40 x 86400 s.
@@ -143,7 +155,9 @@ describe('the reference read by the action', () => {
     })
     expect(report.budgets.units[0]).toMatchObject({ status: 'fail', reason: 'budget_exceeded', budget: 0.01 })
     const md = await readFile(out['report-markdown'], 'utf8')
-    expect(md).toContain(`Reference v1.4: ${REF_PATH} at v1.4 (commit \`eeeeeeeeeeee\`, 2025-05-01T12:00:00Z, 40 d 0 h before this run); 40 rows`)
+    expect(md).toContain(
+      `Reference v1.4: ${REF_PATH} at v1.4 (commit \`eeeeeeeeeeee\`, 2025-05-01T12:00:00Z, 40 d 0 h before this run); 40 rows`
+    )
     expect(md).toContain('1.2 of 1.0 points used since v1.4')
     expect(stdout.join('')).toContain('retrieval-gate: fail, decided by "recall does not drop"')
   })
@@ -169,11 +183,19 @@ describe('the reference read by the action', () => {
     await setup(rules(`  path: ${REF_PATH}`))
     expect(await runAction()).toBe(0)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
-    expect(report.budgets.reference).toMatchObject({ label: REF_PATH, ref: 'the base commit', commit: BASE, age_seconds: 86400 })
+    expect(report.budgets.reference).toMatchObject({
+      label: REF_PATH,
+      ref: 'the base commit',
+      commit: BASE,
+      age_seconds: 86400
+    })
   })
 
   it("reads reference-manifest at the base commit: the PR's copy cannot make the snapshots agree", async () => {
-    const withSnapshot = rules(AT_TAG).replace('checks:', 'comparability: { must_match: [corpus.content_hash] }\nchecks:')
+    const withSnapshot = rules(AT_TAG).replace(
+      'checks:',
+      'comparability: { must_match: [corpus.content_hash] }\nchecks:'
+    )
     fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
     fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
     fake.files.set(`${BASE}:eval/release/manifest.json`, '{"corpus":{"content_hash":"sha256:old"}}')
@@ -187,7 +209,9 @@ describe('the reference read by the action', () => {
     })
     expect(await runAction()).toBe(1)
     expect((await outputs()).verdict).toBe('error')
-    expect(stdout.join('')).toContain('was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:old\\"" in it')
+    expect(stdout.join('')).toContain(
+      'was made on another snapshot than the exam: corpus.content_hash is "\\"sha256:old\\"" in it'
+    )
   })
 
   it('reads the artifact of the release workflow on the tag the rules name, and states its run, commit and age', async () => {
@@ -201,7 +225,17 @@ describe('the reference read by the action', () => {
     }
     fake.runs = [{ ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push' }]
     const data = Buffer.from(rows(release))
-    fake.artifacts = [{ id: 41, name: 'release-rows', size_in_bytes: data.length, expired: false, created_at: '2025-05-01T12:00:00Z', runId: 700, zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }]) }]
+    fake.artifacts = [
+      {
+        id: 41,
+        name: 'release-rows',
+        size_in_bytes: data.length,
+        expired: false,
+        created_at: '2025-05-01T12:00:00Z',
+        runId: 700,
+        zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }])
+      }
+    ]
     await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55", ref: v1.4 }'))
     expect(await runAction()).toBe(1)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
@@ -210,17 +244,49 @@ describe('the reference read by the action', () => {
       from: 'artifact',
       commit: TAGGED,
       age_seconds: 3456000,
-      artifact: { name: 'release-rows', id: 41, run_id: 700, run_url: 'https://github.com/acme/search/actions/runs/700' }
+      artifact: {
+        name: 'release-rows',
+        id: 41,
+        run_id: 700,
+        run_url: 'https://github.com/acme/search/actions/runs/700'
+      }
     })
     expect(report.budgets.units[0].reason).toBe('budget_exceeded')
   })
 
   it("never takes the artifact from the PR's own pushes (its head branch or head commit), however recent", async () => {
-    const common = { workflow_id: 55, status: 'completed', conclusion: 'success', created_at: '2025-05-01T12:00:00Z', head_repository: { full_name: 'acme/search' } }
+    const common = {
+      workflow_id: 55,
+      status: 'completed',
+      conclusion: 'success',
+      created_at: '2025-05-01T12:00:00Z',
+      head_repository: { full_name: 'acme/search' }
+    }
     fake.runs = [
-      { ...common, id: 702, head_sha: 'f'.repeat(40), head_branch: 'feature', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/702' },
-      { ...common, id: 701, head_sha: HEAD, head_branch: 'v9.9', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/701' },
-      { ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push', html_url: 'https://github.com/acme/search/actions/runs/700' }
+      {
+        ...common,
+        id: 702,
+        head_sha: 'f'.repeat(40),
+        head_branch: 'feature',
+        event: 'push',
+        html_url: 'https://github.com/acme/search/actions/runs/702'
+      },
+      {
+        ...common,
+        id: 701,
+        head_sha: HEAD,
+        head_branch: 'v9.9',
+        event: 'push',
+        html_url: 'https://github.com/acme/search/actions/runs/701'
+      },
+      {
+        ...common,
+        id: 700,
+        head_sha: TAGGED,
+        head_branch: 'v1.4',
+        event: 'push',
+        html_url: 'https://github.com/acme/search/actions/runs/700'
+      }
     ]
     const data = Buffer.from(rows(release))
     const artifact = (id: number, runId: number) => ({
@@ -255,13 +321,31 @@ describe('the reference read by the action', () => {
   })
   const artifactOf = (id: number, runId: number, values: number[]) => {
     const data = Buffer.from(rows(values))
-    return { id, name: 'release-rows', size_in_bytes: data.length, expired: false, created_at: '2025-05-01T12:00:00Z', runId, zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }]) }
+    return {
+      id,
+      name: 'release-rows',
+      size_in_bytes: data.length,
+      expired: false,
+      created_at: '2025-05-01T12:00:00Z',
+      runId,
+      zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }])
+    }
   }
 
   it('takes the artifact only from a push run on the default branch: never another branch, a dispatched or a scheduled run', async () => {
     // The newest runs are a contributor's branch push, a dispatch and a schedule, each uploading rows that would pass.
-    fake.runs = [run(705, 'evil', 'push', 'd'.repeat(40)), run(704, 'main', 'workflow_dispatch'), run(703, 'main', 'schedule'), run(700, 'main', 'push')]
-    fake.artifacts = [artifactOf(45, 705, after(3)), artifactOf(44, 704, after(3)), artifactOf(43, 703, after(3)), artifactOf(41, 700, release)]
+    fake.runs = [
+      run(705, 'evil', 'push', 'd'.repeat(40)),
+      run(704, 'main', 'workflow_dispatch'),
+      run(703, 'main', 'schedule'),
+      run(700, 'main', 'push')
+    ]
+    fake.artifacts = [
+      artifactOf(45, 705, after(3)),
+      artifactOf(44, 704, after(3)),
+      artifactOf(43, 703, after(3)),
+      artifactOf(41, 700, release)
+    ]
     await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
     expect(await runAction()).toBe(1)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
@@ -276,7 +360,9 @@ describe('the reference read by the action', () => {
     expect(await runAction()).toBe(1)
     expect((await outputs()).verdict).toBe('error')
     const log = stdout.join('')
-    expect(log).toContain('gate.yml (reference.artifact): reference.artifact “release-rows”: not found in the last 0 successful push runs of workflow 55 on branch main')
+    expect(log).toContain(
+      'gate.yml (reference.artifact): reference.artifact “release-rows”: not found in the last 0 successful push runs of workflow 55 on branch main'
+    )
     expect(log).not.toContain('baseline-artifact')
     expect(log).not.toContain('give baseline a file instead')
   })
@@ -286,7 +372,9 @@ describe('the reference read by the action', () => {
     fake.artifacts = [artifactOf(41, 700, release), artifactOf(42, 700, after(3))]
     await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
     expect(await runAction()).toBe(1)
-    expect(stdout.join('')).toContain('run 700 holds 2 artifacts named "release-rows", so which one is meant is ambiguous')
+    expect(stdout.join('')).toContain(
+      'run 700 holds 2 artifacts named "release-rows", so which one is meant is ambiguous'
+    )
   })
 
   // Issue 25, looks: a budget looked at by every PR attempt of a release passes a spent budget more often than its
@@ -298,21 +386,36 @@ describe('the reference read by the action', () => {
       fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
       fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
     })
-    const budgetLooks = (): number => fake.statuses.filter((x) => x.sha === TAGGED && x.context === 'retrieval-gate budget look').length
+    const budgetLooks = (): number =>
+      fake.statuses.filter((x) => x.sha === TAGGED && x.context === 'retrieval-gate budget look').length
 
     it('each look is recorded on the reference commit and tested at 1 - (1 - confidence) / looks', async () => {
       await setup(withLooks(4))
       expect(await runAction()).toBe(0)
       const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
-      expect(report.budgets.reference.looks).toEqual({ this_look: 1, allowed: 4, confidence_each: 0.9875, unknown: null })
+      expect(report.budgets.reference.looks).toEqual({
+        this_look: 1,
+        allowed: 4,
+        confidence_each: 0.9875,
+        unknown: null
+      })
       expect(report.budgets.units[0]).toMatchObject({ status: 'pass', confidence: 0.9875 })
       expect(budgetLooks()).toBe(1)
       const md = await readFile((await outputs())['report-markdown'], 'utf8')
-      expect(md).toContain('This run is look 1 of at most 4 at v1.4 (reference.looks): each budget interval is at 98.75%, so over the release the budgets hold at 95%.')
+      expect(md).toContain(
+        'This run is look 1 of at most 4 at v1.4 (reference.looks): each budget interval is at 98.75%, so over the release the budgets hold at 95%.'
+      )
     })
 
     it('beyond the allowance a budget that is not shown spent is inconclusive (and counts as on_inconclusive says)', async () => {
-      for (let i = 0; i < 4; i++) fake.statuses.push({ sha: TAGGED, state: 'success', context: 'retrieval-gate budget look', description: `look ${i + 1}`, target_url: undefined })
+      for (let i = 0; i < 4; i++)
+        fake.statuses.push({
+          sha: TAGGED,
+          state: 'success',
+          context: 'retrieval-gate budget look',
+          description: `look ${i + 1}`,
+          target_url: undefined
+        })
       await setup(withLooks(4))
       expect(await runAction()).toBe(1)
       const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>

@@ -20,7 +20,11 @@ describe('the release recipe rules in docs/github.md', () => {
     const rules = loadRules(recipeRules(), '.github/retrieval-gate-release.yml')
     expect(rules.reference).toMatchObject({ label: 'v1.4', path: 'eval/release/rows.csv', ref: 'v1.4' })
     expect(rules.checks[0].budget).toBeDefined()
-    expect(rules.history).toMatchObject({ runs: 20, workflow: 'retrieval-history.yml', artifact: 'retrieval-gate-report' })
+    expect(rules.history).toMatchObject({
+      runs: 20,
+      workflow: 'retrieval-history.yml',
+      artifact: 'retrieval-gate-report'
+    })
   })
 
   it('the commented artifact form loads too', () => {

@@ -34,7 +34,8 @@ describe('a missing file is recognised by its code', () => {
     // Worded differently from the real refusal: only the code says "missing".
     const read = async (f: string): Promise<string> => {
       reads.push(f)
-      if (f === path.join(workspace, 'gate.yml')) throw new InputError({ file: f }, 'is not there', undefined, { code: 'not_found' })
+      if (f === path.join(workspace, 'gate.yml'))
+        throw new InputError({ file: f }, 'is not there', undefined, { code: 'not_found' })
       return 'version: 1\n'
     }
     expect(await readLocalRules(workspace, 'gate.yml', read)).toBe('version: 1\n')
@@ -58,7 +59,8 @@ describe('a missing file is recognised by its code', () => {
 
 describe('a refusal re-placed under another name keeps its problem and hint', () => {
   it('input-format: the format refusal under the action input, without the inner place', () => {
-    const get = (name: string): string => ({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'format: x' })[name] ?? ''
+    const get = (name: string): string =>
+      ({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'format: x' })[name] ?? ''
     const error = (() => {
       try {
         readInputs(get, 'push')
@@ -78,10 +80,14 @@ describe('a refusal re-placed under another name keeps its problem and hint', ()
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rg-metric-'))
     // A metric key with a colon: the old `replace(/^[^:]*: /, '')` stopped at the key's own colon and left the
     // place in the sentence ("nDGC:1@10: unknown measure ...").
-    const text = readFileSync(ex('rules.yml'), 'utf8').replace('RR: {', '"nDGC:1@10": {').replace('examples/runs/qrels.txt', ex('qrels.txt'))
+    const text = readFileSync(ex('rules.yml'), 'utf8')
+      .replace('RR: {', '"nDGC:1@10": {')
+      .replace('examples/runs/qrels.txt', ex('qrels.txt'))
     writeFileSync(path.join(dir, 'rules.yml'), text)
     const rules = await readRules(path.join(dir, 'rules.yml'))
-    const error = (await loadFiles(rules, { baseline: ex('baseline.jsonl'), candidate: ex('candidate.jsonl') }).catch((e: unknown) => e)) as InputError
+    const error = (await loadFiles(rules, { baseline: ex('baseline.jsonl'), candidate: ex('candidate.jsonl') }).catch(
+      (e: unknown) => e
+    )) as InputError
     expect(error).toBeInstanceOf(InputError)
     expect(error.where.key).toBe('metrics.nDGC:1@10')
     expect(error.problem).toMatch(/numeric field of the run .* \(unknown measure "nDGC:1@10"/)

@@ -88,13 +88,23 @@ describe('fitting a report under a size limit by whole sections', () => {
 describe('annotations', () => {
   it('keeps at most 10 of each kind and says how many were left out', () => {
     const many: Annotation[] = [
-      ...Array.from({ length: 13 }, (_, i): Annotation => ({ kind: 'error', title: `e${i}`, message: 'm', file: 'r.yml', line: i + 1 })),
+      ...Array.from({ length: 13 }, (_, i): Annotation => ({
+        kind: 'error',
+        title: `e${i}`,
+        message: 'm',
+        file: 'r.yml',
+        line: i + 1
+      })),
       ...Array.from({ length: 2 }, (_, i): Annotation => ({ kind: 'warning', title: `w${i}`, message: 'm' }))
     ]
     const kept = capAnnotations(many, 'the report')
-    expect(kept.filter((a) => a.kind === 'error').map((a) => a.title)).toEqual(Array.from({ length: MAX_ANNOTATIONS_PER_KIND }, (_, i) => `e${i}`))
+    expect(kept.filter((a) => a.kind === 'error').map((a) => a.title)).toEqual(
+      Array.from({ length: MAX_ANNOTATIONS_PER_KIND }, (_, i) => `e${i}`)
+    )
     expect(kept.filter((a) => a.kind === 'warning')).toHaveLength(2)
-    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual(['3 more errors not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'])
+    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual([
+      '3 more errors not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'
+    ])
     const notices = capAnnotations(
       Array.from({ length: 12 }, (_, i): Annotation => ({ kind: 'notice', title: `n${i}`, message: 'm' })),
       'r'
@@ -107,11 +117,19 @@ describe('annotations', () => {
 
   it("leaves room for the step's own annotations (its failure message, a comment warning) and counts what it left out", () => {
     const errors = Array.from({ length: 10 }, (_, i): Annotation => ({ kind: 'error', title: `e${i}`, message: 'm' }))
-    const warnings = Array.from({ length: 10 }, (_, i): Annotation => ({ kind: 'warning', title: `w${i}`, message: 'm' }))
+    const warnings = Array.from({ length: 10 }, (_, i): Annotation => ({
+      kind: 'warning',
+      title: `w${i}`,
+      message: 'm'
+    }))
     const kept = capAnnotations([...errors, ...warnings], 'the report', { error: 1, warning: 2 })
     expect(kept.filter((a) => a.kind === 'error').map((a) => a.title)).toEqual(errors.slice(0, 9).map((a) => a.title))
-    expect(kept.filter((a) => a.kind === 'warning').map((a) => a.title)).toEqual(warnings.slice(0, 8).map((a) => a.title))
-    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual(['1 more error, 2 more warnings not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'])
+    expect(kept.filter((a) => a.kind === 'warning').map((a) => a.title)).toEqual(
+      warnings.slice(0, 8).map((a) => a.title)
+    )
+    expect(kept.filter((a) => a.kind === 'notice').map((a) => a.message)).toEqual([
+      '1 more error, 2 more warnings not shown as annotations (GitHub shows at most 10 of each kind per step); all are in the report.'
+    ])
     // nothing over: no note; the step's own failure alone never produces one
     expect(capAnnotations(errors.slice(0, 9), 'r', { error: 1 })).toHaveLength(9)
   })
@@ -124,39 +142,99 @@ describe('inputs and context', () => {
       map[name] ?? ''
   it('defaults rules-from to base in PR events and to workspace otherwise, naming who chose', () => {
     const pr = readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c' }), 'pull_request')
-    expect([pr.rulesFrom, pr.rulesFromChosenBy, pr.comment, pr.commentName, pr.baselineMaxAgeSeconds]).toEqual(['base', 'default', 'always', 'default', undefined])
+    expect([pr.rulesFrom, pr.rulesFromChosenBy, pr.comment, pr.commentName, pr.baselineMaxAgeSeconds]).toEqual([
+      'base',
+      'default',
+      'always',
+      'default',
+      undefined
+    ])
     expect(readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c' }), 'push').rulesFrom).toBe('workspace')
-    expect(readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'rules-from': 'workspace' }), 'pull_request').rulesFromChosenBy).toBe('input')
-    expect(() => readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'comment-name': 'a b' }), 'push')).toThrow(/input comment-name/)
+    expect(
+      readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'rules-from': 'workspace' }), 'pull_request')
+        .rulesFromChosenBy
+    ).toBe('input')
+    expect(() =>
+      readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'comment-name': 'a b' }), 'push')
+    ).toThrow(/input comment-name/)
     expect(() => readInputs(get({ rules: 'r.yml', candidate: 'c' }), 'push')).toThrow(/input baseline.*is required/)
     expect(readInputs(get({ rules: 'r.yml', candidate: 'c', 'baseline-artifact': 'rows' }), 'push').baseline).toBe('')
   })
 
   it('reads the rows format and id field of evaluator exports, refusing an unknown format by input name', () => {
-    const i = readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'ragas', 'id-field': 'user_input' }), 'push')
+    const i = readInputs(
+      get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'ragas', 'id-field': 'user_input' }),
+      'push'
+    )
     expect([i.inputFormat, i.idField]).toEqual(['ragas', 'user_input'])
     expect(readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c' }), 'push').inputFormat).toBeUndefined()
-    expect(() => readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'xlsx' }), 'push')).toThrow(/input input-format.*unknown format "xlsx"/)
+    expect(() =>
+      readInputs(get({ rules: 'r.yml', baseline: 'b', candidate: 'c', 'input-format': 'xlsx' }), 'push')
+    ).toThrow(/input input-format.*unknown format "xlsx"/)
   })
 
   it('parses ages', () => {
-    expect([parseAge('7d'), parseAge('36h'), parseAge('90m'), parseAge('2w'), parseAge('0'), parseAge('')]).toEqual([604800, 129600, 5400, 1209600, undefined, undefined])
+    expect([parseAge('7d'), parseAge('36h'), parseAge('90m'), parseAge('2w'), parseAge('0'), parseAge('')]).toEqual([
+      604800,
+      129600,
+      5400,
+      1209600,
+      undefined,
+      undefined
+    ])
     expect(() => parseAge('7 days')).toThrow(/baseline-max-age/)
     expect(formatAge(90061)).toBe('1 d 1 h')
     expect(formatAge(59)).toBe('59 s')
   })
 
   it('reads a fork pull_request event, and a workflow_run event', () => {
-    const env = { GITHUB_REPOSITORY: 'acme/search', GITHUB_EVENT_NAME: 'pull_request', GITHUB_RUN_ID: '12', GITHUB_SHA: 'm' }
-    const ctx = contextFromPayload(env, { pull_request: { number: 3, head: { sha: 'h', repo: { full_name: 'eve/search' } }, base: { sha: 'b', ref: 'main' } } })
-    expect(ctx.pullRequest).toEqual({ number: 3, runHeadSha: 'h', baseSha: 'b', baseRef: 'main', headRepo: 'eve/search', isFork: true })
+    const env = {
+      GITHUB_REPOSITORY: 'acme/search',
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_RUN_ID: '12',
+      GITHUB_SHA: 'm'
+    }
+    const ctx = contextFromPayload(env, {
+      pull_request: {
+        number: 3,
+        head: { sha: 'h', repo: { full_name: 'eve/search' } },
+        base: { sha: 'b', ref: 'main' }
+      }
+    })
+    expect(ctx.pullRequest).toEqual({
+      number: 3,
+      runHeadSha: 'h',
+      baseSha: 'b',
+      baseRef: 'main',
+      headRepo: 'eve/search',
+      isFork: true
+    })
     expect(ctx.runId).toBe(12)
     const wr = contextFromPayload(
       { ...env, GITHUB_EVENT_NAME: 'workflow_run' },
-      { workflow_run: { id: 5, workflow_id: 9, head_sha: 'h2', head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', conclusion: 'success', pull_requests: [] } }
+      {
+        workflow_run: {
+          id: 5,
+          workflow_id: 9,
+          head_sha: 'h2',
+          head_branch: 'patch-1',
+          head_repository: { full_name: 'eve/search' },
+          event: 'pull_request',
+          conclusion: 'success',
+          pull_requests: []
+        }
+      }
     )
     expect(wr.pullRequest).toBeUndefined()
-    expect(wr.workflowRun).toEqual({ id: 5, workflowId: 9, headSha: 'h2', headBranch: 'patch-1', headRepo: 'eve/search', event: 'pull_request', conclusion: 'success' })
+    expect(wr.workflowRun).toEqual({
+      id: 5,
+      workflowId: 9,
+      headSha: 'h2',
+      headBranch: 'patch-1',
+      headRepo: 'eve/search',
+      event: 'pull_request',
+      conclusion: 'success'
+    })
   })
 })
 
@@ -169,14 +247,40 @@ describe('finding the PR of a workflow_run from a fork', () => {
   afterAll(async () => fake.stop())
 
   it("looks the PR up by the fork owner and branch, keeping the run's head sha for the staleness check", async () => {
-    fake.pulls.set(4, { number: 4, head: { sha: 'other', ref: 'patch-1', repo: { full_name: 'bob/search' } }, base: { sha: 'b', ref: 'main' } })
-    fake.pulls.set(5, { number: 5, head: { sha: 'h3', ref: 'patch-1', repo: { full_name: 'eve/search' } }, base: { sha: 'b', ref: 'main' } })
+    fake.pulls.set(4, {
+      number: 4,
+      head: { sha: 'other', ref: 'patch-1', repo: { full_name: 'bob/search' } },
+      base: { sha: 'b', ref: 'main' }
+    })
+    fake.pulls.set(5, {
+      number: 5,
+      head: { sha: 'h3', ref: 'patch-1', repo: { full_name: 'eve/search' } },
+      base: { sha: 'b', ref: 'main' }
+    })
     const ctx = contextFromPayload(
       { GITHUB_REPOSITORY: 'acme/search', GITHUB_EVENT_NAME: 'workflow_run', GITHUB_API_URL: fake.url },
-      { workflow_run: { id: 5, workflow_id: 9, head_sha: 'h2', head_branch: 'patch-1', head_repository: { full_name: 'eve/search' }, event: 'pull_request', pull_requests: [] } }
+      {
+        workflow_run: {
+          id: 5,
+          workflow_id: 9,
+          head_sha: 'h2',
+          head_branch: 'patch-1',
+          head_repository: { full_name: 'eve/search' },
+          event: 'pull_request',
+          pull_requests: []
+        }
+      }
     )
     const pr = await resolvePullRequest(createClient('t', { baseUrl: fake.url }), ctx)
-    expect(pr).toEqual({ number: 5, runHeadSha: 'h2', baseSha: 'b', baseRef: 'main', headRepo: 'eve/search', headRef: 'patch-1', isFork: true })
+    expect(pr).toEqual({
+      number: 5,
+      runHeadSha: 'h2',
+      baseSha: 'b',
+      baseRef: 'main',
+      headRepo: 'eve/search',
+      headRef: 'patch-1',
+      isFork: true
+    })
     expect(fake.log[0].path).toContain('head=eve%3Apatch-1')
   })
 })

@@ -11,33 +11,55 @@ import path from 'node:path'
 import { tempDir } from '../helpers.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
-const check = (files: string[]) => spawnSync(process.execPath, [path.join(root, 'scripts/workflow-checks.js'), ...files], { cwd: root, encoding: 'utf8', timeout: 60000 })
+const check = (files: string[]) =>
+  spawnSync(process.execPath, [path.join(root, 'scripts/workflow-checks.js'), ...files], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60000
+  })
 
 describe("the action's inputs in workflows", () => {
   it('a with: key action.yml does not declare is a finding, in a workflow and in a Markdown YAML block', () => {
     const dir = tempDir('rg-inputs-')
     const workflow = path.join(dir, 'gate.yml')
-    writeFileSync(workflow, 'on: pull_request\njobs:\n  g:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./\n        with:\n          rules: r.yml\n          baseline: b.jsonl\n          candidates: c.jsonl\n')
+    writeFileSync(
+      workflow,
+      'on: pull_request\njobs:\n  g:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./\n        with:\n          rules: r.yml\n          baseline: b.jsonl\n          candidates: c.jsonl\n'
+    )
     const doc = path.join(dir, 'doc.md')
-    writeFileSync(doc, 'Copy this:\n\n```yaml\n      - uses: retrieval-gate/retrieval-gate@v1\n        with:\n          rules: r.yml\n          input_format: csv\n```\n')
+    writeFileSync(
+      doc,
+      'Copy this:\n\n```yaml\n      - uses: retrieval-gate/retrieval-gate@v1\n        with:\n          rules: r.yml\n          input_format: csv\n```\n'
+    )
     const r = check([workflow, doc])
     expect(r.status).toBe(1)
-    expect(r.stdout).toContain('gate.yml:10:11: input "candidates" is not an input of the retrieval-gate action (action.yml); did you mean "candidate"?')
-    expect(r.stdout).toContain('doc.md:7:11: input "input_format" is not an input of the retrieval-gate action (action.yml); did you mean "input-format"?')
+    expect(r.stdout).toContain(
+      'gate.yml:10:11: input "candidates" is not an input of the retrieval-gate action (action.yml); did you mean "candidate"?'
+    )
+    expect(r.stdout).toContain(
+      'doc.md:7:11: input "input_format" is not an input of the retrieval-gate action (action.yml); did you mean "input-format"?'
+    )
   })
 
   it('an event field written into a run: script is a finding (the README workflow did this with base.sha)', () => {
     const doc = path.join(tempDir('rg-run-'), 'doc.md')
-    writeFileSync(doc, '```yaml\n      - name: Evaluate the base commit\n        run: |\n          git worktree add ../base "${{ github.event.pull_request.base.sha }}"\n```\n')
+    writeFileSync(
+      doc,
+      '```yaml\n      - name: Evaluate the base commit\n        run: |\n          git worktree add ../base "${{ github.event.pull_request.base.sha }}"\n```\n'
+    )
     const r = check([doc])
     expect(r.status).toBe(1)
-    expect(r.stdout).toContain('doc.md:3:14: ${{ github.event.pull_request.base.sha }} is written into a run: script; pass it through env:')
+    expect(r.stdout).toContain(
+      'doc.md:3:14: ${{ github.event.pull_request.base.sha }} is written into a run: script; pass it through env:'
+    )
   })
 
   it('the workflows, the examples and the YAML blocks of README.md and docs/*.md have no finding', () => {
     const r = check([])
     expect(r.stdout).toBe('')
-    expect(r.stderr).toMatch(/action inputs \(action\.yml\) and run: expressions in (\d+) workflow\(s\) and YAML block\(s\): 0 finding\(s\)/)
+    expect(r.stderr).toMatch(
+      /action inputs \(action\.yml\) and run: expressions in (\d+) workflow\(s\) and YAML block\(s\): 0 finding\(s\)/
+    )
     expect(Number(/in (\d+) workflow/.exec(r.stderr)?.[1])).toBeGreaterThan(20)
     expect(r.status).toBe(0)
   })

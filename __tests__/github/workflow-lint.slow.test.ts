@@ -10,7 +10,12 @@ import path from 'node:path'
 import { tempDir } from '../helpers.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
-const lint = (files: string[]) => spawnSync(process.execPath, [path.join(root, 'scripts/lint-workflows.js'), ...files], { cwd: root, encoding: 'utf8', timeout: 120000 })
+const lint = (files: string[]) =>
+  spawnSync(process.execPath, [path.join(root, 'scripts/lint-workflows.js'), ...files], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120000
+  })
 
 /** A workflow with three mistakes actionlint knows: an input the action lacks, a PR title in a script, an unknown step. */
 const BAD = `name: bad
@@ -53,8 +58,12 @@ describe('the workflow lint', () => {
     expect(r.stdout).toMatch(/bad\.yml:12:\d+: "github\.event\.pull_request\.title" is potentially untrusted/)
     expect(r.stdout).toMatch(/bad\.yml:13:\d+: property "nope" is not defined/)
     // The PR title in a run: script is also the repository's own finding (scripts/workflow-checks.js): pass it through env:.
-    expect(r.stdout).toMatch(/bad\.yml:12:\d+: \$\{\{ github\.event\.pull_request\.title \}\} is written into a run: script; pass it through env:/)
-    expect(r.stderr).toMatch(/on 1 workflow file\(s\), action inputs and run: expressions in 1 workflow\(s\) and YAML block\(s\): 4 finding\(s\)/)
+    expect(r.stdout).toMatch(
+      /bad\.yml:12:\d+: \$\{\{ github\.event\.pull_request\.title \}\} is written into a run: script; pass it through env:/
+    )
+    expect(r.stderr).toMatch(
+      /on 1 workflow file\(s\), action inputs and run: expressions in 1 workflow\(s\) and YAML block\(s\): 4 finding\(s\)/
+    )
   }, 120000)
 
   it("fails on a with: key the action does not declare (actionlint knows only well-known actions' inputs)", () => {
@@ -62,13 +71,17 @@ describe('the workflow lint', () => {
     writeFileSync(file, TYPO)
     const r = lint([file])
     expect(r.status).toBe(1)
-    expect(r.stdout).toMatch(/typo\.yml:12:11: input "candidates" is not an input of the retrieval-gate action \(action\.yml\); did you mean "candidate"\?/)
+    expect(r.stdout).toMatch(
+      /typo\.yml:12:11: input "candidates" is not an input of the retrieval-gate action \(action\.yml\); did you mean "candidate"\?/
+    )
   }, 120000)
 
   it('passes on every workflow of .github/workflows and docs/workflows', () => {
     const r = lint([])
     expect(r.stderr).toBe('')
-    expect(r.stdout).toMatch(/on (\d+) workflow file\(s\), action inputs and run: expressions in \d+ workflow\(s\) and YAML block\(s\): 0 finding\(s\)\n$/)
+    expect(r.stdout).toMatch(
+      /on (\d+) workflow file\(s\), action inputs and run: expressions in \d+ workflow\(s\) and YAML block\(s\): 0 finding\(s\)\n$/
+    )
     expect(Number(/on (\d+) workflow/.exec(r.stdout)?.[1])).toBeGreaterThanOrEqual(7)
     expect(r.status).toBe(0)
   }, 120000)

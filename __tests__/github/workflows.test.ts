@@ -10,15 +10,30 @@ import { parse } from 'yaml'
  */
 const root = path.resolve(import.meta.dirname, '../..')
 const dir = path.join(root, 'docs/workflows')
-type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; 'working-directory'?: string; 'continue-on-error'?: boolean }
-type Workflow = { name: string; on: Record<string, any>; permissions: Record<string, string>; jobs: Record<string, { steps: Step[]; permissions?: unknown; if?: string; needs?: string[] }> }
+type Step = {
+  uses?: string
+  run?: string
+  with?: Record<string, unknown>
+  if?: string
+  'working-directory'?: string
+  'continue-on-error'?: boolean
+}
+type Workflow = {
+  name: string
+  on: Record<string, any>
+  permissions: Record<string, string>
+  jobs: Record<string, { steps: Step[]; permissions?: unknown; if?: string; needs?: string[] }>
+}
 const load = (file: string): { text: string; wf: Workflow } => {
   const text = readFileSync(path.join(dir, file), 'utf8')
   return { text, wf: parse(text) as Workflow }
 }
 const steps = (wf: Workflow): Step[] => Object.values(wf.jobs).flatMap((j) => j.steps)
-const gateSteps = (wf: Workflow): Step[] => steps(wf).filter((s) => s.uses?.startsWith('retrieval-gate/retrieval-gate@'))
-const actionInputs = Object.keys((parse(readFileSync(path.join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs)
+const gateSteps = (wf: Workflow): Step[] =>
+  steps(wf).filter((s) => s.uses?.startsWith('retrieval-gate/retrieval-gate@'))
+const actionInputs = Object.keys(
+  (parse(readFileSync(path.join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs
+)
 const WRITE_ALLOWED = new Set(['pull-requests', 'statuses'])
 const checkouts = (steps: Step[]): Step[] => steps.filter((s) => s.uses?.startsWith('actions/checkout@'))
 
@@ -34,9 +49,12 @@ function expectBaseHarness(wf: Workflow, gatePermissions: Record<string, string>
   expect(baseline.permissions).toEqual({ contents: 'read' })
   expect(candidate.permissions).toEqual({ contents: 'read' })
   expect(gate.permissions).toEqual(gatePermissions)
-  for (const s of [...checkouts(baseline.steps), ...checkouts(candidate.steps)]) expect(s.with?.['persist-credentials']).toBe(false)
+  for (const s of [...checkouts(baseline.steps), ...checkouts(candidate.steps)])
+    expect(s.with?.['persist-credentials']).toBe(false)
   // harness (and exam) from the base commit, the system under test from the PR head, in separate folders
-  expect(checkouts(baseline.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([['${{ github.event.pull_request.base.sha }}', 'harness']])
+  expect(checkouts(baseline.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([
+    ['${{ github.event.pull_request.base.sha }}', 'harness']
+  ])
   expect(checkouts(candidate.steps).map((s) => [s.with?.ref, s.with?.path])).toEqual([
     ['${{ github.event.pull_request.base.sha }}', 'harness'],
     ['${{ github.event.pull_request.head.sha }}', 'system']
@@ -53,7 +71,10 @@ function expectBaseHarness(wf: Workflow, gatePermissions: Record<string, string>
   expect(gate.needs).toEqual(['baseline', 'candidate'])
   expect(gate.steps.every((s) => s.run === undefined)).toBe(true)
   expect(checkouts(gate.steps)).toHaveLength(0)
-  expect(gate.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@')).map((s) => s.with?.name)).toEqual(['baseline-rows', 'candidate-rows'])
+  expect(gate.steps.filter((s) => s.uses?.startsWith('actions/download-artifact@')).map((s) => s.with?.name)).toEqual([
+    'baseline-rows',
+    'candidate-rows'
+  ])
   expect(gateSteps(wf)[0].with).toMatchObject({ baseline: 'baseline/rows.jsonl', candidate: 'candidate/rows.jsonl' })
   expect(gateSteps(wf)[0].with?.['rules-from']).toBeUndefined() // the default in PRs: rules and exam from the base commit
 }
@@ -64,35 +85,51 @@ describe('example workflows (docs/workflows)', () => {
     .sort()
 
   it('are the documented six', () => {
-    expect(files).toEqual(['base-harness.yml', 'fork-build.yml', 'fork-gate.yml', 'main-history.yml', 'release-gate.yml', 'same-repo.yml'])
+    expect(files).toEqual([
+      'base-harness.yml',
+      'fork-build.yml',
+      'fork-gate.yml',
+      'main-history.yml',
+      'release-gate.yml',
+      'same-repo.yml'
+    ])
     const doc = readFileSync(path.join(root, 'docs/github.md'), 'utf8')
     for (const f of files) expect(doc).toContain(`docs/workflows/${f}`)
   })
 
-  it.each(['fork-build.yml', 'fork-gate.yml', 'same-repo.yml'])('%s has a minimal top-level permissions block and no job widens it', (file) => {
-    const { wf } = load(file)
-    expect(typeof wf.permissions).toBe('object')
-    for (const [scope, level] of Object.entries(wf.permissions)) {
-      expect(['read', 'write']).toContain(level)
-      if (level === 'write') expect(WRITE_ALLOWED.has(scope)).toBe(true)
+  it.each(['fork-build.yml', 'fork-gate.yml', 'same-repo.yml'])(
+    '%s has a minimal top-level permissions block and no job widens it',
+    (file) => {
+      const { wf } = load(file)
+      expect(typeof wf.permissions).toBe('object')
+      for (const [scope, level] of Object.entries(wf.permissions)) {
+        expect(['read', 'write']).toContain(level)
+        if (level === 'write') expect(WRITE_ALLOWED.has(scope)).toBe(true)
+      }
+      for (const job of Object.values(wf.jobs)) expect(job.permissions).toBeUndefined()
     }
-    for (const job of Object.values(wf.jobs)) expect(job.permissions).toBeUndefined()
-  })
+  )
 
-  it.each(['base-harness.yml', 'fork-gate.yml', 'same-repo.yml', 'release-gate.yml', 'main-history.yml'])('%s uses the gate with declared inputs only', (file) => {
-    const { wf } = load(file)
-    const gates = gateSteps(wf)
-    expect(gates).toHaveLength(1)
-    for (const key of Object.keys(gates[0].with ?? {})) expect(actionInputs).toContain(key)
-    expect(gates[0].with?.rules).toBeTruthy()
-    expect(gates[0].with?.candidate).toBeTruthy()
-    expect(gates[0].with?.baseline ?? gates[0].with?.['baseline-artifact']).toBeTruthy()
-  })
+  it.each(['base-harness.yml', 'fork-gate.yml', 'same-repo.yml', 'release-gate.yml', 'main-history.yml'])(
+    '%s uses the gate with declared inputs only',
+    (file) => {
+      const { wf } = load(file)
+      const gates = gateSteps(wf)
+      expect(gates).toHaveLength(1)
+      for (const key of Object.keys(gates[0].with ?? {})) expect(actionInputs).toContain(key)
+      expect(gates[0].with?.rules).toBeTruthy()
+      expect(gates[0].with?.candidate).toBeTruthy()
+      expect(gates[0].with?.baseline ?? gates[0].with?.['baseline-artifact']).toBeTruthy()
+    }
+  )
 
   it('statuses: write is granted exactly where the gate creates a commit status (workflow_run under auto, or commit-status: true)', () => {
     for (const file of files) {
       const { wf } = load(file)
-      const grants = [wf.permissions, ...Object.values(wf.jobs).map((j) => j.permissions as Record<string, string> | undefined)].some((p) => p?.statuses === 'write')
+      const grants = [
+        wf.permissions,
+        ...Object.values(wf.jobs).map((j) => j.permissions as Record<string, string> | undefined)
+      ].some((p) => p?.statuses === 'write')
       const gate = gateSteps(wf)[0]
       const mode = (gate?.with?.['commit-status'] as string | undefined) ?? 'auto'
       const posts = gate !== undefined && (mode === 'true' || (mode === 'auto' && 'workflow_run' in wf.on))
@@ -147,7 +184,11 @@ describe('example workflows (docs/workflows)', () => {
     expect(text).not.toMatch(/secrets\./)
     expect(wf.permissions).toEqual({ contents: 'read' })
     expectBaseHarness(wf, { contents: 'read', actions: 'read', 'pull-requests': 'write', statuses: 'write' })
-    expect(gateSteps(wf)[0].with).toMatchObject({ rules: '.github/retrieval-gate-release.yml', 'comment-name': 'release', 'commit-status': 'true' })
+    expect(gateSteps(wf)[0].with).toMatchObject({
+      rules: '.github/retrieval-gate-release.yml',
+      'comment-name': 'release',
+      'commit-status': 'true'
+    })
   })
 
   it('main-history.yml evaluates each push to main read-only and records it in a job that runs nothing and never fails the run', () => {
@@ -159,12 +200,20 @@ describe('example workflows (docs/workflows)', () => {
     const { evaluate, record } = wf.jobs
     expect(evaluate.permissions).toEqual({ contents: 'read' })
     expect(record.permissions).toEqual({ contents: 'read', actions: 'read' }) // no write: no comment, no status on a push
-    for (const s of [...checkouts(evaluate.steps), ...checkouts(record.steps)]) expect(s.with?.['persist-credentials']).toBe(false)
-    expect(evaluate.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => s.with?.name)).toEqual(['baseline-rows'])
+    for (const s of [...checkouts(evaluate.steps), ...checkouts(record.steps)])
+      expect(s.with?.['persist-credentials']).toBe(false)
+    expect(
+      evaluate.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@')).map((s) => s.with?.name)
+    ).toEqual(['baseline-rows'])
     expect(record.needs).toEqual(['evaluate'])
     expect(record.steps.every((s) => s.run === undefined)).toBe(true)
     const gate = gateSteps(wf)[0]
     expect(gate['continue-on-error']).toBe(true)
-    expect(gate.with).toMatchObject({ 'baseline-artifact': 'baseline-rows', candidate: 'candidate/rows.jsonl', comment: 'never', 'commit-status': 'false' })
+    expect(gate.with).toMatchObject({
+      'baseline-artifact': 'baseline-rows',
+      candidate: 'candidate/rows.jsonl',
+      comment: 'never',
+      'commit-status': 'false'
+    })
   })
 })

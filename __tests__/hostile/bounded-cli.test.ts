@@ -11,7 +11,17 @@ import { tempDir } from '../helpers.js'
 import { RULES, rowsCsv, rowsJsonl, runCase, type HostileCase } from './harness.js'
 import { cli } from '../helpers.js'
 
-const csvArgs = ['gate', '--rules', '{rules.yml}', '--baseline', '{b.csv}', '--candidate', '{c.csv}', '--json', '{report.json}']
+const csvArgs = [
+  'gate',
+  '--rules',
+  '{rules.yml}',
+  '--baseline',
+  '{b.csv}',
+  '--candidate',
+  '{c.csv}',
+  '--json',
+  '{report.json}'
+]
 const SLICED = RULES.replace('queries:', 'slices: [seg]\nqueries:')
 const PER_SLICE = `version: 1
 metrics:
@@ -25,16 +35,28 @@ checks:
     per_slice: user
     max_regressions: { count: 1, threshold: 0.5 }
 `
-const CLUSTERED = RULES.replace('statistics: { resamples: 200, seed: 3 }', 'statistics: { resamples: 200, seed: 3, cluster: user }')
+const CLUSTERED = RULES.replace(
+  'statistics: { resamples: 200, seed: 3 }',
+  'statistics: { resamples: 200, seed: 3, cluster: user }'
+)
 
 /** `n` rows whose `seg` takes `values` distinct values. */
 function sliced(n: number, values: number, attr = 'seg'): string {
-  return Array.from({ length: n }, (_, i) => JSON.stringify({ query_id: `q${i}`, m: 0.5, [attr]: `v${i % values}` })).join('\n') + '\n'
+  return (
+    Array.from({ length: n }, (_, i) => JSON.stringify({ query_id: `q${i}`, m: 0.5, [attr]: `v${i % values}` })).join(
+      '\n'
+    ) + '\n'
+  )
 }
 
 /** 40,002 rows: 20,001 users of segment "new", plus 100 rows of segment "old" that share one user. */
 function perSliceRows(): string {
-  const rows = Array.from({ length: 40002 }, (_, i) => ({ query_id: `q${i}`, m: 0.5, segment: 'new', user: `u${i % 20001}` }))
+  const rows = Array.from({ length: 40002 }, (_, i) => ({
+    query_id: `q${i}`,
+    m: 0.5,
+    segment: 'new',
+    user: `u${i % 20001}`
+  }))
   for (let i = 0; i < 100; i++) rows.push({ query_id: `old${i}`, m: 0.5, segment: 'old', user: 'u-shared' })
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 }
@@ -58,7 +80,11 @@ const BOUNDED_CASES: HostileCase[] = [
   // --- CSV records spanning lines are capped like a line (an open quote over 600 MB aborted V8 at 4.3 GB)
   {
     name: 'a quote left open at line 2 of a 17 MiB CSV is refused at the record cap, at its starting line',
-    files: { 'rules.yml': RULES, 'b.csv': rowsCsv(), 'c.csv': 'query_id,m\n"q1,0.5\n' + ('y'.repeat(1023) + '\n').repeat(17 * 1024) },
+    files: {
+      'rules.yml': RULES,
+      'b.csv': rowsCsv(),
+      'c.csv': 'query_id,m\n"q1,0.5\n' + ('y'.repeat(1023) + '\n').repeat(17 * 1024)
+    },
     args: csvArgs,
     code: 2,
     where: 'c.csv:2',
@@ -84,14 +110,23 @@ const BOUNDED_CASES: HostileCase[] = [
   // --- kept values are capped; values the rules do not use are not kept
   {
     name: 'a 2,000-character query id is refused with its line',
-    files: { 'rules.yml': RULES, 'b.jsonl': rowsJsonl(), 'c.jsonl': JSON.stringify({ query_id: 'q'.repeat(2000), m: 0.5 }) + '\n' },
+    files: {
+      'rules.yml': RULES,
+      'b.jsonl': rowsJsonl(),
+      'c.jsonl': JSON.stringify({ query_id: 'q'.repeat(2000), m: 0.5 }) + '\n'
+    },
     code: 2,
     where: 'c.jsonl:1',
     message: /the query id "q{40}"… is 2000 characters long; the limit is 1024/
   },
   {
     name: 'a 300-character value of a slice attribute is refused with its line and query',
-    files: { 'rules.yml': SLICED, 'b.jsonl': rowsJsonl(3, 0.5, { seg: 'a' }), 'c.jsonl': rowsJsonl(2, 0.5, { seg: 'a' }) + JSON.stringify({ query_id: 'q3', m: 0.5, seg: 's'.repeat(300) }) + '\n' },
+    files: {
+      'rules.yml': SLICED,
+      'b.jsonl': rowsJsonl(3, 0.5, { seg: 'a' }),
+      'c.jsonl':
+        rowsJsonl(2, 0.5, { seg: 'a' }) + JSON.stringify({ query_id: 'q3', m: 0.5, seg: 's'.repeat(300) }) + '\n'
+    },
     code: 2,
     where: 'c.jsonl:3',
     message: /attribute "seg" is 300 characters long .*the limit for an attribute the rules use is 256/
@@ -161,7 +196,9 @@ describe('pipes (FIFO, process substitution) are read under the same cap', () =>
   it('rules through a pipe that delivers more than the 1 MiB cap are refused at the cap', async () => {
     const r = await fifoRules('#'.repeat(2 * 1024 * 1024))
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/rules\.fifo: is larger than 1048576 bytes; a rules file is read whole and the limit is 1048576/)
+    expect(r.stderr).toMatch(
+      /rules\.fifo: is larger than 1048576 bytes; a rules file is read whole and the limit is 1048576/
+    )
   })
 })
 

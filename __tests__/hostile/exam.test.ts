@@ -56,7 +56,9 @@ const invented = Array.from({ length: 400 }, (_, i) => ({ query_id: `fake${i}`, 
 const failedChecks =
   (...names: string[]) =>
   (r: CliResult) => {
-    const failing = (r.report?.checks as Array<{ rule: string; counts_as: string }>).filter((c) => c.counts_as === 'fail').map((c) => c.rule)
+    const failing = (r.report?.checks as Array<{ rule: string; counts_as: string }>)
+      .filter((c) => c.counts_as === 'fail')
+      .map((c) => c.rule)
     expect(failing).toEqual(names)
   }
 
@@ -83,11 +85,26 @@ checks:
     metric: P@1
     non_inferior: { margin: 0.5 }
 `
-const runArgs = ['gate', '--rules', '{rules.yml}', '--baseline', '{b.txt}', '--candidate', '{c.jsonl}', '--qrels', '{qrels.txt}', '--json', '{report.json}']
+const runArgs = [
+  'gate',
+  '--rules',
+  '{rules.yml}',
+  '--baseline',
+  '{b.txt}',
+  '--candidate',
+  '{c.jsonl}',
+  '--qrels',
+  '{qrels.txt}',
+  '--json',
+  '{report.json}'
+]
 
 /* The evaluation set of __tests__/fixtures/trust/dataset: h1 is category "account" there. */
 const D = '__tests__/fixtures/trust/dataset'
-const relabelled = readFileSync(`${D}/candidate.jsonl`, 'utf8').replace('{"query_id": "h1", ', '{"query_id": "h1", "category": "billing", ')
+const relabelled = readFileSync(`${D}/candidate.jsonl`, 'utf8').replace(
+  '{"query_id": "h1", ',
+  '{"query_id": "h1", "category": "billing", '
+)
 
 export const EXAM_CASES: HostileCase[] = [
   // --- which queries count: the baseline's
@@ -102,7 +119,9 @@ export const EXAM_CASES: HostileCase[] = [
       expect(r.report?.coverage?.only_in_candidate).toHaveLength(400)
       expect(notes(r)).toContain('400 candidate-only queries ignored: not part of the exam')
       // max_regressions.share counts over the exam's 100 queries: 40 of 100 = 40% > 20% (limit floor(0.2 * 100) = 20).
-      const few = (r.report?.checks as Array<{ rule: string; units: Array<Record<string, unknown>> }>).find((c) => c.rule === 'few regressions')
+      const few = (r.report?.checks as Array<{ rule: string; units: Array<Record<string, unknown>> }>).find(
+        (c) => c.rule === 'few regressions'
+      )
       expect(JSON.stringify(few?.units[0])).toMatch(/"n":100,/)
     }
   },
@@ -125,16 +144,24 @@ export const EXAM_CASES: HostileCase[] = [
   },
   {
     name: 'missing: error and queries on both sides only: the hint splits what each side needs',
-    files: { 'rules.yml': RULES, 'b.jsonl': ok + JSON.stringify({ query_id: 'q8', m: 0.5 }) + '\n', 'c.jsonl': ok + JSON.stringify({ query_id: 'q9', m: 1 }) + '\n' },
+    files: {
+      'rules.yml': RULES,
+      'b.jsonl': ok + JSON.stringify({ query_id: 'q8', m: 0.5 }) + '\n',
+      'c.jsonl': ok + JSON.stringify({ query_id: 'q9', m: 1 }) + '\n'
+    },
     code: 2,
     where: 'b.jsonl:4',
-    message: /evaluate the candidate on the exam's queries.*queries\.missing: zero in the rules to score the queries the candidate dropped/
+    message:
+      /evaluate the candidate on the exam's queries.*queries\.missing: zero in the rules to score the queries the candidate dropped/
   },
   {
     name: 'missing: zero still fills a query the candidate dropped, and ignores one it invented',
     files: {
       // on_inconclusive: fail (not the harness's pass): the filled 0 makes the interval straddle the margin.
-      'rules.yml': RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }').replace('on_inconclusive: pass\n', ''),
+      'rules.yml': RULES.replace(
+        'queries: { min_per_slice: 1 }',
+        'queries: { min_per_slice: 1, missing: zero }'
+      ).replace('on_inconclusive: pass\n', ''),
       'b.jsonl': rowsJsonl(4),
       'c.jsonl': rowsJsonl(3) + JSON.stringify({ query_id: 'q9', m: 1 }) + '\n'
     },
@@ -165,11 +192,16 @@ export const EXAM_CASES: HostileCase[] = [
     },
     code: 2,
     where: 'b.jsonl:61',
-    message: /no value for the attribute "segment".*the candidate gives "established", but slice attributes come from the baseline/
+    message:
+      /no value for the attribute "segment".*the candidate gives "established", but slice attributes come from the baseline/
   },
   {
     name: 'a candidate value that differs from the baseline is refused at the candidate line',
-    files: { 'rules.yml': SEGMENT_RULES, 'b.jsonl': jsonl(users('b')), 'c.jsonl': jsonl(users('c', (i, s) => (i === 70 ? 'established' : s))) },
+    files: {
+      'rules.yml': SEGMENT_RULES,
+      'b.jsonl': jsonl(users('b')),
+      'c.jsonl': jsonl(users('c', (i, s) => (i === 70 ? 'established' : s)))
+    },
     code: 2,
     where: 'c.jsonl:71',
     message: /attribute "segment" differs between the sides/
@@ -179,17 +211,29 @@ export const EXAM_CASES: HostileCase[] = [
     files: { 'rules.yml': SEGMENT_RULES, 'b.jsonl': jsonl(users('b')), 'c.jsonl': jsonl(users('c', () => undefined)) },
     code: 1,
     check: (r) => {
-      expect(r.report?.coverage?.attributes).toEqual({ from: 'baseline', names: ['segment'], candidate_values_compared: 0 })
-      expect(r.stdout).toContain('| Query attributes | ✅ from the exam | segment taken from the baseline; the candidate gives none, so nothing was compared |')
+      expect(r.report?.coverage?.attributes).toEqual({
+        from: 'baseline',
+        names: ['segment'],
+        candidate_values_compared: 0
+      })
+      expect(r.stdout).toContain(
+        '| Query attributes | ✅ from the exam | segment taken from the baseline; the candidate gives none, so nothing was compared |'
+      )
     }
   },
   {
     name: 'a candidate that gives some attributes: the report says how many were checked, not "every"',
-    files: { 'rules.yml': SEGMENT_RULES, 'b.jsonl': jsonl(users('b')), 'c.jsonl': jsonl(users('c', (i, s) => (i % 2 === 0 ? s : undefined))) },
+    files: {
+      'rules.yml': SEGMENT_RULES,
+      'b.jsonl': jsonl(users('b')),
+      'c.jsonl': jsonl(users('c', (i, s) => (i % 2 === 0 ? s : undefined)))
+    },
     code: 1,
     check: (r) => {
       expect(r.report?.coverage?.attributes?.candidate_values_compared).toBe(50)
-      expect(r.stdout).toContain('segment taken from the baseline; the candidate gives 50 of the 100 values, all equal (checked)')
+      expect(r.stdout).toContain(
+        'segment taken from the baseline; the candidate gives 50 of the 100 values, all equal (checked)'
+      )
       expect(r.stdout).not.toContain('every paired query has the same slice attributes')
     }
   },
@@ -215,7 +259,19 @@ export const EXAM_CASES: HostileCase[] = [
       'b.jsonl': '{"query_id":"q1","segment":"established","results":[{"doc_id":"d1","score":2}]}\n',
       'c.jsonl': JRUN_SEGMENT
     },
-    args: ['gate', '--rules', '{rules.yml}', '--baseline', '{b.jsonl}', '--candidate', '{c.jsonl}', '--qrels', '{qrels.txt}', '--json', '{report.json}'],
+    args: [
+      'gate',
+      '--rules',
+      '{rules.yml}',
+      '--baseline',
+      '{b.jsonl}',
+      '--candidate',
+      '{c.jsonl}',
+      '--qrels',
+      '{qrels.txt}',
+      '--json',
+      '{report.json}'
+    ],
     code: 2,
     where: 'b.jsonl: query has no value for the attribute "segment"',
     message: /\(query "q2"\).*this query is absent from the baseline run/
@@ -223,7 +279,17 @@ export const EXAM_CASES: HostileCase[] = [
   {
     name: 'runs: a candidate run that relabels a question of the evaluation set is refused',
     files: { 'c.jsonl': relabelled },
-    args: ['gate', '--rules', `${D}/rules.yml`, '--baseline', `${D}/baseline.jsonl`, '--candidate', '{c.jsonl}', '--json', '{report.json}'],
+    args: [
+      'gate',
+      '--rules',
+      `${D}/rules.yml`,
+      '--baseline',
+      `${D}/baseline.jsonl`,
+      '--candidate',
+      '{c.jsonl}',
+      '--json',
+      '{report.json}'
+    ],
     code: 2,
     where: 'c.jsonl:1',
     message: /the run says category = "billing", but the evaluation set .*dataset\.jsonl says "account"/
@@ -232,21 +298,44 @@ export const EXAM_CASES: HostileCase[] = [
   {
     name: 'runs: the evaluation set gives the attributes, and the report does not call them checked on the candidate',
     files: { 'c.jsonl': readFileSync(`${D}/candidate.jsonl`, 'utf8') },
-    args: ['gate', '--rules', `${D}/rules.yml`, '--baseline', `${D}/baseline.jsonl`, '--candidate', '{c.jsonl}', '--json', '{report.json}'],
+    args: [
+      'gate',
+      '--rules',
+      `${D}/rules.yml`,
+      '--baseline',
+      `${D}/baseline.jsonl`,
+      '--candidate',
+      '{c.jsonl}',
+      '--json',
+      '{report.json}'
+    ],
     code: 1,
-    check: (r) => expect(r.report?.coverage?.attributes).toEqual({ from: 'baseline', names: ['category'], candidate_values_compared: 0 })
+    check: (r) =>
+      expect(r.report?.coverage?.attributes).toEqual({
+        from: 'baseline',
+        names: ['category'],
+        candidate_values_compared: 0
+      })
   },
 
   // --- a missing value is blamed on the file that lacks it
   {
     name: 'a missing candidate value is reported against the candidate file',
-    files: { 'rules.yml': RULES, 'b.jsonl': ok, 'c.jsonl': rowsJsonl(3).replace('{"query_id":"q2","m":0.5}', '{"query_id":"q2","m":null}') },
+    files: {
+      'rules.yml': RULES,
+      'b.jsonl': ok,
+      'c.jsonl': rowsJsonl(3).replace('{"query_id":"q2","m":0.5}', '{"query_id":"q2","m":null}')
+    },
     code: 2,
     where: 'c.jsonl: missing metric values: "q2" (c.jsonl:2, m)'
   },
   {
     name: 'a missing baseline value is reported against the baseline file',
-    files: { 'rules.yml': RULES, 'b.jsonl': rowsJsonl(3).replace('{"query_id":"q3","m":0.5}', '{"query_id":"q3","m":null}'), 'c.jsonl': ok },
+    files: {
+      'rules.yml': RULES,
+      'b.jsonl': rowsJsonl(3).replace('{"query_id":"q3","m":0.5}', '{"query_id":"q3","m":null}'),
+      'c.jsonl': ok
+    },
     code: 2,
     where: 'b.jsonl: missing metric values: "q3" (b.jsonl:3, m)'
   },
@@ -255,7 +344,10 @@ export const EXAM_CASES: HostileCase[] = [
   {
     name: 'a where combination no query satisfies is refused like an absent value',
     files: {
-      'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: new code\n    metric: m\n    where: { segment: new, category: code }\n    max_regressions: { count: 0 }'),
+      'rules.yml': swap(
+        '  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }',
+        '  - name: new code\n    metric: m\n    where: { segment: new, category: code }\n    max_regressions: { count: 0 }'
+      ),
       'b.jsonl': COMBO,
       'c.jsonl': COMBO
     },
@@ -265,7 +357,11 @@ export const EXAM_CASES: HostileCase[] = [
   },
   {
     name: 'a max_regressions count as large as the queries of the check is refused',
-    files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { count: 3 }'), 'b.jsonl': ok, 'c.jsonl': ok },
+    files: {
+      'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { count: 3 }'),
+      'b.jsonl': ok,
+      'c.jsonl': ok
+    },
     code: 2,
     where: 'checks[0].max_regressions.count',
     message: /count 3 allows every one of the 3 queries of the check to regress/
@@ -273,7 +369,10 @@ export const EXAM_CASES: HostileCase[] = [
   {
     name: 'a per_slice max_regressions count as large as the largest slice is refused',
     files: {
-      'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 2 }'),
+      'rules.yml': swap(
+        '  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }',
+        '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 2 }'
+      ),
       'b.jsonl': COMBO,
       'c.jsonl': COMBO
     },
@@ -284,7 +383,10 @@ export const EXAM_CASES: HostileCase[] = [
   {
     name: 'a per_slice max_regressions count below the largest slice is accepted',
     files: {
-      'rules.yml': swap('  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }', '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 1 }'),
+      'rules.yml': swap(
+        '  - name: m holds\n    metric: m\n    non_inferior: { margin: 0.1 }',
+        '  - name: per segment\n    metric: m\n    per_slice: segment\n    max_regressions: { count: 1 }'
+      ),
       'b.jsonl': COMBO,
       'c.jsonl': COMBO
     },
@@ -306,42 +408,73 @@ export const EXAM_CASES: HostileCase[] = [
   },
   {
     name: 'absolute margin equal to the range of a binary metric',
-    files: { 'rules.yml': swap('  m: { better: higher, range: [0, 1] }', '  m: { better: higher, binary: true }').replace('margin: 0.1', 'margin: 1'), 'b.jsonl': ok, 'c.jsonl': ok },
+    files: {
+      'rules.yml': swap('  m: { better: higher, range: [0, 1] }', '  m: { better: higher, binary: true }').replace(
+        'margin: 0.1',
+        'margin: 1'
+      ),
+      'b.jsonl': ok,
+      'c.jsonl': ok
+    },
     code: 2,
     where: 'checks[0].non_inferior.margin',
     message: /whole range of m \[0, 1\] or equal to it/
   },
   {
     name: 'a measure computed from runs has the range [0, 1] without declaring it',
-    files: { 'rules.yml': RUN_RULES.replace('metrics:\n  P@1: { better: higher, range: [0, 1] }', 'judgments: { qrels: qrels.txt }\nmetrics:\n  P@1: { better: higher }').replace('margin: 0.5', 'margin: 1') },
+    files: {
+      'rules.yml': RUN_RULES.replace(
+        'metrics:\n  P@1: { better: higher, range: [0, 1] }',
+        'judgments: { qrels: qrels.txt }\nmetrics:\n  P@1: { better: higher }'
+      ).replace('margin: 0.5', 'margin: 1')
+    },
     code: 2,
     where: 'checks[0].non_inferior.margin',
     message: /whole range of P@1 \[0, 1\]/
   },
   {
     name: 'a regression threshold at the range width',
-    files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { count: 1, threshold: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok },
+    files: {
+      'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { count: 1, threshold: 1 }'),
+      'b.jsonl': ok,
+      'c.jsonl': ok
+    },
     code: 2,
     where: 'checks[0].max_regressions.threshold',
     message: /no query can get worse by more than that/
   },
   {
     name: 'a max_regressions share of 1',
-    files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { share: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok },
+    files: {
+      'rules.yml': swap('non_inferior: { margin: 0.1 }', 'max_regressions: { share: 1 }'),
+      'b.jsonl': ok,
+      'c.jsonl': ok
+    },
     code: 2,
     where: 'checks[0].max_regressions.share',
     message: /share 1 allows every query to regress/
   },
   {
     name: 'a superior margin as wide as the range could never pass',
-    files: { 'rules.yml': swap('non_inferior: { margin: 0.1 }', 'superior: { margin: 1 }'), 'b.jsonl': ok, 'c.jsonl': ok },
+    files: {
+      'rules.yml': swap('non_inferior: { margin: 0.1 }', 'superior: { margin: 1 }'),
+      'b.jsonl': ok,
+      'c.jsonl': ok
+    },
     code: 2,
     where: 'checks[0].superior.margin',
     message: /could never pass/
   },
   {
     name: 'a relative margin of 100% on a better-lower metric stays allowed (the candidate may double)',
-    files: { 'rules.yml': swap('m: { better: higher, range: [0, 1] }', 'm: { better: lower }').replace('margin: 0.1', 'margin: "100%"'), 'b.jsonl': ok, 'c.jsonl': ok },
+    files: {
+      'rules.yml': swap('m: { better: higher, range: [0, 1] }', 'm: { better: lower }').replace(
+        'margin: 0.1',
+        'margin: "100%"'
+      ),
+      'b.jsonl': ok,
+      'c.jsonl': ok
+    },
     code: 0
   }
 ]

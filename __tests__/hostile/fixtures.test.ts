@@ -19,7 +19,9 @@ import { tempDir } from '../helpers.js'
 
 const api = { readRows, readQrels, computeRunRows, readRules, InputError, main }
 const fuzzModule = '../../scripts/fuzz.js'
-const fuzz = (await import(fuzzModule)) as { makeTargets: (api: object) => Array<{ name: string; ext: string; run: (file: string) => Promise<unknown> }> }
+const fuzz = (await import(fuzzModule)) as {
+  makeTargets: (api: object) => Array<{ name: string; ext: string; run: (file: string) => Promise<unknown> }>
+}
 const dir = path.join(import.meta.dirname, 'fixtures')
 const fixtures = readdirSync(dir).filter((f) => f.includes('--'))
 

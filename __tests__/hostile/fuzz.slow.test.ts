@@ -17,7 +17,11 @@ const api = { readRows, readQrels, computeRunRows, readRules, InputError, main }
 const fuzzModule = '../../scripts/fuzz.js'
 const fuzz = (await import(fuzzModule)) as {
   makeTargets: (api: object) => Array<{ name: string }>
-  fuzzTarget: (api: object, target: object, options: { runs: number; seed: number; slowMs: number }) => Promise<{ runs: number; findings: Array<{ bytes: Buffer; error: string }> }>
+  fuzzTarget: (
+    api: object,
+    target: object,
+    options: { runs: number; seed: number; slowMs: number }
+  ) => Promise<{ runs: number; findings: Array<{ bytes: Buffer; error: string }> }>
 }
 
 describe('fuzzing (brief; npm run fuzz for long runs)', () => {
@@ -25,7 +29,9 @@ describe('fuzzing (brief; npm run fuzz for long runs)', () => {
     it(`${target.name}: only InputError, never a crash or a hang`, async () => {
       const { runs, findings } = await fuzz.fuzzTarget(api, target, { runs: RUNS, seed: 20240601, slowMs: 5000 })
       expect(runs).toBe(RUNS)
-      expect(findings.map((f) => `${JSON.stringify(f.bytes.toString('latin1'))}: ${f.error.split('\n')[0]}`)).toEqual([])
+      expect(findings.map((f) => `${JSON.stringify(f.bytes.toString('latin1'))}: ${f.error.split('\n')[0]}`)).toEqual(
+        []
+      )
     })
   }
 })

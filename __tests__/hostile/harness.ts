@@ -44,7 +44,9 @@ export async function runCase(c: HostileCase): Promise<CliResult> {
   const files = writeFiles(c.files)
   const dir = path.dirname(Object.values(files)[0])
   const reportPath = path.join(dir, 'report.json')
-  const args = (c.args ?? gateArgs()).map((a) => a.replace(/\{([^}]+)\}/g, (_, name: string) => files[name] ?? path.join(dir, name)))
+  const args = (c.args ?? gateArgs()).map((a) =>
+    a.replace(/\{([^}]+)\}/g, (_, name: string) => files[name] ?? path.join(dir, name))
+  )
   const r = await cli(args)
   const stderr = r.stderr.split(dir + path.sep).join('')
   let report: Record<string, any> | undefined
@@ -53,7 +55,9 @@ export async function runCase(c: HostileCase): Promise<CliResult> {
   try {
     expect(r.code).toBe(c.code)
   } catch (error) {
-    throw new Error(`${c.name}: expected exit ${c.code}, got ${r.code}\nstderr: ${stderr.slice(0, 2000)}`, { cause: error })
+    throw new Error(`${c.name}: expected exit ${c.code}, got ${r.code}\nstderr: ${stderr.slice(0, 2000)}`, {
+      cause: error
+    })
   }
   expect(hasStackTrace(r.stderr)).toBe(false)
   expect(stderr).not.toMatch(/internal error/)
@@ -90,7 +94,9 @@ checks:
 
 /** N rows q1..qN with m = value, as JSON Lines. */
 export function rowsJsonl(n = 3, value = 0.5, extra: Record<string, unknown> = {}): string {
-  return Array.from({ length: n }, (_, i) => JSON.stringify({ query_id: `q${i + 1}`, m: value, ...extra })).join('\n') + '\n'
+  return (
+    Array.from({ length: n }, (_, i) => JSON.stringify({ query_id: `q${i + 1}`, m: value, ...extra })).join('\n') + '\n'
+  )
 }
 
 /** N rows q1..qN with m = value, as CSV with a header. */

@@ -33,7 +33,12 @@ async function writeHugeLine(file: string, head: string, bytes: number): Promise
 }
 
 // without dist/cli.js (it is committed; `npm run bundle` rebuilds it) skipped with one line, a failure on CI
-const large = needing('the 300 MB line test', skippedBy('RG_SKIP_LARGE') ?? (existsSync(cliJs) ? { run: true } : { run: false, reason: `${cliJs} does not exist`, explicit: false }), 'npm run bundle').describe
+const large = needing(
+  'the 300 MB line test',
+  skippedBy('RG_SKIP_LARGE') ??
+    (existsSync(cliJs) ? { run: true } : { run: false, reason: `${cliJs} does not exist`, explicit: false }),
+  'npm run bundle'
+).describe
 
 large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
   it('is refused at the cap by every reader, with peak RSS bounded', async () => {
@@ -43,13 +48,24 @@ large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
       await writeHugeLine(big, 'q1 Q0 d1 1 1 ', SIZE)
       symlinkSync(big, path.join(dir, 'big.csv'))
       symlinkSync(big, path.join(dir, 'big.jsonl'))
-      writeFileSync(path.join(dir, 'rules.yml'), 'version: 1\nmetrics:\n  m: { better: higher }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.1 } }\n')
+      writeFileSync(
+        path.join(dir, 'rules.yml'),
+        'version: 1\nmetrics:\n  m: { better: higher }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.1 } }\n'
+      )
       writeFileSync(path.join(dir, 'small.jsonl'), '{"query_id":"q1","m":0.5}\n')
       writeFileSync(path.join(dir, 'qrels.txt'), 'q1 0 d1 1\n')
       writeFileSync(path.join(dir, 'run.txt'), 'q1 Q0 d1 1 1 t\n')
       const runs: Array<[string, string[], string]> = [
-        ['rows (JSON Lines)', ['gate', '--rules', 'rules.yml', '--baseline', 'big.jsonl', '--candidate', 'small.jsonl'], 'big.jsonl:1'],
-        ['rows (CSV)', ['gate', '--rules', 'rules.yml', '--baseline', 'small.jsonl', '--candidate', 'big.csv'], 'big.csv:1'],
+        [
+          'rows (JSON Lines)',
+          ['gate', '--rules', 'rules.yml', '--baseline', 'big.jsonl', '--candidate', 'small.jsonl'],
+          'big.jsonl:1'
+        ],
+        [
+          'rows (CSV)',
+          ['gate', '--rules', 'rules.yml', '--baseline', 'small.jsonl', '--candidate', 'big.csv'],
+          'big.csv:1'
+        ],
         ['TREC run', ['metrics', '--qrels', 'qrels.txt', '--run', 'big.txt', '-m', 'P@5'], 'big.txt:1'],
         ['qrels', ['metrics', '--qrels', 'big.txt', '--run', 'run.txt', '-m', 'P@5'], 'big.txt:1']
       ]
@@ -79,7 +95,10 @@ large('a 300 MB line without a newline (RG_SKIP_LARGE=1 skips)', () => {
           expect(message).not.toMatch(/\n\s+at /)
           expect(rssMb).toBeLessThan(RSS_LIMIT_MB)
         } catch (error) {
-          throw new Error(`${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS (${memory}), ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`, { cause: error })
+          throw new Error(
+            `${what}: exit ${r.status}, ${rssMb.toFixed(0)} MB peak RSS (${memory}), ${ms} ms\n${message.slice(0, 500)}\n${(error as Error).message}`,
+            { cause: error }
+          )
         }
         process.stdout.write(`huge line, ${what}: refused in ${ms} ms, peak RSS ${rssMb.toFixed(0)} MB (${memory})\n`)
       }

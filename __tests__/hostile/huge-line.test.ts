@@ -16,11 +16,17 @@ describe('line-length cap, small cap injected', () => {
     const dir = tempDir()
     const file = path.join(dir, 'rows.jsonl')
     writeFileSync(file, '{"query_id":"q1","m":0.5}\n' + '{"query_id":"q2","pad":"' + 'x'.repeat(5000) + '"}\n')
-    expect((await refusal(() => forEachLine(file, () => {}, { maxLineBytes: 1000 }))).message).toMatch(/rows\.jsonl:2: line is longer than 1000 bytes/)
-    expect((await refusal(() => readRows(file, { metricFields: new Set(['m']), maxLineBytes: 1000 }))).message).toMatch(/rows\.jsonl:2: line is longer than 1000 bytes/)
+    expect((await refusal(() => forEachLine(file, () => {}, { maxLineBytes: 1000 }))).message).toMatch(
+      /rows\.jsonl:2: line is longer than 1000 bytes/
+    )
+    expect((await refusal(() => readRows(file, { metricFields: new Set(['m']), maxLineBytes: 1000 }))).message).toMatch(
+      /rows\.jsonl:2: line is longer than 1000 bytes/
+    )
     const csv = path.join(dir, 'rows.csv')
     writeFileSync(csv, 'query_id,m\nq1,' + '1'.repeat(4000))
-    expect((await refusal(() => forEachCsvRecord(csv, () => {}, { maxLineBytes: 1000 }))).message).toMatch(/rows\.csv:2: line is longer than 1000 bytes/)
+    expect((await refusal(() => forEachCsvRecord(csv, () => {}, { maxLineBytes: 1000 }))).message).toMatch(
+      /rows\.csv:2: line is longer than 1000 bytes/
+    )
     // exactly at the cap is accepted
     writeFileSync(file, 'y'.repeat(1000) + '\n' + 'z'.repeat(1000))
     let lines = 0

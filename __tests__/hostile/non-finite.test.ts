@@ -41,7 +41,13 @@ const CHECKS: Record<string, string> = {
   max_regressions_share: 'max_regressions: { share: 0.5, threshold: 0.01 }'
 }
 
-function rulesFor(check: string, better: 'higher' | 'lower', onInconclusive: 'pass' | 'fail', minPerSlice: number, perSlice = false) {
+function rulesFor(
+  check: string,
+  better: 'higher' | 'lower',
+  onInconclusive: 'pass' | 'fail',
+  minPerSlice: number,
+  perSlice = false
+) {
   const metric = check === 'superior_mcnemar' ? 'hit' : 'm'
   return loadRules(
     `version: 1
@@ -126,8 +132,16 @@ describe('a non-finite statistic always fails the check, with the reason', () =>
             expect(clean.verdict).toBe('pass')
             const regressions = check.startsWith('max_regressions')
             const poisons: Array<[string, Poison, number | null]> = regressions
-              ? [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((x) => [`difference=${x}`, (c: Comparison) => c, x])
-              : POISONS.filter(([name]) => check === 'superior_mcnemar' || !name.startsWith('pValue')).map(([n, p]) => [n, p, null])
+              ? [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((x) => [
+                  `difference=${x}`,
+                  (c: Comparison) => c,
+                  x
+                ])
+              : POISONS.filter(([name]) => check === 'superior_mcnemar' || !name.startsWith('pValue')).map(([n, p]) => [
+                  n,
+                  p,
+                  null
+                ])
             for (const [name, poison, badDifference] of poisons) {
               const d = decide(rules, table, poisoned(engine, poison, badDifference))
               const units = d.checks[0].units
@@ -185,7 +199,12 @@ checks:
 `
   const b = jsonl(Array.from({ length: 10 }, (_, i) => ({ query_id: `q${i}`, m: 1.7e308 })))
   const c = jsonl(Array.from({ length: 10 }, (_, i) => ({ query_id: `q${i}`, m: i === 0 ? -1.7e308 : 1.7e308 })))
-  for (const demand of ['non_inferior: { margin: 1 }', 'non_inferior: { margin: "20%" }', 'superior: { margin: 0 }', 'max_regressions: { count: 5 }']) {
+  for (const demand of [
+    'non_inferior: { margin: 1 }',
+    'non_inferior: { margin: "20%" }',
+    'superior: { margin: 0 }',
+    'max_regressions: { count: 5 }'
+  ]) {
     it(`${demand}: exit 1, reason non_finite in the report`, async () => {
       await runCase({
         name: demand,

@@ -15,7 +15,17 @@ import { toJudgeJsonl } from '../../src/report/to-judge.js'
 import { cli, hasStackTrace, writeFiles } from '../helpers.js'
 
 /** The hostile strings of the issue (each is also a prefix of ids and values below). */
-const HOSTILE = ['a\nb', 'a\rb', 'a\u2028b', 'a\u2029b', 'a\u0085b', '::error::x', '`tick`', 'a|b', '<script>alert(1)</script>']
+const HOSTILE = [
+  'a\nb',
+  'a\rb',
+  'a\u2028b',
+  'a\u2029b',
+  'a\u0085b',
+  '::error::x',
+  '`tick`',
+  'a|b',
+  '<script>alert(1)</script>'
+]
 /**
  * Plain strings for the same report with nothing to escape: as many, and sorting as the hostile ones do (query ids
  * are paired and resampled in code-point order, so the same order gives the same statistics and the same lines).
@@ -44,9 +54,15 @@ describe('init: the starter rules parse to exactly what was meant', () => {
   function rows(names: string[], side: number): string {
     const [metric, attribute] = [`m${names[0]}`, `seg${names[2]}`]
     return (
-      Array.from({ length: 60 }, (_, i) => JSON.stringify({ query_id: `q${i}`, [metric]: ((i * (side + 3)) % 10) / 10, latency_ms: 20 + i, [attribute]: names[i % names.length], user: `u${names[0]}${i % 25}` })).join(
-        '\n'
-      ) + '\n'
+      Array.from({ length: 60 }, (_, i) =>
+        JSON.stringify({
+          query_id: `q${i}`,
+          [metric]: ((i * (side + 3)) % 10) / 10,
+          latency_ms: 20 + i,
+          [attribute]: names[i % names.length],
+          user: `u${names[0]}${i % 25}`
+        })
+      ).join('\n') + '\n'
     )
   }
   // sorts first among the values, so the starter file's comment lists it
@@ -61,7 +77,15 @@ describe('init: the starter rules parse to exactly what was meant', () => {
     const text = readFileSync(out, 'utf8')
     expect(text).not.toMatch(RAW_BREAK)
     const parsed = parseYaml(text) as Record<string, unknown>
-    expect(Object.keys(parsed)).toEqual(['version', 'metrics', 'slices', 'statistics', 'queries', 'on_inconclusive', 'checks'])
+    expect(Object.keys(parsed)).toEqual([
+      'version',
+      'metrics',
+      'slices',
+      'statistics',
+      'queries',
+      'on_inconclusive',
+      'checks'
+    ])
     expect(Object.keys(parsed.metrics as object).sort()).toEqual(['latency_ms', `m${names[0]}`].sort())
     expect(parsed.slices).toEqual([`seg${names[2]}`])
     expect((parsed.checks as Array<{ name: string; metric: string }>).map((c) => [c.name, c.metric])).toEqual([
@@ -81,8 +105,19 @@ describe('init: the starter rules parse to exactly what was meant', () => {
   })
 
   it('a 16 MiB query id is refused by the id cap, shown cut', async () => {
-    const f = writeFiles({ 'b.jsonl': JSON.stringify({ query_id: HUGE_ID, m: 0.5 }) + '\n', 'c.jsonl': JSON.stringify({ query_id: 'q1', m: 0.5 }) + '\n' })
-    const r = await cli(['init', '--baseline', f['b.jsonl'], '--candidate', f['c.jsonl'], '--out', path.join(path.dirname(f['b.jsonl']), 'rules.yml')])
+    const f = writeFiles({
+      'b.jsonl': JSON.stringify({ query_id: HUGE_ID, m: 0.5 }) + '\n',
+      'c.jsonl': JSON.stringify({ query_id: 'q1', m: 0.5 }) + '\n'
+    })
+    const r = await cli([
+      'init',
+      '--baseline',
+      f['b.jsonl'],
+      '--candidate',
+      f['c.jsonl'],
+      '--out',
+      path.join(path.dirname(f['b.jsonl']), 'rules.yml')
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/b\.jsonl:1: the query id "q{40}"… is 16776960 characters long; the limit is 1024/)
     expect(r.stderr.length).toBeLessThan(1000)
@@ -128,7 +163,18 @@ describe('metrics: TREC lines refuse what a TREC field cannot hold; JSON Lines k
 
   it('--format jsonl: one record a line, every id read back exactly', async () => {
     const f = files(ids)
-    const r = await cli(['metrics', '--qrels', f['qrels.json'], '--run', f['run.jsonl'], '-m', 'P@5', '--per-query', '--format', 'jsonl'])
+    const r = await cli([
+      'metrics',
+      '--qrels',
+      f['qrels.json'],
+      '--run',
+      f['run.jsonl'],
+      '-m',
+      'P@5',
+      '--per-query',
+      '--format',
+      'jsonl'
+    ])
     expect(r.code).toBe(0)
     expectInert(r.stdout)
     const lines = r.stdout.trimEnd().split('\n')
@@ -177,7 +223,10 @@ describe('metrics: TREC lines refuse what a TREC field cannot hold; JSON Lines k
   })
 
   it('a 16 MiB query id in a run is refused by the id cap', async () => {
-    const f = writeFiles({ 'run.jsonl': JSON.stringify({ query_id: HUGE_ID, doc_id: 'd1', score: 1 }) + '\n', 'qrels.txt': 'q1 0 d1 1\n' })
+    const f = writeFiles({
+      'run.jsonl': JSON.stringify({ query_id: HUGE_ID, doc_id: 'd1', score: 1 }) + '\n',
+      'qrels.txt': 'q1 0 d1 1\n'
+    })
     const r = await cli(['metrics', '--qrels', f['qrels.txt'], '--run', f['run.jsonl'], '-m', 'P@5'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/run\.jsonl:1: the query id "q{40}"… is 16776960 characters long; the limit is 1024/)
@@ -185,7 +234,8 @@ describe('metrics: TREC lines refuse what a TREC field cannot hold; JSON Lines k
 })
 
 describe('validate: one violation a line, whatever the ids hold', () => {
-  const question = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, question: 'Q?', answerable: true, gold_chunk_ids: [], split: 'dev', ...extra })
+  const question = (id: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ id, question: 'Q?', answerable: true, gold_chunk_ids: [], split: 'dev', ...extra })
 
   it('ids with line breaks, commands and markup are shown escaped, each violation on its own line', async () => {
     const ids = HOSTILE.map((h, i) => `${h}${i}`)
@@ -199,7 +249,8 @@ describe('validate: one violation a line, whatever the ids hold', () => {
     const violations = r.stderr.split('\n').filter((l) => / answerable_without_gold: /.test(l))
     expect(violations).toHaveLength(ids.length)
     // an id with a line break is shown as a JSON string (its breaks escaped); any other stays as it is, mid-line
-    const escaped = (id: string) => JSON.stringify(id).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    const escaped = (id: string) =>
+      JSON.stringify(id).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     for (const id of ids) expect(r.stderr).toContain(`[${/[\n\r\u0085\u2028\u2029]/.test(id) ? escaped(id) : id}]`)
     expect(r.stderr).toMatch(new RegExp(`ids removed: .*${escapeRegExp(JSON.stringify('gone' + HOSTILE[0]))}`))
   })
@@ -208,7 +259,9 @@ describe('validate: one violation a line, whatever the ids hold', () => {
     const f = writeFiles({ 'd.jsonl': question(HUGE_ID) + '\n' })
     const r = await cli(['validate', '--dataset', f['d.jsonl']])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/d\.jsonl:1: \["q+…" \(16776960 characters\)\] schema: id must NOT have more than 200 characters/)
+    expect(r.stderr).toMatch(
+      /d\.jsonl:1: \["q+…" \(16776960 characters\)\] schema: id must NOT have more than 200 characters/
+    )
     expect(r.stderr.length).toBeLessThan(4000)
   })
 })
@@ -233,7 +286,9 @@ checks:
       'c.jsonl': Array.from({ length: 36 }, (_, i) => row(i, i % 3 === 0 ? 0.4 : 0.6)).join('\n') + '\n'
     }
   }
-  async function gate(names: string[]): Promise<{ code: number; text: string; markdown: string; json: string; regressions: string }> {
+  async function gate(
+    names: string[]
+  ): Promise<{ code: number; text: string; markdown: string; json: string; regressions: string }> {
     const f = writeFiles(sides(names))
     const dir = path.dirname(f['rules.yml'])
     const out = (n: string) => path.join(dir, n)
@@ -255,7 +310,13 @@ checks:
       out('reg.jsonl')
     ])
     if (r.code === 2) throw new Error(r.stderr)
-    return { code: r.code, text: r.stdout, markdown: readFileSync(out('r.md'), 'utf8'), json: readFileSync(out('r.json'), 'utf8'), regressions: readFileSync(out('reg.jsonl'), 'utf8') }
+    return {
+      code: r.code,
+      text: r.stdout,
+      markdown: readFileSync(out('r.md'), 'utf8'),
+      json: readFileSync(out('r.json'), 'utf8'),
+      regressions: readFileSync(out('reg.jsonl'), 'utf8')
+    }
   }
 
   it('text, Markdown, JSON and regressions.jsonl: hostile ids and slice values change no line and survive exactly where data', async () => {
@@ -276,15 +337,24 @@ checks:
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as { query_id: string; attributes: { seg: string } })
-    expect(regressed.map((x) => x.query_id)).toEqual(Array.from({ length: 12 }, (_, k) => `${HOSTILE[(k * 3) % 9]}#${k * 3}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    expect(regressed.map((x) => x.query_id)).toEqual(
+      Array.from({ length: 12 }, (_, k) => `${HOSTILE[(k * 3) % 9]}#${k * 3}`).sort((a, b) =>
+        a < b ? -1 : a > b ? 1 : 0
+      )
+    )
     expect(new Set(regressed.map((x) => x.attributes.seg))).toEqual(new Set([HOSTILE[0], HOSTILE[3], HOSTILE[6]]))
     const report = JSON.parse(hostile.json) as { comparisons: Array<{ slice: Record<string, string> }> }
-    expect(new Set(report.comparisons.filter((c) => c.slice.seg !== undefined).map((c) => c.slice.seg))).toEqual(new Set(HOSTILE))
+    expect(new Set(report.comparisons.filter((c) => c.slice.seg !== undefined).map((c) => c.slice.seg))).toEqual(
+      new Set(HOSTILE)
+    )
   })
 
   it('to-judge.jsonl: one record a line, ids exact', () => {
     const text = toJudgeJsonl(
-      HOSTILE.map((h) => ({ queryId: h, documents: [{ docId: `${h}doc`, baselineRank: 1, candidateRank: null, pooledUnjudged: false }] })),
+      HOSTILE.map((h) => ({
+        queryId: h,
+        documents: [{ docId: `${h}doc`, baselineRank: 1, candidateRank: null, pooledUnjudged: false }]
+      })),
       10
     )
     expectInert(text)

@@ -6,7 +6,11 @@ type Thrift = { t: number; v?: unknown; raw?: Buffer }
 type Column = { name: string; type: number; optional: boolean; pages: Buffer; numValues: number }
 type Meta = {
   chunks: Array<Array<Array<[number, Thrift]>>>
-  rowGroups: Array<{ rows: number | bigint; bytes?: number; cols: Array<{ meta: Array<[number, Thrift]>; fields: Array<[number, Thrift]> }> }>
+  rowGroups: Array<{
+    rows: number | bigint
+    bytes?: number
+    cols: Array<{ meta: Array<[number, Thrift]>; fields: Array<[number, Thrift]> }>
+  }>
   numRows: number | bigint
   schema: Thrift[]
   extra: Array<[number, Thrift]>
@@ -15,7 +19,10 @@ type Meta = {
 export interface ParquetBuilder {
   TYPE: Record<'BOOLEAN' | 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY', number>
   REPETITION: Record<'REQUIRED' | 'OPTIONAL' | 'REPEATED', number>
-  ENCODING: Record<'PLAIN' | 'PLAIN_DICTIONARY' | 'RLE' | 'DELTA_BINARY_PACKED' | 'DELTA_BYTE_ARRAY' | 'RLE_DICTIONARY', number>
+  ENCODING: Record<
+    'PLAIN' | 'PLAIN_DICTIONARY' | 'RLE' | 'DELTA_BINARY_PACKED' | 'DELTA_BYTE_ARRAY' | 'RLE_DICTIONARY',
+    number
+  >
   PAGE: Record<'DATA_PAGE' | 'DICTIONARY_PAGE' | 'DATA_PAGE_V2', number>
   CODEC: Record<'UNCOMPRESSED' | 'SNAPPY', number>
   LIST_OF: Record<'i32' | 'i64' | 'bin' | 'struct', number>
@@ -30,10 +37,34 @@ export interface ParquetBuilder {
   plainDoubles(values: number[]): Buffer
   rleRun(count: number, value: number): Buffer
   lengthPrefixed(runs: Buffer): Buffer
-  page(p: { type?: number; body: Buffer; numValues?: number; encoding?: number; uncompressed?: number; compressed?: number; v2?: { nulls: number; rows?: number; defBytes: number } }): Buffer
-  column(c: { name: string; type: number; optional?: boolean; pages: Buffer[]; numValues: number; codec?: number; dictionary?: boolean; encodings?: number[]; chunkFields?: Array<[number, Thrift]> }): Column
+  page(p: {
+    type?: number
+    body: Buffer
+    numValues?: number
+    encoding?: number
+    uncompressed?: number
+    compressed?: number
+    v2?: { nulls: number; rows?: number; defBytes: number }
+  }): Buffer
+  column(c: {
+    name: string
+    type: number
+    optional?: boolean
+    pages: Buffer[]
+    numValues: number
+    codec?: number
+    dictionary?: boolean
+    encodings?: number[]
+    chunkFields?: Array<[number, Thrift]>
+  }): Column
   leaf(c: { name: string; type: number; optional?: boolean }): Thrift
-  parquetFile(f: { groups: Array<{ rows: number | bigint; columns: Column[] }>; patch?: (meta: Meta) => void; schema?: Thrift[]; footer?: Buffer; numRows?: number | bigint }): Buffer
+  parquetFile(f: {
+    groups: Array<{ rows: number | bigint; columns: Column[] }>
+    patch?: (meta: Meta) => void
+    schema?: Thrift[]
+    footer?: Buffer
+    numRows?: number | bigint
+  }): Buffer
   idColumn(n: number, name?: string, first?: number): Column
   doubleColumn(name: string, values: number[]): Column
   honestTable(n?: number): Buffer

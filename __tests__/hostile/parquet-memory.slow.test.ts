@@ -16,9 +16,17 @@ import { P } from './parquet-builder.js'
 const GROWTH_LIMIT_MB = 64
 
 const CASES: Array<[name: string, file: Buffer, message: RegExp]> = [
-  ['one run-length run of 2^28 definition levels', P.rleRunTable(2 ** 28), /has a run of 268435456 definition levels with only 3 left/],
+  [
+    'one run-length run of 2^28 definition levels',
+    P.rleRunTable(2 ** 28),
+    /has a run of 268435456 definition levels with only 3 left/
+  ],
   ['a row group claiming 2^31 rows', P.claimedRowsTable(2 ** 31), /claims 2147483648 rows/],
-  ['a 16 MiB footer', P.bigFooterTable(16 * 1024 * 1024 - 64), /has a Parquet footer of \d+ bytes; the limit is 8388608/],
+  [
+    'a 16 MiB footer',
+    P.bigFooterTable(16 * 1024 * 1024 - 64),
+    /has a Parquet footer of \d+ bytes; the limit is 8388608/
+  ],
   ['an 8 MiB footer of empty structs', P.bigFooterTable(8 * 1024 * 1024 - 64), /holds more than 500000 values/],
   ['20,000 nested schema groups', P.nestedSchemaFile(20000), /has a Parquet schema of 20002 elements/],
   ['a column chunk past the end of the file', P.chunkPastEndTable(1000), /claims bytes 1001000/]
@@ -26,7 +34,10 @@ const CASES: Array<[name: string, file: Buffer, message: RegExp]> = [
 
 describe('hostile Parquet in a process of its own: bounded peak memory', () => {
   it(`the big claims are refused with peak RSS growing by less than ${GROWTH_LIMIT_MB} MB, each in under 2 s`, () => {
-    const files = writeFiles({ 'honest.parquet': P.honestTable(100), ...Object.fromEntries(CASES.map(([, file], i) => [`case-${i}.parquet`, file])) })
+    const files = writeFiles({
+      'honest.parquet': P.honestTable(100),
+      ...Object.fromEntries(CASES.map(([, file], i) => [`case-${i}.parquet`, file]))
+    })
     const paths = CASES.map((_, i) => files[`case-${i}.parquet`])
     const script = `
 import { readRows } from ${JSON.stringify(path.join(ROOT, 'src/readers/rows.ts'))}
@@ -52,7 +63,9 @@ process.stdout.write(JSON.stringify(results))
     const r = runTsChild(script, 120000)
     expect(r.stderr.replace(/.*ExperimentalWarning.*\n|.*--trace-warnings.*\n/g, '')).toBe('')
     const results = JSON.parse(r.stdout) as Array<{ ms: number; growthMb: number; message: string }>
-    process.stdout.write(`hostile Parquet, peak RSS growth per case (MB): ${results.map((x, i) => `${CASES[i][0]}: +${x.growthMb.toFixed(1)} in ${x.ms} ms`).join('; ')}\n`)
+    process.stdout.write(
+      `hostile Parquet, peak RSS growth per case (MB): ${results.map((x, i) => `${CASES[i][0]}: +${x.growthMb.toFixed(1)} in ${x.ms} ms`).join('; ')}\n`
+    )
     CASES.forEach(([name, , message], i) => {
       const got = results[i]
       try {
@@ -60,7 +73,10 @@ process.stdout.write(JSON.stringify(results))
         expect(got.ms).toBeLessThan(2000)
         expect(got.growthMb).toBeLessThan(GROWTH_LIMIT_MB)
       } catch (error) {
-        throw new Error(`${name}: ${got.ms} ms, peak RSS +${got.growthMb.toFixed(0)} MB: ${got.message.slice(0, 300)}`, { cause: error })
+        throw new Error(
+          `${name}: ${got.ms} ms, peak RSS +${got.growthMb.toFixed(0)} MB: ${got.message.slice(0, 300)}`,
+          { cause: error }
+        )
       }
     })
   }, 150000)

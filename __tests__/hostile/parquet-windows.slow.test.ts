@@ -14,10 +14,19 @@ describe('honest Parquet is read exactly through the checks', () => {
     const ids = Array.from({ length: n }, (_, i) => `q${i}`)
     const m = ids.map((_, i) => (i % 7 === 0 ? null : (i % 100) / 100))
     const seg = ids.map((_, i) => ['a', 'b', 'c'][i % 3])
-    const extra = Array.from({ length: 5 }, (_, c) => ({ name: `x${c}`, type: 'DOUBLE' as const, data: ids.map((_, i) => (i % (c + 2)) / 10) }))
+    const extra = Array.from({ length: 5 }, (_, c) => ({
+      name: `x${c}`,
+      type: 'DOUBLE' as const,
+      data: ids.map((_, i) => (i % (c + 2)) / 10)
+    }))
     const file = Buffer.from(
       parquetWriteBuffer({
-        columnData: [{ name: 'query_id', type: 'STRING', data: ids }, { name: 'm', type: 'DOUBLE', data: m }, { name: 'seg', type: 'STRING', data: seg }, ...extra],
+        columnData: [
+          { name: 'query_id', type: 'STRING', data: ids },
+          { name: 'm', type: 'DOUBLE', data: m },
+          { name: 'seg', type: 'STRING', data: seg },
+          ...extra
+        ],
         rowGroupSize: n,
         pageSize: 8192
       })

@@ -16,20 +16,45 @@ import { P } from './parquet-builder.js'
 
 /** Missing values filled with 0: the policy under which a corrupt chunk read as "missing" turned into a verdict. */
 const ZERO = RULES.replace('queries: { min_per_slice: 1 }', 'queries: { min_per_slice: 1, missing: zero }')
-const args = ['gate', '--rules', '{rules.yml}', '--baseline', '{b.parquet}', '--candidate', '{c.parquet}', '--json', '{report.json}']
+const args = [
+  'gate',
+  '--rules',
+  '{rules.yml}',
+  '--baseline',
+  '{b.parquet}',
+  '--candidate',
+  '{c.parquet}',
+  '--json',
+  '{report.json}'
+]
 /** What to do, after the problem: rewrite the file with a Parquet writer's defaults, or as UTF-8 (every refusal here). */
-const WHAT_TO_DO = /\. (the file is truncated or corrupt|a (footer|per-query)|such a footer|per-query rows|write|keep).*(pandas|pyarrow|UTF-8)/
+const WHAT_TO_DO =
+  /\. (the file is truncated or corrupt|a (footer|per-query)|such a footer|per-query rows|write|keep).*(pandas|pyarrow|UTF-8)/
 
 /** A case: the honest table as baseline, `candidate` as the candidate, refused at `where` with `message` and what to do. */
 function refused(name: string, candidate: Buffer, where: string, message: RegExp): HostileCase {
-  return { name, files: { 'rules.yml': ZERO, 'b.parquet': P.honestTable(3), 'c.parquet': candidate }, args, code: 2, where, message, check: (r) => expect(r.stderr).toMatch(WHAT_TO_DO) }
+  return {
+    name,
+    files: { 'rules.yml': ZERO, 'b.parquet': P.honestTable(3), 'c.parquet': candidate },
+    args,
+    code: 2,
+    where,
+    message,
+    check: (r) => expect(r.stderr).toMatch(WHAT_TO_DO)
+  }
 }
 
 type ParquetBuilderColumn = typeof P.column
 
 /** An optional DOUBLE column `m` of 3 rows in one v1 page with the given body (levels, then values). */
 function optionalM(body: Buffer): ReturnType<ParquetBuilderColumn> {
-  return P.column({ name: 'm', type: P.TYPE.DOUBLE, optional: true, pages: [P.page({ body, numValues: 3 })], numValues: 3 })
+  return P.column({
+    name: 'm',
+    type: P.TYPE.DOUBLE,
+    optional: true,
+    pages: [P.page({ body, numValues: 3 })],
+    numValues: 3
+  })
 }
 
 /** A table `query_id, m` of 3 rows with `m` as given. */
@@ -41,9 +66,22 @@ function withM(m: ReturnType<ParquetBuilderColumn>, patch?: Parameters<typeof P.
 function dictionaryM(dict: number[], indices: Buffer, v2?: boolean): ReturnType<ParquetBuilderColumn> {
   const dictionary = P.page({ type: P.PAGE.DICTIONARY_PAGE, body: P.plainDoubles(dict), numValues: dict.length })
   const data = v2
-    ? P.page({ type: P.PAGE.DATA_PAGE_V2, body: indices, numValues: 3, encoding: P.ENCODING.RLE_DICTIONARY, v2: { nulls: 0, defBytes: 0 } })
+    ? P.page({
+        type: P.PAGE.DATA_PAGE_V2,
+        body: indices,
+        numValues: 3,
+        encoding: P.ENCODING.RLE_DICTIONARY,
+        v2: { nulls: 0, defBytes: 0 }
+      })
     : P.page({ body: indices, numValues: 3, encoding: P.ENCODING.RLE_DICTIONARY })
-  return P.column({ name: 'm', type: P.TYPE.DOUBLE, pages: [dictionary, data], numValues: 3, dictionary: true, encodings: [P.ENCODING.PLAIN, P.ENCODING.RLE_DICTIONARY] })
+  return P.column({
+    name: 'm',
+    type: P.TYPE.DOUBLE,
+    pages: [dictionary, data],
+    numValues: 3,
+    dictionary: true,
+    encodings: [P.ENCODING.PLAIN, P.ENCODING.RLE_DICTIONARY]
+  })
 }
 
 /** Nested Thrift structs `depth` deep, as the raw bytes of one struct field. */
@@ -65,10 +103,30 @@ const CASES: HostileCase[] = [
     'c.parquet (row group 1)',
     /claims 2147483648 rows up to here in a file of \d+ bytes; a Parquet table holds at most 64 rows per byte/
   ),
-  refused('20,000 nested schema groups (a stack trace, exit 3, before)', P.nestedSchemaFile(20000), 'c.parquet', /has a Parquet schema of 20002 elements; the limit is 10000/),
-  refused('40 nested schema groups: deeper than the schema depth cap', P.nestedSchemaFile(40), 'c.parquet', /has a Parquet schema nested deeper than 32 levels/),
-  refused('a 16 MiB footer (1.4 GB before) is refused by its size before it is read', P.bigFooterTable(16 * 1024 * 1024 - 64), 'c.parquet', /has a Parquet footer of \d+ bytes; the limit is 8388608/),
-  refused('an 8 MiB footer of 8 million empty structs is refused by its value count', P.bigFooterTable(8 * 1024 * 1024 - 64), 'c.parquet', /has a Parquet footer that holds more than 500000 values \(the limit\)/),
+  refused(
+    '20,000 nested schema groups (a stack trace, exit 3, before)',
+    P.nestedSchemaFile(20000),
+    'c.parquet',
+    /has a Parquet schema of 20002 elements; the limit is 10000/
+  ),
+  refused(
+    '40 nested schema groups: deeper than the schema depth cap',
+    P.nestedSchemaFile(40),
+    'c.parquet',
+    /has a Parquet schema nested deeper than 32 levels/
+  ),
+  refused(
+    'a 16 MiB footer (1.4 GB before) is refused by its size before it is read',
+    P.bigFooterTable(16 * 1024 * 1024 - 64),
+    'c.parquet',
+    /has a Parquet footer of \d+ bytes; the limit is 8388608/
+  ),
+  refused(
+    'an 8 MiB footer of 8 million empty structs is refused by its value count',
+    P.bigFooterTable(8 * 1024 * 1024 - 64),
+    'c.parquet',
+    /has a Parquet footer that holds more than 500000 values \(the limit\)/
+  ),
   refused(
     'a column chunk past the end of the file is corrupt, not missing values (filled with 0 before)',
     P.chunkPastEndTable(1000),
@@ -84,7 +142,22 @@ const CASES: HostileCase[] = [
   ),
   refused(
     'a column chunk that holds fewer values than its row group (missing values before)',
-    P.parquetFile({ groups: [{ rows: 5, columns: [P.idColumn(5), P.column({ name: 'm', type: P.TYPE.DOUBLE, pages: [P.page({ body: P.plainDoubles([0.5, 0.5, 0.5]), numValues: 3 })], numValues: 5 })] }] }),
+    P.parquetFile({
+      groups: [
+        {
+          rows: 5,
+          columns: [
+            P.idColumn(5),
+            P.column({
+              name: 'm',
+              type: P.TYPE.DOUBLE,
+              pages: [P.page({ body: P.plainDoubles([0.5, 0.5, 0.5]), numValues: 3 })],
+              numValues: 5
+            })
+          ]
+        }
+      ]
+    }),
     'c.parquet (row group 1, column "m", page 2)',
     /is missing: the column chunk ends after 3 of the row group's 5 values/
   ),
@@ -100,7 +173,16 @@ const CASES: HostileCase[] = [
       groups: [
         {
           rows: 3,
-          columns: [P.idColumn(3), P.column({ name: 'm', type: P.TYPE.DOUBLE, pages: [P.page({ body: P.plainDoubles([0.5, 0.5, 0.5]), numValues: 3 })], numValues: 3, chunkFields: [[1, P.bin('../other.parquet')]] })]
+          columns: [
+            P.idColumn(3),
+            P.column({
+              name: 'm',
+              type: P.TYPE.DOUBLE,
+              pages: [P.page({ body: P.plainDoubles([0.5, 0.5, 0.5]), numValues: 3 })],
+              numValues: 3,
+              chunkFields: [[1, P.bin('../other.parquet')]]
+            })
+          ]
         }
       ]
     }),
@@ -160,32 +242,71 @@ const CASES: HostileCase[] = [
   ),
   refused(
     'a footer list that claims 2^31 elements in a few bytes',
-    withM(P.doubleColumn('m', [0.5, 0.5, 0.5]), (meta) => void meta.extra.push([5, P.raw(9, Buffer.from([0xfc, 0x80, 0x80, 0x80, 0x80, 0x08, 0, 0]))])),
+    withM(
+      P.doubleColumn('m', [0.5, 0.5, 0.5]),
+      (meta) => void meta.extra.push([5, P.raw(9, Buffer.from([0xfc, 0x80, 0x80, 0x80, 0x80, 0x08, 0, 0]))])
+    ),
     'c.parquet',
     /has a list size of 2147483648 at byte \d+, but only \d+ bytes follow/
   ),
   // --- the class: what a page says, against the page
   refused(
     'a page whose compressed size runs past its chunk',
-    withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, pages: [P.page({ body: P.plainDoubles([0.5, 0.5, 0.5]), numValues: 3, compressed: 100000 })], numValues: 3 })),
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        pages: [P.page({ body: P.plainDoubles([0.5, 0.5, 0.5]), numValues: 3, compressed: 100000 })],
+        numValues: 3
+      })
+    ),
     'c.parquet (row group 1, column "m", page 1)',
     /claims 100000 bytes, but the column chunk has 24 left/
   ),
   refused(
     'a chunk compressed with zstd (not read) is refused by its codec name',
-    withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, codec: 6, pages: [P.page({ body: Buffer.from([0x28, 0xb5]), numValues: 3, uncompressed: 24 })], numValues: 3 })),
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        codec: 6,
+        pages: [P.page({ body: Buffer.from([0x28, 0xb5]), numValues: 3, uncompressed: 24 })],
+        numValues: 3
+      })
+    ),
     'c.parquet (row group 1, column "m")',
     /is Parquet compressed with ZSTD, which is not read/
   ),
   refused(
     'a snappy page that claims 2 GiB uncompressed',
-    withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, codec: P.CODEC.SNAPPY, pages: [P.page({ body: Buffer.from([0x18, 0x5c]), numValues: 3, uncompressed: 2 ** 31 - 1 })], numValues: 3 })),
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        codec: P.CODEC.SNAPPY,
+        pages: [P.page({ body: Buffer.from([0x18, 0x5c]), numValues: 3, uncompressed: 2 ** 31 - 1 })],
+        numValues: 3
+      })
+    ),
     'c.parquet (row group 1, column "m", page 1)',
     /claims 2147483647 bytes uncompressed; a page is at most 33554432/
   ),
   refused(
     'a page that claims 2^24 values',
-    withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, optional: true, pages: [P.page({ body: Buffer.concat([P.lengthPrefixed(P.rleRun(2 ** 24, 1)), P.plainDoubles([0.5])]), numValues: 2 ** 24 })], numValues: 3 })),
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        optional: true,
+        pages: [
+          P.page({
+            body: Buffer.concat([P.lengthPrefixed(P.rleRun(2 ** 24, 1)), P.plainDoubles([0.5])]),
+            numValues: 2 ** 24
+          })
+        ],
+        numValues: 3
+      })
+    ),
     'c.parquet (row group 1, column "m", page 1)',
     /claims 16777216 values; a page holds at most 1048576/
   ),
@@ -253,7 +374,14 @@ const CASES: HostileCase[] = [
   ),
   refused(
     'PLAIN values fewer than the page holds (read from the next page before)',
-    withM(P.column({ name: 'm', type: P.TYPE.DOUBLE, pages: [P.page({ body: P.plainDoubles([0.5, 0.5]), numValues: 3 })], numValues: 3 })),
+    withM(
+      P.column({
+        name: 'm',
+        type: P.TYPE.DOUBLE,
+        pages: [P.page({ body: P.plainDoubles([0.5, 0.5]), numValues: 3 })],
+        numValues: 3
+      })
+    ),
     'c.parquet (row group 1, column "m", page 1)',
     /holds 16 bytes for 3 values of 8 bytes/
   ),
@@ -288,7 +416,14 @@ const CASES: HostileCase[] = [
         name: 'm',
         type: P.TYPE.DOUBLE,
         optional: true,
-        pages: [P.page({ type: P.PAGE.DATA_PAGE_V2, body: Buffer.concat([P.rleRun(3, 1), P.plainDoubles([0.5, 0.5, 0.5])]), numValues: 3, v2: { nulls: 1, defBytes: 2 } })],
+        pages: [
+          P.page({
+            type: P.PAGE.DATA_PAGE_V2,
+            body: Buffer.concat([P.rleRun(3, 1), P.plainDoubles([0.5, 0.5, 0.5])]),
+            numValues: 3,
+            v2: { nulls: 1, defBytes: 2 }
+          })
+        ],
         numValues: 3
       })
     ),
@@ -302,7 +437,18 @@ const CASES: HostileCase[] = [
         {
           rows: 3,
           columns: [
-            P.column({ name: 'query_id', type: P.TYPE.BYTE_ARRAY, pages: [P.page({ body: Buffer.from([0x80, 0x01, 0x04, 0x03, 0x00]), numValues: 3, encoding: P.ENCODING.DELTA_BYTE_ARRAY })], numValues: 3 }),
+            P.column({
+              name: 'query_id',
+              type: P.TYPE.BYTE_ARRAY,
+              pages: [
+                P.page({
+                  body: Buffer.from([0x80, 0x01, 0x04, 0x03, 0x00]),
+                  numValues: 3,
+                  encoding: P.ENCODING.DELTA_BYTE_ARRAY
+                })
+              ],
+              numValues: 3
+            }),
             P.doubleColumn('m', [0.5, 0.5, 0.5])
           ]
         }
@@ -318,7 +464,17 @@ const CASES: HostileCase[] = [
         {
           rows: 3,
           columns: [
-            P.column({ name: 'query_id', type: P.TYPE.BYTE_ARRAY, pages: [P.page({ body: Buffer.concat([P.plainStrings(['q1', 'q2']), Buffer.from([2, 0, 0, 0, 0xc3, 0x28])]), numValues: 3 })], numValues: 3 }),
+            P.column({
+              name: 'query_id',
+              type: P.TYPE.BYTE_ARRAY,
+              pages: [
+                P.page({
+                  body: Buffer.concat([P.plainStrings(['q1', 'q2']), Buffer.from([2, 0, 0, 0, 0xc3, 0x28])]),
+                  numValues: 3
+                })
+              ],
+              numValues: 3
+            }),
             P.doubleColumn('m', [0.5, 0.5, 0.5])
           ]
         }
@@ -333,7 +489,15 @@ const CASES: HostileCase[] = [
       'rules.yml': ZERO,
       'b.parquet': P.honestTable(3),
       'c.parquet': P.parquetFile({
-        groups: [{ rows: 3, columns: [P.idColumn(3), P.column({ name: 'element', type: P.TYPE.DOUBLE, pages: [Buffer.from('xx')], numValues: 3 })] }],
+        groups: [
+          {
+            rows: 3,
+            columns: [
+              P.idColumn(3),
+              P.column({ name: 'element', type: P.TYPE.DOUBLE, pages: [Buffer.from('xx')], numValues: 3 })
+            ]
+          }
+        ],
         patch: (meta) => {
           meta.schema = [
             P.struct([
@@ -362,7 +526,12 @@ const CASES: HostileCase[] = [
     message: /column "m" is a list, struct or repeated column, not one value per row/
   },
   // --- honest files built the same way are read exactly (the builder tells the truth when asked to)
-  { name: 'an honest table from the same builder is read', files: { 'rules.yml': ZERO, 'b.parquet': P.honestTable(3), 'c.parquet': P.honestTable(3) }, args, code: 0 },
+  {
+    name: 'an honest table from the same builder is read',
+    files: { 'rules.yml': ZERO, 'b.parquet': P.honestTable(3), 'c.parquet': P.honestTable(3) },
+    args,
+    code: 0
+  },
   {
     name: 'honest v1 and v2 pages, dictionary and optional, are read',
     files: {
@@ -373,7 +542,14 @@ const CASES: HostileCase[] = [
           name: 'm',
           type: P.TYPE.DOUBLE,
           optional: true,
-          pages: [P.page({ type: P.PAGE.DATA_PAGE_V2, body: Buffer.concat([P.rleRun(3, 1), P.plainDoubles([0.5, 0.5, 0.5])]), numValues: 3, v2: { nulls: 0, defBytes: 2 } })],
+          pages: [
+            P.page({
+              type: P.PAGE.DATA_PAGE_V2,
+              body: Buffer.concat([P.rleRun(3, 1), P.plainDoubles([0.5, 0.5, 0.5])]),
+              numValues: 3,
+              v2: { nulls: 0, defBytes: 2 }
+            })
+          ],
           numValues: 3
         })
       )
@@ -399,14 +575,23 @@ describe('honest Parquet is read exactly through the checks', () => {
     // Bit width 1, one bit-packed run of 32 groups (header (32 << 1) | 1 = 0x41) and its 32 bytes: indices 0, 1, 0.
     const indices = Buffer.concat([Buffer.from([1, 0x41, 0b010]), Buffer.alloc(31)])
     const f = writeFiles({ 'padded.parquet': withM(dictionaryM([0.5, 0.75], indices)) })
-    const side = rowsOf(await readRows(f['padded.parquet'], { metricFields: new Set(['m']), keepAttributes: new Set() }))
+    const side = rowsOf(
+      await readRows(f['padded.parquet'], { metricFields: new Set(['m']), keepAttributes: new Set() })
+    )
     expect(side.map((r) => r.values.get('m'))).toEqual([0.5, 0.75, 0.5])
   })
 
   it('200 row groups of 20 columns are read, every group (1,000 such groups: a 1.36 MB footer of 464,130 values)', async () => {
     const groups = 200
     const ids = Array.from({ length: groups * 2 }, (_, i) => `q${i}`)
-    const columnData = [{ name: 'query_id', type: 'STRING' as const, data: ids }, ...Array.from({ length: 19 }, (_, c) => ({ name: `m${c}`, type: 'DOUBLE' as const, data: ids.map((_, i) => ((i + c) % 97) / 97) }))]
+    const columnData = [
+      { name: 'query_id', type: 'STRING' as const, data: ids },
+      ...Array.from({ length: 19 }, (_, c) => ({
+        name: `m${c}`,
+        type: 'DOUBLE' as const,
+        data: ids.map((_, i) => ((i + c) % 97) / 97)
+      }))
+    ]
     const f = writeFiles({ 'many.parquet': Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: 2 })) })
     const side = rowsOf(await readRows(f['many.parquet'], { metricFields: new Set(['m3']), keepAttributes: new Set() }))
     expect(side).toHaveLength(groups * 2)

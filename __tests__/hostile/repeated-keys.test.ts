@@ -13,20 +13,39 @@ const rows = rowsJsonl()
 const BASE_ARRAY = '[\n{"query_id": "q1", "m": 0.5},\n{"query_id": "q2", "m": 0.5},\n{"query_id": "q3", "m": 0.5}\n]\n'
 const MANIFEST = '{\n  "corpus": {"documents": 3, "content_hash": "sha256:1"},\n  "judge": {"model": "j"}\n}\n'
 const MANIFEST_RULES = RULES + 'comparability:\n  must_match: [corpus.content_hash]\n'
-const withManifests = ['gate', '--rules', '{rules.yml}', '--baseline', '{b.jsonl}', '--candidate', '{c.jsonl}', '--baseline-manifest', '{bm.json}', '--candidate-manifest', '{cm.json}']
+const withManifests = [
+  'gate',
+  '--rules',
+  '{rules.yml}',
+  '--baseline',
+  '{b.jsonl}',
+  '--candidate',
+  '{c.jsonl}',
+  '--baseline-manifest',
+  '{bm.json}',
+  '--candidate-manifest',
+  '{cm.json}'
+]
 const QRELS = 'q1 0 d1 1\nq1 0 d2 0\n'
 const RAGAS_RULES =
   'version: 1\nmetrics: { context_recall: { better: higher, range: [0, 1] } }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: r, metric: context_recall, non_inferior: { margin: 0.1 } }\n'
-const ragasRecord = (id: string, extra = '') => `{"query_id": "${id}", "user_input": "q ${id}", "context_recall": 0.5${extra}}`
+const ragasRecord = (id: string, extra = '') =>
+  `{"query_id": "${id}", "user_input": "q ${id}", "context_recall": 0.5${extra}}`
 const DEEPEVAL_RULES =
   'version: 1\nmetrics:\n  Contextual Precision: { better: higher, range: [0, 1] }\nqueries: { min_per_slice: 1 }\nstatistics: { resamples: 200, seed: 3 }\nchecks:\n  - { name: cp, metric: Contextual Precision, non_inferior: { margin: 0.1 } }\n'
-const deepevalCase = (id: string, scores: string) => `    {"name": "${id}", "success": true, "metrics_data": [{"name": "Contextual Precision", "success": true, ${scores}}]}`
+const deepevalCase = (id: string, scores: string) =>
+  `    {"name": "${id}", "success": true, "metrics_data": [{"name": "Contextual Precision", "success": true, ${scores}}]}`
 const deepevalDoc = (cases: string[]) => `{\n  "test_results": [\n${cases.join(',\n')}\n  ]\n}\n`
 
 export const REPEATED_KEY_CASES: HostileCase[] = [
   {
     name: 'JSON-array candidate rows: a metric key repeated in a record (0.30 then 0.99) is refused at its line',
-    files: { 'rules.yml': RULES, 'b.json': BASE_ARRAY, 'c.json': '[\n{"query_id": "q1", "m": 0.5},\n{"query_id": "q2", "m": 0.5},\n{"query_id": "q3", "m": 0.30, "m": 0.99}\n]\n' },
+    files: {
+      'rules.yml': RULES,
+      'b.json': BASE_ARRAY,
+      'c.json':
+        '[\n{"query_id": "q1", "m": 0.5},\n{"query_id": "q2", "m": 0.5},\n{"query_id": "q3", "m": 0.30, "m": 0.99}\n]\n'
+    },
     args: ['gate', '--rules', '{rules.yml}', '--baseline', '{b.json}', '--candidate', '{c.json}'],
     code: 2,
     where: 'c.json:4',
@@ -34,21 +53,35 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   },
   {
     name: 'JSON Lines rows: a key repeated inside a nested object is refused at its line',
-    files: { 'rules.yml': RULES, 'b.jsonl': rows, 'c.jsonl': rows + '{"query_id": "q4", "m": 0.5, "trace": {"step": 1, "step": 2}}\n' },
+    files: {
+      'rules.yml': RULES,
+      'b.jsonl': rows,
+      'c.jsonl': rows + '{"query_id": "q4", "m": 0.5, "trace": {"step": 1, "step": 2}}\n'
+    },
     code: 2,
     where: 'c.jsonl:4',
     message: /key "step" appears twice in the object at "trace"/
   },
   {
     name: 'JSON Lines rows: a key repeated deep inside arrays and objects',
-    files: { 'rules.yml': RULES, 'b.jsonl': rows, 'c.jsonl': '{"query_id": "q1", "m": 0.5, "t": [1, {"a": [{"x": 1}, {"x": 1, "y": 2, "x": 3}]}]}\n' + rows.split('\n').slice(1).join('\n') },
+    files: {
+      'rules.yml': RULES,
+      'b.jsonl': rows,
+      'c.jsonl':
+        '{"query_id": "q1", "m": 0.5, "t": [1, {"a": [{"x": 1}, {"x": 1, "y": 2, "x": 3}]}]}\n' +
+        rows.split('\n').slice(1).join('\n')
+    },
     code: 2,
     where: 'c.jsonl:1',
     message: /key "x" appears twice in the object at "t\[1\]\.a\[1\]"/
   },
   {
     name: 'pytrec_eval per-query results: a measure repeated in a query is refused at its line',
-    files: { 'rules.yml': RULES, 'b.json': '{\n"q1": {"m": 0.5},\n"q2": {"m": 0.5}\n}\n', 'c.json': '{\n"q1": {"m": 0.5},\n"q2": {"m": 0.1,\n "m": 0.9}\n}\n' },
+    files: {
+      'rules.yml': RULES,
+      'b.json': '{\n"q1": {"m": 0.5},\n"q2": {"m": 0.5}\n}\n',
+      'c.json': '{\n"q1": {"m": 0.5},\n"q2": {"m": 0.1,\n "m": 0.9}\n}\n'
+    },
     args: ['gate', '--rules', '{rules.yml}', '--baseline', '{b.json}', '--candidate', '{c.json}'],
     code: 2,
     where: 'c.json:4',
@@ -77,7 +110,8 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
       'b.jsonl': rows,
       'c.jsonl': rows,
       'bm.json': MANIFEST,
-      'cm.json': '{\n  "corpus": {"documents": 3, "content_hash": "sha256:2",\n    "content_hash": "sha256:1"},\n  "judge": {"model": "j"}\n}\n'
+      'cm.json':
+        '{\n  "corpus": {"documents": 3, "content_hash": "sha256:2",\n    "content_hash": "sha256:1"},\n  "judge": {"model": "j"}\n}\n'
     },
     args: withManifests,
     code: 2,
@@ -86,7 +120,13 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   },
   {
     name: 'manifest: a repeated top-level key is refused',
-    files: { 'rules.yml': MANIFEST_RULES, 'b.jsonl': rows, 'c.jsonl': rows, 'bm.json': MANIFEST, 'cm.json': '{"judge": {"model": "j"},\n"judge": {"model": "k"}}' },
+    files: {
+      'rules.yml': MANIFEST_RULES,
+      'b.jsonl': rows,
+      'c.jsonl': rows,
+      'bm.json': MANIFEST,
+      'cm.json': '{"judge": {"model": "j"},\n"judge": {"model": "k"}}'
+    },
     args: withManifests,
     code: 2,
     where: 'cm.json:2',
@@ -114,8 +154,22 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   },
   {
     name: 'ragas JSON export (records): a metric repeated in a record is refused at its line',
-    files: { 'rules.yml': RAGAS_RULES, 'b.json': `[\n${ragasRecord('a')},\n${ragasRecord('b')}\n]\n`, 'c.json': `[\n${ragasRecord('a')},\n${ragasRecord('b', ', "context_recall": 0.9')}\n]\n` },
-    args: ['gate', '--rules', '{rules.yml}', '--baseline', '{b.json}', '--candidate', '{c.json}', '--input-format', 'ragas'],
+    files: {
+      'rules.yml': RAGAS_RULES,
+      'b.json': `[\n${ragasRecord('a')},\n${ragasRecord('b')}\n]\n`,
+      'c.json': `[\n${ragasRecord('a')},\n${ragasRecord('b', ', "context_recall": 0.9')}\n]\n`
+    },
+    args: [
+      'gate',
+      '--rules',
+      '{rules.yml}',
+      '--baseline',
+      '{b.json}',
+      '--candidate',
+      '{c.json}',
+      '--input-format',
+      'ragas'
+    ],
     code: 2,
     where: 'c.json:3',
     message: /key "context_recall" appears twice/
@@ -146,7 +200,8 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   {
     name: 'evaluation set: a key repeated in review (status accepted, then disputed) is a violation',
     files: {
-      'd.jsonl': '{"id": "h1", "question": "q?", "answerable": true, "gold_chunk_ids": ["c1"], "split": "holdout", "review": {"by": "a", "method": "double-annotated", "status": "disputed", "status": "accepted"}}\n'
+      'd.jsonl':
+        '{"id": "h1", "question": "q?", "answerable": true, "gold_chunk_ids": ["c1"], "split": "holdout", "review": {"by": "a", "method": "double-annotated", "status": "disputed", "status": "accepted"}}\n'
     },
     args: ['validate', '--dataset', '{d.jsonl}'],
     code: 2,
@@ -156,7 +211,8 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   {
     name: 'JSON Lines corpus listing: a repeated key is a violation at its line',
     files: {
-      'd.jsonl': '{"id": "h1", "question": "q?", "answerable": true, "gold_chunk_ids": ["c1"], "split": "holdout", "review": {"by": "a", "method": "double-annotated", "status": "accepted"}}\n',
+      'd.jsonl':
+        '{"id": "h1", "question": "q?", "answerable": true, "gold_chunk_ids": ["c1"], "split": "holdout", "review": {"by": "a", "method": "double-annotated", "status": "accepted"}}\n',
       'corpus.jsonl': '{"chunk_id": "c1"}\n{"chunk_id": "c2", "chunk_id": "c1"}\n'
     },
     args: ['validate', '--dataset', '{d.jsonl}', '--corpus', '{corpus.jsonl}'],
@@ -166,7 +222,10 @@ export const REPEATED_KEY_CASES: HostileCase[] = [
   },
   {
     name: 'JSON Lines run: a key repeated inside a result object is refused at its line',
-    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id": "q1", "results": [{"doc_id": "d2", "score": 2, "doc_id": "d1"}]}\n' },
+    files: {
+      'qrels.txt': QRELS,
+      'run.jsonl': '{"query_id": "q1", "results": [{"doc_id": "d2", "score": 2, "doc_id": "d1"}]}\n'
+    },
     args: ['metrics', '--qrels', '{qrels.txt}', '--run', '{run.jsonl}', '-m', 'P@1'],
     code: 2,
     where: 'run.jsonl:1',
@@ -182,9 +241,15 @@ describe('a repeated key is refused in every JSON the gate reads, at any depth, 
   it('findRepeatedKey names the key, its line and the path of its object, and accepts equal keys in different objects', () => {
     expect(findRepeatedKey('{"a": 1, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}')).toBeUndefined()
     expect(findRepeatedKey('{"a": 1,\n"a": 2}')).toEqual({ key: 'a', line: 2, path: '' })
-    expect(findRepeatedKey('[{"k": [1, 2]}, {"k": {"\\u0078": 1, "x": 2}}]')).toEqual({ key: 'x', line: 1, path: '[1].k' })
+    expect(findRepeatedKey('[{"k": [1, 2]}, {"k": {"\\u0078": 1, "x": 2}}]')).toEqual({
+      key: 'x',
+      line: 1,
+      path: '[1].k'
+    })
     expect(findRepeatedKey('{"s": "a\\"b, {\\"x\\": 1, \\"x\\": 2}"}')).toBeUndefined()
-    expect(parseStrictJson('{"a": {"b": 1, "b": 1}}').problem).toBe('key "b" appears twice in the object at "a" (JSON would silently keep the last)')
+    expect(parseStrictJson('{"a": {"b": 1, "b": 1}}').problem).toBe(
+      'key "b" appears twice in the object at "a" (JSON would silently keep the last)'
+    )
   })
 
   it('the scan is linear: 200,000 keys in one object and 100,000 nested levels take seconds, not minutes', () => {

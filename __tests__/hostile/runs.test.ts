@@ -21,14 +21,50 @@ checks:
 `
 const QRELS = 'q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 2\n'
 const RUN = 'q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 1.5 t\nq2 Q0 d4 2 1.25 t\n'
-const JRUN = '{"query_id":"q1","results":[{"doc_id":"d1","score":2},{"doc_id":"d2","score":1}]}\n{"query_id":"q2","results":[{"doc_id":"d3","score":1.5},{"doc_id":"d4","score":1.25}]}\n'
+const JRUN =
+  '{"query_id":"q1","results":[{"doc_id":"d1","score":2},{"doc_id":"d2","score":1}]}\n{"query_id":"q2","results":[{"doc_id":"d3","score":1.5},{"doc_id":"d4","score":1.25}]}\n'
 
 /** gate over two TREC runs (or JSONL runs) and the judgments. */
-const gate = (b = 'b.txt', c = 'c.txt', q = 'qrels.txt') => ['gate', '--rules', '{rules.yml}', '--baseline', `{${b}}`, '--candidate', `{${c}}`, '--qrels', `{${q}}`, '--json', '{report.json}']
+const gate = (b = 'b.txt', c = 'c.txt', q = 'qrels.txt') => [
+  'gate',
+  '--rules',
+  '{rules.yml}',
+  '--baseline',
+  `{${b}}`,
+  '--candidate',
+  `{${c}}`,
+  '--qrels',
+  `{${q}}`,
+  '--json',
+  '{report.json}'
+]
 /** metrics over one run. */
-const metrics = (run = 'run.txt', q = 'qrels.txt') => ['metrics', '--qrels', `{${q}}`, '--run', `{${run}}`, '-m', 'P@2', '--per-query']
-const runCaseT = (name: string, run: string | Buffer, where: string, message: RegExp): HostileCase => ({ name, files: { 'qrels.txt': QRELS, 'run.txt': run }, args: metrics(), code: 2, where, message })
-const qrelsCase = (name: string, qrels: string | Buffer, where: string, message: RegExp): HostileCase => ({ name, files: { 'qrels.txt': qrels, 'run.txt': RUN }, args: metrics(), code: 2, where, message })
+const metrics = (run = 'run.txt', q = 'qrels.txt') => [
+  'metrics',
+  '--qrels',
+  `{${q}}`,
+  '--run',
+  `{${run}}`,
+  '-m',
+  'P@2',
+  '--per-query'
+]
+const runCaseT = (name: string, run: string | Buffer, where: string, message: RegExp): HostileCase => ({
+  name,
+  files: { 'qrels.txt': QRELS, 'run.txt': run },
+  args: metrics(),
+  code: 2,
+  where,
+  message
+})
+const qrelsCase = (name: string, qrels: string | Buffer, where: string, message: RegExp): HostileCase => ({
+  name,
+  files: { 'qrels.txt': qrels, 'run.txt': RUN },
+  args: metrics(),
+  code: 2,
+  where,
+  message
+})
 const notes = (r: CliResult) => (r.report?.coverage?.notes as string[]).join('\n')
 /** metrics --per-query prints `P@2<TAB>qid<TAB>value` lines. */
 const perQuery = (r: CliResult) =>
@@ -45,8 +81,18 @@ export const RUN_CASES: HostileCase[] = [
   runCaseT('TREC score 1e400', RUN + 'q2 Q0 d5 3 1e400 t\n', 'run.txt:5', /score "1e400" is not a finite/),
   runCaseT('TREC score 0x10', 'q1 Q0 d1 1 0x10 t\n', 'run.txt:1', /score "0x10"/),
   runCaseT('TREC score Infinity', 'q1 Q0 d1 1 -Infinity t\n', 'run.txt:1', /score "-Infinity"/),
-  runCaseT('TREC document listed twice for a query', RUN + 'q2 Q0 d3 3 0.5 t\n', 'run.txt:5', /document "d3" appears twice for query "q2" \(also on line 3\)/),
-  runCaseT('TREC run with invalid UTF-8 in a query id', Buffer.concat([Buffer.from(RUN + 'q'), Buffer.from([0xff]), Buffer.from(' Q0 d1 1 1 t\n')]), 'run.txt:5', /not valid UTF-8/),
+  runCaseT(
+    'TREC document listed twice for a query',
+    RUN + 'q2 Q0 d3 3 0.5 t\n',
+    'run.txt:5',
+    /document "d3" appears twice for query "q2" \(also on line 3\)/
+  ),
+  runCaseT(
+    'TREC run with invalid UTF-8 in a query id',
+    Buffer.concat([Buffer.from(RUN + 'q'), Buffer.from([0xff]), Buffer.from(' Q0 d1 1 1 t\n')]),
+    'run.txt:5',
+    /not valid UTF-8/
+  ),
   runCaseT('empty TREC run', '', 'run.txt', /holds no results/),
   runCaseT('blank TREC run', '\n \r\n\n', 'run.txt', /holds no results/),
   {
@@ -73,7 +119,10 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: 'numeric-looking query ids beyond 2^53 stay exact in TREC files',
-    files: { 'qrels.txt': '9007199254740993 0 d1 1\n9007199254740992 0 d1 0\n', 'run.txt': '9007199254740993 Q0 d1 1 1 t\n9007199254740992 Q0 d1 1 1 t\n' },
+    files: {
+      'qrels.txt': '9007199254740993 0 d1 1\n9007199254740992 0 d1 0\n',
+      'run.txt': '9007199254740993 Q0 d1 1 1 t\n9007199254740992 Q0 d1 1 1 t\n'
+    },
     args: metrics(),
     code: 0,
     // ...992 has no relevant document and counts, as in `trec_eval -q -m P.2` (10.0), which prints these three lines.
@@ -93,7 +142,10 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: '__proto__ / constructor as query and document ids',
-    files: { 'qrels.txt': '__proto__ 0 constructor 1\nconstructor 0 __proto__ 1\n', 'run.txt': '__proto__ Q0 constructor 1 1 t\nconstructor Q0 __proto__ 1 1 t\nconstructor Q0 toString 2 0.5 t\n' },
+    files: {
+      'qrels.txt': '__proto__ 0 constructor 1\nconstructor 0 __proto__ 1\n',
+      'run.txt': '__proto__ Q0 constructor 1 1 t\nconstructor Q0 __proto__ 1 1 t\nconstructor Q0 toString 2 0.5 t\n'
+    },
     args: metrics(),
     code: 0,
     check: (r) => {
@@ -103,7 +155,12 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: 'a run not grouped by query is read whole, and the report says so',
-    files: { 'rules.yml': RULES, 'qrels.txt': QRELS, 'b.txt': 'q1 Q0 d1 1 2 t\nq2 Q0 d3 1 1.5 t\nq1 Q0 d2 2 1 t\nq2 Q0 d4 2 1.25 t\n', 'c.txt': RUN },
+    files: {
+      'rules.yml': RULES,
+      'qrels.txt': QRELS,
+      'b.txt': 'q1 Q0 d1 1 2 t\nq2 Q0 d3 1 1.5 t\nq1 Q0 d2 2 1 t\nq2 Q0 d4 2 1.25 t\n',
+      'c.txt': RUN
+    },
     args: gate(),
     code: 0,
     check: (r) => expect(notes(r)).toMatch(/baseline: the run is not grouped by query, so it was held in memory whole/)
@@ -152,7 +209,12 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: 'JSONL run: passthrough field 1e400',
-    files: { 'rules.yml': RULES, 'qrels.txt': QRELS, 'b.jsonl': JRUN.replace('{"query_id":"q2",', '{"query_id":"q2","latency":1e400,'), 'c.jsonl': JRUN },
+    files: {
+      'rules.yml': RULES,
+      'qrels.txt': QRELS,
+      'b.jsonl': JRUN.replace('{"query_id":"q2",', '{"query_id":"q2","latency":1e400,'),
+      'c.jsonl': JRUN
+    },
     args: gate('b.jsonl', 'c.jsonl'),
     code: 2,
     where: 'b.jsonl:2',
@@ -160,7 +222,10 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: 'JSONL run: a repeated key in a record',
-    files: { 'qrels.txt': QRELS, 'run.jsonl': '{"query_id":"q1","results":[],"results":[{"doc_id":"d1","score":1}]}\n' },
+    files: {
+      'qrels.txt': QRELS,
+      'run.jsonl': '{"query_id":"q1","results":[],"results":[{"doc_id":"d1","score":1}]}\n'
+    },
     args: metrics('run.jsonl'),
     code: 2,
     where: 'run.jsonl:1',
@@ -200,7 +265,14 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: 'JSONL run: invalid UTF-8',
-    files: { 'qrels.txt': QRELS, 'run.jsonl': Buffer.concat([Buffer.from('{"query_id":"q1","doc_id":"d'), Buffer.from([0xc0, 0xaf]), Buffer.from('","score":1}\n')]) },
+    files: {
+      'qrels.txt': QRELS,
+      'run.jsonl': Buffer.concat([
+        Buffer.from('{"query_id":"q1","doc_id":"d'),
+        Buffer.from([0xc0, 0xaf]),
+        Buffer.from('","score":1}\n')
+      ])
+    },
     args: metrics('run.jsonl'),
     code: 2,
     where: 'run.jsonl:1',
@@ -208,7 +280,11 @@ export const RUN_CASES: HostileCase[] = [
   },
   {
     name: 'JSONL run: __proto__ fields and ids are plain data',
-    files: { 'qrels.txt': '__proto__ 0 d1 1\n', 'run.jsonl': '{"query_id":"__proto__","__proto__":{"polluted":1},"constructor":"x","results":[{"doc_id":"d1","score":1,"__proto__":{"polluted":2}}]}\n' },
+    files: {
+      'qrels.txt': '__proto__ 0 d1 1\n',
+      'run.jsonl':
+        '{"query_id":"__proto__","__proto__":{"polluted":1},"constructor":"x","results":[{"doc_id":"d1","score":1,"__proto__":{"polluted":2}}]}\n'
+    },
     args: metrics('run.jsonl'),
     code: 0,
     check: (r) => {
@@ -222,12 +298,27 @@ export const RUN_CASES: HostileCase[] = [
   qrelsCase('qrels truncated last line', QRELS + 'q3 0', 'qrels.txt:5', /found 2/),
   qrelsCase('qrels grade 1.5', 'q1 0 d1 1.5\n', 'qrels.txt:1', /grade "1\.5" is not a whole number/),
   qrelsCase('qrels grade 0x1', QRELS + 'q3 0 d1 0x1\n', 'qrels.txt:5', /grade "0x1" is not a whole number/),
-  qrelsCase('qrels grade beyond 2^53', 'q1 0 d1 99999999999999999999\n', 'qrels.txt:1', /grade "99999999999999999999" is not a whole number/),
+  qrelsCase(
+    'qrels grade beyond 2^53',
+    'q1 0 d1 99999999999999999999\n',
+    'qrels.txt:1',
+    /grade "99999999999999999999" is not a whole number/
+  ),
   qrelsCase('qrels grade NaN', 'q1 0 d1 NaN\n', 'qrels.txt:1', /grade "NaN"/),
-  qrelsCase('qrels document judged twice', QRELS + 'q1 0 d1 0\n', 'qrels.txt:5', /document "d1" is judged twice for query "q1" \(also on line 1\)/),
+  qrelsCase(
+    'qrels document judged twice',
+    QRELS + 'q1 0 d1 0\n',
+    'qrels.txt:5',
+    /document "d1" is judged twice for query "q1" \(also on line 1\)/
+  ),
   qrelsCase('empty qrels', '', 'qrels.txt', /holds no judgments/),
   qrelsCase('qrels of comments and blank lines only', '# header\n\n# more\n', 'qrels.txt', /holds no judgments/),
-  qrelsCase('qrels with invalid UTF-8', Buffer.concat([Buffer.from(QRELS + 'q3 0 d'), Buffer.from([0xe2, 0x82]), Buffer.from(' 1\n')]), 'qrels.txt:5', /not valid UTF-8/),
+  qrelsCase(
+    'qrels with invalid UTF-8',
+    Buffer.concat([Buffer.from(QRELS + 'q3 0 d'), Buffer.from([0xe2, 0x82]), Buffer.from(' 1\n')]),
+    'qrels.txt:5',
+    /not valid UTF-8/
+  ),
   {
     name: 'qrels with BOM and CRLF are read exactly',
     files: { 'qrels.txt': '\ufeff' + QRELS.replace(/\n/g, '\r\n'), 'run.txt': RUN },

@@ -48,7 +48,10 @@ function parseOutput(text: string, rename?: Map<string, string>): Map<string, st
 
 async function ours(run: string, measures: string[], extra: { depth?: number } = {}): Promise<Map<string, string>> {
   let text = ''
-  await metricsCommand({ qrels, run: join(dir, run), measures, perQuery: true, format: 'trec', complete: true, ...extra }, (chunk) => (text += chunk))
+  await metricsCommand(
+    { qrels, run: join(dir, run), measures, perQuery: true, format: 'trec', complete: true, ...extra },
+    (chunk) => (text += chunk)
+  )
   return parseOutput(text)
 }
 
@@ -72,7 +75,8 @@ describe('trec_eval conformance', () => {
         if (c.rel === 2) got.delete(`NumRel(rel=2)\tall`)
         expect(got.size).toBe(expected.size)
         const mismatches: string[] = []
-        for (const [key, value] of expected) if (got.get(key) !== value) mismatches.push(`${key}: expected ${value}, got ${got.get(key)}`)
+        for (const [key, value] of expected)
+          if (got.get(key) !== value) mismatches.push(`${key}: expected ${value}, got ${got.get(key)}`)
         expect(mismatches).toEqual([])
       })
     }
@@ -100,7 +104,17 @@ describe('trec_eval conformance', () => {
 describe('metrics defaults = trec_eval defaults (through the CLI)', () => {
   const names = nameMap(1)
   const measureArgs = [...new Set(names.values())].flatMap((m) => ['-m', m])
-  const metricsCli = (qrelsFile: string, runFile: string, extra: string[] = []) => cli(['metrics', '--qrels', join(dir, qrelsFile), '--run', join(dir, runFile), ...measureArgs, '--per-query', ...extra])
+  const metricsCli = (qrelsFile: string, runFile: string, extra: string[] = []) =>
+    cli([
+      'metrics',
+      '--qrels',
+      join(dir, qrelsFile),
+      '--run',
+      join(dir, runFile),
+      ...measureArgs,
+      '--per-query',
+      ...extra
+    ])
 
   test('no option: trec_eval -q on judged queries without a relevant document (expected-norel.txt)', async () => {
     const r = await metricsCli('qrels-norel.txt', 'run-norel.txt')
@@ -115,7 +129,9 @@ describe('metrics defaults = trec_eval defaults (through the CLI)', () => {
   test('-c: trec_eval -c -q (expected-norel-c.txt, and expected.txt with a judged query absent from the run)', async () => {
     const norel = await metricsCli('qrels-norel.txt', 'run-norel.txt', ['-c'])
     expect(norel.code).toBe(0)
-    expect(parseOutput(norel.stdout)).toEqual(parseOutput(readFileSync(join(dir, 'expected-norel-c.txt'), 'utf8'), names))
+    expect(parseOutput(norel.stdout)).toEqual(
+      parseOutput(readFileSync(join(dir, 'expected-norel-c.txt'), 'utf8'), names)
+    )
     const absent = await metricsCli('qrels.txt', 'run.txt', ['-c'])
     expect(absent.code).toBe(0)
     expect(parseOutput(absent.stdout)).toEqual(parseOutput(readFileSync(join(dir, 'expected.txt'), 'utf8'), names))
@@ -133,14 +149,29 @@ describe('metrics defaults = trec_eval defaults (through the CLI)', () => {
     const r = await metricsCli('qrels-norel.txt', 'run-norel.txt', ['--no-relevant', 'exclude'])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('AP\tall\t0.0627\n')
-    expect(r.stderr).toBe('retrieval-gate: 15 judged queries without a relevant document left out of the averages (--no-relevant exclude); trec_eval averages over them: leave out --no-relevant for its numbers\n')
+    expect(r.stderr).toBe(
+      'retrieval-gate: 15 judged queries without a relevant document left out of the averages (--no-relevant exclude); trec_eval averages over them: leave out --no-relevant for its numbers\n'
+    )
   })
 })
 
 describe('metrics --format jsonl', () => {
   test('writes numbers at 12 significant digits at most, as every JSON output does', async () => {
     // AP of the fixture's queries has values such as 0.2380952380952381 (17 digits as JSON.stringify writes them).
-    const r = await cli(['metrics', '--qrels', join(dir, 'qrels-norel.txt'), '--run', join(dir, 'run-norel.txt'), '-m', 'AP', '-m', 'nDCG@10', '--per-query', '--format', 'jsonl'])
+    const r = await cli([
+      'metrics',
+      '--qrels',
+      join(dir, 'qrels-norel.txt'),
+      '--run',
+      join(dir, 'run-norel.txt'),
+      '-m',
+      'AP',
+      '-m',
+      'nDCG@10',
+      '--per-query',
+      '--format',
+      'jsonl'
+    ])
     expect(r.code).toBe(0)
     const numbers = r.stdout.match(/-?\d+\.\d+(?:e[-+]?\d+)?/g) ?? []
     expect(numbers.length).toBeGreaterThan(30)
@@ -152,7 +183,16 @@ describe('metrics --format jsonl', () => {
     expect(Math.max(...numbers.map(digits))).toBeLessThanOrEqual(12)
     expect(numbers.map(digits)).toContain(12)
     // Each value is the 12-digit rounding of the double, as the trec lines' 4 decimals are of the same double.
-    const trec = await cli(['metrics', '--qrels', join(dir, 'qrels-norel.txt'), '--run', join(dir, 'run-norel.txt'), '-m', 'AP', '--per-query'])
+    const trec = await cli([
+      'metrics',
+      '--qrels',
+      join(dir, 'qrels-norel.txt'),
+      '--run',
+      join(dir, 'run-norel.txt'),
+      '-m',
+      'AP',
+      '--per-query'
+    ])
     const first = JSON.parse(r.stdout.split('\n')[0]) as { query_id: string; AP: number }
     expect(trec.stdout).toContain(`AP\t${first.query_id}\t${first.AP.toFixed(4)}\n`)
   })

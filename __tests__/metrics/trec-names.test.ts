@@ -34,7 +34,12 @@ const ALIASES: Array<[string, string]> = [
 describe('trec_eval measure names', () => {
   it('give exactly the values of their ir_measures counterparts, per query', async () => {
     const names = ALIASES.flatMap(([a, b]) => [a, b])
-    const { side } = await computeRunRows({ runFile: join(dir, 'run.txt'), qrelsFile: join(dir, 'qrels.txt'), measures: names, noRelevant: 'zero' })
+    const { side } = await computeRunRows({
+      runFile: join(dir, 'run.txt'),
+      qrelsFile: join(dir, 'qrels.txt'),
+      measures: names,
+      noRelevant: 'zero'
+    })
     expect(rowsOf(side).length).toBeGreaterThan(10)
     const differ: string[] = []
     for (const row of rowsOf(side)) {
@@ -55,7 +60,16 @@ describe('trec_eval measure names', () => {
       expected.set(`${name.trim()}\t${qid}`, value)
     }
     const measures = ['ndcg_cut_10', 'P_5', 'recip_rank', 'recall_100', 'success_10', 'map', 'Rprec', 'bpref']
-    const r = await cli(['metrics', '--qrels', join(dir, 'qrels.txt'), '--run', join(dir, 'run.txt'), '--per-query', '-c', ...measures.flatMap((m) => ['-m', m])])
+    const r = await cli([
+      'metrics',
+      '--qrels',
+      join(dir, 'qrels.txt'),
+      '--run',
+      join(dir, 'run.txt'),
+      '--per-query',
+      '-c',
+      ...measures.flatMap((m) => ['-m', m])
+    ])
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
     expect(lines.length).toBe((expected.size / 15) * measures.length)
@@ -67,7 +81,12 @@ describe('trec_eval measure names', () => {
   })
 
   it('keep the name as written as the row key, with the canonical kind', () => {
-    expect(parseMeasure('ndcg_cut_10')).toMatchObject({ name: 'ndcg_cut_10', kind: 'nDCG', cutoff: 10, canonical: 'nDCG@10' })
+    expect(parseMeasure('ndcg_cut_10')).toMatchObject({
+      name: 'ndcg_cut_10',
+      kind: 'nDCG',
+      cutoff: 10,
+      canonical: 'nDCG@10'
+    })
     expect(parseMeasure('recall_100')).toMatchObject({ name: 'recall_100', kind: 'R', cutoff: 100, canonical: 'R@100' })
     expect(parseMeasure('recip_rank')).toMatchObject({ kind: 'RR', cutoff: null })
     expect(parseMeasure('map')).toMatchObject({ kind: 'AP', cutoff: null })
@@ -92,9 +111,22 @@ checks:
     non_inferior: { margin: 0.01 }
 `
     const f = writeFiles({ 'rules.yml': rules })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', join(dir, 'run.txt'), '--candidate', join(dir, 'run.txt'), '--format', 'json'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      join(dir, 'run.txt'),
+      '--candidate',
+      join(dir, 'run.txt'),
+      '--format',
+      'json'
+    ])
     expect(r.stderr).toBe('')
-    const report = JSON.parse(r.stdout) as { verdict: string; comparisons: Array<{ metric: string; slice: Record<string, string> }> }
+    const report = JSON.parse(r.stdout) as {
+      verdict: string
+      comparisons: Array<{ metric: string; slice: Record<string, string> }>
+    }
     expect(report.verdict).toBe('pass')
     const overall = report.comparisons.filter((c) => Object.keys(c.slice).length === 0)
     expect(overall.map((c) => c.metric).sort()).toEqual(['ndcg_cut_10', 'success_10'])
@@ -134,7 +166,8 @@ describe('did you mean never changes what is measured', () => {
   it('a rows metric named with another cutoff gets no suggestion of it', async () => {
     const rows = Array.from({ length: 5 }, (_, i) => ({ query_id: `q${i}`, success_1: 1, success_5: 1 }))
     const f = writeFiles({
-      'rules.yml': 'version: 1\nmetrics:\n  success_10: { better: higher }\nchecks:\n  - name: s\n    metric: success_10\n    non_inferior: { margin: 0.01 }\n',
+      'rules.yml':
+        'version: 1\nmetrics:\n  success_10: { better: higher }\nchecks:\n  - name: s\n    metric: success_10\n    non_inferior: { margin: 0.01 }\n',
       'b.jsonl': jsonl(rows),
       'c.jsonl': jsonl(rows)
     })
@@ -146,9 +179,14 @@ describe('did you mean never changes what is measured', () => {
 
   it('rules naming nDCG@10 on pytrec_eval rows (ndcg_cut_10) are told the rows have the same measure', async () => {
     const results = join(process.cwd(), '__tests__', 'fixtures', 'importers', 'pytrec_eval', 'results.json')
-    const f = writeFiles({ 'rules.yml': 'version: 1\nmetrics:\n  nDCG@10: { better: higher }\nchecks:\n  - name: n\n    metric: nDCG@10\n    non_inferior: { margin: 0.01 }\n' })
+    const f = writeFiles({
+      'rules.yml':
+        'version: 1\nmetrics:\n  nDCG@10: { better: higher }\nchecks:\n  - name: n\n    metric: nDCG@10\n    non_inferior: { margin: 0.01 }\n'
+    })
     const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', results, '--candidate', results])
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('The rows have "ndcg_cut_10", the same measure (nDCG@10) under another name: name the metric "ndcg_cut_10" in the rules')
+    expect(r.stderr).toContain(
+      'The rows have "ndcg_cut_10", the same measure (nDCG@10) under another name: name the metric "ndcg_cut_10" in the rules'
+    )
   })
 })

@@ -17,10 +17,17 @@ function file(text: string, ext = 'txt'): string {
   writeFileSync(path, text)
   return path
 }
-const qrelsLines = (rows: Array<[string, string, number]>): string => rows.map(([q, d, g]) => `${q} 0 ${d} ${g}\n`).join('')
-const runLines = (rows: Array<[string, string, number | string]>): string => rows.map(([q, d, s], i) => `${q} Q0 ${d} ${i + 1} ${s} t\n`).join('')
+const qrelsLines = (rows: Array<[string, string, number]>): string =>
+  rows.map(([q, d, g]) => `${q} 0 ${d} ${g}\n`).join('')
+const runLines = (rows: Array<[string, string, number | string]>): string =>
+  rows.map(([q, d, s], i) => `${q} Q0 ${d} ${i + 1} ${s} t\n`).join('')
 
-async function values(qrels: string, run: string, measures: string[], extra: object = {}): Promise<Map<string, Map<string, number | null>>> {
+async function values(
+  qrels: string,
+  run: string,
+  measures: string[],
+  extra: object = {}
+): Promise<Map<string, Map<string, number | null>>> {
   const { side } = await computeRunRows({ qrelsFile: qrels, runFile: run, measures, ...extra })
   return new Map(rowsOf(side).map((r) => [r.id, r.values]))
 }
@@ -123,7 +130,20 @@ describe('hand-computed measures', () => {
         ['s', 'e', 1]
       ])
     )
-    const v = (await values(q, r, ['Success@1', 'hit@2', 'Judged@5', 'Judged@10', 'P(rel=2)@4', 'P@4', 'NumRet', 'NumRel', 'NumRel(rel=2)', 'RR(rel=2)'])).get('s')!
+    const v = (
+      await values(q, r, [
+        'Success@1',
+        'hit@2',
+        'Judged@5',
+        'Judged@10',
+        'P(rel=2)@4',
+        'P@4',
+        'NumRet',
+        'NumRel',
+        'NumRel(rel=2)',
+        'RR(rel=2)'
+      ])
+    ).get('s')!
     expect(v.get('Success@1')).toBe(0) // c has grade 0
     expect(v.get('hit@2')).toBe(1) // a at rank 2
     expect(v.get('Judged@5')).toBe(4 / 5) // c, a, d (negative grade is a judgment line), b judged; e not
@@ -244,7 +264,10 @@ describe('query set and coverage', () => {
   })
 
   test('JSONL passthrough fields travel into the rows', async () => {
-    const j = file('{"query_id":"a","results":[{"doc_id":"d1","score":1}],"latency_ms":12.5,"segment":"head","meta":{"x":1}}\n{"query_id":"c","doc_id":"d1","score":2}\n', 'jsonl')
+    const j = file(
+      '{"query_id":"a","results":[{"doc_id":"d1","score":1}],"latency_ms":12.5,"segment":"head","meta":{"x":1}}\n{"query_id":"c","doc_id":"d1","score":2}\n',
+      'jsonl'
+    )
     const { side, coverage } = await computeRunRows({ qrelsFile: q, runFile: j, measures: ['P@1'] })
     const a = rowsOf(side).find((row) => row.id === 'a')!
     expect(a.values.get('latency_ms')).toBe(12.5)
@@ -272,7 +295,11 @@ describe('refusals name file and line', () => {
   test.each([
     ['numeric query id', '{"query_id":1,"doc_id":"d","score":1}\n', /:1: query_id 1 is a JSON number.*quote it/],
     ['non-finite score', '{"query_id":"a","doc_id":"d","score":"x"}\n', /:1 \(score\): score is not a finite number/],
-    ['duplicate docno', '{"query_id":"a","results":[{"doc_id":"d","score":1},{"doc_id":"d","score":0}]}\n', /:1: document "d" appears twice/],
+    [
+      'duplicate docno',
+      '{"query_id":"a","results":[{"doc_id":"d","score":1},{"doc_id":"d","score":0}]}\n',
+      /:1: document "d" appears twice/
+    ],
     ['bad JSON', '{"query_id":"a",\n', /:1: is not valid JSON/]
   ])('JSONL run: %s', async (_name, text, pattern) => {
     const error = await refusal(computeRunRows({ qrelsFile: q, runFile: file(text, 'jsonl'), measures: ['AP'] }))
@@ -308,7 +335,22 @@ describe('parsing', () => {
   })
 
   test('score fast path equals Number() bit for bit', () => {
-    const samples = ['0.1', '-3.75', '12345678901234.5', '1.5e-3', '7E+2', '0', '-0.0', '.5', '5.', '0.30000000000000004', '123456789012345678', '1e-30', '9007199254740993', '4.35']
+    const samples = [
+      '0.1',
+      '-3.75',
+      '12345678901234.5',
+      '1.5e-3',
+      '7E+2',
+      '0',
+      '-0.0',
+      '.5',
+      '5.',
+      '0.30000000000000004',
+      '123456789012345678',
+      '1e-30',
+      '9007199254740993',
+      '4.35'
+    ]
     for (const s of samples) {
       const b = Buffer.from(s)
       expect(Object.is(parseScoreBytes(b, 0, b.length), Number(s))).toBe(true)
@@ -369,8 +411,15 @@ describe('the metrics command prints every record as scored', () => {
       'jsonl'
     )
     let printed = ''
-    await metricsCommand({ qrels: q, run, measures: ['P@1'], perQuery: true, format: 'jsonl' }, (text) => (printed += text))
+    await metricsCommand(
+      { qrels: q, run, measures: ['P@1'], perQuery: true, format: 'jsonl' },
+      (text) => (printed += text)
+    )
     // The columns the gate reads cannot tell these apart (NaN is missing either way), so the command prints the rows it kept.
-    expect(printed.split('\n').slice(0, 3)).toEqual(['{"query_id":"a","P@1":1,"latency_ms":12.5,"cost":null}', '{"query_id":"b","P@1":1,"cost":1,"latency_ms":null}', '{"query_id":"c","P@1":1}'])
+    expect(printed.split('\n').slice(0, 3)).toEqual([
+      '{"query_id":"a","P@1":1,"latency_ms":12.5,"cost":null}',
+      '{"query_id":"b","P@1":1,"cost":1,"latency_ms":null}',
+      '{"query_id":"c","P@1":1}'
+    ])
   })
 })

@@ -29,11 +29,13 @@ interface Scenario {
 type Exempt = { examOnly: string } | { noGuards: string }
 
 const ids = Array.from({ length: 40 }, (_, i) => `q${String(i).padStart(2, '0')}`)
-const rowsOf = (value: (i: number) => Record<string, unknown>): string => jsonl(ids.map((id, i) => ({ query_id: id, ...value(i) })))
+const rowsOf = (value: (i: number) => Record<string, unknown>): string =>
+  jsonl(ids.map((id, i) => ({ query_id: id, ...value(i) })))
 const HEAD = 'version: 1\nstatistics: { resamples: 200, seed: 3 }\nqueries: { min_per_slice: 5 }\n'
 
 /** A JSON Lines run: every query retrieves `docs(i)` in that order. */
-const runOf = (docs: (i: number) => string[]): string => jsonl(ids.map((id, i) => ({ query_id: id, results: docs(i).map((doc, r) => ({ doc_id: doc, score: 100 - r })) })))
+const runOf = (docs: (i: number) => string[]): string =>
+  jsonl(ids.map((id, i) => ({ query_id: id, results: docs(i).map((doc, r) => ({ doc_id: doc, score: 100 - r })) })))
 /** Judgments: query i has d{i}-rel relevant, d{i}-no judged not relevant. */
 const QRELS = ids.map((id, i) => `${id} 0 d${i}-rel 1\n${id} 0 d${i}-no 0\n`).join('')
 const RUN_RULES = `${HEAD}judgments: { qrels: JUDGMENTS }\nmetrics:\n  P@2: { better: higher }\nchecks:\n  - { name: holds, metric: P@2, non_inferior: { margin: 0.9 } }\n`
@@ -48,7 +50,18 @@ const SCENARIOS: Record<string, Scenario | Exempt> = {
       'bm.json': '{"corpus": {"hash": "a"}}',
       'cm.jsonl': '{"corpus": {"hash": "b"}}\n'
     },
-    args: ['--rules', '@rules.yml', '--baseline', '@b.jsonl', '--candidate', '@c.jsonl', '--baseline-manifest', '@bm.json', '--candidate-manifest', '@cm.jsonl'],
+    args: [
+      '--rules',
+      '@rules.yml',
+      '--baseline',
+      '@b.jsonl',
+      '--candidate',
+      '@c.jsonl',
+      '--baseline-manifest',
+      '@bm.json',
+      '--candidate-manifest',
+      '@cm.jsonl'
+    ],
     answers: ['cm.jsonl', 'c.jsonl']
   },
   pooling: {
@@ -76,7 +89,10 @@ const SCENARIOS: Record<string, Scenario | Exempt> = {
     answers: ['c.jsonl']
   },
   'two-stage': { noGuards: 'diagnostics only: the ranker against its first-stage ceiling, never a guard' },
-  dataset: { noGuards: 'the evaluation set is the exam: its summary is counted, never a guard (its attributes are refused from the candidate, property/exam.test.ts)' },
+  dataset: {
+    noGuards:
+      'the evaluation set is the exam: its summary is counted, never a guard (its attributes are refused from the candidate, property/exam.test.ts)'
+  },
   reference: { examOnly: 'the reference rows and manifest are read at a tag or from a push run on the default branch' },
   judge: {
     decidedBy: 'judge.min_kappa',
@@ -88,12 +104,24 @@ const SCENARIOS: Record<string, Scenario | Exempt> = {
       // The candidate's judge gives a third of the items a label no human gave (kappa about 0.4).
       'labels.jsonl': jsonl(Array.from({ length: 24 }, (_, i) => ({ id: `a${i}`, judge: i % 3 === 1 ? 2 : i % 2 })))
     },
-    args: ['--rules', '@rules.yml', '--baseline', '@b.jsonl', '--candidate', '@c.jsonl', '--candidate-judge-labels', '@labels.jsonl'],
+    args: [
+      '--rules',
+      '@rules.yml',
+      '--baseline',
+      '@b.jsonl',
+      '--candidate',
+      '@c.jsonl',
+      '--candidate-judge-labels',
+      '@labels.jsonl'
+    ],
     answers: ['labels.jsonl', 'c.jsonl']
   },
   holdout: { examOnly: 'the looks are counted in a ledger of commit statuses the pull request cannot write or delete' },
   history: { examOnly: 'the reports of push runs on the default branch' },
-  queries: { examOnly: 'the queries file is the exam’s; its attributes go on the baseline’s rows, and a row that says otherwise is refused' },
+  queries: {
+    examOnly:
+      'the queries file is the exam’s; its attributes go on the baseline’s rows, and a row that says otherwise is refused'
+  },
   seeds: {
     decidedBy: 'better',
     files: {
@@ -106,7 +134,22 @@ const SCENARIOS: Record<string, Scenario | Exempt> = {
         ])
       )
     },
-    args: ['--rules', '@rules.yml', '--baseline', '@b0.jsonl', '--baseline', '@b1.jsonl', '--baseline', '@b2.jsonl', '--candidate', '@c0.jsonl', '--candidate', '@c1.jsonl', '--candidate', '@c2.jsonl'],
+    args: [
+      '--rules',
+      '@rules.yml',
+      '--baseline',
+      '@b0.jsonl',
+      '--baseline',
+      '@b1.jsonl',
+      '--baseline',
+      '@b2.jsonl',
+      '--candidate',
+      '@c0.jsonl',
+      '--candidate',
+      '@c1.jsonl',
+      '--candidate',
+      '@c2.jsonl'
+    ],
     answers: ['c0.jsonl', 'c1.jsonl', 'c2.jsonl'],
     many: ['c0.jsonl', 'c1.jsonl', 'c2.jsonl']
   }
@@ -127,17 +170,26 @@ type Mutation =
 /** Mutations of a scenario's answers; with several files of one input, copying one over another is drawn often. */
 const mutationArb = (scenario: Scenario): fc.Arbitrary<Mutation> =>
   fc.oneof(
-    fc.record({ kind: fc.constant('drop' as const), file: fc.nat(), at: fc.nat(), count: fc.integer({ min: 1, max: 10 }) }),
+    fc.record({
+      kind: fc.constant('drop' as const),
+      file: fc.nat(),
+      at: fc.nat(),
+      count: fc.integer({ min: 1, max: 10 })
+    }),
     fc.record({ kind: fc.constant('repeat' as const), file: fc.nat(), at: fc.nat() }),
     fc.record({ kind: fc.constant('relabel' as const), file: fc.nat(), at: fc.nat(), to: fc.nat() }),
     fc.record({ kind: fc.constant('rekey' as const), file: fc.nat(), at: fc.nat() }),
-    { arbitrary: fc.record({ kind: fc.constant('duplicate-file' as const), file: fc.nat(), into: fc.nat() }), weight: (scenario.many?.length ?? 0) > 1 ? 8 : 1 },
+    {
+      arbitrary: fc.record({ kind: fc.constant('duplicate-file' as const), file: fc.nat(), into: fc.nat() }),
+      weight: (scenario.many?.length ?? 0) > 1 ? 8 : 1
+    },
     fc.record({ kind: fc.constant('reorder' as const), file: fc.nat(), at: fc.nat() }),
     fc.record({ kind: fc.constant('drop-where' as const), file: fc.nat(), at: fc.nat() })
   )
 
 /** The record's item id field (query_id, id) or its first key. */
-const idKey = (record: Record<string, unknown>): string => ('query_id' in record ? 'query_id' : 'id' in record ? 'id' : Object.keys(record)[0])
+const idKey = (record: Record<string, unknown>): string =>
+  'query_id' in record ? 'query_id' : 'id' in record ? 'id' : Object.keys(record)[0]
 
 function mutate(files: Record<string, string>, scenario: Scenario, m: Mutation): Record<string, string> {
   const out = { ...files }
@@ -196,7 +248,10 @@ function mutate(files: Record<string, string>, scenario: Scenario, m: Mutation):
   return out
 }
 
-async function gate(files: Record<string, string>, args: string[]): Promise<{ code: number; decidedBy: string | null }> {
+async function gate(
+  files: Record<string, string>,
+  args: string[]
+): Promise<{ code: number; decidedBy: string | null }> {
   const f = writeFiles(files)
   const rules = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v]))
   if (rules['rules.yml'] !== undefined) {
@@ -209,7 +264,10 @@ async function gate(files: Record<string, string>, args: string[]): Promise<{ co
   }
   const resolved = args.map((a) => (a.startsWith('@') ? f[a.slice(1)] : a))
   const r = await cli(['gate', ...resolved, '--format', 'json'])
-  return { code: r.code, decidedBy: r.code === 2 ? null : ((JSON.parse(r.stdout) as { decided_by: string | null }).decided_by ?? null) }
+  return {
+    code: r.code,
+    decidedBy: r.code === 2 ? null : ((JSON.parse(r.stdout) as { decided_by: string | null }).decided_by ?? null)
+  }
 }
 
 describe('every capability on the registry holds the trust boundary', () => {
@@ -218,7 +276,10 @@ describe('every capability on the registry holds the trust boundary', () => {
       const entry = SCENARIOS[capability.name]
       expect(entry).toBeDefined()
       if (entry !== undefined && 'examOnly' in entry) {
-        const rules = loadRules(`${HEAD}metrics:\n  m: { better: higher }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.1 } }\n`, 'r.yml')
+        const rules = loadRules(
+          `${HEAD}metrics:\n  m: { better: higher }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.1 } }\n`,
+          'r.yml'
+        )
         const config = capability.config(rules) ?? {}
         try {
           expect(capability.inputs(config, rules).filter((s) => s.role !== 'exam')).toEqual([])
@@ -236,7 +297,10 @@ describe('every capability on the registry holds the trust boundary', () => {
     it(`${name}: the scenario fails, and no mutation of the candidate's answers turns it into a pass`, async () => {
       expect(await gate(entry.files, entry.args)).toEqual({ code: 1, decidedBy: entry.decidedBy })
       // A valid answer in another order is judged like the original: the mutations reach the checks, not only refusals.
-      expect(await gate(mutate(entry.files, entry, { kind: 'reorder', file: 0, at: 3 }), entry.args)).toEqual({ code: 1, decidedBy: entry.decidedBy })
+      expect(await gate(mutate(entry.files, entry, { kind: 'reorder', file: 0, at: 3 }), entry.args)).toEqual({
+        code: 1,
+        decidedBy: entry.decidedBy
+      })
       await fc.assert(
         fc.asyncProperty(fc.array(mutationArb(entry), { minLength: 1, maxLength: 3 }), async (mutations) => {
           let files = entry.files

@@ -51,7 +51,15 @@ const valueArb = fc.tuple(
 )
 // Every segment present, so `where: { seg: a }` always has queries (an absent value is refused, tested elsewhere).
 const dataArb = fc
-  .uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), seg: fc.constantFrom(...SEGMENTS), b: valueArb, c: valueArb }), { minLength: 20, maxLength: 60, selector: (q) => q.id })
+  .uniqueArray(
+    fc.record({
+      id: fc.string({ minLength: 1, maxLength: 6 }),
+      seg: fc.constantFrom(...SEGMENTS),
+      b: valueArb,
+      c: valueArb
+    }),
+    { minLength: 20, maxLength: 60, selector: (q) => q.id }
+  )
   .filter((qs) => SEGMENTS.every((s) => qs.some((q) => q.seg === s)))
 
 function row(id: string, line: number, values: [number, number], seg: string | undefined): QueryRow {
@@ -83,7 +91,19 @@ const candidate = (data: Query[], seg: (q: Query, i: number) => string | undefin
 /** Each check's status, reason and evidence per unit: what the verdict is made of. */
 const decisionOf = (r: GateResult) => ({
   verdict: r.decision.verdict,
-  checks: r.decision.checks.map((c) => ({ status: c.status, counts: c.counts, units: c.units.map((u) => [u.slice, u.status, u.reason, u.comparison.n, u.comparison.delta, u.comparison.ci, u.regressions]) }))
+  checks: r.decision.checks.map((c) => ({
+    status: c.status,
+    counts: c.counts,
+    units: c.units.map((u) => [
+      u.slice,
+      u.status,
+      u.reason,
+      u.comparison.n,
+      u.comparison.delta,
+      u.comparison.ci,
+      u.regressions
+    ])
+  }))
 })
 
 /** runGate, or 'refused' when it stops on unusable input. */
@@ -98,7 +118,10 @@ function gateOrRefused(r: ReturnType<typeof rules>, b: SideRows, c: SideRows): G
 
 describe('the candidate cannot change the exam (fast-check)', () => {
   it('adding candidate-only rows (with perfect scores) never changes a fail into a pass', () => {
-    const extraArb = fc.uniqueArray(fc.record({ id: fc.string({ minLength: 7, maxLength: 10 }), seg: fc.constantFrom(...SEGMENTS) }), { minLength: 1, maxLength: 80, selector: (x) => x.id })
+    const extraArb = fc.uniqueArray(
+      fc.record({ id: fc.string({ minLength: 7, maxLength: 10 }), seg: fc.constantFrom(...SEGMENTS) }),
+      { minLength: 1, maxLength: 80, selector: (x) => x.id }
+    )
     fc.assert(
       fc.property(dataArb, extraArb, (data, extra) => {
         const zero = rules('zero')
@@ -121,7 +144,10 @@ describe('the candidate cannot change the exam (fast-check)', () => {
   it('relabelling candidate attributes never changes a fail into a pass (refused, or the decision without candidate labels)', () => {
     // Per query: the candidate keeps the label, drops it, or writes another; the baseline may lack it.
     let accepted = 0
-    const planArb = fc.array(fc.record({ cand: fc.constantFrom('same', 'none', 'a', 'b', 'c'), baseMissing: fc.boolean() }), { minLength: 60, maxLength: 60 })
+    const planArb = fc.array(
+      fc.record({ cand: fc.constantFrom('same', 'none', 'a', 'b', 'c'), baseMissing: fc.boolean() }),
+      { minLength: 60, maxLength: 60 }
+    )
     fc.assert(
       fc.property(dataArb, planArb, fc.boolean(), fc.boolean(), (data, plan, baselineComplete, honest) => {
         const r = rules('error')
@@ -132,7 +158,8 @@ describe('the candidate cannot change the exam (fast-check)', () => {
         )
         const baseSeg = (q: Query, i: number) => (!baselineComplete && plan[i].baseMissing ? undefined : q.seg)
         // An honest candidate only repeats or leaves out labels (so the accepted branch is reached often).
-        const candSeg = (q: Query, i: number) => (plan[i].cand === 'none' ? undefined : plan[i].cand === 'same' || honest ? q.seg : plan[i].cand)
+        const candSeg = (q: Query, i: number) =>
+          plan[i].cand === 'none' ? undefined : plan[i].cand === 'same' || honest ? q.seg : plan[i].cand
         const result = gateOrRefused(r, baseline(data, baseSeg), candidate(data, candSeg))
         const relabelled = data.some((q, i) => candSeg(q, i) !== undefined && candSeg(q, i) !== q.seg)
         const baseLacks = data.some((q, i) => baseSeg(q, i) === undefined)
@@ -162,13 +189,36 @@ checks:
   - { name: precision holds, metric: P@1, non_inferior: { margin: 0.5 } }
 `
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom('new', 'established'), { minLength: 3, maxLength: 3 }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), async (labels, hits) => {
-        const run = ['q1', 'q2', 'q3'].map((id, i) => JSON.stringify({ query_id: id, segment: labels[i], results: [{ doc_id: hits[i] ? `d${2 * i + 1}` : 'x', score: 1 }] })).join('\n') + '\n'
-        const f = writeFiles({ 'rules.yml': ruleText, 'qrels.txt': qrels, 'b.txt': trec, 'c.jsonl': run })
-        const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', f['b.txt'], '--candidate', f['c.jsonl'], '--qrels', f['qrels.txt']])
-        expect(r.code).toBe(2)
-        expect(r.stderr).toMatch(/b\.txt.*the baseline has no attribute "segment"/)
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('new', 'established'), { minLength: 3, maxLength: 3 }),
+        fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+        async (labels, hits) => {
+          const run =
+            ['q1', 'q2', 'q3']
+              .map((id, i) =>
+                JSON.stringify({
+                  query_id: id,
+                  segment: labels[i],
+                  results: [{ doc_id: hits[i] ? `d${2 * i + 1}` : 'x', score: 1 }]
+                })
+              )
+              .join('\n') + '\n'
+          const f = writeFiles({ 'rules.yml': ruleText, 'qrels.txt': qrels, 'b.txt': trec, 'c.jsonl': run })
+          const r = await cli([
+            'gate',
+            '--rules',
+            f['rules.yml'],
+            '--baseline',
+            f['b.txt'],
+            '--candidate',
+            f['c.jsonl'],
+            '--qrels',
+            f['qrels.txt']
+          ])
+          expect(r.code).toBe(2)
+          expect(r.stderr).toMatch(/b\.txt.*the baseline has no attribute "segment"/)
+        }
+      ),
       { numRuns: Math.min(RUNS, 8), seed: 20261203 }
     )
   })

@@ -54,10 +54,36 @@ const numberText = fc.oneof(
   w(
     3,
     fc
-      .tuple(fc.constantFrom('', '-'), fc.constantFrom('0', '1', '42', '999999999999999', '1234567890123456789'), fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits)))
-      .map(([sign, int, frac, exp]) => `${sign}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`)
+      .tuple(
+        fc.constantFrom('', '-'),
+        fc.constantFrom('0', '1', '42', '999999999999999', '1234567890123456789'),
+        fc.option(digits),
+        fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits))
+      )
+      .map(
+        ([sign, int, frac, exp]) => `${sign}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`
+      )
   ),
-  w(1, fc.constantFrom('-0', '0.0', '-0.0', '1e400', '-1e-400', '0.30000000000000004', '1.', '.5', '+1', '01', '-', '1e', '0x10', 'NaN', 'Infinity'))
+  w(
+    1,
+    fc.constantFrom(
+      '-0',
+      '0.0',
+      '-0.0',
+      '1e400',
+      '-1e-400',
+      '0.30000000000000004',
+      '1.',
+      '.5',
+      '+1',
+      '01',
+      '-',
+      '1e',
+      '0x10',
+      'NaN',
+      'Infinity'
+    )
+  )
 )
 const stringText = fc.oneof(
   w(
@@ -70,7 +96,12 @@ const stringText = fc.oneof(
   ),
   w(1, fc.constantFrom('"a\\"b"', '"\\u0041"', '"tab\there"', '"caf\u00e9"', '"unterminated', '""', '"del\u007f"'))
 )
-const valueText = fc.oneof(w(5, numberText), w(4, stringText), w(2, fc.constantFrom('true', 'false', 'null')), w(1, fc.constantFrom('tru', 'nul', '[]', '{}', '[1,2]', '{"x":1}', '')))
+const valueText = fc.oneof(
+  w(5, numberText),
+  w(4, stringText),
+  w(2, fc.constantFrom('true', 'false', 'null')),
+  w(1, fc.constantFrom('tru', 'nul', '[]', '{}', '[1,2]', '{"x":1}', ''))
+)
 const keyText = fc.oneof(
   w(6, fc.constantFrom('"query_id"', '"m"', '"recall@10"', '"hit@10"', '"segment"', '"__proto__"', '""')),
   w(
@@ -79,11 +110,23 @@ const keyText = fc.oneof(
   ),
   w(1, fc.constantFrom('"0"', '"17"', '"01"', '"a\\u0062"', '"k\u00e9"'))
 )
-const space = fc.oneof(w(8, fc.constantFrom('', ' ', '\t', '  ', '\r', '\n')), w(1, fc.constantFrom('\u000b', '\u00a0', '\u2028')))
+const space = fc.oneof(
+  w(8, fc.constantFrom('', ' ', '\t', '  ', '\r', '\n')),
+  w(1, fc.constantFrom('\u000b', '\u00a0', '\u2028'))
+)
 
 const lineArb = fc
-  .tuple(space, fc.array(fc.tuple(keyText, space, valueText, space), { maxLength: 8 }), space, fc.constantFrom('{', '{', '{', '{', '{', '{', '[', ''), fc.constantFrom('}', '}', '}', '}', '}', '}', '', '},', '} x'))
-  .map(([s0, members, s1, open, close]) => `${s0}${open}${members.map(([k, a, v, b]) => `${k}${a}:${b}${v}`).join(',')}${s1}${close}`)
+  .tuple(
+    space,
+    fc.array(fc.tuple(keyText, space, valueText, space), { maxLength: 8 }),
+    space,
+    fc.constantFrom('{', '{', '{', '{', '{', '{', '[', ''),
+    fc.constantFrom('}', '}', '}', '}', '}', '}', '', '},', '} x')
+  )
+  .map(
+    ([s0, members, s1, open, close]) =>
+      `${s0}${open}${members.map(([k, a, v, b]) => `${k}${a}:${b}${v}`).join(',')}${s1}${close}`
+  )
 
 describe('flat JSON lines: the fast path reads what JSON.parse reads, or declines', () => {
   it('every line it accepts, the general path accepts with the same members and values', () => {
@@ -120,7 +163,21 @@ describe('flat JSON lines: the fast path reads what JSON.parse reads, or decline
   })
 
   it('declines what the general path must judge: repeated keys, escapes, non-ASCII, nesting, array-index keys, bad numbers', () => {
-    for (const text of ['{"m":1,"m":2}', '{"a\\u0062":1}', '{"k":"caf\u00e9"}', '{"k":[1]}', '{"k":{"x":1}}', '{"1":1,"a":2}', '{"m":01}', '{"m":1.}', '{"m":.5}', '{"m":1}x', '{"m":1', '[1]', '{"m":1,}']) {
+    for (const text of [
+      '{"m":1,"m":2}',
+      '{"a\\u0062":1}',
+      '{"k":"caf\u00e9"}',
+      '{"k":[1]}',
+      '{"k":{"x":1}}',
+      '{"1":1,"a":2}',
+      '{"m":01}',
+      '{"m":1.}',
+      '{"m":.5}',
+      '{"m":1}x',
+      '{"m":1',
+      '[1]',
+      '{"m":1,}'
+    ]) {
       expect(fast(text)).toBeNull()
     }
   })

@@ -10,8 +10,22 @@ export const root = path.resolve(import.meta.dirname, '../..')
 
 /** Scenarios: rules and inputs as relative paths (the reports name them), run from the repository root. */
 export const SCENARIOS = {
-  rows: ['--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl'],
-  runs: ['--rules', 'examples/runs/rules.yml', '--baseline', 'examples/runs/baseline.jsonl', '--candidate', 'examples/runs/candidate.jsonl']
+  rows: [
+    '--rules',
+    'examples/rules.yml',
+    '--baseline',
+    'examples/baseline.jsonl',
+    '--candidate',
+    'examples/candidate.jsonl'
+  ],
+  runs: [
+    '--rules',
+    'examples/runs/rules.yml',
+    '--baseline',
+    'examples/runs/baseline.jsonl',
+    '--candidate',
+    'examples/runs/candidate.jsonl'
+  ]
 } as const
 export type Scenario = keyof typeof SCENARIOS
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as Scenario[]

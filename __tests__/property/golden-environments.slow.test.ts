@@ -20,14 +20,31 @@ const build = path.join(root, 'node_modules/.cache/rg-golden-build')
 
 function child(node: string[], name: Scenario, env: Record<string, string>): Output {
   const dir = tempDir('rg-golden-')
-  const r = spawnSync(node[0], [...node.slice(1), path.join(build, 'cli.js'), 'gate', ...SCENARIOS[name], '--json', path.join(dir, 'r.json'), '--markdown', path.join(dir, 'r.md')], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120000
-  })
+  const r = spawnSync(
+    node[0],
+    [
+      ...node.slice(1),
+      path.join(build, 'cli.js'),
+      'gate',
+      ...SCENARIOS[name],
+      '--json',
+      path.join(dir, 'r.json'),
+      '--markdown',
+      path.join(dir, 'r.md')
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 120000
+    }
+  )
   if (r.status !== 0 && r.status !== 1) throw new Error(`exit ${r.status}: ${r.stderr}`)
-  return { code: r.status, json: readFileSync(path.join(dir, 'r.json'), 'utf8'), markdown: readFileSync(path.join(dir, 'r.md'), 'utf8') }
+  return {
+    code: r.status,
+    json: readFileSync(path.join(dir, 'r.json'), 'utf8'),
+    markdown: readFileSync(path.join(dir, 'r.md'), 'utf8')
+  }
 }
 
 const OTHER_PLACE = { TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8', LC_NUMERIC: 'de_DE.UTF-8' }
@@ -36,7 +53,8 @@ const OTHER_PLACE = { TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE
 const NODE24 = ['npx', '-y', 'node@24']
 const node24 = needing(
   'the golden test under Node 24',
-  skippedBy('RG_SKIP_NODE24') ?? answers(NODE24[0], [...NODE24.slice(1), '--version'], (out) => /^v24\./.test(out), 180000, tempDir()),
+  skippedBy('RG_SKIP_NODE24') ??
+    answers(NODE24[0], [...NODE24.slice(1), '--version'], (out) => /^v24\./.test(out), 180000, tempDir()),
   'network access to the npm registry, which `npx -y node@24` downloads Node 24 from'
 )
 
@@ -44,7 +62,17 @@ describe('golden reports, byte for byte, in other environments', () => {
   beforeAll(() => {
     // tsc emits even when another engineer's file has a type error; the examples only need the gate.
     try {
-      execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', build], { cwd: root, stdio: 'pipe' })
+      execFileSync(
+        process.execPath,
+        [
+          path.join(root, 'node_modules/typescript/bin/tsc'),
+          '-p',
+          path.join(root, 'tsconfig.build.json'),
+          '--outDir',
+          build
+        ],
+        { cwd: root, stdio: 'pipe' }
+      )
     } catch {
       if (!existsSync(path.join(build, 'cli.js'))) throw new Error('tsc produced no build')
     }
@@ -53,7 +81,11 @@ describe('golden reports, byte for byte, in other environments', () => {
   for (const name of SCENARIO_NAMES) {
     it(`${name}: another process, TZ=Pacific/Chatham, de_DE locale`, () => {
       // The environment really is different: a decimal comma and a +12:45 / +13:45 offset.
-      const probe = spawnSync(process.execPath, ['-e', 'process.stdout.write((1234.5).toLocaleString() + " " + new Date(0).getTimezoneOffset())'], { env: { ...process.env, ...OTHER_PLACE }, encoding: 'utf8' })
+      const probe = spawnSync(
+        process.execPath,
+        ['-e', 'process.stdout.write((1234.5).toLocaleString() + " " + new Date(0).getTimezoneOffset())'],
+        { env: { ...process.env, ...OTHER_PLACE }, encoding: 'utf8' }
+      )
       expect(probe.stdout).toMatch(/^1\.234,5 -7(65|05)$/)
       const out = child([process.execPath], name, OTHER_PLACE)
       const want = golden(name)

@@ -16,8 +16,19 @@ async function inProcess(name: Scenario): Promise<Output> {
   const cwd = process.cwd()
   process.chdir(root)
   try {
-    const r = await cli(['gate', ...SCENARIOS[name], '--json', path.join(dir, 'r.json'), '--markdown', path.join(dir, 'r.md')])
-    return { code: r.code, json: readFileSync(path.join(dir, 'r.json'), 'utf8'), markdown: readFileSync(path.join(dir, 'r.md'), 'utf8') }
+    const r = await cli([
+      'gate',
+      ...SCENARIOS[name],
+      '--json',
+      path.join(dir, 'r.json'),
+      '--markdown',
+      path.join(dir, 'r.md')
+    ])
+    return {
+      code: r.code,
+      json: readFileSync(path.join(dir, 'r.json'), 'utf8'),
+      markdown: readFileSync(path.join(dir, 'r.md'), 'utf8')
+    }
   } finally {
     process.chdir(cwd)
   }

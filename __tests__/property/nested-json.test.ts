@@ -20,7 +20,24 @@ function random(seed: number): () => number {
   }
 }
 
-const PIECES = ['a', 'q', 'doc', '-', '_', '7', ' ', '\\"', '\\\\', '\\n', '\\/', '\\u00e9', '\\ud83d\\ude00', 'é', '日本', '😀']
+const PIECES = [
+  'a',
+  'q',
+  'doc',
+  '-',
+  '_',
+  '7',
+  ' ',
+  '\\"',
+  '\\\\',
+  '\\n',
+  '\\/',
+  '\\u00e9',
+  '\\ud83d\\ude00',
+  'é',
+  '日本',
+  '😀'
+]
 const SPACE = ['', '', ' ', '\n', '\n  ', '\n    ', '\t', '\r\n']
 
 interface Expected {
@@ -93,7 +110,10 @@ describe('readNestedNumbers', () => {
       expect(got.entries.length).toBe(expected.entries.length)
       expect(summary).toEqual({ outerKeys: expected.outer.length, entries: expected.entries.length })
       expect(got.outer).toEqual(expected.outer)
-      const mismatch = got.entries.findIndex(([k, v, line], i) => k !== expected.entries[i][0] || !Object.is(v, expected.entries[i][1]) || line !== expected.entries[i][2])
+      const mismatch = got.entries.findIndex(
+        ([k, v, line], i) =>
+          k !== expected.entries[i][0] || !Object.is(v, expected.entries[i][1]) || line !== expected.entries[i][2]
+      )
       expect(mismatch === -1 ? null : [got.entries[mismatch], expected.entries[mismatch]]).toBeNull()
     }
   })

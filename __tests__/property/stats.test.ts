@@ -51,7 +51,15 @@ const valueArb = fc.tuple(
   fc.integer({ min: 0, max: 1 }),
   fc.integer({ min: 1, max: 5000 }).map((x) => x / 10)
 )
-const dataArb = fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), seg: fc.constantFrom('a', 'b', 'c'), b: valueArb, c: valueArb }), { minLength: 20, maxLength: 60, selector: (p) => p.id })
+const dataArb = fc.uniqueArray(
+  fc.record({
+    id: fc.string({ minLength: 1, maxLength: 6 }),
+    seg: fc.constantFrom('a', 'b', 'c'),
+    b: valueArb,
+    c: valueArb
+  }),
+  { minLength: 20, maxLength: 60, selector: (p) => p.id }
+)
 
 function side(source: string, data: Pair[], which: 'b' | 'c'): SideRows {
   const rows: QueryRow[] = data.map((p, i) => ({
@@ -64,7 +72,11 @@ function side(source: string, data: Pair[], which: 'b' | 'c'): SideRows {
     ]),
     attrs: new Map([['seg', p.seg]])
   }))
-  return sideFromRows(source, rows, { numericFields: new Set(['m', 'hit', 'lat']), attributeFields: new Set(['seg']), notes: [] })
+  return sideFromRows(source, rows, {
+    numericFields: new Set(['m', 'hit', 'lat']),
+    attributeFields: new Set(['seg']),
+    notes: []
+  })
 }
 const swapSides = (data: Pair[]): Pair[] => data.map((p) => ({ ...p, b: p.c, c: p.b }))
 
@@ -108,9 +120,18 @@ describe('statistics invariants (fast-check)', () => {
         const { base, cand } = table.metrics.get('m') as { base: Float64Array; cand: Float64Array }
         const d = cand.map((v, i) => v - base[i])
         const neg = d.map((v) => -v)
-        const [a] = bootstrapDistribution(buildDesign(table, members, [d], { statistics: r.statistics }), { resamples, seed: 'seed', stream: 'stream' })
-        const [b] = bootstrapDistribution(buildDesign(table, members, [neg], { statistics: r.statistics }), { resamples, seed: 'seed', stream: 'stream' })
-        for (let i = 0; i < resamples; i++) if (!(b[i] === -a[resamples - 1 - i])) throw new Error(`resample ${i}: ${b[i]} vs ${-a[resamples - 1 - i]}`)
+        const [a] = bootstrapDistribution(buildDesign(table, members, [d], { statistics: r.statistics }), {
+          resamples,
+          seed: 'seed',
+          stream: 'stream'
+        })
+        const [b] = bootstrapDistribution(buildDesign(table, members, [neg], { statistics: r.statistics }), {
+          resamples,
+          seed: 'seed',
+          stream: 'stream'
+        })
+        for (let i = 0; i < resamples; i++)
+          if (!(b[i] === -a[resamples - 1 - i])) throw new Error(`resample ${i}: ${b[i]} vs ${-a[resamples - 1 - i]}`)
       }),
       { numRuns: RUNS }
     )
@@ -121,7 +142,10 @@ describe('statistics invariants (fast-check)', () => {
       fc.property(dataArb, fc.integer({ min: 100, max: 2500 }), (data, resamples) => {
         const r = rules(resamples)
         const x = createStats(pairRows(r, side('b', data, 'b'), side('c', data, 'c')), r).compare('m', [])
-        const y = createStats(pairRows(r, side('b', swapSides(data), 'b'), side('c', swapSides(data), 'c')), r).compare('m', [])
+        const y = createStats(pairRows(r, side('b', swapSides(data), 'b'), side('c', swapSides(data), 'c')), r).compare(
+          'm',
+          []
+        )
         expect(Math.abs(y.ci[0] + x.ci[1])).toBeLessThanOrEqual(1e-12)
         expect(Math.abs(y.ci[1] + x.ci[0])).toBeLessThanOrEqual(1e-12)
       }),

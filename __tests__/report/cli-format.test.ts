@@ -8,7 +8,15 @@ import { tempDir } from '../helpers.js'
 // The example evaluation with fewer resamples (the report's shape, not its digits, is under test here).
 const RULES = path.join(tempDir(), 'rules.yml')
 writeFileSync(RULES, readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'))
-const ARGS = ['gate', '--rules', RULES, '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl']
+const ARGS = [
+  'gate',
+  '--rules',
+  RULES,
+  '--baseline',
+  'examples/baseline.jsonl',
+  '--candidate',
+  'examples/candidate.jsonl'
+]
 
 async function run(extra: string[], terminal?: Terminal): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''

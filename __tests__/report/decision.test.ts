@@ -23,7 +23,19 @@ const unjudged: GuardResult = {
 const zeroHitsInconclusive: GuardResult = {
   rule: 'max_zero_hit_share',
   status: 'inconclusive',
-  reason: { code: 'zero_hits_above', depth: 10, breaches: [{ slice: [['segment', 'new']], n: 40, baseline: 0.1, candidate: 0.3, breach: { kind: 'increase', baseline: 0.1, increase: 0.1 } }] }
+  reason: {
+    code: 'zero_hits_above',
+    depth: 10,
+    breaches: [
+      {
+        slice: [['segment', 'new']],
+        n: 40,
+        baseline: 0.1,
+        candidate: 0.3,
+        breach: { kind: 'increase', baseline: 0.1, increase: 0.1 }
+      }
+    ]
+  }
 }
 
 describe('one decision', () => {
@@ -42,7 +54,11 @@ describe('one decision', () => {
     const d = decideVerdict(r.rules, [zeroHitsInconclusive, unjudged], r.decision.checks)
     expect(d.verdict).toBe('fail')
     // on_inconclusive defaults to fail, so the inconclusive zero-hit guard counts as fail and comes first.
-    expect(d.decidedBy).toMatchObject({ kind: 'trust', rule: 'max_zero_hit_share', reason: { code: 'zero_hits_above' } })
+    expect(d.decidedBy).toMatchObject({
+      kind: 'trust',
+      rule: 'max_zero_hit_share',
+      reason: { code: 'zero_hits_above' }
+    })
     expect(d.guards.map((g) => g.counts)).toEqual(['fail', 'fail'])
     const lenient = loadRules(
       `version: 1
@@ -71,9 +87,14 @@ checks: [{ name: c, metric: recall@10, non_inferior: { margin: 0.01 } }]
     expect(md.split('\n')[0]).toBe('## ❌ retrieval-gate: fail, decided by trust rule “pooling.max\\_unjudged”')
     expect(md).toContain(`**${sentence}**`)
     const text = toText(result, { color: false })
-    expect(text.split('\n').slice(0, 2)).toEqual(['FAIL  retrieval-gate, decided by trust rule "pooling.max_unjudged"', `  ${sentence}`])
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'FAIL  retrieval-gate, decided by trust rule "pooling.max_unjudged"',
+      `  ${sentence}`
+    ])
     // And the check-decided original: number and name from the decision's check.
-    expect(toMarkdown(r).split('\n')[0]).toBe('## ❌ retrieval-gate: fail, decided by check 2 “new users are protected”')
+    expect(toMarkdown(r).split('\n')[0]).toBe(
+      '## ❌ retrieval-gate: fail, decided by check 2 “new users are protected”'
+    )
     expect(JSON.parse(toJsonReport(r)).decided_by).toBe('new users are protected')
   })
 })
@@ -83,11 +104,23 @@ describe('guard reasons in words', () => {
     expect(guardSentence(unjudged.reason)).toBe(
       "the candidate's top 10 is 40.0% unjudged on average, the baseline's 5.0%, above the limit of 20.0%: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun"
     )
-    expect(guardSentence({ code: 'unjudged_within', depth: 5, baseline: 0.1, candidate: 0.15, cap: { share: 0.2, increase: 0.1, outcome: 'fail' } })).toBe(
+    expect(
+      guardSentence({
+        code: 'unjudged_within',
+        depth: 5,
+        baseline: 0.1,
+        candidate: 0.15,
+        cap: { share: 0.2, increase: 0.1, outcome: 'fail' }
+      })
+    ).toBe(
       "the candidate's top 5 is 15.0% unjudged on average, the baseline's 10.0%; within 20.0% and the baseline + 10.0%"
     )
-    expect(guardSentence(zeroHitsInconclusive.reason)).toBe("queries with no relevant document in the top 10: segment=new: 30.0% of 40 queries (baseline 10.0%) above the baseline's 10.0% + 10.0% allowed")
-    expect(guardSentence({ code: 'comparable', mustMatch: ['corpus', 'judge.model'] })).toBe('corpus, judge.model match')
+    expect(guardSentence(zeroHitsInconclusive.reason)).toBe(
+      "queries with no relevant document in the top 10: segment=new: 30.0% of 40 queries (baseline 10.0%) above the baseline's 10.0% + 10.0% allowed"
+    )
+    expect(guardSentence({ code: 'comparable', mustMatch: ['corpus', 'judge.model'] })).toBe(
+      'corpus, judge.model match'
+    )
     expect(
       guardSentence({
         code: 'not_comparable',
@@ -134,7 +167,13 @@ ${checks}`,
     expect(b.inconclusive[0]).toEqual({ reason: 'not_shown_better', policy: 'superior_must_be_shown', counts: 'fail' })
     expect(b.fail).toEqual(['shown_worse', 'shown_not_better', 'no_queries', 'non_finite'])
     expect(c.test).toBe('superior_mcnemar')
-    expect(d).toMatchObject({ test: 'max_regressions', statistical: false, inconclusive: [], minQueries: null, confidence: 0.95 })
+    expect(d).toMatchObject({
+      test: 'max_regressions',
+      statistical: false,
+      inconclusive: [],
+      minQueries: null,
+      confidence: 0.95
+    })
     // Three statistical units under holm: every interval at 1 - 0.05/3.
     expect(a.confidence).toBeCloseTo(1 - 0.05 / 3, 12)
     expect(a.minQueries).toBe(25)

@@ -33,7 +33,25 @@ const decode = (s: string): string =>
     .replace(/&amp;/g, '&')
 
 /** Tags cmark-gfm itself writes for the Markdown the report uses, plus the two raw ones it may contain. */
-const ALLOWED_TAGS = new Set(['h2', 'h3', 'p', 'strong', 'em', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'ul', 'li', 'details', 'summary'])
+const ALLOWED_TAGS = new Set([
+  'h2',
+  'h3',
+  'p',
+  'strong',
+  'em',
+  'code',
+  'pre',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'ul',
+  'li',
+  'details',
+  'summary'
+])
 
 function tags(html: string): Set<string> {
   return new Set([...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9-]*)/g)].map((m) => m[1].toLowerCase()))
@@ -42,7 +60,9 @@ function tags(html: string): Set<string> {
 /** Rendered tables as rows of cell texts (tags stripped, entities decoded). */
 function tables(html: string): string[][][] {
   return [...html.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((t) =>
-    [...t[1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode(c[1].replace(/<[^>]+>/g, ''))))
+    [...t[1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+      [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode(c[1].replace(/<[^>]+>/g, '')))
+    )
   )
 }
 
@@ -63,7 +83,9 @@ describe.each([...results.keys()])('%s report under cmark-gfm', (name) => {
 
   it('contains no raw HTML but <details> and <summary>', () => {
     const xml = cmark(markdown, ['-t', 'xml'])
-    const raw = [...xml.matchAll(/<html_(?:block|inline)[^>]*>([\s\S]*?)<\/html_(?:block|inline)>/g)].map((m) => decode(m[1]))
+    const raw = [...xml.matchAll(/<html_(?:block|inline)[^>]*>([\s\S]*?)<\/html_(?:block|inline)>/g)].map((m) =>
+      decode(m[1])
+    )
     expect(raw.length).toBeGreaterThan(0)
     for (const r of raw) {
       // <code> holds a linkish word inside a <summary> line (escape.ts htmlText).
@@ -118,13 +140,26 @@ describe.each([...results.keys()])('%s report under cmark-gfm', (name) => {
     expect(checks.length).toBe(1 + rowsShown)
     for (const c of result.decision.checks.filter(isFolded)) {
       expect(markdown).toContain(`<details><summary>Check ${c.rule.index + 1} `)
-      expect(all.some((t) => t[0].join('|') === 'Status|Queries|n|Worse|Limit|Δ|95% CI' && t.length === 1 + c.units.length)).toBe(true)
+      expect(
+        all.some((t) => t[0].join('|') === 'Status|Queries|n|Worse|Limit|Δ|95% CI' && t.length === 1 + c.units.length)
+      ).toBe(true)
     }
     const shown = (name: string): string => name.slice(0, 47).replace(/\s+/g, ' ') + (name.length > 48 ? '…' : '')
-    result.decision.checks.forEach((c, i) => expect(checks.some((row) => row[1] === `${i + 1}. ${shown(c.rule.name)}`)).toBe(true))
+    result.decision.checks.forEach((c, i) =>
+      expect(checks.some((row) => row[1] === `${i + 1}. ${shown(c.rule.name)}`)).toBe(true)
+    )
     // Numbers are right-aligned (n, Δ, interval), so their digits line up.
     const head = /<table>\s*<thead>\s*<tr>([\s\S]*?)<\/tr>/.exec(html)?.[1] ?? ''
-    expect([...head.matchAll(/<th([^>]*)>/g)].map((m) => /right/.test(m[1]))).toEqual([false, false, false, false, true, true, true, false])
+    expect([...head.matchAll(/<th([^>]*)>/g)].map((m) => /right/.test(m[1]))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      false
+    ])
     // The full columns are kept, collapsed.
     const details = all.find((t) => t[0].includes('W/L/T') && t[0].includes('Baseline') && t[0].includes('Needs'))
     expect(details?.length).toBe(1 + units)

@@ -11,7 +11,11 @@ import { historyCapability } from '../../src/capabilities/history.js'
 /** Past values: recall@10 drifting down a little, mrr@10 stable. */
 function past(i: number, withMrr = true): PastReport {
   const values: PastReport['values'] = [{ metric: 'recall@10', slice: [], value: 0.7 - i * 0.004 }]
-  if (withMrr) values.push({ metric: 'mrr@10', slice: [], value: 0.55 + (i % 2) * 0.01 }, { metric: 'mrr@10', slice: [['segment', 'new']], value: 0.5 + i * 0.002 })
+  if (withMrr)
+    values.push(
+      { metric: 'mrr@10', slice: [], value: 0.55 + (i % 2) * 0.01 },
+      { metric: 'mrr@10', slice: [['segment', 'new']], value: 0.5 + i * 0.002 }
+    )
   return {
     runId: 800 + i,
     runUrl: `https://github.com/acme/search/actions/runs/${800 + i}`,
@@ -30,7 +34,10 @@ export const HISTORY: HistoryInput = {
   requested: 7,
   reports: [past(0), past(1), past(2, false), past(3), past(4)],
   skipped: { missing: 1, expired: 1, unreadable: 0, wrong_version: 0, stale: 0 },
-  notes: ['Run 790 (commit 1234567): no artifact "retrieval-gate-report".', 'Run 791 (commit 89abcde): artifact "retrieval-gate-report" has expired.']
+  notes: [
+    'Run 790 (commit 1234567): no artifact "retrieval-gate-report".',
+    'Run 791 (commit 89abcde): artifact "retrieval-gate-report" has expired.'
+  ]
 }
 
 /** A result with `history` as the history capability would have read it (the rules need no history key for the renderers). */

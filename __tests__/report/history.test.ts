@@ -15,17 +15,24 @@ const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
 const { describe } = needing('the GFM rendering tests (cmark-gfm)', executableAt(CMARK, 'CMARK_GFM_PATH'))
 
 function cmark(markdown: string): string {
-  const r = spawnSync(CMARK, ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter'], { input: markdown, encoding: 'utf8', timeout: 20000 })
+  const r = spawnSync(CMARK, ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter'], {
+    input: markdown,
+    encoding: 'utf8',
+    timeout: 20000
+  })
   if (r.error) throw r.error
   expect(r.status).toBe(0)
   return r.stdout
 }
 
-const section = (md: string): string => md.slice(md.indexOf('### History'), md.indexOf('<details>', md.indexOf('### History')))
+const section = (md: string): string =>
+  md.slice(md.indexOf('### History'), md.indexOf('<details>', md.indexOf('### History')))
 
 it('draws each gated series over the past runs, this PR last, and counts what was left out', () => {
   const md = section(toMarkdown(historyScenario()))
-  expect(md).toContain('Gate reports of the last 7 successful push runs on main (history.runs is 7): 5 read; left out (never a failure): 1 no report artifact, 1 expired.')
+  expect(md).toContain(
+    'Gate reports of the last 7 successful push runs on main (history.runs is 7): 5 read; left out (never a failure): 1 no report artifact, 1 expired.'
+  )
   expect(md).toContain('- Run 791 (commit 89abcde): artifact "retrieval-gate-report" has expired.')
   const charts = [...md.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1])
   // recall@10 overall, mrr@10 overall, then one per segment of the per_slice check
@@ -50,18 +57,35 @@ it('without history nothing changes (the section is absent) and the JSON report 
 
 it('the JSON report names the runs read and counts the ones left out (additive)', () => {
   const json = JSON.parse(toJsonReport(historyScenario()))
-  expect(json.history).toMatchObject({ branch: 'main', requested: 7, read: 5, skipped: { missing: 1, expired: 1, unreadable: 0, wrong_version: 0, stale: 0 } })
-  expect(json.history.runs[0]).toEqual({ run_id: 800, commit: '0'.repeat(40), date: '2025-06-01T10:00:00Z', holdout_looks: 1 })
+  expect(json.history).toMatchObject({
+    branch: 'main',
+    requested: 7,
+    read: 5,
+    skipped: { missing: 1, expired: 1, unreadable: 0, wrong_version: 0, stale: 0 }
+  })
+  expect(json.history.runs[0]).toEqual({
+    run_id: 800,
+    commit: '0'.repeat(40),
+    date: '2025-06-01T10:00:00Z',
+    holdout_looks: 1
+  })
 })
 
 it('two runs of one commit keep two points (a shared category would hide one)', () => {
-  const twice = { ...HISTORY, reports: [HISTORY.reports[0], { ...HISTORY.reports[1], commit: HISTORY.reports[0].commit }] }
+  const twice = {
+    ...HISTORY,
+    reports: [HISTORY.reports[0], { ...HISTORY.reports[1], commit: HISTORY.reports[0].commit }]
+  }
   const md = section(toMarkdown(withHistory(passScenario(), twice)))
   expect(md).toContain('x-axis ["0000000", "0000000 run 801", "this PR"]')
 })
 
 it('no past report: a note, no chart', () => {
-  const md = section(toMarkdown(withHistory(passScenario(), { ...HISTORY, reports: [], skipped: { ...HISTORY.skipped, missing: 7, expired: 0 } })))
+  const md = section(
+    toMarkdown(
+      withHistory(passScenario(), { ...HISTORY, reports: [], skipped: { ...HISTORY.skipped, missing: 7, expired: 0 } })
+    )
+  )
   expect(md).toContain('0 read; left out (never a failure): 7 no report artifact.')
   expect(md).toContain('No past report to draw')
   expect(md).not.toContain('```mermaid')
@@ -77,7 +101,9 @@ describe('History under cmark-gfm', () => {
     const blocks = [...part.matchAll(/<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g)]
     expect(blocks.length).toBe(4) // recall@10, mrr@10, mrr@10 segment = new, mrr@10 segment = returning
     for (const b of blocks) expect(b[1]).toMatch(/^xychart-beta\n[\s\S]*\n {2}line \[/)
-    const rows = [...part.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1].replace(/<[^>]+>/g, '')))
+    const rows = [...part.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+      [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1].replace(/<[^>]+>/g, ''))
+    )
     expect(rows[0].slice(0, 4)).toEqual(['Run', 'Commit', 'Date', 'recall@10'])
     expect(rows.length).toBe(1 + 5 + 1)
     expect(rows[1].slice(0, 4)).toEqual(['800', '0000000', '2025-06-01', '0.7000'])

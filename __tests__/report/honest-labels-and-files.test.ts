@@ -81,7 +81,19 @@ describe('item 2: an interval is labelled with its own confidence', () => {
 
 describe("item 3: the terminal report gives the Markdown report's reasons", () => {
   const P = '__tests__/fixtures/trust/pooling'
-  const pooling = (format: string, ...more: string[]) => cli(['gate', '--rules', `${P}/rules.yml`, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--format', format, ...more])
+  const pooling = (format: string, ...more: string[]) =>
+    cli([
+      'gate',
+      '--rules',
+      `${P}/rules.yml`,
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      `${P}/candidate.jsonl`,
+      '--format',
+      format,
+      ...more
+    ])
   const REASON = "the candidate's top 10 is 80.0% unjudged on average, the baseline's 0.0%, above the limit of 50.0%"
 
   it("a failing trust rule is followed by its own reason (not check 1's sentence), in both formats", async () => {
@@ -125,9 +137,16 @@ describe("item 3: the terminal report gives the Markdown report's reasons", () =
 })
 
 /** `result` with the comparison of `metric` over `slice` replaced by the given values. */
-function withComparison(result: GateResult, metric: string, slice: Array<[string, string]>, v: { baseline: number; candidate: number; ci: [number, number] }): GateResult {
+function withComparison(
+  result: GateResult,
+  metric: string,
+  slice: Array<[string, string]>,
+  v: { baseline: number; candidate: number; ci: [number, number] }
+): GateResult {
   const key = JSON.stringify(slice)
-  const comparisons = result.comparisons.map((c) => (c.metric === metric && JSON.stringify(c.slice) === key ? { ...c, ...v, delta: v.candidate - v.baseline } : c))
+  const comparisons = result.comparisons.map((c) =>
+    c.metric === metric && JSON.stringify(c.slice) === key ? { ...c, ...v, delta: v.candidate - v.baseline } : c
+  )
   expect(comparisons).not.toEqual(result.comparisons)
   return { ...result, comparisons }
 }
@@ -137,7 +156,11 @@ describe('item 4: a next-step pattern lists only what matches it', () => {
 
   it('an improved, still low Hit@k is not listed under "Hit@k is low or fell"', () => {
     // category = billing: hit@10 0.59 → 0.69 in the report that prompted the issue.
-    const result = withComparison(passScenario(), 'hit@10', slice, { baseline: 0.59, candidate: 0.69, ci: [0.02, 0.18] })
+    const result = withComparison(passScenario(), 'hit@10', slice, {
+      baseline: 0.59,
+      candidate: 0.69,
+      ci: [0.02, 0.18]
+    })
     const first = nextSteps(result).find((s) => s.code === 'first_stage')
     expect(first?.evidence ?? []).not.toContain('segment = new: hit@10 0.59 → 0.69')
   })
@@ -147,7 +170,9 @@ describe('item 4: a next-step pattern lists only what matches it', () => {
     result = withComparison(result, 'mrr@10', slice, { baseline: 0.3, candidate: 0.4, ci: [0.05, 0.15] })
     expect(nextSteps(result).map((s) => s.code)).not.toContain('ranking')
     result = withComparison(result, 'mrr@10', slice, { baseline: 0.45, candidate: 0.4, ci: [-0.08, -0.02] })
-    expect(nextSteps(result).find((s) => s.code === 'ranking')?.evidence).toEqual(['segment = new: hit@10 0.85 → 0.86, mrr@10 0.45 → 0.40'])
+    expect(nextSteps(result).find((s) => s.code === 'ranking')?.evidence).toEqual([
+      'segment = new: hit@10 0.85 → 0.86, mrr@10 0.45 → 0.40'
+    ])
   })
 })
 
@@ -160,19 +185,31 @@ describe('item 5: a file is named only when it was written', () => {
     const written = toMarkdown(result, { files: { regressions: 'out/regressed.jsonl' } })
     expect(written).toContain('The regression set out/regressed.jsonl lists all')
     expect(toText(result, { color: false })).not.toContain('regressions.jsonl')
-    expect(toText(result, { color: false, files: { regressions: 'out/regressed.jsonl' } })).toContain('(out/regressed.jsonl)')
+    expect(toText(result, { color: false, files: { regressions: 'out/regressed.jsonl' } })).toContain(
+      '(out/regressed.jsonl)'
+    )
   })
 
   it('the to-judge list: named when --to-judge wrote it, otherwise the report says how to list it', async () => {
     const P = '__tests__/fixtures/trust/pooling'
-    const args = ['gate', '--rules', `${P}/rules.yml`, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`]
+    const args = [
+      'gate',
+      '--rules',
+      `${P}/rules.yml`,
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      `${P}/candidate.jsonl`
+    ]
     for (const format of ['markdown', 'text']) {
       const without = (await cli([...args, '--format', format])).stdout
       expect(without).not.toMatch(/to-judge (?:file|list)(?! \(not)/)
       expect(without).toContain('to list them for judging, add --to-judge FILE to the gate command')
       const f = writeFiles({ 'tj.jsonl': '' })['tj.jsonl']
       const written = (await cli([...args, '--format', format, '--to-judge', f])).stdout
-      expect(written).toContain(`The 24 pooled top-10 documents without a grade (3 queries) are listed for judging in ${f}.`)
+      expect(written).toContain(
+        `The 24 pooled top-10 documents without a grade (3 queries) are listed for judging in ${f}.`
+      )
     }
   })
 })
@@ -229,7 +266,13 @@ checks:
     )
     const json = toJsonReport(result)
     expect(numbersBeyond12Digits(JSON.parse(json))).toEqual([])
-    expect(JSON.parse(json).regressions.queries[0]).toEqual({ query_id: 'q01', baseline: 0.4, candidate: 0.35, delta: -0.05, attributes: {} })
+    expect(JSON.parse(json).regressions.queries[0]).toEqual({
+      query_id: 'q01',
+      baseline: 0.4,
+      candidate: 0.35,
+      delta: -0.05,
+      attributes: {}
+    })
   })
 
   it('jsonNumber keeps integers, rounds the rest to 12 significant digits, writes -0 as 0 and NaN as null', () => {
@@ -243,7 +286,19 @@ checks:
 
   it('the CLI writes the same bytes as the library (one formatter)', async () => {
     const f = writeFiles({ 'reg.jsonl': '', 'rules.yml': readFileSync('examples/rules.yml', 'utf8') })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl', '--regressions', f['reg.jsonl'], '--format', 'json'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      'examples/baseline.jsonl',
+      '--candidate',
+      'examples/candidate.jsonl',
+      '--regressions',
+      f['reg.jsonl'],
+      '--format',
+      'json'
+    ])
     expect(numbersBeyond12Digits(JSON.parse(r.stdout))).toEqual([])
     const lines = readFileSync(f['reg.jsonl'], 'utf8').trimEnd().split('\n')
     // latency_ms is gated (better: lower) and rises for every query: every query is in the set.

@@ -18,9 +18,18 @@ import { POINTS_PER_PLOT, toHtmlReport } from '../../src/report/html/index.js'
 import { executableAt, needing, skippedBy } from '../programs.js'
 import { HOSTILE_IDS, hostileIdsScenario, scaledResult } from './html-scenarios.js'
 import { CHROMIUM, openChromium, withTimeout } from './mermaid-browser.js'
-import { failProtectedSliceScenario, hostileScenario, inconclusiveScenario, namesScenario, passScenario } from './scenarios.js'
+import {
+  failProtectedSliceScenario,
+  hostileScenario,
+  inconclusiveScenario,
+  namesScenario,
+  passScenario
+} from './scenarios.js'
 
-const suite = needing('the HTML page browser tests (chromium)', skippedBy('RG_SKIP_BROWSER') ?? executableAt(CHROMIUM, 'CHROMIUM_PATH')).describe
+const suite = needing(
+  'the HTML page browser tests (chromium)',
+  skippedBy('RG_SKIP_BROWSER') ?? executableAt(CHROMIUM, 'CHROMIUM_PATH')
+).describe
 
 /** What the page showed and did, measured in the page. */
 interface Seen {
@@ -29,7 +38,14 @@ interface Seen {
   requests: string[]
   dialogs: string[]
   drawn: {
-    plots: Array<{ kind: string; ticks: Array<{ axis: string; text: string; at: number }>; marks: number; points: number | null; drawable: number | null; rows: number | null }>
+    plots: Array<{
+      kind: string
+      ticks: Array<{ axis: string; text: string; at: number }>
+      marks: number
+      points: number | null
+      drawable: number | null
+      rows: number | null
+    }>
     images: number
     scripts: number
     handlers: number
@@ -76,7 +92,11 @@ suite('the HTML page in chromium, opened from disk', () => {
   }, 40000)
 
   /** Opens `html` from a file in a new page, watching the console, errors, requests (any but the file is aborted) and dialogs. */
-  async function open(name: string, html: string, width = 1280): Promise<Seen & { page: Awaited<ReturnType<BrowserContext['newPage']>> }> {
+  async function open(
+    name: string,
+    html: string,
+    width = 1280
+  ): Promise<Seen & { page: Awaited<ReturnType<BrowserContext['newPage']>> }> {
     const file = path.join(dir, `${name}.html`)
     writeFileSync(file, html)
     const url = pathToFileURL(file).href
@@ -112,9 +132,17 @@ suite('the HTML page in chromium, opened from disk', () => {
     it(`${name}: no console error, no request but the file, numeric axes, one mark per query or row`, async () => {
       const seen = await open(name, make())
       try {
-        expect({ console: seen.console, errors: seen.errors, dialogs: seen.dialogs }).toEqual({ console: [], errors: [], dialogs: [] })
+        expect({ console: seen.console, errors: seen.errors, dialogs: seen.dialogs }).toEqual({
+          console: [],
+          errors: [],
+          dialogs: []
+        })
         expect(seen.requests).toEqual([pathToFileURL(path.join(dir, `${name}.html`)).href])
-        expect({ images: seen.drawn.images, scripts: seen.drawn.scripts, handlers: seen.drawn.handlers }).toEqual({ images: 0, scripts: 1, handlers: 0 })
+        expect({ images: seen.drawn.images, scripts: seen.drawn.scripts, handlers: seen.drawn.handlers }).toEqual({
+          images: 0,
+          scripts: 1,
+          handlers: 0
+        })
         const kinds = seen.drawn.plots.map((p) => p.kind)
         for (const kind of ['forest', 'scatter', 'histogram', 'bars']) expect(kinds).toContain(kind)
         for (const p of seen.drawn.plots) {
@@ -124,10 +152,19 @@ suite('the HTML page in chromium, opened from disk', () => {
             if (axis === 'y' && p.kind !== 'scatter') continue
             expect({ kind: p.kind, axis, ticks: ticks.length >= 2 }).toEqual({ kind: p.kind, axis, ticks: true })
             const values = ticks.map((t) => Number(t.text.replace(/^\+/, '')))
-            expect({ kind: p.kind, labels: ticks.map((t) => t.text).filter((_, i) => !Number.isFinite(values[i])) }).toEqual({ kind: p.kind, labels: [] })
+            expect({
+              kind: p.kind,
+              labels: ticks.map((t) => t.text).filter((_, i) => !Number.isFinite(values[i]))
+            }).toEqual({ kind: p.kind, labels: [] })
             // Increasing to the right; on a y axis upwards (smaller y). The bars' axis counts away from its centre.
-            const order = ticks.map((t, i) => ({ at: t.at, v: p.kind === 'bars' ? (i < ticks.length / 2 ? -values[i] : values[i]) : values[i] }))
-            for (let i = 1; i < order.length; i++) expect(axis === 'x' ? order[i].at > order[i - 1].at : order[i].at < order[i - 1].at).toBe(order[i].v > order[i - 1].v)
+            const order = ticks.map((t, i) => ({
+              at: t.at,
+              v: p.kind === 'bars' ? (i < ticks.length / 2 ? -values[i] : values[i]) : values[i]
+            }))
+            for (let i = 1; i < order.length; i++)
+              expect(axis === 'x' ? order[i].at > order[i - 1].at : order[i].at < order[i - 1].at).toBe(
+                order[i].v > order[i - 1].v
+              )
           }
           if (p.kind === 'scatter') {
             expect(p.marks).toBe(p.points)
@@ -151,7 +188,10 @@ suite('the HTML page in chromium, opened from disk', () => {
       for (const id of HOSTILE_IDS) {
         const shown = id.replace(/[\r\n]+/g, ' ').replace(/[\u202a-\u202e\u2066-\u2069]/g, '')
         expect({ id, cell: seen.drawn.cells.includes(shown) }).toEqual({ id, cell: true })
-        expect({ id, tooltip: seen.drawn.titles.some((t) => t.startsWith(`${shown}: `)) }).toEqual({ id, tooltip: true })
+        expect({ id, tooltip: seen.drawn.titles.some((t) => t.startsWith(`${shown}: `)) }).toEqual({
+          id,
+          tooltip: true
+        })
       }
       expect(seen.dialogs).toEqual([])
     } finally {
@@ -163,7 +203,10 @@ suite('the HTML page in chromium, opened from disk', () => {
     const seen = await open('sorting', toHtmlReport(failProtectedSliceScenario()))
     const { page } = seen
     try {
-      const column = (i: number): Promise<string[]> => page.evaluate<string[]>(`[...document.querySelectorAll('#regressed tbody tr:not([hidden])')].map((r) => r.cells[${i}].textContent)`)
+      const column = (i: number): Promise<string[]> =>
+        page.evaluate<string[]>(
+          `[...document.querySelectorAll('#regressed tbody tr:not([hidden])')].map((r) => r.cells[${i}].textContent)`
+        )
       const ids = await column(0)
       expect(ids.length).toBe(40)
       await page.click('#regressed thead th:nth-child(1) button')

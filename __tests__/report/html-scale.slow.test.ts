@@ -10,7 +10,9 @@ describe('size bounded', () => {
   it('10^6 queries: each scatter draws POINTS_PER_PLOT of them, the table lists REGRESSED_ROWS, the page stays small', () => {
     const result = scaledResult(1_000_000)
     const html = toHtmlReport(result)
-    const scatters = [...html.matchAll(/<svg class="plot scatter"[^>]*data-points="(\d+)" data-drawable="(\d+)"[\s\S]*?<\/svg>/g)]
+    const scatters = [
+      ...html.matchAll(/<svg class="plot scatter"[^>]*data-points="(\d+)" data-drawable="(\d+)"[\s\S]*?<\/svg>/g)
+    ]
     expect(scatters).toHaveLength(2) // recall@10 and hit@10 are gated
     for (const s of scatters) {
       expect([Number(s[1]), Number(s[2])]).toEqual([POINTS_PER_PLOT, 1_000_000])

@@ -87,7 +87,10 @@ export function scaledResult(n: number): GateResult {
     segment.push(isNew ? 'new' : 'established')
     category.push(['billing', 'how-to', 'policy'][i % 3])
     recall.base[i] = Math.round((0.45 + 0.4 * rng()) * 1e4) / 1e4
-    recall.cand[i] = Math.min(1, Math.max(0, Math.round((recall.base[i] + (isNew ? -0.1 : 0.05) + 0.08 * (rng() - 0.5)) * 1e4) / 1e4))
+    recall.cand[i] = Math.min(
+      1,
+      Math.max(0, Math.round((recall.base[i] + (isNew ? -0.1 : 0.05) + 0.08 * (rng() - 0.5)) * 1e4) / 1e4)
+    )
     hit.base[i] = rng() < 0.7 ? 1 : 0
     hit.cand[i] = rng() < (isNew ? 0.4 : 0.8) ? 1 : 0
     mrr.base[i] = (hit.base[i] * Math.round(rng() * 1e4)) / 1e4

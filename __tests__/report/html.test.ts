@@ -16,7 +16,14 @@ import { inlineHtml, markdownToHtml } from '../../src/report/html/markdown-subse
 import { selectPoints } from '../../src/report/html/points.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { historySection } from '../../src/report/history.js'
-import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, methodBody } from '../../src/report/sections.js'
+import {
+  checkDetailsTable,
+  checksTable,
+  comparabilityBody,
+  comparisonsTable,
+  coverageBody,
+  methodBody
+} from '../../src/report/sections.js'
 import { publishableLine, trustBody } from '../../src/report/trust-lines.js'
 import { executableAt, needing, skippedBy } from '../programs.js'
 import { cli, loadFiles, tempDir } from '../helpers.js'
@@ -41,79 +48,93 @@ function texts(html: string, name: string): string[] {
 }
 
 function decode(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string)
+  return s.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string
+  )
 }
 
 const base64 = (s: string): string => createHash('sha256').update(s).digest('base64')
 
 describe('untrusted text is inert', () => {
-  const pages = [...SCENARIOS.map(([name, make]) => [name, toHtmlReport(make())] as const), ['hostile ids', toHtmlReport(hostileIdsScenario())] as const]
+  const pages = [
+    ...SCENARIOS.map(([name, make]) => [name, toHtmlReport(make())] as const),
+    ['hostile ids', toHtmlReport(hostileIdsScenario())] as const
+  ]
 
-  it.each(pages)('%s: only the page’s own tags and attributes, no handler, style, source or foreign link', (_name, html) => {
-    const allowed = new Set([
-      'html',
-      'head',
-      'meta',
-      'title',
-      'style',
-      'script',
-      'body',
-      'header',
-      'nav',
-      'main',
-      'section',
-      'footer',
-      'details',
-      'summary',
-      'figure',
-      'figcaption',
-      'h1',
-      'h2',
-      'h3',
-      'h4',
-      'p',
-      'ul',
-      'ol',
-      'li',
-      'span',
-      'strong',
-      'em',
-      'code',
-      'pre',
-      'a',
-      'div',
-      'table',
-      'thead',
-      'tbody',
-      'tr',
-      'th',
-      'td',
-      'button',
-      'label',
-      'input',
-      'output',
-      'svg',
-      'g',
-      'line',
-      'rect',
-      'circle',
-      'path',
-      'text'
-    ])
-    for (const tag of tags(html)) {
-      const name = /^<\/?([a-z0-9]+)/.exec(tag)?.[1] ?? tag
-      expect({ tag, allowed: allowed.has(name) || tag === '<!DOCTYPE html>' }).toEqual({ tag, allowed: true })
-      expect({ tag, handler: /\son[a-z]+=/i.test(tag) }).toEqual({ tag, handler: false })
-      expect({ tag, style: /\sstyle=/i.test(tag), src: /\s(src|srcset|xlink:href|action|formaction)=/i.test(tag) }).toEqual({ tag, style: false, src: false })
+  it.each(pages)(
+    '%s: only the page’s own tags and attributes, no handler, style, source or foreign link',
+    (_name, html) => {
+      const allowed = new Set([
+        'html',
+        'head',
+        'meta',
+        'title',
+        'style',
+        'script',
+        'body',
+        'header',
+        'nav',
+        'main',
+        'section',
+        'footer',
+        'details',
+        'summary',
+        'figure',
+        'figcaption',
+        'h1',
+        'h2',
+        'h3',
+        'h4',
+        'p',
+        'ul',
+        'ol',
+        'li',
+        'span',
+        'strong',
+        'em',
+        'code',
+        'pre',
+        'a',
+        'div',
+        'table',
+        'thead',
+        'tbody',
+        'tr',
+        'th',
+        'td',
+        'button',
+        'label',
+        'input',
+        'output',
+        'svg',
+        'g',
+        'line',
+        'rect',
+        'circle',
+        'path',
+        'text'
+      ])
+      for (const tag of tags(html)) {
+        const name = /^<\/?([a-z0-9]+)/.exec(tag)?.[1] ?? tag
+        expect({ tag, allowed: allowed.has(name) || tag === '<!DOCTYPE html>' }).toEqual({ tag, allowed: true })
+        expect({ tag, handler: /\son[a-z]+=/i.test(tag) }).toEqual({ tag, handler: false })
+        expect({
+          tag,
+          style: /\sstyle=/i.test(tag),
+          src: /\s(src|srcset|xlink:href|action|formaction)=/i.test(tag)
+        }).toEqual({ tag, style: false, src: false })
+      }
+      for (const href of [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"/g)].map((m) => m[1]))
+        expect(href).toMatch(/^(#[a-z-]+|https:\/\/)/)
+      expect(html.match(/<script\b/g)).toHaveLength(1)
+      expect(html.match(/<\/script>/g)).toHaveLength(1)
+      expect(html.match(/<style\b/g)).toHaveLength(1)
+      // Nothing a renderer could reorder or hide: bidi controls and C0/C1 controls (but tab and newline) are gone.
+      expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/)
+      expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/)
     }
-    for (const href of [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"/g)].map((m) => m[1])) expect(href).toMatch(/^(#[a-z-]+|https:\/\/)/)
-    expect(html.match(/<script\b/g)).toHaveLength(1)
-    expect(html.match(/<\/script>/g)).toHaveLength(1)
-    expect(html.match(/<style\b/g)).toHaveLength(1)
-    // Nothing a renderer could reorder or hide: bidi controls and C0/C1 controls (but tab and newline) are gone.
-    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/)
-    expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/)
-  })
+  )
 
   it('a hostile query id is shown as its text in the table and in its point’s tooltip, never as markup', () => {
     const html = toHtmlReport(hostileIdsScenario())
@@ -158,11 +179,19 @@ describe('the Content-Security-Policy', () => {
   it('forbids everything but the page’s own style and script, named by their sha256', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] as string
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] as string
-    expect(policy).toEqual([`default-src 'none'`, `style-src 'sha256-${base64(style)}'`, `script-src 'sha256-${base64(script)}'`, `base-uri 'none'`, `form-action 'none'`])
+    expect(policy).toEqual([
+      `default-src 'none'`,
+      `style-src 'sha256-${base64(style)}'`,
+      `script-src 'sha256-${base64(script)}'`,
+      `base-uri 'none'`,
+      `form-action 'none'`
+    ])
   })
 
   it('is the same for every result (the style and script hold no data)', () => {
-    const other = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(toHtmlReport(hostileScenario()))?.[1]
+    const other = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(
+      toHtmlReport(hostileScenario())
+    )?.[1]
     expect(other).toBe(meta?.[1])
   })
 })
@@ -187,7 +216,9 @@ describe('holdout queries never appear one by one', () => {
       expect(texts(html, 'title').filter((t) => t.startsWith(`${id}:`))).toEqual([])
     }
     expect(texts(html, 'title').filter((t) => t.startsWith('d1:')).length).toBeGreaterThan(0)
-    expect(html).toContain('2 holdout queries that got worse are not listed: the holdout is reported in aggregates only.')
+    expect(html).toContain(
+      '2 holdout queries that got worse are not listed: the holdout is reported in aggregates only.'
+    )
     expect(html).toContain('4 holdout queries are not drawn: the holdout is reported in aggregates only.')
   })
 
@@ -202,7 +233,9 @@ describe('the same bytes', () => {
     const rows = hostileIdRows()
     const again = { base: shuffled(rows.base, 'b'), cand: shuffled(rows.cand, 'c') }
     expect(toHtmlReport(hostileIdsScenario(again))).toBe(toHtmlReport(hostileIdsScenario(rows)))
-    expect(toHtmlReport(hostileIdsScenario(again), { maxPoints: 20, maxRows: 5 })).toBe(toHtmlReport(hostileIdsScenario(rows), { maxPoints: 20, maxRows: 5 }))
+    expect(toHtmlReport(hostileIdsScenario(again), { maxPoints: 20, maxRows: 5 })).toBe(
+      toHtmlReport(hostileIdsScenario(rows), { maxPoints: 20, maxRows: 5 })
+    )
   })
 
   it('run after run', () => {
@@ -229,7 +262,10 @@ describe('size bounded', () => {
     expect(latency.worseTotal).toBe(500)
     // Under the cap every query is drawn, those that got worse last (on top).
     const all = selectPoints({ ids: ids.slice(0, 10), base, cand, sign: 1, isHoldout: (i) => i === 3, cap: 100 })
-    expect({ drawn: Array.from(all.indices), holdout: all.holdout }).toEqual({ drawn: [0, 1, 5, 7, 9, 2, 4, 6, 8], holdout: 1 })
+    expect({ drawn: Array.from(all.indices), holdout: all.holdout }).toEqual({
+      drawn: [0, 1, 5, 7, 9, 2, 4, 6, 8],
+      holdout: 1
+    })
   })
 })
 
@@ -252,7 +288,9 @@ describe('query details: columns appear when the caller has them', () => {
     expect(html).toContain('<button type="button">Query text</button>')
     expect(html).toContain('<button type="button">Baseline top documents (grade)</button>')
     expect(html).toContain('how do I &lt;b&gt;reset&lt;/b&gt; my &quot;password&quot;?')
-    expect(html).toContain('<li><span class="doc">doc-1</span> <span class="grade rel">2</span></li><li><span class="doc">&lt;img src=x&gt;</span> <span class="grade">–</span></li>')
+    expect(html).toContain(
+      '<li><span class="doc">doc-1</span> <span class="grade rel">2</span></li><li><span class="doc">&lt;img src=x&gt;</span> <span class="grade">–</span></li>'
+    )
     expect(html).toContain('<li class="more">and 2 more</li>')
   })
 })
@@ -260,7 +298,8 @@ describe('query details: columns appear when the caller has them', () => {
 describe('the reports name the page when it was written', () => {
   const result = failProtectedSliceScenario()
   it('the CLI: the file as given', () => {
-    const words = 'The full page, with every check and slice on one axis and each query plotted, is out/page.html: one HTML file that opens in a browser, from disk.'
+    const words =
+      'The full page, with every check and slice on one axis and each query plotted, is out/page.html: one HTML file that opens in a browser, from disk.'
     expect(toMarkdown(result, { files: { html: 'out/page.html' } })).toContain(words)
     expect(toText(result, { color: false, files: { html: 'out/page.html' } })).toContain(words)
   })
@@ -270,12 +309,26 @@ describe('the reports name the page when it was written', () => {
   })
   it('gate --html FILE writes the page, and the Markdown on stdout names it', async () => {
     const file = path.join(tempDir(), 'page.html')
-    const r = await cli(['gate', '--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl', '--html', file, '--format', 'markdown'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      'examples/rules.yml',
+      '--baseline',
+      'examples/baseline.jsonl',
+      '--candidate',
+      'examples/candidate.jsonl',
+      '--html',
+      file,
+      '--format',
+      'markdown'
+    ])
     expect(r.code).toBe(1)
     const html = readFileSync(file, 'utf8')
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true)
     expect(html).toContain('decided by check 2 “new users are protected”')
-    expect(r.stdout).toContain(`The full page, with every check and slice on one axis and each query plotted, is ${file}:`)
+    expect(r.stdout).toContain(
+      `The full page, with every check and slice on one axis and each query plotted, is ${file}:`
+    )
   })
   it('not written: not named', () => {
     expect(toMarkdown(result)).not.toContain('The full page')
@@ -284,7 +337,11 @@ describe('the reports name the page when it was written', () => {
 
 describe('the Markdown subset', () => {
   it('inline: escapes, code, strong, emphasis (not inside a word), safe links only, entities read as text', () => {
-    expect(inlineHtml('a \\*b\\* **c** _d e_ on_inconclusive `x<y` [run](https://github.com/o/r/actions/runs/1) [bad](javascript:alert) [x](http://evil.example/) &lt;b&gt; <i>')).toBe(
+    expect(
+      inlineHtml(
+        'a \\*b\\* **c** _d e_ on_inconclusive `x<y` [run](https://github.com/o/r/actions/runs/1) [bad](javascript:alert) [x](http://evil.example/) &lt;b&gt; <i>'
+      )
+    ).toBe(
       'a *b* <strong>c</strong> <em>d e</em> on_inconclusive <code>x&lt;y</code> <a href="https://github.com/o/r/actions/runs/1" rel="noopener noreferrer">run</a> bad x &lt;b&gt; &lt;i&gt;'
     )
     expect(inlineHtml('**unclosed and _open')).toBe('**unclosed and _open')
@@ -328,12 +385,17 @@ describe('the Markdown subset', () => {
   })
 
   it('raw HTML in the input is text', () => {
-    expect(markdownToHtml(['<details><summary>x</summary>', '<script>alert(1)</script>'])).toBe('<p>&lt;details&gt;&lt;summary&gt;x&lt;/summary&gt; &lt;script&gt;alert(1)&lt;/script&gt;</p>')
+    expect(markdownToHtml(['<details><summary>x</summary>', '<script>alert(1)</script>'])).toBe(
+      '<p>&lt;details&gt;&lt;summary&gt;x&lt;/summary&gt; &lt;script&gt;alert(1)&lt;/script&gt;</p>'
+    )
   })
 })
 
 const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
-needing('the Markdown-subset comparison with GitHub’s parser (cmark-gfm)', skippedBy('RG_SKIP_CMARK') ?? executableAt(CMARK, 'CMARK_GFM_PATH')).describe(
+needing(
+  'the Markdown-subset comparison with GitHub’s parser (cmark-gfm)',
+  skippedBy('RG_SKIP_CMARK') ?? executableAt(CMARK, 'CMARK_GFM_PATH')
+).describe(
   'the Markdown subset says what GitHub shows (the same text, block by block, as cmark-gfm renders it)',
   () => {
     /** The text a reader sees: tags dropped, entities decoded, the status emoji as the page writes them, spaces folded. */
@@ -346,7 +408,11 @@ needing('the Markdown-subset comparison with GitHub’s parser (cmark-gfm)', ski
         .replace(/\s+/g, ' ')
         .trim()
     const gfm = (markdown: string): string => {
-      const r = spawnSync(CMARK, ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter'], { input: markdown, encoding: 'utf8', timeout: 20000 })
+      const r = spawnSync(CMARK, ['-e', 'table', '-e', 'autolink', '-e', 'strikethrough', '-e', 'tagfilter'], {
+        input: markdown,
+        encoding: 'utf8',
+        timeout: 20000
+      })
       return r.stdout
     }
     const bodies: Array<[string, () => string[] | Promise<string[]>]> = []
@@ -360,14 +426,25 @@ needing('the Markdown-subset comparison with GitHub’s parser (cmark-gfm)', ski
         [`${name}: method`, () => methodBody(r)]
       )
     }
-    bodies.push(['history (links, bold, italic notes)', () => historySection(historyScenario(), HISTORY).filter((l) => !l.startsWith('```') && !l.startsWith('xychart') && !l.startsWith('  '))])
+    bodies.push([
+      'history (links, bold, italic notes)',
+      () =>
+        historySection(historyScenario(), HISTORY).filter(
+          (l) => !l.startsWith('```') && !l.startsWith('xychart') && !l.startsWith('  ')
+        )
+    ])
     bodies.push([
       'trust (bold, lists, tables)',
       async () => {
         const D = '__tests__/fixtures/trust/dataset'
         const rules = loadRules(readFileSync(`${D}/rules.yml`, 'utf8'), 'rules.yml')
-        const r = runGate(await loadFiles(rules, { baseline: `${D}/baseline.jsonl`, candidate: `${D}/candidate.jsonl` }))
-        return [...trustBody(r.trust as NonNullable<typeof r.trust>), publishableLine(r.trust as NonNullable<typeof r.trust>)]
+        const r = runGate(
+          await loadFiles(rules, { baseline: `${D}/baseline.jsonl`, candidate: `${D}/candidate.jsonl` })
+        )
+        return [
+          ...trustBody(r.trust as NonNullable<typeof r.trust>),
+          publishableLine(r.trust as NonNullable<typeof r.trust>)
+        ]
       }
     ])
     it.each(bodies)('%s', async (_name, body) => {

@@ -11,7 +11,16 @@ import { chromium, type BrowserContext } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const MERMAID_JS = path.join(process.cwd(), 'node_modules', 'mermaid', 'dist', 'mermaid.min.js')
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-sync'
+]
 
 export interface Rendered {
   ok: boolean
@@ -38,10 +47,22 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
  * Debian's chromium through playwright-core with the project's flags (headless, no sandbox, no GPU, no background
  * networking or component updates) and a fresh user data folder, which `close` removes with the browser.
  */
-export async function openChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function openChromium(
+  options: { viewport?: { width: number; height: number } } = {}
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const userData = mkdtempSync(path.join(tmpdir(), 'rg-chromium-'))
   try {
-    const context = await withTimeout(chromium.launchPersistentContext(userData, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30000, viewport: options.viewport }), 40000, 'launching chromium')
+    const context = await withTimeout(
+      chromium.launchPersistentContext(userData, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ARGS,
+        timeout: 30000,
+        viewport: options.viewport
+      }),
+      40000,
+      'launching chromium'
+    )
     const close = async (): Promise<void> => {
       await withTimeout(context.close(), 15000, 'closing chromium').catch(() => undefined)
       rmSync(userData, { recursive: true, force: true })
@@ -54,7 +75,11 @@ export async function openChromium(options: { viewport?: { width: number; height
 }
 
 /** A browser page with mermaid loaded; `close` removes the browser and its fresh user data folder. */
-export async function openMermaid(): Promise<{ render: (src: string) => Promise<Rendered>; screenshot: (file: string) => Promise<void>; close: () => Promise<void> }> {
+export async function openMermaid(): Promise<{
+  render: (src: string) => Promise<Rendered>
+  screenshot: (file: string) => Promise<void>
+  close: () => Promise<void>
+}> {
   const browser = await openChromium()
   const { context } = browser
   try {
@@ -63,32 +88,69 @@ export async function openMermaid(): Promise<{ render: (src: string) => Promise<
     await withTimeout(page.goto('about:blank'), 15000, 'about:blank')
     await withTimeout(page.addScriptTag({ path: MERMAID_JS }), 60000, 'loading mermaid.min.js')
     await page.evaluate(() => {
-      ;(globalThis as unknown as { mermaid: { initialize: (c: object) => void } }).mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' })
+      ;(globalThis as unknown as { mermaid: { initialize: (c: object) => void } }).mermaid.initialize({
+        startOnLoad: false,
+        securityLevel: 'strict'
+      })
     })
     let n = 0
     const render = (src: string): Promise<Rendered> =>
       withTimeout(
         page.evaluate(
           async ({ src, id }) => {
-            const m = (globalThis as unknown as { mermaid: { parse: (s: string) => Promise<unknown>; render: (id: string, s: string) => Promise<{ svg: string }> } }).mermaid
+            const m = (
+              globalThis as unknown as {
+                mermaid: {
+                  parse: (s: string) => Promise<unknown>
+                  render: (id: string, s: string) => Promise<{ svg: string }>
+                }
+              }
+            ).mermaid
             try {
               await m.parse(src)
               const { svg } = await m.render(id, src)
               // Runs in the page: the test's TypeScript has no DOM types, so the document is reached untyped.
-              const doc = (globalThis as unknown as { document: { createElement: (t: string) => { innerHTML: string; querySelectorAll: (q: string) => ArrayLike<unknown> }; body: { appendChild: (n: unknown) => void } } })
-                .document
+              const doc = (
+                globalThis as unknown as {
+                  document: {
+                    createElement: (t: string) => {
+                      innerHTML: string
+                      querySelectorAll: (q: string) => ArrayLike<unknown>
+                    }
+                    body: { appendChild: (n: unknown) => void }
+                  }
+                }
+              ).document
               const holder = doc.createElement('div')
               holder.innerHTML = svg
               doc.body.appendChild(holder)
               const shapes = holder.querySelectorAll('rect, path, polygon, line, circle, text').length
               const linePlots = holder.querySelectorAll('g[class^="line-plot-"] > path[d^="M"]').length
-              const plots = holder.querySelectorAll('g[class^="bar-plot-"]') as unknown as Array<{ querySelectorAll: (q: string) => Array<{ getAttribute: (a: string) => string | null }> }>
-              const barWidths = Array.from(plots).map((g) => Array.from(g.querySelectorAll('rect')).map((r) => Number(r.getAttribute('width'))))
+              const plots = holder.querySelectorAll('g[class^="bar-plot-"]') as unknown as Array<{
+                querySelectorAll: (q: string) => Array<{ getAttribute: (a: string) => string | null }>
+              }>
+              const barWidths = Array.from(plots).map((g) =>
+                Array.from(g.querySelectorAll('rect')).map((r) => Number(r.getAttribute('width')))
+              )
               // Mermaid's error picture says so in its root's aria-roledescription.
               const failed = /aria-roledescription="error"/.test(svg)
-              return { ok: !failed, svgLength: svg.length, shapes, linePlots, barWidths, error: failed ? 'mermaid drew its error picture' : '' }
+              return {
+                ok: !failed,
+                svgLength: svg.length,
+                shapes,
+                linePlots,
+                barWidths,
+                error: failed ? 'mermaid drew its error picture' : ''
+              }
             } catch (e) {
-              return { ok: false, svgLength: 0, shapes: 0, linePlots: 0, barWidths: [], error: String((e as Error)?.message ?? e) }
+              return {
+                ok: false,
+                svgLength: 0,
+                shapes: 0,
+                linePlots: 0,
+                barWidths: [],
+                error: String((e as Error)?.message ?? e)
+              }
             }
           },
           { src, id: `m${n++}` }

@@ -16,7 +16,10 @@ import { CHROMIUM, mermaidBlocks, openMermaid } from './mermaid-browser.js'
 import { SCENARIOS } from './scenarios.js'
 import { historyScenario } from './history-scenario.js'
 
-const suite = needing('the Mermaid rendering tests (chromium)', skippedBy('RG_SKIP_BROWSER') ?? executableAt(CHROMIUM, 'CHROMIUM_PATH')).describe
+const suite = needing(
+  'the Mermaid rendering tests (chromium)',
+  skippedBy('RG_SKIP_BROWSER') ?? executableAt(CHROMIUM, 'CHROMIUM_PATH')
+).describe
 
 suite('mermaid pictures render in headless chromium', () => {
   let browser: Awaited<ReturnType<typeof openMermaid>> | undefined
@@ -30,11 +33,18 @@ suite('mermaid pictures render in headless chromium', () => {
     await browser?.close()
   }, 40000)
 
-  const reports: Array<[string, () => string]> = [...SCENARIOS.map(([name, make]): [string, () => string] => [name, () => toMarkdown(make())])]
+  const reports: Array<[string, () => string]> = [
+    ...SCENARIOS.map(([name, make]): [string, () => string] => [name, () => toMarkdown(make())])
+  ]
   // The example evaluation of `npm run demo` (fewer resamples: the pictures' syntax is under test, not digits).
   const example = async (): Promise<string> => {
-    const rules = loadRules(readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'), 'examples/rules.yml')
-    return toMarkdown(runGate(await loadFiles(rules, { baseline: 'examples/baseline.jsonl', candidate: 'examples/candidate.jsonl' })))
+    const rules = loadRules(
+      readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 500'),
+      'examples/rules.yml'
+    )
+    return toMarkdown(
+      runGate(await loadFiles(rules, { baseline: 'examples/baseline.jsonl', candidate: 'examples/candidate.jsonl' }))
+    )
   }
   for (const [name, markdown] of [...reports, ['examples (npm run demo)', example] as const]) {
     it(`${name}: every block parses and draws`, async () => {
@@ -61,7 +71,8 @@ suite('mermaid pictures render in headless chromium', () => {
     series.forEach((values, s) =>
       values.forEach((v, j) => {
         const w = r.barWidths[s][j]
-        if (v === 0 ? w > 0.01 : !(w > 0.5)) stubs.push(`series ${s}, bin ${j}: count ${v} drawn ${w.toFixed(2)} px wide`)
+        if (v === 0 ? w > 0.01 : !(w > 0.5))
+          stubs.push(`series ${s}, bin ${j}: count ${v} drawn ${w.toFixed(2)} px wide`)
       })
     )
     expect(stubs).toEqual([])
@@ -83,7 +94,9 @@ suite('mermaid pictures render in headless chromium', () => {
   }, 120000)
 
   it('a line chart without its line draws no line plot (the check can fail)', async () => {
-    const r = await (browser as NonNullable<typeof browser>).render('xychart-beta\n  x-axis ["a", "b"]\n  y-axis "m" 0 --> 1\n  bar [0.2, 0.4]')
+    const r = await (browser as NonNullable<typeof browser>).render(
+      'xychart-beta\n  x-axis ["a", "b"]\n  y-axis "m" 0 --> 1\n  bar [0.2, 0.4]'
+    )
     expect(r.ok).toBe(true)
     expect(r.linePlots).toBe(0)
   }, 60000)

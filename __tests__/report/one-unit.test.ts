@@ -19,7 +19,8 @@ function checksRows(md: string): string[][] {
   const lines = md.slice(md.indexOf('### Gated checks')).split('\n')
   const start = lines.findIndex((l) => l.startsWith('| Status'))
   const rows: string[][] = []
-  for (let i = start + 2; i < lines.length && lines[i].startsWith('|'); i++) rows.push(lines[i].split(' | ').map((c) => c.replace(/^\| |\s\|$/g, '').trim()))
+  for (let i = start + 2; i < lines.length && lines[i].startsWith('|'); i++)
+    rows.push(lines[i].split(' | ').map((c) => c.replace(/^\| |\s\|$/g, '').trim()))
   return rows
 }
 
@@ -30,7 +31,9 @@ describe('one unit per metric', () => {
     const deciding = result.decision.decidedBy
     if (deciding?.kind !== 'check') throw new Error('the scenario is decided by a check')
     const delta = deciding.unit.comparison.delta
-    const row = checksRows(md).find((r) => r[1].startsWith(`${deciding.check.rule.index + 1}. `) && r[3] === 'segment = new') as string[]
+    const row = checksRows(md).find(
+      (r) => r[1].startsWith(`${deciding.check.rule.index + 1}. `) && r[3] === 'segment = new'
+    ) as string[]
     // Δ and the interval in points with 2 decimals, the limit too: -0.0984 is -9.84 pts.
     expect(row[5].replace(/\u00a0/g, ' ')).toBe(`${(delta * 100).toFixed(2)} pts`)
     expect(row[6]).toMatch(/^\[-\d+\.\d\d,\u00a0[-+]\d+\.\d\d\]$/)
@@ -52,11 +55,16 @@ describe('one unit per metric', () => {
       .replace('resamples: 10000', 'resamples: 1000')
     expect(text).not.toContain('range')
     const rules = loadRules(text, 'examples/runs/rules.yml')
-    const loaded = await loadFiles(rules, { baseline: 'examples/runs/baseline.jsonl', candidate: 'examples/runs/candidate.jsonl' })
+    const loaded = await loadFiles(rules, {
+      baseline: 'examples/runs/baseline.jsonl',
+      candidate: 'examples/runs/candidate.jsonl'
+    })
     const result = runGate(loaded)
     const md = toMarkdown(result)
     const head = md.split('\n')[2]
-    expect(head).toMatch(/^\*\*`R@100` for segment = new fell by \d+\.\d points \(95% interval -\d+\.\d to [-+]\d+\.\d points, 40 queries\)/)
+    expect(head).toMatch(
+      /^\*\*`R@100` for segment = new fell by \d+\.\d points \(95% interval -\d+\.\d to [-+]\d+\.\d points, 40 queries\)/
+    )
     expect(head).not.toMatch(/fell by 0\.\d{4}/)
     const rows = checksRows(md)
     expect(rows.find((r) => r[2] === '`nDCG@10`')?.[5]).toMatch(/^[-+]\d+\.\d\d\u00a0pts$/)
@@ -66,8 +74,14 @@ describe('one unit per metric', () => {
 
 describe('reading order', () => {
   it('verdict, then the checks table, then "Publishable" and the to-judge paragraph', async () => {
-    const rules = loadRules(readFileSync('examples/runs/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 1000'), 'examples/runs/rules.yml')
-    const loaded = await loadFiles(rules, { baseline: 'examples/runs/baseline.jsonl', candidate: 'examples/runs/candidate.jsonl' })
+    const rules = loadRules(
+      readFileSync('examples/runs/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 1000'),
+      'examples/runs/rules.yml'
+    )
+    const loaded = await loadFiles(rules, {
+      baseline: 'examples/runs/baseline.jsonl',
+      candidate: 'examples/runs/candidate.jsonl'
+    })
     const md = toMarkdown(runGate(loaded))
     const at = (s: string): number => {
       const i = md.indexOf(s)
@@ -83,16 +97,30 @@ describe('reading order', () => {
   })
 
   it('a max_regressions check over slices is one row of the table, its slices collapsed under it', async () => {
-    const rules = loadRules(readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 1000'), 'examples/rules.yml')
-    const loaded = await loadFiles(rules, { baseline: 'examples/baseline.jsonl', candidate: 'examples/candidate.jsonl' })
+    const rules = loadRules(
+      readFileSync('examples/rules.yml', 'utf8').replace('resamples: 10000', 'resamples: 1000'),
+      'examples/rules.yml'
+    )
+    const loaded = await loadFiles(rules, {
+      baseline: 'examples/baseline.jsonl',
+      candidate: 'examples/candidate.jsonl'
+    })
     const md = toMarkdown(runGate(loaded))
     const rows = checksRows(md)
-    expect(rows.map((r) => r[1])).toEqual(['1. recall does not drop', '2. new users are protected', '3. hit rate improves', '4. few regressions per category', '5. latency within 20%'])
+    expect(rows.map((r) => r[1])).toEqual([
+      '1. recall does not drop',
+      '2. new users are protected',
+      '3. hit rate improves',
+      '4. few regressions per category',
+      '5. latency within 20%'
+    ])
     const folded = rows[3]
     expect(folded.slice(3)).toEqual(['4 slices of category', '400', '—', '—', '≤\u00a040 worse (max 23)'])
-    const summary = '<details><summary>Check 4 “few regressions per category”: 4 slices of category, all pass; nearest its limit: category = how-to, 23 worse (limit 40)</summary>'
+    const summary =
+      '<details><summary>Check 4 “few regressions per category”: 4 slices of category, all pass; nearest its limit: category = how-to, 23 worse (limit 40)</summary>'
     expect(md).toContain(summary)
     const list = md.slice(md.indexOf(summary), md.indexOf('</details>', md.indexOf(summary)))
-    for (const c of ['billing', 'how-to', 'policy', 'troubleshooting']) expect(list).toContain(`| ✅ pass | category = ${c} |`)
+    for (const c of ['billing', 'how-to', 'policy', 'troubleshooting'])
+      expect(list).toContain(`| ✅ pass | category = ${c} |`)
   })
 })

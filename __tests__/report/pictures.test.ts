@@ -12,7 +12,15 @@ import { gatedForests, sliceForest } from '../../src/report/forest.js'
 import { leftTail, leftTailSentence } from '../../src/report/left-tail.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
-import { failProtectedSliceScenario, gate, inconclusiveScenario, makeRows, namesScenario, SCENARIOS, TYPED } from './scenarios.js'
+import {
+  failProtectedSliceScenario,
+  gate,
+  inconclusiveScenario,
+  makeRows,
+  namesScenario,
+  SCENARIOS,
+  TYPED
+} from './scenarios.js'
 
 /** The bodies of the ```text blocks of a Markdown report. */
 function textBlocks(markdown: string): string[] {
@@ -124,7 +132,11 @@ describe('the histogram', () => {
     expect(src).toContain('"▲ 12.5 to 15 (0)"')
     expect(src).toContain('"xyChart": {"yAxis": {"showLabel": false, "showTick": false}}')
     const bars = src.split('\n').filter((l) => l.trim().startsWith('bar ['))
-    expect(bars).toEqual(['  bar [12, 6, 16, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0]', '  bar [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]', '  bar [0, 0, 0, 0, 0, 0, 0, 27, 52, 49, 32, 0, 0]'])
+    expect(bars).toEqual([
+      '  bar [12, 6, 16, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0]',
+      '  bar [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]',
+      '  bar [0, 0, 0, 0, 0, 0, 0, 27, 52, 49, 32, 0, 0]'
+    ])
     expect(src).toContain('"plotColorPalette": "#d6604d, #8c8c8c, #4393c3"')
     const lines = histogramLines(result)
     expect(lines[0]).toMatch(/^▼ -15 to -12\.5 ▒+ +12$/)
@@ -134,7 +146,9 @@ describe('the histogram', () => {
     const tail = leftTail(result)
     // 10% of 200 queries = 20; the 20 worst are all new users (their recall fell by about 10 points, nobody else's fell that much).
     expect(tail).toEqual({ size: 20, attribute: 'segment', value: 'new', inTail: 20, n: 40, paired: 200 })
-    expect(leftTailSentence(tail as NonNullable<typeof tail>)).toBe('Tail of losses: 20 of the 20 queries that lost most are segment = new (a slice of 40 of all 200 queries).')
+    expect(leftTailSentence(tail as NonNullable<typeof tail>)).toBe(
+      'Tail of losses: 20 of the 20 queries that lost most are segment = new (a slice of 40 of all 200 queries).'
+    )
     expect(toMarkdown(result)).toContain('Tail of losses: 20 of the 20 queries that lost most are segment = new')
   })
 })
@@ -145,7 +159,9 @@ describe('every picture', () => {
     const blocks = textBlocks(toMarkdown(result))
     // Every scenario draws pictures: without this, a change of the fence would leave nothing to measure and pass.
     expect(blocks.length).toBeGreaterThan(0)
-    for (const block of blocks) for (const line of block.split('\n')) expect({ line, width: displayWidth(line) <= 110 }).toEqual({ line, width: true })
+    for (const block of blocks)
+      for (const line of block.split('\n'))
+        expect({ line, width: displayWidth(line) <= 110 }).toEqual({ line, width: true })
   })
 
   it('shows names with % _ * @ # and non-ASCII as typed (forest, bars, key, terminal)', () => {

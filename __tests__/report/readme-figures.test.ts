@@ -22,11 +22,29 @@ interface JsonComparison {
 describe("the README's worked example", () => {
   it('quotes the figures the demo prints (recall@10 by segment and over all queries)', async () => {
     const f = writeFiles({ 'report.json': '' })
-    const r = await cli(['gate', '--rules', 'examples/rules.yml', '--baseline', 'examples/baseline.jsonl', '--candidate', 'examples/candidate.jsonl', '--json', f['report.json'], '--format', 'markdown'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      'examples/rules.yml',
+      '--baseline',
+      'examples/baseline.jsonl',
+      '--candidate',
+      'examples/candidate.jsonl',
+      '--json',
+      f['report.json'],
+      '--format',
+      'markdown'
+    ])
     expect(r.code).toBe(1)
     const comparisons = JSON.parse(readFileSync(f['report.json'], 'utf8')).comparisons as JsonComparison[]
     const recall = (segment?: string): JsonComparison =>
-      comparisons.find((c) => c.metric === 'recall@10' && (segment === undefined ? Object.keys(c.slice).length === 0 : c.slice.segment === segment && Object.keys(c.slice).length === 1)) as JsonComparison
+      comparisons.find(
+        (c) =>
+          c.metric === 'recall@10' &&
+          (segment === undefined
+            ? Object.keys(c.slice).length === 0
+            : c.slice.segment === segment && Object.keys(c.slice).length === 1)
+      ) as JsonComparison
     const established = recall('established')
     const fresh = recall('new')
     const all = recall()
@@ -39,16 +57,37 @@ describe("the README's worked example", () => {
       `The average rises from ${v(all.baseline)} to ${v(all.candidate)} (${points(all.delta)} points) while the new users lose ${fixed(-fresh.delta * 100, 1)} points.`
     expect(README).toContain(sentence)
     // And the report itself prints them.
-    expect(r.stdout).toContain(`| \`recall@10\` | segment = new | ${fresh.n} | ${v(fresh.baseline)} | ${v(fresh.candidate)} |`)
+    expect(r.stdout).toContain(
+      `| \`recall@10\` | segment = new | ${fresh.n} | ${v(fresh.baseline)} | ${v(fresh.candidate)} |`
+    )
     expect(r.stdout).toContain(`fell by ${fixed(-fresh.delta * 100, 1)} points`)
   })
 
   it('quotes the figures the TREC-runs-plus-queries-file example prints (examples/trec)', async () => {
     const f = writeFiles({ 'report.json': '' })
-    const r = await cli(['gate', '--rules', 'examples/trec/rules.yml', '--baseline', 'examples/trec/baseline.run', '--candidate', 'examples/trec/candidate.run', '--json', f['report.json']])
+    const r = await cli([
+      'gate',
+      '--rules',
+      'examples/trec/rules.yml',
+      '--baseline',
+      'examples/trec/baseline.run',
+      '--candidate',
+      'examples/trec/candidate.run',
+      '--json',
+      f['report.json']
+    ])
     expect(r.code).toBe(1)
-    const comparisons = JSON.parse(readFileSync(f['report.json'], 'utf8')).comparisons as Array<JsonComparison & { ci: [number, number] }>
-    const ndcg = (segment?: string) => comparisons.find((c) => c.metric === 'nDCG@10' && (segment === undefined ? Object.keys(c.slice).length === 0 : c.slice.segment === segment && Object.keys(c.slice).length === 1))!
+    const comparisons = JSON.parse(readFileSync(f['report.json'], 'utf8')).comparisons as Array<
+      JsonComparison & { ci: [number, number] }
+    >
+    const ndcg = (segment?: string) =>
+      comparisons.find(
+        (c) =>
+          c.metric === 'nDCG@10' &&
+          (segment === undefined
+            ? Object.keys(c.slice).length === 0
+            : c.slice.segment === segment && Object.keys(c.slice).length === 1)
+      )!
     const all = ndcg()
     const fresh = ndcg('new')
     const pts = (x: number): string => fixed(Math.abs(x) * 100, 1)
@@ -70,8 +109,12 @@ describe("the README's worked example", () => {
     const rate = (line: string, column: number): number => Number(/^([\d.]+)/.exec(line.split(' | ')[column])?.[1])
     const rows = stats.split('\n').filter((l) => l.startsWith('| ') && l.includes('['))
     // The gate's own rows (bold) that can pass; the false-pass column is the second-last but two.
-    const gate = rows.filter((l) => l.includes('| **gate: ') && !l.includes('never passes')).map((l) => rate(l, l.split(' | ').length - 3))
-    const before = rows.filter((l) => l.includes('| percentile bootstrap (the gate before) |')).map((l) => rate(l, l.split(' | ').length - 3))
+    const gate = rows
+      .filter((l) => l.includes('| **gate: ') && !l.includes('never passes'))
+      .map((l) => rate(l, l.split(' | ').length - 3))
+    const before = rows
+      .filter((l) => l.includes('| percentile bootstrap (the gate before) |'))
+      .map((l) => rate(l, l.split(' | ').length - 3))
     expect(gate.length).toBeGreaterThan(30)
     const range = (xs: number[]): [string, string] => [Math.min(...xs).toFixed(3), Math.max(...xs).toFixed(3)]
     const [lo, hi] = range(gate)

@@ -59,7 +59,12 @@ const METRICS = `metrics:
   mrr@10: { better: higher, range: [0, 1] }
 `
 
-export function gate(rulesText: string, rows: { base: Row[]; cand: Row[] }, files = ['baseline.jsonl', 'candidate.jsonl'], notes: string[] = []): GateResult {
+export function gate(
+  rulesText: string,
+  rows: { base: Row[]; cand: Row[] },
+  files = ['baseline.jsonl', 'candidate.jsonl'],
+  notes: string[] = []
+): GateResult {
   const rules = loadRules(rulesText, 'rules.yml')
   return gateSides(rules, side(files[0], rows.base, notes), side(files[1], [...rows.cand].reverse()))
 }
@@ -223,7 +228,11 @@ export function namesScenario(): GateResult {
     (q) => CATS[q % 3],
     (s, r) => (s === TYPED.slices[0] ? -0.05 : 0.03) + 0.06 * (r() - 0.5)
   )
-  const rename = (r: Row): Row => ({ id: r.id, values: { [TYPED.metric]: r.values['recall@10'], 'recall@10': r.values['recall@10'] }, attrs: { [TYPED.attribute]: r.attrs.segment } })
+  const rename = (r: Row): Row => ({
+    id: r.id,
+    values: { [TYPED.metric]: r.values['recall@10'], 'recall@10': r.values['recall@10'] },
+    attrs: { [TYPED.attribute]: r.attrs.segment }
+  })
   return gate(
     `version: 1
 metrics:

@@ -16,7 +16,9 @@ describe('per-slice rows in Markdown', () => {
     const rows = Array.from({ length: 35_000 }, (_, i) => i)
     const { shown, note } = shownSliceRows(rows, 'comparisons')
     expect(shown).toEqual(rows.slice(0, MARKDOWN_SLICE_ROWS))
-    expect(note).toBe(`_The first ${MARKDOWN_SLICE_ROWS} of 35000 slice rows are shown; the other ${35_000 - MARKDOWN_SLICE_ROWS} are in the JSON report only (\`comparisons\`, written with --json)._`)
+    expect(note).toBe(
+      `_The first ${MARKDOWN_SLICE_ROWS} of 35000 slice rows are shown; the other ${35_000 - MARKDOWN_SLICE_ROWS} are in the JSON report only (\`comparisons\`, written with --json)._`
+    )
     expect(MARKDOWN_SLICE_ROWS).toBe(200)
   })
 })
@@ -34,7 +36,8 @@ describe('pictures stay bounded with thousands of slice values', () => {
 
   it('a per_slice check over 1,000 one-query slices draws at most 200 rows per picture, the failing slice among them', async () => {
     const n = 1000
-    const lines = (cand: (i: number) => number) => ['query_id,user,recall', ...Array.from({ length: n }, (_, i) => `q${i},u${i},${cand(i)}`)].join('\n') + '\n'
+    const lines = (cand: (i: number) => number) =>
+      ['query_id,user,recall', ...Array.from({ length: n }, (_, i) => `q${i},u${i},${cand(i)}`)].join('\n') + '\n'
     const files = writeFiles({
       'rules.yml': [
         'version: 1',
@@ -51,7 +54,17 @@ describe('pictures stay bounded with thousands of slice values', () => {
       // the last user loses 0.8: the only failing slice, beyond the first 200
       'c.csv': lines((i) => (i === n - 1 ? 0.1 : 0.9))
     })
-    const out = await cli(['gate', '--rules', files['rules.yml'], '--baseline', files['b.csv'], '--candidate', files['c.csv'], '--format', 'markdown'])
+    const out = await cli([
+      'gate',
+      '--rules',
+      files['rules.yml'],
+      '--baseline',
+      files['b.csv'],
+      '--candidate',
+      files['c.csv'],
+      '--format',
+      'markdown'
+    ])
     expect(out.code).toBe(1)
     const blocks = [...out.stdout.matchAll(/```text\n([\s\S]*?)```/g)].map((m) => m[1])
     expect(blocks.length).toBeGreaterThan(0)

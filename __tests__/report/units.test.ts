@@ -11,7 +11,14 @@ import { summarize } from '../../src/report/verdict.js'
 import { failProtectedSliceScenario, hostileScenario, inconclusiveScenario, passScenario } from './scenarios.js'
 
 const ZWJ = '\u200d'
-const share: MetricRule = { name: 'recall@10', better: 'higher', binary: false, range: [0, 1], unit: '', fill: undefined }
+const share: MetricRule = {
+  name: 'recall@10',
+  better: 'higher',
+  binary: false,
+  range: [0, 1],
+  unit: '',
+  fill: undefined
+}
 
 /** The text of inline Markdown outside its code spans, read as CommonMark does (a backslash escapes outside code only). */
 function outsideCode(md: string): string {
@@ -27,7 +34,9 @@ function outsideCode(md: string): string {
 
 describe('escape', () => {
   it('defuses mentions, issue links, GH- links and URLs by putting each such word in a code span, with no invisible character', () => {
-    expect(inline('@octocat #12 GH-3 https://x.example www.x.example')).toBe('`@octocat` `#12` `GH-3` `https://x.example` `www.x.example`')
+    expect(inline('@octocat #12 GH-3 https://x.example www.x.example')).toBe(
+      '`@octocat` `#12` `GH-3` `https://x.example` `www.x.example`'
+    )
     // What a reader copies is what was written: recall@10, not recall@<ZWJ>10.
     expect(inline('recall@10 fell; see org/repo#45|a_b')).toBe('`recall@10` fell; see `org/repo#45`\\|a\\_b')
     expect(inline('a`@b`c')).toBe('a\\``@b`\\`c')
@@ -36,7 +45,9 @@ describe('escape', () => {
     expect(inline('recall@10')).not.toContain(ZWJ)
   })
   it('entity-escapes HTML and comments, escapes table and Markdown syntax', () => {
-    expect(inline('<!-- m --> a|b *c* `d` [e](f) $g$ \\')).toBe('&lt;\\!-- m --&gt; a\\|b \\*c\\* \\`d\\` \\[e\\](f) \\$g\\$ \\\\')
+    expect(inline('<!-- m --> a|b *c* `d` [e](f) $g$ \\')).toBe(
+      '&lt;\\!-- m --&gt; a\\|b \\*c\\* \\`d\\` \\[e\\](f) \\$g\\$ \\\\'
+    )
     expect(htmlText(`<b>"x" & 'y'</b>`)).toBe('&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;')
   })
   it('removes bidi overrides and control characters, folds line breaks, cuts long text by code points', () => {
@@ -48,7 +59,9 @@ describe('escape', () => {
   it('leaves "p < 0.050" and "a > b" as typed (the raw Markdown reads as rendered), and entity-escapes every < or > that could be HTML', () => {
     expect(inline('with p < 0.050, and a > b')).toBe('with p < 0.050, and a > b')
     expect(htmlText('p < 0.050')).toBe('p &lt; 0.050')
-    expect(inline('<b>x</b> <!-- m --> <https://x.example> a<b a>b <\tc')).toBe('&lt;b&gt;x&lt;/b&gt; &lt;\\!-- m --&gt; &lt;`https://x.example`&gt; a&lt;b a&gt;b <\tc'.replace('\t', ' '))
+    expect(inline('<b>x</b> <!-- m --> <https://x.example> a<b a>b <\tc')).toBe(
+      '&lt;b&gt;x&lt;/b&gt; &lt;\\!-- m --&gt; &lt;`https://x.example`&gt; a&lt;b a&gt;b <\tc'.replace('\t', ' ')
+    )
   })
   it('holds for any string (property): no raw < that could open HTML, no unescaped |, no line break, every @ and # in a code span, bounded length', () => {
     fc.assert(
@@ -100,7 +113,15 @@ describe('histogram', () => {
     expect(h.step).toBe(0.05)
     expect(h.nonFinite).toBe(1)
     const got = Object.fromEntries(h.bins.filter((b) => b.count > 0).map((b) => [b.label, b.count]))
-    expect(got).toEqual({ '-30 to -25': 1, '-10 to -5': 1, '-5 to 0': 1, '0': 2, '0 to 5': 1, '5 to 10': 1, '20 to 25': 1 })
+    expect(got).toEqual({
+      '-30 to -25': 1,
+      '-10 to -5': 1,
+      '-5 to 0': 1,
+      '0': 2,
+      '0 to 5': 1,
+      '5 to 10': 1,
+      '20 to 25': 1
+    })
     expect(h.bins.length).toBe(13)
     expect(h.bins[0].side).toBe('worse')
     expect(h.bins[12].side).toBe('better')
@@ -123,11 +144,15 @@ describe('summary and plain words', () => {
     const s = summarize(failProtectedSliceScenario())
     expect(s.verdict).toBe('fail')
     expect(s.decidedBy?.check.rule.name).toBe('new users are protected')
-    expect(s.decidedBy?.sentence).toBe('recall@10 for segment = new fell by 10.1 points (95% interval -10.9 to -9.4 points, 40 queries); the rules allow a drop of at most 2.0 points.')
+    expect(s.decidedBy?.sentence).toBe(
+      'recall@10 for segment = new fell by 10.1 points (95% interval -10.9 to -9.4 points, 40 queries); the rules allow a drop of at most 2.0 points.'
+    )
   })
   it('explains an inconclusive check with too few queries', () => {
     const s = summarize(inconclusiveScenario())
-    expect(s.findings.map((f) => f.sentence)).toEqual(['recall@10 for category = rare has only 12 queries; the rules need at least 30 to judge it, so the check is inconclusive.'])
+    expect(s.findings.map((f) => f.sentence)).toEqual([
+      'recall@10 for category = rare has only 12 queries; the rules need at least 30 to judge it, so the check is inconclusive.'
+    ])
   })
   it('has no finding when everything passes', () => {
     expect(summarize(passScenario()).findings).toEqual([])
@@ -168,7 +193,11 @@ describe('regression set', () => {
     const round = (x: number): number => Number(x.toPrecision(12))
     const line = JSON.parse(text.split('\n')[0])
     expect(line.query_id).toBe(first.query_id)
-    expect(line.metrics['recall@10']).toEqual({ baseline: base[i], candidate: cand[i], delta: round(cand[i] - base[i]) })
+    expect(line.metrics['recall@10']).toEqual({
+      baseline: base[i],
+      candidate: cand[i],
+      delta: round(cand[i] - base[i])
+    })
   })
   it('keeps hostile names as plain JSON data', () => {
     const text = toRegressionsJsonl(hostileScenario())

@@ -42,14 +42,18 @@ describe('xoshiro128**', () => {
   it('reproduces the reference C implementation (state 1, 2, 3, 4)', () => {
     // gcc of Blackman & Vigna's xoshiro128starstar.c with s = {1, 2, 3, 4}: 11520 0 5927040 70819200 2031721883 1637235492
     const next = xoshiro128ss(Uint32Array.from([1, 2, 3, 4]))
-    expect([next(), next(), next(), next(), next(), next()]).toEqual([11520, 0, 5927040, 70819200, 2031721883, 1637235492])
+    expect([next(), next(), next(), next(), next(), next()]).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492
+    ])
   })
 })
 
 describe('bootstrap kernels equal the naive plan bit for bit', () => {
   for (const k of [1, 2, 3, 5, 9]) {
     it(`${k} column(s)`, () => {
-      const cols = Array.from({ length: k }, (_, c) => column(157, (i) => Math.sin(i * (c + 1)) * 0.3 + (i % 7 === c ? 1 : 0)))
+      const cols = Array.from({ length: k }, (_, c) =>
+        column(157, (i) => Math.sin(i * (c + 1)) * 0.3 + (i % 7 === c ? 1 : 0))
+      )
       const design = designOf(cols)
       const fast = bootstrapDistribution(design, { resamples: 2300, seed: '42', stream: 'all' })
       const slow = naive(design, 2300, '42', 'all')
@@ -100,7 +104,9 @@ describe('bootstrap kernels equal the naive plan bit for bit', () => {
     expect(Math.abs(estimate(design, 0) - means.reduce((a, b) => a + b, 0) / 7)).toBeLessThan(1e-15)
     // ... which differs from the query-weighted mean (clusters have 9 or 8 queries).
     expect(Math.abs(estimate(design, 0) - d.reduce((a, b) => a + b, 0) / 60)).toBeGreaterThan(1e-4)
-    expect(Array.from(bootstrapDistribution(design, { resamples: 1000, seed: '1', stream: 'c' })[0])).toEqual(Array.from(naive(design, 1000, '1', 'c')[0]))
+    expect(Array.from(bootstrapDistribution(design, { resamples: 1000, seed: '1', stream: 'c' })[0])).toEqual(
+      Array.from(naive(design, 1000, '1', 'c')[0])
+    )
   })
 })
 
@@ -108,9 +114,15 @@ describe('plan properties', () => {
   const design = designOf([column(300, (i) => Math.sin(i))])
   it('same seed and stream, same bytes; another seed or stream, other resamples', () => {
     const a = bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'all' })[0]
-    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'all' })[0])).toEqual(Array.from(a))
-    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '8', stream: 'all' })[0])).not.toEqual(Array.from(a))
-    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'segment=new' })[0])).not.toEqual(Array.from(a))
+    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'all' })[0])).toEqual(
+      Array.from(a)
+    )
+    expect(Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '8', stream: 'all' })[0])).not.toEqual(
+      Array.from(a)
+    )
+    expect(
+      Array.from(bootstrapDistribution(design, { resamples: 3000, seed: '7', stream: 'segment=new' })[0])
+    ).not.toEqual(Array.from(a))
   })
   it('raising resamples keeps the earlier blocks (blocks have their own streams)', () => {
     const two = naive(design, 2 * BLOCK, '7', 'all')

@@ -9,9 +9,26 @@
 import { describe, expect, it } from '@jest/globals'
 import { pairedScoreInterval } from '../../src/stats/score-interval.js'
 import { normalQuantile } from '../../src/stats/special.js'
-import { drawsOf, exponentialDesign, fewClustersDesign, judgeScoreDesign, rareLossDesign, type ClusterDesign, type QueryDesign, type SeedDesign } from '../../bench/calibration/designs.js'
+import {
+  drawsOf,
+  exponentialDesign,
+  fewClustersDesign,
+  judgeScoreDesign,
+  rareLossDesign,
+  type ClusterDesign,
+  type QueryDesign,
+  type SeedDesign
+} from '../../bench/calibration/designs.js'
 import { designFor, studentT } from '../../bench/calibration/methods.js'
-import { runClusterDesign, runJudgeDesign, runLooksDesign, runQueryDesign, runSeedDesign, STUDY_SEED, type Row } from '../../bench/calibration/study.js'
+import {
+  runClusterDesign,
+  runJudgeDesign,
+  runLooksDesign,
+  runQueryDesign,
+  runSeedDesign,
+  STUDY_SEED,
+  type Row
+} from '../../bench/calibration/study.js'
 
 /** log of the multinomial probability of (gained, lost, tied) among n. */
 function logMultinomial(n: number, g: number, l: number, pg: number, pl: number): number {
@@ -20,11 +37,21 @@ function logMultinomial(n: number, g: number, l: number, pg: number, pl: number)
   for (let i = 2; i <= g; i++) s -= Math.log(i)
   for (let i = 2; i <= l; i++) s -= Math.log(i)
   for (let i = 2; i <= n - g - l; i++) s -= Math.log(i)
-  return s + (g > 0 ? g * Math.log(pg) : 0) + (l > 0 ? l * Math.log(pl) : 0) + (n - g - l > 0 ? (n - g - l) * Math.log(1 - pg - pl) : 0)
+  return (
+    s +
+    (g > 0 ? g * Math.log(pg) : 0) +
+    (l > 0 ? l * Math.log(pl) : 0) +
+    (n - g - l > 0 ? (n - g - l) * Math.log(1 - pg - pl) : 0)
+  )
 }
 
 /** Exact false-pass rate and coverage of an interval of (gained − lost)/n when the truth pg − pl sits at the margin. */
-function exact(n: number, pl: number, pg: number, interval: (g: number, l: number, n: number) => [number, number]): { falsePass: number; coverage: number } {
+function exact(
+  n: number,
+  pl: number,
+  pg: number,
+  interval: (g: number, l: number, n: number) => [number, number]
+): { falsePass: number; coverage: number } {
   const truth = pg - pl
   let falsePass = 0
   let coverage = 0
@@ -100,7 +127,12 @@ describe('continuous metrics: the skew-corrected t, with its 40-query rule', () 
   })
 
   it('rare losses at 200 queries, judge scores, and the friendly right-skewed design hold too', () => {
-    for (const design of [rareLossDesign('rare', 200, 0.03, 0.27), judgeScoreDesign('judge', 50), exponentialDesign('exp', 50, -0.02), exponentialDesign('exp', 200, -0.02)]) {
+    for (const design of [
+      rareLossDesign('rare', 200, 0.03, 0.27),
+      judgeScoreDesign('judge', 50),
+      exponentialDesign('exp', 50, -0.02),
+      exponentialDesign('exp', 200, -0.02)
+    ]) {
       const gate = gateRow(runQueryDesign(design, options, false))
       expect(rate(gate, 'passed')).toBeLessThanOrEqual(0.045)
       expect(rate(gate, 'covered')).toBeGreaterThanOrEqual(0.91)
@@ -120,7 +152,13 @@ describe('clusters: the skew-corrected t with clusters - 1 df, and no pass below
 
 describe('seed replicates: the t interval over seeds and queries', () => {
   const options = { simulations: 400, resamples: 300 }
-  const design = (b: number, c: number): SeedDesign => ({ name: 'dominant', baselineSeeds: b, candidateSeeds: c, seedSd: 0.03, queries: 100 })
+  const design = (b: number, c: number): SeedDesign => ({
+    name: 'dominant',
+    baselineSeeds: b,
+    candidateSeeds: c,
+    seedSd: 0.03,
+    queries: 100
+  })
   it('2 vs 2, 3 vs 3, 1 vs 5, 5 vs 1 and 2 vs 5 seeds under dominant training noise hold; the two-level bootstrap did not', () => {
     for (const [b, c] of [
       [2, 2],
@@ -133,7 +171,9 @@ describe('seed replicates: the t interval over seeds and queries', () => {
       expect(rate(gate, 'passed')).toBeLessThanOrEqual(0.045)
       expect(rate(gate, 'covered')).toBeGreaterThanOrEqual(0.91)
     }
-    expect(rate(named(runSeedDesign(design(1, 5), { simulations: 100, resamples: 200 }), 'two-level'), 'passed')).toBeGreaterThan(0.1)
+    expect(
+      rate(named(runSeedDesign(design(1, 5), { simulations: 100, resamples: 200 }), 'two-level'), 'passed')
+    ).toBeGreaterThan(0.1)
   })
 })
 
@@ -145,12 +185,21 @@ describe('judge anchors: jackknife-t intervals at the default 40 items', () => {
       [0.8, 0.2],
       [0.9, 0.1]
     ]) {
-      const gate = gateRow(runJudgeDesign({ name: 'j', items: 40, labels, kappa: labels.length === 3 ? 0.7 : 0.6, drop: 0.1 }, options, false))
+      const gate = gateRow(
+        runJudgeDesign(
+          { name: 'j', items: 40, labels, kappa: labels.length === 3 ? 0.7 : 0.6, drop: 0.1 },
+          options,
+          false
+        )
+      )
       expect(rate(gate, 'passed')).toBeLessThanOrEqual(0.05)
       expect(rate(gate, 'covered')).toBeGreaterThanOrEqual(0.9)
       expect(rate(gate, 'kappaCovered')).toBeGreaterThanOrEqual(0.9)
     }
-    const ten = runJudgeDesign({ name: 'j', items: 10, labels: [0.3, 0.4, 0.3], kappa: 0.7, drop: 0.1 }, { simulations: 300, resamples: 200 })
+    const ten = runJudgeDesign(
+      { name: 'j', items: 10, labels: [0.3, 0.4, 0.3], kappa: 0.7, drop: 0.1 },
+      { simulations: 300, resamples: 200 }
+    )
     expect(rate(gateRow(ten), 'passed')).toBe(0)
     expect(rate(named(ten, 'percentile'), 'passed')).toBeGreaterThan(0.07)
   })

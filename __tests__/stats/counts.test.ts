@@ -134,9 +134,15 @@ describe('bootstrap by counts', () => {
       }
     )
     expect(design.counts).not.toBeNull()
-    expect(bootstrapPlan(design, { resamples: 3000, seed: '3', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    expect(bootstrapPlan(design, { resamples: 3000, seed: '3', stream: 'all' }).jobs.map((j) => j.kind)).toEqual([
+      'multinomial'
+    ])
     const [sorted] = bootstrapDistribution(design, { resamples: 3000, seed: '3', stream: 'all' })
-    const threaded = bootstrapDistribution(design, { resamples: 3000, seed: '3', stream: 'all' }, createRunner(2, { minWork: 0 }))[0]
+    const threaded = bootstrapDistribution(
+      design,
+      { resamples: 3000, seed: '3', stream: 'all' },
+      createRunner(2, { minWork: 0 })
+    )[0]
     expect(Array.from(threaded)).toEqual(Array.from(sorted))
     let mean = 0
     for (const v of sorted) mean += v
@@ -161,7 +167,9 @@ describe('values a few ulps apart are drawn as one', () => {
     const column = Array.from({ length: 1000 }, (_, i) => 0.3 + (i % 64) * 2 ** -54)
     expect(new Set(column).size).toBe(64)
     const design = designOf([column])
-    expect(bootstrapPlan(design, { resamples: 100, seed: '3', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    expect(bootstrapPlan(design, { resamples: 100, seed: '3', stream: 'all' }).jobs.map((j) => j.kind)).toEqual([
+      'multinomial'
+    ])
     const [sorted] = bootstrapDistribution(design, { resamples: 100, seed: '3', stream: 'all' })
     for (const v of sorted) expect(Math.abs(v - 0.3)).toBeLessThanOrEqual(0.3 * 2 ** -46)
   })
@@ -192,7 +200,9 @@ describe('by counts, the resamples are a function of the histogram of each colum
 
   it('the same values in another order give the same resamples, bit for bit', () => {
     const design = designOf([grid])
-    expect(bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['multinomial'])
+    expect(bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' }).jobs.map((j) => j.kind)).toEqual([
+      'multinomial'
+    ])
     const a = drawn(design)
     const b = drawn(designOf([shuffled(grid, 9)]))
     expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true)
@@ -201,7 +211,9 @@ describe('by counts, the resamples are a function of the histogram of each colum
   it('a column drawn by index does depend on the order (the property is the counts path’s, not every column’s)', () => {
     const continuous = Array.from({ length: n }, (_, i) => Math.sin(i) / 3)
     const design = designOf([continuous])
-    expect(bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['bootstrap'])
+    expect(bootstrapPlan(design, { resamples: 500, seed: '5', stream: 'all' }).jobs.map((j) => j.kind)).toEqual([
+      'bootstrap'
+    ])
     const a = drawn(design)
     const b = drawn(designOf([shuffled(continuous, 9)]))
     expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(false)

@@ -91,7 +91,9 @@ describe("target-population weights (the issue's reference check)", () => {
     expect(c.mix.observed_mix.delta).toBeCloseTo(0.035, 12)
     expect(c.mix.strata[1]).toEqual({ value: 'new', queries: 100, observed_share: 0.1, target_share: 0.5 })
     const md = toMarkdown(weighted)
-    expect(md).toContain('Target mix by segment (established 50%, new 50%; observed 90%, 10%): hit 0.600 → 0.575 (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix.')
+    expect(md).toContain(
+      'Target mix by segment (established 50%, new 50%; observed 90%, 10%): hit 0.600 → 0.575 (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix.'
+    )
   })
   it("a slice holding one stratum is that stratum's plain mean", () => {
     const rows = reference()
@@ -132,7 +134,9 @@ describe("target-population weights (the issue's reference check)", () => {
     expect(sum.where.key).toBe('statistics.weights.target')
     expect(sum.where.line).toBe(5)
     expect(sum.message).toMatch(/sum to 0.9/)
-    const absent = refusal(() => gate(', weights: { by: segment, target: { established: 0.5, new: 0.25, trial: 0.25 } }'))
+    const absent = refusal(() =>
+      gate(', weights: { by: segment, target: { established: 0.5, new: 0.25, trial: 0.25 } }')
+    )
     expect(absent.where.key).toBe('statistics.weights.target.trial')
     expect(absent.message).toMatch(/no query has segment = "trial"/)
     const left = refusal(() => gate(', weights: { by: segment, target: { established: 1 } }'))
@@ -159,7 +163,9 @@ describe('clusters', () => {
       rows.candidate[i].values.latency = 100 + (user % 10) + (user % 2 === 0 ? 10 : 14)
     }
     const plain = gate('', rows).comparisons.find((c) => c.metric === 'latency' && c.slice.length === 0)!
-    const clustered = gate(', cluster: user', rows).comparisons.find((c) => c.metric === 'latency' && c.slice.length === 0)!
+    const clustered = gate(', cluster: user', rows).comparisons.find(
+      (c) => c.metric === 'latency' && c.slice.length === 0
+    )!
     expect(clustered.delta).toBe(plain.delta)
     expect(clustered.clusters).toBe(250)
     const width = (c: typeof plain): number => c.ci[1] - c.ci[0]
@@ -172,7 +178,9 @@ describe('clusters', () => {
     const rows = reference()
     rows.baseline[900].attrs!.user = 'u0'
     rows.candidate[900].attrs!.user = 'u0'
-    const e = refusal(() => gate(', cluster: user, weights: { by: segment, target: { established: 0.5, new: 0.5 } }', rows))
+    const e = refusal(() =>
+      gate(', cluster: user, weights: { by: segment, target: { established: 0.5, new: 0.5 } }', rows)
+    )
     expect(e.where).toEqual({ file: 'rules.yml', key: 'statistics.cluster' })
     expect(e.message).toMatch(/user = "u0" has queries in segment = "established" and segment = "new"/)
   })
@@ -214,7 +222,9 @@ describe('multiplicity, power, randomization and t in the decision and reports',
     expect(unit.power!.moreQueries).toBe(101)
     const md = toMarkdown(r)
     expect(md).toMatch(/cannot rule out a drop of [0-9.]+ points/)
-    expect(md).toContain('if the candidate truly changed nothing, about 101 more independent queries would give this check an 80% chance to pass')
+    expect(md).toContain(
+      'if the candidate truly changed nothing, about 101 more independent queries would give this check an 80% chance to pass'
+    )
     expect(md).not.toContain('if the true change is the one observed')
   })
   it('comparisons carry the randomization p, the t cross-check and the effect', () => {
@@ -232,7 +242,10 @@ describe('multiplicity, power, randomization and t in the decision and reports',
   })
   it('the same rows in another order give the same bytes', () => {
     const rows = reference()
-    const shuffled = { baseline: [...rows.baseline].reverse(), candidate: [...rows.candidate].sort((a, b) => (a.id < b.id ? 1 : -1)) }
+    const shuffled = {
+      baseline: [...rows.baseline].reverse(),
+      candidate: [...rows.candidate].sort((a, b) => (a.id < b.id ? 1 : -1))
+    }
     const s = ', interval: bca, cluster: user, multiplicity: holm'
     expect(toJsonReport(gate(s, shuffled))).toBe(toJsonReport(gate(s, rows)))
   })

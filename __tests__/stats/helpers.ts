@@ -5,7 +5,18 @@ import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows
 import { buildDesign, type Design } from '../../src/stats/design.js'
 
 export function statistics(over: Partial<StatisticsRules> = {}): StatisticsRules {
-  return { confidence: 0.95, resamples: 2000, seed: '1', interval: 'percentile', permutations: 2000, cluster: undefined, clusterWeighting: 'query', weights: undefined, multiplicity: 'none', ...over }
+  return {
+    confidence: 0.95,
+    resamples: 2000,
+    seed: '1',
+    interval: 'percentile',
+    permutations: 2000,
+    cluster: undefined,
+    clusterWeighting: 'query',
+    weights: undefined,
+    multiplicity: 'none',
+    ...over
+  }
 }
 
 /** A paired table holding only attributes (buildDesign reads nothing else). */
@@ -30,7 +41,11 @@ export function tableOf(n: number, attrs: Record<string, string[]> = {}): Paired
 }
 
 /** The design of every query of the given columns. */
-export function designOf(columns: number[][], attrs: Record<string, string[]> = {}, over: Partial<StatisticsRules> = {}): Design {
+export function designOf(
+  columns: number[][],
+  attrs: Record<string, string[]> = {},
+  over: Partial<StatisticsRules> = {}
+): Design {
   const n = columns[0].length
   const members = Int32Array.from({ length: n }, (_, i) => i)
   return buildDesign(
@@ -42,8 +57,16 @@ export function designOf(columns: number[][], attrs: Record<string, string[]> = 
 }
 
 /** One side's rows, as the readers would produce them. */
-export function sideOf(source: string, rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>): SideRows {
-  const out: QueryRow[] = rows.map((r, i) => ({ id: r.id, line: i + 1, values: new Map(Object.entries(r.values)), attrs: new Map(Object.entries(r.attrs ?? {})) }))
+export function sideOf(
+  source: string,
+  rows: Array<{ id: string; values: Record<string, number>; attrs?: Record<string, string> }>
+): SideRows {
+  const out: QueryRow[] = rows.map((r, i) => ({
+    id: r.id,
+    line: i + 1,
+    values: new Map(Object.entries(r.values)),
+    attrs: new Map(Object.entries(r.attrs ?? {}))
+  }))
   const numeric = new Set<string>()
   const attributes = new Set<string>()
   for (const r of rows) {

@@ -7,7 +7,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { bootstrapPlan } from '../../src/stats/bootstrap.js'
 import type { Design } from '../../src/stats/design.js'
-import { histogramOf, histogramPlan, mergeHistograms, type HistogramColumn } from '../../src/stats/histogram-bootstrap.js'
+import {
+  histogramOf,
+  histogramPlan,
+  mergeHistograms,
+  type HistogramColumn
+} from '../../src/stats/histogram-bootstrap.js'
 import { SYNC_RUNNER } from '../../src/stats/threads.js'
 import { designOf, mulberry32 } from './helpers.js'
 
@@ -33,13 +38,25 @@ function run(plan: { jobs: Parameters<typeof SYNC_RUNNER.run>[0]; finish: () => 
 }
 
 /** The design's queries split into `shards` at random; per column and stratum, the shards' histograms merged in a shuffled order. */
-function fromShards(design: Design, values: number[][], strata: string[] | null, shards: number, seed: number): HistogramColumn[] {
+function fromShards(
+  design: Design,
+  values: number[][],
+  strata: string[] | null,
+  shards: number,
+  seed: number
+): HistogramColumn[] {
   const pick = mulberry32(seed)
   const shardOf = Int32Array.from({ length: n }, () => Math.floor(pick() * shards))
   const order = Array.from({ length: shards }, (_, i) => i).sort(() => pick() - 0.5)
   return values.map((column, index) => ({
     index,
-    strata: design.strata.map((s) => mergeHistograms(order.map((shard) => histogramOf(column.filter((_, i) => shardOf[i] === shard && (strata === null || strata[i] === s.value))))))
+    strata: design.strata.map((s) =>
+      mergeHistograms(
+        order.map((shard) =>
+          histogramOf(column.filter((_, i) => shardOf[i] === shard && (strata === null || strata[i] === s.value)))
+        )
+      )
+    )
   }))
 }
 
@@ -86,14 +103,24 @@ describe('a bootstrap from merged shard histograms', () => {
     const b = histogramOf([0.3, 0.2, 0, 0.1])
     const ab = mergeHistograms([a, b])
     expect(mergeHistograms([b, a])).toEqual(ab)
-    expect(Array.from(ab.values).map((v) => (Object.is(v, -0) ? '-0' : String(v)))).toEqual(['-0', '0', '0.1', '0.2', '0.3'])
+    expect(Array.from(ab.values).map((v) => (Object.is(v, -0) ? '-0' : String(v)))).toEqual([
+      '-0',
+      '0',
+      '0.1',
+      '0.2',
+      '0.3'
+    ])
     expect(Array.from(ab.counts)).toEqual([1, 2, 2, 3, 1])
   })
 
   it('refuses a column the rows path draws by index (too many distinct values for a histogram to help)', () => {
     const continuous = Array.from({ length: n }, (_, i) => Math.sin(i) / 3)
     const design = designOf([continuous])
-    expect(bootstrapPlan(design, { resamples: 100, seed: '1', stream: 'all' }).jobs.map((j) => j.kind)).toEqual(['bootstrap'])
-    expect(() => histogramPlan(fromShards(design, [continuous], null, 2, 1), [1], { resamples: 100, seed: '1', stream: 'all' })).toThrow(/drawn by index/)
+    expect(bootstrapPlan(design, { resamples: 100, seed: '1', stream: 'all' }).jobs.map((j) => j.kind)).toEqual([
+      'bootstrap'
+    ])
+    expect(() =>
+      histogramPlan(fromShards(design, [continuous], null, 2, 1), [1], { resamples: 100, seed: '1', stream: 'all' })
+    ).toThrow(/drawn by index/)
   })
 })

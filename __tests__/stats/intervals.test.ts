@@ -63,7 +63,24 @@ describe("Tango's score interval for paired proportions", () => {
 
 describe("Hall's skew-corrected t", () => {
   // 30 unchanged queries, 13 small gains, two large losses (reference-intervals.py "hall_skewed").
-  const skewed = [...Array.from({ length: 30 }, () => 0), 0.02, 0.05, 0.01, 0.03, 0.04, 0.02, 0.06, 0.01, 0.03, 0.05, 0.02, 0.04, 0.01, -0.6, -0.45]
+  const skewed = [
+    ...Array.from({ length: 30 }, () => 0),
+    0.02,
+    0.05,
+    0.01,
+    0.03,
+    0.04,
+    0.02,
+    0.06,
+    0.01,
+    0.03,
+    0.05,
+    0.02,
+    0.04,
+    0.01,
+    -0.6,
+    -0.45
+  ]
 
   it('equals the formula with scipy.stats.skew(bias=True) and scipy.stats.t.ppf, and reaches much lower than t', () => {
     const t = skewTInterval(designOf([skewed]), 0, 0.95)
@@ -195,11 +212,16 @@ describe('kappa intervals by the jackknife over items', () => {
     line: i + 1,
     human: String(h),
     attrs: new Map(),
-    scorings: [{ line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }]
+    scorings: [
+      { line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }
+    ]
   }))
 
   it('linear weights: kappa on the atanh scale and the paired drift (statsmodels cohens_kappa per leave-one-out table)', () => {
-    const a = sliceAgreement({ slice: [], items, sameJudge: false }, ['0', '1', '2'], { weights: 'linear', confidence: 0.95 })
+    const a = sliceAgreement({ slice: [], items, sameJudge: false }, ['0', '1', '2'], {
+      weights: 'linear',
+      confidence: 0.95
+    })
     close(a.baseline.kappa as number, 0.7530864197530864, 1e-12)
     close(a.baseline.interval![0], 0.41672261327810955, 1e-10)
     close(a.baseline.interval![1], 0.9080639348706233, 1e-10)
@@ -211,7 +233,10 @@ describe('kappa intervals by the jackknife over items', () => {
   })
 
   it('unweighted: the same construction (reference "kappa_jackknife_none")', () => {
-    const a = sliceAgreement({ slice: [], items, sameJudge: false }, ['0', '1', '2'], { weights: 'none', confidence: 0.95 })
+    const a = sliceAgreement({ slice: [], items, sameJudge: false }, ['0', '1', '2'], {
+      weights: 'none',
+      confidence: 0.95
+    })
     close(a.baseline.interval![0], 0.29171136394176334, 1e-10)
     close(a.baseline.interval![1], 0.8802013296491497, 1e-10)
     close(a.drift!.interval![0], -0.7131916968160832, 1e-10)
@@ -239,10 +264,18 @@ describe('which interval, and when it is no evidence', () => {
     expect(unreliableInterval('score', designOf([forty.slice(0, 39)]), [-0.01, 0.02])).toBeNull()
     expect(unreliableInterval('percentile', designOf([[0, 0, 0]]), [0, 0])).toBe('no_spread')
     const labels = (g: number): string[] => forty.map((_, i) => `c${i % g}`)
-    expect(unreliableInterval('skew-t', designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-0.01, 0.02])).toBe('few_clusters')
-    expect(unreliableInterval('percentile', designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-0.01, 0.02])).toBe('few_clusters')
-    expect(unreliableInterval('skew-t', designOf([forty], { user: labels(19) }, { cluster: 'user' }), [-0.01, 0.02])).toBe('few_clusters')
-    expect(unreliableInterval('skew-t', designOf([forty], { user: labels(20) }, { cluster: 'user' }), [-0.01, 0.02])).toBeNull()
+    expect(
+      unreliableInterval('skew-t', designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-0.01, 0.02])
+    ).toBe('few_clusters')
+    expect(
+      unreliableInterval('percentile', designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-0.01, 0.02])
+    ).toBe('few_clusters')
+    expect(
+      unreliableInterval('skew-t', designOf([forty], { user: labels(19) }, { cluster: 'user' }), [-0.01, 0.02])
+    ).toBe('few_clusters')
+    expect(
+      unreliableInterval('skew-t', designOf([forty], { user: labels(20) }, { cluster: 'user' }), [-0.01, 0.02])
+    ).toBeNull()
     expect(unreliableInterval('percentile', designOf([[0.1]]), [0.1, 0.1])).toBe('single_unit_stratum')
   })
 })

@@ -58,7 +58,9 @@ const N = 47
 /** Two blocks, the second short: the block streams and the bounds of a short block are exercised too. */
 const RESAMPLES = BLOCK + 237
 const r = mulberry32(20261201)
-const allColumns = Array.from({ length: 17 }, (_, c) => Array.from({ length: N }, () => (c % 4 === 0 ? (r() < 0.5 ? 1 : 0) : (r() - 0.4) * 10 ** Math.floor(r() * 6 - 3))))
+const allColumns = Array.from({ length: 17 }, (_, c) =>
+  Array.from({ length: N }, () => (c % 4 === 0 ? (r() < 0.5 ? 1 : 0) : (r() - 0.4) * 10 ** Math.floor(r() * 6 - 3)))
+)
 const seg = Array.from({ length: N }, () => (r() < 0.3 ? 'new' : 'old'))
 // Clusters of unequal sizes (1 to about 12 queries), each inside one segment (cluster ids carry the segment).
 const user = Array.from({ length: N }, (_, i) => `${seg[i]}-u${Math.floor(r() * r() * 14)}`)
@@ -74,8 +76,10 @@ const designs: Record<string, (cols: number[][]) => Design> = {
   'queries one by one': (cols) => designOf(cols),
   'strata with target weights': (cols) => designOf(cols, { seg }, { weights: target }),
   'clusters, query-weighted (counts)': (cols) => designOf(cols, { user }, { cluster: 'user' }),
-  'clusters, cluster-weighted (means)': (cols) => designOf(cols, { user }, { cluster: 'user', clusterWeighting: 'cluster' }),
-  'clusters within weighted strata (counts)': (cols) => designOf(cols, { seg, user }, { cluster: 'user', weights: target })
+  'clusters, cluster-weighted (means)': (cols) =>
+    designOf(cols, { user }, { cluster: 'user', clusterWeighting: 'cluster' }),
+  'clusters within weighted strata (counts)': (cols) =>
+    designOf(cols, { seg, user }, { cluster: 'user', weights: target })
 }
 
 describe('every bootstrap kernel width equals the reference bit for bit', () => {
@@ -94,7 +98,15 @@ describe('every bootstrap kernel width equals the reference bit for bit', () => 
             if (firstDiffering < 0) firstDiffering = i
           }
         }
-        const at = firstDiffering < 0 ? null : { column: Math.floor(firstDiffering / RESAMPLES), resample: firstDiffering % RESAMPLES, kernel: fast[firstDiffering], reference: slow[firstDiffering] }
+        const at =
+          firstDiffering < 0
+            ? null
+            : {
+                column: Math.floor(firstDiffering / RESAMPLES),
+                resample: firstDiffering % RESAMPLES,
+                kernel: fast[firstDiffering],
+                reference: slow[firstDiffering]
+              }
         expect({ differing, at }).toEqual({ differing: 0, at: null })
       })
     }

@@ -19,7 +19,9 @@ function columns(n: number, r: () => number): Record<string, Float64Array> {
     constant: new Float64Array(n).fill(0.25),
     'signed zeros': Float64Array.from({ length: n }, () => (r() < 0.3 ? -0 : r() < 0.5 ? 0 : r() - 0.5)),
     infinities: Float64Array.from({ length: n }, () => (r() < 0.02 ? Infinity : r() < 0.02 ? -Infinity : r())),
-    'nan and infinities': Float64Array.from({ length: n }, () => (r() < 0.01 ? Number.NaN : r() < 0.01 ? Infinity : r() < 0.01 ? -Infinity : r()))
+    'nan and infinities': Float64Array.from({ length: n }, () =>
+      r() < 0.01 ? Number.NaN : r() < 0.01 ? Infinity : r() < 0.01 ? -Infinity : r()
+    )
   }
 }
 
@@ -48,7 +50,8 @@ describe('selection gives the sorted values', () => {
           const sorted = column.slice().sort()
           const view = selectableResamples(column.slice())
           const k = Math.floor((n - 1) * p)
-          for (const j of [k, n - 1 - k, Math.min(n - 1, k + 1), 0, n - 1, Math.floor(n / 2), Math.floor(rr() * n)]) expect(bits(view.at(j))).toBe(bits(sorted[j]))
+          for (const j of [k, n - 1 - k, Math.min(n - 1, k + 1), 0, n - 1, Math.floor(n / 2), Math.floor(rr() * n)])
+            expect(bits(view.at(j))).toBe(bits(sorted[j]))
         }
       }
     }
@@ -74,7 +77,8 @@ describe('selection gives the sorted values', () => {
   })
   it('the type 7 quantile by rank is the quantile of the sorted values', () => {
     const sorted = Float64Array.from([-1, 0, 0.5, 2, 2, 7])
-    for (const p of [0, 0.025, 0.3, 0.5, 0.975, 1, -1, Number.NaN]) expect(bits(quantileOfRanks(sorted.length, (k) => sorted[k], p))).toBe(bits(quantileSorted(sorted, p)))
+    for (const p of [0, 0.025, 0.3, 0.5, 0.975, 1, -1, Number.NaN])
+      expect(bits(quantileOfRanks(sorted.length, (k) => sorted[k], p))).toBe(bits(quantileSorted(sorted, p)))
   })
 })
 

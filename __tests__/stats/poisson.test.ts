@@ -7,12 +7,22 @@
 import { describe, expect, it } from '@jest/globals'
 import { statsKernels, type PoissonJob } from '../../src/stats/kernels.js'
 import { hashFlipJob, poissonJob, POISSON_BLOCK } from '../../src/stats/poisson.js'
-import { keysOf, md5Key, POISSON_THRESHOLDS, poissonWeight, seedKeys, unitHash, unitSign, unitWeight } from '../../src/stats/poisson-weights.js'
+import {
+  keysOf,
+  md5Key,
+  POISSON_THRESHOLDS,
+  poissonWeight,
+  seedKeys,
+  unitHash,
+  unitSign,
+  unitWeight
+} from '../../src/stats/poisson-weights.js'
 import { createRunner, SYNC_RUNNER } from '../../src/stats/threads.js'
 import { designOf, mulberry32 } from './helpers.js'
 import type { Design } from '../../src/stats/design.js'
 
-const bits = (a: Float64Array): number[] => Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))
+const bits = (a: Float64Array): number[] =>
+  Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))
 
 /*
  * Reference values: Python 3.11 (Debian), hashlib and integers, an implementation written from the docs alone:
@@ -46,10 +56,15 @@ describe('weights and signs are the documented functions', () => {
   it('hashes, weights and signs of one unit', () => {
     const [k1, k2] = md5Key('q0000001')
     const { weights, signs } = seedKeys('1')
-    expect([0, 1, 2, 3].map((j) => unitHash(k1, k2, weights, j))).toEqual([2528512095, 3592054507, 1555599901, 1919532164])
-    expect(Array.from({ length: 16 }, (_, b) => unitWeight(k1, k2, weights, b))).toEqual([0, 1, 1, 2, 1, 0, 2, 1, 4, 0, 0, 0, 1, 4, 0, 0])
+    expect([0, 1, 2, 3].map((j) => unitHash(k1, k2, weights, j))).toEqual([
+      2528512095, 3592054507, 1555599901, 1919532164
+    ])
+    expect(Array.from({ length: 16 }, (_, b) => unitWeight(k1, k2, weights, b))).toEqual([
+      0, 1, 1, 2, 1, 0, 2, 1, 4, 0, 0, 0, 1, 4, 0, 0
+    ])
     expect(Array.from({ length: 40 }, (_, p) => unitSign(k1, k2, signs, p))).toEqual([
-      1, 1, 1, 1, 1, -1, -1, 1, 1, -1, 1, 1, 1, -1, -1, 1, -1, 1, -1, -1, -1, 1, 1, 1, 1, -1, -1, -1, -1, 1, -1, 1, -1, -1, -1, 1, -1, -1, 1, -1
+      1, 1, 1, 1, 1, -1, -1, 1, 1, -1, 1, 1, 1, -1, -1, 1, -1, 1, -1, -1, -1, 1, 1, 1, 1, -1, -1, -1, -1, 1, -1, 1, -1,
+      -1, -1, 1, -1, -1, 1, -1
     ])
   })
   it('weights look like independent Poisson(1) draws across units and resamples', () => {
@@ -81,7 +96,13 @@ describe('weights and signs are the documented functions', () => {
 })
 
 /** Resample b of column c by the definition: per stratum Σ w·v over units in order (in chunks of 512), Σ w·n. */
-function referencePoisson(design: Design, c: number, seed: number, b: number, keys: { keys1: Int32Array; keys2: Int32Array }): number {
+function referencePoisson(
+  design: Design,
+  c: number,
+  seed: number,
+  b: number,
+  keys: { keys1: Int32Array; keys2: Int32Array }
+): number {
   let e = 0
   for (const s of design.strata) {
     let sum = 0
@@ -136,7 +157,9 @@ describe('the Poisson kernel computes the defined resamples', () => {
       const out = new Float64Array(columns.length * resamples)
       const job = poissonJob({ design, columns, keys, seed, resamples, out })
       SYNC_RUNNER.run([job])
-      for (const c of columns) for (const b of [0, 1, 2, 499, 500, 501, 999, 1000]) expect(out[c * resamples + b]).toBe(referencePoisson(design, c, seed, b, keys))
+      for (const c of columns)
+        for (const b of [0, 1, 2, 499, 500, 501, 999, 1000])
+          expect(out[c * resamples + b]).toBe(referencePoisson(design, c, seed, b, keys))
       expect(out.every(Number.isFinite)).toBe(true)
     })
   }
@@ -148,8 +171,22 @@ describe('the Poisson kernel computes the defined resamples', () => {
     for (const design of [designs.plain, designs.strata]) {
       for (const columns of [[0], [0, 1, 2], [0, 1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6, 7]]) {
         const keys = keysOf(Array.from({ length: design.units }, (_, u) => `k${u}`))
-        const a = poissonJob({ design, columns, keys, seed, resamples: 777, out: new Float64Array(columns.length * 777) })
-        const b = poissonJob({ design, columns, keys, seed, resamples: 777, out: new Float64Array(columns.length * 777) })
+        const a = poissonJob({
+          design,
+          columns,
+          keys,
+          seed,
+          resamples: 777,
+          out: new Float64Array(columns.length * 777)
+        })
+        const b = poissonJob({
+          design,
+          columns,
+          keys,
+          seed,
+          resamples: 777,
+          out: new Float64Array(columns.length * 777)
+        })
         for (let u = 0; u < a.units; u++) simd.runUnit(a, u)
         for (let u = 0; u < b.units; u++) plain.runUnit(b, u)
         expect(bits(a.out)).toEqual(bits(b.out))

@@ -34,7 +34,10 @@ function table(interval: string) {
       const x = ((i * 37) % 101) / 101
       return {
         id: `q${i}`,
-        values: { score: Math.min(1, Math.max(0, Math.round((x + shift * ((i % 7) - 2)) * 1000) / 1000)), hit: (i * 13 + shift * 100) % 5 < 3 ? 1 : 0 },
+        values: {
+          score: Math.min(1, Math.max(0, Math.round((x + shift * ((i % 7) - 2)) * 1000) / 1000)),
+          hit: (i * 13 + shift * 100) % 5 < 3 ? 1 : 0
+        },
         attrs: { bucket: i === 0 ? 'b0' : `b${1 + (i % 11)}` }
       }
     })
@@ -44,7 +47,8 @@ function table(interval: string) {
 
 const subsets: Filters[] = [[], ...Array.from({ length: 12 }, (_, v) => [['bucket', `b${v}`]] as Filters)]
 const CONFIDENCES = [0.95, 0.99, 0.9, 0.8, 0.999, 0.995, 0.9]
-const text = (e: StatsEngine, metric: string, f: Filters, confidence: number): string => JSON.stringify(e.compare(metric, f, confidence), (_, v: unknown) => (Object.is(v, -0) ? '-0' : v))
+const text = (e: StatsEngine, metric: string, f: Filters, confidence: number): string =>
+  JSON.stringify(e.compare(metric, f, confidence), (_, v: unknown) => (Object.is(v, -0) ? '-0' : v))
 
 describe('intervals after the resamples were dropped', () => {
   for (const interval of ['percentile', 'bca']) {
@@ -53,7 +57,9 @@ describe('intervals after the resamples were dropped', () => {
       const dropping = createStats(t, r, { threads: 1, cacheBytes: 0 })
       const asked: Array<[string, Filters, number, string]> = []
       // Metric-major (as decide asks per check), a new confidence each round: more than the engine remembers.
-      for (const confidence of CONFIDENCES) for (const metric of ['score', 'hit']) for (const f of subsets) asked.push([metric, f, confidence, text(dropping, metric, f, confidence)])
+      for (const confidence of CONFIDENCES)
+        for (const metric of ['score', 'hit'])
+          for (const f of subsets) asked.push([metric, f, confidence, text(dropping, metric, f, confidence)])
       for (const [metric, f, confidence, got] of asked) {
         const fresh = createStats(t, r, { threads: 1 })
         expect(got).toBe(text(fresh, metric, f, confidence))
@@ -65,7 +71,9 @@ describe('intervals after the resamples were dropped', () => {
     const dropping = createStats(t, r, { threads: 1, cacheBytes: 0 })
     const keeping = createStats(t, r, { threads: 1, cacheBytes: 2 ** 30 })
     for (const e of [dropping, keeping]) for (const f of subsets) e.compare('score', f, 0.99)
-    for (const f of subsets) for (const metric of ['hit', 'score']) for (const c of [0.95, 0.97]) expect(text(dropping, metric, f, c)).toBe(text(keeping, metric, f, c))
+    for (const f of subsets)
+      for (const metric of ['hit', 'score'])
+        for (const c of [0.95, 0.97]) expect(text(dropping, metric, f, c)).toBe(text(keeping, metric, f, c))
   })
 })
 

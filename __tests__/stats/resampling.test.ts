@@ -28,13 +28,25 @@ function sidesOf(n: number, order: 'id' | 'shuffled' = 'id'): ReturnType<typeof 
   const r = mulberry32(21)
   const rows = Array.from({ length: n }, (_, i) => {
     const skill = r()
-    const b = { id: `q${String(i).padStart(6, '0')}`, values: { hit: r() < skill ? 1 : 0, score: skill + r() * 0.2 }, attrs: { seg: i % 3 === 0 ? 'a' : 'b' } }
-    const c = { id: b.id, values: { hit: r() < skill + 0.01 ? 1 : 0, score: skill + 0.002 + r() * 0.2 }, attrs: b.attrs }
+    const b = {
+      id: `q${String(i).padStart(6, '0')}`,
+      values: { hit: r() < skill ? 1 : 0, score: skill + r() * 0.2 },
+      attrs: { seg: i % 3 === 0 ? 'a' : 'b' }
+    }
+    const c = {
+      id: b.id,
+      values: { hit: r() < skill + 0.01 ? 1 : 0, score: skill + 0.002 + r() * 0.2 },
+      attrs: b.attrs
+    }
     return [b, c] as const
   })
   const pick = (side: 0 | 1): Array<(typeof rows)[number][0]> => {
     const list = rows.map((p) => p[side])
-    if (order === 'shuffled') list.sort((x, y) => ((Number(x.id.slice(1)) * 2654435761) % 4294967296) - ((Number(y.id.slice(1)) * 2654435761) % 4294967296))
+    if (order === 'shuffled')
+      list.sort(
+        (x, y) =>
+          ((Number(x.id.slice(1)) * 2654435761) % 4294967296) - ((Number(y.id.slice(1)) * 2654435761) % 4294967296)
+      )
     return list
   }
   return [sideOf('baseline.jsonl', pick(0)), sideOf('candidate.jsonl', pick(1))]
@@ -56,9 +68,19 @@ checks:
 
 describe('which columns each method draws how', () => {
   const [baseline, candidate] = sidesOf(POISSON_FROM_UNITS)
-  const laws = (method?: string): string[] => gateSides(rulesWith(method), baseline, candidate).comparisons.map((c) => `${c.metric} ${c.slice.map(([k, v]) => `${k}=${v}`).join('')}: ${c.resampling}`)
+  const laws = (method?: string): string[] =>
+    gateSides(rulesWith(method), baseline, candidate).comparisons.map(
+      (c) => `${c.metric} ${c.slice.map(([k, v]) => `${k}=${v}`).join('')}: ${c.resampling}`
+    )
   it('auto at 50,000 queries: the continuous column by Poisson weights (in every slice), the binary one by counts', () => {
-    expect(laws()).toEqual(['hit : multinomial', 'score : poisson', 'hit seg=a: multinomial', 'score seg=a: poisson', 'hit seg=b: multinomial', 'score seg=b: poisson'])
+    expect(laws()).toEqual([
+      'hit : multinomial',
+      'score : poisson',
+      'hit seg=a: multinomial',
+      'score seg=a: poisson',
+      'hit seg=b: multinomial',
+      'score seg=b: poisson'
+    ])
   })
   it('multinomial and poisson everywhere when named', () => {
     expect(laws('multinomial').every((l) => l.endsWith('multinomial'))).toBe(true)
@@ -81,7 +103,9 @@ describe('under statistics.interval auto (the default) no bootstrap is drawn', (
     const json = JSON.parse(toJsonReport(result)) as { rules: { statistics: Record<string, unknown> } }
     expect(json.rules.statistics.resampling).toBe('poisson')
     const [b2, c2] = sidesOf(2000)
-    expect(toMarkdown(gateSides(rulesWith(undefined, 'auto'), b2, c2))).toMatch(/the randomization test's signs from the seeded stream/)
+    expect(toMarkdown(gateSides(rulesWith(undefined, 'auto'), b2, c2))).toMatch(
+      /the randomization test's signs from the seeded stream/
+    )
   })
 })
 
@@ -89,9 +113,14 @@ describe('a Poisson gate', () => {
   it('states its law in the method table, the method line and the JSON', () => {
     const [b, c] = sidesOf(3000)
     const result = gateSides(rulesWith('poisson'), b, c)
-    expect(toMarkdown(result)).toMatch(/\| Resampling \| Poisson\(1\) weights per query \(or cluster\) and resample, from md5 of its id and the seed, for hit, score \(statistics.method poisson; docs\/scale.md\) \|/)
+    expect(toMarkdown(result)).toMatch(
+      /\| Resampling \| Poisson\(1\) weights per query \(or cluster\) and resample, from md5 of its id and the seed, for hit, score \(statistics.method poisson; docs\/scale.md\) \|/
+    )
     expect(toText(result, { color: false })).toMatch(/percentile paired bootstrap \(Poisson-weighted\)/)
-    const json = JSON.parse(toJsonReport(result)) as { rules: { statistics: Record<string, unknown> }; comparisons: Array<{ resampling: string }> }
+    const json = JSON.parse(toJsonReport(result)) as {
+      rules: { statistics: Record<string, unknown> }
+      comparisons: Array<{ resampling: string }>
+    }
     expect([json.rules.statistics.method, json.rules.statistics.resampling]).toEqual(['poisson', 'poisson'])
     expect(json.comparisons.every((x) => x.resampling === 'poisson')).toBe(true)
   })

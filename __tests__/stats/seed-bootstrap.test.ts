@@ -39,11 +39,16 @@ const HAND_VARIANCE = 5 / 72
 /** Every equally likely two-level resample of a tiny case: seeds per side, then shared queries. */
 function enumerate(c: SeedColumns): number[] {
   const n = c.base[0].length
-  const tuples = (size: number, k: number): number[][] => (k === 0 ? [[]] : tuples(size, k - 1).flatMap((t) => Array.from({ length: size }, (_, i) => [...t, i])))
+  const tuples = (size: number, k: number): number[][] =>
+    k === 0 ? [[]] : tuples(size, k - 1).flatMap((t) => Array.from({ length: size }, (_, i) => [...t, i]))
   const out: number[] = []
   for (const sb of tuples(c.base.length, c.base.length)) {
     for (const sc of tuples(c.cand.length, c.cand.length)) {
-      const y = Array.from({ length: n }, (_, q) => sc.reduce((a, s) => a + c.cand[s][q], 0) / sc.length - sb.reduce((a, s) => a + c.base[s][q], 0) / sb.length)
+      const y = Array.from(
+        { length: n },
+        (_, q) =>
+          sc.reduce((a, s) => a + c.cand[s][q], 0) / sc.length - sb.reduce((a, s) => a + c.base[s][q], 0) / sb.length
+      )
       for (const qs of tuples(n, n)) out.push(qs.reduce((a, q) => a + y[q], 0) / n)
     }
   }

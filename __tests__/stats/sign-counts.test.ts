@@ -12,7 +12,8 @@ import { createRunner } from '../../src/stats/threads.js'
 import { designOf } from './helpers.js'
 
 /** n values: `plus` of +1, `minus` of −1, the rest 0. */
-const column = (n: number, plus: number, minus: number): number[] => Array.from({ length: n }, (_, i) => (i < plus ? 1 : i < plus + minus ? -1 : 0))
+const column = (n: number, plus: number, minus: number): number[] =>
+  Array.from({ length: n }, (_, i) => (i < plus ? 1 : i < plus + minus ? -1 : 0))
 
 describe('plus signs among m fair signs', () => {
   const kernels = statsKernels()
@@ -47,7 +48,11 @@ describe('plus signs among m fair signs', () => {
 describe('sign-flip test by counts', () => {
   it('a binary difference is drawn by counts, a continuous one is flipped unit by unit', () => {
     const continuous = Array.from({ length: 100 }, (_, i) => Math.sin(i + 1))
-    const plan = signFlipPlan(designOf([column(100, 30, 10), continuous]), { permutations: 2000, seed: '1', stream: 'all' })
+    const plan = signFlipPlan(designOf([column(100, 30, 10), continuous]), {
+      permutations: 2000,
+      seed: '1',
+      stream: 'all'
+    })
     expect(plan.jobs.map((j) => [j.kind, j.k])).toEqual([
       ['flip', 1],
       ['signcount', 1]
@@ -72,7 +77,8 @@ describe('sign-flip test by counts', () => {
     const design = designOf([column(5000, 2550, 2450), column(5000, 2450, 2550)])
     const r = signFlipTest(design, { permutations, seed: '1', stream: 'all' })
     const exact = 0.16148522239737653
-    for (const p of r.pValues) expect(Math.abs(p - exact)).toBeLessThan(5 * Math.sqrt((exact * (1 - exact)) / permutations))
+    for (const p of r.pValues)
+      expect(Math.abs(p - exact)).toBeLessThan(5 * Math.sqrt((exact * (1 - exact)) / permutations))
     const threaded = signFlipTest(design, { permutations, seed: '1', stream: 'all' }, createRunner(2, { minWork: 0 }))
     expect([...threaded.pValues]).toEqual([...r.pValues])
   })

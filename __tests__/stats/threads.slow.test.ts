@@ -13,7 +13,8 @@ import { loadRules } from '../../src/config/rules.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { designOf, mulberry32, sideOf } from './helpers.js'
 
-const bits = (a: Float64Array): number[] => Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))
+const bits = (a: Float64Array): number[] =>
+  Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))
 
 describe('threads setting', () => {
   it('RG_THREADS wins when it is a positive integer; else the cores; capped', () => {
@@ -31,7 +32,9 @@ describe('threads setting', () => {
 describe('kernel jobs on worker threads give the same bits', () => {
   const r = mulberry32(11)
   const n = 509
-  const cols = Array.from({ length: 9 }, (_, c) => Array.from({ length: n }, () => (c % 3 === 0 ? (r() < 0.5 ? 1 : 0) - (r() < 0.5 ? 1 : 0) : r() - 0.45)))
+  const cols = Array.from({ length: 9 }, (_, c) =>
+    Array.from({ length: n }, () => (c % 3 === 0 ? (r() < 0.5 ? 1 : 0) - (r() < 0.5 ? 1 : 0) : r() - 0.45))
+  )
   const seg = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? 'new' : 'old'))
   const user = Array.from({ length: n }, (_, i) => `u${(i * 37) % 97}`)
   const designs = {
@@ -53,9 +56,15 @@ describe('kernel jobs on worker threads give the same bits', () => {
   }
   it('the designs exercise both ways of drawing (by index and by counts)', () => {
     // The clustered design (97 clusters of many distinct sums) is drawn by index only; counts with clusters: counts.test.ts.
-    for (const design of [designs.plain, designs.weighted]) expect(new Set(bootstrapPlan(design, { resamples: 2500, seed: '5', stream: 'x' }).jobs.map((j) => j.kind))).toEqual(new Set(['bootstrap', 'multinomial']))
+    for (const design of [designs.plain, designs.weighted])
+      expect(
+        new Set(bootstrapPlan(design, { resamples: 2500, seed: '5', stream: 'x' }).jobs.map((j) => j.kind))
+      ).toEqual(new Set(['bootstrap', 'multinomial']))
     // And both ways of flipping signs (unit by unit, and by counts of equal |y|).
-    for (const design of [designs.plain, designs.weighted]) expect(new Set(signFlipPlan(design, { permutations: 3300, seed: '5', stream: 'x' }).jobs.map((j) => j.kind))).toEqual(new Set(['flip', 'signcount']))
+    for (const design of [designs.plain, designs.weighted])
+      expect(
+        new Set(signFlipPlan(design, { permutations: 3300, seed: '5', stream: 'x' }).jobs.map((j) => j.kind))
+      ).toEqual(new Set(['flip', 'signcount']))
   })
   for (const [name, design] of Object.entries(designs)) {
     it(`${name}: bootstrap (2,500 resamples) and sign flips (3,300 patterns), workers only and both`, () => {
@@ -69,8 +78,14 @@ describe('kernel jobs on worker threads give the same bits', () => {
         expect(Array.from(tf.pValues)).toEqual(Array.from(flips.pValues))
         // Every unit of the bootstrap (columns drawn by index and by counts alike) and of the sign flips (4 blocks per
         // column drawn by counts, 4 for all columns flipped unit by unit) ran on a worker.
-        const bootUnits = bootstrapPlan(design, { resamples: 2500, seed: '5', stream: name }).jobs.reduce((n, j) => n + j.units, 0)
-        const flipUnits = signFlipPlan(design, { permutations: 3300, seed: '5', stream: name }).jobs.reduce((n, j) => n + j.units, 0)
+        const bootUnits = bootstrapPlan(design, { resamples: 2500, seed: '5', stream: name }).jobs.reduce(
+          (n, j) => n + j.units,
+          0
+        )
+        const flipUnits = signFlipPlan(design, { permutations: 3300, seed: '5', stream: name }).jobs.reduce(
+          (n, j) => n + j.units,
+          0
+        )
         if (!options.callerWorks) expect(runner.unitsOnWorkers).toBe(bootUnits + flipUnits)
       }
     })
@@ -87,7 +102,11 @@ describe('a whole gate is byte-identical whatever the number of threads', () => 
         const skill = rr()
         return {
           id: `q${String(i).padStart(5, '0')}`,
-          values: { hit: rr() < skill + shift ? 1 : 0, ndcg: Math.min(1, Math.max(0, skill + shift + (rr() - 0.5) * 0.3)), latency: 40 + rr() * 30 },
+          values: {
+            hit: rr() < skill + shift ? 1 : 0,
+            ndcg: Math.min(1, Math.max(0, skill + shift + (rr() - 0.5) * 0.3)),
+            latency: 40 + rr() * 30
+          },
           attrs: { segment: skill < 0.3 ? 'new' : 'established' }
         }
       })

@@ -107,7 +107,9 @@ describe('snapshot comparability (pure)', () => {
 
   it('refuses a manifest that is not a JSON object, or has a known key of the wrong type', () => {
     expect(() => parseManifest('[1]', 'm.json')).toThrow('m.json: is not a JSON object')
-    expect(() => parseManifest('{"chunker": "recursive"}', 'm.json')).toThrow('m.json (chunker): "chunker" must be an object, not string')
+    expect(() => parseManifest('{"chunker": "recursive"}', 'm.json')).toThrow(
+      'm.json (chunker): "chunker" must be an object, not string'
+    )
     expect(() => parseManifest('{"a.b": 1}', 'm.json')).toThrow('contains a dot')
   })
 })
@@ -142,32 +144,62 @@ describe('snapshot comparability in the gate', () => {
   }
 
   it('fails as "not comparable", naming the field and both values, whatever the statistics say', async () => {
-    const r = await gate(rules('comparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n'), 'candidate-rechunked')
+    const r = await gate(
+      rules('comparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n'),
+      'candidate-rechunked'
+    )
     expect(r.code).toBe(1)
     expect(r.json.verdict).toBe('fail')
     expect(r.json.decided_by).toBe('comparability')
     expect(r.json.checks[0].counts_as).toBe('pass') // the statistical check alone would pass (on_too_few: pass)
-    expect(r.json.trust.guards[0]).toEqual({ rule: 'comparability', status: 'fail', counts_as: 'fail', reason: 'not comparable: chunker.params.size: baseline 512, candidate 256' })
+    expect(r.json.trust.guards[0]).toEqual({
+      rule: 'comparability',
+      status: 'fail',
+      counts_as: 'fail',
+      reason: 'not comparable: chunker.params.size: baseline 512, candidate 256'
+    })
     expect(r.stdout).toContain('## ❌ retrieval-gate: fail, decided by trust rule “comparability”')
     expect(r.stdout).toContain('not comparable: chunker.params.size: baseline 512, candidate 256')
     expect(r.json.publishable.value).toBe(false)
   })
 
   it('passes when only the embedding differs; a comparability warning makes the result unpublishable', async () => {
-    const ok = await gate(rules('comparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n'), 'candidate-new-embedding')
+    const ok = await gate(
+      rules('comparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n'),
+      'candidate-new-embedding'
+    )
     expect(ok.code).toBe(0)
     expect(ok.json.publishable).toEqual({ value: true, reasons: [], unchecked: [] })
-    expect(ok.stdout).toContain('| embedding.model | ⚠️ differs | allowed to differ: embedding.model: baseline "e5-base-v2", candidate "bge-large" |')
-    const warned = await gate(rules('comparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n'), 'candidate-new-metric-code')
+    expect(ok.stdout).toContain(
+      '| embedding.model | ⚠️ differs | allowed to differ: embedding.model: baseline "e5-base-v2", candidate "bge-large" |'
+    )
+    const warned = await gate(
+      rules('comparability: { must_match: [corpus.content_hash, chunker, judge.model] }\n'),
+      'candidate-new-metric-code'
+    )
     expect(warned.code).toBe(0)
-    expect(warned.json.publishable.reasons).toEqual(['comparability warning: metric_code_version: baseline "retrieval-gate 0.1.0", candidate "retrieval-gate 0.2.0"'])
+    expect(warned.json.publishable.reasons).toEqual([
+      'comparability warning: metric_code_version: baseline "retrieval-gate 0.1.0", candidate "retrieval-gate 0.2.0"'
+    ])
     expect(warned.stdout).toContain('**Publishable: no**: comparability warning: metric\\_code\\_version')
   })
 
   it('refuses rules that demand comparability when a manifest is missing (exit 2)', async () => {
-    const r = await cli(['gate', '--rules', rules('comparability: { must_match: [chunker] }\n'), '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--baseline-manifest', `${M}/baseline.json`])
+    const r = await cli([
+      'gate',
+      '--rules',
+      rules('comparability: { must_match: [chunker] }\n'),
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      `${P}/candidate.jsonl`,
+      '--baseline-manifest',
+      `${M}/baseline.json`
+    ])
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('(comparability): the rules demand that chunker match, but the candidate manifest was not given. pass --baseline-manifest and --candidate-manifest')
+    expect(r.stderr).toContain(
+      '(comparability): the rules demand that chunker match, but the candidate manifest was not given. pass --baseline-manifest and --candidate-manifest'
+    )
     expect(hasStackTrace(r.stderr)).toBe(false)
   })
 })

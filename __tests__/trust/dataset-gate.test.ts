@@ -20,14 +20,28 @@ const D = '__tests__/fixtures/trust/dataset'
 
 async function gate(rules = `${D}/rules.yml`) {
   const f = writeFiles({ 'r.json': '' })
-  const r = await cli(['gate', '--rules', rules, '--baseline', `${D}/baseline.jsonl`, '--candidate', `${D}/candidate.jsonl`, '--json', f['r.json'], '--format', 'markdown'])
+  const r = await cli([
+    'gate',
+    '--rules',
+    rules,
+    '--baseline',
+    `${D}/baseline.jsonl`,
+    '--candidate',
+    `${D}/candidate.jsonl`,
+    '--json',
+    f['r.json'],
+    '--format',
+    'markdown'
+  ])
   return { ...r, json: JSON.parse(readFileSync(f['r.json'], 'utf8')) }
 }
 
 describe('metrics from the evaluation-set contract', () => {
   it('gates the holdout split only; disputed questions excluded and counted; unanswerable reported apart', async () => {
     const r = await gate()
-    const ndcg = r.json.comparisons.find((c: { metric: string; slice: object }) => c.metric === 'nDCG@3' && Object.keys(c.slice).length === 0)
+    const ndcg = r.json.comparisons.find(
+      (c: { metric: string; slice: object }) => c.metric === 'nDCG@3' && Object.keys(c.slice).length === 0
+    )
     expect(ndcg.n).toBe(4)
     expect(ndcg.baseline).toBeCloseTo((0.96394 + 3) / 4, 5)
     expect(ndcg.candidate).toBe(0.5)
@@ -44,8 +58,12 @@ describe('metrics from the evaluation-set contract', () => {
         candidate: { abstained: 2, empty: 0, answered: 0, absent: 0 }
       }
     })
-    expect(r.json.coverage.notes).toContain('dataset: 1 disputed questions kept in the file but excluded from the gated metrics: x1')
-    expect(r.stdout).toContain('Unanswerable questions, baseline: 1 abstained, 0 returned nothing, 1 returned documents (should have abstained), 0 absent from the run.')
+    expect(r.json.coverage.notes).toContain(
+      'dataset: 1 disputed questions kept in the file but excluded from the gated metrics: x1'
+    )
+    expect(r.stdout).toContain(
+      'Unanswerable questions, baseline: 1 abstained, 0 returned nothing, 1 returned documents (should have abstained), 0 absent from the run.'
+    )
   })
 
   it('the split the rules name decides which questions are gated', async () => {
@@ -64,11 +82,17 @@ describe('metrics from the evaluation-set contract', () => {
     expect(r.json.trust.guards[0].reason).toBe(
       'queries with no relevant document in the top 3: all queries: 50.0% of 4 queries (baseline 0.0%) above the limit of 25.0%; category=billing: 100.0% of 2 queries (baseline 0.0%) above the limit of 25.0%'
     )
-    const billing = r.json.trust.zero_hits.slices.find((s: { slice: Record<string, string> }) => s.slice.category === 'billing')
+    const billing = r.json.trust.zero_hits.slices.find(
+      (s: { slice: Record<string, string> }) => s.slice.category === 'billing'
+    )
     expect(billing.baseline).toBe(0)
     expect(billing.candidate).toBe(1)
     // quantiles p0/p10/p25/p50/p75/p90/p100 of nDCG@3 over billing: the candidate's are all 0
-    expect(billing.distributions[0]).toEqual({ metric: 'nDCG@3', baseline: [1, 1, 1, 1, 1, 1, 1], candidate: [0, 0, 0, 0, 0, 0, 0] })
+    expect(billing.distributions[0]).toEqual({
+      metric: 'nDCG@3',
+      baseline: [1, 1, 1, 1, 1, 1, 1],
+      candidate: [0, 0, 0, 0, 0, 0, 0]
+    })
     const all = r.json.trust.zero_hits.slices[0]
     expect(all.slice).toEqual({})
     // baseline values sorted [0.963940, 1, 1, 1]: p10 = 0.963940 + 0.3 * 0.036060 (type 7, as numpy.percentile)
@@ -78,7 +102,10 @@ describe('metrics from the evaluation-set contract', () => {
   it('is not publishable: unjudged documents in the pool and a disputed question excluded', async () => {
     const r = await gate()
     expect(r.json.publishable.value).toBe(false)
-    expect(r.json.publishable.reasons).toEqual(['10 of the 17 pooled top-10 documents (both systems) have no graded judgment, in 4 queries', '1 disputed question was excluded from the gated metrics'])
+    expect(r.json.publishable.reasons).toEqual([
+      '10 of the 17 pooled top-10 documents (both systems) have no graded judgment, in 4 queries',
+      '1 disputed question was excluded from the gated metrics'
+    ])
     expect(r.stdout).toContain('**Publishable: no**: 10 of the 17 pooled top-10 documents')
   })
 })
@@ -115,7 +142,11 @@ describe('FactRecall@k', () => {
     })
     const dataset = await readDataset(f['d.jsonl'])
     const { qrels } = datasetJudgments(dataset, 'holdout')
-    const r = await computeRunRows({ runFile: f['run.jsonl'], qrels, measures: ['FactRecall@3', 'FactRecall@1', 'R@3'] })
+    const r = await computeRunRows({
+      runFile: f['run.jsonl'],
+      qrels,
+      measures: ['FactRecall@3', 'FactRecall@1', 'R@3']
+    })
     const v = rowsOf(r.side)[0].values
     expect(v.get('FactRecall@3')).toBeCloseTo(2 / 3, 15)
     expect(v.get('FactRecall@1')).toBeCloseTo(1 / 3, 15)
@@ -123,7 +154,19 @@ describe('FactRecall@k', () => {
   })
 
   it('without key facts (TREC qrels) each relevant document is its own fact: FactRecall@k = R@k', async () => {
-    const r = await cli(['metrics', '--qrels', '__tests__/fixtures/trec/qrels.txt', '--run', '__tests__/fixtures/trec/run.txt', '-m', 'FactRecall@10', '-m', 'R@10', '--per-query', '-c'])
+    const r = await cli([
+      'metrics',
+      '--qrels',
+      '__tests__/fixtures/trec/qrels.txt',
+      '--run',
+      '__tests__/fixtures/trec/run.txt',
+      '-m',
+      'FactRecall@10',
+      '-m',
+      'R@10',
+      '--per-query',
+      '-c'
+    ])
     expect(r.code).toBe(0)
     const values = (name: string) =>
       r.stdout

@@ -13,9 +13,15 @@ const D = '__tests__/fixtures/trust/dataset'
 /** The holdout questions of the fixture evaluation set (split holdout); d1 is its one dev question. */
 const HOLDOUT = ['h1', 'h2', 'h3', 'h4', 'u1', 'u2', 'x1']
 
-async function gate(format: 'text' | 'json' | 'markdown'): Promise<{ stdout: string; regressions: string; toJudge: string; json: Record<string, any> }> {
+async function gate(
+  format: 'text' | 'json' | 'markdown'
+): Promise<{ stdout: string; regressions: string; toJudge: string; json: Record<string, any> }> {
   const dir = tempDir()
-  const files = { regressions: path.join(dir, 'r.jsonl'), toJudge: path.join(dir, 't.jsonl'), json: path.join(dir, 'report.json') }
+  const files = {
+    regressions: path.join(dir, 'r.jsonl'),
+    toJudge: path.join(dir, 't.jsonl'),
+    json: path.join(dir, 'report.json')
+  }
   const r = await cli([
     'gate',
     '--rules',
@@ -34,11 +40,17 @@ async function gate(format: 'text' | 'json' | 'markdown'): Promise<{ stdout: str
     files.json
   ])
   expect(r.code).not.toBe(2)
-  return { stdout: r.stdout, regressions: readFileSync(files.regressions, 'utf8'), toJudge: readFileSync(files.toJudge, 'utf8'), json: JSON.parse(readFileSync(files.json, 'utf8')) as Record<string, any> }
+  return {
+    stdout: r.stdout,
+    regressions: readFileSync(files.regressions, 'utf8'),
+    toJudge: readFileSync(files.toJudge, 'utf8'),
+    json: JSON.parse(readFileSync(files.json, 'utf8')) as Record<string, any>
+  }
 }
 
 /** Every holdout id that a text names as a whole word (ids are short: h1 must not match h10). */
-const named = (text: string): string[] => HOLDOUT.filter((id) => new RegExp(`(^|[^A-Za-z0-9_])${id}([^A-Za-z0-9_]|$)`).test(text))
+const named = (text: string): string[] =>
+  HOLDOUT.filter((id) => new RegExp(`(^|[^A-Za-z0-9_])${id}([^A-Za-z0-9_]|$)`).test(text))
 
 describe('holdout queries are reported in aggregates only', () => {
   it('the terminal report lists no holdout query, and says how many were withheld', async () => {
@@ -56,7 +68,9 @@ describe('holdout queries are reported in aggregates only', () => {
 
   it('the JSON report counts the regressions but lists no holdout query, nor its judged share', async () => {
     const { json } = await gate('json')
-    expect(json.regressions.queries.map((q: { query_id: string }) => q.query_id).filter((id: string) => HOLDOUT.includes(id))).toEqual([])
+    expect(
+      json.regressions.queries.map((q: { query_id: string }) => q.query_id).filter((id: string) => HOLDOUT.includes(id))
+    ).toEqual([])
     expect(json.regressions.withheld).toBe(json.regressions.count - json.regressions.queries.length)
     const perQuery = (json.trust.pooling?.judged_per_query ?? []) as Array<{ query_id: string }>
     expect(perQuery.filter((q) => HOLDOUT.includes(q.query_id))).toEqual([])

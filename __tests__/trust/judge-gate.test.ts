@@ -27,7 +27,14 @@ queries: { min_per_slice: 5 }
  * task, so the rules below set min_items: 10 (the default, 40, is what a kappa interval needs to hold its level).
  */
 const rows = (side: 'b' | 'c', length?: (i: number, side: 'b' | 'c') => number): string =>
-  jsonl(Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, score: side === 'b' ? 0.5 : 0.5 + (i % 3) * 0.1, task: i % 2 ? 'qa' : 'chat', ...(length ? { answer_length: length(i, side) } : {}) })))
+  jsonl(
+    Array.from({ length: 12 }, (_, i) => ({
+      query_id: `q${i}`,
+      score: side === 'b' ? 0.5 : 0.5 + (i % 3) * 0.1,
+      task: i % 2 ? 'qa' : 'chat',
+      ...(length ? { answer_length: length(i, side) } : {})
+    }))
+  )
 
 /**
  * 12 items per task; in `chat` the candidate's judge agrees with the human on every other item only. The anchor
@@ -51,7 +58,9 @@ function anchors(): { 'anchors.jsonl': string; 'labels.jsonl': string } {
 async function gate(rulesTail: string, files: Record<string, string>, length?: (i: number, side: 'b' | 'c') => number) {
   const f = writeFiles({ 'b.jsonl': rows('b', length), 'c.jsonl': rows('c', length), ...files })
   const dir = f['b.jsonl'].slice(0, -'b.jsonl'.length)
-  const rules = writeFiles({ 'rules.yml': HEAD + rulesTail.split('ANCHORS').join(f['anchors.jsonl'] ?? f['anchors.csv'] ?? '') })['rules.yml']
+  const rules = writeFiles({
+    'rules.yml': HEAD + rulesTail.split('ANCHORS').join(f['anchors.jsonl'] ?? f['anchors.csv'] ?? '')
+  })['rules.yml']
   const labels = f['labels.jsonl'] ?? f['labels.csv']
   const out = await cli([
     'gate',
@@ -84,7 +93,11 @@ describe('judge.min_kappa', () => {
     expect(r.md).toContain('decided by trust rule “judge.min\\_kappa”')
     // chat, candidate's judge: human x judge table [[2,2,0],[0,2,2],[2,0,2]] (hand, from anchors() above).
     // /usr/bin/python3 -c "from statsmodels.stats.inter_rater import cohens_kappa; print(cohens_kappa([[2,2,0],[0,2,2],[2,0,2]]).kappa)" -> 0.25
-    expect(r.json?.judge.agreement[1]).toMatchObject({ slice: { task: 'chat' }, items: 12, candidate: { raw_agreement: 0.5 } })
+    expect(r.json?.judge.agreement[1]).toMatchObject({
+      slice: { task: 'chat' },
+      items: 12,
+      candidate: { raw_agreement: 0.5 }
+    })
     expect(r.json?.judge.agreement[1].candidate.kappa).toBeCloseTo(0.25, 12)
     // Every unit is in the JSON: the baseline's judge agrees perfectly in both tasks, the candidate's in qa.
     const units = r.json?.judge.guards[0].units.map((u: Record<string, unknown>) => [u.slice, u.side, u.status])
@@ -107,7 +120,10 @@ describe('judge.min_kappa', () => {
     const csv = 'id,human,judge,task\n' + exam.map((l) => [l.id, l.human, l.judge, l.task].join(',')).join('\n') + '\n'
     const labelsCsv = 'id,judge\n' + labels.map((l) => [l.id, l.judge].join(',')).join('\n') + '\n'
     const a = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6, min_items: 10 }\n', anchors())
-    const b = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6, min_items: 10 }\n', { 'anchors.csv': csv, 'labels.csv': labelsCsv })
+    const b = await gate('judge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.6, min_items: 10 }\n', {
+      'anchors.csv': csv,
+      'labels.csv': labelsCsv
+    })
     expect(b.json?.judge.agreement).toEqual(a.json?.judge.agreement)
   })
 
@@ -116,15 +132,26 @@ describe('judge.min_kappa', () => {
     const strict = await gate('judge: { anchors: ANCHORS, min_kappa: 0.6, min_items: 10 }\n', { 'anchors.jsonl': same })
     expect(strict.code).toBe(1)
     expect(strict.json?.judge.agreement[0].baseline).toMatchObject({ kappa: null, raw_agreement: 1 })
-    expect(strict.json?.trust.guards[0]).toMatchObject({ rule: 'judge.min_kappa', status: 'inconclusive', counts_as: 'fail' })
-    expect(strict.json?.trust.guards[0].reason).toMatch(/could not be decided in all anchors, the judge: kappa undefined/)
-    const lenient = await gate('on_inconclusive: pass\njudge: { anchors: ANCHORS, min_kappa: 0.6, min_items: 10 }\n', { 'anchors.jsonl': same })
+    expect(strict.json?.trust.guards[0]).toMatchObject({
+      rule: 'judge.min_kappa',
+      status: 'inconclusive',
+      counts_as: 'fail'
+    })
+    expect(strict.json?.trust.guards[0].reason).toMatch(
+      /could not be decided in all anchors, the judge: kappa undefined/
+    )
+    const lenient = await gate('on_inconclusive: pass\njudge: { anchors: ANCHORS, min_kappa: 0.6, min_items: 10 }\n', {
+      'anchors.jsonl': same
+    })
     expect(lenient.code).toBe(0)
     expect(lenient.md).toContain('Kappa is undefined where every item got one same label')
   })
 
   it('a slice with fewer items than min_items is inconclusive, not a pass', async () => {
-    const r = await gate('on_inconclusive: fail\njudge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.0, min_items: 13 }\n', anchors())
+    const r = await gate(
+      'on_inconclusive: fail\njudge: { anchors: ANCHORS, per_slice: task, min_kappa: 0.0, min_items: 13 }\n',
+      anchors()
+    )
     expect(r.json?.trust.guards[0]).toMatchObject({ rule: 'judge.min_kappa', status: 'inconclusive' })
     expect(r.json?.judge.guards[0].units.every((u: { undecided: string }) => u.undecided === 'too_few')).toBe(true)
   })
@@ -140,7 +167,13 @@ describe('judge.max_drop (drift)', () => {
     expect(chat.interval[1]).toBeLessThan(-0.05)
     // Hand: in qa both judges give the human label on every item, so every leave-one-out change is 0: no interval can
     // be formed (a point is no evidence), and the unit is undecided rather than passed.
-    expect(qa).toMatchObject({ slice: { task: 'qa' }, value: 0, interval: null, status: 'inconclusive', undecided: 'undefined' })
+    expect(qa).toMatchObject({
+      slice: { task: 'qa' },
+      value: 0,
+      interval: null,
+      status: 'inconclusive',
+      undecided: 'undefined'
+    })
   })
 
   it('refused without the candidate judge’s labels: one judge cannot drift from itself; the hint names where they go', async () => {
@@ -162,32 +195,58 @@ describe('diagnostics', () => {
       recs.push({ id: `a${i}`, human: i % 3, judge: i % 3 })
       recs.push({ id: `a${i}`, human: i % 3, judge: i < 3 ? (i % 3) + 1 : i % 3 }) // items a0..a2 flip, by one step
     }
-    const r = await gate('judge: { anchors: ANCHORS, weights: linear, labels: [0, 1, 2, 3], repeatability: { max_flip_share: 0.2 } }\n', { 'anchors.jsonl': jsonl(recs) })
+    const r = await gate(
+      'judge: { anchors: ANCHORS, weights: linear, labels: [0, 1, 2, 3], repeatability: { max_flip_share: 0.2 } }\n',
+      { 'anchors.jsonl': jsonl(recs) }
+    )
     // Hand: 3 of 10 repeated items flip (0.3 > 0.2); each flip spans one step: mean range 3 / 10.
-    expect(r.json?.judge.repeatability).toEqual([{ side: 'both', repeated_items: 10, flip_share: 0.3, mean_range: 0.3 }])
+    expect(r.json?.judge.repeatability).toEqual([
+      { side: 'both', repeated_items: 10, flip_share: 0.3, mean_range: 0.3 }
+    ])
     expect(r.json?.judge.agreement[0]).toMatchObject({ items: 10, scorings: 20 })
     expect(r.code).toBe(1)
     expect(r.json?.decided_by).toBe('judge.repeatability')
   })
 
   it('position consistency: judge_swapped agrees on 9 of 10 scorings; min_consistent 0.8 passes', async () => {
-    const recs = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, human: i % 2 ? 'A' : 'B', judge: i % 2 ? 'A' : 'B', judge_swapped: i === 0 ? 'A' : i % 2 ? 'A' : 'B' }))
-    const r = await gate('judge: { anchors: ANCHORS, position: { min_consistent: 0.8 } }\n', { 'anchors.jsonl': jsonl(recs) })
+    const recs = Array.from({ length: 10 }, (_, i) => ({
+      id: `p${i}`,
+      human: i % 2 ? 'A' : 'B',
+      judge: i % 2 ? 'A' : 'B',
+      judge_swapped: i === 0 ? 'A' : i % 2 ? 'A' : 'B'
+    }))
+    const r = await gate('judge: { anchors: ANCHORS, position: { min_consistent: 0.8 } }\n', {
+      'anchors.jsonl': jsonl(recs)
+    })
     expect(r.json?.judge.position).toEqual([{ side: 'both', scorings: 10, consistent: 0.9 }])
-    expect(r.json?.trust.guards).toEqual([{ rule: 'judge.position', status: 'pass', counts_as: 'pass', reason: 'at least 80.0% consistent in both orders holds in every unit (1)' }])
+    expect(r.json?.trust.guards).toEqual([
+      {
+        rule: 'judge.position',
+        status: 'pass',
+        counts_as: 'pass',
+        reason: 'at least 80.0% consistent in both orders holds in every unit (1)'
+      }
+    ])
     expect(r.code).toBe(0)
     expect(r.md).toContain('Position consistency, the judge: 90.0% of 10 scorings')
   })
 
   it('a threshold with nothing to measure (no repeats) is inconclusive, never a pass', async () => {
     const recs = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, human: i % 2, judge: i % 2 }))
-    const r = await gate('judge: { anchors: ANCHORS, repeatability: { max_flip_share: 0.2 } }\n', { 'anchors.jsonl': jsonl(recs) })
-    expect(r.json?.trust.guards[0]).toMatchObject({ rule: 'judge.repeatability', status: 'inconclusive', counts_as: 'fail' })
+    const r = await gate('judge: { anchors: ANCHORS, repeatability: { max_flip_share: 0.2 } }\n', {
+      'anchors.jsonl': jsonl(recs)
+    })
+    expect(r.json?.trust.guards[0]).toMatchObject({
+      rule: 'judge.repeatability',
+      status: 'inconclusive',
+      counts_as: 'fail'
+    })
   })
 
   it('length bias: Spearman rho of d_score vs d_length per slice, gated by max_correlation', async () => {
     // Hand: d_score = (i % 3) * 0.1 and d_length = (i % 3) * 100 rise together: rho 1 in every slice, slope 0.001.
-    const tail = 'judge: { length_bias: { score: score, length: answer_length, per_slice: task, max_correlation: 0.5 } }\n'
+    const tail =
+      'judge: { length_bias: { score: score, length: answer_length, per_slice: task, max_correlation: 0.5 } }\n'
     const r = await gate(tail, {}, (i, side) => 200 + (side === 'c' ? (i % 3) * 100 : 0))
     expect(r.stderr).toBe('')
     expect(r.code).toBe(1)
@@ -217,7 +276,11 @@ describe('diagnostics', () => {
 describe('anchors are exam files, read strictly', () => {
   const rules = (tail: string) => loadRules(HEAD + tail, 'rules.yml')
   it('the exam inputs list judge.anchors (read at the base commit in a pull request)', () => {
-    expect(examInputs(rules('judge: { anchors: eval/anchors.jsonl, min_kappa: 0.6 }\n')).flatMap((s) => (s.kind === 'file' && s.path !== undefined ? [s.path] : []))).toEqual(['eval/anchors.jsonl'])
+    expect(
+      examInputs(rules('judge: { anchors: eval/anchors.jsonl, min_kappa: 0.6 }\n')).flatMap((s) =>
+        s.kind === 'file' && s.path !== undefined ? [s.path] : []
+      )
+    ).toEqual(['eval/anchors.jsonl'])
   })
 
   it('a rule over anchors without an anchor file is refused with its key', async () => {
@@ -248,17 +311,27 @@ describe('anchors are exam files, read strictly', () => {
 
   it("in a pull request the base commit's copy is read, and a refusal names it by path@commit, never the temporary path", async () => {
     const f = writeFiles({ 'copy.jsonl': jsonl([{ id: 'a', human: 1 }]) })
-    const e = await refusal(() => readFetched({ path: f['copy.jsonl'], name: 'eval/anchors.jsonl@0123456789ab' }, (p, n) => readAnchors(p, n, undefined)))
+    const e = await refusal(() =>
+      readFetched({ path: f['copy.jsonl'], name: 'eval/anchors.jsonl@0123456789ab' }, (p, n) =>
+        readAnchors(p, n, undefined)
+      )
+    )
     expect(e.where).toMatchObject({ file: 'eval/anchors.jsonl@0123456789ab', line: 1 })
     expect(e.message).not.toContain(f['copy.jsonl'])
   })
 
   it('weighted kappa over text labels needs the scale in order (judge.labels); a label off the scale is refused', async () => {
-    const words = jsonl(Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, human: i % 2 ? 'good' : 'bad', judge: 'good' })))
-    const unordered = await gate('judge: { anchors: ANCHORS, weights: linear, min_kappa: 0.5 }\n', { 'anchors.jsonl': words })
+    const words = jsonl(
+      Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, human: i % 2 ? 'good' : 'bad', judge: 'good' }))
+    )
+    const unordered = await gate('judge: { anchors: ANCHORS, weights: linear, min_kappa: 0.5 }\n', {
+      'anchors.jsonl': words
+    })
     expect(unordered.code).toBe(2)
     expect(unordered.stderr).toContain('judge.weights')
-    const offScale = await gate('judge: { anchors: ANCHORS, weights: linear, labels: [bad, fair], min_kappa: 0.5 }\n', { 'anchors.jsonl': words })
+    const offScale = await gate('judge: { anchors: ANCHORS, weights: linear, labels: [bad, fair], min_kappa: 0.5 }\n', {
+      'anchors.jsonl': words
+    })
     expect(offScale.code).toBe(2)
     expect(offScale.stderr).toContain('"good" is not on the scale judge.labels')
   })

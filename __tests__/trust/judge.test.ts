@@ -59,7 +59,15 @@ function itemsOf(table: number[], k: number, candidate?: number[]): AnchorItem[]
         line: items.length + 1,
         human: String(Math.floor(cell / k)),
         attrs: new Map(),
-        scorings: [{ line: items.length + 1, baseline: judge, candidate: candidate ? cand[items.length] : judge, baselineSwapped: null, candidateSwapped: null }]
+        scorings: [
+          {
+            line: items.length + 1,
+            baseline: judge,
+            candidate: candidate ? cand[items.length] : judge,
+            baselineSwapped: null,
+            candidateSwapped: null
+          }
+        ]
       })
     }
   })
@@ -75,7 +83,10 @@ describe('agreement over anchor items', () => {
     const [lo, hi] = a.baseline.interval as [number, number]
     expect(lo).toBeLessThan(0.620253164556962)
     expect(hi).toBeGreaterThan(0.620253164556962)
-    expect(sliceAgreement({ slice: [], items: [...itemsOf(T3, 3)].reverse(), sameJudge: true }, ['0', '1', '2'], options).baseline.interval).toEqual(a.baseline.interval)
+    expect(
+      sliceAgreement({ slice: [], items: [...itemsOf(T3, 3)].reverse(), sameJudge: true }, ['0', '1', '2'], options)
+        .baseline.interval
+    ).toEqual(a.baseline.interval)
     expect(a.baseline.undefinedLeaveOneOut).toBe(0)
   })
 
@@ -87,7 +98,14 @@ describe('agreement over anchor items', () => {
       attrs: new Map([['task', `t${i}`]]),
       scorings: [{ line: i + 1, baseline: '1', candidate: '1', baselineSwapped: null, candidateSwapped: null }]
     }))
-    const e = await refusal(() => judgeAgreement({ source: 'anchors.jsonl', candidateSource: null, sameJudge: true, items, labels: new Set(['1']) }, ['1'], 'task', options))
+    const e = await refusal(() =>
+      judgeAgreement(
+        { source: 'anchors.jsonl', candidateSource: null, sameJudge: true, items, labels: new Set(['1']) },
+        ['1'],
+        'task',
+        options
+      )
+    )
     expect(e.where).toMatchObject({ file: 'anchors.jsonl', key: 'judge.per_slice' })
   })
 

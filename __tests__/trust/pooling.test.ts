@@ -20,7 +20,22 @@ const P = '__tests__/fixtures/trust/pooling'
 
 async function gate(args: string[] = [], rules = `${P}/rules.yml`) {
   const f = writeFiles({ 'r.json': '', 'tj.jsonl': '' })
-  const r = await cli(['gate', '--rules', rules, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--json', f['r.json'], '--to-judge', f['tj.jsonl'], '--format', 'markdown', ...args])
+  const r = await cli([
+    'gate',
+    '--rules',
+    rules,
+    '--baseline',
+    `${P}/baseline.jsonl`,
+    '--candidate',
+    `${P}/candidate.jsonl`,
+    '--json',
+    f['r.json'],
+    '--to-judge',
+    f['tj.jsonl'],
+    '--format',
+    'markdown',
+    ...args
+  ])
   return { ...r, json: JSON.parse(readFileSync(f['r.json'], 'utf8')), toJudge: readFileSync(f['tj.jsonl'], 'utf8') }
 }
 
@@ -29,7 +44,14 @@ describe('pooling bias', () => {
     const r = await gate()
     const p = r.json.trust.pooling
     expect(p.depth).toBe(10)
-    expect(p.baseline).toEqual({ mean_judged: 1, mean_unjudged: 0, queries: 3, empty_rankings: 0, retrieved_docs: 30, unjudged_docs: 0 })
+    expect(p.baseline).toEqual({
+      mean_judged: 1,
+      mean_unjudged: 0,
+      queries: 3,
+      empty_rankings: 0,
+      retrieved_docs: 30,
+      unjudged_docs: 0
+    })
     expect(p.candidate.mean_judged).toBeCloseTo(0.2, 15)
     expect(p.candidate.unjudged_docs).toBe(24)
     expect(p.judged_per_query).toEqual([
@@ -58,11 +80,17 @@ describe('pooling bias', () => {
   })
 
   it('an increase over the baseline can be capped instead, and outcome: fail fails outright', async () => {
-    const rules = readFileSync(`${P}/rules.yml`, 'utf8').replace('max_unjudged: { share: 0.5, outcome: inconclusive }', 'max_unjudged: { increase: 0.3, outcome: fail }')
+    const rules = readFileSync(`${P}/rules.yml`, 'utf8').replace(
+      'max_unjudged: { share: 0.5, outcome: inconclusive }',
+      'max_unjudged: { increase: 0.3, outcome: fail }'
+    )
     const r = await gate([], writeFiles({ 'rules.yml': rules })['rules.yml'])
     expect(r.json.trust.guards[0].status).toBe('fail')
     expect(r.json.trust.guards[0].reason).toContain("above the baseline's 0.0% + 30.0% allowed")
-    const lenient = readFileSync(`${P}/rules.yml`, 'utf8').replace('max_unjudged: { share: 0.5, outcome: inconclusive }', 'max_unjudged: { share: 0.8 }')
+    const lenient = readFileSync(`${P}/rules.yml`, 'utf8').replace(
+      'max_unjudged: { share: 0.5, outcome: inconclusive }',
+      'max_unjudged: { share: 0.8 }'
+    )
     const ok = await gate([], writeFiles({ 'rules.yml': lenient })['rules.yml'])
     expect(ok.json.trust.guards[0].status).toBe('pass') // 80% is not above 80%
   })
@@ -77,7 +105,11 @@ describe('pooling bias', () => {
     expect(lines[0]).toEqual({
       query_id: 'q1',
       depth: 10,
-      documents: ['n01', 'n02', 'n03', 'n04', 'n05', 'n06', 'n07', 'n08'].map((d, i) => ({ doc_id: d, baseline_rank: null, candidate_rank: i + 1 }))
+      documents: ['n01', 'n02', 'n03', 'n04', 'n05', 'n06', 'n07', 'n08'].map((d, i) => ({
+        doc_id: d,
+        baseline_rank: null,
+        candidate_rank: i + 1
+      }))
     })
   })
 
@@ -97,17 +129,25 @@ describe('pooling bias', () => {
     expect(p10.full.baseline).toBeCloseTo(0.2, 15)
     expect(p10.full.candidate).toBeCloseTo(0.2, 15)
     expect(p10.full.delta).toBe(0)
-    expect(r.stdout).toContain('| `nDCG@10` | 3 | 0.6509 | 0.3618 | -28.91 pts | 0.6509 | 1.0000 | +34.91 pts | ⚠️ reverses |')
+    expect(r.stdout).toContain(
+      '| `nDCG@10` | 3 | 0.6509 | 0.3618 | -28.91 pts | 0.6509 | 1.0000 | +34.91 pts | ⚠️ reverses |'
+    )
   })
 
   it('is not publishable while the pooled top k has unjudged documents; after judging them it is', async () => {
     const r = await gate()
     expect(r.json.publishable.value).toBe(false)
-    expect(r.json.publishable.reasons).toEqual(['24 of the 54 pooled top-10 documents (both systems) have no graded judgment, in 3 queries'])
+    expect(r.json.publishable.reasons).toEqual([
+      '24 of the 54 pooled top-10 documents (both systems) have no graded judgment, in 3 queries'
+    ])
     const judged = await gate(['--qrels', `${P}/qrels-complete.txt`])
     expect(judged.code).toBe(0)
     // Nothing wrong any more, but without manifests comparability was not checked: not established, not "yes".
-    expect(judged.json.publishable).toEqual({ value: false, reasons: [], unchecked: ['snapshot comparability (no manifests given)'] })
+    expect(judged.json.publishable).toEqual({
+      value: false,
+      reasons: [],
+      unchecked: ['snapshot comparability (no manifests given)']
+    })
     expect(judged.toJudge).toBe('')
     const p10 = judged.json.trust.pooling.condensed.find((c: { metric: string }) => c.metric === 'P@10')
     expect(p10.full.candidate).toBe(1) // the candidate's true precision
@@ -116,8 +156,28 @@ describe('pooling bias', () => {
   it('same inputs in another row order give the same bytes', async () => {
     const reversed = readFileSync(`${P}/candidate.jsonl`, 'utf8').trim().split('\n').reverse().join('\n') + '\n'
     const f = writeFiles({ 'cand.jsonl': reversed, 'a.json': '', 'b.json': '' })
-    await cli(['gate', '--rules', `${P}/rules.yml`, '--baseline', `${P}/baseline.jsonl`, '--candidate', `${P}/candidate.jsonl`, '--json', f['a.json']])
-    await cli(['gate', '--rules', `${P}/rules.yml`, '--baseline', `${P}/baseline.jsonl`, '--candidate', f['cand.jsonl'], '--json', f['b.json']])
+    await cli([
+      'gate',
+      '--rules',
+      `${P}/rules.yml`,
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      `${P}/candidate.jsonl`,
+      '--json',
+      f['a.json']
+    ])
+    await cli([
+      'gate',
+      '--rules',
+      `${P}/rules.yml`,
+      '--baseline',
+      `${P}/baseline.jsonl`,
+      '--candidate',
+      f['cand.jsonl'],
+      '--json',
+      f['b.json']
+    ])
     const a = JSON.parse(readFileSync(f['a.json'], 'utf8'))
     const b = JSON.parse(readFileSync(f['b.json'], 'utf8'))
     a.inputs = b.inputs = null

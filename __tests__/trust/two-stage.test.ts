@@ -49,7 +49,19 @@ describe('two-stage diagnostics', () => {
   it('in the gate: runs with "candidates" get pool recall, ranker nDCG and ceiling per side', async () => {
     const T = '__tests__/fixtures/trust/two-stage'
     const f = writeFiles({ 'r.json': '' })
-    const r = await cli(['gate', '--rules', `${T}/rules.yml`, '--baseline', `${T}/run.jsonl`, '--candidate', `${T}/run.jsonl`, '--json', f['r.json'], '--format', 'markdown'])
+    const r = await cli([
+      'gate',
+      '--rules',
+      `${T}/rules.yml`,
+      '--baseline',
+      `${T}/run.jsonl`,
+      '--candidate',
+      `${T}/run.jsonl`,
+      '--json',
+      f['r.json'],
+      '--format',
+      'markdown'
+    ])
     expect(r.code).toBe(0)
     const t = JSON.parse(readFileSync(f['r.json'], 'utf8')).trust.two_stage
     expect(t.k).toBe(3)

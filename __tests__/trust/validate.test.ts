@@ -52,13 +52,23 @@ describe('validate: the evaluation-set contract', () => {
   it('against --previous, a changed question or gold needs a new id or a changelog entry', async () => {
     // previous.jsonl: h1 had another wording, h2 another gold (declared in changed.jsonl's changelog),
     // h4 had graded_relevance {c08: 2} (now none, undeclared), "gone" was removed.
-    const r = await cli(['validate', '--dataset', `${D}/changed.jsonl`, '--corpus', `${D}/corpus.txt`, '--previous', `${D}/previous.jsonl`])
+    const r = await cli([
+      'validate',
+      '--dataset',
+      `${D}/changed.jsonl`,
+      '--corpus',
+      `${D}/corpus.txt`,
+      '--previous',
+      `${D}/previous.jsonl`
+    ])
     expect(r.code).toBe(2)
     const lines = r.stderr.split('\n')
     expect(lines[0]).toBe(
       `${D}/changed.jsonl:1: [h1] changed_without_changelog: question differs from ${D}/previous.jsonl:1 (was "How can I reset my password?", now "How do I reset my password?") without a new changelog entry; give the question a new id, or add {"changed": ["question"], "reason": "..."} to its changelog`
     )
-    expect(lines[1]).toContain(`${D}/changed.jsonl:4: [h4] changed_without_changelog: graded_relevance differs from ${D}/previous.jsonl:4 (was [["c08",2]], now [])`)
+    expect(lines[1]).toContain(
+      `${D}/changed.jsonl:4: [h4] changed_without_changelog: graded_relevance differs from ${D}/previous.jsonl:4 (was [["c08",2]], now [])`
+    )
     expect(r.stderr).not.toContain('[h2]')
     // a removed question leaves the graded set: listed, at its line in the previous copy
     expect(lines[2]).toBe(
@@ -92,7 +102,8 @@ describe('validate: the evaluation-set contract', () => {
     })
     const r = await cli(['validate', '--dataset', f['now.jsonl'], '--previous', f['prev.jsonl']])
     expect(r.code).toBe(2)
-    const hint = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)"
+    const hint =
+      "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)"
     expect(r.stderr.split('\n').slice(0, 5)).toEqual([
       `${f['now.jsonl']}:1: [a] split_changed: split "holdout" -> "dev" (was ${f['prev.jsonl']}:1); ${hint}`,
       `${f['now.jsonl']}:2: [b] review_status_changed: review.status "accepted" -> "disputed" (was ${f['prev.jsonl']}:2); ${hint}`,
@@ -106,13 +117,25 @@ describe('validate: the evaluation-set contract', () => {
   })
 
   it('against --previous, key facts and distractors are judgments too: a change needs a changelog entry', async () => {
-    const q = { id: 'a', question: 'q?', answerable: true, gold_chunk_ids: ['c1', 'c2'], key_facts: [{ id: 'f1', text: 'x', chunk_ids: ['c1'] }], distractors: ['c3'], split: 'holdout' }
+    const q = {
+      id: 'a',
+      question: 'q?',
+      answerable: true,
+      gold_chunk_ids: ['c1', 'c2'],
+      key_facts: [{ id: 'f1', text: 'x', chunk_ids: ['c1'] }],
+      distractors: ['c3'],
+      split: 'holdout'
+    }
     const f = writeFiles({
       'prev.jsonl': jsonl([q]),
       'facts.jsonl': jsonl([{ ...q, key_facts: [{ id: 'f1', text: 'x', chunk_ids: ['c1', 'c2'] }] }]),
-      'text-only.jsonl': jsonl([{ ...q, key_facts: [{ id: 'f1', text: 'reworded', chunk_ids: ['c1'] }], distractors: ['c3'] }]),
+      'text-only.jsonl': jsonl([
+        { ...q, key_facts: [{ id: 'f1', text: 'reworded', chunk_ids: ['c1'] }], distractors: ['c3'] }
+      ]),
       'distractors.jsonl': jsonl([{ ...q, distractors: ['c3', 'c4'] }]),
-      'declared.jsonl': jsonl([{ ...q, distractors: ['c3', 'c4'], changelog: [{ changed: ['distractors'], reason: 'judged c4' }] }])
+      'declared.jsonl': jsonl([
+        { ...q, distractors: ['c3', 'c4'], changelog: [{ changed: ['distractors'], reason: 'judged c4' }] }
+      ])
     })
     const facts = await cli(['validate', '--dataset', f['facts.jsonl'], '--previous', f['prev.jsonl']])
     expect(facts.code).toBe(2)
@@ -124,12 +147,23 @@ describe('validate: the evaluation-set contract', () => {
   })
 
   it('an old changelog entry does not cover a new change; a new entry naming the field does', async () => {
-    const q = { id: 'a', question: 'old?', answerable: true, gold_chunk_ids: ['c1'], split: 'holdout', changelog: [{ changed: ['question'], reason: 'typo' }] }
+    const q = {
+      id: 'a',
+      question: 'old?',
+      answerable: true,
+      gold_chunk_ids: ['c1'],
+      split: 'holdout',
+      changelog: [{ changed: ['question'], reason: 'typo' }]
+    }
     const f = writeFiles({
       'prev.jsonl': jsonl([q]),
       'same-log.jsonl': jsonl([{ ...q, question: 'new?' }]),
-      'new-log.jsonl': jsonl([{ ...q, question: 'new?', changelog: [...q.changelog, { changed: ['question'], reason: 'clarified' }] }]),
-      'wrong-field.jsonl': jsonl([{ ...q, question: 'new?', changelog: [...q.changelog, { changed: ['tags'], reason: 'retagged' }] }])
+      'new-log.jsonl': jsonl([
+        { ...q, question: 'new?', changelog: [...q.changelog, { changed: ['question'], reason: 'clarified' }] }
+      ]),
+      'wrong-field.jsonl': jsonl([
+        { ...q, question: 'new?', changelog: [...q.changelog, { changed: ['tags'], reason: 'retagged' }] }
+      ])
     })
     expect((await cli(['validate', '--dataset', f['same-log.jsonl'], '--previous', f['prev.jsonl']])).code).toBe(2)
     expect((await cli(['validate', '--dataset', f['new-log.jsonl'], '--previous', f['prev.jsonl']])).code).toBe(0)
@@ -154,7 +188,15 @@ describe('validate: the evaluation-set contract', () => {
     const f = writeFiles({
       'rules.yml': `version: 1\ndataset: { file: ${D}/invalid.jsonl, corpus: ${D}/corpus.txt }\nmetrics:\n  nDCG@3: { better: higher }\nchecks:\n  - { name: n, metric: nDCG@3, non_inferior: { margin: 0.1 } }\n`
     })
-    const r = await cli(['gate', '--rules', f['rules.yml'], '--baseline', `${D}/baseline.jsonl`, '--candidate', `${D}/candidate.jsonl`])
+    const r = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--baseline',
+      `${D}/baseline.jsonl`,
+      '--candidate',
+      `${D}/candidate.jsonl`
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('the evaluation set breaks its contract (14 violations)')
     expect(r.stderr).toContain(`${D}/invalid.jsonl:1: [v1] answerable_without_gold`)
@@ -166,6 +208,8 @@ describe('published dataset schema', () => {
   it("rules/dataset.schema.json is exactly the validator's schema (npm run schema writes it)", async () => {
     const { readFileSync } = await import('node:fs')
     const { DATASET_SCHEMA } = await import('../../src/readers/dataset/schema.js')
-    expect(JSON.parse(readFileSync('rules/dataset.schema.json', 'utf8'))).toEqual(JSON.parse(JSON.stringify(DATASET_SCHEMA)))
+    expect(JSON.parse(readFileSync('rules/dataset.schema.json', 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(DATASET_SCHEMA))
+    )
   })
 })

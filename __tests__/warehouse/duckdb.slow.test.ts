@@ -127,8 +127,24 @@ checks:
 }
 
 /** Runs the SQL for `rules` over `relations` in DuckDB and writes its result to `out` in `format`. */
-async function aggregate(rules: string, baseline: string, candidate: string, out: string, options: { shard?: string; format?: 'parquet' | 'csv' | 'json'; histogramsOnly?: boolean } = {}): Promise<void> {
-  const args = ['sql', '--rules', at(rules), '--baseline', baseline, '--candidate', candidate, ...(options.shard ? ['--shard', options.shard] : []), ...(options.histogramsOnly ? ['--histograms-only'] : [])]
+async function aggregate(
+  rules: string,
+  baseline: string,
+  candidate: string,
+  out: string,
+  options: { shard?: string; format?: 'parquet' | 'csv' | 'json'; histogramsOnly?: boolean } = {}
+): Promise<void> {
+  const args = [
+    'sql',
+    '--rules',
+    at(rules),
+    '--baseline',
+    baseline,
+    '--candidate',
+    candidate,
+    ...(options.shard ? ['--shard', options.shard] : []),
+    ...(options.histogramsOnly ? ['--histograms-only'] : [])
+  ]
   const sql = await cli(args)
   expect(sql.stderr).toBe('')
   const format = options.format ?? 'parquet'
@@ -146,11 +162,17 @@ function decision(file: string): { verdict: unknown; checks: unknown; comparison
 
 /** Every number of a within b's tolerance (relative 1e-9, or 1e-12 absolute near 0); every other value equal. */
 function close(a: unknown, b: unknown, where = ''): string[] {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) + 1e-12 ? [] : [`${where}: ${a} vs ${b}`]
-  if (Array.isArray(a) && Array.isArray(b)) return a.length !== b.length ? [`${where}: length ${a.length} vs ${b.length}`] : a.flatMap((x, i) => close(x, b[i], `${where}[${i}]`))
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) + 1e-12 ? [] : [`${where}: ${a} vs ${b}`]
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length !== b.length
+      ? [`${where}: length ${a.length} vs ${b.length}`]
+      : a.flatMap((x, i) => close(x, b[i], `${where}[${i}]`))
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)])
-    return [...keys].flatMap((k) => close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${where}.${k}`))
+    return [...keys].flatMap((k) =>
+      close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${where}.${k}`)
+    )
   }
   return a === b ? [] : [`${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`]
 }
@@ -161,7 +183,9 @@ const bitsOf = (xs: number[]): string[] => xs.map((x) => Buffer.from(Float64Arra
 async function inProcess(name: string, files: string[]): Promise<{ rows: Comparison[]; shards: Comparison[] }> {
   const rules = loadRules(readFileSync(at(`${name}.yml`), 'utf8'), at(`${name}.yml`))
   const rows = runGate(await loadFiles(rules, { baseline: at('baseline.jsonl'), candidate: at('candidate.jsonl') }))
-  const aggregates = runGateOnAggregates(await loadAggregateInputs(rules, cliInputSource({ given: { aggregates: files }, rulesFile: rules.source.file })))
+  const aggregates = runGateOnAggregates(
+    await loadAggregateInputs(rules, cliInputSource({ given: { aggregates: files }, rulesFile: rules.source.file }))
+  )
   return { rows: rows.comparisons, shards: aggregates.comparisons }
 }
 
@@ -188,7 +212,11 @@ describe('the SQL computes the defined weights', () => {
   it('in DuckDB, the Poisson weights of every query are the gate’s own (the sums of weights are equal integers)', async () => {
     const rules = loadRules(RULES.plain, at('plain.yml'))
     const sql = warehouseSql(rules, { dialect: 'duckdb', baseline: glob('baseline'), candidate: glob('candidate') })
-    const rows = (await con.runAndReadAll(`SELECT slot, x, y FROM (${sql}) AS t WHERE section = 'poisson' AND family = 0 AND metric = '' ORDER BY slot`)).getRowObjects()
+    const rows = (
+      await con.runAndReadAll(
+        `SELECT slot, x, y FROM (${sql}) AS t WHERE section = 'poisson' AND family = 0 AND metric = '' ORDER BY slot`
+      )
+    ).getRowObjects()
     const { weights } = seedKeys('5')
     const keys = sides()[0].map((x) => md5Key(x.query_id as string))
     for (const j of [0, 1, 250, 499]) {
@@ -206,28 +234,66 @@ describe('the SQL computes the defined weights', () => {
 describe('gate --aggregates decides as gate on the same rows', () => {
   for (const name of Object.keys(RULES)) {
     it(`${name}: one run over all files, and three shards, give the rows' report`, async () => {
-      const rows = await cli(['gate', '--rules', at(`${name}.yml`), '--baseline', at('baseline.jsonl'), '--candidate', at('candidate.jsonl'), '--json', at(`${name}-rows.json`)])
+      const rows = await cli([
+        'gate',
+        '--rules',
+        at(`${name}.yml`),
+        '--baseline',
+        at('baseline.jsonl'),
+        '--candidate',
+        at('candidate.jsonl'),
+        '--json',
+        at(`${name}-rows.json`)
+      ])
       expect(rows.stderr).toBe('')
       await aggregate(`${name}.yml`, glob('baseline'), glob('candidate'), at(`${name}-all.parquet`))
-      for (let p = 0; p < 3; p++) await aggregate(`${name}.yml`, part('baseline', p), part('candidate', p), at(`${name}-${p}.parquet`), { shard: `part ${p}` })
-      const one = await cli(['gate', '--rules', at(`${name}.yml`), '--aggregates', at(`${name}-all.parquet`), '--json', at(`${name}-one.json`)])
-      const three = await cli(['gate', '--rules', at(`${name}.yml`), ...[0, 1, 2].flatMap((p) => ['--aggregates', at(`${name}-${p}.parquet`)]), '--json', at(`${name}-three.json`)])
+      for (let p = 0; p < 3; p++)
+        await aggregate(`${name}.yml`, part('baseline', p), part('candidate', p), at(`${name}-${p}.parquet`), {
+          shard: `part ${p}`
+        })
+      const one = await cli([
+        'gate',
+        '--rules',
+        at(`${name}.yml`),
+        '--aggregates',
+        at(`${name}-all.parquet`),
+        '--json',
+        at(`${name}-one.json`)
+      ])
+      const three = await cli([
+        'gate',
+        '--rules',
+        at(`${name}.yml`),
+        ...[0, 1, 2].flatMap((p) => ['--aggregates', at(`${name}-${p}.parquet`)]),
+        '--json',
+        at(`${name}-three.json`)
+      ])
       expect([one.stderr, three.stderr]).toEqual(['', ''])
       expect([one.code, three.code]).toEqual([rows.code, rows.code])
       const expected = decision(at(`${name}-rows.json`))
       expect(close(decision(at(`${name}-one.json`)), expected)).toEqual([])
       expect(close(decision(at(`${name}-three.json`)), expected)).toEqual([])
       // The statuses and the decided units, exactly.
-      const statuses = (file: string): unknown => (decision(file).checks as Array<{ units: Array<{ status: string; reason: string }> }>).map((c) => c.units.map((u) => `${u.status}/${u.reason}`))
+      const statuses = (file: string): unknown =>
+        (decision(file).checks as Array<{ units: Array<{ status: string; reason: string }> }>).map((c) =>
+          c.units.map((u) => `${u.status}/${u.reason}`)
+        )
       expect(statuses(at(`${name}-three.json`))).toEqual(statuses(at(`${name}-rows.json`)))
     })
   }
   it('auto: the intervals are the closed forms (Tango, Hall) from the shards’ moments, within 1e-9 of the rows’; no bootstrap drawn', () => {
-    const comparisons = (file: string) => (JSON.parse(readFileSync(at(file), 'utf8')) as { comparisons: Array<{ metric: string; interval: string; resampling: unknown; ci: number[] }> }).comparisons
+    const comparisons = (file: string) =>
+      (
+        JSON.parse(readFileSync(at(file), 'utf8')) as {
+          comparisons: Array<{ metric: string; interval: string; resampling: unknown; ci: number[] }>
+        }
+      ).comparisons
     const fromRows = comparisons('auto-rows.json')
     const fromShards = comparisons('auto-three.json')
     expect(fromShards.map((c) => c.interval)).toEqual(fromRows.map((c) => c.interval))
-    expect(new Set(fromShards.map((c) => `${c.metric}:${c.interval}`))).toEqual(new Set(['hit:score', 'ndcg:skew-t', 'judge:skew-t', 'latency:skew-t']))
+    expect(new Set(fromShards.map((c) => `${c.metric}:${c.interval}`))).toEqual(
+      new Set(['hit:score', 'ndcg:skew-t', 'judge:skew-t', 'latency:skew-t'])
+    )
     expect(fromShards.every((c) => c.resampling === null)).toBe(true)
   })
   it('grid metrics are drawn by counts from their histograms: the intervals and tests are the rows’ to the bit', async () => {
@@ -236,7 +302,8 @@ describe('gate --aggregates decides as gate on the same rows', () => {
       [0, 1, 2].map((p) => at(`grid-${p}.parquet`))
     )
     expect(rows.every((c) => c.resampling === 'multinomial')).toBe(true)
-    const exact = (cs: Comparison[]): unknown => cs.map((c) => [bitsOf(c.ci), c.randomization.pValue, c.wins, c.losses, c.gained, c.lost, c.pValue])
+    const exact = (cs: Comparison[]): unknown =>
+      cs.map((c) => [bitsOf(c.ci), c.randomization.pValue, c.wins, c.losses, c.gained, c.lost, c.pValue])
     expect(exact(shards)).toEqual(exact(rows))
   })
   it('Poisson metrics: every interval end within 1e-12 of its magnitude (the tolerance documented is 1e-9)', async () => {
@@ -260,22 +327,52 @@ describe('gate --aggregates decides as gate on the same rows', () => {
   })
   it('--histograms-only is enough for grid metrics, and refused for a continuous one', async () => {
     await aggregate('grid.yml', glob('baseline'), glob('candidate'), at('grid-hist.parquet'), { histogramsOnly: true })
-    const ok = await cli(['gate', '--rules', at('grid.yml'), '--aggregates', at('grid-hist.parquet'), '--json', at('grid-hist.json')])
+    const ok = await cli([
+      'gate',
+      '--rules',
+      at('grid.yml'),
+      '--aggregates',
+      at('grid-hist.parquet'),
+      '--json',
+      at('grid-hist.json')
+    ])
     expect(ok.stderr).toBe('')
     expect(decision(at('grid-hist.json'))).toEqual(decision(at('grid-one.json')))
-    await aggregate('plain.yml', glob('baseline'), glob('candidate'), at('plain-hist.parquet'), { histogramsOnly: true })
+    await aggregate('plain.yml', glob('baseline'), glob('candidate'), at('plain-hist.parquet'), {
+      histogramsOnly: true
+    })
     const refused = await cli(['gate', '--rules', at('plain.yml'), '--aggregates', at('plain-hist.parquet')])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/without the Poisson and sign sums.*--histograms-only/s)
   })
   it('the same report from Parquet, CSV and JSON Lines exports of one result, whatever the order of its rows', async () => {
     // One run of the SQL (DuckDB adds doubles in parallel, so two runs may differ in the last bits), three exports.
-    const sql = await cli(['sql', '--rules', at('plain.yml'), '--baseline', glob('baseline'), '--candidate', glob('candidate')])
+    const sql = await cli([
+      'sql',
+      '--rules',
+      at('plain.yml'),
+      '--baseline',
+      glob('baseline'),
+      '--candidate',
+      glob('candidate')
+    ])
     await con.run(`CREATE TABLE plain_agg AS ${sql.stdout}`)
     await con.run(`COPY plain_agg TO '${at('plain.parquet')}' (FORMAT parquet)`)
     await con.run(`COPY plain_agg TO '${at('plain.csv')}' (FORMAT csv)`)
     await con.run(`COPY plain_agg TO '${at('plain.jsonl')}' (FORMAT json)`)
-    expect((await cli(['gate', '--rules', at('plain.yml'), '--aggregates', at('plain.parquet'), '--json', at('plain.parquet.json')])).stderr).toBe('')
+    expect(
+      (
+        await cli([
+          'gate',
+          '--rules',
+          at('plain.yml'),
+          '--aggregates',
+          at('plain.parquet'),
+          '--json',
+          at('plain.parquet.json')
+        ])
+      ).stderr
+    ).toBe('')
     const lines = readFileSync(at('plain.jsonl'), 'utf8').trim().split('\n')
     // A fixed shuffle of the rows.
     const shuffled = lines
@@ -292,7 +389,8 @@ describe('gate --aggregates decides as gate on the same rows', () => {
 })
 
 describe('refusals', () => {
-  const gate = (rules: string, ...files: string[]): Promise<{ code: number; stdout: string; stderr: string }> => cli(['gate', '--rules', at(rules), ...files.flatMap((f) => ['--aggregates', at(f)])])
+  const gate = (rules: string, ...files: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    cli(['gate', '--rules', at(rules), ...files.flatMap((f) => ['--aggregates', at(f)])])
   it('aggregates computed for other rules', async () => {
     writeFileSync(at('other.yml'), RULES.plain.replace('seed: 5', 'seed: 6'))
     const r = await gate('other.yml', 'plain-all.parquet')
@@ -314,18 +412,32 @@ describe('refusals', () => {
     writeFileSync(at('missing.jsonl'), lines.filter((_, i) => i !== poissonRow).join('\n') + '\n')
     expect((await gate('plain.yml', 'missing.jsonl')).stderr).toMatch(/lacks Poisson pair/)
     const nRow = lines.findIndex((l) => l.includes('"stat":"n"'))
-    writeFileSync(at('fraction.jsonl'), lines.map((l, i) => (i === nRow ? l.replace(/"x":\d+(\.\d+)?/, '"x":12.5') : l)).join('\n') + '\n')
+    writeFileSync(
+      at('fraction.jsonl'),
+      lines.map((l, i) => (i === nRow ? l.replace(/"x":\d+(\.\d+)?/, '"x":12.5') : l)).join('\n') + '\n'
+    )
     expect((await gate('plain.yml', 'fraction.jsonl')).stderr).toMatch(/n is 12.5, not a count/)
-    writeFileSync(at('nan.jsonl'), lines.map((l, i) => (i === poissonRow ? l.replace(/"x":[-\d.e]+/, '"x":"NaN"') : l)).join('\n') + '\n')
+    writeFileSync(
+      at('nan.jsonl'),
+      lines.map((l, i) => (i === poissonRow ? l.replace(/"x":[-\d.e]+/, '"x":"NaN"') : l)).join('\n') + '\n'
+    )
     expect((await gate('plain.yml', 'nan.jsonl')).stderr).toMatch(/is not a finite number/)
   })
   it('a row the rules do not have: an unknown section, family or metric, a field past its cap', async () => {
     const lines = readFileSync(at('plain.jsonl'), 'utf8').trim().split('\n')
     const sums = lines.findIndex((l) => l.includes('"section":"sums"') && l.includes('"metric":"judge"'))
     const cases: Array<[string, (l: string) => string, RegExp]> = [
-      ['section', (l) => l.replace('"section":"sums"', '"section":"totals"'), /"totals" is not a section of the aggregates/],
+      [
+        'section',
+        (l) => l.replace('"section":"sums"', '"section":"totals"'),
+        /"totals" is not a section of the aggregates/
+      ],
       ['family', (l) => l.replace(/"family":\d+/, '"family":99'), /names family 99; these rules have \d+/],
-      ['metric', (l) => l.replace('"metric":"judge"', '"metric":"judgement"'), /names the metric "judgement", which the rules do not have/],
+      [
+        'metric',
+        (l) => l.replace('"metric":"judge"', '"metric":"judgement"'),
+        /names the metric "judgement", which the rules do not have/
+      ],
       ['long', (l) => l.replace('"shard":"all"', `"shard":"${'s'.repeat(300)}"`), /is 300 characters long; at most 256/]
     ]
     for (const [name, edit, expected] of cases) {
@@ -336,15 +448,34 @@ describe('refusals', () => {
     }
   })
   it('what the pairing refuses: a query the candidate lacks, under missing: error', async () => {
-    const sql = await cli(['sql', '--rules', at('plain.yml'), '--baseline', glob('baseline'), '--candidate', `(SELECT * FROM ${glob('candidate')} WHERE query_id <> 'q00007')`])
+    const sql = await cli([
+      'sql',
+      '--rules',
+      at('plain.yml'),
+      '--baseline',
+      glob('baseline'),
+      '--candidate',
+      `(SELECT * FROM ${glob('candidate')} WHERE query_id <> 'q00007')`
+    ])
     await con.run(`COPY (${sql.stdout}) TO '${at('dropped.parquet')}' (FORMAT parquet)`)
     const r = await gate('plain.yml', 'dropped.parquet')
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/1 queries are in the baseline only \(for example "q00007"\)/)
   })
   it('the rows and the aggregates are not given together', async () => {
-    const r = await cli(['gate', '--rules', at('plain.yml'), '--aggregates', at('plain-all.parquet'), '--baseline', at('baseline.jsonl')])
-    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--aggregates replaces the rows: --baseline cannot be given with it/)])
+    const r = await cli([
+      'gate',
+      '--rules',
+      at('plain.yml'),
+      '--aggregates',
+      at('plain-all.parquet'),
+      '--baseline',
+      at('baseline.jsonl')
+    ])
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--aggregates replaces the rows: --baseline cannot be given with it/)
+    ])
   })
   it('rules the SQL cannot serve: clusters, runs', async () => {
     writeFileSync(
@@ -381,7 +512,12 @@ describe('the SQL for other engines', () => {
     expect(spark).not.toMatch(/\bxor\(|VARCHAR|FLOAT64/)
   })
   it('a column name that cannot be quoted is refused, not spliced', async () => {
-    writeFileSync(at('quote.yml'), RULES.plain.replace('  latency: { better: lower, unit: ms }', "  'la\"tency': { better: lower }").replace('metric: latency', "metric: 'la\"tency'"))
+    writeFileSync(
+      at('quote.yml'),
+      RULES.plain
+        .replace('  latency: { better: lower, unit: ms }', "  'la\"tency': { better: lower }")
+        .replace('metric: latency', "metric: 'la\"tency'")
+    )
     const r = await cli(['sql', '--rules', at('quote.yml')])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/cannot be written as a SQL column name/)

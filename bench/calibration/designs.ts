@@ -111,7 +111,11 @@ export function judgeScoreDesign(name: string, queries: number, lost = 0.1): Que
     truth: (1 - lost) * 0.02 - lost * 0.45,
     range: [0, 1],
     draw({ uniform, normal }) {
-      return { diff: Float64Array.from({ length: queries }, () => (uniform() < lost ? -(0.3 + 0.3 * uniform()) : 0.02 + 0.05 * normal())) }
+      return {
+        diff: Float64Array.from({ length: queries }, () =>
+          uniform() < lost ? -(0.3 + 0.3 * uniform()) : 0.02 + 0.05 * normal()
+        )
+      }
     }
   }
 }
@@ -269,7 +273,8 @@ export function drawAnchors(design: JudgeDesign, d: Draws): Array<[number, numbe
     }
     return k - 1
   }
-  const judge = (h: number, accuracy: number): number => (d.uniform() < accuracy ? h : (h + 1 + floor(d.uniform() * (k - 1))) % k)
+  const judge = (h: number, accuracy: number): number =>
+    d.uniform() < accuracy ? h : (h + 1 + floor(d.uniform() * (k - 1))) % k
   return Array.from({ length: design.items }, () => {
     const h = pick()
     return [h, judge(h, accB), judge(h, accC)]

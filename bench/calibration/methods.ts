@@ -38,9 +38,17 @@ export function designFor(diff: Float64Array, labels?: string[]): Design {
 }
 
 /** Percentile and BCa bootstrap intervals from the gate's own resampling kernels (seeded per simulation). */
-export function bootstrapIntervals(design: Design, resamples: number, stream: string, confidence = 0.95): { percentile: [number, number]; bca: [number, number] } {
+export function bootstrapIntervals(
+  design: Design,
+  resamples: number,
+  stream: string,
+  confidence = 0.95
+): { percentile: [number, number]; bca: [number, number] } {
   const sorted = bootstrapDistribution(design, { resamples, seed: 'calibration', stream })[0]
-  return { percentile: percentileInterval(sorted, confidence), bca: bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), confidence).ci }
+  return {
+    percentile: percentileInterval(sorted, confidence),
+    bca: bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), confidence).ci
+  }
 }
 
 /** Student's t (n − 1 df; clusters − 1 with clusters: the cluster-robust standard error), or the point when there is no spread. */
@@ -88,7 +96,8 @@ function quantileFinite(sorted: Float64Array, p: number): number {
   const h = (sorted.length - 1) * p
   const lo = Math.floor(h)
   const hi = Math.ceil(h)
-  if (!Number.isFinite(sorted[lo]) || !Number.isFinite(sorted[hi])) return sorted[!Number.isFinite(sorted[hi]) ? hi : lo]
+  if (!Number.isFinite(sorted[lo]) || !Number.isFinite(sorted[hi]))
+    return sorted[!Number.isFinite(sorted[hi]) ? hi : lo]
   return quantileSorted(sorted, p)
 }
 
@@ -142,7 +151,12 @@ const WEBB = [-Math.sqrt(1.5), -1, -Math.SQRT1_2, Math.SQRT1_2, 1, Math.sqrt(1.5
  * weight w_g; t* = (m* − μ0)/se*(CR1) against t = (m − μ0)/se. Returns the one-sided p-values of the truth
  * "too low" (the lower end of the inverted interval is above μ0: a false pass) and "too high".
  */
-export function wildClusterTest(design: Design, mu0: number, resamples: number, stream: string): { pUpper: number; pLower: number } {
+export function wildClusterTest(
+  design: Design,
+  mu0: number,
+  resamples: number,
+  stream: string
+): { pUpper: number; pLower: number } {
   const { units, values, counts } = design
   const sizes = counts as Float64Array
   let total = 0
@@ -225,7 +239,10 @@ export function kappaBootstrap(
  * three parts (queries; baseline seeds, S_b − 1; candidate seeds, S_c − 1) instead of Hsu's min(S_b, S_c) − 1 for the
  * seed part: the alternative it was chosen against. Both sides need two seeds or more.
  */
-export function welchSeedInterval(cols: { base: Float64Array[]; cand: Float64Array[] }, confidence = 0.95): [number, number] {
+export function welchSeedInterval(
+  cols: { base: Float64Array[]; cand: Float64Array[] },
+  confidence = 0.95
+): [number, number] {
   const t = seedInterval(cols, confidence)
   if (t === null) return [Number.NaN, Number.NaN]
   const sb = cols.base.length
@@ -239,7 +256,10 @@ export function welchSeedInterval(cols: { base: Float64Array[]; cand: Float64Arr
   const vb = meanVar(cols.base) / sb
   const vc = meanVar(cols.cand) / sc
   const v = t.queryVariance + vb + vc
-  const per = (t.queryVariance > 0 ? (t.queryVariance * t.queryVariance) / (n - 1) : 0) + (vb * vb) / (sb - 1) + (vc * vc) / (sc - 1)
+  const per =
+    (t.queryVariance > 0 ? (t.queryVariance * t.queryVariance) / (n - 1) : 0) +
+    (vb * vb) / (sb - 1) +
+    (vc * vc) / (sc - 1)
   const q = tQuantile(1 - (1 - confidence) / 2, (v * v) / per)
   return [t.estimate - q * Math.sqrt(v), t.estimate + q * Math.sqrt(v)]
 }

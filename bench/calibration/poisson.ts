@@ -24,14 +24,27 @@ export interface PoissonCellResult {
 }
 
 /** The Poisson resamples of column 0 of a design whose units are named `ids`, sorted ascending. */
-export function poissonDistribution(design: Design, ids: readonly string[], resamples: number, seed: string): Float64Array {
+export function poissonDistribution(
+  design: Design,
+  ids: readonly string[],
+  resamples: number,
+  seed: string
+): Float64Array {
   const out = new Float64Array(resamples)
-  SYNC_RUNNER.run([poissonJob({ design, columns: [0], keys: keysOf(ids), seed: seedKeys(seed).weights, resamples, out })])
+  SYNC_RUNNER.run([
+    poissonJob({ design, columns: [0], keys: keysOf(ids), seed: seedKeys(seed).weights, resamples, out })
+  ])
   return out.sort()
 }
 
 /** Runs a cell: `simulations` evaluations, `resamples` resamples each, every method on the same data. */
-export function runPoissonCell(cell: Cell, simulations: number, resamples: number, seed = 'calibration', confidence = 0.95): PoissonCellResult[] {
+export function runPoissonCell(
+  cell: Cell,
+  simulations: number,
+  resamples: number,
+  seed = 'calibration',
+  confidence = 0.95
+): PoissonCellResult[] {
   const methods: PoissonMethod[] = ['poisson percentile', 'poisson bca', 'multinomial percentile']
   const covered = new Map<PoissonMethod, number>(methods.map((m) => [m, 0]))
   const passed = new Map<PoissonMethod, number>(methods.map((m) => [m, 0]))
@@ -53,12 +66,17 @@ export function runPoissonCell(cell: Cell, simulations: number, resamples: numbe
     const table = { attrs: new Map([['cluster', clusters]]) } as unknown as Parameters<typeof buildDesign>[0]
     const design = buildDesign(table, members, [d], { statistics })
     // Units in design order: the clusters sorted by name, or the queries in order (their ids differ by simulation).
-    const ids = clustered ? [...new Set(clusters)].sort() : Array.from({ length: cell.queries }, (_, i) => `sim${s}/q${i}`)
+    const ids = clustered
+      ? [...new Set(clusters)].sort()
+      : Array.from({ length: cell.queries }, (_, i) => `sim${s}/q${i}`)
     const poisson = poissonDistribution(design, ids, resamples, `${seed}/${s}`)
     const intervals = new Map<PoissonMethod, [number, number]>([
       ['poisson percentile', percentileInterval(poisson, confidence)],
       ['poisson bca', bcaInterval(poisson, estimate(design, 0), acceleration(design, 0), confidence).ci],
-      ['multinomial percentile', percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)]
+      [
+        'multinomial percentile',
+        percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)
+      ]
     ])
     for (const m of methods) {
       const [lo, hi] = intervals.get(m) as [number, number]
@@ -66,5 +84,11 @@ export function runPoissonCell(cell: Cell, simulations: number, resamples: numbe
       if (lo >= -MARGIN) passed.set(m, (passed.get(m) as number) + 1)
     }
   }
-  return methods.map((method) => ({ cell, method, coverage: (covered.get(method) as number) / simulations, falsePass: (passed.get(method) as number) / simulations, simulations }))
+  return methods.map((method) => ({
+    cell,
+    method,
+    coverage: (covered.get(method) as number) / simulations,
+    falsePass: (passed.get(method) as number) / simulations,
+    simulations
+  }))
 }

@@ -24,7 +24,16 @@ import {
   type QueryDesign,
   type SeedDesign
 } from './designs.js'
-import { bootstrapIntervals, bootstrapT, designFor, kappaBootstrap, newcombeInterval, studentT, welchSeedInterval, wildClusterTest } from './methods.js'
+import {
+  bootstrapIntervals,
+  bootstrapT,
+  designFor,
+  kappaBootstrap,
+  newcombeInterval,
+  studentT,
+  welchSeedInterval,
+  wildClusterTest
+} from './methods.js'
 
 /**
  * The calibration study: every design of issue 25's table and the friendly ones, every method on the same
@@ -91,7 +100,14 @@ export function seedDesigns(): SeedDesign[] {
     ['comparable', 0.01],
     ['dominant', 0.03]
   ] as const) {
-    for (const s of [2, 3, 5]) out.push({ name: `training noise ${label} (${sd})`, baselineSeeds: s, candidateSeeds: s, seedSd: sd, queries: 100 })
+    for (const s of [2, 3, 5])
+      out.push({
+        name: `training noise ${label} (${sd})`,
+        baselineSeeds: s,
+        candidateSeeds: s,
+        seedSd: sd,
+        queries: 100
+      })
   }
   for (const [b, c] of [
     [1, 5],
@@ -99,9 +115,22 @@ export function seedDesigns(): SeedDesign[] {
     [5, 1],
     [2, 5]
   ])
-    out.push({ name: 'training noise dominant (0.03)', baselineSeeds: b, candidateSeeds: c, seedSd: 0.03, queries: 100 })
+    out.push({
+      name: 'training noise dominant (0.03)',
+      baselineSeeds: b,
+      candidateSeeds: c,
+      seedSd: 0.03,
+      queries: 100
+    })
   // Unequal training noise, the side with fewer seeds the noisier: where Welch's degrees of freedom overstate.
-  out.push({ name: 'baseline (2 seeds) noise 0.03, candidate (5 seeds) 0.015', baselineSeeds: 2, candidateSeeds: 5, seedSd: 0.015, baselineSeedSd: 0.03, queries: 100 })
+  out.push({
+    name: 'baseline (2 seeds) noise 0.03, candidate (5 seeds) 0.015',
+    baselineSeeds: 2,
+    candidateSeeds: 5,
+    seedSd: 0.015,
+    baselineSeedSd: 0.03,
+    queries: 100
+  })
   return out
 }
 
@@ -122,7 +151,13 @@ export const STUDY_SEED = 'calibration-25'
 type Tally = Omit<Row, 'family' | 'design' | 'size' | 'method' | 'gate' | 'simulations'>
 
 /** Counts one interval: covered, passed (its lower end at or above the truth, and no guard), guarded (the gate's rule said no pass). */
-function tally(rows: Map<string, Tally>, method: string, ci: readonly [number, number], truth: number, guard = false): void {
+function tally(
+  rows: Map<string, Tally>,
+  method: string,
+  ci: readonly [number, number],
+  truth: number,
+  guard = false
+): void {
   const t = rows.get(method) ?? { covered: 0, passed: 0, guarded: 0 }
   if (ci[0] <= truth && truth <= ci[1]) t.covered++
   if (guard) t.guarded++
@@ -130,8 +165,23 @@ function tally(rows: Map<string, Tally>, method: string, ci: readonly [number, n
   rows.set(method, t)
 }
 
-function rowsOf(family: Row['family'], design: string, size: string, simulations: number, tallies: Map<string, Tally>, gateMethod: string): Row[] {
-  return [...tallies].map(([method, t]) => ({ family, design, size, method, gate: method === gateMethod, simulations, ...t }))
+function rowsOf(
+  family: Row['family'],
+  design: string,
+  size: string,
+  simulations: number,
+  tallies: Map<string, Tally>,
+  gateMethod: string
+): Row[] {
+  return [...tallies].map(([method, t]) => ({
+    family,
+    design,
+    size,
+    method,
+    gate: method === gateMethod,
+    simulations,
+    ...t
+  }))
 }
 
 /** Independent queries: percentile, BCa, t, bootstrap-t (and Newcombe for binary) against the gate's choice. */
@@ -149,14 +199,31 @@ export function runQueryDesign(design: QueryDesign, options: StudyOptions, metho
       else if (x < 0) lost++
     }
     const method = chooseInterval('auto', design.binary, true) as 'score' | 'skew-t'
-    const gate = closedFormInterval({ method, design: d, column: 0, estimate: estimate(d, 0), gained, lost, n: design.queries, range: design.range, weighted: false, confidence: 0.95 }).interval
+    const gate = closedFormInterval({
+      method,
+      design: d,
+      column: 0,
+      estimate: estimate(d, 0),
+      gained,
+      lost,
+      n: design.queries,
+      range: design.range,
+      weighted: false,
+      confidence: 0.95
+    }).interval
     tally(tallies, gateName, gate.ci, design.truth, unreliableInterval(gate.method, d, gate.ci) !== null)
     if (!methods) continue
     const boot = bootstrapIntervals(d, options.resamples, stream)
     tally(tallies, 'percentile bootstrap (the gate before)', boot.percentile, design.truth)
     tally(tallies, 'BCa bootstrap', boot.bca, design.truth)
     tally(tallies, 'Student t', studentT(d), design.truth)
-    if (design.binary) tally(tallies, 'Newcombe method 10', newcombeInterval(sample.base as Float64Array, sample.cand as Float64Array), design.truth)
+    if (design.binary)
+      tally(
+        tallies,
+        'Newcombe method 10',
+        newcombeInterval(sample.base as Float64Array, sample.cand as Float64Array),
+        design.truth
+      )
     else tally(tallies, 'bootstrap-t (studentized)', bootstrapT(sample.diff, options.resamples, stream), design.truth)
   }
   return rowsOf('queries', design.name, String(design.queries), options.simulations, tallies, gateName)
@@ -171,15 +238,37 @@ export function runClusterDesign(design: ClusterDesign, options: StudyOptions, m
     const sample = design.draw(drawsOf(STUDY_SEED, `${design.name}/${design.clusters}`, s))
     const d = designFor(sample.diff, sample.labels)
     const stream = `${design.name}/${design.clusters}/${s}`
-    const gate = closedFormInterval({ method: 'skew-t', design: d, column: 0, estimate: estimate(d, 0), gained: 0, lost: 0, n: sample.diff.length, range: design.range, weighted: false, confidence: 0.95 }).interval
+    const gate = closedFormInterval({
+      method: 'skew-t',
+      design: d,
+      column: 0,
+      estimate: estimate(d, 0),
+      gained: 0,
+      lost: 0,
+      n: sample.diff.length,
+      range: design.range,
+      weighted: false,
+      confidence: 0.95
+    }).interval
     tally(tallies, gateName, gate.ci, design.truth, unreliableInterval(gate.method, d, gate.ci) !== null)
     if (!methods) continue
-    tally(tallies, 'cluster percentile bootstrap (the gate before)', bootstrapIntervals(d, options.resamples, stream).percentile, design.truth)
+    tally(
+      tallies,
+      'cluster percentile bootstrap (the gate before)',
+      bootstrapIntervals(d, options.resamples, stream).percentile,
+      design.truth
+    )
     tally(tallies, 'cluster-robust t, clusters − 1 df', studentT(d), design.truth)
     const w = wildClusterTest(d, design.truth, options.resamples, stream)
     if (w.pUpper > 0.025 && w.pLower > 0.025) wild.covered++
     if (w.pUpper <= 0.025) wild.passed++
-    if (design.name.includes('friendly')) tally(tallies, 'row percentile (ignores clusters)', bootstrapIntervals(designFor(sample.diff), options.resamples, `${stream}/rows`).percentile, design.truth)
+    if (design.name.includes('friendly'))
+      tally(
+        tallies,
+        'row percentile (ignores clusters)',
+        bootstrapIntervals(designFor(sample.diff), options.resamples, `${stream}/rows`).percentile,
+        design.truth
+      )
   }
   if (methods) tallies.set('wild cluster bootstrap (restricted, Webb weights)', wild)
   const size = `${design.clusters}${design.name.includes('friendly') ? ` of ${design.name.includes('hit') ? 500 / 50 : 10}` : ' (5–20 queries)'}`
@@ -196,12 +285,39 @@ export function runSeedDesign(design: SeedDesign, options: StudyOptions, methods
     const t = seedInterval(cols, 0.95)
     if (t !== null) tally(tallies, gateName, t.ci, 0, !(t.ci[1] > t.ci[0]))
     if (!methods) continue
-    tally(tallies, 'two-level bootstrap (the gate before)', percentileInterval(seedBootstrap(cols, options.resamples, STUDY_SEED, `${name}/${s}`), 0.95), 0)
-    if (design.baselineSeeds > 1 && design.candidateSeeds > 1) tally(tallies, "t over seeds and queries, Welch's df", welchSeedInterval(cols), 0)
-    const averaged = (rows: Float64Array[]): Float64Array => Float64Array.from({ length: design.queries }, (_, q) => seedMean(rows, q))
-    tally(tallies, 'queries only (seeds averaged away)', percentileInterval(seedBootstrap({ base: [averaged(cols.base)], cand: [averaged(cols.cand)] }, options.resamples, STUDY_SEED, `${name}/${s}/q`), 0.95), 0)
+    tally(
+      tallies,
+      'two-level bootstrap (the gate before)',
+      percentileInterval(seedBootstrap(cols, options.resamples, STUDY_SEED, `${name}/${s}`), 0.95),
+      0
+    )
+    if (design.baselineSeeds > 1 && design.candidateSeeds > 1)
+      tally(tallies, "t over seeds and queries, Welch's df", welchSeedInterval(cols), 0)
+    const averaged = (rows: Float64Array[]): Float64Array =>
+      Float64Array.from({ length: design.queries }, (_, q) => seedMean(rows, q))
+    tally(
+      tallies,
+      'queries only (seeds averaged away)',
+      percentileInterval(
+        seedBootstrap(
+          { base: [averaged(cols.base)], cand: [averaged(cols.cand)] },
+          options.resamples,
+          STUDY_SEED,
+          `${name}/${s}/q`
+        ),
+        0.95
+      ),
+      0
+    )
   }
-  return rowsOf('seeds', design.name, `${design.baselineSeeds} vs ${design.candidateSeeds}`, options.simulations, tallies, gateName)
+  return rowsOf(
+    'seeds',
+    design.name,
+    `${design.baselineSeeds} vs ${design.candidateSeeds}`,
+    options.simulations,
+    tallies,
+    gateName
+  )
 }
 
 /** Judge anchors: the percentile bootstrap over items against the gate's jackknife-t, at the design's item count. */
@@ -228,7 +344,9 @@ export function runJudgeDesign(design: JudgeDesign, options: StudyOptions, metho
       line: i + 1,
       human: String(h),
       attrs: new Map(),
-      scorings: [{ line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }]
+      scorings: [
+        { line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }
+      ]
     }))
     const a = sliceAgreement({ slice: [], items, sameJudge: false }, scale, { weights: 'none', confidence: 0.95 })
     add(gateName, a.baseline.interval, a.drift?.interval ?? null, design.items < DEFAULT_MIN_ANCHOR_ITEMS)
@@ -237,7 +355,15 @@ export function runJudgeDesign(design: JudgeDesign, options: StudyOptions, metho
     const boot = kappaBootstrap(anchors, k, options.resamples, `${name}/${s}`)
     add('percentile bootstrap (the gate before, min_items 10)', boot.baseline, boot.drift, design.items < 10)
   }
-  return [...rows].map(([method, t]) => ({ family: 'judge', design: design.name, size: String(design.items), method, gate: method === gateName, simulations: options.simulations, ...t }))
+  return [...rows].map(([method, t]) => ({
+    family: 'judge',
+    design: design.name,
+    size: String(design.items),
+    method,
+    gate: method === gateName,
+    simulations: options.simulations,
+    ...t
+  }))
 }
 
 /** A release whose budget is spent exactly: `attempts` PR runs each look at it; the release ships on any pass. */
@@ -248,7 +374,11 @@ export interface LooksDesign {
 }
 
 export function looksDesigns(): LooksDesign[] {
-  return [6, 10, 15].map((attempts) => ({ name: 'budget over a release, each attempt one look', attempts, queries: 200 }))
+  return [6, 10, 15].map((attempts) => ({
+    name: 'budget over a release, each attempt one look',
+    attempts,
+    queries: 200
+  }))
 }
 
 /**
@@ -272,7 +402,18 @@ export function runLooksDesign(design: LooksDesign, options: StudyOptions): Row[
       const diff = drawn.diff.map((x) => x - sample.truth - budget)
       const d = designFor(diff)
       const look = (confidence: number): [number, number] =>
-        closedFormInterval({ method: 'skew-t', design: d, column: 0, estimate: estimate(d, 0), gained: 0, lost: 0, n: diff.length, range: undefined, weighted: false, confidence }).interval.ci
+        closedFormInterval({
+          method: 'skew-t',
+          design: d,
+          column: 0,
+          estimate: estimate(d, 0),
+          gained: 0,
+          lost: 0,
+          n: diff.length,
+          range: undefined,
+          weighted: false,
+          confidence
+        }).interval.ci
       const one = look(0.95)
       const each = look(1 - 0.05 / design.attempts)
       if (one[0] <= -budget && -budget <= one[1]) unshared.covered++
@@ -296,7 +437,10 @@ export function runLooksDesign(design: LooksDesign, options: StudyOptions): Row[
     passed: t.passed,
     guarded: 0
   })
-  return [row('every look at 95% (the gate before; no reference.looks)', false, unshared), row(`gate: reference.looks: ${design.attempts}`, true, shared)]
+  return [
+    row('every look at 95% (the gate before; no reference.looks)', false, unshared),
+    row(`gate: reference.looks: ${design.attempts}`, true, shared)
+  ]
 }
 
 /** Every design of the study, in table order. */
@@ -346,21 +490,35 @@ export function tables(rows: readonly Row[]): string[] {
     ['queries', 'Independent queries (the margin is −truth; binary designs are hit@k differences)', 'queries'],
     ['clusters', 'Clusters (query-weighted mean)', 'clusters'],
     ['seeds', 'Seed replicates (100 queries, true difference 0; seeds per side as baseline vs candidate)', 'seeds'],
-    ['judge', 'Judge anchors (drift guard: candidate kappa = baseline kappa − max_drop, so a pass is a false pass)', 'items'],
-    ['looks', 'Looks over a release (the budget is spent exactly; a release that passes on any attempt is a false pass; coverage per look)', 'attempts']
+    [
+      'judge',
+      'Judge anchors (drift guard: candidate kappa = baseline kappa − max_drop, so a pass is a false pass)',
+      'items'
+    ],
+    [
+      'looks',
+      'Looks over a release (the budget is spent exactly; a release that passes on any attempt is a false pass; coverage per look)',
+      'attempts'
+    ]
   ]
   for (const [family, title, size] of families) {
     const rs = rows.filter((r) => r.family === family)
     if (rs.length === 0) continue
     out.push(`**${title}**`, '')
     const judge = family === 'judge'
-    out.push(`| design | ${size} | method | ${judge ? 'kappa coverage | drift coverage' : 'coverage'} | false pass | gate inconclusive (guard) | within targets |`)
+    out.push(
+      `| design | ${size} | method | ${judge ? 'kappa coverage | drift coverage' : 'coverage'} | false pass | gate inconclusive (guard) | within targets |`
+    )
     out.push(`| - | - | - | ${judge ? '- | - ' : '- '}| - | - | - |`)
     for (const r of rs) {
       const method = r.gate ? `**${r.method}**` : r.method
-      const cov = judge ? `${share(r.kappaCovered ?? 0, r.simulations)} | ${share(r.covered, r.simulations)}` : share(r.covered, r.simulations)
+      const cov = judge
+        ? `${share(r.kappaCovered ?? 0, r.simulations)} | ${share(r.covered, r.simulations)}`
+        : share(r.covered, r.simulations)
       const guarded = r.gate ? (r.guarded / r.simulations).toFixed(3) : '-'
-      out.push(`| ${r.design} | ${r.size} | ${method} | ${cov} | ${share(r.passed, r.simulations)} | ${guarded} | ${verdict(r)} |`)
+      out.push(
+        `| ${r.design} | ${r.size} | ${method} | ${cov} | ${share(r.passed, r.simulations)} | ${guarded} | ${verdict(r)} |`
+      )
     }
     out.push('')
   }

@@ -21,7 +21,8 @@ export function attributeRefusal(name: string, key: string, rules: Rules, sides:
   // Only the exam's (the baseline's) fields define groups: the candidate's own labels never decide a slice.
   const labels = new Set(baseline.attributeFields)
   const numbers = new Set(baseline.numericFields)
-  const groupWords = 'slices, where, per_slice, statistics.cluster and statistics.weights.by group queries by a label field of the rows'
+  const groupWords =
+    'slices, where, per_slice, statistics.cluster and statistics.weights.by group queries by a label field of the rows'
   const present = `label fields in the rows: ${[...labels].sort().join(', ') || 'none'}`
   if (rules.metrics.has(name)) {
     return new InputError(
@@ -39,14 +40,19 @@ export function attributeRefusal(name: string, key: string, rules: Rules, sides:
     )
   }
   const near = nearName(name, [...labels, ...numbers])
-  return new InputError({ file: baseline.source, key }, `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `${groupWords}; ${present}. ${whereAttributesCome(rules)}`)
+  return new InputError(
+    { file: baseline.source, key },
+    `no row has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`,
+    `${groupWords}; ${present}. ${whereAttributesCome(rules)}`
+  )
 }
 
 /** What to do about an attribute the rows lack: where a query's attributes can come from, for rows and for runs. */
 function whereAttributesCome(rules: Rules): string {
   const queriesFile = 'name a queries file (rules key queries.file) that gives each query its attributes'
   if (rules.dataset !== undefined) return `give it in the evaluation set named by dataset:, or ${queriesFile}`
-  if (rules.judgments !== undefined) return `a TREC, ranx or Parquet run carries no query attributes (a JSON Lines run only the fields of its per-query records): ${queriesFile}`
+  if (rules.judgments !== undefined)
+    return `a TREC, ranx or Parquet run carries no query attributes (a JSON Lines run only the fields of its per-query records): ${queriesFile}`
   return `add the field to the rows, or ${queriesFile}`
 }
 
@@ -84,7 +90,8 @@ export function missingMetricHint(name: string, side: SideRows, rules: Rules): s
   const measure = canonical(name)
   if (measure === undefined) return fields
   const twin = [...side.numericFields].sort().find((f) => canonical(f) === measure)
-  if (twin !== undefined) return `${fields}. The rows have "${twin}", the same measure (${measure}) under another name: name the metric "${twin}" in the rules`
+  if (twin !== undefined)
+    return `${fields}. The rows have "${twin}", the same measure (${measure}) under another name: name the metric "${twin}" in the rules`
   if (rules.judgments !== undefined) return fields
   return `${fields}. "${name}" is a ranking measure: if these files are runs (what the retriever returned), name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and the gate computes it`
 }

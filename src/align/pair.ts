@@ -66,7 +66,11 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   for (const name of rules.metrics.keys()) {
     for (const side of [baseline, candidate]) {
       if (!side.numericFields.has(name)) {
-        throw new InputError({ file: side.source, key: `metrics.${name}` }, `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`, missingMetricHint(name, side, rules))
+        throw new InputError(
+          { file: side.source, key: `metrics.${name}` },
+          `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`,
+          missingMetricHint(name, side, rules)
+        )
       }
     }
   }
@@ -82,15 +86,29 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   const onlyInCandidate = candidate.ids.filter((id) => !baseById.has(id)).sort(compareIds)
   if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
     const hints: string[] = []
-    if (onlyInCandidate.length > 0) hints.push("evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing")
+    if (onlyInCandidate.length > 0)
+      hints.push(
+        "evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing"
+      )
     if (onlyInBaseline.length > 0)
-      hints.push('evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)')
+      hints.push(
+        'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)'
+      )
     const parts: string[] = []
-    if (onlyInBaseline.length > 0) parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseline)}`)
-    if (onlyInCandidate.length > 0) parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`)
+    if (onlyInBaseline.length > 0)
+      parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseline)}`)
+    if (onlyInCandidate.length > 0)
+      parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`)
     const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate)
-    const twins = spelled.length > 0 ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides` : ''
-    throw new InputError({}, `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`, hints.join('; '))
+    const twins =
+      spelled.length > 0
+        ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
+        : ''
+    throw new InputError(
+      {},
+      `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`,
+      hints.join('; ')
+    )
   }
   // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
   // Files are often written in id order, and both sides in the same order: then no sort and no look-up is needed.
@@ -124,7 +142,11 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
           out[i] = v
         } else {
           count[which]++
-          if (!zero) missingValues.push({ file: side.source, text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})` })
+          if (!zero)
+            missingValues.push({
+              file: side.source,
+              text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})`
+            })
           out[i] = fill
         }
       }
@@ -176,7 +198,11 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
 function checkValue(v: number, side: SideRows, row: number, rule: Pick<MetricRule, 'name' | 'range' | 'binary'>): void {
   const { name: metric, range, binary } = rule
   if (binary && v !== 0 && v !== 1) {
-    throw new InputError({ file: side.source, line: side.lines[row], queryId: side.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
+    throw new InputError(
+      { file: side.source, line: side.lines[row], queryId: side.ids[row] },
+      `${metric} = ${v}, but the rules declare it binary (0 or 1)`,
+      'write 0 or 1, or drop "binary: true" from the metric'
+    )
   }
   if (range && (v < range[0] || v > range[1])) {
     throw new InputError(
@@ -204,7 +230,12 @@ interface PairedRowsOf {
  * repeat a value (then it must be equal, and the comparison is counted) but never supply or change it: a
  * candidate that relabels a regressed query would otherwise move it out of the slice a rule protects.
  */
-function attributeColumn(name: string, ids: readonly string[], sides: PairedRowsOf, compared: { count: number }): string[] {
+function attributeColumn(
+  name: string,
+  ids: readonly string[],
+  sides: PairedRowsOf,
+  compared: { count: number }
+): string[] {
   const { base, cand } = sides
   const baseColumn = base.side.attrs.get(name)
   const candColumn = cand.side.attrs.get(name)
@@ -244,7 +275,11 @@ function noAttribute(name: string, exam: ExamRow, candidateValue: string | undef
       ? `the candidate gives ${quote(candidateValue)}, but slice attributes come from the baseline (the exam) only: give the value in the baseline row${line === 0 ? ' (this query is absent from the baseline run: give attributes in the evaluation set named by dataset:)' : ''}`
       : 'give every baseline row a value for each slice / where / per_slice attribute'
   // Line 0: a judged query absent from the baseline run (no line to point at; the query id says which).
-  return new InputError({ file: baseline.source, line: line || undefined, queryId: id }, `query has no value for the attribute "${name}" used by the rules`, hint)
+  return new InputError(
+    { file: baseline.source, line: line || undefined, queryId: id },
+    `query has no value for the attribute "${name}" used by the rules`,
+    hint
+  )
 }
 
 /**
@@ -252,7 +287,12 @@ function noAttribute(name: string, exam: ExamRow, candidateValue: string | undef
  * max_regressions count that every query of the check could regress under: a check over zero queries, or
  * one that can never fail, is a rule that protects nothing.
  */
-function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs: Map<string, string[]>, n: number): void {
+function refuseVacuousWhere(
+  rules: Rules,
+  check: Rules['checks'][number],
+  attrs: Map<string, string[]>,
+  n: number
+): void {
   const at = (key: string) => ({ file: rules.source.file, line: check.line, key: `checks[${check.index}].${key}` })
   for (const [name, value] of check.where) {
     const column = attrs.get(name) as string[]
@@ -288,7 +328,11 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
   const kind = check.kind
   if (kind.type === 'max_regressions' && kind.count !== undefined && members > 0) {
     if (check.perSlice === undefined && kind.count >= members) {
-      throw new InputError(at('max_regressions.count'), `count ${kind.count} allows every one of the ${members} queries of the check to regress, so it can never fail`, `choose a count below ${members}, or a share`)
+      throw new InputError(
+        at('max_regressions.count'),
+        `count ${kind.count} allows every one of the ${members} queries of the check to regress, so it can never fail`,
+        `choose a count below ${members}, or a share`
+      )
     }
     let largest = 0
     for (const size of sliceSizes.values()) largest = Math.max(largest, size)
@@ -303,7 +347,9 @@ function refuseVacuousWhere(rules: Rules, check: Rules['checks'][number], attrs:
 }
 
 function listIds(ids: string[], side: SideRows): string {
-  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id) as number]})`)
+  const shown = ids
+    .slice(0, LIST_LIMIT)
+    .map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id) as number]})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
 

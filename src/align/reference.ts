@@ -34,8 +34,14 @@ export function pairReference(rules: Rules, table: PairedTable, reference: SideR
   const extra = [...byId.keys()].filter((id) => !exam.has(id)).sort()
   if (missing.length > 0 || extra.length > 0) {
     const parts: string[] = []
-    if (missing.length > 0) parts.push(`${missing.length} exam ${missing.length === 1 ? 'query is' : 'queries are'} not in it (${list(missing)})`)
-    if (extra.length > 0) parts.push(`${extra.length} of its ${extra.length === 1 ? 'queries is' : 'queries are'} not in the exam (${list(extra)})`)
+    if (missing.length > 0)
+      parts.push(
+        `${missing.length} exam ${missing.length === 1 ? 'query is' : 'queries are'} not in it (${list(missing)})`
+      )
+    if (extra.length > 0)
+      parts.push(
+        `${extra.length} of its ${extra.length === 1 ? 'queries is' : 'queries are'} not in the exam (${list(extra)})`
+      )
     throw notComparable(`a different query set: ${parts.join('; ')}`)
   }
   const metrics = new Map<string, { base: Float64Array; cand: Float64Array }>()
@@ -47,9 +53,15 @@ export function pairReference(rules: Rules, table: PairedTable, reference: SideR
       const row = byId.get(id) as number
       const v = values === undefined ? Number.NaN : values[row]
       const line = reference.lines[row]
-      if (Number.isNaN(v)) throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line, queryId: id })
-      if (metric.binary && v !== 0 && v !== 1) throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id })
-      if (metric.range && (v < metric.range[0] || v > metric.range[1])) throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, { line, queryId: id })
+      if (Number.isNaN(v))
+        throw notComparable(`query ${quote(id)} has no value of ${metric.name}`, { line, queryId: id })
+      if (metric.binary && v !== 0 && v !== 1)
+        throw notComparable(`${metric.name} = ${v}, but the rules declare it binary (0 or 1)`, { line, queryId: id })
+      if (metric.range && (v < metric.range[0] || v > metric.range[1]))
+        throw notComparable(`${metric.name} = ${v} is outside its range [${metric.range[0]}, ${metric.range[1]}]`, {
+          line,
+          queryId: id
+        })
       base[i] = v
     })
     metrics.set(metric.name, { base, cand })
@@ -60,11 +72,19 @@ export function pairReference(rules: Rules, table: PairedTable, reference: SideR
       const row = byId.get(id) as number
       const value = own?.[row]
       if (value !== undefined && value !== '' && value !== column[i]) {
-        throw notComparable(`query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`, { line: reference.lines[row], queryId: id })
+        throw notComparable(
+          `query ${quote(id)} has ${name} = ${quote(value)} in the reference and ${quote(column[i])} in the exam`,
+          { line: reference.lines[row], queryId: id }
+        )
       }
     })
   }
-  return { ids: table.ids, metrics, attrs: table.attrs, coverage: { ...table.coverage, baselineRows: reference.ids.length } }
+  return {
+    ids: table.ids,
+    metrics,
+    attrs: table.attrs,
+    coverage: { ...table.coverage, baselineRows: reference.ids.length }
+  }
 }
 
 function list(ids: string[]): string {

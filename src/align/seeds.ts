@@ -24,7 +24,11 @@ export interface SeedSides {
  * side would still list it, so the "no row has the metric" refusal would not see it). The
  * `binary` metrics are checked to be 0 or 1 in every seed file here, since their averages are shares.
  */
-export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', binary: ReadonlySet<string> = new Set()): SideRows {
+export function averageSeeds(
+  files: SideRows[],
+  side: 'baseline' | 'candidate',
+  binary: ReadonlySet<string> = new Set()
+): SideRows {
   if (files.length === 1) return files[0]
   for (const file of files) refuseNonBinary(file, binary)
   const first = files[0]
@@ -66,7 +70,8 @@ export function averageSeeds(files: SideRows[], side: 'baseline' | 'candidate', 
       averaged.setValue(row, name, missing ? null : sum / files.length)
     }
   }
-  for (const [name, column] of first.attrs) column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v))
+  for (const [name, column] of first.attrs)
+    column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v))
   const numericFields = new Set(files.flatMap((f) => [...f.numericFields]))
   const notes = files.flatMap((f) => f.notes)
   notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`)
@@ -100,7 +105,11 @@ function refuseNonBinary(file: SideRows, binary: ReadonlySet<string>): void {
     for (const metric of binary) {
       const v = file.values.get(metric)?.[row]
       if (v !== undefined && !Number.isNaN(v) && v !== 0 && v !== 1) {
-        throw new InputError({ file: file.source, line: file.lines[row], queryId: file.ids[row] }, `${metric} = ${v}, but the rules declare it binary (0 or 1)`, 'write 0 or 1, or drop "binary: true" from the metric')
+        throw new InputError(
+          { file: file.source, line: file.lines[row], queryId: file.ids[row] },
+          `${metric} = ${v}, but the rules declare it binary (0 or 1)`,
+          'write 0 or 1, or drop "binary: true" from the metric'
+        )
       }
     }
   }

@@ -26,7 +26,8 @@ export function refuseTooManySliceValues(rules: Rules, table: PairedTable, cap =
   for (const check of rules.checks) {
     if (check.perSlice === undefined) continue
     const count = distinctValues(table, check.perSlice, [...check.where])
-    if (count > cap) tooMany(rules, { key: `checks[${check.index}].per_slice`, line: check.line }, check.perSlice, { count, cap })
+    if (count > cap)
+      tooMany(rules, { key: `checks[${check.index}].per_slice`, line: check.line }, check.perSlice, { count, cap })
   }
 }
 

@@ -35,7 +35,15 @@ import { outcomeOf } from './contract.js'
 export const AGGREGATES_INPUT = 'warehouse aggregates'
 
 /** The input: files given with --aggregates (the action input `aggregates`), the candidate's side (docs/trust.md). */
-export const AGGREGATES_SPEC: GivenSpec = { role: 'answer', kind: 'given', name: AGGREGATES_INPUT, option: 'aggregates', input: 'aggregates', many: true, required: true }
+export const AGGREGATES_SPEC: GivenSpec = {
+  role: 'answer',
+  kind: 'given',
+  name: AGGREGATES_INPUT,
+  option: 'aggregates',
+  input: 'aggregates',
+  many: true,
+  required: true
+}
 
 /** The rules and the merged aggregates, ready for {@link runGateOnAggregates}. */
 export interface AggregateInputs {
@@ -87,24 +95,58 @@ export function runGateOnAggregates(inputs: AggregateInputs, options: StatsOptio
   const { rules, aggregates } = inputs
   refuseRowsOnly(rules)
   const coverage = coverageOf(rules, aggregates)
-  const table: PairedTable = { ids: [], metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])), attrs: new Map(), coverage }
+  const table: PairedTable = {
+    ids: [],
+    metrics: new Map(
+      [...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])
+    ),
+    attrs: new Map(),
+    coverage
+  }
   const stats = createAggregateStats(aggregates, rules, options)
   refuseEmptyWhere(rules, stats)
   const base = sideFromRows(aggregates.source, [])
-  const core: CoreSides = { baseline: base, candidate: base, trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } }, seeds: { baseline: [base], candidate: [base] } }
+  const core: CoreSides = {
+    baseline: base,
+    candidate: base,
+    trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } },
+    seeds: { baseline: [base], candidate: [base] }
+  }
   const active = CAPABILITIES.flatMap((capability) => {
     const config = capability.config(rules)
     return config === undefined ? [] : [{ capability: capability, config }]
   })
   let engine: StatsEngine = stats
-  const contextOf = (config: unknown, e: StatsEngine): AssessContext<unknown, unknown> => ({ rules, config, evidence: undefined, table, stats: e, core, options })
+  const contextOf = (config: unknown, e: StatsEngine): AssessContext<unknown, unknown> => ({
+    rules,
+    config,
+    evidence: undefined,
+    table,
+    stats: e,
+    core,
+    options
+  })
   for (const a of active) if (a.capability.stats) engine = a.capability.stats(engine, contextOf(a.config, engine))
-  const assessed = active.map((a) => ({ ...a, evidence: undefined, assessment: a.capability.assess(contextOf(a.config, engine)) }))
+  const assessed = active.map((a) => ({
+    ...a,
+    evidence: undefined,
+    assessment: a.capability.assess(contextOf(a.config, engine))
+  }))
   const guards = assessed.flatMap((a) => a.assessment.guards)
   const decision = decide(rules, table, engine, guards)
-  const parts: Omit<TrustResult, 'guards' | 'publishable'> = { comparability: null, pooling: null, zeroHits: { depth: 0, fromRuns: false, slices: [] }, twoStage: null, dataset: null }
+  const parts: Omit<TrustResult, 'guards' | 'publishable'> = {
+    comparability: null,
+    pooling: null,
+    zeroHits: { depth: 0, fromRuns: false, slices: [] },
+    twoStage: null,
+    dataset: null
+  }
   for (const a of assessed) Object.assign(parts, a.assessment.trust ?? {})
-  const trust: TrustResult = { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
+  const trust: TrustResult = {
+    guards,
+    ...parts,
+    publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability)
+  }
   return {
     rules,
     inputs: { baseline: aggregates.source, candidate: aggregates.source },
@@ -124,7 +166,9 @@ export function runGateOnAggregates(inputs: AggregateInputs, options: StatsOptio
 function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {
   const out: Comparison[] = []
   for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, []))
-  for (const attr of rules.slices) for (const value of sliceValues(table, stats, attr, [])) for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, [[attr, value]]))
+  for (const attr of rules.slices)
+    for (const value of sliceValues(table, stats, attr, []))
+      for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, [[attr, value]]))
   return out
 }
 
@@ -140,21 +184,51 @@ function coverageOf(rules: Rules, aggregates: Aggregates): Coverage {
     if (count(stat) > 0) throw new InputError({ file }, `${count(stat)} ${problem}${example(stat)}`, hint)
   }
   refuse('missing_ids', 'rows have no query id', 'every row needs its query id')
-  refuse('baseline_repeated', "query ids appear more than once in the baseline's rows", 'one row per query on each side')
-  refuse('candidate_repeated', "query ids appear more than once in the candidate's rows", 'one row per query on each side')
-  for (const a of familyAttributes(rules)) refuse(`missing_attribute:${a}`, `of the baseline's queries have no ${a}`, `every query of the exam needs its ${a}`)
+  refuse(
+    'baseline_repeated',
+    "query ids appear more than once in the baseline's rows",
+    'one row per query on each side'
+  )
+  refuse(
+    'candidate_repeated',
+    "query ids appear more than once in the candidate's rows",
+    'one row per query on each side'
+  )
+  for (const a of familyAttributes(rules))
+    refuse(`missing_attribute:${a}`, `of the baseline's queries have no ${a}`, `every query of the exam needs its ${a}`)
   const zero = rules.queries.missing === 'zero'
   if (!zero) {
-    refuse('only_in_baseline', 'queries are in the baseline only', 'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules')
-    refuse('only_in_candidate', 'queries are in the candidate only', "evaluate the candidate on the exam's queries (the baseline's)")
+    refuse(
+      'only_in_baseline',
+      'queries are in the baseline only',
+      'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules'
+    )
+    refuse(
+      'only_in_candidate',
+      'queries are in the candidate only',
+      "evaluate the candidate on the exam's queries (the baseline's)"
+    )
   }
   const filled: Coverage['filled'] = []
   for (const m of rules.metrics.keys()) {
     for (const side of ['baseline', 'candidate']) {
-      if (!zero) refuse(`missing_value:${side}:${m}`, `${side} values of ${m} are missing`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero')
-      refuse(`invalid_value:${side}:${m}`, `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`, 'fix the rows, or the metric in the rules')
+      if (!zero)
+        refuse(
+          `missing_value:${side}:${m}`,
+          `${side} values of ${m} are missing`,
+          'every paired query needs every metric of the rules as a number, or set queries.missing: zero'
+        )
+      refuse(
+        `invalid_value:${side}:${m}`,
+        `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`,
+        'fix the rows, or the metric in the rules'
+      )
     }
-    filled.push({ metric: m, baseline: zero ? count(`filled:baseline:${m}`) : 0, candidate: zero ? count(`filled:candidate:${m}`) : 0 })
+    filled.push({
+      metric: m,
+      baseline: zero ? count(`filled:baseline:${m}`) : 0,
+      candidate: zero ? count(`filled:candidate:${m}`) : 0
+    })
   }
   const paired = count('baseline_rows')
   return {

@@ -204,5 +204,10 @@ export interface Assessed {
 
 /** The outcome the result carries for the renderers. */
 export function outcomeOf(a: Assessed): CapabilityOutcome {
-  return { name: a.capability.name, guards: a.assessment.guards, summary: a.assessment.summary, parts: a.assessment.parts }
+  return {
+    name: a.capability.name,
+    guards: a.assessment.guards,
+    summary: a.assessment.summary,
+    parts: a.assessment.parts
+  }
 }

@@ -1,5 +1,11 @@
 import type { DatasetRules } from '../config/types.js'
-import { capHoldoutUnit, countHoldoutLooks, holdoutMask, type HoldoutAccount, type PriorLooks } from '../decide/holdout.js'
+import {
+  capHoldoutUnit,
+  countHoldoutLooks,
+  holdoutMask,
+  type HoldoutAccount,
+  type PriorLooks
+} from '../decide/holdout.js'
 import { holdoutJson, holdoutSentence } from '../report/holdout.js'
 import { inline, plain } from '../report/escape.js'
 import type { Capability } from './contract.js'
@@ -37,7 +43,10 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
         markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
         text: { head: () => [`  ${plain(holdoutSentence(account), 800)}`] },
         json: () => ['holdout', holdoutJson(account)],
-        unitJson: (unit) => (unit.holdoutLooks ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]] : []),
+        unitJson: (unit) =>
+          unit.holdoutLooks
+            ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]]
+            : [],
         ...(graded ? { withheld: (i: number) => mask[i] === 1 } : {})
       }
     }

@@ -13,7 +13,11 @@ import type { FetchedFile, FetchedInputs, GivenSpec, InputSource, InputSpec, Rec
  * option and input that give it; an input of one file given several times is refused; the files of an input of
  * several (seeds) are hashed, and two with the same bytes are refused: one seed given twice is one seed.
  */
-export async function fetchInputs(specs: readonly InputSpec[], source: InputSource, rules: Rules): Promise<FetchedInputs> {
+export async function fetchInputs(
+  specs: readonly InputSpec[],
+  source: InputSource,
+  rules: Rules
+): Promise<FetchedInputs> {
   const files = new Map<string, FetchedFile[]>()
   const records = new Map<string, unknown>()
   for (const spec of specs) {
@@ -42,7 +46,15 @@ export async function fetchInputs(specs: readonly InputSpec[], source: InputSour
 /** The path the invocation gives an exam file the rules do not name (at most one). */
 function namedBy(spec: Extract<InputSpec, { kind: 'file' }>, source: InputSource): string | undefined {
   if (spec.givenBy === undefined) return undefined
-  const given = source.given({ role: 'baseline', kind: 'given', name: spec.name, option: spec.givenBy.option, input: spec.givenBy.input, many: false, required: false })
+  const given = source.given({
+    role: 'baseline',
+    kind: 'given',
+    name: spec.name,
+    option: spec.givenBy.option,
+    input: spec.givenBy.input,
+    many: false,
+    required: false
+  })
   if (given.length > 1) throw tooMany(spec.name, spec.givenBy.option, spec.givenBy.input)
   return given[0]
 }
@@ -50,7 +62,12 @@ function namedBy(spec: Extract<InputSpec, { kind: 'file' }>, source: InputSource
 async function givenFiles(spec: GivenSpec, source: InputSource): Promise<FetchedFile[]> {
   const paths = source.given(spec)
   if (paths.length === 0) {
-    if (spec.required) throw new InputError({ key: `--${spec.option}` }, `the ${spec.name} ${spec.many ? 'files were' : 'file was'} not given`, `pass --${spec.option} FILE (action input ${spec.input})`)
+    if (spec.required)
+      throw new InputError(
+        { key: `--${spec.option}` },
+        `the ${spec.name} ${spec.many ? 'files were' : 'file was'} not given`,
+        `pass --${spec.option} FILE (action input ${spec.input})`
+      )
     return []
   }
   if (!spec.many && paths.length > 1) throw tooMany(spec.name, spec.option, spec.input)
@@ -64,7 +81,9 @@ async function givenFiles(spec: GivenSpec, source: InputSource): Promise<Fetched
     if (twin !== undefined) {
       throw new InputError(
         { file: path, key: `--${spec.option}` },
-        twin === path ? `${quote(path)} is given twice as ${spec.name}` : `has the same content as ${quote(twin)}, also given as ${spec.name}`,
+        twin === path
+          ? `${quote(path)} is given twice as ${spec.name}`
+          : `has the same content as ${quote(twin)}, also given as ${spec.name}`,
         `one file per independently trained seed, each once: two copies of one seed are one seed (the rules count seeds with statistics.min_seeds)`
       )
     }
@@ -75,7 +94,11 @@ async function givenFiles(spec: GivenSpec, source: InputSource): Promise<Fetched
 }
 
 function tooMany(name: string, option: string, input: string): InputError {
-  return new InputError({ key: `--${option}` }, `the ${name} takes one file, but several were given`, `pass --${option} once (action input ${input}: one line)`)
+  return new InputError(
+    { key: `--${option}` },
+    `the ${name} takes one file, but several were given`,
+    `pass --${option} once (action input ${input}: one line)`
+  )
 }
 
 /** sha256 of a file's bytes, streamed. A file that cannot be opened is left to its reader, which names the problem. */

@@ -22,8 +22,20 @@ export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeR
   about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
   config: (rules) => rules.judge,
   inputs: (j) => [
-    ...(j.anchors === undefined ? [] : [{ role: 'exam' as const, kind: 'file' as const, name: 'judge anchors', path: j.anchors, key: 'judge.anchors' }]),
-    { role: 'answer', kind: 'given', name: "candidate judge's labels", option: CANDIDATE_JUDGE_LABELS, input: CANDIDATE_JUDGE_LABELS, many: false, required: false }
+    ...(j.anchors === undefined
+      ? []
+      : [
+          { role: 'exam' as const, kind: 'file' as const, name: 'judge anchors', path: j.anchors, key: 'judge.anchors' }
+        ]),
+    {
+      role: 'answer',
+      kind: 'given',
+      name: "candidate judge's labels",
+      option: CANDIDATE_JUDGE_LABELS,
+      input: CANDIDATE_JUDGE_LABELS,
+      many: false,
+      required: false
+    }
   ],
   async read(j, inputs) {
     const file = inputs.file('judge anchors')
@@ -33,10 +45,17 @@ export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeR
       return null
     }
     const anchors = await readFetched(file, (path, name) => readAnchors(path, name, j.perSlice))
-    return labels === undefined ? anchors : readFetched(labels, (path, name) => readCandidateJudgeLabels(path, name, anchors))
+    return labels === undefined
+      ? anchors
+      : readFetched(labels, (path, name) => readCandidateJudgeLabels(path, name, anchors))
   },
   assess({ rules, table, core, evidence }) {
-    const judge = assessJudge(rules, { table, baseline: core.baseline, candidate: core.candidate, anchors: evidence ?? null }) as JudgeResult
+    const judge = assessJudge(rules, {
+      table,
+      baseline: core.baseline,
+      candidate: core.candidate,
+      anchors: evidence ?? null
+    }) as JudgeResult
     return {
       guards: judge.guards,
       summary: judge,

@@ -26,21 +26,29 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
   name: 'queries',
   about: 'runs without attributes: the exam’s queries file gives each query its slices and text',
   config: (rules) => ({ file: rules.queries.file }),
-  inputs: (q) => (q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }]),
+  inputs: (q) =>
+    q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }],
   async read(_q, inputs, { rules }) {
     const file = inputs.file(FILE)
     if (file === undefined) return null
     const keep = new Set(neededAttributes(rules).keys())
     return readFetched(file, (path, name) => readQueriesFile(path, name, keep))
   },
-  sides: (core, file) => (file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) }),
+  sides: (core, file) =>
+    file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) },
   assess({ evidence: file, table, core }) {
     const text = file === null || file === undefined ? null : file
     const runs = core.trust.runs
     const details = (i: number): QueryDetails | undefined => {
       const id = table.ids[i]
       const t = text?.byId.get(id)?.text ?? undefined
-      const top = runs === null ? undefined : { baseline: topOf(runs.baseline.queries.get(id)?.top), candidate: topOf(runs.candidate.queries.get(id)?.top) }
+      const top =
+        runs === null
+          ? undefined
+          : {
+              baseline: topOf(runs.baseline.queries.get(id)?.top),
+              candidate: topOf(runs.candidate.queries.get(id)?.top)
+            }
       if (t === undefined && top === undefined) return undefined
       return { ...(t === undefined ? {} : { text: t }), ...(top === undefined ? {} : { top }) }
     }
@@ -49,7 +57,11 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
       summary: file ?? null,
       parts: {
         ...(text === null && runs === null ? {} : { queryDetails: details }),
-        ...(text === null ? {} : { json: () => ['queries_file', { file: text.source, queries: text.byId.size, attributes: text.attributes }] })
+        ...(text === null
+          ? {}
+          : {
+              json: () => ['queries_file', { file: text.source, queries: text.byId.size, attributes: text.attributes }]
+            })
       }
     }
   }
@@ -84,7 +96,8 @@ function withExamAttributes(side: SideRows, file: QueriesFile): SideRows {
         )
       }
       let column = attrs.get(key)
-      if (column === undefined) attrs.set(key, (column = new Array<string | undefined>(side.ids.length).fill(undefined)))
+      if (column === undefined)
+        attrs.set(key, (column = new Array<string | undefined>(side.ids.length).fill(undefined)))
       column[row] = value
       attributeFields.add(key)
     }

@@ -41,31 +41,75 @@ const MANIFEST = 'reference manifest'
  */
 export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, Summary> = {
   name: 'reference',
-  about: 'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
+  about:
+    'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
   config: (rules) => rules.reference,
   inputs: (r): InputSpec[] => [
     r.artifact === undefined
       ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
-      : { role: 'exam', kind: 'artifact', name: ROWS, artifact: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, branch: r.artifact.ref, key: 'reference.artifact' },
-    { role: 'exam', kind: 'file', name: MANIFEST, path: r.manifest, givenBy: { option: 'reference-manifest', input: 'reference-manifest' }, key: 'reference.manifest' },
-    ...(r.looks === undefined ? [] : [{ role: 'exam' as const, kind: 'record' as const, name: 'budget-looks' as const, key: 'reference.looks' }])
+      : {
+          role: 'exam',
+          kind: 'artifact',
+          name: ROWS,
+          artifact: r.artifact.name,
+          workflow: r.artifact.workflow,
+          file: r.artifact.file,
+          branch: r.artifact.ref,
+          key: 'reference.artifact'
+        },
+    {
+      role: 'exam',
+      kind: 'file',
+      name: MANIFEST,
+      path: r.manifest,
+      givenBy: { option: 'reference-manifest', input: 'reference-manifest' },
+      key: 'reference.manifest'
+    },
+    ...(r.looks === undefined
+      ? []
+      : [{ role: 'exam' as const, kind: 'record' as const, name: 'budget-looks' as const, key: 'reference.looks' }])
   ],
   async read(_r, inputs, { rules, rowsInput }) {
     const rowsFile = inputs.file(ROWS)
     if (rowsFile === undefined) throw new Error('the framework fetches the reference rows before read')
-    const rows = await readFetched(rowsFile, (path, name) => readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name })))
+    const rows = await readFetched(rowsFile, (path, name) =>
+      readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name }))
+    )
     const manifestFile = inputs.file(MANIFEST)
     const looks = inputs.record('budget-looks')
-    return { rows, manifest: manifestFile === undefined ? null : await readManifest(manifestFile), ...(looks === undefined ? {} : { looks }) }
+    return {
+      rows,
+      manifest: manifestFile === undefined ? null : await readManifest(manifestFile),
+      ...(looks === undefined ? {} : { looks })
+    }
   },
   assess({ rules, config, evidence, table, core, options }) {
     // Budgets are never skipped silently: rules that name a reference need its rows.
     if (evidence === undefined) throw notRead(rules, config)
-    const snapshot = checkReferenceSnapshot(rules, evidence.manifest, { baseline: core.trust.manifests.baseline, dataset: core.trust.manifests.dataset }, config.label)
+    const snapshot = checkReferenceSnapshot(
+      rules,
+      evidence.manifest,
+      { baseline: core.trust.manifests.baseline, dataset: core.trust.manifests.dataset },
+      config.label
+    )
     const stats = createStats(pairReference(rules, table, evidence.rows, config.label), rules, options)
     const looks: BudgetLooks | undefined =
-      config.looks === undefined ? undefined : { thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook, allowed: config.looks, unknown: evidence.looks?.unknown ?? null }
-    const summary: Summary = { label: config.label, file: evidence.rows.source, rows: evidence.rows.ids.length, snapshot, stats, looks, confidence: rules.statistics.confidence }
+      config.looks === undefined
+        ? undefined
+        : {
+            thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook,
+            allowed: config.looks,
+            unknown: evidence.looks?.unknown ?? null
+          }
+    const summary: Summary = {
+      label: config.label,
+      file: evidence.rows.source,
+      rows: evidence.rows.ids.length,
+      snapshot,
+      stats,
+      looks,
+      confidence: rules.statistics.confidence
+    }
     return {
       guards: [],
       summary,
@@ -79,7 +123,10 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   },
   adjust(unit, { rules, summary, check }) {
     const reference = { stats: summary.stats, label: summary.label, looks: summary.looks }
-    return withBudget(unit, evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence }))
+    return withBudget(
+      unit,
+      evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence })
+    )
   }
 }
 
@@ -87,6 +134,8 @@ function notRead(rules: { source: { file: string } }, r: ReferenceRules): InputE
   return new InputError(
     { file: rules.source.file, key: 'reference' },
     `the rules spend budgets against the reference ${quote(r.label)}, but its rows were not read`,
-    r.path !== undefined && r.ref === undefined ? `pass --reference ${r.path}` : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)"
+    r.path !== undefined && r.ref === undefined
+      ? `pass --reference ${r.path}`
+      : "pass the reference rows with --reference FILE (the action reads them from the rules' path/ref or artifact)"
   )
 }

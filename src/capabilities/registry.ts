@@ -6,7 +6,13 @@ import { judgeCapability } from './judge.js'
 import { referenceCapability } from './reference.js'
 import { seedsCapability } from './seeds.js'
 import { queriesCapability } from './queries.js'
-import { comparabilityCapability, datasetCapability, poolingCapability, twoStageCapability, zeroHitsCapability } from './trust-family.js'
+import {
+  comparabilityCapability,
+  datasetCapability,
+  poolingCapability,
+  twoStageCapability,
+  zeroHitsCapability
+} from './trust-family.js'
 
 /**
  * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in

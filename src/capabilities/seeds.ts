@@ -8,7 +8,8 @@ import type { Capability } from './contract.js'
 import { refuseRepeatedSeeds } from './seed-identity.js'
 
 /** Several seed files on a side (or rules that count seeds): the two-level design is in force. */
-const counted = (rules: StatisticsRules, seeds: SeedSides): boolean => seeds.baseline.length > 1 || seeds.candidate.length > 1 || rules.minSeeds !== undefined
+const counted = (rules: StatisticsRules, seeds: SeedSides): boolean =>
+  seeds.baseline.length > 1 || seeds.candidate.length > 1 || rules.minSeeds !== undefined
 
 /**
  * Seed replicates (several files per side, `statistics.min_seeds`): one lucky training run is not a gain. The
@@ -29,7 +30,8 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
     return Promise.resolve(core.seeds)
   },
   prepare: (rules, core) => seedRules(rules, core.seeds),
-  stats: (engine, { rules, table, core, config }) => (counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine),
+  stats: (engine, { rules, table, core, config }) =>
+    counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
   assess({ rules, table, stats, core, config }) {
     if (!counted(config, core.seeds)) return { guards: [], summary: null, parts: {} }
     const summary = withSeeds(stats, table, rules, core.seeds).summary
@@ -41,7 +43,17 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
           underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`)
         },
         sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
-        ...(summary.twoLevel ? { methodRows: () => [['Training runs', 'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")']] as Array<[string, string]> } : {}),
+        ...(summary.twoLevel
+          ? {
+              methodRows: () =>
+                [
+                  [
+                    'Training runs',
+                    'several independently trained seeds on a side: the intervals include the spread between them (section "Seeds")'
+                  ]
+                ] as Array<[string, string]>
+            }
+          : {}),
         text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain(t, 600)}`) },
         json: () => ['seeds', seedsJson(summary)]
       }

@@ -55,7 +55,12 @@ export const twoStageCapability: Capability<true, null, null> = {
   config: () => true,
   inputs: () => [],
   read: () => Promise.resolve(null),
-  assess: ({ rules, table, core }) => ({ guards: [], summary: null, trust: { twoStage: assessTwoStage(rules, table, core.trust.runs) }, parts: {} })
+  assess: ({ rules, table, core }) => ({
+    guards: [],
+    summary: null,
+    trust: { twoStage: assessTwoStage(rules, table, core.trust.runs) },
+    parts: {}
+  })
 }
 
 /** The evaluation set (rules `dataset`): what it gated, disputed, left out and how unanswerable questions went. */
@@ -65,5 +70,10 @@ export const datasetCapability: Capability<true, null, null> = {
   config: () => true,
   inputs: () => [],
   read: () => Promise.resolve(null),
-  assess: ({ core }) => ({ guards: [], summary: null, trust: { dataset: core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs) }, parts: {} })
+  assess: ({ core }) => ({
+    guards: [],
+    summary: null,
+    trust: { dataset: core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs) },
+    parts: {}
+  })
 }

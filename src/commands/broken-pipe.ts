@@ -13,7 +13,10 @@ export interface WritableLike {
 }
 
 /** A write function for `stream` that stops, without a word, once the reader closed the pipe (EPIPE). */
-export function quietOnBrokenPipe(stream: WritableLike, onError: (error: NodeJS.ErrnoException) => void): (text: string) => void {
+export function quietOnBrokenPipe(
+  stream: WritableLike,
+  onError: (error: NodeJS.ErrnoException) => void
+): (text: string) => void {
   let closed = false
   stream.on('error', (error) => {
     if (error.code === 'EPIPE') closed = true

@@ -11,7 +11,16 @@ import { toRegressionsJsonl } from '../report/regressions.js'
 import { toText } from '../report/text.js'
 import { VERSION } from '../version.js'
 import { suggestion } from '../util/did-you-mean.js'
-import { asksForHelp, commandUsage, COMMANDS, fullUsage, isCommand, parserOptions, seeHelp, type CommandName } from './usage.js'
+import {
+  asksForHelp,
+  commandUsage,
+  COMMANDS,
+  fullUsage,
+  isCommand,
+  parserOptions,
+  seeHelp,
+  type CommandName
+} from './usage.js'
 import { explainCommand } from './explain.js'
 import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
@@ -23,7 +32,12 @@ import { parseRowsFormat } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
 
 /** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
-const GIVEN_OPTIONS = ['baseline-manifest', 'candidate-manifest', 'reference-manifest', 'candidate-judge-labels'] as const
+const GIVEN_OPTIONS = [
+  'baseline-manifest',
+  'candidate-manifest',
+  'reference-manifest',
+  'candidate-judge-labels'
+] as const
 
 /** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
@@ -51,7 +65,12 @@ export interface Terminal {
  * The command line. Returns the exit code instead of exiting, so tests can call it in-process; only the
  * entry point at the bottom touches `process`.
  */
-export async function main(argv: string[], rawOut: Write, rawErr: Write, terminal: Terminal = { isTTY: false, noColor: false }): Promise<number> {
+export async function main(
+  argv: string[],
+  rawOut: Write,
+  rawErr: Write,
+  terminal: Terminal = { isTTY: false, noColor: false }
+): Promise<number> {
   // The output boundary: in a workflow's `run:` step every line the CLI prints is read by the runner, so no
   // line may start a workflow command or carry a raw control character, whatever an input smuggled into a
   // message or a report (src/util/show.ts). Clean text passes byte-identical.
@@ -92,7 +111,9 @@ export async function main(argv: string[], rawOut: Write, rawErr: Write, termina
       err(`retrieval-gate: ${error.message}\n`)
       return 2
     }
-    err(`retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command that caused it.\n`)
+    err(
+      `retrieval-gate: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command that caused it.\n`
+    )
     return 3
   }
 }
@@ -125,9 +146,13 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   if (v.aggregates !== undefined) return aggregatesGate(v, out, terminal)
   required('gate', v, ['rules', 'baseline', 'candidate'])
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
-  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate')
+  if (!['markdown', 'json', 'text'].includes(format))
+    throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate')
   const rules = await readRules(v.rules as string)
-  const rowsInput = { format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string), idField: v['id-field'] as string | undefined }
+  const rowsInput = {
+    format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string),
+    idField: v['id-field'] as string | undefined
+  }
   if (v.reference !== undefined && rules.reference === undefined) {
     throw new InputError(
       { file: v.reference as string },
@@ -135,37 +160,77 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
       'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
     )
   }
-  const source = cliInputSource({ given: v as Record<string, string | string[] | undefined>, overrides: { 'reference rows': v.reference as string | undefined }, rulesFile: rules.source.file })
-  const loaded = await loadGateInputs(rules, source, { rowsInput, qrels: v.qrels as string | undefined, givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined) })
+  const source = cliInputSource({
+    given: v as Record<string, string | string[] | undefined>,
+    overrides: { 'reference rows': v.reference as string | undefined },
+    rulesFile: rules.source.file
+  })
+  const loaded = await loadGateInputs(rules, source, {
+    rowsInput,
+    qrels: v.qrels as string | undefined,
+    givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined)
+  })
   const result = runGate(loaded, { threads: terminal.threads })
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
   if (v.regressions) await writeOutput(v.regressions as string, toRegressionsJsonl(result))
   // The reports name an output file only when it was written (otherwise they say which option writes it).
-  const files = { regressions: v.regressions as string | undefined, toJudge: v['to-judge'] as string | undefined, html: v.html as string | undefined }
+  const files = {
+    regressions: v.regressions as string | undefined,
+    toJudge: v['to-judge'] as string | undefined,
+    html: v.html as string | undefined
+  }
   if (v.html) await writeOutput(v.html as string, toHtmlReport(result, { files }))
   const markdown = toMarkdown(result, { files })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   const json = toJsonReport(result)
   if (v.json) await writeOutput(v.json as string, json)
-  out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
+  out(
+    format === 'json'
+      ? json
+      : format === 'text'
+        ? toText(result, { color: terminal.isTTY && !terminal.noColor, files })
+        : markdown
+  )
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 
 /** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
 async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal: Terminal): Promise<number> {
   required('gate', v, ['rules'])
-  const rowsOnly = ['baseline', 'candidate', 'qrels', 'regressions', 'to-judge', 'html', 'reference', 'input-format', 'id-field', ...GIVEN_OPTIONS].filter((o) => v[o] !== undefined)
-  if (rowsOnly.length > 0) throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate')
+  const rowsOnly = [
+    'baseline',
+    'candidate',
+    'qrels',
+    'regressions',
+    'to-judge',
+    'html',
+    'reference',
+    'input-format',
+    'id-field',
+    ...GIVEN_OPTIONS
+  ].filter((o) => v[o] !== undefined)
+  if (rowsOnly.length > 0)
+    throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate')
   const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
-  if (!['markdown', 'json', 'text'].includes(format)) throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
+  if (!['markdown', 'json', 'text'].includes(format))
+    throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
   const rules = await readRules(v.rules as string)
-  const source = cliInputSource({ given: v as Record<string, string | string[] | undefined>, rulesFile: rules.source.file })
+  const source = cliInputSource({
+    given: v as Record<string, string | string[] | undefined>,
+    rulesFile: rules.source.file
+  })
   const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads })
   const markdown = toMarkdown(result, { files: {} })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   const json = toJsonReport(result)
   if (v.json) await writeOutput(v.json as string, json)
-  out(format === 'json' ? json : format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} }) : markdown)
+  out(
+    format === 'json'
+      ? json
+      : format === 'text'
+        ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} })
+        : markdown
+  )
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 
@@ -192,16 +257,31 @@ async function metricsCommandLine(args: string[], out: Write, err: Write): Promi
   const v = parse('metrics', args)
   required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
-  if (format !== 'trec' && format !== 'jsonl') throw new UsageError(`--format must be trec or jsonl, not ${quote(String(format))}`, 'metrics')
+  if (format !== 'trec' && format !== 'jsonl')
+    throw new UsageError(`--format must be trec or jsonl, not ${quote(String(format))}`, 'metrics')
   const noRelevant = v['no-relevant'] ?? 'zero'
-  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report') throw new UsageError(`--no-relevant must be exclude, zero or report, not ${quote(String(noRelevant))}`, 'metrics')
+  if (noRelevant !== 'exclude' && noRelevant !== 'zero' && noRelevant !== 'report')
+    throw new UsageError(`--no-relevant must be exclude, zero or report, not ${quote(String(noRelevant))}`, 'metrics')
   let depth: number | undefined
   if (v.depth !== undefined) {
-    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string)) throw new UsageError(`-M (depth) must be a positive integer, not ${quote(String(v.depth))}`, 'metrics')
+    if (!/^[1-9][0-9]{0,8}$/.test(v.depth as string))
+      throw new UsageError(`-M (depth) must be a positive integer, not ${quote(String(v.depth))}`, 'metrics')
     depth = Number(v.depth)
   }
   const complete = v.complete === true
-  const notes = await metricsCommand({ qrels: v.qrels as string, run: v.run as string, measures: v.measure as string[], perQuery: v['per-query'] === true, format, depth, noRelevant, complete }, out)
+  const notes = await metricsCommand(
+    {
+      qrels: v.qrels as string,
+      run: v.run as string,
+      measures: v.measure as string[],
+      perQuery: v['per-query'] === true,
+      format,
+      depth,
+      noRelevant,
+      complete
+    },
+    out
+  )
   for (const w of notes.warnings) err(`retrieval-gate: ${w}\n`)
   return 0
 }
@@ -234,5 +314,13 @@ async function explainCommandLine(args: string[], out: Write): Promise<number> {
 async function validateCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('validate', args)
   required('validate', v, ['dataset'])
-  return validateCommand({ dataset: v.dataset as string, corpus: v.corpus as string | undefined, previous: v.previous as string | undefined }, out, err)
+  return validateCommand(
+    {
+      dataset: v.dataset as string,
+      corpus: v.corpus as string | undefined,
+      previous: v.previous as string | undefined
+    },
+    out,
+    err
+  )
 }

@@ -1,4 +1,11 @@
-import type { ExamArtifactSpec, ExamFileSpec, ExamRecordSpec, GivenSpec, InputSource, Records } from '../capabilities/contract.js'
+import type {
+  ExamArtifactSpec,
+  ExamFileSpec,
+  ExamRecordSpec,
+  GivenSpec,
+  InputSource,
+  Records
+} from '../capabilities/contract.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { localFile, type FetchedFile } from '../readers/fetched.js'
@@ -10,7 +17,11 @@ import { localFile, type FetchedFile } from '../readers/fetched.js'
  * --reference), never read from the working directory's copy in its place. There is no look ledger and no
  * history outside a pull request.
  */
-export function cliInputSource(options: { given: Readonly<Record<string, string | string[] | undefined>>; overrides?: Readonly<Record<string, string | undefined>>; rulesFile: string }): InputSource {
+export function cliInputSource(options: {
+  given: Readonly<Record<string, string | string[] | undefined>>
+  overrides?: Readonly<Record<string, string | undefined>>
+  rulesFile: string
+}): InputSource {
   const overrides = options.overrides ?? {}
   return {
     examPlace: 'the working directory',
@@ -27,11 +38,18 @@ export function cliInputSource(options: { given: Readonly<Record<string, string 
     examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
       const given = overrides[spec.name]
       if (given !== undefined) return Promise.resolve(localFile(given))
-      throw notFetched(options.rulesFile, spec, { where: `the artifact ${spec.artifact}`, how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE` })
+      throw notFetched(options.rulesFile, spec, {
+        where: `the artifact ${spec.artifact}`,
+        how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`
+      })
     },
     record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, _rules: Rules): Promise<Records[K]> {
       // Outside a pull request nothing is counted: this run is the one look.
-      const none: Records = { 'holdout-looks': { thisPr: null }, history: undefined, 'budget-looks': { thisLook: 1, unknown: null } }
+      const none: Records = {
+        'holdout-looks': { thisPr: null },
+        history: undefined,
+        'budget-looks': { thisLook: 1, unknown: null }
+      }
       return Promise.resolve(none[spec.name])
     },
     given(spec: GivenSpec): string[] {
@@ -60,5 +78,9 @@ function notFetched(rulesFile: string, spec: { key: string; name: string }, plac
   const { key, name } = spec
   const { where, how } = place
   const what = name === 'reference rows' ? 'the reference' : `the ${name}`
-  return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(name)} FILE: ${how}`)
+  return new InputError(
+    { file: rulesFile, key: key.split('.')[0] },
+    `${what} is ${where}, which the command line does not fetch`,
+    `pass the rows with ${overrideOption(name)} FILE: ${how}`
+  )
 }

@@ -1,6 +1,12 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
-import { describeCheck, describePolicies, familyConfidenceFromRules, familySizeFromRules, type CheckDescription } from '../decide/describe.js'
+import {
+  describeCheck,
+  describePolicies,
+  familyConfidenceFromRules,
+  familySizeFromRules,
+  type CheckDescription
+} from '../decide/describe.js'
 import type { Reason } from '../decide/types.js'
 import { MIN_CLUSTERS, MIN_QUERIES_SKEW } from '../stats/interval-choice.js'
 import { confidenceLabel, fixed } from '../report/format.js'
@@ -33,7 +39,12 @@ function marginWords(margin: { value: number; relative: boolean; text: string },
 }
 
 /** A signed margin for a bound: "-0.02 (2.0 points)", "+20% of the baseline mean". */
-function signedMargin(sign: '-' | '+', margin: { value: number; relative: boolean; text: string }, metric: MetricRule, short = false): string {
+function signedMargin(
+  sign: '-' | '+',
+  margin: { value: number; relative: boolean; text: string },
+  metric: MetricRule,
+  short = false
+): string {
   if (margin.value === 0) return '0'
   if (margin.relative) return `${sign}${margin.text} of the baseline mean`
   const shown = !short && (inPoints(metric) || metric.unit) ? ` (${sign}${amount(margin.value, metric, false)})` : ''
@@ -67,15 +78,24 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   const conf = d.confidence === null ? 'family-adjusted' : pct(d.confidence)
   const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`
   // How the check's inconclusive units count, as decide resolves them (asked only of a check that has that reason).
-  const inconclusiveCounts = (): string => `counts as a ${countsOf(d, 'interval_crosses_margin')} (on_inconclusive: ${rules.onInconclusive})`
-  const notShown = (): string => `which always counts as a ${countsOf(d, 'not_shown_better')}: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
+  const inconclusiveCounts = (): string =>
+    `counts as a ${countsOf(d, 'interval_crosses_margin')} (on_inconclusive: ${rules.onInconclusive})`
+  const notShown = (): string =>
+    `which always counts as a ${countsOf(d, 'not_shown_better')}: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
   const lines: string[] = []
   const kind = check.kind
   let head: string
-  const testNames = { mcnemar: 'exact McNemar test', t: 'paired t-test', randomization: 'paired randomization test' } as const
+  const testNames = {
+    mcnemar: 'exact McNemar test',
+    t: 'paired t-test',
+    randomization: 'paired randomization test'
+  } as const
   if (kind.type === 'non_inferior') head = `non_inferior, margin ${kind.margin.text}`
   else if (kind.type === 'superior')
-    head = kind.test === 'bootstrap' ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}` : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`
+    head =
+      kind.test === 'bootstrap'
+        ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
+        : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`
   else if (kind.type === 'level') head = `${kind.bound} ${plain(kind.value)}`
   else head = 'max_regressions'
   lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`)
@@ -87,37 +107,60 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
     const past = higher ? 'below' : 'above'
     if (countsOf(d, 'interval_crosses_margin') === 'fail') {
       lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`)
-      lines.push(`   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.)`)
+      lines.push(
+        `   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.)`
+      )
     } else {
-      lines.push(`   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`)
-      lines.push(`   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.`)
+      lines.push(
+        `   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`
+      )
+      lines.push(
+        `   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.`
+      )
     }
   } else if (d.test === 'superior_bootstrap' && kind.type === 'superior') {
     const goodBound = higher ? 'lower' : 'upper'
     const bar = signedMargin(higher ? '+' : '-', kind.margin, metric)
     const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
     const beyond = higher ? 'above' : 'below'
-    lines.push(`   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`)
-    lines.push(`   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown()}.`)
+    lines.push(
+      `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`
+    )
+    lines.push(
+      `   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown()}.`
+    )
   } else if (d.test === 'superior_mcnemar' && kind.type === 'superior') {
     const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
     const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
     const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
-    lines.push(`   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`)
-    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`)
+    lines.push(
+      `   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`
+    )
+    lines.push(
+      `   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`
+    )
   } else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior') {
     const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-    const test = d.test === 'superior_t' ? "paired t-test (two-sided, under the rules' design)" : 'paired randomization (sign-flip) test (two-sided)'
+    const test =
+      d.test === 'superior_t'
+        ? "paired t-test (two-sided, under the rules' design)"
+        : 'paired randomization (sign-flip) test (two-sided)'
     const gain = higher ? 'rose' : 'fell'
-    lines.push(`   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`)
-    lines.push(`   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`)
+    lines.push(
+      `   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`
+    )
+    lines.push(
+      `   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`
+    )
   } else if (kind.type === 'level') {
     const worse = higher ? 'lower' : 'upper'
     const better = higher ? 'upper' : 'lower'
     const side = higher ? 'at least' : 'at most'
     const miss = higher ? 'below' : 'above'
     const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''
-    lines.push(`   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`)
+    lines.push(
+      `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`
+    )
     lines.push(
       `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} (or every query has the same value) it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
     )
@@ -126,15 +169,32 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
     if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
     if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
     const worse = higher ? 'dropped' : 'rose'
-    const by = kind.threshold > 0 ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}` : ''
+    const by =
+      kind.threshold > 0
+        ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}`
+        : ''
     const among =
-      check.perSlice !== undefined ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}` : check.where.length > 0 ? ` among ${sliceLabel(check.where)}` : ''
-    lines.push(`   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`)
-    if (d.inconclusive.length === 0 && d.minQueries === null) lines.push('   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.')
+      check.perSlice !== undefined
+        ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}`
+        : check.where.length > 0
+          ? ` among ${sliceLabel(check.where)}`
+          : ''
+    lines.push(
+      `   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`
+    )
+    if (d.inconclusive.length === 0 && d.minQueries === null)
+      lines.push(
+        '   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.'
+      )
     return lines
   }
-  if (d.perSlice !== null) lines.push(`   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`)
-  lines.push(`   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`)
+  if (d.perSlice !== null)
+    lines.push(
+      `   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`
+    )
+  lines.push(
+    `   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`
+  )
   if (check.budget !== undefined && rules.reference !== undefined) {
     const drop = higher ? 'drop' : 'rise'
     lines.push(
@@ -156,9 +216,12 @@ function explainRules(rules: Rules): string {
   const n = rules.checks.length
   L.push(`Rules: ${rules.source.file} (sha256 ${rules.source.sha256.slice(0, 12)})`)
   if (rules.judgments !== undefined) {
-    const from = rules.judgments.qrels !== undefined ? `the judgments in ${rules.judgments.qrels}` : 'the judgments of the dataset'
+    const from =
+      rules.judgments.qrels !== undefined ? `the judgments in ${rules.judgments.qrels}` : 'the judgments of the dataset'
     const depth = rules.judgments.depth !== undefined ? `, rankings cut at depth ${rules.judgments.depth}` : ''
-    L.push(`Inputs: baseline and candidate are runs; ranking measures are computed per query from ${from}, as trec_eval does${depth}; judged queries without a relevant document: ${rules.judgments.noRelevant}.`)
+    L.push(
+      `Inputs: baseline and candidate are runs; ranking measures are computed per query from ${from}, as trec_eval does${depth}; judged queries without a relevant document: ${rules.judgments.noRelevant}.`
+    )
   } else {
     L.push('Inputs: per-query rows (one record per query, paired by query id).')
   }
@@ -169,13 +232,19 @@ function explainRules(rules: Rules): string {
     )
   } else {
     const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile'
-    L.push(`Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`)
+    L.push(
+      `Statistics: two-sided ${pct(stats.confidence)} paired bootstrap intervals (${method}), ${stats.resamples} resamples, seed ${stats.seed}: the same inputs give the same report.`
+    )
   }
   if (stats.cluster !== undefined) {
-    L.push(`  Clusters: queries with the same ${stats.cluster} are resampled together; ${stats.clusterWeighting === 'cluster' ? 'every cluster counts once (mean of cluster means)' : 'every query counts once'}.`)
+    L.push(
+      `  Clusters: queries with the same ${stats.cluster} are resampled together; ${stats.clusterWeighting === 'cluster' ? 'every cluster counts once (mean of cluster means)' : 'every query counts once'}.`
+    )
   }
   if (stats.weights !== undefined) {
-    L.push(`  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`)
+    L.push(
+      `  Target weights by ${stats.weights.by}: ${stats.weights.target.map(([v, w]) => `${v} ${plain(w)}`).join(', ')} (the estimate is the weighted mean of the per-value means).`
+    )
   }
   if (stats.minSeeds !== undefined) {
     L.push(
@@ -185,25 +254,38 @@ function explainRules(rules: Rules): string {
   const multiplicity = stats.multiplicity
   if (multiplicity !== 'none') {
     const m = familySizeFromRules(rules)
-    const size = m === null ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)' : `${m} statistical ${m === 1 ? 'unit' : 'units'}`
+    const size =
+      m === null
+        ? 'm statistical units (one per non_inferior / superior check, one per slice value of a per_slice check, counted on the data)'
+        : `${m} statistical ${m === 1 ? 'unit' : 'units'}`
     const each = m === null ? `1 - ${plain(1 - stats.confidence)}/m` : pct(familyConfidenceFromRules(rules) as number)
-    L.push(`  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`)
+    L.push(
+      `  Multiplicity (${multiplicity}): the family has ${size}; every interval below is computed at ${each} confidence instead of ${pct(stats.confidence)}, and McNemar p-values are ${multiplicity}-adjusted.`
+    )
   }
   L.push(
     rules.queries.missing === 'error'
       ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
       : "Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero)."
   )
-  if (rules.slices.length > 0) L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
-  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage', 'judge'] as const).filter((k) => (rules as unknown as Record<string, unknown>)[k] !== undefined)
+  if (rules.slices.length > 0)
+    L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
+  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage', 'judge'] as const).filter(
+    (k) => (rules as unknown as Record<string, unknown>)[k] !== undefined
+  )
   if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
   const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`
   const policies = describePolicies(rules)
   if (policies.on_inconclusive === 'fail' && policies.on_too_few === 'fail') {
     L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`)
   } else {
-    const superior = rules.checks.some((c) => c.kind.type === 'superior') ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)` : ''
-    const open = policies.on_inconclusive === 'fail' ? 'counts as a fail' : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)'
+    const superior = rules.checks.some((c) => c.kind.type === 'superior')
+      ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)`
+      : ''
+    const open =
+      policies.on_inconclusive === 'fail'
+        ? 'counts as a fail'
+        : 'counts as a pass (choose this knowingly: a non_inferior check then passes unless the data show it was violated)'
     L.push(
       `Verdict: pass only if all ${checks} as pass. A check the data neither prove nor refute ${open} (on_inconclusive: ${rules.onInconclusive})${superior}; ` +
         `a check with fewer than ${rules.queries.minPerSlice} queries ${tooFewWords(rules)}.`
@@ -214,7 +296,9 @@ function explainRules(rules: Rules): string {
     L.push(...explainCheck(check, rules))
     L.push('')
   }
-  L.push('A pass means: on these queries, every check above held. It says nothing about metrics, slices or queries the rules do not name.')
+  L.push(
+    'A pass means: on these queries, every check above held. It says nothing about metrics, slices or queries the rules do not name.'
+  )
   // Names come from the rules (a YAML "a\nb" key is a name with a newline): each entry is one line, escaped as one.
   return L.map((line) => sanitizeText(line, Number.MAX_SAFE_INTEGER)).join('\n') + '\n'
 }

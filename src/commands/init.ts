@@ -89,7 +89,20 @@ export interface Inspection {
   notes: string[]
 }
 
-const LOWER_WORDS = new Set(['latency', 'cost', 'time', 'duration', 'ms', 'sec', 'secs', 'seconds', 'price', 'error', 'errors', 'loss'])
+const LOWER_WORDS = new Set([
+  'latency',
+  'cost',
+  'time',
+  'duration',
+  'ms',
+  'sec',
+  'secs',
+  'seconds',
+  'price',
+  'error',
+  'errors',
+  'loss'
+])
 
 /** The words of a field name ("runDuration" -> run, duration; "latency_ms" -> latency, ms). */
 function words(name: string): string[] {
@@ -121,7 +134,20 @@ function numericValue(side: SideRows, row: number, name: string): number | undef
  * (`index`, `order`, `Unnamed: 0`, `level_0`), and ids (`id`, `*_id`, `*Id`, `*_idx`). A check on them would
  * gate on the order the rows were written in.
  */
-const POSITION_NAMES = new Set(['id', 'index', 'idx', 'order', 'position', 'pos', 'row', 'rownum', 'row_number', 'level_0', 'unnamed: 0', '#'])
+const POSITION_NAMES = new Set([
+  'id',
+  'index',
+  'idx',
+  'order',
+  'position',
+  'pos',
+  'row',
+  'rownum',
+  'row_number',
+  'level_0',
+  'unnamed: 0',
+  '#'
+])
 
 /** Fewest values before "0, 1, 2, ... in some order" is taken as a position rather than a coincidence. */
 const MIN_POSITION_ROWS = 8
@@ -129,7 +155,8 @@ const MIN_POSITION_ROWS = 8
 /** Why a numeric field is a position or an id (by its name, or by values 0..n-1 / 1..n on each side), or undefined. */
 function positionOrId(name: string, sides: readonly SideRows[]): string | undefined {
   const lower = name.trim().toLowerCase()
-  if (/_id$/i.test(name) || /Id$/.test(name) || /_idx$/i.test(name) || lower === 'id') return 'a numeric id, not a metric'
+  if (/_id$/i.test(name) || /Id$/.test(name) || /_idx$/i.test(name) || lower === 'id')
+    return 'a numeric id, not a metric'
   if (POSITION_NAMES.has(lower)) return 'a row position, not a metric'
   const consecutive = sides.every((side) => {
     const seen = new Set<number>()
@@ -143,7 +170,9 @@ function positionOrId(name: string, sides: readonly SideRows[]): string | undefi
     const min = minOf(seen)
     return (min === 0 || min === 1) && maxOf(seen) - min + 1 === seen.size
   })
-  return consecutive ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric' : undefined
+  return consecutive
+    ? 'values 0, 1, 2, ... (or 1, 2, 3, ...) once each on each side: a row position, not a metric'
+    : undefined
 }
 
 /**
@@ -181,8 +210,12 @@ function numericTextFields(sides: readonly SideRows[], textNumbers: boolean): Se
 function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, textNumbers = false): Inspection {
   const sides = [baseline, candidate]
   const numericText = numericTextFields(sides, textNumbers)
-  const textFields = new Set([...baseline.attributeFields, ...candidate.attributeFields].filter((f) => !numericText.has(f)))
-  const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields, ...numericText])].filter((f) => !textFields.has(f)).sort()
+  const textFields = new Set(
+    [...baseline.attributeFields, ...candidate.attributeFields].filter((f) => !numericText.has(f))
+  )
+  const numeric = [...new Set([...baseline.numericFields, ...candidate.numericFields, ...numericText])]
+    .filter((f) => !textFields.has(f))
+    .sort()
   const metrics: MetricGuess[] = []
   const ignored: Inspection['ignored'] = []
   for (const name of numeric) {
@@ -211,7 +244,17 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
     }
     const dir = guessDirection(name)
     const share = min >= 0 && max <= 1 && dir.better === 'higher'
-    metrics.push({ name, better: dir.better, why: dir.why, binary, range: share && !binary ? [0, 1] : undefined, unit: dir.unit, min, max, count })
+    metrics.push({
+      name,
+      better: dir.better,
+      why: dir.why,
+      binary,
+      range: share && !binary ? [0, 1] : undefined,
+      unit: dir.unit,
+      min,
+      max,
+      count
+    })
   }
   const attributes: AttributeGuess[] = []
   for (const name of [...textFields].sort()) {
@@ -226,7 +269,8 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
       }
     }
     const rows = Math.max(rowCount(baseline), rowCount(candidate))
-    const slice = values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2))
+    const slice =
+      values.size >= 2 && values.size <= MAX_SLICE_VALUES && values.size <= Math.max(2, Math.floor(rows / 2))
     const cluster = !slice && all.size >= 2 && all.size <= Math.floor(rows / 2)
     attributes.push({ name, values: [...values].sort(), slice, distinct: all.size, cluster })
   }
@@ -292,7 +336,9 @@ function starterMargin(m: MetricGuess): { yaml: string; words: string } {
 function starterRules(ins: Inspection): string {
   const L: string[] = []
   L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`)
-  L.push(`# Starter rules written by \`retrieval-gate init\` from ${commentText(ins.baseline.file)} and ${commentText(ins.candidate.file)}.`)
+  L.push(
+    `# Starter rules written by \`retrieval-gate init\` from ${commentText(ins.baseline.file)} and ${commentText(ins.candidate.file)}.`
+  )
   L.push('# Edit them BEFORE your first PR, and commit them: the gate is only as honest as rules written before')
   L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it')
   L.push('# did not look at which side is better. Check every guess marked "guessed", set the margins you can')
@@ -300,7 +346,9 @@ function starterRules(ins: Inspection): string {
   L.push('# plain words what each check will demand. Reference: rules/schema.json, README "Rules reference".')
   L.push('version: 1')
   if (ins.qrels !== undefined) {
-    L.push('# The inputs are runs: the gate computes the ranking measures below from these judgments, as trec_eval does.')
+    L.push(
+      '# The inputs are runs: the gate computes the ranking measures below from these judgments, as trec_eval does.'
+    )
     L.push(`judgments: { qrels: ${yamlString(ins.qrels)}, no_relevant: exclude }`)
   }
   L.push('metrics:')
@@ -311,19 +359,25 @@ function starterRules(ins: Inspection): string {
     if (m.range) parts.push(`range: [${m.range[0]}, ${m.range[1]}]`)
     if (m.unit) parts.push(`unit: ${m.unit}`)
     const seen = m.binary ? 'values 0/1' : `values ${num(m.min)} to ${num(m.max)}`
-    L.push(`  ${(yamlName(m.name) + ':').padEnd(width)} { ${parts.join(', ')} }  # guessed: ${m.better} is better (${m.why}); ${seen}`)
+    L.push(
+      `  ${(yamlName(m.name) + ':').padEnd(width)} { ${parts.join(', ')} }  # guessed: ${m.better} is better (${m.why}); ${seen}`
+    )
   }
   const slices = ins.attributes.filter((a) => a.slice)
   if (slices.length > 0) {
     L.push('# Attributes with few distinct values: every metric is also shown per value of these (exploratory).')
     L.push(`slices: [${slices.map((a) => yamlName(a.name)).join(', ')}]`)
   } else {
-    L.push('# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.')
+    L.push(
+      '# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.'
+    )
   }
   const clusterCandidate = ins.attributes.find((a) => a.cluster)
   if (clusterCandidate !== undefined) {
     const name = commentText(clusterCandidate.name)
-    L.push(`# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${clusterCandidate.distinct} values of ${name}: if the queries of one ${name} are alike`)
+    L.push(
+      `# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${clusterCandidate.distinct} values of ${name}: if the queries of one ${name} are alike`
+    )
     L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${name} values instead:`)
     L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(clusterCandidate.name)} }`)
   }
@@ -357,7 +411,9 @@ function starterRules(ins: Inspection): string {
     L.push(`  # - name: ${yamlString(`${primary.name} holds for every ${slice.name}`)}`)
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   per_slice: ${yamlName(slice.name)}`)
-    L.push(`  #   non_inferior: { margin: ${primary.range || primary.binary ? '0.02' : primary.better === 'lower' ? '15%' : '10%'} }`)
+    L.push(
+      `  #   non_inferior: { margin: ${primary.range || primary.binary ? '0.02' : primary.better === 'lower' ? '15%' : '10%'} }`
+    )
   }
   const binary = ordered.find((m) => m.binary && m.better === 'higher')
   if (binary !== undefined) {
@@ -378,7 +434,9 @@ function starterRules(ins: Inspection): string {
 /** A plain-text summary of what init found, for the terminal. */
 function describeInspection(ins: Inspection, out: string): string {
   const L: string[] = []
-  L.push(`Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`)
+  L.push(
+    `Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`
+  )
   if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
     L.push(
       `  Warning: ${ins.onlyInBaseline} queries are in the baseline only and ${ins.onlyInCandidate} in the candidate only; the gate stops on this (queries.missing: "zero" fills the queries the candidate dropped; candidate-only queries are never part of the exam, so evaluate the candidate on the baseline's queries).`
@@ -400,15 +458,25 @@ function describeInspection(ins: Inspection, out: string): string {
           .map((v) => bare(v))
           .join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`
       )
-    else if (a.cluster) L.push(`  ${bare(a.name)}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`)
-    else L.push(`  ${bare(a.name)}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`)
+    else if (a.cluster)
+      L.push(
+        `  ${bare(a.name)}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`
+      )
+    else
+      L.push(
+        `  ${bare(a.name)}: ${a.values.length > MAX_SLICE_VALUES ? `more than ${MAX_SLICE_VALUES}` : a.values.length} distinct values: free text or ids, not a slice`
+      )
   }
   for (const i of ins.ignored) L.push(`Ignored: ${bare(i.name)} (${i.why})`)
   for (const n of ins.notes) L.push(`Note: ${n}`)
   L.push('')
-  L.push(`Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`)
+  L.push(
+    `Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`
+  )
   // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
-  L.push(`Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`)
+  L.push(
+    `Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`
+  )
   return L.join('\n') + '\n'
 }
 
@@ -437,7 +505,9 @@ function looksLikeTrecRun(file: string): boolean {
 function runWithoutQrels(file: string, fields?: number): InputError {
   return new InputError(
     { file },
-    fields === undefined ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows' : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`,
+    fields === undefined
+      ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows'
+      : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`,
     'pass --qrels with the judgments, and init proposes ranking measures computed from the runs'
   )
 }
@@ -445,7 +515,11 @@ function runWithoutQrels(file: string, fields?: number): InputError {
 /** `init`: inspects the inputs, writes the starter rules (refusing to overwrite without --force), prints a summary. */
 export async function initCommand(args: InitArgs, write: (text: string) => void): Promise<void> {
   if (!args.force && existsSync(args.out)) {
-    throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it, or --out to write the starter rules elsewhere')
+    throw new InputError(
+      { file: args.out },
+      'already exists',
+      'pass --force to overwrite it, or --out to write the starter rules elsewhere'
+    )
   }
   let baseline: SideRows
   let candidate: SideRows
@@ -458,9 +532,15 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
     candidate = await readSideForInit(args.candidate, args)
   }
   const csv = (file: string): boolean => args.format === 'csv' || (args.format === undefined && /\.csv$/i.test(file))
-  const ins = inspectSides(baseline, candidate, args.qrels, args.qrels === undefined && (csv(args.baseline) || csv(args.candidate)))
+  const ins = inspectSides(
+    baseline,
+    candidate,
+    args.qrels,
+    args.qrels === undefined && (csv(args.baseline) || csv(args.candidate))
+  )
   if (ins.metrics.length === 0) {
-    const ignored = ins.ignored.length > 0 ? ` (ignored: ${ins.ignored.map((i) => `${i.name}, ${i.why}`).join('; ')})` : ''
+    const ignored =
+      ins.ignored.length > 0 ? ` (ignored: ${ins.ignored.map((i) => `${i.name}, ${i.why}`).join('; ')})` : ''
     throw new InputError(
       { file: args.baseline },
       `has no numeric field to gate on${ignored}`,
@@ -475,7 +555,11 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EEXIST') throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it')
-    throw new InputError({ file: args.out }, `cannot be written: ${(error as Error).message}`, 'check the folder exists and is writable')
+    throw new InputError(
+      { file: args.out },
+      `cannot be written: ${(error as Error).message}`,
+      'check the folder exists and is writable'
+    )
   }
   write(describeInspection(ins, args.out))
 }

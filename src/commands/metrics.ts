@@ -51,7 +51,11 @@ function checkTrecField(text: string, what: 'query id' | 'measure', file: string
           : undefined
   if (problem === undefined) return
   const where = what === 'query id' ? { file, queryId: text } : { key: '-m' }
-  throw new InputError(where, `the ${what} ${quote(text)} ${problem}`, '--format jsonl writes every id and measure exactly (as JSON strings)')
+  throw new InputError(
+    where,
+    `the ${what} ${quote(text)} ${problem}`,
+    '--format jsonl writes every id and measure exactly (as JSON strings)'
+  )
 }
 
 /**
@@ -117,6 +121,8 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
   const warnings =
     noRelevant === 'zero' || left === 0
       ? []
-      : [`${left} judged ${left === 1 ? 'query' : 'queries'} without a relevant document left out of the averages (--no-relevant ${noRelevant}); trec_eval averages over them: leave out --no-relevant for its numbers`]
+      : [
+          `${left} judged ${left === 1 ? 'query' : 'queries'} without a relevant document left out of the averages (--no-relevant ${noRelevant}); trec_eval averages over them: leave out --no-relevant for its numbers`
+        ]
   return { warnings }
 }

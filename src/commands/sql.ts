@@ -23,9 +23,21 @@ const DIALECTS: readonly Dialect[] = ['duckdb', 'spark', 'bigquery']
  */
 export async function sqlCommand(options: SqlCommand, out: (text: string) => void): Promise<void> {
   const dialect = options.dialect as Dialect
-  if (!DIALECTS.includes(dialect)) throw new InputError({ key: '--dialect' }, `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`, `use one of ${DIALECTS.join(', ')}`)
+  if (!DIALECTS.includes(dialect))
+    throw new InputError(
+      { key: '--dialect' },
+      `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`,
+      `use one of ${DIALECTS.join(', ')}`
+    )
   const rules = await readRules(options.rules)
-  const sql = warehouseSql(rules, { dialect, baseline: options.baseline, candidate: options.candidate, idField: options.idField, shard: options.shard, histogramsOnly: options.histogramsOnly })
+  const sql = warehouseSql(rules, {
+    dialect,
+    baseline: options.baseline,
+    candidate: options.candidate,
+    idField: options.idField,
+    shard: options.shard,
+    histogramsOnly: options.histogramsOnly
+  })
   if (options.out !== undefined) await writeOutput(options.out, sql)
   else out(sql)
 }

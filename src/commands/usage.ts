@@ -29,14 +29,19 @@ export interface CommandSpec {
 }
 
 /** The exit codes every command uses; `--help` and docs/cli.md say them. */
-export const EXIT_CODES = 'Exit codes: 0 pass (or done), 1 fail (a rule was not met), 2 unusable input or usage, 3 internal error (a bug: please report it with the command).'
+export const EXIT_CODES =
+  'Exit codes: 0 pass (or done), 1 fail (a rule was not met), 2 unusable input or usage, 3 internal error (a bug: please report it with the command).'
 
 const INPUT_FORMAT: OptionDoc = {
   type: 'string',
   value: '<format>',
   description: `name the format of per-query files: ${ROW_FORMATS.join(', ')}`
 }
-const ID_FIELD: OptionDoc = { type: 'string', value: '<name>', description: 'the query id field of exports without query_id (ragas user_input, ...)' }
+const ID_FIELD: OptionDoc = {
+  type: 'string',
+  value: '<name>',
+  description: 'the query id field of exports without query_id (ragas user_input, ...)'
+}
 
 /** What the rows and runs may be, for the commands that read them. */
 const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
@@ -57,28 +62,78 @@ export const COMMANDS = {
 otherwise. Repeat --baseline / --candidate to give one file per independently trained seed.
 ${INPUTS}`,
     options: {
-      rules: { type: 'string', value: '<file>', description: 'the rules (YAML or JSON), written before the results were seen', required: true },
-      baseline: { type: 'string', multiple: true, value: '<file>', description: 'the baseline: per-query rows, or a run (repeat: one file per seed)', required: true },
-      candidate: { type: 'string', multiple: true, value: '<file>', description: 'the candidate, in the form of the baseline (repeat: one file per seed)', required: true },
-      format: { type: 'string', value: '<format>', description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)' },
+      rules: {
+        type: 'string',
+        value: '<file>',
+        description: 'the rules (YAML or JSON), written before the results were seen',
+        required: true
+      },
+      baseline: {
+        type: 'string',
+        multiple: true,
+        value: '<file>',
+        description: 'the baseline: per-query rows, or a run (repeat: one file per seed)',
+        required: true
+      },
+      candidate: {
+        type: 'string',
+        multiple: true,
+        value: '<file>',
+        description: 'the candidate, in the form of the baseline (repeat: one file per seed)',
+        required: true
+      },
+      format: {
+        type: 'string',
+        value: '<format>',
+        description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)'
+      },
       markdown: { type: 'string', value: '<file>', description: 'also write the Markdown report to a file' },
       json: { type: 'string', value: '<file>', description: 'also write the JSON report to a file' },
-      html: { type: 'string', value: '<file>', description: 'also write the report as one self-contained HTML page with plots (docs/report.md)' },
-      regressions: { type: 'string', value: '<file>', description: 'write the queries that got worse on a gated metric (JSON Lines)' },
-      'to-judge': { type: 'string', value: '<file>', description: 'write the pooled top documents without a judgment, to judge' },
-      qrels: { type: 'string', value: '<file>', description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)' },
+      html: {
+        type: 'string',
+        value: '<file>',
+        description: 'also write the report as one self-contained HTML page with plots (docs/report.md)'
+      },
+      regressions: {
+        type: 'string',
+        value: '<file>',
+        description: 'write the queries that got worse on a gated metric (JSON Lines)'
+      },
+      'to-judge': {
+        type: 'string',
+        value: '<file>',
+        description: 'write the pooled top documents without a judgment, to judge'
+      },
+      qrels: {
+        type: 'string',
+        value: '<file>',
+        description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)'
+      },
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD,
-      'baseline-manifest': { type: 'string', value: '<file>', description: "the baseline's snapshot manifest, for the comparability checks" },
+      'baseline-manifest': {
+        type: 'string',
+        value: '<file>',
+        description: "the baseline's snapshot manifest, for the comparability checks"
+      },
       'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
-      reference: { type: 'string', value: '<file>', description: "the rows of the rules' reference (the last release), for the budgets" },
+      reference: {
+        type: 'string',
+        value: '<file>',
+        description: "the rows of the rules' reference (the last release), for the budgets"
+      },
       'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
-      'candidate-judge-labels': { type: 'string', value: '<file>', description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)" },
+      'candidate-judge-labels': {
+        type: 'string',
+        value: '<file>',
+        description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)"
+      },
       aggregates: {
         type: 'string',
         multiple: true,
         value: '<file>',
-        description: 'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse (repeat: one per shard; docs/scale.md)'
+        description:
+          'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse (repeat: one per shard; docs/scale.md)'
       }
     }
   },
@@ -100,9 +155,22 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
         required: true
       },
       'per-query': { type: 'boolean', description: 'print every query before the "all" lines (trec_eval -q)' },
-      format: { type: 'string', value: '<format>', description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)' },
-      complete: { type: 'boolean', short: 'c', description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)' },
-      depth: { type: 'string', short: 'M', value: '<n>', description: 'keep the top n documents of each ranking (trec_eval -M)' },
+      format: {
+        type: 'string',
+        value: '<format>',
+        description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)'
+      },
+      complete: {
+        type: 'boolean',
+        short: 'c',
+        description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)'
+      },
+      depth: {
+        type: 'string',
+        short: 'M',
+        value: '<n>',
+        description: 'keep the top n documents of each ranking (trec_eval -M)'
+      },
       'no-relevant': {
         type: 'string',
         value: '<policy>',
@@ -118,7 +186,11 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
       candidate: { type: 'string', value: '<file>', description: 'the candidate file to inspect', required: true },
       out: { type: 'string', value: '<file>', description: 'where to write the rules (default: retrieval-gate.yml)' },
       force: { type: 'boolean', description: 'overwrite an existing rules file' },
-      qrels: { type: 'string', value: '<file>', description: 'the judgments: the two files are runs, and ranking measures are proposed' },
+      qrels: {
+        type: 'string',
+        value: '<file>',
+        description: 'the judgments: the two files are runs, and ranking measures are proposed'
+      },
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD
     }
@@ -131,7 +203,11 @@ Exit 0 = valid, 2 = violations.`,
     options: {
       dataset: { type: 'string', value: '<file>', description: 'the evaluation set (JSON Lines)', required: true },
       corpus: { type: 'string', value: '<file>', description: 'the corpus listing every chunk id may come from' },
-      previous: { type: 'string', value: '<file>', description: 'the previous copy of the evaluation set, to compare with' }
+      previous: {
+        type: 'string',
+        value: '<file>',
+        description: 'the previous copy of the evaluation set, to compare with'
+      }
     }
   },
   explain: {
@@ -146,11 +222,26 @@ Lines), then gate with --aggregates FILE in place of --baseline and --candidate.
     options: {
       rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
       dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },
-      baseline: { type: 'string', value: '<relation>', description: "the baseline's per-query rows: a table or any relation (default: baseline)" },
-      candidate: { type: 'string', value: '<relation>', description: "the candidate's per-query rows (default: candidate)" },
+      baseline: {
+        type: 'string',
+        value: '<relation>',
+        description: "the baseline's per-query rows: a table or any relation (default: baseline)"
+      },
+      candidate: {
+        type: 'string',
+        value: '<relation>',
+        description: "the candidate's per-query rows (default: candidate)"
+      },
       'id-field': ID_FIELD,
-      shard: { type: 'string', value: '<name>', description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)" },
-      'histograms-only': { type: 'boolean', description: 'leave out the Poisson and sign sums: enough when every metric takes few values' },
+      shard: {
+        type: 'string',
+        value: '<name>',
+        description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)"
+      },
+      'histograms-only': {
+        type: 'boolean',
+        description: 'leave out the Poisson and sign sums: enough when every metric takes few values'
+      },
       out: { type: 'string', value: '<file>', description: 'write the SQL to a file (default: stdout)' }
     }
   }
@@ -168,7 +259,11 @@ export function isCommand(name: string): name is CommandName {
 export function parserOptions(name: CommandName): Record<string, OptionSpec> {
   const out: Record<string, OptionSpec> = {}
   for (const [key, o] of Object.entries(COMMANDS[name].options as Record<string, OptionDoc>)) {
-    out[key] = { type: o.type, ...(o.multiple === true ? { multiple: true } : {}), ...(o.short === undefined ? {} : { short: o.short }) }
+    out[key] = {
+      type: o.type,
+      ...(o.multiple === true ? { multiple: true } : {}),
+      ...(o.short === undefined ? {} : { short: o.short })
+    }
   }
   return out
 }
@@ -189,8 +284,15 @@ function optionLines(entries: ReadonlyArray<[string, string]>): string[] {
 export function commandUsage(name: CommandName): string {
   const spec = COMMANDS[name] as CommandSpec
   const options = Object.entries(spec.options)
-  const required = options.filter(([, o]) => o.required === true).map(([key, o]) => (o.short === undefined ? `--${key} ${o.value ?? ''}`.trimEnd() : `-${o.short} ${o.value ?? ''}`.trimEnd()))
-  const entries: Array<[string, string]> = options.map(([key, o]) => [flags(key, o), `${o.description}${o.required === true ? ' (required)' : ''}`])
+  const required = options
+    .filter(([, o]) => o.required === true)
+    .map(([key, o]) =>
+      o.short === undefined ? `--${key} ${o.value ?? ''}`.trimEnd() : `-${o.short} ${o.value ?? ''}`.trimEnd()
+    )
+  const entries: Array<[string, string]> = options.map(([key, o]) => [
+    flags(key, o),
+    `${o.description}${o.required === true ? ' (required)' : ''}`
+  ])
   entries.push(['-h, --help', 'show this help'])
   return [
     `retrieval-gate ${VERSION}`,

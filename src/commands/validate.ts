@@ -14,7 +14,11 @@ export interface ValidateOptions {
  * rules in src/readers/dataset/semantic.ts; the corpus listing and the previous copy when given) and lists EVERY
  * violation as `file:line: [id] rule: message`. Returns the exit code: 0 valid, 2 with violations.
  */
-export async function validateCommand(options: ValidateOptions, out: (t: string) => void, err: (t: string) => void): Promise<number> {
+export async function validateCommand(
+  options: ValidateOptions,
+  out: (t: string) => void,
+  err: (t: string) => void
+): Promise<number> {
   const checked = await loadCheckedDataset(options.dataset, options.corpus, options.previous)
   const { dataset, violations } = checked
   const questions = dataset.entries.length
@@ -33,11 +37,19 @@ export async function validateCommand(options: ValidateOptions, out: (t: string)
     .join(', ')
   // file names and ids are input: escaped, so each stays on its line (formatViolation does the same)
   const file = (name: string): string => sanitizeText(name, 240)
-  lines.push(`${file(options.dataset)}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`)
-  lines.push(checked.corpusChunks === null ? 'corpus: not given, so chunk existence was not checked (pass --corpus)' : `corpus ${file(options.corpus ?? '')}: ${checked.corpusChunks} chunks`)
+  lines.push(
+    `${file(options.dataset)}: ${questions} well-formed questions (${splitText || 'none'}); ${unanswerable} unanswerable; ${disputed} disputed (kept, excluded from gated metrics)`
+  )
+  lines.push(
+    checked.corpusChunks === null
+      ? 'corpus: not given, so chunk existence was not checked (pass --corpus)'
+      : `corpus ${file(options.corpus ?? '')}: ${checked.corpusChunks} chunks`
+  )
   if (options.previous !== undefined) {
     const removed = checked.removed.slice(0, 20).map((id) => bare(id, 240))
-    lines.push(`previous ${file(options.previous)}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${removed.join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`)
+    lines.push(
+      `previous ${file(options.previous)}: compared; ${checked.removed.length} ids removed${checked.removed.length ? `: ${removed.join(', ')}${checked.removed.length > 20 ? ', ...' : ''}` : ''}`
+    )
   }
   if (violations.length === 0) {
     out(`${lines.join('\n')}\nvalid\n`)
@@ -49,6 +61,8 @@ export async function validateCommand(options: ValidateOptions, out: (t: string)
     .sort()
     .map((r) => `${r} ${byRule.get(r)}`)
     .join(', ')
-  err(`${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`)
+  err(
+    `${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`
+  )
   return 2
 }

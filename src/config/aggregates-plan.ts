@@ -41,7 +41,10 @@ export function familyKey(family: SubsetFamily): string {
 /** The filters of the subset of `family` whose `by` attribute has `value` (as decide and the reports name it). */
 export function subsetFilters(family: SubsetFamily, value: string | undefined): Array<[string, string]> {
   if (family.by === undefined) return family.where.map(([k, v]) => [k, v])
-  return [...family.where.map(([k, v]): [string, string] => [k, v]), [family.by, value as string] as [string, string]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  return [
+    ...family.where.map(([k, v]): [string, string] => [k, v]),
+    [family.by, value as string] as [string, string]
+  ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
 }
 
 /** Every attribute the families read (where, slices, per_slice) and the stratum attribute, sorted. */
@@ -59,7 +62,18 @@ export function familyAttributes(rules: Rules): string[] {
 export const AGGREGATES_VERSION = 1
 
 /** The statistics of a metric's `sums` rows, by name, in the order the SQL writes them. */
-export const METRIC_STATS = ['sum', 'sum_abs', 'sum_baseline', 'sum_candidate', 'm2', 'm3', 'wins', 'losses', 'gained', 'lost'] as const
+export const METRIC_STATS = [
+  'sum',
+  'sum_abs',
+  'sum_baseline',
+  'sum_candidate',
+  'm2',
+  'm3',
+  'wins',
+  'losses',
+  'gained',
+  'lost'
+] as const
 
 /** The `meta` rows the SQL writes for these rules: the reader refuses aggregates computed for anything else. */
 export function aggregatesMeta(rules: Rules): Array<[string, string]> {
@@ -86,6 +100,12 @@ export function coverageStats(rules: Rules): string[] {
     'only_in_candidate',
     'missing_ids',
     ...familyAttributes(rules).map((a) => `missing_attribute:${a}`),
-    ...metrics.flatMap((m) => ['baseline', 'candidate'].flatMap((side) => [`missing_value:${side}:${m}`, `invalid_value:${side}:${m}`, `filled:${side}:${m}`]))
+    ...metrics.flatMap((m) =>
+      ['baseline', 'candidate'].flatMap((side) => [
+        `missing_value:${side}:${m}`,
+        `invalid_value:${side}:${m}`,
+        `filled:${side}:${m}`
+      ])
+    )
   ]
 }

@@ -28,23 +28,44 @@ export const HISTORY_RULES_PROPERTIES = {
     description:
       'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
     properties: {
-      runs: { type: 'integer', minimum: 1, maximum: 50, description: 'How many of the latest successful push runs on the default branch to read (1..50).' },
-      max_age_days: { type: 'integer', minimum: 1, maximum: 3650, description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).` },
+      runs: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 50,
+        description: 'How many of the latest successful push runs on the default branch to read (1..50).'
+      },
+      max_age_days: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 3650,
+        description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).`
+      },
       workflow: {
         type: 'string',
         pattern: '^[A-Za-z0-9._-]{1,100}\\.ya?ml$',
-        description: "The workflow file (in .github/workflows) whose push runs recorded the reports, e.g. retrieval-history.yml when another workflow gates the pull requests (default: this run's workflow)."
+        description:
+          "The workflow file (in .github/workflows) whose push runs recorded the reports, e.g. retrieval-history.yml when another workflow gates the pull requests (default: this run's workflow)."
       },
       artifact: {
         type: 'string',
         pattern: '^[A-Za-z0-9._-]{1,100}$',
-        description: "The report artifact's name in those runs (default: this run's own, retrieval-gate-report or retrieval-gate-report-NAME)."
+        description:
+          "The report artifact's name in those runs (default: this run's own, retrieval-gate-report or retrieval-gate-report-NAME)."
       }
     }
   }
 } as const
 
 /** The typed `history` rules, or undefined when the rules have none. */
-export function historyRules(raw: { history?: SchemaType<(typeof HISTORY_RULES_PROPERTIES)['history']> }): HistoryRules | undefined {
-  return raw.history && { runs: raw.history.runs, maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS, workflow: raw.history.workflow, artifact: raw.history.artifact }
+export function historyRules(raw: {
+  history?: SchemaType<(typeof HISTORY_RULES_PROPERTIES)['history']>
+}): HistoryRules | undefined {
+  return (
+    raw.history && {
+      runs: raw.history.runs,
+      maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
+      workflow: raw.history.workflow,
+      artifact: raw.history.artifact
+    }
+  )
 }

@@ -12,7 +12,8 @@ export const JUDGE_RULES_PROPERTIES = {
     type: 'object',
     additionalProperties: false,
     minProperties: 1,
-    description: 'Is the ruler still the same? Checks the LLM judge against human-labelled anchors (docs/trust.md, "Judge anchors") and shows its diagnostics.',
+    description:
+      'Is the ruler still the same? Checks the LLM judge against human-labelled anchors (docs/trust.md, "Judge anchors") and shows its diagnostics.',
     properties: {
       anchors: {
         type: 'string',
@@ -20,22 +21,37 @@ export const JUDGE_RULES_PROPERTIES = {
         description:
           "Anchor file (JSON Lines, or CSV by its .csv name): one scoring per record with id, human, judge (the baseline judge's label), optional judge_swapped and attributes. Part of the exam: read at the base commit in a pull request. The candidate judge's labels are the candidate's answer, given apart (--candidate-judge-labels, action input candidate-judge-labels)."
       },
-      weights: { enum: ['none', 'linear', 'quadratic'], description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)." },
+      weights: {
+        enum: ['none', 'linear', 'quadratic'],
+        description: "Cohen's kappa weights: none (default; nominal labels), linear or quadratic (graded labels)."
+      },
       labels: {
         type: 'array',
         minItems: 2,
         maxItems: 100,
         uniqueItems: true,
         items: { type: ['string', 'number'] },
-        description: 'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
+        description:
+          'The label scale in order (e.g. [0, 1, 2, 3]). Default: the labels seen in the file, sorted (numerically when all are numbers). Name it when a grade may be absent from the file.'
       },
-      per_slice: { type: 'string', minLength: 1, description: 'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.' },
+      per_slice: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Anchor attribute (e.g. task): agreement is computed and checked in every value of it, not only overall.'
+      },
       min_items: {
         type: 'integer',
         minimum: 2,
-        description: 'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 40 (below it no kappa interval holds its level, docs/statistics.md).'
+        description:
+          'Fewest anchor items a slice needs for its rules to be decided; fewer: inconclusive. Default 40 (below it no kappa interval holds its level, docs/statistics.md).'
       },
-      min_kappa: { type: 'number', minimum: -1, maximum: 1, description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice." },
+      min_kappa: {
+        type: 'number',
+        minimum: -1,
+        maximum: 1,
+        description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice."
+      },
       max_drop: share(
         "Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs the candidate judge's labels (--candidate-judge-labels)."
       ),
@@ -44,29 +60,38 @@ export const JUDGE_RULES_PROPERTIES = {
         additionalProperties: false,
         required: ['max_flip_share'],
         description: 'Anchors scored more than once (the same id on several records).',
-        properties: { max_flip_share: share('Most share of repeated items whose judge label is not the same every time.') }
+        properties: {
+          max_flip_share: share('Most share of repeated items whose judge label is not the same every time.')
+        }
       },
       position: {
         type: 'object',
         additionalProperties: false,
         required: ['min_consistent'],
-        description: 'Pairwise judges scored in both orders (judge_swapped: the label with the answers shown the other way round, written in the same terms).',
+        description:
+          'Pairwise judges scored in both orders (judge_swapped: the label with the answers shown the other way round, written in the same terms).',
         properties: { min_consistent: share('Fewest share of items whose label is the same in both orders.') }
       },
       length_bias: {
         type: 'object',
         additionalProperties: false,
         required: ['score', 'length'],
-        description: "How the change of a judge score relates to the change of answer length, query by query (Spearman's rho of the two changes), overall and per slice.",
+        description:
+          "How the change of a judge score relates to the change of answer length, query by query (Spearman's rho of the two changes), overall and per slice.",
         properties: {
           score: { type: 'string', minLength: 1, description: 'The judge-scored metric (a key of metrics).' },
-          length: { type: 'string', minLength: 1, description: 'The numeric per-query field holding the answer length (characters or tokens) on both sides.' },
+          length: {
+            type: 'string',
+            minLength: 1,
+            description: 'The numeric per-query field holding the answer length (characters or tokens) on both sides.'
+          },
           per_slice: { type: 'string', minLength: 1, description: 'Query attribute to break the diagnostic down by.' },
           max_correlation: {
             type: 'number',
             minimum: -1,
             maximum: 1,
-            description: "Most Spearman's rho of d_score vs d_length allowed in any slice: above it, the score rewards longer answers more than the rules accept."
+            description:
+              "Most Spearman's rho of d_score vs d_length allowed in any slice: above it, the score rewards longer answers more than the rules accept."
           }
         }
       }
@@ -91,7 +116,8 @@ export interface JudgeRules {
   maxDrop: number | undefined
   maxFlipShare: number | undefined
   minConsistent: number | undefined
-  lengthBias: { score: string; length: string; perSlice: string | undefined; maxCorrelation: number | undefined } | undefined
+  lengthBias:
+    { score: string; length: string; perSlice: string | undefined; maxCorrelation: number | undefined } | undefined
 }
 
 /**
@@ -117,16 +143,37 @@ type Fail = (path: Array<string | number>, message: string, hint?: string) => ne
  * Turns the `judge` key into typed rules, refusing what the schema cannot: a rule over anchors without an anchor
  * file, a length-bias score that is not a metric, and a label scale with two spellings of one label.
  */
-export function judgeRules(raw: RawJudgeRules | undefined, metrics: ReadonlySet<string>, fail: Fail): JudgeRules | undefined {
+export function judgeRules(
+  raw: RawJudgeRules | undefined,
+  metrics: ReadonlySet<string>,
+  fail: Fail
+): JudgeRules | undefined {
   if (raw === undefined) return undefined
   if (raw.anchors === undefined) {
-    const needs = (['weights', 'labels', 'per_slice', 'min_items', 'min_kappa', 'max_drop', 'repeatability', 'position'] as const).find((k) => raw[k] !== undefined)
-    if (needs !== undefined) fail(['judge', needs], `judge.${needs} is about the anchors, but judge names no anchor file`, "add judge.anchors: the file of human-labelled items with the judge's labels")
+    const needs = (
+      ['weights', 'labels', 'per_slice', 'min_items', 'min_kappa', 'max_drop', 'repeatability', 'position'] as const
+    ).find((k) => raw[k] !== undefined)
+    if (needs !== undefined)
+      fail(
+        ['judge', needs],
+        `judge.${needs} is about the anchors, but judge names no anchor file`,
+        "add judge.anchors: the file of human-labelled items with the judge's labels"
+      )
   }
   const labels = raw.labels?.map(String)
-  if (labels !== undefined && new Set(labels).size !== labels.length) fail(['judge', 'labels'], 'two labels of the scale are the same once written as text (e.g. 1 and "1")', 'write every label once')
+  if (labels !== undefined && new Set(labels).size !== labels.length)
+    fail(
+      ['judge', 'labels'],
+      'two labels of the scale are the same once written as text (e.g. 1 and "1")',
+      'write every label once'
+    )
   const lb = raw.length_bias
-  if (lb !== undefined && !metrics.has(lb.score)) fail(['judge', 'length_bias', 'score'], `"${lb.score}" is not under metrics`, 'name the judge-scored metric, declared under metrics')
+  if (lb !== undefined && !metrics.has(lb.score))
+    fail(
+      ['judge', 'length_bias', 'score'],
+      `"${lb.score}" is not under metrics`,
+      'name the judge-scored metric, declared under metrics'
+    )
   return {
     anchors: raw.anchors,
     weights: raw.weights ?? 'none',

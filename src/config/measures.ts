@@ -11,7 +11,20 @@ import { quote } from '../util/show.js'
  */
 
 /** The measure families this module computes, each as trec_eval 10.0 computes its counterpart. */
-export type MeasureKind = 'P' | 'R' | 'R_cap' | 'Success' | 'RR' | 'AP' | 'nDCG' | 'Rprec' | 'Bpref' | 'Judged' | 'NumRet' | 'NumRel' | 'FactRecall'
+export type MeasureKind =
+  | 'P'
+  | 'R'
+  | 'R_cap'
+  | 'Success'
+  | 'RR'
+  | 'AP'
+  | 'nDCG'
+  | 'Rprec'
+  | 'Bpref'
+  | 'Judged'
+  | 'NumRet'
+  | 'NumRel'
+  | 'FactRecall'
 
 /** A validated measure. */
 export interface ParsedMeasure {
@@ -173,10 +186,18 @@ export function parseMeasure(name: string): ParsedMeasure {
         }
         gain = g
       } else if (key === 'rel' && kind === 'nDCG') {
-        throw new InputError(where, `nDCG uses the graded judgments, so rel= has no effect on it (${quote(name)})`, 'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)')
+        throw new InputError(
+          where,
+          `nDCG uses the graded judgments, so rel= has no effect on it (${quote(name)})`,
+          'remove rel=; use gain=linear (trec_eval) or gain=exp (2^grade - 1)'
+        )
       } else {
         const allowed = info.params.length ? info.params.join(', ') : 'none'
-        throw new InputError(where, `unknown parameter ${quote(key)} in ${quote(name)}`, `parameters of ${kind}: ${allowed}`)
+        throw new InputError(
+          where,
+          `unknown parameter ${quote(key)} in ${quote(name)}`,
+          `parameters of ${kind}: ${allowed}`
+        )
       }
     }
   }
@@ -184,7 +205,15 @@ export function parseMeasure(name: string): ParsedMeasure {
   if (info.params.includes('gain') && gain !== 'linear') params.push(`gain=${gain}`)
   if (info.params.includes('rel') && rel !== 1) params.push(`rel=${rel}`)
   const canonical = `${kind}${params.length ? `(${params.join(',')})` : ''}${cutoff !== null ? `@${cutoff}` : ''}`
-  return { name, kind, cutoff, rel, gain, canonical, aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean' }
+  return {
+    name,
+    kind,
+    cutoff,
+    rel,
+    gain,
+    canonical,
+    aggregate: kind === 'NumRet' || kind === 'NumRel' ? 'sum' : 'mean'
+  }
 }
 
 /**
@@ -220,9 +249,15 @@ function trecEvalSpelling(name: string): string | undefined {
  * to write instead rather than with a near miss that measures something else.
  */
 const FOREIGN_MEASURES: ReadonlyMap<string, string> = new Map([
-  ['hits', 'ranx hits@k counts the relevant documents in the top k and is not computed here: P@k is hits@k / k, Success@k (hit@k) is 1 when hits@k > 0'],
+  [
+    'hits',
+    'ranx hits@k counts the relevant documents in the top k and is not computed here: P@k is hits@k / k, Success@k (hit@k) is 1 when hits@k > 0'
+  ],
   ['dcg', 'unnormalised DCG is not computed here: nDCG@k divides it by the ideal DCG'],
-  ['err', 'expected reciprocal rank (ERR) is not computed here: RR@k is the reciprocal rank of the first relevant document']
+  [
+    'err',
+    'expected reciprocal rank (ERR) is not computed here: RR@k is the reciprocal rank of the first relevant document'
+  ]
 ])
 
 function unknown(name: string): InputError {
@@ -250,7 +285,8 @@ function closest(name: string): string | undefined {
   } else if (name[stem.length] === '_') {
     for (const base of TREC_CUTOFF_NAMES.keys()) candidates.push(`${base === 'p' ? 'P' : base}_${cutoff}`)
   } else {
-    for (const [base, kind] of BASES) if (KINDS[kind].cutoff !== 'none') candidates.push(`${base}@${cutoff}`, `${kind}@${cutoff}`)
+    for (const [base, kind] of BASES)
+      if (KINDS[kind].cutoff !== 'none') candidates.push(`${base}@${cutoff}`, `${kind}@${cutoff}`)
   }
   return didYouMean(name, candidates)
 }

@@ -23,13 +23,23 @@ export const REFERENCE_RULES_PROPERTIES = {
     description:
       "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 100, description: 'Label in the report ("used since v1.4"). Default: ref, else path.' },
-      path: { type: 'string', minLength: 1, description: 'The rows file in the repository (per-query rows, JSONL or CSV).' },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 100,
+        description: 'Label in the report ("used since v1.4"). Default: ref, else path.'
+      },
+      path: {
+        type: 'string',
+        minLength: 1,
+        description: 'The rows file in the repository (per-query rows, JSONL or CSV).'
+      },
       ref: {
         type: 'string',
         minLength: 1,
         maxLength: 255,
-        description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+        description:
+          'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
       },
       looks: {
         type: 'integer',
@@ -52,9 +62,24 @@ export const REFERENCE_RULES_PROPERTIES = {
           "Instead of path/ref: an artifact of the latest successful push run of a workflow on the default branch (or on `ref`) of this repository. Runs of other branches, dispatched or scheduled runs, and runs triggered by pull requests are never used: a contributor who can push a branch must not be able to upload the release's rows.",
         properties: {
           name: { type: 'string', minLength: 1, description: 'Artifact name.' },
-          workflow: { type: 'string', minLength: 1, description: 'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).' },
-          ref: { type: 'string', minLength: 1, maxLength: 255, description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.' },
-          file: { type: 'string', minLength: 1, description: "The rows file inside the artifact (default: the artifact's only file)." }
+          workflow: {
+            type: 'string',
+            minLength: 1,
+            description:
+              'Workflow file name or id whose latest successful push run holds the artifact (default: this workflow).'
+          },
+          ref: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 255,
+            description:
+              'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.'
+          },
+          file: {
+            type: 'string',
+            minLength: 1,
+            description: "The rows file inside the artifact (default: the artifact's only file)."
+          }
         }
       }
     }
@@ -71,23 +96,50 @@ type Fail = (path: Array<string | number>, message: string, hint?: string) => ne
  * an artifact (or both), `ref` with an artifact, and a reference no check spends a budget against (it would
  * be read and never used: a rule that protects nothing).
  */
-export function referenceRules(raw: RawReferenceRules, checks: readonly CheckRule[], fail: Fail): Pick<{ reference?: ReferenceRules }, 'reference'> {
+export function referenceRules(
+  raw: RawReferenceRules,
+  checks: readonly CheckRule[],
+  fail: Fail
+): Pick<{ reference?: ReferenceRules }, 'reference'> {
   const r = raw.reference
   if (r === undefined) return {}
   if ((r.path === undefined) === (r.artifact === undefined)) {
     fail(
       ['reference'],
-      r.path === undefined ? 'reference names neither a path nor an artifact' : 'reference names both a path and an artifact',
+      r.path === undefined
+        ? 'reference names neither a path nor an artifact'
+        : 'reference names both a path and an artifact',
       'give path (with ref: the tag of the last release) or artifact: { name, workflow }, not both'
     )
   }
-  if (r.artifact !== undefined && r.ref !== undefined) fail(['reference', 'ref'], 'ref applies to path, not to an artifact', 'drop ref, or name the file with path and ref')
+  if (r.artifact !== undefined && r.ref !== undefined)
+    fail(
+      ['reference', 'ref'],
+      'ref applies to path, not to an artifact',
+      'drop ref, or name the file with path and ref'
+    )
   if (!checks.some((c) => c.budget !== undefined)) {
-    fail(['reference'], 'no check has a budget, so the reference would be read and never used', 'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference')
+    fail(
+      ['reference'],
+      'no check has a budget, so the reference would be read and never used',
+      'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference'
+    )
   }
   const label = r.name ?? r.ref ?? r.path ?? (r.artifact as { name: string }).name
   return {
-    reference: { label, path: r.path, ref: r.ref, manifest: r.manifest, looks: r.looks, artifact: r.artifact && { name: r.artifact.name, workflow: r.artifact.workflow, file: r.artifact.file, ref: r.artifact.ref } }
+    reference: {
+      label,
+      path: r.path,
+      ref: r.ref,
+      manifest: r.manifest,
+      looks: r.looks,
+      artifact: r.artifact && {
+        name: r.artifact.name,
+        workflow: r.artifact.workflow,
+        file: r.artifact.file,
+        ref: r.artifact.ref
+      }
+    }
   }
 }
 
@@ -106,15 +158,28 @@ export interface CheckSite {
  * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
  * higher-is-better metric that cannot go below 0. The bounds are the metric's, as for margins.
  */
-export function toBudget(value: number | string | undefined, check: { type: CheckRule['kind']['type'] }, hasReference: boolean, site: CheckSite): Margin | undefined {
+export function toBudget(
+  value: number | string | undefined,
+  check: { type: CheckRule['kind']['type'] },
+  hasReference: boolean,
+  site: CheckSite
+): Margin | undefined {
   if (value === undefined) return undefined
   const { metric, at, fail } = site
   const bounds = metric.bounds
   const path = [...at, 'budget']
   if (!hasReference)
-    fail(path, "a budget is spent against the rules' reference, and the rules name none", "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget")
+    fail(
+      path,
+      "a budget is spent against the rules' reference, and the rules name none",
+      "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget"
+    )
   if (check.type === 'max_regressions')
-    fail(path, 'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference', 'put the budget on a non_inferior (or superior) check of the same metric')
+    fail(
+      path,
+      'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference',
+      'put the budget on a non_inferior (or superior) check of the same metric'
+    )
   const budget = parseAmount(value)
   if (budget.relative) {
     if (budget.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {

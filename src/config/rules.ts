@@ -36,7 +36,11 @@ export function loadRules(text: string, file: string): Rules {
   const source = parseSource(text, file, 'rules')
   const data = source.data
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new InputError({ file, line: 1 }, 'the rules must be a mapping (key: value) at the top level', 'start from rules/presets/default.yml')
+    throw new InputError(
+      { file, line: 1 },
+      'the rules must be a mapping (key: value) at the top level',
+      'start from rules/presets/default.yml'
+    )
   }
   refuseNonFinite(data, [], source, file)
   if (!validate(data)) throw schemaError(pickError(validate.errors ?? []), source, file)
@@ -57,16 +61,30 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     const m = raw.metrics[name]
     const binary = m.binary ?? false
     let range = m.range ? ([m.range[0], m.range[1]] as [number, number]) : undefined
-    if (range && !(range[0] < range[1])) fail(['metrics', name, 'range'], `range [${range[0]}, ${range[1]}] is empty`, 'write [min, max] with min < max')
+    if (range && !(range[0] < range[1]))
+      fail(['metrics', name, 'range'], `range [${range[0]}, ${range[1]}] is empty`, 'write [min, max] with min < max')
     if (binary) {
-      if (range && (range[0] !== 0 || range[1] !== 1)) fail(['metrics', name, 'range'], 'a binary metric takes the values 0 and 1', 'drop range or make it [0, 1]')
+      if (range && (range[0] !== 0 || range[1] !== 1))
+        fail(['metrics', name, 'range'], 'a binary metric takes the values 0 and 1', 'drop range or make it [0, 1]')
       range = [0, 1]
     }
     if (missing === 'zero' && m.better === 'lower' && m.fill === undefined) {
-      fail(['metrics', name], `queries.missing is "zero" but ${name} is better lower, so a 0 would look like the best possible value`, `give ${name} a "fill" value (e.g. the timeout) to score a missing query with`)
+      fail(
+        ['metrics', name],
+        `queries.missing is "zero" but ${name} is better lower, so a 0 would look like the best possible value`,
+        `give ${name} a "fill" value (e.g. the timeout) to score a missing query with`
+      )
     }
-    if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1])) fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range')
-    metrics.set(name, { name, better: m.better, binary, range, unit: m.unit ?? '', fill: m.fill ?? (m.better === 'higher' ? 0 : undefined) })
+    if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1]))
+      fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range')
+    metrics.set(name, {
+      name,
+      better: m.better,
+      binary,
+      range,
+      unit: m.unit ?? '',
+      fill: m.fill ?? (m.better === 'higher' ? 0 : undefined)
+    })
   }
   // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
   const runs = raw.judgments !== undefined || raw.dataset !== undefined
@@ -80,15 +98,29 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   raw.checks.forEach((c, index) => {
     const at = ['checks', index]
     const metric = metrics.get(c.metric)
-    if (!metric) fail([...at, 'metric'], `check "${c.name}" names metric "${c.metric}", which is not under metrics${suggestion(c.metric, metrics.keys())}`, 'add it under metrics with its direction, or fix the name')
+    if (!metric)
+      fail(
+        [...at, 'metric'],
+        `check "${c.name}" names metric "${c.metric}", which is not under metrics${suggestion(c.metric, metrics.keys())}`,
+        'add it under metrics with its direction, or fix the name'
+      )
     const previous = names.get(c.name)
-    if (previous !== undefined) fail([...at, 'name'], `two checks are named "${c.name}" (checks[${previous}] and checks[${index}])`, 'give each check its own name')
+    if (previous !== undefined)
+      fail(
+        [...at, 'name'],
+        `two checks are named "${c.name}" (checks[${previous}] and checks[${index}])`,
+        'give each check its own name'
+      )
     names.set(c.name, index)
-    const kinds = (['non_inferior', 'superior', 'max_regressions', 'at_least', 'at_most'] as const).filter((k) => c[k] !== undefined)
+    const kinds = (['non_inferior', 'superior', 'max_regressions', 'at_least', 'at_most'] as const).filter(
+      (k) => c[k] !== undefined
+    )
     if (kinds.length !== 1) {
       fail(
         at,
-        kinds.length === 0 ? `check "${c.name}" says what to compare but not what to demand` : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`,
+        kinds.length === 0
+          ? `check "${c.name}" says what to compare but not what to demand`
+          : `check "${c.name}" has ${kinds.join(' and ')}; a check demands exactly one thing`,
         'give it one of non_inferior, superior, max_regressions, at_least or at_most (split it into several checks if needed)'
       )
     }
@@ -111,7 +143,9 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   return {
     version: 1,
     metrics,
-    judgments: raw.judgments ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth } : undefined,
+    judgments: raw.judgments
+      ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth }
+      : undefined,
     slices: raw.slices ?? [],
     statistics: {
       confidence,
@@ -120,7 +154,11 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       ...statisticsOptions(raw.statistics ?? {}, fail),
       ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
     },
-    queries: { missing, minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice, ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file }) },
+    queries: {
+      missing,
+      minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice,
+      ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file })
+    },
     onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
     // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
     onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
@@ -142,11 +180,20 @@ type Fail = (path: Array<string | number>, message: string, hint?: string) => ne
  */
 function checkDesignTests(raw: RawRules, checks: CheckRule[], fail: Fail): void {
   refuseOneClusterSets(raw, checks, fail)
-  const design = raw.statistics?.cluster !== undefined ? 'statistics.cluster' : raw.statistics?.weights !== undefined ? 'statistics.weights' : undefined
+  const design =
+    raw.statistics?.cluster !== undefined
+      ? 'statistics.cluster'
+      : raw.statistics?.weights !== undefined
+        ? 'statistics.weights'
+        : undefined
   if (design === undefined) return
   for (const c of checks) {
     if (c.kind.type === 'superior' && c.kind.test === 'mcnemar') {
-      fail(['checks', c.index, 'superior', 'test'], `McNemar treats queries as independent and unweighted, so it cannot apply ${design}`, 'use test: bootstrap, which resamples clusters and applies the target weights')
+      fail(
+        ['checks', c.index, 'superior', 'test'],
+        `McNemar treats queries as independent and unweighted, so it cannot apply ${design}`,
+        'use test: bootstrap, which resamples clusters and applies the target weights'
+      )
     }
   }
 }
@@ -161,11 +208,25 @@ function refuseOneClusterSets(raw: RawRules, checks: CheckRule[], fail: Fail): v
   const cluster = raw.statistics?.cluster
   if (cluster === undefined) return
   const hint = `cluster on a finer attribute than the slices (users within segments), or drop statistics.cluster for this comparison`
-  if (raw.statistics?.weights?.by === cluster) fail(['statistics', 'weights', 'by'], `statistics.weights.by is the cluster attribute "${cluster}": every stratum would hold a single cluster`, hint)
+  if (raw.statistics?.weights?.by === cluster)
+    fail(
+      ['statistics', 'weights', 'by'],
+      `statistics.weights.by is the cluster attribute "${cluster}": every stratum would hold a single cluster`,
+      hint
+    )
   for (const c of checks) {
-    if (c.perSlice === cluster) fail(['checks', c.index, 'per_slice'], `per_slice is the cluster attribute "${cluster}": each slice would be one cluster, whose interval collapses to a point`, hint)
+    if (c.perSlice === cluster)
+      fail(
+        ['checks', c.index, 'per_slice'],
+        `per_slice is the cluster attribute "${cluster}": each slice would be one cluster, whose interval collapses to a point`,
+        hint
+      )
     if (c.where.some(([k]) => k === cluster))
-      fail(['checks', c.index, 'where', cluster], `where selects by the cluster attribute "${cluster}": the check's queries would be one cluster, whose interval collapses to a point`, hint)
+      fail(
+        ['checks', c.index, 'where', cluster],
+        `where selects by the cluster attribute "${cluster}": the check's queries would be one cluster, whose interval collapses to a point`,
+        hint
+      )
   }
 }
 
@@ -186,11 +247,16 @@ function refuseNonFinite(value: unknown, path: Array<string | number>, source: S
     return
   }
   if (Array.isArray(value)) value.forEach((v, i) => refuseNonFinite(v, [...path, i], source, file))
-  else if (value !== null && typeof value === 'object') for (const k of Object.keys(value)) refuseNonFinite((value as Record<string, unknown>)[k], [...path, k], source, file)
+  else if (value !== null && typeof value === 'object')
+    for (const k of Object.keys(value))
+      refuseNonFinite((value as Record<string, unknown>)[k], [...path, k], source, file)
 }
 
 /** The statistics keys beyond confidence/resamples/seed; target weights are checked here (that they name values present in the data is checked when the design is built). */
-function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail): Omit<Rules['statistics'], 'confidence' | 'resamples' | 'seed'> {
+function statisticsOptions(
+  raw: NonNullable<RawRules['statistics']>,
+  fail: Fail
+): Omit<Rules['statistics'], 'confidence' | 'resamples' | 'seed'> {
   let weights: Rules['statistics']['weights']
   if (raw.weights) {
     const target = Object.keys(raw.weights.target)
@@ -198,7 +264,11 @@ function statisticsOptions(raw: NonNullable<RawRules['statistics']>, fail: Fail)
       .map((k) => [k, raw.weights?.target[k] as number] as [string, number])
     const total = target.reduce((s, [, w]) => s + w, 0)
     if (Math.abs(total - 1) > 1e-9) {
-      fail(['statistics', 'weights', 'target'], `the target weights sum to ${total}, not 1`, 'give each value its share of the target population, e.g. { established: 0.5, new: 0.5 }')
+      fail(
+        ['statistics', 'weights', 'target'],
+        `the target weights sum to ${total}, not 1`,
+        'give each value its share of the target population, e.g. { established: 0.5, new: 0.5 }'
+      )
     }
     weights = { by: raw.weights.by, target }
   }
@@ -228,11 +298,19 @@ function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
   if (c.superior) {
     const test = c.superior.test ?? 'bootstrap'
     if (test === 'mcnemar' && !metric.binary) {
-      fail([...at, 'superior', 'test'], `McNemar compares pass/fail outcomes, but ${metric.name} is not declared binary`, `mark ${metric.name} "binary: true" if its values are 0/1, or use test: bootstrap`)
+      fail(
+        [...at, 'superior', 'test'],
+        `McNemar compares pass/fail outcomes, but ${metric.name} is not declared binary`,
+        `mark ${metric.name} "binary: true" if its values are 0/1, or use test: bootstrap`
+      )
     }
     const tests = { mcnemar: 'McNemar', t: 'the paired t-test', randomization: 'the randomization test' } as const
     if (test !== 'bootstrap' && c.superior.margin !== undefined) {
-      fail([...at, 'superior', 'margin'], `${tests[test]} tests "no difference"; it takes no margin`, 'drop margin, or use test: bootstrap (its interval must clear the margin)')
+      fail(
+        [...at, 'superior', 'margin'],
+        `${tests[test]} tests "no difference"; it takes no margin`,
+        'drop margin, or use test: bootstrap (its interval must clear the margin)'
+      )
     }
     return {
       type: 'superior',
@@ -242,9 +320,14 @@ function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
     }
   }
   const r = c.max_regressions as NonNullable<RawCheck['max_regressions']>
-  if (r.count === undefined && r.share === undefined) fail([...at, 'max_regressions'], 'max_regressions needs count or share', 'e.g. max_regressions: { count: 10 }')
+  if (r.count === undefined && r.share === undefined)
+    fail([...at, 'max_regressions'], 'max_regressions needs count or share', 'e.g. max_regressions: { count: 10 }')
   if (r.share !== undefined && r.share >= 1) {
-    fail([...at, 'max_regressions', 'share'], `share ${r.share} allows every query to regress, so the check could never fail`, 'write the largest share of queries allowed to get worse, below 1 (e.g. 0.1)')
+    fail(
+      [...at, 'max_regressions', 'share'],
+      `share ${r.share} allows every query to regress, so the check could never fail`,
+      'write the largest share of queries allowed to get worse, below 1 (e.g. 0.1)'
+    )
   }
   const threshold = r.threshold ?? 0
   if (bounds && threshold >= bounds[1] - bounds[0]) {
@@ -279,7 +362,18 @@ function toLevel(c: RawCheck, site: CheckSite): CheckKind {
   }
   if (bounds !== undefined) {
     const [lo, hi] = bounds
-    const never = bound === 'at_least' ? (value <= lo ? 'fail' : value > hi ? 'pass' : null) : value >= hi ? 'fail' : value < lo ? 'pass' : null
+    const never =
+      bound === 'at_least'
+        ? value <= lo
+          ? 'fail'
+          : value > hi
+            ? 'pass'
+            : null
+        : value >= hi
+          ? 'fail'
+          : value < lo
+            ? 'pass'
+            : null
     if (never !== null) {
       fail(
         path,
@@ -300,8 +394,17 @@ function toMargin(value: number | string, kind: 'non_inferior' | 'superior', sit
   const margin = parseAmount(value)
   if (margin.relative) {
     // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
-    if (kind === 'non_inferior' && margin.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
-      fail(path, `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`, 'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units')
+    if (
+      kind === 'non_inferior' &&
+      margin.value >= 1 &&
+      metric.better === 'higher' &&
+      (bounds === undefined || bounds[0] >= 0)
+    ) {
+      fail(
+        path,
+        `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`,
+        'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units'
+      )
     }
   } else if (bounds && margin.value >= bounds[1] - bounds[0]) {
     fail(
@@ -343,18 +446,30 @@ function schemaError(error: ErrorObject, source: SourceDocument, file: string): 
       )
     }
     case 'required':
-      return new InputError(where, `missing required key "${String(params.missingProperty)}"`, 'see the rules reference in the README')
+      return new InputError(
+        where,
+        `missing required key "${String(params.missingProperty)}"`,
+        'see the rules reference in the README'
+      )
     case 'type': {
       const actual = typeOfValue(source.data, path)
-      const hint = actual === 'string' && String(params.type).includes('number') ? 'write the number without quotes' : undefined
+      const hint =
+        actual === 'string' && String(params.type).includes('number') ? 'write the number without quotes' : undefined
       return new InputError(where, `must be ${article(String(params.type))}, not ${actual}`, hint)
     }
     case 'enum':
-      return new InputError(where, `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`)
+      return new InputError(
+        where,
+        `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+      )
     case 'const':
       return new InputError(where, `must be ${JSON.stringify(params.allowedValue)}`)
     case 'pattern':
-      return new InputError(where, `"${String(readAt(source.data, path))}" is not a valid margin`, 'write a number in the metric\'s units (0.02) or a percentage of the baseline ("20%")')
+      return new InputError(
+        where,
+        `"${String(readAt(source.data, path))}" is not a valid margin`,
+        'write a number in the metric\'s units (0.02) or a percentage of the baseline ("20%")'
+      )
     default:
       return new InputError(where, error.message ?? 'is not valid')
   }
@@ -384,7 +499,9 @@ function typeOfValue(data: unknown, path: Array<string | number>): string {
 }
 
 function article(type: string): string {
-  const words = type.split(',').map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'integer' ? 'an integer' : `a ${t}`))
+  const words = type
+    .split(',')
+    .map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'integer' ? 'an integer' : `a ${t}`))
   return words.join(' or ')
 }
 

@@ -36,6 +36,18 @@ export type SchemaType<S> = S extends { const: infer C }
 
 type Flat<T> = { [K in keyof T]: T[K] }
 type Required<S> = S extends { required: ReadonlyArray<infer R> } ? R : never
-type Properties<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: SchemaType<P[K]> } & { -readonly [K in keyof P as K extends R ? never : K]?: SchemaType<P[K]> }
-type Extra<S> = S extends { additionalProperties: false } ? unknown : S extends { additionalProperties: infer A } ? (A extends object ? Record<string, SchemaType<A>> : unknown) : unknown
-type ObjectType<S> = S extends { properties: infer P } ? Flat<Properties<P, Required<S>> & Extra<S>> : Extra<S> extends Record<string, unknown> ? Extra<S> : Record<string, unknown>
+type Properties<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: SchemaType<P[K]> } & {
+  -readonly [K in keyof P as K extends R ? never : K]?: SchemaType<P[K]>
+}
+type Extra<S> = S extends { additionalProperties: false }
+  ? unknown
+  : S extends { additionalProperties: infer A }
+    ? A extends object
+      ? Record<string, SchemaType<A>>
+      : unknown
+    : unknown
+type ObjectType<S> = S extends { properties: infer P }
+  ? Flat<Properties<P, Required<S>> & Extra<S>>
+  : Extra<S> extends Record<string, unknown>
+    ? Extra<S>
+    : Record<string, unknown>

@@ -10,7 +10,8 @@ import { JUDGE_RULES_PROPERTIES } from './judge-rules.js'
  * `npm run schema` writes the file from this object and a test fails if they differ.
  */
 const margin = {
-  description: 'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
+  description:
+    'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
   ...AMOUNT_SCHEMA
 } as const
 
@@ -34,7 +35,8 @@ export const RULES_SCHEMA = {
     version: { const: 1, description: 'Rules format version. Always 1.' },
     metrics: {
       type: 'object',
-      description: 'The metric fields of the per-query rows (or measures computed from runs) and which direction is better.',
+      description:
+        'The metric fields of the per-query rows (or measures computed from runs) and which direction is better.',
       minProperties: 1,
       propertyNames: { minLength: 1 },
       additionalProperties: {
@@ -42,31 +44,53 @@ export const RULES_SCHEMA = {
         additionalProperties: false,
         required: ['better'],
         properties: {
-          better: { enum: ['higher', 'lower'], description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.' },
-          binary: { type: 'boolean', description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.' },
+          better: {
+            enum: ['higher', 'lower'],
+            description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.'
+          },
+          binary: {
+            type: 'boolean',
+            description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.'
+          },
           range: {
             type: 'array',
-            description: 'The values the metric can take, [min, max]; a value outside is refused. Defaults to [0, 1] for binary metrics.',
+            description:
+              'The values the metric can take, [min, max]; a value outside is refused. Defaults to [0, 1] for binary metrics.',
             items: { type: 'number' },
             minItems: 2,
             maxItems: 2
           },
           unit: { type: 'string', maxLength: 16, description: 'Unit shown after values in the report, e.g. "ms".' },
-          fill: { type: 'number', description: 'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).' }
+          fill: {
+            type: 'number',
+            description:
+              'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).'
+          }
         }
       }
     },
     judgments: {
       type: 'object',
       additionalProperties: false,
-      description: 'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
+      description:
+        'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
       properties: {
-        qrels: { type: 'string', minLength: 1, description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.' },
+        qrels: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.'
+        },
         no_relevant: {
           enum: ['exclude', 'zero', 'report'],
-          description: 'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
+          description:
+            'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
         },
-        depth: { type: 'integer', minimum: 1, description: 'Only the top N documents of each ranking count (trec_eval -M).' }
+        depth: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Only the top N documents of each ranking count (trec_eval -M).'
+        }
       }
     },
     ...TRUST_RULES_PROPERTIES,
@@ -75,7 +99,8 @@ export const RULES_SCHEMA = {
     ...HISTORY_RULES_PROPERTIES,
     slices: {
       type: 'array',
-      description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
+      description:
+        'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
       items: { type: 'string', minLength: 1 },
       uniqueItems: true,
       maxItems: 20
@@ -85,9 +110,24 @@ export const RULES_SCHEMA = {
       additionalProperties: false,
       description: 'How intervals and tests are computed.',
       properties: {
-        confidence: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 1, description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.' },
-        resamples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Bootstrap resamples. Default 10000.' },
-        seed: { type: ['integer', 'string'], description: 'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.' },
+        confidence: {
+          type: 'number',
+          exclusiveMinimum: 0.5,
+          exclusiveMaximum: 1,
+          description:
+            'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.'
+        },
+        resamples: {
+          type: 'integer',
+          minimum: 100,
+          maximum: 1000000,
+          description: 'Bootstrap resamples. Default 10000.'
+        },
+        seed: {
+          type: ['integer', 'string'],
+          description:
+            'Seed of the resampling: the same inputs and seed give the same report, byte for byte. Default 1.'
+        },
         interval: {
           enum: ['auto', 'percentile', 'bca'],
           description:
@@ -98,21 +138,38 @@ export const RULES_SCHEMA = {
           description:
             'How bootstrap resamples are drawn: "multinomial" (the units drawn with replacement), "poisson" (a Poisson(1) weight per unit and resample, a pure function of the seed, the unit id and the resample, which a warehouse can compute where the rows are: docs/scale.md), or "auto" (default: multinomial below 50,000 units, Poisson above for columns with many distinct values; columns with few are drawn by counts, exactly). The report states the method of every comparison.'
         },
-        permutations: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.' },
-        cluster: { type: 'string', minLength: 1, description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.' },
-        cluster_weighting: { enum: ['query', 'cluster'], description: 'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).' },
+        permutations: {
+          type: 'integer',
+          minimum: 100,
+          maximum: 1000000,
+          description:
+            'Sign flips of the paired randomization test (exact enumeration when there are fewer sign patterns). Default: resamples.'
+        },
+        cluster: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.'
+        },
+        cluster_weighting: {
+          enum: ['query', 'cluster'],
+          description:
+            'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).'
+        },
         weights: {
           type: 'object',
           additionalProperties: false,
           required: ['by', 'target'],
-          description: 'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value.',
+          description:
+            'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value.',
           properties: {
             by: { type: 'string', minLength: 1, description: 'Attribute defining the strata (e.g. segment).' },
             target: {
               type: 'object',
               minProperties: 1,
               additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
-              description: 'Share of each value in the target population, e.g. { established: 0.5, new: 0.5 }; must sum to 1 and name every value present in the data.'
+              description:
+                'Share of each value in the target population, e.g. { established: 0.5, new: 0.5 }; must sum to 1 and name every value present in the data.'
             }
           }
         },
@@ -140,7 +197,11 @@ export const RULES_SCHEMA = {
           description:
             'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
         },
-        min_per_slice: { type: 'integer', minimum: 1, description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.' },
+        min_per_slice: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Fewest queries a statistical check needs; with fewer it is inconclusive. Default 30.'
+        },
         file: {
           type: 'string',
           minLength: 1,
@@ -156,7 +217,8 @@ export const RULES_SCHEMA = {
     },
     on_too_few: {
       enum: ['fail', 'pass'],
-      description: 'How a statistical check (or one slice of a per_slice check) with fewer than queries.min_per_slice queries counts toward the verdict. Default: the value of on_inconclusive.'
+      description:
+        'How a statistical check (or one slice of a per_slice check) with fewer than queries.min_per_slice queries counts toward the verdict. Default: the value of on_inconclusive.'
     },
     checks: {
       type: 'array',
@@ -168,15 +230,25 @@ export const RULES_SCHEMA = {
         additionalProperties: false,
         required: ['name', 'metric'],
         properties: {
-          name: { type: 'string', minLength: 1, maxLength: 200, description: 'Shown in the report and the annotation.' },
+          name: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'Shown in the report and the annotation.'
+          },
           metric: { type: 'string', minLength: 1, description: 'A key of `metrics`.' },
           where: where,
-          per_slice: { type: 'string', minLength: 1, description: 'Evaluate the check separately for every value of this attribute; all must hold.' },
+          per_slice: {
+            type: 'string',
+            minLength: 1,
+            description: 'Evaluate the check separately for every value of this attribute; all must hold.'
+          },
           non_inferior: {
             type: 'object',
             additionalProperties: false,
             required: ['margin'],
-            description: 'Passes when the worse end of the interval of (candidate - baseline) is no worse than -margin.',
+            description:
+              'Passes when the worse end of the interval of (candidate - baseline) is no worse than -margin.',
             properties: { margin }
           },
           superior: {
@@ -186,17 +258,41 @@ export const RULES_SCHEMA = {
               'Passes when the candidate is shown better: the bootstrap interval clears the margin (test: bootstrap), or a test of "no difference" has p < alpha with the change in the better direction (test: mcnemar for binary metrics, gained vs lost; t, the paired t-test; randomization, the paired sign-flip test). docs/rules.md.',
             properties: {
               test: { enum: ['bootstrap', 'mcnemar', 't', 'randomization'], description: 'Default bootstrap.' },
-              alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5, description: 'For mcnemar, t and randomization (two-sided). Default 1 - confidence.' },
-              margin: { ...margin, description: 'For bootstrap: the better end must clear this improvement (default 0).' }
+              alpha: {
+                type: 'number',
+                exclusiveMinimum: 0,
+                maximum: 0.5,
+                description: 'For mcnemar, t and randomization (two-sided). Default 1 - confidence.'
+              },
+              margin: {
+                ...margin,
+                description: 'For bootstrap: the better end must clear this improvement (default 0).'
+              }
             }
           },
           at_least: {
-            oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The floor, in the metric's units." } } }],
+            oneOf: [
+              { type: 'number' },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value'],
+                properties: { value: { type: 'number', description: "The floor, in the metric's units." } }
+              }
+            ],
             description:
               "An absolute floor for a better-higher metric: passes when the worse (low) end of the interval of the candidate's mean is at least the value, fails when the better (high) end is below it, else inconclusive. `at_least: 0.35` or `at_least: { value: 0.35 }`. docs/rules.md."
           },
           at_most: {
-            oneOf: [{ type: 'number' }, { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } } }],
+            oneOf: [
+              { type: 'number' },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value'],
+                properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } }
+              }
+            ],
             description:
               "An absolute ceiling for a better-lower metric (latency): passes when the worse (high) end of the interval of the candidate's mean is at most the value, fails when the better (low) end is above it, else inconclusive. docs/rules.md."
           },
@@ -204,11 +300,21 @@ export const RULES_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             minProperties: 1,
-            description: 'Caps how many queries may get worse (a count of queries, or a share of the compared queries).',
+            description:
+              'Caps how many queries may get worse (a count of queries, or a share of the compared queries).',
             properties: {
               count: { type: 'integer', minimum: 0, description: 'At most this many regressed queries.' },
-              share: { type: 'number', minimum: 0, maximum: 1, description: 'At most this share of the compared queries regressed.' },
-              threshold: { type: 'number', minimum: 0, description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).' }
+              share: {
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+                description: 'At most this share of the compared queries regressed.'
+              },
+              threshold: {
+                type: 'number',
+                minimum: 0,
+                description: 'A query counts as regressed when it got worse by more than this (default 0: any drop).'
+              }
             }
           },
           ...BUDGET_PROPERTY

@@ -4,7 +4,15 @@
  * schema cannot express.
  */
 import type { SchemaType } from './schema-type.js'
-import type { ComparabilityRules, DatasetRules, PoolingRules, Rules, ShareCap, TwoStageRules, ZeroHitRules } from './types.js'
+import type {
+  ComparabilityRules,
+  DatasetRules,
+  PoolingRules,
+  Rules,
+  ShareCap,
+  TwoStageRules,
+  ZeroHitRules
+} from './types.js'
 
 const shareCap = (what: string) =>
   ({
@@ -13,8 +21,17 @@ const shareCap = (what: string) =>
     minProperties: 1,
     properties: {
       share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
-      increase: { type: 'number', minimum: 0, maximum: 1, description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).` },
-      outcome: { enum: ['fail', 'inconclusive'], description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).' }
+      increase: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).`
+      },
+      outcome: {
+        enum: ['fail', 'inconclusive'],
+        description:
+          'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).'
+      }
     }
   }) as const
 
@@ -23,12 +40,22 @@ export const TRUST_RULES_PROPERTIES = {
     type: 'object',
     additionalProperties: false,
     required: ['file'],
-    description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
+    description:
+      'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
     properties: {
       file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
-      corpus: { type: 'string', minLength: 1, description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.' },
+      corpus: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.'
+      },
       split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-      manifest: { type: 'string', minLength: 1, description: "The dataset's snapshot manifest, compared with the runs' for the fields it has." },
+      manifest: {
+        type: 'string',
+        minLength: 1,
+        description: "The dataset's snapshot manifest, compared with the runs' for the fields it has."
+      },
       holdout_looks: {
         type: 'object',
         additionalProperties: false,
@@ -36,9 +63,23 @@ export const TRUST_RULES_PROPERTIES = {
         description:
           'Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses, docs/trust.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.',
         properties: {
-          max_per_pr: { type: 'integer', minimum: 1, description: 'Most gate runs per pull request that may grade the holdout.' },
-          max_per_release: { type: 'integer', minimum: 1, description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.' },
-          release: { type: 'string', minLength: 1, maxLength: 255, description: 'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.' }
+          max_per_pr: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Most gate runs per pull request that may grade the holdout.'
+          },
+          max_per_release: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.'
+          },
+          release: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 255,
+            description:
+              'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.'
+          }
         }
       }
     }
@@ -47,9 +88,16 @@ export const TRUST_RULES_PROPERTIES = {
     type: 'object',
     additionalProperties: false,
     required: ['must_match'],
-    description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
+    description:
+      'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
     properties: {
-      must_match: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' }, description: 'e.g. [corpus.content_hash, chunker, judge.model].' },
+      must_match: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+        description: 'e.g. [corpus.content_hash, chunker, judge.model].'
+      },
       may_differ: {
         type: 'array',
         uniqueItems: true,
@@ -61,19 +109,39 @@ export const TRUST_RULES_PROPERTIES = {
   pooling: {
     type: 'object',
     additionalProperties: false,
-    description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
+    description:
+      "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
     properties: {
-      depth: { type: 'integer', minimum: 1, maximum: 1000, description: "k of the pool (each side's top k). Default 10." },
-      max_unjudged: { ...shareCap('unjudged share of its top k'), description: "Caps the candidate's mean share of unjudged documents in its top k." }
+      depth: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        description: "k of the pool (each side's top k). Default 10."
+      },
+      max_unjudged: {
+        ...shareCap('unjudged share of its top k'),
+        description: "Caps the candidate's mean share of unjudged documents in its top k."
+      }
     }
   },
   max_zero_hit_share: {
     ...shareCap('share of queries with no relevant document in the top k'),
-    description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
+    description:
+      "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
     properties: {
       ...shareCap('').properties,
-      share: { type: 'number', minimum: 0, maximum: 1, description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.' },
-      increase: { type: 'number', minimum: 0, maximum: 1, description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice." },
+      share: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.'
+      },
+      increase: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice."
+      },
       depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
     }
   },
@@ -82,8 +150,16 @@ export const TRUST_RULES_PROPERTIES = {
     additionalProperties: false,
     description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
     properties: {
-      k: { type: 'integer', minimum: 1, maximum: 1000, description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10." },
-      gain: { enum: ['linear', 'exp'], description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).' }
+      k: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10."
+      },
+      gain: {
+        enum: ['linear', 'exp'],
+        description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).'
+      }
     }
   }
 } as const
@@ -94,7 +170,12 @@ export const DEFAULT_POOL_DEPTH = 10
 type RawCap = { share?: number; increase?: number; outcome?: 'fail' | 'inconclusive' }
 
 /** The trust keys as written in the rules file, typed from their schema (already validated). */
-type RawTrustRules = SchemaType<{ type: 'object'; properties: typeof TRUST_RULES_PROPERTIES & { judgments: { type: 'object'; properties: { qrels: { type: 'string' } } } } }>
+type RawTrustRules = SchemaType<{
+  type: 'object'
+  properties: typeof TRUST_RULES_PROPERTIES & {
+    judgments: { type: 'object'; properties: { qrels: { type: 'string' } } }
+  }
+}>
 
 type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
@@ -102,26 +183,48 @@ type Fail = (path: Array<string | number>, message: string, hint?: string) => ne
  * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
  * without a dataset, and a cap that names neither a share nor an increase.
  */
-export function trustRules(raw: RawTrustRules, fail: Fail): Pick<Rules, 'dataset' | 'comparability' | 'pooling' | 'maxZeroHitShare' | 'twoStage'> {
+export function trustRules(
+  raw: RawTrustRules,
+  fail: Fail
+): Pick<Rules, 'dataset' | 'comparability' | 'pooling' | 'maxZeroHitShare' | 'twoStage'> {
   if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
-    fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments')
+    fail(
+      ['judgments'],
+      'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against',
+      'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments'
+    )
   }
   if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
-    fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments")
+    fail(
+      ['judgments', 'qrels'],
+      'both judgments.qrels and dataset give judgments, and the gate would have to choose',
+      "keep one: the dataset's gold chunks and graded relevance are its judgments"
+    )
   }
   if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
-    fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)')
+    fail(
+      ['dataset', 'holdout_looks'],
+      'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply',
+      'remove holdout_looks, or grade split: holdout (or all)'
+    )
   }
   const looks = raw.dataset?.holdout_looks
   if (looks !== undefined && (looks.max_per_release === undefined) !== (looks.release === undefined)) {
     fail(
       ['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'],
-      looks.release === undefined ? 'max_per_release counts looks since a release, but names no release' : 'release names where the looks of a release are kept, but no max_per_release caps them',
+      looks.release === undefined
+        ? 'max_per_release counts looks since a release, but names no release'
+        : 'release names where the looks of a release are kept, but no max_per_release caps them',
       'give both: holdout_looks: { max_per_release: 20, release: v1.4 }'
     )
   }
   const cap = (c: RawCap, path: Array<string | number>): ShareCap => {
-    if (c.share === undefined && c.increase === undefined) fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }')
+    if (c.share === undefined && c.increase === undefined)
+      fail(
+        path,
+        'names neither share nor increase, so it could never be broken',
+        'e.g. { share: 0.2 } or { increase: 0.05 }'
+      )
     return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' }
   }
   const dataset: DatasetRules | undefined = raw.dataset && {
@@ -133,13 +236,22 @@ export function trustRules(raw: RawTrustRules, fail: Fail): Pick<Rules, 'dataset
     holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
     holdoutRelease: raw.dataset.holdout_looks?.release
   }
-  const comparability: ComparabilityRules | undefined = raw.comparability && { mustMatch: raw.comparability.must_match, mayDiffer: raw.comparability.may_differ ?? ['embedding'] }
+  const comparability: ComparabilityRules | undefined = raw.comparability && {
+    mustMatch: raw.comparability.must_match,
+    mayDiffer: raw.comparability.may_differ ?? ['embedding']
+  }
   const pooling: PoolingRules | undefined = raw.pooling && {
     depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
     maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
   }
   const z = raw.max_zero_hit_share
-  const maxZeroHitShare: ZeroHitRules | undefined = z && { ...cap(z, ['max_zero_hit_share']), depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH }
-  const twoStage: TwoStageRules | undefined = raw.two_stage && { k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH, gain: raw.two_stage.gain ?? 'linear' }
+  const maxZeroHitShare: ZeroHitRules | undefined = z && {
+    ...cap(z, ['max_zero_hit_share']),
+    depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH
+  }
+  const twoStage: TwoStageRules | undefined = raw.two_stage && {
+    k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH,
+    gain: raw.two_stage.gain ?? 'linear'
+  }
   return { dataset, comparability, pooling, maxZeroHitShare, twoStage }
 }

@@ -142,7 +142,8 @@ export interface ReferenceRules {
    * An artifact of a push run of `workflow` on the default branch, or on `ref` (a branch or tag) when named: a
    * run of another branch, a dispatched or scheduled run, or anything a pull request triggered is never used.
    */
-  artifact: { name: string; workflow: string | undefined; file: string | undefined; ref: string | undefined } | undefined
+  artifact:
+    { name: string; workflow: string | undefined; file: string | undefined; ref: string | undefined } | undefined
   /** The reference's snapshot manifest (an exam file, read where the rules are); undefined: the invocation may name one. */
   manifest: string | undefined
   /** Most gate runs over the release that may look at the budget (`reference.looks`); undefined: every run is one look, unshared. */

@@ -30,7 +30,12 @@ function sameJsKey(a: unknown, b: unknown): boolean {
  * them). Errors carry the file and line.
  */
 export function parseSource(text: string, file: string, what: string): SourceDocument {
-  if (text.trim() === '') throw new InputError({ file }, `the ${what} file is empty`, 'write the rules (see rules/schema.json and the README)')
+  if (text.trim() === '')
+    throw new InputError(
+      { file },
+      `the ${what} file is empty`,
+      'write the rules (see rules/schema.json and the README)'
+    )
   const lineCounter = new LineCounter()
   let doc: Document
   try {
@@ -43,12 +48,22 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
   if (first) {
     // The parser's error code, not its wording, says a key is repeated (the only error whose message says "unique").
     const repeated = first.code === 'DUPLICATE_KEY'
-    const message = repeated ? 'a key is repeated in the same mapping (the second would silently win)' : first.message.split('\n')[0]
-    throw new InputError({ file, line: lineAt(first.pos[0]) }, `is not valid YAML/JSON: ${message}`, repeated ? 'remove or rename the repeated key' : undefined)
+    const message = repeated
+      ? 'a key is repeated in the same mapping (the second would silently win)'
+      : first.message.split('\n')[0]
+    throw new InputError(
+      { file, line: lineAt(first.pos[0]) },
+      `is not valid YAML/JSON: ${message}`,
+      repeated ? 'remove or rename the repeated key' : undefined
+    )
   }
   visit(doc, {
     Alias(_key, node) {
-      throw new InputError({ file, line: node.range ? lineAt(node.range[0]) : undefined }, 'uses a YAML alias (*name)', 'aliases are not allowed in rules files: write the value out')
+      throw new InputError(
+        { file, line: node.range ? lineAt(node.range[0]) : undefined },
+        'uses a YAML alias (*name)',
+        'aliases are not allowed in rules files: write the value out'
+      )
     },
     Node(_key, node) {
       // Explicit tags (!!binary, !!set, !!timestamp, custom !tags) turn text into other kinds of values;
@@ -56,7 +71,11 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
       const tag = (node as { tag?: string }).tag
       if (tag !== undefined && tag !== null) {
         const range = (node as { range?: [number, number, number] }).range
-        throw new InputError({ file, line: range ? lineAt(range[0]) : undefined }, `uses a YAML tag (${tag})`, 'write the value plainly, without a !tag')
+        throw new InputError(
+          { file, line: range ? lineAt(range[0]) : undefined },
+          `uses a YAML tag (${tag})`,
+          'write the value plainly, without a !tag'
+        )
       }
     },
     Pair(_key, pair) {
@@ -64,7 +83,11 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
       // stringify it and print a process warning.
       if (pair.key !== null && !isScalar(pair.key)) {
         const range = (pair.key as { range?: [number, number, number] }).range
-        throw new InputError({ file, line: range ? lineAt(range[0]) : undefined }, 'uses a list or mapping as a key', 'keys are plain names such as checks or margin')
+        throw new InputError(
+          { file, line: range ? lineAt(range[0]) : undefined },
+          'uses a list or mapping as a key',
+          'keys are plain names such as checks or margin'
+        )
       }
     }
   })
@@ -80,7 +103,8 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
       const parent = path.length === 0 ? doc.contents : doc.getIn(path as Array<string | number>, true)
       if (!isMap(parent)) return undefined
       for (const item of parent.items) {
-        if (isPair(item) && isScalar(item.key) && String(item.key.value) === key && item.key.range) return lineAt(item.key.range[0])
+        if (isPair(item) && isScalar(item.key) && String(item.key.value) === key && item.key.range)
+          return lineAt(item.key.range[0])
       }
       return undefined
     }

@@ -49,17 +49,34 @@ export interface BudgetUnit {
  * spent silently). Zero queries, too few and non-finite statistics are read as for the check itself. A
  * relative budget ("2%") is taken of the reference mean of the unit's queries.
  */
-export function evaluateBudget(rule: CheckRule, rules: Rules, reference: ReferenceStats, unit: BudgetUnit): BudgetResult | undefined {
+export function evaluateBudget(
+  rule: CheckRule,
+  rules: Rules,
+  reference: ReferenceStats,
+  unit: BudgetUnit
+): BudgetResult | undefined {
   const spec = rule.budget
   if (spec === undefined) return undefined
   const { filters, confidence } = unit
   const metric = rules.metrics.get(rule.metric) as MetricRule
   const looks = reference.looks
-  const c = reference.stats.compare(rule.metric, filters, looks === undefined ? confidence : lookConfidence(confidence, looks.allowed))
+  const c = reference.stats.compare(
+    rule.metric,
+    filters,
+    looks === undefined ? confidence : lookConfidence(confidence, looks.allowed)
+  )
   const sign = metric.better === 'higher' ? 1 : -1
   const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value
   const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]]
-  const result = (status: Status, reason: BudgetResult['reason']): BudgetResult => ({ reference: reference.label, status, reason, budget, used: -sign * c.delta, usedCi: [-hi, -lo], comparison: c })
+  const result = (status: Status, reason: BudgetResult['reason']): BudgetResult => ({
+    reference: reference.label,
+    status,
+    reason,
+    budget,
+    used: -sign * c.delta,
+    usedCi: [-hi, -lo],
+    comparison: c
+  })
   if (c.n === 0) return result('fail', 'no_queries')
   if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite)) return result('fail', 'non_finite')
   if (c.n < rules.queries.minPerSlice) return result('inconclusive', 'too_few_queries')

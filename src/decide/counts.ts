@@ -17,7 +17,8 @@ export type InconclusivePolicy = 'on_too_few' | 'superior_must_be_shown' | 'on_i
 export function inconclusivePolicy(reason: Reason, rule: CheckRule): InconclusivePolicy {
   if (reason === 'too_few_queries' || reason === 'interval_unreliable') return 'on_too_few'
   // A budget whose interval straddles it: the data neither show it spent nor kept, whatever the check's kind.
-  if (reason === 'budget_crosses' || reason === 'budget_looks_exceeded' || reason === 'budget_looks_unknown') return 'on_inconclusive'
+  if (reason === 'budget_crosses' || reason === 'budget_looks_exceeded' || reason === 'budget_looks_unknown')
+    return 'on_inconclusive'
   if (rule.kind.type === 'superior') return 'superior_must_be_shown'
   return 'on_inconclusive'
 }

@@ -16,17 +16,30 @@ export interface CountedGuard extends GuardResult {
  *   failing unit, else its first unit that did not pass);
  * - null: the verdict passed.
  */
-export type DecidedBy = { kind: 'trust'; rule: TrustRuleName; reason: GuardReason; guard: CountedGuard } | { kind: 'check'; check: CheckResult; unit: UnitResult } | null
+export type DecidedBy =
+  | { kind: 'trust'; rule: TrustRuleName; reason: GuardReason; guard: CountedGuard }
+  | { kind: 'check'; check: CheckResult; unit: UnitResult }
+  | null
 
 /** The verdict and what decided it, from the trust guards and the evaluated checks. Pure. */
-export function decideVerdict(rules: Rules, guards: readonly GuardResult[], checks: readonly CheckResult[]): { verdict: 'pass' | 'fail'; decidedBy: DecidedBy; guards: CountedGuard[] } {
+export function decideVerdict(
+  rules: Rules,
+  guards: readonly GuardResult[],
+  checks: readonly CheckResult[]
+): { verdict: 'pass' | 'fail'; decidedBy: DecidedBy; guards: CountedGuard[] } {
   const counted = guards.map((g): CountedGuard => ({ ...g, counts: guardCounts(g.status, rules) }))
   const guard = counted.find((g) => g.counts === 'fail')
-  if (guard !== undefined) return { verdict: 'fail', decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard }, guards: counted }
+  if (guard !== undefined)
+    return {
+      verdict: 'fail',
+      decidedBy: { kind: 'trust', rule: guard.rule, reason: guard.reason, guard },
+      guards: counted
+    }
   const check = checks.find((c) => c.counts === 'fail')
   if (check === undefined) return { verdict: 'pass', decidedBy: null, guards: counted }
   // A check counts as fail only through a unit that did not pass, so one is always found.
-  const unit = (check.units.find((u) => u.status === 'fail') ?? check.units.find((u) => u.status !== 'pass')) as UnitResult
+  const unit = (check.units.find((u) => u.status === 'fail') ??
+    check.units.find((u) => u.status !== 'pass')) as UnitResult
   return { verdict: 'fail', decidedBy: { kind: 'check', check, unit }, guards: counted }
 }
 

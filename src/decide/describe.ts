@@ -14,7 +14,14 @@ export interface CheckDescription {
    * The check's test: a non_inferior interval, a superior interval or test (exact McNemar, paired t,
    * randomization), a regression count, or an absolute level (at_least / at_most: the candidate's mean).
    */
-  test: 'non_inferior' | 'superior_bootstrap' | 'superior_mcnemar' | 'superior_t' | 'superior_randomization' | 'max_regressions' | 'level'
+  test:
+    | 'non_inferior'
+    | 'superior_bootstrap'
+    | 'superior_mcnemar'
+    | 'superior_t'
+    | 'superior_randomization'
+    | 'max_regressions'
+    | 'level'
   /** Whether the check's units are members of the multiplicity family (every test but max_regressions and level). */
   statistical: boolean
   /** The reason of a unit that passes. */
@@ -67,7 +74,16 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
       return { reason, policy, counts: policyCounts(policy, rules) }
     })
   if (kind.type === 'max_regressions') {
-    return { test: 'max_regressions', statistical: false, pass: ['holds'], fail: ['too_many_regressions', ...always], inconclusive: [], minQueries: null, perSlice, confidence: rules.statistics.confidence }
+    return {
+      test: 'max_regressions',
+      statistical: false,
+      pass: ['holds'],
+      fail: ['too_many_regressions', ...always],
+      inconclusive: [],
+      minQueries: null,
+      perSlice,
+      confidence: rules.statistics.confidence
+    }
   }
   if (kind.type === 'level') {
     return {
@@ -82,10 +98,33 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
     }
   }
   const confidence = familyConfidenceFromRules(rules)
-  const base = { statistical: true, pass: ['holds'] as Reason[], minQueries: rules.queries.minPerSlice, perSlice, confidence }
-  if (kind.type === 'non_inferior') return { ...base, test: 'non_inferior', fail: ['shown_worse', ...always], inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable']) }
-  if (kind.test !== 'bootstrap') return { ...base, test: `superior_${kind.test}`, fail: ['shown_worse', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries']) }
-  return { ...base, test: 'superior_bootstrap', fail: ['shown_worse', 'shown_not_better', ...always], inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable']) }
+  const base = {
+    statistical: true,
+    pass: ['holds'] as Reason[],
+    minQueries: rules.queries.minPerSlice,
+    perSlice,
+    confidence
+  }
+  if (kind.type === 'non_inferior')
+    return {
+      ...base,
+      test: 'non_inferior',
+      fail: ['shown_worse', ...always],
+      inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable'])
+    }
+  if (kind.test !== 'bootstrap')
+    return {
+      ...base,
+      test: `superior_${kind.test}`,
+      fail: ['shown_worse', ...always],
+      inconclusive: inconclusive(['not_shown_better', 'too_few_queries'])
+    }
+  return {
+    ...base,
+    test: 'superior_bootstrap',
+    fail: ['shown_worse', 'shown_not_better', ...always],
+    inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
+  }
 }
 
 /** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */

@@ -38,16 +38,31 @@ export interface Decision {
  * with reason `no_queries`, since a rule that tested nothing protected nothing. The trust `guards` (already
  * analysed) come first in the verdict: see {@link decideVerdict}.
  */
-export function decide(rules: Rules, table: PairedTable, stats: StatsEngine, guards: readonly GuardResult[] = []): Decision {
+export function decide(
+  rules: Rules,
+  table: PairedTable,
+  stats: StatsEngine,
+  guards: readonly GuardResult[] = []
+): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
   const sets = rules.checks.map((rule) => unitSets(rule, table, stats))
-  const members = rules.checks.flatMap((rule, i) => (isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []))
+  const members = rules.checks.flatMap((rule, i) =>
+    isStatistical(rule) ? sets[i].map((filters) => ({ rule, filters })) : []
+  )
   const method = rules.statistics.multiplicity
-  const family: Family = { method, size: members.length, confidence: familyConfidence(rules.statistics.confidence, members.length, method) }
+  const family: Family = {
+    method,
+    size: members.length,
+    confidence: familyConfidence(rules.statistics.confidence, members.length, method)
+  }
   // Each unit's own test: McNemar, the t-test or the randomization test (src/decide/superior-tests.ts).
-  const raw = members.map(({ rule, filters }) => unitPValue(rule, stats.compare(rule.metric, filters, family.confidence)))
+  const raw = members.map(({ rule, filters }) =>
+    unitPValue(rule, stats.compare(rule.metric, filters, family.confidence))
+  )
   const adjusted = adjustPValues(raw, method)
-  const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]))
+  const pOf = new Map(
+    members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }])
+  )
   const levelOf = candidateLevels(table, rules)
   const context: DecisionContext = { rules, stats, family, pOf, levelOf }
   const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], context))
@@ -74,7 +89,11 @@ const unitKey = (rule: CheckRule, filters: Filters): string => `${rule.index}\u0
 /** The query sets a check is evaluated on: its `where` set, or one per value of its per_slice attribute. */
 function unitSets(rule: CheckRule, table: PairedTable, stats: StatsEngine): Filters[] {
   const base: Filters = rule.where
-  return rule.perSlice === undefined ? [base] : sliceValues(table, stats, rule.perSlice, base).map((v) => [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+  return rule.perSlice === undefined
+    ? [base]
+    : sliceValues(table, stats, rule.perSlice, base).map((v) =>
+        [...base, [rule.perSlice as string, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      )
 }
 
 function evaluateCheck(rule: CheckRule, sets: Filters[], context: DecisionContext): CheckResult {
@@ -82,7 +101,11 @@ function evaluateCheck(rule: CheckRule, sets: Filters[], context: DecisionContex
   const metric = rules.metrics.get(rule.metric) as MetricRule
   // Capabilities (the regression budget, the holdout's looks) adjust units after this, in src/gate.ts.
   const units = sets.map((filters) => evaluateUnit(rule, metric, filters, context))
-  const status: Status = units.some((u) => u.status === 'fail') ? 'fail' : units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
+  const status: Status = units.some((u) => u.status === 'fail')
+    ? 'fail'
+    : units.some((u) => u.status === 'inconclusive')
+      ? 'inconclusive'
+      : 'pass'
   const counts = units.some((u) => unitCounts(u, rule, rules) === 'fail') ? 'fail' : 'pass'
   return { rule, status, counts, units }
 }
@@ -118,10 +141,16 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   if (kind.type === 'max_regressions') {
     const { count, nonFinite } = regressionsPast(stats, rule, filters, { sign, threshold: kind.threshold })
     const n = comparison.n
-    const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x): x is number => x !== undefined)
+    const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter(
+      (x): x is number => x !== undefined
+    )
     const limit = minOf(limits)
     // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
-    if (nonFinite > 0 || !Number.isFinite(limit)) return unit('fail', 'non_finite', 0, { regressions: count, regressionLimit: Number.isFinite(limit) ? limit : null })
+    if (nonFinite > 0 || !Number.isFinite(limit))
+      return unit('fail', 'non_finite', 0, {
+        regressions: count,
+        regressionLimit: Number.isFinite(limit) ? limit : null
+      })
     const counted = { regressions: count, regressionLimit: limit }
     if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', 0, counted)
     return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted)
@@ -130,7 +159,8 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
     // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
     const level = levelOf(rule.metric, filters, stats.members(filters), comparison.confidence)
     const withLevel = (status: Status, reason: Reason): UnitResult => ({ ...unit(status, reason), level })
-    if (!Number.isFinite(level.mean) || (level.ci !== null && !level.ci.every(Number.isFinite))) return withLevel('fail', 'non_finite')
+    if (!Number.isFinite(level.mean) || (level.ci !== null && !level.ci.every(Number.isFinite)))
+      return withLevel('fail', 'non_finite')
     if (tooFewSeeds(rules, stats)) return withLevel('inconclusive', 'too_few_seeds')
     if (comparison.n < rules.queries.minPerSlice) return withLevel('inconclusive', 'too_few_queries')
     const outcome = levelOutcome(kind, metric, level)
@@ -140,7 +170,9 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]]
   // A superior check on McNemar, the t-test or the randomization test decides on its (family-adjusted) p-value, so that is evidence to check too.
   const testP = decidesOnP(rule) ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0
-  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, testP].every(Number.isFinite)
+  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, testP].every(
+    Number.isFinite
+  )
   // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
   if (comparison.n > 0 && !finite) return unit('fail', 'non_finite', margin)
   if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', margin)
@@ -148,7 +180,8 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   if (!finite) return unit('fail', 'non_finite', margin)
   // An interval that cannot support a pass (src/stats/interval-choice.ts) leaves the unit inconclusive where it would
   // pass; a unit it shows worse still fails (failing on thin evidence is never a false pass).
-  const pass = (): UnitResult => (comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin))
+  const pass = (): UnitResult =>
+    comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin)
   if (kind.type === 'non_inferior') {
     if (lo >= -margin) return pass()
     if (hi < -margin) return unit('fail', 'shown_worse', margin)
@@ -194,11 +227,26 @@ interface Demand {
  * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
  * At least enough to reach min_per_slice.
  */
-function powerOf(status: Status, c: Comparison, rules: Rules, demand: Demand): { mde: number; moreQueries: number | null } {
+function powerOf(
+  status: Status,
+  c: Comparison,
+  rules: Rules,
+  demand: Demand
+): { mde: number; moreQueries: number | null } {
   const { kind, margin } = demand
   const mde = minimumDetectable(c.se, c.confidence, c.df)
   if (status !== 'inconclusive') return { mde, moreQueries: null }
   const floor = Math.max(0, rules.queries.minPerSlice - c.n)
-  const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t' ? queriesToSettle({ n: c.n, se: c.se, df: c.df, units: c.clusters ?? c.n, distance: margin, confidence: c.confidence }) : null
+  const more =
+    kind.type === 'non_inferior' && c.interval !== 'seeds-t'
+      ? queriesToSettle({
+          n: c.n,
+          se: c.se,
+          df: c.df,
+          units: c.clusters ?? c.n,
+          distance: margin,
+          confidence: c.confidence
+        })
+      : null
   return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) }
 }

@@ -26,7 +26,11 @@ export function candidateLevels(table: PairedTable, rules: Rules): LevelOf {
   return (metric, filters, members, confidence) => {
     const column = (table.metrics.get(metric) as { cand: Float64Array }).cand
     const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
-    const design = buildDesign(table, members, [column], { statistics: rules.statistics, label, rulesFile: rules.source.file })
+    const design = buildDesign(table, members, [column], {
+      statistics: rules.statistics,
+      label,
+      rulesFile: rules.source.file
+    })
     const mean = estimate(design, 0)
     const t = tInterval(design, 0, confidence)
     return { mean, ci: t === null ? null : t.ci, confidence, method: 't', df: t === null ? null : t.df }
@@ -34,7 +38,11 @@ export function candidateLevels(table: PairedTable, rules: Rules): LevelOf {
 }
 
 /** The outcome of a level check on its interval (after the checks every kind shares: no queries, non-finite, too few). */
-export function levelOutcome(kind: Extract<CheckKind, { type: 'level' }>, metric: MetricRule, level: LevelInterval): { status: Status; reason: Reason } {
+export function levelOutcome(
+  kind: Extract<CheckKind, { type: 'level' }>,
+  metric: MetricRule,
+  level: LevelInterval
+): { status: Status; reason: Reason } {
   if (level.ci === null) return { status: 'inconclusive', reason: 'no_spread' }
   // In the metric's direction: "worse" is low for at_least (better: higher), high for at_most (better: lower).
   const sign = metric.better === 'higher' ? 1 : -1

@@ -102,7 +102,12 @@ export function countHoldoutLooks(rules: Rules, table: PairedTable, prior: Prior
  * inconclusive unit. A unit that failed stays failed: looking too often makes a pass untrustworthy (the change
  * may be fitted to the holdout), not a shown loss. The caller decides every check and the verdict again.
  */
-export function capHoldoutUnit(unit: UnitResult, account: HoldoutAccount, mask: Uint8Array, stats: StatsEngine): UnitResult {
+export function capHoldoutUnit(
+  unit: UnitResult,
+  account: HoldoutAccount,
+  mask: Uint8Array,
+  stats: StatsEngine
+): UnitResult {
   if (unit.status === 'fail') return unit
   if (!account.exceeded && account.unknown === null) return unit
   let touches = false
@@ -114,7 +119,10 @@ export function capHoldoutUnit(unit: UnitResult, account: HoldoutAccount, mask: 
   }
   if (!touches) return unit
   if (account.unknown !== null) return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' }
-  const release = account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease
-  const looks = release ? { thisPr: account.thisRelease as number, maxPerPr: account.maxPerRelease as number, release: true as const } : { thisPr: account.thisPr as number, maxPerPr: account.maxPerPr as number }
+  const release =
+    account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease
+  const looks = release
+    ? { thisPr: account.thisRelease as number, maxPerPr: account.maxPerRelease as number, release: true as const }
+    : { thisPr: account.thisPr as number, maxPerPr: account.maxPerPr as number }
   return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks }
 }

@@ -7,7 +7,14 @@ import { InputError } from '../errors.js'
 import type { GuardResult } from '../trust/trust.js'
 import type { JudgeGuardUnit, JudgeRuleName } from '../trust/judge-reasons.js'
 import { judgeAgreement, labelScale, type SliceAgreement } from '../stats/judge-agreement.js'
-import { judgePosition, judgeRepeatability, lengthBias, type LengthBias, type PositionConsistency, type Repeatability } from '../stats/judge-diagnostics.js'
+import {
+  judgePosition,
+  judgeRepeatability,
+  lengthBias,
+  type LengthBias,
+  type PositionConsistency,
+  type Repeatability
+} from '../stats/judge-diagnostics.js'
 
 /**
  * The judge's guards, decided here (each rule with a limit -> pass / fail / inconclusive per unit) over the
@@ -104,19 +111,35 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
     if (max !== undefined) {
       const units = bias.slices.map((s): JudgeGuardUnit => {
         const base = { slice: s.slice, side: null, n: s.n, value: s.spearman, interval: null }
-        if (s.n < j.minLengthBiasQueries) return { ...base, status: 'inconclusive', undecided: s.n === 0 ? 'no_data' : 'too_few' }
+        if (s.n < j.minLengthBiasQueries)
+          return { ...base, status: 'inconclusive', undecided: s.n === 0 ? 'no_data' : 'too_few' }
         if (s.spearman === null) return { ...base, status: 'inconclusive', undecided: 'undefined' }
         return { ...base, status: s.spearman > max ? 'fail' : 'pass', undecided: null }
       })
       guards.push(guard('judge.length_bias', max, units))
     }
   }
-  return { anchors: anchors?.source ?? null, sameJudge: anchors?.sameJudge ?? true, weights: j.weights, labels, confidence, agreement, repeatability, position, lengthBias: bias, guards }
+  return {
+    anchors: anchors?.source ?? null,
+    sameJudge: anchors?.sameJudge ?? true,
+    weights: j.weights,
+    labels,
+    confidence,
+    agreement,
+    repeatability,
+    position,
+    lengthBias: bias,
+    guards
+  }
 }
 
 /** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
 function guard(rule: JudgeRuleName, limit: number, units: JudgeGuardUnit[]): GuardResult {
-  const status = units.some((u) => u.status === 'fail') ? 'fail' : units.length === 0 || units.some((u) => u.status === 'inconclusive') ? 'inconclusive' : 'pass'
+  const status = units.some((u) => u.status === 'fail')
+    ? 'fail'
+    : units.length === 0 || units.some((u) => u.status === 'inconclusive')
+      ? 'inconclusive'
+      : 'pass'
   return { rule, status, reason: { code: 'judge', rule, limit, units } }
 }
 
@@ -155,7 +178,8 @@ function driftUnits(slices: readonly SliceAgreement[], j: JudgeRules, maxDrop: n
     const d = s.drift
     const base = { slice: s.slice, side: null, n: s.items, value: d?.delta ?? null, interval: d?.interval ?? null }
     if (s.items < j.minItems) return { ...base, status: 'inconclusive', undecided: 'too_few' }
-    if (d === null || d.delta === null || d.interval === null) return { ...base, status: 'inconclusive', undecided: 'undefined' }
+    if (d === null || d.delta === null || d.interval === null)
+      return { ...base, status: 'inconclusive', undecided: 'undefined' }
     if (d.interval[0] >= -maxDrop) return { ...base, status: 'pass', undecided: null }
     if (d.interval[1] < -maxDrop) return { ...base, status: 'fail', undecided: null }
     return { ...base, status: 'inconclusive', undecided: 'straddles' }
@@ -163,7 +187,12 @@ function driftUnits(slices: readonly SliceAgreement[], j: JudgeRules, maxDrop: n
 }
 
 /** A share held against a limit; no data (no repeats, no swapped scorings) is inconclusive, never a pass. */
-function shareUnit(side: 'baseline' | 'candidate' | 'both', n: number, value: number | null, ok: (v: number) => boolean): JudgeGuardUnit {
+function shareUnit(
+  side: 'baseline' | 'candidate' | 'both',
+  n: number,
+  value: number | null,
+  ok: (v: number) => boolean
+): JudgeGuardUnit {
   const base = { slice: [] as Array<[string, string]>, side, n, value, interval: null }
   if (value === null) return { ...base, status: 'inconclusive', undecided: 'no_data' }
   return { ...base, status: ok(value) ? 'pass' : 'fail', undecided: null }

@@ -29,7 +29,11 @@ export interface RegressedQuery {
 export interface GateResult {
   rules: Rules
   /** The files compared and, when they were read from files, the format each was read as (src/readers/detect.ts). */
-  inputs: { baseline: string; candidate: string; formats?: { baseline: FormatChoice | null; candidate: FormatChoice | null } }
+  inputs: {
+    baseline: string
+    candidate: string
+    formats?: { baseline: FormatChoice | null; candidate: FormatChoice | null }
+  }
   coverage: Coverage
   decision: Decision
   /** Every metric over all queries, then every metric for every value of every `slices` attribute. */

@@ -96,7 +96,17 @@ export interface BudgetResult {
   /** The reference's label ("v1.4"). */
   reference: string
   status: Status
-  reason: Extract<Reason, 'holds' | 'budget_exceeded' | 'budget_crosses' | 'budget_looks_exceeded' | 'budget_looks_unknown' | 'too_few_queries' | 'non_finite' | 'no_queries'>
+  reason: Extract<
+    Reason,
+    | 'holds'
+    | 'budget_exceeded'
+    | 'budget_crosses'
+    | 'budget_looks_exceeded'
+    | 'budget_looks_unknown'
+    | 'too_few_queries'
+    | 'non_finite'
+    | 'no_queries'
+  >
   budget: number
   used: number
   usedCi: [number, number]

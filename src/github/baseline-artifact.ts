@@ -99,7 +99,12 @@ interface ApiArtifact {
  * the PR's merge base or base commit. Runs triggered by pull requests (including fork PRs whose branch happens
  * to share the base branch's name) are never used: a baseline must come from the base branch itself.
  */
-export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, options: BaselineArtifactOptions): Promise<BaselineFromArtifact> {
+export async function fetchBaselineArtifact(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  options: BaselineArtifactOptions
+): Promise<BaselineFromArtifact> {
   const label = options.label ?? `baseline-artifact “${options.name}”`
   const at = options.where ?? { file: label }
   const maxBytes = options.maxBytes ?? ARTIFACT_MAX_BYTES
@@ -108,12 +113,26 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
     try {
       return await call()
     } catch (error) {
-      throw new InputError(at, describeApiError(error, what), apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs'))
+      throw new InputError(
+        at,
+        describeApiError(error, what),
+        apiErrorHint(
+          error,
+          'the workflow needs permissions: actions: read to find and download artifacts of other runs'
+        )
+      )
     }
   }
   const on = options.branch === undefined ? '' : ` on branch ${options.branch}`
   const runs = await api(`listing successful runs of workflow ${workflow}${on}`, async () => {
-    const { data } = await client.rest.actions.listWorkflowRuns({ owner: ctx.owner, repo: ctx.repo, workflow_id: workflow, branch: options.branch, status: 'success', per_page: 50 })
+    const { data } = await client.rest.actions.listWorkflowRuns({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      workflow_id: workflow,
+      branch: options.branch,
+      status: 'success',
+      per_page: 50
+    })
     return data.workflow_runs
   })
   const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
@@ -126,12 +145,23 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
         (options.events === undefined || options.events.includes(r.event)) &&
         (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
     )
-    .filter((r) => options.notFrom === undefined || (r.head_sha !== options.notFrom.sha && (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
+    .filter(
+      (r) =>
+        options.notFrom === undefined ||
+        (r.head_sha !== options.notFrom.sha &&
+          (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch))
+    )
     .slice(0, RUNS_SEARCHED)
   let found: { run: ApiRun; artifact: ApiArtifact } | undefined
   for (const run of eligible) {
     const artifacts = await api(`listing the artifacts of run ${run.id}`, async () => {
-      const { data } = await client.rest.actions.listWorkflowRunArtifacts({ owner: ctx.owner, repo: ctx.repo, run_id: run.id, name: options.name, per_page: 100 })
+      const { data } = await client.rest.actions.listWorkflowRunArtifacts({
+        owner: ctx.owner,
+        repo: ctx.repo,
+        run_id: run.id,
+        name: options.name,
+        per_page: 100
+      })
       return data.artifacts
     })
     const live = artifacts.filter((a) => a.name === options.name && !a.expired)
@@ -153,11 +183,17 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
     throw new InputError(
       at,
       `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow}${on} (expired artifacts do not count)`,
-      options.uploadHint ?? `upload it on pushes to ${options.branch ?? 'the branch or tag it is built from'} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+      options.uploadHint ??
+        `upload it on pushes to ${options.branch ?? 'the branch or tag it is built from'} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
     )
   }
   const { run, artifact } = found
-  if (artifact.size_in_bytes > maxBytes) throw new InputError(at, `${options.where === undefined ? '' : `${label} `}is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`, 'upload only the per-query rows')
+  if (artifact.size_in_bytes > maxBytes)
+    throw new InputError(
+      at,
+      `${options.where === undefined ? '' : `${label} `}is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`,
+      'upload only the per-query rows'
+    )
   const downloadDir = await mkdtemp(path.join(options.tmpDir, 'artifact-'))
   try {
     await options.download(artifact.id, run.id, downloadDir)
@@ -175,35 +211,67 @@ export async function fetchBaselineArtifact(client: GitHubClient, ctx: GateConte
   const provenance: BaselineProvenance = {
     from: 'artifact',
     file: file.inArtifact,
-    artifact: { name: options.name, id: artifact.id, runId: run.id, runUrl: run.html_url, branch: options.branch ?? run.head_branch ?? '', commit: run.head_sha, createdAt, ageSeconds }
+    artifact: {
+      name: options.name,
+      id: artifact.id,
+      runId: run.id,
+      runUrl: run.html_url,
+      branch: options.branch ?? run.head_branch ?? '',
+      commit: run.head_sha,
+      createdAt,
+      ageSeconds
+    }
   }
   const warnings: string[] = []
   if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {
-    warnings.push(`The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${options.branch}.`)
+    warnings.push(
+      `The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${options.branch}.`
+    )
   }
   if (pr) warnings.push(...(await commitWarnings(client, ctx, pr, run.head_sha)))
   return { file: file.path, provenance, warnings }
 }
 
 async function thisWorkflowId(client: GitHubClient, ctx: GateContext): Promise<number> {
-  if (ctx.runId === undefined) throw new InputError({ key: 'baseline-artifact' }, 'cannot tell which workflow to search: GITHUB_RUN_ID is not set', 'set baseline-workflow')
+  if (ctx.runId === undefined)
+    throw new InputError(
+      { key: 'baseline-artifact' },
+      'cannot tell which workflow to search: GITHUB_RUN_ID is not set',
+      'set baseline-workflow'
+    )
   try {
     const { data } = await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
     return data.workflow_id
   } catch (error) {
-    throw new InputError({ key: 'baseline-artifact' }, describeApiError(error, `reading run ${ctx.runId}`), apiErrorHint(error, 'the workflow needs permissions: actions: read, or set baseline-workflow'))
+    throw new InputError(
+      { key: 'baseline-artifact' },
+      describeApiError(error, `reading run ${ctx.runId}`),
+      apiErrorHint(error, 'the workflow needs permissions: actions: read, or set baseline-workflow')
+    )
   }
 }
 
 /** The baseline should be the PR's merge base (what the PR branched from) or its base commit. */
-async function commitWarnings(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, commit: string): Promise<string[]> {
+async function commitWarnings(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef,
+  commit: string
+): Promise<string[]> {
   if (commit === pr.baseSha) return []
   let mergeBase: string | undefined
   try {
-    const { data } = await client.rest.repos.compareCommitsWithBasehead({ owner: ctx.owner, repo: ctx.repo, basehead: `${pr.baseSha}...${pr.runHeadSha}`, per_page: 1 })
+    const { data } = await client.rest.repos.compareCommitsWithBasehead({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      basehead: `${pr.baseSha}...${pr.runHeadSha}`,
+      per_page: 1
+    })
     mergeBase = data.merge_base_commit?.sha
   } catch (error) {
-    return [`Could not check that the baseline commit ${commit.slice(0, 12)} is the PR's merge base (${describeApiError(error, 'comparing commits')}); it is not the base commit ${pr.baseSha.slice(0, 12)}.`]
+    return [
+      `Could not check that the baseline commit ${commit.slice(0, 12)} is the PR's merge base (${describeApiError(error, 'comparing commits')}); it is not the base commit ${pr.baseSha.slice(0, 12)}.`
+    ]
   }
   if (commit === mergeBase) return []
   return [
@@ -214,14 +282,29 @@ async function commitWarnings(client: GitHubClient, ctx: GateContext, pr: PullRe
 async function onlyFile(dir: string, label: string, maxBytes: number): Promise<string> {
   const entries = await readdir(dir, { withFileTypes: true })
   const files = entries.filter((e) => e.isFile())
-  if (files.length !== 1 || entries.length !== 1) throw new InputError({ file: label }, `the download left ${entries.length} entries instead of one archive`, 'report this as a bug')
+  if (files.length !== 1 || entries.length !== 1)
+    throw new InputError(
+      { file: label },
+      `the download left ${entries.length} entries instead of one archive`,
+      'report this as a bug'
+    )
   const file = path.join(dir, files[0].name)
   const s = await stat(file)
-  if (s.size > maxBytes) throw new InputError({ file: label }, `is ${s.size} bytes; the cap is ${maxBytes}`, 'upload only the per-query rows')
+  if (s.size > maxBytes)
+    throw new InputError(
+      { file: label },
+      `is ${s.size} bytes; the cap is ${maxBytes}`,
+      'upload only the per-query rows'
+    )
   return file
 }
 
-async function extractOne(archive: string, options: BaselineArtifactOptions, label: string, maxBytes: number): Promise<{ path: string; inArtifact: string }> {
+async function extractOne(
+  archive: string,
+  options: BaselineArtifactOptions,
+  label: string,
+  maxBytes: number
+): Promise<{ path: string; inArtifact: string }> {
   try {
     const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: ARTIFACT_MAX_ENTRIES })
     const wanted = options.fileInArtifact.replace(/^\.\//, '')
@@ -235,7 +318,9 @@ async function extractOne(archive: string, options: BaselineArtifactOptions, lab
           .join(', ') + (files.length > 20 ? `, and ${files.length - 20} more` : '')
       throw new InputError(
         { file: label },
-        wanted ? `holds no file ${quote(wanted)} (it holds: ${list || 'nothing'})` : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
+        wanted
+          ? `holds no file ${quote(wanted)} (it holds: ${list || 'nothing'})`
+          : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
         "set baseline to the file's path inside the artifact"
       )
     }
@@ -245,7 +330,12 @@ async function extractOne(archive: string, options: BaselineArtifactOptions, lab
     await writeFile(target, chosen.read(), { flag: 'wx' })
     return { path: target, inArtifact: chosen.name }
   } catch (error) {
-    if (error instanceof ZipRefusal) throw new InputError({ file: label }, `refused: the archive ${error.message}`, 'the gate only reads plain files from artifacts; upload the per-query rows as they are')
+    if (error instanceof ZipRefusal)
+      throw new InputError(
+        { file: label },
+        `refused: the archive ${error.message}`,
+        'the gate only reads plain files from artifacts; upload the per-query rows as they are'
+      )
     throw error
   }
 }

@@ -26,7 +26,9 @@ export interface CommentRequest {
 }
 
 export type CommentOutcome =
-  { status: 'created' | 'updated'; id: number; url: string; author: string; dropped: string[] } | { status: 'skipped'; reason: string } | { status: 'failed'; reason: string; httpStatus?: number }
+  | { status: 'created' | 'updated'; id: number; url: string; author: string; dropped: string[] }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; reason: string; httpStatus?: number }
 
 /** Hidden first line of the sticky comment: `<!-- retrieval-gate:NAME -->`. */
 export function markerFor(name: string): string {
@@ -55,7 +57,11 @@ export function parseMetadata(body: string): CommentMetadata | undefined {
   try {
     const v = JSON.parse(line.slice(META_PREFIX.length, -4)) as Record<string, unknown>
     if (typeof v.head_sha !== 'string') return undefined
-    return { head_sha: v.head_sha, run_id: typeof v.run_id === 'number' ? v.run_id : null, verdict: typeof v.verdict === 'string' ? v.verdict : '' }
+    return {
+      head_sha: v.head_sha,
+      run_id: typeof v.run_id === 'number' ? v.run_id : null,
+      verdict: typeof v.verdict === 'string' ? v.verdict : ''
+    }
   } catch {
     return undefined
   }
@@ -97,11 +103,22 @@ interface StickyCommentKey {
  * The first comment on the PR that starts with this gate's marker AND was written by `login`, reading every
  * page. A marker planted by someone else (in a comment, or quoted in text) is never matched.
  */
-async function findStickyComment(client: GitHubClient, ctx: GateContext, wanted: StickyCommentKey): Promise<ApiComment | undefined> {
+async function findStickyComment(
+  client: GitHubClient,
+  ctx: GateContext,
+  wanted: StickyCommentKey
+): Promise<ApiComment | undefined> {
   const { number, name, login } = wanted
   const marker = markerFor(name)
-  const comments = (await client.paginate(client.rest.issues.listComments, { owner: ctx.owner, repo: ctx.repo, issue_number: number, per_page: 100 })) as unknown as ApiComment[]
-  return comments.find((c) => (c.body ?? '').startsWith(marker) && (c.user?.login ?? '').toLowerCase() === login.toLowerCase())
+  const comments = (await client.paginate(client.rest.issues.listComments, {
+    owner: ctx.owner,
+    repo: ctx.repo,
+    issue_number: number,
+    per_page: 100
+  })) as unknown as ApiComment[]
+  return comments.find(
+    (c) => (c.body ?? '').startsWith(marker) && (c.user?.login ?? '').toLowerCase() === login.toLowerCase()
+  )
 }
 
 /**
@@ -110,13 +127,21 @@ async function findStickyComment(client: GitHubClient, ctx: GateContext, wanted:
  * written. A run whose commit is no longer the PR's head does not write (the newer run will), and neither does
  * a run older than the one that wrote the comment for the current head.
  */
-export async function upsertStickyComment(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, req: CommentRequest): Promise<CommentOutcome> {
+export async function upsertStickyComment(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef,
+  req: CommentRequest
+): Promise<CommentOutcome> {
   if (req.mode === 'never') return { status: 'skipped', reason: 'comment: never' }
   let step = 'reading the pull request'
   try {
     const head = await currentHeadSha(client, ctx, pr.number)
     if (head !== pr.runHeadSha) {
-      return { status: 'skipped', reason: `stale run: this run evaluated ${pr.runHeadSha.slice(0, 12)} but the PR's head is now ${head.slice(0, 12)}; the newer run writes the comment` }
+      return {
+        status: 'skipped',
+        reason: `stale run: this run evaluated ${pr.runHeadSha.slice(0, 12)} but the PR's head is now ${head.slice(0, 12)}; the newer run writes the comment`
+      }
     }
     step = "finding the token's user"
     const { login } = await ownLogin(client, req.author)
@@ -124,22 +149,39 @@ export async function upsertStickyComment(client: GitHubClient, ctx: GateContext
     const existing = await findStickyComment(client, ctx, { number: pr.number, name: req.name, login })
     const meta = existing ? parseMetadata(existing.body ?? '') : undefined
     if (meta && meta.head_sha === head && meta.run_id !== null && req.runId !== undefined && meta.run_id > req.runId) {
-      return { status: 'skipped', reason: `run ${meta.run_id} already reported on ${head.slice(0, 12)} and is newer than this run (${req.runId})` }
+      return {
+        status: 'skipped',
+        reason: `run ${meta.run_id} already reported on ${head.slice(0, 12)} and is newer than this run (${req.runId})`
+      }
     }
-    if (!existing && req.mode === 'on-failure' && req.verdict === 'pass') return { status: 'skipped', reason: 'comment: on-failure and the gate passed' }
+    if (!existing && req.mode === 'on-failure' && req.verdict === 'pass')
+      return { status: 'skipped', reason: 'comment: on-failure and the gate passed' }
     const prefix = `${markerFor(req.name)}\n${metadataLine({ head_sha: pr.runHeadSha, run_id: req.runId ?? null, verdict: req.verdict })}\n`
     const fitted = fitMarkdown(req.markdown, COMMENT_LIMIT - sizeOf(prefix) - 64, req.whereFull)
     const body = prefix + fitted.text
     if (existing) {
       step = `updating comment ${existing.id}`
-      const { data } = await client.rest.issues.updateComment({ owner: ctx.owner, repo: ctx.repo, comment_id: existing.id, body })
+      const { data } = await client.rest.issues.updateComment({
+        owner: ctx.owner,
+        repo: ctx.repo,
+        comment_id: existing.id,
+        body
+      })
       return { status: 'updated', id: data.id, url: data.html_url, author: login, dropped: fitted.dropped }
     }
     step = 'creating the comment'
-    const { data } = await client.rest.issues.createComment({ owner: ctx.owner, repo: ctx.repo, issue_number: pr.number, body })
+    const { data } = await client.rest.issues.createComment({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      issue_number: pr.number,
+      body
+    })
     return { status: 'created', id: data.id, url: data.html_url, author: login, dropped: fitted.dropped }
   } catch (error) {
-    const fork = pr.isFork && statusOf(error) === 403 ? ' (this PR comes from a fork, whose GITHUB_TOKEN is read-only: use the two-workflow pattern in docs/github.md to comment)' : ''
+    const fork =
+      pr.isFork && statusOf(error) === 403
+        ? ' (this PR comes from a fork, whose GITHUB_TOKEN is read-only: use the two-workflow pattern in docs/github.md to comment)'
+        : ''
     return { status: 'failed', reason: describeApiError(error, step) + fork, httpStatus: statusOf(error) }
   }
 }

@@ -39,19 +39,30 @@ export function statusContext(commentName: string): string {
  * lists on the PR even though `workflow_run.pull_requests` is empty for forks; the PR found from the head
  * repository and branch (src/github/pull-request.ts) carries the same sha.
  */
-export function statusTarget(mode: CommitStatusMode, ctx: GateContext, pr: PullRequestRef | undefined): { sha: string } | { skipped: string } {
+export function statusTarget(
+  mode: CommitStatusMode,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined
+): { sha: string } | { skipped: string } {
   if (mode === 'false') return { skipped: 'commit-status: false' }
   const run = ctx.workflowRun
-  const runAboutPr = run !== undefined && (PR_EVENTS.has(run.event) || pr !== undefined || ctx.pullRequest !== undefined)
-  if (mode === 'auto' && !(ctx.eventName === 'workflow_run' && runAboutPr)) return { skipped: 'commit-status: auto posts only in workflow_run events about a pull request' }
-  const sha = (ctx.eventName === 'workflow_run' && runAboutPr ? run?.headSha : undefined) ?? pr?.runHeadSha ?? ctx.pullRequest?.runHeadSha
+  const runAboutPr =
+    run !== undefined && (PR_EVENTS.has(run.event) || pr !== undefined || ctx.pullRequest !== undefined)
+  if (mode === 'auto' && !(ctx.eventName === 'workflow_run' && runAboutPr))
+    return { skipped: 'commit-status: auto posts only in workflow_run events about a pull request' }
+  const sha =
+    (ctx.eventName === 'workflow_run' && runAboutPr ? run?.headSha : undefined) ??
+    pr?.runHeadSha ??
+    ctx.pullRequest?.runHeadSha
   if (sha === undefined || sha === '') return { skipped: 'no pull request head commit is known for this run' }
   if (!SHA.test(sha)) return { skipped: 'the head commit in the event is not a commit sha' }
   return { sha }
 }
 
 export type CommitStatusOutcome =
-  { status: 'created'; sha: string; state: 'success' | 'failure' | 'error'; context: string } | { status: 'skipped'; reason: string } | { status: 'failed'; reason: string; httpStatus?: number }
+  | { status: 'created'; sha: string; state: 'success' | 'failure' | 'error'; context: string }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; reason: string; httpStatus?: number }
 
 /**
  * Creates the commit status (POST /repos/{owner}/{repo}/statuses/{sha}): success on pass, failure on fail,
@@ -59,17 +70,36 @@ export type CommitStatusOutcome =
  * step, so an API failure comes back as a `failed` outcome whose reason names what to do (a 403 names the
  * `statuses: write` permission).
  */
-async function postCommitStatus(client: GitHubClient, ctx: GateContext, sha: string, req: { commentName: string; subject: StatusSubject }): Promise<CommitStatusOutcome> {
+async function postCommitStatus(
+  client: GitHubClient,
+  ctx: GateContext,
+  sha: string,
+  req: { commentName: string; subject: StatusSubject }
+): Promise<CommitStatusOutcome> {
   const state = req.subject.verdict === 'pass' ? 'success' : req.subject.verdict === 'fail' ? 'failure' : 'error'
   const context = statusContext(req.commentName)
-  const targetUrl = ctx.runId !== undefined ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : undefined
+  const targetUrl =
+    ctx.runId !== undefined
+      ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+      : undefined
   try {
-    await client.rest.repos.createCommitStatus({ owner: ctx.owner, repo: ctx.repo, sha, state, context, description: statusDescription(req.subject), ...(targetUrl ? { target_url: targetUrl } : {}) })
+    await client.rest.repos.createCommitStatus({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      sha,
+      state,
+      context,
+      description: statusDescription(req.subject),
+      ...(targetUrl ? { target_url: targetUrl } : {})
+    })
     return { status: 'created', sha, state, context }
   } catch (error) {
     const httpStatus = statusOf(error)
     const reason = describeApiError(error, `creating the commit status on ${sha.slice(0, 12)}`)
-    const hint = httpStatus === 403 && !/rate limit/i.test(reason) ? " — grant `statuses: write` in the workflow's permissions: block (the token needs it to create a commit status)" : ''
+    const hint =
+      httpStatus === 403 && !/rate limit/i.test(reason)
+        ? " — grant `statuses: write` in the workflow's permissions: block (the token needs it to create a commit status)"
+        : ''
     return { status: 'failed', reason: reason + hint, httpStatus }
   }
 }
@@ -90,6 +120,7 @@ export interface StatusRoute {
 export async function reportCommitStatus(route: StatusRoute, subject: StatusSubject): Promise<CommitStatusOutcome> {
   const target = statusTarget(route.mode, route.ctx, route.pr)
   if ('skipped' in target) return { status: 'skipped', reason: target.skipped }
-  if (!route.client) return { status: 'failed', reason: 'no github-token was given, so no commit status could be created' }
+  if (!route.client)
+    return { status: 'failed', reason: 'no github-token was given, so no commit status could be created' }
   return postCommitStatus(route.client, route.ctx, target.sha, { commentName: route.commentName, subject })
 }

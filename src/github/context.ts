@@ -59,7 +59,10 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
 /** Reads GITHUB_* variables and the event file (missing or unreadable event file: an empty payload). */
-export function contextFromEnv(env: Record<string, string | undefined>, readEvent: (file: string) => string = (f) => readFileSync(f, 'utf8')): GateContext {
+export function contextFromEnv(
+  env: Record<string, string | undefined>,
+  readEvent: (file: string) => string = (f) => readFileSync(f, 'utf8')
+): GateContext {
   let payload: Json = {}
   const eventPath = env.GITHUB_EVENT_PATH
   if (eventPath) {

@@ -39,7 +39,12 @@ export interface ExamAtBase {
  * after merge. Names shown for the copies are `path@commit12`. The same file named twice (`./a` and `a`) is read
  * once.
  */
-export function examAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, options: ExamAtBaseOptions): ExamAtBase {
+export function examAtBase(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef,
+  options: ExamAtBaseOptions
+): ExamAtBase {
   const byRepoPath = new Map<string, Promise<FetchedFile>>()
   const provenance: ExamFileProvenance[] = []
   let dir: Promise<string> | undefined

@@ -38,7 +38,13 @@ export interface HistoryOptions {
   maxBytes?: number
 }
 
-const emptySkips = (): Record<SkipReason, number> => ({ missing: 0, expired: 0, unreadable: 0, wrong_version: 0, stale: 0 })
+const emptySkips = (): Record<SkipReason, number> => ({
+  missing: 0,
+  expired: 0,
+  unreadable: 0,
+  wrong_version: 0,
+  stale: 0
+})
 
 /** A reason a past run gave no point, with the note's words. */
 class Skip extends Error {
@@ -57,14 +63,25 @@ class Skip extends Error {
  * too old (stale), unreadable or from another report version is counted and named in a note, and an API
  * failure leaves the history empty with a note saying why.
  */
-export async function fetchHistory(client: GitHubClient, ctx: GateContext, options: HistoryOptions): Promise<HistoryInput> {
-  const history: HistoryInput = { branch: options.branch, requested: options.runs, reports: [], skipped: emptySkips(), notes: [] }
+export async function fetchHistory(
+  client: GitHubClient,
+  ctx: GateContext,
+  options: HistoryOptions
+): Promise<HistoryInput> {
+  const history: HistoryInput = {
+    branch: options.branch,
+    requested: options.runs,
+    reports: [],
+    skipped: emptySkips(),
+    notes: []
+  }
   let runs: ApiRun[]
   try {
     let workflowId: number | string | undefined = options.workflow
     if (workflowId === undefined) {
       if (ctx.runId === undefined) throw new Error('GITHUB_RUN_ID is not set, so the workflow is unknown')
-      workflowId = (await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })).data.workflow_id
+      workflowId = (await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId }))
+        .data.workflow_id
     }
     const { data } = await client.rest.actions.listWorkflowRuns({
       owner: ctx.owner,
@@ -77,11 +94,21 @@ export async function fetchHistory(client: GitHubClient, ctx: GateContext, optio
     })
     runs = data.workflow_runs
   } catch (error) {
-    history.notes.push(`History could not be listed (${describeApiError(error, 'listing the push runs of this workflow')}); the workflow needs permissions: actions: read.`)
+    history.notes.push(
+      `History could not be listed (${describeApiError(error, 'listing the push runs of this workflow')}); the workflow needs permissions: actions: read.`
+    )
     return history
   }
   const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
-  const eligible = runs.filter((r) => r.id !== ctx.runId && r.head_branch === options.branch && r.event === 'push' && (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName).slice(0, options.runs)
+  const eligible = runs
+    .filter(
+      (r) =>
+        r.id !== ctx.runId &&
+        r.head_branch === options.branch &&
+        r.event === 'push' &&
+        (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
+    )
+    .slice(0, options.runs)
   const read: PastReport[] = []
   for (const run of eligible) {
     try {
@@ -97,11 +124,22 @@ export async function fetchHistory(client: GitHubClient, ctx: GateContext, optio
   return history
 }
 
-async function readRun(client: GitHubClient, ctx: GateContext, run: ApiRun, options: HistoryOptions): Promise<PastReport> {
+async function readRun(
+  client: GitHubClient,
+  ctx: GateContext,
+  run: ApiRun,
+  options: HistoryOptions
+): Promise<PastReport> {
   const maxBytes = options.maxBytes ?? REPORT_MAX_BYTES
   let artifacts: Array<{ id: number; name: string; size_in_bytes: number; expired: boolean; created_at: string | null }>
   try {
-    const { data } = await client.rest.actions.listWorkflowRunArtifacts({ owner: ctx.owner, repo: ctx.repo, run_id: run.id, name: options.artifactName, per_page: 100 })
+    const { data } = await client.rest.actions.listWorkflowRunArtifacts({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      run_id: run.id,
+      name: options.artifactName,
+      per_page: 100
+    })
     artifacts = data.artifacts
   } catch (error) {
     throw new Skip('unreadable', `its artifacts could not be listed (${describeApiError(error, 'listing artifacts')})`)
@@ -112,8 +150,10 @@ async function readRun(client: GitHubClient, ctx: GateContext, run: ApiRun, opti
   if (!artifact) throw new Skip('expired', `artifact ${quote(options.artifactName)} has expired`)
   const date = artifact.created_at ?? run.created_at
   const age = options.now.getTime() - Date.parse(date)
-  if (!(age <= options.maxAgeDays * DAY_MS)) throw new Skip('stale', `the report is older than history.max_age_days (${options.maxAgeDays})`)
-  if (artifact.size_in_bytes > maxBytes) throw new Skip('unreadable', `the artifact is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`)
+  if (!(age <= options.maxAgeDays * DAY_MS))
+    throw new Skip('stale', `the report is older than history.max_age_days (${options.maxAgeDays})`)
+  if (artifact.size_in_bytes > maxBytes)
+    throw new Skip('unreadable', `the artifact is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`)
   const text = await download(artifact.id, run.id, options, maxBytes)
   return { runId: run.id, runUrl: run.html_url, commit: run.head_sha, date, ...parseReport(text) }
 }
@@ -128,9 +168,11 @@ async function download(artifactId: number, runId: number, options: HistoryOptio
       throw new Skip('unreadable', `the download failed (${(error as Error).message})`)
     }
     const entries = await readdir(dir)
-    if (entries.length !== 1) throw new Skip('unreadable', `the download left ${entries.length} files instead of one archive`)
+    if (entries.length !== 1)
+      throw new Skip('unreadable', `the download left ${entries.length} files instead of one archive`)
     const archive = path.join(dir, entries[0])
-    if ((await stat(archive)).size > maxBytes) throw new Skip('unreadable', `the archive is larger than ${maxBytes} bytes`)
+    if ((await stat(archive)).size > maxBytes)
+      throw new Skip('unreadable', `the archive is larger than ${maxBytes} bytes`)
     let bytes: Uint8Array
     try {
       const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: REPORT_MAX_ENTRIES })
@@ -176,18 +218,31 @@ function parseReport(text: string): { values: PastValue[]; holdoutLooks: number 
   if (!isObject(report) || !isObject(report.tool)) throw new Skip('unreadable', `${REPORT_FILE} is not a gate report`)
   const major = (v: unknown): string => (typeof v === 'string' ? v.split('.')[0] : '')
   if (report.tool.name !== TOOL_NAME || major(report.tool.version) !== major(VERSION)) {
-    throw new Skip('wrong_version', `the report was written by ${quote(String(report.tool.name))} ${quote(String(report.tool.version))}, not ${TOOL_NAME} ${major(VERSION)}.x`)
+    throw new Skip(
+      'wrong_version',
+      `the report was written by ${quote(String(report.tool.name))} ${quote(String(report.tool.version))}, not ${TOOL_NAME} ${major(VERSION)}.x`
+    )
   }
-  if (!Array.isArray(report.comparisons) || !Array.isArray(report.checks)) throw new Skip('unreadable', `${REPORT_FILE} has no comparisons or checks`)
+  if (!Array.isArray(report.comparisons) || !Array.isArray(report.checks))
+    throw new Skip('unreadable', `${REPORT_FILE} has no comparisons or checks`)
   const values: PastValue[] = []
   const add = (metric: unknown, slice: unknown, value: unknown): void => {
     const s = sliceOf(slice)
-    if (values.length < MAX_VALUES && typeof metric === 'string' && s && typeof value === 'number' && Number.isFinite(value)) values.push({ metric, slice: s, value })
+    if (
+      values.length < MAX_VALUES &&
+      typeof metric === 'string' &&
+      s &&
+      typeof value === 'number' &&
+      Number.isFinite(value)
+    )
+      values.push({ metric, slice: s, value })
   }
-  for (const c of report.comparisons) if (isObject(c) && isObject(c.slice) && Object.keys(c.slice).length === 0) add(c.metric, c.slice, c.candidate)
+  for (const c of report.comparisons)
+    if (isObject(c) && isObject(c.slice) && Object.keys(c.slice).length === 0) add(c.metric, c.slice, c.candidate)
   for (const check of report.checks) {
     if (!isObject(check) || !Array.isArray(check.units)) continue
-    for (const u of check.units) if (isObject(u) && isObject(u.comparison)) add(check.metric, u.slice, u.comparison.candidate)
+    for (const u of check.units)
+      if (isObject(u) && isObject(u.comparison)) add(check.metric, u.slice, u.comparison.candidate)
   }
   const looks = isObject(report.holdout) && isObject(report.holdout.looks) ? report.holdout.looks.this_run : undefined
   return { values, holdoutLooks: looks === 0 || looks === 1 ? looks : null }

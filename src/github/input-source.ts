@@ -1,4 +1,11 @@
-import type { ExamArtifactSpec, ExamFileSpec, ExamRecordSpec, GivenSpec, InputSource, Records } from '../capabilities/contract.js'
+import type {
+  ExamArtifactSpec,
+  ExamFileSpec,
+  ExamRecordSpec,
+  GivenSpec,
+  InputSource,
+  Records
+} from '../capabilities/contract.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
@@ -48,25 +55,47 @@ export interface ActionSourceProvenance {
  * - Records: the look ledger (commit statuses, src/github/look-ledger.ts) and the default branch's history.
  * - Given files: the action's inputs, from the workspace.
  */
-export function actionInputSource(options: ActionSourceOptions): InputSource & { provenance(): ActionSourceProvenance } {
+export function actionInputSource(
+  options: ActionSourceOptions
+): InputSource & { provenance(): ActionSourceProvenance } {
   const { client, ctx, pr } = options
-  const atBase = client !== undefined && pr !== undefined && options.rulesFrom === 'base' ? examAtBase(client, ctx, pr, { tmpRoot: options.tmpRoot, workspace: ctx.workspace }) : undefined
+  const atBase =
+    client !== undefined && pr !== undefined && options.rulesFrom === 'base'
+      ? examAtBase(client, ctx, pr, { tmpRoot: options.tmpRoot, workspace: ctx.workspace })
+      : undefined
   const fetched = new Map<string, ReferenceProvenance>()
   let pastRead: Promise<Records['history']> | undefined
   // The default branch's history, read once per run (the holdout looks and the history section share it).
   const past = (rules: Rules): Promise<Records['history']> => (pastRead ??= readHistory(options, rules))
   const needClient = (key: string, what: string): GitHubClient => {
-    if (client === undefined) throw new InputError({ file: options.rulesFile, key }, `needs github-token to read ${what}`, 'pass github-token (contents: read; actions: read for an artifact)')
+    if (client === undefined)
+      throw new InputError(
+        { file: options.rulesFile, key },
+        `needs github-token to read ${what}`,
+        'pass github-token (contents: read; actions: read for an artifact)'
+      )
     return client
   }
   return {
-    examPlace: atBase !== undefined && pr !== undefined ? `the PR's base commit ${pr.baseSha.slice(0, 12)}` : 'the workspace',
+    examPlace:
+      atBase !== undefined && pr !== undefined ? `the PR's base commit ${pr.baseSha.slice(0, 12)}` : 'the workspace',
     async examFile(spec: ExamFileSpec): Promise<FetchedFile> {
       const path = spec.path as string
       if (spec.ref !== undefined || spec.dated === true) {
         const ref = spec.ref ?? pr?.baseSha ?? ctx.sha
-        const at = { path, ref, shown: spec.ref ?? 'the base commit', key: `${spec.key.split('.')[0]}.ref`, rulesFile: options.rulesFile, label: labelOf(spec) }
-        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
+        const at = {
+          path,
+          ref,
+          shown: spec.ref ?? 'the base commit',
+          key: `${spec.key.split('.')[0]}.ref`,
+          rulesFile: options.rulesFile,
+          label: labelOf(spec)
+        }
+        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, {
+          ...at,
+          tmpRoot: options.tmpRoot,
+          now: options.now
+        })
         fetched.set(spec.name, got.provenance)
         return got.file
       }
@@ -75,8 +104,20 @@ export function actionInputSource(options: ActionSourceOptions): InputSource & {
     },
     async examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
       const branch = spec.branch ?? ctx.defaultBranch ?? pr?.baseRef ?? 'main'
-      const from = { artifact: spec.artifact, workflow: spec.workflow, file: spec.file, key: spec.key, rulesFile: options.rulesFile }
-      const got = await trustedArtifact(needClient(spec.key, spec.name), ctx, pr, { ...from, tmpRoot: options.tmpRoot, now: options.now, download: options.download, branch })
+      const from = {
+        artifact: spec.artifact,
+        workflow: spec.workflow,
+        file: spec.file,
+        key: spec.key,
+        rulesFile: options.rulesFile
+      }
+      const got = await trustedArtifact(needClient(spec.key, spec.name), ctx, pr, {
+        ...from,
+        tmpRoot: options.tmpRoot,
+        now: options.now,
+        download: options.download,
+        branch
+      })
       fetched.set(spec.name, got.provenance)
       return got.file
     },
@@ -85,7 +126,11 @@ export function actionInputSource(options: ActionSourceOptions): InputSource & {
         'holdout-looks': () => looks(options, rules, past),
         history: () => past(rules),
         'budget-looks': async () => {
-          const read = await readAndRecordBudgetLook(options.client, ctx, pr, { commentName: options.commentName, commit: fetched.get('reference rows')?.commit, runUrl: runUrlOf(ctx) })
+          const read = await readAndRecordBudgetLook(options.client, ctx, pr, {
+            commentName: options.commentName,
+            commit: fetched.get('reference rows')?.commit,
+            runUrl: runUrlOf(ctx)
+          })
           if (read.warning !== undefined) options.warn(read.warning)
           return { thisLook: read.thisLook, unknown: read.unknown }
         }
@@ -99,7 +144,9 @@ export function actionInputSource(options: ActionSourceOptions): InputSource & {
 
 /** This run's page (the target of the ledger's statuses), when the run id is known. */
 function runUrlOf(ctx: GateContext): string | undefined {
-  return ctx.runId === undefined ? undefined : `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+  return ctx.runId === undefined
+    ? undefined
+    : `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
 }
 
 /** The label a reference's messages use (the rules' reference name is not known to the spec: its path). */
@@ -111,18 +158,36 @@ function labelOf(spec: ExamFileSpec): string {
  * This PR's looks at the holdout before this run, from the ledger, recording this run's look (the rules grade the
  * holdout unless split is dev), plus the looks the default branch's history recorded (when the rules read history).
  */
-async function looks(options: ActionSourceOptions, rules: Rules, readPast: (rules: Rules) => Promise<Records['history']>): Promise<Records['holdout-looks']> {
+async function looks(
+  options: ActionSourceOptions,
+  rules: Rules,
+  readPast: (rules: Rules) => Promise<Records['history']>
+): Promise<Records['holdout-looks']> {
   const d = rules.dataset
   if (d === undefined) return { thisPr: null }
   let releaseCommit: string | undefined
   if (d.holdoutRelease !== undefined && options.client !== undefined && options.pr !== undefined) {
-    releaseCommit = (await resolveCommit(options.client, options.ctx, d.holdoutRelease, { file: options.rulesFile, key: 'dataset.holdout_looks.release' })).sha
+    releaseCommit = (
+      await resolveCommit(options.client, options.ctx, d.holdoutRelease, {
+        file: options.rulesFile,
+        key: 'dataset.holdout_looks.release'
+      })
+    ).sha
   }
   const runUrl = runUrlOf(options.ctx)
-  const read = await readAndRecordLooks(options.client, options.ctx, options.pr, { commentName: options.commentName, releaseCommit, grades: d.split !== 'dev', runUrl })
+  const read = await readAndRecordLooks(options.client, options.ctx, options.pr, {
+    commentName: options.commentName,
+    releaseCommit,
+    grades: d.split !== 'dev',
+    runUrl
+  })
   if (read.warning !== undefined) options.warn(read.warning)
   const past = await readPast(rules)
-  return { ...read.prior, ...(read.release === null ? {} : { release: read.release }), ...(past === undefined ? {} : { history: historyLooks(past) }) }
+  return {
+    ...read.prior,
+    ...(read.release === null ? {} : { release: read.release }),
+    ...(past === undefined ? {} : { history: historyLooks(past) })
+  }
 }
 
 async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<Records['history']> {

@@ -56,23 +56,47 @@ const where = (input: string): { key: string } => ({ key: `input ${input}` })
 export function readInputs(get: (name: string) => string, eventName: string): ActionInputs {
   const v = (name: string): string => get(name).trim()
   const rules = v('rules')
-  if (!rules) throw new InputError(where('rules'), 'is required', 'name the rules file, e.g. .github/retrieval-gate.yml')
+  if (!rules)
+    throw new InputError(where('rules'), 'is required', 'name the rules file, e.g. .github/retrieval-gate.yml')
   const candidate = v('candidate')
   if (!candidate) throw new InputError(where('candidate'), 'is required', "name the candidate's per-query rows file")
   const baselineArtifact = v('baseline-artifact')
   const baseline = v('baseline')
-  if (!baseline && !baselineArtifact) throw new InputError(where('baseline'), 'is required (or baseline-artifact)', "name the baseline's per-query rows file, or the artifact that holds it")
+  if (!baseline && !baselineArtifact)
+    throw new InputError(
+      where('baseline'),
+      'is required (or baseline-artifact)',
+      "name the baseline's per-query rows file, or the artifact that holds it"
+    )
   const baselineSeeds = lines(baseline)
   const candidateSeeds = lines(candidate)
   if (baselineSeeds.length > 1 && baselineArtifact)
-    throw new InputError(where('baseline'), 'names several seed files, but baseline-artifact reads one file from the artifact', 'give one baseline file with baseline-artifact, or list the seed files without it')
+    throw new InputError(
+      where('baseline'),
+      'names several seed files, but baseline-artifact reads one file from the artifact',
+      'give one baseline file with baseline-artifact, or list the seed files without it'
+    )
   const comment = oneOf(v('comment') || 'always', ['always', 'on-failure', 'never'] as const, 'comment')
   const commentName = v('comment-name') || 'default'
-  if (!COMMENT_NAME.test(commentName)) throw new InputError(where('comment-name'), `"${commentName}" is not a valid name`, 'use up to 64 letters, digits, ".", "_" or "-"')
+  if (!COMMENT_NAME.test(commentName))
+    throw new InputError(
+      where('comment-name'),
+      `"${commentName}" is not a valid name`,
+      'use up to 64 letters, digits, ".", "_" or "-"'
+    )
   const rawFrom = v('rules-from')
-  const rulesFrom = rawFrom ? oneOf(rawFrom, ['base', 'workspace'] as const, 'rules-from') : isPullRequestEvent(eventName) ? 'base' : 'workspace'
+  const rulesFrom = rawFrom
+    ? oneOf(rawFrom, ['base', 'workspace'] as const, 'rules-from')
+    : isPullRequestEvent(eventName)
+      ? 'base'
+      : 'workspace'
   const rawPr = v('pr-number')
-  if (rawPr && !/^[1-9][0-9]{0,9}$/.test(rawPr)) throw new InputError(where('pr-number'), `"${rawPr}" is not a pull request number`, 'pass a positive integer, or leave it empty')
+  if (rawPr && !/^[1-9][0-9]{0,9}$/.test(rawPr))
+    throw new InputError(
+      where('pr-number'),
+      `"${rawPr}" is not a pull request number`,
+      'pass a positive integer, or leave it empty'
+    )
   return {
     rules,
     baseline: baselineSeeds[0] ?? baseline,
@@ -105,7 +129,9 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
  * run still reports `error` on the PR's head, so a required check does not wait forever. An invalid value of
  * either gives undefined (no status: its context or its wish is unknown).
  */
-export function readStatusInputs(get: (name: string) => string): { commitStatus: CommitStatusMode; commentName: string; token: string } | undefined {
+export function readStatusInputs(
+  get: (name: string) => string
+): { commitStatus: CommitStatusMode; commentName: string; token: string } | undefined {
   const mode = get('commit-status').trim() || 'auto'
   const commentName = get('comment-name').trim() || 'default'
   if (!(COMMIT_STATUS_MODES as readonly string[]).includes(mode) || !COMMENT_NAME.test(commentName)) return undefined
@@ -139,7 +165,12 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], input: st
 export function parseAge(text: string): number | undefined {
   if (text === '' || text === '0') return undefined
   const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/i.exec(text)
-  if (!m) throw new InputError(where('baseline-max-age'), `"${text}" is not an age`, 'write a number and a unit: 90m, 36h, 7d or 2w (or 0 for no limit)')
+  if (!m)
+    throw new InputError(
+      where('baseline-max-age'),
+      `"${text}" is not an age`,
+      'write a number and a unit: 90m, 36h, 7d or 2w (or 0 for no limit)'
+    )
   const unit = { m: 60, min: 60, h: 3600, d: 86400, w: 604800 }[m[2].toLowerCase() as 'm' | 'min' | 'h' | 'd' | 'w']
   return Math.round(Number(m[1]) * unit)
 }

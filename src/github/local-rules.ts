@@ -8,7 +8,11 @@ import { readRulesFile } from '../load.js'
  * its words; any other refusal (too large, not UTF-8, a directory) is the workspace file's own and is reported
  * as it is.
  */
-export async function readLocalRules(workspace: string, file: string, read: (file: string) => Promise<string> = readRulesFile): Promise<string> {
+export async function readLocalRules(
+  workspace: string,
+  file: string,
+  read: (file: string) => Promise<string> = readRulesFile
+): Promise<string> {
   const inWorkspace = path.resolve(workspace, file)
   try {
     return await read(inWorkspace)

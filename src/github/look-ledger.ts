@@ -53,8 +53,16 @@ export async function readAndRecordLooks(
   if (client === undefined) return unknown('no github-token was given, so the looks cannot be counted')
   let step = "listing the PR's commits"
   try {
-    const commits = (await client.paginate(client.rest.pulls.listCommits, { owner: ctx.owner, repo: ctx.repo, pull_number: pr.number, per_page: 100 })) as Array<{ sha: string }>
-    if (commits.length >= MAX_PR_COMMITS) return unknown(`the PR has ${MAX_PR_COMMITS} or more commits, more than the API lists, so its looks cannot all be counted`)
+    const commits = (await client.paginate(client.rest.pulls.listCommits, {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      pull_number: pr.number,
+      per_page: 100
+    })) as Array<{ sha: string }>
+    if (commits.length >= MAX_PR_COMMITS)
+      return unknown(
+        `the PR has ${MAX_PR_COMMITS} or more commits, more than the API lists, so its looks cannot all be counted`
+      )
     const shas = [...new Set([...commits.map((c) => c.sha), pr.runHeadSha])]
     const context = lookContext(options.commentName)
     let thisPr = 0
@@ -68,18 +76,32 @@ export async function readAndRecordLooks(
       release = await countStatuses(client, ctx, options.releaseCommit, releaseContext(options.commentName))
     }
     if (options.grades) {
-      if (thisPr + 1 >= MAX_STATUSES_PER_CONTEXT || (release ?? 0) + 1 >= MAX_STATUSES_PER_CONTEXT) return unknown(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
+      if (thisPr + 1 >= MAX_STATUSES_PER_CONTEXT || (release ?? 0) + 1 >= MAX_STATUSES_PER_CONTEXT)
+        return unknown(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
       step = `recording this look on ${pr.runHeadSha.slice(0, 12)}`
-      await record(client, ctx, { sha: pr.runHeadSha, context, description: `look ${thisPr + 1} at the holdout in PR #${pr.number}`, url: options.runUrl })
+      await record(client, ctx, {
+        sha: pr.runHeadSha,
+        context,
+        description: `look ${thisPr + 1} at the holdout in PR #${pr.number}`,
+        url: options.runUrl
+      })
       if (options.releaseCommit !== undefined) {
         step = `recording this look on the release commit ${options.releaseCommit.slice(0, 12)}`
         const description = `look ${(release ?? 0) + 1} at the holdout (PR #${pr.number})`
-        await record(client, ctx, { sha: options.releaseCommit, context: releaseContext(options.commentName), description, url: options.runUrl })
+        await record(client, ctx, {
+          sha: options.releaseCommit,
+          context: releaseContext(options.commentName),
+          description,
+          url: options.runUrl
+        })
       }
     }
     return { prior: { thisPr }, release }
   } catch (error) {
-    const permission = statusOf(error) === 403 || statusOf(error) === 404 ? " (the workflow needs permissions: statuses: write; a fork PR's token is read-only: use the two-workflow pattern of docs/github.md)" : ''
+    const permission =
+      statusOf(error) === 403 || statusOf(error) === 404
+        ? " (the workflow needs permissions: statuses: write; a fork PR's token is read-only: use the two-workflow pattern of docs/github.md)"
+        : ''
     return unknown(`${describeApiError(error, step)}${permission}`)
   }
 }
@@ -104,26 +126,45 @@ export async function readAndRecordBudgetLook(
   })
   if (client === undefined) return fail('no github-token was given')
   if (options.commit === undefined) return fail("the reference's commit is unknown")
-  const context = options.commentName === 'default' ? 'retrieval-gate budget look' : `retrieval-gate budget look / ${options.commentName}`
+  const context =
+    options.commentName === 'default'
+      ? 'retrieval-gate budget look'
+      : `retrieval-gate budget look / ${options.commentName}`
   let step = `listing the statuses of the reference commit ${options.commit.slice(0, 12)}`
   try {
     const prior = await countStatuses(client, ctx, options.commit, context)
-    if (prior + 1 >= MAX_STATUSES_PER_CONTEXT) return fail(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
+    if (prior + 1 >= MAX_STATUSES_PER_CONTEXT)
+      return fail(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
     step = `recording this look on the reference commit ${options.commit.slice(0, 12)}`
-    await record(client, ctx, { sha: options.commit, context, description: `look ${prior + 1} at the budget (PR #${pr.number})`, url: options.runUrl })
+    await record(client, ctx, {
+      sha: options.commit,
+      context,
+      description: `look ${prior + 1} at the budget (PR #${pr.number})`,
+      url: options.runUrl
+    })
     return { thisLook: prior + 1, unknown: null }
   } catch (error) {
-    const permission = statusOf(error) === 403 || statusOf(error) === 404 ? ' (the workflow needs permissions: statuses: write)' : ''
+    const permission =
+      statusOf(error) === 403 || statusOf(error) === 404 ? ' (the workflow needs permissions: statuses: write)' : ''
     return fail(`${describeApiError(error, step)}${permission}`)
   }
 }
 
 function unknown(reason: string): { prior: PriorLooks; release: null; warning: string } {
-  return { prior: { thisPr: null, unknown: reason }, release: null, warning: `retrieval-gate: the holdout looks could not be counted: ${reason}; the checks on holdout queries are inconclusive` }
+  return {
+    prior: { thisPr: null, unknown: reason },
+    release: null,
+    warning: `retrieval-gate: the holdout looks could not be counted: ${reason}; the checks on holdout queries are inconclusive`
+  }
 }
 
 async function countStatuses(client: GitHubClient, ctx: GateContext, sha: string, context: string): Promise<number> {
-  const statuses = (await client.paginate(client.rest.repos.listCommitStatusesForRef, { owner: ctx.owner, repo: ctx.repo, ref: sha, per_page: 100 })) as Array<{ context: string }>
+  const statuses = (await client.paginate(client.rest.repos.listCommitStatusesForRef, {
+    owner: ctx.owner,
+    repo: ctx.repo,
+    ref: sha,
+    per_page: 100
+  })) as Array<{ context: string }>
   let n = 0
   for (const s of statuses) if (s.context === context) n++
   return n
@@ -140,5 +181,13 @@ interface LookStatus {
 
 async function record(client: GitHubClient, ctx: GateContext, look: LookStatus): Promise<void> {
   const { sha, context, description, url } = look
-  await client.rest.repos.createCommitStatus({ owner: ctx.owner, repo: ctx.repo, sha, state: 'success', context, description, ...(url ? { target_url: url } : {}) })
+  await client.rest.repos.createCommitStatus({
+    owner: ctx.owner,
+    repo: ctx.repo,
+    sha,
+    state: 'success',
+    context,
+    description,
+    ...(url ? { target_url: url } : {})
+  })
 }

@@ -24,7 +24,12 @@ export function noVerdictSummary(error: unknown): string {
       w.key !== undefined ? `key ${inline(w.key, MAX_PART)}` : '',
       w.queryId !== undefined ? `query ${inline(JSON.stringify(w.queryId), MAX_PART)}` : ''
     ].filter((p) => p !== '')
-    const lines = ['## ⚠️ retrieval-gate: error, no verdict (unusable input)', '', `The gate could not use its input, so it did not judge this change. ${lead}`, '']
+    const lines = [
+      '## ⚠️ retrieval-gate: error, no verdict (unusable input)',
+      '',
+      `The gate could not use its input, so it did not judge this change. ${lead}`,
+      ''
+    ]
     if (place.length > 0) lines.push(`- **Where:** ${place.join(', ')}`)
     lines.push(`- **What is wrong:** ${inline(error.problem, MAX_PART)}`)
     const todo = error.hint ? inline(withoutFinalStop(error.hint), MAX_PART) : 'correct the input named above'

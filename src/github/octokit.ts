@@ -42,7 +42,9 @@ export function createClient(token: string, options: ClientOptions): GitHubClien
     (kind: string) =>
     (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
       const ok = retryCount < maxRetries && retryAfter <= maxWait
-      log(`GitHub ${kind} on ${request.method} ${request.url}: ${ok ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${maxRetries})` : `giving up (waited ${retryCount} times; next wait ${retryAfter} s)`}`)
+      log(
+        `GitHub ${kind} on ${request.method} ${request.url}: ${ok ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${maxRetries})` : `giving up (waited ${retryCount} times; next wait ${retryAfter} s)`}`
+      )
       return ok
     }
   const octokit = getOctokit(
@@ -50,7 +52,13 @@ export function createClient(token: string, options: ClientOptions): GitHubClien
     {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       retry: { retries: maxRetries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: unit },
-      throttle: { id: options.throttleId ?? 'retrieval-gate', retryAfterBaseValue: unit, fallbackSecondaryRateRetryAfter: 60, onRateLimit: decide('rate limit'), onSecondaryRateLimit: decide('secondary rate limit') }
+      throttle: {
+        id: options.throttleId ?? 'retrieval-gate',
+        retryAfterBaseValue: unit,
+        fallbackSecondaryRateRetryAfter: 60,
+        onRateLimit: decide('rate limit'),
+        onSecondaryRateLimit: decide('secondary rate limit')
+      }
     },
     retry,
     throttling
@@ -60,11 +68,17 @@ export function createClient(token: string, options: ClientOptions): GitHubClien
       try {
         return await request(requestOptions)
       } catch (error) {
-        const e = error as { status?: number; message?: string; response?: { headers?: Record<string, string | undefined> } }
+        const e = error as {
+          status?: number
+          message?: string
+          response?: { headers?: Record<string, string | undefined> }
+        }
         if (e.status !== 429 || handledByThrottling(e) || attempt >= maxRetries) throw error
         const wait = retryAfterSeconds(e.response?.headers?.['retry-after'], attempt)
         if (wait > maxWait) throw error
-        log(`GitHub answered 429 (too many requests) on ${requestOptions.method} ${requestOptions.url}: retrying in ${wait} s (retry ${attempt + 1} of ${maxRetries})`)
+        log(
+          `GitHub answered 429 (too many requests) on ${requestOptions.method} ${requestOptions.url}: retrying in ${wait} s (retry ${attempt + 1} of ${maxRetries})`
+        )
         await new Promise((resolve) => setTimeout(resolve, wait * unit))
       }
     }
@@ -72,7 +86,10 @@ export function createClient(token: string, options: ClientOptions): GitHubClien
   return octokit
 }
 
-function handledByThrottling(e: { message?: string; response?: { headers?: Record<string, string | undefined> } }): boolean {
+function handledByThrottling(e: {
+  message?: string
+  response?: { headers?: Record<string, string | undefined> }
+}): boolean {
   return /\bsecondary rate\b/i.test(e.message ?? '') || e.response?.headers?.['x-ratelimit-remaining'] === '0'
 }
 
@@ -115,7 +132,9 @@ function networkErrorCode(error: unknown): string | undefined {
  * answered, but a network hint when GitHub was never reached: a permission would not help then.
  */
 export function apiErrorHint(error: unknown, permissionHint: string): string {
-  return networkErrorCode(error) ? 'GitHub could not be reached from the runner: check its network (proxy, firewall, GITHUB_API_URL) and re-run' : permissionHint
+  return networkErrorCode(error)
+    ? 'GitHub could not be reached from the runner: check its network (proxy, firewall, GITHUB_API_URL) and re-run'
+    : permissionHint
 }
 
 /**

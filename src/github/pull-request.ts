@@ -30,7 +30,11 @@ function fromApi(ctx: GateContext, pull: ApiPull, runHeadSha: string): PullReque
  * list it only for same-repository branches, so for forks it is looked up by the head repository's owner and
  * branch and matched on the run's head commit. `prNumber` (input `pr-number`) overrides both.
  */
-export async function resolvePullRequest(client: GitHubClient, ctx: GateContext, prNumber?: number): Promise<PullRequestRef | undefined> {
+export async function resolvePullRequest(
+  client: GitHubClient,
+  ctx: GateContext,
+  prNumber?: number
+): Promise<PullRequestRef | undefined> {
   const { owner, repo } = ctx
   if (prNumber !== undefined) {
     const { data } = await client.rest.pulls.get({ owner, repo, pull_number: prNumber })
@@ -56,7 +60,13 @@ export async function resolvePullRequest(client: GitHubClient, ctx: GateContext,
   const run = ctx.workflowRun
   if (!run || !run.headBranch) return undefined
   const headOwner = run.headRepo.split('/')[0]
-  const pulls = (await client.paginate(client.rest.pulls.list, { owner, repo, state: 'open', head: `${headOwner}:${run.headBranch}`, per_page: 100 })) as unknown as ApiPull[]
+  const pulls = (await client.paginate(client.rest.pulls.list, {
+    owner,
+    repo,
+    state: 'open',
+    head: `${headOwner}:${run.headBranch}`,
+    per_page: 100
+  })) as unknown as ApiPull[]
   const same = pulls.filter((p) => sameHead(p, run))
   const exact = same.filter((p) => p.head.sha === run.headSha)
   // Two open PRs from one head branch (into different bases) share its head commit: grading one and posting its

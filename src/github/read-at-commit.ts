@@ -43,7 +43,12 @@ const LFS_POINTER_MAX_BYTES = 1024
  * refuses, when the path is a directory (GitHub then answers with a JSON listing), when it is a Git LFS pointer,
  * or when it is over the limit. The rules and every exam file go through here, so they are refused alike.
  */
-export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, options: ReadAtCommitOptions): Promise<ReadAtCommitResult> {
+export async function readAtCommit(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef,
+  options: ReadAtCommitOptions
+): Promise<ReadAtCommitResult> {
   const { file, repoPath, what, limit } = options
   const base = options.at?.label ?? describeBase(pr)
   let response: { data: unknown; headers: Record<string, string | number | undefined> }
@@ -58,14 +63,23 @@ export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: P
     })
   } catch (error) {
     if (statusOf(error) === 404) throw new InputError({ file }, options.missing.message, options.missing.hint)
-    throw new InputError({ file }, describeApiError(error, `reading ${what} at ${base}`), `${what} could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`)
+    throw new InputError(
+      { file },
+      describeApiError(error, `reading ${what} at ${base}`),
+      `${what} could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`
+    )
   }
   const contentType = String(response.headers['content-type'] ?? '')
   if (/^application\/json\b/i.test(contentType) || !isBody(response.data)) {
     await cancel(response.data)
-    throw new InputError({ file }, `is not a file at ${base} (GitHub answered with a listing: a directory, a submodule or a link out of the repository?)`, `name the file itself, as a path in the repository`)
+    throw new InputError(
+      { file },
+      `is not a file at ${base} (GitHub answered with a listing: a directory, a submodule or a link out of the repository?)`,
+      `name the file itself, as a path in the repository`
+    )
   }
-  const tooLarge = (size: string): InputError => new InputError({ file }, `is ${size} at ${base}; the limit for ${what} is ${limit} bytes`, options.tooLargeHint)
+  const tooLarge = (size: string): InputError =>
+    new InputError({ file }, `is ${size} at ${base}; the limit for ${what} is ${limit} bytes`, options.tooLargeHint)
   const declared = Number(response.headers['content-length'])
   if (Number.isFinite(declared) && declared > limit) {
     await cancel(response.data)
@@ -82,7 +96,11 @@ export async function readAtCommit(client: GitHubClient, ctx: GateContext, pr: P
     await options.onChunk(chunk)
   }
   if (bytes <= LFS_POINTER_MAX_BYTES && head.startsWith(LFS_POINTER)) {
-    throw new InputError({ file }, `is a Git LFS pointer at ${base}, not the file itself (the contents API serves the pointer)`, `keep ${what} in plain git, outside LFS`)
+    throw new InputError(
+      { file },
+      `is a Git LFS pointer at ${base}, not the file itself (the contents API serves the pointer)`,
+      `keep ${what} in plain git, outside LFS`
+    )
   }
   return { bytes, sha256: hash.digest('hex') }
 }
@@ -96,10 +114,18 @@ export function describeBase(pr: PullRequestRef): string {
  * `./rules/gate.yml` -> `rules/gate.yml`: a path as the contents API wants it. Refuses paths that leave the
  * repository (absolute, drive letters, `..`): nothing outside the repository exists at a commit.
  */
-export function repositoryPath(file: string, what = 'the rules path', hint = 'write it as in the repository, e.g. .github/retrieval-gate.yml'): string {
+export function repositoryPath(
+  file: string,
+  what = 'the rules path',
+  hint = 'write it as in the repository, e.g. .github/retrieval-gate.yml'
+): string {
   const p = path.posix.normalize(file.replace(/\\/g, '/'))
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p === '..' || p.startsWith('../') || p === '.' || p === '') {
-    throw new InputError({ file }, `with rules-from: base ${what} must be inside the repository, relative to its root`, hint)
+    throw new InputError(
+      { file },
+      `with rules-from: base ${what} must be inside the repository, relative to its root`,
+      hint
+    )
   }
   return p.replace(/^\.\//, '')
 }
@@ -109,7 +135,14 @@ export function repositoryPath(file: string, what = 'the rules path', hint = 'wr
  * from a client that parsed it anyway, a string or bytes. A parsed object or array is a directory listing.
  */
 function isBody(data: unknown): boolean {
-  return data === null || data === undefined || typeof data === 'string' || data instanceof ArrayBuffer || data instanceof Uint8Array || (data !== null && typeof data === 'object' && Symbol.asyncIterator in data)
+  return (
+    data === null ||
+    data === undefined ||
+    typeof data === 'string' ||
+    data instanceof ArrayBuffer ||
+    data instanceof Uint8Array ||
+    (data !== null && typeof data === 'object' && Symbol.asyncIterator in data)
+  )
 }
 
 /** The body as byte chunks, in order (see {@link isBody}). */
@@ -118,7 +151,8 @@ async function* chunksOf(data: unknown): AsyncGenerator<Uint8Array> {
   else if (data instanceof ArrayBuffer) yield new Uint8Array(data)
   else if (data instanceof Uint8Array) yield data
   else if (data !== null && typeof data === 'object') {
-    for await (const chunk of data as AsyncIterable<Uint8Array | string>) yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+    for await (const chunk of data as AsyncIterable<Uint8Array | string>)
+      yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
   }
 }
 

@@ -46,10 +46,22 @@ export interface AtRefRequest extends AtRefOptions {
  * with what to do, when the ref does not exist or the file is not at it: a budget is never skipped because its
  * reference could not be read.
  */
-export async function readAtRef(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, request: AtRefRequest): Promise<FetchedAtSource> {
-  const repoPath = repositoryPath(request.path, 'the reference path', 'name the rows file by its path in the repository, e.g. eval/release/rows.csv')
+export async function readAtRef(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  request: AtRefRequest
+): Promise<FetchedAtSource> {
+  const repoPath = repositoryPath(
+    request.path,
+    'the reference path',
+    'name the rows file by its path in the repository, e.g. eval/release/rows.csv'
+  )
   const commit = await resolveCommit(client, ctx, request.ref, { file: request.rulesFile, key: request.key })
-  const shown = request.shown === undefined || request.shown === request.ref ? `${request.ref} (commit ${commit.sha.slice(0, 12)})` : `commit ${commit.sha.slice(0, 12)}`
+  const shown =
+    request.shown === undefined || request.shown === request.ref
+      ? `${request.ref} (commit ${commit.sha.slice(0, 12)})`
+      : `commit ${commit.sha.slice(0, 12)}`
   const dir = await mkdtemp(path.join(request.tmpRoot, 'retrieval-gate-reference-'))
   const local = path.join(dir, path.posix.basename(repoPath))
   await mkdir(dir, { recursive: true })
@@ -75,10 +87,19 @@ export async function readAtRef(client: GitHubClient, ctx: GateContext, pr: Pull
   } finally {
     await handle.close()
   }
-  const ageSeconds = commit.date === undefined ? undefined : Math.max(0, Math.floor((request.now.getTime() - Date.parse(commit.date)) / 1000))
+  const ageSeconds =
+    commit.date === undefined
+      ? undefined
+      : Math.max(0, Math.floor((request.now.getTime() - Date.parse(commit.date)) / 1000))
   return {
     file: { path: local, name: `${repoPath}@${commit.sha.slice(0, 12)}` },
-    provenance: { from: 'ref', file: repoPath, ref: request.shown ?? request.ref, commit: commit.sha, ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds }) }
+    provenance: {
+      from: 'ref',
+      file: repoPath,
+      ref: request.shown ?? request.ref,
+      commit: commit.sha,
+      ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds })
+    }
   }
 }
 
@@ -104,7 +125,12 @@ export interface TrustedArtifactRequest extends AtRefOptions {
  * scheduled run, a fork's, a pull request's own pushes, or anything a pull request triggered is never used: a
  * contributor who can push a branch must not be able to upload the exam. Refusals name the rules key.
  */
-export async function trustedArtifact(client: GitHubClient, ctx: GateContext, pr: PullRequestRef | undefined, request: TrustedArtifactRequest): Promise<FetchedAtSource> {
+export async function trustedArtifact(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  request: TrustedArtifactRequest
+): Promise<FetchedAtSource> {
   const dir = await mkdtemp(path.join(request.tmpRoot, 'retrieval-gate-reference-'))
   const fetched = await fetchBaselineArtifact(client, ctx, undefined, {
     name: request.artifact,
@@ -124,18 +150,34 @@ export async function trustedArtifact(client: GitHubClient, ctx: GateContext, pr
   const a = fetched.provenance.artifact as NonNullable<typeof fetched.provenance.artifact>
   return {
     file: { path: fetched.file, name: fetched.provenance.file },
-    provenance: { from: 'artifact', file: fetched.provenance.file, commit: a.commit, date: a.createdAt, ageSeconds: a.ageSeconds, artifact: { name: a.name, id: a.id, runId: a.runId, runUrl: a.runUrl } }
+    provenance: {
+      from: 'artifact',
+      file: fetched.provenance.file,
+      commit: a.commit,
+      date: a.createdAt,
+      ageSeconds: a.ageSeconds,
+      artifact: { name: a.name, id: a.id, runId: a.runId, runUrl: a.runUrl }
+    }
   }
 }
 
 /** The commit a tag, branch or sha names, with its committer date (GET /repos/{owner}/{repo}/commits/{ref}). */
-export async function resolveCommit(client: GitHubClient, ctx: GateContext, ref: string, where: { file: string; key: string }): Promise<{ sha: string; date: string | undefined }> {
+export async function resolveCommit(
+  client: GitHubClient,
+  ctx: GateContext,
+  ref: string,
+  where: { file: string; key: string }
+): Promise<{ sha: string; date: string | undefined }> {
   try {
     const { data } = await client.rest.repos.getCommit({ owner: ctx.owner, repo: ctx.repo, ref, per_page: 1 })
     return { sha: data.sha, date: data.commit.committer?.date ?? data.commit.author?.date ?? undefined }
   } catch (error) {
     if (statusOf(error) === 404 || statusOf(error) === 422)
-      throw new InputError(where, `${quote(ref)} is not a tag, branch or commit of ${ctx.owner}/${ctx.repo}`, 'name the tag of the last release (e.g. v1.4), as it is in the repository')
+      throw new InputError(
+        where,
+        `${quote(ref)} is not a tag, branch or commit of ${ctx.owner}/${ctx.repo}`,
+        'name the tag of the last release (e.g. v1.4), as it is in the repository'
+      )
     throw new InputError(
       where,
       describeApiError(error, `resolving the reference ref ${quote(ref)}`),

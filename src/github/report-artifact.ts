@@ -28,12 +28,24 @@ export const artifactClientUploader: ArtifactUploader = async (name, file) => {
  * a GitHub runner (no ACTIONS_RUNTIME_TOKEN, for example a local test run) nothing is uploaded and the
  * returned `skipped` says why.
  */
-export async function uploadReportArtifact(upload: ArtifactUploader, name: string, file: string, env: Record<string, string | undefined>): Promise<{ uploaded: boolean; message: string }> {
-  if (!env.ACTIONS_RUNTIME_TOKEN) return { uploaded: false, message: `the report was not uploaded as artifact ${name} for history: not on a GitHub runner (ACTIONS_RUNTIME_TOKEN is not set)` }
+export async function uploadReportArtifact(
+  upload: ArtifactUploader,
+  name: string,
+  file: string,
+  env: Record<string, string | undefined>
+): Promise<{ uploaded: boolean; message: string }> {
+  if (!env.ACTIONS_RUNTIME_TOKEN)
+    return {
+      uploaded: false,
+      message: `the report was not uploaded as artifact ${name} for history: not on a GitHub runner (ACTIONS_RUNTIME_TOKEN is not set)`
+    }
   try {
     await upload(name, file)
     return { uploaded: true, message: `the report was uploaded as artifact ${name} (history for later pull requests)` }
   } catch (error) {
-    return { uploaded: false, message: `the report could not be uploaded as artifact ${name} for history: ${(error as Error).message}. The verdict is unaffected.` }
+    return {
+      uploaded: false,
+      message: `the report could not be uploaded as artifact ${name} for history: ${(error as Error).message}. The verdict is unaffected.`
+    }
   }
 }

@@ -32,17 +32,30 @@ export interface RulesSourceOptions {
  * differs, both sha256 sums go into the provenance (the report says the PR's change applies after merge).
  * No rules file at the base commit fails closed: there is nothing agreed-upon to enforce.
  */
-export async function readRulesText(client: GitHubClient | undefined, ctx: GateContext, pr: PullRequestRef | undefined, options: RulesSourceOptions): Promise<RulesText> {
+export async function readRulesText(
+  client: GitHubClient | undefined,
+  ctx: GateContext,
+  pr: PullRequestRef | undefined,
+  options: RulesSourceOptions
+): Promise<RulesText> {
   const { file, from, chosenBy } = options
   if (from === 'workspace') {
     const text = await options.readLocal(file)
     return { text, file, provenance: { from, chosenBy, file, sha256: sha256(text) } }
   }
   if (!pr) {
-    throw new InputError({ file }, `rules-from: base needs a pull request, but this ${ctx.eventName || 'run'} event has none`, 'use rules-from: workspace for push, schedule and manual runs (or pass pr-number)')
+    throw new InputError(
+      { file },
+      `rules-from: base needs a pull request, but this ${ctx.eventName || 'run'} event has none`,
+      'use rules-from: workspace for push, schedule and manual runs (or pass pr-number)'
+    )
   }
   if (!client)
-    throw new InputError({ file }, 'rules-from: base reads the rules through the GitHub API, but no github-token was given', 'pass github-token (the default ${{ github.token }} is enough, with contents: read)')
+    throw new InputError(
+      { file },
+      'rules-from: base reads the rules through the GitHub API, but no github-token was given',
+      'pass github-token (the default ${{ github.token }} is enough, with contents: read)'
+    )
   const text = await readRulesAtBase(client, ctx, pr, file)
   let local: string | undefined
   try {
@@ -57,7 +70,12 @@ export async function readRulesText(client: GitHubClient | undefined, ctx: GateC
 }
 
 /** The rules file at the base commit, as text (UTF-8, a leading byte order mark dropped). */
-async function readRulesAtBase(client: GitHubClient, ctx: GateContext, pr: PullRequestRef, file: string): Promise<string> {
+async function readRulesAtBase(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef,
+  file: string
+): Promise<string> {
   const chunks: Uint8Array[] = []
   await readAtCommit(client, ctx, pr, {
     file,

@@ -29,7 +29,11 @@ function describe(subject: StatusSubject): string {
     const error = subject.error
     if (!isInputError(error)) return 'error: no verdict, the gate stopped on an internal error; see the run'
     const w = error.where
-    const place = [w.file !== undefined ? quote(w.file, MAX_NAME) : '', w.line !== undefined ? `line ${w.line}` : '', w.key !== undefined ? `key ${quote(w.key, MAX_NAME)}` : ''].filter((p) => p !== '')
+    const place = [
+      w.file !== undefined ? quote(w.file, MAX_NAME) : '',
+      w.line !== undefined ? `line ${w.line}` : '',
+      w.key !== undefined ? `key ${quote(w.key, MAX_NAME)}` : ''
+    ].filter((p) => p !== '')
     return `error: no verdict, unusable input${place.length > 0 ? ` in ${place.join(' ')}` : ''}; see the run`
   }
   const checks = subject.decision.checks
@@ -41,7 +45,12 @@ function describe(subject: StatusSubject): string {
   }
   const decidedBy = subject.decision.decidedBy
   const failed = checks.filter((c) => c.counts === 'fail').length
-  const name = decidedBy === null ? '' : decidedBy.kind === 'trust' ? `trust rule ${decidedByName(decidedBy)}` : quote(decidedByName(decidedBy), MAX_NAME)
+  const name =
+    decidedBy === null
+      ? ''
+      : decidedBy.kind === 'trust'
+        ? `trust rule ${decidedByName(decidedBy)}`
+        : quote(decidedByName(decidedBy), MAX_NAME)
   return `fail: ${name} not met (${failed} of ${total} failed)`
 }
 

@@ -39,7 +39,8 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
   const count = buf.readUInt16LE(eocd + 10)
   const dirSize = buf.readUInt32LE(eocd + 12)
   const dirOffset = buf.readUInt32LE(eocd + 16)
-  if (count === 0xffff || dirSize === 0xffffffff || dirOffset === 0xffffffff) throw new ZipRefusal('uses ZIP64, which is not accepted (an artifact this large is beyond the size cap anyway)')
+  if (count === 0xffff || dirSize === 0xffffffff || dirOffset === 0xffffffff)
+    throw new ZipRefusal('uses ZIP64, which is not accepted (an artifact this large is beyond the size cap anyway)')
   if (count > limits.maxEntries) throw new ZipRefusal(`has ${count} entries; the limit is ${limits.maxEntries}`)
   if (dirOffset + dirSize > eocd) throw new ZipRefusal('has a central directory that points outside the archive')
   const files: ZipFile[] = []
@@ -65,10 +66,15 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     if (mode === 0o120000) throw new ZipRefusal(`entry ${quote(name)} is a symbolic link`)
     if (name.endsWith('/')) continue
     if ((flags & 0x1) !== 0) throw new ZipRefusal(`entry ${quote(name)} is encrypted`)
-    if (method !== 0 && method !== 8) throw new ZipRefusal(`entry ${quote(name)} uses compression method ${method} (only stored and deflate are accepted)`)
-    if (csize === 0xffffffff || usize === 0xffffffff || local === 0xffffffff) throw new ZipRefusal(`entry ${quote(name)} uses ZIP64`)
+    if (method !== 0 && method !== 8)
+      throw new ZipRefusal(
+        `entry ${quote(name)} uses compression method ${method} (only stored and deflate are accepted)`
+      )
+    if (csize === 0xffffffff || usize === 0xffffffff || local === 0xffffffff)
+      throw new ZipRefusal(`entry ${quote(name)} uses ZIP64`)
     total += usize
-    if (total > limits.maxTotalBytes) throw new ZipRefusal(`unpacks to more than ${limits.maxTotalBytes} bytes (the size cap)`)
+    if (total > limits.maxTotalBytes)
+      throw new ZipRefusal(`unpacks to more than ${limits.maxTotalBytes} bytes (the size cap)`)
     files.push({ name, size: usize, read: () => readEntry(buf, { name, method, crc, csize, usize, local }) })
   }
   const names = new Set<string>()
@@ -110,7 +116,8 @@ interface EntryInfo {
 }
 
 function readEntry(buf: Buffer, e: EntryInfo): Uint8Array {
-  if (e.local + 30 > buf.length || buf.readUInt32LE(e.local) !== LOCAL) throw new ZipRefusal(`entry ${quote(e.name)} has a damaged local header`)
+  if (e.local + 30 > buf.length || buf.readUInt32LE(e.local) !== LOCAL)
+    throw new ZipRefusal(`entry ${quote(e.name)} has a damaged local header`)
   const start = e.local + 30 + buf.readUInt16LE(e.local + 26) + buf.readUInt16LE(e.local + 28)
   if (start + e.csize > buf.length) throw new ZipRefusal(`entry ${quote(e.name)} runs past the end of the archive`)
   const data = buf.subarray(start, start + e.csize)
@@ -123,7 +130,8 @@ function readEntry(buf: Buffer, e: EntryInfo): Uint8Array {
       throw new ZipRefusal(`entry ${quote(e.name)} does not inflate to its declared ${e.usize} bytes`)
     }
   }
-  if (out.length !== e.usize) throw new ZipRefusal(`entry ${quote(e.name)} is ${out.length} bytes, not the declared ${e.usize}`)
+  if (out.length !== e.usize)
+    throw new ZipRefusal(`entry ${quote(e.name)} is ${out.length} bytes, not the declared ${e.usize}`)
   if (crc32(out) >>> 0 !== e.crc >>> 0) throw new ZipRefusal(`entry ${quote(e.name)} fails its CRC check`)
   return out
 }

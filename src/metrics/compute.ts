@@ -40,7 +40,12 @@ export interface Ranking {
 }
 
 /** Computes every measure for one query into `out` (one slot per measure, in order). */
-export function computeQuery(measures: readonly ParsedMeasure[], ranking: Ranking, judged: JudgedQuery, out: Float64Array): void {
+export function computeQuery(
+  measures: readonly ParsedMeasure[],
+  ranking: Ranking,
+  judged: JudgedQuery,
+  out: Float64Array
+): void {
   for (let m = 0; m < measures.length; m++) out[m] = computeOne(measures[m], ranking, judged)
 }
 

@@ -167,7 +167,11 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
 
   if (runQueries === 0) {
     // An empty run would score every judged query 0: a broken build must not look like a (bad) system.
-    throw new InputError({ file: runFile }, 'holds no results (the file is empty or blank)', 'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])')
+    throw new InputError(
+      { file: runFile },
+      'holds no results (the file is empty or blank)',
+      'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])'
+    )
   }
   if (options.absentFromRun === 'refuse') refuseAbsentQueries(qrels, scored, policy, runFile)
   const measureNames = new Set(measures.map((m) => m.name))
@@ -196,7 +200,11 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
       for (let m = 0; m < measures.length; m++) value(measures[m].name, scoredQuery.values[m])
       for (const [key, v] of scoredQuery.passValues ?? []) {
         if (measureNames.has(key)) {
-          throw new InputError({ file: runFile, line: scoredQuery.line, key, queryId: id }, `the run's field ${quote(key)} has the name of a requested measure`, 'rename the field or the measure')
+          throw new InputError(
+            { file: runFile, line: scoredQuery.line, key, queryId: id },
+            `the run's field ${quote(key)} has the name of a requested measure`,
+            'rename the field or the measure'
+          )
         }
         value(key, v)
         numericFields.add(key)
@@ -228,10 +236,20 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
   }
 
   const notes: string[] = []
-  if (absentFromRun.length) notes.push(`${absentFromRun.length} judged ${plural(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`)
+  if (absentFromRun.length)
+    notes.push(
+      `${absentFromRun.length} judged ${plural(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`
+    )
   if (noRelevantIds.length) {
-    const what = policy === 'zero' ? 'kept with 0 for every measure' : policy === 'report' ? 'left out of the rows and reported separately' : 'left out of the rows'
-    notes.push(`${noRelevantIds.length} judged ${plural(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`)
+    const what =
+      policy === 'zero'
+        ? 'kept with 0 for every measure'
+        : policy === 'report'
+          ? 'left out of the rows and reported separately'
+          : 'left out of the rows'
+    notes.push(
+      `${noRelevantIds.length} judged ${plural(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`
+    )
   }
   if (runOnly) notes.push(`${runOnly} run ${plural(runOnly, 'query', 'queries')} without judgments ignored`)
   if (!info.grouped) notes.push('the run is not grouped by query, so it was held in memory whole')
@@ -264,8 +282,15 @@ const ABSENT_SHOWN = 5
  * Stops on the judged queries the run has no ranking for, as trec_eval 10.0 does without -c (it exits 4 with
  * "result qid 'X' not found in qrels"). A query the no-relevant policy leaves out anyway is not asked for.
  */
-function refuseAbsentQueries(qrels: Qrels, scored: ReadonlyMap<string, unknown>, policy: NoRelevantPolicy, runFile: string): void {
-  const absent = qrels.ids.filter((id) => !scored.has(id) && (policy === 'zero' || countRelevant(qrels.queries.get(id)!, 1) > 0))
+function refuseAbsentQueries(
+  qrels: Qrels,
+  scored: ReadonlyMap<string, unknown>,
+  policy: NoRelevantPolicy,
+  runFile: string
+): void {
+  const absent = qrels.ids.filter(
+    (id) => !scored.has(id) && (policy === 'zero' || countRelevant(qrels.queries.get(id)!, 1) > 0)
+  )
   if (absent.length === 0) return
   const shown = absent
     .slice(0, ABSENT_SHOWN)

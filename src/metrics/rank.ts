@@ -22,7 +22,11 @@ export interface RetrievedList {
  * next call) and how many there are after the depth cut. Runs already in score order (the usual case) are
  * detected in one pass and only their runs of tied scores are ordered.
  */
-export function rankGrades(list: RetrievedList, judged: JudgedQuery, depth: number | undefined): { grades: Int32Array; n: number; order: Uint32Array } {
+export function rankGrades(
+  list: RetrievedList,
+  judged: JudgedQuery,
+  depth: number | undefined
+): { grades: Int32Array; n: number; order: Uint32Array } {
   const { docnos, scores, count } = list
   if (order.length < count) {
     order = new Uint32Array(Math.max(count, order.length * 2))

@@ -72,7 +72,8 @@ export function attrAt(side: SideRows, field: string, row: number): string | und
  */
 export function setAttrAt(side: SideRows, field: string, row: number, value: string): void {
   let column = side.attrs.get(field)
-  if (column === undefined) side.attrs.set(field, (column = new Array<string | undefined>(side.ids.length).fill(undefined)))
+  if (column === undefined)
+    side.attrs.set(field, (column = new Array<string | undefined>(side.ids.length).fill(undefined)))
   column[row] = value
 }
 
@@ -106,12 +107,17 @@ export interface RowInput {
  * A side from rows given as data (ids must be unique): what a test or a computation that already holds its
  * rows uses instead of a reader. The field sets are the fields the rows hold, unless given.
  */
-export function sideFromRows(source: string, rows: readonly RowInput[], fields: Partial<Pick<SideRows, 'numericFields' | 'attributeFields' | 'notes'>> = {}): SideRows {
+export function sideFromRows(
+  source: string,
+  rows: readonly RowInput[],
+  fields: Partial<Pick<SideRows, 'numericFields' | 'attributeFields' | 'notes'>> = {}
+): SideRows {
   const builder = new SideRowsBuilder(source)
   const numericFields = new Set<string>()
   const attributeFields = new Set<string>()
   for (const r of rows) {
-    if (builder.rowOf(r.id) !== undefined) throw new Error(`sideFromRows: query id ${JSON.stringify(r.id)} appears twice`)
+    if (builder.rowOf(r.id) !== undefined)
+      throw new Error(`sideFromRows: query id ${JSON.stringify(r.id)} appears twice`)
     const row = builder.add(r.id, r.line)
     for (const [name, v] of r.values) {
       builder.setValue(row, name, v)
@@ -122,7 +128,11 @@ export function sideFromRows(source: string, rows: readonly RowInput[], fields: 
       attributeFields.add(name)
     }
   }
-  return builder.build({ numericFields: fields.numericFields ?? numericFields, attributeFields: fields.attributeFields ?? attributeFields, notes: fields.notes ?? [] })
+  return builder.build({
+    numericFields: fields.numericFields ?? numericFields,
+    attributeFields: fields.attributeFields ?? attributeFields,
+    notes: fields.notes ?? []
+  })
 }
 
 /** First capacity of a builder's columns (they double as rows are added). */
@@ -202,7 +212,15 @@ export class SideRowsBuilder {
     const values = new Map<string, Float64Array>()
     for (const [name, column] of this.values) values.set(name, column.slice(0, n))
     for (const column of this.attrs.values()) while (column.length < n) column.push(undefined)
-    return { source: this.source, ids: this.ids, lines: this.lines.slice(0, n), index: this.index, values, attrs: this.attrs, ...fields }
+    return {
+      source: this.source,
+      ids: this.ids,
+      lines: this.lines.slice(0, n),
+      index: this.index,
+      values,
+      attrs: this.attrs,
+      ...fields
+    }
   }
 
   private grow(): void {

@@ -37,7 +37,8 @@ const MAX_FAMILY_VALUES = 20_000
 
 const SECTIONS = new Set(['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram'])
 
-const HINT = 'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged'
+const HINT =
+  'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged'
 
 /** One row as read, with where it is. */
 interface Row {
@@ -84,7 +85,11 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
   const families = subsetFamilies(rules)
   const pairs = Math.ceil(rules.statistics.resamples / 2)
   const permutations = rules.statistics.permutations
-  const checks = new Map(rules.checks.filter((c) => c.kind.type === 'max_regressions').map((c) => [c.index, metricIndex.get(c.metric) as number]))
+  const checks = new Map(
+    rules.checks
+      .filter((c) => c.kind.type === 'max_regressions')
+      .map((c) => [c.index, metricIndex.get(c.metric) as number])
+  )
   const shards = new Map<string, Shard>()
   let rows = 0
 
@@ -111,7 +116,11 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
     return cell
   }
   const twice = (r: Row, what: string): never => {
-    throw new InputError(r.where, `${what} of shard ${quote(r.shard)} is given twice`, 'each shard sends every sum once: do not concatenate a shard with itself')
+    throw new InputError(
+      r.where,
+      `${what} of shard ${quote(r.shard)} is given twice`,
+      'each shard sends every sum once: do not concatenate a shard with itself'
+    )
   }
   const count = (r: Row, x: number, what: string): number => {
     if (!Number.isSafeInteger(x) || x < 0) throw new InputError(r.where, `${what} is ${x}, not a count`, HINT)
@@ -119,15 +128,30 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
   }
   const metricOf = (r: Row): number => {
     const m = metricIndex.get(r.metric)
-    if (m === undefined) throw new InputError(r.where, `names the metric ${quote(r.metric)}, which the rules do not have`, `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT}`)
+    if (m === undefined)
+      throw new InputError(
+        r.where,
+        `names the metric ${quote(r.metric)}, which the rules do not have`,
+        `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT}`
+      )
     return m
   }
 
   const onRow = (r: Row): void => {
-    if (++rows > MAX_AGGREGATE_ROWS) throw new InputError(r.where, `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`, 'fewer slice values, resamples or permutations (docs/limits.md)')
+    if (++rows > MAX_AGGREGATE_ROWS)
+      throw new InputError(
+        r.where,
+        `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`,
+        'fewer slice values, resamples or permutations (docs/limits.md)'
+      )
     let shard = shards.get(r.shard)
     if (!shard) {
-      if (shards.size >= MAX_SHARDS) throw new InputError(r.where, `more than ${MAX_SHARDS} shards`, 'run the SQL over larger shards (or the whole table at once)')
+      if (shards.size >= MAX_SHARDS)
+        throw new InputError(
+          r.where,
+          `more than ${MAX_SHARDS} shards`,
+          'run the SQL over larger shards (or the whole table at once)'
+        )
       shards.set(r.shard, (shard = { meta: new Map(), coverage: new Map(), cells: new Map() }))
     }
     if (r.section === 'meta') {
@@ -140,9 +164,24 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
       shard.coverage.set(r.stat, { count: count(r, r.x, `coverage ${quote(r.stat)}`), example: r.value })
       return
     }
-    if (r.family < 0 || r.family >= families.length) throw new InputError(r.where, `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`, HINT)
-    if (families[r.family].by === undefined && r.value !== '') throw new InputError(r.where, `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`, HINT)
-    if (rules.statistics.weights === undefined && r.stratum !== '') throw new InputError(r.where, `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`, HINT)
+    if (r.family < 0 || r.family >= families.length)
+      throw new InputError(
+        r.where,
+        `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`,
+        HINT
+      )
+    if (families[r.family].by === undefined && r.value !== '')
+      throw new InputError(
+        r.where,
+        `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`,
+        HINT
+      )
+    if (rules.statistics.weights === undefined && r.stratum !== '')
+      throw new InputError(
+        r.where,
+        `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`,
+        HINT
+      )
     const cell = cellOf(shard, r)
     if (r.section === 'sums') {
       if (r.stat === 'n') {
@@ -153,13 +192,23 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
       const m = metricOf(r)
       if (r.stat.startsWith('regressions:')) {
         const check = Number(r.stat.slice('regressions:'.length))
-        if (checks.get(check) !== m) throw new InputError(r.where, `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`, HINT)
+        if (checks.get(check) !== m)
+          throw new InputError(
+            r.where,
+            `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`,
+            HINT
+          )
         if (cell.regressions[m].has(check)) twice(r, quote(r.stat))
         cell.regressions[m].set(check, count(r, r.x, quote(r.stat)))
         return
       }
       const i = (METRIC_STATS as readonly string[]).indexOf(r.stat)
-      if (i < 0) throw new InputError(r.where, `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`, HINT)
+      if (i < 0)
+        throw new InputError(
+          r.where,
+          `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`,
+          HINT
+        )
       const at = m * METRIC_STATS.length + i
       if (!Number.isNaN(cell.stats[at])) twice(r, `${r.stat} of ${quote(r.metric)}`)
       cell.stats[at] = i >= 6 ? count(r, r.x, r.stat) : r.x
@@ -167,8 +216,14 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
     }
     if (r.section === 'poisson') {
       const m = r.metric === '' ? metrics.length : metricOf(r)
-      if (r.stat !== 'weights' || r.slot >= pairs) throw new InputError(r.where, `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`, HINT)
-      if (cell.poissonSeen[m][r.slot]) twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`)
+      if (r.stat !== 'weights' || r.slot >= pairs)
+        throw new InputError(
+          r.where,
+          `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`,
+          HINT
+        )
+      if (cell.poissonSeen[m][r.slot])
+        twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`)
       cell.poissonSeen[m][r.slot] = 1
       if (m === metrics.length) {
         count(r, r.x, 'a sum of weights')
@@ -181,14 +236,19 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
     if (r.section === 'signs') {
       const m = metricOf(r)
       if (r.stat !== 'minus' || r.slot >= permutations)
-        throw new InputError(r.where, `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`, HINT)
+        throw new InputError(
+          r.where,
+          `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`,
+          HINT
+        )
       if (cell.minusSeen[m][r.slot]) twice(r, `sign pattern ${r.slot} of ${quote(r.metric)}`)
       cell.minusSeen[m][r.slot] = 1
       cell.minus[m][r.slot] = r.x
       return
     }
     const m = metricOf(r)
-    if (r.stat !== 'count') throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT)
+    if (r.stat !== 'count')
+      throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT)
     const h = (cell.histogram[m] ??= new Map())
     const v = r.x + 0
     if (h.has(v)) twice(r, `the histogram value ${v} of ${quote(r.metric)}`)
@@ -209,7 +269,14 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
         'write every shard with the same retrieval-gate sql options'
       )
     }
-    checkShard(name, shard, rules, { label, pairs, permutations, checks, metrics: metrics.length, resampled: sums === 'all' })
+    checkShard(name, shard, rules, {
+      label,
+      pairs,
+      permutations,
+      checks,
+      metrics: metrics.length,
+      resampled: sums === 'all'
+    })
   }
   return {
     source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
@@ -229,8 +296,11 @@ async function readRows(file: FetchedFile, onRow: (r: Row) => void): Promise<voi
   if (new Probe({ file: file.path }).startsWith(PARQUET_MAGIC)) {
     await withParquet(file.path, async (pq) => {
       const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c))
-      if (missing.length > 0) throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
-      await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) => onRow(toRow((c) => plain(record[c]), at(row))))
+      if (missing.length > 0)
+        throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
+      await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) =>
+        onRow(toRow((c) => plain(record[c]), at(row)))
+      )
     })
     return
   }
@@ -240,11 +310,13 @@ async function readRows(file: FetchedFile, onRow: (r: Row) => void): Promise<voi
       if (header === undefined) {
         header = fields.map((f) => f.trim())
         const missing = COLUMNS.filter((c) => !(header as string[]).includes(c))
-        if (missing.length > 0) throw new InputError(at(line), `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
+        if (missing.length > 0)
+          throw new InputError(at(line), `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
         return
       }
       if (fields.length === 1 && fields[0] === '') return
-      if (fields.length !== header.length) throw new InputError(at(line), `${fields.length} fields, but the header has ${header.length}`, HINT)
+      if (fields.length !== header.length)
+        throw new InputError(at(line), `${fields.length} fields, but the header has ${header.length}`, HINT)
       const cells = header
       onRow(toRow((c) => fields[cells.indexOf(c)], at(line)))
     })
@@ -263,9 +335,17 @@ const COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'st
 function toRow(get: (column: string) => unknown, where: Where): Row {
   const text = (c: string, empty = true): string => {
     const v = get(c)
-    const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined
+    const s =
+      v === null || v === undefined
+        ? ''
+        : typeof v === 'string'
+          ? v
+          : typeof v === 'number' || typeof v === 'bigint'
+            ? String(v)
+            : undefined
     if (s === undefined) throw new InputError({ ...where, key: c }, `is not text`, HINT)
-    if (s.length > MAX_ATTRIBUTE_CHARS) throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT)
+    if (s.length > MAX_ATTRIBUTE_CHARS)
+      throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT)
     if (!empty && s === '') throw new InputError({ ...where, key: c }, 'is empty', HINT)
     return s
   }
@@ -273,11 +353,20 @@ function toRow(get: (column: string) => unknown, where: Where): Row {
     const v = get(c)
     const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal(v.trim()) ?? Number.NaN) : Number.NaN
     if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
-      throw new InputError({ ...where, key: c }, `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`, HINT)
+      throw new InputError(
+        { ...where, key: c },
+        `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`,
+        HINT
+      )
     return x
   }
   const section = text('section', false)
-  if (!SECTIONS.has(section)) throw new InputError({ ...where, key: 'section' }, `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`, HINT)
+  if (!SECTIONS.has(section))
+    throw new InputError(
+      { ...where, key: 'section' },
+      `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`,
+      HINT
+    )
   const row: Row = {
     section,
     shard: text('shard', false),
@@ -318,7 +407,13 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
       )
     }
   }
-  for (const stat of coverageStats(rules)) if (!shard.coverage.has(stat)) throw new InputError({ ...where, key: `coverage ${stat}` }, `shard ${quote(name)} has no coverage count ${quote(stat)}`, HINT)
+  for (const stat of coverageStats(rules))
+    if (!shard.coverage.has(stat))
+      throw new InputError(
+        { ...where, key: `coverage ${stat}` },
+        `shard ${quote(name)} has no coverage count ${quote(stat)}`,
+        HINT
+      )
   const families = subsetFamilies(rules)
   const values = new Map<number, Set<string>>()
   for (const cell of shard.cells.values()) {
@@ -328,16 +423,26 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
       throw new InputError(where, `${at} lacks ${what}`, HINT)
     }
     for (let m = 0; m < size.metrics; m++) {
-      for (let i = 0; i < METRIC_STATS.length; i++) if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i])) lacking(`${METRIC_STATS[i]} of metric ${m + 1}`)
-      if (size.resampled && cell.minusSeen[m].includes(0)) lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`)
+      for (let i = 0; i < METRIC_STATS.length; i++)
+        if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i])) lacking(`${METRIC_STATS[i]} of metric ${m + 1}`)
+      if (size.resampled && cell.minusSeen[m].includes(0))
+        lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`)
     }
-    for (let m = 0; m <= size.metrics; m++) if (size.resampled && cell.poissonSeen[m].includes(0)) lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`)
+    for (let m = 0; m <= size.metrics; m++)
+      if (size.resampled && cell.poissonSeen[m].includes(0))
+        lacking(
+          `Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`
+        )
     for (const [check, m] of size.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
     let set = values.get(cell.family)
     if (!set) values.set(cell.family, (set = new Set()))
     set.add(cell.value)
     if (set.size > MAX_FAMILY_VALUES)
-      throw new InputError(where, `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`, 'slice by an attribute with fewer values (the same cap as for rows)')
+      throw new InputError(
+        where,
+        `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`,
+        'slice by an attribute with fewer values (the same cap as for rows)'
+      )
   }
 }
 
@@ -346,7 +451,10 @@ function mergeCoverage(parts: ReadonlyArray<Map<string, AggregateCount>>): Map<s
   for (const part of parts) {
     for (const [stat, c] of part) {
       const seen = out.get(stat)
-      out.set(stat, { count: (seen?.count ?? 0) + c.count, example: seen && seen.example !== '' ? seen.example : c.example })
+      out.set(stat, {
+        count: (seen?.count ?? 0) + c.count,
+        example: seen && seen.example !== '' ? seen.example : c.example
+      })
     }
   }
   return out
@@ -356,7 +464,17 @@ const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The shards' cells added, shard after shard in name order; histograms only where every shard with queries sent one. */
 function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
-  const subsets = new Map<string, { family: number; value: string; strata: Map<string, { n: number; weights: Float64Array; metrics: MetricSums[]; histograms: Array<Map<number, number> | null> }> }>()
+  const subsets = new Map<
+    string,
+    {
+      family: number
+      value: string
+      strata: Map<
+        string,
+        { n: number; weights: Float64Array; metrics: MetricSums[]; histograms: Array<Map<number, number> | null> }
+      >
+    }
+  >()
   for (const shard of shards) {
     for (const cell of shard.cells.values()) {
       if (cell.n === 0) continue
@@ -447,7 +565,11 @@ function mergeMoments(t: MetricSums, before: number, shard: { n: number; sum: nu
   const delta = sum / n - t.sum / before
   const m2Before = t.m2
   t.m2 = m2Before + m2 + (delta * delta * before * n) / total
-  t.m3 = t.m3 + m3 + (delta * delta * delta * before * n * (before - n)) / (total * total) + (3 * delta * (before * m2 - n * m2Before)) / total
+  t.m3 =
+    t.m3 +
+    m3 +
+    (delta * delta * delta * before * n * (before - n)) / (total * total) +
+    (3 * delta * (before * m2 - n * m2Before)) / total
 }
 
 function histogramOf(h: Map<number, number> | null): MetricSums['histogram'] {

@@ -48,7 +48,8 @@ export interface JudgeAnchors {
 export const MAX_ANCHOR_LABELS = 100
 
 const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'judge_swapped', 'baseline_judge_swapped'])
-const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (judge: the baseline judge\'s label; baseline_judge is the same column)'
+const RECORD_HINT =
+  'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (judge: the baseline judge\'s label; baseline_judge is the same column)'
 /** Columns that hold the candidate judge's labels: the candidate's answers, never part of the exam file. */
 const CANDIDATE_COLUMNS = ['candidate_judge', 'candidate_judge_swapped']
 /** A plain decimal number (no backtracking: each part is a single run of one character class). */
@@ -61,8 +62,14 @@ function labelText(value: unknown, where: { file: string; line: number }, key: s
     if (!Number.isFinite(value)) throw new InputError({ ...where, key }, `${key} is not a finite number`, RECORD_HINT)
     return String(value)
   }
-  if (typeof value !== 'string') throw new InputError({ ...where, key }, `${key} is neither a label string nor a number`, RECORD_HINT)
-  if (value.length > 200) throw new InputError({ ...where, key }, `${key} is ${value.length} characters long; a label is a short word or a grade`, RECORD_HINT)
+  if (typeof value !== 'string')
+    throw new InputError({ ...where, key }, `${key} is neither a label string nor a number`, RECORD_HINT)
+  if (value.length > 200)
+    throw new InputError(
+      { ...where, key },
+      `${key} is ${value.length} characters long; a label is a short word or a grade`,
+      RECORD_HINT
+    )
   return DECIMAL.test(value) ? String(Number(value)) : value
 }
 
@@ -79,12 +86,14 @@ export async function readAnchors(file: string, name: string, perSlice: string |
   const onRecord = (record: Map<string, unknown>, line: number): void => {
     const where = { file: name, line }
     const rawId = record.get('id')
-    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId))) throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', RECORD_HINT)
+    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+      throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', RECORD_HINT)
     const id = String(rawId)
     if (id === '') throw new InputError({ ...where, key: 'id' }, 'the id is empty', RECORD_HINT)
     checkQueryIdLength(id, where)
     const human = labelText(record.get('human'), where, 'human')
-    if (human === null) throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT)
+    if (human === null)
+      throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT)
     const candidateColumn = CANDIDATE_COLUMNS.find((k) => record.has(k))
     if (candidateColumn !== undefined) {
       throw new InputError(
@@ -93,12 +102,18 @@ export async function readAnchors(file: string, name: string, perSlice: string |
         'keep id, human, judge (the baseline judge\'s label) and attributes in the anchor file; give the candidate judge\'s labels ({"id", "judge"} per scoring) with --candidate-judge-labels FILE (action input candidate-judge-labels)'
       )
     }
-    const key = record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null ? 'judge' : 'baseline_judge'
+    const key =
+      record.has('judge') && record.get('judge') !== '' && record.get('judge') !== null ? 'judge' : 'baseline_judge'
     if (key === 'judge' && record.has('baseline_judge')) {
-      throw new InputError({ ...where, queryId: id }, 'the record has judge and also baseline_judge', "write the baseline judge's label once, as judge")
+      throw new InputError(
+        { ...where, queryId: id },
+        'the record has judge and also baseline_judge',
+        "write the baseline judge's label once, as judge"
+      )
     }
     const baseline = labelText(record.get(key), where, key)
-    if (baseline === null) throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', RECORD_HINT)
+    if (baseline === null)
+      throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', RECORD_HINT)
     const swappedKey = key === 'judge' ? 'judge_swapped' : 'baseline_judge_swapped'
     const baselineSwapped = labelText(record.get(swappedKey), where, swappedKey)
     // Without the candidate's own labels one judge serves both sides (readCandidateJudgeLabels fills them in).
@@ -106,7 +121,11 @@ export async function readAnchors(file: string, name: string, perSlice: string |
     const candidateSwapped = baselineSwapped
     for (const l of [human, baseline, candidate, baselineSwapped, candidateSwapped]) if (l !== null) labels.add(l)
     if (labels.size > MAX_ANCHOR_LABELS) {
-      throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text')
+      throw new InputError(
+        where,
+        `more than ${MAX_ANCHOR_LABELS} distinct labels`,
+        'labels are a short scale (0-3, pass/fail, A/B/tie), not free text'
+      )
     }
     const attrs = new Map<string, string>()
     for (const [key, value] of record) {
@@ -115,7 +134,11 @@ export async function readAnchors(file: string, name: string, perSlice: string |
       attrs.set(key, value)
     }
     if (perSlice !== undefined && !attrs.has(perSlice)) {
-      throw new InputError({ ...where, queryId: id, key: perSlice }, `the record has no "${perSlice}" (judge.per_slice)`, `give every anchor its ${perSlice}, or drop judge.per_slice`)
+      throw new InputError(
+        { ...where, queryId: id, key: perSlice },
+        `the record has no "${perSlice}" (judge.per_slice)`,
+        `give every anchor its ${perSlice}, or drop judge.per_slice`
+      )
     }
     const scoring: AnchorScoring = { line, baseline, candidate, baselineSwapped, candidateSwapped }
     const known = byId.get(id)
@@ -125,9 +148,15 @@ export async function readAnchors(file: string, name: string, perSlice: string |
     }
     // The same id again is the judge scoring the item again (repeatability): the item itself must not change.
     if (known.human !== human) {
-      throw new InputError({ ...where, queryId: id, key: 'human' }, `item ${quote(id)} has human label ${quote(human)} here but ${quote(known.human)} at line ${known.line}`, 'an item scored again keeps its human label')
+      throw new InputError(
+        { ...where, queryId: id, key: 'human' },
+        `item ${quote(id)} has human label ${quote(human)} here but ${quote(known.human)} at line ${known.line}`,
+        'an item scored again keeps its human label'
+      )
     }
-    const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])].sort(compareCodePoints).find((k) => attrs.get(k) !== known.attrs.get(k))
+    const differs = [...new Set([...attrs.keys(), ...known.attrs.keys()])]
+      .sort(compareCodePoints)
+      .find((k) => attrs.get(k) !== known.attrs.get(k))
     if (differs !== undefined) {
       throw new InputError(
         { ...where, queryId: id, key: differs },
@@ -143,7 +172,8 @@ export async function readAnchors(file: string, name: string, perSlice: string |
   return { source: name, candidateSource: null, sameJudge: true, items, labels }
 }
 
-const LABELS_HINT = 'each record: {"id": "a1", "judge": 2} (the candidate judge\'s label of anchor a1; judge_swapped for the other order), every anchor item as often as the anchor file scores it'
+const LABELS_HINT =
+  'each record: {"id": "a1", "judge": 2} (the candidate judge\'s label of anchor a1; judge_swapped for the other order), every anchor item as often as the anchor file scores it'
 const LABEL_KEYS = new Set(['id', 'judge', 'judge_swapped'])
 
 /**
@@ -154,7 +184,11 @@ const LABEL_KEYS = new Set(['id', 'judge', 'judge_swapped'])
  * not have, another number of scorings, a human label or an attribute in it are refused with the line. A judge
  * that leaves items out chooses which items its agreement is measured on.
  */
-export async function readCandidateJudgeLabels(file: string, name: string, anchors: JudgeAnchors): Promise<JudgeAnchors> {
+export async function readCandidateJudgeLabels(
+  file: string,
+  name: string,
+  anchors: JudgeAnchors
+): Promise<JudgeAnchors> {
   const byId = new Map(anchors.items.map((item) => [item.id, item]))
   const given = new Map<string, Array<{ label: string; swapped: string | null; line: number }>>()
   const labels = new Set(anchors.labels)
@@ -164,7 +198,8 @@ export async function readCandidateJudgeLabels(file: string, name: string, ancho
     (record, line) => {
       const where = { file: name, line }
       const rawId = record.get('id')
-      if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId))) throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT)
+      if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+        throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT)
       const id = String(rawId)
       checkQueryIdLength(id, where)
       for (const key of record.keys()) {
@@ -179,12 +214,22 @@ export async function readCandidateJudgeLabels(file: string, name: string, ancho
       }
       const item = byId.get(id)
       if (item === undefined)
-        throw new InputError({ ...where, queryId: id }, `${quote(id)} is not an anchor item of ${anchors.source}`, "label the anchor file's items only: the exam decides which items the judge is checked on")
+        throw new InputError(
+          { ...where, queryId: id },
+          `${quote(id)} is not an anchor item of ${anchors.source}`,
+          "label the anchor file's items only: the exam decides which items the judge is checked on"
+        )
       const label = labelText(record.get('judge'), where, 'judge')
-      if (label === null) throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', LABELS_HINT)
+      if (label === null)
+        throw new InputError({ ...where, queryId: id, key: 'judge' }, 'the record has no judge label', LABELS_HINT)
       const swapped = labelText(record.get('judge_swapped'), where, 'judge_swapped')
       for (const l of [label, swapped]) if (l !== null) labels.add(l)
-      if (labels.size > MAX_ANCHOR_LABELS) throw new InputError(where, `more than ${MAX_ANCHOR_LABELS} distinct labels`, 'labels are a short scale (0-3, pass/fail, A/B/tie), not free text')
+      if (labels.size > MAX_ANCHOR_LABELS)
+        throw new InputError(
+          where,
+          `more than ${MAX_ANCHOR_LABELS} distinct labels`,
+          'labels are a short scale (0-3, pass/fail, A/B/tie), not free text'
+        )
       const list = given.get(id) ?? []
       list.push({ label, swapped, line })
       if (list.length > item.scorings.length) {
@@ -209,7 +254,10 @@ export async function readCandidateJudgeLabels(file: string, name: string, ancho
         'label every anchor item, as often as the anchor file scores it: a judge that leaves items out chooses what its agreement is measured on'
       )
     }
-    return { ...item, scorings: item.scorings.map((s, t) => ({ ...s, candidate: list[t].label, candidateSwapped: list[t].swapped })) }
+    return {
+      ...item,
+      scorings: item.scorings.map((s, t) => ({ ...s, candidate: list[t].label, candidateSwapped: list[t].swapped }))
+    }
   })
   return { source: anchors.source, candidateSource: name, sameJudge: false, items, labels }
 }

@@ -41,7 +41,12 @@ class FieldText {
 
   /** The field so far, and a fresh start. */
   take(): string {
-    const text = this.runs.length === 0 ? (this.run.length === 1 ? this.run[0] : this.run.join('')) : this.runs.join('') + this.run.join('')
+    const text =
+      this.runs.length === 0
+        ? this.run.length === 1
+          ? this.run[0]
+          : this.run.join('')
+        : this.runs.join('') + this.run.join('')
     this.clear()
     return text
   }
@@ -59,7 +64,11 @@ class FieldText {
  * at the line where it starts. Fields are built from slices of each line (joined once per field), never a
  * character at a time, so the cost is linear in the record and memory about twice its size.
  */
-export async function forEachCsvRecord(file: string, onRecord: CsvRecordHandler, options: CsvOptions = {}): Promise<void> {
+export async function forEachCsvRecord(
+  file: string,
+  onRecord: CsvRecordHandler,
+  options: CsvOptions = {}
+): Promise<void> {
   const cap = options.maxRecordBytes ?? options.maxLineBytes ?? MAX_RECORD_BYTES
   let fields: string[] = []
   const pieces = new FieldText()
@@ -120,7 +129,11 @@ export async function forEachCsvRecord(file: string, onRecord: CsvRecordHandler,
         if (afterQuote) {
           if (i === n) break
           if (text.charCodeAt(i) !== COMMA) {
-            throw new InputError({ file, line }, 'text after a closing quote in a CSV field', 'quote the whole field and double any quote inside it ("")')
+            throw new InputError(
+              { file, line },
+              'text after a closing quote in a CSV field',
+              'quote the whole field and double any quote inside it ("")'
+            )
           }
           endField()
           afterQuote = false
@@ -137,7 +150,11 @@ export async function forEachCsvRecord(file: string, onRecord: CsvRecordHandler,
         const stop = comma < 0 ? n : comma
         const q = nextQuote(i)
         if (q >= 0 && q < stop) {
-          throw new InputError({ file, line }, 'a quote in the middle of an unquoted CSV field', 'quote the whole field and double any quote inside it ("")')
+          throw new InputError(
+            { file, line },
+            'a quote in the middle of an unquoted CSV field',
+            'quote the whole field and double any quote inside it ("")'
+          )
         }
         pieces.push(text.slice(i, stop))
         if (comma < 0) break
@@ -150,6 +167,10 @@ export async function forEachCsvRecord(file: string, onRecord: CsvRecordHandler,
     options
   )
   if (inQuotes) {
-    throw new InputError({ file, line: startLine }, 'a quoted CSV field is never closed (the file ends inside quotes)', 'the file is probably truncated')
+    throw new InputError(
+      { file, line: startLine },
+      'a quoted CSV field is never closed (the file ends inside quotes)',
+      'the file is probably truncated'
+    )
   }
 }

@@ -36,11 +36,16 @@ export async function detectFormat<K extends FormatKind>(request: DetectRequest<
   const { kind, format } = request
   const probe = new Probe(request)
   const entries = FORMATS.filter((e): e is Extract<FormatEntry, { kind: K }> => e.kind === kind)
-  const chosen = (entry: Extract<FormatEntry, { kind: K }>, by: FormatChoice['by'], why: string): Detected<K> => ({ entry, probe, choice: { kind, name: entry.name, by, why } })
+  const chosen = (entry: Extract<FormatEntry, { kind: K }>, by: FormatChoice['by'], why: string): Detected<K> => ({
+    entry,
+    probe,
+    choice: { kind, name: entry.name, by, why }
+  })
   if (format !== undefined) {
     for (const entry of entries) {
       for (const named of entry.named ?? []) {
-        if (named.option === format && (named.when === undefined || (await named.when(probe)))) return chosen(entry, 'explicit', `named with --input-format ${format}`)
+        if (named.option === format && (named.when === undefined || (await named.when(probe))))
+          return chosen(entry, 'explicit', `named with --input-format ${format}`)
       }
     }
     throw new Error(`format registry: no ${kind} entry answers to --input-format ${format}`)

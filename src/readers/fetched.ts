@@ -44,7 +44,9 @@ export function renamed(error: InputError, files: readonly FetchedFile[]): Input
     return out
   }
   const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) }
-  const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), { code: error.code })
+  const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), {
+    code: error.code
+  })
   copy.message = rename(error.message)
   return copy
 }

@@ -66,6 +66,10 @@ const MAX_DOC_ID_BYTES = 1024
 /** Refuses a run's document id (a byte string) longer than {@link MAX_DOC_ID_BYTES}. */
 export function checkDocIdLength(docno: string, where: Where): void {
   if (docno.length > MAX_DOC_ID_BYTES) {
-    throw new InputError(where, `a document id is ${docno.length} bytes long; the limit is ${MAX_DOC_ID_BYTES}`, 'document ids are short keys; the line is probably broken (missing separators)')
+    throw new InputError(
+      where,
+      `a document id is ${docno.length} bytes long; the limit is ${MAX_DOC_ID_BYTES}`,
+      'document ids are short keys; the line is probably broken (missing separators)'
+    )
   }
 }

@@ -5,15 +5,31 @@ import { RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
 import { LZ4_MAGIC } from './binary/lz4-frame.js'
 import { isBeirHeader, readBeirQrels } from './importers/beir.js'
 import { deepevalToRows, looksLikeDeepeval } from './importers/deepeval.js'
-import { isMeasureLine, measureLayout, readMeasureLines, readMeasureRows, type MeasureLayout } from './importers/ir-measures.js'
+import {
+  isMeasureLine,
+  measureLayout,
+  readMeasureLines,
+  readMeasureRows,
+  type MeasureLayout
+} from './importers/ir-measures.js'
 import { longColumns, readLongRows } from './importers/long-form.js'
-import { notPerQueryRefusal, notPerQueryShape, refuseNotPerQuery, type NotPerQueryShape } from './importers/not-per-query.js'
+import {
+  notPerQueryRefusal,
+  notPerQueryShape,
+  refuseNotPerQuery,
+  type NotPerQueryShape
+} from './importers/not-per-query.js'
 import { readPytrecEvalRows } from './importers/pytrec-eval.js'
 import { looksLikeRagas, RAGAS_COLUMNS } from './importers/ragas.js'
 import { readRanxQrels, readRanxRun } from './importers/ranx.js'
 import { readRanxLz4Qrels, readRanxLz4Run } from './importers/ranx-lz4.js'
 import { columnsOrient, jsonRecordsToRows, readRecordsRows } from './importers/records-rows.js'
-import { refuseUnrecognisedJson, ROWS_JSON_SHAPES, RUN_JSON_SHAPES, wholeJsonDocument } from './importers/unrecognised-json.js'
+import {
+  refuseUnrecognisedJson,
+  ROWS_JSON_SHAPES,
+  RUN_JSON_SHAPES,
+  wholeJsonDocument
+} from './importers/unrecognised-json.js'
 import { isObject, readJsonDocument } from './json/document.js'
 import { readJsonlRun } from './jsonl-run.js'
 import { readParquetRun } from './parquet.js'
@@ -93,19 +109,24 @@ const content = (why: string): Sniffed => ({ by: 'content', why })
 const brace = (p: Probe): boolean => p.firstChar === '{'
 const text = (p: Probe): boolean => p.firstChar !== '{' && p.firstChar !== '['
 /** A first record that is the gate's own rows (a `query_id`, no `--id-field`): left to the plain reader. */
-const plainRecord = (p: Probe): boolean => p.firstRecord !== undefined && p.firstRecordKeys.includes('query_id') && p.idField === undefined
+const plainRecord = (p: Probe): boolean =>
+  p.firstRecord !== undefined && p.firstRecordKeys.includes('query_id') && p.idField === undefined
 /** Every value of the first record an object: `{query_id: {measure: value}}` on one line. */
-const nestedRecord = (p: Probe): boolean => p.firstRecordKeys.length > 0 && p.firstRecordKeys.every((k) => isObject(p.firstRecord?.[k]))
+const nestedRecord = (p: Probe): boolean =>
+  p.firstRecordKeys.length > 0 && p.firstRecordKeys.every((k) => isObject(p.firstRecord?.[k]))
 /** No object on the first line and the first key not one that decides alone: a document over several lines. */
-const openDocument = (p: Probe): boolean => brace(p) && p.firstRecord === undefined && p.firstKey !== 'query_id' && p.firstKey !== 'testRunData'
+const openDocument = (p: Probe): boolean =>
+  brace(p) && p.firstRecord === undefined && p.firstKey !== 'query_id' && p.firstKey !== 'testRunData'
 /** A document whose first line is `{` alone (pretty-printed), not a nested object: parsed whole to tell what it is. */
 const loneBrace = (p: Probe): boolean => openDocument(p) && p.firstValueStart !== '{' && p.firstLine.text.trim() === '{'
 /** The whole JSON document, parsed once (strictly) for detection and reader alike; `what` names it in a refusal. */
-const jsonDocument = (p: Probe, what: string): Promise<unknown> => p.memo('document', () => readJsonDocument(p.file, what))
+const jsonDocument = (p: Probe, what: string): Promise<unknown> =>
+  p.memo('document', () => readJsonDocument(p.file, what))
 /** A Parquet file's column names, from its checked footer. */
 const parquetColumns = (p: Probe): Promise<string[]> => p.memo('parquet-columns', () => parquetColumnNames(p.file))
 /** A Parquet table whose columns are long form's (the rules' metrics decide between `value` and a metric). */
-const longParquet = async (p: Probe): Promise<boolean> => p.startsWith(PARQUET_MAGIC) && longColumns(await parquetColumns(p), p.metricFields, p.idField) !== undefined
+const longParquet = async (p: Probe): Promise<boolean> =>
+  p.startsWith(PARQUET_MAGIC) && longColumns(await parquetColumns(p), p.metricFields, p.idField) !== undefined
 /** A file starting `[`: the whole array. */
 const arrayDocument = async (p: Probe): Promise<unknown[] | undefined> => {
   if (p.firstChar !== '[') return undefined
@@ -118,10 +139,13 @@ const measureLines = (p: Probe) => p.memo('measure-lines', () => readMeasureLine
 const listing = async (p: Probe, layout: MeasureLayout): Promise<Sniffed | undefined> => {
   if (!text(p) || p.named('csv') || p.firstLine.text === '' || !isMeasureLine(p.firstLine.text)) return undefined
   if (measureLayout(await measureLines(p), p.file) !== layout) return undefined
-  return content(`three whitespace-separated columns, the ${layout === 'ir_measures' ? 'query id' : 'measure name'} first`)
+  return content(
+    `three whitespace-separated columns, the ${layout === 'ir_measures' ? 'query id' : 'measure name'} first`
+  )
 }
 /** One of the aggregate-only JSON shapes, from the first keys. */
-const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) => (brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined)
+const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) =>
+  brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined
 
 const ROWS: RowsEntry[] = [
   {
@@ -131,7 +155,8 @@ const ROWS: RowsEntry[] = [
       { option: 'long', when: (p) => p.startsWith(PARQUET_MAGIC) },
       { option: 'parquet', when: longParquet }
     ],
-    sniff: async (p) => ((await longParquet(p)) ? content('PAR1, with query id, measure and value columns') : undefined),
+    sniff: async (p) =>
+      (await longParquet(p)) ? content('PAR1, with query id, measure and value columns') : undefined,
     read: (p, o) => readParquetRows(p.file, { ...o, long: o.format === 'long' })
   },
   {
@@ -140,7 +165,12 @@ const ROWS: RowsEntry[] = [
     named: [{ option: 'parquet' }],
     sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
     read: async (p, o) => {
-      if (!p.startsWith(PARQUET_MAGIC)) throw new InputError({ file: p.file }, 'does not start with PAR1, so it is not a Parquet file', 'drop --input-format parquet, or name the format the file is in')
+      if (!p.startsWith(PARQUET_MAGIC))
+        throw new InputError(
+          { file: p.file },
+          'does not start with PAR1, so it is not a Parquet file',
+          'drop --input-format parquet, or name the format the file is in'
+        )
       return readParquetRows(p.file, { ...o, long: false })
     }
   },
@@ -150,7 +180,11 @@ const ROWS: RowsEntry[] = [
     refuses: true,
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
     read: (p) => {
-      throw new InputError({ file: p.file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS)
+      throw new InputError(
+        { file: p.file },
+        'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows',
+        RUN_WITHOUT_JUDGMENTS
+      )
     }
   },
   ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): RowsEntry => ({
@@ -167,19 +201,30 @@ const ROWS: RowsEntry[] = [
     name: 'deepeval',
     named: [{ option: 'deepeval' }],
     sniff: async (p) => {
-      if (p.firstRecord !== undefined && brace(p)) return looksLikeDeepeval(p.firstRecord) ? content('"testCases" / "test_results" with "metricsData"') : undefined
-      if (brace(p) && p.firstKey === 'testRunData') return content('its first key is "testRunData" (.deepeval/.latest_test_run.json)')
-      if (loneBrace(p)) return looksLikeDeepeval(await jsonDocument(p, 'JSON document')) ? content('a JSON document with "testCases" / "test_results"') : undefined
+      if (p.firstRecord !== undefined && brace(p))
+        return looksLikeDeepeval(p.firstRecord) ? content('"testCases" / "test_results" with "metricsData"') : undefined
+      if (brace(p) && p.firstKey === 'testRunData')
+        return content('its first key is "testRunData" (.deepeval/.latest_test_run.json)')
+      if (loneBrace(p))
+        return looksLikeDeepeval(await jsonDocument(p, 'JSON document'))
+          ? content('a JSON document with "testCases" / "test_results"')
+          : undefined
       const array = await arrayDocument(p)
-      return array !== undefined && looksLikeDeepeval(array) ? content('a JSON array of test cases with "metricsData"') : undefined
+      return array !== undefined && looksLikeDeepeval(array)
+        ? content('a JSON array of test cases with "metricsData"')
+        : undefined
     },
-    read: async (p, o) => deepevalToRows(await jsonDocument(p, 'deepeval results file'), p.file, o.metricFields, o.idField)
+    read: async (p, o) =>
+      deepevalToRows(await jsonDocument(p, 'deepeval results file'), p.file, o.metricFields, o.idField)
   },
   {
     kind: 'rows',
     name: 'long-jsonl',
     named: [{ option: 'long', when: brace }],
-    sniff: (p) => (brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined ? content('its first record has query id, measure and value keys') : undefined),
+    sniff: (p) =>
+      brace(p) && p.firstRecord !== undefined && longColumns(p.firstRecordKeys, p.metricFields, p.idField) !== undefined
+        ? content('its first record has query id, measure and value keys')
+        : undefined,
     read: (p, o) => readLongRows(p.file, 'jsonl', o)
   },
   {
@@ -187,11 +232,17 @@ const ROWS: RowsEntry[] = [
     name: 'columns-orient',
     refuses: true,
     sniff: async (p) => {
-      if (brace(p) && p.firstRecord !== undefined) return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys) ? content('ragas columns of objects') : undefined
-      if (openDocument(p) && p.firstValueStart === '{') return RAGAS_COLUMNS.has(p.firstKey ?? '') ? content('a ragas column of objects first') : undefined
+      if (brace(p) && p.firstRecord !== undefined)
+        return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys)
+          ? content('ragas columns of objects')
+          : undefined
+      if (openDocument(p) && p.firstValueStart === '{')
+        return RAGAS_COLUMNS.has(p.firstKey ?? '') ? content('a ragas column of objects first') : undefined
       if (!loneBrace(p)) return undefined
       const doc = await jsonDocument(p, 'JSON document')
-      return isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k)) ? content('a JSON object keyed by ragas columns') : undefined
+      return isObject(doc) && Object.keys(doc).some((k) => RAGAS_COLUMNS.has(k))
+        ? content('a JSON object keyed by ragas columns')
+        : undefined
     },
     read: (p) => {
       throw columnsOrient(p.file)
@@ -202,7 +253,10 @@ const ROWS: RowsEntry[] = [
     name: 'pytrec_eval',
     named: [{ option: 'pytrec_eval' }],
     sniff: (p) => {
-      if (brace(p) && p.firstRecord !== undefined) return !plainRecord(p) && nestedRecord(p) ? content('{query_id: {measure: value}} on its first line') : undefined
+      if (brace(p) && p.firstRecord !== undefined)
+        return !plainRecord(p) && nestedRecord(p)
+          ? content('{query_id: {measure: value}} on its first line')
+          : undefined
       return openDocument(p) && p.firstValueStart === '{' ? content('an object of objects') : undefined
     },
     read: (p, o) => {
@@ -242,7 +296,9 @@ const ROWS: RowsEntry[] = [
     sniff: async (p) => {
       if (p.firstChar === '[') {
         const array = await arrayDocument(p)
-        return array !== undefined && array.length > 0 && !isObject(array[0]) ? content('a JSON array of non-objects') : undefined
+        return array !== undefined && array.length > 0 && !isObject(array[0])
+          ? content('a JSON array of non-objects')
+          : undefined
       }
       if (!brace(p) || p.firstRecord !== undefined) return undefined
       if (loneBrace(p)) {
@@ -254,7 +310,10 @@ const ROWS: RowsEntry[] = [
       return (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined
     },
     read: async (p) => {
-      const value = p.firstChar === '[' || loneBrace(p) ? await jsonDocument(p, 'JSON document') : (await wholeJsonDocument(p))?.value
+      const value =
+        p.firstChar === '[' || loneBrace(p)
+          ? await jsonDocument(p, 'JSON document')
+          : (await wholeJsonDocument(p))?.value
       return refuseUnrecognisedJson(p.file, value, ROWS_JSON_SHAPES)
     }
   },
@@ -262,14 +321,20 @@ const ROWS: RowsEntry[] = [
     kind: 'rows',
     name: 'long-tsv',
     named: [{ option: 'long', when: (p) => p.named('tsv') || p.firstLine.text.includes('\t') }],
-    sniff: (p) => (text(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined ? content('a tab-separated header with query id, measure and value') : undefined),
+    sniff: (p) =>
+      text(p) && p.tabHeader.length >= 3 && longColumns(p.tabHeader, p.metricFields, p.idField) !== undefined
+        ? content('a tab-separated header with query id, measure and value')
+        : undefined,
     read: (p, o) => readLongRows(p.file, 'tsv', o)
   },
   {
     kind: 'rows',
     name: 'long-csv',
     named: [{ option: 'long' }],
-    sniff: (p) => (text(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined ? content('a .csv header with query id, measure and value') : undefined),
+    sniff: (p) =>
+      text(p) && p.named('csv') && longColumns(p.csvHeader, p.metricFields, p.idField) !== undefined
+        ? content('a .csv header with query id, measure and value')
+        : undefined,
     read: (p, o) => readLongRows(p.file, 'csv', o)
   },
   {
@@ -281,7 +346,9 @@ const ROWS: RowsEntry[] = [
       const header = p.csvHeader
       if (p.idField !== undefined) return content('a .csv file, with --id-field')
       if (header[0] === '') return content("a .csv header whose first name is empty (pandas' index)")
-      return !header.includes('query_id') && looksLikeRagas(header) ? content('a .csv header with ragas columns') : undefined
+      return !header.includes('query_id') && looksLikeRagas(header)
+        ? content('a .csv header with ragas columns')
+        : undefined
     },
     read: (p, o) => readRecordsRows(p.file, 'csv', o)
   },
@@ -290,14 +357,16 @@ const ROWS: RowsEntry[] = [
     name: 'ir_measures',
     named: [{ option: 'ir_measures' }],
     sniff: (p) => listing(p, 'ir_measures'),
-    read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'ir_measures', o.format === undefined ? await measureLines(p) : undefined)
+    read: async (p, o) =>
+      readMeasureRows(p.file, o.metricFields, 'ir_measures', o.format === undefined ? await measureLines(p) : undefined)
   },
   {
     kind: 'rows',
     name: 'trec_eval',
     named: [{ option: 'trec_eval' }],
     sniff: (p) => listing(p, 'trec_eval'),
-    read: async (p, o) => readMeasureRows(p.file, o.metricFields, 'trec_eval', o.format === undefined ? await measureLines(p) : undefined)
+    read: async (p, o) =>
+      readMeasureRows(p.file, o.metricFields, 'trec_eval', o.format === undefined ? await measureLines(p) : undefined)
   },
   {
     kind: 'rows',
@@ -310,7 +379,10 @@ const ROWS: RowsEntry[] = [
     kind: 'rows',
     name: 'jsonl',
     named: [{ option: 'jsonl' }],
-    sniff: (p) => (plainRecord(p) ? content('its first line is a JSON object with "query_id"') : { by: 'fallback', why: 'no other rows format matched' }),
+    sniff: (p) =>
+      plainRecord(p)
+        ? content('its first line is a JSON object with "query_id"')
+        : { by: 'fallback', why: 'no other rows format matched' },
     read: (p, o) => readPlainRows(p.file, 'jsonl', o)
   }
 ]
@@ -332,19 +404,24 @@ const RUNS: RunEntry[] = [
     kind: 'run',
     name: 'json-document',
     refuses: true,
-    sniff: async (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined),
+    sniff: async (p) =>
+      p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined
+        ? content('one JSON document over several lines')
+        : undefined,
     read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
   },
   {
     kind: 'run',
     name: 'jsonl',
-    sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined),
+    sniff: (p) =>
+      p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined,
     read: (p, collector) => readJsonlRun(p.file, collector)
   },
   {
     kind: 'run',
     name: 'json',
-    sniff: (p) => (p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined),
+    sniff: (p) =>
+      p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined,
     read: (p, collector) => {
       readRanxRun(p.file, collector)
       return undefined

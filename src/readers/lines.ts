@@ -29,7 +29,11 @@ export type LineBytesHandler = (bytes: Buffer, start: number, end: number, line:
  * the read buffer plus the longest line. Devices and sockets are refused (openReadable). Errors thrown by `onLine` pass through unchanged; errors of the file
  * itself become refusals naming it.
  */
-export async function forEachLineBytes(file: string, onLine: LineBytesHandler, options: LineOptions = {}): Promise<number> {
+export async function forEachLineBytes(
+  file: string,
+  onLine: LineBytesHandler,
+  options: LineOptions = {}
+): Promise<number> {
   const cap = options.maxLineBytes ?? MAX_LINE_BYTES
   // The start of a line not yet ended: kept as the chunks it spans and joined once, when its newline arrives,
   // so a long line costs its own bytes once (joining at every chunk would allocate the square of its length).
@@ -39,7 +43,13 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
   const emit = (bytes: Buffer, start: number, end: number): void => {
     lineNo++
     if (end > start && bytes[end - 1] === 0x0d) end--
-    if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
+    if (
+      lineNo === 1 &&
+      end - start >= 3 &&
+      bytes[start] === 0xef &&
+      bytes[start + 1] === 0xbb &&
+      bytes[start + 2] === 0xbf
+    ) {
       start += 3
     }
     if (end - start > cap) tooLong(file, lineNo, cap)
@@ -95,7 +105,11 @@ export async function forEachLineBytes(file: string, onLine: LineBytesHandler, o
  * path; invalid UTF-8 is refused with the file and line.
  */
 export async function forEachLine(file: string, onLine: LineHandler, options: LineOptions = {}): Promise<number> {
-  return forEachLineBytes(file, (bytes, start, end, line) => onLine(decodeLine(bytes, start, end) ?? refuseNotUtf8(file, line), line, end - start), options)
+  return forEachLineBytes(
+    file,
+    (bytes, start, end, line) => onLine(decodeLine(bytes, start, end) ?? refuseNotUtf8(file, line), line, end - start),
+    options
+  )
 }
 
 /** The text of bytes [start, end): ASCII by a fast path, else strict UTF-8; undefined when they are not UTF-8. */
@@ -121,5 +135,9 @@ export function refuseNotUtf8(file: string, line: number): never {
 }
 
 function tooLong(file: string, line: number, cap: number): never {
-  throw new InputError({ file, line }, `line is longer than ${cap} bytes (the line-length cap)`, 'the file is probably truncated, binary or missing newlines; per-query lines are far shorter')
+  throw new InputError(
+    { file, line },
+    `line is longer than ${cap} bytes (the line-length cap)`,
+    'the file is probably truncated, binary or missing newlines; per-query lines are far shorter'
+  )
 }

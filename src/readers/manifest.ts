@@ -40,14 +40,23 @@ export function parseManifest(text: string, source: string): Manifest {
   // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
   const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)')
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version')
+    throw new InputError(
+      { file: source },
+      'is not a JSON object',
+      'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version'
+    )
   }
   const obj = data as Record<string, unknown>
   for (const [key, type] of Object.entries(KNOWN)) {
     if (!Object.prototype.hasOwnProperty.call(obj, key)) continue
     const v = obj[key]
     const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v
-    if (actual !== type) throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md')
+    if (actual !== type)
+      throw new InputError(
+        { file: source, key },
+        `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`,
+        'see the manifest shape in docs/trust.md'
+      )
   }
   const leaves = new Map<string, string>()
   flatten(obj, '', leaves, source)
@@ -57,7 +66,11 @@ export function parseManifest(text: string, source: string): Manifest {
 function flatten(value: Record<string, unknown>, prefix: string, out: Map<string, string>, source: string): void {
   for (const key of Object.keys(value)) {
     if (key.includes('.') || key === '') {
-      throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)')
+      throw new InputError(
+        { file: source, key: prefix + key },
+        `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`,
+        'rename it (e.g. chunk_size)'
+      )
     }
     const v = value[key]
     const path = prefix + key

@@ -8,7 +8,9 @@ import { quote } from '../util/show.js'
  */
 export function nonFiniteRefusal(where: Where, field: string, value: number | string): InputError {
   const word = typeof value === 'number' ? (Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity') : value
-  const why = /nan/i.test(word) ? `Python's json.dump writes float("nan") so; JSON has no NaN` : `a value beyond the double range, or Python's json.dump of float("inf")`
+  const why = /nan/i.test(word)
+    ? `Python's json.dump writes float("nan") so; JSON has no NaN`
+    : `a value beyond the double range, or Python's json.dump of float("inf")`
   return new InputError(
     where,
     `${quote(field)} is ${word}, not a number the gate can compare (${why})`,

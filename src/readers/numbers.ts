@@ -53,7 +53,8 @@ export function parseDecimal(text: string): number | undefined {
 /** Why a text is not a usable number, for the error message. */
 function describeBadNumber(text: string): string {
   if (text === '') return 'is empty'
-  if (text.length > MAX_NUMBER_CHARS) return `is ${text.length} characters long; a number is at most ${MAX_NUMBER_CHARS}`
+  if (text.length > MAX_NUMBER_CHARS)
+    return `is ${text.length} characters long; a number is at most ${MAX_NUMBER_CHARS}`
   if (isDecimalText(text)) return `${JSON.stringify(text)} overflows to infinity`
   return `${JSON.stringify(text.length > 40 ? text.slice(0, 40) + '…' : text)} is not a decimal number`
 }
@@ -68,7 +69,11 @@ export function parseMetricCell(text: string, column: string, where: Where): num
   if (trimmed === '') return null
   const value = parseDecimal(trimmed)
   if (value === undefined) {
-    throw new InputError(where, `column "${column}": ${describeBadNumber(trimmed)}`, 'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)')
+    throw new InputError(
+      where,
+      `column "${column}": ${describeBadNumber(trimmed)}`,
+      'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)'
+    )
   }
   return value
 }

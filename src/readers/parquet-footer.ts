@@ -53,7 +53,8 @@ export const MAX_SCHEMA_DEPTH = 32
  */
 export const MAX_ROWS_PER_BYTE = 64
 
-export const PARQUET_HINT = 'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV'
+export const PARQUET_HINT =
+  'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV'
 const CORRUPT_HINT = `the file is truncated or corrupt, or was not written by a Parquet writer; ${PARQUET_HINT}`
 
 /** The file as the footer checks read it: its length and positioned reads. */
@@ -100,13 +101,23 @@ export function corruptParquet(where: Where, problem: string): InputError {
 /** Checks the frame, walks and parses the footer, and checks the schema and the row groups against the file. */
 export async function readParquetFooter(file: string, reader: RangeReader): Promise<ParquetFooter> {
   const size = reader.byteLength
-  if (size < 12) throw new InputError({ file }, `is ${size} bytes long, too short for a Parquet file`, `the file is truncated; ${PARQUET_HINT}`)
+  if (size < 12)
+    throw new InputError(
+      { file },
+      `is ${size} bytes long, too short for a Parquet file`,
+      `the file is truncated; ${PARQUET_HINT}`
+    )
   const tail = await reader.read(size - 8, size)
   if (String.fromCharCode(tail[4], tail[5], tail[6], tail[7]) !== 'PAR1') {
-    throw new InputError({ file }, 'starts like Parquet but does not end with the PAR1 footer', `the file is truncated (an interrupted copy or upload?); ${PARQUET_HINT}`)
+    throw new InputError(
+      { file },
+      'starts like Parquet but does not end with the PAR1 footer',
+      `the file is truncated (an interrupted copy or upload?); ${PARQUET_HINT}`
+    )
   }
   const length = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true)
-  if (length > size - 12) throw new InputError({ file }, `has a Parquet footer of ${length} bytes in a file of ${size} bytes`, CORRUPT_HINT)
+  if (length > size - 12)
+    throw new InputError({ file }, `has a Parquet footer of ${length} bytes in a file of ${size} bytes`, CORRUPT_HINT)
   if (length > MAX_FOOTER_BYTES) {
     throw new InputError(
       { file },
@@ -135,7 +146,10 @@ export async function readParquetFooter(file: string, reader: RangeReader): Prom
   try {
     metadata = parquetMetadata(bytes, { geoparquet: false })
   } catch (error) {
-    throw corruptParquet({ file }, `has a Parquet footer that cannot be read (${String((error as Error)?.message ?? error).slice(0, 200)})`)
+    throw corruptParquet(
+      { file },
+      `has a Parquet footer that cannot be read (${String((error as Error)?.message ?? error).slice(0, 200)})`
+    )
   }
   const { leaves, columns } = checkSchema(file, metadata)
   const groupRows = checkRowGroups(file, metadata, leaves, { size, footerStart })
@@ -155,13 +169,19 @@ function checkSchema(file: string, metadata: FileMetaData): { leaves: ParquetLea
   const bad = (problem: string): InputError => corruptParquet({ file }, `has a Parquet schema that ${problem}`)
   if (!Array.isArray(schema) || schema.length === 0) throw bad('is empty')
   if (schema.length > MAX_SCHEMA_ELEMENTS) {
-    throw new InputError({ file }, `has a Parquet schema of ${schema.length} elements; the limit is ${MAX_SCHEMA_ELEMENTS}`, `a per-query table has a column per metric and attribute; ${PARQUET_HINT}`)
+    throw new InputError(
+      { file },
+      `has a Parquet schema of ${schema.length} elements; the limit is ${MAX_SCHEMA_ELEMENTS}`,
+      `a per-query table has a column per metric and attribute; ${PARQUET_HINT}`
+    )
   }
   const root = schema[0]
   if (!isCount(root.num_children) || root.num_children === 0) throw bad('has no columns')
   const leaves: ParquetLeaf[] = []
   const columns: ParquetColumn[] = []
-  const stack: Array<{ remaining: number; path: string[]; names: Set<string> }> = [{ remaining: root.num_children, path: [], names: new Set() }]
+  const stack: Array<{ remaining: number; path: string[]; names: Set<string> }> = [
+    { remaining: root.num_children, path: [], names: new Set() }
+  ]
   let i = 1
   while (stack.length > 0) {
     const top = stack[stack.length - 1]
@@ -179,19 +199,33 @@ function checkSchema(file: string, metadata: FileMetaData): { leaves: ParquetLea
     const group = e.num_children !== undefined && e.num_children !== 0
     if (stack.length === 1) {
       const nested = group || e.repetition_type === 'REPEATED'
-      columns.push({ name: e.name, numeric: !nested && NUMERIC.has(e.type ?? ''), nested, leaf: nested ? -1 : leaves.length })
+      columns.push({
+        name: e.name,
+        numeric: !nested && NUMERIC.has(e.type ?? ''),
+        nested,
+        leaf: nested ? -1 : leaves.length
+      })
     }
     if (group) {
       if (!isCount(e.num_children)) throw bad(`gives ${quote(path.join('.'))} ${String(e.num_children)} children`)
       if (stack.length >= MAX_SCHEMA_DEPTH) {
-        throw new InputError({ file }, `has a Parquet schema nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${quote(path.join('.'), 60)})`, `per-query rows are flat columns; ${PARQUET_HINT}`)
+        throw new InputError(
+          { file },
+          `has a Parquet schema nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${quote(path.join('.'), 60)})`,
+          `per-query rows are flat columns; ${PARQUET_HINT}`
+        )
       }
       stack.push({ remaining: e.num_children, path, names: new Set() })
       continue
     }
-    if (e.type === undefined) throw bad(`gives the column ${quote(path.join('.'))} no type (or one Parquet does not define)`)
+    if (e.type === undefined)
+      throw bad(`gives the column ${quote(path.join('.'))} no type (or one Parquet does not define)`)
     if (leaves.length >= MAX_LEAF_COLUMNS) {
-      throw new InputError({ file }, `has more than ${MAX_LEAF_COLUMNS} columns; that is the limit`, `keep the per-query columns only (a query id, the metrics, the attributes the rules use); ${PARQUET_HINT}`)
+      throw new InputError(
+        { file },
+        `has more than ${MAX_LEAF_COLUMNS} columns; that is the limit`,
+        `keep the per-query columns only (a query id, the metrics, the attributes the rules use); ${PARQUET_HINT}`
+      )
     }
     leaves.push({
       path,
@@ -221,17 +255,26 @@ export function footerInt(v: unknown): number | undefined {
  * type, a value count matching the rows (flat columns), and its bytes inside the file, between the leading
  * `PAR1` and the footer.
  */
-function checkRowGroups(file: string, metadata: FileMetaData, leaves: ParquetLeaf[], at: { size: number; footerStart: number }): number[] {
+function checkRowGroups(
+  file: string,
+  metadata: FileMetaData,
+  leaves: ParquetLeaf[],
+  at: { size: number; footerStart: number }
+): number[] {
   const groups = metadata.row_groups
   if (!Array.isArray(groups)) throw corruptParquet({ file }, 'has a Parquet footer without row groups')
   const groupRows: number[] = []
   let total = 0
   for (const [g, group] of groups.entries()) {
     const rows = footerInt(group.num_rows)
-    if (rows === undefined) throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${String(group.num_rows)} rows`)
+    if (rows === undefined)
+      throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${String(group.num_rows)} rows`)
     total += rows
     if (total > MAX_ROWS_PER_BYTE * at.size) {
-      throw corruptParquet({ file, key: `row group ${g + 1}` }, `claims ${total} rows up to here in a file of ${at.size} bytes; a Parquet table holds at most ${MAX_ROWS_PER_BYTE} rows per byte of its file`)
+      throw corruptParquet(
+        { file, key: `row group ${g + 1}` },
+        `claims ${total} rows up to here in a file of ${at.size} bytes; a Parquet table holds at most ${MAX_ROWS_PER_BYTE} rows per byte of its file`
+      )
     }
     groupRows.push(rows)
     const bytes = footerInt(group.total_byte_size)
@@ -243,37 +286,61 @@ function checkRowGroups(file: string, metadata: FileMetaData, leaves: ParquetLea
       )
     }
     if (!Array.isArray(group.columns) || group.columns.length !== leaves.length) {
-      throw corruptParquet({ file, key: `row group ${g + 1}` }, `has ${Array.isArray(group.columns) ? group.columns.length : 0} column chunks for the schema's ${leaves.length} columns`)
+      throw corruptParquet(
+        { file, key: `row group ${g + 1}` },
+        `has ${Array.isArray(group.columns) ? group.columns.length : 0} column chunks for the schema's ${leaves.length} columns`
+      )
     }
     for (const [c, chunk] of group.columns.entries()) {
       const leaf = leaves[c]
       const where = { file, key: `row group ${g + 1}, column ${quote(leaf.path.join('.'), 60)}` }
       if (chunk.file_path !== undefined) {
-        throw new InputError(where, `is stored in another file (${quote(chunk.file_path, 60)})`, `write the table as one self-contained Parquet file; ${PARQUET_HINT}`)
+        throw new InputError(
+          where,
+          `is stored in another file (${quote(chunk.file_path, 60)})`,
+          `write the table as one self-contained Parquet file; ${PARQUET_HINT}`
+        )
       }
       const meta = chunk.meta_data
       if (meta === undefined) throw corruptParquet(where, 'has no column metadata (an encrypted column?)')
       if (!Array.isArray(meta.path_in_schema) || meta.path_in_schema.join('\u0000') !== leaf.path.join('\u0000')) {
-        throw corruptParquet(where, `is stored under the path ${quote(Array.isArray(meta.path_in_schema) ? meta.path_in_schema.join('.') : null, 60)}, not the schema's`)
+        throw corruptParquet(
+          where,
+          `is stored under the path ${quote(Array.isArray(meta.path_in_schema) ? meta.path_in_schema.join('.') : null, 60)}, not the schema's`
+        )
       }
-      if (meta.type !== leaf.type) throw corruptParquet(where, `holds ${String(meta.type)} values but the schema says ${leaf.type}`)
+      if (meta.type !== leaf.type)
+        throw corruptParquet(where, `holds ${String(meta.type)} values but the schema says ${leaf.type}`)
       const values = footerInt(meta.num_values)
-      if (values === undefined || (leaf.flat && values !== rows)) throw corruptParquet(where, `holds ${String(meta.num_values)} values for ${rows} rows`)
+      if (values === undefined || (leaf.flat && values !== rows))
+        throw corruptParquet(where, `holds ${String(meta.num_values)} values for ${rows} rows`)
       const dictionary = meta.dictionary_page_offset === undefined ? undefined : footerInt(meta.dictionary_page_offset)
       const data = footerInt(meta.data_page_offset)
       const length = footerInt(meta.total_compressed_size)
       // hyparquet reads a chunk from its dictionary page when there is one (an offset of 0 meaning none)
       const start = dictionary || data
-      if (start === undefined || data === undefined || length === undefined || (dictionary !== undefined && dictionary !== 0 && dictionary > data)) {
-        throw corruptParquet(where, `has an impossible place (data at ${String(meta.data_page_offset)}, dictionary at ${String(meta.dictionary_page_offset)}, ${String(meta.total_compressed_size)} bytes)`)
+      if (
+        start === undefined ||
+        data === undefined ||
+        length === undefined ||
+        (dictionary !== undefined && dictionary !== 0 && dictionary > data)
+      ) {
+        throw corruptParquet(
+          where,
+          `has an impossible place (data at ${String(meta.data_page_offset)}, dictionary at ${String(meta.dictionary_page_offset)}, ${String(meta.total_compressed_size)} bytes)`
+        )
       }
       if (start < 4 || start + length > at.footerStart || data >= start + Math.max(length, 1)) {
-        throw corruptParquet(where, `claims bytes ${start} to ${start + length} of a file of ${at.size} bytes whose column data ends at byte ${at.footerStart}`)
+        throw corruptParquet(
+          where,
+          `claims bytes ${start} to ${start + length} of a file of ${at.size} bytes whose column data ends at byte ${at.footerStart}`
+        )
       }
       if (rows > 0 && length === 0) throw corruptParquet(where, `holds ${rows} rows in 0 bytes`)
     }
   }
   const declared = footerInt(metadata.num_rows)
-  if (declared !== total) throw corruptParquet({ file }, `says it holds ${String(metadata.num_rows)} rows, but its row groups hold ${total}`)
+  if (declared !== total)
+    throw corruptParquet({ file }, `says it holds ${String(metadata.num_rows)} rows, but its row groups hold ${total}`)
   return groupRows
 }

@@ -4,7 +4,14 @@ import { quote } from '../util/show.js'
 import { runTableMistake } from '../util/input-hints.js'
 import { longColumns, notLongForm, Pivot, type LongColumns } from './importers/long-form.js'
 import { rememberField } from './field-caps.js'
-import { forEachParquetRow, plain, readWideParquetRows, withParquet, type OpenParquet, type ParquetRowsOptions } from './parquet.js'
+import {
+  forEachParquetRow,
+  plain,
+  readWideParquetRows,
+  withParquet,
+  type OpenParquet,
+  type ParquetRowsOptions
+} from './parquet.js'
 
 /**
  * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
@@ -23,37 +30,63 @@ export async function parquetColumnNames(file: string): Promise<string[]> {
  * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
  * the column names as for CSV, or named with `long`: `--input-format long`).
  */
-export async function readParquetRows(file: string, options: ParquetRowsOptions & { long?: boolean }): Promise<SideRows> {
+export async function readParquetRows(
+  file: string,
+  options: ParquetRowsOptions & { long?: boolean }
+): Promise<SideRows> {
   return withParquet(file, async (pq) => {
     const names = pq.columns.map((c) => c.name)
     const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField)
     if (long !== undefined) return readParquetLongRows(file, pq, long, options)
     if (options.long === true) throw notLongForm({ file }, names, options.idField, 'table')
-    const run = options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined
+    const run =
+      options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined
     if (run !== undefined) throw new InputError({ file }, run.problem, run.hint)
     return readWideParquetRows(file, pq, options)
   })
 }
 
 /** Reads the long-form table `pq` (columns found by {@link longColumns}) into rows. */
-async function readParquetLongRows(file: string, pq: OpenParquet, columns: LongColumns, options: { metricFields: ReadonlySet<string>; keepAttributes?: ReadonlySet<string> }): Promise<SideRows> {
+async function readParquetLongRows(
+  file: string,
+  pq: OpenParquet,
+  columns: LongColumns,
+  options: { metricFields: ReadonlySet<string>; keepAttributes?: ReadonlySet<string> }
+): Promise<SideRows> {
   const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row')
-  const attributes = pq.columns.filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value).map((c) => c.name)
+  const attributes = pq.columns
+    .filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value)
+    .map((c) => c.name)
   const kept = attributes.filter((name) => options.keepAttributes === undefined || options.keepAttributes.has(name))
-  for (const c of pq.columns) if (attributes.includes(c.name) && !kept.includes(c.name)) rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name)
+  for (const c of pq.columns)
+    if (attributes.includes(c.name) && !kept.includes(c.name))
+      rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name)
   await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
     const id = plain(record[columns.id])
     if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
-      throw new InputError({ file, line: n }, `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`, 'every row needs a query id (text, or a whole number)')
+      throw new InputError(
+        { file, line: n },
+        `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`,
+        'every row needs a query id (text, or a whole number)'
+      )
     }
     const qid = String(id)
     const measure = plain(record[columns.measure])
-    if (typeof measure !== 'string') throw new InputError({ file, line: n, queryId: qid }, `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`, 'name the measure as text')
+    if (typeof measure !== 'string')
+      throw new InputError(
+        { file, line: n, queryId: qid },
+        `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`,
+        'name the measure as text'
+      )
     const e = pivot.entry(qid, n)
     pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain(record[columns.value]), { line: n }))
     for (const key of kept) {
       const v = plain(record[key])
-      if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), n)) pivot.sink.value(e.row, key, v, { line: n })
+      if (
+        (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+        pivot.attribute(e, key, String(v), n)
+      )
+        pivot.sink.value(e.row, key, v, { line: n })
     }
   })
   return pivot.finish()

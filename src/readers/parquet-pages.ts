@@ -1,6 +1,13 @@
 import { snappyUncompress } from 'hyparquet'
 import { InputError, type Where } from '../errors.js'
-import { boolField, intField, readThriftStruct, structField, ThriftError, type ThriftStruct } from './binary/thrift-compact.js'
+import {
+  boolField,
+  intField,
+  readThriftStruct,
+  structField,
+  ThriftError,
+  type ThriftStruct
+} from './binary/thrift-compact.js'
 import { corruptParquet, PARQUET_HINT, type ParquetLeaf } from './parquet-footer.js'
 
 /**
@@ -64,7 +71,11 @@ class PageError extends Error {}
 export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
   const { codec, rows, where } = chunk
   if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY') {
-    throw new InputError(where, `is Parquet compressed with ${(codec as string | undefined) ?? 'an unknown codec'}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`)
+    throw new InputError(
+      where,
+      `is Parquet compressed with ${(codec as string | undefined) ?? 'an unknown codec'}, which is not read`,
+      `${PARQUET_HINT}: pandas and pyarrow use snappy by default`
+    )
   }
   let at = 0
   let values = 0
@@ -72,7 +83,8 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
   for (let pageNo = 1; values < rows; pageNo++) {
     const place = { ...where, key: `${where.key}, page ${pageNo}` }
     try {
-      if (at >= bytes.length) throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`)
+      if (at >= bytes.length)
+        throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`)
       let header: ThriftStruct
       let bodyAt: number
       try {
@@ -90,7 +102,9 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
         throw new PageError(`claims ${String(csize)} bytes, but the column chunk has ${bytes.length - bodyAt} left`)
       }
       if (usize === undefined || usize < 0 || usize > MAX_PAGE_BYTES) {
-        throw new PageError(`claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`)
+        throw new PageError(
+          `claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`
+        )
       }
       const body = bytes.subarray(bodyAt, bodyAt + csize)
       at = bodyAt + csize
@@ -99,8 +113,10 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
         dictionary = checkDictionaryPage(header, body, usize, chunk)
       } else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
         const page: RawPage = { header, body, usize }
-        const n = type === 'DATA_PAGE' ? checkDataPageV1(page, chunk, dictionary) : checkDataPageV2(page, chunk, dictionary)
-        if (values + n > rows) throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`)
+        const n =
+          type === 'DATA_PAGE' ? checkDataPageV1(page, chunk, dictionary) : checkDataPageV2(page, chunk, dictionary)
+        if (values + n > rows)
+          throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`)
         values += n
       } else {
         throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`)
@@ -122,7 +138,9 @@ function decompress(body: Uint8Array, size: number, codec: string): Uint8Array {
   try {
     snappyUncompress(body, out)
   } catch (error) {
-    throw new PageError(`is not valid snappy data of ${size} bytes (${String((error as Error)?.message ?? error).slice(0, 100)})`)
+    throw new PageError(
+      `is not valid snappy data of ${size} bytes (${String((error as Error)?.message ?? error).slice(0, 100)})`
+    )
   }
   return out
 }
@@ -131,7 +149,8 @@ function decompress(body: Uint8Array, size: number, codec: string): Uint8Array {
 function checkDictionaryPage(header: ThriftStruct, body: Uint8Array, usize: number, chunk: ChunkCheck): number {
   const h = structField(header, 7)
   const n = h === undefined ? undefined : intField(h, 1)
-  if (n === undefined || n < 0 || n > MAX_PAGE_VALUES) throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
+  if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+    throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
   const page = decompress(body, usize, chunk.codec)
   checkPlain(page, 0, n, chunk.leaf)
   return n
@@ -149,7 +168,8 @@ function checkDataPageV1(raw: RawPage, chunk: ChunkCheck, dictionary: number | u
   const { header, body, usize } = raw
   const h = structField(header, 5)
   const n = h === undefined ? undefined : intField(h, 1)
-  if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES) throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
+  if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+    throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
   const encoding = ENCODINGS[intField(h, 2) ?? -1]
   const page = decompress(body, usize, chunk.codec)
   let at = 0
@@ -157,10 +177,12 @@ function checkDataPageV1(raw: RawPage, chunk: ChunkCheck, dictionary: number | u
   if (chunk.leaf.optional) {
     // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
     const levels = ENCODINGS[intField(h, 3) ?? 3]
-    if (levels !== 'RLE') throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`)
+    if (levels !== 'RLE')
+      throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`)
     if (page.length < 4) throw new PageError('ends before its definition levels')
     const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true)
-    if (4 + length > page.length) throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`)
+    if (4 + length > page.length)
+      throw new PageError(`claims ${length} bytes of definition levels in ${page.length - 4}`)
     present = hybridRuns(page.subarray(4, 4 + length), { count: n, width: 1, max: 1, what: 'definition levels' })
     at = 4 + length
   }
@@ -179,15 +201,20 @@ function checkDataPageV2(raw: RawPage, chunk: ChunkCheck, dictionary: number | u
   const defBytes = intField(h, 5) ?? -1
   const repBytes = intField(h, 6) ?? -1
   const encoding = ENCODINGS[intField(h, 4) ?? -1]
-  if (n === undefined || n < 0 || n > MAX_PAGE_VALUES) throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
+  if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+    throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
   if (rows !== n) throw new PageError(`claims ${String(rows)} rows for ${n} values in a flat column`)
   if (repBytes !== 0) throw new PageError(`has ${repBytes} bytes of repetition levels in a flat column`)
-  if (defBytes < 0 || defBytes > body.length || defBytes > usize) throw new PageError(`claims ${defBytes} bytes of definition levels in ${body.length}`)
+  if (defBytes < 0 || defBytes > body.length || defBytes > usize)
+    throw new PageError(`claims ${defBytes} bytes of definition levels in ${body.length}`)
   let present = n
-  if (chunk.leaf.optional) present = hybridRuns(body.subarray(0, defBytes), { count: n, width: 1, max: 1, what: 'definition levels' })
+  if (chunk.leaf.optional)
+    present = hybridRuns(body.subarray(0, defBytes), { count: n, width: 1, max: 1, what: 'definition levels' })
   else if (defBytes !== 0) throw new PageError(`has ${defBytes} bytes of definition levels in a required column`)
-  if (nulls !== n - present) throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`)
-  if (usize < defBytes) throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`)
+  if (nulls !== n - present)
+    throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`)
+  if (usize < defBytes)
+    throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`)
   const rest = body.subarray(defBytes)
   const compressed = boolField(h, 7) !== false && usize - defBytes > 0
   const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest
@@ -213,7 +240,8 @@ function checkValues(values: PageValues, chunk: ChunkCheck, dictionary: number |
   const { type } = chunk.leaf
   if (encoding === 'PLAIN') return checkPlain(bytes, at, n, chunk.leaf)
   if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
-    if (dictionary === undefined) throw new PageError(`is ${encoding} encoded but the column chunk has no dictionary page`)
+    if (dictionary === undefined)
+      throw new PageError(`is ${encoding} encoded but the column chunk has no dictionary page`)
     if (n === 0) return
     if (at >= bytes.length) throw new PageError('ends before its dictionary indices')
     const width = bytes[at]
@@ -227,13 +255,15 @@ function checkValues(values: PageValues, chunk: ChunkCheck, dictionary: number |
   if (encoding === 'RLE' && type === 'BOOLEAN') {
     if (at + 4 > bytes.length) throw new PageError('ends before its boolean values')
     const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true)
-    if (at + 4 + length > bytes.length) throw new PageError(`claims ${length} bytes of boolean values in ${bytes.length - at - 4}`)
+    if (at + 4 + length > bytes.length)
+      throw new PageError(`claims ${length} bytes of boolean values in ${bytes.length - at - 4}`)
     hybridRuns(bytes.subarray(at + 4, at + 4 + length), { count: n, width: 1, max: 1, what: 'boolean values' })
     return
   }
   if (encoding === 'BYTE_STREAM_SPLIT' && (WIDTH[type] !== undefined || type === 'FIXED_LEN_BYTE_ARRAY')) {
     const width = type === 'FIXED_LEN_BYTE_ARRAY' ? (chunk.leaf.typeLength ?? 0) : WIDTH[type]
-    if (width <= 0 || n * width > bytes.length - at) throw new PageError(`holds ${bytes.length - at} bytes for ${n} values of ${width} bytes`)
+    if (width <= 0 || n * width > bytes.length - at)
+      throw new PageError(`holds ${bytes.length - at} bytes for ${n} values of ${width} bytes`)
     return
   }
   throw new InputError(
@@ -255,7 +285,8 @@ function checkPlain(bytes: Uint8Array, at: number, n: number, leaf: ParquetLeaf)
       if (p + 4 > bytes.length) throw new PageError(`ends at value ${i + 1} of ${n}`)
       const length = view.getUint32(p, true)
       p += 4
-      if (length > bytes.length - p) throw new PageError(`has value ${i + 1} of ${length} bytes, past the end of the page`)
+      if (length > bytes.length - p)
+        throw new PageError(`has value ${i + 1} of ${length} bytes, past the end of the page`)
       p += length
     }
   } else {
@@ -303,8 +334,10 @@ function hybridRuns(bytes: Uint8Array, values: HybridValues): number {
       // Past `count` is padding a decoder skips (DuckDB pads its last run to 256 values), and at a positive width
       // its bytes must be in the page (checked next), so it costs no more than the page's bytes. At width 0 a run
       // holds no bytes: one past its padding would be a loop of any length over nothing.
-      if (width === 0 && n - (count - seen) >= 8) throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`)
-      if (groups * width > end - at) throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`)
+      if (width === 0 && n - (count - seen) >= 8)
+        throw new PageError(`has a bit-packed run of ${n} ${what} with only ${count - seen} left`)
+      if (groups * width > end - at)
+        throw new PageError(`has a bit-packed run of ${groups * width} bytes with ${end - at} left`)
       const take = Math.min(n, count - seen)
       for (let i = 0; i < take; i++) {
         const v = bitsAt(bytes, at, i * width, width)

@@ -8,7 +8,16 @@ import { rememberField } from './field-caps.js'
 import { quote } from '../util/show.js'
 import { toByteString } from '../util/order.js'
 import type { BlockCollector } from './run-blocks.js'
-import { corruptParquet, footerInt, MAX_ROW_GROUP_BYTES, PARQUET_HINT, readParquetFooter, type ParquetColumn, type ParquetFooter, type RangeReader } from './parquet-footer.js'
+import {
+  corruptParquet,
+  footerInt,
+  MAX_ROW_GROUP_BYTES,
+  PARQUET_HINT,
+  readParquetFooter,
+  type ParquetColumn,
+  type ParquetFooter,
+  type RangeReader
+} from './parquet-footer.js'
 import { checkColumnChunk } from './parquet-pages.js'
 
 /**
@@ -49,7 +58,11 @@ const PARSERS = {
  * (`slice`) are kept for the row group being read, because each window of rows asks for the same column
  * chunks again; {@link RangeReader.read} (the checks) is not kept.
  */
-function fileBuffer(handle: FileHandle, size: number, file: string): { buffer: AsyncBuffer; reader: RangeReader; forget: () => void } {
+function fileBuffer(
+  handle: FileHandle,
+  size: number,
+  file: string
+): { buffer: AsyncBuffer; reader: RangeReader; forget: () => void } {
   const read = async (start: number, end: number): Promise<Uint8Array> => {
     const stop = Math.min(end, size)
     const length = Math.max(0, stop - start)
@@ -71,7 +84,9 @@ function fileBuffer(handle: FileHandle, size: number, file: string): { buffer: A
       const key = `${start}:${end ?? size}`
       let bytes = kept.get(key)
       if (bytes === undefined) {
-        bytes = read(start, end ?? size).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer)
+        bytes = read(start, end ?? size).then(
+          (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer
+        )
         kept.set(key, bytes)
       }
       return bytes
@@ -83,10 +98,16 @@ function fileBuffer(handle: FileHandle, size: number, file: string): { buffer: A
 /** A Parquet library failure (on a checked file) as a refusal naming the file (and the row group). */
 function corrupt(where: Where, error: unknown): InputError {
   if (error instanceof InputError) return error
-  if (error instanceof BadUtf8) return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)')
+  if (error instanceof BadUtf8)
+    return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)')
   const message = error instanceof Error ? error.message : String(error)
   const codec = /unsupported compression codec: (\w+)/.exec(message)
-  if (codec) return new InputError(where, `is Parquet compressed with ${codec[1]}, which is not read`, `${PARQUET_HINT}: pandas and pyarrow use snappy by default`)
+  if (codec)
+    return new InputError(
+      where,
+      `is Parquet compressed with ${codec[1]}, which is not read`,
+      `${PARQUET_HINT}: pandas and pyarrow use snappy by default`
+    )
   return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`)
 }
 
@@ -112,7 +133,8 @@ export async function withParquet<T>(file: string, use: (pq: OpenParquet) => Pro
   const { handle, stats } = await openReadable(file)
   try {
     // positioned reads need a regular file: a pipe (the one other kind openReadable lets through) has no footer to read first
-    if (!stats.isFile()) throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first')
+    if (!stats.isFile())
+      throw new InputError({ file }, 'is a pipe, not a regular file', 'write the Parquet file to disk first')
     const { buffer, reader, forget } = fileBuffer(handle, stats.size, file)
     const footer = await readParquetFooter(file, reader)
     return await use({ buffer, reader, forget, footer, metadata: footer.metadata, columns: footer.columns })
@@ -126,7 +148,11 @@ function refuseNested(file: string, pq: OpenParquet, read: string[]): ParquetCol
   return read.map((name) => {
     const c = pq.columns.find((col) => col.name === name) as ParquetColumn
     if (c.nested) {
-      throw new InputError({ file }, `column ${quote(name)} is a list, struct or repeated column, not one value per row`, 'a query id, metric or attribute column holds one number or label per row')
+      throw new InputError(
+        { file },
+        `column ${quote(name)} is a list, struct or repeated column, not one value per row`,
+        'a query id, metric or attribute column holds one number or label per row'
+      )
     }
     return c
   })
@@ -154,8 +180,13 @@ function zipRows(window: DecodedWindow, onRow: (record: Record<string, unknown>,
     for (const c of columns) {
       while (c.at < c.chunks.length && c.chunks[c.at].rowEnd <= row) c.at++
       const chunk = c.chunks[c.at]
-      const value = chunk !== undefined && chunk.rowStart <= row ? (chunk.columnData[row - chunk.rowStart] as unknown) : undefined
-      if (value === undefined) throw corruptParquet({ file, key: `row ${row + 1}` }, `column ${quote(c.name)} has no value where the footer promises one`)
+      const value =
+        chunk !== undefined && chunk.rowStart <= row ? (chunk.columnData[row - chunk.rowStart] as unknown) : undefined
+      if (value === undefined)
+        throw corruptParquet(
+          { file, key: `row ${row + 1}` },
+          `column ${quote(c.name)} has no value where the footer promises one`
+        )
       record[c.name] = value
     }
     onRow(record, row + 1)
@@ -167,7 +198,12 @@ function zipRows(window: DecodedWindow, onRow: (record: Record<string, unknown>,
  * checked page by page first, handing each row with its 1-based number. A value hyparquet leaves undefined
  * (no data for a row the footer promised) is a corrupt file, never a missing value.
  */
-export async function forEachParquetRow(file: string, pq: OpenParquet, read: string[], onRow: (record: Record<string, unknown>, row: number) => void): Promise<void> {
+export async function forEachParquetRow(
+  file: string,
+  pq: OpenParquet,
+  read: string[],
+  onRow: (record: Record<string, unknown>, row: number) => void
+): Promise<void> {
   const columns = refuseNested(file, pq, read)
   const window = Math.max(1, Math.floor(WINDOW_VALUES / Math.max(1, read.length)))
   let offset = 0
@@ -175,7 +211,10 @@ export async function forEachParquetRow(file: string, pq: OpenParquet, read: str
     const rows = pq.footer.groupRows[index]
     if (rows === 0) continue
     // the bytes held while this group is read (hyparquet's reads are kept for its windows) follow its chunks' sizes
-    const bytes = columns.reduce((n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0), 0)
+    const bytes = columns.reduce(
+      (n, c) => n + (footerInt(group.columns[c.leaf].meta_data?.total_compressed_size) ?? 0),
+      0
+    )
     if (bytes > MAX_ROW_GROUP_BYTES) {
       throw new InputError(
         { file, key: `row group ${index + 1}` },
@@ -188,7 +227,12 @@ export async function forEachParquetRow(file: string, pq: OpenParquet, read: str
       const meta = group.columns[c.leaf].meta_data as NonNullable<(typeof group.columns)[number]['meta_data']>
       const start = (footerInt(meta.dictionary_page_offset) || footerInt(meta.data_page_offset)) as number
       const bytes = await pq.reader.read(start, start + (footerInt(meta.total_compressed_size) as number))
-      checkColumnChunk(bytes, { leaf, codec: meta.codec, rows, where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` } })
+      checkColumnChunk(bytes, {
+        leaf,
+        codec: meta.codec,
+        rows,
+        where: { file, key: `row group ${index + 1}, column ${quote(c.name, 60)}` }
+      })
     }
     const where = { file, key: `row group ${index + 1}` }
     for (let first = 0; first < rows; first += window) {
@@ -222,7 +266,11 @@ function requireColumn(file: string, pq: OpenParquet, name: string, hint: string
     .slice(0, 20)
     .map((c) => quote(c.name))
     .join(', ')
-  throw new InputError({ file }, `has no ${quote(name)} column (columns: ${shown}${pq.columns.length > 20 ? ', …' : ''})`, hint)
+  throw new InputError(
+    { file },
+    `has no ${quote(name)} column (columns: ${shown}${pq.columns.length > 20 ? ', …' : ''})`,
+    hint
+  )
 }
 
 /** Options of {@link readParquetRows}, the subset of the rows reader's. */
@@ -238,9 +286,20 @@ export interface ParquetRowsOptions {
  * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
  * (1-based, in file order) or the query id.
  */
-export async function readWideParquetRows(file: string, pq: OpenParquet, options: ParquetRowsOptions): Promise<SideRows> {
+export async function readWideParquetRows(
+  file: string,
+  pq: OpenParquet,
+  options: ParquetRowsOptions
+): Promise<SideRows> {
   const idField = options.idField ?? 'query_id'
-  requireColumn(file, pq, idField, options.idField === undefined ? 'name the query id column query_id, or pass --id-field with its name' : 'pass --id-field with the name of the query id column')
+  requireColumn(
+    file,
+    pq,
+    idField,
+    options.idField === undefined
+      ? 'name the query id column query_id, or pass --id-field with its name'
+      : 'pass --id-field with the name of the query id column'
+  )
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   const read: string[] = []
   for (const c of pq.columns) {
@@ -248,13 +307,18 @@ export async function readWideParquetRows(file: string, pq: OpenParquet, options
     // a list or struct column is read only when named (and then refused): otherwise it is noted, as JSON's are
     if (named || (options.keepAttributes === undefined && !c.nested)) read.push(c.name)
     else if (!c.nested) rememberField(c.numeric ? sink.numericFields : sink.attributeFields, c.name)
-    else if (options.keepAttributes === undefined) sink.notes.push(`${file}: column ${quote(c.name)} skipped (a list or struct column, not a number or label)`)
+    else if (options.keepAttributes === undefined)
+      sink.notes.push(`${file}: column ${quote(c.name)} skipped (a list or struct column, not a number or label)`)
   }
   await forEachParquetRow(file, pq, read, (record, n) => {
     const label = `row ${n}`
     const id = plain(record[idField])
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
-      throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)')
+      throw new InputError(
+        { file, key: label },
+        `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`,
+        'every row needs a query id (text, or a whole number)'
+      )
     }
     const row = sink.start(String(id), 0, label)
     if (row === undefined) return
@@ -274,7 +338,8 @@ const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid']
 export async function readParquetRun(file: string, collector: BlockCollector): Promise<void> {
   await withParquet(file, async (pq) => {
     const idColumn = RUN_ID_COLUMNS.find((name) => pq.columns.some((c) => c.name === name)) ?? 'q_id'
-    const hint = 'a run table has columns q_id (or query_id), doc_id and score, one row per retrieved document (ranx: run.to_dataframe().to_parquet(...))'
+    const hint =
+      'a run table has columns q_id (or query_id), doc_id and score, one row per retrieved document (ranx: run.to_dataframe().to_parquet(...))'
     for (const name of [idColumn, 'doc_id', 'score']) requireColumn(file, pq, name, hint)
     await forEachParquetRow(file, pq, [idColumn, 'doc_id', 'score'], (record, n) => {
       const id = plain(record[idColumn])
@@ -283,11 +348,19 @@ export async function readParquetRun(file: string, collector: BlockCollector): P
       }
       const doc = plain(record.doc_id)
       if (!(typeof doc === 'string' && doc !== '') && !(typeof doc === 'number' && Number.isInteger(doc))) {
-        throw new InputError({ file, line: n, queryId: String(id) }, `"doc_id" is not a document id (found ${quote(doc)})`, hint)
+        throw new InputError(
+          { file, line: n, queryId: String(id) },
+          `"doc_id" is not a document id (found ${quote(doc)})`,
+          hint
+        )
       }
       const score = plain(record.score)
       if (typeof score !== 'number' || !Number.isFinite(score)) {
-        throw new InputError({ file, line: n, queryId: String(id) }, `"score" is not a finite number (found ${quote(score)})`, hint)
+        throw new InputError(
+          { file, line: n, queryId: String(id) },
+          `"score" is not a finite number (found ${quote(score)})`,
+          hint
+        )
       }
       collector.startQuery(String(id), n)
       collector.add(toByteString(String(doc)), score, n)

@@ -45,9 +45,18 @@ export async function readPlainRows(file: string, layout: 'jsonl' | 'csv', optio
   if (duplicateCount > 0) {
     // A repeated id with a document field is a run (one line per retrieved document): say that, not the repeats.
     const doc = documentField(fields.attributeFields)
-    if (doc !== undefined) throw new InputError({ file }, `this looks like a run (one line per retrieved document, field ${quote(doc)}; ${firstRepeat}), not per-query rows`, RUN_WITHOUT_JUDGMENTS)
+    if (doc !== undefined)
+      throw new InputError(
+        { file },
+        `this looks like a run (one line per retrieved document, field ${quote(doc)}; ${firstRepeat}), not per-query rows`,
+        RUN_WITHOUT_JUDGMENTS
+      )
     const more = duplicateCount - duplicates.length
-    throw new InputError({ file }, `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids')
+    throw new InputError(
+      { file },
+      `duplicate query ids: ${duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      'each query must appear once per file; remove the repeats or give them distinct ids'
+    )
   }
   if (rows.size === 0) {
     throw new InputError({ file }, 'has no rows', `write one record per query with a "${ID_FIELD}" field`)
@@ -131,9 +140,17 @@ function fieldsToRow(read: RowsRead, record: JsonMembers, line: number): void {
         if (!Number.isFinite(value)) throw nonFiniteRefusal({ file, line, queryId: id }, key, value)
         if (row !== undefined) rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
-        throw new InputError({ file, line, queryId: id }, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'write metric values as JSON numbers without quotes')
+        throw new InputError(
+          { file, line, queryId: id },
+          `${quote(key)} is a string (${quote(value, 40)}), not a number`,
+          'write metric values as JSON numbers without quotes'
+        )
       } else {
-        throw new InputError({ file, line, queryId: id }, `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`, 'write metric values as JSON numbers')
+        throw new InputError(
+          { file, line, queryId: id },
+          `${quote(key)} is ${Array.isArray(value) ? 'an array' : typeof value}, not a number`,
+          'write metric values as JSON numbers'
+        )
       }
       fields.numericFields.add(key)
     } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -156,12 +173,18 @@ function fieldsToRow(read: RowsRead, record: JsonMembers, line: number): void {
 
 function readId(value: unknown, file: string, line: number): string {
   if (typeof value === 'string') {
-    if (value === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+    if (value === '')
+      throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
     return value
   }
-  if (value === undefined) throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
+  if (value === undefined)
+    throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
   if (typeof value === 'number') {
-    throw new InputError({ file, line }, `"${ID_FIELD}" is a number (${String(value)}), not a string`, 'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1')
+    throw new InputError(
+      { file, line },
+      `"${ID_FIELD}" is a number (${String(value)}), not a string`,
+      'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1'
+    )
   }
   throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
 }
@@ -177,24 +200,40 @@ async function readCsv(read: RowsRead): Promise<void> {
         header = cells.map((f) => f.trim())
         const seen = new Set<string>()
         for (const name of header) {
-          if (name === '') throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
-          if (seen.has(name)) throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique')
+          if (name === '')
+            throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
+          if (seen.has(name))
+            throw new InputError(
+              { file, line },
+              `the header names column ${quote(name)} twice`,
+              'column names must be unique'
+            )
           seen.add(name)
         }
         idColumn = header.indexOf(ID_FIELD)
         if (idColumn < 0) {
-          throw new InputError({ file, line }, `the header has no "${ID_FIELD}" column`, `the first line must be a header naming "${ID_FIELD}" and the metric columns`)
+          throw new InputError(
+            { file, line },
+            `the header has no "${ID_FIELD}" column`,
+            `the first line must be a header naming "${ID_FIELD}" and the metric columns`
+          )
         }
         for (const name of header) {
-          if (name !== ID_FIELD) (options.metricFields.has(name) ? fields.numericFields : fields.attributeFields).add(name)
+          if (name !== ID_FIELD)
+            (options.metricFields.has(name) ? fields.numericFields : fields.attributeFields).add(name)
         }
         return
       }
       if (cells.length !== header.length) {
-        throw new InputError({ file, line }, `has ${cells.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)')
+        throw new InputError(
+          { file, line },
+          `has ${cells.length} fields but the header has ${header.length}`,
+          'every row needs one value per header column (quote values that contain commas)'
+        )
       }
       const id = cells[idColumn]
-      if (id === '') throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+      if (id === '')
+        throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
       checkQueryIdLength(id, { file, line })
       const row = start(id, line)
       for (let c = 0; c < header.length; c++) {
@@ -212,7 +251,12 @@ async function readCsv(read: RowsRead): Promise<void> {
     },
     options
   )
-  if (header === null) throw new InputError({ file }, 'is empty', `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`)
+  if (header === null)
+    throw new InputError(
+      { file },
+      'is empty',
+      `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`
+    )
 }
 
 /** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ (here and in the pairing's refusal). */

@@ -29,7 +29,8 @@ export interface QueriesFile {
 /** Longest query text kept: a question, a prompt; reports show it cut shorter still. */
 export const MAX_QUERY_TEXT_CHARS = 4000
 
-const HINT = 'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header'
+const HINT =
+  'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header'
 const ID_KEYS = ['query_id', 'qid', 'id']
 const TEXT_KEYS = ['text', 'query', 'question', 'title']
 
@@ -45,12 +46,18 @@ export async function readQueriesFile(path: string, name: string, keep: Readonly
     const where = { file: name, line }
     const idKey = ID_KEYS.find((k) => record.has(k))
     const rawId = idKey === undefined ? undefined : record.get(idKey)
-    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId))) throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT)
+    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+      throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT)
     const id = String(rawId)
     if (id === '') throw new InputError({ ...where, key: 'query_id' }, 'the query_id is empty', HINT)
     checkQueryIdLength(id, where)
     const known = byId.get(id)
-    if (known !== undefined) throw new InputError({ ...where, queryId: id }, `query ${quote(id)} is listed twice (first at line ${known.line})`, 'list every query once: its text and attributes are the exam')
+    if (known !== undefined)
+      throw new InputError(
+        { ...where, queryId: id },
+        `query ${quote(id)} is listed twice (first at line ${known.line})`,
+        'list every query once: its text and attributes are the exam'
+      )
     const textKey = TEXT_KEYS.find((k) => record.has(k))
     const rawText = textKey === undefined ? undefined : record.get(textKey)
     const text = typeof rawText === 'string' && rawText !== '' ? rawText.slice(0, MAX_QUERY_TEXT_CHARS) : null
@@ -60,7 +67,11 @@ export async function readQueriesFile(path: string, name: string, keep: Readonly
       const value = record.get(key)
       if (value === null || value === '') continue
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-        throw new InputError({ ...where, queryId: id, key }, `attribute ${quote(key)} is not a string`, 'write attributes as strings (or numbers), e.g. "segment": "new"')
+        throw new InputError(
+          { ...where, queryId: id, key },
+          `attribute ${quote(key)} is not a string`,
+          'write attributes as strings (or numbers), e.g. "segment": "new"'
+        )
       }
       const v = String(value)
       checkAttributeLength(key, v, where)

@@ -20,11 +20,21 @@ export async function forEachCsvMap(file: string, name: string, onRecord: Record
     if (header === undefined) {
       header = fields.map((f) => f.trim())
       const twice = header.find((h, i) => header?.indexOf(h) !== i)
-      if (twice !== undefined) throw new InputError({ file: name, line, key: twice }, `the header names ${quote(twice)} twice`, 'name every column once')
+      if (twice !== undefined)
+        throw new InputError(
+          { file: name, line, key: twice },
+          `the header names ${quote(twice)} twice`,
+          'name every column once'
+        )
       return
     }
     if (fields.length === 1 && fields[0].trim() === '') return
-    if (fields.length !== header.length) throw new InputError({ file: name, line }, `${fields.length} fields, but the header has ${header.length}`, 'every record has one field per header column')
+    if (fields.length !== header.length)
+      throw new InputError(
+        { file: name, line },
+        `${fields.length} fields, but the header has ${header.length}`,
+        'every record has one field per header column'
+      )
     const record = new Map<string, unknown>()
     header.forEach((h, i) => record.set(h, fields[i]))
     onRecord(record, line)
@@ -32,7 +42,12 @@ export async function forEachCsvMap(file: string, name: string, onRecord: Record
 }
 
 /** The records of a JSON Lines file (one object per line; `hint` says what a record looks like). */
-export async function forEachJsonlMap(file: string, name: string, onRecord: RecordHandler, hint: string): Promise<void> {
+export async function forEachJsonlMap(
+  file: string,
+  name: string,
+  onRecord: RecordHandler,
+  hint: string
+): Promise<void> {
   await forEachJsonRecord(
     file,
     (m, line) => {

@@ -6,14 +6,25 @@ import type { LineOptions } from './lines.js'
  * entries of the format registry (src/readers/formats.ts: an entry's `named`), the layout then told from the content
  * (`long` is long-form CSV, TSV, JSON Lines or Parquet).
  */
-export const ROW_FORMATS = ['jsonl', 'csv', 'long', 'parquet', 'ragas', 'deepeval', 'pytrec_eval', 'ir_measures', 'trec_eval'] as const
+export const ROW_FORMATS = [
+  'jsonl',
+  'csv',
+  'long',
+  'parquet',
+  'ragas',
+  'deepeval',
+  'pytrec_eval',
+  'ir_measures',
+  'trec_eval'
+] as const
 export type RowsFormat = (typeof ROW_FORMATS)[number]
 
 /** Checks an `--input-format` value, refusing an unknown one with the list. */
 export function parseRowsFormat(text: string): RowsFormat {
   const normalized = text.trim().toLowerCase().replace(/-/g, '_')
   const found = ROW_FORMATS.find((f) => f === normalized)
-  if (found === undefined) throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`)
+  if (found === undefined)
+    throw new InputError({ key: 'format' }, `unknown format "${text}"`, `formats: ${ROW_FORMATS.join(', ')}`)
   return found
 }
 

@@ -11,7 +11,13 @@ export type { RowsOptions } from './rows-input.js'
  * pairing, statistics and reports do not depend on the format.
  */
 export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
-  const { entry, choice, probe } = await detectFormat({ kind: 'rows', file, format: options.format, metricFields: options.metricFields, idField: options.idField })
+  const { entry, choice, probe } = await detectFormat({
+    kind: 'rows',
+    file,
+    format: options.format,
+    metricFields: options.metricFields,
+    idField: options.idField
+  })
   const side = await entry.read(probe, options)
   side.format = choice
   return side

@@ -43,7 +43,10 @@ interface Pending {
 }
 
 function newBlock(id: string, line: number): Pending {
-  return { block: { id, line, docnos: [], scores: new Float64Array(64), count: 0, values: null, attrs: null }, seen: new Map() }
+  return {
+    block: { id, line, docnos: [], scores: new Float64Array(64), count: 0, values: null, attrs: null },
+    seen: new Map()
+  }
 }
 
 /** Collects documents into query blocks; see the module comment for the two modes. */

@@ -7,7 +7,10 @@
 import { isDecimalText, MAX_NUMBER_CHARS } from './numbers.js'
 
 /** Exact powers of ten (all exactly representable up to 1e22). */
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22
+]
 
 /**
  * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than

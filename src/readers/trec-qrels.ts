@@ -29,11 +29,19 @@ export async function readTrecQrels(file: string): Promise<Qrels> {
     if (trimmed === '' || trimmed.startsWith('#')) return
     const fields = trimmed.split(WS)
     if (fields.length !== 4) {
-      throw new InputError({ file, line }, `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`, 'fix or remove the line (qrels are whitespace-separated TREC judgments)')
+      throw new InputError(
+        { file, line },
+        `a qrels line needs 4 fields "query_id iteration doc_id grade", found ${fields.length}`,
+        'fix or remove the line (qrels are whitespace-separated TREC judgments)'
+      )
     }
     const [id, , docText, gradeText] = fields
     if (!/^[+-]?[0-9]+$/.test(gradeText) || !Number.isSafeInteger(Number(gradeText))) {
-      throw new InputError({ file, line, queryId: id }, `grade ${quote(gradeText)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)')
+      throw new InputError(
+        { file, line, queryId: id },
+        `grade ${quote(gradeText)} is not a whole number`,
+        'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)'
+      )
     }
     const grade = Number(gradeText)
     const docno = toByteString(docText)
@@ -48,7 +56,11 @@ export async function readTrecQrels(file: string): Promise<Qrels> {
     }
     const earlier = lines.get(docno)
     if (earlier !== undefined) {
-      throw new InputError({ file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document')
+      throw new InputError(
+        { file, line, queryId: id },
+        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
+        'keep one judgment per query and document'
+      )
     }
     lines.set(docno, line)
     query.grades.set(docno, grade)

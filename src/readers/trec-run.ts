@@ -52,7 +52,11 @@ export async function readTrecRun(file: string, collector: BlockCollector): Prom
     }
     if (nf === 0) return
     if (nf < 5) {
-      throw new InputError({ file, line: lineNo }, `a TREC run line needs the fields "query_id Q0 doc_id rank score [tag]", found ${nf}`, 'fix or remove the line')
+      throw new InputError(
+        { file, line: lineNo },
+        `a TREC run line needs the fields "query_id Q0 doc_id rank score [tag]", found ${nf}`,
+        'fix or remove the line'
+      )
     }
     if (high >= 0x80) {
       // validate UTF-8 of the fields we use (rare path)
@@ -85,7 +89,11 @@ export async function readTrecRun(file: string, collector: BlockCollector): Prom
     const score = parseScoreBytes(buf, fieldStart[4], fieldEnd[4])
     if (Number.isNaN(score)) {
       const text = buf.toString('utf8', fieldStart[4], fieldEnd[4])
-      throw new InputError({ file, line: lineNo }, `score ${quote(text)} is not a finite decimal number`, 'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)')
+      throw new InputError(
+        { file, line: lineNo },
+        `score ${quote(text)} is not a finite decimal number`,
+        'write scores as plain decimals such as 12.5 or 1.25e-3 (no NaN, inf, hex, or values beyond ±1.8e308)'
+      )
     }
     collector.add(buf.latin1Slice(fieldStart[2], fieldEnd[2]), score, lineNo)
   }

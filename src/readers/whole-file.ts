@@ -5,10 +5,18 @@ import { InputError } from '../errors.js'
 /** The file-system error of opening or reading `file`, as the refusal a user can act on (exit 2, never a stack trace). */
 export function openError(file: string, error: unknown): InputError {
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', { code: 'not_found' })
+  if (code === 'ENOENT')
+    return new InputError({ file }, 'file not found', 'check the path (it is read relative to the working directory)', {
+      code: 'not_found'
+    })
   if (code === 'EISDIR') return new InputError({ file }, 'is a directory, not a file', 'name the file itself')
   if (code === 'EACCES') return new InputError({ file }, 'permission denied', 'make the file readable')
-  if (code === 'ESPIPE') return new InputError({ file }, 'is a pipe, and this input is read twice (its format is detected first)', 'write it to a regular file first')
+  if (code === 'ESPIPE')
+    return new InputError(
+      { file },
+      'is a pipe, and this input is read twice (its format is detected first)',
+      'write it to a regular file first'
+    )
   return new InputError({ file }, `cannot be read: ${(error as Error).message}`)
 }
 
@@ -47,9 +55,19 @@ export async function readWholeText(file: string, cap: WholeFileLimit): Promise<
 export async function readWholeBytes(file: string, cap: WholeFileLimit): Promise<Uint8Array> {
   const { handle, stats: s } = await openReadable(file)
   try {
-    if (s.size > cap.limit) throw new InputError({ file }, `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
+    if (s.size > cap.limit)
+      throw new InputError(
+        { file },
+        `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`,
+        cap.hint
+      )
     const bytes = await readAtMost(handle, file, cap.limit + 1)
-    if (bytes.length > cap.limit) throw new InputError({ file }, `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`, cap.hint)
+    if (bytes.length > cap.limit)
+      throw new InputError(
+        { file },
+        `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`,
+        cap.hint
+      )
     return bytes
   } finally {
     await handle.close().catch(() => undefined)
@@ -88,7 +106,11 @@ export async function openReadable(file: string): Promise<{ handle: FileHandle; 
 export function refuseSpecialFile(file: string, s: Stats): void {
   if (s.isDirectory()) throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
   if (s.isCharacterDevice() || s.isBlockDevice() || s.isSocket()) {
-    throw new InputError({ file }, `is a ${s.isSocket() ? 'socket' : 'device'}, not a regular file`, 'name a regular file (a pipe such as <(...) is accepted too)')
+    throw new InputError(
+      { file },
+      `is a ${s.isSocket() ? 'socket' : 'device'}, not a regular file`,
+      'name a regular file (a pipe such as <(...) is accepted too)'
+    )
   }
 }
 

@@ -28,8 +28,12 @@ export function budgetLooksSentence(ref: ReferenceSummary): string {
   }
   const each = confidenceLabel(lookConfidence(ref.confidence, l.allowed))
   const release = confidenceLabel(ref.confidence)
-  if (l.thisLook === null) return `The looks at this budget could not be counted (${l.unknown ?? 'unknown'}): a budget that is not shown spent is inconclusive.`
-  const over = l.thisLook > l.allowed ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.` : ''
+  if (l.thisLook === null)
+    return `The looks at this budget could not be counted (${l.unknown ?? 'unknown'}): a budget that is not shown spent is inconclusive.`
+  const over =
+    l.thisLook > l.allowed
+      ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.`
+      : ''
   return `This run is look ${l.thisLook} of at most ${l.allowed} at ${ref.label} (reference.looks): each budget interval is at ${each}, so over the release the budgets hold at ${release}.${over}`
 }
 
@@ -39,11 +43,17 @@ interface BudgetedUnit {
   unit: UnitResult & { budget: NonNullable<UnitResult['budget']> }
 }
 
-const WORD: Record<string, string> = { pass: '✅ within budget', fail: '❌ budget exceeded', inconclusive: '⚠️ cannot tell' }
+const WORD: Record<string, string> = {
+  pass: '✅ within budget',
+  fail: '❌ budget exceeded',
+  inconclusive: '⚠️ cannot tell'
+}
 
 function budgeted(result: GateResult): BudgetedUnit[] {
   const out: BudgetedUnit[] = []
-  for (const check of result.decision.checks) for (const unit of check.units) if (unit.budget !== undefined) out.push({ check, unit: unit as BudgetedUnit['unit'] })
+  for (const check of result.decision.checks)
+    for (const unit of check.units)
+      if (unit.budget !== undefined) out.push({ check, unit: unit as BudgetedUnit['unit'] })
   return out
 }
 
@@ -64,18 +74,26 @@ export function budgetSection(result: GateResult, ref: ReferenceSummary): string
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
     const budget = check.rule.budget
     const rel = budget?.relative ? ` (budget ${inline(budget.text, 12)} of the reference mean)` : ''
-    out.push(`- ${WORD[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`)
+    out.push(
+      `- ${WORD[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`
+    )
   }
   out.push('', inline(budgetLooksSentence(ref), 600), '')
   return out
 }
 
 /** The same lines for the terminal report (plain text, no Markdown). */
-export function budgetTextLines(result: GateResult, ref: ReferenceSummary, plain: (s: string, max?: number) => string): string[] {
+export function budgetTextLines(
+  result: GateResult,
+  ref: ReferenceSummary,
+  plain: (s: string, max?: number) => string
+): string[] {
   const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`]
   for (const { check, unit } of budgeted(result)) {
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
-    out.push(`  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`)
+    out.push(
+      `  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`
+    )
   }
   out.push(`  ${plain(budgetLooksSentence(ref), 600)}`)
   return out
@@ -98,11 +116,27 @@ function referenceSource(p: ReferenceProvenance | undefined, file: string): stri
 export function unitBudgetJson(unit: UnitResult, num: (x: number) => number | null): Array<[string, unknown]> {
   const b = unit.budget
   if (b === undefined) return []
-  return [['budget', { reference: b.reference, status: b.status, reason: b.reason, budget: num(b.budget), used: num(b.used), used_ci: [num(b.usedCi[0]), num(b.usedCi[1])] }]]
+  return [
+    [
+      'budget',
+      {
+        reference: b.reference,
+        status: b.status,
+        reason: b.reason,
+        budget: num(b.budget),
+        used: num(b.used),
+        used_ci: [num(b.usedCi[0]), num(b.usedCi[1])]
+      }
+    ]
+  ]
 }
 
 /** The JSON report's additive `budgets` field: one entry per budgeted check and slice (docs/report.md). */
-export function budgetsJson(result: GateResult, ref: ReferenceSummary, num: (x: number) => number | null): Record<string, unknown> {
+export function budgetsJson(
+  result: GateResult,
+  ref: ReferenceSummary,
+  num: (x: number) => number | null
+): Record<string, unknown> {
   const p = result.provenance?.reference
   return {
     reference: {
@@ -115,8 +149,19 @@ export function budgetsJson(result: GateResult, ref: ReferenceSummary, num: (x: 
       commit: p?.commit ?? null,
       date: p?.date ?? null,
       age_seconds: p?.ageSeconds ?? null,
-      artifact: p?.artifact ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl } : null,
-      ...(ref.looks === undefined ? {} : { looks: { this_look: ref.looks.thisLook, allowed: ref.looks.allowed, confidence_each: lookConfidence(ref.confidence, ref.looks.allowed), unknown: ref.looks.unknown } })
+      artifact: p?.artifact
+        ? { name: p.artifact.name, id: p.artifact.id, run_id: p.artifact.runId, run_url: p.artifact.runUrl }
+        : null,
+      ...(ref.looks === undefined
+        ? {}
+        : {
+            looks: {
+              this_look: ref.looks.thisLook,
+              allowed: ref.looks.allowed,
+              confidence_each: lookConfidence(ref.confidence, ref.looks.allowed),
+              unknown: ref.looks.unknown
+            }
+          })
     },
     units: budgeted(result).map(({ check, unit }) => {
       const b = unit.budget

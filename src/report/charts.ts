@@ -39,7 +39,8 @@ export function histogramChart(result: GateResult): string | null {
   if (p === null) return null
   const { h } = p
   const top = Math.max(1, Math.ceil(maxOf(h.bins.map((b) => b.count)) * 1.1))
-  const series = (side: Bin['side']): string => `  bar [${h.bins.map((b) => (b.side === side ? String(b.count) : '0')).join(', ')}]`
+  const series = (side: Bin['side']): string =>
+    `  bar [${h.bins.map((b) => (b.side === side ? String(b.count) : '0')).join(', ')}]`
   return [
     `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${COLOURS.worse}, ${COLOURS.same}, ${COLOURS.better}"}}, "xyChart": {"yAxis": {"showLabel": false, "showTick": false}}}}%%`,
     'xychart-beta horizontal',
@@ -59,7 +60,10 @@ const BAR = 40
  * The histogram as Unicode lines for the terminal: one row per bin, `▼ ▒▒▒` for losses, `= ░░` for ties,
  * `▲ ███` for gains, the count after each bar. `paint` colours a whole row by its side.
  */
-export function histogramLines(result: GateResult, paint: (side: Bin['side'], s: string) => string = (_s, s) => s): string[] {
+export function histogramLines(
+  result: GateResult,
+  paint: (side: Bin['side'], s: string) => string = (_s, s) => s
+): string[] {
   const p = primaryHistogram(result)
   if (p === null) return []
   const { h } = p
@@ -68,6 +72,9 @@ export function histogramLines(result: GateResult, paint: (side: Bin['side'], s:
   const width = maxOf(h.bins.map((b) => b.label.length))
   return h.bins.map((b) => {
     const n = b.count === 0 ? 0 : Math.max(1, Math.round((b.count / max) * BAR))
-    return paint(b.side, `${SYMBOL[b.side]} ${padStart(b.label, width)} ${padEnd(fill[b.side].repeat(n), BAR)} ${b.count}`.trimEnd())
+    return paint(
+      b.side,
+      `${SYMBOL[b.side]} ${padStart(b.label, width)} ${padEnd(fill[b.side].repeat(n), BAR)} ${b.count}`.trimEnd()
+    )
   })
 }

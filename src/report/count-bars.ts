@@ -41,7 +41,10 @@ function cells(n: number, scale: number): number {
 export function limitWords(row: BarRow, metric: MetricRule): string {
   const l = row.limit
   if (l === null) return ''
-  const by = l.threshold > 0 ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}` : ''
+  const by =
+    l.threshold > 0
+      ? ` by more than ${displayNumber(l.threshold, metric, false)}${unitWord(metric) ? ` ${codeText(unitWord(metric), 16)}` : ''}`
+      : ''
   return `limit ${l.count} worse${by}: ${l.worse}, ${l.status === 'fail' ? 'FAIL' : l.status}`
 }
 
@@ -79,7 +82,12 @@ export function barRows(result: GateResult, name: string): { rows: BarRow[]; hid
     for (const unit of check.units) {
       const row = add(unit.comparison.slice, unit.comparison)
       if (kind.type === 'max_regressions' && unit.regressionLimit !== null && unit.regressions !== null) {
-        row.limit = { count: unit.regressionLimit, worse: unit.regressions, status: unit.status, threshold: kind.threshold }
+        row.limit = {
+          count: unit.regressionLimit,
+          worse: unit.regressions,
+          status: unit.status,
+          threshold: kind.threshold
+        }
       }
     }
   }
@@ -93,9 +101,18 @@ function barsFor(result: GateResult, name: string): string[] {
   const { rows, hidden } = barRows(result, name)
   if (rows.length === 0) return []
   const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))))
-  const title = cutToWidth(`${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`, LINE)
+  const title = cutToWidth(
+    `${codeText(metric.name, 60)}: queries worse ▒ and better █ per slice (one scale: ${HALF} columns = ${scale} queries)`,
+    LINE
+  )
   const header = `${' '.repeat(SLICE)} ${padStart('worse', COUNT)} ${padStart('◄', HALF)}│${padEnd('►', HALF)} ${padEnd('better', COUNT)} ${padStart('ties', COUNT)}`
-  return [title, '', header, ...rows.map((r) => drawRow(r, scale, metric)), ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])]
+  return [
+    title,
+    '',
+    header,
+    ...rows.map((r) => drawRow(r, scale, metric)),
+    ...(hidden > 0 ? [hiddenRowsLine(hidden)] : [])
+  ]
 }
 
 /** One block of diverging bars per gated metric, in the order the checks name the metrics. */

@@ -12,7 +12,8 @@ const MAX_CELL = 80
 // C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
 // embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the
 // interlinear annotation and object replacement characters.
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffc]/g
+const UNSAFE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffc]/g
 const BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g
 
 /**
@@ -62,7 +63,12 @@ function escapeMarkdown(s: string): string {
 
 /** Entity-escapes text for raw HTML. */
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 /** Applies `code` to every linkish word of `s` and `other` to the text between them. */

@@ -27,13 +27,20 @@ export interface WrittenFiles {
 export const HTML_FILE = 'report.html'
 
 /** The option of the gate command that writes each file (the action always writes both). */
-const FLAG: Record<'regressions' | 'toJudge' | 'html', string> = { regressions: '--regressions FILE', toJudge: '--to-judge FILE', html: '--html FILE' }
+const FLAG: Record<'regressions' | 'toJudge' | 'html', string> = {
+  regressions: '--regressions FILE',
+  toJudge: '--to-judge FILE',
+  html: '--html FILE'
+}
 
 /**
  * Where an output file is: `{ file }` when it was written, else `{ how }`, RAW words saying how to get it
  * ("add --regressions FILE to the gate command").
  */
-export function fileOrHow(files: WrittenFiles | undefined, kind: keyof typeof FLAG): { file: string; how?: undefined } | { file?: undefined; how: string } {
+export function fileOrHow(
+  files: WrittenFiles | undefined,
+  kind: keyof typeof FLAG
+): { file: string; how?: undefined } | { file?: undefined; how: string } {
   const file = files?.[kind]
   return file !== undefined ? { file } : { how: `add ${FLAG[kind]} to the gate command` }
 }
@@ -56,6 +63,9 @@ export function regressionSetSentence(files: WrittenFiles | undefined, worse: nu
 export function pageSentence(files: WrittenFiles | undefined): string | null {
   const file = files?.html
   if (file === undefined) return null
-  const where = files?.reportDir !== undefined ? `${clean(file.split(/[\\/]/).pop() ?? file, 200)} in the report artifact (report-dir ${clean(files.reportDir, 200)})` : clean(file, 200)
+  const where =
+    files?.reportDir !== undefined
+      ? `${clean(file.split(/[\\/]/).pop() ?? file, 200)} in the report artifact (report-dir ${clean(files.reportDir, 200)})`
+      : clean(file, 200)
   return `The full page, with every check and slice on one axis and each query plotted, is ${where}: one HTML file that opens in a browser, from disk.`
 }

@@ -68,7 +68,9 @@ export function fitMarkdown(markdown: string, limit: number, whereFull: string):
     .sort((a, b) => a - b)
     .map((i) => sections[i].title)
   if (sizeOf(text) <= limit) return { text, dropped: titles, cut: false }
-  const note = noteFor(titles.length > 0 ? titles : ['(all sections)'], whereFull) + '\n_(the head of the report was cut to fit)_\n'
+  const note =
+    noteFor(titles.length > 0 ? titles : ['(all sections)'], whereFull) +
+    '\n_(the head of the report was cut to fit)_\n'
   const room = Math.max(0, limit - sizeOf(note))
   return { text: cutToBytes(sections[0].text, room) + note, dropped: titles, cut: true }
 }

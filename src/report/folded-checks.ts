@@ -58,8 +58,16 @@ export function foldedSummary(check: CheckResult): string {
   const counts = { pass: 0, fail: 0, inconclusive: 0 }
   for (const u of check.units) counts[u.status]++
   const n = check.units.length
-  const outcome = counts.pass === n ? 'all pass' : [`${counts.fail} fail`, `${counts.inconclusive} inconclusive`, `${counts.pass} pass`].filter((t) => !t.startsWith('0 ')).join(', ')
+  const outcome =
+    counts.pass === n
+      ? 'all pass'
+      : [`${counts.fail} fail`, `${counts.inconclusive} inconclusive`, `${counts.pass} pass`]
+          .filter((t) => !t.startsWith('0 '))
+          .join(', ')
   const worst = nearest(check.units)
   const near = `nearest its limit: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`
-  return htmlText(`Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`, 300)
+  return htmlText(
+    `Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`,
+    300
+  )
 }

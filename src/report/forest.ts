@@ -93,12 +93,20 @@ export function forestNumbers(metric: MetricRule, c: Comparison): string {
  * The lines of one forest plot (RAW text for a fenced block or a terminal; names are cleaned of control
  * characters and bidi marks, nothing else, so they read as typed). `keys` are the key lines under the axis.
  */
-export function drawForest(options: { metric: MetricRule; title: string; rows: ForestRow[]; limits: ForestLimit[]; keys: string[] }): string[] {
+export function drawForest(options: {
+  metric: MetricRule
+  title: string
+  rows: ForestRow[]
+  limits: ForestLimit[]
+  keys: string[]
+}): string[] {
   const { metric } = options
   const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
   const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => toDisplay(metric, l.value))
   const values = [0, ...limits]
-  for (const r of rows) if (r.comparison.ci.every(Number.isFinite)) values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
+  for (const r of rows)
+    if (r.comparison.ci.every(Number.isFinite))
+      values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
   const axis = numberAxis(values, PLOT)
   const indent = ' '.repeat(WORD + 1 + CHECK + 1 + SLICE + 1)
   const out = [cutToWidth(options.title, LINE), '']
@@ -118,7 +126,9 @@ export function drawForest(options: { metric: MetricRule; title: string; rows: F
   out.push('')
   for (const k of options.keys) out.push(cutToWidth(k, LINE))
   const used = new Set(rows.map((r) => r.status))
-  const legend = (['pass', 'fail', 'inconclusive', 'exploratory'] as RowStatus[]).filter((s) => used.has(s)).map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`)
+  const legend = (['pass', 'fail', 'inconclusive', 'exploratory'] as RowStatus[])
+    .filter((s) => used.has(s))
+    .map((s) => `${GLYPHS[s].mark} ${s === 'fail' ? 'FAIL' : s}`)
   out.push(`${legend.join('  ')}   │ no change${limits.length > 0 ? '   ¦ limit' : ''}`)
   return out
 }
@@ -176,7 +186,13 @@ export function gatedForestData(result: GateResult): ForestData[] {
       // A Set: a relative margin gives every slice its own limit, and a list lookup per unit is quadratic in slices.
       const own = new Set<number>()
       for (const unit of check.units) {
-        rows.push({ status: unit.status, check: n, slice: sliceLabel(unit.comparison.slice), comparison: unit.comparison, note: countNote(check, unit) })
+        rows.push({
+          status: unit.status,
+          check: n,
+          slice: sliceLabel(unit.comparison.slice),
+          comparison: unit.comparison,
+          note: countNote(check, unit)
+        })
         const l = limitOf(check, unit, metric)
         if (l !== null && Number.isFinite(l)) own.add(l)
       }
@@ -214,7 +230,10 @@ function keyWords(check: CheckResult, limits: number[], metric: MetricRule): str
   const words = limits.map((l) => displayNumber(l, metric)).join(', ')
   if (kind.type === 'superior' && kind.test !== 'bootstrap') {
     const alpha = fixed(kind.alpha, 3)
-    const test = kind.test === 'mcnemar' ? `McNemar p < ${alpha}, more gained than lost` : `${kind.test === 't' ? 't-test' : 'randomization test'} p < ${alpha}, a gain`
+    const test =
+      kind.test === 'mcnemar'
+        ? `McNemar p < ${alpha}, more gained than lost`
+        : `${kind.test === 't' ? 't-test' : 'randomization test'} p < ${alpha}, a gain`
     return `${test} (a test: no limit on the axis)`
   }
   return `¦ limit ${words}${u ? ` ${codeText(u, 16)}` : ''}${kind.type === 'superior' ? ' (the interval must clear it)' : ''}`
@@ -224,7 +243,13 @@ function keyWords(check: CheckResult, limits: number[], metric: MetricRule): str
 export function sliceForestRows(result: GateResult, name: string): ForestRow[] | null {
   const comparisons = result.comparisons.filter((c) => c.metric === name)
   if (comparisons.length < 2) return null
-  return comparisons.map((c) => ({ status: 'exploratory', check: '', slice: sliceLabel(c.slice), comparison: c, note: `n = ${c.n}` }))
+  return comparisons.map((c) => ({
+    status: 'exploratory',
+    check: '',
+    slice: sliceLabel(c.slice),
+    comparison: c,
+    note: `n = ${c.n}`
+  }))
 }
 
 /** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */

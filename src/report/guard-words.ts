@@ -39,7 +39,9 @@ function unjudgedNumbers(r: { depth: number; baseline: number; candidate: number
 
 /** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
 function breachWords(b: CapBreach): string {
-  return b.kind === 'share' ? `the limit of ${pct(b.share)}` : `the baseline's ${pct(b.baseline)} + ${pct(b.increase)} allowed`
+  return b.kind === 'share'
+    ? `the limit of ${pct(b.share)}`
+    : `the baseline's ${pct(b.baseline)} + ${pct(b.increase)} allowed`
 }
 
 /** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */

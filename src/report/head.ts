@@ -44,7 +44,11 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
     decidedBy,
     sentence,
     counts: summary.counts,
-    trust: others.map((g) => ({ rule: g.rule, status: g.status as 'fail' | 'inconclusive', reason: guardSentence(g.reason) })),
+    trust: others.map((g) => ({
+      rule: g.rule,
+      status: g.status as 'fail' | 'inconclusive',
+      reason: guardSentence(g.reason)
+    })),
     publishable: trust ? publishableWords(trust) : null,
     toJudge: toJudgeSentence(trust, files),
     findings: summary.findings.filter((f) => f !== shown)
@@ -58,7 +62,11 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
  */
 export function publishableWords(trust: TrustResult): NonNullable<ReportHead['publishable']> {
   const p = trust.publishable
-  if (p.value) return { label: 'yes', detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out' }
+  if (p.value)
+    return {
+      label: 'yes',
+      detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out'
+    }
   const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : ''
   if (p.reasons.length === 0) return { label: 'not established', detail: unchecked }
   return { label: 'no', detail: `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}` }
@@ -70,5 +78,7 @@ function toJudgeSentence(trust: TrustResult | undefined, files: WrittenFiles | u
   if (!p || p.pool.unjudged === 0) return null
   const where = fileOrHow(files, 'toJudge')
   const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`
-  return where.file !== undefined ? `${what} are listed for judging in ${where.file}.` : `${what} are not written to a file; to list them for judging, ${where.how}.`
+  return where.file !== undefined
+    ? `${what} are listed for judging in ${where.file}.`
+    : `${what} are not written to a file; to list them for judging, ${where.how}.`
 }

@@ -99,8 +99,18 @@ export function histogram(differences: ArrayLike<number>, metric: MetricRule): H
     }
   }
   const bins: Bin[] = []
-  for (let j = k; j >= 1; j--) bins.push({ label: `${label(-j * step, metric)} to ${label(-(j - 1) * step, metric)}`, count: neg[j - 1], side: sideOf(-1) })
+  for (let j = k; j >= 1; j--)
+    bins.push({
+      label: `${label(-j * step, metric)} to ${label(-(j - 1) * step, metric)}`,
+      count: neg[j - 1],
+      side: sideOf(-1)
+    })
   bins.push({ label: '0', count: ties, side: 'same' })
-  for (let j = 1; j <= k; j++) bins.push({ label: `${label((j - 1) * step, metric)} to ${label(j * step, metric)}`, count: pos[j - 1], side: sideOf(1) })
+  for (let j = 1; j <= k; j++)
+    bins.push({
+      label: `${label((j - 1) * step, metric)} to ${label(j * step, metric)}`,
+      count: pos[j - 1],
+      side: sideOf(1)
+    })
   return { step, nonFinite, bins }
 }

@@ -29,7 +29,8 @@ interface Series {
   current: number
 }
 
-const keyOf = (metric: string, slice: ReadonlyArray<readonly [string, string]>): string => JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))])
+const keyOf = (metric: string, slice: ReadonlyArray<readonly [string, string]>): string =>
+  JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))])
 
 /** The series of this result: each gated metric over all queries, then every non-empty slice a check gates it on. */
 function seriesOf(result: GateResult): Series[] {
@@ -76,11 +77,19 @@ const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/
 
 const short = (sha: string): string => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7)
 
-const WORDS: Record<SkipReason, string> = { missing: 'no report artifact', expired: 'expired', unreadable: 'unreadable', wrong_version: 'from another report version', stale: 'stale (too old)' }
+const WORDS: Record<SkipReason, string> = {
+  missing: 'no report artifact',
+  expired: 'expired',
+  unreadable: 'unreadable',
+  wrong_version: 'from another report version',
+  stale: 'stale (too old)'
+}
 
 /** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
 function readLine(h: HistoryInput): string {
-  const skipped = (Object.keys(WORDS) as SkipReason[]).filter((r) => h.skipped[r] > 0).map((r) => `${h.skipped[r]} ${WORDS[r]}`)
+  const skipped = (Object.keys(WORDS) as SkipReason[])
+    .filter((r) => h.skipped[r] > 0)
+    .map((r) => `${h.skipped[r]} ${WORDS[r]}`)
   const asked = `history.runs is ${h.requested}`
   const found = h.reports.length + (Object.keys(WORDS) as SkipReason[]).reduce((n, r) => n + h.skipped[r], 0)
   return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`
@@ -112,16 +121,27 @@ function chart(metric: MetricRule, points: Array<{ label: string; value: number 
  */
 export function historySection(result: GateResult, h: HistoryInput): string[] {
   const out = ['### History', '', readLine(h), '']
-  if (h.notes.length > 0) out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '')
+  if (h.notes.length > 0)
+    out.push(
+      ...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`),
+      ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []),
+      ''
+    )
   const series = seriesOf(result)
   if (h.reports.length === 0 || series.length === 0) {
-    out.push('_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._', '')
+    out.push(
+      '_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._',
+      ''
+    )
     return out
   }
   const metricOf = (name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
   const indexes = h.reports.map(valuesByKey)
   const drawn = series.slice(0, MAX_CHARTS)
-  out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '')
+  out.push(
+    `Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`,
+    ''
+  )
   for (const s of drawn) {
     const labels = new Set<string>()
     const points = h.reports.flatMap((r, i) => {
@@ -139,7 +159,14 @@ export function historySection(result: GateResult, h: HistoryInput): string[] {
   if (series.length > MAX_CHARTS) out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '')
   const columns = series.slice(0, MAX_COLUMNS)
   const digits = (s: Series): number => digitsFor(metricOf(s.metric).range, Math.abs(s.current))
-  const rows = [['Run', 'Commit', 'Date', ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))]]
+  const rows = [
+    [
+      'Run',
+      'Commit',
+      'Date',
+      ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))
+    ]
+  ]
   for (const [i, r] of h.reports.entries()) {
     rows.push([
       SAFE_URL.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
@@ -153,6 +180,7 @@ export function historySection(result: GateResult, h: HistoryInput): string[] {
   }
   rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)])
   out.push(markdownTable(rows, { alignDelimiters: false }), '')
-  if (series.length > MAX_COLUMNS) out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '')
+  if (series.length > MAX_COLUMNS)
+    out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '')
   return out
 }

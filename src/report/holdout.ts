@@ -21,9 +21,18 @@ export function holdoutSentence(h: HoldoutAccount): string {
     return `Holdout: not graded by this run (split ${h.split}).${pr}`
   }
   const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`
-  const pr = h.thisPr === null ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)' : `${times(h.thisPr)} in this PR, this run included${cap}`
-  const release = h.thisRelease === null ? '' : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`
-  const total = h.total === null ? '' : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`
+  const pr =
+    h.thisPr === null
+      ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)'
+      : `${times(h.thisPr)} in this PR, this run included${cap}`
+  const release =
+    h.thisRelease === null
+      ? ''
+      : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`
+  const total =
+    h.total === null
+      ? ''
+      : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`
   const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : ''
   return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${release}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`
 }
@@ -33,7 +42,8 @@ export function holdoutSentence(h: HoldoutAccount): string {
  * many were withheld from the list (0 when the holdout is not graded).
  */
 export function listableRegressions(result: GateResult): { shown: RegressedQuery[]; withheld: number } {
-  if (!result.capabilities.some((c) => c.parts.withheld !== undefined)) return { shown: result.regressions, withheld: 0 }
+  if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
+    return { shown: result.regressions, withheld: 0 }
   const index = new Map(result.table.ids.map((id, i) => [id, i]))
   const shown = result.regressions.filter((r) => !isWithheld(result, index.get(r.id) ?? -1))
   return { shown, withheld: result.regressions.length - shown.length }

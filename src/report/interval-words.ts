@@ -39,8 +39,10 @@ export function methodReason(c: Comparison, result: GateResult): string {
     case 'tied-bound':
       return 'every difference is the same: no spread to estimate, so the share of unseen queries that could differ, times the range'
     default:
-      if (c.clusters !== null) return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom; needs ${MIN_CLUSTERS} clusters or more`
-      if (s.weights !== undefined) return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom`
+      if (c.clusters !== null)
+        return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom; needs ${MIN_CLUSTERS} clusters or more`
+      if (s.weights !== undefined)
+        return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom`
       return `not binary: corrected for skew (rare large losses); needs ${MIN_QUERIES_SKEW} queries or more`
   }
 }

@@ -37,8 +37,20 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     interval_note: c.intervalNote,
     interval_unreliable: c.unreliable,
     resampling: c.resampling,
-    randomization: { p_value: num(c.randomization.pValue), permutations: c.randomization.permutations, exact: c.randomization.exact },
-    t_test: c.tTest === null ? null : { ci: [num(c.tTest.ci[0]), num(c.tTest.ci[1])], p_value: num(c.tTest.pValue), df: c.tTest.df, se: num(c.tTest.se) },
+    randomization: {
+      p_value: num(c.randomization.pValue),
+      permutations: c.randomization.permutations,
+      exact: c.randomization.exact
+    },
+    t_test:
+      c.tTest === null
+        ? null
+        : {
+            ci: [num(c.tTest.ci[0]), num(c.tTest.ci[1])],
+            p_value: num(c.tTest.pValue),
+            df: c.tTest.df,
+            se: num(c.tTest.se)
+          },
     se: num(c.se),
     df: num(c.df),
     clusters: c.clusters,
@@ -50,8 +62,17 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
 function mixJson(m: NonNullable<Comparison['mix']>): Record<string, unknown> {
   return {
     by: m.by,
-    strata: m.strata.map((s) => ({ value: s.value, queries: s.queries, observed_share: num(s.observed), target_share: num(s.target) })),
-    observed_mix: { baseline: num(m.observed.baseline), candidate: num(m.observed.candidate), delta: num(m.observed.delta) }
+    strata: m.strata.map((s) => ({
+      value: s.value,
+      queries: s.queries,
+      observed_share: num(s.observed),
+      target_share: num(s.target)
+    })),
+    observed_mix: {
+      baseline: num(m.observed.baseline),
+      candidate: num(m.observed.candidate),
+      delta: num(m.observed.delta)
+    }
   }
 }
 
@@ -69,7 +90,17 @@ function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record
     p_test: u.pTest,
     power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
     // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
-    ...(u.level ? { level: { mean: num(u.level.mean), ci: u.level.ci === null ? null : [num(u.level.ci[0]), num(u.level.ci[1])], confidence: u.level.confidence, method: u.level.method, df: u.level.df } } : {})
+    ...(u.level
+      ? {
+          level: {
+            mean: num(u.level.mean),
+            ci: u.level.ci === null ? null : [num(u.level.ci[0]), num(u.level.ci[1])],
+            confidence: u.level.confidence,
+            method: u.level.method,
+            df: u.level.df
+          }
+        }
+      : {})
   }
   // The capabilities' keys (the budget, the holdout looks), only on the units they concern.
   for (const [key, value] of unitJsonExtras(result, u, check)) out[key] = value
@@ -89,7 +120,13 @@ export function toJsonReport(result: GateResult): string {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
     decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
-    publishable: result.trust ? { value: result.trust.publishable.value, reasons: result.trust.publishable.reasons, unchecked: result.trust.publishable.unchecked } : null,
+    publishable: result.trust
+      ? {
+          value: result.trust.publishable.value,
+          reasons: result.trust.publishable.reasons,
+          unchecked: result.trust.publishable.unchecked
+        }
+      : null,
     rules: {
       file: rules.source.file,
       sha256: rules.source.sha256,
@@ -99,14 +136,25 @@ export function toJsonReport(result: GateResult): string {
         confidence: rules.statistics.confidence,
         resamples: rules.statistics.resamples,
         seed: rules.statistics.seed,
-        interval: rules.statistics.interval === 'auto' ? 'auto (per comparison: see comparisons[].interval)' : rules.statistics.interval === 'bca' ? 'bca paired bootstrap' : 'percentile paired bootstrap',
+        interval:
+          rules.statistics.interval === 'auto'
+            ? 'auto (per comparison: see comparisons[].interval)'
+            : rules.statistics.interval === 'bca'
+              ? 'bca paired bootstrap'
+              : 'percentile paired bootstrap',
         method: rules.statistics.method ?? 'auto',
         resampling: resamplingLaw(result),
         permutations: rules.statistics.permutations,
         cluster: rules.statistics.cluster ?? null,
         cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
-        weights: rules.statistics.weights ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) } : null,
-        multiplicity: { method: decision.family.method, family_size: decision.family.size, interval_confidence: decision.family.confidence }
+        weights: rules.statistics.weights
+          ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) }
+          : null,
+        multiplicity: {
+          method: decision.family.method,
+          family_size: decision.family.size,
+          interval_confidence: decision.family.confidence
+        }
       },
       queries: { missing: rules.queries.missing, min_per_slice: rules.queries.minPerSlice }
     },
@@ -119,10 +167,17 @@ export function toJsonReport(result: GateResult): string {
       only_in_baseline: coverage.onlyInBaseline,
       only_in_candidate: coverage.onlyInCandidate,
       candidate_only_ignored: coverage.candidateOnlyIgnored,
-      attributes: { from: 'baseline', names: coverage.attributes.names, candidate_values_compared: coverage.attributes.candidateValuesCompared },
+      attributes: {
+        from: 'baseline',
+        names: coverage.attributes.names,
+        candidate_values_compared: coverage.attributes.candidateValuesCompared
+      },
       missing_policy: coverage.missingPolicy,
       filled: coverage.filled,
-      notes: candidateOnlyLine(coverage) === null ? coverage.notes : [...coverage.notes, candidateOnlyLine(coverage) as string]
+      notes:
+        candidateOnlyLine(coverage) === null
+          ? coverage.notes
+          : [...coverage.notes, candidateOnlyLine(coverage) as string]
     },
     checks: decision.checks.map((c) => ({
       rule: c.rule.name,
@@ -141,7 +196,13 @@ export function toJsonReport(result: GateResult): string {
       metric: result.primaryMetric,
       count: result.regressions.length,
       // Holdout queries are counted, never listed (src/capabilities/holdout.ts).
-      queries: listable.shown.map((r) => ({ query_id: r.id, baseline: r.baseline, candidate: r.candidate, delta: r.delta, attributes: Object.fromEntries(r.attrs) })),
+      queries: listable.shown.map((r) => ({
+        query_id: r.id,
+        baseline: r.baseline,
+        candidate: r.candidate,
+        delta: r.delta,
+        attributes: Object.fromEntries(r.attrs)
+      })),
       ...(listable.withheld > 0 ? { withheld: listable.withheld } : {})
     },
     // Issue 5: trust checks (src/report/trust-lines.ts)

@@ -13,12 +13,15 @@ import { confidenceLabel, fixed, percent, signed } from './format.js'
 
 const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
 const num = (x: number | null, digits = 3): string => (x === null ? 'undefined' : fixed(x, digits))
-const label = (slice: ReadonlyArray<readonly [string, string]>): string => (slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', '))
-const sideWords = (side: JudgeGuardUnit['side']): string => (side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`)
+const label = (slice: ReadonlyArray<readonly [string, string]>): string =>
+  slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', ')
+const sideWords = (side: JudgeGuardUnit['side']): string =>
+  side === 'both' ? 'the judge' : side === null ? '' : `the ${side}'s judge`
 
 const UNDECIDED: Record<string, string> = {
   too_few: 'too few items',
-  undefined: 'undefined (every item has one same label, or no interval could be formed: a leave-one-out kappa is undefined, or none differs from the others)',
+  undefined:
+    'undefined (every item has one same label, or no interval could be formed: a leave-one-out kappa is undefined, or none differs from the others)',
   straddles: 'the interval straddles the limit',
   no_data: 'nothing to measure'
 }
@@ -84,19 +87,41 @@ export function judgeBody(judge: JudgeResult | null | undefined): string[] {
     )
     const head = judge.sameJudge
       ? ['Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement']
-      : ['Slice', 'Items', 'Baseline kappa', 'Interval', 'Raw', 'Candidate kappa', 'Interval', 'Raw', 'Change', 'Change interval']
+      : [
+          'Slice',
+          'Items',
+          'Baseline kappa',
+          'Interval',
+          'Raw',
+          'Candidate kappa',
+          'Interval',
+          'Raw',
+          'Change',
+          'Change interval'
+        ]
     const rows = [head]
     for (const s of judge.agreement) {
-      if (judge.sameJudge) rows.push([inline(label(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline)])
+      if (judge.sameJudge)
+        rows.push([inline(label(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline)])
       else {
         const d = s.drift
         const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3)
-        const ci = d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`
-        rows.push([inline(label(s.slice)), String(s.items), ...agreementCells(s.baseline), ...agreementCells(s.candidate), change, ci])
+        const ci =
+          d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`
+        rows.push([
+          inline(label(s.slice)),
+          String(s.items),
+          ...agreementCells(s.baseline),
+          ...agreementCells(s.candidate),
+          change,
+          ci
+        ])
       }
     }
     out.push(table(rows), '')
-    const undefinedKappa = judge.agreement.filter((s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null))
+    const undefinedKappa = judge.agreement.filter(
+      (s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null)
+    )
     if (undefinedKappa.length > 0)
       out.push(
         `_Kappa is undefined where every item got one same label from both raters (agreement cannot be told from chance): ${inline(undefinedKappa.map((s) => label(s.slice)).join(', '), 400)}. A floor there is inconclusive, never a pass._`,
@@ -104,29 +129,51 @@ export function judgeBody(judge: JudgeResult | null | undefined): string[] {
       )
     for (const r of judge.repeatability) {
       if (r.repeatedItems === 0) continue
-      const range = r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`
-      out.push(`- Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`)
+      const range =
+        r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`
+      out.push(
+        `- Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`
+      )
     }
     for (const p of judge.position) {
       if (p.scorings === 0) continue
-      out.push(`- Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`)
+      out.push(
+        `- Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`
+      )
     }
     if (judge.repeatability.some((r) => r.repeatedItems > 0) || judge.position.some((p) => p.scorings > 0)) out.push('')
   }
   const lb = judge.lengthBias
   if (lb !== null) {
-    out.push(`**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`, '')
+    out.push(
+      `**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`,
+      ''
+    )
     const rows = [['Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)']]
-    for (const s of lb.slices) rows.push([inline(s.slice.length === 0 ? 'all queries' : label(s.slice)), String(s.n), num(s.spearman), num(s.pearson), s.slope === null ? 'undefined' : fixed(s.slope, 6)])
+    for (const s of lb.slices)
+      rows.push([
+        inline(s.slice.length === 0 ? 'all queries' : label(s.slice)),
+        String(s.n),
+        num(s.spearman),
+        num(s.pearson),
+        s.slope === null ? 'undefined' : fixed(s.slope, 6)
+      ])
     out.push(table(rows), '')
-    if (lb.withoutLength > 0) out.push(`_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`, '')
+    if (lb.withoutLength > 0)
+      out.push(
+        `_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`,
+        ''
+      )
   }
   return out
 }
 
 /** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */
 export function judgeJson(judge: JudgeResult): Record<string, unknown> {
-  const side = (a: SideAgreement | null): Record<string, unknown> | null => (a === null ? null : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_leave_one_out: a.undefinedLeaveOneOut })
+  const side = (a: SideAgreement | null): Record<string, unknown> | null =>
+    a === null
+      ? null
+      : { kappa: a.kappa, raw_agreement: a.raw, interval: a.interval, undefined_leave_one_out: a.undefinedLeaveOneOut }
   return {
     anchors: judge.anchors,
     same_judge: judge.sameJudge,
@@ -142,7 +189,12 @@ export function judgeJson(judge: JudgeResult): Record<string, unknown> {
       candidate: side(s.candidate),
       drift: s.drift
     })),
-    repeatability: judge.repeatability.map((r) => ({ side: r.side, repeated_items: r.repeatedItems, flip_share: r.flipShare, mean_range: r.meanRange })),
+    repeatability: judge.repeatability.map((r) => ({
+      side: r.side,
+      repeated_items: r.repeatedItems,
+      flip_share: r.flipShare,
+      mean_range: r.meanRange
+    })),
     position: judge.position.map((p) => ({ side: p.side, scorings: p.scorings, consistent: p.consistent })),
     length_bias:
       judge.lengthBias === null
@@ -151,12 +203,29 @@ export function judgeJson(judge: JudgeResult): Record<string, unknown> {
             score: judge.lengthBias.score,
             length: judge.lengthBias.length,
             without_length: judge.lengthBias.withoutLength,
-            slices: judge.lengthBias.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, spearman: s.spearman, pearson: s.pearson, slope: s.slope }))
+            slices: judge.lengthBias.slices.map((s) => ({
+              slice: Object.fromEntries(s.slice),
+              n: s.n,
+              spearman: s.spearman,
+              pearson: s.pearson,
+              slope: s.slope
+            }))
           },
     guards: judge.guards.map((g) => ({
       rule: g.rule,
       status: g.status,
-      units: g.reason.code === 'judge' ? g.reason.units.map((u) => ({ slice: Object.fromEntries(u.slice), side: u.side, n: u.n, value: u.value, interval: u.interval, status: u.status, undecided: u.undecided })) : []
+      units:
+        g.reason.code === 'judge'
+          ? g.reason.units.map((u) => ({
+              slice: Object.fromEntries(u.slice),
+              side: u.side,
+              n: u.n,
+              value: u.value,
+              interval: u.interval,
+              status: u.status,
+              undecided: u.undecided
+            }))
+          : []
     }))
   }
 }

@@ -53,7 +53,8 @@ export function leftTail(result: GateResult): LeftTail | null {
       const inTail = counts.get(value) as number
       const n = sliceN.get(JSON.stringify([attribute, value])) ?? 0
       const candidate: LeftTail = { size, attribute, value, inTail, n, paired }
-      if (best === null || inTail > best.inTail || (inTail === best.inTail && n > 0 && best.n > 0 && n < best.n)) best = candidate
+      if (best === null || inTail > best.inTail || (inTail === best.inTail && n > 0 && best.n > 0 && n < best.n))
+        best = candidate
     }
   }
   return best

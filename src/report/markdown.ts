@@ -11,7 +11,18 @@ import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceLines } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
-import { checkDetailsTable, checksTable, comparabilityBody, comparisonsTable, coverageBody, foldedUnitsTable, methodBody, regressedTable, SECTION_TITLES, STATUS } from './sections.js'
+import {
+  checkDetailsTable,
+  checksTable,
+  comparabilityBody,
+  comparisonsTable,
+  coverageBody,
+  foldedUnitsTable,
+  methodBody,
+  regressedTable,
+  SECTION_TITLES,
+  STATUS
+} from './sections.js'
 import { foldedSummary, isFolded } from './folded-checks.js'
 import { reportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
@@ -64,19 +75,24 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   if (head.sentence !== null) out.push(`**${inline(head.sentence, 800)}**`, '')
   const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusiveCounting(result.decision.checks)
-  const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
-  out.push(`${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`)
+  const worse =
+    result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
+  out.push(
+    `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`
+  )
   out.push('')
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
   if (result.trust) {
-    for (const g of head.trust) out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
+    for (const g of head.trust)
+      out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
     if (head.trust.length > 0) out.push('')
   }
 
   // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   out.push('### Gated checks', '')
   out.push(checksTable(result), '')
-  for (const check of result.decision.checks) if (isFolded(check)) details(out, foldedSummary(check), [foldedUnitsTable(result, check), ''])
+  for (const check of result.decision.checks)
+    if (isFolded(check)) details(out, foldedSummary(check), [foldedUnitsTable(result, check), ''])
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
@@ -86,12 +102,14 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   const notes = gatedNotes(result)
   if (notes.length > 0) {
     out.push('Notes on the intervals of the gated checks:', '')
-    for (const n of notes) out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`)
+    for (const n of notes)
+      out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`)
     out.push('')
   }
   const others = head.findings
   if (others.length > 0) {
-    for (const f of others) out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
+    for (const f of others)
+      out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
     out.push('')
   }
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
@@ -121,7 +139,10 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       for (const f of forests) fence(out, f.lines)
     }
     if (bars.length > 0) {
-      out.push('How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):', '')
+      out.push(
+        'How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):',
+        ''
+      )
       for (const b of bars) fence(out, b.lines)
     }
     if (hist) {
@@ -155,7 +176,9 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       result.comparisons.filter((c) => c.slice.length === 0)
     ),
     '',
-    ...(sliceRows.shown.length > 0 ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])] : ['_No slices are declared in the rules._', ''])
+    ...(sliceRows.shown.length > 0
+      ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])]
+      : ['_No slices are declared in the rules._', ''])
   ])
   const worseOnGated = regressionCount(result)
   if (result.regressions.length > 0 || worseOnGated > 0) {
@@ -163,14 +186,28 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     const listable = listableRegressions(result)
     const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
     const body: string[] = []
-    if (shown > 0) body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '')
+    if (shown > 0)
+      body.push(
+        `The ${shown} queries that lost most on ${inline(primary.name)}:`,
+        '',
+        regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
+        ''
+      )
     if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
     body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
-    details(out, `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`, body)
+    details(
+      out,
+      `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`,
+      body
+    )
   }
   details(out, SECTION_TITLES.coverage, coverageBody(result))
   details(out, SECTION_TITLES.comparability, comparabilityBody(result))
-  if (result.trust) details(out, SECTION_TITLES.trust, [...markdownSlot(result, 'trustDetails', options.files), ...trustBody(result.trust)])
+  if (result.trust)
+    details(out, SECTION_TITLES.trust, [
+      ...markdownSlot(result, 'trustDetails', options.files),
+      ...trustBody(result.trust)
+    ])
   for (const s of capabilitySections(result, options.files)) details(out, s.title, s.body)
   details(out, SECTION_TITLES.method, methodBody(result))
   const steps = nextSteps(result, options.files)

@@ -41,13 +41,31 @@ export interface NextStep {
 const MAX_EVIDENCE = 3
 
 const LOOK_AT: Record<NextStep['code'], [string, string]> = {
-  first_stage: ['Hit@k is low or fell: relevant documents are not retrieved at all', 'check the embeddings, hybrid (lexical + dense) search and chunk boundaries'],
-  ranking: ['Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low', 'check the reranker and exact-term weighting'],
-  evidence: ['Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed', 'try multi-evidence retrieval, query decomposition or a larger candidate set'],
-  precision: ['Recall is high but Precision is low or fell: the right documents come with a lot of noise', 'try context denoising or a dynamic k'],
+  first_stage: [
+    'Hit@k is low or fell: relevant documents are not retrieved at all',
+    'check the embeddings, hybrid (lexical + dense) search and chunk boundaries'
+  ],
+  ranking: [
+    'Hit@k is fine but MRR is low or fell: relevant documents are found but ranked low',
+    'check the reranker and exact-term weighting'
+  ],
+  evidence: [
+    'Hit@k is fine but Recall is low or fell: one relevant document is found, the others are missed',
+    'try multi-evidence retrieval, query decomposition or a larger candidate set'
+  ],
+  precision: [
+    'Recall is high but Precision is low or fell: the right documents come with a lot of noise',
+    'try context denoising or a dynamic k'
+  ],
   // The look-at of hidden_regressions names the regression set's file, or how to write it (nextSteps).
-  hidden_regressions: ['The mean improved, but many queries got worse', 'keep the regressed queries as a regression set'],
-  wide_interval: ['An interval is too wide to decide', 'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters']
+  hidden_regressions: [
+    'The mean improved, but many queries got worse',
+    'keep the regressed queries as a regression set'
+  ],
+  wide_interval: [
+    'An interval is too wide to decide',
+    'add more representative, independent queries; not more easy or near-duplicate ones, which narrow nothing that matters'
+  ]
 }
 
 const share = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1
@@ -80,7 +98,8 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
     if (!scope) scopes.set(key, (scope = { label: sliceLabel(c.slice), byFamily: new Map() }))
     const fam = metricFamily(c.metric)
     const higher = rules.metrics.get(c.metric)?.better !== 'lower'
-    if (fam && higher && !scope.byFamily.has(fam.family) && share(c.baseline) && share(c.candidate)) scope.byFamily.set(fam.family, c)
+    if (fam && higher && !scope.byFamily.has(fam.family) && share(c.baseline) && share(c.candidate))
+      scope.byFamily.set(fam.family, c)
   }
   for (const { label, byFamily } of scopes.values()) {
     const hit = byFamily.get('hit')
@@ -91,10 +110,22 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
     const hitBad = hit !== undefined && (hit.candidate < HIT_LOW || shownWorse(hit, true))
     if (hit && hitBad && notImproved(hit, true)) add('first_stage', `${label}: ${moved(hit)}`)
     if (hit && !hitBad) {
-      if (rank && notImproved(rank, true) && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank, true))) add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`)
-      if (recall && notImproved(recall, true) && (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall, true))) add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`)
+      if (rank && notImproved(rank, true) && (rank.candidate < RR_TO_HIT * hit.candidate || shownWorse(rank, true)))
+        add('ranking', `${label}: ${moved(hit)}, ${moved(rank)}`)
+      if (
+        recall &&
+        notImproved(recall, true) &&
+        (recall.candidate < RECALL_TO_HIT * hit.candidate || shownWorse(recall, true))
+      )
+        add('evidence', `${label}: ${moved(hit)}, ${moved(recall)}`)
     }
-    if (recall && precision && notImproved(precision, true) && !shownWorse(recall, true) && ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision, true))) {
+    if (
+      recall &&
+      precision &&
+      notImproved(precision, true) &&
+      !shownWorse(recall, true) &&
+      ((recall.candidate >= RECALL_HIGH && precision.candidate < PRECISION_LOW) || shownWorse(precision, true))
+    ) {
       add('precision', `${label}: ${moved(recall)}, ${moved(precision)}`)
     }
   }
@@ -102,15 +133,28 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
     const c = result.comparisons.find((x) => x.metric === name && x.slice.length === 0)
     const higher = rules.metrics.get(name)?.better !== 'lower'
     if (c && c.n > 0 && (higher ? c.delta > 0 : c.delta < 0) && c.losses > 0 && c.losses >= LOSS_SHARE * c.n) {
-      add('hidden_regressions', `${clean(name, 60)}: mean ${higher ? 'rose' : 'fell'}, yet ${c.losses} of ${c.n} queries got worse`)
+      add(
+        'hidden_regressions',
+        `${clean(name, 60)}: mean ${higher ? 'rose' : 'fell'}, yet ${c.losses} of ${c.n} queries got worse`
+      )
     }
   }
   for (const check of result.decision.checks) {
     for (const unit of check.units) {
       // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
-      if (unit.status !== 'inconclusive' || unit.reason === 'holdout_looks_exceeded' || unit.reason === 'holdout_looks_unknown') continue
+      if (
+        unit.status !== 'inconclusive' ||
+        unit.reason === 'holdout_looks_exceeded' ||
+        unit.reason === 'holdout_looks_unknown'
+      )
+        continue
       const c = unit.comparison
-      const why = unit.reason === 'too_few_queries' ? `only ${c.n} queries` : unit.reason === 'interval_unreliable' && c.unreliable !== null ? unreliableWords(c.unreliable, c) : 'the interval straddles the limit'
+      const why =
+        unit.reason === 'too_few_queries'
+          ? `only ${c.n} queries`
+          : unit.reason === 'interval_unreliable' && c.unreliable !== null
+            ? unreliableWords(c.unreliable, c)
+            : 'the interval straddles the limit'
       add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`)
     }
   }

@@ -10,7 +10,9 @@ export function provenanceLines(p: Provenance | undefined): string[] {
   const r = p.rules
   if (r) {
     const where = r.from === 'base' ? `the PR's base commit \`${short(r.commit ?? '')}\`` : 'the workspace'
-    out.push(`- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`)
+    out.push(
+      `- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`
+    )
     if (r.workspaceSha256 !== undefined) {
       out.push(
         `- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`
@@ -19,7 +21,9 @@ export function provenanceLines(p: Provenance | undefined): string[] {
   }
   for (const e of p.exam ?? []) {
     if (e.workspaceSha256 === undefined) {
-      out.push(`- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`)
+      out.push(
+        `- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`
+      )
     } else {
       out.push(
         `- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`
@@ -44,7 +48,17 @@ export function provenanceJson(p: Provenance): Record<string, unknown> {
   const r = p.rules
   const b = p.baseline
   return {
-    rules: r ? { from: r.from, chosen_by: r.chosenBy, file: r.file, sha256: r.sha256, commit: r.commit ?? null, changed_in_pr: r.workspaceSha256 !== undefined, workspace_sha256: r.workspaceSha256 ?? null } : null,
+    rules: r
+      ? {
+          from: r.from,
+          chosen_by: r.chosenBy,
+          file: r.file,
+          sha256: r.sha256,
+          commit: r.commit ?? null,
+          changed_in_pr: r.workspaceSha256 !== undefined,
+          workspace_sha256: r.workspaceSha256 ?? null
+        }
+      : null,
     baseline: b
       ? {
           from: b.from,
@@ -63,7 +77,16 @@ export function provenanceJson(p: Provenance): Record<string, unknown> {
             : null
         }
       : null,
-    exam_files: p.exam ? p.exam.map((e) => ({ file: e.file, commit: e.commit, sha256: e.sha256, bytes: e.bytes, changed_in_pr: e.workspaceSha256 !== undefined, workspace_sha256: e.workspaceSha256 ?? null })) : null,
+    exam_files: p.exam
+      ? p.exam.map((e) => ({
+          file: e.file,
+          commit: e.commit,
+          sha256: e.sha256,
+          bytes: e.bytes,
+          changed_in_pr: e.workspaceSha256 !== undefined,
+          workspace_sha256: e.workspaceSha256 ?? null
+        }))
+      : null,
     warnings: p.warnings
   }
 }

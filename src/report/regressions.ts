@@ -61,11 +61,19 @@ export function regressionRecords(result: GateResult): RegressionRecord[] {
     const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name)
     if (worse.length === 0) continue
     const values: RegressionRecord['metrics'] = {}
-    for (const m of metrics) defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] })
+    for (const m of metrics)
+      defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] })
     const attributes: Record<string, string> = {}
     for (const a of attrNames) defineKey(attributes, a, (table.attrs.get(a) as string[])[i])
     const details = queryDetails(result, i)
-    out.push({ query_id: table.ids[i], worse_on: worse, metrics: values, attributes, ...(details.text === undefined ? {} : { text: details.text }), ...(details.top === undefined ? {} : { top: details.top }) })
+    out.push({
+      query_id: table.ids[i],
+      worse_on: worse,
+      metrics: values,
+      attributes,
+      ...(details.text === undefined ? {} : { text: details.text }),
+      ...(details.top === undefined ? {} : { top: details.top })
+    })
   }
   return out
 }

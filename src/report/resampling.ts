@@ -9,15 +9,21 @@ import { POISSON_FROM_UNITS, resamplingLaw as lawOf } from '../stats/resampling.
 export function resamplingWords(result: GateResult): string {
   const { poisson, counts } = resamplingColumns(result)
   const method = result.rules.statistics.method ?? 'auto'
-  const setting = method === 'auto' ? `statistics.method auto: Poisson from ${POISSON_FROM_UNITS.toLocaleString('en-US')} queries or clusters` : `statistics.method ${method}`
+  const setting =
+    method === 'auto'
+      ? `statistics.method auto: Poisson from ${POISSON_FROM_UNITS.toLocaleString('en-US')} queries or clusters`
+      : `statistics.method ${method}`
   if (!result.comparisons.some((c) => c.resampling !== null)) {
     // statistics.interval auto: every interval in closed form; only the randomization test draws, and its law (fair,
     // independent signs) is the same either way: the stream of signs is what the setting chooses.
-    const signs = runLaw(result) === 'poisson' ? 'from md5 of each query (or cluster) id and the seed' : 'from the seeded stream'
+    const signs =
+      runLaw(result) === 'poisson' ? 'from md5 of each query (or cluster) id and the seed' : 'from the seeded stream'
     return `no bootstrap drawn: every interval is in closed form (statistics.interval auto); the randomization test's signs ${signs} (${setting})`
   }
-  if (poisson.length === 0) return `multinomial: queries (or clusters) drawn with replacement within each stratum (${setting})`
-  const others = counts.length === 0 ? '' : `; ${counts.join(', ')} multinomial, drawn by counts of their few distinct values`
+  if (poisson.length === 0)
+    return `multinomial: queries (or clusters) drawn with replacement within each stratum (${setting})`
+  const others =
+    counts.length === 0 ? '' : `; ${counts.join(', ')} multinomial, drawn by counts of their few distinct values`
   return `Poisson(1) weights per query (or cluster) and resample, from md5 of its id and the seed, for ${poisson.join(', ')}${others} (${setting}; docs/scale.md)`
 }
 
@@ -29,7 +35,10 @@ export function resamplingShort(result: GateResult): string {
 /** The metrics each law drew, over all queries (the slices are drawn the same way). */
 function resamplingColumns(result: GateResult): { poisson: string[]; counts: string[] } {
   const all = result.comparisons.filter((c) => c.slice.length === 0)
-  return { poisson: all.filter((c) => c.resampling === 'poisson').map((c) => c.metric), counts: all.filter((c) => c.resampling !== 'poisson').map((c) => c.metric) }
+  return {
+    poisson: all.filter((c) => c.resampling === 'poisson').map((c) => c.metric),
+    counts: all.filter((c) => c.resampling !== 'poisson').map((c) => c.metric)
+  }
 }
 
 /** The law the run's units chose (the randomization test's signs follow it even when no bootstrap is drawn). */

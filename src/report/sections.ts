@@ -57,10 +57,16 @@ function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean): [str
   const c = unit.comparison
   if (unit.level !== undefined) {
     const l = unit.level
-    const ci = l.ci === null ? '—' : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
+    const ci =
+      l.ci === null
+        ? '—'
+        : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
     return [`mean ${levelCell(l.mean, metric, c)}`, ci]
   }
-  return [change(c.delta, metric, c) + changeUnit(metric), intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)]
+  return [
+    change(c.delta, metric, c) + changeUnit(metric),
+    intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+  ]
 }
 
 /** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
@@ -81,7 +87,12 @@ function values(c: Comparison, metric: MetricRule, mixed: boolean): string[] {
   const d = digits(metric, c)
   const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`
   const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : ''
-  return [fixed(c.baseline, d) + unit, fixed(c.candidate, d) + unit, change(c.delta, metric, c) + changeUnit(metric) + rel, intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)]
+  return [
+    fixed(c.baseline, d) + unit,
+    fixed(c.candidate, d) + unit,
+    change(c.delta, metric, c) + changeUnit(metric) + rel,
+    intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+  ]
 }
 
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
@@ -98,12 +109,20 @@ function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): str
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
   if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
-  if (kind.type === 'level') return `${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`
-  if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`
-  if (kind.type === 'superior' && kind.test !== 'bootstrap') return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`
+  if (kind.type === 'level')
+    return `${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`
+  if (kind.type === 'superior' && kind.test === 'mcnemar')
+    return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap')
+    return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`
   const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : ''
-  if (kind.type === 'non_inferior') return higher ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}` : `high end ≤ ${change(unit.margin, metric, c)}${rel}`
-  return higher ? `low end > ${change(unit.margin, metric, c)}${rel}` : `high end < ${change(-unit.margin, metric, c)}${rel}`
+  if (kind.type === 'non_inferior')
+    return higher
+      ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}`
+      : `high end ≤ ${change(unit.margin, metric, c)}${rel}`
+  return higher
+    ? `low end > ${change(unit.margin, metric, c)}${rel}`
+    : `high end < ${change(-unit.margin, metric, c)}${rel}`
 }
 
 /**
@@ -113,14 +132,25 @@ function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): str
  * `max_regressions` check over slices is one row here (folded-checks.ts; its slices: {@link foldedUnitsTable}).
  */
 export function checksTable(result: GateResult): string {
-  const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
+  const conf = intervalHeading(
+    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
+  )
   const mixed = conf === 'CI'
   const rows: string[][] = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
     if (isFolded(check)) {
       const name = `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`
-      rows.push([STATUS[check.status], name, inline(metric.name, 24), inline(foldedSlices(check), 32), String(foldedCount(check)), '—', '—', foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')])
+      rows.push([
+        STATUS[check.status],
+        name,
+        inline(metric.name, 24),
+        inline(foldedSlices(check), 32),
+        String(foldedCount(check)),
+        '—',
+        '—',
+        foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')
+      ])
       continue
     }
     for (const unit of check.units) {
@@ -157,9 +187,12 @@ function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): s
   const kind = check.rule.kind
   if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
   if (kind.type === 'level') return `${higher ? 'low ≥' : 'high ≤'} ${levelCell(kind.value, metric, c)}`
-  if (kind.type === 'superior' && kind.test === 'mcnemar') return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
-  if (kind.type === 'superior' && kind.test !== 'bootstrap') return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`
-  if (kind.type === 'non_inferior') return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`
+  if (kind.type === 'superior' && kind.test === 'mcnemar')
+    return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap')
+    return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`
+  if (kind.type === 'non_inferior')
+    return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`
   return higher ? `low > ${change(unit.margin, metric, c)}` : `high < ${change(-unit.margin, metric, c)}`
 }
 
@@ -189,7 +222,9 @@ export function checkDetailsTable(result: GateResult): string {
   const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   const conf = intervalHeading(confidences)
   const mixed = conf === 'CI'
-  const rows: string[][] = [['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']]
+  const rows: string[][] = [
+    ['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']
+  ]
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
     for (const unit of check.units) {
@@ -217,7 +252,14 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
   const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']]
   for (const c of comparisons) {
     const metric = metricOf(result, c.metric)
-    rows.push([inline(metric.name), inline(sliceLabel(c.slice)), String(c.n), ...values(c, metric, mixed), pValue(c.pValue), `${c.wins}/${c.losses}/${c.ties}`])
+    rows.push([
+      inline(metric.name),
+      inline(sliceLabel(c.slice)),
+      String(c.n),
+      ...values(c, metric, mixed),
+      pValue(c.pValue),
+      `${c.wins}/${c.losses}/${c.ties}`
+    ])
   }
   return table(rows)
 }
@@ -232,7 +274,9 @@ export function regressedTable(result: GateResult, limit: number): string {
   // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
   const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
   const withText = texts.some((t) => t !== undefined)
-  const rows = [['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]]
+  const rows = [
+    ['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]
+  ]
   shown.forEach((r, k) =>
     rows.push([
       inline(r.id),
@@ -267,12 +311,18 @@ export function coverageBody(result: GateResult): string[] {
     ['Only in the candidate', String(coverage.onlyInCandidate.length)]
   ]
   for (const f of coverage.filled) {
-    if (f.baseline + f.candidate > 0) rows.push([`${inline(f.metric)}: values filled (missing: zero)`, `${f.baseline} baseline, ${f.candidate} candidate`])
+    if (f.baseline + f.candidate > 0)
+      rows.push([
+        `${inline(f.metric)}: values filled (missing: zero)`,
+        `${f.baseline} baseline, ${f.candidate} candidate`
+      ])
   }
   const out = [table(rows), '']
   if (coverage.onlyInBaseline.length > 0) {
     out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`)
-    out.push(`- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`)
+    out.push(
+      `- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`
+    )
   }
   if (coverage.onlyInCandidate.length > 0) out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`)
   const ignored = candidateOnlyLine(coverage)
@@ -299,11 +349,20 @@ function attributesRow(coverage: GateResult['coverage']): string[] {
   const a = coverage.attributes
   if (a.names.length === 0) return ['Query attributes', '— not used', 'the rules use no slice attributes']
   const total = a.names.length * coverage.paired
-  if (a.candidateValuesCompared === total) return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
+  if (a.candidateValuesCompared === total)
+    return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
   if (a.candidateValuesCompared > 0) {
-    return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`]
+    return [
+      'Query attributes',
+      '✅ from the exam',
+      `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`
+    ]
   }
-  return ['Query attributes', '✅ from the exam', `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`]
+  return [
+    'Query attributes',
+    '✅ from the exam',
+    `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`
+  ]
 }
 
 /**
@@ -326,7 +385,8 @@ export function comparabilityBody(result: GateResult): string[] {
   rows.push(attributesRow(coverage))
   const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
   const entries = result.trust ? comparabilityEntries(result.trust) : []
-  for (const c of entries) rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
+  for (const c of entries)
+    rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
   const out = [table(rows), '']
   if (entries.length === 0) {
     out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '')
@@ -337,7 +397,9 @@ export function comparabilityBody(result: GateResult): string[] {
 /** ", gated statistical checks at 98.33% (bonferroni over 3)" when a multiplicity adjustment changes the confidence. */
 export function familyWords(result: GateResult): string {
   const f = result.decision.family
-  return f.confidence === result.rules.statistics.confidence ? '' : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`
+  return f.confidence === result.rules.statistics.confidence
+    ? ''
+    : `; gated statistical checks at ${confidenceLabel(f.confidence)} (${f.method} over ${f.size})`
 }
 
 /** How the numbers were made: everything needed to reproduce them. */
@@ -358,13 +420,34 @@ export function methodBody(result: GateResult): string[] {
     ['Resampling', resamplingWords(result)],
     ['Randomization test', `${s.permutations} sign flips`],
     ['Seed', inline(s.seed, 40)],
-    ['Training runs', stated.get('Training runs') ?? `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`],
+    [
+      'Training runs',
+      stated.get('Training runs') ??
+        `one file per side: training variance (another training run) was not measured${s.minSeeds === undefined ? '; statistics.min_seeds can require seeds' : ''}`
+    ],
     ['Binary metrics', 'exact two-sided McNemar test'],
-    ['Multiplicity', s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`],
-    ['Clusters', s.cluster === undefined ? 'none (queries resampled one by one)' : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`],
-    ['Target weights', s.weights === undefined ? 'none (the observed mix of queries)' : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') + ` by ${inline(s.weights.by, 40)}`],
+    [
+      'Multiplicity',
+      s.multiplicity === 'none' ? 'none (each check at its own confidence)' : `${s.multiplicity} over the gated checks`
+    ],
+    [
+      'Clusters',
+      s.cluster === undefined
+        ? 'none (queries resampled one by one)'
+        : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`
+    ],
+    [
+      'Target weights',
+      s.weights === undefined
+        ? 'none (the observed mix of queries)'
+        : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') +
+          ` by ${inline(s.weights.by, 40)}`
+    ],
     ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
-    ['Inconclusive counts as', `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`],
+    [
+      'Inconclusive counts as',
+      `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`
+    ],
     ['Missing queries', rules.queries.missing],
     ['Rules file', inline(rules.source.file, 200)],
     ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],

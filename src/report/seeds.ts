@@ -19,12 +19,25 @@ export function seedSentences(result: GateResult, seeds: SeedsSummary): string[]
   const counts = `${seeds.baseline.length} baseline and ${seeds.candidate.length} candidate ${seeds.candidate.length === 1 ? 'seed' : 'seeds'}`
   if (seeds.interval === 'seeds-t') {
     const one = seeds.baseline.length === 1 ? 'baseline' : seeds.candidate.length === 1 ? 'candidate' : null
-    const assumed = one === null ? '' : ` The ${one} has one seed: its training variance was not measured and is taken to be the ${one === 'baseline' ? 'candidate' : 'baseline'}'s.`
-    out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval is a t interval over the seeds' spread and the queries.${assumed}`)
-  } else if (seeds.twoLevel) out.push(`Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`)
-  else out.push(`One seed per side: training variance was not measured; the intervals cover query variance only, not another training run.`)
+    const assumed =
+      one === null
+        ? ''
+        : ` The ${one} has one seed: its training variance was not measured and is taken to be the ${one === 'baseline' ? 'candidate' : 'baseline'}'s.`
+    out.push(
+      `Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval is a t interval over the seeds' spread and the queries.${assumed}`
+    )
+  } else if (seeds.twoLevel)
+    out.push(
+      `Seed replicates: ${counts}; each value is the mean over a side's seeds, and every interval resamples seeds, then queries.`
+    )
+  else
+    out.push(
+      `One seed per side: training variance was not measured; the intervals cover query variance only, not another training run.`
+    )
   if (seeds.minSeeds !== null && Math.min(seeds.baseline.length, seeds.candidate.length) < seeds.minSeeds) {
-    out.push(`The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`)
+    out.push(
+      `The rules ask for at least ${seeds.minSeeds} seeds per side (statistics.min_seeds) and ${counts} were given: every check is inconclusive.`
+    )
   }
   for (const m of seeds.metrics) if (m.withinSpread) out.push(withinSpreadSentence(result, m))
   return out
@@ -47,11 +60,30 @@ export function seedsBody(seeds: SeedsSummary, result: GateResult): string[] {
   for (const m of seeds.metrics) {
     const d = digitsOf(result, m)
     const name = inline(metricOf(result, m.metric).name)
-    rows.push([name, 'baseline', String(m.baseline.means.length), meansCell(m.baseline, d), sdCell(m.baseline, d), rangeCell(m.baseline, d)])
-    rows.push([name, 'candidate', String(m.candidate.means.length), meansCell(m.candidate, d), sdCell(m.candidate, d), rangeCell(m.candidate, d)])
+    rows.push([
+      name,
+      'baseline',
+      String(m.baseline.means.length),
+      meansCell(m.baseline, d),
+      sdCell(m.baseline, d),
+      rangeCell(m.baseline, d)
+    ])
+    rows.push([
+      name,
+      'candidate',
+      String(m.candidate.means.length),
+      meansCell(m.candidate, d),
+      sdCell(m.candidate, d),
+      rangeCell(m.candidate, d)
+    ])
   }
   const files = (side: string, list: string[]): string => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`
-  return [markdownTable(rows, { alignDelimiters: false }), '', `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`, '']
+  return [
+    markdownTable(rows, { alignDelimiters: false }),
+    '',
+    `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`,
+    ''
+  ]
 }
 
 /** The JSON report's `seeds` field (docs/report.md). */
@@ -67,7 +99,14 @@ export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
         : seeds.interval === 'two-level bootstrap'
           ? 'two-level bootstrap: seeds within each side, then queries (shared)'
           : 'queries only (one seed per side)',
-    metrics: seeds.metrics.map((m) => ({ metric: m.metric, delta: m.delta, baseline: side(m.baseline), candidate: side(m.candidate), spread: m.spread, within_spread: m.withinSpread }))
+    metrics: seeds.metrics.map((m) => ({
+      metric: m.metric,
+      delta: m.delta,
+      baseline: side(m.baseline),
+      candidate: side(m.candidate),
+      spread: m.spread,
+      within_spread: m.withinSpread
+    }))
   }
 }
 

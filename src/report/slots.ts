@@ -24,9 +24,13 @@ export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: Wri
 }
 
 /** Every capability's collapsed sections, in registry order. */
-export function capabilitySections(result: GateResult, files?: WrittenFiles): Array<{ id: string; title: string; body: string[] }> {
+export function capabilitySections(
+  result: GateResult,
+  files?: WrittenFiles
+): Array<{ id: string; title: string; body: string[] }> {
   const out: Array<{ id: string; title: string; body: string[] }> = []
-  for (const c of result.capabilities) if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
+  for (const c of result.capabilities)
+    if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
   return out
 }
 
@@ -43,7 +47,8 @@ export function textSlot(result: GateResult, slot: TextSlot, files?: WrittenFile
 /** The Method table's rows the capabilities state, by setting (a later capability's row wins). */
 export function methodRowsOf(result: GateResult): Map<string, string> {
   const out = new Map<string, string>()
-  for (const c of result.capabilities) for (const [setting, value] of c.parts.methodRows?.(contextOf(result)) ?? []) out.set(setting, value)
+  for (const c of result.capabilities)
+    for (const [setting, value] of c.parts.methodRows?.(contextOf(result)) ?? []) out.set(setting, value)
   return out
 }
 

@@ -62,13 +62,20 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (head.sentence !== null) out.push(`  ${plain(head.sentence, 800)}`)
   const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusiveCounting(result.decision.checks)
-  out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`))
+  out.push(
+    paint(
+      'dim',
+      `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`
+    )
+  )
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
   for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
   out.push('')
   out.push(paint('bold', 'Gated checks'))
-  const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)))
+  const conf = intervalHeading(
+    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
+  )
   const mixed = conf === 'CI'
   const rows: string[][] = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
   const statuses: string[] = ['']
@@ -88,7 +95,12 @@ export function toText(result: GateResult, options: TextOptions): string {
         plain(metric.name, 24),
         plain(sliceLabel(c.slice), 32),
         String(c.n),
-        ...(unit.level !== undefined ? levelCells(unit.level, metric, typical, mixed) : [change(c.delta, typical) + unitWords, intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)]),
+        ...(unit.level !== undefined
+          ? levelCells(unit.level, metric, typical, mixed)
+          : [
+              change(c.delta, typical) + unitWords,
+              intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)
+            ]),
         needs(check, unit, metric)
       ])
     }
@@ -104,12 +116,16 @@ export function toText(result: GateResult, options: TextOptions): string {
   const others = head.findings
   if (others.length > 0) {
     out.push('')
-    for (const f of others) out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
+    for (const f of others)
+      out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
   }
   // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
   const after: string[] = []
   const pub = head.publishable
-  if (pub !== null) after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`)
+  if (pub !== null)
+    after.push(
+      `  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`
+    )
   if (head.toJudge !== null) after.push(`  ${plain(head.toJudge, 400)}`)
   after.push(...textSlot(result, 'head', options.files))
   const page = pageSentence(options.files)
@@ -118,15 +134,27 @@ export function toText(result: GateResult, options: TextOptions): string {
   const under = textSlot(result, 'underChecks', options.files)
   if (under.length > 0) out.push('', ...under)
   const notes = gatedNotes(result)
-  if (notes.length > 0) out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`))
+  if (notes.length > 0)
+    out.push(
+      '',
+      '  Notes on the intervals of the gated checks:',
+      ...notes.map(
+        (n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`
+      )
+    )
   const budget = textSlot(result, 'afterFindings', options.files)
   if (budget.length > 0) out.push('', ...budget)
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
   for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
   for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
-  const hist = histogramLines(result, (side, line) => paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line))
+  const hist = histogramLines(result, (side, line) =>
+    paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line)
+  )
   if (hist.length > 0) {
-    out.push('', `  ${plain(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`)
+    out.push(
+      '',
+      `  ${plain(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`
+    )
     out.push(...hist.map((l) => `  ${l}`))
     const tail = leftTail(result)
     if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
@@ -134,18 +162,31 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (result.regressions.length > 0) {
     const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
     out.push('')
-    out.push(paint('bold', `Most regressed on ${plain(primary.name, 40)}`) + paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`))
+    out.push(
+      paint('bold', `Most regressed on ${plain(primary.name, 40)}`) +
+        paint(
+          'dim',
+          ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`
+        )
+    )
     const listable = listableRegressions(result)
     for (const r of listable.shown.slice(0, TOP)) {
       const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
       const text = queryDetails(result, rowOfId(result.table, r.id)).text
-      const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) + (cellUnit(primary) ? ` ${plain(cellUnit(primary), 16)}` : '')
-      out.push(`  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd())
+      const delta =
+        changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) +
+        (cellUnit(primary) ? ` ${plain(cellUnit(primary), 16)}` : '')
+      out.push(
+        `  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd()
+      )
       if (text !== undefined) out.push(paint('dim', `      ${plain(text, 100)}`))
     }
     if (listable.withheld > 0)
       out.push(
-        paint('dim', `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`)
+        paint(
+          'dim',
+          `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`
+        )
       )
   }
   const steps = nextSteps(result, options.files)
@@ -172,7 +213,10 @@ export function toText(result: GateResult, options: TextOptions): string {
 /** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
 function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): [string, string] {
   const d = digitsFor(metric.range, typical)
-  return [`mean ${fixed(level.mean, d)}`, level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)]
+  return [
+    `mean ${fixed(level.mean, d)}`,
+    level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
+  ]
 }
 
 /**
@@ -181,7 +225,8 @@ function levelCells(level: LevelInterval, metric: MetricRule, typical: number, m
  */
 function intervalSummary(result: GateResult): string {
   const s = result.rules.statistics
-  if (s.interval !== 'auto') return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}, ${s.resamples} resamples`
+  if (s.interval !== 'auto')
+    return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}, ${s.resamples} resamples`
   const byMethod = new Map<string, Set<string>>()
   for (const row of methodRows(result)) {
     const name = methodName(row.method)

@@ -27,7 +27,12 @@ export function toJudgeJsonl(entries: readonly ToJudgeEntry[], depth: number): s
         {
           query_id: e.queryId,
           depth,
-          documents: e.documents.map((d) => ({ doc_id: d.docId, baseline_rank: d.baselineRank, candidate_rank: d.candidateRank, ...(d.pooledUnjudged ? { pooled_unjudged: true } : {}) }))
+          documents: e.documents.map((d) => ({
+            doc_id: d.docId,
+            baseline_rank: d.baselineRank,
+            candidate_rank: d.candidateRank,
+            ...(d.pooledUnjudged ? { pooled_unjudged: true } : {})
+          }))
         },
         jsonNumbers
       )

@@ -28,17 +28,27 @@ const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiter
 const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
 /** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
-export function comparabilityEntries(trust: TrustResult): Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> {
+export function comparabilityEntries(
+  trust: TrustResult
+): Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> {
   const out: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> = []
   const c = trust.comparability
   if (c !== null) {
     const failing = new Set(c.mismatches.map((m) => m.path))
     for (const rule of c.mustMatch) {
-      if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`))) out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' })
+      if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
+        out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' })
     }
-    for (const m of c.mismatches) out.push({ aspect: m.path, status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs', detail: `must match (not comparable): ${describeDifference(m)}` })
-    for (const w of c.warnings) out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` })
-    for (const a of c.allowed) out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` })
+    for (const m of c.mismatches)
+      out.push({
+        aspect: m.path,
+        status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs',
+        detail: `must match (not comparable): ${describeDifference(m)}`
+      })
+    for (const w of c.warnings)
+      out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` })
+    for (const a of c.allowed)
+      out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` })
   }
   const p = trust.pooling
   if (p !== null) {
@@ -63,7 +73,13 @@ export function publishableLine(trust: TrustResult): string {
 export function trustBody(trust: TrustResult): string[] {
   const out: string[] = []
   if (trust.guards.length > 0) {
-    out.push(table([['Trust rule', 'Status', 'Reason'], ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(guardSentence(g.reason), 600)])]), '')
+    out.push(
+      table([
+        ['Trust rule', 'Status', 'Reason'],
+        ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(guardSentence(g.reason), 600)])
+      ]),
+      ''
+    )
   }
   const d = trust.dataset
   if (d !== null) {
@@ -71,7 +87,10 @@ export function trustBody(trust: TrustResult): string[] {
       `- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`
     )
     const side = (name: string, s: UnanswerableSide | null): void => {
-      if (s !== null) out.push(`- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`)
+      if (s !== null)
+        out.push(
+          `- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`
+        )
     }
     if (d.unanswerable.ids.length > 0) {
       side('baseline', d.unanswerable.baseline)
@@ -85,15 +104,47 @@ export function trustBody(trust: TrustResult): string[] {
     out.push(
       table([
         ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
-        ['baseline', pct(p.baseline.meanJudged), pct(p.baseline.meanUnjudged), String(p.baseline.queries), String(p.baseline.emptyRankings), `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`],
-        ['candidate', pct(p.candidate.meanJudged), pct(p.candidate.meanUnjudged), String(p.candidate.queries), String(p.candidate.emptyRankings), `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`]
+        [
+          'baseline',
+          pct(p.baseline.meanJudged),
+          pct(p.baseline.meanUnjudged),
+          String(p.baseline.queries),
+          String(p.baseline.emptyRankings),
+          `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`
+        ],
+        [
+          'candidate',
+          pct(p.candidate.meanJudged),
+          pct(p.candidate.meanUnjudged),
+          String(p.candidate.queries),
+          String(p.candidate.emptyRankings),
+          `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`
+        ]
       ]),
       ''
     )
-    out.push(`- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`)
+    out.push(
+      `- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`
+    )
     if (p.condensed.length > 0) {
-      out.push('', 'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):', '')
-      const rows = [['Metric', 'n', 'Baseline', 'Candidate', 'Δ', 'Condensed baseline', 'Condensed candidate', 'Condensed Δ', 'Direction']]
+      out.push(
+        '',
+        'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):',
+        ''
+      )
+      const rows = [
+        [
+          'Metric',
+          'n',
+          'Baseline',
+          'Candidate',
+          'Δ',
+          'Condensed baseline',
+          'Condensed candidate',
+          'Condensed Δ',
+          'Direction'
+        ]
+      ]
       for (const c of p.condensed) {
         rows.push([
           inline(c.metric),
@@ -113,8 +164,21 @@ export function trustBody(trust: TrustResult): string[] {
   }
   const z = trust.zeroHits
   if (z.slices.length > 0) {
-    out.push(`**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`, '')
-    const rows = [['Slice', 'n', 'Zero hits, baseline', 'Zero hits, candidate', 'Metric', 'Baseline quantiles', 'Candidate quantiles']]
+    out.push(
+      `**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`,
+      ''
+    )
+    const rows = [
+      [
+        'Slice',
+        'n',
+        'Zero hits, baseline',
+        'Zero hits, candidate',
+        'Metric',
+        'Baseline quantiles',
+        'Candidate quantiles'
+      ]
+    ]
     // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
     const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices')
     for (const s of bounded.shown) {
@@ -122,7 +186,16 @@ export function trustBody(trust: TrustResult): string[] {
       const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
       const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
       if (s.distributions.length === 0) rows.push([inline(label), String(s.n), zb, zc, '', '', ''])
-      for (const d of s.distributions) rows.push([inline(label), String(s.n), zb, zc, inline(d.metric), d.baseline.map((x) => fixed(x, 3)).join(' / '), d.candidate.map((x) => fixed(x, 3)).join(' / ')])
+      for (const d of s.distributions)
+        rows.push([
+          inline(label),
+          String(s.n),
+          zb,
+          zc,
+          inline(d.metric),
+          d.baseline.map((x) => fixed(x, 3)).join(' / '),
+          d.candidate.map((x) => fixed(x, 3)).join(' / ')
+        ])
     }
     out.push(table(rows), '')
     if (bounded.note) out.push(bounded.note, '')
@@ -130,14 +203,38 @@ export function trustBody(trust: TrustResult): string[] {
   }
   const t = trust.twoStage
   if (t !== null) {
-    out.push(`**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`, '')
-    const rows = [['Side', 'Queries', 'Pool size (mean)', 'Pool recall', `Ranker nDCG@${t.k}`, 'Pool ceiling', 'Ranking headroom', 'Recall headroom']]
+    out.push(
+      `**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`,
+      ''
+    )
+    const rows = [
+      [
+        'Side',
+        'Queries',
+        'Pool size (mean)',
+        'Pool recall',
+        `Ranker nDCG@${t.k}`,
+        'Pool ceiling',
+        'Ranking headroom',
+        'Recall headroom'
+      ]
+    ]
     for (const [name, s] of [
       ['baseline', t.baseline],
       ['candidate', t.candidate]
     ] as const) {
       if (s === null) rows.push([name, '0', 'no candidates', '', '', '', '', ''])
-      else rows.push([name, String(s.queries), fixed(s.meanPoolSize, 1), fixed(s.coverage, 4), fixed(s.ranker, 4), fixed(s.ceiling, 4), fixed(s.ceiling - s.ranker, 4), fixed(1 - s.ceiling, 4)])
+      else
+        rows.push([
+          name,
+          String(s.queries),
+          fixed(s.meanPoolSize, 1),
+          fixed(s.coverage, 4),
+          fixed(s.ranker, 4),
+          fixed(s.ceiling, 4),
+          fixed(s.ceiling - s.ranker, 4),
+          fixed(1 - s.ceiling, 4)
+        ])
     }
     out.push(table(rows), '')
   }
@@ -152,9 +249,16 @@ export function trustBody(trust: TrustResult): string[] {
 }
 
 /** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
-export function trustJson(trust: TrustResult, decision: Decision, withheld: ((id: string) => boolean) | null = null): Record<string, unknown> {
+export function trustJson(
+  trust: TrustResult,
+  decision: Decision,
+  withheld: ((id: string) => boolean) | null = null
+): Record<string, unknown> {
   const c = trust.comparability
-  const diff = (d: { path: string; values: Array<[string, string | null]> }): Record<string, unknown> => ({ field: d.path, values: Object.fromEntries(d.values) })
+  const diff = (d: { path: string; values: Array<[string, string | null]> }): Record<string, unknown> => ({
+    field: d.path,
+    values: Object.fromEntries(d.values)
+  })
   const p = trust.pooling
   const side = (s: NonNullable<typeof p>['baseline']): Record<string, unknown> => ({
     mean_judged: s.meanJudged,
@@ -165,10 +269,24 @@ export function trustJson(trust: TrustResult, decision: Decision, withheld: ((id
     unjudged_docs: s.unjudgedDocs
   })
   return {
-    guards: decision.guards.map((g) => ({ rule: g.rule, status: g.status, counts_as: g.counts, reason: guardSentence(g.reason) })),
+    guards: decision.guards.map((g) => ({
+      rule: g.rule,
+      status: g.status,
+      counts_as: g.counts,
+      reason: guardSentence(g.reason)
+    })),
     decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
     comparability:
-      c === null ? null : { sides: Object.fromEntries(c.sides), must_match: c.mustMatch, comparable: c.comparable, mismatches: c.mismatches.map(diff), warnings: c.warnings.map(diff), allowed: c.allowed.map(diff) },
+      c === null
+        ? null
+        : {
+            sides: Object.fromEntries(c.sides),
+            must_match: c.mustMatch,
+            comparable: c.comparable,
+            mismatches: c.mismatches.map(diff),
+            warnings: c.warnings.map(diff),
+            allowed: c.allowed.map(diff)
+          },
     pooling:
       p === null
         ? null
@@ -176,16 +294,36 @@ export function trustJson(trust: TrustResult, decision: Decision, withheld: ((id
             depth: p.depth,
             baseline: side(p.baseline),
             candidate: side(p.candidate),
-            pool: { documents: p.pool.documents, unjudged: p.pool.unjudged, queries_with_unjudged: p.pool.queriesWithUnjudged },
+            pool: {
+              documents: p.pool.documents,
+              unjudged: p.pool.unjudged,
+              queries_with_unjudged: p.pool.queriesWithUnjudged
+            },
             // Holdout queries' per-query shares are withheld (counted in the means above).
-            judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({ query_id: q.id, baseline: q.baseline, candidate: q.candidate })),
-            condensed: p.condensed.map((x) => ({ metric: x.metric, n: x.n, full: x.full, condensed: x.condensed, direction_differs: x.directionDiffers }))
+            judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({
+              query_id: q.id,
+              baseline: q.baseline,
+              candidate: q.candidate
+            })),
+            condensed: p.condensed.map((x) => ({
+              metric: x.metric,
+              n: x.n,
+              full: x.full,
+              condensed: x.condensed,
+              direction_differs: x.directionDiffers
+            }))
           },
     zero_hits: {
       depth: trust.zeroHits.depth,
       from_runs: trust.zeroHits.fromRuns,
       quantiles: [...QUANTILES],
-      slices: trust.zeroHits.slices.map((s) => ({ slice: Object.fromEntries(s.slice), n: s.n, baseline: s.baseline, candidate: s.candidate, distributions: s.distributions }))
+      slices: trust.zeroHits.slices.map((s) => ({
+        slice: Object.fromEntries(s.slice),
+        n: s.n,
+        baseline: s.baseline,
+        candidate: s.candidate,
+        distributions: s.distributions
+      }))
     },
     two_stage: trust.twoStage,
     dataset:

@@ -27,7 +27,12 @@ export function summarize(result: GateResult): VerdictSummary {
   const findings: Finding[] = []
   for (const check of decision.checks) {
     for (const unit of check.units) {
-      if (unit.status !== 'pass') findings.push({ check, unit, sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice) })
+      if (unit.status !== 'pass')
+        findings.push({
+          check,
+          unit,
+          sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice)
+        })
     }
   }
   const deciding = decision.decidedBy
@@ -36,7 +41,12 @@ export function summarize(result: GateResult): VerdictSummary {
   return {
     verdict: decision.verdict,
     decidedBy,
-    counts: { total: decision.checks.length, pass: count('pass'), fail: count('fail'), inconclusive: count('inconclusive') },
+    counts: {
+      total: decision.checks.length,
+      pass: count('pass'),
+      fail: count('fail'),
+      inconclusive: count('inconclusive')
+    },
     findings
   }
 }

@@ -82,7 +82,10 @@ function powerWords(unit: UnitResult, metric: MetricRule): string {
   const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]))
   let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false, Number.isFinite(typical) ? typical : p.mde)} (80% power)`
   if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
-    const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable' ? '' : 'if the candidate truly changed nothing, '
+    const plan =
+      unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable'
+        ? ''
+        : 'if the candidate truly changed nothing, '
     text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`
   }
   return text
@@ -141,11 +144,17 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
       return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`
     case 'budget_exceeded':
     case 'budget_crosses': {
-      const spent = unit.reason === 'budget_exceeded' ? 'the drop since the reference exceeds the budget' : 'the data cannot rule out a drop since the reference beyond the budget'
+      const spent =
+        unit.reason === 'budget_exceeded'
+          ? 'the drop since the reference exceeds the budget'
+          : 'the data cannot rule out a drop since the reference beyond the budget'
       return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`
     }
     case 'too_many_regressions': {
-      const t = kind.type === 'max_regressions' && kind.threshold > 0 ? ` by more than ${amount(kind.threshold, metric, false)}` : ''
+      const t =
+        kind.type === 'max_regressions' && kind.threshold > 0
+          ? ` by more than ${amount(kind.threshold, metric, false)}`
+          : ''
       return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`
     }
     default:
@@ -164,12 +173,18 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
   }
   if (kind.type === 'superior') {
     if (kind.test === 'mcnemar') {
-      const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
+      const adjusted =
+        unit.pAdjusted !== null && unit.pAdjusted !== c.pValue
+          ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
+          : ''
       return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
     }
     if (kind.test === 't' || kind.test === 'randomization') {
       const test = kind.test === 't' ? 'paired t-test' : 'randomization test'
-      const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
+      const adjusted =
+        unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue
+          ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
+          : ''
       const gain = higher ? 'rise' : 'fall'
       return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
     }
@@ -189,17 +204,24 @@ export function levelText(x: number, metric: MetricRule, typical = x): string {
  * interval 0.3221 to 0.3603, 400 queries); the rules need at least 0.3500." (too few queries and non-finite values
  * have their sentences in explainUnit).
  */
-function levelSentence(kind: { bound: 'at_least' | 'at_most'; value: number }, unit: UnitResult, metric: MetricRule, subject: string): string {
+function levelSentence(
+  kind: { bound: 'at_least' | 'at_most'; value: number },
+  unit: UnitResult,
+  metric: MetricRule,
+  subject: string
+): string {
   const level = unit.level
   const need = `the rules need ${kind.bound === 'at_least' ? 'at least' : 'at most'} ${levelText(kind.value, metric)}`
   if (level === undefined) return `${subject}: ${need}.`
   const n = unit.comparison.n
   const queries = `${n} ${n === 1 ? 'query' : 'queries'}`
-  if (level.ci === null) return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`
+  if (level.ci === null)
+    return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`
   const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]))
   const interval = `${confidenceLabel(level.confidence)} t interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`
   const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`
-  if (unit.reason === 'interval_crosses_level') return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`
+  if (unit.reason === 'interval_crosses_level')
+    return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`
   return `${head}; ${need}.`
 }
 

@@ -12,7 +12,13 @@ import { mcnemarExact } from './mcnemar.js'
 import { chooseInterval, unreliableInterval } from './interval-choice.js'
 import { closedFormInterval } from './closed-form-interval.js'
 import { countsCost, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
-import { HISTOGRAM_MAX_VALUES, HISTOGRAM_SHARE, POISSON_FROM_UNITS, resamplingLaw, type ColumnLaw } from './resampling.js'
+import {
+  HISTOGRAM_MAX_VALUES,
+  HISTOGRAM_SHARE,
+  POISSON_FROM_UNITS,
+  resamplingLaw,
+  type ColumnLaw
+} from './resampling.js'
 import { tQuantile, tTwoSided } from './special.js'
 import { filterKey, type Filters } from './subsets.js'
 import { createRunner, defaultThreads } from './threads.js'
@@ -42,7 +48,11 @@ export interface AggregateEngine extends StatsEngine {
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow (never here: no clusters). */
 const NO_CLUSTERS = null
 
-export function createAggregateStats(aggregates: Aggregates, rules: Rules, options: StatsOptions = {}): AggregateEngine {
+export function createAggregateStats(
+  aggregates: Aggregates,
+  rules: Rules,
+  options: StatsOptions = {}
+): AggregateEngine {
   const statistics = rules.statistics
   const metrics = [...rules.metrics.values()]
   const families = subsetFamilies(rules)
@@ -51,7 +61,8 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
   const valuesByFamily = new Map<number, string[]>()
   for (const s of aggregates.subsets) {
     byKey.set(filterKey(subsetFilters(families[s.family], s.value)), s)
-    if (families[s.family].by !== undefined) valuesByFamily.set(s.family, [...(valuesByFamily.get(s.family) ?? []), s.value])
+    if (families[s.family].by !== undefined)
+      valuesByFamily.set(s.family, [...(valuesByFamily.get(s.family) ?? []), s.value])
   }
   const all = byKey.get('all')
   const units = all ? all.strata.reduce((n, st) => n + st.n, 0) : 0
@@ -102,10 +113,25 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
     const groups = complete ? histogramGroups(hist) : null
     const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
     const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n
-    const byCounts = law === 'multinomial' ? fewGroups : statistics.method !== 'poisson' && fewGroups && distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES
+    const byCounts =
+      law === 'multinomial'
+        ? fewGroups
+        : statistics.method !== 'poisson' &&
+          fewGroups &&
+          distinct * HISTOGRAM_SHARE <= n &&
+          distinct <= HISTOGRAM_MAX_VALUES
     if (byCounts && groups !== null) {
       const out = new Float64Array(B)
-      const job = multinomialJob({ grouped: [groups], columns: [c], strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })), ratio: false, resamples: B, seed: statistics.seed, stream: key, out })
+      const job = multinomialJob({
+        grouped: [groups],
+        columns: [c],
+        strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })),
+        ratio: false,
+        resamples: B,
+        seed: statistics.seed,
+        stream: key,
+        out
+      })
       runner.run([job])
       return { values: out, law: 'multinomial' }
     }
@@ -122,7 +148,11 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
     return { values: out, law: 'poisson' }
   }
 
-  function randomizationOf(d: DesignStrata, key: string, n: number): { pValues: Float64Array; permutations: number; exact: boolean } {
+  function randomizationOf(
+    d: DesignStrata,
+    key: string,
+    n: number
+  ): { pValues: Float64Array; permutations: number; exact: boolean } {
     const k = metrics.length
     const P = statistics.permutations
     if (n === 0) return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true }
@@ -149,8 +179,24 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
             for (let j = 0; j < (h as NonNullable<typeof h>).counts[i]; j++) ys.push(v)
           })
         )
-        const strata = d.strata.map((s) => ({ value: s.value, start: s.start, size: s.size, queries: s.queries, weight: s.weight, observedShare: s.observedShare }))
-        const design = { k: 1, units: ys.length, values: Float64Array.from(ys), counts: null, strata, clusters: null, unitOfMember: new Int32Array(ys.length), notes: [] }
+        const strata = d.strata.map((s) => ({
+          value: s.value,
+          start: s.start,
+          size: s.size,
+          queries: s.queries,
+          weight: s.weight,
+          observedShare: s.observedShare
+        }))
+        const design = {
+          k: 1,
+          units: ys.length,
+          values: Float64Array.from(ys),
+          counts: null,
+          strata,
+          clusters: null,
+          unitOfMember: new Int32Array(ys.length),
+          notes: []
+        }
         const r = signFlipPlan(design, { permutations: P, seed: statistics.seed, stream }).finish()
         pValues[c] = r.pValues[0]
         exact = true
@@ -160,9 +206,18 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
       const abs = absGroupsFrom(hist, f)
       const distinct = hist.every((h) => h !== null) ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
       const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4)
-      const byCounts = cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES))
+      const byCounts =
+        cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES))
       if (byCounts && abs !== null) {
-        const job = signCountJob({ grouped: [abs], columns: [c], observed: Float64Array.of(observed), tol: Float64Array.of(tol), permutations: P, seed: statistics.seed, stream })
+        const job = signCountJob({
+          grouped: [abs],
+          columns: [c],
+          observed: Float64Array.of(observed),
+          tol: Float64Array.of(tol),
+          permutations: P,
+          seed: statistics.seed,
+          stream
+        })
         runner.run([job])
         let hits = 0
         for (let b = 0; b < job.blocks; b++) hits += job.out[b]
@@ -209,7 +264,8 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
     if (col < 0) throw new Error(`unknown metric ${metric}`)
     const rule = metrics[col]
     const s = stats(filters)
-    const sumOf = (pick: (m: StratumSums['metrics'][number]) => number): number => s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0)
+    const sumOf = (pick: (m: StratumSums['metrics'][number]) => number): number =>
+      s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0)
     const wins = sumOf((m) => m.wins)
     const losses = sumOf((m) => m.losses)
     const gained = sumOf((m) => m.gained)
@@ -224,17 +280,35 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
     let interval: Interval
     const shape = { units: s.n, clusters: NO_CLUSTERS, strata: s.strata.strata }
     if (method === 'score' || method === 'skew-t') {
-      const moments = s.strata.strata.map((st) => ({ size: st.size, weight: st.weight, m2: st.sums.metrics[col].m2, m3: st.sums.metrics[col].m3 }))
-      const closed = closedFormInterval({ method, shape, moments, estimate: delta, gained, lost, n: s.n, range: rule.range, weighted: statistics.weights !== undefined, confidence })
+      const moments = s.strata.strata.map((st) => ({
+        size: st.size,
+        weight: st.weight,
+        m2: st.sums.metrics[col].m2,
+        m3: st.sums.metrics[col].m3
+      }))
+      const closed = closedFormInterval({
+        method,
+        shape,
+        moments,
+        estimate: delta,
+        gained,
+        lost,
+        n: s.n,
+        range: rule.range,
+        weighted: statistics.weights !== undefined,
+        confidence
+      })
       interval = closed.interval
       if (closed.df !== null) df = closed.df
     } else interval = intervalOf(s, col, confidence, method)
     const notes = [...s.strata.notes]
     if (interval.note) notes.push(interval.note)
     const mcnemar = rule.binary && !statistics.weights
-    if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+    if (rule.binary && !mcnemar)
+      notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
     const linearDf = linearSe.df
-    const tTest = !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence)
+    const tTest =
+      !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence)
     return {
       metric,
       slice: filters.map(([k, v]) => [k, v]),
@@ -256,7 +330,11 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
       intervalNote: interval.note,
       unreliable: unreliableInterval(interval.method, shape, interval.ci),
       resampling: method === 'score' || method === 'skew-t' ? null : s.resamples[col].law,
-      randomization: { pValue: s.randomization.pValues[col], permutations: s.randomization.permutations, exact: s.randomization.exact },
+      randomization: {
+        pValue: s.randomization.pValues[col],
+        permutations: s.randomization.permutations,
+        exact: s.randomization.exact
+      },
       tTest,
       se,
       df,
@@ -276,7 +354,11 @@ export function createAggregateStats(aggregates: Aggregates, rules: Rules, optio
       return c
     },
     valuesOf(attr, filters) {
-      return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !== undefined)
+      return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter(
+        (v) =>
+          subsetOf([...filters, [attr, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !==
+          undefined
+      )
     },
     regressionCount(check, filters) {
       const subset = subsetOf(filters)
@@ -314,16 +396,31 @@ function designStrata(subset: SubsetSums | undefined, rules: Rules, label: strin
   let start = 0
   const strata = present.map((s) => {
     const weight = weights ? (targetOf.get(s.value) as number) / targetPresent : 1
-    const stratum = { value: weights ? s.value : null, start, size: s.n, queries: s.n, weight, observedShare: s.n / m, sums: s }
+    const stratum = {
+      value: weights ? s.value : null,
+      start,
+      size: s.n,
+      queries: s.n,
+      weight,
+      observedShare: s.n / m,
+      sums: s
+    }
     start += s.n
-    if (s.n === 1 && m > 1) notes.push(`${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`)
+    if (s.n === 1 && m > 1)
+      notes.push(
+        `${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`
+      )
     return stratum
   })
   if (weights && m > 0 && targetPresent === 0) {
-    notes.push(`every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`)
+    notes.push(
+      `every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
+    )
   } else if (weights && present.length < weights.target.length && m > 0) {
     const absent = weights.target.filter(([v]) => !present.some((s) => s.value === v)).map(([v]) => v)
-    notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`)
+    notes.push(
+      `no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`
+    )
   }
   return { strata, notes }
 }
@@ -369,10 +466,17 @@ function acceleration(d: DesignStrata, c: number): number {
 }
 
 /** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
-function absGroupsFrom(hist: ReadonlyArray<{ values: Float64Array; counts: Float64Array } | null>, f: readonly number[]): AbsGroups | null {
+function absGroupsFrom(
+  hist: ReadonlyArray<{ values: Float64Array; counts: Float64Array } | null>,
+  f: readonly number[]
+): AbsGroups | null {
   if (hist.some((h) => h === null)) return null
   const pairs: Array<[number, number]> = []
-  hist.forEach((h, si) => (h as NonNullable<typeof h>).values.forEach((v, i) => pairs.push([Math.abs(f[si] * v), (h as NonNullable<typeof h>).counts[i]])))
+  hist.forEach((h, si) =>
+    (h as NonNullable<typeof h>).values.forEach((v, i) =>
+      pairs.push([Math.abs(f[si] * v), (h as NonNullable<typeof h>).counts[i]])
+    )
+  )
   pairs.sort((a, b) => a[0] - b[0])
   const values: number[] = []
   const mult: number[] = []
@@ -392,7 +496,12 @@ function mixOf(by: string, d: DesignStrata, c: number): Comparison['mix'] {
   const shares = d.strata.map((s) => s.observedShare)
   return {
     by,
-    strata: d.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),
+    strata: d.strata.map((s) => ({
+      value: s.value as string,
+      queries: s.queries,
+      observed: s.observedShare,
+      target: s.weight
+    })),
     observed: {
       baseline: estimateOf(d, (s) => s.sums.metrics[c].sumBaseline, shares),
       candidate: estimateOf(d, (s) => s.sums.metrics[c].sumCandidate, shares),

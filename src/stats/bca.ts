@@ -71,18 +71,32 @@ export function percentileInterval(given: Given, confidence: number): [number, n
  */
 export function bcaInterval(given: Given, theta: number, accel: number, confidence: number): Interval {
   const resamples = view(given)
-  const fallback = (note: string): Interval => ({ ci: percentileInterval(resamples, confidence), method: 'percentile', note })
+  const fallback = (note: string): Interval => ({
+    ci: percentileInterval(resamples, confidence),
+    method: 'percentile',
+    note
+  })
   const B = resamples.size
   if (B === 0 || !Number.isFinite(theta)) return fallback('no resamples')
   const first = resamples.at(0)
   const last = resamples.at(B - 1)
   if (first === last) {
-    return { ci: [first, last], method: 'percentile', note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value' }
+    return {
+      ci: [first, last],
+      method: 'percentile',
+      note: 'every resample gives the same value (the differences do not vary), so BCa is undefined: the interval is that single value'
+    }
   }
-  if (!Number.isFinite(accel)) return fallback('BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown')
+  if (!Number.isFinite(accel))
+    return fallback(
+      'BCa acceleration is undefined (a stratum or cluster set without spread): percentile interval shown'
+    )
   const share = (resamples.rank(theta, true) + resamples.rank(theta, false)) / (2 * B)
   const z0 = normalQuantile(share)
-  if (!Number.isFinite(z0)) return fallback('the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown')
+  if (!Number.isFinite(z0))
+    return fallback(
+      'the estimate lies outside every resample, so the BCa bias correction is infinite: percentile interval shown'
+    )
   const alpha = 1 - confidence
   const za = normalQuantile(alpha / 2)
   const ends: number[] = []
@@ -93,6 +107,9 @@ export function bcaInterval(given: Given, theta: number, accel: number, confiden
     ends.push(normalCdf(z0 + num / q))
   }
   const [p1, p2] = ends
-  const note = p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2 ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise' : null
+  const note =
+    p1 * (B - 1) < 1 || p2 * (B - 1) > B - 2
+      ? 'the BCa interval reaches the most extreme resamples; more resamples would make its ends more precise'
+      : null
   return { ci: [quantileOf(resamples, p1), quantileOf(resamples, p2)], method: 'bca', note }
 }

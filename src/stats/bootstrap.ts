@@ -15,7 +15,11 @@ import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
  * own stream derived from (seed, stream, block), so the bytes do not depend on scheduling: the `runner`
  * (src/stats/threads.ts) may spread the blocks over threads and the result is the same.
  */
-export function bootstrapDistribution(design: Design, draw: ResampleDraw, runner: KernelRunner = SYNC_RUNNER): Float64Array[] {
+export function bootstrapDistribution(
+  design: Design,
+  draw: ResampleDraw,
+  runner: KernelRunner = SYNC_RUNNER
+): Float64Array[] {
   const plan = bootstrapPlan(design, draw)
   runner.run(plan.jobs)
   return plan.finish().map((column) => column.sort())
@@ -81,7 +85,8 @@ export function bootstrapPlan(design: Design, options: BootstrapPlanOptions): Ke
   }
   const blocks = Math.ceil(resamples / BLOCK)
   const jobs: KernelJob[] = []
-  const outOf = (from: number, length: number): Float64Array => (scratch ? scratch.subarray(from, from + length) : new Float64Array(length))
+  const outOf = (from: number, length: number): Float64Array =>
+    scratch ? scratch.subarray(from, from + length) : new Float64Array(length)
   const indexOut = byIndex.length > 0 ? outOf(0, byIndex.length * resamples) : null
   if (indexOut && draw) jobs.push(draw.job(byIndex, indexOut))
   else if (indexOut) {
@@ -108,13 +113,27 @@ export function bootstrapPlan(design: Design, options: BootstrapPlanOptions): Ke
     jobs.push(job)
   }
   const countsOut = byCounts.length > 0 ? outOf(byIndex.length * resamples, byCounts.length * resamples) : null
-  if (countsOut) jobs.push(multinomialJob({ grouped, columns: byCounts, strata: design.strata, ratio: design.counts !== null, resamples, seed, stream, out: countsOut }))
+  if (countsOut)
+    jobs.push(
+      multinomialJob({
+        grouped,
+        columns: byCounts,
+        strata: design.strata,
+        ratio: design.counts !== null,
+        resamples,
+        seed,
+        stream,
+        out: countsOut
+      })
+    )
   return {
     jobs,
     finish() {
       const columns: Float64Array[] = new Array<Float64Array>(k)
       byIndex.forEach((c, i) => (columns[c] = (indexOut as Float64Array).subarray(i * resamples, (i + 1) * resamples)))
-      byCounts.forEach((c, i) => (columns[c] = (countsOut as Float64Array).subarray(i * resamples, (i + 1) * resamples)))
+      byCounts.forEach(
+        (c, i) => (columns[c] = (countsOut as Float64Array).subarray(i * resamples, (i + 1) * resamples))
+      )
       return columns
     }
   }
@@ -234,7 +253,12 @@ export class GroupsBuilder {
     if (v !== this.last) this.distinct++
     this.last = v
     const last = this.values.length - 1
-    if (last >= this.offsets[this.offsets.length - 1] && this.joins(this.values[last], v) && this.queries[last] === queries) this.mult[last] += units
+    if (
+      last >= this.offsets[this.offsets.length - 1] &&
+      this.joins(this.values[last], v) &&
+      this.queries[last] === queries
+    )
+      this.mult[last] += units
     else {
       this.values.push(v)
       this.mult.push(units)

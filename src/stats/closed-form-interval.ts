@@ -33,14 +33,28 @@ export type ClosedFormInput = Spread & {
  */
 export function closedFormInterval(input: ClosedFormInput): { interval: Interval; df: number | null } {
   const { method, estimate, confidence } = input
-  if (method === 'score') return { interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null }, df: null }
+  if (method === 'score')
+    return {
+      interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null },
+      df: null
+    }
   const shape: DesignShape = 'design' in input ? input.design : input.shape
-  const t = 'design' in input ? skewTInterval(input.design, input.column, confidence) : skewTFromMoments(estimate, input.moments, confidence)
+  const t =
+    'design' in input
+      ? skewTInterval(input.design, input.column, confidence)
+      : skewTFromMoments(estimate, input.moments, confidence)
   if (t) return { interval: { ci: t.ci, method, note: null }, df: t.df }
   if (input.range !== undefined && !input.weighted && shape.units >= 2 && Number.isFinite(estimate)) {
     const ci = tiedBound(estimate, shape.units, input.range[1] - input.range[0], confidence)
     const unit = shape.clusters === null ? 'query' : 'cluster'
-    return { interval: { ci, method: 'tied-bound', note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range` }, df: null }
+    return {
+      interval: {
+        ci,
+        method: 'tied-bound',
+        note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range`
+      },
+      df: null
+    }
   }
   // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
   return { interval: { ci: [estimate, estimate], method, note: null }, df: null }

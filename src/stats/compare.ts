@@ -143,7 +143,9 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   // Which law draws the resamples and the randomization test's signs (statistics.method, fixed from the units).
   const resampling = createResampling(table, statistics)
   // Start the workers now when the whole-table resampling alone is large enough: their start overlaps the designs.
-  runner.prepare(((bootstrap ? statistics.resamples : 0) + statistics.permutations / 4) * table.ids.length * metricNames.length)
+  runner.prepare(
+    ((bootstrap ? statistics.resamples : 0) + statistics.permutations / 4) * table.ids.length * metricNames.length
+  )
   const diffs = new Map<string, Float64Array>()
   for (const name of metricNames) {
     const { base, cand } = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
@@ -152,7 +154,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     diffs.set(name, d)
   }
   const diffColumns = metricNames.map((n) => diffs.get(n) as Float64Array)
-  const levelColumns = [...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base), ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)]
+  const levelColumns = [
+    ...metricNames.map((n) => (table.metrics.get(n) as { base: Float64Array }).base),
+    ...metricNames.map((n) => (table.metrics.get(n) as { cand: Float64Array }).cand)
+  ]
   const membersCache = new Map<string, Int32Array>()
   const subsetCache = new Map<string, SubsetStats>()
   const resampleCache = createResampleCache(options.cacheBytes ?? RESAMPLE_CACHE_BYTES)
@@ -177,11 +182,17 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
   const fill = (s: SubsetStats, columns: Resamples[]): void => {
     const method = statistics.interval as 'percentile' | 'bca'
-    for (const confidence of known) if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(s.design, columns, method, confidence))
+    for (const confidence of known)
+      if (!s.intervals.has(confidence))
+        s.intervals.set(confidence, columnIntervals(s.design, columns, method, confidence))
   }
   // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
   let scratch: Float64Array | undefined
-  const plan = (design: Design, idx: Int32Array, key: string): { plan: KernelPlan<Float64Array[]>; laws: ColumnLaw[] } => {
+  const plan = (
+    design: Design,
+    idx: Int32Array,
+    key: string
+  ): { plan: KernelPlan<Float64Array[]>; laws: ColumnLaw[] } => {
     scratch ??= new Float64Array(metricNames.length * statistics.resamples)
     // The stream is the subset's canonical key: an interval depends on the seed and its queries only.
     return resampling.bootstrap(design, idx, key, scratch)
@@ -206,7 +217,13 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs])
-      s = { design, levels: levelEstimates(buildDesign(table, idx, levelColumns, under)), randomization: flip.finish(), intervals: new Map(), laws: boot?.laws ?? null }
+      s = {
+        design,
+        levels: levelEstimates(buildDesign(table, idx, levelColumns, under)),
+        randomization: flip.finish(),
+        intervals: new Map(),
+        laws: boot?.laws ?? null
+      }
       if (boot) fill(s, keep(key, design, boot.plan.finish()))
       subsetCache.set(key, s)
     } else if (bootstrap && !s.intervals.has(confidence)) {
@@ -276,19 +293,33 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     const se = linear.se
     let df = linear.df
     if (method === 'score' || method === 'skew-t') {
-      const closed = closedFormInterval({ method, design, column: col, estimate: delta, gained, lost, n: idx.length, range: rule.range, weighted: statistics.weights !== undefined, confidence })
+      const closed = closedFormInterval({
+        method,
+        design,
+        column: col,
+        estimate: delta,
+        gained,
+        lost,
+        n: idx.length,
+        range: rule.range,
+        weighted: statistics.weights !== undefined,
+        confidence
+      })
       interval = closed.interval
       if (closed.df !== null) df = closed.df
     } else interval = (s.intervals.get(confidence) as Interval[])[col]
     const r = s.randomization
     const notes = [...design.notes]
     if (bootstrap && design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
-      notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`)
+      notes.push(
+        `only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`
+      )
     }
     if (interval.note) notes.push(interval.note)
     const unreliable = unreliableInterval(interval.method, design, interval.ci)
     const mcnemar = rule.binary && independent
-    if (rule.binary && !mcnemar) notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+    if (rule.binary && !mcnemar)
+      notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
     return {
       metric,
       slice: filters.map(([k, v]) => [k, v]),
@@ -315,7 +346,9 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       se,
       df,
       clusters: design.clusters,
-      mix: statistics.weights ? mixOf(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length)) : null,
+      mix: statistics.weights
+        ? mixOf(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length))
+        : null,
       notes
     }
   }
@@ -345,7 +378,12 @@ function mixOf(by: string, design: Design, col: number, levels: { baseline: numb
   const observed = design.strata.map((s) => s.observedShare)
   return {
     by,
-    strata: design.strata.map((s) => ({ value: s.value as string, queries: s.queries, observed: s.observedShare, target: s.weight })),
+    strata: design.strata.map((s) => ({
+      value: s.value as string,
+      queries: s.queries,
+      observed: s.observedShare,
+      target: s.weight
+    })),
     observed: { baseline: levels.baseline, candidate: levels.candidate, delta: estimate(design, col, observed) }
   }
 }

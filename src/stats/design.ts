@@ -69,7 +69,12 @@ export interface DesignOptions {
  * and strata are ordered by their attribute values (code-unit order) and queries by the table's fixed
  * order, so the design depends on nothing but the data.
  */
-export function buildDesign(table: PairedTable, members: Int32Array, columns: Float64Array[], options: DesignOptions): Design {
+export function buildDesign(
+  table: PairedTable,
+  members: Int32Array,
+  columns: Float64Array[],
+  options: DesignOptions
+): Design {
   const { statistics, label: subsetLabel = 'all queries', rulesFile } = options
   const k = columns.length
   const m = members.length
@@ -125,18 +130,31 @@ export function buildDesign(table: PairedTable, members: Int32Array, columns: Fl
     }
     const size = unitCount() - start
     const weight = weights ? (targetOf.get(sv) as number) / targetPresent : 1
-    strata.push({ value: weights ? sv : null, start, size, queries: positions.length, weight, observedShare: positions.length / m })
+    strata.push({
+      value: weights ? sv : null,
+      start,
+      size,
+      queries: positions.length,
+      weight,
+      observedShare: positions.length / m
+    })
     if (size === 1 && m > 1) {
-      notes.push(`${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`)
+      notes.push(
+        `${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`
+      )
     }
   }
   if (weights && m > 0 && targetPresent === 0) {
     // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
     // reader must learn why rather than see a bare non_finite.
-    notes.push(`every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`)
+    notes.push(
+      `every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
+    )
   } else if (weights && strataValues.length < weights.target.length && m > 0) {
     const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v)
-    notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`)
+    notes.push(
+      `no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`
+    )
   }
   const units = unitCount()
   const values = workerArray(units * k)

@@ -23,7 +23,12 @@ export interface RegressionLine {
 }
 
 /** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
-export function regressionsPast(stats: StatsEngine, check: CheckRule, filters: Filters, line: RegressionLine): { count: number; nonFinite: number } {
+export function regressionsPast(
+  stats: StatsEngine,
+  check: CheckRule,
+  filters: Filters,
+  line: RegressionLine
+): { count: number; nonFinite: number } {
   if (stats.regressionCount) return stats.regressionCount(check, filters)
   const { sign, threshold } = line
   const d = stats.differences(check.metric)

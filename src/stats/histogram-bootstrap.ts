@@ -1,4 +1,11 @@
-import { COUNTS_PER_GROUP, GroupsBuilder, MERGE_QUANTUM, multinomialJob, type Groups, type ResampleDraw } from './bootstrap.js'
+import {
+  COUNTS_PER_GROUP,
+  GroupsBuilder,
+  MERGE_QUANTUM,
+  multinomialJob,
+  type Groups,
+  type ResampleDraw
+} from './bootstrap.js'
 import type { KernelPlan } from './threads.js'
 
 /**
@@ -38,7 +45,9 @@ export function histogramOf(values: ArrayLike<number>): StratumHistogram {
  * apart) are added. Integer sums, so the result is the same in whatever order the shards come.
  */
 export function mergeHistograms(parts: readonly StratumHistogram[]): StratumHistogram {
-  const all: Array<[number, number]> = parts.flatMap((p) => Array.from(p.values, (v, i): [number, number] => [v, p.counts[i]]))
+  const all: Array<[number, number]> = parts.flatMap((p) =>
+    Array.from(p.values, (v, i): [number, number] => [v, p.counts[i]])
+  )
   all.sort((x, y) => sortOrder(x[0], y[0]))
   const values: number[] = []
   const counts: number[] = []
@@ -88,12 +97,17 @@ export interface HistogramColumn {
  * estimate (1 for a design without strata). Throws for a column with too many distinct values to be drawn by
  * counts: the rows path draws it by index, which needs the rows (docs/scale.md: the Poisson design).
  */
-export function histogramPlan(columns: readonly HistogramColumn[], weights: readonly number[], draw: ResampleDraw): KernelPlan<Float64Array[]> {
+export function histogramPlan(
+  columns: readonly HistogramColumn[],
+  weights: readonly number[],
+  draw: ResampleDraw
+): KernelPlan<Float64Array[]> {
   const { resamples, seed, stream } = draw
   const sizeOf = (h: StratumHistogram): number => h.counts.reduce((n, c) => n + c, 0)
   const sizes = weights.map((_, s) => (columns.length > 0 ? sizeOf(columns[0].strata[s]) : 0))
   for (const column of columns) {
-    if (column.strata.length !== weights.length || column.strata.some((h, s) => sizeOf(h) !== sizes[s])) throw new Error(`column ${column.index} does not hold the same queries per stratum as column ${columns[0].index}`)
+    if (column.strata.length !== weights.length || column.strata.some((h, s) => sizeOf(h) !== sizes[s]))
+      throw new Error(`column ${column.index} does not hold the same queries per stratum as column ${columns[0].index}`)
   }
   const units = sizes.reduce((n, size) => n + size, 0)
   // The rows path does not draw these (bootstrapPlan: NaN for no query, one value for one query per stratum).
@@ -101,12 +115,23 @@ export function histogramPlan(columns: readonly HistogramColumn[], weights: read
   const grouped = columns.map((column) => {
     const g = histogramGroups(column.strata)
     if (g.values.length * COUNTS_PER_GROUP > units) {
-      throw new Error(`column ${column.index} has ${g.values.length} distinct values for ${units} queries: it is drawn by index, from the rows, not from a histogram`)
+      throw new Error(
+        `column ${column.index} has ${g.values.length} distinct values for ${units} queries: it is drawn by index, from the rows, not from a histogram`
+      )
     }
     return g
   })
   const out = new Float64Array(columns.length * resamples)
   const strata = sizes.map((size, s) => ({ size, weight: weights[s] }))
-  const job = multinomialJob({ grouped, columns: columns.map((c) => c.index), strata, ratio: false, resamples, seed, stream, out })
+  const job = multinomialJob({
+    grouped,
+    columns: columns.map((c) => c.index),
+    strata,
+    ratio: false,
+    resamples,
+    seed,
+    stream,
+    out
+  })
   return { jobs: [job], finish: () => columns.map((_, i) => out.subarray(i * resamples, (i + 1) * resamples)) }
 }

@@ -53,7 +53,11 @@ export const MIN_CLUSTERS = 20
  * equally weighted queries; Hall's skew-corrected t otherwise (continuous metrics, clusters, target weights).
  * `percentile` and `bca` are the bootstrap as the rules ask, everywhere.
  */
-export function chooseInterval(setting: 'auto' | 'percentile' | 'bca', binary: boolean, independent: boolean): 'percentile' | 'bca' | 'score' | 'skew-t' {
+export function chooseInterval(
+  setting: 'auto' | 'percentile' | 'bca',
+  binary: boolean,
+  independent: boolean
+): 'percentile' | 'bca' | 'score' | 'skew-t' {
   if (setting !== 'auto') return setting
   return binary && independent ? 'score' : 'skew-t'
 }
@@ -71,7 +75,11 @@ export interface DesignShape {
  * {@link MIN_QUERIES_SKEW} queries (independent) or {@link MIN_CLUSTERS} clusters, below which its level is
  * not assured on the designs that measured it. A non-finite interval is not judged here (decide fails it).
  */
-export function unreliableInterval(method: IntervalMethod, design: DesignShape, ci: readonly [number, number]): Unreliable | null {
+export function unreliableInterval(
+  method: IntervalMethod,
+  design: DesignShape,
+  ci: readonly [number, number]
+): Unreliable | null {
   if (design.units === 0) return null
   if (design.clusters !== null && design.clusters < 2) return 'few_clusters'
   if (design.strata.some((s) => s.size < 2)) return 'single_unit_stratum'

@@ -52,11 +52,20 @@ export interface AgreementOptions {
  * The label scale in order: the rules' `labels`, or the labels seen (numerically sorted when all are numbers,
  * else by code points). Weighted kappa needs an order, so text labels with weights need `labels` in the rules.
  */
-export function labelScale(anchors: JudgeAnchors, labels: readonly string[] | undefined, weights: KappaWeights): string[] {
+export function labelScale(
+  anchors: JudgeAnchors,
+  labels: readonly string[] | undefined,
+  weights: KappaWeights
+): string[] {
   if (labels !== undefined) {
     const scale = new Set(labels)
     for (const l of [...anchors.labels].sort(compareCodePoints)) {
-      if (!scale.has(l)) throw new InputError({ file: anchors.source, key: 'judge.labels' }, `the label ${quote(l)} is not on the scale judge.labels`, 'add it to judge.labels, or fix the anchor')
+      if (!scale.has(l))
+        throw new InputError(
+          { file: anchors.source, key: 'judge.labels' },
+          `the label ${quote(l)} is not on the scale judge.labels`,
+          'add it to judge.labels, or fix the anchor'
+        )
     }
     return [...labels]
   }
@@ -78,11 +87,20 @@ export function labelScale(anchors: JudgeAnchors, labels: readonly string[] | un
 }
 
 /** The contingency cells (human row x judge column) of every scoring, for one side: item p's are cells[starts[p] .. starts[p + 1]). */
-function cellsOf(items: readonly AnchorItem[], scale: ReadonlyMap<string, number>, k: number, side: 'baseline' | 'candidate'): { starts: Int32Array; cells: Int32Array } {
+function cellsOf(
+  items: readonly AnchorItem[],
+  scale: ReadonlyMap<string, number>,
+  k: number,
+  side: 'baseline' | 'candidate'
+): { starts: Int32Array; cells: Int32Array } {
   const starts = new Int32Array(items.length + 1)
   items.forEach((item, p) => (starts[p + 1] = starts[p] + item.scorings.length))
   const cells = new Int32Array(starts[items.length])
-  items.forEach((item, p) => item.scorings.forEach((s, t) => (cells[starts[p] + t] = (scale.get(item.human) as number) * k + (scale.get(s[side]) as number))))
+  items.forEach((item, p) =>
+    item.scorings.forEach(
+      (s, t) => (cells[starts[p] + t] = (scale.get(item.human) as number) * k + (scale.get(s[side]) as number))
+    )
+  )
   return { starts, cells }
 }
 
@@ -95,7 +113,11 @@ export interface AnchorSlice {
 }
 
 /** Agreement over one slice's items. */
-export function sliceAgreement(anchors: AnchorSlice, scale: readonly string[], options: AgreementOptions): SliceAgreement {
+export function sliceAgreement(
+  anchors: AnchorSlice,
+  scale: readonly string[],
+  options: AgreementOptions
+): SliceAgreement {
   const { slice, items, sameJudge } = anchors
   const k = scale.length
   const index = new Map(scale.map((l, i) => [l, i]))
@@ -187,7 +209,12 @@ function kappaInterval(kappa: number | null, leaveOneOut: readonly number[], t: 
 }
 
 /** Agreement over all anchors and, with `perSlice`, over every value of that attribute (values sorted). */
-export function judgeAgreement(anchors: JudgeAnchors, scale: readonly string[], perSlice: string | undefined, options: AgreementOptions): SliceAgreement[] {
+export function judgeAgreement(
+  anchors: JudgeAnchors,
+  scale: readonly string[],
+  perSlice: string | undefined,
+  options: AgreementOptions
+): SliceAgreement[] {
   const groups = new Map<string, AnchorItem[]>()
   if (perSlice !== undefined) {
     for (const item of anchors.items) {

@@ -79,7 +79,12 @@ export function judgeRepeatability(anchors: JudgeAnchors, scale: readonly string
       if (hi > lo) flips++
       range += hi - lo
     }
-    return { side, repeatedItems: repeated, flipShare: repeated > 0 ? flips / repeated : null, meanRange: repeated > 0 && graded ? range / repeated : null }
+    return {
+      side,
+      repeatedItems: repeated,
+      flipShare: repeated > 0 ? flips / repeated : null,
+      meanRange: repeated > 0 && graded ? range / repeated : null
+    }
   })
 }
 
@@ -106,7 +111,12 @@ export function judgePosition(anchors: JudgeAnchors): PositionConsistency[] {
  * for `length`, then their rank correlation overall and per value of `perSlice`. Refuses when either side's rows
  * never carry the length field (the diagnostic the rules ask for could not be computed: never a silent pass).
  */
-export function lengthBias(table: PairedTable, baseline: SideRows, candidate: SideRows, options: { score: string; length: string; perSlice: string | undefined }): LengthBias {
+export function lengthBias(
+  table: PairedTable,
+  baseline: SideRows,
+  candidate: SideRows,
+  options: { score: string; length: string; perSlice: string | undefined }
+): LengthBias {
   for (const side of [baseline, candidate]) {
     if (!side.numericFields.has(options.length)) {
       throw new InputError(
@@ -127,8 +137,15 @@ export function lengthBias(table: PairedTable, baseline: SideRows, candidate: Si
     const v = row === undefined ? null : valueAt(side, options.length, row)
     if (v === null || v === undefined) {
       throw new InputError(
-        { file: side.source, ...(row === undefined ? {} : { line: side.lines[row] }), queryId: id, key: 'judge.length_bias.length' },
-        row === undefined ? `the ${role} has no row for query ${quote(id)}, so its answer length "${options.length}" is unknown` : `the ${role}'s row has no answer length "${options.length}" (judge.length_bias)`,
+        {
+          file: side.source,
+          ...(row === undefined ? {} : { line: side.lines[row] }),
+          queryId: id,
+          key: 'judge.length_bias.length'
+        },
+        row === undefined
+          ? `the ${role} has no row for query ${quote(id)}, so its answer length "${options.length}" is unknown`
+          : `the ${role}'s row has no answer length "${options.length}" (judge.length_bias)`,
         `write ${options.length} on the row of every exam query of both sides: length bias is measured over the whole exam, never over the queries an answer chose to carry it (queries.missing: zero fills metric values, not lengths)`
       )
     }
@@ -153,7 +170,8 @@ export function lengthBias(table: PairedTable, baseline: SideRows, candidate: Si
   const attr = options.perSlice === undefined ? undefined : table.attrs.get(options.perSlice)
   if (options.perSlice !== undefined && attr !== undefined) {
     const name = options.perSlice
-    for (const value of [...new Set(members.map((i) => attr[i]))].sort(compareCodePoints)) slices.push(sliceOf([[name, value]], (i) => attr[i] === value))
+    for (const value of [...new Set(members.map((i) => attr[i]))].sort(compareCodePoints))
+      slices.push(sliceOf([[name, value]], (i) => attr[i] === value))
   }
   return { score: options.score, length: options.length, withoutLength: table.ids.length - members.length, slices }
 }

@@ -67,7 +67,10 @@ export function md5Key(text: string): [number, number] {
 
 /** The seed keys of the weights and of the signs (see the module comment). */
 export function seedKeys(seed: string): { weights: number; signs: number } {
-  return { weights: md5Key(`retrieval-gate/weights\u0000${seed}`)[0], signs: md5Key(`retrieval-gate/signs\u0000${seed}`)[0] }
+  return {
+    weights: md5Key(`retrieval-gate/weights\u0000${seed}`)[0],
+    signs: md5Key(`retrieval-gate/signs\u0000${seed}`)[0]
+  }
 }
 
 /** The keys of a list of ids, as two aligned arrays (what a Poisson or hashed-sign job takes). */

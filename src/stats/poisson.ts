@@ -58,7 +58,8 @@ export function poissonJob(input: PoissonInput): PoissonJob {
     for (let g = 0; g < width; g += POISSON_WIDTH) {
       const group = columns.slice(g, Math.min(width, g + POISSON_WIDTH))
       const v = new Float64Array(units * group.length)
-      for (let u = 0; u < units; u++) for (let i = 0; i < group.length; i++) v[u * group.length + i] = values[u * k + group[i]]
+      for (let u = 0; u < units; u++)
+        for (let i = 0; i < group.length; i++) v[u * group.length + i] = values[u * k + group[i]]
       vs.push(v)
     }
   const blocks = Math.ceil(resamples / POISSON_BLOCK)
@@ -101,7 +102,17 @@ function stratumMeans(design: Design, columns: readonly number[]): Float64Array 
 }
 
 /** The hashed sign-flip job of the given columns: contributions y (units x k, row-major) as signFlipPlan computes them. */
-export function hashFlipJob(input: { y: Float64Array; k: number; units: number; columns: readonly number[]; observed: Float64Array; tol: Float64Array; keys: UnitKeys; seed: number; permutations: number }): HashFlipJob {
+export function hashFlipJob(input: {
+  y: Float64Array
+  k: number
+  units: number
+  columns: readonly number[]
+  observed: Float64Array
+  tol: Float64Array
+  keys: UnitKeys
+  seed: number
+  permutations: number
+}): HashFlipJob {
   const { y, k, units, columns, permutations } = input
   const width = columns.length
   const all = width === k && columns.every((c, i) => c === i)

@@ -129,7 +129,15 @@ export function signFlipPlan(design: Design, options: SignFlipPlanOptions): Kern
   }
   let countJob: SignCountJob | null = null
   if (byCounts.length > 0) {
-    countJob = signCountJob({ grouped, columns: byCounts, observed: Float64Array.from(byCounts, (c) => observed[c]), tol: Float64Array.from(byCounts, (c) => tol[c]), permutations, seed, stream })
+    countJob = signCountJob({
+      grouped,
+      columns: byCounts,
+      observed: Float64Array.from(byCounts, (c) => observed[c]),
+      tol: Float64Array.from(byCounts, (c) => tol[c]),
+      permutations,
+      seed,
+      stream
+    })
     jobs.push(countJob)
   }
   return {
@@ -157,7 +165,15 @@ export function signFlipPlan(design: Design, options: SignFlipPlanOptions): Kern
  * The sign-count job of the columns flipped by counts (their |y| groups; observed |T| and tolerance per grouped
  * column): one place builds it, for a design and for a warehouse's histograms (src/stats/aggregate-engine.ts).
  */
-export function signCountJob(input: { grouped: readonly AbsGroups[]; columns: readonly number[]; observed: Float64Array; tol: Float64Array; permutations: number; seed: string; stream: string }): SignCountJob {
+export function signCountJob(input: {
+  grouped: readonly AbsGroups[]
+  columns: readonly number[]
+  observed: Float64Array
+  tol: Float64Array
+  permutations: number
+  seed: string
+  stream: string
+}): SignCountJob {
   const { grouped, columns, permutations } = input
   const blocks = Math.ceil(permutations / BLOCK)
   return {
@@ -184,7 +200,14 @@ export function signCountJob(input: { grouped: readonly AbsGroups[]; columns: re
  */
 export interface FlipDraw {
   byCounts(column: number): boolean
-  job(input: { y: Float64Array; k: number; units: number; columns: readonly number[]; observed: Float64Array; tol: Float64Array }): HashFlipJob
+  job(input: {
+    y: Float64Array
+    k: number
+    units: number
+    columns: readonly number[]
+    observed: Float64Array
+    tol: Float64Array
+  }): HashFlipJob
 }
 
 /**

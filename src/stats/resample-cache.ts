@@ -55,6 +55,15 @@ export function resampleViews(columns: Float64Array[]): Resamples[] {
  * Every column's bootstrap interval at one confidence, by the rules' method: all a comparison reads of the
  * resamples, so a subset keeps these few numbers per confidence instead of its resamples.
  */
-export function columnIntervals(design: Design, resamples: Resamples[], method: 'percentile' | 'bca', confidence: number): Interval[] {
-  return resamples.map((r, c) => (method === 'bca' ? bcaInterval(r, estimate(design, c), acceleration(design, c), confidence) : { ci: percentileInterval(r, confidence), method: 'percentile' as const, note: null }))
+export function columnIntervals(
+  design: Design,
+  resamples: Resamples[],
+  method: 'percentile' | 'bca',
+  confidence: number
+): Interval[] {
+  return resamples.map((r, c) =>
+    method === 'bca'
+      ? bcaInterval(r, estimate(design, c), acceleration(design, c), confidence)
+      : { ci: percentileInterval(r, confidence), method: 'percentile' as const, note: null }
+  )
 }

@@ -59,7 +59,12 @@ export interface Resampling {
   /** Units of the whole comparison the law was chosen from. */
   readonly units: number
   /** The bootstrap of a subset's design (members: its rows in the table), and per column the law it used. */
-  bootstrap(design: Design, members: Int32Array, stream: string, scratch?: Float64Array): { plan: KernelPlan<Float64Array[]>; laws: ColumnLaw[] }
+  bootstrap(
+    design: Design,
+    members: Int32Array,
+    stream: string,
+    scratch?: Float64Array
+  ): { plan: KernelPlan<Float64Array[]>; laws: ColumnLaw[] }
   /** The sign-flip test of a subset's design. */
   flips(design: Design, members: Int32Array, stream: string): KernelPlan<Randomization>
 }
@@ -74,7 +79,10 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
     return {
       law,
       units,
-      bootstrap: (design, _members, stream, scratch) => ({ plan: bootstrapPlan(design, { resamples, seed, stream, scratch }), laws: new Array<ColumnLaw>(design.k).fill('multinomial') }),
+      bootstrap: (design, _members, stream, scratch) => ({
+        plan: bootstrapPlan(design, { resamples, seed, stream, scratch }),
+        laws: new Array<ColumnLaw>(design.k).fill('multinomial')
+      }),
       flips: (design, _members, stream) => signFlipPlan(design, { permutations, seed, stream })
     }
   }
@@ -145,7 +153,10 @@ function fewDistinct(design: Design, c: number): boolean {
  * The keys of a design's units: the md5 of each query id (computed once per table row) or of each cluster's
  * value (once per value), in the design's unit order.
  */
-function unitKeysOf(table: PairedTable, cluster: string[] | undefined): (design: Design, members: Int32Array) => UnitKeys {
+function unitKeysOf(
+  table: PairedTable,
+  cluster: string[] | undefined
+): (design: Design, members: Int32Array) => UnitKeys {
   let rows: UnitKeys | undefined
   const byValue = new Map<string, [number, number]>()
   const rowKeys = (): UnitKeys => {

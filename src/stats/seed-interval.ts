@@ -78,10 +78,13 @@ export function seedInterval(columns: SeedColumns, confidence: number): SeedInte
     training = varB !== null ? 'assumed_from_baseline' : 'assumed_from_candidate'
   }
   const variance = queryVariance + seedVariance
-  const perDf = (queryVariance > 0 && n > 1 ? (queryVariance * queryVariance) / (n - 1) : 0) + (seedVariance > 0 ? (seedVariance * seedVariance) / seedDf : 0)
+  const perDf =
+    (queryVariance > 0 && n > 1 ? (queryVariance * queryVariance) / (n - 1) : 0) +
+    (seedVariance > 0 ? (seedVariance * seedVariance) / seedDf : 0)
   const df = perDf > 0 ? (variance * variance) / perDf : 0
   const se = Math.sqrt(variance)
-  if (!(df > 0) || !(se > 0)) return { estimate, ci: [estimate, estimate], se, df, queryVariance, seedVariance, training }
+  if (!(df > 0) || !(se > 0))
+    return { estimate, ci: [estimate, estimate], se, df, queryVariance, seedVariance, training }
   const t = tQuantile(1 - (1 - confidence) / 2, df)
   return { estimate, ci: [estimate - t * se, estimate + t * se], se, df, queryVariance, seedVariance, training }
 }

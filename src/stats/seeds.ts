@@ -54,7 +54,12 @@ export interface SeedsSummary {
  * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
  * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
  */
-export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): { stats: StatsEngine; summary: SeedsSummary } {
+export function withSeeds(
+  engine: StatsEngine,
+  table: PairedTable,
+  rules: Rules,
+  seeds: SeedSides
+): { stats: StatsEngine; summary: SeedsSummary } {
   const twoLevel = isTwoLevel(seeds)
   const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
   const all = engine.members([])
@@ -65,7 +70,14 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
     const delta = engine.compare(metric, []).delta
     const sds = [baseline.sd, candidate.sd].filter((x): x is number => x !== null)
     const spread = sds.length === 0 ? null : maxOf(sds)
-    return { metric, baseline, candidate, delta, spread, withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread }
+    return {
+      metric,
+      baseline,
+      candidate,
+      delta,
+      spread,
+      withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread
+    }
   })
   const summary: SeedsSummary = {
     baseline: seeds.baseline.map((s) => s.source),
@@ -98,14 +110,34 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
       if (!dist) {
         // Dropped or never drawn: the stream is named by slice and metric, so a redraw gives the same bytes.
         const cols = seedColumns(table, seeds, metric, engine.members(filters))
-        dist = sortedResamples(seedBootstrap(cols, rules.statistics.resamples, rules.statistics.seed, `${filterKey(filters)}\u0000${metric}\u0000seeds`))
+        dist = sortedResamples(
+          seedBootstrap(
+            cols,
+            rules.statistics.resamples,
+            rules.statistics.seed,
+            `${filterKey(filters)}\u0000${metric}\u0000seeds`
+          )
+        )
         distributions.set(distKey, [dist])
       }
       const notes = [...c.notes]
-      notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`)
+      notes.push(
+        `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`
+      )
       const ci = percentileInterval(dist, confidence)
       const unreliable = seedUnreliable(c, ci)
-      const out: Comparison = { ...c, ci, interval: 'percentile', intervalNote: null, unreliable, pValue: null, test: null, gained: null, lost: null, notes }
+      const out: Comparison = {
+        ...c,
+        ci,
+        interval: 'percentile',
+        intervalNote: null,
+        unreliable,
+        pValue: null,
+        test: null,
+        gained: null,
+        lost: null,
+        notes
+      }
       cache.set(key, out)
       return out
     }
@@ -117,19 +149,42 @@ export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules,
  * A comparison whose interval is the t interval over seeds and queries (src/stats/seed-interval.ts), the default
  * (statistics.interval auto). Its notes say whose training variance was measured and whose was assumed.
  */
-function seedTComparison(c: Comparison, columns: SeedColumns, confidence: number, count: { baseline: number; candidate: number }): Comparison {
+function seedTComparison(
+  c: Comparison,
+  columns: SeedColumns,
+  confidence: number,
+  count: { baseline: number; candidate: number }
+): Comparison {
   const notes = [...c.notes]
   const t = seedInterval(columns, confidence)
   if (t === null) return { ...c, pValue: null, test: null, gained: null, lost: null, notes }
   const seedsWords = `${count.baseline} baseline and ${count.candidate} candidate seeds`
-  if (t.training === 'measured') notes.push(`t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`)
+  if (t.training === 'measured')
+    notes.push(
+      `t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`
+    )
   else {
     const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline']
-    notes.push(`t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`)
+    notes.push(
+      `t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`
+    )
   }
   notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed')
   const unreliable = seedUnreliable(c, t.ci)
-  return { ...c, ci: t.ci, interval: 'seeds-t', intervalNote: null, unreliable, se: t.se, df: t.df, pValue: null, test: null, gained: null, lost: null, notes }
+  return {
+    ...c,
+    ci: t.ci,
+    interval: 'seeds-t',
+    intervalNote: null,
+    unreliable,
+    se: t.se,
+    df: t.df,
+    pValue: null,
+    test: null,
+    gained: null,
+    lost: null,
+    notes
+  }
 }
 
 /**
@@ -141,7 +196,8 @@ function seedUnreliable(c: Comparison, ci: readonly [number, number]): Unreliabl
   return Number.isFinite(ci[0]) && !(ci[1] > ci[0]) ? 'no_spread' : null
 }
 
-const dfWords = (df: number): string => `Satterthwaite's ${df >= 100 ? Math.round(df) : Math.round(df * 10) / 10} degrees of freedom`
+const dfWords = (df: number): string =>
+  `Satterthwaite's ${df >= 100 ? Math.round(df) : Math.round(df * 10) / 10} degrees of freedom`
 
 const isTwoLevel = (seeds: SeedSides): boolean => seeds.baseline.length > 1 || seeds.candidate.length > 1
 
@@ -201,9 +257,17 @@ function refuseUnmodelled(rules: Rules): void {
   const file = rules.source.file
   const hint = 'with several seed files per side the interval covers seeds and independent queries'
   if (rules.statistics.cluster !== undefined)
-    throw new InputError({ file, key: 'statistics.cluster' }, 'clusters are not resampled together with seed replicates', `${hint}: drop statistics.cluster, or gate one seed per side`)
+    throw new InputError(
+      { file, key: 'statistics.cluster' },
+      'clusters are not resampled together with seed replicates',
+      `${hint}: drop statistics.cluster, or gate one seed per side`
+    )
   if (rules.statistics.weights !== undefined)
-    throw new InputError({ file, key: 'statistics.weights' }, 'target weights are not applied together with seed replicates', `${hint}: drop statistics.weights, or gate one seed per side`)
+    throw new InputError(
+      { file, key: 'statistics.weights' },
+      'target weights are not applied together with seed replicates',
+      `${hint}: drop statistics.weights, or gate one seed per side`
+    )
   for (const check of rules.checks) {
     if (check.kind.type === 'superior' && check.kind.test === 'mcnemar') {
       throw new InputError(
@@ -213,7 +277,10 @@ function refuseUnmodelled(rules: Rules): void {
       )
     }
     // The t and randomization tests, and an at_least / at_most level's t interval, see the seed-averaged values as fixed.
-    if ((check.kind.type === 'superior' && (check.kind.test === 't' || check.kind.test === 'randomization')) || check.kind.type === 'level') {
+    if (
+      (check.kind.type === 'superior' && (check.kind.test === 't' || check.kind.test === 'randomization')) ||
+      check.kind.type === 'level'
+    ) {
       const key = check.kind.type === 'level' ? check.kind.bound : 'superior.test'
       throw new InputError(
         { file, key: `checks[${check.index}].${key}` },

@@ -179,7 +179,8 @@ function sharedJob(job: KernelJob): KernelJob {
   const copy: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(job)) {
     if (ArrayBuffer.isView(value)) copy[key] = shared(value as Float64Array)
-    else if (Array.isArray(value)) copy[key] = (value as unknown[]).map((v) => (ArrayBuffer.isView(v) ? shared(v as Float64Array) : v))
+    else if (Array.isArray(value))
+      copy[key] = (value as unknown[]).map((v) => (ArrayBuffer.isView(v) ? shared(v as Float64Array) : v))
     else copy[key] = value
   }
   return copy as unknown as KernelJob
@@ -187,7 +188,12 @@ function sharedJob(job: KernelJob): KernelJob {
 
 function sharedBatch(jobs: KernelJob[]): Batch {
   const units = jobs.reduce((n, j) => n + j.units, 0)
-  return { jobs: jobs.map(sharedJob), units, ctl: new Int32Array(new SharedArrayBuffer(12)), done: new Int32Array(new SharedArrayBuffer(4 * units)) }
+  return {
+    jobs: jobs.map(sharedJob),
+    units,
+    ctl: new Int32Array(new SharedArrayBuffer(12)),
+    done: new Int32Array(new SharedArrayBuffer(4 * units))
+  }
 }
 
 /** Unit u of a batch: its job and its index within the job. */

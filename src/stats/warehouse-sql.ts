@@ -30,7 +30,18 @@ import { HISTOGRAM_MAX_VALUES } from './resampling.js'
 export type Dialect = 'duckdb' | 'spark' | 'bigquery'
 
 /** The aggregates' columns, in order (docs/scale.md, "The aggregates format"). */
-export const AGGREGATE_COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'stat', 'slot', 'x', 'y'] as const
+export const AGGREGATE_COLUMNS = [
+  'section',
+  'shard',
+  'family',
+  'value',
+  'stratum',
+  'metric',
+  'stat',
+  'slot',
+  'x',
+  'y'
+] as const
 
 /** Where the rows are and how the statement is written. */
 export interface SqlOptions {
@@ -127,7 +138,11 @@ function mul32(x: string, c: number): string {
 /** The name of a column the user's table holds, quoted for the dialect; refused when it cannot be quoted safely. */
 function column(d: DialectText, name: string, key: string, file: string): string {
   if (/["`\\\u0000-\u001f]/.test(name))
-    throw new InputError({ file, key }, `the name ${JSON.stringify(name)} cannot be written as a SQL column name`, 'rename the column (no quotes, backticks, backslashes or control characters)')
+    throw new InputError(
+      { file, key },
+      `the name ${JSON.stringify(name)} cannot be written as a SQL column name`,
+      'rename the column (no quotes, backticks, backslashes or control characters)'
+    )
   return d.quote(name)
 }
 
@@ -150,7 +165,11 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const M = metrics.length
   const idx = Array.from({ length: M }, (_, k) => k)
   const mcol = metrics.map((m) => column(d, m.name, `metrics.${m.name}`, file))
-  const thresholds = rules.checks.flatMap((c) => (c.kind.type === 'max_regressions' ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }] : []))
+  const thresholds = rules.checks.flatMap((c) =>
+    c.kind.type === 'max_regressions'
+      ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }]
+      : []
+  )
 
   const b = [
     `CAST(${id} AS ${d.text}) AS id`,
@@ -169,10 +188,20 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     `${d.md5Word('b.id', 1)} AS k2`,
     ...attrs.map((a) => `b.${attrCol.get(a) as string} AS ${attrCol.get(a) as string}`),
     `${stratum === undefined ? literal('') : `b.${attrCol.get(stratum) as string}`} AS s`,
-    ...idx.flatMap((k) => [`${base(k)} AS b${k}`, `${fill(k)} AS c${k}`, `(${fill(k)} - ${base(k)}) + CAST(0 AS ${d.double}) AS d${k}`])
+    ...idx.flatMap((k) => [
+      `${base(k)} AS b${k}`,
+      `${fill(k)} AS c${k}`,
+      `(${fill(k)} - ${base(k)}) + CAST(0 AS ${d.double}) AS d${k}`
+    ])
   ]
-  const familyCase = families.map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by) as string}`)).filter((x) => x !== null)
-  const familyWhere = families.map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k) as string} = ${literal(v)}`).join('')})`).join(' OR ')
+  const familyCase = families
+    .map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by) as string}`))
+    .filter((x) => x !== null)
+  const familyWhere = families
+    .map(
+      (f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k) as string} = ${literal(v)}`).join('')})`
+    )
+    .join(' OR ')
   const e = [
     'f.g AS g',
     familyCase.length === 0 ? `${literal('')} AS v` : `CASE f.g ${familyCase.join(' ')} ELSE ${literal('')} END AS v`,
@@ -195,10 +224,17 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       `SUM(CASE WHEN b${k} = 0 AND c${k} = 1 THEN 1 ELSE 0 END) AS gained${k}`,
       `SUM(CASE WHEN b${k} = 1 AND c${k} = 0 THEN 1 ELSE 0 END) AS lost${k}`
     ]),
-    ...thresholds.map((t, i) => `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`)
+    ...thresholds.map(
+      (t, i) =>
+        `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`
+    )
   ]
-  const moments = idx.flatMap((k) => [`SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`, `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`])
-  const weight = (u: string): string => `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`
+  const moments = idx.flatMap((k) => [
+    `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`,
+    `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`
+  ])
+  const weight = (u: string): string =>
+    `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`
   const stage = (from: string, columns: string[]): string => `SELECT ${columns.join(', ')} FROM ${from}`
   const kept = ['g', 'v', 's', ...idx.map((k) => `d${k}`)]
   // Layers compute the hash one step at a time, so no engine evaluates a step twice.
@@ -212,38 +248,88 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       `${d.xor('x', d.shr('x', 16))} AS h`
     ]
     let sql = `SELECT ${[...kept, 'j', 'k2', steps[0]].join(', ')} FROM e CROSS JOIN ${range} AS r`
-    for (let i = 1; i < steps.length; i++) sql = stage(`(${sql}) AS t${i}`, [...kept, 'j', ...(i < 4 ? ['k2'] : []), steps[i]])
+    for (let i = 1; i < steps.length; i++)
+      sql = stage(`(${sql}) AS t${i}`, [...kept, 'j', ...(i < 4 ? ['k2'] : []), steps[i]])
     return sql
   }
-  const poissonSql = stage(`(${stage(`(${hashed('kw', d.range('j', pairs))}) AS hw`, [...kept, 'j', `${weight('(h & 65535)')} AS wa`, `${weight(d.shr('h', 16))} AS wb`])}) AS pw`, [
+  const poissonSql = stage(
+    `(${stage(`(${hashed('kw', d.range('j', pairs))}) AS hw`, [...kept, 'j', `${weight('(h & 65535)')} AS wa`, `${weight(d.shr('h', 16))} AS wb`])}) AS pw`,
+    [
+      'g',
+      'v',
+      's',
+      'j',
+      ...idx.flatMap((k) => [`SUM(wa * d${k}) AS pa${k}`, `SUM(wb * d${k}) AS pb${k}`]),
+      'SUM(wa) AS na',
+      'SUM(wb) AS nb'
+    ]
+  )
+  const bits = Array.from({ length: 32 }, (_, t) => t)
+  const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, [
     'g',
     'v',
     's',
     'j',
-    ...idx.flatMap((k) => [`SUM(wa * d${k}) AS pa${k}`, `SUM(wb * d${k}) AS pb${k}`]),
-    'SUM(wa) AS na',
-    'SUM(wb) AS nb'
+    ...bits.flatMap((t) =>
+      idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`)
+    )
   ])
-  const bits = Array.from({ length: 32 }, (_, t) => t)
-  const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, ['g', 'v', 's', 'j', ...bits.flatMap((t) => idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`))])
-  const out = (section: string, cols: { family: string; value: string; stratum: string; metric: string; stat: string; slot: string; x: string; y: string }): string =>
+  const out = (
+    section: string,
+    cols: {
+      family: string
+      value: string
+      stratum: string
+      metric: string
+      stat: string
+      slot: string
+      x: string
+      y: string
+    }
+  ): string =>
     `SELECT ${literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
-  const metricName = (k: string): string => `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`
-  const pick = (k: string, prefix: string): string => `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
+  const metricName = (k: string): string =>
+    `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`
+  const pick = (k: string, prefix: string): string =>
+    `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
   const statNames = [...METRIC_STATS]
   const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost']
   const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`
   const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`
   const withSums = options.histogramsOnly !== true
-  const meta: Array<[string, string]> = [...aggregatesMeta(rules), ['sums', withSums ? 'all' : 'histograms'], ['dialect', options.dialect]]
+  const meta: Array<[string, string]> = [
+    ...aggregatesMeta(rules),
+    ['sums', withSums ? 'all' : 'histograms'],
+    ['dialect', options.dialect]
+  ]
   const coverage: Array<[string, string, string]> = [
     ['baseline_rows', '(SELECT COUNT(*) FROM b)', literal('')],
     ['candidate_rows', '(SELECT COUNT(*) FROM c)', literal('')],
-    ['baseline_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)', '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'],
-    ['candidate_repeated', '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)', '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'],
-    ['only_in_baseline', '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))', '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'],
-    ['only_in_candidate', '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))', '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'],
-    ['missing_ids', '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)', literal('')],
+    [
+      'baseline_repeated',
+      '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)',
+      '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'
+    ],
+    [
+      'candidate_repeated',
+      '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)',
+      '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'
+    ],
+    [
+      'only_in_baseline',
+      '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))',
+      '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'
+    ],
+    [
+      'only_in_candidate',
+      '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))',
+      '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'
+    ],
+    [
+      'missing_ids',
+      '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)',
+      literal('')
+    ],
     ...attrs.map((a): [string, string, string] => [
       `missing_attribute:${a}`,
       `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`,
@@ -253,14 +339,29 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       (['b', 'c'] as const).flatMap((side): Array<[string, string, string]> => {
         const m = metrics[k]
         const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`
-        const bad = [d.nonFinite(`m${k}`), ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []), ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])].join(' OR ')
+        const bad = [
+          d.nonFinite(`m${k}`),
+          ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []),
+          ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])
+        ].join(' OR ')
         // The candidate's values of the exam's queries only (a candidate-only query is never compared).
         const exam = side === 'c' ? ' AND id IN (SELECT id FROM b)' : ''
         // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
-        const filled = side === 'b' ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)` : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`
+        const filled =
+          side === 'b'
+            ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)`
+            : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`
         return [
-          [`missing_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`],
-          [`invalid_value:${name}`, `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`, `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`],
+          [
+            `missing_value:${name}`,
+            `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`,
+            `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`
+          ],
+          [
+            `invalid_value:${name}`,
+            `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`,
+            `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`
+          ],
           [`filled:${name}`, filled, literal('')]
         ]
       })
@@ -280,19 +381,44 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
     `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
     `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
-    ...(withSums ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`] : [])
+    ...(withSums
+      ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
+      : [])
   ]
   const none = literal('')
   const selects = [
-    ...meta.map(([k, v]) => out('meta', { family: '0', value: literal(v), stratum: none, metric: none, stat: literal(k), slot: '0', x: '0', y: '0' })),
-    ...coverage.map(([k, count, example]) => out('coverage', { family: '0', value: `COALESCE(${example}, '')`, stratum: none, metric: none, stat: literal(k), slot: '0', x: count, y: '0' })),
+    ...meta.map(([k, v]) =>
+      out('meta', {
+        family: '0',
+        value: literal(v),
+        stratum: none,
+        metric: none,
+        stat: literal(k),
+        slot: '0',
+        x: '0',
+        y: '0'
+      })
+    ),
+    ...coverage.map(([k, count, example]) =>
+      out('coverage', {
+        family: '0',
+        value: `COALESCE(${example}, '')`,
+        stratum: none,
+        metric: none,
+        stat: literal(k),
+        slot: '0',
+        x: count,
+        y: '0'
+      })
+    ),
     `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
     `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
       'i',
       statNames.map((_, i) => i)
     )} AS st`,
     ...thresholds.map(
-      (t, i) => `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`
+      (t, i) =>
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`
     ),
     ...(withSums
       ? [
@@ -323,9 +449,14 @@ function numberIn(d: DialectText, x: number): string {
 function refuseUnsupported(rules: Rules): void {
   const file = rules.source.file
   if (rules.statistics.cluster !== undefined) {
-    throw new InputError({ file, key: 'statistics.cluster' }, 'the warehouse SQL does not resample clusters yet', 'gate the rows (retrieval-gate gate --baseline B --candidate C), or drop statistics.cluster')
+    throw new InputError(
+      { file, key: 'statistics.cluster' },
+      'the warehouse SQL does not resample clusters yet',
+      'gate the rows (retrieval-gate gate --baseline B --candidate C), or drop statistics.cluster'
+    )
   }
-  if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined) throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it')
+  if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined)
+    throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it')
   if (rules.judgments !== undefined || rules.dataset !== undefined) {
     throw new InputError(
       { file, key: rules.judgments ? 'judgments' : 'dataset' },

@@ -28,7 +28,11 @@ export interface ComparabilityResult {
  * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
  * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
  */
-export function compareManifests(sides: Array<[string, Manifest]>, mustMatch: readonly string[], mayDiffer: readonly string[]): ComparabilityResult {
+export function compareManifests(
+  sides: Array<[string, Manifest]>,
+  mustMatch: readonly string[],
+  mayDiffer: readonly string[]
+): ComparabilityResult {
   const paths = new Set<string>()
   for (const [, m] of sides) for (const p of m.leaves.keys()) paths.add(p)
   const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
@@ -36,7 +40,8 @@ export function compareManifests(sides: Array<[string, Manifest]>, mustMatch: re
   const warnings: FieldDifference[] = []
   const allowed: FieldDifference[] = []
   const required = (name: string): boolean => name === 'baseline' || name === 'candidate'
-  const valuesAt = (path: string): Array<[string, string | null]> => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null])
+  const valuesAt = (path: string): Array<[string, string | null]> =>
+    sides.map(([name, m]) => [name, m.leaves.get(path) ?? null])
   for (const rule of mustMatch) {
     const covered = sorted.filter((p) => underPath(p, rule))
     if (covered.length === 0) {
@@ -58,7 +63,14 @@ export function compareManifests(sides: Array<[string, Manifest]>, mustMatch: re
     if (mayDiffer.some((r) => underPath(path, r))) allowed.push({ path, values })
     else warnings.push({ path, values })
   }
-  return { sides: sides.map(([name, m]) => [name, m.source]), mustMatch: [...mustMatch], mismatches, warnings, allowed, comparable: mismatches.length === 0 }
+  return {
+    sides: sides.map(([name, m]) => [name, m.source]),
+    mustMatch: [...mustMatch],
+    mismatches,
+    warnings,
+    allowed,
+    comparable: mismatches.length === 0
+  }
 }
 
 /** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */

@@ -51,7 +51,11 @@ function abstainedOf(block: RunBlock): boolean {
  * kept per query (the pooling depth, or more for two-stage diagnostics); `measures` are the measures whose
  * condensed values are computed.
  */
-export function collectEvidence(source: string, keep: number, measures: readonly ParsedMeasure[]): { observer: RunObserver; evidence: SideEvidence } {
+export function collectEvidence(
+  source: string,
+  keep: number,
+  measures: readonly ParsedMeasure[]
+): { observer: RunObserver; evidence: SideEvidence } {
   const evidence: SideEvidence = { source, queries: new Map(), unjudged: new Map(), candidates: null }
   let condensedGrades = new Int32Array(1024)
   let condensedOrder = new Uint32Array(1024)
@@ -71,8 +75,19 @@ export function collectEvidence(source: string, keep: number, measures: readonly
         condensedOrder[m++] = view.order[i]
       }
       const condensed = new Float64Array(measures.length)
-      computeQuery(measures, { grades: condensedGrades, n: m, docs: { docnos: view.docnos, order: condensedOrder } }, view.judged, condensed)
-      evidence.queries.set(view.id, { top, topGrades: view.grades.slice(0, limit), numRet: view.n, condensed, abstained: abstainedOf(view.block) })
+      computeQuery(
+        measures,
+        { grades: condensedGrades, n: m, docs: { docnos: view.docnos, order: condensedOrder } },
+        view.judged,
+        condensed
+      )
+      evidence.queries.set(view.id, {
+        top,
+        topGrades: view.grades.slice(0, limit),
+        numRet: view.n,
+        condensed,
+        abstained: abstainedOf(view.block)
+      })
     },
     unjudged(block: RunBlock): void {
       evidence.unjudged.set(block.id, { numRet: block.count, abstained: abstainedOf(block) })
@@ -100,10 +115,20 @@ export async function readCandidates(file: string): Promise<Map<string, string[]
     const list = record.candidates
     const id = record.query_id
     if (typeof id !== 'string' || list === undefined) return
-    if (!Array.isArray(list)) throw new InputError({ file, line, queryId: id, key: 'candidates' }, '"candidates" is not an array', 'write "candidates": ["doc-1", "doc-2", ...] (the first-stage pool, before reranking)')
+    if (!Array.isArray(list))
+      throw new InputError(
+        { file, line, queryId: id, key: 'candidates' },
+        '"candidates" is not an array',
+        'write "candidates": ["doc-1", "doc-2", ...] (the first-stage pool, before reranking)'
+      )
     const docs: string[] = []
     list.forEach((c, i) => {
-      const doc = typeof c === 'string' ? c : c !== null && typeof c === 'object' ? (c as Record<string, unknown>).doc_id : undefined
+      const doc =
+        typeof c === 'string'
+          ? c
+          : c !== null && typeof c === 'object'
+            ? (c as Record<string, unknown>).doc_id
+            : undefined
       if (typeof doc !== 'string' || doc === '') {
         throw new InputError(
           { file, line, queryId: id, key: `candidates[${i}]` },

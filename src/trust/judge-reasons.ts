@@ -6,7 +6,8 @@
  */
 
 /** The rules key of a judge guard. */
-export type JudgeRuleName = 'judge.min_kappa' | 'judge.max_drop' | 'judge.repeatability' | 'judge.position' | 'judge.length_bias'
+export type JudgeRuleName =
+  'judge.min_kappa' | 'judge.max_drop' | 'judge.repeatability' | 'judge.position' | 'judge.length_bias'
 
 /** Why a unit could not be decided: too few items, an undefined statistic, an interval across the limit, or nothing to measure. */
 export type JudgeUndecided = 'too_few' | 'undefined' | 'straddles' | 'no_data'

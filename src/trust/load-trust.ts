@@ -24,7 +24,11 @@ const MAX_MANIFEST_BYTES = 1024 * 1024
 export async function readManifest(file: FetchedFile | undefined): Promise<Manifest | null> {
   if (file === undefined) return null
   return readFetched(file, async (path, name) => {
-    const text = await readWholeText(path, { limit: MAX_MANIFEST_BYTES, what: 'a manifest', hint: 'a manifest is a page of JSON' })
+    const text = await readWholeText(path, {
+      limit: MAX_MANIFEST_BYTES,
+      what: 'a manifest',
+      hint: 'a manifest is a page of JSON'
+    })
     return parseManifest(text, name)
   })
 }
@@ -33,7 +37,11 @@ export async function readManifest(file: FetchedFile | undefined): Promise<Manif
  * Reads and checks the rules' evaluation set (and its corpus listing), as fetched; refuses it (every violation
  * listed) when it breaks its contract. Refusals name both files by their shown names.
  */
-export async function loadDatasetJudgments(rules: Rules, dataset: FetchedFile, corpus: FetchedFile | undefined): Promise<DatasetJudgments> {
+export async function loadDatasetJudgments(
+  rules: Rules,
+  dataset: FetchedFile,
+  corpus: FetchedFile | undefined
+): Promise<DatasetJudgments> {
   const d = rules.dataset as NonNullable<Rules['dataset']>
   const files = corpus === undefined ? [dataset] : [dataset, corpus]
   try {
@@ -52,7 +60,11 @@ export async function readRulesQrels(file: FetchedFile): Promise<Qrels> {
 
 /** How many top documents per query the evidence keeps: the deepest the trust checks look. */
 export function evidenceDepth(rules: Rules): number {
-  return Math.max(rules.pooling?.depth ?? DEFAULT_POOL_DEPTH, rules.maxZeroHitShare?.depth ?? 0, rules.twoStage?.k ?? DEFAULT_POOL_DEPTH)
+  return Math.max(
+    rules.pooling?.depth ?? DEFAULT_POOL_DEPTH,
+    rules.maxZeroHitShare?.depth ?? 0,
+    rules.twoStage?.k ?? DEFAULT_POOL_DEPTH
+  )
 }
 
 /** One side's run as computeRunRows scored it: its rows and what the metrics reader saw (format, skipped fields). */
@@ -68,7 +80,12 @@ interface ScoredSide {
  * either side that contradicts it is refused), and notes
  * what the dataset left out.
  */
-export async function finishSide(scored: ScoredSide, evidence: SideEvidence, dataset: DatasetJudgments | null, role: 'baseline' | 'candidate' = 'baseline'): Promise<void> {
+export async function finishSide(
+  scored: ScoredSide,
+  evidence: SideEvidence,
+  dataset: DatasetJudgments | null,
+  role: 'baseline' | 'candidate' = 'baseline'
+): Promise<void> {
   const { side, coverage } = scored
   if (coverage.runFormat === 'jsonl' && coverage.skippedFields.includes('candidates')) {
     evidence.candidates = await readCandidates(side.source)
@@ -102,9 +119,17 @@ export async function finishSide(scored: ScoredSide, evidence: SideEvidence, dat
 /** Notes on what the dataset kept out of the gated metrics (each counted, never silent). */
 export function datasetNotes(d: DatasetJudgments): string[] {
   const notes = [`dataset ${d.qrels.source}: ${d.gated.length} answerable questions of split ${d.split} gated`]
-  if (d.otherSplit > 0) notes.push(`dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`)
+  if (d.otherSplit > 0)
+    notes.push(
+      `dataset: ${d.otherSplit} questions of other splits not gated (their run queries are counted as without judgments)`
+    )
   if (d.disputed.length > 0)
-    notes.push(`dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`)
-  if (d.unanswerable.length > 0) notes.push(`dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`)
+    notes.push(
+      `dataset: ${d.disputed.length} disputed questions kept in the file but excluded from the gated metrics: ${d.disputed.slice(0, 20).join(', ')}${d.disputed.length > 20 ? ', ...' : ''}`
+    )
+  if (d.unanswerable.length > 0)
+    notes.push(
+      `dataset: ${d.unanswerable.length} unanswerable questions reported on their own (abstention), never in recall averages`
+    )
   return notes
 }

@@ -30,7 +30,12 @@ export interface SidePooling {
 /** One query of the to-judge file: the pooled top-k documents of both sides without a usable grade. */
 export interface ToJudgeEntry {
   queryId: string
-  documents: Array<{ docId: string; baselineRank: number | null; candidateRank: number | null; pooledUnjudged: boolean }>
+  documents: Array<{
+    docId: string
+    baselineRank: number | null
+    candidateRank: number | null
+    pooledUnjudged: boolean
+  }>
 }
 
 /** A gated measure on full and on condensed rankings (mean over the paired queries). */
@@ -58,7 +63,11 @@ export interface PoolingResult {
 const usable = (grade: number): boolean => grade >= 0
 
 /** Judged share of one query's top `depth`, or null when nothing was retrieved. */
-function judgedShare(ev: SideEvidence, id: string, depth: number): { share: number | null; retrieved: number; unjudged: number } {
+function judgedShare(
+  ev: SideEvidence,
+  id: string,
+  depth: number
+): { share: number | null; retrieved: number; unjudged: number } {
   const q = ev.queries.get(id)
   if (q === undefined) return { share: null, retrieved: 0, unjudged: 0 }
   const limit = Math.min(depth, q.top.length)
@@ -121,7 +130,12 @@ export function analysePooling(table: PairedTable, runs: PoolingEvidence, depth:
       missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
       toJudge.push({
         queryId: id,
-        documents: missing.map(([doc, d]) => ({ docId: fromByteString(doc), baselineRank: d.b, candidateRank: d.c, pooledUnjudged: d.grade !== NOT_JUDGED }))
+        documents: missing.map(([doc, d]) => ({
+          docId: fromByteString(doc),
+          baselineRank: d.b,
+          candidateRank: d.c,
+          pooledUnjudged: d.grade !== NOT_JUDGED
+        }))
       })
     }
   }
@@ -149,7 +163,12 @@ function bestRank(d: { b: number | null; c: number | null }): number {
   return Math.min(d.b ?? Infinity, d.c ?? Infinity)
 }
 
-function condensedComparisons(table: PairedTable, base: SideEvidence, cand: SideEvidence, measures: readonly ParsedMeasure[]): CondensedComparison[] {
+function condensedComparisons(
+  table: PairedTable,
+  base: SideEvidence,
+  cand: SideEvidence,
+  measures: readonly ParsedMeasure[]
+): CondensedComparison[] {
   const out: CondensedComparison[] = []
   measures.forEach((m, index) => {
     const column = table.metrics.get(m.name)

@@ -11,9 +11,17 @@ import { quote } from '../util/show.js'
  * compared, or why nothing was. Refuses a reference manifest the rules give no fields to compare on, and one
  * with nothing exam-side to compare it with: a file that is read and never used is a mistake.
  */
-export function checkReferenceSnapshot(rules: Rules, reference: Manifest | null, exam: { baseline: Manifest | null; dataset: Manifest | null }, label: string): string | null {
+export function checkReferenceSnapshot(
+  rules: Rules,
+  reference: Manifest | null,
+  exam: { baseline: Manifest | null; dataset: Manifest | null },
+  label: string
+): string | null {
   const mustMatch = rules.comparability?.mustMatch
-  if (reference === null) return mustMatch === undefined ? null : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`
+  if (reference === null)
+    return mustMatch === undefined
+      ? null
+      : `the reference's snapshot was not checked (no reference manifest was given; ${mustMatch.join(', ')} must match)`
   if (mustMatch === undefined) {
     throw new InputError(
       { file: reference.source },
@@ -35,7 +43,12 @@ export function checkReferenceSnapshot(rules: Rules, reference: Manifest | null,
     for (const p of [...paths].sort()) {
       const a = examSide.leaves.get(p)
       const b = reference.leaves.get(p)
-      if (a !== b) throw notComparable(reference, label, `${p} is ${b === undefined ? '(absent)' : quote(b)} in it and ${a === undefined ? '(absent)' : quote(a)} in ${examSide.source}`)
+      if (a !== b)
+        throw notComparable(
+          reference,
+          label,
+          `${p} is ${b === undefined ? '(absent)' : quote(b)} in it and ${a === undefined ? '(absent)' : quote(a)} in ${examSide.source}`
+        )
     }
   }
   return `the reference's snapshot matches ${examSide.source} on ${mustMatch.join(', ')}`

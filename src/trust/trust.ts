@@ -4,7 +4,12 @@ import type { DatasetJudgments } from '../readers/dataset/judgments.js'
 import { InputError } from '../errors.js'
 import type { ParsedMeasure } from '../config/measures.js'
 import type { Qrels } from '../model/qrels.js'
-import { compareManifests, describeDifference, type ComparabilityResult, type FieldDifference } from './comparability.js'
+import {
+  compareManifests,
+  describeDifference,
+  type ComparabilityResult,
+  type FieldDifference
+} from './comparability.js'
 import type { SideEvidence } from './evidence.js'
 import type { Manifest } from '../readers/manifest.js'
 import { analysePooling, type PoolingResult } from './pooling.js'
@@ -109,7 +114,10 @@ export interface TrustResult {
 const EPS = 1e-12
 
 /** Comparability of the snapshot manifests (rules `comparability`); null when a manifest of either side is absent. */
-export function assessComparability(rules: Rules, manifests: TrustEvidence['manifests']): { guards: GuardResult[]; comparability: ComparabilityResult | null } {
+export function assessComparability(
+  rules: Rules,
+  manifests: TrustEvidence['manifests']
+): { guards: GuardResult[]; comparability: ComparabilityResult | null } {
   const { baseline: mb, candidate: mc, dataset: md } = manifests
   if (rules.comparability !== undefined && (mb === null || mc === null)) {
     throw new InputError(
@@ -124,12 +132,18 @@ export function assessComparability(rules: Rules, manifests: TrustEvidence['mani
     ['candidate', mc]
   ]
   if (md !== null) sides.push(['dataset', md])
-  const comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding'])
+  const comparability = compareManifests(
+    sides,
+    rules.comparability?.mustMatch ?? [],
+    rules.comparability?.mayDiffer ?? ['embedding']
+  )
   if (rules.comparability === undefined) return { guards: [], comparability }
   const guard: GuardResult = {
     rule: 'comparability',
     status: comparability.comparable ? 'pass' : 'fail',
-    reason: comparability.comparable ? { code: 'comparable', mustMatch: rules.comparability.mustMatch } : { code: 'not_comparable', mismatches: comparability.mismatches }
+    reason: comparability.comparable
+      ? { code: 'comparable', mustMatch: rules.comparability.mustMatch }
+      : { code: 'not_comparable', mismatches: comparability.mismatches }
   }
   return { guards: [guard], comparability }
 }
@@ -140,9 +154,17 @@ export function poolDepth(rules: Rules): number {
 }
 
 /** Pooling bias (rules `pooling`): null with per-query rows; throws when the rules cap it but the sides are rows. */
-export function assessPooling(rules: Rules, table: PairedTable, runs: TrustEvidence['runs']): { guards: GuardResult[]; pooling: PoolingResult | null } {
+export function assessPooling(
+  rules: Rules,
+  table: PairedTable,
+  runs: TrustEvidence['runs']
+): { guards: GuardResult[]; pooling: PoolingResult | null } {
   if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
-    throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
+    throw new InputError(
+      { file: rules.source.file, key: 'pooling.max_unjudged' },
+      'needs runs scored against judgments, but the sides are per-query rows',
+      'add judgments (or a dataset) to the rules and pass runs'
+    )
   }
   const depth = poolDepth(rules)
   const pooling = runs === null ? null : analysePooling(table, runs, depth)
@@ -153,19 +175,32 @@ export function assessPooling(rules: Rules, table: PairedTable, runs: TrustEvide
   const guard: GuardResult = {
     rule: 'pooling.max_unjudged',
     status: breach === null ? 'pass' : cap.outcome,
-    reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
+    reason:
+      breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
   }
   return { guards: [guard], pooling }
 }
 
 /** Whole-class failures (rules `max_zero_hit_share`; the table is drawn for every report). */
-export function assessZeroHits(rules: Rules, table: PairedTable, runs: TrustEvidence['runs']): { guards: GuardResult[]; zeroHits: ZeroHitResult } {
+export function assessZeroHits(
+  rules: Rules,
+  table: PairedTable,
+  runs: TrustEvidence['runs']
+): { guards: GuardResult[]; zeroHits: ZeroHitResult } {
   if (runs === null && rules.maxZeroHitShare !== undefined) {
-    throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs')
+    throw new InputError(
+      { file: rules.source.file, key: 'max_zero_hit_share' },
+      'needs runs scored against judgments, but the sides are per-query rows',
+      'add judgments (or a dataset) to the rules and pass runs'
+    )
   }
   const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules)
   const gated = [...new Set(rules.checks.map((c) => c.metric))]
-  const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, { slices: rules.slices, metrics: gated, depth: zDepth })
+  const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, {
+    slices: rules.slices,
+    metrics: gated,
+    depth: zDepth
+  })
   const z = rules.maxZeroHitShare
   if (z === undefined) return { guards: [], zeroHits }
   const breaches: ZeroHitBreach[] = []
@@ -179,7 +214,13 @@ export function assessZeroHits(rules: Rules, table: PairedTable, runs: TrustEvid
     status: breaches.length === 0 ? 'pass' : z.outcome,
     reason:
       breaches.length === 0
-        ? { code: 'zero_hits_within', depth: zDepth, cap: z, baseline: zeroHits.slices[0].baseline ?? 0, candidate: zeroHits.slices[0].candidate ?? 0 }
+        ? {
+            code: 'zero_hits_within',
+            depth: zDepth,
+            cap: z,
+            baseline: zeroHits.slices[0].baseline ?? 0,
+            candidate: zeroHits.slices[0].candidate ?? 0
+          }
         : { code: 'zero_hits_above', depth: zDepth, breaches }
   }
   return { guards: [guard], zeroHits }
@@ -201,7 +242,8 @@ export function assessTwoStage(rules: Rules, table: PairedTable, runs: TrustEvid
 /** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
 function capBreach(cap: ShareCap, baseline: number, candidate: number): CapBreach | null {
   if (cap.share !== undefined && candidate > cap.share + EPS) return { kind: 'share', share: cap.share }
-  if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS) return { kind: 'increase', baseline, increase: cap.increase }
+  if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
+    return { kind: 'increase', baseline, increase: cap.increase }
   return null
 }
 
@@ -222,7 +264,11 @@ export function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs'
     split: d.split,
     gated: d.gated.length,
     disputed: d.disputed,
-    unanswerable: { ids: d.unanswerable, baseline: runs && side(runs.baseline), candidate: runs && side(runs.candidate) },
+    unanswerable: {
+      ids: d.unanswerable,
+      baseline: runs && side(runs.baseline),
+      candidate: runs && side(runs.candidate)
+    },
     otherSplit: d.otherSplit
   }
 }
@@ -233,20 +279,32 @@ export function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs'
  * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
  * when one of these could not be checked.
  */
-export function judgePublishable(pooling: PoolingResult | null, dataset: DatasetSummary | null, comparability: ComparabilityResult | null): TrustResult['publishable'] {
+export function judgePublishable(
+  pooling: PoolingResult | null,
+  dataset: DatasetSummary | null,
+  comparability: ComparabilityResult | null
+): TrustResult['publishable'] {
   const reasons: string[] = []
   const unchecked: string[] = []
   if (pooling === null) unchecked.push('judgment completeness (the sides are per-query rows, not runs)')
   else if (pooling.pool.unjudged > 0) {
-    reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`)
+    reasons.push(
+      `${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`
+    )
   }
   if (dataset !== null && dataset.disputed.length > 0) {
-    reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`)
+    reasons.push(
+      `${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`
+    )
   }
   if (comparability === null) unchecked.push('snapshot comparability (no manifests given)')
   else {
-    if (!comparability.comparable) reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`)
-    if (comparability.warnings.length > 0) reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`)
+    if (!comparability.comparable)
+      reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`)
+    if (comparability.warnings.length > 0)
+      reasons.push(
+        `comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`
+      )
   }
   // A result is publishable only when every condition was checked and held: what could not be checked
   // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.

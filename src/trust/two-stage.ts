@@ -83,7 +83,12 @@ export interface TwoStageDepth {
 }
 
 /** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
-export function analyseTwoStage(ids: readonly string[], ev: SideEvidence, judgments: ReadonlyMap<string, JudgedQuery>, at: TwoStageDepth): TwoStageSide | null {
+export function analyseTwoStage(
+  ids: readonly string[],
+  ev: SideEvidence,
+  judgments: ReadonlyMap<string, JudgedQuery>,
+  at: TwoStageDepth
+): TwoStageSide | null {
   const { k, gain: g } = at
   if (ev.candidates === null) return null
   let queries = 0
@@ -111,5 +116,13 @@ export function analyseTwoStage(ids: readonly string[], ev: SideEvidence, judgme
     if (ranking.some((d) => !inPool.has(d))) outside++
   }
   const mean = (x: number): number => (queries > 0 ? x / queries : 0)
-  return { queries, withoutCandidates: without, meanPoolSize: mean(size), coverage: mean(coverage), ranker: mean(ranker), ceiling: mean(ceiling), rankedOutsidePool: outside }
+  return {
+    queries,
+    withoutCandidates: without,
+    meanPoolSize: mean(size),
+    coverage: mean(coverage),
+    ranker: mean(ranker),
+    ceiling: mean(ceiling),
+    rankedOutsidePool: outside
+  }
 }

@@ -54,9 +54,15 @@ export interface ZeroHitOptions {
  * Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute; the shares
  * need both runs' evidence (null with per-query rows: then only the distributions).
  */
-export function analyseZeroHits(table: PairedTable, evidence: { baseline: SideEvidence; candidate: SideEvidence } | null, options: ZeroHitOptions): ZeroHitResult {
+export function analyseZeroHits(
+  table: PairedTable,
+  evidence: { baseline: SideEvidence; candidate: SideEvidence } | null,
+  options: ZeroHitOptions
+): ZeroHitResult {
   const { slices, metrics, depth } = options
-  const groups: Array<{ slice: Array<[string, string]>; members: number[] }> = [{ slice: [], members: table.ids.map((_, i) => i) }]
+  const groups: Array<{ slice: Array<[string, string]>; members: number[] }> = [
+    { slice: [], members: table.ids.map((_, i) => i) }
+  ]
   for (const attr of slices) {
     const column = table.attrs.get(attr)
     if (column === undefined) continue
@@ -66,7 +72,8 @@ export function analyseZeroHits(table: PairedTable, evidence: { baseline: SideEv
       list.push(i)
       byValue.set(v, list)
     })
-    for (const value of [...byValue.keys()].sort()) groups.push({ slice: [[attr, value]], members: byValue.get(value) as number[] })
+    for (const value of [...byValue.keys()].sort())
+      groups.push({ slice: [[attr, value]], members: byValue.get(value) as number[] })
   }
   const share = (ev: SideEvidence, members: number[]): number => {
     let zero = 0

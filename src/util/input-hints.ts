@@ -9,7 +9,18 @@
 const HEAD_CHARS = 1000
 
 /** Fields that name a document: a file with one of them and repeated query ids is a run, not per-query rows. */
-const DOC_FIELDS = ['doc_id', 'docid', 'docno', 'doc', 'document_id', 'corpus_id', 'corpus-id', 'pid', 'passage_id', 'chunk_id']
+const DOC_FIELDS = [
+  'doc_id',
+  'docid',
+  'docno',
+  'doc',
+  'document_id',
+  'corpus_id',
+  'corpus-id',
+  'pid',
+  'passage_id',
+  'chunk_id'
+]
 
 /**
  * What to do with a run (what the retriever returned) given where per-query rows were expected: every such
@@ -44,7 +55,11 @@ export function firstLineMistake(text: string): Mistake | undefined {
   const head = text.slice(0, HEAD_CHARS).trimStart()
   if (head.startsWith('{') || head.startsWith('[')) return undefined
   const f = headFields(head)
-  if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4])) return { problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows', hint: RUN_WITHOUT_JUDGMENTS }
+  if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
+    return {
+      problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows',
+      hint: RUN_WITHOUT_JUDGMENTS
+    }
   if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
     return {
       problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
@@ -81,10 +96,17 @@ const RUN_ID_COLUMNS = ['q_id', 'query_id', 'qid']
  * document (a query id, a document and a `score` column) and none of the metrics the rules name: the refusal, or
  * undefined.
  */
-export function runTableMistake(columns: readonly string[], metricFields: ReadonlySet<string>, what: string): Mistake | undefined {
+export function runTableMistake(
+  columns: readonly string[],
+  metricFields: ReadonlySet<string>,
+  what: string
+): Mistake | undefined {
   if (columns.some((c) => metricFields.has(c))) return undefined
   const id = columns.find((c) => RUN_ID_COLUMNS.includes(c))
   const doc = columns.find((c) => DOC_FIELDS.includes(c.toLowerCase()))
   if (id === undefined || doc === undefined || !columns.includes('score')) return undefined
-  return { problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`, hint: RUN_WITHOUT_JUDGMENTS }
+  return {
+    problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`,
+    hint: RUN_WITHOUT_JUDGMENTS
+  }
 }

@@ -9,5 +9,8 @@ const RAW_BREAKS = /[\u0085\u2028\u2029]/g
 
 /** `value` as one JSON Lines record, newline included (`replacer` as JSON.stringify's). */
 export function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
-  return JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n'
+  return (
+    JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) +
+    '\n'
+  )
 }

@@ -239,7 +239,8 @@ function select(selection: Selection, k: number, left: number, right: number): b
       const s = 0.5 * exp((2 * z) / 3)
       const sd = 0.5 * sqrt((z * s * (n - s)) / n) * (m - n / 2 < 0 ? -1 : 1)
       sampling ??= { a, settle: ignore, budget }
-      if (!select(sampling, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd)))) return false
+      if (!select(sampling, k, max(left, floor(k - (m * s) / n + sd)), min(right, floor(k + ((n - m) * s) / n + sd))))
+        return false
     }
     const t = a[k]
     let i = left

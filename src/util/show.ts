@@ -25,9 +25,19 @@ export const MAX_LOG_LINE_CHARS = 4000
 // tab inside a value, ESC), DEL and C1 controls (U+0085 is a line break for some readers), U+2028/U+2029,
 // the bidi marks, embeddings, overrides and isolates that reorder what a reviewer reads, and BOM.
 // Tab and ESC are allowed by safeLines (reports are tab-separated or coloured), never inside a value.
-const ESCAPED_IN_VALUE = /[\u0000-\u001f"\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-const ESCAPED_IN_TEXT = /[\u0000-\u0008\u000a-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g
-const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '"': '\\"', '\\': '\\\\' }
+const ESCAPED_IN_VALUE =
+  /[\u0000-\u001f"\\\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+const ESCAPED_IN_TEXT =
+  /[\u0000-\u0008\u000a-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g
+const SHORT: Record<string, string> = {
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '"': '\\"',
+  '\\': '\\\\'
+}
 
 function unicodeEscape(c: string): string {
   return SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
@@ -60,7 +70,9 @@ export function quote(value: unknown, max = MAX_SHOWN_CHARS): string {
   const shown = cut(s, max)
   const body = breakCommandPrefix(shown.replace(ESCAPED_IN_VALUE, unicodeEscape))
   const text = typeof value === 'string' ? `"${body}"` : body
-  return shown.length < s.length ? `${typeof value === 'string' ? text.slice(0, -1) + '…"' : text + '…'} (${s.length} characters)` : text
+  return shown.length < s.length
+    ? `${typeof value === 'string' ? text.slice(0, -1) + '…"' : text + '…'} (${s.length} characters)`
+    : text
 }
 
 /**

@@ -21,7 +21,16 @@ export interface CborNestedHandler {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-const MAJOR_NAMES = ['an unsigned integer', 'a negative integer', 'a byte string', 'a text string', 'an array', 'a map', 'a tag', 'a simple value or float']
+const MAJOR_NAMES = [
+  'an unsigned integer',
+  'a negative integer',
+  'a byte string',
+  'a text string',
+  'an array',
+  'a map',
+  'a tag',
+  'a simple value or float'
+]
 
 /** Decodes an IEEE 754 half-precision float. */
 function half(bits: number): number {
@@ -70,21 +79,25 @@ class Reader {
       this.need(8)
       arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4)
       this.pos += 8
-    } else if (info === 31) throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`)
+    } else if (info === 31)
+      throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`)
     else throw new CborShapeError(`has a malformed item head at byte ${at}`)
     return { major, info, arg, at }
   }
 
   mapLength(what: string): number {
     const h = this.head()
-    if (h.major !== 5) throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`)
+    if (h.major !== 5)
+      throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`)
     return h.arg
   }
 
   text(maxBytes: number, what: string): string {
     const h = this.head()
-    if (h.major !== 3) throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`)
-    if (h.arg > maxBytes) throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`)
+    if (h.major !== 3)
+      throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`)
+    if (h.arg > maxBytes)
+      throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`)
     this.need(h.arg)
     let s: string
     try {
@@ -107,8 +120,10 @@ class Reader {
       if (h.info === 25) return half(h.arg)
       if (h.info === 26) return this.view.getFloat32(this.pos - 4)
       if (h.info === 27) return this.view.getFloat64(this.pos - 8)
-      if (first === 0xf6 || first === 0xf7) throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`)
-      if (first === 0xf4 || first === 0xf5) throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`)
+      if (first === 0xf6 || first === 0xf7)
+        throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`)
+      if (first === 0xf4 || first === 0xf5)
+        throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`)
     }
     throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`)
   }
@@ -130,7 +145,12 @@ export interface CborNestedWords {
  * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
  * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
  */
-export function decodeNestedNumbers(bytes: Uint8Array, handler: CborNestedHandler, words: CborNestedWords, maxKeyBytes: number): number {
+export function decodeNestedNumbers(
+  bytes: Uint8Array,
+  handler: CborNestedHandler,
+  words: CborNestedWords,
+  maxKeyBytes: number
+): number {
   const r = new Reader(bytes)
   const outerCount = r.mapLength('the whole file')
   const seenOuter = new Map<string, number>()
@@ -138,14 +158,18 @@ export function decodeNestedNumbers(bytes: Uint8Array, handler: CborNestedHandle
   for (let q = 0; q < outerCount; q++) {
     const key = r.text(maxKeyBytes, words.outerKey)
     const earlier = seenOuter.get(key)
-    if (earlier !== undefined) throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`)
+    if (earlier !== undefined)
+      throw new CborShapeError(
+        `repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`
+      )
     seenOuter.set(key, q + 1)
     handler.outer(key, ordinal + 1)
     const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`)
     const seenInner = new Set<string>()
     for (let d = 0; d < innerCount; d++) {
       const inner = r.text(maxKeyBytes, words.innerKey)
-      if (seenInner.has(inner)) throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`)
+      if (seenInner.has(inner))
+        throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`)
       seenInner.add(inner)
       ordinal++
       handler.entry(inner, r.number(words.value), ordinal)

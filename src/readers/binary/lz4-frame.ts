@@ -82,7 +82,8 @@ function decodeBlock(block: Block, out: Output, windowStart: number): void {
         literals += b
       } while (b === 255)
     }
-    if (ip + literals > end) throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`)
+    if (ip + literals > end)
+      throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`)
     out.ensure(literals)
     out.buf.set(src.subarray(ip, ip + literals), out.length)
     out.length += literals
@@ -91,7 +92,8 @@ function decodeBlock(block: Block, out: Output, windowStart: number): void {
     if (ip + 2 > end) throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`)
     const offset = src[ip] | (src[ip + 1] << 8)
     ip += 2
-    if (offset === 0 || offset > out.length - windowStart) throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`)
+    if (offset === 0 || offset > out.length - windowStart)
+      throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`)
     let match = (token & 15) + 4
     if ((token & 15) === 15) {
       let b: number
@@ -123,7 +125,8 @@ function decodeFrame(src: Uint8Array, pos: number, out: Output): number {
   const blockChecksum = (flg & 0x10) !== 0
   const hasSize = (flg & 0x08) !== 0
   const contentChecksum = (flg & 0x04) !== 0
-  if ((flg & 0x01) !== 0) throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have')
+  if ((flg & 0x01) !== 0)
+    throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have')
   const blockMax = BLOCK_MAX[(bd >>> 4) & 7]
   if (blockMax === undefined) throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`)
   let i = headerStart + 2
@@ -136,10 +139,12 @@ function decodeFrame(src: Uint8Array, pos: number, out: Output): number {
     i += 8
   }
   if (src.length < i + 1) throw new Lz4FrameError('is cut short inside the frame header')
-  if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i]) throw new Lz4FrameError('has a wrong header checksum (the file is damaged)')
+  if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
+    throw new Lz4FrameError('has a wrong header checksum (the file is damaged)')
   i++
   const frameOut = out.length
-  if (declared !== undefined && frameOut + declared > out.cap) throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true)
+  if (declared !== undefined && frameOut + declared > out.cap)
+    throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true)
   for (;;) {
     if (src.length < i + 4) throw new Lz4FrameError('is cut short: the frame has no end mark')
     const word = u32(src, i)
@@ -147,9 +152,12 @@ function decodeFrame(src: Uint8Array, pos: number, out: Output): number {
     if (word === 0) break
     const raw = (word & 0x80000000) !== 0
     const size = word & 0x7fffffff
-    if (size > blockMax) throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`)
-    if (src.length < i + size + (blockChecksum ? 4 : 0)) throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`)
-    if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size)) throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`)
+    if (size > blockMax)
+      throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`)
+    if (src.length < i + size + (blockChecksum ? 4 : 0))
+      throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`)
+    if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
+      throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`)
     if (raw) {
       out.ensure(size)
       out.buf.set(src.subarray(i, i + size), out.length)
@@ -161,10 +169,12 @@ function decodeFrame(src: Uint8Array, pos: number, out: Output): number {
   }
   if (contentChecksum) {
     if (src.length < i + 4) throw new Lz4FrameError('is cut short inside the content checksum')
-    if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i)) throw new Lz4FrameError('has a wrong content checksum (the file is damaged)')
+    if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
+      throw new Lz4FrameError('has a wrong content checksum (the file is damaged)')
     i += 4
   }
-  if (declared !== undefined && out.length - frameOut !== declared) throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`)
+  if (declared !== undefined && out.length - frameOut !== declared)
+    throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`)
   return i
 }
 
@@ -186,7 +196,12 @@ export function decompressLz4Frames(src: Uint8Array, cap: number): Uint8Array {
       if (pos > src.length) throw new Lz4FrameError('is cut short inside a skippable frame')
       continue
     }
-    if (magic !== 0x184d2204) throw new Lz4FrameError(frames === 0 ? 'does not start with the LZ4 frame magic 04 22 4D 18' : `has bytes that are not an LZ4 frame at byte ${pos}`)
+    if (magic !== 0x184d2204)
+      throw new Lz4FrameError(
+        frames === 0
+          ? 'does not start with the LZ4 frame magic 04 22 4D 18'
+          : `has bytes that are not an LZ4 frame at byte ${pos}`
+      )
     pos = decodeFrame(src, pos, out)
     frames++
   }

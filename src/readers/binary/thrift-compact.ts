@@ -93,7 +93,8 @@ class Cursor {
   length(each: number, what: string): number {
     const n = this.varint(5)
     const left = this.end - this.at
-    if (n * BigInt(each) > BigInt(left)) throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`)
+    if (n * BigInt(each) > BigInt(left))
+      throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`)
     return Number(n)
   }
 }
@@ -103,11 +104,21 @@ class Cursor {
  * `exact`), with the decoded tree when `build`. Throws {@link ThriftError} for anything outside the limits.
  * Linear in the bytes; the stack is an array, so no input can make it recurse.
  */
-export function readThriftStruct(bytes: Uint8Array, options: ThriftLimits & { start?: number; end?: number; build?: boolean; exact?: boolean }): { end: number; value: ThriftStruct | undefined } {
+export function readThriftStruct(
+  bytes: Uint8Array,
+  options: ThriftLimits & { start?: number; end?: number; build?: boolean; exact?: boolean }
+): { end: number; value: ThriftStruct | undefined } {
   const { maxDepth, maxValues, build = false, exact = false } = options
   const c = new Cursor(bytes, options.start ?? 0, options.end ?? bytes.length)
   let values = 0
-  const root: Frame = { list: false, lastId: 0, remaining: 0, elemType: 0, value: build ? new Map() : undefined, slot: -1 }
+  const root: Frame = {
+    list: false,
+    lastId: 0,
+    remaining: 0,
+    elemType: 0,
+    value: build ? new Map() : undefined,
+    slot: -1
+  }
   const stack: Frame[] = [root]
 
   /** Puts `value` into the frame on top (a struct field or the next list element). */
@@ -151,15 +162,20 @@ export function readThriftStruct(bytes: Uint8Array, options: ThriftLimits & { st
       }
       case LIST:
       case STRUCT: {
-        if (stack.length >= maxDepth) throw new ThriftError(`nests structs and lists deeper than ${maxDepth} (the limit) at byte ${c.at}`)
+        if (stack.length >= maxDepth)
+          throw new ThriftError(`nests structs and lists deeper than ${maxDepth} (the limit) at byte ${c.at}`)
         const frame: Frame = { list: type === LIST, lastId: 0, remaining: 0, elemType: 0, value: undefined, slot: -1 }
         if (type === LIST) {
           const head = c.byte()
           frame.elemType = head & 0x0f
-          if (!isElementType(frame.elemType)) throw new ThriftError(`has a list of type ${frame.elemType} at byte ${c.at}, which Parquet does not use`)
+          if (!isElementType(frame.elemType))
+            throw new ThriftError(`has a list of type ${frame.elemType} at byte ${c.at}, which Parquet does not use`)
           const short = head >> 4
           frame.remaining = short === 15 ? c.length(1, 'list size') : short
-          if (frame.remaining > c.end - c.at) throw new ThriftError(`has a list of ${frame.remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`)
+          if (frame.remaining > c.end - c.at)
+            throw new ThriftError(
+              `has a list of ${frame.remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`
+            )
           if (build) frame.value = []
         } else if (build) frame.value = new Map()
         stack.push(frame)
@@ -201,7 +217,8 @@ export function readThriftStruct(bytes: Uint8Array, options: ThriftLimits & { st
     if (stack.length > before) continue
     store(top, value)
   }
-  if (exact && c.at !== c.end) throw new ThriftError(`ends at byte ${c.at}, ${c.end - c.at} bytes before the end of its space`)
+  if (exact && c.at !== c.end)
+    throw new ThriftError(`ends at byte ${c.at}, ${c.end - c.at} bytes before the end of its space`)
   return { end: c.at, value: root.value as ThriftStruct | undefined }
 }
 
@@ -213,7 +230,8 @@ function isElementType(t: number): boolean {
 export function intField(s: ThriftStruct, id: number): number | undefined {
   const v = s.get(id)
   if (typeof v === 'number' && Number.isInteger(v)) return v
-  if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v)
+  if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER))
+    return Number(v)
   return undefined
 }
 

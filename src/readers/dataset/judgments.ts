@@ -80,5 +80,13 @@ export function datasetJudgments(dataset: Dataset, split: SplitChoice): DatasetJ
   const ids = [...queries.keys()].sort(compareCodePoints)
   disputed.sort(compareCodePoints)
   unanswerable.sort(compareCodePoints)
-  return { qrels: { source: dataset.file, queries, ids, judgments }, split, gated: ids, disputed, unanswerable, otherSplit, attrs }
+  return {
+    qrels: { source: dataset.file, queries, ids, judgments },
+    split,
+    gated: ids,
+    disputed,
+    unanswerable,
+    otherSplit,
+    attrs
+  }
 }

@@ -21,7 +21,11 @@ export interface CheckedDataset {
  * Reads an evaluation set, the corpus listing and the previous copy when given, and runs every contract
  * rule. Violations are returned, not thrown: `validate` prints them all, the gate refuses with them.
  */
-export async function loadCheckedDataset(file: string, corpusFile?: string, previousFile?: string): Promise<CheckedDataset> {
+export async function loadCheckedDataset(
+  file: string,
+  corpusFile?: string,
+  previousFile?: string
+): Promise<CheckedDataset> {
   const dataset = await readDataset(file)
   const corpus = corpusFile === undefined ? undefined : await readCorpusListing(corpusFile)
   const previous = previousFile === undefined ? undefined : await readDataset(previousFile)
@@ -33,13 +37,20 @@ export async function loadCheckedDataset(file: string, corpusFile?: string, prev
     )
   pushAll(violations, checkDataset(dataset, corpus, previous))
   if (dataset.entries.length === 0 && dataset.violations.length === 0) {
-    violations.push({ file, line: null, id: null, rule: 'empty', message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)' })
+    violations.push({
+      file,
+      line: null,
+      id: null,
+      rule: 'empty',
+      message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)'
+    })
   }
   // file by file (dataset, corpus, previous) in line order; stable, so a line's violations keep their order
   const fileOrder = [file, corpusFile, previousFile]
   violations.sort((a, b) => fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0))
   const now = new Set(dataset.entries.map((e) => e.q.id))
-  const removed = previous === undefined ? [] : [...new Set(previous.entries.map((e) => e.q.id))].filter((id) => !now.has(id)).sort()
+  const removed =
+    previous === undefined ? [] : [...new Set(previous.entries.map((e) => e.q.id))].filter((id) => !now.has(id)).sort()
   return { dataset, violations, corpusChunks: corpus === undefined ? null : corpus.chunks.size, removed }
 }
 

@@ -7,7 +7,8 @@ import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from '
 
 /** Compiled on first use, not at load: compiling costs ~45 ms, which every `gate` run without a dataset would pay. */
 let compiled: ValidateFunction | undefined
-const questionValidator = (): ValidateFunction => (compiled ??= new Ajv({ allErrors: true, strict: false }).compile(DATASET_SCHEMA))
+const questionValidator = (): ValidateFunction =>
+  (compiled ??= new Ajv({ allErrors: true, strict: false }).compile(DATASET_SCHEMA))
 
 /**
  * Reads an evaluation set (JSON Lines, one question per line). Unlike a run, a dataset is read to the end
@@ -22,7 +23,13 @@ export async function readDataset(file: string): Promise<Dataset> {
     if (text.trim() === '') return
     const parsed = parseObjectLine(text)
     if (parsed.problem !== undefined) {
-      violations.push({ file, line, id: null, rule: 'json', message: `${parsed.problem}; each line is one JSON object, each field once` })
+      violations.push({
+        file,
+        line,
+        id: null,
+        rule: 'json',
+        message: `${parsed.problem}; each line is one JSON object, each field once`
+      })
       return
     }
     const record = parsed.record
@@ -59,21 +66,39 @@ export async function readCorpusListing(file: string): Promise<CorpusListing> {
       }
       const c = parsed.record.chunk_id
       if (typeof c !== 'string' || c === '') {
-        violations.push({ file, line, id: null, rule: 'corpus_line', message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line' })
+        violations.push({
+          file,
+          line,
+          id: null,
+          rule: 'corpus_line',
+          message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line'
+        })
         return
       }
       id = c
     } else id = t
     const earlier = firstLine.get(id)
     if (earlier !== undefined) {
-      violations.push({ file, line, id: null, rule: 'corpus_duplicate', message: `chunk ${quote(id)} is listed twice (also on line ${earlier})` })
+      violations.push({
+        file,
+        line,
+        id: null,
+        rule: 'corpus_duplicate',
+        message: `chunk ${quote(id)} is listed twice (also on line ${earlier})`
+      })
       return
     }
     firstLine.set(id, line)
     chunks.add(id)
   })
   if (chunks.size === 0 && violations.length === 0) {
-    violations.push({ file, line: null, id: null, rule: 'corpus_empty', message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)' })
+    violations.push({
+      file,
+      line: null,
+      id: null,
+      rule: 'corpus_empty',
+      message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)'
+    })
   }
   return { file, chunks, violations }
 }

@@ -6,7 +6,14 @@
  */
 
 /** Fields of a question whose change must be declared in its changelog (they decide what counts as correct). */
-export const GUARDED_FIELDS = ['question', 'answerable', 'gold_chunk_ids', 'graded_relevance', 'key_facts', 'distractors'] as const
+export const GUARDED_FIELDS = [
+  'question',
+  'answerable',
+  'gold_chunk_ids',
+  'graded_relevance',
+  'key_facts',
+  'distractors'
+] as const
 
 const chunkId = { type: 'string', minLength: 1, description: 'A chunk id of the frozen corpus listing.' } as const
 
@@ -19,10 +26,25 @@ export const DATASET_SCHEMA = {
   additionalProperties: false,
   required: ['id', 'question', 'answerable', 'gold_chunk_ids', 'split'],
   properties: {
-    id: { type: 'string', minLength: 1, maxLength: 200, description: 'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.' },
+    id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Stable id; the query_id of the runs. A question whose text or gold changes gets a new id or a changelog entry.'
+    },
     question: { type: 'string', minLength: 1, description: 'The question as the system receives it.' },
-    answerable: { type: 'boolean', description: 'False when the corpus holds no answer: the right behaviour is to abstain.' },
-    gold_chunk_ids: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.' },
+    answerable: {
+      type: 'boolean',
+      description: 'False when the corpus holds no answer: the right behaviour is to abstain.'
+    },
+    gold_chunk_ids: {
+      type: 'array',
+      items: chunkId,
+      uniqueItems: true,
+      description:
+        'Chunks that contain the answer (relevant, grade 1 unless graded_relevance says more). Empty exactly when unanswerable.'
+    },
     key_facts: {
       type: 'array',
       description: 'The facts a complete answer needs, each with the chunks that support it (FactRecall@k).',
@@ -33,17 +55,29 @@ export const DATASET_SCHEMA = {
         properties: {
           id: { type: 'string', minLength: 1, description: 'Unique within the question.' },
           text: { type: 'string', description: 'The fact in words (for reviewers).' },
-          chunk_ids: { type: 'array', items: chunkId, minItems: 1, uniqueItems: true, description: 'Gold chunks that support the fact.' }
+          chunk_ids: {
+            type: 'array',
+            items: chunkId,
+            minItems: 1,
+            uniqueItems: true,
+            description: 'Gold chunks that support the fact.'
+          }
         }
       }
     },
     graded_relevance: {
       type: 'object',
-      description: 'Chunk id -> grade 0..3 (0 judged not relevant, 3 perfectly relevant). Gold chunks not listed count as grade 1.',
+      description:
+        'Chunk id -> grade 0..3 (0 judged not relevant, 3 perfectly relevant). Gold chunks not listed count as grade 1.',
       propertyNames: { minLength: 1 },
       additionalProperties: { type: 'integer', minimum: 0, maximum: 3 }
     },
-    distractors: { type: 'array', items: chunkId, uniqueItems: true, description: 'Chunks that look relevant but are not (judged grade 0 unless graded).' },
+    distractors: {
+      type: 'array',
+      items: chunkId,
+      uniqueItems: true,
+      description: 'Chunks that look relevant but are not (judged grade 0 unless graded).'
+    },
     category: { type: 'string', minLength: 1, description: 'A slice of the report (e.g. billing, api).' },
     tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     difficulty: { enum: ['easy', 'medium', 'hard'] },
@@ -53,7 +87,8 @@ export const DATASET_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['status'],
-      description: 'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
+      description:
+        'Who checked the question and gold, how, and the outcome. Disputed questions stay in the file but are excluded from gated metrics (counted).',
       properties: {
         by: {
           oneOf: [
@@ -61,7 +96,11 @@ export const DATASET_SCHEMA = {
             { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }
           ]
         },
-        method: { type: 'string', minLength: 1, description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.' },
+        method: {
+          type: 'string',
+          minLength: 1,
+          description: 'e.g. single-annotator, double-annotated, adjudicated, llm-assisted.'
+        },
         status: { enum: ['pending', 'accepted', 'disputed'] },
         note: { type: 'string' }
       }
@@ -75,7 +114,12 @@ export const DATASET_SCHEMA = {
         additionalProperties: false,
         required: ['changed', 'reason'],
         properties: {
-          changed: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] } },
+          changed: {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { enum: [...GUARDED_FIELDS, 'category', 'tags', 'difficulty', 'split', 'review'] }
+          },
           reason: { type: 'string', minLength: 1 },
           by: { type: 'string' },
           date: { type: 'string' }

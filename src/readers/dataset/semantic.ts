@@ -28,38 +28,69 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
       out.push({ file, line, id: q.id, rule, message })
     }
     const earlier = firstLine.get(q.id)
-    if (earlier !== undefined) v('duplicate_id', `id ${quote(q.id)} is used twice (also on line ${earlier}); every question needs its own id`)
+    if (earlier !== undefined)
+      v('duplicate_id', `id ${quote(q.id)} is used twice (also on line ${earlier}); every question needs its own id`)
     else firstLine.set(q.id, line)
 
     const gold = new Set(q.gold_chunk_ids)
     const grades = q.graded_relevance ?? {}
     const facts = q.key_facts ?? []
-    if (q.answerable && gold.size === 0) v('answerable_without_gold', 'answerable is true but gold_chunk_ids is empty; list the chunks that contain the answer, or set answerable: false')
+    if (q.answerable && gold.size === 0)
+      v(
+        'answerable_without_gold',
+        'answerable is true but gold_chunk_ids is empty; list the chunks that contain the answer, or set answerable: false'
+      )
     if (!q.answerable) {
       const positive = Object.keys(grades).filter((c) => grades[c] > 0)
-      if (gold.size > 0) v('unanswerable_with_gold', `answerable is false but gold_chunk_ids lists ${gold.size} chunk(s); an unanswerable question has no gold`)
-      if (facts.length > 0) v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`)
-      if (positive.length > 0) v('unanswerable_with_gold', `answerable is false but graded_relevance grades ${positive.map((c) => quote(c)).join(', ')} above 0`)
+      if (gold.size > 0)
+        v(
+          'unanswerable_with_gold',
+          `answerable is false but gold_chunk_ids lists ${gold.size} chunk(s); an unanswerable question has no gold`
+        )
+      if (facts.length > 0)
+        v('unanswerable_with_gold', `answerable is false but key_facts lists ${facts.length} fact(s)`)
+      if (positive.length > 0)
+        v(
+          'unanswerable_with_gold',
+          `answerable is false but graded_relevance grades ${positive.map((c) => quote(c)).join(', ')} above 0`
+        )
     }
     const factIds = new Map<string, number>()
     facts.forEach((f, i) => {
       const j = factIds.get(f.id)
-      if (j !== undefined) v('duplicate_fact_id', `key_facts[${i}].id ${quote(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`)
+      if (j !== undefined)
+        v(
+          'duplicate_fact_id',
+          `key_facts[${i}].id ${quote(f.id)} repeats key_facts[${j}].id; fact ids are unique within a question`
+        )
       else factIds.set(f.id, i)
       f.chunk_ids.forEach((c, k) => {
-        if (!gold.has(c)) v('fact_chunk_not_gold', `key_facts[${i}].chunk_ids[${k}] ${quote(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`)
+        if (!gold.has(c))
+          v(
+            'fact_chunk_not_gold',
+            `key_facts[${i}].chunk_ids[${k}] ${quote(c)} supports a key fact but is not in gold_chunk_ids; add it to the gold`
+          )
       })
     })
     for (const c of Object.keys(grades).sort()) {
-      if (grades[c] === 0 && gold.has(c)) v('gold_graded_zero', `gold chunk ${quote(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`)
+      if (grades[c] === 0 && gold.has(c))
+        v('gold_graded_zero', `gold chunk ${quote(c)} has graded_relevance 0; a gold chunk is relevant (grade 1..3)`)
     }
     ;(q.distractors ?? []).forEach((c, i) => {
       if (gold.has(c)) v('distractor_is_gold', `distractors[${i}] ${quote(c)} is also a gold chunk`)
-      else if ((grades[c] ?? 0) > 0) v('distractor_is_gold', `distractors[${i}] ${quote(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`)
+      else if ((grades[c] ?? 0) > 0)
+        v(
+          'distractor_is_gold',
+          `distractors[${i}] ${quote(c)} has graded_relevance ${grades[c]}; a distractor is not relevant`
+        )
     })
     if (corpus !== undefined) {
       for (const [where, c] of references(q)) {
-        if (!corpus.chunks.has(c)) v('unknown_chunk', `${where} ${quote(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`)
+        if (!corpus.chunks.has(c))
+          v(
+            'unknown_chunk',
+            `${where} ${quote(c)} is not in the corpus listing ${corpus.file}; fix the id or refreeze the corpus`
+          )
       }
     }
   }
@@ -71,7 +102,9 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
 function references(q: Question): Array<[string, string]> {
   const refs: Array<[string, string]> = []
   q.gold_chunk_ids.forEach((c, i) => refs.push([`gold_chunk_ids[${i}]`, c]))
-  ;(q.key_facts ?? []).forEach((f, i) => f.chunk_ids.forEach((c, k) => refs.push([`key_facts[${i}].chunk_ids[${k}]`, c])))
+  ;(q.key_facts ?? []).forEach((f, i) =>
+    f.chunk_ids.forEach((c, k) => refs.push([`key_facts[${i}].chunk_ids[${k}]`, c]))
+  )
   for (const c of Object.keys(q.graded_relevance ?? {})) refs.push([`graded_relevance key`, c])
   ;(q.distractors ?? []).forEach((c, i) => refs.push([`distractors[${i}]`, c]))
   return refs
@@ -91,7 +124,8 @@ const EXAM_FIELDS: ReadonlyArray<{ field: string; rule: string; value: (q: Quest
   { field: 'difficulty', rule: 'slice_changed', value: (q) => q.difficulty }
 ]
 
-const EXAM_CHANGE_HINT = "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)"
+const EXAM_CHANGE_HINT =
+  "an exam change: make it on its own, reviewed, and merge it before the change it would grade (pull requests are graded with the base commit's copy)"
 
 function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
   const out: Violation[] = []
@@ -106,7 +140,13 @@ function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
       const was = value(old.q)
       const is = value(q)
       if (was === is) continue
-      out.push({ file: dataset.file, line, id: q.id, rule, message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}` })
+      out.push({
+        file: dataset.file,
+        line,
+        id: q.id,
+        rule,
+        message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}`
+      })
     }
     const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q))
     if (changed.length === 0) continue
@@ -164,7 +204,11 @@ function canonical(field: (typeof GUARDED_FIELDS)[number], q: Question): string 
     }
     case 'key_facts':
       // what FactRecall@k counts: each fact's id and supporting chunks (its text is for reviewers)
-      return JSON.stringify((q.key_facts ?? []).map((f) => [f.id, [...f.chunk_ids].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+      return JSON.stringify(
+        (q.key_facts ?? [])
+          .map((f) => [f.id, [...f.chunk_ids].sort()])
+          .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      )
     case 'distractors':
       // judged grade 0: a judgment like any other (Judged@k, bpref, the unjudged share)
       return JSON.stringify([...(q.distractors ?? [])].sort())

@@ -38,18 +38,31 @@ export async function readBeirQrels(file: string): Promise<Qrels> {
     if (header) {
       header = false
       if (!isBeirHeader(text)) {
-        throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do")
+        throw new InputError(
+          { file, line },
+          'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"',
+          "start the file with the header line, as BEIR's qrels/*.tsv do"
+        )
       }
       return
     }
     const f = text.split('\t')
     if (f.length !== 3) {
-      throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line')
+      throw new InputError(
+        { file, line },
+        `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`,
+        'fix or remove the line'
+      )
     }
     const [id, doc, scoreText] = f.map((x) => x.trim())
-    if (id === '' || doc === '') throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document')
+    if (id === '' || doc === '')
+      throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document')
     if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-      throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)')
+      throw new InputError(
+        { file, line, queryId: id },
+        `score ${quote(scoreText)} is not a whole number`,
+        'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)'
+      )
     }
     builder.add(id, doc, Number(scoreText), line)
   })

@@ -54,12 +54,23 @@ function unwrap(doc: unknown): unknown {
 /** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
 export function looksLikeDeepeval(wrapped: unknown): boolean {
   const doc = unwrap(wrapped)
-  if (isObject(doc)) return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]))
-  return Array.isArray(doc) && doc.length > 0 && isObject(doc[0]) && METRIC_LISTS.some((k) => Array.isArray((doc[0] as Record<string, unknown>)[k]))
+  if (isObject(doc))
+    return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]))
+  return (
+    Array.isArray(doc) &&
+    doc.length > 0 &&
+    isObject(doc[0]) &&
+    METRIC_LISTS.some((k) => Array.isArray((doc[0] as Record<string, unknown>)[k]))
+  )
 }
 
 /** Rows from a parsed deepeval document (see the module comment). */
-export function deepevalToRows(wrapped: unknown, file: string, metricFields: ReadonlySet<string>, idField?: string): SideRows {
+export function deepevalToRows(
+  wrapped: unknown,
+  file: string,
+  metricFields: ReadonlySet<string>,
+  idField?: string
+): SideRows {
   const doc = unwrap(wrapped)
   let cases: unknown[]
   let listKey = ''
@@ -67,17 +78,35 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
   if (Array.isArray(doc)) cases = doc
   else if (isObject(doc)) {
     listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? ''
-    if (listKey === '') throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results')
+    if (listKey === '')
+      throw new InputError(
+        { file },
+        'has no list of test cases ("testCases" or "test_results")',
+        'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results'
+      )
     cases = doc[listKey] as unknown[]
     for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
       const conv = doc[k]
-      if (Array.isArray(conv) && conv.length > 0) sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`)
+      if (Array.isArray(conv) && conv.length > 0)
+        sink.notes.push(
+          `${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`
+        )
     }
-  } else throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results')
+  } else
+    throw new InputError(
+      { file },
+      'is not a deepeval results document',
+      'give the test-run JSON deepeval saves, or a list of test results'
+    )
   const prefix = listKey ? `${listKey}` : ''
   cases.forEach((tc, i) => {
     const label = `${prefix}[${i}]`
-    if (!isObject(tc)) throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"')
+    if (!isObject(tc))
+      throw new InputError(
+        { file, key: label },
+        'is not a test case object',
+        'each test case is an object with "name" and "metricsData"'
+      )
     const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {}
     const id = caseId(tc, metadata, { file, label, idField })
     const row = sink.start(id, 0, label)
@@ -98,7 +127,11 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
     metrics.forEach((m, j) => {
       const at = `${label}.${metricsKey}[${j}]`
       if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
-        throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}')
+        throw new InputError(
+          { file, key: at, queryId: id },
+          'is not a metric result with a "name"',
+          'each entry is {"name": ..., "score": ..., "success": ...}'
+        )
       const name = m.name
       claim(name, `${at}.score`)
       const errored = m.error !== undefined && m.error !== null
@@ -132,12 +165,20 @@ export function deepevalToRows(wrapped: unknown, file: string, metricFields: Rea
 }
 
 /** The query id of test case `tc` (see the module comment); `at` says where it is, for the refusals. */
-function caseId(tc: Record<string, unknown>, metadata: Record<string, unknown>, at: { file: string; label: string; idField: string | undefined }): string {
+function caseId(
+  tc: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+  at: { file: string; label: string; idField: string | undefined }
+): string {
   const { file, label, idField } = at
   const text = (v: unknown, what: string): string => {
     if (typeof v === 'string' && v !== '') return v
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
-    throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id')
+    throw new InputError(
+      { file, key: `${label}.${what}` },
+      `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`,
+      'every test case needs a non-empty id'
+    )
   }
   if (idField !== undefined) {
     if (Object.prototype.hasOwnProperty.call(tc, idField)) return text(tc[idField], idField)

@@ -40,7 +40,10 @@ function looksLikeMeasure(name: string): boolean {
  */
 export function isMeasureLine(line: string): boolean {
   const f = line.trim().split(/\s+/)
-  return f.length === 3 && (parseDecimal(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'))
+  return (
+    f.length === 3 &&
+    (parseDecimal(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all'))
+  )
 }
 
 /** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
@@ -62,11 +65,16 @@ export async function readMeasureLines(file: string): Promise<MeasureTriple[]> {
     if (trimmed === '') return
     const f = trimmed.split(/\s+/)
     if (f.length !== 3) {
-      throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line')
+      throw new InputError(
+        { file, line },
+        `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`,
+        'fix or remove the line'
+      )
     }
     triples.push({ a: f[0], b: f[1], value: f[2], line })
   })
-  if (triples.length === 0) throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q')
+  if (triples.length === 0)
+    throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q')
   return triples
 }
 
@@ -74,7 +82,12 @@ export async function readMeasureLines(file: string): Promise<MeasureTriple[]> {
  * Reads a per-query measure listing into rows (one per query), in the layout named (or detected from all its
  * lines: {@link measureLayout}); `triples` are its lines when detection read them already.
  */
-export async function readMeasureRows(file: string, metricFields: ReadonlySet<string>, layout?: MeasureLayout, triples?: MeasureTriple[]): Promise<SideRows> {
+export async function readMeasureRows(
+  file: string,
+  metricFields: ReadonlySet<string>,
+  layout?: MeasureLayout,
+  triples?: MeasureTriple[]
+): Promise<SideRows> {
   triples ??= await readMeasureLines(file)
   const chosen = layout ?? measureLayout(triples, file)
   const sink = new RowsSink(file, metricFields)
@@ -91,7 +104,11 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
     if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value)) continue
     if (value === undefined) {
       if (NOT_A_NUMBER.test(t.value)) throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value)
-      throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text')
+      throw new InputError(
+        { file, line: t.line, queryId },
+        `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`,
+        'per-query lines carry numbers; drop measures that print text'
+      )
     }
     let entry = rows.get(queryId)
     if (entry === undefined) {
@@ -102,15 +119,23 @@ export async function readMeasureRows(file: string, metricFields: ReadonlySet<st
     }
     const earlier = entry.measures.get(measure)
     if (earlier !== undefined) {
-      throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)')
+      throw new InputError(
+        { file, line: t.line, queryId },
+        `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`,
+        'keep one line per query and measure (is this two runs concatenated?)'
+      )
     }
     entry.measures.set(measure, t.line)
     sink.value(entry.row, measure, value)
   }
   if (summaries > 0) {
-    sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`)
+    sink.notes.push(
+      `${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`
+    )
   }
-  return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`)
+  return sink.finish(
+    `the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`
+  )
 }
 
 /**

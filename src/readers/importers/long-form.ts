@@ -36,7 +36,11 @@ export interface LongColumns {
  * a measure and a value column are all present and the rules do not name the measure or value column as a
  * metric (then the file is wide: `query_id,name,score` with a metric `score`).
  */
-export function longColumns(header: readonly string[], metricFields: ReadonlySet<string>, idField?: string): LongColumns | undefined {
+export function longColumns(
+  header: readonly string[],
+  metricFields: ReadonlySet<string>,
+  idField?: string
+): LongColumns | undefined {
   const pick = (names: readonly string[]): string | undefined => names.find((n) => header.includes(n))
   const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES)
   const measure = pick(MEASURE_NAMES)
@@ -90,7 +94,12 @@ export class Pivot {
 
   /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
   measure(e: Entry, measure: string, line: number, put: () => void): void {
-    if (measure === '') throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure')
+    if (measure === '')
+      throw new InputError(
+        { file: this.file, line, queryId: e.id },
+        'the measure name is empty',
+        'every line names its measure'
+      )
     const earlier = e.measures.get(measure)
     if (earlier !== undefined) {
       throw new InputError(
@@ -133,7 +142,12 @@ export class Pivot {
  * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
  * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
  */
-export function notLongForm(where: { file: string; line?: number }, names: readonly string[], idField: string | undefined, what: 'file' | 'table'): InputError {
+export function notLongForm(
+  where: { file: string; line?: number },
+  names: readonly string[],
+  idField: string | undefined,
+  what: 'file' | 'table'
+): InputError {
   const found = names
     .slice(0, 20)
     .map((h) => quote(h, 40))
@@ -146,7 +160,11 @@ export function notLongForm(where: { file: string; line?: number }, names: reado
 }
 
 /** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
-export async function readLongRows(file: string, layout: LongLayout, options: { metricFields: ReadonlySet<string>; idField?: string; keepAttributes?: ReadonlySet<string> }): Promise<SideRows> {
+export async function readLongRows(
+  file: string,
+  layout: LongLayout,
+  options: { metricFields: ReadonlySet<string>; idField?: string; keepAttributes?: ReadonlySet<string> }
+): Promise<SideRows> {
   const pivot = new Pivot(file, options.metricFields, options.keepAttributes)
   // long form names the measures in its data, so the metric columns are never those of the header
   const forced = new Set<string>()
@@ -162,18 +180,34 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
       const id = memberValue(record, idKey)
       const measure = memberValue(record, mKey)
       if (typeof id !== 'string' || id === '')
-        throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)')
-      if (typeof measure !== 'string') throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string')
+        throw new InputError(
+          { file, line },
+          `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`,
+          'write query ids as JSON strings ("17", not 17)'
+        )
+      if (typeof measure !== 'string')
+        throw new InputError(
+          { file, line, queryId: id },
+          `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`,
+          'name the measure as a string'
+        )
       const e = pivot.entry(id, line)
       pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, memberValue(record, vKey), { line }))
       for (let k = 0; k < record.size; k++) {
         const key = record.keys[k]
         if (key === idKey || key === mKey || key === vKey) continue
         const v = record.values[k]
-        if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && pivot.attribute(e, key, String(v), line)) pivot.sink.value(e.row, key, v, { line })
+        if (
+          (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+          pivot.attribute(e, key, String(v), line)
+        )
+          pivot.sink.value(e.row, key, v, { line })
       }
     }
-    await forEachJsonRecord(file, onRecord, { nonFinite: true, hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}' })
+    await forEachJsonRecord(file, onRecord, {
+      nonFinite: true,
+      hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}'
+    })
     return pivot.finish()
   }
   let header: string[] | undefined
@@ -183,13 +217,22 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
       header = fields.map((f) => f.trim())
       const found = longColumns(header, forced, options.idField)
       if (found === undefined) throw notLongForm({ file, line }, header, options.idField, 'file')
-      cols = { id: header.indexOf(found.id), measure: header.indexOf(found.measure), value: header.indexOf(found.value) }
+      cols = {
+        id: header.indexOf(found.id),
+        measure: header.indexOf(found.measure),
+        value: header.indexOf(found.value)
+      }
       if (header[0] === '') pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`)
       return
     }
     if (fields.length === 1 && fields[0].trim() === '') return
     const c = cols as { id: number; measure: number; value: number }
-    if (fields.length !== header.length) throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column')
+    if (fields.length !== header.length)
+      throw new InputError(
+        { file, line },
+        `has ${fields.length} fields but the header has ${header.length}`,
+        'every line needs one value per header column'
+      )
     const id = fields[c.id]
     const measure = fields[c.measure].trim()
     const e = pivot.entry(id, line)
@@ -202,6 +245,11 @@ export async function readLongRows(file: string, layout: LongLayout, options: { 
   }
   if (layout === 'csv') await forEachCsvRecord(file, onRecord)
   else await forEachLine(file, (text, line) => onRecord(text.split('\t'), line))
-  if (header === undefined) throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure')
+  if (header === undefined)
+    throw new InputError(
+      { file },
+      'is empty',
+      'write a header line (query_id, measure, value), then one line per query and measure'
+    )
   return pivot.finish()
 }

@@ -19,7 +19,18 @@ const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test'])
 const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss'])
 
 /** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
-const BEIR_KEYS = new Set(['ndcg', 'map', 'recall', 'precision', 'mrr', 'r_cap', 'recall_cap', 'hole', 'accuracy', 'top_k_accuracy'])
+const BEIR_KEYS = new Set([
+  'ndcg',
+  'map',
+  'recall',
+  'precision',
+  'mrr',
+  'r_cap',
+  'recall_cap',
+  'hole',
+  'accuracy',
+  'top_k_accuracy'
+])
 
 /** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
 const BEIR_INNER = /^[A-Za-z_]+@\d+$/
@@ -44,7 +55,8 @@ export function notPerQueryShape(head: string): NotPerQueryShape | undefined {
   const { outer, inner } = firstKeys(head)
   if (outer === undefined) return undefined
   const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head)
-  if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner))) return 'ranx-report'
+  if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner)))
+    return 'ranx-report'
   if (inner === undefined) return undefined
   if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner)) return 'beir-results'
   if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner)) return 'metric-major'

@@ -35,11 +35,20 @@ export function readPytrecEvalRows(file: string, metricFields: ReadonlySet<strin
         if (row !== undefined) sink.token(row, measure, token, { line })
       }
     },
-    { what: 'pytrec_eval per-query results', example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}', innerKey: 'measure', value: 'value' }
+    {
+      what: 'pytrec_eval per-query results',
+      example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}',
+      innerKey: 'measure',
+      value: 'value'
+    }
   )
   const run = shape.runLike()
   if (run !== undefined) {
-    throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS)
+    throw new InputError(
+      { file },
+      `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`,
+      RUN_WITHOUT_JUDGMENTS
+    )
   }
   return sink.finish('write {"query_id": {"measure": value, ...}, ...}')
 }
@@ -76,7 +85,8 @@ class InnerKeys {
 
   /** How the keys look like a run's ("6000 different keys under 60 queries, at most 100 in one"), or undefined. */
   runLike(): string | undefined {
-    if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most) return undefined
+    if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most)
+      return undefined
     const count = this.distinct.size === MAX_COUNTED_KEYS ? `more than ${MAX_COUNTED_KEYS}` : String(this.distinct.size)
     return `${count} different keys under ${this.queries} queries, at most ${this.most} in one`
   }

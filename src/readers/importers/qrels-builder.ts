@@ -40,7 +40,11 @@ export class QrelsBuilder {
     const docno = toByteString(doc)
     const earlier = docLines.get(docno)
     if (earlier !== undefined) {
-      throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document')
+      throw new InputError(
+        { file: this.file, line, queryId: id },
+        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
+        'keep one judgment per query and document'
+      )
     }
     docLines.set(docno, line)
     query.grades.set(docno, grade)

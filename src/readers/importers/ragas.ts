@@ -9,7 +9,18 @@
  */
 
 /** Column names that mark a ragas export (current and 0.1 names). */
-export const RAGAS_COLUMNS: ReadonlySet<string> = new Set(['user_input', 'retrieved_contexts', 'reference_contexts', 'response', 'reference', 'question', 'contexts', 'answer', 'ground_truth', 'ground_truths'])
+export const RAGAS_COLUMNS: ReadonlySet<string> = new Set([
+  'user_input',
+  'retrieved_contexts',
+  'reference_contexts',
+  'response',
+  'reference',
+  'question',
+  'contexts',
+  'answer',
+  'ground_truth',
+  'ground_truths'
+])
 
 /** True when the columns look like a ragas export. */
 export function looksLikeRagas(columns: Iterable<string>): boolean {

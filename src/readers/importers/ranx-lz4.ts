@@ -2,7 +2,12 @@ import { InputError } from '../../errors.js'
 import type { Qrels } from '../../model/qrels.js'
 import { toByteString } from '../../util/order.js'
 import { quote } from '../../util/show.js'
-import { decodeNestedNumbers, CborShapeError, type CborNestedHandler, type CborNestedWords } from '../binary/cbor-nested.js'
+import {
+  decodeNestedNumbers,
+  CborShapeError,
+  type CborNestedHandler,
+  type CborNestedWords
+} from '../binary/cbor-nested.js'
 import { decompressLz4Frames, Lz4FrameError, startsWithLz4Magic } from '../binary/lz4-frame.js'
 import type { BlockCollector } from '../run-blocks.js'
 import { MAX_DOCUMENT_BYTES } from '../json/document.js'
@@ -22,8 +27,10 @@ import { QrelsBuilder } from './qrels-builder.js'
  * reads whole; a larger run is refused with the formats that stream.
  */
 
-const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming'
-const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))'
+const TOO_LARGE_HINT =
+  'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming'
+const DAMAGED_HINT =
+  'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))'
 
 /** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
 async function cborOf(file: string, what: string): Promise<Uint8Array> {
@@ -32,7 +39,12 @@ async function cborOf(file: string, what: string): Promise<Uint8Array> {
     const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES)
     return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer
   } catch (error) {
-    if (error instanceof Lz4FrameError) throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT)
+    if (error instanceof Lz4FrameError)
+      throw new InputError(
+        { file },
+        `is not a readable LZ4 file: it ${error.message}`,
+        error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT
+      )
     throw error
   }
 }
@@ -50,7 +62,11 @@ function decode(file: string, cbor: Uint8Array, decoding: Decoding): void {
     decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES)
   } catch (error) {
     if (error instanceof CborShapeError)
-      throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`)
+      throw new InputError(
+        { file },
+        `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`,
+        `ranx's save_lz4 writes the CBOR of ${example}`
+      )
     throw error
   }
 }
@@ -67,7 +83,11 @@ export async function readRanxLz4Run(file: string, collector: BlockCollector): P
       },
       entry: (doc, score, ordinal) => {
         if (!Number.isFinite(score))
-          throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)')
+          throw new InputError(
+            { file, line: ordinal, queryId: current },
+            `the score of document ${quote(doc)} is ${String(score)}`,
+            'scores must be finite numbers (a NaN score is a failed computation: fix the run)'
+          )
         collector.add(toByteString(doc), score, ordinal)
       }
     },

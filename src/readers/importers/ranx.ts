@@ -19,7 +19,12 @@ export function readRanxRun(file: string, collector: BlockCollector): number {
       outer: (id, line) => collector.startQuery(id, line),
       entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
     },
-    { what: 'a ranx / pytrec_eval run', example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}', innerKey: 'document id', value: 'score' }
+    {
+      what: 'a ranx / pytrec_eval run',
+      example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}',
+      innerKey: 'document id',
+      value: 'score'
+    }
   )
   return summary.entries
 }
@@ -37,7 +42,12 @@ export function readRanxQrels(file: string): Qrels {
       },
       entry: (doc, grade, line) => builder.add(current, doc, grade, line)
     },
-    { what: 'ranx / pytrec_eval judgments', example: '{"q1": {"doc7": 1, "doc3": 0}}', innerKey: 'document id', value: 'grade' }
+    {
+      what: 'ranx / pytrec_eval judgments',
+      example: '{"q1": {"doc7": 1, "doc3": 0}}',
+      innerKey: 'document id',
+      value: 'grade'
+    }
   )
   return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}')
 }

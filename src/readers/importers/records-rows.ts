@@ -73,9 +73,17 @@ function idText(value: unknown, file: string, column: string, where: { line?: nu
   if (typeof value === 'string') return value
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
   if (typeof value === 'number') {
-    throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings')
+    throw new InputError(
+      { file, ...where },
+      `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`,
+      'write query ids as strings'
+    )
   }
-  throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)')
+  throw new InputError(
+    { file, ...where },
+    `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`,
+    'every row needs an id (a string)'
+  )
 }
 
 async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
@@ -92,8 +100,18 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
           indexColumn = 0
           return
         }
-        if (name === '') throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column')
-        if (seen.has(name)) throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique')
+        if (name === '')
+          throw new InputError(
+            { file, line },
+            `the header has an empty column name (column ${c + 1})`,
+            'name every column'
+          )
+        if (seen.has(name))
+          throw new InputError(
+            { file, line },
+            `the header names column ${quote(name)} twice`,
+            'column names must be unique'
+          )
         seen.add(name)
       })
       idColumn = header.indexOf(
@@ -108,7 +126,11 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
       return
     }
     if (fields.length !== header.length) {
-      throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)')
+      throw new InputError(
+        { file, line },
+        `has ${fields.length} fields but the header has ${header.length}`,
+        'every row needs one value per header column (quote values that contain commas)'
+      )
     }
     const row = sink.start(fields[idColumn], line)
     if (row === undefined) return
@@ -144,9 +166,18 @@ export function jsonRecordsToRows(doc: unknown, file: string, options: RecordsOp
   if (isObject(doc)) {
     const keys = Object.keys(doc)
     if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k]))) throw columnsOrient(file)
-    throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")')
+    throw new InputError(
+      { file },
+      'is a JSON object, not an array of records',
+      'write the per-sample table as records: df.to_json(path, orient="records")'
+    )
   }
-  if (!Array.isArray(doc)) throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")')
+  if (!Array.isArray(doc))
+    throw new InputError(
+      { file },
+      'is not a JSON array of records',
+      'write the per-sample table as df.to_json(path, orient="records")'
+    )
   return recordsToRows(doc, file, options)
 }
 
@@ -155,7 +186,8 @@ export function recordsToRows(records: unknown[], file: string, options: Records
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let idColumn: string | undefined
   records.forEach((record, i) => {
-    if (!isObject(record)) throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}')
+    if (!isObject(record))
+      throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}')
     const keys = Object.keys(record)
     idColumn ??= chooseId(keys, file, options.idField)
     addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, `[${i}]`)
@@ -168,7 +200,11 @@ function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, place:
   const line = typeof place === 'number' ? place : 0
   const label = typeof place === 'number' ? `line ${place}` : place
   const where = line > 0 ? { line } : { key: `${label}.${idColumn}` }
-  const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where), line, label)
+  const row = sink.start(
+    idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where),
+    line,
+    label
+  )
   if (row === undefined) return
   for (let k = 0; k < record.size; k++) {
     const key = record.keys[k]

@@ -50,7 +50,8 @@ export class RowsSink {
   /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
   private attribute(row: number, key: string, text: string, names: Set<string>): void {
     if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-      if (this.keepAttributes !== undefined) checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) })
+      if (this.keepAttributes !== undefined)
+        checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) })
       this.rows.setAttr(row, key, text)
       names.add(key)
     } else {
@@ -63,12 +64,18 @@ export class RowsSink {
    * returns the row's number, or undefined (and records the repeat) when the id was seen before.
    */
   start(id: string, line: number, label = `line ${line}`): number | undefined {
-    if (id === '') throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id')
+    if (id === '')
+      throw new InputError(
+        { file: this.file, line: line || undefined, key: line ? undefined : label },
+        'the query id is empty',
+        'every row needs a non-empty query id'
+      )
     checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label })
     const seen = this.rows.rowOf(id)
     if (seen !== undefined) {
       this.duplicateCount++
-      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`)
+      if (this.duplicates.length < LIST_LIMIT)
+        this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`)
       return undefined
     }
     const row = this.rows.add(id, line)
@@ -86,9 +93,17 @@ export class RowsSink {
         if (!Number.isFinite(value)) throw nonFiniteRefusal(at, key, value)
         this.rows.setValue(row, key, value)
       } else if (typeof value === 'string') {
-        throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers')
+        throw new InputError(
+          at,
+          `${quote(key)} is a string (${quote(value, 40)}), not a number`,
+          'metric values are numbers'
+        )
       } else {
-        throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers')
+        throw new InputError(
+          at,
+          `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`,
+          'metric values are numbers'
+        )
       }
       return
     }
@@ -113,7 +128,8 @@ export class RowsSink {
    */
   token(row: number, key: string, token: 'null' | 'NaN' | 'Infinity' | '-Infinity', where: Where = {}): void {
     if (token === 'null') return this.value(row, key, null, where)
-    if (this.metricFields.has(key)) throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token)
+    if (this.metricFields.has(key))
+      throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token)
     rememberField(this.numericFields, key)
   }
 
@@ -121,12 +137,17 @@ export class RowsSink {
   cell(row: number, key: string, text: string): void {
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }))
+      this.rows.setValue(
+        row,
+        key,
+        parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) })
+      )
       return
     }
     const trimmed = text.trim()
     // an empty cell (pandas' NaN) says nothing about the column's type
-    const names = trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
+    const names =
+      trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
     if (names !== undefined) this.attribute(row, key, text, names)
     else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) this.rows.setAttr(row, key, text)
   }
@@ -145,7 +166,9 @@ export class RowsSink {
     const notes = [...this.notes]
     for (const key of [...this.skipped.keys()].sort()) {
       const n = this.skipped.get(key) as number
-      notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`)
+      notes.push(
+        `${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`
+      )
     }
     // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
     for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)

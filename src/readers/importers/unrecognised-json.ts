@@ -26,7 +26,8 @@ export const ROWS_JSON_SHAPES =
   'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md'
 
 /** The JSON shapes read as a run. */
-export const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md'
+export const RUN_JSON_SHAPES =
+  'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md'
 
 /** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
 function kind(value: unknown): string {
@@ -59,7 +60,11 @@ export function describeJsonShape(value: unknown): string {
 
 /** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
 export function refuseUnrecognisedJson(file: string, value: unknown, read: string): never {
-  throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`)
+  throw new InputError(
+    { file },
+    `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`,
+    `the JSON read here: ${read}`
+  )
 }
 
 /**

@@ -90,7 +90,9 @@ function repeatedKeyProblem(r: RepeatedKey): string {
 export const REPEATED_KEY_HINT = 'write each key once per object'
 
 /** A strictly parsed JSON text, or why it is not acceptable (invalid JSON with its line, a repeated key). */
-export type StrictJson = { value: unknown; problem?: undefined; line?: undefined } | { value?: undefined; problem: string; line: number | undefined; repeated: boolean }
+export type StrictJson =
+  | { value: unknown; problem?: undefined; line?: undefined }
+  | { value?: undefined; problem: string; line: number | undefined; repeated: boolean }
 
 /**
  * Parses `text` as one JSON value and refuses a repeated key at any depth. Returns the problem as a value
@@ -103,7 +105,11 @@ export function parseStrictJson(text: string): StrictJson {
   } catch (error) {
     const message = (error as Error).message
     const at = /position (\d+)/.exec(message)
-    return { problem: `is not valid JSON (${message})`, line: at ? lineAt(text, Number(at[1])) : undefined, repeated: false }
+    return {
+      problem: `is not valid JSON (${message})`,
+      line: at ? lineAt(text, Number(at[1])) : undefined,
+      repeated: false
+    }
   }
   if (value !== null && typeof value === 'object') {
     const repeated = findRepeatedKey(text)
@@ -242,13 +248,19 @@ export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
  * rules read).
  */
 export async function readJsonDocument(file: string, what: string): Promise<unknown> {
-  const text = await readWholeText(file, { limit: MAX_DOCUMENT_BYTES, what: `a ${what}`, hint: 'write it as JSON Lines (one record per line) or CSV instead' })
+  const text = await readWholeText(file, {
+    limit: MAX_DOCUMENT_BYTES,
+    what: `a ${what}`,
+    hint: 'write it as JSON Lines (one record per line) or CSV instead'
+  })
   const parsed = parseStrictJson(text)
   if (parsed.problem === undefined) return parsed.value
   if (parsed.repeated) throw new InputError({ file, line: parsed.line }, parsed.problem, REPEATED_KEY_HINT)
   // Python's json.dump writes NaN bare: read as NaN numbers, refused only in the fields the rules read.
   const lenient = parseJsonWithNonFinite(text)
   if (lenient !== undefined) return lenient.value
-  const nan = /\bNaN\b/.test(text) ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)' : ''
+  const nan = /\bNaN\b/.test(text)
+    ? ' (Python wrote NaN, which is not JSON: export with pandas to_json, which writes null)'
+    : ''
   throw new InputError({ file, line: parsed.line }, `${parsed.problem}${nan}`, `a ${what} is one JSON document`)
 }

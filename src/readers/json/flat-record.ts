@@ -98,7 +98,8 @@ export class FlatRecord {
     if (guess !== undefined && sameBytes(guess.bytes, bytes, from, to)) return guess.text
     for (const entry of this.cache) if (sameBytes(entry.bytes, bytes, from, to)) return entry.text
     const text = bytes.toString('latin1', from, to)
-    if (this.cache.length < MAX_CACHED_KEYS && to - from <= MAX_CACHED_KEY_BYTES) this.cache.push({ bytes: Buffer.from(bytes.subarray(from, to)), text })
+    if (this.cache.length < MAX_CACHED_KEYS && to - from <= MAX_CACHED_KEY_BYTES)
+      this.cache.push({ bytes: Buffer.from(bytes.subarray(from, to)), text })
     return text
   }
 }

@@ -12,7 +12,8 @@ import { FlatRecord } from './flat-record.js'
  */
 
 /** One JSON Lines line read as an object, or why it is not one. */
-export type ObjectLine = { record: Record<string, unknown>; problem?: undefined } | { record?: undefined; problem: string; repeated?: boolean }
+export type ObjectLine =
+  { record: Record<string, unknown>; problem?: undefined } | { record?: undefined; problem: string; repeated?: boolean }
 
 /**
  * Reads one line of a JSON Lines file as a JSON object, the one way every JSON Lines reader does it (rows,
@@ -39,7 +40,8 @@ export function readRecordLine(text: string, file: string, line: number, hint: s
   if (parsed.record !== undefined) return parsed.record
   if (parsed.repeated !== true) {
     const lenient = parseJsonWithNonFinite(text)?.value
-    if (lenient !== null && typeof lenient === 'object' && !Array.isArray(lenient)) return lenient as Record<string, unknown>
+    if (lenient !== null && typeof lenient === 'object' && !Array.isArray(lenient))
+      return lenient as Record<string, unknown>
   }
   throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint)
 }
@@ -47,7 +49,8 @@ export function readRecordLine(text: string, file: string, line: number, hint: s
 /** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
 export function readObjectLine(text: string, file: string, line: number, hint: string): Record<string, unknown> {
   const parsed = parseObjectLine(text)
-  if (parsed.problem !== undefined) throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint)
+  if (parsed.problem !== undefined)
+    throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint)
   return parsed.record
 }
 
@@ -89,7 +92,11 @@ export interface JsonLinesOptions extends LineOptions {
  * Calls `onRecord` with the members of every non-blank line of a JSON Lines file, in file order. A line that is
  * not one JSON object is refused with the file, its line and the hint. Returns the number of lines.
  */
-export async function forEachJsonRecord(file: string, onRecord: (members: JsonMembers, line: number) => void, options: JsonLinesOptions): Promise<number> {
+export async function forEachJsonRecord(
+  file: string,
+  onRecord: (members: JsonMembers, line: number) => void,
+  options: JsonLinesOptions
+): Promise<number> {
   const flat = new FlatRecord()
   const general = { size: 0, keys: [] as string[], values: [] as unknown[] }
   return forEachLineBytes(
@@ -101,7 +108,8 @@ export async function forEachJsonRecord(file: string, onRecord: (members: JsonMe
       options.beforeParse?.(text, line)
       const hint = typeof options.hint === 'string' ? options.hint : options.hint(text, line)
       const shown = options.name ?? file
-      const record = options.nonFinite === true ? readRecordLine(text, shown, line, hint) : readObjectLine(text, shown, line, hint)
+      const record =
+        options.nonFinite === true ? readRecordLine(text, shown, line, hint) : readObjectLine(text, shown, line, hint)
       const keys = Object.keys(record)
       general.size = keys.length
       general.keys = keys

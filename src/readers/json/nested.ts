@@ -156,7 +156,11 @@ export function readNestedNumbers(file: string, handler: NestedHandler, words: N
 function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedWords): NestedSummary {
   const reading: Reading = { file, words, passOn: handler.notNumber !== undefined }
   const fail = (message: string, hint?: string): never => {
-    throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`)
+    throw new InputError(
+      { file, line: cur.line },
+      message,
+      hint ?? `${words.what} is one JSON object such as ${words.example}`
+    )
   }
   // UTF-8 byte order mark
   if (cur.peek() === 0xef) {
@@ -178,14 +182,21 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
     const key = readString(cur, file)
     if (key === '') fail('a query id is the empty string', 'every query needs a non-empty id')
     const earlier = seen.get(key)
-    if (earlier !== undefined) fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats')
+    if (earlier !== undefined)
+      fail(
+        `query ${quote(key)} appears twice (also on line ${earlier})`,
+        'each query appears once; merge or rename the repeats'
+      )
     seen.set(key, line)
     innerSeen.clear()
     cur.skipSpace()
     if (cur.next() !== 0x3a) fail(`expected ":" after ${quote(key)}`)
     cur.skipSpace()
     if (cur.peek() !== 0x7b) {
-      fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`)
+      fail(
+        `the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`,
+        `write ${words.example}`
+      )
     }
     cur.next()
     handler.outer(key, line)
@@ -197,10 +208,14 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
         const innerLine = cur.line
         if (cur.peek() !== 0x22) fail(`expected a ${words.innerKey} in double quotes, found ${describe(cur.peek())}`)
         const inner = readString(cur, file)
-        if (inner === '') fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`)
+        if (inner === '')
+          fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`)
         const innerEarlier = innerSeen.get(inner)
         if (innerEarlier !== undefined) {
-          fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`)
+          fail(
+            `${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`,
+            `write each ${words.innerKey} once per query`
+          )
         }
         innerSeen.set(inner, innerLine)
         cur.skipSpace()
@@ -224,7 +239,11 @@ function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedW
     fail(`expected "," or "}" after query ${quote(key)}, found ${describe(c)}`)
   }
   cur.skipSpace()
-  if (cur.peek() !== -1) fail(`text after the end of the JSON object (${describe(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?')
+  if (cur.peek() !== -1)
+    fail(
+      `text after the end of the JSON object (${describe(cur.peek())})`,
+      'the file holds one JSON object; is it JSON Lines or two objects concatenated?'
+    )
   return { outerKeys: seen.size, entries }
 }
 
@@ -255,7 +274,8 @@ function readString(cur: Cursor, file: string): string {
     cur.pos = close + 1
     return cur.buf.toString('latin1', from, close)
   }
-  if (close === CUT && limit === from + MAX_KEY_BYTES + 1) tooLongKey(file, cur.line, cur.buf.toString('latin1', from, from + 40))
+  if (close === CUT && limit === from + MAX_KEY_BYTES + 1)
+    tooLongKey(file, cur.line, cur.buf.toString('latin1', from, from + 40))
   // An escape, a byte the plain path does not take, or the end of the file: byte by byte from the string's start.
   let n = 0
   let ascii = true
@@ -314,7 +334,8 @@ function readString(cur: Cursor, file: string): string {
       case 0x75: {
         let unit = readHex4(cur, bad)
         if (unit >= 0xd800 && unit <= 0xdbff) {
-          if (cur.next() !== 0x5c || cur.next() !== 0x75) bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string')
+          if (cur.next() !== 0x5c || cur.next() !== 0x75)
+            bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string')
           const low = readHex4(cur, bad)
           if (low < 0xdc00 || low > 0xdfff) bad('an unpaired surrogate escape in a string')
           unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
@@ -337,14 +358,19 @@ function readString(cur: Cursor, file: string): string {
 
 /** The refusal of a key over {@link MAX_KEY_BYTES}, naming how it starts. */
 function tooLongKey(file: string, line: number, start: string): never {
-  throw new InputError({ file, line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(start)})`, 'query ids, document ids and measure names are short strings; is this the right file?')
+  throw new InputError(
+    { file, line },
+    `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(start)})`,
+    'query ids, document ids and measure names are short strings; is this the right file?'
+  )
 }
 
 function readHex4(cur: Cursor, bad: (m: string) => never): number {
   let v = 0
   for (let i = 0; i < 4; i++) {
     const c = cur.next()
-    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1
+    const d =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1
     if (d < 0) bad('an invalid \\u escape in a string')
     v = v * 16 + d
   }
@@ -373,7 +399,11 @@ function readNumber(cur: Cursor, reading: Reading, inner: string, key: string): 
   const line = cur.line
   const first = cur.peek()
   if (first === 0x22 || first === 0x7b || first === 0x5b) {
-    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`)
+    throw new InputError(
+      { file, line },
+      `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`,
+      `write each ${words.value} as a JSON number without quotes`
+    )
   }
   // The token runs to the next delimiter; it is lexed from the window (the cap bounds what must be in it).
   cur.ensure(MAX_NUMBER_CHARS + 1)
@@ -396,16 +426,33 @@ function readNumber(cur: Cursor, reading: Reading, inner: string, key: string): 
   cur.pos = to
   if (numberEnd(buf, from, to) === to) {
     const value = numberValue(buf, from, to)
-    if (!Number.isFinite(value)) throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number')
+    if (!Number.isFinite(value))
+      throw new InputError(
+        { file, line },
+        `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`,
+        'write a finite number'
+      )
     return value
   }
   const text = buf.toString('latin1', from, to)
   if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity')) return text
   if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
-    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`)
+    throw new InputError(
+      { file, line },
+      `the ${valueOf(words, inner, key)} is ${text}`,
+      `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`
+    )
   }
   if (text === 'null') {
-    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`)
+    throw new InputError(
+      { file, line },
+      `the ${valueOf(words, inner, key)} is null`,
+      `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`
+    )
   }
-  throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`)
+  throw new InputError(
+    { file, line },
+    `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`,
+    `write each ${words.value} as a JSON number such as 12.5`
+  )
 }

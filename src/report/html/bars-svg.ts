@@ -35,7 +35,9 @@ export function barsSvg(options: BarsPicture): string {
   const right = linear(0, top, CENTRE, CENTRE + HALF)
   const left = linear(0, top, CENTRE, CENTRE - HALF)
   const bottom = TOP + rows.length * ROW
-  const out = [svgOpen({ width: WIDTH, height: bottom + BOTTOM, label: options.label, kind: 'bars', data: { rows: rows.length } })]
+  const out = [
+    svgOpen({ width: WIDTH, height: bottom + BOTTOM, label: options.label, kind: 'bars', data: { rows: rows.length } })
+  ]
   const all = [
     ...ticks
       .slice(1)
@@ -45,8 +47,13 @@ export function barsSvg(options: BarsPicture): string {
   ]
   const x = (v: number): number => (v < 0 ? left(-v) : right(v))
   const label = (v: number): string => String(Math.abs(v))
-  out.push(bottomAxis({ ticks: all, at: x, label, across: bottom + 2, from: CENTRE - HALF, to: CENTRE + HALF, grid: TOP }))
-  out.push(text('direction', { x: CENTRE - 8, y: TOP - 8, anchor: 'end' }, '◄ worse'), text('direction', { x: CENTRE + 8, y: TOP - 8 }, 'better ►'))
+  out.push(
+    bottomAxis({ ticks: all, at: x, label, across: bottom + 2, from: CENTRE - HALF, to: CENTRE + HALF, grid: TOP })
+  )
+  out.push(
+    text('direction', { x: CENTRE - 8, y: TOP - 8, anchor: 'end' }, '◄ worse'),
+    text('direction', { x: CENTRE + 8, y: TOP - 8 }, 'better ►')
+  )
   out.push(text('direction', { x: TIES_X, y: TOP - 8, anchor: 'end' }, 'ties'))
   out.push(text('axis-title', { x: CENTRE, y: bottom + 38, anchor: 'middle' }, 'queries'))
   rows.forEach((r, i) => {
@@ -54,15 +61,25 @@ export function barsSvg(options: BarsPicture): string {
     const mid = y + ROW / 2 + 4
     const limit = limitWords(r, metric)
     const words = `${r.slice}: ${r.losses} worse, ${r.wins} better, ${r.ties} ties${limit ? `; ${limit}` : ''}`
-    out.push(`<g class="slice-row${r.limit !== null && r.limit.status !== 'pass' ? ` ${r.limit.status}` : ''}"><title>${esc(words, 400)}</title>`)
+    out.push(
+      `<g class="slice-row${r.limit !== null && r.limit.status !== 'pass' ? ` ${r.limit.status}` : ''}"><title>${esc(words, 400)}</title>`
+    )
     out.push(text('slice', { x: 0, y: mid }, esc(r.slice, SLICE_CHARS)))
-    if (r.losses > 0) out.push(rect('bar worse', { x: left(r.losses), y: y + 3, width: Math.max(1, CENTRE - left(r.losses)), height: ROW - 6 }))
-    if (r.wins > 0) out.push(rect('bar better', { x: CENTRE, y: y + 3, width: Math.max(1, right(r.wins) - CENTRE), height: ROW - 6 }))
+    if (r.losses > 0)
+      out.push(
+        rect('bar worse', { x: left(r.losses), y: y + 3, width: Math.max(1, CENTRE - left(r.losses)), height: ROW - 6 })
+      )
+    if (r.wins > 0)
+      out.push(rect('bar better', { x: CENTRE, y: y + 3, width: Math.max(1, right(r.wins) - CENTRE), height: ROW - 6 }))
     // The loss count goes left of its bar, or of the limit mark when that is further out.
     const lossEnd = r.limit === null ? left(r.losses) : Math.min(left(r.losses), left(r.limit.count))
-    out.push(text('count', { x: lossEnd - 5, y: mid, anchor: 'end' }, String(r.losses)), text('count', { x: right(r.wins) + 4, y: mid }, String(r.wins)))
+    out.push(
+      text('count', { x: lossEnd - 5, y: mid, anchor: 'end' }, String(r.losses)),
+      text('count', { x: right(r.wins) + 4, y: mid }, String(r.wins))
+    )
     out.push(text('count', { x: TIES_X, y: mid, anchor: 'end' }, String(r.ties)))
-    if (r.limit !== null) out.push(line('count-limit', { x1: left(r.limit.count), y1: y + 1, x2: left(r.limit.count), y2: y + ROW - 1 }))
+    if (r.limit !== null)
+      out.push(line('count-limit', { x1: left(r.limit.count), y1: y + 1, x2: left(r.limit.count), y2: y + ROW - 1 }))
     out.push('</g>')
   })
   out.push(line('zero', { x1: CENTRE, y1: TOP - 2, x2: CENTRE, y2: bottom + 2 }))

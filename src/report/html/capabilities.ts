@@ -49,7 +49,8 @@ export function capabilityDetails(result: GateResult): QueryDetails | undefined 
   if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined)) return undefined
   const index = new Map(result.table.ids.map((id, i) => [id, i]))
   const at = (id: string) => queryDetails(result, index.get(id) ?? -1)
-  const ranked = (docs: string[] | undefined): readonly RankedDoc[] | undefined => docs?.map((doc) => ({ doc, grade: null }))
+  const ranked = (docs: string[] | undefined): readonly RankedDoc[] | undefined =>
+    docs?.map((doc) => ({ doc, grade: null }))
   return {
     text: { get: (id) => at(id).text },
     baselineTop: { get: (id) => ranked(at(id).top?.baseline) },

@@ -31,7 +31,9 @@ export function forestSection(result: GateResult): string {
     const { svg, hidden } = forestSvg({ metric, rows: f.rows, limits: f.limits, label: f.title })
     out.push(`<figure><figcaption>${esc(f.title, 300)}</figcaption>`, svg)
     if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
-    const keys = f.keys.map((k) => `<li><strong>${entities(k.check)}</strong> ${esc(k.name, 120)}: ${esc(k.words, 300)}</li>`)
+    const keys = f.keys.map(
+      (k) => `<li><strong>${entities(k.check)}</strong> ${esc(k.name, 120)}: ${esc(k.words, 300)}</li>`
+    )
     out.push(`<ul class="key">${keys.join('\n')}</ul>`, '</figure>')
   }
   if (out.length > 0) out.push(FOREST_LEGEND)

@@ -14,7 +14,13 @@ import { PAGE_STYLE } from './style.js'
 /** The policy for a page whose only inline style and script are `style` and `script`. */
 export function contentSecurityPolicy(style: string, script: string): string {
   const hash = (text: string): string => `'sha256-${sha256Base64(text)}'`
-  return [`default-src 'none'`, `style-src ${hash(style)}`, `script-src ${hash(script)}`, `base-uri 'none'`, `form-action 'none'`].join('; ')
+  return [
+    `default-src 'none'`,
+    `style-src ${hash(style)}`,
+    `script-src ${hash(script)}`,
+    `base-uri 'none'`,
+    `form-action 'none'`
+  ].join('; ')
 }
 
 /** The whole document around `body` (HTML already escaped); `title` is RAW. */

@@ -14,5 +14,10 @@ export function esc(text: string, max = 120): string {
 
 /** Entity-escapes text that is already clean (our own words, numbers, RAW sentences after `clean`). */
 export function entities(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }

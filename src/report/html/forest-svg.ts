@@ -29,11 +29,17 @@ const LABEL_GAP = 16
 const SLICE_CHARS = 34
 
 const WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconcl.', exploratory: '' }
-const LONG_WORD: Record<RowStatus, string> = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconclusive', exploratory: 'exploratory' }
+const LONG_WORD: Record<RowStatus, string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  inconclusive: 'inconclusive',
+  exploratory: 'exploratory'
+}
 
 /** The marker of a row's point estimate: ● pass, ■ FAIL, □ inconclusive, ○ exploratory. */
 function marker(status: RowStatus, x: number, y: number): string {
-  if (status === 'fail' || status === 'inconclusive') return rect('mark', { x: x - 4.5, y: y - 4.5, width: 9, height: 9 })
+  if (status === 'fail' || status === 'inconclusive')
+    return rect('mark', { x: x - 4.5, y: y - 4.5, width: 9, height: 9 })
   return el('circle', { class: 'mark', cx: x, cy: y, r: 4.5 })
 }
 
@@ -52,7 +58,9 @@ export interface ForestPicture {
 export function forestSvg(options: ForestPicture): { svg: string; hidden: number } {
   const { metric } = options
   const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
-  const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => ({ value: toDisplay(metric, l.value), check: l.check }))
+  const limits = options.limits
+    .filter((l) => Number.isFinite(l.value))
+    .map((l) => ({ value: toDisplay(metric, l.value), check: l.check }))
   const values = [0, ...limits.map((l) => l.value)]
   for (const r of rows) {
     if (r.comparison.ci.every(Number.isFinite)) values.push(...r.comparison.ci.map((v) => toDisplay(metric, v)))
@@ -62,12 +70,25 @@ export function forestSvg(options: ForestPicture): { svg: string; hidden: number
   const x = linear(axis.lo, axis.hi, PLOT_LEFT, right)
   const bottom = TOP + rows.length * ROW
   const unit = unitWord(metric)
-  const out = [svgOpen({ width: WIDTH, height: bottom + BOTTOM, label: options.label, kind: 'forest', data: { rows: rows.length } })]
+  const out = [
+    svgOpen({
+      width: WIDTH,
+      height: bottom + BOTTOM,
+      label: options.label,
+      kind: 'forest',
+      data: { rows: rows.length }
+    })
+  ]
   const label = (v: number): string => tickLabel(axis, v)
-  out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP - 6 }))
+  out.push(
+    bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP - 6 })
+  )
   if (unit) out.push(text('unit', { x: right + 26, y: bottom + 22 }, esc(unit, 16)))
   const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →']
-  out.push(text('direction', { x: PLOT_LEFT, y: bottom + 42 }, lower), text('direction', { x: right, y: bottom + 42, anchor: 'end' }, upper))
+  out.push(
+    text('direction', { x: PLOT_LEFT, y: bottom + 42 }, lower),
+    text('direction', { x: right, y: bottom + 42, anchor: 'end' }, upper)
+  )
   if (axis.lo <= 0 && axis.hi >= 0) out.push(line('zero', { x1: x(0), y1: TOP - 6, x2: x(0), y2: bottom + 4 }))
   out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`))
   rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP + i * ROW + ROW / 2)))
@@ -79,7 +100,12 @@ export function forestSvg(options: ForestPicture): { svg: string; hidden: number
  * Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
  * a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
  */
-function limitLines(limits: Array<{ value: number; check: string }>, x: (v: number) => number, bottom: number, words: (v: number) => string): string[] {
+function limitLines(
+  limits: Array<{ value: number; check: string }>,
+  x: (v: number) => number,
+  bottom: number,
+  words: (v: number) => string
+): string[] {
   const out: string[] = []
   const seen = new Set<string>()
   let previous = -Infinity
@@ -93,7 +119,9 @@ function limitLines(limits: Array<{ value: number; check: string }>, x: (v: numb
     previous = at
     const top = TOP - (raised ? 24 : 12)
     const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`
-    out.push(`<g class="limit">${title}${line('limit', { x1: at, y1: top, x2: at, y2: bottom + 4 })}${text('limit-label', { x: at, y: top - 4, anchor: 'middle' }, entities(l.check))}</g>`)
+    out.push(
+      `<g class="limit">${title}${line('limit', { x1: at, y1: top, x2: at, y2: bottom + 4 })}${text('limit-label', { x: at, y: top - 4, anchor: 'middle' }, entities(l.check))}</g>`
+    )
   }
   return out
 }
@@ -105,12 +133,19 @@ function rowSvg(r: ForestRow, metric: MetricRule, x: (v: number) => number, y: n
   const who = r.check === '' ? r.slice : `check ${r.check}, ${r.slice}`
   const tooltip = `${LONG_WORD[r.status]}: ${who}: ${forestNumbers(metric, c)}${unit ? ` ${unit}` : ''}${r.note === '' ? '' : `; ${r.note}`}`
   const out = [`<g class="unit ${r.status}"><title>${esc(tooltip, 400)}</title>`]
-  out.push(text('status', { x: 0, y: y + 4 }, WORD[r.status]), text('check', { x: 80, y: y + 4, anchor: 'end' }, entities(r.check)))
+  out.push(
+    text('status', { x: 0, y: y + 4 }, WORD[r.status]),
+    text('check', { x: 80, y: y + 4, anchor: 'end' }, entities(r.check))
+  )
   out.push(text('slice', { x: 90, y: y + 4 }, esc(r.slice, SLICE_CHARS)))
   if (c.ci.every(Number.isFinite) && Number.isFinite(c.delta)) {
     const lo = x(toDisplay(metric, c.ci[0]))
     const hi = x(toDisplay(metric, c.ci[1]))
-    out.push(line('ci', { x1: lo, y1: y, x2: hi, y2: y }), line('cap', { x1: lo, y1: y - 5, x2: lo, y2: y + 5 }), line('cap', { x1: hi, y1: y - 5, x2: hi, y2: y + 5 }))
+    out.push(
+      line('ci', { x1: lo, y1: y, x2: hi, y2: y }),
+      line('cap', { x1: lo, y1: y - 5, x2: lo, y2: y + 5 }),
+      line('cap', { x1: hi, y1: y - 5, x2: hi, y2: y + 5 })
+    )
     out.push(marker(r.status, x(toDisplay(metric, c.delta)), y))
   }
   out.push(text('numbers', { x: NUMBERS_X, y: y + 4 }, esc(numbers, 60)), '</g>')

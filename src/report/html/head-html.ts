@@ -29,7 +29,8 @@ export function headHtml(result: GateResult, head: ReportHead, extra: string): s
   if (head.sentence !== null) out.push(`<p class="sentence">${esc(head.sentence, 800)}</p>`)
   const { total, pass, fail, inconclusive } = head.counts
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const worse = result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : ''
+  const worse =
+    result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : ''
   const counted = entities(inconclusiveCounting(result.decision.checks))
   const checks = `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}`
   out.push(`<p class="counts">${checks} · ${result.coverage.paired} queries paired${worse}.</p>`)

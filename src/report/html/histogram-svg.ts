@@ -39,16 +39,22 @@ export function histogramSvg(options: HistogramPicture): { svg: string; nonFinit
   const x = linear(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT)
   const bottom = TOP + h.bins.length * ROW
   const height = bottom + BOTTOM
-  const out = [svgOpen({ width: WIDTH, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })]
+  const out = [
+    svgOpen({ width: WIDTH, height, label: options.label, kind: 'histogram', data: { bins: h.bins.length } })
+  ]
   out.push(bottomAxis({ ticks, at: x, label: String, across: bottom + 2, from: BAR_LEFT, to: BAR_RIGHT, grid: TOP }))
   out.push(text('axis-title', { x: (BAR_LEFT + BAR_RIGHT) / 2, y: bottom + 40, anchor: 'middle' }, 'queries'))
   const unit = unitWord(metric)
-  out.push(text('axis-title', { x: LABEL_RIGHT, y: bottom + 40, anchor: 'end' }, esc(`change${unit ? ` (${unit})` : ''}`, 40)))
+  out.push(
+    text('axis-title', { x: LABEL_RIGHT, y: bottom + 40, anchor: 'end' }, esc(`change${unit ? ` (${unit})` : ''}`, 40))
+  )
   h.bins.forEach((b, i) => {
     const y = TOP + i * ROW
     const words = `${b.count} ${b.count === 1 ? 'query' : 'queries'} ${b.side === 'same' ? 'unchanged' : `${b.side}, change ${b.label}${unit ? ` ${unit}` : ''}`}`
     out.push(`<g class="bin ${b.side}"><title>${esc(words, 200)}</title>`)
-    out.push(text('bin-label', { x: LABEL_RIGHT, y: y + ROW / 2 + 4, anchor: 'end' }, entities(`${SYMBOL[b.side]} ${b.label}`)))
+    out.push(
+      text('bin-label', { x: LABEL_RIGHT, y: y + ROW / 2 + 4, anchor: 'end' }, entities(`${SYMBOL[b.side]} ${b.label}`))
+    )
     if (b.count > 0) {
       const w = Math.max(1, x(b.count) - BAR_LEFT)
       out.push(rect('bar', { x: BAR_LEFT, y: y + 3, width: w, height: ROW - 6 }))

@@ -58,11 +58,24 @@ export function toHtmlReport(result: GateResult, options: HtmlOptions = {}): str
     section('checks-section', 'Gated checks', checksBody(result, head, parts)),
     parts.budget,
     section('forest-section', 'Every check on one axis', forestSection(result)),
-    section('queries-section', 'Query by query', querySection(result, { isHoldout, colours, maxPoints: options.maxPoints })),
+    section(
+      'queries-section',
+      'Query by query',
+      querySection(result, { isHoldout, colours, maxPoints: options.maxPoints })
+    ),
     section('slices-section', 'Wins and losses per slice', sliceBarsSection(result)),
     collapsed('breakdown', SECTION_TITLES.breakdown, breakdownBody(result)),
     parts.history,
-    section('regressed-section', regressed, regressedBody(result, { isHoldout, files, details: options.details ?? capabilityDetails(result), maxRows: options.maxRows })),
+    section(
+      'regressed-section',
+      regressed,
+      regressedBody(result, {
+        isHoldout,
+        files,
+        details: options.details ?? capabilityDetails(result),
+        maxRows: options.maxRows
+      })
+    ),
     section('details-section', 'Coverage, comparability, trust and method', detailsBody(result, parts, files)),
     '</main>',
     `<footer><p><em>${entities(SCOPE_SENTENCE)}</em></p></footer>`

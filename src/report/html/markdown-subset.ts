@@ -12,7 +12,8 @@ import { entities } from './escape.js'
  */
 
 /** What a fenced Mermaid block becomes: the page runs no script but its own, so the chart is not drawn here. */
-const MERMAID_NOTE = '<p class="note">(A chart the Markdown report draws with Mermaid; its numbers are in the table.)</p>'
+const MERMAID_NOTE =
+  '<p class="note">(A chart the Markdown report draws with Mermaid; its numbers are in the table.)</p>'
 
 /** The link targets kept: a plain https URL (the API's run links), nothing that could be a script or a fetch. */
 const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._~%/?=&#:+-]*$/
@@ -83,7 +84,8 @@ export function markdownToHtml(markdown: readonly string[], headingLevel = 3): s
     }
     if (/^ *- /.test(line)) {
       const items: string[] = []
-      while (i < lines.length && lines[i].trim() !== '' && (/^ *- /.test(lines[i]) || /^ {2,}\S/.test(lines[i]))) items.push(lines[i++])
+      while (i < lines.length && lines[i].trim() !== '' && (/^ *- /.test(lines[i]) || /^ {2,}\S/.test(lines[i])))
+        items.push(lines[i++])
       out.push(list(items))
       continue
     }
@@ -130,13 +132,18 @@ function table(rows: string[], delimiter: string): string {
     return t.startsWith(':') && t.endsWith(':') ? 'center' : t.endsWith(':') ? 'right' : ''
   })
   const cellHtml = (tag: 'th' | 'td', text: string, j: number): string => {
-    const status = tag === 'td' ? STATUS_CLASS.find(([mark]) => textSymbols(text.trim()).startsWith(`${mark} `)) : undefined
-    const classes = [align[j] === 'right' ? 'num' : align[j] === 'center' ? 'mid' : '', status ? `st ${status[1]}` : ''].filter((c) => c !== '')
+    const status =
+      tag === 'td' ? STATUS_CLASS.find(([mark]) => textSymbols(text.trim()).startsWith(`${mark} `)) : undefined
+    const classes = [
+      align[j] === 'right' ? 'num' : align[j] === 'center' ? 'mid' : '',
+      status ? `st ${status[1]}` : ''
+    ].filter((c) => c !== '')
     return `<${tag}${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''}>${inlineHtml(text.trim())}</${tag}>`
   }
   const [head, ...body] = rows.map(splitRow)
   const width = head.length
-  const pad = (cells: string[]): string[] => [...cells, ...Array.from({ length: Math.max(0, width - cells.length) }, () => '')].slice(0, width)
+  const pad = (cells: string[]): string[] =>
+    [...cells, ...Array.from({ length: Math.max(0, width - cells.length) }, () => '')].slice(0, width)
   return [
     '<div class="table"><table>',
     `<thead><tr>${head.map((c, j) => cellHtml('th', c, j)).join('')}</tr></thead>`,
@@ -168,11 +175,16 @@ function list(lines: string[]): string {
     } else if (m[1].length >= 2 && last !== undefined) last.children.push(m[2])
     else items.push({ text: m[2], children: [] })
   }
-  const li = (text: string, children: string[]): string => `<li>${inlineHtml(text)}${children.length > 0 ? `<ul>${children.map((c) => li(c, [])).join('')}</ul>` : ''}</li>`
+  const li = (text: string, children: string[]): string =>
+    `<li>${inlineHtml(text)}${children.length > 0 ? `<ul>${children.map((c) => li(c, [])).join('')}</ul>` : ''}</li>`
   return `<ul>${items.map((it) => li(it.text, it.children)).join('\n')}</ul>`
 }
 
-type Token = { kind: 'text'; text: string } | { kind: 'html'; html: string } | { kind: 'strong' } | { kind: 'em'; open: boolean; close: boolean }
+type Token =
+  | { kind: 'text'; text: string }
+  | { kind: 'html'; html: string }
+  | { kind: 'strong' }
+  | { kind: 'em'; open: boolean; close: boolean }
 
 const space = (ch: string | undefined): boolean => ch === undefined || /\s/.test(ch)
 const punctuation = (ch: string | undefined): boolean => ch !== undefined && /[\p{P}\p{S}]/u.test(ch)
@@ -233,7 +245,10 @@ export function inlineHtml(source: string): string {
       } else {
         flush()
         const label = inlineHtml(m[1])
-        tokens.push({ kind: 'html', html: SAFE_URL.test(m[2]) ? `<a href="${entities(m[2])}" rel="noopener noreferrer">${label}</a>` : label })
+        tokens.push({
+          kind: 'html',
+          html: SAFE_URL.test(m[2]) ? `<a href="${entities(m[2])}" rel="noopener noreferrer">${label}</a>` : label
+        })
         i += m[0].length
       }
     } else {

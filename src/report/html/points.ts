@@ -87,7 +87,15 @@ export function selectPoints(options: PointColumns): PointSelection {
   for (const i of drawable) if (chosen[i] === 1 && worseSet[i] === 0) order.push(i)
   for (const i of drawable) if (chosen[i] === 1 && worseSet[i] === 1) order.push(i)
   const indices = Int32Array.from(order)
-  return { indices, worse: Uint8Array.from(order, (i) => worseSet[i]), drawable: drawable.length, worseTotal, worstTaken, holdout, nonFinite }
+  return {
+    indices,
+    worse: Uint8Array.from(order, (i) => worseSet[i]),
+    drawable: drawable.length,
+    worseTotal,
+    worstTaken,
+    holdout,
+    nonFinite
+  }
 }
 
 /** The `k` candidates whose ids hash lowest (ties at the threshold by index). */

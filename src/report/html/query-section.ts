@@ -32,12 +32,19 @@ function scatterWords(s: PointSelection, metric: MetricRule, cap: number): strin
   if (drawn === s.drawable) out.push(`Each point is a query (${drawn}): ▼ got worse (${s.worseTotal}), ● did not.`)
   else {
     const sample = `a fixed sample of ${drawn - s.worstTaken} of the others, chosen by a hash of the query id (the same queries every run)`
-    out.push(`${drawn} of ${s.drawable} queries are drawn (at most ${cap} per plot): the ${s.worstTaken} that lost most and ${sample}.`)
+    out.push(
+      `${drawn} of ${s.drawable} queries are drawn (at most ${cap} per plot): the ${s.worstTaken} that lost most and ${sample}.`
+    )
     out.push(`▼ got worse (${s.worseTotal} in all), ● did not; the histogram counts every query.`)
   }
-  if (s.holdout > 0) out.push(`${plural(s.holdout, 'holdout query is', 'holdout queries are')} not drawn: the holdout is reported in aggregates only.`)
-  if (s.nonFinite > 0) out.push(`${plural(s.nonFinite, 'query has', 'queries have')} a value that is not a finite number, not drawn.`)
-  if (metric.binary) out.push('The values are 0 or 1: the points are spread around each of the four places so that their number shows.')
+  if (s.holdout > 0)
+    out.push(
+      `${plural(s.holdout, 'holdout query is', 'holdout queries are')} not drawn: the holdout is reported in aggregates only.`
+    )
+  if (s.nonFinite > 0)
+    out.push(`${plural(s.nonFinite, 'query has', 'queries have')} a value that is not a finite number, not drawn.`)
+  if (metric.binary)
+    out.push('The values are 0 or 1: the points are spread around each of the four places so that their number shows.')
   return out
 }
 
@@ -46,9 +53,12 @@ function legend(colours: SliceColours | null): string {
   const items = ['<li>▼ got worse</li>', '<li>● did not</li>']
   const swatch = (k: number, words: string): string => `<li><span class="sw c${k}">●</span> ${words}</li>`
   if (colours !== null) {
-    colours.values.forEach((v, k) => items.push(swatch(k, `${esc(sliceLabel([[colours.attribute, v.value]]), 80)} (${v.count})`)))
+    colours.values.forEach((v, k) =>
+      items.push(swatch(k, `${esc(sliceLabel([[colours.attribute, v.value]]), 80)} (${v.count})`))
+    )
     const other = colours.other
-    if (other.values > 0) items.push(swatch(SLICE_COLOURS, `${plural(other.values, 'other value', 'other values')} (${other.count})`))
+    if (other.values > 0)
+      items.push(swatch(SLICE_COLOURS, `${plural(other.values, 'other value', 'other values')} (${other.count})`))
   }
   return `<ul class="legend">${items.join('')}</ul>`
 }
@@ -79,9 +89,12 @@ function histogramFigure(result: GateResult, metric: MetricRule, tail: LeftTail 
   const hist = histogramSvg({ metric, differences: differences(result, metric.name), label })
   if (hist === null) return ''
   const unit = unitWord(metric)
-  const words = [`Change per query, candidate − baseline${unit ? ` in ${unit}` : ''}, over all ${hist.queries} queries:`]
+  const words = [
+    `Change per query, candidate − baseline${unit ? ` in ${unit}` : ''}, over all ${hist.queries} queries:`
+  ]
   words.push('many small gains and a few large losses can have the same mean.')
-  if (hist.nonFinite > 0) words.push(`${plural(hist.nonFinite, 'difference is', 'differences are')} not a finite number, not binned.`)
+  if (hist.nonFinite > 0)
+    words.push(`${plural(hist.nonFinite, 'difference is', 'differences are')} not a finite number, not binned.`)
   if (tail !== null && metric.name === result.primaryMetric) words.push(leftTailSentence(tail))
   return ['<figure>', hist.svg, `<figcaption>${esc(words.join(' '), 800)}</figcaption>`, '</figure>'].join('\n')
 }

@@ -72,7 +72,8 @@ function numberCell(value: number, shown: string, worse = false): string {
 function topCell(docs: readonly RankedDoc[] | undefined): string {
   if (docs === undefined) return '<td></td>'
   const items = docs.slice(0, TOP_DOCS).map((d) => {
-    const grade = d.grade === null || !Number.isFinite(d.grade) ? '–' : fixed(d.grade, Number.isInteger(d.grade) ? 0 : 2)
+    const grade =
+      d.grade === null || !Number.isFinite(d.grade) ? '–' : fixed(d.grade, Number.isInteger(d.grade) ? 0 : 2)
     const rel = d.grade !== null && d.grade > 0 ? ' rel' : ''
     return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(grade)}</span></li>`
   })
@@ -122,8 +123,18 @@ function columnsOf(result: GateResult, rows: RegressedQuery[], details: QueryDet
   for (const name of gatedMetrics(result)) if (name !== result.primaryMetric) columns.push(otherChange(result, name))
   const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : []
   attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')))
-  if (baselineTop !== undefined) columns.push({ head: 'Baseline top documents (grade)', numeric: false, cell: (r) => topCell(baselineTop.get(r.id)) })
-  if (candidateTop !== undefined) columns.push({ head: 'Candidate top documents (grade)', numeric: false, cell: (r) => topCell(candidateTop.get(r.id)) })
+  if (baselineTop !== undefined)
+    columns.push({
+      head: 'Baseline top documents (grade)',
+      numeric: false,
+      cell: (r) => topCell(baselineTop.get(r.id))
+    })
+  if (candidateTop !== undefined)
+    columns.push({
+      head: 'Candidate top documents (grade)',
+      numeric: false,
+      cell: (r) => topCell(candidateTop.get(r.id))
+    })
   return columns
 }
 
@@ -138,7 +149,10 @@ const FILTER = [
  * The section's HTML: the list the reader may see (dev split only), at most `maxRows` rows, the filter box, the
  * table, and the sentences under it.
  */
-export function regressedTable(result: GateResult, options: RegressedOptions): { html: string; listed: number; withheld: number } {
+export function regressedTable(
+  result: GateResult,
+  options: RegressedOptions
+): { html: string; listed: number; withheld: number } {
   const { table } = result
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const listable = result.regressions.filter((r) => !options.isHoldout(indexOfId(table.ids, r.id)))
@@ -150,12 +164,16 @@ export function regressedTable(result: GateResult, options: RegressedOptions): {
     const more = listable.length > rows.length ? ` (the ${rows.length} that lost most are listed)` : ''
     const count = `${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}`
     out.push(`<p>${count}, worst first. Sort by a column's heading; filter by any text of a row.</p>`, FILTER)
-    const heading = (c: Column): string => `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`
+    const heading = (c: Column): string =>
+      `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`
     const body = rows.map((r) => {
       const i = indexOfId(table.ids, r.id)
       return `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`
     })
-    out.push(`<div class="table scroll"><table class="sortable" id="regressed">`, `<thead><tr>${columns.map(heading).join('')}</tr></thead>`)
+    out.push(
+      `<div class="table scroll"><table class="sortable" id="regressed">`,
+      `<thead><tr>${columns.map(heading).join('')}</tr></thead>`
+    )
     out.push('<tbody>', ...body, '</tbody></table></div>')
   } else if (withheld === 0) out.push(`<p>No query got worse on ${esc(primary.name, 60)}.</p>`)
   if (withheld > 0) out.push(`<p class="note">${entities(withheldSentence(withheld))}</p>`)

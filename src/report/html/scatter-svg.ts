@@ -45,7 +45,10 @@ function valueAxis(picture: ScatterPicture): { ticks: number[]; lo: number; hi: 
   if (metric.range !== undefined && metric.range[1] - metric.range[0] <= 1) values.push(...metric.range)
   else if (selection.indices.length > 0) {
     const drawn = Array.from(selection.indices)
-    values.push(minOf(drawn.map((i) => Math.min(base[i], cand[i]))), maxOf(drawn.map((i) => Math.max(base[i], cand[i]))))
+    values.push(
+      minOf(drawn.map((i) => Math.min(base[i], cand[i]))),
+      maxOf(drawn.map((i) => Math.max(base[i], cand[i])))
+    )
   }
   return numberAxis(values, SIZE)
 }
@@ -64,17 +67,28 @@ export function scatterSvg(options: ScatterPicture): string {
   out.push(bottomAxis({ ticks, at: x, label, across: bottom, from: LEFT, to: right, grid: TOP }))
   out.push(leftAxis({ ticks, at: y, label, across: LEFT, from: TOP, to: bottom, grid: right }))
   out.push(text('axis-title', { x: (LEFT + right) / 2, y: bottom + 38, anchor: 'middle' }, 'baseline'))
-  const rotated = { class: 'axis-title', transform: `translate(14 ${px((TOP + bottom) / 2)}) rotate(-90)`, 'text-anchor': 'middle' }
+  const rotated = {
+    class: 'axis-title',
+    transform: `translate(14 ${px((TOP + bottom) / 2)}) rotate(-90)`,
+    'text-anchor': 'middle'
+  }
   out.push(el('text', rotated, 'candidate'))
   out.push(line('diagonal', { x1: x(lo), y1: y(lo), x2: x(hi), y2: y(hi) }))
   const higher = metric.better === 'higher'
   // Which side of the diagonal is better (a binary metric's corners hold points, so it goes without).
   if (!metric.binary) {
     out.push(text('corner', { x: LEFT + 8, y: TOP + 16 }, higher ? 'candidate better ↖' : 'candidate worse ↖'))
-    out.push(text('corner', { x: right - 8, y: bottom - 10, anchor: 'end' }, higher ? '↘ candidate worse' : '↘ candidate better'))
+    out.push(
+      text(
+        'corner',
+        { x: right - 8, y: bottom - 10, anchor: 'end' },
+        higher ? '↘ candidate worse' : '↘ candidate better'
+      )
+    )
   }
   // A binary metric's points are spread around their place by a fixed offset from the id's hash (two hashes).
-  const place = (v: number, id: string, offset: number): number => (metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v)
+  const place = (v: number, id: string, offset: number): number =>
+    metric.binary ? v + ((idHash(id, offset) / 2 ** 32) * 2 - 1) * JITTER : v
   out.push('<g class="points">')
   selection.indices.forEach((i, k) => {
     const id = options.ids[i]
@@ -87,7 +101,11 @@ export function scatterSvg(options: ScatterPicture): string {
     const title = `<title>${esc(words, 300)}</title>`
     const worse = selection.worse[k] === 1
     const cls = `pt c${colour}${worse ? ' w' : ''}`
-    out.push(worse ? el('path', { class: cls, d: `M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z` }, title) : el('circle', { class: cls, cx, cy, r: 3 }, title))
+    out.push(
+      worse
+        ? el('path', { class: cls, d: `M${px(cx - 4.5)} ${px(cy - 3)}h9l-4.5 7.5z` }, title)
+        : el('circle', { class: cls, cx, cy, r: 3 }, title)
+    )
   })
   out.push('</g>', '</svg>')
   return out.join('\n')

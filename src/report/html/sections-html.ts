@@ -3,7 +3,14 @@ import { regressionSetSentence, type WrittenFiles } from '../files.js'
 import type { ReportHead } from '../head.js'
 import { nextSteps } from '../next-steps.js'
 import { regressionCount } from '../regressions.js'
-import { checkDetailsTable, checksTable, comparisonsTable, coverageBody, methodBody, SECTION_TITLES } from '../sections.js'
+import {
+  checkDetailsTable,
+  checksTable,
+  comparisonsTable,
+  coverageBody,
+  methodBody,
+  SECTION_TITLES
+} from '../sections.js'
 import { shownSliceRows } from '../slice-rows.js'
 import { trustBody } from '../trust-lines.js'
 import { statisticsSentences } from '../words.js'
@@ -56,7 +63,8 @@ export function breakdownBody(result: GateResult): string {
     'comparisons'
   )
   const none = '<p class="note">No slices are declared in the rules.</p>'
-  const rows = slices.shown.length > 0 ? markdownToHtml([comparisonsTable(result, slices.shown), '', slices.note ?? '']) : none
+  const rows =
+    slices.shown.length > 0 ? markdownToHtml([comparisonsTable(result, slices.shown), '', slices.note ?? '']) : none
   return [sliceForests(result), markdownToHtml([comparisonsTable(result, overall)]), rows].join('\n')
 }
 
@@ -72,7 +80,8 @@ function nextStepsBody(result: GateResult, files: WrittenFiles | undefined): str
   const steps = nextSteps(result, files)
   if (steps.length === 0) return ''
   const items = steps.map((s) => {
-    const evidence = s.evidence.length > 0 ? `<ul>${s.evidence.map((e) => `<li>${esc(e, 300)}</li>`).join('')}</ul>` : ''
+    const evidence =
+      s.evidence.length > 0 ? `<ul>${s.evidence.map((e) => `<li>${esc(e, 300)}</li>`).join('')}</ul>` : ''
     return `<li><strong>${esc(s.pattern, 200)}</strong> → ${esc(s.lookAt, 200)}.${evidence}</li>`
   })
   return `<ul>${items.join('\n')}</ul>`
