@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
+import { HEAVY } from '../jest.config.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 
@@ -79,13 +80,19 @@ describe('the fast and slow test sets', () => {
     ).toEqual({ neither: ['c.spec.ts'], both: ['d.test.ts'] })
   })
 
+  it('every heavy file of jest.config.js exists (a renamed one would slip back into the fast loop)', () => {
+    expect(HEAVY.filter((f) => !existsSync(path.join(root, '__tests__', f)))).toEqual([])
+  })
+
   it('every test file on disk is in exactly one set, as jest itself lists them', async () => {
     const [fast, slow] = await Promise.all([listTests('jest.config.js'), listTests('jest.slow.config.js')])
     const onDisk = testFilesOnDisk(root)
     expect(onDisk).toContain('__tests__/test-sets.test.ts')
     expect(fast).toContain('__tests__/test-sets.test.ts')
     expect(slow.length).toBeGreaterThan(0)
-    expect(slow.every((f) => f.endsWith('.slow.test.ts'))).toBe(true)
+    const heavy = HEAVY.map((f) => `__tests__/${f}`)
+    expect(slow.every((f) => f.endsWith('.slow.test.ts') || heavy.includes(f))).toBe(true)
+    expect(heavy.filter((f) => !slow.includes(f))).toEqual([])
     expect(fast.some((f) => f.endsWith('.slow.test.ts'))).toBe(false)
     expect(unassigned(onDisk, fast, slow)).toEqual({ neither: [], both: [] })
     // and jest lists nothing that is not a test file on disk

@@ -9,7 +9,8 @@
  *     200,000 rows per side, and the TREC run as a Parquet run table (q_id, doc_id, score) in row groups of 1 Mi rows
  *     (pyarrow's default), written by hyparquet-writer;
  * then runs the CLI on them as separate processes and prints wall time and peak RSS
- * (process.resourceUsage().maxRSS at exit). Memory is bounded by what the gate must keep — one query's
+ * (the child's own VmHWM at exit: Linux carries maxRSS over fork and exec, so a child's maxRSS is at least its
+ * parent's, which here holds the files it wrote). Memory is bounded by what the gate must keep — one query's
  * documents at a time plus one row of values per query — not by the size of the files.
  *
  *   node scripts/bench-memory.js [--cli path/to/cli.js] [--gb 1]
@@ -149,7 +150,13 @@ function measure(label, cli, args, inputs) {
     process.execPath,
     [
       '--import',
-      'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))',
+      'data:text/javascript,' +
+        encodeURIComponent(
+          'import { readFileSync } from "node:fs"\n' +
+            'process.on("exit", () => { let kib = process.resourceUsage().maxRSS;' +
+            ' try { kib = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1]) } catch {}' +
+            ' process.stderr.write("MAXRSS_KB=" + kib + "\\n") })'
+        ),
       cli,
       ...args
     ],

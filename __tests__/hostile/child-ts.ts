@@ -1,7 +1,7 @@
 /**
  * A child Node process that runs the repository's TypeScript sources directly, for what a test must measure in
- * a process of its own: peak memory (`process.resourceUsage().maxRSS` is a high-water mark, so the jest worker
- * that has run other tests cannot measure it). Types are stripped on load by the repository's own `typescript`
+ * a process of its own: peak memory (a high-water mark, so the jest worker
+ * that has run other tests cannot measure it; in the child, ../peak-memory.ts's VmHWM). Types are stripped on load by the repository's own `typescript`
  * package (`transpileModule`, as `isolatedModules` allows), and the sources' `./x.js` imports are resolved to
  * `./x.ts`; nothing is built or written to the repository.
  */

@@ -9,6 +9,7 @@
 import { describe, expect, it } from '@jest/globals'
 import path from 'node:path'
 import { writeFiles } from '../helpers.js'
+import { PEAK_KIB_IMPORT, PEAK_KIB_SOURCE } from '../peak-memory.js'
 import { ROOT, runTsChild } from './child-ts.js'
 import { P } from './parquet-builder.js'
 
@@ -40,10 +41,12 @@ describe('hostile Parquet in a process of its own: bounded peak memory', () => {
     })
     const paths = CASES.map((_, i) => files[`case-${i}.parquet`])
     const script = `
+${PEAK_KIB_IMPORT}
 import { readRows } from ${JSON.stringify(path.join(ROOT, 'src/readers/rows.ts'))}
 const paths = ${JSON.stringify(paths)}
 const honest = ${JSON.stringify(files['honest.parquet'])}
-const rss = () => process.resourceUsage().maxRSS / 1024
+${PEAK_KIB_SOURCE}
+const rss = () => peakKib() / 1024
 // load and warm the code on an honest file first: what is measured is reading, not loading
 if ((await readRows(honest, { metricFields: new Set(['m']) })).ids.length !== 100) throw new Error('the honest table was not read')
 const base = rss()
