@@ -54,6 +54,11 @@ const CONTINUOUS_ROWS = opt('--continuous', '7e3,1e6')
   .filter((x) => x !== '')
   .map((x) => Math.round(Number(x)))
 const CONTINUOUS = ['faithfulness', 'answer_relevancy', 'cosine', 'latency_us', 'ndcg@10']
+/**
+ * statistics.interval of the continuous rows: --interval when given (auto: the default, which draws no bootstrap),
+ * else percentile, so that these rows time the resampling (the Poisson bootstrap at 10^6) that issue 28 is about.
+ */
+const CONTINUOUS_INTERVAL = INTERVAL === '' ? 'percentile' : INTERVAL
 // statistics.method of the continuous rows: one row per method (e.g. multinomial,poisson: where the laws cross over).
 const METHODS = opt('--methods', 'auto').split(',')
 const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3')
@@ -159,7 +164,7 @@ async function continuousDataset(n) {
         '  cosine: { better: higher, range: [-1, 1] }',
         '  latency_us: { better: lower, unit: µs }',
         '  ndcg@10: { better: higher, range: [0, 1] }',
-        `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: percentile${method === 'auto' ? '' : `, method: ${method}`} }`,
+        `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, seed: 1, interval: ${CONTINUOUS_INTERVAL}${method === 'auto' ? '' : `, method: ${method}`} }`,
         'checks:',
         ...CONTINUOUS.map(
           (m) =>
@@ -341,7 +346,9 @@ if (FORMATS.length > 0) {
 
 if (CONTINUOUS_ROWS.length > 0) {
   console.log('')
-  console.log(`Continuous-valued metrics (${CONTINUOUS.join(', ')}: about one distinct difference per query)`)
+  console.log(
+    `Continuous-valued metrics (${CONTINUOUS.join(', ')}: about one distinct difference per query), statistics.interval: ${CONTINUOUS_INTERVAL}`
+  )
   console.log('')
   console.log(
     '| queries | statistics.method | gate wall s | gate CPU s | gate peak MiB | JSON MiB | scipy wall s | scipy CPU s | scipy peak MiB | gate / scipy (wall) |'
