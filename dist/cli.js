@@ -11231,2370 +11231,6 @@ const holdoutCapability = {
     adjust: (unit, { summary, stats }) => capHoldoutUnit(unit, summary.account, summary.mask, stats)
 };
 
-/**
- * xxHash32 (Yann Collet's reference algorithm, seed 0 unless given): the checksum the LZ4 frame format puts on its
- * header, and optionally on each block and on the whole content. Checked so that a damaged or cut `.lz4` file is
- * refused by name instead of decoding to plausible-looking wrong scores.
- */
-const P1 = 0x9e3779b1;
-const P2 = 0x85ebca77;
-const P3 = 0xc2b2ae3d;
-const P4 = 0x27d4eb2f;
-const P5 = 0x165667b1;
-function rotl(x, r) {
-    return (x << r) | (x >>> (32 - r));
-}
-function lane(b, i) {
-    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
-}
-function round$1(acc, input) {
-    return Math.imul(rotl((acc + Math.imul(input, P2)) | 0, 13), P1);
-}
-/** The 32-bit xxHash of `bytes[start, end)` as an unsigned number. */
-function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
-    let i = start;
-    const len = end - start;
-    let h;
-    if (len >= 16) {
-        let v1 = (seed + P1 + P2) | 0;
-        let v2 = (seed + P2) | 0;
-        let v3 = seed | 0;
-        let v4 = (seed - P1) | 0;
-        const limit = end - 16;
-        while (i <= limit) {
-            v1 = round$1(v1, lane(bytes, i));
-            v2 = round$1(v2, lane(bytes, i + 4));
-            v3 = round$1(v3, lane(bytes, i + 8));
-            v4 = round$1(v4, lane(bytes, i + 12));
-            i += 16;
-        }
-        h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
-    }
-    else {
-        h = (seed + P5) | 0;
-    }
-    h = (h + len) | 0;
-    while (i + 4 <= end) {
-        h = Math.imul(rotl((h + Math.imul(lane(bytes, i), P3)) | 0, 17), P4);
-        i += 4;
-    }
-    while (i < end) {
-        h = Math.imul(rotl((h + Math.imul(bytes[i], P5)) | 0, 11), P1);
-        i++;
-    }
-    h ^= h >>> 15;
-    h = Math.imul(h, P2);
-    h ^= h >>> 13;
-    h = Math.imul(h, P3);
-    h ^= h >>> 16;
-    return h >>> 0;
-}
-
-/**
- * A bounded decoder of the LZ4 frame format (lz4 `doc/lz4_Frame_format.md` v1.6.x, and the block format of
- * `doc/lz4_Block_format.md`), for ranx's `.lz4` runs: `lz4.frame.open(path, "wb")` around
- * `lz4.frame.compress(cbor2.dumps(run))`. Written here rather than taken from npm because the need is small
- * (decode only, no dictionaries) and every limit must be ours: the output never grows past `cap` bytes (a
- * 1 KiB frame can claim gigabytes), every length and match offset is checked against what has been read, and
- * the header, block and content checksums (xxHash32) are verified, so a damaged file is refused, never decoded
- * into other numbers. Concatenated frames are decoded one after the other (the format allows it); skippable
- * frames are skipped. Iterative throughout: no input can make it recurse.
- */
-/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
-const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
-/** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
-class Lz4FrameError extends Error {
-    tooLarge;
-    /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
-    constructor(message, tooLarge = false) {
-        super(message);
-        this.tooLarge = tooLarge;
-    }
-}
-/** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
-const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
-/** True when `bytes` starts with the LZ4 frame magic. */
-function startsWithLz4Magic(bytes) {
-    return bytes.length >= 4 && LZ4_MAGIC.every((b, i) => bytes[i] === b);
-}
-/** A growable output that refuses to grow past its cap. */
-class Output {
-    cap;
-    buf = new Uint8Array(1 << 16);
-    length = 0;
-    constructor(cap) {
-        this.cap = cap;
-    }
-    ensure(extra) {
-        const need = this.length + extra;
-        if (need > this.cap)
-            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true);
-        if (need <= this.buf.length)
-            return;
-        let size = this.buf.length;
-        while (size < need)
-            size *= 2;
-        const grown = new Uint8Array(Math.min(size, this.cap));
-        grown.set(this.buf.subarray(0, this.length));
-        this.buf = grown;
-    }
-}
-function u32(b, i) {
-    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
-}
-/**
- * Decodes one LZ4 block into `out`. Matches may reach back to `windowStart` (the start of the frame's output for
- * linked blocks, of the block for independent ones), never before.
- */
-function decodeBlock(block, out, windowStart) {
-    const { src, start, end } = block;
-    let ip = start;
-    for (;;) {
-        if (ip >= end)
-            throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`);
-        const token = src[ip++];
-        let literals = token >>> 4;
-        if (literals === 15) {
-            let b;
-            do {
-                if (ip >= end)
-                    throw new Lz4FrameError(`block at byte ${start} ends inside a literal length`);
-                b = src[ip++];
-                literals += b;
-            } while (b === 255);
-        }
-        if (ip + literals > end)
-            throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`);
-        out.ensure(literals);
-        out.buf.set(src.subarray(ip, ip + literals), out.length);
-        out.length += literals;
-        ip += literals;
-        if (ip === end)
-            return; // the last sequence holds literals only
-        if (ip + 2 > end)
-            throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`);
-        const offset = src[ip] | (src[ip + 1] << 8);
-        ip += 2;
-        if (offset === 0 || offset > out.length - windowStart)
-            throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`);
-        let match = (token & 15) + 4;
-        if ((token & 15) === 15) {
-            let b;
-            do {
-                if (ip >= end)
-                    throw new Lz4FrameError(`block at byte ${start} ends inside a match length`);
-                b = src[ip++];
-                match += b;
-            } while (b === 255);
-        }
-        out.ensure(match);
-        const buf = out.buf;
-        let from = out.length - offset;
-        let to = out.length;
-        if (offset >= match)
-            buf.copyWithin(to, from, from + match);
-        else
-            for (const stop = to + match; to < stop;)
-                buf[to++] = buf[from++];
-        out.length += match;
-    }
-}
-/** Decodes the frame starting at `pos`; returns where the next frame starts. */
-function decodeFrame(src, pos, out) {
-    const headerStart = pos + 4;
-    if (src.length < headerStart + 3)
-        throw new Lz4FrameError('is cut short inside the frame header');
-    const flg = src[headerStart];
-    const bd = src[headerStart + 1];
-    if (flg >>> 6 !== 1)
-        throw new Lz4FrameError(`has frame version ${flg >>> 6}, not 1`);
-    if ((flg & 0x02) !== 0 || (bd & 0x8f) !== 0)
-        throw new Lz4FrameError('sets reserved bits of the frame header');
-    const independent = (flg & 0x20) !== 0;
-    const blockChecksum = (flg & 0x10) !== 0;
-    const hasSize = (flg & 0x08) !== 0;
-    const contentChecksum = (flg & 0x04) !== 0;
-    if ((flg & 0x01) !== 0)
-        throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have');
-    const blockMax = BLOCK_MAX[(bd >>> 4) & 7];
-    if (blockMax === undefined)
-        throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`);
-    let i = headerStart + 2;
-    let declared;
-    if (hasSize) {
-        if (src.length < i + 9)
-            throw new Lz4FrameError('is cut short inside the frame header');
-        const low = u32(src, i);
-        const high = u32(src, i + 4);
-        declared = high * 2 ** 32 + low;
-        i += 8;
-    }
-    if (src.length < i + 1)
-        throw new Lz4FrameError('is cut short inside the frame header');
-    if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
-        throw new Lz4FrameError('has a wrong header checksum (the file is damaged)');
-    i++;
-    const frameOut = out.length;
-    if (declared !== undefined && frameOut + declared > out.cap)
-        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true);
-    for (;;) {
-        if (src.length < i + 4)
-            throw new Lz4FrameError('is cut short: the frame has no end mark');
-        const word = u32(src, i);
-        i += 4;
-        if (word === 0)
-            break;
-        const raw = (word & 0x80000000) !== 0;
-        const size = word & 0x7fffffff;
-        if (size > blockMax)
-            throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`);
-        if (src.length < i + size + (blockChecksum ? 4 : 0))
-            throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`);
-        if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
-            throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`);
-        if (raw) {
-            out.ensure(size);
-            out.buf.set(src.subarray(i, i + size), out.length);
-            out.length += size;
-        }
-        else {
-            decodeBlock({ src, start: i, end: i + size }, out, independent ? out.length : frameOut);
-        }
-        i += size + (blockChecksum ? 4 : 0);
-    }
-    if (contentChecksum) {
-        if (src.length < i + 4)
-            throw new Lz4FrameError('is cut short inside the content checksum');
-        if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
-            throw new Lz4FrameError('has a wrong content checksum (the file is damaged)');
-        i += 4;
-    }
-    if (declared !== undefined && out.length - frameOut !== declared)
-        throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`);
-    return i;
-}
-/**
- * Decompresses every frame of `src` (an LZ4 frame file, or a buffer that `lz4.frame.compress` returned) into
- * one buffer of at most `cap` bytes; throws {@link Lz4FrameError} on anything malformed.
- */
-function decompressLz4Frames(src, cap) {
-    const out = new Output(cap);
-    let pos = 0;
-    let frames = 0;
-    while (pos < src.length) {
-        if (src.length - pos < 4)
-            throw new Lz4FrameError(`has ${src.length - pos} stray bytes after the last frame`);
-        const magic = u32(src, pos);
-        if (magic >>> 4 === 0x184d2a5) {
-            // a skippable frame: magic, 4-byte size, data (carries nothing to decode)
-            if (src.length - pos < 8)
-                throw new Lz4FrameError('is cut short inside a skippable frame');
-            pos += 8 + u32(src, pos + 4);
-            if (pos > src.length)
-                throw new Lz4FrameError('is cut short inside a skippable frame');
-            continue;
-        }
-        if (magic !== 0x184d2204)
-            throw new Lz4FrameError(frames === 0
-                ? 'does not start with the LZ4 frame magic 04 22 4D 18'
-                : `has bytes that are not an LZ4 frame at byte ${pos}`);
-        pos = decodeFrame(src, pos, out);
-        frames++;
-    }
-    if (frames === 0)
-        throw new Lz4FrameError('holds no LZ4 frame');
-    return out.buf.subarray(0, out.length);
-}
-
-/**
- * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
- * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
- * query ids are ordered by UTF-8 bytes as trec_eval orders them.
- */
-class QrelsBuilder {
-    file;
-    queries = new Map();
-    pending = new Map();
-    lines = new Map();
-    judgments = 0;
-    constructor(file) {
-        this.file = file;
-    }
-    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
-    query(id, line) {
-        if (this.queries.has(id))
-            return;
-        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
-        this.pending.set(id, []);
-        this.lines.set(id, new Map());
-    }
-    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
-    add(id, doc, grade, line) {
-        if (!Number.isSafeInteger(grade)) {
-            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        this.query(id, line);
-        const query = this.queries.get(id);
-        const docLines = this.lines.get(id);
-        const docno = toByteString(doc);
-        const earlier = docLines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        docLines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            this.pending.get(id).push(grade);
-        this.judgments++;
-    }
-    /** The judgments, refused when there are none. */
-    finish(emptyHint) {
-        if (this.queries.size === 0)
-            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
-        for (const [id, query] of this.queries) {
-            const grades = Int32Array.from(this.pending.get(id));
-            grades.sort();
-            grades.reverse();
-            query.gradesDesc = grades;
-        }
-        const ids = [...this.queries.keys()].sort(compareCodePoints);
-        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
-    }
-}
-
-/**
- * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
- * `GenericDataLoader` have them:
- *
- *     query-id	corpus-id	score
- *     1	31715818	1
- *
- * The header is recognised by its three columns with a third that is not a number (BEIR writes
- * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
- * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
- */
-/**
- * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
- * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
- * for a header.
- */
-function isBeirHeader(line) {
-    const f = line
-        .replace(/\r$/, '')
-        .split('\t')
-        .map((x) => x.trim());
-    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
-}
-/** Reads BEIR-style TSV judgments. */
-async function readBeirQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let header = true;
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        if (header) {
-            header = false;
-            if (!isBeirHeader(text)) {
-                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
-            }
-            return;
-        }
-        const f = text.split('\t');
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
-        }
-        const [id, doc, scoreText] = f.map((x) => x.trim());
-        if (id === '' || doc === '')
-            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
-        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
-        }
-        builder.add(id, doc, Number(scoreText), line);
-    });
-    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
-}
-
-/**
- * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
- * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
- * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
- * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
- * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
- */
-/** How many offending ids an error lists before it says "and N more". */
-const LIST_LIMIT$2 = 20;
-class RowsSink {
-    file;
-    metricFields;
-    keepAttributes;
-    rows;
-    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
-    labels = new Map();
-    duplicates = [];
-    duplicateCount = 0;
-    skipped = new Map();
-    numericFields = new Set();
-    attributeFields = new Set();
-    notes = [];
-    constructor(file, metricFields, 
-    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
-    keepAttributes) {
-        this.file = file;
-        this.metricFields = metricFields;
-        this.keepAttributes = keepAttributes;
-        this.rows = new SideRowsBuilder(file);
-    }
-    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
-    lineOf(row) {
-        return this.rows.lineOf(row) || undefined;
-    }
-    /** The query id of row `row`. */
-    idOf(row) {
-        return this.rows.idOf(row);
-    }
-    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
-    attribute(row, key, text, names) {
-        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-            if (this.keepAttributes !== undefined)
-                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
-            this.rows.setAttr(row, key, text);
-            names.add(key);
-        }
-        else {
-            rememberField(names, key);
-        }
-    }
-    /**
-     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
-     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
-     */
-    start(id, line, label = `line ${line}`) {
-        if (id === '')
-            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
-        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
-        const seen = this.rows.rowOf(id);
-        if (seen !== undefined) {
-            this.duplicateCount++;
-            if (this.duplicates.length < LIST_LIMIT$2)
-                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
-            return undefined;
-        }
-        const row = this.rows.add(id, line);
-        if (label !== `line ${line}`)
-            this.labels.set(row, label);
-        return row;
-    }
-    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
-    value(row, key, value, where = {}) {
-        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            if (value === null || value === undefined)
-                this.rows.setValue(row, key, null);
-            else if (typeof value === 'number') {
-                if (!Number.isFinite(value))
-                    throw nonFiniteRefusal(at, key, value);
-                this.rows.setValue(row, key, value);
-            }
-            else if (typeof value === 'string') {
-                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
-            }
-            else {
-                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
-            }
-            return;
-        }
-        if (typeof value === 'number' && !Number.isFinite(value)) {
-            // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
-            if (this.keepAttributes?.has(key) === true)
-                throw nonFiniteRefusal(at, key, value);
-            rememberField(this.numericFields, key);
-        }
-        else if (typeof value === 'string') {
-            this.attribute(row, key, value, this.attributeFields);
-        }
-        else if (typeof value === 'number') {
-            this.attribute(row, key, String(value), this.numericFields);
-        }
-        else if (typeof value === 'boolean') {
-            this.attribute(row, key, String(value), this.attributeFields);
-        }
-        else if (value !== null && value !== undefined) {
-            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
-        }
-    }
-    /**
-     * A value a JSON reader found as a token that is not a number: `null` (a missing value, as in {@link value}) or
-     * Python's `NaN` / `Infinity` / `-Infinity`, refused in a metric field and not read in any other.
-     */
-    token(row, key, token, where = {}) {
-        if (token === 'null')
-            return this.value(row, key, null, where);
-        if (this.metricFields.has(key))
-            throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token);
-        rememberField(this.numericFields, key);
-    }
-    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
-    cell(row, key, text) {
-        if (this.metricFields.has(key)) {
-            this.numericFields.add(key);
-            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
-            return;
-        }
-        const trimmed = text.trim();
-        // an empty cell (pandas' NaN) says nothing about the column's type
-        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
-        if (names !== undefined)
-            this.attribute(row, key, text, names);
-        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
-            this.rows.setAttr(row, key, text);
-    }
-    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
-    finish(emptyHint) {
-        if (this.duplicateCount > 0) {
-            const more = this.duplicateCount - this.duplicates.length;
-            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
-        }
-        if (this.rows.size === 0)
-            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
-        const notes = [...this.notes];
-        for (const key of [...this.skipped.keys()].sort()) {
-            const n = this.skipped.get(key);
-            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
-        }
-        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
-        for (const key of this.attributeFields)
-            if (!this.metricFields.has(key))
-                this.numericFields.delete(key);
-        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
-    }
-}
-
-/**
- * deepeval test results: one row per test case, one metric column per deepeval metric.
- *
- * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
- * snake_case as the Python attributes are named):
- * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
- *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
- *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
- *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
- *   "evaluationCost", "order", "metadata"}], ...}`;
- * - `.deepeval/.latest_test_run.json`, the same test run wrapped as `{"testRunData": {...}, "link": ...}`;
- * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
- *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
- *
- * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
- * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
- * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
- * (`runDuration`, `evaluationCost`, ...; not `order` or `index`, positions) are numeric fields; scalar entries of its metadata are fields
- * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
- *
- * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
- * default `test_case_<n>` or a pytest parametrize id such as `test_rag[test_case0]`, else the field named with `--id-field` (a test-case field such as `input`, or a
- * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
- * the two runs order their test cases differently.
- */
-const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
-const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
-const METRIC_LISTS = ['metricsData', 'metrics_data'];
-/**
- * Positional names: deepeval's default `test_case_<n>`, and pytest's parametrize ids for objects,
- * `<test>[<argname><n>]` (`test_rag[test_case0]`, `test_rag[test_case0-golden3]`): both count test cases,
- * so they pair different questions as soon as two runs order them differently. Linear (disjoint classes).
- */
-const POSITIONAL_NAME = /^(?:test_case_\d+|[^[]*\[[A-Za-z_]+\d+(?:-[A-Za-z_]+\d+)*\])$/;
-/** `order`: a test run's position of the test case, never read. `index`: an EvaluationResult's position, kept as a field (so `init` names it as ignored) and refused as a metric. */
-const POSITION_FIELDS = new Set(['order']);
-/** The wrapper key of `.deepeval/.latest_test_run.json` (deepeval `test_run.py`: `{"testRunData": TestRun, "link": ...}`). */
-const WRAPPER_KEY = 'testRunData';
-/** The test run inside `.deepeval/.latest_test_run.json`'s wrapper, or the document itself. */
-function unwrap(doc) {
-    return isObject(doc) && isObject(doc[WRAPPER_KEY]) ? doc[WRAPPER_KEY] : doc;
-}
-/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
-function looksLikeDeepeval(wrapped) {
-    const doc = unwrap(wrapped);
-    if (isObject(doc))
-        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
-    return (Array.isArray(doc) &&
-        doc.length > 0 &&
-        isObject(doc[0]) &&
-        METRIC_LISTS.some((k) => Array.isArray(doc[0][k])));
-}
-/** Rows from a parsed deepeval document (see the module comment). */
-function deepevalToRows(wrapped, file, metricFields, idField) {
-    const doc = unwrap(wrapped);
-    let cases;
-    let listKey = '';
-    const sink = new RowsSink(file, metricFields);
-    if (Array.isArray(doc))
-        cases = doc;
-    else if (isObject(doc)) {
-        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
-        if (listKey === '')
-            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
-        cases = doc[listKey];
-        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
-            const conv = doc[k];
-            if (Array.isArray(conv) && conv.length > 0)
-                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
-        }
-    }
-    else
-        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
-    const prefix = listKey ? `${listKey}` : '';
-    cases.forEach((tc, i) => {
-        const label = `${prefix}[${i}]`;
-        if (!isObject(tc))
-            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
-        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
-        const id = caseId(tc, metadata, { file, label, idField });
-        const row = sink.start(id, 0, label);
-        if (row === undefined)
-            return;
-        const used = new Map();
-        const claim = (key, from) => {
-            const earlier = used.get(key);
-            if (earlier !== undefined)
-                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
-            used.set(key, from);
-        };
-        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
-        const metrics = metricsKey ? tc[metricsKey] : [];
-        metrics.forEach((m, j) => {
-            const at = `${label}.${metricsKey}[${j}]`;
-            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
-                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
-            const name = m.name;
-            claim(name, `${at}.score`);
-            const errored = m.error !== undefined && m.error !== null;
-            const score = m.score === undefined || errored ? null : m.score;
-            sink.value(row, name, score, { key: `${at}.score` });
-            claim(`${name}.success`, `${at}.success`);
-            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
-            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
-        });
-        for (const key of Object.keys(tc)) {
-            const v = tc[key];
-            if (typeof v === 'number' && !POSITION_FIELDS.has(key)) {
-                if (key === 'index' && metricFields.has(key))
-                    throw new InputError({ file, key: `${label}.index`, queryId: id }, 'the rules name "index" as a metric, but in deepeval output it is the test case\'s position', 'remove the index metric from the rules: a position is never a measure of quality');
-                claim(key, `${label}.${key}`);
-                sink.value(row, key, v, { key: `${label}.${key}` });
-            }
-        }
-        for (const key of Object.keys(metadata)) {
-            const v = metadata[key];
-            if (key === 'query_id' || v === null || typeof v === 'object')
-                continue;
-            claim(key, `${label}.metadata.${key}`);
-            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
-        }
-    });
-    return sink.finish('the list of test cases is empty');
-}
-/** The query id of test case `tc` (see the module comment); `at` says where it is, for the refusals. */
-function caseId(tc, metadata, at) {
-    const { file, label, idField } = at;
-    const text = (v, what) => {
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'number' && Number.isSafeInteger(v))
-            return String(v);
-        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id');
-    };
-    if (idField !== undefined) {
-        if (Object.prototype.hasOwnProperty.call(tc, idField))
-            return text(tc[idField], idField);
-        if (Object.prototype.hasOwnProperty.call(metadata, idField))
-            return text(metadata[idField], `metadata.${idField}`);
-        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc)
-            .slice(0, 30)
-            .map((k) => quote(k, 40))
-            .join(', ')}`);
-    }
-    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
-        return text(metadata.query_id, 'metadata.query_id');
-    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
-        return tc.name;
-    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is a position (deepeval's default or a pytest parametrize index), and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
-}
-
-/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
-const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
-/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
-const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
-function looksLikeMeasure(name) {
-    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
-}
-/**
- * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
- * third a decimal number (or the `runid all NAME` line of trec_eval).
- */
-function isMeasureLine(line) {
-    const f = line.trim().split(/\s+/);
-    return (f.length === 3 &&
-        (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all')));
-}
-/** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
-const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i;
-/** Every non-blank line of a measure listing, split on white space; a line without exactly three fields is refused. */
-async function readMeasureLines(file) {
-    const triples = [];
-    await forEachLine(file, (text, line) => {
-        const trimmed = text.trim();
-        if (trimmed === '')
-            return;
-        const f = trimmed.split(/\s+/);
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
-        }
-        triples.push({ a: f[0], b: f[1], value: f[2], line });
-    });
-    if (triples.length === 0)
-        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
-    return triples;
-}
-/**
- * Reads a per-query measure listing into rows (one per query), in the layout named (or detected from all its
- * lines: {@link measureLayout}); `triples` are its lines when detection read them already.
- */
-async function readMeasureRows(file, metricFields, layout, triples) {
-    triples ??= await readMeasureLines(file);
-    const chosen = layout ?? measureLayout(triples, file);
-    const sink = new RowsSink(file, metricFields);
-    const rows = new Map();
-    let summaries = 0;
-    for (const t of triples) {
-        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
-        if (queryId === 'all') {
-            summaries++;
-            continue;
-        }
-        const value = parseDecimal$1(t.value);
-        // A measure the rules do not read is not read (ir_measures prints nan for one it could not compute).
-        if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value))
-            continue;
-        if (value === undefined) {
-            if (NOT_A_NUMBER.test(t.value))
-                throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value);
-            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
-        }
-        let entry = rows.get(queryId);
-        if (entry === undefined) {
-            const row = sink.start(queryId, t.line);
-            if (row === undefined)
-                continue;
-            entry = { row, measures: new Map() };
-            rows.set(queryId, entry);
-        }
-        const earlier = entry.measures.get(measure);
-        if (earlier !== undefined) {
-            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
-        }
-        entry.measures.set(measure, t.line);
-        sink.value(entry.row, measure, value);
-    }
-    if (summaries > 0) {
-        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
-    }
-    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
-}
-/**
- * Which column of a listing holds the query ids: the one where `all` appears; without `all` lines, the other one
- * than the column whose every value looks like a measure name. Refused when neither settles it (the user names the
- * format).
- */
-function measureLayout(triples, file) {
-    let allFirst = 0;
-    let allSecond = 0;
-    const first = new Set();
-    const second = new Set();
-    for (const t of triples) {
-        if (t.a === 'all')
-            allFirst++;
-        else
-            first.add(t.a);
-        if (t.b === 'all')
-            allSecond++;
-        else
-            second.add(t.b);
-    }
-    if (allSecond > 0 && allFirst === 0)
-        return 'trec_eval';
-    if (allFirst > 0 && allSecond === 0)
-        return 'ir_measures';
-    const firstMeasures = [...first].every(looksLikeMeasure);
-    const secondMeasures = [...second].every(looksLikeMeasure);
-    if (firstMeasures && !secondMeasures)
-        return 'trec_eval';
-    if (secondMeasures && !firstMeasures)
-        return 'ir_measures';
-    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
-}
-
-/**
- * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
- * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
- * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
- * metric field per measure), so pairing, statistics and reports are byte-identical. A measure repeated for
- * one query is refused with both lines (two runs concatenated, or a missing grouping column). Other columns
- * are attributes of the query: they must hold one value per query (a slice is a property of the query, not
- * of one measure line), else the file is refused with both lines. pandas' unnamed index column (`to_csv` with
- * its default `index=True`) is ignored and noted, as in the ragas reader.
- */
-/** Query id column names, in order of preference (`--id-field` overrides). */
-const ID_NAMES = ['query_id', 'qid'];
-/** Measure column names (`name`: PyTerrier's per-query frame). */
-const MEASURE_NAMES = ['measure', 'metric', 'name'];
-/** Value column names. */
-const VALUE_NAMES = ['value', 'score'];
-/**
- * The long-form columns of a header, or undefined when it is not long form. Detected only when a query id,
- * a measure and a value column are all present and the rules do not name the measure or value column as a
- * metric (then the file is wide: `query_id,name,score` with a metric `score`).
- */
-function longColumns(header, metricFields, idField) {
-    const pick = (names) => names.find((n) => header.includes(n));
-    const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES);
-    const measure = pick(MEASURE_NAMES);
-    const value = pick(VALUE_NAMES);
-    if (id === undefined || measure === undefined || value === undefined)
-        return undefined;
-    if (metricFields.has(measure) || metricFields.has(value))
-        return undefined;
-    return { id, measure, value };
-}
-/**
- * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
- * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
- * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
- */
-class Pivot {
-    file;
-    unit;
-    sink;
-    entries = new Map();
-    constructor(file, metricFields, keepAttributes, unit = 'line') {
-        this.file = file;
-        this.unit = unit;
-        this.sink = new RowsSink(file, metricFields, keepAttributes);
-    }
-    /** The query's entry, started at `line` the first time the id is seen. */
-    entry(id, line) {
-        let e = this.entries.get(id);
-        if (e === undefined) {
-            // A new id (the entries are keyed by id, so the sink never sees a repeat).
-            const row = this.sink.start(id, line);
-            e = { row, id, measures: new Map(), attrs: new Map() };
-            this.entries.set(id, e);
-        }
-        return e;
-    }
-    /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
-    measure(e, measure, line, put) {
-        if (measure === '')
-            throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure');
-        const earlier = e.measures.get(measure);
-        if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: e.id }, `measure ${quote(measure)} appears twice for query ${quote(e.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
-        }
-        e.measures.set(measure, line);
-        put();
-    }
-    /**
-     * Records an attribute of the query: true the first time (the caller stores it), false when a later line repeats
-     * it; a different value on a later line is refused.
-     */
-    attribute(e, key, text, line) {
-        const earlier = e.attrs.get(key);
-        if (earlier === undefined) {
-            e.attrs.set(key, { text, line });
-            return true;
-        }
-        if (earlier.text !== text) {
-            throw new InputError({ file: this.file, line, queryId: e.id }, `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
-        }
-        return false;
-    }
-    /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
-    finish() {
-        return this.sink.finish('write one line per query and measure: query_id,measure,value');
-    }
-}
-/**
- * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
- * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
- */
-function notLongForm(where, names, idField, what) {
-    const found = names
-        .slice(0, 20)
-        .map((h) => quote(h, 40))
-        .join(', ');
-    return new InputError(where, `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`, `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`);
-}
-/** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
-async function readLongRows(file, layout, options) {
-    const pivot = new Pivot(file, options.metricFields, options.keepAttributes);
-    // long form names the measures in its data, so the metric columns are never those of the header
-    const forced = new Set();
-    if (layout === 'jsonl') {
-        let columns;
-        const onRecord = (record, line) => {
-            if (columns === undefined) {
-                const keys = record.keys.slice(0, record.size);
-                columns = longColumns(keys, forced, options.idField);
-                if (columns === undefined)
-                    throw notLongForm({ file, line }, keys, options.idField, 'file');
-            }
-            const { id: idKey, measure: mKey, value: vKey } = columns;
-            const id = memberValue(record, idKey);
-            const measure = memberValue(record, mKey);
-            if (typeof id !== 'string' || id === '')
-                throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)');
-            if (typeof measure !== 'string')
-                throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string');
-            const e = pivot.entry(id, line);
-            pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, memberValue(record, vKey), { line }));
-            for (let k = 0; k < record.size; k++) {
-                const key = record.keys[k];
-                if (key === idKey || key === mKey || key === vKey)
-                    continue;
-                const v = record.values[k];
-                if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
-                    pivot.attribute(e, key, String(v), line))
-                    pivot.sink.value(e.row, key, v, { line });
-            }
-        };
-        await forEachJsonRecord(file, onRecord, {
-            nonFinite: true,
-            hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}'
-        });
-        return pivot.finish();
-    }
-    let header;
-    let cols;
-    const onRecord = (fields, line) => {
-        if (header === undefined) {
-            header = fields.map((f) => f.trim());
-            const found = longColumns(header, forced, options.idField);
-            if (found === undefined)
-                throw notLongForm({ file, line }, header, options.idField, 'file');
-            cols = {
-                id: header.indexOf(found.id),
-                measure: header.indexOf(found.measure),
-                value: header.indexOf(found.value)
-            };
-            if (header[0] === '')
-                pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
-            return;
-        }
-        if (fields.length === 1 && fields[0].trim() === '')
-            return;
-        const c = cols;
-        if (fields.length !== header.length)
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column');
-        const id = fields[c.id];
-        const measure = fields[c.measure].trim();
-        const e = pivot.entry(id, line);
-        pivot.measure(e, measure, line, () => pivot.sink.cell(e.row, measure, fields[c.value]));
-        for (let k = 0; k < header.length; k++) {
-            const key = header[k];
-            if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === ''))
-                continue;
-            if (pivot.attribute(e, key, fields[k], line))
-                pivot.sink.cell(e.row, key, fields[k]);
-        }
-    };
-    if (layout === 'csv')
-        await forEachCsvRecord(file, onRecord);
-    else
-        await forEachLine(file, (text, line) => onRecord(text.split('\t'), line));
-    if (header === undefined)
-        throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure');
-    return pivot.finish();
-}
-
-/**
- * JSON shapes that hold aggregates, or per-query values the wrong way round, and would otherwise be read as
- * per-query rows with made-up "queries" (BEIR's `ndcg`, `map`, ...) or refused with a misleading message.
- * Each is recognised from the first keys of the document and refused by name, saying what to export instead:
- * the gate needs one value per query and system, and recomputes every aggregate itself.
- *
- * A metric-major dump `{metric: {query_id: value}}` (ranx `run.scores`) is refused rather than read
- * transposed: its outer keys are told from query ids only by their names, and a wrong guess would pair
- * metrics as queries; the fix (transpose before dumping) is one line of Python.
- */
-/** Keys of ranx `Report.to_dict()` (ranx 0.3 `report.py`, written by `Report.save` with `json.dumps(indent=4)`). */
-const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test']);
-/** Keys of each model's entry in a ranx Report (`{"bm25": {"scores": {...}, "comparisons": {...}, "win_tie_loss": {...}}}`). */
-const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss']);
-/** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
-const BEIR_KEYS = new Set([
-    'ndcg',
-    'map',
-    'recall',
-    'precision',
-    'mrr',
-    'r_cap',
-    'recall_cap',
-    'hole',
-    'accuracy',
-    'top_k_accuracy'
-]);
-/** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
-const BEIR_INNER = /^[A-Za-z_]+@\d+$/;
-/** Metric names as ranx, ir_measures, pytrec_eval and trec_eval spell them (lower or mixed case, optional @k or _k). */
-const METRIC_NAME = /^(?:ndcg|ndcg_burges|dcg|dcg_burges|map|mrr|precision|recall|f1|hits|hit_rate|r-precision|rprec|bpref|rbp|ap|rr|p|r|err|judged|recip_rank|p_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|success|accuracy)(?:@\d+)?$/i;
-/** The first key of a JSON object given as text (`{"a": ...` gives "a"), and the first key of its first value when that is an object. */
-function firstKeys(head) {
-    const outer = /^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*/.exec(head);
-    if (outer === null)
-        return {};
-    const inner = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(head.slice(outer[0].length));
-    return { outer: outer[1], inner: inner?.[1] };
-}
-/** Which of the refused shapes a document is, from its first keys in the head of the file; undefined for any other. */
-function notPerQueryShape(head) {
-    const { outer, inner } = firstKeys(head);
-    if (outer === undefined)
-        return undefined;
-    const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head);
-    if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner)))
-        return 'ranx-report';
-    if (inner === undefined)
-        return undefined;
-    if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner))
-        return 'beir-results';
-    if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner))
-        return 'metric-major';
-    return undefined;
-}
-/** The refusal of a document of shape `shape` (see {@link notPerQueryShape}), saying what to export instead. */
-function notPerQueryRefusal(file, head, shape) {
-    if (shape === 'ranx-report') {
-        return new InputError({ file, line: 1 }, 'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data', 'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself');
-    }
-    const { outer, inner } = firstKeys(head);
-    if (shape === 'beir-results') {
-        return new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: ${quote(outer)}: {${quote(inner)}: ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
-    }
-    return new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
-}
-/**
- * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
- * aggregate results or a metric-major dump; returns normally for anything else.
- */
-function refuseNotPerQuery(file, head) {
-    const shape = notPerQueryShape(head);
-    if (shape !== undefined)
-        throw notPerQueryRefusal(file, head, shape);
-}
-
-/**
- * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
- * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
- * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
- * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
- * line numbers. This reads the file in a window of 1 MiB, lexes its tokens with the one JSON tokenizer
- * (./tokens.ts), keeps one key at a time, and reports every refusal
- * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
- * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
- * overwritten silently), as in every JSON the gate reads (src/readers/json/document.ts). Every token is capped
- * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
- * bounded memory, instead of being collected whole.
- */
-/**
- * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
- * room for ids that are whole question texts and bounds the memory one string can take (the only strings
- * of this format are keys).
- */
-const MAX_KEY_BYTES = 64 * 1024;
-/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
-const MAX_NUMBER_CHARS = 64;
-const BLOCK = 1 << 20;
-const fatal$1 = new TextDecoder('utf-8', { fatal: true });
-/**
- * A window over a file read with `readSync` (at most one block in memory): tokens are lexed from its bytes by the
- * JSON tokenizer (./tokens.ts) once {@link ensure} has put a whole capped token in it; `peek` / `next` serve the
- * structure between tokens and the slow path of strings with escapes or non-ASCII bytes.
- */
-let Cursor$1 = class Cursor {
-    fd;
-    buf = Buffer.allocUnsafe(BLOCK);
-    /** Bytes of a string read by the slow path (grown on demand, reused across strings). */
-    scratch = Buffer.allocUnsafe(256);
-    pos = 0;
-    end = 0;
-    eof = false;
-    line = 1;
-    constructor(fd) {
-        this.fd = fd;
-    }
-    /** Makes at least `n` (at most one block) unread bytes available from `pos`, fewer only at the end of the file. */
-    ensure(n) {
-        if (this.end - this.pos >= n || this.eof)
-            return;
-        if (this.pos > 0) {
-            this.buf.copy(this.buf, 0, this.pos, this.end);
-            this.end -= this.pos;
-            this.pos = 0;
-        }
-        while (this.end < n && !this.eof) {
-            const got = readSync(this.fd, this.buf, this.end, BLOCK - this.end, null);
-            if (got === 0)
-                this.eof = true;
-            else
-                this.end += got;
-        }
-    }
-    peek() {
-        if (this.pos < this.end)
-            return this.buf[this.pos];
-        this.ensure(1);
-        return this.pos < this.end ? this.buf[this.pos] : -1;
-    }
-    next() {
-        const c = this.peek();
-        if (c >= 0)
-            this.pos++;
-        return c;
-    }
-    skipSpace() {
-        for (;;) {
-            const { buf, end } = this;
-            let pos = this.pos;
-            while (pos < end) {
-                const c = buf[pos];
-                if (c === 0x20 || c === 0x09 || c === 0x0d)
-                    pos++;
-                else if (c === 0x0a) {
-                    pos++;
-                    this.line++;
-                }
-                else
-                    break;
-            }
-            this.pos = pos;
-            if (pos < end)
-                return;
-            this.ensure(1);
-            if (this.pos >= this.end)
-                return;
-        }
-    }
-};
-/**
- * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
- * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
- * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
- */
-function readNestedNumbers(file, handler, words) {
-    let fd;
-    try {
-        fd = openSync(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        return parse$1(new Cursor$1(fd), file, handler, words);
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        const code = error.code;
-        if (code === 'EISDIR')
-            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
-        throw error;
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function parse$1(cur, file, handler, words) {
-    const reading = { file, words, passOn: handler.notNumber !== undefined };
-    const fail = (message, hint) => {
-        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
-    };
-    // UTF-8 byte order mark
-    if (cur.peek() === 0xef) {
-        cur.next();
-        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
-            fail('is not valid UTF-8', 'save the file as UTF-8');
-    }
-    cur.skipSpace();
-    if (cur.next() !== 0x7b)
-        fail(`is not ${words.what}: it does not start with "{"`);
-    const seen = new Map();
-    // the inner keys of the current query, with their lines (cleared for each query)
-    const innerSeen = new Map();
-    let entries = 0;
-    cur.skipSpace();
-    if (cur.peek() === 0x7d)
-        fail('is an empty JSON object (no queries)', 'write at least one query');
-    for (;;) {
-        cur.skipSpace();
-        const line = cur.line;
-        if (cur.peek() !== 0x22)
-            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
-        const key = readString(cur, file);
-        if (key === '')
-            fail('a query id is the empty string', 'every query needs a non-empty id');
-        const earlier = seen.get(key);
-        if (earlier !== undefined)
-            fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
-        seen.set(key, line);
-        innerSeen.clear();
-        cur.skipSpace();
-        if (cur.next() !== 0x3a)
-            fail(`expected ":" after ${quote(key)}`);
-        cur.skipSpace();
-        if (cur.peek() !== 0x7b) {
-            fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
-        }
-        cur.next();
-        handler.outer(key, line);
-        cur.skipSpace();
-        if (cur.peek() === 0x7d)
-            cur.next();
-        else {
-            for (;;) {
-                cur.skipSpace();
-                const innerLine = cur.line;
-                if (cur.peek() !== 0x22)
-                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
-                const inner = readString(cur, file);
-                if (inner === '')
-                    fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`);
-                const innerEarlier = innerSeen.get(inner);
-                if (innerEarlier !== undefined) {
-                    fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`);
-                }
-                innerSeen.set(inner, innerLine);
-                cur.skipSpace();
-                if (cur.next() !== 0x3a)
-                    fail(`expected ":" after ${quote(inner)}`);
-                cur.skipSpace();
-                const value = readNumber(cur, reading, inner, key);
-                if (typeof value === 'number')
-                    handler.entry(inner, value, innerLine);
-                else
-                    handler.notNumber?.(inner, value, innerLine);
-                entries++;
-                cur.skipSpace();
-                const c = cur.next();
-                if (c === 0x2c)
-                    continue;
-                if (c === 0x7d)
-                    break;
-                fail(`expected "," or "}" in query ${quote(key)}, found ${describe$1(c)}`);
-            }
-        }
-        cur.skipSpace();
-        const c = cur.next();
-        if (c === 0x2c)
-            continue;
-        if (c === 0x7d)
-            break;
-        fail(`expected "," or "}" after query ${quote(key)}, found ${describe$1(c)}`);
-    }
-    cur.skipSpace();
-    if (cur.peek() !== -1)
-        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
-    return { outerKeys: seen.size, entries };
-}
-function describe$1(c) {
-    if (c < 0)
-        return 'the end of the file';
-    if (c >= 0x20 && c < 0x7f)
-        return JSON.stringify(String.fromCharCode(c));
-    return `byte 0x${c.toString(16).padStart(2, '0')}`;
-}
-function valueKind(c) {
-    if (c === 0x5b)
-        return 'an array';
-    if (c === 0x22)
-        return 'a string';
-    if (c === 0x6e)
-        return 'null';
-    if (c === 0x74 || c === 0x66)
-        return 'a boolean';
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
-        return 'a number';
-    return describe$1(c);
-}
-/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
-function readString(cur, file) {
-    cur.next();
-    // The fast path: a plain string (printable ASCII, no escape) read from the window in one scan.
-    cur.ensure(MAX_KEY_BYTES + 1);
-    const from = cur.pos;
-    const limit = Math.min(cur.end, from + MAX_KEY_BYTES + 1);
-    const close = plainStringEnd(cur.buf, from, limit);
-    if (close >= 0) {
-        cur.pos = close + 1;
-        return cur.buf.toString('latin1', from, close);
-    }
-    if (close === CUT && limit === from + MAX_KEY_BYTES + 1)
-        tooLongKey(file, cur.line, cur.buf.toString('latin1', from, from + 40));
-    // An escape, a byte the plain path does not take, or the end of the file: byte by byte from the string's start.
-    let n = 0;
-    let ascii = true;
-    const push = (b) => {
-        if (n === MAX_KEY_BYTES)
-            tooLongKey(file, cur.line, cur.scratch.toString('utf8', 0, 40));
-        if (n === cur.scratch.length) {
-            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
-            cur.scratch.copy(grown, 0, 0, n);
-            cur.scratch = grown;
-        }
-        cur.scratch[n++] = b;
-    };
-    const pushText = (text) => {
-        for (const b of Buffer.from(text, 'utf8'))
-            push(b);
-        ascii = false;
-    };
-    const bad = (message) => {
-        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
-    };
-    for (;;) {
-        const c = cur.next();
-        if (c < 0)
-            bad('a string is never closed (the file ends inside quotes)');
-        if (c === 0x22)
-            break;
-        if (c < 0x20)
-            bad('a control character (such as a line break) inside a string');
-        if (c !== 0x5c) {
-            if (c >= 0x80)
-                ascii = false;
-            push(c);
-            continue;
-        }
-        const e = cur.next();
-        switch (e) {
-            case 0x22:
-                push(0x22);
-                break;
-            case 0x5c:
-                push(0x5c);
-                break;
-            case 0x2f:
-                push(0x2f);
-                break;
-            case 0x62:
-                push(0x08);
-                break;
-            case 0x66:
-                push(0x0c);
-                break;
-            case 0x6e:
-                push(0x0a);
-                break;
-            case 0x72:
-                push(0x0d);
-                break;
-            case 0x74:
-                push(0x09);
-                break;
-            case 0x75: {
-                let unit = readHex4(cur, bad);
-                if (unit >= 0xd800 && unit <= 0xdbff) {
-                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
-                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
-                    const low = readHex4(cur, bad);
-                    if (low < 0xdc00 || low > 0xdfff)
-                        bad('an unpaired surrogate escape in a string');
-                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
-                }
-                else if (unit >= 0xdc00 && unit <= 0xdfff)
-                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
-                if (unit < 0x80)
-                    push(unit);
-                else
-                    pushText(String.fromCodePoint(unit));
-                break;
-            }
-            default:
-                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
-        }
-    }
-    if (ascii)
-        return cur.scratch.toString('latin1', 0, n);
-    try {
-        return fatal$1.decode(cur.scratch.subarray(0, n));
-    }
-    catch {
-        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
-    }
-}
-/** The refusal of a key over {@link MAX_KEY_BYTES}, naming how it starts. */
-function tooLongKey(file, line, start) {
-    throw new InputError({ file, line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(start)})`, 'query ids, document ids and measure names are short strings; is this the right file?');
-}
-function readHex4(cur, bad) {
-    let v = 0;
-    for (let i = 0; i < 4; i++) {
-        const c = cur.next();
-        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
-        if (d < 0)
-            bad('an invalid \\u escape in a string');
-        v = v * 16 + d;
-    }
-    return v;
-}
-/** `score of "d7" in query "q1"`: built only for a refusal, as the hot path reads millions of numbers. */
-function valueOf(words, inner, key) {
-    return `${words.value} of ${quote(inner)} in query ${quote(key)}`;
-}
-/**
- * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
- * non-finite words are returned as tokens for the handler to decide.
- */
-function readNumber(cur, reading, inner, key) {
-    const { file, words, passOn } = reading;
-    const line = cur.line;
-    const first = cur.peek();
-    if (first === 0x22 || first === 0x7b || first === 0x5b) {
-        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
-    }
-    // The token runs to the next delimiter; it is lexed from the window (the cap bounds what must be in it).
-    cur.ensure(MAX_NUMBER_CHARS + 1);
-    const { buf } = cur;
-    const from = cur.pos;
-    const limit = Math.min(cur.end, from + MAX_NUMBER_CHARS + 1);
-    let to = from;
-    while (to < limit) {
-        const c = buf[to];
-        if (c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
-            break;
-        to++;
-    }
-    if (to - from > MAX_NUMBER_CHARS) {
-        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is longer than ${MAX_NUMBER_CHARS} characters (${quote(buf.toString('latin1', from, from + MAX_NUMBER_CHARS), 20)})`, `write each ${words.value} as a JSON number such as 12.5`);
-    }
-    cur.pos = to;
-    if (numberEnd(buf, from, to) === to) {
-        const value = numberValue(buf, from, to);
-        if (!Number.isFinite(value))
-            throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number');
-        return value;
-    }
-    const text = buf.toString('latin1', from, to);
-    if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity'))
-        return text;
-    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
-        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
-    }
-    if (text === 'null') {
-        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
-    }
-    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
-}
-
-/**
- * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
- * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
- * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
- * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
- * into a dict of dicts. Read streaming, with line numbers.
- */
-function readPytrecEvalRows(file, metricFields) {
-    const sink = new RowsSink(file, metricFields);
-    const shape = new InnerKeys(metricFields);
-    let row;
-    readNestedNumbers(file, {
-        outer: (id, line) => {
-            row = sink.start(id, line);
-            shape.query();
-        },
-        entry: (measure, value, line) => {
-            shape.key(measure);
-            if (row === undefined)
-                return;
-            // a measure twice in a query is refused by the reader (like every repeated JSON key)
-            // every measure is a number: a metric when the rules name it, a numeric field otherwise
-            sink.value(row, measure, value, { line });
-        },
-        // null (pandas' to_json) is a missing value; NaN (json.dump) is refused where the rules read it, else not read
-        notNumber: (measure, token, line) => {
-            shape.key(measure);
-            if (row !== undefined)
-                sink.token(row, measure, token, { line });
-        }
-    }, {
-        what: 'pytrec_eval per-query results',
-        example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}',
-        innerKey: 'measure',
-        value: 'value'
-    });
-    const run = shape.runLike();
-    if (run !== undefined) {
-        throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS);
-    }
-    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
-}
-/** Most distinct inner keys counted (a run may hold millions of document ids; the count only has to pass a bound). */
-const MAX_COUNTED_KEYS = 100_000;
-/**
- * The inner keys of a `{outer: {inner: number}}` file read as per-query results, to tell a run given by mistake
- * (ranx `Run.save`, `json.dump(run)`) from per-query measures: measures repeat in every query, so the distinct
- * inner keys are about as many as one query holds; a run's document ids differ from query to query. Only asked
- * when none of the rules' metrics was found, so a file the gate can read is never refused by this guess.
- */
-class InnerKeys {
-    metricFields;
-    distinct = new Set();
-    queries = 0;
-    inQuery = 0;
-    most = 0;
-    metricSeen = false;
-    constructor(metricFields) {
-        this.metricFields = metricFields;
-    }
-    query() {
-        this.queries++;
-        this.inQuery = 0;
-    }
-    key(name) {
-        this.inQuery++;
-        if (this.inQuery > this.most)
-            this.most = this.inQuery;
-        if (this.metricFields.has(name))
-            this.metricSeen = true;
-        if (this.distinct.size < MAX_COUNTED_KEYS)
-            this.distinct.add(name);
-    }
-    /** How the keys look like a run's ("6000 different keys under 60 queries, at most 100 in one"), or undefined. */
-    runLike() {
-        if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most)
-            return undefined;
-        const count = this.distinct.size === MAX_COUNTED_KEYS ? `more than ${MAX_COUNTED_KEYS}` : String(this.distinct.size);
-        return `${count} different keys under ${this.queries} queries, at most ${this.most} in one`;
-    }
-}
-
-/**
- * ragas' per-sample exports. ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample:
- * the inputs (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`,
- * `answer`, `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
- * `answer_relevancy`, ...). ragas itself writes no file; pandas does (`to_csv`, `to_json(orient="records")`,
- * `to_json(orient="records", lines=True)`), and every one of them is read by the generic per-sample records reader
- * (src/readers/importers/records-rows.ts). What is ragas' own is how its exports are recognised: by these column
- * names (src/readers/formats.ts).
- */
-/** Column names that mark a ragas export (current and 0.1 names). */
-const RAGAS_COLUMNS = new Set([
-    'user_input',
-    'retrieved_contexts',
-    'reference_contexts',
-    'response',
-    'reference',
-    'question',
-    'contexts',
-    'answer',
-    'ground_truth',
-    'ground_truths'
-]);
-/** True when the columns look like a ragas export. */
-function looksLikeRagas(columns) {
-    for (const c of columns)
-        if (RAGAS_COLUMNS.has(c))
-            return true;
-    return false;
-}
-
-/**
- * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
- * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
- * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
- * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
- */
-/** Streams a JSON-object run into `collector` (one block per query, in file order). */
-function readRanxRun(file, collector) {
-    const summary = readNestedNumbers(file, {
-        outer: (id, line) => collector.startQuery(id, line),
-        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
-    }, {
-        what: 'a ranx / pytrec_eval run',
-        example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}',
-        innerKey: 'document id',
-        value: 'score'
-    });
-    return summary.entries;
-}
-/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
-function readRanxQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let current = '';
-    readNestedNumbers(file, {
-        outer: (id, line) => {
-            current = id;
-            builder.query(id, line);
-        },
-        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
-    }, {
-        what: 'ranx / pytrec_eval judgments',
-        example: '{"q1": {"doc7": 1, "doc3": 0}}',
-        innerKey: 'document id',
-        value: 'grade'
-    });
-    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
-}
-
-/**
- * A CBOR (RFC 8949) decoder for exactly one shape: a map of text keys to maps of text keys to numbers,
- * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
- * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
- * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
- * Keys are capped like the JSON reader's (src/readers/json/nested.ts) and repeated keys are refused at
- * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
- * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
- */
-/** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
-class CborShapeError extends Error {
-}
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const MAJOR_NAMES = [
-    'an unsigned integer',
-    'a negative integer',
-    'a byte string',
-    'a text string',
-    'an array',
-    'a map',
-    'a tag',
-    'a simple value or float'
-];
-/** Decodes an IEEE 754 half-precision float. */
-function half(bits) {
-    const exp = (bits >>> 10) & 0x1f;
-    const mant = bits & 0x3ff;
-    const sign = bits & 0x8000 ? -1 : 1;
-    if (exp === 0)
-        return sign * mant * 2 ** -24;
-    if (exp === 31)
-        return mant === 0 ? sign * Infinity : NaN;
-    return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
-class Reader {
-    b;
-    pos = 0;
-    view;
-    constructor(b) {
-        this.b = b;
-        this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    }
-    need(n) {
-        if (this.pos + n > this.b.length)
-            throw new CborShapeError(`is cut short at byte ${this.pos}`);
-    }
-    /** Reads an item head: its major type and argument (lengths and integers; float bits for major 7). */
-    head() {
-        const at = this.pos;
-        this.need(1);
-        const first = this.b[this.pos++];
-        const major = first >>> 5;
-        const info = first & 31;
-        let arg;
-        if (info < 24)
-            arg = info;
-        else if (info === 24) {
-            this.need(1);
-            arg = this.b[this.pos];
-            this.pos += 1;
-        }
-        else if (info === 25) {
-            this.need(2);
-            arg = this.view.getUint16(this.pos);
-            this.pos += 2;
-        }
-        else if (info === 26) {
-            this.need(4);
-            arg = this.view.getUint32(this.pos);
-            this.pos += 4;
-        }
-        else if (info === 27) {
-            this.need(8);
-            arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4);
-            this.pos += 8;
-        }
-        else if (info === 31)
-            throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`);
-        else
-            throw new CborShapeError(`has a malformed item head at byte ${at}`);
-        return { major, info, arg, at };
-    }
-    mapLength(what) {
-        const h = this.head();
-        if (h.major !== 5)
-            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`);
-        return h.arg;
-    }
-    text(maxBytes, what) {
-        const h = this.head();
-        if (h.major !== 3)
-            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`);
-        if (h.arg > maxBytes)
-            throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`);
-        this.need(h.arg);
-        let s;
-        try {
-            s = utf8.decode(this.b.subarray(this.pos, this.pos + h.arg));
-        }
-        catch {
-            throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
-        }
-        this.pos += h.arg;
-        return s;
-    }
-    number(what) {
-        const at = this.pos;
-        this.need(1);
-        const first = this.b[this.pos];
-        const h = this.head();
-        if (h.major === 0)
-            return h.arg;
-        if (h.major === 1)
-            return -1 - h.arg;
-        if (h.major === 7) {
-            if (h.info === 25)
-                return half(h.arg);
-            if (h.info === 26)
-                return this.view.getFloat32(this.pos - 4);
-            if (h.info === 27)
-                return this.view.getFloat64(this.pos - 8);
-            if (first === 0xf6 || first === 0xf7)
-                throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`);
-            if (first === 0xf4 || first === 0xf5)
-                throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`);
-        }
-        throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`);
-    }
-    done() {
-        return this.pos >= this.b.length;
-    }
-}
-/**
- * Decodes `bytes` as `{outer: {inner: number}}`, handing each entry to `handler` in stored order; returns the
- * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
- * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
- */
-function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
-    const r = new Reader(bytes);
-    const outerCount = r.mapLength('the whole file');
-    const seenOuter = new Map();
-    let ordinal = 0;
-    for (let q = 0; q < outerCount; q++) {
-        const key = r.text(maxKeyBytes, words.outerKey);
-        const earlier = seenOuter.get(key);
-        if (earlier !== undefined)
-            throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`);
-        seenOuter.set(key, q + 1);
-        handler.outer(key, ordinal + 1);
-        const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`);
-        const seenInner = new Set();
-        for (let d = 0; d < innerCount; d++) {
-            const inner = r.text(maxKeyBytes, words.innerKey);
-            if (seenInner.has(inner))
-                throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`);
-            seenInner.add(inner);
-            ordinal++;
-            handler.entry(inner, r.number(words.value), ordinal);
-        }
-    }
-    if (!r.done())
-        throw new CborShapeError(`has ${bytes.length - r.pos} bytes after the map (at byte ${r.pos})`);
-    return ordinal;
-}
-
-/**
- * ranx's `.lz4` runs: `Run.save("run.lz4")` calls `save_lz4(self.to_dict(), path)` (ranx 0.3.20 `ranx/io.py`),
- * which writes `lz4.frame.compress(cbor2.dumps(run), compression_level=16)` through `lz4.frame.open(path, "wb")`:
- * an LZ4 frame whose content is itself an LZ4 frame whose content is the CBOR of `{query_id: {doc_id: score}}`.
- * (ranx 0.3.20's `Qrels.save` has no lz4 kind, but `load_lz4` reads qrels from ranxhub in the same layout, so
- * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
- *
- * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
- * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
- * reads whole; a larger run is refused with the formats that stream.
- */
-const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
-const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
-/** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
-async function cborOf(file, what) {
-    const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
-    try {
-        const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES);
-        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer;
-    }
-    catch (error) {
-        if (error instanceof Lz4FrameError)
-            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT);
-        throw error;
-    }
-}
-function decode$1(file, cbor, decoding) {
-    const { handler, words, example } = decoding;
-    try {
-        decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES);
-    }
-    catch (error) {
-        if (error instanceof CborShapeError)
-            throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`);
-        throw error;
-    }
-}
-/** Reads a ranx `.lz4` run into `collector` (one block per query, in stored order). Errors give the entry number (from 1) as the line. */
-async function readRanxLz4Run(file, collector) {
-    const cbor = await cborOf(file, 'run');
-    let current = '';
-    decode$1(file, cbor, {
-        handler: {
-            outer: (id, ordinal) => {
-                current = id;
-                collector.startQuery(id, ordinal);
-            },
-            entry: (doc, score, ordinal) => {
-                if (!Number.isFinite(score))
-                    throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)');
-                collector.add(toByteString(doc), score, ordinal);
-            }
-        },
-        words: { outerKey: 'query id', innerKey: 'document id', value: 'score' },
-        example: '{"q1": {"doc7": 12.5}}'
-    });
-}
-/** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
-async function readRanxLz4Qrels(file) {
-    const cbor = await cborOf(file, 'judgments file');
-    const builder = new QrelsBuilder(file);
-    let current = '';
-    decode$1(file, cbor, {
-        handler: {
-            outer: (id, ordinal) => {
-                current = id;
-                builder.query(id, ordinal);
-            },
-            entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
-        },
-        words: { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
-        example: '{"q1": {"doc7": 1}}'
-    });
-    return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}');
-}
-
-/**
- * Per-sample records: one record per question with its metric columns, as any evaluator that keeps a table of
- * samples writes it through pandas (ragas' `result.to_pandas()` is the best-known one):
- * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
- *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
- * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
- * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
- * pandas' default `to_json` layout (orient="columns") is refused with the fix.
- *
- * Query ids: such rows often carry none, yet the gate pairs baseline and candidate by id. The id is the
- * `query_id` column, else an `id` column, else the column the user names with `--id-field` (`--id-field
- * user_input` makes the question text the id). Without any of these the file is refused: pairing by row position
- * or by a hash would silently pair different questions when the two exports differ in order or content. This is
- * the reader `--id-field` selects for any CSV or JSON Lines rows file.
- */
-/** Id columns tried in this order when the user names none. */
-const ID_COLUMNS = ['query_id', 'id'];
-/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
-async function readRecordsRows(file, layout, options) {
-    if (layout === 'csv')
-        return readCsvRecords(file, options);
-    if (layout === 'jsonl')
-        return readJsonlRecords(file, options);
-    return readJsonRecords(file, options);
-}
-function chooseId(columns, file, idField, line) {
-    if (idField !== undefined) {
-        if (!columns.includes(idField)) {
-            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns
-                .slice(0, 30)
-                .map((c) => quote(c, 40))
-                .join(', ')}`);
-        }
-        return idField;
-    }
-    const found = ID_COLUMNS.find((c) => columns.includes(c));
-    if (found !== undefined)
-        return found;
-    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
-    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
-}
-function idText(value, file, column, where) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' && Number.isSafeInteger(value))
-        return String(value);
-    if (typeof value === 'number') {
-        throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
-    }
-    throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
-}
-async function readCsvRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    let header = null;
-    let idColumn = -1;
-    let indexColumn = -1;
-    await forEachCsvRecord(file, (fields, line) => {
-        if (header === null) {
-            header = fields.map((f) => f.trim());
-            const seen = new Set();
-            header.forEach((name, c) => {
-                if (name === '' && c === 0) {
-                    indexColumn = 0;
-                    return;
-                }
-                if (name === '')
-                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
-                if (seen.has(name))
-                    throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
-                seen.add(name);
-            });
-            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
-            if (indexColumn === 0)
-                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
-            return;
-        }
-        if (fields.length !== header.length) {
-            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
-        }
-        const row = sink.start(fields[idColumn], line);
-        if (row === undefined)
-            return;
-        for (let c = 0; c < header.length; c++) {
-            if (c === idColumn || c === indexColumn)
-                continue;
-            sink.cell(row, header[c], fields[c]);
-        }
-    });
-    if (header === null)
-        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
-    return sink.finish('write one row per question after the header');
-}
-async function readJsonlRecords(file, options) {
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    let idColumn;
-    await forEachJsonRecord(file, (m, line) => {
-        idColumn ??= chooseId(m.keys.slice(0, m.size), file, options.idField, line);
-        addRecord(sink, m, idColumn, line);
-    }, { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' });
-    return sink.finish('write one JSON object per question');
-}
-async function readJsonRecords(file, options) {
-    return jsonRecordsToRows(await readJsonDocument(file, 'per-sample export'), file, options);
-}
-/** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
-function jsonRecordsToRows(doc, file, options) {
-    if (isObject(doc)) {
-        const keys = Object.keys(doc);
-        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
-            throw columnsOrient(file);
-        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
-    }
-    if (!Array.isArray(doc))
-        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
-    return recordsToRows(doc, file, options);
-}
-/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
-function recordsToRows(records, file, options) {
-    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
-    let idColumn;
-    records.forEach((record, i) => {
-        if (!isObject(record))
-            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
-        const keys = Object.keys(record);
-        idColumn ??= chooseId(keys, file, options.idField);
-        addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, `[${i}]`);
-    });
-    return sink.finish('the array is empty: write one record per question');
-}
-/** One record into the sink; `place` is its line, or for a record of a JSON document its label (`[3]`). */
-function addRecord(sink, record, idColumn, place) {
-    const line = typeof place === 'number' ? place : 0;
-    const label = typeof place === 'number' ? `line ${place}` : place;
-    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
-    const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where), line, label);
-    if (row === undefined)
-        return;
-    for (let k = 0; k < record.size; k++) {
-        const key = record.keys[k];
-        if (key === idColumn)
-            continue;
-        sink.value(row, key, record.values[k], line > 0 ? {} : { key: `${label}.${key}` });
-    }
-}
-/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
-function columnsOrient(file) {
-    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
-}
-
-/**
- * What format detection looks at (src/readers/detect.ts): a file's name, its first {@link HEAD_BYTES} bytes and
- * the features the registry's sniffs ask about (first character, first line, first JSON record, first key, a
- * header's columns), each computed once and only when asked; the head is read on first use, so a format decided
- * by `--input-format` or by the name alone never opens the file here. A sniff that needs more than the head (a
- * whole JSON document, a Parquet footer, every line of a measure listing) computes it through {@link Probe.memo},
- * so the reader the detection picks gets it without reading the file again.
- */
-/** The first four bytes of every Parquet file (and its last four). */
-const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31];
-/** How many bytes detection looks at. */
-const HEAD_BYTES = 65536;
-/** The first line of `text` that is not blank, without its line terminator, or '' (line 0) when there is none. */
-function firstContentLine(text) {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i].replace(/\r$/, '');
-        if (line.trim() !== '')
-            return { text: line, line: i + 1 };
-    }
-    return { text: '', line: 0 };
-}
-/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
-function csvHeader(line) {
-    const out = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-        const c = line[i];
-        if (quoted) {
-            if (c === '"' && line[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"')
-                quoted = false;
-            else
-                field += c;
-        }
-        else if (c === '"')
-            quoted = true;
-        else if (c === ',') {
-            out.push(field.trim());
-            field = '';
-        }
-        else
-            field += c;
-    }
-    out.push(field.trim());
-    return out;
-}
-/**
- * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
- * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
- * parsing the whole document.
- */
-function firstValueStart(head) {
-    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
-    return m ? m[1] : '';
-}
-/**
- * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
- * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
- */
-function sniffBraceRun(head) {
-    const { text } = firstContentLine(head);
-    if (text.includes('"query_id"'))
-        return 'jsonl';
-    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
-}
-/** The first {@link HEAD_BYTES} bytes of `file` (fewer when it is shorter); a file that cannot be read is refused by name. */
-function readHeadBytes(file) {
-    let fd;
-    try {
-        fd = openSync(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        const buf = Buffer.alloc(HEAD_BYTES);
-        let bytesRead;
-        try {
-            bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0);
-        }
-        catch (error) {
-            throw openError(file, error);
-        }
-        return buf.subarray(0, bytesRead);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-/** One file as detection sees it; every feature is computed on first use and kept. */
-class Probe {
-    file;
-    metricFields;
-    idField;
-    headBytes;
-    computed = new Map();
-    pending = new Map();
-    constructor(input) {
-        this.file = input.file;
-        this.headBytes = input.head?.subarray(0, HEAD_BYTES);
-        this.metricFields = input.metricFields ?? new Set();
-        this.idField = input.idField;
-    }
-    once(key, compute) {
-        if (this.computed.has(key))
-            return this.computed.get(key);
-        const value = compute();
-        this.computed.set(key, value);
-        return value;
-    }
-    /** The first {@link HEAD_BYTES} bytes of the file. */
-    get bytes() {
-        this.headBytes ??= readHeadBytes(this.file);
-        return this.headBytes;
-    }
-    /** The head as text (UTF-8, byte order mark removed; a character cut by the head's end is replaced). */
-    get head() {
-        return this.once('head', () => this.bytes.toString('utf8').replace(/^\ufeff/, ''));
-    }
-    /** True when the file's name ends in `.ext` (any case). */
-    named(ext) {
-        return (ext === 'csv' ? /\.csv$/i : /\.tsv$/i).test(this.file);
-    }
-    /** True when the file starts with these bytes (a magic number). */
-    startsWith(magic) {
-        const bytes = this.bytes;
-        return bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
-    }
-    /** The first non-blank character of the head, or '' for an empty file. */
-    get firstChar() {
-        return this.once('firstChar', () => /\S/.exec(this.head)?.[0] ?? '');
-    }
-    /** The first byte after a byte order mark and JSON's white space, as a character ('' when there is none). */
-    get firstJsonChar() {
-        return this.once('firstJsonChar', () => {
-            const b = this.bytes;
-            let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-            while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d))
-                i++;
-            return i < b.length ? String.fromCharCode(b[i]) : '';
-        });
-    }
-    /** The first non-blank line of the head, and its number. */
-    get firstLine() {
-        return this.once('firstLine', () => firstContentLine(this.head));
-    }
-    /** The first line as a JSON object (Python's bare NaN allowed, a repeated key keeping the last), or undefined. */
-    get firstRecord() {
-        return this.once('firstRecord', () => {
-            const text = this.firstLine.text;
-            const value = tryJson(text) ?? parseJsonWithNonFinite(text)?.value;
-            return isObject(value) ? value : undefined;
-        });
-    }
-    /** The keys of {@link firstRecord} (empty when there is none). */
-    get firstRecordKeys() {
-        return this.once('firstRecordKeys', () => Object.keys(this.firstRecord ?? {}));
-    }
-    /** For a head starting with `{`: its first key as written (escapes kept), or undefined. */
-    get firstKey() {
-        return this.once('firstKey', () => /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(this.head)?.[1]);
-    }
-    /** {@link firstValueStart} of the head. */
-    get firstValueStart() {
-        return this.once('firstValueStart', () => firstValueStart(this.head));
-    }
-    /** The first line's CSV columns. */
-    get csvHeader() {
-        return this.once('csvHeader', () => csvHeader(this.firstLine.text));
-    }
-    /** The first line split at tabs, each name trimmed. */
-    get tabHeader() {
-        return this.once('tabHeader', () => this.firstLine.text.split('\t').map((h) => h.trim()));
-    }
-    /**
-     * What a sniff computed beyond the head (a whole document, a Parquet footer's columns, a listing's lines), once
-     * per probe under `key`: the detection and the reader it picks share it. A refusal thrown while computing it is
-     * the file's refusal.
-     */
-    async memo(key, compute) {
-        if (this.computed.has(key))
-            return this.computed.get(key);
-        let running = this.pending.get(key);
-        if (running === undefined) {
-            running = compute();
-            this.pending.set(key, running);
-        }
-        const value = await running;
-        this.computed.set(key, value);
-        return value;
-    }
-}
-
-/**
- * A file that is valid JSON but none of the shapes the gate reads (a results summary, a config, a list of
- * numbers) used to reach the JSON Lines reader, which said its first line "is not valid JSON" and asked for one
- * object per line: wrong on both counts for a pretty-printed document. This module recognises that case and says
- * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
- * which JSON shapes are read.
- */
-/** A head this long may be cut (a cut character or a byte order mark costs up to 3 bytes of {@link HEAD_BYTES}). */
-const HEAD_BYTES_SEEN = HEAD_BYTES - 3;
-/** How many keys of an object the message names. */
-const SHOWN_KEYS = 5;
-/** Longest key shown (characters). */
-const SHOWN_KEY_CHARS = 40;
-/** The JSON shapes read as per-query rows (docs/importers.md). */
-const ROWS_JSON_SHAPES = 'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md';
-/** The JSON shapes read as a run. */
-const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md';
-/** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
-function kind(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return `an array of ${value.length}`;
-    if (isObject(value))
-        return `an object of ${Object.keys(value).length} keys`;
-    if (typeof value === 'string')
-        return 'text';
-    return typeof value;
-}
-/**
- * The top-level shape of a parsed JSON document, for a message: `an object with 2 keys: "experiment" (text),
- * "results" (an array of 2)`, `an array of 3 items, the first a number`, `a single number`.
- */
-function describeJsonShape(value) {
-    if (isObject(value)) {
-        const keys = Object.keys(value);
-        if (keys.length === 0)
-            return 'an empty object {}';
-        const shown = keys.slice(0, SHOWN_KEYS).map((k) => `${quote(k, SHOWN_KEY_CHARS)} (${kind(value[k])})`);
-        const more = keys.length > SHOWN_KEYS ? `, and ${keys.length - SHOWN_KEYS} more` : '';
-        return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`;
-    }
-    if (Array.isArray(value)) {
-        if (value.length === 0)
-            return 'an empty array []';
-        const first = kind(value[0]);
-        return `an array of ${value.length} item${value.length === 1 ? '' : 's'}, the first ${first === 'text' || first === 'null' || first === 'number' || first === 'boolean' ? `a ${first === 'text' ? 'string' : first}` : first}`;
-    }
-    return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`;
-}
-/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
-function refuseUnrecognisedJson(file, value, read) {
-    throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`);
-}
-/**
- * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
- * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, that document (a
- * repeated key keeping the last: it is only shown, never read); undefined otherwise (the JSON Lines reader then
- * names the broken line). Reads the whole file only in that case, and only under the whole-document cap.
- */
-async function wholeJsonDocument(probe) {
-    const { text, line } = probe.firstLine;
-    if (line === 0 || tryJson(text) !== undefined)
-        return undefined;
-    if (probe.head.split('\n').length <= line && Buffer.byteLength(probe.head) >= HEAD_BYTES_SEEN)
-        return undefined; // the first line may go on past the head
-    return probe.memo('whole-json', async () => {
-        let whole;
-        try {
-            whole = await readWholeText(probe.file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' });
-        }
-        catch {
-            return undefined;
-        }
-        const value = tryJson(whole);
-        return value === undefined ? undefined : { value };
-    });
-}
-
-/**
- * JSON Lines run reader. Two record shapes, freely mixed:
- * - one document per line: `{"query_id": "q1", "doc_id": "d7", "score": 3.2}`;
- * - one query per line: `{"query_id": "q1", "results": [{"doc_id": "d7", "score": 3.2}, ...], ...}`, whose
- *   other top-level fields travel into the query's row: numbers (and null) as metric values, strings and
- *   booleans as attributes (slices). Objects and arrays are skipped and named in a note.
- * Query ids must be JSON strings: a numeric id would lose leading zeros and precision ("01" vs 1).
- */
-const RESERVED = new Set(['query_id', 'results', 'doc_id', 'score']);
-/** Reads a JSON Lines run into `collector`; returns skipped (non-scalar) passthrough field names. */
-async function readJsonlRun(file, collector) {
-    const skipped = new Set();
-    const recordSeen = new Set();
-    const hint = 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}';
-    await forEachJsonRecord(file, (obj, line) => {
-        const id = queryId(memberValue(obj, 'query_id'), file, line);
-        if (hasMember(obj, 'results')) {
-            const results = memberValue(obj, 'results');
-            if (!Array.isArray(results)) {
-                throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]');
-            }
-            if (recordSeen.has(id)) {
-                throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query');
-            }
-            recordSeen.add(id);
-            collector.startQuery(id, line);
-            for (let i = 0; i < results.length; i++) {
-                const r = results[i];
-                if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-                    throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}');
-                }
-                collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line);
-            }
-            const values = new Map();
-            const attrs = new Map();
-            for (let k = 0; k < obj.size; k++) {
-                const key = obj.keys[k];
-                if (RESERVED.has(key))
-                    continue;
-                const v = obj.values[k];
-                if (typeof v === 'number') {
-                    if (!Number.isFinite(v))
-                        throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)');
-                    values.set(key, v);
-                }
-                else if (v === null)
-                    values.set(key, null);
-                else if (typeof v === 'string')
-                    attrs.set(key, v);
-                else if (typeof v === 'boolean')
-                    attrs.set(key, String(v));
-                else
-                    skipped.add(key);
-            }
-            collector.setFields(values, attrs);
-            return;
-        }
-        collector.startQuery(id, line);
-        collector.add(docId(memberValue(obj, 'doc_id'), file, line, 'doc_id'), score(memberValue(obj, 'score'), file, line, 'score'), line);
-    }, { hint });
-    return skipped;
-}
-function queryId(value, file, line) {
-    if (typeof value === 'string' && value !== '')
-        return value;
-    if (typeof value === 'number') {
-        throw new InputError({ file, line }, `query_id ${String(value)} is a JSON number`, `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`);
-    }
-    throw new InputError({ file, line }, 'has no "query_id" string', 'every record names its query as "query_id": "..."');
-}
-function docId(value, file, line, key) {
-    if (typeof value === 'string' && value !== '')
-        return toByteString(value);
-    throw new InputError({ file, line, key }, `${key} is not a non-empty string`, 'document ids are JSON strings');
-}
-function score(value, file, line, key) {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return value;
-    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${quote(value)})`, 'scores are JSON numbers such as 12.5');
-}
-
 /** @type {import('../src/types.d.ts').ParquetType[]} */
 const ParquetTypes = [
   'BOOLEAN',
@@ -14414,7 +12050,7 @@ function markGeoColumns(schema, key_value_metadata) {
 const defaultInitialFetchSize = 1 << 19; // 512kb
 
 const decoder$1 = new TextDecoder();
-function decode(/** @type {Uint8Array} */ value) {
+function decode$1(/** @type {Uint8Array} */ value) {
   return value && decoder$1.decode(value)
 }
 
@@ -14527,7 +12163,7 @@ function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
     type: ParquetTypes[field.field_1],
     type_length: field.field_2,
     repetition_type: FieldRepetitionTypes[field.field_3],
-    name: decode(field.field_4),
+    name: decode$1(field.field_4),
     num_children: field.field_5,
     converted_type: ConvertedTypes[field.field_6],
     scale: field.field_7,
@@ -14540,19 +12176,19 @@ function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
   const num_rows = metadata.field_3;
   const row_groups = metadata.field_4.map((/** @type {any} */ rowGroup) => ({
     columns: rowGroup.field_1.map((/** @type {any} */ column, /** @type {number} */ columnIndex) => ({
-      file_path: decode(column.field_1),
+      file_path: decode$1(column.field_1),
       file_offset: column.field_2,
       meta_data: column.field_3 && {
         type: ParquetTypes[column.field_3.field_1],
         encodings: column.field_3.field_2?.map((/** @type {number} */ e) => Encodings[e]),
-        path_in_schema: column.field_3.field_3.map(decode),
+        path_in_schema: column.field_3.field_3.map(decode$1),
         codec: CompressionCodecs[column.field_3.field_4],
         num_values: column.field_3.field_5,
         total_uncompressed_size: column.field_3.field_6,
         total_compressed_size: column.field_3.field_7,
         key_value_metadata: column.field_3.field_8?.map((/** @type {any} */ kv) => ({
-          key: decode(kv.field_1),
-          value: decode(kv.field_2),
+          key: decode$1(kv.field_1),
+          value: decode$1(kv.field_2),
         })),
         data_page_offset: column.field_3.field_9,
         index_page_offset: column.field_3.field_10,
@@ -14604,10 +12240,10 @@ function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
   }));
   /** @type {KeyValue[] | undefined} */
   const key_value_metadata = metadata.field_5?.map((/** @type {any} */ kv) => ({
-    key: decode(kv.field_1),
-    value: decode(kv.field_2),
+    key: decode$1(kv.field_1),
+    value: decode$1(kv.field_2),
   }));
-  const created_by = decode(metadata.field_6);
+  const created_by = decode$1(metadata.field_6);
 
   if (geoparquet) {
     markGeoColumns(schema, key_value_metadata);
@@ -14675,11 +12311,11 @@ function logicalType(logicalType) {
   }
   if (logicalType?.field_17) return {
     type: 'GEOMETRY',
-    crs: decode(logicalType.field_17.field_1),
+    crs: decode$1(logicalType.field_17.field_1),
   }
   if (logicalType?.field_18) return {
     type: 'GEOGRAPHY',
-    crs: decode(logicalType.field_18.field_1),
+    crs: decode$1(logicalType.field_18.field_1),
     algorithm: EdgeInterpolationAlgorithms[logicalType.field_18.field_2],
   }
   if (logicalType?.field_19) return { type: 'FILE' }
@@ -14828,7 +12464,7 @@ function rotl64(x, r) {
  * @param {bigint} val
  * @returns {bigint}
  */
-function round(acc, val) {
+function round$1(acc, val) {
   acc = acc + val * PRIME2 & MASK;
   acc = rotl64(acc, 31n);
   return acc * PRIME1 & MASK
@@ -14840,7 +12476,7 @@ function round(acc, val) {
  * @returns {bigint}
  */
 function mergeRound(acc, val) {
-  acc ^= round(0n, val);
+  acc ^= round$1(0n, val);
   return acc * PRIME1 + PRIME4 & MASK
 }
 
@@ -14864,10 +12500,10 @@ function xxhash64(input, seed = 0n) {
     let v4 = seed - PRIME1 & MASK;
 
     while (offset + 32 <= len) {
-      v1 = round(v1, view.getBigUint64(offset, true)); offset += 8;
-      v2 = round(v2, view.getBigUint64(offset, true)); offset += 8;
-      v3 = round(v3, view.getBigUint64(offset, true)); offset += 8;
-      v4 = round(v4, view.getBigUint64(offset, true)); offset += 8;
+      v1 = round$1(v1, view.getBigUint64(offset, true)); offset += 8;
+      v2 = round$1(v2, view.getBigUint64(offset, true)); offset += 8;
+      v3 = round$1(v3, view.getBigUint64(offset, true)); offset += 8;
+      v4 = round$1(v4, view.getBigUint64(offset, true)); offset += 8;
     }
 
     h64 = rotl64(v1, 1n) + rotl64(v2, 7n) + rotl64(v3, 12n) + rotl64(v4, 18n) & MASK;
@@ -14882,7 +12518,7 @@ function xxhash64(input, seed = 0n) {
   h64 = h64 + BigInt(len) & MASK;
 
   while (offset + 8 <= len) {
-    h64 ^= round(0n, view.getBigUint64(offset, true));
+    h64 ^= round$1(0n, view.getBigUint64(offset, true));
     h64 = rotl64(h64, 27n) * PRIME1 + PRIME4 & MASK;
     offset += 8;
   }
@@ -18610,6 +16246,163 @@ async function awaitAllColumns(asyncGroups) {
 }
 
 /**
+ * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
+ * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
+ * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
+ * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
+ * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ */
+/** How many offending ids an error lists before it says "and N more". */
+const LIST_LIMIT$2 = 20;
+class RowsSink {
+    file;
+    metricFields;
+    keepAttributes;
+    rows;
+    /** Labels of rows that have no line (records of a JSON document, e.g. "testCases[3]"), for the duplicate refusal. */
+    labels = new Map();
+    duplicates = [];
+    duplicateCount = 0;
+    skipped = new Map();
+    numericFields = new Set();
+    attributeFields = new Set();
+    notes = [];
+    constructor(file, metricFields, 
+    /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
+    keepAttributes) {
+        this.file = file;
+        this.metricFields = metricFields;
+        this.keepAttributes = keepAttributes;
+        this.rows = new SideRowsBuilder(file);
+    }
+    /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
+    lineOf(row) {
+        return this.rows.lineOf(row) || undefined;
+    }
+    /** The query id of row `row`. */
+    idOf(row) {
+        return this.rows.idOf(row);
+    }
+    /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
+    attribute(row, key, text, names) {
+        if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+            if (this.keepAttributes !== undefined)
+                checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) });
+            this.rows.setAttr(row, key, text);
+            names.add(key);
+        }
+        else {
+            rememberField(names, key);
+        }
+    }
+    /**
+     * Starts a row at `line` (0 for a record of a JSON document, then `label` says which, e.g. "testCases[3]");
+     * returns the row's number, or undefined (and records the repeat) when the id was seen before.
+     */
+    start(id, line, label = `line ${line}`) {
+        if (id === '')
+            throw new InputError({ file: this.file, line: line || undefined, key: line ? undefined : label }, 'the query id is empty', 'every row needs a non-empty query id');
+        checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label });
+        const seen = this.rows.rowOf(id);
+        if (seen !== undefined) {
+            this.duplicateCount++;
+            if (this.duplicates.length < LIST_LIMIT$2)
+                this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`);
+            return undefined;
+        }
+        const row = this.rows.add(id, line);
+        if (label !== `line ${line}`)
+            this.labels.set(row, label);
+        return row;
+    }
+    /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
+    value(row, key, value, where = {}) {
+        const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where };
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            if (value === null || value === undefined)
+                this.rows.setValue(row, key, null);
+            else if (typeof value === 'number') {
+                if (!Number.isFinite(value))
+                    throw nonFiniteRefusal(at, key, value);
+                this.rows.setValue(row, key, value);
+            }
+            else if (typeof value === 'string') {
+                throw new InputError(at, `${quote(key)} is a string (${quote(value, 40)}), not a number`, 'metric values are numbers');
+            }
+            else {
+                throw new InputError(at, `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`, 'metric values are numbers');
+            }
+            return;
+        }
+        if (typeof value === 'number' && !Number.isFinite(value)) {
+            // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
+            if (this.keepAttributes?.has(key) === true)
+                throw nonFiniteRefusal(at, key, value);
+            rememberField(this.numericFields, key);
+        }
+        else if (typeof value === 'string') {
+            this.attribute(row, key, value, this.attributeFields);
+        }
+        else if (typeof value === 'number') {
+            this.attribute(row, key, String(value), this.numericFields);
+        }
+        else if (typeof value === 'boolean') {
+            this.attribute(row, key, String(value), this.attributeFields);
+        }
+        else if (value !== null && value !== undefined) {
+            this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
+        }
+    }
+    /**
+     * A value a JSON reader found as a token that is not a number: `null` (a missing value, as in {@link value}) or
+     * Python's `NaN` / `Infinity` / `-Infinity`, refused in a metric field and not read in any other.
+     */
+    token(row, key, token, where = {}) {
+        if (token === 'null')
+            return this.value(row, key, null, where);
+        if (this.metricFields.has(key))
+            throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token);
+        rememberField(this.numericFields, key);
+    }
+    /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
+    cell(row, key, text) {
+        if (this.metricFields.has(key)) {
+            this.numericFields.add(key);
+            this.rows.setValue(row, key, parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) }));
+            return;
+        }
+        const trimmed = text.trim();
+        // an empty cell (pandas' NaN) says nothing about the column's type
+        const names = trimmed === '' ? undefined : parseDecimal$1(trimmed) !== undefined ? this.numericFields : this.attributeFields;
+        if (names !== undefined)
+            this.attribute(row, key, text, names);
+        else if (this.keepAttributes === undefined || this.keepAttributes.has(key))
+            this.rows.setAttr(row, key, text);
+    }
+    /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
+    finish(emptyHint) {
+        if (this.duplicateCount > 0) {
+            const more = this.duplicateCount - this.duplicates.length;
+            throw new InputError({ file: this.file }, `duplicate query ids: ${this.duplicates.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, 'each query must appear once per file; remove the repeats or give them distinct ids');
+        }
+        if (this.rows.size === 0)
+            throw new InputError({ file: this.file }, 'has no rows', emptyHint);
+        const notes = [...this.notes];
+        for (const key of [...this.skipped.keys()].sort()) {
+            const n = this.skipped.get(key);
+            notes.push(`${this.file}: field ${quote(key)} skipped in ${n} ${n === 1 ? 'row' : 'rows'} (a list or object, not a number or label)`);
+        }
+        // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
+        for (const key of this.attributeFields)
+            if (!this.metricFields.has(key))
+                this.numericFields.delete(key);
+        return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes });
+    }
+}
+
+/**
  * A bounded reader of the Thrift compact protocol (thrift `doc/specs/thrift-compact-protocol.md`), the
  * encoding of a Parquet file's footer and of every page header. hyparquet parses both recursively and on the
  * bytes' word: a list that claims 2^31 elements is allocated, 20,000 nested structs overflow the stack, and a
@@ -18634,7 +16427,7 @@ const DOUBLE = 7;
 const BINARY = 8;
 const LIST = 9;
 const STRUCT = 12;
-class Cursor {
+let Cursor$1 = class Cursor {
     bytes;
     at;
     end;
@@ -18681,7 +16474,7 @@ class Cursor {
             throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`);
         return Number(n);
     }
-}
+};
 /**
  * Walks the struct at `bytes[start..end)` and returns where it ends (it must end exactly at `end` when
  * `exact`), with the decoded tree when `build`. Throws {@link ThriftError} for anything outside the limits.
@@ -18689,7 +16482,7 @@ class Cursor {
  */
 function readThriftStruct(bytes, options) {
     const { maxDepth, maxValues, build = false, exact = false } = options;
-    const c = new Cursor(bytes, options.start ?? 0, options.end ?? bytes.length);
+    const c = new Cursor$1(bytes, options.start ?? 0, options.end ?? bytes.length);
     let values = 0;
     const root = {
         list: false,
@@ -19685,6 +17478,2274 @@ async function readParquetRun(file, collector) {
 }
 
 /**
+ * The three layouts of the aggregates `retrieval-gate sql` computes (Parquet, CSV with a header, JSON Lines), as the
+ * format registry's `aggregates` entries read them (src/readers/formats.ts): each row's cells by column name, with
+ * where the row is, for src/readers/aggregates.ts to check and add up. Reading is all these do: what a cell may
+ * hold is aggregates.ts's business.
+ */
+/** The columns of every aggregates row, in the order `retrieval-gate sql` writes them. */
+const AGGREGATE_COLUMNS = [
+    'section',
+    'shard',
+    'family',
+    'value',
+    'stratum',
+    'metric',
+    'stat',
+    'slot',
+    'x',
+    'y'
+];
+/** A Parquet table of the aggregates, by its column names. */
+async function readParquetAggregates(to) {
+    await withParquet(to.path, async (pq) => {
+        const missing = AGGREGATE_COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c));
+        if (missing.length > 0)
+            throw new InputError({ file: to.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint);
+        await forEachParquetRow(to.path, pq, [...AGGREGATE_COLUMNS], (record, row) => to.onCells((c) => plain$1(record[c]), { file: to.name, line: row }));
+    });
+}
+/** A CSV file of the aggregates with a header naming the columns (any order, blank lines skipped). */
+async function readCsvAggregates(to) {
+    let header;
+    await forEachCsvRecord(to.path, (fields, line) => {
+        const where = { file: to.name, line };
+        if (header === undefined) {
+            header = fields.map((f) => f.trim());
+            const missing = AGGREGATE_COLUMNS.filter((c) => !header.includes(c));
+            if (missing.length > 0)
+                throw new InputError(where, `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint);
+            return;
+        }
+        if (fields.length === 1 && fields[0] === '')
+            return;
+        if (fields.length !== header.length)
+            throw new InputError(where, `${fields.length} fields, but the header has ${header.length}`, to.hint);
+        const cells = header;
+        to.onCells((c) => fields[cells.indexOf(c)], where);
+    });
+}
+/** A JSON Lines file of the aggregates, one object per row (blank lines skipped). */
+async function readJsonlAggregates(to) {
+    await forEachLine(to.path, (text, line) => {
+        if (text.trim() === '')
+            return;
+        const record = readObjectLine(text, to.name, line, to.hint);
+        to.onCells((c) => record[c], { file: to.name, line });
+    });
+}
+
+/**
+ * xxHash32 (Yann Collet's reference algorithm, seed 0 unless given): the checksum the LZ4 frame format puts on its
+ * header, and optionally on each block and on the whole content. Checked so that a damaged or cut `.lz4` file is
+ * refused by name instead of decoding to plausible-looking wrong scores.
+ */
+const P1 = 0x9e3779b1;
+const P2 = 0x85ebca77;
+const P3 = 0xc2b2ae3d;
+const P4 = 0x27d4eb2f;
+const P5 = 0x165667b1;
+function rotl(x, r) {
+    return (x << r) | (x >>> (32 - r));
+}
+function lane(b, i) {
+    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+function round(acc, input) {
+    return Math.imul(rotl((acc + Math.imul(input, P2)) | 0, 13), P1);
+}
+/** The 32-bit xxHash of `bytes[start, end)` as an unsigned number. */
+function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
+    let i = start;
+    const len = end - start;
+    let h;
+    if (len >= 16) {
+        let v1 = (seed + P1 + P2) | 0;
+        let v2 = (seed + P2) | 0;
+        let v3 = seed | 0;
+        let v4 = (seed - P1) | 0;
+        const limit = end - 16;
+        while (i <= limit) {
+            v1 = round(v1, lane(bytes, i));
+            v2 = round(v2, lane(bytes, i + 4));
+            v3 = round(v3, lane(bytes, i + 8));
+            v4 = round(v4, lane(bytes, i + 12));
+            i += 16;
+        }
+        h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
+    }
+    else {
+        h = (seed + P5) | 0;
+    }
+    h = (h + len) | 0;
+    while (i + 4 <= end) {
+        h = Math.imul(rotl((h + Math.imul(lane(bytes, i), P3)) | 0, 17), P4);
+        i += 4;
+    }
+    while (i < end) {
+        h = Math.imul(rotl((h + Math.imul(bytes[i], P5)) | 0, 11), P1);
+        i++;
+    }
+    h ^= h >>> 15;
+    h = Math.imul(h, P2);
+    h ^= h >>> 13;
+    h = Math.imul(h, P3);
+    h ^= h >>> 16;
+    return h >>> 0;
+}
+
+/**
+ * A bounded decoder of the LZ4 frame format (lz4 `doc/lz4_Frame_format.md` v1.6.x, and the block format of
+ * `doc/lz4_Block_format.md`), for ranx's `.lz4` runs: `lz4.frame.open(path, "wb")` around
+ * `lz4.frame.compress(cbor2.dumps(run))`. Written here rather than taken from npm because the need is small
+ * (decode only, no dictionaries) and every limit must be ours: the output never grows past `cap` bytes (a
+ * 1 KiB frame can claim gigabytes), every length and match offset is checked against what has been read, and
+ * the header, block and content checksums (xxHash32) are verified, so a damaged file is refused, never decoded
+ * into other numbers. Concatenated frames are decoded one after the other (the format allows it); skippable
+ * frames are skipped. Iterative throughout: no input can make it recurse.
+ */
+/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
+const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
+/** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
+class Lz4FrameError extends Error {
+    tooLarge;
+    /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
+    constructor(message, tooLarge = false) {
+        super(message);
+        this.tooLarge = tooLarge;
+    }
+}
+/** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
+const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
+/** True when `bytes` starts with the LZ4 frame magic. */
+function startsWithLz4Magic(bytes) {
+    return bytes.length >= 4 && LZ4_MAGIC.every((b, i) => bytes[i] === b);
+}
+/** A growable output that refuses to grow past its cap. */
+class Output {
+    cap;
+    buf = new Uint8Array(1 << 16);
+    length = 0;
+    constructor(cap) {
+        this.cap = cap;
+    }
+    ensure(extra) {
+        const need = this.length + extra;
+        if (need > this.cap)
+            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true);
+        if (need <= this.buf.length)
+            return;
+        let size = this.buf.length;
+        while (size < need)
+            size *= 2;
+        const grown = new Uint8Array(Math.min(size, this.cap));
+        grown.set(this.buf.subarray(0, this.length));
+        this.buf = grown;
+    }
+}
+function u32(b, i) {
+    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+/**
+ * Decodes one LZ4 block into `out`. Matches may reach back to `windowStart` (the start of the frame's output for
+ * linked blocks, of the block for independent ones), never before.
+ */
+function decodeBlock(block, out, windowStart) {
+    const { src, start, end } = block;
+    let ip = start;
+    for (;;) {
+        if (ip >= end)
+            throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`);
+        const token = src[ip++];
+        let literals = token >>> 4;
+        if (literals === 15) {
+            let b;
+            do {
+                if (ip >= end)
+                    throw new Lz4FrameError(`block at byte ${start} ends inside a literal length`);
+                b = src[ip++];
+                literals += b;
+            } while (b === 255);
+        }
+        if (ip + literals > end)
+            throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`);
+        out.ensure(literals);
+        out.buf.set(src.subarray(ip, ip + literals), out.length);
+        out.length += literals;
+        ip += literals;
+        if (ip === end)
+            return; // the last sequence holds literals only
+        if (ip + 2 > end)
+            throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`);
+        const offset = src[ip] | (src[ip + 1] << 8);
+        ip += 2;
+        if (offset === 0 || offset > out.length - windowStart)
+            throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`);
+        let match = (token & 15) + 4;
+        if ((token & 15) === 15) {
+            let b;
+            do {
+                if (ip >= end)
+                    throw new Lz4FrameError(`block at byte ${start} ends inside a match length`);
+                b = src[ip++];
+                match += b;
+            } while (b === 255);
+        }
+        out.ensure(match);
+        const buf = out.buf;
+        let from = out.length - offset;
+        let to = out.length;
+        if (offset >= match)
+            buf.copyWithin(to, from, from + match);
+        else
+            for (const stop = to + match; to < stop;)
+                buf[to++] = buf[from++];
+        out.length += match;
+    }
+}
+/** Decodes the frame starting at `pos`; returns where the next frame starts. */
+function decodeFrame(src, pos, out) {
+    const headerStart = pos + 4;
+    if (src.length < headerStart + 3)
+        throw new Lz4FrameError('is cut short inside the frame header');
+    const flg = src[headerStart];
+    const bd = src[headerStart + 1];
+    if (flg >>> 6 !== 1)
+        throw new Lz4FrameError(`has frame version ${flg >>> 6}, not 1`);
+    if ((flg & 0x02) !== 0 || (bd & 0x8f) !== 0)
+        throw new Lz4FrameError('sets reserved bits of the frame header');
+    const independent = (flg & 0x20) !== 0;
+    const blockChecksum = (flg & 0x10) !== 0;
+    const hasSize = (flg & 0x08) !== 0;
+    const contentChecksum = (flg & 0x04) !== 0;
+    if ((flg & 0x01) !== 0)
+        throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have');
+    const blockMax = BLOCK_MAX[(bd >>> 4) & 7];
+    if (blockMax === undefined)
+        throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`);
+    let i = headerStart + 2;
+    let declared;
+    if (hasSize) {
+        if (src.length < i + 9)
+            throw new Lz4FrameError('is cut short inside the frame header');
+        const low = u32(src, i);
+        const high = u32(src, i + 4);
+        declared = high * 2 ** 32 + low;
+        i += 8;
+    }
+    if (src.length < i + 1)
+        throw new Lz4FrameError('is cut short inside the frame header');
+    if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
+        throw new Lz4FrameError('has a wrong header checksum (the file is damaged)');
+    i++;
+    const frameOut = out.length;
+    if (declared !== undefined && frameOut + declared > out.cap)
+        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true);
+    for (;;) {
+        if (src.length < i + 4)
+            throw new Lz4FrameError('is cut short: the frame has no end mark');
+        const word = u32(src, i);
+        i += 4;
+        if (word === 0)
+            break;
+        const raw = (word & 0x80000000) !== 0;
+        const size = word & 0x7fffffff;
+        if (size > blockMax)
+            throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`);
+        if (src.length < i + size + (blockChecksum ? 4 : 0))
+            throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`);
+        if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
+            throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`);
+        if (raw) {
+            out.ensure(size);
+            out.buf.set(src.subarray(i, i + size), out.length);
+            out.length += size;
+        }
+        else {
+            decodeBlock({ src, start: i, end: i + size }, out, independent ? out.length : frameOut);
+        }
+        i += size + (blockChecksum ? 4 : 0);
+    }
+    if (contentChecksum) {
+        if (src.length < i + 4)
+            throw new Lz4FrameError('is cut short inside the content checksum');
+        if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
+            throw new Lz4FrameError('has a wrong content checksum (the file is damaged)');
+        i += 4;
+    }
+    if (declared !== undefined && out.length - frameOut !== declared)
+        throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`);
+    return i;
+}
+/**
+ * Decompresses every frame of `src` (an LZ4 frame file, or a buffer that `lz4.frame.compress` returned) into
+ * one buffer of at most `cap` bytes; throws {@link Lz4FrameError} on anything malformed.
+ */
+function decompressLz4Frames(src, cap) {
+    const out = new Output(cap);
+    let pos = 0;
+    let frames = 0;
+    while (pos < src.length) {
+        if (src.length - pos < 4)
+            throw new Lz4FrameError(`has ${src.length - pos} stray bytes after the last frame`);
+        const magic = u32(src, pos);
+        if (magic >>> 4 === 0x184d2a5) {
+            // a skippable frame: magic, 4-byte size, data (carries nothing to decode)
+            if (src.length - pos < 8)
+                throw new Lz4FrameError('is cut short inside a skippable frame');
+            pos += 8 + u32(src, pos + 4);
+            if (pos > src.length)
+                throw new Lz4FrameError('is cut short inside a skippable frame');
+            continue;
+        }
+        if (magic !== 0x184d2204)
+            throw new Lz4FrameError(frames === 0
+                ? 'does not start with the LZ4 frame magic 04 22 4D 18'
+                : `has bytes that are not an LZ4 frame at byte ${pos}`);
+        pos = decodeFrame(src, pos, out);
+        frames++;
+    }
+    if (frames === 0)
+        throw new Lz4FrameError('holds no LZ4 frame');
+    return out.buf.subarray(0, out.length);
+}
+
+/**
+ * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
+ * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
+ * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
+ * query ids are ordered by UTF-8 bytes as trec_eval orders them.
+ */
+class QrelsBuilder {
+    file;
+    queries = new Map();
+    pending = new Map();
+    lines = new Map();
+    judgments = 0;
+    constructor(file) {
+        this.file = file;
+    }
+    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
+    query(id, line) {
+        if (this.queries.has(id))
+            return;
+        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
+        this.pending.set(id, []);
+        this.lines.set(id, new Map());
+    }
+    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
+    add(id, doc, grade, line) {
+        if (!Number.isSafeInteger(grade)) {
+            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        this.query(id, line);
+        const query = this.queries.get(id);
+        const docLines = this.lines.get(id);
+        const docno = toByteString(doc);
+        const earlier = docLines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        docLines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            this.pending.get(id).push(grade);
+        this.judgments++;
+    }
+    /** The judgments, refused when there are none. */
+    finish(emptyHint) {
+        if (this.queries.size === 0)
+            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
+        for (const [id, query] of this.queries) {
+            const grades = Int32Array.from(this.pending.get(id));
+            grades.sort();
+            grades.reverse();
+            query.gradesDesc = grades;
+        }
+        const ids = [...this.queries.keys()].sort(compareCodePoints);
+        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
+    }
+}
+
+/**
+ * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
+ * `GenericDataLoader` have them:
+ *
+ *     query-id	corpus-id	score
+ *     1	31715818	1
+ *
+ * The header is recognised by its three columns with a third that is not a number (BEIR writes
+ * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
+ * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
+ */
+/**
+ * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
+ * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
+ * for a header.
+ */
+function isBeirHeader(line) {
+    const f = line
+        .replace(/\r$/, '')
+        .split('\t')
+        .map((x) => x.trim());
+    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
+}
+/** Reads BEIR-style TSV judgments. */
+async function readBeirQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let header = true;
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        if (header) {
+            header = false;
+            if (!isBeirHeader(text)) {
+                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
+            }
+            return;
+        }
+        const f = text.split('\t');
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
+        }
+        const [id, doc, scoreText] = f.map((x) => x.trim());
+        if (id === '' || doc === '')
+            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
+        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
+            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
+        }
+        builder.add(id, doc, Number(scoreText), line);
+    });
+    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
+}
+
+/**
+ * deepeval test results: one row per test case, one metric column per deepeval metric.
+ *
+ * Accepted documents (deepeval's field names, camelCase as its pydantic models dump `by_alias=True`, or
+ * snake_case as the Python attributes are named):
+ * - the test-run file `deepeval test run` / `evaluate()` save when DEEPEVAL_RESULTS_FOLDER is set:
+ *   `{"testFile": ..., "testCases": [{"name", "input", "actualOutput", "retrievalContext", "success",
+ *   "metricsData": [{"name": "Contextual Precision", "threshold": 0.5, "success": true, "score": 0.83,
+ *   "reason": ..., "evaluationModel": ..., "error": null, "evaluationCost": ...}], "runDuration",
+ *   "evaluationCost", "order", "metadata"}], ...}`;
+ * - `.deepeval/.latest_test_run.json`, the same test run wrapped as `{"testRunData": {...}, "link": ...}`;
+ * - an `EvaluationResult` dumped by the user: `{"test_results": [{"name", "success", "metrics_data": [...],
+ *   "input", "actual_output", "additional_metadata"}]}`, or just the list of test cases.
+ *
+ * Each metric gives two fields: `<metric name>` = its score (null when the metric errored: a missing
+ * value, which the gate refuses or fills as the rules say, never 0) and `<metric name>.success` = 1 or 0
+ * (deepeval's own threshold verdict, a binary metric for McNemar). Numbers of the test case
+ * (`runDuration`, `evaluationCost`, ...; not `order` or `index`, positions) are numeric fields; scalar entries of its metadata are fields
+ * too (attributes such as `segment` for slices). Free text (input, output, reason) is not carried.
+ *
+ * Query ids: the metadata's `query_id`, else the test case's `name` unless it is deepeval's positional
+ * default `test_case_<n>` or a pytest parametrize id such as `test_rag[test_case0]`, else the field named with `--id-field` (a test-case field such as `input`, or a
+ * metadata key). Otherwise the file is refused: a positional name pairs different questions as soon as
+ * the two runs order their test cases differently.
+ */
+const METADATA_KEYS = ['metadata', 'additionalMetadata', 'additional_metadata'];
+const CASE_LISTS = ['testCases', 'test_cases', 'test_results', 'testResults'];
+const METRIC_LISTS = ['metricsData', 'metrics_data'];
+/**
+ * Positional names: deepeval's default `test_case_<n>`, and pytest's parametrize ids for objects,
+ * `<test>[<argname><n>]` (`test_rag[test_case0]`, `test_rag[test_case0-golden3]`): both count test cases,
+ * so they pair different questions as soon as two runs order them differently. Linear (disjoint classes).
+ */
+const POSITIONAL_NAME = /^(?:test_case_\d+|[^[]*\[[A-Za-z_]+\d+(?:-[A-Za-z_]+\d+)*\])$/;
+/** `order`: a test run's position of the test case, never read. `index`: an EvaluationResult's position, kept as a field (so `init` names it as ignored) and refused as a metric. */
+const POSITION_FIELDS = new Set(['order']);
+/** The wrapper key of `.deepeval/.latest_test_run.json` (deepeval `test_run.py`: `{"testRunData": TestRun, "link": ...}`). */
+const WRAPPER_KEY = 'testRunData';
+/** The test run inside `.deepeval/.latest_test_run.json`'s wrapper, or the document itself. */
+function unwrap(doc) {
+    return isObject(doc) && isObject(doc[WRAPPER_KEY]) ? doc[WRAPPER_KEY] : doc;
+}
+/** True when a parsed JSON value looks like deepeval output (a test run or a list of test cases). */
+function looksLikeDeepeval(wrapped) {
+    const doc = unwrap(wrapped);
+    if (isObject(doc))
+        return CASE_LISTS.some((k) => Array.isArray(doc[k])) || METRIC_LISTS.some((k) => Array.isArray(doc[k]));
+    return (Array.isArray(doc) &&
+        doc.length > 0 &&
+        isObject(doc[0]) &&
+        METRIC_LISTS.some((k) => Array.isArray(doc[0][k])));
+}
+/** Rows from a parsed deepeval document (see the module comment). */
+function deepevalToRows(wrapped, file, metricFields, idField) {
+    const doc = unwrap(wrapped);
+    let cases;
+    let listKey = '';
+    const sink = new RowsSink(file, metricFields);
+    if (Array.isArray(doc))
+        cases = doc;
+    else if (isObject(doc)) {
+        listKey = CASE_LISTS.find((k) => Array.isArray(doc[k])) ?? '';
+        if (listKey === '')
+            throw new InputError({ file }, 'has no list of test cases ("testCases" or "test_results")', 'give the test-run file deepeval saves in DEEPEVAL_RESULTS_FOLDER, or a list of test results');
+        cases = doc[listKey];
+        for (const k of ['conversationalTestCases', 'conversational_test_cases']) {
+            const conv = doc[k];
+            if (Array.isArray(conv) && conv.length > 0)
+                sink.notes.push(`${file}: ${conv.length} conversational test ${conv.length === 1 ? 'case' : 'cases'} ignored (one row per single-turn test case)`);
+        }
+    }
+    else
+        throw new InputError({ file }, 'is not a deepeval results document', 'give the test-run JSON deepeval saves, or a list of test results');
+    const prefix = listKey ? `${listKey}` : '';
+    cases.forEach((tc, i) => {
+        const label = `${prefix}[${i}]`;
+        if (!isObject(tc))
+            throw new InputError({ file, key: label }, 'is not a test case object', 'each test case is an object with "name" and "metricsData"');
+        const metadata = METADATA_KEYS.map((k) => tc[k]).find(isObject) ?? {};
+        const id = caseId(tc, metadata, { file, label, idField });
+        const row = sink.start(id, 0, label);
+        if (row === undefined)
+            return;
+        const used = new Map();
+        const claim = (key, from) => {
+            const earlier = used.get(key);
+            if (earlier !== undefined)
+                throw new InputError({ file, key: `${label}.${from}`, queryId: id }, `field ${quote(key)} comes twice (also from ${earlier})`, 'give each metric a distinct name, and rename metadata keys that clash with metric names');
+            used.set(key, from);
+        };
+        const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]));
+        const metrics = metricsKey ? tc[metricsKey] : [];
+        metrics.forEach((m, j) => {
+            const at = `${label}.${metricsKey}[${j}]`;
+            if (!isObject(m) || typeof m.name !== 'string' || m.name === '')
+                throw new InputError({ file, key: at, queryId: id }, 'is not a metric result with a "name"', 'each entry is {"name": ..., "score": ..., "success": ...}');
+            const name = m.name;
+            claim(name, `${at}.score`);
+            const errored = m.error !== undefined && m.error !== null;
+            const score = m.score === undefined || errored ? null : m.score;
+            sink.value(row, name, score, { key: `${at}.score` });
+            claim(`${name}.success`, `${at}.success`);
+            const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null;
+            sink.value(row, `${name}.success`, success, { key: `${at}.success` });
+        });
+        for (const key of Object.keys(tc)) {
+            const v = tc[key];
+            if (typeof v === 'number' && !POSITION_FIELDS.has(key)) {
+                if (key === 'index' && metricFields.has(key))
+                    throw new InputError({ file, key: `${label}.index`, queryId: id }, 'the rules name "index" as a metric, but in deepeval output it is the test case\'s position', 'remove the index metric from the rules: a position is never a measure of quality');
+                claim(key, `${label}.${key}`);
+                sink.value(row, key, v, { key: `${label}.${key}` });
+            }
+        }
+        for (const key of Object.keys(metadata)) {
+            const v = metadata[key];
+            if (key === 'query_id' || v === null || typeof v === 'object')
+                continue;
+            claim(key, `${label}.metadata.${key}`);
+            sink.value(row, key, v, { key: `${label}.metadata.${key}` });
+        }
+    });
+    return sink.finish('the list of test cases is empty');
+}
+/** The query id of test case `tc` (see the module comment); `at` says where it is, for the refusals. */
+function caseId(tc, metadata, at) {
+    const { file, label, idField } = at;
+    const text = (v, what) => {
+        if (typeof v === 'string' && v !== '')
+            return v;
+        if (typeof v === 'number' && Number.isSafeInteger(v))
+            return String(v);
+        throw new InputError({ file, key: `${label}.${what}` }, `the query id (${what}) is ${v === undefined ? 'missing' : quote(v)}`, 'every test case needs a non-empty id');
+    };
+    if (idField !== undefined) {
+        if (Object.prototype.hasOwnProperty.call(tc, idField))
+            return text(tc[idField], idField);
+        if (Object.prototype.hasOwnProperty.call(metadata, idField))
+            return text(metadata[idField], `metadata.${idField}`);
+        throw new InputError({ file, key: label }, `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`, `test-case fields: ${Object.keys(tc)
+            .slice(0, 30)
+            .map((k) => quote(k, 40))
+            .join(', ')}`);
+    }
+    if (Object.prototype.hasOwnProperty.call(metadata, 'query_id'))
+        return text(metadata.query_id, 'metadata.query_id');
+    if (typeof tc.name === 'string' && tc.name !== '' && !POSITIONAL_NAME.test(tc.name))
+        return tc.name;
+    throw new InputError({ file, key: label }, `has no query id: its name ${quote(tc.name)} is a position (deepeval's default or a pytest parametrize index), and its metadata has no "query_id"`, 'give each test case an id: LLMTestCase(..., name="<query id>") or additional_metadata={"query_id": "<id>"}; or pass --id-field input to use the question text as the id');
+}
+
+/** trec_eval's measure names (trec_eval 10.0 `-m all_trec`, with their cutoff suffixes). */
+const TREC_EVAL_MEASURE = /^(?:runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+|relative_P_\d+|recall_\d+|infAP|gm_bpref|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|ndcg|ndcg_rel|Rndcg|ndcg_cut_\d+|map_cut_\d+|success_\d+|set_P|set_recall|set_relative_P|set_map|set_F|num_nonrel_judged_ret|P_avgjg|Rprec_avgjg|relstring|[A-Za-z_]+_cut_\d+)$/;
+/** ir_measures' measure names: a name, optional parameters in parentheses, optional @cutoff. */
+const IR_MEASURES_MEASURE = /^(?:AP|RR|nDCG|P|R|Rprec|Bpref|Judged|NumRet|NumRel|NumRelRet|NumQ|ERR|SetP|SetR|SetF|SetAP|Success|infAP|INSQ|INST|RBP|SDCG|IPrec|Compat|alpha_nDCG|NERR\d*|StRecall|AP_IA|nDCG_IA|P_IA|ERR_IA|alpha_DCG|Accuracy)(?:\([^)]*\))?(?:@\d+)?$/;
+function looksLikeMeasure(name) {
+    return TREC_EVAL_MEASURE.test(name) || IR_MEASURES_MEASURE.test(name);
+}
+/**
+ * True when `line` looks like a per-query measure line: exactly three whitespace-separated fields, the
+ * third a decimal number (or the `runid all NAME` line of trec_eval).
+ */
+function isMeasureLine(line) {
+    const f = line.trim().split(/\s+/);
+    return (f.length === 3 &&
+        (parseDecimal$1(f[2]) !== undefined || NOT_A_NUMBER.test(f[2]) || (f[0] === 'runid' && f[1] === 'all')));
+}
+/** What C's printf and Python's format print for NaN and the infinities (`f'{float("nan"):.4f}'` is `nan`). */
+const NOT_A_NUMBER = /^[-+]?(?:nan|inf|infinity)$/i;
+/** Every non-blank line of a measure listing, split on white space; a line without exactly three fields is refused. */
+async function readMeasureLines(file) {
+    const triples = [];
+    await forEachLine(file, (text, line) => {
+        const trimmed = text.trim();
+        if (trimmed === '')
+            return;
+        const f = trimmed.split(/\s+/);
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a per-query measure line needs 3 fields ("query_id measure value" for ir_measures, "measure query_id value" for trec_eval -q), found ${f.length}`, 'fix or remove the line');
+        }
+        triples.push({ a: f[0], b: f[1], value: f[2], line });
+    });
+    if (triples.length === 0)
+        throw new InputError({ file }, 'is empty', 'write the per-query output of ir_measures -q or trec_eval -q');
+    return triples;
+}
+/**
+ * Reads a per-query measure listing into rows (one per query), in the layout named (or detected from all its
+ * lines: {@link measureLayout}); `triples` are its lines when detection read them already.
+ */
+async function readMeasureRows(file, metricFields, layout, triples) {
+    triples ??= await readMeasureLines(file);
+    const chosen = layout ?? measureLayout(triples, file);
+    const sink = new RowsSink(file, metricFields);
+    const rows = new Map();
+    let summaries = 0;
+    for (const t of triples) {
+        const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a];
+        if (queryId === 'all') {
+            summaries++;
+            continue;
+        }
+        const value = parseDecimal$1(t.value);
+        // A measure the rules do not read is not read (ir_measures prints nan for one it could not compute).
+        if (value === undefined && !metricFields.has(measure) && NOT_A_NUMBER.test(t.value))
+            continue;
+        if (value === undefined) {
+            if (NOT_A_NUMBER.test(t.value))
+                throw nonFiniteRefusal({ file, line: t.line, queryId }, measure, t.value);
+            throw new InputError({ file, line: t.line, queryId }, `the value of ${measure} for query ${quote(queryId)} is ${quote(t.value)}, not a number`, 'per-query lines carry numbers; drop measures that print text');
+        }
+        let entry = rows.get(queryId);
+        if (entry === undefined) {
+            const row = sink.start(queryId, t.line);
+            if (row === undefined)
+                continue;
+            entry = { row, measures: new Map() };
+            rows.set(queryId, entry);
+        }
+        const earlier = entry.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file, line: t.line, queryId }, `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`, 'keep one line per query and measure (is this two runs concatenated?)');
+        }
+        entry.measures.set(measure, t.line);
+        sink.value(entry.row, measure, value);
+    }
+    if (summaries > 0) {
+        sink.notes.push(`${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`);
+    }
+    return sink.finish(`the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`);
+}
+/**
+ * Which column of a listing holds the query ids: the one where `all` appears; without `all` lines, the other one
+ * than the column whose every value looks like a measure name. Refused when neither settles it (the user names the
+ * format).
+ */
+function measureLayout(triples, file) {
+    let allFirst = 0;
+    let allSecond = 0;
+    const first = new Set();
+    const second = new Set();
+    for (const t of triples) {
+        if (t.a === 'all')
+            allFirst++;
+        else
+            first.add(t.a);
+        if (t.b === 'all')
+            allSecond++;
+        else
+            second.add(t.b);
+    }
+    if (allSecond > 0 && allFirst === 0)
+        return 'trec_eval';
+    if (allFirst > 0 && allSecond === 0)
+        return 'ir_measures';
+    const firstMeasures = [...first].every(looksLikeMeasure);
+    const secondMeasures = [...second].every(looksLikeMeasure);
+    if (firstMeasures && !secondMeasures)
+        return 'trec_eval';
+    if (secondMeasures && !firstMeasures)
+        return 'ir_measures';
+    throw new InputError({ file }, 'cannot tell which column holds the query ids and which the measure names', 'name the format: --format ir_measures (query_id measure value) or --format trec_eval (measure query_id value, as trec_eval -q prints)');
+}
+
+/**
+ * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
+ * `iter_calc` to a DataFrame, PyTerrier `Experiment(perquery=True)`, most notebooks), in CSV, TSV or JSON
+ * Lines. Pivoted into the same rows the wide form gives (one per query, in order of first appearance, one
+ * metric field per measure), so pairing, statistics and reports are byte-identical. A measure repeated for
+ * one query is refused with both lines (two runs concatenated, or a missing grouping column). Other columns
+ * are attributes of the query: they must hold one value per query (a slice is a property of the query, not
+ * of one measure line), else the file is refused with both lines. pandas' unnamed index column (`to_csv` with
+ * its default `index=True`) is ignored and noted, as in the ragas reader.
+ */
+/** Query id column names, in order of preference (`--id-field` overrides). */
+const ID_NAMES = ['query_id', 'qid'];
+/** Measure column names (`name`: PyTerrier's per-query frame). */
+const MEASURE_NAMES = ['measure', 'metric', 'name'];
+/** Value column names. */
+const VALUE_NAMES = ['value', 'score'];
+/**
+ * The long-form columns of a header, or undefined when it is not long form. Detected only when a query id,
+ * a measure and a value column are all present and the rules do not name the measure or value column as a
+ * metric (then the file is wide: `query_id,name,score` with a metric `score`).
+ */
+function longColumns(header, metricFields, idField) {
+    const pick = (names) => names.find((n) => header.includes(n));
+    const id = idField !== undefined ? (header.includes(idField) ? idField : undefined) : pick(ID_NAMES);
+    const measure = pick(MEASURE_NAMES);
+    const value = pick(VALUE_NAMES);
+    if (id === undefined || measure === undefined || value === undefined)
+        return undefined;
+    if (metricFields.has(measure) || metricFields.has(value))
+        return undefined;
+    return { id, measure, value };
+}
+/**
+ * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
+ * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
+ * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
+ */
+class Pivot {
+    file;
+    unit;
+    sink;
+    entries = new Map();
+    constructor(file, metricFields, keepAttributes, unit = 'line') {
+        this.file = file;
+        this.unit = unit;
+        this.sink = new RowsSink(file, metricFields, keepAttributes);
+    }
+    /** The query's entry, started at `line` the first time the id is seen. */
+    entry(id, line) {
+        let e = this.entries.get(id);
+        if (e === undefined) {
+            // A new id (the entries are keyed by id, so the sink never sees a repeat).
+            const row = this.sink.start(id, line);
+            e = { row, id, measures: new Map(), attrs: new Map() };
+            this.entries.set(id, e);
+        }
+        return e;
+    }
+    /** Records `measure` of the query once (refused when repeated, with both lines), then stores it with `put`. */
+    measure(e, measure, line, put) {
+        if (measure === '')
+            throw new InputError({ file: this.file, line, queryId: e.id }, 'the measure name is empty', 'every line names its measure');
+        const earlier = e.measures.get(measure);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: e.id }, `measure ${quote(measure)} appears twice for query ${quote(e.id)} (${this.unit}s ${earlier} and ${line})`, 'keep one line per query and measure (two runs concatenated? a missing column such as the system name?)');
+        }
+        e.measures.set(measure, line);
+        put();
+    }
+    /**
+     * Records an attribute of the query: true the first time (the caller stores it), false when a later line repeats
+     * it; a different value on a later line is refused.
+     */
+    attribute(e, key, text, line) {
+        const earlier = e.attrs.get(key);
+        if (earlier === undefined) {
+            e.attrs.set(key, { text, line });
+            return true;
+        }
+        if (earlier.text !== text) {
+            throw new InputError({ file: this.file, line, queryId: e.id }, `attribute ${quote(key)} of query ${quote(e.id)} is ${quote(earlier.text, 40)} on ${this.unit} ${earlier.line} and ${quote(text, 40)} on ${this.unit} ${line}`, 'in long form an attribute (slice column) belongs to the query: give it one value per query, or drop the column');
+        }
+        return false;
+    }
+    /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
+    finish() {
+        return this.sink.finish('write one line per query and measure: query_id,measure,value');
+    }
+}
+/**
+ * The refusal of a table named as long form that lacks the query id, measure and value columns, listing (cut,
+ * escaped) the columns it has. `what` names a wide one in the hint: a "file" (CSV, JSON Lines) or a "table" (Parquet).
+ */
+function notLongForm(where, names, idField, what) {
+    const found = names
+        .slice(0, 20)
+        .map((h) => quote(h, 40))
+        .join(', ');
+    return new InputError(where, `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`, `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`);
+}
+/** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
+async function readLongRows(file, layout, options) {
+    const pivot = new Pivot(file, options.metricFields, options.keepAttributes);
+    // long form names the measures in its data, so the metric columns are never those of the header
+    const forced = new Set();
+    if (layout === 'jsonl') {
+        let columns;
+        const onRecord = (record, line) => {
+            if (columns === undefined) {
+                const keys = record.keys.slice(0, record.size);
+                columns = longColumns(keys, forced, options.idField);
+                if (columns === undefined)
+                    throw notLongForm({ file, line }, keys, options.idField, 'file');
+            }
+            const { id: idKey, measure: mKey, value: vKey } = columns;
+            const id = memberValue(record, idKey);
+            const measure = memberValue(record, mKey);
+            if (typeof id !== 'string' || id === '')
+                throw new InputError({ file, line }, `${quote(idKey)} is ${id === undefined ? 'missing' : quote(id)}, not a non-empty string`, 'write query ids as JSON strings ("17", not 17)');
+            if (typeof measure !== 'string')
+                throw new InputError({ file, line, queryId: id }, `${quote(mKey)} is ${measure === undefined ? 'missing' : quote(measure)}, not a string`, 'name the measure as a string');
+            const e = pivot.entry(id, line);
+            pivot.measure(e, measure, line, () => pivot.sink.value(e.row, measure, memberValue(record, vKey), { line }));
+            for (let k = 0; k < record.size; k++) {
+                const key = record.keys[k];
+                if (key === idKey || key === mKey || key === vKey)
+                    continue;
+                const v = record.values[k];
+                if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+                    pivot.attribute(e, key, String(v), line))
+                    pivot.sink.value(e.row, key, v, { line });
+            }
+        };
+        await forEachJsonRecord(file, onRecord, {
+            nonFinite: true,
+            hint: 'write one JSON object per line, e.g. {"query_id": "q1", "measure": "nDCG@10", "value": 0.5}'
+        });
+        return pivot.finish();
+    }
+    let header;
+    let cols;
+    const onRecord = (fields, line) => {
+        if (header === undefined) {
+            header = fields.map((f) => f.trim());
+            const found = longColumns(header, forced, options.idField);
+            if (found === undefined)
+                throw notLongForm({ file, line }, header, options.idField, 'file');
+            cols = {
+                id: header.indexOf(found.id),
+                measure: header.indexOf(found.measure),
+                value: header.indexOf(found.value)
+            };
+            if (header[0] === '')
+                pivot.sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length === 1 && fields[0].trim() === '')
+            return;
+        const c = cols;
+        if (fields.length !== header.length)
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every line needs one value per header column');
+        const id = fields[c.id];
+        const measure = fields[c.measure].trim();
+        const e = pivot.entry(id, line);
+        pivot.measure(e, measure, line, () => pivot.sink.cell(e.row, measure, fields[c.value]));
+        for (let k = 0; k < header.length; k++) {
+            const key = header[k];
+            if (k === c.id || k === c.measure || k === c.value || (k === 0 && key === ''))
+                continue;
+            if (pivot.attribute(e, key, fields[k], line))
+                pivot.sink.cell(e.row, key, fields[k]);
+        }
+    };
+    if (layout === 'csv')
+        await forEachCsvRecord(file, onRecord);
+    else
+        await forEachLine(file, (text, line) => onRecord(text.split('\t'), line));
+    if (header === undefined)
+        throw new InputError({ file }, 'is empty', 'write a header line (query_id, measure, value), then one line per query and measure');
+    return pivot.finish();
+}
+
+/**
+ * JSON shapes that hold aggregates, or per-query values the wrong way round, and would otherwise be read as
+ * per-query rows with made-up "queries" (BEIR's `ndcg`, `map`, ...) or refused with a misleading message.
+ * Each is recognised from the first keys of the document and refused by name, saying what to export instead:
+ * the gate needs one value per query and system, and recomputes every aggregate itself.
+ *
+ * A metric-major dump `{metric: {query_id: value}}` (ranx `run.scores`) is refused rather than read
+ * transposed: its outer keys are told from query ids only by their names, and a wrong guess would pair
+ * metrics as queries; the fix (transpose before dumping) is one line of Python.
+ */
+/** Keys of ranx `Report.to_dict()` (ranx 0.3 `report.py`, written by `Report.save` with `json.dumps(indent=4)`). */
+const RANX_REPORT_KEYS = new Set(['model_names', 'stat_test']);
+/** Keys of each model's entry in a ranx Report (`{"bm25": {"scores": {...}, "comparisons": {...}, "win_tie_loss": {...}}}`). */
+const RANX_MODEL_KEYS = new Set(['scores', 'comparisons', 'win_tie_loss']);
+/** Outer keys of BEIR `util.save_results` (beir `util.py`: `{"ndcg": {...}, "map": ..., "recall": ..., "precision": ..., "mrr": ..., "r_cap": ..., "hole": ...}`). */
+const BEIR_KEYS = new Set([
+    'ndcg',
+    'map',
+    'recall',
+    'precision',
+    'mrr',
+    'r_cap',
+    'recall_cap',
+    'hole',
+    'accuracy',
+    'top_k_accuracy'
+]);
+/** BEIR's aggregate names: `NDCG@10`, `MAP@100`, `Recall@1`, `P@5`, `MRR@10`, `R_cap@10`, `Hole@10`. */
+const BEIR_INNER = /^[A-Za-z_]+@\d+$/;
+/** Metric names as ranx, ir_measures, pytrec_eval and trec_eval spell them (lower or mixed case, optional @k or _k). */
+const METRIC_NAME = /^(?:ndcg|ndcg_burges|dcg|dcg_burges|map|mrr|precision|recall|f1|hits|hit_rate|r-precision|rprec|bpref|rbp|ap|rr|p|r|err|judged|recip_rank|p_\d+|recall_\d+|ndcg_cut_\d+|map_cut_\d+|success_\d+|success|accuracy)(?:@\d+)?$/i;
+/** The first key of a JSON object given as text (`{"a": ...` gives "a"), and the first key of its first value when that is an object. */
+function firstKeys(head) {
+    const outer = /^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*/.exec(head);
+    if (outer === null)
+        return {};
+    const inner = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(head.slice(outer[0].length));
+    return { outer: outer[1], inner: inner?.[1] };
+}
+/** Which of the refused shapes a document is, from its first keys in the head of the file; undefined for any other. */
+function notPerQueryShape(head) {
+    const { outer, inner } = firstKeys(head);
+    if (outer === undefined)
+        return undefined;
+    const listFirst = inner === undefined && /^\s*\{\s*"metrics"\s*:\s*\[/.test(head);
+    if (RANX_REPORT_KEYS.has(outer) || listFirst || (inner !== undefined && RANX_MODEL_KEYS.has(inner)))
+        return 'ranx-report';
+    if (inner === undefined)
+        return undefined;
+    if (BEIR_KEYS.has(outer) && BEIR_INNER.test(inner))
+        return 'beir-results';
+    if (METRIC_NAME.test(outer) && !METRIC_NAME.test(inner))
+        return 'metric-major';
+    return undefined;
+}
+/** The refusal of a document of shape `shape` (see {@link notPerQueryShape}), saying what to export instead. */
+function notPerQueryRefusal(file, head, shape) {
+    if (shape === 'ranx-report') {
+        return new InputError({ file, line: 1 }, 'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data', 'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself');
+    }
+    const { outer, inner } = firstKeys(head);
+    if (shape === 'beir-results') {
+        return new InputError({ file, line: 1 }, `is BEIR save_results output (aggregates only: ${quote(outer)}: {${quote(inner)}: ...}), not per-query data`, 'give the gate the BEIR run (retriever.retrieve results, json.dump as {query_id: {doc_id: score}}) and qrels/test.tsv to score itself, or dump per-query values with pytrec_eval (evaluator.evaluate(results))');
+    }
+    return new InputError({ file, line: 1 }, `looks metric-major ({metric: {query_id: value}}: first key ${quote(outer)} is a metric name, its first key ${quote(inner)} a query id), which is not read the other way round`, 'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV');
+}
+/**
+ * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
+ * aggregate results or a metric-major dump; returns normally for anything else.
+ */
+function refuseNotPerQuery(file, head) {
+    const shape = notPerQueryShape(head);
+    if (shape !== undefined)
+        throw notPerQueryRefusal(file, head, shape);
+}
+
+/**
+ * Streaming reader for the one JSON shape that Python IR tools dump whole: an object of objects of numbers,
+ * `{"q1": {"d7": 3.2, "d9": 1.5}, "q2": {...}}` (ranx and pytrec_eval runs and qrels, pytrec_eval's
+ * per-query results). `json.dump` writes it on one line, so a line-based reader would hit the line cap on a
+ * large run, and `JSON.parse` would build the whole object graph (gigabytes for a 7M-entry run) and lose
+ * line numbers. This reads the file in a window of 1 MiB, lexes its tokens with the one JSON tokenizer
+ * (./tokens.ts), keeps one key at a time, and reports every refusal
+ * with its line. A repeated key is refused at both levels (a query twice, a document or measure twice in a
+ * query: Python cannot write them, and a hand-made file that repeats one would otherwise be merged or
+ * overwritten silently), as in every JSON the gate reads (src/readers/json/document.ts). Every token is capped
+ * ({@link MAX_KEY_BYTES}, {@link MAX_NUMBER_CHARS}), so a 600 MB key is refused at the cap, at its line, in
+ * bounded memory, instead of being collected whole.
+ */
+/**
+ * Longest key (query id, document id, measure name) in bytes. Real ids are tens of bytes; 64 KiB leaves
+ * room for ids that are whole question texts and bounds the memory one string can take (the only strings
+ * of this format are keys).
+ */
+const MAX_KEY_BYTES = 64 * 1024;
+/** Longest number token (characters): a double needs at most 17 significant digits plus sign and exponent. */
+const MAX_NUMBER_CHARS = 64;
+const BLOCK = 1 << 20;
+const fatal$1 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * A window over a file read with `readSync` (at most one block in memory): tokens are lexed from its bytes by the
+ * JSON tokenizer (./tokens.ts) once {@link ensure} has put a whole capped token in it; `peek` / `next` serve the
+ * structure between tokens and the slow path of strings with escapes or non-ASCII bytes.
+ */
+class Cursor {
+    fd;
+    buf = Buffer.allocUnsafe(BLOCK);
+    /** Bytes of a string read by the slow path (grown on demand, reused across strings). */
+    scratch = Buffer.allocUnsafe(256);
+    pos = 0;
+    end = 0;
+    eof = false;
+    line = 1;
+    constructor(fd) {
+        this.fd = fd;
+    }
+    /** Makes at least `n` (at most one block) unread bytes available from `pos`, fewer only at the end of the file. */
+    ensure(n) {
+        if (this.end - this.pos >= n || this.eof)
+            return;
+        if (this.pos > 0) {
+            this.buf.copy(this.buf, 0, this.pos, this.end);
+            this.end -= this.pos;
+            this.pos = 0;
+        }
+        while (this.end < n && !this.eof) {
+            const got = readSync(this.fd, this.buf, this.end, BLOCK - this.end, null);
+            if (got === 0)
+                this.eof = true;
+            else
+                this.end += got;
+        }
+    }
+    peek() {
+        if (this.pos < this.end)
+            return this.buf[this.pos];
+        this.ensure(1);
+        return this.pos < this.end ? this.buf[this.pos] : -1;
+    }
+    next() {
+        const c = this.peek();
+        if (c >= 0)
+            this.pos++;
+        return c;
+    }
+    skipSpace() {
+        for (;;) {
+            const { buf, end } = this;
+            let pos = this.pos;
+            while (pos < end) {
+                const c = buf[pos];
+                if (c === 0x20 || c === 0x09 || c === 0x0d)
+                    pos++;
+                else if (c === 0x0a) {
+                    pos++;
+                    this.line++;
+                }
+                else
+                    break;
+            }
+            this.pos = pos;
+            if (pos < end)
+                return;
+            this.ensure(1);
+            if (this.pos >= this.end)
+                return;
+        }
+    }
+}
+/**
+ * Reads `{outer: {inner: number}}` from `file`, calling `handler` for each key in file order. Refuses, with
+ * the line: another shape, a value that is not a finite JSON number (NaN, Infinity, null, a quoted number),
+ * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
+ */
+function readNestedNumbers(file, handler, words) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        return parse$1(new Cursor(fd), file, handler, words);
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const code = error.code;
+        if (code === 'EISDIR')
+            throw new InputError({ file }, 'is a directory, not a file', 'name the file itself');
+        throw error;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function parse$1(cur, file, handler, words) {
+    const reading = { file, words, passOn: handler.notNumber !== undefined };
+    const fail = (message, hint) => {
+        throw new InputError({ file, line: cur.line }, message, hint ?? `${words.what} is one JSON object such as ${words.example}`);
+    };
+    // UTF-8 byte order mark
+    if (cur.peek() === 0xef) {
+        cur.next();
+        if (cur.next() !== 0xbb || cur.next() !== 0xbf)
+            fail('is not valid UTF-8', 'save the file as UTF-8');
+    }
+    cur.skipSpace();
+    if (cur.next() !== 0x7b)
+        fail(`is not ${words.what}: it does not start with "{"`);
+    const seen = new Map();
+    // the inner keys of the current query, with their lines (cleared for each query)
+    const innerSeen = new Map();
+    let entries = 0;
+    cur.skipSpace();
+    if (cur.peek() === 0x7d)
+        fail('is an empty JSON object (no queries)', 'write at least one query');
+    for (;;) {
+        cur.skipSpace();
+        const line = cur.line;
+        if (cur.peek() !== 0x22)
+            fail(`expected a query id in double quotes, found ${describe$1(cur.peek())}`);
+        const key = readString(cur, file);
+        if (key === '')
+            fail('a query id is the empty string', 'every query needs a non-empty id');
+        const earlier = seen.get(key);
+        if (earlier !== undefined)
+            fail(`query ${quote(key)} appears twice (also on line ${earlier})`, 'each query appears once; merge or rename the repeats');
+        seen.set(key, line);
+        innerSeen.clear();
+        cur.skipSpace();
+        if (cur.next() !== 0x3a)
+            fail(`expected ":" after ${quote(key)}`);
+        cur.skipSpace();
+        if (cur.peek() !== 0x7b) {
+            fail(`the value of query ${quote(key)} is ${valueKind(cur.peek())}, not an object of ${words.innerKey}s`, `write ${words.example}`);
+        }
+        cur.next();
+        handler.outer(key, line);
+        cur.skipSpace();
+        if (cur.peek() === 0x7d)
+            cur.next();
+        else {
+            for (;;) {
+                cur.skipSpace();
+                const innerLine = cur.line;
+                if (cur.peek() !== 0x22)
+                    fail(`expected a ${words.innerKey} in double quotes, found ${describe$1(cur.peek())}`);
+                const inner = readString(cur, file);
+                if (inner === '')
+                    fail(`an empty ${words.innerKey} in query ${quote(key)}`, `every ${words.innerKey} is a non-empty string`);
+                const innerEarlier = innerSeen.get(inner);
+                if (innerEarlier !== undefined) {
+                    fail(`${words.innerKey} ${quote(inner)} appears twice in query ${quote(key)} (also on line ${innerEarlier}; JSON would silently keep the last)`, `write each ${words.innerKey} once per query`);
+                }
+                innerSeen.set(inner, innerLine);
+                cur.skipSpace();
+                if (cur.next() !== 0x3a)
+                    fail(`expected ":" after ${quote(inner)}`);
+                cur.skipSpace();
+                const value = readNumber(cur, reading, inner, key);
+                if (typeof value === 'number')
+                    handler.entry(inner, value, innerLine);
+                else
+                    handler.notNumber?.(inner, value, innerLine);
+                entries++;
+                cur.skipSpace();
+                const c = cur.next();
+                if (c === 0x2c)
+                    continue;
+                if (c === 0x7d)
+                    break;
+                fail(`expected "," or "}" in query ${quote(key)}, found ${describe$1(c)}`);
+            }
+        }
+        cur.skipSpace();
+        const c = cur.next();
+        if (c === 0x2c)
+            continue;
+        if (c === 0x7d)
+            break;
+        fail(`expected "," or "}" after query ${quote(key)}, found ${describe$1(c)}`);
+    }
+    cur.skipSpace();
+    if (cur.peek() !== -1)
+        fail(`text after the end of the JSON object (${describe$1(cur.peek())})`, 'the file holds one JSON object; is it JSON Lines or two objects concatenated?');
+    return { outerKeys: seen.size, entries };
+}
+function describe$1(c) {
+    if (c < 0)
+        return 'the end of the file';
+    if (c >= 0x20 && c < 0x7f)
+        return JSON.stringify(String.fromCharCode(c));
+    return `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+function valueKind(c) {
+    if (c === 0x5b)
+        return 'an array';
+    if (c === 0x22)
+        return 'a string';
+    if (c === 0x6e)
+        return 'null';
+    if (c === 0x74 || c === 0x66)
+        return 'a boolean';
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39))
+        return 'a number';
+    return describe$1(c);
+}
+/** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
+function readString(cur, file) {
+    cur.next();
+    // The fast path: a plain string (printable ASCII, no escape) read from the window in one scan.
+    cur.ensure(MAX_KEY_BYTES + 1);
+    const from = cur.pos;
+    const limit = Math.min(cur.end, from + MAX_KEY_BYTES + 1);
+    const close = plainStringEnd(cur.buf, from, limit);
+    if (close >= 0) {
+        cur.pos = close + 1;
+        return cur.buf.toString('latin1', from, close);
+    }
+    if (close === CUT && limit === from + MAX_KEY_BYTES + 1)
+        tooLongKey(file, cur.line, cur.buf.toString('latin1', from, from + 40));
+    // An escape, a byte the plain path does not take, or the end of the file: byte by byte from the string's start.
+    let n = 0;
+    let ascii = true;
+    const push = (b) => {
+        if (n === MAX_KEY_BYTES)
+            tooLongKey(file, cur.line, cur.scratch.toString('utf8', 0, 40));
+        if (n === cur.scratch.length) {
+            const grown = Buffer.allocUnsafe(cur.scratch.length * 2);
+            cur.scratch.copy(grown, 0, 0, n);
+            cur.scratch = grown;
+        }
+        cur.scratch[n++] = b;
+    };
+    const pushText = (text) => {
+        for (const b of Buffer.from(text, 'utf8'))
+            push(b);
+        ascii = false;
+    };
+    const bad = (message) => {
+        throw new InputError({ file, line: cur.line }, message, 'the file is not valid JSON');
+    };
+    for (;;) {
+        const c = cur.next();
+        if (c < 0)
+            bad('a string is never closed (the file ends inside quotes)');
+        if (c === 0x22)
+            break;
+        if (c < 0x20)
+            bad('a control character (such as a line break) inside a string');
+        if (c !== 0x5c) {
+            if (c >= 0x80)
+                ascii = false;
+            push(c);
+            continue;
+        }
+        const e = cur.next();
+        switch (e) {
+            case 0x22:
+                push(0x22);
+                break;
+            case 0x5c:
+                push(0x5c);
+                break;
+            case 0x2f:
+                push(0x2f);
+                break;
+            case 0x62:
+                push(0x08);
+                break;
+            case 0x66:
+                push(0x0c);
+                break;
+            case 0x6e:
+                push(0x0a);
+                break;
+            case 0x72:
+                push(0x0d);
+                break;
+            case 0x74:
+                push(0x09);
+                break;
+            case 0x75: {
+                let unit = readHex4(cur, bad);
+                if (unit >= 0xd800 && unit <= 0xdbff) {
+                    if (cur.next() !== 0x5c || cur.next() !== 0x75)
+                        bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string');
+                    const low = readHex4(cur, bad);
+                    if (low < 0xdc00 || low > 0xdfff)
+                        bad('an unpaired surrogate escape in a string');
+                    unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                }
+                else if (unit >= 0xdc00 && unit <= 0xdfff)
+                    bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string');
+                if (unit < 0x80)
+                    push(unit);
+                else
+                    pushText(String.fromCodePoint(unit));
+                break;
+            }
+            default:
+                bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`);
+        }
+    }
+    if (ascii)
+        return cur.scratch.toString('latin1', 0, n);
+    try {
+        return fatal$1.decode(cur.scratch.subarray(0, n));
+    }
+    catch {
+        throw new InputError({ file, line: cur.line }, 'is not valid UTF-8', 'save the file as UTF-8');
+    }
+}
+/** The refusal of a key over {@link MAX_KEY_BYTES}, naming how it starts. */
+function tooLongKey(file, line, start) {
+    throw new InputError({ file, line }, `a key is longer than ${MAX_KEY_BYTES} bytes (it starts with ${quote(start)})`, 'query ids, document ids and measure names are short strings; is this the right file?');
+}
+function readHex4(cur, bad) {
+    let v = 0;
+    for (let i = 0; i < 4; i++) {
+        const c = cur.next();
+        const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+        if (d < 0)
+            bad('an invalid \\u escape in a string');
+        v = v * 16 + d;
+    }
+    return v;
+}
+/** `score of "d7" in query "q1"`: built only for a refusal, as the hot path reads millions of numbers. */
+function valueOf(words, inner, key) {
+    return `${words.value} of ${quote(inner)} in query ${quote(key)}`;
+}
+/**
+ * Reads a bare token up to the next delimiter and requires a finite JSON number; with `passOn`, `null` and Python's
+ * non-finite words are returned as tokens for the handler to decide.
+ */
+function readNumber(cur, reading, inner, key) {
+    const { file, words, passOn } = reading;
+    const line = cur.line;
+    const first = cur.peek();
+    if (first === 0x22 || first === 0x7b || first === 0x5b) {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${valueKind(first)}, not a number`, `write each ${words.value} as a JSON number without quotes`);
+    }
+    // The token runs to the next delimiter; it is lexed from the window (the cap bounds what must be in it).
+    cur.ensure(MAX_NUMBER_CHARS + 1);
+    const { buf } = cur;
+    const from = cur.pos;
+    const limit = Math.min(cur.end, from + MAX_NUMBER_CHARS + 1);
+    let to = from;
+    while (to < limit) {
+        const c = buf[to];
+        if (c === 0x2c || c === 0x7d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
+            break;
+        to++;
+    }
+    if (to - from > MAX_NUMBER_CHARS) {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is longer than ${MAX_NUMBER_CHARS} characters (${quote(buf.toString('latin1', from, from + MAX_NUMBER_CHARS), 20)})`, `write each ${words.value} as a JSON number such as 12.5`);
+    }
+    cur.pos = to;
+    if (numberEnd(buf, from, to) === to) {
+        const value = numberValue(buf, from, to);
+        if (!Number.isFinite(value))
+            throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} ${buf.toString('latin1', from, to)} overflows to infinity`, 'write a finite number');
+        return value;
+    }
+    const text = buf.toString('latin1', from, to);
+    if (passOn && (text === 'null' || text === 'NaN' || text === 'Infinity' || text === '-Infinity'))
+        return text;
+    if (text === 'NaN' || text === 'Infinity' || text === '-Infinity') {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text}`, `Python's json.dump writes NaN for a failed computation; fix or drop that entry (the gate never compares NaN)`);
+    }
+    if (text === 'null') {
+        throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is null`, `every ${words.value} must be a number (orjson, which ranx uses, writes NaN as null)`);
+    }
+    throw new InputError({ file, line }, `the ${valueOf(words, inner, key)} is ${text === '' ? 'missing' : quote(text)}, not a JSON number`, `write each ${words.value} as a JSON number such as 12.5`);
+}
+
+/**
+ * pytrec_eval's per-query results, dumped with `json.dump(evaluator.evaluate(run), f)`:
+ * `{"q1": {"map": 0.5, "ndcg_cut_10": 0.61, "P_5": 0.4}, ...}` (measure names as pytrec_eval spells them).
+ * Each query becomes one row whose metric fields are the measures; name them in the rules exactly so
+ * (`ndcg_cut_10`, not `nDCG@10`). The same shape is what ir_measures' `calc` results look like once turned
+ * into a dict of dicts. Read streaming, with line numbers.
+ */
+function readPytrecEvalRows(file, metricFields) {
+    const sink = new RowsSink(file, metricFields);
+    const shape = new InnerKeys(metricFields);
+    let row;
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            row = sink.start(id, line);
+            shape.query();
+        },
+        entry: (measure, value, line) => {
+            shape.key(measure);
+            if (row === undefined)
+                return;
+            // a measure twice in a query is refused by the reader (like every repeated JSON key)
+            // every measure is a number: a metric when the rules name it, a numeric field otherwise
+            sink.value(row, measure, value, { line });
+        },
+        // null (pandas' to_json) is a missing value; NaN (json.dump) is refused where the rules read it, else not read
+        notNumber: (measure, token, line) => {
+            shape.key(measure);
+            if (row !== undefined)
+                sink.token(row, measure, token, { line });
+        }
+    }, {
+        what: 'pytrec_eval per-query results',
+        example: '{"q1": {"ndcg_cut_10": 0.61, "map": 0.5}}',
+        innerKey: 'measure',
+        value: 'value'
+    });
+    const run = shape.runLike();
+    if (run !== undefined) {
+        throw new InputError({ file }, `this looks like a ranx / pytrec_eval run ({query: {document: score}}: ${run}), not per-query results`, RUN_WITHOUT_JUDGMENTS);
+    }
+    return sink.finish('write {"query_id": {"measure": value, ...}, ...}');
+}
+/** Most distinct inner keys counted (a run may hold millions of document ids; the count only has to pass a bound). */
+const MAX_COUNTED_KEYS = 100_000;
+/**
+ * The inner keys of a `{outer: {inner: number}}` file read as per-query results, to tell a run given by mistake
+ * (ranx `Run.save`, `json.dump(run)`) from per-query measures: measures repeat in every query, so the distinct
+ * inner keys are about as many as one query holds; a run's document ids differ from query to query. Only asked
+ * when none of the rules' metrics was found, so a file the gate can read is never refused by this guess.
+ */
+class InnerKeys {
+    metricFields;
+    distinct = new Set();
+    queries = 0;
+    inQuery = 0;
+    most = 0;
+    metricSeen = false;
+    constructor(metricFields) {
+        this.metricFields = metricFields;
+    }
+    query() {
+        this.queries++;
+        this.inQuery = 0;
+    }
+    key(name) {
+        this.inQuery++;
+        if (this.inQuery > this.most)
+            this.most = this.inQuery;
+        if (this.metricFields.has(name))
+            this.metricSeen = true;
+        if (this.distinct.size < MAX_COUNTED_KEYS)
+            this.distinct.add(name);
+    }
+    /** How the keys look like a run's ("6000 different keys under 60 queries, at most 100 in one"), or undefined. */
+    runLike() {
+        if (this.metricFields.size === 0 || this.metricSeen || this.queries < 2 || this.distinct.size <= 2 * this.most)
+            return undefined;
+        const count = this.distinct.size === MAX_COUNTED_KEYS ? `more than ${MAX_COUNTED_KEYS}` : String(this.distinct.size);
+        return `${count} different keys under ${this.queries} queries, at most ${this.most} in one`;
+    }
+}
+
+/**
+ * ragas' per-sample exports. ragas' `evaluate(...)` returns a result whose `to_pandas()` has one row per sample:
+ * the inputs (`user_input`, `retrieved_contexts`, `response`, `reference`; ragas 0.1: `question`, `contexts`,
+ * `answer`, `ground_truth`) and one column per metric (`context_precision`, `context_recall`, `faithfulness`,
+ * `answer_relevancy`, ...). ragas itself writes no file; pandas does (`to_csv`, `to_json(orient="records")`,
+ * `to_json(orient="records", lines=True)`), and every one of them is read by the generic per-sample records reader
+ * (src/readers/importers/records-rows.ts). What is ragas' own is how its exports are recognised: by these column
+ * names (src/readers/formats.ts).
+ */
+/** Column names that mark a ragas export (current and 0.1 names). */
+const RAGAS_COLUMNS = new Set([
+    'user_input',
+    'retrieved_contexts',
+    'reference_contexts',
+    'response',
+    'reference',
+    'question',
+    'contexts',
+    'answer',
+    'ground_truth',
+    'ground_truths'
+]);
+/** True when the columns look like a ragas export. */
+function looksLikeRagas(columns) {
+    for (const c of columns)
+        if (RAGAS_COLUMNS.has(c))
+            return true;
+    return false;
+}
+
+/**
+ * ranx and pytrec_eval runs and judgments: one JSON object `{query_id: {doc_id: value}}`, as written by
+ * ranx's `Run.save("run.json")` / `Qrels.save("qrels.json")` (orjson, compact, one line) and by
+ * `json.dump(run, f)` of the dicts pytrec_eval and ir_measures take (any indentation). Scores are any
+ * finite numbers; grades whole numbers (`1` or `1.0`). Read streaming, with line numbers.
+ */
+/** Streams a JSON-object run into `collector` (one block per query, in file order). */
+function readRanxRun(file, collector) {
+    const summary = readNestedNumbers(file, {
+        outer: (id, line) => collector.startQuery(id, line),
+        entry: (doc, score, line) => collector.add(toByteString(doc), score, line)
+    }, {
+        what: 'a ranx / pytrec_eval run',
+        example: '{"q1": {"doc7": 12.5, "doc3": 11.0}}',
+        innerKey: 'document id',
+        value: 'score'
+    });
+    return summary.entries;
+}
+/** Reads JSON-object judgments (`{query_id: {doc_id: grade}}`). */
+function readRanxQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    readNestedNumbers(file, {
+        outer: (id, line) => {
+            current = id;
+            builder.query(id, line);
+        },
+        entry: (doc, grade, line) => builder.add(current, doc, grade, line)
+    }, {
+        what: 'ranx / pytrec_eval judgments',
+        example: '{"q1": {"doc7": 1, "doc3": 0}}',
+        innerKey: 'document id',
+        value: 'grade'
+    });
+    return builder.finish('write {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
+ * A CBOR (RFC 8949) decoder for exactly one shape: a map of text keys to maps of text keys to numbers,
+ * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
+ * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
+ * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
+ * Keys are capped like the JSON reader's (src/readers/json/nested.ts) and repeated keys are refused at
+ * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
+ * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
+ */
+/** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
+class CborShapeError extends Error {
+}
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const MAJOR_NAMES = [
+    'an unsigned integer',
+    'a negative integer',
+    'a byte string',
+    'a text string',
+    'an array',
+    'a map',
+    'a tag',
+    'a simple value or float'
+];
+/** Decodes an IEEE 754 half-precision float. */
+function half(bits) {
+    const exp = (bits >>> 10) & 0x1f;
+    const mant = bits & 0x3ff;
+    const sign = bits & 0x8000 ? -1 : 1;
+    if (exp === 0)
+        return sign * mant * 2 ** -24;
+    if (exp === 31)
+        return mant === 0 ? sign * Infinity : NaN;
+    return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+class Reader {
+    b;
+    pos = 0;
+    view;
+    constructor(b) {
+        this.b = b;
+        this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    need(n) {
+        if (this.pos + n > this.b.length)
+            throw new CborShapeError(`is cut short at byte ${this.pos}`);
+    }
+    /** Reads an item head: its major type and argument (lengths and integers; float bits for major 7). */
+    head() {
+        const at = this.pos;
+        this.need(1);
+        const first = this.b[this.pos++];
+        const major = first >>> 5;
+        const info = first & 31;
+        let arg;
+        if (info < 24)
+            arg = info;
+        else if (info === 24) {
+            this.need(1);
+            arg = this.b[this.pos];
+            this.pos += 1;
+        }
+        else if (info === 25) {
+            this.need(2);
+            arg = this.view.getUint16(this.pos);
+            this.pos += 2;
+        }
+        else if (info === 26) {
+            this.need(4);
+            arg = this.view.getUint32(this.pos);
+            this.pos += 4;
+        }
+        else if (info === 27) {
+            this.need(8);
+            arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4);
+            this.pos += 8;
+        }
+        else if (info === 31)
+            throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`);
+        else
+            throw new CborShapeError(`has a malformed item head at byte ${at}`);
+        return { major, info, arg, at };
+    }
+    mapLength(what) {
+        const h = this.head();
+        if (h.major !== 5)
+            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`);
+        return h.arg;
+    }
+    text(maxBytes, what) {
+        const h = this.head();
+        if (h.major !== 3)
+            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`);
+        if (h.arg > maxBytes)
+            throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`);
+        this.need(h.arg);
+        let s;
+        try {
+            s = utf8.decode(this.b.subarray(this.pos, this.pos + h.arg));
+        }
+        catch {
+            throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
+        }
+        this.pos += h.arg;
+        return s;
+    }
+    number(what) {
+        const at = this.pos;
+        this.need(1);
+        const first = this.b[this.pos];
+        const h = this.head();
+        if (h.major === 0)
+            return h.arg;
+        if (h.major === 1)
+            return -1 - h.arg;
+        if (h.major === 7) {
+            if (h.info === 25)
+                return half(h.arg);
+            if (h.info === 26)
+                return this.view.getFloat32(this.pos - 4);
+            if (h.info === 27)
+                return this.view.getFloat64(this.pos - 8);
+            if (first === 0xf6 || first === 0xf7)
+                throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`);
+            if (first === 0xf4 || first === 0xf5)
+                throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`);
+        }
+        throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`);
+    }
+    done() {
+        return this.pos >= this.b.length;
+    }
+}
+/**
+ * Decodes `bytes` as `{outer: {inner: number}}`, handing each entry to `handler` in stored order; returns the
+ * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
+ * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
+ */
+function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
+    const r = new Reader(bytes);
+    const outerCount = r.mapLength('the whole file');
+    const seenOuter = new Map();
+    let ordinal = 0;
+    for (let q = 0; q < outerCount; q++) {
+        const key = r.text(maxKeyBytes, words.outerKey);
+        const earlier = seenOuter.get(key);
+        if (earlier !== undefined)
+            throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`);
+        seenOuter.set(key, q + 1);
+        handler.outer(key, ordinal + 1);
+        const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`);
+        const seenInner = new Set();
+        for (let d = 0; d < innerCount; d++) {
+            const inner = r.text(maxKeyBytes, words.innerKey);
+            if (seenInner.has(inner))
+                throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`);
+            seenInner.add(inner);
+            ordinal++;
+            handler.entry(inner, r.number(words.value), ordinal);
+        }
+    }
+    if (!r.done())
+        throw new CborShapeError(`has ${bytes.length - r.pos} bytes after the map (at byte ${r.pos})`);
+    return ordinal;
+}
+
+/**
+ * ranx's `.lz4` runs: `Run.save("run.lz4")` calls `save_lz4(self.to_dict(), path)` (ranx 0.3.20 `ranx/io.py`),
+ * which writes `lz4.frame.compress(cbor2.dumps(run), compression_level=16)` through `lz4.frame.open(path, "wb")`:
+ * an LZ4 frame whose content is itself an LZ4 frame whose content is the CBOR of `{query_id: {doc_id: score}}`.
+ * (ranx 0.3.20's `Qrels.save` has no lz4 kind, but `load_lz4` reads qrels from ranxhub in the same layout, so
+ * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
+ *
+ * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
+ * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
+ * reads whole; a larger run is refused with the formats that stream.
+ */
+const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
+const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
+/** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
+async function cborOf(file, what) {
+    const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
+    try {
+        const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES);
+        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer;
+    }
+    catch (error) {
+        if (error instanceof Lz4FrameError)
+            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT);
+        throw error;
+    }
+}
+function decode(file, cbor, decoding) {
+    const { handler, words, example } = decoding;
+    try {
+        decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES);
+    }
+    catch (error) {
+        if (error instanceof CborShapeError)
+            throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`);
+        throw error;
+    }
+}
+/** Reads a ranx `.lz4` run into `collector` (one block per query, in stored order). Errors give the entry number (from 1) as the line. */
+async function readRanxLz4Run(file, collector) {
+    const cbor = await cborOf(file, 'run');
+    let current = '';
+    decode(file, cbor, {
+        handler: {
+            outer: (id, ordinal) => {
+                current = id;
+                collector.startQuery(id, ordinal);
+            },
+            entry: (doc, score, ordinal) => {
+                if (!Number.isFinite(score))
+                    throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)');
+                collector.add(toByteString(doc), score, ordinal);
+            }
+        },
+        words: { outerKey: 'query id', innerKey: 'document id', value: 'score' },
+        example: '{"q1": {"doc7": 12.5}}'
+    });
+}
+/** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
+async function readRanxLz4Qrels(file) {
+    const cbor = await cborOf(file, 'judgments file');
+    const builder = new QrelsBuilder(file);
+    let current = '';
+    decode(file, cbor, {
+        handler: {
+            outer: (id, ordinal) => {
+                current = id;
+                builder.query(id, ordinal);
+            },
+            entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
+        },
+        words: { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
+        example: '{"q1": {"doc7": 1}}'
+    });
+    return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}');
+}
+
+/**
+ * Per-sample records: one record per question with its metric columns, as any evaluator that keeps a table of
+ * samples writes it through pandas (ragas' `result.to_pandas()` is the best-known one):
+ * - `df.to_csv(path, index=False)` (lists become their Python repr text; NaN an empty cell). With the index
+ *   (`index=True`, pandas' default) the first header cell is empty: that column is ignored and noted.
+ * - `df.to_json(path, orient="records")`: a JSON array of objects (NaN becomes null).
+ * - `df.to_json(path, orient="records", lines=True)`: JSON Lines.
+ * pandas' default `to_json` layout (orient="columns") is refused with the fix.
+ *
+ * Query ids: such rows often carry none, yet the gate pairs baseline and candidate by id. The id is the
+ * `query_id` column, else an `id` column, else the column the user names with `--id-field` (`--id-field
+ * user_input` makes the question text the id). Without any of these the file is refused: pairing by row position
+ * or by a hash would silently pair different questions when the two exports differ in order or content. This is
+ * the reader `--id-field` selects for any CSV or JSON Lines rows file.
+ */
+/** Id columns tried in this order when the user names none. */
+const ID_COLUMNS = ['query_id', 'id'];
+/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
+async function readRecordsRows(file, layout, options) {
+    if (layout === 'csv')
+        return readCsvRecords(file, options);
+    if (layout === 'jsonl')
+        return readJsonlRecords(file, options);
+    return readJsonRecords(file, options);
+}
+function chooseId(columns, file, idField, line) {
+    if (idField !== undefined) {
+        if (!columns.includes(idField)) {
+            throw new InputError({ file, line }, `has no column ${quote(idField)} (named with --id-field)`, `columns: ${columns
+                .slice(0, 30)
+                .map((c) => quote(c, 40))
+                .join(', ')}`);
+        }
+        return idField;
+    }
+    const found = ID_COLUMNS.find((c) => columns.includes(c));
+    if (found !== undefined)
+        return found;
+    const question = ['user_input', 'question', 'input'].find((c) => columns.includes(c)) ?? 'user_input';
+    throw new InputError({ file, line }, 'has no query id column ("query_id" or "id"): every row is one question, and the gate pairs baseline and candidate by query id', `add a query_id column before saving (e.g. df.insert(0, "query_id", ids)), or pass --id-field ${question} to use the question text itself as the id (repeated questions are then refused as duplicates)`);
+}
+function idText(value, file, column, where) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value))
+        return String(value);
+    if (typeof value === 'number') {
+        throw new InputError({ file, ...where }, `${quote(column)} is the number ${String(value)}, which is not a whole number a query id can be read from exactly`, 'write query ids as strings');
+    }
+    throw new InputError({ file, ...where }, `${quote(column)} is ${value === null || value === undefined ? 'missing' : typeof value}, not a query id`, 'every row needs an id (a string)');
+}
+async function readCsvRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    let header = null;
+    let idColumn = -1;
+    let indexColumn = -1;
+    await forEachCsvRecord(file, (fields, line) => {
+        if (header === null) {
+            header = fields.map((f) => f.trim());
+            const seen = new Set();
+            header.forEach((name, c) => {
+                if (name === '' && c === 0) {
+                    indexColumn = 0;
+                    return;
+                }
+                if (name === '')
+                    throw new InputError({ file, line }, `the header has an empty column name (column ${c + 1})`, 'name every column');
+                if (seen.has(name))
+                    throw new InputError({ file, line }, `the header names column ${quote(name)} twice`, 'column names must be unique');
+                seen.add(name);
+            });
+            idColumn = header.indexOf(chooseId(header.filter((_, c) => c !== indexColumn), file, options.idField, line));
+            if (indexColumn === 0)
+                sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`);
+            return;
+        }
+        if (fields.length !== header.length) {
+            throw new InputError({ file, line }, `has ${fields.length} fields but the header has ${header.length}`, 'every row needs one value per header column (quote values that contain commas)');
+        }
+        const row = sink.start(fields[idColumn], line);
+        if (row === undefined)
+            return;
+        for (let c = 0; c < header.length; c++) {
+            if (c === idColumn || c === indexColumn)
+                continue;
+            sink.cell(row, header[c], fields[c]);
+        }
+    });
+    if (header === null)
+        throw new InputError({ file }, 'is empty', 'write a header line and one row per question');
+    return sink.finish('write one row per question after the header');
+}
+async function readJsonlRecords(file, options) {
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    let idColumn;
+    await forEachJsonRecord(file, (m, line) => {
+        idColumn ??= chooseId(m.keys.slice(0, m.size), file, options.idField, line);
+        addRecord(sink, m, idColumn, line);
+    }, { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' });
+    return sink.finish('write one JSON object per question');
+}
+async function readJsonRecords(file, options) {
+    return jsonRecordsToRows(await readJsonDocument(file, 'per-sample export'), file, options);
+}
+/** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
+function jsonRecordsToRows(doc, file, options) {
+    if (isObject(doc)) {
+        const keys = Object.keys(doc);
+        if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k])))
+            throw columnsOrient(file);
+        throw new InputError({ file }, 'is a JSON object, not an array of records', 'write the per-sample table as records: df.to_json(path, orient="records")');
+    }
+    if (!Array.isArray(doc))
+        throw new InputError({ file }, 'is not a JSON array of records', 'write the per-sample table as df.to_json(path, orient="records")');
+    return recordsToRows(doc, file, options);
+}
+/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
+function recordsToRows(records, file, options) {
+    const sink = new RowsSink(file, options.metricFields, options.keepAttributes);
+    let idColumn;
+    records.forEach((record, i) => {
+        if (!isObject(record))
+            throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}');
+        const keys = Object.keys(record);
+        idColumn ??= chooseId(keys, file, options.idField);
+        addRecord(sink, { size: keys.length, keys, values: keys.map((k) => record[k]) }, idColumn, `[${i}]`);
+    });
+    return sink.finish('the array is empty: write one record per question');
+}
+/** One record into the sink; `place` is its line, or for a record of a JSON document its label (`[3]`). */
+function addRecord(sink, record, idColumn, place) {
+    const line = typeof place === 'number' ? place : 0;
+    const label = typeof place === 'number' ? `line ${place}` : place;
+    const where = line > 0 ? { line } : { key: `${label}.${idColumn}` };
+    const row = sink.start(idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where), line, label);
+    if (row === undefined)
+        return;
+    for (let k = 0; k < record.size; k++) {
+        const key = record.keys[k];
+        if (key === idColumn)
+            continue;
+        sink.value(row, key, record.values[k], line > 0 ? {} : { key: `${label}.${key}` });
+    }
+}
+/** The refusal for pandas' default to_json layout ({column: {row: value}}). */
+function columnsOrient(file) {
+    return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
+}
+
+/**
+ * What format detection looks at (src/readers/detect.ts): a file's name, its first {@link HEAD_BYTES} bytes and
+ * the features the registry's sniffs ask about (first character, first line, first JSON record, first key, a
+ * header's columns), each computed once and only when asked; the head is read on first use, so a format decided
+ * by `--input-format` or by the name alone never opens the file here. A sniff that needs more than the head (a
+ * whole JSON document, a Parquet footer, every line of a measure listing) computes it through {@link Probe.memo},
+ * so the reader the detection picks gets it without reading the file again.
+ */
+/** The first four bytes of every Parquet file (and its last four). */
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31];
+/** How many bytes detection looks at. */
+const HEAD_BYTES = 65536;
+/** The first line of `text` that is not blank, without its line terminator, or '' (line 0) when there is none. */
+function firstContentLine(text) {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].replace(/\r$/, '');
+        if (line.trim() !== '')
+            return { text: line, line: i + 1 };
+    }
+    return { text: '', line: 0 };
+}
+/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
+function csvHeader(line) {
+    const out = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quoted) {
+            if (c === '"' && line[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"')
+                quoted = false;
+            else
+                field += c;
+        }
+        else if (c === '"')
+            quoted = true;
+        else if (c === ',') {
+            out.push(field.trim());
+            field = '';
+        }
+        else
+            field += c;
+    }
+    out.push(field.trim());
+    return out;
+}
+/**
+ * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
+ * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
+ * parsing the whole document.
+ */
+function firstValueStart(head) {
+    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
+    return m ? m[1] : '';
+}
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+function sniffBraceRun(head) {
+    const { text } = firstContentLine(head);
+    if (text.includes('"query_id"'))
+        return 'jsonl';
+    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
+}
+/** The first {@link HEAD_BYTES} bytes of `file` (fewer when it is shorter); a file that cannot be read is refused by name. */
+function readHeadBytes(file) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        let bytesRead;
+        try {
+            bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0);
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        return buf.subarray(0, bytesRead);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/** One file as detection sees it; every feature is computed on first use and kept. */
+class Probe {
+    file;
+    name;
+    metricFields;
+    idField;
+    headBytes;
+    computed = new Map();
+    pending = new Map();
+    constructor(input) {
+        this.file = input.file;
+        this.name = input.name;
+        this.headBytes = input.head?.subarray(0, HEAD_BYTES);
+        this.metricFields = input.metricFields ?? new Set();
+        this.idField = input.idField;
+    }
+    once(key, compute) {
+        if (this.computed.has(key))
+            return this.computed.get(key);
+        const value = compute();
+        this.computed.set(key, value);
+        return value;
+    }
+    /** The first {@link HEAD_BYTES} bytes of the file. */
+    get bytes() {
+        this.headBytes ??= readHeadBytes(this.file);
+        return this.headBytes;
+    }
+    /** The head as text (UTF-8, byte order mark removed; a character cut by the head's end is replaced). */
+    get head() {
+        return this.once('head', () => this.bytes.toString('utf8').replace(/^\ufeff/, ''));
+    }
+    /** True when the file's name ends in `.ext` (any case). */
+    named(ext) {
+        const pattern = ext === 'csv' ? /\.csv$/i : /\.tsv$/i;
+        return pattern.test(this.file) || (this.name !== undefined && pattern.test(this.name));
+    }
+    /** True when the file starts with these bytes (a magic number). */
+    startsWith(magic) {
+        const bytes = this.bytes;
+        return bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+    }
+    /** The first non-blank character of the head, or '' for an empty file. */
+    get firstChar() {
+        return this.once('firstChar', () => /\S/.exec(this.head)?.[0] ?? '');
+    }
+    /** The first byte after a byte order mark and JSON's white space, as a character ('' when there is none). */
+    get firstJsonChar() {
+        return this.once('firstJsonChar', () => {
+            const b = this.bytes;
+            let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+            while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d))
+                i++;
+            return i < b.length ? String.fromCharCode(b[i]) : '';
+        });
+    }
+    /** The first non-blank line of the head, and its number. */
+    get firstLine() {
+        return this.once('firstLine', () => firstContentLine(this.head));
+    }
+    /** The first line as a JSON object (Python's bare NaN allowed, a repeated key keeping the last), or undefined. */
+    get firstRecord() {
+        return this.once('firstRecord', () => {
+            const text = this.firstLine.text;
+            const value = tryJson(text) ?? parseJsonWithNonFinite(text)?.value;
+            return isObject(value) ? value : undefined;
+        });
+    }
+    /** The keys of {@link firstRecord} (empty when there is none). */
+    get firstRecordKeys() {
+        return this.once('firstRecordKeys', () => Object.keys(this.firstRecord ?? {}));
+    }
+    /** For a head starting with `{`: its first key as written (escapes kept), or undefined. */
+    get firstKey() {
+        return this.once('firstKey', () => /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(this.head)?.[1]);
+    }
+    /** {@link firstValueStart} of the head. */
+    get firstValueStart() {
+        return this.once('firstValueStart', () => firstValueStart(this.head));
+    }
+    /** The first line's CSV columns. */
+    get csvHeader() {
+        return this.once('csvHeader', () => csvHeader(this.firstLine.text));
+    }
+    /** The first line split at tabs, each name trimmed. */
+    get tabHeader() {
+        return this.once('tabHeader', () => this.firstLine.text.split('\t').map((h) => h.trim()));
+    }
+    /**
+     * What a sniff computed beyond the head (a whole document, a Parquet footer's columns, a listing's lines), once
+     * per probe under `key`: the detection and the reader it picks share it. A refusal thrown while computing it is
+     * the file's refusal.
+     */
+    async memo(key, compute) {
+        if (this.computed.has(key))
+            return this.computed.get(key);
+        let running = this.pending.get(key);
+        if (running === undefined) {
+            running = compute();
+            this.pending.set(key, running);
+        }
+        const value = await running;
+        this.computed.set(key, value);
+        return value;
+    }
+}
+
+/**
+ * A file that is valid JSON but none of the shapes the gate reads (a results summary, a config, a list of
+ * numbers) used to reach the JSON Lines reader, which said its first line "is not valid JSON" and asked for one
+ * object per line: wrong on both counts for a pretty-printed document. This module recognises that case and says
+ * what it is: valid JSON, of this top-level shape (keys escaped and cut, as every input value in a message), and
+ * which JSON shapes are read.
+ */
+/** A head this long may be cut (a cut character or a byte order mark costs up to 3 bytes of {@link HEAD_BYTES}). */
+const HEAD_BYTES_SEEN = HEAD_BYTES - 3;
+/** How many keys of an object the message names. */
+const SHOWN_KEYS = 5;
+/** Longest key shown (characters). */
+const SHOWN_KEY_CHARS = 40;
+/** The JSON shapes read as per-query rows (docs/importers.md). */
+const ROWS_JSON_SHAPES = 'JSON Lines (one {"query_id": "q1", "<metric>": 0.5} object per line), a JSON array of such records (ragas to_json(orient="records")), pytrec_eval {query_id: {measure: value}}, deepeval test runs ({"testCases": [...]}, {"testRunData": {...}}, {"test_results": [...]}); see docs/importers.md';
+/** The JSON shapes read as a run. */
+const RUN_JSON_SHAPES = 'a ranx / pytrec_eval object {query_id: {doc_id: score}}, or JSON Lines ({"query_id", "doc_id", "score"} or {"query_id", "results": [...]} per line); see docs/importers.md';
+/** One value's kind in a few words: `text`, `number`, `an array of 3`, `an object of 2 keys`. */
+function kind(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return `an array of ${value.length}`;
+    if (isObject(value))
+        return `an object of ${Object.keys(value).length} keys`;
+    if (typeof value === 'string')
+        return 'text';
+    return typeof value;
+}
+/**
+ * The top-level shape of a parsed JSON document, for a message: `an object with 2 keys: "experiment" (text),
+ * "results" (an array of 2)`, `an array of 3 items, the first a number`, `a single number`.
+ */
+function describeJsonShape(value) {
+    if (isObject(value)) {
+        const keys = Object.keys(value);
+        if (keys.length === 0)
+            return 'an empty object {}';
+        const shown = keys.slice(0, SHOWN_KEYS).map((k) => `${quote(k, SHOWN_KEY_CHARS)} (${kind(value[k])})`);
+        const more = keys.length > SHOWN_KEYS ? `, and ${keys.length - SHOWN_KEYS} more` : '';
+        return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`;
+    }
+    if (Array.isArray(value)) {
+        if (value.length === 0)
+            return 'an empty array []';
+        const first = kind(value[0]);
+        return `an array of ${value.length} item${value.length === 1 ? '' : 's'}, the first ${first === 'text' || first === 'null' || first === 'number' || first === 'boolean' ? `a ${first === 'text' ? 'string' : first}` : first}`;
+    }
+    return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`;
+}
+/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
+function refuseUnrecognisedJson(file, value, read) {
+    throw new InputError({ file }, `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`, `the JSON read here: ${read}`);
+}
+/**
+ * For a file about to be read as JSON Lines: when its first line is complete but not JSON on its own (a
+ * pretty-printed document starts `{` alone), and the whole file is one valid JSON document, that document (a
+ * repeated key keeping the last: it is only shown, never read); undefined otherwise (the JSON Lines reader then
+ * names the broken line). Reads the whole file only in that case, and only under the whole-document cap.
+ */
+async function wholeJsonDocument(probe) {
+    const { text, line } = probe.firstLine;
+    if (line === 0 || tryJson(text) !== undefined)
+        return undefined;
+    if (probe.head.split('\n').length <= line && Buffer.byteLength(probe.head) >= HEAD_BYTES_SEEN)
+        return undefined; // the first line may go on past the head
+    return probe.memo('whole-json', async () => {
+        let whole;
+        try {
+            whole = await readWholeText(probe.file, { limit: MAX_DOCUMENT_BYTES, what: 'a JSON document', hint: '' });
+        }
+        catch {
+            return undefined;
+        }
+        const value = tryJson(whole);
+        return value === undefined ? undefined : { value };
+    });
+}
+
+/**
+ * JSON Lines run reader. Two record shapes, freely mixed:
+ * - one document per line: `{"query_id": "q1", "doc_id": "d7", "score": 3.2}`;
+ * - one query per line: `{"query_id": "q1", "results": [{"doc_id": "d7", "score": 3.2}, ...], ...}`, whose
+ *   other top-level fields travel into the query's row: numbers (and null) as metric values, strings and
+ *   booleans as attributes (slices). Objects and arrays are skipped and named in a note.
+ * Query ids must be JSON strings: a numeric id would lose leading zeros and precision ("01" vs 1).
+ */
+const RESERVED = new Set(['query_id', 'results', 'doc_id', 'score']);
+/** Reads a JSON Lines run into `collector`; returns skipped (non-scalar) passthrough field names. */
+async function readJsonlRun(file, collector) {
+    const skipped = new Set();
+    const recordSeen = new Set();
+    const hint = 'each line of a JSON Lines run is one object: {"query_id", "doc_id", "score"} or {"query_id", "results": [...]}';
+    await forEachJsonRecord(file, (obj, line) => {
+        const id = queryId(memberValue(obj, 'query_id'), file, line);
+        if (hasMember(obj, 'results')) {
+            const results = memberValue(obj, 'results');
+            if (!Array.isArray(results)) {
+                throw new InputError({ file, line, queryId: id }, '"results" is not an array', 'write "results": [{"doc_id": "...", "score": 1.5}, ...]');
+            }
+            if (recordSeen.has(id)) {
+                throw new InputError({ file, line, queryId: id }, `query ${quote(id)} has a second per-query record`, 'write one record per query');
+            }
+            recordSeen.add(id);
+            collector.startQuery(id, line);
+            for (let i = 0; i < results.length; i++) {
+                const r = results[i];
+                if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+                    throw new InputError({ file, line, queryId: id }, `results[${i}] is not an object`, 'each result is {"doc_id": "...", "score": 1.5}');
+                }
+                collector.add(docId(r.doc_id, file, line, `results[${i}].doc_id`), score(r.score, file, line, `results[${i}].score`), line);
+            }
+            const values = new Map();
+            const attrs = new Map();
+            for (let k = 0; k < obj.size; k++) {
+                const key = obj.keys[k];
+                if (RESERVED.has(key))
+                    continue;
+                const v = obj.values[k];
+                if (typeof v === 'number') {
+                    if (!Number.isFinite(v))
+                        throw new InputError({ file, line, key, queryId: id }, `"${key}" is not a finite number`, 'write a finite decimal number (1e400 overflows)');
+                    values.set(key, v);
+                }
+                else if (v === null)
+                    values.set(key, null);
+                else if (typeof v === 'string')
+                    attrs.set(key, v);
+                else if (typeof v === 'boolean')
+                    attrs.set(key, String(v));
+                else
+                    skipped.add(key);
+            }
+            collector.setFields(values, attrs);
+            return;
+        }
+        collector.startQuery(id, line);
+        collector.add(docId(memberValue(obj, 'doc_id'), file, line, 'doc_id'), score(memberValue(obj, 'score'), file, line, 'score'), line);
+    }, { hint });
+    return skipped;
+}
+function queryId(value, file, line) {
+    if (typeof value === 'string' && value !== '')
+        return value;
+    if (typeof value === 'number') {
+        throw new InputError({ file, line }, `query_id ${String(value)} is a JSON number`, `quote it ("query_id": "${String(value)}"): numbers lose leading zeros and precision, and ids are compared as strings`);
+    }
+    throw new InputError({ file, line }, 'has no "query_id" string', 'every record names its query as "query_id": "..."');
+}
+function docId(value, file, line, key) {
+    if (typeof value === 'string' && value !== '')
+        return toByteString(value);
+    throw new InputError({ file, line, key }, `${key} is not a non-empty string`, 'document ids are JSON strings');
+}
+function score(value, file, line, key) {
+    if (typeof value === 'number' && Number.isFinite(value))
+        return value;
+    throw new InputError({ file, line, key }, `${key} is not a finite number (found ${quote(value)})`, 'scores are JSON numbers such as 12.5');
+}
+
+/**
  * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
  * query and measure, as `df.melt(...)`, an ir_measures `iter_calc` frame or PyTerrier's per-query frame give them
  * with `to_parquet`. Pivoted by the same {@link Pivot} as the CSV / TSV / JSON Lines long form, so the rows (and
@@ -20379,8 +20440,28 @@ const RECORDS = [
         read: (p, to) => forEachJsonlMap(p.file, to.name, to.onRecord, to.hint)
     }
 ];
+const AGGREGATES = [
+    {
+        kind: 'aggregates',
+        name: 'parquet',
+        sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+        read: (_p, to) => readParquetAggregates(to)
+    },
+    {
+        kind: 'aggregates',
+        name: 'csv',
+        sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+        read: (_p, to) => readCsvAggregates(to)
+    },
+    {
+        kind: 'aggregates',
+        name: 'jsonl',
+        sniff: () => ({ by: 'fallback', why: 'not Parquet, not named .csv' }),
+        read: (_p, to) => readJsonlAggregates(to)
+    }
+];
 /** Every format, by kind, in precedence order within each kind. */
-const FORMATS = [...ROWS$1, ...RUNS, ...QRELS, ...RECORDS];
+const FORMATS = [...ROWS$1, ...RUNS, ...QRELS, ...RECORDS, ...AGGREGATES];
 
 /** Detects the format of `request.file` among the registry's entries of `request.kind` (see the module comment). */
 async function detectFormat(request) {
@@ -48422,45 +48503,19 @@ async function readAggregates(files, rules) {
         subsets: mergeSubsets(names.map((n) => shards.get(n)), metrics.length)
     };
 }
-/** Every row of one file, by its format: Parquet (by its magic), CSV (by its name), else JSON Lines. */
+/**
+ * Every row of one file, in the layout the format registry detects (src/readers/formats.ts, kind `aggregates`:
+ * Parquet by its magic, CSV by its name, else JSON Lines).
+ */
 async function readRows(file, onRow) {
-    const at = (line) => ({ file: file.name, line });
-    if (new Probe({ file: file.path }).startsWith(PARQUET_MAGIC)) {
-        await withParquet(file.path, async (pq) => {
-            const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c));
-            if (missing.length > 0)
-                throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT);
-            await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) => onRow(toRow((c) => plain$1(record[c]), at(row))));
-        });
-        return;
-    }
-    if (/\.csv$/i.test(file.name) || /\.csv$/i.test(file.path)) {
-        let header;
-        await forEachCsvRecord(file.path, (fields, line) => {
-            if (header === undefined) {
-                header = fields.map((f) => f.trim());
-                const missing = COLUMNS.filter((c) => !header.includes(c));
-                if (missing.length > 0)
-                    throw new InputError(at(line), `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT);
-                return;
-            }
-            if (fields.length === 1 && fields[0] === '')
-                return;
-            if (fields.length !== header.length)
-                throw new InputError(at(line), `${fields.length} fields, but the header has ${header.length}`, HINT);
-            const cells = header;
-            onRow(toRow((c) => fields[cells.indexOf(c)], at(line)));
-        });
-        return;
-    }
-    await forEachLine(file.path, (text, line) => {
-        if (text.trim() === '')
-            return;
-        const record = readObjectLine(text, file.name, line, HINT);
-        onRow(toRow((c) => record[c], at(line)));
+    const { entry, probe } = await detectFormat({ kind: 'aggregates', file: file.path, name: file.name });
+    await entry.read(probe, {
+        path: file.path,
+        name: file.name,
+        hint: HINT,
+        onCells: (get, where) => onRow(toRow(get, where))
     });
 }
-const COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'stat', 'slot', 'x', 'y'];
 /** A row from its fields (numbers or text), every field checked. */
 function toRow(get, where) {
     const text = (c, empty = true) => {

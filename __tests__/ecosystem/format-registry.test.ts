@@ -159,7 +159,11 @@ const SAMPLES: Array<{ kind: FormatKind; name: string; file: string; text: strin
   },
   { kind: 'rows', name: 'csv', file: 'rows.csv', text: 'query_id,recall@10\nq1,0.5\n' },
   { kind: 'run', name: 'json-document', file: 'summary.json', text: '{\n  "experiment": "bm25"\n}\n' },
-  { kind: 'records', name: 'csv', file: 'labels.csv', text: 'item,label\na,1\n' }
+  { kind: 'records', name: 'csv', file: 'labels.csv', text: 'item,label\na,1\n' },
+  // the layouts of `gate --aggregates` (the warehouse tests read each one in full from DuckDB's output)
+  { kind: 'aggregates', name: 'parquet', file: 'sums.parquet', text: 'PAR1 (detected by its magic only here)' },
+  { kind: 'aggregates', name: 'csv', file: 'sums.csv', text: 'section,shard,family\nmeta,s0,0\n' },
+  { kind: 'aggregates', name: 'jsonl', file: 'sums.jsonl', text: '{"section": "meta", "shard": "s0"}\n' }
 ]
 
 /** What a detection of `file` as `kind` chooses (the rules' metrics: recall@10, or those given). */
@@ -199,7 +203,7 @@ describe('the format registry', () => {
   })
 
   it('names each entry once per kind, and ends each kind with a format that takes any file', async () => {
-    for (const kind of ['rows', 'run', 'qrels', 'records'] as const) {
+    for (const kind of ['rows', 'run', 'qrels', 'records', 'aggregates'] as const) {
       const names = entryNames(kind)
       expect(new Set(names).size).toBe(names.length)
       const empty = writeFiles({ empty: '' }).empty
@@ -243,6 +247,10 @@ describe('the format registry', () => {
       by: 'fallback',
       why: 'no other rows format matched'
     })
+    // a fetched copy is detected by the name it goes by, not only its temporary path
+    const copy = writeFiles({ 'fetched-copy': 'section,shard\n' })['fetched-copy']
+    expect((await detectFormat({ kind: 'aggregates', file: copy, name: 'sums.csv' })).choice.name).toBe('csv')
+    expect((await detectFormat({ kind: 'aggregates', file: copy })).choice.name).toBe('jsonl')
     // the head can be given instead of read
     expect((await detectFormat({ kind: 'run', file: 'given.bin', head: Buffer.from('PAR1....') })).choice.name).toBe(
       'parquet'

@@ -4,8 +4,8 @@
  * mistake a reader of the report can only see if the report says how the file was read.
  */
 export interface FormatChoice {
-  /** What the file was read as: per-query rows, a run, judgments, or exam records. */
-  kind: 'rows' | 'run' | 'qrels' | 'records'
+  /** What the file was read as: per-query rows, a run, judgments, exam records, or a warehouse's aggregates. */
+  kind: 'rows' | 'run' | 'qrels' | 'records' | 'aggregates'
   /** The format's name in the registry (src/readers/formats.ts), e.g. `jsonl`, `parquet-long`, `ranx-json`. */
   name: string
   /**

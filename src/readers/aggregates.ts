@@ -3,14 +3,10 @@ import type { Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
-import { forEachCsvRecord } from './csv.js'
+import { detectFormat } from './detect.js'
 import type { FetchedFile } from './fetched.js'
 import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
-import { readObjectLine } from './json/lines.js'
-import { forEachLine } from './lines.js'
 import { parseDecimal } from './numbers.js'
-import { forEachParquetRow, plain, withParquet } from './parquet.js'
-import { PARQUET_MAGIC, Probe } from './probe.js'
 
 /**
  * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
@@ -290,46 +286,19 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
   }
 }
 
-/** Every row of one file, by its format: Parquet (by its magic), CSV (by its name), else JSON Lines. */
+/**
+ * Every row of one file, in the layout the format registry detects (src/readers/formats.ts, kind `aggregates`:
+ * Parquet by its magic, CSV by its name, else JSON Lines).
+ */
 async function readRows(file: FetchedFile, onRow: (r: Row) => void): Promise<void> {
-  const at = (line: number): Where => ({ file: file.name, line })
-  if (new Probe({ file: file.path }).startsWith(PARQUET_MAGIC)) {
-    await withParquet(file.path, async (pq) => {
-      const missing = COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c))
-      if (missing.length > 0)
-        throw new InputError({ file: file.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
-      await forEachParquetRow(file.path, pq, [...COLUMNS], (record, row) =>
-        onRow(toRow((c) => plain(record[c]), at(row)))
-      )
-    })
-    return
-  }
-  if (/\.csv$/i.test(file.name) || /\.csv$/i.test(file.path)) {
-    let header: string[] | undefined
-    await forEachCsvRecord(file.path, (fields, line) => {
-      if (header === undefined) {
-        header = fields.map((f) => f.trim())
-        const missing = COLUMNS.filter((c) => !(header as string[]).includes(c))
-        if (missing.length > 0)
-          throw new InputError(at(line), `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, HINT)
-        return
-      }
-      if (fields.length === 1 && fields[0] === '') return
-      if (fields.length !== header.length)
-        throw new InputError(at(line), `${fields.length} fields, but the header has ${header.length}`, HINT)
-      const cells = header
-      onRow(toRow((c) => fields[cells.indexOf(c)], at(line)))
-    })
-    return
-  }
-  await forEachLine(file.path, (text, line) => {
-    if (text.trim() === '') return
-    const record = readObjectLine(text, file.name, line, HINT)
-    onRow(toRow((c) => record[c], at(line)))
+  const { entry, probe } = await detectFormat({ kind: 'aggregates', file: file.path, name: file.name })
+  await entry.read(probe, {
+    path: file.path,
+    name: file.name,
+    hint: HINT,
+    onCells: (get, where) => onRow(toRow(get, where))
   })
 }
-
-const COLUMNS = ['section', 'shard', 'family', 'value', 'stratum', 'metric', 'stat', 'slot', 'x', 'y'] as const
 
 /** A row from its fields (numbers or text), every field checked. */
 function toRow(get: (column: string) => unknown, where: Where): Row {

@@ -15,6 +15,8 @@ import type { RowsFormat } from './rows-input.js'
 export interface DetectRequest<K extends FormatKind> {
   kind: K
   file: string
+  /** The name the file goes by when `file` is a copy (a fetched file), for the sniffs that look at the name. */
+  name?: string
   /** `--input-format` (per-query rows): the entry that answers to this name, its content permitting. */
   format?: RowsFormat
   /** The file's first bytes, when the caller has them; read from the file when a sniff first needs them. */

@@ -1,3 +1,9 @@
+import {
+  readCsvAggregates,
+  readJsonlAggregates,
+  readParquetAggregates,
+  type AggregateTarget
+} from './aggregate-tables.js'
 import { InputError } from '../errors.js'
 import type { Qrels } from '../model/qrels.js'
 import type { SideRows } from '../model/rows.js'
@@ -55,7 +61,7 @@ import { readTrecQrels } from './trec-qrels.js'
  */
 
 /** What is being read. */
-export type FormatKind = 'rows' | 'run' | 'qrels' | 'records'
+export type FormatKind = 'rows' | 'run' | 'qrels' | 'records' | 'aggregates'
 
 /** A sniff's verdict: how the file was recognised and the evidence, in a few words for the report. */
 export interface Sniffed {
@@ -101,7 +107,13 @@ export interface RecordsEntry extends EntryBase {
   read(p: Probe, to: { name: string; onRecord: RecordHandler; hint: string }): Maybe<void>
 }
 
-export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry
+/** A layout of the aggregates `retrieval-gate sql` computes (`gate --aggregates`): every row's cells to the target. */
+export interface AggregatesEntry extends EntryBase {
+  kind: 'aggregates'
+  read(p: Probe, to: AggregateTarget): Maybe<void>
+}
+
+export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry | AggregatesEntry
 
 const content = (why: string): Sniffed => ({ by: 'content', why })
 
@@ -490,5 +502,26 @@ const RECORDS: RecordsEntry[] = [
   }
 ]
 
+const AGGREGATES: AggregatesEntry[] = [
+  {
+    kind: 'aggregates',
+    name: 'parquet',
+    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    read: (_p, to) => readParquetAggregates(to)
+  },
+  {
+    kind: 'aggregates',
+    name: 'csv',
+    sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+    read: (_p, to) => readCsvAggregates(to)
+  },
+  {
+    kind: 'aggregates',
+    name: 'jsonl',
+    sniff: () => ({ by: 'fallback', why: 'not Parquet, not named .csv' }),
+    read: (_p, to) => readJsonlAggregates(to)
+  }
+]
+
 /** Every format, by kind, in precedence order within each kind. */
-export const FORMATS: readonly FormatEntry[] = [...ROWS, ...RUNS, ...QRELS, ...RECORDS]
+export const FORMATS: readonly FormatEntry[] = [...ROWS, ...RUNS, ...QRELS, ...RECORDS, ...AGGREGATES]

@@ -20,6 +20,8 @@ export const HEAD_BYTES = 65536
 /** What a probe is made from. */
 export interface ProbeInput {
   file: string
+  /** The name the file goes by when `file` is a copy of it (a fetched exam or answer file), for the name sniffs. */
+  name?: string
   /** The file's first bytes, when the caller already has them; read from the file on first use otherwise. */
   head?: Buffer
   /** The metrics the rules name (long form is told from wide by them). */
@@ -106,6 +108,7 @@ function readHeadBytes(file: string): Buffer {
 /** One file as detection sees it; every feature is computed on first use and kept. */
 export class Probe {
   readonly file: string
+  readonly name: string | undefined
   readonly metricFields: ReadonlySet<string>
   readonly idField: string | undefined
   private headBytes: Buffer | undefined
@@ -114,6 +117,7 @@ export class Probe {
 
   constructor(input: ProbeInput) {
     this.file = input.file
+    this.name = input.name
     this.headBytes = input.head?.subarray(0, HEAD_BYTES)
     this.metricFields = input.metricFields ?? new Set()
     this.idField = input.idField
@@ -139,7 +143,8 @@ export class Probe {
 
   /** True when the file's name ends in `.ext` (any case). */
   named(ext: 'csv' | 'tsv'): boolean {
-    return (ext === 'csv' ? /\.csv$/i : /\.tsv$/i).test(this.file)
+    const pattern = ext === 'csv' ? /\.csv$/i : /\.tsv$/i
+    return pattern.test(this.file) || (this.name !== undefined && pattern.test(this.name))
   }
 
   /** True when the file starts with these bytes (a magic number). */
