@@ -8599,9 +8599,7 @@ function createStats(table, rules, options = {}) {
         if (interval.note)
             notes.push(interval.note);
         const unreliable = unreliableInterval(interval.method, design, interval.ci);
-        const mcnemar = rule.binary && independent;
-        if (rule.binary && !mcnemar)
-            notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
+        const counted = countedFields({ binary: rule.binary, independent, n: idx.length, wins, losses, gained, lost }, notes);
         return {
             metric,
             slice: filters.map(([k, v]) => [k, v]),
@@ -8609,16 +8607,10 @@ function createStats(table, rules, options = {}) {
             baseline: b,
             candidate: c,
             delta,
-            relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+            relativeDelta: relativeDelta(b, delta),
             ci: interval.ci,
             confidence,
-            pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-            test: mcnemar ? 'mcnemar' : null,
-            gained: rule.binary ? gained : null,
-            lost: rule.binary ? lost : null,
-            wins,
-            losses,
-            ties: idx.length - wins - losses,
+            ...counted,
             interval: interval.method,
             intervalNote: interval.note,
             unreliable,
@@ -8634,6 +8626,30 @@ function createStats(table, rules, options = {}) {
             notes
         };
     }
+}
+/**
+ * The fields of a comparison that follow from its counts alone, the same whether the counts come from rows or from
+ * a warehouse's sums (src/stats/aggregate-engine.ts): McNemar on a binary metric's discordant pairs when queries
+ * are independent (else a note saying why not), the discordant pairs, wins, losses and ties.
+ */
+function countedFields(counts, notes) {
+    const { binary, independent, gained, lost, wins, losses } = counts;
+    const mcnemar = binary && independent;
+    if (binary && !mcnemar)
+        notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
+    return {
+        pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+        test: mcnemar ? 'mcnemar' : null,
+        gained: binary ? gained : null,
+        lost: binary ? lost : null,
+        wins,
+        losses,
+        ties: counts.n - wins - losses
+    };
+}
+/** The change relative to the baseline's mean, null where that mean is 0 or not finite. */
+function relativeDelta(baseline, delta) {
+    return baseline === 0 || !Number.isFinite(baseline) ? null : delta / Math.abs(baseline);
 }
 function levelEstimates(levels) {
     const target = Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c));
@@ -48994,9 +49010,7 @@ function createAggregateStats(aggregates, rules, options = {}) {
         const notes = [...s.strata.notes];
         if (interval.note)
             notes.push(interval.note);
-        const mcnemar = rule.binary && !statistics.weights;
-        if (rule.binary && !mcnemar)
-            notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
+        const counted = countedFields({ binary: rule.binary, independent: !statistics.weights, n: s.n, wins, losses, gained, lost }, notes);
         const linearDf = linearSe.df;
         const tTest = !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence);
         return {
@@ -49006,16 +49020,10 @@ function createAggregateStats(aggregates, rules, options = {}) {
             baseline: b,
             candidate: c,
             delta,
-            relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+            relativeDelta: relativeDelta(b, delta),
             ci: interval.ci,
             confidence,
-            pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-            test: mcnemar ? 'mcnemar' : null,
-            gained: rule.binary ? gained : null,
-            lost: rule.binary ? lost : null,
-            wins,
-            losses,
-            ties: s.n - wins - losses,
+            ...counted,
             interval: interval.method,
             intervalNote: interval.note,
             unreliable: unreliableInterval(interval.method, shape, interval.ci),

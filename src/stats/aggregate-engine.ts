@@ -6,9 +6,8 @@ import { quote } from '../util/show.js'
 import { bcaInterval, percentileInterval, type Interval } from './bca.js'
 import { COUNTS_PER_GROUP, multinomialJob } from './bootstrap.js'
 import { histogramGroups } from './histogram-bootstrap.js'
-import type { Comparison, StatsEngine, StatsOptions } from './compare.js'
+import { countedFields, relativeDelta, type Comparison, type StatsEngine, type StatsOptions } from './compare.js'
 import type { Stratum } from './design.js'
-import { mcnemarExact } from './mcnemar.js'
 import { chooseInterval, unreliableInterval } from './interval-choice.js'
 import { closedFormInterval } from './closed-form-interval.js'
 import { countsCost, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
@@ -303,9 +302,10 @@ export function createAggregateStats(
     } else interval = intervalOf(s, col, confidence, method)
     const notes = [...s.strata.notes]
     if (interval.note) notes.push(interval.note)
-    const mcnemar = rule.binary && !statistics.weights
-    if (rule.binary && !mcnemar)
-      notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+    const counted = countedFields(
+      { binary: rule.binary, independent: !statistics.weights, n: s.n, wins, losses, gained, lost },
+      notes
+    )
     const linearDf = linearSe.df
     const tTest =
       !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence)
@@ -316,16 +316,10 @@ export function createAggregateStats(
       baseline: b,
       candidate: c,
       delta,
-      relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+      relativeDelta: relativeDelta(b, delta),
       ci: interval.ci,
       confidence,
-      pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-      test: mcnemar ? 'mcnemar' : null,
-      gained: rule.binary ? gained : null,
-      lost: rule.binary ? lost : null,
-      wins,
-      losses,
-      ties: s.n - wins - losses,
+      ...counted,
       interval: interval.method,
       intervalNote: interval.note,
       unreliable: unreliableInterval(interval.method, shape, interval.ci),

@@ -317,9 +317,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     }
     if (interval.note) notes.push(interval.note)
     const unreliable = unreliableInterval(interval.method, design, interval.ci)
-    const mcnemar = rule.binary && independent
-    if (rule.binary && !mcnemar)
-      notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+    const counted = countedFields(
+      { binary: rule.binary, independent, n: idx.length, wins, losses, gained, lost },
+      notes
+    )
     return {
       metric,
       slice: filters.map(([k, v]) => [k, v]),
@@ -327,16 +328,10 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       baseline: b,
       candidate: c,
       delta,
-      relativeDelta: b === 0 || !Number.isFinite(b) ? null : delta / Math.abs(b),
+      relativeDelta: relativeDelta(b, delta),
       ci: interval.ci,
       confidence,
-      pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-      test: mcnemar ? 'mcnemar' : null,
-      gained: rule.binary ? gained : null,
-      lost: rule.binary ? lost : null,
-      wins,
-      losses,
-      ties: idx.length - wins - losses,
+      ...counted,
       interval: interval.method,
       intervalNote: interval.note,
       unreliable,
@@ -352,6 +347,47 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       notes
     }
   }
+}
+
+/** What a comparison counts: queries, wins and losses, and for a binary metric the discordant pairs. */
+export interface ComparisonCounts {
+  binary: boolean
+  /** Queries are the units, unweighted: McNemar's exact test applies. */
+  independent: boolean
+  n: number
+  wins: number
+  losses: number
+  gained: number
+  lost: number
+}
+
+/**
+ * The fields of a comparison that follow from its counts alone, the same whether the counts come from rows or from
+ * a warehouse's sums (src/stats/aggregate-engine.ts): McNemar on a binary metric's discordant pairs when queries
+ * are independent (else a note saying why not), the discordant pairs, wins, losses and ties.
+ */
+export function countedFields(
+  counts: ComparisonCounts,
+  notes: string[]
+): Pick<Comparison, 'pValue' | 'test' | 'gained' | 'lost' | 'wins' | 'losses' | 'ties'> {
+  const { binary, independent, gained, lost, wins, losses } = counts
+  const mcnemar = binary && independent
+  if (binary && !mcnemar)
+    notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
+  return {
+    pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+    test: mcnemar ? 'mcnemar' : null,
+    gained: binary ? gained : null,
+    lost: binary ? lost : null,
+    wins,
+    losses,
+    ties: counts.n - wins - losses
+  }
+}
+
+/** The change relative to the baseline's mean, null where that mean is 0 or not finite. */
+export function relativeDelta(baseline: number, delta: number): number | null {
+  return baseline === 0 || !Number.isFinite(baseline) ? null : delta / Math.abs(baseline)
 }
 
 /** A levels design's estimates with its weights and with the observed mix: all a comparison reads of it. */
