@@ -7,6 +7,7 @@ import { fromByteString } from '../util/order.js'
 import { quote } from '../util/show.js'
 import type { Capability } from './contract.js'
 import type { QueryDetails } from '../decide/result.js'
+import type { QueryEvidence } from '../trust/evidence.js'
 
 const FILE = 'queries file'
 
@@ -42,15 +43,14 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
     const details = (i: number): QueryDetails | undefined => {
       const id = table.ids[i]
       const t = text?.byId.get(id)?.text ?? undefined
-      const top =
-        runs === null
-          ? undefined
-          : {
-              baseline: topOf(runs.baseline.queries.get(id)?.top),
-              candidate: topOf(runs.candidate.queries.get(id)?.top)
-            }
-      if (t === undefined && top === undefined) return undefined
-      return { ...(t === undefined ? {} : { text: t }), ...(top === undefined ? {} : { top }) }
+      if (runs === null) return t === undefined ? undefined : { text: t }
+      const base = runs.baseline.queries.get(id)
+      const cand = runs.candidate.queries.get(id)
+      return {
+        ...(t === undefined ? {} : { text: t }),
+        top: { baseline: topOf(base), candidate: topOf(cand) },
+        grades: { baseline: gradesOf(base), candidate: gradesOf(cand) }
+      }
     }
     return {
       guards: [],
@@ -67,7 +67,16 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
   }
 }
 
-const topOf = (top: string[] | undefined): string[] => (top ?? []).slice(0, TOP_SHOWN).map(fromByteString)
+const topOf = (q: QueryEvidence | undefined): string[] => (q?.top ?? []).slice(0, TOP_SHOWN).map(fromByteString)
+
+/**
+ * The judgments' grades of {@link topOf}'s documents: a document without a judgment line, or judged with a negative
+ * grade (trec_eval's unjudged pool value), has none (null).
+ */
+const gradesOf = (q: QueryEvidence | undefined): Array<number | null> =>
+  Array.from((q?.topGrades ?? new Int32Array(0)).subarray(0, Math.min(TOP_SHOWN, q?.top.length ?? 0)), (g) =>
+    g < 0 ? null : g
+  )
 
 /**
  * The baseline's rows with the queries file's attributes: every row must have an entry (the file lists the exam),
