@@ -166,4 +166,51 @@ describe('the README example examples/trec (TREC runs, the segment and topic in 
     expect(report.checks[2].units.map((u) => u.slice.topic)).toEqual(['billing', 'export', 'login', 'search'])
     expect(r.stdout).toContain('how do I fix')
   })
+
+  it('the Markdown (the PR comment) shows both runs’ top documents with their grades, collapsed and bounded (issue 34 item 17)', async () => {
+    const r = await cli([
+      'gate',
+      '--rules',
+      'examples/trec/rules.yml',
+      '--baseline',
+      'examples/trec/baseline.run',
+      '--candidate',
+      'examples/trec/candidate.run',
+      '--format',
+      'markdown'
+    ])
+    expect(r.code).toBe(1)
+    const block = /<details><summary>Both runs’ top documents of these queries[^\n]*\n([\s\S]*?)<\/details>/.exec(
+      r.stdout
+    )
+    expect(block).not.toBeNull()
+    // Nested in the regressed queries' section, after its table.
+    const section = r.stdout.indexOf('<details><summary>Regressed queries:')
+    expect(section).toBeGreaterThan(0)
+    expect(r.stdout.indexOf('Both runs’ top documents')).toBeGreaterThan(section)
+    const rows = (block?.[1] ?? '').split('\n').filter((l) => /^\| (q\d+ )?\| \d \|/.test(l))
+    // The 10 listed queries, five ranks each: bounded by what the section lists.
+    expect(rows).toHaveLength(50)
+    // Each document's grade is the judgments' (read here from the qrels as written), – where they give none.
+    const grades = new Map(
+      readFileSync(`${EX}/qrels.txt`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '))
+        .map((f) => [`${f[0]} ${f[2]}`, f[3]])
+    )
+    let query = ''
+    let graded = 0
+    for (const row of rows) {
+      const cells = row.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim())
+      if (cells[0] !== '') query = cells[0]
+      for (const cell of cells.slice(2)) {
+        const m = /^(\S+) \((.+)\)$/.exec(cell)
+        expect(m).not.toBeNull()
+        expect(m?.[2]).toBe(grades.get(`${query} ${m?.[1] ?? ''}`) ?? '–')
+        if (m?.[2] !== '–') graded++
+      }
+    }
+    expect(graded).toBeGreaterThan(20)
+  })
 })
