@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { loadRules } from '../config/rules.js'
 import { InputError } from '../errors.js'
 import type { RowsFormat } from '../readers/rows-input.js'
-import { Probe } from '../readers/probe.js'
+import { recogniseShape } from '../readers/detect.js'
 import { parseDecimal } from '../readers/numbers.js'
 import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
@@ -486,17 +486,17 @@ async function readSideForInit(file: string, args: InitArgs): Promise<SideRows> 
   try {
     side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField })
   } catch (error) {
-    if (error instanceof InputError && looksLikeTrecRun(file)) throw runWithoutQrels(file)
+    if (error instanceof InputError && looksLikeRun(file)) throw runWithoutQrels(file)
     throw error
   }
   if (side.numericFields.size > MAX_METRICS) throw runWithoutQrels(file, side.numericFields.size)
   return side
 }
 
-function looksLikeTrecRun(file: string): boolean {
+/** The file has a run's shape (the format registry's: readers/shapes.ts), so init's own words apply. */
+function looksLikeRun(file: string): boolean {
   try {
-    const f = new Probe({ file }).firstLine.text.trim().split(/\s+/)
-    return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined
+    return recogniseShape({ file }, 'rows')?.kind === 'run'
   } catch {
     return false
   }
