@@ -250,7 +250,7 @@ async function readCore(
         key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined
       },
       'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
-      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files"
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or node dist/cli.js metrics ... from a clone) and pass the per-query rows files"
     )
   }
   const seeds: SeedSides = { baseline: [], candidate: [] }

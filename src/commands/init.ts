@@ -4,6 +4,7 @@ import { loadRules } from '../config/rules.js'
 import { InputError } from '../errors.js'
 import type { RowsFormat } from '../readers/rows-input.js'
 import { recogniseShape } from '../readers/detect.js'
+import { INSTALLED_COMMAND } from './invocation.js'
 import { parseDecimal } from '../readers/numbers.js'
 import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
@@ -43,6 +44,8 @@ export interface InitArgs {
   qrels?: string
   format?: RowsFormat
   idField?: string
+  /** How the user runs the CLI (invocation.ts), for the next command init prints; `retrieval-gate` when absent. */
+  command?: string
 }
 
 /** What init found about one numeric field. */
@@ -432,7 +435,7 @@ function starterRules(ins: Inspection): string {
 }
 
 /** A plain-text summary of what init found, for the terminal. */
-function describeInspection(ins: Inspection, out: string): string {
+function describeInspection(ins: Inspection, out: string, command = INSTALLED_COMMAND): string {
   const L: string[] = []
   L.push(
     `Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`
@@ -473,10 +476,8 @@ function describeInspection(ins: Inspection, out: string): string {
   L.push(
     `Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`
   )
-  // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
-  L.push(
-    `Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`
-  )
+  // The next command as the user runs this one (retrieval-gate, or node dist/cli.js from a clone): it works as typed.
+  L.push(`Then: ${command} explain --rules ${bare(out)}`)
   return L.join('\n') + '\n'
 }
 
@@ -561,5 +562,5 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
       'check the folder exists and is writable'
     )
   }
-  write(describeInspection(ins, args.out))
+  write(describeInspection(ins, args.out, args.command))
 }
