@@ -27,8 +27,15 @@ interface Shot {
   command: string
 }
 
-/** The demo's reports (scripts/demo.js: `gate --json --markdown --html` on examples/), from the sources. */
-async function demoReports(): Promise<Record<string, string>> {
+let demo: Promise<Record<string, string>> | undefined
+
+/** The demo's reports (scripts/demo.js: `gate --json --markdown --html` on examples/), from the sources; once. */
+function demoReports(): Promise<Record<string, string>> {
+  demo ??= renderDemo()
+  return demo
+}
+
+async function renderDemo(): Promise<Record<string, string>> {
   const rules = await readRules('examples/rules.yml')
   const result = runGate(
     await loadFiles(rules, { baseline: 'examples/baseline.jsonl', candidate: 'examples/candidate.jsonl' })

@@ -15,6 +15,7 @@ import type { Probe } from './probe.js'
 /** The inputs a file can be given as, and be recognised as. */
 export type InputKind = 'run' | 'qrels' | 'rows' | 'rules'
 
+/** One recognisable shape of an input: its kind, its words in a refusal, and the test of a probed file. */
 export interface Shape {
   name: 'trec-run' | 'jsonl-run' | 'trec-qrels' | 'beir-qrels' | 'jsonl-rows' | 'csv-rows'
   /** The input this shape is. */
@@ -36,6 +37,7 @@ const queryRecord = (p: Probe): boolean => p.firstChar === '{' && typeof p.first
 const listsDocuments = (p: Probe): boolean =>
   Array.isArray(p.firstRecord?.results) || documentField(p.firstRecordKeys) !== undefined
 
+/** Every shape, in the order they are asked (each test states its whole condition, so the order only breaks ties). */
 export const SHAPES: readonly Shape[] = [
   {
     name: 'trec-run',
