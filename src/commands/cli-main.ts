@@ -26,7 +26,7 @@ import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
 import { sqlCommand } from './sql.js'
-import { loadAggregateInputs, runGateOnAggregates } from '../capabilities/aggregates.js'
+import { loadAggregateInputs } from '../capabilities/aggregates.js'
 import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
@@ -220,7 +220,7 @@ async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal:
     given: v as Record<string, string | string[] | undefined>,
     rulesFile: rules.source.file
   })
-  const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads })
+  const result = runGate(await loadAggregateInputs(rules, source), { threads: terminal.threads })
   const markdown = toMarkdown(result, { files: {} })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   // Built only when asked for: at 10^6 queries the JSON report is 79 MiB of a 0.9-1.1 GiB peak (docs/scale.md).

@@ -8,7 +8,7 @@ import {
   type CheckDescription
 } from '../decide/describe.js'
 import type { Reason } from '../decide/types.js'
-import { MIN_CLUSTERS, MIN_QUERIES_SKEW } from '../stats/interval-choice.js'
+import { smallestMargin } from '../stats/reliability.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 import { sanitizeText } from '../util/show.js'
@@ -228,7 +228,8 @@ function explainRules(rules: Rules): string {
   L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`)
   if (stats.interval === 'auto') {
     L.push(
-      `Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries); a metric that is not binary needs ${MIN_QUERIES_SKEW} queries (or ${MIN_CLUSTERS} clusters) for its interval to support a pass. Seed ${stats.seed}: the same inputs give the same report.`
+      `Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries), never narrower than Student's t. Seed ${stats.seed}: the same inputs give the same report.`,
+      `  What n queries can show: on a metric with a range, no interval is narrower than what a share of unseen queries could change (the rule of three: at ${pct(stats.confidence)}, ${[30, 100, 1000].map((n) => `${n} queries ${pct(smallestMargin(n, 1, stats.confidence))}`).join(', ')} of the range); a metric without a range needs 28 + 25·skewness² queries (Sugden's rule). docs/statistics.md, "The reliability rule".`
     )
   } else {
     const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile'
