@@ -28,9 +28,13 @@ const simulations = Number(opt('--simulations', 1000))
 const only = opt('--only', undefined)
 const out = join(root, 'build', 'calibrate')
 if (!argv.includes('--no-build'))
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.json')], {
-    stdio: 'inherit'
-  })
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.json')],
+    {
+      stdio: 'inherit'
+    }
+  )
 const { runProperty, propertyTables } = await import(pathToFileURL(join(out, 'bench/calibration/property.js')).href)
 const t0 = Date.now()
 const rows = runProperty({

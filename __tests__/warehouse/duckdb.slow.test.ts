@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { cli, loadFiles, tempDir } from '../helpers.js'
 import { runGate } from '../../src/gate.js'
-import { loadAggregateInputs, runGateOnAggregates } from '../../src/capabilities/aggregates.js'
+import { loadAggregateInputs } from '../../src/capabilities/aggregates.js'
 import { cliInputSource } from '../../src/commands/cli-source.js'
 import type { Comparison } from '../../src/stats/compare.js'
 import { loadRules } from '../../src/config/rules.js'
@@ -183,7 +183,7 @@ const bitsOf = (xs: number[]): string[] => xs.map((x) => Buffer.from(Float64Arra
 async function inProcess(name: string, files: string[]): Promise<{ rows: Comparison[]; shards: Comparison[] }> {
   const rules = loadRules(readFileSync(at(`${name}.yml`), 'utf8'), at(`${name}.yml`))
   const rows = runGate(await loadFiles(rules, { baseline: at('baseline.jsonl'), candidate: at('candidate.jsonl') }))
-  const aggregates = runGateOnAggregates(
+  const aggregates = runGate(
     await loadAggregateInputs(rules, cliInputSource({ given: { aggregates: files }, rulesFile: rules.source.file }))
   )
   return { rows: rows.comparisons, shards: aggregates.comparisons }

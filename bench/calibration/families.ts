@@ -152,7 +152,12 @@ export function boundedMean(law: BoundedLaw): number {
 
 /** A bounded law for the family's draws: zero share, mean, concentration and grid drawn from their ranges. */
 function boundedLaw(d: Draws, zeroMax = 0.6): BoundedLaw {
-  return { zero: between(d, 0, zeroMax), mean: between(d, 0.15, 0.85), kappa: between(d, 0.8, 20), grid: d.uniform() < 0.4 }
+  return {
+    zero: between(d, 0, zeroMax),
+    mean: between(d, 0.15, 0.85),
+    kappa: between(d, 0.8, 20),
+    grid: d.uniform() < 0.4
+  }
 }
 
 /**
@@ -231,7 +236,12 @@ function queryChecks(input: {
   const good = sign * truth
   const yaml: Array<[string, string]> = []
   const checks: DrawnCheck[] = []
-  const add = (name: string, kind: DrawnCheck['kind'], body: string, check: Omit<DrawnCheck, 'name' | 'kind' | 'truth'>): void => {
+  const add = (
+    name: string,
+    kind: DrawnCheck['kind'],
+    body: string,
+    check: Omit<DrawnCheck, 'name' | 'kind' | 'truth'>
+  ): void => {
     yaml.push([name, body])
     checks.push({ name, kind, truth: 'at_threshold', ...check })
   }
@@ -315,7 +325,14 @@ function boundedDesign(d: Draws, index: number): DrawnQueryDesign | null {
   if (!nullVariant && truth >= 0) return null
   const relative = !nullVariant && d.uniform() < 0.3 ? -truth / eb : undefined
   const level = eb + truth
-  const c = queryChecks({ truth: nullVariant ? 0 : truth, level, better: 'higher', binary: false, relative, independent: true })
+  const c = queryChecks({
+    truth: nullVariant ? 0 : truth,
+    level,
+    better: 'higher',
+    binary: false,
+    relative,
+    independent: true
+  })
   const ch = change
   return {
     family: 'bounded with point masses',
@@ -425,7 +442,13 @@ function clusterDesign(d: Draws, index: number): DrawnQueryDesign | null {
   if (gain > 0.35) return null
   const truth = -loss * hitShare + gain * (1 - hitShare)
   if (!nullVariant && truth >= 0) return null
-  const c = queryChecks({ truth: nullVariant ? 0 : truth, level: 0.5 + truth, better: 'higher', binary: false, independent: false })
+  const c = queryChecks({
+    truth: nullVariant ? 0 : truth,
+    level: 0.5 + truth,
+    better: 'higher',
+    binary: false,
+    independent: false
+  })
   return {
     family: 'unequal clusters',
     index,
@@ -526,7 +549,11 @@ function slicesDesign(d: Draws, index: number): DrawnQueryDesign | null {
   for (let s = 0; s < k; s++) {
     const base = boundedLaw(d, 0.4)
     const eb = boundedMean(base)
-    const change = solveFresh(eb, { same: between(d, 0.2, 0.9), broken: between(d, 0, 0.1), fresh: boundedLaw(d, 0.4) }, s === 0 ? -margin : 0)
+    const change = solveFresh(
+      eb,
+      { same: between(d, 0.2, 0.9), broken: between(d, 0, 0.1), fresh: boundedLaw(d, 0.4) },
+      s === 0 ? -margin : 0
+    )
     if (change === null) return null
     slices.push({ base, change })
   }
@@ -541,7 +568,14 @@ function slicesDesign(d: Draws, index: number): DrawnQueryDesign | null {
       statistics: `, multiplicity: ${multiplicity}`
     }),
     checks: [
-      { name: 'per_slice', kind: 'non_inferior', truth: 'at_threshold', statistic: 'difference', threshold: -margin, slice: ['slice', 'v0'] }
+      {
+        name: 'per_slice',
+        kind: 'non_inferior',
+        truth: 'at_threshold',
+        statistic: 'difference',
+        threshold: -margin,
+        slice: ['slice', 'v0']
+      }
     ],
     truth: { difference: -margin, level: 0 },
     better: 'higher',
@@ -583,7 +617,11 @@ function seedsDesign(d: Draws, index: number): DrawnSeedDesign {
     index,
     label: `${n} queries, ${baselineSeeds} vs ${candidateSeeds} seeds, training SD ${fmt(training, 3)}, ${fmt(outliers * 100, 0)}% outlying seeds, truth −${fmt(margin, 4)}`,
     queries: n,
-    rules: rulesText({ metric: '{ better: higher }', checks: c.yaml.filter(([name]) => name === 'ni'), statistics: `, seeds: { baseline: ${baselineSeeds}, candidate: ${candidateSeeds} }` }),
+    rules: rulesText({
+      metric: '{ better: higher }',
+      checks: c.yaml.filter(([name]) => name === 'ni'),
+      statistics: `, seeds: { baseline: ${baselineSeeds}, candidate: ${candidateSeeds} }`
+    }),
     checks,
     truth: { difference: -margin, level: 0 },
     better: 'higher',
@@ -594,9 +632,13 @@ function seedsDesign(d: Draws, index: number): DrawnSeedDesign {
       const b = Float64Array.from({ length: n }, () => effect * r.normal())
       const side = (seeds: number, change: boolean): Float64Array[] =>
         Array.from({ length: seeds }, () => {
-          const out = r.uniform() < outliers ? (r.uniform() < 0.5 ? -1 : 1) * between(r, 4, 8) * max(training, 0.005) : 0
+          const out =
+            r.uniform() < outliers ? (r.uniform() < 0.5 ? -1 : 1) * between(r, 4, 8) * max(training, 0.005) : 0
           const g = training * r.normal() + out
-          return Float64Array.from({ length: n }, (_, q) => a[q] + (change ? b[q] - margin : 0) + g + noise * r.normal())
+          return Float64Array.from(
+            { length: n },
+            (_, q) => a[q] + (change ? b[q] - margin : 0) + g + noise * r.normal()
+          )
         })
       return { base: side(baselineSeeds, false), cand: side(candidateSeeds, true) }
     }

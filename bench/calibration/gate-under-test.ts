@@ -78,14 +78,21 @@ export function decideTable(rules: Rules, table: PairedTable, slice?: [string, s
   for (const check of decision.checks) {
     // A per_slice check: the deciding end of the slice whose truth is at the threshold.
     const units =
-      slice === undefined ? check.units : check.units.filter((u) => u.slice.some(([k, v]) => k === slice[0] && v === slice[1]))
+      slice === undefined
+        ? check.units
+        : check.units.filter((u) => u.slice.some(([k, v]) => k === slice[0] && v === slice[1]))
     const worst = units.reduce((a, u) => Math.min(a, deciding(u, rules)), Infinity)
     out.set(check.rule.name, { passed: check.status === 'pass', deciding: worst })
   }
   const ni = rules.checks.find((c) => c.name === 'ni')
   if (ni !== undefined && ni.kind.type === 'non_inferior' && !ni.kind.margin.relative) {
     const rule: CheckRule = { ...ni, budget: ni.kind.margin }
-    const budget = evaluateBudget(rule, rules, { stats, label: 'reference' }, { filters: [], confidence: rules.statistics.confidence })
+    const budget = evaluateBudget(
+      rule,
+      rules,
+      { stats, label: 'reference' },
+      { filters: [], confidence: rules.statistics.confidence }
+    )
     if (budget !== undefined) {
       const sign = (rules.metrics.get('m') as { better: string }).better === 'higher' ? 1 : -1
       const ci = budget.comparison.ci
@@ -99,9 +106,17 @@ export function decideTable(rules: Rules, table: PairedTable, slice?: [string, s
 }
 
 /** Seed replicates through the whole pipeline (seed files averaged, the seeds capability's intervals). */
-export function decideSeeds(rules: Rules, sample: { base: Float64Array[]; cand: Float64Array[] }): Map<string, Outcome> {
+export function decideSeeds(
+  rules: Rules,
+  sample: { base: Float64Array[]; cand: Float64Array[] }
+): Map<string, Outcome> {
   const side = (source: string, values: Float64Array) => {
-    const rows: QueryRow[] = Array.from(values, (v, i) => ({ id: `q${i}`, line: i + 1, values: new Map([['m', v]]), attrs: new Map() }))
+    const rows: QueryRow[] = Array.from(values, (v, i) => ({
+      id: `q${i}`,
+      line: i + 1,
+      values: new Map([['m', v]]),
+      attrs: new Map()
+    }))
     return sideFromRows(source, rows, { numericFields: new Set(['m']), attributeFields: new Set(), notes: [] })
   }
   const seeds = {
@@ -120,7 +135,11 @@ export function decideSeeds(rules: Rules, sample: { base: Float64Array[]; cand: 
 }
 
 /** Judge drift: the agreement of both judges with the humans on the anchors, and the max_drop guard as the gate decides it. */
-export function decideDrift(anchors: Array<[number, number, number]>, maxDrop: number, minItems = DEFAULT_MIN_ANCHOR_ITEMS): Outcome {
+export function decideDrift(
+  anchors: Array<[number, number, number]>,
+  maxDrop: number,
+  minItems = DEFAULT_MIN_ANCHOR_ITEMS
+): Outcome {
   const k = anchors.reduce((a, [h, b, c]) => Math.max(a, h, b, c), 0) + 1
   const scale = Array.from({ length: k }, (_, i) => String(i))
   const items: AnchorItem[] = anchors.map(([h, b, c], i) => ({
@@ -128,7 +147,9 @@ export function decideDrift(anchors: Array<[number, number, number]>, maxDrop: n
     line: i + 1,
     human: String(h),
     attrs: new Map(),
-    scorings: [{ line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }]
+    scorings: [
+      { line: i + 1, baseline: String(b), candidate: String(c), baselineSwapped: null, candidateSwapped: null }
+    ]
   }))
   const a = sliceAgreement({ slice: [], items, sameJudge: false }, scale, { weights: 'none', confidence: 0.95 })
   const ci = a.drift?.interval ?? null

@@ -73,7 +73,10 @@ export function runPoissonCell(
     const poisson = poissonDistribution(design, ids, resamples, `${seed}/${s}`)
     const intervals = new Map<PoissonMethod, [number, number]>([
       ['poisson percentile', percentileInterval(poisson, confidence)],
-      ['poisson bca', bcaInterval(poisson, estimate(design, 0), acceleration(momentsOfDesign(design, 0)), confidence).ci],
+      [
+        'poisson bca',
+        bcaInterval(poisson, estimate(design, 0), acceleration(momentsOfDesign(design, 0)), confidence).ci
+      ],
       [
         'multinomial percentile',
         percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)

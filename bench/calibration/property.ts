@@ -75,13 +75,16 @@ const quantile = (xs: number[], q: number): number => {
 }
 
 /** The studentized statistic the oracle uses: the design's estimate and linearised standard error, in the better direction. */
-function oracleOf(rules: Rules, table: ReturnType<typeof tableOf>, check: DrawnCheck): { est: number; se: number; threshold: number } {
+function oracleOf(
+  rules: Rules,
+  table: ReturnType<typeof tableOf>,
+  check: DrawnCheck
+): { est: number; se: number; threshold: number } {
   const m = table.metrics.get('m') as { base: Float64Array; cand: Float64Array }
   const sign = (rules.metrics.get('m') as { better: string }).better === 'higher' ? 1 : -1
   const all = Int32Array.from({ length: table.ids.length }, (_, i) => i)
   const slice = check.slice
-  const members =
-    slice === undefined ? all : all.filter((i) => (table.attrs.get(slice[0]) as string[])[i] === slice[1])
+  const members = slice === undefined ? all : all.filter((i) => (table.attrs.get(slice[0]) as string[])[i] === slice[1])
   const d = Float64Array.from(m.cand, (c, i) => c - m.base[i])
   const design = buildDesign(table, members, [check.statistic === 'level' ? m.cand : d, m.base], {
     statistics: rules.statistics
@@ -125,7 +128,9 @@ function measureQuery(design: DrawnQueryDesign, options: PropertyOptions): Check
 function powerOf(queries: number, tally: Tally): { gate80: number | null; oracle80: number | null } {
   if (queries < 100 || tally.oracle.length === 0) return { gate80: null, oracle80: null }
   // The oracle's critical value: the design's 97.5% quantile of (estimate − threshold)/se at the truth.
-  const z = tally.oracle.map((o) => (o.se > 0 ? (o.est - o.threshold) / o.se : o.est > o.threshold ? Infinity : -Infinity))
+  const z = tally.oracle.map((o) =>
+    o.se > 0 ? (o.est - o.threshold) / o.se : o.est > o.threshold ? Infinity : -Infinity
+  )
   const c = quantile(z, 0.975)
   if (!Number.isFinite(c)) return { gate80: null, oracle80: null }
   const oracle = tally.oracle.map((o) => o.threshold - (o.est - c * o.se))
@@ -133,7 +138,12 @@ function powerOf(queries: number, tally: Tally): { gate80: number | null; oracle
   return { gate80: quantile(gate, 0.8), oracle80: quantile(oracle, 0.8) }
 }
 
-function rowOf(design: { family: string; index: number; label: string; queries: number }, check: DrawnCheck, tally: Tally, options: PropertyOptions): CheckRow {
+function rowOf(
+  design: { family: string; index: number; label: string; queries: number },
+  check: DrawnCheck,
+  tally: Tally,
+  options: PropertyOptions
+): CheckRow {
   return {
     family: design.family,
     design: design.index,

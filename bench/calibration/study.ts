@@ -1,5 +1,4 @@
 import { sliceAgreement } from '../../src/stats/judge-agreement.js'
-import { estimate } from '../../src/stats/design.js'
 import { gateInterval } from './gate-interval.js'
 import { percentileInterval } from '../../src/stats/bca.js'
 import { seedBootstrap, seedMean } from '../../src/stats/seed-bootstrap.js'
@@ -377,7 +376,8 @@ export function runLooksDesign(design: LooksDesign, options: StudyOptions): Row[
       // Shift the differences so their true mean is exactly -budget: the budget is spent.
       const diff = drawn.diff.map((x) => x - sample.truth - budget)
       const d = designFor(diff)
-      const look = (confidence: number): [number, number] => gateInterval(d, { binary: false, range: undefined, confidence }).ci
+      const look = (confidence: number): [number, number] =>
+        gateInterval(d, { binary: false, range: undefined, confidence }).ci
       const one = look(0.95)
       const each = look(1 - 0.05 / design.attempts)
       if (one[0] <= -budget && -budget <= one[1]) unshared.covered++

@@ -9,6 +9,7 @@ import {
 } from '../decide/describe.js'
 import type { Reason } from '../decide/types.js'
 import { smallestMargin } from '../stats/reliability.js'
+import { levelLaw } from '../stats/law.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 import { sanitizeText } from '../util/show.js'
@@ -159,10 +160,10 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
     const miss = higher ? 'below' : 'above'
     const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''
     lines.push(
-      `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`
+      `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (${levelLaw(rules.statistics, metric) === 'exact' ? "Clopper–Pearson's exact interval" : "a skew-corrected t interval, never narrower than Student's t nor than the range allows unseen queries to change"}) is ${side} ${plain(kind.value)}.`
     )
     lines.push(
-      `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} (or every query has the same value) it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
+      `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
     )
   } else if (kind.type === 'max_regressions') {
     const limits: string[] = []

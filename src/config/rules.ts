@@ -255,7 +255,9 @@ function refuseNonFinite(value: unknown, path: Array<string | number>, source: S
 
 /** statistics.seeds as written (one number for both sides, or per side) as the two counts. */
 function seedCounts(raw: number | { baseline: number; candidate: number }): { baseline: number; candidate: number } {
-  return typeof raw === 'number' ? { baseline: raw, candidate: raw } : { baseline: raw.baseline, candidate: raw.candidate }
+  return typeof raw === 'number'
+    ? { baseline: raw, candidate: raw }
+    : { baseline: raw.baseline, candidate: raw.candidate }
 }
 
 /** The statistics keys beyond confidence/resamples/seed; target weights are checked here (that they name values present in the data is checked when the design is built). */

@@ -175,7 +175,7 @@ export const RULES_SCHEMA = {
         },
         seeds: {
           description:
-            'Seed replicates, declared before the results: how many independently trained seeds (one --baseline / --candidate file each) each side gives, e.g. { baseline: 1, candidate: 3 }, or one number for both. Each side must give exactly that many files; with more than one on a side every interval also covers the spread between seeds (t over seeds and queries, never narrower than the queries\' own interval; docs/statistics.md). Without it each side is one file.',
+            "Seed replicates, declared before the results: how many independently trained seeds (one --baseline / --candidate file each) each side gives, e.g. { baseline: 1, candidate: 3 }, or one number for both. Each side must give exactly that many files; with more than one on a side every interval also covers the spread between seeds (t over seeds and queries, never narrower than the queries' own interval; docs/statistics.md). Without it each side is one file.",
           oneOf: [
             { type: 'integer', minimum: 1, maximum: 1000 },
             {

@@ -82,7 +82,14 @@ export function evaluateBudget(
   if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite)) return result('fail', 'non_finite')
   if (c.n < rules.queries.minPerSlice) return result('inconclusive', 'too_few_queries')
   // The drop since the reference read as non_inferior reads the PR against its base, the budget as the margin.
-  const at = standing({ ci: c.ci, threshold: -sign * budget, better: metric.better, strict: false, unreliable: c.unreliable })
+  const at = standing({
+    ci: c.ci,
+    own: c.ownCi,
+    threshold: -sign * budget,
+    better: metric.better,
+    strict: false,
+    unreliable: c.unreliable
+  })
   // A release may look at its budget `allowed` times: beyond (or uncounted) a pass is not evidence, a shown drop still is.
   if (looks !== undefined && (looks.thisLook === null || looks.thisLook > looks.allowed)) {
     if (at === 'short') return result('fail', 'budget_exceeded')

@@ -17,7 +17,11 @@ export type Standing =
   | 'short'
   /** It contains the threshold. */
   | 'straddles'
-  /** It would clear, but cannot support a pass (src/stats/reliability.ts says why). */
+  /**
+   * It would clear, but cannot support a pass: the reliability rule refuses the interval (src/stats/reliability.ts
+   * says why), or only the range's bound stands in the way (the data alone clear the threshold, but n units cannot
+   * rule out that unseen ones change more: too few for the margin).
+   */
   | 'unsupported'
 
 /** The interval and threshold of one unit, in metric units. */
@@ -29,6 +33,8 @@ export interface Against {
   strict: boolean
   /** Why the interval cannot support a pass, or null. */
   unreliable: Unreliable | null
+  /** The law's own interval before the range's bound (src/stats/interval.ts), when the range widened it. */
+  own?: readonly [number, number]
 }
 
 /** Where the interval stands: 'short' before anything (a shown loss is never left undecided by the rule). */
@@ -37,8 +43,12 @@ export function standing(a: Against): Standing {
   const [worse, better] = sign > 0 ? [a.ci[0], a.ci[1]] : [-a.ci[1], -a.ci[0]]
   const bar = sign * a.threshold
   if (better < bar) return 'short'
-  const clears = a.strict ? worse > bar : worse >= bar
-  if (!clears) return 'straddles'
+  const clearsAt = (end: number): boolean => (a.strict ? end > bar : end >= bar)
+  if (!clearsAt(worse)) {
+    // The data alone clear it; only what unseen units could change stands in the way: too few for the margin.
+    const own = a.own === undefined ? undefined : sign > 0 ? a.own[0] : -a.own[1]
+    return own !== undefined && clearsAt(own) ? 'unsupported' : 'straddles'
+  }
   return a.unreliable === null ? 'clears' : 'unsupported'
 }
 

@@ -3,6 +3,8 @@ import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { Comparison, StatsEngine } from '../stats/compare.js'
 import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
 import { minimumDetectable, queriesToSettle } from '../stats/power.js'
+import { metricBounds } from '../stats/law.js'
+import { unitsForMargin } from '../stats/reliability.js'
 import { filterKey, type Filters } from '../stats/subsets.js'
 import { regressionsPast, sliceValues } from '../stats/engine-queries.js'
 import { unitCounts } from './counts.js'
@@ -143,7 +145,14 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
     if (!Number.isFinite(level.mean) || !level.ci.every(Number.isFinite)) return withLevel('fail', 'non_finite')
     if (tooFewSeeds(rules, stats)) return withLevel('inconclusive', 'too_few_seeds')
     if (comparison.n < rules.queries.minPerSlice) return withLevel('inconclusive', 'too_few_queries')
-    const at = standing({ ci: level.ci, threshold: kind.value, better: metric.better, strict: false, unreliable: level.unreliable })
+    const at = standing({
+      ci: level.ci,
+      own: level.ownCi,
+      threshold: kind.value,
+      better: metric.better,
+      strict: false,
+      unreliable: level.unreliable
+    })
     return withLevel(...LEVEL_WORDS[at])
   }
   const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value
@@ -161,6 +170,7 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   const superior = kind.type === 'superior'
   const at = standing({
     ci: comparison.ci,
+    own: comparison.ownCi,
     threshold: superior ? sign * margin : -sign * margin,
     better: metric.better,
     strict: superior,
@@ -176,7 +186,8 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
     // and the sign-flip test's null (symmetry) is not a mean of zero. Its direction: McNemar's gained against lost.
     const up = kind.test === 'mcnemar' ? (comparison.gained as number) - (comparison.lost as number) : comparison.delta
     if (testP < kind.alpha && sign * up < 0) return unit('fail', 'shown_worse', margin)
-    if (at === 'clears' && !(testP < kind.alpha && sign * up > 0)) return unit('inconclusive', 'not_shown_better', margin)
+    if (at === 'clears' && !(testP < kind.alpha && sign * up > 0))
+      return unit('inconclusive', 'not_shown_better', margin)
   }
   return unit(...SUPERIOR_WORDS[at], margin)
 }
@@ -244,12 +255,14 @@ interface Demand {
 }
 
 /**
- * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
- * confidence (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit
- * could be settled by more queries, about how many more would give it an 80% chance to pass if the candidate truly
- * changes nothing (the plan a non-inferiority check is sized for; never the observed difference, which is noise).
- * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
- * At least enough to reach min_per_slice.
+ * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's confidence
+ * (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit could be settled
+ * by more queries, about how many more would give it an 80% chance to pass if the candidate truly changes nothing
+ * (the plan a non-inferiority check is sized for; never the observed difference, which is noise): enough for the
+ * interval's width, and on a bounded metric enough for the range's bound to allow the margin (the reliability rule,
+ * src/stats/reliability.ts). Said only where no change is plausible (the interval holds 0): more queries are no
+ * advice for a change the data already show. A superior check has no planned gain in the rules, and seed replicates
+ * need more seeds, not queries: no figure. At least enough to reach min_per_slice.
  */
 function powerOf(
   status: Status,
@@ -261,16 +274,21 @@ function powerOf(
   const mde = minimumDetectable(c.se, c.confidence, c.df)
   if (status !== 'inconclusive') return { mde, moreQueries: null }
   const floor = Math.max(0, rules.queries.minPerSlice - c.n)
-  const more =
-    kind.type === 'non_inferior' && c.interval !== 'seeds-t'
-      ? queriesToSettle({
-          n: c.n,
-          se: c.se,
-          df: c.df,
-          units: c.clusters ?? c.n,
-          distance: margin,
-          confidence: c.confidence
-        })
-      : null
+  const plausible = c.ci[0] <= 0 && 0 <= c.ci[1]
+  let more: number | null = null
+  if (kind.type === 'non_inferior' && c.interval !== 'seeds-t' && plausible) {
+    more = queriesToSettle({
+      n: c.n,
+      se: c.se,
+      df: c.df,
+      units: c.clusters ?? c.n,
+      distance: margin,
+      confidence: c.confidence
+    })
+    const bounds = metricBounds(rules.metrics.get(c.metric) as MetricRule)
+    const units = bounds === undefined ? null : unitsForMargin(margin, bounds[1] - bounds[0], c.confidence)
+    // In queries: effective units grow with the queries at the same cluster sizes and strata.
+    if (units !== null && c.effective > 0) more = Math.max(more ?? 0, Math.ceil((units * c.n) / c.effective) - c.n)
+  }
   return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) }
 }

@@ -2,7 +2,10 @@ import type { CheckResult } from '../decide/evaluate.js'
 import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import type { IntervalMethod } from '../stats/interval.js'
-import { unitsForSkew, type Unreliable } from '../stats/reliability.js'
+import { unitsForMargin, unitsForSkew, unseenShare, type Unreliable } from '../stats/reliability.js'
+import { metricBounds } from '../stats/law.js'
+import type { MetricRule } from '../config/types.js'
+import type { UnitResult } from '../decide/types.js'
 import { sliceLabel } from './slice-label.js'
 
 /**
@@ -51,10 +54,13 @@ export function methodReason(c: Comparison, result: GateResult): string {
 }
 
 /** Why an interval cannot support a pass, and what would settle it (RAW text). */
-export function unreliableWords(code: Unreliable, c: Pick<Comparison, 'n' | 'clusters' | 'effective' | 'unitSkew'>): string {
+export function unreliableWords(
+  code: Unreliable,
+  c: Pick<Comparison, 'n' | 'clusters' | 'effective' | 'unitSkew'>
+): string {
   switch (code) {
     case 'no_spread':
-      return 'the values do not vary (beyond rounding), and without a declared range nothing bounds what other queries could change: declare the metric\'s range, or this check cannot pass'
+      return "the values do not vary (beyond rounding), and without a declared range nothing bounds what other queries could change: declare the metric's range, or this check cannot pass"
     case 'few_units': {
       const needed = Math.ceil(unitsForSkew(c.unitSkew))
       return `the differences are skewed (skewness ${c.unitSkew.toFixed(1)}) and the metric has no declared range, so the mean of ${Math.round(c.effective)} effective ${c.clusters === null ? 'queries' : 'clusters'} is not yet near normal: about ${needed} are needed (Sugden's rule, 28 + 25·skewness²), or declare the metric's range`
@@ -64,6 +70,29 @@ export function unreliableWords(code: Unreliable, c: Pick<Comparison, 'n' | 'clu
     case 'single_unit_stratum':
       return 'a stratum holds a single unit, whose variability cannot be estimated'
   }
+}
+
+/**
+ * Why an inconclusive interval_unreliable unit could not pass, and what would settle it (RAW text): the reliability
+ * rule's code, or, when only the range's bound stood in the way, how far unseen queries could move the check and how
+ * many queries would rule that out.
+ */
+export function whyNoPass(unit: UnitResult, metric: MetricRule): string {
+  const c = unit.comparison
+  const code = unit.level?.unreliable ?? c.unreliable
+  if (code !== null) return unreliableWords(code, c)
+  const bounds = metricBounds(metric)
+  const units = `${Math.round(c.effective)} ${c.clusters === null ? 'queries' : 'effective clusters'}`
+  const share = unseenShare(c.effective, c.confidence)
+  const width = bounds === undefined ? 1 : bounds[1] - bounds[0]
+  const needed = unit.level === undefined && unit.margin > 0 ? unitsForMargin(unit.margin, width, c.confidence) : null
+  const settle =
+    unit.power?.moreQueries !== undefined && unit.power?.moreQueries !== null
+      ? `about ${unit.power.moreQueries} more queries would settle it if nothing changed`
+      : needed !== null
+        ? `a margin this small needs at least ${needed} ${c.clusters === null ? 'queries' : 'effective clusters'}`
+        : 'more queries would narrow it'
+  return `the data alone clear the limit, but with ${units} a share of up to ${(100 * share).toFixed(1)}% of unseen ones could each lie anywhere in the metric's range${bounds === undefined ? '' : ` [${bounds[0]}, ${bounds[1]}]`}, which the limit does not allow; ${settle}`
 }
 
 /** One row of the method table: a check, an interval it used, why, and on which of its units. */

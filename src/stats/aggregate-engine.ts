@@ -43,9 +43,6 @@ export interface AggregateEngine extends StatsEngine {
   regressionCount(check: CheckRule, filters: Filters): { count: number; nonFinite: number }
 }
 
-/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow (never here: no clusters). */
-const NO_CLUSTERS = null
-
 export function createAggregateStats(
   aggregates: Aggregates,
   rules: Rules,
@@ -266,9 +263,17 @@ export function createAggregateStats(
         const m = st.sums.metrics[col]
         return sideMoments(st, m.sumCandidate, m.m2Candidate, m.m3Candidate)
       }),
-      counts: { wins: sumOf((m) => m.wins), losses: sumOf((m) => m.losses), gained: sumOf((m) => m.gained), lost: sumOf((m) => m.lost) },
+      counts: {
+        wins: sumOf((m) => m.wins),
+        losses: sumOf((m) => m.losses),
+        gained: sumOf((m) => m.gained),
+        lost: sumOf((m) => m.lost)
+      },
       resampled: bootstrap
-        ? { interval: intervalOf(s, col, confidence, statistics.interval as 'percentile' | 'bca'), law: s.resamples[col].law }
+        ? {
+            interval: intervalOf(s, col, confidence, statistics.interval as 'percentile' | 'bca'),
+            law: s.resamples[col].law
+          }
         : null,
       randomization: {
         pValue: s.randomization.pValues[col],
@@ -287,7 +292,11 @@ export function createAggregateStats(
   function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
     const { col, rule } = ruleOf(metric)
     const s = stats(filters)
-    return compareFrom({ metric: rule, slice: filters, confidence, statistics }, factsOf(s), evidenceOf(s, col, confidence))
+    return compareFrom(
+      { metric: rule, slice: filters, confidence, statistics },
+      factsOf(s),
+      evidenceOf(s, col, confidence)
+    )
   }
 
   return {
@@ -296,7 +305,11 @@ export function createAggregateStats(
     level(metric, filters, confidence) {
       const { col, rule } = ruleOf(metric)
       const s = stats(filters)
-      return levelFrom({ metric: rule, slice: filters, confidence, statistics }, factsOf(s), evidenceOf(s, col, confidence))
+      return levelFrom(
+        { metric: rule, slice: filters, confidence, statistics },
+        factsOf(s),
+        evidenceOf(s, col, confidence)
+      )
     },
     compare(metric, filters, confidence = statistics.confidence) {
       const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`

@@ -248,16 +248,12 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
     const s = subset(filters, confidence)
     const r = s.randomization
     const interval: Interval | undefined = bootstrap ? (s.intervals.get(confidence) as Interval[])[col] : undefined
-    return compareFrom(
-      { metric: rule, slice: filters, confidence, statistics },
-      s.facts,
-      {
-        ...s.moments[col],
-        counts: { wins, losses, gained, lost },
-        resampled: interval === undefined || s.laws === null ? null : { interval, law: s.laws[col] },
-        randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
-      }
-    )
+    return compareFrom({ metric: rule, slice: filters, confidence, statistics }, s.facts, {
+      ...s.moments[col],
+      counts: { wins, losses, gained, lost },
+      resampled: interval === undefined || s.laws === null ? null : { interval, law: s.laws[col] },
+      randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+    })
   }
 }
 

@@ -47,6 +47,8 @@ export interface Comparison {
   relativeDelta: number | null
   /** Interval of delta at `confidence` (two-sided), by `interval`, widened by the shared bounds (`widened`). */
   ci: [number, number]
+  /** The law's own interval (never narrower than Student's t), before the range's bound: what the data alone showed. */
+  ownCi: [number, number]
   confidence: number
   /** Exact McNemar p-value for binary metrics, null otherwise. */
   pValue: number | null
@@ -90,6 +92,8 @@ export interface Comparison {
 export interface LevelInterval {
   mean: number
   ci: [number, number]
+  /** Its law's own interval, before the range's bound. */
+  ownCi: [number, number]
   confidence: number
   method: 'exact' | 'skew-t'
   /** Degrees of freedom of its t quantile, or null (exact, or no spread). */
@@ -138,18 +142,27 @@ export function compareFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Colu
   const binaryCounts = { gained: counts.gained, lost: counts.lost, successes: 0, n }
   const closed =
     law === 'score' || law === 'skew-t'
-      ? closedFormInterval({ law, strata: evidence.difference, counts: binaryCounts, bounds, confidence })
+      ? closedFormInterval({
+          law,
+          strata: evidence.difference,
+          counts: binaryCounts,
+          bounds,
+          confidence,
+          better: metric.better
+        })
       : null
   const summary = closed?.summary ?? summarise(evidence.difference)
   const level = summarise(evidence.candidate)
   const baseline = summarise(evidence.baseline).estimate
   let ci: [number, number]
+  let own: [number, number]
   let widened: Widened
   let method: IntervalMethod
   let note: string | null = null
   let df = summary.df
   if (closed !== null) {
     ci = closed.ci
+    own = closed.own
     widened = closed.widened
     method = closed.method
     if (closed.df !== null) df = closed.df
@@ -157,9 +170,9 @@ export function compareFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Colu
     const r = evidence.resampled.interval
     method = r.method
     note = r.note
-    ;({ ci, widened } = widen(
+    ;({ ci, own, widened } = widen(
       { ci: r.ci, widened: null },
-      { strata: evidence.difference, bounds, confidence, student: true }
+      { strata: evidence.difference, bounds, confidence, student: true, better: metric.better }
     ))
   } else throw new Error(`the ${law} interval needs the bootstrap's resamples`)
   const notes = [...facts.notes]
@@ -171,10 +184,7 @@ export function compareFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Colu
     clusters: facts.clusters !== null,
     scale: Math.max(Math.abs(baseline), Math.abs(level.estimate))
   })
-  const counted = countedFields(
-    { binary: metric.binary, independent: independent(statistics), n, ...counts },
-    notes
-  )
+  const counted = countedFields({ binary: metric.binary, independent: independent(statistics), n, ...counts }, notes)
   return {
     metric: metric.name,
     slice: of.slice.map(([k, v]) => [k, v]),
@@ -184,6 +194,7 @@ export function compareFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Colu
     delta: summary.estimate,
     relativeDelta: relativeDelta(baseline, summary.estimate),
     ci,
+    ownCi: own,
     confidence,
     ...counted,
     interval: method,
@@ -214,7 +225,8 @@ export function levelFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Column
     strata: evidence.candidate,
     counts: { gained: 0, lost: 0, successes: Math.round(successes), n: facts.n },
     bounds,
-    confidence
+    confidence,
+    better: metric.better
   })
   const unreliable =
     law === 'exact'
@@ -229,6 +241,7 @@ export function levelFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Column
   return {
     mean: closed.summary.estimate,
     ci: closed.ci,
+    ownCi: closed.own,
     confidence,
     method: law,
     df: closed.df,

@@ -32,6 +32,8 @@ export type Widened = 'range' | 'student' | null
 /** An interval as the decision reads it. */
 export interface CoreInterval {
   ci: [number, number]
+  /** The law's own interval (Student's t included), before the range's bound: what the data alone showed. */
+  own: [number, number]
   method: IntervalMethod
   /** Degrees of freedom of its t quantile, or null (score, exact, bootstrap without spread). */
   df: number | null
@@ -61,7 +63,10 @@ function skewT(s: Summary, confidence: number): { ci: [number, number]; widened:
   const t = studentInterval(s, confidence)
   if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.skew) || s.skew === 0) return { ci: t, widened: null }
   const q = tQuantile(1 - (1 - confidence) / 2, s.df)
-  const hall: [number, number] = [s.estimate - s.se * inverseHall(q, s.skew), s.estimate - s.se * inverseHall(-q, s.skew)]
+  const hall: [number, number] = [
+    s.estimate - s.se * inverseHall(q, s.skew),
+    s.estimate - s.se * inverseHall(-q, s.skew)
+  ]
   const ci = hull(hall, t)
   return { ci, widened: ci[0] !== hall[0] || ci[1] !== hall[1] ? 'student' : null }
 }
@@ -82,16 +87,18 @@ export interface ClosedFormInput {
   /** The column's bounds (see SupportInput.bounds), or undefined without a range. */
   bounds: readonly [number, number] | undefined
   confidence: number
+  /** The metric's better direction (the range's bound widens the worse end). */
+  better: 'higher' | 'lower'
 }
 
 /** A column's interval by a closed-form law, widened by the shared bounds. */
 export function closedFormInterval(input: ClosedFormInput): CoreInterval & { summary: Summary } {
-  const { law, strata, bounds, confidence } = input
+  const { law, strata, bounds, confidence, better } = input
   const summary = summarise(strata)
   const counts = input.counts ?? { gained: 0, lost: 0, successes: 0, n: 0 }
   if (law === 'exact') {
     const ci = exactProportion(counts.successes, counts.n, confidence)
-    return { ci, method: law, df: null, widened: null, note: null, summary }
+    return { ci, own: ci, method: law, df: null, widened: null, note: null, summary }
   }
   let ci: [number, number]
   let widened: Widened = null
@@ -103,7 +110,7 @@ export function closedFormInterval(input: ClosedFormInput): CoreInterval & { sum
     widened = t.widened
     df = summary.se > 0 && summary.df >= 1 ? summary.df : null
   }
-  return { ...widen({ ci, widened }, { strata, bounds, confidence }), method: law, df, note: null, summary }
+  return { ...widen({ ci, widened }, { strata, bounds, confidence, better }), method: law, df, note: null, summary }
 }
 
 /** The shared bounds of a column, for an interval a law produced elsewhere (bootstrap, seeds). */
@@ -113,23 +120,31 @@ export interface WidenInput {
   confidence: number
   /** Also at least Student's t on the strata's standard error (the resampled and seed intervals). */
   student?: boolean
+  /**
+   * The metric's better direction: the range's bound widens the worse end only (what unseen units could lose is
+   * what a pass must rule out; a shown loss rests on the data seen).
+   */
+  better: 'higher' | 'lower'
 }
 
-/** Widens an interval to Student's t (when asked) and to the range's bound (a bounded column). */
+/** Widens an interval to Student's t (when asked) and its worse end to the range's bound (a bounded column). */
 export function widen(
   interval: { ci: [number, number]; widened: Widened },
   input: WidenInput
-): { ci: [number, number]; widened: Widened } {
+): { ci: [number, number]; own: [number, number]; widened: Widened } {
   let { ci, widened } = interval
   if (input.student === true) {
     const t = hull(ci, studentInterval(summarise(input.strata), input.confidence))
     if (t[0] !== ci[0] || t[1] !== ci[1]) widened = 'student'
     ci = t
   }
+  const own = ci
   if (input.bounds !== undefined && input.strata.length > 0 && ci.every(Number.isFinite)) {
-    const r = hull(ci, rangeBound(input.strata, input.bounds, input.confidence))
+    const bound = rangeBound(input.strata, input.bounds, input.confidence)
+    const r: [number, number] =
+      input.better === 'higher' ? [Math.min(ci[0], bound[0]), ci[1]] : [ci[0], Math.max(ci[1], bound[1])]
     if (r[0] !== ci[0] || r[1] !== ci[1]) widened = 'range'
     ci = r
   }
-  return { ci, widened }
+  return { ci, own, widened }
 }

@@ -12,7 +12,10 @@ import type { IntervalMethod } from './interval.js'
  * The law of a metric's paired differences over the queries. Declared seed replicates ({@link seedsDeclared}) add
  * the t over seeds and queries on top of it (src/stats/seeds.ts): the interval is then the wider of the two.
  */
-export function differenceLaw(statistics: StatisticsRules, metric: MetricRule): Exclude<IntervalMethod, 'seeds-t' | 'exact'> {
+export function differenceLaw(
+  statistics: StatisticsRules,
+  metric: MetricRule
+): Exclude<IntervalMethod, 'seeds-t' | 'exact'> {
   if (statistics.interval !== 'auto') return statistics.interval
   return metric.binary && independent(statistics) ? 'score' : 'skew-t'
 }

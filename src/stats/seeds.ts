@@ -127,10 +127,12 @@ export function withSeeds(
         `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`
       )
       // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included).
-      const ci = hull(percentileInterval(dist, confidence), c.ci)
+      const drawn = percentileInterval(dist, confidence)
+      const ci = hull(drawn, c.ci)
       const out: Comparison = {
         ...c,
         ci,
+        ownCi: hull(drawn, c.ownCi),
         interval: 'percentile',
         intervalNote: null,
         pValue: null,
@@ -177,6 +179,7 @@ function seedTComparison(
   return {
     ...c,
     ci,
+    ownCi: hull(t.ci, c.ownCi),
     interval: 'seeds-t',
     widened: ci[0] !== t.ci[0] || ci[1] !== t.ci[1] ? 'student' : null,
     intervalNote: null,
