@@ -125,8 +125,8 @@ function measureQuery(design: DrawnQueryDesign, options: PropertyOptions): Check
 }
 
 /** The 80% detectable changes of the gate and of the oracle from one design's samples (null below 100 queries). */
-function powerOf(queries: number, tally: Tally): { gate80: number | null; oracle80: number | null } {
-  if (queries < 100 || tally.oracle.length === 0) return { gate80: null, oracle80: null }
+function powerOf(units: number, tally: Tally): { gate80: number | null; oracle80: number | null } {
+  if (units < 100 || tally.oracle.length === 0) return { gate80: null, oracle80: null }
   // The oracle's critical value: the design's 97.5% quantile of (estimate − threshold)/se at the truth.
   const z = tally.oracle.map((o) =>
     o.se > 0 ? (o.est - o.threshold) / o.se : o.est > o.threshold ? Infinity : -Infinity
@@ -153,7 +153,7 @@ function rowOf(
     simulations: options.simulations,
     passed: tally.passed,
     pAbove: binomialAbove(tally.passed, options.simulations, TARGET),
-    ...powerOf(design.queries, tally)
+    ...powerOf(design.units ?? design.queries, tally)
   }
 }
 
@@ -225,7 +225,7 @@ export function propertyTables(rows: readonly CheckRow[], seed: string): string[
   out.push(
     `Seed of the draw: \`${seed}\`. A design breaks the promise when P(X ≥ passes | Binomial(simulations, ${TARGET})) < ${BINOMIAL_ALPHA}.`,
     '',
-    "| family | check | designs | worst false pass [Wilson 95%] | its design | designs over (binomial, 1%) | 80% change / oracle's, median (worst), 100+ queries |",
+    "| family | check | designs | worst false pass [Wilson 95%] | its design | designs over (binomial, 1%) | 80% change / oracle's, median (worst), 100+ units |",
     '| - | - | - | - | - | - | - |'
   )
   for (const [key, rs] of groups) {

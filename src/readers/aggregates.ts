@@ -8,6 +8,9 @@ import type { FetchedFile } from './fetched.js'
 import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
 import { parseDecimal } from './numbers.js'
 
+/** The metric statistics that are counts of queries (checked to be whole and non-negative); the others are sums. */
+const COUNTED: ReadonlySet<string> = new Set(['wins', 'losses', 'gained', 'lost'])
+
 /**
  * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
  * (Parquet, CSV with a header, or JSON Lines) of rows (section, shard, family, value, stratum, metric, stat, slot,
@@ -207,7 +210,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
         )
       const at = m * METRIC_STATS.length + i
       if (!Number.isNaN(cell.stats[at])) twice(r, `${r.stat} of ${quote(r.metric)}`)
-      cell.stats[at] = i >= 6 ? count(r, r.x, r.stat) : r.x
+      cell.stats[at] = COUNTED.has(METRIC_STATS[i]) ? count(r, r.x, r.stat) : r.x
       return
     }
     if (r.section === 'poisson') {
