@@ -139,7 +139,7 @@ function powerOf(units: number, tally: Tally): { gate80: number | null; oracle80
 }
 
 function rowOf(
-  design: { family: string; index: number; label: string; queries: number },
+  design: { family: string; index: number; label: string; queries: number; units?: number },
   check: DrawnCheck,
   tally: Tally,
   options: PropertyOptions
