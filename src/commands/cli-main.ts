@@ -298,6 +298,7 @@ async function initCommandLine(args: string[], out: Write): Promise<number> {
       out: (v.out as string | undefined) ?? DEFAULT_RULES_FILE,
       force: v.force === true,
       qrels: v.qrels as string | undefined,
+      queries: v.queries as string | undefined,
       format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string),
       idField: v['id-field'] as string | undefined
     },

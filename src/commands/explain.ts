@@ -196,6 +196,10 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   lines.push(
     `   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`
   )
+  if (d.fewestToPass !== null)
+    lines.push(
+      `   Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even if nothing changed: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules)}.`
+    )
   if (check.budget !== undefined && rules.reference !== undefined) {
     const drop = higher ? 'drop' : 'rise'
     lines.push(
