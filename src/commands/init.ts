@@ -587,7 +587,8 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
     baseline = await readSideForInit(args.baseline, args)
     candidate = await readSideForInit(args.candidate, args)
   }
-  if (args.queries !== undefined) attachQueries(await readQueriesFile(args.queries, args.queries, EVERY_ATTRIBUTE), [baseline, candidate])
+  if (args.queries !== undefined)
+    attachQueries(await readQueriesFile(args.queries, args.queries, EVERY_ATTRIBUTE), [baseline, candidate])
   const csv = (file: string): boolean => args.format === 'csv' || (args.format === undefined && /\.csv$/i.test(file))
   const ins = inspectSides(
     baseline,
